@@ -1,0 +1,589 @@
+"""Data models of the WestWall system: scenario (map, terrain key, units), state, orders and events.
+
+Everything here is plain data validated by pydantic. The rules live in the sibling modules
+(``movement``, ``combat``, ...), which take these models and never mutate their inputs.
+
+Movement points are counted in **half-points** (``*_halves`` fields) so that road movement [5.22]
+stays exact in integers: a unit with a Movement Allowance of 12 has 24 half-points.
+"""
+
+from __future__ import annotations
+
+from functools import cached_property
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from pbem.hexmap import Hex, hexside
+
+Side = str
+HexStr = Annotated[str, Field(pattern=r"^\d{4}$")]
+
+
+class Strict(BaseModel):
+    """Base: unknown fields are errors, values immutable after validation."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+# --------------------------------------------------------------------------------------------------
+# Terrain key
+# --------------------------------------------------------------------------------------------------
+
+CrtLine = Literal["clear", "grove", "broken", "rough"]
+"""The four lines of the integrated Combat Results Table [7.43, 7.61]."""
+
+
+class HexTerrain(Strict):
+    """What one kind of hex terrain does."""
+
+    mp_halves: int = Field(ge=1, description="Movement cost to enter, in half Movement Points [5.21]")
+    crt: CrtLine = Field(description="CRT line a defender in this terrain uses [7.43]")
+    mech_prohibited: bool = Field(
+        False, description="Armour/mech/recon/SP artillery may not enter except by road or trail [5.24]"
+    )
+    prohibited: bool = Field(False, description="No unit may enter (e.g. lakes)")
+
+
+class HexsideTerrain(Strict):
+    """What one kind of hexside feature does."""
+
+    mp_halves: int = Field(0, ge=0, description="Extra cost to cross, in half Movement Points [5.21]")
+    crt: CrtLine | None = Field(
+        None, description="CRT line if every attacker attacks across it [7.42, 7.44]"
+    )
+    mech_prohibited: bool = Field(False, description="Crossing prohibited to [5.24] types")
+    prohibited: bool = Field(False, description="No unit may cross")
+    blocks_zoc: bool = Field(False, description="ZOC does not extend across [6.33]")
+    blocks_attack: bool = Field(
+        False, description="Non-artillery units may not attack across [6.33]"
+    )
+    route: bool = Field(False, description="A road or trail: changes the cost of the move [5.22, 5.23]")
+    bridge: bool = Field(False, description="Carries a route over a river or stream hexside")
+
+
+class TerrainKey(Strict):
+    """Movement and combat effects of terrain. The published key is not in our sources; see
+    ``scenarios/terrain-key.json`` for the documented default, which a scenario may replace."""
+
+    note: str = ""
+    hexes: dict[str, HexTerrain]
+    hexsides: dict[str, HexsideTerrain]
+    road_mp_halves: int = Field(1, description="Road hex to road hex along a road hexside [5.22]")
+    trail_mp_halves: int = Field(2, description="Trail hex to trail hex along a trail hexside [5.23]")
+
+
+# --------------------------------------------------------------------------------------------------
+# Map
+# --------------------------------------------------------------------------------------------------
+
+
+class RouteLine(Strict):
+    """A road or trail drawn as a chain of adjacent hexes; each consecutive pair is a route hexside."""
+
+    kind: Literal["road", "trail"]
+    name: str = ""
+    hexes: list[HexStr]
+    off_map: list[Literal["start", "end"]] = Field(
+        default_factory=list, description="Which ends of the line lead off the map [11.12, 12.0]"
+    )
+
+
+class HexsideLine(Strict):
+    """A river, stream, canal... drawn as a list of hexsides ``"XXYY/XXYY"``."""
+
+    kind: str
+    name: str = ""
+    hexsides: list[str]
+
+
+class Place(Strict):
+    hex: HexStr
+    name: str
+
+
+class MapData(Strict):
+    """A map: bounds, terrain per hex, hexside features, named places."""
+
+    id: str
+    title: str = ""
+    reconstructed: str = Field("", description="How and why the data was reconstructed")
+    cols: tuple[int, int] = Field(description="First and last column, inclusive")
+    rows: tuple[int, int] = Field(description="First and last row, inclusive")
+    default_terrain: str = "clear"
+    terrain: dict[str, list[HexStr]] = Field(
+        default_factory=dict, description="terrain kind -> hexes (hexes not listed are default)"
+    )
+    routes: list[RouteLine] = Field(default_factory=list)
+    lines: list[HexsideLine] = Field(default_factory=list)
+    bridges: list[str] = Field(
+        default_factory=list,
+        description="Hexsides where a route crosses a river/stream on a bridge (usually derived)",
+    )
+    places: list[Place] = Field(default_factory=list)
+
+    # Derived lookups (not serialised).
+    @cached_property
+    def hex_terrain(self) -> dict[Hex, str]:
+        out: dict[Hex, str] = {}
+        for kind, hexes in self.terrain.items():
+            for h in hexes:
+                out[Hex.parse(h)] = kind
+        return out
+
+    def terrain_of(self, h: Hex) -> str:
+        return self.hex_terrain.get(h, self.default_terrain)
+
+    def on_map(self, h: Hex) -> bool:
+        return self.cols[0] <= h.col <= self.cols[1] and self.rows[0] <= h.row <= self.rows[1]
+
+    @cached_property
+    def hexside_features(self) -> dict[tuple[Hex, Hex], frozenset[str]]:
+        """hexside -> set of feature kinds (``road``, ``trail``, ``stream``, ``river``, ``bridge``...)."""
+        acc: dict[tuple[Hex, Hex], set[str]] = {}
+        for route in self.routes:
+            hs = [Hex.parse(h) for h in route.hexes]
+            for a, b in zip(hs, hs[1:], strict=False):
+                acc.setdefault(hexside(a, b), set()).add(route.kind)
+        for line in self.lines:
+            for s in line.hexsides:
+                a_s, b_s = s.split("/")
+                acc.setdefault(hexside(Hex.parse(a_s), Hex.parse(b_s)), set()).add(line.kind)
+        for s in self.bridges:
+            a_s, b_s = s.split("/")
+            acc.setdefault(hexside(Hex.parse(a_s), Hex.parse(b_s)), set()).add("bridge")
+        return {k: frozenset(v) for k, v in acc.items()}
+
+    def features(self, a: Hex, b: Hex) -> frozenset[str]:
+        return self.hexside_features.get(hexside(a, b), frozenset())
+
+    @cached_property
+    def route_hexes(self) -> dict[str, frozenset[Hex]]:
+        """``road``/``trail`` -> hexes that contain one."""
+        acc: dict[str, set[Hex]] = {"road": set(), "trail": set()}
+        for route in self.routes:
+            acc[route.kind].update(Hex.parse(h) for h in route.hexes)
+        return {k: frozenset(v) for k, v in acc.items()}
+
+    @cached_property
+    def off_map_routes(self) -> dict[Hex, frozenset[str]]:
+        """Edge hexes where a road or trail leads off the map -> route kinds [11.12, 12.0]."""
+        acc: dict[Hex, set[str]] = {}
+        for route in self.routes:
+            if "start" in route.off_map:
+                acc.setdefault(Hex.parse(route.hexes[0]), set()).add(route.kind)
+            if "end" in route.off_map:
+                acc.setdefault(Hex.parse(route.hexes[-1]), set()).add(route.kind)
+        return {k: frozenset(v) for k, v in acc.items()}
+
+    def all_hexes(self) -> list[Hex]:
+        return [
+            Hex(c, r)
+            for c in range(self.cols[0], self.cols[1] + 1)
+            for r in range(self.rows[0], self.rows[1] + 1)
+        ]
+
+    def edge_hexes(self, edge: str) -> list[Hex]:
+        """Hexes on a map edge: ``west``, ``east``, ``north``, ``south``."""
+        c0, c1 = self.cols
+        r0, r1 = self.rows
+        if edge == "west":
+            return [Hex(c0, r) for r in range(r0, r1 + 1)]
+        if edge == "east":
+            return [Hex(c1, r) for r in range(r0, r1 + 1)]
+        if edge == "north":
+            return [Hex(c, r0) for c in range(c0, c1 + 1)]
+        if edge == "south":
+            return [Hex(c, r1) for c in range(c0, c1 + 1)]
+        raise ValueError(f"unknown edge {edge!r}")
+
+    def place_name(self, h: Hex) -> str | None:
+        for p in self.places:
+            if p.hex == str(h):
+                return p.name
+        return None
+
+
+# --------------------------------------------------------------------------------------------------
+# Units
+# --------------------------------------------------------------------------------------------------
+
+UnitType = Literal[
+    "armor", "mech", "recon", "infantry", "airborne", "engineer", "artillery", "sp-artillery"
+]
+MECH_TYPES: frozenset[str] = frozenset({"armor", "mech", "recon", "sp-artillery"})
+"""Unit types restricted by [5.24]."""
+ARTILLERY_TYPES: frozenset[str] = frozenset({"artillery", "sp-artillery"})
+
+
+class UnitDef(Strict):
+    """A counter. Non-artillery: attack-defense-move (A-D-M). Artillery: barrage-FPF-range/defense-move
+    (B-F-R/D-M) [3.0]."""
+
+    id: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9/_.+-]*$")
+    side: Side
+    designation: str
+    formation: str = ""
+    type: UnitType
+    size: Literal["I", "II", "III", "X", "XX"] = "II"
+    attack: int = Field(0, ge=0)
+    defense: int = Field(ge=0)
+    move: int = Field(ge=0, description="Movement Allowance in whole Movement Points")
+    barrage: int = Field(0, ge=0)
+    fpf: int = Field(0, ge=0)
+    range: int = Field(0, ge=0)
+    note: str = Field("", description="Historical identification; 'reconstructed' where we inferred it")
+
+    @property
+    def is_artillery(self) -> bool:
+        return self.type in ARTILLERY_TYPES
+
+    @property
+    def is_mech(self) -> bool:
+        return self.type in MECH_TYPES
+
+    @property
+    def move_halves(self) -> int:
+        return self.move * 2
+
+    def values(self) -> str:
+        """Strength in the text's format: ``5-4-12`` or ``3-2-18/1-7``."""
+        if self.is_artillery:
+            return f"{self.barrage}-{self.fpf}-{self.range}/{self.defense}-{self.move}"
+        return f"{self.attack}-{self.defense}-{self.move}"
+
+
+# --------------------------------------------------------------------------------------------------
+# Areas: deployment zones and entry areas
+# --------------------------------------------------------------------------------------------------
+
+
+class Area(Strict):
+    """A set of hexes described by conditions that must all hold (empty = the whole map)."""
+
+    hexes: list[HexStr] | None = Field(None, description="Only these hexes")
+    edge: Literal["west", "east", "north", "south"] | None = Field(None, description="On this map edge")
+    from_hex: HexStr | None = Field(None, description="With edge: from this hex (inclusive)")
+    to_hex: HexStr | None = Field(None, description="With edge: to this hex (inclusive)")
+    exclude_cols: list[int] = Field(default_factory=list)
+    within: int | None = Field(None, description="Within this distance of `of` (inclusive)")
+    beyond: int | None = Field(None, description="More than this distance from every hex in `of`")
+    of: list[HexStr] = Field(default_factory=list)
+    min_from_edge: dict[str, int] = Field(
+        default_factory=dict, description="edge -> more than this many hexes from that edge"
+    )
+    text: str = Field("", description="The condition in words, with its rule case")
+
+
+class Deployment(Strict):
+    side: Side
+    units: list[str]
+    area: list[Area] = Field(description="Alternatives: a hex in any one area qualifies")
+    rule: str = Field(description="Rule case, e.g. 15.12")
+
+
+class Reinforcement(Strict):
+    side: Side
+    turn: int = Field(ge=1)
+    units: list[str]
+    entry: list[Area] = Field(description="Alternatives: entry hexes [11.11]")
+    rule: str
+
+
+# --------------------------------------------------------------------------------------------------
+# Scenario
+# --------------------------------------------------------------------------------------------------
+
+
+class SideInfo(Strict):
+    id: Side
+    name: str
+    adjective: str = ""
+    colour: str = "#888888"
+
+
+class GroundSupport(Strict):
+    side: Side
+    from_turn: int
+    points: int
+    rule: str
+
+
+class ExitRule(Strict):
+    side: Side
+    edges: list[Literal["west", "east", "north", "south"]]
+    rule: str = "12.0"
+
+
+class Scenario(Strict):
+    """A WestWall scenario: everything needed to start a game, as data."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, arbitrary_types_allowed=True)
+
+    id: str
+    system: Literal["westwall"] = "westwall"
+    title: str
+    game: str = Field(description="The exclusive rules in force, e.g. 'bastogne'")
+    rule: str = Field(description="Scenario case, e.g. 15.1")
+    note: str = ""
+    sides: list[SideInfo]
+    first_player: Side
+    first_turn: int = 1
+    last_turn: int
+    map: MapData
+    terrain_key: TerrainKey
+    units: list[UnitDef]
+    deployments: list[Deployment] = Field(default_factory=list)
+    reinforcements: list[Reinforcement] = Field(default_factory=list)
+    ground_support: list[GroundSupport] = Field(default_factory=list)
+    exits: list[ExitRule] = Field(default_factory=list)
+    artillery_limit: bool = Field(False, description="[14.0] artillery + support <= ground strength")
+    special: dict[str, object] = Field(
+        default_factory=dict, description="Exclusive-rule parameters (exclusion zones, victory)"
+    )
+
+    @field_validator("units")
+    @classmethod
+    def _unique_ids(cls, units: list[UnitDef]) -> list[UnitDef]:
+        seen: set[str] = set()
+        for u in units:
+            if u.id in seen:
+                raise ValueError(f"duplicate unit id {u.id!r}")
+            seen.add(u.id)
+        return units
+
+    @cached_property
+    def unit(self) -> dict[str, UnitDef]:
+        return {u.id: u for u in self.units}
+
+    def side_ids(self) -> list[Side]:
+        return [s.id for s in self.sides]
+
+    def other(self, side: Side) -> Side:
+        return next(s.id for s in self.sides if s.id != side)
+
+
+# --------------------------------------------------------------------------------------------------
+# State
+# --------------------------------------------------------------------------------------------------
+
+UnitStatus = Literal["waiting", "on-map", "eliminated", "exited"]
+
+
+class UnitState(Strict):
+    hex: HexStr | None = None
+    status: UnitStatus = "waiting"
+    fpf_turn: int | None = Field(None, description="Game-turn in which it last fired FPF [8.46]")
+    adverse_phase: int | None = Field(
+        None, description="Index of the combat phase in which it last suffered a result [8.41]"
+    )
+
+
+Phase = Literal["setup", "player-turn", "over"]
+
+
+class State(Strict):
+    """Position between decisions. A whole player-turn (movement then combat) is one decision."""
+
+    scenario: str
+    game_turn: int
+    phasing: Side
+    phase: Phase
+    setup_pending: list[Side] = Field(default_factory=list)
+    combat_phase_index: int = Field(0, description="Counts combat phases played (for [8.41])")
+    units: dict[str, UnitState]
+    control: dict[HexStr, Side] = Field(
+        default_factory=dict, description="Last side to occupy or pass through objective hexes"
+    )
+    ground_support_used: dict[Side, int] = Field(
+        default_factory=dict, description="Points spent this game-turn [9.14]"
+    )
+    ground_support_phase: dict[Side, int] = Field(
+        default_factory=dict, description="Player-turn (1 or 2) in which support was used [15.26.4]"
+    )
+    standing: dict[Side, StandingOrders] = Field(default_factory=dict)
+    finished: bool = False
+
+
+# --------------------------------------------------------------------------------------------------
+# Orders
+# --------------------------------------------------------------------------------------------------
+
+
+class MoveOrder(Strict):
+    """Move one unit along a path. ``path`` lists every hex entered, in order (the start hex is the
+    unit's current hex, or for a reinforcement the first hex of the path is its entry hex [11.11]).
+    ``exit`` moves the unit off the map from the last hex [12.0]. ``to`` is a convenience that
+    ``normalize`` expands into the cheapest legal path before signing."""
+
+    unit: str
+    path: list[HexStr] = Field(default_factory=list)
+    to: HexStr | None = None
+    exit: bool = False
+
+
+class AdvanceOrder(Strict):
+    """Advance after combat [7.9]: follow the path of retreat at most ``hexes`` hexes."""
+
+    unit: str
+    hexes: int = Field(1, ge=1)
+
+
+class AttackOrder(Strict):
+    """One combat [7.0]. ``attackers`` are adjacent ground units (and adjacent artillery [8.31]);
+    ``artillery`` are barraging units [8.1]; ``support`` Ground Support Points [9.0];
+    ``defenders`` the enemy units attacked (all of them in one combat [7.23])."""
+
+    attackers: list[str] = Field(default_factory=list)
+    artillery: list[str] = Field(default_factory=list)
+    support: int = Field(0, ge=0)
+    defenders: list[str]
+    advance: list[AdvanceOrder] = Field(default_factory=list)
+
+
+class FpfOrder(Strict):
+    """Standing order: this artillery unit gives Final Protective Fire to the first of ``protect``
+    attacked (``["*"]``: any friend attacked) [8.4]."""
+
+    artillery: str
+    protect: list[str] = Field(default_factory=lambda: ["*"])
+
+
+class StandingOrders(Strict):
+    """Reactive decisions for the opponent's next player-turn (protocol.md, "Reactive decisions").
+
+    * ``fpf``: Final Protective Fire allocations [8.4]; support points used as FPF [9.0].
+    * ``retreat``: unit -> preferred hexes to retreat toward, in order [7.7].
+    * ``avoid_displacing``: units to keep in place if any other legal retreat exists [7.8].
+    """
+
+    fpf: list[FpfOrder] = Field(default_factory=list)
+    fpf_support: int = Field(0, ge=0)
+    retreat: dict[str, list[HexStr]] = Field(default_factory=dict)
+    avoid_displacing: list[str] = Field(default_factory=list)
+
+
+class SetupOrders(Strict):
+    kind: Literal["setup"] = "setup"
+    side: Side
+    placements: dict[str, HexStr] = Field(description="unit id -> hex [15.12, 15.23]")
+    standing: StandingOrders = Field(default_factory=StandingOrders)
+
+
+class PlayerTurnOrders(Strict):
+    kind: Literal["player-turn"] = "player-turn"
+    side: Side
+    game_turn: int
+    moves: list[MoveOrder] = Field(default_factory=list)
+    attacks: list[AttackOrder] = Field(default_factory=list)
+    standing: StandingOrders = Field(default_factory=StandingOrders)
+
+
+class AcknowledgeOrders(Strict):
+    """The last message of a game: reveals the die key for the final player-turn."""
+
+    kind: Literal["acknowledge"] = "acknowledge"
+    side: Side
+
+
+Orders = Annotated[
+    SetupOrders | PlayerTurnOrders | AcknowledgeOrders, Field(discriminator="kind")
+]
+
+
+# --------------------------------------------------------------------------------------------------
+# Events (outcome data for the map, the report and ``pbem log``)
+# --------------------------------------------------------------------------------------------------
+
+
+class Event(Strict):
+    type: str
+
+
+class PlacedEvent(Event):
+    type: Literal["placed"] = "placed"
+    unit: str
+    hex: HexStr
+
+
+class MovedEvent(Event):
+    type: Literal["moved"] = "moved"
+    unit: str
+    path: list[HexStr] = Field(description="Start hex first, then every hex entered")
+    mp_halves: int
+    entered: bool = Field(False, description="A reinforcement entering the map [11.11]")
+    exited: bool = Field(False, description="Left the map from the last hex [12.0]")
+
+
+class CombatEvent(Event):
+    type: Literal["combat"] = "combat"
+    number: int = Field(description="1-based, in the attacker's declared order [7.0]")
+    attackers: list[str]
+    artillery: list[str]
+    support: int
+    defenders: list[str]
+    fpf: list[str]
+    fpf_support: int
+    attack_strength: int
+    defense_strength: int
+    differential: int
+    line: CrtLine
+    column: str = Field(description="The CRT column heading used, e.g. '+9-11'")
+    die: int
+    roll_index: int
+    result: str = Field(description="A1, A2, Ae, Br, D1..D4, De, or '-' (no effect [8.15])")
+    cancelled: str = Field("", description="Why the attack did not take place [7.82]")
+
+
+class RetreatEvent(Event):
+    type: Literal["retreat"] = "retreat"
+    unit: str
+    path: list[HexStr] = Field(description="Combat position first")
+    combat: int
+
+
+class DisplacedEvent(Event):
+    type: Literal["displaced"] = "displaced"
+    unit: str
+    path: list[HexStr]
+    by: str
+    combat: int
+
+
+class AdvanceEvent(Event):
+    type: Literal["advance"] = "advance"
+    unit: str
+    path: list[HexStr]
+    combat: int
+
+
+class EliminatedEvent(Event):
+    type: Literal["eliminated"] = "eliminated"
+    unit: str
+    hex: HexStr | None
+    rule: str
+    reason: str
+    combat: int | None = None
+
+
+class NoteEvent(Event):
+    """Anything else worth reporting (ground support received, victory check, game end)."""
+
+    type: Literal["note"] = "note"
+    rule: str = ""
+    text: str
+
+
+AnyEvent = Annotated[
+    PlacedEvent
+    | MovedEvent
+    | CombatEvent
+    | RetreatEvent
+    | DisplacedEvent
+    | AdvanceEvent
+    | EliminatedEvent
+    | NoteEvent,
+    Field(discriminator="type"),
+]
+
+State.model_rebuild()
