@@ -131,12 +131,24 @@ class Ruleset(ABC):
         return ""
 
 
+_SYSTEMS: dict[str, str] = {"westwall": "pbem.westwall.rules:WestWallRules"}
+
+
+def register_ruleset(system: str, target: str) -> None:
+    """Make ``system`` resolve to ``"module:Class"`` (used by tests to plug in toy systems)."""
+    _SYSTEMS[system] = target
+
+
 def get_ruleset(system: str) -> Ruleset:
     """The ruleset for a scenario's ``system`` field."""
-    if system == "westwall":
-        from pbem.westwall.rules import WestWallRules
+    import importlib
 
-        return WestWallRules()
     from pbem.errors import InputError
 
-    raise InputError(f"unknown rules system {system!r} (known: westwall)")
+    target = _SYSTEMS.get(system)
+    if target is None:
+        raise InputError(f"unknown rules system {system!r} (known: {', '.join(sorted(_SYSTEMS))})")
+    module_name, cls_name = target.split(":")
+    cls = getattr(importlib.import_module(module_name), cls_name)
+    ruleset: Ruleset = cls()
+    return ruleset

@@ -377,6 +377,8 @@ class UnitState(Strict):
     adverse_phase: int | None = Field(
         None, description="Index of the combat phase in which it last suffered a result [8.41]"
     )
+    exit_edge: str | None = Field(None, description="Edge it left the map by [12.0]")
+    exit_turn: int | None = Field(None, description="Game-turn it left the map [15.37]")
 
 
 Phase = Literal["setup", "player-turn", "over"]
