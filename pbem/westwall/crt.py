@@ -1,0 +1,147 @@
+"""The integrated WestWall Combat Results Table [7.43, 7.61].
+
+The table in our source is an OCR scan; this module holds our reconstruction (checked against the
+worked example of [7.0]: thirteen points attacking four in a Town hex is a differential of +9, read on
+the ``+9-11`` column of the Town line, and a die of 5 there gives ``D1``).
+
+Terrain effects on combat are built into the table: each of the four terrain *lines* (``clear``,
+``grove``, ``broken``, ``rough``) maps combat differentials onto the same twelve result columns
+``c0..c11``, starting at ``c0``. A line for stronger defensive terrain has fewer, lower columns, so
+the same differential lands further left, where results favour the defender. Differentials below a
+line's first heading use its first column; above ``+12`` use the ``+12`` column [7.61 note].
+
+Everything here is pure and integer-only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Final
+
+from pbem.westwall.model import CrtLine
+
+RESULT_CODES: Final = ("A1", "A2", "Ae", "Br", "D1", "D2", "D3", "D4", "De")
+"""Every result the table can give [7.62]."""
+
+# A column heading and the inclusive differential range it covers (None = unbounded).
+_Heading = tuple[str, int | None, int | None]
+
+LINES: Final[dict[str, tuple[_Heading, ...]]] = {
+    "clear": (
+        ("<=-7", None, -7),
+        ("-6,-5", -6, -5),
+        ("-4,-3", -4, -3),
+        ("-2", -2, -2),
+        ("-1", -1, -1),
+        ("0", 0, 0),
+        ("+1", 1, 1),
+        ("+2,3", 2, 3),
+        ("+4,5", 4, 5),
+        ("+6-8", 6, 8),
+        ("+9-11", 9, 11),
+        ("+12", 12, None),
+    ),
+    "grove": (
+        ("<=-5", None, -5),
+        ("-4,-3", -4, -3),
+        ("-2", -2, -2),
+        ("-1", -1, -1),
+        ("0", 0, 0),
+        ("+1", 1, 1),
+        ("+2,3", 2, 3),
+        ("+4,5", 4, 5),
+        ("+6-8", 6, 8),
+        ("+9-11", 9, 11),
+        ("+12", 12, None),
+    ),
+    "broken": (
+        ("<=-3", None, -3),
+        ("-2", -2, -2),
+        ("-1", -1, -1),
+        ("0", 0, 0),
+        ("+1", 1, 1),
+        ("+2,3", 2, 3),
+        ("+4,5", 4, 5),
+        ("+6-8", 6, 8),
+        ("+9-11", 9, 11),
+        ("+12", 12, None),
+    ),
+    "rough": (
+        ("<=-2", None, -2),
+        ("-1", -1, -1),
+        ("0", 0, 0),
+        ("+1", 1, 1),
+        ("+2,3", 2, 3),
+        ("+4,5", 4, 5),
+        ("+6-8", 6, 8),
+        ("+9-11", 9, 11),
+        ("+12", 12, None),
+    ),
+}
+"""Column headings of each terrain line, left-aligned on the result columns [7.61]."""
+
+RESULTS: Final[tuple[tuple[str, ...], ...]] = (
+    ("A1", "A1", "A1", "Br", "D1", "D2", "D2", "D2", "D2", "D3", "D4", "De"),
+    ("A1", "A1", "A1", "A1", "Br", "D1", "D2", "D2", "D2", "D2", "D3", "D4"),
+    ("A1", "A1", "A1", "A1", "A1", "Br", "D1", "D2", "D2", "D2", "D2", "D3"),
+    ("A2", "A1", "A1", "A1", "A1", "Br", "Br", "D1", "D2", "D2", "D2", "D2"),
+    ("A2", "A2", "A1", "A1", "A1", "A1", "Br", "Br", "D1", "D2", "D2", "D2"),
+    ("Ae", "Ae", "A2", "A1", "A1", "A1", "A1", "Br", "Br", "Br", "D2", "D2"),
+)
+"""Result by die (row 0 = die 1) and result column c0..c11 [7.61]."""
+
+LINE_ORDER: Final[tuple[CrtLine, ...]] = ("clear", "grove", "broken", "rough")
+"""Lines from least to most favourable to the defender: at any differential a later line reads a
+column at or left of an earlier one, and results only get better for the defender leftwards."""
+
+
+def line_rank(line: CrtLine) -> int:
+    """0 for ``clear`` up to 3 for ``rough``; higher favours the defender more [7.44]."""
+    return LINE_ORDER.index(line)
+
+
+def best_line(lines: Iterable[CrtLine]) -> CrtLine:
+    """The line most favourable to the defender among ``lines`` [7.44, 7.45]; ``clear`` if empty."""
+    best: CrtLine = "clear"
+    for line in lines:
+        if line_rank(line) > line_rank(best):
+            best = line
+    return best
+
+
+def column_index(line: CrtLine, differential: int) -> int:
+    """Result column ``c0..c11`` used for ``differential`` on ``line`` [7.61].
+
+    Differentials below the first heading use the first column; above ``+12`` the ``+12`` column."""
+    headings = LINES[line]
+    for i, (_, lo, hi) in enumerate(headings):
+        if (lo is None or differential >= lo) and (hi is None or differential <= hi):
+            return i
+    raise AssertionError(f"no column for {differential} on {line}")  # headings cover all ints
+
+
+def column_heading(line: CrtLine, differential: int) -> str:
+    """The printed heading of the column used, e.g. ``"+9-11"``."""
+    return LINES[line][column_index(line, differential)][0]
+
+
+def lookup(line: CrtLine, differential: int, die: int) -> str:
+    """The combat result for a differential on a terrain line and a die roll 1..6 [7.61, 7.62]."""
+    if not 1 <= die <= 6:
+        raise ValueError(f"a die shows 1..6, not {die}")
+    return RESULTS[die - 1][column_index(line, differential)]
+
+
+def retreat_hexes(result: str) -> tuple[int, int]:
+    """(defender hexes, attacker hexes) to retreat for a result [7.62]; eliminations are handled
+    separately (``Ae``/``De`` give ``(0, 0)``)."""
+    table = {
+        "A1": (0, 1),
+        "A2": (0, 2),
+        "Br": (1, 1),
+        "D1": (1, 0),
+        "D2": (2, 0),
+        "D3": (3, 0),
+        "D4": (4, 0),
+    }
+    return table.get(result, (0, 0))
