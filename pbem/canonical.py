@@ -1,0 +1,151 @@
+"""Canonical JSON bytes (RFC 8785, JCS) and a strict JSON reader for untrusted files.
+
+Everything pbem hashes or signs goes through :func:`canonical_bytes`, so two machines always
+produce the same bytes for the same value (protocol property P6). Signed data holds integers
+only -- never floats -- so there is no number formatting to disagree about; movement points,
+for instance, are counted in integer half-points.
+
+Files that arrive from another player are read with :func:`loads_strict`, which refuses anything a
+canonical writer would never have produced and anything that different JSON parsers might read
+differently: oversize input (checked before parsing), invalid UTF-8, a byte-order mark, duplicate
+object keys, ``NaN``/``Infinity``, floats, lone surrogates and integers outside the range every
+JSON implementation agrees on (``|n| < 2**53``). Every problem is one :class:`InputError` line that
+names the file (``what``).
+
+>>> canonical_bytes({"b": 1, "a": [True, None, "é"]})
+b'{"a":[true,null,"\\xc3\\xa9"],"b":1}'
+>>> loads_strict(b'{"a": 1}', max_bytes=100, what="move file")
+{'a': 1}
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+import rfc8785
+
+from pbem.errors import InputError
+
+MAX_MOVE_BYTES = 256 * 1024
+"""Largest move file (a DSSE envelope) pbem will read."""
+MAX_TURN_BYTES = 8 * 1024 * 1024
+"""Largest turn file pbem will read."""
+MAX_GENESIS_BYTES = 256 * 1024
+"""Largest genesis file pbem will read."""
+
+MAX_SAFE_INTEGER = 2**53 - 1
+"""Integers beyond this magnitude are not interoperable JSON (RFC 8785 section 3.2.2.3)."""
+
+_BOM = b"\xef\xbb\xbf"
+
+
+def sha256_hex(data: bytes) -> str:
+    """Lowercase hex SHA-256 of ``data``; the identity of every message body and file."""
+    return hashlib.sha256(data).hexdigest()
+
+
+def _check_value(obj: Any, what: str) -> None:
+    """Walk a JSON value (iteratively: no recursion limit) and refuse what JCS must not see."""
+    stack: list[tuple[Any, str]] = [(obj, "$")]
+    while stack:
+        value, where = stack.pop()
+        if value is None or isinstance(value, bool):
+            continue
+        if isinstance(value, int):
+            if abs(value) > MAX_SAFE_INTEGER:
+                raise InputError(f"{what}: integer at {where} is outside +/-(2**53 - 1)")
+            continue
+        if isinstance(value, float):
+            raise InputError(f"{what}: number at {where} is not an integer (floats are not allowed)")
+        if isinstance(value, str):
+            _check_text(value, what, where)
+            continue
+        if isinstance(value, dict):
+            for key, item in value.items():
+                if not isinstance(key, str):
+                    raise InputError(f"{what}: object key {key!r} at {where} is not a string")
+                _check_text(key, what, where)
+                stack.append((item, f"{where}[{json.dumps(key)[:40]}]"))
+            continue
+        if isinstance(value, list | tuple):
+            for index, item in enumerate(value):
+                stack.append((item, f"{where}[{index}]"))
+            continue
+        raise InputError(f"{what}: value at {where} has type {type(value).__name__}, not JSON")
+
+
+def _check_text(text: str, what: str, where: str) -> None:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise InputError(f"{what}: string at {where} contains a lone surrogate") from None
+
+
+def canonical_bytes(obj: Any, *, what: str = "value") -> bytes:
+    """The RFC 8785 (JCS) serialisation of a plain JSON value.
+
+    ``obj`` is made of ``dict`` (string keys), ``list``/``tuple``, ``str``, ``int``, ``bool`` and
+    ``None``. Floats, non-string keys, lone surrogates, unsafe integers and other types raise
+    :class:`InputError` (pydantic models must be dumped by the caller first).
+    """
+    _check_value(obj, what)
+    try:
+        return rfc8785.dumps(obj)
+    except rfc8785.CanonicalizationError as exc:  # defensive: _check_value should catch all
+        raise InputError(f"{what}: cannot be canonicalised: {exc}") from None
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not allowed")
+
+
+def _reject_float(text: str) -> Any:
+    raise ValueError(f"number {text[:40]} is not an integer (floats are not allowed)")
+
+
+def _pairs_without_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    result: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in result:
+            raise ValueError(f"duplicate object key {key[:60]!r}")
+        result[key] = value
+    return result
+
+
+def loads_strict(data: bytes, *, max_bytes: int, what: str) -> Any:
+    """Parse untrusted JSON bytes, refusing everything ambiguous; raise one-line :class:`InputError`.
+
+    The size is checked before any decoding, so an oversize file costs nothing to refuse.
+    """
+    if not isinstance(data, bytes | bytearray | memoryview):
+        raise InputError(f"{what}: expected bytes, got {type(data).__name__}")
+    data = bytes(data)
+    n = len(data)
+    if n > max_bytes:
+        raise InputError(f"{what}: file too large ({n} bytes, limit {max_bytes})")
+    if data.startswith(_BOM):
+        raise InputError(f"{what}: starts with a byte-order mark (write plain UTF-8)")
+    try:
+        text = data.decode("utf-8", errors="strict")
+    except UnicodeDecodeError as exc:
+        raise InputError(f"{what}: invalid UTF-8 at byte {exc.start}") from None
+    try:
+        value = json.loads(
+            text,
+            object_pairs_hook=_pairs_without_duplicates,
+            parse_constant=_reject_constant,
+            parse_float=_reject_float,
+        )
+    except json.JSONDecodeError as exc:
+        raise InputError(
+            f"{what}: invalid JSON: {exc.msg} (line {exc.lineno} column {exc.colno})"
+        ) from None
+    except ValueError as exc:  # from our hooks, or int() digit limits
+        message = str(exc).splitlines()[0] if str(exc) else "invalid value"
+        raise InputError(f"{what}: invalid JSON: {message}") from None
+    except RecursionError:
+        raise InputError(f"{what}: invalid JSON: nested too deeply") from None
+    _check_value(value, what)
+    return value
