@@ -1,0 +1,550 @@
+"""The WestWall board: terrain lookups and a mutable working copy of unit positions.
+
+Two layers:
+
+* :class:`Geometry` -- everything that depends on the scenario only (which hexes exist, their
+  terrain, what each hexside does, which neighbours a zone of control reaches). Built once per
+  scenario object and cached (:func:`geometry`).
+* :class:`Board` -- positions, statuses and objective control built from ``(Scenario, State)``; the
+  movement and combat code mutate it and :meth:`Board.to_state` turns it back into a
+  :class:`~pbem.westwall.model.State`.
+
+Terrain (see ``scenarios/terrain-key.json`` and ``docs/westwall.md``):
+
+* entering a hex costs the hex's terrain plus the hexside crossed [5.21]; from road hex to road hex
+  across a road hexside it costs the key's road rate (1 half-point) whatever the terrain [5.22], along
+  a trail the trail rate (2 half-points) [5.23];
+* armour, mech, recon and SP artillery never enter broken/woods/rough hexes nor cross streams or rivers
+  except along a road or trail hexside [5.24];
+* a road or trail crossing water is a bridge (unless the hexside is marked ``ferry`` or
+  ``destroyed-bridge``): no crossing cost, zones of control and attacks pass [6.33];
+* zones of control reach all six neighbours [6.0, 6.11], except across a non-bridge river or canal
+  [6.33] and never into or across terrain closed to every unit [6.31].
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+
+from pbem.errors import RuleViolation
+from pbem.hexmap import Hex, hexside
+from pbem.westwall.model import (
+    CrtLine,
+    HexsideTerrain,
+    HexTerrain,
+    Scenario,
+    State,
+    TerrainKey,
+    UnitDef,
+    UnitState,
+)
+
+NON_BRIDGE_MARKERS: frozenset[str] = frozenset({"ferry", "destroyed-bridge"})
+"""Hexside kinds that stop a route over water from counting as a bridge [6.33]."""
+CUT_ROUTE_MARKERS: frozenset[str] = frozenset({"destroyed-bridge"})
+"""Hexside kinds across which a road or trail no longer continues."""
+
+
+@functools.cache
+def default_terrain_key() -> TerrainKey:
+    """The documented default Terrain Key bundled as ``scenarios/terrain-key.json``."""
+    return TerrainKey.model_validate(json.loads(_bundled_file("terrain-key.json")))
+
+
+def _bundled_file(name: str) -> str:
+    """Text of a bundled scenario data file. ``pbem.scenarios`` is both a module (``pbem/scenarios.py``)
+    and, when installed, the data package; in a checkout the data sit in ``<repo>/scenarios``."""
+    from pathlib import Path
+
+    candidates: list[Path] = []
+    try:
+        from pbem.scenarios import bundled_dir
+
+        candidates.append(bundled_dir() / name)
+    except (TypeError, ImportError, ModuleNotFoundError):
+        pass
+    import pbem
+
+    candidates.append(Path(pbem.__file__).resolve().parent.parent / "scenarios" / name)
+    for path in candidates:
+        if path.is_file():
+            return path.read_text(encoding="utf-8")
+    raise FileNotFoundError(f"bundled file {name} not found (looked in {candidates})")
+
+
+# --------------------------------------------------------------------------------------------------
+# Hexside crossings
+# --------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Crossing:
+    """What crossing one hexside means, with every feature combined.
+
+    ``water`` lists the water kinds whose effects apply (empty when bridged). ``route`` is ``"road"``
+    or ``"trail"`` when the hexside carries one (the better of the two if both)."""
+
+    features: frozenset[str] = frozenset()
+    route: str | None = None
+    bridge: bool = False
+    water: tuple[str, ...] = ()
+    mp_halves: int = 0
+    mech_prohibited: bool = False
+    prohibited: bool = False
+    blocks_zoc: bool = False
+    blocks_attack: bool = False
+    crt: CrtLine | None = None
+
+    @property
+    def stream(self) -> bool:
+        """A non-bridge stream the attacker must cross [7.42]."""
+        return "stream" in self.water
+
+
+NO_CROSSING = Crossing()
+_NEW_UNIT = UnitState.model_validate({})
+
+_CRT_ORDER: dict[str, int] = {"clear": 0, "grove": 1, "broken": 2, "rough": 3}
+
+
+def better_line(a: CrtLine | None, b: CrtLine | None) -> CrtLine | None:
+    """The CRT line more favourable to the defender [7.44]."""
+    if a is None:
+        return b
+    if b is None:
+        return a
+    return a if _CRT_ORDER[a] >= _CRT_ORDER[b] else b
+
+
+def _crossing(key: TerrainKey, features: frozenset[str]) -> Crossing:
+    kinds: dict[str, HexsideTerrain] = {k: key.hexsides[k] for k in features if k in key.hexsides}
+    cut = bool(features & CUT_ROUTE_MARKERS)
+    routes = [k for k, t in kinds.items() if t.route] if not cut else []
+    route: str | None = None
+    if routes:
+        route = "road" if "road" in routes else sorted(routes)[0]
+    explicit_bridge = any(t.bridge for t in kinds.values())
+    water = sorted(
+        k for k, t in kinds.items() if not t.route and not t.bridge and k not in NON_BRIDGE_MARKERS
+    )
+    bridged = (explicit_bridge or (route is not None and bool(water))) and not (
+        features & NON_BRIDGE_MARKERS
+    )
+    if bridged:
+        crt: CrtLine | None = None
+        for t in kinds.values():
+            if t.bridge:
+                crt = better_line(crt, t.crt)
+        if crt is None and "bridge" in key.hexsides:
+            crt = key.hexsides["bridge"].crt
+        return Crossing(features, route, True, (), 0, False, False, False, False, crt)
+    crt = None
+    for k in water:
+        crt = better_line(crt, kinds[k].crt)
+    return Crossing(
+        features=features,
+        route=route,
+        bridge=False,
+        water=tuple(water),
+        mp_halves=sum(kinds[k].mp_halves for k in water),
+        mech_prohibited=any(kinds[k].mech_prohibited for k in water),
+        prohibited=any(kinds[k].prohibited for k in water),
+        blocks_zoc=any(kinds[k].blocks_zoc for k in water),
+        blocks_attack=any(kinds[k].blocks_attack for k in water),
+        crt=crt,
+    )
+
+
+# --------------------------------------------------------------------------------------------------
+# Geometry (scenario-only, cached)
+# --------------------------------------------------------------------------------------------------
+
+
+class Geometry:
+    """Per-scenario lookups: terrain per hex, crossings per hexside, neighbours and ZOC reach."""
+
+    def __init__(self, scenario: Scenario) -> None:
+        self.scenario = scenario
+        m = scenario.map
+        key = scenario.terrain_key
+        self.key = key
+        self.hexes: frozenset[Hex] = frozenset(m.all_hexes())
+        fallback = HexTerrain.model_validate({"mp_halves": 2, "crt": "clear"})
+        self.terrain_kind: dict[Hex, str] = {h: m.terrain_of(h) for h in self.hexes}
+        self.terrain: dict[Hex, HexTerrain] = {
+            h: key.hexes.get(k, fallback) for h, k in self.terrain_kind.items()
+        }
+        self.crossings: dict[tuple[Hex, Hex], Crossing] = {
+            side: _crossing(key, feats) for side, feats in m.hexside_features.items()
+        }
+        self.road_hexes = m.route_hexes.get("road", frozenset())
+        self.trail_hexes = m.route_hexes.get("trail", frozenset())
+        self.neighbours: dict[Hex, tuple[Hex, ...]] = {
+            h: tuple(n for n in h.neighbours() if n in self.hexes) for h in self.hexes
+        }
+        # zoc_from[h]: neighbours from which a zone of control reaches h [6.31, 6.33].
+        self.zoc_from: dict[Hex, tuple[Hex, ...]] = {}
+        for h in self.hexes:
+            if self.terrain[h].prohibited:
+                self.zoc_from[h] = ()
+                continue
+            self.zoc_from[h] = tuple(
+                n
+                for n in self.neighbours[h]
+                if not self.crossing(n, h).blocks_zoc and not self.crossing(n, h).prohibited
+            )
+
+    def crossing(self, a: Hex, b: Hex) -> Crossing:
+        return self.crossings.get((a, b) if a < b else (b, a), NO_CROSSING)
+
+    def on_map(self, h: Hex) -> bool:
+        return h in self.hexes
+
+
+_GEOMETRY: dict[int, Geometry] = {}
+
+
+def geometry(scenario: Scenario) -> Geometry:
+    """The cached :class:`Geometry` of a scenario object."""
+    g = _GEOMETRY.get(id(scenario))
+    if g is None or g.scenario is not scenario:
+        if len(_GEOMETRY) > 64:
+            _GEOMETRY.clear()
+        g = Geometry(scenario)
+        _GEOMETRY[id(scenario)] = g
+    return g
+
+
+# --------------------------------------------------------------------------------------------------
+# Board
+# --------------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Board:
+    """A mutable working copy of a position.
+
+    Several units may share a hex transiently (a unit passing through friends [5.31], a retreat
+    displacing [7.81]); :meth:`occupant` returns the first, :meth:`occupants` all of them."""
+
+    scenario: Scenario
+    geo: Geometry
+    units: dict[str, UnitState]
+    control: dict[str, str]
+    _pos: dict[str, Hex] = field(default_factory=dict)
+    _at: dict[Hex, list[str]] = field(default_factory=dict)
+
+    @classmethod
+    def from_state(cls, scenario: Scenario, state: State) -> Board:
+        board = cls(scenario, geometry(scenario), dict(state.units), dict(state.control))
+        for uid in sorted(state.units):
+            us = state.units[uid]
+            if us.status == "on-map" and us.hex is not None:
+                h = Hex.parse(us.hex)
+                board._pos[uid] = h
+                board._at.setdefault(h, []).append(uid)
+        return board
+
+    def copy(self) -> Board:
+        return Board(
+            self.scenario,
+            self.geo,
+            dict(self.units),
+            dict(self.control),
+            dict(self._pos),
+            {h: list(v) for h, v in self._at.items()},
+        )
+
+    # -- units --------------------------------------------------------------------------------
+    def unit_def(self, uid: str) -> UnitDef:
+        return self.scenario.unit[uid]
+
+    def side_of(self, uid: str) -> str:
+        return self.scenario.unit[uid].side
+
+    def status(self, uid: str) -> str:
+        us = self.units.get(uid)
+        return us.status if us is not None else "waiting"
+
+    def unit_hex(self, uid: str) -> Hex | None:
+        return self._pos.get(uid)
+
+    def occupant(self, h: Hex) -> str | None:
+        at = self._at.get(h)
+        return at[0] if at else None
+
+    def occupants(self, h: Hex) -> list[str]:
+        return list(self._at.get(h, ()))
+
+    def units_of(self, side: str) -> list[str]:
+        """Ids of ``side``'s units on the map, sorted."""
+        return sorted(u for u in self._pos if self.scenario.unit[u].side == side)
+
+    def on_map_units(self) -> list[str]:
+        return sorted(self._pos)
+
+    def positions(self) -> Iterator[tuple[str, Hex]]:
+        for uid in sorted(self._pos):
+            yield uid, self._pos[uid]
+
+    def stacked_hexes(self) -> dict[Hex, list[str]]:
+        """Hexes holding more than one unit [5.31]."""
+        return {h: sorted(v) for h, v in self._at.items() if len(v) > 1}
+
+    def update_unit(self, uid: str, **changes: object) -> None:
+        """Set fields of a unit's :class:`UnitState` (e.g. ``fpf_turn``, ``adverse_phase``)."""
+        current = self.units.get(uid, _NEW_UNIT)
+        self.units[uid] = current.model_copy(update=changes)
+
+    def _remove(self, uid: str) -> None:
+        old = self._pos.pop(uid, None)
+        if old is not None:
+            at = self._at[old]
+            at.remove(uid)
+            if not at:
+                del self._at[old]
+
+    def move_unit(self, uid: str, h: Hex | None) -> None:
+        """Put ``uid`` in hex ``h`` (status on-map) or, with ``None``, take it off the map (status
+        left as it is; use :meth:`eliminate` or :meth:`exit_unit` to say why). Entering an objective
+        hex listed in ``scenario.special["control_hexes"]`` gives it to the unit's side."""
+        self._remove(uid)
+        if h is None:
+            self.units[uid] = self.units.get(uid, _NEW_UNIT).model_copy(update={"hex": None})
+            return
+        self._pos[uid] = h
+        self._at.setdefault(h, []).append(uid)
+        self.units[uid] = self.units.get(uid, _NEW_UNIT).model_copy(
+            update={"hex": str(h), "status": "on-map"}
+        )
+        self.note_passage(uid, h)
+
+    def note_passage(self, uid: str, h: Hex) -> None:
+        """Record that ``uid`` entered or passed through ``h`` (objective control)."""
+        if str(h) in self.control_hexes:
+            self.control[str(h)] = self.scenario.unit[uid].side
+
+    @functools.cached_property
+    def control_hexes(self) -> frozenset[str]:
+        raw = self.scenario.special.get("control_hexes", [])
+        if not isinstance(raw, list):
+            return frozenset()
+        return frozenset(str(x) for x in raw)
+
+    def eliminate(self, uid: str) -> None:
+        self._remove(uid)
+        self.units[uid] = self.units.get(uid, _NEW_UNIT).model_copy(
+            update={"hex": None, "status": "eliminated"}
+        )
+
+    def exit_unit(self, uid: str, edge: str | None, game_turn: int) -> None:
+        """Take ``uid`` off the map by an edge [12.0]; it never returns [12.11]."""
+        self._remove(uid)
+        self.units[uid] = self.units.get(uid, _NEW_UNIT).model_copy(
+            update={"hex": None, "status": "exited", "exit_edge": edge, "exit_turn": game_turn}
+        )
+
+    # -- terrain ------------------------------------------------------------------------------
+    def on_map(self, h: Hex) -> bool:
+        return h in self.geo.hexes
+
+    def terrain(self, h: Hex) -> HexTerrain:
+        return self.geo.terrain[h]
+
+    def terrain_kind(self, h: Hex) -> str:
+        return self.geo.terrain_kind[h]
+
+    def hexside_features(self, a: Hex, b: Hex) -> frozenset[str]:
+        return self.geo.crossing(a, b).features
+
+    def crossing(self, a: Hex, b: Hex) -> Crossing:
+        """Combined effect of the hexside between adjacent ``a`` and ``b``."""
+        return self.geo.crossing(a, b)
+
+    def neighbours(self, h: Hex) -> tuple[Hex, ...]:
+        """On-map neighbours of ``h``."""
+        n = self.geo.neighbours.get(h)
+        if n is None:
+            return tuple(x for x in h.neighbours() if x in self.geo.hexes)
+        return n
+
+    # -- zones of control ---------------------------------------------------------------------
+    def zoc_sources(self, h: Hex, side: str) -> list[str]:
+        """Enemy units (of ``side``'s opponents) whose zone of control covers ``h`` [6.0, 6.33]."""
+        out: list[str] = []
+        unit = self.scenario.unit
+        for n in self.geo.zoc_from.get(h, ()):
+            for uid in self._at.get(n, ()):
+                if unit[uid].side != side:
+                    out.append(uid)
+        return sorted(out)
+
+    def enemy_zoc(self, h: Hex, side: str) -> bool:
+        """Whether ``h`` is in an enemy zone of control for ``side`` [6.0, 6.11, 6.33]."""
+        unit = self.scenario.unit
+        for n in self.geo.zoc_from.get(h, ()):
+            for uid in self._at.get(n, ()):
+                if unit[uid].side != side:
+                    return True
+        return False
+
+    def enemy_at(self, h: Hex, side: str) -> str | None:
+        """An enemy unit (of ``side``) in ``h``, if any [5.12]."""
+        for uid in self._at.get(h, ()):
+            if self.scenario.unit[uid].side != side:
+                return uid
+        return None
+
+    # -- movement costs -----------------------------------------------------------------------
+    def route_between(self, a: Hex, b: Hex) -> str | None:
+        """``"road"``/``"trail"`` if moving a->b follows that route across a route hexside [5.22,
+        5.23] (both hexes then hold the route: route hexsides join consecutive route hexes)."""
+        return self.geo.crossing(a, b).route
+
+    def enter_check(self, unit: UnitDef, a: Hex, b: Hex) -> tuple[int | None, RuleViolation | None]:
+        """Cost in half Movement Points for ``unit`` to move from ``a`` into adjacent ``b``, or
+        ``(None, violation)`` when the move is prohibited. Ignores units and zones of control."""
+        label = f"{unit.id}"
+        if b not in self.geo.hexes:
+            return None, RuleViolation(
+                "5.0", f"{label} cannot enter {b}: it is off the map", unit.id, str(b)
+            )
+        if not a.is_adjacent(b):
+            return None, RuleViolation(
+                "5.0",
+                f"{label} cannot move from {a} to {b}: the hexes are not adjacent",
+                unit.id,
+                str(b),
+            )
+        t = self.geo.terrain[b]
+        kind = self.geo.terrain_kind[b]
+        if t.prohibited:
+            return None, RuleViolation(
+                "5.21", f"{label} cannot enter {b}: {kind} is closed to all units", unit.id, str(b)
+            )
+        c = self.geo.crossing(a, b)
+        route = self.route_between(a, b)
+        if route == "road":
+            return self.scenario.terrain_key.road_mp_halves, None
+        if route == "trail":
+            return self.scenario.terrain_key.trail_mp_halves, None
+        if c.prohibited:
+            return None, RuleViolation(
+                "5.21",
+                f"{label} cannot cross the {'/'.join(c.water)} hexside {a}/{b}: closed to all units",
+                unit.id,
+                str(b),
+            )
+        if unit.is_mech:
+            if t.mech_prohibited:
+                return None, RuleViolation(
+                    "5.24",
+                    f"{label} ({unit.type}) cannot enter {kind} hex {b} except along a road or trail",
+                    unit.id,
+                    str(b),
+                )
+            if c.mech_prohibited:
+                return None, RuleViolation(
+                    "5.24",
+                    f"{label} ({unit.type}) cannot cross the {'/'.join(c.water)} hexside {a}/{b} "
+                    "except along a road or trail",
+                    unit.id,
+                    str(b),
+                )
+        return t.mp_halves + c.mp_halves, None
+
+    def enter_cost(self, unit: UnitDef, a: Hex, b: Hex) -> int | None:
+        """Half Movement Points to move ``a`` -> ``b``, ``None`` if prohibited."""
+        return self.enter_check(unit, a, b)[0]
+
+    def crossing_prohibited_for(self, unit: UnitDef, a: Hex, b: Hex) -> RuleViolation | None:
+        """Why ``unit`` may not pass from ``a`` into ``b`` by terrain alone (also for retreats:
+        [7.72], and [5.24] types crossing into closed terrain are eliminated instead), else ``None``."""
+        return self.enter_check(unit, a, b)[1]
+
+    # -- entry and exit ---------------------------------------------------------------------
+    def off_map_route(self, h: Hex) -> str | None:
+        """``"road"`` or ``"trail"`` if one leads off the map from edge hex ``h`` [11.12, 12.0]."""
+        kinds = self.scenario.map.off_map_routes.get(h, frozenset())
+        if "road" in kinds:
+            return "road"
+        if "trail" in kinds:
+            return "trail"
+        return None
+
+    def entry_check(self, unit: UnitDef, h: Hex) -> tuple[int | None, RuleViolation | None]:
+        """Cost for a reinforcement to enter the map at ``h`` [11.11, 11.12] (terrain only)."""
+        if h not in self.geo.hexes:
+            return None, RuleViolation(
+                "11.11", f"{unit.id} cannot enter at {h}: it is off the map", unit.id, str(h)
+            )
+        t = self.geo.terrain[h]
+        kind = self.geo.terrain_kind[h]
+        route = self.off_map_route(h)
+        if t.prohibited:
+            return None, RuleViolation(
+                "11.11",
+                f"{unit.id} cannot enter at {h}: {kind} is closed to all units",
+                unit.id,
+                str(h),
+            )
+        if route == "road":
+            return self.scenario.terrain_key.road_mp_halves, None
+        if route == "trail":
+            return self.scenario.terrain_key.trail_mp_halves, None
+        if unit.is_mech and t.mech_prohibited:
+            return None, RuleViolation(
+                "11.11",
+                f"{unit.id} ({unit.type}) cannot enter at {kind} hex {h}: terrain restrictions apply "
+                "to entry hexes [5.24]",
+                unit.id,
+                str(h),
+            )
+        return t.mp_halves, None
+
+    def exit_check(self, unit: UnitDef, h: Hex) -> tuple[int | None, RuleViolation | None]:
+        """Cost to leave the map from edge hex ``h`` into an imaginary hex like ``h`` [12.0]."""
+        return self.entry_check(unit, h)
+
+    def edges_of(self, h: Hex) -> list[str]:
+        """Map edges ``h`` lies on."""
+        c0, c1 = self.scenario.map.cols
+        r0, r1 = self.scenario.map.rows
+        out = []
+        if h.col == c0:
+            out.append("west")
+        if h.col == c1:
+            out.append("east")
+        if h.row == r0:
+            out.append("north")
+        if h.row == r1:
+            out.append("south")
+        return out
+
+    # -- output -------------------------------------------------------------------------------
+    def to_state(self, base: State, **changes: object) -> State:
+        """``base`` with this board's units and control (plus any other field ``changes``)."""
+        update: dict[str, object] = {
+            "units": dict(sorted(self.units.items())),
+            "control": dict(sorted(self.control.items())),
+        }
+        update.update(changes)
+        return base.model_copy(update=update)
+
+
+def hexes_of(items: Iterable[str]) -> list[Hex]:
+    return [Hex.parse(x) for x in items]
+
+
+__all__ = [
+    "Board",
+    "Crossing",
+    "Geometry",
+    "better_line",
+    "default_terrain_key",
+    "geometry",
+    "hexside",
+]

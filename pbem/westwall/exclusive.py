@@ -1,0 +1,111 @@
+"""Hooks for a game's exclusive rules.
+
+The WestWall standard rules (1.0-9.14) are the same for every game of the system; each game adds
+exclusive rules (Bastogne 10.0-16.2, Arnhem 10.0-18.x). Generic mechanisms configured by scenario data
+(reinforcements [11.0], exits [12.0], ground support [9.0], the artillery limit [14.0], objective
+control by last passage) live in the engine. Anything else plugs in here: a subclass of
+:class:`Exclusive` registered under the scenario's ``game`` field.
+
+The base class does nothing: no extra movement restriction, nobody eliminated by entering a hex, no
+points, no early end, so a scenario with an unknown ``game`` still plays by the standard rules.
+
+Registration: ``register_exclusive("bastogne", "pbem.westwall.bastogne:Bastogne")``, or simply call
+:func:`register_exclusive` with a class from the module itself. When a game is not registered,
+:func:`get_exclusive` tries to import ``pbem.westwall.<game>`` once (that module registers itself on
+import) before falling back to the no-op base.
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+from typing import TYPE_CHECKING
+
+from pbem.errors import RuleViolation
+from pbem.ruleset import Outcome
+
+if TYPE_CHECKING:
+    from pbem.hexmap import Hex
+    from pbem.westwall.board import Board
+    from pbem.westwall.model import Scenario, State
+
+
+class Exclusive:
+    """A game's exclusive rules. Every method has a harmless default."""
+
+    game: str = ""
+
+    def movement_violations(
+        self, scenario: Scenario, board: Board, unit_id: str, path: list[Hex]
+    ) -> list[RuleViolation]:
+        """Extra restrictions on a move (e.g. the German exclusion zone [15.26.3]). ``path`` is every
+        hex the unit occupies in order, its start hex first (for a reinforcement, the entry hex
+        first); ``board`` is the position before the move."""
+        return []
+
+    def forced_entry_eliminates(
+        self, scenario: Scenario, board: Board, unit_id: str, hex: Hex
+    ) -> str | None:
+        """The rule case (e.g. ``"15.26.3"``) if a unit forced into ``hex`` by a retreat or
+        displacement is eliminated there, else ``None``."""
+        return None
+
+    def score(self, scenario: Scenario, state: State) -> dict[str, int]:
+        """Victory points per side (the base: zero for everyone)."""
+        return {s: 0 for s in scenario.side_ids()}
+
+    def outcome(self, scenario: Scenario, state: State) -> Outcome | None:
+        """Checked after every player-turn. A result ends the game at once (e.g. [15.27]); ``None``
+        lets it go on. After the last game-turn the engine calls it with ``state.finished`` set:
+        then return the final result (the base compares :meth:`score`)."""
+        if not state.finished:
+            return None
+        points = self.score(scenario, state)
+        ranked = sorted(points.items(), key=lambda kv: (-kv[1], kv[0]))
+        if len(ranked) > 1 and ranked[0][1] == ranked[1][1]:
+            return Outcome(
+                None, "draw: equal victory points", points, self.describe_victory(scenario, state)
+            )
+        winner = ranked[0][0] if ranked else None
+        return Outcome(
+            winner,
+            f"{winner} wins on victory points" if winner else "draw",
+            points,
+            self.describe_victory(scenario, state),
+        )
+
+    def describe_victory(self, scenario: Scenario, state: State) -> list[str]:
+        """Readable lines explaining the score."""
+        return []
+
+
+_REGISTRY: dict[str, str | type[Exclusive]] = {}
+_TRIED: set[str] = set()
+
+
+def register_exclusive(game: str, target: str | type[Exclusive]) -> None:
+    """Make scenarios with ``"game": game`` use ``target`` (a class or ``"module:Class"``)."""
+    _REGISTRY[game] = target
+
+
+def get_exclusive(game: str) -> Exclusive:
+    """The exclusive rules for ``game``; the no-op :class:`Exclusive` when none is known."""
+    target = _REGISTRY.get(game)
+    if target is None and game not in _TRIED and re.fullmatch(r"[a-z][a-z0-9_]*", game):
+        _TRIED.add(game)
+        try:
+            importlib.import_module(f"pbem.westwall.{game}")
+        except ModuleNotFoundError as exc:
+            if exc.name != f"pbem.westwall.{game}":
+                raise
+        target = _REGISTRY.get(game)
+    if target is None:
+        return Exclusive()
+    if isinstance(target, str):
+        module_name, cls_name = target.split(":")
+        target = getattr(importlib.import_module(module_name), cls_name)
+        assert isinstance(target, type)
+    instance = target()
+    if not isinstance(instance, Exclusive):
+        raise TypeError(f"exclusive rules for {game!r} must subclass Exclusive")
+    return instance
