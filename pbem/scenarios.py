@@ -22,7 +22,12 @@ MAX_SCENARIO_BYTES = 4 * 1024 * 1024
 
 def bundled_dir() -> Path:
     """The directory holding the bundled scenarios (works installed or from a checkout)."""
-    return Path(str(importlib.resources.files("pbem.scenarios")))
+    try:
+        return Path(str(importlib.resources.files("pbem.scenarios")))
+    except TypeError:
+        # In an editable checkout ``pbem.scenarios`` resolves to this module, not the data
+        # package: the data then sit in ``<repo>/scenarios``.
+        return Path(__file__).resolve().parent.parent / "scenarios"
 
 
 def bundled_ids() -> list[str]:
