@@ -1,0 +1,256 @@
+"""The campaign archive: the files in a game directory, their names and their exact shapes.
+
+A game directory holds plain files a person can read and attach to an email (``docs/protocol.md``):
+
+* ``genesis.json`` -- DSSE envelope (genesis type) over :class:`GenesisBody`;
+* ``join-SIDE.json`` -- DSSE envelope (join type) over :class:`JoinBody`, for sides invited by public key;
+* ``move-NNNN-SIDE.json`` -- DSSE envelope (move type) over :class:`MoveBody`, one per step;
+* ``turn-NNNN.json`` -- canonical JSON of :class:`TurnFile` plus a newline; never signed, always
+  recomputable from the signed files above.
+
+Anything else in the directory (maps, email drafts) is *derived*; the engine's checker hooks look at it.
+
+Every body is canonical JSON (RFC 8785): parsing refuses a body whose bytes are not the canonical
+form of its own value, so a message has exactly one byte form and its identity -- SHA-256 of the body
+bytes -- is well defined. This module only parses and names; it checks no signature and knows no rules.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from pbem.errors import InputError
+
+GENESIS_NAME = "genesis.json"
+GENESIS_DS = "pbem/genesis/v1"
+JOIN_DS = "pbem/join/v1"
+MOVE_DS = "pbem/move/v1"
+TURN_DS = "pbem/turn/v1"
+
+SIDE_PATTERN = r"^[A-Za-z0-9_]{1,16}$"
+HEX32 = r"^[0-9a-f]{64}$"
+GAME_PATTERN = r"^[0-9a-f]{32}$"
+MAX_STEP = 9999
+
+_JOIN_RE = re.compile(r"^join-([A-Za-z0-9_]{1,16})\.json$")
+_MOVE_RE = re.compile(r"^move-(\d{4})-([A-Za-z0-9_]{1,16})\.json$")
+_TURN_RE = re.compile(r"^turn-(\d{4})\.json$")
+
+Side = Annotated[str, Field(pattern=SIDE_PATTERN)]
+Hash = Annotated[str, Field(pattern=HEX32)]
+GameId = Annotated[str, Field(pattern=GAME_PATTERN)]
+
+
+def join_name(side: str) -> str:
+    return f"join-{side}.json"
+
+
+def move_name(step: int, side: str) -> str:
+    return f"move-{step:04d}-{side}.json"
+
+
+def turn_name(step: int) -> str:
+    return f"turn-{step:04d}.json"
+
+
+class _Body(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+
+
+class ScenarioRef(_Body):
+    id: str
+    sha256: Hash = Field(description="pbem.scenarios.content_hash of the merged scenario data")
+
+
+class SideEntry(_Body):
+    key: str = Field(description="OpenSSH public key line, ssh-ed25519 AAAA...")
+    fingerprint: str = Field(pattern=r"^SHA256:[A-Za-z0-9+/]{43}$")
+    commitment: Hash | None = Field(description="Head of the side's dice hash chain (null: invited)")
+
+
+class GenesisBody(_Body):
+    """The signed start of a game: who plays which side with which key and dice commitment."""
+
+    ds: Literal["pbem/genesis/v1"]
+    game: GameId
+    scenario: ScenarioRef
+    options: dict[str, Any]
+    chain_length: int = Field(ge=2, le=100_000)
+    sides: dict[Side, SideEntry] = Field(min_length=1)
+
+
+class JoinBody(_Body):
+    """An invited side's acceptance: its dice commitment, bound to one genesis."""
+
+    ds: Literal["pbem/join/v1"]
+    game: GameId
+    genesis: Hash
+    side: Side
+    commitment: Hash
+
+
+class MoveBody(_Body):
+    """One side's orders for one step (P2: game, step, side and the turn they answer)."""
+
+    ds: Literal["pbem/move/v1"]
+    game: GameId
+    step: int = Field(ge=1, le=MAX_STEP)
+    side: Side
+    answers: Hash = Field(description="sha256 of the turn file (step - 1) the author decided against")
+    reveal: Hash = Field(description="The side's next dice-chain value")
+    orders: dict[str, Any]
+
+
+class PendingEntry(_Body):
+    side: Side
+    kind: str
+    label: str
+
+
+class OutcomeJson(_Body):
+    winner: str | None
+    summary: str
+    points: dict[str, int]
+    breakdown: list[str]
+
+
+class TurnFile(_Body):
+    """The adjudicated position after a step (unsigned; byte-identical on every machine, P6)."""
+
+    ds: Literal["pbem/turn/v1"]
+    game: GameId
+    step: int = Field(ge=0, le=MAX_STEP)
+    prev: Hash = Field(description="sha256 of turn (step-1) bytes; turn 0: of the genesis body")
+    move: Hash | None = Field(description="sha256 of the move body resolved here (null: turn 0)")
+    joins: dict[Side, Hash] | None = Field(None, description="Turn 0 only: join body hashes")
+    reveals: list[Hash]
+    roll_key: Hash | None
+    rolls: list[Any]
+    events: list[Any]
+    state: Any
+    score: dict[str, int]
+    pending: list[PendingEntry]
+    outcome: OutcomeJson | None
+
+
+@dataclass(frozen=True)
+class Message:
+    """A parsed, not yet verified, signed archive message."""
+
+    name: str
+    raw: bytes
+    envelope: Any  # pbem.dsse.Envelope
+    body_bytes: bytes
+    body_hash: str
+    body: Any  # GenesisBody | JoinBody | MoveBody
+
+
+def _parse_message(raw: bytes, name: str, payload_type: str, model: type[_Body], max_bytes: int) -> Message:
+    from pbem.canonical import canonical_bytes, loads_strict, sha256_hex
+    from pbem.dsse import parse_envelope
+
+    env = parse_envelope(raw, max_bytes=max_bytes, what=name)
+    if env.payloadType != payload_type:
+        raise InputError(f"{name}: payload type {env.payloadType!r}, expected {payload_type!r}")
+    body_bytes = env.body()
+    value = loads_strict(body_bytes, max_bytes=max_bytes, what=f"{name} body")
+    if canonical_bytes(value) != body_bytes:
+        raise InputError(f"{name}: the signed body is not canonical JSON (RFC 8785)")
+    try:
+        body = model.model_validate(value)
+    except ValidationError as exc:
+        raise InputError(f"{name}: {one_line(exc)}") from None
+    return Message(name, raw, env, body_bytes, sha256_hex(body_bytes), body)
+
+
+def parse_genesis(raw: bytes, name: str = GENESIS_NAME) -> Message:
+    from pbem.canonical import MAX_GENESIS_BYTES
+    from pbem.dsse import GENESIS_TYPE
+
+    return _parse_message(raw, name, GENESIS_TYPE, GenesisBody, MAX_GENESIS_BYTES)
+
+
+def parse_join(raw: bytes, name: str) -> Message:
+    from pbem.canonical import MAX_GENESIS_BYTES
+    from pbem.dsse import JOIN_TYPE
+
+    return _parse_message(raw, name, JOIN_TYPE, JoinBody, MAX_GENESIS_BYTES)
+
+
+def parse_move(raw: bytes, name: str) -> Message:
+    from pbem.canonical import MAX_MOVE_BYTES
+    from pbem.dsse import MOVE_TYPE
+
+    return _parse_message(raw, name, MOVE_TYPE, MoveBody, MAX_MOVE_BYTES)
+
+
+def read_limited(path: Path, max_bytes: int) -> bytes:
+    """Read a file, refusing it before reading when it is larger than ``max_bytes``."""
+    try:
+        size = path.stat().st_size
+        if size > max_bytes:
+            raise InputError(f"{path.name}: {size} bytes, more than the limit of {max_bytes}")
+        with path.open("rb") as fh:
+            data = fh.read(max_bytes + 1)
+    except OSError as exc:
+        raise InputError(f"cannot read {path}: {exc.strerror}") from None
+    if len(data) > max_bytes:
+        raise InputError(f"{path.name}: more than the limit of {max_bytes} bytes")
+    return data
+
+
+@dataclass
+class Listing:
+    """The archive files present in a game directory, by kind (nothing parsed yet)."""
+
+    genesis: Path | None
+    joins: dict[str, Path]
+    moves: dict[int, Path]
+    turns: dict[int, Path]
+    other: list[Path]
+
+
+def scan(game_dir: Path) -> Listing:
+    """Classify the files of ``game_dir``. Two move files for one step are refused (P7)."""
+    if not game_dir.is_dir():
+        raise InputError(f"{game_dir} is not a game directory")
+    genesis: Path | None = None
+    joins: dict[str, Path] = {}
+    moves: dict[int, Path] = {}
+    turns: dict[int, Path] = {}
+    other: list[Path] = []
+    for path in sorted(game_dir.iterdir()):
+        name = path.name
+        if name.startswith(".") or not path.is_file():
+            continue
+        if name == GENESIS_NAME:
+            genesis = path
+        elif m := _JOIN_RE.match(name):
+            joins[m.group(1)] = path
+        elif m := _MOVE_RE.match(name):
+            step = int(m.group(1))
+            if step in moves:
+                raise InputError(
+                    f"two move files for step {step}: {moves[step].name} and {name} [P7]"
+                )
+            moves[step] = path
+        elif m := _TURN_RE.match(name):
+            turns[int(m.group(1))] = path
+        else:
+            other.append(path)
+    return Listing(genesis, joins, moves, turns, other)
+
+
+def one_line(exc: ValidationError) -> str:
+    """A pydantic error as one short line (first few problems)."""
+    parts = []
+    for err in exc.errors()[:4]:
+        loc = ".".join(str(p) for p in err["loc"]) or "(top)"
+        parts.append(f"{loc}: {err['msg']}")
+    more = len(exc.errors()) - 4
+    return "; ".join(parts) + (f" (and {more} more)" if more > 0 else "")

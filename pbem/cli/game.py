@@ -1,0 +1,580 @@
+"""The game commands: ``new``, ``join``, ``status``, ``orders``, ``submit``, ``ingest``, ``verify``,
+``log`` and ``schema``.
+
+Thin click wrappers over :mod:`pbem.engine`: every check lives in the engine so that ``submit``,
+``ingest`` and ``verify`` agree. Bad input is an :class:`InputError` (one line, exit 2, nothing
+written); a failed verification a :class:`VerificationError` (exit 1, the first bad file named).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from pathlib import Path
+from typing import Any
+
+import click
+
+from pbem import archive
+from pbem.errors import ArchiveError, IllegalOrders, InputError, PbemError
+
+
+def _echo_files(paths: list[Path]) -> None:
+    for p in paths:
+        click.echo(str(p))
+
+
+def _parse_option(text: str) -> tuple[str, Any]:
+    if "=" not in text:
+        raise InputError(f"--option {text!r}: expected KEY=VALUE")
+    key, value = text.split("=", 1)
+    if not key.replace("_", "").isalnum():
+        raise InputError(f"--option {text!r}: bad option name")
+    if value in ("true", "false"):
+        return key, value == "true"
+    try:
+        return key, int(value)
+    except ValueError:
+        return key, value
+
+
+def _game_id(given: str | None) -> str:
+    if given is None:
+        return os.urandom(16).hex()  # the one use of randomness: a fresh game never reuses a chain
+    if len(given) != 32 or any(c not in "0123456789abcdef" for c in given):
+        raise InputError("--game-id must be 32 lowercase hex characters")
+    return given
+
+
+# ------------------------------------------------------------------------------------------------
+# new / join
+# ------------------------------------------------------------------------------------------------
+
+
+@click.command()
+@click.argument("scenario")
+@click.argument("game_dir", type=click.Path(file_okay=False, path_type=Path))
+@click.option("--player", "players", multiple=True, required=True, metavar="SIDE=KEY",
+              help="Who plays a side: a local key name, or a public-key file for an invited player.")
+@click.option("--option", "options", multiple=True, metavar="K=V",
+              help="Scenario option (e.g. chain_length=512).")
+@click.option("--game-id", hidden=True, help="Fixed game id (reproducible examples and tests).")
+def new(scenario: str, game_dir: Path, players: tuple[str, ...], options: tuple[str, ...],
+        game_id: str | None) -> None:
+    """Start a game of SCENARIO in GAME_DIR (which must not exist or be empty)."""
+    from pbem.canonical import canonical_bytes
+    from pbem.dice import chain_head, chain_seed
+    from pbem.dsse import GENESIS_TYPE, envelope_bytes, sign
+    from pbem.engine import SCENARIO_NAME, load_scenario, open_checked, side_ids
+    from pbem.fsutil import write_new
+    from pbem.keys import NAME_RE, KeyStore, fingerprint, load_public_file, public_line
+    from pbem.localstate import LocalGame, private_key
+    from pbem.scenarios import content_hash, load_data
+
+    data = load_data(scenario)
+    digest = content_hash(data)
+    ruleset, model = load_scenario(data, digest)
+    sides = side_ids(ruleset, model, data)
+    opts: dict[str, Any] = {}
+    for text in options:
+        k, v = _parse_option(text)
+        if k in opts:
+            raise InputError(f"--option {k} given twice")
+        opts[k] = v
+    chain_length = opts.pop("chain_length", 512)
+    if not isinstance(chain_length, int) or isinstance(chain_length, bool) or not 2 <= chain_length <= 100_000:
+        raise InputError("option chain_length must be an integer 2..100000")
+    ruleset.initial_state(model, opts)  # options checked before anything is written
+    gid = _game_id(game_id)
+
+    store = KeyStore()
+    chosen: dict[str, str] = {}
+    for text in players:
+        if "=" not in text:
+            raise InputError(f"--player {text!r}: expected SIDE=KEY")
+        side, spec = text.split("=", 1)
+        if side not in sides:
+            raise InputError(f"--player {text!r}: no side {side!r} in {scenario} (sides: {', '.join(sides)})")
+        if side in chosen:
+            raise InputError(f"side {side} given twice")
+        chosen[side] = spec
+    missing = [s for s in sides if s not in chosen]
+    if missing:
+        raise InputError(f"no --player for side(s) {', '.join(missing)}")
+    if game_dir.exists() and (not game_dir.is_dir() or any(game_dir.iterdir())):
+        raise InputError(f"{game_dir} exists and is not empty; pbem never overwrites a game")
+
+    entries: dict[str, dict[str, Any]] = {}
+    privs: dict[str, Any] = {}
+    seeds: dict[str, bytes] = {}
+    local_names: dict[str, str] = {}
+    for side in sides:
+        spec = chosen[side]
+        if NAME_RE.match(spec) and store.has(spec):
+            priv = private_key(spec)
+            pub = priv.public_key()
+            seed = chain_seed(priv, gid, side)
+            seeds[side] = seed
+            privs[fingerprint(pub)] = priv
+            local_names[side] = spec
+            commitment: str | None = chain_head(seed, chain_length).hex()
+        else:
+            path = Path(spec)
+            if not path.is_file():
+                raise InputError(f"--player {side}={spec}: neither a local key nor a public-key file")
+            pub = load_public_file(path)
+            commitment = None
+        entries[side] = {"key": public_line(pub), "fingerprint": fingerprint(pub), "commitment": commitment}
+    if not privs:
+        raise InputError("at least one side must be played with a local key (it signs the genesis)")
+    body: dict[str, Any] = {
+        "ds": archive.GENESIS_DS,
+        "game": gid,
+        "scenario": {"id": str(data.get("id", scenario)), "sha256": digest},
+        "options": opts,
+        "chain_length": chain_length,
+        "sides": entries,
+    }
+    body_bytes = canonical_bytes(body)
+    env = sign(body_bytes, GENESIS_TYPE, list(privs.values()))
+
+    local = LocalGame(gid)
+    for side, seed in seeds.items():
+        local.save_seed(side, seed)
+        local.set_side(side, local_names[side])
+    game_dir.mkdir(parents=True, exist_ok=True)
+    written = [game_dir / SCENARIO_NAME, game_dir / archive.GENESIS_NAME]
+    write_new(written[0], canonical_bytes(data) + b"\n")
+    write_new(written[1], envelope_bytes(env))
+    game = open_checked(game_dir)
+    invited = game.missing_joins()
+    if not invited:
+        written += game.advance(seeds)
+    _echo_files(written)
+    click.echo(f"game {gid[:8]} ({body['scenario']['id']}) created.", err=True)
+    for side in invited:
+        click.echo(
+            f"invite {side}: send {game_dir.name}/ (genesis.json, scenario.json); they run "
+            f"'pbem join {game_dir.name} --key THEIR_KEY' and send back join-{side}.json",
+            err=True,
+        )
+
+
+@click.command()
+@click.argument("game_dir", type=click.Path(file_okay=False, exists=True, path_type=Path))
+@click.option("--key", "key_name", required=True, help="Your local key, registered in the invitation.")
+def join(game_dir: Path, key_name: str) -> None:
+    """Accept an invitation: commit to your dice chain and sign the join file."""
+    from pbem.canonical import canonical_bytes
+    from pbem.dice import chain_head, chain_seed
+    from pbem.dsse import JOIN_TYPE, envelope_bytes, sign
+    from pbem.engine import open_checked
+    from pbem.fsutil import write_new
+    from pbem.keys import KeyStore
+    from pbem.localstate import LocalGame, private_key
+
+    game = open_checked(game_dir)
+    game.replay()  # genesis signatures and bindings first
+    info = KeyStore().info(key_name)
+    sides = [s for s in game.side_of_fingerprint(info.fingerprint) if s in game.missing_joins()]
+    if not sides:
+        raise InputError(f"key {key_name} ({info.fingerprint}) is not invited to any open side of this game")
+    priv = private_key(key_name)
+    local = LocalGame(game.id)
+    written: list[Path] = []
+    for side in sides:
+        seed = chain_seed(priv, game.id, side)
+        body = {
+            "ds": archive.JOIN_DS,
+            "game": game.id,
+            "genesis": game.genesis.body_hash,
+            "side": side,
+            "commitment": chain_head(seed, game.chain_length).hex(),
+        }
+        env = sign(canonical_bytes(body), JOIN_TYPE, [priv])
+        local.save_seed(side, seed)
+        local.set_side(side, key_name)
+        path = game_dir / archive.join_name(side)
+        write_new(path, envelope_bytes(env))
+        written.append(path)
+    game = open_checked(game_dir)
+    if not game.missing_joins():
+        from pbem.localstate import local_seeds
+
+        written += game.advance(local_seeds(game, local))
+    _echo_files(written)
+    click.echo(f"send {', '.join(p.name for p in written if p.name.startswith('join-'))} to the "
+               "player who created the game; they run 'pbem ingest GAME_DIR join-….json'", err=True)
+
+
+# ------------------------------------------------------------------------------------------------
+# status / orders
+# ------------------------------------------------------------------------------------------------
+
+
+def _open_with_seeds(game_dir: Path, *, derive: bool = False) -> tuple[Any, Any, dict[str, bytes]]:
+    from pbem.engine import open_checked
+    from pbem.localstate import LocalGame, local_seeds
+
+    game = open_checked(game_dir)
+    local = LocalGame(game.id)
+    return game, local, local_seeds(game, local, derive=derive)
+
+
+@click.command()
+@click.argument("game_dir", type=click.Path(file_okay=False, exists=True, path_type=Path))
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+def status(game_dir: Path, as_json: bool) -> None:
+    """Scenario, game id, step, phase, whose move it is (and since when), score, outcome."""
+    game, _local, seeds = _open_with_seeds(game_dir)
+    rp = game.replay(seeds)
+    since = time.strftime("%Y-%m-%d %H:%M", time.localtime(game.newest_mtime()))
+    info: dict[str, Any] = {
+        "game": game.id,
+        "scenario": game.body.scenario.id,
+        "step": len(rp.placed),
+        "local_sides": sorted(seeds),
+    }
+    if not rp.records:
+        info.update(describe="", pending=[], waiting=rp.waiting, since=since, score={}, outcome=None)
+    else:
+        cur = rp.current
+        info.update(
+            resolved=cur.step,
+            describe=game.ruleset.describe(game.scenario, cur.state),
+            pending=[] if rp.tail_open else cur.turn["pending"],
+            waiting=rp.waiting,
+            since=since,
+            score=cur.turn["score"],
+            outcome=cur.turn["outcome"],
+        )
+    if as_json:
+        click.echo(json.dumps(info, indent=2, sort_keys=True))
+        return
+    click.echo(f"game      {game.id[:8]}  ({game.body.scenario.id})")
+    click.echo(f"step      {info['step']} moves archived" + (f"; {info['describe']}" if info["describe"] else ""))
+    for p in info["pending"]:
+        click.echo(f"pending   {p['side']}: {p['label']} ({p['kind']})")
+    if info.get("outcome"):
+        click.echo(f"outcome   {info['outcome']['summary']}")
+    elif info["waiting"]:
+        click.echo(f"awaiting  {info['waiting']} since {since}")
+    if info["score"]:
+        click.echo("score     " + ", ".join(f"{s} {v}" for s, v in info["score"].items()))
+
+
+def _current_decision(rp: Any, name: str) -> Any:
+    if not rp.records:
+        raise InputError(f"the game has not started: waiting for {rp.waiting}")
+    if rp.tail_open:
+        raise InputError(f"step {len(rp.placed)} is not resolved yet: waiting for {rp.waiting}")
+    if not rp.current.pending:
+        raise InputError("the game is over; the archive is closed")
+    return rp.current.pending[0]
+
+
+@click.command()
+@click.argument("game_dir", type=click.Path(file_okay=False, exists=True, path_type=Path))
+@click.option("--side", required=True)
+def orders(game_dir: Path, side: str) -> None:
+    """Print a JSON skeleton of SIDE's pending decision, to edit and submit."""
+    game, _local, seeds = _open_with_seeds(game_dir)
+    if side not in game.body.sides:
+        raise InputError(f"no side {side!r} in this game (sides: {', '.join(game.sides)})")
+    rp = game.replay(seeds)
+    decision = _current_decision(rp, "orders")
+    if decision.side != side:
+        raise InputError(f"it is {decision.side}'s decision ({decision.label}), not {side}'s")
+    skeleton = game.ruleset.skeleton(game.scenario, rp.current.state, side)
+    click.echo(json.dumps(skeleton, indent=2, sort_keys=True))
+
+
+# ------------------------------------------------------------------------------------------------
+# submit / ingest
+# ------------------------------------------------------------------------------------------------
+
+
+def _next_steps(game: Any, rp: Any, written: list[Path]) -> None:
+    """Tell the player what to send and what happens next (stderr)."""
+    moves = [p.name for p in written if p.name.startswith("move-")]
+    if rp.records and not rp.tail_open and not rp.current.pending:
+        outcome = rp.current.turn["outcome"]
+        click.echo(f"game over: {outcome['summary'] if outcome else 'closed'}", err=True)
+        if moves:
+            click.echo(f"send {', '.join(moves)} so the others can close their archive", err=True)
+        return
+    if moves:
+        click.echo(f"send {', '.join(moves)} to the other player(s); they run "
+                   f"'pbem ingest GAME_DIR {moves[0]}'", err=True)
+    if rp.waiting:
+        click.echo(f"now waiting for {rp.waiting}", err=True)
+
+
+@click.command()
+@click.argument("game_dir", type=click.Path(file_okay=False, exists=True, path_type=Path))
+@click.argument("orders_file", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--key", "key_name", required=True, help="Your local key.")
+def submit(game_dir: Path, orders_file: Path, key_name: str) -> None:
+    """Check, sign and adjudicate your orders; print every file written."""
+    from pbem.canonical import MAX_MOVE_BYTES, canonical_bytes, loads_strict
+    from pbem.dice import reveal
+    from pbem.dsse import MOVE_TYPE, envelope_bytes, sign
+    from pbem.engine import open_checked
+    from pbem.keys import KeyStore
+    from pbem.localstate import LocalGame, local_seeds, private_key, seed_for
+
+    raw_orders = archive.read_limited(orders_file, MAX_MOVE_BYTES)
+    loaded = loads_strict(raw_orders, max_bytes=MAX_MOVE_BYTES, what=str(orders_file))
+    game = open_checked(game_dir)
+    info = KeyStore().info(key_name)
+    my_sides = game.side_of_fingerprint(info.fingerprint)
+    if not my_sides:
+        raise InputError(f"key {key_name} ({info.fingerprint}) plays no side in this game")
+    local = LocalGame(game.id)
+    for side in my_sides:
+        if game.commitment(side) is not None:
+            seed_for(game, local, side, key_name, derive=True)
+    seeds = local_seeds(game, local)
+    rp = game.replay(seeds)
+    written = rp.write()  # finish anything a crash left behind
+
+    # the same orders re-submitted after they were archived: nothing new to sign
+    mine = [m for m in rp.placed if m.body.side in my_sides]
+    if mine:
+        last = mine[-1]
+        before = rp.records[last.body.step - 1].state
+        try:
+            same = game.ruleset.normalize(game.scenario, before, last.body.side, loaded) == last.body.orders
+        except PbemError:
+            same = False
+        if same and (rp.tail_open or not rp.current.pending or rp.current.pending[0].side not in my_sides
+                     or last.body.step == len(rp.placed)):
+            click.echo(f"already in the archive: {archive.move_name(last.body.step, last.body.side)}", err=True)
+            _echo_files(written)
+            _next_steps(game, rp, written)
+            return
+
+    decision = _current_decision(rp, "submit")
+    if decision.side not in my_sides:
+        raise InputError(f"it is {decision.side}'s decision ({decision.label}); key {key_name} plays {', '.join(my_sides)}")
+    side = decision.side
+    state = rp.current.state
+    normalized = game.ruleset.normalize(game.scenario, state, side, loaded)
+    violations = game.ruleset.validate(game.scenario, state, side, normalized)
+    if violations:
+        raise IllegalOrders(violations)
+    step = rp.next_step
+    j = rp.next_reveal_index(side)
+    if j > game.chain_length:
+        raise InputError(f"{side}'s dice chain is exhausted ({game.chain_length} reveals); start with a longer chain_length")
+    body = {
+        "ds": archive.MOVE_DS,
+        "game": game.id,
+        "step": step,
+        "side": side,
+        "answers": rp.current.turn_hash,
+        "reveal": reveal(seeds[side], game.chain_length, j).hex(),
+        "orders": normalized,
+    }
+    body_bytes = canonical_bytes(body)
+    name = archive.move_name(step, side)
+    record = local.signed(step, side)
+    if record is not None:
+        previous = archive.parse_move(record, f"local record of step {step}")
+        if previous.body_bytes != body_bytes:
+            raise ArchiveError(
+                f"you already signed other orders for step {step} as {side} (body sha256 "
+                f"{previous.body_hash[:16]}…); pbem never signs two different moves for one step [P7]. "
+                f"Re-send the move you signed: {local.dir / 'signed'}/{step:04d}-{side}.json"
+            )
+        env_bytes = record
+    else:
+        env_bytes = envelope_bytes(sign(body_bytes, MOVE_TYPE, [private_key(key_name)]))
+        local.record_signed(step, side, env_bytes)
+    msg = archive.parse_move(env_bytes, name)
+    rp.add_move(msg)
+    written += rp.write()
+    _echo_files(written)
+    _next_steps(game, rp, written)
+
+
+def extract_from_eml(path: Path) -> list[tuple[str, bytes]]:
+    """The archive attachments (``move-*.json``, ``join-*.json``) of an email file.
+
+    Hook point for :mod:`pbem.mail`: when it provides ``extract_attachments(path) -> list[(name,
+    bytes)]`` it is used; until then an ``.eml`` is refused with a clear message."""
+    try:
+        from pbem import mail  # type: ignore[attr-defined]
+    except ImportError:
+        raise InputError(f"{path.name}: reading .eml files needs pbem.mail (not installed yet); "
+                         "save the attached move file and ingest that") from None
+    fn = getattr(mail, "extract_attachments", None)
+    if fn is None:
+        raise InputError(f"{path.name}: pbem.mail cannot extract attachments yet")
+    result: list[tuple[str, bytes]] = fn(path)
+    return result
+
+
+def _ingest_blob(game_dir: Path, name: str, raw: bytes) -> list[Path]:
+    from pbem.canonical import MAX_MOVE_BYTES
+    from pbem.dsse import GENESIS_TYPE, JOIN_TYPE, MOVE_TYPE, parse_envelope
+    from pbem.engine import open_checked
+    from pbem.fsutil import write_new
+
+    env = parse_envelope(raw, max_bytes=MAX_MOVE_BYTES, what=name)
+    game, local, seeds = _open_with_seeds(game_dir, derive=True)
+    if env.payloadType == GENESIS_TYPE:
+        raise InputError(f"{name} is a genesis: a game directory already has one")
+    if env.payloadType == JOIN_TYPE:
+        msg = archive.parse_join(raw, name)
+        side = msg.body.side
+        existing = game.joins.get(side)
+        if existing is not None:
+            if existing.body_hash == msg.body_hash:
+                click.echo(f"already in the archive: {archive.join_name(side)}", err=True)
+                return []
+            raise ArchiveError(f"{name}: a different join for {side} is already archived [P7]")
+        # check it in a scratch replay before writing anything
+        game.joins[side] = msg
+        game.replay()
+        path = game_dir / archive.join_name(side)
+        write_new(path, raw)
+        game = open_checked(game_dir)
+        written = [path]
+        if not game.missing_joins():
+            from pbem.localstate import local_seeds
+
+            written += game.advance(local_seeds(game, local, derive=True))
+        return written
+    if env.payloadType != MOVE_TYPE:
+        raise InputError(f"{name}: not a pbem move or join (payload type {env.payloadType[:60]!r})")
+    msg = archive.parse_move(raw, name)
+    body = msg.body
+    if body.game != game.id:
+        raise InputError(f"{name} belongs to game {body.game[:8]}, not this game {game.id[:8]} [P2]")
+    rp = game.replay(seeds)
+    written = rp.write()
+    if body.step < rp.next_step:
+        archived = rp.placed[body.step - 1]
+        if archived.body_hash == msg.body_hash:
+            click.echo(f"already in the archive: {archived.name}", err=True)
+            return written
+        from pbem.dsse import verify
+
+        entry = game.body.sides.get(body.side)
+        try:
+            if entry is None:
+                raise PbemError("unknown side")
+            verify(msg.envelope, MOVE_TYPE, {entry.fingerprint: game.public_key(body.side)})
+            signed = f"{body.side} signed two different moves for step {body.step}"
+        except PbemError:
+            signed = "and it is not validly signed"
+        raise ArchiveError(
+            f"{name}: step {body.step} is already archived as {archived.name} with another body "
+            f"({signed}); refused [P7]"
+        )
+    if body.step > rp.next_step:
+        raise InputError(f"{name} is for step {body.step}, but the game waits for step {rp.next_step}: "
+                         "ingest the earlier moves first")
+    rp.add_move(msg)
+    return written + rp.write()
+
+
+@click.command()
+@click.argument("game_dir", type=click.Path(file_okay=False, exists=True, path_type=Path))
+@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False, path_type=Path))
+def ingest(game_dir: Path, files: tuple[Path, ...]) -> None:
+    """Take the other players' move (or join) files and adjudicate what they make resolvable."""
+    from pbem.canonical import MAX_MOVE_BYTES
+
+    blobs: list[tuple[str, bytes]] = []
+    for path in files:
+        if path.suffix.lower() == ".eml":
+            blobs.extend(extract_from_eml(path))
+        else:
+            blobs.append((path.name, archive.read_limited(path, MAX_MOVE_BYTES)))
+    written: list[Path] = []
+    for name, raw in blobs:
+        written += _ingest_blob(game_dir, name, raw)
+    _echo_files(written)
+    game, _local, seeds = _open_with_seeds(game_dir)
+    _next_steps(game, game.replay(seeds), written)
+
+
+# ------------------------------------------------------------------------------------------------
+# verify / log / schema
+# ------------------------------------------------------------------------------------------------
+
+
+@click.command()
+@click.argument("game_dir", type=click.Path(file_okay=False, exists=True, path_type=Path))
+def verify(game_dir: Path) -> None:
+    """Replay the archive from the genesis, checking every signature, roll and turn file."""
+    from pbem.engine import open_for_verify
+    from pbem.localstate import LocalGame, local_seeds
+
+    game = open_for_verify(game_dir)
+    seeds = local_seeds(game, LocalGame(game.id), derive=False)
+    s = game.verify(seeds)
+    click.echo(f"game        {s.game}")
+    click.echo(f"scenario    {s.scenario}")
+    click.echo(f"steps       {s.steps} moves, {s.turns_checked} turn files recomputed byte for byte")
+    click.echo(f"signatures  {s.signatures} checked")
+    click.echo(f"rolls       {s.rolls} re-derived")
+    for name in s.unchecked:
+        click.echo(f"not yet     {name}: its dice need the next move (links checked)")
+    click.echo(f"outcome     {s.outcome}" if s.outcome else f"awaiting    {s.waiting}")
+    click.echo("OK")
+
+
+@click.command()
+@click.argument("game_dir", type=click.Path(file_okay=False, exists=True, path_type=Path))
+@click.option("--step", type=int, default=None, help="Only this step.")
+def log(game_dir: Path, step: int | None) -> None:
+    """Readable history: who ordered what, the events, every roll with its inputs."""
+    from pbem.engine import describe_events
+
+    game, _local, seeds = _open_with_seeds(game_dir)
+    rp = game.replay(seeds)
+    if step is not None and not 0 <= step < len(rp.records):
+        raise InputError(f"no resolved step {step} (resolved: 0..{len(rp.records) - 1})")
+    for rec in rp.records:
+        if step is not None and rec.step != step:
+            continue
+        turn = rec.turn
+        if rec.move is None:
+            click.echo(f"step 0: {game.body.scenario.id} set up (game {game.id[:8]})")
+        else:
+            b = rec.move.body
+            brief = json.dumps(b.orders, sort_keys=True, separators=(",", ":"))
+            if len(brief) > 160:
+                brief = brief[:157] + "..."
+            click.echo(f"step {rec.step}: {b.side} ({rec.move.name}) orders {brief}")
+        for text in describe_events(game.ruleset, turn["events"]):
+            click.echo(f"    {text}")
+        for r in turn["rolls"]:
+            click.echo(f"    roll {r['i']}: {r['value']}  [{r['label']}]  key {turn['roll_key']} ctr {r['ctr']}")
+        if turn["rolls"]:
+            click.echo(f"    reveals {', '.join(turn['reveals'])}")
+        if turn["outcome"]:
+            click.echo(f"    outcome: {turn['outcome']['summary']}")
+    if rp.tail_open and step is None:
+        click.echo(f"step {len(rp.placed)}: archived, waiting for {rp.waiting}")
+
+
+@click.command()
+@click.argument("what", type=click.Choice(["orders", "move", "turn", "genesis", "join"]))
+def schema(what: str) -> None:
+    """Print the JSON Schema of an orders document or an archive file body."""
+    from pydantic import BaseModel, TypeAdapter
+
+    if what == "orders":
+        from pbem.westwall.model import Orders
+
+        doc = TypeAdapter(Orders).json_schema()
+    else:
+        models: dict[str, type[BaseModel]] = {"move": archive.MoveBody, "turn": archive.TurnFile, "genesis": archive.GenesisBody,
+                  "join": archive.JoinBody}
+        doc = models[what].model_json_schema()
+    click.echo(json.dumps(doc, indent=2, sort_keys=True))

@@ -1,0 +1,766 @@
+"""The engine: one replay of a campaign archive, used by verify, advance, submit, ingest and log.
+
+Adjudication is a pure function of the archive's signed inputs (``docs/protocol.md``)::
+
+    genesis (+ joins) --> turn 0 --m_1--> turn 1 --m_2--> turn 2 ...
+
+Turn *k* is ``ruleset.resolve(state_{k-1}, orders of m_k, dice)``. When the decision answered by
+m_k may roll dice (``Decision.random``), its dice are keyed by
+``K_k = roll_key(game, k, hash(m_k), [reveal(m_k), reveal(m_{k+1})])`` where m_{k+1} is the next
+message, which must come from the *co-revealer*: the next side after m_k's author in the scenario's
+side order (for two sides, the opponent). That reveal is read from m_{k+1} when it is archived, or
+computed from the co-revealer's local chain seed -- this is how the opponent learns the outcome of
+m_k before writing m_{k+1}. Non-random decisions resolve at once with reveals ``[reveal(m_k)]``.
+
+:class:`Replay` walks the archive once, in order, checking as it goes (signatures P1, placement P2,
+dice chain, ``answers`` P6, legality, recomputed turn bytes P5/P6, rolls P4). Visitors (derived-file
+checkers, output hooks, the log) read its :class:`StepRecord` list instead of replaying again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pbem import archive
+from pbem.archive import Listing, Message, MoveBody
+from pbem.errors import ArchiveError, InputError, PbemError, VerificationError
+from pbem.ruleset import JSON, Decision, Ruleset, get_ruleset
+
+# ------------------------------------------------------------------------------------------------
+# Hooks: derived-file checkers (verify) and output writers (after turn files are written)
+# ------------------------------------------------------------------------------------------------
+
+Checker = Callable[["Game", "Replay"], None]
+"""A derived-file checker: raise :class:`VerificationError` naming the first bad derived file."""
+
+Output = Callable[["Game", "Replay", "StepRecord"], list[Path]]
+"""Called after a turn file is written; writes derived files (map, email) and returns their paths."""
+
+_CHECKERS: list[Checker] = []
+_OUTPUTS: list[Output] = []
+
+
+def register_checker(fn: Checker) -> Checker:
+    """Add a derived-file checker run at the end of :meth:`Game.verify` (usable as a decorator)."""
+    if fn not in _CHECKERS:
+        _CHECKERS.append(fn)
+    return fn
+
+
+def register_output(fn: Output) -> Output:
+    """Add an output writer run for every turn file written (usable as a decorator)."""
+    if fn not in _OUTPUTS:
+        _OUTPUTS.append(fn)
+    return fn
+
+
+# ------------------------------------------------------------------------------------------------
+# Values
+# ------------------------------------------------------------------------------------------------
+
+
+class Bad(Exception):
+    """A problem with one archive file, converted by the caller into the right user error."""
+
+    def __init__(self, path: str, reason: str, *, divergence: bool = False) -> None:
+        super().__init__(f"{path}: {reason}")
+        self.path = path
+        self.reason = reason
+        self.divergence = divergence
+
+
+@dataclass
+class StepRecord:
+    """One adjudicated step: the move it resolved (None for turn 0) and the turn it produced."""
+
+    step: int
+    move: Message | None
+    turn_bytes: bytes
+    turn_hash: str
+    turn: dict[str, Any]
+    state: JSON
+    pending: list[Decision]
+    written: bool = False
+    """True when this run computed a turn file that was not in the archive yet."""
+
+    @property
+    def name(self) -> str:
+        return archive.turn_name(self.step)
+
+
+@dataclass
+class VerifySummary:
+    game: str
+    scenario: str
+    steps: int
+    turns_checked: int
+    signatures: int
+    rolls: int
+    outcome: str | None
+    unchecked: list[str] = field(default_factory=list)
+    waiting: str | None = None
+
+
+def sha256_hex(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def decision_json(d: Decision) -> dict[str, Any]:
+    return {"side": d.side, "kind": d.kind, "label": d.label}
+
+
+def _outcome_json(outcome: Any) -> dict[str, Any] | None:
+    if outcome is None:
+        return None
+    return {
+        "winner": outcome.winner,
+        "summary": outcome.summary,
+        "points": dict(outcome.points),
+        "breakdown": list(outcome.breakdown),
+    }
+
+
+def _turn_bytes(turn: dict[str, Any]) -> bytes:
+    from pbem.canonical import canonical_bytes
+
+    return canonical_bytes(turn, what="turn") + b"\n"
+
+
+_SCENARIO_CACHE: dict[tuple[str, str], tuple[Ruleset, Any]] = {}
+
+
+def load_scenario(data: dict[str, Any], digest: str) -> tuple[Ruleset, Any]:
+    """Ruleset and validated scenario model for merged scenario data (cached by content hash)."""
+    system = data.get("system")
+    if not isinstance(system, str):
+        raise InputError("scenario has no 'system'")
+    key = (system, digest)
+    hit = _SCENARIO_CACHE.get(key)
+    if hit is None:
+        ruleset = get_ruleset(system)
+        hit = (ruleset, ruleset.load_scenario(data))
+        _SCENARIO_CACHE[key] = hit
+    return hit
+
+
+def side_ids(ruleset: Ruleset, scenario: Any, data: dict[str, Any]) -> list[str]:
+    """The scenario's sides in play order (ruleset ``sides()``, model ``side_ids()`` or data)."""
+    fn = getattr(ruleset, "sides", None)
+    if callable(fn):
+        return list(fn(scenario))
+    fn = getattr(scenario, "side_ids", None)
+    if callable(fn):
+        return list(fn())
+    out = []
+    for s in data.get("sides", []):
+        out.append(s["id"] if isinstance(s, dict) else s)
+    if not out:
+        raise InputError("the scenario lists no sides")
+    return [str(s) for s in out]
+
+
+# ------------------------------------------------------------------------------------------------
+# The game
+# ------------------------------------------------------------------------------------------------
+
+SCENARIO_NAME = "scenario.json"
+
+
+class Game:
+    """A game directory, parsed strictly. Open with :meth:`Game.open`."""
+
+    def __init__(self, game_dir: Path, listing: Listing, genesis: Message) -> None:
+        self.dir = game_dir
+        self.listing = listing
+        self.genesis = genesis
+        self.body: archive.GenesisBody = genesis.body
+        self.id: str = self.body.game
+        self.chain_length = self.body.chain_length
+        self.joins: dict[str, Message] = {}
+        self.moves: dict[int, Message] = {}
+        self.scenario_data: dict[str, Any] = {}
+        self.ruleset: Ruleset
+        self.scenario: Any = None
+        self.sides: list[str] = []
+
+    # opening ----------------------------------------------------------------------------------
+
+    @classmethod
+    def open(cls, game_dir: Path | str) -> Game:
+        """Parse genesis, joins and moves strictly and load the scenario. Signatures and rules are
+        checked by :class:`Replay`. Malformed files raise :class:`InputError` naming the file."""
+        from pbem.canonical import MAX_GENESIS_BYTES, MAX_MOVE_BYTES
+
+        game_dir = Path(game_dir)
+        listing = archive.scan(game_dir)
+        if listing.genesis is None:
+            raise InputError(f"{game_dir} has no {archive.GENESIS_NAME}: not a game directory")
+        try:
+            genesis = archive.parse_genesis(read_file(listing.genesis, MAX_GENESIS_BYTES))
+        except InputError as exc:
+            raise Bad(archive.GENESIS_NAME, _strip(str(exc), archive.GENESIS_NAME)) from None
+        game = cls(game_dir, listing, genesis)
+        for side, path in sorted(listing.joins.items()):
+            try:
+                game.joins[side] = archive.parse_join(read_file(path, MAX_GENESIS_BYTES), path.name)
+            except InputError as exc:
+                raise Bad(path.name, _strip(str(exc), path.name)) from None
+        for step, path in sorted(listing.moves.items()):
+            try:
+                game.moves[step] = archive.parse_move(read_file(path, MAX_MOVE_BYTES), path.name)
+            except InputError as exc:
+                raise Bad(path.name, _strip(str(exc), path.name)) from None
+        game._load_scenario()
+        return game
+
+    def _load_scenario(self) -> None:
+        from pbem.scenarios import content_hash, load_data
+
+        path = self.dir / SCENARIO_NAME
+        ref = str(path) if path.is_file() else self.body.scenario.id
+        try:
+            data = load_data(ref)
+        except InputError as exc:
+            raise InputError(f"scenario of this game: {exc}") from None
+        digest = content_hash(data)
+        if digest != self.body.scenario.sha256:
+            where = SCENARIO_NAME if path.is_file() else f"bundled scenario {ref}"
+            raise Bad(
+                where,
+                f"content hash {digest[:16]}… differs from the genesis ({self.body.scenario.sha256[:16]}…)",
+            )
+        self.scenario_data = data
+        self.ruleset, self.scenario = load_scenario(data, digest)
+        self.sides = side_ids(self.ruleset, self.scenario, data)
+        if set(self.sides) != set(self.body.sides):
+            raise Bad(archive.GENESIS_NAME, f"sides {sorted(self.body.sides)} differ from the scenario's {self.sides}")
+
+    # derived values ---------------------------------------------------------------------------
+
+    def co_revealer(self, side: str) -> str:
+        """Whose next reveal keys the dice of ``side``'s random decision: the next side in order."""
+        i = self.sides.index(side)
+        return self.sides[(i + 1) % len(self.sides)]
+
+    def commitment(self, side: str) -> str | None:
+        entry = self.body.sides[side].commitment
+        if entry is not None:
+            return entry
+        join = self.joins.get(side)
+        return join.body.commitment if join is not None else None
+
+    def missing_joins(self) -> list[str]:
+        return [s for s in self.sides if self.commitment(s) is None]
+
+    def public_key(self, side: str) -> Any:
+        from pbem.keys import parse_public
+
+        return parse_public(self.body.sides[side].key)
+
+    def side_of_fingerprint(self, fp: str) -> list[str]:
+        return [s for s in self.sides if self.body.sides[s].fingerprint == fp]
+
+    def path(self, name: str) -> Path:
+        return self.dir / name
+
+    def newest_mtime(self) -> float:
+        """Modification time of the newest archive file (the only date pbem shows; never hashed)."""
+        files = [self.dir / archive.GENESIS_NAME]
+        files += list(self.listing.joins.values()) + list(self.listing.moves.values())
+        files += list(self.listing.turns.values())
+        return max(p.stat().st_mtime for p in files if p.exists())
+
+    # replay entry points ----------------------------------------------------------------------
+
+    def replay(self, local_seeds: dict[str, bytes] | None = None, *, strict: bool = False) -> Replay:
+        """Replay the whole archive. ``strict`` (verify) turns every problem into a
+        :class:`VerificationError`; otherwise problems are :class:`ArchiveError` (exit 2)."""
+        rp = Replay(self, local_seeds or {}, strict=strict)
+        rp.run()
+        return rp
+
+    def advance(self, local_seeds: dict[str, bytes] | None = None) -> list[Path]:
+        """Resolve every step that can be resolved now, writing the missing turn files (and the
+        output hooks' files). Idempotent and crash-safe: re-running after a crash finishes the job."""
+        rp = self.replay(local_seeds)
+        return rp.write()
+
+    def verify(self, local_seeds: dict[str, bytes] | None = None) -> VerifySummary:
+        """Replay from genesis, checking everything; raise :class:`VerificationError` naming the
+        first bad file."""
+        try:
+            rp = Replay(self, local_seeds or {}, strict=True)
+            rp.run()
+            for checker in list(_CHECKERS):
+                checker(self, rp)
+        except Bad as exc:
+            raise VerificationError(exc.path, exc.reason) from None
+        return rp.summary()
+
+
+def _strip(text: str, name: str) -> str:
+    return text[len(name) + 2 :] if text.startswith(name + ": ") else text
+
+
+def read_file(path: Path, max_bytes: int) -> bytes:
+    return archive.read_limited(path, max_bytes)
+
+
+def open_checked(game_dir: Path | str) -> Game:
+    """:meth:`Game.open` for commands that change the archive: a bad file is an
+    :class:`ArchiveError` (exit 2) naming it."""
+    try:
+        return Game.open(game_dir)
+    except Bad as exc:
+        raise ArchiveError(str(exc)) from None
+
+
+def open_for_verify(game_dir: Path | str) -> Game:
+    """:meth:`Game.open` for ``pbem verify``: a bad file is a :class:`VerificationError` (exit 1)."""
+    try:
+        return Game.open(game_dir)
+    except Bad as exc:
+        raise VerificationError(exc.path, exc.reason) from None
+
+
+# ------------------------------------------------------------------------------------------------
+# The replay
+# ------------------------------------------------------------------------------------------------
+
+
+class Replay:
+    """One pass over the archive: genesis, joins, turn 0, then every move in step order.
+
+    After :meth:`run`, :attr:`records` holds every turn that could be resolved, :attr:`waiting`
+    says what the next turn waits for, and :meth:`add_move` places a new move (submit/ingest)."""
+
+    def __init__(self, game: Game, local_seeds: dict[str, bytes], *, strict: bool) -> None:
+        self.game = game
+        self.local_seeds = dict(local_seeds)
+        self.strict = strict
+        self.records: list[StepRecord] = []
+        self.placed: list[Message] = []  # moves placed so far, index = step - 1
+        self.chain_last: dict[str, bytes] = {}
+        self.chain_count: dict[str, int] = {}
+        self.new_moves: list[Message] = []
+        self.signatures = 0
+        self.rolls = 0
+        self.unchecked: list[str] = []
+        self.waiting: str | None = None
+        self.tail_open = False
+        """True when the last move waits for the co-revealer's reveal (turn not computable yet)."""
+
+    # errors -----------------------------------------------------------------------------------
+
+    def _bad(self, name: str, reason: str, *, divergence: bool = False) -> Bad:
+        return Bad(name, reason, divergence=divergence)
+
+    def _raise(self, exc: Bad) -> None:
+        if self.strict:
+            raise VerificationError(exc.path, exc.reason)
+        raise ArchiveError(str(exc))
+
+    # the walk ---------------------------------------------------------------------------------
+
+    def run(self) -> None:
+        try:
+            self._check_genesis()
+            if self.game.missing_joins():
+                self.waiting = "join from " + ", ".join(self.game.missing_joins())
+                self._check_no_later_files(0)
+                return
+            self._turn0()
+            for step in sorted(self.game.moves):
+                if step != len(self.placed) + 1:
+                    raise self._bad(
+                        self.game.moves[step].name,
+                        f"step {step} but the archive has no move for step {len(self.placed) + 1}",
+                    )
+                self._place(self.game.moves[step], archived=True)
+            self._resolve_tail()
+            self._check_no_later_files(len(self.records))
+        except Bad as exc:
+            self._raise(exc)
+
+    def _check_genesis(self) -> None:
+        from pbem.dsse import verify
+        from pbem.keys import fingerprint
+
+        g = self.game
+        keys: dict[str, Any] = {}
+        for side in g.sides:
+            entry = g.body.sides[side]
+            try:
+                pub = g.public_key(side)
+            except PbemError as exc:
+                raise self._bad(archive.GENESIS_NAME, f"side {side}: {exc}") from None
+            if fingerprint(pub) != entry.fingerprint:
+                raise self._bad(archive.GENESIS_NAME, f"side {side}: fingerprint does not match its key")
+            if entry.commitment is not None:
+                keys[entry.fingerprint] = pub
+        if not keys:
+            raise self._bad(archive.GENESIS_NAME, "no side signed the genesis")
+        try:
+            verify(g.genesis.envelope, g.genesis.envelope.payloadType, keys)
+        except PbemError as exc:
+            raise self._bad(archive.GENESIS_NAME, f"signature: {exc}") from None
+        self.signatures += len(keys)
+        for side, msg in sorted(g.joins.items()):
+            body: archive.JoinBody = msg.body
+            if body.side != side:
+                raise self._bad(msg.name, f"body is for side {body.side}, file name says {side}")
+            if side not in g.body.sides:
+                raise self._bad(msg.name, f"{side} is not a side of this game")
+            if body.game != g.id:
+                raise self._bad(msg.name, f"belongs to game {body.game}, not {g.id} [P2]")
+            if body.genesis != g.genesis.body_hash:
+                raise self._bad(msg.name, "answers another genesis [P2]")
+            if g.body.sides[side].commitment is not None:
+                raise self._bad(msg.name, f"{side} already committed in the genesis")
+            try:
+                verify(msg.envelope, msg.envelope.payloadType, {g.body.sides[side].fingerprint: g.public_key(side)})
+            except PbemError as exc:
+                raise self._bad(msg.name, f"signature: {exc} [P1]") from None
+            self.signatures += 1
+
+    def _turn0(self) -> None:
+        g = self.game
+        for side in g.sides:
+            commitment = g.commitment(side)
+            assert commitment is not None
+            self.chain_last[side] = bytes.fromhex(commitment)
+            self.chain_count[side] = 0
+        state = g.ruleset.initial_state(g.scenario, g.body.options)
+        joins = {s: m.body_hash for s, m in sorted(g.joins.items())}
+        self._record(0, None, g.genesis.body_hash, state, [], None, [], [], joins=joins)
+
+    def _record(
+        self,
+        step: int,
+        move: Message | None,
+        prev: str,
+        state: JSON,
+        reveals: list[bytes],
+        key: bytes | None,
+        rolls: list[Any],
+        events: list[Any],
+        *,
+        joins: dict[str, str] | None = None,
+    ) -> None:
+        g = self.game
+        pending = g.ruleset.pending(g.scenario, state)
+        turn: dict[str, Any] = {
+            "ds": archive.TURN_DS,
+            "game": g.id,
+            "step": step,
+            "prev": prev,
+            "move": move.body_hash if move is not None else None,
+            "reveals": [r.hex() for r in reveals],
+            "roll_key": key.hex() if key is not None else None,
+            "rolls": rolls,
+            "events": events,
+            "state": state,
+            "score": g.ruleset.score(g.scenario, state),
+            "pending": [decision_json(d) for d in pending],
+            "outcome": _outcome_json(g.ruleset.outcome(g.scenario, state)),
+        }
+        if step == 0:
+            turn["joins"] = joins or {}
+        data = _turn_bytes(turn)
+        name = archive.turn_name(step)
+        path = g.listing.turns.get(step)
+        written = True
+        if path is not None:
+            from pbem.canonical import MAX_TURN_BYTES
+
+            try:
+                existing = read_file(path, MAX_TURN_BYTES)
+            except InputError as exc:
+                raise self._bad(name, str(exc)) from None
+            if existing != data:
+                raise self._bad(
+                    name,
+                    f"differs from the recomputed turn (file sha256 {sha256_hex(existing)[:16]}…, "
+                    f"recomputed {sha256_hex(data)[:16]}…) [P5/P6]",
+                    divergence=True,
+                )
+            written = False
+        self.rolls += len(rolls)
+        self.records.append(
+            StepRecord(step, move, data, sha256_hex(data), turn, state, pending, written=written)
+        )
+
+    def _check_no_later_files(self, first_missing: int) -> None:
+        for step, path in sorted(self.game.listing.turns.items()):
+            if step < first_missing:
+                continue
+            if self.tail_open and step == first_missing:
+                # Written by the co-revealer's tool from its own seed: its dice cannot be re-derived
+                # before that side's next move arrives, but its links can be checked.
+                self._check_links(path, step)
+                self.unchecked.append(path.name)
+                continue
+            raise self._bad(path.name, f"no archived move resolves step {step}")
+
+    def _check_links(self, path: Path, step: int) -> None:
+        from pbem.canonical import MAX_TURN_BYTES, canonical_bytes, loads_strict
+
+        try:
+            data = read_file(path, MAX_TURN_BYTES)
+            value = loads_strict(data, max_bytes=MAX_TURN_BYTES, what=path.name)
+        except InputError as exc:
+            raise self._bad(path.name, _strip(str(exc), path.name)) from None
+        if canonical_bytes(value) + b"\n" != data:
+            raise self._bad(path.name, "not canonical JSON")
+        try:
+            turn = archive.TurnFile.model_validate(value)
+        except Exception as exc:
+            raise self._bad(path.name, f"not a turn file: {exc}".splitlines()[0]) from None
+        if turn.game != self.game.id or turn.step != step:
+            raise self._bad(path.name, "wrong game or step")
+        if turn.prev != self.records[-1].turn_hash:
+            raise self._bad(path.name, f"prev does not match {self.records[-1].name}")
+        if turn.move != self.placed[-1].body_hash:
+            raise self._bad(path.name, f"move does not match {self.placed[-1].name}")
+        if not turn.reveals or turn.reveals[0] != self.placed[-1].body.reveal:
+            raise self._bad(path.name, "reveals do not start with the move's reveal")
+
+    # placing a move ---------------------------------------------------------------------------
+
+    @property
+    def next_step(self) -> int:
+        return len(self.placed) + 1
+
+    @property
+    def closed(self) -> bool:
+        return bool(self.records) and len(self.records) == len(self.placed) + 1 and not self.records[-1].pending
+
+    def _decision(self, record: StepRecord, name: str) -> Decision:
+        if not record.pending:
+            raise self._bad(name, "the game is over: the archive is closed")
+        if len(record.pending) > 1:
+            raise self._bad(name, "several simultaneous decisions are pending: not supported by this engine yet")
+        return record.pending[0]
+
+    def _place(self, msg: Message, *, archived: bool) -> None:
+        """Check ``msg`` as the next move and resolve what it makes resolvable."""
+        from pbem.dice import check_reveal
+        from pbem.dsse import verify
+
+        g = self.game
+        body: MoveBody = msg.body
+        name = msg.name
+        k = self.next_step
+        if body.game != g.id:
+            raise self._bad(name, f"belongs to game {body.game}, not {g.id} [P2]")
+        if body.side not in g.body.sides:
+            raise self._bad(name, f"{body.side} is not a side of this game [P2]")
+        if archived and name != archive.move_name(body.step, body.side):
+            raise self._bad(name, f"body is step {body.step} by {body.side}; the file name disagrees [P2]")
+        if self.closed:
+            raise self._bad(name, "the game is over: the archive is closed")
+        if body.step != k:
+            raise self._bad(name, f"is for step {body.step}, but the game is at step {k} [P2]")
+        entry = g.body.sides[body.side]
+        try:
+            verify(msg.envelope, msg.envelope.payloadType, {entry.fingerprint: g.public_key(body.side)})
+        except PbemError as exc:
+            raise self._bad(name, f"not signed by {body.side}'s registered key: {exc} [P1]") from None
+        self.signatures += 1
+        revealed = bytes.fromhex(body.reveal)
+        count = self.chain_count[body.side]
+        if count + 1 > g.chain_length:
+            raise self._bad(name, f"{body.side}'s dice chain is exhausted ({g.chain_length} reveals)")
+        if not check_reveal(self.chain_last[body.side], revealed):
+            raise self._bad(name, f"reveal does not hash to {body.side}'s previous chain value [P3 chain]")
+        # turn k-1 may still wait for exactly this reveal
+        if len(self.records) == k - 1:
+            prev_move = self.placed[-1]
+            co = g.co_revealer(prev_move.body.side)
+            if body.side != co:
+                raise self._bad(name, f"step {k - 1} waits for {co}'s reveal, but this move is by {body.side} [P2]")
+            self._resolve(prev_move, revealed)
+            self.tail_open = False
+        elif k > 1 and len(self.records[k - 1].turn["reveals"]) == 2:
+            if self.records[k - 1].turn["reveals"][1] != body.reveal:
+                raise self._bad(name, f"reveal differs from the one that resolved step {k - 1}")
+        record = self.records[k - 1]
+        decision = self._decision(record, name)
+        if decision.side != body.side:
+            raise self._bad(name, f"step {k} is {decision.side}'s decision ({decision.label}), not {body.side}'s [P2]")
+        if body.answers != record.turn_hash:
+            raise self._bad(
+                name,
+                f"DIVERGENCE: it answers turn {k - 1} with sha256 {body.answers}, but this "
+                f"adjudication of {record.name} has sha256 {record.turn_hash} [P6]",
+                divergence=True,
+            )
+        self._check_orders(name, record, body.side, body.orders)
+        self.chain_last[body.side] = revealed
+        self.chain_count[body.side] = count + 1
+        self.placed.append(msg)
+        if not archived:
+            self.new_moves.append(msg)
+        if not decision.random:
+            self._resolve(msg, None)
+
+    def _check_orders(self, name: str, record: StepRecord, side: str, orders: JSON) -> None:
+        g = self.game
+        try:
+            g.ruleset.normalize(g.scenario, record.state, side, orders)
+        except PbemError as exc:
+            raise self._bad(name, f"malformed orders: {exc}") from None
+        violations = g.ruleset.validate(g.scenario, record.state, side, orders)
+        if violations:
+            text = "; ".join(str(v) for v in violations[:5])
+            raise self._bad(name, f"illegal orders: {text}")
+
+    def _resolve(self, msg: Message, co_reveal: bytes | None) -> None:
+        """Resolve the move ``msg`` (step k) into turn k."""
+        from pbem.dice import DiceStream, NoDice, roll_key
+
+        g = self.game
+        body: MoveBody = msg.body
+        k = body.step
+        record = self.records[k - 1]
+        decision = record.pending[0]
+        reveals = [bytes.fromhex(body.reveal)]
+        key: bytes | None = None
+        dice: Any
+        if decision.random:
+            assert co_reveal is not None
+            reveals.append(co_reveal)
+            key = roll_key(g.id, k, msg.body_hash, reveals)
+            dice = DiceStream(key)
+        else:
+            dice = NoDice()
+        try:
+            result = g.ruleset.resolve(g.scenario, record.state, body.side, body.orders, dice)
+        except PbemError as exc:
+            raise self._bad(msg.name, f"cannot be resolved: {exc}") from None
+        rolls = [r.to_json() for r in dice.rolls]
+        self._record(k, msg, record.turn_hash, result.state, reveals, key, rolls, list(result.events))
+        if decision.random:
+            nxt = self.records[-1].pending
+            co = g.co_revealer(body.side)
+            if nxt and nxt[0].side != co:
+                raise self._bad(
+                    msg.name,
+                    f"ruleset error: after a random decision by {body.side} the next decision "
+                    f"must be {co}'s (it is {nxt[0].side}'s)",
+                )
+
+    def _resolve_tail(self) -> None:
+        """If the last move waits for a reveal, use the co-revealer's local seed when we have it."""
+        from pbem.dice import chain_head, reveal
+
+        if len(self.records) == len(self.placed) + 1:
+            last = self.records[-1]
+            if last.pending:
+                d = last.pending[0]
+                self.waiting = f"{d.side}: {d.label} ({d.kind})"
+            return
+        prev_move = self.placed[-1]
+        co = self.game.co_revealer(prev_move.body.side)
+        seed = self.local_seeds.get(co)
+        if seed is None:
+            self.waiting = f"{co}'s next message (its reveal resolves step {len(self.placed)})"
+            self.tail_open = True
+            return
+        n = self.game.chain_length
+        commitment = self.game.commitment(co)
+        if commitment is None or chain_head(seed, n).hex() != commitment:
+            raise InputError(f"the local dice seed of {co} does not match its commitment in the genesis")
+        j = self.chain_count[co] + 1
+        if j > n:
+            raise InputError(f"{co}'s dice chain is exhausted ({n} reveals); the game cannot go on")
+        self._resolve(prev_move, reveal(seed, n, j))
+        last = self.records[-1]
+        if last.pending:
+            d = last.pending[0]
+            self.waiting = f"{d.side}: {d.label} ({d.kind})"
+
+    # after the walk ---------------------------------------------------------------------------
+
+    @property
+    def current(self) -> StepRecord:
+        """The newest resolved turn."""
+        return self.records[-1]
+
+    def resolved_through(self) -> int:
+        return len(self.records) - 1
+
+    def next_reveal_index(self, side: str) -> int:
+        return self.chain_count[side] + 1
+
+    def add_move(self, msg: Message) -> None:
+        """Place a new (not yet archived) move: every check of an archived move, then resolve what
+        it makes resolvable. Nothing is written (see :meth:`write`)."""
+        try:
+            self._place(msg, archived=False)
+            self._resolve_tail()
+        except Bad as exc:
+            self._raise(exc)
+
+    def write(self) -> list[Path]:
+        """Write the new move files first, then every new turn file in order, then run the output
+        hooks. A crash in between leaves a valid archive that :meth:`Game.advance` completes."""
+        from pbem.fsutil import crash_point, write_new
+
+        out: list[Path] = []
+        g = self.game
+        for msg in self.new_moves:
+            path = g.path(archive.move_name(msg.body.step, msg.body.side))
+            if write_new(path, msg.raw):
+                out.append(path)
+            g.listing.moves[msg.body.step] = path
+        self.new_moves = []
+        crash_point("move")
+        for rec in self.records:
+            if rec.written:
+                path = g.path(rec.name)
+                if write_new(path, rec.turn_bytes):
+                    out.append(path)
+                g.listing.turns[rec.step] = path
+                rec.written = False
+                for hook in list(_OUTPUTS):
+                    out.extend(hook(g, self, rec))
+        return out
+
+    def summary(self) -> VerifySummary:
+        g = self.game
+        outcome = None
+        if self.records and self.records[-1].turn["outcome"]:
+            outcome = self.records[-1].turn["outcome"]["summary"]
+        return VerifySummary(
+            game=g.id,
+            scenario=g.body.scenario.id,
+            steps=len(self.placed),
+            turns_checked=sum(1 for r in self.records),
+            signatures=self.signatures,
+            rolls=self.rolls,
+            outcome=outcome,
+            unchecked=list(self.unchecked),
+            waiting=self.waiting,
+        )
+
+
+def describe_events(ruleset: Ruleset, events: Sequence[Any]) -> list[str]:
+    """Events as text: the ruleset's ``describe_event`` when it has one, else compact JSON."""
+    import json
+
+    fn = getattr(ruleset, "describe_event", None)
+    out = []
+    for ev in events:
+        text = None
+        if callable(fn):
+            try:
+                text = fn(ev)
+            except Exception:  # a describer must never hide the event itself
+                text = None
+        out.append(text if isinstance(text, str) else json.dumps(ev, sort_keys=True))
+    return out

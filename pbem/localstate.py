@@ -1,0 +1,163 @@
+"""A player's private per-game state, kept outside the game directory.
+
+``<pbem home>/games/<GAME_ID>/`` holds:
+
+* ``sides.json`` -- which local key plays which side (``{"DE": "alice"}``);
+* ``<SIDE>.seed`` -- the side's dice-chain seed (hex, mode 0600). It can always be re-derived from
+  the private key (:func:`pbem.dice.chain_seed`), so losing this directory never strands a game;
+  keeping it means adjudication needs no passphrase;
+* ``signed/<step>-<SIDE>.json`` -- the exact envelope bytes signed for a step (P7): the tool refuses
+  to sign a different body for a step it has already signed, and re-sends the same bytes instead.
+
+Nothing here is ever copied into the game directory, which players zip and mail.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+from pbem.errors import InputError
+from pbem.fsutil import write_new, write_replace
+
+
+class LocalGame:
+    """The private directory of one game on this machine."""
+
+    def __init__(self, game_id: str, root: Path | None = None) -> None:
+        from pbem.keys import home
+
+        self.game_id = game_id
+        self.dir = (root if root is not None else home()) / "games" / game_id
+
+    def _ensure(self) -> None:
+        try:
+            self.dir.mkdir(mode=0o700, parents=True, exist_ok=True)
+            (self.dir / "signed").mkdir(mode=0o700, exist_ok=True)
+        except OSError as exc:
+            raise InputError(f"cannot create {self.dir}: {exc.strerror}") from None
+
+    # sides ----------------------------------------------------------------------------------------
+
+    def sides(self) -> dict[str, str]:
+        """Side -> local key name, for the sides this machine plays."""
+        path = self.dir / "sides.json"
+        if not path.is_file():
+            return {}
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            raise InputError(f"{path}: unreadable local state ({exc})") from None
+        if not isinstance(data, dict) or not all(isinstance(v, str) for v in data.values()):
+            raise InputError(f"{path}: expected an object side -> key name")
+        return dict(data)
+
+    def set_side(self, side: str, key_name: str) -> None:
+        self._ensure()
+        sides = self.sides()
+        if sides.get(side) == key_name:
+            return
+        sides[side] = key_name
+        text = json.dumps(sides, indent=2, sort_keys=True) + "\n"
+        write_replace(self.dir / "sides.json", text.encode("utf-8"))
+
+    # seeds ----------------------------------------------------------------------------------------
+
+    def seed(self, side: str) -> bytes | None:
+        path = self.dir / f"{side}.seed"
+        if not path.is_file():
+            return None
+        try:
+            return bytes.fromhex(path.read_text(encoding="ascii").strip())
+        except (OSError, ValueError):
+            raise InputError(f"{path}: not a hex seed") from None
+
+    def save_seed(self, side: str, seed: bytes) -> None:
+        self._ensure()
+        path = self.dir / f"{side}.seed"
+        data = (seed.hex() + "\n").encode("ascii")
+        if path.exists():
+            if path.read_bytes() == data:
+                return
+            write_replace(path, data, mode=0o600)
+        else:
+            write_new(path, data, mode=0o600)
+        os.chmod(path, 0o600)
+
+    # P7 records -----------------------------------------------------------------------------------
+
+    def _record_path(self, step: int, side: str) -> Path:
+        return self.dir / "signed" / f"{step:04d}-{side}.json"
+
+    def signed(self, step: int, side: str) -> bytes | None:
+        """The envelope bytes already signed for ``step`` by ``side`` on this machine, if any."""
+        path = self._record_path(step, side)
+        return path.read_bytes() if path.is_file() else None
+
+    def record_signed(self, step: int, side: str, envelope: bytes) -> None:
+        """Keep the exact envelope bytes signed for a step (never overwritten)."""
+        self._ensure()
+        write_new(self._record_path(step, side), envelope, mode=0o600)
+
+
+def local_sides(game: Any, local: LocalGame, *, discover: bool = True) -> dict[str, str]:
+    """Side -> key name for the sides of ``game`` this machine plays: ``sides.json``, plus (when
+    ``discover``) any side whose registered fingerprint is a key in the local key store."""
+    from pbem.keys import KeyStore
+
+    sides = {s: k for s, k in local.sides().items() if s in game.body.sides}
+    if discover:
+        try:
+            infos = KeyStore().list()
+        except InputError:
+            infos = []
+        by_fp = {i.fingerprint: i.name for i in infos}
+        for side in game.sides:
+            name = by_fp.get(game.body.sides[side].fingerprint)
+            if name is not None and side not in sides:
+                sides[side] = name
+    return sides
+
+
+def seed_for(game: Any, local: LocalGame, side: str, key_name: str, *, derive: bool) -> bytes | None:
+    """``side``'s chain seed: the stored copy, else (when ``derive``) re-derived from the private
+    key -- asking its passphrase if it has one -- and stored. Checked against the commitment."""
+    from pbem.dice import chain_head, chain_seed
+
+    commitment = game.commitment(side)
+    seed = local.seed(side)
+    if seed is None and derive:
+        priv = private_key(key_name)
+        seed = chain_seed(priv, game.id, side)
+        if commitment is not None and chain_head(seed, game.chain_length).hex() != commitment:
+            raise InputError(f"key {key_name} does not reproduce {side}'s dice commitment")
+        local.save_seed(side, seed)
+        local.set_side(side, key_name)
+    if seed is not None and commitment is not None:
+        if chain_head(seed, game.chain_length).hex() != commitment:
+            raise InputError(f"{local.dir}/{side}.seed does not match {side}'s dice commitment")
+    return seed
+
+
+def local_seeds(game: Any, local: LocalGame, *, derive: bool = False) -> dict[str, bytes]:
+    """Seeds of every committed side this machine plays (``derive``: recreate lost seed files)."""
+    out: dict[str, bytes] = {}
+    for side, key_name in local_sides(game, local, discover=derive).items():
+        if game.commitment(side) is None:
+            continue
+        seed = seed_for(game, local, side, key_name, derive=derive)
+        if seed is not None:
+            out[side] = seed
+    return out
+
+
+def private_key(key_name: str) -> Any:
+    """Open a local private key, asking its passphrase only when it is encrypted."""
+    from pbem.keys import KeyStore, passphrase_for
+
+    store = KeyStore()
+    info = store.info(key_name)
+    passphrase = passphrase_for(key_name) if info.encrypted else None
+    return store.private(key_name, passphrase)

@@ -1,0 +1,227 @@
+"""A tiny dice game used to test the protocol and the engine without the WestWall rules.
+
+Rules of the toy game (cited as ``[T1]``.. in violations, like a real rules text):
+
+* [T1] Two or more sides, listed in the scenario, act in the listed order.
+* [T2] Set-up: each side in turn picks a ``handicap`` of 0..3 points, added to its score (no dice).
+* [T3] Rounds: in each of ``rounds`` rounds every side in turn rolls 1..3 dice. The roll scores
+  the sum of the dice, but nothing at all if any die shows a 1 ("bust").
+* [T4] ``standing`` orders: a side may set ``cheer`` (a short string) that is shown in the events of
+  the *next* side's roll -- a stand-in for the reactive orders of real games, kept in the state.
+* [T5] After the last roll the next side in order acknowledges (no dice); the highest score wins,
+  equal scores draw.
+
+The game alternates sides after every roll, which is what the engine's dice protocol needs: the die
+key of a roll is fixed by the *next* side's reveal.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from pbem.errors import InputError, RuleViolation
+from pbem.ruleset import JSON, Decision, Dice, Outcome, Resolution, Ruleset
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+
+
+class ToySide(_Strict):
+    id: str = Field(pattern=r"^[A-Z][A-Z0-9]{0,7}$")
+    name: str = ""
+
+
+class ToyScenario(_Strict):
+    id: str
+    system: Literal["toy"] = "toy"
+    title: str = ""
+    sides: list[ToySide] = Field(min_length=2)
+    rounds: int = Field(2, ge=1, le=100)
+
+    def side_ids(self) -> list[str]:
+        return [s.id for s in self.sides]
+
+
+class ToySetup(_Strict):
+    kind: Literal["setup"] = "setup"
+    side: str
+    handicap: int = 0
+
+
+class ToyRoll(_Strict):
+    kind: Literal["roll"] = "roll"
+    side: str
+    round: int
+    dice: int = 1
+    cheer: str = Field("", max_length=40)
+
+
+class ToyAck(_Strict):
+    kind: Literal["acknowledge"] = "acknowledge"
+    side: str
+
+
+_MODELS: dict[str, type[_Strict]] = {"setup": ToySetup, "roll": ToyRoll, "acknowledge": ToyAck}
+
+
+class ToyRules(Ruleset):
+    """The toy dice game (see the module docstring)."""
+
+    system = "toy"
+
+    def load_scenario(self, data: JSON) -> ToyScenario:
+        try:
+            return ToyScenario.model_validate(data)
+        except ValidationError as exc:
+            raise InputError(f"toy scenario: {_one_line(exc)}") from None
+
+    def sides(self, scenario: ToyScenario) -> list[str]:
+        return scenario.side_ids()
+
+    def initial_state(self, scenario: ToyScenario, options: JSON) -> JSON:
+        rounds = options.get("rounds", scenario.rounds) if isinstance(options, dict) else scenario.rounds
+        if not isinstance(rounds, int) or isinstance(rounds, bool) or not 1 <= rounds <= 100:
+            raise InputError("option rounds must be an integer 1..100")
+        return {
+            "phase": "setup",
+            "index": 0,
+            "round": 1,
+            "rounds": rounds,
+            "scores": {s: 0 for s in scenario.side_ids()},
+            "cheer": {},
+        }
+
+    def _side_at(self, scenario: ToyScenario, state: JSON) -> str:
+        return scenario.side_ids()[state["index"] % len(scenario.sides)]
+
+    def pending(self, scenario: ToyScenario, state: JSON) -> list[Decision]:
+        phase = state["phase"]
+        side = self._side_at(scenario, state)
+        if phase == "setup":
+            return [Decision(side, "setup", f"{side} set-up [T2]", random=False)]
+        if phase == "roll":
+            return [Decision(side, "player-turn", f"Round {state['round']}, {side} rolls [T3]")]
+        if phase == "ack":
+            return [Decision(side, "acknowledge", f"{side} acknowledges the result [T5]", random=False)]
+        return []
+
+    def skeleton(self, scenario: ToyScenario, state: JSON, side: str) -> JSON:
+        kind = self._kind(scenario, state, side)
+        if kind == "setup":
+            return {"kind": "setup", "side": side, "handicap": 0}
+        if kind == "roll":
+            return {"kind": "roll", "side": side, "round": state["round"], "dice": 1, "cheer": ""}
+        return {"kind": "acknowledge", "side": side}
+
+    def _kind(self, scenario: ToyScenario, state: JSON, side: str) -> str:
+        pend = self.pending(scenario, state)
+        if not pend:
+            raise InputError("the game is over: there is nothing to order")
+        if pend[0].side != side:
+            raise InputError(f"it is {pend[0].side}'s decision, not {side}'s")
+        return {"setup": "setup", "player-turn": "roll", "acknowledge": "acknowledge"}[pend[0].kind]
+
+    def normalize(self, scenario: ToyScenario, state: JSON, side: str, orders: JSON) -> JSON:
+        if not isinstance(orders, dict) or not isinstance(orders.get("kind"), str):
+            raise InputError("toy orders must be an object with a 'kind'")
+        model = _MODELS.get(orders["kind"])
+        if model is None:
+            raise InputError(f"unknown toy order kind {orders['kind']!r}")
+        try:
+            parsed = model.model_validate(orders)
+        except ValidationError as exc:
+            raise InputError(f"toy orders: {_one_line(exc)}") from None
+        dumped: dict[str, Any] = parsed.model_dump()
+        return dumped
+
+    def validate(self, scenario: ToyScenario, state: JSON, side: str, orders: JSON) -> list[RuleViolation]:
+        out: list[RuleViolation] = []
+        pend = self.pending(scenario, state)
+        if not pend:
+            return [RuleViolation("T5", "the game is over")]
+        want = {"setup": "setup", "player-turn": "roll", "acknowledge": "acknowledge"}[pend[0].kind]
+        if orders.get("side") != side or pend[0].side != side:
+            out.append(RuleViolation("T1", f"{side} may not act now: it is {pend[0].side}'s decision"))
+        if orders.get("kind") != want:
+            out.append(RuleViolation("T1", f"a {want} order is due, not {orders.get('kind')!r}"))
+            return out
+        if want == "setup" and not 0 <= orders["handicap"] <= 3:
+            out.append(RuleViolation("T2", f"handicap {orders['handicap']} is outside 0..3"))
+        if want == "roll":
+            if orders["round"] != state["round"]:
+                out.append(RuleViolation("T3", f"orders are for round {orders['round']}, this is round {state['round']}"))
+            if not 1 <= orders["dice"] <= 3:
+                out.append(RuleViolation("T3", f"{orders['dice']} dice: roll 1 to 3 dice"))
+        return out
+
+    def resolve(self, scenario: ToyScenario, state: JSON, side: str, orders: JSON, dice: Dice) -> Resolution:
+        new = {**state, "scores": dict(state["scores"]), "cheer": dict(state["cheer"])}
+        events: list[JSON] = []
+        n = len(scenario.sides)
+        kind = orders["kind"]
+        if kind == "setup":
+            new["scores"][side] += orders["handicap"]
+            events.append({"kind": "handicap", "side": side, "points": orders["handicap"]})
+            new["index"] += 1
+            if new["index"] == n:
+                new["phase"], new["index"] = "roll", 0
+        elif kind == "roll":
+            faces = [dice.d6(f"T3 {side} round {state['round']} die {i + 1}") for i in range(orders["dice"])]
+            points = 0 if 1 in faces else sum(faces)
+            new["scores"][side] += points
+            ev: dict[str, Any] = {"kind": "roll", "side": side, "faces": faces, "points": points}
+            prev_side = scenario.side_ids()[(state["index"] - 1) % n]
+            if state["cheer"].get(prev_side):
+                ev["cheered_by"] = {prev_side: state["cheer"][prev_side]}
+            events.append(ev)
+            new["cheer"][side] = orders["cheer"]
+            new["index"] += 1
+            if new["index"] == n:
+                new["index"] = 0
+                new["round"] += 1
+                if new["round"] > state["rounds"]:
+                    new["phase"] = "ack"
+            # in the ack phase the index points at the next side, who acknowledges
+        else:
+            new["phase"] = "over"
+            events.append({"kind": "acknowledged", "side": side})
+        return Resolution(state=new, events=events)
+
+    def score(self, scenario: ToyScenario, state: JSON) -> dict[str, int]:
+        return dict(state["scores"])
+
+    def outcome(self, scenario: ToyScenario, state: JSON) -> Outcome | None:
+        if state["phase"] != "over":
+            return None
+        scores: dict[str, int] = state["scores"]
+        best = max(scores.values())
+        leaders = [s for s, v in scores.items() if v == best]
+        winner = leaders[0] if len(leaders) == 1 else None
+        summary = f"{winner} wins" if winner else "draw"
+        return Outcome(winner, f"{summary} [T5]", dict(scores), [f"{s}: {v}" for s, v in scores.items()])
+
+    def describe(self, scenario: ToyScenario, state: JSON) -> str:
+        if state["phase"] == "setup":
+            return "set-up"
+        if state["phase"] == "roll":
+            return f"round {state['round']} of {state['rounds']}"
+        return "final acknowledgement" if state["phase"] == "ack" else "game over"
+
+    def describe_event(self, event: JSON) -> str:
+        if event.get("kind") == "roll":
+            faces = ", ".join(str(f) for f in event["faces"])
+            return f"{event['side']} rolls {faces}: {event['points']} points"
+        if event.get("kind") == "handicap":
+            return f"{event['side']} takes a handicap of {event['points']}"
+        return f"{event.get('side')} acknowledges"
+
+
+def _one_line(exc: ValidationError) -> str:
+    parts = []
+    for err in exc.errors()[:5]:
+        loc = ".".join(str(p) for p in err["loc"]) or "(top)"
+        parts.append(f"{loc}: {err['msg']}")
+    return "; ".join(parts)
