@@ -249,3 +249,42 @@ def test_duplicate_keys_always_rejected(obj: dict[str, int], data: st.DataObject
     text = "{" + body + f", {json.dumps(key)}: 0" + "}"
     with pytest.raises(InputError, match="duplicate object key"):
         loads_strict(text.encode("utf-8"), max_bytes=10**6, what="x")
+
+
+@given(json_values, st.floats(allow_nan=True, allow_infinity=True), st.data())
+@settings(max_examples=200)
+def test_a_float_anywhere_is_rejected(value: Any, number: float, data: st.DataObject) -> None:
+    """Whatever the float (1.0, 1e3, -0.0, NaN, Infinity), wherever it sits, it is refused."""
+    wrapped = data.draw(st.sampled_from(["list", "dict", "bare"]))
+    doc: Any = number
+    if wrapped == "list":
+        doc = [value, number]
+    elif wrapped == "dict":
+        doc = {"v": value, "n": number}
+    text = json.dumps(doc, allow_nan=True).encode()
+    with pytest.raises(InputError):
+        loads_strict(text, max_bytes=10**7, what="x")
+    with pytest.raises(InputError):
+        canonical_bytes(doc)
+
+
+@given(json_values, st.integers(min_value=1, max_value=50))
+def test_oversize_is_rejected_by_size_alone(value: Any, excess: int) -> None:
+    data = canonical_bytes(value) + b" " * excess  # valid JSON, just too long
+    limit = len(data) - excess
+    with pytest.raises(InputError, match=f"file too large \\({len(data)} bytes, limit {limit}\\)"):
+        loads_strict(data, max_bytes=limit, what="x")
+
+
+@given(st.binary(min_size=1, max_size=50).filter(lambda b: not _is_utf8(b)))
+def test_invalid_utf8_is_rejected(junk: bytes) -> None:
+    with pytest.raises(InputError, match="invalid UTF-8"):
+        loads_strict(b'["' + junk + b'"]', max_bytes=10**6, what="x")
+
+
+def _is_utf8(data: bytes) -> bool:
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
