@@ -1,0 +1,323 @@
+"""Retreat and displacement after combat [7.7, 7.8].
+
+A unit told to retreat ``n`` hexes moves, hex by hex, to the hex ``n`` hexes away from its combat
+position (each hex entered one hex farther from it) [7.74]. The search is exhaustive (at most 6**4
+paths), so the choice is exactly the documented order below.
+
+Restrictions on every hex *entered*:
+
+* never an enemy-occupied hex [5.12] nor an enemy-controlled hex; only the combat position itself
+  may be enemy-controlled [7.71]; friendly units do not negate enemy zones of control;
+* never across a hexside or into a hex closed by the Terrain Key [7.72]; a [5.24] type (armour,
+  mech, recon, SP artillery) that could only go on into broken/woods/rough or over a stream/river
+  off a road or trail is eliminated instead [5.24];
+* never off the map: a unit that could only continue by leaving the map is eliminated [12.12];
+* a hex where the exclusive rules eliminate a unit forced into it (``forced_entry_eliminates``,
+  e.g. [15.26.3]) is entered only when nothing else is possible, and the unit dies there.
+
+Vacant hexes first [7.73]: a path through or into friendly-occupied hexes is used only when no
+full-length path through vacant hexes exists. Each friend in the way is displaced one hex as if it
+were retreating [7.81] (it may itself displace others, in a chain [7.82]); if any displacement would
+eliminate the displaced unit, that path is closed, and when only such paths remain the retreating
+unit is eliminated instead [7.82]. A unit that cannot go the full distance is eliminated in the last
+hex it reached; its path of retreat ends there [7.74].
+
+Choice among legal paths (the owner's reactive decision; protocol.md "Reactive decisions"):
+
+1. vacant paths before displacing ones [7.73];
+2. fewest displaced units listed in the owner's ``avoid_displacing`` standing order;
+3. the owner's ``retreat`` standing order for the unit: end as close as possible to its first
+   preferred hex, then the second, ...;
+4. *default*: end as far as possible from the enemy units of the combat (the smallest distance to
+   any of them, larger is better);
+5. fewer displaced units;
+6. lowest hex numbers along the path (``"0304" < "0403"``), so the choice is always unique.
+
+Displaced units choose their one hex by the same order (vacant first, ``avoid_displacing``, their
+own ``retreat`` preference, farthest from the enemy units of the combat, lowest hex number).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from pbem.hexmap import Hex
+from pbem.westwall.board import Board
+from pbem.westwall.exclusive import Exclusive
+from pbem.westwall.model import (
+    DisplacedEvent,
+    EliminatedEvent,
+    Event,
+    RetreatEvent,
+    StandingOrders,
+)
+
+_NO_ORDERS = StandingOrders.model_validate({})
+_MAX_CHAIN = 16
+
+
+@dataclass
+class Retreat:
+    """What one retreat did. ``path`` starts at the combat position and ends where the unit
+    stopped (or was eliminated, [7.74]); it is the Path of Retreat for advances [7.91]."""
+
+    unit: str
+    path: list[Hex]
+    eliminated: str | None = None
+    """Rule case when the unit was eliminated, else ``None``."""
+    reason: str = ""
+    displaced: list[tuple[str, list[Hex]]] = field(default_factory=list)
+    events: list[Event] = field(default_factory=list)
+
+
+@dataclass
+class _Plan:
+    path: list[Hex]
+    board: Board
+    displaced: list[tuple[str, list[Hex], str]]
+    complete: bool
+    fail_rule: str | None = None
+    fail_reason: str = ""
+    dies_in_last: bool = False
+
+
+def _step_kind(
+    board: Board, exclusive: Exclusive, uid: str, a: Hex, b: Hex
+) -> tuple[str, str, str]:
+    """Classify entering ``b`` from ``a`` for a retreating/displaced unit.
+
+    Returns ``(kind, rule, why)`` with kind ``ok`` (vacant), ``friend`` (friend to displace),
+    ``dies`` (entering eliminates the unit there), ``stop`` (the unit would be eliminated instead
+    of crossing) or ``no`` (not allowed)."""
+    udef = board.unit_def(uid)
+    side = udef.side
+    if not board.on_map(b):
+        return "stop", "12.12", f"it would have to leave the map at {a}"
+    bad = board.crossing_prohibited_for(udef, a, b)
+    if bad is not None:
+        if bad.rule == "5.24":
+            return "stop", "5.24", bad.message
+        return "no", "7.72", bad.message
+    if board.enemy_at(b, side) is not None:
+        return "no", "5.12", f"{b} holds an enemy unit"
+    if board.enemy_zoc(b, side):
+        return "no", "7.71", f"{b} is in an enemy zone of control"
+    rule = exclusive.forced_entry_eliminates(board.scenario, board, uid, b)
+    if rule is not None:
+        return "dies", rule, f"units forced into {b} are eliminated"
+    if board.occupants(b):
+        return "friend", "", ""
+    return "ok", "", ""
+
+
+def _order_key(
+    final: Hex, uid: str, prefs: StandingOrders, away_from: Sequence[Hex]
+) -> tuple[tuple[int, ...], int]:
+    wanted = [Hex.parse(h) for h in prefs.retreat.get(uid, [])]
+    pref = tuple(final.distance(w) for w in wanted)
+    far = min((final.distance(e) for e in away_from), default=0)
+    return pref, -far
+
+
+def displace(
+    board: Board,
+    exclusive: Exclusive,
+    uid: str,
+    by: str,
+    prefs: StandingOrders,
+    away_from: Sequence[Hex],
+    busy: frozenset[str],
+    depth: int = 0,
+) -> list[tuple[str, list[Hex], str]] | None:
+    """Move friend ``uid`` one hex out of the way of ``by`` [7.81]; chains allowed [7.82].
+
+    Mutates ``board`` on success and returns the displacements made (innermost first);
+    returns ``None`` (board untouched) if ``uid`` cannot go anywhere without being eliminated."""
+    start = board.unit_hex(uid)
+    if start is None or depth > _MAX_CHAIN:
+        return None
+    vacant: list[Hex] = []
+    friends: list[Hex] = []
+    for nb in start.neighbours():
+        kind, _, _ = _step_kind(board, exclusive, uid, start, nb)
+        if kind == "ok":
+            vacant.append(nb)
+        elif kind == "friend" and not (set(board.occupants(nb)) & busy):
+            friends.append(nb)
+
+    def key(h: Hex) -> tuple[int, tuple[int, ...], int, str]:
+        pref, far = _order_key(h, uid, prefs, away_from)
+        avoid = sum(1 for o in board.occupants(h) if o in prefs.avoid_displacing)
+        return avoid, pref, far, str(h)
+
+    if vacant:
+        dest = min(vacant, key=key)
+        board.move_unit(uid, dest)
+        return [(uid, [start, dest], by)]
+    for dest in sorted(friends, key=key):
+        trial = board.copy()
+        chain: list[tuple[str, list[Hex], str]] = []
+        ok = True
+        for other in trial.occupants(dest):
+            sub = displace(
+                trial, exclusive, other, uid, prefs, away_from, busy | {uid}, depth + 1
+            )
+            if sub is None:
+                ok = False
+                break
+            chain += sub
+        if not ok:
+            continue
+        trial.move_unit(uid, dest)
+        # Commit the trial onto the real board.
+        for moved, path, _ in chain:
+            board.move_unit(moved, path[-1])
+        board.move_unit(uid, dest)
+        return chain + [(uid, [start, dest], by)]
+    return None
+
+
+def _search(
+    board: Board,
+    exclusive: Exclusive,
+    uid: str,
+    hexes: int,
+    prefs: StandingOrders,
+    away_from: Sequence[Hex],
+) -> list[_Plan]:
+    start = board.unit_hex(uid)
+    assert start is not None
+    plans: list[_Plan] = []
+
+    def rec(b: Board, path: list[Hex], displaced: list[tuple[str, list[Hex], str]]) -> None:
+        here = path[-1]
+        if len(path) - 1 == hexes:
+            plans.append(_Plan(path, b, displaced, True))
+            return
+        blocked: list[tuple[str, str]] = []
+        extended = False
+        for nb in sorted(here.neighbours()):
+            if start.distance(nb) != len(path):
+                continue
+            kind, rule, why = _step_kind(b, exclusive, uid, here, nb)
+            if kind == "ok":
+                b2 = b.copy()
+                b2.move_unit(uid, nb)
+                rec(b2, path + [nb], displaced)
+                extended = True
+            elif kind == "friend":
+                b2 = b.copy()
+                moves: list[tuple[str, list[Hex], str]] = []
+                ok = True
+                for other in b2.occupants(nb):
+                    sub = displace(b2, exclusive, other, uid, prefs, away_from, frozenset({uid}))
+                    if sub is None:
+                        ok = False
+                        break
+                    moves += sub
+                if ok:
+                    b2.move_unit(uid, nb)
+                    rec(b2, path + [nb], displaced + moves)
+                    extended = True
+                else:
+                    blocked.append(
+                        ("7.82", f"displacing the unit in {nb} would eliminate it")
+                    )
+            elif kind == "dies":
+                b2 = b.copy()
+                b2.move_unit(uid, nb)
+                plans.append(
+                    _Plan(path + [nb], b2, displaced, False, rule, why, dies_in_last=True)
+                )
+            elif kind in ("stop", "no"):
+                blocked.append((rule, why))
+        if not extended:
+            # Cite what stopped it: [5.24] or a failed displacement [7.82] first; leaving the
+            # map [12.12] only when every way on would leave it; else [7.74].
+            rules = [r for r, _ in blocked]
+            why_of = dict(reversed(blocked))
+            if "5.24" in rules:
+                rule = "5.24"
+            elif "7.82" in rules:
+                rule = "7.82"
+            elif blocked and all(r == "12.12" for r in rules):
+                rule = "12.12"
+            else:
+                rule = "7.74"
+            why = why_of.get(rule, "no hex it may enter")
+            plans.append(_Plan(path, b, displaced, False, rule, why))
+
+    rec(board.copy(), [start], [])
+    return plans
+
+
+def retreat(
+    board: Board,
+    exclusive: Exclusive,
+    uid: str,
+    hexes: int,
+    *,
+    combat: int,
+    prefs: StandingOrders | None = None,
+    away_from: Sequence[Hex] = (),
+) -> Retreat:
+    """Retreat ``uid`` ``hexes`` hexes [7.7] on ``board`` (mutated), displacing friends if it must
+    [7.8]; eliminates it if it cannot complete the retreat [7.74, 7.82, 5.24, 12.12].
+
+    ``prefs`` are the owner's standing orders; ``away_from`` the hexes of the enemy units of the
+    combat (for the default preference: as far from them as possible)."""
+    prefs = prefs or _NO_ORDERS
+    start = board.unit_hex(uid)
+    if start is None:
+        raise ValueError(f"{uid} is not on the map")
+    if hexes <= 0:
+        return Retreat(uid, [start])
+    plans = _search(board, exclusive, uid, hexes, prefs, away_from)
+
+    def key(p: _Plan) -> tuple[object, ...]:
+        n_disp = len(p.displaced)
+        avoid = sum(1 for u, _, _ in p.displaced if u in prefs.avoid_displacing)
+        pref, far = _order_key(p.path[-1], uid, prefs, away_from)
+        return (n_disp > 0, avoid, pref, far, n_disp, [str(h) for h in p.path])
+
+    complete = [p for p in plans if p.complete]
+    if complete:
+        best = min(complete, key=key)
+    else:
+        # Eliminated: go as far as possible (the path of retreat ends where it dies [7.74]).
+        best = min(plans, key=lambda p: (-len(p.path), *key(p)))
+    # Apply the chosen plan to the real board: displacements first (in order), then the unit.
+    out = Retreat(uid, best.path)
+    for moved, path, by in best.displaced:
+        for h in path[1:]:
+            board.note_passage(moved, h)
+        board.move_unit(moved, path[-1])
+        out.displaced.append((moved, path))
+        out.events.append(
+            DisplacedEvent(unit=moved, path=[str(h) for h in path], by=by, combat=combat)
+        )
+    for h in best.path[1:]:
+        board.note_passage(uid, h)
+    if len(best.path) > 1:
+        board.move_unit(uid, best.path[-1])
+        out.events.append(
+            RetreatEvent(unit=uid, path=[str(h) for h in best.path], combat=combat)
+        )
+    if not best.complete:
+        rule = best.fail_rule or "7.74"
+        reached = len(best.path) - 1
+        if best.dies_in_last:
+            reason = f"forced into {best.path[-1]}: {best.fail_reason}"
+        else:
+            reason = (
+                f"could retreat only {reached} of {hexes} hexes: {best.fail_reason}"
+            )
+        out.eliminated = rule
+        out.reason = reason
+        last = best.path[-1]
+        board.eliminate(uid)
+        out.events.append(
+            EliminatedEvent(unit=uid, hex=str(last), rule=rule, reason=reason, combat=combat)
+        )
+    return out
