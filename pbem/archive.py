@@ -152,9 +152,11 @@ class Message:
 
 def _parse_message(raw: bytes, name: str, payload_type: str, model: type[_Body], max_bytes: int) -> Message:
     from pbem.canonical import canonical_bytes, loads_strict, sha256_hex
-    from pbem.dsse import parse_envelope
+    from pbem.dsse import envelope_bytes, parse_envelope
 
     env = parse_envelope(raw, max_bytes=max_bytes, what=name)
+    if envelope_bytes(env) != raw:
+        raise InputError(f"{name}: the envelope is not in pbem's canonical form (JCS and a newline)")
     if env.payloadType != payload_type:
         raise InputError(f"{name}: payload type {env.payloadType!r}, expected {payload_type!r}")
     body_bytes = env.body()
