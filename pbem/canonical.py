@@ -46,41 +46,67 @@ def sha256_hex(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
+_Path = tuple[Any, ...] | None
+"""A location inside a value as a linked list ``(parent, key)``; rendered only for messages."""
+
+
+def _render(path: _Path) -> str:
+    parts: list[str] = []
+    while path is not None:
+        path, key = path
+        parts.append(f"[{key}]" if isinstance(key, int) else f"[{json.dumps(key)[:40]}]")
+    return "$" + "".join(reversed(parts))
+
+
+_EXACT = (bool, str, dict, list, tuple, int)
+
+
 def _check_value(obj: Any, what: str) -> None:
     """Walk a JSON value (iteratively: no recursion limit) and refuse what JCS must not see."""
-    stack: list[tuple[Any, str]] = [(obj, "$")]
+    stack: list[tuple[Any, _Path]] = [(obj, None)]
+    pop, push = stack.pop, stack.append
     while stack:
-        value, where = stack.pop()
-        if value is None or isinstance(value, bool):
-            continue
-        if isinstance(value, int):
-            if abs(value) > MAX_SAFE_INTEGER:
-                raise InputError(f"{what}: integer at {where} is outside +/-(2**53 - 1)")
-            continue
-        if isinstance(value, float):
-            raise InputError(f"{what}: number at {where} is not an integer (floats are not allowed)")
-        if isinstance(value, str):
-            _check_text(value, what, where)
-            continue
-        if isinstance(value, dict):
+        value, path = pop()
+        kind = type(value)
+        if kind not in _EXACT:  # subclasses such as StrEnum/IntEnum/OrderedDict
+            kind = next((t for t in _EXACT if isinstance(value, t)), kind)
+        if kind is str:
+            _check_text(value, what, path)
+        elif kind is dict:
             for key, item in value.items():
                 if not isinstance(key, str):
-                    raise InputError(f"{what}: object key {key!r} at {where} is not a string")
-                _check_text(key, what, where)
-                stack.append((item, f"{where}[{json.dumps(key)[:40]}]"))
-            continue
-        if isinstance(value, list | tuple):
+                    raise InputError(
+                        f"{what}: object key {key!r} at {_render(path)} is not a string"
+                    )
+                _check_text(key, what, path)
+                push((item, (path, key)))
+        elif kind is list or kind is tuple:
             for index, item in enumerate(value):
-                stack.append((item, f"{where}[{index}]"))
+                push((item, (path, index)))
+        elif value is None or kind is bool:
             continue
-        raise InputError(f"{what}: value at {where} has type {type(value).__name__}, not JSON")
+        elif kind is int:
+            if not -MAX_SAFE_INTEGER <= value <= MAX_SAFE_INTEGER:
+                raise InputError(f"{what}: integer at {_render(path)} is outside +/-(2**53 - 1)")
+        elif isinstance(value, float):
+            raise InputError(
+                f"{what}: number at {_render(path)} is not an integer (floats are not allowed)"
+            )
+        else:
+            raise InputError(
+                f"{what}: value at {_render(path)} has type {kind.__name__}, not JSON"
+            )
 
 
-def _check_text(text: str, what: str, where: str) -> None:
+def _check_text(text: str, what: str, path: _Path) -> None:
+    if text.isascii():
+        return
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:
-        raise InputError(f"{what}: string at {where} contains a lone surrogate") from None
+        raise InputError(
+            f"{what}: string at {_render(path)} contains a lone surrogate"
+        ) from None
 
 
 def canonical_bytes(obj: Any, *, what: str = "value") -> bytes:

@@ -86,6 +86,26 @@ def test_canonical_refuses_unsafe_integers_and_other_types() -> None:
         canonical_bytes({1, 2})
 
 
+def test_canonical_accepts_str_and_int_subclasses() -> None:
+    from enum import IntEnum, StrEnum
+
+    class Side(StrEnum):
+        DE = "DE"
+
+    class Steps(IntEnum):
+        FULL = 2
+
+    assert canonical_bytes({Side.DE: [Side.DE, Steps.FULL]}) == b'{"DE":["DE",2]}'
+
+
+def test_canonical_error_names_the_place() -> None:
+    with pytest.raises(InputError) as info:
+        canonical_bytes({"units": [{"id": "1/501"}, {"mp": 2.5}]}, what="state")
+    assert str(info.value) == (
+        'state: number at $["units"][1]["mp"] is not an integer (floats are not allowed)'
+    )
+
+
 def test_canonical_refuses_lone_surrogates() -> None:
     with pytest.raises(InputError, match="surrogate"):
         canonical_bytes({"a": "x\ud800"})
