@@ -162,7 +162,7 @@ ROUTES: list[tuple[str, str, list[str], list[str]]] = [
     ("road", "Bastogne - Assenois - Hompré - Chaumont - Burnon",
      ["1317", "1318", "Assenois", "Hompré", "Chaumont", "Burnon", "0731"], ["end"]),
     ("road", "Assenois - Clochimont - Remichampagne",
-     ["Assenois", "Clochimont", "Remichampagne", "0529"], ["end"]),
+     ["Assenois", "Clochimont", "Remichampagne", "0631"], ["end"]),
     ("road", "N85 Bastogne - Sibret - Neufchâteau",
      ["1317", "1318", "1218", "1119", "0920", "Sibret", "0431"], ["end"]),
     ("road", "Bastogne - Senonchamps - Chenogne - Tillet",
