@@ -460,16 +460,19 @@ def _ingest_blob(game_dir: Path, name: str, raw: bytes) -> list[Path]:
         if archived.body_hash == msg.body_hash:
             click.echo(f"already in the archive: {archived.name}", err=True)
             return written
+        if body.side != archived.body.side:
+            raise ArchiveError(
+                f"{name}: step {body.step} is already archived as {archived.name}; a move by "
+                f"{body.side} cannot take its place [P2]"
+            )
         from pbem.dsse import verify
 
-        entry = game.body.sides.get(body.side)
+        entry = game.body.sides[body.side]
         try:
-            if entry is None:
-                raise PbemError("unknown side")
             verify(msg.envelope, MOVE_TYPE, {entry.fingerprint: game.public_key(body.side)})
             signed = f"{body.side} signed two different moves for step {body.step}"
         except PbemError:
-            signed = "and it is not validly signed"
+            signed = f"and it is not validly signed by {body.side}"
         raise ArchiveError(
             f"{name}: step {body.step} is already archived as {archived.name} with another body "
             f"({signed}); refused [P7]"
