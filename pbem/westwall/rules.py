@@ -1,0 +1,592 @@
+"""The WestWall rules system behind :class:`pbem.ruleset.Ruleset` (system ``"westwall"``).
+
+The sequence of play [3.0, 4.0] as decisions:
+
+1. **Set-up**: each side listed in ``state.setup_pending`` (sides with a deployment, in the order the
+   scenario lists them) places its units: a non-random ``"setup"`` decision answered by
+   :class:`~pbem.westwall.model.SetupOrders`, checked against the deployment areas (the scenario's
+   rule case, e.g. [15.12]) and stacking [5.31].
+2. **Player-turns**: from ``first_turn`` to ``last_turn``, the first player then the other [4.1]. A
+   whole player-turn -- Movement Phase then Combat Phase -- is one ``"player-turn"`` decision
+   (:class:`~pbem.westwall.model.PlayerTurnOrders`): moves, attacks in the order they are to be
+   resolved, and standing orders for the opponent's next player-turn (kept in ``state.standing``).
+   Ground support spent is forgotten at each new game-turn [9.14].
+3. **End**: after the last player-turn, or as soon as the exclusive rules declare a result after a
+   player-turn (e.g. [15.27]), the game is over: the other side sends a non-random ``"acknowledge"``
+   whose reveal keys the dice of the final player-turn (protocol.md). Then nothing is pending.
+
+States, orders and events cross the boundary as JSON (``model_dump(mode="json")``). Combat checks
+and resolution are in :mod:`pbem.westwall.combat`; movement in :mod:`pbem.westwall.movement`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import TypeAdapter, ValidationError
+
+from pbem.errors import IllegalOrders, InputError, RuleViolation
+from pbem.hexmap import Hex
+from pbem.ruleset import JSON, Decision, Dice, Outcome, Resolution, Ruleset
+from pbem.westwall.board import Board
+from pbem.westwall.exclusive import Exclusive, get_exclusive
+from pbem.westwall.model import (
+    AcknowledgeOrders,
+    Area,
+    Event,
+    MoveOrder,
+    NoteEvent,
+    Orders,
+    PlacedEvent,
+    PlayerTurnOrders,
+    Scenario,
+    SetupOrders,
+    StandingOrders,
+    State,
+    UnitState,
+)
+from pbem.westwall.movement import (
+    cheapest_path,
+    describe_areas,
+    in_any_area,
+    validate_moves,
+    walk_moves,
+)
+
+_ORDERS: TypeAdapter[SetupOrders | PlayerTurnOrders | AcknowledgeOrders] = TypeAdapter(Orders)
+
+
+def _errors_line(exc: ValidationError, what: str) -> str:
+    parts = []
+    for err in exc.errors():
+        loc = ".".join(str(x) for x in err["loc"]) or "(top)"
+        parts.append(f"{loc}: {err['msg']}")
+    return f"{what}: " + "; ".join(parts)
+
+
+def parse_orders(orders: JSON) -> SetupOrders | PlayerTurnOrders | AcknowledgeOrders:
+    """Orders JSON -> model; :class:`InputError` (one line, every field problem) if malformed."""
+    try:
+        return _ORDERS.validate_python(orders)
+    except ValidationError as exc:
+        raise InputError(_errors_line(exc, "malformed orders")) from None
+
+
+def parse_state(state: JSON) -> State:
+    if isinstance(state, State):
+        return state
+    try:
+        return State.model_validate(state)
+    except ValidationError as exc:
+        raise InputError(_errors_line(exc, "malformed state")) from None
+
+
+def side_name(scenario: Scenario, side: str) -> str:
+    for s in scenario.sides:
+        if s.id == side:
+            return s.adjective or s.name
+    return side
+
+
+def _dump(events: list[Event]) -> list[JSON]:
+    return [e.model_dump(mode="json") for e in events]
+
+
+def _combat() -> Any:
+    """Engineer B's combat module, or ``None`` while it does not exist."""
+    try:
+        from pbem.westwall import combat
+    except ImportError:  # pragma: no cover - only before the combat module lands
+        return None
+    return combat
+
+
+class WestWallRules(Ruleset):
+    """SPI WestWall standard rules (1.0-9.14) with a game's exclusive rules plugged in."""
+
+    system = "westwall"
+
+    # -- scenario ---------------------------------------------------------------------------------
+    def load_scenario(self, data: JSON) -> Scenario:
+        """Validate merged scenario data. Every problem goes into ONE :class:`InputError`, one per
+        line, each with its field path."""
+        if isinstance(data, Scenario):
+            return data
+        try:
+            sc = Scenario.model_validate(data)
+        except ValidationError as exc:
+            lines = []
+            for err in exc.errors():
+                loc = ".".join(str(x) for x in err["loc"]) or "(top)"
+                lines.append(f"{loc}: {err['msg']}")
+            raise InputError("invalid scenario:\n" + "\n".join(lines)) from None
+        problems = scenario_problems(sc)
+        if problems:
+            raise InputError("invalid scenario:\n" + "\n".join(problems))
+        return sc
+
+    def initial_state(self, scenario: Scenario, options: JSON) -> JSON:
+        """Every unit waiting; sides with a deployment must set up first [3.0]."""
+        pending: list[str] = []
+        for d in scenario.deployments:
+            if d.side not in pending:
+                pending.append(d.side)
+        waiting = UnitState.model_validate({})
+        state = State.model_validate(
+            {
+                "scenario": scenario.id,
+                "game_turn": scenario.first_turn,
+                "phasing": pending[0] if pending else scenario.first_player,
+                "phase": "setup" if pending else "player-turn",
+                "setup_pending": pending,
+                "units": {u.id: waiting for u in scenario.units},
+            }
+        )
+        return state.model_dump(mode="json")
+
+    # -- decisions --------------------------------------------------------------------------------
+    def pending(self, scenario: Scenario, state: JSON) -> list[Decision]:
+        st = parse_state(state)
+        if st.phase == "setup" and st.setup_pending:
+            side = st.setup_pending[0]
+            return [
+                Decision(
+                    side, "setup", f"Set-up: {side_name(scenario, side)} deployment", random=False
+                )
+            ]
+        if st.phase == "player-turn":
+            return [
+                Decision(
+                    st.phasing,
+                    "player-turn",
+                    f"Game-Turn {st.game_turn}, {side_name(scenario, st.phasing)} player-turn",
+                    random=True,
+                )
+            ]
+        if st.phase == "over" and not st.finished:
+            return [
+                Decision(
+                    st.phasing,
+                    "acknowledge",
+                    f"{side_name(scenario, st.phasing)} acknowledges the end of the game",
+                    random=False,
+                )
+            ]
+        return []
+
+    def skeleton(self, scenario: Scenario, state: JSON, side: str) -> JSON:
+        st = parse_state(state)
+        pend = self.pending(scenario, st)
+        if not pend or pend[0].side != side:
+            raise InputError(f"no decision of {side} is pending")
+        kind = pend[0].kind
+        if kind == "setup":
+            return SetupOrders(
+                side=side, placements=default_placements(scenario, st, side)
+            ).model_dump(mode="json")
+        if kind == "player-turn":
+            standing = st.standing.get(side) or StandingOrders.model_validate({})
+            return PlayerTurnOrders(
+                side=side, game_turn=st.game_turn, standing=standing
+            ).model_dump(mode="json", exclude_none=True)
+        return AcknowledgeOrders(side=side).model_dump(mode="json")
+
+    def normalize(self, scenario: Scenario, state: JSON, side: str, orders: JSON) -> JSON:
+        """Expand every move given with ``to`` (and no path) into the cheapest legal path."""
+        st = parse_state(state)
+        o = parse_orders(orders)
+        if isinstance(o, PlayerTurnOrders):
+            board = Board.from_state(scenario, st)
+            moves: list[MoveOrder] = []
+            for m in o.moves:
+                if m.unit not in scenario.unit:
+                    raise InputError(f"unknown unit {m.unit!r} in the moves")
+                if m.to is not None and not m.path:
+                    target = Hex.parse(m.to)
+                    path = cheapest_path(board, m.unit, target, st.game_turn)
+                    if path is None:
+                        raise InputError(
+                            f"move of {m.unit}: no legal path to {target} this movement phase"
+                        )
+                    m = m.model_copy(update={"path": [str(h) for h in path], "to": None})
+                elif m.to is not None:
+                    if not m.path or m.path[-1] != m.to:
+                        raise InputError(
+                            f"move of {m.unit}: 'to' {m.to} is not the end of its path"
+                        )
+                    m = m.model_copy(update={"to": None})
+                moves.append(m)
+            o = o.model_copy(update={"moves": moves})
+        return o.model_dump(mode="json", exclude_none=True)
+
+    # -- checking ---------------------------------------------------------------------------------
+    def validate(
+        self, scenario: Scenario, state: JSON, side: str, orders: JSON
+    ) -> list[RuleViolation]:
+        st = parse_state(state)
+        o = parse_orders(orders)
+        pend = self.pending(scenario, st)
+        if not pend:
+            return [RuleViolation("4.0", "the game is over: no orders are expected")]
+        d = pend[0]
+        if o.side != side:
+            return [RuleViolation("4.1", f"these orders are for {o.side}, not {side}")]
+        if d.side != side:
+            return [
+                RuleViolation(
+                    "5.11", f"it is not {side}'s turn: the game waits for {d.side} ({d.label})"
+                )
+            ]
+        if o.kind != d.kind:
+            return [RuleViolation("4.1", f"expected {d.kind} orders ({d.label}), got {o.kind}")]
+        if isinstance(o, SetupOrders):
+            return setup_violations(scenario, st, o)
+        if isinstance(o, PlayerTurnOrders):
+            return self._turn_violations(scenario, st, o)
+        return []
+
+    def _turn_violations(
+        self, scenario: Scenario, st: State, o: PlayerTurnOrders
+    ) -> list[RuleViolation]:
+        if o.game_turn != st.game_turn:
+            return [
+                RuleViolation(
+                    "4.1",
+                    f"these orders are for Game-Turn {o.game_turn}, but it is Game-Turn {st.game_turn}",
+                )
+            ]
+        exclusive = get_exclusive(scenario.game)
+        board = Board.from_state(scenario, st)
+        plan = walk_moves(board, o.side, st.game_turn, o.moves, exclusive)
+        out = list(plan.violations)
+        out += standing_violations(scenario, o.side, o.standing)
+        combat = _combat()
+        if combat is not None:
+            out += combat.validate_attacks(board, scenario, board.to_state(st), o)
+        return out
+
+    # -- resolving --------------------------------------------------------------------------------
+    def resolve(
+        self, scenario: Scenario, state: JSON, side: str, orders: JSON, dice: Dice
+    ) -> Resolution:
+        st = parse_state(state)
+        violations = self.validate(scenario, st, side, orders)
+        if violations:
+            raise IllegalOrders(violations)
+        o = parse_orders(orders)
+        if isinstance(o, SetupOrders):
+            new, events = self._resolve_setup(scenario, st, o)
+        elif isinstance(o, PlayerTurnOrders):
+            new, events = self._resolve_turn(scenario, st, o, dice)
+        else:
+            new = st.model_copy(update={"finished": True, "phase": "over"})
+            result = self.outcome(scenario, new.model_dump(mode="json"))
+            text = result.summary if result else "game over"
+            events = [NoteEvent(rule="4.0", text=f"{side} acknowledges: {text}")]
+        return Resolution(new.model_dump(mode="json"), _dump(events))
+
+    def _resolve_setup(
+        self, scenario: Scenario, st: State, o: SetupOrders
+    ) -> tuple[State, list[Event]]:
+        board = Board.from_state(scenario, st)
+        events: list[Event] = []
+        for uid, h in sorted(o.placements.items()):
+            board.move_unit(uid, Hex.parse(h))
+            events.append(PlacedEvent(unit=uid, hex=h))
+        rest = [s for s in st.setup_pending if s != o.side]
+        standing = dict(st.standing)
+        standing[o.side] = o.standing
+        changes: dict[str, object] = {
+            "setup_pending": rest,
+            "standing": dict(sorted(standing.items())),
+        }
+        if not rest:
+            changes.update(
+                phase="player-turn", phasing=scenario.first_player, game_turn=scenario.first_turn
+            )
+        else:
+            changes.update(phasing=rest[0])
+        return board.to_state(st, **changes), events
+
+    def _resolve_turn(
+        self, scenario: Scenario, st: State, o: PlayerTurnOrders, dice: Dice
+    ) -> tuple[State, list[Event]]:
+        exclusive = get_exclusive(scenario.game)
+        board = Board.from_state(scenario, st)
+        plan = walk_moves(board, o.side, st.game_turn, o.moves, exclusive)
+        events: list[Event] = list(plan.events)
+        after_moves = board.to_state(st)
+        changes: dict[str, object] = {"combat_phase_index": st.combat_phase_index + 1}
+        combat = _combat()
+        if combat is not None:
+            fought = list(combat.resolve_combat(board, scenario, after_moves, o, dice, exclusive))
+            events += fought
+            if hasattr(combat, "combat_state_changes"):
+                changes = dict(combat.combat_state_changes(scenario, after_moves, o, fought))
+        standing = dict(st.standing)
+        standing[o.side] = o.standing
+        changes["standing"] = dict(sorted(standing.items()))
+        new = board.to_state(st, **changes)
+        return self._advance(scenario, new, exclusive, events)
+
+    def _advance(
+        self, scenario: Scenario, st: State, exclusive: Exclusive, events: list[Event]
+    ) -> tuple[State, list[Event]]:
+        """Next player-turn [4.1]; a new game-turn clears ground support spent [9.14]; the game ends
+        after the last player-turn or when the exclusive rules declare a result."""
+        other = scenario.other(st.phasing)
+        if st.phasing == scenario.first_player:
+            nxt = st.model_copy(update={"phasing": other})
+        else:
+            nxt = st.model_copy(
+                update={
+                    "phasing": scenario.first_player,
+                    "game_turn": st.game_turn + 1,
+                    "ground_support_used": {},
+                    "ground_support_phase": {},
+                }
+            )
+        early = exclusive.outcome(scenario, st)
+        if early is not None or nxt.game_turn > scenario.last_turn:
+            over = st.model_copy(update={"phase": "over", "phasing": other})
+            result = self.outcome(scenario, over.model_dump(mode="json"))
+            why = (
+                "the last player-turn has been played [4.0]"
+                if early is None
+                else "victory condition met"
+            )
+            summary = result.summary if result else ""
+            events.append(NoteEvent(rule="4.0", text=f"Game over: {why}. {summary}".strip()))
+            return over, events
+        return nxt, events
+
+    # -- results ----------------------------------------------------------------------------------
+    def score(self, scenario: Scenario, state: JSON) -> dict[str, int]:
+        return get_exclusive(scenario.game).score(scenario, parse_state(state))
+
+    def outcome(self, scenario: Scenario, state: JSON) -> Outcome | None:
+        """The result once the game is over (phase ``over``): the exclusive rules' verdict, asked
+        with ``finished`` set; if they give none, the side with more victory points wins."""
+        st = parse_state(state)
+        if st.phase != "over":
+            return None
+        final = st.model_copy(update={"finished": True})
+        exclusive = get_exclusive(scenario.game)
+        result = exclusive.outcome(scenario, final)
+        if result is None:
+            result = Exclusive.outcome(exclusive, scenario, final)
+        return result
+
+    def describe(self, scenario: Scenario, state: JSON) -> str:
+        st = parse_state(state)
+        if st.phase == "setup" and st.setup_pending:
+            return f"Set-up: {side_name(scenario, st.setup_pending[0])} player deploys"
+        if st.phase == "player-turn":
+            return (
+                f"Game-Turn {st.game_turn} of {scenario.last_turn}, "
+                f"{side_name(scenario, st.phasing)} player-turn"
+            )
+        result = self.outcome(scenario, st)
+        tail = f": {result.summary}" if result else ""
+        if not st.finished:
+            return f"Game over{tail} (awaiting {side_name(scenario, st.phasing)} acknowledgement)"
+        return f"Game over{tail}"
+
+    def describe_event(self, scenario: Scenario, event: JSON) -> str:
+        """One readable line for an event (``pbem log``)."""
+        t = event.get("type") if isinstance(event, dict) else None
+        if t == "moved":
+            how = " (entering the map)" if event.get("entered") else ""
+            how += " and leaves the map" if event.get("exited") else ""
+            from pbem.westwall.movement import fmt_mp
+
+            return f"{event['unit']} moves {'-'.join(event['path'])}{how}, {fmt_mp(event['mp_halves'])} MP"
+        if t == "placed":
+            return f"{event['unit']} set up in {event['hex']}"
+        if t == "note":
+            rule = f" [{event['rule']}]" if event.get("rule") else ""
+            return f"{event['text']}{rule}"
+        if t == "combat":
+            if event.get("cancelled"):
+                return f"combat {event['number']} cancelled: {event['cancelled']}"
+            return (
+                f"combat {event['number']}: {'+'.join(event['attackers'] + event['artillery'])} vs "
+                f"{'+'.join(event['defenders'])}: {event['attack_strength']}-{event['defense_strength']} = "
+                f"{event['differential']:+d} on the {event['line']} line, column {event['column']}, "
+                f"die {event['die']}: {event['result']}"
+            )
+        if t in ("retreat", "displaced", "advance"):
+            return f"{event['unit']} {t} {'-'.join(event['path'])}"
+        if t == "eliminated":
+            return (
+                f"{event['unit']} eliminated: {event.get('reason', '')} [{event.get('rule', '')}]"
+            )
+        return str(event)
+
+
+# --------------------------------------------------------------------------------------------------
+# Scenario and set-up checks
+# --------------------------------------------------------------------------------------------------
+
+
+def scenario_problems(sc: Scenario) -> list[str]:
+    """Consistency problems a schema cannot see (unknown kinds, ids, sides)."""
+    out: list[str] = []
+    sides = sc.side_ids()
+    if len(sides) != 2 or len(set(sides)) != 2:
+        out.append(f"sides: WestWall needs exactly two sides (got {sides})")
+    if sc.first_player not in sides:
+        out.append(f"first_player: {sc.first_player!r} is not a side")
+    if sc.last_turn < sc.first_turn:
+        out.append("last_turn: before first_turn")
+    for u in sc.units:
+        if u.side not in sides:
+            out.append(f"units.{u.id}: unknown side {u.side!r}")
+    kinds = set(sc.map.terrain) | {sc.map.default_terrain}
+    for k in sorted(kinds - set(sc.terrain_key.hexes)):
+        out.append(f"map.terrain: unknown hex terrain {k!r} (not in the terrain key)")
+    for k in sorted({line.kind for line in sc.map.lines} - set(sc.terrain_key.hexsides)):
+        out.append(f"map.lines: unknown hexside kind {k!r} (not in the terrain key)")
+    for i, r in enumerate(sc.map.routes):
+        hs = r.hexes
+        for a, b in zip(hs, hs[1:], strict=False):
+            if not Hex.parse(a).is_adjacent(Hex.parse(b)):
+                out.append(f"map.routes.{i}: {a} and {b} are not adjacent")
+    for i, line in enumerate(sc.map.lines):
+        for s in line.hexsides:
+            try:
+                a_s, b_s = s.split("/")
+                if not Hex.parse(a_s).is_adjacent(Hex.parse(b_s)):
+                    out.append(f"map.lines.{i}: {s} is not a hexside")
+            except (ValueError, InputError):
+                out.append(f"map.lines.{i}: {s!r} is not a hexside XXYY/XXYY")
+    groups: list[tuple[str, int, str, list[str]]] = [
+        ("deployments", i, d.side, d.units) for i, d in enumerate(sc.deployments)
+    ] + [("reinforcements", i, r.side, r.units) for i, r in enumerate(sc.reinforcements)]
+    for what, i, gside, uids in groups:
+        if gside not in sides:
+            out.append(f"{what}.{i}: unknown side {gside!r}")
+        for uid in uids:
+            found = sc.unit.get(uid)
+            if found is None:
+                out.append(f"{what}.{i}: unknown unit {uid!r}")
+            elif found.side != gside:
+                out.append(f"{what}.{i}: unit {uid} belongs to {found.side}, not {gside}")
+    return out
+
+
+def default_placements(scenario: Scenario, st: State, side: str) -> dict[str, str]:
+    """A legal set-up for ``side`` (first free hex of each unit's area, in hex order) for skeletons."""
+    board = Board.from_state(scenario, st)
+    taken = {h for _uid, h in board.positions()}
+    out: dict[str, str] = {}
+    hexes = scenario.map.all_hexes()
+    for d in scenario.deployments:
+        if d.side != side:
+            continue
+        for uid in d.units:
+            for h in hexes:
+                if (
+                    h not in taken
+                    and not board.geo.terrain[h].prohibited
+                    and in_any_area(scenario, d.area, h)
+                ):
+                    taken.add(h)
+                    out[uid] = str(h)
+                    break
+    return out
+
+
+def setup_violations(scenario: Scenario, st: State, o: SetupOrders) -> list[RuleViolation]:
+    """Set-up checks: every unit of the side's deployments placed once, in its area (the scenario's
+    rule case), on open terrain, not on an enemy unit [5.12], no two in one hex [5.31]."""
+    out: list[RuleViolation] = []
+    board = Board.from_state(scenario, st)
+    where: dict[str, tuple[list[Area], str]] = {}
+    for d in scenario.deployments:
+        if d.side == o.side:
+            for uid in d.units:
+                where[uid] = (d.area, d.rule)
+    for uid in o.placements:
+        if uid not in scenario.unit:
+            raise InputError(f"unknown unit {uid!r} in the set-up")
+    for uid in sorted(set(where) - set(o.placements)):
+        out.append(RuleViolation(where[uid][1], f"{uid} must be set up", uid))
+    used: dict[Hex, str] = {}
+    for uid, hs in sorted(o.placements.items()):
+        if uid not in where:
+            out.append(
+                RuleViolation(
+                    "3.0", f"{uid} is not part of the {o.side} initial deployment", uid, hs
+                )
+            )
+            continue
+        h = Hex.parse(hs)
+        areas, rule = where[uid]
+        if not board.on_map(h):
+            out.append(
+                RuleViolation(rule, f"{uid} cannot set up in {h}: it is off the map", uid, hs)
+            )
+            continue
+        if not in_any_area(scenario, areas, h):
+            out.append(
+                RuleViolation(
+                    rule,
+                    f"{uid} cannot set up in {h}: outside its area ({describe_areas(areas)})",
+                    uid,
+                    hs,
+                )
+            )
+        if board.geo.terrain[h].prohibited:
+            out.append(
+                RuleViolation("5.21", f"{uid} cannot set up in {h}: closed to all units", uid, hs)
+            )
+        enemy = board.enemy_at(h, o.side)
+        if enemy is not None:
+            out.append(
+                RuleViolation(
+                    "5.12", f"{uid} cannot set up in {h}: enemy unit {enemy} is there", uid, hs
+                )
+            )
+        if h in used or (board.occupant(h) is not None and enemy is None):
+            other = used.get(h) or board.occupant(h)
+            out.append(
+                RuleViolation("5.31", f"{uid} and {other} cannot both set up in {h}", uid, hs)
+            )
+        used.setdefault(h, uid)
+    return out
+
+
+def standing_violations(
+    scenario: Scenario, side: str, standing: StandingOrders
+) -> list[RuleViolation]:
+    """Standing orders must name the side's own units: FPF by its artillery [8.4], retreat
+    preferences and displacement wishes for its units [7.7, 7.8]."""
+    out: list[RuleViolation] = []
+    ids = (
+        [f.artillery for f in standing.fpf]
+        + list(standing.retreat)
+        + list(standing.avoid_displacing)
+    )
+    for uid in ids:
+        if uid not in scenario.unit:
+            raise InputError(f"unknown unit {uid!r} in the standing orders")
+    for f in standing.fpf:
+        u = scenario.unit[f.artillery]
+        if u.side != side or not u.is_artillery:
+            out.append(
+                RuleViolation(
+                    "8.4",
+                    f"{f.artillery} cannot be given FPF orders: not one of your artillery units",
+                    f.artillery,
+                )
+            )
+    for uid in list(standing.retreat) + list(standing.avoid_displacing):
+        if scenario.unit[uid].side != side:
+            out.append(
+                RuleViolation("7.7", f"{uid} is not one of your units (standing orders)", uid)
+            )
+    return out
+
+
+__all__ = ["WestWallRules", "parse_orders", "parse_state", "setup_violations", "validate_moves"]
