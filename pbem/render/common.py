@@ -1,0 +1,175 @@
+"""Helpers shared by the map renderer and the email narrative (presentation only).
+
+* :func:`coerce_scenario`, :func:`coerce_state`, :func:`coerce_events` accept either the WestWall
+  pydantic models or the plain JSON values found in turn files, so callers can pass whichever they
+  hold.
+* :func:`area_hexes` lists the hexes of a deployment or entry :class:`~pbem.westwall.model.Area`
+  (used to draw reinforcement entry areas [11.11]).
+* :func:`positions_before` replays the step's events backwards from the final state, so each event
+  can be drawn (or told) where it happened: a combat is shown from the hexes the attackers held
+  when it was resolved, not from where they ended after advancing [7.9].
+
+Nothing here imports a rules module beyond the data models, and the rules never import this.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from pydantic import TypeAdapter, ValidationError
+
+from pbem.errors import InputError
+from pbem.hexmap import Hex
+from pbem.westwall.model import (
+    AdvanceEvent,
+    AnyEvent,
+    Area,
+    DisplacedEvent,
+    EliminatedEvent,
+    Event,
+    MapData,
+    MovedEvent,
+    PlacedEvent,
+    RetreatEvent,
+    Scenario,
+    State,
+)
+
+_EVENTS: TypeAdapter[Any] = TypeAdapter(list[AnyEvent])
+
+
+def coerce_scenario(scenario: Scenario | Mapping[str, Any]) -> Scenario:
+    """A :class:`Scenario` from the model itself or merged scenario JSON."""
+    if isinstance(scenario, Scenario):
+        return scenario
+    try:
+        return Scenario.model_validate(scenario)
+    except ValidationError as exc:
+        raise InputError(f"scenario does not validate: {exc.errors()[0]['msg']}") from None
+
+
+def coerce_state(state: State | Mapping[str, Any]) -> State:
+    """A :class:`State` from the model itself or the ``state`` value of a turn file."""
+    if isinstance(state, State):
+        return state
+    try:
+        return State.model_validate(state)
+    except ValidationError as exc:
+        raise InputError(f"state does not validate: {exc.errors()[0]['msg']}") from None
+
+
+def coerce_events(events: Iterable[Event | Mapping[str, Any]]) -> list[Event]:
+    """Event models from models or the ``events`` list of a turn file (order kept)."""
+    items = list(events)
+    if all(isinstance(e, Event) for e in items):
+        return [e for e in items if isinstance(e, Event)]
+    raw = [e.model_dump() if isinstance(e, Event) else e for e in items]
+    try:
+        parsed: list[Event] = _EVENTS.validate_python(raw)
+    except ValidationError as exc:
+        raise InputError(f"events do not validate: {exc.errors()[0]['msg']}") from None
+    return parsed
+
+
+def area_hexes(m: MapData, area: Area) -> list[Hex]:
+    """Every on-map hex satisfying all the conditions of ``area`` (sorted)."""
+    hexes = m.all_hexes()
+    if area.hexes is not None:
+        wanted = {Hex.parse(h) for h in area.hexes}
+        hexes = [h for h in hexes if h in wanted]
+    if area.edge is not None:
+        edge = set(m.edge_hexes(area.edge))
+        hexes = [h for h in hexes if h in edge]
+        along_rows = area.edge in ("west", "east")
+
+        def key(h: Hex) -> int:
+            return h.row if along_rows else h.col
+
+        if area.from_hex is not None:
+            lo = key(Hex.parse(area.from_hex))
+            hexes = [h for h in hexes if key(h) >= lo]
+        if area.to_hex is not None:
+            hi = key(Hex.parse(area.to_hex))
+            hexes = [h for h in hexes if key(h) <= hi]
+    if area.exclude_cols:
+        hexes = [h for h in hexes if h.col not in area.exclude_cols]
+    centres = [Hex.parse(h) for h in area.of]
+    if area.within is not None and centres:
+        hexes = [h for h in hexes if any(h.distance(c) <= area.within for c in centres)]
+    if area.beyond is not None and centres:
+        hexes = [h for h in hexes if all(h.distance(c) > area.beyond for c in centres)]
+    c0, c1 = m.cols
+    r0, r1 = m.rows
+    gaps = {
+        "west": lambda h: h.col - c0,
+        "east": lambda h: c1 - h.col,
+        "north": lambda h: h.row - r0,
+        "south": lambda h: r1 - h.row,
+    }
+    for edge_name, n in sorted(area.min_from_edge.items()):
+        gap = gaps.get(edge_name)
+        if gap is not None:
+            hexes = [h for h in hexes if gap(h) > n]
+    return sorted(hexes)
+
+
+def positions_before(state: State, events: Sequence[Event]) -> list[dict[str, Hex]]:
+    """``result[i]`` maps unit id -> hex just before ``events[i]`` happened.
+
+    Computed backwards from ``state`` (the position after the last event): undoing a move, retreat,
+    displacement or advance puts the unit back on the first hex of its path; undoing an elimination
+    puts it back where it was eliminated; undoing an entry [11.11] or a placement takes it off the
+    map.
+    """
+    pos: dict[str, Hex] = {
+        uid: Hex.parse(us.hex)
+        for uid, us in state.units.items()
+        if us.status == "on-map" and us.hex is not None
+    }
+    out: list[dict[str, Hex]] = [{} for _ in events]
+    for i in range(len(events) - 1, -1, -1):
+        ev = events[i]
+        if isinstance(ev, MovedEvent):
+            if ev.entered:
+                pos.pop(ev.unit, None)
+            elif ev.path:
+                pos[ev.unit] = Hex.parse(ev.path[0])
+        elif isinstance(ev, RetreatEvent | DisplacedEvent | AdvanceEvent):
+            if ev.path:
+                pos[ev.unit] = Hex.parse(ev.path[0])
+        elif isinstance(ev, EliminatedEvent):
+            if ev.hex is not None:
+                pos[ev.unit] = Hex.parse(ev.hex)
+        elif isinstance(ev, PlacedEvent):
+            pos.pop(ev.unit, None)
+        out[i] = dict(pos)
+    return out
+
+
+def unit_label(scenario: Scenario, unit_id: str) -> str:
+    """How a unit is named to players: its printed designation, else its id."""
+    u = scenario.unit.get(unit_id)
+    return u.designation if u is not None and u.designation else unit_id
+
+
+def side_name(scenario: Scenario, side: str) -> str:
+    for s in scenario.sides:
+        if s.id == side:
+            return s.name
+    return side
+
+
+def side_adjective(scenario: Scenario, side: str) -> str:
+    for s in scenario.sides:
+        if s.id == side:
+            return s.adjective or s.name
+    return side
+
+
+def mp_text(halves: int) -> str:
+    """Movement points from half-points: ``12`` -> ``"6"``, ``13`` -> ``"6½"`` [5.22]."""
+    whole, half = divmod(halves, 2)
+    if half:
+        return f"{whole}½" if whole else "½"
+    return str(whole)

@@ -1,0 +1,1067 @@
+"""The turn snapshot as an SVG map: a pure function, like ``chess.svg.board``.
+
+:func:`render_map` draws a WestWall scenario's map (terrain, hexside features, hex numbers, town
+names, map edges and reinforcement entry areas [11.11]), the units as counters (side colour, NATO
+symbol, designation, values as printed [2.31]) and what the last step did: movement paths
+[5.0], attacks labelled with differential, die and result [7.6], retreats [7.7], displacements
+[7.8], advances [7.9] and eliminations, with a header (scenario, game-turn, player-turn, victory
+points) and a legend.
+
+Geometry (SPI ``XXYY``, flat-topped hexes in vertical columns, even columns half a hex lower): the
+centre of a hex with centre-to-corner size ``s`` is ``x = 1.5·s·col``, ``y = √3·s·(row + ½·[col
+even])`` in the SVG's user units; margins, header and legend are placed around that by the
+``viewBox``, so the centre of a hex can be computed by hand from its number.
+
+Output is deterministic: coordinates are rounded to two decimals, every element is emitted in a
+fixed order, every id is explicit (svgwrite's automatic ids are never used), so the same inputs give
+the same bytes. Elements carry ids and data attributes for tools and tests: ``id="hex-1317"``,
+``id="unit-1/501" data-hex="1418"``, ``id="event-3" data-type="combat"`` (events are numbered from
+1 in the order of the step's event list).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import svgwrite
+from svgwrite.container import Group
+
+from pbem.hexmap import Hex
+from pbem.render.common import (
+    area_hexes,
+    coerce_events,
+    coerce_scenario,
+    coerce_state,
+    positions_before,
+    side_name,
+)
+from pbem.westwall.model import (
+    AdvanceEvent,
+    CombatEvent,
+    DisplacedEvent,
+    EliminatedEvent,
+    Event,
+    MovedEvent,
+    NoteEvent,
+    PlacedEvent,
+    RetreatEvent,
+    Scenario,
+    State,
+    UnitDef,
+)
+
+SQRT3 = math.sqrt(3.0)
+
+DEFAULT_HEX_SIZE = 32.0
+"""Centre-to-corner distance of a hex, in SVG user units (pixels at 100 %)."""
+
+FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
+
+DEFAULT_COLORS: dict[str, str] = {
+    # page
+    "background": "#f7f5ee",
+    "text": "#1d1d1d",
+    "muted": "#5d5d5d",
+    "panel": "#ffffff",
+    "panel-border": "#b9b4a4",
+    # hexes
+    "hex-outline": "#8f8a78",
+    "hex-number": "#4a4638",
+    "map-edge": "#2b2b2b",
+    "place-name": "#1d1d1d",
+    "place-halo": "#ffffff",
+    "terrain-clear": "#efe9cc",
+    "terrain-mixed": "#dfe3b0",
+    "terrain-grove": "#c3dd9f",
+    "terrain-town": "#d9c7b4",
+    "terrain-broken": "#d4b98a",
+    "terrain-woods": "#79ad5e",
+    "terrain-rough": "#b0916a",
+    "terrain-city": "#b9a596",
+    "terrain-lake": "#8fc0ea",
+    "terrain-unknown": "#e0e0e0",
+    # pattern ink on top of the fills
+    "ink-grove": "#6f9a4c",
+    "ink-woods": "#3d6e2c",
+    "ink-broken": "#8c6d3f",
+    "ink-rough": "#6b4f2e",
+    "ink-town": "#5b4636",
+    "ink-city": "#3e3028",
+    "ink-mixed": "#9da86a",
+    "ink-lake": "#4f8fc8",
+    # hexsides
+    "river": "#1e5fc4",
+    "stream": "#3f8fe6",
+    "canal": "#17408f",
+    "ferry": "#1e5fc4",
+    "road": "#b5352a",
+    "trail": "#7b5535",
+    "bridge": "#2b2b2b",
+    "bridge-deck": "#f2f2f2",
+    "destroyed": "#d01010",
+    # what the step did
+    "move": "#222222",
+    "attack": "#d0141b",
+    "barrage": "#d0141b",
+    "fpf": "#1c5fd0",
+    "retreat": "#e07a00",
+    "displaced": "#a05ad0",
+    "advance": "#138a36",
+    "placed": "#6a2c91",
+    "eliminated": "#d0141b",
+    "label-bg": "#ffffff",
+    # markers on counters
+    "marker-fpf": "#ffd83a",
+    "marker-advanced": "#b9f0c4",
+    "marker-retreated": "#ffd0a0",
+}
+"""Colour of every drawn thing; pass ``colors={...}`` to override any of them. A side's counter
+colour comes from the scenario (``sides[].colour``) unless ``colors["side-<ID>"]`` overrides it."""
+
+TERRAIN_ORDER = ("clear", "mixed", "grove", "town", "broken", "woods", "rough", "city", "lake")
+WATER_KINDS = ("river", "stream", "canal")
+HEXSIDE_ORDER = (
+    "river", "stream", "canal", "road", "trail", "bridge", "rail-bridge", "ferry", "destroyed-bridge"
+)
+NATO_TYPES = (
+    "armor", "mech", "recon", "infantry", "airborne", "engineer", "artillery", "sp-artillery"
+)
+
+
+def _n(v: float) -> str:
+    """A coordinate as short deterministic text (two decimals, no trailing zeros)."""
+    text = f"{v:.2f}".rstrip("0").rstrip(".")
+    return "0" if text in ("-0", "") else text
+
+
+def _pts(points: Iterable[tuple[float, float]]) -> str:
+    return " ".join(f"{_n(x)},{_n(y)}" for x, y in points)
+
+
+def _luminance(colour: str) -> float:
+    c = colour.lstrip("#")
+    if len(c) == 3:
+        c = "".join(ch * 2 for ch in c)
+    try:
+        r, g, b = (int(c[i : i + 2], 16) / 255.0 for i in (0, 2, 4))
+    except ValueError:
+        return 0.5
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def hex_center(h: Hex, hex_size: float = DEFAULT_HEX_SIZE) -> tuple[float, float]:
+    """Centre of hex ``h`` in the map's user units (before any viewBox offset)."""
+    return (1.5 * hex_size * h.col, SQRT3 * hex_size * (h.row + (0.5 if h.col % 2 == 0 else 0.0)))
+
+
+@dataclass(frozen=True)
+class _Frame:
+    """Where the map, header and side panel sit in user units."""
+
+    map_x0: float
+    map_y0: float
+    map_x1: float
+    map_y1: float
+    header_y0: float
+    panel_x0: float
+    panel_w: float
+    view: tuple[float, float, float, float]
+
+
+class _Renderer:
+    def __init__(
+        self,
+        scenario: Scenario,
+        state: State,
+        events: list[Event],
+        *,
+        title: str,
+        subtitle: str,
+        side: str | None,
+        around: Hex | None,
+        radius: int | None,
+        hex_size: float,
+        colors: Mapping[str, str] | None,
+        show_hex_numbers: bool,
+        score: Mapping[str, int] | None,
+        header_lines: Sequence[str],
+    ) -> None:
+        self.sc = scenario
+        self.st = state
+        self.events = events
+        self.title = title or scenario.title
+        self.subtitle = subtitle
+        self.side = side
+        self.s = float(hex_size)
+        self.col = dict(DEFAULT_COLORS)
+        self.side_colour = {si.id: si.colour for si in scenario.sides}
+        for key, value in (colors or {}).items():
+            if key.startswith("side-"):
+                self.side_colour[key[5:]] = value
+            else:
+                self.col[key] = value
+        self.show_numbers = show_hex_numbers
+        self.score = dict(score) if score is not None else None
+        self.header_lines = list(header_lines)
+        m = scenario.map
+        all_hexes = m.all_hexes()
+        if around is not None:
+            r = 3 if radius is None else radius
+            self.visible = [h for h in around.within(r) if m.on_map(h)]
+            self.cropped = True
+        else:
+            self.visible = all_hexes
+            self.cropped = False
+        self.visible_set = frozenset(self.visible)
+        self.cs = 1.22 * self.s  # counter side
+
+    # -- geometry ---------------------------------------------------------------------------------
+    def c(self, h: Hex) -> tuple[float, float]:
+        return hex_center(h, self.s)
+
+    def side_segment(self, a: Hex, b: Hex) -> tuple[tuple[float, float], tuple[float, float]]:
+        """End points of the hexside between adjacent hexes ``a`` and ``b``."""
+        ax, ay = self.c(a)
+        bx, by = self.c(b)
+        mx, my = (ax + bx) / 2, (ay + by) / 2
+        d = math.hypot(bx - ax, by - ay) or 1.0
+        px, py = -(by - ay) / d * self.s / 2, (bx - ax) / d * self.s / 2
+        return (mx + px, my + py), (mx - px, my - py)
+
+    def frame(self) -> _Frame:
+        """Map box and header; the total height is settled after the panel is drawn."""
+        s = self.s
+        xs = [self.c(h)[0] for h in self.visible] or [0.0]
+        ys = [self.c(h)[1] for h in self.visible] or [0.0]
+        pad = 0.9 * s  # room for entry-area labels outside the map edge
+        mx0, mx1 = min(xs) - s - pad, max(xs) + s + pad
+        my0, my1 = min(ys) - SQRT3 / 2 * s - pad, max(ys) + SQRT3 / 2 * s + pad
+        n_header = 2 + (1 if self.score else 0) + len(self.header_lines)
+        header_h = 0.55 * s * n_header + 0.6 * s
+        panel_w = 9.0 * s
+        gap = 0.4 * s
+        y0 = my0 - header_h
+        w = (mx1 - mx0) + gap + panel_w + 0.3 * s
+        return _Frame(mx0, my0, mx1, my1, y0, mx1 + gap, panel_w, (mx0, y0, w, my1 - y0))
+
+    # -- data -------------------------------------------------------------------------------------
+    def _terrain_kinds(self) -> list[str]:
+        used = set(self.sc.map.terrain) | {self.sc.map.default_terrain}
+        ordered = [k for k in TERRAIN_ORDER if k in used]
+        return ordered + sorted(used - set(TERRAIN_ORDER))
+
+    def _hexside_kinds(self) -> list[str]:
+        used: set[str] = set()
+        for kinds in self.sc.map.hexside_features.values():
+            used |= kinds
+        ordered = [k for k in HEXSIDE_ORDER if k in used]
+        return ordered + sorted(used - set(HEXSIDE_ORDER))
+
+    def _eliminated_rows(self) -> list[tuple[str, str, str]]:
+        """(event id or '', text, colour) for units eliminated this step and earlier."""
+        rows: list[tuple[str, str, str]] = []
+        now: set[str] = set()
+        for i, ev in enumerate(self.events, start=1):
+            if isinstance(ev, EliminatedEvent):
+                now.add(ev.unit)
+                where = f" in {ev.hex}" if ev.hex else ""
+                rows.append((f"event-{i}", f"{self._unit_text(ev.unit)}{where} [{ev.rule}]",
+                             self.col["eliminated"]))
+        for uid, us in sorted(self.st.units.items()):
+            if us.status == "eliminated" and uid not in now:
+                rows.append(("", f"{self._unit_text(uid)} (earlier)", self.col["muted"]))
+        return rows
+
+    def _note_rows(self) -> list[tuple[str, str]]:
+        out = []
+        for i, ev in enumerate(self.events, start=1):
+            if isinstance(ev, NoteEvent):
+                rule = f" [{ev.rule}]" if ev.rule else ""
+                out.append((f"event-{i}", f"{ev.text}{rule}"))
+        return out
+
+    def _unit_text(self, uid: str) -> str:
+        u = self.sc.unit.get(uid)
+        if u is None:
+            return uid
+        return f"{u.designation} {u.values()} ({u.side})"
+
+    # -- drawing ----------------------------------------------------------------------------------
+    def render(self) -> str:
+        fr = self.frame()
+        dwg = svgwrite.Drawing(profile="full", debug=False)
+        dwg["font-family"] = FONT
+        dwg["data-scenario"] = self.sc.id
+        dwg["data-hex-size"] = _n(self.s)
+        if self.side is not None:
+            dwg["data-side"] = self.side
+        dwg.add(dwg.style(self._css()))
+        self._defs(dwg, fr)
+        background = dwg.rect(fill=self.col["background"], id="background")
+        dwg.add(background)
+        layer = dwg.g(id="map")
+        if self.cropped:
+            layer["clip-path"] = "url(#map-clip)"
+        dwg.add(layer)
+        self._terrain(dwg, layer)
+        self._water(dwg, layer)
+        self._routes(dwg, layer)
+        self._bridges(dwg, layer)
+        self._edges(dwg, layer, fr)
+        self._labels(dwg, layer)
+        before = positions_before(self.st, self.events)
+        paths = dwg.g(id="paths")
+        layer.add(paths)
+        units = dwg.g(id="units")
+        layer.add(units)
+        combats = dwg.g(id="combats")
+        layer.add(combats)
+        self._events(dwg, paths, combats, before)
+        self._units(dwg, units)
+        self._header(dwg, fr)
+        bottom = self._panel(dwg, fr)
+        vx, vy, vw, vh = fr.view
+        vh = max(vh, bottom + 0.4 * self.s - vy)
+        dwg["viewBox"] = " ".join(_n(v) for v in (vx, vy, vw, vh))
+        dwg["width"] = _n(vw)
+        dwg["height"] = _n(vh)
+        background["x"], background["y"] = _n(vx), _n(vy)
+        background["width"], background["height"] = _n(vw), _n(vh)
+        return str(dwg.tostring())
+
+    def _css(self) -> str:
+        s = self.s
+        return (
+            f".hn{{font-size:{_n(0.24 * s)}px;fill:{self.col['hex-number']};text-anchor:middle}}"
+            f".pn{{font-size:{_n(0.3 * s)}px;font-weight:bold;fill:{self.col['place-name']};"
+            f"text-anchor:middle}}"
+            f".ph{{font-size:{_n(0.3 * s)}px;font-weight:bold;fill:none;"
+            f"stroke:{self.col['place-halo']};stroke-width:{_n(0.12 * s)};stroke-linejoin:round;"
+            f"text-anchor:middle}}"
+            f".cd{{font-size:{_n(0.21 * self.cs)}px;text-anchor:middle}}"
+            f".cv{{font-weight:bold;text-anchor:middle}}"
+            f".mk{{font-size:{_n(0.17 * self.cs)}px;font-weight:bold;text-anchor:middle;fill:#000}}"
+            f".lb{{font-size:{_n(0.3 * s)}px;font-weight:bold;text-anchor:middle}}"
+            f".t1{{font-size:{_n(0.62 * s)}px;font-weight:bold;fill:{self.col['text']}}}"
+            f".t2{{font-size:{_n(0.42 * s)}px;fill:{self.col['text']}}}"
+            f".pt{{font-size:{_n(0.36 * s)}px;font-weight:bold;fill:{self.col['text']}}}"
+            f".pl{{font-size:{_n(0.3 * s)}px;fill:{self.col['text']}}}"
+        )
+
+    def _defs(self, dwg: svgwrite.Drawing, fr: _Frame) -> None:
+        s = self.s
+        corners = [(s * math.cos(math.radians(a)), s * math.sin(math.radians(a)))
+                   for a in range(0, 360, 60)]
+        dwg.defs.add(dwg.polygon(points=[(_n(x), _n(y)) for x, y in corners], id="hex"))
+        # Terrain patterns: a fill colour plus a little ink so kinds differ without colour vision.
+        t = 1.5 * s  # pattern tile
+        ink: dict[str, list[Any]] = {
+            "grove": [dwg.circle(center=(_n(0.25 * t), _n(0.3 * t)), r=_n(0.07 * t)),
+                      dwg.circle(center=(_n(0.75 * t), _n(0.8 * t)), r=_n(0.07 * t))],
+            "woods": [dwg.circle(center=(_n(x * t), _n(y * t)), r=_n(0.085 * t))
+                      for x, y in ((0.2, 0.22), (0.7, 0.2), (0.45, 0.55), (0.15, 0.85),
+                                   (0.8, 0.75))],
+            "broken": [dwg.path(d=f"M{_n(0.1 * t)},{_n(0.35 * t)} l{_n(0.12 * t)},{_n(-0.1 * t)} "
+                                  f"l{_n(0.12 * t)},{_n(0.1 * t)} M{_n(0.55 * t)},{_n(0.85 * t)} "
+                                  f"l{_n(0.12 * t)},{_n(-0.1 * t)} l{_n(0.12 * t)},{_n(0.1 * t)}",
+                                fill="none", stroke_width=_n(0.03 * t))],
+            "rough": [dwg.path(d=f"M{_n(0.05 * t)},{_n(0.4 * t)} l{_n(0.15 * t)},{_n(-0.2 * t)} "
+                                 f"l{_n(0.15 * t)},{_n(0.2 * t)} M{_n(0.5 * t)},{_n(0.9 * t)} "
+                                 f"l{_n(0.15 * t)},{_n(-0.2 * t)} l{_n(0.15 * t)},{_n(0.2 * t)}",
+                               fill="none", stroke_width=_n(0.045 * t))],
+            "town": [dwg.rect(insert=(_n(x * t), _n(y * t)), size=(_n(0.13 * t), _n(0.1 * t)))
+                     for x, y in ((0.08, 0.1), (0.6, 0.3), (0.3, 0.62))],
+            "city": [dwg.rect(insert=(_n(x * t), _n(y * t)), size=(_n(0.2 * t), _n(0.16 * t)))
+                     for x, y in ((0.05, 0.05), (0.55, 0.25), (0.25, 0.6), (0.75, 0.75))],
+            "mixed": [dwg.circle(center=(_n(0.5 * t), _n(0.5 * t)), r=_n(0.04 * t))],
+            "lake": [dwg.path(d=f"M{_n(0.1 * t)},{_n(0.3 * t)} q{_n(0.1 * t)},{_n(-0.08 * t)} "
+                                f"{_n(0.2 * t)},0 M{_n(0.55 * t)},{_n(0.75 * t)} "
+                                f"q{_n(0.1 * t)},{_n(-0.08 * t)} {_n(0.2 * t)},0",
+                              fill="none", stroke_width=_n(0.03 * t))],
+        }
+        for kind in self._terrain_kinds():
+            base = self.col.get(f"terrain-{kind}", self.col["terrain-unknown"])
+            marks = ink.get(kind)
+            if not marks:
+                continue
+            pat = dwg.pattern(id=f"t-{kind}", insert=(0, 0), size=(_n(t), _n(t)),
+                              patternUnits="userSpaceOnUse")
+            pat.add(dwg.rect(insert=(0, 0), size=(_n(t), _n(t)), fill=base))
+            colour = self.col.get(f"ink-{kind}", "#000000")
+            g = dwg.g(fill=colour, stroke=colour)
+            for mark in marks:
+                g.add(mark)
+            pat.add(g)
+            dwg.defs.add(pat)
+        # NATO symbols, drawn in the counter's ink colour (inherited from <use>).
+        w, h = 0.56 * self.cs, 0.34 * self.cs
+        x0, y0, x1, y1 = -w / 2, -h / 2, w / 2, h / 2
+        sw = _n(0.035 * self.cs)
+
+        def box() -> Any:
+            return dwg.rect(insert=(_n(x0), _n(y0)), size=(_n(w), _n(h)), fill="none")
+
+        def cross() -> list[Any]:
+            return [dwg.line(start=(_n(x0), _n(y0)), end=(_n(x1), _n(y1))),
+                    dwg.line(start=(_n(x0), _n(y1)), end=(_n(x1), _n(y0)))]
+
+        def oval() -> Any:
+            return dwg.ellipse(center=(0, 0), r=(_n(0.3 * w), _n(0.28 * h)), fill="none")
+
+        def dot() -> Any:
+            return dwg.circle(center=(0, 0), r=_n(0.14 * h), stroke="none")
+
+        chute = dwg.path(d=f"M{_n(-0.22 * w)},{_n(y0)} A{_n(0.22 * w)},{_n(0.3 * h)} 0 0 1 "
+                           f"{_n(0.22 * w)},{_n(y0)}", fill="none")
+        eng = dwg.path(d=f"M{_n(-0.3 * w)},{_n(0.2 * h)} v{_n(-0.35 * h)} h{_n(0.6 * w)} "
+                         f"v{_n(0.35 * h)} M0,{_n(-0.15 * h)} v{_n(0.35 * h)}", fill="none")
+        parts: dict[str, list[Any]] = {
+            "infantry": cross(),
+            "armor": [oval()],
+            "mech": [*cross(), oval()],
+            "airborne": [*cross(), chute],
+            "recon": [dwg.line(start=(_n(x0), _n(y1)), end=(_n(x1), _n(y0)))],
+            "artillery": [dot()],
+            "sp-artillery": [dot(), oval()],
+            "engineer": [eng],
+        }
+        for kind in NATO_TYPES:
+            g = dwg.g(id=f"nato-{kind}", stroke_width=sw)
+            g.add(box())
+            for p in parts[kind]:
+                g.add(p)
+            dwg.defs.add(g)
+        if self.cropped:  # the drawing stops at the outline of the hexes shown
+            clip = dwg.clipPath(id="map-clip")
+            for vh in self.visible:
+                x, y = self.c(vh)
+                clip.add(dwg.use("#hex", x=_n(x), y=_n(y)))
+            dwg.defs.add(clip)
+
+    def _fill(self, kind: str) -> str:
+        if kind in ("clear",) or kind not in TERRAIN_ORDER:
+            return self.col.get(f"terrain-{kind}", self.col["terrain-unknown"])
+        return f"url(#t-{kind})"
+
+    def _terrain(self, dwg: svgwrite.Drawing, layer: Group) -> None:
+        m = self.sc.map
+        g = dwg.g(id="terrain", stroke=self.col["hex-outline"], stroke_width=_n(0.03 * self.s))
+        for h in self.visible:
+            x, y = self.c(h)
+            kind = m.terrain_of(h)
+            u = dwg.use("#hex", x=_n(x), y=_n(y), fill=self._fill(kind), id=f"hex-{h}")
+            u["data-terrain"] = kind
+            g.add(u)
+        layer.add(g)
+
+    def _sides_of(self, kinds: Iterable[str]) -> list[tuple[Hex, Hex]]:
+        wanted = set(kinds)
+        return sorted(
+            side for side, feats in self.sc.map.hexside_features.items()
+            if feats & wanted and (side[0] in self.visible_set or side[1] in self.visible_set)
+        )
+
+    def _water(self, dwg: svgwrite.Drawing, layer: Group) -> None:
+        s = self.s
+        g = dwg.g(id="water", fill="none", stroke_linecap="round")
+        widths = {"river": 0.2, "canal": 0.2, "stream": 0.11, "ferry": 0.2}
+        for kind in ("stream", "river", "canal", "ferry"):
+            sides = self._sides_of([kind])
+            if not sides:
+                continue
+            if kind == "ferry":
+                # a ferry is a river crossing without a bridge [6.33]: water plus a dashed link
+                d = []
+                for a, b in sides:
+                    (x1, y1), (x2, y2) = self.c(a), self.c(b)
+                    d.append(f"M{_n(x1 + (x2 - x1) * 0.3)},{_n(y1 + (y2 - y1) * 0.3)}"
+                             f"L{_n(x1 + (x2 - x1) * 0.7)},{_n(y1 + (y2 - y1) * 0.7)}")
+                g.add(dwg.path(d="".join(d), stroke=self.col["ferry"], stroke_width=_n(0.07 * s),
+                               stroke_dasharray=f"{_n(0.12 * s)},{_n(0.08 * s)}", id="hs-ferry"))
+                continue
+            d = []
+            for a, b in sides:
+                p, q = self.side_segment(a, b)
+                d.append(f"M{_n(p[0])},{_n(p[1])}L{_n(q[0])},{_n(q[1])}")
+            g.add(dwg.path(d="".join(d), stroke=self.col[kind], stroke_width=_n(widths[kind] * s),
+                           id=f"hs-{kind}"))
+            if kind == "canal":
+                g.add(dwg.path(d="".join(d), stroke=self.col["terrain-lake"],
+                               stroke_width=_n(0.06 * s), id="hs-canal-core"))
+        layer.add(g)
+
+    def _routes(self, dwg: svgwrite.Drawing, layer: Group) -> None:
+        s = self.s
+        g = dwg.g(id="routes", fill="none", stroke_linecap="round", stroke_linejoin="round")
+        m = self.sc.map
+        destroyed = {side for side, f in m.hexside_features.items() if "destroyed-bridge" in f}
+        for kind in ("trail", "road"):
+            d: list[str] = []
+            for route in m.routes:
+                if route.kind != kind:
+                    continue
+                hexes = [Hex.parse(x) for x in route.hexes]
+                runs: list[list[Hex]] = [[hexes[0]]] if hexes else []
+                for a, b in zip(hexes, hexes[1:], strict=False):
+                    if (min(a, b), max(a, b)) in destroyed:
+                        runs.append([b])  # the road is cut where its bridge is gone
+                    else:
+                        runs[-1].append(b)
+                for i, run in enumerate(runs):
+                    pts = [self.c(h) for h in run]
+                    if i == 0 and "start" in route.off_map:
+                        pts.insert(0, self._off_map_point(run[0]))
+                    if i == len(runs) - 1 and "end" in route.off_map:
+                        pts.append(self._off_map_point(run[-1]))
+                    if len(pts) >= 2:
+                        d.append("M" + "L".join(f"{_n(x)},{_n(y)}" for x, y in pts))
+            if d:
+                attrs: dict[str, str] = {}
+                if kind == "trail":
+                    attrs["stroke_dasharray"] = f"{_n(0.18 * s)},{_n(0.1 * s)}"
+                g.add(dwg.path(d="".join(d), stroke=self.col[kind],
+                               stroke_width=_n((0.13 if kind == "road" else 0.08) * s),
+                               id=f"hs-{kind}", **attrs))
+        layer.add(g)
+
+    def _off_map_point(self, h: Hex) -> tuple[float, float]:
+        """A point just beyond the map edge next to edge hex ``h`` (for roads leading off-map)."""
+        x, y = self.c(h)
+        dx = dy = 0.0
+        for n in h.neighbours():
+            if not self.sc.map.on_map(n):
+                nx, ny = self.c(n)
+                dx += nx - x
+                dy += ny - y
+        d = math.hypot(dx, dy)
+        if d == 0:
+            return x, y
+        return x + dx / d * 1.1 * self.s, y + dy / d * 1.1 * self.s
+
+    def _bridges(self, dwg: svgwrite.Drawing, layer: Group) -> None:
+        s = self.s
+        g = dwg.g(id="bridges")
+        m = self.sc.map
+        for a, b in self._sides_of(["bridge", "rail-bridge", "destroyed-bridge", "road", "trail"]):
+            feats = m.features(a, b)
+            water = feats & set(WATER_KINDS)
+            is_bridge = "bridge" in feats or "rail-bridge" in feats or (
+                bool(feats & {"road", "trail"}) and bool(water) and "ferry" not in feats)
+            destroyed = "destroyed-bridge" in feats
+            if not (is_bridge or destroyed):
+                continue
+            (ax, ay), (bx, by) = self.c(a), self.c(b)
+            mx, my = (ax + bx) / 2, (ay + by) / 2
+            ang = math.degrees(math.atan2(by - ay, bx - ax))
+            ln, wd = 0.5 * s, 0.3 * s
+            kind = "destroyed-bridge" if destroyed else (
+                "rail-bridge" if "rail-bridge" in feats else "bridge")
+            br = dwg.g(transform=f"translate({_n(mx)},{_n(my)}) rotate({_n(ang)})",
+                       id=f"bridge-{a}-{b}")
+            br["data-kind"] = kind
+            br.add(dwg.rect(insert=(_n(-ln / 2), _n(-wd / 2)), size=(_n(ln), _n(wd)),
+                            fill=self.col["bridge-deck"], stroke=self.col["bridge"],
+                            stroke_width=_n(0.05 * s)))
+            if kind == "rail-bridge":
+                br.add(dwg.line(start=(_n(-ln / 2), 0), end=(_n(ln / 2), 0),
+                                stroke=self.col["bridge"], stroke_width=_n(0.06 * s),
+                                stroke_dasharray=f"{_n(0.06 * s)},{_n(0.04 * s)}"))
+            if destroyed:
+                r = 0.2 * s
+                br.add(dwg.path(d=f"M{_n(-r)},{_n(-r)}L{_n(r)},{_n(r)}M{_n(-r)},{_n(r)}"
+                                  f"L{_n(r)},{_n(-r)}",
+                                stroke=self.col["destroyed"], stroke_width=_n(0.08 * s)))
+            g.add(br)
+        layer.add(g)
+
+    def _edges(self, dwg: svgwrite.Drawing, layer: Group, fr: _Frame) -> None:
+        """The map's outer edge, and each reinforcement entry area [11.11] in its side's colour."""
+        s = self.s
+        m = self.sc.map
+        d: list[str] = []
+        for h in self.visible:
+            for n in h.neighbours():
+                if not m.on_map(n):
+                    p, q = self.side_segment(h, n)
+                    d.append(f"M{_n(p[0])},{_n(p[1])}L{_n(q[0])},{_n(q[1])}")
+        g = dwg.g(id="edges", fill="none", stroke_linecap="round")
+        if d:
+            g.add(dwg.path(d="".join(d), stroke=self.col["map-edge"], stroke_width=_n(0.08 * s),
+                           id="map-edge"))
+        for i, rf in enumerate(self.sc.reinforcements, start=1):
+            colour = self.side_colour.get(rf.side, "#888888")
+            hexes: set[Hex] = set()
+            for area in rf.entry:
+                hexes.update(area_hexes(m, area))
+            segs: list[str] = []
+            outward_x = outward_y = 0.0
+            cx_sum = cy_sum = 0.0
+            marks: list[str] = []
+            for h in sorted(hexes):
+                x, y = self.c(h)
+                cx_sum += x
+                cy_sum += y
+                off = [n for n in h.neighbours() if not m.on_map(n)]
+                for n in off:
+                    p, q = self.side_segment(h, n)
+                    nx, ny = self.c(n)
+                    ox, oy = (nx - x) * 0.06, (ny - y) * 0.06  # just outside the edge
+                    outward_x += nx - x
+                    outward_y += ny - y
+                    segs.append(f"M{_n(p[0] + ox)},{_n(p[1] + oy)}L{_n(q[0] + ox)},{_n(q[1] + oy)}")
+                if not off:  # an entry hex inside the map: a ring
+                    marks.append(f"M{_n(x - 0.5 * s)},{_n(y)}a{_n(0.5 * s)},{_n(0.5 * s)} 0 1 0 "
+                                 f"{_n(s)},0a{_n(0.5 * s)},{_n(0.5 * s)} 0 1 0 {_n(-s)},0")
+            if not hexes:
+                continue
+            eg = dwg.g(id=f"entry-{i}")
+            eg["data-side"] = rf.side
+            eg["data-turn"] = str(rf.turn)
+            eg["data-hexes"] = " ".join(str(h) for h in sorted(hexes))
+            if segs:
+                eg.add(dwg.path(d="".join(segs), stroke=colour, stroke_width=_n(0.22 * s)))
+            if marks:
+                eg.add(dwg.path(d="".join(marks), stroke=colour, stroke_width=_n(0.1 * s)))
+            # label just outside the middle of the area
+            k = len(hexes)
+            lx, ly = cx_sum / k, cy_sum / k
+            od = math.hypot(outward_x, outward_y)
+            if od:
+                lx += outward_x / od * 1.45 * s
+                ly += outward_y / od * 1.45 * s
+            text = f"{rf.side} reinforcements GT {rf.turn} [{rf.rule}]"
+            label = dwg.text(text, insert=(_n(lx), _n(ly)), class_="lb", fill=colour)
+            if od and abs(outward_x) > abs(outward_y):
+                label["transform"] = f"rotate({-90 if outward_x < 0 else 90},{_n(lx)},{_n(ly)})"
+            eg.add(label)
+            g.add(eg)
+        layer.add(g)
+
+    def _labels(self, dwg: svgwrite.Drawing, layer: Group) -> None:
+        s = self.s
+        if self.show_numbers:
+            g = dwg.g(id="hex-numbers")
+            for h in self.visible:
+                x, y = self.c(h)
+                g.add(dwg.text(str(h), insert=(_n(x), _n(y - 0.64 * s)), class_="hn"))
+            layer.add(g)
+        g = dwg.g(id="places")
+        for p in self.sc.map.places:
+            h = Hex.parse(p.hex)
+            if h not in self.visible_set:
+                continue
+            x, y = self.c(h)
+            pos = (_n(x), _n(y + 0.82 * s))
+            g.add(dwg.text(p.name, insert=pos, class_="ph"))
+            g.add(dwg.text(p.name, insert=pos, class_="pn"))
+        layer.add(g)
+
+    # -- units ------------------------------------------------------------------------------------
+    def _units(self, dwg: svgwrite.Drawing, layer: Group) -> None:
+        advanced = {ev.unit for ev in self.events if isinstance(ev, AdvanceEvent)}
+        retreated = {ev.unit for ev in self.events if isinstance(ev, RetreatEvent | DisplacedEvent)}
+        by_hex: dict[Hex, list[str]] = {}
+        for uid, us in sorted(self.st.units.items()):
+            if us.status != "on-map" or us.hex is None:
+                continue
+            h = Hex.parse(us.hex)
+            if h in self.visible_set:
+                by_hex.setdefault(h, []).append(uid)
+        for h in sorted(by_hex):
+            for k, uid in enumerate(by_hex[h]):
+                u = self.sc.unit.get(uid)
+                if u is None:
+                    continue
+                marks = []
+                us = self.st.units[uid]
+                if u.is_artillery and us.fpf_turn is not None and us.fpf_turn == self.st.game_turn:
+                    marks.append(("FPF", self.col["marker-fpf"]))
+                if uid in advanced:
+                    marks.append(("ADV", self.col["marker-advanced"]))
+                if uid in retreated:
+                    marks.append(("RET", self.col["marker-retreated"]))
+                off = 0.14 * self.cs * k  # a stack (only ever transient) fans out
+                layer.add(self._counter(dwg, u, h, off, marks))
+
+    def _counter(self, dwg: svgwrite.Drawing, u: UnitDef, h: Hex, off: float,
+                 marks: list[tuple[str, str]]) -> Group:
+        cs = self.cs
+        x, y = self.c(h)
+        fill = self.side_colour.get(u.side, "#888888")
+        ink = "#000000" if _luminance(fill) > 0.4 else "#ffffff"
+        g = dwg.g(id=f"unit-{u.id}", transform=f"translate({_n(x + off)},{_n(y - off)})",
+                  class_="unit")
+        g["data-hex"] = str(h)
+        g["data-side"] = u.side
+        g["data-type"] = u.type
+        g.add(dwg.rect(insert=(_n(-cs / 2), _n(-cs / 2)), size=(_n(cs), _n(cs)),
+                       rx=_n(0.07 * cs), fill=fill, stroke="#000000",
+                       stroke_width=_n(0.035 * cs)))
+        g.add(dwg.text(u.size, insert=(0, _n(-0.39 * cs)), class_="mk", fill=ink))
+        g.add(dwg.use(f"#nato-{u.type}", x=0, y=_n(-0.2 * cs), stroke=ink, fill=ink))
+        g["data-values"] = u.values()
+        if u.is_artillery:
+            # barrage-FPF-range over defense-move: the printed "3-2-18/1-7" on two lines [2.31]
+            g.add(dwg.text(u.designation, insert=(0, _n(0.13 * cs)), class_="cd", fill=ink,
+                           style=f"font-size:{_n(0.17 * cs)}px"))
+            lines = [(f"{u.barrage}-{u.fpf}-{u.range}", 0.31), (f"{u.defense}-{u.move}", 0.47)]
+            base = 0.19
+        else:
+            g.add(dwg.text(u.designation, insert=(0, _n(0.17 * cs)), class_="cd", fill=ink))
+            lines = [(u.values(), 0.44)]
+            base = 0.27
+        for text, ty in lines:
+            size = min(base * cs, 0.96 * cs / (0.62 * max(len(text), 1)))
+            g.add(dwg.text(text, insert=(0, _n(ty * cs)), class_="cv", fill=ink,
+                           style=f"font-size:{_n(size)}px"))
+        for i, (text, colour) in enumerate(marks):
+            mw, mh = 0.42 * cs, 0.22 * cs
+            mx, my = cs / 2 - mw * 0.6, -cs / 2 - mh * 0.4 + i * mh * 1.05
+            g.add(dwg.rect(insert=(_n(mx), _n(my)), size=(_n(mw), _n(mh)), fill=colour,
+                           stroke="#000000", stroke_width=_n(0.02 * cs)))
+            g.add(dwg.text(text, insert=(_n(mx + mw / 2), _n(my + mh * 0.78)), class_="mk"))
+        return g
+
+    # -- events -----------------------------------------------------------------------------------
+    def _arrow(self, dwg: svgwrite.Drawing, pts: list[tuple[float, float]], colour: str,
+               width: float, *, dashed: bool = False, head: float = 1.0) -> list[Any]:
+        """A polyline with a filled arrowhead at its last point."""
+        s = self.s
+        if len(pts) < 2:
+            return []
+        (x1, y1), (x2, y2) = pts[-2], pts[-1]
+        d = math.hypot(x2 - x1, y2 - y1) or 1.0
+        ux, uy = (x2 - x1) / d, (y2 - y1) / d
+        hl, hw = 0.42 * s * head, 0.22 * s * head
+        bx, by = x2 - ux * hl, y2 - uy * hl
+        line_pts = [*pts[:-1], (bx + ux * 0.05 * s, by + uy * 0.05 * s)]
+        attrs: dict[str, str] = {}
+        if dashed:
+            attrs["stroke_dasharray"] = f"{_n(0.22 * s)},{_n(0.12 * s)}"
+        out: list[Any] = [
+            dwg.polyline(points=[(_n(x), _n(y)) for x, y in line_pts], fill="none", stroke=colour,
+                         stroke_width=_n(width), stroke_linejoin="round", stroke_linecap="round",
+                         **attrs),
+            dwg.polygon(points=[(_n(x2), _n(y2)), (_n(bx - uy * hw), _n(by + ux * hw)),
+                                (_n(bx + uy * hw), _n(by - ux * hw))], fill=colour),
+        ]
+        return out
+
+    def _trim_end(self, pts: list[tuple[float, float]], by: float) -> list[tuple[float, float]]:
+        """Shorten the last segment so an arrowhead stops at a counter's edge, not under it."""
+        if len(pts) < 2:
+            return pts
+        (x1, y1), (x2, y2) = pts[-2], pts[-1]
+        d = math.hypot(x2 - x1, y2 - y1)
+        if d <= by:
+            return pts
+        return [*pts[:-1], (x2 - (x2 - x1) / d * by, y2 - (y2 - y1) / d * by)]
+
+    def _events(self, dwg: svgwrite.Drawing, paths: Group, combats: Group,
+                before: list[dict[str, Hex]]) -> None:
+        s = self.s
+        for i, ev in enumerate(self.events, start=1):
+            eid = f"event-{i}"
+            pos = before[i - 1]
+            if isinstance(ev, MovedEvent):
+                pts = [self.c(Hex.parse(h)) for h in ev.path]
+                if ev.entered and ev.path:
+                    pts.insert(0, self._off_map_point(Hex.parse(ev.path[0])))
+                if ev.exited and ev.path:
+                    pts.append(self._off_map_point(Hex.parse(ev.path[-1])))
+                elif len(pts) >= 2:
+                    pts = self._trim_end(pts, 0.62 * s)
+                g = dwg.g(id=eid, class_="event")
+                g["data-type"] = ev.type
+                g["data-unit"] = ev.unit
+                colour = self.col["move"]
+                for el in self._arrow(dwg, pts, colour, 0.09 * s):
+                    el["opacity"] = "0.8"
+                    g.add(el)
+                if len(ev.path) == 1 and not (ev.entered or ev.exited):
+                    x, y = pts[0]
+                    g.add(dwg.circle(center=(_n(x), _n(y)), r=_n(0.7 * s), fill="none",
+                                     stroke=colour, stroke_width=_n(0.06 * s)))
+                paths.add(g)
+            elif isinstance(ev, RetreatEvent | DisplacedEvent | AdvanceEvent):
+                colour = self.col[{"retreat": "retreat", "displaced": "displaced",
+                                   "advance": "advance"}[ev.type]]
+                pts = self._trim_end([self.c(Hex.parse(h)) for h in ev.path], 0.62 * s)
+                g = dwg.g(id=eid, class_="event")
+                g["data-type"] = ev.type
+                g["data-unit"] = ev.unit
+                for el in self._arrow(dwg, pts, colour, 0.1 * s, dashed=True):
+                    g.add(el)
+                if len(pts) < 2 and ev.path:  # no hexes moved: a dashed ring
+                    x, y = pts[0]
+                    g.add(dwg.circle(center=(_n(x), _n(y)), r=_n(0.75 * s), fill="none",
+                                     stroke=colour, stroke_width=_n(0.08 * s),
+                                     stroke_dasharray=f"{_n(0.2 * s)},{_n(0.1 * s)}"))
+                combats.add(g)
+            elif isinstance(ev, CombatEvent):
+                combats.add(self._combat(dwg, ev, eid, pos))
+            elif isinstance(ev, EliminatedEvent):
+                g = dwg.g(id=eid, class_="event")
+                g["data-type"] = ev.type
+                g["data-unit"] = ev.unit
+                if ev.hex is not None:
+                    x, y = self.c(Hex.parse(ev.hex))
+                    r = 0.45 * s
+                    g.add(dwg.path(d=f"M{_n(x - r)},{_n(y - r)}L{_n(x + r)},{_n(y + r)}"
+                                     f"M{_n(x - r)},{_n(y + r)}L{_n(x + r)},{_n(y - r)}",
+                                   stroke=self.col["eliminated"], stroke_width=_n(0.14 * s),
+                                   stroke_linecap="round", opacity="0.85"))
+                    g["data-hex"] = ev.hex
+                combats.add(g)
+            elif isinstance(ev, PlacedEvent):
+                x, y = self.c(Hex.parse(ev.hex))
+                g = dwg.g(id=eid, class_="event")
+                g["data-type"] = ev.type
+                g["data-unit"] = ev.unit
+                g.add(dwg.circle(center=(_n(x), _n(y)), r=_n(0.8 * s), fill="none",
+                                 stroke=self.col["placed"], stroke_width=_n(0.06 * s)))
+                paths.add(g)
+            # NoteEvents are listed in the side panel (see _panel).
+
+    def _combat(self, dwg: svgwrite.Drawing, ev: CombatEvent, eid: str,
+                pos: Mapping[str, Hex]) -> Group:
+        s = self.s
+        g = dwg.g(id=eid, class_="event")
+        g["data-type"] = ev.type
+        g["data-number"] = str(ev.number)
+        dhexes = sorted({pos[u] for u in ev.defenders if u in pos})
+        if not dhexes:
+            return g
+        tx = sum(self.c(h)[0] for h in dhexes) / len(dhexes)
+        ty = sum(self.c(h)[1] for h in dhexes) / len(dhexes)
+        g["data-hex"] = " ".join(str(h) for h in dhexes)
+        adjacent = sorted({pos[u] for u in ev.attackers if u in pos})
+        barrage = sorted({pos[u] for u in ev.artillery if u in pos} - set(adjacent))
+        fpf = sorted({pos[u] for u in ev.fpf if u in pos})
+        colour = self.col["attack"]
+
+        def toward(h: Hex, start: float, end: float) -> list[tuple[float, float]]:
+            x, y = self.c(h)
+            d = math.hypot(tx - x, ty - y) or 1.0
+            return [(x + (tx - x) * start / d, y + (ty - y) * start / d),
+                    (tx - (tx - x) * end / d, ty - (ty - y) * end / d)]
+
+        for h in adjacent:
+            for el in self._arrow(dwg, toward(h, 0.3 * s, 0.35 * s), colour, 0.13 * s, head=1.1):
+                g.add(el)
+        for h in barrage:
+            for el in self._arrow(dwg, toward(h, 0.65 * s, 0.55 * s), self.col["barrage"],
+                                  0.07 * s, dashed=True):
+                g.add(el)
+        for h in fpf:
+            x, y = self.c(h)
+            g.add(dwg.line(start=(_n(x), _n(y)), end=(_n(tx), _n(ty)), stroke=self.col["fpf"],
+                           stroke_width=_n(0.06 * s),
+                           stroke_dasharray=f"{_n(0.08 * s)},{_n(0.1 * s)}"))
+        if ev.cancelled:
+            text = f"#{ev.number} cancelled"
+        else:
+            text = f"#{ev.number}  {ev.differential:+d} · {ev.die} · {ev.result}"
+        w = (0.2 * len(text) + 0.3) * s
+        hgt = 0.46 * s
+        ly = ty - 0.62 * self.cs - 0.1 * s
+        g.add(dwg.rect(insert=(_n(tx - w / 2), _n(ly - hgt / 2)), size=(_n(w), _n(hgt)),
+                       rx=_n(0.1 * s), fill=self.col["label-bg"], stroke=colour,
+                       stroke_width=_n(0.05 * s), opacity="0.95"))
+        g.add(dwg.text(text, insert=(_n(tx), _n(ly + 0.11 * s)), class_="lb", fill=colour))
+        return g
+
+    # -- header and panel -------------------------------------------------------------------------
+    def _default_subtitle(self) -> str:
+        st = self.st
+        if st.phase == "setup":
+            return f"Set-up (waiting for {', '.join(st.setup_pending) or 'nobody'})"
+        if st.phase == "over" or st.finished:
+            return f"Game over after Game-Turn {st.game_turn} of {self.sc.last_turn}"
+        return (f"Game-Turn {st.game_turn} of {self.sc.last_turn} · "
+                f"{side_name(self.sc, st.phasing)} player-turn")
+
+    def _header(self, dwg: svgwrite.Drawing, fr: _Frame) -> None:
+        s = self.s
+        g = dwg.g(id="header")
+        x = fr.view[0] + 0.5 * s
+        y = fr.header_y0 + 0.8 * s
+        g.add(dwg.text(self.title, insert=(_n(x), _n(y)), class_="t1"))
+        y += 0.58 * s
+        sub = self.subtitle or self._default_subtitle()
+        if self.side is not None:
+            sub += f" · view of {side_name(self.sc, self.side)}"
+        g.add(dwg.text(sub, insert=(_n(x), _n(y)), class_="t2", id="subtitle"))
+        if self.score:
+            y += 0.55 * s
+            vp = " · ".join(f"{side_name(self.sc, k)} {v}" for k, v in sorted(self.score.items()))
+            g.add(dwg.text(f"Victory points: {vp}", insert=(_n(x), _n(y)), class_="t2",
+                           id="score"))
+        for line in self.header_lines:
+            y += 0.55 * s
+            g.add(dwg.text(line, insert=(_n(x), _n(y)), class_="t2"))
+        dwg.add(g)
+
+    def _panel(self, dwg: svgwrite.Drawing, fr: _Frame) -> float:
+        """The legend and the step's lists, beside the map; returns the panel's bottom."""
+        s = self.s
+        x0 = fr.panel_x0
+        y = fr.map_y0 + 0.2 * s
+        g = dwg.g(id="legend")
+        top = y
+        box = dwg.rect(insert=(_n(x0), _n(y)), fill=self.col["panel"],
+                       stroke=self.col["panel-border"], stroke_width=_n(0.04 * s))
+        g.add(box)
+        x = x0 + 0.4 * s
+        row = 0.62 * s
+
+        def heading(text: str) -> None:
+            nonlocal y
+            y += row * 1.4
+            g.add(dwg.text(text, insert=(_n(x), _n(y)), class_="pt"))
+
+        def label(text: str, dx: float = 1.3, **extra: str) -> None:
+            g.add(dwg.text(text, insert=(_n(x + dx * s), _n(y + 0.1 * s)), class_="pl", **extra))
+
+        heading("Sides")
+        for si in self.sc.sides:
+            y += row
+            g.add(dwg.rect(insert=(_n(x), _n(y - 0.22 * s)), size=(_n(0.9 * s), _n(0.44 * s)),
+                           fill=self.side_colour.get(si.id, si.colour), stroke="#000000",
+                           stroke_width=_n(0.03 * s)))
+            label(f"{si.name} ({si.id})")
+        heading("Terrain")
+        hexsc = 0.3
+        for kind in self._terrain_kinds():
+            y += row
+            g.add(dwg.use("#hex", x=_n(x + 0.45 * s), y=_n(y), fill=self._fill(kind),
+                          stroke=self.col["hex-outline"], stroke_width=_n(0.03 * s),
+                          transform=f"translate({_n((x + 0.45 * s) * (1 - hexsc))},"
+                                    f"{_n(y * (1 - hexsc))}) scale({hexsc})"))
+            label(kind)
+        hs_kinds = self._hexside_kinds()
+        if hs_kinds:
+            heading("Hexsides")
+        for kind in hs_kinds:
+            y += row
+            colour = self.col.get(kind, self.col["bridge"])
+            if kind in ("road", "trail"):
+                extra = {"stroke_dasharray": f"{_n(0.18 * s)},{_n(0.1 * s)}"} if kind == "trail" \
+                    else {}
+                g.add(dwg.line(start=(_n(x), _n(y)), end=(_n(x + 0.9 * s), _n(y)), stroke=colour,
+                               stroke_width=_n((0.13 if kind == "road" else 0.08) * s), **extra))
+            elif kind in ("bridge", "rail-bridge", "destroyed-bridge"):
+                g.add(dwg.rect(insert=(_n(x + 0.2 * s), _n(y - 0.15 * s)),
+                               size=(_n(0.5 * s), _n(0.3 * s)), fill=self.col["bridge-deck"],
+                               stroke=self.col["bridge"], stroke_width=_n(0.05 * s)))
+                if kind == "destroyed-bridge":
+                    g.add(dwg.path(d=f"M{_n(x + 0.25 * s)},{_n(y - 0.2 * s)}l{_n(0.4 * s)},"
+                                     f"{_n(0.4 * s)}m0,{_n(-0.4 * s)}l{_n(-0.4 * s)},{_n(0.4 * s)}",
+                                   stroke=self.col["destroyed"], stroke_width=_n(0.08 * s)))
+            elif kind == "ferry":
+                g.add(dwg.line(start=(_n(x), _n(y)), end=(_n(x + 0.9 * s), _n(y)), stroke=colour,
+                               stroke_width=_n(0.07 * s),
+                               stroke_dasharray=f"{_n(0.12 * s)},{_n(0.08 * s)}"))
+            else:
+                width = 0.11 if kind == "stream" else 0.2
+                g.add(dwg.line(start=(_n(x), _n(y)), end=(_n(x + 0.9 * s), _n(y)), stroke=colour,
+                               stroke_width=_n(width * s)))
+            label(kind)
+        heading("Units")
+        for kind in NATO_TYPES:
+            y += row * 1.3
+            g.add(dwg.use(f"#nato-{kind}", x=_n(x + 0.45 * s), y=_n(y), stroke="#000000",
+                          fill="#000000"))
+            label(kind)
+        y += row
+        label("values: attack-defense-move,", dx=0)
+        y += row
+        label("artillery barrage-FPF-range/defense-move", dx=0)
+        heading("This step")
+        for key, text, dashed in (("move", "movement [5.0]", False),
+                                  ("attack", "attack: diff · die · result [7.6]", False),
+                                  ("retreat", "retreat [7.7]", True),
+                                  ("displaced", "displaced [7.8]", True),
+                                  ("advance", "advance after combat [7.9]", True),
+                                  ("fpf", "final protective fire [8.4]", True)):
+            y += row
+            for el in self._arrow(dwg, [(x, y), (x + 0.95 * s, y)], self.col[key], 0.09 * s,
+                                  dashed=dashed, head=0.7):
+                g.add(el)
+            label(text)
+        elim = self._eliminated_rows()
+        if elim:
+            heading("Eliminated")
+            for eid, text, colour in elim:
+                y += row
+                extra = {"id": f"{eid}-text"} if eid else {}
+                label(text, dx=0, fill=colour, **extra)
+        exited = [uid for uid, us in sorted(self.st.units.items()) if us.status == "exited"]
+        if exited:
+            heading("Exited [12.0]")
+            for uid in exited:
+                y += row
+                label(f"{self._unit_text(uid)} via {self.st.units[uid].exit_edge or '?'} edge",
+                      dx=0)
+        notes = self._note_rows()
+        if notes:
+            heading("Notes")
+            for eid, text in notes:
+                y += row
+                note = dwg.g(id=eid, class_="event")
+                note["data-type"] = "note"
+                note.add(dwg.text(text, insert=(_n(x), _n(y + 0.1 * s)), class_="pl"))
+                g.add(note)
+        bottom = max(y + row, fr.map_y1 - 0.2 * s)
+        box["width"] = _n(fr.panel_w)
+        box["height"] = _n(bottom - top)
+        dwg.add(g)
+        return bottom
+
+
+def render_map(
+    scenario: Scenario | Mapping[str, Any],
+    state: State | Mapping[str, Any],
+    events: Iterable[Event | Mapping[str, Any]] = (),
+    *,
+    title: str = "",
+    subtitle: str = "",
+    side: str | None = None,
+    around: Hex | str | None = None,
+    radius: int | None = None,
+    hex_size: float = DEFAULT_HEX_SIZE,
+    colors: Mapping[str, str] | None = None,
+    show_hex_numbers: bool = True,
+    score: Mapping[str, int] | None = None,
+    header_lines: Sequence[str] = (),
+) -> str:
+    """The map after a step, as SVG text.
+
+    ``events`` are the step's events (models or turn-file JSON) and are drawn over the state they
+    led to. ``side`` is the point of view: WestWall is open-information, so the whole map is drawn
+    and only the header names the viewer; a hidden-information system filters the state with
+    ``Ruleset.view`` before calling this. ``around`` and ``radius`` (default 3) crop the drawing
+    to the hexes within ``radius`` of ``around``. ``colors`` overrides any of
+    :data:`DEFAULT_COLORS`, or a side's counter colour with ``"side-<ID>"``.
+    """
+    sc = coerce_scenario(scenario)
+    st = coerce_state(state)
+    evs = coerce_events(events)
+    centre = Hex.parse(around) if around is not None else None
+    if radius is not None and radius < 0:
+        from pbem.errors import InputError
+
+        raise InputError(f"radius must be 0 or more, not {radius}")
+    if hex_size <= 0:
+        from pbem.errors import InputError
+
+        raise InputError(f"hex size must be positive, not {hex_size}")
+    renderer = _Renderer(
+        sc, st, evs, title=title, subtitle=subtitle, side=side, around=centre, radius=radius,
+        hex_size=hex_size, colors=colors, show_hex_numbers=show_hex_numbers, score=score,
+        header_lines=header_lines,
+    )
+    return renderer.render()

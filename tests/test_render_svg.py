@@ -1,0 +1,352 @@
+"""The SVG map renderer (pbem.render.svg): structure, geometry, determinism, real-renderer pixels.
+
+The scenario here is a hand-made 6x5 map so every expected value can be worked out on paper:
+hex centres follow x = 1.5*s*col, y = sqrt(3)*s*(row + 0.5*[col even]).
+"""
+
+from __future__ import annotations
+
+import io
+import math
+import re
+import xml.etree.ElementTree as ET
+from collections import Counter
+from typing import Any
+
+import pytest
+
+from pbem.errors import InputError
+from pbem.hexmap import Hex
+from pbem.render.common import area_hexes, coerce_events, coerce_state, positions_before
+from pbem.render.svg import DEFAULT_COLORS, hex_center, render_map
+from pbem.westwall.model import Area, Scenario
+
+NS = {"s": "http://www.w3.org/2000/svg"}
+DE_COLOUR = "#c0c0c0"
+US_COLOUR = "#80c040"
+
+
+def tiny_scenario(**extra: Any) -> Scenario:
+    data: dict[str, Any] = {
+        "id": "tiny",
+        "title": "Tiny test map",
+        "game": "bastogne",
+        "rule": "15.1",
+        "sides": [
+            {"id": "DE", "name": "German", "colour": DE_COLOUR},
+            {"id": "US", "name": "American", "colour": US_COLOUR},
+        ],
+        "first_player": "DE",
+        "last_turn": 5,
+        "map": {
+            "id": "tiny-map",
+            "cols": [1, 6],
+            "rows": [1, 5],
+            "terrain": {"woods": ["0503", "0504"], "town": ["0302"], "rough": ["0605"]},
+            "routes": [{"kind": "road", "hexes": ["0101", "0201", "0301", "0401"]}],
+            "lines": [
+                {"kind": "river", "hexsides": ["0102/0103", "0103/0203"]},
+                {"kind": "stream", "hexsides": ["0301/0401"]},
+            ],
+            "places": [{"hex": "0302", "name": "Noville"}],
+        },
+        "terrain_key": {
+            "hexes": {k: {"mp_halves": 2, "crt": "clear"} for k in
+                      ("clear", "woods", "town", "rough")},
+            "hexsides": {},
+        },
+        "units": [
+            {"id": "1/501", "side": "US", "designation": "1/501", "type": "airborne",
+             "attack": 3, "defense": 4, "move": 8},
+            {"id": "20", "side": "US", "designation": "20", "type": "armor",
+             "attack": 4, "defense": 4, "move": 12},
+            {"id": "3/26", "side": "DE", "designation": "3/26", "type": "infantry",
+             "attack": 5, "defense": 4, "move": 8},
+            {"id": "2/26", "side": "DE", "designation": "2/26", "type": "infantry",
+             "attack": 5, "defense": 4, "move": 8},
+            {"id": "26art", "side": "DE", "designation": "26", "type": "artillery",
+             "barrage": 3, "fpf": 2, "range": 18, "defense": 1, "move": 7},
+            {"id": "9", "side": "US", "designation": "9", "type": "recon",
+             "attack": 1, "defense": 2, "move": 16},
+        ],
+        "reinforcements": [
+            {"side": "US", "turn": 2, "units": ["9"], "entry": [{"edge": "west"}],
+             "rule": "15.14"},
+        ],
+    }
+    data.update(extra)
+    return Scenario.model_validate(data)
+
+
+def tiny_state(**units: dict[str, Any]) -> dict[str, Any]:
+    base: dict[str, dict[str, Any]] = {
+        "1/501": {"hex": "0202", "status": "on-map"},
+        "20": {"hex": "0204", "status": "on-map"},
+        "3/26": {"hex": "0303", "status": "on-map"},
+        "2/26": {"hex": "0304", "status": "on-map"},
+        "26art": {"hex": "0601", "status": "on-map", "fpf_turn": 2},
+        "9": {"status": "waiting"},
+    }
+    base.update(units)
+    return {"scenario": "tiny", "game_turn": 2, "phasing": "DE", "phase": "player-turn",
+            "units": base}
+
+
+# One German player-turn, consistent with tiny_state(): 3/26 moves 0101 -> 0303 along the road,
+# then 3/26 (0303) and 2/26 (0403) attack 20 in 0304 with 26art barraging from 0601; 20 retreats
+# to 0204 and 2/26 advances into 0304 [7.9]; finally 1/501 is eliminated in 0202.
+STEP_EVENTS: list[dict[str, Any]] = [
+    {"type": "moved", "unit": "3/26", "path": ["0101", "0201", "0302", "0303"], "mp_halves": 5},
+    {"type": "combat", "number": 1, "attackers": ["3/26", "2/26"], "artillery": ["26art"],
+     "support": 0, "defenders": ["20"], "fpf": [], "fpf_support": 0, "attack_strength": 13,
+     "defense_strength": 4, "differential": 9, "line": "clear", "column": "+9-11", "die": 5,
+     "roll_index": 0, "result": "D1"},
+    {"type": "retreat", "unit": "20", "path": ["0304", "0204"], "combat": 1},
+    {"type": "advance", "unit": "2/26", "path": ["0403", "0304"], "combat": 1},
+    {"type": "eliminated", "unit": "1/501", "hex": "0202", "rule": "7.74",
+     "reason": "could not retreat"},
+    {"type": "note", "rule": "9.14", "text": "no ground support this turn"},
+]
+
+
+def parse(svg: str) -> ET.Element:
+    return ET.fromstring(svg)
+
+
+def by_id(root: ET.Element) -> dict[str, ET.Element]:
+    return {el.get("id", ""): el for el in root.iter() if el.get("id")}
+
+
+# -- geometry -------------------------------------------------------------------------------------
+
+def test_hex_centres_by_hand() -> None:
+    # s = 10: odd column 1 row 1 -> (15, 17.32); even column 2 sits half a hex lower.
+    x, y = hex_center(Hex.parse("0101"), 10)
+    assert (round(x, 2), round(y, 2)) == (15.0, 17.32)
+    x, y = hex_center(Hex.parse("0202"), 10)
+    assert (round(x, 2), round(y, 2)) == (30.0, round(math.sqrt(3) * 10 * 2.5, 2))
+    # adjacent hexes are exactly sqrt(3)*s apart (1317 and 1416 touch [15.17])
+    a, b = hex_center(Hex.parse("1317"), 10), hex_center(Hex.parse("1416"), 10)
+    assert math.isclose(math.dist(a, b), math.sqrt(3) * 10)
+
+
+def test_hex_elements_sit_at_their_centres() -> None:
+    root = parse(render_map(tiny_scenario(), tiny_state(), hex_size=20))
+    ids = by_id(root)
+    hexes = [k for k in ids if re.fullmatch(r"hex-\d{4}", k)]
+    assert len(hexes) == 30  # 6 columns x 5 rows, each once
+    el = ids["hex-0302"]
+    assert (el.get("x"), el.get("y")) == ("90", "69.28")  # 1.5*20*3, sqrt(3)*20*2
+    assert el.get("data-terrain") == "town"
+    assert ids["hex-0503"].get("fill") == "url(#t-woods)"
+    assert ids["hex-0101"].get("data-terrain") == "clear"
+
+
+# -- structure ------------------------------------------------------------------------------------
+
+def test_every_on_map_unit_drawn_exactly_once_in_its_hex() -> None:
+    st = tiny_state()
+    root = parse(render_map(tiny_scenario(), st, STEP_EVENTS))
+    units = [el for el in root.iter() if (el.get("id") or "").startswith("unit-")]
+    drawn = Counter(el.get("id") for el in units)
+    expected = {f"unit-{uid}" for uid, us in st["units"].items() if us["status"] == "on-map"}
+    assert set(drawn) == expected
+    assert all(n == 1 for n in drawn.values())
+    for el in units:
+        uid = el.get("id", "")[5:]
+        assert el.get("data-hex") == st["units"][uid]["hex"]
+        x, y = hex_center(Hex.parse(st["units"][uid]["hex"]), 32)
+        tx, ty = (float(v) for v in el.get("transform", "")[10:-1].split(","))
+        assert math.isclose(tx, x, abs_tol=0.006) and math.isclose(ty, y, abs_tol=0.006)
+
+
+def test_waiting_and_eliminated_units_are_not_on_the_map() -> None:
+    st = tiny_state(**{"1/501": {"status": "eliminated"}})
+    ids = by_id(parse(render_map(tiny_scenario(), st)))
+    assert "unit-1/501" not in ids
+    assert "unit-9" not in ids  # a reinforcement still waiting [11.0]
+
+
+def test_every_event_of_the_step_is_drawn() -> None:
+    root = parse(render_map(tiny_scenario(), tiny_state(), STEP_EVENTS))
+    ids = by_id(root)
+    for i, ev in enumerate(STEP_EVENTS, start=1):
+        el = ids[f"event-{i}"]
+        assert el.get("data-type") == ev["type"]
+        assert len(list(el.iter())) > 1, f"event-{i} has nothing drawn"
+    assert sum(1 for k in ids if k.startswith("event-") and k[6:].isdigit()) == len(STEP_EVENTS)
+
+
+def test_combat_label_shows_differential_die_and_result_7_6() -> None:
+    ids = by_id(parse(render_map(tiny_scenario(), tiny_state(), STEP_EVENTS)))
+    combat = ids["event-2"]
+    texts = ["".join(t.itertext()) for t in combat.iter(f"{{{NS['s']}}}text")]
+    assert texts == ["#1  +9 · 5 · D1"]
+    # the defender was in 0304 when attacked (it retreated afterwards) [7.7]
+    assert combat.get("data-hex") == "0304"
+
+
+def test_markers_fpf_used_and_advanced() -> None:
+    ids = by_id(parse(render_map(tiny_scenario(), tiny_state(), STEP_EVENTS)))
+
+    def marks(uid: str) -> list[str]:
+        return ["".join(t.itertext()) for t in ids[f"unit-{uid}"].iter(f"{{{NS['s']}}}text")
+                if t.get("class") == "mk"]
+
+    assert "FPF" in marks("26art")  # fired FPF this game-turn [8.46]
+    assert "ADV" in marks("2/26")  # advanced after combat [7.9]
+    assert "RET" in marks("20")
+    assert "FPF" not in marks("3/26")
+
+
+def test_counter_values_in_the_texts_format() -> None:
+    ids = by_id(parse(render_map(tiny_scenario(), tiny_state())))
+    assert ids["unit-3/26"].get("data-values") == "5-4-8"
+    assert ids["unit-26art"].get("data-values") == "3-2-18/1-7"
+    texts = ["".join(t.itertext()) for t in ids["unit-26art"].iter(f"{{{NS['s']}}}text")]
+    assert "3-2-18" in texts and "1-7" in texts
+
+
+def test_eliminated_listed_in_margin_and_note_listed() -> None:
+    ids = by_id(parse(render_map(tiny_scenario(), tiny_state(), STEP_EVENTS)))
+    assert "1/501" in "".join(ids["event-5-text"].itertext())
+    assert "[7.74]" in "".join(ids["event-5-text"].itertext())
+    assert "no ground support" in "".join(ids["event-6"].itertext())
+
+
+def test_entry_area_from_reinforcement_schedule_11_11() -> None:
+    ids = by_id(parse(render_map(tiny_scenario(), tiny_state())))
+    entry = ids["entry-1"]
+    assert entry.get("data-side") == "US"
+    assert entry.get("data-hexes") == "0101 0102 0103 0104 0105"
+
+
+def test_area_hexes_edge_range() -> None:
+    m = tiny_scenario().map
+    area = Area(edge="east", from_hex="0602", to_hex="0604")
+    assert [str(h) for h in area_hexes(m, area)] == ["0602", "0603", "0604"]
+    area = Area(within=1, of=["0303"])
+    assert len(area_hexes(m, area)) == 7
+
+
+def test_bridge_derived_where_road_crosses_stream() -> None:
+    ids = by_id(parse(render_map(tiny_scenario(), tiny_state())))
+    assert ids["bridge-0301-0401"].get("data-kind") == "bridge"
+    assert not any(k.startswith("bridge-0102") for k in ids)  # river without road: no bridge
+
+
+def test_header_shows_turn_and_score() -> None:
+    root = parse(render_map(tiny_scenario(), tiny_state(), score={"DE": 3, "US": 1},
+                            header_lines=["step 4"]))
+    ids = by_id(root)
+    assert "".join(ids["subtitle"].itertext()) == "Game-Turn 2 of 5 · German player-turn"
+    assert "".join(ids["score"].itertext()) == "Victory points: German 3 · American 1"
+    assert "step 4" in "".join(ids["header"].itertext())
+
+
+def test_crop_around_hex_keeps_only_the_radius() -> None:
+    root = parse(render_map(tiny_scenario(), tiny_state(), around="0303", radius=1))
+    ids = by_id(root)
+    hexes = sorted(k[4:] for k in ids if re.fullmatch(r"hex-\d{4}", k))
+    # odd column 3: the neighbours in columns 2 and 4 are rows 2 and 3
+    assert hexes == ["0202", "0203", "0302", "0303", "0304", "0402", "0403"]
+    assert "unit-26art" not in ids  # 0601 is outside
+    assert "unit-3/26" in ids
+
+
+def test_side_view_named_in_header() -> None:
+    ids = by_id(parse(render_map(tiny_scenario(), tiny_state(), side="US")))
+    assert "view of American" in "".join(ids["subtitle"].itertext())
+
+
+def test_colour_overrides() -> None:
+    ids = by_id(parse(render_map(tiny_scenario(), tiny_state(),
+                                 colors={"side-DE": "#ff0000", "terrain-clear": "#010203"})))
+    rect = ids["unit-3/26"].find("s:rect", NS)
+    assert rect is not None and rect.get("fill") == "#ff0000"
+    assert ids["hex-0101"].get("fill") == "#010203"
+
+
+def test_deterministic_bytes() -> None:
+    a = render_map(tiny_scenario(), tiny_state(), STEP_EVENTS)
+    render_map(tiny_scenario(), tiny_state(), around="0303", radius=2)  # something in between
+    b = render_map(tiny_scenario(), tiny_state(), STEP_EVENTS)
+    assert a == b
+
+
+def test_bad_input_is_input_error() -> None:
+    with pytest.raises(InputError):
+        render_map(tiny_scenario(), tiny_state(), around="33x")
+    with pytest.raises(InputError):
+        render_map(tiny_scenario(), tiny_state(), around="0303", radius=-1)
+    with pytest.raises(InputError):
+        render_map(tiny_scenario(), {"scenario": "tiny"})
+    with pytest.raises(InputError):
+        render_map(tiny_scenario(), tiny_state(), [{"type": "moved", "unit": "x"}])
+
+
+def test_positions_before_each_event_by_hand() -> None:
+    st = coerce_state(tiny_state())
+    evs = coerce_events(STEP_EVENTS)
+    pos = positions_before(st, evs)
+    assert pos[0]["3/26"] == Hex.parse("0101")  # before its move
+    assert pos[1]["3/26"] == Hex.parse("0303")  # at the combat
+    assert pos[1]["20"] == Hex.parse("0304")  # before retreating
+    assert pos[1]["2/26"] == Hex.parse("0403")  # attacked from 0403, then advanced
+    assert pos[4]["1/501"] == Hex.parse("0202")  # before elimination
+    assert "1/501" in pos[4] and "9" not in pos[0]
+
+
+def test_full_size_map_stays_under_300_kb() -> None:
+    from pbem.render.sample import sample_step
+
+    data, state, events = sample_step()
+    svg = render_map(data, state, events, score={"DE": 0, "US": 0})
+    assert len(svg.encode()) <= 300 * 1024
+    assert sum(1 for u in state["units"].values() if u["status"] == "on-map") >= 55
+
+
+# -- real renderer --------------------------------------------------------------------------------
+
+def _png(svg: str) -> tuple[Any, tuple[float, float]]:
+    cairosvg = pytest.importorskip("cairosvg", reason="cairosvg is not installed")
+    image = pytest.importorskip("PIL.Image", reason="Pillow is not installed")
+    try:
+        png = cairosvg.svg2png(bytestring=svg.encode())
+    except OSError as exc:  # pragma: no cover - libcairo missing
+        pytest.skip(f"libcairo is not available: {exc}")
+    root = parse(svg)
+    vx, vy, _w, _h = (float(v) for v in (root.get("viewBox") or "").split())
+    return image.open(io.BytesIO(png)).convert("RGB"), (vx, vy)
+
+
+def _rgb(colour: str) -> tuple[int, int, int]:
+    c = colour.lstrip("#")
+    return int(c[0:2], 16), int(c[2:4], 16), int(c[4:6], 16)
+
+
+def _close(a: tuple[int, ...], b: tuple[int, ...], tol: int = 6) -> bool:
+    return all(abs(x - y) <= tol for x, y in zip(a, b, strict=True))
+
+
+def test_pixels_side_colour_river_and_woods() -> None:
+    s = 40.0
+    svg = render_map(tiny_scenario(), tiny_state(), hex_size=s, show_hex_numbers=False)
+    img, (vx, vy) = _png(svg)
+
+    def px(x: float, y: float) -> tuple[int, int, int]:
+        return img.getpixel((int(round(x - vx)), int(round(y - vy))))
+
+    # counter colour at the centre of 0303 (German) and 0204 (American)
+    assert _close(px(*hex_center(Hex.parse("0303"), s)), _rgb(DE_COLOUR))
+    assert _close(px(*hex_center(Hex.parse("0204"), s)), _rgb(US_COLOUR))
+    # the river on the midpoint of hexside 0102/0103
+    (ax, ay), (bx, by) = hex_center(Hex.parse("0102"), s), hex_center(Hex.parse("0103"), s)
+    assert _close(px((ax + bx) / 2, (ay + by) / 2), _rgb(DEFAULT_COLORS["river"]))
+    # inside woods hex 0504 (no unit): the woods fill dominates a 9x9 patch around the centre
+    cx, cy = hex_center(Hex.parse("0504"), s)
+    patch = Counter(px(cx + dx, cy + dy) for dx in range(-4, 5) for dy in range(-4, 5))
+    colour, _count = patch.most_common(1)[0]
+    assert _close(colour, _rgb(DEFAULT_COLORS["terrain-woods"]))
+    # and a clear hex without units is the clear colour
+    assert _close(px(*hex_center(Hex.parse("0501"), s)), _rgb(DEFAULT_COLORS["terrain-clear"]))
