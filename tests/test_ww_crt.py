@@ -111,7 +111,9 @@ def test_7_62_retreat_distances() -> None:
 
 
 @given(st.integers(-30, 30), st.sampled_from(crt.LINE_ORDER), st.sampled_from(crt.LINE_ORDER))
-def test_7_44_better_terrain_never_helps_attacker(diff: int, a: crt.CrtLine, b: crt.CrtLine) -> None:
+def test_7_44_better_terrain_never_helps_attacker(
+    diff: int, a: crt.CrtLine, b: crt.CrtLine
+) -> None:
     # A line more favourable to the defender never reads a column to the right of a less
     # favourable one at the same differential.
     if crt.line_rank(a) <= crt.line_rank(b):

@@ -160,9 +160,7 @@ def displace(
         chain: list[tuple[str, list[Hex], str]] = []
         ok = True
         for other in trial.occupants(dest):
-            sub = displace(
-                trial, exclusive, other, uid, prefs, away_from, busy | {uid}, depth + 1
-            )
+            sub = displace(trial, exclusive, other, uid, prefs, away_from, busy | {uid}, depth + 1)
             if sub is None:
                 ok = False
                 break
@@ -221,15 +219,11 @@ def _search(
                     rec(b2, path + [nb], displaced + moves)
                     extended = True
                 else:
-                    blocked.append(
-                        ("7.82", f"displacing the unit in {nb} would eliminate it")
-                    )
+                    blocked.append(("7.82", f"displacing the unit in {nb} would eliminate it"))
             elif kind == "dies":
                 b2 = b.copy()
                 b2.move_unit(uid, nb)
-                plans.append(
-                    _Plan(path + [nb], b2, displaced, False, rule, why, dies_in_last=True)
-                )
+                plans.append(_Plan(path + [nb], b2, displaced, False, rule, why, dies_in_last=True))
             elif kind in ("stop", "no"):
                 blocked.append((rule, why))
         if not extended:
@@ -301,18 +295,14 @@ def retreat(
         board.note_passage(uid, h)
     if len(best.path) > 1:
         board.move_unit(uid, best.path[-1])
-        out.events.append(
-            RetreatEvent(unit=uid, path=[str(h) for h in best.path], combat=combat)
-        )
+        out.events.append(RetreatEvent(unit=uid, path=[str(h) for h in best.path], combat=combat))
     if not best.complete:
         rule = best.fail_rule or "7.74"
         reached = len(best.path) - 1
         if best.dies_in_last:
             reason = f"forced into {best.path[-1]}: {best.fail_reason}"
         else:
-            reason = (
-                f"could retreat only {reached} of {hexes} hexes: {best.fail_reason}"
-            )
+            reason = f"could retreat only {reached} of {hexes} hexes: {best.fail_reason}"
         out.eliminated = rule
         out.reason = reason
         last = best.path[-1]

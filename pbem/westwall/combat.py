@@ -1,0 +1,889 @@
+"""The WestWall combat phase: which units must attack, checking the declared attacks, and resolving
+them one after another with the committed dice [7.0-9.14, 14.0].
+
+Two entry points, both called by ``rules.py`` with the board as it stands after the movement phase:
+
+* :func:`validate_attacks` -- every rule the declared attacks break (never mutates anything);
+* :func:`resolve_combat` -- resolves the attacks in the declared order, each result applied before
+  the next [7.0]; mutates the board and returns the events. :func:`combat_state_changes` gives the
+  :class:`~pbem.westwall.model.State` fields that are not on the board (ground support spent, the
+  combat phase counter) for ``board.to_state(state, **changes)``.
+
+Terms used below. In one combat, *ground attackers* are the units in ``attack.attackers``: adjacent
+non-artillery units and adjacent artillery [8.31] (which attacks with its Barrage Strength and
+suffers the results [8.33]). *Barraging artillery* are the units in ``attack.artillery``: not
+adjacent to any enemy, or adjacent only across rivers [8.34]; they never suffer results [8.14].
+An attack is *solely artillery* when it has no non-artillery attacker [8.15, 8.45, 8.62].
+
+Combat phase numbering: the combat phase being resolved is number ``state.combat_phase_index + 1``;
+a unit that suffers a result gets ``adverse_phase`` set to that number, and artillery that fired
+FPF gets ``fpf_turn`` = the game-turn [8.41, 8.46].
+
+Reactive decisions of the defender (protocol.md) come from ``state.standing[defender]``; the
+documented defaults are in ``docs/westwall.md`` ("Combat") and repeated on each function.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from pbem.errors import InputError, RuleViolation
+from pbem.hexmap import Hex
+from pbem.ruleset import Dice
+from pbem.westwall import crt
+from pbem.westwall.board import Board
+from pbem.westwall.exclusive import Exclusive, get_exclusive
+from pbem.westwall.model import (
+    AdvanceEvent,
+    AttackOrder,
+    CombatEvent,
+    CrtLine,
+    EliminatedEvent,
+    Event,
+    FpfOrder,
+    NoteEvent,
+    PlayerTurnOrders,
+    Scenario,
+    StandingOrders,
+    State,
+    UnitDef,
+)
+from pbem.westwall.retreat import Retreat, retreat
+
+SOLELY_ARTILLERY_RESULTS = frozenset({"D2", "D3", "D4", "De"})
+"""Results that affect a defender attacked solely by artillery and/or ground support [8.15]."""
+
+
+# --------------------------------------------------------------------------------------------------
+# Small helpers
+# --------------------------------------------------------------------------------------------------
+
+
+def _can_attack_across(board: Board, a: Hex, b: Hex) -> bool:
+    """Adjacent and not across a non-bridge river or a hexside closed to all [6.33]."""
+    if not a.is_adjacent(b):
+        return False
+    c = board.crossing(a, b)
+    return not (c.blocks_attack or c.prohibited)
+
+
+def _engaged(board: Board, a: Hex, b: Hex) -> bool:
+    """Adjacent in the sense that obliges combat [7.11, 7.12, 8.31]: across any hexside through
+    which attacks may be made (not a non-bridge river [6.33, 8.34])."""
+    return _can_attack_across(board, a, b)
+
+
+def ground_support_available(scenario: Scenario, state: State, side: str) -> int:
+    """Ground Support Points ``side`` may still spend this game-turn [9.0, 9.14].
+
+    The allotment is the scenario entry for ``side`` with the latest ``from_turn`` not after the
+    current game-turn; points spent this game-turn (``state.ground_support_used``) are deducted.
+    Nothing carries over: ``rules.py`` clears ``ground_support_used`` at each new game-turn [9.14]."""
+    entries = [
+        g for g in scenario.ground_support if g.side == side and g.from_turn <= state.game_turn
+    ]
+    if not entries:
+        return 0
+    allot = max(entries, key=lambda g: g.from_turn).points
+    return max(0, allot - state.ground_support_used.get(side, 0))
+
+
+def player_turn_number(scenario: Scenario, state: State) -> int:
+    """1 in the first player's player-turn, 2 in the second's."""
+    return 1 if state.phasing == scenario.first_player else 2
+
+
+def _support_phase_blocked(scenario: Scenario, state: State, side: str, player_turn: int) -> bool:
+    """When ``scenario.special["ground_support_one_phase"]`` is true (Bastogne [15.26.4]) support
+    may be used in only one combat phase of a game-turn."""
+    if not scenario.special.get("ground_support_one_phase"):
+        return False
+    used_in = state.ground_support_phase.get(side)
+    return used_in is not None and used_in != player_turn
+
+
+def _barrage(u: UnitDef) -> int:
+    return u.barrage if u.is_artillery else u.attack
+
+
+# --------------------------------------------------------------------------------------------------
+# Validation
+# --------------------------------------------------------------------------------------------------
+
+
+def _check_ids(board: Board, orders: PlayerTurnOrders) -> None:
+    unknown: list[str] = []
+    for att in orders.attacks:
+        for uid in [*att.attackers, *att.artillery, *att.defenders, *(a.unit for a in att.advance)]:
+            if uid not in board.scenario.unit and uid not in unknown:
+                unknown.append(uid)
+    if unknown:
+        raise InputError(f"unknown unit(s) in attacks: {', '.join(unknown)}")
+
+
+def validate_attacks(
+    board: Board, scenario: Scenario, state: State, orders: PlayerTurnOrders
+) -> list[RuleViolation]:
+    """Every rule broken by ``orders.attacks`` on ``board`` (the position after movement).
+
+    Checked: [7.0] units exist on the map and belong to the right side; [7.11] every enemy unit
+    adjacent to a phasing unit is attacked (adjacent across a hexside attacks may cross); [7.12,
+    8.31] every phasing unit in an enemy zone of control attacks (artillery among ``attackers``);
+    [7.21] a unit in several enemy zones covers every adjacent enemy no other unit engages; [7.14]
+    no unit attacks or is attacked twice; [7.3] no unit listed twice in one combat; [7.15, 7.22,
+    7.23] every ground attacker adjacent to every defender; [6.33] no non-artillery attack across a
+    non-bridge river ([8.34] artillery across a river barrages instead); [6.32] [5.24] types may
+    attack into terrain they may not enter (no check needed); [8.11, 8.12] barraging artillery in
+    range of a defender, [8.13] a barrage alone targets one hex, [8.22] combined: in range of one
+    defender suffices, [8.32] artillery adjacent to an enemy may not barrage elsewhere; [9.0,
+    9.12-9.14, 15.26.4] ground support within this game-turn's points; [14.0] artillery and support
+    within the attack strength of the non-artillery attackers; [7.94] only ground attackers advance.
+
+    [7.52] (no voluntary lowering of a differential) holds by construction: strengths are unitary
+    and always counted in full [7.3], orders cannot state a differential, and no defender may be
+    added that the ground attackers are not all adjacent to [7.23]; the only other lever, adding
+    a defender to a pure barrage, is refused by [8.13].
+    """
+    _check_ids(board, orders)
+    side = orders.side
+    unit = scenario.unit
+    out: list[RuleViolation] = []
+
+    def hex_of(uid: str) -> Hex | None:
+        return board.unit_hex(uid)
+
+    attacking: dict[str, int] = {}
+    attacked: dict[str, int] = {}
+    support_total = 0
+    for n, att in enumerate(orders.attacks, start=1):
+        label = f"attack {n}"
+        listed = [*att.attackers, *att.artillery]
+        seen: set[str] = set()
+        for uid in [*listed, *att.defenders]:
+            if uid in seen:
+                out.append(
+                    RuleViolation("7.3", f"{uid} is listed twice in {label}", uid, _s(hex_of(uid)))
+                )
+            seen.add(uid)
+        if not att.defenders:
+            out.append(RuleViolation("7.0", f"{label} names no defending unit"))
+        if not att.attackers and not att.artillery and att.support == 0:
+            out.append(RuleViolation("7.0", f"{label} has no attacking unit or support"))
+        # Sides and presence.
+        for uid in listed:
+            if unit[uid].side != side:
+                out.append(RuleViolation("7.0", f"{uid} is not a {side} unit ({label})", uid))
+            elif hex_of(uid) is None:
+                out.append(RuleViolation("7.0", f"{uid} is not on the map ({label})", uid))
+        for uid in att.defenders:
+            if unit[uid].side == side:
+                out.append(RuleViolation("7.0", f"{uid} is a friendly unit ({label})", uid))
+            elif hex_of(uid) is None:
+                out.append(RuleViolation("7.0", f"{uid} is not on the map ({label})", uid))
+        for uid in att.artillery:
+            if not unit[uid].is_artillery:
+                out.append(
+                    RuleViolation(
+                        "7.15",
+                        f"{uid} is not artillery and cannot attack from a distance ({label})",
+                        uid,
+                        _s(hex_of(uid)),
+                    )
+                )
+        # [7.14] once per combat phase.
+        for uid in listed:
+            if uid in attacking and attacking[uid] != n:
+                out.append(
+                    RuleViolation(
+                        "7.14",
+                        f"{uid} attacks in both attack {attacking[uid]} and {label}",
+                        uid,
+                        _s(hex_of(uid)),
+                    )
+                )
+            attacking.setdefault(uid, n)
+        for uid in att.defenders:
+            if uid in attacked and attacked[uid] != n:
+                out.append(
+                    RuleViolation(
+                        "7.14",
+                        f"{uid} is attacked in both attack {attacked[uid]} and {label}",
+                        uid,
+                        _s(hex_of(uid)),
+                    )
+                )
+            attacked.setdefault(uid, n)
+        d_hexes = [h for h in (hex_of(d) for d in att.defenders) if h is not None]
+        # [7.15, 7.23, 6.33] ground attackers adjacent to all defenders.
+        for uid in att.attackers:
+            h = hex_of(uid)
+            if h is None or unit[uid].side != side:
+                continue
+            for d in att.defenders:
+                dh = hex_of(d)
+                if dh is None:
+                    continue
+                if not h.is_adjacent(dh):
+                    rule = "7.23" if len(att.defenders) > 1 else "7.15"
+                    out.append(
+                        RuleViolation(
+                            rule,
+                            f"{uid} in {h} is not adjacent to {d} in {dh} ({label}); "
+                            "units attacking from a distance must be artillery listed as barraging",
+                            uid,
+                            str(h),
+                        )
+                    )
+                elif not _can_attack_across(board, h, dh):
+                    if unit[uid].is_artillery:
+                        out.append(
+                            RuleViolation(
+                                "8.34",
+                                f"{uid} in {h} faces {d} in {dh} across a river: list it among "
+                                f"the barraging artillery, not the attackers ({label})",
+                                uid,
+                                str(h),
+                            )
+                        )
+                    else:
+                        out.append(
+                            RuleViolation(
+                                "6.33",
+                                f"{uid} in {h} cannot attack {d} in {dh} across a non-bridge "
+                                f"river hexside ({label})",
+                                uid,
+                                str(h),
+                            )
+                        )
+        # Barraging artillery.
+        ground_nonart = [u for u in att.attackers if not unit[u].is_artillery]
+        if not att.attackers and len(set(d_hexes)) > 1:
+            out.append(
+                RuleViolation(
+                    "8.13",
+                    f"{label} is a barrage alone and may target only one hex, not "
+                    f"{', '.join(sorted(str(h) for h in set(d_hexes)))}",
+                )
+            )
+        for uid in att.artillery:
+            h = hex_of(uid)
+            u = unit[uid]
+            if h is None or not u.is_artillery or u.side != side:
+                continue
+            enemies_adjacent = [
+                e for e in board.units_of(scenario.other(side)) if _engaged(board, h, _h(board, e))
+            ]
+            if enemies_adjacent:
+                out.append(
+                    RuleViolation(
+                        "8.32",
+                        f"{uid} in {h} is adjacent to {', '.join(enemies_adjacent)}: it must attack "
+                        f"adjacent units from its hex and cannot barrage ({label})",
+                        uid,
+                        str(h),
+                    )
+                )
+            if d_hexes and not any(h.distance(dh) <= u.range for dh in d_hexes):
+                nearest = min(h.distance(dh) for dh in d_hexes)
+                rule = "8.22" if len(set(d_hexes)) > 1 else "8.11"
+                out.append(
+                    RuleViolation(
+                        rule,
+                        f"{uid} in {h} (range {u.range}) is {nearest} hexes from the nearest "
+                        f"defender ({label}) [8.12]",
+                        uid,
+                        str(h),
+                    )
+                )
+        # [14.0] artillery limit.
+        if scenario.artillery_limit:
+            art_points = sum(_barrage(unit[u]) for u in listed if unit[u].is_artillery)
+            ground_points = sum(unit[u].attack for u in ground_nonart)
+            if art_points + att.support > ground_points:
+                out.append(
+                    RuleViolation(
+                        "14.0",
+                        f"{label} adds {art_points} artillery and {att.support} support points but "
+                        f"its non-artillery attackers have only {ground_points} attack points",
+                    )
+                )
+        # [7.94] only participating ground attackers may advance.
+        for adv in att.advance:
+            if adv.unit not in att.attackers:
+                why = (
+                    "barraging artillery never advances"
+                    if adv.unit in att.artillery
+                    else "it is not an adjacent attacker in it"
+                )
+                out.append(
+                    RuleViolation(
+                        "7.94",
+                        f"{adv.unit} cannot advance after {label}: {why}",
+                        adv.unit,
+                        _s(hex_of(adv.unit)),
+                    )
+                )
+        support_total += att.support
+
+    # [9.x] ground support.
+    if support_total:
+        avail = ground_support_available(scenario, state, side)
+        if _support_phase_blocked(scenario, state, side, player_turn_number(scenario, state)):
+            out.append(
+                RuleViolation(
+                    "15.26.4",
+                    f"{side} already used ground support in the other combat phase of this "
+                    "game-turn",
+                )
+            )
+        elif support_total > avail:
+            out.append(
+                RuleViolation(
+                    "9.14",
+                    f"the attacks use {support_total} ground support points but only {avail} "
+                    f"are available to {side} in game-turn {state.game_turn}",
+                )
+            )
+
+    # Obligations [7.11, 7.12, 7.21, 8.31].
+    enemy = scenario.other(side)
+    for e in board.units_of(enemy):
+        eh = _h(board, e)
+        if e in attacked:
+            continue
+        adj = [u for u in board.units_of(side) if _engaged(board, _h(board, u), eh)]
+        if not adj:
+            continue
+        multi = [u for u in adj if len(_engaged_enemies(board, u, enemy)) > 1]
+        if multi:
+            out.append(
+                RuleViolation(
+                    "7.21",
+                    f"{e} in {eh} is not attacked: {', '.join(multi)} in several enemy zones of "
+                    "control must attack every adjacent enemy no other unit engages",
+                    e,
+                    str(eh),
+                )
+            )
+        else:
+            out.append(
+                RuleViolation(
+                    "7.11",
+                    f"{e} in {eh} is adjacent to {', '.join(adj)} and must be attacked",
+                    e,
+                    str(eh),
+                )
+            )
+    ground = _all_attackers(orders)
+    for own in board.units_of(side):
+        if own in ground:
+            continue
+        oh = _h(board, own)
+        if unit[own].is_artillery:
+            if _engaged_enemies(board, own, enemy):
+                out.append(
+                    RuleViolation(
+                        "8.31",
+                        f"{own} in {oh} is adjacent to an enemy unit and must attack it",
+                        own,
+                        str(oh),
+                    )
+                )
+        elif board.enemy_zoc(oh, side):
+            out.append(
+                RuleViolation(
+                    "7.12",
+                    f"{own} in {oh} is in an enemy zone of control and must attack",
+                    own,
+                    str(oh),
+                )
+            )
+    return out
+
+
+def _all_attackers(orders: PlayerTurnOrders) -> set[str]:
+    return {u for att in orders.attacks for u in att.attackers}
+
+
+def _engaged_enemies(board: Board, uid: str, enemy: str) -> list[str]:
+    h = _h(board, uid)
+    return [e for e in board.units_of(enemy) if _engaged(board, h, _h(board, e))]
+
+
+def _h(board: Board, uid: str) -> Hex:
+    h = board.unit_hex(uid)
+    assert h is not None, uid
+    return h
+
+
+def _s(h: Hex | None) -> str | None:
+    return None if h is None else str(h)
+
+
+# --------------------------------------------------------------------------------------------------
+# Resolution
+# --------------------------------------------------------------------------------------------------
+
+
+@dataclass
+class _Phase:
+    """Bookkeeping across the combats of one combat phase."""
+
+    scenario: Scenario
+    state: State
+    board: Board
+    exclusive: Exclusive
+    attacker: str
+    defender: str
+    phase_no: int
+    advanced: set[str] = field(default_factory=set)
+    displaced: set[str] = field(default_factory=set)
+    fired: set[str] = field(default_factory=set)
+    hit: set[str] = field(default_factory=set)
+    fpf_support_left: int = 0
+    fpf_support_used: int = 0
+    support_used: int = 0
+
+    @property
+    def standing(self) -> StandingOrders | None:
+        return self.state.standing.get(self.defender)
+
+
+def line_for(board: Board, attackers: Sequence[str], defenders: Sequence[str]) -> CrtLine:
+    """The CRT line of a combat [7.41-7.45, 8.62].
+
+    Each defender benefits from its hex's line, and from a hexside line only when the combat has
+    non-artillery attackers and *every* one of them attacks across a hexside with a CRT line
+    (stream [7.42], bridge); when their hexsides give different lines the least favourable of them
+    applies (every attacker crosses at least that). Solely artillery/support: hex terrain only
+    [8.62]. All defenders use the most favourable line among them [7.44, 7.45]."""
+    unit = board.scenario.unit
+    nonart = [a for a in attackers if not unit[a].is_artillery]
+    lines: list[CrtLine] = []
+    for d in defenders:
+        dh = _h(board, d)
+        best: CrtLine = board.terrain(dh).crt
+        if nonart:
+            side_lines = [board.crossing(_h(board, a), dh).crt for a in nonart]
+            known = [x for x in side_lines if x is not None]
+            if len(known) == len(side_lines):
+                least = min(known, key=crt.line_rank)
+                best = crt.best_line([best, least])
+        lines.append(best)
+    return crt.best_line(lines)
+
+
+def _fpf_eligible(ph: _Phase, art: str, defenders: Sequence[str]) -> bool:
+    """[8.41, 8.42, 8.46]: may ``art`` give FPF to a combat against ``defenders`` right now?"""
+    b = ph.board
+    u = ph.scenario.unit[art]
+    h = b.unit_hex(art)
+    if h is None or not u.is_artillery or u.fpf <= 0 or art in defenders:
+        return False
+    us = b.units.get(art)
+    if us is None:
+        return False
+    if us.fpf_turn == ph.state.game_turn:  # [8.46]
+        return False
+    if us.adverse_phase is not None and us.adverse_phase >= ph.phase_no - 1:  # [8.41]
+        return False
+    if art in ph.hit or art in ph.displaced:  # [8.41]
+        return False
+    if _engaged_enemies(b, art, ph.attacker):  # [8.41] adjacent except across a river
+        return False
+    return any(h.distance(_h(b, d)) <= u.range for d in defenders)  # [8.42]
+
+
+def _allocate_fpf(ph: _Phase, defenders: Sequence[str], cap: int | None) -> tuple[list[str], int]:
+    """FPF artillery (and support points) for one combat [8.4, 9.0, 14.0].
+
+    Standing orders ``fpf`` non-empty: each listed artillery unit fires for the first combat that
+    attacks one of its ``protect`` units (``"*"``: any); ``protect: []`` holds it back; units not
+    listed do not fire. Empty ``fpf`` (or no standing orders): the default -- every eligible
+    artillery unit, by unit id, fires for the first attacked friendly unit in range. Under [14.0]
+    (``cap`` not None) a unit fires only while its whole FPF fits under the cap.
+
+    Support points: ``fpf_support`` of the standing orders is a budget for the opponent's
+    player-turn, spent on the first eligible combats up to the [14.0] cap (default 0)."""
+    orders = ph.standing
+    chosen: list[str] = []
+    total = 0
+    candidates: list[str]
+    if orders is not None and orders.fpf:
+        candidates = []
+        for fo in orders.fpf:
+            if _protects(fo, defenders) and fo.artillery not in candidates:
+                candidates.append(fo.artillery)
+    else:
+        candidates = [u for u in ph.board.units_of(ph.defender) if ph.scenario.unit[u].is_artillery]
+    for art in candidates:
+        if ph.scenario.unit[art].side != ph.defender or not _fpf_eligible(ph, art, defenders):
+            continue
+        pts = ph.scenario.unit[art].fpf
+        if cap is not None and total + pts > cap:
+            continue
+        chosen.append(art)
+        total += pts
+    support = ph.fpf_support_left
+    if cap is not None:
+        support = min(support, max(0, cap - total))
+    return chosen, support
+
+
+def _protects(fo: FpfOrder, defenders: Sequence[str]) -> bool:
+    return "*" in fo.protect or any(d in fo.protect for d in defenders)
+
+
+def resolve_combat(
+    board: Board,
+    scenario: Scenario,
+    state: State,
+    orders: PlayerTurnOrders,
+    dice: Dice,
+    exclusive: Exclusive | None = None,
+) -> list[Event]:
+    """Resolve ``orders.attacks`` in their declared order on ``board`` (mutated) [7.0].
+
+    One die per combat, ``dice.d6(f"7.6 combat {n}")``, in the declared order; no die for a
+    cancelled combat. Cancelled before rolling (a ``CombatEvent`` with ``cancelled`` set, plus a
+    ``NoteEvent``): a combat involving a unit that advanced earlier in the phase [7.96]; a barrage
+    alone on a defender displaced earlier [7.82]; a combat whose ground attackers are no longer
+    adjacent to all defenders [7.23]; a combat left with no attacking strength. Displaced artillery
+    that had not fired is withdrawn from later combats [7.82], as is barraging artillery no longer
+    in range of any defender [8.11].
+    """
+    ex = exclusive or get_exclusive(scenario.game)
+    attacker = orders.side
+    defender = scenario.other(attacker)
+    ph = _Phase(
+        scenario,
+        state,
+        board,
+        ex,
+        attacker,
+        defender,
+        state.combat_phase_index + 1,
+    )
+    standing = ph.standing
+    if standing is not None and standing.fpf_support:
+        if not _support_phase_blocked(
+            scenario, state, defender, player_turn_number(scenario, state)
+        ):
+            ph.fpf_support_left = min(
+                standing.fpf_support, ground_support_available(scenario, state, defender)
+            )
+    events: list[Event] = []
+    for n, att in enumerate(orders.attacks, start=1):
+        events += _resolve_one(ph, n, att, dice)
+    return events
+
+
+def _cancel(n: int, att: AttackOrder, rule: str, why: str) -> list[Event]:
+    return [
+        CombatEvent(
+            number=n,
+            attackers=list(att.attackers),
+            artillery=list(att.artillery),
+            support=att.support,
+            defenders=list(att.defenders),
+            fpf=[],
+            fpf_support=0,
+            attack_strength=0,
+            defense_strength=0,
+            differential=0,
+            line="clear",
+            column="",
+            die=0,
+            roll_index=-1,
+            result="-",
+            cancelled=f"{why} [{rule}]",
+        ),
+        NoteEvent(rule=rule, text=f"attack {n} cancelled: {why}"),
+    ]
+
+
+def _resolve_one(ph: _Phase, n: int, att: AttackOrder, dice: Dice) -> list[Event]:
+    b = ph.board
+    unit = ph.scenario.unit
+    events: list[Event] = []
+    involved = [*att.attackers, *att.artillery, *att.defenders]
+    moved = [u for u in involved if u in ph.advanced]
+    if moved:
+        return _cancel(
+            n, att, "7.96", f"{', '.join(moved)} advanced after combat earlier in this phase"
+        )
+    gone = [u for u in [*att.attackers, *att.defenders] if b.unit_hex(u) is None]
+    if gone:
+        return _cancel(n, att, "7.0", f"{', '.join(gone)} no longer on the map")
+    if not att.attackers and any(d in ph.displaced for d in att.defenders):
+        shifted = [d for d in att.defenders if d in ph.displaced]
+        return _cancel(
+            n, att, "7.82", f"{', '.join(shifted)} was displaced out of the barraged hex"
+        )
+    for a in att.attackers:
+        for d in att.defenders:
+            if not _can_attack_across(b, _h(b, a), _h(b, d)):
+                return _cancel(
+                    n, att, "7.23", f"{a} is no longer adjacent to {d} after earlier results"
+                )
+    artillery: list[str] = []
+    for a in att.artillery:
+        ah = b.unit_hex(a)
+        if a in ph.displaced and a not in ph.fired:
+            events.append(
+                NoteEvent(rule="7.82", text=f"{a} was displaced and cannot fire in attack {n}")
+            )
+        elif ah is None:
+            events.append(NoteEvent(rule="7.0", text=f"{a} is no longer on the map (attack {n})"))
+        elif not any(ah.distance(_h(b, d)) <= unit[a].range for d in att.defenders):
+            events.append(
+                NoteEvent(rule="8.11", text=f"{a} is now out of range of attack {n}'s defenders")
+            )
+        else:
+            artillery.append(a)
+    attackers = list(att.attackers)
+    dropped_adjacent = [
+        a for a in attackers if unit[a].is_artillery and a in ph.displaced and a not in ph.fired
+    ]
+    for a in dropped_adjacent:
+        events.append(
+            NoteEvent(rule="7.82", text=f"{a} was displaced and cannot fire in attack {n}")
+        )
+        attackers.remove(a)
+    if not attackers and not artillery and att.support == 0:
+        return events + _cancel(n, att, "7.0", "nothing is left to attack with")
+
+    nonart = [a for a in attackers if not unit[a].is_artillery]
+    solely_art = not nonart
+    # FPF [8.4]: not against an attack made solely by artillery/support [8.45].
+    fpf: list[str] = []
+    fpf_support = 0
+    if not solely_art:
+        cap = None
+        if ph.scenario.artillery_limit:
+            cap = sum(unit[d].defense for d in att.defenders if not unit[d].is_artillery)
+        fpf, fpf_support = _allocate_fpf(ph, att.defenders, cap)
+    attack_strength = (
+        sum(unit[a].attack for a in nonart)
+        + sum(unit[a].barrage for a in attackers if unit[a].is_artillery)
+        + sum(unit[a].barrage for a in artillery)
+        + att.support
+    )
+    defense_strength = (
+        sum(unit[d].defense for d in att.defenders)  # artillery defends with defense [8.5]
+        + sum(unit[f].fpf for f in fpf)
+        + fpf_support
+    )
+    diff = attack_strength - defense_strength
+    line = line_for(b, attackers, att.defenders)
+    heading = crt.column_heading(line, diff)
+    rolls = getattr(dice, "rolls", None)
+    roll_index = len(rolls) if isinstance(rolls, list) else n - 1
+    die = dice.d6(f"7.6 combat {n}")
+    table = crt.lookup(line, diff, die)
+    result = table
+    if solely_art and table not in SOLELY_ARTILLERY_RESULTS:
+        result = "-"
+    events.append(
+        CombatEvent(
+            number=n,
+            attackers=list(attackers),
+            artillery=artillery,
+            support=att.support,
+            defenders=list(att.defenders),
+            fpf=fpf,
+            fpf_support=fpf_support,
+            attack_strength=attack_strength,
+            defense_strength=defense_strength,
+            differential=diff,
+            line=line,
+            column=heading,
+            die=die,
+            roll_index=roll_index,
+            result=result,
+            cancelled="",
+        )
+    )
+    if result == "-":
+        events.append(
+            NoteEvent(
+                rule="8.15",
+                text=f"attack {n} was made solely by artillery/support: the table's {table} "
+                "has no effect (only D2, D3, D4 and De apply)",
+            )
+        )
+    # Bookkeeping of what was spent.
+    for a in [*attackers, *artillery]:
+        if unit[a].is_artillery:
+            ph.fired.add(a)
+    for f in fpf:
+        b.update_unit(f, fpf_turn=ph.state.game_turn)  # [8.46]; unaffected by the result [8.44]
+    ph.fpf_support_left -= fpf_support
+    ph.fpf_support_used += fpf_support
+    ph.support_used += att.support
+    events += _apply_result(ph, n, att, attackers, result)
+    return events
+
+
+def _suffering_attackers(ph: _Phase, attackers: Sequence[str]) -> list[str]:
+    """Ground attackers take the results [8.33]; barraging artillery never does [8.14] (and
+    artillery across a river is always barraging [8.34])."""
+    return [a for a in attackers if ph.board.unit_hex(a) is not None]
+
+
+def _apply_result(
+    ph: _Phase, n: int, att: AttackOrder, attackers: Sequence[str], result: str
+) -> list[Event]:
+    b = ph.board
+    events: list[Event] = []
+    if result == "-":
+        return events
+    d_hexes = {d: _h(b, d) for d in att.defenders}
+    a_hexes = [_h(b, a) for a in attackers] or [_h(b, a) for a in att.artillery]
+    suffering = _suffering_attackers(ph, attackers)
+    d_hits, a_hits = crt.retreat_hexes(result)
+    paths: dict[str, list[Hex]] = {}
+    if result == "De":
+        for d in att.defenders:
+            h = d_hexes[d]
+            b.eliminate(d)
+            paths[d] = [h]
+            events.append(
+                EliminatedEvent(
+                    unit=d, hex=str(h), rule="7.62", reason="defender eliminated (De)", combat=n
+                )
+            )
+    if result == "Ae":
+        for a in suffering:
+            h = _h(b, a)
+            b.eliminate(a)
+            events.append(
+                EliminatedEvent(
+                    unit=a, hex=str(h), rule="7.62", reason="attacker eliminated (Ae)", combat=n
+                )
+            )
+    if d_hits:
+        prefs = ph.state.standing.get(ph.defender)
+        for d in att.defenders:
+            if b.unit_hex(d) is None:
+                continue
+            r: Retreat = retreat(
+                b, ph.exclusive, d, d_hits, combat=n, prefs=prefs, away_from=a_hexes
+            )
+            paths[d] = r.path
+            events += r.events
+            for moved, _ in r.displaced:
+                ph.displaced.add(moved)
+    if a_hits:
+        prefs = ph.state.standing.get(ph.attacker)
+        away = [_h(b, d) for d in att.defenders if b.unit_hex(d) is not None] or list(
+            d_hexes.values()
+        )
+        for a in suffering:
+            if b.unit_hex(a) is None:
+                continue
+            r = retreat(b, ph.exclusive, a, a_hits, combat=n, prefs=prefs, away_from=away)
+            events += r.events
+            for moved, _ in r.displaced:
+                ph.displaced.add(moved)
+    # Adverse results [8.41].
+    losers: list[str] = []
+    if result in ("D1", "D2", "D3", "D4", "De", "Br"):
+        losers += list(att.defenders)
+        ph.hit.update(att.defenders)
+    if result in ("A1", "A2", "Ae", "Br"):
+        losers += list(suffering)
+    for u in losers:
+        b.update_unit(u, adverse_phase=ph.phase_no)
+    # Advance after combat [7.9]: only after the defender retreated or died and the attacker stayed.
+    if result in ("D1", "D2", "D3", "D4", "De"):
+        events += _advance(ph, n, att, attackers, d_hexes, paths)
+    return events
+
+
+def _advance(
+    ph: _Phase,
+    n: int,
+    att: AttackOrder,
+    attackers: Sequence[str],
+    d_hexes: dict[str, Hex],
+    paths: dict[str, list[Hex]],
+) -> list[Event]:
+    """Advance after combat [7.91-7.96].
+
+    Each ``AdvanceOrder`` in order: the unit must be a ground attacker of this combat still on the
+    map (adjacent and participating [7.94]). It follows the Path of Retreat of the first defender
+    (declared order) whose path has room: the defender's combat hex, then the hexes it retreated
+    through, up to ``hexes`` hexes and never beyond the path's end [7.92, 7.95]. Zones of control
+    are ignored [7.93]; terrain closed to the unit stops it before that hex. It stops short of a
+    hex another unit holds at the end (no stacking [5.31]). Advanced units take no further part in
+    the phase [7.96]."""
+    b = ph.board
+    events: list[Event] = []
+    for adv in att.advance:
+        uid = adv.unit
+        start = b.unit_hex(uid)
+        if uid not in attackers or start is None:
+            events.append(NoteEvent(rule="7.94", text=f"{uid} cannot advance after attack {n}"))
+            continue
+        udef = b.unit_def(uid)
+        best: list[Hex] = []
+        for d in att.defenders:
+            path = paths.get(d)
+            if not path:
+                continue
+            if not start.is_adjacent(d_hexes[d]):
+                continue
+            route = [start]
+            for h in path[: adv.hexes]:
+                if b.crossing_prohibited_for(udef, route[-1], h) is not None:
+                    break
+                route.append(h)
+            while len(route) > 1 and any(o != uid for o in b.occupants(route[-1])):
+                route.pop()
+            if len(route) > len(best):
+                best = route
+            if len(route) - 1 == min(adv.hexes, len(path)):
+                break
+        if len(best) < 2:
+            events.append(
+                NoteEvent(
+                    rule="7.95",
+                    text=f"{uid} has no vacant hex on the path of retreat to advance into",
+                )
+            )
+            continue
+        for h in best[1:]:
+            b.note_passage(uid, h)
+        b.move_unit(uid, best[-1])
+        ph.advanced.add(uid)
+        events.append(AdvanceEvent(unit=uid, path=[str(h) for h in best], combat=n))
+    return events
+
+
+def combat_state_changes(
+    scenario: Scenario, state: State, orders: PlayerTurnOrders, events: Iterable[Event]
+) -> dict[str, object]:
+    """State fields outside the board after a combat phase, for ``board.to_state(state, **...)``:
+    ground support spent by both sides this game-turn [9.14] (and in which player-turn, for
+    [15.26.4]) and ``combat_phase_index`` advanced by one [8.41]."""
+    spent: dict[str, int] = {}
+    attacker = orders.side
+    defender = scenario.other(attacker)
+    for ev in events:
+        if isinstance(ev, CombatEvent) and not ev.cancelled:
+            spent[attacker] = spent.get(attacker, 0) + ev.support
+            spent[defender] = spent.get(defender, 0) + ev.fpf_support
+    used = dict(state.ground_support_used)
+    phase = dict(state.ground_support_phase)
+    pt = player_turn_number(scenario, state)
+    for side, pts in spent.items():
+        if pts:
+            used[side] = used.get(side, 0) + pts
+            phase.setdefault(side, pt)
+    return {
+        "ground_support_used": dict(sorted(used.items())),
+        "ground_support_phase": dict(sorted(phase.items())),
+        "combat_phase_index": state.combat_phase_index + 1,
+    }
