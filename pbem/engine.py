@@ -186,6 +186,7 @@ class Game:
         self.ruleset: Ruleset
         self.scenario: Any = None
         self.sides: list[str] = []
+        self.genesis_signatures = 0
 
     # opening ----------------------------------------------------------------------------------
 
@@ -204,6 +205,7 @@ class Game:
         except InputError as exc:
             raise Bad(archive.GENESIS_NAME, _strip(str(exc), archive.GENESIS_NAME)) from None
         game = cls(game_dir, listing, genesis)
+        game.genesis_signatures = _verify_genesis(genesis)
         for side, path in sorted(listing.joins.items()):
             try:
                 game.joins[side] = archive.parse_join(read_file(path, MAX_GENESIS_BYTES), path.name)
@@ -225,6 +227,8 @@ class Game:
         try:
             data = load_data(ref)
         except InputError as exc:
+            if path.is_file():
+                raise Bad(SCENARIO_NAME, _strip(str(exc), str(path))) from None
             raise InputError(f"scenario of this game: {exc}") from None
         digest = content_hash(data)
         if digest != self.body.scenario.sha256:
@@ -300,6 +304,32 @@ class Game:
         except Bad as exc:
             raise VerificationError(exc.path, exc.reason) from None
         return rp.summary()
+
+
+def _verify_genesis(genesis: Message) -> int:
+    """Check the genesis signatures (every side that committed in it must have signed) before
+    anything else is believed, so a tampered genesis is named as such. Returns the count."""
+    from pbem.dsse import verify
+    from pbem.keys import fingerprint, parse_public
+
+    body: archive.GenesisBody = genesis.body
+    keys: dict[str, Any] = {}
+    for side, entry in body.sides.items():
+        try:
+            pub = parse_public(entry.key)
+        except PbemError as exc:
+            raise Bad(archive.GENESIS_NAME, f"side {side}: {exc}") from None
+        if fingerprint(pub) != entry.fingerprint:
+            raise Bad(archive.GENESIS_NAME, f"side {side}: fingerprint does not match its key")
+        if entry.commitment is not None:
+            keys[entry.fingerprint] = pub
+    if not keys:
+        raise Bad(archive.GENESIS_NAME, "no side signed the genesis")
+    try:
+        verify(genesis.envelope, genesis.envelope.payloadType, keys)
+    except PbemError as exc:
+        raise Bad(archive.GENESIS_NAME, f"signature: {exc} [P1]") from None
+    return len(keys)
 
 
 def _strip(text: str, name: str) -> str:
@@ -388,27 +418,9 @@ class Replay:
 
     def _check_genesis(self) -> None:
         from pbem.dsse import verify
-        from pbem.keys import fingerprint
 
         g = self.game
-        keys: dict[str, Any] = {}
-        for side in g.sides:
-            entry = g.body.sides[side]
-            try:
-                pub = g.public_key(side)
-            except PbemError as exc:
-                raise self._bad(archive.GENESIS_NAME, f"side {side}: {exc}") from None
-            if fingerprint(pub) != entry.fingerprint:
-                raise self._bad(archive.GENESIS_NAME, f"side {side}: fingerprint does not match its key")
-            if entry.commitment is not None:
-                keys[entry.fingerprint] = pub
-        if not keys:
-            raise self._bad(archive.GENESIS_NAME, "no side signed the genesis")
-        try:
-            verify(g.genesis.envelope, g.genesis.envelope.payloadType, keys)
-        except PbemError as exc:
-            raise self._bad(archive.GENESIS_NAME, f"signature: {exc}") from None
-        self.signatures += len(keys)
+        self.signatures += g.genesis_signatures
         for side, msg in sorted(g.joins.items()):
             body: archive.JoinBody = msg.body
             if body.side != side:
