@@ -353,3 +353,45 @@ def test_property_cheapest_path_is_legal_and_costs_what_reachable_says(
     plan = walk_moves(board, "DE", 1, [MoveOrder(unit="a", path=[str(h) for h in path])])
     assert plan.violations == []
     assert plan.events[0].mp_halves == cost
+
+
+# -- enumeration (pbem.westwall.enumerate) ----------------------------------------------------------
+
+
+def test_enumerate_destinations_are_vacant_and_each_move_order_is_legal() -> None:
+    from pbem.westwall.enumerate import legal_moves, move_order
+
+    sc = tiny_scenario(
+        cols=(1, 4),
+        rows=(1, 4),
+        units=[
+            unit("i", "DE", move=1),
+            unit("j", "DE", move=1),
+            unit("r", "DE", move=1),
+            unit("e", "US"),
+        ],
+        reinforcements=[
+            {
+                "side": "DE",
+                "turn": 1,
+                "units": ["r"],
+                "entry": [{"hexes": ["0104"]}],
+                "rule": "11.11",
+            }
+        ],
+        exits=[{"side": "DE", "edges": ["north"]}],
+    )
+    st_ = state_with(sc, {"i": "0301", "j": "0302", "e": "0404"})
+    opts = legal_moves(sc, st_)
+    assert sorted(opts) == ["i", "j", "r"]
+    # i (2 halves) at 0301 (neighbours on the map: 0401, 0302, 0201): its own hex, 0201 and 0401
+    # (clear, 2 each); 0302 holds j.
+    assert opts["i"].destinations == {H("0301"): 0, H("0201"): 2, H("0401"): 2}
+    assert opts["i"].exits == [(H("0301"), 2)]
+    assert opts["r"].destinations == {H("0104"): 2}
+    board = Board.from_state(sc, st_)
+    for o in opts.values():
+        for h in o.destinations:
+            assert validate_moves(board, "DE", 1, [move_order(o, h)]) == []
+        for h, _c in o.exits:
+            assert validate_moves(board, "DE", 1, [move_order(o, h, exit=True)]) == []
