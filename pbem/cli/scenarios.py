@@ -15,11 +15,14 @@ from __future__ import annotations
 import json
 from collections import Counter
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from pbem.errors import InputError
+
+if TYPE_CHECKING:
+    from pbem.hexmap import Hex
 
 # --------------------------------------------------------------------------------------------------
 # pbem scenarios
@@ -130,7 +133,7 @@ def _schema_problems(model: Any, data: Any, prefix: str = "") -> list[str]:
     return []
 
 
-def _hex(text: Any) -> Any:
+def _hex(text: Any) -> Hex | None:
     from pbem.hexmap import Hex
 
     try:
@@ -217,9 +220,9 @@ def _semantic_problems(data: dict[str, Any]) -> list[str]:
                                f"({route.kind} {route.name or i})")
             if route.off_map:
                 for end in route.off_map:
-                    h = _hex(route.hexes[0 if end == "start" else -1]) if route.hexes else None
-                    if h is not None and m.on_map(h) and not _on_edge(m, h):
-                        out.append(f"map.routes.{i}.off_map: the {end} hex {h} is not on a map edge")
+                    eh = _hex(route.hexes[0 if end == "start" else -1]) if route.hexes else None
+                    if eh is not None and m.on_map(eh) and not _on_edge(m, eh):
+                        out.append(f"map.routes.{i}.off_map: the {end} hex {eh} is not on a map edge")
         for i, line in enumerate(m.lines):
             if key is not None and line.kind not in key.hexsides:
                 out.append(f"map.lines.{i}.kind: unknown hexside kind {line.kind!r} (terrain key: "
