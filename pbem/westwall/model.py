@@ -469,7 +469,7 @@ class SetupOrders(Strict):
     kind: Literal["setup"] = "setup"
     side: Side
     placements: dict[str, HexStr] = Field(description="unit id -> hex [15.12, 15.23]")
-    standing: StandingOrders = Field(default_factory=StandingOrders)
+    standing: StandingOrders = Field(default_factory=lambda: StandingOrders())
 
 
 class PlayerTurnOrders(Strict):
@@ -478,7 +478,7 @@ class PlayerTurnOrders(Strict):
     game_turn: int
     moves: list[MoveOrder] = Field(default_factory=list)
     attacks: list[AttackOrder] = Field(default_factory=list)
-    standing: StandingOrders = Field(default_factory=StandingOrders)
+    standing: StandingOrders = Field(default_factory=lambda: StandingOrders())
 
 
 class AcknowledgeOrders(Strict):
