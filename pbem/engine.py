@@ -730,8 +730,9 @@ class Replay:
             if write_new(path, msg.raw):
                 out.append(path)
             g.listing.moves[msg.body.step] = path
+        if self.new_moves:
+            crash_point("move")  # test-only: die between the move file and the turn files
         self.new_moves = []
-        crash_point("move")
         for rec in self.records:
             if rec.written:
                 path = g.path(rec.name)
