@@ -153,3 +153,12 @@ def test_area_conditions() -> None:
     a4 = area(edge="north", from_hex="0601")
     assert [str(h) for h in area_hexes(sc, [a4])] == ["0601", "0701", "0801"]
     assert not in_area(sc, area(hexes=["0909"]), H("0909"))  # off the map
+
+
+def test_search_with_equal_cost_entry_and_step_is_deterministic() -> None:
+    # Regression: 0803 costs 2 to enter directly, and also 1 + 1 via the road from entry hex 0804
+    # (road leading off the map there [11.12]); both ties must be handled, the direct entry
+    # (no predecessor) winning the tie.
+    b = board({}, routes=[("road", ["0804", "0803"], ["start"])])
+    assert reachable(b, "r", 2)[H("0803")] == 2
+    assert cheapest_path(b, "r", H("0803"), 2) == [H("0803")]

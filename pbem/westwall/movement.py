@@ -449,6 +449,9 @@ def apply_moves(
 # --------------------------------------------------------------------------------------------------
 
 
+_NO_PREV = Hex(-1, -1)
+
+
 def _search(
     board: Board, uid: str, game_turn: int, exclusive: Exclusive | None = None
 ) -> tuple[dict[Hex, int], dict[Hex, Hex | None]]:
@@ -462,12 +465,13 @@ def _search(
     allowance = u.move_halves
     cost: dict[Hex, int] = {}
     prev: dict[Hex, Hex | None] = {}
-    heap: list[tuple[int, Hex, Hex | None]] = []
+    # Heap entries (cost, hex, predecessor); _NO_PREV stands for "none" so entries always compare.
+    heap: list[tuple[int, Hex, Hex]] = []
     start = board.unit_hex(uid)
     status = board.status(uid)
     pinned_start: Hex | None = None
     if status == "on-map" and start is not None:
-        heapq.heappush(heap, (0, start, None))
+        heapq.heappush(heap, (0, start, _NO_PREV))
         if board.enemy_zoc(start, side):
             pinned_start = start
     elif status == "waiting":
@@ -480,14 +484,14 @@ def _search(
                 continue
             if excl.movement_violations(scenario, board, uid, [h]):
                 continue
-            heapq.heappush(heap, (c, h, None))
+            heapq.heappush(heap, (c, h, _NO_PREV))
     barred: dict[Hex, bool] = {}
     while heap:
         c, h, p = heapq.heappop(heap)
         if h in cost:
             continue
         cost[h] = c
-        prev[h] = p
+        prev[h] = None if p == _NO_PREV else p
         if h == pinned_start:
             continue
         if (h != start or status != "on-map") and board.enemy_zoc(h, side):
