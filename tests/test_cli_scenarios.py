@@ -1,0 +1,137 @@
+"""``pbem scenarios`` and ``pbem scenario check`` (every problem of a broken file, one per line)."""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from pbem.cli import cli, main
+from pbem.scenarios import load_data
+
+
+def run(*args: str) -> Any:
+    return CliRunner().invoke(cli, list(args))
+
+
+def test_scenarios_lists_the_bundled_ones() -> None:
+    res = run("scenarios")
+    assert res.exit_code == 0, res.output
+    lines = {line.split()[0]: line for line in res.stdout.splitlines()}
+    assert set(lines) >= {"bastogne-spearhead", "bastogne-relief", "bastogne-campaign"}
+    assert "7 game-turns, turns 1-7; DE first" in lines["bastogne-spearhead"]
+    assert "9 game-turns, turns 9-17; US first" in lines["bastogne-relief"]
+    assert "18 game-turns, turns 1-18; DE first" in lines["bastogne-campaign"]
+
+
+def test_scenarios_json() -> None:
+    res = run("scenarios", "--json")
+    rows = {r["id"]: r for r in json.loads(res.output)}
+    assert rows["bastogne-relief"]["sides"] == ["DE", "US"]
+    assert (rows["bastogne-relief"]["length"], rows["bastogne-relief"]["first_player"]) == (9, "US")
+
+
+@pytest.mark.parametrize("sid", ["bastogne-spearhead", "bastogne-relief", "bastogne-campaign"])
+def test_bundled_scenarios_check_ok(sid: str) -> None:
+    res = run("scenario", "check", sid)
+    assert res.exit_code == 0, res.output
+    assert res.output.startswith(f"ok: {sid} ")
+
+
+def _write(tmp_path: Path, data: dict[str, Any], name: str = "mine.json") -> str:
+    path = tmp_path / name
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return str(path)
+
+
+@pytest.fixture()
+def relief() -> dict[str, Any]:
+    return copy.deepcopy(load_data("bastogne-relief"))
+
+
+def test_check_a_file_referring_to_the_bundled_map(tmp_path: Path) -> None:
+    data = json.loads((Path(__file__).resolve().parents[1] / "scenarios/bastogne-relief.json")
+                      .read_text("utf-8"))
+    data["id"] = "my-relief"
+    res = run("scenario", "check", _write(tmp_path, data))
+    assert res.exit_code == 0 and res.output.startswith("ok: my-relief "), res.output
+
+
+def test_check_reports_every_problem(tmp_path: Path, relief: dict[str, Any]) -> None:
+    relief["units"][1]["id"] = relief["units"][0]["id"]  # duplicate id "8"
+    relief["units"][2]["move"] = "fast"  # schema error
+    relief["reinforcements"][0]["units"].append("999")  # unknown unit id
+    listed = {h for hexes in relief["map"]["terrain"].values() for h in hexes}
+    clear = next(f"{c:02d}{r:02d}" for c in range(1, 30) for r in range(1, 32)
+                 if f"{c:02d}{r:02d}" not in listed)
+    relief["map"]["terrain"]["swamp"] = [clear]  # unknown terrain kind
+    relief["map"]["terrain"]["woods"].append("3040")  # off the map
+    relief["map"]["routes"][0]["hexes"].insert(1, "2020")  # non-adjacent hexes
+    relief["reinforcements"][1]["entry"][0]["from_hex"] = "3301"  # off the map
+    relief["special"]["victory"]["to_hexes"] = ["1119", "4444"]  # off the map
+    res = run("scenario", "check", _write(tmp_path, relief))
+    assert res.exit_code == 2
+    lines = res.stdout.splitlines()
+    out = "\n".join(lines)
+    assert "mine.json: units.2.move: Input should be a valid integer" in out
+    assert "mine.json: units: duplicate unit id '8' (2 units)" in out
+    assert "mine.json: reinforcements.0.units.13: unknown unit id '999'" in out
+    assert "mine.json: reinforcements.0.units.1: unknown unit id '35'" in out  # renamed above
+    assert "map.terrain.swamp: unknown terrain kind 'swamp'" in out
+    assert "map.terrain.woods." in out and "hex 3040 is off the map" in out
+    assert "map.routes.0.hexes.1: 1416 and 2020 are not adjacent" in out
+    assert "map.routes.0.hexes.2: 2020 and 1415 are not adjacent" in out
+    assert "reinforcements.1.entry.0.from_hex: hex 3301 is off the map" in out
+    # No problem hides another; special data is checked only once the schema holds.
+    assert len(lines) == 9, out
+    assert res.stderr.strip().startswith("9 problem(s) in ")
+
+
+def test_check_special_data_when_schema_holds(tmp_path: Path, relief: dict[str, Any]) -> None:
+    relief["special"]["victory"]["to_hexes"] = ["1119", "4444"]
+    relief["special"]["exclusion"]["side"] = "FR"
+    res = run("scenario", "check", _write(tmp_path, relief))
+    assert res.exit_code == 2
+    assert res.stdout.splitlines() == [
+        "mine.json: special.victory.to_hexes: hex 4444 is off the map",
+        "mine.json: special.exclusion.side: unknown side 'FR'",
+    ]
+
+
+def test_check_unit_listed_twice_and_never(tmp_path: Path, relief: dict[str, Any]) -> None:
+    relief["reinforcements"][1]["units"].append("8")  # "8" already arrives on Game-Turn 9
+    relief["reinforcements"][2]["units"] = []  # "6" never arrives
+    relief["reinforcements"][3]["turn"] = 30
+    res = run("scenario", "check", _write(tmp_path, relief))
+    assert res.exit_code == 2
+    assert res.stdout.splitlines() == [
+        "mine.json: reinforcements.1.units.2: 8 is already listed in reinforcements.0",
+        "mine.json: reinforcements.3.turn: Game-Turn 30 is outside the game (9-17)",
+        "mine.json: units: 6 is neither deployed nor scheduled as a reinforcement",
+    ]
+
+
+def test_check_empty_area_and_missing_map_file(tmp_path: Path, relief: dict[str, Any]) -> None:
+    relief["deployments"][0]["area"] = [{"within": 1, "of": ["0101"], "beyond": 3}]
+    res = run("scenario", "check", _write(tmp_path, relief))
+    assert res.exit_code == 2
+    assert res.stdout.splitlines() == ["mine.json: deployments.0.area: no hex of the map is in this area"]
+    relief["map"] = "no-such-map.json"
+    res = run("scenario", "check", _write(tmp_path, relief))
+    assert res.exit_code == 2
+    assert res.stdout.splitlines()[0] == (
+        "mine.json: map: file 'no-such-map.json' not found next to the scenario nor bundled")
+
+
+def test_check_unreadable_json_is_one_line_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "bad.json"
+    path.write_text('{"id": "x", "id": "y"}', encoding="utf-8")
+    with pytest.raises(SystemExit) as exc:
+        main(["scenario", "check", str(path)])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("pbem: ") and "duplicate" in err[0]
