@@ -1,0 +1,435 @@
+"""Turn emails: a narrative of the step, a ready-to-send ``.eml`` draft, and reading one back.
+
+* :func:`narrate` tells a step's events in plain words, citing rule cases.
+* :func:`draft_email` builds an RFC 5322 message (``multipart/mixed`` holding a
+  ``multipart/alternative`` text + HTML body, then the move file, the turn file and the SVG map)
+  with the standard library. Its bytes are deterministic: boundaries come from a hash of the
+  content, ``Message-ID`` from the game id and step (``In-Reply-To``/``References`` point at the
+  previous step's message, so mail clients thread a game). There is **no wall clock**: ``Date`` is
+  written only when the caller passes ``date_epoch`` (seconds since 1970, UTC); otherwise it is left
+  out and the mail client or submission server adds it when the draft is sent (RFC 6409 section
+  8.1 lets a submission agent add a missing ``Date``). Re-drafting the same step thus gives the
+  same bytes, which ``pbem verify`` may compare.
+* :func:`extract_attachments` takes the archive files (``move-*.json``, ``turn-*.json``,
+  ``join-*.json``, ``genesis.json``) out of an ``.eml`` for ``pbem ingest``; anything malformed or
+  oversize is an :class:`~pbem.errors.InputError`.
+
+Templates are Jinja2 (``mail.txt.j2``, ``mail.html.j2``), looked up in the user's own directory
+first (``template_dir``, else ``$PBEM_HOME/templates``, else ``~/.pbem/templates``), then in the
+packaged defaults (``pbem.templates``). A user template may extend a default one with
+``{% extends "default:mail.html.j2" %}``, as in datasette.
+"""
+
+from __future__ import annotations
+
+import email
+import email.policy
+import hashlib
+import importlib.resources
+import os
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from email.message import EmailMessage, Message
+from pathlib import Path
+from typing import Any
+
+from pbem.errors import InputError
+
+MAX_EML_BYTES = 24 * 1024 * 1024
+"""Largest email file :func:`extract_attachments` reads (checked before parsing)."""
+
+MAX_ATTACHMENT_BYTES: dict[str, int] = {
+    "move": 256 * 1024,
+    "join": 256 * 1024,
+    "genesis": 256 * 1024,
+    "turn": 8 * 1024 * 1024,
+}
+"""Largest accepted attachment of each kind (the same limits the archive reader applies)."""
+
+ARCHIVE_NAME_RE = re.compile(
+    r"^(?:(?P<move>move-\d{4}-[A-Za-z0-9_]{1,16}\.json)|(?P<turn>turn-\d{4}\.json)"
+    r"|(?P<join>join-[A-Za-z0-9_]{1,16}\.json)|(?P<genesis>genesis\.json))$"
+)
+"""Attachment names :func:`extract_attachments` takes; every other attachment is ignored."""
+
+TEMPLATE_NAMES = ("mail.txt.j2", "mail.html.j2")
+
+
+# --------------------------------------------------------------------------------------------------
+# Templates
+# --------------------------------------------------------------------------------------------------
+
+
+def user_template_dir() -> Path:
+    """``$PBEM_HOME/templates`` (default ``~/.pbem/templates``)."""
+    home = os.environ.get("PBEM_HOME")
+    base = Path(home) if home else Path.home() / ".pbem"
+    return base / "templates"
+
+
+def _packaged_template(name: str) -> str | None:
+    if "/" in name or "\\" in name or name.startswith("."):
+        return None
+    res = importlib.resources.files("pbem.templates").joinpath(name)
+    try:
+        return res.read_text(encoding="utf-8")
+    except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
+        return None
+
+
+def template_env(template_dir: Path | str | None = None) -> Any:
+    """The Jinja2 environment: the user's templates first, then the packaged ones, which are also
+    reachable as ``default:NAME`` so a user template can extend them."""
+    import jinja2
+
+    packaged = jinja2.FunctionLoader(_packaged_template)
+    loaders: list[jinja2.BaseLoader] = []
+    user_dir = Path(template_dir) if template_dir is not None else user_template_dir()
+    if template_dir is not None and not user_dir.is_dir():
+        raise InputError(f"template directory {user_dir} does not exist")
+    if user_dir.is_dir():
+        loaders.append(jinja2.FileSystemLoader(str(user_dir)))
+    loaders.append(jinja2.PrefixLoader({"default": packaged}, delimiter=":"))
+    loaders.append(packaged)
+    return jinja2.Environment(
+        loader=jinja2.ChoiceLoader(loaders),
+        autoescape=jinja2.select_autoescape(enabled_extensions=("html", "html.j2"),
+                                            default_for_string=False, default=False),
+        undefined=jinja2.StrictUndefined,
+        keep_trailing_newline=True,
+    )
+
+
+# --------------------------------------------------------------------------------------------------
+# Narrative
+# --------------------------------------------------------------------------------------------------
+
+
+def narrate(
+    scenario: Any,
+    events: Iterable[Any],
+    rolls: Sequence[Mapping[str, Any]] = (),
+    *,
+    state: Any = None,
+) -> list[str]:
+    """The step's events as sentences, e.g. ``"1/3 moved 2913 → 2712 (6 MP)"`` or
+    ``"Combat 2: 1/3, 2/3 (12) attacked 20 (4) in Noville (town): +8 on the broken line, die 5 →
+    D1; 20 retreated 1317 → 1318"``. Results that follow a combat (retreat [7.7], displacement
+    [7.8], advance [7.9], elimination) are told in that combat's sentence.
+
+    ``state`` (the state after the step), when given, places defenders that neither retreated nor
+    were eliminated; without it their hex is found from the events alone. ``rolls`` (the turn
+    file's roll log) adds a closing line listing every die rolled, by label."""
+    from pbem.hexmap import Hex
+    from pbem.render.common import (
+        coerce_events,
+        coerce_scenario,
+        coerce_state,
+        mp_text,
+        positions_before,
+        unit_label,
+    )
+    from pbem.westwall.model import (
+        AdvanceEvent,
+        CombatEvent,
+        DisplacedEvent,
+        EliminatedEvent,
+        MovedEvent,
+        NoteEvent,
+        PlacedEvent,
+        RetreatEvent,
+    )
+
+    sc = coerce_scenario(scenario)
+    evs = coerce_events(events)
+    before: list[dict[str, Hex]] | None = None
+    if state is not None:
+        before = positions_before(coerce_state(state), evs)
+
+    def name(uid: str) -> str:
+        return unit_label(sc, uid)
+
+    def names(uids: Sequence[str]) -> str:
+        return ", ".join(name(u) for u in uids)
+
+    def where(h: Hex | None) -> str:
+        if h is None:
+            return ""
+        kind = sc.map.terrain_of(h)
+        place = sc.map.place_name(h)
+        return f" in {place} ({kind})" if place else f" in {h} ({kind})"
+
+    def defender_hex(i: int, ev: CombatEvent) -> Hex | None:
+        if before is not None:
+            for u in ev.defenders:
+                if u in before[i]:
+                    return before[i][u]
+        for later in evs[i + 1:]:
+            if isinstance(later, RetreatEvent) and later.unit in ev.defenders and later.path:
+                return Hex.parse(later.path[0])
+            if isinstance(later, EliminatedEvent) and later.unit in ev.defenders and later.hex:
+                return Hex.parse(later.hex)
+        return None
+
+    lines: list[str] = []
+    combat_line: dict[int, int] = {}  # combat number -> index in lines
+    for i, ev in enumerate(evs):
+        if isinstance(ev, MovedEvent):
+            path = " → ".join(ev.path)
+            text = f"{name(ev.unit)} moved {path} ({mp_text(ev.mp_halves)} MP)"
+            if ev.entered:
+                text = (f"{name(ev.unit)} entered the map at {ev.path[0] if ev.path else '?'}"
+                        + (f" and moved {path}" if len(ev.path) > 1 else "")
+                        + f" ({mp_text(ev.mp_halves)} MP) [11.11]")
+            if ev.exited:
+                text += " and left the map [12.0]"
+            lines.append(text)
+        elif isinstance(ev, PlacedEvent):
+            lines.append(f"{name(ev.unit)} set up in {ev.hex}")
+        elif isinstance(ev, CombatEvent):
+            head = f"Combat {ev.number}: "
+            if ev.cancelled:
+                lines.append(f"{head}did not take place: {ev.cancelled}")
+            else:
+                att = names(ev.attackers) or "no ground units"
+                extra = [a for a in ev.artillery if a not in ev.attackers]
+                if extra:
+                    att += f" with artillery {names(extra)}"
+                if ev.support:
+                    att += f" and {ev.support} ground support points"
+                dfn = names(ev.defenders)
+                if ev.fpf or ev.fpf_support:
+                    helpers = names(ev.fpf) if ev.fpf else ""
+                    if ev.fpf_support:
+                        helpers += (" and " if helpers else "") + f"{ev.fpf_support} support points"
+                    dfn += f" (with final protective fire from {helpers} [8.4])"
+                lines.append(
+                    f"{head}{att} ({ev.attack_strength}) attacked {dfn} ({ev.defense_strength})"
+                    f"{where(defender_hex(i, ev))}: {ev.differential:+d} on the {ev.line} line, "
+                    f"die {ev.die} → {ev.result}"
+                )
+            combat_line[ev.number] = len(lines) - 1
+        elif isinstance(ev, RetreatEvent | DisplacedEvent | AdvanceEvent | EliminatedEvent):
+            if isinstance(ev, RetreatEvent):
+                text = f"{name(ev.unit)} retreated {' → '.join(ev.path)}"
+                if len(ev.path) < 2:
+                    text = f"{name(ev.unit)} held its ground"
+            elif isinstance(ev, DisplacedEvent):
+                text = (f"{name(ev.unit)} was displaced {' → '.join(ev.path)} by {name(ev.by)} "
+                        f"[7.8]")
+            elif isinstance(ev, AdvanceEvent):
+                text = f"{name(ev.unit)} advanced {' → '.join(ev.path)}"
+            else:
+                place = f" in {ev.hex}" if ev.hex else ""
+                reason = f" ({ev.reason})" if ev.reason else ""
+                text = f"{name(ev.unit)} was eliminated{place}{reason} [{ev.rule}]"
+            number = ev.combat
+            if number is not None and number in combat_line:
+                lines[combat_line[number]] += f"; {text}"
+            else:
+                lines.append(text[0].upper() + text[1:] if text else text)
+        elif isinstance(ev, NoteEvent):
+            lines.append(ev.text + (f" [{ev.rule}]" if ev.rule else ""))
+    if rolls:
+        told = [f"{r.get('label', '?')}: {r.get('value', '?')}" for r in rolls]
+        lines.append(f"Dice rolled ({len(told)}): " + "; ".join(told)
+                     + " -- pbem verify re-derives every one")
+    return lines
+
+
+# --------------------------------------------------------------------------------------------------
+# Drafting
+# --------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Person:
+    id: str
+    name: str
+
+
+def _side(scenario: Any, side: str) -> _Person:
+    for s in getattr(scenario, "sides", []) or []:
+        sid = s.id if hasattr(s, "id") else s.get("id")
+        if sid == side:
+            sname = s.name if hasattr(s, "name") else s.get("name", side)
+            return _Person(side, str(sname))
+    return _Person(side, side)
+
+
+def _kind(mime: str) -> str:
+    return {"application/json": "JSON", "image/svg+xml": "SVG map"}.get(mime, mime)
+
+
+def message_id(game_id: str, step: int) -> str:
+    """The ``Message-ID`` of a game's email for ``step`` (stable; lets mail clients thread)."""
+    digest = hashlib.sha256(game_id.encode("utf-8")).hexdigest()[:24]
+    return f"<pbem.{digest}.{step:04d}@pbem.invalid>"
+
+
+def draft_email(
+    *,
+    game_id: str,
+    scenario: Any,
+    step: int,
+    sender_side: str,
+    recipient_side: str,
+    narrative: list[str],
+    next_action: str,
+    attachments: list[tuple[str, bytes, str]],
+    template_dir: Path | str | None = None,
+    game_turn: int | None = None,
+    score: Mapping[str, int] | None = None,
+    sender_address: str | None = None,
+    recipient_address: str | None = None,
+    date_epoch: int | None = None,
+    subject_tail: str = "your move",
+) -> bytes:
+    """A complete email (RFC 5322, CRLF line ends) for one step, as bytes.
+
+    ``attachments`` are ``(file name, content, MIME type)``, e.g. the move file and the turn file
+    (``application/json``) and the map (``image/svg+xml``). The subject reads ``[pbem]
+    bastogne-spearhead T3 DE→US: your move`` where ``T3`` is the step (the turn file
+    ``turn-0003.json`` it carries). ``From``/``To`` are written only when addresses are given;
+    ``Date`` only when ``date_epoch`` is (see the module docstring for why)."""
+    if step < 0:
+        raise InputError(f"step must be 0 or more, not {step}")
+    for att_name, data, mime in attachments:
+        if "/" in att_name or "\\" in att_name or not att_name or "/" not in mime:
+            raise InputError(f"bad attachment {att_name!r} ({mime})")
+        if not isinstance(data, bytes | bytearray):
+            raise InputError(f"attachment {att_name} is not bytes")
+    sender = _side(scenario, sender_side)
+    recipient = _side(scenario, recipient_side)
+    subject = f"[pbem] {game_id} T{step} {sender.id}→{recipient.id}: {subject_tail}"
+    score_rows = [(_side(scenario, k).name, v) for k, v in sorted((score or {}).items())]
+    context = {
+        "game_id": game_id,
+        "scenario": scenario,
+        "step": step,
+        "game_turn": game_turn,
+        "sender": sender,
+        "recipient": recipient,
+        "narrative": list(narrative),
+        "next_action": next_action,
+        "score": score_rows,
+        "subject": subject,
+        "attachments": [{"name": n, "size": len(d), "mime": m, "kind": _kind(m)}
+                        for n, d, m in attachments],
+    }
+    import jinja2
+
+    env = template_env(template_dir)
+    try:
+        text = env.get_template("mail.txt.j2").render(**context)
+        html = env.get_template("mail.html.j2").render(**context)
+    except jinja2.TemplateError as exc:
+        raise InputError(f"mail template: {exc}") from None
+
+    policy = email.policy.SMTP
+    msg = EmailMessage(policy=policy)
+    msg["Subject"] = subject
+    if sender_address:
+        msg["From"] = sender_address
+    if recipient_address:
+        msg["To"] = recipient_address
+    if date_epoch is not None:
+        from email.utils import formatdate
+
+        msg["Date"] = formatdate(float(date_epoch), usegmt=True)
+    msg["Message-ID"] = message_id(game_id, step)
+    if step > 0:
+        msg["In-Reply-To"] = message_id(game_id, step - 1)
+        msg["References"] = message_id(game_id, step - 1)
+    msg["X-Pbem-Game"] = game_id
+    msg["X-Pbem-Step"] = str(step)
+    msg["X-Pbem-From-Side"] = sender.id
+    msg["X-Pbem-To-Side"] = recipient.id
+    msg.set_content(text, subtype="plain", charset="utf-8", cte="quoted-printable")
+    msg.add_alternative(html, subtype="html", charset="utf-8", cte="quoted-printable")
+    for att_name, data, mime in attachments:
+        maintype, subtype = mime.split("/", 1)
+        msg.add_attachment(bytes(data), maintype=maintype, subtype=subtype, filename=att_name)
+
+    # Boundaries from a hash of everything in the message, never random.
+    h = hashlib.sha256()
+    for piece in (subject, text, html):
+        h.update(piece.encode("utf-8") + b"\0")
+    for att_name, data, mime in attachments:
+        h.update(f"{att_name}\0{mime}\0{len(data)}\0".encode() + bytes(data))
+    digest = h.hexdigest()
+    multiparts = [part for part in msg.walk() if part.is_multipart()]
+    leaves = b"".join(p.as_bytes(policy=policy) for p in msg.walk() if not p.is_multipart())
+    for salt in range(100):
+        stem = f"pbem-{digest[:32]}-{salt}-"
+        if stem.encode() in leaves:  # a boundary must never occur inside a part
+            continue
+        for n, part in enumerate(multiparts):
+            part.set_boundary(f"{stem}{n}")
+        return msg.as_bytes(policy=policy)
+    raise InputError("could not choose a MIME boundary")  # pragma: no cover - needs 100 collisions
+
+
+# --------------------------------------------------------------------------------------------------
+# Reading an email back
+# --------------------------------------------------------------------------------------------------
+
+
+def extract_attachments(eml: bytes | bytearray | Path | str) -> list[tuple[str, bytes]]:
+    """The pbem archive files attached to an email (``.eml`` bytes or a path to one), in the
+    order they appear; other attachments (the map, pictures) are ignored. Raises
+    :class:`InputError` for oversize or malformed mail, unsafe or conflicting names, and mail
+    without any pbem file."""
+    what = "email"
+    if isinstance(eml, Path | str):
+        path = Path(eml)
+        what = path.name
+        try:
+            size = path.stat().st_size
+            if size > MAX_EML_BYTES:
+                raise InputError(f"{what}: {size} bytes is more than the {MAX_EML_BYTES} allowed")
+            raw = path.read_bytes()
+        except OSError as exc:
+            raise InputError(f"cannot read {path}: {exc.strerror}") from None
+    else:
+        raw = bytes(eml)
+    if len(raw) > MAX_EML_BYTES:
+        raise InputError(f"{what}: {len(raw)} bytes is more than the {MAX_EML_BYTES} allowed")
+    if not raw.strip():
+        raise InputError(f"{what}: empty file, not an email")
+    msg: Message = email.message_from_bytes(raw, policy=email.policy.default)
+    if not msg.keys():
+        raise InputError(f"{what}: no mail headers found; is this an .eml file?")
+    found: dict[str, bytes] = {}
+    order: list[str] = []
+    for part in msg.walk():
+        if part.is_multipart():
+            continue
+        filename = part.get_filename()
+        if filename is None:
+            continue
+        if "/" in filename or "\\" in filename or filename.startswith(".") or "\0" in filename:
+            raise InputError(f"{what}: unsafe attachment name {filename!r}")
+        m = ARCHIVE_NAME_RE.match(filename)
+        if m is None:
+            continue
+        kind = m.lastgroup or "move"
+        payload = part.get_payload(decode=True)
+        bad = [d for d in part.defects if "Base64" in type(d).__name__]
+        if bad or not isinstance(payload, bytes):
+            raise InputError(f"{what}: attachment {filename} is not validly encoded")
+        limit = MAX_ATTACHMENT_BYTES[kind]
+        if len(payload) > limit:
+            raise InputError(f"{what}: attachment {filename} is {len(payload)} bytes "
+                             f"(at most {limit})")
+        if filename in found:
+            if found[filename] != payload:
+                raise InputError(f"{what}: two different attachments are named {filename}")
+            continue
+        found[filename] = payload
+        order.append(filename)
+    if not order:
+        raise InputError(f"{what}: no pbem file attached (expected move-NNNN-SIDE.json, "
+                         "turn-NNNN.json, join-SIDE.json or genesis.json)")
+    return [(n, found[n]) for n in order]
