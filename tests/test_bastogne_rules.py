@@ -243,16 +243,17 @@ def test_loc_goes_round_a_block_on_another_road() -> None:
 
 
 def test_loc_outcome_only_at_the_end_of_a_game_turn_15_27() -> None:
+    # The engine asks right after a player-turn, the phasing side being the one that just played.
     sc = loc_scenario()
-    mid = state_with(sc, {}, phasing="DE", game_turn=10)  # US has moved, Germans to move
+    mid = state_with(sc, {}, phasing="US", game_turn=10)  # US (first player) has just played
     assert RULES.outcome(sc, mid) is None
-    end = state_with(sc, {}, phasing="US", game_turn=11)  # Game-Turn 10 is complete
+    end = state_with(sc, {}, phasing="DE", game_turn=10)  # the Germans have: Game-Turn 10 is over
     out = RULES.outcome(sc, end)
     assert out is not None and out.winner == "US" and "Game-Turn 10" in out.summary
     assert "[15.27]" in out.summary
-    blocked = state_with(sc, {"g": "0204"}, phasing="US", game_turn=11)
+    blocked = state_with(sc, {"g": "0204"}, phasing="DE", game_turn=10)
     assert RULES.outcome(sc, blocked) is None
-    over = state_with(sc, {"g": "0204"}, phasing="US", game_turn=17, finished=True)
+    over = state_with(sc, {"g": "0204"}, phasing="US", game_turn=17, phase="over", finished=True)
     out = RULES.outcome(sc, over)
     assert out is not None and out.winner == "DE" and "Game-Turn 17" in out.summary
     assert RULES.score(sc, over) == {"DE": 0, "US": 0}

@@ -252,15 +252,13 @@ def line_of_communication(
 
 
 def _at_game_turn_end(scenario: Scenario, state: State) -> bool:
-    """Whether ``state`` is the position at the end of a Game-Turn: the game is over, or the First
-    Player is about to begin a Game-Turn other than the first."""
+    """Whether ``state`` is the position at the end of a Game-Turn. The engine asks
+    :meth:`Bastogne.outcome` with the state just after a player-turn has been resolved (the phasing
+    side is still the one that played): a Game-Turn ends when the Second Player's turn does [4.1],
+    and at the end of the game."""
     if state.finished or state.phase == "over":
         return True
-    return (
-        state.phase == "player-turn"
-        and state.phasing == scenario.first_player
-        and state.game_turn > scenario.first_turn
-    )
+    return state.phase == "player-turn" and state.phasing != scenario.first_player
 
 
 class Bastogne(Exclusive):
@@ -391,7 +389,7 @@ class Bastogne(Exclusive):
             lines = self.describe_victory(scenario, state)
             points = {s: 0 for s in scenario.side_ids()}
             if loc is not None:
-                turn = min(state.game_turn - (0 if state.finished else 1), scenario.last_turn)
+                turn = min(state.game_turn, scenario.last_turn)
                 return Outcome(
                     v.side,
                     f"{v.side} wins: Line of Communication {loc[0]}-{loc[-1]} open at the end of "
