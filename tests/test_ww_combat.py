@@ -493,9 +493,33 @@ def test_7_96_attack_involving_advanced_unit_cancelled() -> None:
     assert b.unit_hex("us2") == H("0501")
 
 
-def test_de_eliminated_defender_hex_is_the_path() -> None:
-    b, ev = _duel(16, 4, 1)
+def test_7_62_de_victor_advances_into_the_hex() -> None:
+    # 16 vs 4 -> +12, die 1 -> De: us1 is eliminated; its hex 0401 is the whole path of retreat,
+    # so de1 asking for 2 hexes advances 1 [7.62, 7.95].
+    sc, st_, b = game(
+        [unit("de1", "DE", attack=16), unit("us1", "US", defense=4)],
+        {"de1": "0301", "us1": "0401"},
+        **LINE,
+    )
+    o = orders("DE", atk(["de1"], ["us1"], advance=[("de1", 2)]))
+    ev = resolve_combat(b, sc, st_, o, FixedDice([1]))
     assert [e for e in ev if isinstance(e, EliminatedEvent)][0].rule == "7.62"
+    assert b.status("us1") == "eliminated"
+    assert [e.path for e in ev if isinstance(e, AdvanceEvent)] == [["0301", "0401"]]
+
+
+def test_control_hexes_follow_retreat_and_advance() -> None:
+    # 0501 and 0601 are objectives: us1's D2 retreat passes 0501 and ends in 0601 (US control);
+    # de1 then advances 2 through 0401 into 0501 (DE control) [control by last passage].
+    sc, st_, b = game(
+        [unit("de1", "DE", attack=4), unit("us1", "US", defense=4)],
+        {"de1": "0301", "us1": "0401"},
+        special={"control_hexes": ["0501", "0601"]},
+        **LINE,
+    )
+    o = orders("DE", atk(["de1"], ["us1"], advance=[("de1", 2)]))
+    resolve_combat(b, sc, st_, o, FixedDice([1]))
+    assert b.control == {"0501": "DE", "0601": "US"}
 
 
 # --------------------------------------------------------------------------------------------------

@@ -682,9 +682,14 @@ def _resolve_one(ph: _Phase, n: int, att: AttackOrder, dice: Dice) -> list[Event
     roll_index = len(rolls) if isinstance(rolls, list) else n - 1
     die = dice.d6(f"7.6 combat {n}")
     table = crt.lookup(line, diff, die)
-    result = table
-    if solely_art and table not in SOLELY_ARTILLERY_RESULTS:
-        result = "-"
+    # [8.15]: an attack solely by artillery/support affects the defender only on D2-D4/De;
+    # adjacent artillery among the attackers still suffers A1/A2/Ae/Br [8.33].
+    suffering = _suffering_attackers(ph, attackers)
+    hit_def = table in ("D1", "D2", "D3", "D4", "De", "Br") and (
+        not solely_art or table in SOLELY_ARTILLERY_RESULTS
+    )
+    hit_att = table in ("A1", "A2", "Ae", "Br") and bool(suffering)
+    result = table if hit_def or hit_att else "-"
     events.append(
         CombatEvent(
             number=n,
@@ -705,12 +710,20 @@ def _resolve_one(ph: _Phase, n: int, att: AttackOrder, dice: Dice) -> list[Event
             cancelled="",
         )
     )
-    if result == "-":
+    if solely_art and not hit_def and (table[0] == "D" or table == "Br"):
         events.append(
             NoteEvent(
                 rule="8.15",
                 text=f"attack {n} was made solely by artillery/support: the table's {table} "
-                "has no effect (only D2, D3, D4 and De apply)",
+                "does not affect the defender (only D2, D3, D4 and De do)",
+            )
+        )
+    elif result == "-":
+        events.append(
+            NoteEvent(
+                rule="8.14",
+                text=f"attack {n}: the table's {table} has no effect, barraging artillery and "
+                "support never suffer combat results",
             )
         )
     # Bookkeeping of what was spent.
@@ -722,7 +735,7 @@ def _resolve_one(ph: _Phase, n: int, att: AttackOrder, dice: Dice) -> list[Event
     ph.fpf_support_left -= fpf_support
     ph.fpf_support_used += fpf_support
     ph.support_used += att.support
-    events += _apply_result(ph, n, att, attackers, result)
+    events += _apply_result(ph, n, att, attackers, table, hit_def, hit_att)
     return events
 
 
@@ -733,18 +746,29 @@ def _suffering_attackers(ph: _Phase, attackers: Sequence[str]) -> list[str]:
 
 
 def _apply_result(
-    ph: _Phase, n: int, att: AttackOrder, attackers: Sequence[str], result: str
+    ph: _Phase,
+    n: int,
+    att: AttackOrder,
+    attackers: Sequence[str],
+    result: str,
+    hit_def: bool,
+    hit_att: bool,
 ) -> list[Event]:
+    """Apply a CRT result [7.62]: to the defenders when ``hit_def``, to the ground attackers when
+    ``hit_att``. Br: the defenders retreat first, then the attackers."""
     b = ph.board
     events: list[Event] = []
-    if result == "-":
-        return events
     d_hexes = {d: _h(b, d) for d in att.defenders}
     a_hexes = [_h(b, a) for a in attackers] or [_h(b, a) for a in att.artillery]
-    suffering = _suffering_attackers(ph, attackers)
+    suffering = _suffering_attackers(ph, attackers) if hit_att else []
     d_hits, a_hits = crt.retreat_hexes(result)
+    if not hit_def:
+        d_hits = 0
+        result_def = ""
+    else:
+        result_def = result
     paths: dict[str, list[Hex]] = {}
-    if result == "De":
+    if result_def == "De":
         for d in att.defenders:
             h = d_hexes[d]
             b.eliminate(d)
@@ -789,7 +813,7 @@ def _apply_result(
                 ph.displaced.add(moved)
     # Adverse results [8.41].
     losers: list[str] = []
-    if result in ("D1", "D2", "D3", "D4", "De", "Br"):
+    if result_def in ("D1", "D2", "D3", "D4", "De", "Br"):
         losers += list(att.defenders)
         ph.hit.update(att.defenders)
     if result in ("A1", "A2", "Ae", "Br"):
@@ -797,7 +821,7 @@ def _apply_result(
     for u in losers:
         b.update_unit(u, adverse_phase=ph.phase_no)
     # Advance after combat [7.9]: only after the defender retreated or died and the attacker stayed.
-    if result in ("D1", "D2", "D3", "D4", "De"):
+    if result_def in ("D1", "D2", "D3", "D4", "De"):
         events += _advance(ph, n, att, attackers, d_hexes, paths)
     return events
 
