@@ -257,3 +257,27 @@ def test_loc_outcome_only_at_the_end_of_a_game_turn_15_27() -> None:
     out = RULES.outcome(sc, over)
     assert out is not None and out.winner == "DE" and "Game-Turn 17" in out.summary
     assert RULES.score(sc, over) == {"DE": 0, "US": 0}
+
+
+def test_relief_through_the_engine_us_wins_at_end_of_first_game_turn_15_27() -> None:
+    """Bundled Relief with WestWallRules: Germans set up far to the north-east, nobody moves; the
+    road LOC 1231-1419 is open when Game-Turn 9 ends, so the game stops there."""
+    from pbem.dice import FixedDice
+    from pbem.scenarios import load_data
+    from pbem.westwall.rules import WestWallRules
+
+    rules = WestWallRules()
+    sc = rules.load_scenario(load_data("bastogne-relief"))
+    st = rules.initial_state(sc, {})
+    german = sc.deployments[0].units
+    hexes = ["2503", "2603", "2703", "2504", "2604", "2704", "2506", "2606"]
+    setup = {"kind": "setup", "side": "DE", "placements": dict(zip(german, hexes, strict=True))}
+    assert rules.validate(sc, st, "DE", setup) == []
+    st = rules.resolve(sc, st, "DE", setup, FixedDice([])).state
+    us = {"kind": "player-turn", "side": "US", "game_turn": 9, "moves": []}
+    st = rules.resolve(sc, st, "US", us, FixedDice([])).state
+    assert rules.outcome(sc, st) is None  # half a Game-Turn: not yet
+    de = {"kind": "player-turn", "side": "DE", "game_turn": 9, "moves": []}
+    st = rules.resolve(sc, st, "DE", de, FixedDice([])).state
+    out = rules.outcome(sc, st)
+    assert out is not None and out.winner == "US" and "Game-Turn 9" in out.summary
