@@ -1,0 +1,162 @@
+"""The engine with toy rulesets: hooks, more than two sides, chain exhaustion, a ruleset that
+breaks the alternation guarantee, idempotent advance."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from test_protocol_helpers import GAME_ID, SCRIPT, TOY, listing, ok, pbem, written
+
+from pbem import engine
+from pbem.errors import VerificationError
+from pbem.ruleset import Decision, register_ruleset
+from pbem.toy import ToyRules, ToyScenario
+
+DATA = Path(__file__).parent / "data"
+
+
+class SoloRules(ToyRules):
+    """Broken on purpose: after A's roll it is A's decision again."""
+
+    system = "toy-solo"
+
+    def load_scenario(self, data: Any) -> ToyScenario:
+        return super().load_scenario(dict(data, system="toy"))
+
+    def pending(self, scenario: ToyScenario, state: Any) -> list[Decision]:
+        if state["phase"] == "roll":
+            return [Decision("A", "player-turn", "A rolls again")]
+        return super().pending(scenario, state)
+
+
+register_ruleset("toy-solo", "test_engine:SoloRules")
+
+
+def hot_seat(tmp_path: Path, scenario: Path, keys: dict[str, str], *options: str) -> tuple[Path, Path]:
+    home = tmp_path / "home"
+    for name in sorted(set(keys.values())):
+        ok(pbem("key", "new", name, home=home))
+    g = tmp_path / "g"
+    players = [x for side, name in keys.items() for x in ("--player", f"{side}={name}")]
+    opts = [x for o in options for x in ("--option", o)]
+    ok(pbem("new", scenario, g, *players, *opts, "--game-id", GAME_ID, home=home))
+    return home, g
+
+
+def submit(tmp_path: Path, home: Path, g: Path, orders: dict[str, Any], key: str) -> Any:
+    path = tmp_path / "o.json"
+    path.write_text(json.dumps(orders))
+    return pbem("submit", g, path, "--key", key, home=home)
+
+
+@pytest.fixture
+def hooks() -> Iterator[list[str]]:
+    calls: list[str] = []
+    yield calls
+    engine._CHECKERS.clear()
+    engine._OUTPUTS.clear()
+
+
+def test_output_hook_runs_once_per_new_turn_and_checker_names_derived_file(
+    tmp_path: Path, hooks: list[str]
+) -> None:
+    @engine.register_output
+    def notes(game: engine.Game, rp: engine.Replay, rec: engine.StepRecord) -> list[Path]:
+        path = game.dir / f"notes-{rec.step:04d}.txt"
+        path.write_text(f"{rec.turn_hash}\n")
+        hooks.append(rec.name)
+        return [path]
+
+    @engine.register_checker
+    def check_notes(game: engine.Game, rp: engine.Replay) -> None:
+        for rec in rp.records:
+            path = game.dir / f"notes-{rec.step:04d}.txt"
+            if path.exists() and path.read_text() != f"{rec.turn_hash}\n":
+                raise VerificationError(path.name, "does not match its turn")
+
+    keys = {"A": "alice", "B": "bob"}
+    home, g = hot_seat(tmp_path, TOY, keys)
+    assert hooks == ["turn-0000.json"]
+    res = ok(submit(tmp_path, home, g, SCRIPT[0][1], "alice"))
+    assert written(res) == ["move-0001-A.json", "turn-0001.json", "notes-0001.txt"]
+    assert hooks == ["turn-0000.json", "turn-0001.json"]
+    ok(pbem("verify", g, home=home))
+    (g / "notes-0001.txt").write_text("tampered\n")
+    res = pbem("verify", g, home=home)
+    assert res.code == 1 and res.err.startswith("pbem: notes-0001.txt:")
+
+
+def test_advance_is_idempotent(tmp_path: Path) -> None:
+    keys = {"A": "alice", "B": "bob"}
+    home, g = hot_seat(tmp_path, TOY, keys)
+    for side, orders in SCRIPT[:4]:
+        ok(submit(tmp_path, home, g, orders, keys[side]))
+    before = listing(g)
+    game = engine.Game.open(g)
+    assert game.advance({}) == []
+    assert listing(g) == before
+
+
+def test_three_sides_dice_keyed_by_the_next_side(tmp_path: Path) -> None:
+    keys = {"A": "alice", "B": "bob", "C": "carol"}
+    home, g = hot_seat(tmp_path, DATA / "toy-trio.json", keys)
+    script = [
+        ("A", {"kind": "setup", "side": "A", "handicap": 0}),
+        ("B", {"kind": "setup", "side": "B", "handicap": 1}),
+        ("C", {"kind": "setup", "side": "C", "handicap": 2}),
+        ("A", {"kind": "roll", "side": "A", "round": 1, "dice": 1}),
+        ("B", {"kind": "roll", "side": "B", "round": 1, "dice": 1}),
+        ("C", {"kind": "roll", "side": "C", "round": 1, "dice": 1}),
+        ("A", {"kind": "acknowledge", "side": "A"}),
+    ]
+    for side, orders in script:
+        ok(submit(tmp_path, home, g, orders, keys[side]))
+    ok(pbem("verify", g, home=tmp_path / "nobody"))
+    t4 = json.loads((g / "turn-0004.json").read_bytes())
+    m5 = json.loads(__import__("base64").b64decode(json.loads((g / "move-0005-B.json").read_bytes())["payload"]))
+    assert t4["reveals"][1] == m5["reveal"]  # A's roll keyed by B's reveal (next side in order)
+    t6 = json.loads((g / "turn-0006.json").read_bytes())
+    m7 = json.loads(__import__("base64").b64decode(json.loads((g / "move-0007-A.json").read_bytes())["payload"]))
+    assert t6["reveals"][1] == m7["reveal"]  # C's roll keyed by A's reveal (cyclic)
+
+
+def test_chain_exhaustion_is_a_clear_refusal(tmp_path: Path) -> None:
+    keys = {"A": "alice", "B": "bob"}
+    # A sends 4 messages in SCRIPT (set-up, two rolls, acknowledgement); a chain of 3 runs out.
+    # B's last roll (step 6) needs A's 4th reveal: the hot-seat tool sees it when B submits.
+    home, g = hot_seat(tmp_path, TOY, keys, "chain_length=3")
+    for side, orders in SCRIPT[:5]:
+        ok(submit(tmp_path, home, g, orders, keys[side]))
+    before = listing(g)
+    res = submit(tmp_path, home, g, SCRIPT[5][1], "bob")
+    assert res.code == 2 and "A's dice chain is exhausted (3 reveals)" in res.err
+    assert listing(g) == before
+
+
+def test_ruleset_breaking_alternation_is_caught(tmp_path: Path) -> None:
+    keys = {"A": "alice", "B": "bob"}
+    home, g = hot_seat(tmp_path, DATA / "toy-solo.json", keys)
+    ok(submit(tmp_path, home, g, {"kind": "setup", "side": "A", "handicap": 0}, "alice"))
+    ok(submit(tmp_path, home, g, {"kind": "setup", "side": "B", "handicap": 0}, "bob"))
+    before = listing(g)
+    res = submit(tmp_path, home, g, {"kind": "roll", "side": "A", "round": 1, "dice": 1}, "alice")
+    assert res.code == 2 and "ruleset error" in res.err and "must be B's" in res.err
+    assert listing(g) == before
+
+
+def test_scenario_copy_must_match_genesis(tmp_path: Path) -> None:
+    keys = {"A": "alice", "B": "bob"}
+    home, g = hot_seat(tmp_path, TOY, keys)
+    data = json.loads((g / "scenario.json").read_bytes())
+    data["rounds"] = 3
+    from pbem.canonical import canonical_bytes
+
+    (g / "scenario.json").write_bytes(canonical_bytes(data) + b"\n")
+    res = pbem("verify", g, home=home)
+    assert res.code == 1 and res.err.startswith("pbem: scenario.json: content hash")
+    res = pbem("status", g, home=home)
+    assert res.code == 2 and "scenario.json" in res.err
