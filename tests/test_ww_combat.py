@@ -529,10 +529,10 @@ def test_control_hexes_follow_retreat_and_advance() -> None:
 _P_UNITS = [unit(f"d{i}", "DE", "infantry", 4, 3, 7) for i in range(3)] + [
     unit(f"u{i}", "US", "infantry", 2, 3, 7) for i in range(3)
 ]
-_P_SC = tiny_scenario(cols=(1, 6), rows=(1, 5), units=_P_UNITS)
+_P_SC = tiny_scenario(cols=(1, 4), rows=(1, 3), units=_P_UNITS)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(
     st.lists(
         st.sampled_from([str(h) for h in _P_SC.map.all_hexes()]),
