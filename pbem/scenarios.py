@@ -1,6 +1,6 @@
 """Finding and loading scenario files.
 
-A scenario is a JSON file, bundled in ``scenarios/`` (installed as ``pbem.scenarios``) or anywhere on
+A scenario is a JSON file, bundled in ``scenarios/`` (installed as ``pbem.scenario_data``) or anywhere on
 disk. String values of ``map`` and ``terrain_key`` name sibling JSON files that are merged in, so several
 scenarios can share one map. The scenario's **content hash** is SHA-256 over the canonical JSON of the
 fully merged data: the genesis records it, so both players provably play the same map and orders of
@@ -22,12 +22,13 @@ MAX_SCENARIO_BYTES = 4 * 1024 * 1024
 
 def bundled_dir() -> Path:
     """The directory holding the bundled scenarios (works installed or from a checkout)."""
+    checkout = Path(__file__).resolve().parent.parent / "scenarios"
     try:
-        return Path(str(importlib.resources.files("pbem.scenarios")))
-    except TypeError:
-        # In an editable checkout ``pbem.scenarios`` resolves to this module, not the data
-        # package: the data then sit in ``<repo>/scenarios``.
-        return Path(__file__).resolve().parent.parent / "scenarios"
+        # Installed (also editable): ``scenarios/`` ships as the data package ``pbem.scenario_data``.
+        return Path(str(importlib.resources.files("pbem.scenario_data")))
+    except ModuleNotFoundError:
+        # Running from a source tree that was never installed.
+        return checkout
 
 
 def bundled_ids() -> list[str]:
