@@ -405,7 +405,7 @@ def extract_from_eml(path: Path) -> list[tuple[str, bytes]]:
     Hook point for :mod:`pbem.mail`: when it provides ``extract_attachments(path) -> list[(name,
     bytes)]`` it is used; until then an ``.eml`` is refused with a clear message."""
     try:
-        from pbem import mail  # type: ignore[attr-defined]
+        from pbem import mail
     except ImportError:
         raise InputError(f"{path.name}: reading .eml files needs pbem.mail (not installed yet); "
                          "save the attached move file and ingest that") from None
