@@ -444,6 +444,7 @@ class _Phase:
     fpf_support_left: int = 0
     fpf_support_used: int = 0
     support_used: int = 0
+    dice_drawn: int = 0
 
     @property
     def standing(self) -> StandingOrders | None:
@@ -679,7 +680,8 @@ def _resolve_one(ph: _Phase, n: int, att: AttackOrder, dice: Dice) -> list[Event
     line = line_for(b, attackers, att.defenders)
     heading = crt.column_heading(line, diff)
     rolls = getattr(dice, "rolls", None)
-    roll_index = len(rolls) if isinstance(rolls, list) else n - 1
+    roll_index = len(rolls) if isinstance(rolls, list) else ph.dice_drawn
+    ph.dice_drawn += 1
     die = dice.d6(f"7.6 combat {n}")
     table = crt.lookup(line, diff, die)
     # [8.15]: an attack solely by artillery/support affects the defender only on D2-D4/De;
