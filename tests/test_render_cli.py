@@ -1,0 +1,148 @@
+"""``pbem render`` and ``pbem mail draft`` on a real WestWall game directory, and
+``write_step_outputs`` (the engine output hook)."""
+
+from __future__ import annotations
+
+import contextlib
+import email
+import email.policy
+import io
+import json
+import os
+import xml.etree.ElementTree as ET
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+GAME_ID = "00112233445566778899aabbccddeeff"
+
+
+@contextlib.contextmanager
+def _env(home: Path) -> Iterator[None]:
+    old = {k: os.environ.get(k) for k in ("PBEM_HOME", "PBEM_PASSPHRASE")}
+    os.environ["PBEM_HOME"] = str(home)
+    os.environ["PBEM_PASSPHRASE"] = ""
+    try:
+        yield
+    finally:
+        for k, v in old.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+
+
+def run(home: Path, *args: str | Path) -> tuple[int, bytes, str]:
+    from pbem.cli import main
+
+    out, err = io.BytesIO(), io.StringIO()
+
+    wrapper = io.TextIOWrapper(out, encoding="utf-8")
+    code = 0
+    with _env(home), contextlib.redirect_stdout(wrapper), contextlib.redirect_stderr(err):
+        try:
+            main([str(a) for a in args])
+        except SystemExit as exc:
+            code = exc.code if isinstance(exc.code, int) else 1
+        wrapper.flush()
+    return code, out.getvalue(), err.getvalue()
+
+
+@pytest.fixture(scope="module")
+def game(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """A Bastogne Spearhead game after the U.S. set-up and a German move (two steps)."""
+    root = tmp_path_factory.mktemp("rendercli")
+    home, g = root / "home", root / "game"
+    for name in ("alice", "bob"):
+        assert run(home, "key", "new", name)[0] == 0
+    code, _o, err = run(home, "new", "bastogne-spearhead", g, "--player", "DE=alice",
+                        "--player", "US=bob", "--game-id", GAME_ID)
+    assert code == 0, err
+    code, setup, err = run(home, "orders", g, "--side", "US")
+    assert code == 0, err
+    (root / "us.json").write_bytes(setup)
+    assert run(home, "submit", g, root / "us.json", "--key", "bob")[0] == 0
+    orders = {"kind": "player-turn", "side": "DE", "game_turn": 1, "attacks": [],
+              "moves": [{"unit": "1/3", "path": ["2913", "2812", "2712"]}]}
+    (root / "de.json").write_text(json.dumps(orders), encoding="utf-8")
+    code, _o, err = run(home, "submit", g, root / "de.json", "--key", "alice")
+    assert code == 0, err
+    return home, g
+
+
+def test_render_newest_step_to_stdout(game: tuple[Path, Path]) -> None:
+    home, g = game
+    code, out, err = run(home, "render", g)
+    assert code == 0, err
+    root = ET.fromstring(out)
+    ids = {el.get("id"): el for el in root.iter() if el.get("id")}
+    turn = json.loads((g / "turn-0002.json").read_bytes())
+    on_map = {u: s["hex"] for u, s in turn["state"]["units"].items() if s["status"] == "on-map"}
+    drawn = {k[5:]: el.get("data-hex") for k, el in ids.items() if k and k.startswith("unit-")}
+    assert drawn == on_map
+    assert ids["unit-1/3"].get("data-hex") == "2712"
+    assert ids["event-1"].get("data-type") == "moved"
+    assert "step 2" in "".join(ids["subtitle"].itertext())
+
+
+def test_render_step_side_crop_and_file(game: tuple[Path, Path], tmp_path: Path) -> None:
+    home, g = game
+    out = tmp_path / "m.svg"
+    code, _o, err = run(home, "render", g, "--step", "1", "-o", out, "--side", "US",
+                        "--around", "1116", "--radius", "2")
+    assert code == 0, err
+    root = ET.fromstring(out.read_bytes())
+    hexes = {el.get("id") for el in root.iter() if (el.get("id") or "").startswith("hex-")}
+    assert "hex-1116" in hexes and "hex-1119" not in hexes
+    assert root.get("data-side") == "US"
+
+
+@pytest.mark.parametrize("args", [
+    ("--step", "9"),
+    ("--around", "99999"),
+    ("--radius", "2"),
+    ("--side", "XX"),
+])
+def test_render_bad_input_exit_2(game: tuple[Path, Path], args: tuple[str, ...]) -> None:
+    home, g = game
+    code, out, err = run(home, "render", g, *args)
+    assert code == 2 and out == b""
+    assert err.startswith("pbem: ") and err.count("\n") == 1
+
+
+def test_mail_draft_carries_move_turn_and_map(game: tuple[Path, Path]) -> None:
+    home, g = game
+    code, out, err = run(home, "mail", "draft", g, "--step", "2")
+    assert code == 0, err
+    msg = email.message_from_bytes(out, policy=email.policy.default)
+    assert msg["Subject"] == "[pbem] bastogne-spearhead 00112233 T2 DE→US: your move"
+    atts = {p.get_filename(): p.get_payload(decode=True) for p in msg.iter_attachments()}
+    assert atts["move-0002-DE.json"] == (g / "move-0002-DE.json").read_bytes()
+    assert atts["turn-0002.json"] == (g / "turn-0002.json").read_bytes()
+    assert atts["map-0002.svg"].startswith(b"<svg")
+    text = msg.get_body(preferencelist=("plain",)).get_content()  # type: ignore[union-attr]
+    assert "1/3 entered the map at 2913 and moved 2913 → 2812 → 2712 (2 MP) [11.11]" in text
+    # the same command twice gives the same bytes (nothing from the clock)
+    assert run(home, "mail", "draft", g, "--step", "2")[1] == out
+    # and it can be ingested back: only the archive files come out
+    from pbem.mail import extract_attachments
+
+    assert [n for n, _ in extract_attachments(out)] == ["move-0002-DE.json", "turn-0002.json"]
+
+
+def test_write_step_outputs_atomic_never_overwrites(game: tuple[Path, Path]) -> None:
+    from pbem.cli.render import write_step_outputs
+    from pbem.errors import ArchiveError
+
+    home, g = game
+    with _env(home):
+        written = write_step_outputs(g, 1)
+        assert [p.name for p in written] == ["map-0001.svg", "mail-0001.eml"]
+        svg = (g / "map-0001.svg").read_bytes()
+        assert write_step_outputs(g, 1) == []  # same bytes: nothing to do
+        (g / "map-0001.svg").write_bytes(svg + b" ")
+        with pytest.raises(ArchiveError):
+            write_step_outputs(g, 1)
+        (g / "map-0001.svg").write_bytes(svg)
+    assert not [p for p in g.iterdir() if p.name.startswith(".") or p.suffix == ".tmp"]
