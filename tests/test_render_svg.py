@@ -350,3 +350,19 @@ def test_pixels_side_colour_river_and_woods() -> None:
     assert _close(colour, _rgb(DEFAULT_COLORS["terrain-woods"]))
     # and a clear hex without units is the clear colour
     assert _close(px(*hex_center(Hex.parse("0501"), s)), _rgb(DEFAULT_COLORS["terrain-clear"]))
+
+
+def test_bastogne_map_with_every_unit_stays_under_300_kb() -> None:
+    from pbem.scenarios import load_data
+
+    sc = Scenario.model_validate(load_data("bastogne-spearhead"))
+    hexes = [h for h in sc.map.all_hexes() if sc.map.terrain_of(h) != "lake"]
+    units = {u.id: {"hex": str(hexes[(i * 13) % len(hexes)]), "status": "on-map"}
+             for i, u in enumerate(sc.units)}
+    state = {"scenario": sc.id, "game_turn": 1, "phasing": "DE", "phase": "player-turn",
+             "units": units}
+    svg = render_map(sc, state, score={"DE": 0, "US": 0})
+    assert len(svg.encode()) <= 300 * 1024
+    root = parse(svg)
+    assert sum(1 for el in root.iter() if (el.get("id") or "").startswith("unit-")) == len(units)
+    assert sum(1 for el in root.iter() if re.fullmatch(r"hex-\d{4}", el.get("id") or "")) == 29 * 31
