@@ -480,6 +480,23 @@ def test_14_0_artillery_limit_on_attack() -> None:
     assert validate_attacks(b, sc, st_, orders("DE", atk(["de1"], ["us1"], ["art"]))) == []
 
 
+def test_14_0_adjacent_artillery_alone_can_still_make_its_8_31_attack() -> None:
+    # Artillery next to an enemy must attack [8.31]. Under [14.0] only artillery *added* to a combat
+    # (barrage, support) is capped by ground strength; an adjacent gun alone (0 ground points) would
+    # otherwise have no legal attack at all and the player-turn could never be submitted.
+    units = [artillery("art", "DE", 3, 1, 9), unit("us1", "US")]
+    pos = {"art": "0301", "us1": "0401"}
+    sc, st_, b = game(units, pos, artillery_limit=True, **LINE)
+    assert rules_of(validate_attacks(b, sc, st_, orders("DE"))) == ["7.11", "8.31"]
+    assert validate_attacks(b, sc, st_, orders("DE", atk(["art"], ["us1"]))) == []
+    # A second gun barraging from afar is added artillery: 3 points over 0 ground points.
+    units.append(artillery("far", "DE", 3, 1, 9))
+    sc, st_, b = game(units, {**pos, "far": "0101"}, artillery_limit=True, **LINE)
+    assert rules_of(validate_attacks(b, sc, st_, orders("DE", atk(["art"], ["us1"], ["far"])))) == [
+        "14.0"
+    ]
+
+
 def test_14_0_artillery_limit_on_fpf() -> None:
     # us1 defends with 2; ua's FPF 3 would exceed it -> it does not fire; ub's FPF 2 fits.
     units = [

@@ -296,9 +296,12 @@ def validate_attacks(
                         str(h),
                     )
                 )
-        # [14.0] artillery limit.
+        # [14.0] artillery limit. Only artillery *added* to the combat counts: barraging units and
+        # support. Artillery attacking from an adjacent hex is obliged to attack [8.31] and suffers
+        # the results like any ground unit [8.33]; counting it would make an artillery unit left
+        # alone next to an enemy unable to make any legal attack at all (our reading; docs/westwall.md).
         if scenario.artillery_limit:
-            art_points = sum(_barrage(unit[u]) for u in listed if unit[u].is_artillery)
+            art_points = sum(_barrage(unit[u]) for u in att.artillery if unit[u].is_artillery)
             ground_points = sum(unit[u].attack for u in ground_nonart)
             if art_points + att.support > ground_points:
                 out.append(
