@@ -237,7 +237,8 @@ class _Renderer:
         xs = [self.c(h)[0] for h in self.visible] or [0.0]
         ys = [self.c(h)[1] for h in self.visible] or [0.0]
         pad = 0.9 * s  # room for entry-area labels outside the map edge
-        mx0, mx1 = min(xs) - s - pad, max(xs) + s + pad
+        padx = 2.3 * s  # horizontal entry tags beside the west and east edges
+        mx0, mx1 = min(xs) - s - padx, max(xs) + s + padx
         my0, my1 = min(ys) - SQRT3 / 2 * s - pad, max(ys) + SQRT3 / 2 * s + pad
         n_header = 2 + (1 if self.score else 0) + len(self.header_lines)
         header_h = 0.55 * s * n_header + 0.6 * s
@@ -259,6 +260,24 @@ class _Renderer:
             used |= kinds
         ordered = [k for k in HEXSIDE_ORDER if k in used]
         return ordered + sorted(used - set(HEXSIDE_ORDER))
+
+    def _entry_areas(self) -> list[tuple[str, list[Hex], list[int], list[str]]]:
+        """Reinforcement entry areas [11.11]: (side, hexes, game-turns, descriptions), one per
+        distinct hex set, so turns sharing an edge share one band and one tag."""
+        groups: dict[tuple[str, tuple[Hex, ...]], tuple[list[int], list[str]]] = {}
+        for rf in self.sc.reinforcements:
+            for area in rf.entry:
+                hexes = tuple(h for h in area_hexes(self.sc.map, area) if h in self.visible_set)
+                if not hexes:
+                    continue
+                turns, texts = groups.setdefault((rf.side, hexes), ([], []))
+                if rf.turn not in turns:
+                    turns.append(rf.turn)
+                desc = area.text or f"{len(hexes)} hexes [{rf.rule}]"
+                if desc not in texts:
+                    texts.append(desc)
+        return [(side, list(hexes), sorted(turns), texts)
+                for (side, hexes), (turns, texts) in groups.items()]
 
     def _eliminated_rows(self) -> list[tuple[str, str, str]]:
         """(event id or '', text, colour) for units eliminated this step and earlier."""
@@ -591,51 +610,50 @@ class _Renderer:
         if d:
             g.add(dwg.path(d="".join(d), stroke=self.col["map-edge"], stroke_width=_n(0.08 * s),
                            id="map-edge"))
-        for i, rf in enumerate(self.sc.reinforcements, start=1):
-            colour = self.side_colour.get(rf.side, "#888888")
-            hexes: set[Hex] = set()
-            for area in rf.entry:
-                hexes.update(area_hexes(m, area))
+        for i, (side, hexes, turns, _texts) in enumerate(self._entry_areas(), start=1):
+            colour = self.side_colour.get(side, "#888888")
             segs: list[str] = []
-            outward_x = outward_y = 0.0
-            cx_sum = cy_sum = 0.0
             marks: list[str] = []
-            for h in sorted(hexes):
+            out_x = out_y = 0.0
+            for h in hexes:
                 x, y = self.c(h)
-                cx_sum += x
-                cy_sum += y
                 off = [n for n in h.neighbours() if not m.on_map(n)]
                 for n in off:
                     p, q = self.side_segment(h, n)
                     nx, ny = self.c(n)
                     ox, oy = (nx - x) * 0.06, (ny - y) * 0.06  # just outside the edge
-                    outward_x += nx - x
-                    outward_y += ny - y
+                    out_x += nx - x
+                    out_y += ny - y
                     segs.append(f"M{_n(p[0] + ox)},{_n(p[1] + oy)}L{_n(q[0] + ox)},{_n(q[1] + oy)}")
                 if not off:  # an entry hex inside the map: a ring
                     marks.append(f"M{_n(x - 0.5 * s)},{_n(y)}a{_n(0.5 * s)},{_n(0.5 * s)} 0 1 0 "
                                  f"{_n(s)},0a{_n(0.5 * s)},{_n(0.5 * s)} 0 1 0 {_n(-s)},0")
-            if not hexes:
-                continue
             eg = dwg.g(id=f"entry-{i}")
-            eg["data-side"] = rf.side
-            eg["data-turn"] = str(rf.turn)
-            eg["data-hexes"] = " ".join(str(h) for h in sorted(hexes))
+            eg["data-side"] = side
+            eg["data-turn"] = " ".join(str(t) for t in turns)
+            eg["data-hexes"] = " ".join(str(h) for h in hexes)
             if segs:
                 eg.add(dwg.path(d="".join(segs), stroke=colour, stroke_width=_n(0.22 * s)))
             if marks:
                 eg.add(dwg.path(d="".join(marks), stroke=colour, stroke_width=_n(0.1 * s)))
-            # label just outside the middle of the area
-            k = len(hexes)
-            lx, ly = cx_sum / k, cy_sum / k
-            od = math.hypot(outward_x, outward_y)
+            # a short tag just outside the middle of the area; the legend has the details
+            mid = hexes[len(hexes) // 2]
+            lx, ly = self.c(mid)
+            od = math.hypot(out_x, out_y)
+            tag = f"{side} GT {', '.join(str(t) for t in turns)}"
+            label = dwg.text(tag, class_="lb", fill=colour)
             if od:
-                lx += outward_x / od * 1.45 * s
-                ly += outward_y / od * 1.45 * s
-            text = f"{rf.side} reinforcements GT {rf.turn} [{rf.rule}]"
-            label = dwg.text(text, insert=(_n(lx), _n(ly)), class_="lb", fill=colour)
-            if od and abs(outward_x) > abs(outward_y):
-                label["transform"] = f"rotate({-90 if outward_x < 0 else 90},{_n(lx)},{_n(ly)})"
+                ux, uy = out_x / od, out_y / od
+                along_side = abs(ux) > abs(uy)
+                if along_side and len(hexes) > 2:  # long area on a side edge: text along it
+                    lx, ly = lx + ux * 1.45 * s, ly + uy * 1.45 * s
+                    label["transform"] = f"rotate({-90 if ux < 0 else 90},{_n(lx)},{_n(ly)})"
+                elif along_side:
+                    lx, ly = lx + ux * 1.15 * s, ly + 0.1 * s
+                    label["style"] = f"text-anchor:{'end' if ux < 0 else 'start'}"
+                else:
+                    lx, ly = lx + ux * 1.2 * s, ly + uy * 1.2 * s + 0.1 * s
+            label["x"], label["y"] = _n(lx), _n(ly)
             eg.add(label)
             g.add(eg)
         layer.add(g)
@@ -992,6 +1010,13 @@ class _Renderer:
                                   dashed=dashed, head=0.7):
                 g.add(el)
             label(text)
+        entries = self._entry_areas()
+        if entries:
+            heading("Reinforcement entry [11.11]")
+            for side, _hexes, turns, texts in entries:
+                y += row
+                label(f"{side} GT {', '.join(str(t) for t in turns)}: {'; '.join(texts)}", dx=0,
+                      fill=self.side_colour.get(side, "#888888"))
         elim = self._eliminated_rows()
         if elim:
             heading("Eliminated")
