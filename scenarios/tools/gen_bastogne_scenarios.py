@@ -342,10 +342,13 @@ RELIEF_SPECIAL: dict[str, Any] = {
         "otherwise": "DE",
     },
     "exclusion": {"side": "DE", "of": BASTOGNE, "within": 4, "rule": "15.26.3"},
+    # [15.26.4] the five points may be used in either combat phase of a game-turn, not both.
+    "ground_support_one_phase": True,
 }
 CAMPAIGN_SPECIAL: dict[str, Any] = json.loads(json.dumps(SPEARHEAD_SPECIAL))
 CAMPAIGN_SPECIAL["victory"]["rule"] = "15.37"
 CAMPAIGN_SPECIAL["victory"]["exit_by_turn"] = 8
+CAMPAIGN_SPECIAL["ground_support_one_phase"] = True  # [15.36.3] refers to 15.26 nr. 4
 
 NOTE_CONTROL = (
     "Bastogne starts under U.S. control (special.initial_control): the text gives the town to no "
