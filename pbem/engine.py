@@ -58,6 +58,34 @@ def register_output(fn: Output) -> Output:
     return fn
 
 
+PLUGIN_MODULES = ("pbem.render", "pbem.mail")
+"""Modules that may contribute hooks: each may define ``register_engine_hooks()``, which calls
+:func:`register_output` / :func:`register_checker`. The engine itself never imports them; the
+commands that write or verify an archive call :func:`load_plugins`."""
+
+_plugins_loaded = False
+
+
+def load_plugins() -> None:
+    """Import :data:`PLUGIN_MODULES` (missing ones are skipped) and let them register their hooks."""
+    global _plugins_loaded
+    if _plugins_loaded:
+        return
+    _plugins_loaded = True
+    import importlib
+
+    for name in PLUGIN_MODULES:
+        try:
+            module = importlib.import_module(name)
+        except ModuleNotFoundError as exc:
+            if exc.name == name:
+                continue
+            raise
+        fn = getattr(module, "register_engine_hooks", None)
+        if callable(fn):
+            fn()
+
+
 # ------------------------------------------------------------------------------------------------
 # Values
 # ------------------------------------------------------------------------------------------------

@@ -148,6 +148,9 @@ def new(scenario: str, game_dir: Path, players: tuple[str, ...], options: tuple[
     write_new(written[0], canonical_bytes(data) + b"\n")
     write_new(written[1], envelope_bytes(env))
     game = open_checked(game_dir)
+    from pbem.engine import load_plugins
+
+    load_plugins()
     invited = game.missing_joins()
     if not invited:
         written += game.advance(seeds)
@@ -169,11 +172,12 @@ def join(game_dir: Path, key_name: str) -> None:
     from pbem.canonical import canonical_bytes
     from pbem.dice import chain_head, chain_seed
     from pbem.dsse import JOIN_TYPE, envelope_bytes, sign
-    from pbem.engine import open_checked
+    from pbem.engine import load_plugins, open_checked
     from pbem.fsutil import write_new
     from pbem.keys import KeyStore
     from pbem.localstate import LocalGame, private_key
 
+    load_plugins()
     game = open_checked(game_dir)
     game.replay()  # genesis signatures and bindings first
     info = KeyStore().info(key_name)
@@ -214,7 +218,9 @@ def join(game_dir: Path, key_name: str) -> None:
 
 
 def _open_with_seeds(game_dir: Path, *, derive: bool = False) -> tuple[Any, Any, dict[str, bytes]]:
-    from pbem.engine import open_checked
+    from pbem.engine import load_plugins, open_checked
+
+    load_plugins()
     from pbem.localstate import LocalGame, local_seeds
 
     game = open_checked(game_dir)
@@ -320,10 +326,11 @@ def submit(game_dir: Path, orders_file: Path, key_name: str) -> None:
     from pbem.canonical import MAX_MOVE_BYTES, canonical_bytes, loads_strict
     from pbem.dice import reveal
     from pbem.dsse import MOVE_TYPE, envelope_bytes, sign
-    from pbem.engine import open_checked
+    from pbem.engine import load_plugins, open_checked
     from pbem.keys import KeyStore
     from pbem.localstate import LocalGame, local_seeds, private_key, seed_for
 
+    load_plugins()
     raw_orders = archive.read_limited(orders_file, MAX_MOVE_BYTES)
     loaded = loads_strict(raw_orders, max_bytes=MAX_MOVE_BYTES, what=str(orders_file))
     game = open_checked(game_dir)
@@ -514,9 +521,10 @@ def ingest(game_dir: Path, files: tuple[Path, ...]) -> None:
 @click.argument("game_dir", type=click.Path(file_okay=False, exists=True, path_type=Path))
 def verify(game_dir: Path) -> None:
     """Replay the archive from the genesis, checking every signature, roll and turn file."""
-    from pbem.engine import open_for_verify
+    from pbem.engine import load_plugins, open_for_verify
     from pbem.localstate import LocalGame, local_seeds
 
+    load_plugins()
     game = open_for_verify(game_dir)
     seeds = local_seeds(game, LocalGame(game.id), derive=False)
     s = game.verify(seeds)
