@@ -94,6 +94,11 @@ class BastogneSpecial(_Data):
     )
     victory: Victory | None = None
     exclusion: Exclusion | None = None
+    ground_support_one_phase: bool = Field(
+        False,
+        description="Support points usable in one combat phase of a game-turn only [15.26.4] "
+        "(read by the combat rules)",
+    )
 
 
 _SPECIAL: dict[int, tuple[Scenario, BastogneSpecial]] = {}
