@@ -52,6 +52,11 @@ def run(home: Path, *args: str | Path) -> tuple[int, bytes, str]:
 @pytest.fixture(scope="module")
 def game(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     """A Bastogne Spearhead game after the U.S. set-up and a German move (two steps)."""
+    from pbem.render import register_engine_hooks
+
+    # what pbem.engine.load_plugins() does once per process; done again here because other
+    # test modules clear the engine's hook lists
+    register_engine_hooks()
     root = tmp_path_factory.mktemp("rendercli")
     home, g = root / "home", root / "game"
     for name in ("alice", "bob"):
@@ -131,18 +136,46 @@ def test_mail_draft_carries_move_turn_and_map(game: tuple[Path, Path]) -> None:
     assert [n for n, _ in extract_attachments(out)] == ["move-0002-DE.json", "turn-0002.json"]
 
 
+def test_engine_hook_writes_map_and_mail_for_each_turn(game: tuple[Path, Path]) -> None:
+    _home, g = game
+    for step in (0, 1, 2):
+        assert (g / f"map-{step:04d}.svg").is_file()
+        assert (g / f"mail-{step:04d}.eml").is_file()
+
+
 def test_write_step_outputs_atomic_never_overwrites(game: tuple[Path, Path]) -> None:
     from pbem.cli.render import write_step_outputs
     from pbem.errors import ArchiveError
 
     home, g = game
     with _env(home):
+        svg = (g / "map-0001.svg").read_bytes()
+        eml = (g / "mail-0001.eml").read_bytes()
+        (g / "map-0001.svg").unlink()
+        (g / "mail-0001.eml").unlink()
         written = write_step_outputs(g, 1)
         assert [p.name for p in written] == ["map-0001.svg", "mail-0001.eml"]
-        svg = (g / "map-0001.svg").read_bytes()
+        # the same bytes as the engine hook wrote at submit time (deterministic)
+        assert (g / "map-0001.svg").read_bytes() == svg
+        assert (g / "mail-0001.eml").read_bytes() == eml
         assert write_step_outputs(g, 1) == []  # same bytes: nothing to do
         (g / "map-0001.svg").write_bytes(svg + b" ")
         with pytest.raises(ArchiveError):
             write_step_outputs(g, 1)
+        assert (g / "map-0001.svg").read_bytes() == svg + b" "  # left untouched
         (g / "map-0001.svg").write_bytes(svg)
     assert not [p for p in g.iterdir() if p.name.startswith(".") or p.suffix == ".tmp"]
+
+
+def test_verify_rerenders_maps_and_names_a_changed_one(game: tuple[Path, Path]) -> None:
+    home, g = game
+    code, _out, err = run(home, "verify", g)
+    assert code == 0, err
+    svg = (g / "map-0002.svg").read_bytes()
+    try:
+        (g / "map-0002.svg").write_bytes(svg.replace(b"6-4-12", b"9-9-12", 1))
+        code, _out, err = run(home, "verify", g)
+        assert code == 1
+        assert "map-0002.svg" in err
+    finally:
+        (g / "map-0002.svg").write_bytes(svg)
