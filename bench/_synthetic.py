@@ -459,7 +459,13 @@ def build_case(
     if len(w_hexes) < units_per_side:
         raise ValueError(f"no room for {units_per_side} west units on {cols}x{rows}")
     rng.shuffle(w_hexes)
-    for u, h in zip(w_units, w_hexes, strict=True):
+    # [5.24] types start in terrain they may leave, so that every unit can move.
+    hex_key = scenario.terrain_key.hexes
+    kinds = {Hex.parse(h): k for k, hs in mdata["terrain"].items() for h in hs}
+    open_first = sorted(w_hexes, key=lambda h: hex_key[kinds.get(h, "clear")].mech_prohibited)
+    mech = [u for u in w_units if u["type"] in ("armor", "mech", "recon")]
+    other = [u for u in w_units if u["type"] not in ("armor", "mech", "recon")]
+    for u, h in zip(mech + other, open_first, strict=True):
         positions[u["id"]] = h
     state = _state(scenario, positions)
     board = Board.from_state(scenario, state)
