@@ -1,0 +1,165 @@
+"""``pbem bot``: let the sparring bot answer a side's pending decision, and :func:`autoplay`, the
+in-process bot-vs-bot driver used by the playthrough tests, ``bench/campaign.py`` and the examples.
+
+``pbem bot GAME_DIR --side SIDE --key NAME`` asks :func:`pbem.westwall.bot.choose_orders` for the
+orders (set-up, player-turn or the closing acknowledge) and hands them to ``pbem submit`` itself,
+so they are checked, signed (with the P7 record) and adjudicated exactly like a player's orders;
+the orders file lives in a temporary directory, so nothing but what ``submit`` writes appears in
+GAME_DIR. ``--dry-run`` prints the orders and writes nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import click
+
+from pbem.errors import InputError
+
+
+def _bot_for(game: Any) -> Callable[..., dict[str, Any]]:
+    if game.ruleset.system != "westwall":
+        raise InputError(f"the sparring bot plays WestWall games only, not {game.ruleset.system!r}")
+    from pbem.westwall.bot import choose_orders
+
+    return choose_orders
+
+
+@click.command()
+@click.argument("game_dir", type=click.Path(file_okay=False, exists=True, path_type=Path))
+@click.option("--side", required=True, help="The side the bot plays.")
+@click.option("--key", "key_name", required=True, help="Your local key for that side.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Tie-break seed (same seed, same orders).")
+@click.option("--dry-run", is_flag=True, help="Print the orders only; sign and write nothing.")
+@click.pass_context
+def bot(ctx: click.Context, game_dir: Path, side: str, key_name: str, seed: int, dry_run: bool) -> None:
+    """Let the sparring bot write SIDE's orders and submit them with your key."""
+    from pbem.cli.game import _current_decision, _open_with_seeds, submit
+    from pbem.keys import KeyStore
+
+    game, _local, seeds = _open_with_seeds(game_dir)
+    if side not in game.body.sides:
+        raise InputError(f"no side {side!r} in this game (sides: {', '.join(game.sides)})")
+    info = KeyStore().info(key_name)
+    if side not in game.side_of_fingerprint(info.fingerprint):
+        raise InputError(f"key {key_name} ({info.fingerprint}) does not play {side} in this game")
+    rp = game.replay(seeds)
+    decision = _current_decision(rp, "bot")
+    if decision.side != side:
+        raise InputError(f"it is {decision.side}'s decision ({decision.label}), not {side}'s")
+    orders = _bot_for(game)(game.scenario, rp.current.state, side, seed=seed)
+    if dry_run:
+        click.echo(json.dumps(orders, indent=2, sort_keys=True))
+        return
+    with tempfile.TemporaryDirectory(prefix="pbem-bot-") as tmp:
+        path = Path(tmp) / "orders.json"
+        path.write_text(json.dumps(orders, sort_keys=True) + "\n", encoding="utf-8")
+        ctx.invoke(submit, game_dir=game_dir, orders_file=path, key_name=key_name)
+
+
+# ------------------------------------------------------------------------------------------------
+# In-process bot-vs-bot play
+# ------------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Timings:
+    """Seconds spent per step (``bench/campaign.py``): the bot, checking and resolving in the engine
+    (``Replay.add_move``), signing and writing files."""
+
+    bot: list[float] = field(default_factory=list)
+    adjudicate: list[float] = field(default_factory=list)
+    sign_write: list[float] = field(default_factory=list)
+    labels: list[str] = field(default_factory=list)
+
+
+Observer = Callable[[Any, Any], None]
+"""Called after every step with ``(game, replay)`` (the playthrough tests check invariants here)."""
+
+
+def autoplay(
+    game_dir: Path | str,
+    *,
+    seed: int = 0,
+    max_steps: int = 10_000,
+    timings: Timings | None = None,
+    observe: Observer | None = None,
+    outputs: bool = False,
+) -> Any:
+    """Play every pending decision of a hot-seat game (every side's key in this ``PBEM_HOME``) with
+    the bot until the archive is closed; returns the final :class:`pbem.engine.Replay`.
+
+    Each move is built and signed as ``pbem submit`` builds it (body, reveal, P7 record) and placed
+    with :meth:`Replay.add_move`, which runs every check of an archived move, then written with
+    :meth:`Replay.write`. One replay serves the whole game, so a campaign costs one pass."""
+    from pbem import archive
+    from pbem.canonical import canonical_bytes
+    from pbem.dice import reveal
+    from pbem.dsse import MOVE_TYPE, envelope_bytes, sign
+    from pbem.engine import open_checked
+    from pbem.errors import IllegalOrders
+    from pbem.localstate import LocalGame, local_seeds, local_sides, private_key
+
+    if outputs:
+        from pbem import engine
+
+        loader = getattr(engine, "load_plugins", None)
+        if callable(loader):
+            loader()
+    game = open_checked(game_dir)
+    local = LocalGame(game.id)
+    seeds = local_seeds(game, local, derive=True)
+    names = local_sides(game, local)
+    rp = game.replay(seeds)
+    rp.write()
+    choose = _bot_for(game)
+    keys: dict[str, Any] = {}
+    for _ in range(max_steps):
+        if rp.tail_open or not rp.current.pending:
+            break
+        decision = rp.current.pending[0]
+        side = decision.side
+        if side not in names or side not in seeds:
+            raise InputError(f"no local key plays {side}: autoplay needs every side's key")
+        t0 = time.perf_counter()
+        orders = choose(game.scenario, rp.current.state, side, seed=seed)
+        t1 = time.perf_counter()
+        normalized = game.ruleset.normalize(game.scenario, rp.current.state, side, orders)
+        violations = game.ruleset.validate(game.scenario, rp.current.state, side, normalized)
+        if violations:
+            raise IllegalOrders(violations)
+        tv = time.perf_counter()
+        step = rp.next_step
+        body = {
+            "ds": archive.MOVE_DS,
+            "game": game.id,
+            "step": step,
+            "side": side,
+            "answers": rp.current.turn_hash,
+            "reveal": reveal(seeds[side], game.chain_length, rp.next_reveal_index(side)).hex(),
+            "orders": normalized,
+        }
+        if side not in keys:
+            keys[side] = private_key(names[side])
+        env = envelope_bytes(sign(canonical_bytes(body), MOVE_TYPE, [keys[side]]))
+        local.record_signed(step, side, env)
+        msg = archive.parse_move(env, archive.move_name(step, side))
+        t2 = time.perf_counter()
+        rp.add_move(msg)
+        t3 = time.perf_counter()
+        rp.write()
+        t4 = time.perf_counter()
+        if timings is not None:
+            timings.labels.append(decision.label)
+            timings.bot.append(t1 - t0)
+            timings.adjudicate.append((tv - t1) + (t3 - t2))
+            timings.sign_write.append((t2 - tv) + (t4 - t3))
+        if observe is not None:
+            observe(game, rp)
+    return rp
