@@ -1,0 +1,67 @@
+"""Regenerate ``examples/bastogne-spearhead/``: a complete, signed Bastogne Spearhead game between
+the two EXAMPLE keys in ``examples/keys/`` (never use them for a real game), played by the
+sparring bot on both sides -- the U.S. set-up, all seven Game-Turns and the closing acknowledge.
+
+Only the archive is kept (scenario, genesis, moves, turn files): maps and mails are derived from it
+by the renderer and mailer of the version you run (``make demo`` shows them for a fresh game), and
+``pbem verify`` compares any map present with a fresh rendering. Everything is fixed (the keys,
+the game id, the bot's seed; Ed25519 signatures and the committed dice are deterministic), so
+running it again gives the same files byte for byte -- as long as the rules and the bot are
+unchanged; after a change to either, run it again and commit the result::
+
+    .venv/bin/python examples/generate.py && git status examples/
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+KEYS = HERE / "keys"
+SCENARIO = "bastogne-spearhead"
+GAME_ID = "e8a3b1e0c0dedeadbeef0123456789ab"
+SEED = 0
+PLAYERS = {"DE": "example-de", "US": "example-us"}
+
+
+def run(*args: str | Path) -> None:
+    """``pbem ARGS`` in-process; any failure stops the script with pbem's message."""
+    from pbem.cli import main
+
+    try:
+        main([str(a) for a in args])
+    except SystemExit as exc:
+        if exc.code not in (0, None):
+            raise SystemExit(f"pbem {' '.join(str(a) for a in args)} failed ({exc.code})") from None
+
+
+def generate(out: Path, *, game_id: str = GAME_ID, seed: int = SEED) -> Path:
+    """Play the example game into ``out`` (replaced) with a throwaway pbem home."""
+    from pbem.cli.bot import autoplay
+
+    if out.exists():
+        shutil.rmtree(out)
+    with tempfile.TemporaryDirectory(prefix="pbem-example-home-") as home:
+        os.environ["PBEM_HOME"] = home
+        os.environ["PBEM_PASSPHRASE"] = ""
+        for name in PLAYERS.values():
+            run("key", "import", KEYS / f"{name}.key", "--name", name, "--no-passphrase")
+        run("new", SCENARIO, out, *[x for side, k in PLAYERS.items() for x in ("--player", f"{side}={k}")],
+            "--game-id", game_id)
+        rp = autoplay(out, seed=seed)
+        os.environ.pop("PBEM_HOME")
+    for derived in [*out.glob("map-*.svg"), *out.glob("mail-*.eml")]:
+        derived.unlink()
+    outcome = rp.current.turn["outcome"]
+    print(f"{out}: {len(rp.placed)} moves, {outcome['summary'] if outcome else 'unfinished'}")
+    return out
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, str(HERE.parent))
+    target = Path(sys.argv[1]) if len(sys.argv) > 1 else HERE / SCENARIO
+    generate(target)
