@@ -38,10 +38,15 @@ Checker = Callable[["Game", "Replay"], None]
 """A derived-file checker: raise :class:`VerificationError` naming the first bad derived file."""
 
 Output = Callable[["Game", "Replay", "StepRecord"], list[Path]]
-"""Called after a turn file is written; writes derived files (map, email) and returns their paths."""
+"""Called after a turn file is written; writes derived files (the map) and returns their paths."""
+
+MoveOutput = Callable[["Game", "Replay", Message], list[Path]]
+"""Called after a move signed on this machine is written (and every turn it made resolvable);
+writes what the player sends (the email draft) and returns the paths."""
 
 _CHECKERS: list[Checker] = []
 _OUTPUTS: list[Output] = []
+_MOVE_OUTPUTS: list[MoveOutput] = []
 
 
 def register_checker(fn: Checker) -> Checker:
@@ -56,6 +61,22 @@ def register_output(fn: Output) -> Output:
     if fn not in _OUTPUTS:
         _OUTPUTS.append(fn)
     return fn
+
+
+def register_move_output(fn: MoveOutput) -> MoveOutput:
+    """Add an output writer run for every move signed here (usable as a decorator)."""
+    if fn not in _MOVE_OUTPUTS:
+        _MOVE_OUTPUTS.append(fn)
+    return fn
+
+
+def run_move_outputs(game: Game, replay: Replay, msg: Message) -> list[Path]:
+    """Run the move output hooks for ``msg`` (idempotent: hooks never rewrite identical files).
+    Also used when a re-run finds the move already archived (e.g. after a crash)."""
+    out: list[Path] = []
+    for hook in list(_MOVE_OUTPUTS):
+        out.extend(hook(game, replay, msg))
+    return out
 
 
 PLUGIN_MODULES = ("pbem.render", "pbem.mail")
@@ -405,6 +426,8 @@ class Replay:
         self.chain_last: dict[str, bytes] = {}
         self.chain_count: dict[str, int] = {}
         self.new_moves: list[Message] = []
+        self.authored: list[Message] = []
+        """New moves signed on this machine: the move output hooks run for them after writing."""
         self.signatures = 0
         self.rolls = 0
         self.unchecked: list[str] = []
@@ -737,14 +760,17 @@ class Replay:
     def next_reveal_index(self, side: str) -> int:
         return self.chain_count[side] + 1
 
-    def add_move(self, msg: Message) -> None:
+    def add_move(self, msg: Message, *, authored: bool = False) -> None:
         """Place a new (not yet archived) move: every check of an archived move, then resolve what
-        it makes resolvable. Nothing is written (see :meth:`write`)."""
+        it makes resolvable. Nothing is written (see :meth:`write`). ``authored``: signed on this
+        machine, so :meth:`write` runs the move output hooks (the email to send) for it."""
         try:
             self._place(msg, archived=False)
             self._resolve_tail()
         except Bad as exc:
             self._raise(exc)
+        if authored:
+            self.authored.append(msg)
 
     def write(self) -> list[Path]:
         """Write the new move files first, then every new turn file in order, then run the output
@@ -770,6 +796,9 @@ class Replay:
                 rec.written = False
                 for hook in list(_OUTPUTS):
                     out.extend(hook(g, self, rec))
+        for msg in self.authored:
+            out.extend(run_move_outputs(g, self, msg))
+        self.authored = []
         return out
 
     def summary(self) -> VerifySummary:

@@ -286,13 +286,14 @@ def draft_email(
     date_epoch: int | None = None,
     subject_tail: str = "your move",
     game_label: str | None = None,
+    orders: Sequence[str] = (),
 ) -> bytes:
     """A complete email (RFC 5322, CRLF line ends) for one step, as bytes.
 
     ``attachments`` are ``(file name, content, MIME type)``, e.g. the move file and the turn file
     (``application/json``) and the map (``image/svg+xml``). The subject reads ``[pbem]
-    bastogne-spearhead T3 DE→US: your move`` where ``T3`` is the step (the turn file
-    ``turn-0003.json`` it carries) and ``game_label`` defaults to ``game_id``. ``From``/``To`` are written only when addresses are given;
+    bastogne-spearhead T3 DE→US: your move`` where ``T3`` is the game-turn (``game_turn``; the
+    step when it is not given) and ``game_label`` defaults to ``game_id``. ``From``/``To`` are written only when addresses are given;
     ``Date`` only when ``date_epoch`` is (see the module docstring for why)."""
     if step < 0:
         raise InputError(f"step must be 0 or more, not {step}")
@@ -303,7 +304,8 @@ def draft_email(
             raise InputError(f"attachment {att_name} is not bytes")
     sender = _side(scenario, sender_side)
     recipient = _side(scenario, recipient_side)
-    subject = f"[pbem] {game_label or game_id} T{step} {sender.id}→{recipient.id}: {subject_tail}"
+    t = game_turn if game_turn is not None else step
+    subject = f"[pbem] {game_label or game_id} T{t} {sender.id}→{recipient.id}: {subject_tail}"
     score_rows = [(_side(scenario, k).name, v) for k, v in sorted((score or {}).items())]
     context = {
         "game_id": game_id,
@@ -313,6 +315,7 @@ def draft_email(
         "sender": sender,
         "recipient": recipient,
         "narrative": list(narrative),
+        "orders": list(orders),
         "next_action": next_action,
         "score": score_rows,
         "subject": subject,

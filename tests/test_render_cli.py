@@ -117,30 +117,36 @@ def test_render_bad_input_exit_2(game: tuple[Path, Path], args: tuple[str, ...])
 
 
 def test_mail_draft_carries_move_turn_and_map(game: tuple[Path, Path]) -> None:
+    # The email for move 2 (the German player-turn) carries that move, the turn file it answers
+    # (turn 1: the U.S. set-up) and that turn's map; it tells what happened, then the orders.
     home, g = game
     code, out, err = run(home, "mail", "draft", g, "--step", "2")
     assert code == 0, err
     msg = email.message_from_bytes(out, policy=email.policy.default)
-    assert msg["Subject"] == "[pbem] bastogne-spearhead 00112233 T2 DE→US: your move"
+    assert msg["Subject"] == "[pbem] bastogne-spearhead T1 DE→US: your move"
     atts = {p.get_filename(): p.get_payload(decode=True) for p in msg.iter_attachments()}
+    assert set(atts) == {"move-0002-DE.json", "turn-0001.json", "map-0001.svg"}
     assert atts["move-0002-DE.json"] == (g / "move-0002-DE.json").read_bytes()
-    assert atts["turn-0002.json"] == (g / "turn-0002.json").read_bytes()
-    assert atts["map-0002.svg"].startswith(b"<svg")
+    assert atts["turn-0001.json"] == (g / "turn-0001.json").read_bytes()
+    assert atts["map-0001.svg"] == (g / "map-0001.svg").read_bytes()
     text = msg.get_body(preferencelist=("plain",)).get_content()  # type: ignore[union-attr]
-    assert "1/3 entered the map at 2913 and moved 2913 → 2812 → 2712 (2 MP) [11.11]" in text
+    assert "1/3 moves: 2913 → 2812 → 2712" in text
+    assert "20 set up in 1116" in text  # the U.S. set-up it answers (turn 1)
     # the same command twice gives the same bytes (nothing from the clock)
     assert run(home, "mail", "draft", g, "--step", "2")[1] == out
+    # submit wrote exactly this email
+    assert (g / "mail-0002.eml").read_bytes() == out
     # and it can be ingested back: only the archive files come out
     from pbem.mail import extract_attachments
 
-    assert [n for n, _ in extract_attachments(out)] == ["move-0002-DE.json", "turn-0002.json"]
+    assert sorted(n for n, _ in extract_attachments(out)) == ["move-0002-DE.json", "turn-0001.json"]
 
 
-def test_engine_hook_writes_map_and_mail_for_each_turn(game: tuple[Path, Path]) -> None:
+def test_engine_hooks_write_a_map_per_turn_and_a_mail_per_move(game: tuple[Path, Path]) -> None:
     _home, g = game
     for step in (0, 1, 2):
         assert (g / f"map-{step:04d}.svg").is_file()
-        assert (g / f"mail-{step:04d}.eml").is_file()
+    assert sorted(p.name for p in g.glob("mail-*.eml")) == ["mail-0001.eml", "mail-0002.eml"]
 
 
 def test_write_step_outputs_atomic_never_overwrites(game: tuple[Path, Path]) -> None:
@@ -150,14 +156,11 @@ def test_write_step_outputs_atomic_never_overwrites(game: tuple[Path, Path]) -> 
     home, g = game
     with _env(home):
         svg = (g / "map-0001.svg").read_bytes()
-        eml = (g / "mail-0001.eml").read_bytes()
         (g / "map-0001.svg").unlink()
-        (g / "mail-0001.eml").unlink()
         written = write_step_outputs(g, 1)
-        assert [p.name for p in written] == ["map-0001.svg", "mail-0001.eml"]
+        assert [p.name for p in written] == ["map-0001.svg"]
         # the same bytes as the engine hook wrote at submit time (deterministic)
         assert (g / "map-0001.svg").read_bytes() == svg
-        assert (g / "mail-0001.eml").read_bytes() == eml
         assert write_step_outputs(g, 1) == []  # same bytes: nothing to do
         (g / "map-0001.svg").write_bytes(svg + b" ")
         with pytest.raises(ArchiveError):

@@ -303,7 +303,9 @@ def orders(game_dir: Path, side: str) -> None:
 
 def _next_steps(game: Any, rp: Any, written: list[Path]) -> None:
     """Tell the player what to send and what happens next (stderr)."""
-    moves = [p.name for p in written if p.name.startswith("move-")]
+    mails = [p.name for p in written if p.name.startswith("mail-")]
+    # the email carries the move (and the turn it answers, and the map): send that when there is one
+    moves = mails or [p.name for p in written if p.name.startswith("move-")]
     if rp.records and not rp.tail_open and not rp.current.pending:
         outcome = rp.current.turn["outcome"]
         click.echo(f"game over: {outcome['summary'] if outcome else 'closed'}", err=True)
@@ -358,6 +360,9 @@ def submit(game_dir: Path, orders_file: Path, key_name: str) -> None:
         if same and (rp.tail_open or not rp.current.pending or rp.current.pending[0].side not in my_sides
                      or last.body.step == len(rp.placed)):
             click.echo(f"already in the archive: {archive.move_name(last.body.step, last.body.side)}", err=True)
+            from pbem.engine import run_move_outputs
+
+            written += run_move_outputs(game, rp, last)  # e.g. the email a crash did not write
             _echo_files(written)
             _next_steps(game, rp, written)
             return
@@ -400,7 +405,7 @@ def submit(game_dir: Path, orders_file: Path, key_name: str) -> None:
         env_bytes = envelope_bytes(sign(body_bytes, MOVE_TYPE, [private_key(key_name)]))
         local.record_signed(step, side, env_bytes)
     msg = archive.parse_move(env_bytes, name)
-    rp.add_move(msg)
+    rp.add_move(msg, authored=True)
     written += rp.write()
     _echo_files(written)
     _next_steps(game, rp, written)
@@ -504,10 +509,27 @@ def ingest(game_dir: Path, files: tuple[Path, ...]) -> None:
             blobs.extend(extract_from_eml(path))
         else:
             blobs.append((path.name, archive.read_limited(path, MAX_MOVE_BYTES)))
+    # Turn files travel in emails beside the move that answers them: they are not archive input
+    # (every turn is recomputed here) but each must equal ours byte for byte [P6].
+    turns = [(n, r) for n, r in blobs if archive._TURN_RE.fullmatch(n)]
     written: list[Path] = []
     for name, raw in blobs:
-        written += _ingest_blob(game_dir, name, raw)
+        if (name, raw) not in turns:
+            written += _ingest_blob(game_dir, name, raw)
     _echo_files(written)
+    for name, raw in turns:
+        ours = game_dir / name
+        if not ours.is_file():
+            click.echo(f"note: {name} cannot be checked yet (its dice need a later move)", err=True)
+        elif ours.read_bytes() != raw:
+            from pbem.canonical import sha256_hex
+
+            raise ArchiveError(
+                f"DIVERGENCE: the attached {name} (sha256 {sha256_hex(raw)[:16]}…) differs from the "
+                f"one computed here (sha256 {sha256_hex(ours.read_bytes())[:16]}…) [P6]"
+            )
+        else:
+            click.echo(f"checked: the attached {name} is byte-identical to ours", err=True)
     game, _local, seeds = _open_with_seeds(game_dir)
     _next_steps(game, game.replay(seeds), written)
 

@@ -17,6 +17,7 @@ from pbem.render.outputs import (  # noqa: F401  (re-exported for callers of the
     _open,
     mail_name,
     map_name,
+    move_email,
     output_hook,
     register_outputs,
     write_step_outputs,
@@ -59,7 +60,7 @@ def mail() -> None:
 
 @mail.command("draft")
 @click.argument("game_dir", type=click.Path(file_okay=False, path_type=Path))
-@click.option("--step", type=int, default=None, help="Turn file to report (default: the newest).")
+@click.option("--step", type=int, default=None, help="The move to send (default: the newest).")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Write the .eml here instead of standard output.")
 @click.option("--templates", "template_dir", default=None,
@@ -67,7 +68,7 @@ def mail() -> None:
               help="Your own mail templates (default: $PBEM_HOME/templates).")
 def draft(game_dir: Path, step: int | None, output: Path | None,
           template_dir: Path | None) -> None:
-    """Write the email (.eml) for a step: narrative, map and the files to attach."""
-    view = StepView(_open(game_dir), step)
-    eml = view.eml(view.svg(), template_dir=template_dir)
+    """Write the email (.eml) that carries a move: what happened, the orders, the map and the files
+    to attach (the move, the turn file it answers, that turn's map)."""
+    eml = move_email(_open(game_dir), step, template_dir=template_dir)
     _emit(eml, output)

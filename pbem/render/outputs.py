@@ -11,11 +11,12 @@ shape of an engine output hook, and :func:`check_maps` is a ``pbem verify`` chec
 every ``map-NNNN.svg`` present and compares the bytes (the renderer is deterministic). Mail files
 are not compared: they depend on the user's own templates.
 
-What ``mail-NNNN.eml`` holds: the move file of step N (when there is one), ``turn-NNNN.json`` and
-``map-NNNN.svg``, from the side that made move N to the side the game now waits for. When the
-archive already holds move N+1 (the answer to turn N, typically after a player-turn whose dice
-were only known once the opponent's reveal arrived), ``pbem mail draft --step N`` attaches that
-move as well and sends it from its author: it is the reply that player has to send.
+What ``mail-NNNN.eml`` holds: the email that carries **move N** to the other side, written when
+move N is signed on this machine (``pbem submit``, ``pbem bot``). Its attachments are the move file,
+the turn file it answers (``turn-(N-1)``, which its author computed: for a player-turn that is the
+opponent's previous player-turn resolved with the dice this player's reveal completed) and that
+turn's map. Its narrative tells what happened in that turn, then what move N orders. The recipient's
+``pbem ingest`` of the email recomputes ``turn-(N-1)`` and must find the attached one byte for byte.
 """
 
 from __future__ import annotations
@@ -106,50 +107,93 @@ class StepView:
             header_lines=[f"Game {self.game.id[:8]} · {self.turn_path.name}"],
         )
 
-    def eml(self, svg: str, *, template_dir: Path | None = None, include_reply: bool = True) -> bytes:
-        from pbem.mail import draft_email, narrate
-        from pbem.render.common import coerce_state, side_name
 
-        sc = self.scenario
-        pending = [p for p in self.turn.get("pending") or [] if isinstance(p, dict)]
-        outcome = self.turn.get("outcome")
-        attachments: list[tuple[str, bytes, str]] = []
-        sender: str | None = None
-        if self.move is not None:
-            attachments.append((self.move.name, self.move.raw, "application/json"))
-            sender = self.move.body.side
-        attachments.append((self.turn_path.name, self.turn_bytes, "application/json"))
-        attachments.append((map_name(self.step), svg.encode("utf-8"), "image/svg+xml"))
-        if include_reply and self.reply is not None:
-            attachments.append((self.reply.name, self.reply.raw, "application/json"))
-            sender = self.reply.body.side
-        sides = sc.side_ids()
-        if sender is None:
-            sender = pending[0]["side"] if pending else sides[0]
-        recipient = next((p["side"] for p in pending if p.get("side") != sender),
-                         sc.other(sender) if len(sides) > 1 else sender)
-        if isinstance(outcome, dict) and outcome.get("summary"):
-            next_action = f"the game is over: {outcome['summary']}"
-            tail = "game over"
-        elif self.reply is not None and include_reply:
-            next_action = (f"{side_name(sc, sender)} has answered with "
-                           f"{self.reply.name}; ingest it to see what comes next")
-            tail = "your move"
-        elif pending:
-            mine = [p for p in pending if p.get("side") == recipient] or pending
-            next_action = "; ".join(f"{p.get('label', '')} ({p.get('kind', '')})" for p in mine)
-            tail = "your move"
-        else:
-            next_action = "nothing is pending"
-            tail = "for your records"
-        state = coerce_state(self.turn["state"])
-        lines = narrate(sc, self.events, self.turn.get("rolls") or [], state=state)
-        return draft_email(
-            game_id=self.game.id, scenario=sc, step=self.step, sender_side=sender,
-            recipient_side=recipient, narrative=lines, next_action=next_action,
-            attachments=attachments, template_dir=template_dir, game_turn=state.game_turn,
-            score=self.score, subject_tail=tail, game_label=f"{sc.id} {self.game.id[:8]}",
-        )
+def describe_orders(scenario: Any, orders: Any) -> list[str]:
+    """A move's orders in words (WestWall): placements, moves, attacks with their advances."""
+    from pbem.render.common import unit_label
+
+    if not isinstance(orders, dict):
+        return []
+
+    def name(uid: Any) -> str:
+        return unit_label(scenario, str(uid))
+
+    kind = orders.get("kind")
+    lines: list[str] = []
+    if kind == "setup":
+        placed = sorted((orders.get("placements") or {}).items(), key=lambda kv: str(kv[1]))
+        lines.append("Set-up: " + ", ".join(f"{name(u)} at {h}" for u, h in placed) + ".")
+    elif kind == "acknowledge":
+        lines.append("Acknowledges the final turn: the game is closed.")
+    for mv in orders.get("moves") or []:
+        path = [str(h) for h in mv.get("path") or []]
+        if not path and not mv.get("exit"):
+            continue
+        verb = "moves"
+        text = " → ".join(path)
+        if mv.get("exit"):
+            text += " → off the map"
+            verb = "exits"
+        lines.append(f"{name(mv.get('unit'))} {verb}: {text}")
+    for n, att in enumerate(orders.get("attacks") or [], 1):
+        who = [name(u) for u in att.get("attackers") or []]
+        who += [f"{name(u)} (barrage)" for u in att.get("artillery") or []]
+        if att.get("support"):
+            who.append(f"{att['support']} support points")
+        adv = [f"{name(a.get('unit'))} up to {a.get('hexes', 1)}" for a in att.get("advance") or []]
+        line = f"Attack {n}: {', '.join(who) or 'nobody'} on {', '.join(name(d) for d in att.get('defenders') or [])}"
+        if adv:
+            line += f"; advance after combat: {', '.join(adv)}"
+        lines.append(line)
+    return lines
+
+
+def move_email(game: Any, step: int | None = None, *, template_dir: Path | None = None) -> bytes:
+    """The email that carries move ``step`` (default: the newest move) to the other side, with the
+    move file, the turn file it answers and that turn's map attached."""
+    from pbem.mail import draft_email, narrate
+    from pbem.render.common import coerce_state, side_name
+
+    moves: dict[int, Any] = game.moves
+    if not moves:
+        raise InputError(f"{game.dir} has no move yet: nothing to send (send genesis.json and "
+                         "scenario.json to invite a player)")
+    if step is None:
+        step = max(moves)
+    msg = moves.get(step)
+    if msg is None:
+        have = ", ".join(str(s) for s in sorted(moves))
+        raise InputError(f"no move for step {step} in {game.dir} (moves present: {have})")
+    prev = StepView(game, step - 1)
+    sc = prev.scenario
+    svg = prev.svg()
+    sender = msg.body.side
+    sides = sc.side_ids()
+    recipient = sc.other(sender) if len(sides) > 1 else sender
+    state = coerce_state(prev.turn["state"])
+    narrative = narrate(sc, prev.events, prev.turn.get("rolls") or [], state=state)
+    orders = describe_orders(sc, msg.body.orders)
+    kind = msg.body.orders.get("kind") if isinstance(msg.body.orders, dict) else None
+    if kind == "acknowledge":
+        outcome = prev.turn.get("outcome") or {}
+        next_action = f"nothing: the game is over ({outcome.get('summary', 'see the turn file')})"
+        tail = "game over"
+    else:
+        next_action = (f"ingest this email (pbem ingest GAME_DIR this.eml): your pbem checks "
+                       f"{side_name(sc, sender)}'s signature and dice, resolves these orders and "
+                       f"shows you the result; then it is your decision (pbem status GAME_DIR)")
+        tail = "your move"
+    attachments = [
+        (msg.name, msg.raw, "application/json"),
+        (prev.turn_path.name, prev.turn_bytes, "application/json"),
+        (map_name(prev.step), svg.encode("utf-8"), "image/svg+xml"),
+    ]
+    return draft_email(
+        game_id=game.id, scenario=sc, step=step, sender_side=sender, recipient_side=recipient,
+        narrative=narrative, orders=orders, next_action=next_action, attachments=attachments,
+        template_dir=template_dir, game_turn=state.game_turn, score=prev.score,
+        subject_tail=tail, game_label=sc.id,
+    )
 
 
 def _open(game_dir: Path) -> Any:
@@ -160,31 +204,43 @@ def _open(game_dir: Path) -> Any:
 
 def write_step_outputs(game_dir: Path | str, step: int, *, game: Any = None,
                        move: Any = None) -> list[Path]:
-    """Write ``map-NNNN.svg`` and ``mail-NNNN.eml`` for turn ``step`` into ``game_dir``; returns
-    the paths created (a file already there with the same bytes is left alone and not listed;
-    one with other bytes is an :class:`~pbem.errors.ArchiveError`). Atomic: temp file, fsync,
-    link into place."""
+    """Write ``map-NNNN.svg`` for turn ``step`` into ``game_dir``; returns the paths created (a file
+    already there with the same bytes is left alone and not listed; one with other bytes is an
+    :class:`~pbem.errors.ArchiveError`). Atomic: temp file, fsync, link into place."""
     from pbem.fsutil import write_new
 
     game_dir = Path(game_dir)
     view = StepView(game if game is not None else _open(game_dir), step, move=move)
-    svg = view.svg()
-    eml = view.eml(svg, include_reply=False)
-    out = []
-    for name, data in ((map_name(step), svg.encode("utf-8")), (mail_name(step), eml)):
-        path = game_dir / name
-        if write_new(path, data):
-            out.append(path)
-    return out
+    path = game_dir / map_name(step)
+    return [path] if write_new(path, view.svg().encode("utf-8")) else []
+
+
+def write_move_outputs(game: Any, msg: Any) -> list[Path]:
+    """Write ``mail-NNNN.eml`` for a move signed here (see the module docstring)."""
+    from pbem.fsutil import write_new
+
+    step = msg.body.step
+    game.moves.setdefault(step, msg)
+    path = game.dir / mail_name(step)
+    return [path] if write_new(path, move_email(game, step)) else []
 
 
 def output_hook(game: Any, replay: Any, record: Any) -> list[Path]:
-    """Engine output hook: the map and email of each new turn file (WestWall games only)."""
+    """Engine output hook: the map of each new turn file (WestWall games only)."""
     from pbem.westwall.model import Scenario
 
     if not isinstance(game.scenario, Scenario):
         return []
     return write_step_outputs(game.dir, record.step, game=game, move=record.move)
+
+
+def move_output_hook(game: Any, replay: Any, msg: Any) -> list[Path]:
+    """Engine move output hook: the email of each move signed here (WestWall games only)."""
+    from pbem.westwall.model import Scenario
+
+    if not isinstance(game.scenario, Scenario):
+        return []
+    return write_move_outputs(game, msg)
 
 
 def register_outputs() -> None:
