@@ -2,12 +2,13 @@
 the two EXAMPLE keys in ``examples/keys/`` (never use them for a real game), played by the
 sparring bot on both sides -- the U.S. set-up, all seven Game-Turns and the closing acknowledge.
 
-Only the archive is kept (scenario, genesis, moves, turn files): maps and mails are derived from it
-by the renderer and mailer of the version you run (``make demo`` shows them for a fresh game), and
-``pbem verify`` compares any map present with a fresh rendering. Everything is fixed (the keys,
-the game id, the bot's seed; Ed25519 signatures and the committed dice are deterministic), so
-running it again gives the same files byte for byte -- as long as the rules and the bot are
-unchanged; after a change to either, run it again and commit the result::
+The archive (scenario, genesis, moves, turn files) is kept with its derived files: a map per turn
+(``map-NNNN.svg``) and the email each player sent with each move (``mail-NNNN.eml``). Everything
+is fixed (the keys, the game id, the bot's seed; Ed25519 signatures, the committed dice, the maps and
+the mails are deterministic), so running it again gives the same files byte for byte -- as long as
+the rules, the bot and the renderer are unchanged. ``pbem verify`` recomputes every turn file and
+re-renders every map, so after a change to any of them ``tests/test_examples.py`` fails until you
+run this again and commit the result::
 
     .venv/bin/python examples/generate.py && git status examples/
 """
@@ -52,10 +53,8 @@ def generate(out: Path, *, game_id: str = GAME_ID, seed: int = SEED) -> Path:
             run("key", "import", KEYS / f"{name}.key", "--name", name, "--no-passphrase")
         run("new", SCENARIO, out, *[x for side, k in PLAYERS.items() for x in ("--player", f"{side}={k}")],
             "--game-id", game_id)
-        rp = autoplay(out, seed=seed)
+        rp = autoplay(out, seed=seed, outputs=True)
         os.environ.pop("PBEM_HOME")
-    for derived in [*out.glob("map-*.svg"), *out.glob("mail-*.eml")]:
-        derived.unlink()
     outcome = rp.current.turn["outcome"]
     print(f"{out}: {len(rp.placed)} moves, {outcome['summary'] if outcome else 'unfinished'}")
     return out

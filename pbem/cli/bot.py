@@ -107,11 +107,9 @@ def autoplay(
     from pbem.localstate import LocalGame, local_seeds, local_sides, private_key
 
     if outputs:
-        from pbem import engine
+        from pbem.engine import load_plugins
 
-        loader = getattr(engine, "load_plugins", None)
-        if callable(loader):
-            loader()
+        load_plugins()
     game = open_checked(game_dir)
     local = LocalGame(game.id)
     seeds = local_seeds(game, local, derive=True)
@@ -151,7 +149,7 @@ def autoplay(
         local.record_signed(step, side, env)
         msg = archive.parse_move(env, archive.move_name(step, side))
         t2 = time.perf_counter()
-        rp.add_move(msg)
+        rp.add_move(msg, authored=outputs)
         t3 = time.perf_counter()
         rp.write()
         t4 = time.perf_counter()

@@ -1,0 +1,62 @@
+"""The bundled example game (``examples/bastogne-spearhead``) must stay a valid, complete archive.
+
+``make demo`` verifies it; it is recomputed here byte for byte (turn files and maps) by a stranger
+who holds no key, so a change to the rules, the bot or the renderer that is not followed by
+``python examples/generate.py`` fails here, not in front of a user."""
+
+from __future__ import annotations
+
+import contextlib
+import email
+import email.policy
+import io
+import os
+from pathlib import Path
+
+EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "bastogne-spearhead"
+REGENERATE = "the bundled example is stale: run 'python examples/generate.py' and commit examples/"
+
+
+def test_example_game_verifies_for_a_stranger(tmp_path: Path) -> None:
+    from pbem.cli import main
+    from pbem.render import register_engine_hooks
+
+    register_engine_hooks()  # verify re-renders every map (other tests may clear the hooks)
+    out, err = io.StringIO(), io.StringIO()
+    old = os.environ.get("PBEM_HOME")
+    os.environ["PBEM_HOME"] = str(tmp_path / "stranger")
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                main(["verify", str(EXAMPLE)])
+                code = 0
+            except SystemExit as exc:
+                code = exc.code if isinstance(exc.code, int) else 1
+    finally:
+        if old is None:
+            os.environ.pop("PBEM_HOME", None)
+        else:
+            os.environ["PBEM_HOME"] = old
+    assert code == 0, f"{REGENERATE}\n{err.getvalue()}"
+    report = out.getvalue()
+    assert "16 moves, 17 turn files recomputed byte for byte" in report
+    assert "outcome" in report and "OK" in report
+
+
+def test_example_has_a_map_per_turn_and_the_mail_sent_with_each_move() -> None:
+    turns = sorted(p.name for p in EXAMPLE.glob("turn-*.json"))
+    moves = sorted(p.name for p in EXAMPLE.glob("move-*.json"))
+    assert len(turns) == 17 and len(moves) == 16, REGENERATE
+    assert sorted(p.name for p in EXAMPLE.glob("map-*.svg")) == [
+        t.replace("turn-", "map-").replace(".json", ".svg") for t in turns
+    ]
+    for move in moves:
+        step = int(move[5:9])
+        mail = EXAMPLE / f"mail-{step:04d}.eml"
+        msg = email.message_from_bytes(mail.read_bytes(), policy=email.policy.default)
+        atts = {str(p.get_filename()): p.get_payload(decode=True) for p in msg.iter_attachments()}
+        answered = f"turn-{step - 1:04d}.json"
+        assert set(atts) == {move, answered, f"map-{step - 1:04d}.svg"}, mail.name
+        assert atts[move] == (EXAMPLE / move).read_bytes()
+        assert atts[answered] == (EXAMPLE / answered).read_bytes()
+        assert msg["Subject"].startswith("[pbem] bastogne-spearhead T")
