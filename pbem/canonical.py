@@ -61,8 +61,12 @@ def _render(path: _Path) -> str:
 _EXACT = (bool, str, dict, list, tuple, int)
 
 
-def _check_value(obj: Any, what: str) -> None:
-    """Walk a JSON value (iteratively: no recursion limit) and refuse what JCS must not see."""
+def _check_value(obj: Any, what: str) -> bool:
+    """Walk a JSON value (iteratively: no recursion limit) and refuse what JCS must not see.
+
+    Returns True when some object key holds a character beyond the Basic Multilingual Plane: only
+    then does RFC 8785's key order (UTF-16 code units) differ from Python's (code points)."""
+    astral_key = False
     stack: list[tuple[Any, _Path]] = [(obj, None)]
     pop, push = stack.pop, stack.append
     while stack:
@@ -78,7 +82,9 @@ def _check_value(obj: Any, what: str) -> None:
                     raise InputError(
                         f"{what}: object key {key!r} at {_render(path)} is not a string"
                     )
-                _check_text(key, what, path)
+                if not key.isascii():
+                    _check_text(key, what, path)
+                    astral_key = astral_key or max(key) > "\uffff"
                 push((item, (path, key)))
         elif kind is list or kind is tuple:
             for index, item in enumerate(value):
@@ -96,6 +102,7 @@ def _check_value(obj: Any, what: str) -> None:
             raise InputError(
                 f"{what}: value at {_render(path)} has type {kind.__name__}, not JSON"
             )
+    return astral_key
 
 
 def _check_text(text: str, what: str, path: _Path) -> None:
@@ -116,7 +123,14 @@ def canonical_bytes(obj: Any, *, what: str = "value") -> bytes:
     ``None``. Floats, non-string keys, lone surrogates, unsafe integers and other types raise
     :class:`InputError` (pydantic models must be dumped by the caller first).
     """
-    _check_value(obj, what)
+    if not _check_value(obj, what):
+        # Fast path, byte-identical to RFC 8785 for checked values whose keys all lie in the BMP
+        # (integers only; the same escapes: \" \\ \b \f \n \r \t and lowercase \u00XX;
+        # everything else as raw UTF-8; keys sorted by code point == by UTF-16 code unit).
+        # tests/test_canonical.py checks it against the rfc8785 package on arbitrary values.
+        return json.dumps(
+            obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
+        ).encode("utf-8")
     try:
         return rfc8785.dumps(obj)
     except rfc8785.CanonicalizationError as exc:  # defensive: _check_value should catch all

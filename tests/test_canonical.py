@@ -308,3 +308,31 @@ def _is_utf8(data: bytes) -> bool:
     except UnicodeDecodeError:
         return False
     return True
+
+
+keys_any_plane = st.text(alphabet=st.characters(exclude_categories=("Cs",)), max_size=6)
+values_any_plane = st.recursive(
+    json_scalars,
+    lambda children: st.lists(children, max_size=4)
+    | st.dictionaries(keys_any_plane, children, max_size=5),
+    max_leaves=25,
+)
+
+
+@given(values_any_plane)
+@settings(max_examples=400)
+def test_canonical_equals_the_rfc8785_reference_on_any_value(value: Any) -> None:
+    # canonical_bytes takes a json.dumps fast path unless a key leaves the BMP; either way the
+    # bytes must be exactly what the rfc8785 package produces.
+    import rfc8785
+
+    assert canonical_bytes(value) == rfc8785.dumps(value)
+
+
+def test_canonical_key_order_across_the_bmp_boundary_and_control_escapes() -> None:
+    import rfc8785
+
+    # U+FB01 sorts after U+1F600 in UTF-16 (0xFB01 > 0xD83D) but before it by code point.
+    value = {"\ufb01": 1, "\U0001f600": 2, "a\x1fb": "\x00\x7f\u2028\"\\\b\f\n\r\t"}
+    assert canonical_bytes(value) == rfc8785.dumps(value)
+    assert canonical_bytes({"k": "\x1f"}) == b'{"k":"\\u001f"}'
