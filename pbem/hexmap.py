@@ -6,6 +6,10 @@ lower than odd ones, so ``1317`` and ``1416`` are adjacent (WestWall Bastogne's 
 
 Internally a hex is converted to cube coordinates for distance. ``Hex`` is a small immutable value
 with a text form: ``Hex.parse("1317")`` and ``str(hex)`` round-trip.
+
+Maps wider or longer than 99 hexes (no SPI map is; our scaling benchmarks are) use six digits,
+``XXXYYY``, for every hex beyond column or row 99; hexes within ``0101``-``9999`` always keep the
+four-digit form, so the two never collide (a four-digit string is always ``XXYY``).
 """
 
 from __future__ import annotations
@@ -27,12 +31,17 @@ class Hex(NamedTuple):
         """Parse ``"1317"`` (or ``"0431"``); raises :class:`InputError` on anything else."""
         if isinstance(text, Hex):
             return text
-        if not isinstance(text, str) or len(text) != 4 or not text.isdigit() or not text.isascii():
-            raise InputError(f"not a hex number: {text!r} (expected four digits XXYY, e.g. 1317)")
-        return cls(int(text[:2]), int(text[2:]))
+        if isinstance(text, str) and text.isascii() and text.isdigit():
+            if len(text) == 4:
+                return cls(int(text[:2]), int(text[2:]))
+            if len(text) == 6 and (int(text[:3]) > 99 or int(text[3:]) > 99):
+                return cls(int(text[:3]), int(text[3:]))
+        raise InputError(f"not a hex number: {text!r} (expected four digits XXYY, e.g. 1317)")
 
     def __str__(self) -> str:
-        return f"{self.col:02d}{self.row:02d}"
+        if self.col < 100 and self.row < 100:
+            return f"{self.col:02d}{self.row:02d}"
+        return f"{self.col:03d}{self.row:03d}"
 
     def __repr__(self) -> str:
         return f"Hex.parse({str(self)!r})"

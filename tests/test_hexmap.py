@@ -30,7 +30,15 @@ def test_distance_counts_target_not_origin_8_12() -> None:
     assert a.distance(Hex.parse("1311")) == 3
 
 
-@pytest.mark.parametrize("text", ["", "131", "13170", "ab12", "１３１７", 1317])
+def test_wide_maps_use_six_digits_beyond_99_and_never_collide() -> None:
+    assert str(Hex(150, 7)) == "150007" and Hex.parse("150007") == Hex(150, 7)
+    assert str(Hex(99, 99)) == "9999"
+    # a six-digit form of a hex that has a four-digit one is refused: one hex, one spelling
+    with pytest.raises(InputError):
+        Hex.parse("013017")
+
+
+@pytest.mark.parametrize("text", ["", "131", "13170", "ab12", "１３１７", 1317, "0130170"])
 def test_parse_rejects_malformed(text: object) -> None:
     with pytest.raises(InputError):
         Hex.parse(text)  # type: ignore[arg-type]
@@ -43,7 +51,7 @@ def test_hexside_is_unordered_and_requires_adjacency() -> None:
         parse_hexside("1317/1319")
 
 
-hexes = st.builds(Hex, st.integers(1, 60), st.integers(1, 60))
+hexes = st.builds(Hex, st.integers(1, 250), st.integers(1, 250))
 
 
 @given(hexes)

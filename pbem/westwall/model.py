@@ -17,7 +17,8 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from pbem.hexmap import Hex, hexside
 
 Side = str
-HexStr = Annotated[str, Field(pattern=r"^\d{4}$")]
+HexStr = Annotated[str, Field(pattern=r"^(\d{4}|\d{6})$")]
+"""``XXYY``; ``XXXYYY`` beyond column or row 99 (see :mod:`pbem.hexmap`)."""
 
 
 class Strict(BaseModel):
