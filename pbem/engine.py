@@ -819,8 +819,9 @@ class Replay:
         )
 
 
-def describe_events(ruleset: Ruleset, events: Sequence[Any]) -> list[str]:
-    """Events as text: the ruleset's ``describe_event`` when it has one, else compact JSON."""
+def describe_events(ruleset: Ruleset, scenario: Any, events: Sequence[Any]) -> list[str]:
+    """Events as text: the ruleset's ``describe_event(scenario, event)`` when it has one, else
+    compact JSON."""
     import json
 
     fn = getattr(ruleset, "describe_event", None)
@@ -829,7 +830,7 @@ def describe_events(ruleset: Ruleset, events: Sequence[Any]) -> list[str]:
         text = None
         if callable(fn):
             try:
-                text = fn(ev)
+                text = fn(scenario, ev)
             except Exception:  # a describer must never hide the event itself
                 text = None
         out.append(text if isinstance(text, str) else json.dumps(ev, sort_keys=True))

@@ -210,7 +210,7 @@ class ToyRules(Ruleset):
             return f"round {state['round']} of {state['rounds']}"
         return "final acknowledgement" if state["phase"] == "ack" else "game over"
 
-    def describe_event(self, event: JSON) -> str:
+    def describe_event(self, scenario: Any, event: JSON) -> str:
         if event.get("kind") == "roll":
             faces = ", ".join(str(f) for f in event["faces"])
             return f"{event['side']} rolls {faces}: {event['points']} points"

@@ -130,7 +130,7 @@ def test_mail_draft_carries_move_turn_and_map(game: tuple[Path, Path]) -> None:
     assert atts["turn-0001.json"] == (g / "turn-0001.json").read_bytes()
     assert atts["map-0001.svg"] == (g / "map-0001.svg").read_bytes()
     text = msg.get_body(preferencelist=("plain",)).get_content()  # type: ignore[union-attr]
-    assert "1/3 moves: 2913 → 2812 → 2712" in text
+    assert "1/3 moves to 2712 via 2913, 2812" in text
     assert "20 set up in 1116" in text  # the U.S. set-up it answers (turn 1)
     # the same command twice gives the same bytes (nothing from the clock)
     assert run(home, "mail", "draft", g, "--step", "2")[1] == out

@@ -264,6 +264,8 @@ def status(game_dir: Path, as_json: bool) -> None:
         click.echo(f"pending   {p['side']}: {p['label']} ({p['kind']})")
     if info.get("outcome"):
         click.echo(f"outcome   {info['outcome']['summary']}")
+        for line in info["outcome"].get("breakdown", []):
+            click.echo(f"          {line}")
     elif info["waiting"]:
         click.echo(f"awaiting  {info['waiting']} since {since}")
     if info["score"]:
@@ -580,11 +582,17 @@ def log(game_dir: Path, step: int | None) -> None:
             click.echo(f"step 0: {game.body.scenario.id} set up (game {game.id[:8]})")
         else:
             b = rec.move.body
-            brief = json.dumps(b.orders, sort_keys=True, separators=(",", ":"))
-            if len(brief) > 160:
-                brief = brief[:157] + "..."
-            click.echo(f"step {rec.step}: {b.side} ({rec.move.name}) orders {brief}")
-        for text in describe_events(game.ruleset, turn["events"]):
+            lines = _describe_orders(game, b.orders)
+            if lines:
+                click.echo(f"step {rec.step}: {b.side} ({rec.move.name}) orders:")
+                for line in lines:
+                    click.echo(f"  . {line}")
+            else:
+                brief = json.dumps(b.orders, sort_keys=True, separators=(",", ":"))
+                if len(brief) > 160:
+                    brief = brief[:157] + "..."
+                click.echo(f"step {rec.step}: {b.side} ({rec.move.name}) orders {brief}")
+        for text in describe_events(game.ruleset, game.scenario, turn["events"]):
             click.echo(f"    {text}")
         for r in turn["rolls"]:
             click.echo(f"    roll {r['i']}: {r['value']}  [{r['label']}]  key {turn['roll_key']} ctr {r['ctr']}")
@@ -592,8 +600,21 @@ def log(game_dir: Path, step: int | None) -> None:
             click.echo(f"    reveals {', '.join(turn['reveals'])}")
         if turn["outcome"]:
             click.echo(f"    outcome: {turn['outcome']['summary']}")
+            for line in turn["outcome"].get("breakdown", []):
+                click.echo(f"      {line}")
     if rp.tail_open and step is None:
         click.echo(f"step {len(rp.placed)}: archived, waiting for {rp.waiting}")
+
+
+def _describe_orders(game: Any, orders: Any) -> list[str]:
+    """Orders in words for WestWall games (the report wording of :mod:`pbem.render.outputs`)."""
+    from pbem.westwall.model import Scenario
+
+    if not isinstance(game.scenario, Scenario):
+        return []
+    from pbem.render.outputs import describe_orders
+
+    return describe_orders(game.scenario, orders)
 
 
 @click.command()

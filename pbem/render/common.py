@@ -148,9 +148,22 @@ def positions_before(state: State, events: Sequence[Event]) -> list[dict[str, He
 
 
 def unit_label(scenario: Scenario, unit_id: str) -> str:
-    """How a unit is named to players: its printed designation, else its id."""
+    """How a unit is named to players: its printed designation where that is unique on its side
+    (``1/501``), else its id (``5-hvy`` and ``5-art`` are both printed "5")."""
     u = scenario.unit.get(unit_id)
-    return u.designation if u is not None and u.designation else unit_id
+    if u is None or not u.designation:
+        return unit_id
+    return u.designation if _designation_unique(scenario, u.side, u.designation) else unit_id
+
+
+def _designation_unique(scenario: Scenario, side: str, designation: str) -> bool:
+    counts: dict[tuple[str, str], int] | None = getattr(scenario, "_pbem_designations", None)
+    if counts is None:
+        counts = {}
+        for x in scenario.units:
+            counts[(x.side, x.designation)] = counts.get((x.side, x.designation), 0) + 1
+        object.__setattr__(scenario, "_pbem_designations", counts)
+    return counts.get((side, designation), 0) <= 1
 
 
 def side_name(scenario: Scenario, side: str) -> str:

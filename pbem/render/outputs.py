@@ -129,12 +129,13 @@ def describe_orders(scenario: Any, orders: Any) -> list[str]:
         path = [str(h) for h in mv.get("path") or []]
         if not path and not mv.get("exit"):
             continue
-        verb = "moves"
-        text = " → ".join(path)
         if mv.get("exit"):
-            text += " → off the map"
-            verb = "exits"
-        lines.append(f"{name(mv.get('unit'))} {verb}: {text}")
+            where = f" via {', '.join(path)}" if path else ""
+            lines.append(f"{name(mv.get('unit'))} leaves the map{where}")
+        elif len(path) > 1:
+            lines.append(f"{name(mv.get('unit'))} moves to {path[-1]} via {', '.join(path[:-1])}")
+        else:
+            lines.append(f"{name(mv.get('unit'))} moves to {path[-1]}")
     for n, att in enumerate(orders.get("attacks") or [], 1):
         who = [name(u) for u in att.get("attackers") or []]
         who += [f"{name(u)} (barrage)" for u in att.get("artillery") or []]
