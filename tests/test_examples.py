@@ -60,3 +60,11 @@ def test_example_has_a_map_per_turn_and_the_mail_sent_with_each_move() -> None:
         assert atts[move] == (EXAMPLE / move).read_bytes()
         assert atts[answered] == (EXAMPLE / answered).read_bytes()
         assert msg["Subject"].startswith("[pbem] bastogne-spearhead T")
+
+
+def test_the_last_mail_reports_the_final_result() -> None:
+    last = max(EXAMPLE.glob("mail-*.eml"))
+    msg = email.message_from_bytes(last.read_bytes(), policy=email.policy.default)
+    assert msg["Subject"].endswith(": game over"), REGENERATE
+    text = msg.get_body(preferencelist=("plain",)).get_content()  # type: ignore[union-attr]
+    assert "Final result: " in text and "[15.17]" in text, REGENERATE

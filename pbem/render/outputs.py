@@ -179,6 +179,9 @@ def move_email(game: Any, step: int | None = None, *, template_dir: Path | None 
         outcome = prev.turn.get("outcome") or {}
         next_action = f"nothing: the game is over ({outcome.get('summary', 'see the turn file')})"
         tail = "game over"
+        # the final report: who won and how the points were made
+        narrative += [f"Final result: {outcome.get('summary', 'game over')}"]
+        narrative += [str(line) for line in outcome.get("breakdown", [])]
     else:
         next_action = (f"ingest this email (pbem ingest GAME_DIR this.eml): your pbem checks "
                        f"{side_name(sc, sender)}'s signature and dice, resolves these orders and "
