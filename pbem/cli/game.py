@@ -336,8 +336,26 @@ def submit(game_dir: Path, orders_file: Path, key_name: str) -> None:
 
     load_plugins()
     raw_orders = archive.read_limited(orders_file, MAX_MOVE_BYTES)
-    loaded = loads_strict(raw_orders, max_bytes=MAX_MOVE_BYTES, what=str(orders_file))
     game = open_checked(game_dir)
+
+    def orders_for(state: Any, side: str) -> Any:
+        """The orders document: JSON as written, or text orders ('move 1/501 to 1418') read
+        against the decision they answer."""
+        if orders_file.suffix.lower() == ".json" or raw_orders.lstrip()[:1] in (b"{", b"["):
+            return loads_strict(raw_orders, max_bytes=MAX_MOVE_BYTES, what=str(orders_file))
+        from pbem.westwall.model import Scenario
+
+        if not isinstance(game.scenario, Scenario):
+            raise InputError(f"{orders_file}: text orders are for WestWall games; write JSON")
+        from pbem.westwall.orders_text import parse_text_orders
+
+        try:
+            text = raw_orders.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise InputError(f"{orders_file}: invalid UTF-8 at byte {exc.start}") from None
+        skeleton = game.ruleset.skeleton(game.scenario, state, side)
+        return parse_text_orders(game.scenario, skeleton, side, text)
+
     info = KeyStore().info(key_name)
     my_sides = game.side_of_fingerprint(info.fingerprint)
     if not my_sides:
@@ -356,7 +374,8 @@ def submit(game_dir: Path, orders_file: Path, key_name: str) -> None:
         last = mine[-1]
         before = rp.records[last.body.step - 1].state
         try:
-            same = game.ruleset.normalize(game.scenario, before, last.body.side, loaded) == last.body.orders
+            earlier = orders_for(before, last.body.side)
+            same = game.ruleset.normalize(game.scenario, before, last.body.side, earlier) == last.body.orders
         except PbemError:
             same = False
         if same and (rp.tail_open or not rp.current.pending or rp.current.pending[0].side not in my_sides
@@ -374,7 +393,7 @@ def submit(game_dir: Path, orders_file: Path, key_name: str) -> None:
         raise InputError(f"it is {decision.side}'s decision ({decision.label}); key {key_name} plays {', '.join(my_sides)}")
     side = decision.side
     state = rp.current.state
-    normalized = game.ruleset.normalize(game.scenario, state, side, loaded)
+    normalized = game.ruleset.normalize(game.scenario, state, side, orders_for(state, side))
     violations = game.ruleset.validate(game.scenario, state, side, normalized)
     if violations:
         raise IllegalOrders(violations)
