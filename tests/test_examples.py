@@ -6,39 +6,23 @@ who holds no key, so a change to the rules, the bot or the renderer that is not 
 
 from __future__ import annotations
 
-import contextlib
 import email
 import email.policy
-import io
-import os
 from pathlib import Path
+
+from tests.test_protocol_helpers import pbem as run_pbem
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "bastogne-spearhead"
 REGENERATE = "the bundled example is stale: run 'python examples/generate.py' and commit examples/"
 
 
 def test_example_game_verifies_for_a_stranger(tmp_path: Path) -> None:
-    from pbem.cli import main
     from pbem.render import register_engine_hooks
 
     register_engine_hooks()  # verify re-renders every map (other tests may clear the hooks)
-    out, err = io.StringIO(), io.StringIO()
-    old = os.environ.get("PBEM_HOME")
-    os.environ["PBEM_HOME"] = str(tmp_path / "stranger")
-    try:
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-            try:
-                main(["verify", str(EXAMPLE)])
-                code = 0
-            except SystemExit as exc:
-                code = exc.code if isinstance(exc.code, int) else 1
-    finally:
-        if old is None:
-            os.environ.pop("PBEM_HOME", None)
-        else:
-            os.environ["PBEM_HOME"] = old
-    assert code == 0, f"{REGENERATE}\n{err.getvalue()}"
-    report = out.getvalue()
+    r = run_pbem("verify", EXAMPLE, home=tmp_path / "stranger")
+    assert r.code == 0, f"{REGENERATE}\n{r.err}"
+    report = r.out
     assert "16 moves, 17 turn files recomputed byte for byte" in report
     assert "outcome" in report and "OK" in report
 

@@ -5,45 +5,20 @@ email reproduces the turn file its sender computed, byte for byte."""
 
 from __future__ import annotations
 
-import contextlib
 import email
 import email.policy
-import io
 import json
-import os
 import shutil
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-
-@contextlib.contextmanager
-def _home(home: Path) -> Iterator[None]:
-    old = {k: os.environ.get(k) for k in ("PBEM_HOME", "PBEM_PASSPHRASE")}
-    os.environ["PBEM_HOME"] = str(home)
-    os.environ["PBEM_PASSPHRASE"] = ""
-    try:
-        yield
-    finally:
-        for k, v in old.items():
-            if v is None:
-                os.environ.pop(k, None)
-            else:
-                os.environ[k] = v
+from tests.test_protocol_helpers import pbem as run_pbem
 
 
 def pbem(home: Path, *args: str | Path) -> tuple[int, str, str]:
-    from pbem.cli import main
-
-    out, err = io.StringIO(), io.StringIO()
-    code = 0
-    with _home(home), contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        try:
-            main([str(a) for a in args])
-        except SystemExit as exc:
-            code = exc.code if isinstance(exc.code, int) else 1
-    return code, out.getvalue(), err.getvalue()
+    r = run_pbem(*args, home=home)
+    return r.code, r.out, r.err
 
 
 def ok(home: Path, *args: str | Path) -> str:

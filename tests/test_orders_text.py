@@ -2,11 +2,7 @@
 
 from __future__ import annotations
 
-import contextlib
-import io
 import json
-import os
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -15,6 +11,7 @@ from pbem.errors import InputError
 from pbem.scenarios import load_data
 from pbem.westwall.model import Scenario
 from pbem.westwall.orders_text import parse_text_orders
+from tests.test_protocol_helpers import pbem as run_pbem
 
 
 @pytest.fixture(scope="module")
@@ -79,30 +76,9 @@ def test_bad_text_names_the_line(spearhead: Scenario, text: str, fragment: str) 
         parse_text_orders(spearhead, turn_skeleton(), "DE", text)
 
 
-@contextlib.contextmanager
-def _home(home: Path) -> Iterator[None]:
-    old = os.environ.get("PBEM_HOME")
-    os.environ["PBEM_HOME"] = str(home)
-    try:
-        yield
-    finally:
-        if old is None:
-            os.environ.pop("PBEM_HOME", None)
-        else:
-            os.environ["PBEM_HOME"] = old
-
-
 def pbem(home: Path, *args: str | Path) -> tuple[int, str]:
-    from pbem.cli import main
-
-    err = io.StringIO()
-    code = 0
-    with _home(home), contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
-        try:
-            main([str(a) for a in args])
-        except SystemExit as exc:
-            code = exc.code if isinstance(exc.code, int) else 1
-    return code, err.getvalue()
+    r = run_pbem(*args, home=home)
+    return r.code, r.err
 
 
 def test_submit_accepts_text_orders_and_cites_rules(tmp_path: Path) -> None:
