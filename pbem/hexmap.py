@@ -19,6 +19,17 @@ from typing import NamedTuple
 
 from pbem.errors import InputError
 
+_DIRECTIONS: tuple[tuple[int, int], ...] = ((0, -1), (1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0))
+"""Cube steps to the six neighbours, in the documented order N, NE, SE, S, SW, NW."""
+
+# Memo tables (performance only; every entry is what the plain computation gives). Hexes and their
+# text forms are immutable values, so entries never go stale; the tables are cleared if a process
+# ever meets an absurd number of distinct hexes.
+_MEMO_LIMIT = 1 << 21
+_PARSED: dict[str, Hex] = {}
+_TEXT: dict[tuple[int, int], str] = {}
+_NEIGHBOURS: dict[tuple[int, int], tuple[Hex, ...]] = {}
+
 
 class Hex(NamedTuple):
     """A hex by SPI column and row. Ordering is (column, row), so sorting is deterministic."""
@@ -31,25 +42,44 @@ class Hex(NamedTuple):
         """Parse ``"1317"`` (or ``"0431"``); raises :class:`InputError` on anything else."""
         if isinstance(text, Hex):
             return text
+        if type(text) is str:
+            hit = _PARSED.get(text)
+            if hit is not None and cls is Hex:
+                return hit
         if isinstance(text, str) and text.isascii() and text.isdigit():
+            h: Hex | None = None
             if len(text) == 4:
-                return cls(int(text[:2]), int(text[2:]))
-            if len(text) == 6 and (int(text[:3]) > 99 or int(text[3:]) > 99):
-                return cls(int(text[:3]), int(text[3:]))
+                h = cls(int(text[:2]), int(text[2:]))
+            elif len(text) == 6 and (int(text[:3]) > 99 or int(text[3:]) > 99):
+                h = cls(int(text[:3]), int(text[3:]))
+            if h is not None:
+                if cls is Hex and type(text) is str:
+                    if len(_PARSED) > _MEMO_LIMIT:
+                        _PARSED.clear()
+                    _PARSED[text] = h
+                return h
         raise InputError(f"not a hex number: {text!r} (expected four digits XXYY, e.g. 1317)")
 
     def __str__(self) -> str:
-        if self.col < 100 and self.row < 100:
-            return f"{self.col:02d}{self.row:02d}"
-        return f"{self.col:03d}{self.row:03d}"
+        text = _TEXT.get(self)
+        if text is None:
+            col, row = self
+            if col < 100 and row < 100:
+                text = f"{col:02d}{row:02d}"
+            else:
+                text = f"{col:03d}{row:03d}"
+            if len(_TEXT) > _MEMO_LIMIT:
+                _TEXT.clear()
+            _TEXT[self] = text
+        return text
 
     def __repr__(self) -> str:
         return f"Hex.parse({str(self)!r})"
 
     # -- cube coordinates ("even-q" offset: even columns shoved down half a hex) --
     def cube(self) -> tuple[int, int, int]:
-        q = self.col
-        r = self.row - (self.col + (self.col & 1)) // 2
+        q, row = self
+        r = row - (q + (q & 1)) // 2
         return q, r, -q - r
 
     @classmethod
@@ -59,20 +89,43 @@ class Hex(NamedTuple):
     def neighbours(self) -> tuple[Hex, ...]:
         """The six adjacent hexes (some may be off any given map), in a fixed order:
         N, NE, SE, S, SW, NW."""
+        hit = _NEIGHBOURS.get(self)
+        if hit is not None:
+            return hit
         q, r, _ = self.cube()
-        return tuple(
-            Hex.from_cube(q + dq, r + dr)
-            for dq, dr in ((0, -1), (1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0))
-        )
+        out = tuple(Hex.from_cube(q + dq, r + dr) for dq, dr in _DIRECTIONS)
+        if len(_NEIGHBOURS) > _MEMO_LIMIT:
+            _NEIGHBOURS.clear()
+        _NEIGHBOURS[self] = out
+        return out
 
     def is_adjacent(self, other: Hex) -> bool:
-        return self.distance(other) == 1
+        # distance == 1, without cube coordinates: in the same column the rows differ by one; in a
+        # column beside it an odd column touches rows r-1 and r, an even column rows r and r+1.
+        c1, r1 = self
+        c2, r2 = other
+        dc = c2 - c1
+        if dc == 0:
+            return r2 - r1 == 1 or r1 - r2 == 1
+        if dc == 1 or dc == -1:
+            dr = r2 - r1
+            return dr == 0 or dr == (-1 if c1 & 1 else 1)
+        return False
 
     def distance(self, other: Hex) -> int:
         """Hexes between the two, counting the destination but not the origin [8.12]."""
-        q1, r1, s1 = self.cube()
-        q2, r2, s2 = other.cube()
-        return max(abs(q1 - q2), abs(r1 - r2), abs(s1 - s2))
+        c1, r1 = self
+        c2, r2 = other
+        dq = c1 - c2
+        dr = (r1 - (c1 + (c1 & 1)) // 2) - (r2 - (c2 + (c2 & 1)) // 2)
+        ds = dq + dr
+        if dq < 0:
+            dq = -dq
+        if dr < 0:
+            dr = -dr
+        if ds < 0:
+            ds = -ds
+        return dq if dq >= dr and dq >= ds else (dr if dr >= ds else ds)
 
     def within(self, radius: int) -> Iterator[Hex]:
         """Every hex at distance ``<= radius`` (including this one), in (col,row) order."""

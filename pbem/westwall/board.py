@@ -180,6 +180,7 @@ class Geometry:
         self.crossings: dict[tuple[Hex, Hex], Crossing] = {
             side: _crossing(key, feats) for side, feats in m.hexside_features.items()
         }
+        self.side_of: dict[str, str] = {u.id: u.side for u in scenario.units}
         self.road_hexes = m.route_hexes.get("road", frozenset())
         self.trail_hexes = m.route_hexes.get("trail", frozenset())
         self.neighbours: dict[Hex, tuple[Hex, ...]] = {
@@ -223,12 +224,19 @@ def geometry(scenario: Scenario) -> Geometry:
 # --------------------------------------------------------------------------------------------------
 
 
+_MISSING: object = object()
+"""Journal marker: the entry did not exist before the change."""
+
+
 @dataclass
 class Board:
     """A mutable working copy of a position.
 
     Several units may share a hex transiently (a unit passing through friends [5.31], a retreat
-    displacing [7.81]); :meth:`occupant` returns the first, :meth:`occupants` all of them."""
+    displacing [7.81]); :meth:`occupant` returns the first, :meth:`occupants` all of them.
+
+    Trial changes (the retreat search [7.7, 7.8]) are made between :meth:`begin` and
+    :meth:`rollback` (undo everything since) or :meth:`commit` (keep it); nothing is copied."""
 
     scenario: Scenario
     geo: Geometry
@@ -236,16 +244,37 @@ class Board:
     control: dict[str, str]
     _pos: dict[str, Hex] = field(default_factory=dict)
     _at: dict[Hex, list[str]] = field(default_factory=dict)
+    # Performance bookkeeping, derived from ``_pos``: on-map unit ids per side, and their sorted
+    # list (dropped whenever the side's set changes).
+    _by_side: dict[str, set[str]] = field(default_factory=dict, repr=False, compare=False)
+    _sorted: dict[str, list[str]] = field(default_factory=dict, repr=False, compare=False)
+    # Undo log of the open trials (None when no trial is open) and how many are open.
+    _journal: list[tuple[int, object, object]] | None = field(
+        default=None, repr=False, compare=False
+    )
+    _trials: int = field(default=0, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if self._pos and not self._by_side:
+            side_of = self.geo.side_of
+            for uid in self._pos:
+                self._by_side.setdefault(side_of[uid], set()).add(uid)
 
     @classmethod
     def from_state(cls, scenario: Scenario, state: State) -> Board:
         board = cls(scenario, geometry(scenario), dict(state.units), dict(state.control))
+        pos = board._pos
+        at = board._at
+        by_side = board._by_side
+        side_of = board.geo.side_of
+        parse = Hex.parse
         for uid in sorted(state.units):
             us = state.units[uid]
             if us.status == "on-map" and us.hex is not None:
-                h = Hex.parse(us.hex)
-                board._pos[uid] = h
-                board._at.setdefault(h, []).append(uid)
+                h = parse(us.hex)
+                pos[uid] = h
+                at.setdefault(h, []).append(uid)
+                by_side.setdefault(side_of[uid], set()).add(uid)
         return board
 
     def copy(self) -> Board:
@@ -256,14 +285,86 @@ class Board:
             dict(self.control),
             dict(self._pos),
             {h: list(v) for h, v in self._at.items()},
+            {side: set(v) for side, v in self._by_side.items()},
         )
+
+    # -- trials (undo log) ----------------------------------------------------------------------
+    def begin(self) -> int:
+        """Open a trial; returns the mark to pass to :meth:`rollback` or :meth:`commit`."""
+        if self._journal is None:
+            self._journal = []
+        self._trials += 1
+        return len(self._journal)
+
+    def commit(self, mark: int) -> None:
+        """Close the innermost trial keeping its changes (an enclosing trial can still undo them)."""
+        self._trials -= 1
+        if self._trials == 0:
+            self._journal = None
+
+    def rollback(self, mark: int) -> None:
+        """Close the innermost trial undoing every change made since ``mark``: positions, the order
+        of units in each hex, unit states and control are exactly as they were."""
+        j = self._journal
+        assert j is not None
+        side_of = self.geo.side_of
+        while len(j) > mark:
+            kind, key, old = j.pop()
+            if kind == 0:
+                uid = str(key)
+                side = side_of[uid]
+                if old is None:
+                    self._pos.pop(uid, None)
+                    self._by_side.get(side, set()).discard(uid)
+                else:
+                    assert isinstance(old, Hex)
+                    self._pos[uid] = old
+                    self._by_side.setdefault(side, set()).add(uid)
+                self._sorted.pop(side, None)
+            elif kind == 1:
+                assert isinstance(key, Hex)
+                if old is None:
+                    self._at.pop(key, None)
+                else:
+                    assert isinstance(old, list)
+                    self._at[key] = old
+            elif kind == 2:
+                if old is _MISSING:
+                    self.units.pop(str(key), None)
+                else:
+                    assert isinstance(old, UnitState)
+                    self.units[str(key)] = old
+            else:
+                if old is _MISSING:
+                    self.control.pop(str(key), None)
+                else:
+                    self.control[str(key)] = str(old)
+        self._trials -= 1
+        if self._trials == 0:
+            self._journal = None
+
+    def _log_position(self, uid: str, h: Hex | None) -> None:
+        """Journal what moving ``uid`` to ``h`` changes in the position tables."""
+        j = self._journal
+        assert j is not None
+        old = self._pos.get(uid)
+        j.append((0, uid, old))
+        if old is not None:
+            j.append((1, old, list(self._at[old])))
+        if h is not None and h != old:
+            at = self._at.get(h)
+            j.append((1, h, list(at) if at is not None else None))
+
+    def _log_unit(self, uid: str) -> None:
+        assert self._journal is not None
+        self._journal.append((2, uid, self.units.get(uid, _MISSING)))
 
     # -- units --------------------------------------------------------------------------------
     def unit_def(self, uid: str) -> UnitDef:
         return self.scenario.unit[uid]
 
     def side_of(self, uid: str) -> str:
-        return self.scenario.unit[uid].side
+        return self.geo.side_of[uid]
 
     def status(self, uid: str) -> str:
         us = self.units.get(uid)
@@ -281,7 +382,11 @@ class Board:
 
     def units_of(self, side: str) -> list[str]:
         """Ids of ``side``'s units on the map, sorted."""
-        return sorted(u for u in self._pos if self.scenario.unit[u].side == side)
+        cached = self._sorted.get(side)
+        if cached is None:
+            cached = sorted(self._by_side.get(side, ()))
+            self._sorted[side] = cached
+        return list(cached)
 
     def on_map_units(self) -> list[str]:
         return sorted(self._pos)
@@ -296,6 +401,8 @@ class Board:
 
     def update_unit(self, uid: str, **changes: object) -> None:
         """Set fields of a unit's :class:`UnitState` (e.g. ``fpf_turn``, ``adverse_phase``)."""
+        if self._journal is not None:
+            self._log_unit(uid)
         current = self.units.get(uid, _NEW_UNIT)
         self.units[uid] = current.model_copy(update=changes)
 
@@ -306,17 +413,42 @@ class Board:
             at.remove(uid)
             if not at:
                 del self._at[old]
+            side = self.geo.side_of[uid]
+            self._by_side[side].discard(uid)
+            self._sorted.pop(side, None)
+
+    def place(self, uid: str, h: Hex) -> None:
+        """Put ``uid`` in hex ``h`` in the position tables only (no unit state, no objective
+        control): for trial moves that a :meth:`rollback` undoes, or that :meth:`move_unit`
+        repeats once chosen."""
+        if self._journal is not None:
+            self._log_position(uid, h)
+        old = self._pos.pop(uid, None)
+        if old is not None:
+            at = self._at[old]
+            at.remove(uid)
+            if not at:
+                del self._at[old]
+        else:
+            side = self.geo.side_of[uid]
+            self._by_side.setdefault(side, set()).add(uid)
+            self._sorted.pop(side, None)
+        self._pos[uid] = h
+        self._at.setdefault(h, []).append(uid)
 
     def move_unit(self, uid: str, h: Hex | None) -> None:
         """Put ``uid`` in hex ``h`` (status on-map) or, with ``None``, take it off the map (status
         left as it is; use :meth:`eliminate` or :meth:`exit_unit` to say why). Entering an objective
         hex listed in ``scenario.special["control_hexes"]`` gives it to the unit's side."""
-        self._remove(uid)
+        if self._journal is not None:
+            self._log_unit(uid)
         if h is None:
+            if self._journal is not None:
+                self._log_position(uid, None)
+            self._remove(uid)
             self.units[uid] = self.units.get(uid, _NEW_UNIT).model_copy(update={"hex": None})
             return
-        self._pos[uid] = h
-        self._at.setdefault(h, []).append(uid)
+        self.place(uid, h)
         self.units[uid] = self.units.get(uid, _NEW_UNIT).model_copy(
             update={"hex": str(h), "status": "on-map"}
         )
@@ -324,8 +456,11 @@ class Board:
 
     def note_passage(self, uid: str, h: Hex) -> None:
         """Record that ``uid`` entered or passed through ``h`` (objective control)."""
-        if str(h) in self.control_hexes:
-            self.control[str(h)] = self.scenario.unit[uid].side
+        key = str(h)
+        if key in self.control_hexes:
+            if self._journal is not None:
+                self._journal.append((3, key, self.control.get(key, _MISSING)))
+            self.control[key] = self.geo.side_of[uid]
 
     @functools.cached_property
     def control_hexes(self) -> frozenset[str]:
@@ -335,6 +470,9 @@ class Board:
         return frozenset(str(x) for x in raw)
 
     def eliminate(self, uid: str) -> None:
+        if self._journal is not None:
+            self._log_unit(uid)
+            self._log_position(uid, None)
         self._remove(uid)
         self.units[uid] = self.units.get(uid, _NEW_UNIT).model_copy(
             update={"hex": None, "status": "eliminated"}
@@ -342,6 +480,9 @@ class Board:
 
     def exit_unit(self, uid: str, edge: str | None, game_turn: int) -> None:
         """Take ``uid`` off the map by an edge [12.0]; it never returns [12.11]."""
+        if self._journal is not None:
+            self._log_unit(uid)
+            self._log_position(uid, None)
         self._remove(uid)
         self.units[uid] = self.units.get(uid, _NEW_UNIT).model_copy(
             update={"hex": None, "status": "exited", "exit_edge": edge, "exit_turn": game_turn}
@@ -375,27 +516,34 @@ class Board:
     def zoc_sources(self, h: Hex, side: str) -> list[str]:
         """Enemy units (of ``side``'s opponents) whose zone of control covers ``h`` [6.0, 6.33]."""
         out: list[str] = []
-        unit = self.scenario.unit
+        side_of = self.geo.side_of
+        at = self._at
         for n in self.geo.zoc_from.get(h, ()):
-            for uid in self._at.get(n, ()):
-                if unit[uid].side != side:
+            for uid in at.get(n, ()):
+                if side_of[uid] != side:
                     out.append(uid)
         return sorted(out)
 
     def enemy_zoc(self, h: Hex, side: str) -> bool:
         """Whether ``h`` is in an enemy zone of control for ``side`` [6.0, 6.11, 6.33]."""
-        unit = self.scenario.unit
+        side_of = self.geo.side_of
+        at = self._at
         for n in self.geo.zoc_from.get(h, ()):
-            for uid in self._at.get(n, ()):
-                if unit[uid].side != side:
-                    return True
+            occupants = at.get(n)
+            if occupants:
+                for uid in occupants:
+                    if side_of[uid] != side:
+                        return True
         return False
 
     def enemy_at(self, h: Hex, side: str) -> str | None:
         """An enemy unit (of ``side``) in ``h``, if any [5.12]."""
-        for uid in self._at.get(h, ()):
-            if self.scenario.unit[uid].side != side:
-                return uid
+        occupants = self._at.get(h)
+        if occupants:
+            side_of = self.geo.side_of
+            for uid in occupants:
+                if side_of[uid] != side:
+                    return uid
         return None
 
     # -- movement costs -----------------------------------------------------------------------
@@ -426,7 +574,7 @@ class Board:
                 "5.21", f"{label} cannot enter {b}: {kind} is closed to all units", unit.id, str(b)
             )
         c = self.geo.crossing(a, b)
-        route = self.route_between(a, b)
+        route = c.route
         if route == "road":
             return self.scenario.terrain_key.road_mp_halves, None
         if route == "trail":

@@ -271,9 +271,7 @@ def validate_attacks(
             u = unit[uid]
             if h is None or not u.is_artillery or u.side != side:
                 continue
-            enemies_adjacent = [
-                e for e in board.units_of(scenario.other(side)) if _engaged(board, h, _h(board, e))
-            ]
+            enemies_adjacent = _engaged_enemies(board, uid, scenario.other(side))
             if enemies_adjacent:
                 out.append(
                     RuleViolation(
@@ -355,7 +353,7 @@ def validate_attacks(
         eh = _h(board, e)
         if e in attacked:
             continue
-        adj = [u for u in board.units_of(side) if _engaged(board, _h(board, u), eh)]
+        adj = _engaged_units(board, eh, side)
         if not adj:
             continue
         multi = [u for u in adj if len(_engaged_enemies(board, u, enemy)) > 1]
@@ -409,9 +407,21 @@ def _all_attackers(orders: PlayerTurnOrders) -> set[str]:
     return {u for att in orders.attacks for u in att.attackers}
 
 
+def _engaged_units(board: Board, h: Hex, side: str) -> list[str]:
+    """``side``'s units engaged with hex ``h`` [7.11, 8.31], sorted by id. Only the six hexes
+    around ``h`` can hold one, so only they are looked at."""
+    side_of = board.geo.side_of
+    out: list[str] = []
+    for n in h.neighbours():
+        occupants = board._at.get(n)
+        if occupants and _engaged(board, h, n):
+            out.extend(u for u in occupants if side_of[u] == side)
+    out.sort()
+    return out
+
+
 def _engaged_enemies(board: Board, uid: str, enemy: str) -> list[str]:
-    h = _h(board, uid)
-    return [e for e in board.units_of(enemy) if _engaged(board, h, _h(board, e))]
+    return _engaged_units(board, _h(board, uid), enemy)
 
 
 def _h(board: Board, uid: str) -> Hex:
@@ -449,9 +459,22 @@ class _Phase:
     support_used: int = 0
     dice_drawn: int = 0
 
+    _artillery: list[str] | None = None
+
     @property
     def standing(self) -> StandingOrders | None:
         return self.state.standing.get(self.defender)
+
+    def defending_artillery(self) -> list[str]:
+        """The defender's artillery on the map at the start of the phase, by id: the default FPF
+        candidates [8.4]. Built once per phase; units only leave the map or move during it, and
+        :func:`_fpf_eligible` skips those no longer on it."""
+        if self._artillery is None:
+            unit = self.scenario.unit
+            self._artillery = [
+                u for u in self.board.units_of(self.defender) if unit[u].is_artillery
+            ]
+        return self._artillery
 
 
 def line_for(board: Board, attackers: Sequence[str], defenders: Sequence[str]) -> CrtLine:
@@ -494,9 +517,9 @@ def _fpf_eligible(ph: _Phase, art: str, defenders: Sequence[str]) -> bool:
         return False
     if art in ph.hit or art in ph.displaced:  # [8.41]
         return False
-    if _engaged_enemies(b, art, ph.attacker):  # [8.41] adjacent except across a river
+    if not any(h.distance(_h(b, d)) <= u.range for d in defenders):  # [8.42]
         return False
-    return any(h.distance(_h(b, d)) <= u.range for d in defenders)  # [8.42]
+    return not _engaged_enemies(b, art, ph.attacker)  # [8.41] adjacent except across a river
 
 
 def _allocate_fpf(ph: _Phase, defenders: Sequence[str], cap: int | None) -> tuple[list[str], int]:
@@ -520,7 +543,7 @@ def _allocate_fpf(ph: _Phase, defenders: Sequence[str], cap: int | None) -> tupl
             if _protects(fo, defenders) and fo.artillery not in candidates:
                 candidates.append(fo.artillery)
     else:
-        candidates = [u for u in ph.board.units_of(ph.defender) if ph.scenario.unit[u].is_artillery]
+        candidates = ph.defending_artillery()
     for art in candidates:
         if ph.scenario.unit[art].side != ph.defender or not _fpf_eligible(ph, art, defenders):
             continue

@@ -378,8 +378,13 @@ def walk_moves(
                     exited = True
         if len(trail) == 1 and not entering and not exited:
             continue
-        for h in trail[1:] if not entering else trail:
-            board.move_unit(uid, h)
+        # Objective control changes in every hex passed through; the unit itself is moved once,
+        # to its last hex (the same end state as moving it hex by hex).
+        passed = trail if entering else trail[1:]
+        if passed:
+            for h in passed[:-1]:
+                board.note_passage(uid, h)
+            board.move_unit(uid, passed[-1])
         if exited:
             edge = next(e for e in board.edges_of(last) if e in exit_edges(scenario, side))
             board.exit_unit(uid, edge, game_turn)

@@ -74,7 +74,6 @@ class Retreat:
 @dataclass
 class _Plan:
     path: list[Hex]
-    board: Board
     displaced: list[tuple[str, list[Hex], str]]
     complete: bool
     fail_rule: str | None = None
@@ -132,8 +131,9 @@ def displace(
 ) -> list[tuple[str, list[Hex], str]] | None:
     """Move friend ``uid`` one hex out of the way of ``by`` [7.81]; chains allowed [7.82].
 
-    Mutates ``board`` on success and returns the displacements made (innermost first);
-    returns ``None`` (board untouched) if ``uid`` cannot go anywhere without being eliminated."""
+    On success moves the units in ``board``'s position tables (:meth:`Board.place`; the caller
+    undoes or repeats the moves) and returns the displacements made (innermost first); returns
+    ``None`` (board untouched) if ``uid`` cannot go anywhere without being eliminated."""
     start = board.unit_hex(uid)
     if start is None or depth > _MAX_CHAIN:
         return None
@@ -153,25 +153,24 @@ def displace(
 
     if vacant:
         dest = min(vacant, key=key)
-        board.move_unit(uid, dest)
+        board.place(uid, dest)
         return [(uid, [start, dest], by)]
     for dest in sorted(friends, key=key):
-        trial = board.copy()
+        # A trial on the board itself, undone unless every unit in ``dest`` can make way.
+        mark = board.begin()
         chain: list[tuple[str, list[Hex], str]] = []
         ok = True
-        for other in trial.occupants(dest):
-            sub = displace(trial, exclusive, other, uid, prefs, away_from, busy | {uid}, depth + 1)
+        for other in board.occupants(dest):
+            sub = displace(board, exclusive, other, uid, prefs, away_from, busy | {uid}, depth + 1)
             if sub is None:
                 ok = False
                 break
             chain += sub
         if not ok:
+            board.rollback(mark)
             continue
-        trial.move_unit(uid, dest)
-        # Commit the trial onto the real board.
-        for moved, path, _ in chain:
-            board.move_unit(moved, path[-1])
-        board.move_unit(uid, dest)
+        board.place(uid, dest)
+        board.commit(mark)
         return chain + [(uid, [start, dest], by)]
     return None
 
@@ -184,14 +183,17 @@ def _search(
     prefs: StandingOrders,
     away_from: Sequence[Hex],
 ) -> list[_Plan]:
+    """Every path of retreat, depth first in hex order. Each trial step is made on ``board`` and
+    undone after its subtree has been explored, so ``board`` is unchanged on return."""
     start = board.unit_hex(uid)
     assert start is not None
     plans: list[_Plan] = []
 
-    def rec(b: Board, path: list[Hex], displaced: list[tuple[str, list[Hex], str]]) -> None:
+    def rec(path: list[Hex], displaced: list[tuple[str, list[Hex], str]]) -> None:
+        b = board
         here = path[-1]
         if len(path) - 1 == hexes:
-            plans.append(_Plan(path, b, displaced, True))
+            plans.append(_Plan(path, displaced, True))
             return
         blocked: list[tuple[str, str]] = []
         extended = False
@@ -200,30 +202,30 @@ def _search(
                 continue
             kind, rule, why = _step_kind(b, exclusive, uid, here, nb)
             if kind == "ok":
-                b2 = b.copy()
-                b2.move_unit(uid, nb)
-                rec(b2, path + [nb], displaced)
+                mark = b.begin()
+                b.place(uid, nb)
+                rec(path + [nb], displaced)
+                b.rollback(mark)
                 extended = True
             elif kind == "friend":
-                b2 = b.copy()
+                mark = b.begin()
                 moves: list[tuple[str, list[Hex], str]] = []
                 ok = True
-                for other in b2.occupants(nb):
-                    sub = displace(b2, exclusive, other, uid, prefs, away_from, frozenset({uid}))
+                for other in b.occupants(nb):
+                    sub = displace(b, exclusive, other, uid, prefs, away_from, frozenset({uid}))
                     if sub is None:
                         ok = False
                         break
                     moves += sub
                 if ok:
-                    b2.move_unit(uid, nb)
-                    rec(b2, path + [nb], displaced + moves)
+                    b.place(uid, nb)
+                    rec(path + [nb], displaced + moves)
                     extended = True
                 else:
                     blocked.append(("7.82", f"displacing the unit in {nb} would eliminate it"))
+                b.rollback(mark)
             elif kind == "dies":
-                b2 = b.copy()
-                b2.move_unit(uid, nb)
-                plans.append(_Plan(path + [nb], b2, displaced, False, rule, why, dies_in_last=True))
+                plans.append(_Plan(path + [nb], displaced, False, rule, why, dies_in_last=True))
             elif kind in ("stop", "no"):
                 blocked.append((rule, why))
         if not extended:
@@ -240,9 +242,9 @@ def _search(
             else:
                 rule = "7.74"
             why = why_of.get(rule, "no hex it may enter")
-            plans.append(_Plan(path, b, displaced, False, rule, why))
+            plans.append(_Plan(path, displaced, False, rule, why))
 
-    rec(board.copy(), [start], [])
+    rec([start], [])
     return plans
 
 
