@@ -24,98 +24,26 @@ advance after combat [7.9].
 The generated orders are checked with :meth:`WestWallRules.validate` by the caller
 (:func:`check_legal`), which fails loudly with the violations if any.
 
-Hex numbers: the model's hex numbers are four digits ``XXYY`` (``HexStr`` pattern ``^\\d{4}$``,
-:meth:`Hex.parse`), so a map is at most 99 columns by 99 rows. For larger maps,
-:func:`enable_wide_hexes` installs a *benchmark-only* shim: hexes with a column or row over 99 are
-written ``XXXYYY`` (six digits), everything else is unchanged. It patches ``Hex.parse`` /
-``Hex.__str__``, widens the ``HexStr`` pattern and rebuilds the pydantic models. Nothing in the
-repository is changed; the shim lives only in the benchmark process.
+Hex numbers: hexes beyond column or row 99 are written with six digits ``XXXYYY``, as
+:class:`pbem.hexmap.Hex` and the model's ``HexStr`` accept natively; the rest keep ``XXYY``.
 """
 
 from __future__ import annotations
 
 import hashlib
 import heapq
-import inspect
 import random
-import sys
 from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, get_args
+from typing import Any
 
-from pydantic import BaseModel
-
-from pbem.errors import InputError
 from pbem.hexmap import Hex
 from pbem.westwall.board import Board, default_terrain_key
 from pbem.westwall.model import Scenario, State
 
 WEST = "W"
 EAST = "E"
-
-# --------------------------------------------------------------------------------------------------
-# Wide hex numbers (benchmark-only shim for maps over 99 columns or rows)
-# --------------------------------------------------------------------------------------------------
-
-_WIDE = False
-
-
-def needs_wide(cols: int, rows: int) -> bool:
-    return cols > 99 or rows > 99
-
-
-def wide_enabled() -> bool:
-    return _WIDE
-
-
-def enable_wide_hexes() -> None:
-    """Accept six-digit hex numbers ``XXXYYY`` for hexes beyond column or row 99 (see module doc).
-
-    Idempotent. Hexes within ``0101..9999`` keep their four-digit form, so positions on small maps
-    are byte-identical with or without the shim."""
-    global _WIDE
-    if _WIDE:
-        return
-    import pbem.westwall.model as model
-
-    def parse(cls: type[Hex], text: str | Hex) -> Hex:
-        if isinstance(text, Hex):
-            return text
-        if not isinstance(text, str) or not text.isascii() or not text.isdigit():
-            raise InputError(f"not a hex number: {text!r}")
-        if len(text) == 4:
-            return cls(int(text[:2]), int(text[2:]))
-        if len(text) == 6:
-            return cls(int(text[:3]), int(text[3:]))
-        raise InputError(f"not a hex number: {text!r} (XXYY, or XXXYYY on wide benchmark maps)")
-
-    def to_str(self: Hex) -> str:
-        if self.col < 100 and self.row < 100:
-            return f"{self.col:02d}{self.row:02d}"
-        return f"{self.col:03d}{self.row:03d}"
-
-    Hex.parse = classmethod(parse)  # type: ignore[method-assign, assignment]
-    Hex.__str__ = to_str  # type: ignore[method-assign]
-    metadata = get_args(model.HexStr)[1].metadata
-    for m in metadata:
-        if getattr(m, "pattern", None) == r"^\d{4}$":
-            m.pattern = r"^(\d{4}|\d{6})$"
-    models = [
-        v
-        for v in vars(model).values()
-        if inspect.isclass(v) and issubclass(v, BaseModel) and v.__module__ == model.__name__
-    ]
-    for _ in range(2):  # nested models embed the schemas of the ones they contain
-        for cls in models:
-            cls.model_rebuild(force=True)
-    rules = sys.modules.get("pbem.westwall.rules")
-    if rules is not None:
-        from pydantic import TypeAdapter
-
-        rules._ORDERS = TypeAdapter(model.Orders)  # type: ignore[attr-defined]
-    _WIDE = True
-
 
 # --------------------------------------------------------------------------------------------------
 # Map
@@ -392,9 +320,8 @@ def build_case(
 ) -> Case:
     """A synthetic position with legal orders (see the module doc). Deterministic in its arguments.
 
-    Maps over 99 columns or rows need :func:`enable_wide_hexes` first."""
-    if needs_wide(cols, rows) and not _WIDE:
-        raise ValueError(f"a {cols}x{rows} map needs enable_wide_hexes() (hex numbers are XXYY)")
+    Maps over 99 columns or rows use six-digit hex numbers ``XXXYYY`` beyond column or row 99
+    (native in :class:`pbem.hexmap.Hex` and the model's ``HexStr``)."""
     rng = random.Random(f"pbem-bench-{seed}-{cols}x{rows}-{units_per_side}-{combats}")
     lay = layout(cols, rows, units_per_side, combats)
     mdata = map_data(rng, cols, rows)

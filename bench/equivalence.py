@@ -99,8 +99,6 @@ def _broken_variants(orders: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def synthetic(cols: int, rows: int, units: int, combats: int, seed: int) -> str:
-    if syn.needs_wide(cols, rows) and hasattr(syn, "enable_wide_hexes"):
-        syn.enable_wide_hexes()
     case = syn.build_case(cols, rows, units, combats, seed)
     h = hashlib.sha256()
     h.update(_j(case.orders))

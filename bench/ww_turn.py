@@ -15,16 +15,16 @@ Cases (positions and legal orders from ``bench/_synthetic.py``, checked legal be
 
 What is timed, best of ``--repeats``: ``WestWallRules.validate`` then ``WestWallRules.resolve`` with a
 fresh :class:`pbem.dice.DiceStream`, on the JSON state and orders exactly as the engine passes them
-(``resolve`` validates again internally, as it must: the engine calls both, in different
-processes). The scenario is loaded once per case (its cached geometry is warm); the one-off cost of
+(the engine always validates before it resolves; ``resolve`` no longer checks the orders a second
+time). The scenario is loaded once per case (its cached geometry is warm); the one-off cost of
 loading the scenario and building the geometry is printed separately as ``setup``.
 
 The floor, measured in the same run: parsing the state and the orders with pydantic (the rules
 module's own ``parse_state``/``parse_orders``) plus walking every path hex once with dict lookups
 (hex number -> terrain, hexside -> crossing). Any validator must do at least this much.
 
-Maps over 99 columns or rows use the benchmark-only six-digit hex numbers of
-``_synthetic.enable_wide_hexes`` (the model's ``XXYY`` numbers stop at 99); this is printed.
+Maps over 99 columns or rows use six-digit hex numbers ``XXXYYY`` beyond column or row 99,
+which :class:`pbem.hexmap.Hex` and the model accept natively.
 """
 
 from __future__ import annotations
@@ -140,9 +140,6 @@ def measure(case: syn.Case, repeats: int) -> Timing:
 
 
 def build(cols: int, rows: int, units: int, combats: int, seed: int) -> syn.Case:
-    if syn.needs_wide(cols, rows) and not syn.wide_enabled():
-        syn.enable_wide_hexes()
-        print("  (six-digit hex numbers enabled for maps over 99x99: benchmark-only shim)")
     t0 = time.perf_counter()
     case = syn.build_case(cols, rows, units, combats, seed)
     syn.check_legal(case)
@@ -162,7 +159,7 @@ def ms(x: float) -> str:
 def report(t: Timing, target: float | None) -> None:
     print(f"  setup (load scenario + geometry, once per process): {ms(t.setup)}")
     print(f"  validate                         {ms(t.validate)}")
-    print(f"  resolve (validates again)        {ms(t.resolve)}")
+    print(f"  resolve                          {ms(t.resolve)}")
     print(
         f"  validate + resolve               {ms(t.total)}   best of {t.repeats}, "
         f"{t.fought} combats fought"
