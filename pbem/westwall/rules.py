@@ -21,6 +21,7 @@ and resolution are in :mod:`pbem.westwall.combat`; movement in :mod:`pbem.westwa
 
 from __future__ import annotations
 
+import marshal
 from typing import Any
 
 from pydantic import TypeAdapter, ValidationError
@@ -46,6 +47,7 @@ from pbem.westwall.model import (
     UnitState,
 )
 from pbem.westwall.movement import (
+    MovePlan,
     cheapest_path,
     describe_areas,
     in_any_area,
@@ -64,21 +66,91 @@ def _errors_line(exc: ValidationError, what: str) -> str:
     return f"{what}: " + "; ".join(parts)
 
 
+# Memo of recent parses (performance only). The engine hands the same state and orders documents
+# to ``pending``, ``normalize``, ``validate``, ``resolve``, ``score`` and ``outcome``; each would
+# otherwise validate them again. An entry is used only for the very same object whose ``marshal``
+# serialisation (exact types: ``True`` is not ``1``) is still byte-identical to the one taken when
+# it was parsed, so a document changed in place is parsed afresh. The models are frozen and the
+# rules never change their containers in place.
+_MEMO_SIZE = 16
+
+
+def _fingerprint(value: Any) -> bytes | None:
+    """``marshal`` bytes of plain data, or ``None`` if it holds anything else (then no memo)."""
+    try:
+        return marshal.dumps(value)
+    except (ValueError, TypeError):
+        return None
+
+
+def _memo_get(memo: dict[int, tuple[Any, bytes, Any]], doc: Any) -> Any:
+    hit = memo.get(id(doc))
+    if hit is not None and hit[0] is doc and _fingerprint(doc) == hit[1]:
+        return hit[2]
+    return None
+
+
+def _memo_put(memo: dict[int, tuple[Any, bytes, Any]], doc: Any, model: Any) -> None:
+    fp = _fingerprint(doc)
+    if fp is None:
+        return
+    memo.pop(id(doc), None)
+    if len(memo) >= _MEMO_SIZE:
+        del memo[next(iter(memo))]
+    memo[id(doc)] = (doc, fp, model)
+
+
+_STATE_MEMO: dict[int, tuple[Any, bytes, Any]] = {}
+_ORDERS_MEMO: dict[int, tuple[Any, bytes, Any]] = {}
+
+
 def parse_orders(orders: JSON) -> SetupOrders | PlayerTurnOrders | AcknowledgeOrders:
     """Orders JSON -> model; :class:`InputError` (one line, every field problem) if malformed."""
+    hit = _memo_get(_ORDERS_MEMO, orders)
+    if hit is not None:
+        return hit
     try:
-        return _ORDERS.validate_python(orders)
+        parsed = _ORDERS.validate_python(orders)
     except ValidationError as exc:
         raise InputError(_errors_line(exc, "malformed orders")) from None
+    _memo_put(_ORDERS_MEMO, orders, parsed)
+    return parsed
 
 
 def parse_state(state: JSON) -> State:
     if isinstance(state, State):
         return state
+    hit = _memo_get(_STATE_MEMO, state)
+    if hit is not None:
+        return hit
     try:
-        return State.model_validate(state)
+        parsed = State.model_validate(state)
     except ValidationError as exc:
         raise InputError(_errors_line(exc, "malformed state")) from None
+    _memo_put(_STATE_MEMO, state, parsed)
+    return parsed
+
+
+# The board after the movement phase, per (scenario, parsed state, parsed orders) objects: the
+# engine validates a move and then resolves it, and both start by walking the moves. Entries hold
+# the objects themselves, so an id is never reused while its entry lives; callers get a copy.
+_WALK_MEMO: dict[tuple[int, int, int], tuple[Any, Any, Any, Board, MovePlan]] = {}
+
+
+def _walked(
+    scenario: Scenario, st: State, o: PlayerTurnOrders, exclusive: Exclusive
+) -> tuple[Board, MovePlan]:
+    """A fresh board with ``o.moves`` walked on it, and the walk's :class:`MovePlan`."""
+    key = (id(scenario), id(st), id(o))
+    hit = _WALK_MEMO.get(key)
+    if hit is not None and hit[0] is scenario and hit[1] is st and hit[2] is o:
+        return hit[3].copy(), hit[4]
+    board = Board.from_state(scenario, st)
+    plan = walk_moves(board, o.side, st.game_turn, o.moves, exclusive)
+    if len(_WALK_MEMO) >= 4:
+        del _WALK_MEMO[next(iter(_WALK_MEMO))]
+    _WALK_MEMO[key] = (scenario, st, o, board.copy(), plan)
+    return board, plan
 
 
 def side_name(scenario: Scenario, side: str) -> str:
@@ -196,12 +268,14 @@ class WestWallRules(Ruleset):
         st = parse_state(state)
         o = parse_orders(orders)
         if isinstance(o, PlayerTurnOrders):
-            board = Board.from_state(scenario, st)
+            board: Board | None = None  # built only when a move needs a path
             moves: list[MoveOrder] = []
             for m in o.moves:
                 if m.unit not in scenario.unit:
                     raise InputError(f"unknown unit {m.unit!r} in the moves")
                 if m.to is not None and not m.path:
+                    if board is None:
+                        board = Board.from_state(scenario, st)
                     target = Hex.parse(m.to)
                     path = cheapest_path(board, m.unit, target, st.game_turn)
                     if path is None:
@@ -256,8 +330,7 @@ class WestWallRules(Ruleset):
                 )
             ]
         exclusive = get_exclusive(scenario.game)
-        board = Board.from_state(scenario, st)
-        plan = walk_moves(board, o.side, st.game_turn, o.moves, exclusive)
+        board, plan = _walked(scenario, st, o, exclusive)
         out = list(plan.violations)
         out += standing_violations(scenario, o.side, o.standing)
         combat = _combat()
@@ -315,8 +388,7 @@ class WestWallRules(Ruleset):
         self, scenario: Scenario, st: State, o: PlayerTurnOrders, dice: Dice
     ) -> tuple[State, list[Event]]:
         exclusive = get_exclusive(scenario.game)
-        board = Board.from_state(scenario, st)
-        plan = walk_moves(board, o.side, st.game_turn, o.moves, exclusive)
+        board, plan = _walked(scenario, st, o, exclusive)
         events: list[Event] = list(plan.events)
         after_moves = board.to_state(st)
         changes: dict[str, object] = {"combat_phase_index": st.combat_phase_index + 1}
