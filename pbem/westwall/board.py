@@ -26,8 +26,9 @@ from __future__ import annotations
 
 import functools
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
+from typing import Any, TypeVar
 
 from pbem.errors import RuleViolation
 from pbem.hexmap import Hex, hexside
@@ -163,8 +164,39 @@ def _crossing(key: TerrainKey, features: frozenset[str]) -> Crossing:
 # --------------------------------------------------------------------------------------------------
 
 
+_V = TypeVar("_V")
+
+
+class _HexTable(dict[Hex, _V]):
+    """A per-hex table filled on first use: ``table[h]`` computes ``make(h)`` for an on-map hex
+    the first time and raises ``KeyError`` off the map, exactly like the complete dictionary it
+    stands for (``get`` too). Only iteration, ``len`` and ``in`` see just the hexes computed so far.
+    Building every entry up front cost each process (each ``pbem verify``) several milliseconds on
+    a Bastogne-sized map, for hexes most turns never look at."""
+
+    def __init__(self, hexes: frozenset[Hex], make: Callable[[Hex], _V]) -> None:
+        super().__init__()
+        self._hexes = hexes
+        self._make = make
+
+    def __missing__(self, h: Hex) -> _V:
+        if h not in self._hexes:
+            raise KeyError(h)
+        value = self._make(h)
+        self[h] = value
+        return value
+
+    def get(self, h: Hex, default: Any = None) -> Any:
+        try:
+            return self[h]
+        except KeyError:
+            return default
+
+
 class Geometry:
-    """Per-scenario lookups: terrain per hex, crossings per hexside, neighbours and ZOC reach."""
+    """Per-scenario lookups: terrain per hex, crossings per hexside, neighbours and ZOC reach.
+
+    Every table is filled lazily, hex by hex (or hexside by hexside), on first use."""
 
     def __init__(self, scenario: Scenario) -> None:
         self.scenario = scenario
@@ -173,33 +205,44 @@ class Geometry:
         self.key = key
         self.hexes: frozenset[Hex] = frozenset(m.all_hexes())
         fallback = HexTerrain.model_validate({"mp_halves": 2, "crt": "clear"})
-        self.terrain_kind: dict[Hex, str] = {h: m.terrain_of(h) for h in self.hexes}
-        self.terrain: dict[Hex, HexTerrain] = {
-            h: key.hexes.get(k, fallback) for h, k in self.terrain_kind.items()
-        }
-        self.crossings: dict[tuple[Hex, Hex], Crossing] = {
-            side: _crossing(key, feats) for side, feats in m.hexside_features.items()
-        }
+        self.terrain_kind: dict[Hex, str] = _HexTable(self.hexes, m.terrain_of)
+        kinds = self.terrain_kind
+        self.terrain: dict[Hex, HexTerrain] = _HexTable(
+            self.hexes, lambda h: key.hexes.get(kinds[h], fallback)
+        )
+        self._crossing_memo: dict[tuple[Hex, Hex], Crossing] = {}
         self.side_of: dict[str, str] = {u.id: u.side for u in scenario.units}
         self.road_hexes = m.route_hexes.get("road", frozenset())
         self.trail_hexes = m.route_hexes.get("trail", frozenset())
-        self.neighbours: dict[Hex, tuple[Hex, ...]] = {
-            h: tuple(n for n in h.neighbours() if n in self.hexes) for h in self.hexes
-        }
+        hexes = self.hexes
+        self.neighbours: dict[Hex, tuple[Hex, ...]] = _HexTable(
+            hexes, lambda h: tuple(n for n in h.neighbours() if n in hexes)
+        )
         # zoc_from[h]: neighbours from which a zone of control reaches h [6.31, 6.33].
-        self.zoc_from: dict[Hex, tuple[Hex, ...]] = {}
-        for h in self.hexes:
-            if self.terrain[h].prohibited:
-                self.zoc_from[h] = ()
-                continue
-            self.zoc_from[h] = tuple(
-                n
-                for n in self.neighbours[h]
-                if not self.crossing(n, h).blocks_zoc and not self.crossing(n, h).prohibited
-            )
+        self.zoc_from: dict[Hex, tuple[Hex, ...]] = _HexTable(hexes, self._zoc_from)
+
+    def _zoc_from(self, h: Hex) -> tuple[Hex, ...]:
+        if self.terrain[h].prohibited:
+            return ()
+        return tuple(
+            n
+            for n in self.neighbours[h]
+            if not self.crossing(n, h).blocks_zoc and not self.crossing(n, h).prohibited
+        )
+
+    @property
+    def crossings(self) -> dict[tuple[Hex, Hex], Crossing]:
+        """Every hexside with a feature -> its :class:`Crossing` (the others are ``NO_CROSSING``)."""
+        return {side: self.crossing(*side) for side in self.scenario.map.hexside_features}
 
     def crossing(self, a: Hex, b: Hex) -> Crossing:
-        return self.crossings.get((a, b) if a < b else (b, a), NO_CROSSING)
+        side = (a, b) if a < b else (b, a)
+        c = self._crossing_memo.get(side)
+        if c is None:
+            feats = self.scenario.map.hexside_features.get(side)
+            c = NO_CROSSING if feats is None else _crossing(self.key, feats)
+            self._crossing_memo[side] = c
+        return c
 
     def on_map(self, h: Hex) -> bool:
         return h in self.hexes
@@ -507,10 +550,9 @@ class Board:
 
     def neighbours(self, h: Hex) -> tuple[Hex, ...]:
         """On-map neighbours of ``h``."""
-        n = self.geo.neighbours.get(h)
-        if n is None:
-            return tuple(x for x in h.neighbours() if x in self.geo.hexes)
-        return n
+        if h in self.geo.hexes:
+            return self.geo.neighbours[h]
+        return tuple(x for x in h.neighbours() if x in self.geo.hexes)
 
     # -- zones of control ---------------------------------------------------------------------
     def zoc_sources(self, h: Hex, side: str) -> list[str]:
@@ -518,7 +560,8 @@ class Board:
         out: list[str] = []
         side_of = self.geo.side_of
         at = self._at
-        for n in self.geo.zoc_from.get(h, ()):
+        geo = self.geo
+        for n in geo.zoc_from[h] if h in geo.hexes else ():
             for uid in at.get(n, ()):
                 if side_of[uid] != side:
                     out.append(uid)
@@ -528,7 +571,8 @@ class Board:
         """Whether ``h`` is in an enemy zone of control for ``side`` [6.0, 6.11, 6.33]."""
         side_of = self.geo.side_of
         at = self._at
-        for n in self.geo.zoc_from.get(h, ()):
+        geo = self.geo
+        for n in geo.zoc_from[h] if h in geo.hexes else ():
             occupants = at.get(n)
             if occupants:
                 for uid in occupants:

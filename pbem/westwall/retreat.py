@@ -81,14 +81,32 @@ class _Plan:
     dies_in_last: bool = False
 
 
-def _step_kind(
-    board: Board, exclusive: Exclusive, uid: str, a: Hex, b: Hex
-) -> tuple[str, str, str]:
-    """Classify entering ``b`` from ``a`` for a retreating/displaced unit.
+class _Memo:
+    """Caches for one retreat (its search and every displacement it tries). During a retreat only
+    the retreating unit and friends it displaces move, so whatever depends on terrain and enemy
+    units alone is fixed and computed once per unit and hexside; the owner's preferences and the
+    combat's enemy hexes are fixed too."""
 
-    Returns ``(kind, rule, why)`` with kind ``ok`` (vacant), ``friend`` (friend to displace),
-    ``dies`` (entering eliminates the unit there), ``stop`` (the unit would be eliminated instead
-    of crossing) or ``no`` (not allowed)."""
+    def __init__(self) -> None:
+        self.static: dict[tuple[str, Hex, Hex], tuple[str, str, str] | None] = {}
+        self.order: dict[tuple[Hex, str], tuple[tuple[int, ...], int]] = {}
+
+
+_SORTED_NEIGHBOURS: dict[Hex, list[Hex]] = {}
+
+
+def _sorted_neighbours(h: Hex) -> list[Hex]:
+    out = _SORTED_NEIGHBOURS.get(h)
+    if out is None:
+        if len(_SORTED_NEIGHBOURS) > 1 << 20:
+            _SORTED_NEIGHBOURS.clear()
+        out = _SORTED_NEIGHBOURS[h] = sorted(h.neighbours())
+    return out
+
+
+def _static_kind(board: Board, uid: str, a: Hex, b: Hex) -> tuple[str, str, str] | None:
+    """The part of :func:`_step_kind` that depends on terrain and enemy units only: the
+    ``stop``/``no`` verdict, or ``None`` when the hex may be entered as far as they go."""
     udef = board.unit_def(uid)
     side = udef.side
     if not board.on_map(b):
@@ -102,21 +120,55 @@ def _step_kind(
         return "no", "5.12", f"{b} holds an enemy unit"
     if board.enemy_zoc(b, side):
         return "no", "7.71", f"{b} is in an enemy zone of control"
+    return None
+
+
+_UNSET: tuple[str, str, str] = ("", "", "")
+
+
+def _step_kind(
+    board: Board, exclusive: Exclusive, uid: str, a: Hex, b: Hex, memo: _Memo | None = None
+) -> tuple[str, str, str]:
+    """Classify entering ``b`` from ``a`` for a retreating/displaced unit.
+
+    Returns ``(kind, rule, why)`` with kind ``ok`` (vacant), ``friend`` (friend to displace),
+    ``dies`` (entering eliminates the unit there), ``stop`` (the unit would be eliminated instead
+    of crossing) or ``no`` (not allowed)."""
+    if memo is None:
+        fixed = _static_kind(board, uid, a, b)
+    else:
+        key = (uid, a, b)
+        fixed = memo.static.get(key, _UNSET)
+        if fixed is _UNSET:
+            fixed = memo.static[key] = _static_kind(board, uid, a, b)
+    if fixed is not None:
+        return fixed
     rule = exclusive.forced_entry_eliminates(board.scenario, board, uid, b)
     if rule is not None:
         return "dies", rule, f"units forced into {b} are eliminated"
-    if board.occupants(b):
+    if board.occupant(b) is not None:
         return "friend", "", ""
     return "ok", "", ""
 
 
 def _order_key(
-    final: Hex, uid: str, prefs: StandingOrders, away_from: Sequence[Hex]
+    final: Hex,
+    uid: str,
+    prefs: StandingOrders,
+    away_from: Sequence[Hex],
+    memo: _Memo | None = None,
 ) -> tuple[tuple[int, ...], int]:
+    if memo is not None:
+        hit = memo.order.get((final, uid))
+        if hit is not None:
+            return hit
     wanted = [Hex.parse(h) for h in prefs.retreat.get(uid, [])]
     pref = tuple(final.distance(w) for w in wanted)
     far = min((final.distance(e) for e in away_from), default=0)
-    return pref, -far
+    out = pref, -far
+    if memo is not None:
+        memo.order[(final, uid)] = out
+    return out
 
 
 def displace(
@@ -128,6 +180,7 @@ def displace(
     away_from: Sequence[Hex],
     busy: frozenset[str],
     depth: int = 0,
+    memo: _Memo | None = None,
 ) -> list[tuple[str, list[Hex], str]] | None:
     """Move friend ``uid`` one hex out of the way of ``by`` [7.81]; chains allowed [7.82].
 
@@ -140,14 +193,14 @@ def displace(
     vacant: list[Hex] = []
     friends: list[Hex] = []
     for nb in start.neighbours():
-        kind, _, _ = _step_kind(board, exclusive, uid, start, nb)
+        kind, _, _ = _step_kind(board, exclusive, uid, start, nb, memo)
         if kind == "ok":
             vacant.append(nb)
         elif kind == "friend" and not (set(board.occupants(nb)) & busy):
             friends.append(nb)
 
     def key(h: Hex) -> tuple[int, tuple[int, ...], int, str]:
-        pref, far = _order_key(h, uid, prefs, away_from)
+        pref, far = _order_key(h, uid, prefs, away_from, memo)
         avoid = sum(1 for o in board.occupants(h) if o in prefs.avoid_displacing)
         return avoid, pref, far, str(h)
 
@@ -161,7 +214,9 @@ def displace(
         chain: list[tuple[str, list[Hex], str]] = []
         ok = True
         for other in board.occupants(dest):
-            sub = displace(board, exclusive, other, uid, prefs, away_from, busy | {uid}, depth + 1)
+            sub = displace(
+                board, exclusive, other, uid, prefs, away_from, busy | {uid}, depth + 1, memo
+            )
             if sub is None:
                 ok = False
                 break
@@ -182,6 +237,7 @@ def _search(
     hexes: int,
     prefs: StandingOrders,
     away_from: Sequence[Hex],
+    memo: _Memo | None = None,
 ) -> list[_Plan]:
     """Every path of retreat, depth first in hex order. Each trial step is made on ``board`` and
     undone after its subtree has been explored, so ``board`` is unchanged on return."""
@@ -197,10 +253,10 @@ def _search(
             return
         blocked: list[tuple[str, str]] = []
         extended = False
-        for nb in sorted(here.neighbours()):
+        for nb in _sorted_neighbours(here):
             if start.distance(nb) != len(path):
                 continue
-            kind, rule, why = _step_kind(b, exclusive, uid, here, nb)
+            kind, rule, why = _step_kind(b, exclusive, uid, here, nb, memo)
             if kind == "ok":
                 mark = b.begin()
                 b.place(uid, nb)
@@ -212,7 +268,9 @@ def _search(
                 moves: list[tuple[str, list[Hex], str]] = []
                 ok = True
                 for other in b.occupants(nb):
-                    sub = displace(b, exclusive, other, uid, prefs, away_from, frozenset({uid}))
+                    sub = displace(
+                        b, exclusive, other, uid, prefs, away_from, frozenset({uid}), 0, memo
+                    )
                     if sub is None:
                         ok = False
                         break
@@ -269,12 +327,13 @@ def retreat(
         raise ValueError(f"{uid} is not on the map")
     if hexes <= 0:
         return Retreat(uid, [start])
-    plans = _search(board, exclusive, uid, hexes, prefs, away_from)
+    memo = _Memo()
+    plans = _search(board, exclusive, uid, hexes, prefs, away_from, memo)
 
     def key(p: _Plan) -> tuple[object, ...]:
         n_disp = len(p.displaced)
         avoid = sum(1 for u, _, _ in p.displaced if u in prefs.avoid_displacing)
-        pref, far = _order_key(p.path[-1], uid, prefs, away_from)
+        pref, far = _order_key(p.path[-1], uid, prefs, away_from, memo)
         return (n_disp > 0, avoid, pref, far, n_disp, [str(h) for h in p.path])
 
     complete = [p for p in plans if p.complete]
