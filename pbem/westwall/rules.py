@@ -133,8 +133,9 @@ def parse_state(state: JSON) -> State:
 
 # The board after the movement phase, per (scenario, parsed state, parsed orders) objects: the
 # engine validates a move and then resolves it, and both start by walking the moves. Entries hold
-# the objects themselves, so an id is never reused while its entry lives; callers get a copy.
-_WALK_MEMO: dict[tuple[int, int, int], tuple[Any, Any, Any, Board, MovePlan]] = {}
+# the objects themselves, so an id is never reused while its entry lives; callers get a copy. The
+# exclusive rules' class is part of the key (a game's rules may be registered anew).
+_WALK_MEMO: dict[tuple[int, int, int, type], tuple[Any, Any, Any, Board, MovePlan]] = {}
 
 
 def clear_memos() -> None:
@@ -148,7 +149,7 @@ def _walked(
     scenario: Scenario, st: State, o: PlayerTurnOrders, exclusive: Exclusive
 ) -> tuple[Board, MovePlan]:
     """A fresh board with ``o.moves`` walked on it, and the walk's :class:`MovePlan`."""
-    key = (id(scenario), id(st), id(o))
+    key = (id(scenario), id(st), id(o), type(exclusive))
     hit = _WALK_MEMO.get(key)
     if hit is not None and hit[0] is scenario and hit[1] is st and hit[2] is o:
         return hit[3].copy(), hit[4]
