@@ -154,6 +154,7 @@ def main() -> int:
         print(f"SUMMARY equivalence {len(got) - len(bad) - len(missing)} identical, {len(bad)} differ, "
               f"{len(missing)} not in {args.check}")
         return 1 if bad else 0
+    print(f"SUMMARY equivalence {len(got)} cases hashed (compare runs with --save/--check)")
     return 0
 
 
