@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from typing import Any
 
 import rfc8785
@@ -105,6 +106,53 @@ def _check_value(obj: Any, what: str) -> bool:
     return astral_key
 
 
+def _quick(value: Any) -> bool | None:
+    """The common case of :func:`_check_value`, fast: ``False`` (fine), ``True`` (fine, and some key
+    leaves the BMP) or ``None`` (something to report, or a str/int subclass: the full walk decides
+    and names the place). Recursive, so very deep values fall back to the full walk too."""
+    astral = False
+    kind = type(value)
+    if kind is dict:
+        items: Any = value.items()
+    elif kind is list or kind is tuple:
+        items = enumerate(value)
+    else:
+        items = ((0, value),)
+    for key, item in items:
+        if kind is dict:
+            if type(key) is not str:
+                return None
+            if not key.isascii():
+                if not _utf8_ok(key):
+                    return None
+                astral = astral or max(key) > "\uffff"
+        t = type(item)
+        if t is str:
+            if not item.isascii() and not _utf8_ok(item):
+                return None
+        elif t is int:
+            if not -MAX_SAFE_INTEGER <= item <= MAX_SAFE_INTEGER:
+                return None
+        elif item is None or t is bool:
+            pass
+        elif t is dict or t is list or t is tuple:
+            sub = _quick(item)
+            if sub is None:
+                return None
+            astral = astral or sub
+        else:
+            return None
+    return astral
+
+
+def _utf8_ok(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def _check_text(text: str, what: str, path: _Path) -> None:
     if text.isascii():
         return
@@ -123,7 +171,12 @@ def canonical_bytes(obj: Any, *, what: str = "value") -> bytes:
     ``None``. Floats, non-string keys, lone surrogates, unsafe integers and other types raise
     :class:`InputError` (pydantic models must be dumped by the caller first).
     """
-    if not _check_value(obj, what):
+    try:
+        quick = _quick(obj)
+    except RecursionError:
+        quick = None
+    astral = _check_value(obj, what) if quick is None else quick
+    if not astral:
         # Fast path, byte-identical to RFC 8785 for checked values whose keys all lie in the BMP
         # (integers only; the same escapes: \" \\ \b \f \n \r \t and lowercase \u00XX;
         # everything else as raw UTF-8; keys sorted by code point == by UTF-16 code unit).
@@ -139,6 +192,13 @@ def canonical_bytes(obj: Any, *, what: str = "value") -> bytes:
 
 def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not allowed")
+
+
+def _safe_int(text: str) -> int:
+    value = int(text)
+    if not -MAX_SAFE_INTEGER <= value <= MAX_SAFE_INTEGER:
+        raise ValueError(f"integer {text[:40]} is outside +/-(2**53 - 1)")
+    return value
 
 
 def _reject_float(text: str) -> Any:
@@ -177,6 +237,7 @@ def loads_strict(data: bytes, *, max_bytes: int, what: str) -> Any:
             object_pairs_hook=_pairs_without_duplicates,
             parse_constant=_reject_constant,
             parse_float=_reject_float,
+            parse_int=_safe_int,
         )
     except json.JSONDecodeError as exc:
         raise InputError(
@@ -187,5 +248,11 @@ def loads_strict(data: bytes, *, max_bytes: int, what: str) -> Any:
         raise InputError(f"{what}: invalid JSON: {message}") from None
     except RecursionError:
         raise InputError(f"{what}: invalid JSON: nested too deeply") from None
-    _check_value(value, what)
+    # The hooks refused floats, NaN/Infinity, unsafe integers and duplicate keys while parsing;
+    # strict UTF-8 decoding leaves only one way to get a lone surrogate: a \uD800-\uDFFF escape.
+    if _SURROGATE_ESCAPE.search(text):
+        _check_value(value, what)
     return value
+
+
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89abcdefABCDEF]")

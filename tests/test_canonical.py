@@ -261,7 +261,8 @@ def test_mutated_json_only_ever_raises_input_error(value: Any, data: st.DataObje
         pass
 
 
-@given(st.dictionaries(st.text(min_size=1, max_size=5), st.integers(), min_size=1, max_size=5),
+@given(st.dictionaries(st.text(min_size=1, max_size=5),
+                       st.integers(-MAX_SAFE_INTEGER, MAX_SAFE_INTEGER), min_size=1, max_size=5),
        st.data())
 def test_duplicate_keys_always_rejected(obj: dict[str, int], data: st.DataObject) -> None:
     key = data.draw(st.sampled_from(sorted(obj)))
