@@ -44,12 +44,14 @@ MAX_ATTACHMENT_BYTES: dict[str, int] = {
     "join": 256 * 1024,
     "genesis": 256 * 1024,
     "turn": 8 * 1024 * 1024,
+    "scenario": 4 * 1024 * 1024,
 }
 """Largest accepted attachment of each kind (the same limits the archive reader applies)."""
 
 ARCHIVE_NAME_RE = re.compile(
     r"^(?:(?P<move>move-\d{4}-[A-Za-z0-9_]{1,16}\.json)|(?P<turn>turn-\d{4}\.json)"
-    r"|(?P<join>join-[A-Za-z0-9_]{1,16}\.json)|(?P<genesis>genesis\.json))$"
+    r"|(?P<join>join-[A-Za-z0-9_]{1,16}\.json)|(?P<genesis>genesis\.json)"
+    r"|(?P<scenario>scenario\.json))$"
 )
 """Attachment names :func:`extract_attachments` takes; every other attachment is ignored."""
 
@@ -287,6 +289,8 @@ def draft_email(
     subject_tail: str = "your move",
     game_label: str | None = None,
     orders: Sequence[str] = (),
+    subject: str | None = None,
+    intro: str = "",
 ) -> bytes:
     """A complete email (RFC 5322, CRLF line ends) for one step, as bytes.
 
@@ -304,8 +308,9 @@ def draft_email(
             raise InputError(f"attachment {att_name} is not bytes")
     sender = _side(scenario, sender_side)
     recipient = _side(scenario, recipient_side)
-    t = game_turn if game_turn is not None else step
-    subject = f"[pbem] {game_label or game_id} T{t} {sender.id}→{recipient.id}: {subject_tail}"
+    if subject is None:
+        t = game_turn if game_turn is not None else step
+        subject = f"[pbem] {game_label or game_id} T{t} {sender.id}→{recipient.id}: {subject_tail}"
     score_rows = [(_side(scenario, k).name, v) for k, v in sorted((score or {}).items())]
     context = {
         "game_id": game_id,
@@ -316,6 +321,7 @@ def draft_email(
         "recipient": recipient,
         "narrative": list(narrative),
         "orders": list(orders),
+        "intro": intro,
         "next_action": next_action,
         "score": score_rows,
         "subject": subject,

@@ -48,14 +48,28 @@ def test_two_machines_play_by_email(tmp_path: Path) -> None:
     shutil.copy(us_home / "keys" / "bob.pub", bob_pub)
 
     # The German player invites: the genesis is signed by alice only and waits for the U.S. join.
+    # The invitation email carries the genesis and the scenario, and both fingerprints.
     ok(de_home, "new", "bastogne-spearhead", a, "--player", "DE=alice", "--player", f"US={bob_pub}")
     assert not (a / "turn-0000.json").exists()
-    b.mkdir()
-    for name in ("genesis.json", "scenario.json"):
-        shutil.copy(a / name, b / name)
-    ok(us_home, "join", b, "--key", "bob")
-    ok(de_home, "ingest", a, b / "join-US.json")
+    invite = a / "mail-invite-US.eml"
+    assert set(attachments(invite)) == {"genesis.json", "scenario.json"}
+    text = email.message_from_bytes(invite.read_bytes(), policy=email.policy.default)
+    body = text.get_body(preferencelist=("plain",)).get_content()  # type: ignore[union-attr]
+    bob_fp = ok(us_home, "key", "show", "bob").split()[-1]
+    assert bob_fp.startswith("SHA256:") and bob_fp in body
+    # Bob accepts from the email alone, into a new directory; his reply is an email too.
+    ok(us_home, "join", b, "--key", "bob", "--invitation", invite)
+    assert set(attachments(b / "mail-join-US.eml")) == {"join-US.json"}
+    out = ok(de_home, "ingest", a, b / "mail-join-US.eml")
+    assert "turn-0000.json" in out
     assert (a / "turn-0000.json").read_bytes() == (b / "turn-0000.json").read_bytes()
+    # An invitation to another game is not a move: ingest refuses it and says what to run.
+    other = tmp_path / "other-game"
+    ok(de_home, "new", "bastogne-relief", other, "--player", "DE=alice", "--player", f"US={bob_pub}")
+    before = sorted(p.name for p in b.iterdir())
+    code, _out, err = pbem(us_home, "ingest", b, other / "mail-invite-US.eml")
+    assert code == 2 and "pbem join GAME_DIR --key YOUR_KEY --invitation FILE" in err
+    assert sorted(p.name for p in b.iterdir()) == before
 
     # U.S. set-up (no dice): resolved at once on both machines.
     (tmp_path / "us-setup.json").write_text(ok(us_home, "orders", b, "--side", "US").split("\n}")[0] + "\n}")

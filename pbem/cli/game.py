@@ -154,20 +154,56 @@ def new(scenario: str, game_dir: Path, players: tuple[str, ...], options: tuple[
     invited = game.missing_joins()
     if not invited:
         written += game.advance(seeds)
+    else:
+        from pbem.render.outputs import write_invitation_mails
+
+        written += write_invitation_mails(game)
     _echo_files(written)
     click.echo(f"game {gid[:8]} ({body['scenario']['id']}) created.", err=True)
     for side in invited:
+        mail = game_dir / f"mail-invite-{side}.eml"
+        what = mail.name if mail.exists() else "genesis.json and scenario.json"
         click.echo(
-            f"invite {side}: send {game_dir.name}/ (genesis.json, scenario.json); they run "
-            f"'pbem join {game_dir.name} --key THEIR_KEY' and send back join-{side}.json",
+            f"invite {side}: send {what}; they run 'pbem join GAME_DIR --key THEIR_KEY "
+            f"--invitation {what.split()[0]}' and send back what it writes",
             err=True,
         )
 
 
+def _unpack_invitation(game_dir: Path, invitation: Path) -> None:
+    """Put the invitation's genesis.json and scenario.json into GAME_DIR (created if needed);
+    an existing game there must be the same game."""
+    from pbem.canonical import MAX_GENESIS_BYTES
+    from pbem.engine import SCENARIO_NAME
+    from pbem.fsutil import write_new
+
+    if invitation.suffix.lower() == ".eml":
+        files = dict(extract_from_eml(invitation))
+    else:  # a genesis.json, with scenario.json beside it
+        files = {archive.GENESIS_NAME: archive.read_limited(invitation, MAX_GENESIS_BYTES)}
+        beside = invitation.parent / SCENARIO_NAME
+        if beside.is_file():
+            files[SCENARIO_NAME] = archive.read_limited(beside, 4 * 1024 * 1024)
+    if archive.GENESIS_NAME not in files:
+        raise InputError(f"{invitation}: no genesis.json in this invitation")
+    if game_dir.exists() and not game_dir.is_dir():
+        raise InputError(f"{game_dir} is not a directory")
+    for name in (archive.GENESIS_NAME, SCENARIO_NAME):
+        mine = game_dir / name
+        if mine.is_file() and name in files and mine.read_bytes() != files[name]:
+            raise ArchiveError(f"{game_dir} already holds another game's {name}; choose a new directory")
+    game_dir.mkdir(parents=True, exist_ok=True)
+    for name, raw in files.items():
+        if name in (archive.GENESIS_NAME, SCENARIO_NAME):
+            write_new(game_dir / name, raw)
+
+
 @click.command()
-@click.argument("game_dir", type=click.Path(file_okay=False, exists=True, path_type=Path))
+@click.argument("game_dir", type=click.Path(file_okay=False, path_type=Path))
 @click.option("--key", "key_name", required=True, help="Your local key, registered in the invitation.")
-def join(game_dir: Path, key_name: str) -> None:
+@click.option("--invitation", type=click.Path(dir_okay=False, exists=True, path_type=Path),
+              default=None, help="The invitation email (.eml) or genesis.json to start GAME_DIR from.")
+def join(game_dir: Path, key_name: str, invitation: Path | None) -> None:
     """Accept an invitation: commit to your dice chain and sign the join file."""
     from pbem.canonical import canonical_bytes
     from pbem.dice import chain_head, chain_seed
@@ -178,6 +214,10 @@ def join(game_dir: Path, key_name: str) -> None:
     from pbem.localstate import LocalGame, private_key
 
     load_plugins()
+    if invitation is not None:
+        _unpack_invitation(game_dir, invitation)
+    elif not game_dir.is_dir():
+        raise InputError(f"{game_dir} does not exist: give the invitation with --invitation FILE")
     game = open_checked(game_dir)
     game.replay()  # genesis signatures and bindings first
     info = KeyStore().info(key_name)
@@ -203,13 +243,20 @@ def join(game_dir: Path, key_name: str) -> None:
         write_new(path, envelope_bytes(env))
         written.append(path)
     game = open_checked(game_dir)
+    from pbem.render.outputs import write_join_mail
+
+    mails: list[Path] = []
+    for side in sides:
+        mails += write_join_mail(game, side)
+    written += mails
     if not game.missing_joins():
         from pbem.localstate import local_seeds
 
         written += game.advance(local_seeds(game, local))
     _echo_files(written)
-    click.echo(f"send {', '.join(p.name for p in written if p.name.startswith('join-'))} to the "
-               "player who created the game; they run 'pbem ingest GAME_DIR join-….json'", err=True)
+    send = [p.name for p in mails] or [p.name for p in written if p.name.startswith("join-")]
+    click.echo(f"send {', '.join(send)} to the player who created the game; they run "
+               f"'pbem ingest GAME_DIR {send[0]}'", err=True)
 
 
 # ------------------------------------------------------------------------------------------------
@@ -533,6 +580,15 @@ def ingest(game_dir: Path, files: tuple[Path, ...]) -> None:
     # Turn files travel in emails beside the move that answers them: they are not archive input
     # (every turn is recomputed here) but each must equal ours byte for byte [P6].
     turns = [(n, r) for n, r in blobs if archive._TURN_RE.fullmatch(n)]
+    from pbem.engine import SCENARIO_NAME
+
+    for name, raw in blobs:
+        if name in (archive.GENESIS_NAME, SCENARIO_NAME):
+            mine = game_dir / name
+            if not mine.is_file() or mine.read_bytes() != raw:
+                raise InputError(f"{name} starts a game: accept an invitation with 'pbem join "
+                                 f"GAME_DIR --key YOUR_KEY --invitation FILE'")
+    blobs = [(n, r) for n, r in blobs if n not in (archive.GENESIS_NAME, SCENARIO_NAME)]
     written: list[Path] = []
     for name, raw in blobs:
         if (name, raw) not in turns:

@@ -200,6 +200,85 @@ def move_email(game: Any, step: int | None = None, *, template_dir: Path | None 
     )
 
 
+def invitation_email(game: Any, side: str, *, template_dir: Path | None = None) -> bytes:
+    """The email that invites ``side`` to a game: the genesis and the scenario attached, every
+    player's key fingerprint in the text (to compare by phone), and how to accept."""
+    from pbem.engine import SCENARIO_NAME
+    from pbem.mail import draft_email
+    from pbem.render.common import side_name
+    from pbem.westwall.model import Scenario
+
+    sc = game.scenario
+    if not isinstance(sc, Scenario):
+        raise InputError("invitation emails are drafted for WestWall games")
+    hosts = [s for s in sc.side_ids() if s != side and game.commitment(s) is not None]
+    sender = hosts[0] if hosts else sc.other(side)
+    lines = [f"{sc.title} [{sc.rule}]: {sc.last_turn - sc.first_turn + 1} game-turns, "
+             f"{side_name(sc, sc.first_player)} first."]
+    for s, entry in sorted(game.body.sides.items()):
+        lines.append(f"{side_name(sc, s)} ({s}) plays with key {entry.fingerprint}")
+    attachments = [
+        ("genesis.json", game.genesis.raw, "application/json"),
+        (SCENARIO_NAME, (game.dir / SCENARIO_NAME).read_bytes(), "application/json"),
+    ]
+    return draft_email(
+        game_id=game.id, scenario=sc, step=0, sender_side=sender, recipient_side=side,
+        narrative=lines,
+        intro=(f"{side_name(sc, sender)} invites you to play {side_name(sc, side)} in {sc.title} "
+               f"(game {game.id}). Check that the key fingerprints below are the ones you expect."),
+        next_action=("save this email and run 'pbem join GAME_DIR --key YOUR_KEY --invitation "
+                     "this.eml', then send back the email it writes"),
+        attachments=attachments, template_dir=template_dir,
+        subject=f"[pbem] {sc.id} {game.id[:8]}: invitation to play {side_name(sc, side)}",
+    )
+
+
+def join_email(game: Any, side: str, *, template_dir: Path | None = None) -> bytes:
+    """The email that accepts an invitation: the join file attached."""
+    from pbem.mail import draft_email
+    from pbem.render.common import side_name
+
+    sc = game.scenario
+    msg = game.joins[side]
+    others = [s for s in sc.side_ids() if s != side]
+    attachments = [(msg.name, msg.raw, "application/json")]
+    return draft_email(
+        game_id=game.id, scenario=sc, step=0, sender_side=side, recipient_side=others[0],
+        narrative=[f"{side_name(sc, side)} ({side}) accepts with key "
+                   f"{game.body.sides[side].fingerprint} and commits to its dice chain."],
+        intro=f"{side_name(sc, side)} accepts your invitation to {sc.title} (game {game.id}).",
+        next_action="ingest this email (pbem ingest GAME_DIR this.eml): the game starts",
+        attachments=attachments, template_dir=template_dir,
+        subject=f"[pbem] {sc.id} {game.id[:8]}: {side_name(sc, side)} joins",
+    )
+
+
+def write_invitation_mails(game: Any) -> list[Path]:
+    """``mail-invite-SIDE.eml`` for every side still to join (after ``pbem new``)."""
+    from pbem.fsutil import write_new
+    from pbem.westwall.model import Scenario
+
+    if not isinstance(game.scenario, Scenario):
+        return []
+    out = []
+    for side in game.missing_joins():
+        path = game.dir / f"mail-invite-{side}.eml"
+        if write_new(path, invitation_email(game, side)):
+            out.append(path)
+    return out
+
+
+def write_join_mail(game: Any, side: str) -> list[Path]:
+    """``mail-join-SIDE.eml`` (after ``pbem join``)."""
+    from pbem.fsutil import write_new
+    from pbem.westwall.model import Scenario
+
+    if not isinstance(game.scenario, Scenario):
+        return []
+    path = game.dir / f"mail-join-{side}.eml"
+    return [path] if write_new(path, join_email(game, side)) else []
+
+
 def _open(game_dir: Path) -> Any:
     from pbem.engine import open_checked
 
