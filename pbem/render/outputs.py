@@ -157,8 +157,10 @@ def move_email(game: Any, step: int | None = None, *, template_dir: Path | None 
 
     moves: dict[int, Any] = game.moves
     if not moves:
-        raise InputError(f"{game.dir} has no move yet: nothing to send (send genesis.json and "
-                         "scenario.json to invite a player)")
+        invites = sorted(p.name for p in game.dir.glob("mail-invite-*.eml"))
+        hint = f"send {', '.join(invites)} to invite" if invites else \
+            "send genesis.json and scenario.json to invite"
+        raise InputError(f"{game.dir} has no move yet: nothing to send ({hint} a player)")
     if step is None:
         step = max(moves)
     msg = moves.get(step)
