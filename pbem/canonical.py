@@ -110,22 +110,32 @@ def _quick(value: Any) -> bool | None:
     """The common case of :func:`_check_value`, fast: ``False`` (fine), ``True`` (fine, and some key
     leaves the BMP) or ``None`` (something to report, or a str/int subclass: the full walk decides
     and names the place). Recursive, so very deep values fall back to the full walk too."""
-    astral = False
     kind = type(value)
     if kind is dict:
-        items: Any = value.items()
-    elif kind is list or kind is tuple:
-        items = enumerate(value)
-    else:
-        items = ((0, value),)
-    for key, item in items:
-        if kind is dict:
-            if type(key) is not str:
+        return _quick_dict(value)
+    if kind is list or kind is tuple:
+        return _quick_items(value)
+    return _quick_items((value,))
+
+
+def _quick_dict(value: dict[Any, Any]) -> bool | None:
+    astral = False
+    for key in value:
+        if type(key) is not str:
+            return None
+        if not key.isascii():
+            if not _utf8_ok(key):
                 return None
-            if not key.isascii():
-                if not _utf8_ok(key):
-                    return None
-                astral = astral or max(key) > "\uffff"
+            astral = astral or max(key) > "\uffff"
+    sub = _quick_items(value.values())
+    if sub is None:
+        return None
+    return astral or sub
+
+
+def _quick_items(items: Any) -> bool | None:
+    astral = False
+    for item in items:
         t = type(item)
         if t is str:
             if not item.isascii() and not _utf8_ok(item):
@@ -133,10 +143,15 @@ def _quick(value: Any) -> bool | None:
         elif t is int:
             if not -MAX_SAFE_INTEGER <= item <= MAX_SAFE_INTEGER:
                 return None
+        elif t is dict:
+            sub = _quick_dict(item)
+            if sub is None:
+                return None
+            astral = astral or sub
         elif item is None or t is bool:
             pass
-        elif t is dict or t is list or t is tuple:
-            sub = _quick(item)
+        elif t is list or t is tuple:
+            sub = _quick_items(item)
             if sub is None:
                 return None
             astral = astral or sub

@@ -599,53 +599,56 @@ class Board:
     def enter_check(self, unit: UnitDef, a: Hex, b: Hex) -> tuple[int | None, RuleViolation | None]:
         """Cost in half Movement Points for ``unit`` to move from ``a`` into adjacent ``b``, or
         ``(None, violation)`` when the move is prohibited. Ignores units and zones of control."""
-        label = f"{unit.id}"
-        if b not in self.geo.hexes:
+        # Performance: the common (legal) case reads each table once; messages are built only
+        # for a violation.
+        geo = self.geo
+        if b not in geo.hexes:
             return None, RuleViolation(
-                "5.0", f"{label} cannot enter {b}: it is off the map", unit.id, str(b)
+                "5.0", f"{unit.id} cannot enter {b}: it is off the map", unit.id, str(b)
             )
         if not a.is_adjacent(b):
             return None, RuleViolation(
                 "5.0",
-                f"{label} cannot move from {a} to {b}: the hexes are not adjacent",
+                f"{unit.id} cannot move from {a} to {b}: the hexes are not adjacent",
                 unit.id,
                 str(b),
             )
-        t = self.geo.terrain[b]
-        kind = self.geo.terrain_kind[b]
+        t = geo.terrain[b]
         if t.prohibited:
+            kind = geo.terrain_kind[b]
             return None, RuleViolation(
-                "5.21", f"{label} cannot enter {b}: {kind} is closed to all units", unit.id, str(b)
+                "5.21", f"{unit.id} cannot enter {b}: {kind} is closed to all units", unit.id, str(b)
             )
-        c = self.geo.crossing(a, b)
+        c = geo.crossing(a, b)
         route = c.route
-        if route == "road":
-            return self.scenario.terrain_key.road_mp_halves, None
-        if route == "trail":
-            return self.scenario.terrain_key.trail_mp_halves, None
+        if route is not None:
+            if route == "road":
+                return self.scenario.terrain_key.road_mp_halves, None
+            if route == "trail":
+                return self.scenario.terrain_key.trail_mp_halves, None
         if c.prohibited:
             return None, RuleViolation(
                 "5.21",
-                f"{label} cannot cross the {'/'.join(c.water)} hexside {a}/{b}: closed to all units",
+                f"{unit.id} cannot cross the {'/'.join(c.water)} hexside {a}/{b}: closed to all units",
                 unit.id,
                 str(b),
             )
-        if unit.is_mech:
+        if (t.mech_prohibited or c.mech_prohibited) and unit.is_mech:
             if t.mech_prohibited:
+                kind = geo.terrain_kind[b]
                 return None, RuleViolation(
                     "5.24",
-                    f"{label} ({unit.type}) cannot enter {kind} hex {b} except along a road or trail",
+                    f"{unit.id} ({unit.type}) cannot enter {kind} hex {b} except along a road or trail",
                     unit.id,
                     str(b),
                 )
-            if c.mech_prohibited:
-                return None, RuleViolation(
-                    "5.24",
-                    f"{label} ({unit.type}) cannot cross the {'/'.join(c.water)} hexside {a}/{b} "
-                    "except along a road or trail",
-                    unit.id,
-                    str(b),
-                )
+            return None, RuleViolation(
+                "5.24",
+                f"{unit.id} ({unit.type}) cannot cross the {'/'.join(c.water)} hexside {a}/{b} "
+                "except along a road or trail",
+                unit.id,
+                str(b),
+            )
         return t.mp_halves + c.mp_halves, None
 
     def enter_cost(self, unit: UnitDef, a: Hex, b: Hex) -> int | None:

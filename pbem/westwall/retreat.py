@@ -107,11 +107,11 @@ def _sorted_neighbours(h: Hex) -> list[Hex]:
 def _static_kind(board: Board, uid: str, a: Hex, b: Hex) -> tuple[str, str, str] | None:
     """The part of :func:`_step_kind` that depends on terrain and enemy units only: the
     ``stop``/``no`` verdict, or ``None`` when the hex may be entered as far as they go."""
-    udef = board.unit_def(uid)
+    udef = board.scenario.unit[uid]
     side = udef.side
-    if not board.on_map(b):
+    if b not in board.geo.hexes:
         return "stop", "12.12", f"it would have to leave the map at {a}"
-    bad = board.crossing_prohibited_for(udef, a, b)
+    bad = board.enter_check(udef, a, b)[1]
     if bad is not None:
         if bad.rule == "5.24":
             return "stop", "5.24", bad.message
