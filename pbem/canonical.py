@@ -160,6 +160,42 @@ def _quick_items(items: Any) -> bool | None:
     return astral
 
 
+def _types_ok(value: Any) -> bool:
+    """Whether ``value`` holds only exact JSON types (``dict`` with ``str`` keys, ``list``,
+    ``tuple``, ``str``, safe ``int``, ``bool``, ``None``). Strings are not looked into."""
+    kind = type(value)
+    if kind is dict:
+        for key in value:
+            if type(key) is not str:
+                return False
+        return _types_ok_items(value.values())
+    if kind is list or kind is tuple:
+        return _types_ok_items(value)
+    return _types_ok_items((value,))
+
+
+def _types_ok_items(items: Any) -> bool:
+    for item in items:
+        t = type(item)
+        if t is str or item is None or t is bool:
+            continue
+        if t is int:
+            if not -MAX_SAFE_INTEGER <= item <= MAX_SAFE_INTEGER:
+                return False
+        elif t is dict:
+            for key in item:
+                if type(key) is not str:
+                    return False
+            if not _types_ok_items(item.values()):
+                return False
+        elif t is list or t is tuple:
+            if not _types_ok_items(item):
+                return False
+        else:
+            return False
+    return True
+
+
 def _utf8_ok(text: str) -> bool:
     try:
         text.encode("utf-8")
@@ -186,6 +222,19 @@ def canonical_bytes(obj: Any, *, what: str = "value") -> bytes:
     ``None``. Floats, non-string keys, lone surrogates, unsafe integers and other types raise
     :class:`InputError` (pydantic models must be dumped by the caller first).
     """
+    # Fastest path: only the types and integer ranges are walked in Python; strings are left to
+    # the encoder. An all-ASCII result has no lone surrogate and no key beyond the BMP, so it is
+    # exactly what the checked path below would produce. Otherwise that path decides.
+    try:
+        typed = _types_ok(obj)
+    except RecursionError:
+        typed = False
+    if typed:
+        text = json.dumps(
+            obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
+        )
+        if text.isascii():
+            return text.encode("ascii")
     try:
         quick = _quick(obj)
     except RecursionError:
