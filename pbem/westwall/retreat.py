@@ -238,9 +238,14 @@ def _search(
     prefs: StandingOrders,
     away_from: Sequence[Hex],
     memo: _Memo | None = None,
+    displacing: bool = True,
 ) -> list[_Plan]:
     """Every path of retreat, depth first in hex order. Each trial step is made on ``board`` and
-    undone after its subtree has been explored, so ``board`` is unchanged on return."""
+    undone after its subtree has been explored, so ``board`` is unchanged on return.
+
+    With ``displacing=False`` steps into hexes held by friends are not tried at all (no
+    displacement [7.8]): the complete plans found are then exactly the complete plans of the full
+    search that displace nobody; the other plans are not meaningful."""
     start = board.unit_hex(uid)
     assert start is not None
     plans: list[_Plan] = []
@@ -264,6 +269,8 @@ def _search(
                 b.rollback(mark)
                 extended = True
             elif kind == "friend":
+                if not displacing:
+                    continue
                 mark = b.begin()
                 moves: list[tuple[str, list[Hex], str]] = []
                 ok = True
@@ -328,7 +335,13 @@ def retreat(
     if hexes <= 0:
         return Retreat(uid, [start])
     memo = _Memo()
-    plans = _search(board, exclusive, uid, hexes, prefs, away_from, memo)
+    # A complete retreat that displaces nobody is always preferred to any that displaces a friend
+    # (the first element of ``key`` below) [7.8], so look for those first, without the costly
+    # displacement trials; only when there is none is the full search needed. Same choice either
+    # way (the board and the memo are left as they were by the first search).
+    plans = _search(board, exclusive, uid, hexes, prefs, away_from, memo, displacing=False)
+    if not any(p.complete for p in plans):
+        plans = _search(board, exclusive, uid, hexes, prefs, away_from, memo)
 
     def key(p: _Plan) -> tuple[object, ...]:
         n_disp = len(p.displaced)
