@@ -19,6 +19,7 @@ checkers, output hooks, the log) read its :class:`StepRecord` list instead of re
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -448,6 +449,13 @@ class Replay:
     # the walk ---------------------------------------------------------------------------------
 
     def run(self) -> None:
+        # The replay never changes a state or orders document in place; a ruleset that memoises
+        # its parses may rely on that for the walk (``documents_unchanged``, optional).
+        promise = getattr(self.game.ruleset, "documents_unchanged", None)
+        with promise() if callable(promise) else contextlib.nullcontext():
+            self._run()
+
+    def _run(self) -> None:
         try:
             self._check_genesis()
             if self.game.missing_joins():

@@ -224,11 +224,12 @@ class Geometry:
     def _zoc_from(self, h: Hex) -> tuple[Hex, ...]:
         if self.terrain[h].prohibited:
             return ()
-        return tuple(
-            n
-            for n in self.neighbours[h]
-            if not self.crossing(n, h).blocks_zoc and not self.crossing(n, h).prohibited
-        )
+        out = []
+        for n in self.neighbours[h]:
+            c = self.crossing(n, h)
+            if not c.blocks_zoc and not c.prohibited:
+                out.append(n)
+        return tuple(out)
 
     @property
     def crossings(self) -> dict[tuple[Hex, Hex], Crossing]:

@@ -21,7 +21,9 @@ and resolution are in :mod:`pbem.westwall.combat`; movement in :mod:`pbem.westwa
 
 from __future__ import annotations
 
+import contextlib
 import marshal
+from collections.abc import Iterator
 from typing import Any
 
 from pydantic import TypeAdapter, ValidationError
@@ -83,25 +85,54 @@ def _fingerprint(value: Any) -> bytes | None:
         return None
 
 
-def _memo_get(memo: dict[int, tuple[Any, bytes, Any]], doc: Any) -> Any:
+# While a window is open, the caller has promised that no document handed to the rules changes in
+# place (:meth:`WestWallRules.documents_unchanged`: the engine's replay, which never edits a state or
+# orders document). Entries made inside the window carry its number instead of a ``marshal``
+# fingerprint (which costs several times the parse it guards on a Bastogne-sized state) and are
+# trusted by identity alone, inside that same window only; entries made outside it are always
+# checked against their fingerprint.
+_WINDOW: int | None = None
+_WINDOWS = 0
+
+
+@contextlib.contextmanager
+def _documents_unchanged() -> Iterator[None]:
+    global _WINDOW, _WINDOWS
+    if _WINDOW is not None:  # nested: the outer window goes on
+        yield
+        return
+    _WINDOWS += 1
+    _WINDOW = _WINDOWS
+    try:
+        yield
+    finally:
+        _WINDOW = None
+
+
+def _memo_get(memo: dict[int, tuple[Any, bytes | int, Any]], doc: Any) -> Any:
     hit = memo.get(id(doc))
-    if hit is not None and hit[0] is doc and _fingerprint(doc) == hit[1]:
-        return hit[2]
+    if hit is not None and hit[0] is doc:
+        mark = hit[1]
+        if type(mark) is int:
+            if mark == _WINDOW:
+                return hit[2]
+        elif _fingerprint(doc) == mark:
+            return hit[2]
     return None
 
 
-def _memo_put(memo: dict[int, tuple[Any, bytes, Any]], doc: Any, model: Any) -> None:
-    fp = _fingerprint(doc)
-    if fp is None:
+def _memo_put(memo: dict[int, tuple[Any, bytes | int, Any]], doc: Any, model: Any) -> None:
+    mark: bytes | int | None = _WINDOW if _WINDOW is not None else _fingerprint(doc)
+    if mark is None:
         return
     memo.pop(id(doc), None)
     if len(memo) >= _MEMO_SIZE:
         del memo[next(iter(memo))]
-    memo[id(doc)] = (doc, fp, model)
+    memo[id(doc)] = (doc, mark, model)
 
 
-_STATE_MEMO: dict[int, tuple[Any, bytes, Any]] = {}
-_ORDERS_MEMO: dict[int, tuple[Any, bytes, Any]] = {}
+_STATE_MEMO: dict[int, tuple[Any, bytes | int, Any]] = {}
+_ORDERS_MEMO: dict[int, tuple[Any, bytes | int, Any]] = {}
 
 
 def parse_orders(orders: JSON) -> SetupOrders | PlayerTurnOrders | AcknowledgeOrders:
@@ -185,6 +216,12 @@ class WestWallRules(Ruleset):
     """SPI WestWall standard rules (1.0-9.14) with a game's exclusive rules plugged in."""
 
     system = "westwall"
+
+    def documents_unchanged(self) -> contextlib.AbstractContextManager[None]:
+        """A promise, for the length of a ``with`` block, that no state or orders document handed
+        to these rules is changed in place (performance only: parses are then memoised by object
+        identity alone). The engine's replay makes it; nobody else needs to."""
+        return _documents_unchanged()
 
     # -- scenario ---------------------------------------------------------------------------------
     def load_scenario(self, data: JSON) -> Scenario:
