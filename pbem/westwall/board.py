@@ -211,6 +211,7 @@ class Geometry:
             self.hexes, lambda h: key.hexes.get(kinds[h], fallback)
         )
         self._crossing_memo: dict[tuple[Hex, Hex], Crossing] = {}
+        self._by_features: dict[frozenset[str], Crossing] = {}
         self.side_of: dict[str, str] = {u.id: u.side for u in scenario.units}
         self.road_hexes = m.route_hexes.get("road", frozenset())
         self.trail_hexes = m.route_hexes.get("trail", frozenset())
@@ -241,7 +242,13 @@ class Geometry:
         c = self._crossing_memo.get(side)
         if c is None:
             feats = self.scenario.map.hexside_features.get(side)
-            c = NO_CROSSING if feats is None else _crossing(self.key, feats)
+            if feats is None:
+                c = NO_CROSSING
+            else:
+                # A Crossing depends on the set of features only, and few sets occur on a map.
+                c = self._by_features.get(feats)
+                if c is None:
+                    c = self._by_features[feats] = _crossing(self.key, feats)
             self._crossing_memo[side] = c
         return c
 
@@ -724,11 +731,19 @@ class Board:
     def to_state(self, base: State, **changes: object) -> State:
         """``base`` with this board's units and control (plus any other field ``changes``)."""
         update: dict[str, object] = {
-            "units": dict(sorted(self.units.items())),
-            "control": dict(sorted(self.control.items())),
+            "units": _sorted_dict(self.units),
+            "control": _sorted_dict(self.control),
         }
         update.update(changes)
         return base.model_copy(update=update)
+
+
+def _sorted_dict(d: dict[str, _V]) -> dict[str, _V]:
+    """A copy of ``d`` in key order (usually it already is: the board only replaces entries)."""
+    keys = sorted(d)
+    if keys == list(d):
+        return dict(d)
+    return {k: d[k] for k in keys}
 
 
 def hexes_of(items: Iterable[str]) -> list[Hex]:
