@@ -36,6 +36,7 @@ def test_moves_attacks_and_standing_orders(spearhead: Scenario) -> None:
     fpf 2-hvy holds
     retreat 1/3 toward 2913 2912
     keep 2/3
+    pursue 1/3 2
     """
     o = parse_text_orders(spearhead, turn_skeleton(), "DE", text)
     assert o["moves"] == [
@@ -50,6 +51,7 @@ def test_moves_attacks_and_standing_orders(spearhead: Scenario) -> None:
     assert o["standing"] == {
         "fpf": [{"artillery": "2-art", "protect": ["1/3"]}, {"artillery": "2-hvy", "protect": []}],
         "fpf_support": 0, "retreat": {"1/3": ["2913", "2912"]}, "avoid_displacing": ["2/3"],
+        "pursue": [{"unit": "1/3", "hexes": 2}],
     }
     assert (o["kind"], o["side"], o["game_turn"]) == ("player-turn", "DE", 1)
 

@@ -29,6 +29,7 @@ from pbem.westwall.model import (
     PlayerTurnOrders,
     RetreatEvent,
     Scenario,
+    StandingOrders,
     State,
     UnitDef,
 )
@@ -570,3 +571,77 @@ def test_property_combat_phase_ends_unstacked_and_dice_in_order(
     assert [r.label for r in dice.rolls] == [f"7.6 combat {c.number}" for c in rolled]
     assert [c.roll_index for c in rolled] == list(range(len(rolled)))
     assert b.stacked_hexes() == {}
+
+
+# Defender's advance after A1, A2, Ae [7.62 "Ae ... Defender may advance", 7.91]: standing orders
+
+
+def _pursuing(hexes: int) -> dict[str, StandingOrders]:
+    return {"US": StandingOrders.model_validate({"pursue": [{"unit": "us1", "hexes": hexes}]})}
+
+
+def test_7_91_defender_follows_a_retreating_attacker_a1() -> None:
+    # 1 vs 4 = -3 on the clear line (column "-4,-3"), die 1 -> A1: de1 retreats 0301 -> 0201. us1's
+    # standing order pursues 2 hexes along that path (0301, 0201), but de1 now holds 0201, so us1
+    # stops in 0301 [7.92, 7.95] and takes no further part in the phase [7.96].
+    sc, st_, b = game(
+        [unit("de1", "DE", attack=1), unit("us1", "US", defense=4)],
+        {"de1": "0301", "us1": "0401"},
+        standing=_pursuing(2),
+        **LINE,
+    )
+    ev = resolve_combat(b, sc, st_, orders("DE", atk(["de1"], ["us1"])), FixedDice([1]))
+    assert combats(ev)[0].result == "A1"
+    assert b.unit_hex("de1") == H("0201")
+    assert [e for e in ev if isinstance(e, AdvanceEvent)] == [
+        AdvanceEvent(unit="us1", path=["0401", "0301"], combat=1)
+    ]
+    assert b.unit_hex("us1") == H("0301")
+
+
+def test_7_62_ae_defender_may_advance_into_the_hex() -> None:
+    # 1 vs 8 = -7 (lowest column), die 6 -> Ae: de1 dies in 0301; us1 advances into it.
+    sc, st_, b = game(
+        [unit("de1", "DE", attack=1), unit("us1", "US", defense=8)],
+        {"de1": "0301", "us1": "0401"},
+        standing=_pursuing(3),
+        **LINE,
+    )
+    ev = resolve_combat(b, sc, st_, orders("DE", atk(["de1"], ["us1"])), FixedDice([6]))
+    assert combats(ev)[0].result == "Ae"
+    assert b.unit_hex("de1") is None and b.unit_hex("us1") == H("0301")
+
+
+@pytest.mark.parametrize(("standing", "die", "result"), [
+    (None, 1, "A1"),  # no standing order: the defender holds (the documented default)
+    ("pursue", 3, "A1"),  # 1 vs 4 = -3, die 3 -> A1 as well; with the order it follows
+])
+def test_7_91_defender_advances_only_by_standing_order(
+    standing: str | None, die: int, result: str
+) -> None:
+    sc, st_, b = game(
+        [unit("de1", "DE", attack=1), unit("us1", "US", defense=4)],
+        {"de1": "0301", "us1": "0401"},
+        **({"standing": _pursuing(1)} if standing else {}),
+        **LINE,
+    )
+    ev = resolve_combat(b, sc, st_, orders("DE", atk(["de1"], ["us1"])), FixedDice([die]))
+    c = combats(ev)[0]
+    assert c.result == result
+    moved = b.unit_hex("us1") != H("0401")
+    assert moved == (standing is not None)
+
+
+def test_7_62_br_nobody_advances() -> None:
+    # 4 vs 4 = 0 on the clear line (column "0"), die 3 -> Br: both retreat one hex, the defender
+    # first; there is no victor, so even a pursuing defender does not advance.
+    sc, st_, b = game(
+        [unit("de1", "DE", attack=4), unit("us1", "US", defense=4)],
+        {"de1": "0301", "us1": "0401"},
+        standing=_pursuing(1),
+        **LINE,
+    )
+    ev = resolve_combat(b, sc, st_, orders("DE", atk(["de1"], ["us1"])), FixedDice([3]))
+    assert combats(ev)[0].result == "Br"
+    assert b.unit_hex("us1") == H("0501") and b.unit_hex("de1") == H("0201")
+    assert not [e for e in ev if isinstance(e, AdvanceEvent)]

@@ -36,6 +36,7 @@ from pbem.westwall.board import Board
 from pbem.westwall.exclusive import Exclusive, get_exclusive
 from pbem.westwall.model import (
     AdvanceEvent,
+    AdvanceOrder,
     AttackOrder,
     CombatEvent,
     CrtLine,
@@ -806,6 +807,7 @@ def _apply_result(
                     unit=d, hex=str(h), rule="7.62", reason="defender eliminated (De)", combat=n
                 )
             )
+    a_hexes_before = {a: _h(b, a) for a in suffering}
     if result == "Ae":
         for a in suffering:
             h = _h(b, a)
@@ -827,6 +829,11 @@ def _apply_result(
             events += r.events
             for moved, _ in r.displaced:
                 ph.displaced.add(moved)
+    a_origin = {a: _h(b, a) for a in suffering if b.unit_hex(a) is not None}
+    a_paths: dict[str, list[Hex]] = {}
+    if result == "Ae":
+        for a in suffering:
+            a_paths[a] = [a_hexes_before[a]]
     if a_hits:
         prefs = ph.state.standing.get(ph.attacker)
         away = [_h(b, d) for d in att.defenders if b.unit_hex(d) is not None] or list(
@@ -836,6 +843,7 @@ def _apply_result(
             if b.unit_hex(a) is None:
                 continue
             r = retreat(b, ph.exclusive, a, a_hits, combat=n, prefs=prefs, away_from=away)
+            a_paths[a] = r.path
             events += r.events
             for moved, _ in r.displaced:
                 ph.displaced.add(moved)
@@ -850,42 +858,53 @@ def _apply_result(
         b.update_unit(u, adverse_phase=ph.phase_no)
     # Advance after combat [7.9]: only after the defender retreated or died and the attacker stayed.
     if result_def in ("D1", "D2", "D3", "D4", "De"):
-        events += _advance(ph, n, att, attackers, d_hexes, paths)
+        events += _advance(ph, n, att.advance, attackers, d_hexes, paths)
+    # ... and the defender's, when the attackers retreated or died (A1, A2, Ae [7.62, 7.91]): its
+    # own standing ``pursue`` orders, given before this player-turn; by default it holds.
+    if hit_att and result in ("A1", "A2", "Ae"):
+        standing = ph.state.standing.get(ph.defender)
+        if standing is not None and standing.pursue:
+            wanted = [p for p in standing.pursue if p.unit in att.defenders]
+            origin = {a: a_hexes_before.get(a, a_origin.get(a)) for a in a_paths}
+            events += _advance(ph, n, wanted, list(att.defenders),
+                               {a: h for a, h in origin.items() if h is not None}, a_paths)
     return events
 
 
 def _advance(
     ph: _Phase,
     n: int,
-    att: AttackOrder,
-    attackers: Sequence[str],
-    d_hexes: dict[str, Hex],
+    orders: Sequence[AdvanceOrder],
+    victors: Sequence[str],
+    losers_hexes: dict[str, Hex],
     paths: dict[str, list[Hex]],
 ) -> list[Event]:
-    """Advance after combat [7.91-7.96].
+    """Advance after combat [7.91-7.96], by the attacker (its ``advance`` orders) or by the
+    defender (its standing ``pursue`` orders) -- whichever side's units stayed while the other's
+    retreated or died.
 
-    Each ``AdvanceOrder`` in order: the unit must be a ground attacker of this combat still on the
-    map (adjacent and participating [7.94]). It follows the Path of Retreat of the first defender
-    (declared order) whose path has room: the defender's combat hex, then the hexes it retreated
+    Each ``AdvanceOrder`` in order: the unit must be a victorious ground unit of this combat still
+    on the map (adjacent and participating [7.94]). It follows the Path of Retreat of the first
+    loser (declared order) whose path has room: the loser's combat hex, then the hexes it retreated
     through, up to ``hexes`` hexes and never beyond the path's end [7.92, 7.95]. Zones of control
     are ignored [7.93]; terrain closed to the unit stops it before that hex. It stops short of a
     hex another unit holds at the end (no stacking [5.31]). Advanced units take no further part in
     the phase [7.96]."""
     b = ph.board
     events: list[Event] = []
-    for adv in att.advance:
+    for adv in orders:
         uid = adv.unit
         start = b.unit_hex(uid)
-        if uid not in attackers or start is None:
+        if uid not in victors or start is None:
             events.append(NoteEvent(rule="7.94", text=f"{uid} cannot advance after attack {n}"))
             continue
         udef = b.unit_def(uid)
         best: list[Hex] = []
-        for d in att.defenders:
+        for d, d_hex in losers_hexes.items():
             path = paths.get(d)
             if not path:
                 continue
-            if not start.is_adjacent(d_hexes[d]):
+            if not start.is_adjacent(d_hex):
                 continue
             route = [start]
             for h in path[: adv.hexes]:

@@ -458,12 +458,15 @@ class StandingOrders(Strict):
     * ``fpf``: Final Protective Fire allocations [8.4]; support points used as FPF [9.0].
     * ``retreat``: unit -> preferred hexes to retreat toward, in order [7.7].
     * ``avoid_displacing``: units to keep in place if any other legal retreat exists [7.8].
+    * ``pursue``: defending units that advance after combat when their attackers retreat or are
+      eliminated (A1, A2, Ae) [7.62, 7.91]; by default defenders hold their ground.
     """
 
     fpf: list[FpfOrder] = Field(default_factory=list)
     fpf_support: int = Field(0, ge=0)
     retreat: dict[str, list[HexStr]] = Field(default_factory=dict)
     avoid_displacing: list[str] = Field(default_factory=list)
+    pursue: list[AdvanceOrder] = Field(default_factory=list)
 
 
 class SetupOrders(Strict):

@@ -20,6 +20,7 @@ Standing orders (reactive decisions for the opponent's next player-turn)::
     fpf-support 2                           # ground support points usable as FPF [9.0]
     retreat 1/501 toward 1317 1416          # retreat preferences [7.7]
     keep 420                                # avoid displacing it [7.8]
+    pursue 1/501 2                          # follow attackers that retreat or die, 2 hexes [7.91]
 
 Set-up: ``place 20 at 1317``. End of game: ``acknowledge``.
 """
@@ -108,15 +109,16 @@ def parse_text_orders(scenario: Scenario, skeleton: JSON, side: str, text: str) 
             if kind != "acknowledge":
                 raise InputError(f"{where}: nothing to acknowledge yet (this decision is {kind})")
             acknowledged = True
-        elif verb in ("fpf", "fpf-support", "retreat", "keep"):
+        elif verb in ("fpf", "fpf-support", "retreat", "keep", "pursue"):
             if not standing_touched:  # text standing orders replace the previous ones entirely
-                standing = {"fpf": [], "fpf_support": 0, "retreat": {}, "avoid_displacing": []}
+                standing = {"fpf": [], "fpf_support": 0, "retreat": {}, "avoid_displacing": [],
+                            "pursue": []}
                 standing_touched = True
             _standing(verb, args, own, standing, where)
         else:
             raise InputError(
                 f"{where}: unknown order {verb!r} (move, enter, exit, attack, place, fpf, "
-                "fpf-support, retreat, keep, acknowledge)"
+                "fpf-support, retreat, keep, pursue, acknowledge)"
             )
     if kind == "player-turn":
         orders["moves"] = moves
@@ -223,3 +225,8 @@ def _standing(verb: str, args: list[str], own: Any, standing: dict[str, Any], wh
         if not args:
             raise InputError(f"{where}: write 'keep UNIT...'")
         standing["avoid_displacing"].extend(own(u, where) for u in args)
+    elif verb == "pursue":
+        if not args or len(args) > 2 or (len(args) == 2 and not args[1].isdigit()):
+            raise InputError(f"{where}: write 'pursue UNIT [HEXES]'")
+        hexes = int(args[1]) if len(args) == 2 else 1
+        standing["pursue"].append({"unit": own(args[0], where), "hexes": hexes})

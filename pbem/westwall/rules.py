@@ -687,6 +687,7 @@ def standing_violations(
         [f.artillery for f in standing.fpf]
         + list(standing.retreat)
         + list(standing.avoid_displacing)
+        + [p.unit for p in standing.pursue]
     )
     for uid in ids:
         if uid not in scenario.unit:
@@ -705,6 +706,16 @@ def standing_violations(
         if scenario.unit[uid].side != side:
             out.append(
                 RuleViolation("7.7", f"{uid} is not one of your units (standing orders)", uid)
+            )
+    for p in standing.pursue:
+        u = scenario.unit[p.unit]
+        if u.side != side:
+            out.append(
+                RuleViolation(
+                    "7.94",
+                    f"{p.unit} cannot be ordered to advance after combat: not one of your units",
+                    p.unit,
+                )
             )
     return out
 
