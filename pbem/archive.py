@@ -79,6 +79,10 @@ class GenesisBody(_Body):
     ds: Literal["pbem/genesis/v1"]
     game: GameId
     scenario: ScenarioRef
+    rules: str = Field(
+        pattern=r"^[a-z0-9-]{1,32}/[A-Za-z0-9.-]{1,32}$",
+        description="Rules system and version the game is adjudicated with, e.g. westwall/1",
+    )
     options: dict[str, Any]
     chain_length: int = Field(ge=2, le=100_000)
     sides: dict[Side, SideEntry] = Field(min_length=1)

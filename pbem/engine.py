@@ -289,6 +289,11 @@ class Game:
             )
         self.scenario_data = data
         self.ruleset, self.scenario = load_scenario(data, digest)
+        if self.body.rules != self.ruleset.rules_id:
+            raise InputError(
+                f"this game is adjudicated with {self.body.rules} rules (genesis) but this pbem "
+                f"implements {self.ruleset.rules_id}: use the pbem version that started the game"
+            )
         self.sides = side_ids(self.ruleset, self.scenario, data)
         if set(self.sides) != set(self.body.sides):
             raise Bad(archive.GENESIS_NAME, f"sides {sorted(self.body.sides)} differ from the scenario's {self.sides}")

@@ -82,6 +82,17 @@ class Ruleset(ABC):
     system: str
     """Short id used in scenario files, e.g. ``"westwall"``."""
 
+    version: str = "1"
+    """Version of the rules' *results*. The genesis records ``system/version``; ``pbem verify``
+    recomputes every turn with the rules it has, so it refuses, with a clear message, an archive
+    played under another version. Bump it with every change that alters any state, event or roll
+    (tests/test_examples.py then fails until the bundled example is regenerated)."""
+
+    @property
+    def rules_id(self) -> str:
+        """``system/version`` as the genesis records it, e.g. ``westwall/1``."""
+        return f"{self.system}/{self.version}"
+
     @abstractmethod
     def load_scenario(self, data: JSON) -> Any:
         """Validate scenario data (already parsed JSON, with any map merged in) into the system's model.

@@ -6,9 +6,12 @@ who holds no key, so a change to the rules, the bot or the renderer that is not 
 
 from __future__ import annotations
 
+import base64
 import email
 import email.policy
 from pathlib import Path
+
+import pytest
 
 from tests.test_protocol_helpers import pbem as run_pbem
 
@@ -52,3 +55,21 @@ def test_the_last_mail_reports_the_final_result() -> None:
     assert msg["Subject"].endswith(": game over"), REGENERATE
     text = msg.get_body(preferencelist=("plain",)).get_content()  # type: ignore[union-attr]
     assert "Final result: " in text and "[15.17]" in text, REGENERATE
+
+
+def test_an_archive_from_other_rules_is_refused_by_name_not_as_tampered(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The genesis records the rules the game is played under; a pbem whose WestWall results
+    # differ (a new version) must say so instead of reporting every turn file as corrupt.
+    import json
+
+    from pbem.westwall.rules import WestWallRules
+
+    body = json.loads(base64.b64decode(json.loads((EXAMPLE / "genesis.json").read_bytes())["payload"]))
+    assert body["rules"] == WestWallRules().rules_id
+    monkeypatch.setattr(WestWallRules, "version", "999")
+    r = run_pbem("verify", EXAMPLE, home=tmp_path / "stranger")
+    assert r.code == 2
+    assert f"adjudicated with {body['rules']} rules" in r.err and "westwall/999" in r.err
+    assert r.err.count("\n") == 1

@@ -132,6 +132,7 @@ def new(scenario: str, game_dir: Path, players: tuple[str, ...], options: tuple[
         "ds": archive.GENESIS_DS,
         "game": gid,
         "scenario": {"id": str(data.get("id", scenario)), "sha256": digest},
+        "rules": ruleset.rules_id,
         "options": opts,
         "chain_length": chain_length,
         "sides": entries,
