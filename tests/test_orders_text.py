@@ -31,7 +31,7 @@ def test_moves_attacks_and_standing_orders(spearhead: Scenario) -> None:
     enter 1/3 via 2913 2812 to 2712
     move 2/3 to 2812            # cheapest path, expanded before signing
     exit 1/902 via 0214 0114
-    attack 20 52 with 1/3 2/3 barrage 2-art support 2 advance 1/3 2 2/3
+    attack 20 52 with 1/3 2/3 barrage 2-art support 2 advance 1/3 2 follow 52 2/3
     fpf 2-art protects 1/3
     fpf 2-hvy holds
     retreat 1/3 toward 2913 2912
@@ -46,7 +46,8 @@ def test_moves_attacks_and_standing_orders(spearhead: Scenario) -> None:
     ]
     assert o["attacks"] == [{
         "defenders": ["20", "52"], "attackers": ["1/3", "2/3"], "artillery": ["2-art"],
-        "support": 2, "advance": [{"unit": "1/3", "hexes": 2}, {"unit": "2/3", "hexes": 1}],
+        "support": 2,
+        "advance": [{"unit": "1/3", "hexes": 2, "follow": "52"}, {"unit": "2/3", "hexes": 1}],
     }]
     assert o["standing"] == {
         "fpf": [{"artillery": "2-art", "protect": ["1/3"]}, {"artillery": "2-hvy", "protect": []}],

@@ -645,3 +645,35 @@ def test_7_62_br_nobody_advances() -> None:
     assert combats(ev)[0].result == "Br"
     assert b.unit_hex("us1") == H("0501") and b.unit_hex("de1") == H("0201")
     assert not [e for e in ev if isinstance(e, AdvanceEvent)]
+
+
+@pytest.mark.parametrize(("follow", "expected"), [(None, "0401"), ("us2", "0201")])
+def test_7_95_advance_follows_the_named_defender(follow: str | None, expected: str) -> None:
+    # de1 (8) attacks us1 (east, 2) and us2 (west, 2) together: +4 on the clear line, die 5 -> D1.
+    # us1 retreats to 0501, us2 to 0101. By default de1 follows the first declared defender
+    # (into 0401); with follow=us2 it takes us2's path instead (into 0201).
+    sc, st_, b = game(
+        [unit("de1", "DE", attack=8), unit("us1", "US", defense=2), unit("us2", "US", defense=2)],
+        {"de1": "0301", "us1": "0401", "us2": "0201"},
+        **LINE,
+    )
+    attack = atk(["de1"], ["us1", "us2"], advance=[("de1", 1)])
+    if follow:
+        attack["advance"][0]["follow"] = follow
+    o = orders("DE", attack)
+    assert validate_attacks(b, sc, st_, o) == []
+    ev = resolve_combat(b, sc, st_, o, FixedDice([5]))
+    assert combats(ev)[0].result == "D1"
+    assert (b.unit_hex("us1"), b.unit_hex("us2")) == (H("0501"), H("0101"))
+    assert b.unit_hex("de1") == H(expected)
+
+
+def test_7_95_follow_must_name_a_defender_of_the_combat() -> None:
+    sc, st_, b = game(
+        [unit("de1", "DE", attack=8), unit("us1", "US", defense=2), unit("us2", "US")],
+        {"de1": "0301", "us1": "0401", "us2": "0701"},
+        **LINE,
+    )
+    attack = atk(["de1"], ["us1"], advance=[("de1", 1)])
+    attack["advance"][0]["follow"] = "us2"
+    assert rules_of(validate_attacks(b, sc, st_, orders("DE", attack))) == ["7.95"]

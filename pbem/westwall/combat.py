@@ -310,8 +310,17 @@ def validate_attacks(
                         f"its non-artillery attackers have only {ground_points} attack points",
                     )
                 )
-        # [7.94] only participating ground attackers may advance.
+        # [7.94] only participating ground attackers may advance; [7.95] along a defender's path.
         for adv in att.advance:
+            if adv.follow is not None and adv.follow not in att.defenders:
+                out.append(
+                    RuleViolation(
+                        "7.95",
+                        f"{adv.unit} cannot follow {adv.follow} after {label}: it is not a "
+                        "defender in it",
+                        adv.unit,
+                    )
+                )
             if adv.unit not in att.attackers:
                 why = (
                     "barraging artillery never advances"
@@ -901,6 +910,8 @@ def _advance(
         udef = b.unit_def(uid)
         best: list[Hex] = []
         for d, d_hex in losers_hexes.items():
+            if adv.follow is not None and d != adv.follow:
+                continue
             path = paths.get(d)
             if not path:
                 continue

@@ -426,10 +426,13 @@ class MoveOrder(Strict):
 
 
 class AdvanceOrder(Strict):
-    """Advance after combat [7.9]: follow the path of retreat at most ``hexes`` hexes."""
+    """Advance after combat [7.9]: follow the path of retreat at most ``hexes`` hexes; ``follow``
+    names the beaten unit whose path to take when several retreat (default: the first, in declared
+    order, whose path has room)."""
 
     unit: str
     hexes: int = Field(1, ge=1)
+    follow: str | None = None
 
 
 class AttackOrder(Strict):

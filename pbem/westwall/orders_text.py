@@ -12,7 +12,7 @@ Player-turn (movement then combat, one line per order, in the order they are car
     enter 1/3 via 2913 2812 to 2712         # a reinforcement: first hex is its entry hex [11.11]
     exit 1/901 via 0214 0114                # leave the map from the last hex [12.0]
     attack 20 with 1/3 2/3 barrage 26-art support 2 advance 1/3 2
-    attack 20 52 with 1/3                   # several defenders in one combat [7.23]
+    attack 20 52 with 1/3 advance 1/3 2 follow 52   # several defenders [7.23]; whose path [7.95]
 
 Standing orders (reactive decisions for the opponent's next player-turn)::
 
@@ -181,7 +181,7 @@ def _attack(args: list[str], own: Any, enemy: Any, where: str) -> dict[str, Any]
                            "advance": []}
     for tok in args:
         low = tok.lower()
-        if low in ("with", "barrage", "support", "advance"):
+        if low in ("with", "barrage", "support", "advance", "follow"):
             section = low
             continue
         if section == "defenders":
@@ -199,6 +199,11 @@ def _attack(args: list[str], own: Any, enemy: Any, where: str) -> dict[str, Any]
                 att["advance"][-1]["hexes"] = int(tok)
             else:
                 att["advance"].append({"unit": own(tok, where), "hexes": 1})
+        elif section == "follow":
+            if not att["advance"]:
+                raise InputError(f"{where}: 'follow' comes after the unit that advances")
+            att["advance"][-1]["follow"] = enemy(tok, where)
+            section = "advance"
     if not att["defenders"]:
         raise InputError(f"{where}: write 'attack DEFENDER... with UNIT...'")
     return att

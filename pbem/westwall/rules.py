@@ -689,6 +689,7 @@ def standing_violations(
         + list(standing.avoid_displacing)
         + [p.unit for p in standing.pursue]
     )
+    ids += [p.follow for p in standing.pursue if p.follow is not None]
     for uid in ids:
         if uid not in scenario.unit:
             raise InputError(f"unknown unit {uid!r} in the standing orders")
