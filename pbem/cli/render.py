@@ -12,14 +12,10 @@ from pathlib import Path
 import click
 
 from pbem.errors import InputError
-from pbem.render.outputs import (  # noqa: F401  (re-exported for callers of the CLI module)
+from pbem.render.outputs import (  # noqa: F401  (write_step_outputs re-exported for callers)
     StepView,
     _open,
-    mail_name,
-    map_name,
     move_email,
-    output_hook,
-    register_outputs,
     write_step_outputs,
 )
 

@@ -66,7 +66,6 @@ class StepView:
         # ``move``: the message that produced this turn, when the caller holds it but the game
         # object does not list it yet (an engine hook runs before ``game.moves`` is refreshed)
         self.move = move if move is not None else game.moves.get(step)
-        self.reply = game.moves.get(step + 1)
 
     @property
     def events(self) -> list[Any]:
@@ -326,13 +325,6 @@ def move_output_hook(game: Any, replay: Any, msg: Any) -> list[Path]:
     if not isinstance(game.scenario, Scenario):
         return []
     return write_move_outputs(game, msg)
-
-
-def register_outputs() -> None:
-    """Register :func:`output_hook` with the engine (idempotent)."""
-    from pbem.engine import register_output
-
-    register_output(output_hook)
 
 
 def check_maps(game: Any, replay: Any) -> None:
