@@ -374,7 +374,10 @@ def _next_steps(game: Any, rp: Any, written: list[Path]) -> None:
 @click.argument("orders_file", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--key", "key_name", required=True, help="Your local key.")
 def submit(game_dir: Path, orders_file: Path, key_name: str) -> None:
-    """Check, sign and adjudicate your orders; print every file written."""
+    """Check, sign and adjudicate your orders; print every file written.
+
+    ORDERS_FILE is JSON (as 'pbem orders' prints it) or, for WestWall games, text orders such as
+    'move 1/501 to 1418' and 'attack 20 with 1/3 2/3 advance 1/3' (see the README)."""
     from pbem.canonical import MAX_MOVE_BYTES, canonical_bytes, loads_strict
     from pbem.dice import reveal
     from pbem.dsse import MOVE_TYPE, envelope_bytes, sign
