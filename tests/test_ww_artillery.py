@@ -13,58 +13,25 @@ from pbem.hexmap import Hex
 from pbem.westwall.board import Board
 from pbem.westwall.combat import combat_state_changes, resolve_combat, validate_attacks
 from pbem.westwall.model import (
-    CombatEvent,
     Event,
     NoteEvent,
-    PlayerTurnOrders,
     RetreatEvent,
-    Scenario,
     StandingOrders,
-    State,
-    UnitDef,
 )
-from tests.ww_helpers import artillery, state_with, tiny_scenario, unit
+from tests.ww_helpers import (
+    artillery,
+    atk,
+    combats,
+    game,
+    orders,
+    rules_of,
+    unit,
+)
 
 H = Hex.parse
 LINE: dict[str, Any] = {"cols": (1, 10), "rows": (1, 1)}
 
 
-def game(
-    units: list[UnitDef], positions: dict[str, str], phasing: str = "DE", **kw: Any
-) -> tuple[Scenario, State, Board]:
-    state_keys = ("standing", "game_turn", "combat_phase_index", "ground_support_used")
-    state_fields = {k: kw.pop(k) for k in (*state_keys, "ground_support_phase") if k in kw}
-    sc = tiny_scenario(units=units, **kw)
-    st_ = state_with(sc, positions, phasing=phasing, **state_fields)
-    return sc, st_, Board.from_state(sc, st_)
-
-
-def orders(side: str, *attacks: dict[str, Any], turn: int = 1) -> PlayerTurnOrders:
-    return PlayerTurnOrders.model_validate(
-        {"side": side, "game_turn": turn, "attacks": list(attacks)}
-    )
-
-
-def atk(
-    attackers: list[str] | None = None,
-    defenders: list[str] | None = None,
-    artillery: list[str] | None = None,
-    support: int = 0,
-) -> dict[str, Any]:
-    return {
-        "attackers": attackers or [],
-        "defenders": defenders or [],
-        "artillery": artillery or [],
-        "support": support,
-    }
-
-
-def rules_of(v: list[Any]) -> list[str]:
-    return sorted(x.rule for x in v)
-
-
-def combats(events: list[Event]) -> list[CombatEvent]:
-    return [e for e in events if isinstance(e, CombatEvent)]
 
 
 def standing(**kw: Any) -> dict[str, StandingOrders]:

@@ -22,61 +22,18 @@ from pbem.westwall.board import Board
 from pbem.westwall.combat import resolve_combat, validate_attacks
 from pbem.westwall.model import (
     AdvanceEvent,
-    CombatEvent,
     EliminatedEvent,
     Event,
     NoteEvent,
     PlayerTurnOrders,
     RetreatEvent,
-    Scenario,
     StandingOrders,
-    State,
-    UnitDef,
 )
-from tests.ww_helpers import state_with, tiny_scenario, unit
+from tests.ww_helpers import atk, combats, game, orders, rules_of, state_with, tiny_scenario, unit
 
 H = Hex.parse
 
 
-def game(
-    units: list[UnitDef], positions: dict[str, str], phasing: str = "DE", **kw: Any
-) -> tuple[Scenario, State, Board]:
-    state_fields = {
-        k: kw.pop(k) for k in ("standing", "game_turn", "combat_phase_index") if k in kw
-    }
-    sc = tiny_scenario(units=units, **kw)
-    st_ = state_with(sc, positions, phasing=phasing, **state_fields)
-    return sc, st_, Board.from_state(sc, st_)
-
-
-def orders(side: str, *attacks: dict[str, Any], turn: int = 1) -> PlayerTurnOrders:
-    return PlayerTurnOrders.model_validate(
-        {"side": side, "game_turn": turn, "attacks": list(attacks)}
-    )
-
-
-def atk(
-    attackers: list[str] | None = None,
-    defenders: list[str] | None = None,
-    artillery: list[str] | None = None,
-    support: int = 0,
-    advance: list[tuple[str, int]] | None = None,
-) -> dict[str, Any]:
-    return {
-        "attackers": attackers or [],
-        "defenders": defenders or [],
-        "artillery": artillery or [],
-        "support": support,
-        "advance": [{"unit": u, "hexes": n} for u, n in (advance or [])],
-    }
-
-
-def rules_of(violations: list[Any]) -> list[str]:
-    return sorted(v.rule for v in violations)
-
-
-def combats(events: list[Event]) -> list[CombatEvent]:
-    return [e for e in events if isinstance(e, CombatEvent)]
 
 
 LINE = {"cols": (1, 8), "rows": (1, 1)}

@@ -221,3 +221,62 @@ def state_with(
     }
     data.update(fields)
     return State.model_validate(data)
+
+
+# ---------------------------------------------------------------------------------------------
+# Combat-test shorthands (tests/test_ww_combat.py, tests/test_ww_artillery.py)
+# ---------------------------------------------------------------------------------------------
+
+_STATE_KEYS = ("standing", "game_turn", "combat_phase_index", "ground_support_used",
+               "ground_support_phase")
+
+
+def game(
+    units: list[UnitDef], positions: dict[str, str], phasing: str = "DE", **kw: Any
+) -> tuple[Scenario, State, Any]:
+    """A tiny scenario (``kw`` for ``tiny_scenario``, except state fields such as ``standing``),
+    a state with ``positions`` and a :class:`~pbem.westwall.board.Board` on it."""
+    from pbem.westwall.board import Board
+
+    state_fields = {k: kw.pop(k) for k in _STATE_KEYS if k in kw}
+    sc = tiny_scenario(units=units, **kw)
+    st_ = state_with(sc, positions, phasing=phasing, **state_fields)
+    return sc, st_, Board.from_state(sc, st_)
+
+
+def orders(side: str, *attacks: dict[str, Any], turn: int = 1) -> Any:
+    """Player-turn orders made only of ``attacks``."""
+    from pbem.westwall.model import PlayerTurnOrders
+
+    return PlayerTurnOrders.model_validate(
+        {"side": side, "game_turn": turn, "attacks": list(attacks)}
+    )
+
+
+def atk(
+    attackers: list[str] | None = None,
+    defenders: list[str] | None = None,
+    artillery: list[str] | None = None,
+    support: int = 0,
+    advance: list[tuple[str, int]] | None = None,
+) -> dict[str, Any]:
+    """One attack order as JSON; ``advance`` as (unit, hexes) pairs."""
+    return {
+        "attackers": attackers or [],
+        "defenders": defenders or [],
+        "artillery": artillery or [],
+        "support": support,
+        "advance": [{"unit": u, "hexes": n} for u, n in (advance or [])],
+    }
+
+
+def rules_of(violations: Iterable[Any]) -> list[str]:
+    """The rule cases of some violations, sorted."""
+    return sorted(v.rule for v in violations)
+
+
+def combats(events: Iterable[Any]) -> list[Any]:
+    """The combat events among ``events``."""
+    from pbem.westwall.model import CombatEvent
+
+    return [e for e in events if isinstance(e, CombatEvent)]
