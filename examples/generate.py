@@ -25,6 +25,8 @@ HERE = Path(__file__).resolve().parent
 KEYS = HERE / "keys"
 SCENARIO = "bastogne-spearhead"
 GAME_ID = "e8a3b1e0c0dedeadbeef0123456789ab"
+NONCE = "5eed" * 16
+"""The chain nonce of both sides (pbem draws a fresh one for every real game)."""
 SEED = 0
 PLAYERS = {"DE": "example-de", "US": "example-us"}
 
@@ -52,7 +54,7 @@ def generate(out: Path, *, game_id: str = GAME_ID, seed: int = SEED) -> Path:
         for name in PLAYERS.values():
             run("key", "import", KEYS / f"{name}.key", "--name", name, "--no-passphrase")
         run("new", SCENARIO, out, *[x for side, k in PLAYERS.items() for x in ("--player", f"{side}={k}")],
-            "--game-id", game_id)
+            "--game-id", game_id, "--nonce", NONCE)
         rp = autoplay(out, seed=seed, outputs=True)
         os.environ.pop("PBEM_HOME")
     outcome = rp.current.turn["outcome"]

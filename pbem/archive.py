@@ -22,13 +22,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from pbem.errors import InputError
 
 GENESIS_NAME = "genesis.json"
-GENESIS_DS = "pbem/genesis/v1"
-JOIN_DS = "pbem/join/v1"
+GENESIS_DS = "pbem/genesis/v2"
+JOIN_DS = "pbem/join/v2"
+OLD_DS = {"pbem/genesis/v1": GENESIS_DS, "pbem/join/v1": JOIN_DS}
+"""Bodies of pbem 0.1, whose dice chains had no player nonce (P3 chain re-use): refused by name."""
 MOVE_DS = "pbem/move/v1"
 TURN_DS = "pbem/turn/v1"
 
@@ -71,12 +73,23 @@ class SideEntry(_Body):
     key: str = Field(description="OpenSSH public key line, ssh-ed25519 AAAA...")
     fingerprint: str = Field(pattern=r"^SHA256:[A-Za-z0-9+/]{43}$")
     commitment: Hash | None = Field(description="Head of the side's dice hash chain (null: invited)")
+    nonce: Hash | None = Field(
+        description="The side's own fresh chain nonce, published with its commitment (null: invited)"
+    )
+
+    @model_validator(mode="after")
+    def _nonce_with_commitment(self) -> SideEntry:
+        # An invited side draws its nonce itself, in its join: nobody may choose it for them.
+        if (self.nonce is None) != (self.commitment is None):
+            raise ValueError("a side has a nonce exactly when it has a commitment (an invited "
+                             "side publishes both in its own join)")
+        return self
 
 
 class GenesisBody(_Body):
     """The signed start of a game: who plays which side with which key and dice commitment."""
 
-    ds: Literal["pbem/genesis/v1"]
+    ds: Literal["pbem/genesis/v2"]
     game: GameId
     scenario: ScenarioRef
     rules: str = Field(
@@ -91,11 +104,12 @@ class GenesisBody(_Body):
 class JoinBody(_Body):
     """An invited side's acceptance: its dice commitment, bound to one genesis."""
 
-    ds: Literal["pbem/join/v1"]
+    ds: Literal["pbem/join/v2"]
     game: GameId
     genesis: Hash
     side: Side
     commitment: Hash
+    nonce: Hash = Field(description="The side's own fresh chain nonce (drawn by its tool at join)")
 
 
 class MoveBody(_Body):
@@ -167,6 +181,13 @@ def _parse_message(raw: bytes, name: str, payload_type: str, model: type[_Body],
     value = loads_strict(body_bytes, max_bytes=max_bytes, what=f"{name} body")
     if canonical_bytes(value) != body_bytes:
         raise InputError(f"{name}: the signed body is not canonical JSON (RFC 8785)")
+    old = value.get("ds") if isinstance(value, dict) else None
+    if isinstance(old, str) and old in OLD_DS:
+        raise InputError(
+            f"{name}: written by pbem 0.1 ({old}), whose dice chains carried no player nonce and "
+            f"could be made to repeat across games [P3]; this pbem reads {OLD_DS[old]} only: "
+            "start a new game"
+        )
     try:
         body = model.model_validate(value)
     except ValidationError as exc:

@@ -2,10 +2,13 @@
 
 How a roll comes to be, and why nobody can know or choose it early:
 
-1. At game creation each player commits, inside the signed genesis, to the *head* of a SHA-256
-   hash chain whose secret seed is derived from their private key and the game id
-   (:func:`chain_seed`, :func:`chain_head`). A lost working copy never strands a game: the seed
-   can be derived again from the key.
+1. At game creation each player commits, inside the signed genesis (or its own signed join), to
+   the *head* of a SHA-256 hash chain whose secret seed is derived from their private key, the game
+   id, the side and a fresh 32-byte **nonce** the player's own tool drew and published beside the
+   commitment (:func:`chain_seed`, :func:`chain_head`). The nonce is what stops an inviter who
+   re-uses a game id from making the opponent's chain repeat (P3, ``docs/protocol.md``); being
+   public, it costs nothing to recovery: a lost working copy never strands a game, the seed can be
+   derived again from the key and the archive.
 2. Each message reveals the next preimage of its author's chain (:func:`reveal`); anyone checks
    it against the previous value (:func:`check_reveal`). The chain fixes every future reveal, so a
    player cannot pick one.
@@ -34,7 +37,8 @@ from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 from pbem.canonical import canonical_bytes
 from pbem.keys import raw_private_bytes
 
-CHAIN_SALT = b"pbem/dice-chain/v1"
+CHAIN_SALT = b"pbem/dice-chain/v2"
+NONCE_BYTES = 32
 ROLL_KEY_DS = "pbem/roll-key/v1"
 D6_DS = "pbem/d6/v1"
 D6_LIMIT = 252
@@ -46,13 +50,26 @@ MAX_CTR = 1 << 20
 # --- commitment chain -------------------------------------------------------------------------
 
 
-def chain_seed(private_key: Ed25519PrivateKey, game_id: str, side: str) -> bytes:
+def new_nonce() -> bytes:
+    """A fresh chain nonce from the operating system's random source (the one place pbem draws
+    randomness, besides a new game id)."""
+    import os
+
+    return os.urandom(NONCE_BYTES)
+
+
+def chain_seed(private_key: Ed25519PrivateKey, game_id: str, side: str, nonce: bytes) -> bytes:
     """The secret 32-byte seed of ``side``'s hash chain in game ``game_id``.
 
-    HKDF-SHA256 over the Ed25519 seed, salt ``pbem/dice-chain/v1``, info the canonical JSON of
-    ``{"game": game_id, "side": side}``: one key gives unrelated chains in different games.
+    HKDF-SHA256 over the Ed25519 seed, salt ``pbem/dice-chain/v2``, info the canonical JSON of
+    ``{"game": game_id, "nonce": nonce hex, "side": side}``. ``nonce`` is drawn fresh by the
+    player's own tool (:func:`new_nonce`) and published in the player's own signed genesis entry or
+    join; nobody else chooses it, so no game id, option or genesis another party picks can make the
+    chain repeat one the player has revealed elsewhere.
     """
-    info = canonical_bytes({"game": game_id, "side": side})
+    if not isinstance(nonce, bytes) or len(nonce) != NONCE_BYTES:
+        raise ValueError(f"a chain nonce is {NONCE_BYTES} bytes")
+    info = canonical_bytes({"game": game_id, "nonce": nonce.hex(), "side": side})
     hkdf = HKDF(algorithm=hashes.SHA256(), length=32, salt=CHAIN_SALT, info=info)
     return hkdf.derive(raw_private_bytes(private_key))
 

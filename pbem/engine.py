@@ -312,6 +312,14 @@ class Game:
         join = self.joins.get(side)
         return join.body.commitment if join is not None else None
 
+    def nonce(self, side: str) -> bytes | None:
+        """The chain nonce ``side`` published with its commitment (genesis entry or join)."""
+        entry = self.body.sides[side].nonce
+        if entry is None:
+            join = self.joins.get(side)
+            entry = join.body.nonce if join is not None else None
+        return bytes.fromhex(entry) if entry is not None else None
+
     def missing_joins(self) -> list[str]:
         return [s for s in self.sides if self.commitment(s) is None]
 

@@ -70,3 +70,52 @@ class VerificationError(PbemError):
         super().__init__(f"{path}: {reason}")
         self.path = path
         self.reason = reason
+
+
+# ------------------------------------------------------------------------------------------------
+# What reaches a terminal
+# ------------------------------------------------------------------------------------------------
+
+MAX_ERROR_LINE = 300
+"""Characters of one error line shown at most (the rest is cut with a note): user data quoted in a
+message can never flood the terminal."""
+MAX_ERROR_LINES = 40
+
+
+def _escape(ch: str) -> str:
+    code = ord(ch)
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def _unsafe(ch: str) -> bool:
+    code = ord(ch)
+    return (
+        (code < 0x20 and ch not in "\n\t")
+        or 0x7F <= code < 0xA0  # DEL and the C1 controls (CSI is 0x9b)
+        or 0x200E <= code <= 0x200F  # direction marks
+        or 0x202A <= code <= 0x202E  # embeddings and overrides
+        or 0x2066 <= code <= 0x2069  # isolates
+        or code in (0xFEFF, 0x061C)
+    )
+
+
+def terminal_safe(text: str) -> str:
+    """``text`` with every terminal control character (ESC sequences, C1 controls, carriage
+    returns, bidirectional overrides) shown as an escape (``\\x1b``) instead of obeyed."""
+    if text.isprintable() or all(not _unsafe(c) for c in text):
+        return text
+    return "".join(_escape(c) if _unsafe(c) else c for c in text)
+
+
+def error_text(text: str) -> str:
+    """An error message as printed: terminal-safe, each line at most :data:`MAX_ERROR_LINE`
+    characters and at most :data:`MAX_ERROR_LINES` lines."""
+    lines = terminal_safe(text).split("\n")
+    out = []
+    for line in lines[:MAX_ERROR_LINES]:
+        if len(line) > MAX_ERROR_LINE:
+            line = line[: MAX_ERROR_LINE - 30] + f"… ({len(line) - MAX_ERROR_LINE + 30} more characters)"
+        out.append(line)
+    if len(lines) > MAX_ERROR_LINES:
+        out.append(f"… and {len(lines) - MAX_ERROR_LINES} more lines")
+    return "\n".join(out)

@@ -2,6 +2,9 @@
 
 ``<pbem home>/games/<GAME_ID>/`` holds:
 
+* ``genesis.sha256`` -- the hash of the genesis body this directory belongs to. A second game
+  offered under an id this machine already plays (an inviter re-using a game id, P3) is refused by
+  name instead of mixing its seeds and P7 records with the first game's;
 * ``sides.json`` -- which local key plays which side (``{"DE": "alice"}``);
 * ``<SIDE>.seed`` -- the side's dice-chain seed (hex, mode 0600). It can always be re-derived from
   the private key (:func:`pbem.dice.chain_seed`), so losing this directory never strands a game;
@@ -24,13 +27,35 @@ from pbem.fsutil import write_new, write_replace
 
 
 class LocalGame:
-    """The private directory of one game on this machine."""
+    """The private directory of one game on this machine, bound to one genesis."""
 
-    def __init__(self, game_id: str, root: Path | None = None) -> None:
+    def __init__(self, game_id: str, genesis_hash: str, root: Path | None = None) -> None:
         from pbem.keys import home
 
         self.game_id = game_id
+        self.genesis_hash = genesis_hash
         self.dir = (root if root is not None else home()) / "games" / game_id
+        self.check_binding()
+
+    @classmethod
+    def of(cls, game: Any, root: Path | None = None) -> LocalGame:
+        """The local directory of an opened :class:`pbem.engine.Game`."""
+        return cls(game.id, game.genesis.body_hash, root)
+
+    def check_binding(self) -> None:
+        """Refuse a directory that belongs to another genesis with the same game id."""
+        path = self.dir / "genesis.sha256"
+        try:
+            recorded = path.read_text(encoding="ascii").strip() if path.is_file() else None
+        except (OSError, ValueError):
+            raise InputError(f"{path}: unreadable local state") from None
+        if recorded is not None and recorded != self.genesis_hash:
+            raise InputError(
+                f"this machine already plays another game with id {self.game_id[:8]} (genesis "
+                f"{recorded[:16]}…, this one {self.genesis_hash[:16]}…): a game id used twice is "
+                "refused, since it could replay a dice chain [P3]; ask for a fresh invitation "
+                f"(local state: {self.dir})"
+            )
 
     def _ensure(self) -> None:
         try:
@@ -38,6 +63,9 @@ class LocalGame:
             (self.dir / "signed").mkdir(mode=0o700, exist_ok=True)
         except OSError as exc:
             raise InputError(f"cannot create {self.dir}: {exc.strerror}") from None
+        binding = self.dir / "genesis.sha256"
+        if not binding.exists():
+            write_new(binding, (self.genesis_hash + "\n").encode("ascii"), mode=0o600)
 
     # sides ----------------------------------------------------------------------------------------
 
@@ -127,10 +155,11 @@ def seed_for(game: Any, local: LocalGame, side: str, key_name: str, *, derive: b
     from pbem.dice import chain_head, chain_seed
 
     commitment = game.commitment(side)
+    nonce = game.nonce(side)
     seed = local.seed(side)
-    if seed is None and derive:
+    if seed is None and derive and nonce is not None:
         priv = private_key(key_name)
-        seed = chain_seed(priv, game.id, side)
+        seed = chain_seed(priv, game.id, side, nonce)
         if commitment is not None and chain_head(seed, game.chain_length).hex() != commitment:
             raise InputError(f"key {key_name} does not reproduce {side}'s dice commitment")
         local.save_seed(side, seed)

@@ -57,24 +57,43 @@ def reference_d6(key: bytes, i: int) -> tuple[int, int]:
 # --- hash chain -----------------------------------------------------------------------------
 
 
+N1 = bytes(range(32))
+N2 = bytes(range(1, 33))
+
+
 def test_chain_seed_is_hkdf_sha256_of_the_ed25519_seed() -> None:
     # RFC 5869 by hand: extract with the salt, then one expand block with info || 0x01.
-    prk = hmac.new(b"pbem/dice-chain/v1", SEED32, hashlib.sha256).digest()
-    okm = hmac.new(prk, b'{"game":"g1","side":"DE"}' + b"\x01", hashlib.sha256).digest()
-    assert chain_seed(KEY, "g1", "DE") == okm
+    prk = hmac.new(b"pbem/dice-chain/v2", SEED32, hashlib.sha256).digest()
+    info = b'{"game":"g1","nonce":"' + N1.hex().encode() + b'","side":"DE"}'
+    okm = hmac.new(prk, info + b"\x01", hashlib.sha256).digest()
+    assert chain_seed(KEY, "g1", "DE", N1) == okm
 
 
-def test_chain_seed_separates_games_sides_and_keys() -> None:
+def test_chain_seed_separates_games_sides_keys_and_nonces() -> None:
     other = Ed25519PrivateKey.from_private_bytes(bytes(range(1, 33)))
     seeds = {
-        chain_seed(KEY, "g1", "DE"),
-        chain_seed(KEY, "g1", "US"),
-        chain_seed(KEY, "g2", "DE"),
-        chain_seed(other, "g1", "DE"),
+        chain_seed(KEY, "g1", "DE", N1),
+        chain_seed(KEY, "g1", "US", N1),
+        chain_seed(KEY, "g2", "DE", N1),
+        chain_seed(other, "g1", "DE", N1),
+        chain_seed(KEY, "g1", "DE", N2),  # same key, game and side: another nonce, another chain [P3]
     }
-    assert len(seeds) == 4
-    assert chain_seed(KEY, "g1", "DE") == chain_seed(KEY, "g1", "DE")
+    assert len(seeds) == 5
+    assert chain_seed(KEY, "g1", "DE", N1) == chain_seed(KEY, "g1", "DE", N1)
     assert SEED32 not in seeds
+
+
+def test_chain_seed_refuses_a_nonce_of_the_wrong_size() -> None:
+    for bad in (b"", b"x" * 31, b"x" * 33):
+        with pytest.raises(ValueError, match="32 bytes"):
+            chain_seed(KEY, "g1", "DE", bad)
+
+
+def test_new_nonces_are_fresh() -> None:
+    from pbem.dice import new_nonce
+
+    nonces = {new_nonce() for _ in range(64)}
+    assert len(nonces) == 64 and all(len(n) == 32 for n in nonces)
 
 
 def test_chain_head_and_reveals_by_hand() -> None:
@@ -88,7 +107,7 @@ def test_chain_head_and_reveals_by_hand() -> None:
 
 
 def test_reveals_link_to_the_commitment() -> None:
-    seed = chain_seed(KEY, "g1", "DE")
+    seed = chain_seed(KEY, "g1", "DE", N1)
     previous = chain_head(seed, 20)
     for j in range(1, 21):
         current = reveal(seed, 20, j)

@@ -218,7 +218,7 @@ def test_cli_round_trip_with_two_local_keys(tmp_path: Path) -> None:
 
     with env(PBEM_HOME=str(home), PBEM_PASSPHRASE=""):
         game = Game.open(g)
-        rp = game.replay(local_seeds(game, LocalGame(game.id), derive=True))
+        rp = game.replay(local_seeds(game, LocalGame.of(game), derive=True))
     st = rp.current.state
     assert rp.current.pending[0].side == "DE"
     where = Hex.parse(st["units"]["20"]["hex"])  # a U.S. unit, ordered by the German player
@@ -249,7 +249,7 @@ def test_engine_refuses_a_signed_illegal_move(tmp_path: Path) -> None:
     home, g = _new_game(tmp_path, "bastogne-spearhead")
     with env(PBEM_HOME=str(home), PBEM_PASSPHRASE=""):
         game = Game.open(g)
-        seeds = local_seeds(game, LocalGame(game.id), derive=True)
+        seeds = local_seeds(game, LocalGame.of(game), derive=True)
         rp = game.replay(seeds)
         placements = choose_orders(game.scenario, rp.current.state, "US")["placements"]
         placements["20"] = "2913"  # outside its area [15.12]

@@ -6,7 +6,8 @@ Each entry of :data:`COMMANDS` names the module and attribute that implement it,
 help shown by ``pbem --help``.
 
 User errors (:class:`pbem.errors.PbemError`) become one line on stderr and the error's exit code
-(2 for bad input, 1 for a failed verification); no traceback.
+(2 for bad input, 1 for a failed verification); no traceback, no terminal control characters, and
+no more than a few hundred characters of any line (:func:`pbem.errors.error_text`).
 """
 
 from __future__ import annotations
@@ -95,7 +96,9 @@ def main(argv: list[str] | None = None) -> Any:
     except click.exceptions.Exit as exc:
         sys.exit(exc.exit_code)
     except PbemError as exc:
-        click.echo(f"pbem: {exc}", err=True)
+        from pbem.errors import error_text
+
+        click.echo(f"pbem: {error_text(str(exc))}", err=True)
         sys.exit(exc.exit_code)
     except KeyboardInterrupt:
         click.echo("Interrupted; nothing half-written was kept.", err=True)

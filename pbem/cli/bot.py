@@ -20,6 +20,7 @@ from typing import Any
 
 import click
 
+from pbem.cli._out import echo
 from pbem.errors import InputError
 
 
@@ -55,7 +56,7 @@ def bot(ctx: click.Context, game_dir: Path, side: str, key_name: str, seed: int,
         raise InputError(f"it is {decision.side}'s decision ({decision.label}), not {side}'s")
     orders = _bot_for(game)(game.scenario, rp.current.state, side, seed=seed)
     if dry_run:
-        click.echo(json.dumps(orders, indent=2, sort_keys=True))
+        echo(json.dumps(orders, indent=2, sort_keys=True))
         return
     with tempfile.TemporaryDirectory(prefix="pbem-bot-") as tmp:
         path = Path(tmp) / "orders.json"
@@ -111,7 +112,7 @@ def autoplay(
 
         load_plugins()
     game = open_checked(game_dir)
-    local = LocalGame(game.id)
+    local = LocalGame.of(game)
     seeds = local_seeds(game, local, derive=True)
     names = local_sides(game, local)
     rp = game.replay(seeds)

@@ -17,12 +17,13 @@ from typing import Any
 import click
 
 from pbem import archive
+from pbem.cli._out import echo
 from pbem.errors import ArchiveError, IllegalOrders, InputError, PbemError
 
 
 def _echo_files(paths: list[Path]) -> None:
     for p in paths:
-        click.echo(str(p))
+        echo(str(p))
 
 
 def _parse_option(text: str) -> tuple[str, Any]:
@@ -37,6 +38,18 @@ def _parse_option(text: str) -> tuple[str, Any]:
         return key, int(value)
     except ValueError:
         return key, value
+
+
+def _nonce(given: str | None) -> bytes:
+    """A fresh chain nonce, or (hidden ``--nonce``, for reproducible examples and tests) the given
+    one. Choosing one's own nonce only affects one's own chain; nobody can choose another's."""
+    from pbem.dice import NONCE_BYTES, new_nonce
+
+    if given is None:
+        return new_nonce()
+    if len(given) != 2 * NONCE_BYTES or any(c not in "0123456789abcdef" for c in given):
+        raise InputError(f"--nonce must be {2 * NONCE_BYTES} lowercase hex characters")
+    return bytes.fromhex(given)
 
 
 def _game_id(given: str | None) -> str:
@@ -60,8 +73,9 @@ def _game_id(given: str | None) -> str:
 @click.option("--option", "options", multiple=True, metavar="K=V",
               help="Scenario option (e.g. chain_length=512).")
 @click.option("--game-id", hidden=True, help="Fixed game id (reproducible examples and tests).")
+@click.option("--nonce", "nonce_hex", hidden=True, help="Fixed chain nonce (reproducible examples and tests).")
 def new(scenario: str, game_dir: Path, players: tuple[str, ...], options: tuple[str, ...],
-        game_id: str | None) -> None:
+        game_id: str | None, nonce_hex: str | None) -> None:
     """Start a game of SCENARIO in GAME_DIR (which must not exist or be empty)."""
     from pbem.canonical import canonical_bytes
     from pbem.dice import chain_head, chain_seed
@@ -87,6 +101,7 @@ def new(scenario: str, game_dir: Path, players: tuple[str, ...], options: tuple[
         raise InputError("option chain_length must be an integer 2..100000")
     ruleset.initial_state(model, opts)  # options checked before anything is written
     gid = _game_id(game_id)
+    nonce = _nonce(nonce_hex)
 
     store = KeyStore()
     chosen: dict[str, str] = {}
@@ -114,18 +129,20 @@ def new(scenario: str, game_dir: Path, players: tuple[str, ...], options: tuple[
         if NAME_RE.match(spec) and store.has(spec):
             priv = private_key(spec)
             pub = priv.public_key()
-            seed = chain_seed(priv, gid, side)
+            seed = chain_seed(priv, gid, side, nonce)
             seeds[side] = seed
             privs[fingerprint(pub)] = priv
             local_names[side] = spec
             commitment: str | None = chain_head(seed, chain_length).hex()
+            side_nonce: str | None = nonce.hex()
         else:
             path = Path(spec)
             if not path.is_file():
                 raise InputError(f"--player {side}={spec}: neither a local key nor a public-key file")
             pub = load_public_file(path)
-            commitment = None
-        entries[side] = {"key": public_line(pub), "fingerprint": fingerprint(pub), "commitment": commitment}
+            commitment = side_nonce = None  # the invited player draws its own nonce at join
+        entries[side] = {"key": public_line(pub), "fingerprint": fingerprint(pub),
+                         "commitment": commitment, "nonce": side_nonce}
     if not privs:
         raise InputError("at least one side must be played with a local key (it signs the genesis)")
     body: dict[str, Any] = {
@@ -138,9 +155,11 @@ def new(scenario: str, game_dir: Path, players: tuple[str, ...], options: tuple[
         "sides": entries,
     }
     body_bytes = canonical_bytes(body)
+    from pbem.canonical import sha256_hex
+
+    local = LocalGame(gid, sha256_hex(body_bytes))  # refuses an id this machine already plays
     env = sign(body_bytes, GENESIS_TYPE, list(privs.values()))
 
-    local = LocalGame(gid)
     for side, seed in seeds.items():
         local.save_seed(side, seed)
         local.set_side(side, local_names[side])
@@ -160,23 +179,23 @@ def new(scenario: str, game_dir: Path, players: tuple[str, ...], options: tuple[
 
         written += write_invitation_mails(game)
     _echo_files(written)
-    click.echo(f"game {gid[:8]} ({body['scenario']['id']}) created.", err=True)
+    echo(f"game {gid[:8]} ({body['scenario']['id']}) created.", err=True)
     for side in invited:
         mail = game_dir / f"mail-invite-{side}.eml"
         what = mail.name if mail.exists() else "genesis.json and scenario.json"
-        click.echo(
+        echo(
             f"invite {side}: send {what}; they run 'pbem join GAME_DIR --key THEIR_KEY "
             f"--invitation {what.split()[0]}' and send back what it writes",
             err=True,
         )
 
 
-def _unpack_invitation(game_dir: Path, invitation: Path) -> None:
-    """Put the invitation's genesis.json and scenario.json into GAME_DIR (created if needed);
-    an existing game there must be the same game."""
+def _invitation_files(invitation: Path) -> dict[str, bytes]:
+    """The genesis.json (and scenario.json) an invitation carries: an email or a genesis.json
+    with the scenario beside it. Read into memory only; nothing is believed yet."""
     from pbem.canonical import MAX_GENESIS_BYTES
     from pbem.engine import SCENARIO_NAME
-    from pbem.fsutil import write_new
+    from pbem.scenarios import MAX_SCENARIO_BYTES
 
     if invitation.suffix.lower() == ".eml":
         files = dict(extract_from_eml(invitation))
@@ -184,19 +203,48 @@ def _unpack_invitation(game_dir: Path, invitation: Path) -> None:
         files = {archive.GENESIS_NAME: archive.read_limited(invitation, MAX_GENESIS_BYTES)}
         beside = invitation.parent / SCENARIO_NAME
         if beside.is_file():
-            files[SCENARIO_NAME] = archive.read_limited(beside, 4 * 1024 * 1024)
+            files[SCENARIO_NAME] = archive.read_limited(beside, MAX_SCENARIO_BYTES)
     if archive.GENESIS_NAME not in files:
         raise InputError(f"{invitation}: no genesis.json in this invitation")
-    if game_dir.exists() and not game_dir.is_dir():
-        raise InputError(f"{game_dir} is not a directory")
-    for name in (archive.GENESIS_NAME, SCENARIO_NAME):
-        mine = game_dir / name
-        if mine.is_file() and name in files and mine.read_bytes() != files[name]:
-            raise ArchiveError(f"{game_dir} already holds another game's {name}; choose a new directory")
-    game_dir.mkdir(parents=True, exist_ok=True)
-    for name, raw in files.items():
-        if name in (archive.GENESIS_NAME, SCENARIO_NAME):
-            write_new(game_dir / name, raw)
+    return {n: r for n, r in files.items() if n in (archive.GENESIS_NAME, SCENARIO_NAME)}
+
+
+def _parse_expect(expect: tuple[str, ...]) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for text in expect:
+        side, sep, fp = text.partition("=")
+        if not sep or not fp.startswith("SHA256:"):
+            raise InputError(f"--expect {text[:80]!r}: expected SIDE=SHA256:…")
+        if side in out:
+            raise InputError(f"--expect {side} given twice")
+        out[side] = fp
+    return out
+
+
+def _check_bound_keys(game: Any, expected: dict[str, str]) -> None:
+    """Refuse the game when a key it binds differs from one the player expects (--expect)."""
+    for side, fp in expected.items():
+        if side not in game.body.sides:
+            raise InputError(f"--expect {side}: no side {side!r} in this game (sides: {', '.join(game.sides)})")
+        bound = game.body.sides[side].fingerprint
+        if bound != fp:
+            raise InputError(
+                f"{side}'s key in this invitation is {bound}, not {fp} as expected: refused, "
+                "nothing written (someone may have altered the invitation)"
+            )
+
+
+def _show_bound_keys(game: Any, expected: dict[str, str], my_fingerprint: str) -> None:
+    """Print every key the game binds (side, fingerprint), marking the player's own and the ones
+    checked against --expect."""
+    for side in game.sides:
+        fp = game.body.sides[side].fingerprint
+        mark = "  (your key)" if fp == my_fingerprint else "  (as expected)" if side in expected else ""
+        echo(f"key  {side:<6} {fp}{mark}", err=True)
+    others = [s for s in game.sides if game.body.sides[s].fingerprint != my_fingerprint]
+    if any(s not in expected for s in others):
+        echo("compare these fingerprints with the other players (e.g. by phone), or give "
+                   "--expect SIDE=SHA256:… to have pbem compare them", err=True)
 
 
 @click.command()
@@ -204,44 +252,84 @@ def _unpack_invitation(game_dir: Path, invitation: Path) -> None:
 @click.option("--key", "key_name", required=True, help="Your local key, registered in the invitation.")
 @click.option("--invitation", type=click.Path(dir_okay=False, exists=True, path_type=Path),
               default=None, help="The invitation email (.eml) or genesis.json to start GAME_DIR from.")
-def join(game_dir: Path, key_name: str, invitation: Path | None) -> None:
-    """Accept an invitation: commit to your dice chain and sign the join file."""
+@click.option("--expect", multiple=True, metavar="SIDE=SHA256:…",
+              help="Refuse the invitation unless SIDE's key has this fingerprint (repeatable).")
+@click.option("--nonce", "nonce_hex", hidden=True, help="Fixed chain nonce (reproducible examples and tests).")
+def join(game_dir: Path, key_name: str, invitation: Path | None, expect: tuple[str, ...],
+         nonce_hex: str | None) -> None:
+    """Accept an invitation: print the keys it binds, commit to your dice chain, sign the join.
+
+    Nothing is written unless every check passes (the genesis signature, the scenario's hash, your
+    key's place in the game and every --expect)."""
+    import tempfile
+
     from pbem.canonical import canonical_bytes
     from pbem.dice import chain_head, chain_seed
     from pbem.dsse import JOIN_TYPE, envelope_bytes, sign
-    from pbem.engine import load_plugins, open_checked
+    from pbem.engine import SCENARIO_NAME, load_plugins, open_checked
     from pbem.fsutil import write_new
     from pbem.keys import KeyStore
     from pbem.localstate import LocalGame, private_key
 
     load_plugins()
+    expected = _parse_expect(expect)
+    info = KeyStore().info(key_name)
     if invitation is not None:
-        _unpack_invitation(game_dir, invitation)
+        files = _invitation_files(invitation)
+        if game_dir.exists() and not game_dir.is_dir():
+            raise InputError(f"{game_dir} is not a directory")
+        for name, raw in files.items():
+            mine = game_dir / name
+            if mine.is_file() and mine.read_bytes() != raw:
+                raise ArchiveError(f"{game_dir} already holds another game's {name}; choose a new directory")
     elif not game_dir.is_dir():
         raise InputError(f"{game_dir} does not exist: give the invitation with --invitation FILE")
-    game = open_checked(game_dir)
-    game.replay()  # genesis signatures and bindings first
-    info = KeyStore().info(key_name)
-    sides = [s for s in game.side_of_fingerprint(info.fingerprint) if s in game.missing_joins()]
-    if not sides:
-        raise InputError(f"key {key_name} ({info.fingerprint}) is not invited to any open side of this game")
+    else:
+        files = {}
+
+    def check(directory: Path) -> tuple[Any, list[str]]:
+        game = open_checked(directory)
+        game.replay()  # genesis signatures and bindings first
+        sides = [s for s in game.side_of_fingerprint(info.fingerprint) if s in game.missing_joins()]
+        if not sides:
+            raise InputError(f"key {key_name} ({info.fingerprint}) is not invited to any open side of this game")
+        _check_bound_keys(game, expected)
+        return game, sides
+
+    if files:  # check the invitation in a scratch directory before anything lands in GAME_DIR
+        with tempfile.TemporaryDirectory(prefix="pbem-join-") as tmp:
+            for name, raw in files.items():
+                (Path(tmp) / name).write_bytes(raw)
+            game, sides = check(Path(tmp))
+    else:
+        game, sides = check(game_dir)
+    local = LocalGame.of(game)  # refuses a game id this machine already plays with another genesis
+    _show_bound_keys(game, expected, info.fingerprint)
     priv = private_key(key_name)
-    local = LocalGame(game.id)
-    written: list[Path] = []
+    nonce = _nonce(nonce_hex)
+    joins: list[tuple[str, bytes, bytes]] = []
     for side in sides:
-        seed = chain_seed(priv, game.id, side)
+        seed = chain_seed(priv, game.id, side, nonce)
         body = {
             "ds": archive.JOIN_DS,
             "game": game.id,
             "genesis": game.genesis.body_hash,
             "side": side,
             "commitment": chain_head(seed, game.chain_length).hex(),
+            "nonce": nonce.hex(),
         }
-        env = sign(canonical_bytes(body), JOIN_TYPE, [priv])
+        joins.append((side, seed, envelope_bytes(sign(canonical_bytes(body), JOIN_TYPE, [priv]))))
+
+    written: list[Path] = []
+    game_dir.mkdir(parents=True, exist_ok=True)
+    for name in (archive.GENESIS_NAME, SCENARIO_NAME):
+        if name in files and write_new(game_dir / name, files[name]):
+            written.append(game_dir / name)
+    for side, seed, env in joins:
         local.save_seed(side, seed)
         local.set_side(side, key_name)
         path = game_dir / archive.join_name(side)
-        write_new(path, envelope_bytes(env))
+        write_new(path, env)
         written.append(path)
     game = open_checked(game_dir)
     from pbem.render.outputs import write_join_mail
@@ -256,7 +344,7 @@ def join(game_dir: Path, key_name: str, invitation: Path | None) -> None:
         written += game.advance(local_seeds(game, local))
     _echo_files(written)
     send = [p.name for p in mails] or [p.name for p in written if p.name.startswith("join-")]
-    click.echo(f"send {', '.join(send)} to the player who created the game; they run "
+    echo(f"send {', '.join(send)} to the player who created the game; they run "
                f"'pbem ingest GAME_DIR {send[0]}'", err=True)
 
 
@@ -265,14 +353,16 @@ def join(game_dir: Path, key_name: str, invitation: Path | None) -> None:
 # ------------------------------------------------------------------------------------------------
 
 
-def _open_with_seeds(game_dir: Path, *, derive: bool = False) -> tuple[Any, Any, dict[str, bytes]]:
+def _open_with_seeds(game_dir: Path, *, derive: bool = True) -> tuple[Any, Any, dict[str, bytes]]:
+    """Open a game with the chain seeds of the sides this machine plays; ``derive`` (the default)
+    re-derives a lost seed file from the private key and the published nonce."""
     from pbem.engine import load_plugins, open_checked
 
     load_plugins()
     from pbem.localstate import LocalGame, local_seeds
 
     game = open_checked(game_dir)
-    local = LocalGame(game.id)
+    local = LocalGame.of(game)
     return game, local, local_seeds(game, local, derive=derive)
 
 
@@ -289,6 +379,7 @@ def status(game_dir: Path, as_json: bool) -> None:
         "scenario": game.body.scenario.id,
         "step": len(rp.placed),
         "local_sides": sorted(seeds),
+        "keys": {side: game.body.sides[side].fingerprint for side in game.sides},
     }
     if not rp.records:
         info.update(describe="", pending=[], waiting=rp.waiting, since=since, score={}, outcome=None)
@@ -304,20 +395,22 @@ def status(game_dir: Path, as_json: bool) -> None:
             outcome=cur.turn["outcome"],
         )
     if as_json:
-        click.echo(json.dumps(info, indent=2, sort_keys=True))
+        echo(json.dumps(info, indent=2, sort_keys=True))
         return
-    click.echo(f"game      {game.id[:8]}  ({game.body.scenario.id})")
-    click.echo(f"step      {info['step']} moves archived" + (f"; {info['describe']}" if info["describe"] else ""))
+    echo(f"game      {game.id[:8]}  ({game.body.scenario.id})")
+    for side, fp in info["keys"].items():
+        echo(f"key       {side:<6} {fp}" + ("  (played here)" if side in seeds else ""))
+    echo(f"step      {info['step']} moves archived" + (f"; {info['describe']}" if info["describe"] else ""))
     for p in info["pending"]:
-        click.echo(f"pending   {p['side']}: {p['label']} ({p['kind']})")
+        echo(f"pending   {p['side']}: {p['label']} ({p['kind']})")
     if info.get("outcome"):
-        click.echo(f"outcome   {info['outcome']['summary']}")
+        echo(f"outcome   {info['outcome']['summary']}")
         for line in info["outcome"].get("breakdown", []):
-            click.echo(f"          {line}")
+            echo(f"          {line}")
     elif info["waiting"]:
-        click.echo(f"awaiting  {info['waiting']} since {since}")
+        echo(f"awaiting  {info['waiting']} since {since}")
     if info["score"]:
-        click.echo("score     " + ", ".join(f"{s} {v}" for s, v in info["score"].items()))
+        echo("score     " + ", ".join(f"{s} {v}" for s, v in info["score"].items()))
 
 
 def _current_decision(rp: Any, name: str) -> Any:
@@ -343,7 +436,7 @@ def orders(game_dir: Path, side: str) -> None:
     if decision.side != side:
         raise InputError(f"it is {decision.side}'s decision ({decision.label}), not {side}'s")
     skeleton = game.ruleset.skeleton(game.scenario, rp.current.state, side)
-    click.echo(json.dumps(skeleton, indent=2, sort_keys=True))
+    echo(json.dumps(skeleton, indent=2, sort_keys=True))
 
 
 # ------------------------------------------------------------------------------------------------
@@ -358,15 +451,15 @@ def _next_steps(game: Any, rp: Any, written: list[Path]) -> None:
     moves = mails or [p.name for p in written if p.name.startswith("move-")]
     if rp.records and not rp.tail_open and not rp.current.pending:
         outcome = rp.current.turn["outcome"]
-        click.echo(f"game over: {outcome['summary'] if outcome else 'closed'}", err=True)
+        echo(f"game over: {outcome['summary'] if outcome else 'closed'}", err=True)
         if moves:
-            click.echo(f"send {', '.join(moves)} so the others can close their archive", err=True)
+            echo(f"send {', '.join(moves)} so the others can close their archive", err=True)
         return
     if moves:
-        click.echo(f"send {', '.join(moves)} to the other player(s); they run "
+        echo(f"send {', '.join(moves)} to the other player(s); they run "
                    f"'pbem ingest GAME_DIR {moves[0]}'", err=True)
     if rp.waiting:
-        click.echo(f"now waiting for {rp.waiting}", err=True)
+        echo(f"now waiting for {rp.waiting}", err=True)
 
 
 @click.command()
@@ -411,7 +504,7 @@ def submit(game_dir: Path, orders_file: Path, key_name: str) -> None:
     my_sides = game.side_of_fingerprint(info.fingerprint)
     if not my_sides:
         raise InputError(f"key {key_name} ({info.fingerprint}) plays no side in this game")
-    local = LocalGame(game.id)
+    local = LocalGame.of(game)
     for side in my_sides:
         if game.commitment(side) is not None:
             seed_for(game, local, side, key_name, derive=True)
@@ -431,7 +524,7 @@ def submit(game_dir: Path, orders_file: Path, key_name: str) -> None:
             same = False
         if same and (rp.tail_open or not rp.current.pending or rp.current.pending[0].side not in my_sides
                      or last.body.step == len(rp.placed)):
-            click.echo(f"already in the archive: {archive.move_name(last.body.step, last.body.side)}", err=True)
+            echo(f"already in the archive: {archive.move_name(last.body.step, last.body.side)}", err=True)
             from pbem.engine import run_move_outputs
 
             written += run_move_outputs(game, rp, last)  # e.g. the email a crash did not write
@@ -500,56 +593,38 @@ def extract_from_eml(path: Path) -> list[tuple[str, bytes]]:
     return result
 
 
-def _ingest_blob(game_dir: Path, name: str, raw: bytes) -> list[Path]:
-    from pbem.canonical import MAX_MOVE_BYTES
-    from pbem.dsse import GENESIS_TYPE, JOIN_TYPE, MOVE_TYPE, parse_envelope
-    from pbem.engine import open_checked
-    from pbem.fsutil import write_new
+def _place_join(game: Any, name: str, raw: bytes) -> Any:
+    """Check a join against the archive and add it to ``game`` in memory; None if already there."""
+    msg = archive.parse_join(raw, name)
+    side = msg.body.side
+    existing = game.joins.get(side)
+    if existing is not None:
+        if existing.body_hash == msg.body_hash:
+            echo(f"already in the archive: {archive.join_name(side)}", err=True)
+            return None
+        raise ArchiveError(f"{name}: a different join for {side} is already archived [P7]")
+    game.joins[side] = msg
+    game.replay()  # signatures and bindings, in memory
+    return msg
 
-    env = parse_envelope(raw, max_bytes=MAX_MOVE_BYTES, what=name)
-    game, local, seeds = _open_with_seeds(game_dir, derive=True)
-    if env.payloadType == GENESIS_TYPE:
-        raise InputError(f"{name} is a genesis: a game directory already has one")
-    if env.payloadType == JOIN_TYPE:
-        msg = archive.parse_join(raw, name)
-        side = msg.body.side
-        existing = game.joins.get(side)
-        if existing is not None:
-            if existing.body_hash == msg.body_hash:
-                click.echo(f"already in the archive: {archive.join_name(side)}", err=True)
-                return []
-            raise ArchiveError(f"{name}: a different join for {side} is already archived [P7]")
-        # check it in a scratch replay before writing anything
-        game.joins[side] = msg
-        game.replay()
-        path = game_dir / archive.join_name(side)
-        write_new(path, raw)
-        game = open_checked(game_dir)
-        written = [path]
-        if not game.missing_joins():
-            from pbem.localstate import local_seeds
 
-            written += game.advance(local_seeds(game, local, derive=True))
-        return written
-    if env.payloadType != MOVE_TYPE:
-        raise InputError(f"{name}: not a pbem move or join (payload type {env.payloadType[:60]!r})")
+def _place_move(game: Any, rp: Any, name: str, raw: bytes) -> None:
+    """Check a move against the replay ``rp`` and place it there (in memory)."""
     msg = archive.parse_move(raw, name)
     body = msg.body
     if body.game != game.id:
         raise InputError(f"{name} belongs to game {body.game[:8]}, not this game {game.id[:8]} [P2]")
-    rp = game.replay(seeds)
-    written = rp.write()
     if body.step < rp.next_step:
         archived = rp.placed[body.step - 1]
         if archived.body_hash == msg.body_hash:
-            click.echo(f"already in the archive: {archived.name}", err=True)
-            return written
+            echo(f"already in the archive: {archived.name}", err=True)
+            return
         if body.side != archived.body.side:
             raise ArchiveError(
                 f"{name}: step {body.step} is already archived as {archived.name}; a move by "
                 f"{body.side} cannot take its place [P2]"
             )
-        from pbem.dsse import verify
+        from pbem.dsse import MOVE_TYPE, verify
 
         entry = game.body.sides[body.side]
         try:
@@ -565,15 +640,42 @@ def _ingest_blob(game_dir: Path, name: str, raw: bytes) -> list[Path]:
         raise InputError(f"{name} is for step {body.step}, but the game waits for step {rp.next_step}: "
                          "ingest the earlier moves first")
     rp.add_move(msg)
-    return written + rp.write()
+
+
+def _check_attached_turn(game_dir: Path, rp: Any, name: str, raw: bytes) -> str | None:
+    """Compare a turn file that travelled with a move against ours [P6]; a note to print, or an
+    :class:`ArchiveError` on divergence."""
+    from pbem.canonical import sha256_hex
+
+    step = int(name[5:9])
+    ours: bytes | None = None
+    if step < len(rp.records):
+        ours = rp.records[step].turn_bytes
+    elif (game_dir / name).is_file():
+        ours = (game_dir / name).read_bytes()
+    if ours is None:
+        return f"note: {name} cannot be checked yet (its dice need a later move)"
+    if ours != raw:
+        raise ArchiveError(
+            f"DIVERGENCE: the attached {name} (sha256 {sha256_hex(raw)[:16]}…) differs from the "
+            f"one computed here (sha256 {sha256_hex(ours)[:16]}…) [P6]; nothing was archived"
+        )
+    return f"checked: the attached {name} is byte-identical to ours"
 
 
 @click.command()
 @click.argument("game_dir", type=click.Path(file_okay=False, exists=True, path_type=Path))
 @click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False, path_type=Path))
 def ingest(game_dir: Path, files: tuple[Path, ...]) -> None:
-    """Take the other players' move (or join) files and adjudicate what they make resolvable."""
+    """Take the other players' move (or join) files and adjudicate what they make resolvable.
+
+    Everything is checked before anything is written: a bad file (or an attached turn that differs
+    from ours) refuses the whole ingest, and the game directory is left as it was."""
     from pbem.canonical import MAX_MOVE_BYTES
+    from pbem.dsse import GENESIS_TYPE, JOIN_TYPE, MOVE_TYPE, parse_envelope
+    from pbem.engine import SCENARIO_NAME
+    from pbem.fsutil import write_new
+    from pbem.localstate import local_seeds
 
     blobs: list[tuple[str, bytes]] = []
     for path in files:
@@ -581,38 +683,51 @@ def ingest(game_dir: Path, files: tuple[Path, ...]) -> None:
             blobs.extend(extract_from_eml(path))
         else:
             blobs.append((path.name, archive.read_limited(path, MAX_MOVE_BYTES)))
-    # Turn files travel in emails beside the move that answers them: they are not archive input
-    # (every turn is recomputed here) but each must equal ours byte for byte [P6].
-    turns = [(n, r) for n, r in blobs if archive._TURN_RE.fullmatch(n)]
-    from pbem.engine import SCENARIO_NAME
-
     for name, raw in blobs:
         if name in (archive.GENESIS_NAME, SCENARIO_NAME):
             mine = game_dir / name
             if not mine.is_file() or mine.read_bytes() != raw:
                 raise InputError(f"{name} starts a game: accept an invitation with 'pbem join "
                                  f"GAME_DIR --key YOUR_KEY --invitation FILE'")
-    blobs = [(n, r) for n, r in blobs if n not in (archive.GENESIS_NAME, SCENARIO_NAME)]
-    written: list[Path] = []
-    for name, raw in blobs:
-        if (name, raw) not in turns:
-            written += _ingest_blob(game_dir, name, raw)
-    _echo_files(written)
-    for name, raw in turns:
-        ours = game_dir / name
-        if not ours.is_file():
-            click.echo(f"note: {name} cannot be checked yet (its dice need a later move)", err=True)
-        elif ours.read_bytes() != raw:
-            from pbem.canonical import sha256_hex
+    # Turn files travel in emails beside the move that answers them: they are not archive input
+    # (every turn is recomputed here) but each must equal ours byte for byte [P6].
+    turns = [(n, r) for n, r in blobs if archive._TURN_RE.fullmatch(n)]
+    inputs = [(n, r) for n, r in blobs
+              if n not in (archive.GENESIS_NAME, SCENARIO_NAME) and not archive._TURN_RE.fullmatch(n)]
 
-            raise ArchiveError(
-                f"DIVERGENCE: the attached {name} (sha256 {sha256_hex(raw)[:16]}…) differs from the "
-                f"one computed here (sha256 {sha256_hex(ours.read_bytes())[:16]}…) [P6]"
-            )
+    game, local, seeds = _open_with_seeds(game_dir)
+    new_joins: list[Any] = []
+    moves: list[tuple[str, bytes]] = []
+    for name, raw in inputs:
+        env = parse_envelope(raw, max_bytes=MAX_MOVE_BYTES, what=name)
+        if env.payloadType == GENESIS_TYPE:
+            raise InputError(f"{name} is a genesis: a game directory already has one")
+        if env.payloadType == JOIN_TYPE:
+            msg = _place_join(game, name, raw)
+            if msg is not None:
+                new_joins.append(msg)
+        elif env.payloadType == MOVE_TYPE:
+            moves.append((name, raw))
         else:
-            click.echo(f"checked: the attached {name} is byte-identical to ours", err=True)
-    game, _local, seeds = _open_with_seeds(game_dir)
-    _next_steps(game, game.replay(seeds), written)
+            raise InputError(f"{name}: not a pbem move or join (payload type {env.payloadType[:60]!r})")
+    if new_joins:
+        seeds = local_seeds(game, local)
+    rp = game.replay(seeds)
+    for name, raw in moves:
+        _place_move(game, rp, name, raw)
+    notes = [_check_attached_turn(game_dir, rp, name, raw) for name, raw in turns]
+    # every check passed: now write (joins, then moves, turns and their outputs)
+    written: list[Path] = []
+    for msg in new_joins:
+        path = game_dir / archive.join_name(msg.body.side)
+        if write_new(path, msg.raw):
+            written.append(path)
+    written += rp.write()
+    _echo_files(written)
+    for note in notes:
+        if note:
+            echo(note, err=True)
+    _next_steps(game, rp, written)
 
 
 # ------------------------------------------------------------------------------------------------
@@ -629,17 +744,22 @@ def verify(game_dir: Path) -> None:
 
     load_plugins()
     game = open_for_verify(game_dir)
-    seeds = local_seeds(game, LocalGame(game.id), derive=False)
+    try:
+        seeds = local_seeds(game, LocalGame.of(game), derive=False)
+    except InputError:  # local state of another game with this id: verify as a stranger does
+        seeds = {}
     s = game.verify(seeds)
-    click.echo(f"game        {s.game}")
-    click.echo(f"scenario    {s.scenario}")
-    click.echo(f"steps       {s.steps} moves, {s.turns_checked} turn files recomputed byte for byte")
-    click.echo(f"signatures  {s.signatures} checked")
-    click.echo(f"rolls       {s.rolls} re-derived")
+    echo(f"game        {s.game}")
+    echo(f"scenario    {s.scenario}")
+    for side in game.sides:
+        echo(f"key         {side:<6} {game.body.sides[side].fingerprint}")
+    echo(f"steps       {s.steps} moves, {s.turns_checked} turn files recomputed byte for byte")
+    echo(f"signatures  {s.signatures} checked")
+    echo(f"rolls       {s.rolls} re-derived")
     for name in s.unchecked:
-        click.echo(f"not yet     {name}: its dice need the next move (links checked)")
-    click.echo(f"outcome     {s.outcome}" if s.outcome else f"awaiting    {s.waiting}")
-    click.echo("OK")
+        echo(f"not yet     {name}: its dice need the next move (links checked)")
+    echo(f"outcome     {s.outcome}" if s.outcome else f"awaiting    {s.waiting}")
+    echo("OK")
 
 
 @click.command()
@@ -658,31 +778,33 @@ def log(game_dir: Path, step: int | None) -> None:
             continue
         turn = rec.turn
         if rec.move is None:
-            click.echo(f"step 0: {game.body.scenario.id} set up (game {game.id[:8]})")
+            echo(f"step 0: {game.body.scenario.id} set up (game {game.id[:8]})")
+            for side in game.sides:
+                echo(f"    {side} plays with key {game.body.sides[side].fingerprint}")
         else:
             b = rec.move.body
             lines = _describe_orders(game, b.orders)
             if lines:
-                click.echo(f"step {rec.step}: {b.side} ({rec.move.name}) orders:")
+                echo(f"step {rec.step}: {b.side} ({rec.move.name}) orders:")
                 for line in lines:
-                    click.echo(f"  . {line}")
+                    echo(f"  . {line}")
             else:
                 brief = json.dumps(b.orders, sort_keys=True, separators=(",", ":"))
                 if len(brief) > 160:
                     brief = brief[:157] + "..."
-                click.echo(f"step {rec.step}: {b.side} ({rec.move.name}) orders {brief}")
+                echo(f"step {rec.step}: {b.side} ({rec.move.name}) orders {brief}")
         for text in describe_events(game.ruleset, game.scenario, turn["events"]):
-            click.echo(f"    {text}")
+            echo(f"    {text}")
         for r in turn["rolls"]:
-            click.echo(f"    roll {r['i']}: {r['value']}  [{r['label']}]  key {turn['roll_key']} ctr {r['ctr']}")
+            echo(f"    roll {r['i']}: {r['value']}  [{r['label']}]  key {turn['roll_key']} ctr {r['ctr']}")
         if turn["rolls"]:
-            click.echo(f"    reveals {', '.join(turn['reveals'])}")
+            echo(f"    reveals {', '.join(turn['reveals'])}")
         if turn["outcome"]:
-            click.echo(f"    outcome: {turn['outcome']['summary']}")
+            echo(f"    outcome: {turn['outcome']['summary']}")
             for line in turn["outcome"].get("breakdown", []):
-                click.echo(f"      {line}")
+                echo(f"      {line}")
     if rp.tail_open and step is None:
-        click.echo(f"step {len(rp.placed)}: archived, waiting for {rp.waiting}")
+        echo(f"step {len(rp.placed)}: archived, waiting for {rp.waiting}")
 
 
 def _describe_orders(game: Any, orders: Any) -> list[str]:
@@ -710,4 +832,4 @@ def schema(what: str) -> None:
         models: dict[str, type[BaseModel]] = {"move": archive.MoveBody, "turn": archive.TurnFile, "genesis": archive.GenesisBody,
                   "join": archive.JoinBody}
         doc = models[what].model_json_schema()
-    click.echo(json.dumps(doc, indent=2, sort_keys=True))
+    echo(json.dumps(doc, indent=2, sort_keys=True))

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import click
 
+from pbem.cli._out import echo
 from pbem.errors import InputError
 from pbem.keys import KeyInfo, KeyStore, check_name, passphrase_for, private_file_encrypted
 
@@ -20,8 +21,8 @@ def _refuse_existing(store: KeyStore, name: str) -> None:
 
 
 def _print_info(info: KeyInfo) -> None:
-    click.echo(info.public_line)
-    click.echo(info.fingerprint)
+    echo(info.public_line)
+    echo(info.fingerprint)
 
 
 @click.group()
@@ -46,7 +47,7 @@ def new(name: str, no_passphrase: bool) -> None:
     )
     info = store.new(name, passphrase)
     protection = "passphrase-protected" if info.encrypted else "NOT passphrase-protected"
-    click.echo(f"created key {info.name} in {store.dir} ({protection})", err=True)
+    echo(f"created key {info.name} in {store.dir} ({protection})", err=True)
     _print_info(info)
 
 
@@ -67,7 +68,7 @@ def import_(path: Path, name: str | None, no_passphrase: bool) -> None:
     )
     info = store.import_ssh(path, target, source_pass, new_pass)
     protection = "passphrase-protected" if info.encrypted else "NOT passphrase-protected"
-    click.echo(f"imported {path} as key {info.name} ({protection})", err=True)
+    echo(f"imported {path} as key {info.name} ({protection})", err=True)
     _print_info(info)
 
 
@@ -84,9 +85,9 @@ def list_() -> None:
     store = KeyStore()
     infos = store.list()
     if not infos:
-        click.echo(f"no keys in {store.dir} (create one with 'pbem key new NAME')", err=True)
+        echo(f"no keys in {store.dir} (create one with 'pbem key new NAME')", err=True)
         return
     width = max(len(i.name) for i in infos)
     for i in infos:
         suffix = "  (passphrase)" if i.encrypted else ""
-        click.echo(f"{i.name.ljust(width)}  {i.fingerprint}{suffix}")
+        echo(f"{i.name.ljust(width)}  {i.fingerprint}{suffix}")

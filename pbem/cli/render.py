@@ -11,6 +11,7 @@ from pathlib import Path
 
 import click
 
+from pbem.cli._out import echo
 from pbem.errors import InputError
 from pbem.render.outputs import (  # noqa: F401  (write_step_outputs re-exported for callers)
     StepView,
@@ -28,7 +29,7 @@ def _emit(data: bytes, output: Path | None) -> None:
     from pbem.fsutil import write_replace
 
     write_replace(output, data, mode=0o644)
-    click.echo(str(output), err=True)
+    echo(str(output), err=True)
 
 
 @click.command()

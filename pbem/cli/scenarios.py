@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from pbem.cli._out import echo
 from pbem.errors import InputError
 
 if TYPE_CHECKING:
@@ -54,16 +55,16 @@ def scenarios(as_json: bool) -> None:
 
     rows = [_summary(load_data(sid)) for sid in bundled_ids()]
     if as_json:
-        click.echo(json.dumps(rows, ensure_ascii=False, indent=1))
+        echo(json.dumps(rows, ensure_ascii=False, indent=1))
         return
     if not rows:
-        click.echo("no bundled scenarios")
+        echo("no bundled scenarios")
         return
     width = max(len(r["id"]) for r in rows)
     for r in rows:
         turns = f"turns {r['first_turn']}-{r['last_turn']}"
         length = f"{r['length']} game-turns" if r["length"] is not None else "?"
-        click.echo(
+        echo(
             f"{r['id']:<{width}}  {r['title']}  [{'/'.join(r['sides'])}; {length}, {turns}; "
             f"{r['first_player']} first]"
         )
@@ -352,7 +353,7 @@ def check(ctx: click.Context, file: str) -> None:
     problems, summary = check_scenario(path)
     if problems:
         for p in problems:
-            click.echo(f"{path.name}: {p}")
-        click.echo(f"{len(problems)} problem(s) in {path}", err=True)
+            echo(f"{path.name}: {p}")
+        echo(f"{len(problems)} problem(s) in {path}", err=True)
         ctx.exit(2)
-    click.echo(summary)
+    echo(summary)
