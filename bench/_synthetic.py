@@ -25,7 +25,7 @@ The generated orders are checked with :meth:`WestWallRules.validate` by the call
 (:func:`check_legal`), which fails loudly with the violations if any.
 
 Hex numbers: hexes beyond column or row 99 are written with six digits ``XXXYYY``, as
-:class:`pbem.hexmap.Hex` and the model's ``HexStr`` accept natively; the rest keep ``XXYY``.
+:class:`pbem.maps.hexmap.Hex` and the model's ``HexStr`` accept natively; the rest keep ``XXYY``.
 """
 
 from __future__ import annotations
@@ -38,9 +38,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from pbem.hexmap import Hex
-from pbem.westwall.board import Board, default_terrain_key
-from pbem.westwall.model import Scenario, State
+from pbem.maps.hexmap import Hex
+from pbem.systems.westwall.board import Board, default_terrain_key
+from pbem.systems.westwall.model import Scenario, State
 
 WEST = "W"
 EAST = "E"
@@ -321,7 +321,7 @@ def build_case(
     """A synthetic position with legal orders (see the module doc). Deterministic in its arguments.
 
     Maps over 99 columns or rows use six-digit hex numbers ``XXXYYY`` beyond column or row 99
-    (native in :class:`pbem.hexmap.Hex` and the model's ``HexStr``)."""
+    (native in :class:`pbem.maps.hexmap.Hex` and the model's ``HexStr``)."""
     rng = random.Random(f"pbem-bench-{seed}-{cols}x{rows}-{units_per_side}-{combats}")
     lay = layout(cols, rows, units_per_side, combats)
     mdata = map_data(rng, cols, rows)
@@ -373,7 +373,7 @@ def build_case(
         "terrain_key": default_terrain_key().model_dump(),
         "units": scen_units,
     }
-    from pbem.westwall.rules import WestWallRules
+    from pbem.systems.westwall.rules import WestWallRules
 
     scenario = WestWallRules().load_scenario(sc_data)
     # Place E, then compute the distance field from the E band edges to place W nearest first.
@@ -556,7 +556,7 @@ def _state(scenario: Scenario, positions: dict[str, Hex]) -> State:
 
 def check_legal(case: Case) -> None:
     """Validate the case's orders with the real rules; print every violation and exit if any."""
-    from pbem.westwall.rules import WestWallRules
+    from pbem.systems.westwall.rules import WestWallRules
 
     violations = WestWallRules().validate(case.scenario, case.state, WEST, case.orders)
     if violations:

@@ -48,7 +48,7 @@ def main() -> None:
 
     sys.path.insert(0, str(ROOT))
     from pbem.cli.bot import Timings, autoplay
-    from pbem.engine import Game
+    from pbem.engine.replay import Game
 
     with tempfile.TemporaryDirectory(prefix="pbem-bench-campaign-") as tmp:
         os.environ["PBEM_HOME"] = str(Path(tmp) / "home")

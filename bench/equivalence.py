@@ -36,11 +36,11 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import _synthetic as syn  # noqa: E402
 
-from pbem.dice import DiceStream  # noqa: E402
-from pbem.scenarios import load_data  # noqa: E402
-from pbem.westwall.bot import choose_orders  # noqa: E402
-from pbem.westwall.enumerate import legal_moves  # noqa: E402
-from pbem.westwall.rules import WestWallRules, parse_state  # noqa: E402
+from pbem.engine.scenarios import load_data  # noqa: E402
+from pbem.protocol.dice import DiceStream  # noqa: E402
+from pbem.systems.westwall.bot import choose_orders  # noqa: E402
+from pbem.systems.westwall.enumerate import legal_moves  # noqa: E402
+from pbem.systems.westwall.rules import WestWallRules, parse_state  # noqa: E402
 
 RULES = WestWallRules()
 

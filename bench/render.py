@@ -34,8 +34,8 @@ def best_of(runs: int, fn: Callable[[], object]) -> float:
 def bastogne_step() -> tuple[Any, dict[str, Any], list[dict[str, Any]]]:
     """The Spearhead scenario with every unit on a free hex (deterministic spread) and a few
     events, so the drawing has the full load of counters."""
-    from pbem.scenarios import load_data
-    from pbem.westwall.model import Scenario
+    from pbem.engine.scenarios import load_data
+    from pbem.systems.westwall.model import Scenario
 
     sc = Scenario.model_validate(load_data("bastogne-spearhead"))
     hexes = [h for h in sc.map.all_hexes() if sc.map.terrain_of(h) != "lake"]

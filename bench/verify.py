@@ -27,9 +27,9 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from pbem.ruleset import register_ruleset
+from pbem.engine.ruleset import register_ruleset
 
-register_ruleset("toy", "pbem.toy:ToyRules")
+register_ruleset("toy", "pbem.systems.toy:ToyRules")
 
 
 def best_of(runs: int, fn: Callable[[], object]) -> float:
@@ -42,7 +42,7 @@ def best_of(runs: int, fn: Callable[[], object]) -> float:
 
 
 def verify_once(game_dir: Path) -> None:
-    from pbem import engine
+    from pbem.engine import replay as engine
 
     engine._SCENARIO_CACHE.clear()  # each run pays for loading the scenario model, like a CLI run
     game = engine.open_for_verify(game_dir)
@@ -51,11 +51,16 @@ def verify_once(game_dir: Path) -> None:
 
 def floor_once(game_dir: Path) -> None:
     """Parse + hash + signature checks of every archive file, no rules."""
-    from pbem import archive
-    from pbem.canonical import MAX_GENESIS_BYTES, MAX_MOVE_BYTES, MAX_TURN_BYTES, loads_strict
-    from pbem.dsse import verify
-    from pbem.keys import parse_public
-    from pbem.scenarios import content_hash, load_data
+    from pbem.engine.scenarios import content_hash, load_data
+    from pbem.protocol import archive
+    from pbem.protocol.canonical import (
+        MAX_GENESIS_BYTES,
+        MAX_MOVE_BYTES,
+        MAX_TURN_BYTES,
+        loads_strict,
+    )
+    from pbem.protocol.dsse import verify
+    from pbem.protocol.keys import parse_public
 
     listing = archive.scan(game_dir)
     assert listing.genesis is not None

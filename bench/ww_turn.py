@@ -14,7 +14,7 @@ Cases (positions and legal orders from ``bench/_synthetic.py``, checked legal be
     fitted exponent (least-squares slope of log time against log size).
 
 What is timed, best of ``--repeats``: ``WestWallRules.validate`` then ``WestWallRules.resolve`` with a
-fresh :class:`pbem.dice.DiceStream`, on the JSON state and orders exactly as the engine passes them
+fresh :class:`pbem.protocol.dice.DiceStream`, on the JSON state and orders exactly as the engine passes them
 (the engine always validates before it resolves; ``resolve`` no longer checks the orders a second
 time). The scenario is loaded once per case (its cached geometry is warm); the one-off cost of
 loading the scenario and building the geometry is printed separately as ``setup``.
@@ -24,7 +24,7 @@ module's own ``parse_state``/``parse_orders``) plus walking every path hex once 
 (hex number -> terrain, hexside -> crossing). Any validator must do at least this much.
 
 Maps over 99 columns or rows use six-digit hex numbers ``XXXYYY`` beyond column or row 99,
-which :class:`pbem.hexmap.Hex` and the model accept natively.
+which :class:`pbem.maps.hexmap.Hex` and the model accept natively.
 """
 
 from __future__ import annotations
@@ -48,11 +48,11 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import _synthetic as syn  # noqa: E402
 
-from pbem.dice import DiceStream  # noqa: E402
-from pbem.hexmap import Hex  # noqa: E402
-from pbem.westwall.board import Geometry, geometry  # noqa: E402
-from pbem.westwall.model import Orders, State  # noqa: E402
-from pbem.westwall.rules import WestWallRules, clear_memos  # noqa: E402
+from pbem.maps.hexmap import Hex  # noqa: E402
+from pbem.protocol.dice import DiceStream  # noqa: E402
+from pbem.systems.westwall.board import Geometry, geometry  # noqa: E402
+from pbem.systems.westwall.model import Orders, State  # noqa: E402
+from pbem.systems.westwall.rules import WestWallRules, clear_memos  # noqa: E402
 
 RULES = WestWallRules()
 ORDERS: TypeAdapter[Any] = TypeAdapter(Orders)

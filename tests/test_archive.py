@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 import test_protocol_helpers  # noqa: F401  (registers the toy ruleset)
 
-from pbem import archive
 from pbem.errors import ArchiveError, InputError
-from pbem.fsutil import write_new, write_replace
+from pbem.protocol import archive
+from pbem.protocol.fsutil import write_new, write_replace
 
 
 def test_write_new_creates_and_never_overwrites(tmp_path: Path) -> None:
@@ -53,7 +53,7 @@ def test_names_and_scan(tmp_path: Path) -> None:
 def _signed(body: bytes, payload_type: str) -> bytes:
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-    from pbem.dsse import envelope_bytes, sign
+    from pbem.protocol.dsse import envelope_bytes, sign
 
     return envelope_bytes(sign(body, payload_type, [Ed25519PrivateKey.generate()]))
 
@@ -65,8 +65,8 @@ GOOD = {
 
 
 def test_parse_move_accepts_canonical_body() -> None:
-    from pbem.canonical import canonical_bytes
-    from pbem.dsse import MOVE_TYPE
+    from pbem.protocol.canonical import canonical_bytes
+    from pbem.protocol.dsse import MOVE_TYPE
 
     msg = archive.parse_move(_signed(canonical_bytes(GOOD), MOVE_TYPE), "m.json")
     assert msg.body.step == 1 and msg.body_bytes == canonical_bytes(GOOD)
@@ -86,8 +86,8 @@ def test_parse_move_accepts_canonical_body() -> None:
     ],
 )
 def test_parse_move_refuses(body: object, payload: str, match: str) -> None:
-    from pbem.canonical import canonical_bytes
-    from pbem.dsse import JOIN_TYPE, MOVE_TYPE
+    from pbem.protocol.canonical import canonical_bytes
+    from pbem.protocol.dsse import JOIN_TYPE, MOVE_TYPE
 
     if body is None:
         raw = canonical_bytes(GOOD)

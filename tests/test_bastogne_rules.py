@@ -11,17 +11,17 @@ from typing import Any
 import pytest
 
 from pbem.errors import InputError
-from pbem.hexmap import Hex
-from pbem.westwall.bastogne import (
+from pbem.maps.hexmap import Hex
+from pbem.systems.westwall.bastogne import (
     Bastogne,
     controller,
     line_of_communication,
     special_of,
     special_problems,
 )
-from pbem.westwall.board import Board
-from pbem.westwall.exclusive import get_exclusive
-from pbem.westwall.model import Scenario, State, UnitState
+from pbem.systems.westwall.board import Board
+from pbem.systems.westwall.exclusive import get_exclusive
+from pbem.systems.westwall.model import Scenario, State, UnitState
 from tests.ww_helpers import state_with, tiny_scenario, unit
 
 H = Hex.parse
@@ -262,9 +262,9 @@ def test_loc_outcome_only_at_the_end_of_a_game_turn_15_27() -> None:
 def test_relief_through_the_engine_us_wins_at_end_of_first_game_turn_15_27() -> None:
     """Bundled Relief with WestWallRules: Germans set up far to the north-east, nobody moves; the
     road LOC 1231-1419 is open when Game-Turn 9 ends, so the game stops there."""
-    from pbem.dice import FixedDice
-    from pbem.scenarios import load_data
-    from pbem.westwall.rules import WestWallRules
+    from pbem.engine.scenarios import load_data
+    from pbem.protocol.dice import FixedDice
+    from pbem.systems.westwall.rules import WestWallRules
 
     rules = WestWallRules()
     sc = rules.load_scenario(load_data("bastogne-relief"))

@@ -14,12 +14,12 @@ from pathlib import Path
 
 import pytest
 
-from pbem.hexmap import Hex
-from pbem.scenarios import bundled_dir, load_data
-from pbem.westwall.bastogne import line_of_communication
-from pbem.westwall.board import geometry
-from pbem.westwall.model import Scenario
-from pbem.westwall.movement import area_hexes
+from pbem.engine.scenarios import bundled_dir, load_data
+from pbem.maps.hexmap import Hex
+from pbem.systems.westwall.bastogne import line_of_communication
+from pbem.systems.westwall.board import geometry
+from pbem.systems.westwall.model import Scenario
+from pbem.systems.westwall.movement import area_hexes
 from tests.ww_helpers import state_with
 
 H = Hex.parse

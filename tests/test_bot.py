@@ -10,12 +10,12 @@ from typing import Any
 import pytest
 from ww_helpers import area, artillery, state_with, tiny_scenario, unit
 
+from pbem.engine.scenarios import load_data
 from pbem.errors import InputError
-from pbem.hexmap import Hex
-from pbem.scenarios import load_data
-from pbem.westwall.bot import choose_orders, expected_value
-from pbem.westwall.model import Scenario, State
-from pbem.westwall.rules import WestWallRules
+from pbem.maps.hexmap import Hex
+from pbem.systems.westwall.bot import choose_orders, expected_value
+from pbem.systems.westwall.model import Scenario, State
+from pbem.systems.westwall.rules import WestWallRules
 
 RULES = WestWallRules()
 
@@ -171,7 +171,7 @@ def test_us_setup_rings_bastogne_15_12() -> None:
 
 
 def test_german_relief_setup_blocks_the_line_of_communication_15_27() -> None:
-    from pbem.westwall.bastogne import line_of_communication
+    from pbem.systems.westwall.bastogne import line_of_communication
 
     sc, st = _bundled("bastogne-relief")
     assert line_of_communication(sc, RULES_state(st)) is not None  # open on the empty map

@@ -10,7 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pbem.canonical import (
+from pbem.errors import InputError
+from pbem.protocol.canonical import (
     MAX_GENESIS_BYTES,
     MAX_MOVE_BYTES,
     MAX_SAFE_INTEGER,
@@ -19,7 +20,6 @@ from pbem.canonical import (
     loads_strict,
     sha256_hex,
 )
-from pbem.errors import InputError
 
 
 def load(data: bytes, max_bytes: int = 1000) -> Any:

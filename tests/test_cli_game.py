@@ -69,7 +69,7 @@ def ingest_case(make: Callable[[Player, dict], bytes], name: str = "move.json") 
 
 
 def flipped_sig(a: Player, body: dict) -> bytes:  # type: ignore[type-arg]
-    from pbem.canonical import canonical_bytes
+    from pbem.protocol.canonical import canonical_bytes
 
     env = json.loads(sign_move(a, body))
     sig = bytearray(base64.b64decode(env["signatures"][0]["sig"]))

@@ -14,7 +14,7 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from pbem.cli import cli, main
-from pbem.keys import KeyStore, fingerprint, raw_private_bytes
+from pbem.protocol.keys import KeyStore, fingerprint, raw_private_bytes
 
 SSH_KEYGEN = shutil.which("ssh-keygen")
 

@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from pbem.cli import cli, main
-from pbem.scenarios import load_data
+from pbem.engine.scenarios import load_data
 
 
 def run(*args: str) -> Any:

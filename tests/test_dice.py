@@ -16,8 +16,8 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from hypothesis import given
 from hypothesis import strategies as st
 
-import pbem.dice as dice_module
-from pbem.dice import (
+import pbem.protocol.dice as dice_module
+from pbem.protocol.dice import (
     DiceStream,
     FixedDice,
     NoDice,
@@ -90,7 +90,7 @@ def test_chain_seed_refuses_a_nonce_of_the_wrong_size() -> None:
 
 
 def test_new_nonces_are_fresh() -> None:
-    from pbem.dice import new_nonce
+    from pbem.protocol.dice import new_nonce
 
     nonces = {new_nonce() for _ in range(64)}
     assert len(nonces) == 64 and all(len(n) == 32 for n in nonces)

@@ -11,8 +11,9 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey,
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pbem.canonical import canonical_bytes, sha256_hex
-from pbem.dsse import (
+from pbem.errors import InputError, SignatureError
+from pbem.protocol.canonical import canonical_bytes, sha256_hex
+from pbem.protocol.dsse import (
     GENESIS_TYPE,
     JOIN_TYPE,
     MOVE_TYPE,
@@ -26,8 +27,7 @@ from pbem.dsse import (
     sign,
     verify,
 )
-from pbem.errors import InputError, SignatureError
-from pbem.keys import fingerprint
+from pbem.protocol.keys import fingerprint
 
 ALICE = Ed25519PrivateKey.from_private_bytes(bytes(range(32)))
 BOB = Ed25519PrivateKey.from_private_bytes(bytes(range(32, 64)))

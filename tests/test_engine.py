@@ -11,10 +11,10 @@ from typing import Any
 import pytest
 from test_protocol_helpers import GAME_ID, SCRIPT, TOY, listing, ok, pbem, written
 
-from pbem import engine
+from pbem.engine import replay as engine
+from pbem.engine.ruleset import Decision, register_ruleset
 from pbem.errors import VerificationError
-from pbem.ruleset import Decision, register_ruleset
-from pbem.toy import ToyRules, ToyScenario
+from pbem.systems.toy import ToyRules, ToyScenario
 
 DATA = Path(__file__).parent / "data"
 
@@ -153,7 +153,7 @@ def test_scenario_copy_must_match_genesis(tmp_path: Path) -> None:
     home, g = hot_seat(tmp_path, TOY, keys)
     data = json.loads((g / "scenario.json").read_bytes())
     data["rounds"] = 3
-    from pbem.canonical import canonical_bytes
+    from pbem.protocol.canonical import canonical_bytes
 
     (g / "scenario.json").write_bytes(canonical_bytes(data) + b"\n")
     res = pbem("verify", g, home=home)

@@ -64,7 +64,7 @@ def test_an_archive_from_other_rules_is_refused_by_name_not_as_tampered(
     # differ (a new version) must say so instead of reporting every turn file as corrupt.
     import json
 
-    from pbem.westwall.rules import WestWallRules
+    from pbem.systems.westwall.rules import WestWallRules
 
     body = json.loads(base64.b64decode(json.loads((EXAMPLE / "genesis.json").read_bytes())["payload"]))
     assert body["rules"] == WestWallRules().rules_id

@@ -5,7 +5,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from pbem.errors import InputError
-from pbem.hexmap import Hex, hexside, parse_hexside
+from pbem.maps.hexmap import Hex, hexside, parse_hexside
 
 
 def test_bastogne_town_hexes_are_adjacent() -> None:

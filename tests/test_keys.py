@@ -13,7 +13,7 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from pbem.errors import InputError
-from pbem.keys import (
+from pbem.protocol.keys import (
     KeyStore,
     fingerprint,
     home,

@@ -1,4 +1,4 @@
-"""Turn emails (pbem.mail): narrative, deterministic .eml drafts, template overrides, extraction."""
+"""Turn emails (pbem.mail.draft): narrative, deterministic .eml drafts, template overrides, extraction."""
 
 from __future__ import annotations
 
@@ -13,14 +13,14 @@ from typing import Any
 import pytest
 
 from pbem.errors import InputError
-from pbem.mail import (
+from pbem.mail.draft import (
     MAX_ATTACHMENT_BYTES,
     draft_email,
     extract_attachments,
     message_id,
     narrate,
 )
-from pbem.westwall.model import Scenario
+from pbem.systems.westwall.model import Scenario
 
 
 def scenario() -> Scenario:
@@ -264,7 +264,7 @@ def test_extract_refuses_conflicting_duplicates_and_empty_mail() -> None:
 
 
 def test_extract_refuses_oversize_mail() -> None:
-    from pbem.mail import MAX_EML_BYTES
+    from pbem.mail.draft import MAX_EML_BYTES
 
     with pytest.raises(InputError, match="allowed"):
         extract_attachments(b"Subject: x\r\n\r\n" + b"a" * MAX_EML_BYTES)

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from pbem.engine.scenarios import load_data
 from pbem.errors import InputError
-from pbem.scenarios import load_data
-from pbem.westwall.model import Scenario
-from pbem.westwall.orders_text import parse_text_orders
+from pbem.systems.westwall.model import Scenario
+from pbem.systems.westwall.orders_text import parse_text_orders
 from tests.test_protocol_helpers import pbem as run_pbem
 
 

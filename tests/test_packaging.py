@@ -27,7 +27,7 @@ def test_plain_install_finds_scenarios_and_templates_from_another_directory(tmp_
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     probe = (
-        "import pbem, pbem.scenarios as s, importlib.resources as r;"
+        "import pbem, pbem.engine.scenarios as s, importlib.resources as r;"
         "print(pbem.__file__); print(','.join(s.bundled_ids()));"
         "print(r.files('pbem.templates').joinpath('mail.txt.j2').is_file())"
     )

@@ -17,12 +17,12 @@ import pytest
 from test_protocol_helpers import env, pbem
 
 from pbem.cli.bot import autoplay
-from pbem.engine import Game
+from pbem.engine.replay import Game
 from pbem.errors import ArchiveError
-from pbem.hexmap import Hex
-from pbem.westwall.board import Board
-from pbem.westwall.bot import choose_orders
-from pbem.westwall.model import Scenario, State
+from pbem.maps.hexmap import Hex
+from pbem.systems.westwall.board import Board
+from pbem.systems.westwall.bot import choose_orders
+from pbem.systems.westwall.model import Scenario, State
 
 GAME_ID = "0badc0de0badc0de0badc0de0badc0de"
 
@@ -214,7 +214,7 @@ def test_cli_round_trip_with_two_local_keys(tmp_path: Path) -> None:
         res = pbem("bot", g, "--side", side, "--key", key, home=home)
         assert res.code == 0, res.err
     # an illegal order through 'pbem submit' is refused with its rule case, nothing written
-    from pbem.localstate import LocalGame, local_seeds
+    from pbem.protocol.localstate import LocalGame, local_seeds
 
     with env(PBEM_HOME=str(home), PBEM_PASSPHRASE=""):
         game = Game.open(g)
@@ -240,11 +240,11 @@ def test_cli_round_trip_with_two_local_keys(tmp_path: Path) -> None:
 
 def test_engine_refuses_a_signed_illegal_move(tmp_path: Path) -> None:
     """A move whose orders break a rule never enters the archive, even when validly signed."""
-    from pbem import archive
-    from pbem.canonical import canonical_bytes
-    from pbem.dice import reveal
-    from pbem.dsse import MOVE_TYPE, envelope_bytes, sign
-    from pbem.localstate import LocalGame, local_seeds, private_key
+    from pbem.protocol import archive
+    from pbem.protocol.canonical import canonical_bytes
+    from pbem.protocol.dice import reveal
+    from pbem.protocol.dsse import MOVE_TYPE, envelope_bytes, sign
+    from pbem.protocol.localstate import LocalGame, local_seeds, private_key
 
     home, g = _new_game(tmp_path, "bastogne-spearhead")
     with env(PBEM_HOME=str(home), PBEM_PASSPHRASE=""):

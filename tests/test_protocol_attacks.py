@@ -74,7 +74,7 @@ def test_p1_flipped_signature_byte_refused(tmp_path: Path) -> None:
         flipped = bytearray(sig)
         flipped[position] ^= 0x01
         env2 = dict(env, signatures=[dict(env["signatures"][0], sig=base64.b64encode(bytes(flipped)).decode())])
-        from pbem.canonical import canonical_bytes
+        from pbem.protocol.canonical import canonical_bytes
 
         forged = drop(tmp_path, f"flip{position}.json", canonical_bytes(env2) + b"\n")
         refused(b.ingest(forged), "bad signature", "[P1]")
@@ -137,7 +137,7 @@ def test_p2_move_replayed_into_another_step_refused(tmp_path: Path) -> None:
 def test_p2_move_by_the_side_not_to_move_refused(tmp_path: Path) -> None:
     a, b, body = setup_at_step3(tmp_path)
     # B signs orders for step 3 although it is A's decision
-    from pbem.dice import reveal
+    from pbem.protocol.dice import reveal
 
     fake = dict(body, side="B", reveal=reveal(b.seed(), 512, 2).hex(),
                 orders={"kind": "roll", "side": "B", "round": 1, "dice": 1})
@@ -159,7 +159,7 @@ def test_chain_reveal_not_hashing_to_previous_refused(tmp_path: Path) -> None:
         forged = drop(tmp_path, "m3.json", sign_move(a, dict(body, reveal=bad.hex())))
         refused(b.ingest(forged), "previous chain value")
     # skipping one link (reveal j+1 instead of j) breaks the chain too
-    from pbem.dice import reveal
+    from pbem.protocol.dice import reveal
 
     assert reveal(a.seed(), 512, 2) == genuine
     skip = reveal(a.seed(), 512, 3)  # A revealed value 1 at step 1; value 2 is due, 3 skips one

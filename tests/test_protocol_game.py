@@ -104,7 +104,7 @@ def test_divergent_answers_is_loud_and_writes_nothing(tmp_path: Path) -> None:
 
 
 def test_same_archive_same_rolls(tmp_path: Path) -> None:
-    from pbem.engine import Game
+    from pbem.engine.replay import Game
 
     a, b = start_remote(tmp_path)
     for step, (side, orders) in enumerate(SCRIPT, 1):
@@ -162,7 +162,7 @@ def test_passphrase_protected_keys(tmp_path: Path) -> None:
 
     home = tmp_path / "home"
     with env(PBEM_PASSPHRASE="s3cret"):
-        from pbem.keys import KeyStore
+        from pbem.protocol.keys import KeyStore
 
         KeyStore(home).new("alice", b"s3cret")
         KeyStore(home).new("bob", b"s3cret")

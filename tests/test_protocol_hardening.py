@@ -182,6 +182,6 @@ def test_a_scenario_name_with_escape_sequences_is_shown_escaped(tmp_path: Path) 
 
 
 def _payload(path: Path) -> bytes:
-    from pbem.dsse import parse_envelope
+    from pbem.protocol.dsse import parse_envelope
 
     return parse_envelope(path.read_bytes(), max_bytes=1 << 20, what=path.name).body()

@@ -18,9 +18,9 @@ from typing import Any
 
 import pytest
 
-from pbem.ruleset import register_ruleset
+from pbem.engine.ruleset import register_ruleset
 
-register_ruleset("toy", "pbem.toy:ToyRules")
+register_ruleset("toy", "pbem.systems.toy:ToyRules")
 
 DATA = Path(__file__).parent / "data"
 TOY = DATA / "toy-duel.json"
@@ -107,7 +107,7 @@ class Player:
         return self.home / "keys" / f"{self.name}.pub"
 
     def private(self) -> Any:
-        from pbem.keys import KeyStore
+        from pbem.protocol.keys import KeyStore
 
         return KeyStore(self.home).private(self.name, None)
 
@@ -178,8 +178,8 @@ def listing(path: Path) -> dict[str, bytes]:
 
 def sign_move(player: Player, body: dict[str, Any], key: Any = None) -> bytes:
     """Sign an arbitrary move body with ``player``'s key (or ``key``), bypassing the tool."""
-    from pbem.canonical import canonical_bytes
-    from pbem.dsse import MOVE_TYPE, envelope_bytes, sign
+    from pbem.protocol.canonical import canonical_bytes
+    from pbem.protocol.dsse import MOVE_TYPE, envelope_bytes, sign
 
     priv = key if key is not None else player.private()
     return envelope_bytes(sign(canonical_bytes(body), MOVE_TYPE, [priv]))
@@ -188,7 +188,7 @@ def sign_move(player: Player, body: dict[str, Any], key: Any = None) -> bytes:
 def move_body(path: Path) -> dict[str, Any]:
     import json
 
-    from pbem.dsse import parse_envelope
+    from pbem.protocol.dsse import parse_envelope
 
     env = parse_envelope(path.read_bytes(), max_bytes=1 << 20, what=path.name)
     value: dict[str, Any] = json.loads(env.body())

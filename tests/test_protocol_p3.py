@@ -21,7 +21,7 @@ from pathlib import Path
 
 from test_protocol_helpers import GAME_ID, SCRIPT, move_body, ok, play, start_remote
 
-from pbem.dice import reveal, roll_key
+from pbem.protocol.dice import reveal, roll_key
 
 
 def view_bytes(*roots: Path) -> list[bytes]:
@@ -86,7 +86,7 @@ def test_p3_decider_view_does_not_determine_the_roll_key(tmp_path: Path) -> None
     assert r == reveal(b.seed(), 512, 2)
     turn3 = json.loads((b.dir / "turn-0003.json").read_bytes())
     k3 = bytes.fromhex(turn3["roll_key"])
-    from pbem.canonical import canonical_bytes
+    from pbem.protocol.canonical import canonical_bytes
 
     m3_hash = hashlib.sha256(canonical_bytes(m3)).hexdigest()
     rA = bytes.fromhex(m3["reveal"])
@@ -121,7 +121,7 @@ def test_p3_the_author_of_the_next_move_cannot_choose_it(tmp_path: Path) -> None
     # fixed since B joined: two hashing steps lead from r to B's signed commitment
     assert hashlib.sha256(hashlib.sha256(r).digest()).digest() == commitment
     b_last = bytes.fromhex(move_body(a.dir / "move-0002-B.json")["reveal"])
-    from pbem.dice import check_reveal
+    from pbem.protocol.dice import check_reveal
 
     assert check_reveal(b_last, r)
     for other in (hashlib.sha256(r).digest(), bytes(32), r[:-1] + bytes([r[-1] ^ 1])):

@@ -37,8 +37,8 @@ from test_protocol_helpers import (
     written,
 )
 
-from pbem.canonical import canonical_bytes
-from pbem.dice import chain_head, chain_seed, roll_key
+from pbem.protocol.canonical import canonical_bytes
+from pbem.protocol.dice import chain_head, chain_seed, roll_key
 
 
 def sha(data: bytes) -> bytes:
@@ -138,7 +138,7 @@ def test_p3_an_inviter_reusing_a_game_id_cannot_predict_the_opponents_reveals(tm
 
 def test_p3_a_genesis_may_not_choose_the_invited_sides_nonce(tmp_path: Path) -> None:
     """A modified inviter's client writes a nonce (and so a chain) for the invited side: refused."""
-    from pbem.dsse import GENESIS_TYPE, envelope_bytes, parse_envelope, sign
+    from pbem.protocol.dsse import GENESIS_TYPE, envelope_bytes, parse_envelope, sign
 
     alice = Player(tmp_path, "alice", "A")
     bob = Player(tmp_path, "bob", "B")

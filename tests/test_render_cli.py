@@ -137,7 +137,7 @@ def test_mail_draft_carries_move_turn_and_map(game: tuple[Path, Path]) -> None:
     # submit wrote exactly this email
     assert (g / "mail-0002.eml").read_bytes() == out
     # and it can be ingested back: only the archive files come out
-    from pbem.mail import extract_attachments
+    from pbem.mail.draft import extract_attachments
 
     assert sorted(n for n, _ in extract_attachments(out)) == ["move-0002-DE.json", "turn-0001.json"]
 

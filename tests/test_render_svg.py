@@ -16,10 +16,10 @@ from typing import Any
 import pytest
 
 from pbem.errors import InputError
-from pbem.hexmap import Hex
+from pbem.maps.hexmap import Hex
 from pbem.render.common import area_hexes, coerce_events, coerce_state, positions_before
 from pbem.render.svg import DEFAULT_COLORS, hex_center, render_map
-from pbem.westwall.model import Area, Scenario
+from pbem.systems.westwall.model import Area, Scenario
 
 NS = {"s": "http://www.w3.org/2000/svg"}
 DE_COLOUR = "#c0c0c0"
@@ -353,7 +353,7 @@ def test_pixels_side_colour_river_and_woods() -> None:
 
 
 def test_bastogne_map_with_every_unit_stays_under_300_kb() -> None:
-    from pbem.scenarios import load_data
+    from pbem.engine.scenarios import load_data
 
     sc = Scenario.model_validate(load_data("bastogne-spearhead"))
     hexes = [h for h in sc.map.all_hexes() if sc.map.terrain_of(h) != "lake"]

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from pbem.dice import FixedDice
-from pbem.hexmap import Hex
-from pbem.westwall.board import Board
-from pbem.westwall.combat import combat_state_changes, resolve_combat, validate_attacks
-from pbem.westwall.model import (
+from pbem.maps.hexmap import Hex
+from pbem.protocol.dice import FixedDice
+from pbem.systems.westwall.board import Board
+from pbem.systems.westwall.combat import combat_state_changes, resolve_combat, validate_attacks
+from pbem.systems.westwall.model import (
     Event,
     NoteEvent,
     RetreatEvent,

@@ -6,8 +6,8 @@ Geometry reminder (SPI numbering, even columns half a hex lower): 0303's neighbo
 
 from __future__ import annotations
 
-from pbem.hexmap import Hex
-from pbem.westwall.board import Board, better_line, default_terrain_key, geometry
+from pbem.maps.hexmap import Hex
+from pbem.systems.westwall.board import Board, better_line, default_terrain_key, geometry
 from tests.ww_helpers import state_with, tiny_scenario, unit
 
 H = Hex.parse

@@ -15,12 +15,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pbem.dice import FixedDice
 from pbem.errors import InputError
-from pbem.hexmap import Hex
-from pbem.westwall.board import Board
-from pbem.westwall.combat import resolve_combat, validate_attacks
-from pbem.westwall.model import (
+from pbem.maps.hexmap import Hex
+from pbem.protocol.dice import FixedDice
+from pbem.systems.westwall.board import Board
+from pbem.systems.westwall.combat import resolve_combat, validate_attacks
+from pbem.systems.westwall.model import (
     AdvanceEvent,
     EliminatedEvent,
     Event,

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pbem.westwall import crt
+from pbem.systems.westwall import crt
 
 
 def test_7_0_worked_example_town() -> None:

@@ -11,11 +11,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pbem.errors import InputError, RuleViolation
-from pbem.hexmap import Hex
-from pbem.westwall.board import Board
-from pbem.westwall.exclusive import Exclusive
-from pbem.westwall.model import MoveOrder
-from pbem.westwall.movement import (
+from pbem.maps.hexmap import Hex
+from pbem.systems.westwall.board import Board
+from pbem.systems.westwall.exclusive import Exclusive
+from pbem.systems.westwall.model import MoveOrder
+from pbem.systems.westwall.movement import (
     apply_moves,
     cheapest_path,
     exit_options,
@@ -367,11 +367,11 @@ def test_property_cheapest_path_is_legal_and_costs_what_reachable_says(
     assert plan.events[0].mp_halves == cost
 
 
-# -- enumeration (pbem.westwall.enumerate) ----------------------------------------------------------
+# -- enumeration (pbem.systems.westwall.enumerate) ----------------------------------------------------------
 
 
 def test_enumerate_destinations_are_vacant_and_each_move_order_is_legal() -> None:
-    from pbem.westwall.enumerate import legal_moves, move_order
+    from pbem.systems.westwall.enumerate import legal_moves, move_order
 
     sc = tiny_scenario(
         cols=(1, 4),

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from pbem.hexmap import Hex
-from pbem.westwall.board import Board
-from pbem.westwall.model import MoveOrder
-from pbem.westwall.movement import (
+from pbem.maps.hexmap import Hex
+from pbem.systems.westwall.board import Board
+from pbem.systems.westwall.model import MoveOrder
+from pbem.systems.westwall.movement import (
     area_hexes,
     cheapest_path,
     in_area,

@@ -10,17 +10,17 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pbem.hexmap import Hex
-from pbem.westwall.board import Board
-from pbem.westwall.exclusive import Exclusive
-from pbem.westwall.model import (
+from pbem.maps.hexmap import Hex
+from pbem.systems.westwall.board import Board
+from pbem.systems.westwall.exclusive import Exclusive
+from pbem.systems.westwall.model import (
     DisplacedEvent,
     EliminatedEvent,
     RetreatEvent,
     Scenario,
     StandingOrders,
 )
-from pbem.westwall.retreat import retreat
+from pbem.systems.westwall.retreat import retreat
 from tests.ww_helpers import state_with, tiny_scenario, unit
 
 H = Hex.parse
@@ -101,12 +101,12 @@ def test_7_71_friends_do_not_negate_zoc() -> None:
 
 def test_7_72_prohibited_hexside() -> None:
     # A hexside closed to all units (a custom "wall" kind) between 0301 and 0401.
-    from pbem.westwall.board import default_terrain_key
+    from pbem.systems.westwall.board import default_terrain_key
 
     key = default_terrain_key()
     data = key.model_dump()
     data["hexsides"]["wall"] = {"prohibited": True}
-    from pbem.westwall.model import TerrainKey
+    from pbem.systems.westwall.model import TerrainKey
 
     b = line_board(
         {"de1": "0201", "us1": "0301"},

@@ -7,13 +7,13 @@ from typing import Any
 
 import pytest
 
-from pbem.canonical import canonical_bytes
-from pbem.dice import FixedDice
+from pbem.engine.ruleset import Outcome, get_ruleset
 from pbem.errors import IllegalOrders, InputError
-from pbem.ruleset import Outcome, get_ruleset
-from pbem.westwall.exclusive import Exclusive, get_exclusive, register_exclusive
-from pbem.westwall.model import Scenario, State
-from pbem.westwall.rules import WestWallRules
+from pbem.protocol.canonical import canonical_bytes
+from pbem.protocol.dice import FixedDice
+from pbem.systems.westwall.exclusive import Exclusive, get_exclusive, register_exclusive
+from pbem.systems.westwall.model import Scenario, State
+from pbem.systems.westwall.rules import WestWallRules
 from tests.ww_helpers import area, state_with, tiny_scenario, unit
 
 R = WestWallRules()
@@ -248,7 +248,7 @@ def test_exclusive_outcome_ends_the_game_early() -> None:
 
 def test_player_turn_with_combat_draws_one_die_per_attack() -> None:
     """Glue to the combat module: one attack, one die labelled for combat 1 [7.6]."""
-    pytest.importorskip("pbem.westwall.combat")  # engineer B's module, landing concurrently
+    pytest.importorskip("pbem.systems.westwall.combat")  # engineer B's module, landing concurrently
     sc = tiny_scenario(
         units=[unit("g", "DE", "infantry", 8, 4, 7), unit("u", "US", "infantry", 2, 4, 7)]
     )

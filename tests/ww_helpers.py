@@ -18,8 +18,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from pbem.westwall.board import default_terrain_key
-from pbem.westwall.model import (
+from pbem.systems.westwall.board import default_terrain_key
+from pbem.systems.westwall.model import (
     Area,
     Deployment,
     ExitRule,
@@ -235,8 +235,8 @@ def game(
     units: list[UnitDef], positions: dict[str, str], phasing: str = "DE", **kw: Any
 ) -> tuple[Scenario, State, Any]:
     """A tiny scenario (``kw`` for ``tiny_scenario``, except state fields such as ``standing``),
-    a state with ``positions`` and a :class:`~pbem.westwall.board.Board` on it."""
-    from pbem.westwall.board import Board
+    a state with ``positions`` and a :class:`~pbem.systems.westwall.board.Board` on it."""
+    from pbem.systems.westwall.board import Board
 
     state_fields = {k: kw.pop(k) for k in _STATE_KEYS if k in kw}
     sc = tiny_scenario(units=units, **kw)
@@ -246,7 +246,7 @@ def game(
 
 def orders(side: str, *attacks: dict[str, Any], turn: int = 1) -> Any:
     """Player-turn orders made only of ``attacks``."""
-    from pbem.westwall.model import PlayerTurnOrders
+    from pbem.systems.westwall.model import PlayerTurnOrders
 
     return PlayerTurnOrders.model_validate(
         {"side": side, "game_turn": turn, "attacks": list(attacks)}
@@ -277,6 +277,6 @@ def rules_of(violations: Iterable[Any]) -> list[str]:
 
 def combats(events: Iterable[Any]) -> list[Any]:
     """The combat events among ``events``."""
-    from pbem.westwall.model import CombatEvent
+    from pbem.systems.westwall.model import CombatEvent
 
     return [e for e in events if isinstance(e, CombatEvent)]

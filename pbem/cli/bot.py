@@ -1,7 +1,7 @@
 """``pbem bot``: let the sparring bot answer a side's pending decision, and :func:`autoplay`, the
 in-process bot-vs-bot driver used by the playthrough tests, ``bench/campaign.py`` and the examples.
 
-``pbem bot GAME_DIR --side SIDE --key NAME`` asks :func:`pbem.westwall.bot.choose_orders` for the
+``pbem bot GAME_DIR --side SIDE --key NAME`` asks :func:`pbem.systems.westwall.bot.choose_orders` for the
 orders (set-up, player-turn or the closing acknowledge) and hands them to ``pbem submit`` itself,
 so they are checked, signed (with the P7 record) and adjudicated exactly like a player's orders;
 the orders file lives in a temporary directory, so nothing but what ``submit`` writes appears in
@@ -27,7 +27,7 @@ from pbem.errors import InputError
 def _bot_for(game: Any) -> Callable[..., dict[str, Any]]:
     if game.ruleset.system != "westwall":
         raise InputError(f"the sparring bot plays WestWall games only, not {game.ruleset.system!r}")
-    from pbem.westwall.bot import choose_orders
+    from pbem.systems.westwall.bot import choose_orders
 
     return choose_orders
 
@@ -42,7 +42,7 @@ def _bot_for(game: Any) -> Callable[..., dict[str, Any]]:
 def bot(ctx: click.Context, game_dir: Path, side: str, key_name: str, seed: int, dry_run: bool) -> None:
     """Let the sparring bot write SIDE's orders and submit them with your key."""
     from pbem.cli.game import _current_decision, _open_with_seeds, submit
-    from pbem.keys import KeyStore
+    from pbem.protocol.keys import KeyStore
 
     game, _local, seeds = _open_with_seeds(game_dir)
     if side not in game.body.sides:
@@ -99,16 +99,16 @@ def autoplay(
     Each move is built and signed as ``pbem submit`` builds it (body, reveal, P7 record) and placed
     with :meth:`Replay.add_move`, which runs every check of an archived move, then written with
     :meth:`Replay.write`. One replay serves the whole game, so a campaign costs one pass."""
-    from pbem import archive
-    from pbem.canonical import canonical_bytes
-    from pbem.dice import reveal
-    from pbem.dsse import MOVE_TYPE, envelope_bytes, sign
-    from pbem.engine import open_checked
+    from pbem.engine.replay import open_checked
     from pbem.errors import IllegalOrders
-    from pbem.localstate import LocalGame, local_seeds, local_sides, private_key
+    from pbem.protocol import archive
+    from pbem.protocol.canonical import canonical_bytes
+    from pbem.protocol.dice import reveal
+    from pbem.protocol.dsse import MOVE_TYPE, envelope_bytes, sign
+    from pbem.protocol.localstate import LocalGame, local_seeds, local_sides, private_key
 
     if outputs:
-        from pbem.engine import load_plugins
+        from pbem.engine.replay import load_plugins
 
         load_plugins()
     game = open_checked(game_dir)

@@ -1,7 +1,7 @@
 """The game commands: ``new``, ``join``, ``status``, ``orders``, ``submit``, ``ingest``, ``verify``,
 ``log`` and ``schema``.
 
-Thin click wrappers over :mod:`pbem.engine`: every check lives in the engine so that ``submit``,
+Thin click wrappers over :mod:`pbem.engine.replay`: every check lives in the engine so that ``submit``,
 ``ingest`` and ``verify`` agree. Bad input is an :class:`InputError` (one line, exit 2, nothing
 written); a failed verification a :class:`VerificationError` (exit 1, the first bad file named).
 """
@@ -16,9 +16,9 @@ from typing import Any
 
 import click
 
-from pbem import archive
 from pbem.cli._out import echo
 from pbem.errors import ArchiveError, IllegalOrders, InputError, PbemError
+from pbem.protocol import archive
 
 
 def _echo_files(paths: list[Path]) -> None:
@@ -43,7 +43,7 @@ def _parse_option(text: str) -> tuple[str, Any]:
 def _nonce(given: str | None) -> bytes:
     """A fresh chain nonce, or (hidden ``--nonce``, for reproducible examples and tests) the given
     one. Choosing one's own nonce only affects one's own chain; nobody can choose another's."""
-    from pbem.dice import NONCE_BYTES, new_nonce
+    from pbem.protocol.dice import NONCE_BYTES, new_nonce
 
     if given is None:
         return new_nonce()
@@ -77,14 +77,14 @@ def _game_id(given: str | None) -> str:
 def new(scenario: str, game_dir: Path, players: tuple[str, ...], options: tuple[str, ...],
         game_id: str | None, nonce_hex: str | None) -> None:
     """Start a game of SCENARIO in GAME_DIR (which must not exist or be empty)."""
-    from pbem.canonical import canonical_bytes
-    from pbem.dice import chain_head, chain_seed
-    from pbem.dsse import GENESIS_TYPE, envelope_bytes, sign
-    from pbem.engine import SCENARIO_NAME, load_scenario, open_checked, side_ids
-    from pbem.fsutil import write_new
-    from pbem.keys import NAME_RE, KeyStore, fingerprint, load_public_file, public_line
-    from pbem.localstate import LocalGame, private_key
-    from pbem.scenarios import content_hash, load_data
+    from pbem.engine.replay import SCENARIO_NAME, load_scenario, open_checked, side_ids
+    from pbem.engine.scenarios import content_hash, load_data
+    from pbem.protocol.canonical import canonical_bytes
+    from pbem.protocol.dice import chain_head, chain_seed
+    from pbem.protocol.dsse import GENESIS_TYPE, envelope_bytes, sign
+    from pbem.protocol.fsutil import write_new
+    from pbem.protocol.keys import NAME_RE, KeyStore, fingerprint, load_public_file, public_line
+    from pbem.protocol.localstate import LocalGame, private_key
 
     data = load_data(scenario)
     digest = content_hash(data)
@@ -155,7 +155,7 @@ def new(scenario: str, game_dir: Path, players: tuple[str, ...], options: tuple[
         "sides": entries,
     }
     body_bytes = canonical_bytes(body)
-    from pbem.canonical import sha256_hex
+    from pbem.protocol.canonical import sha256_hex
 
     local = LocalGame(gid, sha256_hex(body_bytes))  # refuses an id this machine already plays
     env = sign(body_bytes, GENESIS_TYPE, list(privs.values()))
@@ -168,7 +168,7 @@ def new(scenario: str, game_dir: Path, players: tuple[str, ...], options: tuple[
     write_new(written[0], canonical_bytes(data) + b"\n")
     write_new(written[1], envelope_bytes(env))
     game = open_checked(game_dir)
-    from pbem.engine import load_plugins
+    from pbem.engine.replay import load_plugins
 
     load_plugins()
     invited = game.missing_joins()
@@ -193,9 +193,9 @@ def new(scenario: str, game_dir: Path, players: tuple[str, ...], options: tuple[
 def _invitation_files(invitation: Path) -> dict[str, bytes]:
     """The genesis.json (and scenario.json) an invitation carries: an email or a genesis.json
     with the scenario beside it. Read into memory only; nothing is believed yet."""
-    from pbem.canonical import MAX_GENESIS_BYTES
-    from pbem.engine import SCENARIO_NAME
-    from pbem.scenarios import MAX_SCENARIO_BYTES
+    from pbem.engine.replay import SCENARIO_NAME
+    from pbem.engine.scenarios import MAX_SCENARIO_BYTES
+    from pbem.protocol.canonical import MAX_GENESIS_BYTES
 
     if invitation.suffix.lower() == ".eml":
         files = dict(extract_from_eml(invitation))
@@ -263,13 +263,13 @@ def join(game_dir: Path, key_name: str, invitation: Path | None, expect: tuple[s
     key's place in the game and every --expect)."""
     import tempfile
 
-    from pbem.canonical import canonical_bytes
-    from pbem.dice import chain_head, chain_seed
-    from pbem.dsse import JOIN_TYPE, envelope_bytes, sign
-    from pbem.engine import SCENARIO_NAME, load_plugins, open_checked
-    from pbem.fsutil import write_new
-    from pbem.keys import KeyStore
-    from pbem.localstate import LocalGame, private_key
+    from pbem.engine.replay import SCENARIO_NAME, load_plugins, open_checked
+    from pbem.protocol.canonical import canonical_bytes
+    from pbem.protocol.dice import chain_head, chain_seed
+    from pbem.protocol.dsse import JOIN_TYPE, envelope_bytes, sign
+    from pbem.protocol.fsutil import write_new
+    from pbem.protocol.keys import KeyStore
+    from pbem.protocol.localstate import LocalGame, private_key
 
     load_plugins()
     expected = _parse_expect(expect)
@@ -339,7 +339,7 @@ def join(game_dir: Path, key_name: str, invitation: Path | None, expect: tuple[s
         mails += write_join_mail(game, side)
     written += mails
     if not game.missing_joins():
-        from pbem.localstate import local_seeds
+        from pbem.protocol.localstate import local_seeds
 
         written += game.advance(local_seeds(game, local))
     _echo_files(written)
@@ -356,10 +356,10 @@ def join(game_dir: Path, key_name: str, invitation: Path | None, expect: tuple[s
 def _open_with_seeds(game_dir: Path, *, derive: bool = True) -> tuple[Any, Any, dict[str, bytes]]:
     """Open a game with the chain seeds of the sides this machine plays; ``derive`` (the default)
     re-derives a lost seed file from the private key and the published nonce."""
-    from pbem.engine import load_plugins, open_checked
+    from pbem.engine.replay import load_plugins, open_checked
 
     load_plugins()
-    from pbem.localstate import LocalGame, local_seeds
+    from pbem.protocol.localstate import LocalGame, local_seeds
 
     game = open_checked(game_dir)
     local = LocalGame.of(game)
@@ -471,12 +471,12 @@ def submit(game_dir: Path, orders_file: Path, key_name: str) -> None:
 
     ORDERS_FILE is JSON (as 'pbem orders' prints it) or, for WestWall games, text orders such as
     'move 1/501 to 1418' and 'attack 20 with 1/3 2/3 advance 1/3' (see the README)."""
-    from pbem.canonical import MAX_MOVE_BYTES, canonical_bytes, loads_strict
-    from pbem.dice import reveal
-    from pbem.dsse import MOVE_TYPE, envelope_bytes, sign
-    from pbem.engine import load_plugins, open_checked
-    from pbem.keys import KeyStore
-    from pbem.localstate import LocalGame, local_seeds, private_key, seed_for
+    from pbem.engine.replay import load_plugins, open_checked
+    from pbem.protocol.canonical import MAX_MOVE_BYTES, canonical_bytes, loads_strict
+    from pbem.protocol.dice import reveal
+    from pbem.protocol.dsse import MOVE_TYPE, envelope_bytes, sign
+    from pbem.protocol.keys import KeyStore
+    from pbem.protocol.localstate import LocalGame, local_seeds, private_key, seed_for
 
     load_plugins()
     raw_orders = archive.read_limited(orders_file, MAX_MOVE_BYTES)
@@ -487,11 +487,11 @@ def submit(game_dir: Path, orders_file: Path, key_name: str) -> None:
         against the decision they answer."""
         if orders_file.suffix.lower() == ".json" or raw_orders.lstrip()[:1] in (b"{", b"["):
             return loads_strict(raw_orders, max_bytes=MAX_MOVE_BYTES, what=str(orders_file))
-        from pbem.westwall.model import Scenario
+        from pbem.systems.westwall.model import Scenario
 
         if not isinstance(game.scenario, Scenario):
             raise InputError(f"{orders_file}: text orders are for WestWall games; write JSON")
-        from pbem.westwall.orders_text import parse_text_orders
+        from pbem.systems.westwall.orders_text import parse_text_orders
 
         try:
             text = raw_orders.decode("utf-8")
@@ -525,7 +525,7 @@ def submit(game_dir: Path, orders_file: Path, key_name: str) -> None:
         if same and (rp.tail_open or not rp.current.pending or rp.current.pending[0].side not in my_sides
                      or last.body.step == len(rp.placed)):
             echo(f"already in the archive: {archive.move_name(last.body.step, last.body.side)}", err=True)
-            from pbem.engine import run_move_outputs
+            from pbem.engine.replay import run_move_outputs
 
             written += run_move_outputs(game, rp, last)  # e.g. the email a crash did not write
             _echo_files(written)
@@ -579,16 +579,16 @@ def submit(game_dir: Path, orders_file: Path, key_name: str) -> None:
 def extract_from_eml(path: Path) -> list[tuple[str, bytes]]:
     """The archive attachments (``move-*.json``, ``join-*.json``) of an email file.
 
-    Hook point for :mod:`pbem.mail`: when it provides ``extract_attachments(path) -> list[(name,
+    Hook point for :mod:`pbem.mail.draft`: when it provides ``extract_attachments(path) -> list[(name,
     bytes)]`` it is used; until then an ``.eml`` is refused with a clear message."""
     try:
-        from pbem import mail
+        from pbem.mail import draft as mail
     except ImportError:
-        raise InputError(f"{path.name}: reading .eml files needs pbem.mail (not installed yet); "
+        raise InputError(f"{path.name}: reading .eml files needs pbem.mail.draft (not installed yet); "
                          "save the attached move file and ingest that") from None
     fn = getattr(mail, "extract_attachments", None)
     if fn is None:
-        raise InputError(f"{path.name}: pbem.mail cannot extract attachments yet")
+        raise InputError(f"{path.name}: pbem.mail.draft cannot extract attachments yet")
     result: list[tuple[str, bytes]] = fn(path)
     return result
 
@@ -624,7 +624,7 @@ def _place_move(game: Any, rp: Any, name: str, raw: bytes) -> None:
                 f"{name}: step {body.step} is already archived as {archived.name}; a move by "
                 f"{body.side} cannot take its place [P2]"
             )
-        from pbem.dsse import MOVE_TYPE, verify
+        from pbem.protocol.dsse import MOVE_TYPE, verify
 
         entry = game.body.sides[body.side]
         try:
@@ -645,7 +645,7 @@ def _place_move(game: Any, rp: Any, name: str, raw: bytes) -> None:
 def _check_attached_turn(game_dir: Path, rp: Any, name: str, raw: bytes) -> str | None:
     """Compare a turn file that travelled with a move against ours [P6]; a note to print, or an
     :class:`ArchiveError` on divergence."""
-    from pbem.canonical import sha256_hex
+    from pbem.protocol.canonical import sha256_hex
 
     step = int(name[5:9])
     ours: bytes | None = None
@@ -671,11 +671,11 @@ def ingest(game_dir: Path, files: tuple[Path, ...]) -> None:
 
     Everything is checked before anything is written: a bad file (or an attached turn that differs
     from ours) refuses the whole ingest, and the game directory is left as it was."""
-    from pbem.canonical import MAX_MOVE_BYTES
-    from pbem.dsse import GENESIS_TYPE, JOIN_TYPE, MOVE_TYPE, parse_envelope
-    from pbem.engine import SCENARIO_NAME
-    from pbem.fsutil import write_new
-    from pbem.localstate import local_seeds
+    from pbem.engine.replay import SCENARIO_NAME
+    from pbem.protocol.canonical import MAX_MOVE_BYTES
+    from pbem.protocol.dsse import GENESIS_TYPE, JOIN_TYPE, MOVE_TYPE, parse_envelope
+    from pbem.protocol.fsutil import write_new
+    from pbem.protocol.localstate import local_seeds
 
     blobs: list[tuple[str, bytes]] = []
     for path in files:
@@ -739,8 +739,8 @@ def ingest(game_dir: Path, files: tuple[Path, ...]) -> None:
 @click.argument("game_dir", type=click.Path(file_okay=False, exists=True, path_type=Path))
 def verify(game_dir: Path) -> None:
     """Replay the archive from the genesis, checking every signature, roll and turn file."""
-    from pbem.engine import load_plugins, open_for_verify
-    from pbem.localstate import LocalGame, local_seeds
+    from pbem.engine.replay import load_plugins, open_for_verify
+    from pbem.protocol.localstate import LocalGame, local_seeds
 
     load_plugins()
     game = open_for_verify(game_dir)
@@ -767,7 +767,7 @@ def verify(game_dir: Path) -> None:
 @click.option("--step", type=int, default=None, help="Only this step.")
 def log(game_dir: Path, step: int | None) -> None:
     """Readable history: who ordered what, the events, every roll with its inputs."""
-    from pbem.engine import describe_events
+    from pbem.engine.replay import describe_events
 
     game, _local, seeds = _open_with_seeds(game_dir)
     rp = game.replay(seeds)
@@ -809,7 +809,7 @@ def log(game_dir: Path, step: int | None) -> None:
 
 def _describe_orders(game: Any, orders: Any) -> list[str]:
     """Orders in words for WestWall games (the report wording of :mod:`pbem.render.outputs`)."""
-    from pbem.westwall.model import Scenario
+    from pbem.systems.westwall.model import Scenario
 
     if not isinstance(game.scenario, Scenario):
         return []
@@ -825,7 +825,7 @@ def schema(what: str) -> None:
     from pydantic import BaseModel, TypeAdapter
 
     if what == "orders":
-        from pbem.westwall.model import Orders
+        from pbem.systems.westwall.model import Orders
 
         doc = TypeAdapter(Orders).json_schema()
     else:

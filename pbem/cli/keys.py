@@ -12,7 +12,7 @@ import click
 
 from pbem.cli._out import echo
 from pbem.errors import InputError
-from pbem.keys import KeyInfo, KeyStore, check_name, passphrase_for, private_file_encrypted
+from pbem.protocol.keys import KeyInfo, KeyStore, check_name, passphrase_for, private_file_encrypted
 
 
 def _refuse_existing(store: KeyStore, name: str) -> None:

@@ -1,7 +1,7 @@
 """``pbem render`` (the map after a step, as SVG) and ``pbem mail draft`` (the email for a step).
 
 The work is done by :mod:`pbem.render.outputs` (reading a step of the archive, drawing, drafting)
-and :mod:`pbem.render.svg` / :mod:`pbem.mail`; this module is the click layer.
+and :mod:`pbem.render.svg` / :mod:`pbem.mail.draft`; this module is the click layer.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ def _emit(data: bytes, output: Path | None) -> None:
         sys.stdout.buffer.write(data)
         sys.stdout.buffer.flush()
         return
-    from pbem.fsutil import write_replace
+    from pbem.protocol.fsutil import write_replace
 
     write_replace(output, data, mode=0o644)
     echo(str(output), err=True)

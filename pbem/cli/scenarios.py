@@ -3,7 +3,7 @@
 ``scenario check`` is for people writing their own scenario: it reports *every* problem it finds,
 one per line, each prefixed with where it is (a JSON path such as ``units.3.move`` or
 ``reinforcements.1.entry.0``), and exits with code 2; a sound file gets one ``ok: ...`` line.
-It checks the schema (:class:`pbem.westwall.model.Scenario`) and then what the schema cannot see:
+It checks the schema (:class:`pbem.systems.westwall.model.Scenario`) and then what the schema cannot see:
 duplicate ids, unit ids unknown to deployments and reinforcements (or listed twice), hexes off the
 map, routes whose consecutive hexes do not touch, hexsides that are not hexsides, terrain kinds the
 terrain key does not define, entry/deployment areas with no hex in them, and the exclusive-rule
@@ -23,7 +23,7 @@ from pbem.cli._out import echo
 from pbem.errors import InputError
 
 if TYPE_CHECKING:
-    from pbem.hexmap import Hex
+    from pbem.maps.hexmap import Hex
 
 # --------------------------------------------------------------------------------------------------
 # pbem scenarios
@@ -51,7 +51,7 @@ def _summary(data: dict[str, Any]) -> dict[str, Any]:
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON list instead of a table.")
 def scenarios(as_json: bool) -> None:
     """List the bundled scenarios: id, title, sides, length and first player."""
-    from pbem.scenarios import bundled_ids, load_data
+    from pbem.engine.scenarios import bundled_ids, load_data
 
     rows = [_summary(load_data(sid)) for sid in bundled_ids()]
     if as_json:
@@ -83,8 +83,8 @@ def scenario() -> None:
 def _load_parts(path: Path) -> tuple[dict[str, Any], list[str]]:
     """The scenario with its ``map``/``terrain_key`` files merged in, and problems met on the way.
     A file that cannot be read or parsed at all is an :class:`InputError`."""
-    from pbem.canonical import loads_strict
-    from pbem.scenarios import MAX_SCENARIO_BYTES, bundled_dir
+    from pbem.engine.scenarios import MAX_SCENARIO_BYTES, bundled_dir
+    from pbem.protocol.canonical import loads_strict
 
     try:
         raw = path.read_bytes()
@@ -135,7 +135,7 @@ def _schema_problems(model: Any, data: Any, prefix: str = "") -> list[str]:
 
 
 def _hex(text: Any) -> Hex | None:
-    from pbem.hexmap import Hex
+    from pbem.maps.hexmap import Hex
 
     try:
         return Hex.parse(text)
@@ -146,8 +146,8 @@ def _hex(text: Any) -> Hex | None:
 def _semantic_problems(data: dict[str, Any]) -> list[str]:
     """What the schema cannot see, checked on the raw data so that one broken part does not hide
     problems elsewhere."""
-    from pbem.hexmap import parse_hexside
-    from pbem.westwall.model import MapData, TerrainKey
+    from pbem.maps.hexmap import parse_hexside
+    from pbem.systems.westwall.model import MapData, TerrainKey
 
     out: list[str] = []
     sides_raw = [s.get("id") for s in data.get("sides") or [] if isinstance(s, dict)]
@@ -296,7 +296,7 @@ def _on_edge(m: Any, h: Any) -> bool:
 
 def _model_problems(sc: Any) -> list[str]:
     """Checks that need the validated scenario: empty areas, exclusive-rule parameters."""
-    from pbem.westwall.movement import area_hexes
+    from pbem.systems.westwall.movement import area_hexes
 
     out: list[str] = []
     for i, d in enumerate(sc.deployments):
@@ -310,7 +310,7 @@ def _model_problems(sc: Any) -> list[str]:
             if edges:
                 out.append(f"reinforcements.{i}.entry: {edges[0]} is not a map edge hex [11.11]")
     if sc.game == "bastogne":
-        from pbem.westwall.bastogne import special_problems
+        from pbem.systems.westwall.bastogne import special_problems
 
         out.extend(special_problems(sc))
     return out
@@ -320,7 +320,7 @@ def check_scenario(path: Path) -> tuple[list[str], str]:
     """Every problem of the scenario file at ``path`` (empty when sound) and a one-line summary.
 
     Raises :class:`InputError` only when the file cannot be read or is not JSON at all."""
-    from pbem.westwall.model import Scenario
+    from pbem.systems.westwall.model import Scenario
 
     data, problems = _load_parts(path)
     if data.get("system", "westwall") != "westwall":
@@ -347,7 +347,7 @@ def check_scenario(path: Path) -> tuple[list[str], str]:
 @click.pass_context
 def check(ctx: click.Context, file: str) -> None:
     """Report every problem in the scenario FILE (or a bundled id), one per line; exit 2 if any."""
-    from pbem.scenarios import resolve_path
+    from pbem.engine.scenarios import resolve_path
 
     path = resolve_path(file)
     problems, summary = check_scenario(path)

@@ -11,7 +11,7 @@ def register_engine_hooks() -> None:
     """Called by :func:`pbem.engine.load_plugins`: write ``map-NNNN.svg`` after each new turn file
     and ``mail-NNNN.eml`` after each move signed here, and make ``pbem verify`` compare every map
     with a fresh rendering."""
-    from pbem.engine import register_checker, register_move_output, register_output
+    from pbem.engine.replay import register_checker, register_move_output, register_output
     from pbem.render.outputs import check_maps, move_output_hook, output_hook
 
     register_output(output_hook)

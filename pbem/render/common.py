@@ -3,7 +3,7 @@
 * :func:`coerce_scenario`, :func:`coerce_state`, :func:`coerce_events` accept either the WestWall
   pydantic models or the plain JSON values found in turn files, so callers can pass whichever they
   hold.
-* :func:`area_hexes` lists the hexes of a deployment or entry :class:`~pbem.westwall.model.Area`
+* :func:`area_hexes` lists the hexes of a deployment or entry :class:`~pbem.systems.westwall.model.Area`
   (used to draw reinforcement entry areas [11.11]).
 * :func:`positions_before` replays the step's events backwards from the final state, so each event
   can be drawn (or told) where it happened: a combat is shown from the hexes the attackers held
@@ -20,8 +20,8 @@ from typing import Any
 from pydantic import TypeAdapter, ValidationError
 
 from pbem.errors import InputError
-from pbem.hexmap import Hex
-from pbem.westwall.model import (
+from pbem.maps.hexmap import Hex
+from pbem.systems.westwall.model import (
     AdvanceEvent,
     AnyEvent,
     Area,

@@ -39,9 +39,9 @@ class StepView:
     """Everything needed to draw or tell one step of a game directory."""
 
     def __init__(self, game: Any, step: int | None, *, move: Any = None) -> None:
-        from pbem.canonical import MAX_TURN_BYTES, loads_strict
-        from pbem.engine import read_file
-        from pbem.westwall.model import Scenario
+        from pbem.engine.replay import read_file
+        from pbem.protocol.canonical import MAX_TURN_BYTES, loads_strict
+        from pbem.systems.westwall.model import Scenario
 
         self.game = game
         if not isinstance(game.scenario, Scenario):
@@ -151,7 +151,7 @@ def describe_orders(scenario: Any, orders: Any) -> list[str]:
 def move_email(game: Any, step: int | None = None, *, template_dir: Path | None = None) -> bytes:
     """The email that carries move ``step`` (default: the newest move) to the other side, with the
     move file, the turn file it answers and that turn's map attached."""
-    from pbem.mail import draft_email, narrate
+    from pbem.mail.draft import draft_email, narrate
     from pbem.render.common import coerce_state, side_name
 
     moves: dict[int, Any] = game.moves
@@ -204,10 +204,10 @@ def move_email(game: Any, step: int | None = None, *, template_dir: Path | None 
 def invitation_email(game: Any, side: str, *, template_dir: Path | None = None) -> bytes:
     """The email that invites ``side`` to a game: the genesis and the scenario attached, every
     player's key fingerprint in the text (to compare by phone), and how to accept."""
-    from pbem.engine import SCENARIO_NAME
-    from pbem.mail import draft_email
+    from pbem.engine.replay import SCENARIO_NAME
+    from pbem.mail.draft import draft_email
     from pbem.render.common import side_name
-    from pbem.westwall.model import Scenario
+    from pbem.systems.westwall.model import Scenario
 
     sc = game.scenario
     if not isinstance(sc, Scenario):
@@ -236,7 +236,7 @@ def invitation_email(game: Any, side: str, *, template_dir: Path | None = None) 
 
 def join_email(game: Any, side: str, *, template_dir: Path | None = None) -> bytes:
     """The email that accepts an invitation: the join file attached."""
-    from pbem.mail import draft_email
+    from pbem.mail.draft import draft_email
     from pbem.render.common import side_name
 
     sc = game.scenario
@@ -256,8 +256,8 @@ def join_email(game: Any, side: str, *, template_dir: Path | None = None) -> byt
 
 def write_invitation_mails(game: Any) -> list[Path]:
     """``mail-invite-SIDE.eml`` for every side still to join (after ``pbem new``)."""
-    from pbem.fsutil import write_new
-    from pbem.westwall.model import Scenario
+    from pbem.protocol.fsutil import write_new
+    from pbem.systems.westwall.model import Scenario
 
     if not isinstance(game.scenario, Scenario):
         return []
@@ -271,8 +271,8 @@ def write_invitation_mails(game: Any) -> list[Path]:
 
 def write_join_mail(game: Any, side: str) -> list[Path]:
     """``mail-join-SIDE.eml`` (after ``pbem join``)."""
-    from pbem.fsutil import write_new
-    from pbem.westwall.model import Scenario
+    from pbem.protocol.fsutil import write_new
+    from pbem.systems.westwall.model import Scenario
 
     if not isinstance(game.scenario, Scenario):
         return []
@@ -281,7 +281,7 @@ def write_join_mail(game: Any, side: str) -> list[Path]:
 
 
 def _open(game_dir: Path) -> Any:
-    from pbem.engine import open_checked
+    from pbem.engine.replay import open_checked
 
     return open_checked(game_dir)
 
@@ -291,7 +291,7 @@ def write_step_outputs(game_dir: Path | str, step: int, *, game: Any = None,
     """Write ``map-NNNN.svg`` for turn ``step`` into ``game_dir``; returns the paths created (a file
     already there with the same bytes is left alone and not listed; one with other bytes is an
     :class:`~pbem.errors.ArchiveError`). Atomic: temp file, fsync, link into place."""
-    from pbem.fsutil import write_new
+    from pbem.protocol.fsutil import write_new
 
     game_dir = Path(game_dir)
     view = StepView(game if game is not None else _open(game_dir), step, move=move)
@@ -301,7 +301,7 @@ def write_step_outputs(game_dir: Path | str, step: int, *, game: Any = None,
 
 def write_move_outputs(game: Any, msg: Any) -> list[Path]:
     """Write ``mail-NNNN.eml`` for a move signed here (see the module docstring)."""
-    from pbem.fsutil import write_new
+    from pbem.protocol.fsutil import write_new
 
     step = msg.body.step
     game.moves.setdefault(step, msg)
@@ -311,7 +311,7 @@ def write_move_outputs(game: Any, msg: Any) -> list[Path]:
 
 def output_hook(game: Any, replay: Any, record: Any) -> list[Path]:
     """Engine output hook: the map of each new turn file (WestWall games only)."""
-    from pbem.westwall.model import Scenario
+    from pbem.systems.westwall.model import Scenario
 
     if not isinstance(game.scenario, Scenario):
         return []
@@ -320,7 +320,7 @@ def output_hook(game: Any, replay: Any, record: Any) -> list[Path]:
 
 def move_output_hook(game: Any, replay: Any, msg: Any) -> list[Path]:
     """Engine move output hook: the email of each move signed here (WestWall games only)."""
-    from pbem.westwall.model import Scenario
+    from pbem.systems.westwall.model import Scenario
 
     if not isinstance(game.scenario, Scenario):
         return []
@@ -331,7 +331,7 @@ def check_maps(game: Any, replay: Any) -> None:
     """``pbem verify`` checker: every ``map-NNNN.svg`` in the game directory must equal a fresh
     rendering of its turn file; the first that differs is named."""
     from pbem.errors import VerificationError
-    from pbem.westwall.model import Scenario
+    from pbem.systems.westwall.model import Scenario
 
     if not isinstance(game.scenario, Scenario):
         return

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pbem.hexmap import Hex, hexside
+from pbem.maps.hexmap import Hex, hexside
 
 
 def _chain(start: str, steps: list[int], n: int) -> list[str]:

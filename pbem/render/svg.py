@@ -29,7 +29,7 @@ from typing import Any
 import svgwrite
 from svgwrite.container import Group
 
-from pbem.hexmap import Hex
+from pbem.maps.hexmap import Hex
 from pbem.render.common import (
     area_hexes,
     coerce_events,
@@ -38,7 +38,7 @@ from pbem.render.common import (
     positions_before,
     side_name,
 )
-from pbem.westwall.model import (
+from pbem.systems.westwall.model import (
     AdvanceEvent,
     CombatEvent,
     DisplacedEvent,

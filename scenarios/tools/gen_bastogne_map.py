@@ -25,7 +25,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from pbem.hexmap import Hex, hexside  # noqa: E402
+from pbem.maps.hexmap import Hex, hexside  # noqa: E402
 
 COLS = (1, 29)
 ROWS = (1, 31)

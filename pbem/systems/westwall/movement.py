@@ -1,6 +1,6 @@
 """The Movement Phase [5.0, 6.0, 11.0, 12.0]: checking and carrying out a player's moves.
 
-Orders are :class:`~pbem.westwall.model.MoveOrder`\\ s taken one at a time in the order given [5.15]:
+Orders are :class:`~pbem.systems.westwall.model.MoveOrder`\\ s taken one at a time in the order given [5.15]:
 each unit at most once, each a full path, hex by hex. Costs are in half Movement Points.
 
 * A unit on the map starts in its hex; ``path`` lists the hexes it enters (a leading copy of the start
@@ -27,10 +27,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from pbem.errors import InputError, RuleViolation
-from pbem.hexmap import Hex
-from pbem.westwall.board import Board
-from pbem.westwall.exclusive import Exclusive, get_exclusive
-from pbem.westwall.model import Area, MovedEvent, MoveOrder, Scenario, UnitDef
+from pbem.maps.hexmap import Hex
+from pbem.systems.westwall.board import Board
+from pbem.systems.westwall.exclusive import Exclusive, get_exclusive
+from pbem.systems.westwall.model import Area, MovedEvent, MoveOrder, Scenario, UnitDef
 
 
 def fmt_mp(halves: int) -> str:

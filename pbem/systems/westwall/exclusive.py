@@ -9,9 +9,9 @@ control by last passage) live in the engine. Anything else plugs in here: a subc
 The base class does nothing: no extra movement restriction, nobody eliminated by entering a hex, no
 points, no early end, so a scenario with an unknown ``game`` still plays by the standard rules.
 
-Registration: ``register_exclusive("bastogne", "pbem.westwall.bastogne:Bastogne")``, or simply call
+Registration: ``register_exclusive("bastogne", "pbem.systems.westwall.bastogne:Bastogne")``, or simply call
 :func:`register_exclusive` with a class from the module itself. When a game is not registered,
-:func:`get_exclusive` tries to import ``pbem.westwall.<game>`` once (that module registers itself on
+:func:`get_exclusive` tries to import ``pbem.systems.westwall.<game>`` once (that module registers itself on
 import) before falling back to the no-op base.
 """
 
@@ -21,13 +21,13 @@ import importlib
 import re
 from typing import TYPE_CHECKING
 
+from pbem.engine.ruleset import Outcome
 from pbem.errors import RuleViolation
-from pbem.ruleset import Outcome
 
 if TYPE_CHECKING:
-    from pbem.hexmap import Hex
-    from pbem.westwall.board import Board
-    from pbem.westwall.model import Scenario, State
+    from pbem.maps.hexmap import Hex
+    from pbem.systems.westwall.board import Board
+    from pbem.systems.westwall.model import Scenario, State
 
 
 class Exclusive:
@@ -94,9 +94,9 @@ def get_exclusive(game: str) -> Exclusive:
     if target is None and game not in _TRIED and re.fullmatch(r"[a-z][a-z0-9_]*", game):
         _TRIED.add(game)
         try:
-            importlib.import_module(f"pbem.westwall.{game}")
+            importlib.import_module(f"pbem.systems.westwall.{game}")
         except ModuleNotFoundError as exc:
-            if exc.name != f"pbem.westwall.{game}":
+            if exc.name != f"pbem.systems.westwall.{game}":
                 raise
         target = _REGISTRY.get(game)
     if target is None:

@@ -2,7 +2,7 @@
 
 Players compare keys over the phone, so public keys are shown exactly as OpenSSH shows them: a
 ``ssh-ed25519 AAAA… comment`` line and a ``SHA256:…`` fingerprint identical to ``ssh-keygen -lf``.
-The fingerprint is also the DSSE ``keyid`` (:mod:`pbem.dsse`).
+The fingerprint is also the DSSE ``keyid`` (:mod:`pbem.protocol.dsse`).
 
 The store lives in ``$PBEM_HOME/keys/`` (else ``click.get_app_dir("pbem")/keys/``), mode 0700:
 
@@ -149,7 +149,7 @@ def load_public_file(path: Path) -> Ed25519PublicKey:
 
 
 def raw_private_bytes(priv: Ed25519PrivateKey) -> bytes:
-    """The 32-byte Ed25519 seed (input keying material for :func:`pbem.dice.chain_seed`)."""
+    """The 32-byte Ed25519 seed (input keying material for :func:`pbem.protocol.dice.chain_seed`)."""
     return priv.private_bytes(
         serialization.Encoding.Raw,
         serialization.PrivateFormat.Raw,

@@ -22,7 +22,7 @@ MAX_SCENARIO_BYTES = 4 * 1024 * 1024
 
 def bundled_dir() -> Path:
     """The directory holding the bundled scenarios (works installed or from a checkout)."""
-    checkout = Path(__file__).resolve().parent.parent / "scenarios"
+    checkout = Path(__file__).resolve().parents[2] / "scenarios"
     try:
         # Installed (also editable): ``scenarios/`` ships as the data package ``pbem.scenario_data``.
         return Path(str(importlib.resources.files("pbem.scenario_data")))
@@ -45,7 +45,7 @@ def bundled_ids() -> list[str]:
 
 
 def _read_json(path: Path) -> Any:
-    from pbem.canonical import loads_strict
+    from pbem.protocol.canonical import loads_strict
 
     try:
         raw = path.read_bytes()
@@ -84,6 +84,6 @@ def load_data(ref: str) -> dict[str, Any]:
 
 def content_hash(data: dict[str, Any]) -> str:
     """Hex SHA-256 of the canonical JSON of merged scenario data."""
-    from pbem.canonical import canonical_bytes
+    from pbem.protocol.canonical import canonical_bytes
 
     return hashlib.sha256(canonical_bytes(data)).hexdigest()

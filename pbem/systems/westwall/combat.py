@@ -6,7 +6,7 @@ Two entry points, both called by ``rules.py`` with the board as it stands after 
 * :func:`validate_attacks` -- every rule the declared attacks break (never mutates anything);
 * :func:`resolve_combat` -- resolves the attacks in the declared order, each result applied before
   the next [7.0]; mutates the board and returns the events. :func:`combat_state_changes` gives the
-  :class:`~pbem.westwall.model.State` fields that are not on the board (ground support spent, the
+  :class:`~pbem.systems.westwall.model.State` fields that are not on the board (ground support spent, the
   combat phase counter) for ``board.to_state(state, **changes)``.
 
 Terms used below. In one combat, *ground attackers* are the units in ``attack.attackers``: adjacent
@@ -28,13 +28,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+from pbem.engine.ruleset import Dice
 from pbem.errors import InputError, RuleViolation
-from pbem.hexmap import Hex
-from pbem.ruleset import Dice
-from pbem.westwall import crt
-from pbem.westwall.board import Board
-from pbem.westwall.exclusive import Exclusive, get_exclusive
-from pbem.westwall.model import (
+from pbem.maps.hexmap import Hex
+from pbem.systems.westwall import crt
+from pbem.systems.westwall.board import Board
+from pbem.systems.westwall.exclusive import Exclusive, get_exclusive
+from pbem.systems.westwall.model import (
     AdvanceEvent,
     AdvanceOrder,
     AttackOrder,
@@ -50,7 +50,7 @@ from pbem.westwall.model import (
     State,
     UnitDef,
 )
-from pbem.westwall.retreat import Retreat, retreat
+from pbem.systems.westwall.retreat import Retreat, retreat
 
 SOLELY_ARTILLERY_RESULTS = frozenset({"D2", "D3", "D4", "De"})
 """Results that affect a defender attacked solely by artillery and/or ground support [8.15]."""

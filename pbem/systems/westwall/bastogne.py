@@ -2,7 +2,7 @@
 
 Reinforcements [11.0], exits [12.0], airborne units as infantry [13.0], the artillery limit [14.0],
 ground support [15.26.4] and objective control by last passage are configured by scenario data and
-carried out by the engine. This module adds, through the :class:`~pbem.westwall.exclusive.Exclusive`
+carried out by the engine. This module adds, through the :class:`~pbem.systems.westwall.exclusive.Exclusive`
 hook:
 
 * the German exclusion zone of the Relief scenario [15.26.3]: no German unit may move into a hex
@@ -23,12 +23,12 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from pbem.engine.ruleset import Outcome
 from pbem.errors import InputError, RuleViolation
-from pbem.hexmap import Hex
-from pbem.ruleset import Outcome
-from pbem.westwall.board import Board
-from pbem.westwall.exclusive import Exclusive, register_exclusive
-from pbem.westwall.model import HexStr, Scenario, State
+from pbem.maps.hexmap import Hex
+from pbem.systems.westwall.board import Board
+from pbem.systems.westwall.exclusive import Exclusive, register_exclusive
+from pbem.systems.westwall.model import HexStr, Scenario, State
 
 # --------------------------------------------------------------------------------------------------
 # Scenario parameters (``special``)

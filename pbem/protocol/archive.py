@@ -66,7 +66,7 @@ class _Body(BaseModel):
 
 class ScenarioRef(_Body):
     id: str
-    sha256: Hash = Field(description="pbem.scenarios.content_hash of the merged scenario data")
+    sha256: Hash = Field(description="pbem.engine.scenarios.content_hash of the merged scenario data")
 
 
 class SideEntry(_Body):
@@ -162,15 +162,15 @@ class Message:
 
     name: str
     raw: bytes
-    envelope: Any  # pbem.dsse.Envelope
+    envelope: Any  # pbem.protocol.dsse.Envelope
     body_bytes: bytes
     body_hash: str
     body: Any  # GenesisBody | JoinBody | MoveBody
 
 
 def _parse_message(raw: bytes, name: str, payload_type: str, model: type[_Body], max_bytes: int) -> Message:
-    from pbem.canonical import canonical_bytes, loads_strict, sha256_hex
-    from pbem.dsse import envelope_bytes, parse_envelope
+    from pbem.protocol.canonical import canonical_bytes, loads_strict, sha256_hex
+    from pbem.protocol.dsse import envelope_bytes, parse_envelope
 
     env = parse_envelope(raw, max_bytes=max_bytes, what=name)
     if envelope_bytes(env) != raw:
@@ -196,22 +196,22 @@ def _parse_message(raw: bytes, name: str, payload_type: str, model: type[_Body],
 
 
 def parse_genesis(raw: bytes, name: str = GENESIS_NAME) -> Message:
-    from pbem.canonical import MAX_GENESIS_BYTES
-    from pbem.dsse import GENESIS_TYPE
+    from pbem.protocol.canonical import MAX_GENESIS_BYTES
+    from pbem.protocol.dsse import GENESIS_TYPE
 
     return _parse_message(raw, name, GENESIS_TYPE, GenesisBody, MAX_GENESIS_BYTES)
 
 
 def parse_join(raw: bytes, name: str) -> Message:
-    from pbem.canonical import MAX_GENESIS_BYTES
-    from pbem.dsse import JOIN_TYPE
+    from pbem.protocol.canonical import MAX_GENESIS_BYTES
+    from pbem.protocol.dsse import JOIN_TYPE
 
     return _parse_message(raw, name, JOIN_TYPE, JoinBody, MAX_GENESIS_BYTES)
 
 
 def parse_move(raw: bytes, name: str) -> Message:
-    from pbem.canonical import MAX_MOVE_BYTES
-    from pbem.dsse import MOVE_TYPE
+    from pbem.protocol.canonical import MAX_MOVE_BYTES
+    from pbem.protocol.dsse import MOVE_TYPE
 
     return _parse_message(raw, name, MOVE_TYPE, MoveBody, MAX_MOVE_BYTES)
 

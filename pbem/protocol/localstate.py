@@ -7,7 +7,7 @@
   name instead of mixing its seeds and P7 records with the first game's;
 * ``sides.json`` -- which local key plays which side (``{"DE": "alice"}``);
 * ``<SIDE>.seed`` -- the side's dice-chain seed (hex, mode 0600). It can always be re-derived from
-  the private key (:func:`pbem.dice.chain_seed`), so losing this directory never strands a game;
+  the private key (:func:`pbem.protocol.dice.chain_seed`), so losing this directory never strands a game;
   keeping it means adjudication needs no passphrase;
 * ``signed/<step>-<SIDE>.json`` -- the exact envelope bytes signed for a step (P7): the tool refuses
   to sign a different body for a step it has already signed, and re-sends the same bytes instead.
@@ -23,14 +23,14 @@ from pathlib import Path
 from typing import Any
 
 from pbem.errors import InputError
-from pbem.fsutil import write_new, write_replace
+from pbem.protocol.fsutil import write_new, write_replace
 
 
 class LocalGame:
     """The private directory of one game on this machine, bound to one genesis."""
 
     def __init__(self, game_id: str, genesis_hash: str, root: Path | None = None) -> None:
-        from pbem.keys import home
+        from pbem.protocol.keys import home
 
         self.game_id = game_id
         self.genesis_hash = genesis_hash
@@ -133,7 +133,7 @@ class LocalGame:
 def local_sides(game: Any, local: LocalGame, *, discover: bool = True) -> dict[str, str]:
     """Side -> key name for the sides of ``game`` this machine plays: ``sides.json``, plus (when
     ``discover``) any side whose registered fingerprint is a key in the local key store."""
-    from pbem.keys import KeyStore
+    from pbem.protocol.keys import KeyStore
 
     sides = {s: k for s, k in local.sides().items() if s in game.body.sides}
     if discover:
@@ -152,7 +152,7 @@ def local_sides(game: Any, local: LocalGame, *, discover: bool = True) -> dict[s
 def seed_for(game: Any, local: LocalGame, side: str, key_name: str, *, derive: bool) -> bytes | None:
     """``side``'s chain seed: the stored copy, else (when ``derive``) re-derived from the private
     key -- asking its passphrase if it has one -- and stored. Checked against the commitment."""
-    from pbem.dice import chain_head, chain_seed
+    from pbem.protocol.dice import chain_head, chain_seed
 
     commitment = game.commitment(side)
     nonce = game.nonce(side)
@@ -184,7 +184,7 @@ def local_seeds(game: Any, local: LocalGame, *, derive: bool = False) -> dict[st
 
 def private_key(key_name: str) -> Any:
     """Open a local private key, asking its passphrase only when it is encrypted."""
-    from pbem.keys import KeyStore, passphrase_for
+    from pbem.protocol.keys import KeyStore, passphrase_for
 
     store = KeyStore()
     info = store.info(key_name)

@@ -1,14 +1,14 @@
-"""The WestWall rules system behind :class:`pbem.ruleset.Ruleset` (system ``"westwall"``).
+"""The WestWall rules system behind :class:`pbem.engine.ruleset.Ruleset` (system ``"westwall"``).
 
 The sequence of play [3.0, 4.0] as decisions:
 
 1. **Set-up**: each side listed in ``state.setup_pending`` (sides with a deployment, in the order the
    scenario lists them) places its units: a non-random ``"setup"`` decision answered by
-   :class:`~pbem.westwall.model.SetupOrders`, checked against the deployment areas (the scenario's
+   :class:`~pbem.systems.westwall.model.SetupOrders`, checked against the deployment areas (the scenario's
    rule case, e.g. [15.12]) and stacking [5.31].
 2. **Player-turns**: from ``first_turn`` to ``last_turn``, the first player then the other [4.1]. A
    whole player-turn -- Movement Phase then Combat Phase -- is one ``"player-turn"`` decision
-   (:class:`~pbem.westwall.model.PlayerTurnOrders`): moves, attacks in the order they are to be
+   (:class:`~pbem.systems.westwall.model.PlayerTurnOrders`): moves, attacks in the order they are to be
    resolved, and standing orders for the opponent's next player-turn (kept in ``state.standing``).
    Ground support spent is forgotten at each new game-turn [9.14].
 3. **End**: after the last player-turn, or as soon as the exclusive rules declare a result after a
@@ -16,7 +16,7 @@ The sequence of play [3.0, 4.0] as decisions:
    whose reveal keys the dice of the final player-turn (protocol.md). Then nothing is pending.
 
 States, orders and events cross the boundary as JSON (``model_dump(mode="json")``). Combat checks
-and resolution are in :mod:`pbem.westwall.combat`; movement in :mod:`pbem.westwall.movement`.
+and resolution are in :mod:`pbem.systems.westwall.combat`; movement in :mod:`pbem.systems.westwall.movement`.
 """
 
 from __future__ import annotations
@@ -28,12 +28,12 @@ from typing import Any
 
 from pydantic import TypeAdapter, ValidationError
 
+from pbem.engine.ruleset import JSON, Decision, Dice, Outcome, Resolution, Ruleset
 from pbem.errors import IllegalOrders, InputError, RuleViolation
-from pbem.hexmap import Hex
-from pbem.ruleset import JSON, Decision, Dice, Outcome, Resolution, Ruleset
-from pbem.westwall.board import Board
-from pbem.westwall.exclusive import Exclusive, get_exclusive
-from pbem.westwall.model import (
+from pbem.maps.hexmap import Hex
+from pbem.systems.westwall.board import Board
+from pbem.systems.westwall.exclusive import Exclusive, get_exclusive
+from pbem.systems.westwall.model import (
     AcknowledgeOrders,
     Area,
     Event,
@@ -48,7 +48,7 @@ from pbem.westwall.model import (
     State,
     UnitState,
 )
-from pbem.westwall.movement import (
+from pbem.systems.westwall.movement import (
     MovePlan,
     cheapest_path,
     describe_areas,
@@ -206,7 +206,7 @@ def _dump(events: list[Event]) -> list[JSON]:
 def _combat() -> Any:
     """Engineer B's combat module, or ``None`` while it does not exist."""
     try:
-        from pbem.westwall import combat
+        from pbem.systems.westwall import combat
     except ImportError:  # pragma: no cover - only before the combat module lands
         return None
     return combat
@@ -518,7 +518,7 @@ class WestWallRules(Ruleset):
         if t == "moved":
             how = " (entering the map)" if event.get("entered") else ""
             how += " and leaves the map" if event.get("exited") else ""
-            from pbem.westwall.movement import fmt_mp
+            from pbem.systems.westwall.movement import fmt_mp
 
             return f"{event['unit']} moves {'-'.join(event['path'])}{how}, {fmt_mp(event['mp_halves'])} MP"
         if t == "placed":

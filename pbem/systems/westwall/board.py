@@ -7,7 +7,7 @@ Two layers:
   scenario object and cached (:func:`geometry`).
 * :class:`Board` -- positions, statuses and objective control built from ``(Scenario, State)``; the
   movement and combat code mutate it and :meth:`Board.to_state` turns it back into a
-  :class:`~pbem.westwall.model.State`.
+  :class:`~pbem.systems.westwall.model.State`.
 
 Terrain (see ``scenarios/terrain-key.json`` and ``docs/westwall.md``):
 
@@ -31,8 +31,8 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from pbem.errors import RuleViolation
-from pbem.hexmap import Hex, hexside
-from pbem.westwall.model import (
+from pbem.maps.hexmap import Hex, hexside
+from pbem.systems.westwall.model import (
     CrtLine,
     HexsideTerrain,
     HexTerrain,
@@ -56,13 +56,13 @@ def default_terrain_key() -> TerrainKey:
 
 
 def _bundled_file(name: str) -> str:
-    """Text of a bundled scenario data file. ``pbem.scenarios`` is both a module (``pbem/scenarios.py``)
+    """Text of a bundled scenario data file. ``pbem.engine.scenarios`` is both a module (``pbem/engine/scenarios.py``)
     and, when installed, the data package; in a checkout the data sit in ``<repo>/scenarios``."""
     from pathlib import Path
 
     candidates: list[Path] = []
     try:
-        from pbem.scenarios import bundled_dir
+        from pbem.engine.scenarios import bundled_dir
 
         candidates.append(bundled_dir() / name)
     except (TypeError, ImportError, ModuleNotFoundError):

@@ -31,7 +31,7 @@ import shlex
 from typing import Any
 
 from pbem.errors import InputError
-from pbem.westwall.model import Scenario
+from pbem.systems.westwall.model import Scenario
 
 JSON = Any
 

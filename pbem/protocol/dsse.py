@@ -3,7 +3,7 @@
 An envelope carries a body (canonical JSON bytes), a ``payloadType`` naming what the body is, and
 one or more signatures, each over ``PAE(payloadType, body)`` -- never over the JSON of the
 envelope, so no re-serialisation can change what was signed. A signature's ``keyid`` is the
-OpenSSH ``SHA256:`` fingerprint of the signing key (:func:`pbem.keys.fingerprint`).
+OpenSSH ``SHA256:`` fingerprint of the signing key (:func:`pbem.protocol.keys.fingerprint`).
 
 The identity of a message is the SHA-256 of its *body* (:func:`body_sha256`), never of a signature.
 Ed25519 (RFC 8032) is deterministic, so signing the same body with the same key gives the same
@@ -19,9 +19,9 @@ from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from pbem.canonical import canonical_bytes, loads_strict, sha256_hex
 from pbem.errors import InputError, SignatureError
-from pbem.keys import fingerprint
+from pbem.protocol.canonical import canonical_bytes, loads_strict, sha256_hex
+from pbem.protocol.keys import fingerprint
 
 GENESIS_TYPE = "application/vnd.pbem.genesis+json; version=1"
 JOIN_TYPE = "application/vnd.pbem.join+json; version=1"
@@ -162,7 +162,7 @@ def envelope_bytes(env: Envelope) -> bytes:
 
 
 def parse_envelope(data: bytes, *, max_bytes: int, what: str) -> Envelope:
-    """Read an envelope file strictly (:func:`pbem.canonical.loads_strict`, then the model).
+    """Read an envelope file strictly (:func:`pbem.protocol.canonical.loads_strict`, then the model).
 
     The payload and every signature must be valid base64; any problem is one :class:`InputError`.
     Signatures are *not* checked here (see :func:`verify`).

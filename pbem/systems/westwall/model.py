@@ -14,11 +14,11 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from pbem.hexmap import Hex, hexside
+from pbem.maps.hexmap import Hex, hexside
 
 Side = str
 HexStr = Annotated[str, Field(pattern=r"^(\d{4}|\d{6})$")]
-"""``XXYY``; ``XXXYYY`` beyond column or row 99 (see :mod:`pbem.hexmap`)."""
+"""``XXYY``; ``XXXYYY`` beyond column or row 99 (see :mod:`pbem.maps.hexmap`)."""
 
 
 class Strict(BaseModel):

@@ -1,6 +1,6 @@
 """The one interface through which the engine sees any rules system.
 
-The engine (``pbem.engine``) never knows what a game-turn, a unit or a combat is. It asks the ruleset:
+The engine (``pbem.engine.replay``) never knows what a game-turn, a unit or a combat is. It asks the ruleset:
 
 * what the game looks like at the start (:meth:`Ruleset.initial_state`),
 * which decisions are pending and whose they are (:meth:`Ruleset.pending`),
@@ -34,7 +34,7 @@ JSON = Any  # a JSON value: dict/list/str/int/bool/None (floats are never allowe
 
 
 class Dice(Protocol):
-    """What a ruleset may ask of the committed dice stream (see :mod:`pbem.dice`)."""
+    """What a ruleset may ask of the committed dice stream (see :mod:`pbem.protocol.dice`)."""
 
     def d6(self, label: str) -> int:
         """The next six-sided die, 1..6. ``label`` names the rule and occasion, e.g. ``"7.6 combat 3"``."""
@@ -142,7 +142,7 @@ class Ruleset(ABC):
         return ""
 
 
-_SYSTEMS: dict[str, str] = {"westwall": "pbem.westwall.rules:WestWallRules"}
+_SYSTEMS: dict[str, str] = {"westwall": "pbem.systems.westwall.rules:WestWallRules"}
 
 
 def register_ruleset(system: str, target: str) -> None:

@@ -2,7 +2,7 @@
 
 :func:`choose_orders` answers the decision pending in a position with an orders document exactly
 as ``pbem orders`` / ``pbem submit`` take it, and always one that
-:meth:`~pbem.westwall.rules.WestWallRules.validate` accepts: it proposes, validates and repairs
+:meth:`~pbem.systems.westwall.rules.WestWallRules.validate` accepts: it proposes, validates and repairs
 (dropping the moves of units named in violations, re-planning attacks), and as a last resort keeps
 every unit in place and makes only the attacks the rules require [7.11, 7.12, 7.21, 8.31].
 
@@ -40,13 +40,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pbem.errors import RuleViolation
-from pbem.hexmap import Hex
-from pbem.westwall import crt
-from pbem.westwall.board import Board
-from pbem.westwall.combat import ground_support_available, player_turn_number
-from pbem.westwall.enumerate import UnitOptions, movers, unit_options
-from pbem.westwall.exclusive import get_exclusive
-from pbem.westwall.model import (
+from pbem.maps.hexmap import Hex
+from pbem.systems.westwall import crt
+from pbem.systems.westwall.board import Board
+from pbem.systems.westwall.combat import ground_support_available, player_turn_number
+from pbem.systems.westwall.enumerate import UnitOptions, movers, unit_options
+from pbem.systems.westwall.exclusive import get_exclusive
+from pbem.systems.westwall.model import (
     AcknowledgeOrders,
     AdvanceOrder,
     AttackOrder,
@@ -60,8 +60,8 @@ from pbem.westwall.model import (
     State,
     UnitDef,
 )
-from pbem.westwall.movement import area_hexes, exit_edges, in_any_area
-from pbem.westwall.rules import WestWallRules, parse_state
+from pbem.systems.westwall.movement import area_hexes, exit_edges, in_any_area
+from pbem.systems.westwall.rules import WestWallRules, parse_state
 
 JSON = Any
 
@@ -113,7 +113,7 @@ class _Plan:
 
 def _plan_of(scenario: Scenario) -> _Plan:
     try:
-        from pbem.westwall.bastogne import ExitVictory, LocVictory, special_of
+        from pbem.systems.westwall.bastogne import ExitVictory, LocVictory, special_of
 
         sp = special_of(scenario)
     except Exception:  # not Bastogne data: a plain standard-rules game
@@ -158,7 +158,7 @@ def distance_field(scenario: Scenario, targets: Iterable[Hex], *, mech: bool) ->
     hit = _FIELDS.get(key)
     if hit is not None:
         return hit
-    from pbem.westwall.board import geometry
+    from pbem.systems.westwall.board import geometry
 
     geo = geometry(scenario)
     board = Board(scenario, geo, {}, {})
@@ -371,7 +371,7 @@ def _setup(ctx: _Ctx) -> SetupOrders:
 def _setup_block(ctx: _Ctx, groups: list[Any], taken: set[Hex], placements: dict[str, str]) -> None:
     """Greedy LOC blocking [15.27]: while the LOC side has a road line, put the strongest unplaced
     unit on the hex of that line (or next to it) closest to its end, inside the deployment area."""
-    from pbem.westwall.bastogne import line_of_communication
+    from pbem.systems.westwall.bastogne import line_of_communication
 
     sc, st = ctx.scenario, ctx.state
     pool: list[tuple[str, Any]] = []
@@ -554,7 +554,7 @@ def _plan_block(ctx: _Ctx, board: Board, opts: dict[str, UnitOptions], done: set
                 commit: Any, free: Any) -> None:
     """Keep the enemy's road Line of Communication closed [15.27]: while one exists on the board as
     planned, send the mover that can reach it closest to its end there (or next to it)."""
-    from pbem.westwall.bastogne import line_of_communication
+    from pbem.systems.westwall.bastogne import line_of_communication
 
     for _ in range(len(opts)):
         st = board.to_state(ctx.state)
@@ -863,7 +863,7 @@ def _turn_orders(ctx: _Ctx, moves: list[_Move], *, extras: bool) -> PlayerTurnOr
     sc, st = ctx.scenario, ctx.state
     board = Board.from_state(sc, st)
     orders = [MoveOrder(unit=m.unit, path=[str(h) for h in m.path], exit=m.exit) for m in moves]
-    from pbem.westwall.movement import walk_moves
+    from pbem.systems.westwall.movement import walk_moves
 
     walk_moves(board, ctx.side, ctx.turn, orders, ctx.exclusive)
     combats = _plan_combat(ctx, board, extras=extras)

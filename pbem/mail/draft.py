@@ -123,7 +123,7 @@ def narrate(
     ``state`` (the state after the step), when given, places defenders that neither retreated nor
     were eliminated; without it their hex is found from the events alone. ``rolls`` (the turn
     file's roll log) adds a closing line listing every die rolled, by label."""
-    from pbem.hexmap import Hex
+    from pbem.maps.hexmap import Hex
     from pbem.render.common import (
         coerce_events,
         coerce_scenario,
@@ -132,7 +132,7 @@ def narrate(
         positions_before,
         unit_label,
     )
-    from pbem.westwall.model import (
+    from pbem.systems.westwall.model import (
         AdvanceEvent,
         CombatEvent,
         DisplacedEvent,

@@ -21,8 +21,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from pbem.engine.ruleset import JSON, Decision, Dice, Outcome, Resolution, Ruleset
 from pbem.errors import InputError, RuleViolation
-from pbem.ruleset import JSON, Decision, Dice, Outcome, Resolution, Ruleset
 
 
 class _Strict(BaseModel):

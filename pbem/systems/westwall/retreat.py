@@ -42,10 +42,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from pbem.hexmap import Hex
-from pbem.westwall.board import Board
-from pbem.westwall.exclusive import Exclusive
-from pbem.westwall.model import (
+from pbem.maps.hexmap import Hex
+from pbem.systems.westwall.board import Board
+from pbem.systems.westwall.exclusive import Exclusive
+from pbem.systems.westwall.model import (
     DisplacedEvent,
     EliminatedEvent,
     Event,

@@ -26,10 +26,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pbem import archive
-from pbem.archive import Listing, Message, MoveBody
+from pbem.engine.ruleset import JSON, Decision, Ruleset, get_ruleset
 from pbem.errors import ArchiveError, InputError, PbemError, VerificationError
-from pbem.ruleset import JSON, Decision, Ruleset, get_ruleset
+from pbem.protocol import archive
+from pbem.protocol.archive import Listing, Message, MoveBody
 
 # ------------------------------------------------------------------------------------------------
 # Hooks: derived-file checkers (verify) and output writers (after turn files are written)
@@ -80,7 +80,7 @@ def run_move_outputs(game: Game, replay: Replay, msg: Message) -> list[Path]:
     return out
 
 
-PLUGIN_MODULES = ("pbem.render", "pbem.mail")
+PLUGIN_MODULES = ("pbem.render", "pbem.mail.draft")
 """Modules that may contribute hooks: each may define ``register_engine_hooks()``, which calls
 :func:`register_output` / :func:`register_checker`. The engine itself never imports them; the
 commands that write or verify an archive call :func:`load_plugins`."""
@@ -175,7 +175,7 @@ def _outcome_json(outcome: Any) -> dict[str, Any] | None:
 
 
 def _turn_bytes(turn: dict[str, Any]) -> bytes:
-    from pbem.canonical import canonical_bytes
+    from pbem.protocol.canonical import canonical_bytes
 
     return canonical_bytes(turn, what="turn") + b"\n"
 
@@ -244,7 +244,7 @@ class Game:
     def open(cls, game_dir: Path | str) -> Game:
         """Parse genesis, joins and moves strictly and load the scenario. Signatures and rules are
         checked by :class:`Replay`. Malformed files raise :class:`InputError` naming the file."""
-        from pbem.canonical import MAX_GENESIS_BYTES, MAX_MOVE_BYTES
+        from pbem.protocol.canonical import MAX_GENESIS_BYTES, MAX_MOVE_BYTES
 
         game_dir = Path(game_dir)
         listing = archive.scan(game_dir)
@@ -270,7 +270,7 @@ class Game:
         return game
 
     def _load_scenario(self) -> None:
-        from pbem.scenarios import content_hash, load_data
+        from pbem.engine.scenarios import content_hash, load_data
 
         path = self.dir / SCENARIO_NAME
         ref = str(path) if path.is_file() else self.body.scenario.id
@@ -324,7 +324,7 @@ class Game:
         return [s for s in self.sides if self.commitment(s) is None]
 
     def public_key(self, side: str) -> Any:
-        from pbem.keys import parse_public
+        from pbem.protocol.keys import parse_public
 
         return parse_public(self.body.sides[side].key)
 
@@ -372,8 +372,8 @@ class Game:
 def _verify_genesis(genesis: Message) -> int:
     """Check the genesis signatures (every side that committed in it must have signed) before
     anything else is believed, so a tampered genesis is named as such. Returns the count."""
-    from pbem.dsse import verify
-    from pbem.keys import fingerprint, parse_public
+    from pbem.protocol.dsse import verify
+    from pbem.protocol.keys import fingerprint, parse_public
 
     body: archive.GenesisBody = genesis.body
     keys: dict[str, Any] = {}
@@ -489,7 +489,7 @@ class Replay:
             self._raise(exc)
 
     def _check_genesis(self) -> None:
-        from pbem.dsse import verify
+        from pbem.protocol.dsse import verify
 
         g = self.game
         self.signatures += g.genesis_signatures
@@ -559,7 +559,7 @@ class Replay:
         path = g.listing.turns.get(step)
         written = True
         if path is not None:
-            from pbem.canonical import MAX_TURN_BYTES
+            from pbem.protocol.canonical import MAX_TURN_BYTES
 
             try:
                 existing = read_file(path, MAX_TURN_BYTES)
@@ -591,7 +591,7 @@ class Replay:
             raise self._bad(path.name, f"no archived move resolves step {step}")
 
     def _check_links(self, path: Path, step: int) -> None:
-        from pbem.canonical import MAX_TURN_BYTES, canonical_bytes, loads_strict
+        from pbem.protocol.canonical import MAX_TURN_BYTES, canonical_bytes, loads_strict
 
         try:
             data = read_file(path, MAX_TURN_BYTES)
@@ -632,8 +632,8 @@ class Replay:
 
     def _place(self, msg: Message, *, archived: bool) -> None:
         """Check ``msg`` as the next move and resolve what it makes resolvable."""
-        from pbem.dice import check_reveal
-        from pbem.dsse import verify
+        from pbem.protocol.dice import check_reveal
+        from pbem.protocol.dsse import verify
 
         g = self.game
         body: MoveBody = msg.body
@@ -705,7 +705,7 @@ class Replay:
 
     def _resolve(self, msg: Message, co_reveal: bytes | None) -> None:
         """Resolve the move ``msg`` (step k) into turn k."""
-        from pbem.dice import DiceStream, NoDice, roll_key
+        from pbem.protocol.dice import DiceStream, NoDice, roll_key
 
         g = self.game
         body: MoveBody = msg.body
@@ -740,7 +740,7 @@ class Replay:
 
     def _resolve_tail(self) -> None:
         """If the last move waits for a reveal, use the co-revealer's local seed when we have it."""
-        from pbem.dice import chain_head, reveal
+        from pbem.protocol.dice import chain_head, reveal
 
         if len(self.records) == len(self.placed) + 1:
             last = self.records[-1]
@@ -796,7 +796,7 @@ class Replay:
     def write(self) -> list[Path]:
         """Write the new move files first, then every new turn file in order, then run the output
         hooks. A crash in between leaves a valid archive that :meth:`Game.advance` completes."""
-        from pbem.fsutil import crash_point, write_new
+        from pbem.protocol.fsutil import crash_point, write_new
 
         out: list[Path] = []
         g = self.game

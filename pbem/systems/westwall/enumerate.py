@@ -8,21 +8,21 @@ waiting reinforcement whose turn has come [11.22]):
   current board (it may pass through friends but not stop on them [5.31]);
 * ``exits``: edge hexes it can leave the map from this phase, with the total cost [12.0].
 
-Each option is turned into a signed-ready :class:`~pbem.westwall.model.MoveOrder` by
+Each option is turned into a signed-ready :class:`~pbem.systems.westwall.model.MoveOrder` by
 :func:`move_order`. Options are computed against the board as it stands: moving one unit can free
 or fill a hex for the next, so a bot should re-enumerate (or re-check with
-:func:`pbem.westwall.movement.validate_moves`) after choosing each move.
+:func:`pbem.systems.westwall.movement.validate_moves`) after choosing each move.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from pbem.hexmap import Hex
-from pbem.westwall.board import Board
-from pbem.westwall.exclusive import Exclusive, get_exclusive
-from pbem.westwall.model import MoveOrder, Scenario, State
-from pbem.westwall.movement import (
+from pbem.maps.hexmap import Hex
+from pbem.systems.westwall.board import Board
+from pbem.systems.westwall.exclusive import Exclusive, get_exclusive
+from pbem.systems.westwall.model import MoveOrder, Scenario, State
+from pbem.systems.westwall.movement import (
     _search,
     exit_options,
     reinforcement_entries,

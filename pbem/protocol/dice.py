@@ -34,8 +34,8 @@ from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
-from pbem.canonical import canonical_bytes
-from pbem.keys import raw_private_bytes
+from pbem.protocol.canonical import canonical_bytes
+from pbem.protocol.keys import raw_private_bytes
 
 CHAIN_SALT = b"pbem/dice-chain/v2"
 NONCE_BYTES = 32

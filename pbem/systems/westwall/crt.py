@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Final
 
-from pbem.westwall.model import CrtLine
+from pbem.systems.westwall.model import CrtLine
 
 RESULT_CODES: Final = ("A1", "A2", "Ae", "Br", "D1", "D2", "D3", "D4", "De")
 """Every result the table can give [7.62]."""

@@ -1,0 +1,1 @@
+"""Hex geometry shared by every system (:mod:`pbem.maps.hexmap`)."""
