@@ -73,7 +73,7 @@ def bot_game(scenario_id: str, seed: int) -> str:
         h.update(_j(_violations(RULES.validate(sc, state, side, orders))))
         dice = DiceStream(hashlib.sha256(f"{scenario_id}/{seed}/{step}".encode()).digest())
         res = RULES.resolve(sc, state, side, orders, dice)
-        h.update(_j(res.state))
+        h.update(_j(RULES.dump_state(sc, res.state)))
         h.update(_j(res.events))
         h.update(_j([r.to_json() for r in dice.rolls]))
         state = res.state
@@ -105,7 +105,7 @@ def synthetic(cols: int, rows: int, units: int, combats: int, seed: int) -> str:
     h.update(_j(_violations(RULES.validate(case.scenario, case.state, syn.WEST, case.orders))))
     dice = DiceStream(case.dice_key)
     res = RULES.resolve(case.scenario, case.state, syn.WEST, case.orders, dice)
-    h.update(_j(res.state))
+    h.update(_j(RULES.dump_state(case.scenario, res.state)))
     h.update(_j(res.events))
     for variant in _broken_variants(case.orders):
         try:

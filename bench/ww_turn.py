@@ -13,10 +13,10 @@ Cases (positions and legal orders from ``bench/_synthetic.py``, checked legal be
     sizes {50, 100, 200, 400} (square) with 250 units a side and 62 combats; time per unit and the
     fitted exponent (least-squares slope of log time against log size).
 
-What is timed, best of ``--repeats``: ``WestWallRules.validate`` then ``WestWallRules.resolve`` with a
-fresh :class:`pbem.protocol.dice.DiceStream`, on the JSON state and orders exactly as the engine passes them
-(the engine always validates before it resolves; ``resolve`` no longer checks the orders a second
-time). The scenario is loaded once per case (its cached geometry is warm); the one-off cost of
+What is timed, best of ``--repeats``: one engine step as the engine makes it: the state and the
+orders parsed once at the boundary (``load_state``/``load_orders``), ``WestWallRules.check``, then
+``WestWallRules.resolve`` with what ``check`` prepared and a fresh
+:class:`pbem.protocol.dice.DiceStream`. The scenario is loaded once per case (its cached geometry is warm); the one-off cost of
 loading the scenario and building the geometry is printed separately as ``setup``.
 
 The floor, measured in the same run: parsing the state and the orders with pydantic (the rules
@@ -52,7 +52,7 @@ from pbem.maps.hexmap import Hex  # noqa: E402
 from pbem.protocol.dice import DiceStream  # noqa: E402
 from pbem.systems.westwall.board import Geometry, geometry  # noqa: E402
 from pbem.systems.westwall.model import Orders, State  # noqa: E402
-from pbem.systems.westwall.rules import WestWallRules, clear_memos  # noqa: E402
+from pbem.systems.westwall.rules import WestWallRules  # noqa: E402
 
 RULES = WestWallRules()
 ORDERS: TypeAdapter[Any] = TypeAdapter(Orders)
@@ -137,15 +137,16 @@ def measure(case: syn.Case, repeats: int) -> Timing:
     best = (math.inf, math.inf)
     runs = 0
     spent = 0.0
-    # One run is what the engine does for a step: validate, then resolve, the rules' memos empty
-    # at the start (a new state and new orders). The run with the best total is reported.
+    # One run is what the engine does for a step: parse at the boundary, check, then resolve with
+    # what check prepared. The run with the best total is reported.
     for _ in range(repeats):
-        clear_memos()
         gc.collect()
         t0 = time.perf_counter()
-        RULES.validate(case.scenario, case.state, side, case.orders)
+        st = RULES.load_state(case.scenario, case.state)
+        orders = RULES.load_orders(case.scenario, case.orders)
+        checked = RULES.check(case.scenario, st, side, orders)
         t1 = time.perf_counter()
-        res = RULES.resolve(case.scenario, case.state, side, case.orders, DiceStream(case.dice_key))
+        res = RULES.resolve(case.scenario, st, side, orders, DiceStream(case.dice_key), checked)
         t2 = time.perf_counter()
         events[:] = res.events
         if (t2 - t0) < sum(best):
@@ -228,11 +229,12 @@ def growth_table(title: str, xname: str, rows: list[tuple[float, Timing]]) -> fl
 def profile(case: syn.Case, top: int) -> None:
     """cProfile one validate + resolve of ``case``; print the top functions by own and by
     cumulative time with their share of the total."""
-    clear_memos()
     prof = cProfile.Profile()
     prof.enable()
-    RULES.validate(case.scenario, case.state, syn.WEST, case.orders)
-    RULES.resolve(case.scenario, case.state, syn.WEST, case.orders, DiceStream(case.dice_key))
+    st = RULES.load_state(case.scenario, case.state)
+    orders = RULES.load_orders(case.scenario, case.orders)
+    checked = RULES.check(case.scenario, st, syn.WEST, orders)
+    RULES.resolve(case.scenario, st, syn.WEST, orders, DiceStream(case.dice_key), checked)
     prof.disable()
     stats = pstats.Stats(prof)
     total = max(stats.total_tt, 1e-9)  # type: ignore[attr-defined]

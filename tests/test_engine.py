@@ -29,11 +29,24 @@ class SoloRules(ToyRules):
 
     def pending(self, scenario: ToyScenario, state: Any) -> list[Decision]:
         if state["phase"] == "roll":
-            return [Decision("A", "player-turn", "A rolls again")]
+            return [Decision("A", "player-turn", "A rolls again", revealer="B")]
         return super().pending(scenario, state)
 
 
+class SilentRules(ToyRules):
+    """Broken on purpose: a random decision that names nobody to reveal its dice."""
+
+    system = "toy-silent"
+
+    def load_scenario(self, data: Any) -> ToyScenario:
+        return super().load_scenario(dict(data, system="toy"))
+
+    def pending(self, scenario: ToyScenario, state: Any) -> list[Decision]:
+        return [Decision(d.side, d.kind, d.label, random=d.random) for d in super().pending(scenario, state)]
+
+
 register_ruleset("toy-solo", "test_engine:SoloRules")
+register_ruleset("toy-silent", "test_engine:SilentRules")
 
 
 def hot_seat(tmp_path: Path, scenario: Path, keys: dict[str, str], *options: str) -> tuple[Path, Path]:
@@ -145,6 +158,19 @@ def test_ruleset_breaking_alternation_is_caught(tmp_path: Path) -> None:
     before = listing(g)
     res = submit(tmp_path, home, g, {"kind": "roll", "side": "A", "round": 1, "dice": 1}, "alice")
     assert res.code == 2 and "ruleset error" in res.err and "must be B's" in res.err
+    assert listing(g) == before
+
+
+def test_a_random_decision_must_name_its_revealer(tmp_path: Path) -> None:
+    keys = {"A": "alice", "B": "bob"}
+    data = json.loads((DATA / "toy-solo.json").read_text())
+    data["system"] = "toy-silent"
+    (tmp_path / "toy-silent.json").write_text(json.dumps(data))
+    home, g = hot_seat(tmp_path, tmp_path / "toy-silent.json", keys)
+    ok(submit(tmp_path, home, g, {"kind": "setup", "side": "A", "handicap": 0}, "alice"))
+    before = listing(g)
+    res = submit(tmp_path, home, g, {"kind": "setup", "side": "B", "handicap": 0}, "bob")
+    assert res.code == 2 and "names no other side to reveal its dice" in res.err
     assert listing(g) == before
 
 

@@ -120,8 +120,8 @@ def play(tmp_path: Path, scenario: str, seed: int, *, illegal_every: int = 3) ->
 
     def observe(game: Game, rp: Any) -> None:
         sc = game.scenario
-        before = State.model_validate(rp.records[-2].state)
-        after = State.model_validate(rp.records[-1].state)
+        before = State.model_validate(rp.records[-2].turn["state"])
+        after = State.model_validate(rp.records[-1].turn["state"])
         check_step(sc, before, after, rp.records[-1].turn["events"])
         seen["steps"] += 1
         if not rp.current.pending or seen["steps"] % illegal_every:
@@ -219,7 +219,7 @@ def test_cli_round_trip_with_two_local_keys(tmp_path: Path) -> None:
     with env(PBEM_HOME=str(home), PBEM_PASSPHRASE=""):
         game = Game.open(g)
         rp = game.replay(local_seeds(game, LocalGame.of(game), derive=True))
-    st = rp.current.state
+    st = rp.current.turn["state"]
     assert rp.current.pending[0].side == "DE"
     where = Hex.parse(st["units"]["20"]["hex"])  # a U.S. unit, ordered by the German player
     bad = {"kind": "player-turn", "side": "DE", "game_turn": st["game_turn"],

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from pbem.engine.ruleset import Outcome, get_ruleset
+from pbem.engine.ruleset import Outcome, Resolution, get_ruleset
 from pbem.errors import IllegalOrders, InputError
 from pbem.protocol.canonical import canonical_bytes
 from pbem.protocol.dice import FixedDice
@@ -76,7 +76,7 @@ def test_load_scenario_reports_every_problem_in_one_error() -> None:
 
 def test_initial_state_and_setup_decision() -> None:
     sc = scen()
-    st = R.initial_state(sc, {})
+    st = R.dump_state(sc, R.initial_state(sc, {}))
     assert st["phase"] == "setup" and st["setup_pending"] == ["US"]
     assert all(u["status"] == "waiting" for u in st["units"].values())
     [d] = R.pending(sc, st)
@@ -111,10 +111,11 @@ def play(
     sc: Scenario, st: Any, side: str, orders: dict[str, Any], faces: list[int] | None = None
 ) -> Any:
     res = R.resolve(sc, st, side, orders, FixedDice(faces or []))
-    canonical_bytes(res.state)
+    dumped = R.dump_state(sc, res.state)  # tests read states as the turn files hold them
+    canonical_bytes(dumped)
     for ev in res.events:
         canonical_bytes(ev)
-    return res
+    return Resolution(dumped, res.events)
 
 
 def turn(
@@ -126,7 +127,7 @@ def turn(
 def test_sequence_of_play_from_setup_to_acknowledge() -> None:
     """[4.0] set-up (US) -> GT1 DE, GT1 US -> GT2 DE, GT2 US -> DE acknowledges -> nothing."""
     sc = scen()
-    st = R.initial_state(sc, {})
+    st = R.dump_state(sc, R.initial_state(sc, {}))
     st = play(
         sc, st, "US", {"kind": "setup", "side": "US", "placements": {"u1": "0707", "u2": "0808"}}
     ).state
@@ -162,7 +163,7 @@ def test_player_turn_moves_reinforcements_control_and_standing() -> None:
         [{"unit": "g1", "path": ["0104", "0204"]}, {"unit": "g2", "to": "0103"}],
         standing={"retreat": {"g1": ["0104"]}},
     )
-    normal = R.normalize(sc, st_json, "DE", orders)
+    normal = R.dump_orders(sc, R.normalize(sc, st_json, "DE", orders))
     # g2 enters at 0103 itself: the cheapest path is the one-hex entry path.
     assert normal["moves"][1] == {"unit": "g2", "path": ["0103"], "exit": False}
     res = play(sc, st_json, "DE", normal)
@@ -262,4 +263,4 @@ def test_player_turn_with_combat_draws_one_die_per_attack() -> None:
     combats = [e for e in res.events if e["type"] == "combat"]
     assert len(combats) == 1 and combats[0]["die"] == 6 and combats[0]["differential"] == 4
     assert len(dice.rolls) == 1
-    assert res.state["combat_phase_index"] == 1
+    assert res.state.combat_phase_index == 1

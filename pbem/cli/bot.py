@@ -44,13 +44,13 @@ def bot(ctx: click.Context, game_dir: Path, side: str, key_name: str, seed: int,
     from pbem.cli.game import _current_decision, _open_with_seeds, submit
     from pbem.protocol.keys import KeyStore
 
-    game, _local, seeds = _open_with_seeds(game_dir)
+    game, local, seeds = _open_with_seeds(game_dir)
     if side not in game.body.sides:
         raise InputError(f"no side {side!r} in this game (sides: {', '.join(game.sides)})")
     info = KeyStore().info(key_name)
     if side not in game.side_of_fingerprint(info.fingerprint):
         raise InputError(f"key {key_name} ({info.fingerprint}) does not play {side} in this game")
-    rp = game.replay(seeds)
+    rp = game.replay(seeds, local=local)
     decision = _current_decision(rp, "bot")
     if decision.side != side:
         raise InputError(f"it is {decision.side}'s decision ({decision.label}), not {side}'s")
@@ -99,12 +99,9 @@ def autoplay(
     Each move is built and signed as ``pbem submit`` builds it (body, reveal, P7 record) and placed
     with :meth:`Replay.add_move`, which runs every check of an archived move, then written with
     :meth:`Replay.write`. One replay serves the whole game, so a campaign costs one pass."""
+    from pbem.engine.play import move_body, prepare_orders, sign_move
     from pbem.engine.replay import open_checked
-    from pbem.errors import IllegalOrders
     from pbem.protocol import archive
-    from pbem.protocol.canonical import canonical_bytes
-    from pbem.protocol.dice import reveal
-    from pbem.protocol.dsse import MOVE_TYPE, envelope_bytes, sign
     from pbem.protocol.localstate import LocalGame, local_seeds, local_sides, private_key
 
     if outputs:
@@ -129,24 +126,13 @@ def autoplay(
         t0 = time.perf_counter()
         orders = choose(game.scenario, rp.current.state, side, seed=seed)
         t1 = time.perf_counter()
-        normalized = game.ruleset.normalize(game.scenario, rp.current.state, side, orders)
-        violations = game.ruleset.validate(game.scenario, rp.current.state, side, normalized)
-        if violations:
-            raise IllegalOrders(violations)
+        normalized = prepare_orders(game, rp.current, side, orders)
         tv = time.perf_counter()
-        step = rp.next_step
-        body = {
-            "ds": archive.MOVE_DS,
-            "game": game.id,
-            "step": step,
-            "side": side,
-            "answers": rp.current.turn_hash,
-            "reveal": reveal(seeds[side], game.chain_length, rp.next_reveal_index(side)).hex(),
-            "orders": normalized,
-        }
+        body = move_body(game, rp, side, normalized, seeds[side])
+        step = body["step"]
         if side not in keys:
             keys[side] = private_key(names[side])
-        env = envelope_bytes(sign(canonical_bytes(body), MOVE_TYPE, [keys[side]]))
+        env = sign_move(body, keys[side])
         local.record_signed(step, side, env)
         msg = archive.parse_move(env, archive.move_name(step, side))
         t2 = time.perf_counter()

@@ -17,7 +17,7 @@ from typing import Any
 import click
 
 from pbem.cli._out import echo
-from pbem.errors import ArchiveError, IllegalOrders, InputError, PbemError
+from pbem.errors import ArchiveError, InputError
 from pbem.protocol import archive
 
 
@@ -77,7 +77,7 @@ def _game_id(given: str | None) -> str:
 def new(scenario: str, game_dir: Path, players: tuple[str, ...], options: tuple[str, ...],
         game_id: str | None, nonce_hex: str | None) -> None:
     """Start a game of SCENARIO in GAME_DIR (which must not exist or be empty)."""
-    from pbem.engine.replay import SCENARIO_NAME, load_scenario, open_checked, side_ids
+    from pbem.engine.replay import SCENARIO_NAME, load_scenario, open_checked
     from pbem.engine.scenarios import content_hash, load_data
     from pbem.protocol.canonical import canonical_bytes
     from pbem.protocol.dice import chain_head, chain_seed
@@ -89,7 +89,7 @@ def new(scenario: str, game_dir: Path, players: tuple[str, ...], options: tuple[
     data = load_data(scenario)
     digest = content_hash(data)
     ruleset, model = load_scenario(data, digest)
-    sides = side_ids(ruleset, model, data)
+    sides = ruleset.sides(model)
     opts: dict[str, Any] = {}
     for text in options:
         k, v = _parse_option(text)
@@ -371,13 +371,13 @@ def _open_with_seeds(game_dir: Path, *, derive: bool = True) -> tuple[Any, Any, 
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 def status(game_dir: Path, as_json: bool) -> None:
     """Scenario, game id, step, phase, whose move it is (and since when), score, outcome."""
-    game, _local, seeds = _open_with_seeds(game_dir)
-    rp = game.replay(seeds)
+    game, local, seeds = _open_with_seeds(game_dir)
+    rp = game.replay(seeds, local=local)
     since = time.strftime("%Y-%m-%d %H:%M", time.localtime(game.newest_mtime()))
     info: dict[str, Any] = {
         "game": game.id,
         "scenario": game.body.scenario.id,
-        "step": len(rp.placed),
+        "step": rp.placed_count,
         "local_sides": sorted(seeds),
         "keys": {side: game.body.sides[side].fingerprint for side in game.sides},
     }
@@ -414,13 +414,9 @@ def status(game_dir: Path, as_json: bool) -> None:
 
 
 def _current_decision(rp: Any, name: str) -> Any:
-    if not rp.records:
-        raise InputError(f"the game has not started: waiting for {rp.waiting}")
-    if rp.tail_open:
-        raise InputError(f"step {len(rp.placed)} is not resolved yet: waiting for {rp.waiting}")
-    if not rp.current.pending:
-        raise InputError("the game is over; the archive is closed")
-    return rp.current.pending[0]
+    from pbem.engine.play import current_decision
+
+    return current_decision(rp)
 
 
 @click.command()
@@ -428,10 +424,10 @@ def _current_decision(rp: Any, name: str) -> Any:
 @click.option("--side", required=True)
 def orders(game_dir: Path, side: str) -> None:
     """Print a JSON skeleton of SIDE's pending decision, to edit and submit."""
-    game, _local, seeds = _open_with_seeds(game_dir)
+    game, local, seeds = _open_with_seeds(game_dir)
     if side not in game.body.sides:
         raise InputError(f"no side {side!r} in this game (sides: {', '.join(game.sides)})")
-    rp = game.replay(seeds)
+    rp = game.replay(seeds, local=local)
     decision = _current_decision(rp, "orders")
     if decision.side != side:
         raise InputError(f"it is {decision.side}'s decision ({decision.label}), not {side}'s")
@@ -472,11 +468,7 @@ def submit(game_dir: Path, orders_file: Path, key_name: str) -> None:
     ORDERS_FILE is JSON (as 'pbem orders' prints it) or, for WestWall games, text orders such as
     'move 1/501 to 1418' and 'attack 20 with 1/3 2/3 advance 1/3' (see the README)."""
     from pbem.engine.replay import load_plugins, open_checked
-    from pbem.protocol.canonical import MAX_MOVE_BYTES, canonical_bytes, loads_strict
-    from pbem.protocol.dice import reveal
-    from pbem.protocol.dsse import MOVE_TYPE, envelope_bytes, sign
-    from pbem.protocol.keys import KeyStore
-    from pbem.protocol.localstate import LocalGame, local_seeds, private_key, seed_for
+    from pbem.protocol.canonical import MAX_MOVE_BYTES, loads_strict
 
     load_plugins()
     raw_orders = archive.read_limited(orders_file, MAX_MOVE_BYTES)
@@ -500,80 +492,13 @@ def submit(game_dir: Path, orders_file: Path, key_name: str) -> None:
         skeleton = game.ruleset.skeleton(game.scenario, state, side)
         return parse_text_orders(game.scenario, skeleton, side, text)
 
-    info = KeyStore().info(key_name)
-    my_sides = game.side_of_fingerprint(info.fingerprint)
-    if not my_sides:
-        raise InputError(f"key {key_name} ({info.fingerprint}) plays no side in this game")
-    local = LocalGame.of(game)
-    for side in my_sides:
-        if game.commitment(side) is not None:
-            seed_for(game, local, side, key_name, derive=True)
-    seeds = local_seeds(game, local)
-    rp = game.replay(seeds)
-    written = rp.write()  # finish anything a crash left behind
+    from pbem.engine.play import submit as play_submit
 
-    # the same orders re-submitted after they were archived: nothing new to sign
-    mine = [m for m in rp.placed if m.body.side in my_sides]
-    if mine:
-        last = mine[-1]
-        before = rp.records[last.body.step - 1].state
-        try:
-            earlier = orders_for(before, last.body.side)
-            same = game.ruleset.normalize(game.scenario, before, last.body.side, earlier) == last.body.orders
-        except PbemError:
-            same = False
-        if same and (rp.tail_open or not rp.current.pending or rp.current.pending[0].side not in my_sides
-                     or last.body.step == len(rp.placed)):
-            echo(f"already in the archive: {archive.move_name(last.body.step, last.body.side)}", err=True)
-            from pbem.engine.replay import run_move_outputs
-
-            written += run_move_outputs(game, rp, last)  # e.g. the email a crash did not write
-            _echo_files(written)
-            _next_steps(game, rp, written)
-            return
-
-    decision = _current_decision(rp, "submit")
-    if decision.side not in my_sides:
-        raise InputError(f"it is {decision.side}'s decision ({decision.label}); key {key_name} plays {', '.join(my_sides)}")
-    side = decision.side
-    state = rp.current.state
-    normalized = game.ruleset.normalize(game.scenario, state, side, orders_for(state, side))
-    violations = game.ruleset.validate(game.scenario, state, side, normalized)
-    if violations:
-        raise IllegalOrders(violations)
-    step = rp.next_step
-    j = rp.next_reveal_index(side)
-    if j > game.chain_length:
-        raise InputError(f"{side}'s dice chain is exhausted ({game.chain_length} reveals); start with a longer chain_length")
-    body = {
-        "ds": archive.MOVE_DS,
-        "game": game.id,
-        "step": step,
-        "side": side,
-        "answers": rp.current.turn_hash,
-        "reveal": reveal(seeds[side], game.chain_length, j).hex(),
-        "orders": normalized,
-    }
-    body_bytes = canonical_bytes(body)
-    name = archive.move_name(step, side)
-    record = local.signed(step, side)
-    if record is not None:
-        previous = archive.parse_move(record, f"local record of step {step}")
-        if previous.body_bytes != body_bytes:
-            raise ArchiveError(
-                f"you already signed other orders for step {step} as {side} (body sha256 "
-                f"{previous.body_hash[:16]}…); pbem never signs two different moves for one step [P7]. "
-                f"Re-send the move you signed: {local.dir / 'signed'}/{step:04d}-{side}.json"
-            )
-        env_bytes = record
-    else:
-        env_bytes = envelope_bytes(sign(body_bytes, MOVE_TYPE, [private_key(key_name)]))
-        local.record_signed(step, side, env_bytes)
-    msg = archive.parse_move(env_bytes, name)
-    rp.add_move(msg, authored=True)
-    written += rp.write()
-    _echo_files(written)
-    _next_steps(game, rp, written)
+    result = play_submit(game, orders_for, key_name)
+    if result.already:
+        echo(f"already in the archive: {result.already}", err=True)
+    _echo_files(result.written)
+    _next_steps(game, result.replay, result.written)
 
 
 def extract_from_eml(path: Path) -> list[tuple[str, bytes]]:
@@ -593,76 +518,6 @@ def extract_from_eml(path: Path) -> list[tuple[str, bytes]]:
     return result
 
 
-def _place_join(game: Any, name: str, raw: bytes) -> Any:
-    """Check a join against the archive and add it to ``game`` in memory; None if already there."""
-    msg = archive.parse_join(raw, name)
-    side = msg.body.side
-    existing = game.joins.get(side)
-    if existing is not None:
-        if existing.body_hash == msg.body_hash:
-            echo(f"already in the archive: {archive.join_name(side)}", err=True)
-            return None
-        raise ArchiveError(f"{name}: a different join for {side} is already archived [P7]")
-    game.joins[side] = msg
-    game.replay()  # signatures and bindings, in memory
-    return msg
-
-
-def _place_move(game: Any, rp: Any, name: str, raw: bytes) -> None:
-    """Check a move against the replay ``rp`` and place it there (in memory)."""
-    msg = archive.parse_move(raw, name)
-    body = msg.body
-    if body.game != game.id:
-        raise InputError(f"{name} belongs to game {body.game[:8]}, not this game {game.id[:8]} [P2]")
-    if body.step < rp.next_step:
-        archived = rp.placed[body.step - 1]
-        if archived.body_hash == msg.body_hash:
-            echo(f"already in the archive: {archived.name}", err=True)
-            return
-        if body.side != archived.body.side:
-            raise ArchiveError(
-                f"{name}: step {body.step} is already archived as {archived.name}; a move by "
-                f"{body.side} cannot take its place [P2]"
-            )
-        from pbem.protocol.dsse import MOVE_TYPE, verify
-
-        entry = game.body.sides[body.side]
-        try:
-            verify(msg.envelope, MOVE_TYPE, {entry.fingerprint: game.public_key(body.side)})
-            signed = f"{body.side} signed two different moves for step {body.step}"
-        except PbemError:
-            signed = f"and it is not validly signed by {body.side}"
-        raise ArchiveError(
-            f"{name}: step {body.step} is already archived as {archived.name} with another body "
-            f"({signed}); refused [P7]"
-        )
-    if body.step > rp.next_step:
-        raise InputError(f"{name} is for step {body.step}, but the game waits for step {rp.next_step}: "
-                         "ingest the earlier moves first")
-    rp.add_move(msg)
-
-
-def _check_attached_turn(game_dir: Path, rp: Any, name: str, raw: bytes) -> str | None:
-    """Compare a turn file that travelled with a move against ours [P6]; a note to print, or an
-    :class:`ArchiveError` on divergence."""
-    from pbem.protocol.canonical import sha256_hex
-
-    step = int(name[5:9])
-    ours: bytes | None = None
-    if step < len(rp.records):
-        ours = rp.records[step].turn_bytes
-    elif (game_dir / name).is_file():
-        ours = (game_dir / name).read_bytes()
-    if ours is None:
-        return f"note: {name} cannot be checked yet (its dice need a later move)"
-    if ours != raw:
-        raise ArchiveError(
-            f"DIVERGENCE: the attached {name} (sha256 {sha256_hex(raw)[:16]}…) differs from the "
-            f"one computed here (sha256 {sha256_hex(ours)[:16]}…) [P6]; nothing was archived"
-        )
-    return f"checked: the attached {name} is byte-identical to ours"
-
-
 @click.command()
 @click.argument("game_dir", type=click.Path(file_okay=False, exists=True, path_type=Path))
 @click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False, path_type=Path))
@@ -671,11 +526,7 @@ def ingest(game_dir: Path, files: tuple[Path, ...]) -> None:
 
     Everything is checked before anything is written: a bad file (or an attached turn that differs
     from ours) refuses the whole ingest, and the game directory is left as it was."""
-    from pbem.engine.replay import SCENARIO_NAME
     from pbem.protocol.canonical import MAX_MOVE_BYTES
-    from pbem.protocol.dsse import GENESIS_TYPE, JOIN_TYPE, MOVE_TYPE, parse_envelope
-    from pbem.protocol.fsutil import write_new
-    from pbem.protocol.localstate import local_seeds
 
     blobs: list[tuple[str, bytes]] = []
     for path in files:
@@ -683,51 +534,14 @@ def ingest(game_dir: Path, files: tuple[Path, ...]) -> None:
             blobs.extend(extract_from_eml(path))
         else:
             blobs.append((path.name, archive.read_limited(path, MAX_MOVE_BYTES)))
-    for name, raw in blobs:
-        if name in (archive.GENESIS_NAME, SCENARIO_NAME):
-            mine = game_dir / name
-            if not mine.is_file() or mine.read_bytes() != raw:
-                raise InputError(f"{name} starts a game: accept an invitation with 'pbem join "
-                                 f"GAME_DIR --key YOUR_KEY --invitation FILE'")
-    # Turn files travel in emails beside the move that answers them: they are not archive input
-    # (every turn is recomputed here) but each must equal ours byte for byte [P6].
-    turns = [(n, r) for n, r in blobs if archive._TURN_RE.fullmatch(n)]
-    inputs = [(n, r) for n, r in blobs
-              if n not in (archive.GENESIS_NAME, SCENARIO_NAME) and not archive._TURN_RE.fullmatch(n)]
+    from pbem.engine.play import ingest as play_ingest
 
-    game, local, seeds = _open_with_seeds(game_dir)
-    new_joins: list[Any] = []
-    moves: list[tuple[str, bytes]] = []
-    for name, raw in inputs:
-        env = parse_envelope(raw, max_bytes=MAX_MOVE_BYTES, what=name)
-        if env.payloadType == GENESIS_TYPE:
-            raise InputError(f"{name} is a genesis: a game directory already has one")
-        if env.payloadType == JOIN_TYPE:
-            msg = _place_join(game, name, raw)
-            if msg is not None:
-                new_joins.append(msg)
-        elif env.payloadType == MOVE_TYPE:
-            moves.append((name, raw))
-        else:
-            raise InputError(f"{name}: not a pbem move or join (payload type {env.payloadType[:60]!r})")
-    if new_joins:
-        seeds = local_seeds(game, local)
-    rp = game.replay(seeds)
-    for name, raw in moves:
-        _place_move(game, rp, name, raw)
-    notes = [_check_attached_turn(game_dir, rp, name, raw) for name, raw in turns]
-    # every check passed: now write (joins, then moves, turns and their outputs)
-    written: list[Path] = []
-    for msg in new_joins:
-        path = game_dir / archive.join_name(msg.body.side)
-        if write_new(path, msg.raw):
-            written.append(path)
-    written += rp.write()
-    _echo_files(written)
-    for note in notes:
-        if note:
-            echo(note, err=True)
-    _next_steps(game, rp, written)
+    game, _local, seeds = _open_with_seeds(game_dir)
+    result = play_ingest(game, blobs, seeds)
+    _echo_files(result.written)
+    for note in result.notes:
+        echo(note, err=True)
+    _next_steps(game, result.replay, result.written)
 
 
 # ------------------------------------------------------------------------------------------------
@@ -804,7 +618,7 @@ def log(game_dir: Path, step: int | None) -> None:
             for line in turn["outcome"].get("breakdown", []):
                 echo(f"      {line}")
     if rp.tail_open and step is None:
-        echo(f"step {len(rp.placed)}: archived, waiting for {rp.waiting}")
+        echo(f"step {rp.placed_count}: archived, waiting for {rp.waiting}")
 
 
 def _describe_orders(game: Any, orders: Any) -> list[str]:

@@ -19,12 +19,11 @@ checkers, output hooks, the log) read its :class:`StepRecord` list instead of re
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pbem.engine.ruleset import JSON, Decision, Ruleset, get_ruleset
 from pbem.errors import ArchiveError, InputError, PbemError, VerificationError
@@ -113,6 +112,43 @@ def load_plugins() -> None:
 # ------------------------------------------------------------------------------------------------
 
 
+class MoveFiles(Mapping[int, Message]):
+    """The move files of a game directory by step, each read and parsed only when first asked for
+    (a replay from a checkpoint reads the newest few). A malformed file raises :class:`Bad` naming
+    it."""
+
+    def __init__(self, paths: dict[int, Path]) -> None:
+        self._paths = paths
+        self._parsed: dict[int, Message] = {}
+
+    def __getitem__(self, step: int) -> Message:
+        hit = self._parsed.get(step)
+        if hit is not None:
+            return hit
+        path = self._paths[step]
+        from pbem.protocol.canonical import MAX_MOVE_BYTES
+
+        try:
+            msg = archive.parse_move(read_file(path, MAX_MOVE_BYTES), path.name)
+        except InputError as exc:
+            raise Bad(path.name, _strip(str(exc), path.name)) from None
+        self._parsed[step] = msg
+        return msg
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(sorted(set(self._paths) | set(self._parsed)))
+
+    def __len__(self) -> int:
+        return len(set(self._paths) | set(self._parsed))
+
+    def __contains__(self, step: object) -> bool:
+        return step in self._paths or step in self._parsed
+
+    def setdefault(self, step: int, msg: Message) -> Message:
+        """Add a message this process just wrote (its file is listed by the next scan)."""
+        return self._parsed.setdefault(step, msg)
+
+
 class Bad(Exception):
     """A problem with one archive file, converted by the caller into the right user error."""
 
@@ -121,6 +157,10 @@ class Bad(Exception):
         self.path = path
         self.reason = reason
         self.divergence = divergence
+
+
+if TYPE_CHECKING:
+    from pbem.engine.checkpoint import Checkpoints
 
 
 @dataclass
@@ -132,7 +172,9 @@ class StepRecord:
     turn_bytes: bytes
     turn_hash: str
     turn: dict[str, Any]
-    state: JSON
+    """The turn file as JSON (its ``state`` is the dumped state)."""
+    state: Any
+    """The state as the ruleset's own object (parsed once, carried from step to step)."""
     pending: list[Decision]
     written: bool = False
     """True when this run computed a turn file that was not in the archive yet."""
@@ -197,22 +239,6 @@ def load_scenario(data: dict[str, Any], digest: str) -> tuple[Ruleset, Any]:
     return hit
 
 
-def side_ids(ruleset: Ruleset, scenario: Any, data: dict[str, Any]) -> list[str]:
-    """The scenario's sides in play order (ruleset ``sides()``, model ``side_ids()`` or data)."""
-    fn = getattr(ruleset, "sides", None)
-    if callable(fn):
-        return list(fn(scenario))
-    fn = getattr(scenario, "side_ids", None)
-    if callable(fn):
-        return list(fn())
-    out = []
-    for s in data.get("sides", []):
-        out.append(s["id"] if isinstance(s, dict) else s)
-    if not out:
-        raise InputError("the scenario lists no sides")
-    return [str(s) for s in out]
-
-
 # ------------------------------------------------------------------------------------------------
 # The game
 # ------------------------------------------------------------------------------------------------
@@ -231,7 +257,7 @@ class Game:
         self.id: str = self.body.game
         self.chain_length = self.body.chain_length
         self.joins: dict[str, Message] = {}
-        self.moves: dict[int, Message] = {}
+        self.moves: MoveFiles = MoveFiles({})
         self.scenario_data: dict[str, Any] = {}
         self.ruleset: Ruleset
         self.scenario: Any = None
@@ -244,7 +270,7 @@ class Game:
     def open(cls, game_dir: Path | str) -> Game:
         """Parse genesis, joins and moves strictly and load the scenario. Signatures and rules are
         checked by :class:`Replay`. Malformed files raise :class:`InputError` naming the file."""
-        from pbem.protocol.canonical import MAX_GENESIS_BYTES, MAX_MOVE_BYTES
+        from pbem.protocol.canonical import MAX_GENESIS_BYTES
 
         game_dir = Path(game_dir)
         listing = archive.scan(game_dir)
@@ -261,11 +287,7 @@ class Game:
                 game.joins[side] = archive.parse_join(read_file(path, MAX_GENESIS_BYTES), path.name)
             except InputError as exc:
                 raise Bad(path.name, _strip(str(exc), path.name)) from None
-        for step, path in sorted(listing.moves.items()):
-            try:
-                game.moves[step] = archive.parse_move(read_file(path, MAX_MOVE_BYTES), path.name)
-            except InputError as exc:
-                raise Bad(path.name, _strip(str(exc), path.name)) from None
+        game.moves = MoveFiles(listing.moves)
         game._load_scenario()
         return game
 
@@ -294,16 +316,11 @@ class Game:
                 f"this game is adjudicated with {self.body.rules} rules (genesis) but this pbem "
                 f"implements {self.ruleset.rules_id}: use the pbem version that started the game"
             )
-        self.sides = side_ids(self.ruleset, self.scenario, data)
+        self.sides = list(self.ruleset.sides(self.scenario))
         if set(self.sides) != set(self.body.sides):
             raise Bad(archive.GENESIS_NAME, f"sides {sorted(self.body.sides)} differ from the scenario's {self.sides}")
 
     # derived values ---------------------------------------------------------------------------
-
-    def co_revealer(self, side: str) -> str:
-        """Whose next reveal keys the dice of ``side``'s random decision: the next side in order."""
-        i = self.sides.index(side)
-        return self.sides[(i + 1) % len(self.sides)]
 
     def commitment(self, side: str) -> str | None:
         entry = self.body.sides[side].commitment
@@ -336,17 +353,29 @@ class Game:
 
     def newest_mtime(self) -> float:
         """Modification time of the newest archive file (the only date pbem shows; never hashed)."""
-        files = [self.dir / archive.GENESIS_NAME]
-        files += list(self.listing.joins.values()) + list(self.listing.moves.values())
-        files += list(self.listing.turns.values())
+        files = [self.dir / archive.GENESIS_NAME, *self.listing.joins.values()]
+        if self.listing.moves:
+            files.append(self.listing.moves[max(self.listing.moves)])
+        if self.listing.turns:
+            files.append(self.listing.turns[max(self.listing.turns)])
         return max(p.stat().st_mtime for p in files if p.exists())
 
     # replay entry points ----------------------------------------------------------------------
 
-    def replay(self, local_seeds: dict[str, bytes] | None = None, *, strict: bool = False) -> Replay:
-        """Replay the whole archive. ``strict`` (verify) turns every problem into a
-        :class:`VerificationError`; otherwise problems are :class:`ArchiveError` (exit 2)."""
-        rp = Replay(self, local_seeds or {}, strict=strict)
+    def replay(self, local_seeds: dict[str, bytes] | None = None, *, strict: bool = False,
+               local: Any = None) -> Replay:
+        """Replay the archive. ``strict`` (verify) replays everything from the genesis and turns
+        every problem into a :class:`VerificationError`; otherwise problems are
+        :class:`ArchiveError` (exit 2). ``local`` (a :class:`pbem.protocol.localstate.LocalGame`,
+        never with ``strict``): start from this machine's checkpoint when it still matches the
+        archive, and leave a new one (:mod:`pbem.engine.checkpoint`), so a command costs the same at
+        step 300 as at step 3."""
+        checkpoints = None
+        if local is not None and not strict:
+            from pbem.engine.checkpoint import Checkpoints
+
+            checkpoints = Checkpoints(local.dir)
+        rp = Replay(self, local_seeds or {}, strict=strict, checkpoint=checkpoints)
         rp.run()
         return rp
 
@@ -431,14 +460,25 @@ class Replay:
     After :meth:`run`, :attr:`records` holds every turn that could be resolved, :attr:`waiting`
     says what the next turn waits for, and :meth:`add_move` places a new move (submit/ingest)."""
 
-    def __init__(self, game: Game, local_seeds: dict[str, bytes], *, strict: bool) -> None:
+    def __init__(self, game: Game, local_seeds: dict[str, bytes], *, strict: bool,
+                 checkpoint: Checkpoints | None = None) -> None:
         self.game = game
         self.local_seeds = dict(local_seeds)
         self.strict = strict
+        self.checkpoints = checkpoint
+        """Where this replay may start from and leave a checkpoint (never for ``verify``)."""
+        self.base = 0
+        """Step of the first record held: 0 for a replay from the genesis, else the checkpoint's."""
         self.records: list[StepRecord] = []
-        self.placed: list[Message] = []  # moves placed so far, index = step - 1
+        """Turns from :attr:`base` on (``records[i]`` is turn ``base + i``)."""
+        self.placed: list[Message] = []
+        """Moves placed from step ``base + 1`` on (``placed[i]`` is move ``base + 1 + i``)."""
         self.chain_last: dict[str, bytes] = {}
         self.chain_count: dict[str, int] = {}
+        self.chain_at: dict[str, int] = {}
+        """Side -> step of the move that revealed its :attr:`chain_last` (0: the commitment)."""
+        self._chains: dict[int, dict[str, tuple[int, str, int]]] = {}
+        """Step -> each side's (count, last value, step) once the move of that step was placed."""
         self.new_moves: list[Message] = []
         self.authored: list[Message] = []
         """New moves signed on this machine: the move output hooks run for them after writing."""
@@ -448,6 +488,8 @@ class Replay:
         self.waiting: str | None = None
         self.tail_open = False
         """True when the last move waits for the co-revealer's reveal (turn not computable yet)."""
+        self._checked: dict[int, tuple[Any, Any]] = {}
+        """Step -> (parsed orders, :class:`Checked`) of placed moves not resolved yet."""
 
     # errors -----------------------------------------------------------------------------------
 
@@ -462,31 +504,55 @@ class Replay:
     # the walk ---------------------------------------------------------------------------------
 
     def run(self) -> None:
-        # The replay never changes a state or orders document in place; a ruleset that memoises
-        # its parses may rely on that for the walk (``documents_unchanged``, optional).
-        promise = getattr(self.game.ruleset, "documents_unchanged", None)
-        with promise() if callable(promise) else contextlib.nullcontext():
-            self._run()
-
-    def _run(self) -> None:
         try:
             self._check_genesis()
             if self.game.missing_joins():
                 self.waiting = "join from " + ", ".join(self.game.missing_joins())
                 self._check_no_later_files(0)
                 return
-            self._turn0()
+            if not (self.checkpoints is not None and self.checkpoints.restore(self)):
+                self._turn0()
             for step in sorted(self.game.moves):
-                if step != len(self.placed) + 1:
+                if step <= self.base:
+                    continue
+                if step != self.next_step:
                     raise self._bad(
-                        self.game.moves[step].name,
-                        f"step {step} but the archive has no move for step {len(self.placed) + 1}",
+                        self.game.listing.moves[step].name,
+                        f"step {step} but the archive has no move for step {self.next_step}",
                     )
                 self._place(self.game.moves[step], archived=True)
             self._resolve_tail()
-            self._check_no_later_files(len(self.records))
+            self._check_no_later_files(self.base + len(self.records))
         except Bad as exc:
             self._raise(exc)
+        if self.checkpoints is not None:
+            self.checkpoints.save(self)
+
+    # positions --------------------------------------------------------------------------------
+
+    @property
+    def placed_count(self) -> int:
+        """How many moves are placed (archived ones and new ones)."""
+        return self.base + len(self.placed)
+
+    def record(self, step: int) -> StepRecord | None:
+        """The turn of ``step``, when this replay holds it."""
+        i = step - self.base
+        return self.records[i] if 0 <= i < len(self.records) else None
+
+    def placed_move(self, step: int) -> Message:
+        """Move ``step`` (placed by this replay, or archived before its checkpoint)."""
+        i = step - self.base - 1
+        if i >= 0:
+            return self.placed[i]
+        try:
+            return self.game.moves[step]
+        except Bad as exc:
+            raise ArchiveError(str(exc)) from None
+
+    def recent_moves(self) -> list[Message]:
+        """The moves this replay placed (every move, unless it started from a checkpoint)."""
+        return list(self.placed)
 
     def _check_genesis(self) -> None:
         from pbem.protocol.dsse import verify
@@ -518,6 +584,8 @@ class Replay:
             assert commitment is not None
             self.chain_last[side] = bytes.fromhex(commitment)
             self.chain_count[side] = 0
+            self.chain_at[side] = 0
+        self._chains[0] = {s: (0, self.chain_last[s].hex(), 0) for s in g.sides}
         state = g.ruleset.initial_state(g.scenario, g.body.options)
         joins = {s: m.body_hash for s, m in sorted(g.joins.items())}
         self._record(0, None, g.genesis.body_hash, state, [], None, [], [], joins=joins)
@@ -537,6 +605,12 @@ class Replay:
     ) -> None:
         g = self.game
         pending = g.ruleset.pending(g.scenario, state)
+        for d in pending:
+            if d.random and (d.revealer is None or d.revealer == d.side or d.revealer not in g.body.sides):
+                raise self._bad(
+                    archive.turn_name(step),
+                    f"ruleset error: random decision {d.label!r} names no other side to reveal its dice",
+                )
         turn: dict[str, Any] = {
             "ds": archive.TURN_DS,
             "game": g.id,
@@ -547,7 +621,7 @@ class Replay:
             "roll_key": key.hex() if key is not None else None,
             "rolls": rolls,
             "events": events,
-            "state": state,
+            "state": g.ruleset.dump_state(g.scenario, state),
             "score": g.ruleset.score(g.scenario, state),
             "pending": [decision_json(d) for d in pending],
             "outcome": _outcome_json(g.ruleset.outcome(g.scenario, state)),
@@ -617,7 +691,7 @@ class Replay:
 
     @property
     def next_step(self) -> int:
-        return len(self.placed) + 1
+        return self.placed_count + 1
 
     @property
     def closed(self) -> bool:
@@ -662,17 +736,18 @@ class Replay:
         if not check_reveal(self.chain_last[body.side], revealed):
             raise self._bad(name, f"reveal does not hash to {body.side}'s previous chain value [P3 chain]")
         # turn k-1 may still wait for exactly this reveal
-        if len(self.records) == k - 1:
+        if len(self.records) == len(self.placed):  # the previous move waits for a reveal
             prev_move = self.placed[-1]
-            co = g.co_revealer(prev_move.body.side)
+            co = self.revealer_of(k - 1)
             if body.side != co:
                 raise self._bad(name, f"step {k - 1} waits for {co}'s reveal, but this move is by {body.side} [P2]")
             self._resolve(prev_move, revealed)
             self.tail_open = False
-        elif k > 1 and len(self.records[k - 1].turn["reveals"]) == 2:
-            if self.records[k - 1].turn["reveals"][1] != body.reveal:
+        else:
+            prev_turn = self.records[-1].turn
+            if k > 1 and len(prev_turn["reveals"]) == 2 and prev_turn["reveals"][1] != body.reveal:
                 raise self._bad(name, f"reveal differs from the one that resolved step {k - 1}")
-        record = self.records[k - 1]
+        record = self.records[-1]
         decision = self._decision(record, name)
         if decision.side != body.side:
             raise self._bad(name, f"step {k} is {decision.side}'s decision ({decision.label}), not {body.side}'s [P2]")
@@ -683,25 +758,39 @@ class Replay:
                 f"adjudication of {record.name} has sha256 {record.turn_hash} [P6]",
                 divergence=True,
             )
-        self._check_orders(name, record, body.side, body.orders)
+        self._checked[k] = self._check_orders(name, record, body.side, body.orders)
         self.chain_last[body.side] = revealed
         self.chain_count[body.side] = count + 1
+        self.chain_at[body.side] = k
+        self._chains[k] = {s: (self.chain_count[s], self.chain_last[s].hex(), self.chain_at[s])
+                           for s in self.chain_last}
         self.placed.append(msg)
         if not archived:
             self.new_moves.append(msg)
         if not decision.random:
             self._resolve(msg, None)
 
-    def _check_orders(self, name: str, record: StepRecord, side: str, orders: JSON) -> None:
+    def revealer_of(self, step: int) -> str:
+        """The side whose reveal keys the dice of move ``step`` (declared by the ruleset in the
+        random decision that move answered)."""
+        rec = self.record(step - 1)
+        assert rec is not None
+        decision = rec.pending[0]
+        assert decision.revealer is not None  # checked when the decision was recorded
+        return decision.revealer
+
+    def _check_orders(self, name: str, record: StepRecord, side: str, orders: JSON) -> tuple[Any, Any]:
+        """Parse a move's orders once and check them; returns what resolving needs."""
         g = self.game
         try:
-            g.ruleset.normalize(g.scenario, record.state, side, orders)
+            parsed = g.ruleset.load_orders(g.scenario, orders)
         except PbemError as exc:
             raise self._bad(name, f"malformed orders: {exc}") from None
-        violations = g.ruleset.validate(g.scenario, record.state, side, orders)
-        if violations:
-            text = "; ".join(str(v) for v in violations[:5])
+        checked = g.ruleset.check(g.scenario, record.state, side, parsed)
+        if checked.violations:
+            text = "; ".join(str(v) for v in checked.violations[:5])
             raise self._bad(name, f"illegal orders: {text}")
+        return parsed, checked
 
     def _resolve(self, msg: Message, co_reveal: bytes | None) -> None:
         """Resolve the move ``msg`` (step k) into turn k."""
@@ -710,7 +799,8 @@ class Replay:
         g = self.game
         body: MoveBody = msg.body
         k = body.step
-        record = self.records[k - 1]
+        record = self.record(k - 1)
+        assert record is not None
         decision = record.pending[0]
         reveals = [bytes.fromhex(body.reveal)]
         key: bytes | None = None
@@ -722,15 +812,16 @@ class Replay:
             dice = DiceStream(key)
         else:
             dice = NoDice()
+        parsed, checked = self._checked.pop(k)
         try:
-            result = g.ruleset.resolve(g.scenario, record.state, body.side, body.orders, dice)
+            result = g.ruleset.resolve(g.scenario, record.state, body.side, parsed, dice, checked)
         except PbemError as exc:
             raise self._bad(msg.name, f"cannot be resolved: {exc}") from None
         rolls = [r.to_json() for r in dice.rolls]
         self._record(k, msg, record.turn_hash, result.state, reveals, key, rolls, list(result.events))
         if decision.random:
             nxt = self.records[-1].pending
-            co = g.co_revealer(body.side)
+            co = decision.revealer
             if nxt and nxt[0].side != co:
                 raise self._bad(
                     msg.name,
@@ -749,10 +840,10 @@ class Replay:
                 self.waiting = f"{d.side}: {d.label} ({d.kind})"
             return
         prev_move = self.placed[-1]
-        co = self.game.co_revealer(prev_move.body.side)
+        co = self.revealer_of(self.placed_count)
         seed = self.local_seeds.get(co)
         if seed is None:
-            self.waiting = f"{co}'s next message (its reveal resolves step {len(self.placed)})"
+            self.waiting = f"{co}'s next message (its reveal resolves step {self.placed_count})"
             self.tail_open = True
             return
         n = self.game.chain_length
@@ -776,7 +867,7 @@ class Replay:
         return self.records[-1]
 
     def resolved_through(self) -> int:
-        return len(self.records) - 1
+        return self.base + len(self.records) - 1
 
     def next_reveal_index(self, side: str) -> int:
         return self.chain_count[side] + 1
@@ -820,6 +911,8 @@ class Replay:
         for msg in self.authored:
             out.extend(run_move_outputs(g, self, msg))
         self.authored = []
+        if self.checkpoints is not None:
+            self.checkpoints.save(self)
         return out
 
     def summary(self) -> VerifySummary:
@@ -830,7 +923,7 @@ class Replay:
         return VerifySummary(
             game=g.id,
             scenario=g.body.scenario.id,
-            steps=len(self.placed),
+            steps=self.placed_count,
             turns_checked=sum(1 for r in self.records),
             signatures=self.signatures,
             rolls=self.rolls,

@@ -1,16 +1,26 @@
 """The one interface through which the engine sees any rules system.
 
-The engine (``pbem.engine.replay``) never knows what a game-turn, a unit or a combat is. It asks the ruleset:
+The engine (:mod:`pbem.engine.replay`) never knows what a game-turn, a unit or a combat is. It asks
+the ruleset:
 
 * what the game looks like at the start (:meth:`Ruleset.initial_state`),
-* which decisions are pending and whose they are (:meth:`Ruleset.pending`),
-* whether a side's orders are legal (:meth:`Ruleset.validate`),
+* which decisions are pending, whose they are, and who reveals the dice of a random one
+  (:meth:`Ruleset.pending`, :attr:`Decision.revealer`),
+* whether a side's orders are legal (:meth:`Ruleset.check` / :meth:`Ruleset.validate`),
 * what happens when they are carried out with a committed dice stream (:meth:`Ruleset.resolve`),
 * the score and whether the game is over.
 
-States, orders and events cross this boundary as plain JSON values (``dict``/``list``/``str``/``int``/
-``bool``/``None``; never floats) so that the engine can hash and sign them with canonical JSON without
-knowing their shape. Each ruleset parses them into its own pydantic models internally.
+**Typed, parsed once.** A ruleset is generic over its own scenario, state and orders types. JSON
+crosses the boundary only at :meth:`load_state` / :meth:`dump_state` and :meth:`load_orders` /
+:meth:`dump_orders`: the engine parses a move's orders once, carries the state object from step to
+step and serialises it once per turn file. No ruleset needs a parse cache. The contract that makes
+this safe: **no method changes a state or orders object it is given**; :meth:`resolve` returns a
+new state. States and orders dumped to JSON hold no floats (half movement points are counted in
+halves), so they hash and sign as canonical JSON.
+
+**What a ruleset declares** (:class:`Capabilities`, OpenSpiel's ``GameType``): sequential or
+simultaneous decisions, open or hidden information, whether an umpire takes part. The engine refuses
+at load what it cannot run, not mid-game.
 
 How the three kinds of game fit (see ``docs/architecture.md``):
 
@@ -26,7 +36,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, ClassVar, Generic, Literal, Protocol, TypeVar
 
 from pbem.errors import RuleViolation
 
@@ -55,6 +65,33 @@ class Decision:
     of another party before resolving (protocol.md, "When a roll becomes known")."""
     sealed: bool = False
     """True for simultaneous orders that must be committed before anyone reveals."""
+    revealer: str | None = None
+    """For a random decision: the side whose next message reveals the chain value that keys its
+    dice (protocol.md, "When a roll becomes known"). The ruleset names it and must make that side's
+    decision the next one; the engine checks both. Not written to turn files."""
+
+
+@dataclass(frozen=True)
+class Capabilities:
+    """What kind of game a ruleset plays; the engine refuses at load what it cannot run."""
+
+    decisions: Literal["sequential", "simultaneous"] = "sequential"
+    """One pending decision at a time (you-go-I-go, activations) or several (sealed orders)."""
+    information: Literal["open", "hidden"] = "open"
+    """Every side sees the whole state, or :meth:`Ruleset.view` hides parts of it."""
+    umpire: bool = False
+    """Whether an umpire side takes part (its rulings are messages of their own)."""
+
+
+@dataclass
+class Checked:
+    """What :meth:`Ruleset.check` found: the violations, and (for a legal move) whatever the rules
+    worked out while checking that :meth:`Ruleset.resolve` may reuse instead of redoing it (e.g.
+    the board after the movement phase). It travels explicitly from ``check`` to ``resolve``; no
+    ruleset keeps it anywhere else."""
+
+    violations: list[RuleViolation]
+    prepared: Any = None
 
 
 @dataclass(frozen=True)
@@ -72,15 +109,24 @@ class Outcome:
 class Resolution:
     """What resolving one decision produced."""
 
-    state: JSON
+    state: Any
+    """The new state (the ruleset's state type)."""
     events: list[JSON]
 
 
-class Ruleset(ABC):
-    """A rules system. Implementations are stateless: everything lives in ``scenario`` and ``state``."""
+ScenarioT = TypeVar("ScenarioT")
+StateT = TypeVar("StateT")
+OrdersT = TypeVar("OrdersT")
+
+
+class Ruleset(ABC, Generic[ScenarioT, StateT, OrdersT]):
+    """A rules system. Implementations are stateless: everything lives in ``scenario`` and ``state``,
+    and no method changes an object it is given."""
 
     system: str
     """Short id used in scenario files, e.g. ``"westwall"``."""
+
+    capabilities: ClassVar[Capabilities] = Capabilities()
 
     version: str = "1"
     """Version of the rules' *results*. The genesis records ``system/version``; ``pbem verify``
@@ -93,73 +139,134 @@ class Ruleset(ABC):
         """``system/version`` as the genesis records it, e.g. ``westwall/1``."""
         return f"{self.system}/{self.version}"
 
+    # -- scenario and boundary ---------------------------------------------------------------------
     @abstractmethod
-    def load_scenario(self, data: JSON) -> Any:
-        """Validate scenario data (already parsed JSON, with any map merged in) into the system's model.
-
-        Raises :class:`pbem.errors.InputError` listing every problem."""
-
-    @abstractmethod
-    def initial_state(self, scenario: Any, options: JSON) -> JSON:
-        """The state before the first decision."""
+    def load_scenario(self, data: JSON) -> ScenarioT:
+        """Validate scenario data (already parsed JSON, with any map merged in) into the system's
+        model. Raises :class:`pbem.errors.InputError` listing every problem."""
 
     @abstractmethod
-    def pending(self, scenario: Any, state: JSON) -> list[Decision]:
-        """Decisions the game now waits for; empty when the game is over."""
+    def sides(self, scenario: ScenarioT) -> list[str]:
+        """The sides in the scenario's order (the genesis registers a key for each)."""
 
     @abstractmethod
-    def skeleton(self, scenario: Any, state: JSON, side: str) -> JSON:
-        """A valid, empty-but-complete orders document for ``side``'s pending decision."""
+    def load_state(self, scenario: ScenarioT, data: JSON) -> StateT:
+        """A state from its JSON form (a turn file's ``state``); :class:`InputError` if malformed."""
 
     @abstractmethod
-    def normalize(self, scenario: Any, state: JSON, side: str, orders: JSON) -> JSON:
+    def dump_state(self, scenario: ScenarioT, state: StateT) -> JSON:
+        """The JSON form of a state, as turn files hold it (no floats)."""
+
+    @abstractmethod
+    def load_orders(self, scenario: ScenarioT, data: JSON) -> OrdersT:
+        """Orders from their JSON form; :class:`InputError` (one line) if malformed."""
+
+    @abstractmethod
+    def dump_orders(self, scenario: ScenarioT, orders: OrdersT) -> JSON:
+        """The JSON form of orders, exactly as a move file signs them (no floats)."""
+
+    # -- the game ---------------------------------------------------------------------------------
+    @abstractmethod
+    def initial_state(self, scenario: ScenarioT, options: JSON) -> StateT:
+        """The state before the first decision (:class:`InputError` for bad options)."""
+
+    @abstractmethod
+    def pending(self, scenario: ScenarioT, state: StateT) -> list[Decision]:
+        """Decisions the game now waits for; empty when the game is over. A random decision names
+        its :attr:`Decision.revealer`."""
+
+    @abstractmethod
+    def skeleton(self, scenario: ScenarioT, state: StateT, side: str) -> JSON:
+        """A valid, empty-but-complete orders document (JSON) for ``side``'s pending decision."""
+
+    @abstractmethod
+    def normalize(self, scenario: ScenarioT, state: StateT, side: str, orders: OrdersT) -> OrdersT:
         """Fill conveniences (e.g. a ``to`` hex expanded into a full path) into the exact orders that
-        will be signed. Raises :class:`pbem.errors.InputError` for malformed orders."""
+        will be signed. Raises :class:`pbem.errors.InputError` for orders that cannot be read."""
 
     @abstractmethod
-    def validate(self, scenario: Any, state: JSON, side: str, orders: JSON) -> list[RuleViolation]:
-        """Every rule the orders break (empty when legal). Never mutates ``state``."""
+    def validate(self, scenario: ScenarioT, state: StateT, side: str, orders: OrdersT) -> list[RuleViolation]:
+        """Every rule the orders break (empty when legal)."""
+
+    def check(self, scenario: ScenarioT, state: StateT, side: str, orders: OrdersT) -> Checked:
+        """:meth:`validate`, keeping what :meth:`resolve` may reuse (override to fill
+        :attr:`Checked.prepared`)."""
+        return Checked(self.validate(scenario, state, side, orders))
 
     @abstractmethod
-    def resolve(self, scenario: Any, state: JSON, side: str, orders: JSON, dice: Dice) -> Resolution:
-        """Carry out legal orders. Dice are drawn only from ``dice`` and only in a fixed order."""
+    def resolve(
+        self, scenario: ScenarioT, state: StateT, side: str, orders: OrdersT, dice: Dice,
+        checked: Checked | None = None,
+    ) -> Resolution:
+        """Carry out legal orders (``checked``: what :meth:`check` returned for exactly these
+        arguments, or ``None``). Dice are drawn only from ``dice`` and only in a fixed order. The
+        result's ``state`` is a new object of the state type; ``events`` are JSON."""
 
     @abstractmethod
-    def score(self, scenario: Any, state: JSON) -> dict[str, int]:
+    def score(self, scenario: ScenarioT, state: StateT) -> dict[str, int]:
         """Victory points so far, per side."""
 
     @abstractmethod
-    def outcome(self, scenario: Any, state: JSON) -> Outcome | None:
+    def outcome(self, scenario: ScenarioT, state: StateT) -> Outcome | None:
         """The result once the game is over, else ``None``."""
 
-    def view(self, scenario: Any, state: JSON, side: str | None) -> JSON:
-        """What ``side`` may see of ``state`` (``None``: the umpire). Open-information systems return
-        the whole state."""
+    # -- what players see -------------------------------------------------------------------------
+    def view(self, scenario: ScenarioT, state: JSON, side: str | None) -> JSON:
+        """What ``side`` may see of a dumped state (``None``: the umpire). Open-information systems
+        return the whole state."""
         return state
 
-    def describe(self, scenario: Any, state: JSON) -> str:
+    def describe(self, scenario: ScenarioT, state: StateT) -> str:
         """One line for ``pbem status``: game-turn, player-turn, phase."""
         return ""
 
+    def describe_event(self, scenario: ScenarioT, event: JSON) -> str:
+        """One readable line for an event (``pbem log``); compact JSON unless overridden."""
+        import json
 
-_SYSTEMS: dict[str, str] = {"westwall": "pbem.systems.westwall.rules:WestWallRules"}
+        return json.dumps(event, sort_keys=True, ensure_ascii=False)
+
+
+ENTRY_POINT_GROUP = "pbem.systems"
+"""Installed packages add rules systems under this entry-point group (``name = "module:Class"``),
+so a club can ship its own game as a separate package; pbem's own are declared in pyproject.toml."""
+
+_BUILTIN: dict[str, str] = {"westwall": "pbem.systems.westwall.rules:WestWallRules"}
+"""Used when pbem runs from a checkout that was never installed (no entry points)."""
+_REGISTERED: dict[str, str] = {}
 
 
 def register_ruleset(system: str, target: str) -> None:
-    """Make ``system`` resolve to ``"module:Class"`` (used by tests to plug in toy systems)."""
-    _SYSTEMS[system] = target
+    """Make ``system`` resolve to ``"module:Class"`` in this process (tests plug in toy systems)."""
+    _REGISTERED[system] = target
 
 
-def get_ruleset(system: str) -> Ruleset:
+def known_systems() -> dict[str, str]:
+    """System id -> ``"module:Class"``: registered in this process, then entry points, then the
+    built-in table."""
+    from importlib.metadata import entry_points
+
+    out = dict(_BUILTIN)
+    for ep in entry_points(group=ENTRY_POINT_GROUP):
+        out[ep.name] = ep.value
+    out.update(_REGISTERED)
+    return out
+
+
+def get_ruleset(system: str) -> Ruleset[Any, Any, Any]:
     """The ruleset for a scenario's ``system`` field."""
     import importlib
 
     from pbem.errors import InputError
 
-    target = _SYSTEMS.get(system)
+    systems = known_systems()
+    target = systems.get(system)
     if target is None:
-        raise InputError(f"unknown rules system {system!r} (known: {', '.join(sorted(_SYSTEMS))})")
+        raise InputError(f"unknown rules system {system!r} (known: {', '.join(sorted(systems))})")
     module_name, cls_name = target.split(":")
     cls = getattr(importlib.import_module(module_name), cls_name)
-    ruleset: Ruleset = cls()
+    ruleset: Ruleset[Any, Any, Any] = cls()
+    if ruleset.capabilities.decisions != "sequential":
+        raise InputError(f"rules system {system!r} needs simultaneous decisions, which this engine "
+                         "does not run yet")
     return ruleset

@@ -48,6 +48,11 @@ Hash = Annotated[str, Field(pattern=HEX32)]
 GameId = Annotated[str, Field(pattern=GAME_PATTERN)]
 
 
+def is_turn_name(name: str) -> bool:
+    """Whether ``name`` is a turn file's name (``turn-NNNN.json``)."""
+    return _TURN_RE.fullmatch(name) is not None
+
+
 def join_name(side: str) -> str:
     return f"join-{side}.json"
 

@@ -21,7 +21,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from pbem.engine.ruleset import JSON, Decision, Dice, Outcome, Resolution, Ruleset
+from pbem.engine.ruleset import JSON, Checked, Decision, Dice, Outcome, Resolution, Ruleset
 from pbem.errors import InputError, RuleViolation
 
 
@@ -67,8 +67,13 @@ class ToyAck(_Strict):
 _MODELS: dict[str, type[_Strict]] = {"setup": ToySetup, "roll": ToyRoll, "acknowledge": ToyAck}
 
 
-class ToyRules(Ruleset):
-    """The toy dice game (see the module docstring)."""
+ToyState = dict[str, Any]
+ToyOrders = dict[str, Any]
+
+
+class ToyRules(Ruleset[ToyScenario, ToyState, ToyOrders]):
+    """The toy dice game (see the module docstring). States and orders are plain dicts (never
+    changed in place: :meth:`resolve` builds a new one)."""
 
     system = "toy"
 
@@ -81,7 +86,33 @@ class ToyRules(Ruleset):
     def sides(self, scenario: ToyScenario) -> list[str]:
         return scenario.side_ids()
 
-    def initial_state(self, scenario: ToyScenario, options: JSON) -> JSON:
+    _STATE_KEYS = frozenset({"phase", "index", "round", "rounds", "scores", "cheer"})
+
+    def load_state(self, scenario: ToyScenario, data: JSON) -> ToyState:
+        if not isinstance(data, dict) or set(data) != self._STATE_KEYS:
+            raise InputError("malformed toy state")
+        return dict(data)
+
+    def dump_state(self, scenario: ToyScenario, state: ToyState) -> JSON:
+        return state
+
+    def load_orders(self, scenario: ToyScenario, data: JSON) -> ToyOrders:
+        if not isinstance(data, dict) or not isinstance(data.get("kind"), str):
+            raise InputError("toy orders must be an object with a 'kind'")
+        model = _MODELS.get(data["kind"])
+        if model is None:
+            raise InputError(f"unknown toy order kind {data['kind']!r}")
+        try:
+            parsed = model.model_validate(data)
+        except ValidationError as exc:
+            raise InputError(f"toy orders: {_one_line(exc)}") from None
+        dumped: dict[str, Any] = parsed.model_dump()
+        return dumped
+
+    def dump_orders(self, scenario: ToyScenario, orders: ToyOrders) -> JSON:
+        return orders
+
+    def initial_state(self, scenario: ToyScenario, options: JSON) -> ToyState:
         rounds = options.get("rounds", scenario.rounds) if isinstance(options, dict) else scenario.rounds
         if not isinstance(rounds, int) or isinstance(rounds, bool) or not 1 <= rounds <= 100:
             raise InputError("option rounds must be an integer 1..100")
@@ -103,7 +134,9 @@ class ToyRules(Ruleset):
         if phase == "setup":
             return [Decision(side, "setup", f"{side} set-up [T2]", random=False)]
         if phase == "roll":
-            return [Decision(side, "player-turn", f"Round {state['round']}, {side} rolls [T3]")]
+            nxt = scenario.side_ids()[(state["index"] + 1) % len(scenario.sides)]
+            return [Decision(side, "player-turn", f"Round {state['round']}, {side} rolls [T3]",
+                             revealer=nxt)]
         if phase == "ack":
             return [Decision(side, "acknowledge", f"{side} acknowledges the result [T5]", random=False)]
         return []
@@ -124,18 +157,8 @@ class ToyRules(Ruleset):
             raise InputError(f"it is {pend[0].side}'s decision, not {side}'s")
         return {"setup": "setup", "player-turn": "roll", "acknowledge": "acknowledge"}[pend[0].kind]
 
-    def normalize(self, scenario: ToyScenario, state: JSON, side: str, orders: JSON) -> JSON:
-        if not isinstance(orders, dict) or not isinstance(orders.get("kind"), str):
-            raise InputError("toy orders must be an object with a 'kind'")
-        model = _MODELS.get(orders["kind"])
-        if model is None:
-            raise InputError(f"unknown toy order kind {orders['kind']!r}")
-        try:
-            parsed = model.model_validate(orders)
-        except ValidationError as exc:
-            raise InputError(f"toy orders: {_one_line(exc)}") from None
-        dumped: dict[str, Any] = parsed.model_dump()
-        return dumped
+    def normalize(self, scenario: ToyScenario, state: ToyState, side: str, orders: ToyOrders) -> ToyOrders:
+        return orders
 
     def validate(self, scenario: ToyScenario, state: JSON, side: str, orders: JSON) -> list[RuleViolation]:
         out: list[RuleViolation] = []
@@ -157,7 +180,8 @@ class ToyRules(Ruleset):
                 out.append(RuleViolation("T3", f"{orders['dice']} dice: roll 1 to 3 dice"))
         return out
 
-    def resolve(self, scenario: ToyScenario, state: JSON, side: str, orders: JSON, dice: Dice) -> Resolution:
+    def resolve(self, scenario: ToyScenario, state: ToyState, side: str, orders: ToyOrders, dice: Dice,
+                checked: Checked | None = None) -> Resolution:
         new = {**state, "scores": dict(state["scores"]), "cheer": dict(state["cheer"])}
         events: list[JSON] = []
         n = len(scenario.sides)

@@ -21,14 +21,11 @@ and resolution are in :mod:`pbem.systems.westwall.combat`; movement in :mod:`pbe
 
 from __future__ import annotations
 
-import contextlib
-import marshal
-from collections.abc import Iterator
 from typing import Any
 
 from pydantic import TypeAdapter, ValidationError
 
-from pbem.engine.ruleset import JSON, Decision, Dice, Outcome, Resolution, Ruleset
+from pbem.engine.ruleset import JSON, Checked, Decision, Dice, Outcome, Resolution, Ruleset
 from pbem.errors import IllegalOrders, InputError, RuleViolation
 from pbem.maps.hexmap import Hex
 from pbem.systems.westwall.board import Board
@@ -68,127 +65,33 @@ def _errors_line(exc: ValidationError, what: str) -> str:
     return f"{what}: " + "; ".join(parts)
 
 
-# Memo of recent parses (performance only). The engine hands the same state and orders documents
-# to ``pending``, ``normalize``, ``validate``, ``resolve``, ``score`` and ``outcome``; each would
-# otherwise validate them again. An entry is used only for the very same object whose ``marshal``
-# serialisation (exact types: ``True`` is not ``1``) is still byte-identical to the one taken when
-# it was parsed, so a document changed in place is parsed afresh. The models are frozen and the
-# rules never change their containers in place.
-_MEMO_SIZE = 16
-
-
-def _fingerprint(value: Any) -> bytes | None:
-    """``marshal`` bytes of plain data, or ``None`` if it holds anything else (then no memo)."""
-    try:
-        return marshal.dumps(value)
-    except (ValueError, TypeError):
-        return None
-
-
-# While a window is open, the caller has promised that no document handed to the rules changes in
-# place (:meth:`WestWallRules.documents_unchanged`: the engine's replay, which never edits a state or
-# orders document). Entries made inside the window carry its number instead of a ``marshal``
-# fingerprint (which costs several times the parse it guards on a Bastogne-sized state) and are
-# trusted by identity alone, inside that same window only; entries made outside it are always
-# checked against their fingerprint.
-_WINDOW: int | None = None
-_WINDOWS = 0
-
-
-@contextlib.contextmanager
-def _documents_unchanged() -> Iterator[None]:
-    global _WINDOW, _WINDOWS
-    if _WINDOW is not None:  # nested: the outer window goes on
-        yield
-        return
-    _WINDOWS += 1
-    _WINDOW = _WINDOWS
-    try:
-        yield
-    finally:
-        _WINDOW = None
-
-
-def _memo_get(memo: dict[int, tuple[Any, bytes | int, Any]], doc: Any) -> Any:
-    hit = memo.get(id(doc))
-    if hit is not None and hit[0] is doc:
-        mark = hit[1]
-        if type(mark) is int:
-            if mark == _WINDOW:
-                return hit[2]
-        elif _fingerprint(doc) == mark:
-            return hit[2]
-    return None
-
-
-def _memo_put(memo: dict[int, tuple[Any, bytes | int, Any]], doc: Any, model: Any) -> None:
-    mark: bytes | int | None = _WINDOW if _WINDOW is not None else _fingerprint(doc)
-    if mark is None:
-        return
-    memo.pop(id(doc), None)
-    if len(memo) >= _MEMO_SIZE:
-        del memo[next(iter(memo))]
-    memo[id(doc)] = (doc, mark, model)
-
-
-_STATE_MEMO: dict[int, tuple[Any, bytes | int, Any]] = {}
-_ORDERS_MEMO: dict[int, tuple[Any, bytes | int, Any]] = {}
-
-
 def parse_orders(orders: JSON) -> SetupOrders | PlayerTurnOrders | AcknowledgeOrders:
-    """Orders JSON -> model; :class:`InputError` (one line, every field problem) if malformed."""
-    hit = _memo_get(_ORDERS_MEMO, orders)
-    if hit is not None:
-        return hit
+    """Orders JSON -> model (models pass through); :class:`InputError` (one line, every field
+    problem) if malformed."""
+    if isinstance(orders, SetupOrders | PlayerTurnOrders | AcknowledgeOrders):
+        return orders
     try:
-        parsed = _ORDERS.validate_python(orders)
+        return _ORDERS.validate_python(orders)
     except ValidationError as exc:
         raise InputError(_errors_line(exc, "malformed orders")) from None
-    _memo_put(_ORDERS_MEMO, orders, parsed)
-    return parsed
 
 
 def parse_state(state: JSON) -> State:
+    """State JSON -> model (a :class:`State` passes through)."""
     if isinstance(state, State):
         return state
-    hit = _memo_get(_STATE_MEMO, state)
-    if hit is not None:
-        return hit
     try:
-        parsed = State.model_validate(state)
+        return State.model_validate(state)
     except ValidationError as exc:
         raise InputError(_errors_line(exc, "malformed state")) from None
-    _memo_put(_STATE_MEMO, state, parsed)
-    return parsed
-
-
-# The board after the movement phase, per (scenario, parsed state, parsed orders) objects: the
-# engine validates a move and then resolves it, and both start by walking the moves. Entries hold
-# the objects themselves, so an id is never reused while its entry lives; callers get a copy. The
-# exclusive rules' class is part of the key (a game's rules may be registered anew).
-_WALK_MEMO: dict[tuple[int, int, int, type], tuple[Any, Any, Any, Board, MovePlan]] = {}
-
-
-def clear_memos() -> None:
-    """Forget every memoised parse and walk (benchmarks time a cold step with it)."""
-    _STATE_MEMO.clear()
-    _ORDERS_MEMO.clear()
-    _WALK_MEMO.clear()
 
 
 def _walked(
     scenario: Scenario, st: State, o: PlayerTurnOrders, exclusive: Exclusive
 ) -> tuple[Board, MovePlan]:
     """A fresh board with ``o.moves`` walked on it, and the walk's :class:`MovePlan`."""
-    key = (id(scenario), id(st), id(o), type(exclusive))
-    hit = _WALK_MEMO.get(key)
-    if hit is not None and hit[0] is scenario and hit[1] is st and hit[2] is o:
-        return hit[3].copy(), hit[4]
     board = Board.from_state(scenario, st)
     plan = walk_moves(board, o.side, st.game_turn, o.moves, exclusive)
-    if len(_WALK_MEMO) >= 4:
-        del _WALK_MEMO[next(iter(_WALK_MEMO))]
-    _WALK_MEMO[key] = (scenario, st, o, board.copy(), plan)
     return board, plan
 
 
@@ -212,16 +115,30 @@ def _combat() -> Any:
     return combat
 
 
-class WestWallRules(Ruleset):
-    """SPI WestWall standard rules (1.0-9.14) with a game's exclusive rules plugged in."""
+Orders_ = SetupOrders | PlayerTurnOrders | AcknowledgeOrders
+
+
+class _Walked:
+    """The board after walking a player-turn's moves: made by ``check``, handed explicitly to
+    ``resolve`` (:class:`pbem.engine.ruleset.Checked`), used only for the very state and orders it
+    was made from, and copied before use so that it is never changed."""
+
+    __slots__ = ("state", "orders", "board", "plan")
+
+    def __init__(self, state: State, orders: PlayerTurnOrders, board: Board, plan: MovePlan) -> None:
+        self.state, self.orders, self.board, self.plan = state, orders, board, plan
+
+    def fits(self, state: State, orders: PlayerTurnOrders) -> bool:
+        return state is self.state and orders is self.orders
+
+
+class WestWallRules(Ruleset[Scenario, State, Orders_]):
+    """SPI WestWall standard rules (1.0-9.14) with a game's exclusive rules plugged in.
+
+    States are :class:`State` and orders the :data:`Orders` models; for convenience (tests, the
+    bot) every method also accepts their JSON form."""
 
     system = "westwall"
-
-    def documents_unchanged(self) -> contextlib.AbstractContextManager[None]:
-        """A promise, for the length of a ``with`` block, that no state or orders document handed
-        to these rules is changed in place (performance only: parses are then memoised by object
-        identity alone). The engine's replay makes it; nobody else needs to."""
-        return _documents_unchanged()
 
     # -- scenario ---------------------------------------------------------------------------------
     def load_scenario(self, data: JSON) -> Scenario:
@@ -242,7 +159,22 @@ class WestWallRules(Ruleset):
             raise InputError("invalid scenario:\n" + "\n".join(problems))
         return sc
 
-    def initial_state(self, scenario: Scenario, options: JSON) -> JSON:
+    def sides(self, scenario: Scenario) -> list[str]:
+        return scenario.side_ids()
+
+    def load_state(self, scenario: Scenario, data: JSON) -> State:
+        return parse_state(data)
+
+    def dump_state(self, scenario: Scenario, state: State) -> JSON:
+        return parse_state(state).model_dump(mode="json")
+
+    def load_orders(self, scenario: Scenario, data: JSON) -> Orders_:
+        return parse_orders(data)
+
+    def dump_orders(self, scenario: Scenario, orders: Orders_) -> JSON:
+        return parse_orders(orders).model_dump(mode="json", exclude_none=True)
+
+    def initial_state(self, scenario: Scenario, options: JSON) -> State:
         """Every unit waiting; sides with a deployment must set up first [3.0]."""
         pending: list[str] = []
         for d in scenario.deployments:
@@ -259,7 +191,7 @@ class WestWallRules(Ruleset):
                 "units": {u.id: waiting for u in scenario.units},
             }
         )
-        return state.model_dump(mode="json")
+        return state
 
     # -- decisions --------------------------------------------------------------------------------
     def pending(self, scenario: Scenario, state: JSON) -> list[Decision]:
@@ -278,6 +210,8 @@ class WestWallRules(Ruleset):
                     "player-turn",
                     f"Game-Turn {st.game_turn}, {side_name(scenario, st.phasing)} player-turn",
                     random=True,
+                    # the opponent moves next [4.1] (or acknowledges the end): its reveal keys the dice
+                    revealer=scenario.other(st.phasing),
                 )
             ]
         if st.phase == "over" and not st.finished:
@@ -308,7 +242,7 @@ class WestWallRules(Ruleset):
             ).model_dump(mode="json", exclude_none=True)
         return AcknowledgeOrders(side=side).model_dump(mode="json")
 
-    def normalize(self, scenario: Scenario, state: JSON, side: str, orders: JSON) -> JSON:
+    def normalize(self, scenario: Scenario, state: JSON, side: str, orders: JSON) -> Orders_:
         """Expand every move given with ``to`` (and no path) into the cheapest legal path."""
         st = parse_state(state)
         o = parse_orders(orders)
@@ -336,56 +270,61 @@ class WestWallRules(Ruleset):
                     m = m.model_copy(update={"to": None})
                 moves.append(m)
             o = o.model_copy(update={"moves": moves})
-        return o.model_dump(mode="json", exclude_none=True)
+        return o
 
     # -- checking ---------------------------------------------------------------------------------
     def validate(
         self, scenario: Scenario, state: JSON, side: str, orders: JSON
     ) -> list[RuleViolation]:
+        return self.check(scenario, state, side, orders).violations
+
+    def check(self, scenario: Scenario, state: JSON, side: str, orders: JSON) -> Checked:
+        """The violations; for player-turn orders also the board after the movement phase, which
+        :meth:`resolve` then starts from instead of walking the moves again."""
         st = parse_state(state)
         o = parse_orders(orders)
         pend = self.pending(scenario, st)
         if not pend:
-            return [RuleViolation("4.0", "the game is over: no orders are expected")]
+            return Checked([RuleViolation("4.0", "the game is over: no orders are expected")])
         d = pend[0]
         if o.side != side:
-            return [RuleViolation("4.1", f"these orders are for {o.side}, not {side}")]
+            return Checked([RuleViolation("4.1", f"these orders are for {o.side}, not {side}")])
         if d.side != side:
-            return [
+            return Checked([
                 RuleViolation(
                     "5.11", f"it is not {side}'s turn: the game waits for {d.side} ({d.label})"
                 )
-            ]
+            ])
         if o.kind != d.kind:
-            return [RuleViolation("4.1", f"expected {d.kind} orders ({d.label}), got {o.kind}")]
+            return Checked([RuleViolation("4.1", f"expected {d.kind} orders ({d.label}), got {o.kind}")])
         if isinstance(o, SetupOrders):
-            return setup_violations(scenario, st, o)
+            return Checked(setup_violations(scenario, st, o))
         if isinstance(o, PlayerTurnOrders):
-            return self._turn_violations(scenario, st, o)
-        return []
+            return self._check_turn(scenario, st, o)
+        return Checked([])
 
-    def _turn_violations(
-        self, scenario: Scenario, st: State, o: PlayerTurnOrders
-    ) -> list[RuleViolation]:
+    def _check_turn(self, scenario: Scenario, st: State, o: PlayerTurnOrders) -> Checked:
         if o.game_turn != st.game_turn:
-            return [
+            return Checked([
                 RuleViolation(
                     "4.1",
                     f"these orders are for Game-Turn {o.game_turn}, but it is Game-Turn {st.game_turn}",
                 )
-            ]
+            ])
         exclusive = get_exclusive(scenario.game)
         board, plan = _walked(scenario, st, o, exclusive)
+        walked = _Walked(st, o, board.copy(), plan)  # before the attack checks look at the board
         out = list(plan.violations)
         out += standing_violations(scenario, o.side, o.standing)
         combat = _combat()
         if combat is not None:
             out += combat.validate_attacks(board, scenario, board.to_state(st), o)
-        return out
+        return Checked(out, walked if not out else None)
 
     # -- resolving --------------------------------------------------------------------------------
     def resolve(
-        self, scenario: Scenario, state: JSON, side: str, orders: JSON, dice: Dice
+        self, scenario: Scenario, state: JSON, side: str, orders: JSON, dice: Dice,
+        checked: Checked | None = None,
     ) -> Resolution:
         # Orders reach here only after ``validate`` returned nothing (the engine checks every move,
         # archived or new, before resolving it), so they are not checked a second time: that
@@ -398,13 +337,15 @@ class WestWallRules(Ruleset):
         if isinstance(o, SetupOrders):
             new, events = self._resolve_setup(scenario, st, o)
         elif isinstance(o, PlayerTurnOrders):
-            new, events = self._resolve_turn(scenario, st, o, dice)
+            prepared = checked.prepared if checked is not None else None
+            walked = prepared if isinstance(prepared, _Walked) and prepared.fits(st, o) else None
+            new, events = self._resolve_turn(scenario, st, o, dice, walked)
         else:
             new = st.model_copy(update={"finished": True, "phase": "over"})
-            result = self.outcome(scenario, new.model_dump(mode="json"))
+            result = self.outcome(scenario, new)
             text = result.summary if result else "game over"
             events = [NoteEvent(rule="4.0", text=f"{side} acknowledges: {text}")]
-        return Resolution(new.model_dump(mode="json"), _dump(events))
+        return Resolution(new, _dump(events))
 
     def _resolve_setup(
         self, scenario: Scenario, st: State, o: SetupOrders
@@ -430,10 +371,14 @@ class WestWallRules(Ruleset):
         return board.to_state(st, **changes), events
 
     def _resolve_turn(
-        self, scenario: Scenario, st: State, o: PlayerTurnOrders, dice: Dice
+        self, scenario: Scenario, st: State, o: PlayerTurnOrders, dice: Dice,
+        walked: _Walked | None,
     ) -> tuple[State, list[Event]]:
         exclusive = get_exclusive(scenario.game)
-        board, plan = _walked(scenario, st, o, exclusive)
+        if walked is not None:
+            board, plan = walked.board.copy(), walked.plan
+        else:
+            board, plan = _walked(scenario, st, o, exclusive)
         events: list[Event] = list(plan.events)
         after_moves = board.to_state(st)
         changes: dict[str, object] = {"combat_phase_index": st.combat_phase_index + 1}
@@ -469,7 +414,7 @@ class WestWallRules(Ruleset):
         early = exclusive.outcome(scenario, st)
         if early is not None or nxt.game_turn > scenario.last_turn:
             over = st.model_copy(update={"phase": "over", "phasing": other})
-            result = self.outcome(scenario, over.model_dump(mode="json"))
+            result = self.outcome(scenario, over)
             why = (
                 "the last player-turn has been played [4.0]"
                 if early is None

@@ -1,0 +1,295 @@
+"""Playing a game from a library: submit orders, ingest another player's files.
+
+What ``pbem submit`` and ``pbem ingest`` do, as calls a program can make (python-chess's
+``board.push``): the CLI only reads files, asks questions and prints. Every function checks
+everything before it writes anything, and writes only through :meth:`Replay.write`.
+
+* :func:`submit` -- parse, normalise and check a side's orders, sign the move (keeping the P7
+  record), place it and write what it makes resolvable.
+* :func:`ingest` -- place other players' joins and moves, compare the turn files that travelled with
+  them, then write.
+* :func:`move_body` -- the one place a move body is built (``submit`` and the bot's autoplay).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pbem.engine.replay import Game, Replay, StepRecord, run_move_outputs
+from pbem.errors import ArchiveError, IllegalOrders, InputError, PbemError
+from pbem.protocol import archive
+from pbem.protocol.archive import Message
+
+OrdersSource = Callable[[Any, str], Any]
+"""``(state, side) -> orders document (JSON)``: JSON as written, or text orders read against the
+decision they answer."""
+
+
+# ------------------------------------------------------------------------------------------------
+# Building a move
+# ------------------------------------------------------------------------------------------------
+
+
+def current_decision(rp: Replay) -> Any:
+    """The decision the game waits for now, or an :class:`InputError` saying why there is none."""
+    if not rp.records:
+        raise InputError(f"the game has not started: waiting for {rp.waiting}")
+    if rp.tail_open:
+        raise InputError(f"step {len(rp.placed)} is not resolved yet: waiting for {rp.waiting}")
+    if not rp.current.pending:
+        raise InputError("the game is over; the archive is closed")
+    return rp.current.pending[0]
+
+
+def prepare_orders(game: Game, record: StepRecord, side: str, document: Any) -> Any:
+    """Parse, normalise and check ``side``'s orders against ``record``'s state; returns the JSON
+    that will be signed. :class:`IllegalOrders` lists every violation."""
+    rules, sc = game.ruleset, game.scenario
+    parsed = rules.normalize(sc, record.state, side, rules.load_orders(sc, document))
+    violations = rules.validate(sc, record.state, side, parsed)
+    if violations:
+        raise IllegalOrders(violations)
+    return rules.dump_orders(sc, parsed)
+
+
+def move_body(game: Game, rp: Replay, side: str, orders: Any, seed: bytes) -> dict[str, Any]:
+    """The body of ``side``'s next move: placed at the next step, answering the current turn,
+    revealing the side's next chain value."""
+    from pbem.protocol.dice import reveal
+
+    j = rp.next_reveal_index(side)
+    if j > game.chain_length:
+        raise InputError(f"{side}'s dice chain is exhausted ({game.chain_length} reveals); "
+                         "start with a longer chain_length")
+    return {
+        "ds": archive.MOVE_DS,
+        "game": game.id,
+        "step": rp.next_step,
+        "side": side,
+        "answers": rp.current.turn_hash,
+        "reveal": reveal(seed, game.chain_length, j).hex(),
+        "orders": orders,
+    }
+
+
+def sign_move(body: dict[str, Any], private_key: Any) -> bytes:
+    from pbem.protocol.canonical import canonical_bytes
+    from pbem.protocol.dsse import MOVE_TYPE, envelope_bytes, sign
+
+    return envelope_bytes(sign(canonical_bytes(body), MOVE_TYPE, [private_key]))
+
+
+# ------------------------------------------------------------------------------------------------
+# submit
+# ------------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Submitted:
+    replay: Replay
+    written: list[Path] = field(default_factory=list)
+    move: Message | None = None
+    """The move signed (or re-sent from the P7 record) for this call."""
+    already: str | None = None
+    """Set when these orders were archived before: the name of that move file."""
+
+
+def submit(game: Game, orders: OrdersSource, key_name: str) -> Submitted:
+    """Sign and place the orders of the side ``key_name`` plays whose decision is pending.
+
+    Re-submitting orders already archived signs nothing (and finishes any output a crash left
+    undone); orders different from a move already signed for this step are refused [P7]."""
+    from pbem.protocol.canonical import canonical_bytes
+    from pbem.protocol.keys import KeyStore
+    from pbem.protocol.localstate import LocalGame, local_seeds, private_key, seed_for
+
+    info = KeyStore().info(key_name)
+    my_sides = game.side_of_fingerprint(info.fingerprint)
+    if not my_sides:
+        raise InputError(f"key {key_name} ({info.fingerprint}) plays no side in this game")
+    local = LocalGame.of(game)
+    for side in my_sides:
+        if game.commitment(side) is not None:
+            seed_for(game, local, side, key_name, derive=True)
+    seeds = local_seeds(game, local)
+    rp = game.replay(seeds, local=local)
+    result = Submitted(rp, rp.write())  # finish anything a crash left behind
+
+    # the same orders re-submitted after they were archived: nothing new to sign
+    last = next((m for m in reversed(rp.recent_moves()) if m.body.side in my_sides), None)
+    if last is not None:
+        before = rp.record(last.body.step - 1)
+        try:
+            same = before is not None and prepare_orders(
+                game, before, last.body.side, orders(before.state, last.body.side)) == last.body.orders
+        except PbemError:
+            same = False
+        if same and (rp.tail_open or not rp.current.pending or rp.current.pending[0].side not in my_sides
+                     or last.body.step == len(rp.placed)):
+            result.already = archive.move_name(last.body.step, last.body.side)
+            result.written += run_move_outputs(game, rp, last)  # e.g. the email a crash did not write
+            return result
+
+    decision = current_decision(rp)
+    if decision.side not in my_sides:
+        raise InputError(f"it is {decision.side}'s decision ({decision.label}); key {key_name} "
+                         f"plays {', '.join(my_sides)}")
+    side = decision.side
+    normalized = prepare_orders(game, rp.current, side, orders(rp.current.state, side))
+    body = move_body(game, rp, side, normalized, seeds[side])
+    step = body["step"]
+    body_bytes = canonical_bytes(body)
+    record = local.signed(step, side)
+    if record is not None:
+        previous = archive.parse_move(record, f"local record of step {step}")
+        if previous.body_bytes != body_bytes:
+            raise ArchiveError(
+                f"you already signed other orders for step {step} as {side} (body sha256 "
+                f"{previous.body_hash[:16]}…); pbem never signs two different moves for one step [P7]. "
+                f"Re-send the move you signed: {local.dir / 'signed'}/{step:04d}-{side}.json"
+            )
+        env_bytes = record
+    else:
+        env_bytes = sign_move(body, private_key(key_name))
+        local.record_signed(step, side, env_bytes)
+    msg = archive.parse_move(env_bytes, archive.move_name(step, side))
+    rp.add_move(msg, authored=True)
+    result.move = msg
+    result.written += rp.write()
+    return result
+
+
+# ------------------------------------------------------------------------------------------------
+# ingest
+# ------------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Ingested:
+    replay: Replay
+    written: list[Path] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    """What was already archived, which attached turns were checked, and so on."""
+
+
+def _place_join(game: Game, name: str, raw: bytes, notes: list[str]) -> Message | None:
+    msg = archive.parse_join(raw, name)
+    side = msg.body.side
+    existing = game.joins.get(side)
+    if existing is not None:
+        if existing.body_hash == msg.body_hash:
+            notes.append(f"already in the archive: {archive.join_name(side)}")
+            return None
+        raise ArchiveError(f"{name}: a different join for {side} is already archived [P7]")
+    game.joins[side] = msg
+    game.replay()  # signatures and bindings, in memory
+    return msg
+
+
+def _place_move(game: Game, rp: Replay, name: str, raw: bytes, notes: list[str]) -> None:
+    msg = archive.parse_move(raw, name)
+    body = msg.body
+    if body.game != game.id:
+        raise InputError(f"{name} belongs to game {body.game[:8]}, not this game {game.id[:8]} [P2]")
+    if body.step < rp.next_step:
+        archived = rp.placed_move(body.step)
+        if archived.body_hash == msg.body_hash:
+            notes.append(f"already in the archive: {archived.name}")
+            return
+        if body.side != archived.body.side:
+            raise ArchiveError(
+                f"{name}: step {body.step} is already archived as {archived.name}; a move by "
+                f"{body.side} cannot take its place [P2]"
+            )
+        from pbem.protocol.dsse import MOVE_TYPE, verify
+
+        entry = game.body.sides[body.side]
+        try:
+            verify(msg.envelope, MOVE_TYPE, {entry.fingerprint: game.public_key(body.side)})
+            signed = f"{body.side} signed two different moves for step {body.step}"
+        except PbemError:
+            signed = f"and it is not validly signed by {body.side}"
+        raise ArchiveError(
+            f"{name}: step {body.step} is already archived as {archived.name} with another body "
+            f"({signed}); refused [P7]"
+        )
+    if body.step > rp.next_step:
+        raise InputError(f"{name} is for step {body.step}, but the game waits for step {rp.next_step}: "
+                         "ingest the earlier moves first")
+    rp.add_move(msg)
+
+
+def _check_attached_turn(game: Game, rp: Replay, name: str, raw: bytes) -> str:
+    """Compare a turn file that travelled with a move against ours [P6]."""
+    from pbem.protocol.canonical import sha256_hex
+
+    step = int(name[5:9])
+    ours: bytes | None = None
+    rec = rp.record(step)
+    if rec is not None:
+        ours = rec.turn_bytes
+    elif game.path(name).is_file():
+        ours = game.path(name).read_bytes()
+    if ours is None:
+        return f"note: {name} cannot be checked yet (its dice need a later move)"
+    if ours != raw:
+        raise ArchiveError(
+            f"DIVERGENCE: the attached {name} (sha256 {sha256_hex(raw)[:16]}…) differs from the "
+            f"one computed here (sha256 {sha256_hex(ours)[:16]}…) [P6]; nothing was archived"
+        )
+    return f"checked: the attached {name} is byte-identical to ours"
+
+
+def ingest(game: Game, blobs: list[tuple[str, bytes]], seeds: dict[str, bytes]) -> Ingested:
+    """Place the joins and moves among ``blobs`` (name, bytes), check the turn files among them
+    against ours, and only then write. Anything wrong refuses the whole call; nothing is written."""
+    from pbem.engine.replay import SCENARIO_NAME
+    from pbem.protocol.canonical import MAX_MOVE_BYTES
+    from pbem.protocol.dsse import GENESIS_TYPE, JOIN_TYPE, MOVE_TYPE, parse_envelope
+    from pbem.protocol.fsutil import write_new
+    from pbem.protocol.localstate import LocalGame, local_seeds
+
+    for name, raw in blobs:
+        if name in (archive.GENESIS_NAME, SCENARIO_NAME):
+            mine = game.path(name)
+            if not mine.is_file() or mine.read_bytes() != raw:
+                raise InputError(f"{name} starts a game: accept an invitation with 'pbem join "
+                                 f"GAME_DIR --key YOUR_KEY --invitation FILE'")
+    # Turn files travel in emails beside the move that answers them: they are not archive input
+    # (every turn is recomputed here) but each must equal ours byte for byte [P6].
+    turns = [(n, r) for n, r in blobs if archive.is_turn_name(n)]
+    inputs = [(n, r) for n, r in blobs
+              if n not in (archive.GENESIS_NAME, SCENARIO_NAME) and not archive.is_turn_name(n)]
+    notes: list[str] = []
+    new_joins: list[Message] = []
+    moves: list[tuple[str, bytes]] = []
+    for name, raw in inputs:
+        env = parse_envelope(raw, max_bytes=MAX_MOVE_BYTES, what=name)
+        if env.payloadType == GENESIS_TYPE:
+            raise InputError(f"{name} is a genesis: a game directory already has one")
+        if env.payloadType == JOIN_TYPE:
+            msg = _place_join(game, name, raw, notes)
+            if msg is not None:
+                new_joins.append(msg)
+        elif env.payloadType == MOVE_TYPE:
+            moves.append((name, raw))
+        else:
+            raise InputError(f"{name}: not a pbem move or join (payload type {env.payloadType[:60]!r})")
+    local = LocalGame.of(game)
+    if new_joins:
+        seeds = local_seeds(game, local, derive=True)
+    rp = game.replay(seeds, local=local)
+    for name, raw in moves:
+        _place_move(game, rp, name, raw, notes)
+    notes += [_check_attached_turn(game, rp, name, raw) for name, raw in turns]
+    # every check passed: now write (joins, then moves, turns and their outputs)
+    written: list[Path] = []
+    for msg in new_joins:
+        path = game.path(archive.join_name(msg.body.side))
+        if write_new(path, msg.raw):
+            written.append(path)
+    written += rp.write()
+    return Ingested(rp, written, notes)
