@@ -44,7 +44,7 @@ def test_names_and_scan(tmp_path: Path) -> None:
     assert listing.joins == {"B": tmp_path / "join-B.json"}
     assert listing.moves == {1: tmp_path / "move-0001-A.json"}
     assert listing.turns == {0: tmp_path / "turn-0000.json"}
-    assert listing.other == [tmp_path / "map-0001.svg"]
+    assert listing.other == ["map-0001.svg"]
     (tmp_path / "move-0001-B.json").write_text("x")
     with pytest.raises(InputError, match=r"two move files for step 1.*\[P7\]"):
         archive.scan(tmp_path)

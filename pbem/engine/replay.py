@@ -117,7 +117,7 @@ class MoveFiles(Mapping[int, Message]):
     (a replay from a checkpoint reads the newest few). A malformed file raises :class:`Bad` naming
     it."""
 
-    def __init__(self, paths: dict[int, Path]) -> None:
+    def __init__(self, paths: Mapping[int, Path]) -> None:
         self._paths = paths
         self._parsed: dict[int, Message] = {}
 
@@ -653,9 +653,9 @@ class Replay:
         )
 
     def _check_no_later_files(self, first_missing: int) -> None:
-        for step, path in sorted(self.game.listing.turns.items()):
-            if step < first_missing:
-                continue
+        turns = self.game.listing.turns
+        for step in sorted(s for s in turns if s >= first_missing):
+            path = turns[step]
             if self.tail_open and step == first_missing:
                 # Written by the co-revealer's tool from its own seed: its dice cannot be re-derived
                 # before that side's next move arrives, but its links can be checked.

@@ -18,6 +18,7 @@ bytes -- is well defined. This module only parses and names; it checks no signat
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator, MutableMapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -236,45 +237,90 @@ def read_limited(path: Path, max_bytes: int) -> bytes:
     return data
 
 
+class PathMap(MutableMapping[int, Path]):
+    """Step -> path of the files of one kind in a directory; each :class:`Path` is made only when
+    asked for (a campaign lists thousands of files, a command needs a few)."""
+
+    def __init__(self, directory: Path) -> None:
+        self._dir = directory
+        self._names: dict[int, str] = {}
+
+    def add(self, step: int, name: str) -> None:
+        self._names[step] = name
+
+    def __getitem__(self, step: int) -> Path:
+        return self._dir / self._names[step]
+
+    def __setitem__(self, step: int, path: Path) -> None:
+        self._names[step] = path.name
+
+    def __delitem__(self, step: int) -> None:
+        del self._names[step]
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self._names)
+
+    def __len__(self) -> int:
+        return len(self._names)
+
+    def __contains__(self, step: object) -> bool:
+        return step in self._names
+
+
 @dataclass
 class Listing:
     """The archive files present in a game directory, by kind (nothing parsed yet)."""
 
     genesis: Path | None
     joins: dict[str, Path]
-    moves: dict[int, Path]
-    turns: dict[int, Path]
-    other: list[Path]
+    moves: PathMap
+    turns: PathMap
+    other: list[str]
+    """Names of the other (derived) files."""
 
 
 def scan(game_dir: Path) -> Listing:
-    """Classify the files of ``game_dir``. Two move files for one step are refused (P7)."""
+    """Classify the files of ``game_dir``. Two move files for one step are refused (P7).
+
+    Names are classified first and sorted as strings; the type of an entry comes from the directory
+    listing itself where the system gives it (no ``stat`` per file), so listing a campaign of
+    thousands of files stays cheap."""
+    import os
+
     if not game_dir.is_dir():
         raise InputError(f"{game_dir} is not a game directory")
     genesis: Path | None = None
     joins: dict[str, Path] = {}
-    moves: dict[int, Path] = {}
-    turns: dict[int, Path] = {}
-    other: list[Path] = []
-    for path in sorted(game_dir.iterdir()):
-        name = path.name
-        if name.startswith(".") or not path.is_file():
+    moves = PathMap(game_dir)
+    turns = PathMap(game_dir)
+    other: list[str] = []
+    try:
+        with os.scandir(game_dir) as it:
+            entries = sorted((e for e in it if not e.name.startswith(".")), key=lambda e: e.name)
+    except OSError as exc:
+        raise InputError(f"cannot read {game_dir}: {exc.strerror}") from None
+    for entry in entries:
+        name = entry.name
+        try:
+            if not entry.is_file():
+                continue
+        except OSError:
             continue
         if name == GENESIS_NAME:
-            genesis = path
+            genesis = game_dir / name
         elif m := _JOIN_RE.match(name):
-            joins[m.group(1)] = path
+            joins[m.group(1)] = game_dir / name
         elif m := _MOVE_RE.match(name):
             step = int(m.group(1))
             if step in moves:
                 raise InputError(
                     f"two move files for step {step}: {moves[step].name} and {name} [P7]"
                 )
-            moves[step] = path
+            moves.add(step, name)
         elif m := _TURN_RE.match(name):
-            turns[int(m.group(1))] = path
+            turns.add(int(m.group(1)), name)
         else:
-            other.append(path)
+            other.append(name)
     return Listing(genesis, joins, moves, turns, other)
 
 

@@ -39,7 +39,7 @@ class ToyScenario(_Strict):
     system: Literal["toy"] = "toy"
     title: str = ""
     sides: list[ToySide] = Field(min_length=2)
-    rounds: int = Field(2, ge=1, le=100)
+    rounds: int = Field(2, ge=1, le=1000)
 
     def side_ids(self) -> list[str]:
         return [s.id for s in self.sides]
@@ -114,8 +114,8 @@ class ToyRules(Ruleset[ToyScenario, ToyState, ToyOrders]):
 
     def initial_state(self, scenario: ToyScenario, options: JSON) -> ToyState:
         rounds = options.get("rounds", scenario.rounds) if isinstance(options, dict) else scenario.rounds
-        if not isinstance(rounds, int) or isinstance(rounds, bool) or not 1 <= rounds <= 100:
-            raise InputError("option rounds must be an integer 1..100")
+        if not isinstance(rounds, int) or isinstance(rounds, bool) or not 1 <= rounds <= 1000:
+            raise InputError("option rounds must be an integer 1..1000")
         return {
             "phase": "setup",
             "index": 0,
