@@ -135,3 +135,29 @@ def test_check_unreadable_json_is_one_line_exit_2(tmp_path: Path, capsys: pytest
     assert exc.value.code == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith("pbem: ") and "duplicate" in err[0]
+
+
+def test_new_refuses_exactly_what_check_reports(tmp_path: Path, relief: dict[str, Any]) -> None:
+    """One copy of the scenario checks: ``pbem new`` names the same problems as ``scenario check``
+    (before, a deployment area with no hex passed ``pbem new`` and failed ``scenario check``)."""
+    import os
+
+    relief["deployments"][0]["area"] = [{"within": 1, "of": ["0101"], "beyond": 3}]
+    relief["units"][2]["move"] = "fast"
+    path = _write(tmp_path, relief)
+    checked = run("scenario", "check", path)
+    assert checked.exit_code == 2
+    reported = [line.split(": ", 1)[1] for line in checked.stdout.splitlines()]
+    home = tmp_path / "home"
+    os.environ["PBEM_HOME"], os.environ["PBEM_PASSPHRASE"] = str(home), ""
+    try:
+        assert run("key", "new", "alice").exit_code == 0
+        res = CliRunner().invoke(cli, ["new", path, str(tmp_path / "g"), "--player", "DE=alice",
+                                       "--player", "US=alice"], standalone_mode=False)
+    finally:
+        del os.environ["PBEM_HOME"], os.environ["PBEM_PASSPHRASE"]
+    assert res.exception is not None
+    text = str(res.exception)
+    assert text.startswith("invalid scenario:")
+    assert text.splitlines()[1:] == reported
+    assert not (tmp_path / "g").exists()

@@ -69,8 +69,8 @@ def test_load_scenario_reports_every_problem_in_one_error() -> None:
     data["deployments"][0]["units"].append("nobody")
     with pytest.raises(InputError) as exc:
         R.load_scenario(data)
-    assert "unknown hex terrain 'swamp'" in str(exc.value)
-    assert "deployments.0: unknown unit 'nobody'" in str(exc.value)
+    assert "map.terrain.swamp: unknown terrain kind 'swamp'" in str(exc.value)
+    assert "deployments.0.units.2: unknown unit id 'nobody'" in str(exc.value)
     assert R.load_scenario(sc.model_dump(mode="json")) == sc
 
 

@@ -145,6 +145,22 @@ class Ruleset(ABC, Generic[ScenarioT, StateT, OrdersT]):
         """Validate scenario data (already parsed JSON, with any map merged in) into the system's
         model. Raises :class:`pbem.errors.InputError` listing every problem."""
 
+    def scenario_problems(self, data: JSON) -> list[str]:
+        """Every problem of merged scenario data, one line each (empty when sound): what ``pbem
+        scenario check`` reports. :meth:`load_scenario` must refuse exactly the data this finds
+        problems in (override both from one set of checks)."""
+        from pbem.errors import InputError
+
+        try:
+            self.load_scenario(data)
+        except InputError as exc:
+            return str(exc).splitlines()
+        return []
+
+    def scenario_summary(self, scenario: ScenarioT) -> str:
+        """One line about a sound scenario (``pbem scenario check``)."""
+        return str(getattr(scenario, "id", ""))
+
     @abstractmethod
     def sides(self, scenario: ScenarioT) -> list[str]:
         """The sides in the scenario's order (the genesis registers a key for each)."""

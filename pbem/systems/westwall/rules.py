@@ -28,6 +28,7 @@ from pydantic import TypeAdapter, ValidationError
 from pbem.engine.ruleset import JSON, Checked, Decision, Dice, Outcome, Resolution, Ruleset
 from pbem.errors import IllegalOrders, InputError, RuleViolation
 from pbem.maps.hexmap import Hex
+from pbem.systems.westwall import scenario_check
 from pbem.systems.westwall.board import Board
 from pbem.systems.westwall.exclusive import Exclusive, get_exclusive
 from pbem.systems.westwall.model import (
@@ -143,21 +144,20 @@ class WestWallRules(Ruleset[Scenario, State, Orders_]):
     # -- scenario ---------------------------------------------------------------------------------
     def load_scenario(self, data: JSON) -> Scenario:
         """Validate merged scenario data. Every problem goes into ONE :class:`InputError`, one per
-        line, each with its field path."""
+        line, each with its field path (:func:`scenario_check.scenario_problems`, the checks of
+        ``pbem scenario check``)."""
         if isinstance(data, Scenario):
             return data
-        try:
-            sc = Scenario.model_validate(data)
-        except ValidationError as exc:
-            lines = []
-            for err in exc.errors():
-                loc = ".".join(str(x) for x in err["loc"]) or "(top)"
-                lines.append(f"{loc}: {err['msg']}")
-            raise InputError("invalid scenario:\n" + "\n".join(lines)) from None
-        problems = scenario_problems(sc)
+        problems = scenario_check.scenario_problems(data)
         if problems:
             raise InputError("invalid scenario:\n" + "\n".join(problems))
-        return sc
+        return Scenario.model_validate(data)
+
+    def scenario_problems(self, data: JSON) -> list[str]:
+        return scenario_check.scenario_problems(data)
+
+    def scenario_summary(self, scenario: Scenario) -> str:
+        return scenario_check.scenario_summary(scenario)
 
     def sides(self, scenario: Scenario) -> list[str]:
         return scenario.side_ids()
@@ -492,52 +492,6 @@ class WestWallRules(Ruleset[Scenario, State, Orders_]):
 # --------------------------------------------------------------------------------------------------
 # Scenario and set-up checks
 # --------------------------------------------------------------------------------------------------
-
-
-def scenario_problems(sc: Scenario) -> list[str]:
-    """Consistency problems a schema cannot see (unknown kinds, ids, sides)."""
-    out: list[str] = []
-    sides = sc.side_ids()
-    if len(sides) != 2 or len(set(sides)) != 2:
-        out.append(f"sides: WestWall needs exactly two sides (got {sides})")
-    if sc.first_player not in sides:
-        out.append(f"first_player: {sc.first_player!r} is not a side")
-    if sc.last_turn < sc.first_turn:
-        out.append("last_turn: before first_turn")
-    for u in sc.units:
-        if u.side not in sides:
-            out.append(f"units.{u.id}: unknown side {u.side!r}")
-    kinds = set(sc.map.terrain) | {sc.map.default_terrain}
-    for k in sorted(kinds - set(sc.terrain_key.hexes)):
-        out.append(f"map.terrain: unknown hex terrain {k!r} (not in the terrain key)")
-    for k in sorted({line.kind for line in sc.map.lines} - set(sc.terrain_key.hexsides)):
-        out.append(f"map.lines: unknown hexside kind {k!r} (not in the terrain key)")
-    for i, r in enumerate(sc.map.routes):
-        hs = r.hexes
-        for a, b in zip(hs, hs[1:], strict=False):
-            if not Hex.parse(a).is_adjacent(Hex.parse(b)):
-                out.append(f"map.routes.{i}: {a} and {b} are not adjacent")
-    for i, line in enumerate(sc.map.lines):
-        for s in line.hexsides:
-            try:
-                a_s, b_s = s.split("/")
-                if not Hex.parse(a_s).is_adjacent(Hex.parse(b_s)):
-                    out.append(f"map.lines.{i}: {s} is not a hexside")
-            except (ValueError, InputError):
-                out.append(f"map.lines.{i}: {s!r} is not a hexside XXYY/XXYY")
-    groups: list[tuple[str, int, str, list[str]]] = [
-        ("deployments", i, d.side, d.units) for i, d in enumerate(sc.deployments)
-    ] + [("reinforcements", i, r.side, r.units) for i, r in enumerate(sc.reinforcements)]
-    for what, i, gside, uids in groups:
-        if gside not in sides:
-            out.append(f"{what}.{i}: unknown side {gside!r}")
-        for uid in uids:
-            found = sc.unit.get(uid)
-            if found is None:
-                out.append(f"{what}.{i}: unknown unit {uid!r}")
-            elif found.side != gside:
-                out.append(f"{what}.{i}: unit {uid} belongs to {found.side}, not {gside}")
-    return out
 
 
 def default_placements(scenario: Scenario, st: State, side: str) -> dict[str, str]:
