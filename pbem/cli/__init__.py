@@ -90,6 +90,13 @@ def main(argv: list[str] | None = None) -> Any:
     except click.exceptions.Abort:
         click.echo("Aborted.", err=True)
         sys.exit(1)
+    except click.exceptions.UsageError as exc:
+        # one line, like every other refusal: what is wrong and where the help is
+        from pbem.errors import error_text
+
+        where = exc.ctx.command_path if exc.ctx is not None else "pbem"
+        click.echo(f"pbem: {error_text(exc.format_message())} (see '{where} --help')", err=True)
+        sys.exit(exc.exit_code)
     except click.exceptions.ClickException as exc:
         exc.show()
         sys.exit(exc.exit_code)

@@ -280,7 +280,7 @@ def join(game_dir: Path, key_name: str, invitation: Path | None, expect: tuple[s
             raise InputError(f"{game_dir} is not a directory")
         for name, raw in files.items():
             mine = game_dir / name
-            if mine.is_file() and mine.read_bytes() != raw:
+            if mine.is_file() and not archive.same_bytes(mine, raw):
                 raise ArchiveError(f"{game_dir} already holds another game's {name}; choose a new directory")
     elif not game_dir.is_dir():
         raise InputError(f"{game_dir} does not exist: give the invitation with --invitation FILE")

@@ -72,46 +72,15 @@ def scenario() -> None:
     """Work with scenario files you write yourself."""
 
 
-def _load_parts(path: Path) -> tuple[dict[str, Any], list[str]]:
-    """The scenario with its ``map``/``terrain_key`` files merged in, and problems met on the way.
-    A file that cannot be read or parsed at all is an :class:`InputError`."""
-    from pbem.engine.scenarios import MAX_SCENARIO_BYTES, bundled_dir
-    from pbem.protocol.canonical import loads_strict
-
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise InputError(f"cannot read {path}: {exc.strerror}") from None
-    data = loads_strict(raw, max_bytes=MAX_SCENARIO_BYTES, what=str(path))
-    if not isinstance(data, dict):
-        raise InputError(f"{path}: a scenario must be a JSON object")
-    problems: list[str] = []
-    for key in ("map", "terrain_key"):
-        value = data.get(key)
-        if not isinstance(value, str):
-            continue
-        candidates = [path.parent / value, bundled_dir() / value]
-        sub = next((c for c in candidates if c.is_file()), None)
-        if sub is None:
-            problems.append(f"{key}: file {value!r} not found next to the scenario nor bundled")
-            data[key] = None
-            continue
-        try:
-            data[key] = loads_strict(sub.read_bytes(), max_bytes=MAX_SCENARIO_BYTES, what=str(sub))
-        except InputError as exc:
-            problems.append(f"{key}: {exc}")
-            data[key] = None
-    return data, problems
-
-
 def check_scenario(path: Path) -> tuple[list[str], str]:
     """Every problem of the scenario file at ``path`` (empty when sound) and a one-line summary,
     as its rules system reports them (:meth:`pbem.engine.ruleset.Ruleset.scenario_problems`).
 
     Raises :class:`InputError` only when the file cannot be read or is not JSON at all."""
     from pbem.engine.ruleset import get_ruleset
+    from pbem.engine.scenarios import load_parts
 
-    data, problems = _load_parts(path)
+    data, problems = load_parts(path)
     system = data.get("system", "westwall")
     try:
         ruleset = get_ruleset(str(system))

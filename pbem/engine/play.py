@@ -232,7 +232,9 @@ def _check_attached_turn(game: Game, rp: Replay, name: str, raw: bytes) -> str:
     if rec is not None:
         ours = rec.turn_bytes
     elif game.path(name).is_file():
-        ours = game.path(name).read_bytes()
+        from pbem.protocol.canonical import MAX_TURN_BYTES
+
+        ours = archive.read_limited(game.path(name), MAX_TURN_BYTES)
     if ours is None:
         return f"note: {name} cannot be checked yet (its dice need a later move)"
     if ours != raw:
@@ -255,7 +257,7 @@ def ingest(game: Game, blobs: list[tuple[str, bytes]], seeds: dict[str, bytes]) 
     for name, raw in blobs:
         if name in (archive.GENESIS_NAME, SCENARIO_NAME):
             mine = game.path(name)
-            if not mine.is_file() or mine.read_bytes() != raw:
+            if not archive.same_bytes(mine, raw):
                 raise InputError(f"{name} starts a game: accept an invitation with 'pbem join "
                                  f"GAME_DIR --key YOUR_KEY --invitation FILE'")
     # Turn files travel in emails beside the move that answers them: they are not archive input

@@ -292,23 +292,35 @@ class Game:
         return game
 
     def _load_scenario(self) -> None:
-        from pbem.engine.scenarios import content_hash, load_data
+        from pbem.engine.scenarios import (
+            MAX_SCENARIO_BYTES,
+            content_hash,
+            load_data,
+            load_game_copy,
+        )
+        from pbem.protocol.fsutil import read_regular
 
         path = self.dir / SCENARIO_NAME
-        ref = str(path) if path.is_file() else self.body.scenario.id
-        try:
-            data = load_data(ref)
-        except InputError as exc:
-            if path.is_file():
-                raise Bad(SCENARIO_NAME, _strip(str(exc), str(path))) from None
-            raise InputError(f"scenario of this game: {exc}") from None
-        digest = content_hash(data)
-        if digest != self.body.scenario.sha256:
-            where = SCENARIO_NAME if path.is_file() else f"bundled scenario {ref}"
-            raise Bad(
-                where,
-                f"content hash {digest[:16]}… differs from the genesis ({self.body.scenario.sha256[:16]}…)",
-            )
+        if path.exists() or path.is_symlink():
+            # What another player sent: size-limited, and its hash compared with the signed
+            # genesis before a byte of it is parsed.
+            try:
+                raw = read_regular(path, MAX_SCENARIO_BYTES, what=SCENARIO_NAME, follow_symlinks=False)
+                data = load_game_copy(raw, self.body.scenario.sha256)
+            except InputError as exc:
+                raise Bad(SCENARIO_NAME, _strip(str(exc), SCENARIO_NAME)) from None
+            digest = self.body.scenario.sha256
+        else:
+            try:
+                data = load_data(self.body.scenario.id)
+            except InputError as exc:
+                raise InputError(f"scenario of this game: {exc}") from None
+            digest = content_hash(data)
+            if digest != self.body.scenario.sha256:
+                raise Bad(
+                    f"bundled scenario {self.body.scenario.id}",
+                    f"content hash {digest[:16]}… differs from the genesis ({self.body.scenario.sha256[:16]}…)",
+                )
         self.scenario_data = data
         self.ruleset, self.scenario = load_scenario(data, digest)
         if self.body.rules != self.ruleset.rules_id:

@@ -2,7 +2,12 @@
 
 A scenario is a JSON file, bundled in ``scenarios/`` (installed as ``pbem.scenario_data``) or anywhere on
 disk. String values of ``map`` and ``terrain_key`` name sibling JSON files that are merged in, so several
-scenarios can share one map. The scenario's **content hash** is SHA-256 over the canonical JSON of the
+scenarios can share one map. Such a reference is a plain file name (``bastogne-map.json``: no
+directory, no ``..``), looked up in the scenario's own directory and then in the bundled data, and read
+only if it is a regular file (not a link, FIFO or device) within :data:`MAX_SCENARIO_BYTES`.
+
+A game directory's ``scenario.json`` is the merged data, written once by ``pbem new``: it is never
+resolved again, and :func:`load_game_copy` compares its hash with the genesis *before* parsing it. The scenario's **content hash** is SHA-256 over the canonical JSON of the
 fully merged data: the genesis records it, so both players provably play the same map and orders of
 battle.
 """
@@ -12,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import importlib.resources
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -44,41 +50,92 @@ def bundled_ids() -> list[str]:
     return out
 
 
-def _read_json(path: Path) -> Any:
-    from pbem.protocol.canonical import loads_strict
+_REF_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}\.json$")
+REF_FIELDS = ("map", "terrain_key")
 
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise InputError(f"cannot read {path}: {exc.strerror}") from None
+
+def _read_json(path: Path, *, follow_symlinks: bool = True) -> Any:
+    from pbem.protocol.canonical import loads_strict
+    from pbem.protocol.fsutil import read_regular
+
+    raw = read_regular(path, MAX_SCENARIO_BYTES, follow_symlinks=follow_symlinks)
     return loads_strict(raw, max_bytes=MAX_SCENARIO_BYTES, what=str(path))
 
 
 def resolve_path(ref: str) -> Path:
     """A scenario reference: a bundled id (``bastogne-spearhead``) or a path to a JSON file."""
     candidate = Path(ref)
-    if candidate.suffix == ".json" and candidate.exists():
+    if candidate.suffix == ".json" and (candidate.exists() or candidate.is_symlink()):
         return candidate
-    bundled = bundled_dir() / f"{ref}.json"
-    if bundled.exists():
-        return bundled
+    if _REF_RE.match(f"{ref}.json"):
+        bundled = bundled_dir() / f"{ref}.json"
+        if bundled.exists():
+            return bundled
     known = ", ".join(bundled_ids()) or "none"
-    raise InputError(f"unknown scenario {ref!r} (bundled: {known}; or give a path to a .json file)")
+    raise InputError(f"unknown scenario {ref[:100]!r} (bundled: {known}; or give a path to a .json file)")
+
+
+def _referenced(path: Path, key: str, value: str) -> Path:
+    """The file a scenario's ``map``/``terrain_key`` names: a plain file name, in the scenario's
+    own directory or the bundled data -- nothing else."""
+    if not _REF_RE.match(value) or ".." in value:
+        raise InputError(
+            f"{key}: {value[:100]!r} is not a plain file name (letters, digits, '.', '-', '_', ending "
+            ".json): a scenario may refer only to files beside it or bundled with pbem"
+        )
+    for directory in (path.parent, bundled_dir()):
+        candidate = directory / value
+        if candidate.exists() or candidate.is_symlink():
+            return candidate
+    raise InputError(f"{key}: file {value!r} not found next to the scenario nor bundled")
+
+
+def load_parts(path: Path) -> tuple[dict[str, Any], list[str]]:
+    """The scenario file at ``path`` with its ``map``/``terrain_key`` files merged in, and the
+    problems met on the way (a reference left as ``None``). A scenario file that cannot be read or
+    is not a JSON object is an :class:`InputError`."""
+    data = _read_json(path)
+    if not isinstance(data, dict):
+        raise InputError(f"{path}: a scenario must be a JSON object")
+    problems: list[str] = []
+    for key in REF_FIELDS:
+        value = data.get(key)
+        if isinstance(value, str):
+            try:
+                data[key] = _read_json(_referenced(path, key, value), follow_symlinks=False)
+            except InputError as exc:
+                problems.append(str(exc) if str(exc).startswith(f"{key}:") else f"{key}: {exc}")
+                data[key] = None
+    return data, problems
 
 
 def load_data(ref: str) -> dict[str, Any]:
     """The merged scenario data (``map`` and ``terrain_key`` files inlined)."""
     path = resolve_path(ref)
-    data = _read_json(path)
-    if not isinstance(data, dict):
-        raise InputError(f"{path}: a scenario must be a JSON object")
-    for key in ("map", "terrain_key"):
-        value = data.get(key)
-        if isinstance(value, str):
-            sub = path.parent / value
-            if not sub.exists():
-                sub = bundled_dir() / value
-            data[key] = _read_json(sub)
+    data, problems = load_parts(path)
+    if problems:
+        raise InputError(f"{path.name}: {problems[0]}")
+    return data
+
+
+def load_game_copy(raw: bytes, expected_sha256: str) -> dict[str, Any]:
+    """A game directory's ``scenario.json`` (already read within the size limit), believed only
+    after its hash equals the genesis's: it must be the canonical JSON of the merged data and a
+    newline, with no file references left."""
+    from pbem.protocol.canonical import canonical_bytes, loads_strict
+
+    body = raw[:-1] if raw.endswith(b"\n") else raw
+    digest = hashlib.sha256(body).hexdigest()
+    if digest != expected_sha256 or not raw.endswith(b"\n"):
+        raise InputError(
+            f"content hash {digest[:16]}… differs from the genesis ({expected_sha256[:16]}…)"
+        )
+    data = loads_strict(body, max_bytes=MAX_SCENARIO_BYTES, what="scenario.json")
+    if not isinstance(data, dict) or canonical_bytes(data) != body:
+        raise InputError("not the canonical JSON of a scenario")
+    for key in REF_FIELDS:
+        if isinstance(data.get(key), str):
+            raise InputError(f"{key}: a game's scenario copy holds merged data, not a file name")
     return data
 
 

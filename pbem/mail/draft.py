@@ -395,13 +395,9 @@ def extract_attachments(eml: bytes | bytearray | Path | str) -> list[tuple[str, 
     if isinstance(eml, Path | str):
         path = Path(eml)
         what = path.name
-        try:
-            size = path.stat().st_size
-            if size > MAX_EML_BYTES:
-                raise InputError(f"{what}: {size} bytes is more than the {MAX_EML_BYTES} allowed")
-            raw = path.read_bytes()
-        except OSError as exc:
-            raise InputError(f"cannot read {path}: {exc.strerror}") from None
+        from pbem.protocol.fsutil import read_regular
+
+        raw = read_regular(path, MAX_EML_BYTES, what=what)
     else:
         raw = bytes(eml)
     if len(raw) > MAX_EML_BYTES:

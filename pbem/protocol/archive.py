@@ -223,18 +223,21 @@ def parse_move(raw: bytes, name: str) -> Message:
 
 
 def read_limited(path: Path, max_bytes: int) -> bytes:
-    """Read a file, refusing it before reading when it is larger than ``max_bytes``."""
+    """Read a regular file, refusing it before reading when it is larger than ``max_bytes`` (and
+    refusing FIFOs, devices and directories without blocking: :func:`pbem.protocol.fsutil.read_regular`)."""
+    from pbem.protocol.fsutil import read_regular
+
+    return read_regular(path, max_bytes, what=path.name)
+
+
+def same_bytes(path: Path, data: bytes) -> bool:
+    """Whether the regular file ``path`` holds exactly ``data`` (a larger file is not read)."""
     try:
-        size = path.stat().st_size
-        if size > max_bytes:
-            raise InputError(f"{path.name}: {size} bytes, more than the limit of {max_bytes}")
-        with path.open("rb") as fh:
-            data = fh.read(max_bytes + 1)
-    except OSError as exc:
-        raise InputError(f"cannot read {path}: {exc.strerror}") from None
-    if len(data) > max_bytes:
-        raise InputError(f"{path.name}: more than the limit of {max_bytes} bytes")
-    return data
+        if not path.is_file() or path.stat().st_size != len(data):
+            return False
+    except OSError:
+        return False
+    return read_limited(path, len(data)) == data
 
 
 class PathMap(MutableMapping[int, Path]):

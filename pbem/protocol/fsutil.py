@@ -102,3 +102,62 @@ def crash_point(name: str) -> None:
         import signal
 
         os.kill(os.getpid(), signal.SIGKILL)
+
+
+# ------------------------------------------------------------------------------------------------
+# Reading what comes from outside
+# ------------------------------------------------------------------------------------------------
+
+
+def read_regular(path: Path | str, max_bytes: int, *, what: str | None = None,
+                 follow_symlinks: bool = True) -> bytes:
+    """The bytes of a regular file of at most ``max_bytes``, checked before anything is read.
+
+    The file is opened without blocking (a FIFO cannot hang the process) and, unless
+    ``follow_symlinks``, without following a symbolic link; the *open* file is then checked: a FIFO,
+    a device such as ``/dev/zero``, a directory or a socket is refused, and so is a size over the
+    limit (a 20 GB sparse file costs one ``fstat``). At most ``max_bytes + 1`` bytes are read, so a
+    file that grows meanwhile is refused too. Every refusal is one :class:`InputError` line."""
+    import errno
+    import stat
+
+    from pbem.errors import InputError
+
+    path = Path(path)
+    label = what or str(path)
+    flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
+    if not follow_symlinks:
+        flags |= getattr(os, "O_NOFOLLOW", 0)
+    try:
+        fd = os.open(path, flags)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise InputError(f"{label}: a symbolic link, refused (only plain files are read)") from None
+        if exc.errno == errno.ENOENT:
+            raise InputError(f"{label}: no such file") from None
+        raise InputError(f"cannot read {label}: {exc.strerror}") from None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            kind = ("a directory" if stat.S_ISDIR(info.st_mode) else "a FIFO (named pipe)"
+                    if stat.S_ISFIFO(info.st_mode) else "a device" if stat.S_ISCHR(info.st_mode)
+                    or stat.S_ISBLK(info.st_mode) else "a socket" if stat.S_ISSOCK(info.st_mode)
+                    else "not a regular file")
+            raise InputError(f"{label}: {kind}, not a regular file; refused")
+        if info.st_size > max_bytes:
+            raise InputError(f"{label}: {info.st_size} bytes, more than the limit of {max_bytes}")
+        chunks: list[bytes] = []
+        total = 0
+        while total <= max_bytes:
+            chunk = os.read(fd, min(1 << 20, max_bytes + 1 - total))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            total += len(chunk)
+    except OSError as exc:
+        raise InputError(f"cannot read {label}: {exc.strerror}") from None
+    finally:
+        os.close(fd)
+    if total > max_bytes:
+        raise InputError(f"{label}: more than the limit of {max_bytes} bytes")
+    return b"".join(chunks)

@@ -161,18 +161,9 @@ def raw_private_bytes(priv: Ed25519PrivateKey) -> bytes:
 
 
 def _read_small(path: Path, what: str) -> bytes:
-    try:
-        size = path.stat().st_size
-        if size > MAX_KEY_FILE_BYTES:
-            raise InputError(f"{path}: {what} too large ({size} bytes, limit {MAX_KEY_FILE_BYTES})")
-        with path.open("rb") as fh:
-            return fh.read(MAX_KEY_FILE_BYTES + 1)
-    except FileNotFoundError:
-        raise InputError(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise InputError(f"{path}: is a directory, not a {what}") from None
-    except OSError as exc:
-        raise InputError(f"{path}: cannot read {what}: {exc.strerror}") from None
+    from pbem.protocol.fsutil import read_regular
+
+    return read_regular(path, MAX_KEY_FILE_BYTES, what=f"{path} ({what})")
 
 
 def _openssh_cipher(data: bytes) -> str:
