@@ -27,6 +27,10 @@ class SignatureError(PbemError):
     """A signature, key or envelope does not verify."""
 
 
+class DiskError(PbemError):
+    """The disk refused a write (read-only, full, no permission): one line naming the file."""
+
+
 class ArchiveError(PbemError):
     """The archive cannot take this file (wrong game, wrong step, already there with other bytes)."""
 

@@ -80,6 +80,8 @@ def test_output_hook_runs_once_per_new_turn_and_checker_names_derived_file(
     @engine.register_output
     def notes(game: engine.Game, rp: engine.Replay, rec: engine.StepRecord) -> list[Path]:
         path = game.dir / f"notes-{rec.step:04d}.txt"
+        if path.exists():  # the contract: write what is missing, skip the rest
+            return []
         path.write_text(f"{rec.turn_hash}\n")
         hooks.append(rec.name)
         return [path]
@@ -101,6 +103,10 @@ def test_output_hook_runs_once_per_new_turn_and_checker_names_derived_file(
     (g / "notes-0001.txt").write_text("tampered\n")
     res = pbem("verify", g, home=home)
     assert res.code == 1 and res.err.startswith("pbem: notes-0001.txt:")
+    # a derived file a killed process never wrote is written by the next command that writes
+    (g / "notes-0001.txt").unlink()
+    res = ok(submit(tmp_path, home, g, SCRIPT[1][1], "bob"))
+    assert "notes-0001.txt" in written(res) and "notes-0002.txt" in written(res)
 
 
 def test_advance_is_idempotent(tmp_path: Path) -> None:

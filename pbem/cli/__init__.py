@@ -84,9 +84,11 @@ def cli() -> None:
 def main(argv: list[str] | None = None) -> Any:
     """Console entry point: run the group, turning pbem errors into one line and an exit code."""
     from pbem.errors import PbemError
+    from pbem.protocol.fsutil import transaction
 
     try:
-        return cli.main(args=argv, prog_name="pbem", standalone_mode=False)
+        with transaction():  # a command that fails removes the files it created
+            return cli.main(args=argv, prog_name="pbem", standalone_mode=False)
     except click.exceptions.Abort:
         click.echo("Aborted.", err=True)
         sys.exit(1)
@@ -110,3 +112,9 @@ def main(argv: list[str] | None = None) -> Any:
     except KeyboardInterrupt:
         click.echo("Interrupted; nothing half-written was kept.", err=True)
         sys.exit(130)
+    except OSError as exc:  # a disk fault not met by a write pbem guards: still one line
+        from pbem.errors import error_text
+
+        where = f": {exc.filename}" if exc.filename else ""
+        click.echo(f"pbem: {error_text((exc.strerror or str(exc)) + str(where))}", err=True)
+        sys.exit(2)

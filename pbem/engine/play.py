@@ -158,7 +158,12 @@ def submit(game: Game, orders: OrdersSource, key_name: str) -> Submitted:
     msg = archive.parse_move(env_bytes, archive.move_name(step, side))
     rp.add_move(msg, authored=True)
     result.move = msg
-    result.written += rp.write()
+    try:
+        result.written += rp.write()
+    except PbemError:
+        if record is None:  # signed by this very call, and its file is not staying
+            local.forget_unsent(step, side, game.path(msg.name))
+        raise
     return result
 
 

@@ -38,7 +38,9 @@ Checker = Callable[["Game", "Replay"], None]
 """A derived-file checker: raise :class:`VerificationError` naming the first bad derived file."""
 
 Output = Callable[["Game", "Replay", "StepRecord"], list[Path]]
-"""Called after a turn file is written; writes derived files (the map) and returns their paths."""
+"""Called by :meth:`Replay.write` for every turn the replay holds (new or archived): writes the
+derived files (the map) that are missing -- cheaply skipping those already there, so a map a killed
+process never wrote is drawn by the next command -- and returns the paths it created."""
 
 MoveOutput = Callable[["Game", "Replay", Message], list[Path]]
 """Called after a move signed on this machine is written (and every turn it made resolvable);
@@ -388,6 +390,7 @@ class Game:
 
             checkpoints = Checkpoints(local.dir)
         rp = Replay(self, local_seeds or {}, strict=strict, checkpoint=checkpoints)
+        rp.local = local if not strict else None
         rp.run()
         return rp
 
@@ -446,7 +449,10 @@ def read_file(path: Path, max_bytes: int) -> bytes:
 
 def open_checked(game_dir: Path | str) -> Game:
     """:meth:`Game.open` for commands that change the archive: a bad file is an
-    :class:`ArchiveError` (exit 2) naming it."""
+    :class:`ArchiveError` (exit 2) naming it. Temporary files a killed pbem left are removed."""
+    from pbem.protocol.fsutil import clean_stale_temps
+
+    clean_stale_temps(Path(game_dir))
     try:
         return Game.open(game_dir)
     except Bad as exc:
@@ -481,6 +487,10 @@ class Replay:
         """Where this replay may start from and leave a checkpoint (never for ``verify``)."""
         self.base = 0
         """Step of the first record held: 0 for a replay from the genesis, else the checkpoint's."""
+        self.local: Any = None
+        """This machine's private state of the game (:class:`pbem.protocol.localstate.LocalGame`),
+        when the replay may use it: :meth:`write` then also finishes the derived files of moves
+        signed here that a killed process left undone."""
         self.records: list[StepRecord] = []
         """Turns from :attr:`base` on (``records[i]`` is turn ``base + i``)."""
         self.placed: list[Message] = []
@@ -918,8 +928,14 @@ class Replay:
                     out.append(path)
                 g.listing.turns[rec.step] = path
                 rec.written = False
-                for hook in list(_OUTPUTS):
-                    out.extend(hook(g, self, rec))
+                crash_point("turn")  # test-only: die between a turn file and its derived files
+            # hooks write what is missing (a map a killed process never wrote) and skip the rest
+            for hook in list(_OUTPUTS):
+                out.extend(hook(g, self, rec))
+        if self.local is not None:  # moves signed here whose email a killed process never wrote
+            for msg in self.placed:
+                if msg not in self.authored and self.local.signed(msg.body.step, msg.body.side) is not None:
+                    out.extend(run_move_outputs(g, self, msg))
         for msg in self.authored:
             out.extend(run_move_outputs(g, self, msg))
         self.authored = []

@@ -15,11 +15,66 @@ from __future__ import annotations
 import contextlib
 import itertools
 import os
+import re
+import stat
+from collections.abc import Iterator
 from pathlib import Path
 
-from pbem.errors import ArchiveError
+from pbem.errors import ArchiveError, DiskError, PbemError
 
 _counter = itertools.count()
+
+TEMP_RE = re.compile(r"^\..+\.tmp-(\d+)-\d+$")
+"""Names of the temporary files :func:`write_new` and :func:`write_replace` write before linking."""
+
+
+def _describe(path: Path, exc: OSError) -> str:
+    reason = exc.strerror or str(exc)
+    return f"cannot write {path.name} in {path.parent}: {reason}"
+
+
+# ------------------------------------------------------------------------------------------------
+# Transactions: a command that fails removes the files it created
+# ------------------------------------------------------------------------------------------------
+
+_journals: list[list[Path]] = []
+
+
+@contextlib.contextmanager
+def transaction() -> Iterator[list[Path]]:
+    """Every file :func:`write_new` creates inside the block is recorded; if the block raises, those
+    files are removed again, newest first, so a command that fails (a full disk while maps are
+    written, a read-only directory, a bad input found late) leaves the directories as they were.
+    Files written with ``journal=False`` (a P7 record of what was signed) are kept."""
+    journal: list[Path] = []
+    _journals.append(journal)
+    try:
+        yield journal
+    except BaseException as exc:
+        success = getattr(exc, "exit_code", None) == 0 or (
+            isinstance(exc, SystemExit) and exc.code in (0, None))
+        if not success:
+            for path in reversed(journal):
+                with contextlib.suppress(OSError):
+                    os.unlink(path)
+        raise
+    finally:
+        _journals.remove(journal)
+
+
+def will_be_undone(path: Path) -> bool:
+    """Whether ``path`` was created inside the current :func:`transaction` (so a failure removes it)."""
+    return any(path == p for journal in _journals for p in journal)
+
+
+def _record(path: Path) -> None:
+    for journal in _journals:
+        journal.append(path)
+
+
+# ------------------------------------------------------------------------------------------------
+# Writing
+# ------------------------------------------------------------------------------------------------
 
 
 def _fsync_dir(directory: Path) -> None:
@@ -36,45 +91,81 @@ def _fsync_dir(directory: Path) -> None:
 
 def _write_temp(path: Path, data: bytes, mode: int) -> Path:
     tmp = path.parent / f".{path.name}.tmp-{os.getpid()}-{next(_counter)}"
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
+    try:
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
+    except OSError as exc:
+        raise DiskError(_describe(path, exc)) from None
     try:
         view = memoryview(data)
         while view:
             written = os.write(fd, view)
             view = view[written:]
+            crash_point("temp")  # test-only: die with a temp file half written
         os.fsync(fd)
-    except BaseException:
+    except BaseException as exc:
         os.close(fd)
         with contextlib.suppress(OSError):
             os.unlink(tmp)
+        if isinstance(exc, OSError):
+            raise DiskError(_describe(path, exc)) from None
         raise
     os.close(fd)
     return tmp
 
 
-def write_new(path: Path | str, data: bytes, *, mode: int = 0o644) -> bool:
+def _existing(path: Path) -> str | None:
+    """What stands at ``path`` already: None (nothing), "file", or a refusal naming what it is."""
+    try:
+        info = os.lstat(path)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise DiskError(_describe(path, exc)) from None
+    if stat.S_ISREG(info.st_mode):
+        return "file"
+    what = ("a symbolic link" if stat.S_ISLNK(info.st_mode) else "a directory"
+            if stat.S_ISDIR(info.st_mode) else "a special file")
+    raise ArchiveError(f"{path.name}: {what} stands where pbem writes this file in {path.parent}; "
+                       "refused (move it away and run the command again)")
+
+
+def _same(path: Path, data: bytes) -> bool:
+    try:
+        return path.stat().st_size == len(data) and read_regular(path, len(data), follow_symlinks=False) == data
+    except (OSError, PbemError):
+        return False
+
+
+def write_new(path: Path | str, data: bytes, *, mode: int = 0o644, journal: bool = True) -> bool:
     """Create ``path`` holding exactly ``data``; never overwrite.
 
     Returns ``True`` when the file was created and ``False`` when it already existed with exactly
     these bytes (so re-running an interrupted command is harmless). An existing file with other bytes
-    raises :class:`ArchiveError` and is left untouched."""
+    raises :class:`ArchiveError` and is left untouched; so does a link, a directory or a special
+    file at that name. A disk fault (read-only, full, no permission) is a :class:`DiskError` (one
+    line, exit 2) and leaves no file behind. Inside a :func:`transaction` the new file is recorded
+    (unless ``journal`` is False) so a failing command removes it again."""
     path = Path(path)
-    if path.exists():
-        if path.read_bytes() == data:
+    if _existing(path) == "file":
+        if _same(path, data):
             return False
         raise ArchiveError(f"{path.name} already exists with different content; not overwritten")
     tmp = _write_temp(path, data, mode)
     try:
         os.link(tmp, path)
     except FileExistsError:
-        if path.read_bytes() == data:
+        if _existing(path) == "file" and _same(path, data):
             return False
         raise ArchiveError(
             f"{path.name} already exists with different content; not overwritten"
         ) from None
+    except OSError as exc:
+        raise DiskError(_describe(path, exc)) from None
     finally:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
+    if journal:
+        _record(path)
     _fsync_dir(path.parent)
     return True
 
@@ -85,11 +176,41 @@ def write_replace(path: Path | str, data: bytes, *, mode: int = 0o600) -> None:
     tmp = _write_temp(path, data, mode)
     try:
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as exc:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
+        if isinstance(exc, OSError):
+            raise DiskError(_describe(path, exc)) from None
         raise
     _fsync_dir(path.parent)
+
+
+def clean_stale_temps(directory: Path) -> list[str]:
+    """Remove the temporary files a killed pbem left in ``directory`` (their process is gone);
+    returns their names. A temp file of a process still running is left alone."""
+    removed: list[str] = []
+    try:
+        names = os.listdir(directory)
+    except OSError:
+        return removed
+    for name in names:
+        m = TEMP_RE.match(name)
+        if m is None:
+            continue
+        pid = int(m.group(1))
+        if pid == os.getpid():
+            continue
+        try:
+            os.kill(pid, 0)
+            continue  # still running
+        except ProcessLookupError:
+            pass
+        except PermissionError:
+            continue  # someone else's live process
+        with contextlib.suppress(OSError):
+            os.unlink(directory / name)
+            removed.append(name)
+    return removed
 
 
 CRASH_ENV = "PBEM_TEST_CRASH_AFTER"

@@ -17,6 +17,7 @@ Nothing here is ever copied into the game directory, which players zip and mail.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 from pathlib import Path
@@ -63,6 +64,10 @@ class LocalGame:
             (self.dir / "signed").mkdir(mode=0o700, exist_ok=True)
         except OSError as exc:
             raise InputError(f"cannot create {self.dir}: {exc.strerror}") from None
+        from pbem.protocol.fsutil import clean_stale_temps
+
+        clean_stale_temps(self.dir)
+        clean_stale_temps(self.dir / "signed")
         binding = self.dir / "genesis.sha256"
         if not binding.exists():
             write_new(binding, (self.genesis_hash + "\n").encode("ascii"), mode=0o600)
@@ -127,7 +132,18 @@ class LocalGame:
     def record_signed(self, step: int, side: str, envelope: bytes) -> None:
         """Keep the exact envelope bytes signed for a step (never overwritten)."""
         self._ensure()
-        write_new(self._record_path(step, side), envelope, mode=0o600)
+        # journal=False: a command that fails later never removes what was signed (P7)
+        write_new(self._record_path(step, side), envelope, mode=0o600, journal=False)
+
+    def forget_unsent(self, step: int, side: str, move_path: Path) -> None:
+        """Remove the P7 record of a move whose file did not stay written (a disk fault in the same
+        command, whose rollback removes the move file): it never left this machine, so signing other
+        orders for that step later is no equivocation."""
+        from pbem.protocol.fsutil import will_be_undone
+
+        if not move_path.exists() or will_be_undone(move_path):
+            with contextlib.suppress(OSError):
+                self._record_path(step, side).unlink()
 
 
 def local_sides(game: Any, local: LocalGame, *, discover: bool = True) -> dict[str, str]:

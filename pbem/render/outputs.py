@@ -313,8 +313,8 @@ def output_hook(game: Any, replay: Any, record: Any) -> list[Path]:
     """Engine output hook: the map of each new turn file (WestWall games only)."""
     from pbem.systems.westwall.model import Scenario
 
-    if not isinstance(game.scenario, Scenario):
-        return []
+    if not isinstance(game.scenario, Scenario) or (game.dir / map_name(record.step)).is_file():
+        return []  # drawn already (by this or an earlier command)
     return write_step_outputs(game.dir, record.step, game=game, move=record.move)
 
 
@@ -322,8 +322,8 @@ def move_output_hook(game: Any, replay: Any, msg: Any) -> list[Path]:
     """Engine move output hook: the email of each move signed here (WestWall games only)."""
     from pbem.systems.westwall.model import Scenario
 
-    if not isinstance(game.scenario, Scenario):
-        return []
+    if not isinstance(game.scenario, Scenario) or (game.dir / mail_name(msg.body.step)).is_file():
+        return []  # written already (by this or an earlier command)
     return write_move_outputs(game, msg)
 
 
