@@ -372,6 +372,12 @@ def build_case(
         "map": mdata,
         "terrain_key": default_terrain_key().model_dump(),
         "units": scen_units,
+        # every unit listed once (a scenario check refuses a unit that never appears); the
+        # benchmark places them directly in the state, so the area is simply the whole map
+        "deployments": [
+            {"side": side, "units": [u["id"] for u in group], "area": [{}], "rule": "0.0"}
+            for side, group in ((WEST, w_units), (EAST, e_units))
+        ],
     }
     from pbem.systems.westwall.rules import WestWallRules
 

@@ -23,7 +23,7 @@ def test_example_game_verifies_for_a_stranger(tmp_path: Path) -> None:
     from pbem.render import register_engine_hooks
 
     register_engine_hooks()  # verify re-renders every map (other tests may clear the hooks)
-    r = run_pbem("verify", EXAMPLE, home=tmp_path / "stranger")
+    r = run_pbem("verify", EXAMPLE, "--redraw", home=tmp_path / "stranger")
     assert r.code == 0, f"{REGENERATE}\n{r.err}"
     report = r.out
     assert "16 moves, 17 turn files recomputed byte for byte" in report
@@ -69,7 +69,7 @@ def test_an_archive_from_other_rules_is_refused_by_name_not_as_tampered(
     body = json.loads(base64.b64decode(json.loads((EXAMPLE / "genesis.json").read_bytes())["payload"]))
     assert body["rules"] == WestWallRules().rules_id
     monkeypatch.setattr(WestWallRules, "version", "999")
-    r = run_pbem("verify", EXAMPLE, home=tmp_path / "stranger")
+    r = run_pbem("verify", EXAMPLE, "--redraw", home=tmp_path / "stranger")
     assert r.code == 2
     assert f"adjudicated with {body['rules']} rules" in r.err and "westwall/999" in r.err
     assert r.err.count("\n") == 1

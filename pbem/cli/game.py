@@ -551,13 +551,16 @@ def ingest(game_dir: Path, files: tuple[Path, ...]) -> None:
 
 @click.command()
 @click.argument("game_dir", type=click.Path(file_okay=False, exists=True, path_type=Path))
-def verify(game_dir: Path) -> None:
-    """Replay the archive from the genesis, checking every signature, roll and turn file."""
+@click.option("--redraw", is_flag=True, help="Also draw every map again and compare it byte for byte.")
+def verify(game_dir: Path, redraw: bool) -> None:
+    """Replay the archive from the genesis, checking every signature, roll and turn file, and that
+    every map and email draft is the file pbem wrote (--redraw: also draw every map again)."""
     from pbem.engine.replay import load_plugins, open_for_verify
     from pbem.protocol.localstate import LocalGame, local_seeds
 
     load_plugins()
     game = open_for_verify(game_dir)
+    game.redraw = redraw
     try:
         seeds = local_seeds(game, LocalGame.of(game), derive=False)
     except InputError:  # local state of another game with this id: verify as a stranger does

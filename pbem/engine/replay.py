@@ -265,6 +265,8 @@ class Game:
         self.scenario: Any = None
         self.sides: list[str] = []
         self.genesis_signatures = 0
+        self.redraw = False
+        """Set by ``pbem verify --redraw``: derived-file checkers redraw instead of comparing hashes."""
 
     # opening ----------------------------------------------------------------------------------
 

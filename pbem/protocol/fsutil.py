@@ -17,7 +17,7 @@ import itertools
 import os
 import re
 import stat
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from pbem.errors import ArchiveError, DiskError, PbemError
@@ -38,6 +38,7 @@ def _describe(path: Path, exc: OSError) -> str:
 # ------------------------------------------------------------------------------------------------
 
 _journals: list[list[Path]] = []
+_undos: list[list[Callable[[], None]]] = []
 
 
 @contextlib.contextmanager
@@ -47,7 +48,9 @@ def transaction() -> Iterator[list[Path]]:
     written, a read-only directory, a bad input found late) leaves the directories as they were.
     Files written with ``journal=False`` (a P7 record of what was signed) are kept."""
     journal: list[Path] = []
+    undo: list[Callable[[], None]] = []
     _journals.append(journal)
+    _undos.append(undo)
     try:
         yield journal
     except BaseException as exc:
@@ -57,9 +60,19 @@ def transaction() -> Iterator[list[Path]]:
             for path in reversed(journal):
                 with contextlib.suppress(OSError):
                     os.unlink(path)
+            for fn in reversed(undo):
+                with contextlib.suppress(OSError):
+                    fn()
         raise
     finally:
         _journals.remove(journal)
+        _undos.remove(undo)
+
+
+def on_rollback(fn: Callable[[], None]) -> None:
+    """Run ``fn`` if the current :func:`transaction` fails (e.g. cut an appended line off again)."""
+    for undo in _undos:
+        undo.append(fn)
 
 
 def will_be_undone(path: Path) -> bool:

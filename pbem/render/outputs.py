@@ -291,22 +291,31 @@ def write_step_outputs(game_dir: Path | str, step: int, *, game: Any = None,
     """Write ``map-NNNN.svg`` for turn ``step`` into ``game_dir``; returns the paths created (a file
     already there with the same bytes is left alone and not listed; one with other bytes is an
     :class:`~pbem.errors.ArchiveError`). Atomic: temp file, fsync, link into place."""
-    from pbem.protocol.fsutil import write_new
 
     game_dir = Path(game_dir)
     view = StepView(game if game is not None else _open(game_dir), step, move=move)
     path = game_dir / map_name(step)
-    return [path] if write_new(path, view.svg().encode("utf-8")) else []
+    return _write_derived(path, view.svg().encode("utf-8"))
+
+
+def _write_derived(path: Path, data: bytes) -> list[Path]:
+    """Write a derived file (never overwriting) and record its hash (:mod:`pbem.engine.derived`)."""
+    from pbem.engine import derived
+    from pbem.protocol.fsutil import write_new
+
+    if not write_new(path, data):
+        return []
+    derived.record(path.parent, path.name, data)
+    return [path]
 
 
 def write_move_outputs(game: Any, msg: Any) -> list[Path]:
     """Write ``mail-NNNN.eml`` for a move signed here (see the module docstring)."""
-    from pbem.protocol.fsutil import write_new
 
     step = msg.body.step
     game.moves.setdefault(step, msg)
     path = game.dir / mail_name(step)
-    return [path] if write_new(path, move_email(game, step)) else []
+    return _write_derived(path, move_email(game, step))
 
 
 def output_hook(game: Any, replay: Any, record: Any) -> list[Path]:
@@ -328,12 +337,15 @@ def move_output_hook(game: Any, replay: Any, msg: Any) -> list[Path]:
 
 
 def check_maps(game: Any, replay: Any) -> None:
-    """``pbem verify`` checker: every ``map-NNNN.svg`` in the game directory must equal a fresh
-    rendering of its turn file; the first that differs is named."""
+    """``pbem verify`` checker: every map and email draft present must be the file pbem wrote
+    (its hash in ``derived.sha256``); with ``pbem verify --redraw`` every ``map-NNNN.svg`` must also
+    equal a fresh rendering of its turn file. The first that differs is named."""
+    from pbem.engine import derived
     from pbem.errors import VerificationError
     from pbem.systems.westwall.model import Scenario
 
-    if not isinstance(game.scenario, Scenario):
+    derived.check(game.dir, list(game.listing.other))
+    if not getattr(game, "redraw", False) or not isinstance(game.scenario, Scenario):
         return
     for step in sorted(game.listing.turns):
         path = game.dir / map_name(step)

@@ -96,10 +96,32 @@ def in_any_area(scenario: Scenario, areas: Iterable[Area], h: Hex) -> bool:
     return any(in_area(scenario, a, h) for a in areas)
 
 
+def _candidates(scenario: Scenario, area: Area) -> Iterable[Hex]:
+    """A superset of the hexes of ``area``, small where the area says where to look: its listed
+    hexes, its map edge, or the neighbourhood it is ``within`` of (every hex otherwise)."""
+    m = scenario.map
+    if area.hexes is not None:
+        return (Hex.parse(x) for x in area.hexes)
+    if area.edge is not None:
+        c0, c1 = m.cols
+        r0, r1 = m.rows
+        if area.edge in ("west", "east"):
+            col = c0 if area.edge == "west" else c1
+            return (Hex(col, r) for r in range(r0, r1 + 1))
+        row = r0 if area.edge == "north" else r1
+        return (Hex(c, row) for c in range(c0, c1 + 1))
+    if area.within is not None:
+        return {h for o in area.of for h in Hex.parse(o).within(area.within)}
+    return m.all_hexes()
+
+
 def area_hexes(scenario: Scenario, areas: Iterable[Area]) -> list[Hex]:
-    """Every on-map hex in any of ``areas``, sorted."""
-    areas = list(areas)
-    return [h for h in scenario.map.all_hexes() if in_any_area(scenario, areas, h)]
+    """Every on-map hex in any of ``areas``, sorted: the one definition of an area's hexes (the
+    rules check placements and entries with :func:`in_area`; the map draws these)."""
+    found: set[Hex] = set()
+    for area in areas:
+        found.update(h for h in _candidates(scenario, area) if in_area(scenario, area, h))
+    return sorted(found)
 
 
 def describe_areas(areas: Iterable[Area]) -> str:

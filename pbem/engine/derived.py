@@ -1,0 +1,86 @@
+"""The record of derived files: ``derived.sha256`` in a game directory.
+
+Maps (``map-NNNN.svg``) and email drafts (``mail-NNNN.eml``) are not part of the archive's proof:
+they are drawn from turn files and can be drawn again (``pbem render``, ``pbem mail``). What the
+record adds is a cheap check that each one is still the file its writer's pbem produced: every time
+pbem writes a derived file it appends ``<sha256>  <name>`` -- the format of ``sha256sum``, so
+``sha256sum -c derived.sha256`` checks it too. ``pbem verify`` compares every derived file present
+with the newest line for its name instead of redrawing it (``pbem verify --redraw`` also redraws
+every map). What this guarantees, and what not, is in ``docs/protocol.md``.
+
+Appending one line costs the same at step 300 as at step 3. A command that fails and removes the
+files it wrote may leave lines for files that are gone: a line for a missing file is ignored.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+from pathlib import Path
+
+from pbem.errors import DiskError, VerificationError
+from pbem.protocol.fsutil import on_rollback
+
+MANIFEST = "derived.sha256"
+MAX_MANIFEST_BYTES = 16 * 1024 * 1024
+_LINE = re.compile(r"^([0-9a-f]{64})  ([A-Za-z0-9][A-Za-z0-9._-]{0,100})$")
+DERIVED = re.compile(r"^(map-\d{4,}\.svg|mail-\d{4,}\.eml)$")
+"""Names of the derived files the record covers."""
+
+
+def record(game_dir: Path, name: str, data: bytes) -> None:
+    """Append the hash of a derived file pbem has just written."""
+    line = f"{hashlib.sha256(data).hexdigest()}  {name}\n".encode("ascii")
+    path = game_dir / MANIFEST
+    existed = os.path.lexists(path)
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o644)
+    except OSError as exc:
+        raise DiskError(f"cannot write {MANIFEST} in {game_dir}: {exc.strerror}") from None
+    try:
+        size = os.fstat(fd).st_size
+        os.write(fd, line)
+        # a failing command leaves no line (and no new record file) behind
+        on_rollback((lambda: os.truncate(path, size)) if existed or size else (lambda: os.unlink(path)))
+    except OSError as exc:
+        raise DiskError(f"cannot write {MANIFEST} in {game_dir}: {exc.strerror}") from None
+    finally:
+        os.close(fd)
+
+
+def read(game_dir: Path) -> dict[str, str]:
+    """Name -> the newest recorded hash (malformed lines, e.g. cut by a crash, are skipped)."""
+    from pbem.protocol.fsutil import read_regular
+
+    path = game_dir / MANIFEST
+    if not path.exists():
+        return {}
+    raw = read_regular(path, MAX_MANIFEST_BYTES, what=MANIFEST, follow_symlinks=False)
+    out: dict[str, str] = {}
+    for line in raw.decode("ascii", errors="replace").splitlines():
+        m = _LINE.match(line)
+        if m:
+            out[m.group(2)] = m.group(1)
+    return out
+
+
+def check(game_dir: Path, names: list[str], *, limit: int = 64 * 1024 * 1024) -> int:
+    """Every derived file among ``names`` must hash to its newest recorded line; the first that does
+    not is a :class:`VerificationError` naming it. Returns how many were checked."""
+    from pbem.protocol.fsutil import read_regular
+
+    wanted = sorted(n for n in names if DERIVED.match(n))
+    if not wanted:
+        return 0
+    recorded = read(game_dir)
+    for name in wanted:
+        expected = recorded.get(name)
+        if expected is None:
+            raise VerificationError(name, f"not recorded in {MANIFEST} (not written by pbem, or "
+                                          "the record was removed)")
+        data = read_regular(game_dir / name, limit, what=name, follow_symlinks=False)
+        if hashlib.sha256(data).hexdigest() != expected:
+            raise VerificationError(name, f"differs from the file pbem wrote ({MANIFEST}); "
+                                          "'pbem render'/'pbem mail' draw it again")
+    return len(wanted)
