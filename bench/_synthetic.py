@@ -87,8 +87,8 @@ def _walk_south(rng: random.Random, col: int, cols: int, rows: int) -> list[Hex]
     return out
 
 
-def _water_line(rng: random.Random, col: int, r0: int, r1: int, cols: int) -> list[str]:
-    """Hexsides east of a wandering column of hexes, rows ``r0..r1``."""
+def _water_line(rng: random.Random, col: int, r0: int, r1: int, cols: int, rows: int) -> list[str]:
+    """Hexsides east of a wandering column of hexes, rows ``r0..r1`` (both hexes on the map)."""
     sides: list[str] = []
     c = col
     for r in range(r0, r1 + 1):
@@ -96,7 +96,7 @@ def _water_line(rng: random.Random, col: int, r0: int, r1: int, cols: int) -> li
             c = max(1, min(cols - 1, c + rng.choice((-1, 1))))
         h = Hex(c, r)
         for n in h.neighbours():
-            if n.col == c + 1 and n.row >= 1:
+            if n.col == c + 1 and 1 <= n.row <= rows:
                 sides.append(f"{h}/{n}")
     return sides
 
@@ -127,7 +127,7 @@ def map_data(rng: random.Random, cols: int, rows: int) -> dict[str, Any]:
         r1 = min(rows, r0 + rows // 3 + rng.randrange(max(1, rows // 3)))
         kind = "river" if i % 3 == 0 else "stream"
         lines.append(
-            {"kind": kind, "name": f"{kind} {i}", "hexsides": _water_line(rng, col, r0, r1, cols)}
+            {"kind": kind, "name": f"{kind} {i}", "hexsides": _water_line(rng, col, r0, r1, cols, rows)}
         )
     return {
         "id": f"synthetic-{cols}x{rows}",
