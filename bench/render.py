@@ -52,8 +52,8 @@ def bastogne_step() -> tuple[Any, dict[str, Any], list[dict[str, Any]]]:
 
 
 def synthetic_step() -> tuple[Any, dict[str, Any], list[dict[str, Any]]]:
-    from pbem.render.common import coerce_scenario
     from pbem.render.sample import sample_step
+    from pbem.systems.westwall.display import coerce_scenario
 
     data, state, events = sample_step()
     return coerce_scenario(data), state, events

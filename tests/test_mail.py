@@ -18,9 +18,9 @@ from pbem.mail.draft import (
     draft_email,
     extract_attachments,
     message_id,
-    narrate,
 )
 from pbem.systems.westwall.model import Scenario
+from pbem.systems.westwall.presenter import narrate
 
 
 def scenario() -> Scenario:

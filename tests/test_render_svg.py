@@ -17,9 +17,10 @@ import pytest
 
 from pbem.errors import InputError
 from pbem.maps.hexmap import Hex
-from pbem.render.common import area_hexes, coerce_events, coerce_state, positions_before
 from pbem.render.svg import DEFAULT_COLORS, hex_center, render_map
+from pbem.systems.westwall.display import coerce_events, coerce_state, positions_before
 from pbem.systems.westwall.model import Area, Scenario
+from pbem.systems.westwall.movement import area_hexes, in_any_area
 
 NS = {"s": "http://www.w3.org/2000/svg"}
 DE_COLOUR = "#c0c0c0"
@@ -222,11 +223,26 @@ def test_entry_area_from_reinforcement_schedule_11_11() -> None:
 
 
 def test_area_hexes_edge_range() -> None:
-    m = tiny_scenario().map
+    sc = tiny_scenario()
     area = Area(edge="east", from_hex="0602", to_hex="0604")
-    assert [str(h) for h in area_hexes(m, area)] == ["0602", "0603", "0604"]
+    assert [str(h) for h in area_hexes(sc, [area])] == ["0602", "0603", "0604"]
     area = Area(within=1, of=["0303"])
-    assert len(area_hexes(m, area)) == 7
+    assert len(area_hexes(sc, [area])) == 7
+
+
+def test_the_map_draws_exactly_the_entry_hexes_the_rules_accept_11_11() -> None:
+    """One copy of the rule: an area 'within 1 of' no hex holds no hex for the rules, and the map
+    draws none (the renderer's own copy once drew the whole map, 899 hexes on Bastogne's)."""
+    sc = tiny_scenario()
+    empty = Area(within=1, of=[])
+    assert area_hexes(sc, [empty]) == []
+    assert not any(in_any_area(sc, [empty], h) for h in sc.map.all_hexes())
+    data = sc.model_dump(mode="json")
+    data["reinforcements"][0]["entry"] = [empty.model_dump(mode="json")]
+    from pbem.systems.westwall.model import Scenario
+
+    ids = by_id(parse(render_map(Scenario.model_validate(data), tiny_state())))
+    assert "entry-1" not in ids  # nothing drawn for an area with no hex
 
 
 def test_bridge_derived_where_road_crosses_stream() -> None:

@@ -1,7 +1,8 @@
 """``pbem bot``: let the sparring bot answer a side's pending decision, and :func:`autoplay`, the
 in-process bot-vs-bot driver used by the playthrough tests, ``bench/campaign.py`` and the examples.
 
-``pbem bot GAME_DIR --side SIDE --key NAME`` asks :func:`pbem.systems.westwall.bot.choose_orders` for the
+``pbem bot GAME_DIR --side SIDE --key NAME`` asks the system's presenter (for WestWall,
+:func:`pbem.systems.westwall.bot.choose_orders`) for the
 orders (set-up, player-turn or the closing acknowledge) and hands them to ``pbem submit`` itself,
 so they are checked, signed (with the P7 record) and adjudicated exactly like a player's orders;
 the orders file lives in a temporary directory, so nothing but what ``submit`` writes appears in
@@ -25,11 +26,14 @@ from pbem.errors import InputError
 
 
 def _bot_for(game: Any) -> Callable[..., dict[str, Any]]:
-    if game.ruleset.system != "westwall":
-        raise InputError(f"the sparring bot plays WestWall games only, not {game.ruleset.system!r}")
-    from pbem.systems.westwall.bot import choose_orders
+    """The system's sparring bot (:meth:`pbem.engine.presenter.Presenter.bot_orders`)."""
+    presenter = game.ruleset.presenter()
 
-    return choose_orders
+    def choose(scenario: Any, state: Any, side: str, *, seed: int = 0) -> dict[str, Any]:
+        orders: dict[str, Any] = presenter.bot_orders(scenario, state, side, seed=seed)
+        return orders
+
+    return choose
 
 
 @click.command()

@@ -465,8 +465,8 @@ def _next_steps(game: Any, rp: Any, written: list[Path]) -> None:
 def submit(game_dir: Path, orders_file: Path, key_name: str) -> None:
     """Check, sign and adjudicate your orders; print every file written.
 
-    ORDERS_FILE is JSON (as 'pbem orders' prints it) or, for WestWall games, text orders such as
-    'move 1/501 to 1418' and 'attack 20 with 1/3 2/3 advance 1/3' (see the README)."""
+    ORDERS_FILE is JSON (as 'pbem orders' prints it) or text orders where the game has them, such
+    as 'move 1/501 to 1418' and 'attack 20 with 1/3 2/3 advance 1/3' in WestWall (see the README)."""
     from pbem.engine.replay import load_plugins, open_checked
     from pbem.protocol.canonical import MAX_MOVE_BYTES, loads_strict
 
@@ -479,18 +479,12 @@ def submit(game_dir: Path, orders_file: Path, key_name: str) -> None:
         against the decision they answer."""
         if orders_file.suffix.lower() == ".json" or raw_orders.lstrip()[:1] in (b"{", b"["):
             return loads_strict(raw_orders, max_bytes=MAX_MOVE_BYTES, what=str(orders_file))
-        from pbem.systems.westwall.model import Scenario
-
-        if not isinstance(game.scenario, Scenario):
-            raise InputError(f"{orders_file}: text orders are for WestWall games; write JSON")
-        from pbem.systems.westwall.orders_text import parse_text_orders
-
         try:
             text = raw_orders.decode("utf-8")
         except UnicodeDecodeError as exc:
             raise InputError(f"{orders_file}: invalid UTF-8 at byte {exc.start}") from None
         skeleton = game.ruleset.skeleton(game.scenario, state, side)
-        return parse_text_orders(game.scenario, skeleton, side, text)
+        return game.ruleset.presenter().parse_text_orders(game.scenario, skeleton, side, text)
 
     from pbem.engine.play import submit as play_submit
 
@@ -584,9 +578,8 @@ def verify(game_dir: Path, redraw: bool) -> None:
 @click.option("--step", type=int, default=None, help="Only this step.")
 def log(game_dir: Path, step: int | None) -> None:
     """Readable history: who ordered what, the events, every roll with its inputs."""
-    from pbem.engine.replay import describe_events
-
     game, _local, seeds = _open_with_seeds(game_dir)
+    presenter = game.ruleset.presenter()
     rp = game.replay(seeds)
     if step is not None and not 0 <= step < len(rp.records):
         raise InputError(f"no resolved step {step} (resolved: 0..{len(rp.records) - 1})")
@@ -600,7 +593,7 @@ def log(game_dir: Path, step: int | None) -> None:
                 echo(f"    {side} plays with key {game.body.sides[side].fingerprint}")
         else:
             b = rec.move.body
-            lines = _describe_orders(game, b.orders)
+            lines = presenter.describe_orders(game.scenario, b.orders)
             if lines:
                 echo(f"step {rec.step}: {b.side} ({rec.move.name}) orders:")
                 for line in lines:
@@ -610,7 +603,7 @@ def log(game_dir: Path, step: int | None) -> None:
                 if len(brief) > 160:
                     brief = brief[:157] + "..."
                 echo(f"step {rec.step}: {b.side} ({rec.move.name}) orders {brief}")
-        for text in describe_events(game.ruleset, game.scenario, turn["events"]):
+        for text in presenter.narrate(game.scenario, turn["events"], state=turn["state"]):
             echo(f"    {text}")
         for r in turn["rolls"]:
             echo(f"    roll {r['i']}: {r['value']}  [{r['label']}]  key {turn['roll_key']} ctr {r['ctr']}")
@@ -624,27 +617,18 @@ def log(game_dir: Path, step: int | None) -> None:
         echo(f"step {rp.placed_count}: archived, waiting for {rp.waiting}")
 
 
-def _describe_orders(game: Any, orders: Any) -> list[str]:
-    """Orders in words for WestWall games (the report wording of :mod:`pbem.render.outputs`)."""
-    from pbem.systems.westwall.model import Scenario
-
-    if not isinstance(game.scenario, Scenario):
-        return []
-    from pbem.render.outputs import describe_orders
-
-    return describe_orders(game.scenario, orders)
-
-
 @click.command()
 @click.argument("what", type=click.Choice(["orders", "move", "turn", "genesis", "join"]))
-def schema(what: str) -> None:
+@click.option("--system", default="westwall", show_default=True,
+              help="Rules system whose orders schema to print.")
+def schema(what: str, system: str) -> None:
     """Print the JSON Schema of an orders document or an archive file body."""
-    from pydantic import BaseModel, TypeAdapter
+    from pydantic import BaseModel
 
     if what == "orders":
-        from pbem.systems.westwall.model import Orders
+        from pbem.engine.ruleset import get_ruleset
 
-        doc = TypeAdapter(Orders).json_schema()
+        doc = get_ruleset(system).orders_schema()
     else:
         models: dict[str, type[BaseModel]] = {"move": archive.MoveBody, "turn": archive.TurnFile, "genesis": archive.GenesisBody,
                   "join": archive.JoinBody}

@@ -20,7 +20,7 @@ checkers, output hooks, the log) read its :class:`StepRecord` list instead of re
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -961,21 +961,3 @@ class Replay:
             unchecked=list(self.unchecked),
             waiting=self.waiting,
         )
-
-
-def describe_events(ruleset: Ruleset, scenario: Any, events: Sequence[Any]) -> list[str]:
-    """Events as text: the ruleset's ``describe_event(scenario, event)`` when it has one, else
-    compact JSON."""
-    import json
-
-    fn = getattr(ruleset, "describe_event", None)
-    out = []
-    for ev in events:
-        text = None
-        if callable(fn):
-            try:
-                text = fn(scenario, ev)
-            except Exception:  # a describer must never hide the event itself
-                text = None
-        out.append(text if isinstance(text, str) else json.dumps(ev, sort_keys=True))
-    return out

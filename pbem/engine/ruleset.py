@@ -36,9 +36,12 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Generic, Literal, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, Protocol, TypeVar
 
 from pbem.errors import RuleViolation
+
+if TYPE_CHECKING:
+    from pbem.engine.presenter import Presenter
 
 JSON = Any  # a JSON value: dict/list/str/int/bool/None (floats are never allowed in signed data)
 
@@ -157,6 +160,10 @@ class Ruleset(ABC, Generic[ScenarioT, StateT, OrdersT]):
             return str(exc).splitlines()
         return []
 
+    def orders_schema(self) -> JSON:
+        """The JSON Schema of this system's orders documents (``pbem schema orders``)."""
+        return {"title": f"{self.system} orders", "type": "object"}
+
     def scenario_summary(self, scenario: ScenarioT) -> str:
         """One line about a sound scenario (``pbem scenario check``)."""
         return str(getattr(scenario, "id", ""))
@@ -227,6 +234,13 @@ class Ruleset(ABC, Generic[ScenarioT, StateT, OrdersT]):
         """The result once the game is over, else ``None``."""
 
     # -- what players see -------------------------------------------------------------------------
+    def presenter(self) -> Presenter:
+        """How this system is shown to people (:mod:`pbem.engine.presenter`): override to return
+        the system's own, imported here lazily so the rules never import presentation."""
+        from pbem.engine.presenter import Presenter
+
+        return Presenter(self)
+
     def view(self, scenario: ScenarioT, state: JSON, side: str | None) -> JSON:
         """What ``side`` may see of a dumped state (``None``: the umpire). Open-information systems
         return the whole state."""

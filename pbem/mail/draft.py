@@ -1,6 +1,7 @@
 """Turn emails: a narrative of the step, a ready-to-send ``.eml`` draft, and reading one back.
 
-* :func:`narrate` tells a step's events in plain words, citing rule cases.
+* a step's events in plain words come from the system's presenter
+  (:meth:`pbem.engine.presenter.Presenter.narrate`).
 * :func:`draft_email` builds an RFC 5322 message (``multipart/mixed`` holding a
   ``multipart/alternative`` text + HTML body, then the move file, the turn file and the SVG map)
   with the standard library. Its bytes are deterministic: boundaries come from a hash of the
@@ -28,7 +29,7 @@ import hashlib
 import importlib.resources
 import os
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from email.message import EmailMessage, Message
 from pathlib import Path
@@ -106,138 +107,6 @@ def template_env(template_dir: Path | str | None = None) -> Any:
 # --------------------------------------------------------------------------------------------------
 # Narrative
 # --------------------------------------------------------------------------------------------------
-
-
-def narrate(
-    scenario: Any,
-    events: Iterable[Any],
-    rolls: Sequence[Mapping[str, Any]] = (),
-    *,
-    state: Any = None,
-) -> list[str]:
-    """The step's events as sentences, e.g. ``"1/3 moved 2913 → 2712 (6 MP)"`` or
-    ``"Combat 2: 1/3, 2/3 (12) attacked 20 (4) in Noville (town): +8 on the broken line, die 5 →
-    D1; 20 retreated 1317 → 1318"``. Results that follow a combat (retreat [7.7], displacement
-    [7.8], advance [7.9], elimination) are told in that combat's sentence.
-
-    ``state`` (the state after the step), when given, places defenders that neither retreated nor
-    were eliminated; without it their hex is found from the events alone. ``rolls`` (the turn
-    file's roll log) adds a closing line listing every die rolled, by label."""
-    from pbem.maps.hexmap import Hex
-    from pbem.render.common import (
-        coerce_events,
-        coerce_scenario,
-        coerce_state,
-        mp_text,
-        positions_before,
-        unit_label,
-    )
-    from pbem.systems.westwall.model import (
-        AdvanceEvent,
-        CombatEvent,
-        DisplacedEvent,
-        EliminatedEvent,
-        MovedEvent,
-        NoteEvent,
-        PlacedEvent,
-        RetreatEvent,
-    )
-
-    sc = coerce_scenario(scenario)
-    evs = coerce_events(events)
-    before: list[dict[str, Hex]] | None = None
-    if state is not None:
-        before = positions_before(coerce_state(state), evs)
-
-    def name(uid: str) -> str:
-        return unit_label(sc, uid)
-
-    def names(uids: Sequence[str]) -> str:
-        return ", ".join(name(u) for u in uids)
-
-    def where(h: Hex | None) -> str:
-        if h is None:
-            return ""
-        kind = sc.map.terrain_of(h)
-        place = sc.map.place_name(h)
-        return f" in {place} ({kind})" if place else f" in {h} ({kind})"
-
-    def defender_hex(i: int, ev: CombatEvent) -> Hex | None:
-        if before is not None:
-            for u in ev.defenders:
-                if u in before[i]:
-                    return before[i][u]
-        for later in evs[i + 1:]:
-            if isinstance(later, RetreatEvent) and later.unit in ev.defenders and later.path:
-                return Hex.parse(later.path[0])
-            if isinstance(later, EliminatedEvent) and later.unit in ev.defenders and later.hex:
-                return Hex.parse(later.hex)
-        return None
-
-    lines: list[str] = []
-    combat_line: dict[int, int] = {}  # combat number -> index in lines
-    for i, ev in enumerate(evs):
-        if isinstance(ev, MovedEvent):
-            path = " → ".join(ev.path)
-            text = f"{name(ev.unit)} moved {path} ({mp_text(ev.mp_halves)} MP)"
-            if ev.entered:
-                text = (f"{name(ev.unit)} entered the map at {ev.path[0] if ev.path else '?'}"
-                        + (f" and moved {path}" if len(ev.path) > 1 else "")
-                        + f" ({mp_text(ev.mp_halves)} MP) [11.11]")
-            if ev.exited:
-                text += " and left the map [12.0]"
-            lines.append(text)
-        elif isinstance(ev, PlacedEvent):
-            lines.append(f"{name(ev.unit)} set up in {ev.hex}")
-        elif isinstance(ev, CombatEvent):
-            head = f"Combat {ev.number}: "
-            if ev.cancelled:
-                lines.append(f"{head}did not take place: {ev.cancelled}")
-            else:
-                att = names(ev.attackers) or "no ground units"
-                extra = [a for a in ev.artillery if a not in ev.attackers]
-                if extra:
-                    att += f" with artillery {names(extra)}"
-                if ev.support:
-                    att += f" and {ev.support} ground support points"
-                dfn = names(ev.defenders)
-                if ev.fpf or ev.fpf_support:
-                    helpers = names(ev.fpf) if ev.fpf else ""
-                    if ev.fpf_support:
-                        helpers += (" and " if helpers else "") + f"{ev.fpf_support} support points"
-                    dfn += f" (with final protective fire from {helpers} [8.4])"
-                lines.append(
-                    f"{head}{att} ({ev.attack_strength}) attacked {dfn} ({ev.defense_strength})"
-                    f"{where(defender_hex(i, ev))}: {ev.differential:+d} on the {ev.line} line, "
-                    f"die {ev.die} → {ev.result}"
-                )
-            combat_line[ev.number] = len(lines) - 1
-        elif isinstance(ev, RetreatEvent | DisplacedEvent | AdvanceEvent | EliminatedEvent):
-            if isinstance(ev, RetreatEvent):
-                text = f"{name(ev.unit)} retreated {' → '.join(ev.path)}"
-                if len(ev.path) < 2:
-                    text = f"{name(ev.unit)} held its ground"
-            elif isinstance(ev, DisplacedEvent):
-                text = (f"{name(ev.unit)} was displaced {' → '.join(ev.path)} by {name(ev.by)} "
-                        f"[7.8]")
-            elif isinstance(ev, AdvanceEvent):
-                text = f"{name(ev.unit)} advanced {' → '.join(ev.path)}"
-            else:
-                place = f" in {ev.hex}" if ev.hex else ""
-                reason = f" ({ev.reason})" if ev.reason else ""
-                text = f"{name(ev.unit)} was eliminated{place}{reason} [{ev.rule}]"
-            number = ev.combat
-            if number is not None and number in combat_line:
-                lines[combat_line[number]] += f"; {text}"
-            else:
-                lines.append(text[0].upper() + text[1:] if text else text)
-        elif isinstance(ev, NoteEvent):
-            lines.append(ev.text + (f" [{ev.rule}]" if ev.rule else ""))
-    if rolls:
-        told = [f"{r.get('label', '?')}: {r.get('value', '?')}" for r in rolls]
-        lines.append(f"Dice rolled ({len(told)}): " + "; ".join(told)
-                     + " -- pbem verify re-derives every one")
-    return lines
 
 
 # --------------------------------------------------------------------------------------------------

@@ -77,7 +77,7 @@ class StepView:
         return dict(score) if isinstance(score, dict) else {}
 
     def subtitle(self) -> str:
-        from pbem.render.common import coerce_state, side_name
+        from pbem.systems.westwall.display import coerce_state, side_name
 
         st = coerce_state(self.turn["state"])
         mover = f" · after {side_name(self.scenario, self.move.body.side)}'s move" \
@@ -107,52 +107,11 @@ class StepView:
         )
 
 
-def describe_orders(scenario: Any, orders: Any) -> list[str]:
-    """A move's orders in words (WestWall): placements, moves, attacks with their advances."""
-    from pbem.render.common import unit_label
-
-    if not isinstance(orders, dict):
-        return []
-
-    def name(uid: Any) -> str:
-        return unit_label(scenario, str(uid))
-
-    kind = orders.get("kind")
-    lines: list[str] = []
-    if kind == "setup":
-        placed = sorted((orders.get("placements") or {}).items(), key=lambda kv: str(kv[1]))
-        lines.append("Set-up: " + ", ".join(f"{name(u)} at {h}" for u, h in placed) + ".")
-    elif kind == "acknowledge":
-        lines.append("Acknowledges the final turn: the game is closed.")
-    for mv in orders.get("moves") or []:
-        path = [str(h) for h in mv.get("path") or []]
-        if not path and not mv.get("exit"):
-            continue
-        if mv.get("exit"):
-            where = f" via {', '.join(path)}" if path else ""
-            lines.append(f"{name(mv.get('unit'))} leaves the map{where}")
-        elif len(path) > 1:
-            lines.append(f"{name(mv.get('unit'))} moves to {path[-1]} via {', '.join(path[:-1])}")
-        else:
-            lines.append(f"{name(mv.get('unit'))} moves to {path[-1]}")
-    for n, att in enumerate(orders.get("attacks") or [], 1):
-        who = [name(u) for u in att.get("attackers") or []]
-        who += [f"{name(u)} (barrage)" for u in att.get("artillery") or []]
-        if att.get("support"):
-            who.append(f"{att['support']} support points")
-        adv = [f"{name(a.get('unit'))} up to {a.get('hexes', 1)}" for a in att.get("advance") or []]
-        line = f"Attack {n}: {', '.join(who) or 'nobody'} on {', '.join(name(d) for d in att.get('defenders') or [])}"
-        if adv:
-            line += f"; advance after combat: {', '.join(adv)}"
-        lines.append(line)
-    return lines
-
-
 def move_email(game: Any, step: int | None = None, *, template_dir: Path | None = None) -> bytes:
     """The email that carries move ``step`` (default: the newest move) to the other side, with the
     move file, the turn file it answers and that turn's map attached."""
-    from pbem.mail.draft import draft_email, narrate
-    from pbem.render.common import coerce_state, side_name
+    from pbem.mail.draft import draft_email
+    from pbem.systems.westwall.display import coerce_state, side_name
 
     moves: dict[int, Any] = game.moves
     if not moves:
@@ -173,8 +132,9 @@ def move_email(game: Any, step: int | None = None, *, template_dir: Path | None 
     sides = sc.side_ids()
     recipient = sc.other(sender) if len(sides) > 1 else sender
     state = coerce_state(prev.turn["state"])
-    narrative = narrate(sc, prev.events, prev.turn.get("rolls") or [], state=state)
-    orders = describe_orders(sc, msg.body.orders)
+    presenter = game.ruleset.presenter()
+    narrative = presenter.narrate(sc, prev.events, prev.turn.get("rolls") or [], state=prev.turn["state"])
+    orders = presenter.describe_orders(sc, msg.body.orders)
     kind = msg.body.orders.get("kind") if isinstance(msg.body.orders, dict) else None
     if kind == "acknowledge":
         outcome = prev.turn.get("outcome") or {}
@@ -206,7 +166,7 @@ def invitation_email(game: Any, side: str, *, template_dir: Path | None = None) 
     player's key fingerprint in the text (to compare by phone), and how to accept."""
     from pbem.engine.replay import SCENARIO_NAME
     from pbem.mail.draft import draft_email
-    from pbem.render.common import side_name
+    from pbem.systems.westwall.display import side_name
     from pbem.systems.westwall.model import Scenario
 
     sc = game.scenario
@@ -237,7 +197,7 @@ def invitation_email(game: Any, side: str, *, template_dir: Path | None = None) 
 def join_email(game: Any, side: str, *, template_dir: Path | None = None) -> bytes:
     """The email that accepts an invitation: the join file attached."""
     from pbem.mail.draft import draft_email
-    from pbem.render.common import side_name
+    from pbem.systems.westwall.display import side_name
 
     sc = game.scenario
     msg = game.joins[side]

@@ -30,8 +30,7 @@ import svgwrite
 from svgwrite.container import Group
 
 from pbem.maps.hexmap import Hex
-from pbem.render.common import (
-    area_hexes,
+from pbem.systems.westwall.display import (
     coerce_events,
     coerce_scenario,
     coerce_state,
@@ -52,6 +51,7 @@ from pbem.systems.westwall.model import (
     State,
     UnitDef,
 )
+from pbem.systems.westwall.movement import area_hexes
 
 SQRT3 = math.sqrt(3.0)
 
@@ -267,7 +267,7 @@ class _Renderer:
         groups: dict[tuple[str, tuple[Hex, ...]], tuple[list[int], list[str]]] = {}
         for rf in self.sc.reinforcements:
             for area in rf.entry:
-                hexes = tuple(h for h in area_hexes(self.sc.map, area) if h in self.visible_set)
+                hexes = tuple(h for h in area_hexes(self.sc, [area]) if h in self.visible_set)
                 if not hexes:
                     continue
                 turns, texts = groups.setdefault((rf.side, hexes), ([], []))

@@ -21,6 +21,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from pbem.engine.presenter import Presenter
 from pbem.engine.ruleset import JSON, Checked, Decision, Dice, Outcome, Resolution, Ruleset
 from pbem.errors import InputError, RuleViolation
 
@@ -234,6 +235,9 @@ class ToyRules(Ruleset[ToyScenario, ToyState, ToyOrders]):
             return f"round {state['round']} of {state['rounds']}"
         return "final acknowledgement" if state["phase"] == "ack" else "game over"
 
+    def presenter(self) -> Presenter:
+        return ToyPresenter(self)
+
     def describe_event(self, scenario: Any, event: JSON) -> str:
         if event.get("kind") == "roll":
             faces = ", ".join(str(f) for f in event["faces"])
@@ -241,6 +245,59 @@ class ToyRules(Ruleset[ToyScenario, ToyState, ToyOrders]):
         if event.get("kind") == "handicap":
             return f"{event['side']} takes a handicap of {event['points']}"
         return f"{event.get('side')} acknowledges"
+
+
+class ToyPresenter(Presenter):
+    """The toy's presenter: orders in words, text orders ("roll 2 dice", "handicap 1",
+    "acknowledge", "cheer go") and a sparring bot -- what any new system provides to get ``pbem
+    log``, text orders and ``pbem bot`` without a line changed in the engine or the CLI."""
+
+    def describe_orders(self, scenario: Any, orders: JSON) -> list[str]:
+        if not isinstance(orders, dict):
+            return []
+        side, kind = orders.get("side"), orders.get("kind")
+        if kind == "setup":
+            return [f"{side} takes a handicap of {orders.get('handicap')} [T2]"]
+        if kind == "roll":
+            cheer = f", cheering {orders['cheer']!r}" if orders.get("cheer") else ""
+            return [f"{side} rolls {orders.get('dice')} dice in round {orders.get('round')}{cheer} [T3]"]
+        return [f"{side} acknowledges the result [T5]"]
+
+    def parse_text_orders(self, scenario: Any, skeleton: JSON, side: str, text: str) -> JSON:
+        orders = dict(skeleton)
+        for number, raw in enumerate(text.splitlines(), 1):
+            words = raw.split("#", 1)[0].split()
+            if not words:
+                continue
+            verb, args = words[0].lower(), words[1:]
+            try:
+                if verb == "roll" and orders.get("kind") == "roll" and len(args) in (1, 2):
+                    orders["dice"] = int(args[0])
+                elif verb == "handicap" and orders.get("kind") == "setup" and len(args) == 1:
+                    orders["handicap"] = int(args[0])
+                elif verb == "cheer" and orders.get("kind") == "roll":
+                    orders["cheer"] = " ".join(args)
+                elif verb == "acknowledge" and orders.get("kind") == "acknowledge" and not args:
+                    pass
+                else:
+                    raise ValueError
+            except ValueError:
+                raise InputError(f"line {number}: {raw.strip()[:80]!r} is not an order for this "
+                                 f"decision (expected: {_TEXT_HELP[str(orders.get('kind'))]})") from None
+        return orders
+
+    def bot_orders(self, scenario: Any, state: Any, side: str, *, seed: int = 0) -> JSON:
+        """Set up with a handicap of 1; roll two dice (three when behind); acknowledge."""
+        skeleton: dict[str, Any] = self.ruleset.skeleton(scenario, state, side)
+        if skeleton["kind"] == "setup":
+            skeleton["handicap"] = 1
+        elif skeleton["kind"] == "roll":
+            scores = state["scores"]
+            skeleton["dice"] = 3 if scores[side] < max(scores.values()) else 2
+        return skeleton
+
+
+_TEXT_HELP = {"setup": "'handicap N'", "roll": "'roll N' and 'cheer WORDS'", "acknowledge": "'acknowledge'"}
 
 
 def _one_line(exc: ValidationError) -> str:

@@ -25,6 +25,7 @@ from typing import Any
 
 from pydantic import TypeAdapter, ValidationError
 
+from pbem.engine.presenter import Presenter
 from pbem.engine.ruleset import JSON, Checked, Decision, Dice, Outcome, Resolution, Ruleset
 from pbem.errors import IllegalOrders, InputError, RuleViolation
 from pbem.maps.hexmap import Hex
@@ -141,6 +142,11 @@ class WestWallRules(Ruleset[Scenario, State, Orders_]):
 
     system = "westwall"
 
+    def presenter(self) -> Presenter:
+        from pbem.systems.westwall.presenter import WestWallPresenter
+
+        return WestWallPresenter(self)
+
     # -- scenario ---------------------------------------------------------------------------------
     def load_scenario(self, data: JSON) -> Scenario:
         """Validate merged scenario data. Every problem goes into ONE :class:`InputError`, one per
@@ -155,6 +161,9 @@ class WestWallRules(Ruleset[Scenario, State, Orders_]):
 
     def scenario_problems(self, data: JSON) -> list[str]:
         return scenario_check.scenario_problems(data)
+
+    def orders_schema(self) -> JSON:
+        return _ORDERS.json_schema()
 
     def scenario_summary(self, scenario: Scenario) -> str:
         return scenario_check.scenario_summary(scenario)

@@ -3,8 +3,8 @@
 * :func:`coerce_scenario`, :func:`coerce_state`, :func:`coerce_events` accept either the WestWall
   pydantic models or the plain JSON values found in turn files, so callers can pass whichever they
   hold.
-* :func:`area_hexes` lists the hexes of a deployment or entry :class:`~pbem.systems.westwall.model.Area`
-  (used to draw reinforcement entry areas [11.11]).
+* the hexes of an area are the rules' own (:func:`pbem.systems.westwall.movement.area_hexes`): the
+  map draws exactly the entry hexes the rules accept [11.11].
 * :func:`positions_before` replays the step's events backwards from the final state, so each event
   can be drawn (or told) where it happened: a combat is shown from the hexes the attackers held
   when it was resolved, not from where they ended after advancing [7.9].
@@ -24,11 +24,9 @@ from pbem.maps.hexmap import Hex
 from pbem.systems.westwall.model import (
     AdvanceEvent,
     AnyEvent,
-    Area,
     DisplacedEvent,
     EliminatedEvent,
     Event,
-    MapData,
     MovedEvent,
     PlacedEvent,
     RetreatEvent,
@@ -70,48 +68,6 @@ def coerce_events(events: Iterable[Event | Mapping[str, Any]]) -> list[Event]:
     except ValidationError as exc:
         raise InputError(f"events do not validate: {exc.errors()[0]['msg']}") from None
     return parsed
-
-
-def area_hexes(m: MapData, area: Area) -> list[Hex]:
-    """Every on-map hex satisfying all the conditions of ``area`` (sorted)."""
-    hexes = m.all_hexes()
-    if area.hexes is not None:
-        wanted = {Hex.parse(h) for h in area.hexes}
-        hexes = [h for h in hexes if h in wanted]
-    if area.edge is not None:
-        edge = set(m.edge_hexes(area.edge))
-        hexes = [h for h in hexes if h in edge]
-        along_rows = area.edge in ("west", "east")
-
-        def key(h: Hex) -> int:
-            return h.row if along_rows else h.col
-
-        if area.from_hex is not None:
-            lo = key(Hex.parse(area.from_hex))
-            hexes = [h for h in hexes if key(h) >= lo]
-        if area.to_hex is not None:
-            hi = key(Hex.parse(area.to_hex))
-            hexes = [h for h in hexes if key(h) <= hi]
-    if area.exclude_cols:
-        hexes = [h for h in hexes if h.col not in area.exclude_cols]
-    centres = [Hex.parse(h) for h in area.of]
-    if area.within is not None and centres:
-        hexes = [h for h in hexes if any(h.distance(c) <= area.within for c in centres)]
-    if area.beyond is not None and centres:
-        hexes = [h for h in hexes if all(h.distance(c) > area.beyond for c in centres)]
-    c0, c1 = m.cols
-    r0, r1 = m.rows
-    gaps = {
-        "west": lambda h: h.col - c0,
-        "east": lambda h: c1 - h.col,
-        "north": lambda h: h.row - r0,
-        "south": lambda h: r1 - h.row,
-    }
-    for edge_name, n in sorted(area.min_from_edge.items()):
-        gap = gaps.get(edge_name)
-        if gap is not None:
-            hexes = [h for h in hexes if gap(h) > n]
-    return sorted(hexes)
 
 
 def positions_before(state: State, events: Sequence[Event]) -> list[dict[str, Hex]]:

@@ -1,0 +1,72 @@
+"""How a rules system is shown to people: the one interface the CLI, the mail and the log use.
+
+A :class:`Presenter` belongs to a rules system and is handed out by its ruleset
+(:meth:`pbem.engine.ruleset.Ruleset.presenter`, imported lazily so that the rules never import
+presentation). The commands ask it -- never a system's own modules -- for:
+
+* :meth:`narrate` -- a step's events in plain words, citing rule cases (``pbem log``, the email);
+* :meth:`describe_orders` -- a move's orders in words;
+* :meth:`parse_text_orders` -- orders written as text ("move 1/501 to 1418") into the JSON document;
+* :meth:`bot_orders` -- the sparring bot's orders for a pending decision.
+
+A new game gets ``pbem log``, text orders and ``pbem bot`` by implementing these; what it does not
+offer raises an :class:`InputError` that says so. Every method is declared here (nothing is found
+with ``getattr``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from pbem.errors import InputError
+
+if TYPE_CHECKING:
+    from pbem.engine.ruleset import Ruleset
+
+JSON = Any
+
+
+class Presenter:
+    """The plain presenter every system has: events through the ruleset's ``describe_event``,
+    no text orders, no bot."""
+
+    def __init__(self, ruleset: Ruleset[Any, Any, Any]) -> None:
+        self.ruleset = ruleset
+
+    @property
+    def system(self) -> str:
+        return self.ruleset.system
+
+    def narrate(self, scenario: Any, events: Sequence[JSON], rolls: Sequence[Mapping[str, Any]] = (),
+                *, state: JSON = None) -> list[str]:
+        """The events of a step in words, one line each (``state``: the state after the step, as
+        the turn file holds it; ``rolls``: the turn file's roll log, told in a closing line)."""
+        import json
+
+        lines = []
+        for ev in events:
+            try:
+                text = self.ruleset.describe_event(scenario, ev)
+            except Exception:  # a describer must never hide the event itself
+                text = json.dumps(ev, sort_keys=True, ensure_ascii=False)
+            lines.append(text)
+        if rolls:
+            told = [f"{r.get('label', '?')}: {r.get('value', '?')}" for r in rolls]
+            lines.append(f"Dice rolled ({len(told)}): " + "; ".join(told)
+                         + " -- pbem verify re-derives every one")
+        return lines
+
+    def describe_orders(self, scenario: Any, orders: JSON) -> list[str]:
+        """A move's orders in words; empty when the system has no wording (the log then shows
+        the JSON)."""
+        return []
+
+    def parse_text_orders(self, scenario: Any, skeleton: JSON, side: str, text: str) -> JSON:
+        """Text orders read against the pending decision's skeleton, as the JSON document."""
+        raise InputError(f"the {self.system} system has no text orders: write the orders as JSON "
+                         "('pbem orders GAME --side SIDE' prints a skeleton)")
+
+    def bot_orders(self, scenario: Any, state: Any, side: str, *, seed: int = 0) -> JSON:
+        """The sparring bot's orders for ``side``'s pending decision."""
+        raise InputError(f"there is no sparring bot for the {self.system} system")

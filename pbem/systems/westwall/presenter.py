@@ -1,0 +1,208 @@
+"""How WestWall is shown to people (:class:`WestWallPresenter`): events in words citing the rule
+cases, orders in words, text orders and the sparring bot. The commands reach it only through
+:meth:`pbem.systems.westwall.rules.WestWallRules.presenter`."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from pbem.engine.presenter import JSON, Presenter
+
+
+class WestWallPresenter(Presenter):
+    """WestWall's presenter (the rules never import it)."""
+
+    def narrate(self, scenario: Any, events: Sequence[JSON], rolls: Sequence[Mapping[str, Any]] = (),
+                *, state: JSON = None) -> list[str]:
+        return narrate(scenario, events, rolls, state=state)
+
+    def describe_orders(self, scenario: Any, orders: JSON) -> list[str]:
+        return describe_orders(scenario, orders)
+
+    def parse_text_orders(self, scenario: Any, skeleton: JSON, side: str, text: str) -> JSON:
+        from pbem.systems.westwall.orders_text import parse_text_orders
+
+        return parse_text_orders(scenario, skeleton, side, text)
+
+    def bot_orders(self, scenario: Any, state: Any, side: str, *, seed: int = 0) -> JSON:
+        from pbem.systems.westwall.bot import choose_orders
+
+        return choose_orders(scenario, state, side, seed=seed)
+
+
+def narrate(
+    scenario: Any,
+    events: Iterable[Any],
+    rolls: Sequence[Mapping[str, Any]] = (),
+    *,
+    state: Any = None,
+) -> list[str]:
+    """The step's events as sentences, e.g. ``"1/3 moved 2913 → 2712 (6 MP)"`` or
+    ``"Combat 2: 1/3, 2/3 (12) attacked 20 (4) in Noville (town): +8 on the broken line, die 5 →
+    D1; 20 retreated 1317 → 1318"``. Results that follow a combat (retreat [7.7], displacement
+    [7.8], advance [7.9], elimination) are told in that combat's sentence.
+
+    ``state`` (the state after the step), when given, places defenders that neither retreated nor
+    were eliminated; without it their hex is found from the events alone. ``rolls`` (the turn
+    file's roll log) adds a closing line listing every die rolled, by label."""
+    from pbem.maps.hexmap import Hex
+    from pbem.systems.westwall.display import (
+        coerce_events,
+        coerce_scenario,
+        coerce_state,
+        mp_text,
+        positions_before,
+        unit_label,
+    )
+    from pbem.systems.westwall.model import (
+        AdvanceEvent,
+        CombatEvent,
+        DisplacedEvent,
+        EliminatedEvent,
+        MovedEvent,
+        NoteEvent,
+        PlacedEvent,
+        RetreatEvent,
+    )
+
+    sc = coerce_scenario(scenario)
+    evs = coerce_events(events)
+    before: list[dict[str, Hex]] | None = None
+    if state is not None:
+        before = positions_before(coerce_state(state), evs)
+
+    def name(uid: str) -> str:
+        return unit_label(sc, uid)
+
+    def names(uids: Sequence[str]) -> str:
+        return ", ".join(name(u) for u in uids)
+
+    def where(h: Hex | None) -> str:
+        if h is None:
+            return ""
+        kind = sc.map.terrain_of(h)
+        place = sc.map.place_name(h)
+        return f" in {place} ({kind})" if place else f" in {h} ({kind})"
+
+    def defender_hex(i: int, ev: CombatEvent) -> Hex | None:
+        if before is not None:
+            for u in ev.defenders:
+                if u in before[i]:
+                    return before[i][u]
+        for later in evs[i + 1:]:
+            if isinstance(later, RetreatEvent) and later.unit in ev.defenders and later.path:
+                return Hex.parse(later.path[0])
+            if isinstance(later, EliminatedEvent) and later.unit in ev.defenders and later.hex:
+                return Hex.parse(later.hex)
+        return None
+
+    lines: list[str] = []
+    combat_line: dict[int, int] = {}  # combat number -> index in lines
+    for i, ev in enumerate(evs):
+        if isinstance(ev, MovedEvent):
+            path = " → ".join(ev.path)
+            text = f"{name(ev.unit)} moved {path} ({mp_text(ev.mp_halves)} MP)"
+            if ev.entered:
+                text = (f"{name(ev.unit)} entered the map at {ev.path[0] if ev.path else '?'}"
+                        + (f" and moved {path}" if len(ev.path) > 1 else "")
+                        + f" ({mp_text(ev.mp_halves)} MP) [11.11]")
+            if ev.exited:
+                text += " and left the map [12.0]"
+            lines.append(text)
+        elif isinstance(ev, PlacedEvent):
+            lines.append(f"{name(ev.unit)} set up in {ev.hex}")
+        elif isinstance(ev, CombatEvent):
+            head = f"Combat {ev.number}: "
+            if ev.cancelled:
+                lines.append(f"{head}did not take place: {ev.cancelled}")
+            else:
+                att = names(ev.attackers) or "no ground units"
+                extra = [a for a in ev.artillery if a not in ev.attackers]
+                if extra:
+                    att += f" with artillery {names(extra)}"
+                if ev.support:
+                    att += f" and {ev.support} ground support points"
+                dfn = names(ev.defenders)
+                if ev.fpf or ev.fpf_support:
+                    helpers = names(ev.fpf) if ev.fpf else ""
+                    if ev.fpf_support:
+                        helpers += (" and " if helpers else "") + f"{ev.fpf_support} support points"
+                    dfn += f" (with final protective fire from {helpers} [8.4])"
+                lines.append(
+                    f"{head}{att} ({ev.attack_strength}) attacked {dfn} ({ev.defense_strength})"
+                    f"{where(defender_hex(i, ev))}: {ev.differential:+d} on the {ev.line} line, "
+                    f"die {ev.die} → {ev.result}"
+                )
+            combat_line[ev.number] = len(lines) - 1
+        elif isinstance(ev, RetreatEvent | DisplacedEvent | AdvanceEvent | EliminatedEvent):
+            if isinstance(ev, RetreatEvent):
+                text = f"{name(ev.unit)} retreated {' → '.join(ev.path)}"
+                if len(ev.path) < 2:
+                    text = f"{name(ev.unit)} held its ground"
+            elif isinstance(ev, DisplacedEvent):
+                text = (f"{name(ev.unit)} was displaced {' → '.join(ev.path)} by {name(ev.by)} "
+                        f"[7.8]")
+            elif isinstance(ev, AdvanceEvent):
+                text = f"{name(ev.unit)} advanced {' → '.join(ev.path)}"
+            else:
+                place = f" in {ev.hex}" if ev.hex else ""
+                reason = f" ({ev.reason})" if ev.reason else ""
+                text = f"{name(ev.unit)} was eliminated{place}{reason} [{ev.rule}]"
+            number = ev.combat
+            if number is not None and number in combat_line:
+                lines[combat_line[number]] += f"; {text}"
+            else:
+                lines.append(text[0].upper() + text[1:] if text else text)
+        elif isinstance(ev, NoteEvent):
+            lines.append(ev.text + (f" [{ev.rule}]" if ev.rule else ""))
+    if rolls:
+        told = [f"{r.get('label', '?')}: {r.get('value', '?')}" for r in rolls]
+        lines.append(f"Dice rolled ({len(told)}): " + "; ".join(told)
+                     + " -- pbem verify re-derives every one")
+    return lines
+
+
+
+
+def describe_orders(scenario: Any, orders: Any) -> list[str]:
+    """A move's orders in words (WestWall): placements, moves, attacks with their advances."""
+    from pbem.systems.westwall.display import unit_label
+
+    if not isinstance(orders, dict):
+        return []
+
+    def name(uid: Any) -> str:
+        return unit_label(scenario, str(uid))
+
+    kind = orders.get("kind")
+    lines: list[str] = []
+    if kind == "setup":
+        placed = sorted((orders.get("placements") or {}).items(), key=lambda kv: str(kv[1]))
+        lines.append("Set-up: " + ", ".join(f"{name(u)} at {h}" for u, h in placed) + ".")
+    elif kind == "acknowledge":
+        lines.append("Acknowledges the final turn: the game is closed.")
+    for mv in orders.get("moves") or []:
+        path = [str(h) for h in mv.get("path") or []]
+        if not path and not mv.get("exit"):
+            continue
+        if mv.get("exit"):
+            where = f" via {', '.join(path)}" if path else ""
+            lines.append(f"{name(mv.get('unit'))} leaves the map{where}")
+        elif len(path) > 1:
+            lines.append(f"{name(mv.get('unit'))} moves to {path[-1]} via {', '.join(path[:-1])}")
+        else:
+            lines.append(f"{name(mv.get('unit'))} moves to {path[-1]}")
+    for n, att in enumerate(orders.get("attacks") or [], 1):
+        who = [name(u) for u in att.get("attackers") or []]
+        who += [f"{name(u)} (barrage)" for u in att.get("artillery") or []]
+        if att.get("support"):
+            who.append(f"{att['support']} support points")
+        adv = [f"{name(a.get('unit'))} up to {a.get('hexes', 1)}" for a in att.get("advance") or []]
+        line = f"Attack {n}: {', '.join(who) or 'nobody'} on {', '.join(name(d) for d in att.get('defenders') or [])}"
+        if adv:
+            line += f"; advance after combat: {', '.join(adv)}"
+        lines.append(line)
+    return lines
+
+

@@ -1,0 +1,68 @@
+"""A system's presenter is all the commands need: the toy game gets ``pbem bot``, text orders and
+``pbem log`` in words from its :class:`~pbem.systems.toy.ToyPresenter`, with nothing in the engine
+or the CLI that knows the toy."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from test_protocol_helpers import GAME_ID, TOY, ok, pbem
+
+from pbem.engine.presenter import Presenter
+from pbem.engine.ruleset import get_ruleset
+
+
+def hot_seat(tmp_path: Path) -> tuple[Path, Path]:
+    home, g = tmp_path / "home", tmp_path / "g"
+    for name in ("alice", "bob"):
+        ok(pbem("key", "new", name, home=home))
+    ok(pbem("new", TOY, g, "--player", "A=alice", "--player", "B=bob", "--game-id", GAME_ID, home=home))
+    return home, g
+
+
+def test_every_system_has_a_presenter() -> None:
+    for system in ("westwall", "toy"):
+        assert isinstance(get_ruleset(system).presenter(), Presenter)
+
+
+def test_the_toy_is_played_to_the_end_by_pbem_bot(tmp_path: Path) -> None:
+    home, g = hot_seat(tmp_path)
+    keys = {"A": "alice", "B": "bob"}
+    for _ in range(20):
+        status = ok(pbem("status", g, home=home)).out
+        pending = [line for line in status.splitlines() if line.startswith("pending")]
+        if not pending:
+            break
+        side = pending[0].split()[1].rstrip(":")
+        ok(pbem("bot", g, "--side", side, "--key", keys[side], home=home))
+    assert "outcome" in ok(pbem("status", g, home=home)).out
+    assert ok(pbem("verify", g, home=tmp_path / "stranger")).out.rstrip().endswith("OK")
+    log = ok(pbem("log", g, home=home)).out
+    assert "A takes a handicap of 1 [T2]" in log  # orders in words, from the presenter
+    assert "rolls 2 dice in round 1 [T3]" in log or "rolls 3 dice in round 1 [T3]" in log
+
+
+def test_the_toy_takes_text_orders(tmp_path: Path) -> None:
+    home, g = hot_seat(tmp_path)
+    (tmp_path / "a.txt").write_text("handicap 2\n")
+    ok(pbem("submit", g, tmp_path / "a.txt", "--key", "alice", home=home))
+    (tmp_path / "b.txt").write_text("handicap 0  # no head start\n")
+    ok(pbem("submit", g, tmp_path / "b.txt", "--key", "bob", home=home))
+    (tmp_path / "roll.txt").write_text("roll 3\ncheer onward\n")
+    ok(pbem("submit", g, tmp_path / "roll.txt", "--key", "alice", home=home))
+    assert "rolls 3 dice in round 1, cheering 'onward' [T3]" in ok(pbem("log", g, home=home)).out
+    (tmp_path / "bad.txt").write_text("move 1/501 to 1418\n")
+    res = pbem("submit", g, tmp_path / "bad.txt", "--key", "bob", home=home)
+    assert res.code == 2 and "is not an order for this decision" in res.err
+
+
+def test_a_system_without_a_bot_or_text_orders_says_so() -> None:
+    plain = Presenter(get_ruleset("toy"))
+    import pytest
+
+    from pbem.errors import InputError
+
+    with pytest.raises(InputError, match="no sparring bot for the toy system"):
+        plain.bot_orders(None, None, "A")
+    with pytest.raises(InputError, match="has no text orders"):
+        plain.parse_text_orders(None, {}, "A", "roll 2")
