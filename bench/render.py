@@ -81,7 +81,7 @@ def floor(n_hexes: int, n_units: int, size: float = 32.0) -> str:
 def main() -> None:
     from pathlib import Path
 
-    from pbem.render.svg import render_map
+    from pbem.systems.westwall.mapview import render_map
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=7)

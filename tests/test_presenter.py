@@ -66,3 +66,36 @@ def test_a_system_without_a_bot_or_text_orders_says_so() -> None:
         plain.bot_orders(None, None, "A")
     with pytest.raises(InputError, match="has no text orders"):
         plain.parse_text_orders(None, {}, "A", "roll 2")
+
+
+def test_the_renderer_draws_a_map_view_that_no_system_made() -> None:
+    """pbem.render.svg knows no rules system: a view built by hand (two counters, a move, a combat)
+    is drawn like any other."""
+    import xml.etree.ElementTree as ET
+
+    import pbem.render.svg as svg
+    from pbem.maps.hexmap import Hex
+    from pbem.maps.view import CombatMark, CounterView, MapView, MoveMark, SideView
+
+    source = Path(svg.__file__).read_text()
+    imports = [line for line in source.splitlines() if line.lstrip().startswith(("import ", "from "))]
+    assert not [line for line in imports if "systems" in line]  # imports nothing of any system
+    h = Hex.parse
+    view = MapView(
+        scenario_id="hand-made", title="A hand-made view", subtitle="step 1",
+        cols=(1, 3), rows=(1, 3), terrain={x: "clear" for x in MapView(
+            "x", "", "", (1, 3), (1, 3), {}, {}, ()).all_hexes()},
+        hexsides={(h("0101"), h("0102")): frozenset({"river"})},
+        sides=(SideView("R", "Red", "#cc3333"), SideView("B", "Blue", "#3355cc")),
+        terrain_kinds=frozenset({"clear"}),
+        counters=(CounterView("r1", h("0202"), "R", "infantry", "II", "1st", "4-4-6", ("4-4-6",)),
+                  CounterView("b1", h("0302"), "B", "armor", "III", "2nd", "6-3-8", ("6-3-8",))),
+        marks=(MoveMark(1, "r1", (h("0201"), h("0202"))),
+               CombatMark(2, 1, (h("0302"),), (h("0202"),), (), (), "#1  +1 · 4 · DR")),
+    )
+    root = ET.fromstring(svg.draw(view))
+    ids = {el.get("id"): el for el in root.iter() if el.get("id")}
+    assert ids["unit-r1"].get("data-hex") == "0202" and ids["unit-b1"].get("data-type") == "armor"
+    assert ids["event-1"].get("data-type") == "moved" and ids["event-2"].get("data-hex") == "0302"
+    assert "hs-river" in ids and "hex-0303" in ids
+    assert svg.draw(view) == svg.draw(view)  # a pure function

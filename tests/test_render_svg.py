@@ -17,8 +17,9 @@ import pytest
 
 from pbem.errors import InputError
 from pbem.maps.hexmap import Hex
-from pbem.render.svg import DEFAULT_COLORS, hex_center, render_map
+from pbem.render.svg import DEFAULT_COLORS, hex_center
 from pbem.systems.westwall.display import coerce_events, coerce_state, positions_before
+from pbem.systems.westwall.mapview import render_map
 from pbem.systems.westwall.model import Area, Scenario
 from pbem.systems.westwall.movement import area_hexes, in_any_area
 

@@ -4,6 +4,7 @@ A :class:`Presenter` belongs to a rules system and is handed out by its ruleset
 (:meth:`pbem.engine.ruleset.Ruleset.presenter`, imported lazily so that the rules never import
 presentation). The commands ask it -- never a system's own modules -- for:
 
+* :meth:`map_view` -- the map after a step, as a system-neutral view the renderer draws;
 * :meth:`narrate` -- a step's events in plain words, citing rule cases (``pbem log``, the email);
 * :meth:`describe_orders` -- a move's orders in words;
 * :meth:`parse_text_orders` -- orders written as text ("move 1/501 to 1418") into the JSON document;
@@ -23,6 +24,7 @@ from pbem.errors import InputError
 
 if TYPE_CHECKING:
     from pbem.engine.ruleset import Ruleset
+    from pbem.maps.view import MapView
 
 JSON = Any
 
@@ -56,6 +58,13 @@ class Presenter:
             lines.append(f"Dice rolled ({len(told)}): " + "; ".join(told)
                          + " -- pbem verify re-derives every one")
         return lines
+
+    def map_view(self, scenario: Any, state: JSON, events: Sequence[JSON], *, subtitle: str = "",
+                 side: str | None = None, score: Mapping[str, int] | None = None,
+                 header_lines: Sequence[str] = ()) -> MapView | None:
+        """The map after a step as a system-neutral :class:`~pbem.maps.view.MapView` (drawn by
+        :func:`pbem.render.svg.draw`), or None for a system without a map."""
+        return None
 
     def describe_orders(self, scenario: Any, orders: JSON) -> list[str]:
         """A move's orders in words; empty when the system has no wording (the log then shows

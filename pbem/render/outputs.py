@@ -93,18 +93,20 @@ class StepView:
 
     def svg(self, *, side: str | None = None, around: str | None = None,
             radius: int | None = None) -> str:
-        from pbem.render.svg import render_map
+        from pbem.render.svg import draw
 
         if side is not None and side not in self.scenario.side_ids():
             raise InputError(f"unknown side {side!r} (sides: {', '.join(self.scenario.side_ids())})")
-        view = self.turn["state"]
+        state = self.turn["state"]
         if side is not None:  # open information in WestWall, but ask the ruleset anyway
-            view = self.game.ruleset.view(self.scenario, view, side)
-        return render_map(
-            self.scenario, view, self.events, subtitle=self.subtitle(), side=side,
-            around=around, radius=radius, score=self.score,
-            header_lines=[f"Game {self.game.id[:8]} · {self.turn_path.name}"],
+            state = self.game.ruleset.view(self.scenario, state, side)
+        view = self.game.ruleset.presenter().map_view(
+            self.scenario, state, self.events, subtitle=self.subtitle(), side=side,
+            score=self.score, header_lines=[f"Game {self.game.id[:8]} · {self.turn_path.name}"],
         )
+        if view is None:
+            raise InputError(f"the {self.game.ruleset.system} system draws no map")
+        return draw(view, around=around, radius=radius)
 
 
 def move_email(game: Any, step: int | None = None, *, template_dir: Path | None = None) -> bytes:

@@ -1,11 +1,11 @@
 """The turn snapshot as an SVG map: a pure function, like ``chess.svg.board``.
 
-:func:`render_map` draws a WestWall scenario's map (terrain, hexside features, hex numbers, town
-names, map edges and reinforcement entry areas [11.11]), the units as counters (side colour, NATO
-symbol, designation, values as printed [2.31]) and what the last step did: movement paths
-[5.0], attacks labelled with differential, die and result [7.6], retreats [7.7], displacements
-[7.8], advances [7.9] and eliminations, with a header (scenario, game-turn, player-turn, victory
-points) and a legend.
+:func:`draw` draws a system-neutral :class:`~pbem.maps.view.MapView` -- terrain, hexside features,
+hex numbers, place names, map edges and reinforcement entry areas, the units as counters (side
+colour, NATO symbol, designation, values as printed) and what the last step did: movement paths,
+attacks labelled with their result, retreats, displacements, advances and eliminations, with a
+header and a legend. It imports no rules system: a system's presenter builds the view (for
+WestWall, :func:`pbem.systems.westwall.mapview.map_view`).
 
 Geometry (SPI ``XXYY``, flat-topped hexes in vertical columns, even columns half a hex lower): the
 centre of a hex with centre-to-corner size ``s`` is ``x = 1.5·s·col``, ``y = √3·s·(row + ½·[col
@@ -22,7 +22,7 @@ the same bytes. Elements carry ids and data attributes for tools and tests: ``id
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -30,28 +30,15 @@ import svgwrite
 from svgwrite.container import Group
 
 from pbem.maps.hexmap import Hex
-from pbem.systems.westwall.display import (
-    coerce_events,
-    coerce_scenario,
-    coerce_state,
-    positions_before,
-    side_name,
+from pbem.maps.view import (
+    CombatMark,
+    CounterView,
+    EliminatedMark,
+    MapView,
+    MoveMark,
+    PlacedMark,
+    TrailMark,
 )
-from pbem.systems.westwall.model import (
-    AdvanceEvent,
-    CombatEvent,
-    DisplacedEvent,
-    EliminatedEvent,
-    Event,
-    MovedEvent,
-    NoteEvent,
-    PlacedEvent,
-    RetreatEvent,
-    Scenario,
-    State,
-    UnitDef,
-)
-from pbem.systems.westwall.movement import area_hexes
 
 SQRT3 = math.sqrt(3.0)
 
@@ -174,43 +161,33 @@ class _Frame:
 class _Renderer:
     def __init__(
         self,
-        scenario: Scenario,
-        state: State,
-        events: list[Event],
+        view: MapView,
         *,
-        title: str,
-        subtitle: str,
-        side: str | None,
         around: Hex | None,
         radius: int | None,
         hex_size: float,
         colors: Mapping[str, str] | None,
         show_hex_numbers: bool,
-        score: Mapping[str, int] | None,
-        header_lines: Sequence[str],
     ) -> None:
-        self.sc = scenario
-        self.st = state
-        self.events = events
-        self.title = title or scenario.title
-        self.subtitle = subtitle
-        self.side = side
+        self.v = view
+        self.title = view.title
+        self.subtitle = view.subtitle
+        self.side = view.viewer_id
         self.s = float(hex_size)
         self.col = dict(DEFAULT_COLORS)
-        self.side_colour = {si.id: si.colour for si in scenario.sides}
+        self.side_colour = {si.id: si.colour for si in view.sides}
         for key, value in (colors or {}).items():
             if key.startswith("side-"):
                 self.side_colour[key[5:]] = value
             else:
                 self.col[key] = value
         self.show_numbers = show_hex_numbers
-        self.score = dict(score) if score is not None else None
-        self.header_lines = list(header_lines)
-        m = scenario.map
-        all_hexes = m.all_hexes()
+        self.score = list(view.score) if view.score else None
+        self.header_lines = list(view.header_lines)
+        all_hexes = view.all_hexes()
         if around is not None:
             r = 3 if radius is None else radius
-            self.visible = [h for h in around.within(r) if m.on_map(h)]
+            self.visible = [h for h in around.within(r) if view.on_map(h)]
             self.cropped = True
         else:
             self.visible = all_hexes
@@ -250,70 +227,39 @@ class _Renderer:
 
     # -- data -------------------------------------------------------------------------------------
     def _terrain_kinds(self) -> list[str]:
-        used = set(self.sc.map.terrain) | {self.sc.map.default_terrain}
+        used = set(self.v.terrain_kinds)
         ordered = [k for k in TERRAIN_ORDER if k in used]
         return ordered + sorted(used - set(TERRAIN_ORDER))
 
     def _hexside_kinds(self) -> list[str]:
         used: set[str] = set()
-        for kinds in self.sc.map.hexside_features.values():
+        for kinds in self.v.hexsides.values():
             used |= kinds
         ordered = [k for k in HEXSIDE_ORDER if k in used]
         return ordered + sorted(used - set(HEXSIDE_ORDER))
 
     def _entry_areas(self) -> list[tuple[str, list[Hex], list[int], list[str]]]:
-        """Reinforcement entry areas [11.11]: (side, hexes, game-turns, descriptions), one per
-        distinct hex set, so turns sharing an edge share one band and one tag."""
+        """Reinforcement entry areas: (side, hexes, game-turns, descriptions), one per distinct
+        set of visible hexes, so turns sharing an edge share one band and one tag."""
         groups: dict[tuple[str, tuple[Hex, ...]], tuple[list[int], list[str]]] = {}
-        for rf in self.sc.reinforcements:
-            for area in rf.entry:
-                hexes = tuple(h for h in area_hexes(self.sc, [area]) if h in self.visible_set)
-                if not hexes:
-                    continue
-                turns, texts = groups.setdefault((rf.side, hexes), ([], []))
-                if rf.turn not in turns:
-                    turns.append(rf.turn)
-                desc = area.text or f"{len(hexes)} hexes [{rf.rule}]"
-                if desc not in texts:
-                    texts.append(desc)
+        for entry in self.v.entries:
+            hexes = tuple(h for h in entry.hexes if h in self.visible_set)
+            if not hexes:
+                continue
+            turns, texts = groups.setdefault((entry.side, hexes), ([], []))
+            if entry.turn not in turns:
+                turns.append(entry.turn)
+            if entry.text not in texts:
+                texts.append(entry.text)
         return [(side, list(hexes), sorted(turns), texts)
                 for (side, hexes), (turns, texts) in groups.items()]
-
-    def _eliminated_rows(self) -> list[tuple[str, str, str]]:
-        """(event id or '', text, colour) for units eliminated this step and earlier."""
-        rows: list[tuple[str, str, str]] = []
-        now: set[str] = set()
-        for i, ev in enumerate(self.events, start=1):
-            if isinstance(ev, EliminatedEvent):
-                now.add(ev.unit)
-                where = f" in {ev.hex}" if ev.hex else ""
-                rows.append((f"event-{i}", f"{self._unit_text(ev.unit)}{where} [{ev.rule}]",
-                             self.col["eliminated"]))
-        for uid, us in sorted(self.st.units.items()):
-            if us.status == "eliminated" and uid not in now:
-                rows.append(("", f"{self._unit_text(uid)} (earlier)", self.col["muted"]))
-        return rows
-
-    def _note_rows(self) -> list[tuple[str, str]]:
-        out = []
-        for i, ev in enumerate(self.events, start=1):
-            if isinstance(ev, NoteEvent):
-                rule = f" [{ev.rule}]" if ev.rule else ""
-                out.append((f"event-{i}", f"{ev.text}{rule}"))
-        return out
-
-    def _unit_text(self, uid: str) -> str:
-        u = self.sc.unit.get(uid)
-        if u is None:
-            return uid
-        return f"{u.designation} {u.values()} ({u.side})"
 
     # -- drawing ----------------------------------------------------------------------------------
     def render(self) -> str:
         fr = self.frame()
         dwg = svgwrite.Drawing(profile="full", debug=False)
         dwg["font-family"] = FONT
-        dwg["data-scenario"] = self.sc.id
+        dwg["data-scenario"] = self.v.scenario_id
         dwg["data-hex-size"] = _n(self.s)
         if self.side is not None:
             dwg["data-side"] = self.side
@@ -331,14 +277,13 @@ class _Renderer:
         self._bridges(dwg, layer)
         self._edges(dwg, layer, fr)
         self._labels(dwg, layer)
-        before = positions_before(self.st, self.events)
         paths = dwg.g(id="paths")
         layer.add(paths)
         units = dwg.g(id="units")
         layer.add(units)
         combats = dwg.g(id="combats")
         layer.add(combats)
-        self._events(dwg, paths, combats, before)
+        self._events(dwg, paths, combats)
         self._units(dwg, units)
         self._header(dwg, fr)
         bottom = self._panel(dwg, fr)
@@ -466,7 +411,7 @@ class _Renderer:
         return f"url(#t-{kind})"
 
     def _terrain(self, dwg: svgwrite.Drawing, layer: Group) -> None:
-        m = self.sc.map
+        m = self.v
         g = dwg.g(id="terrain", stroke=self.col["hex-outline"], stroke_width=_n(0.03 * self.s))
         for h in self.visible:
             x, y = self.c(h)
@@ -479,7 +424,7 @@ class _Renderer:
     def _sides_of(self, kinds: Iterable[str]) -> list[tuple[Hex, Hex]]:
         wanted = set(kinds)
         return sorted(
-            side for side, feats in self.sc.map.hexside_features.items()
+            side for side, feats in self.v.hexsides.items()
             if feats & wanted and (side[0] in self.visible_set or side[1] in self.visible_set)
         )
 
@@ -515,14 +460,13 @@ class _Renderer:
     def _routes(self, dwg: svgwrite.Drawing, layer: Group) -> None:
         s = self.s
         g = dwg.g(id="routes", fill="none", stroke_linecap="round", stroke_linejoin="round")
-        m = self.sc.map
-        destroyed = {side for side, f in m.hexside_features.items() if "destroyed-bridge" in f}
+        destroyed = {side for side, f in self.v.hexsides.items() if "destroyed-bridge" in f}
         for kind in ("trail", "road"):
             d: list[str] = []
-            for route in m.routes:
+            for route in self.v.routes:
                 if route.kind != kind:
                     continue
-                hexes = [Hex.parse(x) for x in route.hexes]
+                hexes = list(route.hexes)
                 runs: list[list[Hex]] = [[hexes[0]]] if hexes else []
                 for a, b in zip(hexes, hexes[1:], strict=False):
                     if (min(a, b), max(a, b)) in destroyed:
@@ -551,7 +495,7 @@ class _Renderer:
         x, y = self.c(h)
         dx = dy = 0.0
         for n in h.neighbours():
-            if not self.sc.map.on_map(n):
+            if not self.v.on_map(n):
                 nx, ny = self.c(n)
                 dx += nx - x
                 dy += ny - y
@@ -563,7 +507,7 @@ class _Renderer:
     def _bridges(self, dwg: svgwrite.Drawing, layer: Group) -> None:
         s = self.s
         g = dwg.g(id="bridges")
-        m = self.sc.map
+        m = self.v
         for a, b in self._sides_of(["bridge", "rail-bridge", "destroyed-bridge", "road", "trail"]):
             feats = m.features(a, b)
             water = feats & set(WATER_KINDS)
@@ -599,7 +543,7 @@ class _Renderer:
     def _edges(self, dwg: svgwrite.Drawing, layer: Group, fr: _Frame) -> None:
         """The map's outer edge, and each reinforcement entry area [11.11] in its side's colour."""
         s = self.s
-        m = self.sc.map
+        m = self.v
         d: list[str] = []
         for h in self.visible:
             for n in h.neighbours():
@@ -667,8 +611,8 @@ class _Renderer:
                 g.add(dwg.text(str(h), insert=(_n(x), _n(y - 0.64 * s)), class_="hn"))
             layer.add(g)
         g = dwg.g(id="places")
-        for p in self.sc.map.places:
-            h = Hex.parse(p.hex)
+        for p in self.v.places:
+            h = p.hex
             if h not in self.visible_set:
                 continue
             x, y = self.c(h)
@@ -679,32 +623,17 @@ class _Renderer:
 
     # -- units ------------------------------------------------------------------------------------
     def _units(self, dwg: svgwrite.Drawing, layer: Group) -> None:
-        advanced = {ev.unit for ev in self.events if isinstance(ev, AdvanceEvent)}
-        retreated = {ev.unit for ev in self.events if isinstance(ev, RetreatEvent | DisplacedEvent)}
-        by_hex: dict[Hex, list[str]] = {}
-        for uid, us in sorted(self.st.units.items()):
-            if us.status != "on-map" or us.hex is None:
-                continue
-            h = Hex.parse(us.hex)
-            if h in self.visible_set:
-                by_hex.setdefault(h, []).append(uid)
+        by_hex: dict[Hex, list[CounterView]] = {}
+        for c in self.v.counters:
+            if c.hex in self.visible_set:
+                by_hex.setdefault(c.hex, []).append(c)
         for h in sorted(by_hex):
-            for k, uid in enumerate(by_hex[h]):
-                u = self.sc.unit.get(uid)
-                if u is None:
-                    continue
-                marks = []
-                us = self.st.units[uid]
-                if u.is_artillery and us.fpf_turn is not None and us.fpf_turn == self.st.game_turn:
-                    marks.append(("FPF", self.col["marker-fpf"]))
-                if uid in advanced:
-                    marks.append(("ADV", self.col["marker-advanced"]))
-                if uid in retreated:
-                    marks.append(("RET", self.col["marker-retreated"]))
+            for k, c in enumerate(by_hex[h]):
+                marks = [(text, self.col[key]) for text, key in c.markers]
                 off = 0.14 * self.cs * k  # a stack (only ever transient) fans out
-                layer.add(self._counter(dwg, u, h, off, marks))
+                layer.add(self._counter(dwg, c, h, off, marks))
 
-    def _counter(self, dwg: svgwrite.Drawing, u: UnitDef, h: Hex, off: float,
+    def _counter(self, dwg: svgwrite.Drawing, u: CounterView, h: Hex, off: float,
                  marks: list[tuple[str, str]]) -> Group:
         cs = self.cs
         x, y = self.c(h)
@@ -714,22 +643,22 @@ class _Renderer:
                   class_="unit")
         g["data-hex"] = str(h)
         g["data-side"] = u.side
-        g["data-type"] = u.type
+        g["data-type"] = u.symbol
         g.add(dwg.rect(insert=(_n(-cs / 2), _n(-cs / 2)), size=(_n(cs), _n(cs)),
                        rx=_n(0.07 * cs), fill=fill, stroke="#000000",
                        stroke_width=_n(0.035 * cs)))
         g.add(dwg.text(u.size, insert=(0, _n(-0.39 * cs)), class_="mk", fill=ink))
-        g.add(dwg.use(f"#nato-{u.type}", x=0, y=_n(-0.2 * cs), stroke=ink, fill=ink))
-        g["data-values"] = u.values()
-        if u.is_artillery:
-            # barrage-FPF-range over defense-move: the printed "3-2-18/1-7" on two lines [2.31]
+        g.add(dwg.use(f"#nato-{u.symbol}", x=0, y=_n(-0.2 * cs), stroke=ink, fill=ink))
+        g["data-values"] = u.values
+        if len(u.value_lines) > 1:
+            # two lines of values (artillery: barrage-FPF-range over defense-move) [2.31]
             g.add(dwg.text(u.designation, insert=(0, _n(0.13 * cs)), class_="cd", fill=ink,
                            style=f"font-size:{_n(0.17 * cs)}px"))
-            lines = [(f"{u.barrage}-{u.fpf}-{u.range}", 0.31), (f"{u.defense}-{u.move}", 0.47)]
+            lines = list(zip(u.value_lines, (0.31, 0.47), strict=False))
             base = 0.19
         else:
             g.add(dwg.text(u.designation, insert=(0, _n(0.17 * cs)), class_="cd", fill=ink))
-            lines = [(u.values(), 0.44)]
+            lines = [(u.value_lines[0] if u.value_lines else u.values, 0.44)]
             base = 0.27
         for text, ty in lines:
             size = min(base * cs, 0.96 * cs / (0.62 * max(len(text), 1)))
@@ -778,87 +707,81 @@ class _Renderer:
             return pts
         return [*pts[:-1], (x2 - (x2 - x1) / d * by, y2 - (y2 - y1) / d * by)]
 
-    def _events(self, dwg: svgwrite.Drawing, paths: Group, combats: Group,
-                before: list[dict[str, Hex]]) -> None:
+    def _events(self, dwg: svgwrite.Drawing, paths: Group, combats: Group) -> None:
         s = self.s
-        for i, ev in enumerate(self.events, start=1):
-            eid = f"event-{i}"
-            pos = before[i - 1]
-            if isinstance(ev, MovedEvent):
-                pts = [self.c(Hex.parse(h)) for h in ev.path]
-                if ev.entered and ev.path:
-                    pts.insert(0, self._off_map_point(Hex.parse(ev.path[0])))
-                if ev.exited and ev.path:
-                    pts.append(self._off_map_point(Hex.parse(ev.path[-1])))
+        for mark in self.v.marks:
+            eid = f"event-{mark.index}"
+            if isinstance(mark, MoveMark):
+                pts = [self.c(h) for h in mark.path]
+                if mark.entered and mark.path:
+                    pts.insert(0, self._off_map_point(mark.path[0]))
+                if mark.exited and mark.path:
+                    pts.append(self._off_map_point(mark.path[-1]))
                 elif len(pts) >= 2:
                     pts = self._trim_end(pts, 0.62 * s)
                 g = dwg.g(id=eid, class_="event")
-                g["data-type"] = ev.type
-                g["data-unit"] = ev.unit
+                g["data-type"] = "moved"
+                g["data-unit"] = mark.unit
                 colour = self.col["move"]
                 for el in self._arrow(dwg, pts, colour, 0.09 * s):
                     el["opacity"] = "0.8"
                     g.add(el)
-                if len(ev.path) == 1 and not (ev.entered or ev.exited):
+                if len(mark.path) == 1 and not (mark.entered or mark.exited):
                     x, y = pts[0]
                     g.add(dwg.circle(center=(_n(x), _n(y)), r=_n(0.7 * s), fill="none",
                                      stroke=colour, stroke_width=_n(0.06 * s)))
                 paths.add(g)
-            elif isinstance(ev, RetreatEvent | DisplacedEvent | AdvanceEvent):
-                colour = self.col[{"retreat": "retreat", "displaced": "displaced",
-                                   "advance": "advance"}[ev.type]]
-                pts = self._trim_end([self.c(Hex.parse(h)) for h in ev.path], 0.62 * s)
+            elif isinstance(mark, TrailMark):
+                colour = self.col[mark.kind]
+                pts = self._trim_end([self.c(h) for h in mark.path], 0.62 * s)
                 g = dwg.g(id=eid, class_="event")
-                g["data-type"] = ev.type
-                g["data-unit"] = ev.unit
+                g["data-type"] = mark.kind
+                g["data-unit"] = mark.unit
                 for el in self._arrow(dwg, pts, colour, 0.1 * s, dashed=True):
                     g.add(el)
-                if len(pts) < 2 and ev.path:  # no hexes moved: a dashed ring
+                if len(pts) < 2 and mark.path:  # no hexes moved: a dashed ring
                     x, y = pts[0]
                     g.add(dwg.circle(center=(_n(x), _n(y)), r=_n(0.75 * s), fill="none",
                                      stroke=colour, stroke_width=_n(0.08 * s),
                                      stroke_dasharray=f"{_n(0.2 * s)},{_n(0.1 * s)}"))
                 combats.add(g)
-            elif isinstance(ev, CombatEvent):
-                combats.add(self._combat(dwg, ev, eid, pos))
-            elif isinstance(ev, EliminatedEvent):
+            elif isinstance(mark, CombatMark):
+                combats.add(self._combat(dwg, mark, eid))
+            elif isinstance(mark, EliminatedMark):
                 g = dwg.g(id=eid, class_="event")
-                g["data-type"] = ev.type
-                g["data-unit"] = ev.unit
-                if ev.hex is not None:
-                    x, y = self.c(Hex.parse(ev.hex))
+                g["data-type"] = "eliminated"
+                g["data-unit"] = mark.unit
+                if mark.hex is not None:
+                    x, y = self.c(mark.hex)
                     r = 0.45 * s
                     g.add(dwg.path(d=f"M{_n(x - r)},{_n(y - r)}L{_n(x + r)},{_n(y + r)}"
                                      f"M{_n(x - r)},{_n(y + r)}L{_n(x + r)},{_n(y - r)}",
                                    stroke=self.col["eliminated"], stroke_width=_n(0.14 * s),
                                    stroke_linecap="round", opacity="0.85"))
-                    g["data-hex"] = ev.hex
+                    g["data-hex"] = str(mark.hex)
                 combats.add(g)
-            elif isinstance(ev, PlacedEvent):
-                x, y = self.c(Hex.parse(ev.hex))
+            elif isinstance(mark, PlacedMark):
+                x, y = self.c(mark.hex)
                 g = dwg.g(id=eid, class_="event")
-                g["data-type"] = ev.type
-                g["data-unit"] = ev.unit
+                g["data-type"] = "placed"
+                g["data-unit"] = mark.unit
                 g.add(dwg.circle(center=(_n(x), _n(y)), r=_n(0.8 * s), fill="none",
                                  stroke=self.col["placed"], stroke_width=_n(0.06 * s)))
                 paths.add(g)
-            # NoteEvents are listed in the side panel (see _panel).
+            # notes are listed in the side panel (see _panel).
 
-    def _combat(self, dwg: svgwrite.Drawing, ev: CombatEvent, eid: str,
-                pos: Mapping[str, Hex]) -> Group:
+    def _combat(self, dwg: svgwrite.Drawing, ev: CombatMark, eid: str) -> Group:
         s = self.s
         g = dwg.g(id=eid, class_="event")
-        g["data-type"] = ev.type
+        g["data-type"] = "combat"
         g["data-number"] = str(ev.number)
-        dhexes = sorted({pos[u] for u in ev.defenders if u in pos})
+        dhexes = list(ev.defenders)
         if not dhexes:
             return g
         tx = sum(self.c(h)[0] for h in dhexes) / len(dhexes)
         ty = sum(self.c(h)[1] for h in dhexes) / len(dhexes)
         g["data-hex"] = " ".join(str(h) for h in dhexes)
-        adjacent = sorted({pos[u] for u in ev.attackers if u in pos})
-        barrage = sorted({pos[u] for u in ev.artillery if u in pos} - set(adjacent))
-        fpf = sorted({pos[u] for u in ev.fpf if u in pos})
+        adjacent, barrage, fpf = ev.attackers, ev.barrage, ev.fpf
         colour = self.col["attack"]
 
         def toward(h: Hex, start: float, end: float) -> list[tuple[float, float]]:
@@ -879,10 +802,7 @@ class _Renderer:
             g.add(dwg.line(start=(_n(x), _n(y)), end=(_n(tx), _n(ty)), stroke=self.col["fpf"],
                            stroke_width=_n(0.06 * s),
                            stroke_dasharray=f"{_n(0.08 * s)},{_n(0.1 * s)}"))
-        if ev.cancelled:
-            text = f"#{ev.number} cancelled"
-        else:
-            text = f"#{ev.number}  {ev.differential:+d} · {ev.die} · {ev.result}"
+        text = ev.label
         w = (0.2 * len(text) + 0.3) * s
         hgt = 0.46 * s
         ly = ty - 0.62 * self.cs - 0.1 * s
@@ -893,15 +813,6 @@ class _Renderer:
         return g
 
     # -- header and panel -------------------------------------------------------------------------
-    def _default_subtitle(self) -> str:
-        st = self.st
-        if st.phase == "setup":
-            return f"Set-up (waiting for {', '.join(st.setup_pending) or 'nobody'})"
-        if st.phase == "over" or st.finished:
-            return f"Game over after Game-Turn {st.game_turn} of {self.sc.last_turn}"
-        return (f"Game-Turn {st.game_turn} of {self.sc.last_turn} · "
-                f"{side_name(self.sc, st.phasing)} player-turn")
-
     def _header(self, dwg: svgwrite.Drawing, fr: _Frame) -> None:
         s = self.s
         g = dwg.g(id="header")
@@ -909,13 +820,13 @@ class _Renderer:
         y = fr.header_y0 + 0.8 * s
         g.add(dwg.text(self.title, insert=(_n(x), _n(y)), class_="t1"))
         y += 0.58 * s
-        sub = self.subtitle or self._default_subtitle()
-        if self.side is not None:
-            sub += f" · view of {side_name(self.sc, self.side)}"
+        sub = self.subtitle
+        if self.v.viewer is not None:
+            sub += f" · view of {self.v.viewer}"
         g.add(dwg.text(sub, insert=(_n(x), _n(y)), class_="t2", id="subtitle"))
         if self.score:
             y += 0.55 * s
-            vp = " · ".join(f"{side_name(self.sc, k)} {v}" for k, v in sorted(self.score.items()))
+            vp = " · ".join(f"{name} {v}" for name, v in self.score)
             g.add(dwg.text(f"Victory points: {vp}", insert=(_n(x), _n(y)), class_="t2",
                            id="score"))
         for line in self.header_lines:
@@ -945,7 +856,7 @@ class _Renderer:
             g.add(dwg.text(text, insert=(_n(x + dx * s), _n(y + 0.1 * s)), class_="pl", **extra))
 
         heading("Sides")
-        for si in self.sc.sides:
+        for si in self.v.sides:
             y += row
             g.add(dwg.rect(insert=(_n(x), _n(y - 0.22 * s)), size=(_n(0.9 * s), _n(0.44 * s)),
                            fill=self.side_colour.get(si.id, si.colour), stroke="#000000",
@@ -994,17 +905,11 @@ class _Renderer:
             g.add(dwg.use(f"#nato-{kind}", x=_n(x + 0.45 * s), y=_n(y), stroke="#000000",
                           fill="#000000"))
             label(kind)
-        y += row
-        label("values: attack-defense-move,", dx=0)
-        y += row
-        label("artillery barrage-FPF-range/defense-move", dx=0)
+        for text in self.v.value_legend:
+            y += row
+            label(text, dx=0)
         heading("This step")
-        for key, text, dashed in (("move", "movement [5.0]", False),
-                                  ("attack", "attack: diff · die · result [7.6]", False),
-                                  ("retreat", "retreat [7.7]", True),
-                                  ("displaced", "displaced [7.8]", True),
-                                  ("advance", "advance after combat [7.9]", True),
-                                  ("fpf", "final protective fire [8.4]", True)):
+        for key, text, dashed in self.v.step_legend:
             y += row
             for el in self._arrow(dwg, [(x, y), (x + 0.95 * s, y)], self.col[key], 0.09 * s,
                                   dashed=dashed, head=0.7):
@@ -1012,29 +917,26 @@ class _Renderer:
             label(text)
         entries = self._entry_areas()
         if entries:
-            heading("Reinforcement entry [11.11]")
+            heading(self.v.entry_heading)
             for side, _hexes, turns, texts in entries:
                 y += row
                 label(f"{side} GT {', '.join(str(t) for t in turns)}: {'; '.join(texts)}", dx=0,
                       fill=self.side_colour.get(side, "#888888"))
-        elim = self._eliminated_rows()
-        if elim:
+        if self.v.eliminated:
             heading("Eliminated")
-            for eid, text, colour in elim:
+            for erow in self.v.eliminated:
                 y += row
-                extra = {"id": f"{eid}-text"} if eid else {}
-                label(text, dx=0, fill=colour, **extra)
-        exited = [uid for uid, us in sorted(self.st.units.items()) if us.status == "exited"]
-        if exited:
-            heading("Exited [12.0]")
-            for uid in exited:
+                extra = {"id": f"{erow.id}-text"} if erow.id else {}
+                label(erow.text, dx=0, fill=self.col.get(erow.colour, self.col["text"]), **extra)
+        if self.v.exited:
+            heading(self.v.exited_heading)
+            for text in self.v.exited:
                 y += row
-                label(f"{self._unit_text(uid)} via {self.st.units[uid].exit_edge or '?'} edge",
-                      dx=0)
-        notes = self._note_rows()
-        if notes:
+                label(text, dx=0)
+        if self.v.notes:
             heading("Notes")
-            for eid, text in notes:
+            for nrow in self.v.notes:
+                eid, text = nrow.id, nrow.text
                 y += row
                 note = dwg.g(id=eid, class_="event")
                 note["data-type"] = "note"
@@ -1047,46 +949,26 @@ class _Renderer:
         return bottom
 
 
-def render_map(
-    scenario: Scenario | Mapping[str, Any],
-    state: State | Mapping[str, Any],
-    events: Iterable[Event | Mapping[str, Any]] = (),
+def draw(
+    view: MapView,
     *,
-    title: str = "",
-    subtitle: str = "",
-    side: str | None = None,
     around: Hex | str | None = None,
     radius: int | None = None,
     hex_size: float = DEFAULT_HEX_SIZE,
     colors: Mapping[str, str] | None = None,
     show_hex_numbers: bool = True,
-    score: Mapping[str, int] | None = None,
-    header_lines: Sequence[str] = (),
 ) -> str:
-    """The map after a step, as SVG text.
+    """A :class:`~pbem.maps.view.MapView` as SVG text (a pure function of its arguments).
 
-    ``events`` are the step's events (models or turn-file JSON) and are drawn over the state they
-    led to. ``side`` is the point of view: WestWall is open-information, so the whole map is drawn
-    and only the header names the viewer; a hidden-information system filters the state with
-    ``Ruleset.view`` before calling this. ``around`` and ``radius`` (default 3) crop the drawing
-    to the hexes within ``radius`` of ``around``. ``colors`` overrides any of
-    :data:`DEFAULT_COLORS`, or a side's counter colour with ``"side-<ID>"``.
-    """
-    sc = coerce_scenario(scenario)
-    st = coerce_state(state)
-    evs = coerce_events(events)
-    centre = Hex.parse(around) if around is not None else None
+    ``around`` and ``radius`` (default 3) crop the drawing to the hexes within ``radius`` of
+    ``around``. ``colors`` overrides any of :data:`DEFAULT_COLORS`, or a side's counter colour with
+    ``"side-<ID>"``."""
+    from pbem.errors import InputError
+
+    centre = Hex.parse(around) if isinstance(around, str) else around
     if radius is not None and radius < 0:
-        from pbem.errors import InputError
-
         raise InputError(f"radius must be 0 or more, not {radius}")
     if hex_size <= 0:
-        from pbem.errors import InputError
-
         raise InputError(f"hex size must be positive, not {hex_size}")
-    renderer = _Renderer(
-        sc, st, evs, title=title, subtitle=subtitle, side=side, around=centre, radius=radius,
-        hex_size=hex_size, colors=colors, show_hex_numbers=show_hex_numbers, score=score,
-        header_lines=header_lines,
-    )
-    return renderer.render()
+    return _Renderer(view, around=centre, radius=radius, hex_size=hex_size, colors=colors,
+                     show_hex_numbers=show_hex_numbers).render()

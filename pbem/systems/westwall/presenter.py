@@ -8,6 +8,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from pbem.engine.presenter import JSON, Presenter
+from pbem.maps.view import MapView
 
 
 class WestWallPresenter(Presenter):
@@ -16,6 +17,14 @@ class WestWallPresenter(Presenter):
     def narrate(self, scenario: Any, events: Sequence[JSON], rolls: Sequence[Mapping[str, Any]] = (),
                 *, state: JSON = None) -> list[str]:
         return narrate(scenario, events, rolls, state=state)
+
+    def map_view(self, scenario: Any, state: JSON, events: Sequence[JSON], *, subtitle: str = "",
+                 side: str | None = None, score: Mapping[str, int] | None = None,
+                 header_lines: Sequence[str] = ()) -> MapView:
+        from pbem.systems.westwall.mapview import map_view
+
+        return map_view(scenario, state, events, subtitle=subtitle, side=side, score=score,
+                        header_lines=header_lines)
 
     def describe_orders(self, scenario: Any, orders: JSON) -> list[str]:
         return describe_orders(scenario, orders)

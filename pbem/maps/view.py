@@ -1,0 +1,181 @@
+"""A system-neutral map view: everything the renderer draws, in the words of any hex wargame.
+
+A system's presenter builds a :class:`MapView` from its own scenario, state and events
+(:meth:`pbem.engine.presenter.Presenter.map_view`); :func:`pbem.render.svg.draw` turns it into SVG
+without knowing the system. The vocabulary is the hobby's, not one game's: hexes with a terrain
+kind, hexside features (``river``, ``stream``, ``canal``, ``ferry``, ``bridge``, ``rail-bridge``,
+``destroyed-bridge``, ``road``, ``trail``), roads and trails as routes, named places, reinforcement
+entry areas, counters with a NATO symbol, a size, a designation and their printed values, markers on
+counters, and marks for what the step did (moves, retreats, displacements, advances, combats,
+eliminations, placements), plus the lines of the side panel.
+
+Everything is immutable and ordered, so the same view always draws the same bytes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from pbem.maps.hexmap import Hex
+
+
+@dataclass(frozen=True)
+class SideView:
+    id: str
+    name: str
+    colour: str
+    """Counter colour, ``#rrggbb``."""
+
+
+@dataclass(frozen=True)
+class RouteView:
+    kind: str
+    """``road`` or ``trail``."""
+    hexes: tuple[Hex, ...]
+    off_map: tuple[str, ...] = ()
+    """``start`` and/or ``end``: the route leads off the map there."""
+
+
+@dataclass(frozen=True)
+class PlaceView:
+    hex: Hex
+    name: str
+
+
+@dataclass(frozen=True)
+class EntryView:
+    """One reinforcement entry area of one game-turn (the renderer groups turns sharing hexes)."""
+
+    side: str
+    turn: int
+    hexes: tuple[Hex, ...]
+    text: str
+    """The area in words with its rule case, for the legend."""
+
+
+@dataclass(frozen=True)
+class CounterView:
+    id: str
+    hex: Hex
+    side: str
+    symbol: str
+    """NATO symbol: ``infantry``, ``armor``, ``mech``, ``recon``, ``airborne``, ``engineer``,
+    ``artillery``, ``sp-artillery``."""
+    size: str
+    """Unit size mark: ``I``, ``II``, ``III``, ``X``, ``XX``."""
+    designation: str
+    values: str
+    """The printed values as one string (``data-values``)."""
+    value_lines: tuple[str, ...]
+    """The values as printed on the counter, one or two lines."""
+    markers: tuple[tuple[str, str], ...] = ()
+    """(text, colour key), e.g. ``("FPF", "marker-fpf")``."""
+
+
+@dataclass(frozen=True)
+class MoveMark:
+    index: int
+    unit: str
+    path: tuple[Hex, ...]
+    entered: bool = False
+    exited: bool = False
+
+
+@dataclass(frozen=True)
+class TrailMark:
+    """A retreat, a displacement or an advance after combat: a dashed arrow."""
+
+    index: int
+    kind: str
+    """``retreat``, ``displaced`` or ``advance`` (also the colour key)."""
+    unit: str
+    path: tuple[Hex, ...]
+
+
+@dataclass(frozen=True)
+class CombatMark:
+    index: int
+    number: int
+    defenders: tuple[Hex, ...]
+    """Where the defenders stood when the combat was resolved (empty: nothing to draw)."""
+    attackers: tuple[Hex, ...]
+    barrage: tuple[Hex, ...]
+    fpf: tuple[Hex, ...]
+    label: str
+
+
+@dataclass(frozen=True)
+class EliminatedMark:
+    index: int
+    unit: str
+    hex: Hex | None
+
+
+@dataclass(frozen=True)
+class PlacedMark:
+    index: int
+    unit: str
+    hex: Hex
+
+
+Mark = MoveMark | TrailMark | CombatMark | EliminatedMark | PlacedMark
+
+
+@dataclass(frozen=True)
+class PanelRow:
+    text: str
+    colour: str = ""
+    """A colour key of the renderer's palette (``eliminated``, ``muted``) or empty for text."""
+    id: str = ""
+
+
+@dataclass(frozen=True)
+class MapView:
+    """What one map shows."""
+
+    scenario_id: str
+    title: str
+    subtitle: str
+    cols: tuple[int, int]
+    rows: tuple[int, int]
+    terrain: Mapping[Hex, str]
+    """Terrain kind of every hex of the map."""
+    hexsides: Mapping[tuple[Hex, Hex], frozenset[str]]
+    """Hexside (smaller hex first) -> its features."""
+    sides: tuple[SideView, ...]
+    terrain_kinds: frozenset[str] = frozenset()
+    """The terrain kinds the legend lists (the renderer orders them)."""
+    routes: tuple[RouteView, ...] = ()
+    places: tuple[PlaceView, ...] = ()
+    entries: tuple[EntryView, ...] = ()
+    entry_heading: str = "Reinforcement entry"
+    counters: tuple[CounterView, ...] = ()
+    marks: tuple[Mark, ...] = ()
+    eliminated: tuple[PanelRow, ...] = ()
+    exited_heading: str = "Exited"
+    exited: tuple[str, ...] = ()
+    notes: tuple[PanelRow, ...] = ()
+    score: tuple[tuple[str, int], ...] | None = None
+    """(side name, points), in the order to show."""
+    header_lines: tuple[str, ...] = ()
+    viewer: str | None = None
+    """The side whose view this is (its name), or None."""
+    viewer_id: str | None = None
+    value_legend: tuple[str, ...] = ()
+    """Lines under the unit symbols in the legend (how to read the printed values)."""
+    step_legend: tuple[tuple[str, str, bool], ...] = field(default_factory=tuple)
+    """(colour key, text, dashed) for the "This step" part of the legend."""
+
+    def on_map(self, h: Hex) -> bool:
+        return self.cols[0] <= h.col <= self.cols[1] and self.rows[0] <= h.row <= self.rows[1]
+
+    def all_hexes(self) -> list[Hex]:
+        return [Hex(c, r) for c in range(self.cols[0], self.cols[1] + 1)
+                for r in range(self.rows[0], self.rows[1] + 1)]
+
+    def terrain_of(self, h: Hex) -> str:
+        return self.terrain.get(h, "clear")
+
+    def features(self, a: Hex, b: Hex) -> frozenset[str]:
+        return self.hexsides.get((a, b) if a < b else (b, a), frozenset())

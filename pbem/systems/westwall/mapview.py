@@ -1,0 +1,214 @@
+"""WestWall's map view: a scenario, a state and a step's events as the system-neutral
+:class:`pbem.maps.view.MapView` the renderer draws (counters as printed [2.31], entry areas
+[11.11], combats with differential, die and result [7.6], retreats [7.7], displacements [7.8],
+advances [7.9], eliminations, final protective fire [8.4])."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from pbem.maps.hexmap import Hex
+from pbem.maps.view import (
+    CombatMark,
+    CounterView,
+    EliminatedMark,
+    EntryView,
+    MapView,
+    Mark,
+    MoveMark,
+    PanelRow,
+    PlacedMark,
+    PlaceView,
+    RouteView,
+    SideView,
+    TrailMark,
+)
+from pbem.systems.westwall.display import (
+    coerce_events,
+    coerce_scenario,
+    coerce_state,
+    positions_before,
+    side_name,
+)
+from pbem.systems.westwall.model import (
+    AdvanceEvent,
+    CombatEvent,
+    DisplacedEvent,
+    EliminatedEvent,
+    MovedEvent,
+    NoteEvent,
+    PlacedEvent,
+    RetreatEvent,
+    Scenario,
+    State,
+    UnitDef,
+)
+from pbem.systems.westwall.movement import area_hexes
+
+STEP_LEGEND = (("move", "movement [5.0]", False),
+               ("attack", "attack: diff · die · result [7.6]", False),
+               ("retreat", "retreat [7.7]", True),
+               ("displaced", "displaced [7.8]", True),
+               ("advance", "advance after combat [7.9]", True),
+               ("fpf", "final protective fire [8.4]", True))
+
+
+def unit_text(sc: Scenario, uid: str) -> str:
+    u = sc.unit.get(uid)
+    if u is None:
+        return uid
+    return f"{u.designation} {u.values()} ({u.side})"
+
+
+def default_subtitle(sc: Scenario, st: State) -> str:
+    if st.phase == "setup":
+        return f"Set-up (waiting for {', '.join(st.setup_pending) or 'nobody'})"
+    if st.phase == "over" or st.finished:
+        return f"Game over after Game-Turn {st.game_turn} of {sc.last_turn}"
+    return (f"Game-Turn {st.game_turn} of {sc.last_turn} · "
+            f"{side_name(sc, st.phasing)} player-turn")
+
+
+def _counter(u: UnitDef, h: Hex, markers: list[tuple[str, str]]) -> CounterView:
+    if u.is_artillery:  # barrage-FPF-range over defense-move: "3-2-18/1-7" on two lines [2.31]
+        lines: tuple[str, ...] = (f"{u.barrage}-{u.fpf}-{u.range}", f"{u.defense}-{u.move}")
+    else:
+        lines = (u.values(),)
+    return CounterView(id=u.id, hex=h, side=u.side, symbol=u.type, size=u.size,
+                       designation=u.designation, values=u.values(), value_lines=lines,
+                       markers=tuple(markers))
+
+
+def map_view(
+    scenario: Scenario | Mapping[str, Any],
+    state: State | Mapping[str, Any],
+    events: Iterable[Any] = (),
+    *,
+    title: str = "",
+    subtitle: str = "",
+    side: str | None = None,
+    score: Mapping[str, int] | None = None,
+    header_lines: Sequence[str] = (),
+) -> MapView:
+    """The map after a step: ``events`` (models or turn-file JSON) are shown over the state they
+    led to. WestWall is open information: ``side`` only names the viewer."""
+    sc = coerce_scenario(scenario)
+    st = coerce_state(state)
+    evs = coerce_events(events)
+    m = sc.map
+    before = positions_before(st, evs)
+
+    entries: list[EntryView] = []
+    for rf in sc.reinforcements:
+        for area in rf.entry:
+            hexes = tuple(area_hexes(sc, [area]))
+            entries.append(EntryView(rf.side, rf.turn, hexes, area.text or f"{len(hexes)} hexes [{rf.rule}]"))
+
+    advanced = {ev.unit for ev in evs if isinstance(ev, AdvanceEvent)}
+    retreated = {ev.unit for ev in evs if isinstance(ev, RetreatEvent | DisplacedEvent)}
+    counters: list[CounterView] = []
+    for uid, us in sorted(st.units.items()):
+        u = sc.unit.get(uid)
+        if us.status != "on-map" or us.hex is None or u is None:
+            continue
+        marks: list[tuple[str, str]] = []
+        if u.is_artillery and us.fpf_turn is not None and us.fpf_turn == st.game_turn:
+            marks.append(("FPF", "marker-fpf"))
+        if uid in advanced:
+            marks.append(("ADV", "marker-advanced"))
+        if uid in retreated:
+            marks.append(("RET", "marker-retreated"))
+        counters.append(_counter(u, Hex.parse(us.hex), marks))
+
+    mark_list: list[Mark] = []
+    eliminated: list[PanelRow] = []
+    notes: list[PanelRow] = []
+    now: set[str] = set()
+    for i, ev in enumerate(evs, start=1):
+        pos = before[i - 1]
+        if isinstance(ev, MovedEvent):
+            mark_list.append(MoveMark(i, ev.unit, tuple(Hex.parse(h) for h in ev.path), ev.entered, ev.exited))
+        elif isinstance(ev, RetreatEvent | DisplacedEvent | AdvanceEvent):
+            mark_list.append(TrailMark(i, ev.type, ev.unit, tuple(Hex.parse(h) for h in ev.path)))
+        elif isinstance(ev, CombatEvent):
+            dhexes = tuple(sorted({pos[u] for u in ev.defenders if u in pos}))
+            adjacent = sorted({pos[u] for u in ev.attackers if u in pos})
+            barrage = sorted({pos[u] for u in ev.artillery if u in pos} - set(adjacent))
+            fpf = sorted({pos[u] for u in ev.fpf if u in pos})
+            label = (f"#{ev.number} cancelled" if ev.cancelled else
+                     f"#{ev.number}  {ev.differential:+d} · {ev.die} · {ev.result}")
+            mark_list.append(CombatMark(i, ev.number, dhexes, tuple(adjacent), tuple(barrage),
+                                        tuple(fpf), label))
+        elif isinstance(ev, EliminatedEvent):
+            mark_list.append(EliminatedMark(i, ev.unit, Hex.parse(ev.hex) if ev.hex else None))
+            now.add(ev.unit)
+            where = f" in {ev.hex}" if ev.hex else ""
+            eliminated.append(PanelRow(f"{unit_text(sc, ev.unit)}{where} [{ev.rule}]", "eliminated",
+                                       f"event-{i}"))
+        elif isinstance(ev, PlacedEvent):
+            mark_list.append(PlacedMark(i, ev.unit, Hex.parse(ev.hex)))
+        elif isinstance(ev, NoteEvent):
+            rule = f" [{ev.rule}]" if ev.rule else ""
+            notes.append(PanelRow(f"{ev.text}{rule}", "", f"event-{i}"))
+    for uid, us in sorted(st.units.items()):
+        if us.status == "eliminated" and uid not in now:
+            eliminated.append(PanelRow(f"{unit_text(sc, uid)} (earlier)", "muted"))
+    exited = tuple(f"{unit_text(sc, uid)} via {us.exit_edge or '?'} edge"
+                   for uid, us in sorted(st.units.items()) if us.status == "exited")
+
+    return MapView(
+        scenario_id=sc.id,
+        title=title or sc.title,
+        subtitle=subtitle or default_subtitle(sc, st),
+        cols=m.cols,
+        rows=m.rows,
+        terrain={h: m.terrain_of(h) for h in m.all_hexes()},
+        hexsides=dict(m.hexside_features),
+        sides=tuple(SideView(s.id, s.name, s.colour) for s in sc.sides),
+        terrain_kinds=frozenset(set(m.terrain) | {m.default_terrain}),
+        routes=tuple(RouteView(r.kind, tuple(Hex.parse(x) for x in r.hexes), tuple(r.off_map))
+                     for r in m.routes),
+        places=tuple(PlaceView(Hex.parse(p.hex), p.name) for p in m.places),
+        entries=tuple(entries),
+        entry_heading="Reinforcement entry [11.11]",
+        counters=tuple(counters),
+        marks=tuple(mark_list),
+        eliminated=tuple(eliminated),
+        exited_heading="Exited [12.0]",
+        exited=exited,
+        notes=tuple(notes),
+        score=(tuple((side_name(sc, k), v) for k, v in sorted(score.items()))
+               if score else None),
+        header_lines=tuple(header_lines),
+        viewer=side_name(sc, side) if side is not None else None,
+        viewer_id=side,
+        value_legend=("values: attack-defense-move,", "artillery barrage-FPF-range/defense-move"),
+        step_legend=STEP_LEGEND,
+    )
+
+
+def render_map(
+    scenario: Scenario | Mapping[str, Any],
+    state: State | Mapping[str, Any],
+    events: Iterable[Any] = (),
+    *,
+    title: str = "",
+    subtitle: str = "",
+    side: str | None = None,
+    around: Hex | str | None = None,
+    radius: int | None = None,
+    hex_size: float = 32.0,
+    colors: Mapping[str, str] | None = None,
+    show_hex_numbers: bool = True,
+    score: Mapping[str, int] | None = None,
+    header_lines: Sequence[str] = (),
+) -> str:
+    """The WestWall map after a step, as SVG text: :func:`map_view` drawn by
+    :func:`pbem.render.svg.draw` (see both for the arguments)."""
+    from pbem.render.svg import draw
+
+    view = map_view(scenario, state, events, title=title, subtitle=subtitle, side=side,
+                    score=score, header_lines=header_lines)
+    return draw(view, around=around, radius=radius, hex_size=hex_size, colors=colors,
+                show_hex_numbers=show_hex_numbers)
