@@ -125,10 +125,14 @@ def test_mail_draft_carries_move_turn_and_map(game: tuple[Path, Path]) -> None:
     msg = email.message_from_bytes(out, policy=email.policy.default)
     assert msg["Subject"] == "[pbem] bastogne-spearhead T1 DE→US: your move"
     atts = {p.get_filename(): p.get_payload(decode=True) for p in msg.iter_attachments()}
-    assert set(atts) == {"move-0002-DE.json", "turn-0001.json", "map-0001.svg"}
+    [crop] = [n for n in atts if n.startswith("map-0001-around-")]
+    assert set(atts) == {"move-0002-DE.json", "turn-0001.json", crop}
     assert atts["move-0002-DE.json"] == (g / "move-0002-DE.json").read_bytes()
     assert atts["turn-0001.json"] == (g / "turn-0001.json").read_bytes()
-    assert atts["map-0001.svg"] == (g / "map-0001.svg").read_bytes()
+    # the map of where the action was: the U.S. set-up, cropped; the whole map is drawn on ingest
+    full = (g / "map-0001.svg").read_bytes()
+    assert b'id="unit-' in atts[crop] and len(atts[crop]) < len(full)
+    assert atts[crop].count(b'id="hex-') < full.count(b'id="hex-')
     text = msg.get_body(preferencelist=("plain",)).get_content()  # type: ignore[union-attr]
     assert "1/3 moves to 2712 via 2913, 2812" in text
     assert "20 set up in 1116" in text  # the U.S. set-up it answers (turn 1)

@@ -119,6 +119,14 @@ def by_id(root: ET.Element) -> dict[str, ET.Element]:
     return {el.get("id", ""): el for el in root.iter() if el.get("id")}
 
 
+def terrain_group(root: ET.Element, hex_id: str) -> ET.Element:
+    """The per-terrain group holding a hex's tile (it carries the fill and ``data-terrain``)."""
+    for group in root.iter():
+        if group.get("data-terrain") is not None and any(c.get("id") == hex_id for c in group):
+            return group
+    raise AssertionError(f"no terrain group holds {hex_id}")
+
+
 # -- geometry -------------------------------------------------------------------------------------
 
 def test_hex_centres_by_hand() -> None:
@@ -139,9 +147,9 @@ def test_hex_elements_sit_at_their_centres() -> None:
     assert len(hexes) == 30  # 6 columns x 5 rows, each once
     el = ids["hex-0302"]
     assert (el.get("x"), el.get("y")) == ("90", "69.28")  # 1.5*20*3, sqrt(3)*20*2
-    assert el.get("data-terrain") == "town"
-    assert ids["hex-0503"].get("fill") == "url(#t-woods)"
-    assert ids["hex-0101"].get("data-terrain") == "clear"
+    assert terrain_group(root, "hex-0302").get("data-terrain") == "town"
+    assert terrain_group(root, "hex-0503").get("fill") == "url(#t-woods)"
+    assert terrain_group(root, "hex-0101").get("data-terrain") == "clear"
 
 
 # -- structure ------------------------------------------------------------------------------------
@@ -277,11 +285,12 @@ def test_side_view_named_in_header() -> None:
 
 
 def test_colour_overrides() -> None:
-    ids = by_id(parse(render_map(tiny_scenario(), tiny_state(),
-                                 colors={"side-DE": "#ff0000", "terrain-clear": "#010203"})))
+    root = parse(render_map(tiny_scenario(), tiny_state(),
+                            colors={"side-DE": "#ff0000", "terrain-clear": "#010203"}))
+    ids = by_id(root)
     rect = ids["unit-3/26"].find("s:rect", NS)
     assert rect is not None and rect.get("fill") == "#ff0000"
-    assert ids["hex-0101"].get("fill") == "#010203"
+    assert terrain_group(root, "hex-0101").get("fill") == "#010203"
 
 
 def test_deterministic_bytes() -> None:

@@ -91,10 +91,8 @@ class StepView:
                     f"{side_name(self.scenario, st.phasing)} player-turn next")
         return f"{head} · step {self.step}{mover}"
 
-    def svg(self, *, side: str | None = None, around: str | None = None,
-            radius: int | None = None) -> str:
-        from pbem.render.svg import draw
-
+    def view(self, *, side: str | None = None) -> Any:
+        """The step's :class:`~pbem.maps.view.MapView`, from the system's presenter."""
         if side is not None and side not in self.scenario.side_ids():
             raise InputError(f"unknown side {side!r} (sides: {', '.join(self.scenario.side_ids())})")
         state = self.turn["state"]
@@ -106,7 +104,41 @@ class StepView:
         )
         if view is None:
             raise InputError(f"the {self.game.ruleset.system} system draws no map")
-        return draw(view, around=around, radius=radius)
+        return view
+
+    def svg(self, *, side: str | None = None, around: str | None = None,
+            radius: int | None = None) -> str:
+        from pbem.render.svg import draw
+
+        return draw(self.view(side=side), around=around, radius=radius)
+
+
+ACTION_RADIUS = 7
+"""The most hexes around the action an email's map shows (the full map is drawn on ingest)."""
+
+
+def action_crop(view: Any) -> tuple[Any, int] | None:
+    """Where a step's marks are (moves, combats, retreats, placements...): a centre hex and the
+    radius that holds them (at most :data:`ACTION_RADIUS`), or None when nothing happened."""
+    from pbem.maps.hexmap import Hex
+    from pbem.maps.view import CombatMark, EliminatedMark, MoveMark, PlacedMark, TrailMark
+
+    hexes: list[Hex] = []
+    for mark in view.marks:
+        if isinstance(mark, MoveMark | TrailMark):
+            hexes.extend(mark.path)
+        elif isinstance(mark, CombatMark):
+            hexes.extend(mark.defenders + mark.attackers + mark.barrage + mark.fpf)
+        elif isinstance(mark, EliminatedMark | PlacedMark) and mark.hex is not None:
+            hexes.append(mark.hex)
+    hexes = [h for h in hexes if view.on_map(h)]
+    if not hexes:
+        return None
+    col = round(sum(h.col for h in hexes) / len(hexes))
+    row = round(sum(h.row for h in hexes) / len(hexes))
+    centre = Hex(min(max(col, view.cols[0]), view.cols[1]), min(max(row, view.rows[0]), view.rows[1]))
+    reach = max(centre.distance(h) for h in hexes) + 1
+    return centre, min(reach, ACTION_RADIUS)
 
 
 def move_email(game: Any, step: int | None = None, *, template_dir: Path | None = None) -> bytes:
@@ -129,7 +161,9 @@ def move_email(game: Any, step: int | None = None, *, template_dir: Path | None 
         raise InputError(f"no move for step {step} in {game.dir} (moves present: {have})")
     prev = StepView(game, step - 1)
     sc = prev.scenario
-    svg = prev.svg()
+    # the map of where the action was (the recipient's pbem draws the whole map on ingest)
+    view = prev.view()
+    crop = action_crop(view)
     sender = msg.body.side
     sides = sc.side_ids()
     recipient = sc.other(sender) if len(sides) > 1 else sender
@@ -153,8 +187,14 @@ def move_email(game: Any, step: int | None = None, *, template_dir: Path | None 
     attachments = [
         (msg.name, msg.raw, "application/json"),
         (prev.turn_path.name, prev.turn_bytes, "application/json"),
-        (map_name(prev.step), svg.encode("utf-8"), "image/svg+xml"),
     ]
+    if crop is not None:
+        from pbem.render.svg import draw
+
+        centre, radius = crop
+        svg = draw(view, around=centre, radius=radius)
+        attachments.append((f"map-{prev.step:04d}-around-{centre}.svg", svg.encode("utf-8"),
+                            "image/svg+xml"))
     return draft_email(
         game_id=game.id, scenario=sc, step=step, sender_side=sender, recipient_side=recipient,
         narrative=narrative, orders=orders, next_action=next_action, attachments=attachments,

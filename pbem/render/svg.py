@@ -413,12 +413,18 @@ class _Renderer:
     def _terrain(self, dwg: svgwrite.Drawing, layer: Group) -> None:
         m = self.v
         g = dwg.g(id="terrain", stroke=self.col["hex-outline"], stroke_width=_n(0.03 * self.s))
+        # one group per terrain kind carries the fill and the kind, so each hex is a bare <use>
+        by_kind: dict[str, list[Hex]] = {}
         for h in self.visible:
-            x, y = self.c(h)
-            kind = m.terrain_of(h)
-            u = dwg.use("#hex", x=_n(x), y=_n(y), fill=self._fill(kind), id=f"hex-{h}")
-            u["data-terrain"] = kind
-            g.add(u)
+            by_kind.setdefault(m.terrain_of(h), []).append(h)
+        order = [k for k in TERRAIN_ORDER if k in by_kind] + sorted(set(by_kind) - set(TERRAIN_ORDER))
+        for kind in order:
+            kg = dwg.g(fill=self._fill(kind))
+            kg["data-terrain"] = kind
+            for h in by_kind[kind]:
+                x, y = self.c(h)
+                kg.add(dwg.use("#hex", x=_n(x), y=_n(y), id=f"hex-{h}"))
+            g.add(kg)
         layer.add(g)
 
     def _sides_of(self, kinds: Iterable[str]) -> list[tuple[Hex, Hex]]:
@@ -605,10 +611,10 @@ class _Renderer:
     def _labels(self, dwg: svgwrite.Drawing, layer: Group) -> None:
         s = self.s
         if self.show_numbers:
-            g = dwg.g(id="hex-numbers")
+            g = dwg.g(id="hex-numbers", class_="hn")  # the style is inherited by every number
             for h in self.visible:
                 x, y = self.c(h)
-                g.add(dwg.text(str(h), insert=(_n(x), _n(y - 0.64 * s)), class_="hn"))
+                g.add(dwg.text(str(h), insert=(_n(x), _n(y - 0.64 * s))))
             layer.add(g)
         g = dwg.g(id="places")
         for p in self.v.places:
