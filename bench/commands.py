@@ -104,7 +104,7 @@ class Duel:
     def play_one(self) -> None:
         side = "A" if self.step % 2 == 0 else "B"
         other = "B" if side == "A" else "A"
-        run(self.homes[side], "submit", self.dirs[side], self.orders(side), "--key", self.keys[side])
+        run(self.homes[side], "submit", "--yes", self.dirs[side], self.orders(side), "--key", self.keys[side])
         self.step += 1
         name = f"move-{self.step:04d}-{side}.json"
         run(self.homes[other], "ingest", self.dirs[other], self.dirs[side] / name)
@@ -145,11 +145,11 @@ def measure(duel: Duel, runs: int) -> dict[str, float]:
     out: dict[str, float] = {}
     out["status"] = timed_on_copies(duel, runs, lambda d: (run(d.homes["A"], "status", d.dirs["A"]), None)[1])
     out["submit"] = timed_on_copies(
-        duel, runs, lambda d: (run(d.homes["A"], "submit", d.dirs["A"], d.orders("A"), "--key", "alice"), None)[1])
+        duel, runs, lambda d: (run(d.homes["A"], "submit", "--yes", d.dirs["A"], d.orders("A"), "--key", "alice"), None)[1])
 
     def ingest(d: Duel) -> None:
         # A's move is prepared outside the timing window of interest: time only B's ingest
-        run(d.homes["A"], "submit", d.dirs["A"], d.orders("A"), "--key", "alice")
+        run(d.homes["A"], "submit", "--yes", d.dirs["A"], d.orders("A"), "--key", "alice")
         move = d.dirs["A"] / f"move-{d.step + 1:04d}-A.json"
         t0 = time.perf_counter()
         run(d.homes["B"], "ingest", d.dirs["B"], move)
@@ -228,7 +228,7 @@ def main() -> None:
         worst = 0.0
         for label, e, la in (("in-process", early, late), ("as a user runs it", early_cli, late_cli)):
             print(f"  {label}:")
-            for cmd in ("status", "submit", "ingest"):
+            for cmd in ("status", "submit", "--yes", "ingest"):
                 ratio = la[cmd] / e[cmd]
                 worst = max(worst, ratio) if label != "in-process" else worst
                 print(f"    {cmd:<7} step {args.early:>3}: {e[cmd] * 1000:7.1f} ms   step {args.steps:>3}: "

@@ -127,7 +127,7 @@ def make_game(root: Path, rounds: int) -> Path:
 
     def submit(doc: dict[str, object]) -> None:
         orders.write_text(json.dumps(doc))
-        run("submit", str(g), str(orders), "--key", key[str(doc["side"])])
+        run("submit", "--yes", str(g), str(orders), "--key", key[str(doc["side"])])
 
     for side in "AB":
         submit({"kind": "setup", "side": side, "handicap": 1})

@@ -39,7 +39,7 @@ def long_game(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     for i, (side, rnd, kind) in enumerate(script[:14]):
         path = tmp / f"o{i}.json"
         path.write_text(json.dumps(toy_orders(side, rnd, kind)))
-        ok(pbem("submit", g, path, "--key", "alice" if side == "A" else "bob", home=home))
+        ok(pbem("submit", "--yes", g, path, "--key", "alice" if side == "A" else "bob", home=home))
     return home, g
 
 
@@ -152,6 +152,6 @@ def test_commands_after_the_checkpoint_give_the_same_bytes(long_game: tuple[Path
     orders = tmp_path / "o.json"
     orders.write_text(json.dumps(toy_orders("A", 7, "roll")))
     for h, d in ((home, g), (twin_home, twin)):
-        ok(pbem("submit", d, orders, "--key", "alice", home=h))
+        ok(pbem("submit", "--yes", d, orders, "--key", "alice", home=h))
     for name in ("move-0015-A.json", "turn-0014.json"):
         assert (g / name).read_bytes() == (twin / name).read_bytes(), name

@@ -56,7 +56,7 @@ def orders_case(text: str | bytes) -> Callable[[Player, Player, dict, Path], Res
     def run(a: Player, b: Player, body: dict, tmp: Path) -> Result:  # type: ignore[type-arg]
         path = tmp / "orders.json"
         path.write_bytes(text if isinstance(text, bytes) else text.encode())
-        return a.run("submit", a.dir, path, "--key", "alice")
+        return a.run("submit", "--yes", a.dir, path, "--key", "alice")
     return run
 
 
@@ -92,13 +92,13 @@ CASES: dict[str, Callable[..., Result]] = {
     "orders: oversize": orders_case('{"kind": "roll", "cheer": "' + "x" * 400_000 + '"}'),
     "orders: not an object": orders_case("[1, 2]"),
     "submit: unknown key": lambda a, b, body, tmp: a.run(
-        "submit", a.dir, _write(tmp, GOOD_ROLL), "--key", "nokey"),
+        "submit", "--yes", a.dir, _write(tmp, GOOD_ROLL), "--key", "nokey"),
     "submit: key of no side": lambda a, b, body, tmp: pbem(
-        "submit", a.dir, _write(tmp, GOOD_ROLL), "--key", "carol", home=a.dir.parent / "carol-home"),
+        "submit", "--yes", a.dir, _write(tmp, GOOD_ROLL), "--key", "carol", home=a.dir.parent / "carol-home"),
     "submit: not your decision": lambda a, b, body, tmp: b.run(
-        "submit", b.dir, _write(tmp, GOOD_ROLL), "--key", "bob"),
+        "submit", "--yes", b.dir, _write(tmp, GOOD_ROLL), "--key", "bob"),
     "submit: missing orders file": lambda a, b, body, tmp: a.run(
-        "submit", a.dir, tmp / "nope.json", "--key", "alice"),
+        "submit", "--yes", a.dir, tmp / "nope.json", "--key", "alice"),
     "ingest: garbage": ingest_case(lambda a, body: b"hello"),
     "ingest: JSON but no envelope": ingest_case(lambda a, body: b'{"payloadType": 1}'),
     "ingest: duplicate keys": ingest_case(lambda a, body: b'{"payload": "", "payload": ""}'),
@@ -154,7 +154,7 @@ def test_bad_input_exit_2_one_line_nothing_written(game: tuple, case: str, tmp_p
 def test_illegal_orders_report_every_violation_at_once(game: tuple, tmp_path: Path) -> None:  # type: ignore[type-arg]
     a, b, body = game
     before = snapshot(a.dir, a.home)
-    res = a.run("submit", a.dir, _write(tmp_path, '{"kind": "roll", "side": "A", "round": 2, "dice": 5}'),
+    res = a.run("submit", "--yes", a.dir, _write(tmp_path, '{"kind": "roll", "side": "A", "round": 2, "dice": 5}'),
                 "--key", "alice")
     assert res.code == 2
     assert "2 problems" in res.err and "[T3]" in res.err

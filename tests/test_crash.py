@@ -37,7 +37,7 @@ def orders_file(tmp_path: Path, step: int) -> Path:
 
 
 def submit(home: Path, g: Path, path: Path, key: str) -> Result:
-    return pbem("submit", g, path, "--key", key, home=home)
+    return pbem("submit", "--yes", g, path, "--key", key, home=home)
 
 
 @pytest.mark.parametrize("step", [1, 3])  # a set-up (no dice) and a roll (dice)
@@ -51,7 +51,7 @@ def test_kill_after_move_then_rerun_finishes(tmp_path: Path, step: int) -> None:
     path = orders_file(tmp_path, step)
     key = keys[SCRIPT[step - 1][0]]
     env = dict(os.environ, PBEM_HOME=str(home), PBEM_PASSPHRASE="", PBEM_TEST_CRASH_AFTER="move")
-    proc = subprocess.run([sys.executable, "-c", RUN, "submit", str(g), str(path), "--key", key],
+    proc = subprocess.run([sys.executable, "-c", RUN, "submit", "--yes", str(g), str(path), "--key", key],
                           env=env, capture_output=True, timeout=60)
     assert proc.returncode == -signal.SIGKILL, proc.stderr
     move = f"move-{step:04d}-{SCRIPT[step - 1][0]}.json"
@@ -74,7 +74,7 @@ def test_advance_by_ingest_after_crash(tmp_path: Path) -> None:
     home, g = hot_seat(tmp_path)
     path = orders_file(tmp_path, 1)
     env = dict(os.environ, PBEM_HOME=str(home), PBEM_PASSPHRASE="", PBEM_TEST_CRASH_AFTER="move")
-    proc = subprocess.run([sys.executable, "-c", RUN, "submit", str(g), str(path), "--key", "alice"],
+    proc = subprocess.run([sys.executable, "-c", RUN, "submit", "--yes", str(g), str(path), "--key", "alice"],
                           env=env, capture_output=True, timeout=60)
     assert proc.returncode == -signal.SIGKILL
     saved = tmp_path / "move-0001-A.json"

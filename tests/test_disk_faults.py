@@ -73,7 +73,7 @@ def hot_seat(home: Path, g: Path) -> None:
     ok(pbem("new", SCENARIO, g, "--player", "DE=alice", "--player", "US=bob", home=home))
     skeleton = g.parent / "us-setup.json"
     skeleton.write_text(ok(pbem("orders", g, "--side", "US", home=home)).out)
-    ok(pbem("submit", g, skeleton, "--key", "bob", home=home))
+    ok(pbem("submit", "--yes", g, skeleton, "--key", "bob", home=home))
 
 
 def de_orders(where: Path) -> Path:
@@ -95,7 +95,7 @@ def reference(base: tuple[Path, Path], tmp_path: Path) -> dict[str, bytes]:
     shutil.copytree(base[0], home)
     shutil.copytree(base[1], g)
     before = set(os.listdir(g))
-    ok(pbem("submit", g, de_orders(tmp_path), "--key", "alice", home=home))
+    ok(pbem("submit", "--yes", g, de_orders(tmp_path), "--key", "alice", home=home))
     return {n: (g / n).read_bytes() for n in sorted(set(os.listdir(g)) - before)}
 
 
@@ -114,7 +114,7 @@ def test_read_only_game_directory(base: tuple[Path, Path], tmp_path: Path) -> No
         shutil.copytree(base[1], g)
         remount(mnt, "ro")
         before, records = snapshot(g), signed_records(home)
-        one_line(pbem("submit", g, de_orders(tmp_path), "--key", "alice", home=home), "Read-only file system")
+        one_line(pbem("submit", "--yes", g, de_orders(tmp_path), "--key", "alice", home=home), "Read-only file system")
         assert snapshot(g) == before
         assert signed_records(home) == records  # the move never left: no P7 record kept for it
         # reading commands still work
@@ -126,7 +126,7 @@ def test_read_only_game_directory(base: tuple[Path, Path], tmp_path: Path) -> No
         twin_home, twin = tmp_path / "twin-home", tmp_path / "twin"
         shutil.copytree(base[0], twin_home)
         shutil.copytree(base[1], twin)
-        ok(pbem("submit", twin, de_orders(tmp_path), "--key", "alice", home=twin_home))
+        ok(pbem("submit", "--yes", twin, de_orders(tmp_path), "--key", "alice", home=twin_home))
         remount(mnt, "ro")
         one_line(pbem("ingest", g, twin / "move-0002-DE.json", home=home), "Read-only file system")
         assert snapshot(g) == before
@@ -140,7 +140,7 @@ def test_read_only_pbem_home(base: tuple[Path, Path], tmp_path: Path) -> None:
         shutil.copytree(base[0], home)
         remount(mnt, "ro")
         before = snapshot(g)
-        one_line(pbem("submit", g, de_orders(tmp_path), "--key", "alice", home=home), "Read-only file system")
+        one_line(pbem("submit", "--yes", g, de_orders(tmp_path), "--key", "alice", home=home), "Read-only file system")
         assert snapshot(g) == before
 
 
@@ -174,13 +174,13 @@ def test_full_disk_while_the_map_is_written(base: tuple[Path, Path], tmp_path: P
         assert room + 4096 < len(ref["map-0002.svg"])
         filler = fill(mnt, room)
         before, records = snapshot(g), signed_records(home)
-        line = one_line(pbem("submit", g, de_orders(tmp_path), "--key", "alice", home=home),
+        line = one_line(pbem("submit", "--yes", g, de_orders(tmp_path), "--key", "alice", home=home),
                         "No space left on device")
         assert "map-0002.svg" in line
         assert snapshot(g) == before  # the move and the turn written first were removed again
         assert signed_records(home) == records
         filler.unlink()
-        ok(pbem("submit", g, de_orders(tmp_path), "--key", "alice", home=home))
+        ok(pbem("submit", "--yes", g, de_orders(tmp_path), "--key", "alice", home=home))
         for name, data in ref.items():
             assert (g / name).read_bytes() == data, name
 
@@ -197,7 +197,7 @@ def test_a_link_or_directory_where_a_file_goes(base: tuple[Path, Path], tmp_path
     else:
         (g / name).symlink_to(tmp_path / "nowhere")
     before = snapshot(g)
-    line = one_line(pbem("submit", g, de_orders(tmp_path), "--key", "alice", home=home))
+    line = one_line(pbem("submit", "--yes", g, de_orders(tmp_path), "--key", "alice", home=home))
     assert name in line and ("directory" in line or "symbolic link" in line)
     assert snapshot(g) == before
     # moved away, the same command goes through
@@ -205,7 +205,7 @@ def test_a_link_or_directory_where_a_file_goes(base: tuple[Path, Path], tmp_path
         (g / name).rmdir()
     else:
         (g / name).unlink()
-    ok(pbem("submit", g, de_orders(tmp_path), "--key", "alice", home=home))
+    ok(pbem("submit", "--yes", g, de_orders(tmp_path), "--key", "alice", home=home))
 
 
 # --- kill -9 ----------------------------------------------------------------------------------------
@@ -213,7 +213,7 @@ def test_a_link_or_directory_where_a_file_goes(base: tuple[Path, Path], tmp_path
 
 def killed_submit(home: Path, g: Path, orders: Path, point: str) -> None:
     env = dict(os.environ, PBEM_HOME=str(home), PBEM_PASSPHRASE="", PBEM_TEST_CRASH_AFTER=point)
-    proc = subprocess.run([sys.executable, "-m", "pbem", "submit", str(g), str(orders), "--key", "alice"],
+    proc = subprocess.run([sys.executable, "-m", "pbem", "submit", "--yes", str(g), str(orders), "--key", "alice"],
                           env=env, capture_output=True, timeout=120)
     assert proc.returncode == -signal.SIGKILL, proc.stderr
 
@@ -232,7 +232,7 @@ def test_killed_mid_write_the_next_command_cleans_up_and_finishes(
     else:
         assert (g / "turn-0002.json").exists() and not (g / "map-0002.svg").exists()
     # the next command removes the stale temp file and writes what is missing
-    res = ok(pbem("submit", g, de_orders(tmp_path), "--key", "alice", home=home))
+    res = ok(pbem("submit", "--yes", g, de_orders(tmp_path), "--key", "alice", home=home))
     assert not [p.name for p in g.iterdir() if p.name.startswith(".")]
     assert not list(home.rglob(".*.tmp-*"))
     for name, data in ref.items():

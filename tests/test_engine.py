@@ -63,7 +63,7 @@ def hot_seat(tmp_path: Path, scenario: Path, keys: dict[str, str], *options: str
 def submit(tmp_path: Path, home: Path, g: Path, orders: dict[str, Any], key: str) -> Any:
     path = tmp_path / "o.json"
     path.write_text(json.dumps(orders))
-    return pbem("submit", g, path, "--key", key, home=home)
+    return pbem("submit", "--yes", g, path, "--key", key, home=home)
 
 
 @pytest.fixture

@@ -218,7 +218,7 @@ def test_ingest_and_submit_never_block_on_a_special_file(home: Path, game: Path,
     before = tree(game)
     line = refused(pbem_proc(home, "ingest", game, special))
     assert "not a regular file" in line or "Is a directory" in line or "directory" in line
-    line = refused(pbem_proc(home, "submit", game, special, "--key", "bob"))
+    line = refused(pbem_proc(home, "submit", "--yes", game, special, "--key", "bob"))
     assert "not a regular file" in line or "directory" in line
     assert tree(game) == before
 

@@ -73,7 +73,7 @@ def test_two_machines_play_by_email(tmp_path: Path) -> None:
 
     # U.S. set-up (no dice): resolved at once on both machines.
     (tmp_path / "us-setup.json").write_text(ok(us_home, "orders", b, "--side", "US").split("\n}")[0] + "\n}")
-    ok(us_home, "submit", b, tmp_path / "us-setup.json", "--key", "bob")
+    ok(us_home, "submit", "--yes", b, tmp_path / "us-setup.json", "--key", "bob")
     # turn 0 had no events: nothing to show but the whole map, which the German's pbem draws itself
     assert set(attachments(b / "mail-0001.eml")) == {"move-0001-US.json", "turn-0000.json"}
     out = ok(de_home, "ingest", a, b / "mail-0001.eml")
@@ -83,7 +83,7 @@ def test_two_machines_play_by_email(tmp_path: Path) -> None:
     de_orders = {"kind": "player-turn", "side": "DE", "game_turn": 1, "attacks": [],
                  "moves": [{"unit": "1/3", "to": "2712"}, {"unit": "2/3", "to": "2812"}]}
     (tmp_path / "de1.json").write_text(json.dumps(de_orders))
-    ok(de_home, "submit", a, tmp_path / "de1.json", "--key", "alice")
+    ok(de_home, "submit", "--yes", a, tmp_path / "de1.json", "--key", "alice")
     assert not (a / "turn-0002.json").exists()
     mail2 = a / "mail-0002.eml"
     atts2 = set(attachments(mail2))
@@ -101,7 +101,7 @@ def test_two_machines_play_by_email(tmp_path: Path) -> None:
     # from the U.S. reveal and must find identical to the attachment.
     us_orders = {"kind": "player-turn", "side": "US", "game_turn": 1, "moves": [], "attacks": []}
     (tmp_path / "us1.json").write_text(json.dumps(us_orders))
-    ok(us_home, "submit", b, tmp_path / "us1.json", "--key", "bob")
+    ok(us_home, "submit", "--yes", b, tmp_path / "us1.json", "--key", "bob")
     mail3 = b / "mail-0003.eml"
     sent = attachments(mail3)
     assert {n for n in sent if not n.startswith("map-0002-around-")} == {"move-0003-US.json", "turn-0002.json"}
@@ -134,7 +134,7 @@ def test_a_tampered_turn_attachment_is_a_loud_divergence(tmp_path: Path) -> None
     ok(home, "key", "new", "bob")
     ok(home, "new", "bastogne-spearhead", g, "--player", "DE=alice", "--player", "US=bob")
     (tmp_path / "us.json").write_text(ok(home, "orders", g, "--side", "US").split("\n}")[0] + "\n}")
-    ok(home, "submit", g, tmp_path / "us.json", "--key", "bob")
+    ok(home, "submit", "--yes", g, tmp_path / "us.json", "--key", "bob")
     raw = (g / "mail-0001.eml").read_bytes()
     msg = email.message_from_bytes(raw, policy=email.policy.default)
     for part in msg.iter_attachments():

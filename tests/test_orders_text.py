@@ -90,7 +90,12 @@ def test_submit_accepts_text_orders_and_cites_rules(tmp_path: Path) -> None:
         assert pbem(home, "key", "new", name, "--no-passphrase")[0] == 0
     assert pbem(home, "new", "bastogne-spearhead", g, "--player", "DE=alice", "--player", "US=bob")[0] == 0
     (tmp_path / "setup.txt").write_text("place 20 at 1317\nplace 3 at 1416\n")
-    code, err = pbem(home, "submit", g, tmp_path / "setup.txt", "--key", "bob")
+    # a set-up that places two of nine units is refused, naming the seven others [15.12] ...
+    code, err = pbem(home, "submit", "--yes", g, tmp_path / "setup.txt", "--key", "bob")
+    assert code == 2 and "7 problems" in err and "420 must be set up [15.12]" in err
+    assert not (g / "move-0001-US.json").exists()
+    # ... unless the player asks for the skeleton's places for the rest
+    code, err = pbem(home, "submit", "--yes", "--defaults", g, tmp_path / "setup.txt", "--key", "bob")
     assert code == 0, err
     placed = json.loads((g / "turn-0001.json").read_bytes())["state"]["units"]
     assert placed["20"]["hex"] == "1317" and placed["3"]["hex"] == "1416"
@@ -98,12 +103,12 @@ def test_submit_accepts_text_orders_and_cites_rules(tmp_path: Path) -> None:
     # An illegal text order is refused with its rule case and nothing is written.
     before = sorted(p.name for p in g.iterdir())
     (tmp_path / "bad.txt").write_text("enter 1/3 via 2912 2812\n")  # 2912 is not its entry hex
-    code, err = pbem(home, "submit", g, tmp_path / "bad.txt", "--key", "alice")
+    code, err = pbem(home, "submit", "--yes", g, tmp_path / "bad.txt", "--key", "alice")
     assert code == 2 and "[11.11]" in err
     assert sorted(p.name for p in g.iterdir()) == before
 
     (tmp_path / "de1.txt").write_text("enter 1/3 via 2913 2812 2712\nenter 2/3 via 2913 2813\n")
-    code, err = pbem(home, "submit", g, tmp_path / "de1.txt", "--key", "alice")
+    code, err = pbem(home, "submit", "--yes", g, tmp_path / "de1.txt", "--key", "alice")
     assert code == 0, err
     body = json.loads(_payload(g / "move-0002-DE.json"))
     assert body["orders"]["moves"][0] == {"unit": "1/3", "path": ["2913", "2812", "2712"],

@@ -227,7 +227,7 @@ def test_cli_round_trip_with_two_local_keys(tmp_path: Path) -> None:
     path = tmp_path / "bad.json"
     path.write_text(json.dumps(bad))
     before = sorted(p.name for p in g.iterdir())
-    res = pbem("submit", g, path, "--key", "alice", home=home)
+    res = pbem("submit", "--yes", g, path, "--key", "alice", home=home)
     assert res.code == 2 and "[5.11]" in res.err
     assert sorted(p.name for p in g.iterdir()) == before
     # the rest in-process, then a stranger verifies the archive

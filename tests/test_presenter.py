@@ -45,14 +45,14 @@ def test_the_toy_is_played_to_the_end_by_pbem_bot(tmp_path: Path) -> None:
 def test_the_toy_takes_text_orders(tmp_path: Path) -> None:
     home, g = hot_seat(tmp_path)
     (tmp_path / "a.txt").write_text("handicap 2\n")
-    ok(pbem("submit", g, tmp_path / "a.txt", "--key", "alice", home=home))
+    ok(pbem("submit", "--yes", g, tmp_path / "a.txt", "--key", "alice", home=home))
     (tmp_path / "b.txt").write_text("handicap 0  # no head start\n")
-    ok(pbem("submit", g, tmp_path / "b.txt", "--key", "bob", home=home))
+    ok(pbem("submit", "--yes", g, tmp_path / "b.txt", "--key", "bob", home=home))
     (tmp_path / "roll.txt").write_text("roll 3\ncheer onward\n")
-    ok(pbem("submit", g, tmp_path / "roll.txt", "--key", "alice", home=home))
+    ok(pbem("submit", "--yes", g, tmp_path / "roll.txt", "--key", "alice", home=home))
     assert "rolls 3 dice in round 1, cheering 'onward' [T3]" in ok(pbem("log", g, home=home)).out
     (tmp_path / "bad.txt").write_text("move 1/501 to 1418\n")
-    res = pbem("submit", g, tmp_path / "bad.txt", "--key", "bob", home=home)
+    res = pbem("submit", "--yes", g, tmp_path / "bad.txt", "--key", "bob", home=home)
     assert res.code == 2 and "is not an order for this decision" in res.err
 
 

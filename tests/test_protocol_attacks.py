@@ -179,12 +179,12 @@ def test_p7_signer_tool_refuses_second_body_for_a_step(tmp_path: Path) -> None:
     ok(a.submit(SCRIPT[2][1]))
     other_orders = a.write_orders({"kind": "roll", "side": "A", "round": 1, "dice": 1})
     before = listing(spare)
-    res = a.run("submit", spare, other_orders, "--key", "alice")
+    res = a.run("submit", "--yes", spare, other_orders, "--key", "alice")
     refused(res, "you already signed other orders for step 3", "[P7]")
     assert listing(spare) == before
     # the same orders again: identical bytes, no new signature
     same = a.write_orders(SCRIPT[2][1])
-    ok(a.run("submit", spare, same, "--key", "alice"))
+    ok(a.run("submit", "--yes", spare, same, "--key", "alice"))
     assert (spare / "move-0003-A.json").read_bytes() == (a.dir / "move-0003-A.json").read_bytes()
 
 

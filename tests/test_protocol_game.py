@@ -131,7 +131,7 @@ def test_hot_seat_game_with_both_keys_local(tmp_path: Path) -> None:
     p = Player(tmp_path, "x", "A")
     for _step, (side, orders) in enumerate(SCRIPT, 1):
         path = p.write_orders(orders)
-        ok(pbem("submit", g, path, "--key", "alice" if side == "A" else "bob", home=home))
+        ok(pbem("submit", "--yes", g, path, "--key", "alice" if side == "A" else "bob", home=home))
     assert (g / "turn-0007.json").exists()
     ok(pbem("verify", g, home=home))
 

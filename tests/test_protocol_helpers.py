@@ -120,7 +120,7 @@ class Player:
         return path
 
     def submit(self, orders: dict[str, Any] | str) -> Result:
-        return self.run("submit", self.dir, self.write_orders(orders), "--key", self.name)
+        return self.run("submit", "--yes", self.dir, self.write_orders(orders), "--key", self.name)
 
     def ingest(self, *files: Path) -> Result:
         return self.run("ingest", self.dir, *files)

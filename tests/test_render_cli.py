@@ -67,11 +67,11 @@ def game(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     code, setup, err = run(home, "orders", g, "--side", "US")
     assert code == 0, err
     (root / "us.json").write_bytes(setup)
-    assert run(home, "submit", g, root / "us.json", "--key", "bob")[0] == 0
+    assert run(home, "submit", "--yes", g, root / "us.json", "--key", "bob")[0] == 0
     orders = {"kind": "player-turn", "side": "DE", "game_turn": 1, "attacks": [],
               "moves": [{"unit": "1/3", "path": ["2913", "2812", "2712"]}]}
     (root / "de.json").write_text(json.dumps(orders), encoding="utf-8")
-    code, _o, err = run(home, "submit", g, root / "de.json", "--key", "alice")
+    code, _o, err = run(home, "submit", "--yes", g, root / "de.json", "--key", "alice")
     assert code == 0, err
     return home, g
 

@@ -65,7 +65,8 @@ def bot(ctx: click.Context, game_dir: Path, side: str, key_name: str, seed: int,
     with tempfile.TemporaryDirectory(prefix="pbem-bot-") as tmp:
         path = Path(tmp) / "orders.json"
         path.write_text(json.dumps(orders, sort_keys=True) + "\n", encoding="utf-8")
-        ctx.invoke(submit, game_dir=game_dir, orders_file=path, key_name=key_name)
+        ctx.invoke(submit, game_dir=game_dir, orders_file=path, key_name=key_name, yes=True,
+                   dry_run=False, defaults=False)
 
 
 # ------------------------------------------------------------------------------------------------

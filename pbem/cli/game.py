@@ -458,37 +458,109 @@ def _next_steps(game: Any, rp: Any, written: list[Path]) -> None:
         echo(f"now waiting for {rp.waiting}", err=True)
 
 
-@click.command()
-@click.argument("game_dir", type=click.Path(file_okay=False, exists=True, path_type=Path))
-@click.argument("orders_file", type=click.Path(dir_okay=False, path_type=Path))
-@click.option("--key", "key_name", required=True, help="Your local key.")
-def submit(game_dir: Path, orders_file: Path, key_name: str) -> None:
-    """Check, sign and adjudicate your orders; print every file written.
-
-    ORDERS_FILE is JSON (as 'pbem orders' prints it) or text orders where the game has them, such
-    as 'move 1/501 to 1418' and 'attack 20 with 1/3 2/3 advance 1/3' in WestWall (see the README)."""
-    from pbem.engine.replay import load_plugins, open_checked
+def _orders_reader(game: Any, orders_file: Path, *, defaults: bool) -> Any:
+    """``(state, side) -> orders document``: JSON as written, or text orders read against the
+    decision they answer (a set-up written as text starts from no placement at all unless
+    ``defaults``: units a player did not place are not placed for them silently)."""
     from pbem.protocol.canonical import MAX_MOVE_BYTES, loads_strict
 
-    load_plugins()
     raw_orders = archive.read_limited(orders_file, MAX_MOVE_BYTES)
-    game = open_checked(game_dir)
 
     def orders_for(state: Any, side: str) -> Any:
-        """The orders document: JSON as written, or text orders ('move 1/501 to 1418') read
-        against the decision they answer."""
         if orders_file.suffix.lower() == ".json" or raw_orders.lstrip()[:1] in (b"{", b"["):
             return loads_strict(raw_orders, max_bytes=MAX_MOVE_BYTES, what=str(orders_file))
         try:
             text = raw_orders.decode("utf-8")
         except UnicodeDecodeError as exc:
             raise InputError(f"{orders_file}: invalid UTF-8 at byte {exc.start}") from None
-        skeleton = game.ruleset.skeleton(game.scenario, state, side)
-        return game.ruleset.presenter().parse_text_orders(game.scenario, skeleton, side, text)
+        presenter = game.ruleset.presenter()
+        skeleton = presenter.text_skeleton(game.scenario, state, side, defaults=defaults)
+        return presenter.parse_text_orders(game.scenario, skeleton, side, text)
 
+    return orders_for
+
+
+def _preview(game_dir: Path, orders_file: Path, key_name: str | None, side: str | None,
+             defaults: bool) -> Any:
+    """What would be signed now (nothing is written)."""
+    from pbem.engine.play import current_decision, preview
+    from pbem.protocol.keys import KeyStore
+
+    game, local, seeds = _open_with_seeds(game_dir)
+    rp = game.replay(seeds, local=local)
+    decision = current_decision(rp)
+    if key_name is not None:
+        mine = game.side_of_fingerprint(KeyStore().info(key_name).fingerprint)
+        if decision.side not in mine:
+            raise InputError(f"it is {decision.side}'s decision ({decision.label}); key {key_name} "
+                             f"plays {', '.join(mine) or 'no side of this game'}")
+    if side is not None and side != decision.side:
+        raise InputError(f"it is {decision.side}'s decision ({decision.label}), not {side}'s")
+    orders_for = _orders_reader(game, orders_file, defaults=defaults)
+    return preview(game, rp, decision.side, orders_for(rp.current.state, decision.side))
+
+
+@click.command()
+@click.argument("game_dir", type=click.Path(file_okay=False, exists=True, path_type=Path))
+@click.argument("orders_file", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--key", "key_name", default=None, help="Your local key (checks that the decision is yours).")
+@click.option("--side", default=None, help="The side whose orders these are (default: whoever decides now).")
+@click.option("--defaults", is_flag=True, help="Text set-up: put units you did not place where the skeleton does.")
+def check(game_dir: Path, orders_file: Path, key_name: str | None, side: str | None, defaults: bool) -> None:
+    """Check ORDERS_FILE and print exactly what would be signed; sign and write nothing.
+
+    \b
+    Example:
+      pbem check game/ my-orders.txt --key bob
+    """
+    echo(_preview(game_dir, orders_file, key_name, side, defaults).text())
+    echo("legal: 'pbem submit' with the same file signs exactly this", err=True)
+
+
+@click.command()
+@click.argument("game_dir", type=click.Path(file_okay=False, exists=True, path_type=Path))
+@click.argument("orders_file", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--key", "key_name", required=True, help="Your local key.")
+@click.option("--yes", is_flag=True, help="Sign without asking (for scripts).")
+@click.option("--dry-run", is_flag=True, help="Only show what would be signed (as 'pbem check').")
+@click.option("--defaults", is_flag=True, help="Text set-up: put units you did not place where the skeleton does.")
+def submit(game_dir: Path, orders_file: Path, key_name: str, yes: bool, dry_run: bool,
+           defaults: bool) -> None:
+    """Check, sign and adjudicate your orders; print every file written.
+
+    ORDERS_FILE is JSON (as 'pbem orders' prints it) or text orders where the game has them, such
+    as 'move 1/501 to 1418' and 'attack 20 with 1/3 2/3 advance 1/3' in WestWall (see the README).
+    Before signing, pbem shows every order in words and what is left undone, and asks (--yes: sign
+    without showing or asking, for scripts; --dry-run: show and stop, like 'pbem check').
+
+    \b
+    Example:
+      pbem submit game/ my-orders.txt --key bob
+    """
+    import sys
+
+    from pbem.engine.play import Preview
     from pbem.engine.play import submit as play_submit
+    from pbem.engine.replay import load_plugins, open_checked
 
-    result = play_submit(game, orders_for, key_name)
+    if dry_run:
+        echo(_preview(game_dir, orders_file, key_name, None, defaults).text())
+        echo("dry run: nothing was signed", err=True)
+        return
+    load_plugins()
+    game = open_checked(game_dir)
+    orders_for = _orders_reader(game, orders_file, defaults=defaults)
+
+    def confirm(shown: Preview) -> bool:
+        if yes:  # a script: 'pbem check' shows the same summary
+            return True
+        echo(shown.text(), err=True)
+        if not sys.stdin.isatty():
+            raise InputError("not signed: confirm on a terminal, or give --yes to sign without "
+                             "asking (--dry-run only shows what would be signed)")
+        return click.confirm("Sign these orders?", default=False, err=True)
+
+    result = play_submit(game, orders_for, key_name, confirm=confirm)
     if result.already:
         echo(f"already in the archive: {result.already}", err=True)
     _echo_files(result.written)
@@ -634,3 +706,57 @@ def schema(what: str, system: str) -> None:
                   "join": archive.JoinBody}
         doc = models[what].model_json_schema()
     echo(json.dumps(doc, indent=2, sort_keys=True))
+
+
+@click.command()
+@click.argument("game_dir", type=click.Path(file_okay=False, exists=True, path_type=Path))
+@click.option("--yes", is_flag=True, help="Do not ask (for scripts): you confirm it was never sent.")
+def retract(game_dir: Path, yes: bool) -> None:
+    """Discard the newest move signed on this machine, when it was never sent.
+
+    The move file, the turn files and maps computed from it, its email draft and this machine's
+    record of the signature are removed, so that other orders can be signed for that step. Only
+    the newest move of the game can be retracted, and only where it was signed.
+
+    \b
+    Example:
+      pbem retract game/
+    """
+    import sys
+
+    from pbem.protocol.localstate import LocalGame
+
+    game, local, seeds = _open_with_seeds(game_dir)
+    if not game.listing.moves:
+        raise InputError("no move to retract: the game has none yet")
+    step = max(game.listing.moves)
+    path = game.listing.moves[step]
+    msg = game.moves[step]
+    side = msg.body.side
+    record = local.signed(step, side) if isinstance(local, LocalGame) else None
+    if record is None or archive.parse_move(record, path.name).body_hash != msg.body_hash:
+        raise InputError(f"{path.name} was not signed on this machine: only its author can retract it")
+    warning = (f"Retract {path.name} ({side}, step {step})? Only if it was never sent: if your "
+               "opponent already has it, signing other orders for this step shows them two signed "
+               "moves for one step, which their pbem reports as equivocation [P7].")
+    echo(warning, err=True)
+    if not yes:
+        if not sys.stdin.isatty():
+            raise InputError("not retracted: confirm on a terminal, or give --yes")
+        if not click.confirm("Retract it?", default=False, err=True):
+            raise InputError("not retracted")
+    removed: list[str] = []
+    later = [f"turn-{s:04d}.json" for s in game.listing.turns if s >= step]
+    later += [f"map-{s:04d}.svg" for s in game.listing.turns if s >= step]
+    for name in [path.name, f"mail-{step:04d}.eml", *later]:
+        target = game_dir / name
+        if target.is_file():
+            target.unlink()
+            removed.append(name)
+    local.forget_signed(step, side)
+    checkpoint = local.dir / "checkpoint.json"
+    if checkpoint.is_file():
+        checkpoint.unlink()  # it may name a turn just removed (it would be ignored anyway)
+    for name in removed:
+        echo(f"removed {name}")
+    echo(f"step {step} is open again for {side}: submit your corrected orders", err=True)

@@ -88,6 +88,45 @@ def sign_move(body: dict[str, Any], private_key: Any) -> bytes:
 
 
 @dataclass
+class Preview:
+    """Exactly what would be signed, in the game's words (``pbem check``, ``submit --dry-run``, and
+    what ``submit`` shows before it asks)."""
+
+    side: str
+    step: int
+    label: str
+    orders: Any
+    """The JSON document that would be signed (defaults filled in)."""
+    lines: list[str]
+    """Every order in words."""
+    undone: list[str]
+    """What the orders leave undone."""
+
+    def text(self) -> str:
+        out = [f"Step {self.step}: {self.label} -- what would be signed for {self.side}:"]
+        out += [f"  . {line}" for line in self.lines] or ["  . (no orders)"]
+        if self.undone:
+            out.append("Left undone:")
+            out += [f"  - {line}" for line in self.undone]
+        return "\n".join(out)
+
+
+def preview(game: Game, rp: Replay, side: str, document: Any) -> Preview:
+    """The orders ``side`` would sign now, checked (:class:`IllegalOrders` lists every violation)
+    and described."""
+    decision = current_decision(rp)
+    orders = prepare_orders(game, rp.current, side, document)
+    presenter = game.ruleset.presenter()
+    return Preview(side, rp.next_step, decision.label, orders,
+                   presenter.describe_orders(game.scenario, orders),
+                   presenter.undone(game.scenario, rp.current.state, side, orders))
+
+
+Confirm = Callable[[Preview], bool]
+"""Asked with what would be signed, before anything is signed; False: sign nothing."""
+
+
+@dataclass
 class Submitted:
     replay: Replay
     written: list[Path] = field(default_factory=list)
@@ -97,11 +136,13 @@ class Submitted:
     """Set when these orders were archived before: the name of that move file."""
 
 
-def submit(game: Game, orders: OrdersSource, key_name: str) -> Submitted:
+def submit(game: Game, orders: OrdersSource, key_name: str, *, confirm: Confirm | None = None) -> Submitted:
     """Sign and place the orders of the side ``key_name`` plays whose decision is pending.
 
-    Re-submitting orders already archived signs nothing (and finishes any output a crash left
-    undone); orders different from a move already signed for this step are refused [P7]."""
+    ``confirm`` is asked with the :class:`Preview` of what would be signed before anything is
+    signed (not when the same bytes were signed before and are only re-sent). Re-submitting orders
+    already archived signs nothing (and finishes any output a crash left undone); orders different
+    from a move already signed for this step are refused [P7]."""
     from pbem.protocol.canonical import canonical_bytes
     from pbem.protocol.keys import KeyStore
     from pbem.protocol.localstate import LocalGame, local_seeds, private_key, seed_for
@@ -135,10 +176,17 @@ def submit(game: Game, orders: OrdersSource, key_name: str) -> Submitted:
 
     decision = current_decision(rp)
     if decision.side not in my_sides:
+        hint = ""
+        if last is not None and last.body.step == rp.placed_count:
+            hint = (f"; your {last.name} is signed already -- if you never sent it, "
+                    "'pbem retract GAME_DIR' discards it")
         raise InputError(f"it is {decision.side}'s decision ({decision.label}); key {key_name} "
-                         f"plays {', '.join(my_sides)}")
+                         f"plays {', '.join(my_sides)}{hint}")
     side = decision.side
-    normalized = prepare_orders(game, rp.current, side, orders(rp.current.state, side))
+    shown = preview(game, rp, side, orders(rp.current.state, side))
+    normalized = shown.orders
+    if local.signed(rp.next_step, side) is None and confirm is not None and not confirm(shown):
+        raise InputError("not signed: nothing was written")
     body = move_body(game, rp, side, normalized, seeds[side])
     step = body["step"]
     body_bytes = canonical_bytes(body)

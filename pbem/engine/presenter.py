@@ -71,6 +71,16 @@ class Presenter:
         the JSON)."""
         return []
 
+    def undone(self, scenario: Any, state: Any, side: str, orders: JSON) -> list[str]:
+        """What these orders leave undone that a player may not mean to (shown before signing):
+        reinforcements that stay off the map, attacks without an advance, and the like."""
+        return []
+
+    def text_skeleton(self, scenario: Any, state: Any, side: str, *, defaults: bool = False) -> JSON:
+        """What text orders start from: the ruleset's skeleton, less any choice it makes for the
+        player (override; ``defaults`` keeps them)."""
+        return self.ruleset.skeleton(scenario, state, side)
+
     def parse_text_orders(self, scenario: Any, skeleton: JSON, side: str, text: str) -> JSON:
         """Text orders read against the pending decision's skeleton, as the JSON document."""
         raise InputError(f"the {self.system} system has no text orders: write the orders as JSON "

@@ -135,6 +135,11 @@ class LocalGame:
         # journal=False: a command that fails later never removes what was signed (P7)
         write_new(self._record_path(step, side), envelope, mode=0o600, journal=False)
 
+    def forget_signed(self, step: int, side: str) -> None:
+        """Remove the record of a move its player retracted (``pbem retract``: never sent)."""
+        with contextlib.suppress(FileNotFoundError):
+            self._record_path(step, side).unlink()
+
     def forget_unsent(self, step: int, side: str, move_path: Path) -> None:
         """Remove the P7 record of a move whose file did not stay written (a disk fault in the same
         command, whose rollback removes the move file): it never left this machine, so signing other

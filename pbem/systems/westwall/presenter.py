@@ -29,6 +29,17 @@ class WestWallPresenter(Presenter):
     def describe_orders(self, scenario: Any, orders: JSON) -> list[str]:
         return describe_orders(scenario, orders)
 
+    def undone(self, scenario: Any, state: Any, side: str, orders: JSON) -> list[str]:
+        return undone(scenario, state, side, orders)
+
+    def text_skeleton(self, scenario: Any, state: Any, side: str, *, defaults: bool = False) -> JSON:
+        """A set-up written as text starts with no unit placed: a unit the player forgets is
+        refused by name [3.0] instead of being put where the skeleton would (``defaults``: it is)."""
+        skeleton: dict[str, Any] = self.ruleset.skeleton(scenario, state, side)
+        if skeleton.get("kind") == "setup" and not defaults:
+            skeleton = {**skeleton, "placements": {}}
+        return skeleton
+
     def parse_text_orders(self, scenario: Any, skeleton: JSON, side: str, text: str) -> JSON:
         from pbem.systems.westwall.orders_text import parse_text_orders
 
@@ -215,3 +226,32 @@ def describe_orders(scenario: Any, orders: Any) -> list[str]:
     return lines
 
 
+
+
+def undone(scenario: Any, state: Any, side: str, orders: JSON) -> list[str]:
+    """What a WestWall player-turn leaves undone: reinforcements due that stay off the map
+    [11.22], units that do not move, attacks without an advance after combat [7.9]."""
+    from pbem.systems.westwall.display import coerce_scenario, coerce_state, unit_label
+
+    if not isinstance(orders, dict) or orders.get("kind") != "player-turn":
+        return []
+    sc = coerce_scenario(scenario)
+    st = coerce_state(state)
+    moving = {m.get("unit") for m in orders.get("moves") or [] if m.get("path") or m.get("exit")}
+    due = [uid for r in sc.reinforcements if r.side == side and r.turn <= st.game_turn
+           for uid in r.units if st.units.get(uid) is not None and st.units[uid].status == "waiting"]
+    out: list[str] = []
+    off = [uid for uid in due if uid not in moving]
+    if off:
+        out.append(f"{len(off)} reinforcement{'s' if len(off) > 1 else ''} due by this game-turn "
+                   f"stay{'s' if len(off) == 1 else ''} off the map: "
+                   f"{', '.join(unit_label(sc, u) for u in off)} [11.22]")
+    on_map = [uid for uid, us in sorted(st.units.items())
+              if us.status == "on-map" and sc.unit[uid].side == side]
+    still = [uid for uid in on_map if uid not in moving]
+    if on_map and len(still) == len(on_map):
+        out.append("no unit moves")
+    for n, att in enumerate(orders.get("attacks") or [], 1):
+        if not att.get("advance"):
+            out.append(f"attack {n}: no advance after combat [7.9]")
+    return out

@@ -1,0 +1,144 @@
+"""Nothing is signed by surprise (issue 14): ``pbem check`` and ``submit --dry-run`` show exactly
+what would be signed, in the game's words, with what is left undone; ``submit`` asks before
+signing; a text set-up that places only some units is refused; ``pbem retract`` discards a move
+that was never sent, so the corrected orders can be signed.
+
+The two accidents players had: a one-line set-up signed as the whole set-up, and a test file
+signed as the whole German player-turn with six reinforcements left off the map."""
+
+from __future__ import annotations
+
+import json
+import os
+import pty
+import select
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from test_protocol_helpers import ok, pbem
+
+
+def listing(*roots: Path) -> dict[str, bytes]:
+    return {str(p): p.read_bytes() for r in roots for p in sorted(r.rglob("*")) if p.is_file()}
+
+
+@pytest.fixture
+def game(tmp_path: Path) -> tuple[Path, Path]:
+    """Spearhead, hot seat, the U.S. set-up played: the German player-turn 1 is due."""
+    home, g = tmp_path / "home", tmp_path / "g"
+    for name in ("alice", "bob"):
+        ok(pbem("key", "new", name, home=home))
+    ok(pbem("new", "bastogne-spearhead", g, "--player", "DE=alice", "--player", "US=bob", home=home))
+    (tmp_path / "us.json").write_text(ok(pbem("orders", g, "--side", "US", home=home)).out)
+    ok(pbem("submit", "--yes", g, tmp_path / "us.json", "--key", "bob", home=home))
+    return home, g
+
+
+def test_check_shows_every_order_and_what_is_left_undone(game: tuple[Path, Path], tmp_path: Path) -> None:
+    home, g = game
+    (tmp_path / "test.txt").write_text("enter 1/3 via 2913 2812 2712\n")  # "just a test"
+    before = listing(g, home)
+    res = ok(pbem("check", g, tmp_path / "test.txt", "--key", "alice", home=home))
+    assert "Step 2: Game-Turn 1, German player-turn" in res.out
+    assert ". 1/3 moves to 2712 via 2913, 2812" in res.out
+    assert "6 reinforcements due by this game-turn stay off the map" in res.out and "[11.22]" in res.out
+    assert listing(g, home) == before  # nothing signed, nothing written
+    dry = ok(pbem("submit", "--dry-run", g, tmp_path / "test.txt", "--key", "alice", home=home))
+    assert dry.out == res.out and "nothing was signed" in dry.err
+    assert listing(g, home) == before
+
+
+def test_submit_without_confirmation_signs_nothing(game: tuple[Path, Path], tmp_path: Path) -> None:
+    home, g = game
+    (tmp_path / "test.txt").write_text("enter 1/3 via 2913 2812 2712\n")
+    before = listing(g, home)
+    res = pbem("submit", g, tmp_path / "test.txt", "--key", "alice", home=home)  # no terminal, no --yes
+    assert res.code == 2 and "not signed" in res.err and "--yes" in res.err
+    assert "6 reinforcements due by this game-turn stay off the map" in res.err  # shown first
+    assert listing(g, home) == before  # no move, no P7 record
+
+
+def _submit_on_a_terminal(home: Path, g: Path, orders: Path, answer: bytes) -> tuple[int, str]:
+    master, slave = pty.openpty()
+    env = {**os.environ, "PBEM_HOME": str(home), "PBEM_PASSPHRASE": ""}
+    proc = subprocess.Popen([sys.executable, "-m", "pbem", "submit", str(g), str(orders), "--key", "alice"],
+                            stdin=slave, stdout=slave, stderr=slave, env=env)
+    os.close(slave)
+    out = b""
+    deadline = time.monotonic() + 60
+    answered = False
+    while time.monotonic() < deadline:
+        ready, _, _ = select.select([master], [], [], 0.2)
+        if ready:
+            try:
+                chunk = os.read(master, 4096)
+            except OSError:
+                break
+            if not chunk:
+                break
+            out += chunk
+            if not answered and b"Sign these orders?" in out:
+                os.write(master, answer)
+                answered = True
+        elif proc.poll() is not None:
+            break
+    proc.wait(timeout=60)
+    os.close(master)
+    return proc.returncode, out.decode("utf-8", "replace")
+
+
+def test_submit_asks_on_a_terminal(game: tuple[Path, Path], tmp_path: Path) -> None:
+    home, g = game
+    (tmp_path / "de1.txt").write_text("enter 1/3 via 2913 2812 2712\nenter 2/3 via 2913 2813\n")
+    before = listing(g)
+    code, out = _submit_on_a_terminal(home, g, tmp_path / "de1.txt", b"n\n")
+    assert code == 2 and "2/3 moves to 2813 via 2913" in out and "not signed" in out
+    assert listing(g) == before
+    code, out = _submit_on_a_terminal(home, g, tmp_path / "de1.txt", b"y\n")
+    assert code == 0, out
+    assert (g / "move-0002-DE.json").exists()
+
+
+def test_a_text_set_up_must_place_every_unit(tmp_path: Path) -> None:
+    home, g = tmp_path / "home", tmp_path / "g"
+    for name in ("alice", "bob"):
+        ok(pbem("key", "new", name, home=home))
+    ok(pbem("new", "bastogne-spearhead", g, "--player", "DE=alice", "--player", "US=bob", home=home))
+    (tmp_path / "one.txt").write_text("place 20 at 1317\n")
+    res = pbem("check", g, tmp_path / "one.txt", "--key", "bob", home=home)
+    assert res.code == 2 and "8 problems" in res.err and "[15.12]" in res.err  # the eight others, by name
+    res = ok(pbem("check", g, tmp_path / "one.txt", "--key", "bob", "--defaults", home=home))
+    assert "set up" in res.out.lower() or "Set-up" in res.out
+
+
+def test_retract_an_unsent_move_then_sign_the_corrected_orders(game: tuple[Path, Path], tmp_path: Path) -> None:
+    home, g = game
+    (tmp_path / "test.txt").write_text("enter 1/3 via 2913 2812 2712\n")
+    ok(pbem("submit", "--yes", g, tmp_path / "test.txt", "--key", "alice", home=home))
+    assert (g / "move-0002-DE.json").exists()
+    # the corrected orders are refused, and the refusal says what to do
+    (tmp_path / "right.txt").write_text("enter 1/3 via 2913 2812 2712\nenter 2/3 via 2913 2813\n")
+    res = pbem("submit", "--yes", g, tmp_path / "right.txt", "--key", "alice", home=home)
+    assert res.code == 2 and "pbem retract" in res.err
+    # without a terminal, retract asks for --yes
+    res = pbem("retract", g, home=home)
+    assert res.code == 2 and "not retracted" in res.err and (g / "move-0002-DE.json").exists()
+    res = ok(pbem("retract", g, "--yes", home=home))
+    assert "removed move-0002-DE.json" in res.out and "equivocation [P7]" in res.err
+    assert not (g / "move-0002-DE.json").exists()
+    ok(pbem("submit", "--yes", g, tmp_path / "right.txt", "--key", "alice", home=home))
+    body = json.loads(__import__("base64").b64decode(json.loads((g / "move-0002-DE.json").read_bytes())["payload"]))
+    assert [m["unit"] for m in body["orders"]["moves"]] == ["1/3", "2/3"]
+    assert ok(pbem("verify", g, home=tmp_path / "stranger")).out.rstrip().endswith("OK")
+
+
+def test_only_its_author_can_retract_a_move(game: tuple[Path, Path], tmp_path: Path) -> None:
+    home, g = game
+    other_home = tmp_path / "other"
+    ok(pbem("key", "new", "carol", home=other_home))
+    res = pbem("retract", g, "--yes", home=other_home)
+    assert res.code == 2 and "not signed on this machine" in res.err
+    assert (g / "move-0001-US.json").exists()
