@@ -142,3 +142,39 @@ def test_only_its_author_can_retract_a_move(game: tuple[Path, Path], tmp_path: P
     res = pbem("retract", g, "--yes", home=other_home)
     assert res.code == 2 and "not signed on this machine" in res.err
     assert (g / "move-0001-US.json").exists()
+
+
+# --- what real mail clients do to pbem's files -----------------------------------------------------
+
+
+def test_mail_is_read_by_content_whatever_its_name_and_crlf_is_forgiven(tmp_path: Path) -> None:
+    """A mail client saves the invitation as 'invite.txt' and the reply as 'Re: your move', and
+    turns a move file's final newline into CRLF: pbem reads them all; a changed byte inside is
+    still refused."""
+    import shutil
+
+    de_home, us_home = tmp_path / "de-home", tmp_path / "us-home"
+    a, b = tmp_path / "de-game", tmp_path / "us-game"
+    ok(pbem("key", "new", "alice", home=de_home))
+    ok(pbem("key", "new", "bob", home=us_home))
+    ok(pbem("new", "bastogne-spearhead", a, "--player", "DE=alice", "--player",
+            f"US={us_home / 'keys' / 'bob.pub'}", home=de_home))
+    invite = tmp_path / "invite.txt"
+    shutil.copyfile(a / "mail-invite-US.eml", invite)
+    ok(pbem("join", b, "--key", "bob", "--invitation", invite, home=us_home))
+    reply = tmp_path / "Re: invitation"
+    shutil.copyfile(b / "mail-join-US.eml", reply)
+    ok(pbem("ingest", a, reply, home=de_home))
+    (tmp_path / "us.json").write_text(ok(pbem("orders", b, "--side", "US", home=us_home)).out)
+    ok(pbem("submit", "--yes", b, tmp_path / "us.json", "--key", "bob", home=us_home))
+    crlf = tmp_path / "move-0001-US.json"
+    crlf.write_bytes((b / "move-0001-US.json").read_bytes()[:-1] + b"\r\n")
+    bad = tmp_path / "bad" / "move-0001-US.json"
+    bad.parent.mkdir()
+    raw = bytearray(crlf.read_bytes())
+    raw[40] ^= 1
+    bad.write_bytes(bytes(raw))
+    assert pbem("ingest", a, bad, home=de_home).code == 2
+    res = ok(pbem("ingest", a, crlf, home=de_home))
+    assert "move-0001-US.json" in res.out
+    assert (a / "move-0001-US.json").read_bytes() == (b / "move-0001-US.json").read_bytes()

@@ -197,10 +197,11 @@ def _invitation_files(invitation: Path) -> dict[str, bytes]:
     from pbem.engine.scenarios import MAX_SCENARIO_BYTES
     from pbem.protocol.canonical import MAX_GENESIS_BYTES
 
-    if invitation.suffix.lower() == ".eml":
-        files = dict(extract_from_eml(invitation))
+    got = _read_input(invitation, MAX_GENESIS_BYTES)
+    if len(got) != 1 or got[0][0] != invitation.name:  # an email, whatever its name
+        files = dict(got)
     else:  # a genesis.json, with scenario.json beside it
-        files = {archive.GENESIS_NAME: archive.read_limited(invitation, MAX_GENESIS_BYTES)}
+        files = {archive.GENESIS_NAME: got[0][1]}
         beside = invitation.parent / SCENARIO_NAME
         if beside.is_file():
             files[SCENARIO_NAME] = archive.read_limited(beside, MAX_SCENARIO_BYTES)
@@ -567,6 +568,22 @@ def submit(game_dir: Path, orders_file: Path, key_name: str, yes: bool, dry_run:
     _next_steps(game, result.replay, result.written)
 
 
+def _read_input(path: Path, max_json_bytes: int) -> list[tuple[str, bytes]]:
+    """A file another player sent: a pbem JSON file (``(its name, bytes)``) or an email (its
+    pbem attachments), told apart by content, whatever the file is called (mail clients save
+    ``reply.txt``, ``Re: your move``, ``mail-0002.eml.txt``...)."""
+    from pbem.mail.draft import MAX_EML_BYTES
+
+    raw = archive.read_limited(path, max(max_json_bytes, MAX_EML_BYTES))
+    if raw.lstrip()[:1] == b"{":
+        if len(raw) > max_json_bytes:
+            raise InputError(f"{path.name}: {len(raw)} bytes, more than the limit of {max_json_bytes}")
+        return [(path.name, raw)]
+    from pbem.mail.draft import extract_attachments
+
+    return extract_attachments(raw)
+
+
 def extract_from_eml(path: Path) -> list[tuple[str, bytes]]:
     """The archive attachments (``move-*.json``, ``join-*.json``) of an email file.
 
@@ -596,10 +613,7 @@ def ingest(game_dir: Path, files: tuple[Path, ...]) -> None:
 
     blobs: list[tuple[str, bytes]] = []
     for path in files:
-        if path.suffix.lower() == ".eml":
-            blobs.extend(extract_from_eml(path))
-        else:
-            blobs.append((path.name, archive.read_limited(path, MAX_MOVE_BYTES)))
+        blobs.extend(_read_input(path, MAX_MOVE_BYTES))
     from pbem.engine.play import ingest as play_ingest
 
     game, _local, seeds = _open_with_seeds(game_dir)

@@ -298,6 +298,14 @@ def _check_attached_turn(game: Game, rp: Replay, name: str, raw: bytes) -> str:
     return f"checked: the attached {name} is byte-identical to ours"
 
 
+def _one_final_newline(raw: bytes) -> bytes:
+    """pbem's files end in exactly one ``\\n``; mail in transit may make it ``\\r\\n`` (or drop or
+    double it). Only the end is restored: every other byte, and so every signature, is checked as
+    sent."""
+    body = raw.rstrip(b"\r\n")
+    return body + b"\n" if body.startswith(b"{") else raw
+
+
 def ingest(game: Game, blobs: list[tuple[str, bytes]], seeds: dict[str, bytes]) -> Ingested:
     """Place the joins and moves among ``blobs`` (name, bytes), check the turn files among them
     against ours, and only then write. Anything wrong refuses the whole call; nothing is written."""
@@ -307,6 +315,7 @@ def ingest(game: Game, blobs: list[tuple[str, bytes]], seeds: dict[str, bytes]) 
     from pbem.protocol.fsutil import write_new
     from pbem.protocol.localstate import LocalGame, local_seeds
 
+    blobs = [(name, _one_final_newline(raw)) for name, raw in blobs]
     for name, raw in blobs:
         if name in (archive.GENESIS_NAME, SCENARIO_NAME):
             mine = game.path(name)
