@@ -178,3 +178,31 @@ def test_mail_is_read_by_content_whatever_its_name_and_crlf_is_forgiven(tmp_path
     res = ok(pbem("ingest", a, crlf, home=de_home))
     assert "move-0001-US.json" in res.out
     assert (a / "move-0001-US.json").read_bytes() == (b / "move-0001-US.json").read_bytes()
+
+
+# --- see the situation ------------------------------------------------------------------------------
+
+
+def test_units_lists_a_sides_forces_with_ids_as_typed_in_orders(game: tuple[Path, Path]) -> None:
+    home, g = game
+    out = ok(pbem("units", g, "--side", "DE", home=home)).out
+    header, *rows = out.splitlines()
+    assert header.split()[:6] == ["id", "counter", "type", "hex", "values", "MA"]
+    row = next(r for r in rows if r.startswith("1/3 "))
+    assert "armor" in row and "6-4-12" in row and "enters on Game-Turn 1: hex 2913" in row
+    us = ok(pbem("units", g, "--side", "US", home=home)).out
+    placed = next(r for r in us.splitlines() if r.startswith("20 "))
+    assert "1116" in placed  # where the set-up put it
+    assert pbem("units", g, "--side", "FR", home=home).code == 2
+
+
+def test_reach_lists_where_a_unit_can_go_and_refuses_out_of_turn(game: tuple[Path, Path]) -> None:
+    home, g = game
+    out = ok(pbem("reach", g, "1/3", home=home)).out.splitlines()
+    assert out[0].startswith("1/3 (6-4-12, 12 MP) entering the map [11.11]")
+    first = next(line for line in out[1:] if line.strip().startswith("2913"))
+    assert "MP" in first  # the entry hex itself costs its terrain
+    hexes = {line.split()[0] for line in out[1:] if line.startswith("  ")}
+    assert "2812" in hexes and "1022" in hexes
+    res = pbem("reach", g, "20", home=home)  # a U.S. unit in the German player-turn
+    assert res.code == 2 and "[4.1]" in res.err

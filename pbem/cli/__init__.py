@@ -27,6 +27,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "orders": ("pbem.cli.game:orders", "Print a JSON skeleton of the pending decision."),
     "check": ("pbem.cli.game:check", "Show exactly what your orders would sign; sign nothing."),
     "submit": ("pbem.cli.game:submit", "Check, sign and adjudicate your orders."),
+    "units": ("pbem.cli.game:units", "Your forces: ids, counters, hexes, values, state."),
+    "reach": ("pbem.cli.game:reach", "Where a unit can move this phase, and what is closed."),
     "retract": ("pbem.cli.game:retract", "Discard your newest move when it was never sent."),
     "ingest": ("pbem.cli.game:ingest", "Take the opponent's move files (or .eml) and adjudicate."),
     "verify": ("pbem.cli.game:verify", "Replay the archive, checking every signature, roll and state."),

@@ -774,3 +774,47 @@ def retract(game_dir: Path, yes: bool) -> None:
     for name in removed:
         echo(f"removed {name}")
     echo(f"step {step} is open again for {side}: submit your corrected orders", err=True)
+
+
+@click.command()
+@click.argument("game_dir", type=click.Path(file_okay=False, exists=True, path_type=Path))
+@click.option("--side", default=None, help="Whose units (default: the side this machine plays, or "
+                                            "the side to move).")
+def units(game_dir: Path, side: str | None) -> None:
+    """Your forces: id as typed in orders, counter, type, hex, values, movement allowance, state.
+
+    \b
+    Example:
+      pbem units game/ --side DE
+    """
+    game, local, seeds = _open_with_seeds(game_dir)
+    rp = game.replay(seeds, local=local)
+    if not rp.records:
+        raise InputError(f"the game has not started: waiting for {rp.waiting}")
+    if side is None:
+        mine = sorted(seeds)
+        pending = rp.current.pending
+        side = mine[0] if len(mine) == 1 else pending[0].side if pending else game.sides[0]
+    header, rows = game.ruleset.presenter().roster(game.scenario, rp.current.state, side)
+    widths = [max(len(str(r[i])) for r in [header, *rows]) for i in range(len(header) - 1)]
+    for r in [header, *rows]:
+        echo("  ".join(str(c).ljust(w) for c, w in zip(r[:-1], widths, strict=False)) + "  " + str(r[-1]))
+
+
+@click.command()
+@click.argument("game_dir", type=click.Path(file_okay=False, exists=True, path_type=Path))
+@click.argument("unit")
+def reach(game_dir: Path, unit: str) -> None:
+    """Every hex UNIT can reach this phase, with its cost and path, and why the hexes next to it
+    that it cannot enter are closed.
+
+    \b
+    Example:
+      pbem reach game/ 1/501
+    """
+    game, local, seeds = _open_with_seeds(game_dir)
+    rp = game.replay(seeds, local=local)
+    if not rp.records:
+        raise InputError(f"the game has not started: waiting for {rp.waiting}")
+    for line in game.ruleset.presenter().reach(game.scenario, rp.current.state, unit):
+        echo(line)

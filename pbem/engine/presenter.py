@@ -81,6 +81,16 @@ class Presenter:
         player (override; ``defaults`` keeps them)."""
         return self.ruleset.skeleton(scenario, state, side)
 
+    def roster(self, scenario: Any, state: Any, side: str) -> tuple[list[str], list[list[str]]]:
+        """``pbem units``: a header and one row per unit of ``side`` (the id as typed in orders
+        first), reinforcements and units off the map included."""
+        raise InputError(f"the {self.system} system has no roster yet")
+
+    def reach(self, scenario: Any, state: Any, unit: str) -> list[str]:
+        """``pbem reach``: every hex ``unit`` can reach this phase (with its cost) and why the
+        hexes next to it that it cannot enter are closed, one line each."""
+        raise InputError(f"the {self.system} system cannot list where a unit can go yet")
+
     def parse_text_orders(self, scenario: Any, skeleton: JSON, side: str, text: str) -> JSON:
         """Text orders read against the pending decision's skeleton, as the JSON document."""
         raise InputError(f"the {self.system} system has no text orders: write the orders as JSON "

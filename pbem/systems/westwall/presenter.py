@@ -8,6 +8,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from pbem.engine.presenter import JSON, Presenter
+from pbem.maps.hexmap import Hex
 from pbem.maps.view import MapView
 
 
@@ -39,6 +40,12 @@ class WestWallPresenter(Presenter):
         if skeleton.get("kind") == "setup" and not defaults:
             skeleton = {**skeleton, "placements": {}}
         return skeleton
+
+    def roster(self, scenario: Any, state: Any, side: str) -> tuple[list[str], list[list[str]]]:
+        return roster(scenario, state, side)
+
+    def reach(self, scenario: Any, state: Any, unit: str) -> list[str]:
+        return reach(scenario, state, unit)
 
     def parse_text_orders(self, scenario: Any, skeleton: JSON, side: str, text: str) -> JSON:
         from pbem.systems.westwall.orders_text import parse_text_orders
@@ -255,3 +262,99 @@ def undone(scenario: Any, state: Any, side: str, orders: JSON) -> list[str]:
         if not att.get("advance"):
             out.append(f"attack {n}: no advance after combat [7.9]")
     return out
+
+
+def roster(scenario: Any, state: Any, side: str) -> tuple[list[str], list[list[str]]]:
+    """One row per unit of ``side``: id as typed in orders, printed designation, type, hex,
+    values [2.31], movement allowance, and its state (in an enemy zone of control [6.0], adjacent
+    to an enemy it must attack [7.11], waiting to enter on a game-turn [11.11], eliminated,
+    exited)."""
+    from pbem.systems.westwall.board import Board
+    from pbem.systems.westwall.display import coerce_scenario, coerce_state, unit_label
+    from pbem.systems.westwall.movement import fmt_mp
+
+    sc = coerce_scenario(scenario)
+    st = coerce_state(state)
+    if side not in sc.side_ids():
+        from pbem.errors import InputError
+
+        raise InputError(f"no side {side!r} (sides: {', '.join(sc.side_ids())})")
+    board = Board.from_state(sc, st)
+    due: dict[str, tuple[int, str]] = {}
+    for r in sc.reinforcements:
+        for uid in r.units:
+            due.setdefault(uid, (r.turn, "; or ".join(a.text for a in r.entry if a.text) or f"[{r.rule}]"))
+    rows: list[list[str]] = []
+    for u in sorted((u for u in sc.units if u.side == side), key=lambda u: u.id):
+        us = st.units.get(u.id)
+        status = us.status if us is not None else "waiting"
+        where = us.hex if us is not None and us.hex else "-"
+        notes: list[str] = []
+        if status == "on-map" and us is not None and us.hex:
+            h = Hex.parse(us.hex)
+            if board.enemy_zoc(h, side):
+                notes.append(f"in enemy ZOC of {', '.join(board.zoc_sources(h, side))} [6.0]")
+                if st.phase == "player-turn" and st.phasing == side and not u.is_artillery:
+                    notes.append("must attack [7.11]")
+        elif status == "waiting":
+            turn, entry = due.get(u.id, (0, ""))
+            notes.append(f"enters on Game-Turn {turn}: {entry} [11.11]" if turn else "not scheduled")
+        elif status == "exited":
+            notes.append(f"left the map ({us.exit_edge if us else '?'} edge) [12.0]")
+        else:
+            notes.append(status)
+        rows.append([u.id, unit_label(sc, u.id) if unit_label(sc, u.id) != u.id else u.designation,
+                     u.type, where, u.values(), fmt_mp(u.move_halves), "; ".join(notes)])
+    return ["id", "counter", "type", "hex", "values", "MA", "state"], rows
+
+
+def reach(scenario: Any, state: Any, unit: str) -> list[str]:
+    """Every hex ``unit`` can end its move in this Movement Phase with its cost and path, the
+    edge hexes it can leave from [12.0], and why each neighbouring hex it cannot enter is closed."""
+    from pbem.errors import InputError
+    from pbem.systems.westwall.board import Board
+    from pbem.systems.westwall.display import coerce_scenario, coerce_state
+    from pbem.systems.westwall.enumerate import unit_options
+    from pbem.systems.westwall.exclusive import get_exclusive
+    from pbem.systems.westwall.movement import fmt_mp
+
+    sc = coerce_scenario(scenario)
+    st = coerce_state(state)
+    u = sc.unit.get(unit)
+    if u is None:
+        raise InputError(f"unknown unit {unit[:40]!r}")
+    if st.phase != "player-turn" or st.phasing != u.side:
+        raise InputError(f"{unit} cannot move now: it is not the {u.side} player-turn [4.1]")
+    board = Board.from_state(sc, st)
+    opts = unit_options(board, unit, st.game_turn, get_exclusive(sc.game))
+    start = board.unit_hex(unit)
+    lines = [f"{unit} ({u.values()}, {fmt_mp(u.move_halves)} MP) "
+             + (f"in {start}" if start is not None else "entering the map [11.11]") + ":"]
+    for h, cost in opts.destinations.items():
+        if h == start:
+            continue
+        path = opts.path_to(h)
+        via = f" via {' '.join(str(x) for x in path[:-1])}" if len(path) > 1 else ""
+        lines.append(f"  {h}  {fmt_mp(cost)} MP{via}")
+    for h, cost in opts.exits:
+        lines.append(f"  off the map from {h}  {fmt_mp(cost)} MP [12.0]")
+    if len(lines) == 1:
+        lines.append("  nowhere this phase")
+    if start is not None:
+        closed = []
+        for n in start.neighbours():
+            if n in opts.destinations:
+                continue
+            _cost, why = board.enter_check(u, start, n)
+            if why is not None:
+                closed.append(f"  {n}: {why}")
+            elif board.occupant(n) is not None:
+                closed.append(f"  {n}: occupied by {board.occupant(n)} [5.31]")
+            elif board.enemy_zoc(start, u.side):
+                closed.append(f"  {n}: {unit} starts in an enemy zone of control [5.14]")
+            else:
+                closed.append(f"  {n}: beyond its movement allowance or zones of control [5.13, 6.0]")
+        if closed:
+            lines.append("closed next to it:")
+            lines += closed
+    return lines
