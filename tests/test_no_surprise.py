@@ -206,3 +206,24 @@ def test_reach_lists_where_a_unit_can_go_and_refuses_out_of_turn(game: tuple[Pat
     assert "2812" in hexes and "1022" in hexes
     res = pbem("reach", g, "20", home=home)  # a U.S. unit in the German player-turn
     assert res.code == 2 and "[4.1]" in res.err
+
+
+def test_ingest_tells_what_happened_and_never_to_send_the_opponents_move_back(tmp_path: Path) -> None:
+    import shutil
+
+    de_home, us_home = tmp_path / "de-home", tmp_path / "us-home"
+    a, b = tmp_path / "de-game", tmp_path / "us-game"
+    ok(pbem("key", "new", "alice", home=de_home))
+    ok(pbem("key", "new", "bob", home=us_home))
+    ok(pbem("new", "bastogne-spearhead", a, "--player", "DE=alice", "--player",
+            f"US={us_home / 'keys' / 'bob.pub'}", home=de_home))
+    ok(pbem("join", b, "--key", "bob", "--invitation", a / "mail-invite-US.eml", home=us_home))
+    ok(pbem("ingest", a, b / "mail-join-US.eml", home=de_home))
+    (tmp_path / "us.json").write_text(ok(pbem("orders", b, "--side", "US", home=us_home)).out)
+    ok(pbem("submit", "--yes", b, tmp_path / "us.json", "--key", "bob", home=us_home))
+    mail = tmp_path / "from-bob.eml"
+    shutil.copyfile(b / "mail-0001.eml", mail)
+    res = ok(pbem("ingest", a, mail, home=de_home))
+    assert "step 1: US's move" in res.err and "20 set up in 1116" in res.err
+    assert "next: DE -- Game-Turn 1, German player-turn" in res.err
+    assert "send move-0001-US.json" not in res.err  # bob's own move is not bob's to receive back

@@ -441,11 +441,12 @@ def orders(game_dir: Path, side: str) -> None:
 # ------------------------------------------------------------------------------------------------
 
 
-def _next_steps(game: Any, rp: Any, written: list[Path]) -> None:
-    """Tell the player what to send and what happens next (stderr)."""
+def _next_steps(game: Any, rp: Any, written: list[Path], *, authored: bool = True) -> None:
+    """Tell the player what to send and what happens next (stderr). ``authored`` False (ingest):
+    the move files written are the other players' own; nothing of theirs is to be sent back."""
     mails = [p.name for p in written if p.name.startswith("mail-")]
     # the email carries the move (and the turn it answers, and the map): send that when there is one
-    moves = mails or [p.name for p in written if p.name.startswith("move-")]
+    moves = mails or ([p.name for p in written if p.name.startswith("move-")] if authored else [])
     if rp.records and not rp.tail_open and not rp.current.pending:
         outcome = rp.current.turn["outcome"]
         echo(f"game over: {outcome['summary'] if outcome else 'closed'}", err=True)
@@ -621,7 +622,23 @@ def ingest(game_dir: Path, files: tuple[Path, ...]) -> None:
     _echo_files(result.written)
     for note in result.notes:
         echo(note, err=True)
-    _next_steps(game, result.replay, result.written)
+    # what the moves just taken in did, step by step, in the game's words
+    presenter = game.ruleset.presenter()
+    new_turns = {p.name for p in result.written if archive.is_turn_name(p.name)}
+    for rec in result.replay.records:
+        if rec.name not in new_turns or rec.move is None:
+            continue
+        b = rec.move.body
+        echo(f"step {rec.step}: {b.side}'s move", err=True)
+        for line in presenter.describe_orders(game.scenario, b.orders):
+            echo(f"  . {line}", err=True)
+        for line in presenter.narrate(game.scenario, rec.turn["events"], rec.turn["rolls"],
+                                      state=rec.turn["state"]):
+            echo(f"  {line}", err=True)
+    if result.replay.records and result.replay.current.pending and not result.replay.tail_open:
+        d = result.replay.current.pending[0]
+        echo(f"next: {d.side} -- {d.label}", err=True)
+    _next_steps(game, result.replay, result.written, authored=False)
 
 
 # ------------------------------------------------------------------------------------------------
