@@ -189,3 +189,32 @@ def test_wrong_source_passphrase_exits_2_and_writes_nothing(
     assert exit_info.value.code == 2
     assert "wrong passphrase" in capsys.readouterr().err
     assert KeyStore(home).list() == []
+
+
+def test_import_keeps_the_comment_of_the_openssh_key(tmp_path: Path) -> None:
+    """``ssh-keygen -C bob@example.org`` wrote the key: ``pbem key show`` shows that comment too,
+    read from the ``.pub`` beside it (only when it holds the same key)."""
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    from tests.test_protocol_helpers import pbem as run
+
+    key = Ed25519PrivateKey.generate()
+    src = tmp_path / "id_ed25519"
+    src.write_bytes(key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.OpenSSH,
+                                      serialization.NoEncryption()))
+    pub = key.public_key().public_bytes(serialization.Encoding.OpenSSH, serialization.PublicFormat.OpenSSH)
+    (tmp_path / "id_ed25519.pub").write_bytes(pub + b" bob@example.org\n")
+    home = tmp_path / "home"
+    res = run("key", "import", src, "--name", "bob", "--no-passphrase", home=home)
+    assert res.code == 0, res.err
+    shown = run("key", "show", "bob", home=home).out
+    assert shown.splitlines()[0] == pub.decode() + " bob@example.org"
+    # a .pub beside it holding another key lends no comment
+    other = Ed25519PrivateKey.generate()
+    src2 = tmp_path / "other_key"
+    src2.write_bytes(other.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.OpenSSH,
+                                         serialization.NoEncryption()))
+    (tmp_path / "other_key.pub").write_bytes(pub + b" mallory@example.org\n")
+    assert run("key", "import", src2, "--name", "carol", "--no-passphrase", home=home).code == 0
+    assert run("key", "show", "carol", home=home).out.split()[2] == "carol"

@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from pbem.render.svg import xml_id
+
 GAME_ID = "00112233445566778899aabbccddeeff"
 
 
@@ -84,9 +86,9 @@ def test_render_newest_step_to_stdout(game: tuple[Path, Path]) -> None:
     ids = {el.get("id"): el for el in root.iter() if el.get("id")}
     turn = json.loads((g / "turn-0002.json").read_bytes())
     on_map = {u: s["hex"] for u, s in turn["state"]["units"].items() if s["status"] == "on-map"}
-    drawn = {k[5:]: el.get("data-hex") for k, el in ids.items() if k and k.startswith("unit-")}
+    drawn = {el.get("data-unit"): el.get("data-hex") for k, el in ids.items() if k and k.startswith("unit-")}
     assert drawn == on_map
-    assert ids["unit-1/3"].get("data-hex") == "2712"
+    assert ids[xml_id("unit-", "1/3")].get("data-hex") == "2712"
     assert ids["event-1"].get("data-type") == "moved"
     assert "step 2" in "".join(ids["subtitle"].itertext())
 

@@ -17,7 +17,7 @@ import pytest
 
 from pbem.errors import InputError
 from pbem.maps.hexmap import Hex
-from pbem.render.svg import DEFAULT_COLORS, hex_center
+from pbem.render.svg import DEFAULT_COLORS, hex_center, xml_id
 from pbem.systems.westwall.display import coerce_events, coerce_state, positions_before
 from pbem.systems.westwall.mapview import render_map
 from pbem.systems.westwall.model import Area, Scenario
@@ -154,16 +154,28 @@ def test_hex_elements_sit_at_their_centres() -> None:
 
 # -- structure ------------------------------------------------------------------------------------
 
+def test_ids_are_xml_names() -> None:
+    """``unit-2/501`` is no XML name: ids escape it (``unit-2_2f_501``), ``data-unit`` keeps it."""
+    import re as _re
+
+    root = parse(render_map(tiny_scenario(), tiny_state(), STEP_EVENTS))
+    name = _re.compile(r"^[A-Za-z_][A-Za-z0-9._-]*$")
+    assert all(name.match(el.get("id", "")) for el in root.iter() if el.get("id")), \
+        [el.get("id") for el in root.iter() if el.get("id") and not name.match(el.get("id", ""))]
+    assert xml_id("unit-", "2/501") == "unit-2_2f_501"
+
+
 def test_every_on_map_unit_drawn_exactly_once_in_its_hex() -> None:
     st = tiny_state()
     root = parse(render_map(tiny_scenario(), st, STEP_EVENTS))
     units = [el for el in root.iter() if (el.get("id") or "").startswith("unit-")]
     drawn = Counter(el.get("id") for el in units)
-    expected = {f"unit-{uid}" for uid, us in st["units"].items() if us["status"] == "on-map"}
+    expected = {xml_id("unit-", uid) for uid, us in st["units"].items() if us["status"] == "on-map"}
     assert set(drawn) == expected
     assert all(n == 1 for n in drawn.values())
     for el in units:
-        uid = el.get("id", "")[5:]
+        uid = el.get("data-unit", "")
+        assert el.get("id") == xml_id("unit-", uid)
         assert el.get("data-hex") == st["units"][uid]["hex"]
         x, y = hex_center(Hex.parse(st["units"][uid]["hex"]), 32)
         tx, ty = (float(v) for v in el.get("transform", "")[10:-1].split(","))
@@ -173,7 +185,7 @@ def test_every_on_map_unit_drawn_exactly_once_in_its_hex() -> None:
 def test_waiting_and_eliminated_units_are_not_on_the_map() -> None:
     st = tiny_state(**{"1/501": {"status": "eliminated"}})
     ids = by_id(parse(render_map(tiny_scenario(), st)))
-    assert "unit-1/501" not in ids
+    assert xml_id("unit-", "1/501") not in ids
     assert "unit-9" not in ids  # a reinforcement still waiting [11.0]
 
 
@@ -200,7 +212,7 @@ def test_markers_fpf_used_and_advanced() -> None:
     ids = by_id(parse(render_map(tiny_scenario(), tiny_state(), STEP_EVENTS)))
 
     def marks(uid: str) -> list[str]:
-        return ["".join(t.itertext()) for t in ids[f"unit-{uid}"].iter(f"{{{NS['s']}}}text")
+        return ["".join(t.itertext()) for t in ids[xml_id("unit-", uid)].iter(f"{{{NS['s']}}}text")
                 if t.get("class") == "mk"]
 
     assert "FPF" in marks("26art")  # fired FPF this game-turn [8.46]
@@ -211,7 +223,7 @@ def test_markers_fpf_used_and_advanced() -> None:
 
 def test_counter_values_in_the_texts_format() -> None:
     ids = by_id(parse(render_map(tiny_scenario(), tiny_state())))
-    assert ids["unit-3/26"].get("data-values") == "5-4-8"
+    assert ids[xml_id("unit-", "3/26")].get("data-values") == "5-4-8"
     assert ids["unit-26art"].get("data-values") == "3-2-18/1-7"
     texts = ["".join(t.itertext()) for t in ids["unit-26art"].iter(f"{{{NS['s']}}}text")]
     assert "3-2-18" in texts and "1-7" in texts
@@ -276,7 +288,7 @@ def test_crop_around_hex_keeps_only_the_radius() -> None:
     # odd column 3: the neighbours in columns 2 and 4 are rows 2 and 3
     assert hexes == ["0202", "0203", "0302", "0303", "0304", "0402", "0403"]
     assert "unit-26art" not in ids  # 0601 is outside
-    assert "unit-3/26" in ids
+    assert xml_id("unit-", "3/26") in ids
 
 
 def test_side_view_named_in_header() -> None:
@@ -288,7 +300,7 @@ def test_colour_overrides() -> None:
     root = parse(render_map(tiny_scenario(), tiny_state(),
                             colors={"side-DE": "#ff0000", "terrain-clear": "#010203"}))
     ids = by_id(root)
-    rect = ids["unit-3/26"].find("s:rect", NS)
+    rect = ids[xml_id("unit-", "3/26")].find("s:rect", NS)
     assert rect is not None and rect.get("fill") == "#ff0000"
     assert terrain_group(root, "hex-0101").get("fill") == "#010203"
 

@@ -338,7 +338,16 @@ class KeyStore:
             encrypted = private_data_encrypted(data)
         except InputError as exc:
             raise InputError(f"{self.key_path(name)}: {exc}") from None
-        return KeyInfo(name, public_line(pub, name), fingerprint(pub), encrypted)
+        return KeyInfo(name, self._public_text(name) or public_line(pub, name), fingerprint(pub), encrypted)
+
+    def _public_text(self, name: str) -> str | None:
+        """The stored public line as written (it keeps an imported key's own comment)."""
+        try:
+            text = _read_small(self.pub_path(name), "public key file").decode("utf-8")
+        except (InputError, UnicodeDecodeError):
+            return None
+        line = next((x.strip() for x in text.splitlines() if x.startswith("ssh-ed25519 ")), None)
+        return line
 
     def list(self) -> list[KeyInfo]:
         """Every key in the store, sorted by name."""
@@ -378,7 +387,8 @@ class KeyStore:
 
     # changes
 
-    def _store(self, name: str, key: Ed25519PrivateKey, passphrase: bytes | None) -> KeyInfo:
+    def _store(self, name: str, key: Ed25519PrivateKey, passphrase: bytes | None,
+               comment: str | None = None) -> KeyInfo:
         check_name(name)
         self._ensure_dir()
         key_path, pub_path = self.key_path(name), self.pub_path(name)
@@ -389,8 +399,8 @@ class KeyStore:
             serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, _encryption(passphrase)
         )
         pub = key.public_key()
-        line = public_line(pub, name)
-        _write_new_file(pub_path, (line + "\n").encode("ascii"), 0o644)
+        line = public_line(pub, comment or name)
+        _write_new_file(pub_path, (line + "\n").encode("utf-8"), 0o644)
         try:
             _write_new_file(key_path, pem, 0o600)
         except BaseException:
@@ -429,7 +439,31 @@ class KeyStore:
         except InputError as exc:
             text = str(exc)
             raise InputError(text if str(path) in text else f"{path}: {text}") from None
-        return self._store(name, key, new_passphrase)
+        return self._store(name, key, new_passphrase, _comment_beside(path, key))
+
+
+def _comment_beside(path: Path, key: Ed25519PrivateKey) -> str | None:
+    """The comment of the OpenSSH public key file beside an imported private key
+    (``id_ed25519.pub`` next to ``id_ed25519``), when it holds the same key: ``pbem key show``
+    then shows ``bob@example.org`` as ``ssh-keygen`` does."""
+    beside = path.with_name(path.name + ".pub")
+    if not beside.is_file():
+        return None
+    try:
+        text = _read_small(beside, "public key file").decode("utf-8")
+    except (InputError, UnicodeDecodeError):
+        return None
+    for line in text.splitlines():
+        fields = line.split(None, 2)
+        if len(fields) == 3 and fields[0] == "ssh-ed25519":
+            try:
+                pub = parse_public(" ".join(fields[:2]))
+            except InputError:
+                return None
+            comment = fields[2].strip()
+            if fingerprint(pub) == fingerprint(key.public_key()) and comment.isprintable():
+                return comment[:200]
+    return None
 
 
 def passphrase_for(name: str, *, confirm: bool = False, prompt: str | None = None) -> bytes | None:

@@ -118,6 +118,14 @@ NATO_TYPES = (
 )
 
 
+def xml_id(prefix: str, name: str) -> str:
+    """An XML-valid id for ``name`` (a unit id such as ``2/501``): characters other than letters,
+    digits, ``.`` and ``-`` become ``_HH_`` (their code in hex), so ``unit-2/501`` is
+    ``unit-2_2f_501``; the name itself is in ``data-unit``."""
+    return prefix + "".join(c if c.isascii() and (c.isalnum() or c in ".-") else f"_{ord(c):x}_"
+                            for c in name)
+
+
 def _n(v: float) -> str:
     """A coordinate as short deterministic text (two decimals, no trailing zeros)."""
     text = f"{v:.2f}".rstrip("0").rstrip(".")
@@ -645,8 +653,9 @@ class _Renderer:
         x, y = self.c(h)
         fill = self.side_colour.get(u.side, "#888888")
         ink = "#000000" if _luminance(fill) > 0.4 else "#ffffff"
-        g = dwg.g(id=f"unit-{u.id}", transform=f"translate({_n(x + off)},{_n(y - off)})",
+        g = dwg.g(id=xml_id("unit-", u.id), transform=f"translate({_n(x + off)},{_n(y - off)})",
                   class_="unit")
+        g["data-unit"] = u.id
         g["data-hex"] = str(h)
         g["data-side"] = u.side
         g["data-type"] = u.symbol
