@@ -189,3 +189,17 @@ def test_log_shows_every_roll_with_its_inputs(tmp_path: Path) -> None:
     for r in turn["rolls"]:
         assert f"roll {r['i']}: {r['value']}  [{r['label']}]  key {turn['roll_key']} ctr {r['ctr']}" in out
     assert "step 4" not in out
+
+
+def test_every_commands_help_ends_with_an_example() -> None:
+    from click.testing import CliRunner
+
+    from pbem.cli import COMMANDS, cli
+
+    paths = [[name] for name in COMMANDS] + [["key", "new"], ["key", "import"], ["key", "show"],
+                                             ["key", "list"], ["scenario", "check"], ["mail", "draft"]]
+    for path in paths:
+        res = CliRunner().invoke(cli, [*path, "--help"])
+        assert res.exit_code == 0, path
+        tail = [line.strip() for line in res.output.strip().splitlines()[-2:]]
+        assert tail[0] == "Example:" and tail[1].startswith("pbem " + path[0]), (path, tail)

@@ -42,6 +42,47 @@ COMMANDS: dict[str, tuple[str, str]] = {
 }
 
 
+EXAMPLES: dict[str, str] = {
+    # command path (after "pbem") -> an example, shown at the end of its --help
+    "key": "pbem key new alice",
+    "key new": "pbem key new alice",
+    "key import": "pbem key import ~/.ssh/id_ed25519 --name alice",
+    "key show": "pbem key show alice          # read the fingerprint to your opponent",
+    "key list": "pbem key list",
+    "new": "pbem new bastogne-spearhead game/ --player DE=alice --player US=bob.pub",
+    "join": "pbem join game/ --key bob --invitation mail-invite-US.eml --expect DE=SHA256:...",
+    "status": "pbem status game/",
+    "orders": "pbem orders game/ --side US > my-orders.json",
+    "units": "pbem units game/ --side DE",
+    "reach": "pbem reach game/ 1/501",
+    "check": "pbem check game/ my-orders.txt --key bob",
+    "submit": "pbem submit game/ my-orders.txt --key bob",
+    "retract": "pbem retract game/",
+    "ingest": "pbem ingest game/ mail-0002.eml",
+    "verify": "pbem verify game/",
+    "log": "pbem log game/ --step 3",
+    "schema": "pbem schema orders > orders.schema.json",
+    "scenarios": "pbem scenarios",
+    "scenario": "pbem scenario check my-scenario.json",
+    "scenario check": "pbem scenario check my-scenario.json",
+    "render": "pbem render game/ -o now.svg --around 1317 --radius 4",
+    "mail": "pbem mail draft game/ --step 2 -o mail-0002.eml",
+    "mail draft": "pbem mail draft game/ --step 2 -o mail-0002.eml",
+    "bot": "pbem bot game/ --side DE --key alice",
+}
+
+
+def _with_examples(command: click.Command, path: str) -> click.Command:
+    """Every command's --help ends with an example (set once, also on subcommands)."""
+    example = EXAMPLES.get(path)
+    if example is not None and not command.epilog:
+        command.epilog = "\b\nExample:\n  " + example
+    if isinstance(command, click.Group):
+        for name, sub in command.commands.items():
+            _with_examples(sub, f"{path} {name}")
+    return command
+
+
 class LazyGroup(click.Group):
     """A group that imports a subcommand's module only when that subcommand is invoked."""
 
@@ -61,7 +102,7 @@ class LazyGroup(click.Group):
                 return None  # not built yet
             raise
         command: click.Command = getattr(module, attr)
-        return command
+        return _with_examples(command, cmd_name)
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         rows = [(name, COMMANDS[name][1]) for name in self.list_commands(ctx)]

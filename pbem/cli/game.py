@@ -510,10 +510,6 @@ def _preview(game_dir: Path, orders_file: Path, key_name: str | None, side: str 
 @click.option("--defaults", is_flag=True, help="Text set-up: put units you did not place where the skeleton does.")
 def check(game_dir: Path, orders_file: Path, key_name: str | None, side: str | None, defaults: bool) -> None:
     """Check ORDERS_FILE and print exactly what would be signed; sign and write nothing.
-
-    \b
-    Example:
-      pbem check game/ my-orders.txt --key bob
     """
     echo(_preview(game_dir, orders_file, key_name, side, defaults).text())
     echo("legal: 'pbem submit' with the same file signs exactly this", err=True)
@@ -534,10 +530,6 @@ def submit(game_dir: Path, orders_file: Path, key_name: str, yes: bool, dry_run:
     as 'move 1/501 to 1418' and 'attack 20 with 1/3 2/3 advance 1/3' in WestWall (see the README).
     Before signing, pbem shows every order in words and what is left undone, and asks (--yes: sign
     without showing or asking, for scripts; --dry-run: show and stop, like 'pbem check').
-
-    \b
-    Example:
-      pbem submit game/ my-orders.txt --key bob
     """
     import sys
 
@@ -748,10 +740,6 @@ def retract(game_dir: Path, yes: bool) -> None:
     The move file, the turn files and maps computed from it, its email draft and this machine's
     record of the signature are removed, so that other orders can be signed for that step. Only
     the newest move of the game can be retracted, and only where it was signed.
-
-    \b
-    Example:
-      pbem retract game/
     """
     import sys
 
@@ -799,10 +787,6 @@ def retract(game_dir: Path, yes: bool) -> None:
                                             "the side to move).")
 def units(game_dir: Path, side: str | None) -> None:
     """Your forces: id as typed in orders, counter, type, hex, values, movement allowance, state.
-
-    \b
-    Example:
-      pbem units game/ --side DE
     """
     game, local, seeds = _open_with_seeds(game_dir)
     rp = game.replay(seeds, local=local)
@@ -824,10 +808,6 @@ def units(game_dir: Path, side: str | None) -> None:
 def reach(game_dir: Path, unit: str) -> None:
     """Every hex UNIT can reach this phase, with its cost and path, and why the hexes next to it
     that it cannot enter are closed.
-
-    \b
-    Example:
-      pbem reach game/ 1/501
     """
     game, local, seeds = _open_with_seeds(game_dir)
     rp = game.replay(seeds, local=local)
