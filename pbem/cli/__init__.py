@@ -25,6 +25,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "join": ("pbem.cli.game:join", "Accept an invitation: add your dice commitment and signature."),
     "status": ("pbem.cli.game:status", "Game, turn, phase, whose move it is, score."),
     "orders": ("pbem.cli.game:orders", "Print a JSON skeleton of the pending decision."),
+    "draft": ("pbem.cli.draft:draft", "Build your orders one at a time, each checked; sign later."),
     "check": ("pbem.cli.game:check", "Show exactly what your orders would sign; sign nothing."),
     "submit": ("pbem.cli.game:submit", "Check, sign and adjudicate your orders."),
     "units": ("pbem.cli.game:units", "Your forces: ids, counters, hexes, values, state."),
@@ -69,6 +70,15 @@ EXAMPLES: dict[str, str] = {
     "mail": "pbem mail draft game/ --step 2 -o mail-0002.eml",
     "mail draft": "pbem mail draft game/ --step 2 -o mail-0002.eml",
     "bot": "pbem bot game/ --side DE --key alice",
+    "draft": "pbem draft move game/ 1/501 1418",
+    "draft move": "pbem draft move game/ 1/501 1418",
+    "draft enter": "pbem draft enter game/ 1/3 2913 2812 2712",
+    "draft exit": "pbem draft exit game/ 1/901 0214 0114",
+    "draft attack": "pbem draft attack game/ 20 --with 1/3 --with 2/3 --advance 1/3 1",
+    "draft order": "pbem draft order game/ 'fpf 755 protects 1/501'",
+    "draft show": "pbem draft show game/",
+    "draft undo": "pbem draft undo game/",
+    "draft clear": "pbem draft clear game/",
 }
 
 

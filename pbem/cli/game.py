@@ -460,6 +460,25 @@ def _next_steps(game: Any, rp: Any, written: list[Path], *, authored: bool = Tru
         echo(f"now waiting for {rp.waiting}", err=True)
 
 
+def _draft_of(game_dir: Path, key_name: str) -> Path:
+    """The draft (``pbem draft``) of the side ``key_name`` plays whose decision is pending."""
+    from pbem.engine.play import current_decision
+    from pbem.protocol.keys import KeyStore
+
+    game, local, seeds = _open_with_seeds(game_dir)
+    rp = game.replay(seeds, local=local)
+    decision = current_decision(rp)
+    mine = game.side_of_fingerprint(KeyStore().info(key_name).fingerprint)
+    if decision.side not in mine:
+        raise InputError(f"it is {decision.side}'s decision ({decision.label}); key {key_name} "
+                         f"plays {', '.join(mine) or 'no side of this game'}")
+    path = local.dir / "drafts" / f"{decision.side}.txt"
+    if not path.is_file() or not path.read_text(encoding="utf-8").strip():
+        raise InputError(f"no orders file given and no draft for {decision.side}: write orders "
+                         "with 'pbem draft ...' or give an orders file")
+    return path
+
+
 def _orders_reader(game: Any, orders_file: Path, *, defaults: bool) -> Any:
     """``(state, side) -> orders document``: JSON as written, or text orders read against the
     decision they answer (a set-up written as text starts from no placement at all unless
@@ -517,12 +536,12 @@ def check(game_dir: Path, orders_file: Path, key_name: str | None, side: str | N
 
 @click.command()
 @click.argument("game_dir", type=click.Path(file_okay=False, exists=True, path_type=Path))
-@click.argument("orders_file", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("orders_file", type=click.Path(dir_okay=False, path_type=Path), required=False)
 @click.option("--key", "key_name", required=True, help="Your local key.")
 @click.option("--yes", is_flag=True, help="Sign without asking (for scripts).")
 @click.option("--dry-run", is_flag=True, help="Only show what would be signed (as 'pbem check').")
 @click.option("--defaults", is_flag=True, help="Text set-up: put units you did not place where the skeleton does.")
-def submit(game_dir: Path, orders_file: Path, key_name: str, yes: bool, dry_run: bool,
+def submit(game_dir: Path, orders_file: Path | None, key_name: str, yes: bool, dry_run: bool,
            defaults: bool) -> None:
     """Check, sign and adjudicate your orders; print every file written.
 
@@ -537,6 +556,10 @@ def submit(game_dir: Path, orders_file: Path, key_name: str, yes: bool, dry_run:
     from pbem.engine.play import submit as play_submit
     from pbem.engine.replay import load_plugins, open_checked
 
+    draft: Path | None = None
+    if orders_file is None:  # the draft built with 'pbem draft'
+        draft = _draft_of(game_dir, key_name)
+        orders_file = draft
     if dry_run:
         echo(_preview(game_dir, orders_file, key_name, None, defaults).text())
         echo("dry run: nothing was signed", err=True)
@@ -555,6 +578,8 @@ def submit(game_dir: Path, orders_file: Path, key_name: str, yes: bool, dry_run:
         return click.confirm("Sign these orders?", default=False, err=True)
 
     result = play_submit(game, orders_for, key_name, confirm=confirm)
+    if draft is not None and result.move is not None:
+        draft.unlink()  # signed: the draft is done
     if result.already:
         echo(f"already in the archive: {result.already}", err=True)
     _echo_files(result.written)

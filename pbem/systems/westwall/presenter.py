@@ -280,6 +280,10 @@ def roster(scenario: Any, state: Any, side: str) -> tuple[list[str], list[list[s
 
         raise InputError(f"no side {side!r} (sides: {', '.join(sc.side_ids())})")
     board = Board.from_state(sc, st)
+    setup: dict[str, str] = {}
+    for d in sc.deployments:
+        for uid in d.units:
+            setup[uid] = f"to set up: {'; or '.join(a.text for a in d.area if a.text) or 'its area'} [{d.rule}]"
     due: dict[str, tuple[int, str]] = {}
     for r in sc.reinforcements:
         for uid in r.units:
@@ -296,6 +300,8 @@ def roster(scenario: Any, state: Any, side: str) -> tuple[list[str], list[list[s
                 notes.append(f"in enemy ZOC of {', '.join(board.zoc_sources(h, side))} [6.0]")
                 if st.phase == "player-turn" and st.phasing == side and not u.is_artillery:
                     notes.append("must attack [7.11]")
+        elif status == "waiting" and u.id in setup and st.phase == "setup":
+            notes.append(setup[u.id])
         elif status == "waiting":
             turn, entry = due.get(u.id, (0, ""))
             notes.append(f"enters on Game-Turn {turn}: {entry} [11.11]" if turn else "not scheduled")

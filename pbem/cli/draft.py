@@ -1,0 +1,183 @@
+"""``pbem draft``: build your orders one at a time, with the game checking each, before you sign.
+
+A draft is a text orders file kept per game and side in the player's private local state
+(``<pbem home>/games/<GAME_ID>/drafts/<SIDE>.txt``), never in the game directory and never signed
+until ``pbem submit GAME_DIR --key KEY`` (with no orders file) signs it. Each command adds one line
+of the system's text orders (for WestWall: ``move 1/501 to 1418``...), and then shows the whole
+draft as it would be signed: every order in words, what is still left undone, and what the rules
+still refuse, with the rule case -- a draft may be incomplete, so problems are shown, not refused.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import click
+
+from pbem.cli._out import echo
+from pbem.errors import IllegalOrders, InputError, PbemError
+
+
+def _context(game_dir: Path, side: str | None) -> tuple[Any, Any, Any, str, Path]:
+    from pbem.cli.game import _open_with_seeds
+    from pbem.engine.play import current_decision
+
+    game, local, seeds = _open_with_seeds(game_dir)
+    rp = game.replay(seeds, local=local)
+    decision = current_decision(rp)
+    who = side or decision.side
+    if who not in seeds:
+        raise InputError(f"this machine does not play {who} (it plays {', '.join(sorted(seeds)) or 'no side'})")
+    if who != decision.side:
+        raise InputError(f"it is {decision.side}'s decision ({decision.label}), not {who}'s")
+    return game, local, rp, who, local.dir / "drafts" / f"{who}.txt"
+
+
+def draft_path(game: Any, local: Any, side: str) -> Path:
+    return Path(local.dir) / "drafts" / f"{side}.txt"
+
+
+def _lines(path: Path) -> list[str]:
+    return path.read_text(encoding="utf-8").splitlines() if path.is_file() else []
+
+
+def _save(path: Path, lines: list[str]) -> None:
+    from pbem.protocol.fsutil import write_replace
+
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    write_replace(path, ("".join(line + "\n" for line in lines)).encode("utf-8"))
+
+
+def _show(game: Any, rp: Any, side: str, lines: list[str]) -> None:
+    from pbem.engine.play import preview
+
+    presenter = game.ruleset.presenter()
+    skeleton = presenter.text_skeleton(game.scenario, rp.current.state, side)
+    try:
+        document = presenter.parse_text_orders(game.scenario, skeleton, side, "\n".join(lines))
+        echo(preview(game, rp, side, document).text())
+        echo("ready: 'pbem submit GAME_DIR --key KEY' signs exactly this", err=True)
+    except IllegalOrders as exc:
+        echo(f"Draft for {side} ({len(lines)} line{'s' if len(lines) != 1 else ''}):")
+        echo("\n".join(f"  {n}. {line}" for n, line in enumerate(lines, 1)) or "  (empty)")
+        echo("Still refused by the rules:")
+        echo("\n".join(f"  - {v}" for v in exc.violations))
+    except PbemError as exc:
+        echo(f"Draft for {side}: {exc}")
+
+
+def _add(game_dir: Path, side: str | None, line: str) -> None:
+    game, local, rp, who, path = _context(game_dir, side)
+    presenter = game.ruleset.presenter()
+    skeleton = presenter.text_skeleton(game.scenario, rp.current.state, who)
+    presenter.parse_text_orders(game.scenario, skeleton, who, line)  # a line it cannot read is refused
+    lines = [*_lines(path), line]
+    _save(path, lines)
+    _show(game, rp, who, lines)
+
+
+SIDE = click.option("--side", default=None, help="The side (default: the one whose decision it is).")
+GAME = click.argument("game_dir", type=click.Path(file_okay=False, exists=True, path_type=Path))
+
+
+@click.group()
+def draft() -> None:
+    """Build your orders one at a time; the game checks each; nothing is signed until 'pbem submit'."""
+
+
+@draft.command("move")
+@GAME
+@click.argument("unit")
+@click.argument("hex_")
+@click.option("--via", multiple=True, metavar="HEX", help="Hexes on the way (default: the cheapest legal path).")
+@SIDE
+def move(game_dir: Path, unit: str, hex_: str, via: tuple[str, ...], side: str | None) -> None:
+    """Move UNIT to HEX (cheapest legal path, or --via the hexes you give)."""
+    path = f" via {' '.join(via)}" if via else ""
+    _add(game_dir, side, f"move {unit}{path} to {hex_}")
+
+
+@draft.command("enter")
+@GAME
+@click.argument("unit")
+@click.argument("hexes", nargs=-1, required=True)
+@SIDE
+def enter(game_dir: Path, unit: str, hexes: tuple[str, ...], side: str | None) -> None:
+    """A reinforcement enters through HEXES (the first is its entry hex) [11.11]."""
+    _add(game_dir, side, f"enter {unit} via {' '.join(hexes)}")
+
+
+@draft.command("exit")
+@GAME
+@click.argument("unit")
+@click.argument("hexes", nargs=-1, required=True)
+@SIDE
+def exit_(game_dir: Path, unit: str, hexes: tuple[str, ...], side: str | None) -> None:
+    """UNIT leaves the map through HEXES (off the last one) [12.0]."""
+    _add(game_dir, side, f"exit {unit} via {' '.join(hexes)}")
+
+
+@draft.command("attack")
+@GAME
+@click.argument("targets", nargs=-1, required=True)
+@click.option("--with", "with_", multiple=True, required=True, metavar="UNIT", help="An attacker (repeat).")
+@click.option("--barrage", multiple=True, metavar="UNIT", help="Barraging artillery (repeat) [8.1].")
+@click.option("--support", type=int, default=None, help="Ground support points [9.0].")
+@click.option("--advance", nargs=2, multiple=True, metavar="UNIT N", help="Advance UNIT up to N hexes [7.9].")
+@SIDE
+def attack(game_dir: Path, targets: tuple[str, ...], with_: tuple[str, ...], barrage: tuple[str, ...],
+           support: int | None, advance: tuple[tuple[str, str], ...], side: str | None) -> None:
+    """Attack TARGETS (defending units) with the units given [7.0]."""
+    line = f"attack {' '.join(targets)} with {' '.join(with_)}"
+    if barrage:
+        line += f" barrage {' '.join(barrage)}"
+    if support is not None:
+        line += f" support {support}"
+    for unit, n in advance:
+        line += f" advance {unit} {n}"
+    _add(game_dir, side, line)
+
+
+@draft.command("order")
+@GAME
+@click.argument("text")
+@SIDE
+def order(game_dir: Path, text: str, side: str | None) -> None:
+    """Any order in the game's text form (set-up, standing orders: 'place 20 at 1317',
+    'fpf 755 protects 1/501')."""
+    _add(game_dir, side, text)
+
+
+@draft.command("show")
+@GAME
+@SIDE
+def show(game_dir: Path, side: str | None) -> None:
+    """The draft as it would be signed, what it leaves undone, and what the rules still refuse."""
+    game, _local, rp, who, path = _context(game_dir, side)
+    _show(game, rp, who, _lines(path))
+
+
+@draft.command("undo")
+@GAME
+@SIDE
+def undo(game_dir: Path, side: str | None) -> None:
+    """Take back the last line of the draft."""
+    game, _local, rp, who, path = _context(game_dir, side)
+    lines = _lines(path)
+    if not lines:
+        raise InputError("the draft is empty: nothing to undo")
+    echo(f"taken back: {lines[-1]}", err=True)
+    _save(path, lines[:-1])
+    _show(game, rp, who, lines[:-1])
+
+
+@draft.command("clear")
+@GAME
+@SIDE
+def clear(game_dir: Path, side: str | None) -> None:
+    """Start the draft again from nothing."""
+    _game, _local, _rp, who, path = _context(game_dir, side)
+    if path.is_file():
+        path.unlink()
+    echo(f"the draft for {who} is empty", err=True)

@@ -1,0 +1,105 @@
+"""A whole game-turn of Spearhead played through click's CliRunner from ``pbem new``, with only
+``pbem draft``, ``pbem units`` and ``pbem reach`` to write the orders (issue 14)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+
+from pbem.cli import cli
+from pbem.errors import InputError
+
+
+@pytest.fixture
+def home(tmp_path: Path) -> Iterator[Path]:
+    old = {k: os.environ.get(k) for k in ("PBEM_HOME", "PBEM_PASSPHRASE")}
+    os.environ["PBEM_HOME"] = str(tmp_path / "home")
+    os.environ["PBEM_PASSPHRASE"] = ""
+    yield tmp_path / "home"
+    for k, v in old.items():
+        if v is None:
+            os.environ.pop(k, None)
+        else:
+            os.environ[k] = v
+
+
+def run(*args: str | Path) -> Result:
+    res = CliRunner().invoke(cli, [str(a) for a in args])
+    assert res.exit_code == 0, (args, res.output, res.exception)
+    return res
+
+
+def rows(units_out: str) -> list[list[str]]:
+    return [line.split(None, 6) for line in units_out.splitlines()[1:]]
+
+
+def test_one_full_game_turn_with_draft_units_and_reach(home: Path, tmp_path: Path) -> None:
+    from pbem.engine.scenarios import load_data
+    from pbem.systems.westwall.rules import WestWallRules, default_placements
+
+    g = tmp_path / "game"
+    run("key", "new", "alice")
+    run("key", "new", "bob")
+    run("new", "bastogne-spearhead", g, "--player", "DE=alice", "--player", "US=bob")
+
+    # U.S. set-up: the roster names the units; a player who owns the game knows legal hexes
+    us = [r for r in rows(run("units", g, "--side", "US").output) if r[-1].startswith("to set up")]
+    sc = WestWallRules().load_scenario(load_data("bastogne-spearhead"))
+    legal = default_placements(sc, WestWallRules().initial_state(sc, {}), "US")
+    assert {r[0] for r in us} == set(legal)
+    for uid, _rest in [(r[0], r) for r in us]:
+        out = run("draft", "order", g, f"place {uid} at {legal[uid]}").output
+    assert "Set-up" in out and "Still refused" not in out
+    run("submit", g, "--key", "bob", "--yes")  # no file: the draft
+    assert (g / "move-0001-US.json").exists()
+
+    # German player-turn 1: every reinforcement due enters, to a hex 'reach' lists
+    de = rows(run("units", g, "--side", "DE").output)
+    due = [r[0] for r in de if "enters on Game-Turn 1" in r[-1]]
+    assert due, de
+    taken: set[str] = set()
+    for uid in due:
+        lines = run("reach", g, uid).output.splitlines()
+        options = []
+        for line in lines[1:]:
+            parts = line.split()
+            if len(parts) >= 3 and parts[1] != "the" and parts[0].isdigit() and "via" in parts:
+                cost = float(parts[1].replace("½", ".5")) if parts[1] != "½" else 0.5
+                path = parts[parts.index("via") + 1:] + [parts[0]]
+                options.append((cost, parts[0], path))
+        options.sort()
+        cost, dest, path = next(o for o in options if o[1] not in taken and o[0] <= 6)
+        taken.add(dest)
+        shown = run("draft", "enter", g, uid, *path).output
+    assert "Still refused" not in shown, shown
+    assert "stay off the map" not in shown  # every reinforcement due enters
+    run("draft", "show", g)
+    run("submit", g, "--key", "alice", "--yes")
+
+    # U.S. player-turn 1: hold everything (a comment is a legal, empty set of orders)
+    run("draft", "order", g, "# hold the line")
+    run("submit", g, "--key", "bob", "--yes")
+
+    status = run("status", g).output
+    assert "Game-Turn 2" in status and "German player-turn" in status
+    assert run("verify", g).output.rstrip().endswith("OK")
+
+
+def test_undo_clear_and_a_line_the_game_cannot_read(home: Path, tmp_path: Path) -> None:
+    g = tmp_path / "game"
+    run("key", "new", "alice")
+    run("key", "new", "bob")
+    run("new", "bastogne-spearhead", g, "--player", "DE=alice", "--player", "US=bob")
+    bad = CliRunner().invoke(cli, ["draft", "order", str(g), "fly 20 to the moon"])
+    assert isinstance(bad.exception, InputError) and "unknown order" in str(bad.exception)
+    run("draft", "order", g, "place 20 at 1116")
+    out = run("draft", "show", g).output
+    assert "must be set up [15.12]" in out  # an incomplete set-up is shown, not signed
+    assert "taken back: place 20 at 1116" in run("draft", "undo", g).output
+    run("draft", "clear", g)
+    res = CliRunner().invoke(cli, ["submit", str(g), "--key", "bob", "--yes"])
+    assert isinstance(res.exception, InputError) and "no draft" in str(res.exception)
