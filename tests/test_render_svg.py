@@ -404,3 +404,10 @@ def test_bastogne_map_with_every_unit_stays_under_300_kb() -> None:
     root = parse(svg)
     assert sum(1 for el in root.iter() if (el.get("id") or "").startswith("unit-")) == len(units)
     assert sum(1 for el in root.iter() if re.fullmatch(r"hex-\d{4}", el.get("id") or "")) == 29 * 31
+
+
+def test_around_a_hex_off_the_map_is_refused() -> None:
+    from pbem.errors import InputError
+
+    with pytest.raises(InputError, match="off the map"):
+        render_map(tiny_scenario(), tiny_state(), around="4040")

@@ -981,6 +981,9 @@ def draw(
     from pbem.errors import InputError
 
     centre = Hex.parse(around) if isinstance(around, str) else around
+    if centre is not None and not view.on_map(centre):
+        raise InputError(f"hex {centre} is off the map (columns {view.cols[0]:02d}-{view.cols[1]:02d}, "
+                         f"rows {view.rows[0]:02d}-{view.rows[1]:02d}): nothing to draw around it")
     if radius is not None and radius < 0:
         raise InputError(f"radius must be 0 or more, not {radius}")
     if hex_size <= 0:
