@@ -77,109 +77,33 @@ def _game_id(given: str | None) -> str:
 def new(scenario: str, game_dir: Path, players: tuple[str, ...], options: tuple[str, ...],
         game_id: str | None, nonce_hex: str | None) -> None:
     """Start a game of SCENARIO in GAME_DIR (which must not exist or be empty)."""
-    from pbem.engine.replay import SCENARIO_NAME, load_scenario, open_checked
-    from pbem.engine.scenarios import content_hash, load_data
-    from pbem.protocol.canonical import canonical_bytes
-    from pbem.protocol.dice import chain_head, chain_seed
-    from pbem.protocol.dsse import GENESIS_TYPE, envelope_bytes, sign
-    from pbem.protocol.fsutil import write_new
-    from pbem.protocol.keys import NAME_RE, KeyStore, fingerprint, load_public_file, public_line
-    from pbem.protocol.localstate import LocalGame, private_key
+    from pbem.engine.play import new_game
+    from pbem.engine.replay import load_plugins
 
-    data = load_data(scenario)
-    digest = content_hash(data)
-    ruleset, model = load_scenario(data, digest)
-    sides = ruleset.sides(model)
     opts: dict[str, Any] = {}
     for text in options:
         k, v = _parse_option(text)
         if k in opts:
             raise InputError(f"--option {k} given twice")
         opts[k] = v
-    chain_length = opts.pop("chain_length", 512)
-    if not isinstance(chain_length, int) or isinstance(chain_length, bool) or not 2 <= chain_length <= 100_000:
-        raise InputError("option chain_length must be an integer 2..100000")
-    ruleset.initial_state(model, opts)  # options checked before anything is written
-    gid = _game_id(game_id)
-    nonce = _nonce(nonce_hex)
-
-    store = KeyStore()
     chosen: dict[str, str] = {}
     for text in players:
         if "=" not in text:
             raise InputError(f"--player {text!r}: expected SIDE=KEY")
         side, spec = text.split("=", 1)
-        if side not in sides:
-            raise InputError(f"--player {text!r}: no side {side!r} in {scenario} (sides: {', '.join(sides)})")
         if side in chosen:
             raise InputError(f"side {side} given twice")
         chosen[side] = spec
-    missing = [s for s in sides if s not in chosen]
-    if missing:
-        raise InputError(f"no --player for side(s) {', '.join(missing)}")
-    if game_dir.exists() and (not game_dir.is_dir() or any(game_dir.iterdir())):
-        raise InputError(f"{game_dir} exists and is not empty; pbem never overwrites a game")
-
-    entries: dict[str, dict[str, Any]] = {}
-    privs: dict[str, Any] = {}
-    seeds: dict[str, bytes] = {}
-    local_names: dict[str, str] = {}
-    for side in sides:
-        spec = chosen[side]
-        if NAME_RE.match(spec) and store.has(spec):
-            priv = private_key(spec)
-            pub = priv.public_key()
-            seed = chain_seed(priv, gid, side, nonce)
-            seeds[side] = seed
-            privs[fingerprint(pub)] = priv
-            local_names[side] = spec
-            commitment: str | None = chain_head(seed, chain_length).hex()
-            side_nonce: str | None = nonce.hex()
-        else:
-            path = Path(spec)
-            if not path.is_file():
-                raise InputError(f"--player {side}={spec}: neither a local key nor a public-key file")
-            pub = load_public_file(path)
-            commitment = side_nonce = None  # the invited player draws its own nonce at join
-        entries[side] = {"key": public_line(pub), "fingerprint": fingerprint(pub),
-                         "commitment": commitment, "nonce": side_nonce}
-    if not privs:
-        raise InputError("at least one side must be played with a local key (it signs the genesis)")
-    body: dict[str, Any] = {
-        "ds": archive.GENESIS_DS,
-        "game": gid,
-        "scenario": {"id": str(data.get("id", scenario)), "sha256": digest},
-        "rules": ruleset.rules_id,
-        "options": opts,
-        "chain_length": chain_length,
-        "sides": entries,
-    }
-    body_bytes = canonical_bytes(body)
-    from pbem.protocol.canonical import sha256_hex
-
-    local = LocalGame(gid, sha256_hex(body_bytes))  # refuses an id this machine already plays
-    env = sign(body_bytes, GENESIS_TYPE, list(privs.values()))
-
-    for side, seed in seeds.items():
-        local.save_seed(side, seed)
-        local.set_side(side, local_names[side])
-    game_dir.mkdir(parents=True, exist_ok=True)
-    written = [game_dir / SCENARIO_NAME, game_dir / archive.GENESIS_NAME]
-    write_new(written[0], canonical_bytes(data) + b"\n")
-    write_new(written[1], envelope_bytes(env))
-    game = open_checked(game_dir)
-    from pbem.engine.replay import load_plugins
-
     load_plugins()
+    game, written = new_game(scenario, game_dir, chosen, opts, game_id=_game_id(game_id),
+                             nonce=_nonce(nonce_hex))
     invited = game.missing_joins()
-    if not invited:
-        written += game.advance(seeds)
-    else:
+    if invited:
         from pbem.render.outputs import write_invitation_mails
 
         written += write_invitation_mails(game)
     _echo_files(written)
-    echo(f"game {gid[:8]} ({body['scenario']['id']}) created.", err=True)
+    echo(f"game {game.id[:8]} ({game.body.scenario.id}) created.", err=True)
     for side in invited:
         mail = game_dir / f"mail-invite-{side}.eml"
         what = mail.name if mail.exists() else "genesis.json and scenario.json"

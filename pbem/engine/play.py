@@ -29,6 +29,97 @@ decision they answer."""
 
 
 # ------------------------------------------------------------------------------------------------
+# Starting a game
+# ------------------------------------------------------------------------------------------------
+
+
+def new_game(scenario: str, game_dir: Path, players: dict[str, str], options: dict[str, Any], *,
+             game_id: str, nonce: bytes) -> tuple[Game, list[Path]]:
+    """Write the genesis of a game of ``scenario`` (a bundled id or a scenario file) into
+    ``game_dir`` (absent or empty): ``players`` maps every side to a local key name (it commits
+    and signs now, with ``nonce``) or a public-key file (it is invited and joins later). Everything
+    is checked before anything is written. Returns the game and the files written (with turn 0
+    and its outputs when nobody is left to join)."""
+    from pbem.engine.replay import SCENARIO_NAME, load_scenario, open_checked
+    from pbem.engine.scenarios import content_hash, load_data
+    from pbem.protocol.canonical import canonical_bytes, sha256_hex
+    from pbem.protocol.dice import chain_head, chain_seed
+    from pbem.protocol.dsse import GENESIS_TYPE, envelope_bytes, sign
+    from pbem.protocol.fsutil import write_new
+    from pbem.protocol.keys import NAME_RE, KeyStore, fingerprint, load_public_file, public_line
+    from pbem.protocol.localstate import LocalGame, private_key
+
+    data = load_data(scenario)
+    digest = content_hash(data)
+    ruleset, model = load_scenario(data, digest)
+    sides = ruleset.sides(model)
+    opts = dict(options)
+    chain_length = opts.pop("chain_length", 512)
+    if not isinstance(chain_length, int) or isinstance(chain_length, bool) or not 2 <= chain_length <= 100_000:
+        raise InputError("option chain_length must be an integer 2..100000")
+    ruleset.initial_state(model, opts)  # options checked before anything is written
+    for side, spec in players.items():
+        if side not in sides:
+            raise InputError(f"--player {side}={spec}: no side {side!r} in {scenario} "
+                             f"(sides: {', '.join(sides)})")
+    missing = [s for s in sides if s not in players]
+    if missing:
+        raise InputError(f"no --player for side(s) {', '.join(missing)}")
+    if game_dir.exists() and (not game_dir.is_dir() or any(game_dir.iterdir())):
+        raise InputError(f"{game_dir} exists and is not empty; pbem never overwrites a game")
+
+    store = KeyStore()
+    entries: dict[str, dict[str, Any]] = {}
+    privs: dict[str, Any] = {}
+    seeds: dict[str, bytes] = {}
+    local_names: dict[str, str] = {}
+    for side in sides:
+        spec = players[side]
+        if NAME_RE.match(spec) and store.has(spec):
+            priv = private_key(spec)
+            pub = priv.public_key()
+            seed = chain_seed(priv, game_id, side, nonce)
+            seeds[side] = seed
+            privs[fingerprint(pub)] = priv
+            local_names[side] = spec
+            commitment: str | None = chain_head(seed, chain_length).hex()
+            side_nonce: str | None = nonce.hex()
+        else:
+            path = Path(spec)
+            if not path.is_file():
+                raise InputError(f"--player {side}={spec}: neither a local key nor a public-key file")
+            pub = load_public_file(path)
+            commitment = side_nonce = None  # the invited player draws its own nonce at join
+        entries[side] = {"key": public_line(pub), "fingerprint": fingerprint(pub),
+                         "commitment": commitment, "nonce": side_nonce}
+    if not privs:
+        raise InputError("at least one side must be played with a local key (it signs the genesis)")
+    body: dict[str, Any] = {
+        "ds": archive.GENESIS_DS,
+        "game": game_id,
+        "scenario": {"id": str(data.get("id", scenario)), "sha256": digest},
+        "rules": ruleset.rules_id,
+        "options": opts,
+        "chain_length": chain_length,
+        "sides": entries,
+    }
+    body_bytes = canonical_bytes(body)
+    local = LocalGame(game_id, sha256_hex(body_bytes))  # refuses an id this machine already plays
+    env = sign(body_bytes, GENESIS_TYPE, list(privs.values()))
+    for side, seed in seeds.items():
+        local.save_seed(side, seed)
+        local.set_side(side, local_names[side])
+    game_dir.mkdir(parents=True, exist_ok=True)
+    written = [game_dir / SCENARIO_NAME, game_dir / archive.GENESIS_NAME]
+    write_new(written[0], canonical_bytes(data) + b"\n")
+    write_new(written[1], envelope_bytes(env))
+    game = open_checked(game_dir)
+    if not game.missing_joins():
+        written += game.advance(seeds)
+    return game, written
+
+
+# ------------------------------------------------------------------------------------------------
 # Building a move
 # ------------------------------------------------------------------------------------------------
 
