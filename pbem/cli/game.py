@@ -17,7 +17,7 @@ from typing import Any
 import click
 
 from pbem.cli._out import echo
-from pbem.errors import ArchiveError, InputError
+from pbem.errors import InputError
 from pbem.protocol import archive
 
 
@@ -146,19 +146,6 @@ def _parse_expect(expect: tuple[str, ...]) -> dict[str, str]:
     return out
 
 
-def _check_bound_keys(game: Any, expected: dict[str, str]) -> None:
-    """Refuse the game when a key it binds differs from one the player expects (--expect)."""
-    for side, fp in expected.items():
-        if side not in game.body.sides:
-            raise InputError(f"--expect {side}: no side {side!r} in this game (sides: {', '.join(game.sides)})")
-        bound = game.body.sides[side].fingerprint
-        if bound != fp:
-            raise InputError(
-                f"{side}'s key in this invitation is {bound}, not {fp} as expected: refused, "
-                "nothing written (someone may have altered the invitation)"
-            )
-
-
 def _show_bound_keys(game: Any, expected: dict[str, str], my_fingerprint: str) -> None:
     """Print every key the game binds (side, fingerprint), marking the player's own and the ones
     checked against --expect."""
@@ -186,76 +173,23 @@ def join(game_dir: Path, key_name: str, invitation: Path | None, expect: tuple[s
 
     Nothing is written unless every check passes (the genesis signature, the scenario's hash, your
     key's place in the game and every --expect)."""
-    import tempfile
-
-    from pbem.engine.replay import SCENARIO_NAME, load_plugins, open_checked
-    from pbem.protocol.canonical import canonical_bytes
-    from pbem.protocol.dice import chain_head, chain_seed
-    from pbem.protocol.dsse import JOIN_TYPE, envelope_bytes, sign
-    from pbem.protocol.fsutil import write_new
+    from pbem.engine.play import join_game
+    from pbem.engine.replay import load_plugins, open_checked
     from pbem.protocol.keys import KeyStore
-    from pbem.protocol.localstate import LocalGame, private_key
 
     load_plugins()
     expected = _parse_expect(expect)
-    info = KeyStore().info(key_name)
     if invitation is not None:
         files = _invitation_files(invitation)
-        if game_dir.exists() and not game_dir.is_dir():
-            raise InputError(f"{game_dir} is not a directory")
-        for name, raw in files.items():
-            mine = game_dir / name
-            if mine.is_file() and not archive.same_bytes(mine, raw):
-                raise ArchiveError(f"{game_dir} already holds another game's {name}; choose a new directory")
     elif not game_dir.is_dir():
         raise InputError(f"{game_dir} does not exist: give the invitation with --invitation FILE")
     else:
         files = {}
-
-    def check(directory: Path) -> tuple[Any, list[str]]:
-        game = open_checked(directory)
-        game.replay()  # genesis signatures and bindings first
-        sides = [s for s in game.side_of_fingerprint(info.fingerprint) if s in game.missing_joins()]
-        if not sides:
-            raise InputError(f"key {key_name} ({info.fingerprint}) is not invited to any open side of this game")
-        _check_bound_keys(game, expected)
-        return game, sides
-
-    if files:  # check the invitation in a scratch directory before anything lands in GAME_DIR
-        with tempfile.TemporaryDirectory(prefix="pbem-join-") as tmp:
-            for name, raw in files.items():
-                (Path(tmp) / name).write_bytes(raw)
-            game, sides = check(Path(tmp))
-    else:
-        game, sides = check(game_dir)
-    local = LocalGame.of(game)  # refuses a game id this machine already plays with another genesis
-    _show_bound_keys(game, expected, info.fingerprint)
-    priv = private_key(key_name)
-    nonce = _nonce(nonce_hex)
-    joins: list[tuple[str, bytes, bytes]] = []
-    for side in sides:
-        seed = chain_seed(priv, game.id, side, nonce)
-        body = {
-            "ds": archive.JOIN_DS,
-            "game": game.id,
-            "genesis": game.genesis.body_hash,
-            "side": side,
-            "commitment": chain_head(seed, game.chain_length).hex(),
-            "nonce": nonce.hex(),
-        }
-        joins.append((side, seed, envelope_bytes(sign(canonical_bytes(body), JOIN_TYPE, [priv]))))
-
-    written: list[Path] = []
-    game_dir.mkdir(parents=True, exist_ok=True)
-    for name in (archive.GENESIS_NAME, SCENARIO_NAME):
-        if name in files and write_new(game_dir / name, files[name]):
-            written.append(game_dir / name)
-    for side, seed, env in joins:
-        local.save_seed(side, seed)
-        local.set_side(side, key_name)
-        path = game_dir / archive.join_name(side)
-        write_new(path, env)
-        written.append(path)
+    fingerprint = KeyStore().info(key_name).fingerprint
+    sides, written = join_game(
+        game_dir, files, key_name, expected, _nonce(nonce_hex),
+        show_keys=lambda g: _show_bound_keys(g, expected, fingerprint),
+    )
     game = open_checked(game_dir)
     from pbem.render.outputs import write_join_mail
 
@@ -263,10 +197,6 @@ def join(game_dir: Path, key_name: str, invitation: Path | None, expect: tuple[s
     for side in sides:
         mails += write_join_mail(game, side)
     written += mails
-    if not game.missing_joins():
-        from pbem.protocol.localstate import local_seeds
-
-        written += game.advance(local_seeds(game, local))
     _echo_files(written)
     send = [p.name for p in mails] or [p.name for p in written if p.name.startswith("join-")]
     echo(f"send {', '.join(send)} to the player who created the game; they run "

@@ -119,6 +119,94 @@ def new_game(scenario: str, game_dir: Path, players: dict[str, str], options: di
     return game, written
 
 
+def check_bound_keys(game: Game, expected: dict[str, str]) -> None:
+    """Refuse the game when a key it binds differs from one the player expects (``--expect``)."""
+    for side, fp in expected.items():
+        if side not in game.body.sides:
+            raise InputError(f"--expect {side}: no side {side!r} in this game (sides: {', '.join(game.sides)})")
+        bound = game.body.sides[side].fingerprint
+        if bound != fp:
+            raise InputError(
+                f"{side}'s key in this invitation is {bound}, not {fp} as expected: refused, "
+                "nothing written (someone may have altered the invitation)"
+            )
+
+
+def join_game(game_dir: Path, files: dict[str, bytes], key_name: str, expected: dict[str, str],
+              nonce: bytes, *, show_keys: Callable[[Game], None] | None = None) -> tuple[list[str], list[Path]]:
+    """Accept an invitation for the sides ``key_name`` is invited to: ``files`` are the genesis
+    (and scenario) it carries, or empty when ``game_dir`` holds them already. The invitation is
+    checked in a scratch directory first -- genesis signatures, the scenario's hash, the key's
+    place, every ``expected`` fingerprint -- and ``show_keys`` is shown the game before anything
+    is signed. Returns the sides joined and the files written (turn 0 too when the game can start)."""
+    import tempfile
+
+    from pbem.engine.replay import SCENARIO_NAME, open_checked
+    from pbem.protocol.canonical import canonical_bytes
+    from pbem.protocol.dice import chain_head, chain_seed
+    from pbem.protocol.dsse import JOIN_TYPE, envelope_bytes, sign
+    from pbem.protocol.fsutil import write_new
+    from pbem.protocol.keys import KeyStore
+    from pbem.protocol.localstate import LocalGame, local_seeds, private_key
+
+    info = KeyStore().info(key_name)
+    if files:
+        if game_dir.exists() and not game_dir.is_dir():
+            raise InputError(f"{game_dir} is not a directory")
+        for name, raw in files.items():
+            mine = game_dir / name
+            if mine.is_file() and not archive.same_bytes(mine, raw):
+                raise ArchiveError(f"{game_dir} already holds another game's {name}; choose a new directory")
+
+    def check(directory: Path) -> tuple[Game, list[str]]:
+        game = open_checked(directory)
+        game.replay()  # genesis signatures and bindings first
+        sides = [s for s in game.side_of_fingerprint(info.fingerprint) if s in game.missing_joins()]
+        if not sides:
+            raise InputError(f"key {key_name} ({info.fingerprint}) is not invited to any open side of this game")
+        check_bound_keys(game, expected)
+        return game, sides
+
+    if files:  # check the invitation in a scratch directory before anything lands in game_dir
+        with tempfile.TemporaryDirectory(prefix="pbem-join-") as tmp:
+            for name, raw in files.items():
+                (Path(tmp) / name).write_bytes(raw)
+            game, sides = check(Path(tmp))
+    else:
+        game, sides = check(game_dir)
+    local = LocalGame.of(game)  # refuses a game id this machine already plays with another genesis
+    if show_keys is not None:
+        show_keys(game)
+    priv = private_key(key_name)
+    joins: list[tuple[str, bytes, bytes]] = []
+    for side in sides:
+        seed = chain_seed(priv, game.id, side, nonce)
+        body = {
+            "ds": archive.JOIN_DS,
+            "game": game.id,
+            "genesis": game.genesis.body_hash,
+            "side": side,
+            "commitment": chain_head(seed, game.chain_length).hex(),
+            "nonce": nonce.hex(),
+        }
+        joins.append((side, seed, envelope_bytes(sign(canonical_bytes(body), JOIN_TYPE, [priv]))))
+    written: list[Path] = []
+    game_dir.mkdir(parents=True, exist_ok=True)
+    for name in (archive.GENESIS_NAME, SCENARIO_NAME):
+        if name in files and write_new(game_dir / name, files[name]):
+            written.append(game_dir / name)
+    for side, seed, env in joins:
+        local.save_seed(side, seed)
+        local.set_side(side, key_name)
+        path = game_dir / archive.join_name(side)
+        write_new(path, env)
+        written.append(path)
+    game = open_checked(game_dir)
+    if not game.missing_joins():
+        written += game.advance(local_seeds(game, local))
+    return sides, written
+
+
 # ------------------------------------------------------------------------------------------------
 # Building a move
 # ------------------------------------------------------------------------------------------------
