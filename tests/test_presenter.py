@@ -99,3 +99,50 @@ def test_the_renderer_draws_a_map_view_that_no_system_made() -> None:
     assert ids["event-1"].get("data-type") == "moved" and ids["event-2"].get("data-hex") == "0302"
     assert "hs-river" in ids and "hex-0303" in ids
     assert svg.draw(view) == svg.draw(view)  # a pure function
+
+
+class MailingToyPresenter(__import__("pbem.systems.toy", fromlist=["ToyPresenter"]).ToyPresenter):
+    writes_mail = True
+
+
+class MailingToyRules(__import__("pbem.systems.toy", fromlist=["ToyRules"]).ToyRules):
+    system = "toy-mail"
+
+    def load_scenario(self, data):  # type: ignore[no-untyped-def]
+        return super().load_scenario(dict(data, system="toy"))
+
+    def presenter(self) -> Presenter:
+        return MailingToyPresenter(self)
+
+
+def test_a_system_gets_emails_by_saying_so_in_its_presenter(tmp_path: Path) -> None:
+    """Nothing in render/, mail/ or the CLI knows the toy: its presenter says it writes mail, and
+    the invitation, the join and every move get their emails (no map: the toy has none)."""
+    import email
+    import email.policy
+    import json
+    import shutil
+
+    from pbem.engine.ruleset import register_ruleset
+
+    register_ruleset("toy-mail", "test_presenter:MailingToyRules")
+    scenario = tmp_path / "toy-mail.json"
+    scenario.write_text(json.dumps(dict(json.loads(TOY.read_text()), system="toy-mail", id="toy-mail")))
+    alice, bob = tmp_path / "alice", tmp_path / "bob"
+    ok(pbem("key", "new", "alice", home=alice))
+    ok(pbem("key", "new", "bob", home=bob))
+    a, b = tmp_path / "a", tmp_path / "b"
+    ok(pbem("new", scenario, a, "--player", "A=alice", "--player", f"B={bob / 'keys' / 'bob.pub'}", home=alice))
+    assert (a / "mail-invite-B.eml").exists()
+    ok(pbem("join", b, "--key", "bob", "--invitation", a / "mail-invite-B.eml", home=bob))
+    ok(pbem("ingest", a, b / "mail-join-B.eml", home=alice))
+    (tmp_path / "a1.txt").write_text("handicap 1\n")
+    ok(pbem("submit", "--yes", a, tmp_path / "a1.txt", "--key", "alice", home=alice))
+    mail = email.message_from_bytes((a / "mail-0001.eml").read_bytes(), policy=email.policy.default)
+    names = {p.get_filename() for p in mail.iter_attachments()}
+    assert names == {"move-0001-A.json", "turn-0000.json"}
+    text = mail.get_body(preferencelist=("plain",)).get_content()  # type: ignore[union-attr]
+    assert "A takes a handicap of 1 [T2]" in text
+    shutil.copyfile(a / "mail-0001.eml", tmp_path / "from-alice.eml")
+    res = ok(pbem("ingest", b, tmp_path / "from-alice.eml", home=bob))
+    assert "step 1: A's move" in res.err

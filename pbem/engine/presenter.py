@@ -31,10 +31,39 @@ JSON = Any
 
 class Presenter:
     """The plain presenter every system has: events through the ruleset's ``describe_event``,
-    no text orders, no bot."""
+    no map, no email drafts, no text orders, no bot."""
+
+    has_map: bool = False
+    """Whether :meth:`map_view` draws maps (then pbem writes ``map-NNNN.svg`` for every turn)."""
+    writes_mail: bool = False
+    """Whether pbem drafts the emails of this system's games (invitation, join, each move)."""
 
     def __init__(self, ruleset: Ruleset[Any, Any, Any]) -> None:
         self.ruleset = ruleset
+
+    # -- words for people -------------------------------------------------------------------------
+    def side_name(self, scenario: Any, side: str) -> str:
+        """A side as players call it (the scenario's ``sides[].name`` when it has one)."""
+        for s in getattr(scenario, "sides", None) or []:
+            if getattr(s, "id", None) == side:
+                return str(getattr(s, "name", "") or side)
+        return side
+
+    def title(self, scenario: Any) -> str:
+        return str(getattr(scenario, "title", "") or getattr(scenario, "id", ""))
+
+    def about(self, scenario: Any) -> str:
+        """One line about the scenario for an invitation (length, who moves first)."""
+        return self.title(scenario)
+
+    def subtitle(self, scenario: Any, state: JSON, step: int, mover: str | None) -> str:
+        """Where a step leaves the game, for a map's header."""
+        after = f" · after {self.side_name(scenario, mover)}'s move" if mover else ""
+        return f"step {step}{after}"
+
+    def game_turn(self, scenario: Any, state: JSON) -> int | None:
+        """The game-turn a state is in (email subjects say ``T3``), if the system counts them."""
+        return None
 
     @property
     def system(self) -> str:

@@ -41,13 +41,10 @@ class StepView:
     def __init__(self, game: Any, step: int | None, *, move: Any = None) -> None:
         from pbem.engine.replay import read_file
         from pbem.protocol.canonical import MAX_TURN_BYTES, loads_strict
-        from pbem.systems.westwall.model import Scenario
 
         self.game = game
-        if not isinstance(game.scenario, Scenario):
-            raise InputError(f"pbem render draws WestWall maps; this game's system is "
-                             f"{game.scenario_data.get('system')!r}")
-        self.scenario: Scenario = game.scenario
+        self.presenter = game.ruleset.presenter()
+        self.scenario: Any = game.scenario
         turns: dict[int, Path] = game.listing.turns
         if not turns:
             raise InputError(f"{game.dir} has no turn file yet (the game has not started)")
@@ -77,28 +74,17 @@ class StepView:
         return dict(score) if isinstance(score, dict) else {}
 
     def subtitle(self) -> str:
-        from pbem.systems.westwall.display import coerce_state, side_name
-
-        st = coerce_state(self.turn["state"])
-        mover = f" · after {side_name(self.scenario, self.move.body.side)}'s move" \
-            if self.move is not None else ""
-        if st.phase == "setup":
-            head = "Set-up"
-        elif st.phase == "over" or st.finished:
-            head = f"Game over after Game-Turn {st.game_turn}"
-        else:
-            head = (f"Game-Turn {st.game_turn} of {self.scenario.last_turn} · "
-                    f"{side_name(self.scenario, st.phasing)} player-turn next")
-        return f"{head} · step {self.step}{mover}"
+        mover = self.move.body.side if self.move is not None else None
+        return str(self.presenter.subtitle(self.scenario, self.turn["state"], self.step, mover))
 
     def view(self, *, side: str | None = None) -> Any:
         """The step's :class:`~pbem.maps.view.MapView`, from the system's presenter."""
-        if side is not None and side not in self.scenario.side_ids():
-            raise InputError(f"unknown side {side!r} (sides: {', '.join(self.scenario.side_ids())})")
+        if side is not None and side not in self.game.sides:
+            raise InputError(f"unknown side {side!r} (sides: {', '.join(self.game.sides)})")
         state = self.turn["state"]
         if side is not None:  # open information in WestWall, but ask the ruleset anyway
             state = self.game.ruleset.view(self.scenario, state, side)
-        view = self.game.ruleset.presenter().map_view(
+        view = self.presenter.map_view(
             self.scenario, state, self.events, subtitle=self.subtitle(), side=side,
             score=self.score, header_lines=[f"Game {self.game.id[:8]} · {self.turn_path.name}"],
         )
@@ -145,7 +131,6 @@ def move_email(game: Any, step: int | None = None, *, template_dir: Path | None 
     """The email that carries move ``step`` (default: the newest move) to the other side, with the
     move file, the turn file it answers and that turn's map attached."""
     from pbem.mail.draft import draft_email
-    from pbem.systems.westwall.display import coerce_state, side_name
 
     moves: dict[int, Any] = game.moves
     if not moves:
@@ -161,14 +146,13 @@ def move_email(game: Any, step: int | None = None, *, template_dir: Path | None 
         raise InputError(f"no move for step {step} in {game.dir} (moves present: {have})")
     prev = StepView(game, step - 1)
     sc = prev.scenario
+    presenter = prev.presenter
     # the map of where the action was (the recipient's pbem draws the whole map on ingest)
-    view = prev.view()
-    crop = action_crop(view)
+    view = prev.view() if presenter.has_map else None
+    crop = action_crop(view) if view is not None else None
     sender = msg.body.side
-    sides = sc.side_ids()
-    recipient = sc.other(sender) if len(sides) > 1 else sender
-    state = coerce_state(prev.turn["state"])
-    presenter = game.ruleset.presenter()
+    sides = game.sides
+    recipient = sides[(sides.index(sender) + 1) % len(sides)]
     narrative = presenter.narrate(sc, prev.events, prev.turn.get("rolls") or [], state=prev.turn["state"])
     orders = presenter.describe_orders(sc, msg.body.orders)
     kind = msg.body.orders.get("kind") if isinstance(msg.body.orders, dict) else None
@@ -181,14 +165,14 @@ def move_email(game: Any, step: int | None = None, *, template_dir: Path | None 
         narrative += [str(line) for line in outcome.get("breakdown", [])]
     else:
         next_action = (f"ingest this email (pbem ingest GAME_DIR this.eml): your pbem checks "
-                       f"{side_name(sc, sender)}'s signature and dice, resolves these orders and "
+                       f"{presenter.side_name(sc, sender)}'s signature and dice, resolves these orders and "
                        f"shows you the result; then it is your decision (pbem status GAME_DIR)")
         tail = "your move"
     attachments = [
         (msg.name, msg.raw, "application/json"),
         (prev.turn_path.name, prev.turn_bytes, "application/json"),
     ]
-    if crop is not None:
+    if crop is not None and view is not None:
         from pbem.render.svg import draw
 
         centre, radius = crop
@@ -198,7 +182,7 @@ def move_email(game: Any, step: int | None = None, *, template_dir: Path | None 
     return draft_email(
         game_id=game.id, scenario=sc, step=step, sender_side=sender, recipient_side=recipient,
         narrative=narrative, orders=orders, next_action=next_action, attachments=attachments,
-        template_dir=template_dir, game_turn=state.game_turn, score=prev.score,
+        template_dir=template_dir, game_turn=presenter.game_turn(sc, prev.turn["state"]), score=prev.score,
         subject_tail=tail, game_label=sc.id,
     )
 
@@ -208,16 +192,13 @@ def invitation_email(game: Any, side: str, *, template_dir: Path | None = None) 
     player's key fingerprint in the text (to compare by phone), and how to accept."""
     from pbem.engine.replay import SCENARIO_NAME
     from pbem.mail.draft import draft_email
-    from pbem.systems.westwall.display import side_name
-    from pbem.systems.westwall.model import Scenario
 
     sc = game.scenario
-    if not isinstance(sc, Scenario):
-        raise InputError("invitation emails are drafted for WestWall games")
-    hosts = [s for s in sc.side_ids() if s != side and game.commitment(s) is not None]
-    sender = hosts[0] if hosts else sc.other(side)
-    lines = [f"{sc.title} [{sc.rule}]: {sc.last_turn - sc.first_turn + 1} game-turns, "
-             f"{side_name(sc, sc.first_player)} first."]
+    presenter = game.ruleset.presenter()
+    side_name = presenter.side_name
+    hosts = [s for s in game.sides if s != side and game.commitment(s) is not None]
+    sender = hosts[0] if hosts else next(s for s in game.sides if s != side)
+    lines = [presenter.about(sc)]
     for s, entry in sorted(game.body.sides.items()):
         lines.append(f"{side_name(sc, s)} ({s}) plays with key {entry.fingerprint}")
     attachments = [
@@ -227,7 +208,7 @@ def invitation_email(game: Any, side: str, *, template_dir: Path | None = None) 
     return draft_email(
         game_id=game.id, scenario=sc, step=0, sender_side=sender, recipient_side=side,
         narrative=lines,
-        intro=(f"{side_name(sc, sender)} invites you to play {side_name(sc, side)} in {sc.title} "
+        intro=(f"{side_name(sc, sender)} invites you to play {side_name(sc, side)} in {presenter.title(sc)} "
                f"(game {game.id}). Check that the key fingerprints below are the ones you expect."),
         next_action=("save this email and run 'pbem join GAME_DIR --key YOUR_KEY --invitation "
                      "this.eml', then send back the email it writes"),
@@ -239,17 +220,18 @@ def invitation_email(game: Any, side: str, *, template_dir: Path | None = None) 
 def join_email(game: Any, side: str, *, template_dir: Path | None = None) -> bytes:
     """The email that accepts an invitation: the join file attached."""
     from pbem.mail.draft import draft_email
-    from pbem.systems.westwall.display import side_name
 
     sc = game.scenario
+    presenter = game.ruleset.presenter()
+    side_name = presenter.side_name
     msg = game.joins[side]
-    others = [s for s in sc.side_ids() if s != side]
+    others = [s for s in game.sides if s != side]
     attachments = [(msg.name, msg.raw, "application/json")]
     return draft_email(
         game_id=game.id, scenario=sc, step=0, sender_side=side, recipient_side=others[0],
         narrative=[f"{side_name(sc, side)} ({side}) accepts with key "
                    f"{game.body.sides[side].fingerprint} and commits to its dice chain."],
-        intro=f"{side_name(sc, side)} accepts your invitation to {sc.title} (game {game.id}).",
+        intro=f"{side_name(sc, side)} accepts your invitation to {presenter.title(sc)} (game {game.id}).",
         next_action="ingest this email (pbem ingest GAME_DIR this.eml): the game starts",
         attachments=attachments, template_dir=template_dir,
         subject=f"[pbem] {sc.id} {game.id[:8]}: {side_name(sc, side)} joins",
@@ -259,9 +241,8 @@ def join_email(game: Any, side: str, *, template_dir: Path | None = None) -> byt
 def write_invitation_mails(game: Any) -> list[Path]:
     """``mail-invite-SIDE.eml`` for every side still to join (after ``pbem new``)."""
     from pbem.protocol.fsutil import write_new
-    from pbem.systems.westwall.model import Scenario
 
-    if not isinstance(game.scenario, Scenario):
+    if not game.ruleset.presenter().writes_mail:
         return []
     out = []
     for side in game.missing_joins():
@@ -274,9 +255,8 @@ def write_invitation_mails(game: Any) -> list[Path]:
 def write_join_mail(game: Any, side: str) -> list[Path]:
     """``mail-join-SIDE.eml`` (after ``pbem join``)."""
     from pbem.protocol.fsutil import write_new
-    from pbem.systems.westwall.model import Scenario
 
-    if not isinstance(game.scenario, Scenario):
+    if not game.ruleset.presenter().writes_mail:
         return []
     path = game.dir / f"mail-join-{side}.eml"
     return [path] if write_new(path, join_email(game, side)) else []
@@ -321,19 +301,16 @@ def write_move_outputs(game: Any, msg: Any) -> list[Path]:
 
 
 def output_hook(game: Any, replay: Any, record: Any) -> list[Path]:
-    """Engine output hook: the map of each new turn file (WestWall games only)."""
-    from pbem.systems.westwall.model import Scenario
-
-    if not isinstance(game.scenario, Scenario) or (game.dir / map_name(record.step)).is_file():
+    """Engine output hook: the map of each turn file (systems whose presenter draws maps)."""
+    if not game.ruleset.presenter().has_map or (game.dir / map_name(record.step)).is_file():
         return []  # drawn already (by this or an earlier command)
     return write_step_outputs(game.dir, record.step, game=game, move=record.move)
 
 
 def move_output_hook(game: Any, replay: Any, msg: Any) -> list[Path]:
-    """Engine move output hook: the email of each move signed here (WestWall games only)."""
-    from pbem.systems.westwall.model import Scenario
-
-    if not isinstance(game.scenario, Scenario) or (game.dir / mail_name(msg.body.step)).is_file():
+    """Engine move output hook: the email of each move signed here (systems whose presenter
+    drafts emails)."""
+    if not game.ruleset.presenter().writes_mail or (game.dir / mail_name(msg.body.step)).is_file():
         return []  # written already (by this or an earlier command)
     return write_move_outputs(game, msg)
 
@@ -344,10 +321,9 @@ def check_maps(game: Any, replay: Any) -> None:
     equal a fresh rendering of its turn file. The first that differs is named."""
     from pbem.engine import derived
     from pbem.errors import VerificationError
-    from pbem.systems.westwall.model import Scenario
 
     derived.check(game.dir, list(game.listing.other))
-    if not getattr(game, "redraw", False) or not isinstance(game.scenario, Scenario):
+    if not game.redraw or not game.ruleset.presenter().has_map:
         return
     for step in sorted(game.listing.turns):
         path = game.dir / map_name(step)

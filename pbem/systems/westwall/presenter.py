@@ -15,6 +15,38 @@ from pbem.maps.view import MapView
 class WestWallPresenter(Presenter):
     """WestWall's presenter (the rules never import it)."""
 
+    has_map = True
+    writes_mail = True
+
+    def side_name(self, scenario: Any, side: str) -> str:
+        from pbem.systems.westwall.display import side_name
+
+        return side_name(scenario, side)
+
+    def about(self, scenario: Any) -> str:
+        sc = scenario
+        return (f"{sc.title} [{sc.rule}]: {sc.last_turn - sc.first_turn + 1} game-turns, "
+                f"{self.side_name(sc, sc.first_player)} first.")
+
+    def subtitle(self, scenario: Any, state: JSON, step: int, mover: str | None) -> str:
+        from pbem.systems.westwall.display import coerce_state
+
+        st = coerce_state(state)
+        after = f" · after {self.side_name(scenario, mover)}'s move" if mover else ""
+        if st.phase == "setup":
+            head = "Set-up"
+        elif st.phase == "over" or st.finished:
+            head = f"Game over after Game-Turn {st.game_turn}"
+        else:
+            head = (f"Game-Turn {st.game_turn} of {scenario.last_turn} · "
+                    f"{self.side_name(scenario, st.phasing)} player-turn next")
+        return f"{head} · step {step}{after}"
+
+    def game_turn(self, scenario: Any, state: JSON) -> int | None:
+        from pbem.systems.westwall.display import coerce_state
+
+        return coerce_state(state).game_turn
+
     def narrate(self, scenario: Any, events: Sequence[JSON], rolls: Sequence[Mapping[str, Any]] = (),
                 *, state: JSON = None) -> list[str]:
         return narrate(scenario, events, rolls, state=state)
