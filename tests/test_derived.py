@@ -32,7 +32,7 @@ def verify(g: Path, tmp_path: Path, *extra: str) -> tuple[int, str]:
 
 def test_every_map_and_mail_is_recorded(game: Path) -> None:
     recorded = dict(reversed(line.split("  ")) for line in (game / "derived.sha256").read_text().splitlines())
-    names = sorted(p.name for p in game.iterdir() if p.name.startswith(("map-", "mail-0")))
+    names = sorted(p.name for p in game.iterdir() if p.name.startswith(("map-", "mail-0", "board")))
     assert sorted(recorded) == names
     for name in names:
         assert recorded[name] == hashlib.sha256((game / name).read_bytes()).hexdigest()

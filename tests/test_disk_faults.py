@@ -161,7 +161,7 @@ def fill(mnt: Path, leave: int) -> Path:
     return filler
 
 
-def test_full_disk_while_the_map_is_written(base: tuple[Path, Path], tmp_path: Path) -> None:
+def test_full_disk_while_the_derived_files_are_written(base: tuple[Path, Path], tmp_path: Path) -> None:
     ref = reference(base, tmp_path)
     assert set(ref) == {"move-0002-DE.json", "turn-0002.json", "map-0002.svg", "mail-0002.eml"}
     home = tmp_path / "home"
@@ -169,14 +169,15 @@ def test_full_disk_while_the_map_is_written(base: tuple[Path, Path], tmp_path: P
     with tmpfs(tmp_path / "full", size="32m") as mnt:
         g = mnt / "game"
         shutil.copytree(base[1], g)
-        # room for the move and the turn file, not for the map after them
-        room = len(ref["move-0002-DE.json"]) + len(ref["turn-0002.json"]) + 3 * 4096
-        assert room + 4096 < len(ref["map-0002.svg"])
+        # room for the move, the turn file and the map, not for the email after them
+        room = (len(ref["move-0002-DE.json"]) + len(ref["turn-0002.json"])
+                + len(ref["map-0002.svg"]) + 4 * 4096)
+        assert room + 4096 < len(ref["mail-0002.eml"])
         filler = fill(mnt, room)
         before, records = snapshot(g), signed_records(home)
         line = one_line(pbem("submit", "--yes", g, de_orders(tmp_path), "--key", "alice", home=home),
                         "No space left on device")
-        assert "map-0002.svg" in line
+        assert "mail-0002.eml" in line
         assert snapshot(g) == before  # the move and the turn written first were removed again
         assert signed_records(home) == records
         filler.unlink()

@@ -45,8 +45,9 @@ def test_example_has_a_map_per_turn_and_the_mail_sent_with_each_move() -> None:
         answered = f"turn-{step - 1:04d}.json"
         maps = [n for n in atts if n.startswith(f"map-{step - 1:04d}-around-")]
         assert set(atts) - set(maps) == {move, answered} and len(maps) <= 1, mail.name
-        for name in maps:  # the action, cropped: smaller than the whole map, which ingest draws
-            assert len(atts[name]) < (EXAMPLE / f"map-{step - 1:04d}.svg").stat().st_size
+        board = (EXAMPLE / "board.svg").read_bytes()
+        for name in maps:  # the action, cropped: fewer hexes than the whole board, which ingest draws
+            assert 0 < atts[name].count(b'id="hex-') < board.count(b'id="hex-')
         assert atts[move] == (EXAMPLE / move).read_bytes()
         assert atts[answered] == (EXAMPLE / answered).read_bytes()
         assert msg["Subject"].startswith("[pbem] bastogne-spearhead T")
@@ -76,3 +77,18 @@ def test_an_archive_from_other_rules_is_refused_by_name_not_as_tampered(
     assert r.code == 2
     assert f"adjudicated with {body['rules']} rules" in r.err and "westwall/999" in r.err
     assert r.err.count("\n") == 1
+
+
+def test_every_map_places_the_board_exactly_on_its_map_box() -> None:
+    """The board (terrain, roads, rivers, hex numbers, places) is drawn once per game; each map
+    places it at the box the board's view box describes, so hex centres line up by hand."""
+    import re
+
+    board = (EXAMPLE / "board.svg").read_text()
+    vx, vy, vw, vh = re.search(r'viewBox="([^"]+)"', board).group(1).split()  # type: ignore[union-attr]
+    for path in sorted(EXAMPLE.glob("map-*.svg")):
+        img = re.search(r'<image [^>]*id="board"[^>]*/>', path.read_text())
+        assert img is not None, path.name
+        attrs = dict(re.findall(r'(\w[\w:-]*)="([^"]*)"', img.group(0)))
+        assert (attrs["x"], attrs["y"], attrs["width"], attrs["height"]) == (vx, vy, vw, vh), path.name
+        assert attrs["xlink:href"] == "board.svg" and attrs["preserveAspectRatio"] == "none"

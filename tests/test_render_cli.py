@@ -132,9 +132,10 @@ def test_mail_draft_carries_move_turn_and_map(game: tuple[Path, Path]) -> None:
     assert atts["move-0002-DE.json"] == (g / "move-0002-DE.json").read_bytes()
     assert atts["turn-0001.json"] == (g / "turn-0001.json").read_bytes()
     # the map of where the action was: the U.S. set-up, cropped; the whole map is drawn on ingest
-    full = (g / "map-0001.svg").read_bytes()
-    assert b'id="unit-' in atts[crop] and len(atts[crop]) < len(full)
-    assert atts[crop].count(b'id="hex-') < full.count(b'id="hex-')
+    board = (g / "board.svg").read_bytes()  # the whole map's terrain, drawn once per game
+    assert b'data-type="placed"' in atts[crop]
+    assert 0 < atts[crop].count(b'id="hex-') < board.count(b'id="hex-')
+    assert b'xlink:href="board.svg"' in (g / "map-0001.svg").read_bytes()
     text = msg.get_body(preferencelist=("plain",)).get_content()  # type: ignore[union-attr]
     assert "1/3 moves to 2712 via 2913, 2812" in text
     assert "20 set up in 1116" in text  # the U.S. set-up it answers (turn 1)

@@ -25,7 +25,7 @@ from pbem.protocol.fsutil import on_rollback
 MANIFEST = "derived.sha256"
 MAX_MANIFEST_BYTES = 16 * 1024 * 1024
 _LINE = re.compile(r"^([0-9a-f]{64})  ([A-Za-z0-9][A-Za-z0-9._-]{0,100})$")
-DERIVED = re.compile(r"^(map-\d{4,}\.svg|mail-\d{4,}\.eml)$")
+DERIVED = re.compile(r"^(map-\d{4,}\.svg|mail-\d{4,}\.eml|board\.svg)$")
 """Names of the derived files the record covers."""
 
 

@@ -26,6 +26,10 @@ from typing import Any
 
 from pbem.errors import InputError
 
+BOARD_NAME = "board.svg"
+"""The board of a game (terrain, roads, rivers, hex numbers, places) drawn once; each
+``map-NNNN.svg`` places it from this file, so the two must stay side by side."""
+
 
 def map_name(step: int) -> str:
     return f"map-{step:04d}.svg"
@@ -93,13 +97,19 @@ class StepView:
         return view
 
     def svg(self, *, side: str | None = None, around: str | None = None,
-            radius: int | None = None) -> str:
+            radius: int | None = None, board: str | None = None) -> str:
+        """The map (``board``: a whole map placing the game's board file instead of drawing it)."""
         from pbem.render.svg import draw
 
-        return draw(self.view(side=side), around=around, radius=radius)
+        return draw(self.view(side=side), around=around, radius=radius, board=board)
+
+    def board_svg(self) -> str:
+        from pbem.render.svg import draw_board
+
+        return draw_board(self.view())
 
 
-ACTION_RADIUS = 7
+ACTION_RADIUS = 5
 """The most hexes around the action an email's map shows (the full map is drawn on ingest)."""
 
 
@@ -276,8 +286,12 @@ def write_step_outputs(game_dir: Path | str, step: int, *, game: Any = None,
 
     game_dir = Path(game_dir)
     view = StepView(game if game is not None else _open(game_dir), step, move=move)
+    out: list[Path] = []
+    board = game_dir / BOARD_NAME
+    if not board.is_file():  # drawn once per game: every map places it (archive size, issue 9)
+        out += _write_derived(board, view.board_svg().encode("utf-8"))
     path = game_dir / map_name(step)
-    return _write_derived(path, view.svg().encode("utf-8"))
+    return out + _write_derived(path, view.svg(board=BOARD_NAME).encode("utf-8"))
 
 
 def _write_derived(path: Path, data: bytes) -> list[Path]:
@@ -325,11 +339,15 @@ def check_maps(game: Any, replay: Any) -> None:
     derived.check(game.dir, list(game.listing.other))
     if not game.redraw or not game.ruleset.presenter().has_map:
         return
+    board = game.dir / BOARD_NAME
     for step in sorted(game.listing.turns):
         path = game.dir / map_name(step)
         if not path.is_file():
             continue
-        fresh = StepView(game, step).svg().encode("utf-8")
+        view = StepView(game, step)
+        if board.is_file() and board.read_bytes() != view.board_svg().encode("utf-8"):
+            raise VerificationError(BOARD_NAME, "differs from the board drawn from the scenario")
+        fresh = view.svg(board=BOARD_NAME if board.is_file() else None).encode("utf-8")
         if path.read_bytes() != fresh:
             raise VerificationError(path.name, f"differs from the map re-rendered from "
                                                f"{game.listing.turns[step].name}")

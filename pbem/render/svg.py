@@ -176,8 +176,10 @@ class _Renderer:
         hex_size: float,
         colors: Mapping[str, str] | None,
         show_hex_numbers: bool,
+        board: str | None = None,
     ) -> None:
         self.v = view
+        self.board = board
         self.title = view.title
         self.subtitle = view.subtitle
         self.side = view.viewer_id
@@ -279,12 +281,13 @@ class _Renderer:
         if self.cropped:
             layer["clip-path"] = "url(#map-clip)"
         dwg.add(layer)
-        self._terrain(dwg, layer)
-        self._water(dwg, layer)
-        self._routes(dwg, layer)
-        self._bridges(dwg, layer)
-        self._edges(dwg, layer, fr)
-        self._labels(dwg, layer)
+        if self.board is not None and not self.cropped:  # the board drawn once per game, beside
+            img = dwg.image(self.board, insert=(_n(fr.map_x0), _n(fr.map_y0)),
+                            size=(_n(fr.map_x1 - fr.map_x0), _n(fr.map_y1 - fr.map_y0)), id="board")
+            img["preserveAspectRatio"] = "none"
+            layer.add(img)
+        else:
+            self._board_layers(dwg, layer, fr)
         paths = dwg.g(id="paths")
         layer.add(paths)
         units = dwg.g(id="units")
@@ -302,6 +305,35 @@ class _Renderer:
         dwg["height"] = _n(vh)
         background["x"], background["y"] = _n(vx), _n(vy)
         background["width"], background["height"] = _n(vw), _n(vh)
+        return str(dwg.tostring())
+
+    def _board_layers(self, dwg: svgwrite.Drawing, layer: Group, fr: _Frame) -> None:
+        """What never changes in a game: terrain, water, roads, bridges, edges and entry areas,
+        hex numbers and place names."""
+        self._terrain(dwg, layer)
+        self._water(dwg, layer)
+        self._routes(dwg, layer)
+        self._bridges(dwg, layer)
+        self._edges(dwg, layer, fr)
+        self._labels(dwg, layer)
+
+    def render_board(self) -> str:
+        """The board alone, its view box exactly the map box of :meth:`render` (which places it
+        with ``<image href=...>``)."""
+        fr = self.frame()
+        dwg = svgwrite.Drawing(profile="full", debug=False)
+        dwg["font-family"] = FONT
+        dwg["data-scenario"] = self.v.scenario_id
+        dwg["data-hex-size"] = _n(self.s)
+        dwg.add(dwg.style(self._css()))
+        self._defs(dwg, fr, symbols=False)
+        layer = dwg.g(id="map")
+        dwg.add(layer)
+        self._board_layers(dwg, layer, fr)
+        box = (fr.map_x0, fr.map_y0, fr.map_x1 - fr.map_x0, fr.map_y1 - fr.map_y0)
+        dwg["viewBox"] = " ".join(_n(v) for v in box)
+        dwg["width"] = _n(box[2])
+        dwg["height"] = _n(box[3])
         return str(dwg.tostring())
 
     def _css(self) -> str:
@@ -323,7 +355,7 @@ class _Renderer:
             f".pl{{font-size:{_n(0.3 * s)}px;fill:{self.col['text']}}}"
         )
 
-    def _defs(self, dwg: svgwrite.Drawing, fr: _Frame) -> None:
+    def _defs(self, dwg: svgwrite.Drawing, fr: _Frame, *, symbols: bool = True) -> None:
         s = self.s
         corners = [(s * math.cos(math.radians(a)), s * math.sin(math.radians(a)))
                    for a in range(0, 360, 60)]
@@ -400,7 +432,7 @@ class _Renderer:
             "sp-artillery": [dot(), oval()],
             "engineer": [eng],
         }
-        for kind in NATO_TYPES:
+        for kind in NATO_TYPES if symbols else ():
             g = dwg.g(id=f"nato-{kind}", stroke_width=sw)
             g.add(box())
             for p in parts[kind]:
@@ -972,8 +1004,12 @@ def draw(
     hex_size: float = DEFAULT_HEX_SIZE,
     colors: Mapping[str, str] | None = None,
     show_hex_numbers: bool = True,
+    board: str | None = None,
 ) -> str:
     """A :class:`~pbem.maps.view.MapView` as SVG text (a pure function of its arguments).
+
+    ``board``: a whole map (no ``around``) places the board drawn by :func:`draw_board` from this
+    file name (``<image href>``) instead of drawing it again.
 
     ``around`` and ``radius`` (default 3) crop the drawing to the hexes within ``radius`` of
     ``around``. ``colors`` overrides any of :data:`DEFAULT_COLORS`, or a side's counter colour with
@@ -989,4 +1025,13 @@ def draw(
     if hex_size <= 0:
         raise InputError(f"hex size must be positive, not {hex_size}")
     return _Renderer(view, around=centre, radius=radius, hex_size=hex_size, colors=colors,
-                     show_hex_numbers=show_hex_numbers).render()
+                     show_hex_numbers=show_hex_numbers, board=board).render()
+
+
+def draw_board(view: MapView, *, hex_size: float = DEFAULT_HEX_SIZE,
+               colors: Mapping[str, str] | None = None, show_hex_numbers: bool = True) -> str:
+    """The part of a whole map that never changes in a game (terrain, water, roads, bridges,
+    edges, entry areas, hex numbers, place names), to be drawn once per game and placed by every
+    map drawn with ``draw(view, board=HREF)``."""
+    return _Renderer(view, around=None, radius=None, hex_size=hex_size, colors=colors,
+                     show_hex_numbers=show_hex_numbers).render_board()
