@@ -103,3 +103,35 @@ def test_undo_clear_and_a_line_the_game_cannot_read(home: Path, tmp_path: Path) 
     run("draft", "clear", g)
     res = CliRunner().invoke(cli, ["submit", str(g), "--key", "bob", "--yes"])
     assert isinstance(res.exception, InputError) and "no draft" in str(res.exception)
+
+
+def test_shell_completion_offers_scenarios_units_and_reachable_hexes(home: Path, tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    g = tmp_path / "game"
+    run("key", "new", "alice")
+    run("key", "new", "bob")
+    run("new", "bastogne-spearhead", g, "--player", "DE=alice", "--player", "US=bob")
+
+    def complete(*words: str) -> list[str]:
+        env = {**os.environ, "COMP_WORDS": " ".join(["pbem", *words]), "COMP_CWORD": str(len(words)),
+               "_PBEM_COMPLETE": "bash_complete"}
+        out = subprocess.run([sys.executable, "-m", "pbem"], env=env, capture_output=True, text=True,
+                             timeout=60).stdout
+        return [line.split(",", 1)[1] for line in out.splitlines() if "," in line]
+
+    assert "bastogne-spearhead" in complete("new", "bastogne-s")
+    assert "draft" in complete("dr")
+    us_units = complete("reach", str(g), "")  # the U.S. set-up is due: U.S. units
+    assert "20" in us_units and "1/3" not in us_units
+    from pbem.engine.scenarios import load_data
+    from pbem.systems.westwall.rules import WestWallRules, default_placements
+
+    sc = WestWallRules().load_scenario(load_data("bastogne-spearhead"))
+    legal = default_placements(sc, WestWallRules().initial_state(sc, {}), "US")
+    (tmp_path / "us.txt").write_text("\n".join(f"place {u} at {h}" for u, h in legal.items()))
+    run("submit", g, tmp_path / "us.txt", "--key", "bob", "--yes")
+    assert "1/3" in complete("reach", str(g), "1/")
+    reachable = complete("draft", "move", str(g), "1/3", "28")
+    assert "2812" in reachable and all(h.startswith("28") for h in reachable)

@@ -16,6 +16,7 @@ from typing import Any
 import click
 
 from pbem.cli._out import echo
+from pbem.cli.complete import hexes, unit_ids
 from pbem.errors import IllegalOrders, InputError, PbemError
 
 
@@ -88,8 +89,8 @@ def draft() -> None:
 
 @draft.command("move")
 @GAME
-@click.argument("unit")
-@click.argument("hex_")
+@click.argument("unit", shell_complete=unit_ids)
+@click.argument("hex_", shell_complete=hexes)
 @click.option("--via", multiple=True, metavar="HEX", help="Hexes on the way (default: the cheapest legal path).")
 @SIDE
 def move(game_dir: Path, unit: str, hex_: str, via: tuple[str, ...], side: str | None) -> None:
@@ -100,7 +101,7 @@ def move(game_dir: Path, unit: str, hex_: str, via: tuple[str, ...], side: str |
 
 @draft.command("enter")
 @GAME
-@click.argument("unit")
+@click.argument("unit", shell_complete=unit_ids)
 @click.argument("hexes", nargs=-1, required=True)
 @SIDE
 def enter(game_dir: Path, unit: str, hexes: tuple[str, ...], side: str | None) -> None:
@@ -110,7 +111,7 @@ def enter(game_dir: Path, unit: str, hexes: tuple[str, ...], side: str | None) -
 
 @draft.command("exit")
 @GAME
-@click.argument("unit")
+@click.argument("unit", shell_complete=unit_ids)
 @click.argument("hexes", nargs=-1, required=True)
 @SIDE
 def exit_(game_dir: Path, unit: str, hexes: tuple[str, ...], side: str | None) -> None:

@@ -17,6 +17,7 @@ from typing import Any
 import click
 
 from pbem.cli._out import echo
+from pbem.cli.complete import scenario_ids, unit_ids
 from pbem.errors import InputError
 from pbem.protocol import archive
 
@@ -66,7 +67,7 @@ def _game_id(given: str | None) -> str:
 
 
 @click.command()
-@click.argument("scenario")
+@click.argument("scenario", shell_complete=scenario_ids)
 @click.argument("game_dir", type=click.Path(file_okay=False, path_type=Path))
 @click.option("--player", "players", multiple=True, required=True, metavar="SIDE=KEY",
               help="Who plays a side: a local key name, or a public-key file for an invited player.")
@@ -683,7 +684,7 @@ def units(game_dir: Path, side: str | None) -> None:
 
 @click.command()
 @click.argument("game_dir", type=click.Path(file_okay=False, exists=True, path_type=Path))
-@click.argument("unit")
+@click.argument("unit", shell_complete=unit_ids)
 def reach(game_dir: Path, unit: str) -> None:
     """Every hex UNIT can reach this phase, with its cost and path, and why the hexes next to it
     that it cannot enter are closed.
