@@ -227,3 +227,32 @@ def test_ingest_tells_what_happened_and_never_to_send_the_opponents_move_back(tm
     assert "step 1: US's move" in res.err and "20 set up in 1116" in res.err
     assert "next: DE -- Game-Turn 1, German player-turn" in res.err
     assert "send move-0001-US.json" not in res.err  # bob's own move is not bob's to receive back
+
+
+def test_mails_carry_from_and_to_when_the_genesis_has_addresses(tmp_path: Path) -> None:
+    import email
+    import email.policy
+
+    de_home, us_home = tmp_path / "de-home", tmp_path / "us-home"
+    a, b = tmp_path / "de-game", tmp_path / "us-game"
+    ok(pbem("key", "new", "alice", home=de_home))
+    ok(pbem("key", "new", "bob", home=us_home))
+    pub = us_home / "keys" / "bob.pub"
+    for bad in ("bob@example.net\nBcc: eve@example.org", "bob@example.net\n", "Bob <bob@example.net>"):
+        res = pbem("new", "bastogne-spearhead", tmp_path / "x", "--player", "DE=alice", "--player",
+                   f"US={pub}", "--email", f"US={bad}", home=de_home)
+        assert res.code == 2 and "not one email address" in res.err and not (tmp_path / "x").exists()
+    ok(pbem("new", "bastogne-spearhead", a, "--player", "DE=alice", "--player", f"US={pub}",
+            "--email", "DE=alice@example.org", "--email", "US=bob@example.net", home=de_home))
+
+    def headers(path: Path) -> tuple[str, str]:
+        msg = email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
+        return str(msg["From"]), str(msg["To"])
+
+    assert headers(a / "mail-invite-US.eml") == ("alice@example.org", "bob@example.net")
+    ok(pbem("join", b, "--key", "bob", "--invitation", a / "mail-invite-US.eml", home=us_home))
+    assert headers(b / "mail-join-US.eml") == ("bob@example.net", "alice@example.org")
+    ok(pbem("ingest", a, b / "mail-join-US.eml", home=de_home))
+    (tmp_path / "us.json").write_text(ok(pbem("orders", b, "--side", "US", home=us_home)).out)
+    ok(pbem("submit", "--yes", b, tmp_path / "us.json", "--key", "bob", home=us_home))
+    assert headers(b / "mail-0001.eml") == ("bob@example.net", "alice@example.org")

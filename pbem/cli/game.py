@@ -75,8 +75,10 @@ def _game_id(given: str | None) -> str:
               help="Scenario option (e.g. chain_length=512).")
 @click.option("--game-id", hidden=True, help="Fixed game id (reproducible examples and tests).")
 @click.option("--nonce", "nonce_hex", hidden=True, help="Fixed chain nonce (reproducible examples and tests).")
+@click.option("--email", "emails", multiple=True, metavar="SIDE=ADDRESS",
+              help="A player's email address: the emails pbem drafts then carry From and To.")
 def new(scenario: str, game_dir: Path, players: tuple[str, ...], options: tuple[str, ...],
-        game_id: str | None, nonce_hex: str | None) -> None:
+        game_id: str | None, nonce_hex: str | None, emails: tuple[str, ...]) -> None:
     """Start a game of SCENARIO in GAME_DIR (which must not exist or be empty)."""
     from pbem.engine.play import new_game
     from pbem.engine.replay import load_plugins
@@ -95,9 +97,15 @@ def new(scenario: str, game_dir: Path, players: tuple[str, ...], options: tuple[
         if side in chosen:
             raise InputError(f"side {side} given twice")
         chosen[side] = spec
+    addresses: dict[str, str] = {}
+    for text in emails:
+        side, sep, address = text.partition("=")
+        if not sep or side in addresses:
+            raise InputError(f"--email {text[:80]!r}: expected SIDE=ADDRESS, once per side")
+        addresses[side] = address
     load_plugins()
     game, written = new_game(scenario, game_dir, chosen, opts, game_id=_game_id(game_id),
-                             nonce=_nonce(nonce_hex))
+                             nonce=_nonce(nonce_hex), emails=addresses)
     invited = game.missing_joins()
     if invited:
         from pbem.render.outputs import write_invitation_mails

@@ -34,7 +34,7 @@ decision they answer."""
 
 
 def new_game(scenario: str, game_dir: Path, players: dict[str, str], options: dict[str, Any], *,
-             game_id: str, nonce: bytes) -> tuple[Game, list[Path]]:
+             game_id: str, nonce: bytes, emails: dict[str, str] | None = None) -> tuple[Game, list[Path]]:
     """Write the genesis of a game of ``scenario`` (a bundled id or a scenario file) into
     ``game_dir`` (absent or empty): ``players`` maps every side to a local key name (it commits
     and signs now, with ``nonce``) or a public-key file (it is invited and joins later). Everything
@@ -62,6 +62,14 @@ def new_game(scenario: str, game_dir: Path, players: dict[str, str], options: di
         if side not in sides:
             raise InputError(f"--player {side}={spec}: no side {side!r} in {scenario} "
                              f"(sides: {', '.join(sides)})")
+    import re
+
+    for side, address in (emails or {}).items():
+        if side not in sides:
+            raise InputError(f"--email {side}=...: no side {side!r} in {scenario} (sides: {', '.join(sides)})")
+        if len(address) > 254 or not re.fullmatch(archive.EMAIL_PATTERN, address):
+            raise InputError(f"--email {side}={address[:80]!r}: not one email address pbem can put in "
+                             "a From/To header")
     missing = [s for s in sides if s not in players]
     if missing:
         raise InputError(f"no --player for side(s) {', '.join(missing)}")
@@ -92,6 +100,8 @@ def new_game(scenario: str, game_dir: Path, players: dict[str, str], options: di
             commitment = side_nonce = None  # the invited player draws its own nonce at join
         entries[side] = {"key": public_line(pub), "fingerprint": fingerprint(pub),
                          "commitment": commitment, "nonce": side_nonce}
+        if emails and side in emails:
+            entries[side]["email"] = emails[side]
     if not privs:
         raise InputError("at least one side must be played with a local key (it signs the genesis)")
     body: dict[str, Any] = {

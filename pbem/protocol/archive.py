@@ -36,6 +36,8 @@ MOVE_DS = "pbem/move/v1"
 TURN_DS = "pbem/turn/v1"
 
 SIDE_PATTERN = r"^[A-Za-z0-9_]{1,16}$"
+EMAIL_PATTERN = r"^[^@\s<>(),;:\\\"\[\]]{1,64}@[A-Za-z0-9.-]{1,189}\.[A-Za-z]{2,}$"
+"""An address pbem may put in a From/To header: one mailbox, no spaces, no header tricks."""
 HEX32 = r"^[0-9a-f]{64}$"
 GAME_PATTERN = r"^[0-9a-f]{32}$"
 MAX_STEP = 9999
@@ -81,6 +83,10 @@ class SideEntry(_Body):
     commitment: Hash | None = Field(description="Head of the side's dice hash chain (null: invited)")
     nonce: Hash | None = Field(
         description="The side's own fresh chain nonce, published with its commitment (null: invited)"
+    )
+    email: str | None = Field(
+        None, max_length=254, pattern=EMAIL_PATTERN,
+        description="The player's email address, for the From/To of the emails pbem drafts (optional)",
     )
 
     @model_validator(mode="after")

@@ -193,8 +193,15 @@ def move_email(game: Any, step: int | None = None, *, template_dir: Path | None 
         game_id=game.id, scenario=sc, step=step, sender_side=sender, recipient_side=recipient,
         narrative=narrative, orders=orders, next_action=next_action, attachments=attachments,
         template_dir=template_dir, game_turn=presenter.game_turn(sc, prev.turn["state"]), score=prev.score,
+        sender_address=_address(game, sender), recipient_address=_address(game, recipient),
         subject_tail=tail, game_label=sc.id,
     )
+
+
+def _address(game: Any, side: str) -> str | None:
+    """A side's email address, when the genesis names one (``pbem new --email SIDE=ADDRESS``)."""
+    entry = game.body.sides.get(side)
+    return entry.email if entry is not None else None
 
 
 def invitation_email(game: Any, side: str, *, template_dir: Path | None = None) -> bytes:
@@ -223,6 +230,7 @@ def invitation_email(game: Any, side: str, *, template_dir: Path | None = None) 
         next_action=("save this email and run 'pbem join GAME_DIR --key YOUR_KEY --invitation "
                      "this.eml', then send back the email it writes"),
         attachments=attachments, template_dir=template_dir,
+        sender_address=_address(game, sender), recipient_address=_address(game, side),
         subject=f"[pbem] {sc.id} {game.id[:8]}: invitation to play {side_name(sc, side)}",
     )
 
@@ -244,6 +252,7 @@ def join_email(game: Any, side: str, *, template_dir: Path | None = None) -> byt
         intro=f"{side_name(sc, side)} accepts your invitation to {presenter.title(sc)} (game {game.id}).",
         next_action="ingest this email (pbem ingest GAME_DIR this.eml): the game starts",
         attachments=attachments, template_dir=template_dir,
+        sender_address=_address(game, side), recipient_address=_address(game, others[0]),
         subject=f"[pbem] {sc.id} {game.id[:8]}: {side_name(sc, side)} joins",
     )
 
