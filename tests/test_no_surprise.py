@@ -147,10 +147,12 @@ def test_only_its_author_can_retract_a_move(game: tuple[Path, Path], tmp_path: P
 # --- what real mail clients do to pbem's files -----------------------------------------------------
 
 
-def test_mail_is_read_by_content_whatever_its_name_and_crlf_is_forgiven(tmp_path: Path) -> None:
-    """A mail client saves the invitation as 'invite.txt' and the reply as 'Re: your move', and
-    turns a move file's final newline into CRLF: pbem reads them all; a changed byte inside is
-    still refused."""
+def remote_spearhead(tmp_path: Path, *, invite_as: str | None = None,
+                     reply_as: str | None = None) -> tuple[Path, Path, Path, Path]:
+    """Alice (DE) invites Bob (US) by email; Bob joins and sets up; each has a home and a game
+    directory, and only emails travel (saved under ``invite_as`` / ``reply_as`` when given, as a
+    mail client might name them). Returns (alice's home, bob's home, alice's game, bob's game);
+    Bob's set-up (move 1) is signed and its email not yet sent."""
     import shutil
 
     de_home, us_home = tmp_path / "de-home", tmp_path / "us-home"
@@ -159,14 +161,24 @@ def test_mail_is_read_by_content_whatever_its_name_and_crlf_is_forgiven(tmp_path
     ok(pbem("key", "new", "bob", home=us_home))
     ok(pbem("new", "bastogne-spearhead", a, "--player", "DE=alice", "--player",
             f"US={us_home / 'keys' / 'bob.pub'}", home=de_home))
-    invite = tmp_path / "invite.txt"
-    shutil.copyfile(a / "mail-invite-US.eml", invite)
+    invite = a / "mail-invite-US.eml"
+    if invite_as:
+        invite = Path(shutil.copyfile(invite, tmp_path / invite_as))
     ok(pbem("join", b, "--key", "bob", "--invitation", invite, home=us_home))
-    reply = tmp_path / "Re: invitation"
-    shutil.copyfile(b / "mail-join-US.eml", reply)
+    reply = b / "mail-join-US.eml"
+    if reply_as:
+        reply = Path(shutil.copyfile(reply, tmp_path / reply_as))
     ok(pbem("ingest", a, reply, home=de_home))
     (tmp_path / "us.json").write_text(ok(pbem("orders", b, "--side", "US", home=us_home)).out)
     ok(pbem("submit", "--yes", b, tmp_path / "us.json", "--key", "bob", home=us_home))
+    return de_home, us_home, a, b
+
+
+def test_mail_is_read_by_content_whatever_its_name_and_crlf_is_forgiven(tmp_path: Path) -> None:
+    """A mail client saves the invitation as 'invite.txt' and the reply as 'Re: your move', and
+    turns a move file's final newline into CRLF: pbem reads them all; a changed byte inside is
+    still refused."""
+    de_home, us_home, a, b = remote_spearhead(tmp_path, invite_as="invite.txt", reply_as="Re: invitation")
     crlf = tmp_path / "move-0001-US.json"
     crlf.write_bytes((b / "move-0001-US.json").read_bytes()[:-1] + b"\r\n")
     bad = tmp_path / "bad" / "move-0001-US.json"
@@ -211,16 +223,7 @@ def test_reach_lists_where_a_unit_can_go_and_refuses_out_of_turn(game: tuple[Pat
 def test_ingest_tells_what_happened_and_never_to_send_the_opponents_move_back(tmp_path: Path) -> None:
     import shutil
 
-    de_home, us_home = tmp_path / "de-home", tmp_path / "us-home"
-    a, b = tmp_path / "de-game", tmp_path / "us-game"
-    ok(pbem("key", "new", "alice", home=de_home))
-    ok(pbem("key", "new", "bob", home=us_home))
-    ok(pbem("new", "bastogne-spearhead", a, "--player", "DE=alice", "--player",
-            f"US={us_home / 'keys' / 'bob.pub'}", home=de_home))
-    ok(pbem("join", b, "--key", "bob", "--invitation", a / "mail-invite-US.eml", home=us_home))
-    ok(pbem("ingest", a, b / "mail-join-US.eml", home=de_home))
-    (tmp_path / "us.json").write_text(ok(pbem("orders", b, "--side", "US", home=us_home)).out)
-    ok(pbem("submit", "--yes", b, tmp_path / "us.json", "--key", "bob", home=us_home))
+    de_home, us_home, a, b = remote_spearhead(tmp_path)
     mail = tmp_path / "from-bob.eml"
     shutil.copyfile(b / "mail-0001.eml", mail)
     res = ok(pbem("ingest", a, mail, home=de_home))
