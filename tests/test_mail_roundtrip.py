@@ -74,8 +74,11 @@ def test_two_machines_play_by_email(tmp_path: Path) -> None:
     # U.S. set-up (no dice): resolved at once on both machines.
     (tmp_path / "us-setup.json").write_text(ok(us_home, "orders", b, "--side", "US").split("\n}")[0] + "\n}")
     ok(us_home, "submit", "--yes", b, tmp_path / "us-setup.json", "--key", "bob")
-    # turn 0 had no events: nothing to show but the whole map, which the German's pbem draws itself
-    assert set(attachments(b / "mail-0001.eml")) == {"move-0001-US.json", "turn-0000.json"}
+    # turn 0 had no events, so the set-up email shows the map after the set-up: the units placed
+    setup_atts = attachments(b / "mail-0001.eml")
+    [setup_map] = [n for n in setup_atts if n.startswith("map-0001-around-")]
+    assert set(setup_atts) == {"move-0001-US.json", "turn-0000.json", setup_map}
+    assert setup_atts[setup_map].count(b'data-type="placed"') == 9  # the nine U.S. units
     out = ok(de_home, "ingest", a, b / "mail-0001.eml")
     assert "the attached turn-0000.json is byte-identical to ours" in out
 

@@ -157,9 +157,16 @@ def move_email(game: Any, step: int | None = None, *, template_dir: Path | None 
     prev = StepView(game, step - 1)
     sc = prev.scenario
     presenter = prev.presenter
-    # the map of where the action was (the recipient's pbem draws the whole map on ingest)
+    # the map of where the action was (the recipient's pbem draws the whole map on ingest): the
+    # turn this move answers; when nothing happened there (the start of the game) and this move
+    # resolved at once (a set-up: no dice), the map after this move, so the units placed are seen
+    shown = prev
     view = prev.view() if presenter.has_map else None
     crop = action_crop(view) if view is not None else None
+    if view is not None and crop is None and step in game.listing.turns:
+        shown = StepView(game, step, move=msg)
+        view = shown.view()
+        crop = action_crop(view)
     sender = msg.body.side
     sides = game.sides
     recipient = sides[(sides.index(sender) + 1) % len(sides)]
@@ -187,7 +194,7 @@ def move_email(game: Any, step: int | None = None, *, template_dir: Path | None 
 
         centre, radius = crop
         svg = draw(view, around=centre, radius=radius)
-        attachments.append((f"map-{prev.step:04d}-around-{centre}.svg", svg.encode("utf-8"),
+        attachments.append((f"map-{shown.step:04d}-around-{centre}.svg", svg.encode("utf-8"),
                             "image/svg+xml"))
     return draft_email(
         game_id=game.id, scenario=sc, step=step, sender_side=sender, recipient_side=recipient,
