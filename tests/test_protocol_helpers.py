@@ -26,6 +26,10 @@ DATA = Path(__file__).parent / "data"
 TOY = DATA / "toy-duel.json"
 GAME_ID = "00112233445566778899aabbccddeeff"
 OTHER_GAME_ID = "ffeeddccbbaa99887766554433221100"
+NONCE_A = "a1" * 32
+NONCE_B = "b2" * 32
+"""Fixed chain nonces (``--nonce``) so that the toy games of these tests roll the same dice on
+every run (real players' tools draw fresh ones)."""
 
 # Orders of a complete toy game (A and B alternate; step numbers in comments).
 SCRIPT: list[tuple[str, dict[str, Any]]] = [
@@ -152,10 +156,10 @@ def start_remote(root: Path, game_id: str = GAME_ID) -> tuple[Player, Player]:
     bob_pub = a.work / "bob.pub"
     shutil.copyfile(b.pub, bob_pub)
     res = ok(a.run("new", TOY, a.dir, "--player", "A=alice", "--player", f"B={bob_pub}",
-                   "--game-id", game_id))
+                   "--game-id", game_id, "--nonce", NONCE_A))
     assert written(res) == ["scenario.json", "genesis.json"]
     shutil.copytree(a.dir, b.dir)
-    res = ok(b.run("join", b.dir, "--key", "bob"))
+    res = ok(b.run("join", b.dir, "--key", "bob", "--nonce", NONCE_B))
     assert written(res) == ["join-B.json", "turn-0000.json"]
     res = ok(b.send(a, ["join-B.json"]))
     assert written(res) == ["join-B.json", "turn-0000.json"]
