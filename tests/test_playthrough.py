@@ -32,8 +32,9 @@ def _new_game(tmp_path: Path, scenario: str) -> tuple[Path, Path]:
     for name in ("alice", "bob"):
         assert pbem("key", "new", name, "--no-passphrase", home=home).code == 0
     g = tmp_path / "game"
+    # fixed game id and chain nonce: the same dice on every run, so a playthrough is reproducible
     res = pbem("new", scenario, g, "--player", "DE=alice", "--player", "US=bob", "--game-id", GAME_ID,
-               home=home)
+               "--nonce", "c3" * 32, home=home)
     assert res.code == 0, res.err
     return home, g
 
