@@ -281,3 +281,51 @@ def test_property_retreat_never_enters_enemy_zoc_and_never_stacks(
     for _, path in r.displaced:
         assert not before.enemy_zoc(path[-1], "US")
     assert b.stacked_hexes() == {}
+
+
+def test_7_82_enclosed_friends_cannot_make_way() -> None:
+    # A row of US units shut in between the map edge and de2's zone: nobody in it can make way, so
+    # us1 is eliminated [7.82] -- found without trying every order of pushing (the walk over the
+    # friendly area finds no empty hex to end a chain in).
+    b = line_board({"de1": "0201", "us1": "0301", "us2": "0401", "us3": "0501", "de2": "0701"})
+    r = retreat(b, NOEX, "us1", 1, combat=1, away_from=[H("0201")])
+    assert r.eliminated == "7.82"
+    assert [b.unit_hex(u) for u in ("us2", "us3")] == [H("0401"), H("0501")]
+
+
+_CROWD = [unit(f"d{i}", "DE", "infantry", 3, 3, 7) for i in range(3)] + [
+    unit(f"u{i}", "US", "infantry", 2, 2, 7) for i in range(12)
+]
+_CROWD_SC = tiny_scenario(cols=(1, 5), rows=(1, 4), units=_CROWD, terrain={"lake": ["0303"]})
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(st.sampled_from(_HEXES), min_size=15, max_size=15, unique=True),
+    st.integers(1, 3),
+    st.integers(0, 11),
+)
+def test_property_7_82_pruned_search_chooses_as_the_full_search(
+    hexes: list[str], dist: int, who: int
+) -> None:
+    # The walk that gives up on enclosed friendly areas (retreat._vacancy_reachable) only ever
+    # saves work: on crowded boards the retreat, its displacements and the board after it are
+    # exactly those of the search that tries every chain.
+    import pbem.systems.westwall.retreat as retreat_module
+
+    positions = {u.id: h for u, h in zip(_CROWD, hexes, strict=True)}
+    uid = f"u{who}"
+    away = [H(positions["d0"])]
+    pruned = Board.from_state(_CROWD_SC, state_with(_CROWD_SC, positions))
+    r1 = retreat(pruned, NOEX, uid, dist, combat=1, away_from=away)
+    full = Board.from_state(_CROWD_SC, state_with(_CROWD_SC, positions))
+    original = retreat_module._vacancy_reachable
+    retreat_module._vacancy_reachable = lambda *a, **k: True  # type: ignore[assignment]
+    try:
+        r2 = retreat(full, NOEX, uid, dist, combat=1, away_from=away)
+    finally:
+        retreat_module._vacancy_reachable = original
+    assert (r1.path, r1.eliminated, r1.displaced, r1.events) == (
+        r2.path, r2.eliminated, r2.displaced, r2.events
+    )
+    assert dict(pruned.positions()) == dict(full.positions())

@@ -90,6 +90,8 @@ class _Memo:
     def __init__(self) -> None:
         self.static: dict[tuple[str, Hex, Hex], tuple[str, str, str] | None] = {}
         self.order: dict[tuple[Hex, str], tuple[tuple[int, ...], int]] = {}
+        self.hostile: dict[Hex, bool] = {}
+        """Hexes holding an enemy unit or in an enemy zone of control (enemies do not move)."""
 
 
 _SORTED_NEIGHBOURS: dict[Hex, list[Hex]] = {}
@@ -171,6 +173,42 @@ def _order_key(
     return out
 
 
+def _vacancy_reachable(
+    board: Board, side: str, start: Hex, busy: frozenset[str], memo: _Memo | None
+) -> bool:
+    """Whether a chain of displacements from ``start`` could end in an empty hex at all [7.82].
+
+    A chain succeeds only when some unit in it steps into a hex that is on the map, empty, free of
+    enemy units and of enemy zones of control [7.71]; each link steps into a hex held by friends
+    none of which is already in the chain (``busy``). Displacements never empty a hex (whoever
+    makes way is replaced by whoever pushed it), so the empty hexes are those of the board now.
+    This walk ignores terrain, the units' kinds and the chain's length, so it may say yes where
+    :func:`displace` fails, never no where it succeeds: a ``False`` saves a search that would
+    otherwise try every order of pushing through a dense friendly area, which grows
+    exponentially with its size."""
+    hexes = board.geo.hexes
+    hostile = memo.hostile if memo is not None else {}
+    seen = {start}
+    todo = [start]
+    while todo:
+        here = todo.pop()
+        for nb in here.neighbours():
+            if nb in seen or nb not in hexes:
+                continue
+            seen.add(nb)
+            bad = hostile.get(nb)
+            if bad is None:
+                bad = hostile[nb] = board.enemy_zoc(nb, side) or board.enemy_at(nb, side) is not None
+            if bad:
+                continue
+            occupants = board.occupants(nb)
+            if not occupants:
+                return True
+            if not busy.intersection(occupants):
+                todo.append(nb)
+    return False
+
+
 def displace(
     board: Board,
     exclusive: Exclusive,
@@ -208,6 +246,8 @@ def displace(
         dest = min(vacant, key=key)
         board.place(uid, dest)
         return [(uid, [start, dest], by)]
+    if friends and not _vacancy_reachable(board, board.geo.side_of[uid], start, busy, memo):
+        return None
     for dest in sorted(friends, key=key):
         # A trial on the board itself, undone unless every unit in ``dest`` can make way.
         mark = board.begin()
