@@ -358,7 +358,7 @@ def submit(game: Game, orders: OrdersSource, key_name: str, *, confirm: Confirm 
         except PbemError:
             same = False
         if same and (rp.tail_open or not rp.current.pending or rp.current.pending[0].side not in my_sides
-                     or last.body.step == len(rp.placed)):
+                     or last.body.step == rp.placed_count):
             result.already = archive.move_name(last.body.step, last.body.side)
             result.written += run_move_outputs(game, rp, last)  # e.g. the email a crash did not write
             return result
