@@ -18,7 +18,7 @@ import click
 
 from pbem.cli._out import echo
 from pbem.cli.complete import scenario_ids, unit_ids
-from pbem.errors import InputError
+from pbem.errors import InputError, PbemError
 from pbem.protocol import archive
 
 
@@ -319,8 +319,57 @@ def _next_steps(game: Any, rp: Any, written: list[Path], *, authored: bool = Tru
     if moves:
         echo(f"send {', '.join(moves)} to the other player(s); they run "
                    f"'pbem ingest GAME_DIR {moves[0]}'", err=True)
+    rnd = rp.current.round if rp.records and not rp.tail_open else None
+    if rnd is not None and rnd.phase == "reveal":
+        mine = [s for s in rnd.owed() if s in _local_sides(game) and rnd.slot(s) not in rp.held]
+        if mine:
+            echo(f"every side has committed: reveal {', '.join(mine)}'s sealed orders with "
+                 "'pbem reveal GAME_DIR --key KEY'", err=True)
     if rp.waiting:
         echo(f"now waiting for {rp.waiting}", err=True)
+
+
+def _local_sides(game: Any) -> list[str]:
+    from pbem.protocol.localstate import LocalGame
+
+    try:
+        return list(LocalGame.of(game).sides())
+    except PbemError:
+        return []
+
+
+@click.command()
+@click.argument("game_dir", type=click.Path(file_okay=False, exists=True, path_type=Path))
+@click.option("--key", "key_name", required=True, help="Your local key.")
+@click.option("--yes", is_flag=True, help="Sign without asking (for scripts).")
+def reveal(game_dir: Path, key_name: str, yes: bool) -> None:
+    """Reveal the sealed orders you committed, once every side has committed.
+
+    In a sealed round (simultaneous orders) 'pbem submit' signs only a commitment (a hash of your
+    orders and a secret salt); when the last side's commitment has arrived, this signs a reveal of
+    exactly those orders and that salt -- nothing new is decided. Every pbem checks the reveal
+    against the commitment [P8].
+    """
+    import sys
+
+    from pbem.engine.play import Preview
+    from pbem.engine.play import reveal as play_reveal
+    from pbem.engine.replay import load_plugins, open_checked
+
+    load_plugins()
+    game = open_checked(game_dir)
+
+    def confirm(shown: Preview) -> bool:
+        if yes:
+            return True
+        echo(shown.text(), err=True)
+        if not sys.stdin.isatty():
+            raise InputError("not signed: confirm on a terminal, or give --yes")
+        return click.confirm("Reveal these orders?", default=False, err=True)
+
+    result = play_reveal(game, key_name, confirm=confirm)
+    _echo_files(result.written)
+    _next_steps(game, result.replay, result.written)
 
 
 def _draft_of(game_dir: Path, key_name: str) -> Path:
@@ -510,7 +559,7 @@ def ingest(game_dir: Path, files: tuple[Path, ...]) -> None:
             continue
         b = rec.move.body
         echo(f"step {rec.step}: {b.side}'s move", err=True)
-        for line in presenter.describe_orders(game.scenario, b.orders):
+        for line in presenter.describe_move(game.scenario, b.orders):
             echo(f"  . {line}", err=True)
         for line in presenter.narrate(game.scenario, rec.turn["events"], rec.turn["rolls"],
                                       state=rec.turn["state"]):
@@ -576,7 +625,7 @@ def log(game_dir: Path, step: int | None) -> None:
                 echo(f"    {side} plays with key {game.body.sides[side].fingerprint}")
         else:
             b = rec.move.body
-            lines = presenter.describe_orders(game.scenario, b.orders)
+            lines = presenter.describe_move(game.scenario, b.orders)
             if lines:
                 echo(f"step {rec.step}: {b.side} ({rec.move.name}) orders:")
                 for line in lines:

@@ -77,7 +77,14 @@ class Checkpoints:
             raise
 
     def _restore(self, rp: Replay, data: dict[str, Any]) -> bool:
-        from pbem.engine.replay import StepRecord, decision_json, read_file
+        from pbem.engine.replay import (
+            StepRecord,
+            decision_json,
+            read_file,
+            round_after,
+            round_pending,
+        )
+        from pbem.engine.sealed import Round
         from pbem.protocol import archive
         from pbem.protocol.canonical import MAX_TURN_BYTES, canonical_bytes, loads_strict
 
@@ -133,11 +140,13 @@ class Checkpoints:
                     return False
             last[side], count[side], at[side] = value, n, step
         state = g.ruleset.load_state(g.scenario, turn["state"])
-        pending = g.ruleset.pending(g.scenario, state)
+        sealed = Round.from_json(turn["sealed"]) if turn.get("sealed") is not None else None
+        pending = round_pending(sealed) if sealed is not None else g.ruleset.pending(g.scenario, state)
         if [decision_json(d) for d in pending] != turn["pending"]:
             return False
         rp.base = c
-        rp.records = [StepRecord(c, move, turn_bytes, turn_hash, turn, state, pending)]
+        rp.records = [StepRecord(c, move, turn_bytes, turn_hash, turn, state, pending,
+                                 round=round_after(c, turn_hash, pending, sealed))]
         rp.placed = []
         rp.chain_last, rp.chain_count, rp.chain_at = last, count, at
         rp._chains[c] = {s: (count[s], last[s].hex(), at[s]) for s in g.sides}

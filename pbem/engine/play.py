@@ -332,9 +332,8 @@ def submit(game: Game, orders: OrdersSource, key_name: str, *, confirm: Confirm 
     signed (not when the same bytes were signed before and are only re-sent). Re-submitting orders
     already archived signs nothing (and finishes any output a crash left undone); orders different
     from a move already signed for this step are refused [P7]."""
-    from pbem.protocol.canonical import canonical_bytes
     from pbem.protocol.keys import KeyStore
-    from pbem.protocol.localstate import LocalGame, local_seeds, private_key, seed_for
+    from pbem.protocol.localstate import LocalGame, local_seeds, seed_for
 
     info = KeyStore().info(key_name)
     my_sides = game.side_of_fingerprint(info.fingerprint)
@@ -363,6 +362,9 @@ def submit(game: Game, orders: OrdersSource, key_name: str, *, confirm: Confirm 
             result.written += run_move_outputs(game, rp, last)  # e.g. the email a crash did not write
             return result
 
+    rnd = rp.current.round if rp.records and not rp.tail_open else None
+    if rnd is not None:
+        return _submit_sealed(game, rp, rnd, orders, key_name, my_sides, local, seeds, confirm, result)
     decision = current_decision(rp)
     if decision.side not in my_sides:
         hint = ""
@@ -377,7 +379,16 @@ def submit(game: Game, orders: OrdersSource, key_name: str, *, confirm: Confirm 
     if local.signed(rp.next_step, side) is None and confirm is not None and not confirm(shown):
         raise InputError("not signed: nothing was written")
     body = move_body(game, rp, side, normalized, seeds[side])
-    step = body["step"]
+    return _sign_and_place(game, rp, local, result, body, key_name)
+
+
+def _sign_and_place(game: Game, rp: Replay, local: Any, result: Submitted, body: dict[str, Any],
+                    key_name: str) -> Submitted:
+    """Sign ``body`` (or re-use the bytes signed for its step before [P7]), place it and write."""
+    from pbem.protocol.canonical import canonical_bytes
+    from pbem.protocol.localstate import private_key
+
+    step, side = body["step"], body["side"]
     body_bytes = canonical_bytes(body)
     record = local.signed(step, side)
     if record is not None:
@@ -402,6 +413,111 @@ def submit(game: Game, orders: OrdersSource, key_name: str, *, confirm: Confirm 
             local.forget_unsent(step, side, game.path(msg.name))
         raise
     return result
+
+
+# ------------------------------------------------------------------------------------------------
+# sealed rounds: commit (submit) and reveal
+# ------------------------------------------------------------------------------------------------
+
+
+def _sealed_body(game: Game, rp: Replay, side: str, step: int, answers: str, orders: Any,
+                 seed: bytes) -> dict[str, Any]:
+    from pbem.protocol.dice import reveal
+
+    j = rp.next_reveal_index(side)
+    if j > game.chain_length:
+        raise InputError(f"{side}'s dice chain is exhausted ({game.chain_length} reveals)")
+    return {"ds": archive.MOVE_DS, "game": game.id, "step": step, "side": side, "answers": answers,
+            "reveal": reveal(seed, game.chain_length, j).hex(), "orders": orders}
+
+
+def _my_sealed_side(rp: Replay, rnd: Any, my_sides: list[str], key_name: str, phase: str) -> str | None:
+    """The side of ``my_sides`` that owes this phase's message and has not sent it (held moves
+    included), or ``None`` when every one of them has."""
+    for side in rnd.owed():
+        if side in my_sides and rnd.slot(side) not in rp.held:
+            return str(side)
+    return None
+
+
+def _submit_sealed(game: Game, rp: Replay, rnd: Any, orders: OrdersSource, key_name: str,
+                   my_sides: list[str], local: Any, seeds: dict[str, bytes], confirm: Confirm | None,
+                   result: Submitted) -> Submitted:
+    """Commit to sealed orders: only their hash (with a secret salt) is signed and sent now; the
+    orders stay on this machine until every side has committed (``pbem reveal``) [P8]."""
+    from pbem.engine.sealed import commit_orders, commitment, derive_salt
+
+    if rnd.phase == "reveal":
+        raise InputError("every side has committed its sealed orders: reveal yours with "
+                         "'pbem reveal GAME_DIR --key KEY' (orders cannot change now) [P8]")
+    side = _my_sealed_side(rp, rnd, my_sides, key_name, "commit")
+    if side is None:
+        raise InputError(f"your sealed orders for this round are committed already; waiting for "
+                         f"{rp.waiting} [P8]")
+    step = rnd.slot(side)
+    state = rp.current.state
+    orders_json = prepare_orders(game, rp.current, side, orders(state, side))
+    presenter = game.ruleset.presenter()
+    label = rnd.labels[rnd.sides.index(side)]
+    shown = Preview(side, step, f"{label} -- sealed: only a commitment is sent now", orders_json,
+                    presenter.describe_orders(game.scenario, orders_json),
+                    presenter.undone(game.scenario, state, side, orders_json))
+    if local.signed(step, side) is None and confirm is not None and not confirm(shown):
+        raise InputError("not signed: nothing was written")
+    salt = derive_salt(seeds[side], game.id, step, side)
+    kept = local.sealed(step, side)
+    if kept is not None and kept != orders_json:
+        raise ArchiveError(f"you already committed other sealed orders for step {step} as {side}; "
+                           "a commitment fixes them [P7]")
+    body = _sealed_body(game, rp, side, step, rnd.base_turn, commit_orders(commitment(orders_json, salt)),
+                        seeds[side])
+    local.save_sealed(step, side, orders_json)
+    return _sign_and_place(game, rp, local, result, body, key_name)
+
+
+def reveal(game: Game, key_name: str, *, confirm: Confirm | None = None) -> Submitted:
+    """Reveal the sealed orders this machine committed, once every side has committed [P8]: the
+    reveal signs exactly the orders and salt the commitment hashed, nothing new."""
+    from pbem.engine.sealed import derive_salt, reveal_orders
+    from pbem.protocol.keys import KeyStore
+    from pbem.protocol.localstate import LocalGame, local_seeds, seed_for
+
+    info = KeyStore().info(key_name)
+    my_sides = game.side_of_fingerprint(info.fingerprint)
+    if not my_sides:
+        raise InputError(f"key {key_name} ({info.fingerprint}) plays no side in this game")
+    local = LocalGame.of(game)
+    for s in my_sides:
+        if game.commitment(s) is not None:
+            seed_for(game, local, s, key_name, derive=True)
+    seeds = local_seeds(game, local)
+    rp = game.replay(seeds, local=local)
+    result = Submitted(rp, rp.write())
+    rnd = rp.current.round if rp.records and not rp.tail_open else None
+    if rnd is None:
+        raise InputError("there is no sealed round to reveal: nothing was signed")
+    if rnd.phase == "commit":
+        raise InputError(f"not every side has committed yet: waiting for {rp.waiting}; reveal "
+                         "when the last commitment has arrived [P8]")
+    side = _my_sealed_side(rp, rnd, my_sides, key_name, "reveal")
+    if side is None:
+        raise InputError(f"your sealed orders are revealed already; waiting for {rp.waiting}")
+    commit_step = rnd.slot(side, "commit")
+    orders_json = local.sealed(commit_step, side)
+    if orders_json is None:
+        raise InputError(f"the orders {side} committed at step {commit_step} are not on this machine "
+                         f"({local.dir}): reveal from the machine that committed them")
+    step = rnd.slot(side)
+    presenter = game.ruleset.presenter()
+    shown = Preview(side, step, f"{rnd.labels[rnd.sides.index(side)]} -- reveal the orders committed "
+                    f"at step {commit_step}", orders_json,
+                    presenter.describe_orders(game.scenario, orders_json), [])
+    if local.signed(step, side) is None and confirm is not None and not confirm(shown):
+        raise InputError("not signed: nothing was written")
+    salt = derive_salt(seeds[side], game.id, commit_step, side)
+    assert rnd.commits_turn is not None
+    body = _sealed_body(game, rp, side, step, rnd.commits_turn, reveal_orders(orders_json, salt), seeds[side])
+    return _sign_and_place(game, rp, local, result, body, key_name)
 
 
 # ------------------------------------------------------------------------------------------------
@@ -458,7 +574,13 @@ def _place_move(game: Game, rp: Replay, name: str, raw: bytes, notes: list[str])
             f"{name}: step {body.step} is already archived as {archived.name} with another body "
             f"({signed}); refused [P7]"
         )
-    if body.step > rp.next_step:
+    if body.step in rp.held:
+        if rp.held[body.step].body_hash == msg.body_hash:
+            notes.append(f"already in the archive: {rp.held[body.step].name} (waiting for earlier slots)")
+            return
+        raise ArchiveError(f"{name}: another move for step {body.step} is already archived [P7]")
+    rnd = rp.current.round if rp.records and len(rp.records) == len(rp.placed) + 1 else None
+    if body.step > rp.next_step and not (rnd is not None and rp._may_hold(rnd, body, rp.next_step)):
         raise InputError(f"{name} is for step {body.step}, but the game waits for step {rp.next_step}: "
                          "ingest the earlier moves first")
     rp.add_move(msg)

@@ -100,6 +100,20 @@ class Presenter:
         the JSON)."""
         return []
 
+    def describe_move(self, scenario: Any, orders: JSON) -> list[str]:
+        """A signed move's orders in words, sealed rounds included (:mod:`pbem.engine.sealed`): a
+        commitment says only that orders were sealed; a reveal shows the orders it opens."""
+        from pbem.engine.sealed import parse_commit, parse_reveal
+
+        sealed = parse_commit(orders)
+        if sealed is not None:
+            return [f"seals its orders (commitment {sealed[:16]}…): nobody can read them until "
+                    "every side has committed [P8]"]
+        opened = parse_reveal(orders)
+        if opened is not None:
+            return ["reveals the orders it sealed:", *self.describe_orders(scenario, opened[0])]
+        return self.describe_orders(scenario, orders)
+
     def undone(self, scenario: Any, state: Any, side: str, orders: JSON) -> list[str]:
         """What these orders leave undone that a player may not mean to (shown before signing):
         reinforcements that stay off the map, attacks without an advance, and the like."""

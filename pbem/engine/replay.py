@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pbem.engine.ruleset import JSON, Decision, Ruleset, get_ruleset
+from pbem.engine.sealed import Round
 from pbem.errors import ArchiveError, InputError, PbemError, VerificationError
 from pbem.protocol import archive
 from pbem.protocol.archive import Listing, Message, MoveBody
@@ -180,10 +181,20 @@ class StepRecord:
     pending: list[Decision]
     written: bool = False
     """True when this run computed a turn file that was not in the archive yet."""
+    round: Round | None = None
+    """The sealed round this turn is part of (its progress after this turn), if any."""
 
     @property
     def name(self) -> str:
         return archive.turn_name(self.step)
+
+
+@dataclass
+class _Base:
+    """The state a sealed round's orders are checked against (what :meth:`Replay._check_orders`
+    reads of a record)."""
+
+    state: Any
 
 
 @dataclass
@@ -239,6 +250,31 @@ def load_scenario(data: dict[str, Any], digest: str) -> tuple[Ruleset, Any]:
         hit = (ruleset, ruleset.load_scenario(data))
         _SCENARIO_CACHE[key] = hit
     return hit
+
+
+def round_pending(rnd: Round) -> list[Decision]:
+    """The decisions still owed in a sealed round, in slot order."""
+    what = "commit to sealed orders" if rnd.phase == "commit" else "reveal the sealed orders"
+    return [
+        Decision(side, f"sealed-{rnd.phase}", f"{rnd.labels[rnd.sides.index(side)]} ({what})",
+                 random=False, sealed=True)
+        for side in rnd.owed()
+    ]
+
+
+def round_after(step: int, turn_hash: str, pending: list[Decision], sealed: Round | None) -> Round | None:
+    """The round a turn leaves the game in: the one it records (``sealed``, with the hash of the
+    last commitment's turn filled in), or a new one when its pending decisions are sealed."""
+    if sealed is not None:
+        if sealed.phase == "reveal" and sealed.commits_turn is None:
+            from dataclasses import replace
+
+            return replace(sealed, commits_turn=turn_hash)
+        return sealed
+    if pending and all(d.sealed for d in pending):
+        return Round(step, turn_hash, tuple(d.side for d in pending), tuple(d.label for d in pending),
+                     "commit", 0, None)
+    return None
 
 
 # ------------------------------------------------------------------------------------------------
@@ -512,6 +548,8 @@ class Replay:
         self.waiting: str | None = None
         self.tail_open = False
         """True when the last move waits for the co-revealer's reveal (turn not computable yet)."""
+        self.held: dict[int, Message] = {}
+        """Messages of later slots of the current sealed round, waiting for the slots before them."""
         self._checked: dict[int, tuple[Any, Any]] = {}
         """Step -> (parsed orders, :class:`Checked`) of placed moves not resolved yet."""
 
@@ -537,9 +575,9 @@ class Replay:
             if not (self.checkpoints is not None and self.checkpoints.restore(self)):
                 self._turn0()
             for step in sorted(self.game.moves):
-                if step <= self.base:
-                    continue
-                if step != self.next_step:
+                if step < self.next_step or step in self.held:
+                    continue  # before a checkpoint, or placed when the gap before it was filled
+                if step != self.next_step and not self._holdable(step):
                     raise self._bad(
                         self.game.listing.moves[step].name,
                         f"step {step} but the archive has no move for step {self.next_step}",
@@ -547,10 +585,21 @@ class Replay:
                 self._place(self.game.moves[step], archived=True)
             self._resolve_tail()
             self._check_no_later_files(self.base + len(self.records))
+            if self.held:
+                self.unchecked += [m.name for _, m in sorted(self.held.items())]
         except Bad as exc:
             self._raise(exc)
         if self.checkpoints is not None:
             self.checkpoints.save(self)
+
+    def _holdable(self, step: int) -> bool:
+        """Whether an archived move for ``step`` may wait for an earlier slot of a sealed round."""
+        if len(self.records) != len(self.placed) + 1:
+            return False
+        rnd = self.records[-1].round
+        path = self.game.listing.moves[step]
+        side = path.name[len("move-0000-"):-len(".json")]
+        return rnd is not None and rnd.side_at(step) == side and rnd.phase_at(step) == rnd.phase
 
     # positions --------------------------------------------------------------------------------
 
@@ -626,15 +675,14 @@ class Replay:
         events: list[Any],
         *,
         joins: dict[str, str] | None = None,
+        sealed: Round | None = None,
     ) -> None:
         g = self.game
-        pending = g.ruleset.pending(g.scenario, state)
-        for d in pending:
-            if d.random and (d.revealer is None or d.revealer == d.side or d.revealer not in g.body.sides):
-                raise self._bad(
-                    archive.turn_name(step),
-                    f"ruleset error: random decision {d.label!r} names no other side to reveal its dice",
-                )
+        if sealed is not None:
+            pending = round_pending(sealed)
+        else:
+            pending = g.ruleset.pending(g.scenario, state)
+            self._check_pending(step, pending)
         turn: dict[str, Any] = {
             "ds": archive.TURN_DS,
             "game": g.id,
@@ -652,6 +700,8 @@ class Replay:
         }
         if step == 0:
             turn["joins"] = joins or {}
+        if sealed is not None:
+            turn["sealed"] = sealed.to_json()
         data = _turn_bytes(turn)
         name = archive.turn_name(step)
         path = g.listing.turns.get(step)
@@ -672,9 +722,31 @@ class Replay:
                 )
             written = False
         self.rolls += len(rolls)
-        self.records.append(
-            StepRecord(step, move, data, sha256_hex(data), turn, state, pending, written=written)
-        )
+        turn_hash = sha256_hex(data)
+        self.records.append(StepRecord(step, move, data, turn_hash, turn, state, pending, written=written,
+                                       round=round_after(step, turn_hash, pending, sealed)))
+
+    def _check_pending(self, step: int, pending: list[Decision]) -> None:
+        """What the engine asks of a ruleset's pending decisions."""
+        g = self.game
+        sealed = [d for d in pending if d.sealed]
+        if sealed:
+            if len(sealed) != len(pending) or g.ruleset.capabilities.decisions != "simultaneous":
+                raise self._bad(archive.turn_name(step), "ruleset error: sealed decisions must all be "
+                                "sealed, from a ruleset that declares simultaneous decisions")
+            sides = [d.side for d in pending]
+            if len(set(sides)) != len(sides):
+                raise self._bad(archive.turn_name(step), "ruleset error: one sealed decision per side")
+            return
+        if len(pending) > 1:
+            raise self._bad(archive.turn_name(step), "ruleset error: several pending decisions must "
+                            "be sealed (simultaneous orders)")
+        for d in pending:
+            if d.random and (d.revealer is None or d.revealer == d.side or d.revealer not in g.body.sides):
+                raise self._bad(
+                    archive.turn_name(step),
+                    f"ruleset error: random decision {d.label!r} names no other side to reveal its dice",
+                )
 
     def _check_no_later_files(self, first_missing: int) -> None:
         turns = self.game.listing.turns
@@ -724,15 +796,12 @@ class Replay:
     def _decision(self, record: StepRecord, name: str) -> Decision:
         if not record.pending:
             raise self._bad(name, "the game is over: the archive is closed")
-        if len(record.pending) > 1:
-            raise self._bad(name, "several simultaneous decisions are pending: not supported by this engine yet")
         return record.pending[0]
 
     def _place(self, msg: Message, *, archived: bool) -> None:
-        """Check ``msg`` as the next move and resolve what it makes resolvable."""
-        from pbem.protocol.dice import check_reveal
-        from pbem.protocol.dsse import verify
-
+        """Check ``msg`` as the next move and resolve what it makes resolvable. A message for a
+        later slot of the current sealed round waits (:attr:`held`) until the slots before it are
+        filled, and is then placed with every check."""
         g = self.game
         body: MoveBody = msg.body
         name = msg.name
@@ -745,20 +814,71 @@ class Replay:
             raise self._bad(name, f"body is step {body.step} by {body.side}; the file name disagrees [P2]")
         if self.closed:
             raise self._bad(name, "the game is over: the archive is closed")
+        rnd = self.records[-1].round if len(self.records) == len(self.placed) + 1 else None
+        if body.step > k and rnd is not None and self._may_hold(rnd, body, k):
+            held = self.held.get(body.step)
+            if held is not None and held.body_hash != msg.body_hash:
+                raise self._bad(name, f"a different move for step {body.step} is already waiting [P7]")
+            self._verify_signature(msg)
+            self.held[body.step] = msg
+            if not archived:
+                self.new_moves.append(msg)
+            return
         if body.step != k:
             raise self._bad(name, f"is for step {body.step}, but the game is at step {k} [P2]")
-        entry = g.body.sides[body.side]
-        try:
-            verify(msg.envelope, msg.envelope.payloadType, {entry.fingerprint: g.public_key(body.side)})
-        except PbemError as exc:
-            raise self._bad(name, f"not signed by {body.side}'s registered key: {exc} [P1]") from None
+        self._verify_signature(msg)
         self.signatures += 1
+        revealed = self._check_chain(msg)
+        if rnd is not None:
+            self._place_sealed(msg, rnd, revealed, archived=archived)
+        else:
+            self._place_sequential(msg, revealed, archived=archived)
+        nxt = self.held.pop(self.next_step, None)
+        if nxt is not None:  # the gap before a waiting sealed message is filled
+            self._place(nxt, archived=True)
+
+    def _may_hold(self, rnd: Round, body: MoveBody, k: int) -> bool:
+        """Whether ``body`` (a step after ``k``) is a later slot of the current phase of ``rnd``."""
+        end = rnd.base + rnd.n if rnd.phase == "commit" else rnd.base + 2 * rnd.n
+        return k < body.step <= end and rnd.side_at(body.step) == body.side
+
+    def _verify_signature(self, msg: Message) -> None:
+        from pbem.protocol.dsse import verify
+
+        side = msg.body.side
+        entry = self.game.body.sides[side]
+        try:
+            verify(msg.envelope, msg.envelope.payloadType, {entry.fingerprint: self.game.public_key(side)})
+        except PbemError as exc:
+            raise self._bad(msg.name, f"not signed by {side}'s registered key: {exc} [P1]") from None
+
+    def _check_chain(self, msg: Message) -> bytes:
+        from pbem.protocol.dice import check_reveal
+
+        body: MoveBody = msg.body
         revealed = bytes.fromhex(body.reveal)
         count = self.chain_count[body.side]
-        if count + 1 > g.chain_length:
-            raise self._bad(name, f"{body.side}'s dice chain is exhausted ({g.chain_length} reveals)")
+        if count + 1 > self.game.chain_length:
+            raise self._bad(msg.name, f"{body.side}'s dice chain is exhausted ({self.game.chain_length} reveals)")
         if not check_reveal(self.chain_last[body.side], revealed):
-            raise self._bad(name, f"reveal does not hash to {body.side}'s previous chain value [P3 chain]")
+            raise self._bad(msg.name, f"reveal does not hash to {body.side}'s previous chain value [P3 chain]")
+        return revealed
+
+    def _advance_chain(self, msg: Message, revealed: bytes, *, archived: bool) -> None:
+        side, k = msg.body.side, msg.body.step
+        self.chain_last[side] = revealed
+        self.chain_count[side] += 1
+        self.chain_at[side] = k
+        self._chains[k] = {s: (self.chain_count[s], self.chain_last[s].hex(), self.chain_at[s])
+                           for s in self.chain_last}
+        self.placed.append(msg)
+        if not archived:
+            self.new_moves.append(msg)
+
+    def _place_sequential(self, msg: Message, revealed: bytes, *, archived: bool) -> None:
+        body: MoveBody = msg.body
+        name = msg.name
+        k = body.step
         # turn k-1 may still wait for exactly this reveal
         if len(self.records) == len(self.placed):  # the previous move waits for a reveal
             prev_move = self.placed[-1]
@@ -775,24 +895,86 @@ class Replay:
         decision = self._decision(record, name)
         if decision.side != body.side:
             raise self._bad(name, f"step {k} is {decision.side}'s decision ({decision.label}), not {body.side}'s [P2]")
-        if body.answers != record.turn_hash:
-            raise self._bad(
-                name,
-                f"DIVERGENCE: it answers turn {k - 1} with sha256 {body.answers}, but this "
-                f"adjudication of {record.name} has sha256 {record.turn_hash} [P6]",
-                divergence=True,
-            )
+        self._check_answers(msg, record.turn_hash, record.name)
         self._checked[k] = self._check_orders(name, record, body.side, body.orders)
-        self.chain_last[body.side] = revealed
-        self.chain_count[body.side] = count + 1
-        self.chain_at[body.side] = k
-        self._chains[k] = {s: (self.chain_count[s], self.chain_last[s].hex(), self.chain_at[s])
-                           for s in self.chain_last}
-        self.placed.append(msg)
-        if not archived:
-            self.new_moves.append(msg)
+        self._advance_chain(msg, revealed, archived=archived)
         if not decision.random:
             self._resolve(msg, None)
+
+    def _check_answers(self, msg: Message, want: str, turn_name: str) -> None:
+        k = msg.body.step
+        if msg.body.answers != want:
+            raise self._bad(
+                msg.name,
+                f"DIVERGENCE: it answers turn {k - 1} with sha256 {msg.body.answers}, but this "
+                f"adjudication of {turn_name} has sha256 {want} [P6]",
+                divergence=True,
+            )
+
+    def _place_sealed(self, msg: Message, rnd: Round, revealed: bytes, *, archived: bool) -> None:
+        """A commitment or a reveal of a sealed round (:mod:`pbem.engine.sealed`) [P8]."""
+        from dataclasses import replace
+
+        from pbem.engine.sealed import commitment, parse_commit, parse_reveal
+
+        body: MoveBody = msg.body
+        name, k = msg.name, body.step
+        expected = rnd.side_at(k)
+        if body.side != expected:
+            raise self._bad(name, f"step {k} is {expected}'s sealed {rnd.phase} in this round, not "
+                            f"{body.side}'s [P2]")
+        record = self.records[-1]
+        if rnd.phase == "commit":
+            self._check_answers(msg, rnd.base_turn, archive.turn_name(rnd.base))
+            if parse_commit(body.orders) is None:
+                raise self._bad(name, 'a sealed commitment carries only {"sealed": SHA-256 hex} [P8]')
+            self._advance_chain(msg, revealed, archived=archived)
+            done = rnd.done + 1
+            after = replace(rnd, done=done) if done < rnd.n else replace(rnd, phase="reveal", done=0)
+            self._record(k, msg, record.turn_hash, record.state, [revealed], None, [], [], sealed=after)
+            return
+        assert rnd.commits_turn is not None
+        self._check_answers(msg, rnd.commits_turn, archive.turn_name(rnd.base + rnd.n))
+        opened = parse_reveal(body.orders)
+        if opened is None:
+            raise self._bad(name, 'a sealed reveal carries {"orders": ..., "salt": 64 hex digits} [P8]')
+        commit_msg = self.placed_move(rnd.slot(body.side, "commit"))
+        if commitment(opened[0], opened[1]) != parse_commit(commit_msg.body.orders):
+            raise self._bad(name, f"the orders revealed by {body.side} do not match its commitment in "
+                            f"{commit_msg.name} [P8]")
+        base_record = _Base(record.state)
+        self._check_orders(name, base_record, body.side, opened[0])  # type: ignore[arg-type]
+        self._advance_chain(msg, revealed, archived=archived)
+        if rnd.done + 1 < rnd.n:
+            after = replace(rnd, done=rnd.done + 1)
+            self._record(k, msg, record.turn_hash, record.state, [revealed], None, [], [], sealed=after)
+            return
+        self._resolve_round(msg, rnd, record)
+
+    def _resolve_round(self, last: Message, rnd: Round, record: StepRecord) -> None:
+        """Every side has revealed: resolve the round with dice keyed by every reveal."""
+        from pbem.protocol.canonical import canonical_bytes
+        from pbem.protocol.dice import DiceStream, roll_key
+
+        g = self.game
+        k = last.body.step
+        reveals = [self.placed_move(rnd.slot(side, "reveal")) for side in rnd.sides]
+        orders: dict[str, Any] = {}
+        checked: dict[str, Any] = {}
+        for msg in reveals:
+            opened = msg.body.orders["orders"]
+            parsed, chk = self._check_orders(msg.name, _Base(record.state), msg.body.side, opened)  # type: ignore[arg-type]
+            orders[msg.body.side], checked[msg.body.side] = parsed, chk
+        chain_values = [bytes.fromhex(m.body.reveal) for m in reveals]
+        bodies = sha256_hex(canonical_bytes([m.body_hash for m in reveals]))
+        key = roll_key(g.id, k, bodies, chain_values)
+        dice = DiceStream(key)
+        try:
+            result = g.ruleset.resolve_round(g.scenario, record.state, orders, dice, checked)
+        except PbemError as exc:
+            raise self._bad(last.name, f"cannot be resolved: {exc}") from None
+        rolls = [r.to_json() for r in dice.rolls]
+        self._record(k, last, record.turn_hash, result.state, chain_values, key, rolls, list(result.events))
 
     def revealer_of(self, step: int) -> str:
         """The side whose reveal keys the dice of move ``step`` (declared by the ruleset in the
@@ -846,11 +1028,12 @@ class Replay:
         if decision.random:
             nxt = self.records[-1].pending
             co = decision.revealer
-            if nxt and nxt[0].side != co:
+            if nxt and (nxt[0].side != co or (len(nxt) > 1 and nxt[0].sealed)):
                 raise self._bad(
                     msg.name,
                     f"ruleset error: after a random decision by {body.side} the next decision "
-                    f"must be {co}'s (it is {nxt[0].side}'s)",
+                    f"must be {co}'s alone (it is {', '.join(d.side for d in nxt)}'s): a sealed "
+                    "round may not follow a decision whose dice wait for a reveal",
                 )
 
     def _resolve_tail(self) -> None:
@@ -859,7 +1042,11 @@ class Replay:
 
         if len(self.records) == len(self.placed) + 1:
             last = self.records[-1]
-            if last.pending:
+            if last.round is not None:
+                rnd = last.round
+                self.waiting = (f"sealed orders, {rnd.phase} phase: from "
+                                + ", ".join(rnd.owed()) + f" (round of turn {rnd.base})")
+            elif last.pending:
                 d = last.pending[0]
                 self.waiting = f"{d.side}: {d.label} ({d.kind})"
             return

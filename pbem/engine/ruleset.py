@@ -225,6 +225,15 @@ class Ruleset(ABC, Generic[ScenarioT, StateT, OrdersT]):
         arguments, or ``None``). Dice are drawn only from ``dice`` and only in a fixed order. The
         result's ``state`` is a new object of the state type; ``events`` are JSON."""
 
+    def resolve_round(
+        self, scenario: ScenarioT, state: StateT, orders: dict[str, OrdersT], dice: Dice,
+        checked: dict[str, Checked],
+    ) -> Resolution:
+        """Carry out every side's revealed orders of a sealed round together (simultaneous
+        rulesets only; ``orders`` and ``checked`` by side). The dice are keyed by every side's
+        reveal (:mod:`pbem.engine.sealed`), so no side knew them when it committed."""
+        raise NotImplementedError(f"{self.system} declares no simultaneous decisions")
+
     @abstractmethod
     def score(self, scenario: ScenarioT, state: StateT) -> dict[str, int]:
         """Victory points so far, per side."""
@@ -296,7 +305,4 @@ def get_ruleset(system: str) -> Ruleset[Any, Any, Any]:
     module_name, cls_name = target.split(":")
     cls = getattr(importlib.import_module(module_name), cls_name)
     ruleset: Ruleset[Any, Any, Any] = cls()
-    if ruleset.capabilities.decisions != "sequential":
-        raise InputError(f"rules system {system!r} needs simultaneous decisions, which this engine "
-                         "does not run yet")
     return ruleset

@@ -166,6 +166,9 @@ class TurnFile(_Body):
     score: dict[str, int]
     pending: list[PendingEntry]
     outcome: OutcomeJson | None
+    sealed: dict[str, Any] | None = Field(
+        None, description="Inside a sealed round only: its progress (pbem.engine.sealed.Round)"
+    )
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,8 @@
   keeping it means adjudication needs no passphrase;
 * ``signed/<step>-<SIDE>.json`` -- the exact envelope bytes signed for a step (P7): the tool refuses
   to sign a different body for a step it has already signed, and re-sends the same bytes instead.
+* ``signed/<step>-<SIDE>.sealed.json`` -- the orders behind a sealed commitment signed at that step,
+  kept private until ``pbem reveal`` publishes them with their salt (:mod:`pbem.engine.sealed`).
 
 Nothing here is ever copied into the game directory, which players zip and mail.
 """
@@ -134,6 +136,32 @@ class LocalGame:
         self._ensure()
         # journal=False: a command that fails later never removes what was signed (P7)
         write_new(self._record_path(step, side), envelope, mode=0o600, journal=False)
+
+    # sealed orders -------------------------------------------------------------------------------
+
+    def _sealed_path(self, step: int, side: str) -> Path:
+        return self.dir / "signed" / f"{step:04d}-{side}.sealed.json"
+
+    def save_sealed(self, step: int, side: str, orders: object) -> None:
+        """Keep the orders behind a sealed commitment signed at ``step`` (private until the reveal;
+        never overwritten: a commitment fixes them)."""
+        from pbem.protocol.canonical import canonical_bytes
+
+        self._ensure()
+        data = canonical_bytes(orders) + b"\n"
+        path = self._sealed_path(step, side)
+        if path.is_file() and path.read_bytes() == data:
+            return
+        write_new(path, data, mode=0o600, journal=False)
+
+    def sealed(self, step: int, side: str) -> object | None:
+        """The orders committed at ``step`` by ``side`` on this machine, if kept here."""
+        from pbem.protocol.canonical import loads_strict
+
+        path = self._sealed_path(step, side)
+        if not path.is_file():
+            return None
+        return loads_strict(path.read_bytes(), max_bytes=1 << 20, what=str(path))
 
     def forget_signed(self, step: int, side: str) -> None:
         """Remove the record of a move its player retracted (``pbem retract``: never sent)."""

@@ -171,7 +171,7 @@ def move_email(game: Any, step: int | None = None, *, template_dir: Path | None 
     sides = game.sides
     recipient = sides[(sides.index(sender) + 1) % len(sides)]
     narrative = presenter.narrate(sc, prev.events, prev.turn.get("rolls") or [], state=prev.turn["state"])
-    orders = presenter.describe_orders(sc, msg.body.orders)
+    orders = presenter.describe_move(sc, msg.body.orders)
     kind = msg.body.orders.get("kind") if isinstance(msg.body.orders, dict) else None
     if kind == "acknowledge":
         outcome = prev.turn.get("outcome") or {}

@@ -1,0 +1,140 @@
+"""Sealed simultaneous orders: the commit-then-reveal round (``docs/protocol.md``, P8).
+
+When a ruleset declares several decisions pending at once with ``sealed=True``, the engine runs a
+**sealed round** over them, in the order the ruleset lists them (its sides' order):
+
+1. **Commit.** Side *i* sends move ``base + 1 + i`` whose orders are only ``{"sealed": C}``, with
+   ``C = SHA-256(JCS({"ds": "pbem/sealed/v1", "orders": O, "salt": S}))``. Every commitment answers
+   the round's first turn (``base``), so no side needs another's commitment to write its own, and
+   they may arrive in any order (a move for a later slot waits in the archive until the earlier
+   slots are filled).
+2. **Reveal.** Once every side has committed, side *i* sends move ``base + n + 1 + i`` with
+   ``{"orders": O, "salt": S}``. Every reveal answers the turn of the *last commitment*, so a reveal
+   proves its author had every commitment before revealing. ``verify`` recomputes ``C`` from each
+   reveal and names the side whose reveal does not match its commitment.
+3. **Resolve.** With the last reveal, the ruleset resolves every side's orders together
+   (:meth:`pbem.engine.ruleset.Ruleset.resolve_round`); its dice are keyed by the chain values the
+   *reveal* moves disclose (all of them, in slot order) and the hash of those moves' bodies. No side
+   knows a single die before every side has committed: each chain value is the preimage of a
+   published hash, disclosed only in a reveal, which comes after every commitment. The last side to
+   reveal can compute the dice before it sends its reveal, but its orders are fixed by its
+   commitment and its chain value by its dice chain, so it can choose nothing (it can only withhold,
+   as in every protocol without a trusted third party).
+
+The salt is not random: it is ``HMAC(chain seed, JCS({"ds": "pbem/sealed-salt/v1", game, step,
+side}))``. It is as secret as the side's chain seed until the reveal (so nobody can test guesses of
+a small set of possible orders against ``C``), the same every time the side's tool computes it (so
+re-sending a commitment signs the same bytes [P7]), and recoverable from the private key.
+
+Every step of the round still produces a turn file (the state unchanged, no events), carrying a
+``"sealed"`` field with the round's progress, so a checkpoint or a reader can start anywhere.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from pbem.protocol.canonical import canonical_bytes
+
+SEALED_DS = "pbem/sealed/v1"
+SALT_DS = "pbem/sealed-salt/v1"
+_HEX64 = re.compile(r"^[0-9a-f]{64}$")
+
+
+def commitment(orders: Any, salt: bytes) -> str:
+    """``C`` for orders (their JSON, as signed) and a 32-byte salt."""
+    doc = {"ds": SEALED_DS, "orders": orders, "salt": salt.hex()}
+    return hashlib.sha256(canonical_bytes(doc, what="sealed orders")).hexdigest()
+
+
+def derive_salt(seed: bytes, game: str, step: int, side: str) -> bytes:
+    """The salt of ``side``'s commitment at ``step``, from its secret chain seed."""
+    msg = canonical_bytes({"ds": SALT_DS, "game": game, "step": step, "side": side})
+    return hmac.new(seed, msg, hashlib.sha256).digest()
+
+
+def commit_orders(value: str) -> dict[str, str]:
+    return {"sealed": value}
+
+
+def reveal_orders(orders: Any, salt: bytes) -> dict[str, Any]:
+    return {"orders": orders, "salt": salt.hex()}
+
+
+def parse_commit(orders: Any) -> str | None:
+    """``C`` from a commitment move's orders, or ``None`` if they are not exactly ``{"sealed": C}``."""
+    if isinstance(orders, dict) and set(orders) == {"sealed"} and isinstance(orders["sealed"], str) \
+            and _HEX64.match(orders["sealed"]):
+        return orders["sealed"]
+    return None
+
+
+def parse_reveal(orders: Any) -> tuple[Any, bytes] | None:
+    """``(orders, salt)`` from a reveal move's orders, or ``None`` if malformed."""
+    if isinstance(orders, dict) and set(orders) == {"orders", "salt"} and isinstance(orders["salt"], str) \
+            and _HEX64.match(orders["salt"]):
+        return orders["orders"], bytes.fromhex(orders["salt"])
+    return None
+
+
+@dataclass(frozen=True)
+class Round:
+    """Where a sealed round stands after some turn."""
+
+    base: int
+    """Step of the turn whose pending decisions opened the round."""
+    base_turn: str
+    """Hash of that turn: what every commitment answers."""
+    sides: tuple[str, ...]
+    """The sides that owe sealed orders, in slot order."""
+    labels: tuple[str, ...]
+    """The ruleset's label of each side's decision."""
+    phase: str
+    """``"commit"`` or ``"reveal"``."""
+    done: int
+    """How many sides have sent this phase's message."""
+    commits_turn: str | None
+    """Hash of the turn of the last commitment (what every reveal answers); ``None`` before the
+    reveal phase, and in the turn of the last commitment itself (it is that turn's own hash)."""
+
+    @property
+    def n(self) -> int:
+        return len(self.sides)
+
+    def slot(self, side: str, phase: str | None = None) -> int:
+        """The step of ``side``'s message in ``phase`` (default: the current one)."""
+        i = self.sides.index(side)
+        return self.base + 1 + i if (phase or self.phase) == "commit" else self.base + self.n + 1 + i
+
+    def side_at(self, step: int) -> str | None:
+        """Whose message step ``step`` is, in this round (``None``: not a step of this round)."""
+        i = step - self.base - 1
+        if 0 <= i < 2 * self.n:
+            return self.sides[i % self.n]
+        return None
+
+    def phase_at(self, step: int) -> str:
+        return "commit" if step - self.base - 1 < self.n else "reveal"
+
+    def owed(self) -> list[str]:
+        return list(self.sides[self.done:])
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "base": self.base,
+            "base_turn": self.base_turn,
+            "sides": list(self.sides),
+            "labels": list(self.labels),
+            "phase": self.phase,
+            "done": self.done,
+            "commits_turn": self.commits_turn,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Round:
+        return cls(int(data["base"]), str(data["base_turn"]), tuple(data["sides"]), tuple(data["labels"]),
+                   str(data["phase"]), int(data["done"]), data["commits_turn"])

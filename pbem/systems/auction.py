@@ -1,0 +1,214 @@
+"""A toy sealed-bid game: every side bids at once, in secret, to prove sealed simultaneous orders.
+
+It stands in for the written orders of Wallman's megagame (seed 004), without its rules: every side
+hands in orders at the same time, nobody may see another's before committing its own, and the dice
+that settle ties are keyed by every side's reveal. Rules, cited as ``[S1]``.. in violations:
+
+* [S1] Two to ten sides, each starting with ``coins`` coins and no points.
+* [S2] Each of ``rounds`` rounds, every side seals a bid: a whole number of coins from 0 to what it
+  holds (sealed orders: committed first, revealed when all are in).
+* [S3] The highest bid wins the round's ``prize`` points and pays its bid; the others keep their
+  coins. Sides tied for the highest bid each roll a die (in side order) until one is highest; it
+  wins. A round in which every bid is 0 has no winner.
+* [S4] After the last round the most points win; equal points go to the side with more coins left;
+  equal again is a draw.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from pbem.engine.presenter import Presenter
+from pbem.engine.ruleset import (
+    JSON,
+    Capabilities,
+    Checked,
+    Decision,
+    Dice,
+    Outcome,
+    Resolution,
+    Ruleset,
+)
+from pbem.errors import InputError, RuleViolation
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+
+
+class AuctionScenario(_Strict):
+    id: str
+    system: Literal["auction"] = "auction"
+    title: str = ""
+    sides: list[str] = Field(min_length=2, max_length=10)
+    coins: int = Field(10, ge=1, le=1000)
+    rounds: int = Field(3, ge=1, le=1000)
+    prize: int = Field(3, ge=1, le=100)
+
+
+class Bid(_Strict):
+    kind: Literal["bid"] = "bid"
+    side: str
+    round: int
+    coins: int
+
+
+State = dict[str, Any]
+Orders = dict[str, Any]
+
+
+class AuctionRules(Ruleset[AuctionScenario, State, Orders]):
+    """The toy sealed-bid game (module docstring)."""
+
+    system = "auction"
+    capabilities: ClassVar[Capabilities] = Capabilities(decisions="simultaneous")
+
+    def load_scenario(self, data: JSON) -> AuctionScenario:
+        try:
+            sc = AuctionScenario.model_validate(data)
+        except ValidationError as exc:
+            raise InputError(f"auction scenario: {_one_line(exc)}") from None
+        if len(set(sc.sides)) != len(sc.sides):
+            raise InputError("auction scenario: side ids must be unique [S1]")
+        return sc
+
+    def sides(self, scenario: AuctionScenario) -> list[str]:
+        return list(scenario.sides)
+
+    _KEYS = frozenset({"round", "rounds", "coins", "points", "over"})
+
+    def load_state(self, scenario: AuctionScenario, data: JSON) -> State:
+        if not isinstance(data, dict) or set(data) != self._KEYS:
+            raise InputError("malformed auction state")
+        return dict(data)
+
+    def dump_state(self, scenario: AuctionScenario, state: State) -> JSON:
+        return state
+
+    def load_orders(self, scenario: AuctionScenario, data: JSON) -> Orders:
+        try:
+            out: dict[str, Any] = Bid.model_validate(data).model_dump()
+        except ValidationError as exc:
+            raise InputError(f"auction orders: {_one_line(exc)}") from None
+        return out
+
+    def dump_orders(self, scenario: AuctionScenario, orders: Orders) -> JSON:
+        return orders
+
+    def initial_state(self, scenario: AuctionScenario, options: JSON) -> State:
+        rounds = options.get("rounds", scenario.rounds) if isinstance(options, dict) else scenario.rounds
+        if not isinstance(rounds, int) or isinstance(rounds, bool) or not 1 <= rounds <= 1000:
+            raise InputError("option rounds must be an integer 1..1000")
+        return {"round": 1, "rounds": rounds, "coins": {s: scenario.coins for s in scenario.sides},
+                "points": {s: 0 for s in scenario.sides}, "over": False}
+
+    def pending(self, scenario: AuctionScenario, state: State) -> list[Decision]:
+        if state["over"]:
+            return []
+        r = state["round"]
+        return [Decision(s, "sealed-orders", f"Round {r}, {s} bids [S2]", sealed=True) for s in scenario.sides]
+
+    def skeleton(self, scenario: AuctionScenario, state: State, side: str) -> JSON:
+        if state["over"]:
+            raise InputError("the game is over: there is nothing to order")
+        if side not in scenario.sides:
+            raise InputError(f"{side} is not a side of this game")
+        return {"kind": "bid", "side": side, "round": state["round"], "coins": 0}
+
+    def normalize(self, scenario: AuctionScenario, state: State, side: str, orders: Orders) -> Orders:
+        return orders
+
+    def validate(self, scenario: AuctionScenario, state: State, side: str, orders: Orders) -> list[RuleViolation]:
+        if state["over"]:
+            return [RuleViolation("S4", "the game is over")]
+        out: list[RuleViolation] = []
+        if orders["side"] != side or side not in scenario.sides:
+            out.append(RuleViolation("S2", f"a bid by {orders['side']} cannot be signed for {side}"))
+            return out
+        if orders["round"] != state["round"]:
+            out.append(RuleViolation("S2", f"the bid is for round {orders['round']}; this is round {state['round']}"))
+        held = state["coins"][side]
+        if not 0 <= orders["coins"] <= held:
+            out.append(RuleViolation("S2", f"{side} bids {orders['coins']} coins but holds {held}"))
+        return out
+
+    def resolve(self, scenario: AuctionScenario, state: State, side: str, orders: Orders, dice: Dice,
+                checked: Checked | None = None) -> Resolution:
+        raise InputError("auction bids are sealed: they are resolved together [S2]")
+
+    def resolve_round(self, scenario: AuctionScenario, state: State, orders: dict[str, Orders], dice: Dice,
+                      checked: dict[str, Checked]) -> Resolution:
+        bids = {s: orders[s]["coins"] for s in scenario.sides}
+        new: State = {**state, "coins": dict(state["coins"]), "points": dict(state["points"])}
+        events: list[JSON] = [{"kind": "bids", "round": state["round"], "bids": bids}]
+        top = max(bids.values())
+        if top == 0:
+            events.append({"kind": "no-winner", "round": state["round"]})
+        else:
+            tied = [s for s in scenario.sides if bids[s] == top]
+            while len(tied) > 1:  # [S3] tied sides roll until one is highest
+                faces = {s: dice.d6(f"S3 tie round {state['round']} {s}") for s in tied}
+                events.append({"kind": "tie-roll", "rolls": faces})
+                best = max(faces.values())
+                tied = [s for s in tied if faces[s] == best]
+            winner = tied[0]
+            new["coins"][winner] -= top
+            new["points"][winner] += scenario.prize
+            events.append({"kind": "won", "side": winner, "paid": top, "points": scenario.prize})
+        if state["round"] >= state["rounds"]:
+            new["over"] = True
+        else:
+            new["round"] = state["round"] + 1
+        return Resolution(new, events)
+
+    def score(self, scenario: AuctionScenario, state: State) -> dict[str, int]:
+        return dict(state["points"])
+
+    def outcome(self, scenario: AuctionScenario, state: State) -> Outcome | None:
+        if not state["over"]:
+            return None
+        ranking = sorted(scenario.sides, key=lambda s: (-state["points"][s], -state["coins"][s]))
+        first = ranking[0]
+        tie = len(ranking) > 1 and (state["points"][ranking[1]], state["coins"][ranking[1]]) == \
+            (state["points"][first], state["coins"][first])
+        winner = None if tie else first
+        summary = f"{winner} wins" if winner else "draw"
+        return Outcome(winner, f"{summary} [S4]", dict(state["points"]),
+                       [f"{s}: {state['points'][s]} points, {state['coins'][s]} coins" for s in ranking])
+
+    def describe(self, scenario: AuctionScenario, state: State) -> str:
+        return "game over" if state["over"] else f"round {state['round']} of {state['rounds']}"
+
+    def describe_event(self, scenario: Any, event: JSON) -> str:
+        kind = event.get("kind")
+        if kind == "bids":
+            return f"round {event['round']} bids: " + ", ".join(f"{s} {c}" for s, c in event["bids"].items())
+        if kind == "won":
+            return f"{event['side']} wins the round, pays {event['paid']} [S3]"
+        if kind == "tie-roll":
+            return f"tie: rolls {event['rolls']} [S3]"
+        return f"round {event.get('round')}: nobody bids [S3]"
+
+    def presenter(self) -> Presenter:
+        return AuctionPresenter(self)
+
+
+class AuctionPresenter(Presenter):
+    def describe_orders(self, scenario: Any, orders: JSON) -> list[str]:
+        if not isinstance(orders, dict):
+            return []
+        return [f"{orders.get('side')} bids {orders.get('coins')} coins in round {orders.get('round')} "
+                "(sealed until every side has committed) [S2]"]
+
+    def bot_orders(self, scenario: Any, state: Any, side: str, *, seed: int = 0) -> JSON:
+        """Bid a share of what is left, more in the last round."""
+        skeleton: dict[str, Any] = self.ruleset.skeleton(scenario, state, side)
+        left = state["rounds"] - state["round"] + 1
+        skeleton["coins"] = state["coins"][side] // left
+        return skeleton
+
+
+def _one_line(exc: ValidationError) -> str:
+    return "; ".join(f"{'.'.join(str(p) for p in e['loc']) or '(top)'}: {e['msg']}" for e in exc.errors()[:5])
