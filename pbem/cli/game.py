@@ -329,6 +329,46 @@ def _next_steps(game: Any, rp: Any, written: list[Path], *, authored: bool = Tru
         echo(f"now waiting for {rp.waiting}", err=True)
 
 
+@click.command()
+@click.argument("game_dir", type=click.Path(file_okay=False, exists=True, path_type=Path))
+@click.argument("rulings_file", type=click.Path(dir_okay=False, exists=True, path_type=Path), required=False)
+@click.option("--key", "key_name", required=True, help="The umpire's local key.")
+@click.option("--yes", is_flag=True, help="Sign without asking (for scripts).")
+def rule(game_dir: Path, rulings_file: Path | None, key_name: str, yes: bool) -> None:
+    """Umpire: read every side's sealed orders and sign your rulings for the round.
+
+    Once every side has committed, the umpire's pbem opens the orders sealed to it (each checked
+    against its side's commitment) and shows them; RULINGS_FILE (JSON; none: no rulings) holds the
+    judgements the rules leave to the umpire. The ruling is signed before any side reveals, so it
+    cannot depend on the dice, which the reveals key [P9].
+    """
+    import sys
+
+    from pbem.engine.play import Preview
+    from pbem.engine.play import rule as play_rule
+    from pbem.engine.replay import load_plugins, open_checked
+    from pbem.protocol.canonical import MAX_MOVE_BYTES, loads_strict
+
+    rulings: Any = {}
+    if rulings_file is not None:
+        rulings = loads_strict(archive.read_limited(rulings_file, MAX_MOVE_BYTES), max_bytes=MAX_MOVE_BYTES,
+                               what=str(rulings_file))
+    load_plugins()
+    game = open_checked(game_dir)
+
+    def confirm(shown: Preview) -> bool:
+        echo(shown.text(), err=True)
+        if yes:
+            return True
+        if not sys.stdin.isatty():
+            raise InputError("not signed: confirm on a terminal, or give --yes")
+        return click.confirm("Sign these rulings?", default=False, err=True)
+
+    result = play_rule(game, rulings, key_name, confirm=confirm)
+    _echo_files(result.written)
+    _next_steps(game, result.replay, result.written)
+
+
 def _local_sides(game: Any) -> list[str]:
     from pbem.protocol.localstate import LocalGame
 

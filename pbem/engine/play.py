@@ -100,10 +100,20 @@ def new_game(scenario: str, game_dir: Path, players: dict[str, str], options: di
             commitment = side_nonce = None  # the invited player draws its own nonce at join
         entries[side] = {"key": public_line(pub), "fingerprint": fingerprint(pub),
                          "commitment": commitment, "nonce": side_nonce}
+        if ruleset.needs_encryption(model) and side in local_names:
+            from pbem.protocol.seal import public_hex, x25519_private
+
+            entries[side]["x25519"] = public_hex(x25519_private(private_key(local_names[side]), game_id, side))
         if emails and side in emails:
             entries[side]["email"] = emails[side]
     if not privs:
         raise InputError("at least one side must be played with a local key (it signs the genesis)")
+    umpire = ruleset.umpire(model)
+    if umpire is not None:
+        shared = [s for s in sides if s != umpire and entries[s]["fingerprint"] == entries[umpire]["fingerprint"]]
+        if shared:
+            raise InputError(f"--player {umpire}: the umpire's key also plays {', '.join(shared)}; an "
+                             "umpire sees every side's orders, so it needs a key no player holds")
     body: dict[str, Any] = {
         "ds": archive.GENESIS_DS,
         "game": game_id,
@@ -199,6 +209,10 @@ def join_game(game_dir: Path, files: dict[str, bytes], key_name: str, expected: 
             "commitment": chain_head(seed, game.chain_length).hex(),
             "nonce": nonce.hex(),
         }
+        if game.ruleset.needs_encryption(game.scenario):
+            from pbem.protocol.seal import public_hex, x25519_private
+
+            body["x25519"] = public_hex(x25519_private(priv, game.id, side))
         joins.append((side, seed, envelope_bytes(sign(canonical_bytes(body), JOIN_TYPE, [priv]))))
     written: list[Path] = []
     game_dir.mkdir(parents=True, exist_ok=True)
@@ -403,6 +417,14 @@ def _sign_and_place(game: Game, rp: Replay, local: Any, result: Submitted, body:
     else:
         env_bytes = sign_move(body, private_key(key_name))
         local.record_signed(step, side, env_bytes)
+    return _place_signed(game, rp, local, result, env_bytes, step, side, fresh=record is None)
+
+
+def _place_signed(game: Game, rp: Replay, local: Any, result: Submitted, env_bytes: bytes, step: int,
+                  side: str, *, fresh: bool) -> Submitted:
+    """Place signed envelope bytes as this machine's move and write (``fresh``: signed by this
+    very call, so its P7 record goes if its file does not stay)."""
+    record = None if fresh else env_bytes
     msg = archive.parse_move(env_bytes, archive.move_name(step, side))
     rp.add_move(msg, authored=True)
     result.move = msg
@@ -469,9 +491,84 @@ def _submit_sealed(game: Game, rp: Replay, rnd: Any, orders: OrdersSource, key_n
     if kept is not None and kept != orders_json:
         raise ArchiveError(f"you already committed other sealed orders for step {step} as {side}; "
                            "a commitment fixes them [P7]")
-    body = _sealed_body(game, rp, side, step, rnd.base_turn, commit_orders(commitment(orders_json, salt)),
-                        seeds[side])
+    recorded = local.signed(step, side)
+    if recorded is not None and kept == orders_json:  # re-send exactly what was signed [P7]
+        return _place_signed(game, rp, local, result, recorded, step, side, fresh=False)
+    for_umpire = None
+    if rnd.umpire is not None:  # only the umpire can read them before the reveal [P8, P9]
+        from pbem.protocol.seal import seal
+
+        for_umpire = seal({"orders": orders_json, "salt": salt.hex()}, game.x25519(rnd.umpire),
+                          game=game.id, step=step, sender=side, to=rnd.umpire, what="sealed orders")
+    body = _sealed_body(game, rp, side, step, rnd.base_turn,
+                        commit_orders(commitment(orders_json, salt), for_umpire), seeds[side])
     local.save_sealed(step, side, orders_json)
+    return _sign_and_place(game, rp, local, result, body, key_name)
+
+
+def sealed_orders_for_umpire(game: Game, rp: Replay, rnd: Any, umpire_key: Any) -> dict[str, Any]:
+    """Every side's orders of the round, opened with the umpire's key and checked against its
+    commitment: side -> orders JSON. :class:`InputError` names a side whose sealed copy does not
+    open or does not match its commitment [P8]."""
+    from pbem.engine.sealed import commitment, parse_commit
+    from pbem.protocol.seal import open_sealed
+
+    out: dict[str, Any] = {}
+    for side in rnd.sides:
+        msg = rp.placed_move(rnd.slot(side, "commit"))
+        sealed = parse_commit(msg.body.orders, umpire=True)
+        try:
+            opened = open_sealed(msg.body.orders["umpire"], umpire_key, game=game.id, step=msg.body.step,
+                                 sender=side, to=rnd.umpire, what="sealed orders")
+            orders, salt = opened["orders"], bytes.fromhex(opened["salt"])
+        except (PbemError, KeyError, TypeError, ValueError) as exc:
+            raise InputError(f"{msg.name}: {side}'s orders sealed to the umpire cannot be read ({exc}); "
+                             "rule on them as void, or ask the player [P8]") from None
+        if commitment(orders, salt) != sealed:
+            raise InputError(f"{msg.name}: {side}'s orders sealed to the umpire do not match its "
+                             "commitment [P8]")
+        out[side] = orders
+    return out
+
+
+def rule(game: Game, rulings: Any, key_name: str, *, confirm: Confirm | None = None) -> Submitted:
+    """The umpire's ruling on a sealed round: signed after every commitment and before any reveal,
+    so it cannot depend on the dice, which the reveals key [P9]."""
+    from pbem.engine.sealed import parse_rulings
+    from pbem.protocol.keys import KeyStore
+    from pbem.protocol.localstate import LocalGame, local_seeds, private_key, seed_for
+    from pbem.protocol.seal import x25519_private
+
+    if game.umpire is None:
+        raise InputError("this game has no umpire")
+    info = KeyStore().info(key_name)
+    if game.umpire not in game.side_of_fingerprint(info.fingerprint):
+        raise InputError(f"key {key_name} is not the umpire's ({game.umpire}) in this game")
+    local = LocalGame.of(game)
+    seed_for(game, local, game.umpire, key_name, derive=True)
+    seeds = local_seeds(game, local)
+    rp = game.replay(seeds, local=local)
+    result = Submitted(rp, rp.write())
+    rnd = rp.current.round if rp.records and not rp.tail_open else None
+    if rnd is None or rnd.phase != "ruling":
+        raise InputError(f"no ruling is due now: waiting for {rp.waiting or 'nothing'} [P9]")
+    step = rnd.slot(game.umpire)
+    orders = sealed_orders_for_umpire(game, rp, rnd, x25519_private(private_key(key_name), game.id, game.umpire))
+    checked = game.ruleset.load_rulings(game.scenario, rp.current.state, rulings)
+    presenter = game.ruleset.presenter()
+    lines = [f"{side}: {line}" for side, o in orders.items() for line in presenter.describe_orders(game.scenario, o)]
+    for side, o in orders.items():
+        try:
+            prepare_orders(game, rp.current, side, o)
+        except PbemError as exc:
+            lines.append(f"{side}'s orders break the rules: {exc}")
+    lines.append(f"rulings: {checked}")
+    shown = Preview(game.umpire, step, "Rulings before the reveals [P9]", {"rulings": checked}, lines, [])
+    if local.signed(step, game.umpire) is None and confirm is not None and not confirm(shown):
+        raise InputError("not signed: nothing was written")
+    parse_rulings({"rulings": checked})
+    assert rnd.commits_turn is not None
+    body = _sealed_body(game, rp, game.umpire, step, rnd.commits_turn, {"rulings": checked}, seeds[game.umpire])
     return _sign_and_place(game, rp, local, result, body, key_name)
 
 
@@ -499,6 +596,9 @@ def reveal(game: Game, key_name: str, *, confirm: Confirm | None = None) -> Subm
     if rnd.phase == "commit":
         raise InputError(f"not every side has committed yet: waiting for {rp.waiting}; reveal "
                          "when the last commitment has arrived [P8]")
+    if rnd.phase == "ruling":
+        raise InputError(f"the umpire has not ruled yet: waiting for {rp.waiting}; reveal when "
+                         "its ruling has arrived (it rules before anyone reveals) [P9]")
     side = _my_sealed_side(rp, rnd, my_sides, key_name, "reveal")
     if side is None:
         raise InputError(f"your sealed orders are revealed already; waiting for {rp.waiting}")

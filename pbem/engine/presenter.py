@@ -109,6 +109,15 @@ class Presenter:
         if sealed is not None:
             return [f"seals its orders (commitment {sealed[:16]}…): nobody can read them until "
                     "every side has committed [P8]"]
+        sealed = parse_commit(orders, umpire=True)
+        if sealed is not None:
+            return [f"seals its orders (commitment {sealed[:16]}…), readable by the umpire alone "
+                    "until every side has revealed [P8]"]
+        if isinstance(orders, dict) and set(orders) == {"rulings"}:
+            import json
+
+            return ["the umpire rules, before any reveal [P9]: "
+                    + json.dumps(orders["rulings"], sort_keys=True, ensure_ascii=False)[:200]]
         opened = parse_reveal(orders)
         if opened is not None:
             return ["reveals the orders it sealed:", *self.describe_orders(scenario, opened[0])]

@@ -254,6 +254,10 @@ def load_scenario(data: dict[str, Any], digest: str) -> tuple[Ruleset, Any]:
 
 def round_pending(rnd: Round) -> list[Decision]:
     """The decisions still owed in a sealed round, in slot order."""
+    if rnd.phase == "ruling":
+        return [Decision(side, "sealed-ruling", f"Rulings for {rnd.labels[0]} and the others "
+                         "(umpire, before the reveals)", random=False, sealed=True)
+                for side in rnd.owed()]
     what = "commit to sealed orders" if rnd.phase == "commit" else "reveal the sealed orders"
     return [
         Decision(side, f"sealed-{rnd.phase}", f"{rnd.labels[rnd.sides.index(side)]} ({what})",
@@ -262,18 +266,19 @@ def round_pending(rnd: Round) -> list[Decision]:
     ]
 
 
-def round_after(step: int, turn_hash: str, pending: list[Decision], sealed: Round | None) -> Round | None:
+def round_after(step: int, turn_hash: str, pending: list[Decision], sealed: Round | None,
+                umpire: str | None = None) -> Round | None:
     """The round a turn leaves the game in: the one it records (``sealed``, with the hash of the
-    last commitment's turn filled in), or a new one when its pending decisions are sealed."""
+    turn the next phase answers filled in), or a new one when its pending decisions are sealed."""
     if sealed is not None:
-        if sealed.phase == "reveal" and sealed.commits_turn is None:
+        if sealed.phase in ("ruling", "reveal") and sealed.commits_turn is None:
             from dataclasses import replace
 
             return replace(sealed, commits_turn=turn_hash)
         return sealed
     if pending and all(d.sealed for d in pending):
         return Round(step, turn_hash, tuple(d.side for d in pending), tuple(d.label for d in pending),
-                     "commit", 0, None)
+                     "commit", 0, None, umpire)
     return None
 
 
@@ -301,6 +306,8 @@ class Game:
         self.scenario: Any = None
         self.sides: list[str] = []
         self.genesis_signatures = 0
+        self.umpire: str | None = None
+        """The umpire's side, when the rules have one (its key is never a player's)."""
         self.redraw = False
         """Set by ``pbem verify --redraw``: derived-file checkers redraw instead of comparing hashes."""
 
@@ -371,6 +378,12 @@ class Game:
         self.sides = list(self.ruleset.sides(self.scenario))
         if set(self.sides) != set(self.body.sides):
             raise Bad(archive.GENESIS_NAME, f"sides {sorted(self.body.sides)} differ from the scenario's {self.sides}")
+        self.umpire = self.ruleset.umpire(self.scenario)
+        if self.umpire is not None:
+            fp = self.body.sides[self.umpire].fingerprint
+            shared = [s for s in self.sides if s != self.umpire and self.body.sides[s].fingerprint == fp]
+            if shared:
+                raise Bad(archive.GENESIS_NAME, f"the umpire {self.umpire} shares its key with {', '.join(shared)}")
 
     # derived values ---------------------------------------------------------------------------
 
@@ -388,6 +401,18 @@ class Game:
             join = self.joins.get(side)
             entry = join.body.nonce if join is not None else None
         return bytes.fromhex(entry) if entry is not None else None
+
+    def x25519(self, side: str) -> Any:
+        """``side``'s published X25519 public key (genesis entry or join), for sealing to it."""
+        from pbem.protocol.seal import public_from_hex
+
+        value = self.body.sides[side].x25519
+        if value is None:
+            join = self.joins.get(side)
+            value = join.body.x25519 if join is not None else None
+        if value is None:
+            raise InputError(f"{side} published no encryption key in this game")
+        return public_from_hex(value)
 
     def missing_joins(self) -> list[str]:
         return [s for s in self.sides if self.commitment(s) is None]
@@ -724,7 +749,7 @@ class Replay:
         self.rolls += len(rolls)
         turn_hash = sha256_hex(data)
         self.records.append(StepRecord(step, move, data, turn_hash, turn, state, pending, written=written,
-                                       round=round_after(step, turn_hash, pending, sealed)))
+                                       round=round_after(step, turn_hash, pending, sealed, g.umpire)))
 
     def _check_pending(self, step: int, pending: list[Decision]) -> None:
         """What the engine asks of a ruleset's pending decisions."""
@@ -839,8 +864,7 @@ class Replay:
 
     def _may_hold(self, rnd: Round, body: MoveBody, k: int) -> bool:
         """Whether ``body`` (a step after ``k``) is a later slot of the current phase of ``rnd``."""
-        end = rnd.base + rnd.n if rnd.phase == "commit" else rnd.base + 2 * rnd.n
-        return k < body.step <= end and rnd.side_at(body.step) == body.side
+        return k < body.step <= rnd.phase_end() and rnd.side_at(body.step) == body.side
 
     def _verify_signature(self, msg: Message) -> None:
         from pbem.protocol.dsse import verify
@@ -912,10 +936,11 @@ class Replay:
             )
 
     def _place_sealed(self, msg: Message, rnd: Round, revealed: bytes, *, archived: bool) -> None:
-        """A commitment or a reveal of a sealed round (:mod:`pbem.engine.sealed`) [P8]."""
+        """A commitment, the umpire's ruling or a reveal of a sealed round (:mod:`pbem.engine.sealed`)
+        [P8, P9]."""
         from dataclasses import replace
 
-        from pbem.engine.sealed import commitment, parse_commit, parse_reveal
+        from pbem.engine.sealed import commitment, parse_commit, parse_reveal, parse_rulings
 
         body: MoveBody = msg.body
         name, k = msg.name, body.step
@@ -926,20 +951,35 @@ class Replay:
         record = self.records[-1]
         if rnd.phase == "commit":
             self._check_answers(msg, rnd.base_turn, archive.turn_name(rnd.base))
-            if parse_commit(body.orders) is None:
-                raise self._bad(name, 'a sealed commitment carries only {"sealed": SHA-256 hex} [P8]')
+            if parse_commit(body.orders, umpire=rnd.umpire is not None) is None:
+                form = '{"sealed": SHA-256 hex' + (', "umpire": sealed orders}' if rnd.umpire else "}")
+                raise self._bad(name, f"a sealed commitment carries only {form} [P8]")
             self._advance_chain(msg, revealed, archived=archived)
             done = rnd.done + 1
-            after = replace(rnd, done=done) if done < rnd.n else replace(rnd, phase="reveal", done=0)
+            if done < rnd.n:
+                after = replace(rnd, done=done)
+            else:
+                after = replace(rnd, phase="ruling" if rnd.umpire else "reveal", done=0, commits_turn=None)
             self._record(k, msg, record.turn_hash, record.state, [revealed], None, [], [], sealed=after)
             return
         assert rnd.commits_turn is not None
-        self._check_answers(msg, rnd.commits_turn, archive.turn_name(rnd.base + rnd.n))
+        if rnd.phase == "ruling":
+            self._check_answers(msg, rnd.commits_turn, archive.turn_name(k - 1))
+            g = self.game
+            try:
+                g.ruleset.load_rulings(g.scenario, record.state, parse_rulings(body.orders))
+            except (ValueError, PbemError) as exc:
+                raise self._bad(name, f"rulings: {exc} [P9]") from None
+            self._advance_chain(msg, revealed, archived=archived)
+            after = replace(rnd, phase="reveal", done=0, commits_turn=None)
+            self._record(k, msg, record.turn_hash, record.state, [revealed], None, [], [], sealed=after)
+            return
+        self._check_answers(msg, rnd.commits_turn, archive.turn_name(rnd.slot(rnd.sides[0], "reveal") - 1))
         opened = parse_reveal(body.orders)
         if opened is None:
             raise self._bad(name, 'a sealed reveal carries {"orders": ..., "salt": 64 hex digits} [P8]')
         commit_msg = self.placed_move(rnd.slot(body.side, "commit"))
-        if commitment(opened[0], opened[1]) != parse_commit(commit_msg.body.orders):
+        if commitment(opened[0], opened[1]) != parse_commit(commit_msg.body.orders, umpire=rnd.umpire is not None):
             raise self._bad(name, f"the orders revealed by {body.side} do not match its commitment in "
                             f"{commit_msg.name} [P8]")
         base_record = _Base(record.state)
@@ -959,18 +999,28 @@ class Replay:
         g = self.game
         k = last.body.step
         reveals = [self.placed_move(rnd.slot(side, "reveal")) for side in rnd.sides]
+        rulings: Any = None
+        keyed = list(reveals)
+        if rnd.umpire is not None:
+            ruling = self.placed_move(rnd.slot(rnd.umpire, "ruling"))
+            rulings = ruling.body.orders["rulings"]
+            keyed = [ruling, *reveals]
         orders: dict[str, Any] = {}
         checked: dict[str, Any] = {}
         for msg in reveals:
             opened = msg.body.orders["orders"]
             parsed, chk = self._check_orders(msg.name, _Base(record.state), msg.body.side, opened)  # type: ignore[arg-type]
             orders[msg.body.side], checked[msg.body.side] = parsed, chk
-        chain_values = [bytes.fromhex(m.body.reveal) for m in reveals]
-        bodies = sha256_hex(canonical_bytes([m.body_hash for m in reveals]))
+        chain_values = [bytes.fromhex(m.body.reveal) for m in keyed]
+        bodies = sha256_hex(canonical_bytes([m.body_hash for m in keyed]))
         key = roll_key(g.id, k, bodies, chain_values)
         dice = DiceStream(key)
         try:
-            result = g.ruleset.resolve_round(g.scenario, record.state, orders, dice, checked)
+            if rnd.umpire is not None:
+                rulings = g.ruleset.load_rulings(g.scenario, record.state, rulings)
+                result = g.ruleset.resolve_round(g.scenario, record.state, orders, dice, checked, rulings)
+            else:
+                result = g.ruleset.resolve_round(g.scenario, record.state, orders, dice, checked)
         except PbemError as exc:
             raise self._bad(last.name, f"cannot be resolved: {exc}") from None
         rolls = [r.to_json() for r in dice.rolls]

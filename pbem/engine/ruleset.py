@@ -38,7 +38,7 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, Protocol, TypeVar
 
-from pbem.errors import RuleViolation
+from pbem.errors import InputError, RuleViolation
 
 if TYPE_CHECKING:
     from pbem.engine.presenter import Presenter
@@ -172,6 +172,23 @@ class Ruleset(ABC, Generic[ScenarioT, StateT, OrdersT]):
     def sides(self, scenario: ScenarioT) -> list[str]:
         """The sides in the scenario's order (the genesis registers a key for each)."""
 
+    def umpire(self, scenario: ScenarioT) -> str | None:
+        """The umpire's side id (one of :meth:`sides`), or ``None`` when no umpire takes part. The
+        umpire has its own key and dice chain; its rulings are sealed-round messages of their own
+        (:mod:`pbem.engine.sealed`)."""
+        return None
+
+    def needs_encryption(self, scenario: ScenarioT) -> bool:
+        """Whether sides publish an X25519 key (orders sealed to an umpire, hidden reports)."""
+        return self.umpire(scenario) is not None or self.capabilities.information == "hidden"
+
+    def load_rulings(self, scenario: ScenarioT, state: StateT, data: JSON) -> JSON:
+        """Check the umpire's rulings for a sealed round (the judgements the rules leave to Game
+        Control); :class:`InputError` (one line) when malformed. Returns them as JSON."""
+        if data not in ({}, None):
+            raise InputError(f"{self.system} has no umpire rulings")
+        return {}
+
     @abstractmethod
     def load_state(self, scenario: ScenarioT, data: JSON) -> StateT:
         """A state from its JSON form (a turn file's ``state``); :class:`InputError` if malformed."""
@@ -227,11 +244,12 @@ class Ruleset(ABC, Generic[ScenarioT, StateT, OrdersT]):
 
     def resolve_round(
         self, scenario: ScenarioT, state: StateT, orders: dict[str, OrdersT], dice: Dice,
-        checked: dict[str, Checked],
+        checked: dict[str, Checked], rulings: JSON = None,
     ) -> Resolution:
         """Carry out every side's revealed orders of a sealed round together (simultaneous
-        rulesets only; ``orders`` and ``checked`` by side). The dice are keyed by every side's
-        reveal (:mod:`pbem.engine.sealed`), so no side knew them when it committed."""
+        rulesets only; ``orders`` and ``checked`` by side; ``rulings``: the umpire's, when the game
+        has one). The dice are keyed by every side's reveal (:mod:`pbem.engine.sealed`), so no
+        side knew them when it committed and the umpire did not know them when it ruled."""
         raise NotImplementedError(f"{self.system} declares no simultaneous decisions")
 
     @abstractmethod

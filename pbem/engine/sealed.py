@@ -57,20 +57,32 @@ def derive_salt(seed: bytes, game: str, step: int, side: str) -> bytes:
     return hmac.new(seed, msg, hashlib.sha256).digest()
 
 
-def commit_orders(value: str) -> dict[str, str]:
-    return {"sealed": value}
+def commit_orders(value: str, for_umpire: str | None = None) -> dict[str, str]:
+    out = {"sealed": value}
+    if for_umpire is not None:
+        out["umpire"] = for_umpire
+    return out
 
 
 def reveal_orders(orders: Any, salt: bytes) -> dict[str, Any]:
     return {"orders": orders, "salt": salt.hex()}
 
 
-def parse_commit(orders: Any) -> str | None:
-    """``C`` from a commitment move's orders, or ``None`` if they are not exactly ``{"sealed": C}``."""
-    if isinstance(orders, dict) and set(orders) == {"sealed"} and isinstance(orders["sealed"], str) \
-            and _HEX64.match(orders["sealed"]):
+def parse_commit(orders: Any, *, umpire: bool = False) -> str | None:
+    """``C`` from a commitment move's orders, or ``None`` if they are not exactly ``{"sealed": C}``
+    (with ``umpire``: ``{"sealed": C, "umpire": the orders and salt sealed to the umpire}``)."""
+    keys = {"sealed", "umpire"} if umpire else {"sealed"}
+    if isinstance(orders, dict) and set(orders) == keys and isinstance(orders["sealed"], str) \
+            and _HEX64.match(orders["sealed"]) and (not umpire or isinstance(orders["umpire"], str)):
         return orders["sealed"]
     return None
+
+
+def parse_rulings(orders: Any) -> Any:
+    """The rulings of an umpire's ruling move (``{"rulings": R}``), or raise ``ValueError``."""
+    if isinstance(orders, dict) and set(orders) == {"rulings"}:
+        return orders["rulings"]
+    raise ValueError("an umpire's ruling carries only {\"rulings\": ...}")
 
 
 def parse_reveal(orders: Any) -> tuple[Any, bytes] | None:
@@ -94,37 +106,69 @@ class Round:
     labels: tuple[str, ...]
     """The ruleset's label of each side's decision."""
     phase: str
-    """``"commit"`` or ``"reveal"``."""
+    """``"commit"``, ``"ruling"`` (the umpire's, in games with one) or ``"reveal"``."""
     done: int
     """How many sides have sent this phase's message."""
     commits_turn: str | None
-    """Hash of the turn of the last commitment (what every reveal answers); ``None`` before the
-    reveal phase, and in the turn of the last commitment itself (it is that turn's own hash)."""
+    """Hash of the turn the current phase's messages answer after the commit phase (the turn of
+    the last commitment for the ruling, or of the message before the first reveal for the
+    reveals); ``None`` in the turn that is itself that turn (its own hash)."""
+    umpire: str | None = None
+    """The umpire's side, whose ruling comes between the commitments and the reveals."""
 
     @property
     def n(self) -> int:
         return len(self.sides)
 
+    @property
+    def _u(self) -> int:
+        return 1 if self.umpire is not None else 0
+
+    @property
+    def end(self) -> int:
+        """The step of the round's last message (the last reveal)."""
+        return self.base + 2 * self.n + self._u
+
     def slot(self, side: str, phase: str | None = None) -> int:
         """The step of ``side``'s message in ``phase`` (default: the current one)."""
+        phase = phase or self.phase
+        if phase == "ruling":
+            return self.base + self.n + 1
         i = self.sides.index(side)
-        return self.base + 1 + i if (phase or self.phase) == "commit" else self.base + self.n + 1 + i
+        return self.base + 1 + i if phase == "commit" else self.base + self.n + self._u + 1 + i
 
     def side_at(self, step: int) -> str | None:
         """Whose message step ``step`` is, in this round (``None``: not a step of this round)."""
-        i = step - self.base - 1
-        if 0 <= i < 2 * self.n:
-            return self.sides[i % self.n]
+        off = step - self.base - 1
+        if 0 <= off < self.n:
+            return self.sides[off]
+        if self.umpire is not None and off == self.n:
+            return self.umpire
+        if self.n + self._u <= off < 2 * self.n + self._u:
+            return self.sides[off - self.n - self._u]
         return None
 
     def phase_at(self, step: int) -> str:
-        return "commit" if step - self.base - 1 < self.n else "reveal"
+        off = step - self.base - 1
+        if off < self.n:
+            return "commit"
+        return "ruling" if self.umpire is not None and off == self.n else "reveal"
+
+    def phase_end(self) -> int:
+        """The last step of the current phase."""
+        if self.phase == "commit":
+            return self.base + self.n
+        if self.phase == "ruling":
+            return self.base + self.n + 1
+        return self.end
 
     def owed(self) -> list[str]:
+        if self.phase == "ruling":
+            return [self.umpire] if self.umpire is not None and self.done == 0 else []
         return list(self.sides[self.done:])
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out = {
             "base": self.base,
             "base_turn": self.base_turn,
             "sides": list(self.sides),
@@ -133,8 +177,11 @@ class Round:
             "done": self.done,
             "commits_turn": self.commits_turn,
         }
+        if self.umpire is not None:
+            out["umpire"] = self.umpire
+        return out
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Round:
         return cls(int(data["base"]), str(data["base_turn"]), tuple(data["sides"]), tuple(data["labels"]),
-                   str(data["phase"]), int(data["done"]), data["commits_turn"])
+                   str(data["phase"]), int(data["done"]), data["commits_turn"], data.get("umpire"))

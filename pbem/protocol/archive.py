@@ -88,6 +88,10 @@ class SideEntry(_Body):
         None, max_length=254, pattern=EMAIL_PATTERN,
         description="The player's email address, for the From/To of the emails pbem drafts (optional)",
     )
+    x25519: Hash | None = Field(
+        None, description="The side's X25519 public key for this game (games with an umpire or "
+        "hidden information; pbem.protocol.seal); an invited side publishes it in its join",
+    )
 
     @model_validator(mode="after")
     def _nonce_with_commitment(self) -> SideEntry:
@@ -122,6 +126,7 @@ class JoinBody(_Body):
     side: Side
     commitment: Hash
     nonce: Hash = Field(description="The side's own fresh chain nonce (drawn by its tool at join)")
+    x25519: Hash | None = Field(None, description="The side's X25519 public key for this game, if it needs one")
 
 
 class MoveBody(_Body):

@@ -12,6 +12,10 @@ that settle ties are keyed by every side's reveal. Rules, cited as ``[S1]``.. in
   wins. A round in which every bid is 0 has no winner.
 * [S4] After the last round the most points win; equal points go to the side with more coins left;
   equal again is a draw.
+* [S5] With an umpire (Game Control, scenario ``umpire``): the bids are sealed to the umpire, who
+  rules on each round *before* the bids are revealed: a ``reserve`` (bids below it are void) and
+  at most one ``bonus`` point to a side for play the umpire judges outstanding -- the kind of
+  judgement the megagame leaves to Game Control.
 """
 
 from __future__ import annotations
@@ -46,6 +50,12 @@ class AuctionScenario(_Strict):
     coins: int = Field(10, ge=1, le=1000)
     rounds: int = Field(3, ge=1, le=1000)
     prize: int = Field(3, ge=1, le=100)
+    umpire: str | None = Field(None, pattern=r"^[A-Z][A-Z0-9]{0,7}$")
+
+
+class Rulings(_Strict):
+    reserve: int = Field(0, ge=0, le=1000)
+    bonus: str | None = None
 
 
 class Bid(_Strict):
@@ -63,7 +73,7 @@ class AuctionRules(Ruleset[AuctionScenario, State, Orders]):
     """The toy sealed-bid game (module docstring)."""
 
     system = "auction"
-    capabilities: ClassVar[Capabilities] = Capabilities(decisions="simultaneous")
+    capabilities: ClassVar[Capabilities] = Capabilities(decisions="simultaneous", umpire=True)
 
     def load_scenario(self, data: JSON) -> AuctionScenario:
         try:
@@ -72,10 +82,25 @@ class AuctionRules(Ruleset[AuctionScenario, State, Orders]):
             raise InputError(f"auction scenario: {_one_line(exc)}") from None
         if len(set(sc.sides)) != len(sc.sides):
             raise InputError("auction scenario: side ids must be unique [S1]")
+        if sc.umpire is not None and sc.umpire in sc.sides:
+            raise InputError("auction scenario: the umpire is not a bidding side [S5]")
         return sc
 
     def sides(self, scenario: AuctionScenario) -> list[str]:
-        return list(scenario.sides)
+        return list(scenario.sides) + ([scenario.umpire] if scenario.umpire else [])
+
+    def umpire(self, scenario: AuctionScenario) -> str | None:
+        return scenario.umpire
+
+    def load_rulings(self, scenario: AuctionScenario, state: State, data: JSON) -> JSON:
+        try:
+            rulings = Rulings.model_validate(data)
+        except ValidationError as exc:
+            raise InputError(f"auction rulings: {_one_line(exc)} [S5]") from None
+        if rulings.bonus is not None and rulings.bonus not in scenario.sides:
+            raise InputError(f"auction rulings: bonus for {rulings.bonus!r}, not a bidding side [S5]")
+        out: dict[str, Any] = rulings.model_dump()
+        return out
 
     _KEYS = frozenset({"round", "rounds", "coins", "points", "over"})
 
@@ -139,15 +164,23 @@ class AuctionRules(Ruleset[AuctionScenario, State, Orders]):
         raise InputError("auction bids are sealed: they are resolved together [S2]")
 
     def resolve_round(self, scenario: AuctionScenario, state: State, orders: dict[str, Orders], dice: Dice,
-                      checked: dict[str, Checked]) -> Resolution:
+                      checked: dict[str, Checked], rulings: JSON = None) -> Resolution:
         bids = {s: orders[s]["coins"] for s in scenario.sides}
         new: State = {**state, "coins": dict(state["coins"]), "points": dict(state["points"])}
         events: list[JSON] = [{"kind": "bids", "round": state["round"], "bids": bids}]
-        top = max(bids.values())
+        valid = dict(bids)
+        if rulings:
+            events.append({"kind": "rulings", **rulings})
+            for s in scenario.sides:  # [S5] bids below the reserve are void
+                if valid[s] < rulings["reserve"]:
+                    valid[s] = 0
+            if rulings["bonus"] is not None:
+                new["points"][rulings["bonus"]] += 1
+        top = max(valid.values())
         if top == 0:
             events.append({"kind": "no-winner", "round": state["round"]})
         else:
-            tied = [s for s in scenario.sides if bids[s] == top]
+            tied = [s for s in scenario.sides if valid[s] == top]
             while len(tied) > 1:  # [S3] tied sides roll until one is highest
                 faces = {s: dice.d6(f"S3 tie round {state['round']} {s}") for s in tied}
                 events.append({"kind": "tie-roll", "rolls": faces})
@@ -189,7 +222,10 @@ class AuctionRules(Ruleset[AuctionScenario, State, Orders]):
             return f"{event['side']} wins the round, pays {event['paid']} [S3]"
         if kind == "tie-roll":
             return f"tie: rolls {event['rolls']} [S3]"
-        return f"round {event.get('round')}: nobody bids [S3]"
+        if kind == "rulings":
+            bonus = f", a bonus point to {event['bonus']}" if event.get("bonus") else ""
+            return f"Game Control rules: reserve {event['reserve']}{bonus} [S5]"
+        return "nobody bids above the reserve [S3]"
 
     def presenter(self) -> Presenter:
         return AuctionPresenter(self)

@@ -1,0 +1,95 @@
+"""Encryption to one side: HPKE (RFC 9180) with X25519, HKDF-SHA256 and ChaCha20-Poly1305.
+
+Used where only one party may read something: a player's sealed orders for the umpire, and each
+side's report of what it can see (``docs/protocol.md``, P10).
+
+**Keys.** A side's X25519 key for a game is derived from its Ed25519 private key
+(``HKDF-SHA256(ikm = the 32 private-key bytes, salt = "pbem/x25519/v1", info = JCS({game, side}))``),
+so nothing new has to be kept or backed up and a lost home recovers it from the key alone; its
+public half is published in the side's signed genesis entry or join (``x25519``). A key per game
+and side means a report of one game can never be opened with another game's key material.
+
+**Binding.** Every ciphertext's HPKE ``info`` is ``JCS({"ds": "pbem/hpke/v1", game, step, from,
+to, what})``: a ciphertext moved to another game, step, sender, recipient or purpose does not
+decrypt. The ciphertext travels as base64 inside a signed body, so its author is authenticated by
+the signature around it.
+
+HPKE encryption draws a fresh ephemeral key: ciphertexts are the one thing pbem signs that is not
+a function of its inputs. Each sits inside a message its author signs once (the P7 record re-sends
+the same bytes), and nothing recomputes it: what is recomputed is the plaintext (``verify`` after
+the umpire's publication).
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+from typing import Any
+
+from cryptography.hazmat.primitives import hashes, hpke
+from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
+from cryptography.hazmat.primitives.kdf.hkdf import HKDF
+from cryptography.hazmat.primitives.serialization import (
+    Encoding,
+    NoEncryption,
+    PrivateFormat,
+    PublicFormat,
+)
+
+from pbem.errors import InputError
+from pbem.protocol.canonical import canonical_bytes
+
+HPKE_DS = "pbem/hpke/v1"
+_SUITE = hpke.Suite(hpke.KEM.X25519, hpke.KDF.HKDF_SHA256, hpke.AEAD.CHACHA20_POLY1305)
+MAX_SEALED_BYTES = 1 << 20
+
+
+def x25519_private(ed25519_private: Any, game: str, side: str) -> X25519PrivateKey:
+    """The X25519 key ``side`` uses in ``game``, derived from its Ed25519 private key."""
+    raw = ed25519_private.private_bytes(Encoding.Raw, PrivateFormat.Raw, NoEncryption())
+    okm = HKDF(hashes.SHA256(), 32, b"pbem/x25519/v1",
+               canonical_bytes({"game": game, "side": side})).derive(raw)
+    return X25519PrivateKey.from_private_bytes(okm)
+
+
+def public_hex(key: X25519PrivateKey) -> str:
+    return key.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw).hex()
+
+
+def public_from_hex(value: str) -> X25519PublicKey:
+    try:
+        return X25519PublicKey.from_public_bytes(bytes.fromhex(value))
+    except ValueError:
+        raise InputError("not an X25519 public key") from None
+
+
+def _info(game: str, step: int, sender: str, recipient: str, what: str) -> bytes:
+    return canonical_bytes({"ds": HPKE_DS, "game": game, "step": step, "from": sender,
+                            "to": recipient, "what": what})
+
+
+def seal(value: Any, recipient: X25519PublicKey, *, game: str, step: int, sender: str, to: str,
+         what: str) -> str:
+    """``value`` (JSON) encrypted to ``recipient``, as base64."""
+    data = canonical_bytes(value)
+    return base64.b64encode(_SUITE.encrypt(data, recipient, _info(game, step, sender, to, what))).decode("ascii")
+
+
+def open_sealed(text: str, key: X25519PrivateKey, *, game: str, step: int, sender: str, to: str,
+                what: str) -> Any:
+    """The JSON value sealed with :func:`seal`; :class:`InputError` if it does not open (another
+    recipient, another binding, or a changed byte)."""
+    from pbem.protocol.canonical import loads_strict
+
+    if not isinstance(text, str) or len(text) > MAX_SEALED_BYTES * 2:
+        raise InputError(f"{what} from {sender}: not a sealed value")
+    try:
+        ct = base64.b64decode(text.encode("ascii"), validate=True)
+        data = _SUITE.decrypt(ct, key, _info(game, step, sender, to, what))
+    except (binascii.Error, ValueError, UnicodeEncodeError):
+        raise InputError(f"{what} from {sender} for {to} at step {step} does not open with this key") from None
+    except Exception as exc:  # cryptography raises InvalidTag for a bad ciphertext
+        if type(exc).__name__ in ("InvalidTag", "InvalidKey"):
+            raise InputError(f"{what} from {sender} for {to} at step {step} does not open with this key") from None
+        raise
+    return loads_strict(data, max_bytes=MAX_SEALED_BYTES, what=f"{what} from {sender}")
