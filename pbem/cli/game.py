@@ -249,9 +249,18 @@ def status(game_dir: Path, as_json: bool) -> None:
         info.update(describe="", pending=[], waiting=rp.waiting, since=since, score={}, outcome=None)
     else:
         cur = rp.current
+        state = cur.state
+        if game.hidden:  # each side sees its own view, from the umpire's reports [P10]
+            from pbem.engine.play import my_view
+
+            views = {side: my_view(game, rp, side, key) for side, key in sorted(local.sides().items())
+                     if side != game.umpire and side in game.sides}
+            info["views"] = views
+            if state is None and views:
+                state = game.ruleset.load_state(game.scenario, next(iter(views.values())))
         info.update(
             resolved=cur.step,
-            describe=game.ruleset.describe(game.scenario, cur.state),
+            describe=game.ruleset.describe(game.scenario, state) if state is not None else "",
             pending=[] if rp.tail_open else cur.turn["pending"],
             waiting=rp.waiting,
             since=since,
@@ -265,6 +274,8 @@ def status(game_dir: Path, as_json: bool) -> None:
     for side, fp in info["keys"].items():
         echo(f"key       {side:<6} {fp}" + ("  (played here)" if side in seeds else ""))
     echo(f"step      {info['step']} moves archived" + (f"; {info['describe']}" if info["describe"] else ""))
+    for side, view in info.get("views", {}).items():
+        echo(f"view      {side} sees: {json.dumps(view, sort_keys=True)[:400]}")
     for p in info["pending"]:
         echo(f"pending   {p['side']}: {p['label']} ({p['kind']})")
     if info.get("outcome"):
@@ -367,6 +378,56 @@ def rule(game_dir: Path, rulings_file: Path | None, key_name: str, yes: bool) ->
     result = play_rule(game, rulings, key_name, confirm=confirm)
     _echo_files(result.written)
     _next_steps(game, result.replay, result.written)
+
+
+@click.command()
+@click.argument("game_dir", type=click.Path(file_okay=False, exists=True, path_type=Path))
+@click.option("--key", "key_name", required=True, help="The umpire's local key.")
+@click.option("--yes", is_flag=True, help="Sign without asking (for scripts).")
+def report(game_dir: Path, key_name: str, yes: bool) -> None:
+    """Umpire: resolve a round of hidden information and report to each side.
+
+    Once every side has revealed, the umpire's pbem resolves the round from the sealed orders and
+    the dice, and signs a report: the hash of the new state, what is pending, and each side's view
+    sealed to that side alone [P10].
+    """
+    import sys
+
+    from pbem.engine.play import Preview
+    from pbem.engine.play import report as play_report
+    from pbem.engine.replay import load_plugins, open_checked
+
+    load_plugins()
+    game = open_checked(game_dir)
+
+    def confirm(shown: Preview) -> bool:
+        echo(shown.text(), err=True)
+        if yes:
+            return True
+        if not sys.stdin.isatty():
+            raise InputError("not signed: confirm on a terminal, or give --yes")
+        return click.confirm("Sign this report?", default=False, err=True)
+
+    result = play_report(game, key_name, confirm=confirm)
+    _echo_files(result.written)
+    _next_steps(game, result.replay, result.written)
+
+
+@click.command()
+@click.argument("game_dir", type=click.Path(file_okay=False, exists=True, path_type=Path))
+@click.option("--key", "key_name", required=True, help="The umpire's local key.")
+def publish(game_dir: Path, key_name: str) -> None:
+    """Umpire: after the game, publish every sealed order so anyone can check every ruling.
+
+    Writes publication.json (signed by the umpire): every side's orders with their salts. With it
+    beside the archive, 'pbem verify' opens every commitment, recomputes every state and report,
+    and checks each against the hashes the turn files hold [P10].
+    """
+    from pbem.engine.play import publish as play_publish
+    from pbem.engine.replay import open_checked
+
+    echo(str(play_publish(open_checked(game_dir), key_name)))
+    echo("send publication.json to every player; 'pbem verify GAME_DIR' then checks everything", err=True)
 
 
 def _local_sides(game: Any) -> list[str]:
@@ -641,6 +702,8 @@ def verify(game_dir: Path, redraw: bool) -> None:
     echo(f"rolls       {s.rolls} re-derived")
     for name in s.unchecked:
         echo(f"not yet     {name}: its dice need the next move (links checked)")
+    for note in s.notes:
+        echo(f"note        {note}")
     echo(f"outcome     {s.outcome}" if s.outcome else f"awaiting    {s.waiting}")
     echo("OK")
 

@@ -478,7 +478,9 @@ def _submit_sealed(game: Game, rp: Replay, rnd: Any, orders: OrdersSource, key_n
                          f"{rp.waiting} [P8]")
     step = rnd.slot(side)
     state = rp.current.state
-    orders_json = prepare_orders(game, rp.current, side, orders(state, side))
+    if state is None:  # hidden information: what this side may see, from the umpire's last report
+        state = view_state(game, rp, side, key_name)
+    orders_json = prepare_orders(game, _AtState(state), side, orders(state, side))  # type: ignore[arg-type]
     presenter = game.ruleset.presenter()
     label = rnd.labels[rnd.sides.index(side)]
     shown = Preview(side, step, f"{label} -- sealed: only a commitment is sent now", orders_json,
@@ -504,6 +506,127 @@ def _submit_sealed(game: Game, rp: Replay, rnd: Any, orders: OrdersSource, key_n
                         commit_orders(commitment(orders_json, salt), for_umpire), seeds[side])
     local.save_sealed(step, side, orders_json)
     return _sign_and_place(game, rp, local, result, body, key_name)
+
+
+@dataclass
+class _AtState:
+    state: Any
+
+
+def my_view(game: Game, rp: Replay, side: str, key_name: str) -> Any:
+    """``side``'s view of the game now (hidden information): the umpire's newest report opened
+    with this side's key; the initial state when no round has been reported yet."""
+    from pbem.protocol.localstate import private_key
+    from pbem.protocol.seal import open_sealed, x25519_private
+
+    for rec in reversed(rp.records):  # in a hidden game only reports (and turn 0) change the state
+        orders = rec.move.body.orders if rec.move is not None else None
+        if isinstance(orders, dict) and set(orders) == {"report"}:
+            sealed = orders["report"]["views"].get(side)
+            if sealed is None:
+                raise InputError(f"the umpire's report has no view for {side}")
+            key = x25519_private(private_key(key_name), game.id, side)
+            return open_sealed(sealed, key, game=game.id, step=rec.step, sender=str(game.umpire), to=side,
+                               what="report")
+        if rec.step == 0 and rec.state is not None:  # the initial state is the scenario's: public
+            return game.ruleset.view(game.scenario, game.ruleset.dump_state(game.scenario, rec.state), side)
+    raise InputError("no view of this game is available yet")
+
+
+def view_state(game: Game, rp: Replay, side: str, key_name: str) -> Any:
+    """:func:`my_view` as the ruleset's state type (a view has the state's form, holding only what
+    the side may see), to check that side's orders against."""
+    return game.ruleset.load_state(game.scenario, my_view(game, rp, side, key_name))
+
+
+def report(game: Game, key_name: str, *, confirm: Confirm | None = None) -> Submitted:
+    """The umpire resolves a round of hidden information and reports: the new state's hash, what is
+    pending, the outcome, and each side's view sealed to that side alone [P10]."""
+    from pbem.engine.replay import _outcome_json, decision_json
+    from pbem.protocol.canonical import canonical_bytes, sha256_hex
+    from pbem.protocol.keys import KeyStore
+    from pbem.protocol.localstate import LocalGame, local_seeds, seed_for
+    from pbem.protocol.seal import seal
+
+    if game.umpire is None or not game.hidden:
+        raise InputError("only the umpire of a game with hidden information reports")
+    info = KeyStore().info(key_name)
+    if game.umpire not in game.side_of_fingerprint(info.fingerprint):
+        raise InputError(f"key {key_name} is not the umpire's ({game.umpire}) in this game")
+    local = LocalGame.of(game)
+    seed_for(game, local, game.umpire, key_name, derive=True)
+    seeds = local_seeds(game, local)
+    rp = game.replay(seeds, local=local)
+    result = Submitted(rp, rp.write())
+    rnd = rp.current.round if rp.records and not rp.tail_open else None
+    if rnd is None or rnd.phase != "report":
+        raise InputError(f"no report is due now: waiting for {rp.waiting or 'nothing'}")
+    step = rnd.slot(game.umpire)
+    resolution, _, _, _ = rp.hidden_resolution(rnd, rp.current, step)
+    rules, sc = game.ruleset, game.scenario
+    dumped = rules.dump_state(sc, resolution.state)
+    views = {side: seal(rules.view(sc, dumped, side), game.x25519(side), game=game.id, step=step,
+                        sender=game.umpire, to=side, what="report") for side in rnd.sides}
+    body_orders = {"report": {
+        "state": sha256_hex(canonical_bytes(dumped)),
+        "pending": [decision_json(d) for d in rules.pending(sc, resolution.state)],
+        "outcome": _outcome_json(rules.outcome(sc, resolution.state)),
+        "views": views,
+    }}
+    lines = [rules.describe_event(sc, e) for e in resolution.events]
+    shown = Preview(game.umpire, step, "Report of the round (each side sees only its own view) [P10]",
+                    body_orders["report"]["pending"], lines, [])
+    if local.signed(step, game.umpire) is None and confirm is not None and not confirm(shown):
+        raise InputError("not signed: nothing was written")
+    recorded = local.signed(step, game.umpire)
+    if recorded is not None:  # re-send what was signed (its ciphertexts cannot be made again) [P7]
+        return _place_signed(game, rp, local, result, recorded, step, game.umpire, fresh=False)
+    body = _sealed_body(game, rp, game.umpire, step, rp.current.turn_hash, body_orders, seeds[game.umpire])
+    return _sign_and_place(game, rp, local, result, body, key_name)
+
+
+def publish(game: Game, key_name: str) -> Path:
+    """After a game with hidden information: the umpire signs and writes ``publication.json``,
+    every sealed order with its salt, so that ``pbem verify`` re-checks every commitment, state and
+    report [P10]."""
+    from pbem.engine.sealed import (
+        PUBLICATION_NAME,
+        PUBLICATION_TYPE,
+        parse_commit,
+        publication_body,
+    )
+    from pbem.protocol.canonical import canonical_bytes
+    from pbem.protocol.dsse import envelope_bytes, sign
+    from pbem.protocol.fsutil import write_new
+    from pbem.protocol.keys import KeyStore
+    from pbem.protocol.localstate import LocalGame, local_seeds, private_key
+    from pbem.protocol.seal import open_sealed, x25519_private
+
+    if game.umpire is None or not game.hidden:
+        raise InputError("only the umpire of a game with hidden information publishes")
+    info = KeyStore().info(key_name)
+    if game.umpire not in game.side_of_fingerprint(info.fingerprint):
+        raise InputError(f"key {key_name} is not the umpire's ({game.umpire}) in this game")
+    local = LocalGame.of(game)
+    rp = game.replay(local_seeds(game, local), local=local)
+    if not rp.closed:
+        raise InputError("the game is not over: the orders are published after the last report [P10]")
+    key = x25519_private(private_key(key_name), game.id, game.umpire)
+    opened: dict[int, tuple[Any, bytes]] = {}
+    for step in sorted(game.moves):
+        msg = game.moves[step]
+        if parse_commit(msg.body.orders, umpire=True) is None:
+            continue
+        value = open_sealed(msg.body.orders["umpire"], key, game=game.id, step=step, sender=msg.body.side,
+                            to=game.umpire, what="sealed orders")
+        opened[step] = (value["orders"], bytes.fromhex(value["salt"]))
+    body = canonical_bytes(publication_body(game.id, opened))
+    path = game.path(PUBLICATION_NAME)
+    env = envelope_bytes(sign(body, PUBLICATION_TYPE, [private_key(key_name)]))
+    if path.exists():
+        raise InputError(f"{PUBLICATION_NAME} exists already; pbem never overwrites it")
+    write_new(path, env)
+    return path
 
 
 def sealed_orders_for_umpire(game: Game, rp: Replay, rnd: Any, umpire_key: Any) -> dict[str, Any]:
@@ -616,7 +739,12 @@ def reveal(game: Game, key_name: str, *, confirm: Confirm | None = None) -> Subm
         raise InputError("not signed: nothing was written")
     salt = derive_salt(seeds[side], game.id, commit_step, side)
     assert rnd.commits_turn is not None
-    body = _sealed_body(game, rp, side, step, rnd.commits_turn, reveal_orders(orders_json, salt), seeds[side])
+    opened: Any = reveal_orders(orders_json, salt)
+    if rnd.report:  # hidden information: the orders stay with the umpire; the reveal keys the dice
+        from pbem.engine.sealed import HIDDEN_REVEAL
+
+        opened = dict(HIDDEN_REVEAL)
+    body = _sealed_body(game, rp, side, step, rnd.commits_turn, opened, seeds[side])
     return _sign_and_place(game, rp, local, result, body, key_name)
 
 
@@ -738,7 +866,10 @@ def ingest(game: Game, blobs: list[tuple[str, bytes]], seeds: dict[str, bytes]) 
     turns = [(n, r) for n, r in blobs if archive.is_turn_name(n)]
     inputs = [(n, r) for n, r in blobs
               if n not in (archive.GENESIS_NAME, SCENARIO_NAME) and not archive.is_turn_name(n)]
+    from pbem.engine.sealed import PUBLICATION_NAME, PUBLICATION_TYPE, parse_publication
+
     notes: list[str] = []
+    publications: list[bytes] = []
     new_joins: list[Message] = []
     moves: list[tuple[str, bytes]] = []
     for name, raw in inputs:
@@ -751,6 +882,9 @@ def ingest(game: Game, blobs: list[tuple[str, bytes]], seeds: dict[str, bytes]) 
                 new_joins.append(msg)
         elif env.payloadType == MOVE_TYPE:
             moves.append((name, raw))
+        elif env.payloadType == PUBLICATION_TYPE and game.umpire is not None:
+            parse_publication(raw, game.id, game.public_key(game.umpire), game.body.sides[game.umpire].fingerprint)
+            publications.append(raw)
         else:
             raise InputError(f"{name}: not a pbem move or join (payload type {env.payloadType[:60]!r})")
     local = LocalGame.of(game)
@@ -767,4 +901,12 @@ def ingest(game: Game, blobs: list[tuple[str, bytes]], seeds: dict[str, bytes]) 
         if write_new(path, msg.raw):
             written.append(path)
     written += rp.write()
+    for raw in publications[:1]:  # the umpire's publication after the game [P10]
+        path = game.path(PUBLICATION_NAME)
+        if archive.same_bytes(path, raw):
+            notes.append(f"already here: {PUBLICATION_NAME}")
+        elif write_new(path, raw):
+            written.append(path)
+            notes.append(f"{PUBLICATION_NAME}: the umpire's publication; 'pbem verify' now checks every "
+                         "sealed order, state and report [P10]")
     return Ingested(rp, written, notes)

@@ -183,6 +183,9 @@ class StepRecord:
     """True when this run computed a turn file that was not in the archive yet."""
     round: Round | None = None
     """The sealed round this turn is part of (its progress after this turn), if any."""
+    full_turn: dict[str, Any] | None = None
+    """With hidden information, on a machine that knows the state: the whole turn (state, events,
+    rolls, score) that the turn file replaces by a hash."""
 
     @property
     def name(self) -> str:
@@ -208,6 +211,7 @@ class VerifySummary:
     outcome: str | None
     unchecked: list[str] = field(default_factory=list)
     waiting: str | None = None
+    notes: list[str] = field(default_factory=list)
 
 
 def sha256_hex(data: bytes) -> str:
@@ -258,6 +262,9 @@ def round_pending(rnd: Round) -> list[Decision]:
         return [Decision(side, "sealed-ruling", f"Rulings for {rnd.labels[0]} and the others "
                          "(umpire, before the reveals)", random=False, sealed=True)
                 for side in rnd.owed()]
+    if rnd.phase == "report":
+        return [Decision(side, "sealed-report", "Resolve the round and report to each side (umpire)",
+                         random=False, sealed=True) for side in rnd.owed()]
     what = "commit to sealed orders" if rnd.phase == "commit" else "reveal the sealed orders"
     return [
         Decision(side, f"sealed-{rnd.phase}", f"{rnd.labels[rnd.sides.index(side)]} ({what})",
@@ -267,7 +274,7 @@ def round_pending(rnd: Round) -> list[Decision]:
 
 
 def round_after(step: int, turn_hash: str, pending: list[Decision], sealed: Round | None,
-                umpire: str | None = None) -> Round | None:
+                umpire: str | None = None, report: bool = False) -> Round | None:
     """The round a turn leaves the game in: the one it records (``sealed``, with the hash of the
     turn the next phase answers filled in), or a new one when its pending decisions are sealed."""
     if sealed is not None:
@@ -278,7 +285,7 @@ def round_after(step: int, turn_hash: str, pending: list[Decision], sealed: Roun
         return sealed
     if pending and all(d.sealed for d in pending):
         return Round(step, turn_hash, tuple(d.side for d in pending), tuple(d.label for d in pending),
-                     "commit", 0, None, umpire)
+                     "commit", 0, None, umpire, report)
     return None
 
 
@@ -308,6 +315,9 @@ class Game:
         self.genesis_signatures = 0
         self.umpire: str | None = None
         """The umpire's side, when the rules have one (its key is never a player's)."""
+        self.hidden = False
+        """Hidden information: turn files hold only the hash of the state; each side reads its
+        own view in the umpire's reports (:meth:`Replay.view`)."""
         self.redraw = False
         """Set by ``pbem verify --redraw``: derived-file checkers redraw instead of comparing hashes."""
 
@@ -379,6 +389,9 @@ class Game:
         if set(self.sides) != set(self.body.sides):
             raise Bad(archive.GENESIS_NAME, f"sides {sorted(self.body.sides)} differ from the scenario's {self.sides}")
         self.umpire = self.ruleset.umpire(self.scenario)
+        self.hidden = self.ruleset.capabilities.information == "hidden"
+        if self.hidden and self.umpire is None:
+            raise InputError(f"rules {self.body.rules}: hidden information needs an umpire side")
         if self.umpire is not None:
             fp = self.body.sides[self.umpire].fingerprint
             shared = [s for s in self.sides if s != self.umpire and self.body.sides[s].fingerprint == fp]
@@ -401,6 +414,21 @@ class Game:
             join = self.joins.get(side)
             entry = join.body.nonce if join is not None else None
         return bytes.fromhex(entry) if entry is not None else None
+
+    def publication(self) -> dict[int, Any] | None:
+        """The umpire's signed publication of every sealed order (``publication.json``), checked
+        and parsed: commit step -> ``{"orders", "salt"}``; ``None`` when there is none yet."""
+        from pbem.engine.sealed import PUBLICATION_NAME, parse_publication
+
+        path = self.dir / PUBLICATION_NAME
+        if not path.exists():
+            return None
+        assert self.umpire is not None
+        try:
+            return parse_publication(read_file(path, 1 << 24), self.id, self.public_key(self.umpire),
+                                     self.body.sides[self.umpire].fingerprint)
+        except PbemError as exc:
+            raise Bad(PUBLICATION_NAME, str(exc)) from None
 
     def x25519(self, side: str) -> Any:
         """``side``'s published X25519 public key (genesis entry or join), for sealing to it."""
@@ -440,7 +468,7 @@ class Game:
     # replay entry points ----------------------------------------------------------------------
 
     def replay(self, local_seeds: dict[str, bytes] | None = None, *, strict: bool = False,
-               local: Any = None) -> Replay:
+               local: Any = None, umpire_key: Any = None) -> Replay:
         """Replay the archive. ``strict`` (verify) replays everything from the genesis and turns
         every problem into a :class:`VerificationError`; otherwise problems are
         :class:`ArchiveError` (exit 2). ``local`` (a :class:`pbem.protocol.localstate.LocalGame`,
@@ -452,7 +480,15 @@ class Game:
             from pbem.engine.checkpoint import Checkpoints
 
             checkpoints = Checkpoints(local.dir)
-        rp = Replay(self, local_seeds or {}, strict=strict, checkpoint=checkpoints)
+        if self.hidden:
+            checkpoints = None  # the umpire's full states are private: replay from the genesis
+            if umpire_key is None and local is not None and self.umpire is not None \
+                    and self.umpire in local.sides():
+                from pbem.protocol.localstate import private_key
+                from pbem.protocol.seal import x25519_private
+
+                umpire_key = x25519_private(private_key(local.sides()[self.umpire]), self.id, self.umpire)
+        rp = Replay(self, local_seeds or {}, strict=strict, checkpoint=checkpoints, umpire_key=umpire_key)
         rp.local = local if not strict else None
         rp.run()
         return rp
@@ -467,7 +503,8 @@ class Game:
         """Replay from genesis, checking everything; raise :class:`VerificationError` naming the
         first bad file."""
         try:
-            rp = Replay(self, local_seeds or {}, strict=True)
+            publication = self.publication() if self.hidden else None
+            rp = Replay(self, local_seeds or {}, strict=True, publication=publication)
             rp.run()
             for checker in list(_CHECKERS):
                 checker(self, rp)
@@ -542,8 +579,16 @@ class Replay:
     says what the next turn waits for, and :meth:`add_move` places a new move (submit/ingest)."""
 
     def __init__(self, game: Game, local_seeds: dict[str, bytes], *, strict: bool,
-                 checkpoint: Checkpoints | None = None) -> None:
+                 checkpoint: Checkpoints | None = None, umpire_key: Any = None,
+                 publication: dict[int, Any] | None = None) -> None:
         self.game = game
+        self.umpire_key = umpire_key
+        """The umpire's X25519 key (its own machine): the sealed orders can be read."""
+        self.publication = publication
+        """Every sealed order, published by the umpire after the game (verify)."""
+        self.full = not game.hidden or umpire_key is not None or publication is not None
+        """Whether this replay knows every state (always, unless information is hidden and this is
+        a player's machine before the publication)."""
         self.local_seeds = dict(local_seeds)
         self.strict = strict
         self.checkpoints = checkpoint
@@ -570,6 +615,7 @@ class Replay:
         self.signatures = 0
         self.rolls = 0
         self.unchecked: list[str] = []
+        self.notes: list[str] = []
         self.waiting: str | None = None
         self.tail_open = False
         """True when the last move waits for the co-revealer's reveal (turn not computable yet)."""
@@ -611,7 +657,14 @@ class Replay:
             self._resolve_tail()
             self._check_no_later_files(self.base + len(self.records))
             if self.held:
-                self.unchecked += [m.name for _, m in sorted(self.held.items())]
+                self.notes += [f"{m.name}: waits for the earlier messages of its sealed round (signature checked)"
+                               for _, m in sorted(self.held.items())]
+            if self.game.hidden and not self.full:
+                self.notes.append("the orders sealed to the umpire, the states and its reports are checked "
+                                  "once the umpire publishes the orders after the game (pbem publish) [P10]")
+            elif self.game.hidden and self.publication is not None:
+                self.notes.append("publication.json: every sealed order opened, every state and report "
+                                  "recomputed [P10]")
         except Bad as exc:
             self._raise(exc)
         if self.checkpoints is not None:
@@ -701,13 +754,20 @@ class Replay:
         *,
         joins: dict[str, str] | None = None,
         sealed: Round | None = None,
+        told: tuple[str, list[Decision], Any] | None = None,
     ) -> None:
+        """Record turn ``step``. With hidden information the turn file holds only the state's
+        hash; ``told`` is what a player's machine, which does not know the state, takes from the
+        umpire's report: ``(state hash, pending decisions, outcome JSON)``."""
         g = self.game
         if sealed is not None:
             pending = round_pending(sealed)
+        elif told is not None:
+            pending = told[1]
         else:
             pending = g.ruleset.pending(g.scenario, state)
             self._check_pending(step, pending)
+        known = state is not None
         turn: dict[str, Any] = {
             "ds": archive.TURN_DS,
             "game": g.id,
@@ -718,15 +778,19 @@ class Replay:
             "roll_key": key.hex() if key is not None else None,
             "rolls": rolls,
             "events": events,
-            "state": g.ruleset.dump_state(g.scenario, state),
-            "score": g.ruleset.score(g.scenario, state),
+            "state": g.ruleset.dump_state(g.scenario, state) if known else None,
+            "score": g.ruleset.score(g.scenario, state) if known else {},
             "pending": [decision_json(d) for d in pending],
-            "outcome": _outcome_json(g.ruleset.outcome(g.scenario, state)),
+            "outcome": _outcome_json(g.ruleset.outcome(g.scenario, state)) if known else None,
         }
         if step == 0:
             turn["joins"] = joins or {}
         if sealed is not None:
             turn["sealed"] = sealed.to_json()
+        full_turn = None
+        if g.hidden:
+            full_turn = turn
+            turn = self._public_turn(turn, state, told)
         data = _turn_bytes(turn)
         name = archive.turn_name(step)
         path = g.listing.turns.get(step)
@@ -749,7 +813,25 @@ class Replay:
         self.rolls += len(rolls)
         turn_hash = sha256_hex(data)
         self.records.append(StepRecord(step, move, data, turn_hash, turn, state, pending, written=written,
-                                       round=round_after(step, turn_hash, pending, sealed, g.umpire)))
+                                       round=round_after(step, turn_hash, pending, sealed, g.umpire, g.hidden),
+                                       full_turn=full_turn))
+
+    def _public_turn(self, turn: dict[str, Any], state: Any, told: tuple[str, list[Decision], Any] | None) -> dict[str, Any]:
+        """What a turn file of a game with hidden information holds: the hash of the state (its
+        canonical JSON), who owes what, the outcome, the dice key -- no state, score, events or
+        rolls (the umpire keeps them, and publishes the orders after the game)."""
+        from pbem.protocol.canonical import canonical_bytes
+
+        if told is not None:
+            state_hash, outcome = told[0], told[2]
+        elif state is not None:
+            state_hash = sha256_hex(canonical_bytes(turn["state"]))
+            outcome = turn["outcome"]
+        else:  # a round's progress: the state is the previous turn's
+            state_hash = self.records[-1].turn["state"]["hidden"]
+            outcome = None
+        return {**turn, "rolls": [], "events": [], "state": {"hidden": state_hash}, "score": {},
+                "outcome": outcome}
 
     def _check_pending(self, step: int, pending: list[Decision]) -> None:
         """What the engine asks of a ruleset's pending decisions."""
@@ -974,22 +1056,129 @@ class Replay:
             after = replace(rnd, phase="reveal", done=0, commits_turn=None)
             self._record(k, msg, record.turn_hash, record.state, [revealed], None, [], [], sealed=after)
             return
+        if rnd.phase == "report":
+            self._place_report(msg, rnd, record, revealed, archived=archived)
+            return
         self._check_answers(msg, rnd.commits_turn, archive.turn_name(rnd.slot(rnd.sides[0], "reveal") - 1))
-        opened = parse_reveal(body.orders)
-        if opened is None:
-            raise self._bad(name, 'a sealed reveal carries {"orders": ..., "salt": 64 hex digits} [P8]')
-        commit_msg = self.placed_move(rnd.slot(body.side, "commit"))
-        if commitment(opened[0], opened[1]) != parse_commit(commit_msg.body.orders, umpire=rnd.umpire is not None):
-            raise self._bad(name, f"the orders revealed by {body.side} do not match its commitment in "
-                            f"{commit_msg.name} [P8]")
-        base_record = _Base(record.state)
-        self._check_orders(name, base_record, body.side, opened[0])  # type: ignore[arg-type]
+        if rnd.report:  # hidden information: the orders stay with the umpire
+            from pbem.engine.sealed import HIDDEN_REVEAL
+
+            if body.orders != HIDDEN_REVEAL:
+                raise self._bad(name, 'with hidden information a reveal carries only {"reveal": '
+                                '"to-umpire"}: the orders stay sealed to the umpire [P8, P10]')
+            if self.full:
+                self._opened(rnd, body.side, record)
+        else:
+            opened = parse_reveal(body.orders)
+            if opened is None:
+                raise self._bad(name, 'a sealed reveal carries {"orders": ..., "salt": 64 hex digits} [P8]')
+            commit_msg = self.placed_move(rnd.slot(body.side, "commit"))
+            if commitment(opened[0], opened[1]) != parse_commit(commit_msg.body.orders, umpire=rnd.umpire is not None):
+                raise self._bad(name, f"the orders revealed by {body.side} do not match its commitment in "
+                                f"{commit_msg.name} [P8]")
+            self._check_orders(name, _Base(record.state), body.side, opened[0])  # type: ignore[arg-type]
         self._advance_chain(msg, revealed, archived=archived)
         if rnd.done + 1 < rnd.n:
             after = replace(rnd, done=rnd.done + 1)
             self._record(k, msg, record.turn_hash, record.state, [revealed], None, [], [], sealed=after)
             return
+        if rnd.report:
+            after = replace(rnd, phase="report", done=0)
+            self._record(k, msg, record.turn_hash, record.state, [revealed], None, [], [], sealed=after)
+            return
         self._resolve_round(msg, rnd, record)
+
+    def _opened(self, rnd: Round, side: str, record: StepRecord) -> Any:
+        """``side``'s orders of this round on a machine that may read them (the umpire's key, or
+        the publication), checked against the commitment and the rules [P8]."""
+        from pbem.engine.sealed import commitment, parse_commit
+        from pbem.protocol.seal import open_sealed
+
+        commit_msg = self.placed_move(rnd.slot(side, "commit"))
+        step = commit_msg.body.step
+        if self.publication is not None:
+            if step not in self.publication:
+                raise self._bad("publication.json", f"has no orders for {commit_msg.name} [P10]")
+            orders, salt = self.publication[step]
+            where = "publication.json"
+        else:
+            try:
+                opened = open_sealed(commit_msg.body.orders["umpire"], self.umpire_key, game=self.game.id,
+                                     step=step, sender=side, to=str(rnd.umpire), what="sealed orders")
+                orders, salt = opened["orders"], bytes.fromhex(opened["salt"])
+            except (PbemError, KeyError, TypeError, ValueError) as exc:
+                raise self._bad(commit_msg.name, f"{side}'s orders sealed to the umpire cannot be read: {exc} [P8]") from None
+            where = commit_msg.name
+        if commitment(orders, salt) != parse_commit(commit_msg.body.orders, umpire=True):
+            raise self._bad(where, f"the orders of {side} do not match its commitment in {commit_msg.name} [P8]")
+        return self._check_orders(where, _Base(record.state), side, orders)  # type: ignore[arg-type]
+
+    def hidden_resolution(self, rnd: Round, record: StepRecord, step: int) -> tuple[Any, bytes, list[bytes], list[Any]]:
+        """On a machine that knows everything: resolve a hidden round as its report at ``step``
+        must state. Returns ``(resolution, roll key, chain values keyed, rolls)``."""
+        from pbem.protocol.canonical import canonical_bytes
+        from pbem.protocol.dice import DiceStream, roll_key
+
+        g = self.game
+        ruling = self.placed_move(rnd.slot(str(rnd.umpire), "ruling"))
+        reveals = [self.placed_move(rnd.slot(side, "reveal")) for side in rnd.sides]
+        keyed = [ruling, *reveals]
+        orders: dict[str, Any] = {}
+        checked: dict[str, Any] = {}
+        for side in rnd.sides:
+            orders[side], checked[side] = self._opened(rnd, side, record)
+        chain_values = [bytes.fromhex(m.body.reveal) for m in keyed]
+        key = roll_key(g.id, step, sha256_hex(canonical_bytes([m.body_hash for m in keyed])), chain_values)
+        dice = DiceStream(key)
+        rulings = g.ruleset.load_rulings(g.scenario, record.state, ruling.body.orders["rulings"])
+        result = g.ruleset.resolve_round(g.scenario, record.state, orders, dice, checked, rulings)
+        return result, key, chain_values, [r.to_json() for r in dice.rolls]
+
+    def public_keys_of_round(self, rnd: Round, step: int) -> tuple[bytes, list[bytes]]:
+        """The roll key and chain values of a hidden round's resolution, from public data."""
+        from pbem.protocol.canonical import canonical_bytes
+        from pbem.protocol.dice import roll_key
+
+        ruling = self.placed_move(rnd.slot(str(rnd.umpire), "ruling"))
+        keyed = [ruling, *[self.placed_move(rnd.slot(side, "reveal")) for side in rnd.sides]]
+        chain_values = [bytes.fromhex(m.body.reveal) for m in keyed]
+        key = roll_key(self.game.id, step, sha256_hex(canonical_bytes([m.body_hash for m in keyed])), chain_values)
+        return key, chain_values
+
+    def _place_report(self, msg: Message, rnd: Round, record: StepRecord, revealed: bytes, *, archived: bool) -> None:
+        """The umpire's report of a hidden round: the new state's hash, what is pending, the outcome,
+        and each side's view sealed to it. A machine that knows everything recomputes it and
+        refuses a report that differs [P10]; a player's machine takes it (and checks it after the
+        game, against the publication)."""
+        from pbem.engine.sealed import parse_report
+
+        k = msg.body.step
+        self._check_answers(msg, record.turn_hash, record.name)
+        try:
+            report = parse_report(msg.body.orders, [s for s in rnd.sides])
+        except ValueError as exc:
+            raise self._bad(msg.name, f"{exc} [P10]") from None
+        told_pending = [Decision(d["side"], d["kind"], d["label"], sealed=True) for d in report["pending"]]
+        self._advance_chain(msg, revealed, archived=archived)
+        if self.full:
+            try:
+                result, key, chain_values, rolls = self.hidden_resolution(rnd, record, k)
+            except PbemError as exc:
+                raise self._bad(msg.name, f"cannot be resolved: {exc}") from None
+            before = len(self.records)
+            self._record(k, msg, record.turn_hash, result.state, chain_values, key, rolls, list(result.events))
+            rec = self.records[-1]
+            assert rec.full_turn is not None and len(self.records) == before + 1
+            mine = {"state": rec.turn["state"]["hidden"], "pending": rec.full_turn["pending"],
+                    "outcome": rec.full_turn["outcome"]}
+            theirs = {"state": report["state"], "pending": report["pending"], "outcome": report["outcome"]}
+            if mine != theirs:
+                raise self._bad(msg.name, "the umpire's report differs from the adjudication of the "
+                                "sealed orders (state, pending or outcome) [P10]")
+            return
+        key, chain_values = self.public_keys_of_round(rnd, k)
+        self._record(k, msg, record.turn_hash, None, chain_values, key, [], [],
+                     told=(report["state"], told_pending, report["outcome"]))
 
     def _resolve_round(self, last: Message, rnd: Round, record: StepRecord) -> None:
         """Every side has revealed: resolve the round with dice keyed by every reveal."""
@@ -1197,4 +1386,5 @@ class Replay:
             outcome=outcome,
             unchecked=list(self.unchecked),
             waiting=self.waiting,
+            notes=list(self.notes),
         )

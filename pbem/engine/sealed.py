@@ -68,6 +68,34 @@ def reveal_orders(orders: Any, salt: bytes) -> dict[str, Any]:
     return {"orders": orders, "salt": salt.hex()}
 
 
+def parse_report(orders: Any, sides: list[str]) -> dict[str, Any]:
+    """The umpire's report of a hidden round (``{"report": {"state", "pending", "outcome",
+    "views"}}``), checked for form; ``ValueError`` otherwise."""
+    if not isinstance(orders, dict) or set(orders) != {"report"} or not isinstance(orders["report"], dict):
+        raise ValueError('an umpire\'s report carries only {"report": {...}}')
+    rep = orders["report"]
+    if set(rep) != {"state", "pending", "outcome", "views"}:
+        raise ValueError("a report holds exactly state, pending, outcome and views")
+    if not isinstance(rep["state"], str) or not _HEX64.match(rep["state"]):
+        raise ValueError("a report's state is a SHA-256 hex digest")
+    pend = rep["pending"]
+    if not isinstance(pend, list) or not all(
+            isinstance(d, dict) and set(d) == {"side", "kind", "label"} and all(isinstance(v, str) for v in d.values())
+            for d in pend):
+        raise ValueError("a report's pending decisions are {side, kind, label}")
+    if not isinstance(rep["views"], dict) or set(rep["views"]) != set(sides) or \
+            not all(isinstance(v, str) for v in rep["views"].values()):
+        raise ValueError(f"a report seals one view to each of {', '.join(sides)}")
+    if rep["outcome"] is not None and not isinstance(rep["outcome"], dict):
+        raise ValueError("a report's outcome is an object or null")
+    return rep
+
+
+HIDDEN_REVEAL = {"reveal": "to-umpire"}
+"""A reveal in a game with hidden information: only the chain value that keys the dice; the orders
+stay with the umpire (sealed in the commitment) until the publication after the game."""
+
+
 def parse_commit(orders: Any, *, umpire: bool = False) -> str | None:
     """``C`` from a commitment move's orders, or ``None`` if they are not exactly ``{"sealed": C}``
     (with ``umpire``: ``{"sealed": C, "umpire": the orders and salt sealed to the umpire}``)."""
@@ -115,6 +143,9 @@ class Round:
     reveals); ``None`` in the turn that is itself that turn (its own hash)."""
     umpire: str | None = None
     """The umpire's side, whose ruling comes between the commitments and the reveals."""
+    report: bool = False
+    """Hidden information: after the reveals the umpire resolves the round alone and sends a
+    report (the hash of the new state, what is pending, each side's view sealed to it)."""
 
     @property
     def n(self) -> int:
@@ -126,14 +157,16 @@ class Round:
 
     @property
     def end(self) -> int:
-        """The step of the round's last message (the last reveal)."""
-        return self.base + 2 * self.n + self._u
+        """The step of the round's last message (the last reveal, or the umpire's report)."""
+        return self.base + 2 * self.n + self._u + (1 if self.report else 0)
 
     def slot(self, side: str, phase: str | None = None) -> int:
         """The step of ``side``'s message in ``phase`` (default: the current one)."""
         phase = phase or self.phase
         if phase == "ruling":
             return self.base + self.n + 1
+        if phase == "report":
+            return self.end
         i = self.sides.index(side)
         return self.base + 1 + i if phase == "commit" else self.base + self.n + self._u + 1 + i
 
@@ -146,13 +179,17 @@ class Round:
             return self.umpire
         if self.n + self._u <= off < 2 * self.n + self._u:
             return self.sides[off - self.n - self._u]
+        if self.report and off == 2 * self.n + self._u:
+            return self.umpire
         return None
 
     def phase_at(self, step: int) -> str:
         off = step - self.base - 1
         if off < self.n:
             return "commit"
-        return "ruling" if self.umpire is not None and off == self.n else "reveal"
+        if self.umpire is not None and off == self.n:
+            return "ruling"
+        return "report" if self.report and off == 2 * self.n + self._u else "reveal"
 
     def phase_end(self) -> int:
         """The last step of the current phase."""
@@ -160,10 +197,12 @@ class Round:
             return self.base + self.n
         if self.phase == "ruling":
             return self.base + self.n + 1
+        if self.phase == "reveal":
+            return self.base + 2 * self.n + self._u
         return self.end
 
     def owed(self) -> list[str]:
-        if self.phase == "ruling":
+        if self.phase in ("ruling", "report"):
             return [self.umpire] if self.umpire is not None and self.done == 0 else []
         return list(self.sides[self.done:])
 
@@ -179,9 +218,51 @@ class Round:
         }
         if self.umpire is not None:
             out["umpire"] = self.umpire
+        if self.report:
+            out["report"] = True
         return out
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Round:
         return cls(int(data["base"]), str(data["base_turn"]), tuple(data["sides"]), tuple(data["labels"]),
-                   str(data["phase"]), int(data["done"]), data["commits_turn"], data.get("umpire"))
+                   str(data["phase"]), int(data["done"]), data["commits_turn"], data.get("umpire"),
+                   bool(data.get("report", False)))
+
+
+PUBLICATION_NAME = "publication.json"
+PUBLICATION_DS = "pbem/publication/v1"
+PUBLICATION_TYPE = "application/vnd.pbem.publication+json; version=1"
+
+
+def publication_body(game: str, opened: dict[int, tuple[Any, bytes]]) -> dict[str, Any]:
+    """The umpire's publication after a game with hidden information: every sealed order with its
+    salt, by the step of its commitment, so that anyone can check every commitment, recompute
+    every state and compare it with the hash each turn file holds (P10)."""
+    return {"ds": PUBLICATION_DS, "game": game,
+            "orders": {str(step): {"orders": o, "salt": salt.hex()} for step, (o, salt) in sorted(opened.items())}}
+
+
+def parse_publication(raw: bytes, game: str, umpire_key: Any, fingerprint: str) -> dict[int, tuple[Any, bytes]]:
+    """Check the umpire's signature and the form of a publication; commit step -> (orders, salt)."""
+    import json
+
+    from pbem.errors import InputError
+    from pbem.protocol.canonical import canonical_bytes, loads_strict
+    from pbem.protocol.dsse import parse_envelope, verify
+
+    env = parse_envelope(raw, max_bytes=1 << 24, what=PUBLICATION_NAME)
+    verify(env, PUBLICATION_TYPE, {fingerprint: umpire_key})
+    body = env.body()
+    value = loads_strict(body, max_bytes=1 << 24, what=PUBLICATION_NAME)
+    if canonical_bytes(value) != body:
+        raise InputError("the publication is not canonical JSON")
+    if not isinstance(value, dict) or value.get("ds") != PUBLICATION_DS or value.get("game") != game \
+            or not isinstance(value.get("orders"), dict):
+        raise InputError(f"not a publication of game {game}: {json.dumps(value)[:80]}")
+    out: dict[int, tuple[Any, bytes]] = {}
+    for step, entry in value["orders"].items():
+        opened = parse_reveal(entry)
+        if not step.isdigit() or opened is None:
+            raise InputError(f"publication entry {step[:12]!r} is malformed")
+        out[int(step)] = opened
+    return out

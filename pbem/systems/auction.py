@@ -12,6 +12,9 @@ that settle ties are keyed by every side's reveal. Rules, cited as ``[S1]``.. in
   wins. A round in which every bid is 0 has no winner.
 * [S4] After the last round the most points win; equal points go to the side with more coins left;
   equal again is a draw.
+* [S6] Hidden holdings (system ``auction-hidden``, always with an umpire): a side sees only its own
+  coins and points, the round, and whether it won each round -- never another side's bid, coins or
+  points until the game is over. The umpire alone resolves each round and reports to each side.
 * [S5] With an umpire (Game Control, scenario ``umpire``): the bids are sealed to the umpire, who
   rules on each round *before* the bids are revealed: a ``reserve`` (bids below it are void) and
   at most one ``bonus`` point to a side for play the umpire judges outstanding -- the kind of
@@ -44,7 +47,7 @@ class _Strict(BaseModel):
 
 class AuctionScenario(_Strict):
     id: str
-    system: Literal["auction"] = "auction"
+    system: Literal["auction", "auction-hidden"] = "auction"
     title: str = ""
     sides: list[str] = Field(min_length=2, max_length=10)
     coins: int = Field(10, ge=1, le=1000)
@@ -229,6 +232,30 @@ class AuctionRules(Ruleset[AuctionScenario, State, Orders]):
 
     def presenter(self) -> Presenter:
         return AuctionPresenter(self)
+
+
+class HiddenAuctionRules(AuctionRules):
+    """The auction with hidden holdings [S6]: the same rules, with per-side views."""
+
+    system = "auction-hidden"
+    capabilities: ClassVar[Capabilities] = Capabilities(decisions="simultaneous", information="hidden",
+                                                        umpire=True)
+
+    def load_scenario(self, data: JSON) -> AuctionScenario:
+        sc = super().load_scenario(data)
+        if sc.umpire is None:
+            raise InputError("auction-hidden scenario: hidden holdings need an umpire [S6]")
+        return sc
+
+    def view(self, scenario: AuctionScenario, state: JSON, side: str | None) -> JSON:
+        """Of the state's form, holding only ``side``'s own coins and points [S6] (the umpire, or
+        anyone once the game is over, sees everything)."""
+        if side is None or side == scenario.umpire or state["over"]:
+            return state
+        return {**state, "coins": {side: state["coins"][side]}, "points": {side: state["points"][side]}}
+
+    def load_state(self, scenario: AuctionScenario, data: JSON) -> State:
+        return super().load_state(scenario, data)
 
 
 class AuctionPresenter(Presenter):

@@ -1,0 +1,202 @@
+"""Hidden information (P10): per-side views sealed by the umpire, turn files with only the state's
+hash, and the umpire's publication after the game that makes every adjudication checkable.
+
+Four people (bidders A, B, C and Game Control) of the toy ``auction-hidden`` [S6] play with their
+own homes and directories, exchanging only files. A player's whole holding is searched for what
+only another side may know; the umpire's reports and publication are attacked as a dishonest
+umpire would.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pbem.engine.ruleset import register_ruleset
+from pbem.protocol.canonical import canonical_bytes
+from tests.test_protocol_helpers import GAME_ID, Player, move_body, ok, pbem, sign_move, written
+
+register_ruleset("auction-hidden", "pbem.systems.auction:HiddenAuctionRules")
+
+SCENARIO = Path(__file__).parent / "data" / "auction-hidden.json"
+NONCES = {"A": "a1" * 32, "B": "b2" * 32, "C": "c3" * 32, "GC": "d4" * 32}
+NAMES = {"A": "alice", "B": "bob", "C": "carol", "GC": "control"}
+BIDS = [{"A": 2, "B": 7, "C": 3}, {"A": 5, "B": 1, "C": 4}]
+
+
+def start(root: Path) -> dict[str, Player]:
+    players = {s: Player(root, n, s) for s, n in NAMES.items()}
+    for p in players.values():
+        p.new_key()
+    gc = players["GC"]
+    args: list[str | Path] = ["new", SCENARIO, gc.dir, "--player", "GC=control", "--game-id", GAME_ID,
+                              "--nonce", NONCES["GC"]]
+    for s in ("A", "B", "C"):
+        pub = gc.work / f"{s}.pub"
+        shutil.copyfile(players[s].pub, pub)
+        args += ["--player", f"{s}={pub}"]
+    ok(gc.run(*args))
+    for s in ("A", "B", "C"):
+        shutil.copytree(gc.dir, players[s].dir)
+        ok(players[s].run("join", players[s].dir, "--key", players[s].name, "--nonce", NONCES[s]))
+    for s in ("A", "B", "C"):
+        for t in players:
+            if t != s:
+                ok(players[s].send(players[t], [f"join-{s}.json"]))
+    return players
+
+
+def send_all(players: dict[str, Player], sender: str, res: Any) -> str:
+    names = [n for n in written(res) if n.startswith("move-")]
+    assert len(names) == 1, written(res)
+    for t, p in players.items():
+        if t != sender:
+            ok(players[sender].send(p, names))
+    return names[0]
+
+
+def play_round(players: dict[str, Player], round_: int, *, report: bool = True) -> None:
+    for s, coins in BIDS[round_ - 1].items():
+        send_all(players, s, ok(players[s].submit({"kind": "bid", "side": s, "round": round_, "coins": coins})))
+    gc = players["GC"]
+    send_all(players, "GC", ok(gc.run("rule", gc.dir, "--key", "control", "--yes")))
+    for s in ("A", "B", "C"):
+        p = players[s]
+        send_all(players, s, ok(p.run("reveal", p.dir, "--key", p.name, "--yes")))
+    if report:
+        send_all(players, "GC", ok(gc.run("report", gc.dir, "--key", "control", "--yes")))
+
+
+@pytest.fixture(scope="module")
+def finished(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Player]:
+    """A whole game (two rounds), the umpire's publication sent to everyone."""
+    players = start(tmp_path_factory.mktemp("hidden"))
+    play_round(players, 1)
+    play_round(players, 2)
+    gc = players["GC"]
+    res = ok(gc.run("publish", gc.dir, "--key", "control"))
+    assert "publication.json" in res.out
+    return players
+
+
+def holding(p: Player) -> bytes:
+    return b"".join(q.read_bytes() for root in (p.dir, p.home) for q in sorted(root.rglob("*")) if q.is_file())
+
+
+def test_s6_each_side_sees_its_own_holdings_only(tmp_path: Path) -> None:
+    players = start(tmp_path)
+    play_round(players, 1)
+    # Round 1: B bid 7 and won (3 points, 3 coins left); A and C kept 10.
+    for side, coins, points in (("A", 10, 0), ("B", 3, 3), ("C", 10, 0)):
+        out = ok(players[side].run("status", players[side].dir, "--json")).out
+        views = json.loads(out)["views"]
+        assert views == {side: {"coins": {side: coins}, "over": False, "points": {side: points},
+                                "round": 2, "rounds": 2}}
+    turn = json.loads((players["A"].dir / "turn-0008.json").read_text())
+    assert set(turn["state"]) == {"hidden"} and turn["events"] == [] and turn["score"] == {}
+    files = [{q.name: q.read_bytes() for q in p.dir.glob("*.json")} for p in players.values()]
+    assert all(f == files[0] for f in files)  # every public archive byte-identical [P6]
+
+
+def test_p10_nothing_a_holds_reveals_b_or_c(tmp_path: Path) -> None:
+    players = start(tmp_path)
+    play_round(players, 1)
+    play_round(players, 2, report=False)  # mid-round: every bid of round 2 is committed and revealed
+    a = players["A"]
+    view = holding(a)
+    for s in ("B", "C"):
+        for r, bids in enumerate(BIDS, 1):
+            order = canonical_bytes({"coins": bids[s], "kind": "bid", "round": r, "side": s})
+            assert order not in view and order[1:-1] not in view
+    # B's holdings after round 1 (3 coins, 3 points) appear nowhere in A's holding
+    for fragment in (b'"B":3', b'"B": 3', b'"coins":{"B"', b'"points":{"B"'):
+        assert fragment not in view, fragment
+    # and A cannot open B's view with any key A holds (the attack's sanity check: B can)
+    from pbem.protocol.seal import open_sealed, x25519_private
+
+    report = move_body(a.dir / "move-0008-GC.json")["orders"]["report"]
+    for side in ("A", "B", "C", "GC"):
+        with pytest.raises(Exception, match="does not open"):
+            open_sealed(report["views"]["B"], x25519_private(a.private(), GAME_ID, side), game=GAME_ID,
+                        step=8, sender="GC", to="B", what="report")
+    b_view = open_sealed(report["views"]["B"], x25519_private(players["B"].private(), GAME_ID, "B"),
+                         game=GAME_ID, step=8, sender="GC", to="B", what="report")
+    assert b_view["coins"] == {"B": 3}
+
+
+def test_p10_after_publication_anyone_verifies_everything(finished: dict[str, Player], tmp_path: Path) -> None:
+    a = finished["A"]
+    ok(finished["GC"].send(a, ["publication.json"]))
+    res = pbem("verify", a.dir, home=tmp_path / "stranger")
+    assert res.code == 0, res.err
+    assert "every sealed order opened, every state and report recomputed" in res.out
+    assert "outcome" in res.out
+
+
+def test_p10_a_report_that_lies_is_named_after_publication(finished: dict[str, Player], tmp_path: Path) -> None:
+    # GC's modified client signs a final report that gives the game to C. The players cannot tell
+    # (they trust the umpire for what it hides) -- but with the publication, verify names it.
+    gc = finished["GC"]
+    copy = tmp_path / "lying"
+    shutil.copytree(gc.dir, copy)
+    body = move_body(copy / "move-0016-GC.json")
+    rep = body["orders"]["report"]
+    assert rep["outcome"]["winner"] == "A"  # A and B 3 points each; A has more coins left [S4]
+    rep["outcome"] = {**rep["outcome"], "winner": "C", "summary": "C wins [S4]"}
+    (copy / "move-0016-GC.json").write_bytes(sign_move(gc, body))
+    (copy / "turn-0016.json").unlink()
+    pub = copy / "publication.json"
+    held = pub.read_bytes()
+    pub.unlink()
+    res = pbem("verify", copy, home=tmp_path / "stranger")
+    assert res.code == 0, res.err  # without the publication the lie cannot be seen
+    pub.write_bytes(held)
+    res = pbem("verify", copy, home=tmp_path / "stranger")
+    assert res.code == 1 and "move-0016-GC.json" in res.err and "[P10]" in res.err, res.err
+
+
+def test_p10_a_publication_that_changes_an_order_is_named(finished: dict[str, Player], tmp_path: Path) -> None:
+    gc = finished["GC"]
+    copy = tmp_path / "forged-publication"
+    shutil.copytree(gc.dir, copy)
+    from pbem.engine.sealed import PUBLICATION_TYPE
+    from pbem.protocol.dsse import envelope_bytes, parse_envelope, sign
+
+    env = parse_envelope((copy / "publication.json").read_bytes(), max_bytes=1 << 24, what="publication")
+    value = json.loads(env.body())
+    value["orders"]["2"]["orders"]["coins"] = 1  # B's round-1 bid of 7 published as 1
+    forged = envelope_bytes(sign(canonical_bytes(value), PUBLICATION_TYPE, [gc.private()]))
+    (copy / "publication.json").write_bytes(forged)
+    res = pbem("verify", copy, home=tmp_path / "stranger")
+    assert res.code == 1 and "publication.json" in res.err and "do not match its commitment" in res.err
+    # and a publication signed by anyone but the umpire is refused
+    (copy / "publication.json").write_bytes(
+        envelope_bytes(sign(canonical_bytes(value), PUBLICATION_TYPE, [finished["A"].private()])))
+    res = pbem("verify", copy, home=tmp_path / "stranger")
+    assert res.code == 1 and "publication.json" in res.err
+
+
+def test_p10_reveal_in_clear_is_refused_in_a_hidden_game(tmp_path: Path) -> None:
+    players = start(tmp_path)
+    for s, coins in BIDS[0].items():
+        send_all(players, s, ok(players[s].submit({"kind": "bid", "side": s, "round": 1, "coins": coins})))
+    gc = players["GC"]
+    send_all(players, "GC", ok(gc.run("rule", gc.dir, "--key", "control", "--yes")))
+    a, b = players["A"], players["B"]
+    body = move_body(a.dir / "move-0001-A.json")
+    from pbem.engine.sealed import derive_salt
+    from pbem.protocol.dice import reveal as chain_reveal
+
+    turn4 = __import__("hashlib").sha256((a.dir / "turn-0004.json").read_bytes()).hexdigest()
+    clear = {**body, "step": 5, "answers": turn4, "reveal": chain_reveal(a.seed(), 512, 2).hex(),
+             "orders": {"orders": {"coins": 2, "kind": "bid", "round": 1, "side": "A"},
+                        "salt": derive_salt(a.seed(), GAME_ID, 1, "A").hex()}}
+    inbox = b.work / "clear"
+    inbox.mkdir()
+    (inbox / "move-0005-A.json").write_bytes(sign_move(a, clear))
+    res = b.ingest(inbox / "move-0005-A.json")
+    assert res.code != 0 and "reveal carries only" in res.err and "[P8, P10]" in res.err
