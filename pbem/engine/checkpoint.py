@@ -84,7 +84,9 @@ class Checkpoints:
             round_after,
             round_pending,
         )
+        from pbem.engine.ruleset import Decision
         from pbem.engine.sealed import Round
+        from pbem.protocol.canonical import sha256_hex
         from pbem.protocol import archive
         from pbem.protocol.canonical import MAX_TURN_BYTES, canonical_bytes, loads_strict
 
@@ -139,14 +141,29 @@ class Checkpoints:
                 if m.body.side != side or m.body.reveal != value_hex:
                     return False
             last[side], count[side], at[side] = value, n, step
-        state = g.ruleset.load_state(g.scenario, turn["state"])
         sealed = Round.from_json(turn["sealed"]) if turn.get("sealed") is not None else None
-        pending = round_pending(sealed) if sealed is not None else g.ruleset.pending(g.scenario, state)
+        if g.hidden:  # the turn holds the state's hash; the umpire's checkpoint holds the state
+            state = None
+            full = data.get("full_state")
+            if full is not None:
+                if sha256_hex(canonical_bytes(full)) != turn["state"].get("hidden"):
+                    return False
+                state = g.ruleset.load_state(g.scenario, full)
+            elif rp.full:
+                return False
+        else:
+            state = g.ruleset.load_state(g.scenario, turn["state"])
+        if sealed is not None:
+            pending = round_pending(sealed)
+        elif state is None:
+            pending = [Decision(d["side"], d["kind"], d["label"], sealed=True) for d in turn["pending"]]
+        else:
+            pending = g.ruleset.pending(g.scenario, state)
         if [decision_json(d) for d in pending] != turn["pending"]:
             return False
         rp.base = c
         rp.records = [StepRecord(c, move, turn_bytes, turn_hash, turn, state, pending,
-                                 round=round_after(c, turn_hash, pending, sealed, g.umpire))]
+                                 round=round_after(c, turn_hash, pending, sealed, g.umpire, g.hidden))]
         rp.placed = []
         rp.chain_last, rp.chain_count, rp.chain_at = last, count, at
         rp._chains[c] = {s: (count[s], last[s].hex(), at[s]) for s in g.sides}
@@ -179,6 +196,8 @@ class Checkpoints:
             "move": rec.move.body_hash if rec.move is not None else None,
             "chains": {s: list(v) for s, v in sorted(rp._chains[rec.step].items())},
         }
+        if rp.game.hidden and rp.full and rec.state is not None:  # private: this home only
+            data["full_state"] = rp.game.ruleset.dump_state(rp.game.scenario, rec.state)
         text = (json.dumps(data, sort_keys=True, indent=1) + "\n").encode("ascii")
         try:
             if self.path.parent.is_dir() and (not self.path.is_file() or self.path.read_bytes() != text):

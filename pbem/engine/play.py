@@ -519,17 +519,24 @@ def my_view(game: Game, rp: Replay, side: str, key_name: str) -> Any:
     from pbem.protocol.localstate import private_key
     from pbem.protocol.seal import open_sealed, x25519_private
 
-    for rec in reversed(rp.records):  # in a hidden game only reports (and turn 0) change the state
-        orders = rec.move.body.orders if rec.move is not None else None
-        if isinstance(orders, dict) and set(orders) == {"report"}:
-            sealed = orders["report"]["views"].get(side)
-            if sealed is None:
-                raise InputError(f"the umpire's report has no view for {side}")
-            key = x25519_private(private_key(key_name), game.id, side)
-            return open_sealed(sealed, key, game=game.id, step=rec.step, sender=str(game.umpire), to=side,
-                               what="report")
-        if rec.step == 0 and rec.state is not None:  # the initial state is the scenario's: public
-            return game.ruleset.view(game.scenario, game.ruleset.dump_state(game.scenario, rec.state), side)
+    # In a hidden game only the umpire's reports (and turn 0) change the state: the newest is the
+    # move of the turn that opened the current round (or the current turn, after the last).
+    cur = rp.current
+    base = cur.round.base if cur.round is not None else cur.step
+    if base == 0:  # the initial state is the scenario's: public
+        rec = rp.record(0)
+        state = rec.state if rec is not None else None
+        if state is None:
+            state = game.ruleset.initial_state(game.scenario, game.body.options)
+        return game.ruleset.view(game.scenario, game.ruleset.dump_state(game.scenario, state), side)
+    orders = rp.placed_move(base).body.orders
+    if isinstance(orders, dict) and set(orders) == {"report"}:
+        sealed = orders["report"]["views"].get(side)
+        if sealed is None:
+            raise InputError(f"the umpire's report has no view for {side}")
+        key = x25519_private(private_key(key_name), game.id, side)
+        return open_sealed(sealed, key, game=game.id, step=base, sender=str(game.umpire), to=side,
+                           what="report")
     raise InputError("no view of this game is available yet")
 
 

@@ -481,7 +481,6 @@ class Game:
 
             checkpoints = Checkpoints(local.dir)
         if self.hidden:
-            checkpoints = None  # the umpire's full states are private: replay from the genesis
             if umpire_key is None and local is not None and self.umpire is not None \
                     and self.umpire in local.sides():
                 from pbem.protocol.localstate import private_key
