@@ -86,9 +86,13 @@ class Checkpoints:
         )
         from pbem.engine.ruleset import Decision
         from pbem.engine.sealed import Round
-        from pbem.protocol.canonical import sha256_hex
         from pbem.protocol import archive
-        from pbem.protocol.canonical import MAX_TURN_BYTES, canonical_bytes, loads_strict
+        from pbem.protocol.canonical import (
+            MAX_TURN_BYTES,
+            canonical_bytes,
+            loads_strict,
+            sha256_hex,
+        )
 
         g = rp.game
         c = data["step"]
