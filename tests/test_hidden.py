@@ -96,6 +96,10 @@ def test_s6_each_side_sees_its_own_holdings_only(tmp_path: Path) -> None:
         views = json.loads(out)["views"]
         assert views == {side: {"coins": {side: coins}, "over": False, "points": {side: points},
                                 "round": 2, "rounds": 2}}
+    log = ok(players["A"].run("log", players["A"].dir)).out
+    assert 'A sees: {"coins": {"A": 10}' in log and "B sees" not in log and "bids: " not in log
+    gc_log = ok(players["GC"].run("log", players["GC"].dir)).out
+    assert "round 1 bids: A 2, B 7, C 3" in gc_log  # the umpire sees everything
     turn = json.loads((players["A"].dir / "turn-0008.json").read_text())
     assert set(turn["state"]) == {"hidden"} and turn["events"] == [] and turn["score"] == {}
     files = [{q.name: q.read_bytes() for q in p.dir.glob("*.json")} for p in players.values()]

@@ -713,15 +713,24 @@ def verify(game_dir: Path, redraw: bool) -> None:
 @click.option("--step", type=int, default=None, help="Only this step.")
 def log(game_dir: Path, step: int | None) -> None:
     """Readable history: who ordered what, the events, every roll with its inputs."""
-    game, _local, seeds = _open_with_seeds(game_dir)
+    game, local, seeds = _open_with_seeds(game_dir)
     presenter = game.ruleset.presenter()
-    rp = game.replay(seeds)
+    mine: dict[str, str] = {}
+    umpire_key = None
+    if game.hidden:  # the umpire sees everything; a player sees its own views [P10]
+        from pbem.protocol.localstate import private_key
+        from pbem.protocol.seal import x25519_private
+
+        mine = {s: k for s, k in local.sides().items() if s in game.sides}
+        if game.umpire in mine:
+            umpire_key = x25519_private(private_key(mine[str(game.umpire)]), game.id, str(game.umpire))
+    rp = game.replay(seeds, umpire_key=umpire_key)
     if step is not None and not 0 <= step < len(rp.records):
         raise InputError(f"no resolved step {step} (resolved: 0..{len(rp.records) - 1})")
     for rec in rp.records:
         if step is not None and rec.step != step:
             continue
-        turn = rec.turn
+        turn = rec.full_turn or rec.turn
         if rec.move is None:
             echo(f"step 0: {game.body.scenario.id} set up (game {game.id[:8]})")
             for side in game.sides:
@@ -740,6 +749,17 @@ def log(game_dir: Path, step: int | None) -> None:
                 echo(f"step {rec.step}: {b.side} ({rec.move.name}) orders {brief}")
         for text in presenter.narrate(game.scenario, turn["events"], state=turn["state"]):
             echo(f"    {text}")
+        if mine and umpire_key is None and rec.move is not None and set(rec.move.body.orders) == {"report"}:
+            from pbem.protocol.localstate import private_key
+            from pbem.protocol.seal import open_sealed, x25519_private
+
+            for side, key_name in sorted(mine.items()):
+                sealed = rec.move.body.orders["report"]["views"].get(side)
+                if sealed is not None:
+                    view = open_sealed(sealed, x25519_private(private_key(key_name), game.id, side),
+                                       game=game.id, step=rec.step, sender=str(game.umpire), to=side,
+                                       what="report")
+                    echo(f"    {side} sees: {json.dumps(view, sort_keys=True)[:400]}")
         for r in turn["rolls"]:
             echo(f"    roll {r['i']}: {r['value']}  [{r['label']}]  key {turn['roll_key']} ctr {r['ctr']}")
         if turn["rolls"]:

@@ -111,8 +111,16 @@ class Presenter:
                     "every side has committed [P8]"]
         sealed = parse_commit(orders, umpire=True)
         if sealed is not None:
-            return [f"seals its orders (commitment {sealed[:16]}…), readable by the umpire alone "
-                    "until every side has revealed [P8]"]
+            return [f"seals its orders (commitment {sealed[:16]}…), readable by the umpire alone [P8]"]
+        from pbem.engine.sealed import HIDDEN_REVEAL
+
+        if orders == HIDDEN_REVEAL:
+            return ["reveals: its chain value keys the round's dice; its orders stay sealed to the "
+                    "umpire until the publication [P10]"]
+        if isinstance(orders, dict) and set(orders) == {"report"} and isinstance(orders["report"], dict):
+            rep = orders["report"]
+            return [f"the umpire reports: state {str(rep.get('state'))[:16]}…, a view sealed to each of "
+                    f"{', '.join(sorted(rep.get('views', {})))} [P10]"]
         if isinstance(orders, dict) and set(orders) == {"rulings"}:
             import json
 
