@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -123,3 +125,94 @@ def test_7_44_better_terrain_never_helps_attacker(
 @given(st.integers(-30, 30), st.sampled_from(crt.LINE_ORDER))
 def test_7_61_columns_monotonic(diff: int, line: crt.CrtLine) -> None:
     assert crt.column_index(line, diff) <= crt.column_index(line, diff + 1)
+
+
+# --------------------------------------------------------------------------------------------------
+# The CRT as data: scenarios/crt.json, and a replacement typed from the printed chart [7.61]
+# --------------------------------------------------------------------------------------------------
+
+
+def _bundled_crt() -> dict:
+    import json
+    from pathlib import Path
+
+    return json.loads((Path(__file__).parents[1] / "scenarios" / "crt.json").read_text())
+
+
+def test_7_61_bundled_crt_json_is_the_table_pbem_plays() -> None:
+    from pbem.systems.westwall.model import CrtTable
+
+    table = CrtTable.model_validate(_bundled_crt())
+    assert crt.problems(table) == []
+    assert crt.Table.of(table) == crt.DEFAULT
+    assert "reconstruction" in table.note
+
+
+def test_7_61_a_replacement_crt_decides_the_result() -> None:
+    # +0 on the clear line, die 1: pbem's table gives D2 (test_ww_combat); a replacement whose
+    # die-1 row reads De everywhere eliminates the defender instead.
+    from pbem.protocol.dice import FixedDice
+    from pbem.systems.westwall.board import Board
+    from pbem.systems.westwall.combat import resolve_combat
+    from pbem.systems.westwall.model import CrtTable
+    from tests.ww_helpers import atk, combats, game, orders, unit
+
+    data = _bundled_crt()
+    data["results"][0] = ["De"] * 12
+    sc, st_, _ = game([unit("de1", "DE", attack=4), unit("us1", "US", defense=4)],
+                      {"de1": "0301", "us1": "0401"}, cols=(1, 8), rows=(1, 1))
+    mine = sc.model_copy(update={"crt": CrtTable.model_validate(data)})
+    b = Board.from_state(mine, st_)
+    c = combats(resolve_combat(b, mine, st_, orders("DE", atk(["de1"], ["us1"])), FixedDice([1])))[0]
+    assert (c.differential, c.column, c.result) == (0, "0", "De")
+    assert b.status("us1") == "eliminated"
+    b0 = Board.from_state(sc, st_)
+    c0 = combats(resolve_combat(b0, sc, st_, orders("DE", atk(["de1"], ["us1"])), FixedDice([1])))[0]
+    assert c0.result == "D2"  # the same combat with pbem's table
+
+
+@pytest.mark.parametrize(
+    ("change", "words"),
+    [
+        (lambda d: d["lines"]["grove"].pop(3), "column 4 ('0') must start right after column 3 ('-2')"),
+        (lambda d: d["lines"]["rough"][0].update(low=-9), "the first column ('<=-2') must cover every differential below"),
+        (lambda d: d["lines"].pop("broken"), "crt.lines.broken: missing"),
+        (lambda d: d["results"].pop(), "5 rows; one per die face 1-6"),
+        (lambda d: d["results"][2].pop(), "the row of die 3 has 11 columns; the widest line has 12"),
+    ],
+)
+def test_7_61_a_malformed_replacement_is_refused_by_scenario_check(change: Any, words: str) -> None:
+    from pbem.engine.scenarios import load_data
+    from pbem.systems.westwall.rules import WestWallRules
+
+    data = load_data("bastogne-spearhead")
+    table = _bundled_crt()
+    change(table)
+    data["crt"] = table
+    problems = WestWallRules().scenario_problems(data)
+    assert any(words in p for p in problems), problems
+    with pytest.raises(Exception, match="crt"):
+        WestWallRules().load_scenario(data)
+
+
+def test_7_61_replacement_crt_file_beside_a_scenario_through_the_cli(tmp_path: Any) -> None:
+    import json
+    import shutil
+    from pathlib import Path
+
+    from tests.test_protocol_helpers import pbem
+
+    src = Path(__file__).parents[1] / "scenarios"
+    for name in ("bastogne-spearhead.json", "bastogne-map.json", "terrain-key.json"):
+        shutil.copyfile(src / name, tmp_path / name)
+    scenario = json.loads((tmp_path / "bastogne-spearhead.json").read_text())
+    scenario["crt"] = "printed-crt.json"
+    (tmp_path / "bastogne-spearhead.json").write_text(json.dumps(scenario))
+    table = _bundled_crt()
+    (tmp_path / "printed-crt.json").write_text(json.dumps(table))
+    res = pbem("scenario", "check", tmp_path / "bastogne-spearhead.json", home=tmp_path / "home")
+    assert res.code == 0, res.err
+    table["results"][0].pop()
+    (tmp_path / "printed-crt.json").write_text(json.dumps(table))
+    res = pbem("scenario", "check", tmp_path / "bastogne-spearhead.json", home=tmp_path / "home")
+    assert res.code != 0 and "crt.results: the row of die 1 has 11 columns" in (res.err + res.out)

@@ -151,7 +151,7 @@ def main(argv: list[str] | None = None) -> Any:
 
     try:
         with transaction():  # a command that fails removes the files it created
-            return cli.main(args=argv, prog_name="pbem", standalone_mode=False)
+            result = cli.main(args=argv, prog_name="pbem", standalone_mode=False)
     except click.exceptions.Abort:
         click.echo("Aborted.", err=True)
         sys.exit(1)
@@ -181,3 +181,7 @@ def main(argv: list[str] | None = None) -> Any:
         where = f": {exc.filename}" if exc.filename else ""
         click.echo(f"pbem: {error_text((exc.strerror or str(exc)) + str(where))}", err=True)
         sys.exit(2)
+
+    if isinstance(result, int) and result != 0:  # a command that ended with ctx.exit(code)
+        sys.exit(result)
+    return result

@@ -1,7 +1,7 @@
 """Finding and loading scenario files.
 
 A scenario is a JSON file, bundled in ``scenarios/`` (installed as ``pbem.scenario_data``) or anywhere on
-disk. String values of ``map`` and ``terrain_key`` name sibling JSON files that are merged in, so several
+disk. String values of ``map``, ``terrain_key`` and ``crt`` name sibling JSON files that are merged in, so several
 scenarios can share one map. Such a reference is a plain file name (``bastogne-map.json``: no
 directory, no ``..``), looked up in the scenario's own directory and then in the bundled data, and read
 only if it is a regular file (not a link, FIFO or device) within :data:`MAX_SCENARIO_BYTES`.
@@ -51,7 +51,7 @@ def bundled_ids() -> list[str]:
 
 
 _REF_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}\.json$")
-REF_FIELDS = ("map", "terrain_key")
+REF_FIELDS = ("map", "terrain_key", "crt")
 
 
 def _read_json(path: Path, *, follow_symlinks: bool = True) -> Any:

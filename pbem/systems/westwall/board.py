@@ -213,6 +213,10 @@ class Geometry:
         self._crossing_memo: dict[tuple[Hex, Hex], Crossing] = {}
         self._by_features: dict[frozenset[str], Crossing] = {}
         self.side_of: dict[str, str] = {u.id: u.side for u in scenario.units}
+        from pbem.systems.westwall.crt import Table
+
+        self.crt = Table.of(scenario.crt)
+        """The Combat Results Table this scenario plays with [7.61]."""
         self.road_hexes = m.route_hexes.get("road", frozenset())
         self.trail_hexes = m.route_hexes.get("trail", frozenset())
         hexes = self.hexes

@@ -76,12 +76,13 @@ PUSH_ODDS = 0
 BIG = 10_000
 
 
-def expected_value(line: CrtLine, differential: int, *, solely_artillery: bool = False) -> int:
+def expected_value(line: CrtLine, differential: int, *, solely_artillery: bool = False,
+                   table: crt.Table = crt.DEFAULT) -> int:
     """Sum over the six faces of the attacker's value of the CRT result [7.61, 7.62]; against
     an attack made solely by artillery only D2-De count [8.15]."""
     total = 0
     for die in range(1, 7):
-        r = crt.lookup(line, differential, die)
+        r = crt.lookup(line, differential, die, table)
         if solely_artillery and r in ("D1", "Br"):
             continue
         total += _RESULT_VALUE[r]
@@ -309,7 +310,7 @@ class _Ctx:
             self.unit[e].defense for e in c.defenders
         )
         line = _line(board, [where(a) for a in nonart], [where(d) for d in c.defenders])
-        return expected_value(line, attack - defense, solely_artillery=not nonart)
+        return expected_value(line, attack - defense, solely_artillery=not nonart, table=board.geo.crt)
 
     def art_room(self, c: _Combat) -> int:
         """Barrage and support points still allowed in a combat [14.0] (adjacent artillery obliged

@@ -714,12 +714,12 @@ def _resolve_one(ph: _Phase, n: int, att: AttackOrder, dice: Dice) -> list[Event
     )
     diff = attack_strength - defense_strength
     line = line_for(b, attackers, att.defenders)
-    heading = crt.column_heading(line, diff)
+    heading = crt.column_heading(line, diff, b.geo.crt)
     rolls = getattr(dice, "rolls", None)
     roll_index = len(rolls) if isinstance(rolls, list) else ph.dice_drawn
     ph.dice_drawn += 1
     die = dice.d6(f"7.6 combat {n}")
-    table = crt.lookup(line, diff, die)
+    table = crt.lookup(line, diff, die, b.geo.crt)
     # [8.15]: an attack solely by artillery/support affects the defender only on D2-D4/De;
     # adjacent artillery among the attackers still suffers A1/A2/Ae/Br [8.33].
     suffering = _suffering_attackers(ph, attackers)

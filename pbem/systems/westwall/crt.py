@@ -16,9 +16,10 @@ Everything here is pure and integer-only.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Final
 
-from pbem.systems.westwall.model import CrtLine
+from pbem.systems.westwall.model import CrtLine, CrtTable
 
 RESULT_CODES: Final = ("A1", "A2", "Ae", "Br", "D1", "D2", "D3", "D4", "De")
 """Every result the table can give [7.62]."""
@@ -109,27 +110,77 @@ def best_line(lines: Iterable[CrtLine]) -> CrtLine:
     return best
 
 
-def column_index(line: CrtLine, differential: int) -> int:
+@dataclass(frozen=True)
+class Table:
+    """A Combat Results Table: headings per line, results by die and column."""
+
+    lines: dict[str, tuple[_Heading, ...]]
+    results: tuple[tuple[str, ...], ...]
+
+    @classmethod
+    def of(cls, data: CrtTable | None) -> Table:
+        """The table a scenario plays with: its own (``crt``), else pbem's reconstruction."""
+        if data is None:
+            return DEFAULT
+        return cls({line: tuple((c.heading, c.low, c.high) for c in cols) for line, cols in data.lines.items()},
+                   tuple(tuple(row) for row in data.results))
+
+
+DEFAULT: Final = Table(dict(LINES), RESULTS)
+
+
+def problems(data: CrtTable) -> list[str]:
+    """Every problem of a replacement table, one line each: each line's headings must cover every
+    differential exactly once, left to right, and every column must have a result for each die."""
+    out: list[str] = []
+    for line in LINE_ORDER:
+        cols = data.lines.get(line)
+        if not cols:
+            out.append(f"crt.lines.{line}: missing (every terrain line needs its headings [7.43])")
+            continue
+        if cols[0].low is not None:
+            out.append(f"crt.lines.{line}: the first column ({cols[0].heading!r}) must cover every "
+                       "differential below it (no 'low')")
+        if cols[-1].high is not None:
+            out.append(f"crt.lines.{line}: the last column ({cols[-1].heading!r}) must cover every "
+                       "differential above it (no 'high')")
+        for i, (a, b) in enumerate(zip(cols, cols[1:], strict=False)):
+            if a.high is None or b.low is None or b.low != a.high + 1:
+                out.append(f"crt.lines.{line}: column {i + 2} ({b.heading!r}) must start right after "
+                           f"column {i + 1} ({a.heading!r}) ends")
+        for c in cols:
+            if c.low is not None and c.high is not None and c.low > c.high:
+                out.append(f"crt.lines.{line}: column {c.heading!r} runs from {c.low} down to {c.high}")
+    if len(data.results) != 6:
+        out.append(f"crt.results: {len(data.results)} rows; one per die face 1-6 is needed [7.61]")
+    width = max((len(cols) for cols in data.lines.values()), default=0)
+    for i, row in enumerate(data.results):
+        if len(row) < width:
+            out.append(f"crt.results: the row of die {i + 1} has {len(row)} columns; the widest line has {width}")
+    return out
+
+
+def column_index(line: CrtLine, differential: int, table: Table = DEFAULT) -> int:
     """Result column ``c0..c11`` used for ``differential`` on ``line`` [7.61].
 
     Differentials below the first heading use the first column; above ``+12`` the ``+12`` column."""
-    headings = LINES[line]
+    headings = table.lines[line]
     for i, (_, lo, hi) in enumerate(headings):
         if (lo is None or differential >= lo) and (hi is None or differential <= hi):
             return i
     raise AssertionError(f"no column for {differential} on {line}")  # headings cover all ints
 
 
-def column_heading(line: CrtLine, differential: int) -> str:
+def column_heading(line: CrtLine, differential: int, table: Table = DEFAULT) -> str:
     """The printed heading of the column used, e.g. ``"+9-11"``."""
-    return LINES[line][column_index(line, differential)][0]
+    return table.lines[line][column_index(line, differential, table)][0]
 
 
-def lookup(line: CrtLine, differential: int, die: int) -> str:
+def lookup(line: CrtLine, differential: int, die: int, table: Table = DEFAULT) -> str:
     """The combat result for a differential on a terrain line and a die roll 1..6 [7.61, 7.62]."""
     if not 1 <= die <= 6:
         raise ValueError(f"a die shows 1..6, not {die}")
-    return RESULTS[die - 1][column_index(line, differential)]
+    return table.results[die - 1][column_index(line, differential, table)]
 
 
 def retreat_hexes(result: str) -> tuple[int, int]:

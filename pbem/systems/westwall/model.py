@@ -63,6 +63,28 @@ class HexsideTerrain(Strict):
     bridge: bool = Field(False, description="Carries a route over a river or stream hexside")
 
 
+ResultCode = Literal["A1", "A2", "Ae", "Br", "D1", "D2", "D3", "D4", "De"]
+
+
+class CrtColumn(Strict):
+    """One column heading of a CRT line and the differentials it covers (``None``: unbounded)."""
+
+    heading: str
+    low: int | None = None
+    high: int | None = None
+
+
+class CrtTable(Strict):
+    """The Combat Results Table as data [7.43, 7.61]: four terrain lines of column headings, each
+    left-aligned on the same result columns, and the result for each die (row 0 = die 1) and
+    column. ``scenarios/crt.json`` holds pbem's reconstruction; a scenario may name a replacement
+    (``"crt": "my-crt.json"``) typed from the printed chart."""
+
+    note: str = ""
+    lines: dict[CrtLine, list[CrtColumn]]
+    results: list[list[ResultCode]]
+
+
 class TerrainKey(Strict):
     """Movement and combat effects of terrain. The published key is not in our sources; see
     ``scenarios/terrain-key.json`` for the documented default, which a scenario may replace."""
@@ -333,6 +355,7 @@ class Scenario(Strict):
     last_turn: int
     map: MapData
     terrain_key: TerrainKey
+    crt: CrtTable | None = Field(None, description="A replacement Combat Results Table (default: pbem's)")
     units: list[UnitDef]
     deployments: list[Deployment] = Field(default_factory=list)
     reinforcements: list[Reinforcement] = Field(default_factory=list)

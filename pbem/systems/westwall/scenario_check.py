@@ -118,6 +118,15 @@ def _semantic_problems(data: dict[str, Any]) -> list[str]:
         except ValueError:
             key = None
 
+    if isinstance(data.get("crt"), dict):
+        from pbem.systems.westwall.crt import problems as crt_problems
+        from pbem.systems.westwall.model import CrtTable
+
+        try:
+            out.extend(crt_problems(CrtTable.model_validate(data["crt"])))
+        except ValueError:
+            pass  # schema problems already reported
+
     def on_map(where: str, text: Any) -> None:
         h = _hex(text)
         if h is None:
