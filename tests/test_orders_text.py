@@ -39,6 +39,8 @@ def test_moves_attacks_and_standing_orders(spearhead: Scenario) -> None:
     pursue 1/3 2
     """
     o = parse_text_orders(spearhead, turn_skeleton(), "DE", text)
+    assert parse_text_orders(spearhead, turn_skeleton(), "DE", "enter 1/3 at 2913 to 2712")["moves"] == [
+        {"unit": "1/3", "path": ["2913"], "to": "2712"}]
     assert o["moves"] == [
         {"unit": "1/3", "path": ["2913", "2812", "2712"]},
         {"unit": "2/3", "to": "2812"},
@@ -106,6 +108,16 @@ def test_submit_accepts_text_orders_and_cites_rules(tmp_path: Path) -> None:
     code, err = pbem(home, "submit", "--yes", g, tmp_path / "bad.txt", "--key", "alice")
     assert code == 2 and "[11.11]" in err
     assert sorted(p.name for p in g.iterdir()) == before
+
+    # 'enter UNIT at HEX to HEX': the entry hex and the destination; pbem finds the path [11.11]
+    (tmp_path / "at.txt").write_text("enter 1/3 at 2913 to 2712\nenter 2/3 at 2913 to 2813\n")
+    shown = run_pbem("check", g, tmp_path / "at.txt", "--key", "alice", home=home)
+    assert shown.code == 0, shown.err
+    assert "1/3 moves to 2712 via 2913, " in shown.out  # entering at 2913, the cheapest way on
+    assert "2/3 moves to 2813 via 2913" in shown.out
+    (tmp_path / "far.txt").write_text("enter 1/3 at 2912 to 2712\n")  # not an entry hex of 1/3
+    code, err = pbem(home, "check", g, tmp_path / "far.txt", "--key", "alice")
+    assert code == 2 and "no legal path from 2912 to 2712" in err and "[11.11]" in err
 
     (tmp_path / "de1.txt").write_text("enter 1/3 via 2913 2812 2712\nenter 2/3 via 2913 2813\n")
     code, err = pbem(home, "submit", "--yes", g, tmp_path / "de1.txt", "--key", "alice")

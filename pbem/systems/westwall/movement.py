@@ -480,11 +480,12 @@ _NO_PREV = Hex(-1, -1)
 
 
 def _search(
-    board: Board, uid: str, game_turn: int, exclusive: Exclusive | None = None
+    board: Board, uid: str, game_turn: int, exclusive: Exclusive | None = None,
+    entry: Hex | None = None,
 ) -> tuple[dict[Hex, int], dict[Hex, Hex | None]]:
-    """Dijkstra over half-points from the unit's hex (or its entry hexes). Returns cost and
-    predecessor per reachable hex. Enemy-controlled hexes are entered but never left (except the
-    start hex, which pins the unit if controlled [5.14])."""
+    """Dijkstra over half-points from the unit's hex (or its entry hexes; only ``entry`` when
+    given). Returns cost and predecessor per reachable hex. Enemy-controlled hexes are entered but
+    never left (except the start hex, which pins the unit if controlled [5.14])."""
     scenario = board.scenario
     u = scenario.unit[uid]
     side = u.side
@@ -504,6 +505,8 @@ def _search(
     elif status == "waiting":
         areas, _rule, _first = reinforcement_entries(scenario, uid, game_turn)
         for h in area_hexes(scenario, areas):
+            if entry is not None and h != entry:
+                continue
             if board.enemy_at(h, side) is not None:
                 continue
             c, _why = board.entry_check(u, h)
@@ -549,11 +552,13 @@ def reachable(
 
 
 def cheapest_path(
-    board: Board, uid: str, target: Hex, game_turn: int = 0, exclusive: Exclusive | None = None
+    board: Board, uid: str, target: Hex, game_turn: int = 0, exclusive: Exclusive | None = None,
+    entry: Hex | None = None,
 ) -> list[Hex] | None:
     """The cheapest legal path to ``target`` as the list of hexes entered (for a reinforcement, its
-    entry hex first), or ``None`` if ``target`` cannot be reached. Ties break by hex number."""
-    cost, prev = _search(board, uid, game_turn, exclusive)
+    entry hex first: ``entry`` when given), or ``None`` if ``target`` cannot be reached. Ties break
+    by hex number."""
+    cost, prev = _search(board, uid, game_turn, exclusive, entry)
     if target not in cost:
         return None
     path: list[Hex] = []

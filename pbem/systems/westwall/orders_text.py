@@ -10,6 +10,7 @@ Player-turn (movement then combat, one line per order, in the order they are car
     move 1/501 to 1418                      # cheapest legal path, filled in before signing
     move 2/501 via 0117 0217 to 0318        # an exact path [5.0]
     enter 1/3 via 2913 2812 to 2712         # a reinforcement: first hex is its entry hex [11.11]
+    enter 1/3 at 2913 to 2614               # ... or its entry hex and where to: the cheapest path
     exit 1/901 via 0214 0114                # leave the map from the last hex [12.0]
     attack 20 with 1/3 2/3 barrage 26-art support 2 advance 1/3 2
     attack 20 52 with 1/3 advance 1/3 2 follow 52   # several defenders [7.23]; whose path [7.95]
@@ -161,7 +162,9 @@ def _move(verb: str, args: list[str], own: Any, where: str) -> dict[str, Any]:
             raise InputError(f"{where}: 'exit' leaves the map: give the hexes with 'via', no 'to'")
         order.update(path=path, exit=True)
         return order
-    if to is not None and path:
+    if verb == "enter" and to is not None and len(path) == 1 and "at" in [a.lower() for a in rest]:
+        order.update(path=path, to=to)  # entry hex and destination: pbem finds the path [11.11]
+    elif to is not None and path:
         path.append(to)
         order["path"] = path
     elif to is not None:

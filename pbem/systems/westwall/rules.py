@@ -271,6 +271,17 @@ class WestWallRules(Ruleset[Scenario, State, Orders_]):
                             f"move of {m.unit}: no legal path to {target} this movement phase"
                         )
                     m = m.model_copy(update={"path": [str(h) for h in path], "to": None})
+                elif m.to is not None and len(m.path) == 1 and m.path[0] != m.to \
+                        and (m.unit not in st.units or st.units[m.unit].status == "waiting"):
+                    # a reinforcement's entry hex and its destination: the cheapest path between [11.11]
+                    if board is None:
+                        board = Board.from_state(scenario, st)
+                    entry, target = Hex.parse(m.path[0]), Hex.parse(m.to)
+                    path = cheapest_path(board, m.unit, target, st.game_turn, entry=entry)
+                    if path is None:
+                        raise InputError(f"entry of {m.unit}: no legal path from {entry} to {target} "
+                                         "this movement phase (is it one of its entry hexes? [11.11])")
+                    m = m.model_copy(update={"path": [str(h) for h in path], "to": None})
                 elif m.to is not None:
                     if not m.path or m.path[-1] != m.to:
                         raise InputError(
