@@ -220,6 +220,23 @@ def test_reach_lists_where_a_unit_can_go_and_refuses_out_of_turn(game: tuple[Pat
     assert res.code == 2 and "[4.1]" in res.err
 
 
+def test_reach_map_shades_exactly_the_hexes_listed(game: tuple[Path, Path], tmp_path: Path) -> None:
+    import re
+
+    home, g = game
+    svg_path = tmp_path / "reach.svg"
+    out = ok(pbem("reach", g, "1/3", "--map", svg_path, home=home)).out.splitlines()
+    listed = {line.split()[0]: line.split()[1] for line in out[1:]
+              if line.startswith("  ") and line.split()[0].isdigit()}
+    svg = svg_path.read_text()
+    shaded = set(re.findall(r'id="shaded-(\d{4,6})"', svg))
+    assert shaded == set(listed)  # every reachable hex shaded, and nothing else
+    assert "1/3 can end its move here (MP spent)" in svg  # the legend says what the shading means
+    assert f">{listed['2812']}<" in svg  # the label is the MP spent
+    res = pbem("reach", g, "20", "--map", tmp_path / "no.svg", home=home)
+    assert res.code == 2 and not (tmp_path / "no.svg").exists()
+
+
 def test_ingest_tells_what_happened_and_never_to_send_the_opponents_move_back(tmp_path: Path) -> None:
     import shutil
 

@@ -59,7 +59,7 @@ EXAMPLES: dict[str, str] = {
     "status": "pbem status game/",
     "orders": "pbem orders game/ --side US > my-orders.json",
     "units": "pbem units game/ --side DE",
-    "reach": "pbem reach game/ 1/501",
+    "reach": "pbem reach game/ 1/501 --map reach.svg",
     "check": "pbem check game/ my-orders.txt --key bob",
     "submit": "pbem submit game/ my-orders.txt --key bob",
     "reveal": "pbem reveal game/ --key bob",

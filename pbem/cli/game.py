@@ -865,13 +865,27 @@ def units(game_dir: Path, side: str | None) -> None:
 @click.command()
 @click.argument("game_dir", type=click.Path(file_okay=False, exists=True, path_type=Path))
 @click.argument("unit", shell_complete=unit_ids)
-def reach(game_dir: Path, unit: str) -> None:
+@click.option("--map", "map_file", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Also draw the map with the reachable hexes shaded into this SVG file.")
+def reach(game_dir: Path, unit: str, map_file: Path | None) -> None:
     """Every hex UNIT can reach this phase, with its cost and path, and why the hexes next to it
-    that it cannot enter are closed.
+    that it cannot enter are closed. --map FILE.svg also draws them, shaded, on the map.
     """
     game, local, seeds = _open_with_seeds(game_dir)
     rp = game.replay(seeds, local=local)
     if not rp.records:
         raise InputError(f"the game has not started: waiting for {rp.waiting}")
-    for line in game.ruleset.presenter().reach(game.scenario, rp.current.state, unit):
+    presenter = game.ruleset.presenter()
+    lines = presenter.reach(game.scenario, rp.current.state, unit)
+    if map_file is not None:
+        view = presenter.reach_view(game.scenario, rp.current.state, unit)
+        if view is None:
+            raise InputError(f"{game.ruleset.system} has no map to shade")
+        from pbem.protocol.fsutil import write_replace
+        from pbem.render.svg import draw
+
+        write_replace(map_file, draw(view).encode("utf-8"), mode=0o644)
+    for line in lines:
         echo(line)
+    if map_file is not None:
+        echo(f"map: {map_file}", err=True)

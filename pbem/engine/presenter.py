@@ -100,6 +100,11 @@ class Presenter:
         the JSON)."""
         return []
 
+    def reach_view(self, scenario: Any, state: Any, unit: str) -> MapView | None:
+        """The map with the hexes ``unit`` can reach shaded (``pbem reach --map``), or None for a
+        system without a map or movement."""
+        return None
+
     def describe_move(self, scenario: Any, orders: JSON) -> list[str]:
         """A signed move's orders in words, sealed rounds included (:mod:`pbem.engine.sealed`): a
         commitment says only that orders were sealed; a reveal shows the orders it opens."""

@@ -166,6 +166,11 @@ class MapView:
     """Lines under the unit symbols in the legend (how to read the printed values)."""
     step_legend: tuple[tuple[str, str, bool], ...] = field(default_factory=tuple)
     """(colour key, text, dashed) for the "This step" part of the legend."""
+    shaded: tuple[tuple[Hex, str], ...] = ()
+    """Hexes to shade, each with a short label (e.g. the movement points it costs to get there):
+    what ``pbem reach --map`` shows."""
+    shaded_heading: str = ""
+    """What the shading means, for the legend."""
 
     def on_map(self, h: Hex) -> bool:
         return self.cols[0] <= h.col <= self.cols[1] and self.rows[0] <= h.row <= self.rows[1]

@@ -53,6 +53,8 @@ DEFAULT_COLORS: dict[str, str] = {
     "text": "#1d1d1d",
     "muted": "#5d5d5d",
     "panel": "#ffffff",
+    "reach": "#2f8f4e",
+    "reach-text": "#0d3b1d",
     "panel-border": "#b9b4a4",
     # hexes
     "hex-outline": "#8f8a78",
@@ -288,6 +290,8 @@ class _Renderer:
             layer.add(img)
         else:
             self._board_layers(dwg, layer, fr)
+        if self.v.shaded:
+            self._shaded(dwg, layer)
         paths = dwg.g(id="paths")
         layer.add(paths)
         units = dwg.g(id="units")
@@ -444,6 +448,22 @@ class _Renderer:
                 x, y = self.c(vh)
                 clip.add(dwg.use("#hex", x=_n(x), y=_n(y)))
             dwg.defs.add(clip)
+
+    def _shaded(self, dwg: svgwrite.Drawing, layer: Group) -> None:
+        """The hexes of :attr:`MapView.shaded`, tinted, each with its label low in the hex."""
+        g = dwg.g(id="shaded", fill=self.col["reach"], fill_opacity="0.38")
+        labels = dwg.g(id="shaded-labels", class_="pl")
+        visible = set(self.visible)
+        for h, text in self.v.shaded:
+            if h not in visible:
+                continue
+            x, y = self.c(h)
+            g.add(dwg.use("#hex", x=_n(x), y=_n(y), id=f"shaded-{h}"))
+            if text:
+                labels.add(dwg.text(text, insert=(_n(x), _n(y + 0.62 * self.s)), text_anchor="middle",
+                                    fill=self.col["reach-text"]))
+        layer.add(g)
+        layer.add(labels)
 
     def _fill(self, kind: str) -> str:
         if kind in ("clear",) or kind not in TERRAIN_ORDER:
@@ -955,6 +975,13 @@ class _Renderer:
         for text in self.v.value_legend:
             y += row
             label(text, dx=0)
+        if self.v.shaded:
+            heading("Shaded")
+            y += row
+            g.add(dwg.rect(insert=(_n(x), _n(y - 0.22 * s)), size=(_n(0.9 * s), _n(0.44 * s)),
+                           fill=self.col["reach"], fill_opacity="0.38", stroke=self.col["hex-outline"],
+                           stroke_width=_n(0.03 * s)))
+            label(self.v.shaded_heading or "marked hexes")
         heading("This step")
         for key, text, dashed in self.v.step_legend:
             y += row

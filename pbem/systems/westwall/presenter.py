@@ -79,6 +79,28 @@ class WestWallPresenter(Presenter):
     def reach(self, scenario: Any, state: Any, unit: str) -> list[str]:
         return reach(scenario, state, unit)
 
+    def reach_view(self, scenario: Any, state: Any, unit: str) -> MapView:
+        """The map with every hex ``unit`` can reach this phase shaded, each labelled with the
+        movement points it costs (``pbem reach --map``)."""
+        from dataclasses import replace
+
+        from pbem.maps.hexmap import Hex
+        from pbem.systems.westwall.board import Board
+        from pbem.systems.westwall.display import coerce_scenario, coerce_state
+        from pbem.systems.westwall.enumerate import unit_options
+        from pbem.systems.westwall.exclusive import get_exclusive
+        from pbem.systems.westwall.movement import fmt_mp
+
+        reach(scenario, state, unit)  # the same refusals as the list (unknown unit, not its turn)
+        sc, st = coerce_scenario(scenario), coerce_state(state)
+        board = Board.from_state(sc, st)
+        opts = unit_options(board, unit, st.game_turn, get_exclusive(sc.game))
+        start = board.unit_hex(unit)
+        shaded: list[tuple[Hex, str]] = [(h, fmt_mp(c)) for h, c in opts.destinations.items() if h != start]
+        view = self.map_view(scenario, state, [], subtitle=f"where {unit} can move this phase")
+        return replace(view, shaded=tuple(shaded),
+                       shaded_heading=f"{unit} can end its move here (MP spent)")
+
     def parse_text_orders(self, scenario: Any, skeleton: JSON, side: str, text: str) -> JSON:
         from pbem.systems.westwall.orders_text import parse_text_orders
 
