@@ -84,7 +84,6 @@ class WestWallPresenter(Presenter):
         movement points it costs (``pbem reach --map``)."""
         from dataclasses import replace
 
-        from pbem.maps.hexmap import Hex
         from pbem.systems.westwall.board import Board
         from pbem.systems.westwall.display import coerce_scenario, coerce_state
         from pbem.systems.westwall.enumerate import unit_options
