@@ -411,3 +411,23 @@ def test_around_a_hex_off_the_map_is_refused() -> None:
 
     with pytest.raises(InputError, match="off the map"):
         render_map(tiny_scenario(), tiny_state(), around="4040")
+
+
+def test_legend_never_runs_past_its_panel() -> None:
+    # Every line of the legend fits inside the legend box, taking a character of the sans-serif
+    # legend face as 0.55 of the font size (DejaVu Sans averages about that); the example's
+    # reinforcement lines ("DE GT 2: eastern map edge, 2908 to 2915 inclusive [15.15]") used to
+    # run past the box's right edge.
+    import re
+    from pathlib import Path
+
+    svg = (Path(__file__).parents[1] / "examples" / "bastogne-spearhead" / "map-0001.svg").read_text()
+    legend = svg[svg.index('<g id="legend">'):]
+    legend = legend[:legend.index("</g>")]
+    box = legend[legend.index("<rect"):legend.index("/>") + 2]  # the panel's box comes first
+    right = float(re.search(r' width="([\d.]+)"', box).group(1)) + float(re.search(r' x="([\d.]+)"', box).group(1))
+    font = float(re.search(r"\.pl\{font-size:([\d.]+)px", svg).group(1))
+    texts = re.findall(r'<text[^>]*x="([\d.]+)"[^>]*>([^<]*)</text>', legend)
+    assert any("inclusive [15.15]" in t for _, t in texts)
+    for x, text in texts:
+        assert float(x) + 0.55 * font * len(text) <= right, text

@@ -231,7 +231,7 @@ class _Renderer:
         my0, my1 = min(ys) - SQRT3 / 2 * s - pad, max(ys) + SQRT3 / 2 * s + pad
         n_header = 2 + (1 if self.score else 0) + len(self.header_lines)
         header_h = 0.55 * s * n_header + 0.6 * s
-        panel_w = 9.0 * s
+        panel_w = max(9.0 * s, self._legend_width())
         gap = 0.4 * s
         y0 = my0 - header_h
         w = (mx1 - mx0) + gap + panel_w + 0.3 * s
@@ -249,6 +249,22 @@ class _Renderer:
             used |= kinds
         ordered = [k for k in HEXSIDE_ORDER if k in used]
         return ordered + sorted(used - set(HEXSIDE_ORDER))
+
+    def _legend_width(self) -> float:
+        """Room the legend's longest line needs (legend text is 0.3 hex high; a character of the
+        sans-serif face averages under 0.6 of its height), so that no line runs past the panel."""
+        s = self.s
+        v = self.v
+        rows: list[tuple[str, float]] = [(f"{si.name} ({si.id})", 1.3) for si in v.sides]
+        rows += [(text, 1.3) for _key, text, _dashed in v.step_legend]
+        rows += [(text, 0.0) for text in v.value_legend]
+        rows += [(f"{side} GT {', '.join(str(t) for t in turns)}: {'; '.join(texts)}", 0.0)
+                 for side, _hexes, turns, texts in self._entry_areas()]
+        rows += [(r.text, 0.0) for r in (*v.eliminated, *v.notes)] + [(t, 0.0) for t in v.exited]
+        if v.shaded:
+            rows.append((v.shaded_heading, 1.3))
+        need = max((dx * s + 0.3 * s * 0.58 * len(text) for text, dx in rows), default=0.0)
+        return need + 0.9 * s
 
     def _entry_areas(self) -> list[tuple[str, list[Hex], list[int], list[str]]]:
         """Reinforcement entry areas: (side, hexes, game-turns, descriptions), one per distinct
