@@ -19,35 +19,16 @@ import pytest
 from pbem.engine.ruleset import register_ruleset
 from pbem.protocol.canonical import canonical_bytes
 from tests.test_protocol_helpers import GAME_ID, Player, move_body, ok, pbem, sign_move, written
+from tests.test_umpire import start as start_game
 
 register_ruleset("auction-hidden", "pbem.systems.auction:HiddenAuctionRules")
 
 SCENARIO = Path(__file__).parent / "data" / "auction-hidden.json"
-NONCES = {"A": "a1" * 32, "B": "b2" * 32, "C": "c3" * 32, "GC": "d4" * 32}
-NAMES = {"A": "alice", "B": "bob", "C": "carol", "GC": "control"}
 BIDS = [{"A": 2, "B": 7, "C": 3}, {"A": 5, "B": 1, "C": 4}]
 
 
 def start(root: Path) -> dict[str, Player]:
-    players = {s: Player(root, n, s) for s, n in NAMES.items()}
-    for p in players.values():
-        p.new_key()
-    gc = players["GC"]
-    args: list[str | Path] = ["new", SCENARIO, gc.dir, "--player", "GC=control", "--game-id", GAME_ID,
-                              "--nonce", NONCES["GC"]]
-    for s in ("A", "B", "C"):
-        pub = gc.work / f"{s}.pub"
-        shutil.copyfile(players[s].pub, pub)
-        args += ["--player", f"{s}={pub}"]
-    ok(gc.run(*args))
-    for s in ("A", "B", "C"):
-        shutil.copytree(gc.dir, players[s].dir)
-        ok(players[s].run("join", players[s].dir, "--key", players[s].name, "--nonce", NONCES[s]))
-    for s in ("A", "B", "C"):
-        for t in players:
-            if t != s:
-                ok(players[s].send(players[t], [f"join-{s}.json"]))
-    return players
+    return start_game(root, SCENARIO)
 
 
 def send_all(players: dict[str, Player], sender: str, res: Any) -> str:

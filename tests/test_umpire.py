@@ -27,12 +27,14 @@ NONCES = {"A": "a1" * 32, "B": "b2" * 32, "C": "c3" * 32, "GC": "d4" * 32}
 NAMES = {"A": "alice", "B": "bob", "C": "carol", "GC": "control"}
 
 
-def start(root: Path) -> dict[str, Player]:
+def start(root: Path, scenario: Path = SCENARIO) -> dict[str, Player]:
+    """Game Control creates the game and invites the three bidders by public key; each joins;
+    every join reaches everyone. Four homes, four directories."""
     players = {s: Player(root, n, s) for s, n in NAMES.items()}
     for p in players.values():
         p.new_key()
-    gc = players["GC"]  # Game Control sets the game up and invites the three bidders
-    args: list[str | Path] = ["new", SCENARIO, gc.dir, "--player", "GC=control", "--game-id", GAME_ID,
+    gc = players["GC"]
+    args: list[str | Path] = ["new", scenario, gc.dir, "--player", "GC=control", "--game-id", GAME_ID,
                               "--nonce", NONCES["GC"]]
     for s in ("A", "B", "C"):
         pub = gc.work / f"{s}.pub"

@@ -353,9 +353,6 @@ def rule(game_dir: Path, rulings_file: Path | None, key_name: str, yes: bool) ->
     judgements the rules leave to the umpire. The ruling is signed before any side reveals, so it
     cannot depend on the dice, which the reveals key [P9].
     """
-    import sys
-
-    from pbem.engine.play import Preview
     from pbem.engine.play import rule as play_rule
     from pbem.engine.replay import load_plugins, open_checked
     from pbem.protocol.canonical import MAX_MOVE_BYTES, loads_strict
@@ -366,16 +363,8 @@ def rule(game_dir: Path, rulings_file: Path | None, key_name: str, yes: bool) ->
                                what=str(rulings_file))
     load_plugins()
     game = open_checked(game_dir)
-
-    def confirm(shown: Preview) -> bool:
-        echo(shown.text(), err=True)
-        if yes:
-            return True
-        if not sys.stdin.isatty():
-            raise InputError("not signed: confirm on a terminal, or give --yes")
-        return click.confirm("Sign these rulings?", default=False, err=True)
-
-    result = play_rule(game, rulings, key_name, confirm=confirm)
+    result = play_rule(game, rulings, key_name,
+                       confirm=_confirmer(yes, "Sign these rulings?", show_always=True))
     _echo_files(result.written)
     _next_steps(game, result.replay, result.written)
 
@@ -391,24 +380,12 @@ def report(game_dir: Path, key_name: str, yes: bool) -> None:
     the dice, and signs a report: the hash of the new state, what is pending, and each side's view
     sealed to that side alone [P10].
     """
-    import sys
-
-    from pbem.engine.play import Preview
     from pbem.engine.play import report as play_report
     from pbem.engine.replay import load_plugins, open_checked
 
     load_plugins()
     game = open_checked(game_dir)
-
-    def confirm(shown: Preview) -> bool:
-        echo(shown.text(), err=True)
-        if yes:
-            return True
-        if not sys.stdin.isatty():
-            raise InputError("not signed: confirm on a terminal, or give --yes")
-        return click.confirm("Sign this report?", default=False, err=True)
-
-    result = play_report(game, key_name, confirm=confirm)
+    result = play_report(game, key_name, confirm=_confirmer(yes, "Sign this report?", show_always=True))
     _echo_files(result.written)
     _next_steps(game, result.replay, result.written)
 
@@ -439,6 +416,23 @@ def _local_sides(game: Any) -> list[str]:
         return []
 
 
+def _confirmer(yes: bool, question: str, *, show_always: bool = False) -> Any:
+    """The ``confirm`` callback of a signing command: show what would be signed and ask on a
+    terminal (``--yes``: sign without asking; a pipe without ``--yes``: refuse, naming the flag)."""
+    import sys
+
+    def confirm(shown: Any) -> bool:
+        if show_always or not yes:
+            echo(shown.text(), err=True)
+        if yes:
+            return True
+        if not sys.stdin.isatty():
+            raise InputError("not signed: confirm on a terminal, or give --yes")
+        return bool(click.confirm(question, default=False, err=True))
+
+    return confirm
+
+
 @click.command()
 @click.argument("game_dir", type=click.Path(file_okay=False, exists=True, path_type=Path))
 @click.option("--key", "key_name", required=True, help="Your local key.")
@@ -451,24 +445,12 @@ def reveal(game_dir: Path, key_name: str, yes: bool) -> None:
     exactly those orders and that salt -- nothing new is decided. Every pbem checks the reveal
     against the commitment [P8].
     """
-    import sys
-
-    from pbem.engine.play import Preview
     from pbem.engine.play import reveal as play_reveal
     from pbem.engine.replay import load_plugins, open_checked
 
     load_plugins()
     game = open_checked(game_dir)
-
-    def confirm(shown: Preview) -> bool:
-        if yes:
-            return True
-        echo(shown.text(), err=True)
-        if not sys.stdin.isatty():
-            raise InputError("not signed: confirm on a terminal, or give --yes")
-        return click.confirm("Reveal these orders?", default=False, err=True)
-
-    result = play_reveal(game, key_name, confirm=confirm)
+    result = play_reveal(game, key_name, confirm=_confirmer(yes, "Reveal these orders?"))
     _echo_files(result.written)
     _next_steps(game, result.replay, result.written)
 

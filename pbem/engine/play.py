@@ -546,17 +546,15 @@ def view_state(game: Game, rp: Replay, side: str, key_name: str) -> Any:
     return game.ruleset.load_state(game.scenario, my_view(game, rp, side, key_name))
 
 
-def report(game: Game, key_name: str, *, confirm: Confirm | None = None) -> Submitted:
-    """The umpire resolves a round of hidden information and reports: the new state's hash, what is
-    pending, the outcome, and each side's view sealed to that side alone [P10]."""
-    from pbem.engine.replay import _outcome_json, decision_json
-    from pbem.protocol.canonical import canonical_bytes, sha256_hex
+def _umpire_phase(game: Game, key_name: str, phase: str, why: str) -> tuple[Any, Replay, Any, dict[str, bytes], Submitted]:
+    """The umpire's machine at a phase of a sealed round that is the umpire's: ``(local state,
+    replay, round, seeds, result so far)``; :class:`InputError` when ``key_name`` is not the
+    umpire's or nothing of that phase is due."""
     from pbem.protocol.keys import KeyStore
     from pbem.protocol.localstate import LocalGame, local_seeds, seed_for
-    from pbem.protocol.seal import seal
 
-    if game.umpire is None or not game.hidden:
-        raise InputError("only the umpire of a game with hidden information reports")
+    if game.umpire is None:
+        raise InputError("this game has no umpire")
     info = KeyStore().info(key_name)
     if game.umpire not in game.side_of_fingerprint(info.fingerprint):
         raise InputError(f"key {key_name} is not the umpire's ({game.umpire}) in this game")
@@ -566,8 +564,22 @@ def report(game: Game, key_name: str, *, confirm: Confirm | None = None) -> Subm
     rp = game.replay(seeds, local=local)
     result = Submitted(rp, rp.write())
     rnd = rp.current.round if rp.records and not rp.tail_open else None
-    if rnd is None or rnd.phase != "report":
-        raise InputError(f"no report is due now: waiting for {rp.waiting or 'nothing'}")
+    if rnd is None or rnd.phase != phase:
+        raise InputError(f"no {phase} is due now: waiting for {rp.waiting or 'nothing'} {why}".rstrip())
+    return local, rp, rnd, seeds, result
+
+
+def report(game: Game, key_name: str, *, confirm: Confirm | None = None) -> Submitted:
+    """The umpire resolves a round of hidden information and reports: the new state's hash, what is
+    pending, the outcome, and each side's view sealed to that side alone [P10]."""
+    from pbem.engine.replay import _outcome_json, decision_json
+    from pbem.protocol.canonical import canonical_bytes, sha256_hex
+    from pbem.protocol.seal import seal
+
+    if game.umpire is None or not game.hidden:
+        raise InputError("only the umpire of a game with hidden information reports")
+    local, rp, rnd, seeds, result = _umpire_phase(game, key_name, "report", "[P10]")
+    assert game.umpire is not None
     step = rnd.slot(game.umpire)
     resolution, _, _, _ = rp.hidden_resolution(rnd, rp.current, step)
     rules, sc = game.ruleset, game.scenario
@@ -665,23 +677,11 @@ def rule(game: Game, rulings: Any, key_name: str, *, confirm: Confirm | None = N
     """The umpire's ruling on a sealed round: signed after every commitment and before any reveal,
     so it cannot depend on the dice, which the reveals key [P9]."""
     from pbem.engine.sealed import parse_rulings
-    from pbem.protocol.keys import KeyStore
-    from pbem.protocol.localstate import LocalGame, local_seeds, private_key, seed_for
+    from pbem.protocol.localstate import private_key
     from pbem.protocol.seal import x25519_private
 
-    if game.umpire is None:
-        raise InputError("this game has no umpire")
-    info = KeyStore().info(key_name)
-    if game.umpire not in game.side_of_fingerprint(info.fingerprint):
-        raise InputError(f"key {key_name} is not the umpire's ({game.umpire}) in this game")
-    local = LocalGame.of(game)
-    seed_for(game, local, game.umpire, key_name, derive=True)
-    seeds = local_seeds(game, local)
-    rp = game.replay(seeds, local=local)
-    result = Submitted(rp, rp.write())
-    rnd = rp.current.round if rp.records and not rp.tail_open else None
-    if rnd is None or rnd.phase != "ruling":
-        raise InputError(f"no ruling is due now: waiting for {rp.waiting or 'nothing'} [P9]")
+    local, rp, rnd, seeds, result = _umpire_phase(game, key_name, "ruling", "[P9]")
+    assert game.umpire is not None
     step = rnd.slot(game.umpire)
     orders = sealed_orders_for_umpire(game, rp, rnd, x25519_private(private_key(key_name), game.id, game.umpire))
     checked = game.ruleset.load_rulings(game.scenario, rp.current.state, rulings)
