@@ -93,6 +93,30 @@ def test_render_newest_step_to_stdout(game: tuple[Path, Path]) -> None:
     assert "step 2" in "".join(ids["subtitle"].itertext())
 
 
+def test_render_zoc_shades_exactly_the_zones_the_rules_use(game: tuple[Path, Path]) -> None:
+    # [6.0]: the hexes shaded for the U.S. are exactly those in which the rules stop a German unit
+    # (Board.enemy_zoc), computed here from the turn file independently of the renderer.
+    import re
+
+    from pbem.engine.scenarios import load_data
+    from pbem.systems.westwall.board import Board
+    from pbem.systems.westwall.model import Scenario, State
+
+    home, g = game
+    code, out, err = run(home, "render", g, "--zoc", "US")
+    assert code == 0, err
+    svg = out.decode()
+    shaded = set(re.findall(r'id="shaded-(\d{4})"', svg))
+    sc = Scenario.model_validate(load_data("bastogne-spearhead"))
+    st = State.model_validate(json.loads((g / "turn-0002.json").read_bytes())["state"])
+    board = Board.from_state(sc, st)
+    expected = {str(h) for h in board.geo.hexes if board.enemy_zoc(h, "DE")}
+    assert shaded == expected and len(expected) > 20
+    assert "zone of control of" in svg and "[6.0]" in svg
+    code, _o, err = run(home, "render", g, "--zoc", "FR")
+    assert code == 2 and "unknown side 'FR'" in err
+
+
 def test_render_step_side_crop_and_file(game: tuple[Path, Path], tmp_path: Path) -> None:
     home, g = game
     out = tmp_path / "m.svg"

@@ -40,13 +40,14 @@ def _emit(data: bytes, output: Path | None) -> None:
 @click.option("--side", default=None, help="Draw the map as this side sees it.")
 @click.option("--around", default=None, metavar="HEX", help="Crop the map around this hex.")
 @click.option("--radius", type=int, default=None, help="With --around: hexes to show (default 3).")
+@click.option("--zoc", default=None, metavar="SIDE", help="Shade the zones of control of SIDE's units.")
 def render(game_dir: Path, step: int | None, output: Path | None, side: str | None,
-           around: str | None, radius: int | None) -> None:
+           around: str | None, radius: int | None, zoc: str | None) -> None:
     """Draw the map (SVG) as it stands after a step, with what that step did."""
     if radius is not None and around is None:
         raise InputError("--radius needs --around HEX")
     view = StepView(_open(game_dir), step)
-    svg = view.svg(side=side, around=around, radius=radius)
+    svg = view.svg(side=side, around=around, radius=radius, zoc=zoc)
     _emit(svg.encode("utf-8"), output)
 
 

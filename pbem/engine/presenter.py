@@ -105,6 +105,11 @@ class Presenter:
         system without a map or movement."""
         return None
 
+    def zones_of_control(self, scenario: Any, state: Any, side: str) -> list[Any] | None:
+        """The hexes ``side``'s zones of control cover (``pbem render --zoc``), or None for a
+        system without them."""
+        return None
+
     def describe_move(self, scenario: Any, orders: JSON) -> list[str]:
         """A signed move's orders in words, sealed rounds included (:mod:`pbem.engine.sealed`): a
         commitment says only that orders were sealed; a reveal shows the orders it opens."""

@@ -97,11 +97,22 @@ class StepView:
         return view
 
     def svg(self, *, side: str | None = None, around: str | None = None,
-            radius: int | None = None, board: str | None = None) -> str:
-        """The map (``board``: a whole map placing the game's board file instead of drawing it)."""
+            radius: int | None = None, board: str | None = None, zoc: str | None = None) -> str:
+        """The map (``board``: a whole map placing the game's board file instead of drawing it;
+        ``zoc``: shade the hexes that side's zones of control cover)."""
+        from dataclasses import replace
+
         from pbem.render.svg import draw
 
-        return draw(self.view(side=side), around=around, radius=radius, board=board)
+        view = self.view(side=side)
+        if zoc is not None:
+            hexes = self.presenter.zones_of_control(self.scenario, self.turn["state"], zoc)
+            if hexes is None:
+                raise InputError(f"the {self.game.ruleset.system} system has no zones of control")
+            name = self.presenter.side_name(self.scenario, zoc)
+            view = replace(view, shaded=tuple((h, "") for h in hexes),
+                           shaded_heading=f"zone of control of {name} units [6.0]")
+        return draw(view, around=around, radius=radius, board=board)
 
     def board_svg(self) -> str:
         from pbem.render.svg import draw_board

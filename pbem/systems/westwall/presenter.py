@@ -100,6 +100,20 @@ class WestWallPresenter(Presenter):
         return replace(view, shaded=tuple(shaded),
                        shaded_heading=f"{unit} can end its move here (MP spent)")
 
+    def zones_of_control(self, scenario: Any, state: Any, side: str) -> list[Any] | None:
+        """Every hex in the zone of control of ``side``'s units on the map [6.0, 6.11]: the hexes
+        around each of them that their zone reaches (not across hexsides it does not cross)."""
+        from pbem.errors import InputError
+        from pbem.systems.westwall.board import Board
+        from pbem.systems.westwall.display import coerce_scenario, coerce_state
+
+        sc, st = coerce_scenario(scenario), coerce_state(state)
+        if side not in sc.side_ids():
+            raise InputError(f"unknown side {side!r} (sides: {', '.join(sc.side_ids())})")
+        board = Board.from_state(sc, st)
+        held = {h for uid, h in board.positions() if board.side_of(uid) == side}
+        return sorted(h for h in board.geo.hexes if any(n in held for n in board.geo.zoc_from[h]))
+
     def parse_text_orders(self, scenario: Any, skeleton: JSON, side: str, text: str) -> JSON:
         from pbem.systems.westwall.orders_text import parse_text_orders
 
