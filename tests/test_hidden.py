@@ -185,3 +185,27 @@ def test_p10_reveal_in_clear_is_refused_in_a_hidden_game(tmp_path: Path) -> None
     (inbox / "move-0005-A.json").write_bytes(sign_move(a, clear))
     res = b.ingest(inbox / "move-0005-A.json")
     assert res.code != 0 and "reveal carries only" in res.err and "[P8, P10]" in res.err
+
+
+def test_p10_a_player_checks_its_own_views_against_the_publication(finished: dict[str, Player], tmp_path: Path) -> None:
+    # GC's final report tells the truth about the state, pending and outcome, but seals to A a view
+    # that is not A's (A is told it kept 99 coins). A stranger cannot see it; A's own verify can.
+    from pbem.protocol.seal import public_from_hex, seal
+
+    a, gc = finished["A"], finished["GC"]
+    ok(gc.send(a, ["publication.json"]))
+    res = ok(a.run("verify", a.dir))
+    assert "every view the umpire sealed to A is that side's view" in res.out
+    copy = tmp_path / "lying-view"
+    shutil.copytree(a.dir, copy)
+    body = move_body(copy / "move-0016-GC.json")
+    genesis = json.loads(__import__("base64").b64decode(json.loads((copy / "genesis.json").read_text())["payload"]))
+    a_key = genesis["sides"]["A"].get("x25519") or move_body(copy / "join-A.json")["x25519"]
+    fake = {"coins": {"A": 99}, "over": True, "points": {"A": 0}, "round": 2, "rounds": 2}
+    body["orders"]["report"]["views"]["A"] = seal(fake, public_from_hex(a_key), game=GAME_ID, step=16,
+                                                  sender="GC", to="A", what="report")
+    (copy / "move-0016-GC.json").write_bytes(sign_move(gc, body))
+    (copy / "turn-0016.json").unlink()
+    assert pbem("verify", copy, home=tmp_path / "stranger").code == 0  # nothing public is wrong
+    res = a.run("verify", copy)
+    assert res.code == 1 and "move-0016-GC.json" in res.err and "sealed to A" in res.err, res.err

@@ -670,11 +670,19 @@ def verify(game_dir: Path, redraw: bool) -> None:
     load_plugins()
     game = open_for_verify(game_dir)
     game.redraw = redraw
+    viewer_keys: dict[str, Any] = {}
     try:
-        seeds = local_seeds(game, LocalGame.of(game), derive=False)
+        local = LocalGame.of(game)
+        seeds = local_seeds(game, local, derive=False)
+        if game.hidden and (game.dir / "publication.json").exists():  # check our own views too [P10]
+            from pbem.protocol.localstate import private_key
+            from pbem.protocol.seal import x25519_private
+
+            viewer_keys = {side: x25519_private(private_key(key), game.id, side)
+                           for side, key in local.sides().items() if side in game.sides and side != game.umpire}
     except InputError:  # local state of another game with this id: verify as a stranger does
         seeds = {}
-    s = game.verify(seeds)
+    s = game.verify(seeds, viewer_keys)
     echo(f"game        {s.game}")
     echo(f"scenario    {s.scenario}")
     for side in game.sides:

@@ -498,12 +498,16 @@ class Game:
         rp = self.replay(local_seeds)
         return rp.write()
 
-    def verify(self, local_seeds: dict[str, bytes] | None = None) -> VerifySummary:
+    def verify(self, local_seeds: dict[str, bytes] | None = None,
+               viewer_keys: dict[str, Any] | None = None) -> VerifySummary:
         """Replay from genesis, checking everything; raise :class:`VerificationError` naming the
-        first bad file."""
+        first bad file. ``viewer_keys`` (side -> X25519 private key, the sides played here): with
+        the umpire's publication, also check that every view the umpire sealed to those sides is
+        their view of the state the publication recomputes [P10]."""
         try:
             publication = self.publication() if self.hidden else None
             rp = Replay(self, local_seeds or {}, strict=True, publication=publication)
+            rp.viewer_keys = dict(viewer_keys or {})
             rp.run()
             for checker in list(_CHECKERS):
                 checker(self, rp)
@@ -586,6 +590,8 @@ class Replay:
         self.publication = publication
         """Every sealed order, published by the umpire after the game (verify)."""
         self.full = not game.hidden or umpire_key is not None or publication is not None
+        self.viewer_keys: dict[str, Any] = {}
+        """Sides played here -> their X25519 keys: a full replay checks the views sealed to them."""
         """Whether this replay knows every state (always, unless information is hidden and this is
         a player's machine before the publication)."""
         self.local_seeds = dict(local_seeds)
@@ -664,6 +670,9 @@ class Replay:
             elif self.game.hidden and self.publication is not None:
                 self.notes.append("publication.json: every sealed order opened, every state and report "
                                   "recomputed [P10]")
+                if self.viewer_keys:
+                    self.notes.append("every view the umpire sealed to " + ", ".join(sorted(self.viewer_keys))
+                                      + " is that side's view of the recomputed state [P10]")
         except Bad as exc:
             self._raise(exc)
         if self.checkpoints is not None:
@@ -1144,6 +1153,25 @@ class Replay:
         key = roll_key(self.game.id, step, sha256_hex(canonical_bytes([m.body_hash for m in keyed])), chain_values)
         return key, chain_values
 
+    def _check_own_view(self, msg: Message, report: dict[str, Any], rec: StepRecord, side: str, key: Any) -> None:
+        """The view the umpire sealed to ``side`` (played here) is ``view()`` of the state the
+        adjudication gives [P10]."""
+        from pbem.protocol.seal import open_sealed
+
+        sealed = report["views"].get(side)
+        if sealed is None:
+            return
+        g = self.game
+        try:
+            seen = open_sealed(sealed, key, game=g.id, step=msg.body.step, sender=str(g.umpire), to=side,
+                               what="report")
+        except PbemError as exc:
+            raise self._bad(msg.name, f"the view sealed to {side} does not open: {exc} [P10]") from None
+        assert rec.full_turn is not None
+        if seen != g.ruleset.view(g.scenario, rec.full_turn["state"], side):
+            raise self._bad(msg.name, f"the view the umpire sealed to {side} is not {side}'s view of the "
+                            "adjudicated state [P10]")
+
     def _place_report(self, msg: Message, rnd: Round, record: StepRecord, revealed: bytes, *, archived: bool) -> None:
         """The umpire's report of a hidden round: the new state's hash, what is pending, the outcome,
         and each side's view sealed to it. A machine that knows everything recomputes it and
@@ -1174,6 +1202,8 @@ class Replay:
             if mine != theirs:
                 raise self._bad(msg.name, "the umpire's report differs from the adjudication of the "
                                 "sealed orders (state, pending or outcome) [P10]")
+            for side, key in sorted(self.viewer_keys.items()):
+                self._check_own_view(msg, report, rec, side, key)
             return
         key, chain_values = self.public_keys_of_round(rnd, k)
         self._record(k, msg, record.turn_hash, None, chain_values, key, [], [],
