@@ -407,6 +407,74 @@ def publish(game_dir: Path, key_name: str) -> None:
     echo("send publication.json to every player; 'pbem verify GAME_DIR' then checks everything", err=True)
 
 
+@click.command()
+@click.argument("game_dir", type=click.Path(file_okay=False, exists=True, path_type=Path))
+def send(game_dir: Path) -> None:
+    """Send this game's drafted emails (mail-*.eml) that you have not sent yet, over SMTP.
+
+    The server comes from mail.toml in your pbem home (or PBEM_SMTP_* variables); the password
+    from its password_command, never the command line. Safe to run again and from cron: a mail is
+    sent once, and what could not be sent is tried next time. See 'pbem fetch' for the other half.
+    """
+    from pbem.engine.replay import open_checked
+    from pbem.mail.transport import load_config
+    from pbem.mail.transport import send as smtp_send
+    from pbem.protocol.keys import home as pbem_home
+    from pbem.protocol.localstate import LocalGame
+
+    game = open_checked(game_dir)
+    local = LocalGame.of(game)
+    mine = {s for s in local.sides() if s in game.sides}
+    if not mine:
+        raise InputError("this machine plays no side of this game: nothing of yours to send")
+    server = load_config(pbem_home(), "smtp")
+    result = smtp_send(game.dir, local.dir, mine, server)
+    for name in result.sent:
+        echo(f"sent {name}")
+    if not result.sent:
+        echo("nothing new to send" + (f" ({len(result.already)} sent before)" if result.already else ""),
+             err=True)
+
+
+@click.command()
+@click.argument("game_dir", type=click.Path(file_okay=False, exists=True, path_type=Path))
+def fetch(game_dir: Path) -> None:
+    """Read this game's emails from your IMAP mailbox and ingest every new one.
+
+    Each mail is reported: ingested (and what it did), already in the archive, or not ingested and
+    why (corrupted, another game's, a forgery...). Nothing is deleted from the mailbox, and a mail
+    that could not be ingested is looked at again next time. Server settings: mail.toml in your
+    pbem home (or PBEM_IMAP_* variables).
+    """
+    from pbem.engine.play import ingest as play_ingest
+    from pbem.engine.replay import open_checked
+    from pbem.mail.draft import extract_attachments
+    from pbem.mail.transport import fetch as imap_fetch
+    from pbem.mail.transport import load_config
+    from pbem.protocol.keys import home as pbem_home
+    from pbem.protocol.localstate import LocalGame
+
+    first = open_checked(game_dir)
+    local = LocalGame.of(first)
+    server = load_config(pbem_home(), "imap")
+
+    def ingest_one(raw: bytes, label: str) -> str:
+        game, _local, seeds = _open_with_seeds(game_dir)
+        blobs = extract_attachments(raw)
+        result = play_ingest(game, blobs, seeds)
+        moves = [p.name for p in result.written if p.name.startswith(("move-", "join-"))]
+        if moves:
+            return "ingested " + ", ".join(moves) + (f"; now waiting for {result.replay.waiting}"
+                                                    if result.replay.waiting else "")
+        return "; ".join(result.notes[:2]) or "nothing new"
+
+    result = imap_fetch(first.id, local.dir, server, ingest_one)
+    for line in result.reports:
+        echo(line)
+    if not result.reports:
+        echo("no new mail for this game", err=True)
+
+
 def _local_sides(game: Any) -> list[str]:
     from pbem.protocol.localstate import LocalGame
 

@@ -929,6 +929,8 @@ class Replay:
             raise self._bad(name, f"body is step {body.step} by {body.side}; the file name disagrees [P2]")
         if self.closed:
             raise self._bad(name, "the game is over: the archive is closed")
+        if not self.records:
+            raise self._bad(name, f"the game has not started: waiting for {self.waiting}; take that in first")
         rnd = self.records[-1].round if len(self.records) == len(self.placed) + 1 else None
         if body.step > k and rnd is not None and self._may_hold(rnd, body, k):
             held = self.held.get(body.step)

@@ -1,0 +1,330 @@
+"""Sending the drafted emails over SMTP and fetching the other players' over IMAP (optional).
+
+The drafts on disk (``mail-*.eml``) stay the default way to play: a player may send them with any
+mail program. ``pbem send`` and ``pbem fetch`` do it for them, from cron if they like:
+
+* ``pbem send GAME`` sends every ``mail-*.eml`` of the game that comes from a side played on this
+  machine and was not sent before (the record is ``<pbem home>/games/<id>/sent/``, one file per
+  Message-ID: idempotent, and a mail that could not be sent is tried again next time);
+* ``pbem fetch GAME`` searches the mailbox for mails of this game (``X-Pbem-Game``), ingests each
+  one it has not handled before, and reports what each did. Mail is never deleted or moved: one
+  that cannot be ingested (corrupted, another game's, a forgery) is reported and left where it is;
+  one already in the archive is reported as a duplicate.
+
+Configuration (``<pbem home>/mail.toml``, or the environment, which wins)::
+
+    [smtp]
+    host = "smtp.example.org"          # PBEM_SMTP_HOST
+    port = 587                         # PBEM_SMTP_PORT
+    security = "starttls"              # PBEM_SMTP_SECURITY: starttls, tls, or none (loopback only)
+    user = "alice@example.org"         # PBEM_SMTP_USER
+    password_command = "pass mail/alice"   # PBEM_SMTP_PASSWORD_COMMAND: its output is the password
+
+    [imap]
+    host = "imap.example.org"          # PBEM_IMAP_HOST ... as above, port 993, security "tls"
+    mailbox = "INBOX"                  # PBEM_IMAP_MAILBOX
+
+A password is never given on the command line or stored by pbem: ``password_command`` is run
+(without a shell) each time and its first line of output is used. ``security = "none"`` is refused
+for any host but the loopback interface.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import shlex
+import subprocess
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pbem.errors import InputError
+from pbem.protocol.fsutil import write_new
+
+CONFIG_NAME = "mail.toml"
+_LOOPBACK = ("127.0.0.1", "::1", "localhost")
+_DEFAULT_PORTS = {("smtp", "starttls"): 587, ("smtp", "tls"): 465, ("smtp", "none"): 25,
+                  ("imap", "starttls"): 143, ("imap", "tls"): 993, ("imap", "none"): 143}
+TIMEOUT = 60
+
+
+@dataclass(frozen=True)
+class Server:
+    kind: str
+    """``smtp`` or ``imap``."""
+    host: str
+    port: int
+    security: str
+    user: str | None = None
+    password_command: str | None = None
+    mailbox: str = "INBOX"
+
+    def password(self) -> str | None:
+        """The password, from ``password_command`` (run without a shell), or None."""
+        if not self.password_command:
+            return None
+        try:
+            argv = shlex.split(self.password_command)
+            out = subprocess.run(argv, capture_output=True, timeout=30, check=True)
+        except (ValueError, OSError, subprocess.SubprocessError) as exc:
+            raise InputError(f"{self.kind} password_command failed: {type(exc).__name__}") from None
+        lines = out.stdout.decode("utf-8", "replace").splitlines()
+        if not lines:
+            raise InputError(f"{self.kind} password_command printed nothing")
+        return lines[0]
+
+
+def load_config(home: Path, kind: str, env: dict[str, str] | None = None) -> Server:
+    """The ``smtp`` or ``imap`` server settings; :class:`InputError` (one line) when missing or bad."""
+    import os
+    import tomllib
+
+    env = dict(os.environ) if env is None else env
+    values: dict[str, Any] = {}
+    path = home / CONFIG_NAME
+    if path.is_file():
+        from pbem.protocol.fsutil import read_regular
+
+        try:
+            data = tomllib.loads(read_regular(path, 1 << 16, what=CONFIG_NAME).decode("utf-8"))
+        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+            raise InputError(f"{path}: {exc}") from None
+        section = data.get(kind, {})
+        if not isinstance(section, dict):
+            raise InputError(f"{path}: [{kind}] must be a table")
+        values.update(section)
+    prefix = f"PBEM_{kind.upper()}_"
+    for key in ("host", "port", "security", "user", "password_command", "mailbox"):
+        if prefix + key.upper() in env:
+            values[key] = env[prefix + key.upper()]
+    host = values.get("host")
+    if not isinstance(host, str) or not host:
+        raise InputError(f"no {kind} server configured: set [{kind}] host in {path} (or {prefix}HOST)")
+    security = str(values.get("security", "starttls" if kind == "smtp" else "tls")).lower()
+    if security not in ("starttls", "tls", "none"):
+        raise InputError(f"{kind} security must be starttls, tls or none, not {security[:20]!r}")
+    if security == "none" and host not in _LOOPBACK:
+        raise InputError(f"{kind} security 'none' is refused for {host[:60]}: it would send the "
+                         "password and the moves in clear (allowed on the loopback interface only)")
+    try:
+        port = int(values.get("port", _DEFAULT_PORTS[(kind, security)]))
+    except (TypeError, ValueError):
+        raise InputError(f"{kind} port must be a number") from None
+    user = values.get("user")
+    command = values.get("password_command")
+    mailbox = str(values.get("mailbox", "INBOX"))
+    return Server(kind, host, port, security, str(user) if user else None,
+                  str(command) if command else None, mailbox)
+
+
+# ------------------------------------------------------------------------------------------------
+# send
+# ------------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Sent:
+    sent: list[str]
+    already: list[str]
+
+
+def _record_dir(local_dir: Path, what: str) -> Path:
+    path = local_dir / what
+    path.mkdir(mode=0o700, parents=True, exist_ok=True)
+    return path
+
+
+def _key(message_id: str) -> str:
+    return hashlib.sha256(message_id.encode("utf-8")).hexdigest()[:32]
+
+
+def outgoing(game_dir: Path, my_sides: set[str]) -> list[tuple[Path, Any]]:
+    """The drafted mails of this game that come from a side played here, oldest first."""
+    import email
+    import email.policy
+
+    from pbem.mail.draft import MAX_EML_BYTES
+    from pbem.protocol.fsutil import read_regular
+
+    out = []
+    # invitations and joins first (nothing can be placed before them), then moves by step
+    paths = sorted(game_dir.glob("mail-*.eml"), key=lambda p: (p.name[5:9].isdigit(), p.name))
+    for path in paths:
+        msg = email.message_from_bytes(read_regular(path, MAX_EML_BYTES, what=path.name),
+                                       policy=email.policy.SMTP)
+        if msg.get("X-Pbem-From-Side") in my_sides:
+            out.append((path, msg))
+    return out
+
+
+def send(game_dir: Path, local_dir: Path, my_sides: set[str], server: Server,
+         connect: Callable[[Server], Any] | None = None) -> Sent:
+    """Send every outgoing mail not sent before (module docstring)."""
+    import smtplib
+    import ssl
+
+    record = _record_dir(local_dir, "sent")
+    todo, already = [], []
+    for path, msg in outgoing(game_dir, my_sides):
+        mid = str(msg.get("Message-ID", path.name))
+        if (record / _key(mid)).exists():
+            already.append(path.name)
+            continue
+        if not msg.get("To"):
+            raise InputError(f"{path.name} has no To: address (the genesis has none for "
+                             f"{msg.get('X-Pbem-To-Side', 'its recipient')}): give the players' addresses "
+                             "at 'pbem new --email SIDE=ADDRESS', or send it by hand")
+        if not msg.get("From"):
+            if server.user and "@" in server.user:
+                del msg["From"]
+                msg["From"] = server.user
+            else:
+                raise InputError(f"{path.name} has no From: address; set it at 'pbem new --email'")
+        todo.append((path, msg, mid))
+    sent: list[str] = []
+    if not todo:
+        return Sent(sent, already)
+    context = ssl.create_default_context()
+    try:
+        if connect is not None:
+            smtp = connect(server)
+        elif server.security == "tls":
+            smtp = smtplib.SMTP_SSL(server.host, server.port, timeout=TIMEOUT, context=context)
+        else:
+            smtp = smtplib.SMTP(server.host, server.port, timeout=TIMEOUT)
+            if server.security == "starttls":
+                smtp.starttls(context=context)
+        with smtp:
+            password = server.password()
+            if server.user and password is not None:
+                smtp.login(server.user, password)
+            for path, msg, mid in todo:
+                smtp.send_message(msg)
+                # kept even if the command fails later: the mail has left (journal=False)
+                write_new(record / _key(mid), f"{path.name}\n".encode(), mode=0o600, journal=False)
+                sent.append(path.name)
+    except (OSError, smtplib.SMTPException) as exc:
+        done = f" after sending {', '.join(sent)}" if sent else ""
+        raise InputError(f"smtp {server.host}:{server.port}: {type(exc).__name__}: "
+                         f"{str(exc)[:120]}{done}; the rest is sent next time") from None
+    return Sent(sent, already)
+
+
+# ------------------------------------------------------------------------------------------------
+# fetch
+# ------------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Fetched:
+    reports: list[str]
+    """One line per mail looked at: what happened to it."""
+    ingested: int = 0
+
+
+def fetch(game_id: str, local_dir: Path, server: Server,
+          ingest: Callable[[bytes, str], str], connect: Callable[[Server], Any] | None = None) -> Fetched:
+    """Search the mailbox for this game's mails and hand each new one to ``ingest(raw, label)``,
+    which returns a line saying what it did or raises :class:`pbem.errors.PbemError`. A mail is
+    remembered as handled (``<local>/fetched/``) only when it was ingested or found already in the
+    archive; anything else is reported and looked at again next time. Nothing is deleted."""
+    import imaplib
+    import ssl
+
+    from pbem.errors import PbemError
+    from pbem.mail.draft import MAX_EML_BYTES
+
+    record = _record_dir(local_dir, "fetched")
+    out = Fetched([])
+    try:
+        if connect is not None:
+            imap = connect(server)
+        elif server.security == "tls":
+            imap = imaplib.IMAP4_SSL(server.host, server.port, ssl_context=ssl.create_default_context(),
+                                     timeout=TIMEOUT)
+        else:
+            imap = imaplib.IMAP4(server.host, server.port, timeout=TIMEOUT)
+            if server.security == "starttls":
+                imap.starttls(ssl_context=ssl.create_default_context())
+        password = server.password()
+        if server.user:
+            imap.login(server.user, password or "")
+        typ, data = imap.select(_quote(server.mailbox), readonly=True)
+        if typ != "OK":
+            raise InputError(f"imap: cannot open mailbox {server.mailbox[:60]!r}")
+        validity = _uidvalidity(imap)
+        typ, data = imap.uid("SEARCH", "HEADER", "X-Pbem-Game", game_id)
+        uids = data[0].split() if typ == "OK" and data and data[0] else []
+        # Mail arrives in any order (a move before the join it needs, a later slot of a sealed
+        # round first): go round again while a pass ingests something, report what is left.
+        waiting: dict[bytes, str] = {}
+        progress = True
+        while progress:
+            progress = False
+            for uid in uids:
+                key = _key(f"{validity}/{uid.decode()}")
+                if (record / key).exists():
+                    continue
+                line = _one(imap, uid, ingest, MAX_EML_BYTES, PbemError)
+                if line.startswith("!"):
+                    waiting[uid] = line[1:]
+                    continue
+                # undone with the files it ingested if the command fails later, so the mail is
+                # fetched again next time rather than lost
+                write_new(record / key, (line + "\n").encode("utf-8"), mode=0o600)
+                out.reports.append(f"mail {uid.decode()}: {line}")
+                out.ingested += 1
+                waiting.pop(uid, None)
+                progress = True
+        out.reports += [f"mail {uid.decode()}: {why}" for uid, why in waiting.items()]
+        imap.logout()
+    except (OSError, imaplib.IMAP4.error) as exc:
+        raise InputError(f"imap {server.host}:{server.port}: {type(exc).__name__}: {str(exc)[:120]}") from None
+    return out
+
+
+def _one(imap: Any, uid: bytes, ingest: Callable[[bytes, str], str], limit: int, errors: Any) -> str:
+    """Fetch one mail and ingest it: the line to report, or ``"!" + why`` when it stays unhandled."""
+    label = f"mail {uid.decode()}"
+    typ, parts = imap.uid("FETCH", uid, "(RFC822.SIZE)")
+    size = _size(parts)
+    if size is not None and size > limit:
+        return f"!{size} bytes, more than pbem reads; left in the mailbox"
+    typ, parts = imap.uid("FETCH", uid, "(BODY.PEEK[])")
+    raw = _body(parts)
+    if typ != "OK" or raw is None:
+        return "!could not be read; left in the mailbox"
+    try:
+        return ingest(raw, label)
+    except errors as exc:
+        return f"!not ingested ({exc}); left in the mailbox"
+
+
+def _quote(mailbox: str) -> str:
+    return '"' + mailbox.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def _uidvalidity(imap: Any) -> str:
+    typ, data = imap.response("UIDVALIDITY")
+    if data and data[0]:
+        return str(data[0].decode() if isinstance(data[0], bytes) else data[0])
+    return "0"
+
+
+def _size(parts: Any) -> int | None:
+    import re
+
+    for part in parts or []:
+        text = part if isinstance(part, bytes) else (part[0] if isinstance(part, tuple) else b"")
+        m = re.search(rb"RFC822\.SIZE (\d+)", text or b"")
+        if m:
+            return int(m.group(1))
+    return None
+
+
+def _body(parts: Any) -> bytes | None:
+    for part in parts or []:
+        if isinstance(part, tuple) and len(part) == 2 and isinstance(part[1], bytes):
+            return part[1]
+    return None

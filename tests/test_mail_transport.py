@@ -1,0 +1,214 @@
+"""pbem send / pbem fetch against real servers started on loopback: aiosmtpd (SMTP) delivering
+into pymap (IMAP), both from the package index (dev dependencies). Two players with their own
+homes and game directories play Spearhead through nothing but `send`, `fetch` and `bot`; the
+mailbox also receives a duplicate, a corrupted mail, a mail rewrapped by a server and one that
+claims this game but carries another's move -- each reported, nothing changed."""
+
+from __future__ import annotations
+
+import email
+import email.policy
+import imaplib
+import json
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.test_protocol_helpers import ok, pbem
+
+aiosmtpd = pytest.importorskip("aiosmtpd.controller", reason="aiosmtpd (dev dependency) is not installed")
+pytest.importorskip("pymap", reason="pymap (dev dependency) is not installed")
+
+USER, PASSWORD = "post", "office"
+MAILBOX = {"de@example.org": "to-de", "us@example.org": "to-us"}
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def servers() -> Iterator[tuple[int, int]]:
+    """(smtp port, imap port): pymap's in-memory IMAP server, and an SMTP server that delivers each
+    recipient's mail into their mailbox there."""
+    imap_port = _free_port()
+    pymap = Path(sys.executable).with_name("pymap")
+    proc = subprocess.Popen([str(pymap), "--host", "127.0.0.1", "--port", str(imap_port), "--no-tls",
+                             "dict", "--demo-user", USER, "--demo-password", PASSWORD],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        for _ in range(100):
+            try:
+                conn = imaplib.IMAP4("127.0.0.1", imap_port)
+                break
+            except OSError:
+                time.sleep(0.1)
+        else:
+            pytest.fail("pymap did not start")
+        conn.login(USER, PASSWORD)
+        for box in MAILBOX.values():
+            conn.create(box)
+        conn.logout()
+
+        class Deliver:
+            async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
+                imap = imaplib.IMAP4("127.0.0.1", imap_port)
+                imap.login(USER, PASSWORD)
+                for rcpt in envelope.rcpt_tos:
+                    imap.append(MAILBOX[rcpt], None, None, envelope.original_content)
+                imap.logout()
+                return "250 delivered"
+
+        smtp_port = _free_port()
+        controller = aiosmtpd.Controller(Deliver(), hostname="127.0.0.1", port=smtp_port)
+        controller.start()
+        try:
+            yield smtp_port, imap_port
+        finally:
+            controller.stop()
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+def _config(home: Path, smtp: int, imap: int, mailbox: str) -> None:
+    home.mkdir(parents=True, exist_ok=True)
+    (home / "pw.py").write_text(f"print({PASSWORD!r})\n", encoding="utf-8")
+    command = f"{sys.executable} {home / 'pw.py'}"
+    (home / "mail.toml").write_text(
+        f'[smtp]\nhost = "127.0.0.1"\nport = {smtp}\nsecurity = "none"\n\n'
+        f'[imap]\nhost = "127.0.0.1"\nport = {imap}\nsecurity = "none"\nuser = "{USER}"\n'
+        f"password_command = '{command}'\nmailbox = \"{mailbox}\"\n", encoding="utf-8")
+
+
+def _append(imap_port: int, box: str, raw: bytes) -> None:
+    imap = imaplib.IMAP4("127.0.0.1", imap_port)
+    imap.login(USER, PASSWORD)
+    imap.append(box, None, None, raw)
+    imap.logout()
+
+
+def files(d: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in d.glob("*.json")}
+
+
+def test_spearhead_by_send_fetch_and_bot_only(servers: tuple[int, int], tmp_path: Path) -> None:
+    smtp, imap = servers
+    de_home, us_home = tmp_path / "de-home", tmp_path / "us-home"
+    a, b = tmp_path / "de-game", tmp_path / "us-game"
+    _config(de_home, smtp, imap, "to-de")
+    _config(us_home, smtp, imap, "to-us")
+    ok(pbem("key", "new", "alice", home=de_home))
+    ok(pbem("key", "new", "bob", home=us_home))
+    ok(pbem("new", "bastogne-spearhead", a, "--player", "DE=alice", "--player",
+            f"US={us_home / 'keys' / 'bob.pub'}", "--email", "DE=de@example.org",
+            "--email", "US=us@example.org", home=de_home))
+    assert ok(pbem("send", a, home=de_home)).out.split() == ["sent", "mail-invite-US.eml"]
+    # Bob saves the invitation from his mailbox and joins (a game is joined, not fetched)
+    invite = tmp_path / "invitation.eml"
+    invite.write_bytes(_first_mail(imap, "to-us"))
+    ok(pbem("join", b, "--key", "bob", "--invitation", invite, home=us_home))
+    players = {"DE": (de_home, a, "alice"), "US": (us_home, b, "bob")}
+    for _ in range(7):
+        for side, (home, d, key) in players.items():
+            fetched = pbem("fetch", d, home=home)
+            assert fetched.code == 0, fetched.err
+            assert "not ingested" not in fetched.out, fetched.out
+            status = json.loads(ok(pbem("status", d, "--json", home=home)).out)
+            if any(p["side"] == side for p in status["pending"]):
+                ok(pbem("bot", d, "--side", side, "--key", key, home=home))
+            ok(pbem("send", d, home=home))
+    # one more round of fetching, then both archives are the same, and verify
+    for side, (home, d, _key) in players.items():
+        ok(pbem("fetch", d, home=home))
+    fa, fb = files(a), files(b)
+    assert {n: fa[n] for n in fb} == fb  # every file both hold is byte-identical [P6]
+    # ... and the one Alice holds more is the turn her own next reveal resolves (the mover's dice
+    # need it: protocol.md, "When a roll becomes known")
+    assert set(fa) - set(fb) <= {max(n for n in fa if n.startswith("turn-"))}
+    assert len(list(a.glob("move-*.json"))) >= 10
+    assert ok(pbem("verify", a, home=tmp_path / "stranger")).out.strip().endswith("OK")
+    # sending again sends nothing new; fetching again ingests nothing new
+    assert ok(pbem("send", a, home=de_home)).out == ""
+    again = ok(pbem("fetch", a, home=de_home))
+    assert again.out == ""
+
+    # -- hostile or damaged mail in Alice's mailbox: each reported, nothing changed -----------------
+    before = files(a)
+    last_move = sorted(b.glob("mail-0*.eml"))[-1].read_bytes()
+    _append(imap, "to-de", last_move)  # a duplicate of a mail already ingested
+    corrupted = bytearray(last_move)
+    i = corrupted.index(b"filename=\"move-")
+    j = corrupted.index(b"\r\n\r\n", i) + 40
+    corrupted[j] = ord("A") if corrupted[j] != ord("A") else ord("B")
+    _append(imap, "to-de", bytes(corrupted))
+    # a server that rewraps: every attachment's base64 in lines of 40 characters
+    rewrapped = email.message_from_bytes(last_move, policy=email.policy.SMTP)
+    for part in rewrapped.walk():
+        if part.get_filename():
+            import base64
+
+            data = part.get_payload(decode=True)
+            encoded = base64.b64encode(data).decode()
+            part.set_payload("\r\n".join(encoded[k:k + 40] for k in range(0, len(encoded), 40)))
+    _append(imap, "to-de", rewrapped.as_bytes())
+    other = tmp_path / "other"
+    ok(pbem("new", "bastogne-spearhead", other, "--player", "DE=alice", "--player",
+            f"US={us_home / 'keys' / 'bob.pub'}", home=de_home))
+    # a mail that claims this game but carries another game's genesis and files
+    msg = email.message_from_bytes((other / "mail-invite-US.eml").read_bytes(), policy=email.policy.SMTP)
+    del msg["X-Pbem-Game"]
+    msg["X-Pbem-Game"] = _game_id(a)
+    _append(imap, "to-de", msg.as_bytes())
+    report = ok(pbem("fetch", a, home=de_home)).out.splitlines()
+    assert len(report) == 4, report
+    assert sum("already in the archive" in line for line in report) >= 2  # the duplicate and the rewrapped copy
+    assert sum("not ingested" in line and "left in the mailbox" in line for line in report) == 2
+    assert files(a) == before
+    # reported again next time (never lost), the others not
+    assert len(ok(pbem("fetch", a, home=de_home)).out.splitlines()) == 2
+
+
+def _first_mail(imap_port: int, box: str) -> bytes:
+    imap = imaplib.IMAP4("127.0.0.1", imap_port)
+    imap.login(USER, PASSWORD)
+    imap.select(box, readonly=True)
+    typ, data = imap.uid("SEARCH", "ALL")
+    uid = data[0].split()[0]
+    typ, parts = imap.uid("FETCH", uid, "(BODY.PEEK[])")
+    imap.logout()
+    raw = parts[0][1]
+    assert isinstance(raw, bytes)
+    return raw
+
+
+def _game_id(d: Path) -> str:
+    import base64
+
+    env = json.loads((d / "genesis.json").read_text())
+    return str(json.loads(base64.b64decode(env["payload"]))["game"])
+
+
+def test_config_refuses_cleartext_to_a_remote_host_and_passwords_come_from_a_command(tmp_path: Path) -> None:
+    from pbem.errors import InputError
+    from pbem.mail.transport import load_config
+
+    (tmp_path / "mail.toml").write_text('[smtp]\nhost = "smtp.example.org"\nsecurity = "none"\n')
+    with pytest.raises(InputError, match="refused for smtp.example.org"):
+        load_config(tmp_path, "smtp", env={})
+    server = load_config(tmp_path, "smtp", env={"PBEM_SMTP_SECURITY": "starttls",
+                                               "PBEM_SMTP_PASSWORD_COMMAND": f"{sys.executable} -c \"print('s3')\""})
+    assert (server.port, server.security, server.password()) == (587, "starttls", "s3")
+    with pytest.raises(InputError, match="no imap server configured"):
+        load_config(tmp_path, "imap", env={})
+    bad = load_config(tmp_path, "smtp", env={"PBEM_SMTP_SECURITY": "tls", "PBEM_SMTP_PASSWORD_COMMAND": "/nonexistent/x"})
+    with pytest.raises(InputError, match="password_command failed"):
+        bad.password()
