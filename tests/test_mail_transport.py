@@ -127,7 +127,7 @@ def test_spearhead_by_send_fetch_and_bot_only(servers: tuple[int, int], tmp_path
                 ok(pbem("bot", d, "--side", side, "--key", key, home=home))
             ok(pbem("send", d, home=home))
     # one more round of fetching, then both archives are the same, and verify
-    for side, (home, d, _key) in players.items():
+    for home, d, _key in players.values():
         ok(pbem("fetch", d, home=home))
     fa, fb = files(a), files(b)
     assert {n: fa[n] for n in fb} == fb  # every file both hold is byte-identical [P6]
