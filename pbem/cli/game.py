@@ -77,8 +77,10 @@ def _game_id(given: str | None) -> str:
 @click.option("--nonce", "nonce_hex", hidden=True, help="Fixed chain nonce (reproducible examples and tests).")
 @click.option("--email", "emails", multiple=True, metavar="SIDE=ADDRESS",
               help="A player's email address: the emails pbem drafts then carry From and To.")
+@click.option("--time-control", "time_control", default=None, metavar="72h[,2x24h]",
+              help="The agreed clock: hours a move, and extensions (shown by status, reminded by remind).")
 def new(scenario: str, game_dir: Path, players: tuple[str, ...], options: tuple[str, ...],
-        game_id: str | None, nonce_hex: str | None, emails: tuple[str, ...]) -> None:
+        game_id: str | None, nonce_hex: str | None, emails: tuple[str, ...], time_control: str | None) -> None:
     """Start a game of SCENARIO in GAME_DIR (which must not exist or be empty)."""
     from pbem.engine.play import new_game
     from pbem.engine.replay import load_plugins
@@ -103,9 +105,12 @@ def new(scenario: str, game_dir: Path, players: tuple[str, ...], options: tuple[
         if not sep or side in addresses:
             raise InputError(f"--email {text[:80]!r}: expected SIDE=ADDRESS, once per side")
         addresses[side] = address
+    from pbem.engine.clock import parse as parse_clock
+
+    clock = parse_clock(time_control) if time_control is not None else None
     load_plugins()
     game, written = new_game(scenario, game_dir, chosen, opts, game_id=_game_id(game_id),
-                             nonce=_nonce(nonce_hex), emails=addresses)
+                             nonce=_nonce(nonce_hex), emails=addresses, time_control=clock)
     invited = game.missing_joins()
     if invited:
         from pbem.render.outputs import write_invitation_mails
@@ -267,6 +272,16 @@ def status(game_dir: Path, as_json: bool) -> None:
             score=cur.turn["score"],
             outcome=cur.turn["outcome"],
         )
+    if game.body.time_control is not None and info.get("pending"):
+        from pbem.engine.clock import TimeControl, standing
+
+        control = TimeControl.from_json(game.body.time_control)
+        now = time.time()  # the one wall-clock read: what the player sees, never hashed or signed
+        st = standing(control, game.newest_mtime(), now)
+        owing = ", ".join(sorted({p["side"] for p in info["pending"]}))
+        info["clock"] = {"control": control.to_json(), "owing": owing, "left_seconds": st.left,
+                         "extensions_needed": st.extensions_needed, "out_of_time": st.out_of_time,
+                         "text": f"{control.describe()}: {owing} has {st.describe(control)}"}
     if as_json:
         echo(json.dumps(info, indent=2, sort_keys=True))
         return
@@ -274,6 +289,8 @@ def status(game_dir: Path, as_json: bool) -> None:
     for side, fp in info["keys"].items():
         echo(f"key       {side:<6} {fp}" + ("  (played here)" if side in seeds else ""))
     echo(f"step      {info['step']} moves archived" + (f"; {info['describe']}" if info["describe"] else ""))
+    if "clock" in info:
+        echo(f"clock     {info['clock']['text']}")
     for side, view in info.get("views", {}).items():
         echo(f"view      {side} sees: {json.dumps(view, sort_keys=True)[:400]}")
     for p in info["pending"]:
@@ -473,6 +490,47 @@ def fetch(game_dir: Path) -> None:
         echo(line)
     if not result.reports:
         echo("no new mail for this game", err=True)
+
+
+@click.command()
+@click.argument("game_dir", type=click.Path(file_okay=False, exists=True, path_type=Path))
+def remind(game_dir: Path) -> None:
+    """Draft a polite reminder to whoever owes a message, with the agreed clock (see status).
+
+    Writes mail-remind-STEP-SIDE-N.eml beside the game's other drafts ('pbem send' sends it). pbem
+    shows the clock; it never decides a game on time: no date it could sign would prove anything.
+    """
+    from pbem.engine.clock import TimeControl, standing
+    from pbem.protocol.fsutil import write_new
+    from pbem.render.outputs import reminder_email
+
+    game, local, seeds = _open_with_seeds(game_dir)
+    rp = game.replay(seeds, local=local)
+    if not rp.records or rp.closed:
+        raise InputError("nobody owes a message: " + ("the game is over" if rp.closed else f"waiting for {rp.waiting}"))
+    mine = [s for s in local.sides() if s in game.sides]
+    owing = sorted({d.side for d in rp.current.pending}) if not rp.tail_open else []
+    if rp.tail_open or not owing:
+        raise InputError(f"waiting for {rp.waiting}: nothing to remind of yet")
+    owing = [s for s in owing if s not in mine]
+    if not mine or not owing:
+        raise InputError("the message owed is yours: nothing to remind anyone of")
+    clock_text = "no clock was agreed for this game"
+    if game.body.time_control is not None:
+        control = TimeControl.from_json(game.body.time_control)
+        clock_text = f"{control.describe()}; {standing(control, game.newest_mtime(), time.time()).describe(control)}"
+    step = rp.placed_count
+    written = []
+    for side in owing:
+        raw = reminder_email(game, mine[0], side, clock_text, str(rp.waiting), step)
+        n = 1
+        while (game.dir / f"mail-remind-{step:04d}-{side}-{n}.eml").exists():
+            n += 1
+        path = game.dir / f"mail-remind-{step:04d}-{side}-{n}.eml"
+        write_new(path, raw)
+        written.append(path)
+    _echo_files(written)
+    echo(f"clock: {clock_text}", err=True)
 
 
 def _local_sides(game: Any) -> list[str]:

@@ -34,7 +34,8 @@ decision they answer."""
 
 
 def new_game(scenario: str, game_dir: Path, players: dict[str, str], options: dict[str, Any], *,
-             game_id: str, nonce: bytes, emails: dict[str, str] | None = None) -> tuple[Game, list[Path]]:
+             game_id: str, nonce: bytes, emails: dict[str, str] | None = None,
+             time_control: Any = None) -> tuple[Game, list[Path]]:
     """Write the genesis of a game of ``scenario`` (a bundled id or a scenario file) into
     ``game_dir`` (absent or empty): ``players`` maps every side to a local key name (it commits
     and signs now, with ``nonce``) or a public-key file (it is invited and joins later). Everything
@@ -123,6 +124,8 @@ def new_game(scenario: str, game_dir: Path, players: dict[str, str], options: di
         "chain_length": chain_length,
         "sides": entries,
     }
+    if time_control is not None:  # pbem.engine.clock.TimeControl
+        body["time_control"] = time_control.to_json()
     body_bytes = canonical_bytes(body)
     local = LocalGame(game_id, sha256_hex(body_bytes))  # refuses an id this machine already plays
     env = sign(body_bytes, GENESIS_TYPE, list(privs.values()))

@@ -5,7 +5,7 @@ mail program. ``pbem send`` and ``pbem fetch`` do it for them, from cron if they
 
 * ``pbem send GAME`` sends every ``mail-*.eml`` of the game that comes from a side played on this
   machine and was not sent before (the record is ``<pbem home>/games/<id>/sent/``, one file per
-  Message-ID: idempotent, and a mail that could not be sent is tried again next time);
+  draft: idempotent, and a mail that could not be sent is tried again next time);
 * ``pbem fetch GAME`` searches the mailbox for mails of this game (``X-Pbem-Game``), ingests each
   one it has not handled before, and reports what each did. Mail is never deleted or moved: one
   that cannot be ingested (corrupted, another game's, a forgery) is reported and left where it is;
@@ -167,7 +167,7 @@ def send(game_dir: Path, local_dir: Path, my_sides: set[str], server: Server,
     record = _record_dir(local_dir, "sent")
     todo, already = [], []
     for path, msg in outgoing(game_dir, my_sides):
-        mid = str(msg.get("Message-ID", path.name))
+        mid = path.name  # drafts are never rewritten, so the name is the mail (several share a Message-ID)
         if (record / _key(mid)).exists():
             already.append(path.name)
             continue

@@ -115,6 +115,10 @@ class GenesisBody(_Body):
     options: dict[str, Any]
     chain_length: int = Field(ge=2, le=100_000)
     sides: dict[Side, SideEntry] = Field(min_length=1)
+    time_control: dict[str, int] | None = Field(
+        None, description="The agreed clock, {hours, extensions, extension_hours} (pbem.engine.clock): "
+        "shown and reminded of, never enforced",
+    )
 
 
 class JoinBody(_Body):

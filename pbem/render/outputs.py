@@ -253,6 +253,36 @@ def invitation_email(game: Any, side: str, *, template_dir: Path | None = None) 
     )
 
 
+def reminder_email(game: Any, sender: str, recipient: str, clock_text: str, waiting: str, step: int, *,
+                   template_dir: Path | None = None) -> bytes:
+    """A polite reminder that ``recipient`` owes a message (``pbem remind``); its own Message-ID,
+    threaded under the step's mail."""
+    import email
+    import email.policy
+
+    from pbem.mail.draft import draft_email, message_id
+
+    sc = game.scenario
+    presenter = game.ruleset.presenter()
+    raw = draft_email(
+        game_id=game.id, scenario=sc, step=step, sender_side=sender, recipient_side=recipient,
+        narrative=[f"The game waits for {waiting}.", f"Clock: {clock_text}.",
+                   "pbem only shows the clock the players agreed; it never decides a game on time."],
+        intro=(f"A friendly reminder from {presenter.side_name(sc, sender)} in {presenter.title(sc)} "
+               f"(game {game.id[:8]})."),
+        next_action="when you have sent your move, ignore this reminder",
+        attachments=[], template_dir=template_dir,
+        sender_address=_address(game, sender), recipient_address=_address(game, recipient),
+        subject=f"[pbem] {sc.id} {game.id[:8]}: reminder -- {presenter.side_name(sc, recipient)} to move",
+    )
+    msg = email.message_from_bytes(raw, policy=email.policy.SMTP)
+    own = message_id(game.id, step).replace("@", f".remind-{recipient}@")
+    del msg["Message-ID"]
+    msg["Message-ID"] = own
+    out: bytes = msg.as_bytes(policy=email.policy.SMTP)
+    return out
+
+
 def join_email(game: Any, side: str, *, template_dir: Path | None = None) -> bytes:
     """The email that accepts an invitation: the join file attached."""
     from pbem.mail.draft import draft_email

@@ -1,0 +1,87 @@
+"""Time control (pbem/engine/clock.py): arithmetic on a fixed clock, never the wall clock."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from pbem.engine.clock import TimeControl, parse, standing
+from pbem.errors import InputError
+from tests.test_protocol_helpers import ok, pbem
+
+H = 3600
+T0 = 1_800_000_000  # a fixed instant
+
+
+def test_parse_hours_and_extensions() -> None:
+    assert parse("72h") == TimeControl(72, 0, 0)
+    assert parse("72h,2x24h") == TimeControl(72, 2, 24)
+    assert parse(" 48H,1x12h ").describe() == "48 h a move, 1 extension of 12 h each"
+    for bad in ("72", "0h", "72h,2x0h", "72h,2x", "3 days", "72h;2x24h"):
+        with pytest.raises(InputError):
+            parse(bad)
+
+
+def test_on_time_overdue_and_extensions_hand_computed() -> None:
+    c = TimeControl(72, 2, 24)
+    st = standing(c, T0, T0 + 21 * H)  # 21 h used of 72
+    assert (st.left, st.extensions_needed, st.out_of_time) == (51 * H, 0, False)
+    assert st.describe(c) == "2 d 3 h left of 72 h"
+    st = standing(c, T0, T0 + 72 * H + 60)  # a minute late: one extension covers it
+    assert (st.left, st.extensions_needed, st.out_of_time) == (-60, 1, False)
+    assert st.describe(c) == "overdue by 1 min: 1 of 2 extension(s) would cover it"
+    st = standing(c, T0, T0 + 120 * H)  # 48 h late: exactly two extensions
+    assert (st.extensions_needed, st.out_of_time) == (2, False)
+    st = standing(c, T0, T0 + 120 * H + 1)  # one second more: beyond both
+    assert (st.extensions_needed, st.out_of_time) == (3, True)
+    assert standing(c, T0, T0 + 100 * H, extensions_used=2).out_of_time  # none left
+    assert standing(TimeControl(24), T0, T0 + 25 * H).out_of_time  # no extensions agreed
+    assert standing(c, T0, T0 - 5).left == 72 * H  # a clock behind the file: no time used
+
+
+def test_new_records_the_clock_and_status_and_remind_show_it(tmp_path: Path) -> None:
+    home, g = tmp_path / "home", tmp_path / "g"
+    ok(pbem("key", "new", "alice", home=home))
+    ok(pbem("key", "new", "bob", home=home))
+    res = pbem("new", "bastogne-spearhead", g, "--player", "DE=alice", "--player", "US=bob",
+               "--time-control", "3 days", home=home)
+    assert res.code == 2 and "--time-control" in res.err and not g.exists()
+    ok(pbem("new", "bastogne-spearhead", g, "--player", "DE=alice", "--player", "US=bob",
+            "--time-control", "72h,2x24h", "--email", "DE=de@example.org", "--email", "US=us@example.org",
+            home=home))
+    info = json.loads(ok(pbem("status", g, "--json", home=home)).out)
+    assert info["clock"]["control"] == {"hours": 72, "extensions": 2, "extension_hours": 24}
+    assert info["clock"]["owing"] == "US" and 0 < info["clock"]["left_seconds"] <= 72 * H
+    assert "clock     72 h a move, 2 extensions of 24 h each: US has " in ok(pbem("status", g, home=home)).out
+    # hot seat: both sides are played here, so nobody else is owed a reminder
+    res = pbem("remind", g, home=home)
+    assert res.code == 2 and "the message owed is yours" in res.err
+
+
+def test_remind_drafts_a_reminder_that_send_would_send(tmp_path: Path) -> None:
+    import email
+    import email.policy
+    import shutil
+
+    de_home, us_home = tmp_path / "de", tmp_path / "us"
+    a, b = tmp_path / "a", tmp_path / "b"
+    ok(pbem("key", "new", "alice", home=de_home))
+    ok(pbem("key", "new", "bob", home=us_home))
+    ok(pbem("new", "bastogne-spearhead", a, "--player", "DE=alice", "--player",
+            f"US={us_home / 'keys' / 'bob.pub'}", "--time-control", "48h",
+            "--email", "DE=de@example.org", "--email", "US=us@example.org", home=de_home))
+    shutil.copyfile(a / "mail-invite-US.eml", tmp_path / "invite.eml")
+    ok(pbem("join", b, "--key", "bob", "--invitation", tmp_path / "invite.eml", home=us_home))
+    ok(pbem("ingest", a, b / "mail-join-US.eml", home=de_home))
+    res = ok(pbem("remind", a, home=de_home))  # the U.S. set-up is owed
+    assert res.out.strip().endswith("mail-remind-0000-US-1.eml")
+    msg = email.message_from_bytes((a / "mail-remind-0000-US-1.eml").read_bytes(), policy=email.policy.SMTP)
+    assert msg["To"] == "us@example.org" and msg["From"] == "de@example.org"
+    assert "reminder" in msg["Subject"] and ".remind-US@" in msg["Message-ID"]
+    body = msg.get_body(("plain",)).get_content()
+    assert "48 h a move" in body and "never decides a game on time" in body
+    ok(pbem("remind", a, home=de_home))  # a second reminder never overwrites the first
+    assert (a / "mail-remind-0000-US-2.eml").exists()
+    assert pbem("verify", a, home=tmp_path / "stranger").code == 0  # reminders are not archive files
