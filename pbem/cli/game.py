@@ -455,7 +455,9 @@ def send(game_dir: Path) -> None:
 
 @click.command()
 @click.argument("game_dir", type=click.Path(file_okay=False, exists=True, path_type=Path))
-def fetch(game_dir: Path) -> None:
+@click.option("--receipt", "receipt_key", default=None, metavar="KEY",
+              help="Sign receipts with KEY for moves whose dice your reveal keys (quick results).")
+def fetch(game_dir: Path, receipt_key: str | None) -> None:
     """Read this game's emails from your IMAP mailbox and ingest every new one.
 
     Each mail is reported: ingested (and what it did), already in the archive, or not ingested and
@@ -490,6 +492,8 @@ def fetch(game_dir: Path) -> None:
         echo(line)
     if not result.reports:
         echo("no new mail for this game", err=True)
+    if receipt_key is not None:
+        _receipt(game_dir, receipt_key)
 
 
 @click.command()
@@ -743,7 +747,10 @@ def extract_from_eml(path: Path) -> list[tuple[str, bytes]]:
 @click.command()
 @click.argument("game_dir", type=click.Path(file_okay=False, exists=True, path_type=Path))
 @click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False, path_type=Path))
-def ingest(game_dir: Path, files: tuple[Path, ...]) -> None:
+@click.option("--receipt", "receipt_key", default=None, metavar="KEY",
+              help="Then sign a receipt with KEY: the reveal that keys the move's dice, so its author "
+                   "sees the results at once (no decision in it).")
+def ingest(game_dir: Path, files: tuple[Path, ...], receipt_key: str | None) -> None:
     """Take the other players' move (or join) files and adjudicate what they make resolvable.
 
     Everything is checked before anything is written: a bad file (or an attached turn that differs
@@ -777,6 +784,28 @@ def ingest(game_dir: Path, files: tuple[Path, ...]) -> None:
         d = result.replay.current.pending[0]
         echo(f"next: {d.side} -- {d.label}", err=True)
     _next_steps(game, result.replay, result.written, authored=False)
+    if receipt_key is not None:
+        _receipt(game_dir, receipt_key)
+
+
+def _receipt(game_dir: Path, key_name: str) -> None:
+    from pbem.engine.play import receipt as play_receipt
+    from pbem.engine.replay import open_checked
+
+    written = play_receipt(open_checked(game_dir), key_name)
+    _echo_files(written)
+    if written:
+        echo(f"receipt: send {written[-1].name} so your opponent sees the results now", err=True)
+
+
+@click.command()
+@click.argument("game_dir", type=click.Path(file_okay=False, exists=True, path_type=Path))
+@click.option("--key", "key_name", required=True, help="Your local key.")
+def receipt(game_dir: Path, key_name: str) -> None:
+    """Sign a receipt for the move that waits for your reveal: that reveal alone, no decision, so
+    its author sees the results at once; your next move must (and will) carry the same value.
+    """
+    _receipt(game_dir, key_name)
 
 
 # ------------------------------------------------------------------------------------------------

@@ -759,6 +759,59 @@ def reveal(game: Game, key_name: str, *, confirm: Confirm | None = None) -> Subm
 
 
 # ------------------------------------------------------------------------------------------------
+# receipts (quick results)
+# ------------------------------------------------------------------------------------------------
+
+
+def receipt(game: Game, key_name: str) -> list[Path]:
+    """When the newest move's dice wait for a side played here (whose own seed has just resolved
+    them), sign a receipt disclosing that reveal -- no decision, only the value its next move
+    must carry anyway -- so the mover sees the result at once. Writes ``receipt-NNNN-SIDE.json``
+    and, where the game has mail, its email draft. Returns the files written (none when nothing is
+    waiting for us, or the receipt exists)."""
+    from pbem.protocol.canonical import canonical_bytes
+    from pbem.protocol.dice import reveal
+    from pbem.protocol.dsse import RECEIPT_TYPE, envelope_bytes, sign
+    from pbem.protocol.fsutil import write_new
+    from pbem.protocol.keys import KeyStore
+    from pbem.protocol.localstate import LocalGame, local_seeds, private_key
+
+    info = KeyStore().info(key_name)
+    mine = game.side_of_fingerprint(info.fingerprint)
+    local = LocalGame.of(game)
+    seeds = local_seeds(game, local, derive=True)
+    rp = game.replay(seeds, local=local)
+    if not rp.placed or rp.resolved_through() != rp.placed_count or rp.placed[-1].body.side in mine:
+        return []
+    k = rp.placed_count
+    rec = rp.record(k - 1)
+    if rec is None or not rec.pending or not rec.pending[0].random:
+        return []
+    co = rp.revealer_of(k)
+    if co not in mine or co not in seeds:
+        return []
+    name = archive.receipt_name(k, co)
+    if game.path(name).exists():
+        return []
+    body = {"ds": archive.RECEIPT_DS, "game": game.id, "step": k, "side": co,
+            "move": rp.placed[-1].body_hash,
+            "reveal": reveal(seeds[co], game.chain_length, rp.next_reveal_index(co)).hex()}
+    raw = envelope_bytes(sign(canonical_bytes(body), RECEIPT_TYPE, [private_key(key_name)]))
+    written = []
+    if write_new(game.path(name), raw):
+        written.append(game.path(name))
+    presenter = game.ruleset.presenter()
+    if presenter.writes_mail:
+        from pbem.render.outputs import receipt_email
+
+        mail = game.path(f"mail-receipt-{k:04d}-{co}.eml")
+        turn = rp.record(k)
+        if write_new(mail, receipt_email(game, co, rp.placed[-1].body.side, name, raw, turn)):
+            written.append(mail)
+    return written
+
+
+# ------------------------------------------------------------------------------------------------
 # ingest
 # ------------------------------------------------------------------------------------------------
 
@@ -877,7 +930,9 @@ def ingest(game: Game, blobs: list[tuple[str, bytes]], seeds: dict[str, bytes]) 
     inputs = [(n, r) for n, r in blobs
               if n not in (archive.GENESIS_NAME, SCENARIO_NAME) and not archive.is_turn_name(n)]
     from pbem.engine.sealed import PUBLICATION_NAME, PUBLICATION_TYPE, parse_publication
+    from pbem.protocol.dsse import RECEIPT_TYPE
 
+    receipts: list[Message] = []
     notes: list[str] = []
     publications: list[bytes] = []
     new_joins: list[Message] = []
@@ -892,6 +947,8 @@ def ingest(game: Game, blobs: list[tuple[str, bytes]], seeds: dict[str, bytes]) 
                 new_joins.append(msg)
         elif env.payloadType == MOVE_TYPE:
             moves.append((name, raw))
+        elif env.payloadType == RECEIPT_TYPE:
+            receipts.append(archive.parse_receipt(raw, name))
         elif env.payloadType == PUBLICATION_TYPE and game.umpire is not None:
             parse_publication(raw, game.id, game.public_key(game.umpire), game.body.sides[game.umpire].fingerprint)
             publications.append(raw)
@@ -903,6 +960,14 @@ def ingest(game: Game, blobs: list[tuple[str, bytes]], seeds: dict[str, bytes]) 
     rp = game.replay(seeds, local=local)
     for name, raw in moves:
         _place_move(game, rp, name, raw, notes)
+    for msg in receipts:  # quick results: a receipt resolves the turn that waits for its reveal
+        if msg.name != archive.receipt_name(msg.body.step, msg.body.side):
+            raise InputError(f"{msg.name}: a receipt's file name is {archive.receipt_name(msg.body.step, msg.body.side)}")
+        if msg.name in game.listing.other:
+            notes.append(f"already in the archive: {msg.name}")
+            continue
+        rp.add_receipt(msg)
+        notes.append(f"{msg.name}: {msg.body.side}'s receipt resolves step {msg.body.step}")
     notes += [_check_attached_turn(game, rp, name, raw) for name, raw in turns]
     # every check passed: now write (joins, then moves, turns and their outputs)
     written: list[Path] = []

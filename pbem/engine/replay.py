@@ -624,6 +624,10 @@ class Replay:
         self.waiting: str | None = None
         self.tail_open = False
         """True when the last move waits for the co-revealer's reveal (turn not computable yet)."""
+        self.receipts: dict[int, Message] = {}
+        """Receipts (quick results) by the step of the move whose dice they key: archived ones and
+        any added by :meth:`add_receipt`; checked against the move and the chain before use."""
+        self.new_receipts: list[Message] = []
         self.held: dict[int, Message] = {}
         """Messages of later slots of the current sealed round, waiting for the slots before them."""
         self._checked: dict[int, tuple[Any, Any]] = {}
@@ -648,6 +652,7 @@ class Replay:
                 self.waiting = "join from " + ", ".join(self.game.missing_joins())
                 self._check_no_later_files(0)
                 return
+            self._load_receipts()
             if not (self.checkpoints is not None and self.checkpoints.restore(self)):
                 self._turn0()
             for step in sorted(self.game.moves):
@@ -661,6 +666,7 @@ class Replay:
                 self._place(self.game.moves[step], archived=True)
             self._resolve_tail()
             self._check_no_later_files(self.base + len(self.records))
+            self._check_receipts()
             if self.held:
                 self.notes += [f"{m.name}: waits for the earlier messages of its sealed round (signature checked)"
                                for _, m in sorted(self.held.items())]
@@ -1323,6 +1329,15 @@ class Replay:
         prev_move = self.placed[-1]
         co = self.revealer_of(self.placed_count)
         seed = self.local_seeds.get(co)
+        receipt = self.receipts.get(self.placed_count)
+        if seed is None and receipt is not None:
+            self._resolve(prev_move, self._receipt_reveal(receipt))
+            self.tail_open = False
+            last = self.records[-1]
+            if last.pending:
+                d = last.pending[0]
+                self.waiting = f"{d.side}: {d.label} ({d.kind})"
+            return
         if seed is None:
             self.waiting = f"{co}'s next message (its reveal resolves step {self.placed_count})"
             self.tail_open = True
@@ -1339,6 +1354,86 @@ class Replay:
         if last.pending:
             d = last.pending[0]
             self.waiting = f"{d.side}: {d.label} ({d.kind})"
+
+    # receipts (quick results) ------------------------------------------------------------------
+
+    def _load_receipts(self) -> None:
+        g = self.game
+        for name in g.listing.other:
+            m = archive.RECEIPT_RE.match(name)
+            if m is None:
+                continue
+            try:
+                msg = archive.parse_receipt(read_file(g.path(name), 1 << 16), name)
+            except InputError as exc:
+                raise self._bad(name, _strip(str(exc), name)) from None
+            if msg.body.step != int(m.group(1)) or msg.body.side != m.group(2):
+                raise self._bad(name, f"body is step {msg.body.step} by {msg.body.side}; the file name disagrees [P2]")
+            self.receipts[msg.body.step] = msg
+
+    def _receipt_reveal(self, msg: Message) -> bytes:
+        """Check a receipt for the move now waiting for its reveal; the chain value it discloses."""
+        from pbem.protocol.dice import check_reveal
+        from pbem.protocol.dsse import verify
+
+        g = self.game
+        body = msg.body
+        k = self.placed_count
+        if body.game != g.id:
+            raise self._bad(msg.name, f"belongs to game {body.game}, not {g.id} [P2]")
+        if body.step != k:
+            raise self._bad(msg.name, f"is a receipt for step {body.step}; the move waiting is step {k} [P2]")
+        co = self.revealer_of(k)
+        if body.side != co:
+            raise self._bad(msg.name, f"step {k}'s dice wait for {co}'s reveal, not {body.side}'s [P2]")
+        if body.move != self.placed[-1].body_hash:
+            raise self._bad(msg.name, f"answers another move than {self.placed[-1].name} [P2]")
+        entry = g.body.sides[co]
+        try:
+            verify(msg.envelope, msg.envelope.payloadType, {entry.fingerprint: g.public_key(co)})
+        except PbemError as exc:
+            raise self._bad(msg.name, f"not signed by {co}'s registered key: {exc} [P1]") from None
+        revealed = bytes.fromhex(body.reveal)
+        if self.chain_count[co] + 1 > g.chain_length:
+            raise self._bad(msg.name, f"{co}'s dice chain is exhausted ({g.chain_length} reveals)")
+        if not check_reveal(self.chain_last[co], revealed):
+            raise self._bad(msg.name, f"reveal does not hash to {co}'s previous chain value [P3 chain]")
+        self.signatures += 1
+        return revealed
+
+    def _check_receipts(self) -> None:
+        """Every archived receipt of a step resolved by a later move disclosed that move's value."""
+        from pbem.protocol.dsse import verify
+
+        g = self.game
+        for k, msg in sorted(self.receipts.items()):
+            rec = self.record(k)
+            if rec is None or k == self.placed_count:
+                continue  # before this replay's checkpoint, or the tail it resolved (checked)
+            body = msg.body
+            try:
+                verify(msg.envelope, msg.envelope.payloadType,
+                       {g.body.sides[body.side].fingerprint: g.public_key(body.side)})
+            except (PbemError, KeyError) as exc:
+                raise self._bad(msg.name, f"not signed by {body.side}'s registered key: {exc} [P1]") from None
+            if body.game != g.id or rec.move is None or body.move != rec.move.body_hash or \
+                    len(rec.turn["reveals"]) != 2 or rec.turn["reveals"][1] != body.reveal:
+                raise self._bad(msg.name, f"does not match the move and reveal that resolved step {k} [P2]")
+
+    def add_receipt(self, msg: Message) -> None:
+        """Place a receipt for the move now waiting for its reveal (ingest): the turn is resolved."""
+        try:
+            if not self.tail_open or msg.body.step != self.placed_count:
+                known = self.receipts.get(msg.body.step)
+                if known is not None and known.body_hash == msg.body_hash:
+                    return
+                raise self._bad(msg.name, f"no move waits for this receipt (the game is at step "
+                                f"{self.placed_count}, {'waiting' if self.tail_open else 'resolved'})")
+            self.receipts[msg.body.step] = msg
+            self._resolve_tail()
+            self.new_receipts.append(msg)
+        except Bad as exc:
+            self._raise(exc)
 
     # after the walk ---------------------------------------------------------------------------
 
@@ -1377,6 +1472,12 @@ class Replay:
             if write_new(path, msg.raw):
                 out.append(path)
             g.listing.moves[msg.body.step] = path
+        for msg in self.new_receipts:
+            path = g.path(msg.name)
+            if write_new(path, msg.raw):
+                out.append(path)
+            g.listing.other.append(msg.name)
+        self.new_receipts = []
         if self.new_moves:
             crash_point("move")  # test-only: die between the move file and the turn files
         self.new_moves = []

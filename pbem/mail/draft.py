@@ -42,6 +42,7 @@ MAX_EML_BYTES = 24 * 1024 * 1024
 
 MAX_ATTACHMENT_BYTES: dict[str, int] = {
     "move": 256 * 1024,
+    "receipt": 64 * 1024,
     "join": 256 * 1024,
     "genesis": 256 * 1024,
     "turn": 8 * 1024 * 1024,
@@ -52,7 +53,7 @@ MAX_ATTACHMENT_BYTES: dict[str, int] = {
 ARCHIVE_NAME_RE = re.compile(
     r"^(?:(?P<move>move-\d{4}-[A-Za-z0-9_]{1,16}\.json)|(?P<turn>turn-\d{4}\.json)"
     r"|(?P<join>join-[A-Za-z0-9_]{1,16}\.json)|(?P<genesis>genesis\.json)"
-    r"|(?P<scenario>scenario\.json))$"
+    r"|(?P<scenario>scenario\.json)|(?P<receipt>receipt-\d{4}-[A-Za-z0-9_]{1,16}\.json))$"
 )
 """Attachment names :func:`extract_attachments` takes; every other attachment is ignored."""
 

@@ -34,6 +34,7 @@ OLD_DS = {"pbem/genesis/v1": GENESIS_DS, "pbem/join/v1": JOIN_DS}
 """Bodies of pbem 0.1, whose dice chains had no player nonce (P3 chain re-use): refused by name."""
 MOVE_DS = "pbem/move/v1"
 TURN_DS = "pbem/turn/v1"
+RECEIPT_DS = "pbem/receipt/v1"
 
 SIDE_PATTERN = r"^[A-Za-z0-9_]{1,16}$"
 EMAIL_PATTERN = r"^[^@\s<>(),;:\\\"\[\]]{1,64}@[A-Za-z0-9.-]{1,189}\.[A-Za-z]{2,}$"
@@ -45,6 +46,7 @@ MAX_STEP = 9999
 _JOIN_RE = re.compile(r"^join-([A-Za-z0-9_]{1,16})\.json$")
 _MOVE_RE = re.compile(r"^move-(\d{4})-([A-Za-z0-9_]{1,16})\.json$")
 _TURN_RE = re.compile(r"^turn-(\d{4})\.json$")
+RECEIPT_RE = re.compile(r"^receipt-(\d{4})-([A-Za-z0-9_]{1,16})\.json$")
 
 Side = Annotated[str, Field(pattern=SIDE_PATTERN)]
 Hash = Annotated[str, Field(pattern=HEX32)]
@@ -66,6 +68,10 @@ def move_name(step: int, side: str) -> str:
 
 def turn_name(step: int) -> str:
     return f"turn-{step:04d}.json"
+
+
+def receipt_name(step: int, side: str) -> str:
+    return f"receipt-{step:04d}-{side}.json"
 
 
 class _Body(BaseModel):
@@ -143,6 +149,20 @@ class MoveBody(_Body):
     answers: Hash = Field(description="sha256 of the turn file (step - 1) the author decided against")
     reveal: Hash = Field(description="The side's next dice-chain value")
     orders: dict[str, Any]
+
+
+class ReceiptBody(_Body):
+    """A receipt (issue: quick results): the co-revealer of move ``step`` discloses, at once and
+    with no decision, the chain value that keys that move's dice, so the mover can resolve its turn
+    without waiting for the co-revealer's next move (which must reveal the same value: a chain has
+    one preimage). ``move`` binds it to the one move it answers."""
+
+    ds: Literal["pbem/receipt/v1"]
+    game: GameId
+    step: int = Field(ge=1, le=MAX_STEP)
+    side: Side
+    move: Hash = Field(description="sha256 of the body of move ``step`` whose dice this reveal keys")
+    reveal: Hash
 
 
 class PendingEntry(_Body):
@@ -238,6 +258,13 @@ def parse_move(raw: bytes, name: str) -> Message:
     from pbem.protocol.dsse import MOVE_TYPE
 
     return _parse_message(raw, name, MOVE_TYPE, MoveBody, MAX_MOVE_BYTES)
+
+
+def parse_receipt(raw: bytes, name: str) -> Message:
+    from pbem.protocol.canonical import MAX_MOVE_BYTES
+    from pbem.protocol.dsse import RECEIPT_TYPE
+
+    return _parse_message(raw, name, RECEIPT_TYPE, ReceiptBody, MAX_MOVE_BYTES)
 
 
 def read_limited(path: Path, max_bytes: int) -> bytes:

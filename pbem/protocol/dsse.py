@@ -26,6 +26,7 @@ from pbem.protocol.keys import fingerprint
 GENESIS_TYPE = "application/vnd.pbem.genesis+json; version=1"
 JOIN_TYPE = "application/vnd.pbem.join+json; version=1"
 MOVE_TYPE = "application/vnd.pbem.move+json; version=1"
+RECEIPT_TYPE = "application/vnd.pbem.receipt+json; version=1"
 
 SIGNATURE_BYTES = 64
 

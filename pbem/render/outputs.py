@@ -283,6 +283,40 @@ def reminder_email(game: Any, sender: str, recipient: str, clock_text: str, wait
     return out
 
 
+def receipt_email(game: Any, sender: str, recipient: str, name: str, raw: bytes, turn: Any, *,
+                  template_dir: Path | None = None) -> bytes:
+    """The email carrying a receipt (quick results): the receipt, and the turn it resolves for the
+    recipient's pbem to compare byte for byte [P6]; what happened in words."""
+    import email
+    import email.policy
+
+    from pbem.mail.draft import draft_email, message_id
+
+    sc = game.scenario
+    presenter = game.ruleset.presenter()
+    attachments = [(name, raw, "application/json")]
+    narrative: list[str] = []
+    if turn is not None:
+        attachments.append((turn.name, turn.turn_bytes, "application/json"))
+        narrative = list(presenter.narrate(sc, turn.turn["events"], turn.turn["rolls"], state=turn.turn["state"]))
+    step = int(name[8:12])
+    out = draft_email(
+        game_id=game.id, scenario=sc, step=step, sender_side=sender, recipient_side=recipient,
+        narrative=narrative,
+        intro=(f"{presenter.side_name(sc, sender)} received your move {step} and sends the reveal that "
+               "keys its dice at once (a receipt: no decision in it), so you see what happened now."),
+        next_action="ingest this email (pbem ingest GAME_DIR this.eml); the next move follows",
+        attachments=attachments, template_dir=template_dir,
+        sender_address=_address(game, sender), recipient_address=_address(game, recipient),
+        subject=f"[pbem] {sc.id} {game.id[:8]}: results of your move {step}",
+    )
+    msg = email.message_from_bytes(out, policy=email.policy.SMTP)
+    del msg["Message-ID"]
+    msg["Message-ID"] = message_id(game.id, step).replace("@", ".receipt@")
+    data: bytes = msg.as_bytes(policy=email.policy.SMTP)
+    return data
+
+
 def join_email(game: Any, side: str, *, template_dir: Path | None = None) -> bytes:
     """The email that accepts an invitation: the join file attached."""
     from pbem.mail.draft import draft_email
