@@ -76,9 +76,10 @@ def test_s6_each_side_sees_its_own_holdings_only(tmp_path: Path) -> None:
         out = ok(players[side].run("status", players[side].dir, "--json")).out
         views = json.loads(out)["views"]
         assert views == {side: {"coins": {side: coins}, "over": False, "points": {side: points},
-                                "round": 2, "rounds": 2}}
+                                "round": 2, "rounds": 2, "winners": {"1": "B"}}}  # the winner is announced [S6]
     log = ok(players["A"].run("log", players["A"].dir)).out
     assert 'A sees: {"coins": {"A": 10}' in log and "B sees" not in log and "bids: " not in log
+    assert '"winners": {"1": "B"}' in log
     gc_log = ok(players["GC"].run("log", players["GC"].dir)).out
     assert "round 1 bids: A 2, B 7, C 3" in gc_log  # the umpire sees everything
     turn = json.loads((players["A"].dir / "turn-0008.json").read_text())
@@ -201,7 +202,7 @@ def test_p10_a_player_checks_its_own_views_against_the_publication(finished: dic
     body = move_body(copy / "move-0016-GC.json")
     genesis = json.loads(__import__("base64").b64decode(json.loads((copy / "genesis.json").read_text())["payload"]))
     a_key = genesis["sides"]["A"].get("x25519") or move_body(copy / "join-A.json")["x25519"]
-    fake = {"coins": {"A": 99}, "over": True, "points": {"A": 0}, "round": 2, "rounds": 2}
+    fake = {"coins": {"A": 99}, "over": True, "points": {"A": 0}, "round": 2, "rounds": 2, "winners": {}}
     body["orders"]["report"]["views"]["A"] = seal(fake, public_from_hex(a_key), game=GAME_ID, step=16,
                                                   sender="GC", to="A", what="report")
     (copy / "move-0016-GC.json").write_bytes(sign_move(gc, body))
@@ -209,3 +210,48 @@ def test_p10_a_player_checks_its_own_views_against_the_publication(finished: dic
     assert pbem("verify", copy, home=tmp_path / "stranger").code == 0  # nothing public is wrong
     res = a.run("verify", copy)
     assert res.code == 1 and "move-0016-GC.json" in res.err and "sealed to A" in res.err, res.err
+
+
+def test_p10_sealed_lengths_do_not_tell_values_apart() -> None:
+    # A bid of 2 and a bid of 10 (or a view with 10 coins and one with 7) seal to ciphertexts of
+    # the same length: padding to a multiple of PAD_TO bytes before encryption.
+    from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
+
+    from pbem.protocol.seal import open_sealed, seal
+
+    key = X25519PrivateKey.from_private_bytes(bytes(range(32)))
+    sizes = set()
+    for coins in (0, 2, 10, 999):
+        value = {"orders": {"coins": coins, "kind": "bid", "round": 1, "side": "A"}, "salt": "ab" * 32}
+        text = seal(value, key.public_key(), game=GAME_ID, step=1, sender="A", to="GC", what="sealed orders")
+        sizes.add(len(text))
+        assert open_sealed(text, key, game=GAME_ID, step=1, sender="A", to="GC", what="sealed orders") == value
+    assert len(sizes) == 1
+
+
+def test_players_check_and_commit_against_their_own_view_in_any_order(tmp_path: Path) -> None:
+    # Found by a first-time user: in a hidden game 'pbem orders', 'pbem check', 'submit --dry-run'
+    # and a round-2 commitment before another side's had arrived all failed (the state they were
+    # written against is hidden). They work against the side's own view.
+    players = start(tmp_path)
+    play_round(players, 1)
+    a, c = players["A"], players["C"]
+    skeleton = json.loads(ok(c.run("orders", c.dir, "--side", "C")).out)
+    assert skeleton == {"coins": 0, "kind": "bid", "round": 2, "side": "C"}
+    path = c.write_orders({"kind": "bid", "side": "C", "round": 2, "coins": 12})
+    res = c.run("check", c.dir, path, "--key", "carol")
+    assert res.code == 2 and "C bids 12 coins but holds 10 [S2]" in res.err  # checked against C's view
+    path = c.write_orders({"kind": "bid", "side": "C", "round": 2, "coins": 4})
+    shown = ok(c.run("submit", c.dir, path, "--key", "carol", "--dry-run"))
+    assert "C bids 4 coins in round 2" in shown.out and "sealed" in shown.out
+    # A commits first; C commits before A's commitment reaches it, then they cross
+    name_a = [n for n in written(ok(a.submit({"kind": "bid", "side": "A", "round": 2, "coins": 1})))
+              if n.startswith("move-")][0]
+    name_c = [n for n in written(ok(c.submit({"kind": "bid", "side": "C", "round": 2, "coins": 4})))
+              if n.startswith("move-")][0]
+    assert name_c == "move-0011-C.json"  # C's slot, whatever arrived first
+    assert "received from C" in json.loads(ok(c.run("status", c.dir, "--json")).out)["waiting"]
+    # two files given in the wrong order in one ingest are taken in step order
+    gc = players["GC"]
+    res = ok(gc.run("ingest", gc.dir, c.dir / name_c, a.dir / name_a))
+    assert {name_a, name_c} <= set(written(res))

@@ -213,8 +213,8 @@ def join(game_dir: Path, key_name: str, invitation: Path | None, expect: tuple[s
     written += mails
     _echo_files(written)
     send = [p.name for p in mails] or [p.name for p in written if p.name.startswith("join-")]
-    echo(f"send {', '.join(send)} to the player who created the game; they run "
-               f"'pbem ingest GAME_DIR {send[0]}'", err=True)
+    others = "every other player" if len(game.sides) > 2 else "the player who created the game"
+    echo(f"send {', '.join(send)} to {others}; they run 'pbem ingest GAME_DIR {send[0]}'", err=True)
 
 
 # ------------------------------------------------------------------------------------------------
@@ -293,6 +293,9 @@ def status(game_dir: Path, as_json: bool) -> None:
         echo(f"clock     {info['clock']['text']}")
     for side, view in info.get("views", {}).items():
         echo(f"view      {side} sees: {json.dumps(view, sort_keys=True)[:400]}")
+    if game.hidden and game.umpire in local.sides() and rp.records and rp.current.state is not None:
+        full = game.ruleset.dump_state(game.scenario, rp.current.state)
+        echo(f"state     (umpire, everything) {json.dumps(full, sort_keys=True)[:400]}")
     for p in info["pending"]:
         echo(f"pending   {p['side']}: {p['label']} ({p['kind']})")
     if info.get("outcome"):
@@ -320,10 +323,11 @@ def orders(game_dir: Path, side: str) -> None:
     if side not in game.body.sides:
         raise InputError(f"no side {side!r} in this game (sides: {', '.join(game.sides)})")
     rp = game.replay(seeds, local=local)
-    decision = _current_decision(rp, "orders")
-    if decision.side != side:
-        raise InputError(f"it is {decision.side}'s decision ({decision.label}), not {side}'s")
-    skeleton = game.ruleset.skeleton(game.scenario, rp.current.state, side)
+    _current_decision(rp, "orders")
+    from pbem.engine.play import owed_by, state_for
+
+    owed_by(game, rp, [side])
+    skeleton = game.ruleset.skeleton(game.scenario, state_for(game, rp, side, None), side)
     echo(json.dumps(skeleton, indent=2, sort_keys=True))
 
 
@@ -338,21 +342,30 @@ def _next_steps(game: Any, rp: Any, written: list[Path], *, authored: bool = Tru
     mails = [p.name for p in written if p.name.startswith("mail-")]
     # the email carries the move (and the turn it answers, and the map): send that when there is one
     moves = mails or ([p.name for p in written if p.name.startswith("move-")] if authored else [])
+    local = _local_sides(game)
     if rp.records and not rp.tail_open and not rp.current.pending:
         outcome = rp.current.turn["outcome"]
         echo(f"game over: {outcome['summary'] if outcome else 'closed'}", err=True)
         if moves:
             echo(f"send {', '.join(moves)} so the others can close their archive", err=True)
+        if game.hidden and game.umpire in local and not (game.dir / "publication.json").exists():
+            echo("publish every sealed order so that anyone can check the game: "
+                 "'pbem publish GAME_DIR --key KEY' [P10]", err=True)
         return
     if moves:
         echo(f"send {', '.join(moves)} to the other player(s); they run "
                    f"'pbem ingest GAME_DIR {moves[0]}'", err=True)
     rnd = rp.current.round if rp.records and not rp.tail_open else None
-    if rnd is not None and rnd.phase == "reveal":
-        mine = [s for s in rnd.owed() if s in _local_sides(game) and rnd.slot(s) not in rp.held]
-        if mine:
-            echo(f"every side has committed: reveal {', '.join(mine)}'s sealed orders with "
-                 "'pbem reveal GAME_DIR --key KEY'", err=True)
+    mine = [s for s in rnd.owed() if s in local and rnd.slot(s) not in rp.held] if rnd is not None else []
+    if rnd is not None and mine:
+        what = {"commit": "commit to {}'s sealed orders with 'pbem submit GAME_DIR ORDERS --key KEY'",
+                "ruling": "every side has committed: read their orders and rule as {} with "
+                          "'pbem rule GAME_DIR [RULINGS.json] --key KEY'",
+                "reveal": "every side has committed" + (" and the umpire has ruled" if rnd.umpire else "")
+                          + ": reveal {}'s sealed orders with 'pbem reveal GAME_DIR --key KEY'",
+                "report": "every side has revealed: resolve the round and report as {} with "
+                          "'pbem report GAME_DIR --key KEY'"}[rnd.phase]
+        echo(what.format(", ".join(mine)), err=True)
     if rp.waiting:
         echo(f"now waiting for {rp.waiting}", err=True)
 
@@ -421,7 +434,8 @@ def publish(game_dir: Path, key_name: str) -> None:
     from pbem.engine.replay import open_checked
 
     echo(str(play_publish(open_checked(game_dir), key_name)))
-    echo("send publication.json to every player; 'pbem verify GAME_DIR' then checks everything", err=True)
+    echo("send publication.json to every player; they run 'pbem ingest GAME_DIR publication.json', "
+         "and 'pbem verify GAME_DIR' then checks every ruling, state and report", err=True)
 
 
 @click.command()
@@ -537,6 +551,25 @@ def remind(game_dir: Path) -> None:
     echo(f"clock: {clock_text}", err=True)
 
 
+@click.command()
+@click.argument("game_dir", type=click.Path(file_okay=False, exists=True, path_type=Path))
+@click.option("-o", "--output", "out_dir", required=True, type=click.Path(file_okay=False, path_type=Path),
+              help="The directory to write the site into (new, empty, or a site written before).")
+def html(game_dir: Path, out_dir: Path) -> None:
+    """Write a static site to step through the game turn by turn: the map, the orders, what
+    happened, every roll and how to recompute it, the score over time.
+
+    Open OUT/index.html in any browser (no server, no network): arrow keys step, each step has a
+    permalink. With hidden information it shows only what this machine's sides may see.
+    """
+    from pbem.render.site import write_site
+
+    game, local, seeds = _open_with_seeds(game_dir)
+    written = write_site(game, out_dir, local=local, seeds=seeds)
+    echo(str(out_dir / "index.html"))
+    echo(f"{len(written)} files written", err=True)
+
+
 def _local_sides(game: Any) -> list[str]:
     from pbem.protocol.localstate import LocalGame
 
@@ -629,13 +662,18 @@ def _orders_reader(game: Any, orders_file: Path, *, defaults: bool) -> Any:
 def _preview(game_dir: Path, orders_file: Path, key_name: str | None, side: str | None,
              defaults: bool) -> Any:
     """What would be signed now (nothing is written)."""
-    from pbem.engine.play import current_decision, preview
+    from pbem.engine.play import current_decision, owed_by, preview, state_for
     from pbem.protocol.keys import KeyStore
 
     game, local, seeds = _open_with_seeds(game_dir)
     rp = game.replay(seeds, local=local)
     decision = current_decision(rp)
-    if key_name is not None:
+    if rp.current.round is not None:  # a sealed round: every side owes at once
+        sides = [side] if side is not None else (
+            game.side_of_fingerprint(KeyStore().info(key_name).fingerprint) if key_name is not None
+            else list(local.sides()))
+        decision = owed_by(game, rp, sides)
+    elif key_name is not None:
         mine = game.side_of_fingerprint(KeyStore().info(key_name).fingerprint)
         if decision.side not in mine:
             raise InputError(f"it is {decision.side}'s decision ({decision.label}); key {key_name} "
@@ -643,7 +681,8 @@ def _preview(game_dir: Path, orders_file: Path, key_name: str | None, side: str 
     if side is not None and side != decision.side:
         raise InputError(f"it is {decision.side}'s decision ({decision.label}), not {side}'s")
     orders_for = _orders_reader(game, orders_file, defaults=defaults)
-    return preview(game, rp, decision.side, orders_for(rp.current.state, decision.side))
+    state = state_for(game, rp, decision.side, key_name)
+    return preview(game, rp, decision.side, orders_for(state, decision.side), key_name=key_name)
 
 
 @click.command()
@@ -782,7 +821,11 @@ def ingest(game_dir: Path, files: tuple[Path, ...], receipt_key: str | None) -> 
             echo(f"  {line}", err=True)
     if result.replay.records and result.replay.current.pending and not result.replay.tail_open:
         d = result.replay.current.pending[0]
-        echo(f"next: {d.side} -- {d.label}", err=True)
+        rnd = result.replay.current.round
+        if rnd is not None:
+            echo(f"next: sealed {rnd.phase}, owed by {', '.join(rnd.owed())}", err=True)
+        else:
+            echo(f"next: {d.side} -- {d.label}", err=True)
     _next_steps(game, result.replay, result.written, authored=False)
     if receipt_key is not None:
         _receipt(game_dir, receipt_key)
@@ -869,7 +912,19 @@ def log(game_dir: Path, step: int | None) -> None:
         mine = {s: k for s, k in local.sides().items() if s in game.sides}
         if game.umpire in mine:
             umpire_key = x25519_private(private_key(mine[str(game.umpire)]), game.id, str(game.umpire))
-    rp = game.replay(seeds, umpire_key=umpire_key)
+    if game.hidden and umpire_key is None and (game.dir / "publication.json").exists():
+        # after the game: the umpire's publication opens every order, so the log shows everything
+        from pbem.engine.replay import Bad, Replay
+        from pbem.errors import ArchiveError
+
+        try:
+            rp = Replay(game, seeds, strict=False, publication=game.publication())
+        except Bad as exc:
+            raise ArchiveError(str(exc)) from None
+        rp.run()
+        mine = {}
+    else:
+        rp = game.replay(seeds, umpire_key=umpire_key)
     if step is not None and not 0 <= step < len(rp.records):
         raise InputError(f"no resolved step {step} (resolved: 0..{len(rp.records) - 1})")
     for rec in rp.records:

@@ -250,6 +250,38 @@ def current_decision(rp: Replay) -> Any:
     return rp.current.pending[0]
 
 
+def owed_by(game: Game, rp: Replay, sides: list[str]) -> Any:
+    """The decision one of ``sides`` owes now (sealed rounds: several sides owe one at once;
+    a message of ours already held for its slot counts as sent), or an :class:`InputError`."""
+    decision = current_decision(rp)
+    rnd = rp.current.round
+    if rnd is None:
+        return decision
+    for d in rp.current.pending:
+        if d.side in sides and rnd.slot(d.side) not in rp.held:
+            return d
+    mine = [d.side for d in rp.current.pending if d.side in sides]
+    if mine:
+        raise InputError(f"{', '.join(mine)} has sent its {rnd.phase} message for this round already; "
+                         f"waiting for {rp.waiting}")
+    raise InputError(f"nothing is owed by {', '.join(sides) or 'this key'} now: waiting for {rp.waiting}")
+
+
+def state_for(game: Game, rp: Replay, side: str, key_name: str | None) -> Any:
+    """The state ``side``'s orders are written and checked against: the current one, or with
+    hidden information the side's own view (its key needed to open it)."""
+    state = rp.current.state
+    if state is None:
+        if key_name is None:
+            from pbem.protocol.localstate import LocalGame
+
+            key_name = LocalGame.of(game).sides().get(side)
+        if key_name is None:
+            raise InputError(f"{side}'s view is hidden: give the key that plays {side} (--key)")
+        state = view_state(game, rp, side, key_name)
+    return state
+
+
 def prepare_orders(game: Game, record: StepRecord, side: str, document: Any) -> Any:
     """Parse, normalise and check ``side``'s orders against ``record``'s state; returns the JSON
     that will be signed. :class:`IllegalOrders` lists every violation."""
@@ -317,15 +349,18 @@ class Preview:
         return "\n".join(out)
 
 
-def preview(game: Game, rp: Replay, side: str, document: Any) -> Preview:
+def preview(game: Game, rp: Replay, side: str, document: Any, *, key_name: str | None = None) -> Preview:
     """The orders ``side`` would sign now, checked (:class:`IllegalOrders` lists every violation)
     and described."""
-    decision = current_decision(rp)
-    orders = prepare_orders(game, rp.current, side, document)
+    decision = owed_by(game, rp, [side])
+    state = state_for(game, rp, side, key_name)
+    orders = prepare_orders(game, _AtState(state), side, document)  # type: ignore[arg-type]
     presenter = game.ruleset.presenter()
-    return Preview(side, rp.next_step, decision.label, orders,
-                   presenter.describe_orders(game.scenario, orders),
-                   presenter.undone(game.scenario, rp.current.state, side, orders))
+    rnd = rp.current.round
+    step = rnd.slot(side) if rnd is not None else rp.next_step
+    label = decision.label + (" -- sealed: only a commitment is signed now" if rnd is not None else "")
+    return Preview(side, step, label, orders, presenter.describe_orders(game.scenario, orders),
+                   presenter.undone(game.scenario, state, side, orders))
 
 
 Confirm = Callable[[Preview], bool]
@@ -366,7 +401,9 @@ def submit(game: Game, orders: OrdersSource, key_name: str, *, confirm: Confirm 
 
     # the same orders re-submitted after they were archived: nothing new to sign
     last = next((m for m in reversed(rp.recent_moves()) if m.body.side in my_sides), None)
-    if last is not None:
+    sealed_now = rp.records and not rp.tail_open and rp.current.round is not None
+    if last is not None and not sealed_now and rp.record(last.body.step - 1) is not None \
+            and rp.record(last.body.step - 1).state is not None:  # type: ignore[union-attr]
         before = rp.record(last.body.step - 1)
         try:
             same = before is not None and prepare_orders(
@@ -688,14 +725,17 @@ def rule(game: Game, rulings: Any, key_name: str, *, confirm: Confirm | None = N
     step = rnd.slot(game.umpire)
     orders = sealed_orders_for_umpire(game, rp, rnd, x25519_private(private_key(key_name), game.id, game.umpire))
     checked = game.ruleset.load_rulings(game.scenario, rp.current.state, rulings)
+    import json
+
     presenter = game.ruleset.presenter()
-    lines = [f"{side}: {line}" for side, o in orders.items() for line in presenter.describe_orders(game.scenario, o)]
+    lines = [f"SIGNED: rulings {json.dumps(checked, sort_keys=True)}",
+             "read, not signed -- the sealed orders, each checked against its commitment:"]
+    lines += [f"  {side}: {line}" for side, o in orders.items() for line in presenter.describe_orders(game.scenario, o)]
     for side, o in orders.items():
         try:
             prepare_orders(game, rp.current, side, o)
         except PbemError as exc:
-            lines.append(f"{side}'s orders break the rules: {exc}")
-    lines.append(f"rulings: {checked}")
+            lines.append(f"  {side}'s orders break the rules: {exc}")
     shown = Preview(game.umpire, step, "Rulings before the reveals [P9]", {"rulings": checked}, lines, [])
     if local.signed(step, game.umpire) is None and confirm is not None and not confirm(shown):
         raise InputError("not signed: nothing was written")
@@ -742,9 +782,13 @@ def reveal(game: Game, key_name: str, *, confirm: Confirm | None = None) -> Subm
                          f"({local.dir}): reveal from the machine that committed them")
     step = rnd.slot(side)
     presenter = game.ruleset.presenter()
-    shown = Preview(side, step, f"{rnd.labels[rnd.sides.index(side)]} -- reveal the orders committed "
-                    f"at step {commit_step}", orders_json,
-                    presenter.describe_orders(game.scenario, orders_json), [])
+    if rnd.report:  # hidden information: only the chain value is signed; the orders stay sealed
+        label = (f"{rnd.labels[rnd.sides.index(side)]} -- signs only the reveal that keys the round's "
+                 f"dice; the orders committed at step {commit_step} stay sealed to the umpire until "
+                 "the publication")
+    else:
+        label = f"{rnd.labels[rnd.sides.index(side)]} -- reveal the orders committed at step {commit_step}"
+    shown = Preview(side, step, label, orders_json, presenter.describe_orders(game.scenario, orders_json), [])
     if local.signed(step, side) is None and confirm is not None and not confirm(shown):
         raise InputError("not signed: nothing was written")
     salt = derive_salt(seeds[side], game.id, commit_step, side)
@@ -958,6 +1002,8 @@ def ingest(game: Game, blobs: list[tuple[str, bytes]], seeds: dict[str, bytes]) 
     if new_joins:
         seeds = local_seeds(game, local, derive=True)
     rp = game.replay(seeds, local=local)
+    # files in step order, whatever order they were given in (a mail client's, a shell glob's)
+    moves.sort(key=lambda nr: (int(nr[0][5:9]) if nr[0][5:9].isdigit() else 1 << 30, nr[0]))
     for name, raw in moves:
         _place_move(game, rp, name, raw, notes)
     for msg in receipts:  # quick results: a receipt resolves the turn that waits for its reveal

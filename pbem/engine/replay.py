@@ -1320,8 +1320,11 @@ class Replay:
             last = self.records[-1]
             if last.round is not None:
                 rnd = last.round
-                self.waiting = (f"sealed orders, {rnd.phase} phase: from "
-                                + ", ".join(rnd.owed()) + f" (round of turn {rnd.base})")
+                owed = [s for s in rnd.owed() if rnd.slot(s) not in self.held]
+                got = [s for s in rnd.owed() if rnd.slot(s) in self.held]
+                self.waiting = (f"sealed orders, {rnd.phase} phase: from " + (", ".join(owed) or "nobody")
+                                + f" (round of turn {rnd.base})"
+                                + (f"; received from {', '.join(got)}, waiting for the earlier ones" if got else ""))
             elif last.pending:
                 d = last.pending[0]
                 self.waiting = f"{d.side}: {d.label} ({d.kind})"

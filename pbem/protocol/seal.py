@@ -68,10 +68,17 @@ def _info(game: str, step: int, sender: str, recipient: str, what: str) -> bytes
                             "to": recipient, "what": what})
 
 
+PAD_TO = 512
+"""Plaintexts are padded with spaces (JSON whitespace) to a multiple of this many bytes, so that a
+ciphertext's length does not tell a bid of 2 from one of 10, or a side that lost coins from one
+that did not."""
+
+
 def seal(value: Any, recipient: X25519PublicKey, *, game: str, step: int, sender: str, to: str,
          what: str) -> str:
-    """``value`` (JSON) encrypted to ``recipient``, as base64."""
+    """``value`` (JSON) encrypted to ``recipient``, as base64 (padded: :data:`PAD_TO`)."""
     data = canonical_bytes(value)
+    data += b" " * (-len(data) % PAD_TO)
     return base64.b64encode(_SUITE.encrypt(data, recipient, _info(game, step, sender, to, what))).decode("ascii")
 
 
@@ -92,4 +99,4 @@ def open_sealed(text: str, key: X25519PrivateKey, *, game: str, step: int, sende
         if type(exc).__name__ in ("InvalidTag", "InvalidKey"):
             raise InputError(f"{what} from {sender} for {to} at step {step} does not open with this key") from None
         raise
-    return loads_strict(data, max_bytes=MAX_SEALED_BYTES, what=f"{what} from {sender}")
+    return loads_strict(data.rstrip(b" "), max_bytes=MAX_SEALED_BYTES, what=f"{what} from {sender}")

@@ -13,8 +13,8 @@ that settle ties are keyed by every side's reveal. Rules, cited as ``[S1]``.. in
 * [S4] After the last round the most points win; equal points go to the side with more coins left;
   equal again is a draw.
 * [S6] Hidden holdings (system ``auction-hidden``, always with an umpire): a side sees only its own
-  coins and points, the round, and whether it won each round -- never another side's bid, coins or
-  points until the game is over. The umpire alone resolves each round and reports to each side.
+  coins and points, the round, and who won each round (the winner is announced, not the bids) --
+  never another side's bid, coins or points until the game is over. The umpire alone resolves each round and reports to each side.
 * [S5] With an umpire (Game Control, scenario ``umpire``): the bids are sealed to the umpire, who
   rules on each round *before* the bids are revealed: a ``reserve`` (bids below it are void) and
   at most one ``bonus`` point to a side for play the umpire judges outstanding -- the kind of
@@ -105,7 +105,7 @@ class AuctionRules(Ruleset[AuctionScenario, State, Orders]):
         out: dict[str, Any] = rulings.model_dump()
         return out
 
-    _KEYS = frozenset({"round", "rounds", "coins", "points", "over"})
+    _KEYS = frozenset({"round", "rounds", "coins", "points", "over", "winners"})
 
     def load_state(self, scenario: AuctionScenario, data: JSON) -> State:
         if not isinstance(data, dict) or set(data) != self._KEYS:
@@ -130,7 +130,7 @@ class AuctionRules(Ruleset[AuctionScenario, State, Orders]):
         if not isinstance(rounds, int) or isinstance(rounds, bool) or not 1 <= rounds <= 1000:
             raise InputError("option rounds must be an integer 1..1000")
         return {"round": 1, "rounds": rounds, "coins": {s: scenario.coins for s in scenario.sides},
-                "points": {s: 0 for s in scenario.sides}, "over": False}
+                "points": {s: 0 for s in scenario.sides}, "over": False, "winners": {}}
 
     def pending(self, scenario: AuctionScenario, state: State) -> list[Decision]:
         if state["over"]:
@@ -169,8 +169,10 @@ class AuctionRules(Ruleset[AuctionScenario, State, Orders]):
     def resolve_round(self, scenario: AuctionScenario, state: State, orders: dict[str, Orders], dice: Dice,
                       checked: dict[str, Checked], rulings: JSON = None) -> Resolution:
         bids = {s: orders[s]["coins"] for s in scenario.sides}
-        new: State = {**state, "coins": dict(state["coins"]), "points": dict(state["points"])}
+        new: State = {**state, "coins": dict(state["coins"]), "points": dict(state["points"]),
+                      "winners": dict(state["winners"])}
         events: list[JSON] = [{"kind": "bids", "round": state["round"], "bids": bids}]
+        new["winners"][str(state["round"])] = None
         valid = dict(bids)
         if rulings:
             events.append({"kind": "rulings", **rulings})
@@ -192,6 +194,7 @@ class AuctionRules(Ruleset[AuctionScenario, State, Orders]):
             winner = tied[0]
             new["coins"][winner] -= top
             new["points"][winner] += scenario.prize
+            new["winners"][str(state["round"])] = winner
             events.append({"kind": "won", "side": winner, "paid": top, "points": scenario.prize})
         if state["round"] >= state["rounds"]:
             new["over"] = True
@@ -210,7 +213,8 @@ class AuctionRules(Ruleset[AuctionScenario, State, Orders]):
         tie = len(ranking) > 1 and (state["points"][ranking[1]], state["coins"][ranking[1]]) == \
             (state["points"][first], state["coins"][first])
         winner = None if tie else first
-        summary = f"{winner} wins" if winner else "draw"
+        on_coins = not tie and len(ranking) > 1 and state["points"][ranking[1]] == state["points"][first]
+        summary = (f"{winner} wins" + (" on coins left (equal points)" if on_coins else "")) if winner else "draw"
         return Outcome(winner, f"{summary} [S4]", dict(state["points"]),
                        [f"{s}: {state['points'][s]} points, {state['coins'][s]} coins" for s in ranking])
 
@@ -262,8 +266,7 @@ class AuctionPresenter(Presenter):
     def describe_orders(self, scenario: Any, orders: JSON) -> list[str]:
         if not isinstance(orders, dict):
             return []
-        return [f"{orders.get('side')} bids {orders.get('coins')} coins in round {orders.get('round')} "
-                "(sealed until every side has committed) [S2]"]
+        return [f"{orders.get('side')} bids {orders.get('coins')} coins in round {orders.get('round')} [S2]"]
 
     def bot_orders(self, scenario: Any, state: Any, side: str, *, seed: int = 0) -> JSON:
         """Bid a share of what is left, more in the last round."""

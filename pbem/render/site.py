@@ -1,0 +1,153 @@
+"""``pbem html``: a static site to step through a campaign turn by turn.
+
+One page (``index.html``, from the ``site.html.j2`` template) with every step's orders, what
+happened, every roll with its label and how to recompute it, and the score, embedded as JSON; the
+maps beside it (``maps/map-NNNN.svg``, each self-contained: a browser shows an SVG in ``<img>``
+without loading what it links to); a score chart drawn here as inline SVG. No server, no network, no CDN: it opens from ``file://``. Keyboard arrows step, each
+step has a permalink (``#step-N``), and the layout stacks on a phone.
+
+With hidden information, the site holds what the machine that writes it may see: the umpire's has
+everything; a player's has the public record and its own views (never another side's).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from pbem.errors import InputError
+
+
+def _chart(scores: list[dict[str, int]], names: dict[str, str]) -> str:
+    """The score after each step as a small inline SVG line chart (one line per side)."""
+    sides = sorted({s for sc in scores for s in sc})
+    if not sides or len(scores) < 2:
+        return ""
+    width, height, pad = 320, 120, 18
+    top = max(1, max(v for sc in scores for v in sc.values()))
+    low = min(0, min(v for sc in scores for v in sc.values()))
+    colours = ["#6e7f80", "#7a8b3a", "#a04040", "#4060a0", "#a07020", "#606060"]
+    parts = [f'<svg id="score-chart" viewBox="0 0 {width} {height}" width="100%" role="img" '
+             f'aria-label="score after each step">']
+    n = len(scores) - 1
+    for k, side in enumerate(sides):
+        pts = []
+        for i, sc in enumerate(scores):
+            x = pad + (width - 2 * pad) * i / n
+            y = height - pad - (height - 2 * pad) * (sc.get(side, 0) - low) / (top - low)
+            pts.append(f"{x:.1f},{y:.1f}")
+        colour = colours[k % len(colours)]
+        parts.append(f'<polyline fill="none" stroke="{colour}" stroke-width="2" points="{" ".join(pts)}"/>')
+        parts.append(f'<text x="{pad}" y="{12 + 12 * k}" font-size="10" fill="{colour}">'
+                     f"{_esc(names.get(side, side))}</text>")
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def _esc(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
+
+
+def write_site(game: Any, out_dir: Path, *, local: Any = None, seeds: dict[str, bytes] | None = None) -> list[Path]:
+    """Write the viewer of ``game`` into ``out_dir`` (created; refused when it holds anything but a
+    viewer written before). Returns the files written."""
+    from pbem.mail.draft import template_env
+    from pbem.protocol.fsutil import write_replace
+
+    if out_dir.exists() and not out_dir.is_dir():
+        raise InputError(f"{out_dir} is not a directory")
+    if out_dir.is_dir() and any(out_dir.iterdir()) and not (out_dir / "index.html").is_file():
+        raise InputError(f"{out_dir} holds other files; give an empty or new directory")
+    rp = game.replay(seeds or {}, local=None, umpire_key=_umpire_key(game, local))
+    rp_records = list(rp.records)
+    presenter = game.ruleset.presenter()
+    sc = game.scenario
+    names = {s: presenter.side_name(sc, s) for s in game.sides}
+    viewers = _viewers(game, local)
+    maps_dir = out_dir / "maps"
+    written: list[Path] = []
+    out_dir.mkdir(parents=True, exist_ok=True)
+    has_map = bool(presenter.has_map) and not game.hidden
+    if has_map:
+        from pbem.render.outputs import StepView
+
+        maps_dir.mkdir(exist_ok=True)
+    steps: list[dict[str, Any]] = []
+    scores: list[dict[str, int]] = []
+    for rec in rp_records:
+        turn = rec.full_turn or rec.turn
+        move = rec.move
+        if move is None:
+            heading = f"Step 0: {presenter.title(sc)} set up"
+            orders: list[str] = []
+        else:
+            heading = f"Step {rec.step}: {names.get(move.body.side, move.body.side)}"
+            orders = list(presenter.describe_move(sc, move.body.orders))
+        events = list(presenter.narrate(sc, turn["events"], turn["rolls"], state=turn["state"]))
+        if move is not None and game.hidden and viewers and isinstance(move.body.orders, dict) \
+                and set(move.body.orders) == {"report"}:
+            events += _own_views(game, move, rec.step, viewers)
+        score = dict(turn.get("score") or {})
+        scores.append(score)
+        pend = turn.get("pending") or []
+        pending = ("next: " + "; ".join(f"{names.get(p['side'], p['side'])}: {p['label']}" for p in pend)
+                   if pend else (turn["outcome"]["summary"] if turn.get("outcome") else ""))
+        entry: dict[str, Any] = {
+            "step": rec.step, "heading": heading, "orders": orders, "events": events,
+            "rolls": [{"i": r["i"], "value": r["value"], "label": r["label"], "ctr": r["ctr"]}
+                      for r in turn["rolls"]],
+            "roll_key": turn.get("roll_key"), "pending": pending,
+            "score": ", ".join(f"{names.get(s, s)} {v}" for s, v in sorted(score.items())) or "-",
+            "map": None,
+        }
+        if has_map and not rec.written:  # a turn this replay computed but did not write has no file
+            view = StepView(game, rec.step, move=move)
+            name = f"map-{rec.step:04d}.svg"
+            # self-contained: a browser shows an SVG in <img> without loading what it links to
+            write_replace(maps_dir / name, view.svg().encode("utf-8"), mode=0o644)
+            written.append(maps_dir / name)
+            entry["map"] = f"maps/{name}"
+        steps.append(entry)
+    outcome = None
+    if rp_records and (rp_records[-1].full_turn or rp_records[-1].turn).get("outcome"):
+        outcome = (rp_records[-1].full_turn or rp_records[-1].turn)["outcome"]["summary"]
+    data = json.dumps(steps, ensure_ascii=False, sort_keys=True).replace("<", "\\u003c")
+    html = template_env().get_template("site.html.j2").render(
+        title=presenter.title(sc), game_id=game.id, steps=steps, steps_json=data,
+        outcome=outcome, chart=_chart(scores, names),
+        viewer=", ".join(names.get(s, s) for s in viewers) if game.hidden and viewers else None,
+    )
+    write_replace(out_dir / "index.html", html.encode("utf-8"), mode=0o644)
+    written.append(out_dir / "index.html")
+    return written
+
+
+def _umpire_key(game: Any, local: Any) -> Any:
+    if not game.hidden or local is None or game.umpire not in local.sides():
+        return None
+    from pbem.protocol.localstate import private_key
+    from pbem.protocol.seal import x25519_private
+
+    return x25519_private(private_key(local.sides()[game.umpire]), game.id, game.umpire)
+
+
+def _viewers(game: Any, local: Any) -> dict[str, str]:
+    if local is None:
+        return {}
+    return {s: k for s, k in local.sides().items() if s in game.sides and s != game.umpire}
+
+
+def _own_views(game: Any, move: Any, step: int, viewers: dict[str, str]) -> list[str]:
+    from pbem.protocol.localstate import private_key
+    from pbem.protocol.seal import open_sealed, x25519_private
+
+    out = []
+    for side, key_name in sorted(viewers.items()):
+        sealed = move.body.orders["report"]["views"].get(side)
+        if sealed is None:
+            continue
+        view = open_sealed(sealed, x25519_private(private_key(key_name), game.id, side), game=game.id,
+                           step=step, sender=str(game.umpire), to=side, what="report")
+        out.append(f"{side} sees: {json.dumps(view, sort_keys=True)[:400]}")
+    return out
