@@ -255,3 +255,15 @@ def test_players_check_and_commit_against_their_own_view_in_any_order(tmp_path: 
     gc = players["GC"]
     res = ok(gc.run("ingest", gc.dir, c.dir / name_c, a.dir / name_a))
     assert {name_a, name_c} <= set(written(res))
+
+
+def test_p10_a_players_viewer_site_shows_only_its_own_view(finished: dict[str, Player], tmp_path: Path) -> None:
+    a = finished["A"]
+    copy = tmp_path / "a-game"
+    shutil.copytree(a.dir, copy)
+    (copy / "publication.json").unlink(missing_ok=True)  # before the publication
+    out = tmp_path / "site"
+    ok(a.run("html", copy, "-o", out))
+    text = (out / "index.html").read_text(encoding="utf-8")
+    assert "A sees:" in text and "B sees" not in text and "C sees" not in text
+    assert "bids: " not in text and '\\"B\\": 7' not in text and '"B": 7' not in text
