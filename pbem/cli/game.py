@@ -8,9 +8,11 @@ written); a failed verification a :class:`VerificationError` (exit 1, the first 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -565,9 +567,30 @@ def html(game_dir: Path, out_dir: Path) -> None:
     from pbem.render.site import write_site
 
     game, local, seeds = _open_with_seeds(game_dir)
-    written = write_site(game, out_dir, local=local, seeds=seeds)
+    with _progress("writing the site", len(game.listing.moves)) as tick:
+        written = write_site(game, out_dir, local=local, seeds=seeds, progress=tick)
     echo(str(out_dir / "index.html"))
     echo(f"{len(written)} files written", err=True)
+
+
+@contextlib.contextmanager
+def _progress(label: str, total: int) -> Iterator[Any]:
+    """A progress bar on the terminal's stderr for a long command (none when stderr is not a
+    terminal, or for a short job): yields ``tick(done, total)``."""
+    import sys
+
+    if total < 40 or not sys.stderr.isatty():
+        yield lambda done, of: None
+        return
+    with click.progressbar(length=total, label=label, file=sys.stderr, show_pos=True) as bar:
+        seen = [0]
+
+        def tick(done: int, of: int) -> None:
+            if done > seen[0]:
+                bar.update(done - seen[0])
+                seen[0] = done
+
+        yield tick
 
 
 def _local_sides(game: Any) -> list[str]:
@@ -880,7 +903,8 @@ def verify(game_dir: Path, redraw: bool) -> None:
                            for side, key in local.sides().items() if side in game.sides and side != game.umpire}
     except InputError:  # local state of another game with this id: verify as a stranger does
         seeds = {}
-    s = game.verify(seeds, viewer_keys)
+    with _progress("verifying", len(game.listing.moves)) as tick:
+        s = game.verify(seeds, viewer_keys, progress=tick)
     echo(f"game        {s.game}")
     echo(f"scenario    {s.scenario}")
     for side in game.sides:

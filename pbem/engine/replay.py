@@ -499,7 +499,8 @@ class Game:
         return rp.write()
 
     def verify(self, local_seeds: dict[str, bytes] | None = None,
-               viewer_keys: dict[str, Any] | None = None) -> VerifySummary:
+               viewer_keys: dict[str, Any] | None = None,
+               progress: Callable[[int, int], None] | None = None) -> VerifySummary:
         """Replay from genesis, checking everything; raise :class:`VerificationError` naming the
         first bad file. ``viewer_keys`` (side -> X25519 private key, the sides played here): with
         the umpire's publication, also check that every view the umpire sealed to those sides is
@@ -508,6 +509,7 @@ class Game:
             publication = self.publication() if self.hidden else None
             rp = Replay(self, local_seeds or {}, strict=True, publication=publication)
             rp.viewer_keys = dict(viewer_keys or {})
+            rp.progress = progress
             rp.run()
             for checker in list(_CHECKERS):
                 checker(self, rp)
@@ -624,6 +626,8 @@ class Replay:
         self.waiting: str | None = None
         self.tail_open = False
         """True when the last move waits for the co-revealer's reveal (turn not computable yet)."""
+        self.progress: Callable[[int, int], None] | None = None
+        """Called with (step, last step) as the walk reaches each archived move (progress bars)."""
         self.receipts: dict[int, Message] = {}
         """Receipts (quick results) by the step of the move whose dice they key: archived ones and
         any added by :meth:`add_receipt`; checked against the move and the chain before use."""
@@ -655,7 +659,10 @@ class Replay:
             self._load_receipts()
             if not (self.checkpoints is not None and self.checkpoints.restore(self)):
                 self._turn0()
+            total = max(self.game.moves, default=0)
             for step in sorted(self.game.moves):
+                if self.progress is not None:
+                    self.progress(step, total)
                 if step < self.next_step or step in self.held:
                     continue  # before a checkpoint, or placed when the gap before it was filled
                 if step != self.next_step and not self._holdable(step):

@@ -49,7 +49,8 @@ def _esc(text: str) -> str:
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
 
 
-def write_site(game: Any, out_dir: Path, *, local: Any = None, seeds: dict[str, bytes] | None = None) -> list[Path]:
+def write_site(game: Any, out_dir: Path, *, local: Any = None, seeds: dict[str, bytes] | None = None,
+               progress: Any = None) -> list[Path]:
     """Write the viewer of ``game`` into ``out_dir`` (created; refused when it holds anything but a
     viewer written before). Returns the files written."""
     from pbem.mail.draft import template_env
@@ -76,6 +77,8 @@ def write_site(game: Any, out_dir: Path, *, local: Any = None, seeds: dict[str, 
     steps: list[dict[str, Any]] = []
     scores: list[dict[str, int]] = []
     for rec in rp_records:
+        if progress is not None:
+            progress(rec.step, rp_records[-1].step)
         turn = rec.full_turn or rec.turn
         move = rec.move
         if move is None:

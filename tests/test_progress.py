@@ -1,0 +1,32 @@
+"""Progress reports of the long commands (verify, html): the callback behind the terminal's bar
+is told every step in order, and the bar is drawn only for a terminal and a long job."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from pbem.engine.replay import Game
+from pbem.render.site import write_site
+
+EXAMPLE = Path(__file__).parents[1] / "examples" / "bastogne-spearhead"
+
+
+def test_verify_and_html_report_every_step_in_order(tmp_path: Path) -> None:
+    game_dir = tmp_path / "g"
+    shutil.copytree(EXAMPLE, game_dir)
+    seen: list[tuple[int, int]] = []
+    game = Game.open(game_dir)
+    game.verify(progress=lambda done, total: seen.append((done, total)))
+    last = max(int(p.name[5:9]) for p in game_dir.glob("move-*.json"))
+    assert seen == [(k, last) for k in range(1, last + 1)]
+    seen.clear()
+    write_site(Game.open(game_dir), tmp_path / "site", progress=lambda done, total: seen.append((done, total)))
+    assert seen == [(k, last) for k in range(0, last + 1)]
+
+
+def test_no_bar_when_stderr_is_not_a_terminal(tmp_path: Path) -> None:
+    from tests.test_protocol_helpers import pbem
+
+    res = pbem("verify", EXAMPLE, home=tmp_path / "home")
+    assert res.code == 0 and "verifying" not in res.err
