@@ -215,3 +215,89 @@ def test_config_refuses_cleartext_to_a_remote_host_and_passwords_come_from_a_com
     bad = load_config(tmp_path, "smtp", env={"PBEM_SMTP_SECURITY": "tls", "PBEM_SMTP_PASSWORD_COMMAND": "/nonexistent/x"})
     with pytest.raises(InputError, match="password_command failed"):
         bad.password()
+
+
+def _self_signed(tmp_path: Path) -> tuple[Path, Path]:
+    """A certificate for 127.0.0.1 (and its key), made here: the test's own CA."""
+    import datetime
+    import ipaddress
+
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.x509.oid import NameOID
+
+    key = ec.generate_private_key(ec.SECP256R1())
+    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "127.0.0.1")])
+    now = datetime.datetime(2026, 1, 1, tzinfo=datetime.UTC)
+    cert = (x509.CertificateBuilder().subject_name(name).issuer_name(name).public_key(key.public_key())
+            .serial_number(1).not_valid_before(now).not_valid_after(now + datetime.timedelta(days=3650))
+            .add_extension(x509.SubjectAlternativeName([x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]),
+                           critical=False)
+            .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
+            .sign(key, hashes.SHA256()))
+    cert_path, key_path = tmp_path / "cert.pem", tmp_path / "key.pem"
+    cert_path.write_bytes(cert.public_bytes(serialization.Encoding.PEM))
+    key_path.write_bytes(key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                                           serialization.NoEncryption()))
+    return cert_path, key_path
+
+
+@pytest.mark.parametrize("security", ["starttls", "tls"])
+def test_send_over_starttls_and_implicit_tls_with_login(security: str, tmp_path: Path) -> None:
+    # The SMTP server requires TLS (STARTTLS, or TLS from the first byte) and a login; pbem trusts
+    # its certificate through 'cafile', logs in with the password its command prints, and sends.
+    import ssl
+
+    from aiosmtpd.smtp import AuthResult, LoginPassword
+
+    cert, key = _self_signed(tmp_path)
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    context.load_cert_chain(cert, key)
+    got: list[bytes] = []
+    logins: list[tuple[bytes, bytes]] = []
+
+    class Keep:
+        async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
+            got.append(envelope.original_content)
+            return "250 kept"
+
+    def authenticate(server: Any, session: Any, envelope: Any, mechanism: str, data: Any) -> AuthResult:
+        assert isinstance(data, LoginPassword)
+        logins.append((data.login, data.password))
+        return AuthResult(success=data.login == b"alice" and data.password == b"s3cret")
+
+    port = _free_port()
+    # auth_require_tls=False: aiosmtpd 1.4 does not see its own TLS (STARTTLS on Python 3.11, or TLS
+    # from the first byte) when it decides whether to offer AUTH; the connection is TLS either way
+    # (require_starttls, or ssl_context), and pbem never logs in before it is.
+    kwargs: dict[str, Any] = {"authenticator": authenticate, "auth_require_tls": False}
+    if security == "starttls":
+        kwargs.update(tls_context=context, require_starttls=True)
+        controller = aiosmtpd.Controller(Keep(), hostname="127.0.0.1", port=port, **kwargs)
+    else:
+        controller = aiosmtpd.Controller(Keep(), hostname="127.0.0.1", port=port, ssl_context=context, **kwargs)
+    controller.start()
+    try:
+        home, game = tmp_path / "home", tmp_path / "g"
+        ok(pbem("key", "new", "alice", home=home))
+        ok(pbem("key", "new", "bob", home=home))
+        ok(pbem("new", "bastogne-spearhead", game, "--player", "DE=alice", "--player", "US=bob",
+                "--email", "DE=de@example.org", "--email", "US=us@example.org", home=home))
+        ok(pbem("bot", game, "--side", "US", "--key", "bob", home=home))  # mail-0001.eml, US -> DE
+        (home / "pw.py").write_text("print('s3cret')\n")
+        (home / "mail.toml").write_text(
+            f'[smtp]\nhost = "127.0.0.1"\nport = {port}\nsecurity = "{security}"\nuser = "alice"\n'
+            f'password_command = "{sys.executable} {home / "pw.py"}"\ncafile = "{cert}"\n')
+        res = ok(pbem("send", game, home=home))
+        assert res.out.split() == ["sent", "mail-0001.eml"]
+        assert logins == [(b"alice", b"s3cret")] and len(got) == 1 and b"X-Pbem-Game" in got[0]
+        # without trusting the server's certificate nothing is sent, and pbem says why in one line
+        (home / "mail.toml").write_text(
+            f'[smtp]\nhost = "127.0.0.1"\nport = {port}\nsecurity = "{security}"\nuser = "alice"\n')
+        ok(pbem("bot", game, "--side", "DE", "--key", "alice", home=home))
+        res = pbem("send", game, home=home)
+        assert res.code == 2 and "SSLCertVerificationError" in res.err and "\n" not in res.err.strip()
+        assert len(got) == 1
+    finally:
+        controller.stop()

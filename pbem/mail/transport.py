@@ -19,6 +19,7 @@ Configuration (``<pbem home>/mail.toml``, or the environment, which wins)::
     security = "starttls"              # PBEM_SMTP_SECURITY: starttls, tls, or none (loopback only)
     user = "alice@example.org"         # PBEM_SMTP_USER
     password_command = "pass mail/alice"   # PBEM_SMTP_PASSWORD_COMMAND: its output is the password
+    cafile = "/etc/ssl/my-ca.pem"      # PBEM_SMTP_CAFILE (optional): a private server's CA
 
     [imap]
     host = "imap.example.org"          # PBEM_IMAP_HOST ... as above, port 993, security "tls"
@@ -59,6 +60,13 @@ class Server:
     user: str | None = None
     password_command: str | None = None
     mailbox: str = "INBOX"
+    cafile: str | None = None
+    """A certificate authority to trust besides the system's (a private server's own CA)."""
+
+    def context(self) -> Any:
+        import ssl
+
+        return ssl.create_default_context(cafile=self.cafile) if self.cafile else ssl.create_default_context()
 
     def password(self) -> str | None:
         """The password, from ``password_command`` (run without a shell), or None."""
@@ -95,7 +103,7 @@ def load_config(home: Path, kind: str, env: dict[str, str] | None = None) -> Ser
             raise InputError(f"{path}: [{kind}] must be a table")
         values.update(section)
     prefix = f"PBEM_{kind.upper()}_"
-    for key in ("host", "port", "security", "user", "password_command", "mailbox"):
+    for key in ("host", "port", "security", "user", "password_command", "mailbox", "cafile"):
         if prefix + key.upper() in env:
             values[key] = env[prefix + key.upper()]
     host = values.get("host")
@@ -114,8 +122,9 @@ def load_config(home: Path, kind: str, env: dict[str, str] | None = None) -> Ser
     user = values.get("user")
     command = values.get("password_command")
     mailbox = str(values.get("mailbox", "INBOX"))
+    cafile = values.get("cafile")
     return Server(kind, host, port, security, str(user) if user else None,
-                  str(command) if command else None, mailbox)
+                  str(command) if command else None, mailbox, str(cafile) if cafile else None)
 
 
 # ------------------------------------------------------------------------------------------------
@@ -162,7 +171,6 @@ def send(game_dir: Path, local_dir: Path, my_sides: set[str], server: Server,
          connect: Callable[[Server], Any] | None = None) -> Sent:
     """Send every outgoing mail not sent before (module docstring)."""
     import smtplib
-    import ssl
 
     record = _record_dir(local_dir, "sent")
     todo, already = [], []
@@ -185,7 +193,7 @@ def send(game_dir: Path, local_dir: Path, my_sides: set[str], server: Server,
     sent: list[str] = []
     if not todo:
         return Sent(sent, already)
-    context = ssl.create_default_context()
+    context = server.context()
     try:
         if connect is not None:
             smtp = connect(server)
@@ -195,6 +203,7 @@ def send(game_dir: Path, local_dir: Path, my_sides: set[str], server: Server,
             smtp = smtplib.SMTP(server.host, server.port, timeout=TIMEOUT)
             if server.security == "starttls":
                 smtp.starttls(context=context)
+                smtp.ehlo()  # the server's extensions (AUTH among them) as it offers them under TLS
         with smtp:
             password = server.password()
             if server.user and password is not None:
@@ -230,7 +239,6 @@ def fetch(game_id: str, local_dir: Path, server: Server,
     remembered as handled (``<local>/fetched/``) only when it was ingested or found already in the
     archive; anything else is reported and looked at again next time. Nothing is deleted."""
     import imaplib
-    import ssl
 
     from pbem.errors import PbemError
     from pbem.mail.draft import MAX_EML_BYTES
@@ -241,12 +249,11 @@ def fetch(game_id: str, local_dir: Path, server: Server,
         if connect is not None:
             imap = connect(server)
         elif server.security == "tls":
-            imap = imaplib.IMAP4_SSL(server.host, server.port, ssl_context=ssl.create_default_context(),
-                                     timeout=TIMEOUT)
+            imap = imaplib.IMAP4_SSL(server.host, server.port, ssl_context=server.context(), timeout=TIMEOUT)
         else:
             imap = imaplib.IMAP4(server.host, server.port, timeout=TIMEOUT)
             if server.security == "starttls":
-                imap.starttls(ssl_context=ssl.create_default_context())
+                imap.starttls(ssl_context=server.context())
         password = server.password()
         if server.user:
             imap.login(server.user, password or "")
