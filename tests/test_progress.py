@@ -30,3 +30,27 @@ def test_no_bar_when_stderr_is_not_a_terminal(tmp_path: Path) -> None:
 
     res = pbem("verify", EXAMPLE, home=tmp_path / "home")
     assert res.code == 0 and "verifying" not in res.err
+
+
+def test_the_bar_is_drawn_on_a_terminal_for_a_long_job(monkeypatch: object) -> None:
+    import io
+    import sys
+
+    from pbem.cli.game import _progress
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    out = Terminal()
+    monkeypatch.setattr(sys, "stderr", out)  # type: ignore[attr-defined]
+    with _progress("fetching") as tick:
+        for n in range(1, 51):
+            tick(n, 50)
+    assert "fetching" in out.getvalue() and "50/50" in out.getvalue()
+    short = Terminal()
+    monkeypatch.setattr(sys, "stderr", short)  # type: ignore[attr-defined]
+    with _progress("verifying") as tick:
+        for n in range(1, 6):
+            tick(n, 5)
+    assert short.getvalue() == ""  # five steps: no bar

@@ -503,7 +503,8 @@ def fetch(game_dir: Path, receipt_key: str | None) -> None:
                                                     if result.replay.waiting else "")
         return "; ".join(result.notes[:2]) or "nothing new"
 
-    result = imap_fetch(first.id, local.dir, server, ingest_one)
+    with _progress("fetching") as tick:
+        result = imap_fetch(first.id, local.dir, server, ingest_one, progress=tick)
     for line in result.reports:
         echo(line)
     if not result.reports:
@@ -574,23 +575,30 @@ def html(game_dir: Path, out_dir: Path) -> None:
 
 
 @contextlib.contextmanager
-def _progress(label: str, total: int) -> Iterator[Any]:
-    """A progress bar on the terminal's stderr for a long command (none when stderr is not a
-    terminal, or for a short job): yields ``tick(done, total)``."""
+def _progress(label: str, total: int | None = None) -> Iterator[Any]:
+    """A progress bar on the terminal's stderr for a long command: yields ``tick(done, total)``;
+    the bar appears once a tick (or ``total``) says the job has 40 steps or more, and never when
+    stderr is not a terminal."""
     import sys
 
-    if total < 40 or not sys.stderr.isatty():
-        yield lambda done, of: None
-        return
-    with click.progressbar(length=total, label=label, file=sys.stderr, show_pos=True) as bar:
-        seen = [0]
+    state: dict[str, Any] = {"bar": None, "seen": 0}
 
-        def tick(done: int, of: int) -> None:
-            if done > seen[0]:
-                bar.update(done - seen[0])
-                seen[0] = done
+    def tick(done: int, of: int) -> None:
+        if state["bar"] is None:
+            if of < 40 or not sys.stderr.isatty():
+                return
+            bar: Any = click.progressbar(length=of, label=label, file=sys.stderr, show_pos=True)
+            bar.__enter__()
+            state["bar"] = bar
+        if done > state["seen"]:
+            state["bar"].update(done - state["seen"])
+            state["seen"] = done
 
+    try:
         yield tick
+    finally:
+        if state["bar"] is not None:
+            state["bar"].__exit__(None, None, None)
 
 
 def _local_sides(game: Any) -> list[str]:

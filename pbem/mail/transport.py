@@ -233,7 +233,8 @@ class Fetched:
 
 
 def fetch(game_id: str, local_dir: Path, server: Server,
-          ingest: Callable[[bytes, str], str], connect: Callable[[Server], Any] | None = None) -> Fetched:
+          ingest: Callable[[bytes, str], str], connect: Callable[[Server], Any] | None = None,
+          progress: Callable[[int, int], None] | None = None) -> Fetched:
     """Search the mailbox for this game's mails and hand each new one to ``ingest(raw, label)``,
     which returns a line saying what it did or raises :class:`pbem.errors.PbemError`. A mail is
     remembered as handled (``<local>/fetched/``) only when it was ingested or found already in the
@@ -266,10 +267,12 @@ def fetch(game_id: str, local_dir: Path, server: Server,
         # Mail arrives in any order (a move before the join it needs, a later slot of a sealed
         # round first): go round again while a pass ingests something, report what is left.
         waiting: dict[bytes, str] = {}
-        progress = True
-        while progress:
-            progress = False
-            for uid in uids:
+        moved = True
+        while moved:
+            moved = False
+            for n, uid in enumerate(uids, 1):
+                if progress is not None:
+                    progress(n, len(uids))
                 key = _key(f"{validity}/{uid.decode()}")
                 if (record / key).exists():
                     continue
@@ -283,7 +286,7 @@ def fetch(game_id: str, local_dir: Path, server: Server,
                 out.reports.append(f"mail {uid.decode()}: {line}")
                 out.ingested += 1
                 waiting.pop(uid, None)
-                progress = True
+                moved = True
         out.reports += [f"mail {uid.decode()}: {why}" for uid, why in waiting.items()]
         imap.logout()
     except (OSError, imaplib.IMAP4.error) as exc:
