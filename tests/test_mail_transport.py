@@ -301,3 +301,48 @@ def test_send_over_starttls_and_implicit_tls_with_login(security: str, tmp_path:
         assert len(got) == 1
     finally:
         controller.stop()
+
+
+def test_fetch_over_starttls_trusting_the_servers_ca(tmp_path: Path) -> None:
+    # pymap requires nothing in clear here: pbem upgrades with STARTTLS, checks the certificate
+    # against 'cafile' and only then logs in; a mail of the game is ingested.
+    import shutil
+
+    cert, key = _self_signed(tmp_path)
+    port = _free_port()
+    pymap = Path(sys.executable).with_name("pymap")
+    proc = subprocess.Popen([str(pymap), "--host", "127.0.0.1", "--port", str(port), "--cert", str(cert),
+                             "--key", str(key), "dict", "--demo-user", USER, "--demo-password", PASSWORD],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        for _ in range(100):
+            try:
+                imaplib.IMAP4("127.0.0.1", port).logout()
+                break
+            except OSError:
+                time.sleep(0.1)
+        de_home, us_home = tmp_path / "de", tmp_path / "us"
+        a, b = tmp_path / "a", tmp_path / "b"
+        ok(pbem("key", "new", "alice", home=de_home))
+        ok(pbem("key", "new", "bob", home=us_home))
+        ok(pbem("new", "bastogne-spearhead", a, "--player", "DE=alice", "--player",
+                f"US={us_home / 'keys' / 'bob.pub'}", home=de_home))
+        shutil.copyfile(a / "mail-invite-US.eml", tmp_path / "invite.eml")
+        ok(pbem("join", b, "--key", "bob", "--invitation", tmp_path / "invite.eml", home=us_home))
+        ok(pbem("ingest", a, b / "mail-join-US.eml", home=de_home))
+        ok(pbem("bot", b, "--side", "US", "--key", "bob", home=us_home))
+        conn = imaplib.IMAP4("127.0.0.1", port)
+        conn.starttls(ssl_context=__import__("ssl").create_default_context(cafile=str(cert)))
+        conn.login(USER, PASSWORD)
+        conn.append("INBOX", None, None, (b / "mail-0001.eml").read_bytes())
+        conn.logout()
+        (de_home / "pw.py").write_text(f"print({PASSWORD!r})\n")
+        (de_home / "mail.toml").write_text(
+            f'[imap]\nhost = "127.0.0.1"\nport = {port}\nsecurity = "starttls"\nuser = "{USER}"\n'
+            f'password_command = "{sys.executable} {de_home / "pw.py"}"\ncafile = "{cert}"\n')
+        res = ok(pbem("fetch", a, home=de_home))
+        assert "ingested move-0001-US.json" in res.out
+        assert (a / "move-0001-US.json").read_bytes() == (b / "move-0001-US.json").read_bytes()
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
