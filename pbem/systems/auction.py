@@ -39,6 +39,7 @@ from pbem.engine.ruleset import (
     Ruleset,
 )
 from pbem.errors import InputError, RuleViolation
+from pbem.protocol.archive import one_line as _one_line
 
 
 class _Strict(BaseModel):
@@ -274,7 +275,3 @@ class AuctionPresenter(Presenter):
         left = state["rounds"] - state["round"] + 1
         skeleton["coins"] = state["coins"][side] // left
         return skeleton
-
-
-def _one_line(exc: ValidationError) -> str:
-    return "; ".join(f"{'.'.join(str(p) for p in e['loc']) or '(top)'}: {e['msg']}" for e in exc.errors()[:5])

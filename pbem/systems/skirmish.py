@@ -38,6 +38,7 @@ from pbem.engine.conditions import Happened, holds, parse_condition
 from pbem.engine.presenter import Presenter
 from pbem.engine.ruleset import JSON, Checked, Decision, Dice, Outcome, Resolution, Ruleset
 from pbem.errors import InputError, RuleViolation
+from pbem.protocol.archive import one_line as _one_line
 
 
 class _Strict(BaseModel):
@@ -376,11 +377,3 @@ class SkirmishPresenter(Presenter):
                 {"if": {"roll": "K3 attack", "at_most": 2}, "do": "fall-back"},
             ]
         return skeleton
-
-
-def _one_line(exc: ValidationError) -> str:
-    parts = []
-    for err in exc.errors()[:5]:
-        loc = ".".join(str(p) for p in err["loc"]) or "(top)"
-        parts.append(f"{loc}: {err['msg']}")
-    return "; ".join(parts)

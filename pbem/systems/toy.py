@@ -24,6 +24,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from pbem.engine.presenter import Presenter
 from pbem.engine.ruleset import JSON, Checked, Decision, Dice, Outcome, Resolution, Ruleset
 from pbem.errors import InputError, RuleViolation
+from pbem.protocol.archive import one_line as _one_line
 
 
 class _Strict(BaseModel):
@@ -298,11 +299,3 @@ class ToyPresenter(Presenter):
 
 
 _TEXT_HELP = {"setup": "'handicap N'", "roll": "'roll N' and 'cheer WORDS'", "acknowledge": "'acknowledge'"}
-
-
-def _one_line(exc: ValidationError) -> str:
-    parts = []
-    for err in exc.errors()[:5]:
-        loc = ".".join(str(p) for p in err["loc"]) or "(top)"
-        parts.append(f"{loc}: {err['msg']}")
-    return "; ".join(parts)
