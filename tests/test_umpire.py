@@ -208,3 +208,13 @@ def test_p9_rulings_must_be_well_formed(four: dict[str, Player]) -> None:
     # and only GC rules
     res = four["A"].run("rule", four["A"].dir, "--key", "alice", "--yes")
     assert res.code == 2 and "not the umpire's" in res.err
+
+
+def test_rulings_form_is_discoverable(tmp_path: Path) -> None:
+    import json as _json
+
+    res = ok(pbem("schema", "rulings", "--system", "auction", home=tmp_path))
+    schema = _json.loads(res.out)
+    assert set(schema["properties"]) == {"reserve", "bonus"} and "[S5]" in schema["description"]
+    res = ok(pbem("schema", "receipt", home=tmp_path))
+    assert "reveal" in _json.loads(res.out)["properties"]

@@ -382,7 +382,7 @@ def rule(game_dir: Path, rulings_file: Path | None, key_name: str, yes: bool) ->
 
     Once every side has committed, the umpire's pbem opens the orders sealed to it (each checked
     against its side's commitment) and shows them; RULINGS_FILE (JSON; none: no rulings) holds the
-    judgements the rules leave to the umpire. The ruling is signed before any side reveals, so it
+    judgements the rules leave to the umpire ('pbem schema rulings --system SYSTEM' shows their form). The ruling is signed before any side reveals, so it
     cannot depend on the dice, which the reveals key [P9].
     """
     from pbem.engine.play import rule as play_rule
@@ -1005,20 +1005,21 @@ def log(game_dir: Path, step: int | None) -> None:
 
 
 @click.command()
-@click.argument("what", type=click.Choice(["orders", "move", "turn", "genesis", "join"]))
+@click.argument("what", type=click.Choice(["orders", "rulings", "move", "receipt", "turn", "genesis", "join"]))
 @click.option("--system", default="westwall", show_default=True,
-              help="Rules system whose orders schema to print.")
+              help="Rules system whose orders (or umpire's rulings) schema to print.")
 def schema(what: str, system: str) -> None:
-    """Print the JSON Schema of an orders document or an archive file body."""
+    """Print the JSON Schema of an orders document, an umpire's rulings, or an archive file body."""
     from pydantic import BaseModel
 
-    if what == "orders":
+    if what in ("orders", "rulings"):
         from pbem.engine.ruleset import get_ruleset
 
-        doc = get_ruleset(system).orders_schema()
+        ruleset = get_ruleset(system)
+        doc = ruleset.orders_schema() if what == "orders" else ruleset.rulings_schema()
     else:
         models: dict[str, type[BaseModel]] = {"move": archive.MoveBody, "turn": archive.TurnFile, "genesis": archive.GenesisBody,
-                  "join": archive.JoinBody}
+                  "join": archive.JoinBody, "receipt": archive.ReceiptBody}
         doc = models[what].model_json_schema()
     echo(json.dumps(doc, indent=2, sort_keys=True))
 

@@ -182,6 +182,11 @@ class Ruleset(ABC, Generic[ScenarioT, StateT, OrdersT]):
         """Whether sides publish an X25519 key (orders sealed to an umpire, hidden reports)."""
         return self.umpire(scenario) is not None or self.capabilities.information == "hidden"
 
+    def rulings_schema(self) -> JSON:
+        """The JSON Schema of this system's umpire rulings (``pbem schema rulings``)."""
+        return {"title": f"{self.system} rulings (none: this system has no umpire)", "type": "object",
+                "maxProperties": 0}
+
     def load_rulings(self, scenario: ScenarioT, state: StateT, data: JSON) -> JSON:
         """Check the umpire's rulings for a sealed round (the judgements the rules leave to Game
         Control); :class:`InputError` (one line) when malformed. Returns them as JSON."""

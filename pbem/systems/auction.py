@@ -96,6 +96,16 @@ class AuctionRules(Ruleset[AuctionScenario, State, Orders]):
     def umpire(self, scenario: AuctionScenario) -> str | None:
         return scenario.umpire
 
+    def rulings_schema(self) -> JSON:
+        schema: dict[str, Any] = Rulings.model_json_schema()
+        schema["description"] = ("Game Control's rulings for a round [S5]: reserve (bids below it are "
+                                 "void) and bonus (one point to a side, or null)")
+        return schema
+
+    def orders_schema(self) -> JSON:
+        schema: dict[str, Any] = Bid.model_json_schema()
+        return schema
+
     def load_rulings(self, scenario: AuctionScenario, state: State, data: JSON) -> JSON:
         try:
             rulings = Rulings.model_validate(data)
