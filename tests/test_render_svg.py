@@ -375,9 +375,11 @@ def test_pixels_side_colour_river_and_woods() -> None:
     def px(x: float, y: float) -> tuple[int, int, int]:
         return img.getpixel((int(round(x - vx)), int(round(y - vy))))
 
-    # counter colour at the centre of 0303 (German) and 0204 (American)
-    assert _close(px(*hex_center(Hex.parse("0303"), s)), _rgb(DE_COLOUR))
-    assert _close(px(*hex_center(Hex.parse("0204"), s)), _rgb(US_COLOUR))
+    # counter colour inside the counters of 0303 (German) and 0204 (American), right of the
+    # symbol and the values (a counter is one hex across, 0.5 either side of the centre)
+    for hexno, colour in (("0303", DE_COLOUR), ("0204", US_COLOUR)):
+        cx, cy = hex_center(Hex.parse(hexno), s)
+        assert _close(px(cx + 0.42 * s, cy - 0.02 * s), _rgb(colour)), hexno
     # the river on the midpoint of hexside 0102/0103
     (ax, ay), (bx, by) = hex_center(Hex.parse("0102"), s), hex_center(Hex.parse("0103"), s)
     assert _close(px((ax + bx) / 2, (ay + by) / 2), _rgb(DEFAULT_COLORS["river"]))
@@ -431,3 +433,34 @@ def test_legend_never_runs_past_its_panel() -> None:
     assert any("inclusive [15.15]" in t for _, t in texts)
     for x, text in texts:
         assert float(x) + 0.55 * font * len(text) <= right, text
+
+
+def test_hex_numbers_and_place_names_never_sit_under_a_counter() -> None:
+    # Every counter of an example map is clear of its hex's number (above it) and of a place name
+    # in its hex (below it); positions and sizes read from the drawn SVG itself.
+    import re
+    from pathlib import Path
+
+    example = Path(__file__).parents[1] / "examples" / "bastogne-spearhead"
+    board = (example / "board.svg").read_text()
+    numbers = {t: (float(x), float(y)) for x, y, t in
+               re.findall(r'<text x="([\d.]+)" y="([\d.]+)">(\d{4})</text>', board)}
+    hn = float(re.search(r"\.hn\{font-size:([\d.]+)px", board).group(1))
+    pn = float(re.search(r"\.pn\{font-size:([\d.]+)px", board).group(1))
+    places = [(float(x), float(y)) for x, y in re.findall(r'<text class="pn" x="([\d.]+)" y="([\d.]+)">', board)]
+    assert numbers and places
+    checked = 0
+    for name in ("map-0001.svg", "map-0008.svg", "map-0016.svg"):
+        svg = (example / name).read_text()
+        for hexno, x, y, w in re.findall(
+                r'data-hex="(\d{4})"[^>]*transform="translate\(([\d.]+),([\d.]+)\)"[^>]*>'
+                r'<rect[^>]*width="([\d.]+)"', svg):
+            cx, cy, side = float(x), float(y), float(w)
+            top, bottom = cy - side / 2, cy + side / 2
+            nx, ny = numbers[hexno]
+            assert abs(nx - cx) < 1e-6 and ny <= top, (name, hexno)  # the number's baseline is above
+            for px, py in places:
+                if abs(px - cx) < 1e-6 and 0 < py - cy < side:  # a place name in this hex
+                    assert py - 0.75 * pn >= bottom, (name, hexno)
+            checked += 1
+    assert checked > 30 and hn > 0

@@ -205,7 +205,9 @@ class _Renderer:
             self.visible = all_hexes
             self.cropped = False
         self.visible_set = frozenset(self.visible)
-        self.cs = 1.22 * self.s  # counter side
+        # counter side: a counter spans 0.5 hex either side of the centre, clear of the hex number
+        # above it (-0.64 to -0.88) and a place name below it (+0.52 to +0.82) [readability]
+        self.cs = 1.0 * self.s
 
     # -- geometry ---------------------------------------------------------------------------------
     def c(self, h: Hex) -> tuple[float, float]:
