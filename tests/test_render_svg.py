@@ -464,3 +464,27 @@ def test_hex_numbers_and_place_names_never_sit_under_a_counter() -> None:
                     assert py - 0.75 * pn >= bottom, (name, hexno)
             checked += 1
     assert checked > 30 and hn > 0
+
+
+def test_combat_labels_sit_beside_the_combat_not_over_counters() -> None:
+    # Every combat label of the example's maps, read from the SVG, covers no counter.
+    import re
+    from pathlib import Path
+
+    example = Path(__file__).parents[1] / "examples" / "bastogne-spearhead"
+    labels = 0
+    for path in sorted(example.glob("map-*.svg")):
+        svg = path.read_text()
+        counters = []
+        for x, y, w in re.findall(r'transform="translate\(([\d.]+),([\d.]+)\)"[^>]*><rect[^>]*width="([\d.]+)"', svg):
+            cx, cy, half = float(x), float(y), float(w) / 2
+            counters.append((cx - half, cy - half, cx + half, cy + half))
+        for group in re.findall(r'<g class="event" data-hex="[^"]*" data-number="\d+" data-type="combat"[^>]*>(.*?)</g>', svg):
+            rects = re.findall(r'<rect fill="[^"]*" height="([\d.]+)" opacity="0.95" rx="[\d.]+" '
+                               r'stroke="[^"]*" stroke-width="[\d.]+" width="([\d.]+)" x="([\d.]+)" y="([\d.]+)"', group)
+            for h, w, x, y in rects:
+                box = (float(x), float(y), float(x) + float(w), float(y) + float(h))
+                labels += 1
+                assert not any(box[0] < c[2] and c[0] < box[2] and box[1] < c[3] and c[1] < box[3]
+                               for c in counters), (path.name, box)
+    assert labels >= 10

@@ -890,12 +890,53 @@ class _Renderer:
         text = ev.label
         w = (0.2 * len(text) + 0.3) * s
         hgt = 0.46 * s
-        ly = ty - 0.62 * self.cs - 0.1 * s
-        g.add(dwg.rect(insert=(_n(tx - w / 2), _n(ly - hgt / 2)), size=(_n(w), _n(hgt)),
+        lx, ly = self._label_spot(tx, ty, w, hgt)
+        g.add(dwg.rect(insert=(_n(lx - w / 2), _n(ly - hgt / 2)), size=(_n(w), _n(hgt)),
                        rx=_n(0.1 * s), fill=self.col["label-bg"], stroke=colour,
                        stroke_width=_n(0.05 * s), opacity="0.95"))
-        g.add(dwg.text(text, insert=(_n(tx), _n(ly + 0.11 * s)), class_="lb", fill=colour))
+        g.add(dwg.text(text, insert=(_n(lx), _n(ly + 0.11 * s)), class_="lb", fill=colour))
         return g
+
+    def _label_spot(self, tx: float, ty: float, w: float, hgt: float) -> tuple[float, float]:
+        """Where a combat's label goes: the first of a fixed list of spots around the combat
+        (above, below, left, right, the diagonals, then twice and three times as far) whose box
+        covers no counter and no label placed before; when none is free, the one that covers
+        least."""
+        s, half = self.s, self.cs / 2
+        if not hasattr(self, "_boxes"):
+            self._boxes: list[tuple[float, float, float, float]] = []
+            for c in self.v.counters:
+                if c.hex in self.visible_set:
+                    cx, cy = self.c(c.hex)
+                    self._boxes.append((cx - half, cy - half, cx + half, cy + half))
+        vy = half + 0.1 * s + hgt / 2
+        vx = w / 2 + half + 0.1 * s
+        spots = []
+        for k in (1.0, 2.2, 3.4):
+            spots += [(0.0, -vy * k), (0.0, vy * k), (-vx * k, 0.0), (vx * k, 0.0),
+                      (-vx * k, -vy * k), (vx * k, -vy * k), (-vx * k, vy * k), (vx * k, vy * k)]
+
+        def covered(box: tuple[float, float, float, float]) -> float:
+            area = 0.0
+            for b in self._boxes:
+                dx = min(box[2], b[2]) - max(box[0], b[0])
+                dy = min(box[3], b[3]) - max(box[1], b[1])
+                if dx > 0 and dy > 0:
+                    area += dx * dy
+            return area
+
+        best: tuple[float, float, float] | None = None
+        for dx, dy in spots:
+            box = (tx + dx - w / 2, ty + dy - hgt / 2, tx + dx + w / 2, ty + dy + hgt / 2)
+            area = covered(box)
+            if best is None or area < best[0]:
+                best = (area, dx, dy)
+            if area == 0:
+                break
+        assert best is not None
+        _, dx, dy = best
+        self._boxes.append((tx + dx - w / 2, ty + dy - hgt / 2, tx + dx + w / 2, ty + dy + hgt / 2))
+        return tx + dx, ty + dy
 
     # -- header and panel -------------------------------------------------------------------------
     def _header(self, dwg: svgwrite.Drawing, fr: _Frame) -> None:
