@@ -488,3 +488,30 @@ def test_combat_labels_sit_beside_the_combat_not_over_counters() -> None:
                 assert not any(box[0] < c[2] and c[0] < box[2] and box[1] < c[3] and c[1] < box[3]
                                for c in counters), (path.name, box)
     assert labels >= 10
+
+
+def test_every_ring_cross_and_counter_tag_drawn_is_in_the_legend() -> None:
+    # In the example's maps: a placement ring, an elimination cross, and each counter tag (FPF,
+    # RET, ADV) drawn on the map appear, explained, in that map's legend.
+    import re
+    from pathlib import Path
+
+    example = Path(__file__).parents[1] / "examples" / "bastogne-spearhead"
+    seen = set()
+    for path in sorted(example.glob("map-*.svg")):
+        svg = path.read_text()
+        legend = svg[svg.index('<g id="legend">'):]
+        legend = legend[:legend.index("</g>")]
+        if 'data-type="placed"' in svg:
+            assert "ring: placed this step" in legend, path.name
+            seen.add("placed")
+        if re.search(r'data-type="eliminated"[^>]*data-hex=', svg) or re.search(
+                r'data-hex="\d{4}"[^>]*data-type="eliminated"', svg):
+            assert "cross: eliminated here" in legend, path.name
+            seen.add("eliminated")
+        units = svg[svg.index('<g id="units">'):svg.index('<g id="combats">')] if '<g id="combats">' in svg else svg
+        for tag in ("FPF", "RET", "ADV"):
+            if f">{tag}</text>" in units:
+                assert re.search(rf">{tag}</text>.*?{tag[:1]}", legend) or f">{tag}</text>" in legend, (path.name, tag)
+                seen.add(tag)
+    assert {"placed", "eliminated", "FPF", "RET"} <= seen

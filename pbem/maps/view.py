@@ -166,6 +166,8 @@ class MapView:
     """Lines under the unit symbols in the legend (how to read the printed values)."""
     step_legend: tuple[tuple[str, str, bool], ...] = field(default_factory=tuple)
     """(colour key, text, dashed) for the "This step" part of the legend."""
+    marker_legend: tuple[tuple[str, str, str], ...] = ()
+    """(tag, colour key, meaning) of the tags a counter may carry (``CounterView.markers``)."""
     shaded: tuple[tuple[Hex, str], ...] = ()
     """Hexes to shade, each with a short label (e.g. the movement points it costs to get there):
     what ``pbem reach --map`` shows."""

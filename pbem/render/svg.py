@@ -265,6 +265,8 @@ class _Renderer:
         rows += [(r.text, 0.0) for r in (*v.eliminated, *v.notes)] + [(t, 0.0) for t in v.exited]
         if v.shaded:
             rows.append((v.shaded_heading, 1.3))
+        rows += [(meaning, 1.3) for _t, _k, meaning in v.marker_legend]
+        rows += [("dashed ring: stayed in its hex (its colour says why)", 1.3)]
         need = max((dx * s + 0.3 * s * 0.58 * len(text) for text, dx in rows), default=0.0)
         return need + 0.9 * s
 
@@ -916,8 +918,15 @@ class _Renderer:
             spots += [(0.0, -vy * k), (0.0, vy * k), (-vx * k, 0.0), (vx * k, 0.0),
                       (-vx * k, -vy * k), (vx * k, -vy * k), (-vx * k, vy * k), (vx * k, vy * k)]
 
+        if not hasattr(self, "_bounds"):
+            xs = [self.c(h)[0] for h in self.visible] or [tx]
+            ys = [self.c(h)[1] for h in self.visible] or [ty]
+            self._bounds = (min(xs) - 0.5 * s, min(ys) - 0.5 * s, max(xs) + 0.5 * s, max(ys) + 0.5 * s)
+        bx0, by0, bx1, by1 = self._bounds
+
         def covered(box: tuple[float, float, float, float]) -> float:
-            area = 0.0
+            # a spot off the hexes drawn (a cropped map clips it) counts as covering everything
+            area = 0.0 if bx0 <= box[0] and box[2] <= bx1 and by0 <= box[1] and box[3] <= by1 else 1e12
             for b in self._boxes:
                 dx = min(box[2], b[2]) - max(box[0], b[0])
                 dy = min(box[3], b[3]) - max(box[1], b[1])
@@ -1048,6 +1057,36 @@ class _Renderer:
                                   dashed=dashed, head=0.7):
                 g.add(el)
             label(text)
+        kinds = {type(m).__name__ for m in self.v.marks}
+        if "PlacedMark" in kinds:
+            y += row
+            g.add(dwg.circle(center=(_n(x + 0.45 * s), _n(y)), r=_n(0.25 * s), fill="none",
+                             stroke=self.col["placed"], stroke_width=_n(0.05 * s)))
+            label("ring: placed this step (set-up)")
+        if any(isinstance(m, MoveMark | TrailMark) and len(m.path) == 1 for m in self.v.marks):
+            y += row
+            g.add(dwg.circle(center=(_n(x + 0.45 * s), _n(y)), r=_n(0.25 * s), fill="none",
+                             stroke=self.col["text"], stroke_width=_n(0.05 * s),
+                             stroke_dasharray=f"{_n(0.1 * s)},{_n(0.06 * s)}"))
+            label("dashed ring: stayed in its hex (its colour says why)")
+        if "EliminatedMark" in kinds:
+            y += row
+            r = 0.2 * s
+            g.add(dwg.path(d=f"M{_n(x + 0.45 * s - r)},{_n(y - r)}l{_n(2 * r)},{_n(2 * r)}"
+                             f"m0,{_n(-2 * r)}l{_n(-2 * r)},{_n(2 * r)}",
+                           stroke=self.col["eliminated"], stroke_width=_n(0.07 * s)))
+            label("cross: eliminated here")
+        tags = {t for c in self.v.counters for t, _k in c.markers}
+        shown = [(t, k, meaning) for t, k, meaning in self.v.marker_legend if t in tags]
+        if shown:
+            heading("Counter tags")
+            for text, key, meaning in shown:
+                y += row
+                mw, mh = 0.5 * s, 0.3 * s
+                g.add(dwg.rect(insert=(_n(x + 0.2 * s), _n(y - mh / 2)), size=(_n(mw), _n(mh)),
+                               fill=self.col[key], stroke="#000000", stroke_width=_n(0.02 * s)))
+                g.add(dwg.text(text, insert=(_n(x + 0.2 * s + mw / 2), _n(y + 0.08 * s)), class_="mk"))
+                label(meaning)
         entries = self._entry_areas()
         if entries:
             heading(self.v.entry_heading)

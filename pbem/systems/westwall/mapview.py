@@ -54,6 +54,11 @@ STEP_LEGEND = (("move", "movement [5.0]", False),
                ("fpf", "final protective fire [8.4]", True))
 
 
+MARKER_LEGEND = (("FPF", "marker-fpf", "fired final protective fire this game-turn [8.4, 8.46]"),
+                 ("ADV", "marker-advanced", "advanced after combat this step [7.9]"),
+                 ("RET", "marker-retreated", "retreated or was displaced this step [7.7, 7.8]"))
+
+
 def unit_text(sc: Scenario, uid: str) -> str:
     u = sc.unit.get(uid)
     if u is None:
@@ -185,6 +190,7 @@ def map_view(
         viewer_id=side,
         value_legend=("values: attack-defense-move,", "artillery barrage-FPF-range/defense-move"),
         step_legend=STEP_LEGEND,
+        marker_legend=MARKER_LEGEND,
     )
 
 
