@@ -377,13 +377,9 @@ class Submitted:
     """Set when these orders were archived before: the name of that move file."""
 
 
-def submit(game: Game, orders: OrdersSource, key_name: str, *, confirm: Confirm | None = None) -> Submitted:
-    """Sign and place the orders of the side ``key_name`` plays whose decision is pending.
-
-    ``confirm`` is asked with the :class:`Preview` of what would be signed before anything is
-    signed (not when the same bytes were signed before and are only re-sent). Re-submitting orders
-    already archived signs nothing (and finishes any output a crash left undone); orders different
-    from a move already signed for this step are refused [P7]."""
+def _open_as(game: Game, key_name: str) -> tuple[list[str], Any, dict[str, bytes], Replay, Submitted]:
+    """The sides ``key_name`` plays here, this machine's state of the game, its seeds (a lost one
+    re-derived), and a replay that has finished anything a crash left behind."""
     from pbem.protocol.keys import KeyStore
     from pbem.protocol.localstate import LocalGame, local_seeds, seed_for
 
@@ -397,7 +393,17 @@ def submit(game: Game, orders: OrdersSource, key_name: str, *, confirm: Confirm 
             seed_for(game, local, side, key_name, derive=True)
     seeds = local_seeds(game, local)
     rp = game.replay(seeds, local=local)
-    result = Submitted(rp, rp.write())  # finish anything a crash left behind
+    return my_sides, local, seeds, rp, Submitted(rp, rp.write())  # finish what a crash left behind
+
+
+def submit(game: Game, orders: OrdersSource, key_name: str, *, confirm: Confirm | None = None) -> Submitted:
+    """Sign and place the orders of the side ``key_name`` plays whose decision is pending.
+
+    ``confirm`` is asked with the :class:`Preview` of what would be signed before anything is
+    signed (not when the same bytes were signed before and are only re-sent). Re-submitting orders
+    already archived signs nothing (and finishes any output a crash left undone); orders different
+    from a move already signed for this step are refused [P7]."""
+    my_sides, local, seeds, rp, result = _open_as(game, key_name)
 
     # the same orders re-submitted after they were archived: nothing new to sign
     last = next((m for m in reversed(rp.recent_moves()) if m.body.side in my_sides), None)
@@ -749,20 +755,8 @@ def reveal(game: Game, key_name: str, *, confirm: Confirm | None = None) -> Subm
     """Reveal the sealed orders this machine committed, once every side has committed [P8]: the
     reveal signs exactly the orders and salt the commitment hashed, nothing new."""
     from pbem.engine.sealed import derive_salt, reveal_orders
-    from pbem.protocol.keys import KeyStore
-    from pbem.protocol.localstate import LocalGame, local_seeds, seed_for
 
-    info = KeyStore().info(key_name)
-    my_sides = game.side_of_fingerprint(info.fingerprint)
-    if not my_sides:
-        raise InputError(f"key {key_name} ({info.fingerprint}) plays no side in this game")
-    local = LocalGame.of(game)
-    for s in my_sides:
-        if game.commitment(s) is not None:
-            seed_for(game, local, s, key_name, derive=True)
-    seeds = local_seeds(game, local)
-    rp = game.replay(seeds, local=local)
-    result = Submitted(rp, rp.write())
+    my_sides, local, seeds, rp, result = _open_as(game, key_name)
     rnd = rp.current.round if rp.records and not rp.tail_open else None
     if rnd is None:
         raise InputError("there is no sealed round to reveal: nothing was signed")
