@@ -346,3 +346,53 @@ def test_fetch_over_starttls_trusting_the_servers_ca(tmp_path: Path) -> None:
     finally:
         proc.terminate()
         proc.wait(timeout=10)
+
+
+def test_sent_mail_shows_the_map_inline_for_webmail_in_a_real_browser(tmp_path: Path) -> None:
+    # pbem send adds the map as a PNG inside the HTML part (cid:), which webmail shows where it
+    # shows no SVG; the draft on disk is unchanged. The HTML part, opened in Chromium with its
+    # cid: reference resolved as a mail client does, shows the map.
+    got: list[bytes] = []
+
+    class Keep:
+        async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
+            got.append(envelope.original_content)
+            return "250 kept"
+
+    port = _free_port()
+    controller = aiosmtpd.Controller(Keep(), hostname="127.0.0.1", port=port)
+    controller.start()
+    try:
+        home, game = tmp_path / "home", tmp_path / "g"
+        ok(pbem("key", "new", "alice", home=home))
+        ok(pbem("key", "new", "bob", home=home))
+        ok(pbem("new", "bastogne-spearhead", game, "--player", "DE=alice", "--player", "US=bob",
+                "--email", "DE=de@example.org", "--email", "US=us@example.org", home=home))
+        ok(pbem("bot", game, "--side", "US", "--key", "bob", home=home))
+        draft = (game / "mail-0001.eml").read_bytes()
+        (home / "mail.toml").write_text(f'[smtp]\nhost = "127.0.0.1"\nport = {port}\nsecurity = "none"\n')
+        ok(pbem("send", game, home=home))
+    finally:
+        controller.stop()
+    assert (game / "mail-0001.eml").read_bytes() == draft  # the archived draft is not changed
+    msg = email.message_from_bytes(got[0], policy=email.policy.default)
+    html = next(p for p in msg.walk() if p.get_content_type() == "text/html")
+    png = next(p for p in msg.walk() if p.get_content_type() == "image/png")
+    assert png["Content-ID"] == "<map-1@pbem.invalid>" and 'src="cid:map-1@pbem.invalid"' in html.get_content()
+    data = png.get_payload(decode=True)
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 5000
+    assert any(p.get_content_type() == "image/svg+xml" for p in msg.walk())  # the SVG still attached
+    # in a real browser
+    from tests.test_site import _driver
+
+    page = tmp_path / "mail.html"
+    (tmp_path / "map-1.png").write_bytes(data)
+    page.write_text(html.get_content().replace("cid:map-1@pbem.invalid", "map-1.png"), encoding="utf-8")
+    browser = _driver()
+    try:
+        browser.get(page.as_uri())
+        width = browser.execute_script(
+            "var i = document.querySelector('img'); return i && i.complete && i.naturalWidth;")
+        assert width and width > 500
+    finally:
+        browser.quit()

@@ -209,7 +209,7 @@ def send(game_dir: Path, local_dir: Path, my_sides: set[str], server: Server,
             if server.user and password is not None:
                 smtp.login(server.user, password)
             for path, msg, mid in todo:
-                smtp.send_message(msg)
+                smtp.send_message(with_inline_map(msg))
                 # kept even if the command fails later: the mail has left (journal=False)
                 write_new(record / _key(mid), f"{path.name}\n".encode(), mode=0o600, journal=False)
                 sent.append(path.name)
@@ -218,6 +218,35 @@ def send(game_dir: Path, local_dir: Path, my_sides: set[str], server: Server,
         raise InputError(f"smtp {server.host}:{server.port}: {type(exc).__name__}: "
                          f"{str(exc)[:120]}{done}; the rest is sent next time") from None
     return Sent(sent, already)
+
+
+def with_inline_map(msg: Any, width: int = 900) -> Any:
+    """The mail as sent: its map (the SVG attachment) also drawn as a PNG inside the HTML part
+    (``multipart/related``, ``cid:``), so webmail readers, which show no SVG, see it. The draft on
+    disk is not changed (PNG bytes depend on the fonts of the machine that draws them; drafts are
+    derived files checked by hash). Without resvg-py, or without a map, the mail goes as drafted."""
+    try:
+        import resvg_py
+    except ImportError:  # pragma: no cover - a declared dependency
+        return msg
+    svg = next((p for p in msg.walk() if p.get_content_type() == "image/svg+xml"), None)
+    html = next((p for p in msg.walk() if p.get_content_type() == "text/html"), None)
+    if svg is None or html is None:
+        return msg
+    try:
+        png = bytes(resvg_py.svg_to_bytes(svg_string=svg.get_payload(decode=True).decode("utf-8"), width=width))
+    except Exception:  # a map resvg cannot draw: send the mail as drafted
+        return msg
+    step = str(msg.get("X-Pbem-Step", "0"))
+    cid = f"<map-{step}@pbem.invalid>"
+    body = html.get_content()
+    img = (f'<p><img src="cid:{cid[1:-1]}" alt="the map of this step" '
+           'style="max-width: 100%; height: auto; border: 1px solid #bbb;"></p>\n')
+    marker = "<p>Attached:</p>"
+    body = body.replace(marker, img + marker, 1) if marker in body else body.replace("</body>", img + "</body>", 1)
+    html.set_content(body, subtype="html", charset="utf-8", cte="quoted-printable")
+    html.add_related(png, "image", "png", cid=cid, filename=f"map-{step}.png", disposition="inline")
+    return msg
 
 
 # ------------------------------------------------------------------------------------------------
