@@ -43,7 +43,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "ingest": ("pbem.cli.game:ingest", "Take the opponent's move files (or .eml) and adjudicate."),
     "verify": ("pbem.cli.game:verify", "Replay the archive, checking every signature, roll and state."),
     "log": ("pbem.cli.game:log", "Readable history, every roll with its label and inputs."),
-    "schema": ("pbem.cli.game:schema", "JSON Schema of orders, move, turn or genesis files."),
+    "schema": ("pbem.cli.game:schema", "JSON Schema of orders, rulings, move, receipt, turn or genesis files."),
     "scenarios": ("pbem.cli.scenarios:scenarios", "List the bundled scenarios."),
     "scenario": ("pbem.cli.scenarios:scenario", "Check a scenario file you wrote."),
     "render": ("pbem.cli.render:render", "Draw the map (SVG) as it stands after a step."),
