@@ -447,21 +447,45 @@ def test_14_0_artillery_limit_on_attack() -> None:
     assert validate_attacks(b, sc, st_, orders("DE", atk(["de1"], ["us1"], ["art"]))) == []
 
 
-def test_14_0_adjacent_artillery_alone_can_still_make_its_8_31_attack() -> None:
-    # Artillery next to an enemy must attack [8.31]. Under [14.0] only artillery *added* to a combat
-    # (barrage, support) is capped by ground strength; an adjacent gun alone (0 ground points) would
-    # otherwise have no legal attack at all and the player-turn could never be submitted.
+def test_14_0_a_combat_with_no_ground_attacker_is_exempt() -> None:
+    # Artillery next to an enemy must attack [8.31]; a combat of artillery alone (adjacent, or
+    # barraging from afar beside it) has no ground strength to limit it and is exempt from [14.0].
     units = [artillery("art", "DE", 3, 1, 9), unit("us1", "US")]
     pos = {"art": "0301", "us1": "0401"}
     sc, st_, b = game(units, pos, artillery_limit=True, **LINE)
     assert rules_of(validate_attacks(b, sc, st_, orders("DE"))) == ["7.11", "8.31"]
     assert validate_attacks(b, sc, st_, orders("DE", atk(["art"], ["us1"]))) == []
-    # A second gun barraging from afar is added artillery: 3 points over 0 ground points.
     units.append(artillery("far", "DE", 3, 1, 9))
     sc, st_, b = game(units, {**pos, "far": "0101"}, artillery_limit=True, **LINE)
-    assert rules_of(validate_attacks(b, sc, st_, orders("DE", atk(["art"], ["us1"], ["far"])))) == [
-        "14.0"
-    ]
+    assert validate_attacks(b, sc, st_, orders("DE", atk(["art"], ["us1"], ["far"]))) == []
+
+
+def test_14_0_adjacent_artillery_counts_against_the_limit() -> None:
+    # "Both adjacent and non-adjacent artillery units count against this limit": de1 (3 attack)
+    # with an adjacent gun (barrage 2) leaves room for 1 more point, so a barrage of 2 from afar
+    # is refused and a barrage of 1 is not.
+    units = [unit("de1", "DE", attack=3), artillery("adj", "DE", 2, 1, 9), artillery("far", "DE", 2, 1, 9),
+             unit("us1", "US"), unit("us2", "US")]
+    pos = {"de1": "0301", "adj": "0501", "far": "0101", "us1": "0401"}
+    sc, st_, b = game(units, pos, artillery_limit=True, **LINE)
+    v = validate_attacks(b, sc, st_, orders("DE", atk(["de1", "adj"], ["us1"], ["far"])))
+    assert rules_of(v) == ["14.0"] and "to 2 of adjacent artillery" in str(v[0])
+    units[2] = artillery("far", "DE", 1, 1, 9)
+    sc, st_, b = game(units, pos, artillery_limit=True, **LINE)
+    assert validate_attacks(b, sc, st_, orders("DE", atk(["de1", "adj"], ["us1"], ["far"]))) == []
+
+
+def test_14_0_obliged_adjacent_artillery_over_the_limit_is_legal_but_nothing_may_be_added() -> None:
+    # de1 (1 attack) and a gun (barrage 3) both next to us1 must attack it together [7.11, 8.31,
+    # 7.14]: 3 > 1, yet some attack has to be legal. Our ruling: the obliged gun may exceed the
+    # limit on its own, but then no barrage or support may be added [14.0].
+    units = [unit("de1", "DE", attack=1), artillery("adj", "DE", 3, 1, 9), artillery("far", "DE", 1, 1, 9),
+             unit("us1", "US")]
+    pos = {"de1": "0301", "adj": "0501", "far": "0101", "us1": "0401"}
+    sc, st_, b = game(units, pos, artillery_limit=True, **LINE)
+    assert validate_attacks(b, sc, st_, orders("DE", atk(["de1", "adj"], ["us1"]))) == []
+    v = validate_attacks(b, sc, st_, orders("DE", atk(["de1", "adj"], ["us1"], ["far"])))
+    assert rules_of(v) == ["14.0"]
 
 
 def test_14_0_artillery_limit_on_fpf() -> None:

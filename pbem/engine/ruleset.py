@@ -139,7 +139,7 @@ class Ruleset(ABC, Generic[ScenarioT, StateT, OrdersT]):
 
     @property
     def rules_id(self) -> str:
-        """``system/version`` as the genesis records it, e.g. ``westwall/1``."""
+        """``system/version`` as the genesis records it, e.g. ``westwall/2``."""
         return f"{self.system}/{self.version}"
 
     # -- scenario and boundary ---------------------------------------------------------------------

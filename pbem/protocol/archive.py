@@ -116,7 +116,7 @@ class GenesisBody(_Body):
     scenario: ScenarioRef
     rules: str = Field(
         pattern=r"^[a-z0-9-]{1,32}/[A-Za-z0-9.-]{1,32}$",
-        description="Rules system and version the game is adjudicated with, e.g. westwall/1",
+        description="Rules system and version the game is adjudicated with, e.g. westwall/2",
     )
     options: dict[str, Any]
     chain_length: int = Field(ge=2, le=100_000)

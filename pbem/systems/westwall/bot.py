@@ -313,12 +313,16 @@ class _Ctx:
         return expected_value(line, attack - defense, solely_artillery=not nonart, table=board.geo.crt)
 
     def art_room(self, c: _Combat) -> int:
-        """Barrage and support points still allowed in a combat [14.0] (adjacent artillery obliged
-        to attack [8.31] does not count against the limit, as ``combat.validate_attacks`` reads it)."""
+        """Barrage and support points still allowed in a combat [14.0]: adjacent artillery counts
+        against the limit, as ``combat.validate_attacks`` reads it; a combat with no ground
+        attacker has no limit."""
         if not self.scenario.artillery_limit:
             return BIG
         ground = sum(self.unit[a].attack for a in c.attackers if not self.unit[a].is_artillery)
-        used = sum(self.unit[a].barrage for a in c.artillery) + c.support
+        if not any(not self.unit[a].is_artillery for a in c.attackers):
+            return BIG
+        adjacent = sum(self.unit[a].barrage for a in c.attackers if self.unit[a].is_artillery)
+        used = adjacent + sum(self.unit[a].barrage for a in c.artillery) + c.support
         return ground - used
 
 
@@ -743,8 +747,9 @@ def _improve(ctx: _Ctx, board: Board, combats: list[_Combat], home: dict[str, _C
                 continue
             before_src = ctx.combat_value(board, src)
             after_src = ctx.combat_value(board, _Combat(src.defenders, rest, src.artillery, src.support))
-            if ctx.scenario.artillery_limit and ctx.art_room(_Combat(src.defenders, rest)) < 0:
-                continue
+            if ctx.scenario.artillery_limit and (src.artillery or src.support) and \
+                    ctx.art_room(_Combat(src.defenders, rest, src.artillery, src.support)) < 0:
+                continue  # what was added to src would break [14.0] without this attacker
             for e in own_adj[a]:
                 dst = single.get(e)
                 if dst is None or dst is src:

@@ -295,19 +295,24 @@ def validate_attacks(
                         str(h),
                     )
                 )
-        # [14.0] artillery limit. Only artillery *added* to the combat counts: barraging units and
-        # support. Artillery attacking from an adjacent hex is obliged to attack [8.31] and suffers
-        # the results like any ground unit [8.33]; counting it would make an artillery unit left
-        # alone next to an enemy unable to make any legal attack at all (our reading; docs/westwall.md).
-        if scenario.artillery_limit:
+        # [14.0] artillery limit: barrage and support added to a combat in which ground units take
+        # part may not exceed their attack strength, and artillery attacking from an adjacent hex
+        # counts against the limit too ("both adjacent and non-adjacent artillery units count").
+        # A combat with no ground attacker is exempt. Our ruling for the case the rules leave open:
+        # adjacent artillery obliged to attack [8.31] may exceed the limit on its own (otherwise some
+        # positions would have no legal orders), but then nothing more may be added (docs/westwall.md).
+        if scenario.artillery_limit and ground_nonart:
+            adjacent_points = sum(_barrage(unit[u]) for u in att.attackers if unit[u].is_artillery)
             art_points = sum(_barrage(unit[u]) for u in att.artillery if unit[u].is_artillery)
             ground_points = sum(unit[u].attack for u in ground_nonart)
-            if art_points + att.support > ground_points:
+            added = art_points + att.support
+            if added and adjacent_points + added > ground_points:
                 out.append(
                     RuleViolation(
                         "14.0",
-                        f"{label} adds {art_points} artillery and {att.support} support points but "
-                        f"its non-artillery attackers have only {ground_points} attack points",
+                        f"{label} adds {art_points} artillery and {att.support} support points to "
+                        f"{adjacent_points} of adjacent artillery, but its non-artillery attackers "
+                        f"have only {ground_points} attack points",
                     )
                 )
         # [7.94] only participating ground attackers may advance; [7.95] along a defender's path.

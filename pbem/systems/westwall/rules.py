@@ -141,6 +141,9 @@ class WestWallRules(Ruleset[Scenario, State, Orders_]):
     bot) every method also accepts their JSON form."""
 
     system = "westwall"
+    version = "2"
+    """2: [14.0] counts adjacent artillery against the limit and exempts combats with no ground
+    attacker (westwall/1 counted only artillery added to a combat)."""
 
     def presenter(self) -> Presenter:
         from pbem.systems.westwall.presenter import WestWallPresenter
