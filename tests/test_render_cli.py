@@ -213,3 +213,18 @@ def test_verify_rerenders_maps_and_names_a_changed_one(game: tuple[Path, Path]) 
         assert "map-0002.svg" in err
     finally:
         (g / "map-0002.svg").write_bytes(svg)
+
+
+def test_mail_draft_for_webmail_carries_the_map_as_an_inline_png(game: tuple[Path, Path], tmp_path: Path) -> None:
+    # For sending a draft by hand to a webmail reader: the same mail with the map drawn as a PNG
+    # inside the HTML part (cid:), as 'pbem send' sends it.
+    home, g = game
+    out = tmp_path / "web.eml"
+    code, _o, err = run(home, "mail", "draft", g, "--step", "1", "--webmail", "-o", out)
+    assert code == 0, err
+    msg = email.message_from_bytes(out.read_bytes(), policy=email.policy.default)
+    png = next(p for p in msg.walk() if p.get_content_type() == "image/png")
+    html = next(p for p in msg.walk() if p.get_content_type() == "text/html").get_content()
+    assert png["Content-ID"] == "<map-1@pbem.invalid>" and "cid:map-1@pbem.invalid" in html
+    assert png.get_payload(decode=True)[:4] == b"\x89PNG"
+    assert any(p.get_filename() == "move-0001-US.json" for p in msg.walk())  # still ingestible

@@ -64,9 +64,20 @@ def mail() -> None:
 @click.option("--templates", "template_dir", default=None,
               type=click.Path(file_okay=False, path_type=Path),
               help="Your own mail templates (default: $PBEM_HOME/templates).")
+@click.option("--webmail", is_flag=True,
+              help="Also draw the map as a PNG inside the HTML part, as 'pbem send' does, so webmail "
+                   "shows it (for sending this file by hand).")
 def draft(game_dir: Path, step: int | None, output: Path | None,
-          template_dir: Path | None) -> None:
+          template_dir: Path | None, webmail: bool) -> None:
     """Write the email (.eml) that carries a move: what happened, the orders, the map and the files
     to attach (the move, the turn file it answers, that turn's map)."""
     eml = move_email(_open(game_dir), step, template_dir=template_dir)
+    if webmail:
+        import email
+        import email.policy
+
+        from pbem.mail.transport import with_inline_map
+
+        msg = with_inline_map(email.message_from_bytes(eml, policy=email.policy.SMTP))
+        eml = msg.as_bytes(policy=email.policy.SMTP)
     _emit(eml, output)
