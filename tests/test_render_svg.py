@@ -146,7 +146,7 @@ def test_hex_elements_sit_at_their_centres() -> None:
     hexes = [k for k in ids if re.fullmatch(r"hex-\d{4}", k)]
     assert len(hexes) == 30  # 6 columns x 5 rows, each once
     el = ids["hex-0302"]
-    assert (el.get("x"), el.get("y")) == ("90", "69.28")  # 1.5*20*3, sqrt(3)*20*2
+    assert (el.get("x"), el.get("y")) == ("90", "69.3")  # 1.5*20*3, sqrt(3)*20*2 (one decimal)
     assert terrain_group(root, "hex-0302").get("data-terrain") == "town"
     assert terrain_group(root, "hex-0503").get("fill") == "url(#t-woods)"
     assert terrain_group(root, "hex-0101").get("data-terrain") == "clear"
@@ -179,7 +179,7 @@ def test_every_on_map_unit_drawn_exactly_once_in_its_hex() -> None:
         assert el.get("data-hex") == st["units"][uid]["hex"]
         x, y = hex_center(Hex.parse(st["units"][uid]["hex"]), 32)
         tx, ty = (float(v) for v in el.get("transform", "")[10:-1].split(","))
-        assert math.isclose(tx, x, abs_tol=0.006) and math.isclose(ty, y, abs_tol=0.006)
+        assert math.isclose(tx, x, abs_tol=0.051) and math.isclose(ty, y, abs_tol=0.051)
 
 
 def test_waiting_and_eliminated_units_are_not_on_the_map() -> None:

@@ -129,8 +129,9 @@ def xml_id(prefix: str, name: str) -> str:
 
 
 def _n(v: float) -> str:
-    """A coordinate as short deterministic text (two decimals, no trailing zeros)."""
-    text = f"{v:.2f}".rstrip("0").rstrip(".")
+    """A coordinate as short deterministic text (one decimal -- a tenth of a pixel at the default
+    hex size -- no trailing zeros)."""
+    text = f"{v:.1f}".rstrip("0").rstrip(".")
     return "0" if text in ("-0", "") else text
 
 
