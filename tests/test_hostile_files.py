@@ -240,3 +240,56 @@ def test_copying_the_game_refuses_links_in_it(home: Path, game: Path, tmp_path: 
     (game / "scenario.json").symlink_to(elsewhere)
     line = refused(pbem_proc(home, "status", game))
     assert "scenario.json" in line and "symbolic link" in line
+
+
+def _listing(d: Path) -> dict[str, tuple[int, float]]:
+    """Names, sizes and modification times (the sparse file is never read)."""
+    return {p.name: (p.lstat().st_size, p.lstat().st_mtime) for p in sorted(d.iterdir())}
+
+
+def _plant(target: Path, kind: str) -> None:
+    if kind == "fifo":
+        os.mkfifo(target)
+    elif kind == "sparse":
+        with open(target, "wb") as f:
+            f.truncate(20 * 1024**3)
+    else:
+        target.symlink_to("/etc/passwd")
+
+
+@pytest.mark.parametrize("kind", ["fifo", "sparse", "link"])
+def test_hostile_receipt_files_are_refused_or_ignored_without_hanging(home: Path, tmp_path: Path, kind: str) -> None:
+    # A receipt (quick results) is read like a move: a 20 GB sparse file or a link at its name is
+    # refused at once, in one line; a FIFO is not a file and is never opened. Nothing is written.
+    g = tmp_path / "g"
+    res = pbem_proc(home, "new", "bastogne-spearhead", g, "--player", "DE=alice", "--player", "US=bob")
+    assert res.returncode == 0, res.stderr
+    _plant(g / "receipt-0001-US.json", kind)
+    before = _listing(g)
+    res = pbem_proc(home, "verify", g)
+    if kind == "fifo":
+        assert res.returncode == 0, res.stderr
+    else:
+        line = refused(res, 1)
+        assert "receipt-0001-US.json" in line
+    assert _listing(g) == before
+
+
+@pytest.mark.parametrize("kind", ["fifo", "sparse", "link"])
+def test_hostile_publication_files_are_refused_without_hanging(tmp_path: Path, kind: str) -> None:
+    # In a game with hidden information verify reads the umpire's publication.json: a FIFO, a
+    # 20 GB sparse file or a link standing there is refused at once, in one line.
+    h, g = tmp_path / "home", tmp_path / "g"
+    for name in ("a", "b", "c", "gc"):
+        assert pbem_proc(h, "key", "new", name).returncode == 0
+    scenario = tmp_path / "hidden.json"
+    scenario.write_text(json.dumps({"id": "auction-hidden", "system": "auction-hidden", "sides": ["A", "B", "C"],
+                                    "umpire": "GC", "rounds": 1}))
+    res = pbem_proc(h, "new", scenario, g, "--player", "A=a", "--player", "B=b", "--player", "C=c",
+                    "--player", "GC=gc")
+    assert res.returncode == 0, res.stderr
+    _plant(g / "publication.json", kind)
+    before = _listing(g)
+    line = refused(pbem_proc(h, "verify", g), 1)
+    assert "publication.json" in line
+    assert _listing(g) == before
