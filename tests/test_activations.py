@@ -223,7 +223,7 @@ def test_activation_game_by_two_players_end_to_end(tmp_path: Path) -> None:
     assert files_a == files_b
     res = pbem("verify", a.dir, home=tmp_path / "stranger")
     assert res.code == 0, res.err
-    assert "ok" in res.out.lower() or "verified" in res.out.lower()
+    assert res.out.strip().endswith("OK")
 
 
 def _turn_events(game_dir: Path) -> list[dict[str, Any]]:

@@ -35,24 +35,30 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def _start_pymap(port: int, *tls: str) -> subprocess.Popen[bytes]:
+    """pymap's in-memory IMAP server on loopback (``tls``: its TLS options), once it answers."""
+    pymap = Path(sys.executable).with_name("pymap")
+    proc = subprocess.Popen([str(pymap), "--host", "127.0.0.1", "--port", str(port), *tls, "dict",
+                             "--demo-user", USER, "--demo-password", PASSWORD],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    for _ in range(100):
+        try:
+            imaplib.IMAP4("127.0.0.1", port).logout()
+            return proc
+        except OSError:
+            time.sleep(0.1)
+    proc.terminate()
+    pytest.fail("pymap did not start")
+
+
 @pytest.fixture(scope="module")
 def servers() -> Iterator[tuple[int, int]]:
     """(smtp port, imap port): pymap's in-memory IMAP server, and an SMTP server that delivers each
     recipient's mail into their mailbox there."""
     imap_port = _free_port()
-    pymap = Path(sys.executable).with_name("pymap")
-    proc = subprocess.Popen([str(pymap), "--host", "127.0.0.1", "--port", str(imap_port), "--no-tls",
-                             "dict", "--demo-user", USER, "--demo-password", PASSWORD],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = _start_pymap(imap_port, "--no-tls")
     try:
-        for _ in range(100):
-            try:
-                conn = imaplib.IMAP4("127.0.0.1", imap_port)
-                break
-            except OSError:
-                time.sleep(0.1)
-        else:
-            pytest.fail("pymap did not start")
+        conn = imaplib.IMAP4("127.0.0.1", imap_port)
         conn.login(USER, PASSWORD)
         for box in MAILBOX.values():
             conn.create(box)
@@ -310,17 +316,8 @@ def test_fetch_over_starttls_trusting_the_servers_ca(tmp_path: Path) -> None:
 
     cert, key = _self_signed(tmp_path)
     port = _free_port()
-    pymap = Path(sys.executable).with_name("pymap")
-    proc = subprocess.Popen([str(pymap), "--host", "127.0.0.1", "--port", str(port), "--cert", str(cert),
-                             "--key", str(key), "dict", "--demo-user", USER, "--demo-password", PASSWORD],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = _start_pymap(port, "--cert", str(cert), "--key", str(key))
     try:
-        for _ in range(100):
-            try:
-                imaplib.IMAP4("127.0.0.1", port).logout()
-                break
-            except OSError:
-                time.sleep(0.1)
         de_home, us_home = tmp_path / "de", tmp_path / "us"
         a, b = tmp_path / "a", tmp_path / "b"
         ok(pbem("key", "new", "alice", home=de_home))

@@ -131,7 +131,7 @@ def autoplay(
         t0 = time.perf_counter()
         orders = choose(game.scenario, rp.current.state, side, seed=seed)
         t1 = time.perf_counter()
-        normalized = prepare_orders(game, rp.current, side, orders)
+        normalized = prepare_orders(game, rp.current.state, side, orders)
         tv = time.perf_counter()
         body = move_body(game, rp, side, normalized, seeds[side])
         step = body["step"]

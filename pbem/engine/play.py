@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pbem.engine.replay import Game, Replay, StepRecord, run_move_outputs
+from pbem.engine.replay import Game, Replay, run_move_outputs
 from pbem.errors import ArchiveError, IllegalOrders, InputError, PbemError
 from pbem.protocol import archive
 from pbem.protocol.archive import Message
@@ -257,9 +257,9 @@ def owed_by(game: Game, rp: Replay, sides: list[str]) -> Any:
     rnd = rp.current.round
     if rnd is None:
         return decision
-    for d in rp.current.pending:
-        if d.side in sides and rnd.slot(d.side) not in rp.held:
-            return d
+    side = _my_sealed_side(rp, rnd, sides)
+    if side is not None:
+        return next(d for d in rp.current.pending if d.side == side)
     mine = [d.side for d in rp.current.pending if d.side in sides]
     if mine:
         raise InputError(f"{', '.join(mine)} has sent its {rnd.phase} message for this round already; "
@@ -282,12 +282,12 @@ def state_for(game: Game, rp: Replay, side: str, key_name: str | None) -> Any:
     return state
 
 
-def prepare_orders(game: Game, record: StepRecord, side: str, document: Any) -> Any:
-    """Parse, normalise and check ``side``'s orders against ``record``'s state; returns the JSON
+def prepare_orders(game: Game, state: Any, side: str, document: Any) -> Any:
+    """Parse, normalise and check ``side``'s orders against ``state``; returns the JSON
     that will be signed. :class:`IllegalOrders` lists every violation."""
     rules, sc = game.ruleset, game.scenario
-    parsed = rules.normalize(sc, record.state, side, rules.load_orders(sc, document))
-    violations = rules.validate(sc, record.state, side, parsed)
+    parsed = rules.normalize(sc, state, side, rules.load_orders(sc, document))
+    violations = rules.validate(sc, state, side, parsed)
     if violations:
         raise IllegalOrders(violations)
     return rules.dump_orders(sc, parsed)
@@ -354,7 +354,7 @@ def preview(game: Game, rp: Replay, side: str, document: Any, *, key_name: str |
     and described."""
     decision = owed_by(game, rp, [side])
     state = state_for(game, rp, side, key_name)
-    orders = prepare_orders(game, _AtState(state), side, document)  # type: ignore[arg-type]
+    orders = prepare_orders(game, state, side, document)
     presenter = game.ruleset.presenter()
     rnd = rp.current.round
     step = rnd.slot(side) if rnd is not None else rp.next_step
@@ -408,12 +408,11 @@ def submit(game: Game, orders: OrdersSource, key_name: str, *, confirm: Confirm 
     # the same orders re-submitted after they were archived: nothing new to sign
     last = next((m for m in reversed(rp.recent_moves()) if m.body.side in my_sides), None)
     sealed_now = rp.records and not rp.tail_open and rp.current.round is not None
-    if last is not None and not sealed_now and rp.record(last.body.step - 1) is not None \
-            and rp.record(last.body.step - 1).state is not None:  # type: ignore[union-attr]
-        before = rp.record(last.body.step - 1)
+    before = rp.record(last.body.step - 1) if last is not None and not sealed_now else None
+    if last is not None and before is not None and before.state is not None:
         try:
-            same = before is not None and prepare_orders(
-                game, before, last.body.side, orders(before.state, last.body.side)) == last.body.orders
+            same = prepare_orders(game, before.state, last.body.side,
+                                  orders(before.state, last.body.side)) == last.body.orders
         except PbemError:
             same = False
         if same and (rp.tail_open or not rp.current.pending or rp.current.pending[0].side not in my_sides
@@ -499,7 +498,7 @@ def _sealed_body(game: Game, rp: Replay, side: str, step: int, answers: str, ord
             "reveal": reveal(seed, game.chain_length, j).hex(), "orders": orders}
 
 
-def _my_sealed_side(rp: Replay, rnd: Any, my_sides: list[str], key_name: str, phase: str) -> str | None:
+def _my_sealed_side(rp: Replay, rnd: Any, my_sides: list[str]) -> str | None:
     """The side of ``my_sides`` that owes this phase's message and has not sent it (held moves
     included), or ``None`` when every one of them has."""
     for side in rnd.owed():
@@ -518,7 +517,7 @@ def _submit_sealed(game: Game, rp: Replay, rnd: Any, orders: OrdersSource, key_n
     if rnd.phase == "reveal":
         raise InputError("every side has committed its sealed orders: reveal yours with "
                          "'pbem reveal GAME_DIR --key KEY' (orders cannot change now) [P8]")
-    side = _my_sealed_side(rp, rnd, my_sides, key_name, "commit")
+    side = _my_sealed_side(rp, rnd, my_sides)
     if side is None:
         raise InputError(f"your sealed orders for this round are committed already; waiting for "
                          f"{rp.waiting} [P8]")
@@ -526,7 +525,7 @@ def _submit_sealed(game: Game, rp: Replay, rnd: Any, orders: OrdersSource, key_n
     state = rp.current.state
     if state is None:  # hidden information: what this side may see, from the umpire's last report
         state = view_state(game, rp, side, key_name)
-    orders_json = prepare_orders(game, _AtState(state), side, orders(state, side))  # type: ignore[arg-type]
+    orders_json = prepare_orders(game, state, side, orders(state, side))
     presenter = game.ruleset.presenter()
     label = rnd.labels[rnd.sides.index(side)]
     shown = Preview(side, step, f"{label} -- sealed: only a commitment is sent now", orders_json,
@@ -552,11 +551,6 @@ def _submit_sealed(game: Game, rp: Replay, rnd: Any, orders: OrdersSource, key_n
                         commit_orders(commitment(orders_json, salt), for_umpire), seeds[side])
     local.save_sealed(step, side, orders_json)
     return _sign_and_place(game, rp, local, result, body, key_name)
-
-
-@dataclass
-class _AtState:
-    state: Any
 
 
 def my_view(game: Game, rp: Replay, side: str, key_name: str) -> Any:
@@ -739,7 +733,7 @@ def rule(game: Game, rulings: Any, key_name: str, *, confirm: Confirm | None = N
     lines += [f"  {side}: {line}" for side, o in orders.items() for line in presenter.describe_orders(game.scenario, o)]
     for side, o in orders.items():
         try:
-            prepare_orders(game, rp.current, side, o)
+            prepare_orders(game, rp.current.state, side, o)
         except PbemError as exc:
             lines.append(f"  {side}'s orders break the rules: {exc}")
     shown = Preview(game.umpire, step, "Rulings before the reveals [P9]", {"rulings": checked}, lines, [])
@@ -766,7 +760,7 @@ def reveal(game: Game, key_name: str, *, confirm: Confirm | None = None) -> Subm
     if rnd.phase == "ruling":
         raise InputError(f"the umpire has not ruled yet: waiting for {rp.waiting}; reveal when "
                          "its ruling has arrived (it rules before anyone reveals) [P9]")
-    side = _my_sealed_side(rp, rnd, my_sides, key_name, "reveal")
+    side = _my_sealed_side(rp, rnd, my_sides)
     if side is None:
         raise InputError(f"your sealed orders are revealed already; waiting for {rp.waiting}")
     commit_step = rnd.slot(side, "commit")

@@ -193,14 +193,6 @@ class StepRecord:
 
 
 @dataclass
-class _Base:
-    """The state a sealed round's orders are checked against (what :meth:`Replay._check_orders`
-    reads of a record)."""
-
-    state: Any
-
-
-@dataclass
 class VerifySummary:
     game: str
     scenario: str
@@ -629,6 +621,7 @@ class Replay:
         self.progress: Callable[[int, int], None] | None = None
         """Called with (step, last step) as the walk reaches each archived move (progress bars)."""
         self.receipts: dict[int, Message] = {}
+        self._receipt_names: dict[int, list[str]] = {}
         """Receipts (quick results) by the step of the move whose dice they key: archived ones and
         any added by :meth:`add_receipt`; checked against the move and the chain before use."""
         self.new_receipts: list[Message] = []
@@ -1025,7 +1018,7 @@ class Replay:
         if decision.side != body.side:
             raise self._bad(name, f"step {k} is {decision.side}'s decision ({decision.label}), not {body.side}'s [P2]")
         self._check_answers(msg, record.turn_hash, record.name)
-        self._checked[k] = self._check_orders(name, record, body.side, body.orders)
+        self._checked[k] = self._check_orders(name, record.state, body.side, body.orders)
         self._advance_chain(msg, revealed, archived=archived)
         if not decision.random:
             self._resolve(msg, None)
@@ -1099,7 +1092,7 @@ class Replay:
             if commitment(opened[0], opened[1]) != parse_commit(commit_msg.body.orders, umpire=rnd.umpire is not None):
                 raise self._bad(name, f"the orders revealed by {body.side} do not match its commitment in "
                                 f"{commit_msg.name} [P8]")
-            self._check_orders(name, _Base(record.state), body.side, opened[0])  # type: ignore[arg-type]
+            self._check_orders(name, record.state, body.side, opened[0])
         self._advance_chain(msg, revealed, archived=archived)
         if rnd.done + 1 < rnd.n:
             after = replace(rnd, done=rnd.done + 1)
@@ -1134,7 +1127,7 @@ class Replay:
             where = commit_msg.name
         if commitment(orders, salt) != parse_commit(commit_msg.body.orders, umpire=True):
             raise self._bad(where, f"the orders of {side} do not match its commitment in {commit_msg.name} [P8]")
-        return self._check_orders(where, _Base(record.state), side, orders)  # type: ignore[arg-type]
+        return self._check_orders(where, record.state, side, orders)
 
     def hidden_resolution(self, rnd: Round, record: StepRecord, step: int) -> tuple[Any, bytes, list[bytes], list[Any]]:
         """On a machine that knows everything: resolve a hidden round as its report at ``step``
@@ -1242,7 +1235,7 @@ class Replay:
         checked: dict[str, Any] = {}
         for msg in reveals:
             opened = msg.body.orders["orders"]
-            parsed, chk = self._check_orders(msg.name, _Base(record.state), msg.body.side, opened)  # type: ignore[arg-type]
+            parsed, chk = self._check_orders(msg.name, record.state, msg.body.side, opened)
             orders[msg.body.side], checked[msg.body.side] = parsed, chk
         chain_values = [bytes.fromhex(m.body.reveal) for m in keyed]
         bodies = sha256_hex(canonical_bytes([m.body_hash for m in keyed]))
@@ -1268,14 +1261,14 @@ class Replay:
         assert decision.revealer is not None  # checked when the decision was recorded
         return decision.revealer
 
-    def _check_orders(self, name: str, record: StepRecord, side: str, orders: JSON) -> tuple[Any, Any]:
+    def _check_orders(self, name: str, state: Any, side: str, orders: JSON) -> tuple[Any, Any]:
         """Parse a move's orders once and check them; returns what resolving needs."""
         g = self.game
         try:
             parsed = g.ruleset.load_orders(g.scenario, orders)
         except PbemError as exc:
             raise self._bad(name, f"malformed orders: {exc}") from None
-        checked = g.ruleset.check(g.scenario, record.state, side, parsed)
+        checked = g.ruleset.check(g.scenario, state, side, parsed)
         if checked.violations:
             text = "; ".join(str(v) for v in checked.violations[:5])
             raise self._bad(name, f"illegal orders: {text}")
@@ -1339,8 +1332,8 @@ class Replay:
         prev_move = self.placed[-1]
         co = self.revealer_of(self.placed_count)
         seed = self.local_seeds.get(co)
-        receipt = self.receipts.get(self.placed_count)
-        if seed is None and receipt is not None:
+        receipt = self._receipt(self.placed_count) if seed is None else None
+        if receipt is not None:
             self._resolve(prev_move, self._receipt_reveal(receipt))
             self.tail_open = False
             last = self.records[-1]
@@ -1368,18 +1361,29 @@ class Replay:
     # receipts (quick results) ------------------------------------------------------------------
 
     def _load_receipts(self) -> None:
-        g = self.game
-        for name in g.listing.other:
+        """Index the archived receipts by step; each is read and parsed only when needed (the
+        one for the move now waiting; every one in ``verify``), so a command's cost does not grow
+        with the number of receipts a long game gathers."""
+        for name in self.game.listing.other:
             m = archive.RECEIPT_RE.match(name)
-            if m is None:
-                continue
+            if m is not None:
+                self._receipt_names.setdefault(int(m.group(1)), []).append(name)
+
+    def _receipt(self, step: int) -> Message | None:
+        """The receipt for move ``step``, if one is archived (or was just added)."""
+        hit = self.receipts.get(step)
+        if hit is not None:
+            return hit
+        g = self.game
+        for name in self._receipt_names.get(step, []):
             try:
                 msg = archive.parse_receipt(read_file(g.path(name), 1 << 16), name)
             except InputError as exc:
                 raise self._bad(name, _strip(str(exc), name)) from None
-            if msg.body.step != int(m.group(1)) or msg.body.side != m.group(2):
+            if msg.body.step != step or name != archive.receipt_name(msg.body.step, msg.body.side):
                 raise self._bad(name, f"body is step {msg.body.step} by {msg.body.side}; the file name disagrees [P2]")
-            self.receipts[msg.body.step] = msg
+            self.receipts[step] = msg
+        return self.receipts.get(step)
 
     def _receipt_reveal(self, msg: Message) -> bytes:
         """Check a receipt for the move now waiting for its reveal; the chain value it discloses."""
@@ -1415,9 +1419,14 @@ class Replay:
         """Every archived receipt of a step resolved by a later move disclosed that move's value."""
         from pbem.protocol.dsse import verify
 
+        if not self.strict:
+            return  # verify checks them all; other commands read only the one they need
         g = self.game
-        for k, msg in sorted(self.receipts.items()):
+        for k in sorted(set(self._receipt_names) | set(self.receipts)):
+            msg = self._receipt(k)
             rec = self.record(k)
+            if msg is None:
+                continue
             if rec is None or k == self.placed_count:
                 continue  # before this replay's checkpoint, or the tail it resolved (checked)
             body = msg.body
@@ -1434,7 +1443,7 @@ class Replay:
         """Place a receipt for the move now waiting for its reveal (ingest): the turn is resolved."""
         try:
             if not self.tail_open or msg.body.step != self.placed_count:
-                known = self.receipts.get(msg.body.step)
+                known = self._receipt(msg.body.step)
                 if known is not None and known.body_hash == msg.body_hash:
                     return
                 raise self._bad(msg.name, f"no move waits for this receipt (the game is at step "

@@ -35,7 +35,7 @@ from __future__ import annotations
 import hashlib
 import shlex
 import subprocess
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -148,8 +148,10 @@ def _key(message_id: str) -> str:
     return hashlib.sha256(message_id.encode("utf-8")).hexdigest()[:32]
 
 
-def outgoing(game_dir: Path, my_sides: set[str]) -> list[tuple[Path, Any]]:
-    """The drafted mails of this game that come from a side played here, oldest first."""
+def outgoing(game_dir: Path, my_sides: set[str], sent: Collection[str] = ()) -> list[tuple[Path, Any]]:
+    """The drafted mails of this game that come from a side played here and are not in ``sent``
+    (names), oldest first. A draft sent before is not even read, so the cost of a send does not
+    grow with the number of mails a long game has drafted."""
     import email
     import email.policy
 
@@ -160,6 +162,8 @@ def outgoing(game_dir: Path, my_sides: set[str]) -> list[tuple[Path, Any]]:
     # invitations and joins first (nothing can be placed before them), then moves by step
     paths = sorted(game_dir.glob("mail-*.eml"), key=lambda p: (p.name[5:9].isdigit(), p.name))
     for path in paths:
+        if path.name in sent:
+            continue
         msg = email.message_from_bytes(read_regular(path, MAX_EML_BYTES, what=path.name),
                                        policy=email.policy.SMTP)
         if msg.get("X-Pbem-From-Side") in my_sides:
@@ -173,12 +177,12 @@ def send(game_dir: Path, local_dir: Path, my_sides: set[str], server: Server,
     import smtplib
 
     record = _record_dir(local_dir, "sent")
-    todo, already = [], []
-    for path, msg in outgoing(game_dir, my_sides):
-        mid = path.name  # drafts are never rewritten, so the name is the mail (several share a Message-ID)
-        if (record / _key(mid)).exists():
-            already.append(path.name)
-            continue
+    # drafts are never rewritten, so a draft's name is the mail (several share a Message-ID)
+    names = [p.name for p in game_dir.glob("mail-*.eml")]
+    already = sorted(n for n in names if (record / _key(n)).exists())
+    todo = []
+    for path, msg in outgoing(game_dir, my_sides, set(already)):
+        mid = path.name
         if not msg.get("To"):
             raise InputError(f"{path.name} has no To: address (the genesis has none for "
                              f"{msg.get('X-Pbem-To-Side', 'its recipient')}): give the players' addresses "

@@ -209,6 +209,8 @@ class _Renderer:
         # counter side: a counter spans 0.5 hex either side of the centre, clear of the hex number
         # above it (-0.64 to -0.88) and a place name below it (+0.52 to +0.82) [readability]
         self.cs = 1.0 * self.s
+        self._boxes: list[tuple[float, float, float, float]] | None = None
+        """Counters and combat labels placed so far (``_label_spot``)."""
 
     # -- geometry ---------------------------------------------------------------------------------
     def c(self, h: Hex) -> tuple[float, float]:
@@ -906,12 +908,13 @@ class _Renderer:
         covers no counter and no label placed before; when none is free, the one that covers
         least."""
         s, half = self.s, self.cs / 2
-        if not hasattr(self, "_boxes"):
-            self._boxes: list[tuple[float, float, float, float]] = []
+        if self._boxes is None:
+            self._boxes = []
             for c in self.v.counters:
                 if c.hex in self.visible_set:
                     cx, cy = self.c(c.hex)
                     self._boxes.append((cx - half, cy - half, cx + half, cy + half))
+        boxes = self._boxes
         vy = half + 0.1 * s + hgt / 2
         vx = w / 2 + half + 0.1 * s
         spots = []
@@ -919,16 +922,14 @@ class _Renderer:
             spots += [(0.0, -vy * k), (0.0, vy * k), (-vx * k, 0.0), (vx * k, 0.0),
                       (-vx * k, -vy * k), (vx * k, -vy * k), (-vx * k, vy * k), (vx * k, vy * k)]
 
-        if not hasattr(self, "_bounds"):
-            xs = [self.c(h)[0] for h in self.visible] or [tx]
-            ys = [self.c(h)[1] for h in self.visible] or [ty]
-            self._bounds = (min(xs) - 0.5 * s, min(ys) - 0.5 * s, max(xs) + 0.5 * s, max(ys) + 0.5 * s)
-        bx0, by0, bx1, by1 = self._bounds
+        xs = [self.c(h)[0] for h in self.visible] or [tx]
+        ys = [self.c(h)[1] for h in self.visible] or [ty]
+        bx0, by0, bx1, by1 = min(xs) - 0.5 * s, min(ys) - 0.5 * s, max(xs) + 0.5 * s, max(ys) + 0.5 * s
 
         def covered(box: tuple[float, float, float, float]) -> float:
             # a spot off the hexes drawn (a cropped map clips it) counts as covering everything
             area = 0.0 if bx0 <= box[0] and box[2] <= bx1 and by0 <= box[1] and box[3] <= by1 else 1e12
-            for b in self._boxes:
+            for b in boxes:
                 dx = min(box[2], b[2]) - max(box[0], b[0])
                 dy = min(box[3], b[3]) - max(box[1], b[1])
                 if dx > 0 and dy > 0:
@@ -945,7 +946,7 @@ class _Renderer:
                 break
         assert best is not None
         _, dx, dy = best
-        self._boxes.append((tx + dx - w / 2, ty + dy - hgt / 2, tx + dx + w / 2, ty + dy + hgt / 2))
+        boxes.append((tx + dx - w / 2, ty + dy - hgt / 2, tx + dx + w / 2, ty + dy + hgt / 2))
         return tx + dx, ty + dy
 
     # -- header and panel -------------------------------------------------------------------------
