@@ -118,6 +118,9 @@ HEXSIDE_ORDER = (
 NATO_TYPES = (
     "armor", "mech", "recon", "infantry", "airborne", "engineer", "artillery", "sp-artillery"
 )
+EXTRA_NATO_TYPES = ("glider", "airborne-artillery")
+"""Symbols defined (and listed in the legend) only on maps that show such a counter, so maps of
+games without them stay byte for byte as they were."""
 
 
 def xml_id(prefix: str, name: str) -> str:
@@ -382,6 +385,10 @@ class _Renderer:
             f".pl{{font-size:{_n(0.3 * s)}px;fill:{self.col['text']}}}"
         )
 
+    def _nato_kinds(self) -> tuple[str, ...]:
+        used = {c.symbol for c in self.v.counters}
+        return NATO_TYPES + tuple(k for k in EXTRA_NATO_TYPES if k in used)
+
     def _defs(self, dwg: svgwrite.Drawing, fr: _Frame, *, symbols: bool = True) -> None:
         s = self.s
         corners = [(s * math.cos(math.radians(a)), s * math.sin(math.radians(a)))
@@ -458,8 +465,10 @@ class _Renderer:
             "artillery": [dot()],
             "sp-artillery": [dot(), oval()],
             "engineer": [eng],
+            "glider": [*cross(), dwg.line(start=(_n(x0), _n(0.3 * h)), end=(_n(x1), _n(0.3 * h)))],
+            "airborne-artillery": [dot(), chute],
         }
-        for kind in NATO_TYPES if symbols else ():
+        for kind in self._nato_kinds() if symbols else ():
             g = dwg.g(id=f"nato-{kind}", stroke_width=sw)
             g.add(box())
             for p in parts[kind]:
@@ -1037,7 +1046,7 @@ class _Renderer:
                                stroke_width=_n(width * s)))
             label(kind)
         heading("Units")
-        for kind in NATO_TYPES:
+        for kind in self._nato_kinds():
             y += row * 1.3
             g.add(dwg.use(f"#nato-{kind}", x=_n(x + 0.45 * s), y=_n(y), stroke="#000000",
                           fill="#000000"))

@@ -232,11 +232,22 @@ class MapData(Strict):
 # --------------------------------------------------------------------------------------------------
 
 UnitType = Literal[
-    "armor", "mech", "recon", "infantry", "airborne", "engineer", "artillery", "sp-artillery"
+    "armor",
+    "mech",
+    "recon",
+    "infantry",
+    "airborne",
+    "glider",
+    "engineer",
+    "artillery",
+    "sp-artillery",
+    "airborne-artillery",
 ]
 MECH_TYPES: frozenset[str] = frozenset({"armor", "mech", "recon", "sp-artillery"})
 """Unit types restricted by [5.24]."""
-ARTILLERY_TYPES: frozenset[str] = frozenset({"artillery", "sp-artillery"})
+ARTILLERY_TYPES: frozenset[str] = frozenset({"artillery", "sp-artillery", "airborne-artillery"})
+AIRBORNE_TYPES: frozenset[str] = frozenset({"airborne", "glider", "airborne-artillery"})
+"""Units that arrive by air (Arnhem [15.3], [17.32]: glider units count as airborne)."""
 
 
 class UnitDef(Strict):
