@@ -322,6 +322,11 @@ class Reinforcement(Strict):
     units: list[str]
     entry: list[Area] = Field(description="Alternatives: entry hexes [11.11]")
     rule: str
+    airborne: bool = Field(
+        False,
+        description="Arrives by air, not over a map edge (Arnhem [15.3]): placed in any entry hex, "
+        "one unit a hex, no entry cost; the exclusive rules say how far it may move on landing",
+    )
 
 
 # --------------------------------------------------------------------------------------------------
