@@ -198,8 +198,12 @@ class Geometry:
 
     Every table is filled lazily, hex by hex (or hexside by hexside), on first use."""
 
-    def __init__(self, scenario: Scenario) -> None:
+    def __init__(
+        self, scenario: Scenario, destroyed: frozenset[tuple[Hex, Hex]] = frozenset()
+    ) -> None:
         self.scenario = scenario
+        self.destroyed = destroyed
+        """Bridge hexsides demolished during play (Arnhem [12.13]): their water is in full effect."""
         m = scenario.map
         key = scenario.terrain_key
         self.key = key
@@ -246,6 +250,8 @@ class Geometry:
         c = self._crossing_memo.get(side)
         if c is None:
             feats = self.scenario.map.hexside_features.get(side)
+            if side in self.destroyed and feats is not None:
+                feats = feats | {"destroyed-bridge"}
             if feats is None:
                 c = NO_CROSSING
             else:
@@ -260,18 +266,33 @@ class Geometry:
         return h in self.hexes
 
 
-_GEOMETRY: dict[int, Geometry] = {}
+_GEOMETRY: dict[tuple[int, frozenset[tuple[Hex, Hex]]], Geometry] = {}
 
 
-def geometry(scenario: Scenario) -> Geometry:
-    """The cached :class:`Geometry` of a scenario object."""
-    g = _GEOMETRY.get(id(scenario))
+def geometry(
+    scenario: Scenario, destroyed: frozenset[tuple[Hex, Hex]] = frozenset()
+) -> Geometry:
+    """The cached :class:`Geometry` of a scenario object (with these bridges demolished)."""
+    k = (id(scenario), destroyed)
+    g = _GEOMETRY.get(k)
     if g is None or g.scenario is not scenario:
         if len(_GEOMETRY) > 64:
             _GEOMETRY.clear()
-        g = Geometry(scenario)
-        _GEOMETRY[id(scenario)] = g
+        g = Geometry(scenario, destroyed)
+        _GEOMETRY[k] = g
     return g
+
+
+def destroyed_bridges(state: State) -> frozenset[tuple[Hex, Hex]]:
+    """The demolished bridge hexsides recorded in ``state`` (Arnhem [12.13, 12.17])."""
+    items = state.exclusive.get("destroyed_bridges") if state.exclusive else None
+    if not items:
+        return frozenset()
+    out = set()
+    for s in items:
+        a, b = s.split("/")
+        out.add(hexside(Hex.parse(a), Hex.parse(b)))
+    return frozenset(out)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -317,7 +338,12 @@ class Board:
 
     @classmethod
     def from_state(cls, scenario: Scenario, state: State) -> Board:
-        board = cls(scenario, geometry(scenario), dict(state.units), dict(state.control))
+        board = cls(
+            scenario,
+            geometry(scenario, destroyed_bridges(state)),
+            dict(state.units),
+            dict(state.control),
+        )
         pos = board._pos
         at = board._at
         by_side = board._by_side
@@ -544,6 +570,15 @@ class Board:
         )
 
     # -- terrain ------------------------------------------------------------------------------
+    def demolish(self, a: Hex, b: Hex) -> None:
+        """The bridge between ``a`` and ``b`` no longer exists (Arnhem [12.13]): from now on this
+        board sees the water in full effect. Recorded in the state by the exclusive rules."""
+        self.geo = geometry(self.scenario, self.geo.destroyed | {hexside(a, b)})
+
+    def repair(self, a: Hex, b: Hex) -> None:
+        """The demolished bridge between ``a`` and ``b`` is usable again (Arnhem [13.1])."""
+        self.geo = geometry(self.scenario, self.geo.destroyed - {hexside(a, b)})
+
     def on_map(self, h: Hex) -> bool:
         return h in self.geo.hexes
 
@@ -717,19 +752,11 @@ class Board:
         return self.entry_check(unit, h)
 
     def edges_of(self, h: Hex) -> list[str]:
-        """Map edges ``h`` lies on."""
-        c0, c1 = self.scenario.map.cols
-        r0, r1 = self.scenario.map.rows
-        out = []
-        if h.col == c0:
-            out.append("west")
-        if h.col == c1:
-            out.append("east")
-        if h.row == r0:
-            out.append("north")
-        if h.row == r1:
-            out.append("south")
-        return out
+        """Map edges ``h`` lies on (compass edges: see :func:`movement.edge_axis`)."""
+        from pbem.systems.westwall.movement import edge_distance
+
+        return [e for e in ("west", "east", "north", "south")
+                if edge_distance(self.scenario, h, e) == 0]
 
     # -- output -------------------------------------------------------------------------------
     def to_state(self, base: State, **changes: object) -> State:
@@ -738,6 +765,12 @@ class Board:
             "units": _sorted_dict(self.units),
             "control": _sorted_dict(self.control),
         }
+        if self.geo.destroyed != destroyed_bridges(base):
+            extra = dict(base.exclusive)
+            extra["destroyed_bridges"] = sorted(f"{a}/{b}" for a, b in self.geo.destroyed)
+            if not self.geo.destroyed:
+                del extra["destroyed_bridges"]
+            update["exclusive"] = dict(sorted(extra.items()))
         update.update(changes)
         return base.model_copy(update=update)
 

@@ -81,12 +81,14 @@ def ground_support_available(scenario: Scenario, state: State, side: str) -> int
     The allotment is the scenario entry for ``side`` with the latest ``from_turn`` not after the
     current game-turn; points spent this game-turn (``state.ground_support_used``) are deducted.
     Nothing carries over: ``rules.py`` clears ``ground_support_used`` at each new game-turn [9.14]."""
-    entries = [
-        g for g in scenario.ground_support if g.side == side and g.from_turn <= state.game_turn
-    ]
-    if not entries:
-        return 0
-    allot = max(entries, key=lambda g: g.from_turn).points
+    allot = get_exclusive(scenario.game).ground_support(scenario, state, side)
+    if allot is None:
+        entries = [
+            g for g in scenario.ground_support if g.side == side and g.from_turn <= state.game_turn
+        ]
+        if not entries:
+            return 0
+        allot = max(entries, key=lambda g: g.from_turn).points
     return max(0, allot - state.ground_support_used.get(side, 0))
 
 
@@ -836,8 +838,12 @@ def _apply_result(
         for d in att.defenders:
             if b.unit_hex(d) is None:
                 continue
+            hits = ph.exclusive.retreat_hexes(ph.scenario, b, d, d_hits, result)
+            if hits < d_hits:
+                events.append(NoteEvent(rule="11.1", text=f"{d} in a City hex retreats {hits} "
+                                        f"hex{'es' if hits != 1 else ''} instead of {d_hits}"))
             r: Retreat = retreat(
-                b, ph.exclusive, d, d_hits, combat=n, prefs=prefs, away_from=a_hexes
+                b, ph.exclusive, d, hits, combat=n, prefs=prefs, away_from=a_hexes
             )
             paths[d] = r.path
             events += r.events
@@ -856,7 +862,11 @@ def _apply_result(
         for a in suffering:
             if b.unit_hex(a) is None:
                 continue
-            r = retreat(b, ph.exclusive, a, a_hits, combat=n, prefs=prefs, away_from=away)
+            hits = ph.exclusive.retreat_hexes(ph.scenario, b, a, a_hits, result)
+            if hits < a_hits:
+                events.append(NoteEvent(rule="11.1", text=f"{a} in a City hex retreats {hits} "
+                                        f"hex{'es' if hits != 1 else ''} instead of {a_hits}"))
+            r = retreat(b, ph.exclusive, a, hits, combat=n, prefs=prefs, away_from=away)
             a_paths[a] = r.path
             events += r.events
             for moved, _ in r.displaced:

@@ -25,15 +25,92 @@ from pbem.engine.ruleset import Outcome
 from pbem.errors import RuleViolation
 
 if TYPE_CHECKING:
+    from pbem.engine.ruleset import Dice
     from pbem.maps.hexmap import Hex
     from pbem.systems.westwall.board import Board
-    from pbem.systems.westwall.model import Scenario, State
+    from pbem.systems.westwall.model import (
+        Area,
+        Event,
+        PlayerTurnOrders,
+        Scenario,
+        SetupOrders,
+        State,
+    )
 
 
 class Exclusive:
     """A game's exclusive rules. Every method has a harmless default."""
 
     game: str = ""
+
+    rolls_in_movement: bool = False
+    """True when a die may be rolled during the Movement Phase (Arnhem bridge demolition [12.11]):
+    the moves are then walked again, with the dice, when the player-turn is resolved."""
+
+    def prepare_state(self, scenario: Scenario, state: State) -> State:
+        """The initial state with the exclusive rules' own records (e.g. fixed drop zones)."""
+        return state
+
+    def setup_violations(
+        self, scenario: Scenario, state: State, orders: SetupOrders
+    ) -> list[RuleViolation]:
+        """Extra checks of a set-up (e.g. drop-zone notes and their reveal)."""
+        return []
+
+    def after_setup(self, scenario: Scenario, state: State, orders: SetupOrders) -> State:
+        """The state after a set-up, with whatever the exclusive rules record from it."""
+        return state
+
+    def turn_violations(
+        self, scenario: Scenario, board: Board, state: State, orders: PlayerTurnOrders
+    ) -> list[RuleViolation]:
+        """Extra checks of a whole player-turn's orders; ``board`` is the position before the
+        moves (e.g. how many airborne units may land, at most two artillery units a combat)."""
+        return []
+
+    def entry_areas(
+        self, scenario: Scenario, state: State, uid: str, game_turn: int
+    ) -> tuple[list[Area], str] | None:
+        """Where a unit that is not waiting on the schedule may come (back) onto the map this
+        player-turn (exited units re-entering, a replaced unit), or where a scheduled one may come
+        instead of its schedule; ``None``: the schedule applies."""
+        return None
+
+    def landing(self, scenario: Scenario, state: State, uid: str) -> int | None:
+        """For a unit arriving by air: the half Movement Points it has left after landing;
+        ``None`` for a unit that enters over a map edge."""
+        return None
+
+    def landing_violation(
+        self, scenario: Scenario, board: Board, uid: str, h: Hex
+    ) -> RuleViolation | None:
+        """Why a unit arriving by air may not land in ``h``."""
+        return None
+
+    def on_enter(
+        self, scenario: Scenario, board: Board, state: State, uid: str, h: Hex, dice: Dice,
+        events: list[Event],
+    ) -> bool:
+        """Called in resolution (with the dice) each time a unit enters a hex during movement.
+        Returns True when the terrain changed (a bridge was demolished [12.11])."""
+        return False
+
+    def retreat_hexes(
+        self, scenario: Scenario, board: Board, uid: str, hexes: int, result: str
+    ) -> int:
+        """How many hexes ``uid`` must retreat for ``result`` (e.g. the City reduction [11.1])."""
+        return hexes
+
+    def ground_support(self, scenario: Scenario, state: State, side: str) -> int | None:
+        """Ground Support Points ``side`` has this game-turn; ``None``: the scenario's schedule."""
+        return None
+
+    def end_of_player_turn(
+        self, scenario: Scenario, board: Board, state: State, events: list[Event], dice: Dice
+    ) -> tuple[State, list[Event]]:
+        """After a player-turn's combat, before the next player-turn: records, weather rolls,
+        points. ``state`` is the position now; return it changed and any events to add."""
+        return state, []
 
     def movement_violations(
         self, scenario: Scenario, board: Board, unit_id: str, path: list[Hex]

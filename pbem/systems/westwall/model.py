@@ -10,7 +10,7 @@ stays exact in integers: a unit with a Movement Allowance of 12 has 24 half-poin
 from __future__ import annotations
 
 from functools import cached_property
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
@@ -445,6 +445,12 @@ class State(Strict):
     )
     standing: dict[Side, StandingOrders] = Field(default_factory=dict)
     finished: bool = False
+    exclusive: dict[str, Any] = Field(
+        default_factory=dict,
+        exclude_if=lambda v: not v,
+        description="What a game's exclusive rules keep between player-turns (Arnhem: bridges, "
+        "weather, drop zones, victory points); omitted while empty",
+    )
 
 
 # --------------------------------------------------------------------------------------------------
@@ -462,6 +468,13 @@ class MoveOrder(Strict):
     path: list[HexStr] = Field(default_factory=list)
     to: HexStr | None = None
     exit: bool = False
+    if_demolished: list[HexStr] | None = Field(
+        None,
+        exclude_if=lambda v: v is None,
+        description="Arnhem [12.1]: if a bridge is demolished by a roll during this move, enter these "
+        "hexes instead of the rest of the path (an empty list: stop where the roll was made). "
+        "Without it the unit goes on along its path as far as it still may.",
+    )
 
 
 class AdvanceOrder(Strict):
@@ -509,6 +522,12 @@ class StandingOrders(Strict):
     retreat: dict[str, list[HexStr]] = Field(default_factory=dict)
     avoid_displacing: list[str] = Field(default_factory=list)
     pursue: list[AdvanceOrder] = Field(default_factory=list)
+    spare_bridges: list[str] = Field(
+        default_factory=list,
+        exclude_if=lambda v: not v,
+        description="Arnhem [12.12]: bridge hexsides (XXYY/XXYY) the German player will not try to "
+        "demolish; every other wired bridge is tried when the first Allied unit reaches it",
+    )
 
 
 class SetupOrders(Strict):

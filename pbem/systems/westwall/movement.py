@@ -25,12 +25,25 @@ from __future__ import annotations
 import heapq
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from pbem.errors import InputError, RuleViolation
+
+if TYPE_CHECKING:
+    from pbem.engine.ruleset import Dice
 from pbem.maps.hexmap import Hex
 from pbem.systems.westwall.board import Board
 from pbem.systems.westwall.exclusive import Exclusive, get_exclusive
-from pbem.systems.westwall.model import Area, MovedEvent, MoveOrder, Scenario, UnitDef
+from pbem.systems.westwall.model import (
+    Area,
+    Event,
+    MovedEvent,
+    MoveOrder,
+    NoteEvent,
+    Scenario,
+    State,
+    UnitDef,
+)
 
 
 def fmt_mp(halves: int) -> str:
@@ -46,39 +59,55 @@ def fmt_mp(halves: int) -> str:
 # --------------------------------------------------------------------------------------------------
 
 
-def _edge_distance(scenario: Scenario, h: Hex, edge: str) -> int:
+def edge_axis(scenario: Scenario, edge: str) -> tuple[str, bool]:
+    """Which hex coordinate a compass ``edge`` of the map fixes, and whether at its highest value.
+
+    Edges are geographic. On most maps the first two digits of a hex number run west to east and
+    the last two north to south; on a map whose ``north`` is ``"right"`` (Arnhem: the first two
+    digits run south to north [15.41, 17.31]) the first two run south to north and the last two
+    west to east."""
+    north = getattr(scenario.map, "north", "up")
+    if north == "right":
+        return {"south": ("col", False), "north": ("col", True),
+                "west": ("row", False), "east": ("row", True)}[edge]
+    return {"west": ("col", False), "east": ("col", True),
+            "north": ("row", False), "south": ("row", True)}[edge]
+
+
+def edge_distance(scenario: Scenario, h: Hex, edge: str) -> int:
     """Hexes from ``h`` to a map edge, the edge hexes themselves being at 0."""
-    c0, c1 = scenario.map.cols
-    r0, r1 = scenario.map.rows
-    return {"west": h.col - c0, "east": c1 - h.col, "north": h.row - r0, "south": r1 - h.row}[edge]
+    axis, high = edge_axis(scenario, edge)
+    lo, hi = scenario.map.cols if axis == "col" else scenario.map.rows
+    v = h.col if axis == "col" else h.row
+    return hi - v if high else v - lo
+
+
+def _along(scenario: Scenario, edge: str, h: Hex) -> int:
+    """Position of ``h`` along ``edge`` (the coordinate the edge does not fix)."""
+    axis, _high = edge_axis(scenario, edge)
+    return h.row if axis == "col" else h.col
 
 
 def in_area(scenario: Scenario, area: Area, h: Hex) -> bool:
     """Whether hex ``h`` satisfies every condition of ``area`` (see :class:`Area`).
 
-    ``edge`` with ``from_hex``/``to_hex``: the edge hexes between the two, inclusive (rows along a
-    west/east edge, columns along a north/south edge; either bound may be omitted). ``within``: at
-    most that many hexes from some hex of ``of``; ``beyond``: more than that many from every hex of
-    ``of``; ``min_from_edge``: more than that many hexes from the edge (edge hexes count 0)."""
+    ``edge`` with ``from_hex``/``to_hex``: the edge hexes between the two, inclusive (either bound
+    may be omitted). ``within``: at most that many hexes from some hex of ``of``; ``beyond``: more
+    than that many from every hex of ``of``; ``min_from_edge``: more than that many hexes from the
+    edge (edge hexes count 0)."""
     m = scenario.map
     if not m.on_map(h):
         return False
     if area.hexes is not None and str(h) not in area.hexes:
         return False
     if area.edge is not None:
-        if _edge_distance(scenario, h, area.edge) != 0:
+        if edge_distance(scenario, h, area.edge) != 0:
             return False
-        along = h.row if area.edge in ("west", "east") else h.col
-        if area.from_hex is not None:
-            f = Hex.parse(area.from_hex)
-            lo = f.row if area.edge in ("west", "east") else f.col
-            if along < lo:
-                return False
-        if area.to_hex is not None:
-            t = Hex.parse(area.to_hex)
-            hi = t.row if area.edge in ("west", "east") else t.col
-            if along > hi:
-                return False
+        along = _along(scenario, area.edge, h)
+        if area.from_hex is not None and along < _along(scenario, area.edge, Hex.parse(area.from_hex)):
+            return False
+        if area.to_hex is not None and along > _along(scenario, area.edge, Hex.parse(area.to_hex)):
+            return False
     if h.col in area.exclude_cols:
         return False
     of = [Hex.parse(x) for x in area.of]
@@ -87,7 +116,7 @@ def in_area(scenario: Scenario, area: Area, h: Hex) -> bool:
     if area.beyond is not None and any(h.distance(o) <= area.beyond for o in of):
         return False
     for edge, n in area.min_from_edge.items():
-        if _edge_distance(scenario, h, edge) <= n:
+        if edge_distance(scenario, h, edge) <= n:
             return False
     return True
 
@@ -105,10 +134,11 @@ def _candidates(scenario: Scenario, area: Area) -> Iterable[Hex]:
     if area.edge is not None:
         c0, c1 = m.cols
         r0, r1 = m.rows
-        if area.edge in ("west", "east"):
-            col = c0 if area.edge == "west" else c1
+        axis, high = edge_axis(scenario, area.edge)
+        if axis == "col":
+            col = c1 if high else c0
             return (Hex(col, r) for r in range(r0, r1 + 1))
-        row = r0 if area.edge == "north" else r1
+        row = r1 if high else r0
         return (Hex(c, row) for c in range(c0, c1 + 1))
     if area.within is not None:
         return {h for o in area.of for h in Hex.parse(o).within(area.within)}
@@ -169,7 +199,8 @@ class MovePlan:
     """The outcome of walking a list of moves on a board."""
 
     violations: list[RuleViolation] = field(default_factory=list)
-    events: list[MovedEvent] = field(default_factory=list)
+    events: list[Event] = field(default_factory=list)
+    """A :class:`MovedEvent` per unit moved; notes and rolls where the exclusive rules made some."""
 
 
 def _unit(board: Board, uid: str) -> UnitDef:
@@ -185,14 +216,23 @@ def walk_moves(
     game_turn: int,
     moves: list[MoveOrder],
     exclusive: Exclusive | None = None,
+    *,
+    dice: Dice | None = None,
+    state: State | None = None,
 ) -> MovePlan:
     """Walk ``moves`` on ``board`` (mutated: units end where their orders put them, as far as their
-    paths could be followed), collecting every violation and a :class:`MovedEvent` per move."""
+    paths could be followed), collecting every violation and a :class:`MovedEvent` per move.
+
+    With ``dice`` (resolution of orders already checked without them), the exclusive rules may
+    roll as units enter hexes (Arnhem bridge demolition [12.11]); a step that a roll has made
+    illegal is not a violation then: the unit stops where it is (or follows its ``if_demolished``
+    hexes when the roll came during its own move) and a note says why."""
     scenario = board.scenario
     excl = exclusive if exclusive is not None else get_exclusive(scenario.game)
     plan = MovePlan()
     out = plan.violations
     seen: set[str] = set()
+    rolling = dice is not None and state is not None and excl.rolls_in_movement
     for order in moves:
         uid = order.unit
         u = _unit(board, uid)
@@ -219,16 +259,24 @@ def walk_moves(
         entering = False
         spent = 0
         allowance = u.move_halves
-        if status == "eliminated":
+        special = (
+            excl.entry_areas(scenario, state, uid, game_turn) if state is not None else None
+        )
+        if status == "eliminated" and special is None:
             out.append(RuleViolation("5.0", f"{uid} has been eliminated and cannot move", uid))
             continue
-        if status == "exited":
+        if status == "exited" and special is None:
             out.append(RuleViolation("12.11", f"{uid} has left the map and may not return", uid))
             continue
-        if status == "waiting" or start is None:
+        if status in ("waiting", "eliminated", "exited") or start is None:
             if not path:
                 continue  # a withheld reinforcement [11.22]
-            areas, rule, first = reinforcement_entries(scenario, uid, game_turn)
+            first: int | None
+            if special is not None:
+                areas, rule = special
+                first = game_turn
+            else:
+                areas, rule, first = reinforcement_entries(scenario, uid, game_turn)
             if first is None:
                 out.append(
                     RuleViolation(
@@ -267,16 +315,25 @@ def walk_moves(
                     )
                 )
                 continue
-            cost, why = board.entry_check(u, entry)
-            if cost is None:
-                assert why is not None
-                out.append(why)
-                continue
-            if cost > allowance:
-                out.append(_mp_violation(uid, entry, cost, allowance, allowance))
-                continue
+            left = excl.landing(scenario, state, uid) if state is not None else None
+            if left is not None:  # arriving by air (Arnhem [15.31-15.33])
+                bad = excl.landing_violation(scenario, board, uid, entry)
+                if bad is not None:
+                    out.append(bad)
+                    continue
+                entry_cost = max(0, allowance - left)
+            else:
+                cost0, why = board.entry_check(u, entry)
+                if cost0 is None:
+                    assert why is not None
+                    out.append(why)
+                    continue
+                if cost0 > allowance:
+                    out.append(_mp_violation(uid, entry, cost0, allowance, allowance))
+                    continue
+                entry_cost = cost0
             entering = True
-            spent = cost
+            spent = entry_cost
             trail = [entry]
             rest = path[1:]
         else:
@@ -298,7 +355,17 @@ def walk_moves(
         full = list(trail) + rest
         out.extend(excl.movement_violations(scenario, board, uid, full))
         ok = True
-        for nxt in rest:
+        stopped: RuleViolation | None = None  # resolution only: a roll made the next step illegal
+        bad_before = len(out)
+        if rolling and entering:
+            assert dice is not None and state is not None
+            if excl.on_enter(scenario, board, state, uid, trail[-1], dice, plan.events) \
+                    and order.if_demolished is not None:
+                rest = [Hex.parse(x) for x in order.if_demolished]
+        i = 0
+        while i < len(rest):
+            nxt = rest[i]
+            i += 1
             cur = trail[-1]
             if (entering or cur != start) and board.enemy_zoc(cur, side):
                 out.append(
@@ -336,9 +403,31 @@ def walk_moves(
                 break
             spent += cost
             trail.append(nxt)
+            if rolling:
+                assert dice is not None and state is not None
+                if excl.on_enter(scenario, board, state, uid, nxt, dice, plan.events) \
+                        and order.if_demolished is not None:
+                    rest, i = [Hex.parse(x) for x in order.if_demolished], 0
+        if rolling and len(out) > bad_before:
+            # Checked legal before the dice: only a demolition can have made this step illegal.
+            stopped = out.pop()
+            del out[bad_before:]
+            ok = True
+            while len(trail) > 1 and any(
+                x != uid and board.side_of(x) == side for x in board.occupants(trail[-1])
+            ):
+                trail.pop()  # never end stacked with a friend [5.31]
+            spent = min(spent, allowance)
+            plan.events.append(
+                NoteEvent(
+                    rule="12.13",
+                    text=f"{uid} stops in {trail[-1]}: {stopped.message} after the bridge was "
+                    "demolished",
+                )
+            )
         exited = False
         last = trail[-1]
-        if ok and order.exit:
+        if ok and order.exit and stopped is None:
             edges = [e for e in board.edges_of(last) if e in exit_edges(scenario, side)]
             if not exit_edges(scenario, side):
                 out.append(
@@ -460,7 +549,7 @@ def apply_moves(
     game_turn: int,
     moves: list[MoveOrder],
     exclusive: Exclusive | None = None,
-) -> list[MovedEvent]:
+) -> list[Event]:
     """Carry out legal ``moves`` on ``board`` (mutated), returning one event per unit moved. Objective
     control hexes entered or passed through change hands on the way (:meth:`Board.move_unit`)."""
     plan = walk_moves(board, side, game_turn, moves, exclusive)

@@ -93,7 +93,7 @@ def _walked(
 ) -> tuple[Board, MovePlan]:
     """A fresh board with ``o.moves`` walked on it, and the walk's :class:`MovePlan`."""
     board = Board.from_state(scenario, st)
-    plan = walk_moves(board, o.side, st.game_turn, o.moves, exclusive)
+    plan = walk_moves(board, o.side, st.game_turn, o.moves, exclusive, state=st)
     return board, plan
 
 
@@ -203,7 +203,7 @@ class WestWallRules(Ruleset[Scenario, State, Orders_]):
                 "units": {u.id: waiting for u in scenario.units},
             }
         )
-        return state
+        return get_exclusive(scenario.game).prepare_state(scenario, state)
 
     # -- decisions --------------------------------------------------------------------------------
     def pending(self, scenario: Scenario, state: JSON) -> list[Decision]:
@@ -321,7 +321,10 @@ class WestWallRules(Ruleset[Scenario, State, Orders_]):
         if o.kind != d.kind:
             return Checked([RuleViolation("4.1", f"expected {d.kind} orders ({d.label}), got {o.kind}")])
         if isinstance(o, SetupOrders):
-            return Checked(setup_violations(scenario, st, o))
+            return Checked(
+                setup_violations(scenario, st, o)
+                + get_exclusive(scenario.game).setup_violations(scenario, st, o)
+            )
         if isinstance(o, PlayerTurnOrders):
             return self._check_turn(scenario, st, o)
         return Checked([])
@@ -335,9 +338,10 @@ class WestWallRules(Ruleset[Scenario, State, Orders_]):
                 )
             ])
         exclusive = get_exclusive(scenario.game)
+        out = exclusive.turn_violations(scenario, Board.from_state(scenario, st), st, o)
         board, plan = _walked(scenario, st, o, exclusive)
         walked = _Walked(st, o, board.copy(), plan)  # before the attack checks look at the board
-        out = list(plan.violations)
+        out += plan.violations
         out += standing_violations(scenario, o.side, o.standing)
         combat = _combat()
         if combat is not None:
@@ -391,14 +395,19 @@ class WestWallRules(Ruleset[Scenario, State, Orders_]):
             )
         else:
             changes.update(phasing=rest[0])
-        return board.to_state(st, **changes), events
+        new = get_exclusive(scenario.game).after_setup(scenario, board.to_state(st, **changes), o)
+        return new, events
 
     def _resolve_turn(
         self, scenario: Scenario, st: State, o: PlayerTurnOrders, dice: Dice,
         walked: _Walked | None,
     ) -> tuple[State, list[Event]]:
         exclusive = get_exclusive(scenario.game)
-        if walked is not None:
+        if exclusive.rolls_in_movement:
+            # A die may be rolled in the middle of a move [Arnhem 12.11]: walk again, rolling.
+            board = Board.from_state(scenario, st)
+            plan = walk_moves(board, o.side, st.game_turn, o.moves, exclusive, dice=dice, state=st)
+        elif walked is not None:
             board, plan = walked.board.copy(), walked.plan
         else:
             board, plan = _walked(scenario, st, o, exclusive)
@@ -415,6 +424,8 @@ class WestWallRules(Ruleset[Scenario, State, Orders_]):
         standing[o.side] = o.standing
         changes["standing"] = dict(sorted(standing.items()))
         new = board.to_state(st, **changes)
+        new, more = exclusive.end_of_player_turn(scenario, board, new, events, dice)
+        events += more
         return self._advance(scenario, new, exclusive, events)
 
     def _advance(
