@@ -287,10 +287,23 @@ def prepare_orders(game: Game, state: Any, side: str, document: Any) -> Any:
     that will be signed. :class:`IllegalOrders` lists every violation."""
     rules, sc = game.ruleset, game.scenario
     parsed = rules.normalize(sc, state, side, rules.load_orders(sc, document))
+    if rules.uses_secret_notes(sc):
+        parsed = rules.conceal(sc, state, side, parsed, _notes_secret(game, side))
     violations = rules.validate(sc, state, side, parsed)
     if violations:
         raise IllegalOrders(violations)
     return rules.dump_orders(sc, parsed)
+
+
+def _notes_secret(game: Game, side: str) -> bytes | None:
+    """``side``'s secret for its sealed notes, when this machine holds its key (else ``None``)."""
+    from pbem.protocol.localstate import LocalGame, private_key
+    from pbem.protocol.seal import notes_secret
+
+    key_name = LocalGame.of(game).sides().get(side)
+    if key_name is None:
+        return None
+    return notes_secret(private_key(key_name), game.id, side)
 
 
 def move_body(game: Game, rp: Replay, side: str, orders: Any, seed: bytes) -> dict[str, Any]:

@@ -229,6 +229,19 @@ class Ruleset(ABC, Generic[ScenarioT, StateT, OrdersT]):
         """Fill conveniences (e.g. a ``to`` hex expanded into a full path) into the exact orders that
         will be signed. Raises :class:`pbem.errors.InputError` for orders that cannot be read."""
 
+    def uses_secret_notes(self, scenario: ScenarioT) -> bool:
+        """True when some orders hold notes the author keeps secret until later (Arnhem drop zones
+        [15.36]): :meth:`conceal` then needs the author's per-game secret."""
+        return False
+
+    def conceal(
+        self, scenario: ScenarioT, state: StateT, side: str, orders: OrdersT, secret: bytes | None
+    ) -> OrdersT:
+        """Turn secret notes in the orders into what may be signed and published (commitments now,
+        reveals when due), with ``secret`` (:func:`pbem.protocol.seal.notes_secret`: only the author
+        can derive it). The default has no secret notes."""
+        return orders
+
     @abstractmethod
     def validate(self, scenario: ScenarioT, state: StateT, side: str, orders: OrdersT) -> list[RuleViolation]:
         """Every rule the orders break (empty when legal)."""

@@ -52,6 +52,14 @@ def x25519_private(ed25519_private: Any, game: str, side: str) -> X25519PrivateK
     return X25519PrivateKey.from_private_bytes(okm)
 
 
+def notes_secret(ed25519_private: Any, game: str, side: str) -> bytes:
+    """A 32-byte secret only ``side``'s key holder can derive, for the notes it commits to in
+    ``game`` and reveals later (salts and the sealed copy it keeps in its own commitment)."""
+    raw = ed25519_private.private_bytes(Encoding.Raw, PrivateFormat.Raw, NoEncryption())
+    return HKDF(hashes.SHA256(), 32, b"pbem/notes/v1",
+                canonical_bytes({"game": game, "side": side})).derive(raw)
+
+
 def public_hex(key: X25519PrivateKey) -> str:
     return key.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw).hex()
 

@@ -61,6 +61,23 @@ class Exclusive:
         """The state after a set-up, with whatever the exclusive rules record from it."""
         return state
 
+    def uses_secret_notes(self, scenario: Scenario) -> bool:
+        """Whether orders of this game hold notes kept secret until later (Arnhem [15.36])."""
+        return False
+
+    def conceal(
+        self, scenario: Scenario, state: State, orders: SetupOrders | PlayerTurnOrders,
+        secret: bytes | None,
+    ) -> SetupOrders | PlayerTurnOrders:
+        """Secret notes turned into commitments, and due reveals filled in (see
+        :meth:`pbem.engine.ruleset.Ruleset.conceal`)."""
+        return orders
+
+    def turn_start(self, scenario: Scenario, state: State, orders: PlayerTurnOrders) -> State:
+        """The state at the start of a player-turn once its orders are known (e.g. drop zones
+        revealed and placed before anything moves [15.39]); checked by :meth:`turn_violations`."""
+        return state
+
     def turn_violations(
         self, scenario: Scenario, board: Board, state: State, orders: PlayerTurnOrders
     ) -> list[RuleViolation]:
@@ -75,6 +92,12 @@ class Exclusive:
         player-turn (exited units re-entering, a replaced unit), or where a scheduled one may come
         instead of its schedule; ``None``: the schedule applies."""
         return None
+
+    def column_cost(self, scenario: Scenario, board: Board, entry: Hex, ahead: int) -> int:
+        """Extra half Movement Points for a reinforcement entering at ``entry`` behind ``ahead``
+        units that entered there earlier this phase (Arnhem's column [15.13]; none by default:
+        WestWall [11.13])."""
+        return 0
 
     def landing(self, scenario: Scenario, state: State, uid: str) -> int | None:
         """For a unit arriving by air: the half Movement Points it has left after landing;

@@ -530,11 +530,43 @@ class StandingOrders(Strict):
     )
 
 
+class DropZoneNote(Strict):
+    """Arnhem [15.36, 15.39]: where a division's drop-zone counter goes and on which game-turn."""
+
+    division: str
+    hex: HexStr
+    turn: int = Field(1, ge=1)
+
+
+class DropZoneReveal(DropZoneNote):
+    salt: str = Field(pattern=r"^[0-9a-f]{64}$", description="The salt hashed with the note")
+
+
+class DropZoneCommitment(Strict):
+    hash: str = Field(pattern=r"^[0-9a-f]{64}$", description="SHA-256 of the note and its salt")
+    sealed: str = Field(
+        pattern=r"^[0-9a-f]{2,256}$",
+        description="The note encrypted to its author alone, so that its pbem can reveal it later",
+    )
+
+
+def _none(v: object) -> bool:
+    return v is None
+
+
 class SetupOrders(Strict):
     kind: Literal["setup"] = "setup"
     side: Side
     placements: dict[str, HexStr] = Field(description="unit id -> hex [15.12, 15.23]")
     standing: StandingOrders = Field(default_factory=lambda: StandingOrders())
+    dz_notes: list[DropZoneNote] | None = Field(
+        None, exclude_if=_none,
+        description="Arnhem [15.36]: the secret drop-zone notes as written; pbem seals them into "
+        "dz_commitments with the author's key before signing (never signed as they are)")
+    dz_commitments: dict[str, DropZoneCommitment] | None = Field(
+        None, exclude_if=_none, description="division -> commitment [15.36]")
+    dz_reveal: list[DropZoneReveal] | None = Field(
+        None, exclude_if=_none, description="notes revealed now, placed as noted [15.36]")
 
 
 class PlayerTurnOrders(Strict):
@@ -544,6 +576,10 @@ class PlayerTurnOrders(Strict):
     moves: list[MoveOrder] = Field(default_factory=list)
     attacks: list[AttackOrder] = Field(default_factory=list)
     standing: StandingOrders = Field(default_factory=lambda: StandingOrders())
+    dz_reveal: list[DropZoneReveal] | None = Field(
+        None, exclude_if=_none,
+        description="Arnhem [15.39]: delayed drop-zone notes revealed and placed at the start of "
+        "this player-turn (pbem fills them in when they are due)")
 
 
 class AcknowledgeOrders(Strict):
@@ -641,8 +677,23 @@ class NoteEvent(Event):
     text: str
 
 
+class RollEvent(Event):
+    """A die an exclusive rule rolled outside combat (Arnhem: bridge demolition [12.12], weather
+    [16.0]); ``subject`` says what for (``bridge 1104/1105``, ``weather``), ``outcome`` what came of
+    it (``demolished``, ``intact``, ``spared``, ``good``, ``fair``, ``poor``)."""
+
+    type: Literal["roll"] = "roll"
+    rule: str
+    subject: str
+    die: int | None = Field(description="None when no die was rolled (a bridge spared)")
+    outcome: str
+    unit: str | None = Field(None, description="The unit whose move caused the roll")
+    hex: HexStr | None = None
+
+
 AnyEvent = Annotated[
-    PlacedEvent
+    RollEvent
+    | PlacedEvent
     | MovedEvent
     | CombatEvent
     | RetreatEvent

@@ -233,6 +233,7 @@ def walk_moves(
     out = plan.violations
     seen: set[str] = set()
     rolling = dice is not None and state is not None and excl.rolls_in_movement
+    queued: dict[Hex, int] = {}  # units that entered through each hex so far this phase [Arnhem 15.13]
     for order in moves:
         uid = order.unit
         u = _unit(board, uid)
@@ -328,6 +329,8 @@ def walk_moves(
                     assert why is not None
                     out.append(why)
                     continue
+                cost0 += excl.column_cost(scenario, board, entry, queued.get(entry, 0))
+                queued[entry] = queued.get(entry, 0) + 1
                 if cost0 > allowance:
                     out.append(_mp_violation(uid, entry, cost0, allowance, allowance))
                     continue

@@ -158,6 +158,7 @@ def narrate(
         NoteEvent,
         PlacedEvent,
         RetreatEvent,
+        RollEvent,
     )
 
     sc = coerce_scenario(scenario)
@@ -250,6 +251,11 @@ def narrate(
                 lines.append(text[0].upper() + text[1:] if text else text)
         elif isinstance(ev, NoteEvent):
             lines.append(ev.text + (f" [{ev.rule}]" if ev.rule else ""))
+        elif isinstance(ev, RollEvent):
+            die = f"die {ev.die} → " if ev.die is not None else ""
+            who = f" as {name(ev.unit)} entered {ev.hex}" if ev.unit and ev.hex else ""
+            lines.append(f"{ev.subject[0].upper()}{ev.subject[1:]}{who}: {die}{ev.outcome} "
+                         f"[{ev.rule}]")
     if rolls:
         told = [f"{r.get('label', '?')}: {r.get('value', '?')}" for r in rolls]
         lines.append(f"Dice rolled ({len(told)}): " + "; ".join(told)

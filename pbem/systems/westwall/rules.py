@@ -162,6 +162,17 @@ class WestWallRules(Ruleset[Scenario, State, Orders_]):
             raise InputError("invalid scenario:\n" + "\n".join(problems))
         return Scenario.model_validate(data)
 
+    def uses_secret_notes(self, scenario: Scenario) -> bool:
+        return get_exclusive(scenario.game).uses_secret_notes(scenario)
+
+    def conceal(
+        self, scenario: Scenario, state: JSON, side: str, orders: JSON, secret: bytes | None
+    ) -> Orders_:
+        o = parse_orders(orders)
+        if isinstance(o, SetupOrders | PlayerTurnOrders):
+            return get_exclusive(scenario.game).conceal(scenario, parse_state(state), o, secret)
+        return o
+
     def scenario_problems(self, data: JSON) -> list[str]:
         return scenario_check.scenario_problems(data)
 
@@ -339,6 +350,7 @@ class WestWallRules(Ruleset[Scenario, State, Orders_]):
             ])
         exclusive = get_exclusive(scenario.game)
         out = exclusive.turn_violations(scenario, Board.from_state(scenario, st), st, o)
+        st = exclusive.turn_start(scenario, st, o)  # ignores what turn_violations refused
         board, plan = _walked(scenario, st, o, exclusive)
         walked = _Walked(st, o, board.copy(), plan)  # before the attack checks look at the board
         out += plan.violations
@@ -382,7 +394,9 @@ class WestWallRules(Ruleset[Scenario, State, Orders_]):
         for uid, h in sorted(o.placements.items()):
             board.move_unit(uid, Hex.parse(h))
             events.append(PlacedEvent(unit=uid, hex=h))
-        rest = [s for s in st.setup_pending if s != o.side]
+        rest = list(st.setup_pending)
+        if o.side in rest:
+            rest.remove(o.side)  # its first turn to set up (Arnhem has the Allied player twice)
         standing = dict(st.standing)
         standing[o.side] = o.standing
         changes: dict[str, object] = {
@@ -403,6 +417,7 @@ class WestWallRules(Ruleset[Scenario, State, Orders_]):
         walked: _Walked | None,
     ) -> tuple[State, list[Event]]:
         exclusive = get_exclusive(scenario.game)
+        st = exclusive.turn_start(scenario, st, o)
         if exclusive.rolls_in_movement:
             # A die may be rolled in the middle of a move [Arnhem 12.11]: walk again, rolling.
             board = Board.from_state(scenario, st)
@@ -502,6 +517,10 @@ class WestWallRules(Ruleset[Scenario, State, Orders_]):
             return f"{event['unit']} moves {'-'.join(event['path'])}{how}, {fmt_mp(event['mp_halves'])} MP"
         if t == "placed":
             return f"{event['unit']} set up in {event['hex']}"
+        if t == "roll":
+            die = f"die {event['die']}: " if event.get("die") is not None else ""
+            who = f" ({event['unit']} entering {event['hex']})" if event.get("unit") else ""
+            return f"{event['subject']}{who}: {die}{event['outcome']} [{event['rule']}]"
         if t == "note":
             rule = f" [{event['rule']}]" if event.get("rule") else ""
             return f"{event['text']}{rule}"

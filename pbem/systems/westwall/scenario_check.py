@@ -251,7 +251,7 @@ def _model_problems(sc: Any) -> list[str]:
     for i, r in enumerate(sc.reinforcements):
         if not area_hexes(sc, r.entry):
             out.append(f"reinforcements.{i}.entry: no hex of the map is in this entry area")
-        else:
+        elif not r.airborne:  # airborne units land anywhere in their area (Arnhem [15.31])
             edges = [h for h in area_hexes(sc, r.entry) if not _on_edge(sc.map, h)]
             if edges:
                 out.append(f"reinforcements.{i}.entry: {edges[0]} is not a map edge hex [11.11]")
@@ -259,6 +259,10 @@ def _model_problems(sc: Any) -> list[str]:
         from pbem.systems.westwall.bastogne import special_problems
 
         out.extend(special_problems(sc))
+    if sc.game == "arnhem":
+        from pbem.systems.westwall.arnhem import special_problems as arnhem_problems
+
+        out.extend(arnhem_problems(sc))
     return out
 
 

@@ -1,0 +1,849 @@
+"""The Arnhem exclusive rules (SPI WestWall Arnhem, cases 10.0-18.x) on top of the standard rules.
+
+Plugged in through the :class:`~pbem.systems.westwall.exclusive.Exclusive` hooks; every parameter
+(drop zones, weather tables, LOC hexes, exit stretches, the rivers of the victory schedule) comes
+from the scenario's ``special`` object, validated by :class:`ArnhemSpecial`. Nothing here names a
+hex or a unit.
+
+* City hexes [11.1, 11.2]: a unit in a City hex retreats two hexes less (D1, D2, Br, A1, A2 become
+  no retreat; D3 one hex; D4 two), unless surrounded (six neighbours held by enemy units or their
+  zones of control), when only airborne and glider units keep the benefit; airborne artillery never
+  has it. The defence line is the Town line: the Arnhem scenarios' Terrain Key gives ``city`` the
+  town's line. pbem always takes the reduction for the owner (it can only help him); the text's
+  "option" is not asked.
+* Canal and rail bridge demolition [12.1x]: the first time an Allied unit enters a hex one of
+  these bridges borders (by moving, entering or landing), the German player's standing policy
+  decides: a bridge he spares (``standing.spare_bridges``) is left standing and is never tried
+  again; any other is tried: a die of 1 or 2 demolishes it at once [12.12, 12.13], anything else
+  leaves it intact for the rest of the game [12.14]. Highway bridges over rivers are never wired
+  [12.15]. The rest of the moving player's movement is judged against the result (the engine:
+  ``MoveOrder.if_demolished``, or the unit stops where a step became illegal).
+* Allied Ground Support Points only within three hexes of an Allied non-airborne unit [14.11]; at
+  most two artillery units in a combat [14.12]; with weather, support by weather [16.2].
+* Airborne reinforcements [15.31-15.34]: land within one hex of their group's hex (or, with
+  weather, within seven of their division's drop zone, not in or next to a City [16.11]); one unit
+  a hex, never in an occupied hex; three Movement Points left after landing [15.32]; without the
+  weather rules they may not be held back [15.34]; with them, as many as the weather allows
+  [16.12].
+* German exits only along the stretches of 15.41; exited units come back on a later game-turn on
+  their side's stretch [15.42].
+* The Allied engineer, once eliminated, comes back at 0105/0106 on a later Allied movement phase
+  [13.3], and repairs a demolished canal bridge it stood next to, free of enemy zones of control,
+  through a whole German player-turn [13.1].
+* Weather [16.0]: rolled at the end of each German player-turn for the next game-turn (1 same, 2
+  good, 3-4 fair, 5-6 poor); the first game-turn is good.
+* Victory points, lines of communication and levels [17.x]: :mod:`arnhem_victory`.
+
+Records kept in ``State.exclusive``: ``bridges`` (hexside -> ``demolished``/``intact``/``spared``/
+``repaired``), ``destroyed_bridges`` (kept by the board), ``weather``, ``dz`` (division -> hex),
+``eliminated`` (side -> units lost, the engineer counting each time [13.3]), ``points`` (side ->
+points scored at the ends of game-turns), ``engineer_hex``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from pbem.engine.ruleset import Dice, Outcome
+from pbem.errors import InputError, RuleViolation
+from pbem.maps.hexmap import Hex, hexside
+from pbem.systems.westwall.board import Board
+from pbem.systems.westwall.exclusive import Exclusive, register_exclusive
+from pbem.systems.westwall.model import (
+    AIRBORNE_TYPES,
+    Area,
+    DropZoneCommitment,
+    DropZoneNote,
+    DropZoneReveal,
+    EliminatedEvent,
+    Event,
+    HexStr,
+    NoteEvent,
+    PlayerTurnOrders,
+    RollEvent,
+    Scenario,
+    SetupOrders,
+    State,
+)
+
+Weather = Literal["good", "fair", "poor"]
+
+# --------------------------------------------------------------------------------------------------
+# Scenario parameters (``special``)
+# --------------------------------------------------------------------------------------------------
+
+
+class _Data(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class RiverLine(_Data):
+    """A river of the victory schedule [17.11]: the map line's name and a hex on each side."""
+
+    line: str
+    south_hex: HexStr
+    north_hex: HexStr
+    points: int = Field(ge=0)
+
+
+class ArnhemSpecial(_Data):
+    weather: bool = Field(False, description="[16.0] in force")
+    drop_zones: dict[str, HexStr] = Field(
+        default_factory=dict, description="division -> fixed drop-zone hex [18.11]"
+    )
+    dz_free: bool = Field(False, description="drop zones placed by the Allied player [15.36-15.39]")
+    airborne_per_weather: dict[str, int] = Field(
+        default_factory=lambda: {"good": 25, "fair": 5, "poor": 0}
+    )
+    ground_support_per_weather: dict[str, int] = Field(
+        default_factory=lambda: {"good": 7, "fair": 3, "poor": 0}
+    )
+    loc_hexes: list[HexStr] = Field(default_factory=lambda: ["0105", "0106"])
+    engineer: str | None = None
+    engineer_reentry: list[HexStr] = Field(default_factory=lambda: ["0105", "0106"])
+    waal: RiverLine | None = None
+    neder_rijn: RiverLine | None = None
+    exit_west: list[HexStr] = Field(default_factory=lambda: ["0601", "2301"])
+    exit_east: list[HexStr] = Field(default_factory=lambda: ["0126", "2726"])
+    reenter_east: list[HexStr] = Field(default_factory=lambda: ["0126", "0726"])
+    max_artillery_per_combat: int = 2
+    support_range: int = 3
+    drop_range: int = Field(7, description="[16.11] hexes from the drop zone, with weather")
+    landing_mp: int = Field(3, description="[15.32] Movement Points left on landing")
+    notes: list[str] = Field(default_factory=list)
+
+
+_SPECIAL: dict[int, tuple[Scenario, ArnhemSpecial]] = {}
+
+
+def special_of(scenario: Scenario) -> ArnhemSpecial:
+    """The validated ``special`` parameters (cached per scenario object)."""
+    hit = _SPECIAL.get(id(scenario))
+    if hit is not None and hit[0] is scenario:
+        return hit[1]
+    try:
+        parsed = ArnhemSpecial.model_validate(scenario.special)
+    except ValueError as exc:
+        first = str(exc).splitlines()
+        raise InputError(f"scenario {scenario.id}: bad 'special' data: {' '.join(first[:3])}") from None
+    if len(_SPECIAL) > 64:
+        _SPECIAL.clear()
+    _SPECIAL[id(scenario)] = (scenario, parsed)
+    return parsed
+
+
+def special_problems(scenario: Scenario) -> list[str]:
+    """Problems of an Arnhem scenario's ``special`` data (for ``pbem scenario check``)."""
+    try:
+        sp = ArnhemSpecial.model_validate(scenario.special)
+    except ValueError as exc:
+        return [f"special: {line}" for line in str(exc).splitlines()[1:] if line.strip()]
+    out: list[str] = []
+    m = scenario.map
+    named: list[tuple[str, str]] = [(f"drop_zones.{k}", v) for k, v in sp.drop_zones.items()]
+    named += [(f"loc_hexes.{i}", h) for i, h in enumerate(sp.loc_hexes)]
+    named += [(f"engineer_reentry.{i}", h) for i, h in enumerate(sp.engineer_reentry)]
+    for river in ("waal", "neder_rijn"):
+        r = getattr(sp, river)
+        if r is not None:
+            named += [(f"{river}.south_hex", r.south_hex), (f"{river}.north_hex", r.north_hex)]
+            if not any(line.name == r.line for line in m.lines):
+                out.append(f"special.{river}.line: the map has no line named {r.line!r}")
+    for where, h in named:
+        if not m.on_map(Hex.parse(h)):
+            out.append(f"special.{where}: {h} is not on the map")
+    if sp.engineer is not None and sp.engineer not in scenario.unit:
+        out.append(f"special.engineer: no unit {sp.engineer!r}")
+    return out
+
+
+def german_side(scenario: Scenario) -> str:
+    """The German player's side id (the side named German)."""
+    for s in scenario.sides:
+        if s.id.lower().startswith("ger") or s.name.lower().startswith("german"):
+            return s.id
+    return scenario.sides[-1].id
+
+
+def allied_side(scenario: Scenario) -> str:
+    return scenario.other(german_side(scenario))
+
+
+# --------------------------------------------------------------------------------------------------
+# Bridges [12.0]
+# --------------------------------------------------------------------------------------------------
+
+
+def side_str(a: Hex, b: Hex) -> str:
+    x, y = hexside(a, b)
+    return f"{x}/{y}"
+
+
+def bridge_kind(board: Board, a: Hex, b: Hex) -> str | None:
+    """``canal``, ``rail`` or ``highway`` for a bridge hexside as printed on the map (whatever has
+    happened to it since), else ``None`` [12.15]."""
+    feats = board.scenario.map.hexside_features.get(hexside(a, b))
+    if not feats:
+        return None
+    if "rail-bridge" in feats:
+        return "rail"
+    has_route = bool(feats & {"road", "trail"}) or "bridge" in feats
+    if "canal" in feats and has_route:
+        return "canal"
+    if has_route and feats & {"river", "stream"}:
+        return "highway"
+    return None
+
+
+def wired(board: Board, state: State, a: Hex, b: Hex) -> bool:
+    """A canal or rail bridge no roll or decision has touched yet [12.0, 12.14, 12.15]."""
+    if bridge_kind(board, a, b) not in ("canal", "rail"):
+        return False
+    return side_str(a, b) not in state.exclusive.get("bridges", {})
+
+
+def _bridge_record(state: State, events: list[Event]) -> dict[str, str]:
+    rec = dict(state.exclusive.get("bridges", {}))
+    for ev in events:
+        if isinstance(ev, RollEvent) and ev.subject.startswith("bridge "):
+            rec[ev.subject.split(" ", 1)[1]] = ev.outcome
+    return rec
+
+
+# --------------------------------------------------------------------------------------------------
+# Secret drop zones [15.35-15.39]
+# --------------------------------------------------------------------------------------------------
+
+
+def note_hash(note: DropZoneReveal) -> str:
+    """The commitment to a drop-zone note: SHA-256 of its canonical JSON (division, hex, turn,
+    salt). Without the salt a note could be found by trying every hex; with it, only a reveal
+    opens it [15.36]."""
+    from pbem.protocol.canonical import canonical_bytes
+
+    body = {"division": note.division, "hex": note.hex, "turn": note.turn, "salt": note.salt}
+    return hashlib.sha256(canonical_bytes(body)).hexdigest()
+
+
+def _salt(secret: bytes, division: str) -> str:
+    return hmac.new(secret, b"pbem/dz-salt/" + division.encode(), hashlib.sha256).hexdigest()
+
+
+_SEALED_LEN = 48  # every sealed note the same length, so its length says nothing
+
+
+def seal_note(secret: bytes, note: DropZoneNote) -> DropZoneCommitment:
+    """The commitment to ``note`` and a copy of it only its author (who has ``secret``) can open:
+    so the author's pbem can reveal it on its own when it is due, with no file to keep."""
+    from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
+
+    from pbem.protocol.canonical import canonical_bytes
+
+    reveal = DropZoneReveal(division=note.division, hex=note.hex, turn=note.turn,
+                            salt=_salt(secret, note.division))
+    plain = canonical_bytes({"hex": note.hex, "turn": note.turn})
+    if len(plain) > _SEALED_LEN:
+        raise InputError(f"drop-zone note for {note.division} is too long")
+    key = hmac.new(secret, b"pbem/dz-seal", hashlib.sha256).digest()
+    nonce = hashlib.sha256(note.division.encode()).digest()[:12]
+    box = ChaCha20Poly1305(key).encrypt(nonce, plain.ljust(_SEALED_LEN), note.division.encode())
+    return DropZoneCommitment(hash=note_hash(reveal), sealed=box.hex())
+
+
+def open_note(secret: bytes, division: str, c: DropZoneCommitment) -> DropZoneReveal | None:
+    """The author's own note back from its commitment (``None`` with someone else's secret)."""
+    import json
+
+    from cryptography.exceptions import InvalidTag
+    from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
+
+    key = hmac.new(secret, b"pbem/dz-seal", hashlib.sha256).digest()
+    nonce = hashlib.sha256(division.encode()).digest()[:12]
+    try:
+        plain = ChaCha20Poly1305(key).decrypt(nonce, bytes.fromhex(c.sealed), division.encode())
+        data = json.loads(plain.rstrip(b" "))
+        note = DropZoneReveal(division=division, hex=data["hex"], turn=data["turn"],
+                              salt=_salt(secret, division))
+    except (InvalidTag, ValueError, KeyError, TypeError):
+        return None
+    return note if note_hash(note) == c.hash else None
+
+
+def airborne_divisions(scenario: Scenario) -> list[str]:
+    """Divisions with a drop-zone counter: the formations of the airborne reinforcements, except
+    the Polish brigade (no DZ counter, no LOC [17.36])."""
+    out = {scenario.unit[u].formation for r in scenario.reinforcements if r.airborne for u in r.units}
+    return sorted(d for d in out if d and d.lower() not in ("pol", "polish"))
+
+
+def dz_placement_problems(scenario: Scenario, placed: dict[str, str], note: DropZoneNote) -> list[str]:
+    """[15.37] at least three hexes from any City hex and any bridged hexside; at least 14 hexes
+    from every other drop zone."""
+    m = scenario.map
+    h = Hex.parse(note.hex)
+    out: list[str] = []
+    if not m.on_map(h):
+        return [f"{h} is not on the map"]
+    cities = [c for c in m.all_hexes() if m.terrain_of(c) == "city"]
+    near = [c for c in cities if h.distance(c) < 3]
+    if near:
+        out.append(f"{h} is {h.distance(near[0])} hexes from the City hex {near[0]} (3 at least)")
+    for side in m.hexside_features:
+        feats = m.hexside_features[side]
+        if "bridge" in feats or "rail-bridge" in feats or (
+                feats & {"road", "trail"} and feats & {"river", "canal", "stream"}):
+            d = min(h.distance(side[0]), h.distance(side[1]))
+            if d < 3:
+                out.append(f"{h} is {d} hexes from the bridge {side[0]}/{side[1]} (3 at least)")
+                break
+    for div, other in sorted(placed.items()):
+        if div != note.division and h.distance(Hex.parse(other)) < 14:
+            out.append(f"{h} is {h.distance(Hex.parse(other))} hexes from the {div} drop zone "
+                       f"{other} (14 at least)")
+    return out
+
+
+# --------------------------------------------------------------------------------------------------
+# The rules
+# --------------------------------------------------------------------------------------------------
+
+
+def _airborne_group(scenario: Scenario, uid: str) -> bool:
+    return any(r.airborne and uid in r.units for r in scenario.reinforcements)
+
+
+def surrounded(board: Board, uid: str) -> bool:
+    """All six neighbours held by enemy units or in enemy zones of control [11.2]."""
+    h = board.unit_hex(uid)
+    if h is None:
+        return False
+    side = board.side_of(uid)
+    around = h.neighbours()
+    if len(around) < 6:
+        return False
+    for n in around:
+        if not board.on_map(n):
+            return False
+        if board.enemy_at(n, side) is None and not board.enemy_zoc(n, side):
+            return False
+    return True
+
+
+def _place(extra: dict[str, Any], reveals: list[DropZoneReveal]) -> dict[str, Any]:
+    """Drop-zone counters placed as revealed; their commitments are spent."""
+    if not reveals:
+        return extra
+    dz = dict(extra.get("dz", {}))
+    committed = dict(extra.get("dz_commitments", {}))
+    for r in reveals:
+        dz[r.division] = r.hex
+        committed.pop(r.division, None)
+    extra["dz"] = dict(sorted(dz.items()))
+    if committed:
+        extra["dz_commitments"] = committed
+    else:
+        extra.pop("dz_commitments", None)
+    return extra
+
+
+def _blocked_entry(
+    scenario: Scenario, state: State, uid: str, game_turn: int
+) -> tuple[list[Area], str] | None:
+    """[15.22] When every scheduled entry hex holds an enemy unit, or a friendly unit in an enemy
+    zone of control, the unit may enter at the nearest unblocked hex of the same map edge, toward
+    the nearest friendly unit (ties: the lower hex number)."""
+    from pbem.systems.westwall.movement import area_hexes, reinforcement_entries
+
+    areas, rule, first = reinforcement_entries(scenario, uid, game_turn)
+    if not areas or first is None:
+        return None
+    board = Board.from_state(scenario, state)
+    side = scenario.unit[uid].side
+
+    def blocked(h: Hex) -> bool:
+        if board.enemy_at(h, side) is not None:
+            return True
+        return any(board.side_of(x) == side for x in board.occupants(h)) and board.enemy_zoc(h, side)
+
+    scheduled = area_hexes(scenario, areas)
+    if not scheduled or not all(blocked(h) for h in scheduled):
+        return None
+    edges = {e for h in scheduled for e in board.edges_of(h)}
+    candidates = sorted({h for h in scenario.map.all_hexes()
+                         if set(board.edges_of(h)) & edges and not blocked(h)})
+    if not candidates:
+        return None
+    friends = [h for x, h in board.positions() if board.side_of(x) == side]
+
+    def key(h: Hex) -> tuple[int, int, Hex]:
+        near = min((h.distance(f) for f in friends), default=0)
+        return (min(h.distance(s) for s in scheduled), near, h)
+
+    best = min(candidates, key=key)
+    return [Area(hexes=[str(best)], text=f"{best}, the nearest unblocked edge hex [15.22]")], "15.22"
+
+
+class Arnhem(Exclusive):
+    game = "arnhem"
+    rolls_in_movement = True
+
+    # -- set-up ---------------------------------------------------------------------------------
+    def prepare_state(self, scenario: Scenario, state: State) -> State:
+        sp = special_of(scenario)
+        extra: dict[str, Any] = dict(state.exclusive)
+        if sp.drop_zones and not sp.dz_free:
+            extra["dz"] = dict(sorted(sp.drop_zones.items()))  # placed as printed [18.11]
+        if sp.weather:
+            extra["weather"] = "good"  # [16.0] the first game-turn
+            extra["weather_log"] = ["good"]
+        changes: dict[str, Any] = {"exclusive": dict(sorted(extra.items()))}
+        if sp.dz_free:
+            # [15.36] the Allied notes first, then the German set-up, then the Allied placement.
+            allied = allied_side(scenario)
+            pending = [allied, *[s for s in state.setup_pending if s != allied], allied]
+            changes.update(setup_pending=pending, phasing=allied, phase="setup")
+        return state.model_copy(update=changes)
+
+    # -- secret drop zones [15.35-15.39] ----------------------------------------------------------
+    def uses_secret_notes(self, scenario: Scenario) -> bool:
+        return special_of(scenario).dz_free
+
+    def conceal(
+        self, scenario: Scenario, state: State, orders: SetupOrders | PlayerTurnOrders,
+        secret: bytes | None,
+    ) -> SetupOrders | PlayerTurnOrders:
+        if orders.side != allied_side(scenario) or not special_of(scenario).dz_free:
+            return orders
+        committed = state.exclusive.get("dz_commitments")
+        if isinstance(orders, SetupOrders) and orders.dz_notes is not None:
+            if committed is not None or state.exclusive.get("dz"):
+                raise InputError("the drop-zone notes were committed at the start: they cannot be "
+                                 "changed now [15.36]")
+            if secret is None:
+                raise InputError("drop-zone notes are sealed with your key before signing: this "
+                                 "machine has no key playing the Allied side of this game")
+            sealed = {n.division: seal_note(secret, n) for n in orders.dz_notes}
+            if len(sealed) != len(orders.dz_notes):
+                raise InputError("one drop-zone note per division [15.36]")
+            return orders.model_copy(update={"dz_notes": None,
+                                             "dz_commitments": dict(sorted(sealed.items()))})
+        if not committed or secret is None or orders.dz_reveal is not None:
+            return orders
+        if isinstance(orders, SetupOrders) and len(state.setup_pending) != 1:
+            return orders  # only the last set-up step places drop zones
+        weather = state.exclusive.get("weather", "good")
+        due: list[DropZoneReveal] = []
+        for div, raw in sorted(committed.items()):
+            note = open_note(secret, div, DropZoneCommitment.model_validate(raw))
+            if note is not None and note.turn <= state.game_turn and (
+                    isinstance(orders, SetupOrders) or weather != "poor"):
+                due.append(note)
+        return orders.model_copy(update={"dz_reveal": due or None})
+
+    def _reveal_problems(
+        self, scenario: Scenario, state: State, reveals: list[DropZoneReveal], placing: bool
+    ) -> list[RuleViolation]:
+        out: list[RuleViolation] = []
+        committed = state.exclusive.get("dz_commitments") or {}
+        placed = dict(state.exclusive.get("dz", {}))
+        for r in reveals:
+            c = committed.get(r.division)
+            if c is None:
+                out.append(RuleViolation("15.36", f"no drop-zone note of the {r.division} was "
+                                                  "committed (or it is already placed)"))
+                continue
+            if note_hash(r) != c["hash"]:
+                out.append(RuleViolation(
+                    "15.36", f"the {r.division} drop zone revealed ({r.hex}, Game-Turn {r.turn}) "
+                    "does not match the note committed before the German set-up", None, r.hex))
+                continue
+            if not placing:
+                continue
+            if r.turn > state.game_turn:
+                out.append(RuleViolation("15.39", f"the {r.division} drop zone was noted for "
+                                                  f"Game-Turn {r.turn}, not {state.game_turn}"))
+            log = state.exclusive.get("weather_log", [])
+            first = scenario.first_turn
+            if state.exclusive.get("weather") == "poor" and state.phase != "setup":
+                out.append(RuleViolation("15.39", f"no drop zone may be placed in poor weather "
+                                                  f"({r.division})"))
+            # [15.39] placed on its noted turn, or on the first later one that is not poor
+            late = [t for t in range(r.turn, state.game_turn)
+                    if t >= first and t - first < len(log) and log[t - first] != "poor"]
+            if late and state.phase != "setup":
+                out.append(RuleViolation("15.39", f"the {r.division} drop zone was due on "
+                                                  f"Game-Turn {late[0]}: it cannot be held back"))
+            for why in dz_placement_problems(scenario, placed, r):
+                out.append(RuleViolation("15.37", f"{r.division} drop zone: {why}", None, r.hex))
+            placed[r.division] = r.hex
+        return out
+
+    def setup_violations(
+        self, scenario: Scenario, state: State, orders: SetupOrders
+    ) -> list[RuleViolation]:
+        sp = special_of(scenario)
+        out: list[RuleViolation] = []
+        has_dz = orders.dz_notes is not None or orders.dz_commitments is not None \
+            or orders.dz_reveal is not None
+        allied = allied_side(scenario)
+        if not sp.dz_free or orders.side != allied:
+            if has_dz:
+                out.append(RuleViolation("15.35", "drop zones are not part of this set-up"))
+            return out
+        if orders.dz_notes is not None:
+            out.append(RuleViolation("15.36", "drop-zone notes are never signed as they are: "
+                                              "pbem seals them into commitments first"))
+        committed = state.exclusive.get("dz_commitments")
+        if committed is None and not state.exclusive.get("dz"):  # the first Allied step
+            wanted = airborne_divisions(scenario)
+            got = sorted(orders.dz_commitments or {})
+            if got != wanted:
+                out.append(RuleViolation(
+                    "15.36", f"note one drop zone for each airborne division ({', '.join(wanted)}); "
+                    f"got {', '.join(got) or 'none'}"))
+            if orders.dz_reveal is not None:
+                out.append(RuleViolation("15.36", "drop zones are revealed after the German "
+                                                  "set-up, not now"))
+            return out
+        if orders.dz_commitments is not None:
+            out.append(RuleViolation("15.36", "the drop-zone notes were committed already"))
+        out += self._reveal_problems(scenario, state, orders.dz_reveal or [], placing=True)
+        return out
+
+    def after_setup(self, scenario: Scenario, state: State, orders: SetupOrders) -> State:
+        if orders.dz_commitments is None and not orders.dz_reveal:
+            return state
+        extra = dict(state.exclusive)
+        if orders.dz_commitments is not None:
+            extra["dz_commitments"] = {k: v.model_dump(mode="json")
+                                       for k, v in sorted(orders.dz_commitments.items())}
+        extra = _place(extra, orders.dz_reveal or [])
+        return state.model_copy(update={"exclusive": dict(sorted(extra.items()))})
+
+    def turn_start(self, scenario: Scenario, state: State, orders: PlayerTurnOrders) -> State:
+        if not orders.dz_reveal:
+            return state
+        ok = [r for r in orders.dz_reveal
+              if not self._reveal_problems(scenario, state, [r], placing=False)]
+        extra = _place(dict(state.exclusive), ok)
+        return state.model_copy(update={"exclusive": dict(sorted(extra.items()))})
+
+    # -- checks of a player-turn ----------------------------------------------------------------
+    def turn_violations(
+        self, scenario: Scenario, board: Board, state: State, orders: PlayerTurnOrders
+    ) -> list[RuleViolation]:
+        sp = special_of(scenario)
+        out: list[RuleViolation] = []
+        allied = allied_side(scenario)
+        if orders.dz_reveal is not None:
+            if orders.side != allied or not sp.dz_free:
+                out.append(RuleViolation("15.39", "no drop zone is to be revealed in these orders"))
+            else:
+                out += self._reveal_problems(scenario, state, orders.dz_reveal, placing=True)
+        # [15.41] German exits only along the two stretches.
+        for m in orders.moves:
+            if not m.exit:
+                continue
+            last = Hex.parse(m.path[-1]) if m.path else board.unit_hex(m.unit)
+            if last is not None and not self._on_exit_stretch(scenario, last):
+                out.append(RuleViolation(
+                    "15.41",
+                    f"{m.unit} may not leave the map from {last}: German units exit only on the "
+                    f"west edge {sp.exit_west[0]}-{sp.exit_west[1]} or the east edge "
+                    f"{sp.exit_east[0]}-{sp.exit_east[1]}", m.unit, str(last)))
+        # [12.1] a condition must be a chain of hexes.
+        for m in orders.moves:
+            if m.if_demolished:
+                chain = [Hex.parse(x) for x in m.if_demolished]
+                for a, b in zip(chain, chain[1:], strict=False):
+                    if not a.is_adjacent(b):
+                        out.append(RuleViolation(
+                            "12.13", f"{m.unit}: the if_demolished hexes {a} and {b} are not "
+                            "adjacent", m.unit, str(b)))
+        # [14.12] at most two artillery units in any combat.
+        for i, att in enumerate(orders.attacks, 1):
+            guns = {a for a in att.attackers if scenario.unit[a].is_artillery} | set(att.artillery)
+            if len(guns) > sp.max_artillery_per_combat:
+                out.append(RuleViolation(
+                    "14.12", f"attack {i} uses {len(guns)} artillery units ({', '.join(sorted(guns))}): "
+                    f"at most {sp.max_artillery_per_combat} may take part in one combat"))
+        # [14.11] only the Allied player has support, within three hexes of a ground unit.
+        if any(att.support for att in orders.attacks):
+            if orders.side != allied:
+                out.append(RuleViolation("14.11", "only the Allied player receives Ground Support "
+                                                  "Points"))
+            else:
+                from pbem.systems.westwall.movement import walk_moves
+
+                after = board.copy()
+                walk_moves(after, orders.side, state.game_turn, orders.moves, self, state=state)
+                ground = [after.unit_hex(u) for u in after.units_of(allied)
+                          if scenario.unit[u].type not in AIRBORNE_TYPES]
+                for i, att in enumerate(orders.attacks, 1):
+                    if not att.support:
+                        continue
+                    targets = [after.unit_hex(d) for d in att.defenders]
+                    if not any(t is not None and g is not None and t.distance(g) <= sp.support_range
+                               for t in targets for g in ground):
+                        out.append(RuleViolation(
+                            "14.11", f"attack {i}: Ground Support Points may only be used within "
+                            f"{sp.support_range} hexes of an Allied non-airborne unit"))
+        # Airborne arrivals this player-turn [15.34, 16.12].
+        if orders.side == allied:
+            landing = [m.unit for m in orders.moves
+                       if m.path and state.units.get(m.unit) is not None
+                       and state.units[m.unit].status == "waiting"
+                       and _airborne_group(scenario, m.unit)]
+            if sp.weather:
+                weather = state.exclusive.get("weather", "good")
+                cap = sp.airborne_per_weather.get(weather, 0)
+                if len(landing) > cap:
+                    out.append(RuleViolation(
+                        "16.12", f"{len(landing)} airborne units land, but in {weather} weather at "
+                        f"most {cap} may"))
+            else:
+                due = [u for r in scenario.reinforcements if r.airborne and r.turn <= state.game_turn
+                       for u in r.units if state.units[u].status == "waiting"]
+                held = sorted(set(due) - set(landing))
+                if held:
+                    out.append(RuleViolation(
+                        "15.34", f"airborne units may be held back only with the weather rules: "
+                        f"{', '.join(held[:6])}{'...' if len(held) > 6 else ''} must land this turn",
+                        held[0]))
+        return out
+
+    def _on_exit_stretch(self, scenario: Scenario, h: Hex) -> bool:
+        sp = special_of(scenario)
+        from pbem.systems.westwall.movement import in_area
+
+        west = Area(edge="west", from_hex=sp.exit_west[0], to_hex=sp.exit_west[1])
+        east = Area(edge="east", from_hex=sp.exit_east[0], to_hex=sp.exit_east[1])
+        return in_area(scenario, west, h) or in_area(scenario, east, h)
+
+    # -- arrivals -------------------------------------------------------------------------------
+    def entry_areas(
+        self, scenario: Scenario, state: State, uid: str, game_turn: int
+    ) -> tuple[list[Area], str] | None:
+        sp = special_of(scenario)
+        us = state.units.get(uid)
+        if us is None:
+            return None
+        if us.status == "exited" and us.exit_turn is not None and us.exit_turn < game_turn:
+            if us.exit_edge == "west":  # [15.42]
+                return [Area(edge="west", from_hex=sp.exit_west[0], to_hex=sp.exit_west[1],
+                             text=f"west edge {sp.exit_west[0]}-{sp.exit_west[1]} [15.42]")], "15.42"
+            if us.exit_edge == "east":
+                return [Area(edge="east", from_hex=sp.reenter_east[0], to_hex=sp.reenter_east[1],
+                             text=f"east edge {sp.reenter_east[0]}-{sp.reenter_east[1]} [15.42]")], \
+                    "15.42"
+            return None
+        if us.status == "eliminated" and uid == sp.engineer:  # [13.3] a replacement
+            return [Area(hexes=list(sp.engineer_reentry),
+                         text=f"{' or '.join(sp.engineer_reentry)} [13.3]")], "13.3"
+        if us.status == "waiting" and not _airborne_group(scenario, uid):
+            return _blocked_entry(scenario, state, uid, game_turn)
+        if us.status == "waiting" and sp.weather and _airborne_group(scenario, uid):
+            div = scenario.unit[uid].formation
+            dz = state.exclusive.get("dz", {}).get(div)
+            if dz is None:  # [15.39] not before its drop zone is placed
+                return [Area(hexes=[], text=f"none until the {div} drop zone is placed [15.39]")], \
+                    "15.39"
+            first = min(r.turn for r in scenario.reinforcements if uid in r.units)
+            if first > game_turn:
+                return None
+            return [Area(within=sp.drop_range, of=[dz],
+                         text=f"within {sp.drop_range} hexes of the {div} drop zone {dz} [16.11]")], \
+                "16.11"
+        return None
+
+    def column_cost(self, scenario: Scenario, board: Board, entry: Hex, ahead: int) -> int:
+        """[15.12, 15.13] units entering one behind the other pay for the hypothetical hexes off the
+        map: road hexes where a road leads off the map there, clear hexes otherwise."""
+        if ahead <= 0:
+            return 0
+        key = scenario.terrain_key
+        route = board.off_map_route(entry)
+        if route == "road":
+            step = key.road_mp_halves
+        elif route == "trail":
+            step = key.trail_mp_halves
+        else:
+            step = key.hexes["clear"].mp_halves if "clear" in key.hexes else 2
+        return ahead * step
+
+    def landing(self, scenario: Scenario, state: State, uid: str) -> int | None:
+        us = state.units.get(uid)
+        if us is None or us.status != "waiting" or not _airborne_group(scenario, uid):
+            return None
+        return special_of(scenario).landing_mp * 2
+
+    def landing_violation(
+        self, scenario: Scenario, board: Board, uid: str, h: Hex
+    ) -> RuleViolation | None:
+        others = board.occupants(h)
+        if others:
+            return RuleViolation(
+                "15.33", f"{uid} cannot land in {h}: {others[0]} is there (airborne units land "
+                "only in empty hexes, one a hex)", uid, str(h))
+        if special_of(scenario).weather:
+            near = [n for n in (h, *h.neighbours()) if board.on_map(n)
+                    and board.terrain_kind(n) == "city"]
+            if near:
+                return RuleViolation(
+                    "16.11", f"{uid} cannot land in {h}: in or next to the City hex {near[0]}",
+                    uid, str(h))
+        return None
+
+    # -- demolition [12.1] ------------------------------------------------------------------------
+    def on_enter(
+        self, scenario: Scenario, board: Board, state: State, uid: str, h: Hex, dice: Dice,
+        events: list[Event],
+    ) -> bool:
+        allied = allied_side(scenario)
+        if board.side_of(uid) != allied:
+            return False
+        german = german_side(scenario)
+        decided = _bridge_record(state, events)
+        spare = set(state.standing[german].spare_bridges) if german in state.standing else set()
+        changed = False
+        for n in sorted(h.neighbours()):
+            if not board.on_map(n) or bridge_kind(board, h, n) not in ("canal", "rail"):
+                continue
+            key = side_str(h, n)
+            if key in decided:
+                continue
+            subject = f"bridge {key}"
+            if key in spare:
+                events.append(RollEvent(rule="12.12", subject=subject, die=None, outcome="spared",
+                                        unit=uid, hex=str(h)))
+                decided[key] = "spared"
+                continue
+            die = dice.d6(f"12.12 demolition {key}")
+            if die <= 2:
+                board.demolish(h, n)
+                events.append(RollEvent(rule="12.13", subject=subject, die=die,
+                                        outcome="demolished", unit=uid, hex=str(h)))
+                decided[key] = "demolished"
+                changed = True
+            else:
+                events.append(RollEvent(rule="12.14", subject=subject, die=die, outcome="intact",
+                                        unit=uid, hex=str(h)))
+                decided[key] = "intact"
+        return changed
+
+    # -- combat ---------------------------------------------------------------------------------
+    def retreat_hexes(
+        self, scenario: Scenario, board: Board, uid: str, hexes: int, result: str
+    ) -> int:
+        h = board.unit_hex(uid)
+        if h is None or hexes <= 0 or board.terrain_kind(h) != "city":
+            return hexes
+        t = scenario.unit[uid].type
+        if t == "airborne-artillery":  # [11.1]
+            return hexes
+        if surrounded(board, uid) and t not in ("airborne", "glider"):  # [11.2]
+            return hexes
+        return max(0, hexes - 2)
+
+    def ground_support(self, scenario: Scenario, state: State, side: str) -> int | None:
+        sp = special_of(scenario)
+        if side != allied_side(scenario):
+            return 0  # [14.11]
+        if not sp.weather:
+            return None
+        return sp.ground_support_per_weather.get(state.exclusive.get("weather", "good"), 0)
+
+    # -- between player-turns -------------------------------------------------------------------
+    def end_of_player_turn(
+        self, scenario: Scenario, board: Board, state: State, events: list[Event], dice: Dice
+    ) -> tuple[State, list[Event]]:
+        sp = special_of(scenario)
+        extra: dict[str, Any] = dict(state.exclusive)
+        more: list[Event] = []
+        bridges = _bridge_record(state, events)
+        if bridges:
+            extra["bridges"] = dict(sorted(bridges.items()))
+        lost = dict(extra.get("eliminated", {}))
+        for ev in events:
+            if isinstance(ev, EliminatedEvent):
+                side = scenario.unit[ev.unit].side
+                lost[side] = lost.get(side, 0) + 1
+        if lost:
+            extra["eliminated"] = dict(sorted(lost.items()))
+        german = german_side(scenario)
+        eng = sp.engineer
+        if state.phasing != german:
+            if eng is not None and board.unit_hex(eng) is not None:
+                extra["engineer_hex"] = str(board.unit_hex(eng))
+            else:
+                extra.pop("engineer_hex", None)
+        else:
+            # [13.1] repairs after a whole German player-turn next to the demolished canal bridge.
+            here = board.unit_hex(eng) if eng is not None else None
+            if eng is not None and here is not None and extra.get("engineer_hex") == str(here) \
+                    and not board.enemy_zoc(here, board.side_of(eng)):
+                for n in sorted(here.neighbours()):
+                    key = side_str(here, n)
+                    if bridges.get(key) == "demolished" and bridge_kind(board, here, n) == "canal":
+                        board.repair(here, n)
+                        bridges[key] = "repaired"
+                        more.append(NoteEvent(rule="13.1", text=f"the engineer {eng} repairs the "
+                                              f"canal bridge {key}"))
+                if bridges:
+                    extra["bridges"] = dict(sorted(bridges.items()))
+                destroyed = sorted(f"{a}/{b}" for a, b in board.geo.destroyed)
+                if destroyed:
+                    extra["destroyed_bridges"] = destroyed
+                else:
+                    extra.pop("destroyed_bridges", None)
+            # End of the game-turn: lines of communication and points [17.11, 17.12, 17.35].
+            from pbem.systems.westwall import arnhem_victory as av
+
+            now = state.model_copy(update={"exclusive": extra})
+            got, lines = av.turn_points(scenario, board, now)
+            pts = dict(extra.get("points", {}))
+            for s, v in got.items():
+                if v:
+                    pts[s] = pts.get(s, 0) + v
+            if pts:
+                extra["points"] = dict(sorted(pts.items()))
+            more += [NoteEvent(rule="17.1", text=line) for line in lines]
+            # Weather for the next game-turn [16.0].
+            if sp.weather and state.game_turn < scenario.last_turn:
+                die = dice.d6("16.0 weather")
+                before = extra.get("weather", "good")
+                now_w = {1: before, 2: "good", 3: "fair", 4: "fair", 5: "poor", 6: "poor"}[die]
+                extra["weather"] = now_w
+                extra["weather_log"] = [*extra.get("weather_log", []), now_w]
+                more.append(RollEvent(rule="16.0", subject=f"weather for Game-Turn "
+                                      f"{state.game_turn + 1}", die=die, outcome=now_w))
+        return state.model_copy(update={"exclusive": dict(sorted(extra.items()))}), more
+
+    # -- victory [17.0] -------------------------------------------------------------------------
+    def score(self, scenario: Scenario, state: State) -> dict[str, int]:
+        from pbem.systems.westwall import arnhem_victory as av
+
+        return av.score(scenario, state)
+
+    def describe_victory(self, scenario: Scenario, state: State) -> list[str]:
+        from pbem.systems.westwall import arnhem_victory as av
+
+        return av.describe(scenario, state)
+
+    def outcome(self, scenario: Scenario, state: State) -> Outcome | None:
+        if not state.finished:
+            return None
+        from pbem.systems.westwall import arnhem_victory as av
+
+        points = self.score(scenario, state)
+        german, allied = german_side(scenario), allied_side(scenario)
+        level, winner = av.victory_level(points.get(german, 0), points.get(allied, 0))
+        who = {german: german, allied: allied}.get(winner or "", None)
+        return Outcome(who, f"{level} [17.4]", points, self.describe_victory(scenario, state))
+
+
+register_exclusive("arnhem", Arnhem)
