@@ -35,7 +35,7 @@ from tests.test_protocol_helpers import (
     sign_move,
     written,
 )
-from tests.ww_helpers import state_with, tiny_scenario, unit
+from tests.ww_helpers import tiny_scenario, unit
 
 R = WestWallRules()
 SECRET = bytes(range(32))

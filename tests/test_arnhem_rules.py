@@ -426,3 +426,63 @@ def test_15_22_a_blocked_entry_hex_moves_the_entry_along_the_edge() -> None:
     assert R.validate(friend, st2, "US", entering) == []
     assert [v.rule for v in R.validate(friend, st2, "US", _turn(
         "US", [MoveOrder(unit="a", path=["0101"])]))] == ["11.11"]
+
+
+# -- [13.2] the engineer ---------------------------------------------------------------------------
+
+def _engineer(**kw: Any) -> Any:
+    base: dict[str, Any] = dict(
+        game="arnhem", first_player="US", special={"engineer": "Eng"},
+        lines=[("river", ["0303/0304"])],
+        units=[unit("Eng", "US", "engineer", 1, 2, 7), unit("para", "US", "airborne", 2, 2, 7),
+               artillery("pack", "US", 2, 1, 4, 1, 7, type="airborne-artillery"),
+               unit("g", "DE")])
+    base.update(kw)
+    return tiny_scenario(**base)
+
+
+def test_13_22_airborne_cross_the_river_through_the_engineer_for_the_hex_cost() -> None:
+    """0302 -> 0303 (the engineer's hex, clear: 1 MP) -> 0304 across the river (clear: 1 MP, the
+    river's 2 MP waived [13.22]) = 2 MP; without the engineer there it costs 4."""
+    sc = _engineer()
+    st = state_with(sc, {"Eng": "0303", "para": "0302", "g": "0808"}, phasing="US")
+    res, new = _resolve(sc, st, _turn("US", [MoveOrder(unit="para", path=["0303", "0304"])]), [])
+    assert [e["mp_halves"] for e in res.events if e["type"] == "moved"] == [4]
+    away = state_with(sc, {"Eng": "0101", "para": "0302", "g": "0808"}, phasing="US")
+    res, _new = _resolve(sc, away, _turn("US", [MoveOrder(unit="para", path=["0303", "0304"])]),
+                         [])
+    assert [e["mp_halves"] for e in res.events if e["type"] == "moved"] == [8]
+
+
+def test_13_21_the_engineer_must_stay_put_and_13_23_not_for_airborne_artillery() -> None:
+    sc = _engineer()
+    st = state_with(sc, {"Eng": "0303", "para": "0302", "pack": "0202", "g": "0808"},
+                    phasing="US")
+    o = _turn("US", [MoveOrder(unit="Eng", path=["0203"]),
+                     MoveOrder(unit="para", path=["0303", "0304"])])
+    res, _new = _resolve(sc, st, o, [])
+    assert [e["mp_halves"] for e in res.events if e["type"] == "moved"][1] == 8  # it moved: no help
+    st2 = state_with(sc, {"Eng": "0303", "pack": "0302", "g": "0808"}, phasing="US")
+    res, _new = _resolve(sc, st2, _turn("US", [MoveOrder(unit="pack", path=["0303", "0304"])]), [])
+    assert [e["mp_halves"] for e in res.events if e["type"] == "moved"] == [8]
+
+
+def test_13_25_allied_units_never_retreat_across_a_river_nor_out_of_the_engineer_hex() -> None:
+    from pbem.maps.hexmap import Hex
+    from pbem.systems.westwall.retreat import retreat
+
+    sc = _engineer()
+    ex = Arnhem()
+    board = Board.from_state(sc, state_with(sc, {"Eng": "0303", "para": "0304", "g": "0808"}))
+    assert ex.retreat_crossing(sc, board, "para", Hex.parse("0304"), Hex.parse("0303")) == "13.25"
+    board = Board.from_state(sc, state_with(sc, {"Eng": "0505", "para": "0505", "g": "0808"}))
+    assert ex.retreat_crossing(sc, board, "para", Hex.parse("0505"), Hex.parse("0506")) == "13.25"
+    assert ex.retreat_crossing(sc, board, "Eng", Hex.parse("0505"), Hex.parse("0506")) is None
+    # a unit whose every way back crosses the river is eliminated instead [13.25]
+    ring = [str(n) for n in Hex.parse("0404").neighbours()]
+    sc2 = _engineer(lines=[("river", [f"0404/{n}" for n in ring])],
+                    units=[unit("Eng", "US", "engineer"), unit("u", "US"), unit("g", "DE")])
+    b2 = Board.from_state(sc2, state_with(sc2, {"u": "0404", "g": "0808", "Eng": "0101"}))
+    r = retreat(b2, ex, "u", 1, combat=1)
+    assert r.eliminated == "13.25"
+    assert ex.may_advance(sc2, b2, "g", Hex.parse("0404"), Hex.parse(ring[0])) is False

@@ -62,6 +62,7 @@ from pbem.systems.westwall.model import (
     EliminatedEvent,
     Event,
     HexStr,
+    MoveOrder,
     NoteEvent,
     PlayerTurnOrders,
     RollEvent,
@@ -734,6 +735,49 @@ class Arnhem(Exclusive):
                                         unit=uid, hex=str(h)))
                 decided[key] = "intact"
         return changed
+
+    # -- the engineer [13.2] ------------------------------------------------------------------------
+    def _engineer_hex(self, scenario: Scenario, board: Board) -> Hex | None:
+        eng = special_of(scenario).engineer
+        return board.unit_hex(eng) if eng is not None else None
+
+    def crossing_relief(
+        self, scenario: Scenario, board: Board, uid: str, a: Hex, b: Hex, moves: list[MoveOrder]
+    ) -> int:
+        """[13.21-13.23] An engineer that does not move this player-turn and is free of enemy zones
+        of control lets airborne and glider units (not airborne artillery) cross the river
+        hexsides of its hex for the cost of the hex entered."""
+        if scenario.unit[uid].type not in ("airborne", "glider"):
+            return 0
+        c = board.crossing(a, b)
+        if "river" not in c.water:
+            return 0
+        eng = special_of(scenario).engineer
+        here = self._engineer_hex(scenario, board)
+        if eng is None or here is None or here not in (a, b):
+            return 0
+        if any(m.unit == eng for m in moves) or board.enemy_zoc(here, board.side_of(eng)):
+            return 0
+        return c.mp_halves
+
+    def retreat_crossing(
+        self, scenario: Scenario, board: Board, uid: str, a: Hex, b: Hex
+    ) -> str | None:
+        """[13.25] Allied units never retreat across a river, nor out of the engineer's hex."""
+        if scenario.unit[uid].side != allied_side(scenario):
+            return None
+        if "river" in board.crossing(a, b).water:
+            return "13.25"
+        eng = special_of(scenario).engineer
+        if eng is not None and uid != eng and a == self._engineer_hex(scenario, board):
+            return "13.25"
+        return None
+
+    def may_advance(self, scenario: Scenario, board: Board, uid: str, a: Hex, b: Hex) -> bool:
+        """[13.25] German units never advance after combat across a river hexside."""
+        if scenario.unit[uid].side != german_side(scenario):
+            return True
+        return "river" not in board.crossing(a, b).water
 
     # -- combat ---------------------------------------------------------------------------------
     def retreat_hexes(

@@ -936,6 +936,8 @@ def _advance(
             for h in path[: adv.hexes]:
                 if b.crossing_prohibited_for(udef, route[-1], h) is not None:
                     break
+                if not ph.exclusive.may_advance(ph.scenario, b, uid, route[-1], h):
+                    break
                 route.append(h)
             while len(route) > 1 and any(o != uid for o in b.occupants(route[-1])):
                 route.pop()

@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from pbem.systems.westwall.model import (
         Area,
         Event,
+        MoveOrder,
         PlayerTurnOrders,
         Scenario,
         SetupOrders,
@@ -117,6 +118,25 @@ class Exclusive:
         """Called in resolution (with the dice) each time a unit enters a hex during movement.
         Returns True when the terrain changed (a bridge was demolished [12.11])."""
         return False
+
+    def crossing_relief(
+        self, scenario: Scenario, board: Board, uid: str, a: Hex, b: Hex, moves: list[MoveOrder]
+    ) -> int:
+        """Half Movement Points taken off the cost of moving ``a`` -> ``b`` (Arnhem: the engineer
+        lets airborne units cross a river for the hex's cost alone [13.22]); ``moves`` are the
+        player-turn's orders (the engineer must not move [13.21])."""
+        return 0
+
+    def retreat_crossing(
+        self, scenario: Scenario, board: Board, uid: str, a: Hex, b: Hex
+    ) -> str | None:
+        """The rule case when ``uid`` may not retreat from ``a`` into ``b`` and is eliminated
+        instead (Arnhem [13.25]), else ``None``."""
+        return None
+
+    def may_advance(self, scenario: Scenario, board: Board, uid: str, a: Hex, b: Hex) -> bool:
+        """Whether ``uid`` may advance after combat from ``a`` into ``b`` (Arnhem [13.25])."""
+        return True
 
     def retreat_hexes(
         self, scenario: Scenario, board: Board, uid: str, hexes: int, result: str

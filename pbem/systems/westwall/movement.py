@@ -388,6 +388,7 @@ def walk_moves(
                 out.append(why)
                 ok = False
                 break
+            cost -= excl.crossing_relief(scenario, board, uid, cur, nxt, moves)
             enemy = board.enemy_at(nxt, side)
             if enemy is not None:
                 out.append(

@@ -145,6 +145,9 @@ def _step_kind(
             fixed = memo.static[key] = _static_kind(board, uid, a, b)
     if fixed is not None:
         return fixed
+    rule = exclusive.retreat_crossing(board.scenario, board, uid, a, b)
+    if rule is not None:
+        return "stop", rule, f"{uid} may not retreat from {a} into {b}"
     rule = exclusive.forced_entry_eliminates(board.scenario, board, uid, b)
     if rule is not None:
         return "dies", rule, f"units forced into {b} are eliminated"
@@ -344,6 +347,8 @@ def _search(
                 rule = "7.82"
             elif blocked and all(r == "12.12" for r in rules):
                 rule = "12.12"
+            elif blocked and all(r not in ("7.71", "7.72", "5.12") for r in rules):
+                rule = rules[0]  # an exclusive rule stopped every way on (e.g. Arnhem [13.25])
             else:
                 rule = "7.74"
             why = why_of.get(rule, "no hex it may enter")
