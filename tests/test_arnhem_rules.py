@@ -486,3 +486,38 @@ def test_13_25_allied_units_never_retreat_across_a_river_nor_out_of_the_engineer
     r = retreat(b2, ex, "u", 1, combat=1)
     assert r.eliminated == "13.25"
     assert ex.may_advance(sc2, b2, "g", Hex.parse("0404"), Hex.parse(ring[0])) is False
+
+
+def test_14_12_at_most_two_artillery_units_give_final_protective_fire() -> None:
+    """Three German guns could protect the attacked unit; only two fire [14.12] (by unit id, the
+    default order of FPF)."""
+    sc = tiny_scenario(game="arnhem", first_player="US",
+                       units=[unit("a", "US", "infantry", 9, 4, 7), unit("d", "DE"),
+                              artillery("x", "DE"), artillery("y", "DE"), artillery("z", "DE")])
+    st = state_with(sc, {"a": "0403", "d": "0404", "x": "0707", "y": "0708", "z": "0808"},
+                    phasing="US")
+    orders = _turn("US", [], [AttackOrder(attackers=["a"], defenders=["d"])])
+    res, _new = _resolve(sc, st, orders, [4])
+    combat = [e for e in res.events if e["type"] == "combat"][0]
+    assert combat["fpf"] == ["x", "y"]
+
+
+def test_12_11_an_advance_after_combat_next_to_a_bridge_is_tried_too() -> None:
+    """The roll happens whatever the phase [12.11]: the attacker advancing into 0303 (which the canal
+    bridge 0303/0304 borders) after the German retreats triggers it."""
+    from pbem.systems.westwall import crt
+    from pbem.systems.westwall.model import AdvanceOrder
+
+    sc = _bridges(units=[unit("a", "US", "infantry", 9, 4, 7), unit("d", "DE", "infantry", 1, 1, 7)])
+    st = state_with(sc, {"a": "0302", "d": "0303"}, phasing="US")
+    board = Board.from_state(sc, st)
+    line = "clear"
+    die = next(f for f in range(1, 7)
+               if crt.lookup(line, 8, f, board.geo.crt) in ("D1", "D2", "D3", "D4"))
+    orders = _turn("US", [], [AttackOrder(attackers=["a"], defenders=["d"],
+                                          advance=[AdvanceOrder(unit="a")])])
+    res, new = _resolve(sc, st, orders, [die, 6])
+    assert new.units["a"].hex == "0303"
+    assert [(r["subject"], r["die"], r["outcome"]) for r in _rolls(res)] == [
+        ("bridge 0303/0304", 6, "intact")]
+    assert new.exclusive["bridges"] == {"0303/0304": "intact"}

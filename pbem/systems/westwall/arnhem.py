@@ -207,14 +207,6 @@ def wired(board: Board, state: State, a: Hex, b: Hex) -> bool:
     return side_str(a, b) not in state.exclusive.get("bridges", {})
 
 
-def _bridge_record(state: State, events: list[Event]) -> dict[str, str]:
-    rec = dict(state.exclusive.get("bridges", {}))
-    for ev in events:
-        if isinstance(ev, RollEvent) and ev.subject.startswith("bridge "):
-            rec[ev.subject.split(" ", 1)[1]] = ev.outcome
-    return rec
-
-
 # --------------------------------------------------------------------------------------------------
 # Secret drop zones [15.35-15.39]
 # --------------------------------------------------------------------------------------------------
@@ -708,7 +700,7 @@ class Arnhem(Exclusive):
         if board.side_of(uid) != allied:
             return False
         german = german_side(scenario)
-        decided = _bridge_record(state, events)
+        decided = {**state.exclusive.get("bridges", {}), **board.decided}
         spare = set(state.standing[german].spare_bridges) if german in state.standing else set()
         changed = False
         for n in sorted(h.neighbours()):
@@ -721,20 +713,23 @@ class Arnhem(Exclusive):
             if key in spare:
                 events.append(RollEvent(rule="12.12", subject=subject, die=None, outcome="spared",
                                         unit=uid, hex=str(h)))
-                decided[key] = "spared"
+                decided[key] = board.decided[key] = "spared"
                 continue
             die = dice.d6(f"12.12 demolition {key}")
             if die <= 2:
                 board.demolish(h, n)
                 events.append(RollEvent(rule="12.13", subject=subject, die=die,
                                         outcome="demolished", unit=uid, hex=str(h)))
-                decided[key] = "demolished"
+                decided[key] = board.decided[key] = "demolished"
                 changed = True
             else:
                 events.append(RollEvent(rule="12.14", subject=subject, die=die, outcome="intact",
                                         unit=uid, hex=str(h)))
-                decided[key] = "intact"
+                decided[key] = board.decided[key] = "intact"
         return changed
+
+    def max_artillery(self, scenario: Scenario) -> int | None:
+        return special_of(scenario).max_artillery_per_combat
 
     # -- the engineer [13.2] ------------------------------------------------------------------------
     def _engineer_hex(self, scenario: Scenario, board: Board) -> Hex | None:
@@ -808,7 +803,7 @@ class Arnhem(Exclusive):
         sp = special_of(scenario)
         extra: dict[str, Any] = dict(state.exclusive)
         more: list[Event] = []
-        bridges = _bridge_record(state, events)
+        bridges = {**state.exclusive.get("bridges", {}), **board.decided}
         if bridges:
             extra["bridges"] = dict(sorted(bridges.items()))
         lost = dict(extra.get("eliminated", {}))

@@ -329,6 +329,9 @@ class Board:
         default=None, repr=False, compare=False
     )
     _trials: int = field(default=0, repr=False, compare=False)
+    decided: dict[str, str] = field(default_factory=dict, repr=False, compare=False)
+    """Decisions the exclusive rules made on this board since it was built from a state (Arnhem:
+    bridge hexside -> demolished/intact/spared [12.1]), so that no bridge is tried twice."""
 
     def __post_init__(self) -> None:
         if self._pos and not self._by_side:
@@ -367,6 +370,7 @@ class Board:
             dict(self._pos),
             {h: list(v) for h, v in self._at.items()},
             {side: set(v) for side, v in self._by_side.items()},
+            decided=dict(self.decided),
         )
 
     # -- trials (undo log) ----------------------------------------------------------------------

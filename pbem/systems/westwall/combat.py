@@ -40,11 +40,13 @@ from pbem.systems.westwall.model import (
     AttackOrder,
     CombatEvent,
     CrtLine,
+    DisplacedEvent,
     EliminatedEvent,
     Event,
     FpfOrder,
     NoteEvent,
     PlayerTurnOrders,
+    RetreatEvent,
     Scenario,
     StandingOrders,
     State,
@@ -567,6 +569,9 @@ def _allocate_fpf(ph: _Phase, defenders: Sequence[str], cap: int | None) -> tupl
         pts = ph.scenario.unit[art].fpf
         if cap is not None and total + pts > cap:
             continue
+        most = ph.exclusive.max_artillery(ph.scenario)
+        if most is not None and len(chosen) >= most:
+            break  # e.g. Arnhem [14.12]: the first ones in the order given fire
         chosen.append(art)
         total += pts
     support = ph.fpf_support_left
@@ -781,6 +786,14 @@ def _resolve_one(ph: _Phase, n: int, att: AttackOrder, dice: Dice) -> list[Event
     ph.fpf_support_used += fpf_support
     ph.support_used += att.support
     events += _apply_result(ph, n, att, attackers, table, hit_def, hit_att)
+    if ph.exclusive.rolls_in_movement:
+        # Hexes entered by retreats, displacements and advances count too (Arnhem: a bridge is
+        # tried whatever the phase [12.11]); the path was chosen before the roll.
+        for ev in list(events):
+            if isinstance(ev, RetreatEvent | DisplacedEvent | AdvanceEvent):
+                for h in ev.path[1:]:
+                    ph.exclusive.on_enter(ph.scenario, b, ph.state, ev.unit, Hex.parse(h), dice,
+                                          events)
     return events
 
 

@@ -119,6 +119,10 @@ class Exclusive:
         Returns True when the terrain changed (a bridge was demolished [12.11])."""
         return False
 
+    def max_artillery(self, scenario: Scenario) -> int | None:
+        """At most this many artillery units in one combat, barrage or FPF (Arnhem [14.12])."""
+        return None
+
     def crossing_relief(
         self, scenario: Scenario, board: Board, uid: str, a: Hex, b: Hex, moves: list[MoveOrder]
     ) -> int:
