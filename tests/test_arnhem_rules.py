@@ -521,3 +521,46 @@ def test_12_11_an_advance_after_combat_next_to_a_bridge_is_tried_too() -> None:
     assert [(r["subject"], r["die"], r["outcome"]) for r in _rolls(res)] == [
         ("bridge 0303/0304", 6, "intact")]
     assert new.exclusive["bridges"] == {"0303/0304": "intact"}
+
+
+def _assault(attack: int = 9, defense: int = 1) -> tuple[Any, Any]:
+    sc = _engineer(units=[unit("Eng", "US", "engineer", 1, 2, 7),
+                          unit("para", "US", "airborne", attack, 2, 7),
+                          unit("d", "DE", "infantry", 1, defense, 7)])
+    st = state_with(sc, {"Eng": "0303", "para": "0302", "d": "0304"}, phasing="US")
+    return sc, st
+
+
+def test_13_24_the_unit_stacked_with_the_engineer_must_attack_across_the_river() -> None:
+    sc, st = _assault()
+    stay = _turn("US", [MoveOrder(unit="para", path=["0303"])])
+    assert [v.rule for v in R.validate(sc, st, "US", stay)] == ["13.24"]
+    from pbem.systems.westwall.model import AdvanceOrder
+
+    go = _turn("US", [MoveOrder(unit="para", path=["0303"])],
+               [AttackOrder(attackers=["para"], defenders=["d"], advance=[AdvanceOrder(unit="para")])])
+    assert R.validate(sc, st, "US", go) == []
+
+
+def test_13_24_on_the_stream_line_and_eliminated_unless_it_advances() -> None:
+    from pbem.systems.westwall import crt
+    from pbem.systems.westwall.model import AdvanceOrder
+
+    sc, st = _assault()
+    go = _turn("US", [MoveOrder(unit="para", path=["0303"])],
+               [AttackOrder(attackers=["para"], defenders=["d"], advance=[AdvanceOrder(unit="para")])])
+    table = Board.from_state(sc, st).geo.crt
+    stream = sc.terrain_key.hexsides["stream"].crt
+    win = next(f for f in range(1, 7) if crt.lookup(stream, 8, f, table) in ("D1", "D2", "D3", "D4"))
+    res, new = _resolve(sc, st, go, [win])
+    combat = [e for e in res.events if e["type"] == "combat"][0]
+    assert combat["line"] == stream
+    assert new.units["para"].hex == "0304" and new.units["para"].status == "on-map"
+    sc, st = _assault(attack=1, defense=6)  # -5: the defender stays
+    lose = [f for f in range(1, 7) if crt.lookup(stream, -5, f, table) in ("-", "A1", "A2")]
+    assert lose, "the reconstructed CRT has a result at -5 that leaves the defender in place"
+    res, new = _resolve(sc, st, go, [lose[0]])
+    assert new.units["para"].status == "eliminated"
+    # an A result would take it back out of the engineer's hex, which it may not do [13.25]; any
+    # other result leaves it there, not across the river [13.24]: either way it is lost
+    assert any(e["type"] == "eliminated" and e["rule"] in ("13.24", "13.25") for e in res.events)

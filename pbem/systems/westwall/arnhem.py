@@ -56,6 +56,7 @@ from pbem.systems.westwall.exclusive import Exclusive, register_exclusive
 from pbem.systems.westwall.model import (
     AIRBORNE_TYPES,
     Area,
+    CrtLine,
     DropZoneCommitment,
     DropZoneNote,
     DropZoneReveal,
@@ -585,6 +586,24 @@ class Arnhem(Exclusive):
                         out.append(RuleViolation(
                             "14.11", f"attack {i}: Ground Support Points may only be used within "
                             f"{sp.support_range} hexes of an Allied non-airborne unit"))
+        # [13.24] a unit ending its move with the engineer must attack across the river.
+        if sp.engineer is not None and orders.side == allied and any(
+                m.unit != sp.engineer for m in orders.moves):
+            from pbem.systems.westwall.movement import walk_moves
+
+            after = board.copy()
+            walk_moves(after, orders.side, state.game_turn, orders.moves, self, state=state)
+            for uid in after.units_of(allied):
+                h = after.unit_hex(uid)
+                if h is None or not self._with_engineer(scenario, after, uid):
+                    continue
+                across = [d for att in orders.attacks if uid in att.attackers for d in att.defenders
+                          if (dh := after.unit_hex(d)) is not None
+                          and "river" in after.crossing(h, dh).water]
+                if not across:
+                    out.append(RuleViolation(
+                        "13.24", f"{uid} ends its move with the engineer in {h}: it must attack an "
+                        "adjacent enemy unit across the river", uid, str(h)))
         # Airborne arrivals this player-turn [15.34, 16.12].
         if orders.side == allied:
             landing = [m.unit for m in orders.moves
@@ -755,6 +774,32 @@ class Arnhem(Exclusive):
             return 0
         return c.mp_halves
 
+    def _with_engineer(self, scenario: Scenario, board: Board, uid: str) -> bool:
+        eng = special_of(scenario).engineer
+        here = board.unit_hex(uid)
+        return (eng is not None and uid != eng and here is not None
+                and here == board.unit_hex(eng)
+                and scenario.unit[uid].type in ("airborne", "glider"))
+
+    def may_stack(self, scenario: Scenario, board: Board, uids: list[str]) -> bool:
+        """[13.24] one airborne or glider unit may end the Movement Phase with the engineer."""
+        eng = special_of(scenario).engineer
+        if eng is None or len(uids) != 2 or eng not in uids:
+            return False
+        other = next(u for u in uids if u != eng)
+        return scenario.unit[other].type in ("airborne", "glider")
+
+    def attack_across(
+        self, scenario: Scenario, board: Board, uid: str, a: Hex, b: Hex
+    ) -> CrtLine | None:
+        """[13.24] the unit stacked with the engineer attacks across the river, on the Stream line."""
+        if not self._with_engineer(scenario, board, uid) or board.unit_hex(uid) != a:
+            return None
+        if "river" not in board.crossing(a, b).water:
+            return None
+        stream = scenario.terrain_key.hexsides.get("stream")
+        return stream.crt if stream is not None and stream.crt is not None else "broken"
+
     def retreat_crossing(
         self, scenario: Scenario, board: Board, uid: str, a: Hex, b: Hex
     ) -> str | None:
@@ -815,6 +860,19 @@ class Arnhem(Exclusive):
             extra["eliminated"] = dict(sorted(lost.items()))
         german = german_side(scenario)
         eng = sp.engineer
+        if state.phasing != german and eng is not None:
+            # [13.24] the unit that attacked from the engineer's hex had to advance across the river
+            for uid in sorted(board.units_of(allied_side(scenario))):
+                if self._with_engineer(scenario, board, uid):
+                    h = board.unit_hex(uid)
+                    board.eliminate(uid)
+                    ev = EliminatedEvent(unit=uid, hex=str(h), rule="13.24",
+                                         reason="it did not advance across the river after its "
+                                         "attack from the engineer's hex")
+                    more.append(ev)
+                    lost[allied_side(scenario)] = lost.get(allied_side(scenario), 0) + 1
+                    extra["eliminated"] = dict(sorted(lost.items()))
+            state = board.to_state(state)
         if state.phasing != german:
             if eng is not None and board.unit_hex(eng) is not None:
                 extra["engineer_hex"] = str(board.unit_hex(eng))

@@ -240,7 +240,10 @@ def validate_attacks(
                             str(h),
                         )
                     )
-                elif not _can_attack_across(board, h, dh):
+                elif not _can_attack_across(board, h, dh) and (
+                        unit[uid].is_artillery
+                        or get_exclusive(scenario.game).attack_across(scenario, board, uid, h, dh)
+                        is None):
                     if unit[uid].is_artillery:
                         out.append(
                             RuleViolation(
@@ -672,7 +675,8 @@ def _resolve_one(ph: _Phase, n: int, att: AttackOrder, dice: Dice) -> list[Event
         )
     for a in att.attackers:
         for d in att.defenders:
-            if not _can_attack_across(b, _h(b, a), _h(b, d)):
+            if not _can_attack_across(b, _h(b, a), _h(b, d)) and ph.exclusive.attack_across(
+                    ph.scenario, b, a, _h(b, a), _h(b, d)) is None:
                 return _cancel(
                     n, att, "7.23", f"{a} is no longer adjacent to {d} after earlier results"
                 )
@@ -726,6 +730,11 @@ def _resolve_one(ph: _Phase, n: int, att: AttackOrder, dice: Dice) -> list[Event
     )
     diff = attack_strength - defense_strength
     line = line_for(b, attackers, att.defenders)
+    special = [ph.exclusive.attack_across(ph.scenario, b, a, _h(b, a), _h(b, d))
+               for a in attackers if not unit[a].is_artillery for d in att.defenders
+               if not _can_attack_across(b, _h(b, a), _h(b, d))]
+    if special and all(x is not None for x in special):
+        line = crt.best_line([x for x in special if x is not None])  # e.g. Arnhem [13.24]
     heading = crt.column_heading(line, diff, b.geo.crt)
     rolls = getattr(dice, "rolls", None)
     roll_index = len(rolls) if isinstance(rolls, list) else ph.dice_drawn

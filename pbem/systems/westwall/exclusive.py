@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from pbem.systems.westwall.board import Board
     from pbem.systems.westwall.model import (
         Area,
+        CrtLine,
         Event,
         MoveOrder,
         PlayerTurnOrders,
@@ -117,6 +118,19 @@ class Exclusive:
     ) -> bool:
         """Called in resolution (with the dice) each time a unit enters a hex during movement.
         Returns True when the terrain changed (a bridge was demolished [12.11])."""
+        return False
+
+    def attack_across(
+        self, scenario: Scenario, board: Board, uid: str, a: Hex, b: Hex
+    ) -> CrtLine | None:
+        """The CRT line when ``uid`` in ``a`` may attack into ``b`` across a hexside that normally
+        forbids it (Arnhem: an airborne unit stacked with the engineer, on the Stream line
+        [13.24]); ``None``: the standard rules apply."""
+        return None
+
+    def may_stack(self, scenario: Scenario, board: Board, uids: list[str]) -> bool:
+        """Whether these friendly units may end the Movement Phase in one hex (the standard rules:
+        never [5.31]; Arnhem: an airborne unit with the engineer [13.24])."""
         return False
 
     def max_artillery(self, scenario: Scenario) -> int | None:

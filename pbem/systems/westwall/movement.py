@@ -514,7 +514,7 @@ def walk_moves(
         )
     for h, uids in sorted(board.stacked_hexes().items()):
         mine = [x for x in uids if scenario.unit[x].side == side]
-        if len(mine) > 1:
+        if len(mine) > 1 and not excl.may_stack(scenario, board, mine):
             out.append(
                 RuleViolation(
                     "5.31",

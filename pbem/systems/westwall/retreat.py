@@ -54,6 +54,7 @@ from pbem.systems.westwall.model import (
 )
 
 _NO_ORDERS = StandingOrders.model_validate({})
+_STANDARD_STOPS = frozenset({"5.12", "5.24", "7.71", "7.72", "7.74", "7.82", "12.12"})
 _MAX_CHAIN = 16
 
 
@@ -347,8 +348,9 @@ def _search(
                 rule = "7.82"
             elif blocked and all(r == "12.12" for r in rules):
                 rule = "12.12"
-            elif blocked and all(r not in ("7.71", "7.72", "5.12") for r in rules):
-                rule = rules[0]  # an exclusive rule stopped every way on (e.g. Arnhem [13.25])
+            elif any(r not in _STANDARD_STOPS for r in rules):
+                # an exclusive rule closed some way on (e.g. Arnhem [13.25]): cite it
+                rule = next(r for r in rules if r not in _STANDARD_STOPS)
             else:
                 rule = "7.74"
             why = why_of.get(rule, "no hex it may enter")
