@@ -564,3 +564,24 @@ def test_13_24_on_the_stream_line_and_eliminated_unless_it_advances() -> None:
     # an A result would take it back out of the engineer's hex, which it may not do [13.25]; any
     # other result leaves it there, not across the river [13.24]: either way it is lost
     assert any(e["type"] == "eliminated" and e["rule"] in ("13.24", "13.25") for e in res.events)
+
+
+def test_11_1_retreating_into_a_city_hex_takes_two_hexes_off_the_rest() -> None:
+    """A D3 from open ground: after one hex the unit is in the City hex 0404 with two hexes left;
+    the reduction cancels them, and it stops there [11.1]."""
+    from pbem.maps.hexmap import Hex
+    from pbem.systems.westwall.retreat import retreat
+
+    sc = _city(units=[unit("d", "US"), unit("a", "DE")])
+    start = next(n for n in Hex.parse("0404").neighbours() if n.col == 4)  # 0403 or 0405
+    enemy = next(n for n in start.neighbours() if n.distance(Hex.parse("0404")) == 2)
+    board = Board.from_state(sc, state_with(sc, {"d": str(start), "a": str(enemy)}))
+    r = retreat(board, Arnhem(), "d", 3, combat=1, away_from=[enemy],
+                prefs=StandingOrders(retreat={"d": ["0404"]}))
+    assert [str(h) for h in r.path] == [str(start), "0404"] and r.eliminated is None
+    plain = tiny_scenario(first_player="DE", terrain={"city": ["0404"]},
+                          units=[unit("d", "US"), unit("a", "DE")])
+    b2 = Board.from_state(plain, state_with(plain, {"d": str(start), "a": str(enemy)}))
+    from pbem.systems.westwall.exclusive import Exclusive
+
+    assert len(retreat(b2, Exclusive(), "d", 3, combat=1, away_from=[enemy]).path) == 4

@@ -9,8 +9,9 @@ hex or a unit.
   no retreat; D3 one hex; D4 two), unless surrounded (six neighbours held by enemy units or their
   zones of control), when only airborne and glider units keep the benefit; airborne artillery never
   has it. The defence line is the Town line: the Arnhem scenarios' Terrain Key gives ``city`` the
-  town's line. pbem always takes the reduction for the owner (it can only help him); the text's
-  "option" is not asked.
+  town's line. A unit that starts its retreat in a City hex always takes the reduction (it can
+  only help its owner); one that retreats into a City hex may stop there, as its owner's standing
+  retreat preference chooses.
 * Canal and rail bridge demolition [12.1x]: the first time an Allied unit enters a hex one of
   these bridges borders (by moving, entering or landing), the German player's standing policy
   decides: a bridge he spares (``standing.spare_bridges``) is left standing and is never tried
@@ -832,6 +833,14 @@ class Arnhem(Exclusive):
         if surrounded(board, uid) and t not in ("airborne", "glider"):  # [11.2]
             return hexes
         return max(0, hexes - 2)
+
+    def retreat_may_end(
+        self, scenario: Scenario, board: Board, uid: str, done: int, total: int
+    ) -> bool:
+        """[11.1] a unit retreating into a City hex takes two hexes off what remains: stopping there
+        becomes one of its legal retreats when no more than two were left; the owner's standing
+        retreat preference chooses among them, as for every retreat."""
+        return total - done <= 2 and self.retreat_hexes(scenario, board, uid, total - done, "") == 0
 
     def ground_support(self, scenario: Scenario, state: State, side: str) -> int | None:
         sp = special_of(scenario)

@@ -162,6 +162,13 @@ class Exclusive:
         """How many hexes ``uid`` must retreat for ``result`` (e.g. the City reduction [11.1])."""
         return hexes
 
+    def retreat_may_end(
+        self, scenario: Scenario, board: Board, uid: str, done: int, total: int
+    ) -> bool:
+        """Whether ``uid``, retreating ``total`` hexes and now ``done`` hexes along (``board`` shows
+        it where it is), may stop here (Arnhem: retreating into a City hex [11.1])."""
+        return False
+
     def ground_support(self, scenario: Scenario, state: State, side: str) -> int | None:
         """Ground Support Points ``side`` has this game-turn; ``None``: the scenario's schedule."""
         return None

@@ -297,7 +297,8 @@ def _search(
     def rec(path: list[Hex], displaced: list[tuple[str, list[Hex], str]]) -> None:
         b = board
         here = path[-1]
-        if len(path) - 1 == hexes:
+        if len(path) - 1 == hexes or (
+                len(path) > 1 and exclusive.retreat_may_end(b.scenario, b, uid, len(path) - 1, hexes)):
             plans.append(_Plan(path, displaced, True))
             return
         blocked: list[tuple[str, str]] = []
