@@ -694,6 +694,12 @@ class Arnhem(Exclusive):
             return None
         return special_of(scenario).landing_mp * 2
 
+    def landing_cap(self, scenario: Scenario, state: State) -> int | None:
+        sp = special_of(scenario)
+        if not sp.weather:
+            return None
+        return sp.airborne_per_weather.get(state.exclusive.get("weather", "good"), 0)
+
     def landing_violation(
         self, scenario: Scenario, board: Board, uid: str, h: Hex
     ) -> RuleViolation | None:
@@ -953,3 +959,56 @@ class Arnhem(Exclusive):
 
 
 register_exclusive("arnhem", Arnhem)
+
+
+def bot_drop_zone_notes(scenario: Scenario, state: State, side: str) -> list[DropZoneNote] | None:
+    """The sparring bot's secret drop zones (arnhem-alternate [15.36, 15.37]): for each division,
+    the hex nearest to where its first lift lands (the historical zones) that keeps the placement
+    limits; all placed before play. ``None`` when no notes are due."""
+    sp = special_of(scenario)
+    if not sp.dz_free or side != allied_side(scenario) or state.exclusive.get("dz_commitments") \
+            or state.exclusive.get("dz") or state.phase != "setup":
+        return None
+    notes: list[DropZoneNote] = []
+    placed: dict[str, str] = {}
+    hexes = scenario.map.all_hexes()
+    for div in airborne_divisions(scenario):
+        groups = [r for r in scenario.reinforcements if r.airborne
+                  and any(scenario.unit[u].formation == div for u in r.units)]
+        centres = [Hex.parse(h) for r in sorted(groups, key=lambda r: r.turn)[:1]
+                   for a in r.entry for h in a.of]
+        if not centres:
+            continue
+        centre = centres[0]
+        for h in sorted(hexes, key=lambda x: (x.distance(centre), x)):
+            note = DropZoneNote(division=div, hex=str(h), turn=1)
+            if not dz_placement_problems(scenario, placed, note):
+                notes.append(note)
+                placed[div] = str(h)
+                break
+    return notes
+
+
+def status_lines(scenario: Scenario, state: State) -> list[str]:
+    """What the exclusive rules keep, in words, for the map's header and the turn report: weather
+    [16.0], drop zones placed [15.35] (and how many are still secret [15.36]), bridges decided
+    [12.17], points scored so far [17.1]."""
+    ex = state.exclusive
+    out: list[str] = []
+    if "weather" in ex:
+        out.append(f"Weather: {ex['weather']} [16.0]")
+    dz = ex.get("dz", {})
+    secret = ex.get("dz_commitments", {})
+    if dz or secret:
+        shown = ", ".join(f"{d} at {h}" for d, h in sorted(dz.items()))
+        hidden = f"{len(secret)} still secret [15.36]" if secret else ""
+        out.append("Drop zones: " + "; ".join(x for x in (shown, hidden) if x) + " [15.35]")
+    bridges = ex.get("bridges", {})
+    if bridges:
+        out.append("Bridges: " + ", ".join(f"{k} {v}" for k, v in sorted(bridges.items()))
+                   + " [12.17]")
+    pts = ex.get("points", {})
+    if pts:
+        out.append("Points so far: " + ", ".join(f"{k} {v}" for k, v in sorted(pts.items()))
+                   + " [17.1]")
+    return out

@@ -60,7 +60,12 @@ from pbem.systems.westwall.model import (
     State,
     UnitDef,
 )
-from pbem.systems.westwall.movement import area_hexes, exit_edges, in_any_area
+from pbem.systems.westwall.movement import (
+    area_hexes,
+    exit_edges,
+    in_any_area,
+    reinforcement_entries,
+)
 from pbem.systems.westwall.rules import WestWallRules, parse_state
 
 JSON = Any
@@ -113,6 +118,8 @@ class _Plan:
 
 
 def _plan_of(scenario: Scenario) -> _Plan:
+    if scenario.game == "arnhem":
+        return _arnhem_plan(scenario)
     try:
         from pbem.systems.westwall.bastogne import ExitVictory, LocVictory, special_of
 
@@ -134,6 +141,54 @@ def _plan_of(scenario: Scenario) -> _Plan:
         if not kw["control"]:
             kw["control"] = kw["excluded_of"]
     return _Plan(**kw)
+
+
+def _arnhem_plan(scenario: Scenario) -> _Plan:
+    """Arnhem: both sides make for the crossings the victory points are about [17.11]: the far
+    banks of the Waal and the Neder Rijn (the Allied player to reach them, the German to hold
+    them)."""
+    from pbem.systems.westwall.arnhem import special_of
+
+    sp = special_of(scenario)
+    goal = [r.north_hex for r in (sp.neder_rijn, sp.waal) if r is not None]
+    return _Plan(control=tuple(Hex.parse(h) for h in goal))
+
+
+def _landings(ctx: _Ctx, board: Board) -> list[_Move]:
+    """Units arriving by air this player-turn (Arnhem [15.31-15.34]): every one that is due (as many
+    as the weather allows), each in an empty hex of its area, away from the enemy if it can be,
+    nearest the goal; placed on ``board``."""
+    ex = ctx.exclusive
+    st = ctx.state
+    cap = ex.landing_cap(ctx.scenario, st)
+    out: list[_Move] = []
+    goal = ctx.goal_hexes()
+    for uid in sorted(board.scenario.unit, key=lambda u: (ctx.tiebreak[u], u)):
+        if cap is not None and len(out) >= cap:
+            break
+        if ctx.unit[uid].side != ctx.side or board.status(uid) != "waiting":
+            continue
+        if ex.landing(ctx.scenario, st, uid) is None:
+            continue
+        special = ex.entry_areas(ctx.scenario, st, uid, ctx.turn)
+        if special is not None:
+            areas = special[0]
+        else:
+            areas, _rule, _first = reinforcement_entries(ctx.scenario, uid, ctx.turn)
+        cands = [h for h in area_hexes(ctx.scenario, areas)
+                 if ex.landing_violation(ctx.scenario, board, uid, h) is None
+                 and board.enemy_at(h, ctx.side) is None]
+        if not cands:
+            continue
+
+        def score(h: Hex) -> tuple[int, int, Hex]:
+            near_enemy = any(board.enemy_at(n, ctx.side) is not None for n in board.neighbours(h))
+            return (1 if near_enemy else 0, min((h.distance(g) for g in goal), default=0), h)
+
+        best = min(cands, key=score)
+        board.move_unit(uid, best)
+        out.append(_Move(uid, best, [best]))
+    return out
 
 
 # --------------------------------------------------------------------------------------------------
@@ -442,7 +497,9 @@ def _contact_enemies(ctx: _Ctx, board: Board, h: Hex) -> list[str]:
 def _plan_moves(ctx: _Ctx, board: Board) -> list[_Move]:
     """Choose a destination per mover; ``board`` is updated as moves are decided."""
     sc = ctx.scenario
-    ids = movers(board, ctx.side, ctx.turn)
+    landed = _landings(ctx, board)
+    ids = [u for u in movers(board, ctx.side, ctx.turn)
+           if not (board.status(u) == "waiting" and ctx.exclusive.landing(sc, ctx.state, u) is not None)]
     opts: dict[str, UnitOptions] = {}
     for uid in ids:
         start = board.unit_hex(uid)
@@ -451,8 +508,8 @@ def _plan_moves(ctx: _Ctx, board: Board) -> list[_Move]:
         o = unit_options(board, uid, ctx.turn, ctx.exclusive)
         if o.destinations or o.exits:
             opts[uid] = o
-    decided: list[_Move] = []
-    done: set[str] = set()
+    decided: list[_Move] = list(landed)
+    done: set[str] = {m.unit for m in landed}
 
     def commit(uid: str, target: Hex, exit: bool = False) -> None:
         done.add(uid)
@@ -937,8 +994,15 @@ def choose_orders(scenario: Scenario | JSON, state_json: JSON, side: str, *, see
         return AcknowledgeOrders(side=side).model_dump(mode="json")
     if kind == "setup":
         setup = _setup(ctx)
+        if sc.game == "arnhem":
+            from pbem.systems.westwall.arnhem import bot_drop_zone_notes
+
+            notes = bot_drop_zone_notes(sc, st, side)
+            if notes is not None:
+                setup = setup.model_copy(update={"dz_notes": notes})
         data = setup.model_dump(mode="json", exclude_none=True)
-        if rules.validate(sc, st, side, data):
+        checked = rules.conceal(sc, st, side, data, bytes(32)) if setup.dz_notes else data
+        if rules.validate(sc, st, side, checked):
             skel = rules.skeleton(sc, st, side)
             assert isinstance(skel, dict)
             return skel

@@ -106,6 +106,10 @@ class Exclusive:
         ``None`` for a unit that enters over a map edge."""
         return None
 
+    def landing_cap(self, scenario: Scenario, state: State) -> int | None:
+        """How many units may arrive by air this player-turn (Arnhem [16.12]); ``None``: all."""
+        return None
+
     def landing_violation(
         self, scenario: Scenario, board: Board, uid: str, h: Hex
     ) -> RuleViolation | None:

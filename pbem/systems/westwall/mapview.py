@@ -103,6 +103,10 @@ def map_view(
     evs = coerce_events(events)
     m = sc.map
     before = positions_before(st, evs)
+    if sc.game == "arnhem":
+        from pbem.systems.westwall.arnhem import status_lines
+
+        header_lines = (*header_lines, *status_lines(sc, st))
 
     entries: list[EntryView] = []
     for rf in sc.reinforcements:
