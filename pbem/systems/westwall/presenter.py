@@ -293,6 +293,29 @@ def describe_orders(scenario: Any, orders: Any) -> list[str]:
             lines.append(f"{name(mv.get('unit'))} moves to {path[-1]} via {', '.join(path[:-1])}")
         else:
             lines.append(f"{name(mv.get('unit'))} moves to {path[-1]}")
+        if mv.get("if_demolished") is not None:
+            alt = [str(h) for h in mv["if_demolished"]]
+            lines.append(f"  if a bridge is demolished during this move: "
+                         f"{'then ' + ', '.join(alt) if alt else 'stop there'} [12.13]")
+    if orders.get("dz_commitments"):
+        lines.append("Drop zones noted and sealed for: " + ", ".join(sorted(orders["dz_commitments"]))
+                     + " (only their commitments are signed; the hexes stay secret) [15.36]")
+    for r in orders.get("dz_reveal") or []:
+        lines.append(f"Reveals and places the {r.get('division')} drop zone at {r.get('hex')} "
+                     f"(noted for Game-Turn {r.get('turn')}) [15.36, 15.39]")
+    spare = (orders.get("standing") or {}).get("spare_bridges") or []
+    if spare:
+        lines.append(f"Standing: bridges not to be demolished: {', '.join(spare)} [12.12]")
+    game = getattr(scenario, "game", None) or (scenario.get("game") if isinstance(scenario, dict)
+                                               else None)
+    if game == "arnhem" and kind in ("setup", "player-turn") and not spare:
+        from pbem.systems.westwall.arnhem import german_side
+        from pbem.systems.westwall.display import coerce_scenario
+
+        if orders.get("side") == german_side(coerce_scenario(scenario)):
+            lines.append("Standing: every canal and rail bridge is to be demolished, if the die "
+                         "allows, when the first Allied unit reaches it (standing.spare_bridges "
+                         "lists the ones to keep) [12.12]")
     for n, att in enumerate(orders.get("attacks") or [], 1):
         who = [name(u) for u in att.get("attackers") or []]
         who += [f"{name(u)} (barrage)" for u in att.get("artillery") or []]
