@@ -585,3 +585,28 @@ def test_11_1_retreating_into_a_city_hex_takes_two_hexes_off_the_rest() -> None:
     from pbem.systems.westwall.exclusive import Exclusive
 
     assert len(retreat(b2, Exclusive(), "d", 3, combat=1, away_from=[enemy]).path) == 4
+
+
+# -- text orders ----------------------------------------------------------------------------------
+
+def test_text_orders_read_like_the_game() -> None:
+    from pbem.errors import InputError
+    from pbem.systems.westwall.orders_text import parse_text_orders
+
+    sc = _bridges(units=[unit("tk", "US", "armor"), unit("g", "DE")])
+    turn = {"kind": "player-turn", "side": "US", "game_turn": 1, "moves": [], "attacks": [],
+            "standing": {}}
+    got = parse_text_orders(sc, turn, "US", "move tk to 0305 if demolished 0302 0202\n"
+                                            "land tk at 0101\n")
+    assert got["moves"][0] == {"unit": "tk", "to": "0305", "if_demolished": ["0302", "0202"]}
+    assert got["moves"][1] == {"unit": "tk", "path": ["0101"]}
+    stop = parse_text_orders(sc, turn, "US", "move tk via 0302 0303 if demolished stop")
+    assert stop["moves"][0]["if_demolished"] == []
+    de = parse_text_orders(sc, {**turn, "side": "DE"}, "DE", "spare bridge 0304/0303")
+    assert de["standing"]["spare_bridges"] == ["0303/0304"]
+    setup = parse_text_orders(sc, {"kind": "setup", "side": "US", "placements": {}, "standing": {}},
+                              "US", "dz 101 at 1007\ndz 82 at 2323 turn 3")
+    assert setup["dz_notes"] == [{"division": "101", "hex": "1007", "turn": 1},
+                                 {"division": "82", "hex": "2323", "turn": 3}]
+    with pytest.raises(InputError, match="if demolished"):
+        parse_text_orders(sc, turn, "US", "move tk to 0305 if blown")

@@ -24,6 +24,15 @@ Standing orders (reactive decisions for the opponent's next player-turn)::
     pursue 1/501 2                          # follow attackers that retreat or die, 2 hexes [7.91]
 
 Set-up: ``place 20 at 1317``. End of game: ``acknowledge``.
+
+Arnhem::
+
+    land 1/502 at 1004                      # an airborne unit lands (its entry hex) [15.31]
+    move Guards-1 to 1208 if demolished 1107 1007   # the continuation if a bridge goes [12.13]
+    move Guards-1 to 1208 if demolished stop        # ... or stop where the roll was made
+    spare bridge 1106/1107                  # German standing order: do not demolish it [12.12]
+    dz 101 at 1007                          # Allied set-up: a secret drop-zone note [15.36]
+    dz 82 at 2323 turn 3                    # ... placed on Game-Turn 3 [15.39]
 """
 
 from __future__ import annotations
@@ -81,6 +90,7 @@ def parse_text_orders(scenario: Scenario, skeleton: JSON, side: str, text: str) 
     moves: list[dict[str, Any]] = []
     attacks: list[dict[str, Any]] = []
     placements: dict[str, str] = {}
+    notes: list[dict[str, Any]] = []
     acknowledged = False
     for number, raw in enumerate(text.splitlines(), 1):
         line = raw.split("#", 1)[0].strip()
@@ -92,6 +102,9 @@ def parse_text_orders(scenario: Scenario, skeleton: JSON, side: str, text: str) 
         except ValueError as exc:
             raise InputError(f"{where}: {exc}") from None
         verb, args = words[0].lower(), words[1:]
+        if verb == "land":
+            verb = "enter"
+            args = [a if a.lower() != "at" else "via" for a in args]
         if verb in ("move", "enter", "exit"):
             if kind != "player-turn":
                 raise InputError(f"{where}: '{verb}' needs a player-turn; this decision is {kind}")
@@ -106,6 +119,25 @@ def parse_text_orders(scenario: Scenario, skeleton: JSON, side: str, text: str) 
             if len(args) != 3 or args[1].lower() != "at":
                 raise InputError(f"{where}: write 'place UNIT at HEX'")
             placements[own(args[0], where)] = _hex(args[2], where)
+        elif verb == "dz":
+            if kind != "setup":
+                raise InputError(f"{where}: drop-zone notes are written in the set-up [15.36]")
+            if len(args) not in (3, 5) or args[1].lower() != "at" or (
+                    len(args) == 5 and (args[3].lower() != "turn" or not args[4].isdigit())):
+                raise InputError(f"{where}: write 'dz DIVISION at HEX' or 'dz DIVISION at HEX "
+                                 "turn N'")
+            notes.append({"division": args[0], "hex": _hex(args[2], where),
+                          "turn": int(args[4]) if len(args) == 5 else 1})
+        elif verb == "spare":
+            if len(args) != 2 or args[0].lower() != "bridge" or "/" not in args[1]:
+                raise InputError(f"{where}: write 'spare bridge XXYY/XXYY'")
+            a, _sep, b = args[1].partition("/")
+            if not standing_touched:
+                standing = {"fpf": [], "fpf_support": 0, "retreat": {}, "avoid_displacing": [],
+                            "pursue": []}
+                standing_touched = True
+            standing.setdefault("spare_bridges", []).append(
+                "/".join(sorted([_hex(a, where), _hex(b, where)])))
         elif verb == "acknowledge":
             if kind != "acknowledge":
                 raise InputError(f"{where}: nothing to acknowledge yet (this decision is {kind})")
@@ -118,8 +150,8 @@ def parse_text_orders(scenario: Scenario, skeleton: JSON, side: str, text: str) 
             _standing(verb, args, own, standing, where)
         else:
             raise InputError(
-                f"{where}: unknown order {verb!r} (move, enter, exit, attack, place, fpf, "
-                "fpf-support, retreat, keep, pursue, acknowledge)"
+                f"{where}: unknown order {verb!r} (move, enter, land, exit, attack, place, fpf, "
+                "fpf-support, retreat, keep, pursue, spare, dz, acknowledge)"
             )
     if kind == "player-turn":
         orders["moves"] = moves
@@ -128,6 +160,8 @@ def parse_text_orders(scenario: Scenario, skeleton: JSON, side: str, text: str) 
         base = dict(orders.get("placements") or {})
         base.update(placements)
         orders["placements"] = base
+        if notes:
+            orders["dz_notes"] = notes
     elif kind == "acknowledge" and not acknowledged:
         raise InputError("the game is over: write 'acknowledge' to close it")
     if "standing" in orders:
@@ -140,6 +174,15 @@ def _move(verb: str, args: list[str], own: Any, where: str) -> dict[str, Any]:
         raise InputError(f"{where}: write '{verb} UNIT ...'")
     unit = own(args[0], where)
     rest = args[1:]
+    alt: list[str] | None = None
+    low_rest = [a.lower() for a in rest]
+    if "if" in low_rest:
+        i = low_rest.index("if")
+        cond = rest[i + 1:]
+        if not cond or cond[0].lower() != "demolished" or len(cond) < 2:
+            raise InputError(f"{where}: write '... if demolished HEX...' or '... if demolished stop'")
+        alt = [] if [c.lower() for c in cond[1:]] == ["stop"] else [_hex(h, where) for h in cond[1:]]
+        rest = rest[:i]
     path: list[str] = []
     to: str | None = None
     mode = None
@@ -157,6 +200,8 @@ def _move(verb: str, args: list[str], own: Any, where: str) -> dict[str, Any]:
         else:
             raise InputError(f"{where}: expected 'to', 'via' or 'at' before {tok!r}")
     order: dict[str, Any] = {"unit": unit}
+    if alt is not None:
+        order["if_demolished"] = alt
     if verb == "exit":
         if to is not None:
             raise InputError(f"{where}: 'exit' leaves the map: give the hexes with 'via', no 'to'")
