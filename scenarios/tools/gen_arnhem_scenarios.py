@@ -615,7 +615,7 @@ def scenario(sid: str, title: str, rule: str, note: str, weather: bool, dz_free:
         "first_turn": FIRST_TURN,
         "last_turn": LAST_TURN,
         "map": "arnhem-map.json",
-        "terrain_key": "terrain-key.json",
+        "terrain_key": "arnhem-terrain-key.json",
         "units": [unit(AL, c) for c in AIRBORNE + XXX_CORPS]
         + [unit(DE, c) for c in DE_INITIAL_UNITS + DE_REINFORCEMENTS],
         "deployments": DEPLOYMENTS,
