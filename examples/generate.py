@@ -1,4 +1,9 @@
-"""Regenerate ``examples/bastogne-spearhead/``: a complete, signed Bastogne Spearhead game between
+"""Regenerate ``examples/bastogne-spearhead/`` and ``examples/arnhem-historical/``.
+
+The Arnhem example is the opening of an SPI Arnhem historical game (the German set-up and three
+game-turns, the archive left open), played the same way.
+
+``examples/bastogne-spearhead/``: a complete, signed Bastogne Spearhead game between
 the two EXAMPLE keys in ``examples/keys/`` (never use them for a real game), played by the
 sparring bot on both sides -- the U.S. set-up, all seven Game-Turns and the closing acknowledge.
 
@@ -42,7 +47,15 @@ def run(*args: str | Path) -> None:
             raise SystemExit(f"pbem {' '.join(str(a) for a in args)} failed ({exc.code})") from None
 
 
-def generate(out: Path, *, game_id: str = GAME_ID, seed: int = SEED) -> Path:
+ARNHEM = "arnhem-historical"
+ARNHEM_GAME_ID = "a4a4a4a4e8a3b1e0c0dedeadbeef0144"
+ARNHEM_PLAYERS = {"AL": "example-us", "DE": "example-de"}
+ARNHEM_STEPS = 1 + 3 * 2
+"""The Arnhem example stops after the German set-up and three game-turns (an open archive)."""
+
+
+def generate(out: Path, *, game_id: str = GAME_ID, seed: int = SEED, scenario: str = SCENARIO,
+             players: dict[str, str] | None = None, max_steps: int = 10_000) -> Path:
     """Play the example game into ``out`` (replaced) with a throwaway pbem home."""
     from pbem.cli.bot import autoplay
 
@@ -51,11 +64,12 @@ def generate(out: Path, *, game_id: str = GAME_ID, seed: int = SEED) -> Path:
     with tempfile.TemporaryDirectory(prefix="pbem-example-home-") as home:
         os.environ["PBEM_HOME"] = home
         os.environ["PBEM_PASSPHRASE"] = ""
-        for name in PLAYERS.values():
+        who = players or PLAYERS
+        for name in sorted(set(who.values())):
             run("key", "import", KEYS / f"{name}.key", "--name", name, "--no-passphrase")
-        run("new", SCENARIO, out, *[x for side, k in PLAYERS.items() for x in ("--player", f"{side}={k}")],
+        run("new", scenario, out, *[x for side, k in who.items() for x in ("--player", f"{side}={k}")],
             "--game-id", game_id, "--nonce", NONCE)
-        rp = autoplay(out, seed=seed, outputs=True)
+        rp = autoplay(out, seed=seed, outputs=True, max_steps=max_steps)
         os.environ.pop("PBEM_HOME")
     outcome = rp.current.turn["outcome"]
     print(f"{out}: {len(rp.placed)} moves, {outcome['summary'] if outcome else 'unfinished'}")
@@ -64,5 +78,9 @@ def generate(out: Path, *, game_id: str = GAME_ID, seed: int = SEED) -> Path:
 
 if __name__ == "__main__":
     sys.path.insert(0, str(HERE.parent))
-    target = Path(sys.argv[1]) if len(sys.argv) > 1 else HERE / SCENARIO
-    generate(target)
+    if len(sys.argv) > 1:
+        generate(Path(sys.argv[1]))
+    else:
+        generate(HERE / SCENARIO)
+        generate(HERE / ARNHEM, game_id=ARNHEM_GAME_ID, scenario=ARNHEM, players=ARNHEM_PLAYERS,
+                 max_steps=ARNHEM_STEPS)

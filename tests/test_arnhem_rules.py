@@ -610,3 +610,21 @@ def test_text_orders_read_like_the_game() -> None:
                                  {"division": "82", "hex": "2323", "turn": 3}]
     with pytest.raises(InputError, match="if demolished"):
         parse_text_orders(sc, turn, "US", "move tk to 0305 if blown")
+
+
+def test_16_11_the_polish_brigade_lands_at_its_printed_hexes_even_with_weather() -> None:
+    """The Poles have no drop-zone counter [15.35, 17.36]: with the weather rules they still land
+    within one hex of their scheduled hex, like 18.13 prints."""
+    sc = tiny_scenario(
+        game="arnhem", first_player="US", cols=(1, 10), rows=(1, 10),
+        units=[unit("p1", "US", "airborne", 2, 2, 7, formation="101"),
+               unit("pol", "US", "airborne", 2, 2, 7, formation="Pol"), unit("g", "DE")],
+        reinforcements=[{"side": "US", "turn": 1, "units": ["p1"], "rule": "18.13", "airborne": True,
+                         "entry": [{"within": 1, "of": ["0505"]}]},
+                        {"side": "US", "turn": 1, "units": ["pol"], "rule": "18.13",
+                         "airborne": True, "entry": [{"within": 1, "of": ["0808"]}]}],
+        special={"weather": True})
+    st = state_with(sc, {"g": "1010"}, phasing="US", exclusive={"weather": "good",
+                                                               "dz": {"101": "0202"}})
+    o = _turn("US", [MoveOrder(unit="pol", path=["0807"]), MoveOrder(unit="p1", path=["0303"])])
+    assert R.validate(sc, st, "US", o) == []

@@ -659,7 +659,9 @@ class Arnhem(Exclusive):
                          text=f"{' or '.join(sp.engineer_reentry)} [13.3]")], "13.3"
         if us.status == "waiting" and not _airborne_group(scenario, uid):
             return _blocked_entry(scenario, state, uid, game_turn)
-        if us.status == "waiting" and sp.weather and _airborne_group(scenario, uid):
+        if us.status == "waiting" and sp.weather and _airborne_group(scenario, uid) \
+                and scenario.unit[uid].formation in airborne_divisions(scenario):
+            # the Polish brigade has no drop-zone counter [15.35]: it keeps its printed hexes
             div = scenario.unit[uid].formation
             dz = state.exclusive.get("dz", {}).get(div)
             if dz is None:  # [15.39] not before its drop zone is placed
