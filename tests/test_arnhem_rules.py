@@ -206,11 +206,16 @@ def test_11_2_surrounded_only_airborne_and_glider_keep_the_benefit() -> None:
 
 def test_11_1_city_retreat_reduction_in_a_resolved_combat() -> None:
     """D2 against a unit in a City hex: it holds its ground [11.1]; the note says why."""
+    from pbem.systems.westwall import crt
+
     sc = _city(units=[unit("a", "DE", "infantry", 9, 4, 7), unit("d", "US", "infantry", 1, 2, 7)])
     st = state_with(sc, {"a": "0403", "d": "0404"}, phasing="DE")
     orders = _turn("DE", [], [AttackOrder(attackers=["a"], defenders=["d"])])
     assert R.validate(sc, st, "DE", orders) == []
-    res = R.resolve(sc, st, "DE", orders, FixedDice([6]))
+    line = sc.terrain_key.hexes["city"].crt
+    table = Board.from_state(sc, st).geo.crt
+    die = next(f for f in range(1, 7) if crt.lookup(line, 7, f, table) in ("D1", "D2", "Br"))
+    res = R.resolve(sc, st, "DE", orders, FixedDice([die]))
     combat = [e for e in res.events if e["type"] == "combat"][0]
     new = R.load_state(sc, res.state)
     if combat["result"] in ("D1", "D2", "Br"):

@@ -956,8 +956,10 @@ class Arnhem(Exclusive):
         points = self.score(scenario, state)
         german, allied = german_side(scenario), allied_side(scenario)
         level, winner = av.victory_level(points.get(german, 0), points.get(allied, 0))
-        who = {german: german, allied: allied}.get(winner or "", None)
-        return Outcome(who, f"{level} [17.4]", points, self.describe_victory(scenario, state))
+        who = {"german": german, "allied": allied}.get(winner or "")
+        ratio = (f"{points.get(german, 0)} to {points.get(allied, 0)}")
+        return Outcome(who, f"{level}: German to Allied points {ratio} [17.4]", points,
+                       self.describe_victory(scenario, state))
 
 
 register_exclusive("arnhem", Arnhem)

@@ -1,0 +1,301 @@
+"""SPI Arnhem victory: lines of communication [17.3], victory points [17.1, 17.2] and the levels of
+victory [17.4]. Pure functions of the scenario and a position; no dice, no I/O.
+
+* **Ground LOC** [17.31]: a non-airborne Allied unit traces a chain of adjacent hexes off the
+  southern edge at one of ``special.loc_hexes`` (0105/0106). Cross-country at first; once the chain
+  enters a trail hex, every later step follows a road or trail hexside; once it enters a road hex,
+  every later step follows a road hexside.
+* **Airborne LOC** [17.32]: airborne, glider and airborne artillery units (not the Poles [17.36])
+  trace at most seven hexes to their division's drop-zone counter, over any terrain. The seven
+  count the hexes entered after the unit's own, the drop-zone hex included.
+* Both: never into or through an enemy unit or an enemy zone of control, but a hex holding a
+  friendly unit is free of enemy zones of control for the line [17.33]; never across a river,
+  canal or stream hexside that has no bridge (a demolished bridge has none) [17.34]. German units
+  and the Poles trace none [17.36].
+* **Points**: at the end of each game-turn (the end of the German player-turn) the German player
+  scores 3 for each Allied unit on the map without its line [17.12.2, 17.35], the Allied player 5
+  for each non-airborne unit north of the Waal with its line [17.11.2]; at the end of the game the
+  Allied player scores 10 for each non-airborne unit north of the Neder Rijn with its line
+  [17.11.3], 1 for each German unit eliminated [17.11.1], and the German player 5 for each Allied
+  unit destroyed [17.12.1] (the engineer each time it is [13.3]).
+* **Levels** [17.4]: German points to Allied points, as a ratio rounded half-up to two decimals
+  (exact fractions, no floats): 3.00 or more German Strategic; 2.01-2.99 German Tactical; 2.00 a
+  Draw; 1.01-1.99 Allied Tactical; 1.00 or less Allied Strategic. The text's bands leave gaps
+  between two decimals (2.995, 1.995): rounding to two decimals closes them. With no Allied
+  points the ratio is infinite (German Strategic) unless the German player has none either (Draw).
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterable
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any
+
+from pbem.maps.hexmap import Hex, hexside
+from pbem.systems.westwall.board import Board
+
+if TYPE_CHECKING:
+    from pbem.systems.westwall.model import Scenario, State, UnitDef
+
+WATER = frozenset({"river", "canal", "stream"})
+AIRBORNE = frozenset({"airborne", "glider", "airborne-artillery"})
+
+
+def _sides(scenario: Scenario) -> tuple[str, str]:
+    from pbem.systems.westwall.arnhem import allied_side, german_side
+
+    return allied_side(scenario), german_side(scenario)
+
+
+def needs_loc(unit: UnitDef) -> str | None:
+    """``"airborne"``, ``"ground"`` or ``None`` (German units; the Polish brigade) [17.3, 17.36].
+    The caller knows the sides: this looks at the unit's type and formation only."""
+    if unit.formation.lower() in ("pol", "polish"):
+        return None
+    return "airborne" if unit.type in AIRBORNE else "ground"
+
+
+def north_of(scenario: Scenario, line_name: str, north_hex: str, south_hex: str | None = None
+             ) -> frozenset[Hex]:
+    """The hexes on ``north_hex``'s side of the map line named ``line_name``: everything reachable
+    from it without crossing one of the line's hexsides. ``ValueError`` when ``south_hex`` is
+    reachable too (the line does not cut the map)."""
+    cut: set[tuple[Hex, Hex]] = set()
+    found = False
+    for line in scenario.map.lines:
+        if line.name == line_name:
+            found = True
+            for s in line.hexsides:
+                a, b = s.split("/")
+                cut.add(hexside(Hex.parse(a), Hex.parse(b)))
+    if not found:
+        raise ValueError(f"the map has no line named {line_name!r}")
+    m = scenario.map
+    start = Hex.parse(north_hex)
+    seen = {start}
+    todo = deque([start])
+    while todo:
+        h = todo.popleft()
+        for n in h.neighbours():
+            if n not in seen and m.on_map(n) and hexside(h, n) not in cut:
+                seen.add(n)
+                todo.append(n)
+    if south_hex is not None and Hex.parse(south_hex) in seen:
+        raise ValueError(f"the line {line_name!r} does not separate {north_hex} from {south_hex}")
+    return frozenset(seen)
+
+
+def _open(board: Board, side: str, a: Hex, b: Hex) -> bool:
+    """May a line of communication step from ``a`` into ``b`` [17.33, 17.34]?"""
+    if not board.on_map(b):
+        return False
+    if WATER & set(board.crossing(a, b).water):
+        return False
+    if board.enemy_at(b, side) is not None:
+        return False
+    friendly = any(board.side_of(x) == side for x in board.occupants(b))
+    return friendly or not board.enemy_zoc(b, side)
+
+
+def ground_loc(board: Board, uid: str, exit_hexes: Iterable[str]) -> list[Hex] | None:
+    """The shortest Line of Communication of a non-airborne unit off the map at one of
+    ``exit_hexes`` [17.31]: its hexes from the unit's own to the exit hex, or ``None``."""
+    start = board.unit_hex(uid)
+    if start is None:
+        return None
+    side = board.side_of(uid)
+    geo = board.geo
+    exits = {Hex.parse(h) for h in exit_hexes}
+
+    def mode_of(h: Hex, mode: int) -> int:
+        # 0: cross-country; 1: on the trails (trail or road hexsides); 2: on the roads
+        if h in geo.road_hexes:
+            return 2
+        if h in geo.trail_hexes:
+            return max(mode, 1)
+        return mode
+
+    first = (start, mode_of(start, 0))
+    prev: dict[tuple[Hex, int], tuple[Hex, int] | None] = {first: None}
+    todo = deque([first])
+    while todo:
+        here, mode = todo.popleft()
+        if here in exits:
+            path = [here]
+            node = prev[(here, mode)]
+            while node is not None:
+                path.append(node[0])
+                node = prev[node]
+            return path[::-1]
+        for n in sorted(here.neighbours()):
+            if not _open(board, side, here, n):
+                continue
+            route = board.crossing(here, n).route
+            if mode == 2 and route != "road":
+                continue
+            if mode == 1 and route not in ("road", "trail"):
+                continue
+            state = (n, mode_of(n, mode))
+            if state not in prev:
+                prev[state] = (here, mode)
+                todo.append(state)
+    return None
+
+
+def airborne_loc(board: Board, uid: str, dz_hex: str | None, limit: int = 7) -> list[Hex] | None:
+    """The shortest line of an airborne unit to its division's drop-zone counter, at most
+    ``limit`` hexes entered [17.32], or ``None``."""
+    start = board.unit_hex(uid)
+    if start is None or dz_hex is None:
+        return None
+    side = board.side_of(uid)
+    goal = Hex.parse(dz_hex)
+    if board.enemy_at(goal, side) is not None:
+        return None  # the drop zone is overrun [15.35]
+    prev: dict[Hex, Hex | None] = {start: None}
+    todo = deque([(start, 0)])
+    while todo:
+        here, d = todo.popleft()
+        if here == goal:
+            path = [here]
+            node = prev[here]
+            while node is not None:
+                path.append(node)
+                node = prev[node]
+            return path[::-1]
+        if d == limit:
+            continue
+        for n in sorted(here.neighbours()):
+            if n not in prev and _open(board, side, here, n):
+                prev[n] = here
+                todo.append((n, d + 1))
+    return None
+
+
+def has_loc(scenario: Scenario, board: Board, state: State, uid: str) -> bool:
+    from pbem.systems.westwall.arnhem import special_of
+
+    kind = needs_loc(scenario.unit[uid])
+    if kind is None:
+        return True
+    if kind == "airborne":
+        dz = state.exclusive.get("dz", {}).get(scenario.unit[uid].formation)
+        return airborne_loc(board, uid, dz) is not None
+    return ground_loc(board, uid, special_of(scenario).loc_hexes) is not None
+
+
+def loc_failures(scenario: Scenario, board: Board, state: State) -> list[str]:
+    """Allied units on the map that cannot trace their line [17.35]."""
+    allied, _german = _sides(scenario)
+    return [uid for uid in sorted(board.units_of(allied))
+            if not has_loc(scenario, board, state, uid)]
+
+
+def _north(scenario: Scenario, which: str) -> frozenset[Hex]:
+    from pbem.systems.westwall.arnhem import special_of
+
+    r = getattr(special_of(scenario), which)
+    if r is None:
+        return frozenset()
+    return _NORTH_MEMO.setdefault((id(scenario), which), (scenario, north_of(
+        scenario, r.line, r.north_hex, r.south_hex)))[1]
+
+
+_NORTH_MEMO: dict[tuple[int, str], tuple[Any, frozenset[Hex]]] = {}
+
+
+def _ground_north_with_loc(scenario: Scenario, board: Board, state: State, which: str) -> list[str]:
+    allied, _german = _sides(scenario)
+    area = _north(scenario, which)
+    out = []
+    for uid in sorted(board.units_of(allied)):
+        u = scenario.unit[uid]
+        h = board.unit_hex(uid)
+        if u.type in AIRBORNE or h is None or h not in area:
+            continue
+        if has_loc(scenario, board, state, uid):
+            out.append(uid)
+    return out
+
+
+def turn_points(scenario: Scenario, board: Board, state: State) -> tuple[dict[str, int], list[str]]:
+    """Points scored at the end of a game-turn [17.11.2, 17.12.2, 17.35], and the lines saying why."""
+    from pbem.systems.westwall.arnhem import special_of
+
+    allied, german = _sides(scenario)
+    sp = special_of(scenario)
+    lines: list[str] = []
+    cut = loc_failures(scenario, board, state)
+    german_pts = 3 * len(cut)
+    if cut:
+        lines.append(f"{len(cut)} Allied unit{'s' if len(cut) > 1 else ''} without a line of "
+                     f"communication ({', '.join(cut[:8])}{'...' if len(cut) > 8 else ''}): "
+                     f"{german_pts} points to the German player [17.12, 17.35]")
+    allied_pts = 0
+    if sp.waal is not None:
+        north = _ground_north_with_loc(scenario, board, state, "waal")
+        allied_pts = sp.waal.points * len(north)
+        if north:
+            lines.append(f"{len(north)} ground unit{'s' if len(north) > 1 else ''} north of the "
+                         f"{sp.waal.line} with a line of communication: {allied_pts} points to the "
+                         "Allied player [17.11]")
+    return {allied: allied_pts, german: german_pts}, lines
+
+
+def final_points(scenario: Scenario, board: Board, state: State) -> tuple[dict[str, int], list[str]]:
+    """Points scored only at the end of the game [17.11.1, 17.11.3, 17.12.1]."""
+    from pbem.systems.westwall.arnhem import special_of
+
+    allied, german = _sides(scenario)
+    sp = special_of(scenario)
+    lost = state.exclusive.get("eliminated", {})
+    german_lost, allied_lost = int(lost.get(german, 0)), int(lost.get(allied, 0))
+    pts = {allied: german_lost, german: 5 * allied_lost}
+    lines = [f"German units eliminated: {german_lost} -> {german_lost} Allied points [17.11]",
+             f"Allied units destroyed: {allied_lost} -> {5 * allied_lost} German points [17.12]"]
+    if sp.neder_rijn is not None:
+        north = _ground_north_with_loc(scenario, board, state, "neder_rijn")
+        pts[allied] += sp.neder_rijn.points * len(north)
+        lines.append(f"ground units north of the {sp.neder_rijn.line} with a line of "
+                     f"communication at the end: {len(north)} -> "
+                     f"{sp.neder_rijn.points * len(north)} Allied points [17.11]")
+    return pts, lines
+
+
+def score(scenario: Scenario, state: State) -> dict[str, int]:
+    """Points so far (``state.exclusive["points"]``) plus those the end of the game would add now."""
+    allied, german = _sides(scenario)
+    kept = state.exclusive.get("points", {})
+    board = Board.from_state(scenario, state)
+    end, _lines = final_points(scenario, board, state)
+    return {s: int(kept.get(s, 0)) + end.get(s, 0) for s in (allied, german)}
+
+
+def describe(scenario: Scenario, state: State) -> list[str]:
+    allied, german = _sides(scenario)
+    kept = state.exclusive.get("points", {})
+    board = Board.from_state(scenario, state)
+    _end, lines = final_points(scenario, board, state)
+    head = [f"points scored at the ends of game-turns: Allied {kept.get(allied, 0)}, German "
+            f"{kept.get(german, 0)} [17.1]"]
+    return head + lines
+
+
+def victory_level(german: int, allied: int) -> tuple[str, str | None]:
+    """The level of victory [17.4] and who wins it (``"german"``, ``"allied"`` or ``None``)."""
+    if allied <= 0:
+        if german <= 0:
+            return "Draw", None
+        return "German Strategic Victory", "german"
+    ratio = Fraction(german, allied)
+    hundredths = (ratio * 100 + Fraction(1, 2)).__floor__()  # half-up to two decimals
+    if hundredths >= 300:
+        return "German Strategic Victory", "german"
+    if hundredths >= 201:
+        return "German Tactical Victory", "german"
+    if hundredths == 200:
+        return "Draw", None
+    if hundredths >= 101:
+        return "Allied Tactical Victory", "allied"
+    return "Allied Strategic Victory", "allied"
