@@ -173,6 +173,10 @@ class MapView:
     what ``pbem reach --map`` shows."""
     shaded_heading: str = ""
     """What the shading means, for the legend."""
+    north: str = "up"
+    """Where north lies on the raw grid (columns across, rows down): ``"up"``, or ``"right"`` for
+    a map numbered south to north in its first two digits (Arnhem), which is drawn turned a
+    quarter to the left so that north is up."""
 
     def on_map(self, h: Hex) -> bool:
         return self.cols[0] <= h.col <= self.cols[1] and self.rows[0] <= h.row <= self.rows[1]

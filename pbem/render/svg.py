@@ -198,6 +198,8 @@ class _Renderer:
             else:
                 self.col[key] = value
         self.show_numbers = show_hex_numbers
+        self.turned = view.north == "right"
+        self._turn_x = 1.5 * self.s * (view.cols[1] + view.cols[0])
         self.score = list(view.score) if view.score else None
         self.header_lines = list(view.header_lines)
         all_hexes = view.all_hexes()
@@ -217,7 +219,10 @@ class _Renderer:
 
     # -- geometry ---------------------------------------------------------------------------------
     def c(self, h: Hex) -> tuple[float, float]:
-        return hex_center(h, self.s)
+        x, y = hex_center(h, self.s)
+        if self.turned:  # north to the right of the raw grid: turn a quarter left, north up
+            return y, self._turn_x - x
+        return x, y
 
     def side_segment(self, a: Hex, b: Hex) -> tuple[tuple[float, float], tuple[float, float]]:
         """End points of the hexside between adjacent hexes ``a`` and ``b``."""
@@ -391,8 +396,9 @@ class _Renderer:
 
     def _defs(self, dwg: svgwrite.Drawing, fr: _Frame, *, symbols: bool = True) -> None:
         s = self.s
+        first = 30 if self.turned else 0  # a turned map has pointy-topped hexes
         corners = [(s * math.cos(math.radians(a)), s * math.sin(math.radians(a)))
-                   for a in range(0, 360, 60)]
+                   for a in range(first, 360 + first, 60)]
         dwg.defs.add(dwg.polygon(points=[(_n(x), _n(y)) for x, y in corners], id="hex"))
         # Terrain patterns: a fill colour plus a little ink so kinds differ without colour vision.
         t = 1.5 * s  # pattern tile

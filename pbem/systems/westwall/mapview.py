@@ -195,6 +195,7 @@ def map_view(
         value_legend=("values: attack-defense-move,", "artillery barrage-FPF-range/defense-move"),
         step_legend=STEP_LEGEND,
         marker_legend=MARKER_LEGEND,
+        north=m.north,
     )
 
 

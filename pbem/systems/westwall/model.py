@@ -131,6 +131,10 @@ class MapData(Strict):
     id: str
     title: str = ""
     reconstructed: str = Field("", description="How and why the data was reconstructed")
+    north: Literal["up", "right"] = Field(
+        "up", exclude_if=lambda v: v == "up",
+        description="Where north lies on the raw grid (columns across, rows down): 'up' for most "
+        "maps; 'right' when the first two digits of a hex number run south to north (Arnhem)")
     cols: tuple[int, int] = Field(description="First and last column, inclusive")
     rows: tuple[int, int] = Field(description="First and last row, inclusive")
     default_terrain: str = "clear"
