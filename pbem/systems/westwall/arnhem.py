@@ -619,9 +619,14 @@ class Arnhem(Exclusive):
                         "16.12", f"{len(landing)} airborne units land, but in {weather} weather at "
                         f"most {cap} may"))
             else:
+                from pbem.systems.westwall.movement import area_hexes
+
+                landed = {Hex.parse(m.path[0]) for m in orders.moves if m.unit in landing and m.path}
                 due = [u for r in scenario.reinforcements if r.airborne and r.turn <= state.game_turn
-                       for u in r.units if state.units[u].status == "waiting"]
-                held = sorted(set(due) - set(landing))
+                       for u in r.units if state.units[u].status == "waiting"
+                       and any(board.occupant(h) is None and h not in landed
+                               for h in area_hexes(scenario, r.entry))]
+                held = sorted(set(due) - set(landing))  # those with no free hex are lost [15.33]
                 if held:
                     out.append(RuleViolation(
                         "15.34", f"airborne units may be held back only with the weather rules: "
@@ -877,6 +882,21 @@ class Arnhem(Exclusive):
             extra["eliminated"] = dict(sorted(lost.items()))
         german = german_side(scenario)
         eng = sp.engineer
+        if state.phasing != german and not sp.weather:
+            # [15.33, 15.34] airborne units due that found no empty hex were forced onto occupied
+            # ones: they are eliminated
+            for r in scenario.reinforcements:
+                if not r.airborne or r.turn > state.game_turn:
+                    continue
+                for uid in r.units:
+                    if state.units[uid].status == "waiting":
+                        board.eliminate(uid)
+                        more.append(EliminatedEvent(unit=uid, hex=None, rule="15.33",
+                                                    reason="no empty hex to land in"))
+                        side = scenario.unit[uid].side
+                        lost[side] = lost.get(side, 0) + 1
+                        extra["eliminated"] = dict(sorted(lost.items()))
+            state = board.to_state(state)
         if state.phasing != german and eng is not None:
             # [13.24] the unit that attacked from the engineer's hex had to advance across the river
             for uid in sorted(board.units_of(allied_side(scenario))):

@@ -154,6 +154,20 @@ def _arnhem_plan(scenario: Scenario) -> _Plan:
     return _Plan(control=tuple(Hex.parse(h) for h in goal))
 
 
+def _tether(ctx: _Ctx, uid: str) -> tuple[Hex, int] | None:
+    """Arnhem: an airborne unit stays within reach of its division's drop zone (its line of
+    communication is at most seven hexes [17.32]); ``None`` for every other unit."""
+    if ctx.scenario.game != "arnhem":
+        return None
+    from pbem.systems.westwall.arnhem_victory import needs_loc
+
+    u = ctx.unit[uid]
+    if needs_loc(u) != "airborne":
+        return None
+    dz = ctx.state.exclusive.get("dz", {}).get(u.formation)
+    return (Hex.parse(dz), 5) if dz else None
+
+
 def _landings(ctx: _Ctx, board: Board) -> list[_Move]:
     """Units arriving by air this player-turn (Arnhem [15.31-15.34]): every one that is due (as many
     as the weather allows), each in an empty hex of its area, away from the enemy if it can be,
@@ -569,6 +583,10 @@ def _plan_moves(ctx: _Ctx, board: Board) -> list[_Move]:
         enemy_hexes = [h for h in enemies_at if h is not None]
 
         cands = [(h, c) for h, c in o.destinations.items() if free(uid, h)]
+        tether = _tether(ctx, uid)
+        if tether is not None:  # keep its line of communication (Arnhem [17.32])
+            near = [(h, c) for h, c in cands if h.distance(tether[0]) <= tether[1]]
+            cands = near or cands
         if not cands:
             continue
         if start is not None and (start, 0) not in cands:
@@ -956,7 +974,9 @@ def _player_turn(ctx: _Ctx, rules: WestWallRules) -> tuple[PlayerTurnOrders, lis
             last = (o, bad)
             if not current:
                 break
-            named = {v.unit for v in bad if v.unit}
+            if extras and any(v.unit is None and v.rule != "15.34" for v in bad):
+                break  # a problem of the attacks as a whole (support, artillery): plain attacks
+            named = {v.unit for v in bad if v.unit and v.rule != "15.34"}
             keep = [m for m in current if m.unit not in named]
             if len(keep) == len(current):
                 # attack problems that name no mover: drop moves into contact, then every move
