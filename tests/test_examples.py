@@ -93,3 +93,23 @@ def test_every_map_places_the_board_exactly_on_its_map_box() -> None:
         attrs = dict(re.findall(r'(\w[\w:-]*)="([^"]*)"', img.group(0)))
         assert (attrs["x"], attrs["y"], attrs["width"], attrs["height"]) == (vx, vy, vw, vh), path.name
         assert attrs["xlink:href"] == "board.svg" and attrs["preserveAspectRatio"] == "none"
+
+
+ARNHEM = EXAMPLE.parent / "arnhem-historical"
+
+
+def test_arnhem_example_opening_verifies_for_a_stranger(tmp_path: Path) -> None:
+    """The opening of an SPI Arnhem game (the German set-up and three game-turns, left open): every
+    turn file recomputed and every map redrawn byte for byte by someone holding no key."""
+    from pbem.render import register_engine_hooks
+
+    register_engine_hooks()
+    r = run_pbem("verify", ARNHEM, "--redraw", home=tmp_path / "stranger")
+    assert r.code == 0, f"{REGENERATE}\n{r.err}"
+    assert "7 moves, 7 turn files recomputed byte for byte" in r.out
+    assert "awaiting" in r.out and "OK" in r.out
+    maps = sorted(p.name for p in ARNHEM.glob("map-*.svg"))
+    assert len(maps) == 8
+    assert "Weather" not in (ARNHEM / "map-0007.svg").read_text(encoding="utf-8")  # 18.1 without it
+    assert "Drop zones: 1 at 3919, 101 at 1007, 82 at 2323" in (
+        ARNHEM / "map-0001.svg").read_text(encoding="utf-8")  # [18.11]
