@@ -173,6 +173,12 @@ class MapView:
     what ``pbem reach --map`` shows."""
     shaded_heading: str = ""
     """What the shading means, for the legend."""
+    hexside_marks: tuple[tuple[Hex, Hex, str], ...] = ()
+    """Hexsides whose state changed during play, with a kind: ``"demolished"`` (a bridge that is
+    gone: a red cross over it) or ``"safe"`` (a bridge that will stand: a green ring); drawn over
+    the board on each map, listed in the legend."""
+    hexside_heading: str = ""
+    """What the hexside marks are about, for the legend (e.g. "Bridges [12.17]")."""
     north: str = "up"
     """Where north lies on the raw grid (columns across, rows down): ``"up"``, or ``"right"`` for
     a map numbered south to north in its first two digits (Arnhem), which is drawn turned a

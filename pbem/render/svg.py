@@ -323,6 +323,8 @@ class _Renderer:
             self._board_layers(dwg, layer, fr)
         if self.v.shaded:
             self._shaded(dwg, layer)
+        if self.v.hexside_marks:
+            self._hexside_marks(dwg, layer)
         paths = dwg.g(id="paths")
         layer.add(paths)
         units = dwg.g(id="units")
@@ -502,6 +504,29 @@ class _Renderer:
                                     fill=self.col["reach-text"]))
         layer.add(g)
         layer.add(labels)
+
+    def _hexside_mark(self, dwg: svgwrite.Drawing, x: float, y: float, kind: str) -> list[Any]:
+        s = self.s
+        if kind == "demolished":
+            d = 0.28 * s
+            return [dwg.line(start=(_n(x - d), _n(y - d)), end=(_n(x + d), _n(y + d)),
+                             stroke="#c0392b", stroke_width=_n(0.12 * s)),
+                    dwg.line(start=(_n(x - d), _n(y + d)), end=(_n(x + d), _n(y - d)),
+                             stroke="#c0392b", stroke_width=_n(0.12 * s))]
+        return [dwg.circle(center=(_n(x), _n(y)), r=_n(0.2 * s), fill="none", stroke="#1e8449",
+                           stroke_width=_n(0.08 * s))]
+
+    def _hexside_marks(self, dwg: svgwrite.Drawing, layer: Group) -> None:
+        """The hexsides of :attr:`MapView.hexside_marks`, marked at their middle."""
+        g = dwg.g(id="hexside-marks")
+        visible = set(self.visible)
+        for a, b, kind in self.v.hexside_marks:
+            if a not in visible and b not in visible:
+                continue
+            (ax, ay), (bx, by) = self.c(a), self.c(b)
+            for el in self._hexside_mark(dwg, (ax + bx) / 2, (ay + by) / 2, kind):
+                g.add(el)
+        layer.add(g)
 
     def _fill(self, kind: str) -> str:
         if kind in ("clear",) or kind not in TERRAIN_ORDER:
@@ -1067,6 +1092,14 @@ class _Renderer:
                            fill=self.col["reach"], fill_opacity="0.38", stroke=self.col["hex-outline"],
                            stroke_width=_n(0.03 * s)))
             label(self.v.shaded_heading or "marked hexes")
+        if self.v.hexside_marks:
+            heading(self.v.hexside_heading or "Hexsides")
+            for kind in sorted({k for _a, _b, k in self.v.hexside_marks}):
+                y += row
+                for el in self._hexside_mark(dwg, x + 0.45 * s, y, kind):
+                    g.add(el)
+                label({"demolished": "bridge demolished", "safe": "bridge stands for good"}
+                      .get(kind, kind))
         heading("This step")
         for key, text, dashed in self.v.step_legend:
             y += row

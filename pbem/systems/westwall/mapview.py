@@ -196,7 +196,19 @@ def map_view(
         step_legend=STEP_LEGEND,
         marker_legend=MARKER_LEGEND,
         north=m.north,
+        hexside_marks=_bridge_marks(st),
+        hexside_heading="Bridges [12.13, 12.14]",
     )
+
+
+def _bridge_marks(st: State) -> tuple[tuple[Hex, Hex, str], ...]:
+    """Bridges decided in play (Arnhem [12.1]): demolished ones crossed out, the others ringed."""
+    out: list[tuple[Hex, Hex, str]] = []
+    for key, what in sorted((st.exclusive.get("bridges") or {}).items()):
+        a, _sep, b = key.partition("/")
+        kind = "demolished" if what == "demolished" else "safe"
+        out.append((Hex.parse(a), Hex.parse(b), kind))
+    return tuple(out)
 
 
 def render_map(
