@@ -198,8 +198,14 @@ def _north(scenario: Scenario, which: str) -> frozenset[Hex]:
     r = getattr(special_of(scenario), which)
     if r is None:
         return frozenset()
-    return _NORTH_MEMO.setdefault((id(scenario), which), (scenario, north_of(
-        scenario, r.line, r.north_hex, r.south_hex)))[1]
+    hit = _NORTH_MEMO.get((id(scenario), which))
+    if hit is not None and hit[0] is scenario:  # an id is reused once its object is gone
+        return hit[1]
+    if len(_NORTH_MEMO) > 64:
+        _NORTH_MEMO.clear()
+    area = north_of(scenario, r.line, r.north_hex, r.south_hex)
+    _NORTH_MEMO[(id(scenario), which)] = (scenario, area)
+    return area
 
 
 _NORTH_MEMO: dict[tuple[int, str], tuple[Any, frozenset[Hex]]] = {}

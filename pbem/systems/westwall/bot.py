@@ -209,7 +209,7 @@ def _landings(ctx: _Ctx, board: Board) -> list[_Move]:
 # Distance fields (movement cost to a set of hexes, ignoring units)
 # --------------------------------------------------------------------------------------------------
 
-_FIELDS: dict[tuple[int, frozenset[Hex], bool], dict[Hex, int]] = {}
+_FIELDS: dict[tuple[int, frozenset[Hex], bool], tuple[Scenario, dict[Hex, int]]] = {}
 
 
 def _representative(scenario: Scenario, mech: bool) -> UnitDef | None:
@@ -226,8 +226,8 @@ def distance_field(scenario: Scenario, targets: Iterable[Hex], *, mech: bool) ->
     goal = frozenset(targets)
     key = (id(scenario), goal, mech)
     hit = _FIELDS.get(key)
-    if hit is not None:
-        return hit
+    if hit is not None and hit[0] is scenario:  # an id is reused once its object is gone
+        return hit[1]
     from pbem.systems.westwall.board import geometry
 
     geo = geometry(scenario)
@@ -249,7 +249,7 @@ def distance_field(scenario: Scenario, targets: Iterable[Hex], *, mech: bool) ->
                 heapq.heappush(heap, (d + step, n))
     if len(_FIELDS) > 256:
         _FIELDS.clear()
-    _FIELDS[key] = dist
+    _FIELDS[key] = (scenario, dist)
     return dist
 
 

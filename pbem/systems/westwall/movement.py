@@ -417,10 +417,14 @@ def walk_moves(
             stopped = out.pop()
             del out[bad_before:]
             ok = True
+        if rolling and board.decided:
+            # After a demolition, a unit stopped short may stand where a later one was to end:
+            # never end stacked with a friend [5.31] (the later one halts before that hex).
             while len(trail) > 1 and any(
                 x != uid and board.side_of(x) == side for x in board.occupants(trail[-1])
-            ):
-                trail.pop()  # never end stacked with a friend [5.31]
+            ) and not excl.may_stack(scenario, board, [uid, *board.occupants(trail[-1])]):
+                trail.pop()
+        if stopped is not None:
             spent = min(spent, allowance)
             plan.events.append(
                 NoteEvent(
