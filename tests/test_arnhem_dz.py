@@ -225,3 +225,19 @@ def test_15_36_a_hostile_reveal_is_refused_by_ingest_and_by_verify(
     (copy / "move-0003-US.json").write_bytes(forged.read_bytes())
     res = de.run("verify", copy)
     assert res.code != 0 and "15.36" in (res.err + res.out)
+
+
+def test_15_37_notes_outside_the_limits_are_refused_before_sealing_with_a_hint() -> None:
+    """A note that breaks 15.37 could never be revealed; it is refused while it can still be
+    changed, naming the case and the nearest hex that would do."""
+    sc = _scenario()
+    st0 = R.initial_state(sc, {})
+    near_city = SetupOrders(side="US", placements={},
+                            dz_notes=[DropZoneNote(division="101", hex="0304")])
+    with pytest.raises(InputError, match=r"City hex 0303 .*\[15\.37\]; the nearest hex allowed is"):
+        R.conceal(sc, st0, "US", near_city, SECRET)
+    with pytest.raises(InputError, match=r"no airborne division 'Pol'"):
+        R.conceal(sc, st0, "US", SetupOrders(side="US", placements={}, dz_notes=[
+            DropZoneNote(division="Pol", hex="1010")]), SECRET)
+    label = R.pending(sc, st0)[0].label
+    assert "secret drop-zone notes" in label and "[15.36]" in label

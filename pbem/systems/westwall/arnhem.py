@@ -268,6 +268,18 @@ def open_note(secret: bytes, division: str, c: DropZoneCommitment) -> DropZoneRe
     return note if note_hash(note) == c.hash else None
 
 
+def nearest_dz_hex(scenario: Scenario, placed: dict[str, str], note: DropZoneNote) -> str | None:
+    """The hex nearest ``note.hex`` where the drop zone would keep the limits of [15.37]."""
+    centre = Hex.parse(note.hex)
+    for h in sorted(scenario.map.all_hexes(), key=lambda x: (x.distance(centre), x)):
+        if h.distance(centre) > 6:
+            return None
+        trial = DropZoneNote(division=note.division, hex=str(h), turn=note.turn)
+        if not dz_placement_problems(scenario, placed, trial):
+            return str(h)
+    return None
+
+
 def airborne_divisions(scenario: Scenario) -> list[str]:
     """Divisions with a drop-zone counter: the formations of the airborne reinforcements, except
     the Polish brigade (no DZ counter, no LOC [17.36])."""
@@ -404,6 +416,14 @@ class Arnhem(Exclusive):
         return state.model_copy(update=changes)
 
     # -- secret drop zones [15.35-15.39] ----------------------------------------------------------
+    def setup_label(self, scenario: Scenario, state: State, side: str) -> str | None:
+        if not special_of(scenario).dz_free or side != allied_side(scenario):
+            return None
+        if "dz_commitments" not in state.exclusive and not state.exclusive.get("dz"):
+            return ("Set-up: Allied secret drop-zone notes (write 'dz DIVISION at HEX [turn N]'; "
+                    "only their commitments are signed) [15.36]")
+        return "Set-up: Allied drop zones revealed and placed as noted [15.36]"
+
     def uses_secret_notes(self, scenario: Scenario) -> bool:
         return special_of(scenario).dz_free
 
@@ -421,6 +441,17 @@ class Arnhem(Exclusive):
             if secret is None:
                 raise InputError("drop-zone notes are sealed with your key before signing: this "
                                  "machine has no key playing the Allied side of this game")
+            placed: dict[str, str] = {}
+            for n in orders.dz_notes:  # [15.37] checked now: once sealed, a note cannot change
+                if n.division not in airborne_divisions(scenario):
+                    raise InputError(f"no airborne division {n.division!r} has a drop zone "
+                                     f"(divisions: {', '.join(airborne_divisions(scenario))}) [15.35]")
+                why = dz_placement_problems(scenario, placed, n)
+                if why:
+                    near = nearest_dz_hex(scenario, placed, n)
+                    hint = f"; the nearest hex allowed is {near}" if near else ""
+                    raise InputError(f"{n.division} drop zone at {n.hex}: {why[0]} [15.37]{hint}")
+                placed[n.division] = n.hex
             sealed = {n.division: seal_note(secret, n) for n in orders.dz_notes}
             if len(sealed) != len(orders.dz_notes):
                 raise InputError("one drop-zone note per division [15.36]")

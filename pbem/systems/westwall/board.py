@@ -329,6 +329,8 @@ class Board:
         default=None, repr=False, compare=False
     )
     _trials: int = field(default=0, repr=False, compare=False)
+    source: State | None = field(default=None, repr=False, compare=False)
+    """The state this board was built from (for the exclusive rules' records), if any."""
     decided: dict[str, str] = field(default_factory=dict, repr=False, compare=False)
     """Decisions the exclusive rules made on this board since it was built from a state (Arnhem:
     bridge hexside -> demolished/intact/spared [12.1]), so that no bridge is tried twice."""
@@ -346,6 +348,7 @@ class Board:
             geometry(scenario, destroyed_bridges(state)),
             dict(state.units),
             dict(state.control),
+            source=state,
         )
         pos = board._pos
         at = board._at
@@ -370,6 +373,7 @@ class Board:
             dict(self._pos),
             {h: list(v) for h, v in self._at.items()},
             {side: set(v) for side, v in self._by_side.items()},
+            source=self.source,
             decided=dict(self.decided),
         )
 

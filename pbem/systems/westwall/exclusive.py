@@ -53,6 +53,10 @@ class Exclusive:
         """The initial state with the exclusive rules' own records (e.g. fixed drop zones)."""
         return state
 
+    def setup_label(self, scenario: Scenario, state: State, side: str) -> str | None:
+        """What the pending set-up step is, in words, when it is not a deployment."""
+        return None
+
     def setup_violations(
         self, scenario: Scenario, state: State, orders: SetupOrders
     ) -> list[RuleViolation]:

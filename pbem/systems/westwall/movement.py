@@ -600,13 +600,25 @@ def _search(
         if board.enemy_zoc(start, side):
             pinned_start = start
     elif status == "waiting":
-        areas, _rule, _first = reinforcement_entries(scenario, uid, game_turn)
+        st = board.source
+        special = excl.entry_areas(scenario, st, uid, game_turn) if st is not None else None
+        if special is not None:
+            areas = special[0]
+        else:
+            areas, _rule, _first = reinforcement_entries(scenario, uid, game_turn)
+        left = excl.landing(scenario, st, uid) if st is not None else None
         for h in area_hexes(scenario, areas):
             if entry is not None and h != entry:
                 continue
             if board.enemy_at(h, side) is not None:
                 continue
-            c, _why = board.entry_check(u, h)
+            c: int | None
+            if left is not None:  # arriving by air (Arnhem [15.31-15.33])
+                if excl.landing_violation(scenario, board, uid, h) is not None:
+                    continue
+                c = max(0, allowance - left)
+            else:
+                c, _why = board.entry_check(u, h)
             if c is None or c > allowance:
                 continue
             if excl.movement_violations(scenario, board, uid, [h]):

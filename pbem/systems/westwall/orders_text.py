@@ -28,6 +28,7 @@ Set-up: ``place 20 at 1317``. End of game: ``acknowledge``.
 Arnhem::
 
     land 1/502 at 1004                      # an airborne unit lands (its entry hex) [15.31]
+    land 1/502 at 1004 to 1106              # ... and moves on with what it has left [15.32]
     move Guards-1 to 1208 if demolished 1107 1007   # the continuation if a bridge goes [12.13]
     move Guards-1 to 1208 if demolished stop        # ... or stop where the roll was made
     spare bridge 1106/1107                  # German standing order: do not demolish it [12.12]
@@ -102,9 +103,8 @@ def parse_text_orders(scenario: Scenario, skeleton: JSON, side: str, text: str) 
         except ValueError as exc:
             raise InputError(f"{where}: {exc}") from None
         verb, args = words[0].lower(), words[1:]
-        if verb == "land":
+        if verb == "land":  # an airborne unit's entry hex is where it lands [15.31]
             verb = "enter"
-            args = [a if a.lower() != "at" else "via" for a in args]
         if verb in ("move", "enter", "exit"):
             if kind != "player-turn":
                 raise InputError(f"{where}: '{verb}' needs a player-turn; this decision is {kind}")

@@ -279,7 +279,8 @@ def describe_orders(scenario: Any, orders: Any) -> list[str]:
     lines: list[str] = []
     if kind == "setup":
         placed = sorted((orders.get("placements") or {}).items(), key=lambda kv: str(kv[1]))
-        lines.append("Set-up: " + ", ".join(f"{name(u)} at {h}" for u, h in placed) + ".")
+        if placed:
+            lines.append("Set-up: " + ", ".join(f"{name(u)} at {h}" for u, h in placed) + ".")
     elif kind == "acknowledge":
         lines.append("Acknowledges the final turn: the game is closed.")
     for mv in orders.get("moves") or []:

@@ -221,9 +221,11 @@ class WestWallRules(Ruleset[Scenario, State, Orders_]):
         st = parse_state(state)
         if st.phase == "setup" and st.setup_pending:
             side = st.setup_pending[0]
+            label = get_exclusive(scenario.game).setup_label(scenario, st, side)
             return [
                 Decision(
-                    side, "setup", f"Set-up: {side_name(scenario, side)} deployment", random=False
+                    side, "setup", label or f"Set-up: {side_name(scenario, side)} deployment",
+                    random=False,
                 )
             ]
         if st.phase == "player-turn":
