@@ -633,3 +633,55 @@ def test_16_11_the_polish_brigade_lands_at_its_printed_hexes_even_with_weather()
                                                                "dz": {"101": "0202"}})
     o = _turn("US", [MoveOrder(unit="pol", path=["0807"]), MoveOrder(unit="p1", path=["0303"])])
     assert R.validate(sc, st, "US", o) == []
+
+
+# -- [13.1] repair; [12.16] rail bridges are never repaired ----------------------------------------
+
+def _repair_scenario() -> Any:
+    return _bridges(special={"engineer": "Eng"},
+                    units=[unit("Eng", "US", "engineer", 1, 2, 7), unit("g", "DE")])
+
+
+def _german_turn_after(sc: Any, at: str, destroyed: list[str], bridges: dict[str, str],
+                       g: str = "0808") -> Any:
+    st = state_with(sc, {"Eng": at, "g": g}, phasing="DE",
+                    exclusive={"bridges": bridges, "destroyed_bridges": destroyed,
+                               "engineer_hex": at})
+    return _resolve(sc, st, _turn("DE", []), [])
+
+
+def test_13_1_an_engineer_next_to_a_demolished_canal_bridge_for_a_german_turn_repairs_it() -> None:
+    sc = _repair_scenario()
+    res, new = _german_turn_after(sc, "0303", ["0303/0304"], {"0303/0304": "demolished"})
+    assert new.exclusive["bridges"]["0303/0304"] == "repaired"
+    assert "destroyed_bridges" not in new.exclusive
+    assert any(e.get("rule") == "13.1" for e in res.events)
+    board = Board.from_state(sc, new)
+    from pbem.maps.hexmap import Hex
+
+    assert board.crossing(Hex.parse("0303"), Hex.parse("0304")).bridge
+
+
+def test_13_1_no_repair_in_an_enemy_zone_of_control_nor_of_a_rail_bridge() -> None:
+    sc = _repair_scenario()
+    st = state_with(sc, {"Eng": "0303", "g": "0302"}, phasing="DE",  # the German beside it
+                    exclusive={"bridges": {"0303/0304": "demolished"},
+                               "destroyed_bridges": ["0303/0304"], "engineer_hex": "0303"})
+    new, _events = Arnhem().end_of_player_turn(sc, Board.from_state(sc, st), st, [],
+                                                FixedDice([]))
+    assert new.exclusive["bridges"]["0303/0304"] == "demolished"
+    _res, new = _german_turn_after(sc, "0203", ["0203/0204"], {"0203/0204": "demolished"})
+    assert new.exclusive["bridges"]["0203/0204"] == "demolished"  # rail [12.16]
+
+
+# -- [15.43] exits only in the movement phase -------------------------------------------------------
+
+def test_15_43_a_german_unit_forced_off_the_map_by_combat_is_eliminated() -> None:
+    from pbem.maps.hexmap import Hex
+    from pbem.systems.westwall.retreat import retreat
+
+    sc = tiny_scenario(game="arnhem", first_player="US", cols=(1, 1), rows=(1, 2),
+                       units=[unit("g", "DE"), unit("u", "US")])
+    board = Board.from_state(sc, state_with(sc, {"g": "0101", "u": "0102"}))
+    r = retreat(board, Arnhem(), "g", 1, combat=1, away_from=[Hex.parse("0102")])
+    assert r.eliminated is not None and board.status("g") == "eliminated"
