@@ -143,6 +143,12 @@ def _plan_of(scenario: Scenario) -> _Plan:
     return _Plan(**kw)
 
 
+def _arnhem_allied(scenario: Scenario) -> str:
+    from pbem.systems.westwall.arnhem import allied_side
+
+    return allied_side(scenario)
+
+
 def _arnhem_plan(scenario: Scenario) -> _Plan:
     """Arnhem: both sides make for the crossings the victory points are about [17.11]: the far
     banks of the Waal and the Neder Rijn (the Allied player to reach them, the German to hold
@@ -548,9 +554,11 @@ def _plan_moves(ctx: _Ctx, board: Board) -> list[_Move]:
             h, _c = min(opts[uid].exits, key=lambda x: (x[1], x[0]))
             commit(uid, h, exit=True)
 
-    # 2. blocking the Line of Communication [15.27]
+    # 2. blocking the Line of Communication [15.27]; Arnhem: cutting the corridor [17.31]
     if ctx.blocking():
         _plan_block(ctx, board, opts, done, commit, free)
+    elif sc.game == "arnhem" and ctx.side != _arnhem_allied(sc):
+        _plan_block(ctx, board, opts, done, commit, free, loc_of=_arnhem_loc, limit=3)
 
     # 3. attack opportunities
     targeted: set[str] = set()
@@ -630,18 +638,38 @@ def _dest_score(ctx: _Ctx, board: Board, look: _Look, h: Hex, cost: int) -> tupl
     return (s, cost, ctx.tiebreak[look.uid], h)
 
 
-def _plan_block(ctx: _Ctx, board: Board, opts: dict[str, UnitOptions], done: set[str],
-                commit: Any, free: Any) -> None:
-    """Keep the enemy's road Line of Communication closed [15.27]: while one exists on the board as
-    planned, send the mover that can reach it closest to its end there (or next to it)."""
+def _bastogne_loc(ctx: _Ctx, board: Board) -> list[Hex] | None:
     from pbem.systems.westwall.bastogne import line_of_communication
 
-    for _ in range(len(opts)):
-        st = board.to_state(ctx.state)
-        loc = line_of_communication(ctx.scenario, st)
-        if loc is None:
+    loc = line_of_communication(ctx.scenario, board.to_state(ctx.state))
+    return [Hex.parse(h) for h in loc] if loc is not None else None
+
+
+def _arnhem_loc(ctx: _Ctx, board: Board) -> list[Hex] | None:
+    """The road line of communication of the Allied ground unit furthest north [17.31] (its own
+    hex left out): what the German bot tries to cut."""
+    from pbem.systems.westwall.arnhem import special_of
+    from pbem.systems.westwall.arnhem_victory import ground_loc, needs_loc
+
+    sp = special_of(ctx.scenario)
+    ground = [u for u in board.units_of(ctx.enemy) if needs_loc(ctx.unit[u]) == "ground"]
+    for uid in sorted(ground, key=lambda u: (-(board.unit_hex(u) or Hex(0, 0)).col, u)):
+        path = ground_loc(board, uid, sp.loc_hexes)
+        if path is not None and len(path) > 1:
+            return path[1:]
+    return None
+
+
+def _plan_block(ctx: _Ctx, board: Board, opts: dict[str, UnitOptions], done: set[str],
+                commit: Any, free: Any, loc_of: Any = None, limit: int | None = None) -> None:
+    """Keep the enemy's road Line of Communication closed (Bastogne [15.27]; Arnhem [17.31]): while
+    one exists on the board as planned, send the mover that can reach it closest to its end there
+    (or next to it); at most ``limit`` movers."""
+    find = loc_of or _bastogne_loc
+    for _ in range(min(len(opts), limit if limit is not None else len(opts))):
+        path = find(ctx, board)
+        if path is None:
             return
-        path = [Hex.parse(h) for h in loc]
         best: tuple[int, int, int, str, Hex] | None = None
         for uid, o in opts.items():
             if uid in done:
