@@ -380,11 +380,21 @@ def roster(scenario: Any, state: Any, side: str) -> tuple[list[str], list[list[s
     setup: dict[str, str] = {}
     for d in sc.deployments:
         for uid in d.units:
-            setup[uid] = f"to set up: {'; or '.join(a.text for a in d.area if a.text) or 'its area'} [{d.rule}]"
+            where = '; or '.join(a.text for a in d.area if a.text) or 'its area'
+            setup[uid] = f"to set up: {where}" + ("" if where.endswith("]") else f" [{d.rule}]")
     due: dict[str, tuple[int, str]] = {}
+    from pbem.systems.westwall.exclusive import get_exclusive
+
+    ex = get_exclusive(sc.game)
     for r in sc.reinforcements:
         for uid in r.units:
-            due.setdefault(uid, (r.turn, "; or ".join(a.text for a in r.entry if a.text) or f"[{r.rule}]"))
+            areas = r.entry
+            special = ex.entry_areas(sc, st, uid, max(r.turn, st.game_turn)) \
+                if st.units.get(uid) is not None and st.units[uid].status == "waiting" else None
+            if special is not None:  # e.g. Arnhem with weather: near the drop zone [16.11]
+                areas = special[0]
+            due.setdefault(uid, (r.turn, "; or ".join(a.text for a in areas if a.text)
+                                 or f"[{r.rule}]"))
     rows: list[list[str]] = []
     for u in sorted((u for u in sc.units if u.side == side), key=lambda u: u.id):
         us = st.units.get(u.id)
@@ -401,7 +411,9 @@ def roster(scenario: Any, state: Any, side: str) -> tuple[list[str], list[list[s
             notes.append(setup[u.id])
         elif status == "waiting":
             turn, entry = due.get(u.id, (0, ""))
-            notes.append(f"enters on Game-Turn {turn}: {entry} [11.11]" if turn else "not scheduled")
+            how = "lands" if any(r.airborne and u.id in r.units for r in sc.reinforcements) else "enters"
+            tail = "" if entry.endswith("]") else " [11.11]"
+            notes.append(f"{how} on Game-Turn {turn}: {entry}{tail}" if turn else "not scheduled")
         elif status == "exited":
             notes.append(f"left the map ({us.exit_edge if us else '?'} edge) [12.0]")
         else:
