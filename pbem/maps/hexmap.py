@@ -137,6 +137,30 @@ class Hex(NamedTuple):
         return iter(sorted(out))
 
 
+def hex_line(a: Hex, b: Hex) -> list[Hex]:
+    """The straight line of hexes from ``a`` to ``b``, both included (cube interpolation, nudged
+    so that ties always break the same way): for drawing roads and rivers on generated maps."""
+    n = a.distance(b)
+    if n == 0:
+        return [a]
+    qa, ra, _ = a.cube()
+    qb, rb, _ = b.cube()
+    out: list[Hex] = []
+    for i in range(n + 1):
+        t = i / n
+        q = qa + (qb - qa) * t + 1e-6
+        r = ra + (rb - ra) * t + 2e-6
+        s = -q - r
+        rq, rr, rs = round(q), round(r), round(s)
+        dq, dr, ds = abs(rq - q), abs(rr - r), abs(rs - s)
+        if dq > dr and dq > ds:
+            rq = -rr - rs
+        elif dr > ds:
+            rr = -rq - rs
+        out.append(Hex.from_cube(rq, rr))
+    return out
+
+
 def hexside(a: Hex, b: Hex) -> tuple[Hex, Hex]:
     """The hexside between two adjacent hexes as an ordered pair (smaller hex first)."""
     if not a.is_adjacent(b):

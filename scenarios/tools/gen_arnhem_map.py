@@ -37,7 +37,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from pbem.maps.hexmap import Hex, hexside  # noqa: E402
+from pbem.maps.hexmap import Hex, hex_line, hexside  # noqa: E402
 
 GEOGRAPHY = ROOT / "scenarios" / "geography" / "market-garden.json"
 COLS = (1, 40)  # south -> north
@@ -188,29 +188,6 @@ def crossed_hexsides(line: list[tuple[float, float]]) -> set[tuple[Hex, Hex]]:
                 p, q = centre(h), centre(n)
                 if any(_cross(p, q, a, b) for a, b in zip(line, line[1:], strict=False)):
                     out.add(hexside(h, n))
-    return out
-
-
-def hex_line(a: Hex, b: Hex) -> list[Hex]:
-    """The straight hex line from a to b (cube interpolation, nudged so ties break one way)."""
-    n = a.distance(b)
-    if n == 0:
-        return [a]
-    qa, ra, _ = a.cube()
-    qb, rb, _ = b.cube()
-    out: list[Hex] = []
-    for i in range(n + 1):
-        t = i / n
-        q = qa + (qb - qa) * t + 1e-6
-        r = ra + (rb - ra) * t + 2e-6
-        s = -q - r
-        rq, rr, rs = round(q), round(r), round(s)
-        dq, dr, ds = abs(rq - q), abs(rr - r), abs(rs - s)
-        if dq > dr and dq > ds:
-            rq = -rr - rs
-        elif dr > ds:
-            rr = -rq - rs
-        out.append(Hex.from_cube(rq, rr))
     return out
 
 

@@ -25,7 +25,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from pbem.maps.hexmap import Hex, hexside  # noqa: E402
+from pbem.maps.hexmap import Hex, hex_line, hexside  # noqa: E402
 
 COLS = (1, 29)
 ROWS = (1, 31)
@@ -96,29 +96,6 @@ def place_hex(name: str) -> Hex:
     if name in PLACE_OVERRIDES:
         return Hex.parse(PLACE_OVERRIDES[name])
     return to_hex(*PLACES[name])
-
-
-def hex_line(a: Hex, b: Hex) -> list[Hex]:
-    """The straight hex line from a to b (cube interpolation, nudged so ties break one way)."""
-    n = a.distance(b)
-    if n == 0:
-        return [a]
-    qa, ra, _ = a.cube()
-    qb, rb, _ = b.cube()
-    out: list[Hex] = []
-    for i in range(n + 1):
-        t = i / n
-        q = qa + (qb - qa) * t + 1e-6
-        r = ra + (rb - ra) * t + 2e-6
-        s = -q - r
-        rq, rr, rs = round(q), round(r), round(s)
-        dq, dr, ds = abs(rq - q), abs(rr - r), abs(rs - s)
-        if dq > dr and dq > ds:
-            rq = -rr - rs
-        elif dr > ds:
-            rr = -rq - rs
-        out.append(Hex.from_cube(rq, rr))
-    return out
 
 
 def resolve(point: str) -> Hex:

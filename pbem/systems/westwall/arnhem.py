@@ -53,7 +53,7 @@ from pbem.engine.ruleset import Dice, Outcome
 from pbem.errors import InputError, RuleViolation
 from pbem.maps.hexmap import Hex, hexside
 from pbem.systems.westwall.board import Board
-from pbem.systems.westwall.exclusive import Exclusive, register_exclusive
+from pbem.systems.westwall.exclusive import Exclusive, parse_special, register_exclusive
 from pbem.systems.westwall.model import (
     AIRBORNE_TYPES,
     Area,
@@ -120,23 +120,9 @@ class ArnhemSpecial(_Data):
     notes: list[str] = Field(default_factory=list)
 
 
-_SPECIAL: dict[int, tuple[Scenario, ArnhemSpecial]] = {}
-
-
 def special_of(scenario: Scenario) -> ArnhemSpecial:
-    """The validated ``special`` parameters (cached per scenario object)."""
-    hit = _SPECIAL.get(id(scenario))
-    if hit is not None and hit[0] is scenario:
-        return hit[1]
-    try:
-        parsed = ArnhemSpecial.model_validate(scenario.special)
-    except ValueError as exc:
-        first = str(exc).splitlines()
-        raise InputError(f"scenario {scenario.id}: bad 'special' data: {' '.join(first[:3])}") from None
-    if len(_SPECIAL) > 64:
-        _SPECIAL.clear()
-    _SPECIAL[id(scenario)] = (scenario, parsed)
-    return parsed
+    """The validated ``special`` parameters of ``scenario`` (:func:`parse_special`)."""
+    return parse_special(scenario, ArnhemSpecial)
 
 
 def special_problems(scenario: Scenario) -> list[str]:

@@ -24,10 +24,10 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from pbem.engine.ruleset import Outcome
-from pbem.errors import InputError, RuleViolation
+from pbem.errors import RuleViolation
 from pbem.maps.hexmap import Hex
 from pbem.systems.westwall.board import Board
-from pbem.systems.westwall.exclusive import Exclusive, register_exclusive
+from pbem.systems.westwall.exclusive import Exclusive, parse_special, register_exclusive
 from pbem.systems.westwall.model import HexStr, Scenario, State
 
 # --------------------------------------------------------------------------------------------------
@@ -101,25 +101,9 @@ class BastogneSpecial(_Data):
     )
 
 
-_SPECIAL: dict[int, tuple[Scenario, BastogneSpecial]] = {}
-
-
 def special_of(scenario: Scenario) -> BastogneSpecial:
-    """The validated ``special`` parameters of ``scenario`` (cached per scenario object).
-
-    Raises :class:`InputError` when they are malformed."""
-    hit = _SPECIAL.get(id(scenario))
-    if hit is not None and hit[0] is scenario:
-        return hit[1]
-    try:
-        parsed = BastogneSpecial.model_validate(scenario.special)
-    except ValueError as exc:
-        first = str(exc).splitlines()
-        raise InputError(f"scenario {scenario.id}: bad 'special' data: {' '.join(first[:3])}") from None
-    if len(_SPECIAL) > 64:
-        _SPECIAL.clear()
-    _SPECIAL[id(scenario)] = (scenario, parsed)
-    return parsed
+    """The validated ``special`` parameters of ``scenario`` (:func:`parse_special`)."""
+    return parse_special(scenario, BastogneSpecial)
 
 
 def special_problems(scenario: Scenario) -> list[str]:

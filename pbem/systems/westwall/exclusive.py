@@ -19,10 +19,12 @@ from __future__ import annotations
 
 import importlib
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
+
+from pydantic import BaseModel
 
 from pbem.engine.ruleset import Outcome
-from pbem.errors import RuleViolation
+from pbem.errors import InputError, RuleViolation
 
 if TYPE_CHECKING:
     from pbem.engine.ruleset import Dice
@@ -230,6 +232,28 @@ class Exclusive:
     def describe_victory(self, scenario: Scenario, state: State) -> list[str]:
         """Readable lines explaining the score."""
         return []
+
+
+_SPECIALS: dict[tuple[int, type], tuple[object, object]] = {}
+_M = TypeVar("_M", bound=BaseModel)
+
+
+def parse_special(scenario: Scenario, model: type[_M]) -> _M:
+    """A scenario's ``special`` parameters validated by a game's ``model`` (cached per scenario
+    object, the object checked: an id is reused once its object is gone). Raises
+    :class:`InputError` when they are malformed."""
+    hit = _SPECIALS.get((id(scenario), model))
+    if hit is not None and hit[0] is scenario:
+        return hit[1]  # type: ignore[return-value]
+    try:
+        parsed = model.model_validate(scenario.special)
+    except ValueError as exc:
+        first = str(exc).splitlines()
+        raise InputError(f"scenario {scenario.id}: bad 'special' data: {' '.join(first[:3])}") from None
+    if len(_SPECIALS) > 64:
+        _SPECIALS.clear()
+    _SPECIALS[(id(scenario), model)] = (scenario, parsed)
+    return parsed
 
 
 _REGISTRY: dict[str, str | type[Exclusive]] = {}
