@@ -1,5 +1,8 @@
 """J. Wallman's Operation Market Garden megagame (seed 004): umpired play from written orders.
 
-Built so far: the combat arithmetic (:mod:`pbem.systems.megagame.combat`). The ruleset (sides and
-teams, order sheets, the umpire's adjudication, ELETIS reports) is not built yet.
+Built so far: the combat arithmetic (:mod:`pbem.systems.megagame.combat`) and the other tables
+(:mod:`pbem.systems.megagame.tables`: interdiction and counter-battery, air resupply, drops,
+movement after landing, recce, flak, fighters, ELETIS effectiveness words). Not built yet: the
+ruleset (sides and teams, order sheets, movement and traffic, supply, the umpire's adjudication,
+the reports), the orders of battle and the scenario.
 """
