@@ -1,0 +1,78 @@
+"""ELETIS reports (seed 004, "Hints on Reporting Combat Results"): what a team hears about one of
+its formations after a turn -- Effectiveness, Location, Enemy, Type, Identity, Supply -- in words,
+never a status number. Pure: the umpire's adjudication supplies the facts.
+
+* Effectiveness: the words of :func:`pbem.systems.megagame.tables.effectiveness`.
+* Enemy: battalion equivalents, as a commander would count them: several weak battalions may pass
+  for fewer strong ones (the text allows the misjudgement); here every three status points of
+  enemy strength count as one battalion (a full-strength battalion is about 5-6), rounded, at least
+  "a small force".
+* Type: tanks, artillery and air support are always named when they took part.
+* Identity: the enemy formation is named only after more than one turn in contact with it.
+* Supply: the supply points the formation used this turn (the text asks for the number of supply
+  points: they are the team's own logistics, not a status).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from pbem.systems.megagame.tables import effectiveness
+
+NUMBER_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+
+
+def _count(n: int) -> str:
+    return NUMBER_WORDS[n] if 0 <= n < len(NUMBER_WORDS) else "many"
+
+
+@dataclass(frozen=True)
+class EnemySeen:
+    status: int
+    """The enemy's total status in the fight (for the umpire's count; never reported)."""
+    tanks: bool = False
+    artillery: bool = False
+    air: bool = False
+    formation: str = ""
+    turns_in_contact: int = 1
+
+
+@dataclass(frozen=True)
+class UnitFacts:
+    name: str
+    status: int
+    location: str
+    enemy: EnemySeen | None = None
+    supply_used: int = 0
+    events: tuple[str, ...] = field(default_factory=tuple)
+    """What happened, already in words ("pushed back 2 km to the bridge", "held")."""
+
+
+def battalions(status: int) -> str:
+    """Enemy strength as a commander would put it."""
+    n = round(status / 3)
+    if n <= 0:
+        return "a small force"
+    if n == 1:
+        return "about one battalion"
+    return f"about {_count(n)} battalions"
+
+
+def unit_report(f: UnitFacts) -> str:
+    """One formation's paragraph of the team's report."""
+    lines = [f"{f.name}: {effectiveness(f.status)}.", f"Location: {f.location}."]
+    lines += [e[0].upper() + e[1:] + ("" if e.endswith(".") else ".") for e in f.events]
+    if f.enemy is not None:
+        e = f.enemy
+        kinds = [k for k, on in (("tanks", e.tanks), ("artillery", e.artillery),
+                                 ("air attack", e.air)) if on]
+        seen = f"Enemy: {battalions(e.status)}"
+        if kinds:
+            seen += ", with " + " and ".join(kinds)
+        if e.formation and e.turns_in_contact > 1:
+            seen += f", identified as {e.formation}"
+        lines.append(seen + ".")
+    used = "no supply" if f.supply_used == 0 else f"{_count(f.supply_used)} supply point" + (
+        "s" if f.supply_used != 1 else "")
+    lines.append(f"Supply: used {used} this turn.")
+    return " ".join(lines)
