@@ -160,18 +160,44 @@ def _arnhem_plan(scenario: Scenario) -> _Plan:
     return _Plan(control=tuple(Hex.parse(h) for h in goal))
 
 
-def _tether(ctx: _Ctx, uid: str) -> tuple[Hex, int] | None:
-    """Arnhem: an airborne unit stays within reach of its division's drop zone (its line of
-    communication is at most seven hexes [17.32]); ``None`` for every other unit."""
+def _loc_areas(ctx: _Ctx, board: Board) -> dict[str, frozenset[Hex]]:
+    """Arnhem: for each airborne division, the hexes from which a unit could trace its line of
+    communication to the drop zone now (at most seven hexes, no enemy zone, no unbridged water
+    [17.32-17.34]): one search back from each drop zone. Empty for every other game."""
     if ctx.scenario.game != "arnhem":
+        return {}
+    from pbem.systems.westwall.arnhem_victory import _open
+
+    out: dict[str, frozenset[Hex]] = {}
+    for div, dz in sorted(ctx.state.exclusive.get("dz", {}).items()):
+        goal = Hex.parse(dz)
+        if board.enemy_at(goal, ctx.side) is not None:
+            out[div] = frozenset()
+            continue
+        seen = {goal: 0}
+        frontier = [goal]
+        for d in range(1, 8):
+            nxt = []
+            for h in frontier:
+                for n in board.neighbours(h):
+                    if n not in seen and _open(board, ctx.side, n, h):
+                        seen[n] = d
+                        nxt.append(n)
+            frontier = nxt
+        out[div] = frozenset(seen)
+    return out
+
+
+def _tethered(ctx: _Ctx, uid: str, areas: dict[str, frozenset[Hex]]) -> frozenset[Hex] | None:
+    """Where an Arnhem airborne unit keeps its line of communication, or ``None`` (no tether)."""
+    if not areas:
         return None
     from pbem.systems.westwall.arnhem_victory import needs_loc
 
     u = ctx.unit[uid]
     if needs_loc(u) != "airborne":
         return None
-    dz = ctx.state.exclusive.get("dz", {}).get(u.formation)
-    return (Hex.parse(dz), 5) if dz else None
+    return areas.get(u.formation)
 
 
 def _landings(ctx: _Ctx, board: Board) -> list[_Move]:
@@ -518,6 +544,7 @@ def _plan_moves(ctx: _Ctx, board: Board) -> list[_Move]:
     """Choose a destination per mover; ``board`` is updated as moves are decided."""
     sc = ctx.scenario
     landed = _landings(ctx, board)
+    loc_areas = _loc_areas(ctx, board)
     ids = [u for u in movers(board, ctx.side, ctx.turn)
            if not (board.status(u) == "waiting" and ctx.exclusive.landing(sc, ctx.state, u) is not None)]
     opts: dict[str, UnitOptions] = {}
@@ -526,6 +553,11 @@ def _plan_moves(ctx: _Ctx, board: Board) -> list[_Move]:
         if start is not None and board.enemy_zoc(start, ctx.side):
             continue  # pinned [5.14]
         o = unit_options(board, uid, ctx.turn, ctx.exclusive)
+        keep = _tethered(ctx, uid, loc_areas)
+        if keep:  # an airborne unit stays where its line of communication holds (Arnhem [17.32])
+            start_hex = board.unit_hex(uid)
+            o.destinations = {h: c for h, c in o.destinations.items()
+                              if h in keep or h == start_hex}
         if o.destinations or o.exits:
             opts[uid] = o
     decided: list[_Move] = list(landed)
@@ -591,10 +623,6 @@ def _plan_moves(ctx: _Ctx, board: Board) -> list[_Move]:
         enemy_hexes = [h for h in enemies_at if h is not None]
 
         cands = [(h, c) for h, c in o.destinations.items() if free(uid, h)]
-        tether = _tether(ctx, uid)
-        if tether is not None:  # keep its line of communication (Arnhem [17.32])
-            near = [(h, c) for h, c in cands if h.distance(tether[0]) <= tether[1]]
-            cands = near or cands
         if not cands:
             continue
         if start is not None and (start, 0) not in cands:
