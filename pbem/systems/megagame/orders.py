@@ -1,0 +1,168 @@
+"""The megagame's order sheet (seed 004, section 5) as typed data, and the checks a team's orders
+get before the umpire sees them: what the team can know, nothing hidden (seed 004, sections 5, 6,
+9, 11, 12).
+
+One line of the sheet orders a unit or a grouping: a general intention (Breakthrough, Attack,
+Probe, Hold -- optionally "stand fast" -- Move, Prepare), a posture (tactical, non-tactical,
+rest), a route (the hexes of the 1 km map it means to pass, in order), timing (first or second
+half of the turn, the whole turn, at night), supply points to use, and air requests. Checked here:
+
+* Breakthrough only by armoured units [5];
+* "stand fast" only with Hold [5];
+* an attack is prepared only if the line's units had Prepare orders the turn before [5, 9];
+  an unprepared one is allowed (it costs -2 a unit in combat) but is said so;
+* the route's length against the maximum move by troop type, ground and posture, halved at night
+  [6]; a unit with no move in that posture (towed artillery off the road) is refused;
+* water crossed off a bridge only by troops that may, never a major river; a light bridge never by
+  tanks [6];
+* supply points used no more than the team holds within 5 km of its HQ [11] (the caller gives
+  what is available);
+* close air support only for the Allies, only in a prepared attack (or with a cab rank), and only
+  when the same request is in the air orders too [9, 12].
+
+Every refusal names its section in brackets, e.g. ``[6]``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from pbem.errors import RuleViolation
+from pbem.maps.hexmap import Hex
+from pbem.systems.megagame.movement import Ground, Troops, max_move_km, may_cross
+
+Intention = Literal["breakthrough", "attack", "probe", "hold", "move", "prepare"]
+
+
+class _Data(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class AirRequest(_Data):
+    mission: Literal["cas", "cab-rank", "bombing", "recce", "escort", "air-cover", "transport"]
+    squadrons: int = Field(ge=1)
+    target: str = ""
+
+
+class OrderLine(_Data):
+    units: list[str] = Field(min_length=1)
+    intention: Intention
+    stand_fast: bool = False
+    posture: Literal["tactical", "non-tactical", "rest"] = "tactical"
+    route: list[str] = Field(default_factory=list, description="hexes of the 1 km map, in order")
+    objective: str = ""
+    timing: Literal["whole", "first-half", "second-half", "night"] = "whole"
+    supply: int = Field(0, ge=0)
+    air: list[AirRequest] = Field(default_factory=list)
+
+
+class OrderSheet(_Data):
+    team: str
+    side: Literal["allied", "german"]
+    turn: int = Field(ge=1)
+    lines: list[OrderLine]
+    air_orders: list[AirRequest] = Field(default_factory=list)
+
+
+class UnitInfo(_Data):
+    """What the team knows of its own unit."""
+
+    id: str
+    troops: Troops
+    armoured: bool = False
+    hex: str
+
+
+Crossing = Literal["none", "canal", "minor river", "major river"]
+
+
+def check_sheet(
+    sheet: OrderSheet,
+    units: Mapping[str, UnitInfo],
+    *,
+    ground_of: Callable[[Hex], Ground],
+    water_between: Callable[[Hex, Hex], tuple[Crossing, Literal["none", "light", "heavy"]]],
+    prepared_last_turn: frozenset[str] = frozenset(),
+    supply_available: int = 0,
+) -> list[RuleViolation]:
+    """Every problem of ``sheet``; ``ground_of`` and ``water_between`` read the team's own map (what
+    it can know), ``prepared_last_turn`` the units that had Prepare orders the turn before."""
+    out: list[RuleViolation] = []
+    used = 0
+    for n, line in enumerate(sheet.lines, 1):
+        where = f"line {n}"
+        unknown = [u for u in line.units if u not in units]
+        if unknown:
+            out.append(RuleViolation("5", f"{where}: {', '.join(unknown)} is not one of "
+                                          f"{sheet.team}'s units"))
+            continue
+        infos = [units[u] for u in line.units]
+        if line.intention == "breakthrough" and not all(i.armoured for i in infos):
+            soft = [i.id for i in infos if not i.armoured]
+            out.append(RuleViolation("5", f"{where}: Breakthrough is for armoured units only "
+                                          f"({', '.join(soft)} is not)"))
+        if line.stand_fast and line.intention != "hold":
+            out.append(RuleViolation("5", f"{where}: 'stand fast' goes with Hold orders"))
+        if line.intention in ("attack", "breakthrough"):
+            unprepared = [u for u in line.units if u not in prepared_last_turn]
+            cas = [a for a in line.air if a.mission == "cas"]
+            if cas:
+                if sheet.side != "allied":
+                    out.append(RuleViolation("9", f"{where}: close air support is for the Allies"))
+                elif unprepared and not any(a.mission == "cab-rank" for a in sheet.air_orders):
+                    out.append(RuleViolation("9", f"{where}: close air support only in a prepared "
+                                                  "attack (or from a cab rank)"))
+                for a in cas:
+                    if a not in sheet.air_orders:
+                        out.append(RuleViolation("9", f"{where}: the close air support must be in "
+                                                      "the air orders too"))
+        if line.route:
+            out += _route_problems(where, line, infos, ground_of, water_between)
+        used += line.supply
+    if used > supply_available:
+        out.append(RuleViolation("11", f"the sheet uses {used} supply points; {supply_available} "
+                                       "are within 5 km of the HQ"))
+    return out
+
+
+def _route_problems(
+    where: str, line: OrderLine, infos: list[UnitInfo],
+    ground_of: Callable[[Hex], Ground],
+    water_between: Callable[[Hex, Hex], tuple[Crossing, Literal["none", "light", "heavy"]]],
+) -> list[RuleViolation]:
+    out: list[RuleViolation] = []
+    posture = "road-column" if line.posture == "non-tactical" and line.intention == "move" \
+        else ("non-tactical" if line.posture == "non-tactical" else "tactical")
+    for info in infos:
+        hexes = [Hex.parse(info.hex), *(Hex.parse(h) for h in line.route)]
+        for a, b in zip(hexes, hexes[1:], strict=False):
+            if not a.is_adjacent(b):
+                out.append(RuleViolation("6", f"{where}: the route jumps from {a} to {b}"))
+                return out
+        km = len(hexes) - 1
+        grounds = [ground_of(h) for h in hexes[1:]]
+        worst = min((max_move_km(info.troops, g, posture, night=line.timing == "night")
+                     for g in set(grounds)), key=lambda v: -1 if v is None else v, default=None)
+        if worst is None and grounds:
+            out.append(RuleViolation("6", f"{where}: {info.id} ({info.troops}) cannot move "
+                                          f"{posture} over that ground"))
+            continue
+        limit = worst if worst is not None else 0
+        if line.timing in ("first-half", "second-half"):
+            limit = limit / 2
+        if km > limit:
+            out.append(RuleViolation("6", f"{where}: {info.id} ({info.troops}) may move at most "
+                                          f"{limit} km {posture.replace('-', ' ')} on that ground "
+                                          f"this time; the route is {km} km"))
+        for a, b in zip(hexes, hexes[1:], strict=False):
+            water, bridge = water_between(a, b)
+            if water != "none" and not may_cross(info.troops, water, bridge):
+                what = f"the {water} between {a} and {b}"
+                how = f"on a {bridge} bridge" if bridge != "none" else "without a bridge"
+                out.append(RuleViolation("6", f"{where}: {info.id} ({info.troops}) cannot cross "
+                                              f"{what} {how}"))
+                break
+    return out
