@@ -26,13 +26,14 @@ Every refusal names its section in brackets, e.g. ``[6]``.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from fractions import Fraction
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from pbem.errors import RuleViolation
 from pbem.maps.hexmap import Hex
-from pbem.systems.megagame.movement import Ground, Troops, max_move_km, may_cross
+from pbem.systems.megagame.movement import Ground, Posture, Troops, max_move_km, may_cross
 
 Intention = Literal["breakthrough", "attack", "probe", "hold", "move", "prepare"]
 
@@ -134,8 +135,9 @@ def _route_problems(
     water_between: Callable[[Hex, Hex], tuple[Crossing, Literal["none", "light", "heavy"]]],
 ) -> list[RuleViolation]:
     out: list[RuleViolation] = []
-    posture = "road-column" if line.posture == "non-tactical" and line.intention == "move" \
-        else ("non-tactical" if line.posture == "non-tactical" else "tactical")
+    posture: Posture = "road-column" if line.posture == "non-tactical" \
+        and line.intention == "move" else ("non-tactical" if line.posture == "non-tactical"
+                                           else "tactical")
     for info in infos:
         hexes = [Hex.parse(info.hex), *(Hex.parse(h) for h in line.route)]
         for a, b in zip(hexes, hexes[1:], strict=False):
@@ -150,7 +152,7 @@ def _route_problems(
             out.append(RuleViolation("6", f"{where}: {info.id} ({info.troops}) cannot move "
                                           f"{posture} over that ground"))
             continue
-        limit = worst if worst is not None else 0
+        limit = worst if worst is not None else Fraction(0)
         if line.timing in ("first-half", "second-half"):
             limit = limit / 2
         if km > limit:
