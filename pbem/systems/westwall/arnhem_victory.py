@@ -2,12 +2,16 @@
 victory [17.4]. Pure functions of the scenario and a position; no dice, no I/O.
 
 * **Ground LOC** [17.31]: a non-airborne Allied unit traces a chain of adjacent hexes off the
-  southern edge at one of ``special.loc_hexes`` (0105/0106). Cross-country at first; once the chain
-  enters a trail hex, every later step follows a road or trail hexside; once it enters a road hex,
-  every later step follows a road hexside.
+  southern edge at one of ``special.loc_hexes`` (0105/0106; the chain ends in that hex, which is on
+  the edge, and leaves the map from it). Cross-country at first; once the chain enters a trail hex,
+  every later step follows a road or trail hexside; once it enters a road hex, every later step
+  follows a road hexside. The unit's own hex is the first hex of the chain: a unit standing on a
+  road traces along the road from where it stands.
 * **Airborne LOC** [17.32]: airborne, glider and airborne artillery units (not the Poles [17.36])
   trace at most seven hexes to their division's drop-zone counter, over any terrain. The seven
-  count the hexes entered after the unit's own, the drop-zone hex included.
+  count the hexes entered after the unit's own, the drop-zone hex included: a unit seven hexes from
+  its drop zone can trace, one eight hexes away cannot. A drop zone held by a German
+  unit (overrun [15.35]) gives no line; a unit whose division has no counter placed has none.
 * Both: never into or through an enemy unit or an enemy zone of control, but a hex holding a
   friendly unit is free of enemy zones of control for the line [17.33]; never across a river,
   canal or stream hexside that has no bridge (a demolished bridge has none) [17.34]. German units
@@ -28,18 +32,20 @@ victory [17.4]. Pure functions of the scenario and a position; no dice, no I/O.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from pbem.maps.hexmap import Hex, hexside
 from pbem.systems.westwall.board import Board
+from pbem.systems.westwall.model import AIRBORNE_TYPES
 
 if TYPE_CHECKING:
     from pbem.systems.westwall.model import Scenario, State, UnitDef
 
 WATER = frozenset({"river", "canal", "stream"})
-AIRBORNE = frozenset({"airborne", "glider", "airborne-artillery"})
+AIRBORNE = AIRBORNE_TYPES
+"""Unit types that trace the airborne line [17.3]: glider and airborne artillery count as airborne."""
 
 
 def _sides(scenario: Scenario) -> tuple[str, str]:
@@ -48,9 +54,12 @@ def _sides(scenario: Scenario) -> tuple[str, str]:
     return allied_side(scenario), german_side(scenario)
 
 
-def needs_loc(unit: UnitDef) -> str | None:
+def needs_loc(unit: UnitDef, allied: str | None = None) -> str | None:
     """``"airborne"``, ``"ground"`` or ``None`` (German units; the Polish brigade) [17.3, 17.36].
-    The caller knows the sides: this looks at the unit's type and formation only."""
+    Given the Allied side id ``allied``, any other side's unit is exempt; without it the caller
+    knows the sides and this looks at the unit's type and formation only."""
+    if allied is not None and unit.side != allied:
+        return None
     if unit.formation.lower() in ("pol", "polish"):
         return None
     return "airborne" if unit.type in AIRBORNE else "ground"
@@ -100,7 +109,12 @@ def _open(board: Board, side: str, a: Hex, b: Hex) -> bool:
 
 def ground_loc(board: Board, uid: str, exit_hexes: Iterable[str]) -> list[Hex] | None:
     """The shortest Line of Communication of a non-airborne unit off the map at one of
-    ``exit_hexes`` [17.31]: its hexes from the unit's own to the exit hex, or ``None``."""
+    ``exit_hexes`` [17.31]: its hexes from the unit's own to the exit hex, or ``None``.
+
+    A breadth-first search over (hex, mode) with neighbours in sorted order, so the path is the
+    shortest in hexes and the same every time. The mode only goes up (cross-country, trails, roads)
+    and is set by the hexes entered, the unit's own hex included [17.31]; every step is checked
+    against enemy units, zones of control and unbridged water [17.33, 17.34]."""
     start = board.unit_hex(uid)
     if start is None:
         return None
@@ -144,8 +158,10 @@ def ground_loc(board: Board, uid: str, exit_hexes: Iterable[str]) -> list[Hex] |
 
 
 def airborne_loc(board: Board, uid: str, dz_hex: str | None, limit: int = 7) -> list[Hex] | None:
-    """The shortest line of an airborne unit to its division's drop-zone counter, at most
-    ``limit`` hexes entered [17.32], or ``None``."""
+    """The shortest line of an airborne unit to its division's drop-zone counter at ``dz_hex``, at
+    most ``limit`` hexes entered (the drop-zone hex counts, the unit's own does not) over any
+    terrain [17.32], or ``None``: no counter placed, the counter overrun by an enemy unit [15.35],
+    or no such line past enemy units and zones and unbridged water [17.33, 17.34]."""
     start = board.unit_hex(uid)
     if start is None or dz_hex is None:
         return None
@@ -174,9 +190,11 @@ def airborne_loc(board: Board, uid: str, dz_hex: str | None, limit: int = 7) -> 
 
 
 def has_loc(scenario: Scenario, board: Board, state: State, uid: str) -> bool:
+    """Can ``uid`` trace the line its kind needs [17.31, 17.32]? Exempt units always can [17.36].
+    The drop zones are read from ``state.exclusive["dz"]`` (division -> hex)."""
     from pbem.systems.westwall.arnhem import special_of
 
-    kind = needs_loc(scenario.unit[uid])
+    kind = needs_loc(scenario.unit[uid], _sides(scenario)[0])
     if kind is None:
         return True
     if kind == "airborne":
@@ -249,13 +267,16 @@ def turn_points(scenario: Scenario, board: Board, state: State) -> tuple[dict[st
     return {allied: allied_pts, german: german_pts}, lines
 
 
-def final_points(scenario: Scenario, board: Board, state: State) -> tuple[dict[str, int], list[str]]:
-    """Points scored only at the end of the game [17.11.1, 17.11.3, 17.12.1]."""
+def final_points(scenario: Scenario, board: Board, state: State,
+                 eliminated: Mapping[str, int] | None = None) -> tuple[dict[str, int], list[str]]:
+    """Points scored only at the end of the game [17.11.1, 17.11.3, 17.12.1]. ``eliminated`` is the
+    tally of units lost by each side (side id -> count, a unit counted each time it is destroyed:
+    the engineer can come back and fall again [13.3]); by default ``state.exclusive["eliminated"]``."""
     from pbem.systems.westwall.arnhem import special_of
 
     allied, german = _sides(scenario)
     sp = special_of(scenario)
-    lost = state.exclusive.get("eliminated", {})
+    lost = state.exclusive.get("eliminated", {}) if eliminated is None else eliminated
     german_lost, allied_lost = int(lost.get(german, 0)), int(lost.get(allied, 0))
     pts = {allied: german_lost, german: 5 * allied_lost}
     lines = [f"German units eliminated: {german_lost} -> {german_lost} Allied points [17.11]",
@@ -288,20 +309,27 @@ def describe(scenario: Scenario, state: State) -> list[str]:
     return head + lines
 
 
-def victory_level(german: int, allied: int) -> tuple[str, str | None]:
-    """The level of victory [17.4] and who wins it (``"german"``, ``"allied"`` or ``None``)."""
+def victory_level(german: int, allied: int, *, german_side: str = "german",
+                  allied_side: str = "allied") -> tuple[str, str | None]:
+    """The level of victory [17.4] for ``german`` to ``allied`` points, and who wins it
+    (``german_side``, ``allied_side`` or ``None`` for a draw).
+
+    The ratio is rounded half-up to two decimals, exactly: 3.00 and more German Strategic,
+    2.01-2.99 German Tactical, 2.00 Draw, 1.01-1.99 Allied Tactical, 1.00 and less Allied
+    Strategic (so 2.995 is German Strategic, 2.005 German Tactical, 1.995 a Draw, 1.005 Allied
+    Tactical). No Allied points: German Strategic, or a Draw when neither player has any."""
     if allied <= 0:
         if german <= 0:
             return "Draw", None
-        return "German Strategic Victory", "german"
+        return "German Strategic Victory", german_side
     ratio = Fraction(german, allied)
     hundredths = (ratio * 100 + Fraction(1, 2)).__floor__()  # half-up to two decimals
     if hundredths >= 300:
-        return "German Strategic Victory", "german"
+        return "German Strategic Victory", german_side
     if hundredths >= 201:
-        return "German Tactical Victory", "german"
+        return "German Tactical Victory", german_side
     if hundredths == 200:
         return "Draw", None
     if hundredths >= 101:
-        return "Allied Tactical Victory", "allied"
-    return "Allied Strategic Victory", "allied"
+        return "Allied Tactical Victory", allied_side
+    return "Allied Strategic Victory", allied_side
