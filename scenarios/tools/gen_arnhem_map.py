@@ -73,7 +73,7 @@ LON_TO_ROW: list[tuple[float, float]] = [
 # Rivers pinned where the rules put them: (line name, which end, (column, row) in hex units).
 PINS: dict[tuple[str, int], tuple[float, float]] = {
     ("Waal", 0): (29.5, -1.0),         # west end: 3005 north of the Waal [17.11]
-    ("Waal", 1): (29.2, 3.7),          # ... and at Tiel, so that it stays north of the river
+    ("Waal", 1): (28.6, 3.7),          # ... and south of Tiel (2904), which stands on its north bank
     ("Waal", -1): (27.5, 27.0),        # east end: 2726 south of it [17.11]
     ("Neder Rijn", 0): (36.5, -1.0),   # west end: 3706 north of the Neder Rijn [17.11]
     ("Neder Rijn", -1): (34.5, 27.0),  # east end: 3424 south of it, 3524 north [17.11]
@@ -93,11 +93,17 @@ RECONSTRUCTED = (
     "Groesbeek by 2223, Nijmegen south of the Waal by 2621, Driel by 3220, the Arnhem road bridge "
     "between 3424 and 3524, Arnhem on 3722-3724, Wolfheze by 3718/3719), so the scale runs from "
     "about 1.4 km a hex in the south to 2.2 km between Son and Groesbeek; the Waal is pinned to "
-    "leave the map between 2905 and 3005 in the west and between 2726 and 2826 in the east, the "
+    "leave the map between 2901 and 3001 in the west, to pass south of Tiel (2904, on its north bank) and "
+    "of 3005, and to leave between 2726 and 2826 in the east, the "
     "Neder Rijn between 3606 and 3706 in the west and, past the Arnhem road bridge, straight east "
     "between 3424 and 3524 to the eastern edge instead of bending south to Westervoort (17.11 "
     "gives the rivers as 2726-3005 and 3706-3424); "
-    "the Driel ferry is drawn but carries no road. Woods are circles, the Betuwe orchards a "
+    "the Driel ferry is drawn but carries no road. Too close together for this scale and left "
+    "out: the Malden and Hatert bridges over the Maas-Waal canal (only the Heumen lock and "
+    "Honinghutje bridges are drawn) and the Veghel rail bridge over the Zuid-Willemsvaart (the "
+    "railway's one bridge at Veghel, named for the Aa, crosses both). Named bridges are lines "
+    "of their own (kind bridge, rail-bridge or ferry, named as in 1944). Roads are straightened "
+    "where sampling left detours. Woods are circles, the Betuwe orchards a "
     "rectangle (drawn as 'mixed', clear for movement and combat), rivers and roads a few points "
     "each. Cities: Eindhoven, Nijmegen, Arnhem (the hex of the centre and its six neighbours)."
 )
@@ -121,7 +127,7 @@ def from_grid(col: float, row: float) -> tuple[float, float]:
             _interp([(b, a) for a, b in LON_TO_ROW], row))
 
 
-PROJECTION = Projection(COLS, ROWS, to_grid, from_grid, PINS, TRIM)
+PROJECTION = Projection(COLS, ROWS, to_grid, from_grid, PINS, TRIM, detail=False)
 
 
 def build() -> dict[str, Any]:

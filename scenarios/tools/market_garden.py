@@ -43,6 +43,9 @@ class Projection:
     """Lines cut after this many points before their end pin."""
     nudge: tuple[float, float] = (0.0137, 0.0071)
     """Added to every water line point so that no line runs exactly through hex centres."""
+    detail: bool = True
+    """Draw the roads and bridges the geography marks ``"detail": true`` (too close to others for
+    a map coarser than about 1 km a hex)."""
 
 
 def load_geography() -> dict[str, Any]:
@@ -118,16 +121,26 @@ def crossed_hexsides(proj: Projection, line: list[tuple[float, float]]) -> set[t
     return out
 
 
-def route_hexes(p: Projection, points: list[list[float]]) -> tuple[list[Hex], list[str]]:
+def route_hexes(p: Projection, points: list[list[float]], keep: frozenset[Hex] = frozenset()
+                ) -> tuple[list[Hex], list[str]]:
     """The hexes a line passes through (in order, adjacent, on the map) and which of its ends
-    leave the map."""
+    leave the map. The line is sampled densely; a sample stays in the hex before unless another
+    is clearly nearer (so a line along the border of two hexes does not saw between them; the
+    waypoints' own hexes are always taken), and
+    the chain is then straightened (:func:`straighten`) without dropping a hex of ``keep`` (the
+    places)."""
     grid = [p.to_grid(lat, lon) for lat, lon in points]
     raw: list[Hex] = []
     for (c0, r0), (c1, r1) in zip(grid, grid[1:], strict=False):
         steps = max(2, int(math.hypot(c1 - c0, r1 - r0) * 6))
         for i in range(steps + 1):
             t = i / steps
-            h = nearest(c0 + (c1 - c0) * t, r0 + (r1 - r0) * t)
+            c, r = c0 + (c1 - c0) * t, r0 + (r1 - r0) * t
+            h = nearest(c, r)
+            if 0 < i < steps and raw and h != raw[-1] and raw[-1].is_adjacent(h):
+                x, y = xy(c, r)
+                if math.dist(centre(raw[-1]), (x, y)) < math.dist(centre(h), (x, y)) + HYSTERESIS:
+                    h = raw[-1]
             if not raw or raw[-1] != h:
                 raw.append(h)
     chain: list[Hex] = []
@@ -136,6 +149,7 @@ def route_hexes(p: Projection, points: list[list[float]]) -> tuple[list[Hex], li
             chain.extend(hex_line(chain[-1], h)[1:-1])
         if not chain or chain[-1] != h:
             chain.append(h)
+    chain = straighten(chain, keep)
     off: list[str] = []
     if not on_map(p, chain[0]):
         off.append("start")
@@ -146,6 +160,77 @@ def route_hexes(p: Projection, points: list[list[float]]) -> tuple[list[Hex], li
     for a, b in zip(inside, inside[1:], strict=False):
         assert a.is_adjacent(b), (a, b)
     return inside, off
+
+
+HYSTERESIS = 0.5
+"""How much nearer (in hex-centre spacings of sqrt 3) another hex must be before a sampled line
+leaves the hex it is in."""
+
+
+def straighten(chain: list[Hex], keep: frozenset[Hex]) -> list[Hex]:
+    """Remove the detours nearest-hex sampling leaves in a chain of adjacent hexes: out and back
+    (A B A: B dropped, or when B is a place, the way out of it moved to a hex next to both B and
+    the hex after), and corners cut short (A B C with A next to C: B dropped unless a place)."""
+    out = list(chain)
+    changed = True
+    while changed:
+        changed = False
+        for i in range(1, len(out) - 1):
+            a, b, c = out[i - 1], out[i], out[i + 1]
+            if a == c:
+                if b not in keep:
+                    del out[i:i + 2]
+                    changed = True
+                    break
+                if i + 2 < len(out):
+                    d = out[i + 2]
+                    via = sorted(x for x in b.neighbours() if x != a and x.is_adjacent(d))
+                    if via:
+                        out[i + 1] = via[0]
+                        changed = True
+                        break
+            elif b not in keep and a.is_adjacent(c):
+                del out[i]
+                changed = True
+                break
+    return out
+
+
+def mid(s: tuple[Hex, Hex]) -> tuple[float, float]:
+    """The middle of a hexside (grid units)."""
+    (ax, ay), (bx, by) = centre(s[0]), centre(s[1])
+    return (ax + bx) / 2, (ay + by) / 2
+
+
+def name_bridges(p: Projection, geo: dict[str, Any], water: dict[tuple[Hex, Hex], str],
+                 lines: list[dict[str, Any]], road_bridges: set[tuple[Hex, Hex]],
+                 rail_bridges: set[tuple[Hex, Hex]]) -> dict[str, tuple[tuple[Hex, Hex], str]]:
+    """Each bridge the geography names (on this map) -> its hexside and kind: the bridge of that
+    kind over that water nearest to where the geography puts it. Fails when there is none within
+    two hexes, when its kind is not the one the water and the route make (a road over a canal is a
+    canal bridge, over a river or stream a highway bridge; a railway's is a rail bridge), or when
+    two names fall on one hexside."""
+    over = {ln["name"]: {hexside(*(Hex.parse(x) for x in hs.split("/"))) for hs in ln["hexsides"]}
+            for ln in lines}
+    out: dict[str, tuple[tuple[Hex, Hex], str]] = {}
+    for b in geo.get("bridges", []):
+        if b.get("detail") and not p.detail:
+            continue
+        c, r = p.to_grid(*b["at"])
+        if not on_map(p, nearest(c, r)):
+            continue
+        pool = rail_bridges if b["kind"] == "rail" else road_bridges
+        cands = [s for s in pool & over[b["over"]]
+                 if (water[s] == "canal") == (b["kind"] == "canal") or b["kind"] == "rail"]
+        assert cands, f"{b['name']}: no {b['kind']} bridge over the {b['over']} on this map"
+        if not cands:  # (python -O: look at the rest)
+            continue
+        s = min(cands, key=lambda s: (math.dist(mid(s), xy(c, r)), s))
+        assert math.dist(mid(s), xy(c, r)) <= 2 * SQ3, f"{b['name']}: nearest candidate {s} too far"
+        taken = next((n for n, (t, _k) in out.items() if t == s), None)
+        assert taken is None, f"{b['name']} and {taken} fall on one hexside {s[0]}/{s[1]}"
+        out[b["name"]] = (s, b["kind"])
+    return out
 
 
 def build_map(p: Projection, *, id: str, title: str, reconstructed: str, north: str = "up",
@@ -164,7 +249,7 @@ def build_map(p: Projection, *, id: str, title: str, reconstructed: str, north: 
         place_hex[pl["name"]] = h
         if pl["kind"] == "city":
             terrain["city"] |= {x for x in (h, *h.neighbours()) if on_map(p, x)}
-        else:
+        else:  # towns and villages alike
             terrain["town"].add(h)
     all_hexes = [Hex(c, r) for c in range(COLS[0], COLS[1] + 1) for r in range(ROWS[0], ROWS[1] + 1)]
     lat_km = 111.2
@@ -185,18 +270,23 @@ def build_map(p: Projection, *, id: str, title: str, reconstructed: str, north: 
             if s <= hl <= n and w_ <= ho <= e:
                 terrain["mixed"].add(h)
 
+    places = frozenset(place_hex.values())
     lines: list[dict[str, Any]] = []
     water: dict[tuple[Hex, Hex], str] = {}
     for wline in geo["water"]:
         sides = crossed_hexsides(p, polyline(p, wline["points"], wline["name"]))
         for s in sides:
             water.setdefault(s, wline["kind"])
+        if not sides:  # not on this map
+            continue
         lines.append({"kind": wline["kind"], "name": wline["name"],
                       "hexsides": sorted(f"{a}/{b}" for a, b in sides)})
     routes: list[dict[str, Any]] = []
     road_sides: set[tuple[Hex, Hex]] = set()
     for r in geo["roads"]:
-        hexes, off = route_hexes(p, r["points"])
+        if r.get("detail") and not p.detail:
+            continue
+        hexes, off = route_hexes(p, r["points"], places)
         if len(hexes) < 2:
             continue
         for a, b in zip(hexes, hexes[1:], strict=False):
@@ -205,27 +295,29 @@ def build_map(p: Projection, *, id: str, title: str, reconstructed: str, north: 
                        "off_map": off})
     rail_bridges: set[tuple[Hex, Hex]] = set()
     for rail in geo["railways"]:
-        hexes, _off = route_hexes(p, rail["points"])
+        hexes, _off = route_hexes(p, rail["points"], places)
         for a, b in zip(hexes, hexes[1:], strict=False):
             s = hexside(a, b)
             if s in water and s not in road_sides:
                 rail_bridges.add(s)
-    if rail_bridges:
+    bridges = sorted(f"{a}/{b}" for a, b in road_sides if (a, b) in water)
+    named = name_bridges(p, geo, water, lines, road_sides & set(water), rail_bridges)
+    rest = rail_bridges - {s for s, kind in named.values() if kind == "rail"}
+    if rest:
         lines.append({"kind": "rail-bridge", "name": "rail bridges",
-                      "hexsides": sorted(f"{a}/{b}" for a, b in rail_bridges)})
-    ferries: set[tuple[Hex, Hex]] = set()
+                      "hexsides": sorted(f"{a}/{b}" for a, b in rest)})
+    for name, (s, kind) in named.items():
+        lines.append({"kind": "rail-bridge" if kind == "rail" else "bridge", "name": name,
+                      "hexsides": [f"{s[0]}/{s[1]}"]})
     for f in geo["ferries"]:
         lat, lon = f["at"]
         c, rr = p.to_grid(lat, lon)
         x, y = xy(c, rr)
+        if not on_map(p, nearest(c, rr)):
+            continue
         best = min((s for s, k in water.items() if k == "river"),
-                   key=lambda s: math.dist(((centre(s[0])[0] + centre(s[1])[0]) / 2,
-                                            (centre(s[0])[1] + centre(s[1])[1]) / 2), (x, y)))
-        ferries.add(best)
-    if ferries:
-        lines.append({"kind": "ferry", "name": "Driel ferry",
-                      "hexsides": sorted(f"{a}/{b}" for a, b in ferries)})
-    bridges = sorted(f"{a}/{b}" for a, b in road_sides if a is not None and (a, b) in water)
+                   key=lambda s: math.dist(mid(s), (x, y)))
+        lines.append({"kind": "ferry", "name": f["name"], "hexsides": [f"{best[0]}/{best[1]}"]})
 
     taken: set[Hex] = set()
     final: dict[str, list[str]] = {}
