@@ -41,7 +41,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "reach": ("pbem.cli.game:reach", "Where a unit can move this phase, and what is closed."),
     "retract": ("pbem.cli.game:retract", "Discard your newest move when it was never sent."),
     "ingest": ("pbem.cli.game:ingest", "Take the opponent's move files (or .eml) and adjudicate."),
-    "verify": ("pbem.cli.game:verify", "Replay the archive, checking every signature, roll and state."),
+    "verify": ("pbem.cli.verify:verify", "Replay the archive, checking every signature, roll and state."),
     "log": ("pbem.cli.game:log", "Readable history, every roll with its label and inputs."),
     "schema": ("pbem.cli.game:schema", "JSON Schema of orders, rulings, move, receipt, turn or genesis files."),
     "scenarios": ("pbem.cli.scenarios:scenarios", "List the bundled scenarios."),

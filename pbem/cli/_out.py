@@ -4,6 +4,8 @@ them reach the terminal (:func:`pbem.errors.terminal_safe`)."""
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
 from typing import Any
 
 import click
@@ -16,3 +18,30 @@ def echo(message: Any = None, *, err: bool = False, nl: bool = True) -> None:
     if message is not None and not isinstance(message, bytes):
         message = terminal_safe(str(message))
     click.echo(message, err=err, nl=nl)
+
+
+@contextlib.contextmanager
+def progress(label: str, total: int | None = None) -> Iterator[Any]:
+    """A progress bar on the terminal's stderr for a long command: yields ``tick(done, total)``;
+    the bar appears once a tick (or ``total``) says the job has 40 steps or more, and never when
+    stderr is not a terminal."""
+    import sys
+
+    state: dict[str, Any] = {"bar": None, "seen": 0}
+
+    def tick(done: int, of: int) -> None:
+        if state["bar"] is None:
+            if of < 40 or not sys.stderr.isatty():
+                return
+            bar: Any = click.progressbar(length=of, label=label, file=sys.stderr, show_pos=True)
+            bar.__enter__()
+            state["bar"] = bar
+        if done > state["seen"]:
+            state["bar"].update(done - state["seen"])
+            state["seen"] = done
+
+    try:
+        yield tick
+    finally:
+        if state["bar"] is not None:
+            state["bar"].__exit__(None, None, None)

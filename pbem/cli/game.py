@@ -8,17 +8,16 @@ written); a failed verification a :class:`VerificationError` (exit 1, the first 
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import click
 
 from pbem.cli._out import echo
+from pbem.cli._out import progress as _progress
 from pbem.cli.complete import scenario_ids, unit_ids
 from pbem.errors import InputError, PbemError
 from pbem.protocol import archive
@@ -574,33 +573,6 @@ def html(game_dir: Path, out_dir: Path) -> None:
     echo(f"{len(written)} files written", err=True)
 
 
-@contextlib.contextmanager
-def _progress(label: str, total: int | None = None) -> Iterator[Any]:
-    """A progress bar on the terminal's stderr for a long command: yields ``tick(done, total)``;
-    the bar appears once a tick (or ``total``) says the job has 40 steps or more, and never when
-    stderr is not a terminal."""
-    import sys
-
-    state: dict[str, Any] = {"bar": None, "seen": 0}
-
-    def tick(done: int, of: int) -> None:
-        if state["bar"] is None:
-            if of < 40 or not sys.stderr.isatty():
-                return
-            bar: Any = click.progressbar(length=of, label=label, file=sys.stderr, show_pos=True)
-            bar.__enter__()
-            state["bar"] = bar
-        if done > state["seen"]:
-            state["bar"].update(done - state["seen"])
-            state["seen"] = done
-
-    try:
-        yield tick
-    finally:
-        if state["bar"] is not None:
-            state["bar"].__exit__(None, None, None)
-
-
 def _local_sides(game: Any) -> list[str]:
     from pbem.protocol.localstate import LocalGame
 
@@ -883,49 +855,8 @@ def receipt(game_dir: Path, key_name: str) -> None:
 
 
 # ------------------------------------------------------------------------------------------------
-# verify / log / schema
+# log / schema (verify: pbem.cli.verify, which imports nothing else of this module)
 # ------------------------------------------------------------------------------------------------
-
-
-@click.command()
-@click.argument("game_dir", type=click.Path(file_okay=False, exists=True, path_type=Path))
-@click.option("--redraw", is_flag=True, help="Also draw every map again and compare it byte for byte.")
-def verify(game_dir: Path, redraw: bool) -> None:
-    """Replay the archive from the genesis, checking every signature, roll and turn file, and that
-    every map and email draft is the file pbem wrote (--redraw: also draw every map again)."""
-    from pbem.engine.replay import load_plugins, open_for_verify
-    from pbem.protocol.localstate import LocalGame, local_seeds
-
-    load_plugins()
-    game = open_for_verify(game_dir)
-    game.redraw = redraw
-    viewer_keys: dict[str, Any] = {}
-    try:
-        local = LocalGame.of(game)
-        seeds = local_seeds(game, local, derive=False)
-        if game.hidden and (game.dir / "publication.json").exists():  # check our own views too [P10]
-            from pbem.protocol.localstate import private_key
-            from pbem.protocol.seal import x25519_private
-
-            viewer_keys = {side: x25519_private(private_key(key), game.id, side)
-                           for side, key in local.sides().items() if side in game.sides and side != game.umpire}
-    except InputError:  # local state of another game with this id: verify as a stranger does
-        seeds = {}
-    with _progress("verifying", len(game.listing.moves)) as tick:
-        s = game.verify(seeds, viewer_keys, progress=tick)
-    echo(f"game        {s.game}")
-    echo(f"scenario    {s.scenario}")
-    for side in game.sides:
-        echo(f"key         {side:<6} {game.body.sides[side].fingerprint}")
-    echo(f"steps       {s.steps} moves, {s.turns_checked} turn files recomputed byte for byte")
-    echo(f"signatures  {s.signatures} checked")
-    echo(f"rolls       {s.rolls} re-derived")
-    for name in s.unchecked:
-        echo(f"not yet     {name}: its dice need the next move (links checked)")
-    for note in s.notes:
-        echo(f"note        {note}")
-    echo(f"outcome     {s.outcome}" if s.outcome else f"awaiting    {s.waiting}")
-    echo("OK")
 
 
 @click.command()

@@ -26,7 +26,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pbem.engine.ruleset import JSON, Decision, Ruleset, get_ruleset
-from pbem.engine.sealed import Round
 from pbem.errors import ArchiveError, InputError, PbemError, VerificationError
 from pbem.protocol import archive
 from pbem.protocol.archive import Listing, Message, MoveBody
@@ -82,10 +81,12 @@ def run_move_outputs(game: Game, replay: Replay, msg: Message) -> list[Path]:
     return out
 
 
-PLUGIN_MODULES = ("pbem.render", "pbem.mail.draft")
+PLUGIN_MODULES = ("pbem.render",)
 """Modules that may contribute hooks: each may define ``register_engine_hooks()``, which calls
 :func:`register_output` / :func:`register_checker`. The engine itself never imports them; the
-commands that write or verify an archive call :func:`load_plugins`."""
+commands that write or verify an archive call :func:`load_plugins`. (The mail drafts are written by
+``pbem.render``'s move hook, which imports :mod:`pbem.mail.draft` only when it drafts one, so
+``pbem verify`` loads no email code.)"""
 
 _plugins_loaded = False
 
@@ -164,6 +165,7 @@ class Bad(Exception):
 
 if TYPE_CHECKING:
     from pbem.engine.checkpoint import Checkpoints
+    from pbem.engine.sealed import Round
 
 
 @dataclass
@@ -276,6 +278,8 @@ def round_after(step: int, turn_hash: str, pending: list[Decision], sealed: Roun
             return replace(sealed, commits_turn=turn_hash)
         return sealed
     if pending and all(d.sealed for d in pending):
+        from pbem.engine.sealed import Round
+
         return Round(step, turn_hash, tuple(d.side for d in pending), tuple(d.label for d in pending),
                      "commit", 0, None, umpire, report)
     return None

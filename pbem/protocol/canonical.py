@@ -230,8 +230,11 @@ def canonical_bytes(obj: Any, *, what: str = "value") -> bytes:
     except RecursionError:
         typed = False
     if typed:
+        # _types_ok walked the whole value, so it is finite (a cycle ends in RecursionError there):
+        # the encoder need not keep its table of the containers it is inside.
         text = json.dumps(
-            obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
+            obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False,
+            check_circular=False,
         )
         if text.isascii():
             return text.encode("ascii")

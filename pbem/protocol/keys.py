@@ -27,7 +27,6 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-import click
 from cryptography.exceptions import UnsupportedAlgorithm
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
@@ -52,6 +51,8 @@ def home() -> Path:
     env = os.environ.get("PBEM_HOME")
     if env:
         return Path(env)
+    import click  # only here and for a prompt: checking signatures needs no CLI library
+
     return Path(click.get_app_dir("pbem"))
 
 
@@ -475,6 +476,8 @@ def passphrase_for(name: str, *, confirm: bool = False, prompt: str | None = Non
     env = os.environ.get(PASSPHRASE_ENV)
     if env is not None:
         return env.encode("utf-8") if env else None
+    import click
+
     text: str = click.prompt(
         prompt or f"Passphrase for key {name}",
         hide_input=True,
