@@ -1,0 +1,58 @@
+"""The floor of ``pbem verify``: what any verifier of a game directory must do, and nothing else.
+
+    python bench/_floor.py GAME_DIR
+
+Read every file of the directory once, SHA-256 it, parse every JSON file strictly (the signed
+messages -- genesis, joins, moves -- through pbem's archive models, which include the strict JSON
+parse and the canonical-form check) and check every Ed25519 signature. No rules, no replay.
+
+This module imports only what that needs (pbem's protocol package: pydantic for the archive models,
+cryptography for the signatures), so that run as a new process it is the floor of ``pbem verify``
+as a user runs it; ``bench/verify.py`` times both in the same run. A helper, not a benchmark:
+``run_all.py`` skips files whose name starts with ``_``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import sys
+from pathlib import Path
+
+
+def floor(game_dir: Path) -> int:
+    """Do the floor's work on ``game_dir``; returns the number of signatures checked."""
+    from pbem.protocol import archive
+    from pbem.protocol.canonical import loads_strict
+    from pbem.protocol.dsse import verify
+    from pbem.protocol.keys import parse_public
+
+    listing = archive.scan(game_dir)
+    assert listing.genesis is not None
+    signed: dict[str, archive.Message] = {}
+    for path in sorted(game_dir.iterdir()):
+        if not path.is_file():
+            continue
+        data = path.read_bytes()
+        hashlib.sha256(data).hexdigest()
+        name = path.name
+        if name == archive.GENESIS_NAME:
+            signed[name] = archive.parse_genesis(data)
+        elif name.startswith("join-") and name.endswith(".json"):
+            signed[name] = archive.parse_join(data, name)
+        elif name.startswith("move-") and name.endswith(".json"):
+            signed[name] = archive.parse_move(data, name)
+        elif name.endswith(".json"):
+            loads_strict(data, max_bytes=1 << 24, what=name)
+    genesis = signed.pop(archive.GENESIS_NAME)
+    sides = genesis.body.sides
+    keys = {e.fingerprint: parse_public(e.key) for e in sides.values()}
+    verify(genesis.envelope, genesis.envelope.payloadType,
+           {e.fingerprint: keys[e.fingerprint] for e in sides.values() if e.commitment})
+    for msg in signed.values():
+        fp = sides[msg.body.side].fingerprint
+        verify(msg.envelope, msg.envelope.payloadType, {fp: keys[fp]})
+    return 1 + len(signed)
+
+
+if __name__ == "__main__":
+    floor(Path(sys.argv[1]))
