@@ -1,0 +1,279 @@
+"""Data models of the megagame ruleset (seed 004): the scenario (teams, unit types with their status
+profiles, units, objectives, the 1 km map), the umpire's master state, the rulings Game Control
+signs, and the per-unit facts a report is written from.
+
+Plain data validated by pydantic; the rules live in :mod:`pbem.systems.megagame.rules` and the pure
+tables beside it. Nothing here is ever shown to a team as a number: a team sees
+:meth:`MegagameRules.view`, which puts status into words [10].
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from pbem.maps.hexmap import Hex, hexside
+from pbem.systems.megagame.combat import Kind
+from pbem.systems.megagame.movement import Ground, Troops
+
+SIDE_ID = r"^[A-Z][A-Z0-9]{0,7}$"
+HEX = r"^\d{4}$"
+
+
+class _Data(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+# -- the map ------------------------------------------------------------------------------------
+
+
+class MapLine(_Data):
+    """Water, bridges and ferries on hexsides (``"0129/0130"``)."""
+
+    kind: Literal["river", "canal", "stream", "bridge", "rail-bridge", "ferry"]
+    name: str
+    hexsides: list[str]
+
+
+class MapRoute(_Data):
+    kind: Literal["road", "trail", "railway"]
+    name: str
+    hexes: list[str]
+    off_map: list[Literal["start", "end"]] = Field(default_factory=list)
+
+
+class MapPlace(_Data):
+    hex: str = Field(pattern=HEX)
+    name: str
+
+
+class MegaMap(_Data):
+    """The 1 km map (``scenarios/market-garden-1km-map.json``): hexes by terrain kind, water and
+    bridges on hexsides, roads, places."""
+
+    id: str
+    title: str = ""
+    reconstructed: str = ""
+    cols: tuple[int, int]
+    rows: tuple[int, int]
+    default_terrain: str = "clear"
+    terrain: dict[str, list[str]]
+    routes: list[MapRoute] = Field(default_factory=list)
+    lines: list[MapLine] = Field(default_factory=list)
+    bridges: list[str] = Field(default_factory=list)
+    places: list[MapPlace] = Field(default_factory=list)
+
+    @cached_property
+    def geo(self) -> Geo:
+        """The map as the rules read it (built once per scenario object)."""
+        return Geo.of(self)
+
+
+MAJOR_RIVERS = frozenset({"Maas", "Waal", "Neder Rijn", "Rhine", "Rijn"})
+"""Rivers no unit crosses off a bridge or ferry [6]; the other rivers count as minor ones."""
+
+GROUND: dict[str, Ground] = {"clear": "open", "polder": "open", "mixed": "close", "woods": "wood-town",
+                             "town": "wood-town", "city": "wood-town", "marsh": "marsh"}
+"""Map terrain -> the ground column of the movement table [6]."""
+
+CLOSE = frozenset({"mixed", "woods", "town", "city"})
+"""Terrain that is built-up, wooded or close country (combat note 4, passing distance [6])."""
+
+
+@dataclass(frozen=True)
+class Crossing:
+    water: Literal["none", "canal", "minor river", "major river"]
+    bridge: Literal["none", "light", "heavy"]
+    bridge_name: str = ""
+
+
+NO_CROSSING = Crossing("none", "none")
+
+
+@dataclass(frozen=True)
+class Geo:
+    """Terrain per hex and what lies on each hexside, read from a :class:`MegaMap`."""
+
+    hexes: frozenset[Hex]
+    terrain: dict[Hex, str]
+    sides: dict[tuple[Hex, Hex], Crossing]
+    places: dict[Hex, str]
+
+    @classmethod
+    def of(cls, m: MegaMap) -> Geo:
+        hexes = frozenset(Hex(c, r) for c in range(m.cols[0], m.cols[1] + 1)
+                          for r in range(m.rows[0], m.rows[1] + 1))
+        terrain = {h: m.default_terrain for h in hexes}
+        for kind, listed in m.terrain.items():
+            for text in listed:
+                terrain[Hex.parse(text)] = kind
+        water: dict[tuple[Hex, Hex], str] = {}
+        bridges: dict[tuple[Hex, Hex], tuple[str, str]] = {}
+        for line in m.lines:
+            for text in line.hexsides:
+                a, b = (Hex.parse(x) for x in text.split("/"))
+                side = hexside(a, b)
+                if line.kind == "river":
+                    water[side] = "major river" if line.name in MAJOR_RIVERS else "minor river"
+                elif line.kind == "canal":
+                    water[side] = "canal"
+                elif line.kind == "stream":
+                    water.setdefault(side, "minor river")
+                else:
+                    bridges[side] = (line.kind, line.name)
+        sides: dict[tuple[Hex, Hex], Crossing] = {}
+        for side, kind in water.items():
+            what, name = bridges.get(side, ("", ""))
+            cls_: Literal["none", "light", "heavy"] = (
+                "heavy" if what == "bridge" else "light" if what in ("rail-bridge", "ferry") else "none")
+            sides[side] = Crossing(kind, cls_, name)  # type: ignore[arg-type]
+        places = {Hex.parse(p.hex): p.name for p in m.places}
+        return cls(hexes, terrain, sides, places)
+
+    def crossing(self, a: Hex, b: Hex, blown: frozenset[str] = frozenset()) -> Crossing:
+        """The water between adjacent ``a`` and ``b`` and its bridge, a blown bridge counted as
+        none [8]."""
+        c = self.sides.get((a, b) if a < b else (b, a), NO_CROSSING)
+        if c.bridge_name and c.bridge_name in blown:
+            return Crossing(c.water, "none", c.bridge_name)
+        return c
+
+    def ground(self, h: Hex) -> Ground:
+        return GROUND.get(self.terrain.get(h, "clear"), "open")
+
+    def close(self, h: Hex) -> bool:
+        return self.terrain.get(h, "clear") in CLOSE
+
+    def near(self, h: Hex) -> str:
+        """``h`` with the nearest named place within 3 km, for reports (``4309, Arnhem``)."""
+        best = min(((h.distance(p), name) for p, name in self.places.items() if h.distance(p) <= 3),
+                   default=None)
+        if best is None:
+            return str(h)
+        return f"{h} ({best[1]})" if best[0] == 0 else f"{h} ({best[0]} km from {best[1]})"
+
+
+# -- the scenario -------------------------------------------------------------------------------
+
+
+class Team(_Data):
+    """One team: a side of the engine with its own key (e.g. a division's HQ) [2]."""
+
+    id: str = Field(pattern=SIDE_ID)
+    side: Literal["allied", "german"]
+    name: str
+
+
+class UnitType(_Data):
+    """A unit type of Annex A: its status profile ("Patel profiling system"), what it fights as,
+    how it moves [6] and how much road it takes [7]."""
+
+    profile: str = Field(pattern=r"^\[?\d+(-\d+)*\]?$", description="e.g. 6-6-5-4-3-2-1-0; [..] support only")
+    kind: Kind = "infantry"
+    troops: Troops = "infantry"
+    light: bool = False
+    mechanised: bool = False
+    armoured: bool = False
+    size: int = Field(1, ge=1, le=50, description="unit points on roads and bridges [7]")
+    artillery: Literal["field", "medium", "rocket", "infantry-gun"] | None = None
+    note: str = ""
+
+
+class UnitDef(_Data):
+    id: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9/._-]{0,39}$")
+    name: str
+    team: str
+    type: str
+    formation: str = Field(description="the division or brigade a facing enemy may identify [10]")
+    hex: str = Field(pattern=HEX, description="set-up hex, or where it arrives")
+    arrives: int = Field(1, ge=1, description="the turn it is first on the map (1: at the start)")
+
+
+class Objective(_Data):
+    hex: str = Field(pattern=HEX)
+    name: str
+    points: int = Field(ge=1, le=100)
+    held_by: Literal["allied", "german"]
+
+
+class MegaScenario(_Data):
+    id: str
+    system: Literal["megagame"] = "megagame"
+    title: str = ""
+    reconstructed: str = Field("", description="what of this scenario is reconstructed, and how")
+    map: MegaMap
+    umpire: str = Field("GC", pattern=SIDE_ID)
+    teams: list[Team] = Field(min_length=2, max_length=16)
+    types: dict[str, UnitType]
+    units: list[UnitDef] = Field(min_length=2)
+    turns: int = Field(ge=1, le=40, description="half-day turns [3]")
+    first_day: int = Field(17, ge=1, le=31, description="the date (September 1944) of turn 1")
+    first_half: Literal["morning", "afternoon"] = Field("morning", description="the half-day of turn 1 [3]")
+    supply: dict[str, int] = Field(default_factory=dict, description="supply points a team starts with [11]")
+    supply_per_turn: dict[str, int] = Field(default_factory=dict, description="supply points a team receives each turn [11]")
+    objectives: list[Objective] = Field(default_factory=list)
+    victory: str = Field("", description="how the game is won (the rules leave it to the scenario)")
+
+
+# -- the umpire's master state ------------------------------------------------------------------
+
+
+class UnitState(_Data):
+    hex: str | None = Field(None, description="None: not yet arrived, or gone")
+    steps: int = Field(0, ge=0, description="steps lost along the status profile")
+    prepared: bool = Field(False, description="had Prepare orders last turn [5, 9]")
+    contact: dict[str, int] = Field(default_factory=dict, description="enemy formation -> turns in contact [10]")
+    gone: bool = Field(False, description="captured or broken up [9]")
+
+
+class UnitFacts(_Data):
+    """What one unit's team hears about it after a turn [10] (turned into words by the view)."""
+
+    events: list[str] = Field(default_factory=list)
+    enemy_status: int = 0
+    enemy_tanks: bool = False
+    enemy_artillery: bool = False
+    enemy_air: bool = False
+    enemy_formation: str = ""
+    turns_in_contact: int = 0
+    supply_used: int = 0
+
+
+class MegaState(_Data):
+    turn: int = Field(ge=1)
+    over: bool = False
+    units: dict[str, UnitState]
+    supply: dict[str, int]
+    blown: list[str] = Field(default_factory=list, description="names of bridges blown [8]")
+    control: dict[str, Literal["allied", "german"]] = Field(default_factory=dict, description="objective hex -> holder")
+    facts: dict[str, UnitFacts] = Field(default_factory=dict, description="last turn's facts per unit [10]")
+
+
+# -- Game Control's rulings ---------------------------------------------------------------------
+
+
+class Grouping(_Data):
+    """Game Control's grouping of the attack on one hex, replacing the engine's proposal [9
+    "Analysing Combat"]."""
+
+    at: str = Field(pattern=HEX, description="the defenders' hex")
+    attackers: list[str] = Field(description="the attacking units Game Control groups against it")
+
+
+class Advantage(_Data):
+    """A clear tactical advantage Game Control rules for one side of a combat (+points a unit) [9]."""
+
+    at: str = Field(pattern=HEX)
+    side: Literal["attacker", "defender"]
+    points: int = Field(ge=1, le=3)
+    why: str = Field(min_length=1, max_length=200)
+
+
+class MegaRulings(_Data):
+    """Everything Game Control may rule on a turn; empty: accept every proposal, no judgement."""
+
+    groupings: list[Grouping] = Field(default_factory=list)
+    advantage: list[Advantage] = Field(default_factory=list)

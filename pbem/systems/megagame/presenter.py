@@ -1,0 +1,149 @@
+"""How the megagame is shown: order sheets in words, and the sparring bot of each team (seed 004).
+
+The bot writes a sensible, not a strong, order sheet from what its team knows -- the team's own view
+(:func:`pbem.systems.megagame.rules.team_view`), never the master map: units in contact attack when
+they prepared last turn and prepare otherwise (a unit on an objective it holds, or worn out, holds instead, standing fast on the objective);
+the others march on the nearest objective the enemy holds (the Germans on the nearest they do not
+hold), non-tactically while no enemy is within 6 km (else probing), along the longest part of the shortest path
+that the order sheet's own checks accept [5, 6]. Game Control's bot is ``pbem rule`` with no
+rulings: it accepts every grouping the engine proposes and enters no judgement [9].
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from typing import Any, Literal
+
+from pbem.engine.presenter import Presenter
+from pbem.maps.hexmap import Hex
+from pbem.systems.megagame.model import MegaScenario, MegaState
+from pbem.systems.megagame.movement import may_cross
+from pbem.systems.megagame.orders import OrderLine, OrderSheet, check_sheet
+
+JSON = Any
+
+
+class MegagamePresenter(Presenter):
+    def title(self, scenario: Any) -> str:
+        return str(scenario.title or scenario.id)
+
+    def side_name(self, scenario: Any, side: str) -> str:
+        for t in scenario.teams:
+            if t.id == side:
+                return f"{t.name} ({t.side})"
+        return "Game Control" if side == scenario.umpire else side
+
+    def describe_orders(self, scenario: Any, orders: JSON) -> list[str]:
+        if not isinstance(orders, dict) or "lines" not in orders:
+            return []
+        out = []
+        for line in orders.get("lines", []):
+            what = line.get("intention", "?") + (" (stand fast)" if line.get("stand_fast") else "")
+            route = f" via {' '.join(line['route'])}" if line.get("route") else ""
+            goal = f" towards {line['objective']}" if line.get("objective") else ""
+            out.append(f"{', '.join(line.get('units', []))}: {what}, {line.get('posture', 'tactical')}"
+                       f"{route}{goal}, {line.get('timing', 'whole')} turn [5]")
+        for air in orders.get("air_orders", []):
+            out.append(f"air: {air.get('squadrons')} squadrons of {air.get('mission')} {air.get('target', '')} [12]")
+        return out or ["no orders: every unit stays where it is [5]"]
+
+    def bot_orders(self, scenario: Any, state: Any, side: str, *, seed: int = 0) -> JSON:
+        from pbem.systems.megagame.rules import MegagameRules, team_side, team_view
+
+        rules = self.ruleset
+        assert isinstance(rules, MegagameRules)
+        sheet: dict[str, Any] = rules.skeleton(scenario, state, side)
+        view = team_view(scenario, state, side)
+        mine = team_side(scenario, side)
+        enemy = {Hex.parse(e["hex"]) for e in view["enemy"]}
+        targets = sorted(Hex.parse(o["hex"]) for o in view["objectives"] if o["held_by"] != mine)
+        ours = sorted(Hex.parse(o["hex"]) for o in view["objectives"] if o["held_by"] == mine)
+        types = {u.id: scenario.types[u.type] for u in scenario.units}
+        lines: list[dict[str, Any]] = []
+        for u in view["units"]:
+            uid, here = u["id"], Hex.parse(u["hex"])
+            t = types[uid]
+            if t.artillery is not None:
+                continue  # artillery stays and supports [9]
+            contact = sorted(h for h in enemy if h.distance(here) == 1)
+            worn = u["state"].startswith(("no longer", "badly"))
+            if contact:
+                if u["prepared"] and not worn:
+                    lines.append({"units": [uid], "intention": "attack", "objective": str(contact[0])})
+                elif here in ours or worn:
+                    lines.append({"units": [uid], "intention": "hold", "stand_fast": here in ours})
+                else:
+                    lines.append({"units": [uid], "intention": "prepare"})
+                continue
+            goals = targets or ([] if mine == "allied" else ours)
+            if not goals or here in goals:
+                lines.append({"units": [uid], "intention": "hold", "stand_fast": here in ours})
+                continue
+            goal = min(goals, key=lambda g: (g.distance(here), g))
+            far = all(h.distance(here) > 6 for h in enemy)
+            line = _march(scenario, state, view, side, uid, here, goal, enemy, far)
+            if line is not None:
+                lines.append(line)
+        sheet["lines"] = lines
+        return sheet
+
+
+def _march(scenario: MegaScenario, state: MegaState, view: JSON, team: str, uid: str, here: Hex, goal: Hex,
+           enemy: set[Hex], far: bool) -> dict[str, Any] | None:
+    """A Move (far from the enemy) or Attack line along the shortest path to ``goal``, cut to the
+    longest part the order sheet's checks accept [6]."""
+    from pbem.systems.megagame.rules import MegagameRules
+
+    geo = scenario.map.geo
+    blown = frozenset(view["blown"])
+    troops = scenario.types[next(u.type for u in scenario.units if u.id == uid)].troops
+    prev: dict[Hex, Hex | None] = {here: None}
+    todo: deque[Hex] = deque([here])
+    while todo:
+        h = todo.popleft()
+        if h == goal or goal in h.neighbours() and goal in enemy:
+            break
+        for nb in h.neighbours():
+            if nb in prev or nb not in geo.hexes or nb in enemy:
+                continue
+            c = geo.crossing(h, nb, blown)
+            if c.water != "none" and not may_cross(troops, c.water, c.bridge):
+                continue
+            prev[nb] = h
+            todo.append(nb)
+    end = goal if goal in prev else min(prev, key=lambda x: (x.distance(goal), x))
+    path: list[Hex] = []
+    while end != here:
+        path.append(end)
+        step = prev[end]
+        assert step is not None
+        end = step
+    path.reverse()
+    if not path:
+        return None
+    rules = MegagameRules()
+    knowledge = rules.knowledge(scenario, state, team)
+    side = _side(scenario, team)
+    intention = "move" if far else "probe"
+    posture = "non-tactical" if far else "tactical"
+    prepared = frozenset(u["id"] for u in view["units"] if u["prepared"])
+
+    def water(a: Hex, b: Hex) -> tuple[Any, Any]:
+        c = geo.crossing(a, b, blown)
+        return c.water, c.bridge
+
+    for n in range(len(path), 0, -1):
+        line = OrderLine(units=[uid], intention=intention, posture=posture,
+                         route=[str(h) for h in path[:n]], objective=str(goal))
+        sheet = OrderSheet(team=team, side=side, turn=state.turn, lines=[line])
+        if not check_sheet(sheet, knowledge, ground_of=geo.ground, water_between=water,
+                           prepared_last_turn=prepared, supply_available=0):
+            out: dict[str, Any] = line.model_dump(mode="json")
+            return out
+    return None
+
+
+def _side(scenario: MegaScenario, team: str) -> Literal["allied", "german"]:
+    from pbem.systems.megagame.rules import team_side
+
+    return team_side(scenario, team)

@@ -1,0 +1,899 @@
+"""The megagame as a ruleset (seed 004): teams send sealed written orders, Game Control rules where
+the rules ask for judgement before any die is known, the engine adjudicates every number, and each
+team sees only what its commanders would know, in words.
+
+One turn (half a day [3]) is one sealed round of the engine (:mod:`pbem.engine.sealed`): every team
+commits its order sheet [5], Game Control signs its rulings (groupings of combat and clear tactical
+advantages [9]), every team reveals, and :meth:`MegagameRules.resolve_round` adjudicates it all at
+once, in this order:
+
+1. **Movement** [6, 7], all units together a kilometre (one hex) at a time: a unit stops where its
+   route ends, in front of an enemy-held hex, when it comes into contact (an enemy adjacent), and --
+   unless it is attacking -- when an enemy is within the passing distance (2 km, 1 km in close
+   country or at night) [6]; a unit in contact moves only to break contact ("no rubbing past") [6];
+   water off a bridge only for troops that may cross it [6]; every bridge passes at most its
+   capacity in unit points a turn (two phases), the rest wait on the near bank [7].
+2. **Combat** [9]: the engine proposes a grouping -- each unit with Attack, Probe or Breakthrough
+   orders that is in contact, paid for (1 supply point a unit) and has not moved more than half its
+   move [6], attacks the adjacent enemy hex nearest its objective; every such unit against one hex
+   is one combat -- and Game Control's signed grouping replaces it where it gives one. Artillery
+   that did not move supports the first combat of its side within range (1 supply point) [9];
+   close air support by squadrons [9, 12]; prepared attacks, stand fast, city areas, close country
+   and every factor of :mod:`pbem.systems.megagame.combat`. Defenders retire the distance the
+   result gives, away from the attackers; attackers badly beaten fall back 1 km; a vacated hex is
+   taken by the attacker; a unit with no status left that cannot retire is captured [9]. A bridge
+   fought over blows on a 1 [8].
+3. **Supply** [9, 11]: attacks and artillery cost 1 point a unit, mechanised units 1 fuel point a
+   turn they move or fight; losers of a Success or Total Success lose 1 or 2 points a unit; each
+   team then receives its turn's supply.
+4. **Reports** [10]: the facts each team's report is written from (its units' fights, the enemy in
+   contact, the supply used); :meth:`MegagameRules.view` puts them into words.
+
+What the text leaves to the scenario (victory) is the scenario's, reconstructed and said so there.
+Not built yet (said in the closing note of issue 13): overrun moves beyond the defenders' hex,
+air transport, drops and air-to-air during play, interdiction, dumps and their moves, rail
+movement, rest.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from math import ceil
+from typing import Any, ClassVar, Literal
+
+from pydantic import ValidationError
+
+from pbem.engine.ruleset import (
+    JSON,
+    Capabilities,
+    Checked,
+    Decision,
+    Dice,
+    Outcome,
+    Resolution,
+    Ruleset,
+)
+from pbem.errors import InputError, RuleViolation
+from pbem.maps.hexmap import Hex
+from pbem.protocol.archive import one_line
+from pbem.systems.megagame import combat as cbt
+from pbem.systems.megagame.model import (
+    Geo,
+    MegaRulings,
+    MegaScenario,
+    MegaState,
+    UnitDef,
+    UnitFacts,
+    UnitState,
+    UnitType,
+)
+from pbem.systems.megagame.movement import (
+    CAPACITY,
+    Posture,
+    bridge_blows,
+    max_move_km,
+    may_cross,
+    passing_distance_km,
+)
+from pbem.systems.megagame.orders import OrderLine, OrderSheet, UnitInfo, check_sheet
+from pbem.systems.megagame.tables import effectiveness
+
+ATTACKING = ("attack", "probe", "breakthrough")
+"""Intentions that close with the enemy: they move on past the passing distance until contact [6]."""
+FIGHTING = ("attack", "breakthrough")
+"""Intentions that attack once in contact; a Probe conforms to the enemy and identifies it [5]."""
+
+BRIDGE_POINTS = {"heavy": CAPACITY["main road bridge"][1], "light": CAPACITY["light military bridge"][1]}
+"""Unit points a phase over a bridge of each class [7] (a turn has two phases)."""
+
+
+def turn_label(scenario: MegaScenario, turn: int) -> str:
+    """``18 September, morning`` for turn 3 of a game starting on the 17th [3]."""
+    n = turn - 1 + (1 if scenario.first_half == "afternoon" else 0)
+    return f"{scenario.first_day + n // 2} September 1944, {'afternoon' if n % 2 else 'morning'}"
+
+
+def profile_of(scenario: MegaScenario, unit: UnitDef, steps: int) -> cbt.Profile:
+    return cbt.Profile.parse(scenario.types[unit.type].profile).lose(steps)
+
+
+def status_of(scenario: MegaScenario, state: MegaState, uid: str) -> int:
+    return profile_of(scenario, _unit(scenario, uid), state.units[uid].steps).status
+
+
+def _unit(scenario: MegaScenario, uid: str) -> UnitDef:
+    for u in scenario.units:
+        if u.id == uid:
+            return u
+    raise KeyError(uid)
+
+
+def team_side(scenario: MegaScenario, team: str) -> Literal["allied", "german"]:
+    for t in scenario.teams:
+        if t.id == team:
+            return t.side
+    raise KeyError(team)
+
+
+@dataclass
+class _Unit:
+    """A unit during adjudication (mutable working copy)."""
+
+    d: UnitDef
+    t: UnitType
+    side: Literal["allied", "german"]
+    hex: Hex | None
+    steps: int
+    prepared: bool
+    contact: dict[str, int]
+    gone: bool
+    line: OrderLine | None = None
+    km: int = 0
+    fought: bool = False
+    supply_used: int = 0
+    events: list[str] = field(default_factory=list)
+    enemy_artillery: bool = False
+    enemy_air: bool = False
+    identified: bool = False
+
+    @property
+    def status(self) -> int:
+        return cbt.Profile.parse(self.t.profile).lose(self.steps).status
+
+    @property
+    def on_map(self) -> bool:
+        return self.hex is not None and not self.gone
+
+
+class _Board:
+    """Where everyone is while a turn is adjudicated."""
+
+    def __init__(self, scenario: MegaScenario, state: MegaState) -> None:
+        self.sc = scenario
+        self.geo: Geo = scenario.map.geo
+        self.blown = frozenset(state.blown)
+        self.units: dict[str, _Unit] = {}
+        sides = {t.id: t.side for t in scenario.teams}
+        for d in scenario.units:
+            s = state.units[d.id]
+            self.units[d.id] = _Unit(d, scenario.types[d.type], sides[d.team],
+                                     Hex.parse(s.hex) if s.hex else None, s.steps, s.prepared,
+                                     dict(s.contact), s.gone)
+        self.supply = dict(state.supply)
+
+    def at(self, h: Hex) -> list[_Unit]:
+        return [u for u in self.units.values() if u.on_map and u.hex == h]
+
+    def enemies_near(self, h: Hex, side: str, within: int) -> list[_Unit]:
+        return sorted((u for u in self.units.values()
+                       if u.on_map and u.side != side and u.hex is not None and h.distance(u.hex) <= within),
+                      key=lambda u: u.d.id)
+
+    def enemy_held(self, h: Hex, side: str) -> bool:
+        return any(u.side != side for u in self.at(h))
+
+    def pay(self, team: str, points: int) -> bool:
+        if self.supply.get(team, 0) < points:
+            return False
+        self.supply[team] -= points
+        return True
+
+
+class MegagameRules(Ruleset[MegaScenario, MegaState, OrderSheet]):
+    """Wallman's operational megagame (module docstring)."""
+
+    system = "megagame"
+    version = "1"
+    capabilities: ClassVar[Capabilities] = Capabilities(decisions="simultaneous", information="hidden",
+                                                        umpire=True)
+
+    # -- scenario and boundary -----------------------------------------------------------------
+    def scenario_problems(self, data: JSON) -> list[str]:
+        try:
+            sc = MegaScenario.model_validate(data)
+        except ValidationError as exc:
+            return [f"megagame scenario: {one_line(exc)}"]
+        out: list[str] = []
+        teams = [t.id for t in sc.teams]
+        if len(set(teams)) != len(teams):
+            out.append("megagame scenario: team ids must be unique [2]")
+        if sc.umpire in teams:
+            out.append(f"megagame scenario: Game Control ({sc.umpire}) is not a team [2]")
+        if {t.side for t in sc.teams} != {"allied", "german"}:
+            out.append("megagame scenario: both sides need at least one team [2]")
+        geo = sc.map.geo
+        seen: set[str] = set()
+        for u in sc.units:
+            if u.id in seen:
+                out.append(f"unit {u.id}: listed twice")
+            seen.add(u.id)
+            if u.team not in teams:
+                out.append(f"unit {u.id}: no team {u.team!r}")
+            if u.type not in sc.types:
+                out.append(f"unit {u.id}: no unit type {u.type!r} (Annex A)")
+            if Hex.parse(u.hex) not in geo.hexes:
+                out.append(f"unit {u.id}: hex {u.hex} is off the map")
+            if u.arrives > sc.turns:
+                out.append(f"unit {u.id}: arrives on turn {u.arrives}, after the last turn ({sc.turns})")
+        for name, t in sc.types.items():
+            levels = cbt.Profile.parse(t.profile).levels
+            if list(levels) != sorted(levels, reverse=True) or levels[-1] != 0:
+                out.append(f"unit type {name}: a status profile falls step by step to 0 [9], not {t.profile}")
+            if t.kind == "artillery" and t.artillery is None:
+                out.append(f"unit type {name}: artillery needs its kind (field, medium, rocket, infantry-gun) [9]")
+        for o in sc.objectives:
+            if Hex.parse(o.hex) not in geo.hexes:
+                out.append(f"objective {o.name}: hex {o.hex} is off the map")
+        for team in (*sc.supply, *sc.supply_per_turn):
+            if team not in teams:
+                out.append(f"supply: no team {team!r} [11]")
+        return out
+
+    def load_scenario(self, data: JSON) -> MegaScenario:
+        problems = self.scenario_problems(data)
+        if problems:
+            raise InputError("; ".join(problems))
+        return MegaScenario.model_validate(data)
+
+    def scenario_summary(self, scenario: MegaScenario) -> str:
+        teams = ", ".join(f"{t.id} ({t.name})" for t in scenario.teams)
+        return (f"{scenario.id}: {len(scenario.units)} units, {scenario.turns} half-day turns from "
+                f"{turn_label(scenario, 1)}; teams {teams}; Game Control {scenario.umpire}")
+
+    def sides(self, scenario: MegaScenario) -> list[str]:
+        return [t.id for t in scenario.teams] + [scenario.umpire]
+
+    def umpire(self, scenario: MegaScenario) -> str | None:
+        return scenario.umpire
+
+    def orders_schema(self) -> JSON:
+        schema: dict[str, Any] = OrderSheet.model_json_schema()
+        return schema
+
+    def rulings_schema(self) -> JSON:
+        schema: dict[str, Any] = MegaRulings.model_json_schema()
+        schema["description"] = ("Game Control's rulings for a turn [9]: groupings replace the engine's "
+                                 "proposed attackers against a hex; advantage adds points a unit")
+        return schema
+
+    def load_rulings(self, scenario: MegaScenario, state: MegaState, data: JSON) -> JSON:
+        try:
+            rulings = MegaRulings.model_validate(data or {})
+        except ValidationError as exc:
+            raise InputError(f"megagame rulings: {one_line(exc)} [9]") from None
+        known = {u.id for u in scenario.units}
+        for g in rulings.groupings:
+            unknown = [a for a in g.attackers if a not in known]
+            if unknown:
+                raise InputError(f"megagame rulings: no unit {unknown[0]!r} to group at {g.at} [9]")
+        out: dict[str, Any] = rulings.model_dump(mode="json")
+        return out
+
+    def load_state(self, scenario: MegaScenario, data: JSON) -> MegaState:
+        try:
+            return MegaState.model_validate(data)
+        except ValidationError as exc:
+            raise InputError(f"megagame state: {one_line(exc)}") from None
+
+    def dump_state(self, scenario: MegaScenario, state: MegaState) -> JSON:
+        return state.model_dump(mode="json")
+
+    def load_orders(self, scenario: MegaScenario, data: JSON) -> OrderSheet:
+        try:
+            return OrderSheet.model_validate(data)
+        except ValidationError as exc:
+            raise InputError(f"megagame order sheet: {one_line(exc)} [5]") from None
+
+    def dump_orders(self, scenario: MegaScenario, orders: OrderSheet) -> JSON:
+        return orders.model_dump(mode="json")
+
+    # -- the game -----------------------------------------------------------------------------
+    def initial_state(self, scenario: MegaScenario, options: JSON) -> MegaState:
+        if options not in ({}, None):
+            raise InputError("the megagame takes no options (the number of teams is the scenario's)")
+        units = {u.id: UnitState(hex=u.hex if u.arrives <= 1 else None) for u in scenario.units}
+        supply = {t.id: scenario.supply.get(t.id, 0) for t in scenario.teams}
+        control = {o.hex: o.held_by for o in scenario.objectives}
+        return MegaState(turn=1, units=units, supply=supply, control=control)
+
+    def pending(self, scenario: MegaScenario, state: MegaState) -> list[Decision]:
+        if state.over:
+            return []
+        label = turn_label(scenario, state.turn)
+        return [Decision(t.id, "sealed-orders", f"Turn {state.turn}, {label}: {t.name}'s orders [5]",
+                         sealed=True) for t in scenario.teams]
+
+    def skeleton(self, scenario: MegaScenario, state: MegaState, side: str) -> JSON:
+        if state.over:
+            raise InputError("the game is over: there is nothing to order")
+        if side not in {t.id for t in scenario.teams}:
+            raise InputError(f"{side} is not a team of this game (Game Control rules, it sends no orders)")
+        return {"team": side, "side": team_side(scenario, side), "turn": state.turn, "lines": [],
+                "air_orders": []}
+
+    def normalize(self, scenario: MegaScenario, state: MegaState, side: str, orders: OrderSheet) -> OrderSheet:
+        return orders
+
+    def knowledge(self, scenario: MegaScenario, state: MegaState, team: str) -> dict[str, UnitInfo]:
+        """What a team knows of its own units on the map (the order sheet is checked against it)."""
+        out: dict[str, UnitInfo] = {}
+        for u in scenario.units:
+            s = state.units[u.id]
+            if u.team == team and s.hex is not None and not s.gone:
+                t = scenario.types[u.type]
+                out[u.id] = UnitInfo(id=u.id, troops=t.troops, armoured=t.armoured, hex=s.hex)
+        return out
+
+    def validate(self, scenario: MegaScenario, state: MegaState, side: str,
+                 orders: OrderSheet) -> list[RuleViolation]:
+        if state.over:
+            return [RuleViolation("3", "the game is over")]
+        teams = {t.id: t for t in scenario.teams}
+        if side not in teams:
+            return [RuleViolation("5", f"{side} is not a team: only teams send order sheets")]
+        out: list[RuleViolation] = []
+        if orders.team != side:
+            out.append(RuleViolation("5", f"the sheet is {orders.team}'s; it cannot be signed for {side}"))
+        if orders.side != teams[side].side:
+            out.append(RuleViolation("5", f"{side} fights on the {teams[side].side} side, not {orders.side}"))
+        if orders.turn != state.turn:
+            out.append(RuleViolation("5", f"the sheet is for turn {orders.turn}; this is turn {state.turn} "
+                                          f"({turn_label(scenario, state.turn)})"))
+        if out:
+            return out
+        geo = scenario.map.geo
+        blown = frozenset(state.blown)
+        ordered: set[str] = set()
+        for n, line in enumerate(orders.lines, 1):
+            for uid in line.units:
+                if uid in ordered:
+                    out.append(RuleViolation("5", f"line {n}: {uid} already has orders on this sheet"))
+                ordered.add(uid)
+            for h in line.route:
+                if Hex.parse(h) not in geo.hexes:
+                    out.append(RuleViolation("6", f"line {n}: route hex {h} is off the map"))
+            if line.objective and (not line.objective.isdigit() or Hex.parse(line.objective) not in geo.hexes):
+                out.append(RuleViolation("5", f"line {n}: the objective must be a hex of the map, not "
+                                              f"{line.objective[:40]!r}"))
+            if line.intention in ATTACKING:
+                for uid in line.units:
+                    if uid in state.units and state.units[uid].hex and status_of(scenario, state, uid) <= 0:
+                        out.append(RuleViolation("9", f"line {n}: {uid} is no longer an effective "
+                                                      "fighting unit and cannot attack"))
+        if out:
+            return out
+
+        def water(a: Hex, b: Hex) -> tuple[Any, Any]:
+            c = geo.crossing(a, b, blown)
+            return c.water, c.bridge
+
+        prepared = frozenset(uid for uid, s in state.units.items() if s.prepared)
+        out += check_sheet(orders, self.knowledge(scenario, state, side), ground_of=geo.ground,
+                           water_between=water, prepared_last_turn=prepared,
+                           supply_available=state.supply.get(side, 0))
+        return out
+
+    def resolve(self, scenario: MegaScenario, state: MegaState, side: str, orders: OrderSheet,
+                dice: Dice, checked: Checked | None = None) -> Resolution:
+        raise InputError("megagame orders are sealed: Game Control resolves them together [5]")
+
+    def resolve_round(self, scenario: MegaScenario, state: MegaState, orders: dict[str, OrderSheet],
+                      dice: Dice, checked: dict[str, Checked], rulings: JSON = None) -> Resolution:
+        ruled = MegaRulings.model_validate(rulings or {})
+        board = _Board(scenario, state)
+        events: list[JSON] = []
+        for _team, sheet in sorted(orders.items()):
+            for line in sheet.lines:
+                for uid in line.units:
+                    board.units[uid].line = line
+        if ruled.groupings or ruled.advantage:
+            events.append({"kind": "rulings", **ruled.model_dump(mode="json")})
+        blown = set(state.blown)
+        events += _movement(board)
+        events += _combat(board, ruled, dice, blown)
+        _supply_and_contact(board, scenario)
+        return Resolution(_next_state(scenario, state, board, blown), events)
+
+    def score(self, scenario: MegaScenario, state: MegaState) -> dict[str, int]:
+        return {}
+
+    def points(self, scenario: MegaScenario, state: MegaState) -> dict[str, int]:
+        """Objective points each side holds (the scenario's victory conditions)."""
+        out = {"allied": 0, "german": 0}
+        for o in scenario.objectives:
+            out[state.control.get(o.hex, o.held_by)] += o.points
+        return out
+
+    def outcome(self, scenario: MegaScenario, state: MegaState) -> Outcome | None:
+        if not state.over:
+            return None
+        pts = self.points(scenario, state)
+        held = [f"{o.name} ({o.hex}, {o.points} points): {state.control.get(o.hex, o.held_by)}"
+                for o in scenario.objectives]
+        if pts["allied"] == pts["german"]:
+            return Outcome(None, f"draw: {pts['allied']} objective points each", pts, held)
+        winner = max(pts, key=lambda s: pts[s])
+        return Outcome(winner, f"the {winner} side wins on objectives held, {pts[winner]} to "
+                               f"{min(pts.values())}", pts, held)
+
+    # -- what people see ------------------------------------------------------------------------
+    def view(self, scenario: MegaScenario, state: JSON, side: str | None) -> JSON:
+        """What a team knows [10]: its own units (effectiveness in words, never a status number),
+        the other teams of its side where they are, the enemy in sight of its side (how many
+        battalions, tanks named), its units' reports, its supply points. Game Control (``None`` or
+        the umpire) and, after the game, everyone see the master state."""
+        if side is None or side == scenario.umpire or state.get("over"):
+            return state
+        st = MegaState.model_validate(state)
+        return team_view(scenario, st, side)
+
+    def describe(self, scenario: MegaScenario, state: MegaState) -> str:
+        if state.over:
+            return "game over"
+        return f"turn {state.turn} of {scenario.turns}: {turn_label(scenario, state.turn)}"
+
+    def describe_event(self, scenario: MegaScenario, event: JSON) -> str:
+        kind = event.get("kind")
+        if kind == "moved":
+            return f"{event['unit']} moves {' '.join(event['path'])}" + (
+                f" and stops: {event['stop']}" if event.get("stop") else "")
+        if kind == "combat":
+            return (f"combat at {event['at']} [9]: {', '.join(event['attackers'])} against "
+                    f"{', '.join(event['defenders'])}: {event['attacker_score']} - {event['defender_score']} "
+                    f"+ die {event['die']} = {event['result']}, {event['band']}; {event['retreat']}")
+        if kind == "bridge":
+            return f"the {event['bridge']} {'blows' if event['blown'] else 'holds'} (die {event['die']}) [8]"
+        if kind == "rulings":
+            return f"Game Control rules: {event.get('groupings')} {event.get('advantage')} [9]"
+        return super().describe_event(scenario, event)
+
+    def presenter(self) -> Any:
+        from pbem.systems.megagame.presenter import MegagamePresenter
+
+        return MegagamePresenter(self)
+
+
+# -- adjudication ---------------------------------------------------------------------------------
+
+
+def _posture(line: OrderLine) -> Posture:
+    if line.posture == "non-tactical":
+        return "road-column" if line.intention == "move" else "non-tactical"
+    return "tactical"
+
+
+def _movement(board: _Board) -> list[JSON]:
+    """Every route, one kilometre at a time for all units together [6, 7]."""
+    geo = board.geo
+    movers = sorted((u for u in board.units.values() if u.on_map and u.line and u.line.route),
+                    key=lambda u: u.d.id)
+    paths: dict[str, list[str]] = {u.d.id: [str(u.hex)] for u in movers}
+    stops: dict[str, str] = {}
+    used: dict[str, int] = {}
+    longest = max((len(u.line.route) for u in movers if u.line), default=0)
+    for k in range(longest):
+        for u in movers:
+            assert u.line is not None and u.hex is not None
+            uid = u.d.id
+            if uid in stops or k >= len(u.line.route):
+                continue
+            here, nxt = u.hex, Hex.parse(u.line.route[k])
+            night = u.line.timing == "night"
+            if board.enemy_held(nxt, u.side):
+                stops[uid] = f"the enemy holds {nxt} [6]"
+                continue
+            in_contact = board.enemies_near(here, u.side, 1)
+            if in_contact and board.enemies_near(nxt, u.side, 1):
+                stops[uid] = "in contact with the enemy: it must break contact before moving on [6]"
+                continue
+            c = geo.crossing(here, nxt, board.blown)
+            if c.water != "none" and not may_cross(u.t.troops, c.water, c.bridge):
+                stops[uid] = f"it cannot cross the {c.water} at {here}/{nxt} [6]"
+                continue
+            if c.bridge != "none":
+                cap = 2 * BRIDGE_POINTS[c.bridge]
+                if used.get(c.bridge_name, 0) + u.t.size > cap:
+                    stops[uid] = f"the {c.bridge_name or 'bridge'} is full this turn: it waits [7]"
+                    continue
+                used[c.bridge_name] = used.get(c.bridge_name, 0) + u.t.size
+            u.hex = nxt
+            u.km += 1
+            paths[uid].append(str(nxt))
+            if board.enemies_near(nxt, u.side, 1):
+                stops[uid] = f"contact with the enemy at {nxt} [6]"
+            elif u.line.intention not in ATTACKING:
+                reach = passing_distance_km(woods_or_night=night or geo.close(nxt))
+                if board.enemies_near(nxt, u.side, reach):
+                    stops[uid] = f"enemy within {reach} km: it stops short [6]"
+    events: list[JSON] = []
+    for u in movers:
+        path = paths[u.d.id]
+        if len(path) > 1 or u.d.id in stops:
+            ev: dict[str, Any] = {"kind": "moved", "unit": u.d.id, "path": path}
+            if u.d.id in stops:
+                ev["stop"] = stops[u.d.id]
+            events.append(ev)
+            u.events.append(f"moved {len(path) - 1} km to {geo.near(Hex.parse(path[-1]))}"
+                            + (f" and stopped: {_words(stops[u.d.id])}" if u.d.id in stops else ""))
+    return events
+
+
+def _words(text: str) -> str:
+    """A reason without its rule reference, for a team's report."""
+    return text.split(" [")[0]
+
+
+def _objective(u: _Unit) -> Hex | None:
+    line = u.line
+    if line is None:
+        return None
+    if line.objective:
+        return Hex.parse(line.objective)
+    if line.route:
+        return Hex.parse(line.route[-1])
+    return None
+
+
+def _may_attack(board: _Board, u: _Unit) -> bool:
+    """In contact, with Attack or Breakthrough orders, any status left, not moved more than half its
+    move this turn [6]."""
+    if not u.on_map or u.line is None or u.line.intention not in FIGHTING or u.status <= 0:
+        return False
+    assert u.hex is not None
+    limit = max_move_km(u.t.troops, board.geo.ground(u.hex), _posture(u.line),
+                        night=u.line.timing == "night")
+    return limit is None or u.km <= limit / 2
+
+
+def propose(board: _Board) -> dict[Hex, list[str]]:
+    """The engine's grouping [9 "Analysing Combat"]: each unit able to attack (:func:`_may_attack`) goes for the adjacent
+    enemy hex nearest its objective (then the lowest hex); one combat per hex attacked."""
+    out: dict[Hex, list[str]] = {}
+    for u in sorted(board.units.values(), key=lambda x: x.d.id):
+        if not _may_attack(board, u):
+            continue
+        assert u.hex is not None
+        targets = sorted({e.hex for e in board.enemies_near(u.hex, u.side, 1) if e.hex is not None})
+        if not targets:
+            continue
+        aim = _objective(u)
+        target = min(targets, key=lambda h: (h.distance(aim) if aim else 0, h))
+        out.setdefault(target, []).append(u.d.id)
+    return out
+
+
+def _retire(board: _Board, u: _Unit, km: int, away: list[Hex]) -> int:
+    """Move ``u`` up to ``km`` hexes away from ``away`` (straight back [9 note 1]): each step to the
+    neighbour farthest from the nearest of them, never into or past the enemy, never across water it
+    may not cross; returns the kilometres gone."""
+    geo = board.geo
+    gone = 0
+    for _ in range(km):
+        assert u.hex is not None
+        here = u.hex
+        best: tuple[int, int, Hex] | None = None
+        for nb in here.neighbours():
+            if nb not in geo.hexes or board.enemy_held(nb, u.side):
+                continue
+            c = geo.crossing(here, nb, board.blown)
+            if c.water != "none" and not may_cross(u.t.troops, c.water, c.bridge):
+                continue
+            near = min(nb.distance(a) for a in away)
+            if near <= min(here.distance(a) for a in away):
+                continue
+            key = (-near, -sum(nb.distance(a) for a in away), nb)
+            if best is None or key < best:
+                best = key
+        if best is None:
+            break
+        u.hex = best[2]
+        gone += 1
+    return gone
+
+
+def _artillery_for(board: _Board, side: str, at: Hex, used: set[str]) -> list[_Unit]:
+    """Artillery of ``side`` able to support a combat at ``at``: on the map, not moved, status
+    left, within long range, not used yet this turn, its supply point paid [9]."""
+    out: list[_Unit] = []
+    for a in sorted(board.units.values(), key=lambda x: x.d.id):
+        if a.side != side or not a.on_map or a.t.artillery is None or a.d.id in used or a.km or a.status <= 0:
+            continue
+        assert a.hex is not None
+        eff, long = cbt.ARTILLERY_RANGE_KM[a.t.artillery]
+        if a.hex.distance(at) > (long or eff) or a.hex == at:
+            continue
+        if not board.pay(a.d.team, 1):
+            continue
+        used.add(a.d.id)
+        a.supply_used += 1
+        out.append(a)
+    return out
+
+
+def _combat_unit(u: _Unit, *, fuel: bool) -> cbt.CombatUnit:
+    return cbt.CombatUnit(id=u.d.id, profile=cbt.Profile.parse(u.t.profile).lose(u.steps), kind=u.t.kind,
+                          light=u.t.light, mechanised=u.t.mechanised, fuel=fuel,
+                          non_tactical=u.line is not None and u.line.posture == "non-tactical")
+
+
+def _combat(board: _Board, ruled: MegaRulings, dice: Dice, blown: set[str]) -> list[JSON]:
+    geo = board.geo
+    groups = propose(board)
+    events: list[JSON] = []
+    for g in ruled.groupings:  # Game Control's grouping replaces the proposal for its hex [9]
+        at = Hex.parse(g.at)
+        fit: list[str] = []
+        for uid in g.attackers:
+            u = board.units[uid]
+            if _may_attack(board, u) and u.hex is not None and u.hex.distance(at) == 1 \
+                    and board.enemy_held(at, u.side):
+                fit.append(uid)
+            else:
+                events.append({"kind": "note", "text": f"Game Control groups {uid} against {at}, which "
+                                                       "it cannot attack this turn: left out [9]"})
+        for other in groups.values():
+            for uid in fit:
+                if uid in other:
+                    other.remove(uid)
+        groups[at] = fit
+    used_art: set[str] = set()
+    advantage = {(a.at, a.side): a.points for a in ruled.advantage}
+    for at in sorted(groups):
+        attackers = [board.units[uid] for uid in groups[at] if board.units[uid].hex is not None
+                     and board.units[uid].hex.distance(at) == 1]  # type: ignore[union-attr]
+        defenders = [u for u in board.at(at)]
+        if not attackers or not defenders:
+            continue
+        side = attackers[0].side
+        defenders = [u for u in defenders if u.side != side]
+        attackers = [u for u in attackers if u.side == side]
+        paid = [u for u in attackers if board.pay(u.d.team, 1)]  # an attack costs 1 point a unit [9]
+        for u in attackers:
+            if u not in paid:
+                u.events.append(f"could not attack {geo.near(at)}: no supply left")
+        attackers = paid
+        if not attackers or not defenders:
+            continue
+        for u in attackers:
+            u.supply_used += 1
+        if all(d.status <= 0 for d in defenders):  # no fight left in them: captured [9]
+            for d in defenders:
+                d.gone = True
+                d.events.append(f"overrun at {geo.near(at)} and captured: large numbers of prisoners")
+            for u in attackers:
+                u.fought = True
+                u.events.append(f"overran the enemy at {geo.near(at)}: large numbers of prisoners taken")
+            _advance(board, attackers, at)
+            events.append({"kind": "captured", "at": str(at), "units": [d.d.id for d in defenders]})
+            continue
+        att_art = _artillery_for(board, side, at, used_art)
+        def_art = _artillery_for(board, defenders[0].side, at, used_art)
+        squadrons = sum(a.squadrons for u in attackers if u.line for a in u.line.air if a.mission == "cas")
+        air: cbt.AirLevel = cbt.air_level("allied-ground-attack" if side == "allied" else
+                                          "german-ground-attack", squadrons) if squadrons else "none"
+        close = geo.close(at)
+        a_side = cbt.CombatSide(
+            units=tuple(_combat_unit(u, fuel=board.supply.get(u.d.team, 0) > 0) for u in attackers),
+            artillery=tuple(cbt.Artillery(a.d.id, cbt.Profile.parse(a.t.profile).lose(a.steps),
+                                          a.t.artillery or "field", a.hex.distance(at) if a.hex else 99)
+                            for a in att_art),
+            air=air, prepared=all(u.prepared for u in attackers), close_country=close,
+            advantage=advantage.get((str(at), "attacker"), 0))
+        d_side = cbt.CombatSide(
+            units=tuple(_combat_unit(u, fuel=board.supply.get(u.d.team, 0) > 0) for u in defenders),
+            artillery=tuple(cbt.Artillery(a.d.id, cbt.Profile.parse(a.t.profile).lose(a.steps),
+                                          a.t.artillery or "field", a.hex.distance(at) if a.hex else 99)
+                            for a in def_art),
+            prepared=True, close_country=close, advantage=advantage.get((str(at), "defender"), 0))
+        hold = [d.d.id for d in defenders if d.line and d.line.intention == "hold" and d.line.stand_fast
+                and d.status > 0]  # a spent unit cannot hold at all costs [9]
+        die = dice.d6(f"9 combat at {at}")
+        result = cbt.resolve(a_side, d_side, die, hold=hold, city=geo.terrain.get(at) == "city")
+        for u in (*attackers, *defenders):
+            u.steps = result.profiles[u.d.id].steps_lost
+            u.fought = True
+        for u in attackers:
+            u.enemy_artillery = u.enemy_artillery or bool(def_art)
+            if u.line and u.line.intention == "probe":
+                u.identified = True  # a probe identifies the facing units [5]
+        for d in defenders:
+            d.enemy_artillery = d.enemy_artillery or bool(att_art)
+            d.enemy_air = d.enemy_air or air != "none"
+        ev: dict[str, Any] = {
+            "kind": "combat", "at": str(at), "attackers": [u.d.id for u in attackers],
+            "defenders": [d.d.id for d in defenders], "artillery": [a.d.id for a in att_art + def_art],
+            "air": air, "attacker_score": result.attacker_score.value,
+            "defender_score": result.defender_score.value, "attacker_lines": result.attacker_score.lines,
+            "defender_lines": result.defender_score.lines, "die": die, "result": result.result,
+            "band": result.band, "losses": result.losses, "retreat": result.retreat}
+        events.append(ev)
+        events += _after_combat(board, result, attackers, defenders, at, dice, blown)
+    return events
+
+
+def _advance(board: _Board, attackers: list[_Unit], at: Hex) -> None:
+    """The attacker takes a vacated hex (the first attacker with Attack or Breakthrough orders)."""
+    if board.at(at):
+        return
+    for u in attackers:
+        if u.line and u.line.intention in ("attack", "breakthrough") and u.status > 0:
+            u.hex = at
+            u.events.append(f"took {board.geo.near(at)}")
+            return
+
+
+def _after_combat(board: _Board, result: cbt.Outcome, attackers: list[_Unit], defenders: list[_Unit],
+                  at: Hex, dice: Dice, blown: set[str]) -> list[JSON]:
+    geo = board.geo
+    events: list[JSON] = []
+    where = geo.near(at)
+    band = result.band
+    words = {"total success": "the enemy was routed", "success": "the enemy was driven back",
+             "limited success": "the enemy gave ground", "confused combat": "the fighting was confused: "
+             "both sides hold", "attackers badly beaten": "the attack was thrown back"}[band]
+    retires = result.retreat.startswith("retires")
+    km = 0
+    if retires:
+        if band == "total success":
+            km = dice.d6(f"9 retreat at {at} (1)") + dice.d6(f"9 retreat at {at} (2)")
+        elif band == "success":
+            km = dice.d6(f"9 retreat at {at}")
+        else:
+            km = 2
+        if geo.close(at):
+            km = max(1, ceil(Fraction(km, 2)))
+    for u in attackers:
+        u.events.append(f"attacked the enemy at {where}: {words}")
+    for d in defenders:
+        if band in ("attackers badly beaten",):
+            d.events.append(f"held {where} and threw the attack back")
+        elif retires:
+            gone = _retire(board, d, km, [a.hex for a in attackers if a.hex is not None])
+            if gone == 0 and d.status <= 0:
+                d.gone = True
+                d.events.append(f"was overrun at {where} and could not get away: captured")
+            else:
+                d.events.append(f"was attacked at {where} and fell back {gone} km to "
+                                f"{geo.near(d.hex) if d.hex else where}")
+        elif d.status <= 0:  # spent: it falls back if it can, else it is captured [9]
+            if _retire(board, d, 1, [a.hex for a in attackers if a.hex is not None]) == 0:
+                d.gone = True
+                d.events.append(f"was attacked at {where}, no longer able to fight, and could not get "
+                                "away: captured")
+            else:
+                d.events.append(f"was attacked at {where}, no longer able to fight, and fell back to "
+                                f"{geo.near(d.hex) if d.hex else where}")
+        else:
+            d.events.append(f"was attacked at {where} and held: {result.retreat.split(':')[0]}")
+    if band == "attackers badly beaten":
+        for u in attackers:
+            _retire(board, u, 1, [at])
+    if retires:
+        _advance(board, attackers, at)
+        lost = 2 if band == "total success" else 1 if band == "success" else 0
+        for d in defenders:  # the loser's supplies [results table]
+            if lost:
+                taken = min(lost, board.supply.get(d.d.team, 0))
+                board.supply[d.d.team] = board.supply.get(d.d.team, 0) - taken
+    # A bridge fought over blows on a 1 [8].
+    for nb in at.neighbours():
+        c = geo.crossing(at, nb, frozenset(blown))
+        if c.bridge != "none" and c.bridge_name and c.bridge_name not in blown:
+            die = dice.d6(f"8 bridge {c.bridge_name}")
+            if bridge_blows(die):
+                blown.add(c.bridge_name)
+                board.blown = frozenset(blown)
+            events.append({"kind": "bridge", "bridge": c.bridge_name, "die": die,
+                           "blown": c.bridge_name in blown})
+    return events
+
+
+def _supply_and_contact(board: _Board, scenario: MegaScenario) -> None:
+    """Fuel for mechanised units that moved or fought [9]; contact with enemy formations, counted
+    per turn for identification [10]."""
+    for u in sorted(board.units.values(), key=lambda x: x.d.id):
+        if not u.on_map:
+            continue
+        if u.t.mechanised and (u.km or u.fought) and board.pay(u.d.team, 1):
+            u.supply_used += 1
+        assert u.hex is not None
+        facing = {e.d.formation for e in board.enemies_near(u.hex, u.side, 1)}
+        u.contact = {f: u.contact.get(f, 0) + 1 for f in sorted(facing)}
+
+
+def _next_state(scenario: MegaScenario, state: MegaState, board: _Board, blown: set[str]) -> MegaState:
+    turn = state.turn + 1
+    over = turn > scenario.turns
+    units: dict[str, UnitState] = {}
+    facts: dict[str, UnitFacts] = {}
+    for d in scenario.units:
+        u = board.units[d.id]
+        hex_: str | None = str(u.hex) if u.hex is not None else None
+        if hex_ is None and not u.gone and d.arrives == turn and not over:
+            hex_ = d.hex  # reinforcements arrive at the start of their turn
+            u.events.append(f"arrived at {board.geo.near(Hex.parse(d.hex))}")
+        units[d.id] = UnitState(hex=hex_, steps=u.steps, gone=u.gone,
+                                prepared=u.line is not None and u.line.intention == "prepare",
+                                contact=u.contact)
+        if hex_ is None and not u.events:
+            continue
+        enemy = board.enemies_near(u.hex, u.side, 1) if u.hex is not None and not u.gone else []
+        formation = enemy[0].d.formation if enemy else ""
+        turns = u.contact.get(formation, 0)
+        facts[d.id] = UnitFacts(
+            events=u.events, enemy_status=sum(e.status for e in enemy),
+            enemy_tanks=any(e.t.kind == "armour" and e.status > 0 for e in enemy),
+            enemy_artillery=u.enemy_artillery, enemy_air=u.enemy_air, enemy_formation=formation,
+            turns_in_contact=max(turns, 2) if u.identified and turns else turns, supply_used=u.supply_used)
+    supply = {t: board.supply.get(t, 0) + scenario.supply_per_turn.get(t, 0) for t in board.supply}
+    control = dict(state.control)
+    for o in scenario.objectives:
+        holders = {u.side for u in board.at(Hex.parse(o.hex))}
+        if len(holders) == 1:
+            control[o.hex] = holders.pop()
+    return MegaState(turn=min(turn, scenario.turns) if over else turn, over=over, units=units, supply=supply,
+                     blown=sorted(blown), control=control, facts=facts)
+
+
+# -- a team's view --------------------------------------------------------------------------------
+
+
+def team_view(scenario: MegaScenario, state: MegaState, team: str) -> JSON:
+    """What ``team`` knows [10], as JSON: no status number anywhere."""
+    from pbem.systems.megagame.report import EnemySeen, unit_report
+    from pbem.systems.megagame.report import UnitFacts as Facts
+
+    geo = scenario.map.geo
+    side = team_side(scenario, team)
+    sides = {t.id: t.side for t in scenario.teams}
+    own, friends, ours = [], [], []
+    for u in scenario.units:
+        s = state.units[u.id]
+        if s.hex is None or s.gone:
+            continue
+        if u.team == team:
+            own.append({"id": u.id, "name": u.name, "hex": s.hex, "where": geo.near(Hex.parse(s.hex)),
+                        "state": effectiveness(status_of(scenario, state, u.id)),
+                        "prepared": s.prepared})
+        if sides[u.team] == side:
+            ours.append(Hex.parse(s.hex))
+            if u.team != team:
+                friends.append({"id": u.id, "name": u.name, "team": u.team, "hex": s.hex})
+    seen: dict[Hex, list[UnitDef]] = {}
+    for u in scenario.units:
+        s = state.units[u.id]
+        if s.hex is None or s.gone or sides[u.team] == side:
+            continue
+        h = Hex.parse(s.hex)
+        if any(h.distance(o) <= 2 for o in ours):  # in contact or within sight [6, 10]
+            seen.setdefault(h, []).append(u)
+    from pbem.systems.megagame.report import battalions
+
+    enemy = []
+    for h in sorted(seen):
+        units = seen[h]
+        strength = sum(status_of(scenario, state, u.id) for u in units)
+        tanks = any(scenario.types[u.type].kind == "armour" for u in units)
+        enemy.append({"hex": str(h), "where": geo.near(h),
+                      "seen": battalions(strength) + (", with tanks" if tanks else "")})
+    reports = []
+    for u in scenario.units:
+        f = state.facts.get(u.id)
+        s = state.units[u.id]
+        if u.team != team or f is None:
+            continue
+        facing = None
+        if f.enemy_status or f.enemy_tanks:
+            facing = EnemySeen(status=f.enemy_status, tanks=f.enemy_tanks, artillery=f.enemy_artillery,
+                               air=f.enemy_air, formation=f.enemy_formation,
+                               turns_in_contact=f.turns_in_contact)
+        location = "lost" if s.gone else geo.near(Hex.parse(s.hex)) if s.hex else "not yet arrived"
+        reports.append(unit_report(Facts(name=f"{u.name} ({u.id})", status=status_of(scenario, state, u.id),
+                                         location=location, enemy=facing, supply_used=f.supply_used,
+                                         events=tuple(f.events))))
+    return {"turn": state.turn, "date": turn_label(scenario, state.turn), "over": state.over, "team": team,
+            "supply": state.supply.get(team, 0), "units": own, "friends": friends, "enemy": enemy,
+            "reports": reports, "blown": list(state.blown),
+            "objectives": [{"name": o.name, "hex": o.hex, "held_by": state.control.get(o.hex, o.held_by)}
+                           for o in scenario.objectives]}

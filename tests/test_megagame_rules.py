@@ -1,0 +1,369 @@
+"""The megagame ruleset (seed 004) on a tiny 1 km map, with hand-computed cases named after the rules'
+sections: the order sheet checked [5], movement together a kilometre at a time with contact,
+passing distance, water and bridge capacity [6, 7], combat grouped by the engine or by Game Control,
+paid in supply, fought with the dice given [9], bridges blowing on a 1 [8], and each team's view in
+words, without a status number [10].
+
+Hex geometry used below (columns are odd-high like every pbem map): 0303 touches 0302, 0402, 0403,
+0304, 0203 and 0202; 0302 touches 0301, 0401, 0402, 0303, 0202 and 0201.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import pytest
+
+from pbem.systems.megagame.model import MegaScenario, MegaState, UnitState
+from pbem.systems.megagame.orders import OrderSheet
+from pbem.systems.megagame.rules import MegagameRules, _Board, propose, team_view
+
+R = MegagameRules()
+
+TYPES: dict[str, Any] = {
+    "inf": {"profile": "6-5-4-3-2-1-0", "kind": "infantry", "troops": "infantry", "size": 20},
+    "weak": {"profile": "4-3-2-1-0", "kind": "infantry", "troops": "infantry", "size": 20},
+    "tank": {"profile": "5-4-3-2-1-0", "kind": "armour", "troops": "tanks", "mechanised": True,
+             "armoured": True, "size": 20},
+    "guns": {"profile": "[4-3-2-1-0]", "kind": "artillery", "troops": "motor-towed-artillery",
+             "artillery": "field", "size": 3},
+}
+
+
+def scenario(units: list[dict[str, Any]], *, lines: list[dict[str, Any]] | None = None,
+             terrain: dict[str, list[str]] | None = None, supply: int = 5) -> MegaScenario:
+    data = {
+        "id": "tiny", "system": "megagame", "title": "tiny (invented)",
+        "map": {"id": "tiny-map", "cols": [1, 8], "rows": [1, 8], "terrain": terrain or {},
+                "lines": lines or [], "places": [{"hex": "0303", "name": "Dorp"}]},
+        "teams": [{"id": "AL", "side": "allied", "name": "Allies"},
+                  {"id": "GE", "side": "german", "name": "Germans"}],
+        "types": TYPES, "units": units, "turns": 3,
+        "supply": {"AL": supply, "GE": supply},
+        "objectives": [{"hex": "0303", "name": "Dorp", "points": 5, "held_by": "german"}],
+    }
+    return R.load_scenario(data)
+
+
+def unit(uid: str, team: str, type_: str, hex_: str, **more: Any) -> dict[str, Any]:
+    return {"id": uid, "name": uid, "team": team, "type": type_, "formation": f"{team} division",
+            "hex": hex_, **more}
+
+
+def sheet(team: str, *lines: dict[str, Any], turn: int = 1) -> OrderSheet:
+    return OrderSheet.model_validate({"team": team, "side": "allied" if team == "AL" else "german",
+                                      "turn": turn, "lines": list(lines)})
+
+
+class Dice:
+    def __init__(self, *faces: int) -> None:
+        self.faces = list(faces)
+        self.labels: list[str] = []
+
+    def d6(self, label: str) -> int:
+        self.labels.append(label)
+        return self.faces.pop(0)
+
+
+def prepared(st: MegaState, *uids: str) -> MegaState:
+    units = {k: (UnitState(**{**v.model_dump(), "prepared": True}) if k in uids else v)
+             for k, v in st.units.items()}
+    return st.model_copy(update={"units": units})
+
+
+def play(sc: MegaScenario, st: MegaState, dice: Dice, *sheets: OrderSheet,
+         rulings: dict[str, Any] | None = None) -> tuple[MegaState, list[Any]]:
+    by_team = {s.team: s for s in sheets}
+    for team in ("AL", "GE"):
+        by_team.setdefault(team, sheet(team, turn=st.turn))
+        assert R.validate(sc, st, team, by_team[team]) == []
+    res = R.resolve_round(sc, st, by_team, dice, {}, R.load_rulings(sc, st, rulings or {}))
+    return res.state, res.events
+
+
+# -- [5] the order sheet ---------------------------------------------------------------------------
+
+
+def test_5_sheet_for_another_turn_team_or_side_is_refused() -> None:
+    sc = scenario([unit("a", "AL", "inf", "0302"), unit("d", "GE", "weak", "0305")])
+    st = R.initial_state(sc, {})
+    assert "turn 2" in R.validate(sc, st, "AL", sheet("AL", turn=2))[0].message
+    v = R.validate(sc, st, "GE", sheet("AL"))
+    assert v and all(x.rule == "5" for x in v)
+
+
+def test_5_a_unit_ordered_twice_and_an_objective_off_the_map() -> None:
+    sc = scenario([unit("a", "AL", "inf", "0302"), unit("d", "GE", "weak", "0305")])
+    st = R.initial_state(sc, {})
+    twice = sheet("AL", {"units": ["a"], "intention": "hold"}, {"units": ["a"], "intention": "prepare"})
+    assert "already has orders" in R.validate(sc, st, "AL", twice)[0].message
+    off = sheet("AL", {"units": ["a"], "intention": "attack", "objective": "0909"})
+    assert "[5]" not in R.validate(sc, st, "AL", off)[0].message  # the rule is on the violation
+    assert R.validate(sc, st, "AL", off)[0].rule == "5"
+
+
+def test_5_an_enemy_unit_cannot_be_ordered() -> None:
+    sc = scenario([unit("a", "AL", "inf", "0302"), unit("d", "GE", "weak", "0305")])
+    st = R.initial_state(sc, {})
+    v = R.validate(sc, st, "AL", sheet("AL", {"units": ["d"], "intention": "hold"}))
+    assert v[0].rule == "5" and "not one of AL's units" in v[0].message
+
+
+# -- [6, 7] movement --------------------------------------------------------------------------------
+
+
+def test_6_an_attack_moves_on_to_contact_then_attacks_unprepared() -> None:
+    sc = scenario([unit("a", "AL", "inf", "0301"), unit("d", "GE", "weak", "0304")])
+    st = R.initial_state(sc, {})
+    new, events = play(sc, st, Dice(2), sheet("AL", {"units": ["a"], "intention": "attack",
+                                                    "route": ["0302", "0303"]}))
+    # 0302 is 2 km from 0304 (an attacker moves on); 0303 touches 0304: contact, it stops there.
+    assert events[0]["path"] == ["0301", "0302", "0303"]
+    assert events[0]["stop"].startswith("contact with the enemy at 0303")
+    # 2 km of an 8 km move (at most half: it may fight [6]); unprepared: 6 - 2 = 4 against 4, die 2.
+    combat = next(e for e in events if e["kind"] == "combat")
+    assert (combat["attacker_score"], combat["defender_score"], combat["band"]) == (4, 4, "confused combat")
+    assert new.units["a"].hex == "0303" and new.units["d"].hex == "0304"
+
+
+def test_6_a_probe_advances_to_contact_and_does_not_attack() -> None:
+    sc = scenario([unit("a", "AL", "inf", "0301"), unit("d", "GE", "weak", "0304")])
+    st = R.initial_state(sc, {})
+    new, events = play(sc, st, Dice(), sheet("AL", {"units": ["a"], "intention": "probe",
+                                                    "route": ["0302", "0303"]}))
+    assert new.units["a"].hex == "0303" and not any(e["kind"] == "combat" for e in events)
+
+
+def test_6_move_orders_stop_within_the_passing_distance() -> None:
+    sc = scenario([unit("a", "AL", "inf", "0301"), unit("d", "GE", "weak", "0304")])
+    st = R.initial_state(sc, {})
+    new, events = play(sc, st, Dice(), sheet("AL", {"units": ["a"], "intention": "move",
+                                                    "route": ["0302", "0303"]}))
+    assert new.units["a"].hex == "0302"  # 2 km from the enemy in the open: stopped short
+    assert "within 2 km" in events[0]["stop"]
+
+
+def test_6_passing_distance_is_1_km_in_woods() -> None:
+    sc = scenario([unit("a", "AL", "inf", "0301"), unit("d", "GE", "weak", "0304")],
+                  terrain={"woods": ["0302"]})
+    st = R.initial_state(sc, {})
+    new, events = play(sc, st, Dice(), sheet("AL", {"units": ["a"], "intention": "move",
+                                                    "route": ["0302"]}))
+    assert new.units["a"].hex == "0302" and "stop" not in events[0]
+
+
+def test_6_no_rubbing_past_an_enemy_in_contact() -> None:
+    sc = scenario([unit("a", "AL", "inf", "0302"), unit("d", "GE", "weak", "0303")])
+    st = R.initial_state(sc, {})
+    # 0402 touches 0303 too: sliding along the enemy is refused; 0301 breaks contact and is allowed.
+    new, events = play(sc, st, Dice(), sheet("AL", {"units": ["a"], "intention": "move", "route": ["0402"]}))
+    assert new.units["a"].hex == "0302" and "break contact" in events[0]["stop"]
+    new, events = play(sc, st, Dice(), sheet("AL", {"units": ["a"], "intention": "move", "route": ["0301"]}))
+    assert new.units["a"].hex == "0301"
+
+
+def test_6_tanks_cannot_cross_a_canal_off_a_bridge_infantry_can() -> None:
+    canal = [{"kind": "canal", "name": "canal", "hexsides": ["0302/0303"]}]
+    sc = scenario([unit("a", "AL", "inf", "0302"), unit("t", "AL", "tank", "0302"),
+                   unit("d", "GE", "weak", "0808")], lines=canal)
+    st = R.initial_state(sc, {})
+    bad = sheet("AL", {"units": ["t"], "intention": "move", "route": ["0303"]})
+    assert "cannot cross the canal" in R.validate(sc, st, "AL", bad)[0].message
+    new, _ = play(sc, st, Dice(), sheet("AL", {"units": ["a"], "intention": "move", "route": ["0303"]}))
+    assert new.units["a"].hex == "0303"
+
+
+def test_7_a_bridge_passes_its_capacity_in_unit_points_and_the_rest_wait() -> None:
+    # A rail bridge is light: 25 unit points a phase, 50 a turn; three units of 20 points: two pass.
+    water = [{"kind": "canal", "name": "canal", "hexsides": ["0302/0303"]},
+             {"kind": "rail-bridge", "name": "rail bridge", "hexsides": ["0302/0303"]}]
+    sc = scenario([unit(u, "AL", "inf", "0302") for u in ("a", "b", "c")] + [unit("d", "GE", "weak", "0808")],
+                  lines=water)
+    st = R.initial_state(sc, {})
+    new, events = play(sc, st, Dice(), sheet("AL", {"units": ["a", "b", "c"], "intention": "move",
+                                                    "route": ["0303"]}))
+    assert [new.units[u].hex for u in "abc"] == ["0303", "0303", "0302"]
+    assert "rail bridge is full this turn" in events[2]["stop"]
+
+
+# -- [9] combat -------------------------------------------------------------------------------------
+
+
+def test_9_prepared_attack_limited_success_by_hand() -> None:
+    # a: status 6, prepared, open ground, no light infantry -> 6; d: status 4 -> 4.
+    # 6 - 4 + die 3 = 5: Limited Success. Each loses a step; d retires 2 km (open) away from a,
+    # a takes the hex; the attack costs AL one supply point.
+    sc = scenario([unit("a", "AL", "inf", "0302"), unit("d", "GE", "weak", "0303")])
+    st = prepared(R.initial_state(sc, {}), "a")
+    dice = Dice(3, 6)
+    new, events = play(sc, st, dice, sheet("AL", {"units": ["a"], "intention": "attack"}))
+    combat = next(e for e in events if e["kind"] == "combat")
+    assert (combat["attacker_score"], combat["defender_score"], combat["die"], combat["result"]) == (6, 4, 3, 5)
+    assert combat["band"] == "limited success" and combat["losses"] == {"a": 1, "d": 1}
+    assert new.units["a"].steps == 1 and new.units["d"].steps == 1
+    assert new.units["a"].hex == "0303"
+    assert new.units["d"].hex is not None and new.units["d"].hex != "0303"
+    from pbem.maps.hexmap import Hex
+
+    assert Hex.parse(new.units["d"].hex).distance(Hex.parse("0302")) == 3  # 1 + 2 km further away
+    assert new.supply["AL"] == 5 - 1 and new.control["0303"] == "allied"
+    assert dice.labels[0] == "9 combat at 0303"
+
+
+def test_9_unprepared_attack_costs_two_a_unit() -> None:
+    sc = scenario([unit("a", "AL", "inf", "0302"), unit("d", "GE", "weak", "0303")])
+    st = R.initial_state(sc, {})
+    _, events = play(sc, st, Dice(3), sheet("AL", {"units": ["a"], "intention": "attack"}))
+    combat = next(e for e in events if e["kind"] == "combat")
+    assert combat["attacker_score"] == 4 and "-2: unprepared attack" in combat["attacker_lines"]
+    assert combat["band"] == "confused combat"  # 4 - 4 + 3 = 3
+
+
+def test_9_no_supply_no_attack() -> None:
+    sc = scenario([unit("a", "AL", "inf", "0302"), unit("d", "GE", "weak", "0303")], supply=0)
+    st = prepared(R.initial_state(sc, {}), "a")
+    new, events = play(sc, st, Dice(), sheet("AL", {"units": ["a"], "intention": "attack"}))
+    assert not any(e["kind"] == "combat" for e in events)
+    assert "no supply left" in " ".join(new.facts["a"].events)
+
+
+def test_6_a_unit_that_moved_more_than_half_its_move_cannot_attack() -> None:
+    # Infantry moves 8 km tactically: after 5 km it may not fight this turn (4 is the half).
+    sc = scenario([unit("a", "AL", "inf", "0101"), unit("d", "GE", "weak", "0107")])
+    st = R.initial_state(sc, {})
+    route = ["0102", "0103", "0104", "0105", "0106"]
+    new, events = play(sc, st, Dice(), sheet("AL", {"units": ["a"], "intention": "attack", "route": route}))
+    assert new.units["a"].hex == "0106"
+    assert not any(e["kind"] == "combat" for e in events)
+
+
+def test_9_engine_groups_two_attackers_against_one_hex() -> None:
+    sc = scenario([unit("a", "AL", "inf", "0302"), unit("b", "AL", "inf", "0402"),
+                   unit("d", "GE", "weak", "0303")])
+    st = prepared(R.initial_state(sc, {}), "a", "b")
+    new, events = play(sc, st, Dice(1, 1), sheet("AL", {"units": ["a", "b"], "intention": "attack"}))
+    combats = [e for e in events if e["kind"] == "combat"]
+    assert len(combats) == 1 and combats[0]["attackers"] == ["a", "b"]
+
+
+def test_9_game_control_grouping_replaces_the_proposal_and_cannot_add_a_unit_out_of_contact() -> None:
+    sc = scenario([unit("a", "AL", "inf", "0302"), unit("b", "AL", "inf", "0402"),
+                   unit("far", "AL", "inf", "0808"), unit("d", "GE", "weak", "0303")])
+    st = prepared(R.initial_state(sc, {}), "a", "b", "far")
+    rulings = {"groupings": [{"at": "0303", "attackers": ["a", "far"]}]}
+    _, events = play(sc, st, Dice(1, 1), sheet("AL", {"units": ["a", "b", "far"], "intention": "attack"}),
+                     rulings=rulings)
+    combats = [e for e in events if e["kind"] == "combat"]
+    assert [c["attackers"] for c in combats] == [["a"]]
+    assert any(e["kind"] == "note" and "far" in e["text"] and "[9]" in e["text"] for e in events)
+
+
+def test_9_game_control_advantage_adds_points_a_unit() -> None:
+    sc = scenario([unit("a", "AL", "inf", "0302"), unit("d", "GE", "weak", "0303")])
+    st = prepared(R.initial_state(sc, {}), "a")
+    rulings = {"advantage": [{"at": "0303", "side": "defender", "points": 2, "why": "dug in on the dyke"}]}
+    _, events = play(sc, st, Dice(3), sheet("AL", {"units": ["a"], "intention": "attack"}), rulings=rulings)
+    combat = next(e for e in events if e["kind"] == "combat")
+    assert combat["defender_score"] == 4 + 2
+
+
+def test_9_artillery_that_did_not_move_supports_within_range_and_pays() -> None:
+    sc = scenario([unit("a", "AL", "inf", "0302"), unit("g", "AL", "guns", "0305"),
+                   unit("d", "GE", "weak", "0303")])
+    st = prepared(R.initial_state(sc, {}), "a")
+    new, events = play(sc, st, Dice(3, 6), sheet("AL", {"units": ["a"], "intention": "attack"}))
+    combat = next(e for e in events if e["kind"] == "combat")
+    assert combat["artillery"] == ["g"] and combat["attacker_score"] == 6 + 4
+    assert new.supply["AL"] == 5 - 2  # the attack and the guns
+
+
+def test_9_stand_fast_holds_at_the_cost_of_a_step() -> None:
+    sc = scenario([unit("a", "AL", "inf", "0302"), unit("d", "GE", "weak", "0303")])
+    st = prepared(R.initial_state(sc, {}), "a")
+    new, events = play(sc, st, Dice(3), sheet("AL", {"units": ["a"], "intention": "attack"}),
+                       sheet("GE", {"units": ["d"], "intention": "hold", "stand_fast": True}))
+    assert new.units["d"].hex == "0303" and new.units["d"].steps == 2
+    assert new.units["a"].hex == "0302"
+
+
+def test_9_a_spent_unit_that_cannot_get_away_is_captured() -> None:
+    sc = scenario([unit("a", "AL", "inf", "0302"), unit("d", "GE", "weak", "0303")])
+    st = R.initial_state(sc, {})
+    st = st.model_copy(update={"units": {**st.units, "d": UnitState(hex="0303", steps=4)}})
+    new, events = play(sc, st, Dice(), sheet("AL", {"units": ["a"], "intention": "attack"}))
+    assert new.units["d"].gone and new.units["a"].hex == "0303"
+    assert any(e["kind"] == "captured" for e in events)
+
+
+def test_8_a_bridge_fought_over_blows_on_a_1() -> None:
+    water = [{"kind": "river", "name": "Waal", "hexsides": ["0303/0304"]},
+             {"kind": "bridge", "name": "Waal bridge", "hexsides": ["0303/0304"]}]
+    sc = scenario([unit("a", "AL", "inf", "0302"), unit("d", "GE", "weak", "0303")], lines=water)
+    st = prepared(R.initial_state(sc, {}), "a")
+    new, events = play(sc, st, Dice(1, 1), sheet("AL", {"units": ["a"], "intention": "attack"}))
+    assert new.blown == ["Waal bridge"]
+    assert {"kind": "bridge", "bridge": "Waal bridge", "die": 1, "blown": True} in events
+    held, _ = play(sc, st, Dice(1, 2), sheet("AL", {"units": ["a"], "intention": "attack"}))
+    assert held.blown == []
+
+
+def test_9_proposal_aims_at_the_hex_nearest_the_objective() -> None:
+    sc = scenario([unit("a", "AL", "inf", "0303"), unit("d1", "GE", "weak", "0302"),
+                   unit("d2", "GE", "weak", "0304")])
+    st = prepared(R.initial_state(sc, {}), "a")
+    board = _Board(sc, st)
+    board.units["a"].line = sheet("AL", {"units": ["a"], "intention": "attack", "objective": "0306"}).lines[0]
+    assert {str(h): v for h, v in propose(board).items()} == {"0304": ["a"]}
+
+
+# -- [10] what a team sees --------------------------------------------------------------------------
+
+
+def test_10_a_team_sees_words_not_status_and_only_the_enemy_in_sight() -> None:
+    sc = scenario([unit("a", "AL", "inf", "0302"), unit("d", "GE", "weak", "0303"),
+                   unit("hidden", "GE", "tank", "0808")])
+    st = prepared(R.initial_state(sc, {}), "a")
+    new, _ = play(sc, st, Dice(3, 6), sheet("AL", {"units": ["a"], "intention": "attack"}))
+    view = R.view(sc, R.dump_state(sc, new), "AL")
+    text = json.dumps(view)
+    assert "0808" not in text and "hidden" not in text  # out of sight
+    assert "steps" not in text and "status" not in text
+    (own,) = view["units"]
+    assert own["state"].startswith("battered but in good order")  # status 5 after one step: words only
+    report = view["reports"][0]
+    assert "Supply: used one supply point this turn." in report
+    assert not re.search(r"\b[0-9]\b(?! ?km)", report.replace(own["hex"], "").replace("0303", ""))
+    umpire = R.view(sc, R.dump_state(sc, new), "GC")
+    assert umpire["units"]["hidden"]["hex"] == "0808"
+
+
+def test_10_identity_only_after_more_than_one_turn_in_contact() -> None:
+    sc = scenario([unit("a", "AL", "inf", "0302"), unit("d", "GE", "weak", "0303")])
+    st = R.initial_state(sc, {})
+    one, _ = play(sc, st, Dice(), sheet("AL", {"units": ["a"], "intention": "hold"}))
+    assert "identified" not in " ".join(team_view(sc, one, "AL")["reports"])
+    two, _ = play(sc, one, Dice(), sheet("AL", {"units": ["a"], "intention": "hold"}, turn=2))
+    assert "identified as GE division" in " ".join(team_view(sc, two, "AL")["reports"])
+
+
+def test_scenario_problems_name_each_bad_entry() -> None:
+    data = json.loads(json.dumps(scenario([unit("a", "AL", "inf", "0302"),
+                                           unit("d", "GE", "weak", "0303")]).model_dump(mode="json")))
+    data["units"].append(unit("x", "ZZ", "nope", "0999"))
+    data["types"]["bad"] = {"profile": "3-4-0"}
+    problems = R.scenario_problems(data)
+    assert any("no team 'ZZ'" in p for p in problems)
+    assert any("no unit type 'nope'" in p for p in problems)
+    assert any("0999 is off the map" in p for p in problems)
+    assert any("unit type bad" in p and "[9]" in p for p in problems)
+
+
+@pytest.mark.parametrize("turn,label", [(1, "17 September 1944, morning"), (2, "17 September 1944, afternoon"),
+                                        (3, "18 September 1944, morning")])
+def test_3_half_day_turns(turn: int, label: str) -> None:
+    from pbem.systems.megagame.rules import turn_label
+
+    sc = scenario([unit("a", "AL", "inf", "0302"), unit("d", "GE", "weak", "0303")])
+    assert turn_label(sc, turn) == label
