@@ -277,3 +277,50 @@ class MegaRulings(_Data):
 
     groupings: list[Grouping] = Field(default_factory=list)
     advantage: list[Advantage] = Field(default_factory=list)
+
+
+# -- a team's view (what its pbem holds and checks its orders against) ----------------------------
+
+
+class SeenUnit(_Data):
+    id: str
+    name: str
+    hex: str
+    where: str
+    state: str = Field(description="effectiveness in words [10]")
+    prepared: bool
+
+
+class FriendUnit(_Data):
+    id: str
+    name: str
+    team: str
+    hex: str
+
+
+class SeenEnemy(_Data):
+    hex: str
+    where: str
+    seen: str
+
+
+class HeldObjective(_Data):
+    name: str
+    hex: str
+    held_by: Literal["allied", "german"]
+
+
+class TeamView(_Data):
+    """A team's view [10]: the state a team's own pbem holds, checks and writes its orders against."""
+
+    turn: int
+    date: str
+    over: bool
+    team: str
+    supply: int
+    units: list[SeenUnit]
+    friends: list[FriendUnit]
+    enemy: list[SeenEnemy]
+    reports: list[str]
+    blown: list[str]
+    objectives: list[HeldObjective]

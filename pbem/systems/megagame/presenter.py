@@ -15,10 +15,11 @@ from collections import deque
 from typing import Any, Literal
 
 from pbem.engine.presenter import Presenter
+from pbem.errors import InputError
 from pbem.maps.hexmap import Hex
-from pbem.systems.megagame.model import MegaScenario, MegaState
+from pbem.systems.megagame.model import MegaScenario, TeamView
 from pbem.systems.megagame.movement import may_cross
-from pbem.systems.megagame.orders import OrderLine, OrderSheet, check_sheet
+from pbem.systems.megagame.orders import OrderLine, OrderSheet, UnitInfo, check_sheet
 
 JSON = Any
 
@@ -52,9 +53,14 @@ class MegagamePresenter(Presenter):
 
         rules = self.ruleset
         assert isinstance(rules, MegagameRules)
-        sheet: dict[str, Any] = rules.skeleton(scenario, state, side)
-        view = team_view(scenario, state, side)
+        # A team's pbem holds only its view (hidden information [10]); Game Control's, the master state.
+        if isinstance(state, TeamView):
+            state = state.model_dump(mode="json")
+        view = state if isinstance(state, dict) and state.get("team") == side else team_view(scenario, state, side)
+        if view["over"]:
+            raise InputError("the game is over: there is nothing to order")
         mine = team_side(scenario, side)
+        sheet: dict[str, Any] = {"team": side, "side": mine, "turn": view["turn"], "lines": [], "air_orders": []}
         enemy = {Hex.parse(e["hex"]) for e in view["enemy"]}
         targets = sorted(Hex.parse(o["hex"]) for o in view["objectives"] if o["held_by"] != mine)
         ours = sorted(Hex.parse(o["hex"]) for o in view["objectives"] if o["held_by"] == mine)
@@ -81,19 +87,17 @@ class MegagamePresenter(Presenter):
                 continue
             goal = min(goals, key=lambda g: (g.distance(here), g))
             far = all(h.distance(here) > 6 for h in enemy)
-            line = _march(scenario, state, view, side, uid, here, goal, enemy, far)
+            line = _march(scenario, view, side, uid, here, goal, enemy, far)
             if line is not None:
                 lines.append(line)
         sheet["lines"] = lines
         return sheet
 
 
-def _march(scenario: MegaScenario, state: MegaState, view: JSON, team: str, uid: str, here: Hex, goal: Hex,
+def _march(scenario: MegaScenario, view: JSON, team: str, uid: str, here: Hex, goal: Hex,
            enemy: set[Hex], far: bool) -> dict[str, Any] | None:
-    """A Move (far from the enemy) or Attack line along the shortest path to ``goal``, cut to the
+    """A Move (far from the enemy) or Probe line along the shortest path to ``goal``, cut to the
     longest part the order sheet's checks accept [6]."""
-    from pbem.systems.megagame.rules import MegagameRules
-
     geo = scenario.map.geo
     blown = frozenset(view["blown"])
     troops = scenario.types[next(u.type for u in scenario.units if u.id == uid)].troops
@@ -121,8 +125,9 @@ def _march(scenario: MegaScenario, state: MegaState, view: JSON, team: str, uid:
     path.reverse()
     if not path:
         return None
-    rules = MegagameRules()
-    knowledge = rules.knowledge(scenario, state, team)
+    types = {u.id: scenario.types[u.type] for u in scenario.units}
+    knowledge = {u["id"]: UnitInfo(id=u["id"], troops=types[u["id"]].troops, armoured=types[u["id"]].armoured,
+                                   hex=u["hex"]) for u in view["units"]}
     side = _side(scenario, team)
     intention = "move" if far else "probe"
     posture = "non-tactical" if far else "tactical"
@@ -135,7 +140,7 @@ def _march(scenario: MegaScenario, state: MegaState, view: JSON, team: str, uid:
     for n in range(len(path), 0, -1):
         line = OrderLine(units=[uid], intention=intention, posture=posture,
                          route=[str(h) for h in path[:n]], objective=str(goal))
-        sheet = OrderSheet(team=team, side=side, turn=state.turn, lines=[line])
+        sheet = OrderSheet(team=team, side=side, turn=view["turn"], lines=[line])
         if not check_sheet(sheet, knowledge, ground_of=geo.ground, water_between=water,
                            prepared_last_turn=prepared, supply_available=0):
             out: dict[str, Any] = line.model_dump(mode="json")

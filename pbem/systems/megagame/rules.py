@@ -63,6 +63,7 @@ from pbem.systems.megagame.model import (
     MegaRulings,
     MegaScenario,
     MegaState,
+    TeamView,
     UnitDef,
     UnitFacts,
     UnitState,
@@ -180,7 +181,43 @@ class _Board:
         return True
 
 
-class MegagameRules(Ruleset[MegaScenario, MegaState, OrderSheet]):
+AnyState = MegaState | TeamView
+"""Game Control's master state, or a team's own view (its pbem never holds more) [10]."""
+
+
+@dataclass(frozen=True)
+class Known:
+    """What an order sheet is checked against: the team's own units and supply as it knows them."""
+
+    turn: int
+    units: dict[str, UnitInfo]
+    prepared: frozenset[str]
+    spent: frozenset[str]
+    supply: int
+    blown: frozenset[str]
+
+
+def known(scenario: MegaScenario, state: AnyState, team: str) -> Known:
+    """The same facts from the master state (Game Control, at the reveal) or from the team's view
+    (the team's pbem, before it signs)."""
+    types = {u.id: scenario.types[u.type] for u in scenario.units}
+    if isinstance(state, TeamView):
+        units = {u.id: UnitInfo(id=u.id, troops=types[u.id].troops, armoured=types[u.id].armoured, hex=u.hex)
+                 for u in state.units} if state.team == team else {}
+        return Known(state.turn, units, frozenset(u.id for u in state.units if u.prepared),
+                     frozenset(u.id for u in state.units if u.state == effectiveness(0)), state.supply,
+                     frozenset(state.blown))
+    units = {}
+    for u in scenario.units:
+        s = state.units[u.id]
+        if u.team == team and s.hex is not None and not s.gone:
+            units[u.id] = UnitInfo(id=u.id, troops=types[u.id].troops, armoured=types[u.id].armoured, hex=s.hex)
+    return Known(state.turn, units, frozenset(k for k, s in state.units.items() if s.prepared),
+                 frozenset(k for k in units if status_of(scenario, state, k) <= 0),
+                 state.supply.get(team, 0), frozenset(state.blown))
+
+
+class MegagameRules(Ruleset[MegaScenario, AnyState, OrderSheet]):
     """Wallman's operational megagame (module docstring)."""
 
     system = "megagame"
@@ -257,7 +294,7 @@ class MegagameRules(Ruleset[MegaScenario, MegaState, OrderSheet]):
                                  "proposed attackers against a hex; advantage adds points a unit")
         return schema
 
-    def load_rulings(self, scenario: MegaScenario, state: MegaState, data: JSON) -> JSON:
+    def load_rulings(self, scenario: MegaScenario, state: AnyState, data: JSON) -> JSON:
         try:
             rulings = MegaRulings.model_validate(data or {})
         except ValidationError as exc:
@@ -270,13 +307,15 @@ class MegagameRules(Ruleset[MegaScenario, MegaState, OrderSheet]):
         out: dict[str, Any] = rulings.model_dump(mode="json")
         return out
 
-    def load_state(self, scenario: MegaScenario, data: JSON) -> MegaState:
+    def load_state(self, scenario: MegaScenario, data: JSON) -> AnyState:
         try:
+            if isinstance(data, dict) and "team" in data:
+                return TeamView.model_validate(data)
             return MegaState.model_validate(data)
         except ValidationError as exc:
             raise InputError(f"megagame state: {one_line(exc)}") from None
 
-    def dump_state(self, scenario: MegaScenario, state: MegaState) -> JSON:
+    def dump_state(self, scenario: MegaScenario, state: AnyState) -> JSON:
         return state.model_dump(mode="json")
 
     def load_orders(self, scenario: MegaScenario, data: JSON) -> OrderSheet:
@@ -297,14 +336,14 @@ class MegagameRules(Ruleset[MegaScenario, MegaState, OrderSheet]):
         control = {o.hex: o.held_by for o in scenario.objectives}
         return MegaState(turn=1, units=units, supply=supply, control=control)
 
-    def pending(self, scenario: MegaScenario, state: MegaState) -> list[Decision]:
+    def pending(self, scenario: MegaScenario, state: AnyState) -> list[Decision]:
         if state.over:
             return []
         label = turn_label(scenario, state.turn)
         return [Decision(t.id, "sealed-orders", f"Turn {state.turn}, {label}: {t.name}'s orders [5]",
                          sealed=True) for t in scenario.teams]
 
-    def skeleton(self, scenario: MegaScenario, state: MegaState, side: str) -> JSON:
+    def skeleton(self, scenario: MegaScenario, state: AnyState, side: str) -> JSON:
         if state.over:
             raise InputError("the game is over: there is nothing to order")
         if side not in {t.id for t in scenario.teams}:
@@ -312,20 +351,10 @@ class MegagameRules(Ruleset[MegaScenario, MegaState, OrderSheet]):
         return {"team": side, "side": team_side(scenario, side), "turn": state.turn, "lines": [],
                 "air_orders": []}
 
-    def normalize(self, scenario: MegaScenario, state: MegaState, side: str, orders: OrderSheet) -> OrderSheet:
+    def normalize(self, scenario: MegaScenario, state: AnyState, side: str, orders: OrderSheet) -> OrderSheet:
         return orders
 
-    def knowledge(self, scenario: MegaScenario, state: MegaState, team: str) -> dict[str, UnitInfo]:
-        """What a team knows of its own units on the map (the order sheet is checked against it)."""
-        out: dict[str, UnitInfo] = {}
-        for u in scenario.units:
-            s = state.units[u.id]
-            if u.team == team and s.hex is not None and not s.gone:
-                t = scenario.types[u.type]
-                out[u.id] = UnitInfo(id=u.id, troops=t.troops, armoured=t.armoured, hex=s.hex)
-        return out
-
-    def validate(self, scenario: MegaScenario, state: MegaState, side: str,
+    def validate(self, scenario: MegaScenario, state: AnyState, side: str,
                  orders: OrderSheet) -> list[RuleViolation]:
         if state.over:
             return [RuleViolation("3", "the game is over")]
@@ -343,7 +372,7 @@ class MegagameRules(Ruleset[MegaScenario, MegaState, OrderSheet]):
         if out:
             return out
         geo = scenario.map.geo
-        blown = frozenset(state.blown)
+        k = known(scenario, state, side)
         ordered: set[str] = set()
         for n, line in enumerate(orders.lines, 1):
             for uid in line.units:
@@ -356,30 +385,30 @@ class MegagameRules(Ruleset[MegaScenario, MegaState, OrderSheet]):
             if line.objective and (not line.objective.isdigit() or Hex.parse(line.objective) not in geo.hexes):
                 out.append(RuleViolation("5", f"line {n}: the objective must be a hex of the map, not "
                                               f"{line.objective[:40]!r}"))
-            if line.intention in ATTACKING:
+            if line.intention in FIGHTING:
                 for uid in line.units:
-                    if uid in state.units and state.units[uid].hex and status_of(scenario, state, uid) <= 0:
+                    if uid in k.spent:
                         out.append(RuleViolation("9", f"line {n}: {uid} is no longer an effective "
                                                       "fighting unit and cannot attack"))
         if out:
             return out
 
         def water(a: Hex, b: Hex) -> tuple[Any, Any]:
-            c = geo.crossing(a, b, blown)
+            c = geo.crossing(a, b, k.blown)
             return c.water, c.bridge
 
-        prepared = frozenset(uid for uid, s in state.units.items() if s.prepared)
-        out += check_sheet(orders, self.knowledge(scenario, state, side), ground_of=geo.ground,
-                           water_between=water, prepared_last_turn=prepared,
-                           supply_available=state.supply.get(side, 0))
+        out += check_sheet(orders, k.units, ground_of=geo.ground, water_between=water,
+                           prepared_last_turn=k.prepared, supply_available=k.supply)
         return out
 
-    def resolve(self, scenario: MegaScenario, state: MegaState, side: str, orders: OrderSheet,
+    def resolve(self, scenario: MegaScenario, state: AnyState, side: str, orders: OrderSheet,
                 dice: Dice, checked: Checked | None = None) -> Resolution:
         raise InputError("megagame orders are sealed: Game Control resolves them together [5]")
 
-    def resolve_round(self, scenario: MegaScenario, state: MegaState, orders: dict[str, OrderSheet],
+    def resolve_round(self, scenario: MegaScenario, state: AnyState, orders: dict[str, OrderSheet],
                       dice: Dice, checked: dict[str, Checked], rulings: JSON = None) -> Resolution:
+        if not isinstance(state, MegaState):
+            raise InputError("only Game Control, holding the master map, adjudicates a turn [2]")
         ruled = MegaRulings.model_validate(rulings or {})
         board = _Board(scenario, state)
         events: list[JSON] = []
@@ -395,7 +424,7 @@ class MegagameRules(Ruleset[MegaScenario, MegaState, OrderSheet]):
         _supply_and_contact(board, scenario)
         return Resolution(_next_state(scenario, state, board, blown), events)
 
-    def score(self, scenario: MegaScenario, state: MegaState) -> dict[str, int]:
+    def score(self, scenario: MegaScenario, state: AnyState) -> dict[str, int]:
         return {}
 
     def points(self, scenario: MegaScenario, state: MegaState) -> dict[str, int]:
@@ -405,8 +434,8 @@ class MegagameRules(Ruleset[MegaScenario, MegaState, OrderSheet]):
             out[state.control.get(o.hex, o.held_by)] += o.points
         return out
 
-    def outcome(self, scenario: MegaScenario, state: MegaState) -> Outcome | None:
-        if not state.over:
+    def outcome(self, scenario: MegaScenario, state: AnyState) -> Outcome | None:
+        if not state.over or not isinstance(state, MegaState):
             return None
         pts = self.points(scenario, state)
         held = [f"{o.name} ({o.hex}, {o.points} points): {state.control.get(o.hex, o.held_by)}"
@@ -428,7 +457,7 @@ class MegagameRules(Ruleset[MegaScenario, MegaState, OrderSheet]):
         st = MegaState.model_validate(state)
         return team_view(scenario, st, side)
 
-    def describe(self, scenario: MegaScenario, state: MegaState) -> str:
+    def describe(self, scenario: MegaScenario, state: AnyState) -> str:
         if state.over:
             return "game over"
         return f"turn {state.turn} of {scenario.turns}: {turn_label(scenario, state.turn)}"

@@ -1,0 +1,181 @@
+"""The megagame played by email (issue 13): three teams and Game Control, each with a home and a
+game directory of its own, only files between them. Every team's orders come from its sparring bot
+working on the team's own view; Game Control's bot rules nothing (it accepts every grouping the
+engine proposes [9]). Checked: each team's directory and home hold nothing of the other side's
+positions and no status number [10]; the game runs to its end; after Game Control publishes,
+`pbem verify` passes for every team and for a stranger, and a publication that changes a team's
+committed orders is caught.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pbem.engine.scenarios import bundled_dir
+from tests.test_protocol_helpers import GAME_ID, Player, ok, pbem, written
+
+TEAMS = ("AB1", "SS9", "SS10")
+NAMES = {"AB1": "ab1", "SS9": "ss9", "SS10": "ss10", "GC": "control"}
+NONCES = {"GC": "a" * 64, "AB1": "b" * 64, "SS9": "c" * 64, "SS10": "d" * 64}
+TURNS = 2
+
+
+def start(root: Path) -> dict[str, Player]:
+    data = json.loads((bundled_dir() / "megagame-arnhem.json").read_text(encoding="utf-8"))
+    data["turns"] = TURNS  # the bundled scenario, shortened for the test (without later arrivals)
+    data["units"] = [u for u in data["units"] if u.get("arrives", 1) <= TURNS]
+    scenario = root / "megagame-short.json"
+    scenario.write_text(json.dumps(data), encoding="utf-8")
+    players = {s: Player(root, n, s) for s, n in NAMES.items()}
+    for p in players.values():
+        p.new_key()
+    gc = players["GC"]
+    args: list[str | Path] = ["new", scenario, gc.dir, "--player", "GC=control", "--game-id", GAME_ID,
+                              "--nonce", NONCES["GC"]]
+    for s in TEAMS:
+        pub = gc.work / f"{s}.pub"
+        shutil.copyfile(players[s].pub, pub)
+        args += ["--player", f"{s}={pub}"]
+    ok(gc.run(*args))
+    for s in TEAMS:
+        shutil.copytree(gc.dir, players[s].dir)
+        ok(players[s].run("join", players[s].dir, "--key", players[s].name, "--nonce", NONCES[s]))
+    for s in TEAMS:
+        for t in players:
+            if t != s:
+                ok(players[s].send(players[t], [f"join-{s}.json"]))
+    return players
+
+
+def send_all(players: dict[str, Player], sender: str, res: Any) -> None:
+    names = [n for n in written(res) if n.startswith("move-")]
+    assert len(names) == 1, written(res)
+    for t, p in players.items():
+        if t != sender:
+            ok(players[sender].send(p, names))
+
+
+def my_view(p: Player) -> dict[str, Any]:
+    views: dict[str, Any] = json.loads(ok(p.run("status", p.dir, "--json")).out)["views"]
+    return dict(views[p.side])
+
+
+def bot_sheet(p: Player) -> dict[str, Any]:
+    from pbem.engine.replay import open_checked
+
+    game = open_checked(p.dir)
+    orders: dict[str, Any] = game.ruleset.presenter().bot_orders(game.scenario, my_view(p), p.side)
+    return orders
+
+
+def play_turn(players: dict[str, Player]) -> None:
+    for s in TEAMS:
+        send_all(players, s, ok(players[s].submit(bot_sheet(players[s]))))
+    gc = players["GC"]
+    send_all(players, "GC", ok(gc.run("rule", gc.dir, "--key", "control", "--yes")))
+    for s in TEAMS:
+        p = players[s]
+        send_all(players, s, ok(p.run("reveal", p.dir, "--key", p.name, "--yes")))
+    send_all(players, "GC", ok(gc.run("report", gc.dir, "--key", "control", "--yes")))
+
+
+def holding(p: Player) -> str:
+    """Everything a player holds but the public scenario file (its map lists every hex), with the
+    long hex and base64 runs of hashes, keys, signatures and sealed blobs taken out (they may hold
+    any four digits by chance)."""
+    import re
+
+    texts = [q.read_text(encoding="utf-8", errors="replace") for root in (p.dir, p.home)
+             for q in sorted(root.rglob("*")) if q.is_file() and q.name != "scenario.json"]
+    return re.sub(r"[0-9a-f]{16,}|[A-Za-z0-9+/=_-]{24,}", "", "\n".join(texts))
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Player]:
+    players = start(tmp_path_factory.mktemp("megagame"))
+    views = []
+    for _ in range(TURNS):
+        play_turn(players)
+        views.append({s: my_view(players[s]) for s in TEAMS})
+    players["AB1"].views = views  # type: ignore[attr-defined]
+    return players
+
+
+def test_10_a_team_hears_its_own_units_in_words_and_nothing_of_the_enemy_out_of_sight(
+        played: dict[str, Player]) -> None:
+    first = played["AB1"].views[0]["AB1"]  # type: ignore[attr-defined]
+    assert first["turn"] == 2 and first["team"] == "AB1"
+    assert {u["id"] for u in first["units"]} >= {"1Para", "2Para", "3Para"}
+    assert all("steps" not in u and "status" not in u for u in first["units"])
+    assert first["reports"] and all("Supply: used" in r for r in first["reports"])
+    # Where the Germans are now (their own teams' views), out of the Allied team's sight, appears
+    # nowhere in what the Allied team holds [10].
+    from pbem.maps.hexmap import Hex
+
+    ours = [Hex.parse(u["hex"]) for u in first["units"]]
+    seen = {e["hex"] for e in first["enemy"]}
+    assert all(min(Hex.parse(h).distance(o) for o in ours) <= 2 for h in seen)
+    public = {o["hex"] for o in first["objectives"]} | {u["hex"] for u in first["units"]}
+    german = {u["hex"] for s in ("SS9", "SS10") for u in played["AB1"].views[0][s]["units"]}  # type: ignore[attr-defined]
+    far = {h for h in german - public if min(Hex.parse(h).distance(o) for o in ours) > 2}
+    assert far, "the test needs German units out of the Allies' sight"
+    text = holding(played["AB1"])
+    for h in sorted(far):
+        assert h not in text, h
+
+
+def test_10_no_status_number_in_a_teams_view(played: dict[str, Player]) -> None:
+    during = played["AB1"].views[:-1]  # type: ignore[attr-defined]
+    assert during, "the test needs a turn before the end"
+    for views in during:
+        for team, view in views.items():
+            text = json.dumps(view)
+            assert '"steps"' not in text and '"status"' not in text and '"facts"' not in text, team
+            for r in view["reports"]:
+                assert "status" not in r
+    # once the game is over every team sees the master state (the umpire publishes it anyway)
+    final = played["AB1"].views[-1]["AB1"]  # type: ignore[attr-defined]
+    assert final["over"] is True and "1Para" in final["units"] and "steps" in final["units"]["1Para"]
+
+
+def test_the_game_ends_and_everyone_verifies_after_publication(played: dict[str, Player],
+                                                               tmp_path: Path) -> None:
+    gc = played["GC"]
+    status = json.loads(ok(gc.run("status", gc.dir, "--json")).out)
+    assert status.get("outcome"), status
+    ok(gc.run("publish", gc.dir, "--key", "control"))
+    for s in TEAMS:
+        ok(gc.send(played[s], ["publication.json"]))
+        res = played[s].run("verify", played[s].dir)
+        assert res.code == 0, res.err
+        assert "every sealed order opened" in res.out
+    res = pbem("verify", played["SS9"].dir, home=tmp_path / "stranger")
+    assert res.code == 0, res.err
+
+
+def test_p8_a_publication_that_changes_a_teams_committed_orders_is_caught(played: dict[str, Player],
+                                                                        tmp_path: Path) -> None:
+    # Game Control's modified client publishes AB1's turn-1 order sheet with one line changed.
+    from pbem.engine.sealed import PUBLICATION_TYPE
+    from pbem.protocol.canonical import canonical_bytes
+    from pbem.protocol.dsse import envelope_bytes, parse_envelope, sign
+
+    gc = played["GC"]
+    if not (gc.dir / "publication.json").exists():
+        ok(gc.run("publish", gc.dir, "--key", "control"))
+    copy = tmp_path / "forged"
+    shutil.copytree(gc.dir, copy)
+    env = parse_envelope((copy / "publication.json").read_bytes(), max_bytes=1 << 24, what="publication")
+    value = json.loads(env.body())
+    sheet = value["orders"]["1"]["orders"]
+    assert sheet["team"] == "AB1" and sheet["lines"]
+    sheet["lines"][0]["intention"] = "hold" if sheet["lines"][0]["intention"] != "hold" else "prepare"
+    forged = envelope_bytes(sign(canonical_bytes(value), PUBLICATION_TYPE, [gc.private()]))
+    (copy / "publication.json").write_bytes(forged)
+    res = pbem("verify", copy, home=tmp_path / "stranger")
+    assert res.code == 1 and "publication.json" in res.err and "do not match its commitment" in res.err
