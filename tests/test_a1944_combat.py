@@ -82,9 +82,8 @@ def test_7_1_overall_type_is_the_cheapest_used() -> None:
 
 
 def test_7_1_artillery_and_air_by_attack_type() -> None:
-    assert not c.artillery_allowed("M", attacker=True)
-    assert not c.artillery_allowed("M", attacker=False)
-    assert c.artillery_allowed("N", attacker=True) and c.artillery_allowed("N", attacker=False)
+    assert not c.artillery_allowed("M")
+    assert c.artillery_allowed("N") and c.artillery_allowed("P")
     assert [c.air_allowed(t, attacker=True) for t in ("M", "N", "P")] == [False, False, True]
     assert c.air_allowed("P", attacker=False)
 
@@ -92,6 +91,7 @@ def test_7_1_artillery_and_air_by_attack_type() -> None:
 def test_13_first_airborne_exception_any_type_but_mobile() -> None:
     assert c.air_allowed("N", attacker=True, exception_1ab=True)
     assert not c.air_allowed("M", attacker=True, exception_1ab=True)
+    assert not c.air_allowed("N", attacker=False, exception_1ab=True)
 
 
 def test_7_1_attack_needs_its_mp() -> None:
@@ -112,6 +112,21 @@ def test_3_4_normal_or_prepared_attack_once_a_turn() -> None:
     assert c.attack_problems("P", 10, ["P"]) != []
     assert "[3.4, 7.2]" in c.attack_problems("N", 10, ["M"])[0]
     assert not c.moves_after_combat("N") and not c.moves_after_combat("P")
+
+
+def test_4_3_combat_compulsory_after_moving_into_an_enemy_zone() -> None:
+    assert c.attack_compulsory(ended_move_in_enemy_zoc=True, terrain="clear")
+    assert c.attack_compulsory(ended_move_in_enemy_zoc=True, terrain="woods")
+    assert not c.attack_compulsory(ended_move_in_enemy_zoc=False, terrain="clear")
+
+
+def test_4_3_no_compulsory_combat_in_town_position_or_after_advance() -> None:
+    assert not c.attack_compulsory(ended_move_in_enemy_zoc=True, terrain="town")
+    assert not c.attack_compulsory(ended_move_in_enemy_zoc=True, terrain="city")
+    assert not c.attack_compulsory(ended_move_in_enemy_zoc=True, terrain="clear",
+                                   prepared_position=True)
+    assert not c.attack_compulsory(ended_move_in_enemy_zoc=True, terrain="clear",
+                                   by_advance=True)
 
 
 # -- odds [7.4] ------------------------------------------------------------------------------------

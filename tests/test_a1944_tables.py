@@ -222,3 +222,16 @@ def test_replaced_tec_file_changes_costs(tmp_path: Path) -> None:
     path.write_text(json.dumps(data), encoding="utf-8")
     assert t.load_tec(path).entry_halves("polder") == 3
     assert t.default_tec().entry_halves("polder") == 4
+
+
+def test_missing_or_oversized_replacement_is_an_input_error(tmp_path: Path) -> None:
+    with pytest.raises(InputError, match="cannot be read"):
+        t.load_crt(tmp_path / "absent.json")
+    big = tmp_path / "big.json"
+    big.write_text(" " * (t.MAX_BYTES + 1), encoding="utf-8")
+    with pytest.raises(InputError, match="larger than"):
+        t.load_tec(big)
+    bad = tmp_path / "bad.json"
+    bad.write_text("{", encoding="utf-8")
+    with pytest.raises(InputError, match="not JSON"):
+        t.load_crt(bad)

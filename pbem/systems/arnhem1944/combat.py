@@ -80,7 +80,7 @@ def overall_type(types: Iterable[AttackType]) -> AttackType:
     return min(chosen, key=lambda t: MP_COST[t])
 
 
-def artillery_allowed(attack_type: AttackType, *, attacker: bool) -> bool:
+def artillery_allowed(attack_type: AttackType) -> bool:
     """[7.1]: no artillery for either side in a mobile assault; both sides may have it in a normal
     or prepared attack."""
     return attack_type != "M"
@@ -88,10 +88,10 @@ def artillery_allowed(attack_type: AttackType, *, attacker: bool) -> bool:
 
 def air_allowed(attack_type: AttackType, *, attacker: bool, exception_1ab: bool = False) -> bool:
     """[7.1, 13]: air support only in prepared attacks, for either side; 1st Airborne's two
-    missions [13 exception] also in normal attacks, never in mobile ones."""
+    missions [13 exception] also in its normal attacks, never in mobile ones."""
     if attack_type == "P":
         return True
-    return exception_1ab and attack_type == "N"
+    return attacker and exception_1ab and attack_type == "N"
 
 
 def attack_problems(attack_type: AttackType, mp_left_halves: int,
@@ -114,6 +114,21 @@ def attack_problems(attack_type: AttackType, mp_left_halves: int,
 def moves_after_combat(attack_type: AttackType) -> bool:
     """[3.4, 7.2]: only a mobile assault lets the unit move (and fight) on afterwards."""
     return attack_type == "M"
+
+
+TOWNS: Final = frozenset({"town", "city"})
+"""Hex kinds that are "a town, village" for [4.3] (Arnhem and Nijmegen are towns too)."""
+
+
+def attack_compulsory(*, ended_move_in_enemy_zoc: bool, terrain: str,
+                      prepared_position: bool = False, by_advance: bool = False) -> bool:
+    """[3.4, 4.3, 11.2]: a unit that ends its movement in an enemy zone during its activation
+    must attack before the activation ends, unless it is in a town or a prepared position, or
+    entered the zone by advancing after combat. A unit that only began next to the enemy need
+    not attack (``ended_move_in_enemy_zoc`` is false for it)."""
+    if not ended_move_in_enemy_zoc or by_advance:
+        return False
+    return not (terrain in TOWNS or prepared_position)
 
 
 NAMES: Final[dict[AttackType, str]] = {"M": "mobile assault", "N": "normal attack",
@@ -197,9 +212,9 @@ def combat_problems(attack: Attack, tec: Tec) -> list[str]:
                 for k in a.across):
             out.append(f"{a.unit.id} cannot attack across {', '.join(sorted(a.across))} without a "
                        "bridge or ferry [12.1]")
-    if attack.attack_support and not artillery_allowed(kind, attacker=True):
+    if attack.attack_support and not artillery_allowed(kind):
         out.append("a mobile assault has no artillery support [7.1]")
-    if attack.defence_support and not artillery_allowed(kind, attacker=False):
+    if attack.defence_support and not artillery_allowed(kind):
         out.append("against a mobile assault the defender has no artillery support [7.1]")
     if attack.air_attacker and not air_allowed(kind, attacker=True,
                                                exception_1ab=attack.exception_1ab):
@@ -621,7 +636,7 @@ def morale_split(number: int, minimum: int, morale: int,
 
 
 __all__ = [
-    "ATTACK_TYPES", "MP_COST", "OFF_MAP", "Attack", "Attacker", "CombatUnit", "HexMap", "Odds",
+    "ATTACK_TYPES", "MP_COST", "OFF_MAP", "TOWNS", "Attack", "Attacker", "attack_compulsory", "CombatUnit", "HexMap", "Odds",
     "Retreat", "Split", "Surroundings", "advance_problems", "air_allowed", "armour_shift",
     "artillery_allowed", "attack_problems", "attack_strength", "bridge_shift", "combat_problems",
     "defence_strength", "first_loss_candidates", "hexside_shift", "loss_order_problems",

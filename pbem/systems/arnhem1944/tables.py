@@ -32,6 +32,7 @@ green minima to the defender only [7.5]; red minima are allowed on either side.
 
 from __future__ import annotations
 
+import functools
 import importlib.resources
 import json
 import re
@@ -243,12 +244,6 @@ class Tec:
         except KeyError:
             raise InputError(f"terrain {kind!r} is not on the TEC [6.3]") from None
 
-    def side(self, kind: str) -> HexsideKind | CrossingKind | RouteKind:
-        for table in (self.data.crossings, self.data.hexsides, self.data.routes):
-            if kind in table:
-                return table[kind]
-        raise InputError(f"hexside feature {kind!r} is not on the TEC [6.3]")
-
     def crossing(self, kinds: frozenset[str]) -> CrossingKind | None:
         """The crossing among a hexside's features, if any (the first in TEC order)."""
         for name, c in self.data.crossings.items():
@@ -417,9 +412,12 @@ def _read(path: Path | None, name: str) -> Any:
             text = (Path(__file__).resolve().parents[3] / "scenarios" / name).read_text(
                 encoding="utf-8")
     else:
-        if path.stat().st_size > MAX_BYTES:
-            raise InputError(f"{path}: larger than {MAX_BYTES} bytes")
-        text = path.read_text(encoding="utf-8")
+        try:
+            if path.stat().st_size > MAX_BYTES:
+                raise InputError(f"{path}: larger than {MAX_BYTES} bytes")
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as e:
+            raise InputError(f"{path}: cannot be read ({e})") from None
     try:
         return json.loads(text)
     except ValueError as e:
@@ -446,20 +444,13 @@ def load_tec(path: Path | None = None) -> Tec:
     return Tec.of(TecFile.model_validate(data))
 
 
-_DEFAULTS: dict[str, Crt | Tec] = {}
-
-
+@functools.cache
 def default_crt() -> Crt:
     """pbem's reconstructed CRT, read once."""
-    crt = _DEFAULTS.get("crt")
-    if not isinstance(crt, Crt):
-        crt = _DEFAULTS["crt"] = load_crt()
-    return crt
+    return load_crt()
 
 
+@functools.cache
 def default_tec() -> Tec:
     """pbem's reconstructed TEC, read once."""
-    tec = _DEFAULTS.get("tec")
-    if not isinstance(tec, Tec):
-        tec = _DEFAULTS["tec"] = load_tec()
-    return tec
+    return load_tec()
