@@ -8,6 +8,8 @@ import dataclasses
 from collections.abc import Sequence
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from pbem.systems.arnhem1944 import combat as c
 from pbem.systems.arnhem1944.tables import Result, default_crt, default_tec
@@ -156,6 +158,17 @@ def test_7_4_odds_rounded_for_the_defender_when_a_table_says_so(att: int, dfn: i
     assert c.odds_column(att, dfn, crt) == col
 
 
+@given(st.integers(0, 60), st.integers(1, 60))
+def test_7_4_more_attack_never_a_lower_column(att: int, dfn: int) -> None:
+    col = c.odds_column(att, dfn, CRT)
+    assert c.odds_column(att + 1, dfn, CRT) >= col
+    assert c.odds_column(att, dfn + 1, CRT) <= col
+    if 0 < col:  # rounded up: the column's ratio is at least the exact one, the previous's below
+        assert CRT.columns[col - 1] * dfn < att
+    if col < len(CRT.columns) - 1:
+        assert CRT.columns[col] * dfn >= att
+
+
 # -- armour [7.3] -----------------------------------------------------------------------------------
 
 
@@ -180,6 +193,12 @@ def test_7_3_armour_shift_capped_at_4_to_1(a: int, d: int, shift: int) -> None:
 @pytest.mark.parametrize(("a", "d", "shift"), [(1, 9, -4), (0, 2, -4), (2, 7, -4), (2, 5, -3)])
 def test_7_3_armour_shift_capped_at_1_to_4(a: int, d: int, shift: int) -> None:
     assert _armour(a, d) == shift
+
+
+@given(st.integers(0, 30), st.integers(0, 30))
+def test_7_3_armour_shift_is_the_same_from_either_side(x: int, y: int) -> None:
+    assert _armour(x, y) == -_armour(y, x)
+    assert -c.ARMOUR_CAP <= _armour(x, y) <= c.ARMOUR_CAP
 
 
 def test_7_3_five_to_six_is_1_to_1_and_the_larger_side_gets_a_column() -> None:
@@ -248,7 +267,7 @@ def test_6_3_stream_shift_only_when_every_attacker_crosses_it() -> None:
     assert c.hexside_shift(one, TEC) == 0
 
 
-def test_tec_ferry_halves_the_attacker_rounding_up() -> None:
+def test_12_1_ferry_halves_the_attacker_rounding_up() -> None:
     attack = c.Attack((c.Attacker(unit("A1", 5), "N", frozenset({"river", "ferry"})),
                        c.Attacker(unit("A2", 2), "N")), (unit("D1", 4),))
     assert c.attack_strength(attack, TEC) == 3 + 2

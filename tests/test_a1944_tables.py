@@ -37,6 +37,30 @@ def test_7_4_columns_are_exact_increasing_ratios() -> None:
     assert crt.odds_rounding == "attacker"
 
 
+def _at_least_as_good(x: t.Result, y: t.Result) -> bool:
+    """``y`` is no worse for the attacker than ``x``."""
+    return (y.attacker <= x.attacker and (y.attacker_min <= x.attacker_min or y.attacker < x.attacker)
+            and (y.defender, y.defender_min) >= (x.defender, x.defender_min))
+
+
+def test_7_1_reconstruction_better_rightwards_downwards_and_from_m_to_p() -> None:
+    """The reconstructed grids never get worse for the attacker with a higher die or odds, and a
+    prepared attack is never worse than a normal one, nor a normal than a mobile one [7.1]."""
+    crt = t.default_crt()
+    for grid in crt.results.values():
+        for r in range(6):
+            for col in range(len(crt.columns)):
+                if r < 5:
+                    assert _at_least_as_good(grid[r][col], grid[r + 1][col])
+                if col < len(crt.columns) - 1:
+                    assert _at_least_as_good(grid[r][col], grid[r][col + 1])
+    for r in range(6):
+        for col in range(len(crt.columns)):
+            m, n, p = (crt.results[k][r][col] for k in t.ATTACK_TYPES)
+            assert m.defender <= n.defender <= p.defender
+            assert m.attacker >= n.attacker >= p.attacker
+
+
 @pytest.mark.parametrize(("text", "expected"), [
     ("0/1", t.Result(0, 1)), ("2r/0", t.Result(2, 0, 1, 0)), ("0/3g", t.Result(0, 3, 0, 2)),
     ("1r/2r", t.Result(1, 2, 1, 1)),
