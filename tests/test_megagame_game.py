@@ -65,17 +65,10 @@ def my_view(p: Player) -> dict[str, Any]:
     return dict(views[p.side])
 
 
-def bot_sheet(p: Player) -> dict[str, Any]:
-    from pbem.engine.replay import open_checked
-
-    game = open_checked(p.dir)
-    orders: dict[str, Any] = game.ruleset.presenter().bot_orders(game.scenario, my_view(p), p.side)
-    return orders
-
-
 def play_turn(players: dict[str, Player]) -> None:
-    for s in TEAMS:
-        send_all(players, s, ok(players[s].submit(bot_sheet(players[s]))))
+    for s in TEAMS:  # each team's bot, from the team's own view (pbem bot, as a player runs it)
+        p = players[s]
+        send_all(players, s, ok(p.run("bot", p.dir, "--side", s, "--key", p.name)))
     gc = players["GC"]
     send_all(players, "GC", ok(gc.run("rule", gc.dir, "--key", "control", "--yes")))
     for s in TEAMS:

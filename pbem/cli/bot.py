@@ -58,7 +58,10 @@ def bot(ctx: click.Context, game_dir: Path, side: str, key_name: str, seed: int,
     decision = _current_decision(rp, "bot")
     if decision.side != side:
         raise InputError(f"it is {decision.side}'s decision ({decision.label}), not {side}'s")
-    orders = _bot_for(game)(game.scenario, rp.current.state, side, seed=seed)
+    from pbem.engine.play import state_for
+
+    # with hidden information the bot sees what the side sees: its own view, opened with its key
+    orders = _bot_for(game)(game.scenario, state_for(game, rp, side, key_name), side, seed=seed)
     if dry_run:
         echo(json.dumps(orders, indent=2, sort_keys=True))
         return
