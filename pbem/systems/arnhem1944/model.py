@@ -1,0 +1,421 @@
+"""Data models of a Vae Victis *Arnhem 1944* scenario: the map, the counters and formations, the
+set-up, the reinforcements and parachute drops, the turn track with its weather, the options and
+the victory conditions. Plain data validated by pydantic; the rules that use it live elsewhere.
+
+The game's vocabulary, with the cases that define it:
+
+- a counter has a combat value (CF), an armour or an antitank rating, combat steps and movement
+  points [1.1]; a unit of more than two steps has a second counter that replaces it once it is
+  down to two steps or fewer [1.2]; an HQ (EM) is a counter like the others [1.3]; artillery
+  has a bombardment value (BR), a defence factor (DF), a range and movement points, and one
+  step [1.4]; artillery has an armour value of 1 (errata); the XXX Corps engineer has no CF and
+  does not count for stacking [5, 12.1];
+- formations have an HQ and a colour [1.5] (the 82nd Airborne has no HQ [17]) and trace supply
+  to map edges, a hex or drop zones [10.1];
+- German reinforcements enter by a zone A-G on a turn and may be delayed, shifting zone by one
+  for each turn of delay [15.1]; XXX Corps enters by hex 0327 [15.3]; airborne reinforcements
+  drop within two hexes of a drop zone [15.2], historically or when the weather allows [17.3,
+  17.4], the Poles anywhere that fits 15.2 in the free drop;
+- ten turns of 24 hours [0.1, 2], historical or random weather [14];
+- victory: 12 infantry steps across the Neder Rijn, or both hexes of the Arnhem bridge [16].
+
+Hex numbers are ``XXYY`` as the text writes them (its ``305``, ``709``, ``922`` and ``327`` are
+``0305``, ``0709``, ``0922`` and ``0327``).
+"""
+
+from __future__ import annotations
+
+from functools import cached_property
+from typing import Literal
+
+from pydantic import Field, model_validator
+
+from pbem.maps.hexmap import Hex, hexside
+from pbem.systems.westwall.model import HexStr, MapData, Strict
+
+Side = Literal["AL", "DE"]
+ZoneId = Literal["A", "B", "C", "D", "E", "F", "G"]
+ZONES: tuple[ZoneId, ...] = ("A", "B", "C", "D", "E", "F", "G")
+"""In order round the map edge, so that 'one zone further' [15.1] is the next letter either way."""
+Edge = Literal["north", "east", "south", "west"]
+Weather = Literal["clear", "cloudy", "overcast"]
+
+HEX_TERRAIN = ("clear", "polder", "woods", "town", "city", "marsh")
+"""The hex terrain ids of this game's map (the TEC is keyed on them)."""
+HEXSIDE_TERRAIN = ("river", "canal", "stream", "bridge", "rail-bridge", "ferry")
+ROUTE_KINDS = ("road", "railway")
+
+
+# --------------------------------------------------------------------------------------------------
+# Map
+# --------------------------------------------------------------------------------------------------
+
+
+class Railway(Strict):
+    """A railway drawn as a chain of adjacent hexes (a route of its own kind)."""
+
+    kind: Literal["railway"] = "railway"
+    name: str = ""
+    hexes: list[HexStr]
+    off_map: list[Literal["start", "end"]] = Field(default_factory=list)
+
+
+class EntryZone(Strict):
+    """A reinforcement entry zone: a run of edge hexes [15.1, 17.2]."""
+
+    edge: Edge
+    name: str = ""
+    hexes: list[HexStr] = Field(min_length=1)
+
+
+class A1944Map(MapData):
+    """The WestWall map document (terrain, roads, water on hexsides, bridges, places) with this
+    game's railways and entry zones A-G. Roads are the ``routes`` (kind ``road``)."""
+
+    railways: list[Railway] = Field(default_factory=list)
+    entry_zones: dict[ZoneId, EntryZone] = Field(default_factory=dict)
+
+    @model_validator(mode="after")
+    def _zones_on_edges(self) -> A1944Map:
+        for z, zone in self.entry_zones.items():
+            edge = set(self.edge_hexes(zone.edge))
+            for h in zone.hexes:
+                if Hex.parse(h) not in edge:
+                    raise ValueError(f"[15.1] entry zone {z}: {h} is not on the {zone.edge} edge")
+        return self
+
+    @cached_property
+    def hexside_features(self) -> dict[tuple[Hex, Hex], frozenset[str]]:
+        """As the WestWall map's, with ``railway`` on the hexsides a railway runs along."""
+        acc = {k: set(v) for k, v in super().hexside_features.items()}
+        for rail in self.railways:
+            hs = [Hex.parse(h) for h in rail.hexes]
+            for a, b in zip(hs, hs[1:], strict=False):
+                acc.setdefault(hexside(a, b), set()).add("railway")
+        return {k: frozenset(v) for k, v in acc.items()}
+
+    def zone_of(self, h: Hex) -> ZoneId | None:
+        for z, zone in self.entry_zones.items():
+            if str(h) in zone.hexes:
+                return z
+        return None
+
+
+# --------------------------------------------------------------------------------------------------
+# Counters and formations
+# --------------------------------------------------------------------------------------------------
+
+Kind = Literal["combat", "hq", "artillery", "engineer"]
+Arm = Literal["infantry", "armour", "recce", "antitank", "hq", "artillery", "engineer"]
+Mobility = Literal["leg", "motorized", "mechanized", "tracked"]
+"""How a unit moves: out of supply, motorized, mechanized and tracked units halve their MP
+[10.2]; the engineer carries leg and motorized infantry [12.1]."""
+
+
+class ReducedCounter(Strict):
+    """The second counter of a unit of more than two steps, in play instead of the first once the
+    unit is down to ``steps`` steps [1.2]."""
+
+    id: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9/_.+-]*$")
+    steps: int = Field(ge=1, le=2)
+    cf: int = Field(ge=0)
+    armour: int = Field(0, ge=0)
+    antitank: int = Field(0, ge=0)
+    mp: int = Field(ge=0)
+
+
+class Counter(Strict):
+    """One unit [1.1-1.4]."""
+
+    id: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9/_.+-]*$")
+    name: str
+    side: Side
+    formation: str
+    kind: Kind
+    arm: Arm
+    mobility: Mobility
+    cf: int = Field(ge=0, description="Combat value [1.1]; 0 for artillery (DF when attacked [8.3])")
+    armour: int = Field(0, ge=0, description="Armour rating [1.1, 7.3]")
+    antitank: int = Field(0, ge=0, description="Antitank rating [1.1, 7.3]")
+    steps: int = Field(ge=1, le=4, description="Combat steps [1.2]")
+    mp: int = Field(ge=1, description="Movement points [1.1]")
+    br: int = Field(0, ge=0, description="Bombardment value (artillery) [1.4, 8.1]")
+    df: int = Field(0, ge=0, description="Defence factor (artillery) [1.4, 8.2]")
+    range: int = Field(0, ge=0, description="Range in hexes, target counted (artillery) [1.4, 8]")
+    defence_df: int | None = Field(
+        None, ge=0, description="DF when attacked or bombarded, if not the printed DF [8.3]")
+    supports_all: bool = Field(
+        False, description="Artillery that may support every unit of its side [8.4]")
+    reduced: ReducedCounter | None = Field(None, description="The second counter [1.2]")
+    morale: int = Field(ge=2, le=12, description="Morale rating of optional rule 7.5")
+    note: str = ""
+
+    @model_validator(mode="after")
+    def _coherent(self) -> Counter:
+        if (self.steps > 2) != (self.reduced is not None):
+            raise ValueError(f"[1.2] {self.id}: a second counter exactly when it has more than 2 steps")
+        if self.reduced is not None and self.reduced.steps >= self.steps:
+            raise ValueError(f"[1.2] {self.id}: the second counter must have fewer steps")
+        if self.armour and self.antitank:
+            raise ValueError(f"[1.1] {self.id}: an armour or an antitank rating, not both")
+        arms = {"hq": {"hq"}, "artillery": {"artillery"}, "engineer": {"engineer"},
+                "combat": {"infantry", "armour", "recce", "antitank"}}
+        if self.arm not in arms[self.kind]:
+            raise ValueError(f"{self.id}: arm {self.arm} does not fit kind {self.kind}")
+        if self.kind == "artillery":
+            if self.steps != 1 or not (self.br and self.df and self.range):
+                raise ValueError(f"[1.4] {self.id}: artillery has one step, a BR, a DF and a range")
+            if self.armour != 1:
+                raise ValueError(f"[errata] {self.id}: artillery has an armour value of 1")
+        elif self.br or self.df or self.range or self.defence_df is not None or self.supports_all:
+            raise ValueError(f"[1.4] {self.id}: only artillery has BR, DF and range")
+        if self.kind == "engineer" and self.cf:
+            raise ValueError(f"[12.1] {self.id}: the engineer has no CF")
+        return self
+
+    @property
+    def counts_for_stacking(self) -> bool:
+        """[5] the XXX Corps engineers do not count."""
+        return self.kind != "engineer"
+
+    @property
+    def is_infantry(self) -> bool:
+        """Infantry steps count for the bridgehead [16] and cross with the engineer [12.1]."""
+        return self.arm == "infantry"
+
+
+class SupplySource(Strict):
+    """Where a formation's HQ traces its supply road [10.1]."""
+
+    edges: list[Edge] = Field(default_factory=list)
+    hexes: list[HexStr] = Field(default_factory=list)
+    drop_zones: bool = Field(False, description="Units may trace to a drop zone (British, Poles)")
+    xxx_corps_hq: bool = Field(False, description="Units may trace to a XXX Corps HQ [10.1]")
+
+
+class Formation(Strict):
+    """A formation and its HQ (EM) [1.5]."""
+
+    id: str
+    name: str
+    side: Side
+    hq: str | None = Field(description="The HQ counter; None for the 82nd Airborne [17]")
+    colour: str = Field(pattern=r"^#[0-9a-f]{6}$")
+    corps: str = Field("", description="Corps it belongs to (XXX Corps: artillery support [8.4])")
+    supply: SupplySource
+    note: str = ""
+
+
+# --------------------------------------------------------------------------------------------------
+# Set-up, reinforcements, drops
+# --------------------------------------------------------------------------------------------------
+
+
+class Placement(Strict):
+    """A unit on the map at the start [17.1]: on ``hex``, or within ``within`` hexes of it on the
+    terrain listed (the 1st Airborne is placed by the drop procedure round its drop zone [15.2])."""
+
+    unit: str
+    hex: HexStr
+    within: int = Field(0, ge=0, le=2)
+    terrain: list[str] = Field(default_factory=list, description="Allowed terrain; empty: any")
+
+
+class Reinforcement(Strict):
+    """A unit entering on a turn by an entry zone (German [15.1]) or a hex (XXX Corps [15.3])."""
+
+    unit: str
+    turn: int = Field(ge=1)
+    zone: ZoneId | None = None
+    hex: HexStr | None = None
+
+    @model_validator(mode="after")
+    def _one_way_in(self) -> Reinforcement:
+        if (self.zone is None) == (self.hex is None):
+            raise ValueError(f"{self.unit}: a zone or a hex of entry, exactly one")
+        return self
+
+
+class ParaDrop(Strict):
+    """An airborne reinforcement group [15.2, 17.2-17.4]."""
+
+    group: str
+    units: list[str] = Field(min_length=1)
+    turn: int = Field(ge=1, description="The historical turn [17.2]; the earliest in a free drop")
+    dz: HexStr
+    radius: int = Field(2, ge=0, description="Units land within this many hexes of the DZ [15.2]")
+    terrain: list[str] = Field(description="Terrain a unit may land on [15.2]")
+    alternative_dz: bool = Field(
+        False, description="In the free drop the DZ may be moved to any hex free of the enemy in "
+        "allowed terrain (the Poles only) [15.2, 17.4]")
+
+
+# --------------------------------------------------------------------------------------------------
+# Turns, weather, options, victory
+# --------------------------------------------------------------------------------------------------
+
+
+class Turn(Strict):
+    turn: int = Field(ge=1)
+    date: str = Field(pattern=r"^1944-09-\d\d$")
+    weather: Weather = Field(description="The historical weather of the turn track [14.1]")
+
+
+class WeatherEffect(Strict):
+    """[14.3]"""
+
+    drops: bool
+    air_missions: int = Field(ge=0)
+
+
+class Options(Strict):
+    """The Allied player's choices before play [14.1, 17], and the optional rules."""
+
+    drop: Literal["historic", "free"] = Field(description="[17.3] historic, [17.4] free para drop")
+    weather: Literal["historical", "random"] = Field(description="[14.1] turn track or 1d6 [14.2]")
+    xxx_corps_early: bool = Field(False, description="[15.3] XXX Corps arrives one turn earlier")
+    simplified_sequence: bool = Field(False, description="[18.1]")
+    morale: bool = Field(False, description="[7.5] morale checks (errata)")
+
+
+class Victory(Strict):
+    """[16] Allied strategic victory: both hexes of the Arnhem road bridge in Allied hands;
+    secondary: a bridgehead of ``bridgehead_steps`` infantry steps beyond the Neder Rijn;
+    otherwise the Germans win."""
+
+    bridge: str = Field(description="The map line naming the Arnhem road bridge")
+    bridge_hexes: tuple[HexStr, HexStr]
+    river: str = Field(description="The map line of the Neder Rijn")
+    far_bank_hex: HexStr = Field(description="A hex on the bank the bridgehead must hold")
+    bridgehead_steps: int = Field(ge=1)
+    note: str = ""
+
+
+class Constants(Strict):
+    """Numbers the rules state, kept with the data so that each is written once."""
+
+    stacking_steps: int = Field(description="[5]")
+    formation_activation: int = Field(description="[1.5, 3.2] units of one formation in command")
+    general_activation: int = Field(description="[1.5, 3.3] any units")
+    command_range: int = Field(description="[9.1]")
+    supply_range: int = Field(description="[10.1] hexes to a DZ, an HQ or the road")
+    engineer_steps: int = Field(description="[12.1] infantry steps the engineer ferries a turn")
+    first_initiative: Side = Field(description="[2.1] the Allies have it on turn 1")
+    turn_end_roll: list[int] = Field(description="[2.2] a die showing one of these ends the turn")
+    first_airborne_air_missions: int = Field(description="[13] for the whole game")
+    artillery_armour: int = Field(description="[errata] artillery's armour value")
+
+
+class Scenario(Strict):
+    """An Arnhem 1944 scenario: everything needed to start a game, as data."""
+
+    id: str
+    system: Literal["arnhem1944"] = "arnhem1944"
+    title: str
+    game: Literal["arnhem1944"] = "arnhem1944"
+    rule: str
+    note: str = ""
+    sides: list[dict[str, str]]
+    first_player: Side
+    first_turn: int = 1
+    last_turn: int
+    map: A1944Map
+    options: Options
+    constants: Constants
+    turns: list[Turn]
+    weather_table: dict[int, Weather | Literal["same"]] = Field(description="[14.2] die -> weather")
+    weather_effects: dict[Weather, WeatherEffect]
+    formations: list[Formation]
+    counters: list[Counter]
+    setup: list[Placement]
+    reinforcements: list[Reinforcement]
+    para_drops: list[ParaDrop]
+    victory: Victory
+
+    @cached_property
+    def counter(self) -> dict[str, Counter]:
+        return {c.id: c for c in self.counters}
+
+    @cached_property
+    def formation(self) -> dict[str, Formation]:
+        return {f.id: f for f in self.formations}
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Scenario:
+        problems = self.problems()
+        if problems:
+            raise ValueError("; ".join(problems))
+        return self
+
+    def problems(self) -> list[str]:
+        """Every inconsistency of the data, each with its rule case."""
+        out: list[str] = []
+        ids = [c.id for c in self.counters]
+        reduced = [c.reduced.id for c in self.counters if c.reduced is not None]
+        dup = sorted({i for i in ids + reduced if (ids + reduced).count(i) > 1})
+        if dup:
+            out.append(f"counter ids repeated: {', '.join(dup)}")
+        counters = {c.id: c for c in self.counters}
+        forms = {f.id: f for f in self.formations}
+        if [t.turn for t in self.turns] != list(range(self.first_turn, self.last_turn + 1)):
+            out.append(f"[2] the turn track must run {self.first_turn}-{self.last_turn}")
+        if sorted(self.weather_table) != [1, 2, 3, 4, 5, 6]:
+            out.append("[14.2] the weather table has one entry per die face")
+        for f in self.formations:
+            if f.hq is not None:
+                hq = counters.get(f.hq)
+                if hq is None or hq.kind != "hq" or hq.formation != f.id:
+                    out.append(f"[1.5] {f.id}: HQ {f.hq} is not an HQ counter of the formation")
+        for c in self.counters:
+            form = forms.get(c.formation)
+            if form is None:
+                out.append(f"[1.5] {c.id}: unknown formation {c.formation}")
+            elif form.side != c.side:
+                out.append(f"[1.5] {c.id}: side {c.side} differs from its formation's")
+            if c.kind == "hq" and (form is None or form.hq != c.id):
+                out.append(f"[1.3] {c.id}: an HQ counter its formation does not name")
+        placed: list[str] = [p.unit for p in self.setup]
+        placed += [r.unit for r in self.reinforcements]
+        placed += [u for d in self.para_drops for u in d.units]
+        for uid in sorted(set(placed) - set(counters)):
+            out.append(f"[17] unknown unit {uid}")
+        for uid in sorted(set(counters) - set(placed)):
+            out.append(f"[17] {uid} is neither set up, a reinforcement nor in a drop")
+        for uid in sorted({u for u in placed if placed.count(u) > 1}):
+            out.append(f"[17] {uid} is placed more than once")
+        for r in self.reinforcements:
+            if not self.first_turn <= r.turn <= self.last_turn:
+                out.append(f"[15] {r.unit}: turn {r.turn} is off the turn track")
+            if r.zone is not None and r.zone not in self.map.entry_zones:
+                out.append(f"[15.1] {r.unit}: the map has no entry zone {r.zone}")
+        hexes = [(p.unit, p.hex) for p in self.setup] + [
+            (r.unit, r.hex) for r in self.reinforcements if r.hex is not None] + [
+            (d.group, d.dz) for d in self.para_drops] + [
+            ("victory", h) for h in self.victory.bridge_hexes] + [
+            ("victory", self.victory.far_bank_hex)]
+        for what, h in hexes:
+            if not self.map.on_map(Hex.parse(h)):
+                out.append(f"[17] {what}: hex {h} is off the map")
+        for f in self.formations:
+            for h in f.supply.hexes:
+                if not self.map.on_map(Hex.parse(h)):
+                    out.append(f"[10.1] {f.id}: supply hex {h} is off the map")
+        for d in self.para_drops:
+            for uid in d.units:
+                unit = counters.get(uid)
+                if unit is not None and unit.side != "AL":
+                    out.append(f"[15.2] {d.group}: {uid} is not Allied")
+        names = {ln.name for ln in self.map.lines}
+        for name in (self.victory.bridge, self.victory.river):
+            if name not in names:
+                out.append(f"[16] the map has no line {name!r}")
+        return out
+
+    def steps_at_start(self) -> dict[str, int]:
+        """Steps placed on each set-up hex that takes units exactly (``within`` 0) [5]."""
+        out: dict[str, int] = {}
+        for p in self.setup:
+            c = self.counter[p.unit]
+            if p.within == 0 and c.counts_for_stacking:
+                out[p.hex] = out.get(p.hex, 0) + c.steps
+        return out
