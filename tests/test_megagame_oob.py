@@ -20,6 +20,7 @@ from pbem.systems.megagame.oob import (
     start_hex,
     supply_dump,
     supply_hq,
+    supply_transport,
     teams,
     turn_label,
 )
@@ -373,3 +374,12 @@ def test_problem_type_of_another_nation() -> None:
     data = _raw()
     _unit(data, "gb-7-kosb")["type"] = "us-glider-bn"
     assert _problems(data) == ["unit gb-7-kosb: a us type in a british formation"]
+
+
+def test_11b_transport_units_as_supply_values() -> None:
+    oob = load_oob()
+    rasc = supply_transport(oob, oob.unit("gb-gds-rasc"))
+    assert (rasc.capacity, rasc.load, str(rasc.hex), rasc.nation) == (10, Stock(6, 4), "0881",
+                                                                      "british")
+    kolonne = supply_transport(oob, oob.unit("de-9ss-kolonne"))
+    assert (kolonne.capacity, kolonne.nation) == (10, "german")

@@ -772,6 +772,9 @@ def air_forces() -> None:
                   "off-map: Belgian airfields (Antwerp-Deurne, Brussels-Melsbroek; 124 Wing to "
                   "Eindhoven from 22 Sep)", cont,
                   "2nd TAF: Europe-based, so it may fly Cab Rank [12]")
+    squadrons("gb-126-wing", "No. 126 Wing RCAF (Sqns 401, 411, 412, 442)", "allied", "fighter",
+              "Spitfire IX", 4, "off-map: Belgian airfields (Le Culot, Brussels)", cont,
+              "2nd TAF cover over the corridor")
     squadrons("gb-adgb-spitfire", "ADGB Spitfire and Tempest wings", "allied", "fighter",
               "Spitfire IX, Tempest V", 18, "off-map: East Anglia and Kent, England", eng,
               "escort and cover of the lifts; grounded when England is fogbound")

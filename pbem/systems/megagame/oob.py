@@ -267,6 +267,16 @@ def supply_hq(oob: OrderOfBattle, u: Unit, at: Hex | str | None = None,
                      supply.Stock(s.ammo, s.fuel))
 
 
+def supply_transport(oob: OrderOfBattle, u: Unit, at: Hex | str | None = None,
+                     book: ProfileBook | None = None) -> supply.Transport:
+    """A supply transport unit (RASC company, Kolonne) with its capacity and initial load [11b]."""
+    t = (book or load_profiles()).get(u.type)
+    s = u.supply or Stock()
+    return supply.Transport(u.id, oob.division(u.division).nation,
+                            Hex.parse(at if at is not None else start_hex(u)), t.lift,
+                            supply.Stock(s.ammo, s.fuel))
+
+
 def supply_dump(d: DumpDef, at: Hex | str | None = None) -> supply.Dump:
     return supply.Dump(d.id, d.nation, Hex.parse(at if at is not None else start_hex(d)), d.lift,
                        supply.Stock(d.stock.ammo, d.stock.fuel), d.reach_km)
