@@ -167,7 +167,7 @@ def test_steps_lost_at_the_start() -> None:
     ("pl-atk-bty", 6, "LZ L"), ("pl-2-para", 10, "DZ K"), ("pl-1-para", 14, "DZ O"),
     ("us-2-504", 2, "DZ O"), ("us-1-505", 2, "DZ N"), ("us-1-508", 2, "DZ T"),
     ("us-1-325", 14, "DZ O"), ("us-1-501", 2, "DZ A-1"), ("us-2-502", 2, "DZ B"),
-    ("us-1-506", 2, "DZ C"), ("us-1-327", 6, "LZ W"),
+    ("us-1-506", 2, "DZ C"), ("us-1-327", 4, "LZ W"), ("us-1-401", 6, "LZ W"),
 ])
 def test_lifts_historical_turns(uid: str, turn: int, zone: str) -> None:
     """First lift 17 Sep pm (turn 2), second 18 Sep pm (4), third 19 Sep pm (6), the Poles at

@@ -135,7 +135,7 @@ def test_11_no_fuel_connects_to_the_combat_factor() -> None:
     assert combat_unit(inf, None) is inf
 
 
-# -- results table: the defender's supply losses ----------------------------------------------------
+# -- results table: the defender's supply losses ---------------------------------------------------
 
 @pytest.mark.parametrize(("band", "units", "points"), [
     ("total success", 3, 6), ("success", 3, 3), ("limited success", 2, 2),
@@ -199,7 +199,7 @@ def test_11a_refused_delivery_raises_and_changes_nothing() -> None:
         dump_deliver(dump, _hq(0, 0), Stock(1, 0))
 
 
-# -- 11b: transport units, parked supplies, air resupply --------------------------------------------
+# -- 11b: transport units, parked supplies, air resupply -------------------------------------------
 
 def test_11b_transport_loads_at_the_dump_and_unloads_at_the_hq() -> None:
     rasc = Transport("250 Coy RASC", "british", H("2030"), 10)
@@ -240,7 +240,7 @@ def test_11_air_resupply_parks_on_the_dz() -> None:
     assert full.stock == Stock(6, 2)
 
 
-# -- moving a dump ----------------------------------------------------------------------------------
+# -- moving a dump ---------------------------------------------------------------------------------
 
 def test_11_moving_a_dump_leaves_its_supplies_behind() -> None:
     dump, left = move_dump(_dump(), H("2050"), 20)

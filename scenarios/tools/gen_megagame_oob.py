@@ -52,7 +52,7 @@ def open_hex(lat: float, lon: float) -> str:
     raise ValueError(f"no open hex near {lat}, {lon}")
 
 
-# -- turns and weather ------------------------------------------------------------------------------
+# -- turns and weather -----------------------------------------------------------------------------
 
 DAYS = list(range(17, 26))
 
@@ -64,8 +64,8 @@ def turn(day: int, half: str) -> int:
 
 WEATHER: list[tuple[int, str, str, str, str, str]] = [
     # (day, half, sky over the battlefield, flying from England, flying on the continent, note)
-    (17, "am", "fair", "good", "good", "a fine Sunday after early haze; the bombers strike flak and "
-                                      "barracks before the lift"),
+    (17, "am", "fair", "good", "good",
+     "a fine Sunday after early haze; the bombers strike flak and barracks before the lift"),
     (17, "pm", "fair", "good", "good", "the first lift lands in near-perfect conditions"),
     (18, "am", "overcast", "none", "limited", "fog and low cloud over the English bases hold the "
                                              "second lift back"),
@@ -82,12 +82,13 @@ WEATHER: list[tuple[int, str, str, str, str, str]] = [
     (22, "am", "rain", "none", "none", "low cloud and rain; no air supply"),
     (22, "pm", "rain", "none", "limited", "rain"),
     (23, "am", "overcast", "limited", "limited", "cloud lifting"),
-    (23, "pm", "fair", "good", "good", "the last glider lift: 325th Glider Infantry and the rest of "
-                                      "the Poles near Grave"),
+    (23, "pm", "fair", "good", "good",
+     "the last glider lift: 325th Glider Infantry and the rest of the Poles near Grave"),
     (24, "am", "rain", "none", "limited", "rain"),
     (24, "pm", "rain", "none", "limited", "rain and low cloud"),
     (25, "am", "rain", "none", "limited", "rain"),
-    (25, "pm", "rain", "none", "none", "heavy rain covers the night withdrawal over the Neder Rijn"),
+    (25, "pm", "rain", "none", "none",
+     "heavy rain covers the night withdrawal over the Neder Rijn"),
 ]
 
 # -- formations ------------------------------------------------------------------------------------
@@ -357,10 +358,13 @@ def allied() -> None:
              air(T2, "DZ C"), objective=("1162", "Son bridge") if i < 3 else
              ("1069", "Eindhoven"))
     unit("us-327-hq", "HQ 327th Glider Infantry Regiment", "us-airborne-regt-hq", div, None,
-         air(T6, "LZ W"))
-    for uid, name in (("us-1-327", "1st Bn, 327th GIR"), ("us-2-327", "2nd Bn, 327th GIR"),
-                      ("us-1-401", "1st Bn, 401st GIR (3rd Bn of the 327th)")):
-        unit(uid, name, "us-glider-bn", div, "us-327-hq", air(T6, "LZ W"))
+         air(T4, "LZ W"))
+    for uid, name, t in (("us-1-327", "1st Bn, 327th GIR", T4),
+                         ("us-2-327", "2nd Bn, 327th GIR", T4),
+                         ("us-1-401", "1st Bn, 401st GIR (3rd Bn of the 327th)", T6)):
+        unit(uid, name, "us-glider-bn", div, "us-327-hq", air(t, "LZ W"),
+             note="the split of the glider infantry between the 18 and 19 Sep lifts is a "
+                  "judgement where the histories differ")
     unit("us-377-pfab", "377th Parachute Field Artillery Bn", "us-airborne-arty-bn", div,
          "us-101-hq", air(T6, "LZ W"))
     unit("us-321-gfab", "321st Glider Field Artillery Bn", "us-airborne-arty-bn", div,
@@ -375,7 +379,8 @@ def allied() -> None:
 
     # XXX Corps: up Hell's Highway from Joe's bridge
     div = "gb-gds-armd"
-    unit("gb-gds-hq", "HQ Guards Armoured Division", "gb-div-hq", div, None, road(T2, "joes-bridge"))
+    unit("gb-gds-hq", "HQ Guards Armoured Division", "gb-div-hq", div, None,
+         road(T2, "joes-bridge"))
     unit("gb-5-gds-bde-hq", "HQ 5th Guards Armoured Brigade", "gb-armd-bde-hq", div, None,
          road(T2, "joes-bridge"))
     unit("gb-2-ig", "2nd (Armoured) Bn Irish Guards", "gb-armd-regt", div, "gb-5-gds-bde-hq",
@@ -545,9 +550,11 @@ def german() -> None:
          "de-kg-brinkmann-hq", road(T6, "zevenaar"), steps=2,
          note="a company of the heavy battalion's profile, two steps down")
     unit("de-kg-reinhold-hq", "Stab KG Reinhold", "de-regt-hq", div, None, road(T4, "pannerden"))
-    unit("de-10ss-euling", "II./SS-Pz.Gren.Rgt. 22 (Euling)", "de-weak-pzgren-bn", div,
-         "de-kg-reinhold-hq", road(T4, "pannerden"), note="held the Valkhof and Hunner Park at "
-                                                         "the south end of the Waal bridge")
+    unit("de-10ss-euling", "SS-Btl. Euling", "de-weak-pzgren-bn", div, "de-kg-reinhold-hq",
+         road(T4, "pannerden"),
+         note="held the Valkhof and Hunner Park at the south end of the Waal bridge; a "
+              "Hohenstaufen panzergrenadier battalion under KG Reinhold in the battle (the "
+              "sources differ on its parent regiment), so in the 10. SS team here")
     unit("de-10ss-pz", "II./SS-Pz.Rgt. 10 (Pz IV)", "de-weak-pz-bn", div, "de-kg-reinhold-hq",
          road(T5, "pannerden"))
     unit("de-10ss-pi", "SS-Pz.Pi.Btl. 10", "engineer-bn", div, "de-kg-reinhold-hq",
@@ -863,7 +870,8 @@ RECONSTRUCTED = (
     "type (German units mostly 'weak' types or a step or two down, as Annex A advises); set-up "
     "hexes (places the histories name, rounded to the 1 km map; drop zones moved to the nearest "
     "open hex where the map's circular woods cover the heath); road entry turns within a half-day; "
-    "the numbering of the 406th's battalions; initial supplies, dumps and their stocks; the air "
+    "the numbering of the 406th's battalions; the lift of each airborne artillery and glider "
+    "unit where the histories differ; initial supplies, dumps and their stocks; the air "
     "order of battle (units that flew over the corridor, strengths in squadrons; German Gruppen as "
     "four Staffeln). Generated by scenarios/tools/gen_megagame_oob.py: edit the script, not this "
     "file. A player who owns the printed game may replace it."
