@@ -20,6 +20,7 @@ from pbem.systems.megagame.supply import (
     Parked,
     Stock,
     Transport,
+    activity,
     air_resupply_drop,
     combat_loss,
     combat_unit,
@@ -134,7 +135,7 @@ def test_11_no_fuel_connects_to_the_combat_factor() -> None:
     assert combat_unit(inf, None) is inf
 
 
-# -- results table: the defender's supply losses ----------------------------------------------------
+# -- results table: the defender's supply losses ---------------------------------------------------
 
 @pytest.mark.parametrize(("band", "units", "points"), [
     ("total success", 3, 6), ("success", 3, 3), ("limited success", 2, 2),
@@ -198,7 +199,7 @@ def test_11a_refused_delivery_raises_and_changes_nothing() -> None:
         dump_deliver(dump, _hq(0, 0), Stock(1, 0))
 
 
-# -- 11b: transport units, parked supplies, air resupply --------------------------------------------
+# -- 11b: transport units, parked supplies, air resupply -------------------------------------------
 
 def test_11b_transport_loads_at_the_dump_and_unloads_at_the_hq() -> None:
     rasc = Transport("250 Coy RASC", "british", H("2030"), 10)
@@ -239,7 +240,7 @@ def test_11_air_resupply_parks_on_the_dz() -> None:
     assert full.stock == Stock(6, 2)
 
 
-# -- moving a dump ----------------------------------------------------------------------------------
+# -- moving a dump ---------------------------------------------------------------------------------
 
 def test_11_moving_a_dump_leaves_its_supplies_behind() -> None:
     dump, left = move_dump(_dump(), H("2050"), 20)
@@ -272,3 +273,27 @@ def test_11_empty_dump_moves_without_leaving_a_stack() -> None:
 def test_11_negative_stock_refused() -> None:
     with pytest.raises(ValueError, match=r"\[11\]"):
         Stock(1, 0) - Stock(2, 0)
+
+
+@pytest.mark.parametrize(("intention", "posture", "combats", "moved", "stock"), [
+    ("attack", "tactical", 1, True, Stock(1, 1)),
+    ("breakthrough", "tactical", 2, True, Stock(2, 1)),  # fought twice in the turn
+    ("probe", "tactical", 1, True, Stock(0, 1)),  # contact, no attack
+    ("move", "non-tactical", 1, True, Stock(0, 1)),  # stops at the enemy, does not attack
+    ("hold", "tactical", 0, False, Stock(0, 0)),
+    ("prepare", "tactical", 0, True, Stock(0, 1)),  # moving up a short distance
+    ("hold", "rest", 0, True, Stock(0, 0)),  # resting units do not move
+])
+def test_5_11_supplies_used_by_order_and_posture(intention: str, posture: str, combats: int,
+                                                 moved: bool, stock: Stock) -> None:
+    """A mechanised unit under each intention: ammunition only for attacks it was ordered to
+    make, fuel for a turn it moved or fought."""
+    a = activity("T", HQ_HEX, mechanised=True, intention=intention, posture=posture,
+                 moved=moved, combats=combats)
+    assert needs(a) == stock
+
+
+def test_11_mechanised_unit_attacked_while_holding_burns_fuel_only() -> None:
+    a = activity("T", HQ_HEX, mechanised=True, intention="hold", posture="tactical",
+                 attacked=True)
+    assert needs(a) == Stock(0, 1)

@@ -169,6 +169,16 @@ def needs(a: Activity) -> Stock:
     return Stock(a.attacks + a.fires, fuel)
 
 
+def activity(unit: str, hex: Hex, *, mechanised: bool, intention: str, posture: str,
+             moved: bool = False, combats: int = 0, attacked: bool = False,
+             fires: int = 0) -> Activity:
+    """The supply side of one order-sheet line's outcome [5, 11]: ``combats`` counts as attacks
+    only under Attack or Breakthrough orders (Probe and Move stop at the enemy, Hold and Prepare
+    do not attack); a unit at Rest does not move; ``attacked``: the enemy attacked it."""
+    attacks = combats if intention in ("attack", "breakthrough") else 0
+    return Activity(unit, hex, mechanised, attacks, fires, moved and posture != "rest", attacked)
+
+
 @dataclass(frozen=True)
 class UnitSupply:
     """What a unit got from its HQ this turn and what follows from it."""
