@@ -16,7 +16,8 @@ by Driel, 0604 (SS-Pz.Gren.Ausb.Btl. 16 [17.1]) between Wolfheze and Oosterbeek,
 reconnaissance battalion [17.1]) at Lent on their north end, 1405 (SS-Panzer-Regiment 9 [17.1]) in
 Arnhem, 1126 and 1127 (the 82nd Airborne [17.1]) in the woods below the Groesbeek heights and 0327
 (XXX Corps' way in [15.3, 17.2]) on the Grave road where it leaves the map's southern edge. No
-anchor bends the ground: the only choices are where 0305 lies and how far the map reaches.
+anchor bends the ground: the choices are where 0305 lies, a turn of the grid by one degree
+(``TURN_DEG``: without it the Grave road leaves by 0227) and how far the map reaches.
 
 On top of the shared geography (``market_garden.py``, unchanged) this tool adds what a map at this
 scale needs and the shared description leaves out (``EXTRA``): the Linge (a stream across the
@@ -177,8 +178,9 @@ RECONSTRUCTED = (
     "reconstruction from real geography) and the additions listed in the tool; do not edit by "
     "hand. The Vae Victis map is not in our sources. Grid: one kilometre between hex centres "
     "[0.1], north up, flat-topped hexes in columns, even columns half a hex lower; hex numbers "
-    "XXYY with the column XX running west to east and the row YY north to south. The hexes the "
-    "text names fix the grid without any bending: with 0305 (the 1st Airborne drop zone, 17.1) "
+    "XXYY with the column XX running west to east and the row YY north to south, the grid turned "
+    "one degree clockwise from true north (so that the Grave road leaves the map by 0327 rather "
+    "than 0227). The hexes the text names fix the grid without any bending: with 0305 (the 1st Airborne drop zone, 17.1) "
     "on the Renkum heath between Heelsum and Wolfheze, 0709 (the Polish drop zone, 17.2) falls "
     "by Driel, 0604 (SS-Pz.Gren.Ausb.Btl. 16) between Wolfheze and Oosterbeek, 0601 (Kampfgruppe "
     "Weber) on the northern edge above it, 0922 and 1022 (Kampfgruppe Henke) in Nijmegen at the "

@@ -259,6 +259,7 @@ class Turn(Strict):
     turn: int = Field(ge=1)
     date: str = Field(pattern=r"^1944-09-\d\d$")
     weather: Weather = Field(description="The historical weather of the turn track [14.1]")
+    note: str = ""
 
 
 class WeatherEffect(Strict):
@@ -304,6 +305,8 @@ class Constants(Strict):
     turn_end_roll: list[int] = Field(description="[2.2] a die showing one of these ends the turn")
     first_airborne_air_missions: int = Field(description="[13] for the whole game")
     artillery_armour: int = Field(description="[errata] artillery's armour value")
+    delay_zone_shift: int = Field(
+        description="[15.1] zones a German reinforcement may move for each turn it is delayed")
 
 
 class Scenario(Strict):
