@@ -86,6 +86,13 @@ def from_grid(col: float, row: float) -> tuple[float, float]:
 PROJECTION = Projection(COLS, ROWS, to_grid, from_grid)
 
 EXTRA: dict[str, list[dict[str, Any]]] = {
+    "places": [
+        {"name": "Heelsum", "kind": "village", "at": [51.985, 5.752]},
+        {"name": "Heveadorp", "kind": "village", "at": [51.977, 5.805]},
+        {"name": "Valburg", "kind": "village", "at": [51.911, 5.790]},
+        {"name": "Oosterhout", "kind": "village", "at": [51.879, 5.823]},
+        {"name": "Berg en Dal", "kind": "village", "at": [51.822, 5.918]},
+    ],
     "water": [
         {"name": "Linge", "kind": "stream",
          "points": [[51.889, 6.045], [51.898, 5.965], [51.914, 5.900], [51.911, 5.860],
@@ -123,7 +130,9 @@ EXTRA: dict[str, list[dict[str, Any]]] = {
     ],
 }
 """Added to the shared geography for this map only (RECONSTRUCTED from real geography, a handful of
-points each). The Linge rises by Doornenburg and runs west across the Betuwe south of Elst; the
+points each): villages the game's fighting passed through (Heveadorp by the Driel ferry, Oosterhout
+and Valburg on the Guards' way to Driel, Berg en Dal on the Groesbeek heights, Heelsum by the
+landing zones). The Linge rises by Doornenburg and runs west across the Betuwe south of Elst; the
 roads are those the 10th SS took from the Pannerden crossing towards Elst and Nijmegen and the
 northern approaches of Arnhem; the railways are the lines out of Arnhem and Nijmegen in 1944."""
 
@@ -193,7 +202,8 @@ RECONSTRUCTED = (
     "Betuwe (between the Waal and the Neder Rijn) and the Ooijpolder are polder; river foreland and "
     "old river arms by Renkum, Meinerswijk, the Oude Waal and the Wylermeer are marsh (circles); "
     "woods are circles; cities (Nijmegen, Arnhem) are the centre hex and its six neighbours; towns "
-    "and villages one hex. Added for this map: the Linge (a stream), the roads from Pannerden, "
+    "and villages one hex. Added for this map: the villages of Heelsum, Heveadorp, Valburg, "
+    "Oosterhout and Berg en Dal, the Linge (a stream), the roads from Pannerden, "
     "Angeren, Schaarsbergen and Ubbergen, the railways out of Arnhem and Nijmegen. Water lies on "
     "hexsides; a road over water is a bridge (named bridges are lines of their own: bridge, "
     "rail-bridge, ferry), the Driel ferry carries no road. Entry zones A-G (15.1, 17.2) are runs of "
@@ -236,6 +246,7 @@ def _zone_hexes(edge: str, first: int, last: int) -> list[str]:
 
 def build() -> dict[str, Any]:
     geo = copy.deepcopy(load_geography())
+    geo["places"] += EXTRA["places"]
     geo["water"] += EXTRA["water"]
     geo["roads"] = [r for r in geo["roads"] if r["kind"] == "road"] + EXTRA["roads"]
     geo["railways"] += EXTRA["railways"]

@@ -94,11 +94,23 @@ class A1944Map(MapData):
                 acc.setdefault(hexside(a, b), set()).add("railway")
         return {k: frozenset(v) for k, v in acc.items()}
 
+    def landing_hexes(self, dz: Hex, radius: int, terrain: list[str]) -> list[Hex]:
+        """The hexes within ``radius`` of ``dz`` whose terrain is listed [15.2]."""
+        return [h for h in self.all_hexes()
+                if h.distance(dz) <= radius and self.terrain_of(h) in terrain]
+
     def zone_of(self, h: Hex) -> ZoneId | None:
         for z, zone in self.entry_zones.items():
             if str(h) in zone.hexes:
                 return z
         return None
+
+
+def zones_within(zone: ZoneId, shift: int) -> tuple[ZoneId, ...]:
+    """The zones a German reinforcement may enter by after ``shift`` turns of delay: its own and
+    those up to ``shift`` zones further along the edge either way [15.1]."""
+    i = ZONES.index(zone)
+    return ZONES[max(0, i - shift):i + shift + 1]
 
 
 # --------------------------------------------------------------------------------------------------
