@@ -11,7 +11,7 @@ The printed map is not in our sources; the hexes the text names are (17.1, 17.2,
 they fit a plain one-kilometre grid, north up, numbered ``XXYY`` with the columns ``XX`` running
 west to east and the rows ``YY`` north to south, once hex 0305 (the 1st Airborne's drop zone
 [17.1]) is put on the Renkum heath west of Wolfheze: 0709 (the Polish drop zone [17.2]) then falls
-by Driel, 0604 (SS-Pz.Gren.Ausb.Btl. 16 [17.1]) between Wolfheze and Oosterbeek, 0922 and 1022
+by Driel, 0604 (SS-Pz.Gren.Ausb.Btl. 16 [17.1]) by Wolfheze towards Oosterbeek, 0922 and 1022
 (Kampfgruppe Henke [17.1]) in Nijmegen at the south end of the Waal bridges, 1020 (the 9th SS
 reconnaissance battalion [17.1]) at Lent on their north end, 1405 (SS-Panzer-Regiment 9 [17.1]) in
 Arnhem, 1126 and 1127 (the 82nd Airborne [17.1]) in the woods below the Groesbeek heights and 0327
@@ -46,7 +46,6 @@ from market_garden import (  # noqa: E402
     Projection,
     build_map,
     load_geography,
-    nearest,
     on_map,
     route_hexes,
 )
@@ -84,6 +83,8 @@ def from_grid(col: float, row: float) -> tuple[float, float]:
 
 
 PROJECTION = Projection(COLS, ROWS, to_grid, from_grid)
+PROJECTION_HEXES = [Hex(c, r) for c in range(COLS[0], COLS[1] + 1)
+                    for r in range(ROWS[0], ROWS[1] + 1)]
 
 EXTRA: dict[str, list[dict[str, Any]]] = {
     "places": [
@@ -191,7 +192,7 @@ RECONSTRUCTED = (
     "one degree clockwise from true north (so that the Grave road leaves the map by 0327 rather "
     "than 0227). The hexes the text names fix the grid without any bending: with 0305 (the 1st Airborne drop zone, 17.1) "
     "on the Renkum heath between Heelsum and Wolfheze, 0709 (the Polish drop zone, 17.2) falls "
-    "by Driel, 0604 (SS-Pz.Gren.Ausb.Btl. 16) between Wolfheze and Oosterbeek, 0601 (Kampfgruppe "
+    "by Driel, 0604 (SS-Pz.Gren.Ausb.Btl. 16) by Wolfheze towards Oosterbeek, 0601 (Kampfgruppe "
     "Weber) on the northern edge above it, 0922 and 1022 (Kampfgruppe Henke) in Nijmegen at the "
     "south end of the Waal bridges, 1020 (SS-Pz.Aufkl.Abt. 9) by Lent at their north end, 1405 "
     "(SS-Panzer-Regiment 9) in Arnhem, 1126 and 1127 (82nd Airborne) in the woods under the "
@@ -294,10 +295,6 @@ def build() -> dict[str, Any]:
     return data
 
 
-PROJECTION_HEXES = [Hex(c, r) for c in range(COLS[0], COLS[1] + 1)
-                    for r in range(ROWS[0], ROWS[1] + 1)]
-
-
 def ascii_map(data: dict[str, Any]) -> str:
     """A rough picture, north up, one character per hex: C city, T town, # woods, p polder,
     ~ marsh, = road, + railway, letters for the entry zones; the hexes the text names as *."""
@@ -331,5 +328,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    _ = nearest  # re-exported helpers stay importable from here
     main()
