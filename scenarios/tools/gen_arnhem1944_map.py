@@ -117,7 +117,8 @@ EXTRA: dict[str, list[dict[str, Any]]] = {
     "railways": [
         {"name": "Arnhem - Oosterbeek - Wolfheze - Ede (the Utrecht line)",
          "points": [[51.985, 5.899], [51.990, 5.850], [52.002, 5.791], [52.030, 5.680]]},
-        {"name": "Arnhem - Velp - Dieren", "points": [[51.985, 5.899], [51.998, 5.975], [52.05, 6.10]]},
+        {"name": "Arnhem - Velp - Dieren",
+         "points": [[51.985, 5.899], [51.998, 5.975], [52.05, 6.10]]},
         {"name": "Arnhem - Westervoort - Zevenaar (over the IJssel)",
          "points": [[51.985, 5.899], [51.965, 5.965], [51.963, 6.030]]},
         {"name": "Nijmegen - Wijchen - 's-Hertogenbosch", "points": [[51.843, 5.853],
@@ -201,14 +202,16 @@ RECONSTRUCTED = (
     "southern edge; the map reaches from Renkum to Velp and Westervoort (columns 01-21) and from "
     "north of Wolfheze to the Grave road south of the Maas-Waal canal (rows 01-27), so Grave, "
     "Groesbeek village and the Grave and Heumen bridges lie just off the south edge. Terrain: the "
-    "Betuwe (between the Waal and the Neder Rijn) and the Ooijpolder are polder; river foreland and "
+    "Betuwe (between the Waal and the Neder Rijn) and the Ooijpolder are polder; river foreland "
+    "and "
     "old river arms by Renkum, Meinerswijk, the Oude Waal and the Wylermeer are marsh (circles); "
     "woods are circles; cities (Nijmegen, Arnhem) are the centre hex and its six neighbours; towns "
     "and villages one hex. Added for this map: the villages of Heelsum, Heveadorp, Valburg, "
     "Oosterhout and Berg en Dal, the Linge (a stream), the roads from Pannerden, "
     "Angeren, Schaarsbergen and Ubbergen, the railways out of Arnhem and Nijmegen. Water lies on "
     "hexsides; a road over water is a bridge (named bridges are lines of their own: bridge, "
-    "rail-bridge, ferry), the Driel ferry carries no road. Entry zones A-G (15.1, 17.2) are runs of "
+    "rail-bridge, ferry), the Driel ferry carries no road. Entry zones A-G (15.1, 17.2) are runs "
+    "of "
     "edge hexes placed where the German units came from in 1944 (the text names the zones, not "
     "their hexes)."
 )

@@ -72,9 +72,9 @@ DZ_1AB, DZ_POL = "0305", "0709"
 DROP_TERRAIN = ["clear", "polder"]
 """[15.2] 'clear or mixed' terrain: on this map clear or polder (see the module docstring)."""
 
-# ---------------------------------------------------------------------------------------------------
+# --------------------------------------------------------------------------------------------------
 # Formations [1.5]
-# ---------------------------------------------------------------------------------------------------
+# --------------------------------------------------------------------------------------------------
 
 FORMATIONS: list[dict[str, Any]] = [
     {"id": "9SS", "name": "9th SS-Panzer-Division Hohenstaufen", "side": DE, "hq": "HQ9",
@@ -85,9 +85,9 @@ FORMATIONS: list[dict[str, Any]] = [
              "9th SS held the line round Oosterbeek."},
     {"id": "10SS", "name": "10th SS-Panzer-Division Frundsberg", "side": DE, "hq": "HQ10",
      "colour": "#1f4e9c", "supply": {"edges": ["north", "east"]},
-     "note": "[1.5, 10.1]; printed 'Frunsberg'; colour RECONSTRUCTED. Kampfgruppe Henke (Nijmegen), "
-             "Kampfgruppe Knaust and the schwere Panzer-Abteilung 506 fought under Harmel's 10th SS "
-             "at Nijmegen and Elst."},
+     "note": "[1.5, 10.1]; printed 'Frunsberg'; colour RECONSTRUCTED. Kampfgruppe Henke "
+             "(Nijmegen), Kampfgruppe Knaust and the schwere Panzer-Abteilung 506 fought under "
+             "Harmel's 10th SS at Nijmegen and Elst."},
     {"id": "Tettau", "name": "Kampfgruppe von Tettau", "side": DE, "hq": "HQTettau",
      "colour": "#d4a017", "supply": {"edges": ["west"]},
      "note": "[1.5, 10.1]; colour RECONSTRUCTED. Generalleutnant von Tettau's scratch division of "
@@ -112,11 +112,12 @@ FORMATIONS: list[dict[str, Any]] = [
              "HQs [12.1]) are carried here."},
 ]
 
-# ---------------------------------------------------------------------------------------------------
+# --------------------------------------------------------------------------------------------------
 # Counters: (id, name, formation, kind, arm, mobility, cf, armour, antitank, steps, mp,
-#            artillery (br, df, range) or None, reduced (id, steps, cf, armour, antitank, mp) or None,
+#            artillery (br, df, range) or None,
+#            reduced (id, steps, cf, armour, antitank, mp) or None,
 #            tag, note).  tag: "SS" a Waffen-SS unit, "para" paratroops, "" otherwise (morale 7.5).
-# ---------------------------------------------------------------------------------------------------
+# --------------------------------------------------------------------------------------------------
 
 Art = tuple[int, int, int] | None
 Red = tuple[str, int, int, int, int, int] | None
@@ -149,7 +150,8 @@ def hq(uid: str, name: str, form: str, mp: int, mobility: str, tag: str, note: s
 def art(uid: str, name: str, form: str, br: int, df: int, rng: int, mp: int, mobility: str,
         note: str) -> Row:
     return (uid, name, form, "artillery", "artillery", mobility, 0, 1, 0, 1, mp, (br, df, rng),
-            None, "", f"[1.4] {note}; BR {br}, DF {df}, range {rng}, MP {mp} {R}; armour 1 (errata)")
+            None, "",
+            f"[1.4] {note}; BR {br}, DF {df}, range {rng}, MP {mp} {R}; armour 1 (errata)")
 
 
 GERMAN: list[Row] = [
@@ -166,7 +168,8 @@ GERMAN: list[Row] = [
         f"block the 1st Airborne; hex 0604 [17.1]; CF 3, antitank 1, 2 steps, MP 6 {R}"),
     inf("Weber", "Kpfgr. Weber", "Tettau", 2, 0, 1, 6, "",
         f"a small Kampfgruppe of Luftwaffe ground troops north of Wolfheze; hex 0601 [17.1]; "
-        f"formation (von Tettau, who had the Luftwaffe units round Arnhem), CF 2, 1 step, MP 6 {R}"),
+        f"formation (von Tettau, who had the Luftwaffe units round Arnhem), CF 2, 1 step, "
+        f"MP 6 {R}"),
     inf("Henke-1", "Kpfgr. Henke (1)", "10SS", 3, 1, 2, 6, "para",
         f"Oberst Henke's Fallschirmjäger training units holding Nijmegen and its bridges, first of "
         f"two counters; hex 0922 [17.1]; formation 10th SS (Harmel took over Nijmegen), CF 3, "
@@ -426,9 +429,9 @@ ALLIED += [
         "179th Field Regiment RA (25-pounders), 43rd Division; turn 5 [17.2]"),
 ]
 
-# ---------------------------------------------------------------------------------------------------
+# --------------------------------------------------------------------------------------------------
 # Where and when [17.1, 17.2]
-# ---------------------------------------------------------------------------------------------------
+# --------------------------------------------------------------------------------------------------
 
 GERMAN_SETUP = {"AA9": "1020", "PzR9": "1405", "Ausb16": "0604", "Weber": "0601",
                 "Henke-1": "0922", "Henke-2": "1022"}

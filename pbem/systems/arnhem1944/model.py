@@ -146,7 +146,8 @@ class Counter(Strict):
     kind: Kind
     arm: Arm
     mobility: Mobility
-    cf: int = Field(ge=0, description="Combat value [1.1]; 0 for artillery (DF when attacked [8.3])")
+    cf: int = Field(
+        ge=0, description="Combat value [1.1]; 0 for artillery (DF when attacked [8.3])")
     armour: int = Field(0, ge=0, description="Armour rating [1.1, 7.3]")
     antitank: int = Field(0, ge=0, description="Antitank rating [1.1, 7.3]")
     steps: int = Field(ge=1, le=4, description="Combat steps [1.2]")
@@ -165,7 +166,8 @@ class Counter(Strict):
     @model_validator(mode="after")
     def _coherent(self) -> Counter:
         if (self.steps > 2) != (self.reduced is not None):
-            raise ValueError(f"[1.2] {self.id}: a second counter exactly when it has more than 2 steps")
+            raise ValueError(
+                f"[1.2] {self.id}: a second counter exactly when it has more than 2 steps")
         if self.reduced is not None and self.reduced.steps >= self.steps:
             raise ValueError(f"[1.2] {self.id}: the second counter must have fewer steps")
         if self.armour and self.antitank:
