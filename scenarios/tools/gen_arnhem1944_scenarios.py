@@ -167,9 +167,9 @@ GERMAN: list[Row] = [
         f"Krafft's training and replacement battalion (about 435 men) by Wolfheze, the first to "
         f"block the 1st Airborne; hex 0604 [17.1]; CF 3, antitank 1, 2 steps, MP 6 {R}"),
     inf("Weber", "Kpfgr. Weber", "Tettau", 2, 0, 1, 6, "",
-        f"a small Kampfgruppe of Luftwaffe ground troops north of Wolfheze; hex 0601 [17.1]; "
-        f"formation (von Tettau, who had the Luftwaffe units round Arnhem), CF 2, 1 step, "
-        f"MP 6 {R}"),
+        f"a Kampfgruppe the text names only; not identified in our sources, taken as a small "
+        f"group of rear-area (Luftwaffe) troops north of Wolfheze; hex 0601 [17.1]; formation "
+        f"(von Tettau, who had the Luftwaffe units west of Arnhem), CF 2, 1 step, MP 6 {R}"),
     inf("Henke-1", "Kpfgr. Henke (1)", "10SS", 3, 1, 2, 6, "para",
         f"Oberst Henke's Fallschirmjäger training units holding Nijmegen and its bridges, first of "
         f"two counters; hex 0922 [17.1]; formation 10th SS (Harmel took over Nijmegen), CF 3, "
@@ -199,7 +199,7 @@ GERMAN: list[Row] = [
         f"SS panzergrenadier training and replacement battalion under von Tettau; turn 2, zone A "
         f"[17.2]; CF 3, antitank 1, 2 steps, MP 6 {R}"),
     inf("Ausb4", "SS-Gren.Ausb.Btl. 4", "Tettau", 2, 1, 2, 6, "SS",
-        f"SS grenadier training and replacement battalion (Eberwein) under von Tettau; turn 2, "
+        f"SS grenadier training and replacement battalion under von Tettau; turn 2, "
         f"zone A [17.2]; CF 2, antitank 1, 2 steps, MP 6 {R}"),
     inf("LwKG", "Luftw. Kpfgr.", "Tettau", 2, 0, 2, 6, "",
         f"Luftwaffe airfield and signals personnel formed into battalions; turn 2, zone B [17.2]; "
@@ -218,7 +218,8 @@ GERMAN: list[Row] = [
         "II SS-Panzerkorps rocket-launcher battalion (Nebelwerfer) at Oosterbeek; turn 2, zone D "
         "[17.2]; defends with DF 1 when attacked or bombarded [8.3]"),
     tank("AA10", "SS-Pz.Aufkl.Abt. 10", "10SS", 3, 2, 2, 12, "SS",
-         f"the 10th SS's reconnaissance battalion, first over the Pannerden ferry; turn 2, zone E "
+         f"Brinkmann's reconnaissance battalion of the 10th SS, which came in from the east and "
+         f"fought Frost at the Arnhem bridge; turn 2, zone E "
          f"[17.2]; CF 3, armour 2, 2 steps, MP 12 {R}", arm="recce", mobility="mechanized"),
     art("1/Art10", "1/SS-Pz.Art. 10", "10SS", 3, 2, 10, 10, "mechanized",
         "first battalion, SS-Panzer-Artillerie-Regiment 10 (self-propelled howitzers), firing "
@@ -245,8 +246,9 @@ GERMAN: list[Row] = [
         f"zone G [17.2]; values as 1/21 {R}", mobility="motorized"),
     # --- turn 3
     inf("Bruhns", "Kpfgr. Bruhns", "9SS", 3, 1, 2, 6, "",
-        f"an army battalion under Hauptmann Bruhns sent to the 9th SS's line east of Oosterbeek; "
-        f"turn 3, zone C [17.2]; formation, CF 3, antitank 1, 2 steps, MP 6 {R}"),
+        f"a Kampfgruppe the text names only; identification uncertain (an army battalion sent "
+        f"to the 9th SS's line round Oosterbeek); turn 3, zone C [17.2]; formation, CF 3, "
+        f"antitank 1, 2 steps, MP 6 {R}"),
     tank("StuG280-1", "Stu.Gesch.Brigade 280 (1)", "9SS", 3, 3, 1, 10, "",
          f"army assault-gun brigade 280, which reached Arnhem on 18 September and fought at the "
          f"bridge and Oosterbeek, first of two counters; turn 3, zone D [17.2]; formation, CF 3, "
