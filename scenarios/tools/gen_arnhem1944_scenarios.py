@@ -276,7 +276,8 @@ GERMAN: list[Row] = [
         f"a late-arriving Kampfgruppe, name as printed (not identified); turn 5, zone D [17.2]; "
         f"formation, CF 2, antitank 1, 2 steps, MP 6 {R}"),
     inf("MG71", "MG-Bataillon 71", "9SS", 3, 0, 2, 6, "",
-        f"army machine-gun battalion sent to the Oosterbeek perimeter; turn 5, zone D [17.2]; "
+        f"an army machine-gun battalion, as the text designates it (not identified further); "
+        f"turn 5, zone D [17.2]; "
         f"formation, CF 3, 2 steps, MP 6 {R}"),
     # --- turn 8
     *[tank(f"506-{i}", f"schwere Pz.Abt. 506 ({i})", "10SS", 4, 4, 2, 8, "",
