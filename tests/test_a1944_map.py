@@ -15,7 +15,13 @@ import pytest
 
 from pbem.maps.hexmap import Hex, hexside
 from pbem.maps.view import EntryView, MapView, PlaceView, RouteView, SideView
-from pbem.systems.arnhem1944.model import HEX_TERRAIN, HEXSIDE_TERRAIN, ZONES, A1944Map
+from pbem.systems.arnhem1944.model import (
+    HEX_TERRAIN,
+    HEXSIDE_TERRAIN,
+    ZONES,
+    A1944Map,
+    zones_within,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 MAP = ROOT / "scenarios" / "arnhem1944-map.json"
@@ -249,3 +255,23 @@ def test_the_existing_renderer_draws_the_map(m: A1944Map) -> None:
     for kind in ("polder", "marsh", "woods", "city"):
         assert f'data-terrain="{kind}"' in svg, kind
     assert "Arnhem road bridge" in svg or 'data-kind="bridge"' in svg
+
+
+def test_15_1_a_delayed_entry_shifts_one_zone_a_turn() -> None:
+    assert zones_within("A", 0) == ("A",)
+    assert zones_within("A", 1) == ("A", "B")  # A is the first zone round the edge
+    assert zones_within("D", 1) == ("C", "D", "E")
+    assert zones_within("D", 2) == ("B", "C", "D", "E", "F")
+    assert zones_within("G", 1) == ("F", "G")
+    assert zones_within("C", 9) == ZONES
+
+
+def test_15_2_landing_hexes_round_the_polish_drop_zone(m: A1944Map) -> None:
+    dz = H("0709")
+    got = m.landing_hexes(dz, 2, ["clear", "polder"])
+    ring = [h for h in m.all_hexes() if h.distance(dz) <= 2]
+    assert len(ring) == 19  # the hex, six at one, twelve at two
+    assert at(m, "Driel") not in got and dz in got  # a town is no landing ground
+    assert set(got) == {h for h in ring if m.terrain_of(h) in ("clear", "polder")}
+    assert m.landing_hexes(dz, 0, ["clear", "polder"]) == [dz]
+    assert m.landing_hexes(dz, 0, ["clear"]) == []  # 0709 is polder

@@ -11,7 +11,7 @@ The printed map is not in our sources; the hexes the text names are (17.1, 17.2,
 they fit a plain one-kilometre grid, north up, numbered ``XXYY`` with the columns ``XX`` running
 west to east and the rows ``YY`` north to south, once hex 0305 (the 1st Airborne's drop zone
 [17.1]) is put on the Renkum heath west of Wolfheze: 0709 (the Polish drop zone [17.2]) then falls
-by Driel, 0604 (SS-Pz.Gren.Ausb.Btl. 16 [17.1]) between Wolfheze and Oosterbeek, 0922 and 1022
+by Driel, 0604 (SS-Pz.Gren.Ausb.Btl. 16 [17.1]) by Wolfheze towards Oosterbeek, 0922 and 1022
 (Kampfgruppe Henke [17.1]) in Nijmegen at the south end of the Waal bridges, 1020 (the 9th SS
 reconnaissance battalion [17.1]) at Lent on their north end, 1405 (SS-Panzer-Regiment 9 [17.1]) in
 Arnhem, 1126 and 1127 (the 82nd Airborne [17.1]) in the woods below the Groesbeek heights and 0327
@@ -46,7 +46,6 @@ from market_garden import (  # noqa: E402
     Projection,
     build_map,
     load_geography,
-    nearest,
     on_map,
     route_hexes,
 )
@@ -84,8 +83,17 @@ def from_grid(col: float, row: float) -> tuple[float, float]:
 
 
 PROJECTION = Projection(COLS, ROWS, to_grid, from_grid)
+PROJECTION_HEXES = [Hex(c, r) for c in range(COLS[0], COLS[1] + 1)
+                    for r in range(ROWS[0], ROWS[1] + 1)]
 
 EXTRA: dict[str, list[dict[str, Any]]] = {
+    "places": [
+        {"name": "Heelsum", "kind": "village", "at": [51.985, 5.752]},
+        {"name": "Heveadorp", "kind": "village", "at": [51.977, 5.805]},
+        {"name": "Valburg", "kind": "village", "at": [51.911, 5.790]},
+        {"name": "Oosterhout", "kind": "village", "at": [51.879, 5.823]},
+        {"name": "Berg en Dal", "kind": "village", "at": [51.822, 5.918]},
+    ],
     "water": [
         {"name": "Linge", "kind": "stream",
          "points": [[51.889, 6.045], [51.898, 5.965], [51.914, 5.900], [51.911, 5.860],
@@ -109,7 +117,8 @@ EXTRA: dict[str, list[dict[str, Any]]] = {
     "railways": [
         {"name": "Arnhem - Oosterbeek - Wolfheze - Ede (the Utrecht line)",
          "points": [[51.985, 5.899], [51.990, 5.850], [52.002, 5.791], [52.030, 5.680]]},
-        {"name": "Arnhem - Velp - Dieren", "points": [[51.985, 5.899], [51.998, 5.975], [52.05, 6.10]]},
+        {"name": "Arnhem - Velp - Dieren",
+         "points": [[51.985, 5.899], [51.998, 5.975], [52.05, 6.10]]},
         {"name": "Arnhem - Westervoort - Zevenaar (over the IJssel)",
          "points": [[51.985, 5.899], [51.965, 5.965], [51.963, 6.030]]},
         {"name": "Nijmegen - Wijchen - 's-Hertogenbosch", "points": [[51.843, 5.853],
@@ -123,7 +132,9 @@ EXTRA: dict[str, list[dict[str, Any]]] = {
     ],
 }
 """Added to the shared geography for this map only (RECONSTRUCTED from real geography, a handful of
-points each). The Linge rises by Doornenburg and runs west across the Betuwe south of Elst; the
+points each): villages the game's fighting passed through (Heveadorp by the Driel ferry, Oosterhout
+and Valburg on the Guards' way to Driel, Berg en Dal on the Groesbeek heights, Heelsum by the
+landing zones). The Linge rises by Doornenburg and runs west across the Betuwe south of Elst; the
 roads are those the 10th SS took from the Pannerden crossing towards Elst and Nijmegen and the
 northern approaches of Arnhem; the railways are the lines out of Arnhem and Nijmegen in 1944."""
 
@@ -180,9 +191,10 @@ RECONSTRUCTED = (
     "[0.1], north up, flat-topped hexes in columns, even columns half a hex lower; hex numbers "
     "XXYY with the column XX running west to east and the row YY north to south, the grid turned "
     "one degree clockwise from true north (so that the Grave road leaves the map by 0327 rather "
-    "than 0227). The hexes the text names fix the grid without any bending: with 0305 (the 1st Airborne drop zone, 17.1) "
+    "than 0227). The hexes the text names fix the grid without any bending: with 0305 (the 1st "
+    "Airborne drop zone, 17.1) "
     "on the Renkum heath between Heelsum and Wolfheze, 0709 (the Polish drop zone, 17.2) falls "
-    "by Driel, 0604 (SS-Pz.Gren.Ausb.Btl. 16) between Wolfheze and Oosterbeek, 0601 (Kampfgruppe "
+    "by Driel, 0604 (SS-Pz.Gren.Ausb.Btl. 16) by Wolfheze towards Oosterbeek, 0601 (Kampfgruppe "
     "Weber) on the northern edge above it, 0922 and 1022 (Kampfgruppe Henke) in Nijmegen at the "
     "south end of the Waal bridges, 1020 (SS-Pz.Aufkl.Abt. 9) by Lent at their north end, 1405 "
     "(SS-Panzer-Regiment 9) in Arnhem, 1126 and 1127 (82nd Airborne) in the woods under the "
@@ -190,13 +202,16 @@ RECONSTRUCTED = (
     "southern edge; the map reaches from Renkum to Velp and Westervoort (columns 01-21) and from "
     "north of Wolfheze to the Grave road south of the Maas-Waal canal (rows 01-27), so Grave, "
     "Groesbeek village and the Grave and Heumen bridges lie just off the south edge. Terrain: the "
-    "Betuwe (between the Waal and the Neder Rijn) and the Ooijpolder are polder; river foreland and "
+    "Betuwe (between the Waal and the Neder Rijn) and the Ooijpolder are polder; river foreland "
+    "and "
     "old river arms by Renkum, Meinerswijk, the Oude Waal and the Wylermeer are marsh (circles); "
     "woods are circles; cities (Nijmegen, Arnhem) are the centre hex and its six neighbours; towns "
-    "and villages one hex. Added for this map: the Linge (a stream), the roads from Pannerden, "
+    "and villages one hex. Added for this map: the villages of Heelsum, Heveadorp, Valburg, "
+    "Oosterhout and Berg en Dal, the Linge (a stream), the roads from Pannerden, "
     "Angeren, Schaarsbergen and Ubbergen, the railways out of Arnhem and Nijmegen. Water lies on "
     "hexsides; a road over water is a bridge (named bridges are lines of their own: bridge, "
-    "rail-bridge, ferry), the Driel ferry carries no road. Entry zones A-G (15.1, 17.2) are runs of "
+    "rail-bridge, ferry), the Driel ferry carries no road. Entry zones A-G (15.1, 17.2) are runs "
+    "of "
     "edge hexes placed where the German units came from in 1944 (the text names the zones, not "
     "their hexes)."
 )
@@ -236,6 +251,7 @@ def _zone_hexes(edge: str, first: int, last: int) -> list[str]:
 
 def build() -> dict[str, Any]:
     geo = copy.deepcopy(load_geography())
+    geo["places"] += EXTRA["places"]
     geo["water"] += EXTRA["water"]
     geo["roads"] = [r for r in geo["roads"] if r["kind"] == "road"] + EXTRA["roads"]
     geo["railways"] += EXTRA["railways"]
@@ -283,10 +299,6 @@ def build() -> dict[str, Any]:
     return data
 
 
-PROJECTION_HEXES = [Hex(c, r) for c in range(COLS[0], COLS[1] + 1)
-                    for r in range(ROWS[0], ROWS[1] + 1)]
-
-
 def ascii_map(data: dict[str, Any]) -> str:
     """A rough picture, north up, one character per hex: C city, T town, # woods, p polder,
     ~ marsh, = road, + railway, letters for the entry zones; the hexes the text names as *."""
@@ -320,5 +332,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    _ = nearest  # re-exported helpers stay importable from here
     main()

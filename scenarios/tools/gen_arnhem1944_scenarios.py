@@ -72,9 +72,9 @@ DZ_1AB, DZ_POL = "0305", "0709"
 DROP_TERRAIN = ["clear", "polder"]
 """[15.2] 'clear or mixed' terrain: on this map clear or polder (see the module docstring)."""
 
-# ---------------------------------------------------------------------------------------------------
+# --------------------------------------------------------------------------------------------------
 # Formations [1.5]
-# ---------------------------------------------------------------------------------------------------
+# --------------------------------------------------------------------------------------------------
 
 FORMATIONS: list[dict[str, Any]] = [
     {"id": "9SS", "name": "9th SS-Panzer-Division Hohenstaufen", "side": DE, "hq": "HQ9",
@@ -85,9 +85,9 @@ FORMATIONS: list[dict[str, Any]] = [
              "9th SS held the line round Oosterbeek."},
     {"id": "10SS", "name": "10th SS-Panzer-Division Frundsberg", "side": DE, "hq": "HQ10",
      "colour": "#1f4e9c", "supply": {"edges": ["north", "east"]},
-     "note": "[1.5, 10.1]; printed 'Frunsberg'; colour RECONSTRUCTED. Kampfgruppe Henke (Nijmegen), "
-             "Kampfgruppe Knaust and the schwere Panzer-Abteilung 506 fought under Harmel's 10th SS "
-             "at Nijmegen and Elst."},
+     "note": "[1.5, 10.1]; printed 'Frunsberg'; colour RECONSTRUCTED. Kampfgruppe Henke "
+             "(Nijmegen), Kampfgruppe Knaust and the schwere Panzer-Abteilung 506 fought under "
+             "Harmel's 10th SS at Nijmegen and Elst."},
     {"id": "Tettau", "name": "Kampfgruppe von Tettau", "side": DE, "hq": "HQTettau",
      "colour": "#d4a017", "supply": {"edges": ["west"]},
      "note": "[1.5, 10.1]; colour RECONSTRUCTED. Generalleutnant von Tettau's scratch division of "
@@ -112,11 +112,12 @@ FORMATIONS: list[dict[str, Any]] = [
              "HQs [12.1]) are carried here."},
 ]
 
-# ---------------------------------------------------------------------------------------------------
+# --------------------------------------------------------------------------------------------------
 # Counters: (id, name, formation, kind, arm, mobility, cf, armour, antitank, steps, mp,
-#            artillery (br, df, range) or None, reduced (id, steps, cf, armour, antitank, mp) or None,
+#            artillery (br, df, range) or None,
+#            reduced (id, steps, cf, armour, antitank, mp) or None,
 #            tag, note).  tag: "SS" a Waffen-SS unit, "para" paratroops, "" otherwise (morale 7.5).
-# ---------------------------------------------------------------------------------------------------
+# --------------------------------------------------------------------------------------------------
 
 Art = tuple[int, int, int] | None
 Red = tuple[str, int, int, int, int, int] | None
@@ -149,7 +150,8 @@ def hq(uid: str, name: str, form: str, mp: int, mobility: str, tag: str, note: s
 def art(uid: str, name: str, form: str, br: int, df: int, rng: int, mp: int, mobility: str,
         note: str) -> Row:
     return (uid, name, form, "artillery", "artillery", mobility, 0, 1, 0, 1, mp, (br, df, rng),
-            None, "", f"[1.4] {note}; BR {br}, DF {df}, range {rng}, MP {mp} {R}; armour 1 (errata)")
+            None, "",
+            f"[1.4] {note}; BR {br}, DF {df}, range {rng}, MP {mp} {R}; armour 1 (errata)")
 
 
 GERMAN: list[Row] = [
@@ -165,8 +167,9 @@ GERMAN: list[Row] = [
         f"Krafft's training and replacement battalion (about 435 men) by Wolfheze, the first to "
         f"block the 1st Airborne; hex 0604 [17.1]; CF 3, antitank 1, 2 steps, MP 6 {R}"),
     inf("Weber", "Kpfgr. Weber", "Tettau", 2, 0, 1, 6, "",
-        f"a small Kampfgruppe of Luftwaffe ground troops north of Wolfheze; hex 0601 [17.1]; "
-        f"formation (von Tettau, who had the Luftwaffe units round Arnhem), CF 2, 1 step, MP 6 {R}"),
+        f"a Kampfgruppe the text names only; not identified in our sources, taken as a small "
+        f"group of rear-area (Luftwaffe) troops north of Wolfheze; hex 0601 [17.1]; formation "
+        f"(von Tettau, who had the Luftwaffe units west of Arnhem), CF 2, 1 step, MP 6 {R}"),
     inf("Henke-1", "Kpfgr. Henke (1)", "10SS", 3, 1, 2, 6, "para",
         f"Oberst Henke's Fallschirmjäger training units holding Nijmegen and its bridges, first of "
         f"two counters; hex 0922 [17.1]; formation 10th SS (Harmel took over Nijmegen), CF 3, "
@@ -196,7 +199,7 @@ GERMAN: list[Row] = [
         f"SS panzergrenadier training and replacement battalion under von Tettau; turn 2, zone A "
         f"[17.2]; CF 3, antitank 1, 2 steps, MP 6 {R}"),
     inf("Ausb4", "SS-Gren.Ausb.Btl. 4", "Tettau", 2, 1, 2, 6, "SS",
-        f"SS grenadier training and replacement battalion (Eberwein) under von Tettau; turn 2, "
+        f"SS grenadier training and replacement battalion under von Tettau; turn 2, "
         f"zone A [17.2]; CF 2, antitank 1, 2 steps, MP 6 {R}"),
     inf("LwKG", "Luftw. Kpfgr.", "Tettau", 2, 0, 2, 6, "",
         f"Luftwaffe airfield and signals personnel formed into battalions; turn 2, zone B [17.2]; "
@@ -215,7 +218,8 @@ GERMAN: list[Row] = [
         "II SS-Panzerkorps rocket-launcher battalion (Nebelwerfer) at Oosterbeek; turn 2, zone D "
         "[17.2]; defends with DF 1 when attacked or bombarded [8.3]"),
     tank("AA10", "SS-Pz.Aufkl.Abt. 10", "10SS", 3, 2, 2, 12, "SS",
-         f"the 10th SS's reconnaissance battalion, first over the Pannerden ferry; turn 2, zone E "
+         f"Brinkmann's reconnaissance battalion of the 10th SS, which came in from the east and "
+         f"fought Frost at the Arnhem bridge; turn 2, zone E "
          f"[17.2]; CF 3, armour 2, 2 steps, MP 12 {R}", arm="recce", mobility="mechanized"),
     art("1/Art10", "1/SS-Pz.Art. 10", "10SS", 3, 2, 10, 10, "mechanized",
         "first battalion, SS-Panzer-Artillerie-Regiment 10 (self-propelled howitzers), firing "
@@ -242,8 +246,9 @@ GERMAN: list[Row] = [
         f"zone G [17.2]; values as 1/21 {R}", mobility="motorized"),
     # --- turn 3
     inf("Bruhns", "Kpfgr. Bruhns", "9SS", 3, 1, 2, 6, "",
-        f"an army battalion under Hauptmann Bruhns sent to the 9th SS's line east of Oosterbeek; "
-        f"turn 3, zone C [17.2]; formation, CF 3, antitank 1, 2 steps, MP 6 {R}"),
+        f"a Kampfgruppe the text names only; identification uncertain (an army battalion sent "
+        f"to the 9th SS's line round Oosterbeek); turn 3, zone C [17.2]; formation, CF 3, "
+        f"antitank 1, 2 steps, MP 6 {R}"),
     tank("StuG280-1", "Stu.Gesch.Brigade 280 (1)", "9SS", 3, 3, 1, 10, "",
          f"army assault-gun brigade 280, which reached Arnhem on 18 September and fought at the "
          f"bridge and Oosterbeek, first of two counters; turn 3, zone D [17.2]; formation, CF 3, "
@@ -271,7 +276,8 @@ GERMAN: list[Row] = [
         f"a late-arriving Kampfgruppe, name as printed (not identified); turn 5, zone D [17.2]; "
         f"formation, CF 2, antitank 1, 2 steps, MP 6 {R}"),
     inf("MG71", "MG-Bataillon 71", "9SS", 3, 0, 2, 6, "",
-        f"army machine-gun battalion sent to the Oosterbeek perimeter; turn 5, zone D [17.2]; "
+        f"an army machine-gun battalion, as the text designates it (not identified further); "
+        f"turn 5, zone D [17.2]; "
         f"formation, CF 3, 2 steps, MP 6 {R}"),
     # --- turn 8
     *[tank(f"506-{i}", f"schwere Pz.Abt. 506 ({i})", "10SS", 4, 4, 2, 8, "",
@@ -426,9 +432,9 @@ ALLIED += [
         "179th Field Regiment RA (25-pounders), 43rd Division; turn 5 [17.2]"),
 ]
 
-# ---------------------------------------------------------------------------------------------------
+# --------------------------------------------------------------------------------------------------
 # Where and when [17.1, 17.2]
-# ---------------------------------------------------------------------------------------------------
+# --------------------------------------------------------------------------------------------------
 
 GERMAN_SETUP = {"AA9": "1020", "PzR9": "1405", "Ausb16": "0604", "Weber": "0601",
                 "Henke-1": "0922", "Henke-2": "1022"}

@@ -94,11 +94,23 @@ class A1944Map(MapData):
                 acc.setdefault(hexside(a, b), set()).add("railway")
         return {k: frozenset(v) for k, v in acc.items()}
 
+    def landing_hexes(self, dz: Hex, radius: int, terrain: list[str]) -> list[Hex]:
+        """The hexes within ``radius`` of ``dz`` whose terrain is listed [15.2]."""
+        return [h for h in self.all_hexes()
+                if h.distance(dz) <= radius and self.terrain_of(h) in terrain]
+
     def zone_of(self, h: Hex) -> ZoneId | None:
         for z, zone in self.entry_zones.items():
             if str(h) in zone.hexes:
                 return z
         return None
+
+
+def zones_within(zone: ZoneId, shift: int) -> tuple[ZoneId, ...]:
+    """The zones a German reinforcement may enter by after ``shift`` turns of delay: its own and
+    those up to ``shift`` zones further along the edge either way [15.1]."""
+    i = ZONES.index(zone)
+    return ZONES[max(0, i - shift):i + shift + 1]
 
 
 # --------------------------------------------------------------------------------------------------
@@ -134,7 +146,8 @@ class Counter(Strict):
     kind: Kind
     arm: Arm
     mobility: Mobility
-    cf: int = Field(ge=0, description="Combat value [1.1]; 0 for artillery (DF when attacked [8.3])")
+    cf: int = Field(
+        ge=0, description="Combat value [1.1]; 0 for artillery (DF when attacked [8.3])")
     armour: int = Field(0, ge=0, description="Armour rating [1.1, 7.3]")
     antitank: int = Field(0, ge=0, description="Antitank rating [1.1, 7.3]")
     steps: int = Field(ge=1, le=4, description="Combat steps [1.2]")
@@ -153,7 +166,8 @@ class Counter(Strict):
     @model_validator(mode="after")
     def _coherent(self) -> Counter:
         if (self.steps > 2) != (self.reduced is not None):
-            raise ValueError(f"[1.2] {self.id}: a second counter exactly when it has more than 2 steps")
+            raise ValueError(
+                f"[1.2] {self.id}: a second counter exactly when it has more than 2 steps")
         if self.reduced is not None and self.reduced.steps >= self.steps:
             raise ValueError(f"[1.2] {self.id}: the second counter must have fewer steps")
         if self.armour and self.antitank:
