@@ -123,17 +123,14 @@ def test_10_a_team_hears_its_own_units_in_words_and_nothing_of_the_enemy_out_of_
 
 
 def test_10_no_status_number_in_a_teams_view(played: dict[str, Player]) -> None:
-    during = played["AB1"].views[:-1]  # type: ignore[attr-defined]
-    assert during, "the test needs a turn before the end"
-    for views in during:
+    for views in played["AB1"].views:  # type: ignore[attr-defined]
         for team, view in views.items():
             text = json.dumps(view)
             assert '"steps"' not in text and '"status"' not in text and '"facts"' not in text, team
             for r in view["reports"]:
                 assert "status" not in r
-    # once the game is over every team sees the master state (the umpire publishes it anyway)
     final = played["AB1"].views[-1]["AB1"]  # type: ignore[attr-defined]
-    assert final["over"] is True and "1Para" in final["units"] and "steps" in final["units"]["1Para"]
+    assert final["over"] is True  # the last report too: the master state comes with the publication
 
 
 def test_the_game_ends_and_everyone_verifies_after_publication(played: dict[str, Player],

@@ -39,3 +39,4 @@ def test_battalion_equivalents_may_be_misjudged_as_the_text_allows() -> None:
     # three weak battalions (status 2 each) pass for about two; one strong one (6) for about two
     assert battalions(6) == "about two battalions"
     assert battalions(1) == "a small force" and battalions(3) == "about one battalion"
+    assert battalions(31) == "about ten battalions" and battalions(32) == "more than ten battalions"

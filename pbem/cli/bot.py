@@ -16,6 +16,7 @@ import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -156,3 +157,58 @@ def autoplay(
         if observe is not None:
             observe(game, rp)
     return rp
+
+
+def autoplay_rounds(game_dir: Path | str, *, seed: int = 0, max_messages: int = 100_000,
+                    observe: Observer | None = None) -> int:
+    """Play a game of sealed rounds hot seat (every side's key, the umpire's too, in this
+    ``PBEM_HOME``) until it is over; returns how many messages were signed.
+
+    Each side's bot writes its orders from what that side may see (:func:`pbem.engine.play.state_for`:
+    its own view where information is hidden) and commits them; Game Control's bot rules nothing
+    (it accepts every proposal of the engine and enters no judgement); everyone reveals; Game
+    Control reports. Every message goes through the library calls the commands use
+    (:func:`pbem.engine.play.submit`, ``rule``, ``reveal``, ``report``), so every check runs."""
+    from pbem.engine import play
+    from pbem.engine.replay import open_checked
+    from pbem.protocol.localstate import LocalGame, local_seeds, local_sides
+
+    signed = 0
+    while signed < max_messages:
+        game = open_checked(game_dir)
+        local = LocalGame.of(game)
+        names = local_sides(game, local)
+        rp = game.replay(local_seeds(game, local, derive=True), local=local)
+        if not rp.records or rp.tail_open or not rp.current.pending:
+            break
+        umpire = game.ruleset.umpire(game.scenario)
+        owing = None
+        for side in game.sides:
+            try:
+                play.owed_by(game, rp, [side])
+            except InputError:
+                continue
+            owing = side
+            break
+        if owing is None:
+            raise InputError(f"no local side owes a message: waiting for {rp.waiting}")
+        key = names[owing]
+        phase = rp.current.round.phase if rp.current.round is not None else "commit"
+        if owing == umpire and phase == "ruling":
+            play.rule(game, {}, key)
+        elif owing == umpire and phase == "report":
+            play.report(game, key)
+        elif phase == "reveal":
+            play.reveal(game, key)
+        else:
+            presenter = game.ruleset.presenter()
+            play.submit(game, partial(_bot_document, presenter, game.scenario, seed), key)
+        signed += 1
+        if observe is not None:
+            observe(game, rp)
+    return signed
+
+
+def _bot_document(presenter: Any, scenario: Any, seed: int, state: Any, side: str) -> Any:
+    """The bot's orders as :func:`pbem.engine.play.submit` asks for them (``state``, ``side``)."""
+    return presenter.bot_orders(scenario, state, side, seed=seed)

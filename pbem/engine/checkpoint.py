@@ -35,7 +35,10 @@ if TYPE_CHECKING:
 
 NAME = "checkpoint.json"
 DS = "pbem/checkpoint/v1"
-MAX_BYTES = 64 * 1024
+MAX_BYTES = 4 * 1024 * 1024
+"""A checkpoint larger than this is ignored (never read). It holds a hidden game's full state for the
+umpire: a whole-operation megagame of some 250 units needs about 100 KB, so the limit is that of a
+scenario file (:data:`pbem.engine.scenarios.MAX_SCENARIO_BYTES`), not of a move."""
 BEHIND = 2
 """How many steps behind the newest resolved turn the checkpoint is kept: a command still holds
 the last few turns and moves (re-submission checks, attached turns to compare)."""

@@ -13,11 +13,12 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from pbem.maps.hexmap import Hex, hexside
-from pbem.systems.megagame.combat import Kind
+from pbem.systems.megagame.combat import Kind, Profile
 from pbem.systems.megagame.movement import Ground, Troops
+from pbem.systems.megagame.profiles import parse_profile
 
 SIDE_ID = r"^[A-Z][A-Z0-9]{0,7}$"
 HEX = r"^\d{4}$"
@@ -171,15 +172,34 @@ class UnitType(_Data):
     """A unit type of Annex A: its status profile ("Patel profiling system"), what it fights as,
     how it moves [6] and how much road it takes [7]."""
 
-    profile: str = Field(pattern=r"^\[?\d+(-\d+)*\]?$", description="e.g. 6-6-5-4-3-2-1-0; [..] support only")
+    profile: str = Field(description="e.g. 6-6-5-4-3-2-1-0; [..] support only; (2)-(1)-0 defence only")
     kind: Kind = "infantry"
     troops: Troops = "infantry"
     light: bool = False
     mechanised: bool = False
     armoured: bool = False
-    size: int = Field(1, ge=1, le=50, description="unit points on roads and bridges [7]")
+    size: int = Field(1, ge=0, le=50, description="unit points on roads and bridges [7]")
     artillery: Literal["field", "medium", "rocket", "infantry-gun"] | None = None
     note: str = ""
+
+    @field_validator("profile")
+    @classmethod
+    def _readable(cls, v: str) -> str:
+        parse_profile(v)  # ValueError names what is wrong
+        return v
+
+    @cached_property
+    def _parsed(self) -> tuple[tuple[int, ...], Literal["normal", "support", "defence"]]:
+        return parse_profile(self.profile)
+
+    @property
+    def mode(self) -> Literal["normal", "support", "defence"]:
+        """Square brackets: support only; round brackets: defence only [9, "Unit Status"]."""
+        return self._parsed[1]
+
+    def combat_profile(self, steps_lost: int = 0) -> Profile:
+        levels, mode = self._parsed
+        return Profile(levels, 0, mode == "support").lose(steps_lost)
 
 
 class UnitDef(_Data):
@@ -199,6 +219,15 @@ class Objective(_Data):
     held_by: Literal["allied", "german"]
 
 
+class SupplyArrival(_Data):
+    """Supplies that reach a team's pool at the start of a turn (a dump arriving) [11]."""
+
+    team: str
+    turn: int = Field(ge=2)
+    points: int = Field(ge=1)
+    what: str
+
+
 class MegaScenario(_Data):
     id: str
     system: Literal["megagame"] = "megagame"
@@ -214,6 +243,7 @@ class MegaScenario(_Data):
     first_half: Literal["morning", "afternoon"] = Field("morning", description="the half-day of turn 1 [3]")
     supply: dict[str, int] = Field(default_factory=dict, description="supply points a team starts with [11]")
     supply_per_turn: dict[str, int] = Field(default_factory=dict, description="supply points a team receives each turn [11]")
+    supply_arrivals: list[SupplyArrival] = Field(default_factory=list)
     objectives: list[Objective] = Field(default_factory=list)
     victory: str = Field("", description="how the game is won (the rules leave it to the scenario)")
 
@@ -284,16 +314,13 @@ class MegaRulings(_Data):
 
 class SeenUnit(_Data):
     id: str
-    name: str
     hex: str
-    where: str
     state: str = Field(description="effectiveness in words [10]")
     prepared: bool
 
 
 class FriendUnit(_Data):
     id: str
-    name: str
     team: str
     hex: str
 

@@ -50,11 +50,13 @@ class UnitFacts:
 
 def battalions(status: int) -> str:
     """Enemy strength as a commander would put it."""
-    n = round(status / 3)
+    n = (status + 1) // 3  # a third of the status, rounded half up, in integers
     if n <= 0:
         return "a small force"
     if n == 1:
         return "about one battalion"
+    if n >= len(NUMBER_WORDS):
+        return "more than ten battalions"
     return f"about {_count(n)} battalions"
 
 

@@ -96,7 +96,7 @@ def turn_label(scenario: MegaScenario, turn: int) -> str:
 
 
 def profile_of(scenario: MegaScenario, unit: UnitDef, steps: int) -> cbt.Profile:
-    return cbt.Profile.parse(scenario.types[unit.type].profile).lose(steps)
+    return scenario.types[unit.type].combat_profile(steps)
 
 
 def status_of(scenario: MegaScenario, state: MegaState, uid: str) -> int:
@@ -140,7 +140,7 @@ class _Unit:
 
     @property
     def status(self) -> int:
-        return cbt.Profile.parse(self.t.profile).lose(self.steps).status
+        return self.t.combat_profile(self.steps).status
 
     @property
     def on_map(self) -> bool:
@@ -162,23 +162,52 @@ class _Board:
                                      Hex.parse(s.hex) if s.hex else None, s.steps, s.prepared,
                                      dict(s.contact), s.gone)
         self.supply = dict(state.supply)
+        self.where: dict[Hex, list[_Unit]] = {}
+        """Units on the map by hex (kept by :meth:`move` and :meth:`remove`)."""
+        for u in self.units.values():
+            if u.on_map and u.hex is not None:
+                self.where.setdefault(u.hex, []).append(u)
+
+    def move(self, u: _Unit, h: Hex) -> None:
+        if u.hex is not None and u in self.where.get(u.hex, []):
+            self.where[u.hex].remove(u)
+        u.hex = h
+        self.where.setdefault(h, []).append(u)
+
+    def remove(self, u: _Unit) -> None:
+        """Captured or broken up: off the board, its last hex kept for the reports."""
+        if u.hex is not None and u in self.where.get(u.hex, []):
+            self.where[u.hex].remove(u)
+        u.gone = True
 
     def at(self, h: Hex) -> list[_Unit]:
-        return [u for u in self.units.values() if u.on_map and u.hex == h]
+        return sorted(self.where.get(h, []), key=lambda u: u.d.id)
 
     def enemies_near(self, h: Hex, side: str, within: int) -> list[_Unit]:
-        return sorted((u for u in self.units.values()
-                       if u.on_map and u.side != side and u.hex is not None and h.distance(u.hex) <= within),
-                      key=lambda u: u.d.id)
+        out: list[_Unit] = []
+        for g in _within(h, within):
+            out += [u for u in self.where.get(g, ()) if u.side != side]
+        return sorted(out, key=lambda u: u.d.id)
 
     def enemy_held(self, h: Hex, side: str) -> bool:
-        return any(u.side != side for u in self.at(h))
+        return any(u.side != side for u in self.where.get(h, ()))
+
 
     def pay(self, team: str, points: int) -> bool:
         if self.supply.get(team, 0) < points:
             return False
         self.supply[team] -= points
         return True
+
+
+def _within(h: Hex, km: int) -> list[Hex]:
+    """``h`` and every hex at most ``km`` from it."""
+    seen = {h}
+    ring = [h]
+    for _ in range(km):
+        ring = [n for x in ring for n in x.neighbours() if n not in seen]
+        seen.update(ring)
+    return list(seen)
 
 
 AnyState = MegaState | TeamView
@@ -254,7 +283,7 @@ class MegagameRules(Ruleset[MegaScenario, AnyState, OrderSheet]):
             if u.arrives > sc.turns:
                 out.append(f"unit {u.id}: arrives on turn {u.arrives}, after the last turn ({sc.turns})")
         for name, t in sc.types.items():
-            levels = cbt.Profile.parse(t.profile).levels
+            levels = t.combat_profile().levels
             if list(levels) != sorted(levels, reverse=True) or levels[-1] != 0:
                 out.append(f"unit type {name}: a status profile falls step by step to 0 [9], not {t.profile}")
             if t.kind == "artillery" and t.artillery is None:
@@ -262,9 +291,12 @@ class MegagameRules(Ruleset[MegaScenario, AnyState, OrderSheet]):
         for o in sc.objectives:
             if Hex.parse(o.hex) not in geo.hexes:
                 out.append(f"objective {o.name}: hex {o.hex} is off the map")
-        for team in (*sc.supply, *sc.supply_per_turn):
+        for team in (*sc.supply, *sc.supply_per_turn, *(a.team for a in sc.supply_arrivals)):
             if team not in teams:
                 out.append(f"supply: no team {team!r} [11]")
+        for a in sc.supply_arrivals:
+            if a.turn > sc.turns:
+                out.append(f"supply: {a.what} arrives on turn {a.turn}, after the last turn [11]")
         return out
 
     def load_scenario(self, data: JSON) -> MegaScenario:
@@ -387,6 +419,9 @@ class MegagameRules(Ruleset[MegaScenario, AnyState, OrderSheet]):
                                               f"{line.objective[:40]!r}"))
             if line.intention in FIGHTING:
                 for uid in line.units:
+                    if uid in k.units and scenario.types[_unit(scenario, uid).type].mode == "defence":
+                        out.append(RuleViolation("9", f"line {n}: {uid} counts in defence only (its status "
+                                                      "profile is in round brackets): it cannot attack"))
                     if uid in k.spent:
                         out.append(RuleViolation("9", f"line {n}: {uid} is no longer an effective "
                                                       "fighting unit and cannot attack"))
@@ -451,8 +486,9 @@ class MegagameRules(Ruleset[MegaScenario, AnyState, OrderSheet]):
         """What a team knows [10]: its own units (effectiveness in words, never a status number),
         the other teams of its side where they are, the enemy in sight of its side (how many
         battalions, tanks named), its units' reports, its supply points. Game Control (``None`` or
-        the umpire) and, after the game, everyone see the master state."""
-        if side is None or side == scenario.umpire or state.get("over"):
+        the umpire) sees the master state; after the game the umpire's publication gives it to
+        everyone (``pbem publish``), so the last report need not carry it to each team."""
+        if side is None or side == scenario.umpire:
             return state
         st = MegaState.model_validate(state)
         return team_view(scenario, st, side)
@@ -526,7 +562,7 @@ def _movement(board: _Board) -> list[JSON]:
                     stops[uid] = f"the {c.bridge_name or 'bridge'} is full this turn: it waits [7]"
                     continue
                 used[c.bridge_name] = used.get(c.bridge_name, 0) + u.t.size
-            u.hex = nxt
+            board.move(u, nxt)
             u.km += 1
             paths[uid].append(str(nxt))
             if board.enemies_near(nxt, u.side, 1):
@@ -567,7 +603,8 @@ def _objective(u: _Unit) -> Hex | None:
 def _may_attack(board: _Board, u: _Unit) -> bool:
     """In contact, with Attack or Breakthrough orders, any status left, not moved more than half its
     move this turn [6]."""
-    if not u.on_map or u.line is None or u.line.intention not in FIGHTING or u.status <= 0:
+    if not u.on_map or u.line is None or u.line.intention not in FIGHTING or u.status <= 0 \
+            or u.t.mode == "defence":
         return False
     assert u.hex is not None
     limit = max_move_km(u.t.troops, board.geo.ground(u.hex), _posture(u.line),
@@ -616,7 +653,7 @@ def _retire(board: _Board, u: _Unit, km: int, away: list[Hex]) -> int:
                 best = key
         if best is None:
             break
-        u.hex = best[2]
+        board.move(u, best[2])
         gone += 1
     return gone
 
@@ -641,7 +678,7 @@ def _artillery_for(board: _Board, side: str, at: Hex, used: set[str]) -> list[_U
 
 
 def _combat_unit(u: _Unit, *, fuel: bool) -> cbt.CombatUnit:
-    return cbt.CombatUnit(id=u.d.id, profile=cbt.Profile.parse(u.t.profile).lose(u.steps), kind=u.t.kind,
+    return cbt.CombatUnit(id=u.d.id, profile=u.t.combat_profile(u.steps), kind=u.t.kind,
                           light=u.t.light, mechanised=u.t.mechanised, fuel=fuel,
                           non_tactical=u.line is not None and u.line.posture == "non-tactical")
 
@@ -688,7 +725,7 @@ def _combat(board: _Board, ruled: MegaRulings, dice: Dice, blown: set[str]) -> l
             u.supply_used += 1
         if all(d.status <= 0 for d in defenders):  # no fight left in them: captured [9]
             for d in defenders:
-                d.gone = True
+                board.remove(d)
                 d.events.append(f"overrun at {geo.near(at)} and captured: large numbers of prisoners")
             for u in attackers:
                 u.fought = True
@@ -704,14 +741,14 @@ def _combat(board: _Board, ruled: MegaRulings, dice: Dice, blown: set[str]) -> l
         close = geo.close(at)
         a_side = cbt.CombatSide(
             units=tuple(_combat_unit(u, fuel=board.supply.get(u.d.team, 0) > 0) for u in attackers),
-            artillery=tuple(cbt.Artillery(a.d.id, cbt.Profile.parse(a.t.profile).lose(a.steps),
+            artillery=tuple(cbt.Artillery(a.d.id, a.t.combat_profile(a.steps),
                                           a.t.artillery or "field", a.hex.distance(at) if a.hex else 99)
                             for a in att_art),
             air=air, prepared=all(u.prepared for u in attackers), close_country=close,
             advantage=advantage.get((str(at), "attacker"), 0))
         d_side = cbt.CombatSide(
             units=tuple(_combat_unit(u, fuel=board.supply.get(u.d.team, 0) > 0) for u in defenders),
-            artillery=tuple(cbt.Artillery(a.d.id, cbt.Profile.parse(a.t.profile).lose(a.steps),
+            artillery=tuple(cbt.Artillery(a.d.id, a.t.combat_profile(a.steps),
                                           a.t.artillery or "field", a.hex.distance(at) if a.hex else 99)
                             for a in def_art),
             prepared=True, close_country=close, advantage=advantage.get((str(at), "defender"), 0))
@@ -747,7 +784,7 @@ def _advance(board: _Board, attackers: list[_Unit], at: Hex) -> None:
         return
     for u in attackers:
         if u.line and u.line.intention in ("attack", "breakthrough") and u.status > 0:
-            u.hex = at
+            board.move(u, at)
             u.events.append(f"took {board.geo.near(at)}")
             return
 
@@ -780,14 +817,14 @@ def _after_combat(board: _Board, result: cbt.Outcome, attackers: list[_Unit], de
         elif retires:
             gone = _retire(board, d, km, [a.hex for a in attackers if a.hex is not None])
             if gone == 0 and d.status <= 0:
-                d.gone = True
+                board.remove(d)
                 d.events.append(f"was overrun at {where} and could not get away: captured")
             else:
                 d.events.append(f"was attacked at {where} and fell back {gone} km to "
                                 f"{geo.near(d.hex) if d.hex else where}")
         elif d.status <= 0:  # spent: it falls back if it can, else it is captured [9]
             if _retire(board, d, 1, [a.hex for a in attackers if a.hex is not None]) == 0:
-                d.gone = True
+                board.remove(d)
                 d.events.append(f"was attacked at {where}, no longer able to fight, and could not get "
                                 "away: captured")
             else:
@@ -856,6 +893,9 @@ def _next_state(scenario: MegaScenario, state: MegaState, board: _Board, blown: 
             enemy_artillery=u.enemy_artillery, enemy_air=u.enemy_air, enemy_formation=formation,
             turns_in_contact=max(turns, 2) if u.identified and turns else turns, supply_used=u.supply_used)
     supply = {t: board.supply.get(t, 0) + scenario.supply_per_turn.get(t, 0) for t in board.supply}
+    for a in scenario.supply_arrivals:  # a dump arriving: its stock joins the team's pool [11]
+        if a.turn == turn and not over:
+            supply[a.team] += a.points
     control = dict(state.control)
     for o in scenario.objectives:
         holders = {u.side for u in board.at(Hex.parse(o.hex))}
@@ -882,13 +922,12 @@ def team_view(scenario: MegaScenario, state: MegaState, team: str) -> JSON:
         if s.hex is None or s.gone:
             continue
         if u.team == team:
-            own.append({"id": u.id, "name": u.name, "hex": s.hex, "where": geo.near(Hex.parse(s.hex)),
-                        "state": effectiveness(status_of(scenario, state, u.id)),
+            own.append({"id": u.id, "hex": s.hex, "state": effectiveness(status_of(scenario, state, u.id)),
                         "prepared": s.prepared})
         if sides[u.team] == side:
             ours.append(Hex.parse(s.hex))
             if u.team != team:
-                friends.append({"id": u.id, "name": u.name, "team": u.team, "hex": s.hex})
+                friends.append({"id": u.id, "team": u.team, "hex": s.hex})
     seen: dict[Hex, list[UnitDef]] = {}
     for u in scenario.units:
         s = state.units[u.id]
@@ -910,8 +949,8 @@ def team_view(scenario: MegaScenario, state: MegaState, team: str) -> JSON:
     for u in scenario.units:
         f = state.facts.get(u.id)
         s = state.units[u.id]
-        if u.team != team or f is None:
-            continue
+        if u.team != team or f is None or not (f.events or f.enemy_status or f.enemy_tanks or f.supply_used):
+            continue  # nothing to report of a unit that did nothing and met nobody
         facing = None
         if f.enemy_status or f.enemy_tanks:
             facing = EnemySeen(status=f.enemy_status, tanks=f.enemy_tanks, artillery=f.enemy_artillery,

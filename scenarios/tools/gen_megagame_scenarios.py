@@ -1,0 +1,139 @@
+"""Generate the whole-operation megagame scenarios (seed 004) from the orders of battle and the
+Annex A unit types:
+
+    .venv/bin/python scenarios/tools/gen_megagame_scenarios.py
+
+writes ``scenarios/megagame-market-garden.json`` (a team per corps, as the megagame was run) and
+``scenarios/megagame-market-garden-duel.json`` (one team a side, for two players and Game Control).
+The number of teams decides which keys sign the genesis, so it is a scenario of its own rather than
+an option given to ``pbem new``.
+
+From ``megagame-market-garden-oob.json`` (units, set-up, arrivals by air and road, dumps, corps) and
+``megagame-profiles.json`` (status profiles, sizes, troop types). RECONSTRUCTED where the ruleset
+is simpler than the data: the ruleset keeps one supply pool per team, so each team starts with the
+supplies its units and dumps on the map hold, and each dump's stock joins its team's pool on the
+turn the dump arrives; the objectives and their points are this scenario's own (the rules leave
+victory to the umpire): the north ends of the bridges the operation was mounted to take, Arnhem
+worth most, so that holding everything but Arnhem is not enough -- as in September 1944.
+Deterministic: no clock, no randomness.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[2]
+SCENARIOS = ROOT / "scenarios"
+
+TEAM_OF_CORPS = {"i-ab-corps": "IAB", "xxx-corps": "XXX", "ii-ss-pz-corps": "IISS", "wbn": "WBN",
+                 "korps-feldt": "FELDT", "lxxxvi-corps": "LXXXVI", "lxxxviii-corps": "LXXXVIII"}
+"""Engine side ids (capital letters and digits, at most eight) for the corps of the OOB."""
+
+OBJECTIVES = [
+    ("4409", "Arnhem road bridge, north end", 15),
+    ("4023", "Nijmegen road bridge, north end (Lent)", 5),
+    ("3033", "Grave bridge, north end", 3),
+    ("1550", "Veghel bridges", 2),
+    ("1162", "Son bridge", 2),
+    ("1069", "Eindhoven", 1),
+]
+
+
+def load(name: str) -> Any:
+    return json.loads((SCENARIOS / name).read_text(encoding="utf-8"))
+
+
+def unit_types(book: dict[str, Any], used: set[str]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for t in book["types"]:
+        if t["id"] not in used:
+            continue
+        entry: dict[str, Any] = {"profile": t["profile"], "kind": t["kind"], "troops": t["troops"],
+                                 "light": t.get("light", False),
+                                 "mechanised": t["troops"] in ("mechanised", "tanks", "motor-towed-artillery"),
+                                 "armoured": t["kind"] == "armour", "size": t["size"]}
+        if t.get("artillery"):
+            entry["artillery"] = t["artillery"]
+        entry["note"] = f"Annex A: {t['name']} ({t['reading']})"
+        out[t["id"]] = entry
+    return out
+
+
+def build(mode: str) -> dict[str, Any]:
+    oob = load("megagame-market-garden-oob.json")
+    book = load("megagame-profiles.json")
+    corps = {c["id"]: c for c in oob["corps"]}
+    divisions = {d["id"]: d for d in oob["divisions"]}
+
+    def team(side: str, corps_id: str) -> str:
+        if mode == "duel":
+            return "ALLIES" if side == "allied" else "GERMANS"
+        return TEAM_OF_CORPS[corps_id]
+
+    if mode == "duel":
+        teams = [{"id": "ALLIES", "side": "allied", "name": "First Allied Airborne Army and XXX Corps"},
+                 {"id": "GERMANS", "side": "german", "name": "Heeresgruppe B (Model)"}]
+    else:
+        teams = [{"id": TEAM_OF_CORPS[c["id"]], "side": c["side"], "name": c["name"]} for c in oob["corps"]]
+    units = []
+    supply: dict[str, int] = {t["id"]: 0 for t in teams}
+    arrivals: list[dict[str, Any]] = []
+    for u in oob["units"]:
+        where = u.get("setup") or u["arrival"]["hex"]
+        arrives = 1 if u.get("setup") else u["arrival"]["turn"]
+        tid = team(u["side"], u["corps"])
+        units.append({"id": u["id"], "name": u["name"], "team": tid, "type": u["type"],
+                      "formation": divisions[u["division"]]["name"], "hex": where, "arrives": arrives})
+        stock = u.get("supply") or {}
+        points = stock.get("ammo", 0) + stock.get("fuel", 0)
+        if points and arrives == 1:
+            supply[tid] += points
+        elif points:
+            arrivals.append({"team": tid, "turn": arrives, "points": points, "what": f"{u['name']}'s own supplies"})
+    for d in oob["dumps"]:
+        tid = team(d["side"], d["corps"])
+        points = d["stock"]["ammo"] + d["stock"]["fuel"]
+        if d.get("setup"):
+            supply[tid] += points
+        else:
+            arrivals.append({"team": tid, "turn": d["arrival"]["turn"], "points": points, "what": d["name"]})
+    arrivals.sort(key=lambda a: (a["turn"], a["team"], a["what"]))
+    title = ("Operation Market Garden megagame, 17-25 September 1944: "
+             + ("one team a side" if mode == "duel" else "a team per corps"))
+    return {
+        "id": "megagame-market-garden" + ("-duel" if mode == "duel" else ""),
+        "system": "megagame",
+        "title": title,
+        "reconstructed": (
+            "RECONSTRUCTED: generated by scenarios/tools/gen_megagame_scenarios.py from "
+            "megagame-market-garden-oob.json and megagame-profiles.json (see their own notes). Supplies: one "
+            "pool per team (the ruleset does not yet move dumps): what the team's units and dumps on the map "
+            "hold at the start, each later dump's stock on the turn it arrives. Objectives and their points are "
+            "this scenario's own. Corps: " + ", ".join(f"{v} = {corps[k]['name']}" for k, v in TEAM_OF_CORPS.items())),
+        "map": "market-garden-1km-map.json",
+        "umpire": "GC",
+        "teams": teams,
+        "types": unit_types(book, {u["type"] for u in oob["units"]}),
+        "units": units,
+        "turns": len(oob["turns"]),
+        "first_day": 17,
+        "first_half": "morning",
+        "supply": supply,
+        "supply_arrivals": arrivals,
+        "objectives": [{"hex": h, "name": n, "points": p, "held_by": "german"} for h, n, p in OBJECTIVES],
+        "victory": ("After the last turn each objective belongs to the side that last held it alone; the side "
+                    "with more objective points wins (Arnhem bridge 15 of 28), equal is a draw."),
+    }
+
+
+def main() -> None:
+    for mode, name in (("corps", "megagame-market-garden.json"), ("duel", "megagame-market-garden-duel.json")):
+        text = json.dumps(build(mode), indent=1, ensure_ascii=False) + "\n"
+        (SCENARIOS / name).write_text(text, encoding="utf-8")
+        print(f"wrote scenarios/{name}")
+
+
+if __name__ == "__main__":
+    main()
