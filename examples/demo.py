@@ -6,6 +6,9 @@
    afterwards), the sparring bot playing both sides, into ``demo-out/bastogne-spearhead/``
    (git-ignored; replaced on each run), with the maps and mails the output hooks write.
 3. ``pbem verify`` on that game, and where to look.
+4. One turn of the Market Garden megagame (a team per corps and Game Control, every key in one
+   throwaway home): each team's bot seals its orders, Game Control rules nothing and reports, and
+   what one team hears is printed -- in words, without a status number.
 
 Run with the virtual environment's python (the Makefile does): ``.venv/bin/python examples/demo.py``.
 """
@@ -23,6 +26,7 @@ ROOT = HERE.parent
 EXAMPLE = HERE / "bastogne-spearhead"
 OUT = ROOT / "demo-out"
 SCENARIO = "bastogne-spearhead"
+MEGAGAME = "megagame-market-garden"
 
 
 def pbem(*args: str | Path) -> None:
@@ -68,6 +72,10 @@ def main() -> None:
         os.environ["PBEM_HOME"] = str(Path(tmp) / "stranger")
         pbem("verify", game)
 
+        banner("4. one turn of the Market Garden megagame: sealed orders, Game Control, hidden reports")
+        os.environ["PBEM_HOME"] = str(Path(tmp) / "megagame")
+        megagame_turn(OUT / MEGAGAME)
+
     rel = game.relative_to(ROOT)
     turns = sorted(game.glob("turn-*.json"))
     maps = sorted(game.glob("map-*.svg"))
@@ -82,6 +90,39 @@ def main() -> None:
           else "emails           none written (no mail output hook installed)")
     print(f"bundled example  {EXAMPLE.relative_to(ROOT)}/ (regenerate: python examples/generate.py)")
     print(f"history          pbem log {rel}")
+
+
+def megagame_turn(game: Path) -> None:
+    """Create the megagame with a throwaway key per team and one for Game Control, play its first
+    turn with the bots, and show what XXX Corps' team hears."""
+    import contextlib
+    import io
+    import json
+
+    from pbem.cli.bot import autoplay_rounds
+    from pbem.engine.scenarios import load_data
+
+    teams = [t["id"] for t in load_data(MEGAGAME)["teams"]]
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        for side in [*teams, "GC"]:
+            pbem("key", "new", f"demo-{side.lower()}", "--no-passphrase")
+    if game.exists():
+        shutil.rmtree(game)
+    players = [x for side in [*teams, "GC"] for x in ("--player", f"{side}=demo-{side.lower()}")]
+    with contextlib.redirect_stdout(io.StringIO()):
+        pbem("new", MEGAGAME, game, *players)
+        signed = autoplay_rounds(game, max_messages=2 * len(teams) + 2)  # commits, ruling, reveals, report
+    print(f"{signed} signed messages: {len(teams)} sealed order sheets, Game Control's ruling, "
+          f"{len(teams)} reveals, Game Control's report")
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        pbem("status", game, "--json")
+    view = json.loads(out.getvalue())["views"]["XXX"]
+    print(f"XXX Corps hears ({view['date']}, {view['supply']} supply points):")
+    for line in view["reports"][:4]:
+        print(f"  {line}")
+    rel = game.relative_to(ROOT)
+    print(f"  ... (pbem status {rel}; Game Control's master log: pbem log {rel})")
 
 
 if __name__ == "__main__":

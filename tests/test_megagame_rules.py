@@ -27,6 +27,7 @@ TYPES: dict[str, Any] = {
     "weak": {"profile": "4-3-2-1-0", "kind": "infantry", "troops": "infantry", "size": 20},
     "tank": {"profile": "5-4-3-2-1-0", "kind": "armour", "troops": "tanks", "mechanised": True,
              "armoured": True, "size": 20},
+    "hq": {"profile": "(2)-(1)-0", "kind": "hq", "troops": "infantry", "size": 1},
     "guns": {"profile": "[4-3-2-1-0]", "kind": "artillery", "troops": "motor-towed-artillery",
              "artillery": "field", "size": 3},
 }
@@ -367,3 +368,14 @@ def test_3_half_day_turns(turn: int, label: str) -> None:
 
     sc = scenario([unit("a", "AL", "inf", "0302"), unit("d", "GE", "weak", "0303")])
     assert turn_label(sc, turn) == label
+
+
+def test_9_a_defence_only_unit_cannot_attack_and_is_not_called_worn() -> None:
+    sc = scenario([unit("h", "AL", "hq", "0302"), unit("d", "GE", "weak", "0303")])
+    st = R.initial_state(sc, {})
+    v = R.validate(sc, st, "AL", sheet("AL", {"units": ["h"], "intention": "attack"}))
+    assert v[0].rule == "9" and "defence only" in v[0].message
+    (own,) = team_view(sc, st, "AL")["units"]
+    assert own["state"] == "in good order (it can defend itself, not attack)"
+    hit = st.model_copy(update={"units": {**st.units, "h": UnitState(hex="0302", steps=1)}})
+    assert team_view(sc, hit, "AL")["units"][0]["state"].startswith("shaken")

@@ -46,6 +46,8 @@ class UnitFacts:
     supply_used: int = 0
     events: tuple[str, ...] = field(default_factory=tuple)
     """What happened, already in words ("pushed back 2 km to the bridge", "held")."""
+    words: str = ""
+    """Effectiveness in other words than the combat units' scale (a headquarters), if given."""
 
 
 def battalions(status: int) -> str:
@@ -62,7 +64,7 @@ def battalions(status: int) -> str:
 
 def unit_report(f: UnitFacts) -> str:
     """One formation's paragraph of the team's report."""
-    lines = [f"{f.name}: {effectiveness(f.status)}.", f"Location: {f.location}."]
+    lines = [f"{f.name}: {f.words or effectiveness(f.status)}.", f"Location: {f.location}."]
     lines += [e[0].upper() + e[1:] + ("" if e.endswith(".") else ".") for e in f.events]
     if f.enemy is not None:
         e = f.enemy

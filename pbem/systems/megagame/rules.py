@@ -908,6 +908,18 @@ def _next_state(scenario: MegaScenario, state: MegaState, board: _Board, blown: 
 # -- a team's view --------------------------------------------------------------------------------
 
 
+def state_words(scenario: MegaScenario, state: MegaState, uid: str) -> str:
+    """A unit's effectiveness in words [10]; a defence-only unit (a headquarters, a supply column:
+    its profile in round brackets) is not measured on the fighting units' scale."""
+    t = scenario.types[_unit(scenario, uid).type]
+    status = status_of(scenario, state, uid)
+    if t.mode != "defence" or status <= 0:
+        return effectiveness(status)
+    if status >= t.combat_profile().levels[0]:
+        return "in good order (it can defend itself, not attack)"
+    return "shaken (it can defend itself, not attack)"
+
+
 def team_view(scenario: MegaScenario, state: MegaState, team: str) -> JSON:
     """What ``team`` knows [10], as JSON: no status number anywhere."""
     from pbem.systems.megagame.report import EnemySeen, unit_report
@@ -922,7 +934,7 @@ def team_view(scenario: MegaScenario, state: MegaState, team: str) -> JSON:
         if s.hex is None or s.gone:
             continue
         if u.team == team:
-            own.append({"id": u.id, "hex": s.hex, "state": effectiveness(status_of(scenario, state, u.id)),
+            own.append({"id": u.id, "hex": s.hex, "state": state_words(scenario, state, u.id),
                         "prepared": s.prepared})
         if sides[u.team] == side:
             ours.append(Hex.parse(s.hex))
@@ -959,7 +971,7 @@ def team_view(scenario: MegaScenario, state: MegaState, team: str) -> JSON:
         location = "lost" if s.gone else geo.near(Hex.parse(s.hex)) if s.hex else "not yet arrived"
         reports.append(unit_report(Facts(name=f"{u.name} ({u.id})", status=status_of(scenario, state, u.id),
                                          location=location, enemy=facing, supply_used=f.supply_used,
-                                         events=tuple(f.events))))
+                                         events=tuple(f.events), words=state_words(scenario, state, u.id))))
     return {"turn": state.turn, "date": turn_label(scenario, state.turn), "over": state.over, "team": team,
             "supply": state.supply.get(team, 0), "units": own, "friends": friends, "enemy": enemy,
             "reports": reports, "blown": list(state.blown),
