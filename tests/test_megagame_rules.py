@@ -34,7 +34,7 @@ TYPES: dict[str, Any] = {
 
 
 def scenario(units: list[dict[str, Any]], *, lines: list[dict[str, Any]] | None = None,
-             terrain: dict[str, list[str]] | None = None, supply: int = 5) -> MegaScenario:
+             terrain: dict[str, list[str]] | None = None, supply: int = 5, **extra: Any) -> MegaScenario:
     data = {
         "id": "tiny", "system": "megagame", "title": "tiny (invented)",
         "map": {"id": "tiny-map", "cols": [1, 8], "rows": [1, 8], "terrain": terrain or {},
@@ -44,6 +44,7 @@ def scenario(units: list[dict[str, Any]], *, lines: list[dict[str, Any]] | None 
         "types": TYPES, "units": units, "turns": 3,
         "supply": {"AL": supply, "GE": supply},
         "objectives": [{"hex": "0303", "name": "Dorp", "points": 5, "held_by": "german"}],
+        **extra,
     }
     return R.load_scenario(data)
 
@@ -379,3 +380,72 @@ def test_9_a_defence_only_unit_cannot_attack_and_is_not_called_worn() -> None:
     assert own["state"] == "in good order (it can defend itself, not attack)"
     hit = st.model_copy(update={"units": {**st.units, "h": UnitState(hex="0302", steps=1)}})
     assert team_view(sc, hit, "AL")["units"][0]["state"].startswith("shaken")
+
+
+# -- [9, 12] the air -------------------------------------------------------------------------------
+
+AIR = [{"id": "2tac", "name": "2nd TAF wing", "side": "allied", "role": "fighter-bomber", "squadrons": 4,
+        "region": "continent"},
+       {"id": "fc", "name": "Fighter Command wing", "side": "allied", "role": "fighter", "squadrons": 2,
+        "region": "england"}]
+
+
+def air_sheet(*orders: dict[str, Any], turn: int = 1) -> OrderSheet:
+    return OrderSheet.model_validate({"team": "AL", "side": "allied", "turn": turn, "lines": [],
+                                      "air_orders": list(orders)})
+
+
+def test_12_air_orders_beyond_what_flies_in_the_weather_are_refused() -> None:
+    wx = [{"turn": 1, "england": "none", "continent": "limited"}]
+    sc = scenario([unit("a", "AL", "inf", "0302"), unit("d", "GE", "weak", "0305")], air=AIR, weather=wx)
+    st = R.initial_state(sc, {})
+    ok_ = air_sheet({"mission": "bombing", "squadrons": 2, "target": "0305"})
+    assert R.validate(sc, st, "AL", ok_) == []  # limited: half of 4 fighter-bombers fly
+    v = R.validate(sc, st, "AL", air_sheet({"mission": "bombing", "squadrons": 3, "target": "0305"}))
+    assert v[0].rule == "12" and "2 can fly" in v[0].message
+    v = R.validate(sc, st, "AL", air_sheet({"mission": "recce", "squadrons": 1, "target": "0305"}))
+    assert v[0].rule == "12" and "0 can fly" in v[0].message  # nothing leaves England
+
+
+def test_9_interdiction_hits_and_pins_the_units_in_the_target_hex() -> None:
+    # 4 tactical squadrons: the row of 3-4 -- a step loss on a 6, pinned down on a 4 or 5.
+    sc = scenario([unit("a", "AL", "inf", "0808"), unit("d", "GE", "weak", "0305"),
+                   unit("e", "GE", "weak", "0305")], air=AIR)
+    st = R.initial_state(sc, {})
+    move = sheet("GE", {"units": ["d", "e"], "intention": "move", "route": ["0304"]})
+    new, events = play(sc, st, Dice(6, 3), air_sheet({"mission": "bombing", "squadrons": 4, "target": "0305"}), move)
+    strike = next(e for e in events if e["kind"] == "interdiction")
+    assert [(h["unit"], h["result"]) for h in strike["hits"]] == [("d", "step loss and immobilised"),
+                                                                  ("e", "no effect")]
+    assert new.units["d"].steps == 1 and new.units["d"].hex == "0305"  # pinned down: no move
+    assert new.units["e"].hex == "0304"
+    assert "bombing of 0305" in team_view(sc, new, "AL")["air"][0]
+    new, _ = play(sc, st, Dice(4, 1), air_sheet({"mission": "bombing", "squadrons": 4, "target": "0305"}), move)
+    assert new.units["d"].steps == 0 and new.units["d"].hex == "0305"
+
+
+def test_12_recce_tells_only_the_team_that_flew_it() -> None:
+    sc = scenario([unit("a", "AL", "inf", "0101"), unit("t", "GE", "tank", "0707")], air=AIR)
+    st = R.initial_state(sc, {})
+    new, events = play(sc, st, Dice(6), air_sheet({"mission": "recce", "squadrons": 1, "target": "0707"}))
+    # stationary vehicles, die 6: type and size -- tanks, status 5: about two battalions
+    assert team_view(sc, new, "AL")["air"] == ["air recce over 0707: enemy spotted: tanks, about two battalions"]
+    assert team_view(sc, new, "GE")["air"] == []
+    assert "0707" not in json.dumps(team_view(sc, new, "AL")["enemy"])  # out of sight on the ground
+
+
+def test_12_an_airborne_lift_waits_for_flying_weather_then_drops() -> None:
+    wx = [{"turn": 2, "england": "none"}, {"turn": 3, "england": "good"}]
+    sc = scenario([unit("p", "AL", "inf", "0606", arrives=2, by_air=True), unit("q", "AL", "inf", "0607", arrives=3,
+                   by_air=True), unit("d", "GE", "weak", "0101")], air=AIR, weather=wx)
+    st = R.initial_state(sc, {})
+    t2, events = play(sc, st, Dice())
+    assert t2.units["p"].hex is None and {"kind": "delayed", "unit": "p", "turn": 2} in events
+    # turn 3: both come; p's dice 1 then 3: a loss, recovered later; q's 2: intact [12 drop table]
+    t3, events = play(sc, t2, Dice(1, 3, 2, 5), sheet("AL", turn=2), sheet("GE", turn=2))
+    drops = {e["unit"]: e["result"] for e in events if e["kind"] == "drop"}
+    assert drops == {"p": "status loss, recovered later", "q": "intact"}
+    assert (t3.units["p"].hex, t3.units["p"].steps, t3.units["p"].scattered) == ("0606", 1, 1)
+    assert "1 turn late for the weather" in " ".join(t3.facts["p"].events)
+    t4, _ = play(sc, t3, Dice(), sheet("AL", turn=3), sheet("GE", turn=3))
+    assert (t4.units["p"].steps, t4.units["p"].scattered) == (0, 0)

@@ -56,6 +56,8 @@ def unit_types(book: dict[str, Any], used: set[str]) -> dict[str, Any]:
                                  "armoured": t["kind"] == "armour", "size": t["size"]}
         if t.get("artillery"):
             entry["artillery"] = t["artillery"]
+        if t.get("flak"):
+            entry["flak"] = t["flak"]
         entry["note"] = f"Annex A: {t['name']} ({t['reading']})"
         out[t["id"]] = entry
     return out
@@ -84,8 +86,11 @@ def build(mode: str) -> dict[str, Any]:
         where = u.get("setup") or u["arrival"]["hex"]
         arrives = 1 if u.get("setup") else u["arrival"]["turn"]
         tid = team(u["side"], u["corps"])
-        units.append({"id": u["id"], "name": u["name"], "team": tid, "type": u["type"],
-                      "formation": divisions[u["division"]]["name"], "hex": where, "arrives": arrives})
+        entry = {"id": u["id"], "name": u["name"], "team": tid, "type": u["type"],
+                 "formation": divisions[u["division"]]["name"], "hex": where, "arrives": arrives}
+        if not u.get("setup") and u["arrival"]["by"] == "air":
+            entry["by_air"] = True
+        units.append(entry)
         stock = u.get("supply") or {}
         points = stock.get("ammo", 0) + stock.get("fuel", 0)
         if points and arrives == 1:
@@ -123,6 +128,10 @@ def build(mode: str) -> dict[str, Any]:
         "supply": supply,
         "supply_arrivals": arrivals,
         "objectives": [{"hex": h, "name": n, "points": p, "held_by": "german"} for h, n, p in OBJECTIVES],
+        "air": [{"id": a["id"], "name": a["name"], "side": a["side"], "role": a["role"],
+                 "squadrons": a["squadrons"], "region": a["region"]} for a in oob["air"]],
+        "weather": [{"turn": w["turn"], "sky": w["sky"], "england": w["flying_england"],
+                     "continent": w["flying_continent"]} for w in oob["weather"]],
         "victory": ("After the last turn each objective belongs to the side that last held it alone; the side "
                     "with more objective points wins (Arnhem bridge 15 of 28), equal is a draw."),
     }

@@ -180,6 +180,7 @@ class UnitType(_Data):
     armoured: bool = False
     size: int = Field(1, ge=0, le=50, description="unit points on roads and bridges [7]")
     artillery: Literal["field", "medium", "rocket", "infantry-gun"] | None = None
+    flak: Literal["heavy", "light"] | None = Field(None, description="fires at air serials nearby [13]")
     note: str = ""
 
     @field_validator("profile")
@@ -210,6 +211,7 @@ class UnitDef(_Data):
     formation: str = Field(description="the division or brigade a facing enemy may identify [10]")
     hex: str = Field(pattern=HEX, description="set-up hex, or where it arrives")
     arrives: int = Field(1, ge=1, description="the turn it is first on the map (1: at the start)")
+    by_air: bool = Field(False, description="arrives by parachute or glider on its hex: weather and the drop table [12]")
 
 
 class Objective(_Data):
@@ -217,6 +219,30 @@ class Objective(_Data):
     name: str
     points: int = Field(ge=1, le=100)
     held_by: Literal["allied", "german"]
+
+
+Flying = Literal["good", "limited", "none"]
+Region = Literal["england", "continent", "germany"]
+
+
+class AirUnit(_Data):
+    """An air unit by squadrons, based off the map [12]."""
+
+    id: str
+    name: str
+    side: Literal["allied", "german"]
+    role: Literal["fighter", "fighter-bomber", "ground-attack", "transport", "heavy-bomber"]
+    squadrons: int = Field(ge=1, le=100)
+    region: Region
+
+
+class TurnWeather(_Data):
+    """Flying weather of one half-day turn where the air forces are based [12]."""
+
+    turn: int = Field(ge=1)
+    sky: str = ""
+    england: Flying = "good"
+    continent: Flying = "good"
 
 
 class SupplyArrival(_Data):
@@ -245,6 +271,8 @@ class MegaScenario(_Data):
     supply_per_turn: dict[str, int] = Field(default_factory=dict, description="supply points a team receives each turn [11]")
     supply_arrivals: list[SupplyArrival] = Field(default_factory=list)
     objectives: list[Objective] = Field(default_factory=list)
+    air: list[AirUnit] = Field(default_factory=list)
+    weather: list[TurnWeather] = Field(default_factory=list, description="none listed: good flying every turn")
     victory: str = Field("", description="how the game is won (the rules leave it to the scenario)")
 
 
@@ -254,6 +282,7 @@ class MegaScenario(_Data):
 class UnitState(_Data):
     hex: str | None = Field(None, description="None: not yet arrived, or gone")
     steps: int = Field(0, ge=0, description="steps lost along the status profile")
+    scattered: int = Field(0, ge=0, description="steps lost in a drop that come back at the end of the next turn [12]")
     prepared: bool = Field(False, description="had Prepare orders last turn [5, 9]")
     contact: dict[str, int] = Field(default_factory=dict, description="enemy formation -> turns in contact [10]")
     gone: bool = Field(False, description="captured or broken up [9]")
@@ -280,6 +309,7 @@ class MegaState(_Data):
     blown: list[str] = Field(default_factory=list, description="names of bridges blown [8]")
     control: dict[str, Literal["allied", "german"]] = Field(default_factory=dict, description="objective hex -> holder")
     facts: dict[str, UnitFacts] = Field(default_factory=dict, description="last turn's facts per unit [10]")
+    intel: dict[str, list[str]] = Field(default_factory=dict, description="last turn's air reports per team [12]")
 
 
 # -- Game Control's rulings ---------------------------------------------------------------------
@@ -349,5 +379,6 @@ class TeamView(_Data):
     friends: list[FriendUnit]
     enemy: list[SeenEnemy]
     reports: list[str]
+    air: list[str] = Field(default_factory=list)
     blown: list[str]
     objectives: list[HeldObjective]

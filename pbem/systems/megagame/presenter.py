@@ -74,7 +74,9 @@ class MegagamePresenter(Presenter):
             contact = sorted(h for h in enemy if h.distance(here) == 1)
             worn = u["state"].startswith(("no longer", "badly"))
             if contact:
-                if u["prepared"] and not worn:
+                if t.mode == "defence":  # a headquarters or column defends itself, never attacks [9]
+                    lines.append({"units": [uid], "intention": "hold", "stand_fast": here in ours})
+                elif u["prepared"] and not worn:
                     lines.append({"units": [uid], "intention": "attack", "objective": str(contact[0])})
                 elif here in ours or worn:
                     lines.append({"units": [uid], "intention": "hold", "stand_fast": here in ours})
@@ -91,6 +93,7 @@ class MegagamePresenter(Presenter):
             if line is not None:
                 lines.append(line)
         sheet["lines"] = lines
+        sheet["air_orders"] = _air_orders(scenario, view, mine, targets)
         return sheet
 
 
@@ -152,3 +155,24 @@ def _side(scenario: MegaScenario, team: str) -> Literal["allied", "german"]:
     from pbem.systems.megagame.rules import team_side
 
     return team_side(scenario, team)
+
+
+def _air_orders(scenario: MegaScenario, view: JSON, side: str, targets: list[Hex]) -> list[dict[str, Any]]:
+    """The team's share of its side's squadrons that fly today [12]: fighter-bombers against an
+    enemy it sees (tanks first), one fighter squadron to look at an objective it cannot see."""
+    from pbem.systems.megagame.rules import squadrons_available
+
+    if not scenario.air:
+        return []
+    share = max(1, sum(1 for t in scenario.teams if t.side == side))
+    out: list[dict[str, Any]] = []
+    strike = squadrons_available(scenario, side, view["turn"], "bombing") // share
+    seen = view["enemy"]
+    if strike and seen:
+        target = min(seen, key=lambda e: ("tanks" not in e["seen"], e["hex"]))  # tanks first
+        out.append({"mission": "bombing", "squadrons": strike, "target": target["hex"]})
+    spot = squadrons_available(scenario, side, view["turn"], "recce") // share
+    unseen = [t for t in targets if str(t) not in {e["hex"] for e in seen}]
+    if spot and unseen:
+        out.append({"mission": "recce", "squadrons": 1, "target": str(unseen[0])})
+    return out

@@ -78,7 +78,7 @@ from pbem.systems.megagame.movement import (
     passing_distance_km,
 )
 from pbem.systems.megagame.orders import OrderLine, OrderSheet, UnitInfo, check_sheet
-from pbem.systems.megagame.tables import effectiveness
+from pbem.systems.megagame.tables import drop, effectiveness, interdiction, recce
 
 ATTACKING = ("attack", "probe", "breakthrough")
 """Intentions that close with the enemy: they move on past the passing distance until contact [6]."""
@@ -93,6 +93,42 @@ def turn_label(scenario: MegaScenario, turn: int) -> str:
     """``18 September, morning`` for turn 3 of a game starting on the 17th [3]."""
     n = turn - 1 + (1 if scenario.first_half == "afternoon" else 0)
     return f"{scenario.first_day + n // 2} September 1944, {'afternoon' if n % 2 else 'morning'}"
+
+
+MISSION_ROLES: dict[str, tuple[str, ...]] = {
+    "cas": ("fighter-bomber", "ground-attack"), "cab-rank": ("fighter-bomber", "ground-attack"),
+    "bombing": ("fighter-bomber", "ground-attack"), "recce": ("fighter",), "escort": ("fighter",),
+    "air-cover": ("fighter",), "transport": ("transport",),
+}
+"""Which squadrons fly each mission of the air orders [9, 12]."""
+
+
+def flying(scenario: MegaScenario, turn: int, region: str) -> Literal["good", "limited", "none"]:
+    """The flying weather of ``turn`` where ``region``'s squadrons are based [12] (bases in Germany
+    share the continent's weather)."""
+    for w in scenario.weather:
+        if w.turn == turn:
+            return w.england if region == "england" else w.continent
+    return "good"
+
+
+def squadrons_available(scenario: MegaScenario, side: str, turn: int, mission: str) -> int:
+    """Squadrons of ``side`` able to fly ``mission`` on ``turn``: all of them in good weather, half
+    (rounded down) in limited, none when nothing flies [12]."""
+    out = 0
+    for a in scenario.air:
+        if a.side != side or a.role not in MISSION_ROLES[mission]:
+            continue
+        wx = flying(scenario, turn, a.region)
+        out += a.squadrons if wx == "good" else a.squadrons // 2 if wx == "limited" else 0
+    return out
+
+
+def _air_pools(scenario: MegaScenario, side: str, turn: int) -> dict[tuple[str, ...], int]:
+    pools: dict[tuple[str, ...], int] = {}
+    for mission, roles in MISSION_ROLES.items():
+        pools[roles] = squadrons_available(scenario, side, turn, mission)
+    return pools
 
 
 def profile_of(scenario: MegaScenario, unit: UnitDef, steps: int) -> cbt.Profile:
@@ -137,6 +173,8 @@ class _Unit:
     enemy_artillery: bool = False
     enemy_air: bool = False
     identified: bool = False
+    immobilised: bool = False
+    scattered: int = 0
 
     @property
     def status(self) -> int:
@@ -160,7 +198,7 @@ class _Board:
             s = state.units[d.id]
             self.units[d.id] = _Unit(d, scenario.types[d.type], sides[d.team],
                                      Hex.parse(s.hex) if s.hex else None, s.steps, s.prepared,
-                                     dict(s.contact), s.gone)
+                                     dict(s.contact), s.gone, scattered=s.scattered)
         self.supply = dict(state.supply)
         self.where: dict[Hex, list[_Unit]] = {}
         """Units on the map by hex (kept by :meth:`move` and :meth:`remove`)."""
@@ -434,6 +472,21 @@ class MegagameRules(Ruleset[MegaScenario, AnyState, OrderSheet]):
 
         out += check_sheet(orders, k.units, ground_of=geo.ground, water_between=water,
                            prepared_last_turn=k.prepared, supply_available=k.supply)
+        if scenario.air:  # a scenario without an air order of battle leaves the air to the umpire
+            wanted: dict[tuple[str, ...], int] = {}
+            for a in orders.air_orders:
+                roles = MISSION_ROLES[a.mission]
+                wanted[roles] = wanted.get(roles, 0) + a.squadrons
+                if a.mission in ("bombing", "recce") and not (a.target.isdigit() and len(a.target) == 4
+                                                                and Hex.parse(a.target) in geo.hexes):
+                    out.append(RuleViolation("12", f"air orders: {a.mission} needs a target hex of the map, "
+                                                   f"not {a.target[:40]!r}"))
+            pools = _air_pools(scenario, teams[side].side, k.turn)
+            for roles, n in sorted(wanted.items()):
+                if n > pools[roles]:
+                    out.append(RuleViolation("12", f"air orders: {n} squadrons of {' or '.join(roles)} asked "
+                                                   f"for; {pools[roles]} can fly on "
+                                                   f"{turn_label(scenario, k.turn)}"))
         return out
 
     def resolve(self, scenario: MegaScenario, state: AnyState, side: str, orders: OrderSheet,
@@ -454,10 +507,15 @@ class MegagameRules(Ruleset[MegaScenario, AnyState, OrderSheet]):
         if ruled.groupings or ruled.advantage:
             events.append({"kind": "rulings", **ruled.model_dump(mode="json")})
         blown = set(state.blown)
+        intel: dict[str, list[str]] = {}
+        events += _air(scenario, state.turn, board, orders, dice, intel)
         events += _movement(board)
         events += _combat(board, ruled, dice, blown)
         _supply_and_contact(board, scenario)
-        return Resolution(_next_state(scenario, state, board, blown), events)
+        new = _next_state(scenario, state, board, blown, dice, events)
+        if intel:
+            new = new.model_copy(update={"intel": intel})
+        return Resolution(new, events)
 
     def score(self, scenario: MegaScenario, state: AnyState) -> dict[str, int]:
         return {}
@@ -528,11 +586,88 @@ def _posture(line: OrderLine) -> Posture:
     return "tactical"
 
 
+def _air(scenario: MegaScenario, turn: int, board: _Board, orders: dict[str, OrderSheet], dice: Dice,
+         intel: dict[str, list[str]]) -> list[JSON]:
+    """The air orders before anything moves [9, 12]: each side's squadrons go to its teams' requests
+    in team order while they last (a request beyond what flies is noted, not flown); bombing
+    interdicts every enemy unit in the target hex [9]; recce reports on the target hex to the
+    team that asked [12]. Close air support is flown in the combat it was asked for."""
+    events: list[JSON] = []
+    if not scenario.air:
+        return events
+    geo = board.geo
+    pools = {side: _air_pools(scenario, side, turn) for side in ("allied", "german")}
+    for team in sorted(orders):
+        side = team_side(scenario, team)
+        for a in orders[team].air_orders:
+            roles = MISSION_ROLES[a.mission]
+            flown = min(a.squadrons, pools[side][roles])
+            pools[side][roles] -= flown
+            if flown < a.squadrons:
+                intel.setdefault(team, []).append(
+                    f"{a.mission}: only {flown} of {a.squadrons} squadrons could be found to fly")
+            if not flown or a.mission not in ("bombing", "recce"):
+                continue
+            target = Hex.parse(a.target)
+            enemies = [u for u in board.at(target) if u.side != side]
+            where = geo.near(target)
+            if a.mission == "bombing":
+                hit = []
+                for u in enemies:
+                    die = dice.d6(f"9 interdiction {target} {u.d.id}")
+                    result = interdiction(flown, 0, die)
+                    if result != "no effect":
+                        u.immobilised = True
+                        if result.startswith("step loss"):
+                            u.steps = u.t.combat_profile(u.steps).lose(1).steps_lost
+                        u.events.append(f"was attacked from the air at {where}: "
+                                        + ("losses, and pinned down" if result.startswith("step") else "pinned down"))
+                        u.enemy_air = True
+                    hit.append({"unit": u.d.id, "die": die, "result": result})
+                events.append({"kind": "interdiction", "team": team, "at": str(target), "squadrons": flown,
+                               "hits": hit})
+                intel.setdefault(team, []).append(
+                    f"bombing of {where}: " + (f"{sum(1 for h in hit if h['result'] != 'no effect')} of "
+                                               f"{len(hit)} targets hit" if hit else "nothing found there"))
+            else:
+                die = dice.d6(f"12 recce {target} {team}")
+                seen = _recce_words(scenario, board, enemies, target, die)
+                events.append({"kind": "recce", "team": team, "at": str(target), "die": die, "seen": seen})
+                intel.setdefault(team, []).append(f"air recce over {where}: {seen}")
+    return events
+
+
+def _recce_words(scenario: MegaScenario, board: _Board, enemies: list[_Unit], at: Hex, die: int) -> str:
+    """What a recce flight reports of a hex [12], in words."""
+    from pbem.systems.megagame.report import battalions
+
+    if not enemies:
+        return "no enemy seen"
+    vehicles = all(u.t.mechanised for u in enemies)
+    moving = any(u.km for u in enemies)
+    target: Any = ("vehicles moving" if moving else "vehicles stationary") if vehicles else "infantry moving"
+    if not vehicles and not moving:
+        return "no report (infantry keeps still under cover)"
+    cover = board.geo.close(at) and not (vehicles and board.geo.terrain.get(at) in ("town", "city"))
+    got = recce(target, die, crowded=len(enemies) > 3, in_cover=cover)
+    if got == "no report":
+        return "no report"
+    tanks = any(u.t.kind == "armour" for u in enemies)
+    parts = []
+    if "type" in got:
+        parts.append("tanks" if tanks else "vehicles" if vehicles else "infantry")
+    if "size" in got:
+        parts.append(battalions(sum(u.status for u in enemies)))
+    if "direction" in got:
+        parts.append("on the move")
+    return "enemy spotted" + (": " + ", ".join(parts) if parts else "")
+
+
 def _movement(board: _Board) -> list[JSON]:
     """Every route, one kilometre at a time for all units together [6, 7]."""
     geo = board.geo
-    movers = sorted((u for u in board.units.values() if u.on_map and u.line and u.line.route),
-                    key=lambda u: u.d.id)
+    movers = sorted((u for u in board.units.values() if u.on_map and u.line and u.line.route
+                     and not u.immobilised), key=lambda u: u.d.id)
     paths: dict[str, list[str]] = {u.d.id: [str(u.hex)] for u in movers}
     stops: dict[str, str] = {}
     used: dict[str, int] = {}
@@ -855,6 +990,27 @@ def _after_combat(board: _Board, result: cbt.Outcome, attackers: list[_Unit], de
     return events
 
 
+def _drop(scenario: MegaScenario, board: _Board, u: _Unit, turn: int, dice: Dice) -> JSON:
+    """One unit delivered by parachute or glider [12]: the drop table with the enemy on the drop
+    zone (an enemy unit within 1 km) and flak within 4 km as modifiers; a loss is a step, which
+    comes back a turn later unless it is permanent. A glider unit on polder or marsh loses a step on
+    a 1 as well. Daylight drops (the text's night drops are not ordered here)."""
+    at = Hex.parse(u.d.hex)
+    enemy_on_dz = bool(board.enemies_near(at, u.side, 1))
+    flak_near = any(e.t.flak is not None for e in board.enemies_near(at, u.side, 4))
+    first, second = dice.d6(f"12 drop {u.d.id} (1)"), dice.d6(f"12 drop {u.d.id} (2)")
+    result = drop(first, second, flak=flak_near, enemy_on_dz=enemy_on_dz)
+    words = {"intact": "landed together", "status loss, recovered later": "landed scattered",
+             "permanent status loss": "suffered heavy losses landing"}[result]
+    if result != "intact":
+        u.steps = u.t.combat_profile(u.steps).lose(1).steps_lost
+        if result == "status loss, recovered later":
+            u.scattered += 1
+    u.events.append(words)
+    return {"kind": "drop", "unit": u.d.id, "dice": [first, second], "enemy_on_dz": enemy_on_dz,
+            "flak": flak_near, "result": result, "turn": turn}
+
+
 def _supply_and_contact(board: _Board, scenario: MegaScenario) -> None:
     """Fuel for mechanised units that moved or fought [9]; contact with enemy formations, counted
     per turn for identification [10]."""
@@ -868,18 +1024,32 @@ def _supply_and_contact(board: _Board, scenario: MegaScenario) -> None:
         u.contact = {f: u.contact.get(f, 0) + 1 for f in sorted(facing)}
 
 
-def _next_state(scenario: MegaScenario, state: MegaState, board: _Board, blown: set[str]) -> MegaState:
+def _next_state(scenario: MegaScenario, state: MegaState, board: _Board, blown: set[str], dice: Dice,
+                events: list[JSON]) -> MegaState:
     turn = state.turn + 1
     over = turn > scenario.turns
     units: dict[str, UnitState] = {}
     facts: dict[str, UnitFacts] = {}
     for d in scenario.units:
         u = board.units[d.id]
+        if u.scattered and u.on_map:  # stragglers of a drop rejoin a turn later [12]
+            u.steps = max(0, u.steps - u.scattered)
+            u.scattered = 0
+            u.events.append("its scattered men have come in")
         hex_: str | None = str(u.hex) if u.hex is not None else None
-        if hex_ is None and not u.gone and d.arrives == turn and not over:
-            hex_ = d.hex  # reinforcements arrive at the start of their turn
-            u.events.append(f"arrived at {board.geo.near(Hex.parse(d.hex))}")
-        units[d.id] = UnitState(hex=hex_, steps=u.steps, gone=u.gone,
+        if hex_ is None and not u.gone and not over and (
+                d.arrives == turn if not d.by_air else d.arrives <= turn):
+            if d.by_air and flying(scenario, turn, "england") == "none":
+                if d.arrives == turn:
+                    events.append({"kind": "delayed", "unit": d.id, "turn": turn})
+            else:
+                hex_ = d.hex  # reinforcements arrive at the start of their turn
+                if d.by_air:
+                    events.append(_drop(scenario, board, u, turn, dice))
+                u.events.append(f"arrived at {board.geo.near(Hex.parse(d.hex))}"
+                                + (f", {turn - d.arrives} turn{'s' if turn - d.arrives > 1 else ''} late "
+                                   "for the weather" if turn > d.arrives else ""))
+        units[d.id] = UnitState(hex=hex_, steps=u.steps, gone=u.gone, scattered=u.scattered,
                                 prepared=u.line is not None and u.line.intention == "prepare",
                                 contact=u.contact)
         if hex_ is None and not u.events:
@@ -974,6 +1144,6 @@ def team_view(scenario: MegaScenario, state: MegaState, team: str) -> JSON:
                                          events=tuple(f.events), words=state_words(scenario, state, u.id))))
     return {"turn": state.turn, "date": turn_label(scenario, state.turn), "over": state.over, "team": team,
             "supply": state.supply.get(team, 0), "units": own, "friends": friends, "enemy": enemy,
-            "reports": reports, "blown": list(state.blown),
+            "reports": reports, "air": list(state.intel.get(team, [])), "blown": list(state.blown),
             "objectives": [{"name": o.name, "hex": o.hex, "held_by": state.control.get(o.hex, o.held_by)}
                            for o in scenario.objectives]}
