@@ -1,0 +1,570 @@
+"""The Arnhem 1944 ruleset (pbem/systems/arnhem1944/rules.py) on a tiny hand-built map: each test
+named after the case it checks, with fixed dice and results computed by hand from the text and
+the reconstructed tables (scenarios/arnhem1944-crt.json, -tec.json).
+
+The map: columns 1-6, rows 1-6, clear unless said; the Neder Rijn runs between rows 3 and 4 (so
+the north bank is rows 1-3), with the Arnhem road bridge on 0303/0304 and a railway bridge on
+0503/0504; 0202 is a town, 0404 woods; a road runs 0301-0302-0303-0304-0305-0306. TEC costs in
+half MP: clear 2, woods 4, town 2, road 1.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from pbem.engine.ruleset import register_ruleset
+from pbem.errors import InputError
+from pbem.maps.hexmap import Hex, hexside, hexside_str
+from pbem.protocol.dice import FixedDice
+from pbem.systems.arnhem1944.rules import Arnhem1944Rules
+from pbem.systems.arnhem1944.state import Standing, State
+
+register_ruleset("arnhem1944", "pbem.systems.arnhem1944.rules:Arnhem1944Rules")
+RULES = Arnhem1944Rules()
+
+
+def _river() -> list[str]:
+    out = set()
+    for c in range(1, 7):
+        for r in range(1, 4):
+            for n in Hex(c, r).neighbours():
+                if 1 <= n.col <= 6 and n.row >= 4 and n.row <= 6:
+                    out.add(hexside_str(hexside(Hex(c, r), n)))
+    return sorted(out)
+
+
+def unit(uid: str, side: str, formation: str, *, kind: str = "combat", arm: str = "infantry",
+         mobility: str = "leg", cf: int = 3, steps: int = 2, mp: int = 6, **extra: Any) -> dict[str, Any]:
+    out = {"id": uid, "name": uid, "side": side, "formation": formation, "kind": kind, "arm": arm,
+           "mobility": mobility, "cf": cf, "steps": steps, "mp": mp, "morale": 7}
+    if steps > 2:
+        out["reduced"] = {"id": uid + "r", "steps": 2, "cf": cf - 1, "mp": mp}
+    out.update(extra)
+    return out
+
+
+def scenario_data(units: list[tuple[dict[str, Any], str | None]],
+                  reinforcements: list[dict[str, Any]] = (), drops: list[dict[str, Any]] = (),
+                  **opts: Any) -> dict[str, Any]:
+    """A scenario: ``units`` with their set-up hex (None: a reinforcement or drop)."""
+    counters = [u for u, _ in units]
+    for hq, side, form in (("HQDE", "DE", "9SS"), ("HQAL", "AL", "1AB"), ("HQGA", "AL", "GA")):
+        if not any(c["id"] == hq for c in counters):
+            counters.append(unit(hq, side, form, kind="hq", arm="hq", cf=1, steps=1, mp=6))
+            units = [*units, (counters[-1], {"HQDE": "0601", "HQAL": "0101",
+                                             "HQGA": "0106"}[hq])]
+    river = _river()
+    return {
+        "id": "tiny", "system": "arnhem1944", "title": "tiny", "rule": "test",
+        "sides": [{"id": "AL", "name": "Allied"}, {"id": "DE", "name": "German"}],
+        "first_player": "AL", "last_turn": 3,
+        "map": {"id": "tiny", "cols": [1, 6], "rows": [1, 6],
+                "terrain": {"town": ["0202"], "woods": ["0404"]},
+                "routes": [{"kind": "road", "hexes": ["0301", "0302", "0303", "0304", "0305",
+                                                      "0306"], "off_map": ["start"]}],
+                "lines": [{"kind": "river", "name": "Neder Rijn", "hexsides": river},
+                          {"kind": "bridge", "name": "Arnhem road bridge",
+                           "hexsides": ["0303/0304"]},
+                          {"kind": "rail-bridge", "name": "rail bridge",
+                           "hexsides": ["0503/0504"]}],
+                "entry_zones": {"C": {"edge": "north", "hexes": ["0101", "0201"]},
+                                "D": {"edge": "north", "hexes": ["0401", "0501"]},
+                                "E": {"edge": "east", "hexes": ["0602", "0603"]}}},
+        "options": {"drop": opts.get("drop", "historic"), "weather": opts.get("weather",
+                                                                               "historical")},
+        "constants": {"stacking_steps": 6, "formation_activation": 6, "general_activation": 3,
+                      "command_range": 5, "supply_range": 2, "engineer_steps": 3,
+                      "first_initiative": "AL", "turn_end_roll": [5, 6],
+                      "first_airborne_air_missions": 2, "artillery_armour": 1,
+                      "delay_zone_shift": 1},
+        "turns": [{"turn": t, "date": f"1944-09-{16 + t}", "weather": w}
+                  for t, w in ((1, "clear"), (2, "cloudy"), (3, "overcast"))],
+        "weather_table": {"1": "clear", "2": "cloudy", "3": "cloudy", "4": "overcast",
+                          "5": "overcast", "6": "same"},
+        "weather_effects": {"clear": {"drops": True, "air_missions": 3},
+                            "cloudy": {"drops": True, "air_missions": 1},
+                            "overcast": {"drops": False, "air_missions": 0}},
+        "formations": [
+            {"id": "9SS", "name": "9SS", "side": "DE", "hq": "HQDE", "colour": "#000000",
+             "supply": {"edges": ["north", "east"]}},
+            {"id": "1AB", "name": "1AB", "side": "AL", "hq": "HQAL", "colour": "#000000",
+             "supply": {"drop_zones": True, "xxx_corps_hq": True}},
+            {"id": "82AB", "name": "82AB", "side": "AL", "hq": None, "colour": "#000000",
+             "supply": {"hexes": ["0306"]}},
+            {"id": "GA", "name": "GA", "side": "AL", "hq": "HQGA", "colour": "#000000",
+             "corps": "XXX", "supply": {"hexes": ["0306"]}},
+        ],
+        "counters": counters,
+        "setup": [{"unit": u["id"], "hex": h} for u, h in units if h is not None],
+        "reinforcements": list(reinforcements),
+        "para_drops": list(drops),
+        "victory": {"bridge": "Arnhem road bridge", "bridge_hexes": ["0303", "0304"],
+                    "river": "Neder Rijn", "far_bank_hex": "0302", "bridgehead_steps": 4},
+    }
+
+
+def game(units: list[tuple[dict[str, Any], str | None]], **kw: Any) -> tuple[Any, State]:
+    sc = RULES.load_scenario(scenario_data(units, **kw))
+    return sc, RULES.initial_state(sc, {})
+
+
+def act(sc: Any, side: str, units: list[str], *actions: dict[str, Any], mode: str = "general",
+        formation: str | None = None, standing: dict[str, Any] | None = None) -> Any:
+    data: dict[str, Any] = {"kind": "activation", "side": side, "mode": mode, "units": units,
+                            "actions": list(actions)}
+    if formation:
+        data["formation"] = formation
+    if standing is not None:
+        data["standing"] = standing
+    return RULES.load_orders(sc, data)
+
+
+def rules_of(violations: list[Any]) -> list[str]:
+    return [v.rule for v in violations]
+
+
+def pas(sc: Any, side: str) -> Any:
+    return RULES.load_orders(sc, {"kind": "pass", "side": side})
+
+
+def decided(sc: Any, st: State) -> list[tuple[str, str, bool]]:
+    return [(d.side, d.kind, d.random) for d in RULES.pending(sc, st)]
+
+
+A = unit("a", "AL", "1AB")
+B = unit("b", "AL", "1AB")
+C = unit("c", "AL", "1AB")
+D = unit("d", "AL", "1AB")
+G = unit("g", "DE", "9SS")
+H = unit("h", "DE", "9SS")
+
+
+# -- sequence of play [2.1, 2.2] --------------------------------------------------------------------
+
+
+def test_2_1_turn_one_allies_act_first_without_a_roll() -> None:
+    sc, st = game([(A, "0102"), (G, "0502")])
+    assert st.turn == 1 and st.to_act == "AL" and st.weather == "clear"
+    d = RULES.pending(sc, st)[0]
+    assert (d.side, d.kind, d.revealer) == ("AL", "activation", "DE")
+
+
+def test_2_2_both_pass_in_a_row_ends_the_turn_then_weather_and_initiative() -> None:
+    sc, st = game([(A, "0102"), (G, "0502")])
+    st = RULES.resolve(sc, st, "AL", pas(sc, "AL"), FixedDice([])).state
+    assert st.turn == 1 and decided(sc, st) == [("DE", "activation", True)]
+    res = RULES.resolve(sc, st, "DE", pas(sc, "DE"), FixedDice([3, 5]))
+    st = res.state
+    # turn 2: the track's weather (cloudy), AL 3 against DE 5: the Germans act first [2.1]; the
+    # Germans rolled, so the Allies first owe a pass that reveals those dice
+    assert st.turn == 2 and st.weather == "cloudy" and st.initiative == "DE"
+    assert decided(sc, st) == [("AL", "pass", False)]
+    st = RULES.resolve(sc, st, "AL", pas(sc, "AL"), FixedDice([])).state
+    assert decided(sc, st) == [("DE", "activation", True)]
+    kinds = [e["kind"] for e in res.events]
+    assert kinds[-3:] == ["weather", "supply-command", "initiative"]
+
+
+def test_2_1_initiative_tie_goes_to_the_germans() -> None:
+    sc, st = game([(A, "0102"), (G, "0502")])
+    st = RULES.resolve(sc, st, "AL", pas(sc, "AL"), FixedDice([])).state
+    st = RULES.resolve(sc, st, "DE", pas(sc, "DE"), FixedDice([4, 4])).state
+    assert st.initiative == "DE" and st.to_act == "DE"
+
+
+def test_2_1_allied_initiative_after_an_allied_segment_needs_no_pass() -> None:
+    sc, st = game([(A, "0102"), (G, "0502")])
+    st = RULES.resolve(sc, st, "AL", pas(sc, "AL"), FixedDice([])).state
+    st = RULES.resolve(sc, st, "DE", pas(sc, "DE"), FixedDice([6, 1])).state
+    assert decided(sc, st) == [("AL", "activation", True)]
+
+
+def test_2_2_a_pass_then_an_activation_does_not_end_the_turn() -> None:
+    sc, st = game([(A, "0102"), (G, "0502")])
+    st = RULES.resolve(sc, st, "AL", pas(sc, "AL"), FixedDice([])).state
+    st = RULES.resolve(sc, st, "DE", act(sc, "DE", ["g"]), FixedDice([])).state
+    assert st.turn == 1 and st.passed is None
+    assert decided(sc, st) == [("AL", "activation", True)]
+
+
+def test_2_2_turn_end_die_after_the_second_segment_alone() -> None:
+    sc, st = game([(A, "0102"), (B, "0103"), (C, "0104"), (G, "0502")])
+    st.units["g"].activated = True
+    st.units["HQDE"].activated = True  # the Germans have nothing left to activate
+    # first segment alone: no die [2.2]; the Allies act again, so the Germans owe a pass
+    st = RULES.resolve(sc, st, "AL", act(sc, "AL", ["a"]), FixedDice([])).state
+    assert st.alone == 1 and decided(sc, st) == [("DE", "pass", False)]
+    st = RULES.resolve(sc, st, "DE", pas(sc, "DE"), FixedDice([])).state
+    # second segment: die 4 goes on
+    res = RULES.resolve(sc, st, "AL", act(sc, "AL", ["b"]), FixedDice([4]))
+    assert res.events[-1] == {"kind": "turn-end-die", "turn": 1, "die": 4, "ends": False}
+    st = RULES.resolve(sc, res.state, "DE", pas(sc, "DE"), FixedDice([])).state
+    # third: a 5 ends the turn; turn 2's initiative follows in the same resolution
+    res = RULES.resolve(sc, st, "AL", act(sc, "AL", ["c"]), FixedDice([5, 2, 3]))
+    assert {"kind": "turn-end-die", "turn": 1, "die": 5, "ends": True} in res.events
+    assert res.state.turn == 2 and res.state.initiative == "DE"
+    assert not res.state.units["a"].activated  # the administrative phase [2.1]
+
+
+def test_2_2_no_unit_left_on_either_side_ends_the_turn() -> None:
+    sc, st = game([(A, "0102"), (G, "0502")])
+    for uid in ("HQAL", "HQGA", "HQDE"):
+        st.units[uid].activated = True
+    st = RULES.resolve(sc, st, "AL", act(sc, "AL", ["a"]), FixedDice([])).state
+    res = RULES.resolve(sc, st, "DE", act(sc, "DE", ["g"]), FixedDice([1, 2]))
+    assert res.state.turn == 2 and res.state.to_act == "DE"
+
+
+def test_16_the_game_ends_after_the_last_turn_and_the_other_side_acknowledges() -> None:
+    sc, st = game([(A, "0102"), (G, "0502")])
+    st.turn = 3
+    st = RULES.resolve(sc, st, "AL", pas(sc, "AL"), FixedDice([])).state
+    st = RULES.resolve(sc, st, "DE", pas(sc, "DE"), FixedDice([])).state
+    assert decided(sc, st) == [("AL", "acknowledge", False)]
+    st = RULES.resolve(sc, st, "AL", RULES.load_orders(sc, {"kind": "acknowledge", "side": "AL"}),
+                       FixedDice([])).state
+    out = RULES.outcome(sc, st)
+    assert out is not None and out.winner == "DE" and "[16]" in out.summary
+
+
+# -- activation [3] ------------------------------------------------------------------------------------
+
+
+def test_3_3_a_general_activation_takes_three_units() -> None:
+    sc, st = game([(A, "0102"), (B, "0103"), (C, "0104"), (D, "0105"), (G, "0502")])
+    assert RULES.validate(sc, st, "AL", act(sc, "AL", ["a", "b", "c"])) == []
+    bad = RULES.validate(sc, st, "AL", act(sc, "AL", ["a", "b", "c", "d"]))
+    assert rules_of(bad) == ["3.3"] and str(bad[0]).startswith("[3.3]")
+
+
+def test_3_2_a_formation_activation_takes_six_in_command() -> None:
+    sc, st = game([(A, "0102"), (B, "0103"), (C, "0104"), (D, "0105"), (G, "0502")])
+    ok = act(sc, "AL", ["a", "b", "c", "d", "HQAL"], mode="formation", formation="1AB")
+    assert RULES.validate(sc, st, "AL", ok) == []
+    st.units["d"].in_command = False
+    bad = RULES.validate(sc, st, "AL", ok)
+    assert rules_of(bad) == ["9.2"]
+    wrong = act(sc, "AL", ["a", "HQGA"], mode="formation", formation="1AB")
+    assert rules_of(RULES.validate(sc, st, "AL", wrong)) == ["3.2"]
+
+
+def test_3_2_the_82nd_has_no_hq_and_no_formation_activation() -> None:
+    u82 = unit("u82", "AL", "82AB")
+    sc, st = game([(u82, "0105"), (G, "0502")])
+    bad = RULES.validate(sc, st, "AL", act(sc, "AL", ["u82"], mode="formation",
+                                           formation="82AB"))
+    assert rules_of(bad) == ["3.2"]
+    assert RULES.validate(sc, st, "AL", act(sc, "AL", ["u82"])) == []
+
+
+def test_3_1_a_unit_is_activated_once_a_turn() -> None:
+    sc, st = game([(A, "0102"), (G, "0502")])
+    st = RULES.resolve(sc, st, "AL", act(sc, "AL", ["a"]), FixedDice([])).state
+    st = RULES.resolve(sc, st, "DE", pas(sc, "DE"), FixedDice([])).state
+    bad = RULES.validate(sc, st, "AL", act(sc, "AL", ["a"]))
+    assert rules_of(bad) == ["3.1"] and "already been activated" in str(bad[0])
+
+
+def test_3_1_actions_only_for_units_of_the_activation() -> None:
+    sc, st = game([(A, "0102"), (B, "0103"), (G, "0502")])
+    bad = RULES.validate(sc, st, "AL", act(sc, "AL", ["a"], {"do": "move", "unit": "b",
+                                                               "path": ["0104"]}))
+    assert rules_of(bad) == ["3.1"]
+
+
+def test_9_2_out_of_command_halves_the_movement_allowance() -> None:
+    # a has 6 MP (12 half): four clear hexes off the road cost 2 half MP each, 8 in all; out of
+    # command it has 6 half MP and runs out on the fourth [6.3, 9.2]
+    sc, st = game([(A, "0102"), (G, "0606")])
+    far = {"do": "move", "unit": "a", "path": ["0202", "0302", "0402", "0403"]}
+    assert RULES.validate(sc, st, "AL", act(sc, "AL", ["a"], far)) == []
+    st.turn = 2  # not the turn of entry, when all MP may be used [15.1, errata]
+    st.units["a"].in_command = False
+    bad = RULES.validate(sc, st, "AL", act(sc, "AL", ["a"], far))
+    assert rules_of(bad) == ["6.1"] and "0403 (1 needed, 0 left)" in str(bad[0])
+
+
+def test_3_4_no_stop_and_resume_without_a_mobile_assault() -> None:
+    sc, st = game([(A, "0102"), (G, "0606")])
+    two = act(sc, "AL", ["a"], {"do": "move", "unit": "a", "path": ["0103"]},
+              {"do": "move", "unit": "a", "path": ["0104"]})
+    assert rules_of(RULES.validate(sc, st, "AL", two)) == ["3.4"]
+
+
+# -- movement and zones [4, 6] ---------------------------------------------------------------------------
+
+
+def test_6_3_road_costs_half_a_point_a_hex() -> None:
+    # 3 MP: six road hexes 0301..0306 is five steps of 1 half MP: 5 of 6 half MP [6.3]
+    fast = unit("f", "AL", "GA", mp=3)
+    sc, st = game([(fast, "0301"), (G, "0606")])
+    path = {"do": "move", "unit": "f", "path": ["0302", "0303", "0304", "0305", "0306"]}
+    assert RULES.validate(sc, st, "AL", act(sc, "AL", ["f"], path)) == []
+    off_road = {"do": "move", "unit": "f", "path": ["0201", "0202", "0203"]}  # 2+2+2 = 6
+    assert RULES.validate(sc, st, "AL", act(sc, "AL", ["f"], off_road)) == []
+    st.units["f"].hex = "0305"
+    woods = {"do": "move", "unit": "f", "path": ["0404", "0405"]}  # 4 (woods) + 2 = 6
+    assert RULES.validate(sc, st, "AL", act(sc, "AL", ["f"], woods)) == []
+    more = {"do": "move", "unit": "f", "path": ["0404", "0405", "0406"]}
+    assert rules_of(RULES.validate(sc, st, "AL", act(sc, "AL", ["f"], more))) == ["6.1"]
+
+
+def test_12_1_rivers_are_crossed_only_by_bridges() -> None:
+    sc, st = game([(A, "0203"), (G, "0106")])
+    bad = RULES.validate(sc, st, "AL", act(sc, "AL", ["a"], {"do": "move", "unit": "a",
+                                                               "path": ["0204"]}))
+    assert rules_of(bad) == ["12.1"]
+    ok = act(sc, "AL", ["a"], {"do": "move", "unit": "a", "path": ["0303", "0304"]})
+    assert RULES.validate(sc, st, "AL", ok) == []
+
+
+def test_4_2_entering_an_enemy_zone_stops_movement() -> None:
+    sc, st = game([(A, "0401"), (G, "0403")])
+    # 0402 is next to g: a must stop there, and attack [4.3]
+    bad = RULES.validate(sc, st, "AL", act(sc, "AL", ["a"], {"do": "move", "unit": "a",
+                                                               "path": ["0402", "0302"]}))
+    assert "4.2" in rules_of(bad)
+    stop = act(sc, "AL", ["a"], {"do": "move", "unit": "a", "path": ["0402"]})
+    assert rules_of(RULES.validate(sc, st, "AL", stop)) == ["4.3"]
+    fight = act(sc, "AL", ["a"], {"do": "move", "unit": "a", "path": ["0402"]},
+                {"do": "attack", "target": "0403", "type": "N", "units": ["a"]})
+    assert RULES.validate(sc, st, "AL", fight) == []
+
+
+def test_4_3_no_compulsory_attack_from_a_town() -> None:
+    sc, st = game([(A, "0201"), (G, "0203")])
+    stop = act(sc, "AL", ["a"], {"do": "move", "unit": "a", "path": ["0202"]})
+    assert RULES.validate(sc, st, "AL", stop) == []
+
+
+def test_4_2_leaving_a_zone_costs_half_the_allowance_and_not_into_another() -> None:
+    # a (6 MP = 12 half) starts next to g at 0403: leaving costs 6 half MP more [4.2]
+    sc, st = game([(A, "0402"), (G, "0403")])
+    away = act(sc, "AL", ["a"], {"do": "move", "unit": "a",
+                                 "path": ["0401", "0301"]})  # 2 + 6, then 2: 10 of 12
+    assert RULES.validate(sc, st, "AL", away) == []
+    too_far = act(sc, "AL", ["a"], {"do": "move", "unit": "a",
+                                    "path": ["0401", "0301", "0201", "0101"]})  # 14 of 12
+    assert rules_of(RULES.validate(sc, st, "AL", too_far)) == ["6.1"]
+    # 0303 is next to g too: no move from one enemy zone straight into another
+    side_step = act(sc, "AL", ["a"], {"do": "move", "unit": "a", "path": ["0303"]})
+    assert "4.2" in rules_of(RULES.validate(sc, st, "AL", side_step))
+
+
+def test_4_2_no_zone_of_control_across_a_river() -> None:
+    # g at 0205 (south bank) is next to 0204... and across the river from 0203/0104? 0104 is
+    # south too; a on the north bank at 0202 moves to 0203, next to g only across the river
+    sc, st = game([(A, "0202"), (G, "0204")])
+    assert Hex(2, 3).is_adjacent(Hex(2, 4))
+    move = act(sc, "AL", ["a"], {"do": "move", "unit": "a", "path": ["0203", "0303"]})
+    assert RULES.validate(sc, st, "AL", move) == []
+
+
+# -- stacking [5] --------------------------------------------------------------------------------------------
+
+
+def test_5_excess_steps_go_at_the_end_of_operations() -> None:
+    big = unit("big", "AL", "1AB", steps=4, cf=6)
+    sc, st = game([(A, "0102"), (B, "0102"), (big, "0102"), (G, "0606")])
+    # 2 + 2 + 4 = 8 steps: two too many; the standing list names b first, then the most steps
+    st.standing["AL"] = Standing(stacking=["b"])
+    st = RULES.resolve(sc, st, "AL", pas(sc, "AL"), FixedDice([])).state
+    res = RULES.resolve(sc, st, "DE", pas(sc, "DE"), FixedDice([1, 2]))
+    lost = [e["unit"] for e in res.events if e["kind"] == "step-lost"]
+    assert lost == ["b", "b"]
+    assert res.state.units["b"].steps == 0 and res.state.units["big"].steps == 4
+
+
+# -- combat [7] ------------------------------------------------------------------------------------------------
+
+
+def test_7_4_normal_attack_two_to_one_retreat_and_advance() -> None:
+    # a (CF 3) and b (CF 3) attack g (CF 3) in clear: 6:3 is 2:1, the N column 3; die 5 gives
+    # 0/2 (N row 5: 1/1 1/1 0/1 0/2 ...): the defender, by default, takes no step (not red) and
+    # retreats two hexes; a advances up to two hexes along the vacated path (N) [7.4-7.6]
+    sc, st = game([(A, "0302"), (B, "0402"), (G, "0401")])
+    orders = act(sc, "AL", ["a", "b"],
+                 {"do": "attack", "target": "0401", "type": "N", "units": ["a", "b"]},
+                 {"do": "advance", "units": ["a"], "hexes": 1})
+    assert RULES.validate(sc, st, "AL", orders) == []
+    res = RULES.resolve(sc, st, "AL", orders, FixedDice([5]))
+    combat = next(e for e in res.events if e["kind"] == "combat")
+    assert (combat["odds"], combat["die"], combat["result"]) == ("2:1", 5, "0/2")
+    retreat = next(e for e in res.events if e["kind"] == "retreated")
+    assert retreat["from"] == "0401" and len(retreat["path"]) == 2
+    assert res.state.units["g"].steps == 2
+    assert res.state.units["a"].hex == "0401"
+    assert {"kind": "advanced", "unit": "a", "path": ["0401"]} in res.events
+
+
+def test_7_5_a_defender_standing_order_to_hold_takes_steps() -> None:
+    sc, st = game([(A, "0302"), (B, "0402"), (G, "0401")])
+    st.standing["DE"] = Standing(defence="hold")
+    orders = act(sc, "AL", ["a", "b"],
+                 {"do": "attack", "target": "0401", "type": "N", "units": ["a", "b"]},
+                 {"if": {"event": "vacated", "hex": "0401"}, "do": "advance", "units": ["a"]})
+    res = RULES.resolve(sc, st, "AL", orders, FixedDice([5]))
+    assert res.state.units["g"].steps == 0  # 0/2 held: two steps, g is eliminated
+    assert res.state.units["a"].hex == "0401"  # vacated by elimination: the condition held
+
+
+def test_7_6_a_conditional_advance_is_skipped_when_its_condition_fails() -> None:
+    sc, st = game([(A, "0302"), (B, "0402"), (G, "0401")])
+    orders = act(sc, "AL", ["a", "b"],
+                 {"do": "attack", "target": "0401", "type": "N", "units": ["a", "b"]},
+                 {"if": {"not": {"event": "vacated", "hex": "0401"}}, "do": "move", "unit": "a",
+                  "path": ["0301"]})
+    res = RULES.resolve(sc, st, "AL", orders, FixedDice([5]))
+    assert {"kind": "skipped", "action": 2, "why": "its condition does not hold"} in res.events
+
+
+def test_7_1_an_attack_costs_its_movement_points() -> None:
+    slow = unit("s", "AL", "1AB", mp=2)
+    sc, st = game([(slow, "0302"), (G, "0401")])
+    bad = act(sc, "AL", ["s"], {"do": "attack", "target": "0401", "type": "N", "units": ["s"]})
+    assert rules_of(RULES.validate(sc, st, "AL", bad)) == ["7.1"]
+    ok = act(sc, "AL", ["s"], {"do": "attack", "target": "0401", "type": "M", "units": ["s"]})
+    assert RULES.validate(sc, st, "AL", ok) == []
+
+
+def test_3_4_normal_attack_ends_movement_mobile_assault_does_not() -> None:
+    sc, st = game([(A, "0302"), (G, "0401")])
+    normal = act(sc, "AL", ["a"], {"do": "attack", "target": "0401", "type": "N", "units": ["a"]},
+                 {"do": "move", "unit": "a", "path": ["0303"]})
+    assert rules_of(RULES.validate(sc, st, "AL", normal)) == ["3.4"]
+    mobile = act(sc, "AL", ["a"], {"do": "attack", "target": "0401", "type": "M", "units": ["a"]},
+                 {"do": "move", "unit": "a", "path": ["0202"]})
+    assert RULES.validate(sc, st, "AL", mobile) == []
+
+
+def test_7_5_the_attacker_takes_the_minimum_then_retreats_unless_it_holds() -> None:
+    # a (CF 3) against g (CF 3, 2 steps): 1:1, mobile column 2, die 1: 2/0 (M row 1); the
+    # attack table's minimum for a mobile assault is 1 step: a loses 1 and retreats 1 [7.5]
+    sc, st = game([(A, "0302"), (G, "0401")])
+    res = RULES.resolve(sc, st, "AL", act(sc, "AL", ["a"], {"do": "attack", "target": "0401",
+                                                             "type": "M", "units": ["a"]}),
+                        FixedDice([1]))
+    assert res.state.units["a"].steps == 1 and res.state.units["a"].hex != "0302"
+    held = act(sc, "AL", ["a"], {"do": "attack", "target": "0401", "type": "M", "units": ["a"],
+                                 "hold": True})
+    res = RULES.resolve(sc, st, "AL", held, FixedDice([1]))
+    assert res.state.units["a"].steps == 0
+
+
+# -- bridges [12] ---------------------------------------------------------------------------------------------
+
+
+def test_12_2_entering_next_to_a_railway_bridge_rolls_for_its_demolition() -> None:
+    sc, st = game([(A, "0602"), (G, "0106")])
+    move = act(sc, "AL", ["a"], {"do": "move", "unit": "a", "path": ["0503"]})
+    res = RULES.resolve(sc, st, "AL", move, FixedDice([3]))
+    assert res.state.blown == ["0503/0504"] and res.state.tried == ["0503/0504"]
+    res = RULES.resolve(sc, st, "AL", move, FixedDice([6]))
+    assert res.state.blown == [] and res.state.tried == ["0503/0504"]
+    # one attempt only: a second unit entering does not roll again
+    again = RULES.resolve(sc, res.state, "AL", move.model_copy(), FixedDice([]))
+    assert [e for e in again.events if e["kind"] in ("blown", "not-blown")] == []
+
+
+def test_12_1_the_engineer_ferries_three_infantry_steps() -> None:
+    eng = unit("eng", "AL", "GA", kind="engineer", arm="engineer", cf=0, steps=1)
+    inf = unit("inf", "AL", "GA", mobility="motorized", mp=6)
+    sc, st = game([(eng, "0203"), (inf, "0203"), (G, "0606")])
+    cross = act(sc, "AL", ["inf"], {"do": "move", "unit": "inf", "path": ["0204", "0205"]})
+    # the crossing costs a third of 6 MP = 2 MP (4 half), then clear 2 half: 6 of 12
+    assert RULES.validate(sc, st, "AL", cross) == []
+    st.engineer_steps = 2
+    assert rules_of(RULES.validate(sc, st, "AL", cross)) == ["12.1"]
+
+
+# -- command and supply [9, 10] -----------------------------------------------------------------------------
+
+
+def test_9_1_command_range_is_five_hexes() -> None:
+    sc, st = game([(A, "0106"), (B, "0102"), (G, "0606")])
+    # HQAL at 0101: b at distance 1 in command; a at 0106, distance 5, in command
+    assert st.units["b"].in_command and st.units["a"].in_command
+    st.turn = 2  # on turn 1 every unit set up is in command [errata]
+    st.units["HQAL"].hex = "0301"  # 0301 to 0106 is 6 hexes
+    RULES.game(sc).command_and_supply(st)
+    assert not st.units["a"].in_command and st.units["b"].in_command
+
+
+def test_10_1_supply_within_two_hexes_of_the_road_net() -> None:
+    gu = unit("gu", "AL", "GA")
+    sc, st = game([(gu, "0106"), (G, "0601")])
+    st.turn = 2
+    RULES.game(sc).command_and_supply(st)
+    # the GA road runs from 0306 north; 0106 is two hexes from 0306... and 0205 is one
+    assert st.units["gu"].in_supply
+    st.units["gu"].hex = "0606"  # three hexes from the road at 0306 and from HQGA at 0106
+    RULES.game(sc).command_and_supply(st)
+    assert not st.units["gu"].in_supply
+
+
+# -- reinforcements and drops [15] ---------------------------------------------------------------------------
+
+
+def test_15_1_a_german_reinforcement_enters_by_its_zone_or_one_further_a_turn_late() -> None:
+    r = unit("r", "DE", "9SS", mp=6)
+    sc, st = game([(A, "0106"), (r, None)],
+                  reinforcements=[{"unit": "r", "turn": 1, "zone": "D"}])
+    st.to_act = "DE"
+    ok = act(sc, "DE", ["r"], {"do": "enter", "unit": "r", "path": ["0401", "0402"]})
+    assert RULES.validate(sc, st, "DE", ok) == []
+    early = act(sc, "DE", ["r"], {"do": "enter", "unit": "r", "zone": "E", "path": ["0602"]})
+    assert rules_of(RULES.validate(sc, st, "DE", early)) == ["15.1"]
+    st.turn = 2
+    assert RULES.validate(sc, st, "DE", early) == []
+
+
+def test_15_2_a_historic_drop_is_an_allied_decision_before_the_initiative() -> None:
+    p = unit("p", "AL", "1AB")
+    sc, st = game([(A, "0106"), (p, None), (G, "0606")],
+                  drops=[{"group": "4P", "units": ["p"], "turn": 2, "dz": "0102", "radius": 2,
+                          "terrain": ["clear"]}])
+    st = RULES.resolve(sc, st, "AL", pas(sc, "AL"), FixedDice([])).state
+    st = RULES.resolve(sc, st, "DE", pas(sc, "DE"), FixedDice([])).state  # no dice yet
+    assert st.turn == 2 and decided(sc, st) == [("AL", "drop", True)]
+    far = RULES.load_orders(sc, {"kind": "drop", "side": "AL",
+                                 "landings": [{"unit": "p", "hex": "0105"}]})
+    assert rules_of(RULES.validate(sc, st, "AL", far)) == ["15.2"]
+    town = RULES.load_orders(sc, {"kind": "drop", "side": "AL",
+                                  "landings": [{"unit": "p", "hex": "0202"}]})
+    assert rules_of(RULES.validate(sc, st, "AL", town)) == ["15.2"]
+    drop = RULES.load_orders(sc, {"kind": "drop", "side": "AL",
+                                  "landings": [{"unit": "p", "hex": "0103"}]})
+    assert RULES.validate(sc, st, "AL", drop) == []
+    st = RULES.resolve(sc, st, "AL", drop, FixedDice([6, 2])).state
+    assert st.units["p"].hex == "0103" and st.to_act == "AL"
+    assert decided(sc, st) == [("DE", "pass", False)]
+
+
+# -- victory [16] --------------------------------------------------------------------------------------------
+
+
+def test_16_strategic_victory_holds_both_bridge_hexes() -> None:
+    sc, st = game([(A, "0303"), (B, "0304"), (G, "0606")])
+    st.turn = 3
+    st = RULES.resolve(sc, st, "AL", pas(sc, "AL"), FixedDice([])).state
+    st = RULES.resolve(sc, st, "DE", pas(sc, "DE"), FixedDice([])).state
+    assert st.outcome == "AL strategic"
+
+
+def test_16_secondary_victory_by_a_bridgehead_of_infantry_steps() -> None:
+    sc, st = game([(A, "0202"), (B, "0102"), (G, "0606")])
+    st.turn = 3
+    # a and b: 4 infantry steps on the north bank = the tiny scenario's 4 [16]
+    st = RULES.resolve(sc, st, "AL", pas(sc, "AL"), FixedDice([])).state
+    st = RULES.resolve(sc, st, "DE", pas(sc, "DE"), FixedDice([])).state
+    assert st.outcome == "AL secondary"
+
+
+def test_orders_are_refused_in_one_line() -> None:
+    sc, _ = game([(A, "0102"), (G, "0606")])
+    with pytest.raises(InputError) as exc:
+        RULES.load_orders(sc, {"kind": "activation", "side": "AL", "mode": "general",
+                               "units": ["a"], "actions": [{"do": "attack"}]})
+    assert "\n" not in str(exc.value)
