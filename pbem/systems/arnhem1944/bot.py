@@ -36,30 +36,31 @@ def bot_orders(rules: Any, sc: Any, st: State, side: str, rng: random.Random) ->
     head = _group(g, st, side, ready)
     tries = [0]
 
-    def ok(actions: list[dict[str, Any]]) -> bool:
+    def ok(actions: list[dict[str, Any]], units: list[str], limit: bool = True) -> bool:
         tries[0] += 1
-        if tries[0] > MAX_TRIES:
+        if limit and tries[0] > MAX_TRIES:
             return False
         try:
-            orders = rules.load_orders(sc, {**head, "actions": actions})
+            orders = rules.load_orders(sc, {**head, "units": units, "actions": actions})
             orders = rules.normalize(sc, st, side, orders)
         except Exception:
             return False
         return not rules.validate(sc, st, side, orders)
 
-    base = {**head, "actions": []}
-    if rules.validate(sc, st, side, rules.load_orders(sc, base)):
-        # the bare activation is refused (e.g. a reinforcement must enter): enter them first
-        pass
     actions: list[dict[str, Any]] = []
+    units: list[str] = []
     for uid in head["units"]:
         for cand in _candidates(rules, g, sc, st, side, uid, rng):
-            if ok(actions + cand):
+            if ok(actions + cand, units + [uid]):
                 actions += cand
+                units.append(uid)
                 break
-    if not ok(actions):
+        else:
+            if st.units[uid].hex is not None:
+                units.append(uid)  # activated without an action
+    if not units or not ok(actions, units, limit=False):
         return {"kind": "pass", "side": side}
-    out = {**head, "actions": actions}
+    out = {**head, "units": units, "actions": actions}
     normalized = rules.normalize(sc, st, side, rules.load_orders(sc, out))
     dumped: dict[str, Any] = rules.dump_orders(sc, normalized)
     return dumped
