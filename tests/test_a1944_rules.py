@@ -568,3 +568,108 @@ def test_orders_are_refused_in_one_line() -> None:
         RULES.load_orders(sc, {"kind": "activation", "side": "AL", "mode": "general",
                                "units": ["a"], "actions": [{"do": "attack"}]})
     assert "\n" not in str(exc.value)
+
+
+# -- a whole turn [2.1, 2.2] ---------------------------------------------------------------------------------
+
+
+def _step(sc: Any, st: State, side: str, orders: Any, dice: list[int]) -> State:
+    """One decision, checked as the engine checks it: legal, and the side that reveals a random
+    decision's dice decides next."""
+    pend = RULES.pending(sc, st)[0]
+    assert pend.side == side
+    assert RULES.validate(sc, st, side, orders) == []
+    new = RULES.resolve(sc, st, side, orders, FixedDice(dice)).state
+    nxt = RULES.pending(sc, new)
+    if pend.random and nxt:
+        assert nxt[0].side == pend.revealer
+    return new
+
+
+def test_2_a_whole_turn_of_alternating_activations_ended_by_two_passes() -> None:
+    sc, st = game([(A, "0102"), (B, "0103"), (G, "0502"), (H, "0503")])
+    st = _step(sc, st, "AL", act(sc, "AL", ["a"], {"do": "move", "unit": "a",
+                                                   "path": ["0202"]}), [])
+    st = _step(sc, st, "DE", act(sc, "DE", ["g"], {"do": "move", "unit": "g",
+                                                   "path": ["0501"]}), [])
+    st = _step(sc, st, "AL", pas(sc, "AL"), [])
+    assert st.passed == "AL"
+    st = _step(sc, st, "DE", act(sc, "DE", ["h"]), [])  # an activation: the passes start again
+    assert st.passed is None and st.turn == 1
+    st = _step(sc, st, "AL", pas(sc, "AL"), [])
+    st = _step(sc, st, "DE", pas(sc, "DE"), [2, 5])  # both in a row: turn 2, DE 5 beats AL 2
+    assert st.turn == 2 and st.to_act == "DE" and st.units["a"].hex == "0202"
+    assert not any(u.activated for u in st.units.values())
+    st = _step(sc, st, "AL", pas(sc, "AL"), [])  # the owed pass that reveals those dice
+    assert [(d.side, d.kind) for d in RULES.pending(sc, st)] == [("DE", "activation")]
+
+
+# -- the presenter: words and text orders -------------------------------------------------------------------
+
+
+def test_text_orders_read_like_the_game() -> None:
+    p = RULES.presenter()
+    real = RULES.load_scenario(__import__("pbem.engine.scenarios", fromlist=["load_data"])
+                               .load_data("arnhem1944-historical"))
+    text = """activate 9SS: 1/19 2/19 Werfer102
+    enter 1/19 1301 1302
+    move 2/19 to 1014
+    attack 1014 prepared with 1/19 2/19 support Werfer102
+    if vacated 1014: advance 1/19 2
+    hold 1406   # standing order for the defence
+    """
+    out = p.parse_text_orders(real, {"kind": "pass", "side": "DE"}, "DE", text)
+    assert out == {
+        "kind": "activation", "side": "DE", "mode": "formation", "formation": "9SS",
+        "units": ["1/19", "2/19", "Werfer102"],
+        "actions": [
+            {"do": "enter", "unit": "1/19", "path": ["1301", "1302"]},
+            {"do": "move", "unit": "2/19", "to": "1014"},
+            {"do": "attack", "target": "1014", "type": "P", "units": ["1/19", "2/19"],
+             "support": ["Werfer102"]},
+            {"do": "advance", "units": ["1/19"], "hexes": 2,
+             "if": {"event": "vacated", "hex": "1014"}},
+        ],
+        "standing": {"hold": ["1406"]},
+    }
+    orders = RULES.load_orders(real, out)  # the document loads as orders
+    assert orders.kind == "activation"
+    lines = p.describe_orders(real, RULES.dump_orders(real, orders))
+    assert lines[0] == "DE: activate 9SS: 1/19 2/19 Werfer102 [3.2, 3.3]"
+    assert "  attack 1014 prepared with 1/19 2/19 support Werfer102" in lines
+    assert "  if vacated (hex 1014): advance 1/19 2" in lines
+    assert p.parse_text_orders(real, {"kind": "pass", "side": "AL"}, "AL", "pass") == {
+        "kind": "pass", "side": "AL"}
+    with pytest.raises(InputError, match="line 1"):
+        p.parse_text_orders(real, {"kind": "pass", "side": "DE"}, "DE", "activate 99SS: a")
+
+
+def test_6_a_move_to_a_hex_becomes_the_cheapest_path() -> None:
+    sc, st = game([(A, "0102"), (G, "0606")])
+    p = RULES.presenter()
+    doc = p.parse_text_orders(sc, {"kind": "pass", "side": "AL"}, "AL",
+                              "activate: a\nmove a to 0402")
+    orders = RULES.normalize(sc, st, "AL", RULES.load_orders(sc, doc))
+    path = orders.actions[0].path
+    assert len(path) == 3 and path[-1] == "0402"  # three clear or town hexes, 2 half MP each
+    assert RULES.validate(sc, st, "AL", orders) == []
+
+
+def test_events_are_told_with_their_case() -> None:
+    sc, st = game([(A, "0302"), (B, "0402"), (G, "0401")])
+    orders = act(sc, "AL", ["a", "b"],
+                 {"do": "attack", "target": "0401", "type": "N", "units": ["a", "b"]})
+    res = RULES.resolve(sc, st, "AL", orders, FixedDice([5]))
+    lines = RULES.presenter().narrate(sc, res.events)
+    assert lines[0].startswith("normal attack on 0401 by a b: 2:1, die 5, result 0/2 [7.4]")
+    assert any(line.startswith("g retreat from 0401") and "[7.6]" in line for line in lines)
+
+
+def test_bot_orders_are_legal_for_both_sides() -> None:
+    sc, st = game([(A, "0302"), (B, "0102"), (G, "0502"), (H, "0601")])
+    p = RULES.presenter()
+    for side in ("AL", "DE"):
+        st.to_act = side  # type: ignore[assignment]
+        doc = p.bot_orders(sc, st, side)
+        orders = RULES.normalize(sc, st, side, RULES.load_orders(sc, doc))
+        assert doc["kind"] == "activation" and RULES.validate(sc, st, side, orders) == []

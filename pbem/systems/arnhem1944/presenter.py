@@ -205,6 +205,8 @@ class Arnhem1944Presenter(Presenter):
             line = line.strip()
         w = line.split()
         verb = w[0].lower()
+        if verb.startswith("activate"):
+            verb = "activate"
         act: dict[str, Any] | None = None
         rest: list[str]
         if verb == "pass":
