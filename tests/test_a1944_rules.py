@@ -673,3 +673,116 @@ def test_bot_orders_are_legal_for_both_sides() -> None:
         doc = p.bot_orders(sc, st, side)
         orders = RULES.normalize(sc, st, side, RULES.load_orders(sc, doc))
         assert doc["kind"] == "activation" and RULES.validate(sc, st, side, orders) == []
+
+
+# -- artillery [8], prepared positions [11], air [13] ---------------------------------------------------------
+
+ART = unit("art", "AL", "1AB", kind="artillery", arm="artillery", mobility="motorized", cf=0,
+           armour=1, steps=1, mp=4, br=4, df=2, range=3)
+DART = unit("dart", "DE", "9SS", kind="artillery", arm="artillery", mobility="motorized", cf=0,
+            armour=1, steps=1, mp=4, br=3, df=4, range=3)
+
+
+def test_8_2_attack_support_adds_the_bv_of_activated_artillery() -> None:
+    # a (CF 3) with art's BV 4 against g (CF 3): 7 against 3 is 2.33, rounded for the attacker
+    # to 3:1; die 6 on N: 0/3r: g loses its one compulsory step and retreats 2 [7.4, 7.5, 8.2]
+    sc, st = game([(A, "0302"), (ART, "0201"), (G, "0401")])
+    orders = act(sc, "AL", ["a", "art"], {"do": "attack", "target": "0401", "type": "N",
+                                          "units": ["a"], "support": ["art"]})
+    assert RULES.validate(sc, st, "AL", orders) == []
+    res = RULES.resolve(sc, st, "AL", orders, FixedDice([6]))
+    combat = next(e for e in res.events if e["kind"] == "combat")
+    assert (combat["odds"], combat["result"], combat["support"]) == ("3:1", "0/3r", ["art"])
+    assert res.state.units["g"].steps == 1 and res.state.units["art"].bv_used
+    mobile = act(sc, "AL", ["a", "art"], {"do": "attack", "target": "0401", "type": "M",
+                                          "units": ["a"], "support": ["art"]})
+    assert rules_of(RULES.validate(sc, st, "AL", mobile)) == ["8.2"]  # none in mobile [7.1]
+
+
+def test_8_2_defensive_support_from_artillery_not_yet_activated() -> None:
+    # a (CF 3) against g (CF 3) plus dart's DF 4: 3 against 7, 1:2; without the standing order
+    # to fire, 1:1 [8.2]
+    sc, st = game([(A, "0302"), (G, "0401"), (DART, "0502")])
+    orders = act(sc, "AL", ["a"], {"do": "attack", "target": "0401", "type": "N",
+                                   "units": ["a"]})
+    res = RULES.resolve(sc, st, "AL", orders, FixedDice([3]))
+    combat = next(e for e in res.events if e["kind"] == "combat")
+    assert (combat["odds"], combat["defence_support"]) == ("1:2", ["dart"])
+    assert res.state.units["dart"].df_used
+    st.standing["DE"] = Standing(fire=False)
+    res = RULES.resolve(sc, st, "AL", orders, FixedDice([3]))
+    assert next(e for e in res.events if e["kind"] == "combat")["odds"] == "1:1"
+    st.standing["DE"] = Standing()
+    st.units["dart"].activated = True  # activated artillery gives no defensive support [8]
+    res = RULES.resolve(sc, st, "AL", orders, FixedDice([3]))
+    assert next(e for e in res.events if e["kind"] == "combat")["defence_support"] == []
+
+
+def test_8_1_bombardment_needs_the_minimum_ratio_and_a_unit_adjacent() -> None:
+    # BV 4 against CF 3 reaches 1:1; rounded for the attacker the column is 2:1; die 6 on the
+    # N grid: 0/2r: g loses one step and retreats one hex [8.1]
+    sc, st = game([(A, "0302"), (ART, "0201"), (G, "0401")])
+    orders = act(sc, "AL", ["art"], {"do": "bombard", "target": "0401", "support": ["art"]})
+    assert RULES.validate(sc, st, "AL", orders) == []
+    res = RULES.resolve(sc, st, "AL", orders, FixedDice([6]))
+    bomb = next(e for e in res.events if e["kind"] == "bombardment")
+    assert (bomb["odds"], bomb["result"]) == ("2:1", "0/2r")
+    assert res.state.units["g"].steps == 1 and res.state.units["g"].hex != "0401"
+    st.units["a"].hex = "0102"
+    assert rules_of(RULES.validate(sc, st, "AL", orders)) == ["8.1"]  # nobody adjacent
+    st.units["a"].hex = "0302"
+    st.units["g"].hex = "0202"  # a town halves the BV: 2 against 3 is below 1:1 [8.4]
+    st.units["a"].hex = "0201"
+    town = act(sc, "AL", ["art"], {"do": "bombard", "target": "0202", "support": ["art"]})
+    st.units["art"].hex = "0101"
+    bad = RULES.validate(sc, st, "AL", town)
+    assert rules_of(bad) == ["8.1"] and "below the minimum 1:1" in str(bad[0])
+
+
+def test_11_a_prepared_position_costs_a_third_of_the_mp_and_shifts_a_column() -> None:
+    sc, st = game([(A, "0302"), (B, "0402"), (G, "0401"), (H, "0201")])
+    st.to_act = "DE"
+    prep = act(sc, "DE", ["g"], {"do": "prepare", "units": ["g"]})
+    # g is next to a and b: no position in an enemy zone [errata 11.1]
+    assert rules_of(RULES.validate(sc, st, "DE", prep)) == ["11.1"]
+    st.units["g"].hex = "0601"
+    prep = act(sc, "DE", ["g"], {"do": "prepare", "units": ["g"]})
+    assert RULES.validate(sc, st, "DE", prep) == []
+    st2 = RULES.resolve(sc, st, "DE", prep, FixedDice([])).state
+    assert st2.units["g"].prepared
+    st.units["g"].in_supply = False
+    assert rules_of(RULES.validate(sc, st, "DE", prep)) == ["10.2"]
+    # attacked in its position: one column to the defender [11.2]
+    st2.units["g"].hex = "0401"
+    st2.to_act = "AL"
+    st2.owed = None
+    orders = act(sc, "AL", ["a", "b"], {"do": "attack", "target": "0401", "type": "N",
+                                        "units": ["a", "b"]})
+    res = RULES.resolve(sc, st2, "AL", orders, FixedDice([5]))
+    combat = next(e for e in res.events if e["kind"] == "combat")
+    assert combat["odds"] == "1:1" and "-1 column: prepared defensive position [11.2]" in \
+        combat["lines"]
+
+
+def test_13_air_support_in_prepared_attacks_and_1st_airborne_missions() -> None:
+    ga = unit("ga", "AL", "GA")
+    sc, st = game([(ga, "0302"), (A, "0402"), (G, "0401")])
+    st.turn = 2
+    st.weather = "cloudy"  # one mission [14.3]
+    prepared = act(sc, "AL", ["ga"], {"do": "attack", "target": "0401", "type": "P",
+                                      "units": ["ga"], "air": True})
+    assert RULES.validate(sc, st, "AL", prepared) == []
+    res = RULES.resolve(sc, st, "AL", prepared, FixedDice([3]))
+    assert "+1 column: air support [13]" in next(
+        e for e in res.events if e["kind"] == "combat")["lines"]
+    assert res.state.air_used == 1
+    normal = act(sc, "AL", ["ga"], {"do": "attack", "target": "0401", "type": "N",
+                                    "units": ["ga"], "air": True})
+    assert rules_of(RULES.validate(sc, st, "AL", normal)) == ["13"]
+    # 1st Airborne may use one of its two missions in a normal attack [13]
+    airborne = act(sc, "AL", ["a"], {"do": "attack", "target": "0401", "type": "N",
+                                     "units": ["a"], "air": True})
+    res = RULES.resolve(sc, st, "AL", airborne, FixedDice([3]))
+    assert res.state.airborne_missions == 1 and res.state.air_used == 0
+    st.weather = "overcast"
+    assert rules_of(RULES.validate(sc, st, "AL", prepared)) == ["14.3"]
