@@ -22,7 +22,7 @@ register_ruleset("arnhem1944", "pbem.systems.arnhem1944.rules:Arnhem1944Rules")
 GAME_ID = "a1944a1944a1944a1944a1944a1944a1"
 
 
-def play(tmp_path: Path, scenario: str) -> dict[str, Any]:
+def play(tmp_path: Path, scenario: str | Path) -> dict[str, Any]:
     home = tmp_path / "home"
     for name in ("allied", "german"):
         assert pbem("key", "new", name, "--no-passphrase", home=home).code == 0
@@ -41,7 +41,7 @@ def play(tmp_path: Path, scenario: str) -> dict[str, Any]:
             seen["kinds"].add(ev["kind"])
             if ev["kind"] == "turn-end":
                 seen["turn_end"] = True
-        if any(ev["kind"] == "initiative" for ev in turn["events"]):
+        if any(ev["kind"] == "turn-end" for ev in turn["events"]):
             steps: dict[str, int] = {}
             sc = game.scenario
             for uid, u in state["units"].items():
@@ -65,3 +65,20 @@ def test_17_bot_playthrough_verified(tmp_path: Path, scenario: str) -> None:
     seen = play(tmp_path, scenario)
     assert seen["turns"] == set(range(1, 11))  # ten turns [2]
     assert {"combat", "moved", "entered", "dropped", "initiative", "weather"} <= seen["kinds"]
+
+
+def test_18_1_bot_playthrough_of_the_simplified_sequence_with_morale_verified(tmp_path: Path) -> None:
+    """The optional rules [7.5 morale, 14.2 random weather, 18.1 simplified sequence] switched on
+    in a copy of the historical scenario (map inlined)."""
+    import json
+
+    from pbem.engine.scenarios import load_data
+
+    data = load_data("arnhem1944-historical")
+    data["id"] = "arnhem1944-simplified-test"
+    data["options"].update(simplified_sequence=True, morale=True, weather="random")
+    path = tmp_path / "arnhem1944-simplified-test.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    seen = play(tmp_path, path)
+    assert seen["turns"] == set(range(1, 11))
+    assert {"combat", "morale"} <= seen["kinds"] and "initiative" not in seen["kinds"]

@@ -72,8 +72,10 @@ def scenario_data(units: list[tuple[dict[str, Any], str | None]],
                 "entry_zones": {"C": {"edge": "north", "hexes": ["0101", "0201"]},
                                 "D": {"edge": "north", "hexes": ["0401", "0501"]},
                                 "E": {"edge": "east", "hexes": ["0602", "0603"]}}},
-        "options": {"drop": opts.get("drop", "historic"), "weather": opts.get("weather",
-                                                                               "historical")},
+        "options": {"drop": opts.get("drop", "historic"),
+                    "weather": opts.get("weather", "historical"),
+                    "morale": opts.get("morale", False),
+                    "simplified_sequence": opts.get("simplified", False)},
         "constants": {"stacking_steps": 6, "formation_activation": 6, "general_activation": 3,
                       "command_range": 5, "supply_range": 2, "engineer_steps": 3,
                       "first_initiative": "AL", "turn_end_roll": [5, 6],
@@ -786,3 +788,55 @@ def test_13_air_support_in_prepared_attacks_and_1st_airborne_missions() -> None:
     assert res.state.airborne_missions == 1 and res.state.air_used == 0
     st.weather = "overcast"
     assert rules_of(RULES.validate(sc, st, "AL", prepared)) == ["14.3"]
+
+
+# -- optional rules [7.5 morale, 18.1] ------------------------------------------------------------------------
+
+
+def test_7_5_morale_a_holding_defender_tests_each_hex() -> None:
+    # 2:1, die 5 on N: 0/2 against g (morale 7) holding: 3+3 = 6 < 7 turns the first hex into a
+    # step loss; 4+4 = 8 fails, so the second is a hex of retreat [7.5 optional]
+    sc, st = game([(A, "0302"), (B, "0402"), (G, "0401")], morale=True)
+    st.standing["DE"] = Standing(defence="hold")
+    orders = act(sc, "AL", ["a", "b"], {"do": "attack", "target": "0401", "type": "N",
+                                        "units": ["a", "b"]})
+    res = RULES.resolve(sc, st, "AL", orders, FixedDice([5, 3, 3, 4, 4]))
+    morale = next(e for e in res.events if e["kind"] == "morale")
+    assert morale["rolls"] == [[3, 3], [4, 4]] and (morale["steps"], morale["hexes"]) == (1, 1)
+    assert res.state.units["g"].steps == 1 and res.state.units["g"].hex != "0401"
+    # without the option a holding defender takes both as steps and no die is rolled
+    sc2, st2 = game([(A, "0302"), (B, "0402"), (G, "0401")])
+    st2.standing["DE"] = Standing(defence="hold")
+    res = RULES.resolve(sc2, st2, "AL", orders, FixedDice([5]))
+    assert res.state.units["g"].steps == 0
+
+
+def test_15_1_a_zone_in_allied_hands_is_closed() -> None:
+    r = unit("r", "DE", "9SS", mp=6)
+    sc, st = game([(A, "0501"), (r, None)], reinforcements=[{"unit": "r", "turn": 1,
+                                                             "zone": "D"}])
+    st.to_act = "DE"
+    bad = RULES.validate(sc, st, "DE", act(sc, "DE", ["r"], {"do": "enter", "unit": "r",
+                                                             "path": ["0401"]}))
+    assert rules_of(bad) == ["15.1"] and "Allied hands" in str(bad[0])
+
+
+def test_18_1_the_simplified_sequence_plays_whole_player_turns_allies_first() -> None:
+    sc, st = game([(A, "0302"), (B, "0102"), (G, "0401"), (H, "0601")], simplified=True)
+    assert [(d.side, d.kind) for d in RULES.pending(sc, st)] == [("AL", "player-turn")]
+    # every unit at once, movement before combat [18.1]
+    orders = act(sc, "AL", ["a", "b"], {"do": "move", "unit": "b", "path": ["0202"]},
+                 {"do": "attack", "target": "0401", "type": "N", "units": ["a"]}, mode="phase")
+    assert RULES.validate(sc, st, "AL", orders) == []
+    late = act(sc, "AL", ["a", "b"], {"do": "attack", "target": "0401", "type": "N",
+                                      "units": ["a"]},
+               {"do": "move", "unit": "b", "path": ["0202"]}, mode="phase")
+    assert rules_of(RULES.validate(sc, st, "AL", late)) == ["18.1"]
+    assert rules_of(RULES.validate(sc, st, "AL", act(sc, "AL", ["a"]))) == ["18.1"]
+    st = RULES.resolve(sc, st, "AL", orders, FixedDice([3])).state
+    assert [(d.side, d.kind) for d in RULES.pending(sc, st)] == [("DE", "player-turn")]
+    res = RULES.resolve(sc, st, "DE", pas(sc, "DE"), FixedDice([]))
+    # no initiative: turn 2 starts with the Allies, no die rolled [18.1]
+    assert res.state.turn == 2 and res.state.to_act == "AL"
+    assert "initiative" not in [e["kind"] for e in res.events]
+    assert [(d.side, d.kind) for d in RULES.pending(sc, res.state)] == [("AL", "player-turn")]

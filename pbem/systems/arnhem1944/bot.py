@@ -1,6 +1,6 @@
 """The Arnhem 1944 sparring bot, for both sides: legal orders, not good play.
 
-For an activation it picks the formation with the most units ready and in command (else a general
+Its standing orders hold towns and cities and retreat elsewhere [7.5]. For an activation it picks the formation with the most units ready and in command (else a general
 activation of the first units ready, reinforcements first) and, unit by unit, keeps the first of
 these that the rules accept with everything before it: a normal attack (else a mobile assault) on
 an adjacent enemy; a move towards the nearest enemy (the longest accepted part of the cheapest
@@ -33,6 +33,8 @@ def bot_orders(rules: Any, sc: Any, st: State, side: str, rng: random.Random) ->
     ready = g.ready(st, side)
     if not ready:
         return {"kind": "pass", "side": side}
+    if kind == "player-turn":
+        return _player_turn(rules, g, sc, st, side, ready, rng)
     head = _group(g, st, side, ready)
     tries = [0]
 
@@ -49,9 +51,13 @@ def bot_orders(rules: Any, sc: Any, st: State, side: str, rng: random.Random) ->
 
     actions: list[dict[str, Any]] = []
     units: list[str] = []
+    load = _load(g, st)
     for uid in head["units"]:
         for cand in _candidates(rules, g, sc, st, side, uid, rng):
+            if not _fits(g, st, load, uid, cand):
+                continue
             if ok(actions + cand, units + [uid]):
+                _shift(g, st, load, uid, cand)
                 actions += cand
                 units.append(uid)
                 break
@@ -60,7 +66,7 @@ def bot_orders(rules: Any, sc: Any, st: State, side: str, rng: random.Random) ->
                 units.append(uid)  # activated without an action
     if not units or not ok(actions, units, limit=False):
         return {"kind": "pass", "side": side}
-    out = {**head, "units": units, "actions": actions}
+    out = {**head, "units": units, "actions": actions, "standing": _standing(g, st, side)}
     normalized = rules.normalize(sc, st, side, rules.load_orders(sc, out))
     dumped: dict[str, Any] = rules.dump_orders(sc, normalized)
     return dumped
@@ -137,3 +143,124 @@ def _candidates(rules: Any, g: Any, sc: Any, st: State, side: str, uid: str,
         else:
             out.append([move])
     return out
+
+
+def _player_turn(rules: Any, g: Any, sc: Any, st: State, side: str, ready: list[str],
+                 rng: random.Random) -> dict[str, Any]:
+    """[18.1] every unit may move (never into an enemy zone), then those next to the enemy
+    attack, each alone, a normal attack if it has the MP, else a mobile assault."""
+    units = [u for u in ready if st.units[u].hex is not None or g.reinforcement(u) is not None]
+    head = {"kind": "activation", "side": side, "mode": "phase", "units": units}
+
+    def ok(actions: list[dict[str, Any]]) -> bool:
+        entering = {a["unit"] for a in actions if a["do"] == "enter"}
+        mine = [u for u in units if st.units[u].hex is not None or u in entering]
+        if not mine:
+            return False
+        try:
+            orders = rules.load_orders(sc, {**head, "units": mine, "actions": actions})
+        except Exception:
+            return False
+        return not rules.validate(sc, st, side, orders)
+
+    board = g.board(st)
+    enemy_side = "DE" if side == "AL" else "AL"
+    enemy = g.hexes_of(st, enemy_side)
+    zoc = g.enemy_zoc(st, side, board)
+    where = {u: st.units[u].hex for u in units}
+    moves: list[dict[str, Any]] = []
+    load = _load(g, st)
+    attacks: list[dict[str, Any]] = []
+    for uid in units[:40]:
+        for cand in _candidates(rules, g, sc, st, side, uid, rng)[:6]:
+            step = [a for a in cand if a["do"] in ("move", "enter")]
+            if not step or not _fits(g, st, load, uid, step):
+                continue
+            end = step[0]["path"][-1]
+            fight: list[dict[str, Any]] = []
+            if end in zoc:  # [4.3] it must attack in the combat phase
+                near = sorted(h for h in enemy if board.adjacent(end, h))
+                if not near:
+                    continue
+                for kind in ("N", "M"):
+                    a = {"do": "attack", "target": near[0], "type": kind, "units": [uid]}
+                    if ok(moves + step + attacks + [a]):
+                        fight = [a]
+                        break
+                if not fight:
+                    continue
+            elif not ok(moves + step + attacks):
+                continue
+            moves += step
+            attacks += fight
+            _shift(g, st, load, uid, step)
+            where[uid] = end
+            break
+    entered = {a["unit"] for a in moves if a["do"] == "enter"}
+    units = [u for u in units if st.units[u].hex is not None or u in entered]
+    head["units"] = units
+    if not units:
+        return {"kind": "pass", "side": side}
+    fought = {x for a in attacks for x in a["units"]}
+    for uid in units:
+        h = where.get(uid)
+        if uid in fought:
+            continue
+        if h is None or g.c(uid).kind in ("artillery", "engineer", "hq"):
+            continue
+        for target in sorted(enemy):
+            if not board.adjacent(h, target):
+                continue
+            for kind in ("N", "M"):
+                a = {"do": "attack", "target": target, "type": kind, "units": [uid]}
+                if ok(moves + attacks + [a]):
+                    attacks.append(a)
+                    break
+
+            break
+    if not ok(moves + attacks):
+        return {"kind": "pass", "side": side}
+    doc = {**head, "actions": moves + attacks, "standing": _standing(g, st, side)}
+    out: dict[str, Any] = rules.dump_orders(sc, rules.load_orders(sc, doc))
+    return out
+
+
+def _load(g: Any, st: State) -> dict[str, int]:
+    """Steps counting for stacking on each hex now [5]."""
+    out: dict[str, int] = {}
+    for uid, u in st.units.items():
+        if u.on_map and u.hex is not None and g.c(uid).counts_for_stacking:
+            out[u.hex] = out.get(u.hex, 0) + u.steps
+    return out
+
+
+def _end(cand: list[dict[str, Any]]) -> str | None:
+    ends = [a["path"][-1] for a in cand if a["do"] in ("move", "enter") and a.get("path")]
+    return ends[-1] if ends else None
+
+
+def _fits(g: Any, st: State, load: dict[str, int], uid: str, cand: list[dict[str, Any]]) -> bool:
+    """The bot keeps every hex within the stacking limit [5]."""
+    end = _end(cand)
+    if end is None or end == st.units[uid].hex:
+        return True
+    steps = st.units[uid].steps if g.c(uid).counts_for_stacking else 0
+    return load.get(end, 0) + steps <= int(g.sc.constants.stacking_steps)
+
+
+def _shift(g: Any, st: State, load: dict[str, int], uid: str, cand: list[dict[str, Any]]) -> None:
+    end = _end(cand)
+    u = st.units[uid]
+    if end is None or end == u.hex or not g.c(uid).counts_for_stacking:
+        return
+    if u.hex is not None:
+        load[u.hex] = load.get(u.hex, 0) - u.steps
+    load[end] = load.get(end, 0) + u.steps
+
+
+def _standing(g: Any, st: State, side: str) -> dict[str, Any]:
+    """Standing orders [7.5]: hold in towns and cities (by morale tests under [7.5 optional]),
+    retreat elsewhere."""
+    board = g.board(st)
+    towns = sorted({h for h in g.hexes_of(st, side) if board.kind(h) in ("town", "city")})
+    return {"hold": towns[:200]}

@@ -121,10 +121,12 @@ class Activation(_Strict):
 
     kind: Literal["activation"] = "activation"
     side: Side
-    mode: Literal["formation", "general"]
+    mode: Literal["formation", "general", "phase"] = Field(
+        description="[3.2] formation, [3.3] general, or [18.1] a whole player-turn of the "
+                    "simplified sequence (movement phase, then combat phase)")
     formation: str | None = Field(None, description="[3.2] the formation activated")
-    units: list[str] = Field(min_length=1, max_length=6)
-    actions: list[Action] = Field(default_factory=list, max_length=60)
+    units: list[str] = Field(min_length=1, max_length=300)
+    actions: list[Action] = Field(default_factory=list, max_length=600)
     standing: Standing | None = None
 
 

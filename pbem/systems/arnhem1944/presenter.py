@@ -94,6 +94,9 @@ def event_text(ev: JSON) -> str:
         return f"{ev['group']} waits for a later turn [17.4]"
     if k == "game-end":
         return f"the game ends after turn {ev['turn']}: {ev['outcome']} [16]"
+    if k == "morale":
+        return (f"morale {ev['morale']} for {' '.join(ev['units'])}: dice {ev['rolls']}, "
+                f"{ev['steps']} step losses and {ev['hexes']} hexes of retreat [7.5]")
     if k == "acknowledged":
         return f"{ev['side']} acknowledges the result [16]"
     return json.dumps(ev, sort_keys=True, ensure_ascii=False)

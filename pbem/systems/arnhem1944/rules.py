@@ -448,7 +448,15 @@ class _Run:
             elif not g.can_activate(st, uid):
                 self.violations.append(_v("15", f"{uid} is not on the map and not due to enter"))
         k = g.sc.constants
-        if orders.mode == "general":
+        simplified = g.sc.options.simplified_sequence
+        if (orders.mode == "phase") != simplified:
+            self.violations.append(_v("18.1", "the simplified sequence plays whole player-turns "
+                                              "(mode 'phase')" if simplified else
+                                      "mode 'phase' belongs to the simplified sequence, which "
+                                      "this game does not use"))
+        elif orders.mode == "phase":
+            self._phase_order(orders)
+        elif orders.mode == "general":
             if len(units) > k.general_activation:
                 self.violations.append(_v("3.3", f"a general activation takes at most "
                                                  f"{k.general_activation} units, not {len(units)}"))
@@ -489,6 +497,17 @@ class _Run:
             st.units[uid].activated = True
         self.log.event({"kind": "activated", "side": self.side, "mode": orders.mode,
                         "formation": orders.formation, "units": units})
+
+    def _phase_order(self, orders: Activation) -> None:
+        """[18.1] the movement phase (moves, entries, positions) comes before the combat phase
+        (attacks, bombardments, advances)."""
+        fighting = False
+        for i, a in enumerate(orders.actions):
+            if a.do in ("attack", "bombard", "advance"):
+                fighting = True
+            elif fighting:
+                self.violations.append(_v("18.1", f"action {i + 1} ({a.do}) comes after the "
+                                                  "combat phase has begun"))
 
     def _formation_problems(self, orders: Activation) -> None:
         g, st = self.g, self.st
@@ -670,6 +689,10 @@ class _Run:
                                f"(it is due by zone {own} on turn {r.turn})")
         if first not in g.sc.map.entry_zones[use].hexes:
             raise _Bad("15.1", f"{first} is not in entry zone {use}")
+        held = [h for h in g.sc.map.entry_zones[use].hexes if g.at(st, h, "AL")]
+        if held:
+            raise _Bad("15.1", f"zone {use} is in Allied hands ({', '.join(held)}): enter later "
+                               "by another zone, one zone further for each turn of delay")
 
     def _engineer_cost(self, uid: str, a: str, b: str) -> int:
         """[12.1] the XXX Corps engineer ferries up to three infantry steps a turn."""
@@ -921,7 +944,30 @@ class _Run:
         return s.defence == "hold" or h in s.hold
 
     def _split(self, units: list[str], number: int, minimum: int, hold: bool) -> tuple[int, int]:
+        """[7.5] steps and hexes of a result: the least steps the result allows and the rest as
+        retreat, or (``hold``) every point as a step; with the optional morale rule [7.5 errata]
+        holding is earned: after the compulsory steps, two dice per point scoring less than the
+        stack's best morale turn it into a step loss, and the first failed test sends the rest
+        back as retreat."""
         have = sum(self.st.units[x].steps for x in units)
+        if hold and self.g.sc.options.morale and not self.checking:
+            morale = max(self.g.c(x).morale for x in units)
+            first = min(minimum, number)
+            rolls: list[tuple[int, int]] = []
+            for _ in range(number - first):
+                if first + len(rolls) >= have:
+                    break
+                pair = (self.roll("7.5 morale", 1), self.roll("7.5 morale", 1))
+                rolls.append(pair)
+                if sum(pair) >= morale:
+                    break
+            split = cb.morale_split(number, minimum, morale, rolls)
+            self.log.event({"kind": "morale", "units": list(units), "morale": morale,
+                            "rolls": [list(r) for r in rolls], "steps": split.steps,
+                            "hexes": split.hexes})
+            if split.steps >= have:
+                return have, 0
+            return split.steps, split.hexes
         if hold:
             return min(number, have), 0
         steps = min(minimum, number)
@@ -1241,6 +1287,9 @@ class Arnhem1944Rules(Ruleset[Scenario, State, Orders]):
             return [Decision("AL", "drop", f"Turn {t}: Allied airborne reinforcements [15.2]",
                              revealer="DE")]
         side = state.to_act
+        if scenario.options.simplified_sequence:
+            return [Decision(side, "player-turn", f"Turn {t}: {side} movement and combat phases "
+                             "[18.1]", revealer=other(side))]
         return [Decision(side, "activation", f"Turn {t}: {side} activates or passes [2.1, 3]",
                          revealer=other(side))]
 
@@ -1251,7 +1300,7 @@ class Arnhem1944Rules(Ruleset[Scenario, State, Orders]):
         d = pend[0]
         if d.side != side:
             raise InputError(f"it is {d.side}'s decision, not {side}'s")
-        if d.kind in ("pass", "activation"):
+        if d.kind in ("pass", "activation", "player-turn"):
             return {"kind": "pass", "side": side}
         if d.kind == "drop":
             return {"kind": "drop", "side": side, "landings": self.default_landings(
@@ -1314,7 +1363,8 @@ class Arnhem1944Rules(Ruleset[Scenario, State, Orders]):
         d = pend[0]
         if d.side != side or orders.side != side:
             return [_v("2.1", f"it is {d.side}'s decision, not {side}'s")]
-        expected = {"activation": ("activation", "pass"), "pass": ("pass",), "drop": ("drop",),
+        expected = {"activation": ("activation", "pass"), "player-turn": ("activation", "pass"),
+                    "pass": ("pass",), "drop": ("drop",),
                     "acknowledge": ("acknowledge",)}[d.kind]
         if orders.kind not in expected:
             return [_v("2.1", f"a {d.kind} is due, not a {orders.kind}")]
@@ -1390,6 +1440,20 @@ class Arnhem1944Rules(Ruleset[Scenario, State, Orders]):
         if isinstance(orders, Drop):
             self._land(g, st, orders, log)
             self._initiative(g, st, dice, log)
+        elif scenario.options.simplified_sequence:
+            if orders.standing is not None:
+                st.standing[me] = orders.standing
+            if isinstance(orders, Activation):
+                _Run(g, st, me, dice, log).activation(orders)
+            else:
+                log.event({"kind": "passed", "side": me})
+            self._stacking(g, st, log)  # [5, 18.1] at the end of the combat phase
+            if me == "AL":
+                st.to_act = "DE"
+            else:
+                log.event({"kind": "turn-end", "turn": st.turn,
+                           "why": "both player-turns are over [18.1]"})
+                self._end_turn(g, st, me, dice, log)
         elif isinstance(orders, Pass):
             if orders.standing is not None:
                 st.standing[me] = orders.standing
@@ -1495,13 +1559,18 @@ class Arnhem1944Rules(Ruleset[Scenario, State, Orders]):
         mark_bridge(g, st)
 
     def _initiative(self, g: Game, st: State, dice: Dice, log: Happened) -> None:
-        """[2.1] supply and command, then each side's die; the Germans win ties."""
+        """[2.1] supply and command, then each side's die; the Germans win ties (the simplified
+        sequence has no initiative: the Allies move first [18.1])."""
         g.command_and_supply(st)
         log.event({"kind": "supply-command", "turn": st.turn,
                    "out_of_supply": sorted(x for x, u in st.units.items()
                                            if u.on_map and not u.in_supply),
                    "out_of_command": sorted(x for x, u in st.units.items()
                                             if u.on_map and not u.in_command)})
+        if g.sc.options.simplified_sequence:
+            st.phase = "operations"
+            st.to_act = "AL"
+            return
         al = log.roll("2.1 initiative AL", dice.d6(f"2.1 initiative AL turn {st.turn}"))
         de = log.roll("2.1 initiative DE", dice.d6(f"2.1 initiative DE turn {st.turn}"))
         winner: Side = "AL" if al > de else "DE"
