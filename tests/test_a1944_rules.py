@@ -398,7 +398,7 @@ def test_7_4_normal_attack_two_to_one_retreat_and_advance() -> None:
     assert retreat["from"] == "0401" and len(retreat["path"]) == 2
     assert res.state.units["g"].steps == 2
     assert res.state.units["a"].hex == "0401"
-    assert {"kind": "advanced", "unit": "a", "path": ["0401"]} in res.events
+    assert {"kind": "advanced", "unit": "a", "from": "0302", "path": ["0401"]} in res.events
 
 
 def test_7_5_a_defender_standing_order_to_hold_takes_steps() -> None:
@@ -840,3 +840,30 @@ def test_18_1_the_simplified_sequence_plays_whole_player_turns_allies_first() ->
     assert res.state.turn == 2 and res.state.to_act == "AL"
     assert "initiative" not in [e["kind"] for e in res.events]
     assert [(d.side, d.kind) for d in RULES.pending(sc, res.state)] == [("AL", "player-turn")]
+
+
+# -- the map view ---------------------------------------------------------------------------------------------
+
+
+def test_map_view_shows_counters_markers_combat_retreat_and_advance() -> None:
+    from pbem.maps.view import CombatMark, TrailMark
+    from pbem.render.svg import draw
+
+    sc, st = game([(A, "0302"), (B, "0402"), (G, "0401")])
+    orders = act(sc, "AL", ["a", "b"],
+                 {"do": "attack", "target": "0401", "type": "N", "units": ["a", "b"]},
+                 {"do": "advance", "units": ["a"], "hexes": 1})
+    res = RULES.resolve(sc, st, "AL", orders, FixedDice([5]))
+    p = RULES.presenter()
+    assert p.has_map
+    view = p.map_view(sc, RULES.dump_state(sc, res.state), res.events)
+    a = next(c for c in view.counters if c.id == "a")
+    assert (a.hex, a.symbol, a.value_lines) == (Hex(4, 1), "airborne", ("3-0-6", "2 steps"))
+    assert ("ACT", "marker-advanced") in a.markers  # activated [3.1]
+    combat = next(m for m in view.marks if isinstance(m, CombatMark))
+    assert combat.label == "#1  2:1 · 5 · 0/2" and combat.defenders == (Hex(4, 1),)
+    assert set(combat.attackers) == {Hex(3, 2), Hex(4, 2)}
+    trails = {(m.kind, m.unit) for m in view.marks if isinstance(m, TrailMark)}
+    assert trails == {("retreat", "g"), ("advance", "a")}
+    svg = draw(view)
+    assert svg.startswith("<") and "2:1" in svg

@@ -23,11 +23,15 @@ from __future__ import annotations
 
 import json
 import random
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from pbem.engine.conditions import parse_condition
 from pbem.engine.presenter import Presenter
 from pbem.errors import InputError
+
+if TYPE_CHECKING:
+    from pbem.maps.view import MapView
 
 JSON = Any
 TYPES = {"mobile": "M", "normal": "N", "regular": "N", "prepared": "P", "m": "M", "n": "N",
@@ -128,7 +132,17 @@ def action_text(a: JSON) -> str:
 
 
 class Arnhem1944Presenter(Presenter):
-    """Words, text orders and the sparring bot of Arnhem 1944."""
+    """Words, text orders, the map view and the sparring bot of Arnhem 1944."""
+
+    has_map = True
+
+    def map_view(self, scenario: Any, state: JSON, events: Sequence[JSON], *, subtitle: str = "",
+                 side: str | None = None, score: Mapping[str, int] | None = None,
+                 header_lines: Sequence[str] = ()) -> MapView:
+        from pbem.systems.arnhem1944.mapview import map_view
+
+        return map_view(scenario, state, events, subtitle=subtitle, side=side, score=score,
+                        header_lines=header_lines)
 
     def game_turn(self, scenario: Any, state: JSON) -> int | None:
         if isinstance(state, dict) and isinstance(state.get("turn"), int):

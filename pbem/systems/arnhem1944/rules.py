@@ -612,6 +612,7 @@ class _Run:
             rest = path
             in_zoc = cur in zoc
         walked: list[str] = []
+        start = cur
         for i, h in enumerate(rest):
             if not board.on_map(h):
                 raise _Bad("6.1", f"{h} is not on the map")
@@ -656,7 +657,7 @@ class _Run:
         t.attacked_since_move = False
         t.last_move_zoc = cur in zoc
         if walked:
-            self.log.event({"kind": "moved", "unit": uid, "path": walked})
+            self.log.event({"kind": "moved", "unit": uid, "from": start, "path": walked})
         self._mark_bridge()
 
     def _enemy_at(self, h: str) -> bool:
@@ -849,6 +850,9 @@ class _Run:
         odds, res = cb.result(attack, die, g.crt, g.tec)
         self.log.event({"kind": "combat", "action": n, "target": target, "type": kind,
                         "attackers": list(a.units), "defenders": defenders,
+                        "from": sorted({st.units[x].hex or "" for x in a.units}),
+                        "support_from": sorted({x.hex for x in arts}),
+                        "defence_from": sorted({st.units[x].hex or "" for x in darts}),
                         "support": [x.id for x in arts], "defence_support": darts,
                         "air": air_a, "air_defence": air_d, "odds": odds.heading, "die": die,
                         "result": str(res), "lines": list(odds.lines)})
@@ -1109,9 +1113,10 @@ class _Run:
                 self.log.event({"kind": "no-advance", "units": [uid],
                                 "why": "[7.6] it took part of its result as a retreat"})
                 continue
+            here = st.units[uid].hex
             st.units[uid].hex = route[-1]
             st.units[uid].prepared = False
-            self.log.event({"kind": "advanced", "unit": uid, "path": route})
+            self.log.event({"kind": "advanced", "unit": uid, "from": here, "path": route})
         self._mark_bridge()
 
     def _bombard(self, a: Action) -> None:
@@ -1149,6 +1154,7 @@ class _Run:
             return
         b = art_rules.bombard(arts, dunits, terrain, pdp, die, g.crt, g.tec)
         self.log.event({"kind": "bombardment", "target": target, "artillery": list(a.support),
+                        "from": sorted({x.hex for x in arts}),
                         "odds": b.heading, "die": die, "result": str(b.result),
                         "lines": list(b.lines)})
         self._apply_result(defenders, target, b.result.defender, b.result.defender_min,
