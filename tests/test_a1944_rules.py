@@ -867,3 +867,93 @@ def test_map_view_shows_counters_markers_combat_retreat_and_advance() -> None:
     assert trails == {("retreat", "g"), ("advance", "a")}
     svg = draw(view)
     assert svg.startswith("<") and "2:1" in svg
+
+
+# -- more edges of the cases -----------------------------------------------------------------------------------
+
+
+def test_4_3_a_retreat_into_an_enemy_zone_costs_a_step() -> None:
+    # g at 0102 (west edge); HQAL holds 0101, a (0202) and b (0201) attack: 6:3, 2:1, die 4 on N
+    # is 0/1; the only open hex, 0103, is in a's zone: g retreats there and loses a step [4.3, 7.6]
+    sc, st = game([(A, "0202"), (B, "0201"), (G, "0102")])
+    orders = act(sc, "AL", ["a", "b"], {"do": "attack", "target": "0102", "type": "N",
+                                        "units": ["a", "b"]})
+    res = RULES.resolve(sc, st, "AL", orders, FixedDice([4]))
+    assert next(e for e in res.events if e["kind"] == "combat")["result"] == "0/1"
+    assert res.state.units["g"].hex == "0103" and res.state.units["g"].steps == 1
+    assert {"kind": "step-lost", "unit": "g", "why": "retreat", "steps": 1} in res.events
+
+
+def test_7_6_a_stack_with_no_hex_open_at_the_edge_retreats_off_the_map() -> None:
+    sc, st = game([(A, "0202"), (B, "0201"), (C, "0103"), (G, "0102")])
+    orders = act(sc, "AL", ["a", "b"], {"do": "attack", "target": "0102", "type": "N",
+                                        "units": ["a", "b"]})
+    res = RULES.resolve(sc, st, "AL", orders, FixedDice([4]))
+    assert res.state.units["g"].steps == 0
+    assert any(e["kind"] == "eliminated" and e["unit"] == "g" and "off the map" in e["why"]
+               for e in res.events)
+
+
+def test_12_1_the_engineer_alone_is_destroyed_when_a_german_unit_enters() -> None:
+    eng = unit("eng", "AL", "GA", kind="engineer", arm="engineer", cf=0, steps=1)
+    sc, st = game([(eng, "0402"), (G, "0401")])
+    st.to_act = "DE"
+    move = act(sc, "DE", ["g"], {"do": "move", "unit": "g", "path": ["0402", "0403"]})
+    assert RULES.validate(sc, st, "DE", move) == []  # no zone, no block: it has no CF [4.2]
+    res = RULES.resolve(sc, st, "DE", move, FixedDice([]))
+    assert res.state.units["eng"].steps == 0 and res.state.units["g"].hex == "0403"
+
+
+def test_2_2_the_side_still_active_ends_the_turn_by_passing() -> None:
+    sc, st = game([(A, "0102"), (B, "0103"), (G, "0502")])
+    st.units["g"].activated = st.units["HQDE"].activated = True
+    st = RULES.resolve(sc, st, "AL", act(sc, "AL", ["a"]), FixedDice([])).state
+    st = RULES.resolve(sc, st, "DE", pas(sc, "DE"), FixedDice([])).state  # owed
+    res = RULES.resolve(sc, st, "AL", pas(sc, "AL"), FixedDice([1, 6]))
+    assert res.state.turn == 2 and res.state.to_act == "DE"
+    assert {"kind": "turn-end", "turn": 1, "why": "the side still active passed [2.2]"} in res.events
+
+
+def test_17_4_a_free_drop_may_wait_and_the_poles_may_move_their_drop_zone() -> None:
+    p = unit("p", "AL", "1AB")
+    grp = {"group": "Pol", "units": ["p"], "turn": 2, "dz": "0102", "radius": 2,
+           "terrain": ["clear"], "alternative_dz": True}
+    sc, st = game([(A, "0106"), (p, None), (G, "0606")], drops=[grp], drop="free")
+    st.turn, st.phase = 2, "drop"
+    wait = RULES.load_orders(sc, {"kind": "drop", "side": "AL", "wait": ["Pol"]})
+    assert RULES.validate(sc, st, "AL", wait) == []
+    moved = RULES.load_orders(sc, {"kind": "drop", "side": "AL", "dz": {"Pol": "0305"},
+                                   "landings": [{"unit": "p", "hex": "0405"}]})
+    assert RULES.validate(sc, st, "AL", moved) == []
+    on_enemy = RULES.load_orders(sc, {"kind": "drop", "side": "AL", "dz": {"Pol": "0606"},
+                                      "landings": [{"unit": "p", "hex": "0605"}]})
+    assert rules_of(RULES.validate(sc, st, "AL", on_enemy)) == ["15.2"]
+    sc2, st2 = game([(A, "0106"), (p, None), (G, "0606")], drops=[grp])
+    st2.turn, st2.phase = 2, "drop"
+    assert rules_of(RULES.validate(sc2, st2, "AL", wait)) == ["17.3"]
+
+
+def test_8_4_divisional_integrity_and_corps_artillery() -> None:
+    ga = unit("ga", "AL", "GA")
+    xxx = unit("xxx", "AL", "GA", kind="artillery", arm="artillery", mobility="motorized", cf=0,
+               armour=1, steps=1, mp=4, br=4, df=2, range=4)
+    sc, st = game([(ga, "0302"), (A, "0402"), (ART, "0201"), (xxx, "0202"), (G, "0401")])
+    foreign = act(sc, "AL", ["ga", "art"], {"do": "attack", "target": "0401", "type": "N",
+                                            "units": ["ga"], "support": ["art"]})
+    bad = RULES.validate(sc, st, "AL", foreign)
+    assert rules_of(bad) == ["8.2"] and "divisional integrity" in str(bad[0])
+    corps = act(sc, "AL", ["a", "xxx"], {"do": "attack", "target": "0401", "type": "N",
+                                         "units": ["a"], "support": ["xxx"]})
+    assert RULES.validate(sc, st, "AL", corps) == []  # XXX Corps supports the paras [8.4]
+
+
+def test_roster_and_reach() -> None:
+    sc, st = game([(A, "0102"), (G, "0606")])
+    p = RULES.presenter()
+    header, rows = p.roster(sc, st, "AL")
+    assert header[0] == "unit" and ["a", "a", "1AB", "0102", "3-0-6 2 steps", "ready"] in rows
+    lines = p.reach(sc, st, "a")
+    assert "0103: 1 MP [6.3]" in lines and "0202: 1 MP [6.3]" in lines
+    # 0104, across the river below 0103, only by the bridge: 0202 (2), 0303 (2), 0304 by road (1),
+    # 0204 (2), 0104 (2): 9 half MP [6.3, 12.1]
+    assert "0104: 4½ MP [6.3]" in lines

@@ -171,6 +171,38 @@ class Arnhem1944Presenter(Presenter):
             lines.append(f"  standing orders: {json.dumps(st, sort_keys=True)} [7.5, 8.2]")
         return lines
 
+    def roster(self, scenario: Any, state: Any, side: str) -> tuple[list[str], list[list[str]]]:
+        """``pbem units``: every unit of ``side``, on the map, to come or gone."""
+        from pbem.systems.arnhem1944.mapview import counter_values
+
+        rows = []
+        for c in scenario.counters:
+            if c.side != side:
+                continue
+            u = state.units[c.id]
+            if not u.alive:
+                where, status = "-", "eliminated"
+            elif u.hex is None:
+                where, status = "-", "to come"
+            else:
+                flags = [name for name, on in (("activated", u.activated),
+                                               ("out of command", not u.in_command),
+                                               ("out of supply", not u.in_supply),
+                                               ("prepared", u.prepared)) if on]
+                where, status = u.hex, ", ".join(flags) or "ready"
+            rows.append([c.id, c.name, c.formation, where, " ".join(counter_values(c, u.steps)),
+                         status])
+        return ["unit", "name", "formation", "hex", "values", "status"], rows
+
+    def reach(self, scenario: Any, state: Any, unit: str) -> list[str]:
+        """``pbem reach``: the hexes the unit can reach this activation, with their cost."""
+        if unit not in state.units:
+            raise InputError(f"no unit {unit!r} in this game")
+        game = self.ruleset.game(scenario)  # type: ignore[attr-defined]
+        found = game.reachable(state, unit)
+        return [f"{h}: {c // 2}{'½' if c % 2 else ''} MP [6.3]"
+                for h, c in sorted(found.items(), key=lambda x: (x[1], x[0])) if c]
+
     # -- text orders ----------------------------------------------------------------------------------
     def parse_text_orders(self, scenario: Any, skeleton: JSON, side: str, text: str) -> JSON:
         out: dict[str, Any] = {"kind": skeleton.get("kind", "pass"), "side": side}

@@ -31,6 +31,13 @@ Readings of the text, beyond those of ``combat.py`` and ``artillery.py``:
   mechanized or tracked) out of supply; units entering (or set up) are in command and supply on
   their turn of entry [errata] and use all their MP [15.1]; a formation without an HQ (the 82nd
   Airborne [17]) never uses a formation activation but is not halved for want of one;
+* [3.4, 8] an activated artillery unit may move and then fire (support or bombard), not fire and
+  then move;
+* [7.1] an attack action names one attack type, which every unit in it pays; attackers wanting
+  another type make an attack of their own;
+* [15.2] units dropped this turn make only mobile assaults, wherever they landed;
+* [15.1] a zone is "allied controlled" when an Allied unit stands on one of its hexes: no German
+  unit enters by it;
 * [7.5] losses in a stack fall first on an armour/antitank unit when both sides have one, then on
   the unit with the most steps (then by id); a retreat follows the priorities of [7.6] and takes
   the first hex (by number) among equals; attacking units retreat hex by hex from their own hexes;
@@ -232,6 +239,40 @@ class Game:
         while path[-1] != start:
             path.append(prev[path[-1]])
         return path[-2::-1]
+
+    def reachable(self, st: State, uid: str) -> dict[str, int]:
+        """Every hex ``uid`` can reach with its whole allowance this activation, with its cost
+        in half MP [4.2, 6, 9.2, 10.2] (the engineer's crossings [12.1] left out)."""
+        import heapq
+
+        u = st.units[uid]
+        if u.hex is None:
+            return {}
+        side = self.c(uid).side
+        board = self.board(st)
+        zoc = self.enemy_zoc(st, side, board)
+        enemy = self.hexes_of(st, other(side))
+        allowance = self.allowance(st, uid)
+        start = u.hex
+        best: dict[str, int] = {start: 0}
+        heap: list[tuple[int, str]] = [(0, start)]
+        while heap:
+            cost, h = heapq.heappop(heap)
+            if cost > best.get(h, 1 << 30) or (h != start and h in zoc):
+                continue
+            for n in board.neighbours(h):
+                step = board.step_halves(h, n)
+                if step is None or n in enemy:
+                    continue
+                if h == start and start in zoc:
+                    if n in zoc:
+                        continue
+                    step += (allowance + 1) // 2
+                c = cost + step
+                if c <= allowance and c < best.get(n, 1 << 30):
+                    best[n] = c
+                    heapq.heappush(heap, (c, n))
+        return best
 
     # -- command and supply [9, 10] -------------------------------------------------------------
     def _reach(self, st: State, board: Board, side: str, starts: Iterable[str], limit: int,
