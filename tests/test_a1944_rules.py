@@ -957,3 +957,14 @@ def test_roster_and_reach() -> None:
     # 0104, across the river below 0103, only by the bridge: 0202 (2), 0303 (2), 0304 by road (1),
     # 0204 (2), 0104 (2): 9 half MP [6.3, 12.1]
     assert "0104: 4½ MP [6.3]" in lines
+
+
+def test_undone_names_idle_units_and_attacks_without_advance() -> None:
+    sc, st = game([(A, "0302"), (B, "0102"), (G, "0401")])
+    doc = {"kind": "activation", "side": "AL", "mode": "general", "units": ["a", "b"],
+           "actions": [{"do": "attack", "target": "0401", "type": "N", "units": ["a"]}]}
+    lines = RULES.presenter().undone(sc, st, "AL", doc)
+    assert lines == ["b is activated but neither moves nor fights: its activation for the turn "
+                     "is spent [3.1]",
+                     "the attack on 0401 has no advance written: nobody advances if it is "
+                     "vacated [7.6]"]

@@ -171,6 +171,23 @@ class Arnhem1944Presenter(Presenter):
             lines.append(f"  standing orders: {json.dumps(st, sort_keys=True)} [7.5, 8.2]")
         return lines
 
+    def undone(self, scenario: Any, state: Any, side: str, orders: JSON) -> list[str]:
+        """Units activated with nothing to do (their activation is spent all the same [3.1]),
+        attacks with no advance written [7.6]."""
+        if not isinstance(orders, dict) or orders.get("kind") != "activation":
+            return []
+        actions = orders.get("actions", [])
+        busy = {a.get("unit") for a in actions} | {
+            u for a in actions for u in a.get("units", []) + a.get("support", [])}
+        out = [f"{uid} is activated but neither moves nor fights: its activation for the turn "
+               "is spent [3.1]" for uid in orders.get("units", []) if uid not in busy]
+        for i, a in enumerate(actions):
+            if a.get("do") == "attack" and not any(
+                    b.get("do") == "advance" for b in actions[i + 1:]):
+                out.append(f"the attack on {a.get('target')} has no advance written: nobody "
+                           "advances if it is vacated [7.6]")
+        return out
+
     def roster(self, scenario: Any, state: Any, side: str) -> tuple[list[str], list[list[str]]]:
         """``pbem units``: every unit of ``side``, on the map, to come or gone."""
         from pbem.systems.arnhem1944.mapview import counter_values
