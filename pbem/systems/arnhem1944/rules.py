@@ -66,6 +66,7 @@ Readings of the text, beyond those of ``combat.py`` and ``artillery.py``:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, cast
@@ -103,8 +104,16 @@ def other(side: str) -> Side:
     return "DE" if side == "AL" else "AL"
 
 
+_CASE = re.compile(r"\s*\[([0-9][0-9.,a-z ]*)\]$")
+
+
 def _v(rule: str, text: str) -> RuleViolation:
-    return RuleViolation(rule, f"[{rule}] {text}")
+    """A violation citing its case (``str()`` shows ``text [rule]``); a text that already ends
+    with its case (the combat and artillery modules' problems) gives its own."""
+    m = _CASE.search(text)
+    if m:
+        return RuleViolation(m.group(1), text[:m.start()])
+    return RuleViolation(rule, text)
 
 
 class _Bad(Exception):
@@ -531,7 +540,7 @@ class _Run:
                         bad.violation.rule, f"{where}: {bad.violation.message}"))
                 else:
                     self.log.event({"kind": "skipped", "action": i + 1,
-                                    "why": bad.violation.message})
+                                    "why": str(bad.violation)})
         if self.checking:
             self._compulsory_combat()
         for uid in units:
@@ -596,6 +605,9 @@ class _Run:
                                              "ends"))
 
     def _action(self, a: Action, n: int) -> None:
+        for uid in a.movers():
+            if not self.st.units[uid].alive:
+                raise _Bad("7.5", f"{uid} has been eliminated")
         if a.do in ("move", "enter"):
             assert a.unit is not None
             self._move(a.unit, list(a.path), enter=a.do == "enter", zone=a.zone)
