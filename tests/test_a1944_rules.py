@@ -968,3 +968,46 @@ def test_undone_names_idle_units_and_attacks_without_advance() -> None:
                      "is spent [3.1]",
                      "the attack on 0401 has no advance written: nobody advances if it is "
                      "vacated [7.6]"]
+
+
+def test_1_2_a_unit_down_to_its_second_counter_uses_its_values() -> None:
+    # big: 4 steps, CF 6; its second counter (2 steps) has CF 5 (unit(): cf - 1): the attack
+    # strength the CRT reads is 6 at full strength, 5 once reduced to two steps [1.2, 7.4]
+    big = unit("big", "AL", "1AB", steps=4, cf=6)
+    sc, st = game([(big, "0302"), (G, "0401")])
+    orders = act(sc, "AL", ["big"], {"do": "attack", "target": "0401", "type": "N",
+                                     "units": ["big"]})
+    res = RULES.resolve(sc, st, "AL", orders, FixedDice([3]))
+    assert next(e for e in res.events if e["kind"] == "combat")["lines"][0].startswith(
+        "6 against 3")
+    st.units["big"].steps = 2
+    res = RULES.resolve(sc, st, "AL", orders, FixedDice([3]))
+    assert next(e for e in res.events if e["kind"] == "combat")["lines"][0].startswith(
+        "5 against 3")
+
+
+def test_10_2_out_of_supply_halves_only_motor_units() -> None:
+    mot = unit("mot", "AL", "GA", mobility="motorized", mp=6)
+    leg = unit("leg", "AL", "GA", mp=6)
+    sc, st = game([(mot, "0102"), (leg, "0103"), (G, "0606")])
+    st.turn = 2  # not the turn of entry [errata]
+    g = RULES.game(sc)
+    st.units["mot"].in_supply = st.units["leg"].in_supply = False
+    assert (g.allowance(st, "mot"), g.allowance(st, "leg")) == (6, 12)  # half MP [10.2]
+    st.units["mot"].in_command = False  # out of command too: still halved once [10.2 note]
+    assert g.allowance(st, "mot") == 6
+
+
+def test_14_2_random_weather_and_six_keeps_the_turn_before() -> None:
+    sc, st = game([(A, "0102"), (G, "0606")], weather="random")
+    st = RULES.resolve(sc, st, "AL", pas(sc, "AL"), FixedDice([])).state
+    res = RULES.resolve(sc, st, "DE", pas(sc, "DE"), FixedDice([4, 1, 2]))
+    assert res.state.weather == "overcast"  # 4: overcast [14.2]
+    st = res.state
+    st.turn = 2
+    st.owed = None
+    st.to_act = "AL"
+    st = RULES.resolve(sc, st, "AL", pas(sc, "AL"), FixedDice([])).state
+    res = RULES.resolve(sc, st, "DE", pas(sc, "DE"), FixedDice([6, 1, 2]))
+    assert res.state.weather == "overcast"  # 6: as the turn before
+    assert {"kind": "weather", "turn": 3, "weather": "overcast", "die": 6} in res.events
