@@ -1011,3 +1011,13 @@ def test_14_2_random_weather_and_six_keeps_the_turn_before() -> None:
     res = RULES.resolve(sc, st, "DE", pas(sc, "DE"), FixedDice([6, 1, 2]))
     assert res.state.weather == "overcast"  # 6: as the turn before
     assert {"kind": "weather", "turn": 3, "weather": "overcast", "die": 6} in res.events
+
+
+def test_4_2_zones_of_control_for_the_map_stop_at_the_river() -> None:
+    sc, st = game([(A, "0203"), (G, "0606")])
+    covered = RULES.presenter().zones_of_control(sc, RULES.dump_state(sc, st), "AL")
+    assert covered is not None
+    # a at 0203 (even column: 0202, 0204, 0103, 0104, 0303, 0304 around it) covers 0202, 0103
+    # and 0303 but not 0204, 0104 nor 0304 across the Neder Rijn [4.2]
+    assert {Hex(2, 2), Hex(1, 3), Hex(3, 3)} <= set(covered)
+    assert not {Hex(2, 4), Hex(1, 4), Hex(3, 4)} & set(covered)

@@ -171,6 +171,21 @@ class Arnhem1944Presenter(Presenter):
             lines.append(f"  standing orders: {json.dumps(st, sort_keys=True)} [7.5, 8.2]")
         return lines
 
+    def zones_of_control(self, scenario: Any, state: Any, side: str) -> list[Any] | None:
+        """The hexes ``side``'s zones of control cover [4.1, 4.2]: around its combat units and
+        HQs, not across rivers or canals (the engineer has none)."""
+        from pbem.maps.hexmap import Hex
+        from pbem.systems.arnhem1944.combat import zone
+        from pbem.systems.arnhem1944.rules import Game
+        from pbem.systems.arnhem1944.state import State
+
+        if side not in ("AL", "DE"):
+            raise InputError(f"unknown side {side!r} (sides: AL, DE)")
+        st = state if isinstance(state, State) else State.model_validate(state)
+        game = Game(scenario)
+        covered = zone(game.board(st), game.tec, game.hexes_of(st, side, zoc_only=True))
+        return sorted(Hex.parse(h) for h in covered)
+
     def undone(self, scenario: Any, state: Any, side: str, orders: JSON) -> list[str]:
         """Units activated with nothing to do (their activation is spent all the same [3.1]),
         attacks with no advance written [7.6]."""
