@@ -1021,3 +1021,17 @@ def test_4_2_zones_of_control_for_the_map_stop_at_the_river() -> None:
     # and 0303 but not 0204, 0104 nor 0304 across the Neder Rijn [4.2]
     assert {Hex(2, 2), Hex(1, 3), Hex(3, 3)} <= set(covered)
     assert not {Hex(2, 4), Hex(1, 4), Hex(3, 4)} & set(covered)
+
+
+def test_7_6_a_unit_retreating_into_a_friendly_stack_adds_no_defence_there() -> None:
+    # g retreats from 0102 into 0103 where h stands (a's zone is negated by h [4.2]): then a and
+    # b's attack on 0103 finds h's CF 3 alone, not 3 + 3 [7.6]
+    sc, st = game([(A, "0202"), (B, "0201"), (G, "0102"), (H, "0103")])
+    orders = act(sc, "AL", ["a", "b"], {"do": "attack", "target": "0102", "type": "M",
+                                        "units": ["a", "b"]},
+                 {"do": "attack", "target": "0103", "type": "M", "units": ["a"]})
+    res = RULES.resolve(sc, st, "AL", orders, FixedDice([5, 3]))
+    first, second = [e for e in res.events if e["kind"] == "combat"]
+    assert first["result"] == "0/1" and res.state.units["g"].hex == "0103"
+    assert res.state.joined == ["g"] and res.state.units["g"].steps == 2
+    assert second["defenders"] == ["g", "h"] and second["lines"][0].startswith("3 against 3")

@@ -851,7 +851,7 @@ class _Run:
                 raise _Bad("15.2", f"{uid} dropped this turn and may make only mobile assaults")
             attackers.append(cb.Attacker(self._combat_unit(uid), kind,
                                          board.side(u.hex, target)))
-        dunits = [self._combat_unit(x) for x in defenders]
+        dunits = self._defending(defenders)
         terrain = board.kind(target)
         pdp = any(st.units[x].prepared for x in defenders)
         arts = []
@@ -935,6 +935,16 @@ class _Run:
                         retreated.update(alive)
         self.last = _LastCombat(kind, list(a.units), retreated, trail)
         self._mark_bridge()
+
+    def _defending(self, defenders: list[str]) -> list[cb.CombatUnit]:
+        """The defending stack [7.4]; units that retreated into it this turn add no combat
+        factor while a unit that was there before stands with them, but share its losses [7.6]."""
+        units = [self._combat_unit(x) for x in defenders]
+        if any(x not in self.st.joined for x in defenders):
+            from dataclasses import replace
+
+            units = [replace(u, cf=0) if u.id in self.st.joined else u for u in units]
+        return units
 
     def _dropped_now(self, uid: str) -> bool:
         u = self.st.units[uid]
@@ -1119,10 +1129,14 @@ class _Run:
                 pick = sorted(alive, key=lambda x: (-st.units[x].steps, x))[0]
                 self._lose(pick, "retreat")
         end = [x for x in path if x != cb.OFF_MAP]
+        joined = bool(end) and any(g.c(y).side == side and y not in units
+                                   for y in g.at(st, end[-1]))
         for x in units:
             u = st.units[x]
             if not u.alive:
                 continue
+            if joined and not out.eliminated and x not in st.joined:
+                st.joined.append(x)  # [7.6] adds nothing to that hex's defence this turn
             if out.eliminated:
                 u.steps = 0
                 self.log.event({"kind": "eliminated", "unit": x, "hex": start,
@@ -1570,6 +1584,7 @@ class Arnhem1944Rules(Ruleset[Scenario, State, Orders]):
             u.activated = False
             u.bv_used = False
             u.df_used = False
+        st.joined = []
         st.engineer_steps = 0
         st.air_used = 0
         st.passed = None

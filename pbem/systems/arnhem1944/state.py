@@ -82,6 +82,8 @@ class State(_Model):
     passed: Side | None = Field(None, description="The side whose pass was the last segment [2.2]")
     alone: int = Field(0, description="Segments played since the other side had nothing left [2.2]")
     units: dict[str, UnitState]
+    joined: list[str] = Field(default_factory=list, description="Units that retreated into a "
+                              "friendly stack this turn: no defence there [7.6]")
     blown: list[str] = Field(default_factory=list, description="Crossings destroyed [12.2]")
     tried: list[str] = Field(default_factory=list, description="Crossings tried already [12.2]")
     engineer_steps: int = Field(0, description="Infantry steps ferried by the engineer this turn")
