@@ -1,0 +1,195 @@
+"""The Arnhem 1944 map view: a scenario, a state and a step's events as the system-neutral
+:class:`pbem.maps.view.MapView` the renderer draws: the counters as printed (CF, armour or antitank
+rating, steps, MP [1.1]; artillery BR-DF-range and MP [1.4]) with their markers (activated [3.1],
+out of command [9], out of supply [10], prepared position [11]), the German entry zones and the
+XXX Corps entry hex [15.1, 15.3], what the step did (moves, combats with odds, die and result
+[7.4], retreats and advances [7.6], eliminations, landings and entries [15]) and the crossings
+blown or saved [12.2].
+
+Symbols: the renderer's NATO set has no anti-tank or HQ symbol; anti-tank units are drawn as
+armour, HQs as infantry of size XX, parachute infantry as airborne."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from pbem.maps.hexmap import Hex
+from pbem.maps.view import (
+    CombatMark,
+    CounterView,
+    EliminatedMark,
+    EntryView,
+    MapView,
+    Mark,
+    MoveMark,
+    PanelRow,
+    PlacedMark,
+    PlaceView,
+    RouteView,
+    SideView,
+    TrailMark,
+)
+from pbem.systems.arnhem1944.model import Counter, Scenario
+from pbem.systems.arnhem1944.state import State
+
+PARACHUTE = frozenset({"1AB", "82AB", "Pol"})
+
+STEP_LEGEND = (("move", "movement [6]", False),
+               ("attack", "attack: odds · die · result [7.4]", False),
+               ("retreat", "retreat [7.6]", True),
+               ("advance", "advance after combat [7.6]", True))
+
+MARKER_LEGEND = (("ACT", "marker-advanced", "activated this turn [3.1]"),
+                 ("OOC", "marker-retreated", "out of command [9]"),
+                 ("OOS", "marker-fpf", "out of supply [10]"),
+                 ("PDP", "marker-advanced", "prepared defensive position [11]"))
+
+
+def _symbol(c: Counter) -> tuple[str, str]:
+    if c.kind == "hq":
+        return "infantry", "XX"
+    if c.kind == "engineer":
+        return "engineer", "II"
+    if c.kind == "artillery":
+        return ("sp-artillery" if c.mobility in ("mechanized", "tracked") else "artillery"), "II"
+    if c.arm in ("armour", "antitank"):
+        return "armor", "II"
+    if c.arm == "recce":
+        return "recon", "II"
+    return ("airborne" if c.formation in PARACHUTE else "infantry"), "II"
+
+
+def counter_values(c: Counter, steps: int) -> tuple[str, ...]:
+    """The values as printed [1.1, 1.4]: ``CF-rating-MP`` and the steps, or ``BR-DF-range`` and
+    the MP for artillery (the second counter's once reduced to it [1.2])."""
+    if c.kind == "artillery":
+        return (f"{c.br}-{c.df}-{c.range}", f"{c.mp}")
+    r = c.reduced
+    cf, armour, antitank, mp = c.cf, c.armour, c.antitank, c.mp
+    if r is not None and steps <= r.steps:
+        cf, armour, antitank, mp = r.cf, r.armour, r.antitank, r.mp
+    rating = f"{armour}a" if armour else f"{antitank}t" if antitank else "0"
+    return (f"{cf}-{rating}-{mp}", f"{steps} step{'s' if steps != 1 else ''}")
+
+
+def map_view(sc: Scenario, state: State | Mapping[str, Any], events: Sequence[Any] = (), *,
+             subtitle: str = "", side: str | None = None,
+             score: Mapping[str, int] | None = None,
+             header_lines: Sequence[str] = ()) -> MapView:
+    st = state if isinstance(state, State) else State.model_validate(state)
+    m = sc.map
+    names = {s["id"]: s.get("name", s["id"]) for s in sc.sides}
+    counters: list[CounterView] = []
+    for uid, u in sorted(st.units.items()):
+        if not u.on_map or u.hex is None:
+            continue
+        c = sc.counter[uid]
+        symbol, size = _symbol(c)
+        marks: list[tuple[str, str]] = []
+        if u.activated:
+            marks.append(("ACT", "marker-advanced"))
+        if not u.in_command:
+            marks.append(("OOC", "marker-retreated"))
+        if not u.in_supply:
+            marks.append(("OOS", "marker-fpf"))
+        if u.prepared:
+            marks.append(("PDP", "marker-advanced"))
+        lines = counter_values(c, u.steps)
+        counters.append(CounterView(uid, Hex.parse(u.hex), c.side, symbol, size, uid,
+                                    " ".join(lines), lines, tuple(marks)))
+    entries: list[EntryView] = []
+    seen: set[tuple[str, int]] = set()
+    for r in sc.reinforcements:
+        key = (r.zone or r.hex or "", r.turn)
+        if key in seen:
+            continue
+        seen.add(key)
+        if r.zone is not None:
+            zone = m.entry_zones[r.zone]
+            entries.append(EntryView("DE", r.turn, tuple(Hex.parse(h) for h in zone.hexes),
+                                     f"zone {r.zone}: {zone.name} [15.1]"))
+        elif r.hex is not None:
+            entries.append(EntryView("AL", r.turn, (Hex.parse(r.hex),),
+                                     f"XXX Corps by {r.hex} [15.3]"))
+    marks_: list[Mark] = []
+    eliminated: list[PanelRow] = []
+    notes: list[PanelRow] = []
+    number = 0
+    for i, ev in enumerate(events, start=1):
+        k = ev.get("kind") if isinstance(ev, Mapping) else None
+        if k == "moved":
+            path = (Hex.parse(ev["from"]), *(Hex.parse(h) for h in ev["path"]))
+            marks_.append(MoveMark(i, ev["unit"], path))
+        elif k in ("dropped", "entered"):
+            marks_.append(PlacedMark(i, ev["unit"], Hex.parse(ev["hex"])))
+        elif k == "retreated":
+            path = (Hex.parse(ev["from"]), *(Hex.parse(h) for h in ev["path"] if h != "off-map"))
+            for uid in ev["units"]:
+                marks_.append(TrailMark(i, "retreat", uid, path))
+        elif k == "advanced":
+            path = (Hex.parse(ev["from"]), *(Hex.parse(h) for h in ev["path"]))
+            marks_.append(TrailMark(i, "advance", ev["unit"], path))
+        elif k in ("combat", "bombardment"):
+            number += 1
+            attackers = tuple(Hex.parse(h) for h in ev.get("from", []) if h)
+            support = tuple(Hex.parse(h) for h in ev.get("support_from", []) if h)
+            if k == "bombardment":
+                attackers, support = (), attackers
+            fire = tuple(Hex.parse(h) for h in ev.get("defence_from", []) if h)
+            label = f"#{number}  {ev['odds']} · {ev['die']} · {ev['result']}"
+            marks_.append(CombatMark(i, number, (Hex.parse(ev["target"]),), attackers, support,
+                                     fire, label))
+        elif k == "eliminated":
+            h = ev.get("hex")
+            marks_.append(EliminatedMark(i, ev["unit"], Hex.parse(h) if h else None))
+            eliminated.append(PanelRow(f"{ev['unit']}{' in ' + h if h else ''} [7.5]",
+                                       "eliminated", f"event-{i}"))
+        elif k in ("initiative", "weather", "turn-end", "turn-end-die", "blown", "not-blown",
+                   "game-end"):
+            from pbem.systems.arnhem1944.presenter import event_text
+
+            notes.append(PanelRow(event_text(ev), "", f"event-{i}"))
+    for uid, u in sorted(st.units.items()):
+        if not u.alive and not any(isinstance(x, EliminatedMark) and x.unit == uid
+                                   for x in marks_):
+            eliminated.append(PanelRow(f"{uid} (earlier)", "muted"))
+    hexside_marks = tuple(
+        (Hex.parse(key.split("/")[0]), Hex.parse(key.split("/")[1]),
+         "demolished" if key in st.blown else "safe")
+        for key in sorted(st.tried))
+    status = (f"Turn {st.turn} of {sc.last_turn} · {st.weather} · initiative "
+              f"{names.get(st.initiative, st.initiative)}")
+    return MapView(
+        scenario_id=sc.id,
+        title=sc.title,
+        subtitle=subtitle or status,
+        cols=m.cols,
+        rows=m.rows,
+        terrain={h: m.terrain_of(h) for h in m.all_hexes()},
+        hexsides=dict(m.hexside_features),
+        sides=tuple(SideView(s["id"], s.get("name", s["id"]), s.get("colour", "#808080"))
+                    for s in sc.sides),
+        terrain_kinds=frozenset(set(m.terrain) | {m.default_terrain}),
+        routes=tuple(RouteView(r.kind, tuple(Hex.parse(x) for x in r.hexes), tuple(r.off_map))
+                     for r in m.routes),
+        places=tuple(PlaceView(Hex.parse(p.hex), p.name) for p in m.places),
+        entries=tuple(entries),
+        entry_heading="Reinforcement entry [15.1, 15.3]",
+        counters=tuple(counters),
+        marks=tuple(marks_),
+        eliminated=tuple(eliminated),
+        notes=tuple(notes),
+        score=(tuple((names.get(k, k), v) for k, v in sorted(score.items()))
+               if score else None),
+        header_lines=(status, *header_lines),
+        viewer=names.get(side, side) if side is not None else None,
+        viewer_id=side,
+        value_legend=("values: CF-rating-MP (a armour, t antitank) and steps,",
+                      "artillery BR-DF-range and MP"),
+        step_legend=STEP_LEGEND,
+        marker_legend=MARKER_LEGEND,
+        north=m.north,
+        hexside_marks=hexside_marks,
+        hexside_heading="Crossings tried by the Germans [12.2]",
+    )

@@ -1,0 +1,96 @@
+"""The state of a game of Vae Victis *Arnhem 1944* between two decisions: the turn and its
+weather [2.1, 14], who acts next and why (initiative [2.1], passes and the turn-end die [2.2]),
+every unit (where it is, its steps, whether it has been activated this turn [3.1], its command and
+supply markers [9, 10], its prepared position [11], its artillery ratings used [8]), the crossings
+blown or tried [12.2], the air missions flown [13], the hexes of the Arnhem bridge held [16] and
+each side's standing orders for its defence [7.5, 7.6, 8.2].
+
+Plain pydantic data, dumped to JSON without floats (movement is counted in half points by the
+rules and never stored). The rules (:mod:`pbem.systems.arnhem1944.rules`) never change a state they
+are given: they work on a deep copy.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from pbem.systems.arnhem1944.model import Weather
+
+Side = Literal["AL", "DE"]
+Phase = Literal["operations", "drop", "ack", "over"]
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class UnitState(_Model):
+    """One counter's situation."""
+
+    hex: str | None = Field(None, description="Where it is; None: not (yet) on the map")
+    steps: int = Field(ge=0, description="Steps left [1.2]; 0: eliminated")
+    entered: bool = Field(False, description="On the map now or earlier (set up, entered, dropped)")
+    entry_turn: int | None = Field(None, description="The turn it came on the map [15, errata]")
+    activated: bool = Field(False, description="The 'Activee' marker [3.1]")
+    in_command: bool = Field(True, description="[9.1] as found in the command phase")
+    in_supply: bool = Field(True, description="[10.1] as found in the supply phase")
+    prepared: bool = Field(False, description="In a prepared defensive position [11]")
+    bv_used: bool = Field(False, description="Artillery: bombardment value used this turn [8]")
+    df_used: bool = Field(False, description="Artillery: defence factor used this turn [8]")
+
+    @property
+    def alive(self) -> bool:
+        return self.steps > 0
+
+    @property
+    def on_map(self) -> bool:
+        return self.steps > 0 and self.hex is not None
+
+
+class Standing(_Model):
+    """A side's standing orders for the other side's activations, given with its own latest
+    activation or pass (the defender is not there when the dice fall) [7.5, 7.6, 8.2, 13].
+
+    * ``defence``: how its units split a result they receive [7.5]: ``"retreat"`` (the least
+      step losses the result allows, the rest as hexes of retreat; the default) or ``"hold"``
+      (every point as a step loss);
+    * ``hold``: hexes whose defenders hold whatever ``defence`` says;
+    * ``fire``: give defensive artillery support whenever the rules allow it [8.2] (default yes);
+    * ``air``: ask for air support in defence against prepared attacks [7.1, 13] (default yes);
+    * ``stacking``: unit ids, in the order their steps go when a hex is overstacked at the end of
+      the operations phase [5] (units not named lose theirs afterwards, most steps first)."""
+
+    defence: Literal["retreat", "hold"] = "retreat"
+    hold: list[str] = Field(default_factory=list, max_length=200)
+    fire: bool = True
+    air: bool = True
+    stacking: list[str] = Field(default_factory=list, max_length=200)
+
+
+class State(_Model):
+    """Everything that changes in a game of Arnhem 1944."""
+
+    turn: int = Field(ge=1)
+    phase: Phase = "operations"
+    weather: Weather = "clear"
+    initiative: Side = "AL"
+    to_act: Side = "AL"
+    owed: Side | None = Field(None, description="A side owing a non-random pass (see rules)")
+    ack: Side | None = Field(None, description="The side that acknowledges the end [16]")
+    passed: Side | None = Field(None, description="The side whose pass was the last segment [2.2]")
+    alone: int = Field(0, description="Segments played since the other side had nothing left [2.2]")
+    units: dict[str, UnitState]
+    joined: list[str] = Field(default_factory=list, description="Units that retreated into a "
+                              "friendly stack this turn: no defence there [7.6]")
+    blown: list[str] = Field(default_factory=list, description="Crossings destroyed [12.2]")
+    tried: list[str] = Field(default_factory=list, description="Crossings tried already [12.2]")
+    engineer_steps: int = Field(0, description="Infantry steps ferried by the engineer this turn")
+    air_used: int = Field(0, description="Air missions flown this turn [13, 14.3]")
+    airborne_missions: int = Field(0, description="1st Airborne's missions used this game [13]")
+    dropped: list[str] = Field(default_factory=list, description="Drop groups landed [15.2]")
+    drop_zones: dict[str, str] = Field(default_factory=dict, description="group -> DZ used")
+    bridge: dict[str, Side] = Field(default_factory=dict, description="[16] who holds each hex")
+    standing: dict[str, Standing] = Field(default_factory=dict)
+    outcome: str | None = None

@@ -1,0 +1,50 @@
+"""Arnhem 1944 through the command line, hot seat: a game made with ``pbem new``, activations
+and passes written as text orders and signed with ``pbem submit`` [2.1, 3], ``pbem units`` and
+``pbem reach`` [6], ``pbem log`` telling the events with their cases, ``pbem verify`` accepting
+the archive."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from test_protocol_helpers import GAME_ID, Player, ok, pbem
+
+from pbem.engine.ruleset import register_ruleset
+
+register_ruleset("arnhem1944", "pbem.systems.arnhem1944.rules:Arnhem1944Rules")
+
+
+def _text(p: Player, text: str) -> Path:
+    p.counter += 1
+    path = p.work / f"orders-{p.counter}.txt"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_2_1_text_orders_through_the_cli_and_verify(tmp_path: Path) -> None:
+    a = Player(tmp_path, "allied", "AL")
+    a.new_key()
+    ok(a.run("key", "new", "german"))
+    ok(a.run("new", "arnhem1944-historical", a.dir, "--player", "AL=allied",
+             "--player", "DE=german", "--game-id", GAME_ID))
+    units = ok(a.run("units", a.dir, "--side", "AL")).out
+    assert "1/1P" in units and "0104" in units
+    reach = ok(a.run("reach", a.dir, "1/1P")).out
+    assert "0303:" in reach
+    ok(a.run("submit", "--yes", a.dir, _text(a, "activate: 1/1P\nmove 1/1P to 0303\n"),
+             "--key", "allied"))
+    ok(a.run("submit", "--yes", a.dir, _text(a, "pass\n"), "--key", "german"))
+    # an illegal activation is refused with its case, nothing written
+    bad = a.run("submit", "--yes", a.dir, _text(a, "activate: 1/1P\n"), "--key", "allied")
+    assert bad.code != 0 and "[3.1]" in (bad.err + bad.out)
+    ok(a.run("submit", "--yes", a.dir, _text(a, "pass\n"), "--key", "allied"))
+    # two passes in a row: turn 2 [2.2]; its initiative dice are keyed by the German reveal
+    log = ok(a.run("log", a.dir)).out
+    # 'to 0303' became the cheapest path (0203 1 MP, 0303 2 more: 3 of 1/1P's MP) [6.3]
+    assert "move 1/1P 0203 0303" in log and "1/1P moves 0203 - 0303 [6]" in log
+    assert "end of turn 1: both sides passed in a row [2.2]" in log
+    assert (a.dir / "map-0001.svg").exists()  # the map view drawn after every step
+    status = ok(a.run("status", a.dir)).out
+    assert "DE passes so that its reveal keys the dice before [2.1]" in status  # 4P drops [15.2]
+    res = pbem("verify", a.dir, home=tmp_path / "stranger")
+    assert res.code == 0, res.err
