@@ -169,3 +169,18 @@ def test_p8_a_publication_that_changes_a_teams_committed_orders_is_caught(played
     (copy / "publication.json").write_bytes(forged)
     res = pbem("verify", copy, home=tmp_path / "stranger")
     assert res.code == 1 and "publication.json" in res.err and "do not match its commitment" in res.err
+
+
+def test_10_each_side_draws_its_own_map_and_no_other(played: dict[str, Player], tmp_path: Path) -> None:
+    ab1, gc = played["AB1"], played["GC"]
+    svg = ok(ab1.run("render", ab1.dir, "-o", tmp_path / "ab1.svg")).err
+    assert "ab1.svg" in svg
+    mine = (tmp_path / "ab1.svg").read_text(encoding="utf-8")
+    assert "1Para" in mine and "KGKrafft" not in mine and "SSRecce9" not in mine  # enemies: only as seen
+    assert "status" not in mine  # a team's counters show words, never a status number [9, 10]
+    ok(gc.run("render", gc.dir, "--side", "GC", "-o", tmp_path / "gc.svg"))
+    master = (tmp_path / "gc.svg").read_text(encoding="utf-8")
+    assert "KGKrafft" in master and "1Para" in master and "status" in master
+    refused = ab1.run("render", ab1.dir, "--side", "SS9")
+    assert refused.code == 2 and "hidden from this machine" in refused.err
+    assert not list(ab1.dir.glob("map-*.svg"))  # nothing drawn into the shared directory

@@ -17,6 +17,7 @@ from pbem.render.outputs import (  # noqa: F401  (write_step_outputs re-exported
     StepView,
     _open,
     move_email,
+    private_svg,
     write_step_outputs,
 )
 
@@ -46,8 +47,14 @@ def render(game_dir: Path, step: int | None, output: Path | None, side: str | No
     """Draw the map (SVG) as it stands after a step, with what that step did."""
     if radius is not None and around is None:
         raise InputError("--radius needs --around HEX")
-    view = StepView(_open(game_dir), step)
-    svg = view.svg(side=side, around=around, radius=radius, zoc=zoc)
+    game = _open(game_dir)
+    if game.hidden:  # no state in the turn files: this machine draws what its side may see [P10]
+        if step is not None or zoc is not None:
+            raise InputError("with hidden information only the newest map of your own side is drawn "
+                             "(no --step, no --zoc)")
+        svg = private_svg(game, side, around=around, radius=radius)
+    else:
+        svg = StepView(game, step).svg(side=side, around=around, radius=radius, zoc=zoc)
     _emit(svg.encode("utf-8"), output)
 
 

@@ -406,8 +406,10 @@ def write_move_outputs(game: Any, msg: Any) -> list[Path]:
 
 
 def output_hook(game: Any, replay: Any, record: Any) -> list[Path]:
-    """Engine output hook: the map of each turn file (systems whose presenter draws maps)."""
-    if not game.ruleset.presenter().has_map or (game.dir / map_name(record.step)).is_file():
+    """Engine output hook: the map of each turn file (systems whose presenter draws maps; not with
+    hidden information, whose turn files hold no state: each side draws its own with
+    :func:`private_svg`)."""
+    if not game.ruleset.presenter().has_map or game.hidden or (game.dir / map_name(record.step)).is_file():
         return []  # drawn already (by this or an earlier command)
     return write_step_outputs(game.dir, record.step, game=game, move=record.move)
 
@@ -428,7 +430,7 @@ def check_maps(game: Any, replay: Any) -> None:
     from pbem.errors import VerificationError
 
     derived.check(game.dir, list(game.listing.other))
-    if not game.redraw or not game.ruleset.presenter().has_map:
+    if not game.redraw or not game.ruleset.presenter().has_map or game.hidden:
         return
     board = game.dir / BOARD_NAME
     for step in sorted(game.listing.turns):
@@ -442,3 +444,55 @@ def check_maps(game: Any, replay: Any) -> None:
         if path.read_bytes() != fresh:
             raise VerificationError(path.name, f"differs from the map re-rendered from "
                                                f"{game.listing.turns[step].name}")
+
+
+def private_svg(game: Any, side: str | None, *, around: str | None = None, radius: int | None = None) -> str:
+    """The map of a game with hidden information as this machine may draw it [P10]: a side's own
+    view (opened with its key) or, on Game Control's machine, the master map. ``side`` may be left
+    out when this machine plays one side only."""
+    from pbem.engine.play import my_view
+    from pbem.protocol.localstate import LocalGame, local_seeds
+    from pbem.render.svg import draw
+
+    local = LocalGame.of(game)
+    mine = local.sides()
+    if side is None:
+        if len(mine) != 1:
+            raise InputError(f"say whose map to draw: --side {' or '.join(sorted(mine)) or 'SIDE'}")
+        side = next(iter(mine))
+    if side not in game.sides:
+        raise InputError(f"unknown side {side!r} (sides: {', '.join(game.sides)})")
+    if side not in mine:
+        raise InputError(f"{side}'s map is hidden from this machine (it plays "
+                         f"{', '.join(sorted(mine)) or 'no side'}): only {side}'s key opens its view")
+    rp = game.replay(local_seeds(game, local), local=local)
+    if not rp.records:
+        raise InputError(f"the game has not started: waiting for {rp.waiting}")
+    umpire = game.ruleset.umpire(game.scenario)
+    if side == umpire:
+        state = rp.current.state
+        if state is None:
+            raise InputError("Game Control's master state is not on this machine")
+        state = game.ruleset.dump_state(game.scenario, state)
+    else:
+        state = my_view(game, rp, side, mine[side])
+    presenter = game.ruleset.presenter()
+    view = presenter.map_view(game.scenario, state, [], side=None if side == umpire else side,
+                              header_lines=[f"Game {game.id[:8]} · step {rp.current.step}"])
+    if view is None:
+        raise InputError(f"the {game.ruleset.system} system draws no map")
+    if around is None and view.counters and side != umpire:  # a side's map: where its forces are
+        around, radius = _crop_to(view.counters, radius)
+    return str(draw(view, around=around, radius=radius))
+
+
+def _crop_to(counters: Any, radius: int | None) -> tuple[str, int]:
+    """The centre and radius of a crop holding every counter (3 hexes to spare, at least 6)."""
+    from pbem.maps.hexmap import Hex
+
+    hexes = [c.hex for c in counters]
+    col = sorted(h.col for h in hexes)[len(hexes) // 2]
+    row = sorted(h.row for h in hexes)[len(hexes) // 2]
+    centre = Hex(col, row)
+    need = max(centre.distance(h) for h in hexes) + 3
+    return str(centre), radius if radius is not None else max(6, need)

@@ -12,7 +12,8 @@ rulings: it accepts every grouping the engine proposes and enters no judgement [
 from __future__ import annotations
 
 from collections import deque
-from typing import Any, Literal
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Literal
 
 from pbem.engine.presenter import Presenter
 from pbem.errors import InputError
@@ -21,10 +22,24 @@ from pbem.systems.megagame.model import MegaScenario, TeamView
 from pbem.systems.megagame.movement import may_cross
 from pbem.systems.megagame.orders import OrderLine, OrderSheet, UnitInfo, check_sheet
 
+if TYPE_CHECKING:
+    from pbem.maps.view import MapView
+
 JSON = Any
 
 
 class MegagamePresenter(Presenter):
+    has_map = True
+    """Each side's own map (``pbem render --side``): a team's from its view, Game Control's master
+    map; games with hidden information write no map files into the shared directory."""
+
+    def map_view(self, scenario: Any, state: JSON, events: Sequence[JSON], *, subtitle: str = "",
+                 side: str | None = None, score: Mapping[str, int] | None = None,
+                 header_lines: Sequence[str] = ()) -> MapView:
+        from pbem.systems.megagame.mapview import map_view
+
+        return map_view(scenario, state, subtitle=subtitle, side=side, header_lines=header_lines)
+
     def title(self, scenario: Any) -> str:
         return str(scenario.title or scenario.id)
 

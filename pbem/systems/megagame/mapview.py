@@ -1,0 +1,139 @@
+"""The megagame's maps (seed 004): a team's own map and Game Control's master map, as the
+system-neutral :class:`pbem.maps.view.MapView` the renderer draws.
+
+A team's map is drawn from its view alone [10]: its own units (designation and a word for their
+state, never a status number: counters show only what a player's map may show [9]), the other
+teams of its side, the enemy it has seen (a grey counter saying about how many battalions, tanks
+named), the objectives and who holds them, its air reports. Game Control's master map shows every
+unit with its status and steps lost. Blown bridges are crossed out [8]."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from pbem.maps.hexmap import Hex, hexside
+from pbem.maps.view import CounterView, MapView, PanelRow, PlaceView, RouteView, SideView
+from pbem.systems.megagame.model import HeldObjective, MegaScenario, MegaState, TeamView
+
+COLOURS = {"allied": "#7fa7d9", "german": "#9aa586", "enemy": "#b0b0b0"}
+SYMBOL = {"infantry": "infantry", "armour": "armor", "artillery": "artillery", "antitank": "armor",
+          "recce": "recon", "hq": "infantry", "other": "infantry"}
+SHORT = {"in good heart": "fresh", "battered but in good order": "battered", "badly worn": "worn",
+         "no longer an effective fighting unit": "spent", "in good order": "in order", "shaken": "shaken"}
+
+
+def _short(words: str) -> str:
+    for long, short in SHORT.items():
+        if words.startswith(long):
+            return short
+    return words.split(":")[0][:12]
+
+
+def _terrain(sc: MegaScenario) -> dict[Hex, str]:
+    return dict(sc.map.geo.terrain)
+
+
+def _hexsides(sc: MegaScenario) -> dict[tuple[Hex, Hex], frozenset[str]]:
+    out: dict[tuple[Hex, Hex], set[str]] = {}
+    for line in sc.map.lines:
+        for text in line.hexsides:
+            a, b = (Hex.parse(x) for x in text.split("/"))
+            out.setdefault(hexside(a, b), set()).add(line.kind)
+    for r in sc.map.routes:
+        for ta, tb in zip(r.hexes, r.hexes[1:], strict=False):
+            ha, hb = Hex.parse(ta), Hex.parse(tb)
+            if ha.is_adjacent(hb):
+                out.setdefault(hexside(ha, hb), set()).add("road" if r.kind == "road" else "trail")
+    return {k: frozenset(v) for k, v in out.items()}
+
+
+def _blown_marks(sc: MegaScenario, blown: Sequence[str]) -> tuple[tuple[Hex, Hex, str], ...]:
+    out = []
+    for line in sc.map.lines:
+        if line.name in blown and line.kind in ("bridge", "rail-bridge", "ferry"):
+            for text in line.hexsides:
+                a, b = (Hex.parse(x) for x in text.split("/"))
+                out.append((*hexside(a, b), "demolished"))
+    return tuple(sorted(out))
+
+
+def map_view(sc: MegaScenario, state: MegaState | TeamView | Mapping[str, Any], *, subtitle: str = "",
+             side: str | None = None, header_lines: Sequence[str] = ()) -> MapView:
+    """A team's map from its view, or Game Control's master map from the master state."""
+    from pbem.systems.megagame.rules import turn_label
+
+    if isinstance(state, Mapping):
+        state = TeamView.model_validate(state) if "team" in state else MegaState.model_validate(state)
+    teams = {t.id: t for t in sc.teams}
+    units = {u.id: u for u in sc.units}
+    counters: list[CounterView] = []
+    notes: list[PanelRow] = []
+    if isinstance(state, TeamView):
+        me = teams[state.team]
+        for u in state.units:
+            d = units[u.id]
+            t = sc.types[d.type]
+            marks = (("PREP", "marker-advanced"),) if u.prepared else ()
+            counters.append(CounterView(u.id, Hex.parse(u.hex), me.side, SYMBOL[t.kind], "II", u.id,
+                                        u.state, (_short(u.state),), marks))
+        for f in state.friends:
+            d = units[f.id]
+            counters.append(CounterView(f.id, Hex.parse(f.hex), me.side, SYMBOL[sc.types[d.type].kind], "II",
+                                        f.id, f"{f.team}", (f.team,)))
+        for e in state.enemy:
+            counters.append(CounterView(f"enemy-{e.hex}", Hex.parse(e.hex), "enemy",
+                                        "armor" if "tanks" in e.seen else "infantry", "", "enemy", e.seen,
+                                        (e.seen.replace("about ", "~").replace(" battalions", " bn")
+                                         .replace(" battalion", " bn").replace(", with tanks", " +T"),)))
+        notes += [PanelRow(f"Supply: {state.supply} points [11]")]
+        notes += [PanelRow(f"Air: {line} [12]") for line in state.air]
+        held = state.objectives
+        turn, date, viewer = state.turn, state.date, me.name
+        sides = (SideView(me.side, me.side.capitalize(), COLOURS[me.side]),
+                 SideView("enemy", "enemy seen", COLOURS["enemy"]))
+        blown = state.blown
+        legend: tuple[str, ...] = ("own units: designation, state in a word; PREP: prepared last turn [5, 9]",
+                  "other teams of the side: designation and team; enemy: about how many battalions, +T tanks")
+    else:
+        for d in sc.units:
+            s = state.units[d.id]
+            if s.hex is None or s.gone:
+                continue
+            t = sc.types[d.type]
+            status = t.combat_profile(s.steps).status
+            marks = (("PREP", "marker-advanced"),) if s.prepared else ()
+            counters.append(CounterView(d.id, Hex.parse(s.hex), teams[d.team].side, SYMBOL[t.kind], "II", d.id,
+                                        f"status {status}, {s.steps} steps lost", (f"{status} ({d.team})",),
+                                        marks))
+        held = [HeldObjective(name=o.name, hex=o.hex, held_by=state.control.get(o.hex, o.held_by))
+                for o in sc.objectives]
+        turn, date, viewer = state.turn, turn_label(sc, state.turn), "Game Control (master map)"
+        sides = (SideView("allied", "Allied", COLOURS["allied"]), SideView("german", "German", COLOURS["german"]))
+        blown = state.blown
+        legend = ("status and team of every unit: Game Control's master map [9]",)
+    for o in held:
+        notes.append(PanelRow(f"{o.name} ({o.hex}): held by the {o.held_by} side"))
+    m = sc.map
+    return MapView(
+        scenario_id=sc.id,
+        title=sc.title,
+        subtitle=subtitle or f"Turn {turn} of {sc.turns}: {date}",
+        cols=m.cols,
+        rows=m.rows,
+        terrain=_terrain(sc),
+        hexsides=_hexsides(sc),
+        sides=sides,
+        terrain_kinds=frozenset(set(m.terrain) | {m.default_terrain}),
+        routes=tuple(RouteView("road" if r.kind == "road" else "trail", tuple(Hex.parse(x) for x in r.hexes),
+                               tuple(r.off_map)) for r in m.routes if r.kind in ("road", "trail")),
+        places=tuple(PlaceView(Hex.parse(p.hex), p.name) for p in m.places),
+        counters=tuple(sorted(counters, key=lambda c: (c.hex, c.id))),
+        notes=tuple(notes),
+        header_lines=(f"{viewer} · turn {turn}, {date}", *header_lines),
+        viewer=viewer,
+        viewer_id=side,
+        value_legend=legend,
+        hexside_marks=_blown_marks(sc, blown),
+        hexside_heading="Bridges blown [8]",
+    )
