@@ -55,6 +55,7 @@ def verify(game_dir: Path, redraw: bool) -> None:
         echo(f"note        {note}")
     echo(f"outcome     {s.outcome}" if s.outcome else f"awaiting    {s.waiting}")
     echo("OK")
+    _ending()
 
 
 @contextmanager
@@ -81,3 +82,15 @@ def _opening() -> Iterator[None]:
     finally:
         gc.freeze()
         gc.enable()
+
+
+def _ending() -> None:
+    """When ``pbem verify`` is the whole process and has succeeded: the replay's records die with
+    the process, so they are frozen too rather than traversed by the collection at interpreter
+    exit (~4 ms for a 38-step campaign)."""
+    from pbem import cli
+
+    if cli.WHOLE_PROCESS:
+        import gc
+
+        gc.freeze()
