@@ -273,8 +273,18 @@ class Bastogne(Exclusive):
     game = "bastogne"
 
     # -- exclusion zone [15.26.3] -------------------------------------------------------------
+    def _zone(self, scenario: Scenario) -> Exclusion | None:
+        """The scenario's exclusion zone, looked up once for the scenario last met (asked for
+        every hex a retreat or displacement considers)."""
+        met = self._zone_of
+        if met is None or met[0] is not scenario:
+            met = self._zone_of = (scenario, special_of(scenario).exclusion)
+        return met[1]
+
+    _zone_of: tuple[Scenario, Exclusion | None] | None = None
+
     def _excluded(self, scenario: Scenario, side: str, h: Hex) -> Exclusion | None:
-        return _within_exclusion(special_of(scenario).exclusion, side, h)
+        return _within_exclusion(self._zone(scenario), side, h)
 
     def movement_violations(
         self, scenario: Scenario, board: Board, unit_id: str, path: list[Hex]
@@ -286,7 +296,7 @@ class Bastogne(Exclusive):
         entered = path if entering else path[1:]
         if not entered:
             return []
-        zone = special_of(scenario).exclusion
+        zone = self._zone(scenario)
         for h in entered:
             ex = _within_exclusion(zone, side, h)
             if ex is not None:

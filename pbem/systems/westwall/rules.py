@@ -357,7 +357,8 @@ class WestWallRules(Ruleset[Scenario, State, Orders_]):
             out = exclusive.turn_violations(scenario, Board.from_state(scenario, st), st, o)
         st = exclusive.turn_start(scenario, st, o)  # ignores what turn_violations refused
         board, plan = _walked(scenario, st, o, exclusive)
-        walked = _Walked(st, o, board.copy(), plan)  # before the attack checks look at the board
+        # The attack checks only read the board, and resolve works on a copy of it.
+        walked = _Walked(st, o, board, plan)
         out += plan.violations
         out += standing_violations(scenario, o.side, o.standing)
         combat = _combat()
