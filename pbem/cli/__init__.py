@@ -154,9 +154,19 @@ def cli() -> None:
     """
 
 
+WHOLE_PROCESS = False
+"""Whether :func:`main` runs as the process's own command (the console script: ``argv`` is
+``None``) rather than called in-process (tests, benchmarks). A command may then make process-wide
+choices that only pay off in a process that ends with it (``pbem verify``: :func:`gc.freeze`)."""
+
+
 def main(argv: list[str] | None = None) -> Any:
     """Console entry point: run the group, turning pbem errors into one line and an exit code."""
+    global WHOLE_PROCESS
     from pbem.errors import PbemError
+
+    if argv is None:
+        WHOLE_PROCESS = True
     from pbem.protocol.fsutil import transaction
 
     try:

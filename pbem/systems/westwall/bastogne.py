@@ -19,6 +19,7 @@ nothing here names a hex or a unit.
 from __future__ import annotations
 
 from collections import deque
+from functools import cached_property
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -78,6 +79,11 @@ class Exclusion(_Data):
     of: list[HexStr]
     within: int = Field(ge=0)
     rule: str = "15.26.3"
+
+    @cached_property
+    def centres(self) -> tuple[Hex, ...]:
+        """The hexes of ``of``, parsed once."""
+        return tuple(Hex.parse(c) for c in self.of)
 
 
 Victory = Annotated[ExitVictory | LocVictory, Field(discriminator="kind")]
@@ -250,19 +256,35 @@ def _at_game_turn_end(scenario: Scenario, state: State) -> bool:
     return state.phase == "player-turn" and state.phasing != scenario.first_player
 
 
+def _within_exclusion(ex: Exclusion | None, side: str, h: Hex) -> Exclusion | None:
+    """``ex`` when ``h`` lies in it for a unit of ``side`` [15.26.3], else ``None``."""
+    if ex is None or ex.side != side:
+        return None
+    within = ex.within
+    for c in ex.centres:
+        if h.distance(c) <= within:
+            return ex
+    return None
+
+
 class Bastogne(Exclusive):
     """WestWall Bastogne exclusive rules [15.17, 15.26.3, 15.27, 15.37]."""
 
     game = "bastogne"
 
     # -- exclusion zone [15.26.3] -------------------------------------------------------------
+    def _zone(self, scenario: Scenario) -> Exclusion | None:
+        """The scenario's exclusion zone, looked up once for the scenario last met (asked for
+        every hex a retreat or displacement considers)."""
+        met = self._zone_of
+        if met is None or met[0] is not scenario:
+            met = self._zone_of = (scenario, special_of(scenario).exclusion)
+        return met[1]
+
+    _zone_of: tuple[Scenario, Exclusion | None] | None = None
+
     def _excluded(self, scenario: Scenario, side: str, h: Hex) -> Exclusion | None:
-        ex = special_of(scenario).exclusion
-        if ex is None or ex.side != side:
-            return None
-        if any(h.distance(Hex.parse(c)) <= ex.within for c in ex.of):
-            return ex
-        return None
+        return _within_exclusion(self._zone(scenario), side, h)
 
     def movement_violations(
         self, scenario: Scenario, board: Board, unit_id: str, path: list[Hex]
@@ -271,8 +293,12 @@ class Bastogne(Exclusive):
         The start hex is checked only for a reinforcement (its first hex is its entry hex)."""
         side = scenario.unit[unit_id].side
         entering = board.status(unit_id) == "waiting"
-        for h in path if entering else path[1:]:
-            ex = self._excluded(scenario, side, h)
+        entered = path if entering else path[1:]
+        if not entered:
+            return []
+        zone = self._zone(scenario)
+        for h in entered:
+            ex = _within_exclusion(zone, side, h)
             if ex is not None:
                 names = " or ".join(ex.of)
                 return [

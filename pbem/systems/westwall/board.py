@@ -33,6 +33,7 @@ from typing import Any, TypeVar
 from pbem.errors import RuleViolation
 from pbem.maps.hexmap import Hex, hexside
 from pbem.systems.westwall.model import (
+    MECH_TYPES,
     CrtLine,
     HexsideTerrain,
     HexTerrain,
@@ -229,6 +230,9 @@ class Geometry:
         )
         # zoc_from[h]: neighbours from which a zone of control reaches h [6.31, 6.33].
         self.zoc_from: dict[Hex, tuple[Hex, ...]] = _HexTable(hexes, self._zoc_from)
+        # Cost in half Movement Points of each legal step a -> b met so far, for units that are
+        # not / are [5.24] types (index 0 / 1): terrain alone decides it (Board.enter_check).
+        self.step_cost: tuple[dict[tuple[Hex, Hex], int], dict[tuple[Hex, Hex], int]] = ({}, {})
 
     def _zoc_from(self, h: Hex) -> tuple[Hex, ...]:
         if self.terrain[h].prohibited:
@@ -654,9 +658,14 @@ class Board:
     def enter_check(self, unit: UnitDef, a: Hex, b: Hex) -> tuple[int | None, RuleViolation | None]:
         """Cost in half Movement Points for ``unit`` to move from ``a`` into adjacent ``b``, or
         ``(None, violation)`` when the move is prohibited. Ignores units and zones of control."""
-        # Performance: the common (legal) case reads each table once; messages are built only
-        # for a violation.
+        # Performance: a legal step met before is looked up (its cost depends on the terrain and on
+        # whether the unit is a [5.24] type only); otherwise the common (legal) case reads each
+        # table once, and messages are built only for a violation.
         geo = self.geo
+        known = geo.step_cost[unit.type in MECH_TYPES]
+        cost = known.get((a, b))
+        if cost is not None and geo.scenario is self.scenario:
+            return cost, None
         if b not in geo.hexes:
             return None, RuleViolation(
                 "5.0", f"{unit.id} cannot enter {b}: it is off the map", unit.id, str(b)
@@ -678,9 +687,15 @@ class Board:
         route = c.route
         if route is not None:
             if route == "road":
-                return self.scenario.terrain_key.road_mp_halves, None
+                cost = self.scenario.terrain_key.road_mp_halves
+                if geo.scenario is self.scenario:
+                    known[(a, b)] = cost
+                return cost, None
             if route == "trail":
-                return self.scenario.terrain_key.trail_mp_halves, None
+                cost = self.scenario.terrain_key.trail_mp_halves
+                if geo.scenario is self.scenario:
+                    known[(a, b)] = cost
+                return cost, None
         if c.prohibited:
             return None, RuleViolation(
                 "5.21",
@@ -704,7 +719,10 @@ class Board:
                 unit.id,
                 str(b),
             )
-        return t.mp_halves + c.mp_halves, None
+        cost = t.mp_halves + c.mp_halves
+        if geo.scenario is self.scenario:
+            known[(a, b)] = cost
+        return cost, None
 
     def enter_cost(self, unit: UnitDef, a: Hex, b: Hex) -> int | None:
         """Half Movement Points to move ``a`` -> ``b``, ``None`` if prohibited."""

@@ -234,6 +234,11 @@ def walk_moves(
     seen: set[str] = set()
     rolling = dice is not None and state is not None and excl.rolls_in_movement
     queued: dict[Hex, int] = {}  # units that entered through each hex so far this phase [Arnhem 15.13]
+    # Only ``side``'s units move in this walk, so whether a hex is in an enemy zone of control, and
+    # which enemy unit is in it, stay as they were -- unless the exclusive rules roll as units
+    # enter hexes (a demolished bridge changes the zones of control [6.33]): then nothing is kept.
+    in_zoc: dict[Hex, bool] = {}
+    enemy_in: dict[Hex, str | None] = {}
     for order in moves:
         uid = order.unit
         u = _unit(board, uid)
@@ -370,7 +375,15 @@ def walk_moves(
             nxt = rest[i]
             i += 1
             cur = trail[-1]
-            if (entering or cur != start) and board.enemy_zoc(cur, side):
+            if entering or cur != start:
+                zoc = in_zoc.get(cur)
+                if zoc is None:
+                    zoc = board.enemy_zoc(cur, side)
+                    if not rolling:
+                        in_zoc[cur] = zoc
+            else:
+                zoc = False
+            if zoc:
                 out.append(
                     RuleViolation(
                         "6.0",
@@ -389,7 +402,12 @@ def walk_moves(
                 ok = False
                 break
             cost -= excl.crossing_relief(scenario, board, uid, cur, nxt, moves)
-            enemy = board.enemy_at(nxt, side)
+            if nxt in enemy_in:
+                enemy = enemy_in[nxt]
+            else:
+                enemy = board.enemy_at(nxt, side)
+                if not rolling:
+                    enemy_in[nxt] = enemy
             if enemy is not None:
                 out.append(
                     RuleViolation(

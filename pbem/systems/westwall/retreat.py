@@ -88,11 +88,16 @@ class _Memo:
     units alone is fixed and computed once per unit and hexside; the owner's preferences and the
     combat's enemy hexes are fixed too."""
 
-    def __init__(self) -> None:
+    def __init__(self, side: str) -> None:
+        self.side = side
+        """The retreating unit's side: every unit that moves during the retreat is of it."""
         self.static: dict[tuple[str, Hex, Hex], tuple[str, str, str] | None] = {}
         self.order: dict[tuple[Hex, str], tuple[tuple[int, ...], int]] = {}
-        self.hostile: dict[Hex, bool] = {}
-        """Hexes holding an enemy unit or in an enemy zone of control (enemies do not move)."""
+        self.onward: dict[Hex, list[Hex]] = {}
+        """Per hex of a path of retreat, its neighbours one hex farther from the combat position
+        (the retreat's start, fixed for the memo's life), in hex order."""
+        self.enemy: dict[Hex, tuple[str, str, str] | None] = {}
+        """Per hex, the verdict of the enemy units on entering it ([5.12], [7.71]), if any."""
 
 
 _SORTED_NEIGHBOURS: dict[Hex, list[Hex]] = {}
@@ -107,7 +112,9 @@ def _sorted_neighbours(h: Hex) -> list[Hex]:
     return out
 
 
-def _static_kind(board: Board, uid: str, a: Hex, b: Hex) -> tuple[str, str, str] | None:
+def _static_kind(
+    board: Board, uid: str, a: Hex, b: Hex, memo: _Memo | None = None
+) -> tuple[str, str, str] | None:
     """The part of :func:`_step_kind` that depends on terrain and enemy units only: the
     ``stop``/``no`` verdict, or ``None`` when the hex may be entered as far as they go."""
     udef = board.scenario.unit[uid]
@@ -119,6 +126,16 @@ def _static_kind(board: Board, uid: str, a: Hex, b: Hex) -> tuple[str, str, str]
         if bad.rule == "5.24":
             return "stop", "5.24", bad.message
         return "no", "7.72", bad.message
+    if memo is not None and memo.side == side:
+        # The enemy units' verdict depends on the hex alone while they stand still.
+        verdict = memo.enemy.get(b, _UNSET)
+        if verdict is _UNSET:
+            verdict = memo.enemy[b] = _enemy_kind(board, side, b)
+        return verdict
+    return _enemy_kind(board, side, b)
+
+
+def _enemy_kind(board: Board, side: str, b: Hex) -> tuple[str, str, str] | None:
     if board.enemy_at(b, side) is not None:
         return "no", "5.12", f"{b} holds an enemy unit"
     if board.enemy_zoc(b, side):
@@ -143,7 +160,7 @@ def _step_kind(
         key = (uid, a, b)
         fixed = memo.static.get(key, _UNSET)
         if fixed is _UNSET:
-            fixed = memo.static[key] = _static_kind(board, uid, a, b)
+            fixed = memo.static[key] = _static_kind(board, uid, a, b, memo)
     if fixed is not None:
         return fixed
     rule = exclusive.retreat_crossing(board.scenario, board, uid, a, b)
@@ -191,7 +208,7 @@ def _vacancy_reachable(
     otherwise try every order of pushing through a dense friendly area, which grows
     exponentially with its size."""
     hexes = board.geo.hexes
-    hostile = memo.hostile if memo is not None else {}
+    enemy = memo.enemy if memo is not None and memo.side == side else {}
     seen = {start}
     todo = [start]
     while todo:
@@ -200,10 +217,10 @@ def _vacancy_reachable(
             if nb in seen or nb not in hexes:
                 continue
             seen.add(nb)
-            bad = hostile.get(nb)
-            if bad is None:
-                bad = hostile[nb] = board.enemy_zoc(nb, side) or board.enemy_at(nb, side) is not None
-            if bad:
+            verdict = enemy.get(nb, _UNSET)
+            if verdict is _UNSET:
+                verdict = enemy[nb] = _enemy_kind(board, side, nb)
+            if verdict is not None:  # an enemy unit or an enemy zone of control [7.71]
                 continue
             occupants = board.occupants(nb)
             if not occupants:
@@ -303,9 +320,14 @@ def _search(
             return
         blocked: list[tuple[str, str]] = []
         extended = False
-        for nb in _sorted_neighbours(here):
-            if start.distance(nb) != len(path):
-                continue
+        # Every hex of a path is one farther from the start than the one before [7.74], so the
+        # hexes that may follow ``here`` depend on ``here`` alone.
+        onward = memo.onward.get(here) if memo is not None else None
+        if onward is None:
+            onward = [nb for nb in _sorted_neighbours(here) if start.distance(nb) == len(path)]
+            if memo is not None:
+                memo.onward[here] = onward
+        for nb in onward:
             kind, rule, why = _step_kind(b, exclusive, uid, here, nb, memo)
             if kind == "ok":
                 mark = b.begin()
@@ -382,7 +404,7 @@ def retreat(
         raise ValueError(f"{uid} is not on the map")
     if hexes <= 0:
         return Retreat(uid, [start])
-    memo = _Memo()
+    memo = _Memo(board.geo.side_of[uid])
     # A complete retreat that displaces nobody is always preferred to any that displaces a friend
     # (the first element of ``key`` below) [7.8], so look for those first, without the costly
     # displacement trials; only when there is none is the full search needed. Same choice either

@@ -351,10 +351,14 @@ class WestWallRules(Ruleset[Scenario, State, Orders_]):
                 )
             ])
         exclusive = get_exclusive(scenario.game)
-        out = exclusive.turn_violations(scenario, Board.from_state(scenario, st), st, o)
+        if type(exclusive).turn_violations is Exclusive.turn_violations:
+            out: list[RuleViolation] = []  # the base checks nothing: no board to build for it
+        else:
+            out = exclusive.turn_violations(scenario, Board.from_state(scenario, st), st, o)
         st = exclusive.turn_start(scenario, st, o)  # ignores what turn_violations refused
         board, plan = _walked(scenario, st, o, exclusive)
-        walked = _Walked(st, o, board.copy(), plan)  # before the attack checks look at the board
+        # The attack checks only read the board, and resolve works on a copy of it.
+        walked = _Walked(st, o, board, plan)
         out += plan.violations
         out += standing_violations(scenario, o.side, o.standing)
         combat = _combat()

@@ -249,10 +249,11 @@ def _model_problems(sc: Any) -> list[str]:
         if not area_hexes(sc, d.area):
             out.append(f"deployments.{i}.area: no hex of the map is in this area")
     for i, r in enumerate(sc.reinforcements):
-        if not area_hexes(sc, r.entry):
+        entry = area_hexes(sc, r.entry)
+        if not entry:
             out.append(f"reinforcements.{i}.entry: no hex of the map is in this entry area")
         elif not r.airborne:  # airborne units land anywhere in their area (Arnhem [15.31])
-            edges = [h for h in area_hexes(sc, r.entry) if not _on_edge(sc.map, h)]
+            edges = [h for h in entry if not _on_edge(sc.map, h)]
             if edges:
                 out.append(f"reinforcements.{i}.entry: {edges[0]} is not a map edge hex [11.11]")
     if sc.game == "bastogne":

@@ -1,0 +1,57 @@
+"""``pbem verify`` run as the whole process tunes the cyclic garbage collector (it pauses it while
+the engine and rules are imported and the archive opened, then freezes what lives until the end:
+``pbem.cli.verify._opening``). That must change nothing a user sees -- the same report, the same
+refusal of a tampered archive, the same exit codes -- and must not happen when verify is called
+in-process, where freezing would keep the caller's garbage for good."""
+
+from __future__ import annotations
+
+import gc
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.test_protocol_helpers import Result
+from tests.test_protocol_helpers import pbem as run_pbem
+
+EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "bastogne-spearhead"
+
+
+def _whole_process(*args: str | Path, home: Path) -> Result:
+    """``pbem ARGS`` in a new interpreter, through the console entry point (``main()`` with no
+    argument, as the installed ``pbem`` script calls it)."""
+    code = "import sys; from pbem.cli import main; sys.argv[0] = 'pbem'; main()"
+    env = {**os.environ, "PBEM_HOME": str(home), "PBEM_PASSPHRASE": ""}
+    done = subprocess.run([sys.executable, "-c", code, *map(str, args)], env=env,
+                          capture_output=True, text=True, timeout=300)
+    return Result(done.returncode, done.stdout, done.stderr)
+
+
+def test_verify_in_process_leaves_the_collector_as_it_found_it(tmp_path: Path) -> None:
+    frozen, enabled = gc.get_freeze_count(), gc.isenabled()
+    r = run_pbem("verify", EXAMPLE, home=tmp_path / "home")
+    assert r.code == 0, r.err
+    assert (gc.get_freeze_count(), gc.isenabled()) == (frozen, enabled)
+
+
+def test_verify_as_a_whole_process_reports_what_it_reports_in_process(tmp_path: Path) -> None:
+    alone = _whole_process("verify", EXAMPLE, home=tmp_path / "a")
+    inside = run_pbem("verify", EXAMPLE, home=tmp_path / "b")
+    assert alone.code == inside.code == 0, alone.err
+    assert alone.out == inside.out
+    assert "16 moves, 17 turn files recomputed byte for byte" in alone.out
+
+
+def test_verify_as_a_whole_process_refuses_a_changed_turn_file_as_in_process(
+    tmp_path: Path,
+) -> None:
+    game = tmp_path / "game"
+    shutil.copytree(EXAMPLE, game)
+    turn = game / "turn-0005.json"
+    turn.write_bytes(turn.read_bytes().replace(b'"step":5', b'"step":5 ', 1))
+    alone = _whole_process("verify", game, home=tmp_path / "a")
+    inside = run_pbem("verify", game, home=tmp_path / "b")
+    assert alone.code == inside.code == 1
+    assert alone.err == inside.err and "turn-0005.json" in alone.err
