@@ -449,3 +449,18 @@ def test_12_an_airborne_lift_waits_for_flying_weather_then_drops() -> None:
     assert "1 turn late for the weather" in " ".join(t3.facts["p"].events)
     t4, _ = play(sc, t3, Dice(), sheet("AL", turn=3), sheet("GE", turn=3))
     assert (t4.units["p"].steps, t4.units["p"].scattered) == (0, 0)
+
+
+def test_9_game_control_sees_the_proposal_before_ruling() -> None:
+    # a moves into contact with d and attacks; b prepares: the proposal is a's attack on 0304
+    from pbem.systems.megagame.rules import proposal
+
+    sc = scenario([unit("a", "AL", "inf", "0301"), unit("b", "AL", "inf", "0808"), unit("d", "GE", "weak", "0304")])
+    st = R.initial_state(sc, {})
+    orders = {"AL": sheet("AL", {"units": ["a"], "intention": "attack", "route": ["0302", "0303"]},
+                          {"units": ["b"], "intention": "prepare"})}
+    assert proposal(sc, st, orders) == [("0304", ["a"], ["d"])]
+    lines = R.presenter().describe_round(sc, st, {k: v.model_dump(mode="json") for k, v in orders.items()})
+    assert lines[1] == "  at 0304: a against d"
+    _, events = play(sc, st, Dice(2), *orders.values())
+    assert [(e["at"], e["attackers"]) for e in events if e["kind"] == "combat"] == [("0304", ["a"])]

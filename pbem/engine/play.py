@@ -744,6 +744,10 @@ def rule(game: Game, rulings: Any, key_name: str, *, confirm: Confirm | None = N
     lines = [f"SIGNED: rulings {json.dumps(checked, sort_keys=True)}",
              "read, not signed -- the sealed orders, each checked against its commitment:"]
     lines += [f"  {side}: {line}" for side, o in orders.items() for line in presenter.describe_orders(game.scenario, o)]
+    try:
+        lines += presenter.describe_round(game.scenario, rp.current.state, orders)
+    except PbemError:
+        pass  # orders that break the rules are named below; there is no proposal to show
     for side, o in orders.items():
         try:
             prepare_orders(game, rp.current.state, side, o)

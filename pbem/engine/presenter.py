@@ -166,6 +166,12 @@ class Presenter:
         raise InputError(f"the {self.system} system has no text orders: write the orders as JSON "
                          "('pbem orders GAME --side SIDE' prints a skeleton)")
 
+    def describe_round(self, scenario: Any, state: Any, orders: Mapping[str, JSON]) -> list[str]:
+        """What the umpire should see before ruling on a sealed round (``pbem rule``), besides
+        every side's orders: e.g. the grouping of combats the engine will propose. None by
+        default."""
+        return []
+
     def bot_orders(self, scenario: Any, state: Any, side: str, *, seed: int = 0) -> JSON:
         """The sparring bot's orders for ``side``'s pending decision."""
         raise InputError(f"there is no sparring bot for the {self.system} system")

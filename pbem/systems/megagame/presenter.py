@@ -49,6 +49,21 @@ class MegagamePresenter(Presenter):
                 return f"{t.name} ({t.side})"
         return "Game Control" if side == scenario.umpire else side
 
+    def describe_round(self, scenario: Any, state: Any, orders: Mapping[str, JSON]) -> list[str]:
+        """The grouping the engine will propose once the units have moved [9 "Analysing Combat"],
+        for Game Control to confirm or change in its rulings."""
+        from pbem.systems.megagame.rules import proposal
+
+        sheets = {side: OrderSheet.model_validate(o) for side, o in orders.items()}
+        groups = proposal(scenario, state, sheets)
+        if not groups:
+            return ["the engine proposes no combat this turn [9]"]
+        out = ["the engine proposes these combats (if nobody is pinned down from the air) [9]; "
+               "'groupings' in the rulings replace them, 'advantage' adds to a side:"]
+        out += [f"  at {at}: {', '.join(attackers)} against {', '.join(defenders)}"
+                for at, attackers, defenders in groups]
+        return out
+
     def describe_orders(self, scenario: Any, orders: JSON) -> list[str]:
         if not isinstance(orders, dict) or "lines" not in orders:
             return []

@@ -764,6 +764,27 @@ def propose(board: _Board) -> dict[Hex, list[str]]:
     return out
 
 
+def proposal(scenario: MegaScenario, state: AnyState, orders: dict[str, OrderSheet]) -> list[tuple[str, list[str], list[str]]]:
+    """The combats the engine would propose after this turn's movement, for Game Control before it
+    rules [9]: (hex, attackers, defenders). Movement rolls no die; air interdiction, which does, is
+    left out (a pinned-down unit may not reach its fight)."""
+    if not isinstance(state, MegaState):
+        raise InputError("only Game Control, holding the master map, sees the proposal [9]")
+    board = _Board(scenario, state)
+    for sheet in orders.values():
+        for line in sheet.lines:
+            for uid in line.units:
+                if uid in board.units:
+                    board.units[uid].line = line
+    _movement(board)
+    out = []
+    for at, attackers in sorted(propose(board).items()):
+        side = board.units[attackers[0]].side
+        defenders = [u.d.id for u in board.at(at) if u.side != side]
+        out.append((str(at), attackers, defenders))
+    return out
+
+
 def _retire(board: _Board, u: _Unit, km: int, away: list[Hex]) -> int:
     """Move ``u`` up to ``km`` hexes away from ``away`` (straight back [9 note 1]): each step to the
     neighbour farthest from the nearest of them, never into or past the enemy, never across water it
