@@ -184,3 +184,21 @@ def test_10_each_side_draws_its_own_map_and_no_other(played: dict[str, Player], 
     refused = ab1.run("render", ab1.dir, "--side", "SS9")
     assert refused.code == 2 and "hidden from this machine" in refused.err
     assert not list(ab1.dir.glob("map-*.svg"))  # nothing drawn into the shared directory
+
+
+def test_5_a_team_writes_its_sheet_as_text_and_sees_what_it_signs(tmp_path: Path) -> None:
+    players = start(tmp_path)
+    ab1 = players["AB1"]
+    units = ok(ab1.run("units", ab1.dir, "--side", "AB1")).out
+    assert "2Para" in units and "in good heart" in units and "battered" in units  # words, no status
+    text = ab1.work / "sheet.txt"
+    text.write_text("1Para 2Para: move, towards 4409, via 3508 3608, tactical\n1Border: hold, stand fast\n",
+                    encoding="utf-8")
+    shown = ok(ab1.run("check", ab1.dir, text, "--key", "ab1")).out
+    assert "1Para, 2Para: move, tactical via 3508 3608 towards 4409, whole turn [5]" in shown
+    bad = ab1.work / "bad.txt"
+    bad.write_text("2Para: charge\n", encoding="utf-8")
+    res = ab1.run("submit", "--yes", ab1.dir, bad, "--key", "ab1")
+    assert res.code == 2 and "line 1" in res.err and "[5]" in res.err
+    assert not list(ab1.dir.glob("move-*.json"))
+    send_all(players, "AB1", ok(ab1.run("submit", "--yes", ab1.dir, text, "--key", "ab1")))

@@ -464,3 +464,43 @@ def test_9_game_control_sees_the_proposal_before_ruling() -> None:
     assert lines[1] == "  at 0304: a against d"
     _, events = play(sc, st, Dice(2), *orders.values())
     assert [(e["at"], e["attackers"]) for e in events if e["kind"] == "combat"] == [("0304", ["a"])]
+
+
+# -- [5] the order sheet as text -------------------------------------------------------------------
+
+
+def test_5_an_order_sheet_written_as_text() -> None:
+    sc = scenario([unit("a", "AL", "inf", "0301"), unit("b", "AL", "inf", "0401"), unit("d", "GE", "weak", "0305")])
+    st = R.initial_state(sc, {})
+    p = R.presenter()
+    text = """# turn 1
+a b: attack, towards 0305, via 0302 0303, tactical, first half   # together
+b: hold, stand fast
+air: bombing 2 at 0305
+"""
+    doc = p.parse_text_orders(sc, R.skeleton(sc, st, "AL"), "AL", text)
+    assert doc["lines"] == [
+        {"units": ["a", "b"], "intention": "attack", "objective": "0305", "route": ["0302", "0303"],
+         "posture": "tactical", "timing": "first-half"},
+        {"units": ["b"], "intention": "hold", "stand_fast": True}]
+    assert doc["air_orders"] == [{"mission": "bombing", "squadrons": 2, "target": "0305"}]
+    sheet_ = R.load_orders(sc, doc)
+    assert "already has orders" in R.validate(sc, st, "AL", sheet_)[0].message  # b twice [5]
+
+
+@pytest.mark.parametrize("text,words", [
+    ("a: attak", "'attak' is not a clause"),
+    ("a: towards 12", "'12' is not a hex"),
+    ("a towards 0305", "expected 'UNITS: INTENTION"),
+    ("a: via 0302", "say what a should do"),
+    ("air: bombing", "how many squadrons"),
+    ("a: attack, hold", "one intention a line"),
+])
+def test_5_text_that_is_not_an_order_sheet_is_refused_with_the_line(text: str, words: str) -> None:
+    from pbem.errors import InputError
+
+    sc = scenario([unit("a", "AL", "inf", "0301"), unit("d", "GE", "weak", "0305")])
+    st = R.initial_state(sc, {})
+    with pytest.raises(InputError, match="line 1") as exc:
+        R.presenter().parse_text_orders(sc, R.skeleton(sc, st, "AL"), "AL", text)
+    assert words in str(exc.value)

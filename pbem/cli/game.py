@@ -1020,7 +1020,10 @@ def units(game_dir: Path, side: str | None) -> None:
         mine = sorted(seeds)
         pending = rp.current.pending
         side = mine[0] if len(mine) == 1 else pending[0].side if pending else game.sides[0]
-    header, rows = game.ruleset.presenter().roster(game.scenario, rp.current.state, side)
+    from pbem.engine.play import state_for
+
+    # with hidden information: the side's own view, opened with its key on this machine
+    header, rows = game.ruleset.presenter().roster(game.scenario, state_for(game, rp, side, None), side)
     widths = [max(len(str(r[i])) for r in [header, *rows]) for i in range(len(header) - 1)]
     for r in [header, *rows]:
         echo("  ".join(str(c).ljust(w) for c, w in zip(r[:-1], widths, strict=False)) + "  " + str(r[-1]))

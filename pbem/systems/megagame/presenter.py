@@ -64,6 +64,53 @@ class MegagamePresenter(Presenter):
                 for at, attackers, defenders in groups]
         return out
 
+    def parse_text_orders(self, scenario: Any, skeleton: JSON, side: str, text: str) -> JSON:
+        """An order sheet written as text [5], one line per unit or group, ``#`` for comments::
+
+            2Para 3Para: attack, towards 4409, via 3508 3608 3709, tactical, whole turn
+            1Border: hold, stand fast
+            10Para: move, via 2704 2804 2905, non-tactical, first half
+            1Para: attack, towards 3607, cas 2
+            air: bombing 2 at 3607
+            air: recce 1 at 4409
+
+        Clauses after the colon, in any order: an intention (breakthrough, attack, probe, hold,
+        move, prepare), ``stand fast``, ``towards HEX``, ``via HEX ...``, a posture (tactical,
+        non-tactical, rest), a timing (whole turn, first half, second half, night), ``supply N``,
+        ``cas N`` (close air support: also put in the air orders, as the sheet needs it twice)."""
+        out: dict[str, Any] = dict(skeleton)
+        lines: list[dict[str, Any]] = []
+        air: list[dict[str, Any]] = []
+        for n, raw in enumerate(text.splitlines(), 1):
+            line = raw.split("#", 1)[0].strip()
+            if not line:
+                continue
+            head, sep, rest = line.partition(":")
+            if not sep:
+                raise InputError(f"line {n}: expected 'UNITS: INTENTION, ...' or 'air: MISSION N at HEX' [5]")
+            if head.strip().lower() == "air":
+                air.append(_air_clause(n, rest))
+                continue
+            lines.append(_sheet_line(n, head.split(), rest, air))
+        out["lines"] = lines
+        out["air_orders"] = air
+        return out
+
+    def roster(self, scenario: Any, state: Any, side: str) -> tuple[list[str], list[list[str]]]:
+        """``pbem units``: the team's units as it knows them [10] (words, never a status number)."""
+        from pbem.systems.megagame.rules import team_view
+
+        if isinstance(state, TeamView):
+            view = state.model_dump(mode="json")
+        else:
+            view = team_view(scenario, state, side)
+        units = {u.id: u for u in scenario.units}
+        rows = [[u["id"], units[u["id"]].name, u["hex"], u["state"], "yes" if u["prepared"] else ""]
+                for u in view["units"]]
+        later = [[u.id, u.name, f"turn {u.arrives}", "not yet arrived", ""] for u in scenario.units
+                 if u.team == side and u.id not in {r[0] for r in rows} and u.arrives > view["turn"]]
+        return ["unit", "name", "hex", "state", "prepared"], rows + later
+
     def describe_orders(self, scenario: Any, orders: JSON) -> list[str]:
         if not isinstance(orders, dict) or "lines" not in orders:
             return []
@@ -206,3 +253,73 @@ def _air_orders(scenario: MegaScenario, view: JSON, side: str, targets: list[Hex
     if spot and unseen:
         out.append({"mission": "recce", "squadrons": 1, "target": str(unseen[0])})
     return out
+
+
+INTENTIONS = ("breakthrough", "attack", "probe", "hold", "move", "prepare")
+MISSIONS = ("cas", "cab-rank", "bombing", "recce", "escort", "air-cover", "transport")
+
+
+def _hex(n: int, word: str) -> str:
+    if not (word.isdigit() and len(word) == 4):
+        raise InputError(f"line {n}: {word[:20]!r} is not a hex (four digits, e.g. 4409)")
+    return word
+
+
+def _count(n: int, word: str, what: str) -> int:
+    if not word.isdigit() or not 0 < int(word) < 1000:
+        raise InputError(f"line {n}: {what} needs a number, not {word[:20]!r}")
+    return int(word)
+
+
+def _air_clause(n: int, text: str) -> dict[str, Any]:
+    words = text.replace(",", " ").split()
+    if not words or words[0] not in MISSIONS:
+        raise InputError(f"line {n}: an air order is 'air: MISSION N [at HEX]', MISSION one of "
+                         f"{', '.join(MISSIONS)} [12]")
+    if len(words) < 2:
+        raise InputError(f"line {n}: how many squadrons? e.g. 'air: {words[0]} 2 at 4409' [12]")
+    order: dict[str, Any] = {"mission": words[0], "squadrons": _count(n, words[1], "an air order")}
+    if len(words) >= 4 and words[2] == "at":
+        order["target"] = _hex(n, words[3])
+    elif len(words) > 2:
+        raise InputError(f"line {n}: after the squadrons only 'at HEX' may follow [12]")
+    return order
+
+
+def _sheet_line(n: int, units: list[str], text: str, air: list[dict[str, Any]]) -> dict[str, Any]:
+    if not units:
+        raise InputError(f"line {n}: which units? e.g. '2Para 3Para: attack, towards 4409' [5]")
+    line: dict[str, Any] = {"units": units}
+    for clause in (c.strip() for c in text.split(",")):
+        words = clause.lower().split()
+        if not words:
+            continue
+        if words[0] in INTENTIONS and len(words) == 1:
+            if "intention" in line:
+                raise InputError(f"line {n}: one intention a line ({line['intention']} and {words[0]}) [5]")
+            line["intention"] = words[0]
+        elif words == ["stand", "fast"]:
+            line["stand_fast"] = True
+        elif words[0] in ("towards", "objective") and len(words) == 2:
+            line["objective"] = _hex(n, words[1])
+        elif words[0] in ("via", "route") and len(words) > 1:
+            line["route"] = [_hex(n, w) for w in words[1:]]
+        elif clause.lower() in ("tactical", "non-tactical", "rest"):
+            line["posture"] = clause.lower()
+        elif clause.lower() in ("whole", "whole turn", "first half", "second half", "night"):
+            line["timing"] = {"whole turn": "whole", "first half": "first-half",
+                              "second half": "second-half"}.get(clause.lower(), clause.lower())
+        elif words[0] == "supply" and len(words) == 2:
+            line["supply"] = _count(n, words[1], "supply")
+        elif words[0] == "cas" and len(words) == 2:
+            request = {"mission": "cas", "squadrons": _count(n, words[1], "cas"), "target": ""}
+            line.setdefault("air", []).append(request)
+            air.append(dict(request))
+        else:
+            raise InputError(f"line {n}: {clause[:40]!r} is not a clause of the order sheet (an intention: "
+                             f"{', '.join(INTENTIONS)}; stand fast; towards HEX; via HEX ...; tactical, "
+                             "non-tactical or rest; whole turn, first half, second half or night; supply N; "
+                             "cas N) [5]")
+    if "intention" not in line:
+        raise InputError(f"line {n}: say what {' '.join(units)} should do ({', '.join(INTENTIONS)}) [5]")
+    return line
