@@ -504,3 +504,29 @@ def test_5_text_that_is_not_an_order_sheet_is_refused_with_the_line(text: str, w
     with pytest.raises(InputError, match="line 1") as exc:
         R.presenter().parse_text_orders(sc, R.skeleton(sc, st, "AL"), "AL", text)
     assert words in str(exc.value)
+
+
+# -- [11] supplies reach a unit from its HQ within 5 km ----------------------------------------------
+
+
+def test_11_a_unit_more_than_5_km_from_its_hq_cannot_attack() -> None:
+    def case(hq_hex: str) -> MegaScenario:
+        return scenario([unit("a", "AL", "inf", "0302", hq="h"), unit("h", "AL", "hq", hq_hex),
+                         unit("d", "GE", "weak", "0303")])
+
+    near, far = case("0307"), case("0308")  # 5 km from 0302, and 6 km
+    from pbem.maps.hexmap import Hex
+
+    assert Hex.parse("0302").distance(Hex.parse("0307")) == 5
+    for sc, ok_ in ((near, True), (far, False)):
+        st = prepared(R.initial_state(sc, {}), "a")
+        v = R.validate(sc, st, "AL", sheet("AL", {"units": ["a"], "intention": "attack"}))
+        assert (v == []) is ok_
+        if not ok_:
+            assert v[0].rule == "11" and "6 km away" in v[0].message
+    # Game Control's adjudication says the same when the HQ moved away during the turn
+    st = prepared(R.initial_state(near, {}), "a")
+    new, events = play(near, st, Dice(), sheet("AL", {"units": ["a"], "intention": "attack"},
+                                               {"units": ["h"], "intention": "move", "route": ["0308"]}))
+    assert not any(e["kind"] == "combat" for e in events)
+    assert "no supplies reach it" in " ".join(new.facts["a"].events)

@@ -80,6 +80,8 @@ def build(mode: str) -> dict[str, Any]:
     else:
         teams = [{"id": TEAM_OF_CORPS[c["id"]], "side": c["side"], "name": c["name"]} for c in oob["corps"]]
     units = []
+    ids = {u["id"] for u in oob["units"]}
+    corps_of = {u["id"]: u["corps"] for u in oob["units"]}
     supply: dict[str, int] = {t["id"]: 0 for t in teams}
     arrivals: list[dict[str, Any]] = []
     for u in oob["units"]:
@@ -90,6 +92,8 @@ def build(mode: str) -> dict[str, Any]:
                  "formation": divisions[u["division"]]["name"], "hex": where, "arrives": arrives}
         if not u.get("setup") and u["arrival"]["by"] == "air":
             entry["by_air"] = True
+        if u.get("hq") and u["hq"] in ids and team(u["side"], corps_of[u["hq"]]) == tid:
+            entry["hq"] = u["hq"]
         units.append(entry)
         stock = u.get("supply") or {}
         points = stock.get("ammo", 0) + stock.get("fuel", 0)

@@ -212,6 +212,7 @@ class UnitDef(_Data):
     hex: str = Field(pattern=HEX, description="set-up hex, or where it arrives")
     arrives: int = Field(1, ge=1, description="the turn it is first on the map (1: at the start)")
     by_air: bool = Field(False, description="arrives by parachute or glider on its hex: weather and the drop table [12]")
+    hq: str | None = Field(None, description="the brigade or regiment HQ whose supplies it draws on, within 5 km [11]")
 
 
 class Objective(_Data):

@@ -126,7 +126,7 @@ class MegagamePresenter(Presenter):
         return out or ["no orders: every unit stays where it is [5]"]
 
     def bot_orders(self, scenario: Any, state: Any, side: str, *, seed: int = 0) -> JSON:
-        from pbem.systems.megagame.rules import MegagameRules, team_side, team_view
+        from pbem.systems.megagame.rules import MegagameRules, hq_out_of_reach, team_side, team_view
 
         rules = self.ruleset
         assert isinstance(rules, MegagameRules)
@@ -143,6 +143,12 @@ class MegagamePresenter(Presenter):
         ours = sorted(Hex.parse(o["hex"]) for o in view["objectives"] if o["held_by"] == mine)
         types = {u.id: scenario.types[u.type] for u in scenario.units}
         lines: list[dict[str, Any]] = []
+        at = {u["id"]: Hex.parse(u["hex"]) for u in view["units"]}
+        where: dict[str, Hex | None] = dict(at)
+        led: dict[str, list[Hex]] = {}
+        for d in scenario.units:
+            if d.hq is not None and d.id in at and d.id != d.hq:
+                led.setdefault(d.hq, []).append(at[d.id])
         for u in view["units"]:
             uid, here = u["id"], Hex.parse(u["hex"])
             t = types[uid]
@@ -150,10 +156,18 @@ class MegagamePresenter(Presenter):
                 continue  # artillery stays and supports [9]
             contact = sorted(h for h in enemy if h.distance(here) == 1)
             worn = u["state"].startswith(("no longer", "badly"))
+            if uid in led and not contact:  # an HQ keeps near the units it supplies [11]
+                flock = sorted(led[uid])
+                centre = flock[len(flock) // 2]
+                if here.distance(centre) > 2:
+                    line = _march(scenario, view, side, uid, here, centre, enemy, True)
+                    if line is not None:
+                        lines.append(line)
+                continue
             if contact:
                 if t.mode == "defence":  # a headquarters or column defends itself, never attacks [9]
                     lines.append({"units": [uid], "intention": "hold", "stand_fast": here in ours})
-                elif u["prepared"] and not worn:
+                elif u["prepared"] and not worn and hq_out_of_reach(scenario, uid, where) is None:
                     lines.append({"units": [uid], "intention": "attack", "objective": str(contact[0])})
                 elif here in ours or worn:
                     lines.append({"units": [uid], "intention": "hold", "stand_fast": here in ours})

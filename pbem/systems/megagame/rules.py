@@ -37,6 +37,7 @@ movement, rest.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from math import ceil
@@ -78,6 +79,7 @@ from pbem.systems.megagame.movement import (
     passing_distance_km,
 )
 from pbem.systems.megagame.orders import OrderLine, OrderSheet, UnitInfo, check_sheet
+from pbem.systems.megagame.supply import HQ_REACH_KM, hq_in_reach
 from pbem.systems.megagame.tables import drop, effectiveness, interdiction, recce
 
 ATTACKING = ("attack", "probe", "breakthrough")
@@ -129,6 +131,20 @@ def _air_pools(scenario: MegaScenario, side: str, turn: int) -> dict[tuple[str, 
     for mission, roles in MISSION_ROLES.items():
         pools[roles] = squadrons_available(scenario, side, turn, mission)
     return pools
+
+
+def hq_out_of_reach(scenario: MegaScenario, uid: str, where: Mapping[str, Hex | None]) -> str | None:
+    """Why ``uid`` cannot draw supplies from its HQ [11] (``where``: unit -> hex, None when off the
+    map or gone), or None when it can: the HQ is on the map within 5 km, or the unit has none."""
+    d = _unit(scenario, uid)
+    if d.hq is None or d.hq == uid:
+        return None
+    here, hq = where.get(uid), where.get(d.hq)
+    if hq is None:
+        return f"its HQ ({d.hq}) is not on the map"
+    if here is not None and not hq_in_reach(here, hq):
+        return f"its HQ ({d.hq}) is {here.distance(hq)} km away, more than {HQ_REACH_KM} [11]"
+    return None
 
 
 def profile_of(scenario: MegaScenario, unit: UnitDef, steps: int) -> cbt.Profile:
@@ -231,6 +247,9 @@ class _Board:
         return any(u.side != side for u in self.where.get(h, ()))
 
 
+    def positions(self) -> dict[str, Hex | None]:
+        return {uid: u.hex if u.on_map else None for uid, u in self.units.items()}
+
     def pay(self, team: str, points: int) -> bool:
         if self.supply.get(team, 0) < points:
             return False
@@ -320,6 +339,10 @@ class MegagameRules(Ruleset[MegaScenario, AnyState, OrderSheet]):
                 out.append(f"unit {u.id}: hex {u.hex} is off the map")
             if u.arrives > sc.turns:
                 out.append(f"unit {u.id}: arrives on turn {u.arrives}, after the last turn ({sc.turns})")
+        by_id = {u.id: u for u in sc.units}
+        for u in sc.units:
+            if u.hq is not None and (u.hq not in by_id or by_id[u.hq].team != u.team):
+                out.append(f"unit {u.id}: its HQ {u.hq!r} is not a unit of team {u.team} [11]")
         for name, t in sc.types.items():
             levels = t.combat_profile().levels
             if list(levels) != sorted(levels, reverse=True) or levels[-1] != 0:
@@ -456,7 +479,12 @@ class MegagameRules(Ruleset[MegaScenario, AnyState, OrderSheet]):
                 out.append(RuleViolation("5", f"line {n}: the objective must be a hex of the map, not "
                                               f"{line.objective[:40]!r}"))
             if line.intention in FIGHTING:
+                where = {uid: Hex.parse(info.hex) for uid, info in k.units.items()}
                 for uid in line.units:
+                    far = hq_out_of_reach(scenario, uid, where) if uid in k.units else None
+                    if far is not None:
+                        out.append(RuleViolation("11", f"line {n}: {uid} draws no supplies ({far.removesuffix(' [11]')}): "
+                                                       "it cannot attack"))
                     if uid in k.units and scenario.types[_unit(scenario, uid).type].mode == "defence":
                         out.append(RuleViolation("9", f"line {n}: {uid} counts in defence only (its status "
                                                       "profile is in round brackets): it cannot attack"))
@@ -825,8 +853,8 @@ def _artillery_for(board: _Board, side: str, at: Hex, used: set[str]) -> list[_U
         eff, long = cbt.ARTILLERY_RANGE_KM[a.t.artillery]
         if a.hex.distance(at) > (long or eff) or a.hex == at:
             continue
-        if not board.pay(a.d.team, 1):
-            continue
+        if hq_out_of_reach(board.sc, a.d.id, board.positions()) is not None or not board.pay(a.d.team, 1):
+            continue  # no shells: its HQ is out of reach [11], or nothing left
         used.add(a.d.id)
         a.supply_used += 1
         out.append(a)
@@ -870,9 +898,15 @@ def _combat(board: _Board, ruled: MegaRulings, dice: Dice, blown: set[str]) -> l
         side = attackers[0].side
         defenders = [u for u in defenders if u.side != side]
         attackers = [u for u in attackers if u.side == side]
-        paid = [u for u in attackers if board.pay(u.d.team, 1)]  # an attack costs 1 point a unit [9]
-        for u in attackers:
-            if u not in paid:
+        where = board.positions()
+        paid = []
+        for u in attackers:  # an attack costs 1 point a unit [9], drawn from its HQ within 5 km [11]
+            far = hq_out_of_reach(board.sc, u.d.id, where)
+            if far is not None:
+                u.events.append(f"could not attack {geo.near(at)}: no supplies reach it ({far.removesuffix(' [11]')})")
+            elif board.pay(u.d.team, 1):
+                paid.append(u)
+            else:
                 u.events.append(f"could not attack {geo.near(at)}: no supply left")
         attackers = paid
         if not attackers or not defenders:
