@@ -530,3 +530,49 @@ def test_11_a_unit_more_than_5_km_from_its_hq_cannot_attack() -> None:
                                                {"units": ["h"], "intention": "move", "route": ["0308"]}))
     assert not any(e["kind"] == "combat" for e in events)
     assert "no supplies reach it" in " ".join(new.facts["a"].events)
+
+
+def test_12_air_resupply_by_the_ready_reckoner_collected_within_5_km() -> None:
+    # 2 transport squadrons drop 4 points; die 6, no factor: column 6+, 4 points land [12];
+    # a's HQ-less unit 3 km away collects them [11]. With the zone contested (enemy within 1 km, -3):
+    # die 6 - 3 = 3: column 3 of the 4-point row: 3 land.
+    air = [*AIR, {"id": "tc", "name": "troop carriers", "side": "allied", "role": "transport", "squadrons": 2,
+                  "region": "england"}]
+    sc = scenario([unit("a", "AL", "inf", "0303"), unit("d", "GE", "weak", "0808")], air=air)
+    st = R.initial_state(sc, {})
+    new, events = play(sc, st, Dice(6), air_sheet({"mission": "transport", "squadrons": 2, "target": "0306"}))
+    drop_ = next(e for e in events if e["kind"] == "resupply")
+    assert (drop_["dropped"], drop_["landed"], drop_["collected"], drop_["factors"]) == (4, 4, True, [])
+    assert new.supply["AL"] == 5 + 4
+    assert "4 of 4 supply points landed, collected" in team_view(sc, new, "AL")["air"][0]
+    contested = scenario([unit("a", "AL", "inf", "0303"), unit("d", "GE", "weak", "0307")], air=air)
+    st = R.initial_state(contested, {})
+    new, events = play(contested, st, Dice(6), air_sheet({"mission": "transport", "squadrons": 2, "target": "0306"}))
+    drop_ = next(e for e in events if e["kind"] == "resupply")
+    assert (drop_["factors"], drop_["landed"]) == (["zone contested"], 3)
+    far = scenario([unit("a", "AL", "inf", "0101"), unit("d", "GE", "weak", "0808")], air=air)
+    new, _ = play(far, R.initial_state(far, {}), Dice(6),
+                  air_sheet({"mission": "transport", "squadrons": 2, "target": "0707"}))
+    assert new.supply["AL"] == 5 and "none of our units could reach them" in new.intel["AL"][0]
+
+
+def test_12_fighters_meet_first_and_unbeaten_enemy_fighters_hurt_the_transports() -> None:
+    # 2 Allied fighter squadrons against 1 German: the Allies attack at 2-1; die 6: win (the German
+    # fighters are beaten and intervene nowhere); die 1 at 2-1: lose -- the Germans hold the sky and
+    # the drop suffers 'enemy fighters' (-3).
+    air = [*AIR, {"id": "jg", "name": "Jagdgeschwader", "side": "german", "role": "fighter", "squadrons": 1,
+                  "region": "germany"},
+           {"id": "tc", "name": "troop carriers", "side": "allied", "role": "transport", "squadrons": 2,
+            "region": "england"}]
+    sc = scenario([unit("a", "AL", "inf", "0303"), unit("d", "GE", "weak", "0808")], air=air)
+    st = R.initial_state(sc, {})
+    ge = OrderSheet.model_validate({"team": "GE", "side": "german", "turn": 1, "lines": [],
+                                    "air_orders": [{"mission": "air-cover", "squadrons": 1}]})
+    al = air_sheet({"mission": "escort", "squadrons": 2}, {"mission": "transport", "squadrons": 2, "target": "0306"})
+    _, events = play(sc, st, Dice(6, 6), al, ge)
+    battle = next(e for e in events if e["kind"] == "air-combat")
+    assert (battle["attacker"], battle["result"]) == ("allied", "win")
+    assert next(e for e in events if e["kind"] == "resupply")["factors"] == []
+    _, events = play(sc, st, Dice(1, 6), al, ge)
+    assert next(e for e in events if e["kind"] == "air-combat")["result"] == "lose"
+    assert next(e for e in events if e["kind"] == "resupply")["factors"] == ["enemy fighters"]

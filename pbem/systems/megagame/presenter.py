@@ -250,7 +250,9 @@ def _side(scenario: MegaScenario, team: str) -> Literal["allied", "german"]:
 
 def _air_orders(scenario: MegaScenario, view: JSON, side: str, targets: list[Hex]) -> list[dict[str, Any]]:
     """The team's share of its side's squadrons that fly today [12]: fighter-bombers against an
-    enemy it sees (tanks first), one fighter squadron to look at an objective it cannot see."""
+    enemy it sees (tanks first), one fighter squadron to look at an objective it cannot see, the
+    other fighters as escort (Allied) or air cover (German), transports dropping supplies in the
+    middle of the team's units."""
     from pbem.systems.megagame.rules import squadrons_available
 
     if not scenario.air:
@@ -262,10 +264,17 @@ def _air_orders(scenario: MegaScenario, view: JSON, side: str, targets: list[Hex
     if strike and seen:
         target = min(seen, key=lambda e: ("tanks" not in e["seen"], e["hex"]))  # tanks first
         out.append({"mission": "bombing", "squadrons": strike, "target": target["hex"]})
-    spot = squadrons_available(scenario, side, view["turn"], "recce") // share
+    fighters = squadrons_available(scenario, side, view["turn"], "recce") // share
     unseen = [t for t in targets if str(t) not in {e["hex"] for e in seen}]
-    if spot and unseen:
+    if fighters and unseen:
         out.append({"mission": "recce", "squadrons": 1, "target": str(unseen[0])})
+        fighters -= 1
+    if fighters:
+        out.append({"mission": "escort" if side == "allied" else "air-cover", "squadrons": fighters})
+    lift = squadrons_available(scenario, side, view["turn"], "transport") // share
+    if lift and view["units"]:  # supplies dropped in the middle of the team's units [12]
+        hexes = sorted(Hex.parse(u["hex"]) for u in view["units"])
+        out.append({"mission": "transport", "squadrons": lift, "target": str(hexes[len(hexes) // 2])})
     return out
 
 

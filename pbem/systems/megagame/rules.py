@@ -80,7 +80,8 @@ from pbem.systems.megagame.movement import (
 )
 from pbem.systems.megagame.orders import OrderLine, OrderSheet, UnitInfo, check_sheet
 from pbem.systems.megagame.supply import HQ_REACH_KM, hq_in_reach
-from pbem.systems.megagame.tables import drop, effectiveness, interdiction, recce
+from pbem.systems.megagame.tables import air_resupply, drop, effectiveness, interdiction, recce
+from pbem.systems.megagame.tables import fighters as air_combat
 
 ATTACKING = ("attack", "probe", "breakthrough")
 """Intentions that close with the enemy: they move on past the passing distance until contact [6]."""
@@ -216,6 +217,8 @@ class _Board:
                                      Hex.parse(s.hex) if s.hex else None, s.steps, s.prepared,
                                      dict(s.contact), s.gone, scattered=s.scattered)
         self.supply = dict(state.supply)
+        self.fighters_over: set[str] = set()
+        """The sides whose fighters hold or contest the sky this turn [12]."""
         self.where: dict[Hex, list[_Unit]] = {}
         """Units on the map by hex (kept by :meth:`move` and :meth:`remove`)."""
         for u in self.units.values():
@@ -505,7 +508,7 @@ class MegagameRules(Ruleset[MegaScenario, AnyState, OrderSheet]):
             for a in orders.air_orders:
                 roles = MISSION_ROLES[a.mission]
                 wanted[roles] = wanted.get(roles, 0) + a.squadrons
-                if a.mission in ("bombing", "recce") and not (a.target.isdigit() and len(a.target) == 4
+                if a.mission in ("bombing", "recce", "transport") and not (a.target.isdigit() and len(a.target) == 4
                                                                 and Hex.parse(a.target) in geo.hexes):
                     out.append(RuleViolation("12", f"air orders: {a.mission} needs a target hex of the map, "
                                                    f"not {a.target[:40]!r}"))
@@ -614,19 +617,29 @@ def _posture(line: OrderLine) -> Posture:
     return "tactical"
 
 
+RESUPPLY_POINTS_PER_SQUADRON = 2
+"""Supply points one transport squadron drops (RECONSTRUCTED: the text leaves the lift "to the
+plan"; a squadron of C-47s or Stirlings is read as two points)."""
+
+
 def _air(scenario: MegaScenario, turn: int, board: _Board, orders: dict[str, OrderSheet], dice: Dice,
          intel: dict[str, list[str]]) -> list[JSON]:
     """The air orders before anything moves [9, 12]: each side's squadrons go to its teams' requests
-    in team order while they last (a request beyond what flies is noted, not flown); bombing
-    interdicts every enemy unit in the target hex [9]; recce reports on the target hex to the
-    team that asked [12]. Close air support is flown in the combat it was asked for."""
+    in team order while they last (a request beyond what flies is noted, not flown); the fighters
+    of both sides (escort, air cover) meet first, the side with more squadrons attacking on the
+    fighter table, and fighters that are not beaten intervene against the other side's transports
+    and drops; bombing interdicts every enemy unit in the target hex [9]; recce reports on the
+    target hex to the team that asked; air transport drops supplies on a hex by the ready reckoner,
+    collected by the team if one of its units is within 5 km [11, 12]. Close air support is flown
+    in the combat it was asked for."""
     events: list[JSON] = []
     if not scenario.air:
         return events
     geo = board.geo
     pools = {side: _air_pools(scenario, side, turn) for side in ("allied", "german")}
+    flights: list[tuple[str, str, Any, int]] = []  # team, side, request, squadrons flown
     for team in sorted(orders):
-        side = team_side(scenario, team)
+        side: str = team_side(scenario, team)
         for a in orders[team].air_orders:
             roles = MISSION_ROLES[a.mission]
             flown = min(a.squadrons, pools[side][roles])
@@ -634,35 +647,93 @@ def _air(scenario: MegaScenario, turn: int, board: _Board, orders: dict[str, Ord
             if flown < a.squadrons:
                 intel.setdefault(team, []).append(
                     f"{a.mission}: only {flown} of {a.squadrons} squadrons could be found to fly")
-            if not flown or a.mission not in ("bombing", "recce"):
-                continue
-            target = Hex.parse(a.target)
-            enemies = [u for u in board.at(target) if u.side != side]
-            where = geo.near(target)
-            if a.mission == "bombing":
-                hit = []
-                for u in enemies:
-                    die = dice.d6(f"9 interdiction {target} {u.d.id}")
-                    result = interdiction(flown, 0, die)
-                    if result != "no effect":
-                        u.immobilised = True
-                        if result.startswith("step loss"):
-                            u.steps = u.t.combat_profile(u.steps).lose(1).steps_lost
-                        u.events.append(f"was attacked from the air at {where}: "
-                                        + ("losses, and pinned down" if result.startswith("step") else "pinned down"))
-                        u.enemy_air = True
-                    hit.append({"unit": u.d.id, "die": die, "result": result})
-                events.append({"kind": "interdiction", "team": team, "at": str(target), "squadrons": flown,
-                               "hits": hit})
+            if flown:
+                flights.append((team, side, a, flown))
+    fighters = {side: sum(n for _, s, a, n in flights if s == side and a.mission in ("escort", "air-cover"))
+                for side in ("allied", "german")}
+    board.fighters_over = {side for side, n in fighters.items() if n}
+    if all(fighters.values()):  # air to air [12]: the larger force attacks
+        big = max(fighters, key=lambda s: (fighters[s], s == "allied"))
+        small = "german" if big == "allied" else "allied"
+        die = dice.d6("12 air to air")
+        fight = air_combat(fighters[big], fighters[small], die)
+        beaten = small if fight.result == "win" else big if fight.result == "lose" else None
+        if beaten is not None:
+            board.fighters_over.discard(beaten)
+        events.append({"kind": "air-combat", "attacker": big, "die": die, "result": fight.result,
+                       "losses": {big: fight.attacker_losses, small: fight.defender_losses}})
+        for team, flew, a, _ in flights:
+            if a.mission in ("escort", "air-cover"):
+                won = beaten is not None and beaten != flew
                 intel.setdefault(team, []).append(
-                    f"bombing of {where}: " + (f"{sum(1 for h in hit if h['result'] != 'no effect')} of "
-                                               f"{len(hit)} targets hit" if hit else "nothing found there"))
-            else:
-                die = dice.d6(f"12 recce {target} {team}")
-                seen = _recce_words(scenario, board, enemies, target, die)
-                events.append({"kind": "recce", "team": team, "at": str(target), "die": die, "seen": seen})
-                intel.setdefault(team, []).append(f"air recce over {where}: {seen}")
+                    "our fighters met the enemy's: " + ("they held the sky" if won else
+                                                        "the enemy held the sky" if beaten == flew else
+                                                        "neither side gave way")
+                    + f" (losses: ours {fight.attacker_losses if flew == big else fight.defender_losses}, "
+                      f"theirs {fight.defender_losses if flew == big else fight.attacker_losses} squadrons)")
+    for team, side, a, flown in flights:
+        if a.mission not in ("bombing", "recce", "transport"):
+            continue
+        target = Hex.parse(a.target)
+        enemies = [u for u in board.at(target) if u.side != side]
+        where = geo.near(target)
+        if a.mission == "bombing":
+            hit = []
+            for u in enemies:
+                die = dice.d6(f"9 interdiction {target} {u.d.id}")
+                result = interdiction(flown, 0, die)
+                if result != "no effect":
+                    u.immobilised = True
+                    if result.startswith("step loss"):
+                        u.steps = u.t.combat_profile(u.steps).lose(1).steps_lost
+                    u.events.append(f"was attacked from the air at {where}: "
+                                    + ("losses, and pinned down" if result.startswith("step") else "pinned down"))
+                    u.enemy_air = True
+                hit.append({"unit": u.d.id, "die": die, "result": result})
+            events.append({"kind": "interdiction", "team": team, "at": str(target), "squadrons": flown,
+                           "hits": hit})
+            intel.setdefault(team, []).append(
+                f"bombing of {where}: " + (f"{sum(1 for h in hit if h['result'] != 'no effect')} of "
+                                           f"{len(hit)} targets hit" if hit else "nothing found there"))
+        elif a.mission == "recce":
+            die = dice.d6(f"12 recce {target} {team}")
+            seen = _recce_words(scenario, board, enemies, target, die)
+            events.append({"kind": "recce", "team": team, "at": str(target), "die": die, "seen": seen})
+            intel.setdefault(team, []).append(f"air recce over {where}: {seen}")
+        else:
+            events.append(_resupply(board, team, side, target, flown, dice, intel))
     return events
+
+
+def _resupply(board: _Board, team: str, side: str, at: Hex, squadrons: int, dice: Dice,
+              intel: dict[str, list[str]]) -> JSON:
+    """Supplies dropped from the air on ``at`` [12 "Air Resupply"]: the ready reckoner with its
+    factors (poor terrain, the zone contested by the enemy within 1 km, enemy fighters over the
+    battle, enemy flak within 4 km); what lands joins the team's supplies if one of its units is
+    within 5 km to collect it [11], else it is lost."""
+    geo = board.geo
+    factors = []
+    if geo.terrain.get(at, "clear") not in ("clear", "polder"):
+        factors.append("poor terrain")
+    if board.enemies_near(at, side, 1):
+        factors.append("zone contested")
+    if any(s != side for s in board.fighters_over):
+        factors.append("enemy fighters")
+    if any(e.t.flak is not None for e in board.enemies_near(at, side, 4)):
+        factors.append("enemy flak")
+    dropped = squadrons * RESUPPLY_POINTS_PER_SQUADRON
+    die = dice.d6(f"12 air resupply {at} {team}")
+    landed = air_resupply(dropped, die, tuple(factors))
+    collected = landed > 0 and any(u.d.team == team for g in _within(at, HQ_REACH_KM)
+                                   for u in board.where.get(g, ()))
+    if collected:
+        board.supply[team] = board.supply.get(team, 0) + landed
+    where = geo.near(at)
+    intel.setdefault(team, []).append(
+        f"air resupply on {where}: {landed} of {dropped} supply points landed"
+        + ("" if not landed else ", collected" if collected else ", but none of our units could reach them"))
+    return {"kind": "resupply", "team": team, "at": str(at), "dropped": dropped, "die": die,
+            "factors": factors, "landed": landed, "collected": collected}
 
 
 def _recce_words(scenario: MegaScenario, board: _Board, enemies: list[_Unit], at: Hex, die: int) -> str:
@@ -1054,7 +1125,8 @@ def _drop(scenario: MegaScenario, board: _Board, u: _Unit, turn: int, dice: Dice
     enemy_on_dz = bool(board.enemies_near(at, u.side, 1))
     flak_near = any(e.t.flak is not None for e in board.enemies_near(at, u.side, 4))
     first, second = dice.d6(f"12 drop {u.d.id} (1)"), dice.d6(f"12 drop {u.d.id} (2)")
-    result = drop(first, second, flak=flak_near, enemy_on_dz=enemy_on_dz)
+    fighters = any(s != u.side for s in board.fighters_over)
+    result = drop(first, second, fighters=fighters, flak=flak_near, enemy_on_dz=enemy_on_dz)
     words = {"intact": "landed together", "status loss, recovered later": "landed scattered",
              "permanent status loss": "suffered heavy losses landing"}[result]
     if result != "intact":
@@ -1063,7 +1135,7 @@ def _drop(scenario: MegaScenario, board: _Board, u: _Unit, turn: int, dice: Dice
             u.scattered += 1
     u.events.append(words)
     return {"kind": "drop", "unit": u.d.id, "dice": [first, second], "enemy_on_dz": enemy_on_dz,
-            "flak": flak_near, "result": result, "turn": turn}
+            "flak": flak_near, "fighters": fighters, "result": result, "turn": turn}
 
 
 def _supply_and_contact(board: _Board, scenario: MegaScenario) -> None:
