@@ -1035,3 +1035,18 @@ def test_7_6_a_unit_retreating_into_a_friendly_stack_adds_no_defence_there() -> 
     assert first["result"] == "0/1" and res.state.units["g"].hex == "0103"
     assert res.state.joined == ["g"] and res.state.units["g"].steps == 2
     assert second["defenders"] == ["g", "h"] and second["lines"][0].startswith("3 against 3")
+
+
+def test_3_text_orders_that_cannot_be_read_name_the_line_never_a_traceback() -> None:
+    from pbem.errors import InputError
+    from pbem.systems.arnhem1944.presenter import Arnhem1944Presenter
+    from pbem.systems.arnhem1944.rules import Arnhem1944Rules
+
+    p = Arnhem1944Presenter(Arnhem1944Rules())
+    skeleton = {"kind": "pass", "side": "AL"}
+    for text, words in (("activate: a\nattack 0606 with a", "line 2: say the attack's type"),
+                        ("activate: a\nattack", "line 2: say the attack's type after the hex: 'attack HEX"),
+                        ("frobnicate a", "line 1: cannot read 'frobnicate a'")):
+        with pytest.raises(InputError) as exc:
+            p.parse_text_orders(None, skeleton, "AL", text)
+        assert words in str(exc.value)

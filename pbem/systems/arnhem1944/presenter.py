@@ -251,10 +251,10 @@ class Arnhem1944Presenter(Presenter):
                 self._line(line, out, actions, standing, formations)
             except InputError as exc:
                 raise InputError(f"line {n}: {exc}") from None
-            except (IndexError, ValueError):
-                raise InputError(f"line {n}: cannot read {line!r} (see 'pbem orders': "
-                                 "activate, move, enter, attack, advance, bombard, prepare, "
-                                 "pass)") from None
+            except (IndexError, KeyError, ValueError):
+                raise InputError(f"line {n}: cannot read {line[:80]!r}: the orders are activate, move, "
+                                 "enter, attack, advance, bombard, prepare, land, dz, pass (README, "
+                                 "'Playing Vae Victis Arnhem 1944')") from None
         if out["kind"] == "activation":
             out["actions"] = actions
         elif actions:
@@ -317,6 +317,9 @@ class Arnhem1944Presenter(Presenter):
                 act["zone"], rest = rest[1], rest[2:]
             act["path"] = rest
         elif verb == "attack":
+            if len(w) < 3 or w[2].lower() not in TYPES:
+                raise InputError(f"say the attack's type after the hex: 'attack {w[1] if len(w) > 1 else 'HEX'} "
+                                 "mobile|normal|prepared with UNITS' (1, 3 or 5 MP) [7.1]")
             act = {"do": "attack", "target": w[1], "type": TYPES[w[2].lower()]}
             rest = w[3:]
             if rest and rest[0] == "with":
