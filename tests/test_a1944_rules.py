@@ -1046,7 +1046,7 @@ def test_3_text_orders_that_cannot_be_read_name_the_line_never_a_traceback() -> 
     skeleton = {"kind": "pass", "side": "AL"}
     for text, words in (("activate: a\nattack 0606 with a", "line 2: say the attack's type"),
                         ("activate: a\nattack", "line 2: say the attack's type after the hex: 'attack HEX"),
-                        ("frobnicate a", "line 1: cannot read 'frobnicate a'")):
+                        ("frobnicate a", "line 1: unknown order 'frobnicate': the orders are activate")):
         with pytest.raises(InputError) as exc:
             p.parse_text_orders(None, skeleton, "AL", text)
         assert words in str(exc.value)

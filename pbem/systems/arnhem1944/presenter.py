@@ -364,7 +364,8 @@ class Arnhem1944Presenter(Presenter):
             out["kind"] = "drop"
             out.setdefault("wait", []).append(" ".join(w[1:]))
         else:
-            raise InputError(f"unknown order {verb!r}")
+            raise InputError(f"unknown order {verb!r}: the orders are activate, move, enter, attack, advance, "
+                             "bombard, prepare, land, dz, wait, defend, hold, pass (README, 'Playing Vae Victis Arnhem 1944')")
         if act is not None:
             if cond is not None:
                 act["if"] = cond
