@@ -202,3 +202,10 @@ def test_5_a_team_writes_its_sheet_as_text_and_sees_what_it_signs(tmp_path: Path
     assert res.code == 2 and "line 1" in res.err and "[5]" in res.err
     assert not list(ab1.dir.glob("move-*.json"))
     send_all(players, "AB1", ok(ab1.run("submit", "--yes", ab1.dir, text, "--key", "ab1")))
+
+
+def test_p8_a_team_bot_commits_in_any_order(tmp_path: Path) -> None:
+    players = start(tmp_path)
+    ss10 = players["SS10"]  # the last team commits first: sealed orders arrive in any order [P8]
+    res = ok(ss10.run("bot", ss10.dir, "--side", "SS10", "--key", ss10.name))
+    assert any(n.startswith("move-") and n.endswith("-SS10.json") for n in written(res))

@@ -56,10 +56,13 @@ def bot(ctx: click.Context, game_dir: Path, side: str, key_name: str, seed: int,
     if side not in game.side_of_fingerprint(info.fingerprint):
         raise InputError(f"key {key_name} ({info.fingerprint}) does not play {side} in this game")
     rp = game.replay(seeds, local=local)
+    from pbem.engine.play import owed_by, state_for
+
     decision = _current_decision(rp, "bot")
-    if decision.side != side:
+    if rp.current.round is not None or decision.sealed:
+        owed_by(game, rp, [side])  # sealed orders: every side owes its own at once, in any order
+    elif decision.side != side:
         raise InputError(f"it is {decision.side}'s decision ({decision.label}), not {side}'s")
-    from pbem.engine.play import state_for
 
     # with hidden information the bot sees what the side sees: its own view, opened with its key
     orders = _bot_for(game)(game.scenario, state_for(game, rp, side, key_name), side, seed=seed)
