@@ -123,7 +123,7 @@ def test_6_an_attack_moves_on_to_contact_then_attacks_unprepared() -> None:
                                                     "route": ["0302", "0303"]}))
     # 0302 is 2 km from 0304 (an attacker moves on); 0303 touches 0304: contact, it stops there.
     assert events[0]["path"] == ["0301", "0302", "0303"]
-    assert events[0]["stop"].startswith("contact with the enemy at 0303")
+    assert events[0]["stop"].startswith("in contact with the enemy on reaching 0303")
     # 2 km of an 8 km move (at most half: it may fight [6]); unprepared: 6 - 2 = 4 against 4, die 2.
     combat = next(e for e in events if e["kind"] == "combat")
     assert (combat["attacker_score"], combat["defender_score"], combat["band"]) == (4, 4, "confused combat")
@@ -576,3 +576,24 @@ def test_12_fighters_meet_first_and_unbeaten_enemy_fighters_hurt_the_transports(
     _, events = play(sc, st, Dice(1, 6), al, ge)
     assert next(e for e in events if e["kind"] == "air-combat")["result"] == "lose"
     assert next(e for e in events if e["kind"] == "resupply")["factors"] == ["enemy fighters"]
+
+
+def test_6_a_line_of_units_in_different_hexes_is_told_why_the_route_jumps() -> None:
+    sc = scenario([unit("a", "AL", "inf", "0301"), unit("b", "AL", "inf", "0305"), unit("d", "GE", "weak", "0808")])
+    st = R.initial_state(sc, {})
+    v = R.validate(sc, st, "AL", sheet("AL", {"units": ["a", "b"], "intention": "move", "route": ["0302"]}))
+    assert v[0].rule == "6" and "(b is at 0305)" in v[0].message and "lines of their own" in v[0].message
+
+
+def test_event_words_for_every_kind_the_adjudication_writes() -> None:
+    sc = scenario([unit("a", "AL", "inf", "0302"), unit("d", "GE", "weak", "0303")], air=AIR)
+    st = prepared(R.initial_state(sc, {}), "a")
+    rulings = {"advantage": [{"at": "0303", "side": "defender", "points": 1, "why": "houses"}]}
+    both = OrderSheet.model_validate({"team": "AL", "side": "allied", "turn": 1,
+                                      "lines": [{"units": ["a"], "intention": "attack"}],
+                                      "air_orders": [{"mission": "recce", "squadrons": 1, "target": "0808"}]})
+    _, events = play(sc, st, Dice(3, 6, 6), both, rulings=rulings)
+    assert {e["kind"] for e in events} >= {"rulings", "recce", "combat"}
+    words = [R.describe_event(sc, e) for e in events]
+    assert all(not w.startswith("{") for w in words), words  # none falls back to raw JSON
+    assert "Game Control rules: +1 a unit to the defender at 0303 (houses) [9]" in words

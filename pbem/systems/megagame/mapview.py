@@ -106,14 +106,14 @@ def map_view(sc: MegaScenario, state: MegaState | TeamView | Mapping[str, Any], 
             counters.append(CounterView(d.id, Hex.parse(s.hex), teams[d.team].side, SYMBOL[t.kind], "II", d.id,
                                         f"status {status}, {s.steps} steps lost", (f"{status} ({d.team})",),
                                         marks))
-        held = [HeldObjective(name=o.name, hex=o.hex, held_by=state.control.get(o.hex, o.held_by))
+        held = [HeldObjective(name=o.name, hex=o.hex, points=o.points, held_by=state.control.get(o.hex, o.held_by))
                 for o in sc.objectives]
         turn, date, viewer = state.turn, turn_label(sc, state.turn), "Game Control (master map)"
         sides = (SideView("allied", "Allied", COLOURS["allied"]), SideView("german", "German", COLOURS["german"]))
         blown = state.blown
         legend = ("status and team of every unit: Game Control's master map [9]",)
     for o in held:
-        notes.append(PanelRow(f"{o.name} ({o.hex}): held by the {o.held_by} side"))
+        notes.append(PanelRow(f"{o.name} ({o.hex}, {o.points} points): held by the {o.held_by} side"))
     m = sc.map
     return MapView(
         scenario_id=sc.id,

@@ -365,6 +365,7 @@ class SeenEnemy(_Data):
 class HeldObjective(_Data):
     name: str
     hex: str
+    points: int = 0
     held_by: Literal["allied", "german"]
 
 

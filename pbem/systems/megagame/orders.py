@@ -142,7 +142,11 @@ def _route_problems(
         hexes = [Hex.parse(info.hex), *(Hex.parse(h) for h in line.route)]
         for a, b in zip(hexes, hexes[1:], strict=False):
             if not a.is_adjacent(b):
-                out.append(RuleViolation("6", f"{where}: the route jumps from {a} to {b}"))
+                at = f" ({info.id} is at {a})" if a == hexes[0] else ""
+                out.append(RuleViolation("6", f"{where}: the route jumps from {a} to {b}{at}: every unit of "
+                                              "a line starts its route from its own hex, so units in "
+                                              "different hexes need lines of their own"
+                                         if at else f"{where}: the route jumps from {a} to {b}"))
                 return out
         km = len(hexes) - 1
         grounds = [ground_of(h) for h in hexes[1:]]

@@ -599,7 +599,32 @@ class MegagameRules(Ruleset[MegaScenario, AnyState, OrderSheet]):
         if kind == "bridge":
             return f"the {event['bridge']} {'blows' if event['blown'] else 'holds'} (die {event['die']}) [8]"
         if kind == "rulings":
-            return f"Game Control rules: {event.get('groupings')} {event.get('advantage')} [9]"
+            parts = [f"attackers at {g['at']}: {', '.join(g['attackers'])}" for g in event.get("groupings", [])]
+            parts += [f"+{a['points']} a unit to the {a['side']} at {a['at']} ({a['why']})"
+                      for a in event.get("advantage", [])]
+            return "Game Control rules: " + ("; ".join(parts) or "nothing") + " [9]"
+        if kind == "note":
+            return str(event["text"])
+        if kind == "captured":
+            return f"at {event['at']} {', '.join(event['units'])} could not fight or get away: captured [9]"
+        if kind == "interdiction":
+            hits = ", ".join(f"{h['unit']} die {h['die']}: {h['result']}" for h in event["hits"]) or "no target"
+            return f"{event['team']} bombs {event['at']} with {event['squadrons']} squadrons: {hits} [9]"
+        if kind == "recce":
+            return f"{event['team']}'s air recce over {event['at']} (die {event['die']}): {event['seen']} [12]"
+        if kind == "resupply":
+            factors = f", {', '.join(event['factors'])}" if event["factors"] else ""
+            return (f"{event['team']}'s air resupply on {event['at']}: {event['landed']} of {event['dropped']} "
+                    f"points land (die {event['die']}{factors})"
+                    + (", collected" if event["collected"] else ", not collected") + " [11, 12]")
+        if kind == "air-combat":
+            losses = ", ".join(f"{s} {n}" for s, n in sorted(event["losses"].items()))
+            return (f"air combat, the {event['attacker']} fighters attacking (die {event['die']}): "
+                    f"{event['result']}; squadrons lost: {losses} [12]")
+        if kind == "drop":
+            return f"{event['unit']} drops (dice {event['dice'][0]}, {event['dice'][1]}): {event['result']} [12]"
+        if kind == "delayed":
+            return f"{event['unit']} cannot fly from England in this weather: its lift waits [12]"
         return super().describe_event(scenario, event)
 
     def presenter(self) -> Any:
@@ -800,7 +825,7 @@ def _movement(board: _Board) -> list[JSON]:
             u.km += 1
             paths[uid].append(str(nxt))
             if board.enemies_near(nxt, u.side, 1):
-                stops[uid] = f"contact with the enemy at {nxt} [6]"
+                stops[uid] = f"in contact with the enemy on reaching {nxt} [6]"
             elif u.line.intention not in ATTACKING:
                 reach = passing_distance_km(woods_or_night=night or geo.close(nxt))
                 if board.enemies_near(nxt, u.side, reach):
@@ -1272,5 +1297,5 @@ def team_view(scenario: MegaScenario, state: MegaState, team: str) -> JSON:
     return {"turn": state.turn, "date": turn_label(scenario, state.turn), "over": state.over, "team": team,
             "supply": state.supply.get(team, 0), "units": own, "friends": friends, "enemy": enemy,
             "reports": reports, "air": list(state.intel.get(team, [])), "blown": list(state.blown),
-            "objectives": [{"name": o.name, "hex": o.hex, "held_by": state.control.get(o.hex, o.held_by)}
-                           for o in scenario.objectives]}
+            "objectives": [{"name": o.name, "hex": o.hex, "points": o.points,
+                            "held_by": state.control.get(o.hex, o.held_by)} for o in scenario.objectives]}
