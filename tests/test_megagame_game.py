@@ -209,3 +209,47 @@ def test_p8_a_team_bot_commits_in_any_order(tmp_path: Path) -> None:
     ss10 = players["SS10"]  # the last team commits first: sealed orders arrive in any order [P8]
     res = ok(ss10.run("bot", ss10.dir, "--side", "SS10", "--key", ss10.name))
     assert any(n.startswith("move-") and n.endswith("-SS10.json") for n in written(res))
+
+
+def test_p9_rulings_are_sealed_from_the_teams_and_checked_after_publication(tmp_path: Path) -> None:
+    # Game Control's rulings name units and hexes of every side: a German team must not read them
+    # before the publication [P9, P10]; a publication that changes them is caught.
+    from pbem.engine.sealed import PUBLICATION_TYPE
+    from pbem.protocol.canonical import canonical_bytes
+    from pbem.protocol.dsse import envelope_bytes, parse_envelope, sign
+
+    players = start(tmp_path)
+    gc = players["GC"]
+    for s in TEAMS:
+        p = players[s]
+        send_all(players, s, ok(p.run("bot", p.dir, "--side", s, "--key", p.name)))
+    rulings = gc.work / "rulings.json"
+    rulings.write_text(json.dumps({"groupings": [{"at": "3607", "attackers": ["1Para", "3Para"]}],
+                                   "advantage": [{"at": "3607", "side": "defender", "points": 1,
+                                                  "why": "snipers-in-the-woods"}]}), encoding="utf-8")
+    res = ok(gc.run("rule", gc.dir, rulings, "--key", "control", "--yes"))
+    assert "sealed: everyone gets a commitment" in res.out + res.err
+    send_all(players, "GC", res)
+    for s in ("SS9", "SS10"):
+        held = holding(players[s])
+        assert "snipers-in-the-woods" not in held and "1Para" not in held, s
+        log = ok(players[s].run("log", players[s].dir)).out
+        assert "snipers" not in log
+    for s in TEAMS:
+        p = players[s]
+        send_all(players, s, ok(p.run("reveal", p.dir, "--key", p.name, "--yes")))
+    send_all(players, "GC", ok(gc.run("report", gc.dir, "--key", "control", "--yes")))
+    play_turn(players)
+    ok(gc.run("publish", gc.dir, "--key", "control"))
+    ok(gc.send(players["SS9"], ["publication.json"]))
+    assert ok(players["SS9"].run("verify", players["SS9"].dir)).code == 0
+    copy = tmp_path / "forged"
+    shutil.copytree(gc.dir, copy)
+    env = parse_envelope((copy / "publication.json").read_bytes(), max_bytes=1 << 24, what="publication")
+    value = json.loads(env.body())
+    ruled = next(v for v in value["orders"].values() if "advantage" in v["orders"] and v["orders"]["advantage"])
+    ruled["orders"]["advantage"][0]["points"] = 3  # the umpire rewrites its ruling after the dice
+    (copy / "publication.json").write_bytes(envelope_bytes(sign(canonical_bytes(value), PUBLICATION_TYPE,
+                                                                [gc.private()])))
+    res = pbem("verify", copy, home=tmp_path / "stranger")
+    assert res.code == 1 and "do not match their commitment" in res.err

@@ -741,7 +741,8 @@ def rule(game: Game, rulings: Any, key_name: str, *, confirm: Confirm | None = N
     import json
 
     presenter = game.ruleset.presenter()
-    lines = [f"SIGNED: rulings {json.dumps(checked, sort_keys=True)}",
+    sealed_note = " (sealed: everyone gets a commitment, only you can open the copy, published after the game)"
+    lines = [f"SIGNED: rulings {json.dumps(checked, sort_keys=True)}{sealed_note if game.hidden else ''}",
              "read, not signed -- the sealed orders, each checked against its commitment:"]
     lines += [f"  {side}: {line}" for side, o in orders.items() for line in presenter.describe_orders(game.scenario, o)]
     try:
@@ -758,7 +759,19 @@ def rule(game: Game, rulings: Any, key_name: str, *, confirm: Confirm | None = N
         raise InputError("not signed: nothing was written")
     parse_rulings({"rulings": checked})
     assert rnd.commits_turn is not None
-    body = _sealed_body(game, rp, game.umpire, step, rnd.commits_turn, {"rulings": checked}, seeds[game.umpire])
+    signed: Any = {"rulings": checked}
+    if game.hidden:
+        # Hidden information: the rulings name units and hexes of every side, so they are sealed
+        # like orders -- a commitment everyone holds, a copy only the umpire opens -- and published
+        # with them after the game, when verify checks them against the commitment [P9, P10].
+        from pbem.engine.sealed import commit_orders, commitment, derive_salt
+        from pbem.protocol.seal import seal
+
+        salt = derive_salt(seeds[game.umpire], game.id, step, game.umpire)
+        copy = seal({"orders": checked, "salt": salt.hex()}, game.x25519(game.umpire), game=game.id,
+                    step=step, sender=game.umpire, to=game.umpire, what="sealed orders")
+        signed = commit_orders(commitment(checked, salt), copy)
+    body = _sealed_body(game, rp, game.umpire, step, rnd.commits_turn, signed, seeds[game.umpire])
     return _sign_and_place(game, rp, local, result, body, key_name)
 
 

@@ -1068,10 +1068,15 @@ class Replay:
         if rnd.phase == "ruling":
             self._check_answers(msg, rnd.commits_turn, archive.turn_name(k - 1))
             g = self.game
-            try:
-                g.ruleset.load_rulings(g.scenario, record.state, parse_rulings(body.orders))
-            except (ValueError, PbemError) as exc:
-                raise self._bad(name, f"rulings: {exc} [P9]") from None
+            if g.hidden:  # sealed like orders: checked when opened, by the umpire and after publication
+                if parse_commit(body.orders, umpire=True) is None:
+                    raise self._bad(name, "with hidden information the umpire's rulings are sealed: "
+                                          '{"sealed": SHA-256 hex, "umpire": sealed rulings} [P9, P10]')
+            else:
+                try:
+                    g.ruleset.load_rulings(g.scenario, record.state, parse_rulings(body.orders))
+                except (ValueError, PbemError) as exc:
+                    raise self._bad(name, f"rulings: {exc} [P9]") from None
             self._advance_chain(msg, revealed, archived=archived)
             after = replace(rnd, phase="reveal", done=0, commits_turn=None)
             self._record(k, msg, record.turn_hash, record.state, [revealed], None, [], [], sealed=after)
@@ -1150,9 +1155,36 @@ class Replay:
         chain_values = [bytes.fromhex(m.body.reveal) for m in keyed]
         key = roll_key(g.id, step, sha256_hex(canonical_bytes([m.body_hash for m in keyed])), chain_values)
         dice = DiceStream(key)
-        rulings = g.ruleset.load_rulings(g.scenario, record.state, ruling.body.orders["rulings"])
+        try:
+            rulings = g.ruleset.load_rulings(g.scenario, record.state, self._opened_rulings(ruling))
+        except PbemError as exc:
+            raise self._bad(ruling.name, f"rulings: {exc} [P9]") from None
         result = g.ruleset.resolve_round(g.scenario, record.state, orders, dice, checked, rulings)
         return result, key, chain_values, [r.to_json() for r in dice.rolls]
+
+    def _opened_rulings(self, ruling: Message) -> Any:
+        """The umpire's rulings of a hidden round, sealed like orders: opened with the umpire's key
+        (or taken from the publication) and checked against their commitment [P9, P10]."""
+        from pbem.engine.sealed import commitment, parse_commit
+        from pbem.protocol.seal import open_sealed
+
+        step = ruling.body.step
+        if self.publication is not None:
+            if step not in self.publication:
+                raise self._bad("publication.json", f"has no rulings for {ruling.name} [P10]")
+            rulings, salt = self.publication[step]
+            where = "publication.json"
+        else:
+            try:
+                opened = open_sealed(ruling.body.orders["umpire"], self.umpire_key, game=self.game.id, step=step,
+                                     sender=ruling.body.side, to=ruling.body.side, what="sealed orders")
+                rulings, salt = opened["orders"], bytes.fromhex(opened["salt"])
+            except (PbemError, KeyError, TypeError, ValueError) as exc:
+                raise self._bad(ruling.name, f"the umpire's sealed rulings cannot be read: {exc} [P9]") from None
+            where = ruling.name
+        if commitment(rulings, salt) != parse_commit(ruling.body.orders, umpire=True):
+            raise self._bad(where, f"the rulings do not match their commitment in {ruling.name} [P9]")
+        return rulings
 
     def public_keys_of_round(self, rnd: Round, step: int) -> tuple[bytes, list[bytes]]:
         """The roll key and chain values of a hidden round's resolution, from public data."""
