@@ -292,8 +292,12 @@ def status(game_dir: Path, as_json: bool) -> None:
     echo(f"step      {info['step']} moves archived" + (f"; {info['describe']}" if info["describe"] else ""))
     if "clock" in info:
         echo(f"clock     {info['clock']['text']}")
+    presenter = game.ruleset.presenter()
     for side, view in info.get("views", {}).items():
-        echo(f"view      {side} sees: {json.dumps(view, sort_keys=True)[:400]}")
+        lines = presenter.describe_view(game.scenario, view)
+        echo(f"view      {side} sees: {lines[0] if lines else ''}")
+        for line in lines[1:]:
+            echo(f"          {line}")
     if game.hidden and game.umpire in local.sides() and rp.records and rp.current.state is not None:
         full = game.ruleset.dump_state(game.scenario, rp.current.state)
         echo(f"state     (umpire, everything) {json.dumps(full, sort_keys=True)[:400]}")
@@ -922,7 +926,10 @@ def log(game_dir: Path, step: int | None) -> None:
                     view = open_sealed(sealed, x25519_private(private_key(key_name), game.id, side),
                                        game=game.id, step=rec.step, sender=str(game.umpire), to=side,
                                        what="report")
-                    echo(f"    {side} sees: {json.dumps(view, sort_keys=True)[:400]}")
+                    lines = game.ruleset.presenter().describe_view(game.scenario, view)
+                    echo(f"    {side} sees: {lines[0] if lines else ''}")
+                    for line in lines[1:]:
+                        echo(f"      {line}")
         for r in turn["rolls"]:
             echo(f"    roll {r['i']}: {r['value']}  [{r['label']}]  key {turn['roll_key']} ctr {r['ctr']}")
         if turn["rolls"]:

@@ -166,6 +166,13 @@ class Presenter:
         raise InputError(f"the {self.system} system has no text orders: write the orders as JSON "
                          "('pbem orders GAME --side SIDE' prints a skeleton)")
 
+    def describe_view(self, scenario: Any, view: JSON) -> list[str]:
+        """A side's view of a game with hidden information in lines a player reads (``pbem status``,
+        ``pbem log``); the default is its JSON on one line, cut short."""
+        import json
+
+        return [json.dumps(view, sort_keys=True, ensure_ascii=False)[:400]]
+
     def describe_round(self, scenario: Any, state: Any, orders: Mapping[str, JSON]) -> list[str]:
         """What the umpire should see before ruling on a sealed round (``pbem rule``), besides
         every side's orders: e.g. the grouping of combats the engine will propose. None by

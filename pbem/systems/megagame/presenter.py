@@ -49,6 +49,25 @@ class MegagamePresenter(Presenter):
                 return f"{t.name} ({t.side})"
         return "Game Control" if side == scenario.umpire else side
 
+    def describe_view(self, scenario: Any, view: JSON) -> list[str]:
+        """A team's view in the words of its report [10]: the date and supplies, each unit where it
+        is and in what state, the enemy in sight, the reports of the turn, the air reports, the
+        objectives."""
+        if not isinstance(view, dict) or "team" not in view:
+            return super().describe_view(scenario, view)
+        names = {u.id: u.name for u in scenario.units}
+        out = [f"{view['date']}{' (game over)' if view['over'] else ''}: {view['supply']} supply points [11]"]
+        out += [f"  {u['id']:<10} {u['hex']}  {u['state']}" + ("  (prepared)" if u["prepared"] else "")
+                + f"  -- {names.get(u['id'], '')}" for u in view["units"]]
+        out += [f"enemy at {e['where']}: {e['seen']}" for e in view["enemy"]] or ["no enemy in sight"]
+        out += [f"report: {r}" for r in view["reports"]]
+        out += [f"air: {a}" for a in view.get("air", [])]
+        out += [f"objective {o['name']} ({o['hex']}, {o.get('points', 0)} points): {o['held_by']}"
+                for o in view["objectives"]]
+        if view["blown"]:
+            out.append(f"bridges blown: {', '.join(view['blown'])} [8]")
+        return out
+
     def describe_round(self, scenario: Any, state: Any, orders: Mapping[str, JSON]) -> list[str]:
         """The grouping the engine will propose once the units have moved [9 "Analysing Combat"],
         for Game Control to confirm or change in its rulings."""
