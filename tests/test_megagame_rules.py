@@ -597,3 +597,49 @@ def test_event_words_for_every_kind_the_adjudication_writes() -> None:
     words = [R.describe_event(sc, e) for e in events]
     assert all(not w.startswith("{") for w in words), words  # none falls back to raw JSON
     assert "Game Control rules: +1 a unit to the defender at 0303 (houses) [9]" in words
+
+
+def test_12_movement_after_landing_none_in_the_morning_half_in_the_afternoon() -> None:
+    # turn 2 is the afternoon of the 17th: a drop then may move half of 8 km; turn 3 (morning): none.
+    wx = [{"turn": t, "england": "good"} for t in (1, 2, 3)]
+    sc = scenario([unit("p", "AL", "inf", "0606", arrives=2, by_air=True),
+                   unit("q", "AL", "inf", "0306", arrives=3, by_air=True), unit("d", "GE", "weak", "0101")],
+                  air=AIR, weather=wx)
+    t2, _ = play(sc, R.initial_state(sc, {}), Dice(6, 6))
+    assert t2.units["p"].landed
+    five = ["0605", "0604", "0603", "0602", "0601"]
+    v = R.validate(sc, t2, "AL", sheet("AL", {"units": ["p"], "intention": "move", "route": five}, turn=2))
+    assert v and v[0].rule == "12" and "at most 4 km" in v[0].message
+    assert R.validate(sc, t2, "AL", sheet("AL", {"units": ["p"], "intention": "move", "route": five[:4]}, turn=2)) == []
+    t3, _ = play(sc, t2, Dice(6, 6), sheet("AL", turn=2), sheet("GE", turn=2))
+    assert t3.units["q"].landed and not t3.units["p"].landed
+    v = R.validate(sc, t3, "AL", sheet("AL", {"units": ["q"], "intention": "move", "route": ["0307"]}, turn=3))
+    assert v and "no movement in the turn of the drop" in v[0].message
+
+
+def test_9_counter_battery_fixes_a_battery_that_fired_and_shells_it() -> None:
+    # g (German guns) supports the defence of 0303; AL's c is on counter-battery within range:
+    # die 6 fixes g (first turn), then the interdiction table with one battalion: 6 -> a step lost.
+    sc = scenario([unit("a", "AL", "inf", "0302"), unit("c", "AL", "guns", "0306"),
+                   unit("d", "GE", "weak", "0303"), unit("g", "GE", "guns", "0308")])
+    st = prepared(R.initial_state(sc, {}), "a")
+    al = sheet("AL", {"units": ["a"], "intention": "attack"}, {"units": ["c"], "intention": "hold",
+                                                               "counter_battery": True})
+    new, events = play(sc, st, Dice(3, 6, 6), al)
+    combat = next(e for e in events if e["kind"] == "combat")
+    assert combat["artillery"] == ["g"]  # c keeps to its counter-battery task
+    cb = next(e for e in events if e["kind"] == "counter-battery")
+    assert (cb["battery"], cb["fixed"], cb["result"]) == ("g", True, "step loss and immobilised")
+    assert new.units["g"].steps == 1 and new.units["g"].fired == 1
+    bad = sheet("AL", {"units": ["a"], "intention": "hold", "counter_battery": True})
+    assert R.validate(sc, st, "AL", bad)[0].rule == "9"
+
+
+def test_7_a_bridge_passes_the_scenarios_capacity_for_it() -> None:
+    water = [{"kind": "canal", "name": "canal", "hexsides": ["0302/0303"]},
+             {"kind": "bridge", "name": "lock bridge", "hexsides": ["0302/0303"]}]
+    units = [unit(u, "AL", "inf", "0302") for u in ("a", "b", "c")] + [unit("d", "GE", "weak", "0808")]
+    sc = scenario(units, lines=water, bridges=[{"name": "lock bridge", "capacity": 20}])  # 40 a turn
+    st = R.initial_state(sc, {})
+    new, _ = play(sc, st, Dice(), sheet("AL", {"units": ["a", "b", "c"], "intention": "move", "route": ["0303"]}))
+    assert [new.units[u].hex for u in "abc"] == ["0303", "0303", "0302"]

@@ -134,6 +134,8 @@ def build(mode: str) -> dict[str, Any]:
         "objectives": [{"hex": h, "name": n, "points": p, "held_by": "german"} for h, n, p in OBJECTIVES],
         "air": [{"id": a["id"], "name": a["name"], "side": a["side"], "role": a["role"],
                  "squadrons": a["squadrons"], "region": a["region"]} for a in oob["air"]],
+        "bridges": [{"name": b["name"] or f"bridge at {b['hexside']}", "capacity": b["capacity"]}
+                    for b in oob["bridges"]],
         "weather": [{"turn": w["turn"], "sky": w["sky"], "england": w["flying_england"],
                      "continent": w["flying_continent"]} for w in oob["weather"]],
         "victory": ("After the last turn each objective belongs to the side that last held it alone; the side "

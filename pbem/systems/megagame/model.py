@@ -125,6 +125,10 @@ class Geo:
                     water.setdefault(side, "minor river")
                 else:
                     bridges[side] = (line.kind, line.name)
+        for text in m.bridges:  # the roads' bridges over streams and canals, unnamed on the map
+            a, b = (Hex.parse(x) for x in text.split("/"))
+            side = hexside(a, b)
+            bridges.setdefault(side, ("bridge", f"bridge at {side[0]}/{side[1]}"))
         sides: dict[tuple[Hex, Hex], Crossing] = {}
         for side, kind in water.items():
             what, name = bridges.get(side, ("", ""))
@@ -246,6 +250,13 @@ class TurnWeather(_Data):
     continent: Flying = "good"
 
 
+class BridgeCapacity(_Data):
+    """Unit points a phase over one named bridge or ferry of the map [7] (two phases a turn)."""
+
+    name: str
+    capacity: int = Field(ge=1, le=500)
+
+
 class SupplyArrival(_Data):
     """Supplies that reach a team's pool at the start of a turn (a dump arriving) [11]."""
 
@@ -273,6 +284,7 @@ class MegaScenario(_Data):
     supply_arrivals: list[SupplyArrival] = Field(default_factory=list)
     objectives: list[Objective] = Field(default_factory=list)
     air: list[AirUnit] = Field(default_factory=list)
+    bridges: list[BridgeCapacity] = Field(default_factory=list, description="none listed: by the bridge's class [7]")
     weather: list[TurnWeather] = Field(default_factory=list, description="none listed: good flying every turn")
     victory: str = Field("", description="how the game is won (the rules leave it to the scenario)")
 
@@ -284,6 +296,8 @@ class UnitState(_Data):
     hex: str | None = Field(None, description="None: not yet arrived, or gone")
     steps: int = Field(0, ge=0, description="steps lost along the status profile")
     scattered: int = Field(0, ge=0, description="steps lost in a drop that come back at the end of the next turn [12]")
+    landed: bool = Field(False, description="dropped at the start of this turn: movement after landing [12]")
+    fired: int = Field(0, ge=0, description="turns in a row it has fired from this hex (counter-battery [9])")
     prepared: bool = Field(False, description="had Prepare orders last turn [5, 9]")
     contact: dict[str, int] = Field(default_factory=dict, description="enemy formation -> turns in contact [10]")
     gone: bool = Field(False, description="captured or broken up [9]")
@@ -348,6 +362,7 @@ class SeenUnit(_Data):
     hex: str
     state: str = Field(description="effectiveness in words [10]")
     prepared: bool
+    landed: bool = False
 
 
 class FriendUnit(_Data):

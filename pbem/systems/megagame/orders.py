@@ -58,6 +58,7 @@ class OrderLine(_Data):
     timing: Literal["whole", "first-half", "second-half", "night"] = "whole"
     supply: int = Field(0, ge=0)
     air: list[AirRequest] = Field(default_factory=list)
+    counter_battery: bool = Field(False, description="artillery given to counter-battery fire for the whole turn [9]")
 
 
 class OrderSheet(_Data):

@@ -20,7 +20,7 @@ from pbem.errors import InputError
 from pbem.maps.hexmap import Hex
 from pbem.systems.megagame.model import MegaScenario, TeamView
 from pbem.systems.megagame.movement import may_cross
-from pbem.systems.megagame.orders import OrderLine, OrderSheet, UnitInfo, check_sheet
+from pbem.systems.megagame.orders import OrderLine, OrderSheet
 
 if TYPE_CHECKING:
     from pbem.maps.view import MapView
@@ -135,7 +135,8 @@ class MegagamePresenter(Presenter):
             return []
         out = []
         for line in orders.get("lines", []):
-            what = line.get("intention", "?") + (" (stand fast)" if line.get("stand_fast") else "")
+            what = line.get("intention", "?") + (" (stand fast)" if line.get("stand_fast") else "") + (
+                ", counter-battery [9]" if line.get("counter_battery") else "")
             route = f" via {' '.join(line['route'])}" if line.get("route") else ""
             goal = f" towards {line['objective']}" if line.get("objective") else ""
             out.append(f"{', '.join(line.get('units', []))}: {what}, {line.get('posture', 'tactical')}"
@@ -238,24 +239,18 @@ def _march(scenario: MegaScenario, view: JSON, team: str, uid: str, here: Hex, g
     path.reverse()
     if not path:
         return None
-    types = {u.id: scenario.types[u.type] for u in scenario.units}
-    knowledge = {u["id"]: UnitInfo(id=u["id"], troops=types[u["id"]].troops, armoured=types[u["id"]].armoured,
-                                   hex=u["hex"]) for u in view["units"]}
+    from pbem.systems.megagame.rules import MegagameRules
+
+    rules = MegagameRules()
+    known = TeamView.model_validate(view)
     side = _side(scenario, team)
     intention = "move" if far else "probe"
     posture = "non-tactical" if far else "tactical"
-    prepared = frozenset(u["id"] for u in view["units"] if u["prepared"])
-
-    def water(a: Hex, b: Hex) -> tuple[Any, Any]:
-        c = geo.crossing(a, b, blown)
-        return c.water, c.bridge
-
-    for n in range(len(path), 0, -1):
+    for n in range(len(path), 0, -1):  # the longest part of the path every rule accepts
         line = OrderLine(units=[uid], intention=intention, posture=posture,
                          route=[str(h) for h in path[:n]], objective=str(goal))
         sheet = OrderSheet(team=team, side=side, turn=view["turn"], lines=[line])
-        if not check_sheet(sheet, knowledge, ground_of=geo.ground, water_between=water,
-                           prepared_last_turn=prepared, supply_available=0):
+        if not rules.validate(scenario, known, team, sheet):
             out: dict[str, Any] = line.model_dump(mode="json")
             return out
     return None
@@ -342,6 +337,8 @@ def _sheet_line(n: int, units: list[str], text: str, air: list[dict[str, Any]]) 
             line["intention"] = words[0]
         elif words == ["stand", "fast"]:
             line["stand_fast"] = True
+        elif words == ["counter-battery"]:
+            line["counter_battery"] = True
         elif words[0] in ("towards", "objective") and len(words) == 2:
             line["objective"] = _hex(n, words[1])
         elif words[0] in ("via", "route") and len(words) > 1:
@@ -361,7 +358,7 @@ def _sheet_line(n: int, units: list[str], text: str, air: list[dict[str, Any]]) 
             raise InputError(f"line {n}: {clause[:40]!r} is not a clause of the order sheet (an intention: "
                              f"{', '.join(INTENTIONS)}; stand fast; towards HEX; via HEX ...; tactical, "
                              "non-tactical or rest; whole turn, first half, second half or night; supply N; "
-                             "cas N) [5]")
+                             "cas N; counter-battery) [5]")
     if "intention" not in line:
         raise InputError(f"line {n}: say what {' '.join(units)} should do ({', '.join(INTENTIONS)}) [5]")
     return line

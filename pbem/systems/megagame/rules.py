@@ -80,7 +80,15 @@ from pbem.systems.megagame.movement import (
 )
 from pbem.systems.megagame.orders import OrderLine, OrderSheet, UnitInfo, check_sheet
 from pbem.systems.megagame.supply import HQ_REACH_KM, hq_in_reach
-from pbem.systems.megagame.tables import air_resupply, drop, effectiveness, interdiction, recce
+from pbem.systems.megagame.tables import (
+    air_resupply,
+    counter_battery_fix,
+    drop,
+    effectiveness,
+    interdiction,
+    movement_after_landing,
+    recce,
+)
 from pbem.systems.megagame.tables import fighters as air_combat
 
 ATTACKING = ("attack", "probe", "breakthrough")
@@ -192,6 +200,9 @@ class _Unit:
     identified: bool = False
     immobilised: bool = False
     scattered: int = 0
+    fired_before: int = 0
+    fired: bool = False
+    landed: bool = False
 
     @property
     def status(self) -> int:
@@ -215,8 +226,10 @@ class _Board:
             s = state.units[d.id]
             self.units[d.id] = _Unit(d, scenario.types[d.type], sides[d.team],
                                      Hex.parse(s.hex) if s.hex else None, s.steps, s.prepared,
-                                     dict(s.contact), s.gone, scattered=s.scattered)
+                                     dict(s.contact), s.gone, scattered=s.scattered, fired_before=s.fired)
         self.supply = dict(state.supply)
+        self.capacity = {b.name: b.capacity for b in scenario.bridges}
+        """Unit points a phase over each named bridge [7]."""
         self.fighters_over: set[str] = set()
         """The sides whose fighters hold or contest the sky this turn [12]."""
         self.where: dict[Hex, list[_Unit]] = {}
@@ -284,6 +297,7 @@ class Known:
     spent: frozenset[str]
     supply: int
     blown: frozenset[str]
+    landed: frozenset[str] = frozenset()
 
 
 def known(scenario: MegaScenario, state: AnyState, team: str) -> Known:
@@ -295,7 +309,7 @@ def known(scenario: MegaScenario, state: AnyState, team: str) -> Known:
                  for u in state.units} if state.team == team else {}
         return Known(state.turn, units, frozenset(u.id for u in state.units if u.prepared),
                      frozenset(u.id for u in state.units if u.state == effectiveness(0)), state.supply,
-                     frozenset(state.blown))
+                     frozenset(state.blown), frozenset(u.id for u in state.units if u.landed))
     units = {}
     for u in scenario.units:
         s = state.units[u.id]
@@ -303,7 +317,8 @@ def known(scenario: MegaScenario, state: AnyState, team: str) -> Known:
             units[u.id] = UnitInfo(id=u.id, troops=types[u.id].troops, armoured=types[u.id].armoured, hex=s.hex)
     return Known(state.turn, units, frozenset(k for k, s in state.units.items() if s.prepared),
                  frozenset(k for k in units if status_of(scenario, state, k) <= 0),
-                 state.supply.get(team, 0), frozenset(state.blown))
+                 state.supply.get(team, 0), frozenset(state.blown),
+                 frozenset(k for k, s in state.units.items() if s.landed))
 
 
 class MegagameRules(Ruleset[MegaScenario, AnyState, OrderSheet]):
@@ -497,6 +512,32 @@ class MegagameRules(Ruleset[MegaScenario, AnyState, OrderSheet]):
         if out:
             return out
 
+        half: Literal["morning", "afternoon"] = "afternoon" if turn_label(scenario, k.turn).endswith("afternoon") \
+            else "morning"
+        for n, line in enumerate(orders.lines, 1):
+            if line.counter_battery:
+                if line.route:
+                    out.append(RuleViolation("9", f"line {n}: artillery on counter-battery stays for the whole turn"))
+                for uid in line.units:
+                    if uid in k.units and scenario.types[_unit(scenario, uid).type].artillery is None:
+                        out.append(RuleViolation("9", f"line {n}: only artillery fires counter-battery, not {uid}"))
+            if not line.route:
+                continue
+            share = movement_after_landing(half, line.timing == "night")
+            for uid in line.units:
+                if uid not in k.landed or uid not in k.units:
+                    continue
+                info = k.units[uid]
+                if share == 0:
+                    out.append(RuleViolation("12", f"line {n}: {uid} dropped this {half}: no movement in the turn "
+                                                   "of the drop (movement after landing)"))
+                    continue
+                full = max_move_km(info.troops, geo.ground(Hex.parse(info.hex)), _posture(line),
+                                   night=line.timing == "night")
+                if full is not None and len(line.route) > full * share:
+                    out.append(RuleViolation("12", f"line {n}: {uid} dropped this {half}: at most {full * share} "
+                                                   f"km in the turn of the drop, the route is {len(line.route)} km"))
+
         def water(a: Hex, b: Hex) -> tuple[Any, Any]:
             c = geo.crossing(a, b, k.blown)
             return c.water, c.bridge
@@ -542,6 +583,7 @@ class MegagameRules(Ruleset[MegaScenario, AnyState, OrderSheet]):
         events += _air(scenario, state.turn, board, orders, dice, intel)
         events += _movement(board)
         events += _combat(board, ruled, dice, blown)
+        events += _counter_battery(board, dice)
         _supply_and_contact(board, scenario)
         new = _next_state(scenario, state, board, blown, dice, events)
         if intel:
@@ -623,6 +665,10 @@ class MegagameRules(Ruleset[MegaScenario, AnyState, OrderSheet]):
                     f"{event['result']}; squadrons lost: {losses} [12]")
         if kind == "drop":
             return f"{event['unit']} drops (dice {event['dice'][0]}, {event['dice'][1]}): {event['result']} [12]"
+        if kind == "counter-battery":
+            found = (f"fixed, fire die {event['fire']}: {event['result']}" if event["fixed"] else "not found")
+            return (f"counter-battery by {', '.join(event['by'])} on {event['battery']} (die {event['die']}, "
+                    f"firing from there {event['turns']} turn{'s' if event['turns'] > 1 else ''}): {found} [9]")
         if kind == "delayed":
             return f"{event['unit']} cannot fly from England in this weather: its lift waits [12]"
         return super().describe_event(scenario, event)
@@ -816,7 +862,7 @@ def _movement(board: _Board) -> list[JSON]:
                 stops[uid] = f"it cannot cross the {c.water} at {here}/{nxt} [6]"
                 continue
             if c.bridge != "none":
-                cap = 2 * BRIDGE_POINTS[c.bridge]
+                cap = 2 * board.capacity.get(c.bridge_name, BRIDGE_POINTS[c.bridge])
                 if used.get(c.bridge_name, 0) + u.t.size > cap:
                     stops[uid] = f"the {c.bridge_name or 'bridge'} is full this turn: it waits [7]"
                     continue
@@ -943,7 +989,8 @@ def _artillery_for(board: _Board, side: str, at: Hex, used: set[str]) -> list[_U
     left, within long range, not used yet this turn, its supply point paid [9]."""
     out: list[_Unit] = []
     for a in sorted(board.units.values(), key=lambda x: x.d.id):
-        if a.side != side or not a.on_map or a.t.artillery is None or a.d.id in used or a.km or a.status <= 0:
+        if a.side != side or not a.on_map or a.t.artillery is None or a.d.id in used or a.km or a.status <= 0 \
+                or (a.line is not None and a.line.counter_battery):
             continue
         assert a.hex is not None
         eff, long = cbt.ARTILLERY_RANGE_KM[a.t.artillery]
@@ -952,6 +999,7 @@ def _artillery_for(board: _Board, side: str, at: Hex, used: set[str]) -> list[_U
         if hq_out_of_reach(board.sc, a.d.id, board.positions()) is not None or not board.pay(a.d.team, 1):
             continue  # no shells: its HQ is out of reach [11], or nothing left
         used.add(a.d.id)
+        a.fired = True
         a.supply_used += 1
         out.append(a)
     return out
@@ -1061,6 +1109,40 @@ def _combat(board: _Board, ruled: MegaRulings, dice: Dice, blown: set[str]) -> l
             "band": result.band, "losses": result.losses, "retreat": result.retreat}
         events.append(ev)
         events += _after_combat(board, result, attackers, defenders, at, dice, blown)
+    return events
+
+
+def _counter_battery(board: _Board, dice: Dice) -> list[JSON]:
+    """Counter-battery fire [9]: every enemy battery that fired this turn within range of artillery
+    given to counter-battery is looked for -- a 6 fixes it, +1 for each turn after the first that it
+    has fired from the same place -- and a fixed battery is shelled on the interdiction table, the
+    counter-battery battalions in range counting as the force."""
+    events: list[JSON] = []
+    hunters = [u for u in sorted(board.units.values(), key=lambda x: x.d.id)
+               if u.on_map and u.line is not None and u.line.counter_battery and u.t.artillery is not None
+               and u.status > 0]
+    for target in sorted((u for u in board.units.values() if u.fired and u.on_map), key=lambda x: x.d.id):
+        assert target.hex is not None
+        guns = [h for h in hunters if h.side != target.side and h.hex is not None
+                and h.hex.distance(target.hex) <= max(x for x in cbt.ARTILLERY_RANGE_KM[h.t.artillery or "field"]
+                                                      if x is not None)]
+        if not guns:
+            continue
+        same_place = target.fired_before + 1 if not target.km else 1
+        die = dice.d6(f"9 counter-battery fix {target.d.id}")
+        ev: dict[str, Any] = {"kind": "counter-battery", "battery": target.d.id, "by": [g.d.id for g in guns],
+                              "die": die, "turns": same_place, "fixed": counter_battery_fix(die, same_place)}
+        if ev["fixed"]:
+            hit = dice.d6(f"9 counter-battery fire {target.d.id}")
+            result = interdiction(len(guns), 0, hit)
+            ev["fire"], ev["result"] = hit, result
+            if result.startswith("step loss"):
+                target.steps = target.t.combat_profile(target.steps).lose(1).steps_lost
+            if result != "no effect":
+                target.events.append("came under counter-battery fire" + (" and lost guns" if result.startswith("step")
+                                                                          else ""))
+                target.enemy_artillery = True
+        events.append(ev)
     return events
 
 
@@ -1198,12 +1280,14 @@ def _next_state(scenario: MegaScenario, state: MegaState, board: _Board, blown: 
                 hex_ = d.hex  # reinforcements arrive at the start of their turn
                 if d.by_air:
                     events.append(_drop(scenario, board, u, turn, dice))
+                    u.landed = True
                 u.events.append(f"arrived at {board.geo.near(Hex.parse(d.hex))}"
                                 + (f", {turn - d.arrives} turn{'s' if turn - d.arrives > 1 else ''} late "
                                    "for the weather" if turn > d.arrives else ""))
-        units[d.id] = UnitState(hex=hex_, steps=u.steps, gone=u.gone, scattered=u.scattered,
+        units[d.id] = UnitState(hex=hex_, steps=u.steps, gone=u.gone, scattered=u.scattered, landed=u.landed,
                                 prepared=u.line is not None and u.line.intention == "prepare",
-                                contact=u.contact)
+                                contact=u.contact,
+                                fired=(u.fired_before + 1 if not u.km else 1) if u.fired else 0)
         if hex_ is None and not u.events:
             continue
         enemy = board.enemies_near(u.hex, u.side, 1) if u.hex is not None and not u.gone else []
@@ -1257,7 +1341,7 @@ def team_view(scenario: MegaScenario, state: MegaState, team: str) -> JSON:
             continue
         if u.team == team:
             own.append({"id": u.id, "hex": s.hex, "state": state_words(scenario, state, u.id),
-                        "prepared": s.prepared})
+                        "prepared": s.prepared, "landed": s.landed})
         if sides[u.team] == side:
             ours.append(Hex.parse(s.hex))
             if u.team != team:
