@@ -48,3 +48,40 @@ def test_2_1_text_orders_through_the_cli_and_verify(tmp_path: Path) -> None:
     assert "DE passes so that its reveal keys the dice before [2.1]" in status  # 4P drops [15.2]
     res = pbem("verify", a.dir, home=tmp_path / "stranger")
     assert res.code == 0, res.err
+
+
+def test_14_1_option_weather_random_at_new_rolls_the_weather_die(tmp_path: Path) -> None:
+    a = Player(tmp_path, "allied", "AL")
+    a.new_key()
+    ok(a.run("key", "new", "german"))
+    ok(a.run("new", "arnhem1944-historical", a.dir, "--player", "AL=allied",
+             "--player", "DE=german", "--game-id", GAME_ID, "--option", "weather=random"))
+    import base64
+    import json
+
+    envelope = json.loads((a.dir / "genesis.json").read_text(encoding="utf-8"))
+    body = json.loads(base64.b64decode(envelope["payload"]))
+    assert body["options"] == {"weather": "random"}  # signed with the genesis
+    turn0 = json.loads((a.dir / "turn-0000.json").read_text(encoding="utf-8"))
+    assert turn0["state"]["options"]["weather"] == "random"
+    ok(a.run("submit", "--yes", a.dir, _text(a, "pass\n"), "--key", "allied"))
+    ok(a.run("submit", "--yes", a.dir, _text(a, "pass\n"), "--key", "german"))
+    log = ok(a.run("log", a.dir)).out  # the German pass's dice: the Allies' seed is here
+    assert "turn 2 weather: " in log and "(die " in log  # rolled [14.2], not the track's
+    res = pbem("verify", a.dir, home=tmp_path / "stranger")
+    assert res.code == 0, res.err
+
+
+def test_14_1_an_unknown_option_or_value_at_new_is_refused_and_nothing_written(
+        tmp_path: Path) -> None:
+    a = Player(tmp_path, "allied", "AL")
+    a.new_key()
+    ok(a.run("key", "new", "german"))
+    for option, words in (("fog=thick", "no option 'fog'"),
+                          ("weather=sunny", "[14.1] option weather is historical or random"),
+                          ("drop=free", "[17] the drop is the scenario's")):
+        res = a.run("new", "arnhem1944-historical", a.dir, "--player", "AL=allied",
+                    "--player", "DE=german", "--game-id", GAME_ID, "--option", option)
+        assert res.code == 2 and words in res.err and len(res.err.strip().splitlines()) == 1
+        assert not a.dir.exists()
+        assert not (a.home / "games").exists() or not any((a.home / "games").iterdir())

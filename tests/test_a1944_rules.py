@@ -1035,3 +1035,85 @@ def test_7_6_a_unit_retreating_into_a_friendly_stack_adds_no_defence_there() -> 
     assert first["result"] == "0/1" and res.state.units["g"].hex == "0103"
     assert res.state.joined == ["g"] and res.state.units["g"].steps == 2
     assert second["defenders"] == ["g", "h"] and second["lines"][0].startswith("3 against 3")
+
+
+# -- the game's choices at pbem new [14.1, 15.3, 18.1, 7.5] ------------------------------------------------
+
+
+def test_14_1_random_weather_chosen_at_new_rolls_the_weather_die() -> None:
+    sc = RULES.load_scenario(scenario_data([(A, "0102"), (G, "0606")]))  # historical by default
+    st = RULES.initial_state(sc, {"weather": "random"})
+    assert st.options.weather == "random" and st.weather == "clear"  # turn 1: the track's
+    st = RULES.resolve(sc, st, "AL", pas(sc, "AL"), FixedDice([])).state
+    # die 1: clear (the track says cloudy for turn 2) [14.2]; then AL 1 against DE 2
+    res = RULES.resolve(sc, st, "DE", pas(sc, "DE"), FixedDice([1, 1, 2]))
+    assert res.state.weather == "clear" and res.state.initiative == "DE"
+    assert {"kind": "weather", "turn": 2, "weather": "clear", "die": 1} in res.events
+    # the scenario's own choice: the track's weather, no die (the first two dice are initiative)
+    st = RULES.initial_state(sc, {})
+    st = RULES.resolve(sc, st, "AL", pas(sc, "AL"), FixedDice([])).state
+    res = RULES.resolve(sc, st, "DE", pas(sc, "DE"), FixedDice([1, 2]))
+    assert res.state.weather == "cloudy" and res.state.initiative == "DE"
+    assert {"kind": "weather", "turn": 2, "weather": "cloudy"} in res.events
+
+
+def test_14_1_the_choices_are_kept_in_the_state_and_the_scenario_gives_the_defaults() -> None:
+    sc = RULES.load_scenario(scenario_data([(A, "0102"), (G, "0606")], weather="random",
+                                           morale=True))
+    st = RULES.initial_state(sc, {"morale": False})
+    dumped = RULES.dump_state(sc, st)
+    assert dumped["options"] == {"weather": "random", "xxx_corps_early": False,
+                                 "simplified_sequence": False, "morale": False}
+    assert RULES.load_state(sc, dumped) == st
+
+
+@pytest.mark.parametrize(("given", "words"), [
+    ({"fog": True}, "arnhem1944 has no option 'fog' (options: weather, xxx_corps_early, "
+                    "simplified_sequence, morale; and chain_length)"),
+    ({"weather": "sunny"}, "[14.1] option weather is historical or random, not 'sunny'"),
+    ({"morale": 1}, "[7.5] option morale is true or false, not 1"),
+    ({"simplified_sequence": "yes"}, "[18.1] option simplified_sequence is true or false, "
+                                     "not 'yes'"),
+    ({"xxx_corps_early": "historical"}, "[15.3] option xxx_corps_early is true or false"),
+    ({"drop": "free"}, "[17] the drop is the scenario's (historic)"),
+])
+def test_14_1_an_unknown_option_or_value_is_refused_naming_the_allowed(
+        given: dict[str, Any], words: str) -> None:
+    sc = RULES.load_scenario(scenario_data([(A, "0102"), (G, "0606")]))
+    with pytest.raises(InputError) as exc:
+        RULES.initial_state(sc, given)
+    assert words in str(exc.value) and "\n" not in str(exc.value)
+
+
+def test_15_3_xxx_corps_early_chosen_at_new_enters_a_turn_sooner() -> None:
+    x = unit("x", "AL", "GA", mp=6)
+    units = [(A, "0102"), (x, None), (G, "0601")]
+    data = scenario_data(units, reinforcements=[{"unit": "x", "turn": 2, "hex": "0306"}])
+    sc = RULES.load_scenario(data)
+    enter = act(sc, "AL", ["x"], {"do": "enter", "unit": "x", "path": ["0306"]})
+    late = RULES.initial_state(sc, {})
+    bad = RULES.validate(sc, late, "AL", enter)
+    assert rules_of(bad) == ["15"] and "not due to enter" in str(bad[0])
+    early = RULES.initial_state(sc, {"xxx_corps_early": True})
+    assert RULES.validate(sc, early, "AL", enter) == []  # turn 2 - 1 [15.3 optional]
+
+
+def test_18_1_simplified_sequence_chosen_at_new_or_refused_over_the_scenario() -> None:
+    units = [(A, "0302"), (G, "0401")]
+    sc = RULES.load_scenario(scenario_data(units))
+    st = RULES.initial_state(sc, {"simplified_sequence": True})
+    assert [(d.side, d.kind) for d in RULES.pending(sc, st)] == [("AL", "player-turn")]
+    sc2 = RULES.load_scenario(scenario_data(units, simplified=True))
+    st2 = RULES.initial_state(sc2, {"simplified_sequence": False})
+    assert [(d.side, d.kind) for d in RULES.pending(sc2, st2)] == [("AL", "activation")]
+
+
+def test_7_5_morale_chosen_at_new_tests_a_holding_defender() -> None:
+    # as test_7_5_morale_a_holding_defender_tests_each_hex, the option given at new instead
+    sc = RULES.load_scenario(scenario_data([(A, "0302"), (B, "0402"), (G, "0401")]))
+    st = RULES.initial_state(sc, {"morale": True})
+    st.standing["DE"] = Standing(defence="hold")
+    orders = act(sc, "AL", ["a", "b"], {"do": "attack", "target": "0401", "type": "N",
+                                        "units": ["a", "b"]})
+    res = RULES.resolve(sc, st, "AL", orders, FixedDice([5, 3, 3, 4, 4]))
+    assert res.state.units["g"].steps == 1 and res.state.units["g"].hex != "0401"
