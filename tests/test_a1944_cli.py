@@ -41,8 +41,8 @@ def test_2_1_text_orders_through_the_cli_and_verify(tmp_path: Path) -> None:
     # two passes in a row: turn 2 [2.2]; its initiative dice are keyed by the German reveal
     log = ok(a.run("log", a.dir)).out
     # 'to 0303' became the cheapest path (0203 1 MP, 0303 2 more: 3 of 1/1P's MP) [6.3]
-    assert "move 1/1P 0203 0303" in log and "1/1P moves 0203 - 0303 [6]" in log
-    assert "end of turn 1: both sides passed in a row [2.2]" in log
+    assert "1. 1/1P moves 0203 → 0303 [6]" in log and "1/1P moved 0104 → 0203 → 0303 [6]" in log
+    assert "End of turn 1: both sides passed in a row [2.2]" in log
     assert (a.dir / "map-0001.svg").exists()  # the map view drawn after every step
     status = ok(a.run("status", a.dir)).out
     assert "DE passes so that its reveal keys the dice before [2.1]" in status  # 4P drops [15.2]
@@ -67,7 +67,7 @@ def test_14_1_option_weather_random_at_new_rolls_the_weather_die(tmp_path: Path)
     ok(a.run("submit", "--yes", a.dir, _text(a, "pass\n"), "--key", "allied"))
     ok(a.run("submit", "--yes", a.dir, _text(a, "pass\n"), "--key", "german"))
     log = ok(a.run("log", a.dir)).out  # the German pass's dice: the Allies' seed is here
-    assert "turn 2 weather: " in log and "(die " in log  # rolled [14.2], not the track's
+    assert "Turn 2 weather: " in log and ", random weather [14.2])" in log  # not the track
     res = pbem("verify", a.dir, home=tmp_path / "stranger")
     assert res.code == 0, res.err
 

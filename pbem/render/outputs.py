@@ -182,6 +182,12 @@ def move_email(game: Any, step: int | None = None, *, template_dir: Path | None 
     sides = game.sides
     recipient = sides[(sides.index(sender) + 1) % len(sides)]
     narrative = presenter.narrate(sc, prev.events, prev.turn.get("rolls") or [], state=prev.turn["state"])
+    score = prev.score
+    standing = presenter.standing(sc, prev.turn["state"])
+    if standing is not None:  # the system tells its own victory standing, not points
+        score = {}
+        if standing not in narrative:  # before the closing line of dice, if any
+            narrative.insert(len(narrative) - (1 if prev.turn.get("rolls") else 0), standing)
     orders = presenter.describe_move(sc, msg.body.orders)
     kind = msg.body.orders.get("kind") if isinstance(msg.body.orders, dict) else None
     if kind == "acknowledge":
@@ -210,7 +216,7 @@ def move_email(game: Any, step: int | None = None, *, template_dir: Path | None 
     return draft_email(
         game_id=game.id, scenario=sc, step=step, sender_side=sender, recipient_side=recipient,
         narrative=narrative, orders=orders, next_action=next_action, attachments=attachments,
-        template_dir=template_dir, game_turn=presenter.game_turn(sc, prev.turn["state"]), score=prev.score,
+        template_dir=template_dir, game_turn=presenter.game_turn(sc, prev.turn["state"]), score=score,
         sender_address=_address(game, sender), recipient_address=_address(game, recipient),
         subject_tail=tail, game_label=sc.id,
     )

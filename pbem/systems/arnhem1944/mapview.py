@@ -149,7 +149,7 @@ def map_view(sc: Scenario, state: State | Mapping[str, Any], events: Sequence[An
                    "game-end"):
             from pbem.systems.arnhem1944.presenter import event_text
 
-            notes.append(PanelRow(event_text(ev), "", f"event-{i}"))
+            notes.append(PanelRow(event_text(ev, sc), "", f"event-{i}"))
     for uid, u in sorted(st.units.items()):
         if not u.alive and not any(isinstance(x, EliminatedMark) and x.unit == uid
                                    for x in marks_):
@@ -160,6 +160,13 @@ def map_view(sc: Scenario, state: State | Mapping[str, Any], events: Sequence[An
         for key in sorted(st.tried))
     status = (f"Turn {st.turn} of {sc.last_turn} · {st.weather} · initiative "
               f"{names.get(st.initiative, st.initiative)}")
+    standing: tuple[str, ...] = ()
+    if score:  # the score is no victory points: say what it counts [16]
+        v = sc.victory
+        held = sum(1 for h in v.bridge_hexes if st.bridge.get(h) == "AL")
+        standing = (f"Victory [16]: {score.get('AL', 0)} Allied infantry steps over the "
+                    f"{v.river} ({v.bridgehead_steps} needed) · {held} of "
+                    f"{len(v.bridge_hexes)} Arnhem bridge hexes Allied",)
     return MapView(
         scenario_id=sc.id,
         title=sc.title,
@@ -180,9 +187,8 @@ def map_view(sc: Scenario, state: State | Mapping[str, Any], events: Sequence[An
         marks=tuple(marks_),
         eliminated=tuple(eliminated),
         notes=tuple(notes),
-        score=(tuple((names.get(k, k), v) for k, v in sorted(score.items()))
-               if score else None),
-        header_lines=(status, *header_lines),
+        score=None,
+        header_lines=(*standing, status, *header_lines),
         viewer=names.get(side, side) if side is not None else None,
         viewer_id=side,
         value_legend=("values: CF-rating-MP (a armour, t antitank) and steps,",

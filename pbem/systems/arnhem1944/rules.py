@@ -1738,7 +1738,7 @@ class Arnhem1944Rules(Ruleset[Scenario, State, Orders]):
     def describe_event(self, scenario: Scenario, event: JSON) -> str:
         from pbem.systems.arnhem1944.presenter import event_text
 
-        return event_text(event)
+        return event_text(event, scenario)
 
     def presenter(self) -> Any:
         from pbem.systems.arnhem1944.presenter import Arnhem1944Presenter
