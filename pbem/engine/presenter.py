@@ -110,6 +110,9 @@ class Presenter:
         system without a map or movement."""
         return None
 
+    zoc_case: str = ""
+    """The rule case of zones of control, cited in the legend of ``pbem render --zoc``."""
+
     def zones_of_control(self, scenario: Any, state: Any, side: str) -> list[Any] | None:
         """The hexes ``side``'s zones of control cover (``pbem render --zoc``), or None for a
         system without them."""

@@ -110,8 +110,9 @@ class StepView:
             if hexes is None:
                 raise InputError(f"the {self.game.ruleset.system} system has no zones of control")
             name = self.presenter.side_name(self.scenario, zoc)
+            case = f" [{self.presenter.zoc_case}]" if self.presenter.zoc_case else ""
             view = replace(view, shaded=tuple((h, "") for h in hexes),
-                           shaded_heading=f"zone of control of {name} units [6.0]")
+                           shaded_heading=f"zone of control of {name} units{case}")
         return draw(view, around=around, radius=radius, board=board)
 
     def board_svg(self) -> str:

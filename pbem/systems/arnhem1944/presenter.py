@@ -357,6 +357,7 @@ class Arnhem1944Presenter(Presenter):
 
     has_map = True
     writes_mail = True
+    zoc_case = "4.1, 4.2"
 
     def side_name(self, scenario: Any, side: str) -> str:
         return _side(scenario, side)
