@@ -53,11 +53,13 @@ def test_2_1_two_machines_play_arnhem_1944_by_email(tmp_path: Path) -> None:
 
     # the Allied player invites; the invitation tells the scenario in words
     ok(al_home, "new", "arnhem1944-historical", a, "--player", "AL=alice",
-       "--player", f"DE={bob_pub}", "--option", "weather=historical")
+       "--player", f"DE={bob_pub}", "--option", "weather=historical", "--option", "morale=false")
     _subject, text, atts = read(a / "mail-invite-DE.eml")
     assert set(atts) == {"genesis.json", "scenario.json"}
     assert "10 turns of a day (17 September to 26 September 1944), the historic drops [17.3]" \
         in text and "the Allied first on turn 1 [2.1]" in text
+    assert "Options chosen for this game (pbem new --option): morale=false, weather=historical" \
+        in text
     ok(de_home, "join", b, "--key", "bob", "--invitation", a / "mail-invite-DE.eml")
     ok(al_home, "ingest", a, b / "mail-join-DE.eml")
 

@@ -241,6 +241,10 @@ def invitation_email(game: Any, side: str, *, template_dir: Path | None = None) 
     hosts = [s for s in game.sides if s != side and game.commitment(s) is not None]
     sender = hosts[0] if hosts else next(s for s in game.sides if s != side)
     lines = [presenter.about(sc)]
+    if game.body.options:  # the choices made at pbem new, signed in the genesis
+        chosen = ", ".join(f"{k}={str(v).lower() if isinstance(v, bool) else v}"
+                           for k, v in sorted(game.body.options.items()))
+        lines.append(f"Options chosen for this game (pbem new --option): {chosen}")
     for s, entry in sorted(game.body.sides.items()):
         lines.append(f"{side_name(sc, s)} ({s}) plays with key {entry.fingerprint}")
     attachments = [
