@@ -57,7 +57,7 @@ def test_2_1_two_machines_play_arnhem_1944_by_email(tmp_path: Path) -> None:
     _subject, text, atts = read(a / "mail-invite-DE.eml")
     assert set(atts) == {"genesis.json", "scenario.json"}
     assert "10 turns of a day (17 September to 26 September 1944), the historic drops [17.3]" \
-        in text and "the Allied first on turn 1 [2.1]" in text
+        in text and "alternating activations, Allied initiative on turn 1 [2.1]." in text
     assert "Options chosen for this game (pbem new --option): morale=false, weather=historical" \
         in text
     ok(de_home, "join", b, "--key", "bob", "--invitation", a / "mail-invite-DE.eml")

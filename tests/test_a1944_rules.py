@@ -1167,3 +1167,12 @@ def test_7_5_morale_chosen_at_new_tests_a_holding_defender() -> None:
                                         "units": ["a", "b"]})
     res = RULES.resolve(sc, st, "AL", orders, FixedDice([5, 3, 3, 4, 4]))
     assert res.state.units["g"].steps == 1 and res.state.units["g"].hex != "0401"
+
+
+def test_14_1_the_games_choices_show_in_its_description() -> None:
+    sc = RULES.load_scenario(scenario_data([(A, "0102"), (G, "0606")]))
+    assert RULES.describe(sc, RULES.initial_state(sc, {})) == \
+        "turn 1 of 3 (clear), operations, AL to act"
+    st = RULES.initial_state(sc, {"weather": "random", "morale": True})
+    assert RULES.describe(sc, st) == \
+        "turn 1 of 3 (clear; random weather [14.2], morale [7.5]), operations, AL to act"

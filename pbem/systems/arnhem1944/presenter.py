@@ -369,9 +369,9 @@ class Arnhem1944Presenter(Presenter):
         drop = {"historic": "the historic drops [17.3]", "free": "free drops [17.4]"}[
             sc.options.drop]
         return (f"{sc.title} [{sc.rule}]: {sc.last_turn - sc.first_turn + 1} turns of a day "
-                f"({dates}), {drop}; alternating activations, the "
-                f"{_side(sc, sc.constants.first_initiative)} first on turn {sc.first_turn} "
-                "[2.1].")
+                f"({dates}), {drop}; alternating activations, "
+                f"{_side(sc, sc.constants.first_initiative)} initiative on turn "
+                f"{sc.first_turn} [2.1].")
 
     def subtitle(self, scenario: Any, state: JSON, step: int, mover: str | None) -> str:
         after = f" · after the {_side(scenario, mover)} move" if mover else ""

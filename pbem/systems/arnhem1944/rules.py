@@ -1732,7 +1732,13 @@ class Arnhem1944Rules(Ruleset[Scenario, State, Orders]):
     def describe(self, scenario: Scenario, state: State) -> str:
         if state.phase == "over":
             return f"game over: {state.outcome}"
-        return (f"turn {state.turn} of {scenario.last_turn} ({state.weather}), "
+        o = state.options
+        chosen = [w for w, on in (("random weather [14.2]", o.weather == "random"),
+                                  ("XXX Corps early [15.3]", o.xxx_corps_early),
+                                  ("simplified sequence [18.1]", o.simplified_sequence),
+                                  ("morale [7.5]", o.morale)) if on]
+        extra = f"; {', '.join(chosen)}" if chosen else ""
+        return (f"turn {state.turn} of {scenario.last_turn} ({state.weather}{extra}), "
                 f"{state.phase}, {state.to_act} to act")
 
     def describe_event(self, scenario: Scenario, event: JSON) -> str:
