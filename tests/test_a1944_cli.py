@@ -41,10 +41,47 @@ def test_2_1_text_orders_through_the_cli_and_verify(tmp_path: Path) -> None:
     # two passes in a row: turn 2 [2.2]; its initiative dice are keyed by the German reveal
     log = ok(a.run("log", a.dir)).out
     # 'to 0303' became the cheapest path (0203 1 MP, 0303 2 more: 3 of 1/1P's MP) [6.3]
-    assert "move 1/1P 0203 0303" in log and "1/1P moves 0203 - 0303 [6]" in log
-    assert "end of turn 1: both sides passed in a row [2.2]" in log
+    assert "1. 1/1P moves 0203 → 0303 [6]" in log and "1/1P moved 0104 → 0203 → 0303 [6]" in log
+    assert "End of turn 1: both sides passed in a row [2.2]" in log
     assert (a.dir / "map-0001.svg").exists()  # the map view drawn after every step
     status = ok(a.run("status", a.dir)).out
     assert "DE passes so that its reveal keys the dice before [2.1]" in status  # 4P drops [15.2]
     res = pbem("verify", a.dir, home=tmp_path / "stranger")
     assert res.code == 0, res.err
+
+
+def test_14_1_option_weather_random_at_new_rolls_the_weather_die(tmp_path: Path) -> None:
+    a = Player(tmp_path, "allied", "AL")
+    a.new_key()
+    ok(a.run("key", "new", "german"))
+    ok(a.run("new", "arnhem1944-historical", a.dir, "--player", "AL=allied",
+             "--player", "DE=german", "--game-id", GAME_ID, "--option", "weather=random"))
+    import base64
+    import json
+
+    envelope = json.loads((a.dir / "genesis.json").read_text(encoding="utf-8"))
+    body = json.loads(base64.b64decode(envelope["payload"]))
+    assert body["options"] == {"weather": "random"}  # signed with the genesis
+    turn0 = json.loads((a.dir / "turn-0000.json").read_text(encoding="utf-8"))
+    assert turn0["state"]["options"]["weather"] == "random"
+    ok(a.run("submit", "--yes", a.dir, _text(a, "pass\n"), "--key", "allied"))
+    ok(a.run("submit", "--yes", a.dir, _text(a, "pass\n"), "--key", "german"))
+    log = ok(a.run("log", a.dir)).out  # the German pass's dice: the Allies' seed is here
+    assert "Turn 2 weather: " in log and ", random weather [14.2])" in log  # not the track
+    res = pbem("verify", a.dir, home=tmp_path / "stranger")
+    assert res.code == 0, res.err
+
+
+def test_14_1_an_unknown_option_or_value_at_new_is_refused_and_nothing_written(
+        tmp_path: Path) -> None:
+    a = Player(tmp_path, "allied", "AL")
+    a.new_key()
+    ok(a.run("key", "new", "german"))
+    for option, words in (("fog=thick", "no option 'fog'"),
+                          ("weather=sunny", "[14.1] option weather is historical or random"),
+                          ("drop=free", "[17] the drop is the scenario's")):
+        res = a.run("new", "arnhem1944-historical", a.dir, "--player", "AL=allied",
+                    "--player", "DE=german", "--game-id", GAME_ID, "--option", option)
+        assert res.code == 2 and words in res.err and len(res.err.strip().splitlines()) == 1
+        assert not a.dir.exists()
+        assert not (a.home / "games").exists() or not any((a.home / "games").iterdir())

@@ -637,9 +637,15 @@ def test_text_orders_read_like_the_game() -> None:
     orders = RULES.load_orders(real, out)  # the document loads as orders
     assert orders.kind == "activation"
     lines = p.describe_orders(real, RULES.dump_orders(real, orders))
-    assert lines[0] == "DE: activate 9SS: 1/19 2/19 Werfer102 [3.2, 3.3]"
-    assert "  attack 1014 prepared with 1/19 2/19 support Werfer102" in lines
-    assert "  if vacated (hex 1014): advance 1/19 2" in lines
+    assert lines == [
+        "activates formation 9SS (9th SS-Panzer-Division Hohenstaufen): 1/19, 2/19, Werfer102 "
+        "[3.2]",
+        "1. 1/19 enters at 1301 → 1302 [15]",
+        "2. 2/19 moves to 1014 (Elst) [6]",
+        "3. prepared attack on 1014 (Elst) by 1/19, 2/19, supported by Werfer102 [7.1, 8.2]",
+        "4. if 1014 is vacated: advance up to 2 hexes into the vacated hex by 1/19 [7.6]",
+        "standing order: hold (step losses, no retreat) at 1406 [7.5]",
+    ]
     assert p.parse_text_orders(real, {"kind": "pass", "side": "AL"}, "AL", "pass") == {
         "kind": "pass", "side": "AL"}
     with pytest.raises(InputError, match="line 1"):
@@ -663,8 +669,52 @@ def test_events_are_told_with_their_case() -> None:
                  {"do": "attack", "target": "0401", "type": "N", "units": ["a", "b"]})
     res = RULES.resolve(sc, st, "AL", orders, FixedDice([5]))
     lines = RULES.presenter().narrate(sc, res.events)
-    assert lines[0].startswith("normal attack on 0401 by a b: 2:1, die 5, result 0/2 [7.4]")
-    assert any(line.startswith("g retreat from 0401") and "[7.6]" in line for line in lines)
+    # the activation first (the rules log it last) [3.3]; the combat with what followed it:
+    # 6 against 3 is 2:1, die 5 on the normal line: 0/2 [7.4]; g retreats two hexes [7.6]
+    assert lines[0] == "Allied general activation: a, b [3.3]"
+    assert lines[1].startswith("Normal attack [7.1] by a, b on g at 0401: 6 against 3: 2:1")
+    assert "→ 2:1, die 5 → 0/2 (attacker nothing; defender 2) [7.4]; g retreated 0401 → " in \
+        lines[1]
+    assert lines[1].endswith("; 0401 was vacated [7.6]") and len(lines) == 2
+
+
+def test_16_the_standing_is_told_after_a_turn_ends() -> None:
+    # a (2 steps) at 0302 on the north bank: 2 of the 4 steps of the bridgehead; the Germans
+    # hold both hexes of the bridge [16]
+    sc, st = game([(A, "0302"), (G, "0606")])
+    st = RULES.resolve(sc, st, "AL", pas(sc, "AL"), FixedDice([])).state
+    res = RULES.resolve(sc, st, "DE", pas(sc, "DE"), FixedDice([3, 5]))
+    p = RULES.presenter()
+    lines = p.narrate(sc, res.events, state=RULES.dump_state(sc, res.state))
+    assert lines[:2] == ["German passed [2.2]", "End of turn 1: both sides passed in a row [2.2]"]
+    assert "Turn 2 weather: cloudy (turn track [14.1]): drops allowed, 1 air mission [14.3]" \
+        in lines
+    assert "Turn 2 initiative: Allied 3, German 5; German acts first (ties to the Germans) " \
+        "[2.1]" in lines
+    assert lines[-1] == ("Victory stands at [16]: 2 Allied infantry steps over the Neder Rijn "
+                         "(4 make a secondary victory); 0 of 2 hexes of the Arnhem road bridge "
+                         "in Allied hands (both make a strategic victory)")
+    assert p.standing(sc, res.state) == lines[-1]
+    # no turn ended: no standing in the step's words
+    quiet = p.narrate(sc, [{"kind": "passed", "side": "AL"}], state=RULES.dump_state(sc, st))
+    assert quiet == ["Allied passed [2.2]"]
+
+
+def test_2_1_subtitle_and_about_say_turn_date_weather_and_who_acts() -> None:
+    sc, st = game([(A, "0302"), (G, "0606")])
+    p = RULES.presenter()
+    assert p.subtitle(sc, RULES.dump_state(sc, st), 3, "DE") == \
+        "Turn 1 of 3, 17 September, clear · Allied to act · step 3 · after the German move"
+    assert p.about(sc).startswith("tiny [test]: 3 turns of a day (17 September to 19 "
+                                  "September 1944), the historic drops [17.3]")
+    assert p.side_name(sc, "DE") == "German"
+
+
+def test_15_2_a_pass_where_a_drop_is_due_is_a_pass() -> None:
+    p = RULES.presenter()
+    sc, _st = game([(A, "0302"), (G, "0606")])
+    assert p.parse_text_orders(sc, {"kind": "drop", "side": "AL", "landings": []}, "AL",
+                               "pass") == {"kind": "pass", "side": "AL"}
 
 
 def test_bot_orders_are_legal_for_both_sides() -> None:
@@ -1050,3 +1100,94 @@ def test_3_text_orders_that_cannot_be_read_name_the_line_never_a_traceback() -> 
         with pytest.raises(InputError) as exc:
             p.parse_text_orders(None, skeleton, "AL", text)
         assert words in str(exc.value)
+
+
+# -- the game's choices at pbem new [14.1, 15.3, 18.1, 7.5] ------------------------------------------------
+
+
+def test_14_1_random_weather_chosen_at_new_rolls_the_weather_die() -> None:
+    sc = RULES.load_scenario(scenario_data([(A, "0102"), (G, "0606")]))  # historical by default
+    st = RULES.initial_state(sc, {"weather": "random"})
+    assert st.options.weather == "random" and st.weather == "clear"  # turn 1: the track's
+    st = RULES.resolve(sc, st, "AL", pas(sc, "AL"), FixedDice([])).state
+    # die 1: clear (the track says cloudy for turn 2) [14.2]; then AL 1 against DE 2
+    res = RULES.resolve(sc, st, "DE", pas(sc, "DE"), FixedDice([1, 1, 2]))
+    assert res.state.weather == "clear" and res.state.initiative == "DE"
+    assert {"kind": "weather", "turn": 2, "weather": "clear", "die": 1} in res.events
+    # the scenario's own choice: the track's weather, no die (the first two dice are initiative)
+    st = RULES.initial_state(sc, {})
+    st = RULES.resolve(sc, st, "AL", pas(sc, "AL"), FixedDice([])).state
+    res = RULES.resolve(sc, st, "DE", pas(sc, "DE"), FixedDice([1, 2]))
+    assert res.state.weather == "cloudy" and res.state.initiative == "DE"
+    assert {"kind": "weather", "turn": 2, "weather": "cloudy"} in res.events
+
+
+def test_14_1_the_choices_are_kept_in_the_state_and_the_scenario_gives_the_defaults() -> None:
+    sc = RULES.load_scenario(scenario_data([(A, "0102"), (G, "0606")], weather="random",
+                                           morale=True))
+    st = RULES.initial_state(sc, {"morale": False})
+    dumped = RULES.dump_state(sc, st)
+    assert dumped["options"] == {"weather": "random", "xxx_corps_early": False,
+                                 "simplified_sequence": False, "morale": False}
+    assert RULES.load_state(sc, dumped) == st
+
+
+@pytest.mark.parametrize(("given", "words"), [
+    ({"fog": True}, "arnhem1944 has no option 'fog' (options: weather, xxx_corps_early, "
+                    "simplified_sequence, morale; and chain_length)"),
+    ({"weather": "sunny"}, "[14.1] option weather is historical or random, not 'sunny'"),
+    ({"morale": 1}, "[7.5] option morale is true or false, not 1"),
+    ({"simplified_sequence": "yes"}, "[18.1] option simplified_sequence is true or false, "
+                                     "not 'yes'"),
+    ({"xxx_corps_early": "historical"}, "[15.3] option xxx_corps_early is true or false"),
+    ({"drop": "free"}, "[17] the drop is the scenario's (historic)"),
+])
+def test_14_1_an_unknown_option_or_value_is_refused_naming_the_allowed(
+        given: dict[str, Any], words: str) -> None:
+    sc = RULES.load_scenario(scenario_data([(A, "0102"), (G, "0606")]))
+    with pytest.raises(InputError) as exc:
+        RULES.initial_state(sc, given)
+    assert words in str(exc.value) and "\n" not in str(exc.value)
+
+
+def test_15_3_xxx_corps_early_chosen_at_new_enters_a_turn_sooner() -> None:
+    x = unit("x", "AL", "GA", mp=6)
+    units = [(A, "0102"), (x, None), (G, "0601")]
+    data = scenario_data(units, reinforcements=[{"unit": "x", "turn": 2, "hex": "0306"}])
+    sc = RULES.load_scenario(data)
+    enter = act(sc, "AL", ["x"], {"do": "enter", "unit": "x", "path": ["0306"]})
+    late = RULES.initial_state(sc, {})
+    bad = RULES.validate(sc, late, "AL", enter)
+    assert rules_of(bad) == ["15"] and "not due to enter" in str(bad[0])
+    early = RULES.initial_state(sc, {"xxx_corps_early": True})
+    assert RULES.validate(sc, early, "AL", enter) == []  # turn 2 - 1 [15.3 optional]
+
+
+def test_18_1_simplified_sequence_chosen_at_new_or_refused_over_the_scenario() -> None:
+    units = [(A, "0302"), (G, "0401")]
+    sc = RULES.load_scenario(scenario_data(units))
+    st = RULES.initial_state(sc, {"simplified_sequence": True})
+    assert [(d.side, d.kind) for d in RULES.pending(sc, st)] == [("AL", "player-turn")]
+    sc2 = RULES.load_scenario(scenario_data(units, simplified=True))
+    st2 = RULES.initial_state(sc2, {"simplified_sequence": False})
+    assert [(d.side, d.kind) for d in RULES.pending(sc2, st2)] == [("AL", "activation")]
+
+
+def test_7_5_morale_chosen_at_new_tests_a_holding_defender() -> None:
+    # as test_7_5_morale_a_holding_defender_tests_each_hex, the option given at new instead
+    sc = RULES.load_scenario(scenario_data([(A, "0302"), (B, "0402"), (G, "0401")]))
+    st = RULES.initial_state(sc, {"morale": True})
+    st.standing["DE"] = Standing(defence="hold")
+    orders = act(sc, "AL", ["a", "b"], {"do": "attack", "target": "0401", "type": "N",
+                                        "units": ["a", "b"]})
+    res = RULES.resolve(sc, st, "AL", orders, FixedDice([5, 3, 3, 4, 4]))
+    assert res.state.units["g"].steps == 1 and res.state.units["g"].hex != "0401"
+
+
+def test_14_1_the_games_choices_show_in_its_description() -> None:
+    sc = RULES.load_scenario(scenario_data([(A, "0102"), (G, "0606")]))
+    assert RULES.describe(sc, RULES.initial_state(sc, {})) == \
+        "turn 1 of 3 (clear), operations, AL to act"
+    st = RULES.initial_state(sc, {"weather": "random", "morale": True})
+    assert RULES.describe(sc, st) == \
+        "turn 1 of 3 (clear; random weather [14.2], morale [7.5]), operations, AL to act"

@@ -61,6 +61,11 @@ class Presenter:
         after = f" · after {self.side_name(scenario, mover)}'s move" if mover else ""
         return f"step {step}{after}"
 
+    def standing(self, scenario: Any, state: JSON) -> str | None:
+        """Where a game stands for victory, in words, for the email of each move; None (the
+        default): the email shows the turn file's score as victory points."""
+        return None
+
     def game_turn(self, scenario: Any, state: JSON) -> int | None:
         """The game-turn a state is in (email subjects say ``T3``), if the system counts them."""
         return None
@@ -104,6 +109,9 @@ class Presenter:
         """The map with the hexes ``unit`` can reach shaded (``pbem reach --map``), or None for a
         system without a map or movement."""
         return None
+
+    zoc_case: str = ""
+    """The rule case of zones of control, cited in the legend of ``pbem render --zoc``."""
 
     def zones_of_control(self, scenario: Any, state: Any, side: str) -> list[Any] | None:
         """The hexes ``side``'s zones of control cover (``pbem render --zoc``), or None for a

@@ -4,7 +4,7 @@ A system's presenter builds a :class:`MapView` from its own scenario, state and 
 (:meth:`pbem.engine.presenter.Presenter.map_view`); :func:`pbem.render.svg.draw` turns it into SVG
 without knowing the system. The vocabulary is the hobby's, not one game's: hexes with a terrain
 kind, hexside features (``river``, ``stream``, ``canal``, ``ferry``, ``bridge``, ``rail-bridge``,
-``destroyed-bridge``, ``road``, ``trail``), roads and trails as routes, named places, reinforcement
+``destroyed-bridge``, ``road``, ``trail``), roads, trails and railways as routes, named places, reinforcement
 entry areas, counters with a NATO symbol, a size, a designation and their printed values, markers on
 counters, and marks for what the step did (moves, retreats, displacements, advances, combats,
 eliminations, placements), plus the lines of the side panel.
@@ -31,7 +31,7 @@ class SideView:
 @dataclass(frozen=True)
 class RouteView:
     kind: str
-    """``road`` or ``trail``."""
+    """``road``, ``trail`` or ``railway``."""
     hexes: tuple[Hex, ...]
     off_map: tuple[str, ...] = ()
     """``start`` and/or ``end``: the route leads off the map there."""
@@ -61,7 +61,8 @@ class CounterView:
     side: str
     symbol: str
     """NATO symbol: ``infantry``, ``armor``, ``mech``, ``recon``, ``airborne``, ``engineer``,
-    ``artillery``, ``sp-artillery``."""
+    ``artillery``, ``sp-artillery``; also ``glider``, ``airborne-artillery``, ``antitank`` and
+    ``hq`` (defined in a drawing only when a counter uses them)."""
     size: str
     """Unit size mark: ``I``, ``II``, ``III``, ``X``, ``XX``."""
     designation: str
@@ -179,6 +180,13 @@ class MapView:
     the board on each map, listed in the legend."""
     hexside_heading: str = ""
     """What the hexside marks are about, for the legend (e.g. "Bridges [12.17]")."""
+    stack_text: bool = True
+    """Whether a counter under another one in a stack shows its printed text and tags (True, as
+    for games where stacks are short-lived), or only its edge, which tells how many lie beneath
+    (False: games whose stacks of two or three are the rule, so the top counter stays legible)."""
+    names_clear_bridges: bool = False
+    """Whether a place name that would cover a bridge (names sit low in their hex, over the
+    hexside below) moves above its hex number instead (False: where earlier maps had them)."""
     north: str = "up"
     """Where north lies on the raw grid (columns across, rows down): ``"up"``, or ``"right"`` for
     a map numbered south to north in its first two digits (Arnhem), which is drawn turned a

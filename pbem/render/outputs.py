@@ -110,8 +110,9 @@ class StepView:
             if hexes is None:
                 raise InputError(f"the {self.game.ruleset.system} system has no zones of control")
             name = self.presenter.side_name(self.scenario, zoc)
+            case = f" [{self.presenter.zoc_case}]" if self.presenter.zoc_case else ""
             view = replace(view, shaded=tuple((h, "") for h in hexes),
-                           shaded_heading=f"zone of control of {name} units [6.0]")
+                           shaded_heading=f"zone of control of {name} units{case}")
         return draw(view, around=around, radius=radius, board=board)
 
     def board_svg(self) -> str:
@@ -182,6 +183,12 @@ def move_email(game: Any, step: int | None = None, *, template_dir: Path | None 
     sides = game.sides
     recipient = sides[(sides.index(sender) + 1) % len(sides)]
     narrative = presenter.narrate(sc, prev.events, prev.turn.get("rolls") or [], state=prev.turn["state"])
+    score = prev.score
+    standing = presenter.standing(sc, prev.turn["state"])
+    if standing is not None:  # the system tells its own victory standing, not points
+        score = {}
+        if standing not in narrative:  # before the closing line of dice, if any
+            narrative.insert(len(narrative) - (1 if prev.turn.get("rolls") else 0), standing)
     orders = presenter.describe_move(sc, msg.body.orders)
     kind = msg.body.orders.get("kind") if isinstance(msg.body.orders, dict) else None
     if kind == "acknowledge":
@@ -210,7 +217,7 @@ def move_email(game: Any, step: int | None = None, *, template_dir: Path | None 
     return draft_email(
         game_id=game.id, scenario=sc, step=step, sender_side=sender, recipient_side=recipient,
         narrative=narrative, orders=orders, next_action=next_action, attachments=attachments,
-        template_dir=template_dir, game_turn=presenter.game_turn(sc, prev.turn["state"]), score=prev.score,
+        template_dir=template_dir, game_turn=presenter.game_turn(sc, prev.turn["state"]), score=score,
         sender_address=_address(game, sender), recipient_address=_address(game, recipient),
         subject_tail=tail, game_label=sc.id,
     )
@@ -234,6 +241,10 @@ def invitation_email(game: Any, side: str, *, template_dir: Path | None = None) 
     hosts = [s for s in game.sides if s != side and game.commitment(s) is not None]
     sender = hosts[0] if hosts else next(s for s in game.sides if s != side)
     lines = [presenter.about(sc)]
+    if game.body.options:  # the choices made at pbem new, signed in the genesis
+        chosen = ", ".join(f"{k}={str(v).lower() if isinstance(v, bool) else v}"
+                           for k, v in sorted(game.body.options.items()))
+        lines.append(f"Options chosen for this game (pbem new --option): {chosen}")
     for s, entry in sorted(game.body.sides.items()):
         lines.append(f"{side_name(sc, s)} ({s}) plays with key {entry.fingerprint}")
     attachments = [

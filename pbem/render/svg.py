@@ -71,6 +71,8 @@ DEFAULT_COLORS: dict[str, str] = {
     "terrain-rough": "#b0916a",
     "terrain-city": "#b9a596",
     "terrain-lake": "#8fc0ea",
+    "terrain-polder": "#dcebb8",
+    "terrain-marsh": "#b9d6c4",
     "terrain-unknown": "#e0e0e0",
     # pattern ink on top of the fills
     "ink-grove": "#6f9a4c",
@@ -81,6 +83,8 @@ DEFAULT_COLORS: dict[str, str] = {
     "ink-city": "#3e3028",
     "ink-mixed": "#9da86a",
     "ink-lake": "#4f8fc8",
+    "ink-polder": "#7eaed3",
+    "ink-marsh": "#2f6f6a",
     # hexsides
     "river": "#1e5fc4",
     "stream": "#3f8fe6",
@@ -88,6 +92,8 @@ DEFAULT_COLORS: dict[str, str] = {
     "ferry": "#1e5fc4",
     "road": "#b5352a",
     "trail": "#7b5535",
+    "railway": "#262626",
+    "railway-tie": "#ffffff",
     "bridge": "#2b2b2b",
     "bridge-deck": "#f2f2f2",
     "destroyed": "#d01010",
@@ -110,15 +116,17 @@ DEFAULT_COLORS: dict[str, str] = {
 """Colour of every drawn thing; pass ``colors={...}`` to override any of them. A side's counter
 colour comes from the scenario (``sides[].colour``) unless ``colors["side-<ID>"]`` overrides it."""
 
-TERRAIN_ORDER = ("clear", "mixed", "grove", "town", "broken", "woods", "rough", "city", "lake")
+TERRAIN_ORDER = ("clear", "mixed", "grove", "town", "broken", "woods", "rough", "city", "lake",
+                 "polder", "marsh")
 WATER_KINDS = ("river", "stream", "canal")
 HEXSIDE_ORDER = (
-    "river", "stream", "canal", "road", "trail", "bridge", "rail-bridge", "ferry", "destroyed-bridge"
+    "river", "stream", "canal", "road", "trail", "railway", "bridge", "rail-bridge", "ferry",
+    "destroyed-bridge"
 )
 NATO_TYPES = (
     "armor", "mech", "recon", "infantry", "airborne", "engineer", "artillery", "sp-artillery"
 )
-EXTRA_NATO_TYPES = ("glider", "airborne-artillery")
+EXTRA_NATO_TYPES = ("glider", "airborne-artillery", "antitank", "hq")
 """Symbols defined (and listed in the legend) only on maps that show such a counter, so maps of
 games without them stay byte for byte as they were."""
 
@@ -257,7 +265,7 @@ class _Renderer:
         return ordered + sorted(used - set(TERRAIN_ORDER))
 
     def _hexside_kinds(self) -> list[str]:
-        used: set[str] = set()
+        used: set[str] = {r.kind for r in self.v.routes}  # every route kind has a legend line
         for kinds in self.v.hexsides.values():
             used |= kinds
         ordered = [k for k in HEXSIDE_ORDER if k in used]
@@ -423,6 +431,19 @@ class _Renderer:
             "city": [dwg.rect(insert=(_n(x * t), _n(y * t)), size=(_n(0.2 * t), _n(0.16 * t)))
                      for x, y in ((0.05, 0.05), (0.55, 0.25), (0.25, 0.6), (0.75, 0.75))],
             "mixed": [dwg.circle(center=(_n(0.5 * t), _n(0.5 * t)), r=_n(0.04 * t))],
+            # polder: flat grass cut by straight drainage ditches (short, so that hex numbers
+            # stay legible)
+            "polder": [dwg.path(d=f"M{_n(0.05 * t)},{_n(0.3 * t)} h{_n(0.3 * t)} "
+                                  f"M{_n(0.55 * t)},{_n(0.8 * t)} h{_n(0.3 * t)}",
+                                fill="none", stroke_width=_n(0.025 * t))],
+            # marsh: tufts of reeds over standing water
+            "marsh": [dwg.path(d="".join(
+                f"M{_n(x * t)},{_n(y * t)} l{_n(-0.06 * t)},{_n(-0.12 * t)} "
+                f"M{_n(x * t)},{_n(y * t)} v{_n(-0.14 * t)} "
+                f"M{_n(x * t)},{_n(y * t)} l{_n(0.06 * t)},{_n(-0.12 * t)} "
+                f"M{_n((x - 0.1) * t)},{_n(y * t)} h{_n(0.2 * t)} "
+                for x, y in ((0.25, 0.35), (0.72, 0.85))),
+                fill="none", stroke_width=_n(0.025 * t))],
             "lake": [dwg.path(d=f"M{_n(0.1 * t)},{_n(0.3 * t)} q{_n(0.1 * t)},{_n(-0.08 * t)} "
                                 f"{_n(0.2 * t)},0 M{_n(0.55 * t)},{_n(0.75 * t)} "
                                 f"q{_n(0.1 * t)},{_n(-0.08 * t)} {_n(0.2 * t)},0",
@@ -475,6 +496,14 @@ class _Renderer:
             "engineer": [eng],
             "glider": [*cross(), dwg.line(start=(_n(x0), _n(0.3 * h)), end=(_n(x1), _n(0.3 * h)))],
             "airborne-artillery": [dot(), chute],
+            # anti-tank: an inverted V from the lower corners to the top edge's middle
+            "antitank": [dwg.path(d=f"M{_n(x0)},{_n(y1)} L0,{_n(y0)} L{_n(x1)},{_n(y1)}",
+                                  fill="none")],
+            # headquarters: the staff down from the frame's left side, and the letters
+            "hq": [dwg.line(start=(_n(x0), _n(y1)), end=(_n(x0), _n(y1 + 0.45 * h))),
+                   dwg.text("HQ", insert=(0, _n(0.3 * h)), stroke="none",
+                            style=f"font-size:{_n(0.78 * h)}px;font-weight:bold;"
+                                  "text-anchor:middle")],
         }
         for kind in self._nato_kinds() if symbols else ():
             g = dwg.g(id=f"nato-{kind}", stroke_width=sw)
@@ -590,7 +619,7 @@ class _Renderer:
         s = self.s
         g = dwg.g(id="routes", fill="none", stroke_linecap="round", stroke_linejoin="round")
         destroyed = {side for side, f in self.v.hexsides.items() if "destroyed-bridge" in f}
-        for kind in ("trail", "road"):
+        for kind in ("railway", "trail", "road"):
             d: list[str] = []
             for route in self.v.routes:
                 if route.kind != kind:
@@ -610,7 +639,15 @@ class _Renderer:
                         pts.append(self._off_map_point(run[-1]))
                     if len(pts) >= 2:
                         d.append("M" + "L".join(f"{_n(x)},{_n(y)}" for x, y in pts))
-            if d:
+            if d and kind == "railway":
+                # a dark line with white ties: a railway, whatever the colours of the roads
+                g.add(dwg.path(d="".join(d), stroke=self.col["railway"],
+                               stroke_width=_n(0.11 * s), id="hs-railway"))
+                g.add(dwg.path(d="".join(d), stroke=self.col["railway-tie"],
+                               stroke_width=_n(0.05 * s), stroke_linecap="butt",
+                               stroke_dasharray=f"{_n(0.12 * s)},{_n(0.12 * s)}",
+                               id="hs-railway-ties"))
+            elif d:
                 attrs: dict[str, str] = {}
                 if kind == "trail":
                     attrs["stroke_dasharray"] = f"{_n(0.18 * s)},{_n(0.1 * s)}"
@@ -639,12 +676,9 @@ class _Renderer:
         m = self.v
         for a, b in self._sides_of(["bridge", "rail-bridge", "destroyed-bridge", "road", "trail"]):
             feats = m.features(a, b)
-            water = feats & set(WATER_KINDS)
-            is_bridge = "bridge" in feats or "rail-bridge" in feats or (
-                bool(feats & {"road", "trail"}) and bool(water) and "ferry" not in feats)
-            destroyed = "destroyed-bridge" in feats
-            if not (is_bridge or destroyed):
+            if not _is_bridge(feats):
                 continue
+            destroyed = "destroyed-bridge" in feats
             (ax, ay), (bx, by) = self.c(a), self.c(b)
             mx, my = (ax + bx) / 2, (ay + by) / 2
             ang = math.degrees(math.atan2(by - ay, bx - ax))
@@ -745,10 +779,38 @@ class _Renderer:
             if h not in self.visible_set:
                 continue
             x, y = self.c(h)
-            pos = (_n(x), _n(y + 0.82 * s))
+            pos = (_n(x), _n(y + self._place_dy(x, y, p.name)))
             g.add(dwg.text(p.name, insert=pos, class_="ph"))
             g.add(dwg.text(p.name, insert=pos, class_="pn"))
         layer.add(g)
+
+    def _place_dy(self, x: float, y: float, name: str) -> float:
+        """Where a place name sits below its hex centre: low in the hex, over the hexside below
+        it, unless a bridge is there (a bridge is what a player looks for); then above the hex
+        number, if no bridge is there either."""
+        s = self.s
+        half = 0.3 * s * 0.58 * len(name) / 2 + 0.25 * s  # the text, and half a bridge deck
+        bridges = self._bridge_points()
+
+        def covers(dy: float) -> bool:  # the text spans 0.3 hex above its baseline
+            return any(abs(bx - x) <= half and dy - 0.45 * s <= by - y <= dy + 0.15 * s
+                       for bx, by in bridges)
+
+        if not self.v.names_clear_bridges:
+            return 0.82 * s
+        for dy in (0.82 * s, -0.92 * s):
+            if not covers(dy):
+                return dy
+        return 0.82 * s
+
+    def _bridge_points(self) -> list[tuple[float, float]]:
+        """The middle of every bridge drawn (:meth:`_bridges`)."""
+        out = []
+        for a, b in self._sides_of(["bridge", "rail-bridge", "destroyed-bridge", "road", "trail"]):
+            if _is_bridge(self.v.features(a, b)):
+                (ax, ay), (bx, by) = self.c(a), self.c(b)
+                out.append(((ax + bx) / 2, (ay + by) / 2))
+        return out
 
     # -- units ------------------------------------------------------------------------------------
     def _units(self, dwg: svgwrite.Drawing, layer: Group) -> None:
@@ -757,13 +819,15 @@ class _Renderer:
             if c.hex in self.visible_set:
                 by_hex.setdefault(c.hex, []).append(c)
         for h in sorted(by_hex):
-            for k, c in enumerate(by_hex[h]):
-                marks = [(text, self.col[key]) for text, key in c.markers]
-                off = 0.14 * self.cs * k  # a stack (only ever transient) fans out
-                layer.add(self._counter(dwg, c, h, off, marks))
+            stack = by_hex[h]
+            for k, c in enumerate(stack):
+                shown = self.v.stack_text or k == len(stack) - 1
+                marks = [(text, self.col[key]) for text, key in c.markers] if shown else []
+                off = 0.14 * self.cs * k  # a stack fans out
+                layer.add(self._counter(dwg, c, h, off, marks, legible=shown))
 
     def _counter(self, dwg: svgwrite.Drawing, u: CounterView, h: Hex, off: float,
-                 marks: list[tuple[str, str]]) -> Group:
+                 marks: list[tuple[str, str]], *, legible: bool = True) -> Group:
         cs = self.cs
         x, y = self.c(h)
         fill = self.side_colour.get(u.side, "#888888")
@@ -777,9 +841,11 @@ class _Renderer:
         g.add(dwg.rect(insert=(_n(-cs / 2), _n(-cs / 2)), size=(_n(cs), _n(cs)),
                        rx=_n(0.07 * cs), fill=fill, stroke="#000000",
                        stroke_width=_n(0.035 * cs)))
+        g["data-values"] = u.values
+        if not legible:  # under another counter: its edge only
+            return g
         g.add(dwg.text(u.size, insert=(0, _n(-0.39 * cs)), class_="mk", fill=ink))
         g.add(dwg.use(f"#nato-{u.symbol}", x=0, y=_n(-0.2 * cs), stroke=ink, fill=ink))
-        g["data-values"] = u.values
         if len(u.value_lines) > 1:
             # two lines of values (artillery: barrage-FPF-range over defense-move) [2.31]
             g.add(dwg.text(u.designation, insert=(0, _n(0.13 * cs)), class_="cd", fill=ink,
@@ -1054,7 +1120,13 @@ class _Renderer:
         for kind in hs_kinds:
             y += row
             colour = self.col.get(kind, self.col["bridge"])
-            if kind in ("road", "trail"):
+            if kind == "railway":
+                g.add(dwg.line(start=(_n(x), _n(y)), end=(_n(x + 0.9 * s), _n(y)), stroke=colour,
+                               stroke_width=_n(0.11 * s)))
+                g.add(dwg.line(start=(_n(x), _n(y)), end=(_n(x + 0.9 * s), _n(y)),
+                               stroke=self.col["railway-tie"], stroke_width=_n(0.05 * s),
+                               stroke_dasharray=f"{_n(0.12 * s)},{_n(0.12 * s)}"))
+            elif kind in ("road", "trail"):
                 extra = {"stroke_dasharray": f"{_n(0.18 * s)},{_n(0.1 * s)}"} if kind == "trail" \
                     else {}
                 g.add(dwg.line(start=(_n(x), _n(y)), end=(_n(x + 0.9 * s), _n(y)), stroke=colour,
@@ -1169,6 +1241,14 @@ class _Renderer:
         box["height"] = _n(bottom - top)
         dwg.add(g)
         return bottom
+
+
+def _is_bridge(feats: frozenset[str]) -> bool:
+    """A hexside drawn as a bridge: a bridge (standing or destroyed), or a road or trail over
+    water where no ferry is."""
+    water = feats & set(WATER_KINDS)
+    return bool(feats & {"bridge", "rail-bridge", "destroyed-bridge"}) or (
+        bool(feats & {"road", "trail"}) and bool(water) and "ferry" not in feats)
 
 
 def draw(

@@ -6,8 +6,8 @@ XXX Corps entry hex [15.1, 15.3], what the step did (moves, combats with odds, d
 [7.4], retreats and advances [7.6], eliminations, landings and entries [15]) and the crossings
 blown or saved [12.2].
 
-Symbols: the renderer's NATO set has no anti-tank or HQ symbol; anti-tank units are drawn as
-armour, HQs as infantry of size XX, parachute infantry as airborne."""
+Symbols: anti-tank units with the anti-tank symbol, HQs with the HQ symbol and size XX, parachute
+infantry as airborne; railways are routes of their own kind, drawn under the roads."""
 
 from __future__ import annotations
 
@@ -48,12 +48,14 @@ MARKER_LEGEND = (("ACT", "marker-advanced", "activated this turn [3.1]"),
 
 def _symbol(c: Counter) -> tuple[str, str]:
     if c.kind == "hq":
-        return "infantry", "XX"
+        return "hq", "XX"
     if c.kind == "engineer":
         return "engineer", "II"
     if c.kind == "artillery":
         return ("sp-artillery" if c.mobility in ("mechanized", "tracked") else "artillery"), "II"
-    if c.arm in ("armour", "antitank"):
+    if c.arm == "antitank":
+        return "antitank", "II"
+    if c.arm == "armour":
         return "armor", "II"
     if c.arm == "recce":
         return "recon", "II"
@@ -149,7 +151,7 @@ def map_view(sc: Scenario, state: State | Mapping[str, Any], events: Sequence[An
                    "game-end"):
             from pbem.systems.arnhem1944.presenter import event_text
 
-            notes.append(PanelRow(event_text(ev), "", f"event-{i}"))
+            notes.append(PanelRow(event_text(ev, sc), "", f"event-{i}"))
     for uid, u in sorted(st.units.items()):
         if not u.alive and not any(isinstance(x, EliminatedMark) and x.unit == uid
                                    for x in marks_):
@@ -160,6 +162,13 @@ def map_view(sc: Scenario, state: State | Mapping[str, Any], events: Sequence[An
         for key in sorted(st.tried))
     status = (f"Turn {st.turn} of {sc.last_turn} · {st.weather} · initiative "
               f"{names.get(st.initiative, st.initiative)}")
+    standing: tuple[str, ...] = ()
+    if score:  # the score is no victory points: say what it counts [16]
+        v = sc.victory
+        held = sum(1 for h in v.bridge_hexes if st.bridge.get(h) == "AL")
+        standing = (f"Victory [16]: {score.get('AL', 0)} Allied infantry steps over the "
+                    f"{v.river} ({v.bridgehead_steps} needed) · {held} of "
+                    f"{len(v.bridge_hexes)} Arnhem bridge hexes Allied",)
     return MapView(
         scenario_id=sc.id,
         title=sc.title,
@@ -171,8 +180,9 @@ def map_view(sc: Scenario, state: State | Mapping[str, Any], events: Sequence[An
         sides=tuple(SideView(s["id"], s.get("name", s["id"]), s.get("colour", "#808080"))
                     for s in sc.sides),
         terrain_kinds=frozenset(set(m.terrain) | {m.default_terrain}),
-        routes=tuple(RouteView(r.kind, tuple(Hex.parse(x) for x in r.hexes), tuple(r.off_map))
-                     for r in m.routes),
+        routes=tuple(RouteView(kind, tuple(Hex.parse(x) for x in hexes), tuple(off))
+                     for kind, hexes, off in [*((r.kind, r.hexes, r.off_map) for r in m.railways),
+                                              *((r.kind, r.hexes, r.off_map) for r in m.routes)]),
         places=tuple(PlaceView(Hex.parse(p.hex), p.name) for p in m.places),
         entries=tuple(entries),
         entry_heading="Reinforcement entry [15.1, 15.3]",
@@ -180,9 +190,10 @@ def map_view(sc: Scenario, state: State | Mapping[str, Any], events: Sequence[An
         marks=tuple(marks_),
         eliminated=tuple(eliminated),
         notes=tuple(notes),
-        score=(tuple((names.get(k, k), v) for k, v in sorted(score.items()))
-               if score else None),
-        header_lines=(status, *header_lines),
+        score=None,
+        header_lines=(*standing, status if not subtitle else
+                      f"initiative {names.get(st.initiative, st.initiative)} [2.1]",
+                      *header_lines),
         viewer=names.get(side, side) if side is not None else None,
         viewer_id=side,
         value_legend=("values: CF-rating-MP (a armour, t antitank) and steps,",
@@ -190,6 +201,8 @@ def map_view(sc: Scenario, state: State | Mapping[str, Any], events: Sequence[An
         step_legend=STEP_LEGEND,
         marker_legend=MARKER_LEGEND,
         north=m.north,
+        names_clear_bridges=True,  # "Arnhem" would cover the Arnhem road bridge [16]
+        stack_text=False,  # up to six steps a hex [5]: stacks of two or three are the rule
         hexside_marks=hexside_marks,
         hexside_heading="Crossings tried by the Germans [12.2]",
     )

@@ -283,14 +283,50 @@ class WeatherEffect(Strict):
     air_missions: int = Field(ge=0)
 
 
-class Options(Strict):
-    """The Allied player's choices before play [14.1, 17], and the optional rules."""
+class Choices(Strict):
+    """What the players choose for one game [2, 14.1, 17]: the weather and the optional rules.
+    A scenario's ``options`` give the defaults; ``pbem new ... --option weather=random`` (checked
+    by :func:`choose`) overrides them, and the game's choices are kept in its state, so that they
+    are signed with the genesis and replayed alike by every pbem."""
 
-    drop: Literal["historic", "free"] = Field(description="[17.3] historic, [17.4] free para drop")
     weather: Literal["historical", "random"] = Field(description="[14.1] turn track or 1d6 [14.2]")
     xxx_corps_early: bool = Field(False, description="[15.3] XXX Corps arrives one turn earlier")
     simplified_sequence: bool = Field(False, description="[18.1]")
     morale: bool = Field(False, description="[7.5] morale checks (errata)")
+
+
+class Options(Choices):
+    """The scenario's options: the drop it plays [17.3, 17.4] (one scenario file each) and the
+    default choices of a game."""
+
+    drop: Literal["historic", "free"] = Field(description="[17.3] historic, [17.4] free para drop")
+
+
+CHOICE_CASES = {"weather": "14.1", "xxx_corps_early": "15.3", "simplified_sequence": "18.1",
+                "morale": "7.5"}
+"""Each choice at ``pbem new`` with the case that offers it."""
+
+
+def choose(options: Options, given: dict[str, object] | None) -> Choices:
+    """The game's choices: the scenario's ``options`` with the ``--option`` values ``given``
+    [14.1, 15.3, 18.1, 7.5]. An unknown name or a value not allowed is a one-line error naming
+    what is allowed (the drop is the scenario's: a file per drop [17])."""
+    out = {k: getattr(options, k) for k in CHOICE_CASES}
+    for name, value in (given or {}).items():
+        if name == "drop":
+            raise ValueError(f"[17] the drop is the scenario's ({options.drop}): play "
+                             "arnhem1944-historical or arnhem1944-free-drop")
+        case = CHOICE_CASES.get(name)
+        if case is None:
+            raise ValueError(f"arnhem1944 has no option {name!r} (options: "
+                             f"{', '.join(CHOICE_CASES)}; and chain_length)")
+        allowed: tuple[object, ...] = ("historical", "random") if name == "weather" else (
+            True, False)
+        if value not in allowed or isinstance(value, bool) != isinstance(allowed[0], bool):
+            words = " or ".join(str(a).lower() for a in allowed)
+            raise ValueError(f"[{case}] option {name} is {words}, not {value!r}")
+        out[name] = value
+    return Choices.model_validate(out)
 
 
 class Victory(Strict):

@@ -1,6 +1,13 @@
 """How a game of Vae Victis *Arnhem 1944* is shown: events and orders in words citing the cases,
 text orders that read like the game, and a sparring bot for both sides.
 
+Every move gets an email (``writes_mail``), as WestWall's: the subject names the turn
+(:meth:`Arnhem1944Presenter.game_turn`), the narrative tells the move it answers -- the activation
+first, each combat with its odds, columns, die and result in words and what followed it, the end of
+a turn with its weather and initiative, and where victory stands [16] (:func:`standing_text`,
+instead of the turn file's score, which counts no victory points) -- the orders follow in words
+with their cases, and the map attached is cropped round the action.
+
 Text orders, one per line (``#`` starts a comment):
 
 * ``pass`` -- no activation [2.2];
@@ -39,102 +46,355 @@ TYPES = {"mobile": "M", "normal": "N", "regular": "N", "prepared": "P", "m": "M"
 TYPE_WORDS = {"M": "mobile", "N": "normal", "P": "prepared"}
 
 
-def event_text(ev: JSON) -> str:
-    """One event in words, with its case."""
+MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August",
+          "September", "October", "November", "December")
+
+
+def _date(iso: str) -> str:
+    """``1944-09-17`` -> ``17 September``."""
+    y, m, d = iso.split("-")
+    return f"{int(d)} {MONTHS[int(m) - 1]}"
+
+
+def _side(sc: Any, side: Any) -> str:
+    """A side as players call it ("Allied", "German"), from the scenario's ``sides``."""
+    for s in getattr(sc, "sides", None) or []:
+        if isinstance(s, Mapping) and s.get("id") == side:
+            return str(s.get("name") or side)
+    return str(side)
+
+
+def _at(sc: Any, h: Any) -> str:
+    """A hex number with the place on it, if the map names one: ``1406 (Arnhem bridge)``."""
+    m = getattr(sc, "map", None)
+    if m is None or not isinstance(h, str):
+        return str(h)
+    from pbem.maps.hexmap import Hex
+
+    try:
+        name = m.place_name(Hex.parse(h))
+    except ValueError:
+        return h
+    return f"{h} ({name})" if name else h
+
+
+def _path(sc: Any, hexes: Sequence[str]) -> str:
+    if not hexes:
+        return ""
+    return " → ".join([*hexes[:-1], _at(sc, hexes[-1])])
+
+
+def _list(units: Sequence[str]) -> str:
+    return ", ".join(units)
+
+
+def _formation(sc: Any, fid: Any) -> str:
+    f = getattr(sc, "formation", {}).get(fid) if sc is not None else None
+    return f"{fid} ({f.name})" if f is not None else str(fid)
+
+
+def _result_words(result: str) -> str:
+    """``1r/2`` -> "attacker 1 (a step first), defender 2" [7.5]."""
+    try:
+        from pbem.systems.arnhem1944.tables import Result
+
+        r = Result.parse(result)
+    except ValueError:
+        return result
+    first = {0: "", 1: ", a step loss first", 2: ", two step losses first"}
+
+    def one(who: str, n: int, m: int) -> str:
+        return f"{who} {n}{first[m]}" if n else f"{who} nothing"
+
+    return f"{one('attacker', r.attacker, r.attacker_min)}; {one('defender', r.defender, r.defender_min)}"
+
+
+def event_text(ev: JSON, sc: Any = None) -> str:
+    """One event in words, with its case (``sc``, when given, names the sides, the formations
+    and the places)."""
     k = ev.get("kind")
     if k == "activated":
-        how = f"formation {ev['formation']}" if ev.get("formation") else "general"
-        return f"{ev['side']} activates ({how}): {' '.join(ev['units'])} [3.1]"
+        who = _side(sc, ev["side"])
+        if ev.get("mode") == "phase":
+            return f"{who} player-turn (simplified sequence): {_list(ev['units'])} [18.1]"
+        if ev.get("formation"):
+            return (f"{who} activation of formation {_formation(sc, ev['formation'])}: "
+                    f"{_list(ev['units'])} [3.2]")
+        return f"{who} general activation: {_list(ev['units'])} [3.3]"
     if k == "moved":
-        return f"{ev['unit']} moves {' - '.join(ev['path'])} [6]"
+        return f"{ev['unit']} moved {_path(sc, [ev['from'], *ev['path']])} [6]"
     if k == "entered":
-        return f"{ev['unit']} enters the map at {ev['hex']} [15]"
+        return f"{ev['unit']} entered the map at {_at(sc, ev['hex'])} [15]"
     if k == "ferried":
-        return f"the engineer ferries {ev['unit']} from {ev['from']} to {ev['to']} [12.1]"
+        return (f"the engineer ferried {ev['unit']} over the water from {ev['from']} to "
+                f"{_at(sc, ev['to'])} [12.1]")
     if k == "combat":
-        return (f"{TYPE_WORDS[ev['type']]} attack on {ev['target']} by {' '.join(ev['attackers'])}"
-                f": {ev['odds']}, die {ev['die']}, result {ev['result']} [7.4] ("
-                + "; ".join(ev.get("lines", [])) + ")")
+        by = _list(ev["attackers"])
+        if ev.get("support"):
+            by += f" with artillery {_list(ev['support'])} [8.2]"
+        if ev.get("air"):
+            by += " and air support [13]"
+        against = _list(ev.get("defenders", [])) or "the enemy"
+        if ev.get("defence_support"):
+            against += f" with defensive fire from {_list(ev['defence_support'])} [8.2]"
+        if ev.get("air_defence"):
+            against += " and air support [13]"
+        lines = "; ".join(ev.get("lines", []))
+        return (f"{TYPE_WORDS[ev['type']].capitalize()} attack [7.1] by {by} on {against} "
+                f"at {_at(sc, ev['target'])}: {lines + ' → ' if lines else ''}{ev['odds']}, "
+                f"die {ev['die']} → {ev['result']} ({_result_words(ev['result'])}) [7.4]")
     if k == "bombardment":
-        return (f"bombardment of {ev['target']} by {' '.join(ev['artillery'])}: {ev['odds']}, "
-                f"die {ev['die']}, result {ev['result']} [8.1]")
+        lines = "; ".join(ev.get("lines", []))
+        return (f"Bombardment of {_at(sc, ev['target'])} by {_list(ev['artillery'])}: "
+                f"{lines + ' → ' if lines else ''}{ev['odds']}, die {ev['die']} → "
+                f"{ev['result']} [8.1]")
     if k == "step-lost":
-        return f"{ev['unit']} loses a step ({ev['why']}), {ev['steps']} left [7.5]"
+        why = ev["why"]
+        cite = "" if "[" in why else " [7.5]"
+        left = f"{ev['steps']} left" if ev["steps"] else "none left"
+        return f"{ev['unit']} lost a step ({why}, {left}){cite}"
     if k == "eliminated":
-        return f"{ev['unit']} is eliminated{' ' + ev['why'] if ev.get('why') else ''} [7.5]"
+        where = f" at {_at(sc, ev['hex'])}" if ev.get("hex") else ""
+        why = ev.get("why")
+        return f"{ev['unit']} was eliminated{where}" + (f" {why}" if why else " [7.5]")
     if k == "retreated":
-        return f"{' '.join(ev['units'])} retreat from {ev['from']}: {' - '.join(ev['path'])} [7.6]"
+        if not ev["path"]:
+            return f"{_list(ev['units'])} could not retreat from {ev['from']} [7.6]"
+        return f"{_list(ev['units'])} retreated {_path(sc, [ev['from'], *ev['path']])} [7.6]"
     if k == "vacated":
-        return f"{ev['hex']} is vacated [7.6]"
+        return f"{ev['hex']} was vacated [7.6]"
     if k == "advanced":
-        return f"{ev['unit']} advances {' - '.join(ev['path'])} [7.6]"
+        return f"{ev['unit']} advanced {_path(sc, [ev['from'], *ev['path']])} [7.6]"
     if k == "no-advance":
-        return f"no advance for {' '.join(ev['units'])}: {ev['why']} [7.6]"
+        why = ev["why"]
+        return f"no advance for {_list(ev['units'])}: {why}" + ("" if "[" in why else " [7.6]")
     if k == "prepared":
-        return f"{ev['unit']} prepares a defensive position at {ev['hex']} [11]"
+        return f"{ev['unit']} prepared a defensive position at {_at(sc, ev['hex'])} [11]"
     if k in ("blown", "not-blown"):
-        word = "is blown" if k == "blown" else "survives"
+        word = "was blown" if k == "blown" else "survived"
         return f"the crossing {ev['crossing']} {word} (die {ev['die']}) [12.2]"
     if k == "skipped":
-        return f"action {ev['action']} not carried out: {ev['why']} [3.4]"
+        why = ev["why"]
+        return (f"action {ev['action']} of the orders was not carried out: {why}"
+                + ("" if "[" in why else " [3.4]"))
     if k == "passed":
-        return f"{ev['side']} passes{' (to reveal the dice)' if ev.get('owed') else ''} [2.2]"
+        who = _side(sc, ev["side"])
+        if ev.get("owed"):
+            return f"{who} passed, only to reveal the dice of the move before [2.1]"
+        return f"{who} passed [2.2]"
     if k == "turn-end-die":
         return (f"turn-end die {ev['die']}: the turn "
                 f"{'ends' if ev['ends'] else 'goes on'} [2.2]")
     if k == "turn-end":
-        return f"end of turn {ev['turn']}: {ev['why']}"
+        return f"End of turn {ev['turn']}: {ev['why']}"
     if k == "weather":
-        die = f" (die {ev['die']})" if "die" in ev else ""
-        return f"turn {ev['turn']} weather: {ev['weather']}{die} [14]"
+        how = f"die {ev['die']}, random weather [14.2]" if "die" in ev else "turn track [14.1]"
+        effect = ""
+        fx = getattr(sc, "weather_effects", {}).get(ev["weather"]) if sc is not None else None
+        if fx is not None:
+            effect = (f": {'drops allowed' if fx.drops else 'no drops'}, "
+                      f"{fx.air_missions} air mission{'s' if fx.air_missions != 1 else ''} [14.3]")
+        return f"Turn {ev['turn']} weather: {ev['weather']} ({how}){effect}"
     if k == "initiative":
-        return f"turn {ev['turn']} initiative: {ev['side']} {ev['rolls']} [2.1]"
+        rolls = ev["rolls"]
+        told = ", ".join(f"{_side(sc, s)} {d}" for s, d in sorted(rolls.items()))
+        return (f"Turn {ev['turn']} initiative: {told}; {_side(sc, ev['side'])} acts first "
+                "(ties to the Germans) [2.1]")
     if k == "supply-command":
-        return (f"turn {ev['turn']}: out of supply {', '.join(ev['out_of_supply']) or 'none'}; "
-                f"out of command {', '.join(ev['out_of_command']) or 'none'} [9, 10]")
+        return (f"Turn {ev['turn']} supply and command: out of supply "
+                f"{_list(ev['out_of_supply']) or 'none'}; out of command "
+                f"{_list(ev['out_of_command']) or 'none'} [9.1, 10.1]")
     if k == "dropped":
-        return f"{ev['unit']} lands at {ev['hex']} [15.2]"
+        return f"{ev['unit']} landed at {_at(sc, ev['hex'])} [15.2]"
     if k == "drop-waits":
         return f"{ev['group']} waits for a later turn [17.4]"
     if k == "game-end":
-        return f"the game ends after turn {ev['turn']}: {ev['outcome']} [16]"
+        return f"The game ends after turn {ev['turn']}: {OUTCOME_WORDS.get(ev['outcome'], ev['outcome'])} [16]"
     if k == "morale":
-        return (f"morale {ev['morale']} for {' '.join(ev['units'])}: dice {ev['rolls']}, "
+        rolls = ", ".join(f"{a}+{b}" for a, b in ev["rolls"]) or "none"
+        return (f"morale test (rating {ev['morale']}) for {_list(ev['units'])}: dice {rolls} → "
                 f"{ev['steps']} step losses and {ev['hexes']} hexes of retreat [7.5]")
     if k == "acknowledged":
-        return f"{ev['side']} acknowledges the result [16]"
+        return f"{_side(sc, ev['side'])} acknowledged the result [16]"
     return json.dumps(ev, sort_keys=True, ensure_ascii=False)
 
 
-def action_text(a: JSON) -> str:
-    """One action in the words of the text orders."""
-    cond = ""
-    if a.get("if"):
-        cond = f"if {parse_condition(a['if']).describe()}: "
+OUTCOME_WORDS = {"AL strategic": "Allied strategic victory, the Arnhem bridge in Allied hands",
+                 "AL secondary": "Allied secondary victory, a bridgehead over the Neder Rijn",
+                 "DE": "German victory"}
+
+AFTERMATH = frozenset({"step-lost", "eliminated", "retreated", "vacated", "advanced",
+                       "no-advance", "morale"})
+"""Events told in the sentence of the combat or bombardment they follow."""
+
+
+def narrate(sc: Any, events: Sequence[JSON], rolls: Sequence[Mapping[str, Any]] = (), *,
+            state: JSON = None) -> list[str]:
+    """A step's events as sentences: the activation first (the rules log it last), each combat
+    with what followed it (losses, retreats, advance) in one line, landings together, and after
+    the end of a turn where the game stands for victory [16]."""
+    evs = [e for e in events if isinstance(e, Mapping)]
+    lines: list[str] = []
+    first = [e for e in evs if e.get("kind") == "activated"]
+    lines += [event_text(e, sc) for e in first]
+    combat: int | None = None
+    landed: list[str] = []
+    ended = False
+    for ev in evs:
+        k = ev.get("kind")
+        if k == "activated":
+            continue
+        if k == "dropped":
+            landed.append(f"{ev['unit']} at {_at(sc, ev['hex'])}")
+            continue
+        if landed:
+            lines.append(f"Airborne landings: {'; '.join(landed)} [15.2]")
+            landed = []
+        text = event_text(ev, sc)
+        if k in AFTERMATH and combat is not None and not (
+                k == "step-lost" and "stacking" in str(ev.get("why"))):
+            lines[combat] += f"; {text}"
+            continue
+        combat = len(lines) if k in ("combat", "bombardment") else None
+        lines.append(text[0].upper() + text[1:] if text else text)
+        ended = ended or k in ("turn-end", "game-end")
+    if landed:
+        lines.append(f"Airborne landings: {'; '.join(landed)} [15.2]")
+    if ended and state is not None and sc is not None:
+        lines.append(standing_text(sc, state))
+    if rolls:
+        told = [f"{r.get('label', '?')}: {r.get('value', '?')}" for r in rolls]
+        lines.append(f"Dice rolled ({len(told)}): " + "; ".join(told)
+                     + " -- pbem verify re-derives every one")
+    return lines
+
+
+def standing_text(sc: Any, state: JSON) -> str:
+    """Where the game stands for victory [16]: the Allied infantry steps over the Neder Rijn
+    and the Arnhem bridge's hexes held."""
+    from pbem.systems.arnhem1944.rules import Game
+    from pbem.systems.arnhem1944.state import State
+
+    st = state if isinstance(state, State) else State.model_validate(state)
+    v = sc.victory
+    steps = Game(sc).bridgehead(st)
+    held = sum(1 for h in v.bridge_hexes if st.bridge.get(h) == "AL")
+    return (f"Victory stands at [16]: {steps} Allied infantry steps over the {v.river} "
+            f"({v.bridgehead_steps} make a secondary victory); {held} of "
+            f"{len(v.bridge_hexes)} hexes of the {v.bridge} in Allied hands (both make a "
+            "strategic victory)")
+
+
+def _condition(cond: Any) -> str:
+    if isinstance(cond, Mapping):
+        if cond.get("event") == "vacated" and set(cond) == {"event", "hex"}:
+            return f"if {cond['hex']} is vacated"
+        inner = cond.get("not")
+        if isinstance(inner, Mapping) and inner.get("event") == "vacated" and set(inner) == {
+                "event", "hex"}:
+            return f"unless {inner['hex']} is vacated"
+    return f"if {parse_condition(cond).describe()}"
+
+
+def action_text(a: JSON, sc: Any = None) -> str:
+    """One action of an activation in words, with its case."""
+    cond = f"{_condition(a['if'])}: " if a.get("if") else ""
     do = a["do"]
     if do == "move":
-        where = " ".join(a["path"]) if a.get("path") else f"to {a.get('to')}"
-        return f"{cond}move {a['unit']} {where}"
-    if do == "enter":
-        zone = f" zone {a['zone']}" if a.get("zone") else ""
-        return f"{cond}enter {a['unit']}{zone} {' '.join(a['path'])}"
-    if do == "attack":
-        sup = f" support {' '.join(a['support'])}" if a.get("support") else ""
-        extra = (" air" if a.get("air") else "") + (" hold" if a.get("hold") else "")
-        return (f"{cond}attack {a['target']} {TYPE_WORDS[a['type']]} with "
-                f"{' '.join(a['units'])}{sup}{extra}")
-    if do == "advance":
-        n = f" {a['hexes']}" if a.get("hexes") else ""
-        return f"{cond}advance {' '.join(a['units'])}{n}"
-    if do == "bombard":
-        return f"{cond}bombard {a['target']} with {' '.join(a['support'])}"
-    return f"{cond}prepare {' '.join(a['units'])}"
+        where = _path(sc, a["path"]) if a.get("path") else f"to {_at(sc, a.get('to'))}"
+        text = f"{a['unit']} moves {where} [6]"
+    elif do == "enter":
+        zone = f" by zone {a['zone']}" if a.get("zone") else ""
+        text = f"{a['unit']} enters{zone} at {_path(sc, a['path'])} [15]"
+    elif do == "attack":
+        text = (f"{TYPE_WORDS[a['type']]} attack on {_at(sc, a['target'])} by "
+                f"{_list(a['units'])}")
+        cases = ["7.1"]
+        if a.get("support"):
+            text += f", supported by {_list(a['support'])}"
+            cases.append("8.2")
+        if a.get("air"):
+            text += ", with air support"
+            cases.append("13")
+        if a.get("hold"):
+            text += ", the attackers holding whatever the result"
+        elif a.get("hold_if"):
+            text += f", the attackers holding {_condition(a['hold_if'])}"
+        if a.get("hold") or a.get("hold_if"):
+            cases.append("7.5")
+        text += f" [{', '.join(cases)}]"
+    elif do == "advance":
+        n = f" up to {a['hexes']} hexes" if a.get("hexes") else ""
+        text = f"advance{n} into the vacated hex by {_list(a['units'])} [7.6]"
+    elif do == "bombard":
+        text = f"bombardment of {_at(sc, a['target'])} by {_list(a['support'])} [8.1]"
+    else:
+        text = f"defensive position prepared by {_list(a['units'])} [11]"
+    return cond + text
+
+
+def standing_lines(st: Mapping[str, Any]) -> list[str]:
+    """A side's standing orders for the other side's activations, in words."""
+    out = []
+    if st.get("defence") == "hold":
+        out.append("when attacked, take every result as step losses, no retreat [7.5]")
+    elif st.get("defence") == "retreat":
+        out.append("when attacked, retreat rather than lose steps where the result allows "
+                   "[7.5]")
+    if st.get("hold"):
+        out.append(f"hold (step losses, no retreat) at {_list(st['hold'])} [7.5]")
+    if st.get("fire") is False:
+        out.append("no defensive artillery fire [8.2]")
+    if st.get("air") is False:
+        out.append("no air support in defence [13]")
+    if st.get("stacking"):
+        out.append(f"overstacked steps are lost first from {_list(st['stacking'])} [5]")
+    return out
 
 
 class Arnhem1944Presenter(Presenter):
     """Words, text orders, the map view and the sparring bot of Arnhem 1944."""
 
     has_map = True
+    writes_mail = True
+    zoc_case = "4.1, 4.2"
+
+    def side_name(self, scenario: Any, side: str) -> str:
+        return _side(scenario, side)
+
+    def about(self, scenario: Any) -> str:
+        sc = scenario
+        turns = sc.turns
+        dates = f"{_date(turns[0].date)} to {_date(turns[-1].date)} 1944" if turns else ""
+        drop = {"historic": "the historic drops [17.3]", "free": "free drops [17.4]"}[
+            sc.options.drop]
+        return (f"{sc.title} [{sc.rule}]: {sc.last_turn - sc.first_turn + 1} turns of a day "
+                f"({dates}), {drop}; alternating activations, "
+                f"{_side(sc, sc.constants.first_initiative)} initiative on turn "
+                f"{sc.first_turn} [2.1].")
+
+    def subtitle(self, scenario: Any, state: JSON, step: int, mover: str | None) -> str:
+        after = f" · after the {_side(scenario, mover)} move" if mover else ""
+        if not isinstance(state, Mapping):
+            return f"step {step}{after}"
+        t = state.get("turn")
+        if state.get("phase") in ("over", "ack"):
+            head = f"Game over after turn {t}"
+        else:
+            date = next((_date(x.date) for x in scenario.turns if x.turn == t), "")
+            nxt = _side(scenario, state.get("owed") or state.get("to_act"))
+            what = {"drop": "the Allied drop [15.2]"}.get(str(state.get("phase")),
+                                                          f"{nxt} to act")
+            head = (f"Turn {t} of {scenario.last_turn}, {date}, {state.get('weather')} · "
+                    f"{what}")
+        return f"{head} · step {step}{after}"
+
+    def standing(self, scenario: Any, state: JSON) -> str | None:
+        return standing_text(scenario, state)
+
+    def narrate(self, scenario: Any, events: Sequence[JSON],
+                rolls: Sequence[Mapping[str, Any]] = (), *, state: JSON = None) -> list[str]:
+        return narrate(scenario, events, rolls, state=state)
 
     def map_view(self, scenario: Any, state: JSON, events: Sequence[JSON], *, subtitle: str = "",
                  side: str | None = None, score: Mapping[str, int] | None = None,
@@ -150,25 +410,40 @@ class Arnhem1944Presenter(Presenter):
         return None
 
     def describe_orders(self, scenario: Any, orders: JSON) -> list[str]:
+        """The orders in words with their cases: what is activated, then each action in order,
+        then the standing orders for the other side's activations."""
         if not isinstance(orders, dict):
             return []
         kind = orders.get("kind")
-        side = orders.get("side")
+        sc = scenario
+        units = _list(orders.get("units", []))
+        lines: list[str]
         if kind == "activation":
-            how = (f"activate {orders.get('formation')}" if orders.get("mode") == "formation"
-                   else "activate")
-            lines = [f"{side}: {how}: {' '.join(orders.get('units', []))} [3.2, 3.3]"]
-            lines += [f"  {action_text(a)}" for a in orders.get("actions", [])]
+            if orders.get("mode") == "formation":
+                lines = [f"activates formation {_formation(sc, orders.get('formation'))}: "
+                         f"{units} [3.2]"]
+            elif orders.get("mode") == "phase":
+                lines = [f"plays its movement and combat phases with {units} [18.1]"]
+            else:
+                lines = [f"general activation of {units} [3.3]"]
+            lines += [f"{i}. {action_text(a, sc)}"
+                      for i, a in enumerate(orders.get("actions", []), 1)]
         elif kind == "drop":
-            lines = [f"{side}: drop [15.2]"]
-            lines += [f"  land {ln['unit']} {ln['hex']}" for ln in orders.get("landings", [])]
-            lines += [f"  dz {g} {h}" for g, h in orders.get("dz", {}).items()]
-            lines += [f"  wait {g}" for g in orders.get("wait", [])]
+            lines = ["drops its airborne reinforcements [15.2]:"]
+            lines += [f"{g} lands round a drop zone moved to {_at(sc, h)} [17.4]"
+                      for g, h in orders.get("dz", {}).items()]
+            lines += [f"{ln['unit']} lands at {_at(sc, ln['hex'])} [15.2]"
+                      for ln in orders.get("landings", [])]
+            lines += [f"{g} waits for a later turn [17.4]" for g in orders.get("wait", [])]
+        elif kind == "pass":
+            lines = ["passes [2.2]"]
+        elif kind == "acknowledge":
+            lines = ["acknowledges the end of the game [16]"]
         else:
-            lines = [f"{side}: {kind}"]
+            lines = [str(kind)]
         st = orders.get("standing")
-        if st:
-            lines.append(f"  standing orders: {json.dumps(st, sort_keys=True)} [7.5, 8.2]")
+        if isinstance(st, Mapping) and st:
+            lines += [f"standing order: {line}" for line in standing_lines(st)]
         return lines
 
     def zones_of_control(self, scenario: Any, state: Any, side: str) -> list[Any] | None:
@@ -290,10 +565,9 @@ class Arnhem1944Presenter(Presenter):
             verb = "activate"
         act: dict[str, Any] | None = None
         rest: list[str]
-        if verb == "pass":
-            out["kind"] = "pass"
-        elif verb == "acknowledge":
-            out["kind"] = "acknowledge"
+        if verb in ("pass", "acknowledge"):
+            out["kind"] = verb
+            out.pop("landings", None)  # a pass where a drop is due: the rules say so [2.1]
         elif verb == "activate":
             head, _, names = line[len("activate"):].partition(":")
             name = head.strip()

@@ -55,6 +55,11 @@ Readings of the text, beyond those of ``combat.py`` and ``artillery.py``:
 * [12.2] "a hex adjacent to the bridge": either hex of the hexside it spans; the Germans always
   try (a standing decision in their interest), the roll is made as the Allied unit enters and the
   move goes on unless its next hex crosses the blown crossing (then it stops there);
+* [14.1, 18] the weather (historical or random) and the optional rules are the players' choices
+  at ``pbem new`` (``--option weather=random``; the scenario's ``options`` are the defaults, the
+  drop is the scenario's [17]), kept in ``State.options``; with random weather the first turn
+  still has the turn track's weather (the game starts set up, the 1st Airborne landed [17.1]),
+  the die decides from turn 2;
 * [15.2, 17.3] a historic drop lands on its turn, or on the first later turn the weather allows;
   a drop is the Allied decision between the weather and the initiative;
 * [16] "in Allied hands": the last side to have a unit on the hex; the bridgehead counts the
@@ -81,7 +86,7 @@ from pbem.protocol.archive import one_line
 from pbem.systems.arnhem1944 import artillery as art_rules
 from pbem.systems.arnhem1944 import combat as cb
 from pbem.systems.arnhem1944.board import Board, side_key
-from pbem.systems.arnhem1944.model import ZONES, Counter, Scenario
+from pbem.systems.arnhem1944.model import ZONES, Counter, Scenario, choose
 from pbem.systems.arnhem1944.orders import (
     MODELS,
     Acknowledge,
@@ -194,11 +199,11 @@ class Game:
                 return r
         return None
 
-    def due_turn(self, uid: str) -> int | None:
+    def due_turn(self, st: State, uid: str) -> int | None:
         r = self.reinforcement(uid)
         if r is None:
             return None
-        if r.hex is not None and self.sc.options.xxx_corps_early:
+        if r.hex is not None and st.options.xxx_corps_early:
             return max(1, r.turn - 1)  # [15.3] optional
         return int(r.turn)
 
@@ -208,7 +213,7 @@ class Game:
             return False
         if u.hex is not None:
             return True
-        due = self.due_turn(uid)
+        due = self.due_turn(st, uid)
         return due is not None and due <= st.turn and not u.entered
 
     def ready(self, st: State, side: str) -> list[str]:
@@ -498,7 +503,7 @@ class _Run:
             elif not g.can_activate(st, uid):
                 self.violations.append(_v("15", f"{uid} is not on the map and not due to enter"))
         k = g.sc.constants
-        simplified = g.sc.options.simplified_sequence
+        simplified = st.options.simplified_sequence
         if (orders.mode == "phase") != simplified:
             self.violations.append(_v("18.1", "the simplified sequence plays whole player-turns "
                                               "(mode 'phase')" if simplified else
@@ -723,7 +728,7 @@ class _Run:
     def _entry_problems(self, uid: str, first: str, zone: str | None) -> None:
         g, st = self.g, self.st
         r = g.reinforcement(uid)
-        due = g.due_turn(uid)
+        due = g.due_turn(st, uid)
         if r is None or due is None:
             raise _Bad("15", f"{uid} is not a reinforcement that enters by land")
         if due > st.turn:
@@ -1017,7 +1022,7 @@ class _Run:
         stack's best morale turn it into a step loss, and the first failed test sends the rest
         back as retreat."""
         have = sum(self.st.units[x].steps for x in units)
-        if hold and self.g.sc.options.morale and not self.checking:
+        if hold and self.st.options.morale and not self.checking:
             morale = max(self.g.c(x).morale for x in units)
             first = min(minimum, number)
             rolls: list[tuple[int, int]] = []
@@ -1280,8 +1285,14 @@ class Arnhem1944Rules(Ruleset[Scenario, State, Orders]):
             raise InputError(f"arnhem1944 scenario: {one_line(exc)}") from None
 
     def scenario_summary(self, scenario: Scenario) -> str:
+        o = scenario.options
+        rules = [k for k in ("xxx_corps_early", "simplified_sequence", "morale")
+                 if getattr(o, k)]
         return (f"{scenario.id}: {len(scenario.counters)} units, turns "
-                f"{scenario.first_turn}-{scenario.last_turn}, {scenario.options.drop} drop")
+                f"{scenario.first_turn}-{scenario.last_turn}, {o.drop} drop, {o.weather} "
+                f"weather, optional rules: {', '.join(rules) or 'none'} (pbem new --option "
+                "weather=random|historical, xxx_corps_early=true, simplified_sequence=true, "
+                "morale=true)")
 
     def sides(self, scenario: Scenario) -> list[str]:
         return [s["id"] for s in scenario.sides]
@@ -1318,8 +1329,12 @@ class Arnhem1944Rules(Ruleset[Scenario, State, Orders]):
 
     # -- the start [17] ---------------------------------------------------------------------------
     def initial_state(self, scenario: Scenario, options: JSON) -> State:
-        if options not in (None, {}):
-            raise InputError("arnhem1944 takes its options from the scenario (options)")
+        if options is not None and not isinstance(options, dict):
+            raise InputError("arnhem1944 options must be an object")
+        try:
+            choices = choose(scenario.options, options)
+        except ValueError as exc:
+            raise InputError(str(exc)) from None
         g = self.game(scenario)
         units = {c.id: UnitState(steps=c.steps) for c in scenario.counters}
         board = Board(scenario.map, g.tec)
@@ -1336,7 +1351,7 @@ class Arnhem1944Rules(Ruleset[Scenario, State, Orders]):
             filled[h] = filled.get(h, 0) + (c.steps if c.counts_for_stacking else 0)
             units[p.unit] = UnitState(hex=h, steps=c.steps, entered=True,
                                       entry_turn=scenario.first_turn)
-        st = State(turn=scenario.first_turn, weather=scenario.turns[0].weather,
+        st = State(options=choices, turn=scenario.first_turn, weather=scenario.turns[0].weather,
                    initiative=scenario.constants.first_initiative,
                    to_act=scenario.constants.first_initiative, units=units,
                    bridge={h: "DE" for h in scenario.victory.bridge_hexes})
@@ -1360,7 +1375,7 @@ class Arnhem1944Rules(Ruleset[Scenario, State, Orders]):
             return [Decision("AL", "drop", f"Turn {t}: Allied airborne reinforcements [15.2]",
                              revealer="DE")]
         side = state.to_act
-        if scenario.options.simplified_sequence:
+        if state.options.simplified_sequence:
             return [Decision(side, "player-turn", f"Turn {t}: {side} movement and combat phases "
                              "[18.1]", revealer=other(side))]
         return [Decision(side, "activation", f"Turn {t}: {side} activates or passes [2.1, 3]",
@@ -1513,7 +1528,7 @@ class Arnhem1944Rules(Ruleset[Scenario, State, Orders]):
         if isinstance(orders, Drop):
             self._land(g, st, orders, log)
             self._initiative(g, st, dice, log)
-        elif scenario.options.simplified_sequence:
+        elif st.options.simplified_sequence:
             if orders.standing is not None:
                 st.standing[me] = orders.standing
             if isinstance(orders, Activation):
@@ -1604,7 +1619,7 @@ class Arnhem1944Rules(Ruleset[Scenario, State, Orders]):
 
     def _weather(self, g: Game, st: State, dice: Dice, log: Happened) -> None:
         """[14.1, 14.2] the turn track's weather, or 1d6 (6: as the turn before)."""
-        if g.sc.options.weather == "historical":
+        if st.options.weather == "historical":
             st.weather = g.sc.turns[st.turn - g.sc.first_turn].weather
             log.event({"kind": "weather", "turn": st.turn, "weather": st.weather})
             return
@@ -1641,7 +1656,7 @@ class Arnhem1944Rules(Ruleset[Scenario, State, Orders]):
                                            if u.on_map and not u.in_supply),
                    "out_of_command": sorted(x for x, u in st.units.items()
                                             if u.on_map and not u.in_command)})
-        if g.sc.options.simplified_sequence:
+        if st.options.simplified_sequence:
             st.phase = "operations"
             st.to_act = "AL"
             return
@@ -1717,13 +1732,19 @@ class Arnhem1944Rules(Ruleset[Scenario, State, Orders]):
     def describe(self, scenario: Scenario, state: State) -> str:
         if state.phase == "over":
             return f"game over: {state.outcome}"
-        return (f"turn {state.turn} of {scenario.last_turn} ({state.weather}), "
+        o = state.options
+        chosen = [w for w, on in (("random weather [14.2]", o.weather == "random"),
+                                  ("XXX Corps early [15.3]", o.xxx_corps_early),
+                                  ("simplified sequence [18.1]", o.simplified_sequence),
+                                  ("morale [7.5]", o.morale)) if on]
+        extra = f"; {', '.join(chosen)}" if chosen else ""
+        return (f"turn {state.turn} of {scenario.last_turn} ({state.weather}{extra}), "
                 f"{state.phase}, {state.to_act} to act")
 
     def describe_event(self, scenario: Scenario, event: JSON) -> str:
         from pbem.systems.arnhem1944.presenter import event_text
 
-        return event_text(event)
+        return event_text(event, scenario)
 
     def presenter(self) -> Any:
         from pbem.systems.arnhem1944.presenter import Arnhem1944Presenter

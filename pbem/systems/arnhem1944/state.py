@@ -1,5 +1,5 @@
 """The state of a game of Vae Victis *Arnhem 1944* between two decisions: the turn and its
-weather [2.1, 14], who acts next and why (initiative [2.1], passes and the turn-end die [2.2]),
+weather [2.1, 14] and the choices of the game (weather, optional rules), who acts next and why (initiative [2.1], passes and the turn-end die [2.2]),
 every unit (where it is, its steps, whether it has been activated this turn [3.1], its command and
 supply markers [9, 10], its prepared position [11], its artillery ratings used [8]), the crossings
 blown or tried [12.2], the air missions flown [13], the hexes of the Arnhem bridge held [16] and
@@ -16,7 +16,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from pbem.systems.arnhem1944.model import Weather
+from pbem.systems.arnhem1944.model import Choices, Weather
 
 Side = Literal["AL", "DE"]
 Phase = Literal["operations", "drop", "ack", "over"]
@@ -72,6 +72,7 @@ class Standing(_Model):
 class State(_Model):
     """Everything that changes in a game of Arnhem 1944."""
 
+    options: Choices = Field(description="The game's choices made at pbem new [14.1, 18]")
     turn: int = Field(ge=1)
     phase: Phase = "operations"
     weather: Weather = "clear"

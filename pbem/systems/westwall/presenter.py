@@ -17,6 +17,7 @@ class WestWallPresenter(Presenter):
 
     has_map = True
     writes_mail = True
+    zoc_case = "6.0"
 
     def side_name(self, scenario: Any, side: str) -> str:
         from pbem.systems.westwall.display import side_name
