@@ -643,3 +643,29 @@ def test_7_a_bridge_passes_the_scenarios_capacity_for_it() -> None:
     st = R.initial_state(sc, {})
     new, _ = play(sc, st, Dice(), sheet("AL", {"units": ["a", "b", "c"], "intention": "move", "route": ["0303"]}))
     assert [new.units[u].hex for u in "abc"] == ["0303", "0303", "0302"]
+
+
+def test_6_reach_lists_the_hexes_a_unit_may_move_to_by_the_rules_own_checks() -> None:
+    # infantry moves 8 km tactically; the canal west of 0302 is crossed on foot; the enemy the team
+    # sees at 0304 (2 km) stops it in contact at 0303 (listed, nothing beyond through it); the
+    # enemy's hex and the unit's own are never listed. An enemy out of sight is not known: reach
+    # cannot count it (the adjudication will).
+    canal = [{"kind": "canal", "name": "canal", "hexsides": ["0202/0302"]}]
+    sc = scenario([unit("a", "AL", "inf", "0302"), unit("t", "AL", "tank", "0302"), unit("d", "GE", "weak", "0304")],
+                  lines=canal)
+    st = R.initial_state(sc, {})
+    p = R.presenter()
+    lines = p.reach(sc, team_view(sc, st, "AL"), "a")
+    hexes = {line.split(":")[0] for line in lines}
+    assert "0202" in hexes and "0303" in hexes and "0302" not in hexes and "0304" not in hexes
+    assert "0303: 1 km via 0303" in lines
+    from pbem.maps.hexmap import Hex
+
+    enemy = Hex.parse("0304")
+    for line in lines:  # no path goes on through a hex in contact with the enemy [6]
+        through = [Hex.parse(h) for h in line.split(" via ")[1].split()][:-1]
+        assert all(h.distance(enemy) > 1 for h in through), line
+    tank = p.reach(sc, team_view(sc, st, "AL"), "t")
+    assert "0202: 1 km via 0202" in lines  # on foot straight over the canal
+    assert not any(line.startswith("0202: 1 km") for line in tank)  # tanks go round: no crossing off a bridge [6]
+    assert p.unit_side(sc, "a") == "AL" and p.unit_side(sc, "zz") is None

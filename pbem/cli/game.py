@@ -1050,9 +1050,17 @@ def reach(game_dir: Path, unit: str, map_file: Path | None) -> None:
     if not rp.records:
         raise InputError(f"the game has not started: waiting for {rp.waiting}")
     presenter = game.ruleset.presenter()
-    lines = presenter.reach(game.scenario, rp.current.state, unit)
+    state = rp.current.state
+    if state is None:  # hidden information: the view of the side the unit belongs to, with its key here
+        from pbem.engine.play import state_for
+
+        owner = presenter.unit_side(game.scenario, unit)
+        if owner is None:
+            raise InputError(f"no unit {unit!r} in this game")
+        state = state_for(game, rp, owner, None)
+    lines = presenter.reach(game.scenario, state, unit)
     if map_file is not None:
-        view = presenter.reach_view(game.scenario, rp.current.state, unit)
+        view = presenter.reach_view(game.scenario, state, unit)
         if view is None:
             raise InputError(f"{game.ruleset.system} has no map to shade")
         from pbem.protocol.fsutil import write_replace

@@ -164,6 +164,11 @@ class Presenter:
         first), reinforcements and units off the map included."""
         raise InputError(f"the {self.system} system has no roster yet")
 
+    def unit_side(self, scenario: Any, unit: str) -> str | None:
+        """The side ``unit`` belongs to (with hidden information, whose view ``pbem reach`` opens),
+        or None when the system does not say."""
+        return None
+
     def reach(self, scenario: Any, state: Any, unit: str) -> list[str]:
         """``pbem reach``: every hex ``unit`` can reach this phase (with its cost) and why the
         hexes next to it that it cannot enter are closed, one line each."""

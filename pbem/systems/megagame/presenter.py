@@ -49,6 +49,49 @@ class MegagamePresenter(Presenter):
                 return f"{t.name} ({t.side})"
         return "Game Control" if side == scenario.umpire else side
 
+    def unit_side(self, scenario: Any, unit: str) -> str | None:
+        return next((u.team for u in scenario.units if u.id == unit), None)
+
+    def reach(self, scenario: Any, state: Any, unit: str) -> list[str]:
+        """``pbem reach``: every hex ``unit`` could end a tactical Move this turn [6], nearest first,
+        each path checked by the ruleset's own validation of the order sheet (so water, bridges,
+        ground, landing and the enemy the team has seen count as they will)."""
+        from pbem.systems.megagame.rules import MegagameRules, team_view
+
+        team = self.unit_side(scenario, unit)
+        if team is None:
+            raise InputError(f"no unit {unit!r} in this game")
+        view = state.model_dump(mode="json") if isinstance(state, TeamView) else (
+            state if isinstance(state, dict) else team_view(scenario, state, team))
+        known = TeamView.model_validate(view)
+        mine = next((u for u in known.units if u.id == unit), None)
+        if mine is None:
+            raise InputError(f"{unit} is not on the map now (it arrives later, or is lost)")
+        rules = MegagameRules()
+        geo = scenario.map.geo
+        enemy = {Hex.parse(e.hex) for e in known.enemy}
+        start = Hex.parse(mine.hex)
+        paths: dict[Hex, list[Hex]] = {start: []}
+        todo: deque[Hex] = deque([start])
+        out: list[str] = []
+        while todo:
+            here = todo.popleft()
+            for nb in here.neighbours():
+                if nb in paths or nb not in geo.hexes or nb in enemy:
+                    continue
+                route = [*paths[here], nb]
+                line = OrderLine(units=[unit], intention="move", route=[str(h) for h in route])
+                sheet = OrderSheet(team=team, side=_side(scenario, team), turn=known.turn, lines=[line])
+                if rules.validate(scenario, known, team, sheet):
+                    continue
+                paths[nb] = route
+                out.append(f"{nb}: {len(route)} km via {' '.join(str(h) for h in route)}")
+                if not any(e.distance(nb) <= 1 for e in enemy):  # contact stops a move [6]
+                    todo.append(nb)
+        if not out:
+            return [f"{unit} cannot move this turn (see 'pbem check' for why) [6, 12]"]
+        return out
+
     def describe_view(self, scenario: Any, view: JSON) -> list[str]:
         """A team's view in the words of its report [10]: the date and supplies, each unit where it
         is and in what state, the enemy in sight, the reports of the turn, the air reports, the
