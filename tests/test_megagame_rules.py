@@ -669,3 +669,20 @@ def test_6_reach_lists_the_hexes_a_unit_may_move_to_by_the_rules_own_checks() ->
     assert "0202: 1 km via 0202" in lines  # on foot straight over the canal
     assert not any(line.startswith("0202: 1 km") for line in tank)  # tanks go round: no crossing off a bridge [6]
     assert p.unit_side(sc, "a") == "AL" and p.unit_side(sc, "zz") is None
+
+
+def test_9_units_from_another_division_cost_one_each() -> None:
+    # a and b (one division) with c (another) attack d: the division leading is a's and b's, c
+    # counts -1 (note 6); two brigades of one division cost nothing, as in the worked example.
+    sc = scenario([unit("a", "AL", "inf", "0302", division="X"), unit("b", "AL", "inf", "0402", division="X"),
+                   unit("c", "AL", "inf", "0203", division="Y"), unit("d", "GE", "weak", "0303")])
+    st = prepared(R.initial_state(sc, {}), "a", "b", "c")
+    _, events = play(sc, st, Dice(1, 1, 1), sheet("AL", {"units": ["a", "b", "c"], "intention": "attack"}))
+    combat = next(e for e in events if e["kind"] == "combat")
+    assert "-1: units from another formation" in combat["attacker_lines"]
+    assert combat["attacker_score"] == 18 - 1
+    same = scenario([unit("a", "AL", "inf", "0302", division="X", formation="1st Bde"),
+                     unit("b", "AL", "inf", "0402", division="X", formation="2nd Bde"), unit("d", "GE", "weak", "0303")])
+    st = prepared(R.initial_state(same, {}), "a", "b")
+    _, events = play(same, st, Dice(1, 1, 1), sheet("AL", {"units": ["a", "b"], "intention": "attack"}))
+    assert not any("another formation" in x for e in events if e["kind"] == "combat" for x in e["attacker_lines"])

@@ -89,7 +89,8 @@ def build(mode: str) -> dict[str, Any]:
         arrives = 1 if u.get("setup") else u["arrival"]["turn"]
         tid = team(u["side"], u["corps"])
         entry = {"id": u["id"], "name": u["name"], "team": tid, "type": u["type"],
-                 "formation": divisions[u["division"]]["name"], "hex": where, "arrives": arrives}
+                 "formation": divisions[u["division"]]["name"], "division": u["division"], "hex": where,
+                 "arrives": arrives}
         if not u.get("setup") and u["arrival"]["by"] == "air":
             entry["by_air"] = True
         if u.get("hq") and u["hq"] in ids and team(u["side"], corps_of[u["hq"]]) == tid:

@@ -16,7 +16,10 @@ Readings (the text is an OCR scan):
   the retreat (note 2); the worked example puts that extra loss on the unit holding;
 * units in a marked city area retreat only on a Total Success (note 3);
 * the light-infantry factor applies to attackers only ("if light infantry attacking"); the
-  combined-arms factor to prepared attacks and to defences (note 2: "attack or defence").
+  combined-arms factor to prepared attacks and to defences (note 2: "attack or defence");
+* the "other formation" factor's line is lost; note 6 defines the units it counts (not of the
+  division leading the fight: the worked example mixes brigades of one division and takes
+  nothing off): read as -1 a unit.
 """
 
 from __future__ import annotations
@@ -111,6 +114,11 @@ class CombatSide:
     """Fighting in a built-up area or woods (note 4)."""
     advantage: int = 0
     """Clear tactical advantages the umpire rules (each +1 a unit): a signed ruling in play."""
+    other_formation: int = 0
+    """Units not of the division leading the fight (note 6): -1 each. The factor's own line is
+    lost in the scan; note 6 defines it and the text's warning that units of another command
+    make co-ordination harder gives its sense -- read as -1 a unit, like the other per-unit
+    penalties (reconstructed)."""
 
 
 @dataclass
@@ -188,6 +196,9 @@ def score(side: CombatSide, other: CombatSide, *, attacking: bool) -> Score:
     if moving:
         value -= moving
         out.lines.append(f"-{moving}: moving non-tactically")
+    if side.other_formation:
+        value -= side.other_formation
+        out.lines.append(f"-{side.other_formation}: units from another formation")
     if side.air != "none":
         value += AIR_FACTOR[side.air]
         out.lines.append(f"+{AIR_FACTOR[side.air]}: {side.air} air support")

@@ -213,6 +213,7 @@ class UnitDef(_Data):
     team: str
     type: str
     formation: str = Field(description="the division or brigade a facing enemy may identify [10]")
+    division: str = Field("", description="the division it fights in (note 6); empty: its formation")
     hex: str = Field(pattern=HEX, description="set-up hex, or where it arrives")
     arrives: int = Field(1, ge=1, description="the turn it is first on the map (1: at the start)")
     by_air: bool = Field(False, description="arrives by parachute or glider on its hex: weather and the drop table [12]")

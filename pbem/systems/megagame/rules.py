@@ -1079,13 +1079,14 @@ def _combat(board: _Board, ruled: MegaRulings, dice: Dice, blown: set[str]) -> l
                                           a.t.artillery or "field", a.hex.distance(at) if a.hex else 99)
                             for a in att_art),
             air=air, prepared=all(u.prepared for u in attackers), close_country=close,
-            advantage=advantage.get((str(at), "attacker"), 0))
+            advantage=advantage.get((str(at), "attacker"), 0), other_formation=_strays(attackers))
         d_side = cbt.CombatSide(
             units=tuple(_combat_unit(u, fuel=board.supply.get(u.d.team, 0) > 0) for u in defenders),
             artillery=tuple(cbt.Artillery(a.d.id, a.t.combat_profile(a.steps),
                                           a.t.artillery or "field", a.hex.distance(at) if a.hex else 99)
                             for a in def_art),
-            prepared=True, close_country=close, advantage=advantage.get((str(at), "defender"), 0))
+            prepared=True, close_country=close, advantage=advantage.get((str(at), "defender"), 0),
+            other_formation=_strays(defenders))
         hold = [d.d.id for d in defenders if d.line and d.line.intention == "hold" and d.line.stand_fast
                 and d.status > 0]  # a spent unit cannot hold at all costs [9]
         die = dice.d6(f"9 combat at {at}")
@@ -1144,6 +1145,13 @@ def _counter_battery(board: _Board, dice: Dice) -> list[JSON]:
                 target.enemy_artillery = True
         events.append(ev)
     return events
+
+
+def _strays(units: list[_Unit]) -> int:
+    """Units not of the division leading the fight, the one with most units in it (note 6)."""
+    divisions = sorted(u.d.division or u.d.formation for u in units)
+    lead = max(divisions, key=lambda name: (divisions.count(name), name)) if divisions else ""
+    return sum(1 for name in divisions if name != lead)
 
 
 def _advance(board: _Board, attackers: list[_Unit], at: Hex) -> None:
