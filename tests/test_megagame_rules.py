@@ -686,3 +686,32 @@ def test_9_units_from_another_division_cost_one_each() -> None:
     st = prepared(R.initial_state(same, {}), "a", "b")
     _, events = play(same, st, Dice(1, 1, 1), sheet("AL", {"units": ["a", "b"], "intention": "attack"}))
     assert not any("another formation" in x for e in events if e["kind"] == "combat" for x in e["attacker_lines"])
+
+
+def test_9_overrun_breakthrough_drives_on_through_the_defeated_enemy() -> None:
+    # Two tanks (10) with Breakthrough orders against d (4; -1 unsupported infantry in the open
+    # against tanks = 3): twice its status, mostly armoured. Die 6: 13, Total Success; d retires
+    # 2d6 (3+3) km; the tanks drive on half their remaining move (15 km) towards 0308, the map's
+    # edge of their objective, and lose no extra step.
+    sc = scenario([unit("t1", "AL", "tank", "0302"), unit("t2", "AL", "tank", "0402"), unit("d", "GE", "weak", "0303")])
+    st = prepared(R.initial_state(sc, {}), "t1", "t2")
+    orders = sheet("AL", {"units": ["t1", "t2"], "intention": "breakthrough", "objective": "0308"})
+    new, events = play(sc, st, Dice(6, 3, 3), orders)
+    overrun = next(e for e in events if e["kind"] == "overrun")
+    assert overrun["moves"][0] == {"unit": "t1", "path": ["0303", "0304", "0305", "0306", "0307", "0308"]}
+    assert (new.units["t1"].hex, new.units["t1"].steps) == ("0308", 1)
+    # Die 1: 8, a Success: the overrun costs each tank one more step
+    new, events = play(sc, st, Dice(1, 2), orders)
+    assert any(e["kind"] == "overrun" for e in events) and new.units["t1"].steps == 2
+    # the same fight with Attack orders takes the hex and stops there
+    new, events = play(sc, st, Dice(6, 3, 3), sheet("AL", {"units": ["t1", "t2"], "intention": "attack",
+                                                          "objective": "0308"}))
+    assert not any(e["kind"] == "overrun" for e in events) and new.units["t1"].hex == "0303"
+
+
+def test_9_the_loser_loses_supplies_even_when_it_holds_at_all_costs() -> None:
+    sc = scenario([unit("a", "AL", "inf", "0302"), unit("d", "GE", "weak", "0303")])
+    st = prepared(R.initial_state(sc, {}), "a")
+    new, _ = play(sc, st, Dice(3), sheet("AL", {"units": ["a"], "intention": "attack"}),
+                  sheet("GE", {"units": ["d"], "intention": "hold", "stand_fast": True}))
+    assert new.units["d"].hex == "0303" and new.supply["GE"] == 5 - 1  # Limited Success: one a unit

@@ -79,7 +79,7 @@ from pbem.systems.megagame.movement import (
     passing_distance_km,
 )
 from pbem.systems.megagame.orders import OrderLine, OrderSheet, UnitInfo, check_sheet
-from pbem.systems.megagame.supply import HQ_REACH_KM, hq_in_reach
+from pbem.systems.megagame.supply import HQ_REACH_KM, LOSS_PER_UNIT, hq_in_reach
 from pbem.systems.megagame.tables import (
     air_resupply,
     counter_battery_fix,
@@ -665,6 +665,9 @@ class MegagameRules(Ruleset[MegaScenario, AnyState, OrderSheet]):
                     f"{event['result']}; squadrons lost: {losses} [12]")
         if kind == "drop":
             return f"{event['unit']} drops (dice {event['dice'][0]}, {event['dice'][1]}): {event['result']} [12]"
+        if kind == "overrun":
+            moves = "; ".join(f"{m['unit']} {' '.join(m['path'])}" for m in event["moves"])
+            return f"overrun at {event['at']} ({event['band']}): {moves} [results table]"
         if kind == "counter-battery":
             found = (f"fixed, fire die {event['fire']}: {event['result']}" if event["fixed"] else "not found")
             return (f"counter-battery by {', '.join(event['by'])} on {event['battery']} (die {event['die']}, "
@@ -1089,6 +1092,7 @@ def _combat(board: _Board, ruled: MegaRulings, dice: Dice, blown: set[str]) -> l
             other_formation=_strays(defenders))
         hold = [d.d.id for d in defenders if d.line and d.line.intention == "hold" and d.line.stand_fast
                 and d.status > 0]  # a spent unit cannot hold at all costs [9]
+        before = (sum(u.status for u in attackers), sum(d.status for d in defenders))
         die = dice.d6(f"9 combat at {at}")
         result = cbt.resolve(a_side, d_side, die, hold=hold, city=geo.terrain.get(at) == "city")
         for u in (*attackers, *defenders):
@@ -1109,7 +1113,7 @@ def _combat(board: _Board, ruled: MegaRulings, dice: Dice, blown: set[str]) -> l
             "defender_lines": result.defender_score.lines, "die": die, "result": result.result,
             "band": result.band, "losses": result.losses, "retreat": result.retreat}
         events.append(ev)
-        events += _after_combat(board, result, attackers, defenders, at, dice, blown)
+        events += _after_combat(board, result, attackers, defenders, at, dice, blown, before)
     return events
 
 
@@ -1165,8 +1169,53 @@ def _advance(board: _Board, attackers: list[_Unit], at: Hex) -> None:
             return
 
 
+def _overrun(board: _Board, result: cbt.Outcome, attackers: list[_Unit], defenders: list[_Unit], at: Hex,
+             status: tuple[int, int]) -> list[JSON]:
+    """A successful overrun [results table, special results]: attackers mostly armoured, with twice
+    the defenders' status (before the fight) and Breakthrough orders, go on through the defeated
+    enemy towards their objective -- half their remaining move after a Total Success or a Success,
+    a quarter after a Limited Success -- and halt on meeting more enemy; after anything less than a
+    Total Success each takes one more step loss. (The further unprepared attack the text allows at
+    the player's discretion is not ordered here.)"""
+    band = result.band
+    armour = sum(1 for u in attackers if u.t.kind == "armour")
+    if 2 * armour <= len(attackers) or status[0] < 2 * status[1] or not all(
+            u.line is not None and u.line.intention == "breakthrough" for u in attackers):
+        return []
+    share = Fraction(1, 4) if band == "limited success" else Fraction(1, 2)
+    geo = board.geo
+    moved: list[JSON] = []
+    for u in attackers:
+        if not u.on_map or u.line is None or u.hex is None:
+            continue
+        if band != "total success":
+            u.steps = u.t.combat_profile(u.steps).lose(1).steps_lost
+        full = max_move_km(u.t.troops, geo.ground(u.hex), _posture(u.line)) or Fraction(0)
+        km = int(max(Fraction(0), full - u.km) * share)
+        goal = _objective(u)
+        path = [str(u.hex)]
+        for _ in range(km):
+            if goal is None or u.hex == goal or board.enemies_near(u.hex, u.side, 1):
+                break
+            here = u.hex
+            steps = [nb for nb in sorted(here.neighbours(), key=lambda h: (h.distance(goal), h))
+                     if nb in geo.hexes and not board.enemy_held(nb, u.side)
+                     and nb.distance(goal) < here.distance(goal)]
+            steps = [nb for nb in steps if (c := geo.crossing(here, nb, board.blown)).water == "none"
+                     or may_cross(u.t.troops, c.water, c.bridge)]
+            if not steps:
+                break
+            board.move(u, steps[0])
+            u.km += 1
+            path.append(str(steps[0]))
+        u.events.append(f"broke through at {geo.near(at)}" + (f" and drove on {len(path) - 1} km to "
+                                                                f"{geo.near(u.hex)}" if len(path) > 1 else ""))
+        moved.append({"unit": u.d.id, "path": path})
+    return [{"kind": "overrun", "at": str(at), "band": band, "moves": moved}]
+
+
 def _after_combat(board: _Board, result: cbt.Outcome, attackers: list[_Unit], defenders: list[_Unit],
-                  at: Hex, dice: Dice, blown: set[str]) -> list[JSON]:
+                  at: Hex, dice: Dice, blown: set[str], status: tuple[int, int] = (0, 0)) -> list[JSON]:
     geo = board.geo
     events: list[JSON] = []
     where = geo.near(at)
@@ -1213,11 +1262,13 @@ def _after_combat(board: _Board, result: cbt.Outcome, attackers: list[_Unit], de
             _retire(board, u, 1, [at])
     if retires:
         _advance(board, attackers, at)
-        lost = 2 if band == "total success" else 1 if band == "success" else 0
-        for d in defenders:  # the loser's supplies [results table]
-            if lost:
-                taken = min(lost, board.supply.get(d.d.team, 0))
-                board.supply[d.d.team] = board.supply.get(d.d.team, 0) - taken
+        if not board.at(at) or all(u.side == attackers[0].side for u in board.at(at)):
+            events += _overrun(board, result, attackers, defenders, at, status)
+    lost = LOSS_PER_UNIT[band]
+    for d in defenders:  # the loser's supplies, whether it retires or holds [results table]
+        if lost:
+            taken = min(lost, board.supply.get(d.d.team, 0))
+            board.supply[d.d.team] = board.supply.get(d.d.team, 0) - taken
     # A bridge fought over blows on a 1 [8].
     for nb in at.neighbours():
         c = geo.crossing(at, nb, frozenset(blown))
