@@ -218,6 +218,7 @@ class MegagamePresenter(Presenter):
             if t.artillery is not None:
                 continue  # artillery stays and supports [9]
             contact = sorted(h for h in enemy if h.distance(here) == 1)
+
             worn = u["state"].startswith(("no longer", "badly"))
             if uid in led and not contact:  # an HQ keeps near the units it supplies [11]
                 flock = sorted(led[uid])
@@ -231,7 +232,8 @@ class MegagamePresenter(Presenter):
                 if t.mode == "defence":  # a headquarters or column defends itself, never attacks [9]
                     lines.append({"units": [uid], "intention": "hold", "stand_fast": here in ours})
                 elif u["prepared"] and not worn and hq_out_of_reach(scenario, uid, where) is None:
-                    lines.append({"units": [uid], "intention": "attack", "objective": str(contact[0])})
+                    lines.append({"units": [uid], "intention": "breakthrough" if t.armoured else "attack",
+                                  "objective": str(_beyond(here, contact, targets))})
                 elif here in ours or worn:
                     lines.append({"units": [uid], "intention": "hold", "stand_fast": here in ours})
                 else:
@@ -405,3 +407,10 @@ def _sheet_line(n: int, units: list[str], text: str, air: list[dict[str, Any]]) 
     if "intention" not in line:
         raise InputError(f"line {n}: say what {' '.join(units)} should do ({', '.join(INTENTIONS)}) [5]")
     return line
+
+
+def _beyond(here: Hex, contact: list[Hex], targets: list[Hex]) -> Hex:
+    """What an attack aims at: the nearest objective the enemy holds beyond the fight, else the
+    enemy hex itself."""
+    beyond = [g for g in targets if g not in contact]
+    return min(beyond, key=lambda g: (g.distance(here), g)) if beyond else contact[0]
