@@ -30,7 +30,7 @@ def load(data: bytes, max_bytes: int = 1000) -> Any:
 
 
 def test_limits_are_the_documented_sizes() -> None:
-    assert MAX_MOVE_BYTES == 262144
+    assert MAX_MOVE_BYTES == 1048576  # an umpire's report seals a view to every team
     assert MAX_TURN_BYTES == 8388608
     assert MAX_GENESIS_BYTES == 262144
 

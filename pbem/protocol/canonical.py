@@ -29,8 +29,9 @@ import rfc8785
 
 from pbem.errors import InputError
 
-MAX_MOVE_BYTES = 256 * 1024
-"""Largest move file (a DSSE envelope) pbem will read."""
+MAX_MOVE_BYTES = 1024 * 1024
+"""Largest move file (a DSSE envelope) pbem will read. An umpire's report carries a view sealed to
+each side (a megagame of seven teams and 250 battalions comes near 256 KiB, the old limit)."""
 MAX_TURN_BYTES = 8 * 1024 * 1024
 """Largest turn file pbem will read."""
 MAX_GENESIS_BYTES = 256 * 1024

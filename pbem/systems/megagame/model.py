@@ -185,6 +185,7 @@ class UnitType(_Data):
     size: int = Field(1, ge=0, le=50, description="unit points on roads and bridges [7]")
     artillery: Literal["field", "medium", "rocket", "infantry-gun"] | None = None
     flak: Literal["heavy", "light"] | None = Field(None, description="fires at air serials nearby [13]")
+    dump: bool = Field(False, description="a divisional dump: delivers its stock to the HQs in reach [11]")
     note: str = ""
 
     @field_validator("profile")
@@ -218,6 +219,9 @@ class UnitDef(_Data):
     arrives: int = Field(1, ge=1, description="the turn it is first on the map (1: at the start)")
     by_air: bool = Field(False, description="arrives by parachute or glider on its hex: weather and the drop table [12]")
     hq: str | None = Field(None, description="the brigade or regiment HQ whose supplies it draws on, within 5 km [11]")
+    stock: int = Field(0, ge=0, description="a dump's supply points at the start [11]")
+    lift: int = Field(0, ge=0, description="supply points a dump delivers in a turn [11]")
+    reach_km: int = Field(10, ge=1, le=50, description="how far a dump delivers [11]")
 
 
 class Objective(_Data):
@@ -299,6 +303,7 @@ class UnitState(_Data):
     scattered: int = Field(0, ge=0, description="steps lost in a drop that come back at the end of the next turn [12]")
     landed: bool = Field(False, description="dropped at the start of this turn: movement after landing [12]")
     fired: int = Field(0, ge=0, description="turns in a row it has fired from this hex (counter-battery [9])")
+    stock: int = Field(0, ge=0, description="a dump's supply points left [11]")
     prepared: bool = Field(False, description="had Prepare orders last turn [5, 9]")
     contact: dict[str, int] = Field(default_factory=dict, description="enemy formation -> turns in contact [10]")
     gone: bool = Field(False, description="captured or broken up [9]")

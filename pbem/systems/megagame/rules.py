@@ -203,6 +203,7 @@ class _Unit:
     fired_before: int = 0
     fired: bool = False
     landed: bool = False
+    stock: int = 0
 
     @property
     def status(self) -> int:
@@ -226,7 +227,8 @@ class _Board:
             s = state.units[d.id]
             self.units[d.id] = _Unit(d, scenario.types[d.type], sides[d.team],
                                      Hex.parse(s.hex) if s.hex else None, s.steps, s.prepared,
-                                     dict(s.contact), s.gone, scattered=s.scattered, fired_before=s.fired)
+                                     dict(s.contact), s.gone, scattered=s.scattered, fired_before=s.fired,
+                                     stock=s.stock)
         self.supply = dict(state.supply)
         self.capacity = {b.name: b.capacity for b in scenario.bridges}
         """Unit points a phase over each named bridge [7]."""
@@ -357,6 +359,9 @@ class MegagameRules(Ruleset[MegaScenario, AnyState, OrderSheet]):
                 out.append(f"unit {u.id}: hex {u.hex} is off the map")
             if u.arrives > sc.turns:
                 out.append(f"unit {u.id}: arrives on turn {u.arrives}, after the last turn ({sc.turns})")
+        for u in sc.units:
+            if sc.types.get(u.type) is not None and sc.types[u.type].dump and u.lift <= 0:
+                out.append(f"unit {u.id}: a dump delivers up to its lift a turn; give it one [11]")
         by_id = {u.id: u for u in sc.units}
         for u in sc.units:
             if u.hq is not None and (u.hq not in by_id or by_id[u.hq].team != u.team):
@@ -442,7 +447,7 @@ class MegagameRules(Ruleset[MegaScenario, AnyState, OrderSheet]):
     def initial_state(self, scenario: MegaScenario, options: JSON) -> MegaState:
         if options not in ({}, None):
             raise InputError("the megagame takes no options (the number of teams is the scenario's)")
-        units = {u.id: UnitState(hex=u.hex if u.arrives <= 1 else None) for u in scenario.units}
+        units = {u.id: UnitState(hex=u.hex if u.arrives <= 1 else None, stock=u.stock) for u in scenario.units}
         supply = {t.id: scenario.supply.get(t.id, 0) for t in scenario.teams}
         control = {o.hex: o.held_by for o in scenario.objectives}
         return MegaState(turn=1, units=units, supply=supply, control=control)
@@ -690,6 +695,9 @@ def _posture(line: OrderLine) -> Posture:
         return "road-column" if line.intention == "move" else "non-tactical"
     return "tactical"
 
+
+FRIENDS_KM = 10
+"""How near another team's unit must be to one of a team's own to be in its view [10]."""
 
 RESUPPLY_POINTS_PER_SQUADRON = 2
 """Supply points one transport squadron drops (RECONSTRUCTED: the text leaves the lift "to the
@@ -1304,9 +1312,31 @@ def _drop(scenario: MegaScenario, board: _Board, u: _Unit, turn: int, dice: Dice
             "flak": flak_near, "fighters": fighters, "result": result, "turn": turn}
 
 
+def _deliveries(board: _Board) -> None:
+    """Each divisional dump on the map that did not move this turn delivers up to its lift to its
+    team's HQs, if one is within its reach (about 10 km) [11]; a dump on the move delivers nothing
+    (the lorries are on the road). What is delivered joins the team's supplies held at its HQs."""
+    for u in sorted(board.units.values(), key=lambda x: x.d.id):
+        if not u.t.dump or not u.on_map or u.stock <= 0 or u.hex is None:
+            continue
+        if u.km:
+            u.events.append("was on the move: it delivered nothing this turn")
+            continue
+        hqs = [h for h in board.units.values() if h.d.team == u.d.team and h.t.kind == "hq" and h.on_map
+               and h.hex is not None and h.hex.distance(u.hex) <= u.d.reach_km]
+        if not hqs:
+            u.events.append(f"no HQ of ours within {u.d.reach_km} km: it delivered nothing")
+            continue
+        given = min(u.d.lift, u.stock)
+        u.stock -= given
+        board.supply[u.d.team] = board.supply.get(u.d.team, 0) + given
+        u.events.append(f"delivered {given} supply points to the HQs ({u.stock} left)")
+
+
 def _supply_and_contact(board: _Board, scenario: MegaScenario) -> None:
-    """Fuel for mechanised units that moved or fought [9]; contact with enemy formations, counted
-    per turn for identification [10]."""
+    """Dumps deliver to their HQs [11]; fuel for mechanised units that moved or fought [9];
+    contact with enemy formations, counted per turn for identification [10]."""
+    _deliveries(board)
     for u in sorted(board.units.values(), key=lambda x: x.d.id):
         if not u.on_map:
             continue
@@ -1344,6 +1374,7 @@ def _next_state(scenario: MegaScenario, state: MegaState, board: _Board, blown: 
                                 + (f", {turn - d.arrives} turn{'s' if turn - d.arrives > 1 else ''} late "
                                    "for the weather" if turn > d.arrives else ""))
         units[d.id] = UnitState(hex=hex_, steps=u.steps, gone=u.gone, scattered=u.scattered, landed=u.landed,
+                                stock=u.stock,
                                 prepared=u.line is not None and u.line.intention == "prepare",
                                 contact=u.contact,
                                 fired=(u.fired_before + 1 if not u.km else 1) if u.fired else 0)
@@ -1393,7 +1424,9 @@ def team_view(scenario: MegaScenario, state: MegaState, team: str) -> JSON:
     geo = scenario.map.geo
     side = team_side(scenario, team)
     sides = {t.id: t.side for t in scenario.teams}
-    own, friends, ours = [], [], []
+    own: list[dict[str, Any]] = []
+    friends: list[dict[str, str]] = []
+    ours: list[Hex] = []
     for u in scenario.units:
         s = state.units[u.id]
         if s.hex is None or s.gone:
@@ -1405,6 +1438,10 @@ def team_view(scenario: MegaScenario, state: MegaState, team: str) -> JSON:
             ours.append(Hex.parse(s.hex))
             if u.team != team:
                 friends.append({"id": u.id, "team": u.team, "hex": s.hex})
+    mine = [Hex.parse(o["hex"]) for o in own]
+    # the other teams of the side: those near enough to matter (10 km of one of ours), as liaison
+    # officers would report them -- a corps' whole order of battle would swell every report
+    friends = [f for f in friends if any(Hex.parse(f["hex"]).distance(m) <= FRIENDS_KM for m in mine)]
     seen: dict[Hex, list[UnitDef]] = {}
     for u in scenario.units:
         s = state.units[u.id]
