@@ -715,3 +715,25 @@ def test_9_the_loser_loses_supplies_even_when_it_holds_at_all_costs() -> None:
     new, _ = play(sc, st, Dice(3), sheet("AL", {"units": ["a"], "intention": "attack"}),
                   sheet("GE", {"units": ["d"], "intention": "hold", "stand_fast": True}))
     assert new.units["d"].hex == "0303" and new.supply["GE"] == 5 - 1  # Limited Success: one a unit
+
+
+def test_11_a_dump_delivers_its_lift_to_an_hq_within_reach_unless_it_moves() -> None:
+    types = {**TYPES, "dump": {"profile": "(1)-0", "kind": "other", "troops": "mechanised", "mechanised": True,
+                               "size": 0, "dump": True}}
+
+    def case(hq_hex: str) -> MegaScenario:
+        return scenario([unit("h", "AL", "hq", hq_hex), unit("x", "AL", "dump", "0101", stock=15, lift=10,
+                                                              reach_km=5), unit("d", "GE", "weak", "0808")],
+                        types=types)
+
+    near = case("0106")  # 5 km from the dump
+    st = R.initial_state(near, {})
+    t2, _ = play(near, st, Dice())
+    assert (t2.supply["AL"], t2.units["x"].stock) == (5 + 10, 5)
+    t3, _ = play(near, t2, Dice(), sheet("AL", turn=2), sheet("GE", turn=2))
+    assert (t3.supply["AL"], t3.units["x"].stock) == (5 + 15, 0)  # the last 5
+    moving, _ = play(near, st, Dice(), sheet("AL", {"units": ["x"], "intention": "move", "route": ["0102"]}))
+    assert moving.supply["AL"] == 5 - 1 and "delivered nothing" in " ".join(moving.facts["x"].events)  # lorries burn fuel
+    far = case("0107")  # 6 km
+    t2, _ = play(far, R.initial_state(far, {}), Dice())
+    assert t2.supply["AL"] == 5 and t2.units["x"].stock == 15
