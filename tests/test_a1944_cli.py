@@ -85,3 +85,42 @@ def test_14_1_an_unknown_option_or_value_at_new_is_refused_and_nothing_written(
         assert res.code == 2 and words in res.err and len(res.err.strip().splitlines()) == 1
         assert not a.dir.exists()
         assert not (a.home / "games").exists() or not any((a.home / "games").iterdir())
+
+
+def _hot_seat(tmp_path: Path) -> Player:
+    a = Player(tmp_path, "allied", "AL")
+    a.new_key()
+    ok(a.run("key", "new", "german"))
+    ok(a.run("new", "arnhem1944-historical", a.dir, "--player", "AL=allied",
+             "--player", "DE=german", "--game-id", GAME_ID))
+    return a
+
+
+def test_3_pbem_draft_builds_one_activation_line_by_line(tmp_path: Path) -> None:
+    """[3.3, 6] 'pbem draft' reads each new line with the lines before it: the actions after the
+    draft's 'activate' line belong to that activation, and the whole draft is signed."""
+    a = _hot_seat(tmp_path)
+    ok(a.run("draft", "order", a.dir, "activate: 1/1P 2/1P"))
+    shown = ok(a.run("draft", "move", a.dir, "1/1P", "0303")).out
+    assert "1. 1/1P moves 0203 → 0303 [6]" in shown  # 1 MP + 2 MP [6.3]
+    shown = ok(a.run("draft", "order", a.dir, "move 2/1P 0204")).out
+    assert "2. 2/1P moves 0204 [6]" in shown and "Still refused" not in shown
+    # a line the game cannot read is refused and the draft keeps its two lines
+    bad = a.run("draft", "order", a.dir, "fly 2/1P to 0204")
+    assert bad.code != 0 and "not added to the draft (3 lines kept)" in bad.err
+    ok(a.run("submit", "--yes", a.dir, "--key", "allied"))
+    log = ok(a.run("log", a.dir)).out
+    assert "1/1P moved 0104 → 0203 → 0303 [6]" in log and "2/1P moved 0104 → 0204 [6]" in log
+
+
+def test_2_2_pbem_draft_show_says_an_empty_draft_is_a_pass(tmp_path: Path) -> None:
+    """[2.2] an empty draft is not 'ready': it says it would be a pass, and so does a draft of
+    comments only (which 'pbem submit' would sign as one)."""
+    a = _hot_seat(tmp_path)
+    shown = ok(a.run("draft", "show", a.dir))
+    assert "ready" not in shown.err
+    assert "the draft is empty, which means: passes [2.2]" in shown.err
+    shown = ok(a.run("draft", "order", a.dir, "# not yet"))
+    assert "ready" not in shown.err and "holds no order, only comments" in shown.err
+    shown = ok(a.run("draft", "order", a.dir, "pass"))
+    assert "ready: 'pbem submit GAME_DIR --key KEY' signs exactly this" in shown.err
