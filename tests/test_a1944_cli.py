@@ -124,3 +124,21 @@ def test_2_2_pbem_draft_show_says_an_empty_draft_is_a_pass(tmp_path: Path) -> No
     assert "ready" not in shown.err and "holds no order, only comments" in shown.err
     shown = ok(a.run("draft", "order", a.dir, "pass"))
     assert "ready: 'pbem submit GAME_DIR --key KEY' signs exactly this" in shown.err
+
+
+def test_2_2_pbem_orders_text_gives_a_template_that_unedited_signs_a_pass(tmp_path: Path) -> None:
+    """[2.2, 3] 'pbem orders --side AL' points to the text form; '--text' lists the units that
+    may be activated with an example of each order, all comments: submitted unedited, a pass."""
+    a = _hot_seat(tmp_path)
+    plain = ok(a.run("orders", a.dir, "--side", "AL"))
+    assert '"kind": "pass"' in plain.out and "--side AL --text' lists what you may" in plain.err
+    text = ok(a.run("orders", a.dir, "--side", "AL", "--text")).out
+    assert "#     in command: HQ1AB 1/1P 2/1P 3/1P" in text
+    assert "#   82AB (82nd (U.S.) Airborne Division), no HQ: general activations only" in text
+    for verb in ("activate 1AB:", "activate:", "move 1/1P to", "move 1/1P via", "attack",
+                 "if vacated", "bombard", "prepare", "defend hold", "pass"):
+        assert f"\n# {verb}" in text, verb
+    ok(a.run("submit", "--yes", a.dir, _text(a, text), "--key", "allied"))
+    assert "Allied passed [2.2]" in ok(a.run("log", a.dir)).out
+    # the draft, empty, shows the same list
+    assert "#     in command:" in ok(a.run("draft", "show", a.dir)).out

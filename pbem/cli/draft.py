@@ -72,6 +72,10 @@ def _show(game: Any, rp: Any, side: str, lines: list[str]) -> None:
             else:
                 echo(f"the draft is empty, which means: {said}. Add orders with 'pbem draft ...' "
                      "('pbem draft order GAME_DIR pass' to sign exactly that)", err=True)
+            template = presenter.orders_template(game.scenario, rp.current.state, side)
+            if template:
+                echo("What you may order now (one line per 'pbem draft order GAME_DIR LINE'):")
+                echo(template.rstrip("\n"))
             return
         echo("ready: 'pbem submit GAME_DIR --key KEY' signs exactly this", err=True)
     except IllegalOrders as exc:

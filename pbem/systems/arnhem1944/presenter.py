@@ -44,6 +44,7 @@ JSON = Any
 TYPES = {"mobile": "M", "normal": "N", "regular": "N", "prepared": "P", "m": "M", "n": "N",
          "p": "P"}
 TYPE_WORDS = {"M": "mobile", "N": "normal", "P": "prepared"}
+SEE = "'pbem orders GAME --side SIDE --text' lists them with an example of each"
 
 
 MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August",
@@ -511,6 +512,13 @@ class Arnhem1944Presenter(Presenter):
                 for h, c in sorted(found.items(), key=lambda x: (x[1], x[0])) if c]
 
     # -- text orders ----------------------------------------------------------------------------------
+    def orders_template(self, scenario: Any, state: Any, side: str) -> str | None:
+        """``pbem orders --text``: the units that may still be activated, by formation, in
+        command or not, and an example of each order; every line a comment (unedited: a pass)."""
+        from pbem.systems.arnhem1944.template import orders_template
+
+        return orders_template(self.ruleset, scenario, state, side)
+
     def parse_text_orders(self, scenario: Any, skeleton: JSON, side: str, text: str) -> JSON:
         out: dict[str, Any] = {"kind": skeleton.get("kind", "pass"), "side": side}
         if out["kind"] == "drop":
@@ -528,8 +536,7 @@ class Arnhem1944Presenter(Presenter):
                 raise InputError(f"line {n}: {exc}") from None
             except (IndexError, KeyError, ValueError):
                 raise InputError(f"line {n}: cannot read {line[:80]!r}: the orders are activate, move, "
-                                 "enter, attack, advance, bombard, prepare, land, dz, pass (README, "
-                                 "'Playing Vae Victis Arnhem 1944')") from None
+                                 f"enter, attack, advance, bombard, prepare, land, dz, pass ({SEE})") from None
         if out["kind"] == "activation":
             out["actions"] = actions
         elif actions:
@@ -639,7 +646,7 @@ class Arnhem1944Presenter(Presenter):
             out.setdefault("wait", []).append(" ".join(w[1:]))
         else:
             raise InputError(f"unknown order {verb!r}: the orders are activate, move, enter, attack, advance, "
-                             "bombard, prepare, land, dz, wait, defend, hold, pass (README, 'Playing Vae Victis Arnhem 1944')")
+                             f"bombard, prepare, land, dz, wait, defend, hold, pass ({SEE})")
         if act is not None:
             if cond is not None:
                 act["if"] = cond
