@@ -6,7 +6,10 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from test_a1944_rules import RULES, A, G, game, unit
+
+from pbem.errors import InputError
 
 P = RULES.presenter()
 
@@ -51,4 +54,111 @@ def test_15_1_the_text_template_names_the_entry_zone_of_a_reinforcement_due() ->
     st.to_act = "DE"
     text: Any = P.orders_template(sc, st, "DE")
     assert "#     off the map, may enter now [15]: r (zone D)" in text.splitlines()
-    assert _uncomment(text, "enter r ") == "enter r 0401"
+    assert _uncomment(text, "enter r to") == "enter r to HEX"
+    assert _uncomment(text, "enter r via") == "enter r via 0401 HEX..."
+
+
+def _read(sc: Any, side: str, text: str) -> Any:
+    return P.parse_text_orders(sc, {"kind": "pass", "side": side}, side, text)
+
+
+def _entry_game() -> tuple[Any, Any]:
+    r = unit("r", "DE", "9SS")
+    q = unit("q", "DE", "9SS")
+    sc, st = game([(A, "0102"), (G, "0606"), (r, None), (q, None)],
+                  reinforcements=[{"unit": "r", "turn": 1, "zone": "D"},
+                                  {"unit": "q", "turn": 1, "zone": "C"}])
+    st.to_act = "DE"
+    return sc, st
+
+
+def test_15_1_enter_to_hex_is_the_cheapest_way_in_from_the_entry_zone() -> None:
+    sc, st = _entry_game()
+    doc = _read(sc, "DE", "activate: r\nenter r to 0402\n")
+    assert doc["actions"] == [{"do": "enter", "unit": "r", "to": "0402"}]
+    orders = RULES.normalize(sc, st, "DE", RULES.load_orders(sc, doc))
+    # zone D is 0401 and 0501, clear, 1 MP to enter; 0402 is next to 0401 only: 2 MP [6.3, 15.1]
+    assert orders.actions[0].path == ["0401", "0402"]
+    assert RULES.validate(sc, st, "DE", orders) == []
+    # 'at' names the entry hex; 'via' (or nothing) the hexes one by one; 'at HEX to HEX' both
+    assert _read(sc, "DE", "activate: r\nenter r at 0501\n")["actions"][0]["path"] == ["0501"]
+    assert _read(sc, "DE", "activate: r\nenter r via 0401 0402\n")["actions"][0]["path"] == [
+        "0401", "0402"]
+    both = _read(sc, "DE", "activate: r\nenter r at 0501 to 0503\n")
+    orders = RULES.normalize(sc, st, "DE", RULES.load_orders(sc, both))
+    assert orders.actions[0].path == ["0501", "0502", "0503"]
+
+
+def test_15_1_enter_to_hex_that_no_path_reaches_says_the_path_form() -> None:
+    """Zone C (0101, 0201) lies in the zone of control of 'a' at 0102: a unit entering there
+    stops [4.2], so 'to 0301' has no path; the error gives the form that has."""
+    sc, st = _entry_game()
+    doc = _read(sc, "DE", "activate: q\nenter q to 0301\n")
+    with pytest.raises(InputError) as exc:
+        RULES.normalize(sc, st, "DE", RULES.load_orders(sc, doc))
+    assert str(exc.value) == ("[6.1] no path for q from its entry zone C [15.1] to 0301: give the "
+                              "path instead: 'enter q HEX HEX...', its entry hex first")
+
+
+def test_15_2_land_unit_at_hex_and_the_bare_form() -> None:
+    sc, _st = game([(A, "0302"), (G, "0606")])
+    drop = {"kind": "drop", "side": "AL", "landings": []}
+    assert P.parse_text_orders(sc, drop, "AL", "land a at 0305\nland b 0306\n")["landings"] == [
+        {"unit": "a", "hex": "0305"}, {"unit": "b", "hex": "0306"}]
+    with pytest.raises(InputError) as exc:
+        P.parse_text_orders(sc, drop, "AL", "land a at 0305\nland b at DZ\n")
+    assert str(exc.value) == "line 2: landing: the hex: 'DZ' is not a hex number XXYY [15.2]"
+
+
+def test_6_move_via_hexes_and_via_then_to() -> None:
+    sc, st = game([(A, "0102"), (G, "0606")])
+    doc = _read(sc, "AL", "activate: a\nmove a via 0202 0302\n")
+    assert doc["actions"] == [{"do": "move", "unit": "a", "path": ["0202", "0302"]}]
+    doc = _read(sc, "AL", "activate: a\nmove a via 0202 to 0303\n")
+    orders = RULES.normalize(sc, st, "AL", RULES.load_orders(sc, doc))
+    assert orders.actions[0].path == ["0202", "0303"]
+    with pytest.raises(InputError) as exc:
+        _read(sc, "AL", "activate: a\nmove a via\n")
+    assert str(exc.value) == ("line 2: say where a goes: 'move a to HEX' (the cheapest path) or "
+                              "'move a via HEX HEX...' (the hexes in order) [6]")
+
+
+def test_3_2_activate_without_the_colon_and_without_units() -> None:
+    sc, _st = game([(A, "0102"), (G, "0606")])
+    assert _read(sc, "AL", "activate 1AB a HQAL")["formation"] == "1AB"
+    assert _read(sc, "AL", "activate a HQAL")["mode"] == "general"
+    with pytest.raises(InputError) as exc:
+        _read(sc, "AL", "activate 1AB")
+    assert str(exc.value) == ("line 1: name the units activated: 'activate 1AB: UNIT UNIT...' (a "
+                              "formation [3.2]) or 'activate: a b c' (a general activation [3.3])")
+
+
+def test_7_1_a_malformed_order_names_its_line_and_case_not_the_field() -> None:
+    sc, _st = game([(A, "0102"), (G, "0606")])
+    with pytest.raises(InputError) as exc:
+        _read(sc, "AL", "activate: a\n# next\nattack 06O1 normal with a\n")
+    assert str(exc.value) == "line 3: attack: the hex attacked: '06O1' is not a hex number XXYY [7.1]"
+    with pytest.raises(InputError) as exc:
+        _read(sc, "AL", "defend sometimes\n")
+    assert str(exc.value) == ("line 1: standing order: 'defend': 'sometimes': it is 'retreat' or "
+                              "'hold' [7.5]")
+
+
+def test_15_1_reach_and_units_say_when_and_where_a_unit_to_come_arrives() -> None:
+    sc, st = _entry_game()
+    assert P.reach(sc, st, "r") == [
+        "r is not on the map: it may enter from turn 1 (due now) by entry zone D (hexes 0401 "
+        "0501), or by the next zone for each turn it waits [15.1]: 'enter r to HEX' or 'enter r "
+        "via HEX HEX...' (its entry hex first)"]
+    _head, rows = P.roster(sc, st, "DE")
+    assert next(row for row in rows if row[0] == "r")[-1] == "to come: turn 1 (due now), zone D [15.1]"
+
+
+def test_6_json_orders_with_a_bad_path_name_the_action_and_case() -> None:
+    sc, _st = game([(A, "0102"), (G, "0606")])
+    with pytest.raises(InputError) as exc:
+        RULES.load_orders(sc, {"kind": "activation", "side": "AL", "mode": "general",
+                               "units": ["a"], "actions": [{"do": "move", "unit": "a",
+                                                            "path": ["0202", "via"]}]})
+    assert str(exc.value) == ("arnhem1944 orders: action 1: move: the path: 'via' is not a hex "
+                              "number XXYY [6]")

@@ -110,6 +110,41 @@ def _result_words(result: str) -> str:
     return f"{one('attacker', r.attacker, r.attacker_min)}; {one('defender', r.defender, r.defender_min)}"
 
 
+def arrival(sc: Any, st: Any, uid: str, *, short: bool = False) -> str:
+    """Where and when a unit still off the map comes on [15.1, 15.2, 15.3, 17]: its turn and
+    entry zone (with the zone's hexes unless ``short``) or hex, or its drop group and zone."""
+    from pbem.systems.arnhem1944.rules import Game
+
+    g = Game(sc)
+    r = g.reinforcement(uid)
+    if r is not None:
+        due = g.due_turn(st, uid)
+        when = f"turn {due}" + ("" if due is None or due > st.turn else " (due now)")
+        if r.hex is not None:
+            return f"{when}, by hex {r.hex} [15.3]" if short else (
+                f"it may enter from {when} by hex {r.hex} [15.3]: 'enter {uid} to HEX' or "
+                f"'enter {uid} via {r.hex} HEX...'")
+        if short:
+            return f"{when}, zone {r.zone} [15.1]"
+        zone = sc.map.entry_zones.get(r.zone)
+        hexes = f" (hexes {' '.join(zone.hexes)})" if zone is not None else ""
+        return (f"it may enter from {when} by entry zone {r.zone}{hexes}, or by the next zone "
+                f"for each turn it waits [15.1]: 'enter {uid} to HEX' or 'enter {uid} via HEX "
+                "HEX...' (its entry hex first)")
+    for d in sc.para_drops:
+        if uid in d.units:
+            dz = st.drop_zones.get(d.group, d.dz)
+            when = (f"turn {d.turn}" if sc.options.drop == "historic"
+                    else f"turn {d.turn} or later")
+            case = "17.3" if sc.options.drop == "historic" else "17.4"
+            if short:
+                return f"drop {d.group}, {when}, drop zone {dz} [15.2]"
+            return (f"it lands by air with {d.group} on {when}, within {d.radius} hexes of the "
+                    f"drop zone {dz} on {' or '.join(d.terrain)} [15.2, {case}]: 'land {uid} at "
+                    "HEX' when the drop is due")
+    return "it has no arrival in this scenario"
+
+
 def event_text(ev: JSON, sc: Any = None) -> str:
     """One event in words, with its case (``sc``, when given, names the sides, the formations
     and the places)."""
@@ -491,7 +526,7 @@ class Arnhem1944Presenter(Presenter):
             if not u.alive:
                 where, status = "-", "eliminated"
             elif u.hex is None:
-                where, status = "-", "to come"
+                where, status = "-", "to come: " + arrival(scenario, state, c.id, short=True)
             else:
                 flags = [name for name, on in (("activated", u.activated),
                                                ("out of command", not u.in_command),
@@ -507,6 +542,11 @@ class Arnhem1944Presenter(Presenter):
         if unit not in state.units:
             raise InputError(f"no unit {unit!r} in this game")
         game = self.ruleset.game(scenario)  # type: ignore[attr-defined]
+        u = state.units[unit]
+        if not u.alive:
+            return [f"{unit} has been eliminated"]
+        if u.hex is None:
+            return [f"{unit} is not on the map: {arrival(scenario, state, unit)}"]
         found = game.reachable(state, unit)
         return [f"{h}: {c // 2}{'½' if c % 2 else ''} MP [6.3]"
                 for h, c in sorted(found.items(), key=lambda x: (x[1], x[0])) if c]
@@ -525,6 +565,10 @@ class Arnhem1944Presenter(Presenter):
             out["landings"] = []
         actions: list[dict[str, Any]] = []
         standing: dict[str, Any] = {}
+        from pydantic import ValidationError
+
+        from pbem.systems.arnhem1944.orders import MODELS, explain
+
         formations = {f.id for f in getattr(scenario, "formations", [])}
         for n, raw in enumerate(text.splitlines(), 1):
             line = raw.split("#", 1)[0].strip()
@@ -543,10 +587,21 @@ class Arnhem1944Presenter(Presenter):
             raise InputError("actions need an 'activate' line first [3]")
         if standing:
             out["standing"] = standing
+        model = MODELS.get(str(out["kind"]))
+        if model is not None:  # what the lines left wrong as a whole, in words
+            try:
+                model.model_validate(out)
+            except ValidationError as exc:
+                raise InputError(explain(exc, str(out["kind"]))) from None
         return out
 
     def _line(self, line: str, out: dict[str, Any], actions: list[dict[str, Any]],
               standing: dict[str, Any], formations: set[str]) -> None:
+        from pydantic import ValidationError
+
+        from pbem.systems.arnhem1944.orders import Action, Landing, explain
+        from pbem.systems.arnhem1944.state import Standing
+
         cond: dict[str, Any] | None = None
         if line.startswith("if "):
             body = line[3:].strip()
@@ -576,27 +631,47 @@ class Arnhem1944Presenter(Presenter):
             out["kind"] = verb
             out.pop("landings", None)  # a pass where a drop is due: the rules say so [2.1]
         elif verb == "activate":
-            head, _, names = line[len("activate"):].partition(":")
-            name = head.strip()
+            head, colon, names = line[len("activate"):].partition(":")
+            words = head.split()
+            named = names.split() if colon else words[1:]
+            name = words[0] if words else ""
+            if not colon and name not in formations and name != "general":
+                name, named = "", words  # 'activate a b c': a general activation [3.3]
+            if colon and len(words) > 1:
+                raise InputError(f"{head.strip()!r} is not a formation: 'activate FORMATION: "
+                                 "UNITS' [3.2] or 'activate: UNITS' [3.3]")
+            if not named:
+                example = name if name in formations else "9SS"
+                raise InputError(f"name the units activated: 'activate {example}: UNIT UNIT...' "
+                                 "(a formation [3.2]) or 'activate: a b c' (a general activation "
+                                 "[3.3])")
             out["kind"] = "activation"
-            out["units"] = names.split()
+            out["units"] = named
             if name and name != "general":
                 if formations and name not in formations:
                     raise InputError(f"{name!r} is not a formation ({', '.join(sorted(formations))})")
                 out["mode"], out["formation"] = "formation", name
             else:
                 out["mode"] = "general"
-        elif verb == "move":
-            if w[2] == "to":
-                act = dict(do="move", unit=w[1], to=w[3])
-            else:
-                act = {"do": "move", "unit": w[1], "path": w[2:]}
-        elif verb == "enter":
-            act = {"do": "enter", "unit": w[1]}
+        elif verb in ("move", "enter"):
+            act = {"do": verb, "unit": w[1]}
             rest = list(w[2:])
-            if rest and rest[0] == "zone":
+            if verb == "enter" and rest[:1] == ["zone"]:
                 act["zone"], rest = rest[1], rest[2:]
-            act["path"] = rest
+            if rest[:1] == ["via"] or (verb == "enter" and rest[:1] == ["at"]):
+                rest = rest[1:]
+            if "to" in rest:
+                i = rest.index("to")
+                if len(rest) != i + 2:
+                    raise InputError(f"one hex after 'to': '{verb} {w[1]} to HEX'")
+                rest, act["to"] = rest[:i], rest[i + 1]
+            if rest:
+                act["path"] = rest
+            if not rest and "to" not in act:
+                raise InputError(f"say where {w[1]} goes: '{verb} {w[1]} to HEX' (the cheapest "
+                                 f"path) or '{verb} {w[1]} via HEX HEX...' (the hexes in order"
+                                 + (", its entry hex first) [15.1, 15.3]" if verb == "enter"
+                                    else ") [6]"))
         elif verb == "attack":
             if len(w) < 3 or w[2].lower() not in TYPES:
                 raise InputError(f"say the attack's type after the hex: 'attack {w[1] if len(w) > 1 else 'HEX'} "
@@ -637,7 +712,15 @@ class Arnhem1944Presenter(Presenter):
             standing["stacking"] = w[1:]
         elif verb == "land":
             out["kind"] = "drop"
-            out.setdefault("landings", []).append({"unit": w[1], "hex": w[2]})
+            where = w[3:] if len(w) > 2 and w[2] == "at" else w[2:]
+            if len(where) != 1:
+                raise InputError(f"one hex for each unit: 'land {w[1]} at HEX' [15.2]")
+            landing = {"unit": w[1], "hex": where[0]}
+            try:
+                Landing.model_validate(landing)
+            except ValidationError as exc:
+                raise InputError(explain(exc, "landing")) from None
+            out.setdefault("landings", []).append(landing)
         elif verb == "dz":
             out["kind"] = "drop"
             out.setdefault("dz", {})[" ".join(w[1:-1])] = w[-1]
@@ -647,9 +730,18 @@ class Arnhem1944Presenter(Presenter):
         else:
             raise InputError(f"unknown order {verb!r}: the orders are activate, move, enter, attack, advance, "
                              f"bombard, prepare, land, dz, wait, defend, hold, pass ({SEE})")
+        if verb in ("defend", "hold", "no", "stacking"):
+            try:
+                Standing.model_validate(standing)
+            except ValidationError as exc:
+                raise InputError(explain(exc, "standing")) from None
         if act is not None:
             if cond is not None:
                 act["if"] = cond
+            try:
+                Action.model_validate(act)
+            except ValidationError as exc:
+                raise InputError(explain(exc, str(act["do"]))) from None
             actions.append(act)
         elif cond is not None:
             raise InputError("only actions take a condition")

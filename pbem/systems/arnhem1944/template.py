@@ -162,15 +162,17 @@ def _activation(rules: Any, sc: Scenario, st: State, side: str, who: str,
     out.append(_example(f"activate: {' '.join(first[:k.general_activation]) or 'UNITS'}",
                         f"a general activation, any {k.general_activation} [3.3]"))
     out.append(_example(f"move {mover} to {dest}", "the cheapest path [6.3]"))
-    out.append(_example(f"move {mover} via {' '.join(path)}", "or the hexes one by one [6]"))
+    out.append(_example(f"move {mover} via {' '.join(path[:3])}", "or the hexes one by one [6]"))
     late = next((u for u in first if st.units[u].hex is None), None)
     if late is not None:
         r = g.reinforcement(late)
         entry = r.hex if r is not None and r.hex else (
             sc.map.entry_zones[r.zone].hexes[0] if r is not None and r.zone in sc.map.entry_zones
             else "HEX")
-        out.append(_example(f"enter {late} {entry}", "a reinforcement, its entry hex first "
-                                                    "[15.1, 15.3]"))
+        out.append(_example(f"enter {late} to HEX", "the cheapest way in from its entry "
+                                                    f"{_entry(g, st, late)} [15.1, 15.3]"))
+        out.append(_example(f"enter {late} via {entry} HEX...", "or the hexes one by one, "
+                                                               "its entry hex first [15]"))
     sup = f" support {art}" if art else ""
     out.append(_example(f"attack {target} normal with {mover}{sup}",
                         "mobile 1 MP, normal 3, prepared 5 [7.1, 8.2]"))
