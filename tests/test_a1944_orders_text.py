@@ -162,3 +162,20 @@ def test_6_json_orders_with_a_bad_path_name_the_action_and_case() -> None:
                                                             "path": ["0202", "via"]}]})
     assert str(exc.value) == ("arnhem1944 orders: action 1: move: the path: 'via' is not a hex "
                               "number XXYY [6]")
+
+
+def test_7_6_an_advance_after_an_illegal_attack_reports_only_the_attack_named_in_words() -> None:
+    sc, st = game([(A, "0102"), (G, "0606")])
+    doc = _read(sc, "AL", "activate: a\nattack 0606 normal with a\nif vacated 0606: advance a\n")
+    found = RULES.validate(sc, st, "AL", RULES.load_orders(sc, doc))
+    assert [(v.rule, v.message) for v in found] == [
+        ("7.2", "attack on 0606: a at 0102 is not next to 0606")]
+
+
+def test_6_1_two_moves_of_one_unit_are_told_apart_by_their_number() -> None:
+    sc, st = game([(A, "0102"), (G, "0606")])
+    doc = _read(sc, "AL", "activate: a\nmove a 0202\nmove a 0302\n")
+    found = RULES.validate(sc, st, "AL", RULES.load_orders(sc, doc))
+    assert [(v.rule, v.message) for v in found] == [
+        ("3.4", "move of a (action 2): a may not stop and then move again in the same activation "
+                "(only a mobile assault in between allows it)")]

@@ -122,6 +122,15 @@ def _v(rule: str, text: str) -> RuleViolation:
     return RuleViolation(rule, text)
 
 
+def action_words(a: Action) -> str:
+    """An action named in words for a player's error ("attack on 0924", "move of 1/19")."""
+    units = ", ".join(a.units)
+    return {"move": f"move of {a.unit}", "enter": f"entry of {a.unit}",
+            "attack": f"attack on {a.target}", "advance": f"advance of {units}",
+            "bombard": f"bombardment of {a.target}",
+            "prepare": f"position prepared by {units}"}[a.do]
+
+
 class _Bad(Exception):
     """An action that cannot be carried out (a violation when checking; skipped when resolving)."""
 
@@ -546,8 +555,12 @@ class _Run:
                     a.do == "enter" and a.unit == uid for a in orders.actions):
                 self.violations.append(_v("15.1", f"{uid} is off the map: activate it with an "
                                                   "'enter' action"))
+        names = [action_words(a) for a in orders.actions]
+        after_failed_attack = False
         for i, action in enumerate(orders.actions):
-            where = f"action {i + 1} ({action.do})"
+            where = names[i] + (f" (action {i + 1})" if names.count(names[i]) > 1 else "")
+            if self.checking and action.do == "advance" and after_failed_attack:
+                continue  # the attack's own problem is the one to report [7.6]
             if action.if_ is not None and not self.checking:
                 if not holds(parse_condition(action.if_), self.log):
                     self.log.event({"kind": "skipped", "action": i + 1,
@@ -560,7 +573,10 @@ class _Run:
                 continue
             try:
                 self._action(action, i + 1)
+                if action.do in ("attack", "bombard"):
+                    after_failed_attack = False
             except _Bad as bad:
+                after_failed_attack = after_failed_attack or action.do == "attack"
                 if self.checking:
                     self.violations.append(RuleViolation(
                         bad.violation.rule, f"{where}: {bad.violation.message}"))
@@ -582,8 +598,8 @@ class _Run:
             if a.do in ("attack", "bombard", "advance"):
                 fighting = True
             elif fighting:
-                self.violations.append(_v("18.1", f"action {i + 1} ({a.do}) comes after the "
-                                                  "combat phase has begun"))
+                self.violations.append(_v("18.1", f"{action_words(a)} (action {i + 1}) comes "
+                                                  "after the combat phase has begun"))
 
     def _formation_problems(self, orders: Activation) -> None:
         g, st = self.g, self.st
