@@ -179,3 +179,52 @@ def test_6_1_two_moves_of_one_unit_are_told_apart_by_their_number() -> None:
     assert [(v.rule, v.message) for v in found] == [
         ("3.4", "move of a (action 2): a may not stop and then move again in the same activation "
                 "(only a mobile assault in between allows it)")]
+
+
+def test_7_4_the_odds_line_says_how_each_strength_is_made_up_and_whose_rounding() -> None:
+    from test_a1944_rules import ART
+
+    from pbem.protocol.dice import FixedDice
+
+    # a (CF 3) with art's BV 4 against g (CF 3): 7 against 3 lies between 2:1 and 3:1; the
+    # text's [7.4] rounds for the attacker: 3:1
+    sc, st = game([(A, "0302"), (ART, "0201"), (G, "0401")])
+    doc = _read(sc, "AL", "activate: a art\nattack 0401 normal with a support art\n")
+    res = RULES.resolve(sc, st, "AL", RULES.load_orders(sc, doc), FixedDice([6]))
+    combat = next(e for e in res.events if e["kind"] == "combat")
+    assert combat["lines"][0] == ("7 against 3 (a 3 + artillery 4 against g 3): 3:1, rounded in "
+                                  "the attacker's favour as the text's [7.4] reads")
+    told = P.narrate(sc, res.events)[1]
+    assert "die 6 → 0/3r [7.4]: nothing for the attacker; the defender 3, each a step loss or a " \
+        "hex of retreat, the first step loss (red) [7.5]" in told
+
+
+def test_7_5_a_result_in_words_steps_retreat_and_the_red_or_green_minimum() -> None:
+    from pbem.systems.arnhem1944.presenter import _result_words
+
+    assert _result_words("0/3g") == ("nothing for the attacker; the defender 3, each a step loss "
+                                     "or a hex of retreat, the first 2 step losses (green)")
+    assert _result_words("1r/1") == ("the attacker 1, a step loss (red); the defender 1, a step "
+                                     "loss or a hex of retreat")
+    assert _result_words("0/0") == "nothing for the attacker; nothing for the defender"
+
+
+def test_7_5_standing_orders_are_echoed_and_say_what_stays_in_force() -> None:
+    from test_a1944_rules import Standing
+
+    sc, st = game([(A, "0102"), (G, "0606")])
+    hold = _read(sc, "AL", "defend hold\n")
+    assert P.describe_orders(sc, hold) == [
+        "passes [2.2]",
+        "standing order from now on: when attacked, take every result as step losses, no "
+        "retreat [7.5]"]
+    assert P.undone(sc, st, "AL", hold) == []  # nothing given before
+    st.standing["AL"] = Standing(hold=["0102"])
+    assert P.undone(sc, st, "AL", _read(sc, "AL", "pass\n")) == [
+        "no new standing orders: those given earlier stay in force (when attacked, retreat "
+        "rather than lose steps where the result allows [7.5]; hold (step losses, no retreat) "
+        "at 0102 [7.5])"]
+    assert P.undone(sc, st, "AL", hold) == [
+        "these standing orders replace every one in force until now (when attacked, retreat "
+        "rather than lose steps where the result allows [7.5]; hold (step losses, no retreat) "
+        "at 0102 [7.5])"]

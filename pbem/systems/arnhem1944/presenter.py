@@ -95,17 +95,27 @@ def _formation(sc: Any, fid: Any) -> str:
 
 
 def _result_words(result: str) -> str:
-    """``1r/2`` -> "attacker 1 (a step first), defender 2" [7.5]."""
+    """A CRT result in words [7.5]: ``0/3g`` -> "nothing for the attacker; the defender 3, each
+    a step loss or a hex of retreat, the first 2 step losses (green)"."""
     try:
         from pbem.systems.arnhem1944.tables import Result
 
         r = Result.parse(result)
     except ValueError:
         return result
-    first = {0: "", 1: ", a step loss first", 2: ", two step losses first"}
+    colour = {1: "red", 2: "green"}
 
     def one(who: str, n: int, m: int) -> str:
-        return f"{who} {n}{first[m]}" if n else f"{who} nothing"
+        if not n:
+            return f"nothing for the {who}"
+        if m >= n:
+            return f"the {who} {n}, {'a step loss' if n == 1 else f'{n} step losses'} ({colour[m]})"
+        each = "a step loss or a hex of retreat" if n == 1 else \
+            "each a step loss or a hex of retreat"
+        first = ""
+        if m:
+            first = f", the first {'step loss' if m == 1 else f'{m} step losses'} ({colour[m]})"
+        return f"the {who} {n}, {each}{first}"
 
     return f"{one('attacker', r.attacker, r.attacker_min)}; {one('defender', r.defender, r.defender_min)}"
 
@@ -178,7 +188,7 @@ def event_text(ev: JSON, sc: Any = None) -> str:
         lines = "; ".join(ev.get("lines", []))
         return (f"{TYPE_WORDS[ev['type']].capitalize()} attack [7.1] by {by} on {against} "
                 f"at {_at(sc, ev['target'])}: {lines + ' → ' if lines else ''}{ev['odds']}, "
-                f"die {ev['die']} → {ev['result']} ({_result_words(ev['result'])}) [7.4]")
+                f"die {ev['die']} → {ev['result']} [7.4]: {_result_words(ev['result'])} [7.5]")
     if k == "bombardment":
         lines = "; ".join(ev.get("lines", []))
         return (f"Bombardment of {_at(sc, ev['target'])} by {_list(ev['artillery'])}: "
@@ -388,6 +398,25 @@ def standing_lines(st: Mapping[str, Any]) -> list[str]:
     return out
 
 
+def _standing_in_force(state: Any, side: str, orders: Mapping[str, Any]) -> list[str]:
+    """[7.5, 8.2] what becomes of the standing orders given earlier: orders that carry standing
+    orders replace them all; an activation or pass without leaves them in force."""
+    from pbem.systems.arnhem1944.state import Standing, State
+
+    if orders.get("kind") not in ("activation", "pass") or state is None:
+        return []
+    st = state if isinstance(state, State) else State.model_validate(state)
+    if st.owed == side:
+        return []  # a pass that only reveals dice carries no standing orders [2.1]
+    earlier = st.standing.get(side)
+    if earlier is None or earlier == Standing():
+        return []
+    said = "; ".join(standing_lines(earlier.model_dump(mode="json")))
+    if isinstance(orders.get("standing"), Mapping):
+        return [f"these standing orders replace every one in force until now ({said})"]
+    return [f"no new standing orders: those given earlier stay in force ({said})"]
+
+
 class Arnhem1944Presenter(Presenter):
     """Words, text orders, the map view and the sparring bot of Arnhem 1944."""
 
@@ -478,8 +507,11 @@ class Arnhem1944Presenter(Presenter):
         else:
             lines = [str(kind)]
         st = orders.get("standing")
-        if isinstance(st, Mapping) and st:
-            lines += [f"standing order: {line}" for line in standing_lines(st)]
+        if isinstance(st, Mapping):  # the whole of them, defaults included: they replace all
+            from pbem.systems.arnhem1944.state import Standing
+
+            full = Standing.model_validate(st).model_dump(mode="json")
+            lines += [f"standing order from now on: {line}" for line in standing_lines(full)]
         return lines
 
     def zones_of_control(self, scenario: Any, state: Any, side: str) -> list[Any] | None:
@@ -500,13 +532,16 @@ class Arnhem1944Presenter(Presenter):
     def undone(self, scenario: Any, state: Any, side: str, orders: JSON) -> list[str]:
         """Units activated with nothing to do (their activation is spent all the same [3.1]),
         attacks with no advance written [7.6]."""
-        if not isinstance(orders, dict) or orders.get("kind") != "activation":
+        if not isinstance(orders, dict):
             return []
+        out = _standing_in_force(state, side, orders)
+        if orders.get("kind") != "activation":
+            return out
         actions = orders.get("actions", [])
         busy = {a.get("unit") for a in actions} | {
             u for a in actions for u in a.get("units", []) + a.get("support", [])}
-        out = [f"{uid} is activated but neither moves nor fights: its activation for the turn "
-               "is spent [3.1]" for uid in orders.get("units", []) if uid not in busy]
+        out += [f"{uid} is activated but neither moves nor fights: its activation for the turn "
+                "is spent [3.1]" for uid in orders.get("units", []) if uid not in busy]
         for i, a in enumerate(actions):
             if a.get("do") == "attack" and not any(
                     b.get("do") == "advance" for b in actions[i + 1:]):

@@ -1313,7 +1313,8 @@ class Arnhem1944Rules(Ruleset[Scenario, State, Orders]):
     """Vae Victis *Arnhem 1944* (module docstring)."""
 
     system = "arnhem1944"
-    version = "1"
+    version = "2"
+    """2: a combat's odds line says how each side's strength was made up [7.4]."""
 
     def load_scenario(self, data: JSON) -> Scenario:
         try:
