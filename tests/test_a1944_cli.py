@@ -142,3 +142,22 @@ def test_2_2_pbem_orders_text_gives_a_template_that_unedited_signs_a_pass(tmp_pa
     assert "Allied passed [2.2]" in ok(a.run("log", a.dir)).out
     # the draft, empty, shows the same list
     assert "#     in command:" in ok(a.run("draft", "show", a.dir)).out
+
+
+def test_2_1_pbem_status_counts_one_move_in_the_singular(tmp_path: Path) -> None:
+    a = _hot_seat(tmp_path)
+    assert "step      0 moves archived;" in ok(a.run("status", a.dir)).out
+    ok(a.run("submit", "--yes", a.dir, _text(a, "pass\n"), "--key", "allied"))
+    assert "step      1 move archived;" in ok(a.run("status", a.dir)).out
+
+
+def test_pbem_scenarios_asks_the_ruleset_when_the_file_does_not_say_turns_and_sides(
+        tmp_path: Path) -> None:
+    """The megagame's file has teams and half-day turns, not 'sides' and 'last_turn': the line
+    is its ruleset's scenario_summary, never '[; ?, turns 1-?; ? first]'."""
+    out = ok(pbem("scenarios", home=tmp_path / "home")).out
+    lines = {line.split()[0]: line for line in out.splitlines()}
+    assert "?" not in lines["megagame-arnhem"]
+    assert "[AB1/SS9/SS10/GC; 19 units, 5 half-day turns from 17 September 1944" in \
+        lines["megagame-arnhem"]
+    assert "[AL/DE; 10 game-turns, turns 1-10; AL first]" in lines["arnhem1944-historical"]

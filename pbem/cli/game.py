@@ -289,7 +289,8 @@ def status(game_dir: Path, as_json: bool) -> None:
     echo(f"game      {game.id[:8]}  ({game.body.scenario.id})")
     for side, fp in info["keys"].items():
         echo(f"key       {side:<6} {fp}" + ("  (played here)" if side in seeds else ""))
-    echo(f"step      {info['step']} moves archived" + (f"; {info['describe']}" if info["describe"] else ""))
+    moves = f"{info['step']} move{'' if info['step'] == 1 else 's'} archived"
+    echo(f"step      {moves}" + (f"; {info['describe']}" if info["describe"] else ""))
     if "clock" in info:
         echo(f"clock     {info['clock']['text']}")
     presenter = game.ruleset.presenter()
