@@ -228,3 +228,17 @@ def test_7_5_standing_orders_are_echoed_and_say_what_stays_in_force() -> None:
         "these standing orders replace every one in force until now (when attacked, retreat "
         "rather than lose steps where the result allows [7.5]; hold (step losses, no retreat) "
         "at 0102 [7.5])"]
+
+
+def test_18_1_with_the_simplified_sequence_activate_in_text_is_the_player_turn() -> None:
+    from test_a1944_rules import B, C, D
+
+    sc, st = game([(A, "0102"), (B, "0103"), (C, "0104"), (D, "0105"), (G, "0606")],
+                  simplified=True)
+    text: Any = P.orders_template(sc, st, "AL")
+    assert "every unit that moves or fights this player-turn [18.1]" in text
+    assert "# activate 1AB:" not in text  # no formation activations in this sequence
+    doc = _read(sc, "AL", "activate: a b c d\nmove a 0202\n")  # four: more than [3.3]'s three
+    orders = RULES.normalize(sc, st, "AL", RULES.load_orders(sc, doc))
+    assert orders.mode == "phase"
+    assert RULES.validate(sc, st, "AL", orders) == []

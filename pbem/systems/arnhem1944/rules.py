@@ -1445,8 +1445,15 @@ class Arnhem1944Rules(Ruleset[Scenario, State, Orders]):
 
     def normalize(self, scenario: Scenario, state: State, side: str, orders: Orders) -> Orders:
         """A move's ``to`` becomes the cheapest path there [6.3, 4.2] (from where the unit will
-        be after the actions before it, when those are moves)."""
-        if not isinstance(orders, Activation) or not any(a.to for a in orders.actions):
+        be after the actions before it, when those are moves), an entry's the cheapest way in
+        [15.1, 15.3]; with the simplified sequence a general activation is the player-turn
+        [18.1]."""
+        if not isinstance(orders, Activation):
+            return orders
+        if state.options.simplified_sequence and orders.mode == "general":
+            # [18.1] text orders say 'activate: UNITS': in this game that is the player-turn
+            orders = orders.model_copy(update={"mode": "phase"})
+        if not any(a.to for a in orders.actions):
             return orders
         g = self.game(scenario)
         where = {uid: u.hex for uid, u in state.units.items()}

@@ -154,13 +154,17 @@ def _activation(rules: Any, sc: Scenario, st: State, side: str, who: str,
     start = st.units[mover].hex if mover in st.units else None
     target = (min(enemy, key=lambda h: (board.distance(start, h), h)) if enemy and start
               else "HEX")
-    if form is not None:
-        mine = [u for u in first if g.c(u).formation == form.id and st.units[u].in_command
-                and st.units[u].hex][:3]
-        out.append(_example(f"activate {form.id}: {' '.join(mine)}",
-                            f"a formation, up to {k.formation_activation} units [3.2]"))
-    out.append(_example(f"activate: {' '.join(first[:k.general_activation]) or 'UNITS'}",
-                        f"a general activation, any {k.general_activation} [3.3]"))
+    if phase:
+        out.append(_example(f"activate: {' '.join(first[:3]) or 'UNITS'} ...",
+                            "every unit that moves or fights this player-turn [18.1]"))
+    else:
+        if form is not None:
+            mine = [u for u in first if g.c(u).formation == form.id and st.units[u].in_command
+                    and st.units[u].hex][:3]
+            out.append(_example(f"activate {form.id}: {' '.join(mine)}",
+                                f"a formation, up to {k.formation_activation} units [3.2]"))
+        out.append(_example(f"activate: {' '.join(first[:k.general_activation]) or 'UNITS'}",
+                            f"a general activation, any {k.general_activation} [3.3]"))
     out.append(_example(f"move {mover} to {dest}", "the cheapest path [6.3]"))
     out.append(_example(f"move {mover} via {' '.join(path[:3])}", "or the hexes one by one [6]"))
     late = next((u for u in first if st.units[u].hex is None), None)
