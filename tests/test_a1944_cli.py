@@ -161,3 +161,20 @@ def test_pbem_scenarios_asks_the_ruleset_when_the_file_does_not_say_turns_and_si
     assert "[AB1/SS9/SS10/GC; 19 units, 5 half-day turns from 17 September 1944" in \
         lines["megagame-arnhem"]
     assert "[AL/DE; 10 game-turns, turns 1-10; AL first]" in lines["arnhem1944-historical"]
+
+
+def test_15_2_a_drop_drafted_line_by_line_from_the_template(tmp_path: Path) -> None:
+    """[15.2, 17.3] turn 2: the empty draft of the drop is refused (no landing) and lists the
+    landings pbem would choose, commented; drafted as 'land UNIT at HEX' they are signed."""
+    a = _hot_seat(tmp_path)
+    ok(a.run("submit", "--yes", a.dir, _text(a, "pass\n"), "--key", "allied"))
+    ok(a.run("submit", "--yes", a.dir, _text(a, "pass\n"), "--key", "german"))
+    shown = ok(a.run("draft", "show", a.dir)).out
+    assert "Still refused by the rules:" in shown and "10/4P of " in shown
+    lands = [line[2:].split("#")[0].strip() for line in shown.splitlines()
+             if line.startswith("# land ")]
+    assert lands[0] == "land 10/4P at 0204" and len(lands) == 5  # the five units of 4P [17.3]
+    for line in lands:
+        ok(a.run("draft", "order", a.dir, line))
+    ok(a.run("submit", "--yes", a.dir, "--key", "allied"))
+    assert "Airborne landings: 10/4P at 0204; " in ok(a.run("log", a.dir)).out

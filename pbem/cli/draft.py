@@ -72,10 +72,7 @@ def _show(game: Any, rp: Any, side: str, lines: list[str]) -> None:
             else:
                 echo(f"the draft is empty, which means: {said}. Add orders with 'pbem draft ...' "
                      "('pbem draft order GAME_DIR pass' to sign exactly that)", err=True)
-            template = presenter.orders_template(game.scenario, rp.current.state, side)
-            if template:
-                echo("What you may order now (one line per 'pbem draft order GAME_DIR LINE'):")
-                echo(template.rstrip("\n"))
+            _template(game, rp, side)
             return
         echo("ready: 'pbem submit GAME_DIR --key KEY' signs exactly this", err=True)
     except IllegalOrders as exc:
@@ -83,8 +80,19 @@ def _show(game: Any, rp: Any, side: str, lines: list[str]) -> None:
         echo("\n".join(f"  {n}. {line}" for n, line in enumerate(lines, 1)) or "  (empty)")
         echo("Still refused by the rules:")
         echo("\n".join(f"  - {v}" for v in exc.violations))
+        if not any(_orders(line) for line in lines):
+            _template(game, rp, side)
     except PbemError as exc:
         echo(f"Draft for {side}: {exc}")
+
+
+def _template(game: Any, rp: Any, side: str) -> None:
+    """What may be ordered now, for a draft with no order in it yet (systems with text orders)."""
+    presenter = game.ruleset.presenter()
+    template = presenter.orders_template(game.scenario, rp.current.state, side)
+    if template:
+        echo("What you may order now (one line per 'pbem draft order GAME_DIR LINE'):")
+        echo(template.rstrip("\n"))
 
 
 def _add(game_dir: Path, side: str | None, line: str) -> None:
