@@ -10,11 +10,18 @@ with their cases, and the map attached is cropped round the action.
 
 Text orders, one per line (``#`` starts a comment):
 
+(``pbem orders GAME --side SIDE --text`` prints a commented file to start from:
+:mod:`pbem.systems.arnhem1944.template`)
+
 * ``pass`` -- no activation [2.2];
-* ``activate 9SS: 1/19 2/19 Werfer102`` -- a formation activation [3.2];
-  ``activate: a b c`` (or ``activate general: a b c``) -- a general activation [3.3];
-* ``move 1/19 to 1014`` (the cheapest path) or ``move 1/19 1013 1014`` (the path) [6];
-* ``enter HQ9 1101 1102`` / ``enter 1/19 zone C 0601`` -- a reinforcement [15.1, 15.3];
+* ``activate 9SS: 1/19 2/19 Werfer102`` (or without the colon) -- a formation activation [3.2];
+  ``activate: a b c`` (or ``activate general: a b c``, ``activate a b c``) -- a general
+  activation [3.3], the player-turn with the simplified sequence [18.1];
+* ``move 1/19 to 1014`` (the cheapest path) or ``move 1/19 via 1013 1014`` / ``move 1/19 1013
+  1014`` (the path), ``move 1/19 via 1013 to 1115`` (both) [6];
+* ``enter HQ9 to 1102`` (the cheapest way in from its zone or hex), ``enter HQ9 at 1101 [to
+  1102]``, ``enter HQ9 via 1101 1102`` / ``enter HQ9 1101 1102``, ``enter 1/19 zone C to 0602``
+  -- a reinforcement [15.1, 15.3];
 * ``attack 1014 prepared with 1/19 2/19 support Werfer102 [air] [hold]`` -- ``mobile``,
   ``normal`` or ``prepared`` [7.1, 8.2, 13, 7.5];
 * ``advance 1/19 2/19 [2]`` [7.6]; ``bombard 1014 with Werfer102`` [8.1]; ``prepare 1/19`` [11];
@@ -22,7 +29,8 @@ Text orders, one per line (``#`` starts a comment):
   1014: ...``, ``if {"event": "blown"}: ...`` (JSON) [3.4, 7.6];
 * standing orders: ``defend hold`` / ``defend retreat``, ``hold 1014``, ``no fire``, ``no air``,
   ``stacking 1/19 2/19`` [5, 7.5, 8.2];
-* for a drop: ``land 10/4P 0305`` and ``dz Polish Brigade 0709``, ``wait GROUP`` [15.2, 17.4];
+* for a drop: ``land 10/4P at 0305`` (or ``land 10/4P 0305``) and ``dz Polish Brigade 0709``,
+  ``wait GROUP`` [15.2, 17.4];
 * ``acknowledge`` [16].
 """
 
