@@ -242,3 +242,12 @@ def test_18_1_with_the_simplified_sequence_activate_in_text_is_the_player_turn()
     orders = RULES.normalize(sc, st, "AL", RULES.load_orders(sc, doc))
     assert orders.mode == "phase"
     assert RULES.validate(sc, st, "AL", orders) == []
+
+
+def test_8_1_a_bombardment_result_is_told_in_words_too() -> None:
+    from pbem.systems.arnhem1944.presenter import event_text
+
+    ev = {"kind": "bombardment", "target": "0401", "artillery": ["art"], "odds": "2:1", "die": 4,
+          "result": "0/1r", "lines": []}
+    assert event_text(ev) == ("Bombardment of 0401 by art: 2:1, die 4 → 0/1r [8.1]: nothing for "
+                              "the attacker; the defender 1, a step loss (red) [7.5]")

@@ -201,7 +201,7 @@ def event_text(ev: JSON, sc: Any = None) -> str:
         lines = "; ".join(ev.get("lines", []))
         return (f"Bombardment of {_at(sc, ev['target'])} by {_list(ev['artillery'])}: "
                 f"{lines + ' → ' if lines else ''}{ev['odds']}, die {ev['die']} → "
-                f"{ev['result']} [8.1]")
+                f"{ev['result']} [8.1]: {_result_words(ev['result'])} [7.5]")
     if k == "step-lost":
         why = ev["why"]
         cite = "" if "[" in why else " [7.5]"
