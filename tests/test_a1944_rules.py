@@ -644,7 +644,9 @@ def test_text_orders_read_like_the_game() -> None:
         "2. 2/19 moves to 1014 (Elst) [6]",
         "3. prepared attack on 1014 (Elst) by 1/19, 2/19, supported by Werfer102 [7.1, 8.2]",
         "4. if 1014 is vacated: advance up to 2 hexes into the vacated hex by 1/19 [7.6]",
-        "standing order: hold (step losses, no retreat) at 1406 [7.5]",
+        "standing order from now on: when attacked, retreat rather than lose steps where the "
+        "result allows [7.5]",
+        "standing order from now on: hold (step losses, no retreat) at 1406 [7.5]",
     ]
     assert p.parse_text_orders(real, {"kind": "pass", "side": "AL"}, "AL", "pass") == {
         "kind": "pass", "side": "AL"}
@@ -672,9 +674,10 @@ def test_events_are_told_with_their_case() -> None:
     # the activation first (the rules log it last) [3.3]; the combat with what followed it:
     # 6 against 3 is 2:1, die 5 on the normal line: 0/2 [7.4]; g retreats two hexes [7.6]
     assert lines[0] == "Allied general activation: a, b [3.3]"
-    assert lines[1].startswith("Normal attack [7.1] by a, b on g at 0401: 6 against 3: 2:1")
-    assert "→ 2:1, die 5 → 0/2 (attacker nothing; defender 2) [7.4]; g retreated 0401 → " in \
-        lines[1]
+    assert lines[1].startswith("Normal attack [7.1] by a, b on g at 0401: 6 against 3 (a 3 + b 3 "
+                               "against g 3): 2:1 [7.4] → 2:1")
+    assert ("→ 2:1, die 5 → 0/2 [7.4]: nothing for the attacker; the defender 2, each a step loss "
+            "or a hex of retreat [7.5]; g retreated 0401 → ") in lines[1]
     assert lines[1].endswith("; 0401 was vacated [7.6]") and len(lines) == 2
 
 

@@ -50,6 +50,11 @@ def _save(path: Path, lines: list[str]) -> None:
     write_replace(path, ("".join(line + "\n" for line in lines)).encode("utf-8"))
 
 
+def _orders(line: str) -> bool:
+    """Whether a draft line holds an order (not blank, not only a comment)."""
+    return bool(line.split("#", 1)[0].strip())
+
+
 def _show(game: Any, rp: Any, side: str, lines: list[str]) -> None:
     from pbem.engine.play import preview
 
@@ -58,22 +63,53 @@ def _show(game: Any, rp: Any, side: str, lines: list[str]) -> None:
     try:
         document = presenter.parse_text_orders(game.scenario, skeleton, side, "\n".join(lines))
         echo(preview(game, rp, side, document).text())
+        if not any(_orders(line) for line in lines):
+            said = "; ".join(presenter.describe_orders(game.scenario, document)) or "no orders"
+            if lines:
+                echo(f"the draft holds no order, only comments: 'pbem submit GAME_DIR --key KEY' "
+                     f"would sign it as it stands ({said}) -- add orders with 'pbem draft ...' "
+                     "unless that is what you mean", err=True)
+            else:
+                echo(f"the draft is empty, which means: {said}. Add orders with 'pbem draft ...' "
+                     "('pbem draft order GAME_DIR pass' to sign exactly that)", err=True)
+            _template(game, rp, side)
+            return
         echo("ready: 'pbem submit GAME_DIR --key KEY' signs exactly this", err=True)
     except IllegalOrders as exc:
         echo(f"Draft for {side} ({len(lines)} line{'s' if len(lines) != 1 else ''}):")
         echo("\n".join(f"  {n}. {line}" for n, line in enumerate(lines, 1)) or "  (empty)")
         echo("Still refused by the rules:")
         echo("\n".join(f"  - {v}" for v in exc.violations))
+        if not any(_orders(line) for line in lines):
+            _template(game, rp, side)
     except PbemError as exc:
         echo(f"Draft for {side}: {exc}")
 
 
+def _template(game: Any, rp: Any, side: str) -> None:
+    """What may be ordered now, for a draft with no order in it yet (systems with text orders)."""
+    presenter = game.ruleset.presenter()
+    template = presenter.orders_template(game.scenario, rp.current.state, side)
+    if template:
+        echo("What you may order now (one line per 'pbem draft order GAME_DIR LINE'):")
+        echo(template.rstrip("\n"))
+
+
 def _add(game_dir: Path, side: str | None, line: str) -> None:
+    """Add one line, read with the lines before it (an action after the draft's 'activate' line
+    is read as part of that activation): a draft the game cannot read with it is refused and left
+    as it was; what the rules refuse is shown, not refused (a draft may be incomplete)."""
     game, local, rp, who, path = _context(game_dir, side)
     presenter = game.ruleset.presenter()
     skeleton = presenter.text_skeleton(game.scenario, rp.current.state, who)
-    presenter.parse_text_orders(game.scenario, skeleton, who, line)  # a line it cannot read is refused
     lines = [*_lines(path), line]
+    try:
+        presenter.parse_text_orders(game.scenario, skeleton, who, "\n".join(lines))
+    except IllegalOrders:
+        pass  # shown below with the rule cases
+    except InputError as exc:
+        raise InputError(f"not added to the draft ({len(lines) - 1} line"
+                         f"{'s' if len(lines) != 2 else ''} kept): {exc}") from None
     _save(path, lines)
     _show(game, rp, who, lines)
 

@@ -289,7 +289,8 @@ def status(game_dir: Path, as_json: bool) -> None:
     echo(f"game      {game.id[:8]}  ({game.body.scenario.id})")
     for side, fp in info["keys"].items():
         echo(f"key       {side:<6} {fp}" + ("  (played here)" if side in seeds else ""))
-    echo(f"step      {info['step']} moves archived" + (f"; {info['describe']}" if info["describe"] else ""))
+    moves = f"{info['step']} move{'' if info['step'] == 1 else 's'} archived"
+    echo(f"step      {moves}" + (f"; {info['describe']}" if info["describe"] else ""))
     if "clock" in info:
         echo(f"clock     {info['clock']['text']}")
     presenter = game.ruleset.presenter()
@@ -322,8 +323,12 @@ def _current_decision(rp: Any, name: str) -> Any:
 @click.command()
 @click.argument("game_dir", type=click.Path(file_okay=False, exists=True, path_type=Path))
 @click.option("--side", required=True)
-def orders(game_dir: Path, side: str) -> None:
-    """Print a JSON skeleton of SIDE's pending decision, to edit and submit."""
+@click.option("--text", "as_text", is_flag=True,
+              help="A text orders file to start from (games with text orders): what you may order "
+                   "now and an example of each order, all as comments (unedited: the skeleton).")
+def orders(game_dir: Path, side: str, as_text: bool) -> None:
+    """Print a JSON skeleton of SIDE's pending decision, to edit and submit (--text: a commented
+    text orders file instead)."""
     game, local, seeds = _open_with_seeds(game_dir)
     if side not in game.body.sides:
         raise InputError(f"no side {side!r} in this game (sides: {', '.join(game.sides)})")
@@ -332,8 +337,20 @@ def orders(game_dir: Path, side: str) -> None:
     from pbem.engine.play import owed_by, state_for
 
     owed_by(game, rp, [side])
-    skeleton = game.ruleset.skeleton(game.scenario, state_for(game, rp, side, None), side)
+    state = state_for(game, rp, side, None)
+    presenter = game.ruleset.presenter()
+    template = presenter.orders_template(game.scenario, state, side)
+    if as_text:
+        if template is None:
+            raise InputError(f"the {game.ruleset.system} system has no text orders: drop --text "
+                             "for the JSON skeleton")
+        echo(template.rstrip("\n"))
+        return
+    skeleton = game.ruleset.skeleton(game.scenario, state, side)
     echo(json.dumps(skeleton, indent=2, sort_keys=True))
+    if template is not None:
+        echo(f"text orders: 'pbem orders {game_dir} --side {side} --text' lists what you may order "
+             "now, with an example of each order", err=True)
 
 
 # ------------------------------------------------------------------------------------------------

@@ -26,17 +26,36 @@ def _summary(data: dict[str, Any]) -> dict[str, Any]:
     sides = [s.get("id", "?") for s in data.get("sides", []) if isinstance(s, dict)]
     first, last = data.get("first_turn", 1), data.get("last_turn", "?")
     length = last - first + 1 if isinstance(first, int) and isinstance(last, int) else None
+    summary, ruled_sides = _ruleset_summary(data)
     return {
         "id": data.get("id", "?"),
         "title": data.get("title", ""),
         "system": data.get("system", "?"),
         "rule": data.get("rule", ""),
-        "sides": sides,
+        "sides": sides or ruled_sides,
         "first_turn": first,
         "last_turn": last,
         "length": length,
         "first_player": data.get("first_player", "?"),
+        "summary": summary,
     }
+
+
+def _ruleset_summary(data: dict[str, Any]) -> tuple[str, list[str]]:
+    """The scenario's rules system's own one-line summary (the one ``pbem scenario check``
+    prints, less the id) and its sides, for scenarios whose files do not spell out turns and
+    sides as WestWall's do (the megagame's teams and half-day turns)."""
+    from pbem.engine.ruleset import get_ruleset
+    from pbem.errors import PbemError
+
+    try:
+        ruleset = get_ruleset(str(data.get("system", "westwall")))
+        sc = ruleset.load_scenario(data)
+        text = ruleset.scenario_summary(sc)
+        sides = list(ruleset.sides(sc))
+    except PbemError as exc:
+        return f"cannot be read: {exc}", []
+    return text.removeprefix(f"{data.get('id', '')}: "), sides
 
 
 @click.command()
@@ -54,8 +73,11 @@ def scenarios(as_json: bool) -> None:
         return
     width = max(len(r["id"]) for r in rows)
     for r in rows:
+        if r["length"] is None or r["first_player"] == "?":  # the system says it in its words
+            echo(f"{r['id']:<{width}}  {r['title']}  [{'/'.join(r['sides'])}; {r['summary']}]")
+            continue
         turns = f"turns {r['first_turn']}-{r['last_turn']}"
-        length = f"{r['length']} game-turns" if r["length"] is not None else "?"
+        length = f"{r['length']} game-turns"
         echo(
             f"{r['id']:<{width}}  {r['title']}  [{'/'.join(r['sides'])}; {length}, {turns}; "
             f"{r['first_player']} first]"

@@ -159,6 +159,13 @@ class Presenter:
         player (override; ``defaults`` keeps them)."""
         return self.ruleset.skeleton(scenario, state, side)
 
+    def orders_template(self, scenario: Any, state: Any, side: str) -> str | None:
+        """A text orders file to start from for ``side``'s pending decision (``pbem orders
+        --text``, an empty ``pbem draft``): what may be ordered now and an example of each order,
+        every line a comment, so that the file unedited reads as the skeleton (a pass where the
+        rules allow one). None: the system has no text orders (the default)."""
+        return None
+
     def roster(self, scenario: Any, state: Any, side: str) -> tuple[list[str], list[list[str]]]:
         """``pbem units``: a header and one row per unit of ``side`` (the id as typed in orders
         first), reinforcements and units off the map included."""

@@ -311,12 +311,37 @@ def hexside_shift(attack: Attack, tec: Tec) -> int:
                for a in attack.attackers)
 
 
+def strength_parts(attack: Attack, tec: Tec) -> str:
+    """How each side's strength is made up [7.4, 8.2]: ``a 3 + b 2 (halved across the hexside)
+    + artillery 4 against g 3 + defensive fire 2``."""
+    att = []
+    for a in attack.attackers:
+        halves = any(_halves(tec, k) for k in _features(tec, a.across))
+        att.append(f"{a.unit.id} {_half_up(a.unit.cf)} (halved across the hexside)" if halves
+                   else f"{a.unit.id} {a.unit.cf}")
+    if attack.attack_support:
+        att.append(f"artillery {attack.attack_support}")
+    dfn = [f"{u.id} {u.cf}" for u in attack.defenders]
+    if attack.defence_support:
+        dfn.append(f"defensive fire {attack.defence_support}")
+    return f"{' + '.join(att) or 'nothing'} against {' + '.join(dfn) or 'nothing'}"
+
+
+def _rounding(att: int, dfn: int, base: int, crt: Crt) -> str:
+    """How the ratio became a column, citing [7.4]: said only when it was not exact."""
+    if dfn <= 0 or Fraction(att, dfn) == crt.columns[base]:
+        return " [7.4]"
+    if crt.odds_rounding == "attacker":
+        return ", rounded in the attacker's favour as the text's [7.4] reads"
+    return ", rounded down as the CRT file's odds_rounding says (the text's [7.4] reads up)"
+
+
 def odds(attack: Attack, crt: Crt, tec: Tec) -> Odds:
     """The final CRT column of an attack [7.3, 7.4, 10.2, 11.2, 13] and how it was reached."""
     att, dfn = attack_strength(attack, tec), defence_strength(attack)
     base = odds_column(att, dfn, crt)
-    lines = [f"{att} against {dfn}: {crt.headings[base]} (rounded for the "
-             f"{crt.odds_rounding}) [7.4]"]
+    lines = [f"{att} against {dfn} ({strength_parts(attack, tec)}): {crt.headings[base]}"
+             f"{_rounding(att, dfn, base, crt)}"]
     shift = 0
 
     def add(n: int, why: str) -> None:

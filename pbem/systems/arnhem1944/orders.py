@@ -50,7 +50,8 @@ class Action(_Strict):
     """One thing an activation does [3.4]. Which fields a kind uses:
 
     * ``move``: ``unit``, ``path`` (hexes entered, in order) [6];
-    * ``enter``: ``unit``, ``path`` (its first hex on the entry zone [15.1] or hex 0327 [15.3]),
+    * ``enter``: ``unit``, ``path`` (its first hex on the entry zone [15.1] or hex 0327 [15.3])
+      and/or ``to`` (the cheapest way there from its entry zone or hex, or from the path's end),
       ``zone`` for a German reinforcement entering by another zone than its own [15.1];
     * ``attack``: ``target``, ``units``, ``type`` (``M``/``N``/``P`` [7.1]), ``support``
       (activated artillery [8.2]), ``air`` [13], ``hold`` / ``hold_if`` (the attacker's own
@@ -65,7 +66,8 @@ class Action(_Strict):
     units: list[str] = Field(default_factory=list, max_length=12)
     path: list[str] = Field(default_factory=list, max_length=40)
     to: str | None = Field(None, pattern=_HEX, description="A destination the rules expand "
-                           "into the cheapest path (normalize)")
+                           "into the cheapest path (normalize): after ``path`` if given; for "
+                           "an ``enter`` without a path, from its entry zone or hex")
     zone: str | None = None
     target: str | None = Field(None, pattern=_HEX)
     type: Literal["M", "N", "P"] | None = None
@@ -97,14 +99,14 @@ class Action(_Strict):
     @model_validator(mode="after")
     def _fields(self) -> Action:
         need: dict[str, tuple[str, ...]] = {
-            "move": ("unit",), "enter": ("unit", "path"),
+            "move": ("unit",), "enter": ("unit",),
             "attack": ("target", "units", "type"), "advance": ("units",),
             "bombard": ("target", "support"), "prepare": ("units",)}
         for name in need[self.do]:
             if not getattr(self, name):
                 raise ValueError(f"a {self.do} needs {name!r}")
-        if self.do == "move" and not self.path and not self.to:
-            raise ValueError("a move needs a 'path' or a 'to'")
+        if self.do in ("move", "enter") and not self.path and not self.to:
+            raise ValueError(f"a {self.do} needs a 'path' or a 'to'")
         return self
 
     def movers(self) -> list[str]:
@@ -163,3 +165,35 @@ class Acknowledge(_Strict):
 Orders = Activation | Pass | Drop | Acknowledge
 MODELS: dict[str, type[_Strict]] = {"activation": Activation, "pass": Pass, "drop": Drop,
                                     "acknowledge": Acknowledge}
+
+
+CASES = {"move": "6", "enter": "15", "attack": "7.1", "advance": "7.6", "bombard": "8.1",
+         "prepare": "11", "landing": "15.2", "standing": "7.5", "activation": "3", "pass": "2.2",
+         "drop": "15.2", "acknowledge": "16"}
+"""The case each kind of order comes from, for errors about its form."""
+
+FIELDS = {"path": "the path", "to": "the destination", "target": "the hex attacked",
+          "hex": "the hex", "units": "the units", "unit": "the unit", "support": "the artillery",
+          "hexes": "the hexes of advance", "type": "the attack's type", "zone": "the entry zone",
+          "defence": "'defend'", "hold": "'hold'", "stacking": "'stacking'"}
+
+
+def explain(exc: Any, what: str) -> str:
+    """The first problem of a pydantic ``ValidationError`` about one order (``what``: its kind,
+    a key of :data:`CASES`) as one line in words, with the order's case."""
+    errors = exc.errors()
+    err = errors[0] if errors else {"loc": (), "msg": str(exc), "type": ""}
+    loc = [str(x) for x in err.get("loc", ()) if not isinstance(x, int)]
+    field = FIELDS.get(loc[-1], loc[-1]) if loc else ""
+    msg = str(err.get("msg", "")).removeprefix("Value error, ")
+    value = err.get("input")
+    if err.get("type") == "string_pattern_mismatch":
+        msg = f"{value!r} is not a hex number XXYY"
+    elif err.get("type") == "too_short":
+        msg = "none given"
+    elif err.get("type") == "literal_error":
+        msg = msg.replace("Input should be", f"{value!r}: it is")
+    elif err.get("type") == "extra_forbidden":
+        msg = f"{loc[-1] if loc else '?'!r} is not part of this order"
+    head = f"{what} order" if what in ("pass", "drop", "acknowledge", "standing") else what
+    return f"{head}: {field + ': ' if field else ''}{msg} [{CASES.get(what, '3')}]"

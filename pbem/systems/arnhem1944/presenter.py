@@ -10,11 +10,18 @@ with their cases, and the map attached is cropped round the action.
 
 Text orders, one per line (``#`` starts a comment):
 
+(``pbem orders GAME --side SIDE --text`` prints a commented file to start from:
+:mod:`pbem.systems.arnhem1944.template`)
+
 * ``pass`` -- no activation [2.2];
-* ``activate 9SS: 1/19 2/19 Werfer102`` -- a formation activation [3.2];
-  ``activate: a b c`` (or ``activate general: a b c``) -- a general activation [3.3];
-* ``move 1/19 to 1014`` (the cheapest path) or ``move 1/19 1013 1014`` (the path) [6];
-* ``enter HQ9 1101 1102`` / ``enter 1/19 zone C 0601`` -- a reinforcement [15.1, 15.3];
+* ``activate 9SS: 1/19 2/19 Werfer102`` (or without the colon) -- a formation activation [3.2];
+  ``activate: a b c`` (or ``activate general: a b c``, ``activate a b c``) -- a general
+  activation [3.3], the player-turn with the simplified sequence [18.1];
+* ``move 1/19 to 1014`` (the cheapest path) or ``move 1/19 via 1013 1014`` / ``move 1/19 1013
+  1014`` (the path), ``move 1/19 via 1013 to 1115`` (both) [6];
+* ``enter HQ9 to 1102`` (the cheapest way in from its zone or hex), ``enter HQ9 at 1101 [to
+  1102]``, ``enter HQ9 via 1101 1102`` / ``enter HQ9 1101 1102``, ``enter 1/19 zone C to 0602``
+  -- a reinforcement [15.1, 15.3];
 * ``attack 1014 prepared with 1/19 2/19 support Werfer102 [air] [hold]`` -- ``mobile``,
   ``normal`` or ``prepared`` [7.1, 8.2, 13, 7.5];
 * ``advance 1/19 2/19 [2]`` [7.6]; ``bombard 1014 with Werfer102`` [8.1]; ``prepare 1/19`` [11];
@@ -22,7 +29,8 @@ Text orders, one per line (``#`` starts a comment):
   1014: ...``, ``if {"event": "blown"}: ...`` (JSON) [3.4, 7.6];
 * standing orders: ``defend hold`` / ``defend retreat``, ``hold 1014``, ``no fire``, ``no air``,
   ``stacking 1/19 2/19`` [5, 7.5, 8.2];
-* for a drop: ``land 10/4P 0305`` and ``dz Polish Brigade 0709``, ``wait GROUP`` [15.2, 17.4];
+* for a drop: ``land 10/4P at 0305`` (or ``land 10/4P 0305``) and ``dz Polish Brigade 0709``,
+  ``wait GROUP`` [15.2, 17.4];
 * ``acknowledge`` [16].
 """
 
@@ -44,6 +52,7 @@ JSON = Any
 TYPES = {"mobile": "M", "normal": "N", "regular": "N", "prepared": "P", "m": "M", "n": "N",
          "p": "P"}
 TYPE_WORDS = {"M": "mobile", "N": "normal", "P": "prepared"}
+SEE = "'pbem orders GAME --side SIDE --text' lists them with an example of each"
 
 
 MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August",
@@ -94,19 +103,64 @@ def _formation(sc: Any, fid: Any) -> str:
 
 
 def _result_words(result: str) -> str:
-    """``1r/2`` -> "attacker 1 (a step first), defender 2" [7.5]."""
+    """A CRT result in words [7.5]: ``0/3g`` -> "nothing for the attacker; the defender 3, each
+    a step loss or a hex of retreat, the first 2 step losses (green)"."""
     try:
         from pbem.systems.arnhem1944.tables import Result
 
         r = Result.parse(result)
     except ValueError:
         return result
-    first = {0: "", 1: ", a step loss first", 2: ", two step losses first"}
+    colour = {1: "red", 2: "green"}
 
     def one(who: str, n: int, m: int) -> str:
-        return f"{who} {n}{first[m]}" if n else f"{who} nothing"
+        if not n:
+            return f"nothing for the {who}"
+        if m >= n:
+            return f"the {who} {n}, {'a step loss' if n == 1 else f'{n} step losses'} ({colour[m]})"
+        each = "a step loss or a hex of retreat" if n == 1 else \
+            "each a step loss or a hex of retreat"
+        first = ""
+        if m:
+            first = f", the first {'step loss' if m == 1 else f'{m} step losses'} ({colour[m]})"
+        return f"the {who} {n}, {each}{first}"
 
     return f"{one('attacker', r.attacker, r.attacker_min)}; {one('defender', r.defender, r.defender_min)}"
+
+
+def arrival(sc: Any, st: Any, uid: str, *, short: bool = False) -> str:
+    """Where and when a unit still off the map comes on [15.1, 15.2, 15.3, 17]: its turn and
+    entry zone (with the zone's hexes unless ``short``) or hex, or its drop group and zone."""
+    from pbem.systems.arnhem1944.rules import Game
+
+    g = Game(sc)
+    r = g.reinforcement(uid)
+    if r is not None:
+        due = g.due_turn(st, uid)
+        when = f"turn {due}" + ("" if due is None or due > st.turn else " (due now)")
+        if r.hex is not None:
+            return f"{when}, by hex {r.hex} [15.3]" if short else (
+                f"it may enter from {when} by hex {r.hex} [15.3]: 'enter {uid} to HEX' or "
+                f"'enter {uid} via {r.hex} HEX...'")
+        if short:
+            return f"{when}, zone {r.zone} [15.1]"
+        zone = sc.map.entry_zones.get(r.zone)
+        hexes = f" (hexes {' '.join(zone.hexes)})" if zone is not None else ""
+        return (f"it may enter from {when} by entry zone {r.zone}{hexes}, or by the next zone "
+                f"for each turn it waits [15.1]: 'enter {uid} to HEX' or 'enter {uid} via HEX "
+                "HEX...' (its entry hex first)")
+    for d in sc.para_drops:
+        if uid in d.units:
+            dz = st.drop_zones.get(d.group, d.dz)
+            when = (f"turn {d.turn}" if sc.options.drop == "historic"
+                    else f"turn {d.turn} or later")
+            case = "17.3" if sc.options.drop == "historic" else "17.4"
+            if short:
+                return f"drop {d.group}, {when}, drop zone {dz} [15.2]"
+            return (f"it lands by air with {d.group} on {when}, within {d.radius} hexes of the "
+                    f"drop zone {dz} on {' or '.join(d.terrain)} [15.2, {case}]: 'land {uid} at "
+                    "HEX' when the drop is due")
+    return "it has no arrival in this scenario"
 
 
 def event_text(ev: JSON, sc: Any = None) -> str:
@@ -142,12 +196,12 @@ def event_text(ev: JSON, sc: Any = None) -> str:
         lines = "; ".join(ev.get("lines", []))
         return (f"{TYPE_WORDS[ev['type']].capitalize()} attack [7.1] by {by} on {against} "
                 f"at {_at(sc, ev['target'])}: {lines + ' → ' if lines else ''}{ev['odds']}, "
-                f"die {ev['die']} → {ev['result']} ({_result_words(ev['result'])}) [7.4]")
+                f"die {ev['die']} → {ev['result']} [7.4]: {_result_words(ev['result'])} [7.5]")
     if k == "bombardment":
         lines = "; ".join(ev.get("lines", []))
         return (f"Bombardment of {_at(sc, ev['target'])} by {_list(ev['artillery'])}: "
                 f"{lines + ' → ' if lines else ''}{ev['odds']}, die {ev['die']} → "
-                f"{ev['result']} [8.1]")
+                f"{ev['result']} [8.1]: {_result_words(ev['result'])} [7.5]")
     if k == "step-lost":
         why = ev["why"]
         cite = "" if "[" in why else " [7.5]"
@@ -352,6 +406,25 @@ def standing_lines(st: Mapping[str, Any]) -> list[str]:
     return out
 
 
+def _standing_in_force(state: Any, side: str, orders: Mapping[str, Any]) -> list[str]:
+    """[7.5, 8.2] what becomes of the standing orders given earlier: orders that carry standing
+    orders replace them all; an activation or pass without leaves them in force."""
+    from pbem.systems.arnhem1944.state import Standing, State
+
+    if orders.get("kind") not in ("activation", "pass") or state is None:
+        return []
+    st = state if isinstance(state, State) else State.model_validate(state)
+    if st.owed == side:
+        return []  # a pass that only reveals dice carries no standing orders [2.1]
+    earlier = st.standing.get(side)
+    if earlier is None or earlier == Standing():
+        return []
+    said = "; ".join(standing_lines(earlier.model_dump(mode="json")))
+    if isinstance(orders.get("standing"), Mapping):
+        return [f"these standing orders replace every one in force until now ({said})"]
+    return [f"no new standing orders: those given earlier stay in force ({said})"]
+
+
 class Arnhem1944Presenter(Presenter):
     """Words, text orders, the map view and the sparring bot of Arnhem 1944."""
 
@@ -442,8 +515,11 @@ class Arnhem1944Presenter(Presenter):
         else:
             lines = [str(kind)]
         st = orders.get("standing")
-        if isinstance(st, Mapping) and st:
-            lines += [f"standing order: {line}" for line in standing_lines(st)]
+        if isinstance(st, Mapping):  # the whole of them, defaults included: they replace all
+            from pbem.systems.arnhem1944.state import Standing
+
+            full = Standing.model_validate(st).model_dump(mode="json")
+            lines += [f"standing order from now on: {line}" for line in standing_lines(full)]
         return lines
 
     def zones_of_control(self, scenario: Any, state: Any, side: str) -> list[Any] | None:
@@ -464,13 +540,16 @@ class Arnhem1944Presenter(Presenter):
     def undone(self, scenario: Any, state: Any, side: str, orders: JSON) -> list[str]:
         """Units activated with nothing to do (their activation is spent all the same [3.1]),
         attacks with no advance written [7.6]."""
-        if not isinstance(orders, dict) or orders.get("kind") != "activation":
+        if not isinstance(orders, dict):
             return []
+        out = _standing_in_force(state, side, orders)
+        if orders.get("kind") != "activation":
+            return out
         actions = orders.get("actions", [])
         busy = {a.get("unit") for a in actions} | {
             u for a in actions for u in a.get("units", []) + a.get("support", [])}
-        out = [f"{uid} is activated but neither moves nor fights: its activation for the turn "
-               "is spent [3.1]" for uid in orders.get("units", []) if uid not in busy]
+        out += [f"{uid} is activated but neither moves nor fights: its activation for the turn "
+                "is spent [3.1]" for uid in orders.get("units", []) if uid not in busy]
         for i, a in enumerate(actions):
             if a.get("do") == "attack" and not any(
                     b.get("do") == "advance" for b in actions[i + 1:]):
@@ -490,7 +569,7 @@ class Arnhem1944Presenter(Presenter):
             if not u.alive:
                 where, status = "-", "eliminated"
             elif u.hex is None:
-                where, status = "-", "to come"
+                where, status = "-", "to come: " + arrival(scenario, state, c.id, short=True)
             else:
                 flags = [name for name, on in (("activated", u.activated),
                                                ("out of command", not u.in_command),
@@ -506,17 +585,33 @@ class Arnhem1944Presenter(Presenter):
         if unit not in state.units:
             raise InputError(f"no unit {unit!r} in this game")
         game = self.ruleset.game(scenario)  # type: ignore[attr-defined]
+        u = state.units[unit]
+        if not u.alive:
+            return [f"{unit} has been eliminated"]
+        if u.hex is None:
+            return [f"{unit} is not on the map: {arrival(scenario, state, unit)}"]
         found = game.reachable(state, unit)
         return [f"{h}: {c // 2}{'½' if c % 2 else ''} MP [6.3]"
                 for h, c in sorted(found.items(), key=lambda x: (x[1], x[0])) if c]
 
     # -- text orders ----------------------------------------------------------------------------------
+    def orders_template(self, scenario: Any, state: Any, side: str) -> str | None:
+        """``pbem orders --text``: the units that may still be activated, by formation, in
+        command or not, and an example of each order; every line a comment (unedited: a pass)."""
+        from pbem.systems.arnhem1944.template import orders_template
+
+        return orders_template(self.ruleset, scenario, state, side)
+
     def parse_text_orders(self, scenario: Any, skeleton: JSON, side: str, text: str) -> JSON:
         out: dict[str, Any] = {"kind": skeleton.get("kind", "pass"), "side": side}
         if out["kind"] == "drop":
             out["landings"] = []
         actions: list[dict[str, Any]] = []
         standing: dict[str, Any] = {}
+        from pydantic import ValidationError
+
+        from pbem.systems.arnhem1944.orders import MODELS, explain
+
         formations = {f.id for f in getattr(scenario, "formations", [])}
         for n, raw in enumerate(text.splitlines(), 1):
             line = raw.split("#", 1)[0].strip()
@@ -528,18 +623,28 @@ class Arnhem1944Presenter(Presenter):
                 raise InputError(f"line {n}: {exc}") from None
             except (IndexError, KeyError, ValueError):
                 raise InputError(f"line {n}: cannot read {line[:80]!r}: the orders are activate, move, "
-                                 "enter, attack, advance, bombard, prepare, land, dz, pass (README, "
-                                 "'Playing Vae Victis Arnhem 1944')") from None
+                                 f"enter, attack, advance, bombard, prepare, land, dz, pass ({SEE})") from None
         if out["kind"] == "activation":
             out["actions"] = actions
         elif actions:
             raise InputError("actions need an 'activate' line first [3]")
         if standing:
             out["standing"] = standing
+        model = MODELS.get(str(out["kind"]))
+        if model is not None:  # what the lines left wrong as a whole, in words
+            try:
+                model.model_validate(out)
+            except ValidationError as exc:
+                raise InputError(explain(exc, str(out["kind"]))) from None
         return out
 
     def _line(self, line: str, out: dict[str, Any], actions: list[dict[str, Any]],
               standing: dict[str, Any], formations: set[str]) -> None:
+        from pydantic import ValidationError
+
+        from pbem.systems.arnhem1944.orders import Action, Landing, explain
+        from pbem.systems.arnhem1944.state import Standing
+
         cond: dict[str, Any] | None = None
         if line.startswith("if "):
             body = line[3:].strip()
@@ -569,27 +674,47 @@ class Arnhem1944Presenter(Presenter):
             out["kind"] = verb
             out.pop("landings", None)  # a pass where a drop is due: the rules say so [2.1]
         elif verb == "activate":
-            head, _, names = line[len("activate"):].partition(":")
-            name = head.strip()
+            head, colon, names = line[len("activate"):].partition(":")
+            words = head.split()
+            named = names.split() if colon else words[1:]
+            name = words[0] if words else ""
+            if not colon and name not in formations and name != "general":
+                name, named = "", words  # 'activate a b c': a general activation [3.3]
+            if colon and len(words) > 1:
+                raise InputError(f"{head.strip()!r} is not a formation: 'activate FORMATION: "
+                                 "UNITS' [3.2] or 'activate: UNITS' [3.3]")
+            if not named:
+                example = name if name in formations else "9SS"
+                raise InputError(f"name the units activated: 'activate {example}: UNIT UNIT...' "
+                                 "(a formation [3.2]) or 'activate: a b c' (a general activation "
+                                 "[3.3])")
             out["kind"] = "activation"
-            out["units"] = names.split()
+            out["units"] = named
             if name and name != "general":
                 if formations and name not in formations:
                     raise InputError(f"{name!r} is not a formation ({', '.join(sorted(formations))})")
                 out["mode"], out["formation"] = "formation", name
             else:
                 out["mode"] = "general"
-        elif verb == "move":
-            if w[2] == "to":
-                act = dict(do="move", unit=w[1], to=w[3])
-            else:
-                act = {"do": "move", "unit": w[1], "path": w[2:]}
-        elif verb == "enter":
-            act = {"do": "enter", "unit": w[1]}
+        elif verb in ("move", "enter"):
+            act = {"do": verb, "unit": w[1]}
             rest = list(w[2:])
-            if rest and rest[0] == "zone":
+            if verb == "enter" and rest[:1] == ["zone"]:
                 act["zone"], rest = rest[1], rest[2:]
-            act["path"] = rest
+            if rest[:1] == ["via"] or (verb == "enter" and rest[:1] == ["at"]):
+                rest = rest[1:]
+            if "to" in rest:
+                i = rest.index("to")
+                if len(rest) != i + 2:
+                    raise InputError(f"one hex after 'to': '{verb} {w[1]} to HEX'")
+                rest, act["to"] = rest[:i], rest[i + 1]
+            if rest:
+                act["path"] = rest
+            if not rest and "to" not in act:
+                raise InputError(f"say where {w[1]} goes: '{verb} {w[1]} to HEX' (the cheapest "
+                                 f"path) or '{verb} {w[1]} via HEX HEX...' (the hexes in order"
+                                 + (", its entry hex first) [15.1, 15.3]" if verb == "enter"
+                                    else ") [6]"))
         elif verb == "attack":
             if len(w) < 3 or w[2].lower() not in TYPES:
                 raise InputError(f"say the attack's type after the hex: 'attack {w[1] if len(w) > 1 else 'HEX'} "
@@ -630,7 +755,15 @@ class Arnhem1944Presenter(Presenter):
             standing["stacking"] = w[1:]
         elif verb == "land":
             out["kind"] = "drop"
-            out.setdefault("landings", []).append({"unit": w[1], "hex": w[2]})
+            where = w[3:] if len(w) > 2 and w[2] == "at" else w[2:]
+            if len(where) != 1:
+                raise InputError(f"one hex for each unit: 'land {w[1]} at HEX' [15.2]")
+            landing = {"unit": w[1], "hex": where[0]}
+            try:
+                Landing.model_validate(landing)
+            except ValidationError as exc:
+                raise InputError(explain(exc, "landing")) from None
+            out.setdefault("landings", []).append(landing)
         elif verb == "dz":
             out["kind"] = "drop"
             out.setdefault("dz", {})[" ".join(w[1:-1])] = w[-1]
@@ -639,10 +772,19 @@ class Arnhem1944Presenter(Presenter):
             out.setdefault("wait", []).append(" ".join(w[1:]))
         else:
             raise InputError(f"unknown order {verb!r}: the orders are activate, move, enter, attack, advance, "
-                             "bombard, prepare, land, dz, wait, defend, hold, pass (README, 'Playing Vae Victis Arnhem 1944')")
+                             f"bombard, prepare, land, dz, wait, defend, hold, pass ({SEE})")
+        if verb in ("defend", "hold", "no", "stacking"):
+            try:
+                Standing.model_validate(standing)
+            except ValidationError as exc:
+                raise InputError(explain(exc, "standing")) from None
         if act is not None:
             if cond is not None:
                 act["if"] = cond
+            try:
+                Action.model_validate(act)
+            except ValidationError as exc:
+                raise InputError(explain(exc, str(act["do"]))) from None
             actions.append(act)
         elif cond is not None:
             raise InputError("only actions take a condition")

@@ -95,6 +95,7 @@ from pbem.systems.arnhem1944.orders import (
     Drop,
     Orders,
     Pass,
+    explain,
 )
 from pbem.systems.arnhem1944.state import Side, Standing, State, UnitState
 from pbem.systems.arnhem1944.tables import Crt, Tec, default_crt, default_tec
@@ -119,6 +120,15 @@ def _v(rule: str, text: str) -> RuleViolation:
     if m:
         return RuleViolation(m.group(1), text[:m.start()])
     return RuleViolation(rule, text)
+
+
+def action_words(a: Action) -> str:
+    """An action named in words for a player's error ("attack on 0924", "move of 1/19")."""
+    units = ", ".join(a.units)
+    return {"move": f"move of {a.unit}", "enter": f"entry of {a.unit}",
+            "attack": f"attack on {a.target}", "advance": f"advance of {units}",
+            "bombard": f"bombardment of {a.target}",
+            "prepare": f"position prepared by {units}"}[a.do]
 
 
 class _Bad(Exception):
@@ -224,35 +234,55 @@ class Game:
     def cheapest_path(self, st: State, side: Side, start: str, dest: str) -> list[str] | None:
         """The cheapest path from ``start`` to ``dest`` by the TEC [6.3], entering no enemy unit
         and no enemy zone of control before its last hex [4.2] (ties: the first by hex number)."""
+        if start == dest:
+            return None
+        path = self._cheapest(st, side, {start: 0}, dest, entering=False)
+        return path[1:] if path else None
+
+    def cheapest_entry(self, st: State, side: Side, entries: Iterable[str],
+                       dest: str) -> list[str] | None:
+        """The cheapest way onto the map to ``dest`` for a reinforcement [15.1, 15.3, 6.3]: one
+        of ``entries`` (its entry hex, whose TEC cost is paid), then the path; it stops in the
+        first enemy zone of control it enters, the entry hex included [4.2]. The hexes from the
+        entry hex to ``dest``, or None."""
+        board = self.board(st)
+        enemy = self.hexes_of(st, other(side))
+        starts = {e: board.entry_halves(e) for e in entries
+                  if board.on_map(e) and e not in enemy}
+        return self._cheapest(st, side, starts, dest, entering=True)
+
+    def _cheapest(self, st: State, side: Side, starts: dict[str, int], dest: str, *,
+                  entering: bool) -> list[str] | None:
         import heapq
 
         board = self.board(st)
         zoc = self.enemy_zoc(st, side, board)
         enemy = self.hexes_of(st, other(side))
-        best: dict[str, int] = {start: 0}
+        best: dict[str, int] = dict(starts)
         prev: dict[str, str] = {}
-        heap: list[tuple[int, str]] = [(0, start)]
+        heap: list[tuple[int, str]] = [(c, h) for h, c in sorted(starts.items())]
+        heapq.heapify(heap)
         while heap:
             cost, h = heapq.heappop(heap)
             if h == dest:
                 break
-            if cost > best.get(h, 1 << 30) or (h != start and h in zoc):
+            if cost > best.get(h, 1 << 30) or (h in zoc and (entering or h not in starts)):
                 continue
             for n in board.neighbours(h):
                 step = board.step_halves(h, n)
-                if step is None or n in enemy or (h == start and h in zoc and n in zoc):
+                if step is None or n in enemy or (h in starts and h in zoc and n in zoc):
                     continue
                 c = cost + step
                 if c < best.get(n, 1 << 30):
                     best[n] = c
                     prev[n] = h
                     heapq.heappush(heap, (c, n))
-        if dest not in prev:
+        if dest not in best:
             return None
         path = [dest]
-        while path[-1] != start:
+        while path[-1] in prev:
             path.append(prev[path[-1]])
-        return path[-2::-1]
+        return path[::-1]
 
     def reachable(self, st: State, uid: str) -> dict[str, int]:
         """Every hex ``uid`` can reach with its whole allowance this activation, with its cost
@@ -525,8 +555,12 @@ class _Run:
                     a.do == "enter" and a.unit == uid for a in orders.actions):
                 self.violations.append(_v("15.1", f"{uid} is off the map: activate it with an "
                                                   "'enter' action"))
+        names = [action_words(a) for a in orders.actions]
+        after_failed_attack = False
         for i, action in enumerate(orders.actions):
-            where = f"action {i + 1} ({action.do})"
+            where = names[i] + (f" (action {i + 1})" if names.count(names[i]) > 1 else "")
+            if self.checking and action.do == "advance" and after_failed_attack:
+                continue  # the attack's own problem is the one to report [7.6]
             if action.if_ is not None and not self.checking:
                 if not holds(parse_condition(action.if_), self.log):
                     self.log.event({"kind": "skipped", "action": i + 1,
@@ -539,7 +573,10 @@ class _Run:
                 continue
             try:
                 self._action(action, i + 1)
+                if action.do in ("attack", "bombard"):
+                    after_failed_attack = False
             except _Bad as bad:
+                after_failed_attack = after_failed_attack or action.do == "attack"
                 if self.checking:
                     self.violations.append(RuleViolation(
                         bad.violation.rule, f"{where}: {bad.violation.message}"))
@@ -561,8 +598,8 @@ class _Run:
             if a.do in ("attack", "bombard", "advance"):
                 fighting = True
             elif fighting:
-                self.violations.append(_v("18.1", f"action {i + 1} ({a.do}) comes after the "
-                                                  "combat phase has begun"))
+                self.violations.append(_v("18.1", f"{action_words(a)} (action {i + 1}) comes "
+                                                  "after the combat phase has begun"))
 
     def _formation_problems(self, orders: Activation) -> None:
         g, st = self.g, self.st
@@ -1276,7 +1313,8 @@ class Arnhem1944Rules(Ruleset[Scenario, State, Orders]):
     """Vae Victis *Arnhem 1944* (module docstring)."""
 
     system = "arnhem1944"
-    version = "1"
+    version = "2"
+    """2: a combat's odds line says how each side's strength was made up [7.4]."""
 
     def load_scenario(self, data: JSON) -> Scenario:
         try:
@@ -1316,7 +1354,17 @@ class Arnhem1944Rules(Ruleset[Scenario, State, Orders]):
         try:
             return cast(Orders, model.model_validate(data))
         except ValidationError as exc:
-            raise InputError(f"arnhem1944 orders: {one_line(exc)}") from None
+            loc = exc.errors()[0]["loc"] if exc.errors() else ()
+            what, where = str(data["kind"]), ""
+            if len(loc) >= 2 and loc[0] in ("actions", "landings") and isinstance(loc[1], int):
+                items = data.get(str(loc[0]))
+                item = items[loc[1]] if isinstance(items, list) and loc[1] < len(items) else {}
+                what = str(item.get("do", "activation")) if loc[0] == "actions" and isinstance(
+                    item, dict) else "landing"
+                where = f"{'action' if loc[0] == 'actions' else 'landing'} {loc[1] + 1}: "
+            elif loc and loc[0] == "standing":
+                what = "standing"
+            raise InputError(f"arnhem1944 orders: {where}{explain(exc, what)}") from None
 
     def dump_orders(self, scenario: Scenario, orders: Orders) -> JSON:
         out: dict[str, Any] = orders.model_dump(mode="json", by_alias=True, exclude_defaults=True)
@@ -1397,23 +1445,59 @@ class Arnhem1944Rules(Ruleset[Scenario, State, Orders]):
 
     def normalize(self, scenario: Scenario, state: State, side: str, orders: Orders) -> Orders:
         """A move's ``to`` becomes the cheapest path there [6.3, 4.2] (from where the unit will
-        be after the actions before it, when those are moves)."""
-        if not isinstance(orders, Activation) or not any(a.to for a in orders.actions):
+        be after the actions before it, when those are moves), an entry's the cheapest way in
+        [15.1, 15.3]; with the simplified sequence a general activation is the player-turn
+        [18.1]."""
+        if not isinstance(orders, Activation):
+            return orders
+        if state.options.simplified_sequence and orders.mode == "general":
+            # [18.1] text orders say 'activate: UNITS': in this game that is the player-turn
+            orders = orders.model_copy(update={"mode": "phase"})
+        if not any(a.to for a in orders.actions):
             return orders
         g = self.game(scenario)
         where = {uid: u.hex for uid, u in state.units.items()}
         actions = []
         for a in orders.actions:
-            if a.do == "move" and a.to and not a.path and a.unit in where:
-                start = where[a.unit]
+            if a.do == "move" and a.to and a.unit in where:
+                start = a.path[-1] if a.path else where[a.unit]
                 path = g.cheapest_path(state, cast(Side, side), start, a.to) if start else None
                 if path is None:
                     raise InputError(f"[6.1] no path for {a.unit} to {a.to}")
-                a = a.model_copy(update={"path": path, "to": None})
+                a = a.model_copy(update={"path": [*a.path, *path], "to": None})
+            elif a.do == "enter" and a.to and a.unit in where:
+                a = a.model_copy(update={"path": self._entry_path(g, state, side, a), "to": None})
             if a.do in ("move", "enter") and a.path and a.unit:
                 where[a.unit] = a.path[-1]
             actions.append(a)
         return orders.model_copy(update={"actions": actions})
+
+    def _entry_path(self, g: Game, state: State, side: str, a: Action) -> list[str]:
+        """``enter UNIT to HEX`` (after the entry hex given, if any): the cheapest way from its
+        entry hex or zone [15.1, 15.3] (the zone of the action when it names one)."""
+        assert a.unit is not None and a.to is not None
+        form = f"give the path instead: 'enter {a.unit} HEX HEX...', its entry hex first"
+        if a.path:
+            rest = g.cheapest_path(state, cast(Side, side), a.path[-1], a.to)
+            if rest is None:
+                raise InputError(f"[6.1] no path for {a.unit} from {a.path[-1]} to {a.to}: "
+                                 f"{form}")
+            return [*a.path, *rest]
+        r = g.reinforcement(a.unit)
+        if r is None:
+            raise InputError(f"[15] {a.unit} does not enter by land")
+        zone = a.zone or r.zone
+        if r.hex is not None and not a.zone:
+            entries, where = [r.hex], f"hex {r.hex} [15.3]"
+        elif zone in g.sc.map.entry_zones:
+            entries, where = list(g.sc.map.entry_zones[zone].hexes), f"zone {zone} [15.1]"
+        else:
+            raise InputError(f"[15.1] there is no entry zone {zone}")
+        path = g.cheapest_entry(state, cast(Side, side), entries, a.to)
+        if path is None:
+            raise InputError(f"[6.1] no path for {a.unit} from its entry {where} to {a.to}: "
+                             f"{form}")
+        return path
 
     def due_drops(self, scenario: Scenario, state: State) -> list[Any]:
         """Drop groups that may land this turn [15.2, 17.3, 17.4]."""
