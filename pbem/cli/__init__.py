@@ -62,7 +62,7 @@ EXAMPLES: dict[str, str] = {
     "new": "pbem new bastogne-spearhead game/ --player DE=alice --player US=bob.pub",
     "join": "pbem join game/ --key bob --invitation mail-invite-US.eml --expect DE=SHA256:...",
     "status": "pbem status game/",
-    "orders": "pbem orders game/ --side US > my-orders.json",
+    "orders": "pbem orders game/ --side US > my-orders.json   # or --text: a commented text file",
     "units": "pbem units game/ --side DE",
     "reach": "pbem reach game/ 1/501 --map reach.svg",
     "check": "pbem check game/ my-orders.txt --key bob",
