@@ -253,3 +253,34 @@ def test_p9_rulings_are_sealed_from_the_teams_and_checked_after_publication(tmp_
                                                                 [gc.private()])))
     res = pbem("verify", copy, home=tmp_path / "stranger")
     assert res.code == 1 and "do not match their commitment" in res.err
+
+
+def test_a_turn_played_with_only_the_emails_between_the_four_homes(tmp_path: Path) -> None:
+    # every message is drafted as an email to every other side; only those .eml files travel
+    players = start(tmp_path)
+
+    def mail_all(sender: str, res: Any) -> None:
+        mails = [n for n in written(res) if n.startswith("mail-") and n.endswith(".eml")]
+        assert len(mails) == 1, written(res)
+        raw = (players[sender].dir / mails[0]).read_bytes()
+        assert b"X-Pbem-To-Side: ALL" in raw and b"To every side of the game," in raw
+        for t, p in players.items():
+            if t != sender:
+                inbox = p.work / "mail"
+                inbox.mkdir(exist_ok=True)
+                (inbox / mails[0]).write_bytes(raw)
+                ok(p.ingest(inbox / mails[0]))
+
+    gc = players["GC"]
+    for s in TEAMS:
+        p = players[s]
+        mail_all(s, ok(p.run("bot", p.dir, "--side", s, "--key", p.name)))
+    mail_all("GC", ok(gc.run("rule", gc.dir, "--key", "control", "--yes")))
+    for s in TEAMS:
+        p = players[s]
+        mail_all(s, ok(p.run("reveal", p.dir, "--key", p.name, "--yes")))
+    mail_all("GC", ok(gc.run("report", gc.dir, "--key", "control", "--yes")))
+    assert my_view(players["AB1"])["turn"] == 2
+    for s in ("SS9", "SS10"):  # the German teams' mail holds nothing of the British positions
+        mails = b"".join(q.read_bytes() for q in (players[s].work / "mail").glob("*.eml"))
+        assert b"1Para" not in mails and b"2Para" not in mails

@@ -161,6 +161,7 @@ def draft_email(
     orders: Sequence[str] = (),
     subject: str | None = None,
     intro: str = "",
+    recipient_name: str | None = None,
 ) -> bytes:
     """A complete email (RFC 5322, CRLF line ends) for one step, as bytes.
 
@@ -177,7 +178,7 @@ def draft_email(
         if not isinstance(data, bytes | bytearray):
             raise InputError(f"attachment {att_name} is not bytes")
     sender = _side(scenario, sender_side)
-    recipient = _side(scenario, recipient_side)
+    recipient = _side(scenario, recipient_side) if recipient_name is None else _Person(recipient_side, recipient_name)
     if subject is None:
         t = game_turn if game_turn is not None else step
         subject = f"[pbem] {game_label or game_id} T{t} {sender.id}→{recipient.id}: {subject_tail}"

@@ -166,14 +166,18 @@ def move_email(game: Any, step: int | None = None, *, template_dir: Path | None 
     if msg is None:
         have = ", ".join(str(s) for s in sorted(moves))
         raise InputError(f"no move for step {step} in {game.dir} (moves present: {have})")
-    prev = StepView(game, step - 1)
+    # the turn this move answers: the one before it, or in a sealed round whose messages arrive in
+    # any order, the newest this directory holds before it (a later slot's commit waits for earlier ones)
+    before = [s for s in game.listing.turns if s < step]
+    prev = StepView(game, step - 1 if step - 1 in game.listing.turns or not before else max(before))
     sc = prev.scenario
     presenter = prev.presenter
     # the map of where the action was (the recipient's pbem draws the whole map on ingest): the
     # turn this move answers; when nothing happened there (the start of the game) and this move
     # resolved at once (a set-up: no dice), the map after this move, so the units placed are seen
     shown = prev
-    view = prev.view() if presenter.has_map else None
+    # with hidden information the turn files hold no state: no map travels, each side draws its own
+    view = prev.view() if presenter.has_map and not game.hidden else None
     crop = action_crop(view) if view is not None else None
     if view is not None and crop is None and step in game.listing.turns:
         shown = StepView(game, step, move=msg)
@@ -182,6 +186,9 @@ def move_email(game: Any, step: int | None = None, *, template_dir: Path | None 
     sender = msg.body.side
     sides = game.sides
     recipient = sides[(sides.index(sender) + 1) % len(sides)]
+    everyone: str | None = None
+    if game.umpire is not None and len(sides) > 2:  # sealed rounds: every message goes to every side
+        recipient, everyone = "ALL", "every other side"
     narrative = presenter.narrate(sc, prev.events, prev.turn.get("rolls") or [], state=prev.turn["state"])
     score = prev.score
     standing = presenter.standing(sc, prev.turn["state"])
@@ -203,6 +210,11 @@ def move_email(game: Any, step: int | None = None, *, template_dir: Path | None 
                        f"{presenter.side_name(sc, sender)}'s signature and dice, resolves these orders and "
                        f"shows you the result; then it is your decision (pbem status GAME_DIR)")
         tail = "your move"
+        if everyone is not None:
+            next_action = (f"ingest this email (pbem ingest GAME_DIR this.eml): your pbem checks "
+                           f"{presenter.side_name(sc, sender)}'s signature and places the message in the "
+                           "round; 'pbem status GAME_DIR' says what you owe next")
+            tail = "sealed round"
     attachments = [
         (msg.name, msg.raw, "application/json"),
         (prev.turn_path.name, prev.turn_bytes, "application/json"),
@@ -218,8 +230,10 @@ def move_email(game: Any, step: int | None = None, *, template_dir: Path | None 
         game_id=game.id, scenario=sc, step=step, sender_side=sender, recipient_side=recipient,
         narrative=narrative, orders=orders, next_action=next_action, attachments=attachments,
         template_dir=template_dir, game_turn=presenter.game_turn(sc, prev.turn["state"]), score=score,
-        sender_address=_address(game, sender), recipient_address=_address(game, recipient),
-        subject_tail=tail, game_label=sc.id,
+        sender_address=_address(game, sender),
+        recipient_address=(", ".join(a for side in sides if side != sender and (a := _address(game, side)))
+                           or None) if everyone else _address(game, recipient),
+        subject_tail=tail, game_label=sc.id, recipient_name=everyone,
     )
 
 

@@ -29,6 +29,9 @@ JSON = Any
 
 
 class MegagamePresenter(Presenter):
+    writes_mail = True
+    """Each message is drafted as an email to every other side (sealed orders and reports only:
+    nothing hidden is in them)."""
     has_map = True
     """Each side's own map (``pbem render --side``): a team's from its view, Game Control's master
     map; games with hidden information write no map files into the shared directory."""
