@@ -737,3 +737,57 @@ def test_11_a_dump_delivers_its_lift_to_an_hq_within_reach_unless_it_moves() -> 
     far = case("0107")  # 6 km
     t2, _ = play(far, R.initial_state(far, {}), Dice())
     assert t2.supply["AL"] == 5 and t2.units["x"].stock == 15
+
+
+# -- [6] rail movement -----------------------------------------------------------------------------
+
+RAIL = [{"kind": "railway", "name": "the line", "hexes": ["0101", "0201", "0301", "0401", "0501", "0601", "0701"]}]
+
+
+def rail_scenario(**extra: Any) -> MegaScenario:
+    data = scenario([unit("g", "GE", "weak", "0101"), unit("t", "GE", "tank", "0101"),
+                     unit("a", "AL", "inf", "0808")], terrain={"town": ["0101", "0701"]},
+                    trains={"german": 25}, **extra).model_dump(mode="json")
+    data["map"]["railways"] = RAIL
+    return R.load_scenario(data)
+
+
+def test_6_infantry_boards_a_turn_travels_a_turn_and_is_free_after() -> None:
+    sc = rail_scenario()
+    st = R.initial_state(sc, {})
+    ge = sheet("GE", {"units": ["g"], "intention": "move", "rail_to": "0601"})  # infantry: off anywhere
+    t2, _ = play(sc, st, Dice(), ge)
+    assert t2.units["g"].hex == "0101" and t2.units["g"].rail.phase == "travelling"  # type: ignore[union-attr]
+    busy = R.validate(sc, t2, "GE", sheet("GE", {"units": ["g"], "intention": "hold"}, turn=2))
+    assert busy and busy[0].rule == "6" and "on the railway" in busy[0].message
+    t3, events = play(sc, t2, Dice(), sheet("GE", turn=2), sheet("AL", turn=2))
+    assert t3.units["g"].hex == "0601" and t3.units["g"].rail is None
+    assert {"kind": "rail", "unit": "g", "from": "0101", "to": "0601"} in events
+
+
+def test_6_vehicles_board_two_turns_and_get_off_a_turn_at_a_town() -> None:
+    sc = rail_scenario()
+    st = R.initial_state(sc, {})
+    bad = R.validate(sc, st, "GE", sheet("GE", {"units": ["t"], "intention": "move", "rail_to": "0601"}))
+    assert bad and "gets off only at a town or village" in bad[0].message
+    state = st
+    ge = sheet("GE", {"units": ["t"], "intention": "move", "rail_to": "0701"})
+    phases = []
+    for turn in (1, 2, 3):
+        state, _ = play(sc, state, Dice(), ge if turn == 1 else sheet("GE", turn=turn), sheet("AL", turn=turn))
+        trip = state.units["t"].rail
+        phases.append((state.units["t"].hex, trip.phase if trip else None))
+    assert phases == [("0101", "embarking"), ("0101", "travelling"), ("0701", "disembarking")]
+
+
+def test_6_trains_limit_the_unit_points_a_turn_and_the_station_must_be_on_the_line() -> None:
+    sc = rail_scenario()
+    st = R.initial_state(sc, {})
+    both = sheet("GE", {"units": ["g", "t"], "intention": "move", "rail_to": "0701"})
+    v = R.validate(sc, st, "GE", both)  # 20 + 20 unit points, trains for 25
+    assert any("trains for 25" in x.message for x in v)
+    moved = st.model_copy(update={"units": {**st.units, "g": UnitState(hex="0102")}})
+    v = R.validate(sc, moved, "GE", sheet("GE", {"units": ["g"], "intention": "move", "rail_to": "0601"}))
+    assert v and "town or village on the railway" in v[0].message
+    allied = R.validate(sc, st, "AL", sheet("AL", {"units": ["a"], "intention": "move", "rail_to": "0601"}))
+    assert any("trains for 0" in x.message for x in allied)

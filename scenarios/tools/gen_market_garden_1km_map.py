@@ -52,7 +52,7 @@ PROJECTION = Projection(COLS, ROWS, to_grid, from_grid)
 def build() -> dict[str, Any]:
     return build_map(PROJECTION, id="market-garden-1km",
                      title="The Market Garden corridor at 1 km a hex, September 1944",
-                     reconstructed=RECONSTRUCTED)
+                     reconstructed=RECONSTRUCTED, railway_routes=True)
 
 
 if __name__ == "__main__":

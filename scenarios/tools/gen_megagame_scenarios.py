@@ -13,7 +13,8 @@ From ``megagame-market-garden-oob.json`` (units, set-up, arrivals by air and roa
 is simpler than the data: the ruleset keeps the supplies a team's HQs hold as one pool, which
 each team starts with what its units on the map hold; a unit arriving later brings its own on the
 turn it arrives; the divisional dumps are units that move like lorries and deliver up to their
-lift a turn to the team's HQs within their reach; the objectives and their points are this scenario's own (the rules leave
+lift a turn to the team's HQs within their reach; the Germans may put 10 unit points a turn on trains (the
+text's "typically around 5-10"), the Allies none; the objectives and their points are this scenario's own (the rules leave
 victory to the umpire): the north ends of the bridges the operation was mounted to take, Arnhem
 worth most, so that holding everything but Arnhem is not enough -- as in September 1944.
 Deterministic: no clock, no randomness.
@@ -139,6 +140,7 @@ def build(mode: str) -> dict[str, Any]:
         "objectives": [{"hex": h, "name": n, "points": p, "held_by": "german"} for h, n, p in OBJECTIVES],
         "air": [{"id": a["id"], "name": a["name"], "side": a["side"], "role": a["role"],
                  "squadrons": a["squadrons"], "region": a["region"]} for a in oob["air"]],
+        "trains": {"german": 10},
         "bridges": [{"name": b["name"] or f"bridge at {b['hexside']}", "capacity": b["capacity"]}
                     for b in oob["bridges"]],
         "weather": [{"turn": w["turn"], "sky": w["sky"], "england": w["flying_england"],

@@ -234,8 +234,10 @@ def name_bridges(p: Projection, geo: dict[str, Any], water: dict[tuple[Hex, Hex]
 
 
 def build_map(p: Projection, *, id: str, title: str, reconstructed: str, north: str = "up",
-              geo: dict[str, Any] | None = None) -> dict[str, Any]:
-    """The game's map (a WestWall-style map document) from the geography."""
+              geo: dict[str, Any] | None = None, railway_routes: bool = False) -> dict[str, Any]:
+    """The game's map (a WestWall-style map document) from the geography; ``railway_routes``: the
+    railways too, under ``railways`` (for a game with rail movement), not only the rail bridges they
+    make."""
     geo = geo if geo is not None else load_geography()
     COLS, ROWS = p.cols, p.rows
     place_hex: dict[str, Hex] = {}
@@ -294,8 +296,12 @@ def build_map(p: Projection, *, id: str, title: str, reconstructed: str, north: 
         routes.append({"kind": r["kind"], "name": r["name"], "hexes": [str(h) for h in hexes],
                        "off_map": off})
     rail_bridges: set[tuple[Hex, Hex]] = set()
+    railways: list[dict[str, Any]] = []
     for rail in geo["railways"]:
-        hexes, _off = route_hexes(p, rail["points"], places)
+        hexes, off = route_hexes(p, rail["points"], places)
+        if railway_routes and len(hexes) > 1:
+            railways.append({"kind": "railway", "name": rail["name"], "hexes": [str(h) for h in hexes],
+                             "off_map": off})
         for a, b in zip(hexes, hexes[1:], strict=False):
             s = hexside(a, b)
             if s in water and s not in road_sides:
@@ -344,6 +350,8 @@ def build_map(p: Projection, *, id: str, title: str, reconstructed: str, north: 
         "bridges": bridges,
         "places": places,
     })
+    if railway_routes:
+        out["railways"] = railways
     return out
 
 

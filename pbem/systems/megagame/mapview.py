@@ -43,8 +43,8 @@ def _hexsides(sc: MegaScenario) -> dict[tuple[Hex, Hex], frozenset[str]]:
     for r in sc.map.routes:
         for ta, tb in zip(r.hexes, r.hexes[1:], strict=False):
             ha, hb = Hex.parse(ta), Hex.parse(tb)
-            if ha.is_adjacent(hb):
-                out.setdefault(hexside(ha, hb), set()).add("road" if r.kind == "road" else "trail")
+            if ha.is_adjacent(hb) and r.kind in ("road", "trail"):
+                out.setdefault(hexside(ha, hb), set()).add(r.kind)
     return {k: frozenset(v) for k, v in out.items()}
 
 
@@ -125,8 +125,8 @@ def map_view(sc: MegaScenario, state: MegaState | TeamView | Mapping[str, Any], 
         hexsides=_hexsides(sc),
         sides=sides,
         terrain_kinds=frozenset(set(m.terrain) | {m.default_terrain}),
-        routes=tuple(RouteView("road" if r.kind == "road" else "trail", tuple(Hex.parse(x) for x in r.hexes),
-                               tuple(r.off_map)) for r in m.routes if r.kind in ("road", "trail")),
+        routes=tuple(RouteView(r.kind, tuple(Hex.parse(x) for x in r.hexes), tuple(r.off_map))
+                     for r in (*m.railways, *m.routes)),
         places=tuple(PlaceView(Hex.parse(p.hex), p.name) for p in m.places),
         counters=tuple(sorted(counters, key=lambda c: (c.hex, c.id))),
         notes=tuple(notes),

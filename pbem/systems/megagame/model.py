@@ -63,6 +63,7 @@ class MegaMap(_Data):
     default_terrain: str = "clear"
     terrain: dict[str, list[str]]
     routes: list[MapRoute] = Field(default_factory=list)
+    railways: list[MapRoute] = Field(default_factory=list, description="for rail movement [6]")
     lines: list[MapLine] = Field(default_factory=list)
     bridges: list[str] = Field(default_factory=list)
     places: list[MapPlace] = Field(default_factory=list)
@@ -102,6 +103,8 @@ class Geo:
     terrain: dict[Hex, str]
     sides: dict[tuple[Hex, Hex], Crossing]
     places: dict[Hex, str]
+    rails: dict[Hex, frozenset[Hex]]
+    """The railway network: each railway hex and the railway hexes it joins [6]."""
 
     @classmethod
     def of(cls, m: MegaMap) -> Geo:
@@ -136,7 +139,35 @@ class Geo:
                 "heavy" if what == "bridge" else "light" if what in ("rail-bridge", "ferry") else "none")
             sides[side] = Crossing(kind, cls_, name)  # type: ignore[arg-type]
         places = {Hex.parse(p.hex): p.name for p in m.places}
-        return cls(hexes, terrain, sides, places)
+        links: dict[Hex, set[Hex]] = {}
+        for r in m.railways:
+            track = [Hex.parse(x) for x in r.hexes]
+            for ha, hb in zip(track, track[1:], strict=False):
+                if ha.is_adjacent(hb):
+                    links.setdefault(ha, set()).add(hb)
+                    links.setdefault(hb, set()).add(ha)
+        return cls(hexes, terrain, sides, places, {h: frozenset(v) for h, v in links.items()})
+
+    def rail_reach(self, start: Hex, blown: frozenset[str] = frozenset()) -> set[Hex]:
+        """Every railway hex a train reaches from ``start`` in one turn: the whole network joined to
+        it, less what lies beyond a blown rail bridge [6, 8]."""
+        if start not in self.rails:
+            return set()
+        seen = {start}
+        todo = [start]
+        while todo:
+            h = todo.pop()
+            for nb in self.rails[h]:
+                c = self.crossing(h, nb, blown)
+                if nb in seen or (c.water != "none" and c.bridge == "none"):
+                    continue
+                seen.add(nb)
+                todo.append(nb)
+        return seen
+
+    def station(self, h: Hex) -> bool:
+        """A town or village on the railway: where units embark, and vehicles get off [6]."""
+        return h in self.rails and (self.terrain.get(h) in ("town", "city") or h in self.places)
 
     def crossing(self, a: Hex, b: Hex, blown: frozenset[str] = frozenset()) -> Crossing:
         """The water between adjacent ``a`` and ``b`` and its bridge, a blown bridge counted as
@@ -290,11 +321,21 @@ class MegaScenario(_Data):
     objectives: list[Objective] = Field(default_factory=list)
     air: list[AirUnit] = Field(default_factory=list)
     bridges: list[BridgeCapacity] = Field(default_factory=list, description="none listed: by the bridge's class [7]")
+    trains: dict[str, int] = Field(default_factory=dict, description="unit points each side may put on trains a turn [6]")
     weather: list[TurnWeather] = Field(default_factory=list, description="none listed: good flying every turn")
     victory: str = Field("", description="how the game is won (the rules leave it to the scenario)")
 
 
 # -- the umpire's master state ------------------------------------------------------------------
+
+
+class RailTrip(_Data):
+    """A unit on the railway [6]: embarking (a turn, two with vehicles), travelling (one turn, as far
+    as the network goes), disembarking (a turn with vehicles)."""
+
+    to: str = Field(pattern=HEX)
+    phase: Literal["embarking", "travelling", "disembarking"]
+    left: int = Field(ge=0, le=2, description="turns of this phase still to go")
 
 
 class UnitState(_Data):
@@ -304,6 +345,7 @@ class UnitState(_Data):
     landed: bool = Field(False, description="dropped at the start of this turn: movement after landing [12]")
     fired: int = Field(0, ge=0, description="turns in a row it has fired from this hex (counter-battery [9])")
     stock: int = Field(0, ge=0, description="a dump's supply points left [11]")
+    rail: RailTrip | None = Field(None, description="on the railway [6]")
     prepared: bool = Field(False, description="had Prepare orders last turn [5, 9]")
     contact: dict[str, int] = Field(default_factory=dict, description="enemy formation -> turns in contact [10]")
     gone: bool = Field(False, description="captured or broken up [9]")
@@ -369,6 +411,7 @@ class SeenUnit(_Data):
     state: str = Field(description="effectiveness in words [10]")
     prepared: bool
     landed: bool = False
+    rail: str = Field("", description="what it is doing on the railway, in words [6]")
 
 
 class FriendUnit(_Data):

@@ -59,6 +59,7 @@ class OrderLine(_Data):
     supply: int = Field(0, ge=0)
     air: list[AirRequest] = Field(default_factory=list)
     counter_battery: bool = Field(False, description="artillery given to counter-battery fire for the whole turn [9]")
+    rail_to: str = Field("", description="by rail [6]: the hex of the railway where the units get off")
 
 
 class OrderSheet(_Data):

@@ -104,6 +104,7 @@ class MegagamePresenter(Presenter):
         names = {u.id: u.name for u in scenario.units}
         out = [f"{view['date']}{' (game over)' if view['over'] else ''}: {view['supply']} supply points [11]"]
         out += [f"  {u['id']:<10} {u['hex']}  {u['state']}" + ("  (prepared)" if u["prepared"] else "")
+                + (f"  on the railway: {u['rail']}" if u.get("rail") else "")
                 + f"  -- {names.get(u['id'], '')}" for u in view["units"]]
         out += [f"enemy at {e['where']}: {e['seen']}" for e in view["enemy"]] or ["no enemy in sight"]
         out += [f"report: {r}" for r in view["reports"]]
@@ -184,6 +185,7 @@ class MegagamePresenter(Presenter):
             what = line.get("intention", "?") + (" (stand fast)" if line.get("stand_fast") else "") + (
                 ", counter-battery [9]" if line.get("counter_battery") else "")
             route = f" via {' '.join(line['route'])}" if line.get("route") else ""
+            route += f", by rail to {line['rail_to']} [6]" if line.get("rail_to") else ""
             goal = f" towards {line['objective']}" if line.get("objective") else ""
             out.append(f"{', '.join(line.get('units', []))}: {what}, {line.get('posture', 'tactical')}"
                        f"{route}{goal}, {line.get('timing', 'whole')} turn [5]")
@@ -387,6 +389,8 @@ def _sheet_line(n: int, units: list[str], text: str, air: list[dict[str, Any]]) 
             line["stand_fast"] = True
         elif words == ["counter-battery"]:
             line["counter_battery"] = True
+        elif words[:2] == ["rail", "to"] and len(words) == 3:
+            line["rail_to"] = _hex(n, words[2])
         elif words[0] in ("towards", "objective") and len(words) == 2:
             line["objective"] = _hex(n, words[1])
         elif words[0] in ("via", "route") and len(words) > 1:
@@ -406,7 +410,7 @@ def _sheet_line(n: int, units: list[str], text: str, air: list[dict[str, Any]]) 
             raise InputError(f"line {n}: {clause[:40]!r} is not a clause of the order sheet (an intention: "
                              f"{', '.join(INTENTIONS)}; stand fast; towards HEX; via HEX ...; tactical, "
                              "non-tactical or rest; whole turn, first half, second half or night; supply N; "
-                             "cas N; counter-battery) [5]")
+                             "cas N; counter-battery; rail to HEX) [5]")
     if "intention" not in line:
         raise InputError(f"line {n}: say what {' '.join(units)} should do ({', '.join(INTENTIONS)}) [5]")
     return line

@@ -64,6 +64,7 @@ from pbem.systems.megagame.model import (
     MegaRulings,
     MegaScenario,
     MegaState,
+    RailTrip,
     TeamView,
     UnitDef,
     UnitFacts,
@@ -142,6 +143,47 @@ def _air_pools(scenario: MegaScenario, side: str, turn: int) -> dict[tuple[str, 
     return pools
 
 
+def _rail_problems(scenario: MegaScenario, k: Known, side: str, orders: OrderSheet) -> list[RuleViolation]:
+    """Rail movement [6]: a unit on the railway takes no other orders; one put on a train must stand
+    at a town or village of the railway, out of contact, its side must have the trains for it this
+    turn, and it gets off where the network reaches (vehicles at a town or village)."""
+    geo = scenario.map.geo
+    out: list[RuleViolation] = []
+    boarding = 0
+    for n, line in enumerate(orders.lines, 1):
+        for uid in line.units:
+            if uid in k.on_rail:
+                out.append(RuleViolation("6", f"line {n}: {uid} is on the railway: it takes no orders until "
+                                              "it has got off"))
+        if not line.rail_to:
+            continue
+        if line.route:
+            out.append(RuleViolation("6", f"line {n}: a unit goes by rail or by road this turn, not both"))
+        if not (line.rail_to.isdigit() and len(line.rail_to) == 4):
+            out.append(RuleViolation("6", f"line {n}: rail to a hex of the map, not {line.rail_to[:20]!r}"))
+            continue
+        to = Hex.parse(line.rail_to)
+        for uid in line.units:
+            info = k.units.get(uid)
+            if info is None:
+                continue
+            here = Hex.parse(info.hex)
+            boarding += scenario.types[_unit(scenario, uid).type].size
+            if not geo.station(here):
+                out.append(RuleViolation("6", f"line {n}: {uid} must be at a town or village on the railway to "
+                                              f"board a train, not at {here}"))
+            elif to not in geo.rail_reach(here, k.blown):
+                out.append(RuleViolation("6", f"line {n}: the railway from {here} does not reach {to}"))
+            if info.troops != "infantry" and not geo.station(to):
+                out.append(RuleViolation("6", f"line {n}: {uid} has vehicles: it gets off only at a town or "
+                                              f"village of the railway, not at {to}"))
+    trains = scenario.trains.get(side, 0)
+    if boarding > trains:
+        out.append(RuleViolation("6", f"the sheet puts {boarding} unit points on trains; the {side} side has "
+                                      f"trains for {trains} this turn"))
+    return out
+
+
 def hq_out_of_reach(scenario: MegaScenario, uid: str, where: Mapping[str, Hex | None]) -> str | None:
     """Why ``uid`` cannot draw supplies from its HQ [11] (``where``: unit -> hex, None when off the
     map or gone), or None when it can: the HQ is on the map within 5 km, or the unit has none."""
@@ -204,6 +246,7 @@ class _Unit:
     fired: bool = False
     landed: bool = False
     stock: int = 0
+    rail: RailTrip | None = None
 
     @property
     def status(self) -> int:
@@ -228,7 +271,7 @@ class _Board:
             self.units[d.id] = _Unit(d, scenario.types[d.type], sides[d.team],
                                      Hex.parse(s.hex) if s.hex else None, s.steps, s.prepared,
                                      dict(s.contact), s.gone, scattered=s.scattered, fired_before=s.fired,
-                                     stock=s.stock)
+                                     stock=s.stock, rail=s.rail)
         self.supply = dict(state.supply)
         self.capacity = {b.name: b.capacity for b in scenario.bridges}
         """Unit points a phase over each named bridge [7]."""
@@ -300,6 +343,7 @@ class Known:
     supply: int
     blown: frozenset[str]
     landed: frozenset[str] = frozenset()
+    on_rail: frozenset[str] = frozenset()
 
 
 def known(scenario: MegaScenario, state: AnyState, team: str) -> Known:
@@ -311,7 +355,8 @@ def known(scenario: MegaScenario, state: AnyState, team: str) -> Known:
                  for u in state.units} if state.team == team else {}
         return Known(state.turn, units, frozenset(u.id for u in state.units if u.prepared),
                      frozenset(u.id for u in state.units if u.state == effectiveness(0)), state.supply,
-                     frozenset(state.blown), frozenset(u.id for u in state.units if u.landed))
+                     frozenset(state.blown), frozenset(u.id for u in state.units if u.landed),
+                     frozenset(u.id for u in state.units if u.rail))
     units = {}
     for u in scenario.units:
         s = state.units[u.id]
@@ -320,7 +365,8 @@ def known(scenario: MegaScenario, state: AnyState, team: str) -> Known:
     return Known(state.turn, units, frozenset(k for k, s in state.units.items() if s.prepared),
                  frozenset(k for k in units if status_of(scenario, state, k) <= 0),
                  state.supply.get(team, 0), frozenset(state.blown),
-                 frozenset(k for k, s in state.units.items() if s.landed))
+                 frozenset(k for k, s in state.units.items() if s.landed),
+                 frozenset(k for k, s in state.units.items() if s.rail is not None))
 
 
 class MegagameRules(Ruleset[MegaScenario, AnyState, OrderSheet]):
@@ -517,6 +563,7 @@ class MegagameRules(Ruleset[MegaScenario, AnyState, OrderSheet]):
         if out:
             return out
 
+        out += _rail_problems(scenario, k, teams[side].side, orders)
         half: Literal["morning", "afternoon"] = "afternoon" if turn_label(scenario, k.turn).endswith("afternoon") \
             else "morning"
         for n, line in enumerate(orders.lines, 1):
@@ -580,7 +627,15 @@ class MegagameRules(Ruleset[MegaScenario, AnyState, OrderSheet]):
         for _team, sheet in sorted(orders.items()):
             for line in sheet.lines:
                 for uid in line.units:
-                    board.units[uid].line = line
+                    u = board.units[uid]
+                    if u.rail is not None:
+                        continue  # on the railway: no orders [6]
+                    if line.rail_to:  # boarding a train: a turn, two with vehicles [6]
+                        u.rail = RailTrip(to=line.rail_to, phase="embarking",
+                                          left=1 if u.t.troops == "infantry" else 2)
+                        u.events.append(f"began boarding a train for {board.geo.near(Hex.parse(line.rail_to))}")
+                        continue
+                    u.line = line
         if ruled.groupings or ruled.advantage:
             events.append({"kind": "rulings", **ruled.model_dump(mode="json")})
         blown = set(state.blown)
@@ -670,6 +725,8 @@ class MegagameRules(Ruleset[MegaScenario, AnyState, OrderSheet]):
                     f"{event['result']}; squadrons lost: {losses} [12]")
         if kind == "drop":
             return f"{event['unit']} drops (dice {event['dice'][0]}, {event['dice'][1]}): {event['result']} [12]"
+        if kind == "rail":
+            return f"{event['unit']} goes by rail from {event['from']} to {event['to']} [6]"
         if kind == "overrun":
             moves = "; ".join(f"{m['unit']} {' '.join(m['path'])}" for m in event["moves"])
             return f"overrun at {event['at']} ({event['band']}): {moves} [results table]"
@@ -1333,6 +1390,34 @@ def _deliveries(board: _Board) -> None:
         u.events.append(f"delivered {given} supply points to the HQs ({u.stock} left)")
 
 
+def _rail_turn(board: _Board, u: _Unit, events: list[JSON]) -> str:
+    """One turn of a rail move [6]: boarding counts down; the turn of travel ends where the unit
+    gets off (as far as the network still goes, out of the enemy's hands -- else it stays where it
+    is); getting off takes a turn with vehicles. Returns the unit's hex after the turn."""
+    trip = u.rail
+    assert trip is not None and u.hex is not None
+    left = trip.left - 1
+    if trip.phase == "embarking":
+        u.rail = RailTrip(to=trip.to, phase="embarking", left=left) if left > 0 else \
+            RailTrip(to=trip.to, phase="travelling", left=1)
+        if left <= 0:
+            u.events.append("is aboard its train")
+        return str(u.hex)
+    if trip.phase == "travelling":
+        to = Hex.parse(trip.to)
+        if to in board.geo.rail_reach(u.hex, board.blown) and not board.enemy_held(to, u.side):
+            events.append({"kind": "rail", "unit": u.d.id, "from": str(u.hex), "to": trip.to})
+            board.move(u, to)
+            u.events.append(f"went by rail to {board.geo.near(to)}")
+        else:
+            u.events.append("found the line cut: it stays where it boarded")
+        vehicles = u.t.troops != "infantry"
+        u.rail = RailTrip(to=trip.to, phase="disembarking", left=1) if vehicles else None
+        return str(u.hex)
+    u.rail = None  # got off [6]
+    return str(u.hex)
+
+
 def _supply_and_contact(board: _Board, scenario: MegaScenario) -> None:
     """Dumps deliver to their HQs [11]; fuel for mechanised units that moved or fought [9];
     contact with enemy formations, counted per turn for identification [10]."""
@@ -1373,7 +1458,10 @@ def _next_state(scenario: MegaScenario, state: MegaState, board: _Board, blown: 
                 u.events.append(f"arrived at {board.geo.near(Hex.parse(d.hex))}"
                                 + (f", {turn - d.arrives} turn{'s' if turn - d.arrives > 1 else ''} late "
                                    "for the weather" if turn > d.arrives else ""))
+        if u.rail is not None and not u.gone and hex_ is not None:
+            hex_ = _rail_turn(board, u, events)
         units[d.id] = UnitState(hex=hex_, steps=u.steps, gone=u.gone, scattered=u.scattered, landed=u.landed,
+                                rail=u.rail,
                                 stock=u.stock,
                                 prepared=u.line is not None and u.line.intention == "prepare",
                                 contact=u.contact,
@@ -1433,7 +1521,8 @@ def team_view(scenario: MegaScenario, state: MegaState, team: str) -> JSON:
             continue
         if u.team == team:
             own.append({"id": u.id, "hex": s.hex, "state": state_words(scenario, state, u.id),
-                        "prepared": s.prepared, "landed": s.landed})
+                        "prepared": s.prepared, "landed": s.landed,
+                        "rail": f"{s.rail.phase} (for {s.rail.to})" if s.rail else ""})
         if sides[u.team] == side:
             ours.append(Hex.parse(s.hex))
             if u.team != team:
