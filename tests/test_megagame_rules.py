@@ -791,3 +791,11 @@ def test_6_trains_limit_the_unit_points_a_turn_and_the_station_must_be_on_the_li
     assert v and "town or village on the railway" in v[0].message
     allied = R.validate(sc, st, "AL", sheet("AL", {"units": ["a"], "intention": "move", "rail_to": "0601"}))
     assert any("trains for 0" in x.message for x in allied)
+
+
+def test_6_a_unit_in_contact_cannot_board() -> None:
+    sc = rail_scenario()
+    st = R.initial_state(sc, {})
+    near = st.model_copy(update={"units": {**st.units, "a": UnitState(hex="0102")}})
+    v = R.validate(sc, near, "GE", sheet("GE", {"units": ["g"], "intention": "move", "rail_to": "0601"}))
+    assert v and "in contact with the enemy" in v[0].message

@@ -172,6 +172,9 @@ def _rail_problems(scenario: MegaScenario, k: Known, side: str, orders: OrderShe
             if not geo.station(here):
                 out.append(RuleViolation("6", f"line {n}: {uid} must be at a town or village on the railway to "
                                               f"board a train, not at {here}"))
+            elif any(Hex.parse(e).distance(here) <= 1 for e in k.enemy):
+                out.append(RuleViolation("6", f"line {n}: {uid} is in contact with the enemy: it cannot board a "
+                                              "train"))
             elif to not in geo.rail_reach(here, k.blown):
                 out.append(RuleViolation("6", f"line {n}: the railway from {here} does not reach {to}"))
             if info.troops != "infantry" and not geo.station(to):
@@ -344,6 +347,8 @@ class Known:
     blown: frozenset[str]
     landed: frozenset[str] = frozenset()
     on_rail: frozenset[str] = frozenset()
+    enemy: frozenset[str] = frozenset()
+    """Hexes where the team knows the enemy is (in sight)."""
 
 
 def known(scenario: MegaScenario, state: AnyState, team: str) -> Known:
@@ -356,7 +361,7 @@ def known(scenario: MegaScenario, state: AnyState, team: str) -> Known:
         return Known(state.turn, units, frozenset(u.id for u in state.units if u.prepared),
                      frozenset(u.id for u in state.units if u.state == effectiveness(0)), state.supply,
                      frozenset(state.blown), frozenset(u.id for u in state.units if u.landed),
-                     frozenset(u.id for u in state.units if u.rail))
+                     frozenset(u.id for u in state.units if u.rail), frozenset(e.hex for e in state.enemy))
     units = {}
     for u in scenario.units:
         s = state.units[u.id]
@@ -366,7 +371,9 @@ def known(scenario: MegaScenario, state: AnyState, team: str) -> Known:
                  frozenset(k for k in units if status_of(scenario, state, k) <= 0),
                  state.supply.get(team, 0), frozenset(state.blown),
                  frozenset(k for k, s in state.units.items() if s.landed),
-                 frozenset(k for k, s in state.units.items() if s.rail is not None))
+                 frozenset(k for k, s in state.units.items() if s.rail is not None),
+                 frozenset(s.hex for k, s in state.units.items() if s.hex and not s.gone
+                           and team_side(scenario, _unit(scenario, k).team) != team_side(scenario, team)))
 
 
 class MegagameRules(Ruleset[MegaScenario, AnyState, OrderSheet]):
