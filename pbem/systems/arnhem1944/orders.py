@@ -55,7 +55,8 @@ class Action(_Strict):
       ``zone`` for a German reinforcement entering by another zone than its own [15.1];
     * ``attack``: ``target``, ``units``, ``type`` (``M``/``N``/``P`` [7.1]), ``support``
       (activated artillery [8.2]), ``air`` [13], ``hold`` / ``hold_if`` (the attacker's own
-      split [7.5]);
+      split [7.5]), ``towards`` (the hex the attackers retreat towards, among the hexes the
+      priorities of [7.6] leave equal; default the first by number);
     * ``advance``: ``units``, ``hexes`` (along the path the last combat vacated [7.6]);
     * ``bombard``: ``target``, ``support`` (the artillery) [8.1];
     * ``prepare``: ``units`` (a prepared defensive position [11]).
@@ -76,6 +77,7 @@ class Action(_Strict):
     hold: bool = False
     hold_if: dict[str, Any] | None = None
     hexes: int | None = Field(None, ge=1, le=20)
+    towards: str | None = Field(None, pattern=_HEX)
     if_: dict[str, Any] | None = Field(None, alias="if")
 
     @field_validator("if_")
@@ -175,7 +177,8 @@ CASES = {"move": "6", "enter": "15", "attack": "7.1", "advance": "7.6", "bombard
 FIELDS = {"path": "the path", "to": "the destination", "target": "the hex attacked",
           "hex": "the hex", "units": "the units", "unit": "the unit", "support": "the artillery",
           "hexes": "the hexes of advance", "type": "the attack's type", "zone": "the entry zone",
-          "defence": "'defend'", "hold": "'hold'", "stacking": "'stacking'"}
+          "defence": "'defend'", "hold": "'hold'", "stacking": "'stacking'",
+          "retreat": "'retreat'", "towards": "the hex to retreat towards"}
 
 
 def explain(exc: Any, what: str) -> str:

@@ -28,7 +28,9 @@ Text orders, one per line (``#`` starts a comment):
 * any action may start with a condition: ``if vacated 1014: advance 1/19``, ``if not vacated
   1014: ...``, ``if {"event": "blown"}: ...`` (JSON) [3.4, 7.6];
 * standing orders: ``defend hold`` / ``defend retreat``, ``hold 1014``, ``no fire``, ``no air``,
-  ``stacking 1/19 2/19`` [5, 7.5, 8.2];
+  ``stacking 1/19 2/19``, ``retreat 1/19 towards 1014`` / ``retreat 1115 towards 1014`` (the
+  stack at 1115) / ``retreat towards 1014`` (any unit) [5, 7.5, 7.6, 8.2];
+* an attack's own retreat: ``attack 1014 normal with 1/19 towards 1113`` [7.6];
 * for a drop: ``land 10/4P at 0305`` (or ``land 10/4P 0305``) and ``dz Polish Brigade 0709``,
   ``wait GROUP`` [15.2, 17.4];
 * ``acknowledge`` [16].
@@ -403,6 +405,9 @@ def standing_lines(st: Mapping[str, Any]) -> list[str]:
         out.append("no air support in defence [13]")
     if st.get("stacking"):
         out.append(f"overstacked steps are lost first from {_list(st['stacking'])} [5]")
+    for who, h in sorted((st.get("retreat") or {}).items()):
+        what = "any unit" if who == "*" else (f"the stack at {who}" if who.isdigit() else who)
+        out.append(f"{what} retreats towards {h} among the hexes the priorities allow [7.6]")
     return out
 
 
@@ -725,6 +730,7 @@ class Arnhem1944Presenter(Presenter):
                 rest = rest[1:]
             units: list[str] = []
             support: list[str] = []
+            towards: list[str] = []
             cur = units
             for x in rest:
                 if x == "support":
@@ -733,8 +739,15 @@ class Arnhem1944Presenter(Presenter):
                     act["air"] = True
                 elif x == "hold":
                     act["hold"] = True
+                elif x == "towards":
+                    cur = towards
                 else:
                     cur.append(x)
+            if towards:
+                if len(towards) != 1:
+                    raise InputError("one hex after 'towards': 'attack HEX TYPE with UNITS "
+                                     "towards HEX' [7.6]")
+                act["towards"] = towards[0]
             act["units"], act["support"] = units, support
         elif verb == "advance":
             movers = w[1:]
@@ -753,6 +766,12 @@ class Arnhem1944Presenter(Presenter):
             standing[w[1]] = False
         elif verb == "stacking":
             standing["stacking"] = w[1:]
+        elif verb == "retreat":
+            if "towards" not in w or len(w) != w.index("towards") + 2 or w.index("towards") > 2:
+                raise InputError("say 'retreat UNIT towards HEX', 'retreat HEX towards HEX' (the "
+                                 "stack there) or 'retreat towards HEX' [7.6]")
+            who = w[1] if w.index("towards") == 2 else "*"
+            standing.setdefault("retreat", {})[who] = w[-1]
         elif verb == "land":
             out["kind"] = "drop"
             where = w[3:] if len(w) > 2 and w[2] == "at" else w[2:]
@@ -772,8 +791,9 @@ class Arnhem1944Presenter(Presenter):
             out.setdefault("wait", []).append(" ".join(w[1:]))
         else:
             raise InputError(f"unknown order {verb!r}: the orders are activate, move, enter, attack, advance, "
-                             f"bombard, prepare, land, dz, wait, defend, hold, pass ({SEE})")
-        if verb in ("defend", "hold", "no", "stacking"):
+                             f"bombard, prepare, land, dz, wait, defend, hold, retreat, pass "
+                             f"({SEE})")
+        if verb in ("defend", "hold", "no", "stacking", "retreat"):
             try:
                 Standing.model_validate(standing)
             except ValidationError as exc:

@@ -39,9 +39,11 @@ Readings of the text, beyond those of ``combat.py`` and ``artillery.py``:
 * [15.1] a zone is "allied controlled" when an Allied unit stands on one of its hexes: no German
   unit enters by it;
 * [7.5] losses in a stack fall first on an armour/antitank unit when both sides have one, then on
-  the unit with the most steps (then by id); a retreat follows the priorities of [7.6] and takes
-  the first hex (by number) among equals; attacking units retreat hex by hex from their own hexes;
-  supporting artillery next to the defender shares the attacker's result [8.2];
+  the unit with the most steps (then by id); attacking units retreat hex by hex from their own
+  hexes; a retreat follows the priorities of [7.6] and, among the hexes they leave equal, goes towards
+  the hex of the side's order (the defender's standing ``retreat``, the attack's ``towards``),
+  else the first hex by number; supporting artillery next to the defender shares the attacker's
+  result [8.2];
 * [8.4] artillery of a XXX Corps formation is corps artillery (it supports XXX Corps and the
   parachute formations); other artillery supports its own formation; artillery must be among the
   activated units to add its BV and in command [3.2];
@@ -973,7 +975,7 @@ class _Run:
                 for h, group in sorted(groups.items()):
                     alive = [x for x in group if st.units[x].alive]
                     if alive:
-                        self._retreat(alive, h, hexes)
+                        self._retreat(alive, h, hexes, a.towards)
                         retreated.update(alive)
         self.last = _LastCombat(kind, list(a.units), retreated, trail)
         self._mark_bridge()
@@ -1131,7 +1133,8 @@ class _Run:
         alive = [x for x in units if st.units[x].alive]
         if alive and hexes:
             engineers = [x for x in self.g.at(st, h) if self.g.c(x).kind == "engineer"]
-            path = self._retreat(alive + engineers, h, hexes)
+            path = self._retreat(alive + engineers, h, hexes,
+                                 self._towards(other(self.side), alive, h))
             gone = set(self.g.hexes_of(st, other(self.side)))
             trail = [h] + [x for x in path if x != cb.OFF_MAP and x not in gone]
         elif not alive:
@@ -1143,8 +1146,19 @@ class _Run:
         self.log.event({"kind": "vacated", "hex": h, "path": trail})
         return trail
 
-    def _retreat(self, units: list[str], start: str, hexes: int) -> list[str]:
-        """[4.3, 7.6] a retreat by the priorities, losses for enemy zones and blocked hexes."""
+    def _towards(self, side: str, units: list[str], h: str) -> str | None:
+        """[7.6] the hex a defending stack retreats towards, by its side's standing orders: the
+        first of its units (by id) with an order, else the order for its hex, else ``"*"``."""
+        orders = self._standing(side).retreat
+        for key in [*sorted(units), h, "*"]:
+            if key in orders:
+                return orders[key]
+        return None
+
+    def _retreat(self, units: list[str], start: str, hexes: int,
+                 towards: str | None = None) -> list[str]:
+        """[4.3, 7.6] a retreat by the priorities, losses for enemy zones and blocked hexes;
+        among equal hexes the one nearest ``towards``, else the first by number."""
         g, st = self.g, self.st
         side = g.c(units[0]).side
         board = self.board()
@@ -1158,9 +1172,10 @@ class _Run:
             choices = cb.retreat_choices(board, g.tec, s, walked)
             if not choices:
                 break
-            path.append(choices[0])
-            walked.append(choices[0])
-            if choices[0] == cb.OFF_MAP:
+            pick = cb.pick_retreat(board, choices, towards)
+            path.append(pick)
+            walked.append(pick)
+            if pick == cb.OFF_MAP:
                 break
         out = cb.retreat_outcome(s, hexes, path)
         self.log.event({"kind": "retreated", "units": units, "from": start, "path": path})

@@ -1,0 +1,105 @@
+"""Arnhem 1944, issue 12: the choices a rule leaves to a player after a roll are orders written
+in advance -- the defender's standing orders (retreat path [7.6], split of a result [7.5]), the
+attacker's conditions in its attack -- each with its documented default. Tiny hand-built
+scenarios (the map of tests/test_a1944_rules.py) with fixed dice, hand-computed expectations."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from test_a1944_rules import RULES, A, G, act, game, unit
+
+from pbem.errors import InputError
+from pbem.protocol.dice import FixedDice
+from pbem.systems.arnhem1944.presenter import standing_lines
+from pbem.systems.arnhem1944.state import Standing
+
+P = RULES.presenter()
+BIG = unit("big", "AL", "1AB", cf=6)
+
+
+def _retreat(res: Any, uid: str) -> list[str]:
+    return next(e["path"] for e in res.events
+                if e["kind"] == "retreated" and uid in e["units"])
+
+
+# -- the retreat path [7.6] --------------------------------------------------------------------------
+
+
+def _attack_from_0501() -> tuple[Any, Any, Any]:
+    # big (CF 6) at 0501 attacks g (CF 3) at 0502 in clear: 6:3 is 2:1; die 5 on the normal
+    # line gives 0/2: g takes no step (not red) and retreats two hexes [7.4, 7.5]. From 0502
+    # (enemy only at 0501, its zone 0401 0402 0502 0601 0602 [4.2]) the hexes free of that zone,
+    # all clear, furthest from 0501 (two hexes) are 0402, 0503 and 0602 [7.6]
+    sc, st = game([(BIG, "0501"), (G, "0502")])
+    orders = act(sc, "AL", ["big"], {"do": "attack", "target": "0502", "type": "N",
+                                     "units": ["big"]})
+    return sc, st, orders
+
+
+def test_7_6_retreat_default_is_the_first_hex_by_number_among_equals() -> None:
+    # default: 0402 (lowest number), then from 0402 the equals 0303 and 0403: 0303
+    sc, st, orders = _attack_from_0501()
+    res = RULES.resolve(sc, st, "AL", orders, FixedDice([5]))
+    combat = next(e for e in res.events if e["kind"] == "combat")
+    assert (combat["odds"], combat["result"]) == ("2:1", "0/2")
+    assert _retreat(res, "g") == ["0402", "0303"]
+    assert res.state.units["g"].hex == "0303"
+
+
+def test_7_6_a_standing_retreat_order_steers_among_the_hexes_the_priorities_allow() -> None:
+    # towards 0603: 0503 and 0602 are both one hex from it, 0402 two: 0503 (by number); then
+    # from 0503 the equals 0403 and 0603: 0603 (distance 0) [7.6]
+    sc, st, orders = _attack_from_0501()
+    st.standing["DE"] = Standing(retreat={"*": "0603"})
+    res = RULES.resolve(sc, st, "AL", orders, FixedDice([5]))
+    assert _retreat(res, "g") == ["0503", "0603"]
+    # towards the enemy's own hex 0501: the priorities still come first -- 0501 is never entered
+    # and 0401 (in big's zone) is not among the equals; of 0402 0503 0602, 0402 and 0602 are
+    # one hex from 0501: 0402; then 0303 or 0403, both two from 0501: 0303
+    st.standing["DE"] = Standing(retreat={"*": "0501"})
+    res = RULES.resolve(sc, st, "AL", orders, FixedDice([5]))
+    assert _retreat(res, "g") == ["0402", "0303"]
+
+
+def test_7_6_a_unit_order_comes_before_its_hex_order_before_the_general_one() -> None:
+    sc, st, orders = _attack_from_0501()
+    st.standing["DE"] = Standing(retreat={"*": "0402", "0502": "0603", "g": "0602"})
+    res = RULES.resolve(sc, st, "AL", orders, FixedDice([5]))
+    assert _retreat(res, "g") == ["0602", "0603"]  # g's own order: 0602, then only 0603
+    st.standing["DE"] = Standing(retreat={"*": "0402", "0502": "0603"})
+    res = RULES.resolve(sc, st, "AL", orders, FixedDice([5]))
+    assert _retreat(res, "g") == ["0503", "0603"]  # the order for the stack at 0502
+
+
+def test_7_6_an_attack_towards_steers_the_attackers_own_retreat() -> None:
+    # a (CF 3) mobile assault on g (CF 3) at 0401: 1:1, die 1: 2/0; the attack table's minimum
+    # for a mobile assault is one step: a loses 1 and retreats 1 [7.5]. From 0302 the equals are
+    # 0201 0202 0303 (out of g's zone, clear or town or road at cost 1, two from 0401) [7.6]
+    sc, st = game([(A, "0302"), (G, "0401")])
+    plain = act(sc, "AL", ["a"], {"do": "attack", "target": "0401", "type": "M", "units": ["a"]})
+    res = RULES.resolve(sc, st, "AL", plain, FixedDice([1]))
+    assert _retreat(res, "a") == ["0201"]
+    steered = act(sc, "AL", ["a"], {"do": "attack", "target": "0401", "type": "M",
+                                    "units": ["a"], "towards": "0303"})
+    res = RULES.resolve(sc, st, "AL", steered, FixedDice([1]))
+    assert _retreat(res, "a") == ["0303"] and res.state.units["a"].steps == 1
+
+
+def test_7_6_retreat_orders_in_text_and_in_words() -> None:
+    sc, st = game([(A, "0302"), (G, "0401")])
+    doc = P.parse_text_orders(sc, {"kind": "pass", "side": "AL"}, "AL",
+                              "activate: a\nattack 0401 mobile with a towards 0303\n"
+                              "retreat a towards 0102\nretreat 0302 towards 0103\n"
+                              "retreat towards 0101\n")
+    assert doc["actions"][0]["towards"] == "0303"
+    assert doc["standing"]["retreat"] == {"a": "0102", "0302": "0103", "*": "0101"}
+    orders = RULES.load_orders(sc, doc)
+    assert RULES.validate(sc, st, "AL", orders) == []
+    lines = standing_lines(doc["standing"])
+    assert "a retreats towards 0102 among the hexes the priorities allow [7.6]" in lines
+    assert "the stack at 0302 retreats towards 0103 among the hexes the priorities allow [7.6]" \
+        in lines
+    with pytest.raises(InputError, match=r"\[7\.6\]"):
+        P.parse_text_orders(sc, {"kind": "pass", "side": "AL"}, "AL", "retreat a 0102\n")
