@@ -103,3 +103,115 @@ def test_7_6_retreat_orders_in_text_and_in_words() -> None:
         in lines
     with pytest.raises(InputError, match=r"\[7\.6\]"):
         P.parse_text_orders(sc, {"kind": "pass", "side": "AL"}, "AL", "retreat a 0102\n")
+
+
+# -- splitting a result between step losses and retreat [7.5] ------------------------------------------
+
+
+def _steps_and_path(res: Any, uid: str) -> tuple[int, list[str]]:
+    path = next((e["path"] for e in res.events
+                 if e["kind"] == "retreated" and uid in e["units"]), [])
+    return res.state.units[uid].steps, path
+
+
+def test_7_5_the_defender_default_takes_the_minimum_and_retreats_the_rest() -> None:
+    sc, st, orders = _attack_from_0501()  # 0/2, not red: no compulsory step
+    res = RULES.resolve(sc, st, "AL", orders, FixedDice([5]))
+    assert _steps_and_path(res, "g") == (2, ["0402", "0303"])
+
+
+def test_7_5_a_standing_lose_order_takes_up_to_n_steps_before_retreating() -> None:
+    sc, st, orders = _attack_from_0501()
+    st.standing["DE"] = Standing(lose=1)  # 0/2: one step, then one hex
+    res = RULES.resolve(sc, st, "AL", orders, FixedDice([5]))
+    assert _steps_and_path(res, "g") == (1, ["0402"])
+    st.standing["DE"] = Standing(lose=2)  # both points as steps: g (2 steps) is eliminated
+    res = RULES.resolve(sc, st, "AL", orders, FixedDice([5]))
+    assert res.state.units["g"].steps == 0
+    assert not any(e["kind"] == "retreated" for e in res.events)
+
+
+def test_7_5_keep_stops_optional_losses_but_never_the_compulsory_ones() -> None:
+    sc, st, orders = _attack_from_0501()
+    st.standing["DE"] = Standing(defence="hold", keep=1)  # hold, but keep 1 of g's 2 steps
+    res = RULES.resolve(sc, st, "AL", orders, FixedDice([5]))
+    assert _steps_and_path(res, "g") == (1, ["0402"])
+    # a (CF 3) with art's BV 4 against g (CF 3): 7:3 rounds up to 3:1; die 6 on N: 0/3r.
+    # keep 2 would refuse every loss, but red compels one: g loses 1, retreats 2 [7.5, 8.2]
+    art = unit("art", "AL", "1AB", kind="artillery", arm="artillery", mobility="motorized",
+               cf=0, armour=1, steps=1, mp=4, br=4, df=2, range=3)
+    sc, st = game([(A, "0302"), (art, "0201"), (G, "0401")])
+    st.standing["DE"] = Standing(lose=3, keep=2)
+    red = act(sc, "AL", ["a", "art"], {"do": "attack", "target": "0401", "type": "N",
+                                       "units": ["a"], "support": ["art"]})
+    res = RULES.resolve(sc, st, "AL", red, FixedDice([6]))
+    steps, path = _steps_and_path(res, "g")
+    assert next(e["result"] for e in res.events if e["kind"] == "combat") == "0/3r"
+    assert steps == 1 and len(path) == 2
+
+
+def test_7_5_with_morale_only_the_steps_the_order_asks_for_are_tested() -> None:
+    # the optional morale rule: g's order asks for one step beyond the minimum (none) of 0/2,
+    # so one test: 2+2 = 4 is less than g's morale 7: one step, then one hex [7.5 optional]
+    sc, st = game([(BIG, "0501"), (G, "0502")], morale=True)
+    st.standing["DE"] = Standing(lose=1)
+    orders = act(sc, "AL", ["big"], {"do": "attack", "target": "0502", "type": "N",
+                                     "units": ["big"]})
+    res = RULES.resolve(sc, st, "AL", orders, FixedDice([5, 2, 2]))
+    morale = next(e for e in res.events if e["kind"] == "morale")
+    assert (morale["rolls"], morale["steps"], morale["hexes"]) == ([[2, 2]], 1, 1)
+    assert _steps_and_path(res, "g") == (1, ["0402"])
+
+
+WEAK = unit("w", "AL", "1AB", cf=1)
+
+
+def _weak_attack(**extra: Any) -> tuple[Any, Any, Any]:
+    # w (CF 1) attacks g (CF 3) at 0401: 1:3; die 2 on the normal line: 2/0, not red, and the
+    # attack table asks no minimum of a normal attack: w may retreat two hexes [7.5]
+    sc, st = game([(WEAK, "0302"), (G, "0401")])
+    orders = act(sc, "AL", ["w"], {"do": "attack", "target": "0401", "type": "N",
+                                   "units": ["w"], **extra})
+    return sc, st, orders
+
+
+def test_7_5_the_attacker_default_and_its_lose_order() -> None:
+    sc, st, orders = _weak_attack()
+    res = RULES.resolve(sc, st, "AL", orders, FixedDice([2]))
+    assert next(e["result"] for e in res.events if e["kind"] == "combat") == "2/0"
+    steps, path = _steps_and_path(res, "w")
+    assert steps == 2 and len(path) == 2
+    sc, st, orders = _weak_attack(lose=1)
+    res = RULES.resolve(sc, st, "AL", orders, FixedDice([2]))
+    steps, path = _steps_and_path(res, "w")
+    assert steps == 1 and len(path) == 1
+
+
+def test_7_5_the_attackers_condition_decides_between_hold_and_its_lose_order() -> None:
+    # hold_if: "if g was eliminated" -- it was not (2/0): the lose order applies (1 step, 1 hex);
+    # hold_if on the combat event at 0401 holds: both points as steps, w is eliminated
+    cond_no = {"event": "eliminated", "unit": "g"}
+    sc, st, orders = _weak_attack(lose=1, hold_if=cond_no)
+    res = RULES.resolve(sc, st, "AL", orders, FixedDice([2]))
+    assert _steps_and_path(res, "w")[0] == 1
+    cond_yes = {"event": "combat", "target": "0401"}
+    sc, st, orders = _weak_attack(lose=1, hold_if=cond_yes)
+    res = RULES.resolve(sc, st, "AL", orders, FixedDice([2]))
+    assert res.state.units["w"].steps == 0
+
+
+def test_7_5_split_orders_in_text_and_in_words() -> None:
+    sc, st = game([(A, "0302"), (G, "0401")])
+    doc = P.parse_text_orders(sc, {"kind": "pass", "side": "AL"}, "AL",
+                              "activate: a\nattack 0401 normal with a lose 1\n"
+                              "defend lose 2\ndefend keep 1\n")
+    assert doc["actions"][0]["lose"] == 1
+    assert doc["standing"] == {"lose": 2, "keep": 1}
+    assert RULES.validate(sc, st, "AL", RULES.load_orders(sc, doc)) == []
+    assert standing_lines(doc["standing"]) == [
+        "when attacked, take up to 2 step losses (the compulsory ones included) before any hex "
+        "of retreat [7.5]",
+        "but never a step loss the result does not compel that leaves a stack with fewer than 1 "
+        "step [7.5]"]
+    with pytest.raises(InputError, match=r"\[7\.5\]"):
+        P.parse_text_orders(sc, {"kind": "pass", "side": "AL"}, "AL", "defend lose many\n")

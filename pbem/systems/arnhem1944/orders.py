@@ -16,7 +16,8 @@ action is carried out only when it holds. The events a condition may name are th
 (``combat``, ``retreated``, ``vacated``, ``eliminated``, ``step-lost``, ``blown``...) with their
 fields. Documented defaults: an action without ``if`` is always carried out; an attacker takes
 the least step losses its result allows and retreats the rest unless the attack says ``hold``
-(or its ``hold_if`` holds) [7.5]; a unit advances only when an ``advance`` action says so [7.6]; a
+(or its ``hold_if`` holds: every point as a step) or ``lose`` (up to so many steps, the rest as
+retreat) [7.5]; a unit advances only when an ``advance`` action says so [7.6]; a
 mobile assault continues only with the actions written after it [3.4].
 
 Every activation or pass may also replace the side's standing orders (:class:`Standing`), which
@@ -54,8 +55,9 @@ class Action(_Strict):
       and/or ``to`` (the cheapest way there from its entry zone or hex, or from the path's end),
       ``zone`` for a German reinforcement entering by another zone than its own [15.1];
     * ``attack``: ``target``, ``units``, ``type`` (``M``/``N``/``P`` [7.1]), ``support``
-      (activated artillery [8.2]), ``air`` [13], ``hold`` / ``hold_if`` (the attacker's own
-      split [7.5]), ``towards`` (the hex the attackers retreat towards, among the hexes the
+      (activated artillery [8.2]), ``air`` [13], ``hold`` / ``hold_if`` / ``lose`` (the
+      attacker's own split [7.5]: every point as steps, every point when a condition holds, up to so many
+      steps before hexes), ``towards`` (the hex the attackers retreat towards, among the hexes the
       priorities of [7.6] leave equal; default the first by number);
     * ``advance``: ``units``, ``hexes`` (along the path the last combat vacated [7.6]);
     * ``bombard``: ``target``, ``support`` (the artillery) [8.1];
@@ -78,6 +80,7 @@ class Action(_Strict):
     hold_if: dict[str, Any] | None = None
     hexes: int | None = Field(None, ge=1, le=20)
     towards: str | None = Field(None, pattern=_HEX)
+    lose: int | None = Field(None, ge=0, le=20)
     if_: dict[str, Any] | None = Field(None, alias="if")
 
     @field_validator("if_")
@@ -178,7 +181,8 @@ FIELDS = {"path": "the path", "to": "the destination", "target": "the hex attack
           "hex": "the hex", "units": "the units", "unit": "the unit", "support": "the artillery",
           "hexes": "the hexes of advance", "type": "the attack's type", "zone": "the entry zone",
           "defence": "'defend'", "hold": "'hold'", "stacking": "'stacking'",
-          "retreat": "'retreat'", "towards": "the hex to retreat towards"}
+          "retreat": "'retreat'", "towards": "the hex to retreat towards",
+          "lose": "'lose'", "keep": "'keep'"}
 
 
 def explain(exc: Any, what: str) -> str:

@@ -22,15 +22,19 @@ Text orders, one per line (``#`` starts a comment):
 * ``enter HQ9 to 1102`` (the cheapest way in from its zone or hex), ``enter HQ9 at 1101 [to
   1102]``, ``enter HQ9 via 1101 1102`` / ``enter HQ9 1101 1102``, ``enter 1/19 zone C to 0602``
   -- a reinforcement [15.1, 15.3];
-* ``attack 1014 prepared with 1/19 2/19 support Werfer102 [air] [hold]`` -- ``mobile``,
+* ``attack 1014 prepared with 1/19 2/19 support Werfer102 [air] [hold] [lose N] [towards HEX]``
+  -- ``mobile``,
   ``normal`` or ``prepared`` [7.1, 8.2, 13, 7.5];
 * ``advance 1/19 2/19 [2]`` [7.6]; ``bombard 1014 with Werfer102`` [8.1]; ``prepare 1/19`` [11];
 * any action may start with a condition: ``if vacated 1014: advance 1/19``, ``if not vacated
   1014: ...``, ``if {"event": "blown"}: ...`` (JSON) [3.4, 7.6];
-* standing orders: ``defend hold`` / ``defend retreat``, ``hold 1014``, ``no fire``, ``no air``,
+* standing orders: ``defend hold`` / ``defend retreat``, ``defend lose 2`` (up to two step
+  losses before any retreat), ``defend keep 1`` (no optional loss of a stack's last step),
+  ``hold 1014``, ``no fire``, ``no air``,
   ``stacking 1/19 2/19``, ``retreat 1/19 towards 1014`` / ``retreat 1115 towards 1014`` (the
   stack at 1115) / ``retreat towards 1014`` (any unit) [5, 7.5, 7.6, 8.2];
-* an attack's own retreat: ``attack 1014 normal with 1/19 towards 1113`` [7.6];
+* an attack's own split and retreat: ``attack 1014 normal with 1/19 lose 1 towards 1113``
+  [7.5, 7.6];
 * for a drop: ``land 10/4P at 0305`` (or ``land 10/4P 0305``) and ``dz Polish Brigade 0709``,
   ``wait GROUP`` [15.2, 17.4];
 * ``acknowledge`` [16].
@@ -376,8 +380,14 @@ def action_text(a: JSON, sc: Any = None) -> str:
             text += ", the attackers holding whatever the result"
         elif a.get("hold_if"):
             text += f", the attackers holding {_condition(a['hold_if'])}"
-        if a.get("hold") or a.get("hold_if"):
+        if a.get("lose") and not a.get("hold"):
+            text += (f"{' and otherwise' if a.get('hold_if') else ','} taking up to {a['lose']} "
+                     "step losses before any retreat")
+        if a.get("hold") or a.get("hold_if") or a.get("lose"):
             cases.append("7.5")
+        if a.get("towards"):
+            text += f", retreating towards {_at(sc, a['towards'])} if they must"
+            cases.append("7.6")
         text += f" [{', '.join(cases)}]"
     elif do == "advance":
         n = f" up to {a['hexes']} hexes" if a.get("hexes") else ""
@@ -399,6 +409,13 @@ def standing_lines(st: Mapping[str, Any]) -> list[str]:
                    "[7.5]")
     if st.get("hold"):
         out.append(f"hold (step losses, no retreat) at {_list(st['hold'])} [7.5]")
+    if st.get("lose"):
+        out.append(f"when attacked, take up to {st['lose']} step loss"
+                   f"{'es' if st['lose'] != 1 else ''} (the compulsory ones included) before "
+                   "any hex of retreat [7.5]")
+    if st.get("keep"):
+        out.append(f"but never a step loss the result does not compel that leaves a stack "
+                   f"with fewer than {st['keep']} step{'s' if st['keep'] != 1 else ''} [7.5]")
     if st.get("fire") is False:
         out.append("no defensive artillery fire [8.2]")
     if st.get("air") is False:
@@ -731,6 +748,7 @@ class Arnhem1944Presenter(Presenter):
             units: list[str] = []
             support: list[str] = []
             towards: list[str] = []
+            lose: list[str] = []
             cur = units
             for x in rest:
                 if x == "support":
@@ -741,6 +759,8 @@ class Arnhem1944Presenter(Presenter):
                     act["hold"] = True
                 elif x == "towards":
                     cur = towards
+                elif x == "lose":
+                    cur = lose
                 else:
                     cur.append(x)
             if towards:
@@ -748,6 +768,11 @@ class Arnhem1944Presenter(Presenter):
                     raise InputError("one hex after 'towards': 'attack HEX TYPE with UNITS "
                                      "towards HEX' [7.6]")
                 act["towards"] = towards[0]
+            if lose:
+                if len(lose) != 1 or not lose[0].isdigit():
+                    raise InputError("one number after 'lose': 'attack HEX TYPE with UNITS lose "
+                                     "N' (up to N step losses before any retreat) [7.5]")
+                act["lose"] = int(lose[0])
             act["units"], act["support"] = units, support
         elif verb == "advance":
             movers = w[1:]
@@ -758,6 +783,10 @@ class Arnhem1944Presenter(Presenter):
             act = {"do": "bombard", "target": w[1], "support": w[3:] if w[2] == "with" else w[2:]}
         elif verb == "prepare":
             act = {"do": "prepare", "units": w[1:]}
+        elif verb == "defend" and len(w) > 1 and w[1] in ("lose", "keep"):
+            if len(w) != 3 or not w[2].isdigit():
+                raise InputError(f"say 'defend {w[1]} N' with a number of steps [7.5]")
+            standing[w[1]] = int(w[2])
         elif verb == "defend":
             standing["defence"] = w[1]
         elif verb == "hold":

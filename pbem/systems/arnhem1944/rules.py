@@ -9,8 +9,12 @@ reveal; whenever the rules would give the next decision to the side that just ro
 side first owes a non-random pass (``docs/architecture.md``, "Alternating activations").
 
 Decisions taken after a roll in one's own activation are written in advance (every action's
-``if``, an attack's ``hold``/``hold_if``; see :mod:`pbem.systems.arnhem1944.orders`); the
-defender's are its standing orders (:class:`~pbem.systems.arnhem1944.state.Standing`).
+``if``, an attack's ``hold``/``hold_if``/``lose`` for its split and ``towards`` for its retreat;
+see :mod:`pbem.systems.arnhem1944.orders`); the defender's are its standing orders
+(:class:`~pbem.systems.arnhem1944.state.Standing`: ``defence``/``hold``/``lose``/``keep`` for
+the split [7.5], ``retreat`` for the path [7.6], ``fire`` [8.2]). Documented defaults: the least
+step losses a result allows, the rest as retreat; among the hexes the priorities of [7.6] leave
+equal, the first by number.
 
 Readings of the text, beyond those of ``combat.py`` and ``artillery.py``:
 
@@ -955,8 +959,9 @@ class _Run:
                         "result": str(res), "lines": list(odds.lines)})
         # the defender first [7.5]
         dmin = cb.minimum_losses(res, kind, g.crt, attacker=False)
-        trail = self._apply_result(defenders, target, res.defender, dmin, self._holds(
-            other(self.side), target), by=list(a.units), others=[x.unit for x in attackers])
+        trail = self._apply_result(defenders, target, res.defender, dmin, self._wanted(
+            other(self.side), target, defenders, res.defender), by=list(a.units),
+            others=[x.unit for x in attackers])
         # then the attacker (with any supporting artillery next to the target [8.2])
         amin = cb.minimum_losses(res, kind, g.crt, attacker=True)
         hold = a.hold or (a.hold_if is not None and holds(parse_condition(a.hold_if), self.log))
@@ -969,7 +974,8 @@ class _Run:
                 if h is not None:
                     groups.setdefault(h, []).append(uid)
             losers = list(a.units) + exposed
-            steps, hexes = self._split(losers, res.attacker, amin, hold)
+            want = res.attacker if hold else (a.lose or 0)
+            steps, hexes = self._split(losers, res.attacker, amin, want)
             self._take_losses(losers, steps, dunits, "combat")
             if hexes:
                 for h, group in sorted(groups.items()):
@@ -1050,22 +1056,31 @@ class _Run:
     def _standing(self, side: str) -> Standing:
         return self.st.standing.get(side) or Standing()
 
-    def _holds(self, side: str, h: str) -> bool:
+    def _wanted(self, side: str, h: str, units: list[str], number: int) -> int:
+        """[7.5] the step losses the defender's standing orders will take of a result of
+        ``number`` at ``h`` before any hex of retreat: all of it when it holds (``defence`` hold
+        or ``h`` in ``hold``), else up to ``lose``; never so many that the stack keeps fewer
+        than ``keep`` steps (the compulsory minimum is applied afterwards, whatever ``keep``)."""
         s = self._standing(side)
-        return s.defence == "hold" or h in s.hold
+        want = number if (s.defence == "hold" or h in s.hold) else s.lose
+        if s.keep:
+            have = sum(self.st.units[x].steps for x in units)
+            want = min(want, max(have - s.keep, 0))
+        return want
 
-    def _split(self, units: list[str], number: int, minimum: int, hold: bool) -> tuple[int, int]:
-        """[7.5] steps and hexes of a result: the least steps the result allows and the rest as
-        retreat, or (``hold``) every point as a step; with the optional morale rule [7.5 errata]
-        holding is earned: after the compulsory steps, two dice per point scoring less than the
-        stack's best morale turn it into a step loss, and the first failed test sends the rest
-        back as retreat."""
+    def _split(self, units: list[str], number: int, minimum: int, want: int) -> tuple[int, int]:
+        """[7.5] steps and hexes of a result: the compulsory minimum, then up to ``want`` steps
+        in all (the side's order written in advance), the rest as hexes of retreat; with the
+        optional morale rule [7.5 errata] each step beyond the minimum is earned: two dice per
+        point scoring less than the stack's best morale turn it into a step loss, and the first
+        failed test sends the rest back as retreat."""
         have = sum(self.st.units[x].steps for x in units)
-        if hold and self.st.options.morale and not self.checking:
+        first = min(minimum, number)
+        want = max(first, min(want, number))
+        if want > first and self.st.options.morale and not self.checking:
             morale = max(self.g.c(x).morale for x in units)
-            first = min(minimum, number)
             rolls: list[tuple[int, int]] = []
-            for _ in range(number - first):
+            for _ in range(want - first):
                 if first + len(rolls) >= have:
                     break
                 pair = (self.roll("7.5 morale", 1), self.roll("7.5 morale", 1))
@@ -1079,12 +1094,9 @@ class _Run:
             if split.steps >= have:
                 return have, 0
             return split.steps, split.hexes
-        if hold:
-            return min(number, have), 0
-        steps = min(minimum, number)
-        if steps >= have:
+        if want >= have:
             return have, 0
-        return steps, number - steps
+        return want, number - want
 
     def _take_losses(self, units: list[str], steps: int, opposing: Sequence[cb.CombatUnit],
                      why: str) -> None:
@@ -1122,13 +1134,13 @@ class _Run:
                 self.log.event({"kind": "eliminated", "unit": e, "hex": h,
                                 "why": "[12.1] every unit stacked with the engineer is gone"})
 
-    def _apply_result(self, units: list[str], h: str, number: int, minimum: int, hold: bool,
+    def _apply_result(self, units: list[str], h: str, number: int, minimum: int, want: int,
                       *, by: list[str], others: Sequence[cb.CombatUnit]) -> list[str]:
         """The defender's part of a result [7.5, 7.6]; returns the path it vacated."""
         st = self.st
         if number == 0:
             return []
-        steps, hexes = self._split(units, number, minimum, hold)
+        steps, hexes = self._split(units, number, minimum, want)
         self._take_losses(units, steps, others, "combat")
         alive = [x for x in units if st.units[x].alive]
         if alive and hexes:
@@ -1282,7 +1294,8 @@ class _Run:
                         "odds": b.heading, "die": die, "result": str(b.result),
                         "lines": list(b.lines)})
         self._apply_result(defenders, target, b.result.defender, b.result.defender_min,
-                           self._holds(other(self.side), target), by=list(a.support), others=[])
+                           self._wanted(other(self.side), target, defenders, b.result.defender),
+                           by=list(a.support), others=[])
         self.last = None
 
     def _prepare(self, a: Action) -> None:

@@ -57,6 +57,10 @@ class Standing(_Model):
       step losses the result allows, the rest as hexes of retreat; the default) or ``"hold"``
       (every point as a step loss);
     * ``hold``: hexes whose defenders hold whatever ``defence`` says;
+    * ``lose``: with ``"retreat"``, take up to this many step losses of a result (its red or
+      green minimum included) rather than hexes of retreat (default 0: the minimum only);
+    * ``keep``: never take a step loss the result does not compel when it would leave the stack
+      with fewer than this many steps: the point is a hex of retreat instead (default 0);
     * ``fire``: give defensive artillery support whenever the rules allow it [8.2] (default yes);
     * ``air``: ask for air support in defence against prepared attacks [7.1, 13] (default yes);
     * ``stacking``: unit ids, in the order their steps go when a hex is overstacked at the end of
@@ -69,6 +73,8 @@ class Standing(_Model):
 
     defence: Literal["retreat", "hold"] = "retreat"
     hold: list[str] = Field(default_factory=list, max_length=200)
+    lose: int = Field(0, ge=0, le=20)
+    keep: int = Field(0, ge=0, le=20)
     fire: bool = True
     air: bool = True
     stacking: list[str] = Field(default_factory=list, max_length=200)
