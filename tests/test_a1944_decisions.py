@@ -215,3 +215,95 @@ def test_7_5_split_orders_in_text_and_in_words() -> None:
         "step [7.5]"]
     with pytest.raises(InputError, match=r"\[7\.5\]"):
         P.parse_text_orders(sc, {"kind": "pass", "side": "AL"}, "AL", "defend lose many\n")
+
+
+# -- the 1st Airborne's set-up round its drop zone [17.1, 15.2] -------------------------------------
+
+
+def _dropped_setup(n: int = 4, enemy: str = "0606") -> tuple[Any, Any]:
+    """``n`` 1AB units (2 steps each) set up within one hex of 0203 on clear ground (the text's
+    procedure for the 1st Airborne, the radius made 1 for the tiny map); g at ``enemy``."""
+    from test_a1944_rules import scenario_data
+
+    units = [unit(f"p{i}", "AL", "1AB") for i in range(1, n + 1)]
+    data = scenario_data([*[(u, "0203") for u in units], (G, enemy)])
+    for p in data["setup"]:
+        if p["unit"].startswith("p"):
+            p.update(within=1, terrain=["clear"])
+    sc = RULES.load_scenario(data)
+    return sc, RULES.initial_state(sc, {})
+
+
+def test_17_1_the_set_up_is_the_allied_players_decision_before_the_first_activation() -> None:
+    sc, st = _dropped_setup()
+    assert st.phase == "setup"
+    [d] = RULES.pending(sc, st)
+    assert (d.side, d.kind, d.random) == ("AL", "setup", False)
+    # the proposal: hexes within 1 of 0203 in number order, clear (0202 is a town), each filled
+    # to the stacking limit of 6 steps: 0103 takes p1 p2 p3, 0104 takes p4 [15.2, 5]
+    sk = RULES.skeleton(sc, st, "AL")
+    assert sk["kind"] == "setup" and sk["placements"] == [
+        {"unit": "p1", "hex": "0103"}, {"unit": "p2", "hex": "0103"},
+        {"unit": "p3", "hex": "0103"}, {"unit": "p4", "hex": "0104"}]
+    # a placement of one unit; the others stay where proposed; then AL's first activation
+    orders = RULES.load_orders(sc, {"kind": "setup", "side": "AL",
+                                    "placements": [{"unit": "p3", "hex": "0304"}]})
+    assert RULES.validate(sc, st, "AL", orders) == []
+    res = RULES.resolve(sc, st, "AL", orders, FixedDice([]))
+    assert res.state.phase == "operations"
+    assert {u: res.state.units[u].hex for u in ("p1", "p2", "p3", "p4")} == {
+        "p1": "0103", "p2": "0103", "p3": "0304", "p4": "0104"}
+    assert [(x.side, x.kind) for x in RULES.pending(sc, res.state)] == [("AL", "activation")]
+    assert res.state.owed is None  # no dice: nobody owes a pass
+    # an activation is not what is due first
+    first = act(sc, "AL", ["p1"], {"do": "move", "unit": "p1", "path": ["0102"]})
+    assert [v.rule for v in RULES.validate(sc, st, "AL", first)] == ["2.1"]
+
+
+def _problems(sc: Any, st: Any, *placements: tuple[str, str]) -> list[str]:
+    orders = RULES.load_orders(sc, {"kind": "setup", "side": "AL", "placements": [
+        {"unit": u, "hex": h} for u, h in placements]})
+    return [str(v) for v in RULES.validate(sc, st, "AL", orders)]
+
+
+def test_17_1_a_set_up_is_checked_against_the_drop_procedure_and_stacking() -> None:
+    sc, st = _dropped_setup(enemy="0204")
+    # two hexes from 0203 [15.2]
+    assert _problems(sc, st, ("p1", "0205")) == [
+        "p1: 0205 is more than 1 hexes from the drop zone 0203 [15.2, 17.1]"]
+    # 0202 is a town, not clear (the Airlanding Brigade and the Glider Pilots: clear) [17.1]
+    assert _problems(sc, st, ("p1", "0202")) == [
+        "p1: 0202 is town, not clear [15.2, 17.1]"]
+    # g stands at 0204, within 1 of 0203 [15.2]
+    assert _problems(sc, st, ("p1", "0204")) == ["p1: enemy units are at 0204 [15.2, 17.1]"]
+    # p4 (2 steps) into 0103 with p1 p2 p3 (6 steps): 8 over the limit of 6 [5]
+    assert _problems(sc, st, ("p4", "0103")) == [
+        "8 steps at 0103: the stacking limit is 6 (the set-up is made legal as it stands) "
+        "[5, 17.1]"]
+    # g is not the Allied player's to place; p1 placed twice
+    assert _problems(sc, st, ("g", "0203")) == [
+        "g is not placed by the player at the set-up [17.1]"]
+    assert _problems(sc, st, ("p1", "0303"), ("p1", "0304")) == ["p1 is placed twice [17.1]"]
+    assert _problems(sc, st, ("p1", "0303"), ("p4", "0303")) == []  # 4 steps: legal
+
+
+def test_17_1_set_up_in_text_the_template_proposes_the_placement_and_the_bot_keeps_it() -> None:
+    import random
+
+    from pbem.systems.arnhem1944.bot import bot_orders
+
+    sc, st = _dropped_setup()
+    text = P.orders_template(sc, st, "AL")
+    assert text is not None
+    places = [x[2:].split("#")[0].strip() for x in text.splitlines() if x.startswith("# place ")]
+    assert places == ["place p1 at 0103", "place p2 at 0103", "place p3 at 0103",
+                      "place p4 at 0104"]
+    sk = RULES.skeleton(sc, st, "AL")
+    assert P.parse_text_orders(sc, sk, "AL", text) == {"kind": "setup", "side": "AL",
+                                                         "placements": []}
+    doc = P.parse_text_orders(sc, sk, "AL", "place p3 at 0304\nplace p4 0303\n")
+    assert doc["placements"] == [{"unit": "p3", "hex": "0304"}, {"unit": "p4", "hex": "0303"}]
+    assert RULES.validate(sc, st, "AL", RULES.load_orders(sc, doc)) == []
+    assert P.describe_orders(sc, doc) == [
+        "sets up the 1st Airborne round its drop zone [17.1, 15.2]:", "p3 at 0304", "p4 at 0303"]
+    assert bot_orders(RULES, sc, st, "AL", random.Random(1)) == sk

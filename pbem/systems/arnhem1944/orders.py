@@ -8,6 +8,7 @@
 * :class:`Pass` -- no activation [2.2] (also the non-random pass the rules insert so that the side
   that reveals a roll decides next);
 * :class:`Drop` -- the airborne reinforcements of the turn [15.2, 17.3, 17.4];
+* :class:`Setup` -- the Allied set-up of the 1st Airborne round its drop zone [17.1, 15.2];
 * :class:`Acknowledge` -- the end of the game [16].
 
 **Decisions after a roll** are written in advance [docs/architecture.md]: every action may carry an
@@ -162,19 +163,29 @@ class Drop(_Strict):
     wait: list[str] = Field(default_factory=list)
 
 
+class Setup(_Strict):
+    """The Allied player's placement of the units the scenario sets up round a hex (the 1st
+    Airborne round its drop zone 0305 [17.1], by the drop procedure [15.2]): each named unit's
+    hex; a unit not named stays where the rules' proposal put it."""
+
+    kind: Literal["setup"] = "setup"
+    side: Side = "AL"
+    placements: list[Landing] = Field(default_factory=list, max_length=40)
+
+
 class Acknowledge(_Strict):
     kind: Literal["acknowledge"] = "acknowledge"
     side: Side
 
 
-Orders = Activation | Pass | Drop | Acknowledge
+Orders = Activation | Pass | Drop | Setup | Acknowledge
 MODELS: dict[str, type[_Strict]] = {"activation": Activation, "pass": Pass, "drop": Drop,
-                                    "acknowledge": Acknowledge}
+                                    "setup": Setup, "acknowledge": Acknowledge}
 
 
 CASES = {"move": "6", "enter": "15", "attack": "7.1", "advance": "7.6", "bombard": "8.1",
          "prepare": "11", "landing": "15.2", "standing": "7.5", "activation": "3", "pass": "2.2",
-         "drop": "15.2", "acknowledge": "16"}
+         "drop": "15.2", "setup": "17.1", "placement": "17.1", "acknowledge": "16"}
 """The case each kind of order comes from, for errors about its form."""
 
 FIELDS = {"path": "the path", "to": "the destination", "target": "the hex attacked",
@@ -202,5 +213,6 @@ def explain(exc: Any, what: str) -> str:
         msg = msg.replace("Input should be", f"{value!r}: it is")
     elif err.get("type") == "extra_forbidden":
         msg = f"{loc[-1] if loc else '?'!r} is not part of this order"
-    head = f"{what} order" if what in ("pass", "drop", "acknowledge", "standing") else what
+    head = (f"{what} order" if what in ("pass", "drop", "setup", "acknowledge", "standing")
+            else what)
     return f"{head}: {field + ': ' if field else ''}{msg} [{CASES.get(what, '3')}]"

@@ -35,6 +35,8 @@ Text orders, one per line (``#`` starts a comment):
   stack at 1115) / ``retreat towards 1014`` (any unit) [5, 7.5, 7.6, 8.2];
 * an attack's own split and retreat: ``attack 1014 normal with 1/19 lose 1 towards 1113``
   [7.5, 7.6];
+* for the set-up: ``place 1/1P at 0305`` (or ``place 1/1P 0305``); a unit not named stays
+  where the rules proposed [17.1, 15.2];
 * for a drop: ``land 10/4P at 0305`` (or ``land 10/4P 0305``) and ``dz Polish Brigade 0709``,
   ``wait GROUP`` [15.2, 17.4];
 * ``acknowledge`` [16].
@@ -266,6 +268,9 @@ def event_text(ev: JSON, sc: Any = None) -> str:
                 f"{_list(ev['out_of_command']) or 'none'} [9.1, 10.1]")
     if k == "dropped":
         return f"{ev['unit']} landed at {_at(sc, ev['hex'])} [15.2]"
+    if k == "set-up":
+        placed = "; ".join(f"{u} at {_at(sc, h)}" for u, h in ev["units"].items())
+        return f"{_side(sc, ev['side'])} set-up of the 1st Airborne: {placed} [17.1, 15.2]"
     if k == "drop-waits":
         return f"{ev['group']} waits for a later turn [17.4]"
     if k == "game-end":
@@ -478,7 +483,8 @@ class Arnhem1944Presenter(Presenter):
         else:
             date = next((_date(x.date) for x in scenario.turns if x.turn == t), "")
             nxt = _side(scenario, state.get("owed") or state.get("to_act"))
-            what = {"drop": "the Allied drop [15.2]"}.get(str(state.get("phase")),
+            what = {"drop": "the Allied drop [15.2]",
+                    "setup": "the Allied set-up [17.1]"}.get(str(state.get("phase")),
                                                           f"{nxt} to act")
             head = (f"Turn {t} of {scenario.last_turn}, {date}, {state.get('weather')} · "
                     f"{what}")
@@ -530,6 +536,12 @@ class Arnhem1944Presenter(Presenter):
             lines += [f"{ln['unit']} lands at {_at(sc, ln['hex'])} [15.2]"
                       for ln in orders.get("landings", [])]
             lines += [f"{g} waits for a later turn [17.4]" for g in orders.get("wait", [])]
+        elif kind == "setup":
+            lines = ["sets up the 1st Airborne round its drop zone [17.1, 15.2]:"]
+            lines += [f"{ln['unit']} at {_at(sc, ln['hex'])}"
+                      for ln in orders.get("placements", [])]
+            if not orders.get("placements"):
+                lines.append("every unit where the rules proposed [17.1]")
         elif kind == "pass":
             lines = ["passes [2.2]"]
         elif kind == "acknowledge":
@@ -646,6 +658,8 @@ class Arnhem1944Presenter(Presenter):
             except (IndexError, KeyError, ValueError):
                 raise InputError(f"line {n}: cannot read {line[:80]!r}: the orders are activate, move, "
                                  f"enter, attack, advance, bombard, prepare, land, dz, pass ({SEE})") from None
+        if out["kind"] == "setup":
+            out.setdefault("placements", [])
         if out["kind"] == "activation":
             out["actions"] = actions
         elif actions:
@@ -812,6 +826,19 @@ class Arnhem1944Presenter(Presenter):
             except ValidationError as exc:
                 raise InputError(explain(exc, "landing")) from None
             out.setdefault("landings", []).append(landing)
+        elif verb == "place":
+            if out["kind"] != "setup":
+                raise InputError("'place' is for the set-up of the 1st Airborne, before the first "
+                                 "activation [17.1]")
+            where = w[3:] if len(w) > 2 and w[2] == "at" else w[2:]
+            if len(where) != 1:
+                raise InputError(f"one hex for each unit: 'place {w[1]} at HEX' [17.1]")
+            placement = {"unit": w[1], "hex": where[0]}
+            try:
+                Landing.model_validate(placement)
+            except ValidationError as exc:
+                raise InputError(explain(exc, "placement")) from None
+            out.setdefault("placements", []).append(placement)
         elif verb == "dz":
             out["kind"] = "drop"
             out.setdefault("dz", {})[" ".join(w[1:-1])] = w[-1]

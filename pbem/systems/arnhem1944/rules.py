@@ -71,8 +71,12 @@ Readings of the text, beyond those of ``combat.py`` and ``artillery.py``:
 * [16] "in Allied hands": the last side to have a unit on the hex; the bridgehead counts the
   Allied infantry steps on the bank of ``victory.far_bank_hex`` (hexes reached without crossing
   the Neder Rijn); the Germans hold the bridge at the start;
-* [17.1] the 1st Airborne's placement round its DZ is made by the rules: the allowed hexes in
-  number order, each filled up to the stacking limit.
+* [17.1] the 1st Airborne's placement round its DZ 0305 is the Allied player's set-up decision
+  (a ``setup`` order, before the first activation): the text gives the hex and the procedure of
+  [15.2] (within two hexes, clear or mixed terrain; the Airlanding Brigade and the Glider Pilots
+  on clear), not each unit's hex. What the rules propose (the skeleton, ``pbem orders --text``,
+  the bot) is the old automatic placement: the allowed hexes in number order, each filled up to
+  the stacking limit, which a set-up may not exceed [5].
 """
 
 from __future__ import annotations
@@ -101,6 +105,7 @@ from pbem.systems.arnhem1944.orders import (
     Drop,
     Orders,
     Pass,
+    Setup,
     explain,
 )
 from pbem.systems.arnhem1944.state import Side, Standing, State, UnitState
@@ -1341,8 +1346,10 @@ class Arnhem1944Rules(Ruleset[Scenario, State, Orders]):
     """Vae Victis *Arnhem 1944* (module docstring)."""
 
     system = "arnhem1944"
-    version = "2"
-    """2: a combat's odds line says how each side's strength was made up [7.4]."""
+    version = "3"
+    """2: a combat's odds line says how each side's strength was made up [7.4]. 3 (issue 12): the
+    1st Airborne's set-up is the Allied player's first decision [17.1]; retreat and split orders
+    written in advance [7.5, 7.6]."""
 
     def load_scenario(self, data: JSON) -> Scenario:
         try:
@@ -1378,7 +1385,7 @@ class Arnhem1944Rules(Ruleset[Scenario, State, Orders]):
         model = MODELS.get(data["kind"])
         if model is None:
             raise InputError(f"unknown order kind {data['kind']!r} (activation, pass, drop, "
-                             "acknowledge)")
+                             "setup, acknowledge)")
         try:
             return cast(Orders, model.model_validate(data))
         except ValidationError as exc:
@@ -1431,8 +1438,61 @@ class Arnhem1944Rules(Ruleset[Scenario, State, Orders]):
                    initiative=scenario.constants.first_initiative,
                    to_act=scenario.constants.first_initiative, units=units,
                    bridge={h: "DE" for h in scenario.victory.bridge_hexes})
+        if any(p.within for p in scenario.setup):
+            st.phase = "setup"  # [17.1] the Allied player places the 1st Airborne first
         mark_bridge(g, st)
         g.command_and_supply(st)
+        return st
+
+    def free_setup(self, scenario: Scenario) -> list[Any]:
+        """The placements the player decides [17.1, 15.2]: those round a hex (``within``)."""
+        return [p for p in scenario.setup if p.within]
+
+    def _setup_problems(self, scenario: Scenario, state: State,
+                        orders: Setup) -> list[RuleViolation]:
+        """[17.1, 15.2, 5] each unit within its placement's distance of the drop zone, on the
+        terrain listed (clear for the Airlanding Brigade and the Glider Pilots, clear or mixed for
+        the others), not on an enemy unit, named once; no hex over the stacking limit."""
+        g = self.game(scenario)
+        board = g.board(state)
+        free = {p.unit: p for p in self.free_setup(scenario)}
+        out: list[RuleViolation] = []
+        seen: set[str] = set()
+        for ln in orders.placements:
+            p = free.get(ln.unit)
+            if p is None or g.c(ln.unit).side != orders.side:
+                out.append(_v("17.1", f"{ln.unit} is not placed by the player at the set-up"))
+                continue
+            if ln.unit in seen:
+                out.append(_v("17.1", f"{ln.unit} is placed twice"))
+            seen.add(ln.unit)
+            h = ln.hex
+            if not board.on_map(h) or board.distance(h, p.hex) > p.within:
+                out.append(_v("17.1", f"{ln.unit}: {h} is more than {p.within} hexes from the "
+                                      f"drop zone {p.hex} [15.2, 17.1]"))
+            elif p.terrain and board.kind(h) not in p.terrain:
+                out.append(_v("17.1", f"{ln.unit}: {h} is {board.kind(h)}, not "
+                                      f"{' or '.join(p.terrain)} [15.2, 17.1]"))
+            elif any(g.c(x).side != orders.side for x in g.at(state, h)):
+                out.append(_v("17.1", f"{ln.unit}: enemy units are at {h} [15.2, 17.1]"))
+        if out:
+            return out
+        placed = self._placed(scenario, state, orders)
+        limit = scenario.constants.stacking_steps
+        steps: dict[str, int] = {}
+        for uid, u in placed.units.items():
+            if u.on_map and u.hex is not None and g.c(uid).counts_for_stacking:
+                steps[u.hex] = steps.get(u.hex, 0) + u.steps
+        for h, n in sorted(steps.items()):
+            if n > limit and any(ln.hex == h for ln in orders.placements):
+                out.append(_v("5", f"{n} steps at {h}: the stacking limit is {limit} (the set-up "
+                                   "is made legal as it stands) [5, 17.1]"))
+        return out
+
+    def _placed(self, scenario: Scenario, state: State, orders: Setup) -> State:
+        st = state.model_copy(deep=True)
+        for ln in orders.placements:
+            st.units[ln.unit].hex = ln.hex
         return st
 
     # -- whose decision -------------------------------------------------------------------------------
@@ -1450,6 +1510,10 @@ class Arnhem1944Rules(Ruleset[Scenario, State, Orders]):
         if state.phase == "drop":
             return [Decision("AL", "drop", f"Turn {t}: Allied airborne reinforcements [15.2]",
                              revealer="DE")]
+        if state.phase == "setup":
+            side = scenario.counter[self.free_setup(scenario)[0].unit].side
+            return [Decision(side, "setup", "Set-up: the Allied player places the 1st Airborne "
+                             "round its drop zone [17.1, 15.2]", random=False)]
         side = state.to_act
         if state.options.simplified_sequence:
             return [Decision(side, "player-turn", f"Turn {t}: {side} movement and combat phases "
@@ -1469,6 +1533,10 @@ class Arnhem1944Rules(Ruleset[Scenario, State, Orders]):
         if d.kind == "drop":
             return {"kind": "drop", "side": side, "landings": self.default_landings(
                 scenario, state)}
+        if d.kind == "setup":
+            return {"kind": "setup", "side": side, "placements": [
+                {"unit": p.unit, "hex": state.units[p.unit].hex}
+                for p in self.free_setup(scenario)]}
         return {"kind": "acknowledge", "side": side}
 
     def normalize(self, scenario: Scenario, state: State, side: str, orders: Orders) -> Orders:
@@ -1564,7 +1632,7 @@ class Arnhem1944Rules(Ruleset[Scenario, State, Orders]):
         if d.side != side or orders.side != side:
             return [_v("2.1", f"it is {d.side}'s decision, not {side}'s")]
         expected = {"activation": ("activation", "pass"), "player-turn": ("activation", "pass"),
-                    "pass": ("pass",), "drop": ("drop",),
+                    "pass": ("pass",), "drop": ("drop",), "setup": ("setup",),
                     "acknowledge": ("acknowledge",)}[d.kind]
         if orders.kind not in expected:
             return [_v("2.1", f"a {d.kind} is due, not a {orders.kind}")]
@@ -1573,6 +1641,8 @@ class Arnhem1944Rules(Ruleset[Scenario, State, Orders]):
                               "with your own activations and passes")]
         if isinstance(orders, Drop):
             return self._drop_problems(scenario, state, orders)
+        if isinstance(orders, Setup):
+            return self._setup_problems(scenario, state, orders)
         if isinstance(orders, Activation):
             g = self.game(scenario)
             st = state.model_copy(deep=True)
@@ -1633,6 +1703,15 @@ class Arnhem1944Rules(Ruleset[Scenario, State, Orders]):
             st.phase = "over"
             log.event({"kind": "acknowledged", "side": me})
             return Resolution(st, log.events)
+        if isinstance(orders, Setup):
+            st = self._placed(scenario, state, orders)
+            st.phase = "operations"
+            log.event({"kind": "set-up", "side": me,
+                       "units": {p.unit: st.units[p.unit].hex or ""
+                                 for p in self.free_setup(scenario)}})
+            mark_bridge(g, st)
+            g.command_and_supply(st)
+            return Resolution(st, log.events)  # no dice: the first activation follows [17.1]
         if isinstance(orders, Pass) and state.owed == me:
             st.owed = None
             log.event({"kind": "passed", "side": me, "owed": True})

@@ -19,7 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from pbem.systems.arnhem1944.model import Choices, Weather
 
 Side = Literal["AL", "DE"]
-Phase = Literal["operations", "drop", "ack", "over"]
+Phase = Literal["setup", "operations", "drop", "ack", "over"]
 
 
 class _Model(BaseModel):

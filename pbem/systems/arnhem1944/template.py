@@ -57,9 +57,26 @@ def orders_template(rules: Any, sc: Scenario, st: State, side: str) -> str:
         lines = [f"# {d.label}: sign this file as it stands."]
     elif d.kind == "drop":
         lines = _drop(rules, sc, st, who)
+    elif d.kind == "setup":
+        lines = _setup(rules, sc, st, who)
     else:
         lines = _activation(rules, sc, st, side, who, d.label)
     return "\n".join(lines) + "\n"
+
+
+def _setup(rules: Any, sc: Scenario, st: State, who: str) -> list[str]:
+    out = [f"# Set-up: the {who} player places the 1st Airborne round its drop zone [17.1]: "
+           "each unit within",
+           "# two hexes of it on the terrain listed [15.2], at most the stacking limit in a hex "
+           "[5]. Every line is a",
+           "# comment: as it stands this file keeps pbem's proposal below (hex number order). "
+           "Take the '#' off",
+           "# the lines you change.",
+           "#"]
+    for p in rules.free_setup(sc):
+        out.append(_example(f"place {p.unit} at {st.units[p.unit].hex}",
+                            f"within {p.within} of {p.hex}, {' or '.join(p.terrain) or 'any'}"))
+    return out
 
 
 def _drop(rules: Any, sc: Scenario, st: State, who: str) -> list[str]:
