@@ -307,3 +307,52 @@ def test_17_1_set_up_in_text_the_template_proposes_the_placement_and_the_bot_kee
     assert P.describe_orders(sc, doc) == [
         "sets up the 1st Airborne round its drop zone [17.1, 15.2]:", "p3 at 0304", "p4 at 0303"]
     assert bot_orders(RULES, sc, st, "AL", random.Random(1)) == sk
+
+
+# -- defensive artillery support shares the result when adjacent [8.2] ------------------------------
+
+
+def _supported_defence(dart_hex: str) -> tuple[Any, Any, Any]:
+    # big (CF 6) at 0302 attacks g (CF 3) at 0401 with a normal attack; dart (DF 4, range 3),
+    # not activated and out of big's zone, adds its DF: 6 against 7 rounds for the attacker to
+    # 1:1; die 6 on the normal line, column 1:1: 0/2 [7.4, 8.2]
+    from test_a1944_rules import DART
+
+    sc, st = game([(BIG, "0302"), (G, "0401"), (DART, dart_hex)])
+    orders = act(sc, "AL", ["big"], {"do": "attack", "target": "0401", "type": "N",
+                                     "units": ["big"]})
+    return sc, st, orders
+
+
+def test_8_2_defensive_artillery_next_to_the_defender_shares_its_retreat() -> None:
+    # dart at 0501, next to 0401: the default split retreats two hexes; dart goes back two from
+    # its own hex (0601, 0602: out of big's zone, furthest from it), then g (0501, 0601)
+    sc, st, orders = _supported_defence("0501")
+    res = RULES.resolve(sc, st, "AL", orders, FixedDice([6]))
+    combat = next(e for e in res.events if e["kind"] == "combat")
+    assert (combat["odds"], combat["result"], combat["defence_support"]) == ("1:1", "0/2",
+                                                                             ["dart"])
+    assert _retreat(res, "dart") == ["0601", "0602"] and res.state.units["dart"].hex == "0602"
+    assert _retreat(res, "g") == ["0501", "0601"]
+
+
+def test_8_2_defensive_artillery_next_to_the_defender_shares_its_step_losses() -> None:
+    # held (two steps): the first from the unit with the most steps, g (2 of them); the second
+    # between g and dart (1 step each) by id: dart is eliminated, g keeps one step [7.5, 8.2]
+    sc, st, orders = _supported_defence("0501")
+    st.standing["DE"] = Standing(defence="hold")
+    res = RULES.resolve(sc, st, "AL", orders, FixedDice([6]))
+    assert (res.state.units["g"].steps, res.state.units["dart"].steps) == (1, 0)
+
+
+def test_8_2_defensive_artillery_at_range_suffers_nothing() -> None:
+    # dart at 0601, two hexes from 0401: the same 0/2 held falls on g alone
+    sc, st, orders = _supported_defence("0601")
+    st.standing["DE"] = Standing(defence="hold")
+    res = RULES.resolve(sc, st, "AL", orders, FixedDice([6]))
+    assert next(e["defence_support"] for e in res.events if e["kind"] == "combat") == ["dart"]
+    assert (res.state.units["g"].steps, res.state.units["dart"].steps) == (0, 1)
+    st.standing["DE"] = Standing()
+    res = RULES.resolve(sc, st, "AL", orders, FixedDice([6]))
+    assert res.state.units["dart"].hex == "0601"
+    assert not any(e["kind"] == "retreated" and "dart" in e["units"] for e in res.events)

@@ -46,8 +46,11 @@ Readings of the text, beyond those of ``combat.py`` and ``artillery.py``:
   the unit with the most steps (then by id); attacking units retreat hex by hex from their own
   hexes; a retreat follows the priorities of [7.6] and, among the hexes they leave equal, goes towards
   the hex of the side's order (the defender's standing ``retreat``, the attack's ``towards``),
-  else the first hex by number; supporting artillery next to the defender shares the attacker's
-  result [8.2];
+  else the first hex by number; supporting artillery next to the defender shares the result of
+  the side it supports [8.2]: the attacker's ("does not suffer the effects of combat if firing
+  at range") and the defender's ("do not suffer ill effects unless adjacent", read as adjacent to
+  the unit under attack, as the attack support's range is measured): its steps are among those
+  the losses fall on, and it retreats from its own hex as many hexes as the side it supports;
 * [8.4] artillery of a XXX Corps formation is corps artillery (it supports XXX Corps and the
   parachute formations); other artillery supports its own formation; artillery must be among the
   activated units to add its BV and in command [3.2];
@@ -964,9 +967,10 @@ class _Run:
                         "result": str(res), "lines": list(odds.lines)})
         # the defender first [7.5]
         dmin = cb.minimum_losses(res, kind, g.crt, attacker=False)
+        dexposed = [d for d in darts if board.distance(st.units[d].hex or "", target) <= 1]
         trail = self._apply_result(defenders, target, res.defender, dmin, self._wanted(
-            other(self.side), target, defenders, res.defender), by=list(a.units),
-            others=[x.unit for x in attackers])
+            other(self.side), target, defenders + dexposed, res.defender), by=list(a.units),
+            others=[x.unit for x in attackers], exposed=dexposed)
         # then the attacker (with any supporting artillery next to the target [8.2])
         amin = cb.minimum_losses(res, kind, g.crt, attacker=True)
         hold = a.hold or (a.hold_if is not None and holds(parse_condition(a.hold_if), self.log))
@@ -1140,13 +1144,26 @@ class _Run:
                                 "why": "[12.1] every unit stacked with the engineer is gone"})
 
     def _apply_result(self, units: list[str], h: str, number: int, minimum: int, want: int,
-                      *, by: list[str], others: Sequence[cb.CombatUnit]) -> list[str]:
-        """The defender's part of a result [7.5, 7.6]; returns the path it vacated."""
+                      *, by: list[str], others: Sequence[cb.CombatUnit],
+                      exposed: Sequence[str] = ()) -> list[str]:
+        """The defender's part of a result [7.5, 7.6]; returns the path it vacated. ``exposed``:
+        artillery next to ``h`` that gave defensive support: it shares the result [8.2] -- its
+        steps are among those the losses fall on, and a retreat takes it back from its own hex
+        as many hexes as the defenders."""
         st = self.st
         if number == 0:
             return []
-        steps, hexes = self._split(units, number, minimum, want)
-        self._take_losses(units, steps, others, "combat")
+        losers = list(units) + list(exposed)
+        steps, hexes = self._split(losers, number, minimum, want)
+        self._take_losses(losers, steps, others, "combat")
+        if hexes:
+            side = other(self.side)
+            groups: dict[str, list[str]] = {}
+            for x in exposed:
+                if st.units[x].alive and st.units[x].hex is not None:
+                    groups.setdefault(st.units[x].hex or "", []).append(x)
+            for where, group in sorted(groups.items()):
+                self._retreat(group, where, hexes, self._towards(side, group, where))
         alive = [x for x in units if st.units[x].alive]
         if alive and hexes:
             engineers = [x for x in self.g.at(st, h) if self.g.c(x).kind == "engineer"]
@@ -1349,7 +1366,8 @@ class Arnhem1944Rules(Ruleset[Scenario, State, Orders]):
     version = "3"
     """2: a combat's odds line says how each side's strength was made up [7.4]. 3 (issue 12): the
     1st Airborne's set-up is the Allied player's first decision [17.1]; retreat and split orders
-    written in advance [7.5, 7.6]."""
+    written in advance [7.5, 7.6]; defensive artillery next to the defender shares its result
+    [8.2]."""
 
     def load_scenario(self, data: JSON) -> Scenario:
         try:
