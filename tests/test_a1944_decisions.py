@@ -356,3 +356,50 @@ def test_8_2_defensive_artillery_at_range_suffers_nothing() -> None:
     res = RULES.resolve(sc, st, "AL", orders, FixedDice([6]))
     assert res.state.units["dart"].hex == "0601"
     assert not any(e["kind"] == "retreated" and "dart" in e["units"] for e in res.events)
+
+
+# -- the bridgehead "across the Neder Rijn (to the East)" [16] -------------------------------------
+
+
+def test_16_the_bridgehead_counts_only_the_far_bank_east_of_the_line() -> None:
+    # the tiny map's north bank is rows 1-3; with the line at column 3, a (2 steps) at 0302
+    # counts and b (2 steps) at 0202 does not: 2 of the 4 needed, no secondary victory; with b
+    # at 0402 too, 4: the secondary victory [16]
+    from test_a1944_rules import B, pas, scenario_data
+
+    def play(b_hex: str) -> Any:
+        data = scenario_data([(A, "0302"), (B, b_hex), (G, "0606")])
+        data["victory"]["east_of_col"] = 3
+        sc = RULES.load_scenario(data)
+        st = RULES.initial_state(sc, {})
+        assert RULES.game(sc).bridgehead(st) == (4 if b_hex == "0402" else 2)
+        st.turn = 3
+        st = RULES.resolve(sc, st, "AL", pas(sc, "AL"), FixedDice([])).state
+        return RULES.resolve(sc, st, "DE", pas(sc, "DE"), FixedDice([])).state.outcome
+
+    assert play("0202") == "DE"
+    assert play("0402") == "AL secondary"
+
+
+def test_16_the_first_airborne_does_not_start_with_the_bridgehead() -> None:
+    # the historical scenario: the 1st Airborne round 0305 (columns 1-5) has its infantry steps
+    # on the north bank but west of column 10, so none count; the whole north bank would count
+    # them all, past the 12 needed, before a shot [16, 17.1]
+    from test_a1944_scenarios import load_data
+
+    sc = RULES.load_scenario(load_data("arnhem1944-historical"))
+    st = RULES.initial_state(sc, {})
+    game_ = RULES.game(sc)
+    assert sc.victory.east_of_col == 10
+    bank = game_.far_bank()
+    # the north bank from column 10: the railway bridge's north end 1107 and Arnhem's 1406, not
+    # Oosterbeek's 0806, nor the south ends 1007 and 1407 of the bridges
+    assert {"1107", "1406", "1001"} <= bank and not {"0806", "0906", "1007", "1407"} & bank
+    infantry = [uid for uid, u in st.units.items() if u.on_map and game_.c(uid).side == "AL"
+                and game_.c(uid).is_infantry and game_.c(uid).formation == "1AB"]
+    whole = sum(st.units[x].steps for x in infantry)
+    assert whole >= 12  # the whole bank would give the secondary victory at once
+    assert game_.bridgehead(st) == 0
+    # one battalion of the 1st Airborne at 1306 (Arnhem, column 13) counts its steps
+    st.units["1/1P"].hex = "1306"
+    assert game_.bridgehead(st) == st.units["1/1P"].steps

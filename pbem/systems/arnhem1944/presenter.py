@@ -344,7 +344,8 @@ def standing_text(sc: Any, state: JSON) -> str:
     v = sc.victory
     steps = Game(sc).bridgehead(st)
     held = sum(1 for h in v.bridge_hexes if st.bridge.get(h) == "AL")
-    return (f"Victory stands at [16]: {steps} Allied infantry steps over the {v.river} "
+    east = f" from hex column {v.east_of_col:02d} east" if v.east_of_col else ""
+    return (f"Victory stands at [16]: {steps} Allied infantry steps over the {v.river}{east} "
             f"({v.bridgehead_steps} make a secondary victory); {held} of "
             f"{len(v.bridge_hexes)} hexes of the {v.bridge} in Allied hands (both make a "
             "strategic victory)")

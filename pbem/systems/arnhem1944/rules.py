@@ -71,9 +71,21 @@ Readings of the text, beyond those of ``combat.py`` and ``artillery.py``:
   the die decides from turn 2;
 * [15.2, 17.3] a historic drop lands on its turn, or on the first later turn the weather allows;
   a drop is the Allied decision between the weather and the initiative;
-* [16] "in Allied hands": the last side to have a unit on the hex; the bridgehead counts the
-  Allied infantry steps on the bank of ``victory.far_bank_hex`` (hexes reached without crossing
-  the Neder Rijn); the Germans hold the bridge at the start;
+* [16] "in Allied hands": the last side to have a unit on the hex; the Germans hold the bridge
+  at the start. The bridgehead counts the Allied infantry steps on the bank of
+  ``victory.far_bank_hex`` (hexes reached without crossing the Neder Rijn) and, for "(to the
+  East)", in the map column ``victory.east_of_col`` or east of it. Read as the whole north bank,
+  the condition would be met before a shot is fired (the 1st Airborne is set up with 15
+  infantry steps round its drop zone 0305 [17.1], and 4P and the Poles add more), so the
+  Germans would have to destroy the airborne to win and the historical end -- the perimeter at
+  Oosterbeek evacuated, the bridge lost -- would be an Allied victory. "Across to the south
+  bank" does not fit "remain", which speaks of a foothold kept on the far bank. A bridgehead is
+  held "to the East" of the landing grounds, towards the bridge it is for ("holding a bridge or
+  not"): the scenarios draw the line at column 10, just east of Oosterbeek (0806) where the
+  railway bridge (1007/1107) crosses, so the drop zones and the Oosterbeek perimeter (columns
+  1-9) do not count and the railway bridge, Arnhem and its road bridge (1406) do: 12 steps must fight their way there and stay, as the
+  2nd Parachute Battalion's few did not. The column is data (``east_of_col``), None for the
+  whole bank;
 * [17.1] the 1st Airborne's placement round its DZ 0305 is the Allied player's set-up decision
   (a ``setup`` order, before the first activation): the text gives the hex and the procedure of
   [15.2] (within two hexes, clear or mixed terrain; the Airlanding Brigade and the Glider Pilots
@@ -466,6 +478,9 @@ class Game:
                 if n not in seen and side_key(h, n) not in cut:
                     seen.add(n)
                     frontier.append(n)
+        if v.east_of_col is not None:  # [16] "(to the East)"
+            east = v.east_of_col
+            return {h for h in seen if Hex.parse(h).col >= east}
         return seen
 
     def bridgehead(self, st: State) -> int:
@@ -1367,7 +1382,7 @@ class Arnhem1944Rules(Ruleset[Scenario, State, Orders]):
     """2: a combat's odds line says how each side's strength was made up [7.4]. 3 (issue 12): the
     1st Airborne's set-up is the Allied player's first decision [17.1]; retreat and split orders
     written in advance [7.5, 7.6]; defensive artillery next to the defender shares its result
-    [8.2]."""
+    [8.2]; the bridgehead counts east of the scenario's column only [16]."""
 
     def load_scenario(self, data: JSON) -> Scenario:
         try:
