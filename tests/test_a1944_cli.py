@@ -150,7 +150,8 @@ def test_2_2_pbem_orders_text_gives_a_template_that_unedited_signs_a_pass(tmp_pa
     assert "#     in command: HQ1AB 1/1P 2/1P 3/1P" in text
     assert "#   82AB (82nd (U.S.) Airborne Division), no HQ: general activations only" in text
     for verb in ("activate 1AB:", "activate:", "move 1/1P to", "move 1/1P via", "attack",
-                 "if vacated", "bombard", "prepare", "defend hold", "pass"):
+                 "if vacated", "bombard", "prepare", "defend hold", "defend lose 1",
+                 "retreat 1/1P towards", "pass"):
         assert f"\n# {verb}" in text, verb
     ok(a.run("submit", "--yes", a.dir, _text(a, text), "--key", "allied"))
     assert "Allied passed [2.2]" in ok(a.run("log", a.dir)).out
