@@ -103,6 +103,12 @@ def test_7_6_retreat_orders_in_text_and_in_words() -> None:
         in lines
     with pytest.raises(InputError, match=r"\[7\.6\]"):
         P.parse_text_orders(sc, {"kind": "pass", "side": "AL"}, "AL", "retreat a 0102\n")
+    # an order for a unit not the side's own, or towards a hex off the map, is refused [7.6]
+    bad = RULES.load_orders(sc, {"kind": "pass", "side": "AL",
+                                 "standing": {"retreat": {"g": "0102", "a": "0909"}}})
+    assert [str(v) for v in RULES.validate(sc, st, "AL", bad)] == [
+        "retreat order for a: 0909 is not on the map [7.6]",
+        "retreat order for g: not one of your units nor a hex of the map [7.6]"]
 
 
 # -- splitting a result between step losses and retreat [7.5] ------------------------------------------
@@ -270,7 +276,7 @@ def test_17_1_a_set_up_is_checked_against_the_drop_procedure_and_stacking() -> N
     sc, st = _dropped_setup(enemy="0204")
     # two hexes from 0203 [15.2]
     assert _problems(sc, st, ("p1", "0205")) == [
-        "p1: 0205 is more than 1 hexes from the drop zone 0203 [15.2, 17.1]"]
+        "p1: 0205 is more than 1 hex from the drop zone 0203 [15.2, 17.1]"]
     # 0202 is a town, not clear (the Airlanding Brigade and the Glider Pilots: clear) [17.1]
     assert _problems(sc, st, ("p1", "0202")) == [
         "p1: 0202 is town, not clear [15.2, 17.1]"]

@@ -1481,6 +1481,21 @@ class Arnhem1944Rules(Ruleset[Scenario, State, Orders]):
         """The placements the player decides [17.1, 15.2]: those round a hex (``within``)."""
         return [p for p in scenario.setup if p.within]
 
+    def _standing_problems(self, scenario: Scenario, side: Side,
+                           standing: Standing) -> list[RuleViolation]:
+        """[7.6] a standing retreat order names one of the side's units, a hex of the map or
+        ``*``, and a hex of the map to retreat towards."""
+        board = Board(scenario.map, self.game(scenario).tec)
+        out: list[RuleViolation] = []
+        for who, h in sorted(standing.retreat.items()):
+            c = scenario.counter.get(who)
+            if who != "*" and not board.on_map(who) and (c is None or c.side != side):
+                out.append(_v("7.6", f"retreat order for {who}: not one of your units nor a hex "
+                                     "of the map"))
+            if not board.on_map(h):
+                out.append(_v("7.6", f"retreat order for {who}: {h} is not on the map"))
+        return out
+
     def _setup_problems(self, scenario: Scenario, state: State,
                         orders: Setup) -> list[RuleViolation]:
         """[17.1, 15.2, 5] each unit within its placement's distance of the drop zone, on the
@@ -1501,8 +1516,9 @@ class Arnhem1944Rules(Ruleset[Scenario, State, Orders]):
             seen.add(ln.unit)
             h = ln.hex
             if not board.on_map(h) or board.distance(h, p.hex) > p.within:
-                out.append(_v("17.1", f"{ln.unit}: {h} is more than {p.within} hexes from the "
-                                      f"drop zone {p.hex} [15.2, 17.1]"))
+                out.append(_v("17.1", f"{ln.unit}: {h} is more than {p.within} "
+                                      f"hex{'es' if p.within != 1 else ''} from the drop zone "
+                                      f"{p.hex} [15.2, 17.1]"))
             elif p.terrain and board.kind(h) not in p.terrain:
                 out.append(_v("17.1", f"{ln.unit}: {h} is {board.kind(h)}, not "
                                       f"{' or '.join(p.terrain)} [15.2, 17.1]"))
@@ -1672,6 +1688,11 @@ class Arnhem1944Rules(Ruleset[Scenario, State, Orders]):
         if isinstance(orders, Pass) and d.kind == "pass" and orders.standing is not None:
             return [_v("2.1", "this pass only reveals the dice before it: standing orders go "
                               "with your own activations and passes")]
+        standing = getattr(orders, "standing", None)
+        if standing is not None:
+            probs = self._standing_problems(scenario, cast(Side, side), standing)
+            if probs:
+                return probs
         if isinstance(orders, Drop):
             return self._drop_problems(scenario, state, orders)
         if isinstance(orders, Setup):
