@@ -21,12 +21,23 @@ def _text(p: Player, text: str) -> Path:
     return path
 
 
+def _set_up(a: Player) -> None:
+    """[17.1] the Allied set-up of the 1st Airborne first: as ``pbem orders --text`` proposes,
+    its first line taken out of its comment (a file of comments only would keep the proposal
+    too, but would read as the same orders as an unedited pass after it)."""
+    text = ok(a.run("orders", a.dir, "--side", "AL", "--text")).out
+    first = next(x for x in text.splitlines() if x.startswith("# place "))
+    ok(a.run("submit", "--yes", a.dir, _text(a, first[2:].split("#")[0] + "\n"),
+             "--key", "allied"))
+
+
 def test_2_1_text_orders_through_the_cli_and_verify(tmp_path: Path) -> None:
     a = Player(tmp_path, "allied", "AL")
     a.new_key()
     ok(a.run("key", "new", "german"))
     ok(a.run("new", "arnhem1944-historical", a.dir, "--player", "AL=allied",
              "--player", "DE=german", "--game-id", GAME_ID))
+    _set_up(a)
     units = ok(a.run("units", a.dir, "--side", "AL")).out
     assert "1/1P" in units and "0104" in units
     reach = ok(a.run("reach", a.dir, "1/1P")).out
@@ -56,6 +67,7 @@ def test_14_1_option_weather_random_at_new_rolls_the_weather_die(tmp_path: Path)
     ok(a.run("key", "new", "german"))
     ok(a.run("new", "arnhem1944-historical", a.dir, "--player", "AL=allied",
              "--player", "DE=german", "--game-id", GAME_ID, "--option", "weather=random"))
+    _set_up(a)
     import base64
     import json
 
@@ -87,12 +99,14 @@ def test_14_1_an_unknown_option_or_value_at_new_is_refused_and_nothing_written(
         assert not (a.home / "games").exists() or not any((a.home / "games").iterdir())
 
 
-def _hot_seat(tmp_path: Path) -> Player:
+def _hot_seat(tmp_path: Path, *, set_up: bool = True) -> Player:
     a = Player(tmp_path, "allied", "AL")
     a.new_key()
     ok(a.run("key", "new", "german"))
     ok(a.run("new", "arnhem1944-historical", a.dir, "--player", "AL=allied",
              "--player", "DE=german", "--game-id", GAME_ID))
+    if set_up:
+        _set_up(a)
     return a
 
 
@@ -136,7 +150,8 @@ def test_2_2_pbem_orders_text_gives_a_template_that_unedited_signs_a_pass(tmp_pa
     assert "#     in command: HQ1AB 1/1P 2/1P 3/1P" in text
     assert "#   82AB (82nd (U.S.) Airborne Division), no HQ: general activations only" in text
     for verb in ("activate 1AB:", "activate:", "move 1/1P to", "move 1/1P via", "attack",
-                 "if vacated", "bombard", "prepare", "defend hold", "pass"):
+                 "if vacated", "bombard", "prepare", "defend hold", "defend lose 1",
+                 "retreat 1/1P towards", "pass"):
         assert f"\n# {verb}" in text, verb
     ok(a.run("submit", "--yes", a.dir, _text(a, text), "--key", "allied"))
     assert "Allied passed [2.2]" in ok(a.run("log", a.dir)).out
@@ -145,9 +160,9 @@ def test_2_2_pbem_orders_text_gives_a_template_that_unedited_signs_a_pass(tmp_pa
 
 
 def test_2_1_pbem_status_counts_one_move_in_the_singular(tmp_path: Path) -> None:
-    a = _hot_seat(tmp_path)
+    a = _hot_seat(tmp_path, set_up=False)
     assert "step      0 moves archived;" in ok(a.run("status", a.dir)).out
-    ok(a.run("submit", "--yes", a.dir, _text(a, "pass\n"), "--key", "allied"))
+    _set_up(a)
     assert "step      1 move archived;" in ok(a.run("status", a.dir)).out
 
 

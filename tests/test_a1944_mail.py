@@ -68,53 +68,60 @@ def test_2_1_two_machines_play_arnhem_1944_by_email(tmp_path: Path) -> None:
         path.write_text(text, encoding="utf-8")
         ok(home, "submit", "--yes", game, path, "--key", key)
 
+    # 0 AL: the set-up of the 1st Airborne round its drop zone [17.1], GP moved within it;
+    # no dice, so alice's pbem resolves it at once and the activation is hers again
+    orders(al_home, a, "place GP at 0204\n", "alice")
+    out = ok(de_home, "ingest", b, a / "mail-0001.eml")
+    assert "GP at 0204" in out
+
     # 1 AL: a general activation [3.3]; alice cannot know its dice (bob's reveal keys them)
     orders(al_home, a, "activate: 1/1P\nmove 1/1P to 0303\n", "alice")
-    subject, text, atts = read(a / "mail-0001.eml")
+    subject, text, atts = read(a / "mail-0002.eml")
     assert subject == "[pbem] arnhem1944-historical T1 AL→DE: your move"
     assert "Allied's orders:\n  - general activation of 1/1P [3.3]\n" \
            "  - 1. 1/1P moves 0203 → 0303 [6]\n" in text
-    assert "Victory points" not in text and set(atts) == {"move-0001-AL.json", "turn-0000.json"}
-    out = ok(de_home, "ingest", b, a / "mail-0001.eml")
+    assert "Victory points" not in text and set(atts) == {"move-0002-AL.json", "turn-0001.json"}
+    out = ok(de_home, "ingest", b, a / "mail-0002.eml")
     assert "1/1P moved 0104 → 0203 → 0303 [6]" in out  # bob's pbem resolves it with his seed
 
     # 2 DE: a pass; the email tells the activation it answers and shows the map round it
     orders(de_home, b, "pass\n", "bob")
-    subject, text, atts = read(b / "mail-0002.eml")
+    subject, text, atts = read(b / "mail-0003.eml")
     assert subject == "[pbem] arnhem1944-historical T1 DE→AL: your move"
     assert "What happened:\n  - Allied general activation: 1/1P [3.3]\n" \
            "  - 1/1P moved 0104 → 0203 → 0303 [6]\n" in text
     assert "German's orders:\n  - passes [2.2]\n" in text
-    assert ("Victory stands at [16]: 15 Allied infantry steps over the Neder Rijn (12 make a "
-            "secondary victory); 0 of 2 hexes of the Arnhem road bridge in Allied hands") in text
-    [crop] = [n for n in atts if n.startswith("map-0001-around-")]
+    assert ("Victory stands at [16]: 0 Allied infantry steps over the Neder Rijn from hex "
+            "column 10 east (12 make a secondary victory); 0 of 2 hexes of the Arnhem road "
+            "bridge in Allied hands") in text  # the 1st Airborne is west of the line [16]
+    [crop] = [n for n in atts if n.startswith("map-0002-around-")]
     assert atts[crop].count(b'data-type="moved"') == 1
-    out = ok(al_home, "ingest", a, b / "mail-0002.eml")
-    assert "the attached turn-0001.json is byte-identical to ours" in out
+    out = ok(al_home, "ingest", a, b / "mail-0003.eml")
+    assert "the attached turn-0002.json is byte-identical to ours" in out
 
     # 3 AL: a pass after the German's: the turn ends [2.2] (resolved on bob's machine)
     orders(al_home, a, "pass\n", "alice")
-    out = ok(de_home, "ingest", b, a / "mail-0003.eml")
-    assert "the attached turn-0002.json is byte-identical to ours" in out
+    out = ok(de_home, "ingest", b, a / "mail-0004.eml")
+    assert "the attached turn-0003.json is byte-identical to ours" in out
     assert "End of turn 1: both sides passed in a row [2.2]" in out
 
     # 4 DE: the pass that reveals those dice [2.1]; its email tells the end of the turn, the
     # weather of turn 2 from the track with its effects [14.1, 14.3], and the standing once
     orders(de_home, b, "pass\n", "bob")
-    subject, text, atts = read(b / "mail-0004.eml")
+    subject, text, atts = read(b / "mail-0005.eml")
     assert subject == "[pbem] arnhem1944-historical T2 DE→AL: your move"
     assert "  - End of turn 1: both sides passed in a row [2.2]\n" in text
     assert ("  - Turn 2 weather: cloudy (turn track [14.1]): drops allowed, 1 air mission "
             "[14.3]\n") in text
     assert text.count("Victory stands at [16]") == 1 and "Victory points" not in text
     assert "German's orders:\n  - passes [2.2]\n" in text
-    out = ok(al_home, "ingest", a, b / "mail-0004.eml")
-    assert "the attached turn-0003.json is byte-identical to ours" in out
+    out = ok(al_home, "ingest", a, b / "mail-0005.eml")
+    assert "the attached turn-0004.json is byte-identical to ours" in out
 
     for home, game in ((al_home, a), (de_home, b)):
         assert "OK" in ok(home, "verify", game)
     on_a = {p.name for p in a.glob("*.json") if p.name.startswith(("turn-", "move-"))}
     on_b = {p.name for p in b.glob("*.json") if p.name.startswith(("turn-", "move-"))}
-    assert on_b <= on_a and {"move-0004-DE.json", "turn-0003.json"} <= on_b
+    assert on_b <= on_a and {"move-0005-DE.json", "turn-0004.json"} <= on_b
     for name in sorted(on_b):
         assert (a / name).read_bytes() == (b / name).read_bytes(), name

@@ -499,8 +499,10 @@ NOTES = [
     "1126 and 1127 (those that fought for Nijmegen: the 508th, 1/504 and 3/504, 2/505).",
     "RECONSTRUCTED: the historical weather of the turn track (from the histories).",
     "READING: 'clear or mixed' terrain for a drop [15.2] is clear or polder on this map.",
-    "READING: the bridgehead of 16 is on the far (north) bank of the Neder Rijn; the text's "
-    "'(to the East)' is read as beyond the river from the Allied side.",
+    "READING: the bridgehead of 16 is on the far (north) bank of the Neder Rijn and '(to the "
+    "East)' of the landing grounds: from hex column 10 (just east of Oosterbeek, where the "
+    "railway bridge 1007/1107 crosses) east, so the drop zones and the Oosterbeek perimeter do "
+    "not count and Arnhem does (victory.east_of_col; see the rules' docstring).",
     "READING: 'Kpfgr. Shorket' and 'MG-Bataillon 71' are kept as printed.",
 ]
 
@@ -604,9 +606,13 @@ def scenario(drop: str) -> dict[str, Any]:
         "para_drops": DROPS,
         "victory": {"bridge": "Arnhem road bridge", "bridge_hexes": ["1406", "1407"],
                     "river": "Neder Rijn", "far_bank_hex": "1406", "bridgehead_steps": 12,
+                    "east_of_col": 10,
                     "note": "[16] strategic: both hexes of the Arnhem road bridge in Allied "
                             "hands; secondary: 12 infantry steps north of the Neder Rijn, bridge "
-                            "or not; otherwise German. 1406/1407 are the map's bridge hexes."},
+                            "or not, from hex column 10 east (READING of '(to the East)': east "
+                            "of Oosterbeek, from the railway bridge 1007/1107 on); otherwise "
+                            "German. "
+                            "1406/1407 are the map's bridge hexes."},
     }
 
 

@@ -29,6 +29,8 @@ def bot_orders(rules: Any, sc: Any, st: State, side: str, rng: random.Random) ->
         return {"kind": kind, "side": side}
     if kind == "drop":
         return {"kind": "drop", "side": side, "landings": rules.default_landings(sc, st)}
+    if kind == "setup":
+        return dict(rules.skeleton(sc, st, side))  # the proposed placement [17.1]
     g = rules.game(sc)
     ready = g.ready(st, side)
     if not ready:

@@ -541,6 +541,17 @@ def retreat_choices(hexmap: HexMap, tec: Tec, s: Surroundings, path: Sequence[st
     return sorted(n for n in open_ if keys[n] == best)
 
 
+def pick_retreat(hexmap: HexMap, choices: Sequence[str], towards: str | None = None) -> str:
+    """The hex a retreat enters among ``choices`` (those the priorities of [7.6] leave equal,
+    see :func:`retreat_choices`): the one nearest to ``towards`` (the retreating player's
+    standing order, or the attacker's own order) and among those, or with no order, the first by
+    number (the documented default)."""
+    if towards is None or choices == [OFF_MAP]:
+        return min(choices)
+    return min(choices, key=lambda h: (hexmap.distance(h, towards) if h != OFF_MAP else 1 << 30,
+                                       h))
+
+
 @dataclass(frozen=True)
 class Retreat:
     """A retreat as carried out [4.3, 7.6]."""
@@ -666,6 +677,7 @@ __all__ = [
     "artillery_allowed", "attack_problems", "attack_strength", "bridge_shift", "combat_problems",
     "defence_strength", "first_loss_candidates", "hexside_shift", "loss_order_problems",
     "minimum_losses", "morale_split", "moves_after_combat", "odds", "odds_column", "overall_type",
-    "result", "retreat_choices", "retreat_outcome", "retreat_problems", "split_problems",
+    "pick_retreat", "result", "retreat_choices", "retreat_outcome", "retreat_problems",
+    "split_problems",
     "splits", "stack_morale", "zone",
 ]

@@ -166,8 +166,9 @@ def map_view(sc: Scenario, state: State | Mapping[str, Any], events: Sequence[An
     if score:  # the score is no victory points: say what it counts [16]
         v = sc.victory
         held = sum(1 for h in v.bridge_hexes if st.bridge.get(h) == "AL")
+        east = f" from column {v.east_of_col:02d} east" if v.east_of_col else ""
         standing = (f"Victory [16]: {score.get('AL', 0)} Allied infantry steps over the "
-                    f"{v.river} ({v.bridgehead_steps} needed) · {held} of "
+                    f"{v.river}{east} ({v.bridgehead_steps} needed) · {held} of "
                     f"{len(v.bridge_hexes)} Arnhem bridge hexes Allied",)
     return MapView(
         scenario_id=sc.id,

@@ -331,14 +331,17 @@ def choose(options: Options, given: dict[str, object] | None) -> Choices:
 
 class Victory(Strict):
     """[16] Allied strategic victory: both hexes of the Arnhem road bridge in Allied hands;
-    secondary: a bridgehead of ``bridgehead_steps`` infantry steps beyond the Neder Rijn;
-    otherwise the Germans win."""
+    secondary: a bridgehead of ``bridgehead_steps`` infantry steps beyond the Neder Rijn, east of
+    the map column ``east_of_col`` when given; otherwise the Germans win."""
 
     bridge: str = Field(description="The map line naming the Arnhem road bridge")
     bridge_hexes: tuple[HexStr, HexStr]
     river: str = Field(description="The map line of the Neder Rijn")
     far_bank_hex: HexStr = Field(description="A hex on the bank the bridgehead must hold")
     bridgehead_steps: int = Field(ge=1)
+    east_of_col: int | None = Field(None, ge=1, description="[16] '(to the East)': only the "
+                                    "far-bank hexes in this map column or east of it count; "
+                                    "None: the whole bank")
     note: str = ""
 
 

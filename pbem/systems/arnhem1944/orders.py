@@ -8,6 +8,7 @@
 * :class:`Pass` -- no activation [2.2] (also the non-random pass the rules insert so that the side
   that reveals a roll decides next);
 * :class:`Drop` -- the airborne reinforcements of the turn [15.2, 17.3, 17.4];
+* :class:`Setup` -- the Allied set-up of the 1st Airborne round its drop zone [17.1, 15.2];
 * :class:`Acknowledge` -- the end of the game [16].
 
 **Decisions after a roll** are written in advance [docs/architecture.md]: every action may carry an
@@ -16,7 +17,8 @@ action is carried out only when it holds. The events a condition may name are th
 (``combat``, ``retreated``, ``vacated``, ``eliminated``, ``step-lost``, ``blown``...) with their
 fields. Documented defaults: an action without ``if`` is always carried out; an attacker takes
 the least step losses its result allows and retreats the rest unless the attack says ``hold``
-(or its ``hold_if`` holds) [7.5]; a unit advances only when an ``advance`` action says so [7.6]; a
+(or its ``hold_if`` holds: every point as a step) or ``lose`` (up to so many steps, the rest as
+retreat) [7.5]; a unit advances only when an ``advance`` action says so [7.6]; a
 mobile assault continues only with the actions written after it [3.4].
 
 Every activation or pass may also replace the side's standing orders (:class:`Standing`), which
@@ -54,8 +56,10 @@ class Action(_Strict):
       and/or ``to`` (the cheapest way there from its entry zone or hex, or from the path's end),
       ``zone`` for a German reinforcement entering by another zone than its own [15.1];
     * ``attack``: ``target``, ``units``, ``type`` (``M``/``N``/``P`` [7.1]), ``support``
-      (activated artillery [8.2]), ``air`` [13], ``hold`` / ``hold_if`` (the attacker's own
-      split [7.5]);
+      (activated artillery [8.2]), ``air`` [13], ``hold`` / ``hold_if`` / ``lose`` (the
+      attacker's own split [7.5]: every point as steps, every point when a condition holds, up to so many
+      steps before hexes), ``towards`` (the hex the attackers retreat towards, among the hexes the
+      priorities of [7.6] leave equal; default the first by number);
     * ``advance``: ``units``, ``hexes`` (along the path the last combat vacated [7.6]);
     * ``bombard``: ``target``, ``support`` (the artillery) [8.1];
     * ``prepare``: ``units`` (a prepared defensive position [11]).
@@ -76,6 +80,8 @@ class Action(_Strict):
     hold: bool = False
     hold_if: dict[str, Any] | None = None
     hexes: int | None = Field(None, ge=1, le=20)
+    towards: str | None = Field(None, pattern=_HEX)
+    lose: int | None = Field(None, ge=0, le=20)
     if_: dict[str, Any] | None = Field(None, alias="if")
 
     @field_validator("if_")
@@ -157,25 +163,37 @@ class Drop(_Strict):
     wait: list[str] = Field(default_factory=list)
 
 
+class Setup(_Strict):
+    """The Allied player's placement of the units the scenario sets up round a hex (the 1st
+    Airborne round its drop zone 0305 [17.1], by the drop procedure [15.2]): each named unit's
+    hex; a unit not named stays where the rules' proposal put it."""
+
+    kind: Literal["setup"] = "setup"
+    side: Side = "AL"
+    placements: list[Landing] = Field(default_factory=list, max_length=40)
+
+
 class Acknowledge(_Strict):
     kind: Literal["acknowledge"] = "acknowledge"
     side: Side
 
 
-Orders = Activation | Pass | Drop | Acknowledge
+Orders = Activation | Pass | Drop | Setup | Acknowledge
 MODELS: dict[str, type[_Strict]] = {"activation": Activation, "pass": Pass, "drop": Drop,
-                                    "acknowledge": Acknowledge}
+                                    "setup": Setup, "acknowledge": Acknowledge}
 
 
 CASES = {"move": "6", "enter": "15", "attack": "7.1", "advance": "7.6", "bombard": "8.1",
          "prepare": "11", "landing": "15.2", "standing": "7.5", "activation": "3", "pass": "2.2",
-         "drop": "15.2", "acknowledge": "16"}
+         "drop": "15.2", "setup": "17.1", "placement": "17.1", "acknowledge": "16"}
 """The case each kind of order comes from, for errors about its form."""
 
 FIELDS = {"path": "the path", "to": "the destination", "target": "the hex attacked",
           "hex": "the hex", "units": "the units", "unit": "the unit", "support": "the artillery",
           "hexes": "the hexes of advance", "type": "the attack's type", "zone": "the entry zone",
-          "defence": "'defend'", "hold": "'hold'", "stacking": "'stacking'"}
+          "defence": "'defend'", "hold": "'hold'", "stacking": "'stacking'",
+          "retreat": "'retreat'", "towards": "the hex to retreat towards",
+          "lose": "'lose'", "keep": "'keep'"}
 
 
 def explain(exc: Any, what: str) -> str:
@@ -195,5 +213,6 @@ def explain(exc: Any, what: str) -> str:
         msg = msg.replace("Input should be", f"{value!r}: it is")
     elif err.get("type") == "extra_forbidden":
         msg = f"{loc[-1] if loc else '?'!r} is not part of this order"
-    head = f"{what} order" if what in ("pass", "drop", "acknowledge", "standing") else what
+    head = (f"{what} order" if what in ("pass", "drop", "setup", "acknowledge", "standing")
+            else what)
     return f"{head}: {field + ': ' if field else ''}{msg} [{CASES.get(what, '3')}]"

@@ -22,13 +22,21 @@ Text orders, one per line (``#`` starts a comment):
 * ``enter HQ9 to 1102`` (the cheapest way in from its zone or hex), ``enter HQ9 at 1101 [to
   1102]``, ``enter HQ9 via 1101 1102`` / ``enter HQ9 1101 1102``, ``enter 1/19 zone C to 0602``
   -- a reinforcement [15.1, 15.3];
-* ``attack 1014 prepared with 1/19 2/19 support Werfer102 [air] [hold]`` -- ``mobile``,
+* ``attack 1014 prepared with 1/19 2/19 support Werfer102 [air] [hold] [lose N] [towards HEX]``
+  -- ``mobile``,
   ``normal`` or ``prepared`` [7.1, 8.2, 13, 7.5];
 * ``advance 1/19 2/19 [2]`` [7.6]; ``bombard 1014 with Werfer102`` [8.1]; ``prepare 1/19`` [11];
 * any action may start with a condition: ``if vacated 1014: advance 1/19``, ``if not vacated
   1014: ...``, ``if {"event": "blown"}: ...`` (JSON) [3.4, 7.6];
-* standing orders: ``defend hold`` / ``defend retreat``, ``hold 1014``, ``no fire``, ``no air``,
-  ``stacking 1/19 2/19`` [5, 7.5, 8.2];
+* standing orders: ``defend hold`` / ``defend retreat``, ``defend lose 2`` (up to two step
+  losses before any retreat), ``defend keep 1`` (no optional loss of a stack's last step),
+  ``hold 1014``, ``no fire``, ``no air``,
+  ``stacking 1/19 2/19``, ``retreat 1/19 towards 1014`` / ``retreat 1115 towards 1014`` (the
+  stack at 1115) / ``retreat towards 1014`` (any unit) [5, 7.5, 7.6, 8.2];
+* an attack's own split and retreat: ``attack 1014 normal with 1/19 lose 1 towards 1113``
+  [7.5, 7.6];
+* for the set-up: ``place 1/1P at 0305`` (or ``place 1/1P 0305``); a unit not named stays
+  where the rules proposed [17.1, 15.2];
 * for a drop: ``land 10/4P at 0305`` (or ``land 10/4P 0305``) and ``dz Polish Brigade 0709``,
   ``wait GROUP`` [15.2, 17.4];
 * ``acknowledge`` [16].
@@ -260,6 +268,9 @@ def event_text(ev: JSON, sc: Any = None) -> str:
                 f"{_list(ev['out_of_command']) or 'none'} [9.1, 10.1]")
     if k == "dropped":
         return f"{ev['unit']} landed at {_at(sc, ev['hex'])} [15.2]"
+    if k == "set-up":
+        placed = "; ".join(f"{u} at {_at(sc, h)}" for u, h in ev["units"].items())
+        return f"{_side(sc, ev['side'])} set-up of the 1st Airborne: {placed} [17.1, 15.2]"
     if k == "drop-waits":
         return f"{ev['group']} waits for a later turn [17.4]"
     if k == "game-end":
@@ -333,7 +344,8 @@ def standing_text(sc: Any, state: JSON) -> str:
     v = sc.victory
     steps = Game(sc).bridgehead(st)
     held = sum(1 for h in v.bridge_hexes if st.bridge.get(h) == "AL")
-    return (f"Victory stands at [16]: {steps} Allied infantry steps over the {v.river} "
+    east = f" from hex column {v.east_of_col:02d} east" if v.east_of_col else ""
+    return (f"Victory stands at [16]: {steps} Allied infantry steps over the {v.river}{east} "
             f"({v.bridgehead_steps} make a secondary victory); {held} of "
             f"{len(v.bridge_hexes)} hexes of the {v.bridge} in Allied hands (both make a "
             "strategic victory)")
@@ -374,8 +386,14 @@ def action_text(a: JSON, sc: Any = None) -> str:
             text += ", the attackers holding whatever the result"
         elif a.get("hold_if"):
             text += f", the attackers holding {_condition(a['hold_if'])}"
-        if a.get("hold") or a.get("hold_if"):
+        if a.get("lose") and not a.get("hold"):
+            text += (f"{' and otherwise' if a.get('hold_if') else ','} taking up to {a['lose']} "
+                     "step losses before any retreat")
+        if a.get("hold") or a.get("hold_if") or a.get("lose"):
             cases.append("7.5")
+        if a.get("towards"):
+            text += f", retreating towards {_at(sc, a['towards'])} if they must"
+            cases.append("7.6")
         text += f" [{', '.join(cases)}]"
     elif do == "advance":
         n = f" up to {a['hexes']} hexes" if a.get("hexes") else ""
@@ -397,12 +415,22 @@ def standing_lines(st: Mapping[str, Any]) -> list[str]:
                    "[7.5]")
     if st.get("hold"):
         out.append(f"hold (step losses, no retreat) at {_list(st['hold'])} [7.5]")
+    if st.get("lose"):
+        out.append(f"when attacked, take up to {st['lose']} step loss"
+                   f"{'es' if st['lose'] != 1 else ''} (the compulsory ones included) before "
+                   "any hex of retreat [7.5]")
+    if st.get("keep"):
+        out.append(f"but never a step loss the result does not compel that leaves a stack "
+                   f"with fewer than {st['keep']} step{'s' if st['keep'] != 1 else ''} [7.5]")
     if st.get("fire") is False:
         out.append("no defensive artillery fire [8.2]")
     if st.get("air") is False:
         out.append("no air support in defence [13]")
     if st.get("stacking"):
         out.append(f"overstacked steps are lost first from {_list(st['stacking'])} [5]")
+    for who, h in sorted((st.get("retreat") or {}).items()):
+        what = "any unit" if who == "*" else (f"the stack at {who}" if who.isdigit() else who)
+        out.append(f"{what} retreats towards {h} among the hexes the priorities allow [7.6]")
     return out
 
 
@@ -456,7 +484,8 @@ class Arnhem1944Presenter(Presenter):
         else:
             date = next((_date(x.date) for x in scenario.turns if x.turn == t), "")
             nxt = _side(scenario, state.get("owed") or state.get("to_act"))
-            what = {"drop": "the Allied drop [15.2]"}.get(str(state.get("phase")),
+            what = {"drop": "the Allied drop [15.2]",
+                    "setup": "the Allied set-up [17.1]"}.get(str(state.get("phase")),
                                                           f"{nxt} to act")
             head = (f"Turn {t} of {scenario.last_turn}, {date}, {state.get('weather')} · "
                     f"{what}")
@@ -508,6 +537,12 @@ class Arnhem1944Presenter(Presenter):
             lines += [f"{ln['unit']} lands at {_at(sc, ln['hex'])} [15.2]"
                       for ln in orders.get("landings", [])]
             lines += [f"{g} waits for a later turn [17.4]" for g in orders.get("wait", [])]
+        elif kind == "setup":
+            lines = ["sets up the 1st Airborne round its drop zone [17.1, 15.2]:"]
+            lines += [f"{ln['unit']} at {_at(sc, ln['hex'])}"
+                      for ln in orders.get("placements", [])]
+            if not orders.get("placements"):
+                lines.append("every unit where the rules proposed [17.1]")
         elif kind == "pass":
             lines = ["passes [2.2]"]
         elif kind == "acknowledge":
@@ -624,6 +659,8 @@ class Arnhem1944Presenter(Presenter):
             except (IndexError, KeyError, ValueError):
                 raise InputError(f"line {n}: cannot read {line[:80]!r}: the orders are activate, move, "
                                  f"enter, attack, advance, bombard, prepare, land, dz, pass ({SEE})") from None
+        if out["kind"] == "setup":
+            out.setdefault("placements", [])
         if out["kind"] == "activation":
             out["actions"] = actions
         elif actions:
@@ -725,6 +762,8 @@ class Arnhem1944Presenter(Presenter):
                 rest = rest[1:]
             units: list[str] = []
             support: list[str] = []
+            towards: list[str] = []
+            lose: list[str] = []
             cur = units
             for x in rest:
                 if x == "support":
@@ -733,8 +772,22 @@ class Arnhem1944Presenter(Presenter):
                     act["air"] = True
                 elif x == "hold":
                     act["hold"] = True
+                elif x == "towards":
+                    cur = towards
+                elif x == "lose":
+                    cur = lose
                 else:
                     cur.append(x)
+            if towards:
+                if len(towards) != 1:
+                    raise InputError("one hex after 'towards': 'attack HEX TYPE with UNITS "
+                                     "towards HEX' [7.6]")
+                act["towards"] = towards[0]
+            if lose:
+                if len(lose) != 1 or not lose[0].isdigit():
+                    raise InputError("one number after 'lose': 'attack HEX TYPE with UNITS lose "
+                                     "N' (up to N step losses before any retreat) [7.5]")
+                act["lose"] = int(lose[0])
             act["units"], act["support"] = units, support
         elif verb == "advance":
             movers = w[1:]
@@ -745,6 +798,10 @@ class Arnhem1944Presenter(Presenter):
             act = {"do": "bombard", "target": w[1], "support": w[3:] if w[2] == "with" else w[2:]}
         elif verb == "prepare":
             act = {"do": "prepare", "units": w[1:]}
+        elif verb == "defend" and len(w) > 1 and w[1] in ("lose", "keep"):
+            if len(w) != 3 or not w[2].isdigit():
+                raise InputError(f"say 'defend {w[1]} N' with a number of steps [7.5]")
+            standing[w[1]] = int(w[2])
         elif verb == "defend":
             standing["defence"] = w[1]
         elif verb == "hold":
@@ -753,6 +810,12 @@ class Arnhem1944Presenter(Presenter):
             standing[w[1]] = False
         elif verb == "stacking":
             standing["stacking"] = w[1:]
+        elif verb == "retreat":
+            if "towards" not in w or len(w) != w.index("towards") + 2 or w.index("towards") > 2:
+                raise InputError("say 'retreat UNIT towards HEX', 'retreat HEX towards HEX' (the "
+                                 "stack there) or 'retreat towards HEX' [7.6]")
+            who = w[1] if w.index("towards") == 2 else "*"
+            standing.setdefault("retreat", {})[who] = w[-1]
         elif verb == "land":
             out["kind"] = "drop"
             where = w[3:] if len(w) > 2 and w[2] == "at" else w[2:]
@@ -764,6 +827,19 @@ class Arnhem1944Presenter(Presenter):
             except ValidationError as exc:
                 raise InputError(explain(exc, "landing")) from None
             out.setdefault("landings", []).append(landing)
+        elif verb == "place":
+            if out["kind"] != "setup":
+                raise InputError("'place' is for the set-up of the 1st Airborne, before the first "
+                                 "activation [17.1]")
+            where = w[3:] if len(w) > 2 and w[2] == "at" else w[2:]
+            if len(where) != 1:
+                raise InputError(f"one hex for each unit: 'place {w[1]} at HEX' [17.1]")
+            placement = {"unit": w[1], "hex": where[0]}
+            try:
+                Landing.model_validate(placement)
+            except ValidationError as exc:
+                raise InputError(explain(exc, "placement")) from None
+            out.setdefault("placements", []).append(placement)
         elif verb == "dz":
             out["kind"] = "drop"
             out.setdefault("dz", {})[" ".join(w[1:-1])] = w[-1]
@@ -772,8 +848,9 @@ class Arnhem1944Presenter(Presenter):
             out.setdefault("wait", []).append(" ".join(w[1:]))
         else:
             raise InputError(f"unknown order {verb!r}: the orders are activate, move, enter, attack, advance, "
-                             f"bombard, prepare, land, dz, wait, defend, hold, pass ({SEE})")
-        if verb in ("defend", "hold", "no", "stacking"):
+                             f"bombard, prepare, land, dz, wait, defend, hold, retreat, pass "
+                             f"({SEE})")
+        if verb in ("defend", "hold", "no", "stacking", "retreat"):
             try:
                 Standing.model_validate(standing)
             except ValidationError as exc:

@@ -9,8 +9,12 @@ reveal; whenever the rules would give the next decision to the side that just ro
 side first owes a non-random pass (``docs/architecture.md``, "Alternating activations").
 
 Decisions taken after a roll in one's own activation are written in advance (every action's
-``if``, an attack's ``hold``/``hold_if``; see :mod:`pbem.systems.arnhem1944.orders`); the
-defender's are its standing orders (:class:`~pbem.systems.arnhem1944.state.Standing`).
+``if``, an attack's ``hold``/``hold_if``/``lose`` for its split and ``towards`` for its retreat;
+see :mod:`pbem.systems.arnhem1944.orders`); the defender's are its standing orders
+(:class:`~pbem.systems.arnhem1944.state.Standing`: ``defence``/``hold``/``lose``/``keep`` for
+the split [7.5], ``retreat`` for the path [7.6], ``fire`` [8.2]). Documented defaults: the least
+step losses a result allows, the rest as retreat; among the hexes the priorities of [7.6] leave
+equal, the first by number.
 
 Readings of the text, beyond those of ``combat.py`` and ``artillery.py``:
 
@@ -39,9 +43,14 @@ Readings of the text, beyond those of ``combat.py`` and ``artillery.py``:
 * [15.1] a zone is "allied controlled" when an Allied unit stands on one of its hexes: no German
   unit enters by it;
 * [7.5] losses in a stack fall first on an armour/antitank unit when both sides have one, then on
-  the unit with the most steps (then by id); a retreat follows the priorities of [7.6] and takes
-  the first hex (by number) among equals; attacking units retreat hex by hex from their own hexes;
-  supporting artillery next to the defender shares the attacker's result [8.2];
+  the unit with the most steps (then by id); attacking units retreat hex by hex from their own
+  hexes; a retreat follows the priorities of [7.6] and, among the hexes they leave equal, goes towards
+  the hex of the side's order (the defender's standing ``retreat``, the attack's ``towards``),
+  else the first hex by number; supporting artillery next to the defender shares the result of
+  the side it supports [8.2]: the attacker's ("does not suffer the effects of combat if firing
+  at range") and the defender's ("do not suffer ill effects unless adjacent", read as adjacent to
+  the unit under attack, as the attack support's range is measured): its steps are among those
+  the losses fall on, and it retreats from its own hex as many hexes as the side it supports;
 * [8.4] artillery of a XXX Corps formation is corps artillery (it supports XXX Corps and the
   parachute formations); other artillery supports its own formation; artillery must be among the
   activated units to add its BV and in command [3.2];
@@ -62,11 +71,27 @@ Readings of the text, beyond those of ``combat.py`` and ``artillery.py``:
   the die decides from turn 2;
 * [15.2, 17.3] a historic drop lands on its turn, or on the first later turn the weather allows;
   a drop is the Allied decision between the weather and the initiative;
-* [16] "in Allied hands": the last side to have a unit on the hex; the bridgehead counts the
-  Allied infantry steps on the bank of ``victory.far_bank_hex`` (hexes reached without crossing
-  the Neder Rijn); the Germans hold the bridge at the start;
-* [17.1] the 1st Airborne's placement round its DZ is made by the rules: the allowed hexes in
-  number order, each filled up to the stacking limit.
+* [16] "in Allied hands": the last side to have a unit on the hex; the Germans hold the bridge
+  at the start. The bridgehead counts the Allied infantry steps on the bank of
+  ``victory.far_bank_hex`` (hexes reached without crossing the Neder Rijn) and, for "(to the
+  East)", in the map column ``victory.east_of_col`` or east of it. Read as the whole north bank,
+  the condition would be met before a shot is fired (the 1st Airborne is set up with 15
+  infantry steps round its drop zone 0305 [17.1], and 4P and the Poles add more), so the
+  Germans would have to destroy the airborne to win and the historical end -- the perimeter at
+  Oosterbeek evacuated, the bridge lost -- would be an Allied victory. "Across to the south
+  bank" does not fit "remain", which speaks of a foothold kept on the far bank. A bridgehead is
+  held "to the East" of the landing grounds, towards the bridge it is for ("holding a bridge or
+  not"): the scenarios draw the line at column 10, just east of Oosterbeek (0806) where the
+  railway bridge (1007/1107) crosses, so the drop zones and the Oosterbeek perimeter (columns
+  1-9) do not count and the railway bridge, Arnhem and its road bridge (1406) do: 12 steps must fight their way there and stay, as the
+  2nd Parachute Battalion's few did not. The column is data (``east_of_col``), None for the
+  whole bank;
+* [17.1] the 1st Airborne's placement round its DZ 0305 is the Allied player's set-up decision
+  (a ``setup`` order, before the first activation): the text gives the hex and the procedure of
+  [15.2] (within two hexes, clear or mixed terrain; the Airlanding Brigade and the Glider Pilots
+  on clear), not each unit's hex. What the rules propose (the skeleton, ``pbem orders --text``,
+  the bot) is the old automatic placement: the allowed hexes in number order, each filled up to
+  the stacking limit, which a set-up may not exceed [5].
 """
 
 from __future__ import annotations
@@ -95,6 +120,7 @@ from pbem.systems.arnhem1944.orders import (
     Drop,
     Orders,
     Pass,
+    Setup,
     explain,
 )
 from pbem.systems.arnhem1944.state import Side, Standing, State, UnitState
@@ -452,6 +478,9 @@ class Game:
                 if n not in seen and side_key(h, n) not in cut:
                     seen.add(n)
                     frontier.append(n)
+        if v.east_of_col is not None:  # [16] "(to the East)"
+            east = v.east_of_col
+            return {h for h in seen if Hex.parse(h).col >= east}
         return seen
 
     def bridgehead(self, st: State) -> int:
@@ -953,8 +982,10 @@ class _Run:
                         "result": str(res), "lines": list(odds.lines)})
         # the defender first [7.5]
         dmin = cb.minimum_losses(res, kind, g.crt, attacker=False)
-        trail = self._apply_result(defenders, target, res.defender, dmin, self._holds(
-            other(self.side), target), by=list(a.units), others=[x.unit for x in attackers])
+        dexposed = [d for d in darts if board.distance(st.units[d].hex or "", target) <= 1]
+        trail = self._apply_result(defenders, target, res.defender, dmin, self._wanted(
+            other(self.side), target, defenders + dexposed, res.defender), by=list(a.units),
+            others=[x.unit for x in attackers], exposed=dexposed)
         # then the attacker (with any supporting artillery next to the target [8.2])
         amin = cb.minimum_losses(res, kind, g.crt, attacker=True)
         hold = a.hold or (a.hold_if is not None and holds(parse_condition(a.hold_if), self.log))
@@ -967,13 +998,14 @@ class _Run:
                 if h is not None:
                     groups.setdefault(h, []).append(uid)
             losers = list(a.units) + exposed
-            steps, hexes = self._split(losers, res.attacker, amin, hold)
+            want = res.attacker if hold else (a.lose or 0)
+            steps, hexes = self._split(losers, res.attacker, amin, want)
             self._take_losses(losers, steps, dunits, "combat")
             if hexes:
                 for h, group in sorted(groups.items()):
                     alive = [x for x in group if st.units[x].alive]
                     if alive:
-                        self._retreat(alive, h, hexes)
+                        self._retreat(alive, h, hexes, a.towards)
                         retreated.update(alive)
         self.last = _LastCombat(kind, list(a.units), retreated, trail)
         self._mark_bridge()
@@ -1048,22 +1080,31 @@ class _Run:
     def _standing(self, side: str) -> Standing:
         return self.st.standing.get(side) or Standing()
 
-    def _holds(self, side: str, h: str) -> bool:
+    def _wanted(self, side: str, h: str, units: list[str], number: int) -> int:
+        """[7.5] the step losses the defender's standing orders will take of a result of
+        ``number`` at ``h`` before any hex of retreat: all of it when it holds (``defence`` hold
+        or ``h`` in ``hold``), else up to ``lose``; never so many that the stack keeps fewer
+        than ``keep`` steps (the compulsory minimum is applied afterwards, whatever ``keep``)."""
         s = self._standing(side)
-        return s.defence == "hold" or h in s.hold
+        want = number if (s.defence == "hold" or h in s.hold) else s.lose
+        if s.keep:
+            have = sum(self.st.units[x].steps for x in units)
+            want = min(want, max(have - s.keep, 0))
+        return want
 
-    def _split(self, units: list[str], number: int, minimum: int, hold: bool) -> tuple[int, int]:
-        """[7.5] steps and hexes of a result: the least steps the result allows and the rest as
-        retreat, or (``hold``) every point as a step; with the optional morale rule [7.5 errata]
-        holding is earned: after the compulsory steps, two dice per point scoring less than the
-        stack's best morale turn it into a step loss, and the first failed test sends the rest
-        back as retreat."""
+    def _split(self, units: list[str], number: int, minimum: int, want: int) -> tuple[int, int]:
+        """[7.5] steps and hexes of a result: the compulsory minimum, then up to ``want`` steps
+        in all (the side's order written in advance), the rest as hexes of retreat; with the
+        optional morale rule [7.5 errata] each step beyond the minimum is earned: two dice per
+        point scoring less than the stack's best morale turn it into a step loss, and the first
+        failed test sends the rest back as retreat."""
         have = sum(self.st.units[x].steps for x in units)
-        if hold and self.st.options.morale and not self.checking:
+        first = min(minimum, number)
+        want = max(first, min(want, number))
+        if want > first and self.st.options.morale and not self.checking:
             morale = max(self.g.c(x).morale for x in units)
-            first = min(minimum, number)
             rolls: list[tuple[int, int]] = []
-            for _ in range(number - first):
+            for _ in range(want - first):
                 if first + len(rolls) >= have:
                     break
                 pair = (self.roll("7.5 morale", 1), self.roll("7.5 morale", 1))
@@ -1077,12 +1118,9 @@ class _Run:
             if split.steps >= have:
                 return have, 0
             return split.steps, split.hexes
-        if hold:
-            return min(number, have), 0
-        steps = min(minimum, number)
-        if steps >= have:
+        if want >= have:
             return have, 0
-        return steps, number - steps
+        return want, number - want
 
     def _take_losses(self, units: list[str], steps: int, opposing: Sequence[cb.CombatUnit],
                      why: str) -> None:
@@ -1120,18 +1158,32 @@ class _Run:
                 self.log.event({"kind": "eliminated", "unit": e, "hex": h,
                                 "why": "[12.1] every unit stacked with the engineer is gone"})
 
-    def _apply_result(self, units: list[str], h: str, number: int, minimum: int, hold: bool,
-                      *, by: list[str], others: Sequence[cb.CombatUnit]) -> list[str]:
-        """The defender's part of a result [7.5, 7.6]; returns the path it vacated."""
+    def _apply_result(self, units: list[str], h: str, number: int, minimum: int, want: int,
+                      *, by: list[str], others: Sequence[cb.CombatUnit],
+                      exposed: Sequence[str] = ()) -> list[str]:
+        """The defender's part of a result [7.5, 7.6]; returns the path it vacated. ``exposed``:
+        artillery next to ``h`` that gave defensive support: it shares the result [8.2] -- its
+        steps are among those the losses fall on, and a retreat takes it back from its own hex
+        as many hexes as the defenders."""
         st = self.st
         if number == 0:
             return []
-        steps, hexes = self._split(units, number, minimum, hold)
-        self._take_losses(units, steps, others, "combat")
+        losers = list(units) + list(exposed)
+        steps, hexes = self._split(losers, number, minimum, want)
+        self._take_losses(losers, steps, others, "combat")
+        if hexes:
+            side = other(self.side)
+            groups: dict[str, list[str]] = {}
+            for x in exposed:
+                if st.units[x].alive and st.units[x].hex is not None:
+                    groups.setdefault(st.units[x].hex or "", []).append(x)
+            for where, group in sorted(groups.items()):
+                self._retreat(group, where, hexes, self._towards(side, group, where))
         alive = [x for x in units if st.units[x].alive]
         if alive and hexes:
             engineers = [x for x in self.g.at(st, h) if self.g.c(x).kind == "engineer"]
-            path = self._retreat(alive + engineers, h, hexes)
+            path = self._retreat(alive + engineers, h, hexes,
+                                 self._towards(other(self.side), alive, h))
             gone = set(self.g.hexes_of(st, other(self.side)))
             trail = [h] + [x for x in path if x != cb.OFF_MAP and x not in gone]
         elif not alive:
@@ -1143,8 +1195,19 @@ class _Run:
         self.log.event({"kind": "vacated", "hex": h, "path": trail})
         return trail
 
-    def _retreat(self, units: list[str], start: str, hexes: int) -> list[str]:
-        """[4.3, 7.6] a retreat by the priorities, losses for enemy zones and blocked hexes."""
+    def _towards(self, side: str, units: list[str], h: str) -> str | None:
+        """[7.6] the hex a defending stack retreats towards, by its side's standing orders: the
+        first of its units (by id) with an order, else the order for its hex, else ``"*"``."""
+        orders = self._standing(side).retreat
+        for key in [*sorted(units), h, "*"]:
+            if key in orders:
+                return orders[key]
+        return None
+
+    def _retreat(self, units: list[str], start: str, hexes: int,
+                 towards: str | None = None) -> list[str]:
+        """[4.3, 7.6] a retreat by the priorities, losses for enemy zones and blocked hexes;
+        among equal hexes the one nearest ``towards``, else the first by number."""
         g, st = self.g, self.st
         side = g.c(units[0]).side
         board = self.board()
@@ -1158,9 +1221,10 @@ class _Run:
             choices = cb.retreat_choices(board, g.tec, s, walked)
             if not choices:
                 break
-            path.append(choices[0])
-            walked.append(choices[0])
-            if choices[0] == cb.OFF_MAP:
+            pick = cb.pick_retreat(board, choices, towards)
+            path.append(pick)
+            walked.append(pick)
+            if pick == cb.OFF_MAP:
                 break
         out = cb.retreat_outcome(s, hexes, path)
         self.log.event({"kind": "retreated", "units": units, "from": start, "path": path})
@@ -1267,7 +1331,8 @@ class _Run:
                         "odds": b.heading, "die": die, "result": str(b.result),
                         "lines": list(b.lines)})
         self._apply_result(defenders, target, b.result.defender, b.result.defender_min,
-                           self._holds(other(self.side), target), by=list(a.support), others=[])
+                           self._wanted(other(self.side), target, defenders, b.result.defender),
+                           by=list(a.support), others=[])
         self.last = None
 
     def _prepare(self, a: Action) -> None:
@@ -1313,8 +1378,11 @@ class Arnhem1944Rules(Ruleset[Scenario, State, Orders]):
     """Vae Victis *Arnhem 1944* (module docstring)."""
 
     system = "arnhem1944"
-    version = "2"
-    """2: a combat's odds line says how each side's strength was made up [7.4]."""
+    version = "3"
+    """2: a combat's odds line says how each side's strength was made up [7.4]. 3 (issue 12): the
+    1st Airborne's set-up is the Allied player's first decision [17.1]; retreat and split orders
+    written in advance [7.5, 7.6]; defensive artillery next to the defender shares its result
+    [8.2]; the bridgehead counts east of the scenario's column only [16]."""
 
     def load_scenario(self, data: JSON) -> Scenario:
         try:
@@ -1350,7 +1418,7 @@ class Arnhem1944Rules(Ruleset[Scenario, State, Orders]):
         model = MODELS.get(data["kind"])
         if model is None:
             raise InputError(f"unknown order kind {data['kind']!r} (activation, pass, drop, "
-                             "acknowledge)")
+                             "setup, acknowledge)")
         try:
             return cast(Orders, model.model_validate(data))
         except ValidationError as exc:
@@ -1403,8 +1471,77 @@ class Arnhem1944Rules(Ruleset[Scenario, State, Orders]):
                    initiative=scenario.constants.first_initiative,
                    to_act=scenario.constants.first_initiative, units=units,
                    bridge={h: "DE" for h in scenario.victory.bridge_hexes})
+        if any(p.within for p in scenario.setup):
+            st.phase = "setup"  # [17.1] the Allied player places the 1st Airborne first
         mark_bridge(g, st)
         g.command_and_supply(st)
+        return st
+
+    def free_setup(self, scenario: Scenario) -> list[Any]:
+        """The placements the player decides [17.1, 15.2]: those round a hex (``within``)."""
+        return [p for p in scenario.setup if p.within]
+
+    def _standing_problems(self, scenario: Scenario, side: Side,
+                           standing: Standing) -> list[RuleViolation]:
+        """[7.6] a standing retreat order names one of the side's units, a hex of the map or
+        ``*``, and a hex of the map to retreat towards."""
+        board = Board(scenario.map, self.game(scenario).tec)
+        out: list[RuleViolation] = []
+        for who, h in sorted(standing.retreat.items()):
+            c = scenario.counter.get(who)
+            if who != "*" and not board.on_map(who) and (c is None or c.side != side):
+                out.append(_v("7.6", f"retreat order for {who}: not one of your units nor a hex "
+                                     "of the map"))
+            if not board.on_map(h):
+                out.append(_v("7.6", f"retreat order for {who}: {h} is not on the map"))
+        return out
+
+    def _setup_problems(self, scenario: Scenario, state: State,
+                        orders: Setup) -> list[RuleViolation]:
+        """[17.1, 15.2, 5] each unit within its placement's distance of the drop zone, on the
+        terrain listed (clear for the Airlanding Brigade and the Glider Pilots, clear or mixed for
+        the others), not on an enemy unit, named once; no hex over the stacking limit."""
+        g = self.game(scenario)
+        board = g.board(state)
+        free = {p.unit: p for p in self.free_setup(scenario)}
+        out: list[RuleViolation] = []
+        seen: set[str] = set()
+        for ln in orders.placements:
+            p = free.get(ln.unit)
+            if p is None or g.c(ln.unit).side != orders.side:
+                out.append(_v("17.1", f"{ln.unit} is not placed by the player at the set-up"))
+                continue
+            if ln.unit in seen:
+                out.append(_v("17.1", f"{ln.unit} is placed twice"))
+            seen.add(ln.unit)
+            h = ln.hex
+            if not board.on_map(h) or board.distance(h, p.hex) > p.within:
+                out.append(_v("17.1", f"{ln.unit}: {h} is more than {p.within} "
+                                      f"hex{'es' if p.within != 1 else ''} from the drop zone "
+                                      f"{p.hex} [15.2, 17.1]"))
+            elif p.terrain and board.kind(h) not in p.terrain:
+                out.append(_v("17.1", f"{ln.unit}: {h} is {board.kind(h)}, not "
+                                      f"{' or '.join(p.terrain)} [15.2, 17.1]"))
+            elif any(g.c(x).side != orders.side for x in g.at(state, h)):
+                out.append(_v("17.1", f"{ln.unit}: enemy units are at {h} [15.2, 17.1]"))
+        if out:
+            return out
+        placed = self._placed(scenario, state, orders)
+        limit = scenario.constants.stacking_steps
+        steps: dict[str, int] = {}
+        for uid, u in placed.units.items():
+            if u.on_map and u.hex is not None and g.c(uid).counts_for_stacking:
+                steps[u.hex] = steps.get(u.hex, 0) + u.steps
+        for h, n in sorted(steps.items()):
+            if n > limit and any(ln.hex == h for ln in orders.placements):
+                out.append(_v("5", f"{n} steps at {h}: the stacking limit is {limit} (the set-up "
+                                   "is made legal as it stands) [5, 17.1]"))
+        return out
+
+    def _placed(self, scenario: Scenario, state: State, orders: Setup) -> State:
+        st = state.model_copy(deep=True)
+        for ln in orders.placements:
+            st.units[ln.unit].hex = ln.hex
         return st
 
     # -- whose decision -------------------------------------------------------------------------------
@@ -1422,6 +1559,10 @@ class Arnhem1944Rules(Ruleset[Scenario, State, Orders]):
         if state.phase == "drop":
             return [Decision("AL", "drop", f"Turn {t}: Allied airborne reinforcements [15.2]",
                              revealer="DE")]
+        if state.phase == "setup":
+            side = scenario.counter[self.free_setup(scenario)[0].unit].side
+            return [Decision(side, "setup", "Set-up: the Allied player places the 1st Airborne "
+                             "round its drop zone [17.1, 15.2]", random=False)]
         side = state.to_act
         if state.options.simplified_sequence:
             return [Decision(side, "player-turn", f"Turn {t}: {side} movement and combat phases "
@@ -1441,6 +1582,10 @@ class Arnhem1944Rules(Ruleset[Scenario, State, Orders]):
         if d.kind == "drop":
             return {"kind": "drop", "side": side, "landings": self.default_landings(
                 scenario, state)}
+        if d.kind == "setup":
+            return {"kind": "setup", "side": side, "placements": [
+                {"unit": p.unit, "hex": state.units[p.unit].hex}
+                for p in self.free_setup(scenario)]}
         return {"kind": "acknowledge", "side": side}
 
     def normalize(self, scenario: Scenario, state: State, side: str, orders: Orders) -> Orders:
@@ -1536,15 +1681,22 @@ class Arnhem1944Rules(Ruleset[Scenario, State, Orders]):
         if d.side != side or orders.side != side:
             return [_v("2.1", f"it is {d.side}'s decision, not {side}'s")]
         expected = {"activation": ("activation", "pass"), "player-turn": ("activation", "pass"),
-                    "pass": ("pass",), "drop": ("drop",),
+                    "pass": ("pass",), "drop": ("drop",), "setup": ("setup",),
                     "acknowledge": ("acknowledge",)}[d.kind]
         if orders.kind not in expected:
             return [_v("2.1", f"a {d.kind} is due, not a {orders.kind}")]
         if isinstance(orders, Pass) and d.kind == "pass" and orders.standing is not None:
             return [_v("2.1", "this pass only reveals the dice before it: standing orders go "
                               "with your own activations and passes")]
+        standing = getattr(orders, "standing", None)
+        if standing is not None:
+            probs = self._standing_problems(scenario, cast(Side, side), standing)
+            if probs:
+                return probs
         if isinstance(orders, Drop):
             return self._drop_problems(scenario, state, orders)
+        if isinstance(orders, Setup):
+            return self._setup_problems(scenario, state, orders)
         if isinstance(orders, Activation):
             g = self.game(scenario)
             st = state.model_copy(deep=True)
@@ -1605,6 +1757,15 @@ class Arnhem1944Rules(Ruleset[Scenario, State, Orders]):
             st.phase = "over"
             log.event({"kind": "acknowledged", "side": me})
             return Resolution(st, log.events)
+        if isinstance(orders, Setup):
+            st = self._placed(scenario, state, orders)
+            st.phase = "operations"
+            log.event({"kind": "set-up", "side": me,
+                       "units": {p.unit: st.units[p.unit].hex or ""
+                                 for p in self.free_setup(scenario)}})
+            mark_bridge(g, st)
+            g.command_and_supply(st)
+            return Resolution(st, log.events)  # no dice: the first activation follows [17.1]
         if isinstance(orders, Pass) and state.owed == me:
             st.owed = None
             log.event({"kind": "passed", "side": me, "owed": True})

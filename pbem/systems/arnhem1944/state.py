@@ -14,12 +14,12 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from pbem.systems.arnhem1944.model import Choices, Weather
 
 Side = Literal["AL", "DE"]
-Phase = Literal["operations", "drop", "ack", "over"]
+Phase = Literal["setup", "operations", "drop", "ack", "over"]
 
 
 class _Model(BaseModel):
@@ -57,16 +57,36 @@ class Standing(_Model):
       step losses the result allows, the rest as hexes of retreat; the default) or ``"hold"``
       (every point as a step loss);
     * ``hold``: hexes whose defenders hold whatever ``defence`` says;
+    * ``lose``: with ``"retreat"``, take up to this many step losses of a result (its red or
+      green minimum included) rather than hexes of retreat (default 0: the minimum only);
+    * ``keep``: never take a step loss the result does not compel when it would leave the stack
+      with fewer than this many steps: the point is a hex of retreat instead (default 0);
     * ``fire``: give defensive artillery support whenever the rules allow it [8.2] (default yes);
     * ``air``: ask for air support in defence against prepared attacks [7.1, 13] (default yes);
     * ``stacking``: unit ids, in the order their steps go when a hex is overstacked at the end of
-      the operations phase [5] (units not named lose theirs afterwards, most steps first)."""
+      the operations phase [5] (units not named lose theirs afterwards, most steps first);
+    * ``retreat``: where its units retreat [7.6]: a unit id, a hex (the stack defending there)
+      or ``"*"`` (any) -> the hex to retreat towards. Among the hexes the priorities of [7.6]
+      leave equal, each hex of the retreat is the one nearest to it (then the first by number);
+      the first unit of a retreating stack (by id) with an order decides, then its hex's order,
+      then ``"*"``; without any, the first hex by number (the default)."""
 
     defence: Literal["retreat", "hold"] = "retreat"
     hold: list[str] = Field(default_factory=list, max_length=200)
+    lose: int = Field(0, ge=0, le=20)
+    keep: int = Field(0, ge=0, le=20)
     fire: bool = True
     air: bool = True
     stacking: list[str] = Field(default_factory=list, max_length=200)
+    retreat: dict[str, str] = Field(default_factory=dict, max_length=200)
+
+    @field_validator("retreat")
+    @classmethod
+    def _retreat(cls, value: dict[str, str]) -> dict[str, str]:
+        for h in value.values():
+            if not (len(h) == 4 and h.isascii() and h.isdigit()):
+                raise ValueError(f"{h!r} is not a hex number XXYY to retreat towards")
+        return value
 
 
 class State(_Model):

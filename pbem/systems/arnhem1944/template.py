@@ -3,7 +3,8 @@
 
 Every line is a comment, so the file read unedited is the decision's skeleton: a pass where an
 activation is due [2.2] (or the non-random pass owed [2.1], the acknowledgement [16]); a drop
-with no landing, which the rules refuse [15.2] -- never orders the player did not write.
+with no landing, which the rules refuse [15.2]; the set-up with no placement, which keeps the
+placement the file lists as pbem's proposal [17.1] -- never orders the player did not write.
 """
 
 from __future__ import annotations
@@ -57,9 +58,26 @@ def orders_template(rules: Any, sc: Scenario, st: State, side: str) -> str:
         lines = [f"# {d.label}: sign this file as it stands."]
     elif d.kind == "drop":
         lines = _drop(rules, sc, st, who)
+    elif d.kind == "setup":
+        lines = _setup(rules, sc, st, who)
     else:
         lines = _activation(rules, sc, st, side, who, d.label)
     return "\n".join(lines) + "\n"
+
+
+def _setup(rules: Any, sc: Scenario, st: State, who: str) -> list[str]:
+    out = [f"# Set-up: the {who} player places the 1st Airborne round its drop zone [17.1]: "
+           "each unit within",
+           "# two hexes of it on the terrain listed [15.2], at most the stacking limit in a hex "
+           "[5]. Every line is a",
+           "# comment: as it stands this file keeps pbem's proposal below (hex number order). "
+           "Take the '#' off",
+           "# the lines you change.",
+           "#"]
+    for p in rules.free_setup(sc):
+        out.append(_example(f"place {p.unit} at {st.units[p.unit].hex}",
+                            f"within {p.within} of {p.hex}, {' or '.join(p.terrain) or 'any'}"))
+    return out
 
 
 def _drop(rules: Any, sc: Scenario, st: State, who: str) -> list[str]:
@@ -186,6 +204,9 @@ def _activation(rules: Any, sc: Scenario, st: State, side: str, who: str,
         out.append(_example(f"bombard {target} with {art}", "[8.1]"))
     out.append(_example(f"prepare {mover}", "a prepared defensive position [11]"))
     out.append(_example("defend hold", "standing order: hold, or 'defend retreat' [7.5]"))
+    out.append(_example("defend lose 1", "standing: up to 1 step lost before retreating [7.5]"))
+    out.append(_example(f"retreat {mover} towards {start or 'HEX'}",
+                        "standing: among equal retreat hexes, nearest this one [7.6]"))
     out.append(_example("pass", "no activation [2.2]"))
     return out
 
