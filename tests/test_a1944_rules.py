@@ -10,6 +10,7 @@ half MP: clear 2, woods 4, town 2, road 1.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -1194,3 +1195,38 @@ def test_14_1_the_games_choices_show_in_its_description() -> None:
     st = RULES.initial_state(sc, {"weather": "random", "morale": True})
     assert RULES.describe(sc, st) == \
         "turn 1 of 3 (clear; random weather [14.2], morale [7.5]), operations, AL to act"
+
+
+def test_7_4_a_replaced_crt_in_the_scenario_changes_the_result_exactly_as_its_table_says(tmp_path: Path) -> None:
+    # The same 2:1 normal attack with die 5 reads 0/2 in pbem's reconstruction; a player's CRT whose
+    # N grid says '0/3g' everywhere gives the defender three hexes/steps with the green minimum of two
+    # steps [7.5] -- and pbem scenario check names a broken replacement's cell.
+    import json
+
+    from pbem.engine.scenarios import bundled_dir
+    from tests.test_protocol_helpers import pbem as run_pbem
+
+    crt = json.loads((bundled_dir() / "arnhem1944-crt.json").read_text(encoding="utf-8"))
+    crt["results"]["N"] = [["0/3g"] * len(crt["columns"]) for _ in range(6)]
+    data = scenario_data([(A, "0302"), (B, "0402"), (G, "0401")])
+    data["crt"] = crt
+    sc = RULES.load_scenario(data)
+    st = RULES.initial_state(sc, {})
+    orders = act(sc, "AL", ["a", "b"], {"do": "attack", "target": "0401", "type": "N", "units": ["a", "b"]})
+    res = RULES.resolve(sc, st, "AL", orders, FixedDice([5]))
+    combat = next(e for e in res.events if e["kind"] == "combat")
+    assert (combat["odds"], combat["result"]) == ("2:1", "0/3g")
+    assert st.units["g"].steps == 2 and res.state.units["g"].steps == 0  # the green minimum: both steps
+    assert {"kind": "eliminated", "unit": "g", "hex": "0401"} in res.events
+    plain = RULES.load_scenario(scenario_data([(A, "0302"), (B, "0402"), (G, "0401")]))
+    res = RULES.resolve(plain, RULES.initial_state(plain, {}), "AL",
+                        act(plain, "AL", ["a", "b"], {"do": "attack", "target": "0401", "type": "N",
+                                                      "units": ["a", "b"]}), FixedDice([5]))
+    assert next(e for e in res.events if e["kind"] == "combat")["result"] == "0/2"
+    # a scenario beside a broken chart file: pbem scenario check names the cell [7.5]
+    crt["results"]["N"][2][3] = "banana"
+    (tmp_path / "my-crt.json").write_text(json.dumps(crt), encoding="utf-8")
+    data["crt"] = "my-crt.json"
+    (tmp_path / "mine.json").write_text(json.dumps(data), encoding="utf-8")
+    out = run_pbem("scenario", "check", tmp_path / "mine.json", home=tmp_path / "home")
+    assert out.code != 0 and "crt.results.N[2][3]" in (out.out + out.err)

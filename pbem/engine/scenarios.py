@@ -51,7 +51,7 @@ def bundled_ids() -> list[str]:
 
 
 _REF_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}\.json$")
-REF_FIELDS = ("map", "terrain_key", "crt")
+REF_FIELDS = ("map", "terrain_key", "crt", "tec")
 
 
 def _read_json(path: Path, *, follow_symlinks: bool = True) -> Any:

@@ -26,11 +26,20 @@ Hex numbers are ``XXYY`` as the text writes them (its ``305``, ``709``, ``922`` 
 from __future__ import annotations
 
 from functools import cached_property
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import Field, model_validator
 
 from pbem.maps.hexmap import Hex, hexside
+from pbem.systems.arnhem1944.tables import (
+    Crt,
+    CrtFile,
+    Tec,
+    TecFile,
+    default_crt,
+    default_tec,
+    table_problems,
+)
 from pbem.systems.westwall.model import HexStr, MapData, Strict
 
 Side = Literal["AL", "DE"]
@@ -387,6 +396,17 @@ class Scenario(Strict):
     reinforcements: list[Reinforcement]
     para_drops: list[ParaDrop]
     victory: Victory
+    crt: dict[str, Any] | None = Field(None, description="a Combat Results Table replacing pbem's "
+                                       "reconstruction: 'crt': 'FILE.json' beside the scenario, merged in [7.4]")
+    tec: dict[str, Any] | None = Field(None, description="a Terrain Effects Chart replacing pbem's "
+                                       "reconstruction: 'tec': 'FILE.json' beside the scenario, merged in [6.3]")
+
+    @cached_property
+    def tables(self) -> tuple[Crt, Tec]:
+        """The CRT and TEC this scenario plays with: its own replacements, else pbem's."""
+        crt = Crt.of(CrtFile.model_validate(self.crt)) if self.crt is not None else default_crt()
+        tec = Tec.of(TecFile.model_validate(self.tec)) if self.tec is not None else default_tec()
+        return crt, tec
 
     @cached_property
     def counter(self) -> dict[str, Counter]:
@@ -406,6 +426,10 @@ class Scenario(Strict):
     def problems(self) -> list[str]:
         """Every inconsistency of the data, each with its rule case."""
         out: list[str] = []
+        if self.crt is not None:
+            out += table_problems(self.crt, "crt")
+        if self.tec is not None:
+            out += table_problems(self.tec, "tec")
         ids = [c.id for c in self.counters]
         reduced = [c.reduced.id for c in self.counters if c.reduced is not None]
         dup = sorted({i for i in ids + reduced if (ids + reduced).count(i) > 1})

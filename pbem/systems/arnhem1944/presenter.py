@@ -141,7 +141,7 @@ def arrival(sc: Any, st: Any, uid: str, *, short: bool = False) -> str:
     entry zone (with the zone's hexes unless ``short``) or hex, or its drop group and zone."""
     from pbem.systems.arnhem1944.rules import Game
 
-    g = Game(sc)
+    g = Game(sc, *sc.tables)
     r = g.reinforcement(uid)
     if r is not None:
         due = g.due_turn(st, uid)
@@ -342,7 +342,7 @@ def standing_text(sc: Any, state: JSON) -> str:
 
     st = state if isinstance(state, State) else State.model_validate(state)
     v = sc.victory
-    steps = Game(sc).bridgehead(st)
+    steps = Game(sc, *sc.tables).bridgehead(st)
     held = sum(1 for h in v.bridge_hexes if st.bridge.get(h) == "AL")
     east = f" from hex column {v.east_of_col:02d} east" if v.east_of_col else ""
     return (f"Victory stands at [16]: {steps} Allied infantry steps over the {v.river}{east} "
@@ -568,7 +568,7 @@ class Arnhem1944Presenter(Presenter):
         if side not in ("AL", "DE"):
             raise InputError(f"unknown side {side!r} (sides: AL, DE)")
         st = state if isinstance(state, State) else State.model_validate(state)
-        game = Game(scenario)
+        game = Game(scenario, *scenario.tables)
         covered = zone(game.board(st), game.tec, game.hexes_of(st, side, zoc_only=True))
         return sorted(Hex.parse(h) for h in covered)
 

@@ -1441,7 +1441,7 @@ class Arnhem1944Rules(Ruleset[Scenario, State, Orders]):
         return out
 
     def game(self, scenario: Scenario) -> Game:
-        return Game(scenario)
+        return Game(scenario, *scenario.tables)
 
     # -- the start [17] ---------------------------------------------------------------------------
     def initial_state(self, scenario: Scenario, options: JSON) -> State:
