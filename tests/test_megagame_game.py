@@ -284,3 +284,15 @@ def test_a_turn_played_with_only_the_emails_between_the_four_homes(tmp_path: Pat
     for s in ("SS9", "SS10"):  # the German teams' mail holds nothing of the British positions
         mails = b"".join(q.read_bytes() for q in (players[s].work / "mail").glob("*.eml"))
         assert b"1Para" not in mails and b"2Para" not in mails
+
+
+def test_5_a_team_drafts_its_sheet_line_by_line_from_the_text_template(tmp_path: Path) -> None:
+    players = start(tmp_path)
+    ab1 = players["AB1"]
+    template = ok(ab1.run("orders", ab1.dir, "--side", "AB1", "--text")).out
+    assert template.startswith("# Order sheet of") and "1Para" in template
+    empty = ok(ab1.run("draft", "show", ab1.dir))
+    assert "the draft is empty" in empty.err and "# Order sheet of" in empty.out
+    ok(ab1.run("draft", "order", ab1.dir, "1Para: move, towards 3809"))
+    res = ok(ab1.run("draft", "show", ab1.dir))
+    assert "1Para: move, tactical via" in res.out + res.err  # the way there, filled in before signing

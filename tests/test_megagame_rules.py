@@ -799,3 +799,62 @@ def test_6_a_unit_in_contact_cannot_board() -> None:
     near = st.model_copy(update={"units": {**st.units, "a": UnitState(hex="0102")}})
     v = R.validate(sc, near, "GE", sheet("GE", {"units": ["g"], "intention": "move", "rail_to": "0601"}))
     assert v and "in contact with the enemy" in v[0].message
+
+
+# -- from a second first-time user's trial -------------------------------------------------------------
+
+
+def test_6_towards_without_a_route_gets_the_way_there_filled_in_before_signing() -> None:
+    # 'a: move, towards 0306' used to be signed as it stood and did nothing; normalize fills in the
+    # route (8 km tactical: the whole way here), unit by unit where units stand apart
+    sc = scenario([unit("a", "AL", "inf", "0301"), unit("b", "AL", "inf", "0501"), unit("d", "GE", "weak", "0808")])
+    st = R.initial_state(sc, {})
+    doc = sheet("AL", {"units": ["a", "b"], "intention": "move", "objective": "0305", "supply": 1})
+    done = R.normalize(sc, st, "AL", doc)
+    assert [(line.units, line.route[-1] if line.route else None, line.supply) for line in done.lines] == [
+        (["a"], "0305", 1), (["b"], "0305", 0)]  # supply asked for once
+    assert R.validate(sc, st, "AL", done) == []
+    new, _ = play(sc, st, Dice(), done)
+    assert new.units["a"].hex == "0305"
+
+
+def test_10_a_bombing_report_tells_no_count() -> None:
+    sc = scenario([unit("a", "AL", "inf", "0101"), unit("d", "GE", "weak", "0505"), unit("e", "GE", "weak", "0505")],
+                  air=AIR)
+    st = R.initial_state(sc, {})
+    hit, _ = play(sc, st, Dice(6, 1), air_sheet({"mission": "bombing", "squadrons": 4, "target": "0505"}))
+    missed, _ = play(sc, st, Dice(1, 1), air_sheet({"mission": "bombing", "squadrons": 4, "target": "0505"}))
+    empty, _ = play(sc, st, Dice(), air_sheet({"mission": "bombing", "squadrons": 4, "target": "0707"}))
+    assert hit.intel["AL"] == ["bombing of 0505 (3 km from Dorp): the pilots report hits"]
+    assert missed.intel["AL"][0].endswith("no result seen") and empty.intel["AL"][0].endswith("no result seen")
+
+
+def test_9_game_control_is_warned_of_rulings_that_will_not_apply_before_signing() -> None:
+    from pbem.systems.megagame.rules import ruling_warnings
+
+    sc = scenario([unit("a", "AL", "inf", "0302"), unit("m", "AL", "inf", "0101"), unit("d", "GE", "weak", "0303")])
+    st = prepared(R.initial_state(sc, {}), "a")
+    orders = {"AL": sheet("AL", {"units": ["a"], "intention": "attack"}, {"units": ["m"], "intention": "hold"})}
+    rulings = {"groupings": [{"at": "0303", "attackers": ["a", "m", "d"]}],
+               "advantage": [{"at": "0707", "side": "attacker", "points": 1, "why": "x"}]}
+    warnings = ruling_warnings(sc, st, orders, R.load_rulings(sc, st, rulings))
+    assert [w.split(" ")[0] for w in warnings] == ["m", "d", "no"]
+    lines = R.presenter().describe_round(sc, st, {k: v.model_dump(mode="json") for k, v in orders.items()},
+                                         R.load_rulings(sc, st, rulings))
+    assert sum(line.startswith("WARNING:") for line in lines) == 3
+
+
+def test_5_a_unit_not_yet_arrived_is_said_so_and_the_idle_are_listed() -> None:
+    sc = scenario([unit("a", "AL", "inf", "0301"), unit("late", "AL", "inf", "0302", arrives=3),
+                   unit("b", "AL", "inf", "0401"), unit("d", "GE", "weak", "0808")])
+    st = R.initial_state(sc, {})
+    v = R.validate(sc, st, "AL", sheet("AL", {"units": ["late"], "intention": "hold"}))
+    assert v[0].rule == "5" and "not on the map now (due on turn 3" in v[0].message
+    p = R.presenter()
+    assert p.undone(sc, st, "AL", sheet("AL", {"units": ["a"], "intention": "hold"}).model_dump(mode="json")) == [
+        "no orders for b: they stay where they are [5]"]
+    template = p.orders_template(sc, st, "AL")
+    assert template is not None and all(line.startswith("#") for line in template.splitlines())
+    assert "0301" in template and "a: attack, towards HEX" in template
+    doc = p.parse_text_orders(sc, R.skeleton(sc, st, "AL"), "AL", template)
+    assert doc["lines"] == []  # unedited, it orders nothing

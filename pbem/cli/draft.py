@@ -50,6 +50,14 @@ def _save(path: Path, lines: list[str]) -> None:
     write_replace(path, ("".join(line + "\n" for line in lines)).encode("utf-8"))
 
 
+def _state(game: Any, rp: Any, side: str) -> Any:
+    """What ``side``'s orders are written against: the current state, or with hidden information
+    the side's own view opened with its key on this machine."""
+    from pbem.engine.play import state_for
+
+    return state_for(game, rp, side, None)
+
+
 def _orders(line: str) -> bool:
     """Whether a draft line holds an order (not blank, not only a comment)."""
     return bool(line.split("#", 1)[0].strip())
@@ -59,7 +67,7 @@ def _show(game: Any, rp: Any, side: str, lines: list[str]) -> None:
     from pbem.engine.play import preview
 
     presenter = game.ruleset.presenter()
-    skeleton = presenter.text_skeleton(game.scenario, rp.current.state, side)
+    skeleton = presenter.text_skeleton(game.scenario, _state(game, rp, side), side)
     try:
         document = presenter.parse_text_orders(game.scenario, skeleton, side, "\n".join(lines))
         echo(preview(game, rp, side, document).text())
@@ -89,7 +97,7 @@ def _show(game: Any, rp: Any, side: str, lines: list[str]) -> None:
 def _template(game: Any, rp: Any, side: str) -> None:
     """What may be ordered now, for a draft with no order in it yet (systems with text orders)."""
     presenter = game.ruleset.presenter()
-    template = presenter.orders_template(game.scenario, rp.current.state, side)
+    template = presenter.orders_template(game.scenario, _state(game, rp, side), side)
     if template:
         echo("What you may order now (one line per 'pbem draft order GAME_DIR LINE'):")
         echo(template.rstrip("\n"))
@@ -101,7 +109,7 @@ def _add(game_dir: Path, side: str | None, line: str) -> None:
     as it was; what the rules refuse is shown, not refused (a draft may be incomplete)."""
     game, local, rp, who, path = _context(game_dir, side)
     presenter = game.ruleset.presenter()
-    skeleton = presenter.text_skeleton(game.scenario, rp.current.state, who)
+    skeleton = presenter.text_skeleton(game.scenario, _state(game, rp, who), who)
     lines = [*_lines(path), line]
     try:
         presenter.parse_text_orders(game.scenario, skeleton, who, "\n".join(lines))

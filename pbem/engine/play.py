@@ -746,7 +746,7 @@ def rule(game: Game, rulings: Any, key_name: str, *, confirm: Confirm | None = N
              "read, not signed -- the sealed orders, each checked against its commitment:"]
     lines += [f"  {side}: {line}" for side, o in orders.items() for line in presenter.describe_orders(game.scenario, o)]
     try:
-        lines += presenter.describe_round(game.scenario, rp.current.state, orders)
+        lines += presenter.describe_round(game.scenario, rp.current.state, orders, checked)
     except PbemError:
         pass  # orders that break the rules are named below; there is no proposal to show
     for side, o in orders.items():

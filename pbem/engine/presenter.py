@@ -193,10 +193,11 @@ class Presenter:
 
         return [json.dumps(view, sort_keys=True, ensure_ascii=False)[:400]]
 
-    def describe_round(self, scenario: Any, state: Any, orders: Mapping[str, JSON]) -> list[str]:
+    def describe_round(self, scenario: Any, state: Any, orders: Mapping[str, JSON],
+                       rulings: JSON = None) -> list[str]:
         """What the umpire should see before ruling on a sealed round (``pbem rule``), besides
-        every side's orders: e.g. the grouping of combats the engine will propose. None by
-        default."""
+        every side's orders: e.g. the grouping of combats the engine will propose, and whatever in
+        ``rulings`` (the ones about to be signed) will not apply. None by default."""
         return []
 
     def bot_orders(self, scenario: Any, state: Any, side: str, *, seed: int = 0) -> JSON:

@@ -95,8 +95,8 @@ def check_sheet(
     it can know), ``prepared_last_turn`` the units that had Prepare orders the turn before."""
     out: list[RuleViolation] = []
     used = 0
-    for n, line in enumerate(sheet.lines, 1):
-        where = f"line {n}"
+    for line in sheet.lines:
+        where = ", ".join(line.units)
         unknown = [u for u in line.units if u not in units]
         if unknown:
             out.append(RuleViolation("5", f"{where}: {', '.join(unknown)} is not one of "

@@ -19,7 +19,6 @@ from pbem.engine.presenter import Presenter
 from pbem.errors import InputError
 from pbem.maps.hexmap import Hex
 from pbem.systems.megagame.model import MegaScenario, TeamView
-from pbem.systems.megagame.movement import may_cross
 from pbem.systems.megagame.orders import OrderLine, OrderSheet
 
 if TYPE_CHECKING:
@@ -115,13 +114,19 @@ class MegagamePresenter(Presenter):
             out.append(f"bridges blown: {', '.join(view['blown'])} [8]")
         return out
 
-    def describe_round(self, scenario: Any, state: Any, orders: Mapping[str, JSON]) -> list[str]:
+    def describe_round(self, scenario: Any, state: Any, orders: Mapping[str, JSON],
+                       rulings: JSON = None) -> list[str]:
         """The grouping the engine will propose once the units have moved [9 "Analysing Combat"],
-        for Game Control to confirm or change in its rulings."""
-        from pbem.systems.megagame.rules import proposal
+        for Game Control to confirm or change in its rulings, and a warning for each part of the
+        rulings that will not apply as the orders stand."""
+        from pbem.systems.megagame.rules import proposal, ruling_warnings
 
         sheets = {side: OrderSheet.model_validate(o) for side, o in orders.items()}
         groups = proposal(scenario, state, sheets)
+        warnings = [f"WARNING: {w}" for w in ruling_warnings(scenario, state, sheets, rulings)]
+        return self._proposal_lines(groups) + warnings
+
+    def _proposal_lines(self, groups: list[tuple[str, list[str], list[str]]]) -> list[str]:
         if not groups:
             return ["the engine proposes no combat this turn [9]"]
         out = ["the engine proposes these combats (if nobody is pinned down from the air) [9]; "
@@ -161,6 +166,56 @@ class MegagamePresenter(Presenter):
         out["lines"] = lines
         out["air_orders"] = air
         return out
+
+    def orders_template(self, scenario: Any, state: Any, side: str) -> str | None:
+        """A commented order sheet to start from (``pbem orders --text``, an empty draft): the team's
+        units where they are and in what state, the squadrons that can fly today, one example line
+        of each kind. Every line is a comment: unedited, it orders nothing (every unit stays)."""
+        from pbem.systems.megagame.rules import (
+            MISSION_ROLES,
+            squadrons_available,
+            team_side,
+            team_view,
+            turn_label,
+        )
+
+        if side not in {t.id for t in scenario.teams}:
+            return None
+        view = state.model_dump(mode="json") if isinstance(state, TeamView) else (
+            state if isinstance(state, dict) else team_view(scenario, state, side))
+        names = {u.id: u.name for u in scenario.units}
+        out = [f"# Order sheet of {self.side_name(scenario, side)}, turn {view['turn']} "
+               f"({turn_label(scenario, view['turn'])}) [5]",
+               "# One line per unit or group of units in one hex: 'UNITS: INTENTION, clauses'.",
+               "# Intentions: breakthrough (armour), attack, probe, hold, move, prepare. Clauses: towards HEX,",
+               "# via HEX HEX ..., tactical | non-tactical | rest, whole turn | first half | second half | night,",
+               "# stand fast, supply N, cas N, counter-battery, rail to HEX. A unit without a line stays put.",
+               "# Your units (pbem reach GAME_DIR UNIT: where one can go):"]
+        out += [f"#   {u['id']:<12} {u['hex']}  {u['state']}" + ("  (prepared)" if u["prepared"] else "")
+                + f"  -- {names.get(u['id'], '')}" for u in view["units"]]
+        side_ = team_side(scenario, side)
+        flying = sorted({roles: squadrons_available(scenario, side_, view["turn"], mission)
+                         for mission, roles in MISSION_ROLES.items()}.items())
+        if scenario.air:
+            out.append("# Squadrons of your side that can fly today [12]: "
+                       + ", ".join(f"{n} {'/'.join(r)}" for r, n in flying))
+        first = view["units"][0]["id"] if view["units"] else "UNIT"
+        out += ["# Examples:", f"# {first}: attack, towards HEX        (the way there is filled in)",
+                f"# {first}: move, via HEX HEX, non-tactical", f"# {first}: hold, stand fast",
+                "# air: recce 1 at HEX", "# air: bombing 2 at HEX"]
+        return "\n".join(out) + "\n"
+
+    def undone(self, scenario: Any, state: Any, side: str, orders: JSON) -> list[str]:
+        """Units the sheet gives no orders: they stay where they are [5]."""
+        if not isinstance(orders, dict) or "lines" not in orders or side not in {t.id for t in scenario.teams}:
+            return []
+        from pbem.systems.megagame.rules import team_view
+
+        view = state.model_dump(mode="json") if isinstance(state, TeamView) else (
+            state if isinstance(state, dict) else team_view(scenario, state, side))
+        ordered = {uid for line in orders["lines"] for uid in line.get("units", [])}
+        idle = [u["id"] for u in view["units"] if u["id"] not in ordered and not u.get("rail")]
+        return [f"no orders for {', '.join(idle)}: they stay where they are [5]"] if idle else []
 
     def roster(self, scenario: Any, state: Any, side: str) -> tuple[list[str], list[list[str]]]:
         """``pbem units``: the team's units as it knows them [10] (words, never a status number)."""
@@ -260,50 +315,16 @@ class MegagamePresenter(Presenter):
 
 def _march(scenario: MegaScenario, view: JSON, team: str, uid: str, here: Hex, goal: Hex,
            enemy: set[Hex], far: bool) -> dict[str, Any] | None:
-    """A Move (far from the enemy) or Probe line along the shortest path to ``goal``, cut to the
-    longest part the order sheet's checks accept [6]."""
-    geo = scenario.map.geo
-    blown = frozenset(view["blown"])
-    troops = scenario.types[next(u.type for u in scenario.units if u.id == uid)].troops
-    prev: dict[Hex, Hex | None] = {here: None}
-    todo: deque[Hex] = deque([here])
-    while todo:
-        h = todo.popleft()
-        if h == goal or goal in h.neighbours() and goal in enemy:
-            break
-        for nb in h.neighbours():
-            if nb in prev or nb not in geo.hexes or nb in enemy:
-                continue
-            c = geo.crossing(h, nb, blown)
-            if c.water != "none" and not may_cross(troops, c.water, c.bridge):
-                continue
-            prev[nb] = h
-            todo.append(nb)
-    end = goal if goal in prev else min(prev, key=lambda x: (x.distance(goal), x))
-    path: list[Hex] = []
-    while end != here:
-        path.append(end)
-        step = prev[end]
-        assert step is not None
-        end = step
-    path.reverse()
-    if not path:
-        return None
-    from pbem.systems.megagame.rules import MegagameRules
+    """A Move (far from the enemy) or Probe line towards ``goal`` (:func:`march_line`)."""
+    from pbem.systems.megagame.rules import march_line
 
-    rules = MegagameRules()
-    known = TeamView.model_validate(view)
-    side = _side(scenario, team)
-    intention = "move" if far else "probe"
-    posture = "non-tactical" if far else "tactical"
-    for n in range(len(path), 0, -1):  # the longest part of the path every rule accepts
-        line = OrderLine(units=[uid], intention=intention, posture=posture,
-                         route=[str(h) for h in path[:n]], objective=str(goal))
-        sheet = OrderSheet(team=team, side=side, turn=view["turn"], lines=[line])
-        if not rules.validate(scenario, known, team, sheet):
-            out: dict[str, Any] = line.model_dump(mode="json")
-            return out
-    return None
+    line = march_line(scenario, TeamView.model_validate(view), team,
+                      OrderLine(units=[uid], intention="move" if far else "probe",
+                                posture="non-tactical" if far else "tactical", objective=str(goal)))
+    if line is None or not line.route:
+        return None
+    out: dict[str, Any] = line.model_dump(mode="json")
+    return out
 
 
 def _side(scenario: MegaScenario, team: str) -> Literal["allied", "german"]:

@@ -150,17 +150,17 @@ def _rail_problems(scenario: MegaScenario, k: Known, side: str, orders: OrderShe
     geo = scenario.map.geo
     out: list[RuleViolation] = []
     boarding = 0
-    for n, line in enumerate(orders.lines, 1):
+    for line in orders.lines:
         for uid in line.units:
             if uid in k.on_rail:
-                out.append(RuleViolation("6", f"line {n}: {uid} is on the railway: it takes no orders until "
+                out.append(RuleViolation("6", f"{', '.join(line.units)}: {uid} is on the railway: it takes no orders until "
                                               "it has got off"))
         if not line.rail_to:
             continue
         if line.route:
-            out.append(RuleViolation("6", f"line {n}: a unit goes by rail or by road this turn, not both"))
+            out.append(RuleViolation("6", f"{', '.join(line.units)}: a unit goes by rail or by road this turn, not both"))
         if not (line.rail_to.isdigit() and len(line.rail_to) == 4):
-            out.append(RuleViolation("6", f"line {n}: rail to a hex of the map, not {line.rail_to[:20]!r}"))
+            out.append(RuleViolation("6", f"{', '.join(line.units)}: rail to a hex of the map, not {line.rail_to[:20]!r}"))
             continue
         to = Hex.parse(line.rail_to)
         for uid in line.units:
@@ -170,21 +170,65 @@ def _rail_problems(scenario: MegaScenario, k: Known, side: str, orders: OrderShe
             here = Hex.parse(info.hex)
             boarding += scenario.types[_unit(scenario, uid).type].size
             if not geo.station(here):
-                out.append(RuleViolation("6", f"line {n}: {uid} must be at a town or village on the railway to "
+                out.append(RuleViolation("6", f"{', '.join(line.units)}: {uid} must be at a town or village on the railway to "
                                               f"board a train, not at {here}"))
             elif any(Hex.parse(e).distance(here) <= 1 for e in k.enemy):
-                out.append(RuleViolation("6", f"line {n}: {uid} is in contact with the enemy: it cannot board a "
+                out.append(RuleViolation("6", f"{', '.join(line.units)}: {uid} is in contact with the enemy: it cannot board a "
                                               "train"))
             elif to not in geo.rail_reach(here, k.blown):
-                out.append(RuleViolation("6", f"line {n}: the railway from {here} does not reach {to}"))
+                out.append(RuleViolation("6", f"{', '.join(line.units)}: the railway from {here} does not reach {to}"))
             if info.troops != "infantry" and not geo.station(to):
-                out.append(RuleViolation("6", f"line {n}: {uid} has vehicles: it gets off only at a town or "
+                out.append(RuleViolation("6", f"{', '.join(line.units)}: {uid} has vehicles: it gets off only at a town or "
                                               f"village of the railway, not at {to}"))
     trains = scenario.trains.get(side, 0)
     if boarding > trains:
         out.append(RuleViolation("6", f"the sheet puts {boarding} unit points on trains; the {side} side has "
                                       f"trains for {trains} this turn"))
     return out
+
+
+def march_line(scenario: MegaScenario, view: TeamView, team: str, line: OrderLine) -> OrderLine | None:
+    """``line`` (its units in one hex) with the route filled in: the shortest way towards its objective
+    the team knows of (round the enemy it has seen, over water only where its troops may cross),
+    cut to the longest part every rule of the sheet accepts [6]. None: no step of it is allowed."""
+    geo = scenario.map.geo
+    uid = line.units[0]
+    mine = next((u for u in view.units if u.id == uid), None)
+    if mine is None or not line.objective:
+        return None
+    here, goal = Hex.parse(mine.hex), Hex.parse(line.objective)
+    blown = frozenset(view.blown)
+    enemy = {Hex.parse(e.hex) for e in view.enemy}
+    troops = scenario.types[_unit(scenario, uid).type].troops
+    prev: dict[Hex, Hex | None] = {here: None}
+    todo = [here]
+    while todo:
+        h = todo.pop(0)
+        if h == goal or (goal in enemy and goal in h.neighbours()):
+            break
+        for nb in h.neighbours():
+            if nb in prev or nb not in geo.hexes or nb in enemy:
+                continue
+            c = geo.crossing(h, nb, blown)
+            if c.water != "none" and not may_cross(troops, c.water, c.bridge):
+                continue
+            prev[nb] = h
+            todo.append(nb)
+    end = goal if goal in prev else min(prev, key=lambda x: (x.distance(goal), x))
+    path: list[Hex] = []
+    while end != here:
+        path.append(end)
+        step = prev[end]
+        assert step is not None
+        end = step
+    path.reverse()
+    rules = MegagameRules()
+    for n in range(len(path), 0, -1):  # the longest part of the path every rule accepts
+        tried = line.model_copy(update={"route": [str(h) for h in path[:n]]})
+        sheet = OrderSheet(team=team, side=team_side(scenario, team), turn=view.turn, lines=[tried])
+        if not rules.validate(scenario, view, team, sheet):
+            return tried
+    return None
 
 
 def hq_out_of_reach(scenario: MegaScenario, uid: str, where: Mapping[str, Hex | None]) -> str | None:
@@ -521,7 +565,29 @@ class MegagameRules(Ruleset[MegaScenario, AnyState, OrderSheet]):
                 "air_orders": []}
 
     def normalize(self, scenario: MegaScenario, state: AnyState, side: str, orders: OrderSheet) -> OrderSheet:
-        return orders
+        """A line that names an objective but no route gets one, unit by unit: the way towards the
+        objective as far as this turn's move allows (:func:`march_line`), so that what is signed
+        says where each unit goes [5, 6]. A unit already next to the enemy it aims at keeps its line."""
+        if side not in {t.id for t in scenario.teams} or not any(
+                line.objective and not line.route and not line.rail_to and line.intention in ATTACKING + ("move",)
+                for line in orders.lines):
+            return orders
+        view = state if isinstance(state, TeamView) else TeamView.model_validate(team_view(scenario, state, side))
+        lines: list[OrderLine] = []
+        for line in orders.lines:
+            if not line.objective or line.route or line.rail_to or line.intention not in ATTACKING + ("move",):
+                lines.append(line)
+                continue
+            where = {u.id: u.hex for u in view.units}
+            groups: dict[str, list[str]] = {}
+            for uid in line.units:  # units in one hex share a route; others get lines of their own
+                groups.setdefault(where.get(uid, ""), []).append(uid)
+            for i, (_hex, uids) in enumerate(sorted(groups.items(), key=lambda g: line.units.index(g[1][0]))):
+                part = line.model_copy(update={"units": uids} if i == 0 else
+                                       {"units": uids, "air": [], "supply": 0})  # asked for once
+                routed = march_line(scenario, view, side, part) if line.objective.isdigit() else None
+                lines.append(routed if routed is not None else part)
+        return orders.model_copy(update={"lines": lines})
 
     def validate(self, scenario: MegaScenario, state: AnyState, side: str,
                  orders: OrderSheet) -> list[RuleViolation]:
@@ -543,43 +609,51 @@ class MegagameRules(Ruleset[MegaScenario, AnyState, OrderSheet]):
         geo = scenario.map.geo
         k = known(scenario, state, side)
         ordered: set[str] = set()
-        for n, line in enumerate(orders.lines, 1):
+        for line in orders.lines:
             for uid in line.units:
                 if uid in ordered:
-                    out.append(RuleViolation("5", f"line {n}: {uid} already has orders on this sheet"))
+                    out.append(RuleViolation("5", f"{', '.join(line.units)}: {uid} already has orders on this sheet"))
                 ordered.add(uid)
             for h in line.route:
                 if Hex.parse(h) not in geo.hexes:
-                    out.append(RuleViolation("6", f"line {n}: route hex {h} is off the map"))
+                    out.append(RuleViolation("6", f"{', '.join(line.units)}: route hex {h} is off the map"))
             if line.objective and (not line.objective.isdigit() or Hex.parse(line.objective) not in geo.hexes):
-                out.append(RuleViolation("5", f"line {n}: the objective must be a hex of the map, not "
+                out.append(RuleViolation("5", f"{', '.join(line.units)}: the objective must be a hex of the map, not "
                                               f"{line.objective[:40]!r}"))
             if line.intention in FIGHTING:
                 where = {uid: Hex.parse(info.hex) for uid, info in k.units.items()}
                 for uid in line.units:
                     far = hq_out_of_reach(scenario, uid, where) if uid in k.units else None
                     if far is not None:
-                        out.append(RuleViolation("11", f"line {n}: {uid} draws no supplies ({far.removesuffix(' [11]')}): "
+                        out.append(RuleViolation("11", f"{', '.join(line.units)}: {uid} draws no supplies ({far.removesuffix(' [11]')}): "
                                                        "it cannot attack"))
                     if uid in k.units and scenario.types[_unit(scenario, uid).type].mode == "defence":
-                        out.append(RuleViolation("9", f"line {n}: {uid} counts in defence only (its status "
+                        out.append(RuleViolation("9", f"{', '.join(line.units)}: {uid} counts in defence only (its status "
                                                       "profile is in round brackets): it cannot attack"))
                     if uid in k.spent:
-                        out.append(RuleViolation("9", f"line {n}: {uid} is no longer an effective "
+                        out.append(RuleViolation("9", f"{', '.join(line.units)}: {uid} is no longer an effective "
                                                       "fighting unit and cannot attack"))
         if out:
             return out
 
+        arriving = {u.id: u.arrives for u in scenario.units if u.team == side and u.id not in k.units}
+        for line in orders.lines:
+            late = [uid for uid in line.units if uid in arriving]
+            if late:
+                out.append(RuleViolation("5", f"{', '.join(late)}: not on the map now (due on turn "
+                                              f"{arriving[late[0]]}, or lost): no orders yet"))
+        if out:
+            return out
         out += _rail_problems(scenario, k, teams[side].side, orders)
         half: Literal["morning", "afternoon"] = "afternoon" if turn_label(scenario, k.turn).endswith("afternoon") \
             else "morning"
-        for n, line in enumerate(orders.lines, 1):
+        for line in orders.lines:
             if line.counter_battery:
                 if line.route:
-                    out.append(RuleViolation("9", f"line {n}: artillery on counter-battery stays for the whole turn"))
+                    out.append(RuleViolation("9", f"{', '.join(line.units)}: artillery on counter-battery stays for the whole turn"))
                 for uid in line.units:
                     if uid in k.units and scenario.types[_unit(scenario, uid).type].artillery is None:
-                        out.append(RuleViolation("9", f"line {n}: only artillery fires counter-battery, not {uid}"))
+                        out.append(RuleViolation("9", f"{', '.join(line.units)}: only artillery fires counter-battery, not {uid}"))
             if not line.route:
                 continue
             share = movement_after_landing(half, line.timing == "night")
@@ -588,13 +662,13 @@ class MegagameRules(Ruleset[MegaScenario, AnyState, OrderSheet]):
                     continue
                 info = k.units[uid]
                 if share == 0:
-                    out.append(RuleViolation("12", f"line {n}: {uid} dropped this {half}: no movement in the turn "
+                    out.append(RuleViolation("12", f"{', '.join(line.units)}: {uid} dropped this {half}: no movement in the turn "
                                                    "of the drop (movement after landing)"))
                     continue
                 full = max_move_km(info.troops, geo.ground(Hex.parse(info.hex)), _posture(line),
                                    night=line.timing == "night")
                 if full is not None and len(line.route) > full * share:
-                    out.append(RuleViolation("12", f"line {n}: {uid} dropped this {half}: at most {full * share} "
+                    out.append(RuleViolation("12", f"{', '.join(line.units)}: {uid} dropped this {half}: at most {full * share} "
                                                    f"km in the turn of the drop, the route is {len(line.route)} km"))
 
         def water(a: Hex, b: Hex) -> tuple[Any, Any]:
@@ -792,7 +866,8 @@ def _air(scenario: MegaScenario, turn: int, board: _Board, orders: dict[str, Ord
             pools[side][roles] -= flown
             if flown < a.squadrons:
                 intel.setdefault(team, []).append(
-                    f"{a.mission}: only {flown} of {a.squadrons} squadrons could be found to fly")
+                    f"{a.mission}: only {flown} of {a.squadrons} squadron{'s' if a.squadrons != 1 else ''} "
+                    "could be found to fly")
             if flown:
                 flights.append((team, side, a, flown))
     fighters = {side: sum(n for _, s, a, n in flights if s == side and a.mission in ("escort", "air-cover"))
@@ -838,9 +913,10 @@ def _air(scenario: MegaScenario, turn: int, board: _Board, orders: dict[str, Ord
                 hit.append({"unit": u.d.id, "die": die, "result": result})
             events.append({"kind": "interdiction", "team": team, "at": str(target), "squadrons": flown,
                            "hits": hit})
+            # what the pilots can tell, not a count: an empty hex and a missed one read alike [10]
             intel.setdefault(team, []).append(
-                f"bombing of {where}: " + (f"{sum(1 for h in hit if h['result'] != 'no effect')} of "
-                                           f"{len(hit)} targets hit" if hit else "nothing found there"))
+                f"bombing of {where}: " + ("the pilots report hits" if any(h["result"] != "no effect" for h in hit)
+                                           else "no result seen"))
         elif a.mission == "recce":
             die = dice.d6(f"12 recce {target} {team}")
             seen = _recce_words(scenario, board, enemies, target, die)
@@ -1027,6 +1103,38 @@ def proposal(scenario: MegaScenario, state: AnyState, orders: dict[str, OrderShe
         side = board.units[attackers[0]].side
         defenders = [u.d.id for u in board.at(at) if u.side != side]
         out.append((str(at), attackers, defenders))
+    return out
+
+
+def ruling_warnings(scenario: MegaScenario, state: AnyState, orders: dict[str, OrderSheet],
+                    rulings: JSON) -> list[str]:
+    """What in Game Control's rulings will not apply as the orders stand (no die is rolled: air
+    interdiction is left out) -- told before the ruling is signed, not after [9]: a grouped unit
+    that cannot attack that hex this turn, an advantage where no combat is proposed or grouped."""
+    if not rulings or not isinstance(state, MegaState):
+        return []
+    ruled = MegaRulings.model_validate(rulings)
+    board = _Board(scenario, state)
+    for sheet in orders.values():
+        for line in sheet.lines:
+            for uid in line.units:
+                if uid in board.units and board.units[uid].rail is None and not line.rail_to:
+                    board.units[uid].line = line
+    _movement(board)
+    fights = {str(h) for h in propose(board)} | {g.at for g in ruled.groupings}
+    out = []
+    for g in ruled.groupings:
+        at = Hex.parse(g.at)
+        for uid in g.attackers:
+            u = board.units[uid]
+            if not (_may_attack(board, u) and u.hex is not None and u.hex.distance(at) == 1
+                    and board.enemy_held(at, u.side)):
+                out.append(f"{uid} cannot attack {g.at} this turn as the orders stand (no Attack or "
+                           "Breakthrough order, not next to an enemy there after moving, or no status left): "
+                           "it will be left out [9]")
+    for a in ruled.advantage:
+        if a.at not in fights:
+            out.append(f"no combat is proposed or grouped at {a.at}: the advantage there will not count [9]")
     return out
 
 
