@@ -214,7 +214,7 @@ def test_p10_a_player_checks_its_own_views_against_the_publication(finished: dic
 
 def test_p10_sealed_lengths_do_not_tell_values_apart() -> None:
     # A bid of 2 and a bid of 10 (or a view with 10 coins and one with 7) seal to ciphertexts of
-    # the same length: padding to a multiple of PAD_TO bytes before encryption.
+    # the same length: padding to PAD_TO bytes (or its next power of two) before encryption.
     from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
 
     from pbem.protocol.seal import open_sealed, seal

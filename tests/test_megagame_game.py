@@ -296,3 +296,18 @@ def test_5_a_team_drafts_its_sheet_line_by_line_from_the_text_template(tmp_path:
     ok(ab1.run("draft", "order", ab1.dir, "1Para: move, towards 3809"))
     res = ok(ab1.run("draft", "show", ab1.dir))
     assert "1Para: move, tactical via" in res.out + res.err  # the way there, filled in before signing
+
+
+def test_p10_a_sealed_sheet_of_four_lines_and_one_of_five_are_the_same_length() -> None:
+    # a second tester told the German sheets' sizes apart (1432 and 2112 bytes): sealed plaintexts
+    # are padded to buckets of 4 KiB and powers of two beyond [P10]
+    from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
+
+    from pbem.protocol.seal import padded_length, seal
+
+    key = X25519PrivateKey.from_private_bytes(bytes(range(32))).public_key()
+    line = {"units": ["gb-2-para"], "intention": "move", "route": ["3508", "3608", "3709"], "objective": "4409"}
+    sizes = {len(seal({"orders": {"lines": [line] * n}, "salt": "ab" * 32}, key, game="g" * 32, step=1,
+                      sender="AB1", to="GC", what="sealed orders")) for n in (4, 5)}
+    assert len(sizes) == 1
+    assert padded_length(1) == 4096 and padded_length(4097) == 8192 and padded_length(8192) == 8192

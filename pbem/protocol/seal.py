@@ -76,17 +76,26 @@ def _info(game: str, step: int, sender: str, recipient: str, what: str) -> bytes
                             "to": recipient, "what": what})
 
 
-PAD_TO = 512
-"""Plaintexts are padded with spaces (JSON whitespace) to a multiple of this many bytes, so that a
-ciphertext's length does not tell a bid of 2 from one of 10, or a side that lost coins from one
-that did not."""
+PAD_TO = 4096
+"""Plaintexts are padded with spaces (JSON whitespace) to at least this many bytes, and beyond it
+to the next power of two, so that a ciphertext's length does not tell a bid of 2 from one of 10, a
+side that lost coins from one that did not, or an order sheet of four lines from one of five: the
+length tells only its bucket (4 KiB, 8 KiB, 16 KiB, ...)."""
+
+
+def padded_length(n: int) -> int:
+    """The length a plaintext of ``n`` bytes is padded to (:data:`PAD_TO`)."""
+    size = PAD_TO
+    while size < n:
+        size *= 2
+    return size
 
 
 def seal(value: Any, recipient: X25519PublicKey, *, game: str, step: int, sender: str, to: str,
          what: str) -> str:
     """``value`` (JSON) encrypted to ``recipient``, as base64 (padded: :data:`PAD_TO`)."""
     data = canonical_bytes(value)
-    data += b" " * (-len(data) % PAD_TO)
+    data += b" " * (padded_length(len(data)) - len(data))
     return base64.b64encode(_SUITE.encrypt(data, recipient, _info(game, step, sender, to, what))).decode("ascii")
 
 
