@@ -193,3 +193,21 @@ def test_15_2_a_drop_drafted_line_by_line_from_the_template(tmp_path: Path) -> N
         ok(a.run("draft", "order", a.dir, line))
     ok(a.run("submit", "--yes", a.dir, "--key", "allied"))
     assert "Airborne landings: 10/4P at 0204; " in ok(a.run("log", a.dir)).out
+
+
+def test_17_1_a_set_up_of_comments_only_then_a_pass_of_comments_only_are_two_moves(tmp_path: Path) -> None:
+    # The Allies decide twice in a row (set-up, then the first activation): the same comment-only
+    # text means the proposed set-up first and a pass next. pbem used to answer the second with
+    # "already in the archive" (it read the text against the state before the set-up).
+    a = Player(tmp_path, "allied", "AL")
+    a.new_key()
+    ok(a.run("key", "new", "german"))
+    ok(a.run("new", "arnhem1944-historical", a.dir, "--player", "AL=allied",
+             "--player", "DE=german", "--game-id", GAME_ID))
+    first = ok(a.run("submit", "--yes", a.dir, _text(a, "# keep the proposal\n"), "--key", "allied"))
+    assert "move-0001-AL.json" in first.out
+    second = ok(a.run("submit", "--yes", a.dir, _text(a, "# nothing this time\n"), "--key", "allied"))
+    assert "move-0002-AL.json" in second.out and "already" not in second.out + second.err
+    # sending the same file again, now that it is the German decision, signs nothing [P7]
+    again = ok(a.run("submit", "--yes", a.dir, _text(a, "# nothing this time\n"), "--key", "allied"))
+    assert "move-0003" not in again.out

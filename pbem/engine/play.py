@@ -422,7 +422,18 @@ def submit(game: Game, orders: OrdersSource, key_name: str, *, confirm: Confirm 
     last = next((m for m in reversed(rp.recent_moves()) if m.body.side in my_sides), None)
     sealed_now = rp.records and not rp.tail_open and rp.current.round is not None
     before = rp.record(last.body.step - 1) if last is not None and not sealed_now else None
-    if last is not None and before is not None and before.state is not None:
+    # ... unless they are a sound move for a decision of ours that is pending now (one side may
+    # decide twice in a row, e.g. a set-up then a first activation: the same text can mean both)
+    fits_now = False
+    if (last is not None and rp.records and not rp.tail_open and not sealed_now and rp.current.pending
+            and rp.current.pending[0].side in my_sides and rp.current.state is not None):
+        side_now = rp.current.pending[0].side
+        try:
+            prepare_orders(game, rp.current.state, side_now, orders(rp.current.state, side_now))
+            fits_now = True
+        except PbemError:
+            fits_now = False
+    if last is not None and before is not None and before.state is not None and not fits_now:
         try:
             same = prepare_orders(game, before.state, last.body.side,
                                   orders(before.state, last.body.side)) == last.body.orders

@@ -824,7 +824,8 @@ class Replay:
                 raise self._bad(
                     name,
                     f"differs from the recomputed turn (file sha256 {sha256_hex(existing)[:16]}…, "
-                    f"recomputed {sha256_hex(data)[:16]}…) [P5/P6]",
+                    f"recomputed {sha256_hex(data)[:16]}…) [P5/P6]: the file was changed, or this pbem "
+                    f"computes the rules {g.ruleset.rules_id} differently from the pbem that wrote it",
                     divergence=True,
                 )
             written = False
