@@ -106,7 +106,7 @@ def _illegal_variants(sc: Scenario, st: State, side: str, good: dict[str, Any]) 
                 out.append(({**good, "moves": [{"unit": uid, "path": [str(free[0])], "exit": False}]}, "5.14"))
                 break
     if good["attacks"]:
-        out.append(({**good, "attacks": []}, "7.1"))  # 7.11 or 7.12 (or 8.31)
+        out.append(({**good, "attacks": []}, "7.1"))  # 7.11 or 7.12 (or 7.21, 8.31): see below
     return out
 
 
@@ -134,7 +134,11 @@ def play(tmp_path: Path, scenario: str, seed: int, *, illegal_every: int = 3) ->
         for orders, rule in _illegal_variants(sc, after, decision.side, good):
             bad = game.ruleset.validate(sc, rp.current.state, decision.side, orders)
             assert bad, f"illegal orders accepted (expected [{rule}…])"
-            assert any(v.rule.startswith(rule) for v in bad), (rule, [str(v) for v in bad])
+            # removing every attack breaks one of the compulsory-attack rules: 7.11/7.12, or 7.21 for
+            # a unit in several zones, or 8.31 for adjacent artillery -- which one depends on where
+            # the dice (fresh keys each run) have put the units
+            accepted = ("7.1", "7.2", "8.31") if rule == "7.1" else (rule,)
+            assert any(v.rule.startswith(accepted) for v in bad), (rule, [str(v) for v in bad])
             assert all(str(v).endswith(f"[{v.rule}]") for v in bad)
             seen["refused"] += 1
             seen["rules"].add(rule)
