@@ -311,3 +311,12 @@ def test_p10_a_sealed_sheet_of_four_lines_and_one_of_five_are_the_same_length() 
                       sender="AB1", to="GC", what="sealed orders")) for n in (4, 5)}
     assert len(sizes) == 1
     assert padded_length(1) == 4096 and padded_length(4097) == 8192 and padded_length(8192) == 8192
+
+
+def test_game_controls_status_sums_up_the_master_state_in_lines(played: dict[str, Player]) -> None:
+    gc = played["GC"]
+    out = ok(gc.run("status", gc.dir)).out
+    assert "state     (umpire, everything) " in out and "units on the map" in out
+    assert '{"blown"' not in out  # no raw JSON line
+    team = ok(played["AB1"].run("status", played["AB1"].dir)).out
+    assert "umpire, everything" not in team

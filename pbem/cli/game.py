@@ -301,7 +301,10 @@ def status(game_dir: Path, as_json: bool) -> None:
             echo(f"          {line}")
     if game.hidden and game.umpire in local.sides() and rp.records and rp.current.state is not None:
         full = game.ruleset.dump_state(game.scenario, rp.current.state)
-        echo(f"state     (umpire, everything) {json.dumps(full, sort_keys=True)[:400]}")
+        lines = presenter.describe_view(game.scenario, full)
+        echo(f"state     (umpire, everything) {lines[0] if lines else ''}")
+        for line in lines[1:]:
+            echo(f"          {line}")
     for p in info["pending"]:
         echo(f"pending   {p['side']}: {p['label']} ({p['kind']})")
     if info.get("outcome"):

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from pbem.engine.presenter import Presenter
 from pbem.errors import InputError
 from pbem.maps.hexmap import Hex
-from pbem.systems.megagame.model import MegaScenario, TeamView
+from pbem.systems.megagame.model import MegaScenario, MegaState, TeamView
 from pbem.systems.megagame.orders import OrderLine, OrderSheet
 
 if TYPE_CHECKING:
@@ -98,6 +98,8 @@ class MegagamePresenter(Presenter):
         """A team's view in the words of its report [10]: the date and supplies, each unit where it
         is and in what state, the enemy in sight, the reports of the turn, the air reports, the
         objectives."""
+        if isinstance(view, dict) and "units" in view and isinstance(view["units"], dict):
+            return self._master_lines(scenario, view)
         if not isinstance(view, dict) or "team" not in view:
             return super().describe_view(scenario, view)
         names = {u.id: u.name for u in scenario.units}
@@ -112,6 +114,27 @@ class MegagamePresenter(Presenter):
                 for o in view["objectives"]]
         if view["blown"]:
             out.append(f"bridges blown: {', '.join(view['blown'])} [8]")
+        return out
+
+    def _master_lines(self, scenario: Any, state: JSON) -> list[str]:
+        """Game Control's master state in lines: each team's units on the map, spent and lost, its
+        supplies; objectives; blown bridges (``pbem status`` on the umpire's machine)."""
+        from pbem.systems.megagame.rules import turn_label
+
+        st = MegaState.model_validate(state)
+        out = [f"turn {st.turn}, {turn_label(scenario, st.turn)}" + (" (game over)" if st.over else "")]
+        for t in scenario.teams:
+            mine = [u for u in scenario.units if u.team == t.id]
+            on = [u for u in mine if st.units[u.id].hex is not None and not st.units[u.id].gone]
+            lost = [u for u in mine if st.units[u.id].gone]
+            steps = sum(st.units[u.id].steps for u in on)
+            out.append(f"{t.id:<9} {len(on)} units on the map ({steps} step{'s' if steps != 1 else ''} lost), "
+                       f"{len(lost)} lost, "
+                       f"{len(mine) - len(on) - len(lost)} to come; {st.supply.get(t.id, 0)} supply points")
+        out += [f"objective {o.name} ({o.hex}): {st.control.get(o.hex, o.held_by)}" for o in scenario.objectives]
+        if st.blown:
+            out.append(f"bridges blown: {', '.join(st.blown)} [8]")
+        out.append("(every unit: pbem render GAME_DIR --side " + str(scenario.umpire) + "; JSON: pbem status --json)")
         return out
 
     def describe_round(self, scenario: Any, state: Any, orders: Mapping[str, JSON],
