@@ -267,3 +267,31 @@ def test_p10_a_players_viewer_site_shows_only_its_own_view(finished: dict[str, P
     text = (out / "index.html").read_text(encoding="utf-8")
     assert "A sees:" in text and "B sees" not in text and "C sees" not in text
     assert "bids: " not in text and '\\"B\\": 7' not in text and '"B": 7' not in text
+
+
+def test_p10_a_publication_larger_than_a_move_is_ingested_and_a_move_that_large_is_not(finished: dict[str, Player],
+                                                                                     tmp_path: Path) -> None:
+    # a whole-operation megagame's publication comes near 1 MiB (every sealed order); a move file
+    # keeps its own limit
+    from pbem.engine.sealed import PUBLICATION_TYPE
+    from pbem.protocol.canonical import MAX_MOVE_BYTES
+    from pbem.protocol.dsse import envelope_bytes, parse_envelope, sign
+
+    gc, a = finished["GC"], finished["A"]
+    env = parse_envelope((gc.dir / "publication.json").read_bytes(), max_bytes=1 << 24, what="publication")
+    value = json.loads(env.body())
+    big = envelope_bytes(sign(canonical_bytes({**value, "note": " " * (MAX_MOVE_BYTES + 10)}),
+                              PUBLICATION_TYPE, [gc.private()]))
+    assert len(big) > MAX_MOVE_BYTES
+    copy = tmp_path / "a"
+    shutil.copytree(a.dir, copy)
+    (tmp_path / "publication.json").write_bytes(big)
+    res = pbem("ingest", copy, tmp_path / "publication.json", home=a.home)
+    assert "too large" not in res.err  # read and checked as a publication, whatever it says then
+    from pbem.protocol.dsse import MOVE_TYPE
+
+    fat = tmp_path / "move-0099-A.json"
+    fat.write_bytes(envelope_bytes(sign(canonical_bytes({"x": " " * (MAX_MOVE_BYTES + 10)}), MOVE_TYPE,
+                                        [a.private()])))
+    res = pbem("ingest", copy, fat, home=a.home)
+    assert res.code == 2 and "too large" in res.err

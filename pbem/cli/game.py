@@ -821,11 +821,11 @@ def ingest(game_dir: Path, files: tuple[Path, ...], receipt_key: str | None) -> 
 
     Everything is checked before anything is written: a bad file (or an attached turn that differs
     from ours) refuses the whole ingest, and the game directory is left as it was."""
-    from pbem.protocol.canonical import MAX_MOVE_BYTES
+    from pbem.engine.sealed import MAX_PUBLICATION_BYTES
 
     blobs: list[tuple[str, bytes]] = []
-    for path in files:
-        blobs.extend(_read_input(path, MAX_MOVE_BYTES))
+    for path in files:  # moves are held to their own limit when ingested; a publication may be larger
+        blobs.extend(_read_input(path, MAX_PUBLICATION_BYTES))
     from pbem.engine.play import ingest as play_ingest
 
     game, _local, seeds = _open_with_seeds(game_dir)

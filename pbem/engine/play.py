@@ -1002,7 +1002,12 @@ def ingest(game: Game, blobs: list[tuple[str, bytes]], seeds: dict[str, bytes]) 
     turns = [(n, r) for n, r in blobs if archive.is_turn_name(n)]
     inputs = [(n, r) for n, r in blobs
               if n not in (archive.GENESIS_NAME, SCENARIO_NAME) and not archive.is_turn_name(n)]
-    from pbem.engine.sealed import PUBLICATION_NAME, PUBLICATION_TYPE, parse_publication
+    from pbem.engine.sealed import (
+        MAX_PUBLICATION_BYTES,
+        PUBLICATION_NAME,
+        PUBLICATION_TYPE,
+        parse_publication,
+    )
     from pbem.protocol.dsse import RECEIPT_TYPE
 
     receipts: list[Message] = []
@@ -1011,7 +1016,10 @@ def ingest(game: Game, blobs: list[tuple[str, bytes]], seeds: dict[str, bytes]) 
     new_joins: list[Message] = []
     moves: list[tuple[str, bytes]] = []
     for name, raw in inputs:
-        env = parse_envelope(raw, max_bytes=MAX_MOVE_BYTES, what=name)
+        # a publication may be larger than a move; every other message keeps the move's limit
+        env = parse_envelope(raw, max_bytes=MAX_PUBLICATION_BYTES, what=name)
+        if env.payloadType != PUBLICATION_TYPE and len(raw) > MAX_MOVE_BYTES:
+            raise InputError(f"{name}: file too large ({len(raw)} bytes, limit {MAX_MOVE_BYTES})")
         if env.payloadType == GENESIS_TYPE:
             raise InputError(f"{name} is a genesis: a game directory already has one")
         if env.payloadType == JOIN_TYPE:

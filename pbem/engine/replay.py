@@ -414,14 +414,14 @@ class Game:
     def publication(self) -> dict[int, Any] | None:
         """The umpire's signed publication of every sealed order (``publication.json``), checked
         and parsed: commit step -> ``{"orders", "salt"}``; ``None`` when there is none yet."""
-        from pbem.engine.sealed import PUBLICATION_NAME, parse_publication
+        from pbem.engine.sealed import MAX_PUBLICATION_BYTES, PUBLICATION_NAME, parse_publication
 
         path = self.dir / PUBLICATION_NAME
         if not path.exists():
             return None
         assert self.umpire is not None
         try:
-            return parse_publication(read_file(path, 1 << 24), self.id, self.public_key(self.umpire),
+            return parse_publication(read_file(path, MAX_PUBLICATION_BYTES), self.id, self.public_key(self.umpire),
                                      self.body.sides[self.umpire].fingerprint)
         except PbemError as exc:
             raise Bad(PUBLICATION_NAME, str(exc)) from None

@@ -230,6 +230,9 @@ class Round:
 
 
 PUBLICATION_NAME = "publication.json"
+MAX_PUBLICATION_BYTES = 1 << 24
+"""Largest publication pbem reads: every sealed order and ruling of a game (a whole-operation
+megagame comes near 1 MiB, the limit of one move)."""
 PUBLICATION_DS = "pbem/publication/v1"
 PUBLICATION_TYPE = "application/vnd.pbem.publication+json; version=1"
 
@@ -250,10 +253,10 @@ def parse_publication(raw: bytes, game: str, umpire_key: Any, fingerprint: str) 
     from pbem.protocol.canonical import canonical_bytes, loads_strict
     from pbem.protocol.dsse import parse_envelope, verify
 
-    env = parse_envelope(raw, max_bytes=1 << 24, what=PUBLICATION_NAME)
+    env = parse_envelope(raw, max_bytes=MAX_PUBLICATION_BYTES, what=PUBLICATION_NAME)
     verify(env, PUBLICATION_TYPE, {fingerprint: umpire_key})
     body = env.body()
-    value = loads_strict(body, max_bytes=1 << 24, what=PUBLICATION_NAME)
+    value = loads_strict(body, max_bytes=MAX_PUBLICATION_BYTES, what=PUBLICATION_NAME)
     if canonical_bytes(value) != body:
         raise InputError("the publication is not canonical JSON")
     if not isinstance(value, dict) or value.get("ds") != PUBLICATION_DS or value.get("game") != game \
