@@ -325,6 +325,11 @@ class MegaScenario(_Data):
     weather: list[TurnWeather] = Field(default_factory=list, description="none listed: good flying every turn")
     victory: str = Field("", description="how the game is won (the rules leave it to the scenario)")
 
+    @cached_property
+    def unit(self) -> dict[str, UnitDef]:
+        """Units by id (built once per scenario object)."""
+        return {u.id: u for u in self.units}
+
 
 # -- the umpire's master state ------------------------------------------------------------------
 

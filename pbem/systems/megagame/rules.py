@@ -254,10 +254,7 @@ def status_of(scenario: MegaScenario, state: MegaState, uid: str) -> int:
 
 
 def _unit(scenario: MegaScenario, uid: str) -> UnitDef:
-    for u in scenario.units:
-        if u.id == uid:
-            return u
-    raise KeyError(uid)
+    return scenario.unit[uid]
 
 
 def team_side(scenario: MegaScenario, team: str) -> Literal["allied", "german"]:
@@ -347,7 +344,7 @@ class _Board:
 
     def enemies_near(self, h: Hex, side: str, within: int) -> list[_Unit]:
         out: list[_Unit] = []
-        for g in _within(h, within):
+        for g in h.within(within):
             out += [u for u in self.where.get(g, ()) if u.side != side]
         return sorted(out, key=lambda u: u.d.id)
 
@@ -363,16 +360,6 @@ class _Board:
             return False
         self.supply[team] -= points
         return True
-
-
-def _within(h: Hex, km: int) -> list[Hex]:
-    """``h`` and every hex at most ``km`` from it."""
-    seen = {h}
-    ring = [h]
-    for _ in range(km):
-        ring = [n for x in ring for n in x.neighbours() if n not in seen]
-        seen.update(ring)
-    return list(seen)
 
 
 AnyState = MegaState | TeamView
@@ -946,7 +933,7 @@ def _resupply(board: _Board, team: str, side: str, at: Hex, squadrons: int, dice
     dropped = squadrons * RESUPPLY_POINTS_PER_SQUADRON
     die = dice.d6(f"12 air resupply {at} {team}")
     landed = air_resupply(dropped, die, tuple(factors))
-    collected = landed > 0 and any(u.d.team == team for g in _within(at, HQ_REACH_KM)
+    collected = landed > 0 and any(u.d.team == team for g in at.within(HQ_REACH_KM)
                                    for u in board.where.get(g, ()))
     if collected:
         board.supply[team] = board.supply.get(team, 0) + landed
