@@ -42,9 +42,9 @@ def start(root: Path) -> dict[str, Player]:
         shutil.copyfile(players[s].pub, pub)
         args += ["--player", f"{s}={pub}"]
     ok(gc.run(*args))
-    for s in TEAMS:
-        shutil.copytree(gc.dir, players[s].dir)
-        ok(players[s].run("join", players[s].dir, "--key", players[s].name, "--nonce", NONCES[s]))
+    for s in TEAMS:  # each team joins from its invitation, which carries its copy of the scenario
+        ok(players[s].run("join", players[s].dir, "--key", players[s].name, "--nonce", NONCES[s],
+                          "--invitation", gc.dir / f"mail-invite-{s}.eml"))
     for s in TEAMS:
         for t in players:
             if t != s:
@@ -122,6 +122,55 @@ def test_10_a_team_hears_its_own_units_in_words_and_nothing_of_the_enemy_out_of_
         assert h not in text, h
 
 
+def _unit_words(data: dict[str, Any], side: str) -> set[str]:
+    """Ids and names of one side's units in scenario data (what would tell them apart)."""
+    sides = {t["id"]: t["side"] for t in data["teams"]}
+    return {w for u in data["units"] if sides[u["team"]] == side for w in (u["id"], u["name"])}
+
+
+def test_2_10_the_set_up_is_secret_each_team_holds_only_its_sides_forces(played: dict[str, Player]) -> None:
+    # Game Control holds the whole scenario; each team's invitation carried its own copy: its
+    # side's units and no German (or British) unit, position or arrival of the other side.
+    whole = json.loads((played["GC"].dir / "scenario.json").read_text(encoding="utf-8"))
+    assert "pbem_salt" in whole
+    for s in TEAMS:
+        p = played[s]
+        copy = json.loads((p.dir / "scenario.json").read_text(encoding="utf-8"))
+        side = next(t["side"] for t in copy["teams"] if t["id"] == s)
+        other = "german" if side == "allied" else "allied"
+        assert copy["copy_for"] == s and "pbem_salt" not in copy
+        assert _unit_words(copy, side) == _unit_words(whole, side)
+        enemy_ids = {u["id"] for u in whole["units"]} - {u["id"] for u in copy["units"]}
+        assert {u["id"] for u in whole["units"] if u["team"] not in
+                {t["id"] for t in whole["teams"] if t["side"] == side}} == enemy_ids
+        # what the copy keeps of the enemy: anonymous forces in sight at the start, no identity
+        for u in copy["units"]:
+            if u["id"] not in {v["id"] for v in whole["units"]}:
+                assert u["formation"] == "unknown" and u["name"] == "enemy force"
+        text = "\n".join(q.read_text(encoding="utf-8", errors="replace")
+                         for root in (p.dir, p.home) for q in sorted(root.rglob("*")) if q.is_file())
+        words = sorted(w for w in _unit_words(whole, other) if len(w) >= 4)
+        assert words and not [w for w in words if w in text], s
+        hidden = {u["hex"] for u in whole["units"] if u["id"] in enemy_ids}
+        seen = {u["hex"] for u in copy["units"] if u["id"].startswith("enemy-")}
+        assert hidden - seen and not (hidden - seen) & {u["hex"] for u in copy["units"]}
+
+
+def test_p10_a_team_that_edits_its_copy_of_the_scenario_is_refused(played: dict[str, Player],
+                                                                     tmp_path: Path) -> None:
+    p = played["SS9"]
+    forged = tmp_path / "forged"
+    shutil.copytree(p.dir, forged, ignore=shutil.ignore_patterns("publication.json"))
+    data = json.loads((forged / "scenario.json").read_text(encoding="utf-8"))
+    data["supply"] = {k: v + 5 for k, v in data["supply"].items()}
+    from pbem.protocol.canonical import canonical_bytes
+
+    (forged / "scenario.json").write_bytes(canonical_bytes(data) + b"\n")
+    res = pbem("verify", forged, home=tmp_path / "stranger")
+    assert res.code == 1 and "scenario.json" in res.err and "nor a side's copy the genesis names" in res.err, \
+        res.err
+
+
 def test_10_no_status_number_in_a_teams_view(played: dict[str, Player]) -> None:
     for views in played["AB1"].views:  # type: ignore[attr-defined]
         for team, view in views.items():
@@ -146,6 +195,21 @@ def test_the_game_ends_and_everyone_verifies_after_publication(played: dict[str,
         assert "every sealed order opened" in res.out
     res = pbem("verify", played["SS9"].dir, home=tmp_path / "stranger")
     assert res.code == 0, res.err
+    # the publication carries the whole scenario the genesis committed to; one that moves a
+    # British battalion of the set-up is caught, though Game Control signed it [P10]
+    forged = tmp_path / "moved"
+    shutil.copytree(played["AB1"].dir, forged)
+    from pbem.engine.sealed import PUBLICATION_TYPE
+    from pbem.protocol.canonical import canonical_bytes
+    from pbem.protocol.dsse import envelope_bytes, parse_envelope, sign
+    env = parse_envelope((forged / "publication.json").read_bytes(), max_bytes=1 << 24, what="publication")
+    value = json.loads(env.body())
+    para = next(u for u in value["scenario"]["units"] if u["id"] == "2Para")
+    para["hex"] = "0101" if para["hex"] != "0101" else "0102"
+    signed = envelope_bytes(sign(canonical_bytes(value), PUBLICATION_TYPE, [gc.private()]))
+    (forged / "publication.json").write_bytes(signed)
+    res = pbem("verify", forged, home=tmp_path / "stranger")
+    assert res.code == 1 and "whole scenario the genesis commits to" in res.err, res.err
 
 
 def test_p8_a_publication_that_changes_a_teams_committed_orders_is_caught(played: dict[str, Player],

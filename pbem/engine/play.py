@@ -115,10 +115,24 @@ def new_game(scenario: str, game_dir: Path, players: dict[str, str], options: di
         if shared:
             raise InputError(f"--player {umpire}: the umpire's key also plays {', '.join(shared)}; an "
                              "umpire sees every side's orders, so it needs a key no player holds")
+    scenario_ref: dict[str, Any] = {"id": str(data.get("id", scenario)), "sha256": digest}
+    copies = {side: copy for side in sides if side != umpire
+              and (copy := ruleset.scenario_copy(model, data, side)) is not None}
+    if copies:  # a secret set-up: each side holds its copy, the umpire the whole (salted)
+        from pbem.engine.scenarios import SALT_KEY, scenario_salt
+
+        if umpire is None or umpire not in seeds:
+            raise InputError("this scenario's set-up is secret: Game Control creates the game, with its "
+                             f"key played here (--player {umpire}=YOUR_KEY)")
+        state0 = ruleset.dump_state(model, ruleset.initial_state(model, opts))
+        data = {**data, SALT_KEY: scenario_salt(seeds[umpire], game_id)}
+        scenario_ref = {**scenario_ref, "sha256": content_hash(data),
+                        "copies": {side: content_hash(copy) for side, copy in sorted(copies.items())},
+                        "state": sha256_hex(canonical_bytes(state0))}
     body: dict[str, Any] = {
         "ds": archive.GENESIS_DS,
         "game": game_id,
-        "scenario": {"id": str(data.get("id", scenario)), "sha256": digest},
+        "scenario": scenario_ref,
         "rules": ruleset.rules_id,
         "options": opts,
         "chain_length": chain_length,
@@ -703,7 +717,10 @@ def publish(game: Game, key_name: str) -> Path:
         value = open_sealed(msg.body.orders["umpire"], key, game=game.id, step=step, sender=msg.body.side,
                             to=game.umpire, what="sealed orders")
         opened[step] = (value["orders"], bytes.fromhex(value["salt"]))
-    body = canonical_bytes(publication_body(game.id, opened))
+    whole = game.scenario_data if game.body.scenario.copies is not None else None
+    if whole is not None and game.copy_of is not None:
+        raise InputError("this directory holds a team's copy of the scenario, not Game Control's whole one")
+    body = canonical_bytes(publication_body(game.id, opened, whole))
     path = game.path(PUBLICATION_NAME)
     env = envelope_bytes(sign(body, PUBLICATION_TYPE, [private_key(key_name)]))
     if path.exists():
@@ -1002,11 +1019,12 @@ def ingest(game: Game, blobs: list[tuple[str, bytes]], seeds: dict[str, bytes]) 
     turns = [(n, r) for n, r in blobs if archive.is_turn_name(n)]
     inputs = [(n, r) for n, r in blobs
               if n not in (archive.GENESIS_NAME, SCENARIO_NAME) and not archive.is_turn_name(n)]
+    from pbem.engine.scenarios import content_hash
     from pbem.engine.sealed import (
         MAX_PUBLICATION_BYTES,
         PUBLICATION_NAME,
         PUBLICATION_TYPE,
-        parse_publication,
+        parse_publication_full,
     )
     from pbem.protocol.dsse import RECEIPT_TYPE
 
@@ -1031,7 +1049,11 @@ def ingest(game: Game, blobs: list[tuple[str, bytes]], seeds: dict[str, bytes]) 
         elif env.payloadType == RECEIPT_TYPE:
             receipts.append(archive.parse_receipt(raw, name))
         elif env.payloadType == PUBLICATION_TYPE and game.umpire is not None:
-            parse_publication(raw, game.id, game.public_key(game.umpire), game.body.sides[game.umpire].fingerprint)
+            _, whole = parse_publication_full(raw, game.id, game.public_key(game.umpire),
+                                              game.body.sides[game.umpire].fingerprint)
+            if game.body.scenario.copies is not None and (whole is None or content_hash(whole) != game.body.scenario.sha256):
+                raise InputError(f"{name}: does not hold the whole scenario this game's genesis commits to "
+                                 "(its set-up was secret) [P10]")
             publications.append(raw)
         else:
             raise InputError(f"{name}: not a pbem move or join (payload type {env.payloadType[:60]!r})")

@@ -314,6 +314,9 @@ class Game:
         self.hidden = False
         """Hidden information: turn files hold only the hash of the state; each side reads its
         own view in the umpire's reports (:meth:`Replay.view`)."""
+        self.copy_of: str | None = None
+        """A secret set-up: the side whose copy of the scenario this directory holds (``None``:
+        the whole scenario, Game Control's or published)."""
         self.redraw = False
         """Set by ``pbem verify --redraw``: derived-file checkers redraw instead of comparing hashes."""
 
@@ -348,21 +351,33 @@ class Game:
         from pbem.engine.scenarios import (
             MAX_SCENARIO_BYTES,
             content_hash,
+            copy_digest,
             load_data,
             load_game_copy,
+            without_salt,
         )
         from pbem.protocol.fsutil import read_regular
 
+        ref = self.body.scenario
         path = self.dir / SCENARIO_NAME
         if path.exists() or path.is_symlink():
             # What another player sent: size-limited, and its hash compared with the signed
-            # genesis before a byte of it is parsed.
+            # genesis before a byte of it is parsed. A side's copy of a secret set-up is believed
+            # when its hash is the one the genesis names for a side.
             try:
-                raw = read_regular(path, MAX_SCENARIO_BYTES, what=SCENARIO_NAME, follow_symlinks=False)
-                data = load_game_copy(raw, self.body.scenario.sha256)
+                raw = read_regular(path, MAX_SCENARIO_BYTES, what=path.name, follow_symlinks=False)
+                digest = ref.sha256
+                if ref.copies is not None and path.name == SCENARIO_NAME:
+                    got = copy_digest(raw)
+                    owners = sorted(s for s, h in ref.copies.items() if h == got)
+                    if owners:
+                        digest, self.copy_of = got, owners[0]
+                    elif got != digest:
+                        raise InputError(f"content hash {got[:16]}… is neither the whole scenario nor a "
+                                         "side's copy the genesis names: the file was changed [secret set-up]")
+                data = load_game_copy(raw, digest)
             except InputError as exc:
-                raise Bad(SCENARIO_NAME, _strip(str(exc), SCENARIO_NAME)) from None
-            digest = self.body.scenario.sha256
+                raise Bad(path.name, _strip(str(exc), path.name)) from None
         else:
             try:
                 data = load_data(self.body.scenario.id)
@@ -374,8 +389,11 @@ class Game:
                     f"bundled scenario {self.body.scenario.id}",
                     f"content hash {digest[:16]}… differs from the genesis ({self.body.scenario.sha256[:16]}…)",
                 )
+        if self.copy_of is not None and (self.dir / "publication.json").exists():  # sealed.PUBLICATION_NAME
+            # after the game: the whole scenario the umpire published, as the genesis committed to it
+            data, digest, self.copy_of = self._published_scenario(), ref.sha256, None
         self.scenario_data = data
-        self.ruleset, self.scenario = load_scenario(data, digest)
+        self.ruleset, self.scenario = load_scenario(without_salt(data), digest)
         if self.body.rules != self.ruleset.rules_id:
             raise InputError(
                 f"this game is adjudicated with {self.body.rules} rules (genesis) but this pbem "
@@ -393,6 +411,29 @@ class Game:
             shared = [s for s in self.sides if s != self.umpire and self.body.sides[s].fingerprint == fp]
             if shared:
                 raise Bad(archive.GENESIS_NAME, f"the umpire {self.umpire} shares its key with {', '.join(shared)}")
+
+    def _published_scenario(self) -> dict[str, Any]:
+        """The whole scenario of a secret set-up from the umpire's publication, signed by the
+        umpire and hashing to the genesis's commitment."""
+        from pbem.engine.scenarios import content_hash
+        from pbem.engine.sealed import (
+            MAX_PUBLICATION_BYTES,
+            PUBLICATION_NAME,
+            parse_publication_full,
+        )
+
+        umpire = next((s for s, e in self.body.sides.items() if s not in (self.body.scenario.copies or {})), None)
+        if umpire is None:
+            raise Bad(archive.GENESIS_NAME, "a secret set-up needs a side without a copy: the umpire")
+        try:
+            _, data = parse_publication_full(read_file(self.dir / PUBLICATION_NAME, MAX_PUBLICATION_BYTES), self.id,
+                                             self.public_key(umpire), self.body.sides[umpire].fingerprint)
+        except PbemError as exc:
+            raise Bad(PUBLICATION_NAME, str(exc)) from None
+        if data is None or content_hash(data) != self.body.scenario.sha256:
+            raise Bad(PUBLICATION_NAME, "does not hold the whole scenario the genesis commits to (this game's "
+                      "set-up was secret) [P10]")
+        return data
 
     # derived values ---------------------------------------------------------------------------
 
@@ -425,6 +466,23 @@ class Game:
                                      self.body.sides[self.umpire].fingerprint)
         except PbemError as exc:
             raise Bad(PUBLICATION_NAME, str(exc)) from None
+
+    def scenario_file_for(self, side: str) -> bytes:
+        """The ``scenario.json`` an invitation carries to ``side``: its copy when the set-up is
+        secret (built from the whole scenario, which only the umpire holds), else this one."""
+        from pbem.engine.scenarios import without_salt
+        from pbem.protocol.canonical import canonical_bytes
+
+        copies = self.body.scenario.copies
+        if copies is None or side not in copies:
+            return (self.dir / SCENARIO_NAME).read_bytes()
+        if self.copy_of is not None:
+            raise InputError(f"only Game Control holds the whole scenario: {side}'s copy is made there")
+        copy = self.ruleset.scenario_copy(self.scenario, without_salt(self.scenario_data), side)
+        raw = canonical_bytes(copy) + b"\n"
+        if sha256_hex(raw[:-1]) != copies[side]:
+            raise Bad(archive.GENESIS_NAME, f"names another copy of the scenario for {side} than the rules make")
+        return raw
 
     def x25519(self, side: str) -> Any:
         """``side``'s published X25519 public key (genesis entry or join), for sealing to it."""
@@ -757,7 +815,35 @@ class Replay:
         self._chains[0] = {s: (0, self.chain_last[s].hex(), 0) for s in g.sides}
         state = g.ruleset.initial_state(g.scenario, g.body.options)
         joins = {s: m.body_hash for s, m in sorted(g.joins.items())}
-        self._record(0, None, g.genesis.body_hash, state, [], None, [], [], joins=joins)
+        told = self._secret_setup(state)
+        self._record(0, None, g.genesis.body_hash, state, [], None, [], [], joins=joins, told=told)
+
+    def _secret_setup(self, state: Any) -> tuple[str, list[Decision], Any] | None:
+        """A secret set-up (the genesis names a copy of the scenario per side): on a side's machine,
+        turn 0 takes the initial state's hash from the genesis (``told``) and keeps the state of
+        its copy for its own view; on a machine with the whole scenario, check that every copy is
+        the rules' copy for its side and that the genesis names the initial state's true hash."""
+        from pbem.engine.scenarios import content_hash, without_salt
+        from pbem.protocol.canonical import canonical_bytes
+
+        g = self.game
+        ref = g.body.scenario
+        if ref.copies is None or ref.state is None:
+            return None
+        pending = g.ruleset.pending(g.scenario, state)
+        if g.copy_of is not None:
+            return ref.state, pending, None
+        for side in g.sides:
+            copy = g.ruleset.scenario_copy(g.scenario, without_salt(g.scenario_data), side)
+            if (copy is None and side in ref.copies) or (copy is not None and ref.copies.get(side) != content_hash(copy)):
+                raise self._bad(archive.GENESIS_NAME, f"the copy of the scenario it names for {side} is not the "
+                                "rules' copy of the whole scenario for that side [secret set-up]")
+        if sha256_hex(canonical_bytes(g.ruleset.dump_state(g.scenario, state))) != ref.state:
+            raise self._bad(archive.GENESIS_NAME, "the initial state it commits to is not the whole scenario's "
+                            "[secret set-up]")
+        if g.ruleset.outcome(g.scenario, state) is not None:
+            raise self._bad(archive.GENESIS_NAME, "ruleset error: a secret set-up starts without an outcome")
+        return None
 
     def _record(
         self,
@@ -843,10 +929,10 @@ class Replay:
 
         if told is not None:
             state_hash, outcome = told[0], told[2]
-        elif state is not None:
+        elif state is not None and self.game.copy_of is None:
             state_hash = sha256_hex(canonical_bytes(turn["state"]))
             outcome = turn["outcome"]
-        else:  # a round's progress: the state is the previous turn's
+        else:  # a round's progress: the state is the previous turn's (a copy's state is its own)
             state_hash = self.records[-1].turn["state"]["hidden"]
             outcome = None
         return {**turn, "rolls": [], "events": [], "state": {"hidden": state_hash}, "score": {},

@@ -286,6 +286,17 @@ class Ruleset(ABC, Generic[ScenarioT, StateT, OrdersT]):
 
         return Presenter(self)
 
+    def scenario_copy(self, scenario: ScenarioT, data: JSON, side: str) -> JSON | None:
+        """A secret set-up (hidden information): the scenario data ``side`` may hold -- a valid
+        scenario of this system with only what that side knows at the start (its own forces, what
+        it can see of the enemy) -- or ``None`` when every side holds the whole scenario (the
+        default). Game Control keeps the whole one; the genesis commits to it and to every copy,
+        and to the hash of the initial state, which a side cannot compute from its copy. A system
+        that returns copies must make the first pending decisions and the outcome (none) of the
+        initial state independent of what a copy leaves out, and ``view`` of the initial state of
+        a copy equal to ``view`` of the whole one for that side; the engine checks the first two."""
+        return None
+
     def view(self, scenario: ScenarioT, state: JSON, side: str | None) -> JSON:
         """What ``side`` may see of a dumped state (``None``: the umpire). Open-information systems
         return the whole state."""

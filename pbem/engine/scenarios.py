@@ -144,3 +144,29 @@ def content_hash(data: dict[str, Any]) -> str:
     from pbem.protocol.canonical import canonical_bytes
 
     return hashlib.sha256(canonical_bytes(data)).hexdigest()
+
+
+SALT_KEY = "pbem_salt"
+"""In the umpire's whole copy of a scenario with a secret set-up: 32 bytes (hex) that make its
+hash in the genesis a commitment nobody can test guesses of the set-up against."""
+SALT_DS = "pbem/scenario-salt/v1"
+
+
+def scenario_salt(seed: bytes, game: str) -> str:
+    """The salt of a secret set-up, from the umpire's chain seed: as secret as the seed, and the
+    same every time the umpire's pbem computes it."""
+    import hmac
+
+    from pbem.protocol.canonical import canonical_bytes
+
+    return hmac.new(seed, canonical_bytes({"ds": SALT_DS, "game": game}), hashlib.sha256).hexdigest()
+
+
+def without_salt(data: dict[str, Any]) -> dict[str, Any]:
+    """The scenario data the rules read (the umpire's copy without its salt)."""
+    return {k: v for k, v in data.items() if k != SALT_KEY} if SALT_KEY in data else data
+
+
+def copy_digest(raw: bytes) -> str:
+    """The hash of a game directory's ``scenario.json`` as :func:`load_game_copy` compares it."""
+    return hashlib.sha256(raw[:-1] if raw.endswith(b"\n") else raw).hexdigest()

@@ -237,16 +237,27 @@ PUBLICATION_DS = "pbem/publication/v1"
 PUBLICATION_TYPE = "application/vnd.pbem.publication+json; version=1"
 
 
-def publication_body(game: str, opened: dict[int, tuple[Any, bytes]]) -> dict[str, Any]:
+def publication_body(game: str, opened: dict[int, tuple[Any, bytes]],
+                     scenario: dict[str, Any] | None = None) -> dict[str, Any]:
     """The umpire's publication after a game with hidden information: every sealed order with its
     salt, by the step of its commitment, so that anyone can check every commitment, recompute
-    every state and compare it with the hash each turn file holds (P10)."""
-    return {"ds": PUBLICATION_DS, "game": game,
+    every state and compare it with the hash each turn file holds (P10); with a secret set-up, the
+    whole scenario (salted) the genesis committed to."""
+    body = {"ds": PUBLICATION_DS, "game": game,
             "orders": {str(step): {"orders": o, "salt": salt.hex()} for step, (o, salt) in sorted(opened.items())}}
+    if scenario is not None:
+        body["scenario"] = scenario
+    return body
 
 
 def parse_publication(raw: bytes, game: str, umpire_key: Any, fingerprint: str) -> dict[int, tuple[Any, bytes]]:
     """Check the umpire's signature and the form of a publication; commit step -> (orders, salt)."""
+    return parse_publication_full(raw, game, umpire_key, fingerprint)[0]
+
+
+def parse_publication_full(raw: bytes, game: str, umpire_key: Any,
+                           fingerprint: str) -> tuple[dict[int, tuple[Any, bytes]], dict[str, Any] | None]:
+    """:func:`parse_publication`, and the whole scenario it carries (a secret set-up) or ``None``."""
     import json
 
     from pbem.errors import InputError
@@ -260,7 +271,8 @@ def parse_publication(raw: bytes, game: str, umpire_key: Any, fingerprint: str) 
     if canonical_bytes(value) != body:
         raise InputError("the publication is not canonical JSON")
     if not isinstance(value, dict) or value.get("ds") != PUBLICATION_DS or value.get("game") != game \
-            or not isinstance(value.get("orders"), dict):
+            or not isinstance(value.get("orders"), dict) or not set(value) <= {"ds", "game", "orders", "scenario"} \
+            or not isinstance(value.get("scenario", {}), dict):
         raise InputError(f"not a publication of game {game}: {json.dumps(value)[:80]}")
     out: dict[int, tuple[Any, bytes]] = {}
     for step, entry in value["orders"].items():
@@ -268,4 +280,4 @@ def parse_publication(raw: bytes, game: str, umpire_key: Any, fingerprint: str) 
         if not step.isdigit() or opened is None:
             raise InputError(f"publication entry {step[:12]!r} is malformed")
         out[int(step)] = opened
-    return out
+    return out, value.get("scenario")

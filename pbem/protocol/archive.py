@@ -81,6 +81,21 @@ class _Body(BaseModel):
 class ScenarioRef(_Body):
     id: str
     sha256: Hash = Field(description="pbem.engine.scenarios.content_hash of the merged scenario data")
+    copies: dict[Side, Hash] | None = Field(
+        None, description="A secret set-up (hidden information): content_hash of the copy of the "
+        "scenario each side holds (Ruleset.scenario_copy); the whole scenario, salted, stays with the "
+        "umpire until it publishes it as scenario-full.json",
+    )
+    state: Hash | None = Field(
+        None, description="With copies: SHA-256 of the canonical JSON of the initial state, which "
+        "no side can compute from its copy (turn 0 holds it)",
+    )
+
+    @model_validator(mode="after")
+    def _copies_with_state(self) -> ScenarioRef:
+        if (self.copies is None) != (self.state is None):
+            raise ValueError("a scenario with copies per side commits to the initial state, and only then")
+        return self
 
 
 class SideEntry(_Body):

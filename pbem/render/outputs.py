@@ -263,7 +263,7 @@ def invitation_email(game: Any, side: str, *, template_dir: Path | None = None) 
         lines.append(f"{side_name(sc, s)} ({s}) plays with key {entry.fingerprint}")
     attachments = [
         ("genesis.json", game.genesis.raw, "application/json"),
-        (SCENARIO_NAME, (game.dir / SCENARIO_NAME).read_bytes(), "application/json"),
+        (SCENARIO_NAME, game.scenario_file_for(side), "application/json"),
     ]
     return draft_email(
         game_id=game.id, scenario=sc, step=0, sender_side=sender, recipient_side=side,

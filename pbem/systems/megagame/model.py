@@ -324,6 +324,8 @@ class MegaScenario(_Data):
     trains: dict[str, int] = Field(default_factory=dict, description="unit points each side may put on trains a turn [6]")
     weather: list[TurnWeather] = Field(default_factory=list, description="none listed: good flying every turn")
     victory: str = Field("", description="how the game is won (the rules leave it to the scenario)")
+    copy_for: str = Field("", description="a team's copy of the scenario (the set-up is secret): only "
+                          "its side's forces and the enemy it sees at the start (pbem.systems.megagame.setup)")
 
     @cached_property
     def unit(self) -> dict[str, UnitDef]:

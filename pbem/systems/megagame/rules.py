@@ -478,6 +478,15 @@ class MegagameRules(Ruleset[MegaScenario, AnyState, OrderSheet]):
         return (f"{scenario.id}: {len(scenario.units)} units, {scenario.turns} half-day turns from "
                 f"{turn_label(scenario, 1)}; teams {teams}; Game Control {scenario.umpire}")
 
+    def scenario_copy(self, scenario: MegaScenario, data: JSON, side: str) -> JSON | None:
+        """The set-up is secret [2, 10]: a team holds only its side's forces and the enemy it sees
+        at the start (:mod:`pbem.systems.megagame.setup`); Game Control the whole scenario."""
+        from pbem.systems.megagame.setup import team_copy
+
+        if side == scenario.umpire or scenario.copy_for:
+            return None
+        return team_copy(scenario, data, side)
+
     def sides(self, scenario: MegaScenario) -> list[str]:
         return [t.id for t in scenario.teams] + [scenario.umpire]
 
