@@ -838,6 +838,11 @@ class Replay:
             if (copy is None and side in ref.copies) or (copy is not None and ref.copies.get(side) != content_hash(copy)):
                 raise self._bad(archive.GENESIS_NAME, f"the copy of the scenario it names for {side} is not the "
                                 "rules' copy of the whole scenario for that side [secret set-up]")
+            if copy is not None:
+                _, model = load_scenario(copy, ref.copies[side])
+                if g.ruleset.pending(model, g.ruleset.initial_state(model, g.body.options)) != pending:
+                    raise self._bad(archive.GENESIS_NAME, f"ruleset error: {side}'s copy of the scenario starts "
+                                    "with other pending decisions than the whole [secret set-up]")
         if sha256_hex(canonical_bytes(g.ruleset.dump_state(g.scenario, state))) != ref.state:
             raise self._bad(archive.GENESIS_NAME, "the initial state it commits to is not the whole scenario's "
                             "[secret set-up]")
