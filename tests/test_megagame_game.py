@@ -187,9 +187,15 @@ def test_the_game_ends_and_everyone_verifies_after_publication(played: dict[str,
     gc = played["GC"]
     status = json.loads(ok(gc.run("status", gc.dir, "--json")).out)
     assert status.get("outcome"), status
-    ok(gc.run("publish", gc.dir, "--key", "control"))
-    for s in TEAMS:
-        ok(gc.send(played[s], ["publication.json"]))
+    res = ok(gc.run("publish", gc.dir, "--key", "control"))
+    assert "send mail-publication.eml to every player" in res.err
+    mail = (gc.dir / "mail-publication.eml").read_bytes()
+    assert b"X-Pbem-To-Side: ALL" in mail and b"publication.json" in mail
+    for s in TEAMS:  # the publication travels by email, as every other message
+        inbox = played[s].work / "mail"
+        inbox.mkdir(exist_ok=True)
+        (inbox / "mail-publication.eml").write_bytes(mail)
+        assert "the umpire's publication" in ok(played[s].ingest(inbox / "mail-publication.eml")).err
         res = played[s].run("verify", played[s].dir)
         assert res.code == 0, res.err
         assert "every sealed order opened" in res.out

@@ -457,9 +457,16 @@ def publish(game_dir: Path, key_name: str) -> None:
     """
     from pbem.engine.play import publish as play_publish
     from pbem.engine.replay import open_checked
+    from pbem.render.outputs import write_publication_mail
 
-    echo(str(play_publish(open_checked(game_dir), key_name)))
-    echo("send publication.json to every player; they run 'pbem ingest GAME_DIR publication.json', "
+    game = open_checked(game_dir)
+    path = play_publish(game, key_name)
+    echo(str(path))
+    mails = write_publication_mail(game, path.read_bytes())
+    for mail in mails:
+        echo(str(mail))
+    what = mails[0].name if mails else "publication.json"
+    echo(f"send {what} to every player; they run 'pbem ingest GAME_DIR {what}', "
          "and 'pbem verify GAME_DIR' then checks every ruling, state and report", err=True)
 
 

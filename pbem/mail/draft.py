@@ -47,13 +47,15 @@ MAX_ATTACHMENT_BYTES: dict[str, int] = {
     "genesis": 256 * 1024,
     "turn": 8 * 1024 * 1024,
     "scenario": 4 * 1024 * 1024,
+    "publication": 16 * 1024 * 1024,
 }
 """Largest accepted attachment of each kind (the same limits the archive reader applies)."""
 
 ARCHIVE_NAME_RE = re.compile(
     r"^(?:(?P<move>move-\d{4}-[A-Za-z0-9_]{1,16}\.json)|(?P<turn>turn-\d{4}\.json)"
     r"|(?P<join>join-[A-Za-z0-9_]{1,16}\.json)|(?P<genesis>genesis\.json)"
-    r"|(?P<scenario>scenario\.json)|(?P<receipt>receipt-\d{4}-[A-Za-z0-9_]{1,16}\.json))$"
+    r"|(?P<scenario>scenario\.json)|(?P<receipt>receipt-\d{4}-[A-Za-z0-9_]{1,16}\.json)"
+    r"|(?P<publication>publication\.json))$"
 )
 """Attachment names :func:`extract_attachments` takes; every other attachment is ignored."""
 
@@ -308,5 +310,5 @@ def extract_attachments(eml: bytes | bytearray | Path | str) -> list[tuple[str, 
         order.append(filename)
     if not order:
         raise InputError(f"{what}: no pbem file attached (expected move-NNNN-SIDE.json, "
-                         "turn-NNNN.json, join-SIDE.json or genesis.json)")
+                         "turn-NNNN.json, join-SIDE.json, genesis.json or publication.json)")
     return [(n, found[n]) for n in order]

@@ -278,6 +278,44 @@ def invitation_email(game: Any, side: str, *, template_dir: Path | None = None) 
     )
 
 
+def publication_email(game: Any, raw: bytes, *, template_dir: Path | None = None) -> bytes:
+    """The umpire's email to every side after a game with hidden information: the publication
+    (every sealed order and ruling, and a secret set-up's whole scenario) attached, and how to check
+    every adjudication with it [P10]."""
+    from pbem.engine.sealed import PUBLICATION_NAME
+    from pbem.mail.draft import draft_email
+
+    sc = game.scenario
+    presenter = game.ruleset.presenter()
+    umpire = str(game.umpire)
+    others = [s for s in game.sides if s != umpire]
+    lines = [f"The game is over. {presenter.side_name(sc, umpire)} publishes every sealed order sheet and "
+             "ruling of the game" + (", and the whole scenario with its set-up" if game.body.scenario.copies
+                                      else "") + ", signed.",
+             "With it your pbem opens every commitment, recomputes every state, roll and report from the "
+             "start, and names the first that differs from what you were told."]
+    return draft_email(
+        game_id=game.id, scenario=sc, step=max(game.moves) if game.moves else 0, sender_side=umpire,
+        recipient_side="ALL", recipient_name="every side", narrative=lines,
+        next_action=("ingest this email (pbem ingest GAME_DIR this.eml), then run pbem verify GAME_DIR: "
+                     "it checks every adjudication of the game"),
+        attachments=[(PUBLICATION_NAME, raw, "application/json")], template_dir=template_dir,
+        sender_address=_address(game, umpire),
+        recipient_address=", ".join(a for s in others if (a := _address(game, s))) or None,
+        subject=f"[pbem] {sc.id} {game.id[:8]}: the publication (every order, checkable)",
+    )
+
+
+def write_publication_mail(game: Any, raw: bytes) -> list[Path]:
+    """``mail-publication.eml`` (after ``pbem publish``), when the system drafts emails."""
+    from pbem.protocol.fsutil import write_new
+
+    if not game.ruleset.presenter().writes_mail:
+        return []
+    path = game.dir / "mail-publication.eml"
+    return [path] if write_new(path, publication_email(game, raw)) else []
+
+
 def reminder_email(game: Any, sender: str, recipient: str, clock_text: str, waiting: str, step: int, *,
                    template_dir: Path | None = None) -> bytes:
     """A polite reminder that ``recipient`` owes a message (``pbem remind``); its own Message-ID,
