@@ -253,6 +253,19 @@ def test_10_each_side_draws_its_own_map_and_no_other(played: dict[str, Player], 
     assert "KGKrafft" in master and "1Para" in master and "status" in master
     refused = ab1.run("render", ab1.dir, "--side", "SS9")
     assert refused.code == 2 and "hidden from this machine" in refused.err
+    # an earlier step: the view the team had then (the report of that round opened again), and
+    # Game Control's master map of it
+    ok(ab1.run("render", ab1.dir, "--step", "2", "-o", tmp_path / "ab1-2.svg"))
+    ok(ab1.run("render", ab1.dir, "--step", "0", "-o", tmp_path / "ab1-0.svg"))
+    at2, at0 = ((tmp_path / f"ab1-{n}.svg").read_text(encoding="utf-8") for n in (2, 0))
+    assert "step 2" in at2 and "1Para" in at2 and "KGKrafft" not in at2
+    assert at0.replace("step 0", "step 2") == at2  # inside round 1 nothing has changed yet
+    ok(ab1.run("render", ab1.dir, "--step", "8", "-o", tmp_path / "ab1-8.svg"))  # turn 2, after the report
+    assert (tmp_path / "ab1-8.svg").read_text(encoding="utf-8") != at0.replace("step 0", "step 8")
+    ok(gc.run("render", gc.dir, "--side", "GC", "--step", "0", "-o", tmp_path / "gc-0.svg"))
+    assert "KGKrafft" in (tmp_path / "gc-0.svg").read_text(encoding="utf-8")
+    late = ab1.run("render", ab1.dir, "--step", "999")
+    assert late.code == 2 and "no step 999" in late.err
     assert not list(ab1.dir.glob("map-*.svg"))  # nothing drawn into the shared directory
 
 

@@ -49,10 +49,9 @@ def render(game_dir: Path, step: int | None, output: Path | None, side: str | No
         raise InputError("--radius needs --around HEX")
     game = _open(game_dir)
     if game.hidden:  # no state in the turn files: this machine draws what its side may see [P10]
-        if step is not None or zoc is not None:
-            raise InputError("with hidden information only the newest map of your own side is drawn "
-                             "(no --step, no --zoc)")
-        svg = private_svg(game, side, around=around, radius=radius)
+        if zoc is not None:
+            raise InputError("with hidden information only your own side's map is drawn (no --zoc)")
+        svg = private_svg(game, side, around=around, radius=radius, step=step)
     else:
         svg = StepView(game, step).svg(side=side, around=around, radius=radius, zoc=zoc)
     _emit(svg.encode("utf-8"), output)

@@ -591,16 +591,20 @@ def _submit_sealed(game: Game, rp: Replay, rnd: Any, orders: OrdersSource, key_n
     return _sign_and_place(game, rp, local, result, body, key_name)
 
 
-def my_view(game: Game, rp: Replay, side: str, key_name: str) -> Any:
-    """``side``'s view of the game now (hidden information): the umpire's newest report opened
-    with this side's key; the initial state when no round has been reported yet."""
+def my_view(game: Game, rp: Replay, side: str, key_name: str, step: int | None = None) -> Any:
+    """``side``'s view of the game now, or after ``step`` (hidden information): the umpire's
+    newest report by then opened with this side's key; the initial state when no round has been
+    reported yet."""
     from pbem.protocol.localstate import private_key
     from pbem.protocol.seal import open_sealed, x25519_private
 
     # In a hidden game only the umpire's reports (and turn 0) change the state: the newest is the
     # move of the turn that opened the current round (or the current turn, after the last).
-    cur = rp.current
-    base = cur.round.base if cur.round is not None else cur.step
+    if step is None or step == rp.current.step:
+        cur = rp.current
+        base = cur.round.base if cur.round is not None else cur.step
+    else:
+        base = _round_base(game, rp, step)
     if base == 0:  # the initial state is the scenario's: public
         rec = rp.record(0)
         state = rec.state if rec is not None else None
@@ -616,6 +620,36 @@ def my_view(game: Game, rp: Replay, side: str, key_name: str) -> Any:
         return open_sealed(sealed, key, game=game.id, step=base, sender=str(game.umpire), to=side,
                            what="report")
     raise InputError("no view of this game is available yet")
+
+
+def _round_base(game: Game, rp: Replay, step: int) -> int:
+    """The step whose state a hidden game's turn ``step`` holds: the first turn of the sealed round
+    it is part of (from the public turn file), or ``step`` itself."""
+    from pbem.engine.sealed import Round
+
+    if not 0 <= step <= rp.current.step:
+        raise InputError(f"no step {step} in this game yet (steps 0 to {rp.current.step})")
+    rec = rp.record(step)
+    if rec is not None:
+        return rec.round.base if rec.round is not None else step
+    path = game.listing.turns.get(step)
+    if path is None:
+        raise InputError(f"no turn-{step:04d}.json in {game.dir}")
+    import json
+
+    from pbem.protocol.canonical import MAX_TURN_BYTES
+
+    turn = json.loads(archive.read_limited(path, MAX_TURN_BYTES))
+    sealed = turn.get("sealed") if isinstance(turn, dict) else None
+    if isinstance(sealed, dict):
+        try:
+            rnd = Round.from_json(sealed)
+        except (KeyError, TypeError, ValueError):
+            raise InputError(f"{path.name}: its sealed round is malformed") from None
+        if not 0 <= rnd.base < step:
+            raise InputError(f"{path.name}: its sealed round starts at step {rnd.base}, not before it")
+        return rnd.base
+    return step
 
 
 def view_state(game: Game, rp: Replay, side: str, key_name: str) -> Any:

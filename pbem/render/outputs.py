@@ -509,10 +509,11 @@ def check_maps(game: Any, replay: Any) -> None:
                                                f"{game.listing.turns[step].name}")
 
 
-def private_svg(game: Any, side: str | None, *, around: str | None = None, radius: int | None = None) -> str:
+def private_svg(game: Any, side: str | None, *, around: str | None = None, radius: int | None = None,
+                step: int | None = None) -> str:
     """The map of a game with hidden information as this machine may draw it [P10]: a side's own
-    view (opened with its key) or, on Game Control's machine, the master map. ``side`` may be left
-    out when this machine plays one side only."""
+    view (opened with its key) or, on Game Control's machine, the master map, now or after
+    ``step``. ``side`` may be left out when this machine plays one side only."""
     from pbem.engine.play import my_view
     from pbem.protocol.localstate import LocalGame, local_seeds
     from pbem.render.svg import draw
@@ -532,16 +533,26 @@ def private_svg(game: Any, side: str | None, *, around: str | None = None, radiu
     if not rp.records:
         raise InputError(f"the game has not started: waiting for {rp.waiting}")
     umpire = game.ruleset.umpire(game.scenario)
+    shown = rp.current.step if step is None else step
     if side == umpire:
-        state = rp.current.state
+        rec = rp.current
+        if step is not None and step != rec.step:
+            if not 0 <= step <= rec.step:
+                raise InputError(f"no step {step} in this game yet (steps 0 to {rec.step})")
+            found = rp.record(step)
+            if found is None:  # before this machine's checkpoint: replay from the genesis
+                found = game.replay(local_seeds(game, local)).record(step)
+            assert found is not None
+            rec = found
+        state = rec.state
         if state is None:
             raise InputError("Game Control's master state is not on this machine")
         state = game.ruleset.dump_state(game.scenario, state)
     else:
-        state = my_view(game, rp, side, mine[side])
+        state = my_view(game, rp, side, mine[side], step)
     presenter = game.ruleset.presenter()
     view = presenter.map_view(game.scenario, state, [], side=None if side == umpire else side,
-                              header_lines=[f"Game {game.id[:8]} · step {rp.current.step}"])
+                              header_lines=[f"Game {game.id[:8]} · step {shown}"])
     if view is None:
         raise InputError(f"the {game.ruleset.system} system draws no map")
     if around is None and view.counters and side != umpire:  # a side's map: where its forces are
