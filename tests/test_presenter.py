@@ -101,6 +101,41 @@ def test_the_renderer_draws_a_map_view_that_no_system_made() -> None:
     assert svg.draw(view) == svg.draw(view)  # a pure function
 
 
+def test_a_big_stack_stays_in_its_hex_and_says_how_many() -> None:
+    """Seven counters on one hex: the top four fan out as a stack of four would, the three below
+    lie under the lowest of them, and the top counter carries the count; a stack of four is drawn
+    as before, with no count."""
+    import re
+    import xml.etree.ElementTree as ET
+
+    import pbem.render.svg as svg
+    from pbem.maps.hexmap import Hex
+    from pbem.maps.view import CounterView, MapView, SideView
+
+    def drawn(n: int) -> dict[str, ET.Element]:
+        h = Hex.parse("0202")
+        view = MapView(
+            scenario_id="hand-made", title="stacks", subtitle="", cols=(1, 3), rows=(1, 3),
+            terrain={x: "clear" for x in MapView("x", "", "", (1, 3), (1, 3), {}, {}, ()).all_hexes()},
+            hexsides={}, sides=(SideView("R", "Red", "#cc3333"),), terrain_kinds=frozenset({"clear"}),
+            counters=tuple(CounterView(f"u{k}", h, "R", "infantry", "II", f"{k}th", "4-4-6", ("4-4-6",))
+                           for k in range(n)))
+        root = ET.fromstring(svg.draw(view))
+        return {el.get("id", ""): el for el in root.iter() if (el.get("id") or "").startswith("unit-")}
+
+    def shift(el: ET.Element) -> float:
+        m = re.match(r"translate\(([-\d.]+),", el.get("transform", ""))
+        assert m is not None
+        return float(m.group(1))
+
+    seven, four = drawn(7), drawn(4)
+    base = shift(four["unit-u0"])
+    assert [shift(seven[f"unit-u{k}"]) for k in range(3)] == [base] * 3  # under the lowest shown
+    assert [shift(seven[f"unit-u{k}"]) for k in range(3, 7)] == [shift(four[f"unit-u{k}"]) for k in range(4)]
+    texts = lambda el: [t.text for t in el.iter() if t.tag.endswith("text")]  # noqa: E731
+    assert "7" in texts(seven["unit-u6"]) and "4" not in texts(four["unit-u3"])
+
+
 class MailingToyPresenter(__import__("pbem.systems.toy", fromlist=["ToyPresenter"]).ToyPresenter):
     writes_mail = True
 

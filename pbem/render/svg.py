@@ -46,6 +46,8 @@ DEFAULT_HEX_SIZE = 32.0
 """Centre-to-corner distance of a hex, in SVG user units (pixels at 100 %)."""
 
 FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
+MAX_FAN = 4
+"""Counters a stack fans out to at most; a bigger one is squeezed into the same fan and counted."""
 
 DEFAULT_COLORS: dict[str, str] = {
     # page
@@ -820,11 +822,22 @@ class _Renderer:
                 by_hex.setdefault(c.hex, []).append(c)
         for h in sorted(by_hex):
             stack = by_hex[h]
+            n = len(stack)
+            # a stack fans out, within its hex: of a big one (a megagame's brigade in a town) the
+            # top four fan out, the others lie under the lowest of them, and its top counter says
+            # how many there are
             for k, c in enumerate(stack):
-                shown = self.v.stack_text or k == len(stack) - 1
+                shown = self.v.stack_text or k == n - 1
                 marks = [(text, self.col[key]) for text, key in c.markers] if shown else []
-                off = 0.14 * self.cs * k  # a stack fans out
-                layer.add(self._counter(dwg, c, h, off, marks, legible=shown))
+                g = self._counter(dwg, c, h, 0.14 * self.cs * max(0, k - max(0, n - MAX_FAN)), marks, legible=shown)
+                if n > MAX_FAN and k == n - 1:
+                    cs = self.cs
+                    g.add(dwg.rect(insert=(_n(-0.62 * cs), _n(0.2 * cs)), size=(_n(0.5 * cs), _n(0.3 * cs)),
+                                   fill="#ffffff", stroke="#000000", stroke_width=_n(0.02 * cs)))
+                    count = dwg.text(f"{n}", insert=(_n(-0.37 * cs), _n(0.43 * cs)), class_="mk", fill="#000000")
+                    count.set_desc(title=f"{n} units in this hex")
+                    g.add(count)
+                layer.add(g)
 
     def _counter(self, dwg: svgwrite.Drawing, u: CounterView, h: Hex, off: float,
                  marks: list[tuple[str, str]], *, legible: bool = True) -> Group:
