@@ -190,6 +190,29 @@ def test_7_a_bridge_passes_its_capacity_in_unit_points_and_the_rest_wait() -> No
     assert "rail bridge is full this turn" in events[2]["stop"]
 
 
+def test_7_a_town_with_crowds_passes_its_capacity_twice_a_turn_and_the_rest_wait() -> None:
+    # Dorp (0303) with cheering crowds: 25 unit points a phase, 50 a turn. Three units of 20
+    # points march through it to 0304: a and b pass (40), c (60 > 50) waits in front of it; a unit
+    # of 20 that only leaves the town is not counted (it does not go into it).
+    sc = scenario([unit(u, "AL", "inf", "0302") for u in ("a", "b", "c")]
+                  + [unit("e", "AL", "inf", "0303"), unit("d", "GE", "weak", "0808")],
+                  chokes=[{"hex": "0303", "name": "Dorp", "what": "town with crowds", "capacity": 25}])
+    st = R.initial_state(sc, {})
+    new, events = play(sc, st, Dice(), sheet("AL", {"units": ["a", "b", "c"], "intention": "move",
+                                                    "route": ["0303", "0304"]},
+                                             {"units": ["e"], "intention": "move", "route": ["0403"]}))
+    assert [new.units[u].hex for u in "abce"] == ["0304", "0304", "0302", "0403"]
+    stop = next(e for e in events if e.get("unit") == "c")["stop"]
+    assert "into Dorp (town with crowds) is full this turn" in stop and stop.endswith("[7]")
+
+
+def test_7_a_choke_point_off_the_map_is_named() -> None:
+    sc = scenario([unit("a", "AL", "inf", "0302"), unit("d", "GE", "weak", "0808")])
+    data = {**sc.model_dump(mode="json"),
+            "chokes": [{"hex": "0909", "name": "Nowhere", "what": "main road, single lane", "capacity": 60}]}
+    assert "choke point Nowhere: hex 0909 is off the map [7]" in R.scenario_problems(data)
+
+
 # -- [9] combat -------------------------------------------------------------------------------------
 
 

@@ -861,6 +861,21 @@ def bridges() -> list[dict[str, Any]]:
     return out
 
 
+CHOKES_NOTE = (
+    "RECONSTRUCTED: choke points off the bridges on Hell's Highway [7], the values of the text's "
+    "guide: the towns where crowds of cheering civilians slowed XXX Corps (Valkenswaard, Eindhoven, "
+    "Veghel, 50 a phase) and the single-lane stretches of the one main road north (Sint-Oedenrode, "
+    "Uden, 60 a phase). Replace or drop them as data."
+)
+CHOKES = [  # hex, place, the text's kind, unit points a phase [7]
+    ("0879", "Valkenswaard", "town with crowds", 50),
+    ("1069", "Eindhoven", "town with crowds", 50),
+    ("0855", "Sint-Oedenrode", "main road, single lane", 60),
+    ("1550", "Veghel", "town with crowds", 50),
+    ("2145", "Uden", "main road, single lane", 60),
+]
+
+
 RECONSTRUCTED = (
     "RECONSTRUCTED from the published histories of Operation Market Garden, 17-25 September "
     "1944; not from the printed megagame, whose order of battle the scan does not contain. "
@@ -907,6 +922,8 @@ def build() -> dict[str, Any]:
         "dumps": DUMPS,
         "air": AIR,
         "bridges": bridges(),
+        "chokes_note": CHOKES_NOTE,
+        "chokes": [{"hex": h, "name": n, "what": w, "capacity": c} for h, n, w, c in CHOKES],
         "weather": [{"turn": turn(day, half), "date": f"1944-09-{day}", "half": half, "sky": sky,
                      "flying_england": eng, "flying_continent": cont, "note": note}
                     for day, half, sky, eng, cont, note in WEATHER],

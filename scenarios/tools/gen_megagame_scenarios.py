@@ -125,7 +125,8 @@ def build(mode: str) -> dict[str, Any]:
             "megagame-market-garden-oob.json and megagame-profiles.json (see their own notes). Supplies: one "
             "pool per team for what its HQs hold: what the team's units on the map hold at the start, a later "
             "unit's own on the turn it arrives; the divisional dumps are units that deliver up to their lift a "
-            "turn to an HQ within their reach. Objectives and their points are "
+            "turn to an HQ within their reach. Choke points: " + oob.get("chokes_note", "none") + " Objectives "
+            "and their points are "
             "this scenario's own. Corps: " + ", ".join(f"{v} = {corps[k]['name']}" for k, v in TEAM_OF_CORPS.items())),
         "map": "market-garden-1km-map.json",
         "umpire": "GC",
@@ -143,6 +144,7 @@ def build(mode: str) -> dict[str, Any]:
         "trains": {"german": 10},
         "bridges": [{"name": b["name"] or f"bridge at {b['hexside']}", "capacity": b["capacity"]}
                     for b in oob["bridges"]],
+        "chokes": oob.get("chokes", []),
         "weather": [{"turn": w["turn"], "sky": w["sky"], "england": w["flying_england"],
                      "continent": w["flying_continent"]} for w in oob["weather"]],
         "victory": ("After the last turn each objective belongs to the side that last held it alone; the side "

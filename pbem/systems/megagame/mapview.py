@@ -114,6 +114,8 @@ def map_view(sc: MegaScenario, state: MegaState | TeamView | Mapping[str, Any], 
         legend = ("status and team of every unit: Game Control's master map [9]",)
     for o in held:
         notes.append(PanelRow(f"{o.name} ({o.hex}, {o.points} points): held by the {o.held_by} side"))
+    notes += [PanelRow(f"Choke point {c.name} ({c.hex}): {c.what}, {c.capacity} unit points a phase [7]")
+              for c in sc.chokes]
     m = sc.map
     return MapView(
         scenario_id=sc.id,

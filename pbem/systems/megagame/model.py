@@ -293,6 +293,16 @@ class BridgeCapacity(_Data):
     capacity: int = Field(ge=1, le=500)
 
 
+class Choke(_Data):
+    """A choke point of the umpire's map off the bridges [7] (a town full of cheering civilians, a
+    single-lane main road): unit points a phase into one hex (two phases a turn)."""
+
+    hex: str = Field(pattern=HEX)
+    name: str
+    what: str = Field(description="the text's kind of choke: 'town with crowds', 'main road, single lane', ...")
+    capacity: int = Field(ge=1, le=500)
+
+
 class SupplyArrival(_Data):
     """Supplies that reach a team's pool at the start of a turn (a dump arriving) [11]."""
 
@@ -321,6 +331,7 @@ class MegaScenario(_Data):
     objectives: list[Objective] = Field(default_factory=list)
     air: list[AirUnit] = Field(default_factory=list)
     bridges: list[BridgeCapacity] = Field(default_factory=list, description="none listed: by the bridge's class [7]")
+    chokes: list[Choke] = Field(default_factory=list, description="choke points off the bridges [7]")
     trains: dict[str, int] = Field(default_factory=dict, description="unit points each side may put on trains a turn [6]")
     weather: list[TurnWeather] = Field(default_factory=list, description="none listed: good flying every turn")
     victory: str = Field("", description="how the game is won (the rules leave it to the scenario)")

@@ -28,6 +28,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from pbem.maps.hexmap import Hex
 from pbem.systems.megagame import supply
 from pbem.systems.megagame.combat import CombatUnit
+from pbem.systems.megagame.model import Choke
 from pbem.systems.megagame.profiles import ProfileBook, bundled_text, load_profiles
 
 OOB_FILE = "megagame-market-garden-oob.json"
@@ -184,6 +185,8 @@ class OrderOfBattle(_Data):
     dumps: list[DumpDef]
     air: list[AirUnit]
     bridges: list[Bridge]
+    chokes_note: str = ""
+    chokes: list[Choke] = []
     weather: list[Weather]
 
     def unit(self, uid: str) -> Unit:

@@ -318,6 +318,7 @@ class _Board:
                                      stock=s.stock, rail=s.rail)
         self.supply = dict(state.supply)
         self.capacity = {b.name: b.capacity for b in scenario.bridges}
+        self.chokes = {Hex.parse(c.hex): c for c in scenario.chokes}
         """Unit points a phase over each named bridge [7]."""
         self.fighters_over: set[str] = set()
         """The sides whose fighters hold or contest the sky this turn [12]."""
@@ -459,6 +460,12 @@ class MegagameRules(Ruleset[MegaScenario, AnyState, OrderSheet]):
         for o in sc.objectives:
             if Hex.parse(o.hex) not in geo.hexes:
                 out.append(f"objective {o.name}: hex {o.hex} is off the map")
+        chokes = [c.hex for c in sc.chokes]
+        for c in sc.chokes:
+            if Hex.parse(c.hex) not in geo.hexes:
+                out.append(f"choke point {c.name}: hex {c.hex} is off the map [7]")
+            if chokes.count(c.hex) > 1:
+                out.append(f"choke point {c.name}: hex {c.hex} is given twice [7]")
         for team in (*sc.supply, *sc.supply_per_turn, *(a.team for a in sc.supply_arrivals)):
             if team not in teams:
                 out.append(f"supply: no team {team!r} [11]")
@@ -1014,6 +1021,13 @@ def _movement(board: _Board) -> list[JSON]:
                     stops[uid] = f"the {c.bridge_name or 'bridge'} is full this turn: it waits [7]"
                     continue
                 used[c.bridge_name] = used.get(c.bridge_name, 0) + u.t.size
+            choke = board.chokes.get(nxt)
+            if choke is not None:  # a choke point off the bridges: its capacity twice a turn [7]
+                key = f"choke {nxt}"
+                if used.get(key, 0) + u.t.size > 2 * choke.capacity:
+                    stops[uid] = f"the way into {choke.name} ({choke.what}) is full this turn: it waits [7]"
+                    continue
+                used[key] = used.get(key, 0) + u.t.size
             board.move(u, nxt)
             u.km += 1
             paths[uid].append(str(nxt))
