@@ -1,6 +1,6 @@
 """The floor of ``pbem verify``: what any verifier of a game directory must do, and nothing else.
 
-    python bench/_floor.py GAME_DIR
+    python bench/_floor.py GAME_DIR [--gc-tuned]
 
 Read every file of the directory once, SHA-256 it, parse every JSON file strictly (the signed
 messages -- genesis, joins, moves -- through pbem's archive models, which include the strict JSON
@@ -10,6 +10,12 @@ This module imports only what that needs (pbem's protocol package: pydantic for 
 cryptography for the signatures), so that run as a new process it is the floor of ``pbem verify``
 as a user runs it; ``bench/verify.py`` times both in the same run. A helper, not a benchmark:
 ``run_all.py`` skips files whose name starts with ``_``.
+
+``--gc-tuned`` gives the floor process the garbage-collector treatment ``pbem verify`` gives
+itself when it is the whole process (``pbem.cli.verify``): the collector paused while the modules
+are imported and the directory listed, everything alive then frozen (:func:`gc.freeze`), and
+everything frozen again at the end, so that neither pays for collections at interpreter exit.
+``bench/verify.py`` times this floor too: the stricter ratio.
 """
 
 from __future__ import annotations
@@ -19,14 +25,21 @@ import sys
 from pathlib import Path
 
 
-def floor(game_dir: Path) -> int:
+def floor(game_dir: Path, gc_tuned: bool = False) -> int:
     """Do the floor's work on ``game_dir``; returns the number of signatures checked."""
+    import gc
+
+    if gc_tuned:
+        gc.disable()
     from pbem.protocol import archive
     from pbem.protocol.canonical import loads_strict
     from pbem.protocol.dsse import verify
     from pbem.protocol.keys import parse_public
 
     listing = archive.scan(game_dir)
+    if gc_tuned:
+        gc.freeze()
+        gc.enable()
     assert listing.genesis is not None
     signed: dict[str, archive.Message] = {}
     for path in sorted(game_dir.iterdir()):
@@ -51,8 +64,10 @@ def floor(game_dir: Path) -> int:
     for msg in signed.values():
         fp = sides[msg.body.side].fingerprint
         verify(msg.envelope, msg.envelope.payloadType, {fp: keys[fp]})
+    if gc_tuned:
+        gc.freeze()
     return 1 + len(signed)
 
 
 if __name__ == "__main__":
-    floor(Path(sys.argv[1]))
+    floor(Path(sys.argv[1]), gc_tuned="--gc-tuned" in sys.argv[2:])
