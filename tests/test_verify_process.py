@@ -55,3 +55,24 @@ def test_verify_as_a_whole_process_refuses_a_changed_turn_file_as_in_process(
     inside = run_pbem("verify", game, home=tmp_path / "b")
     assert alone.code == inside.code == 1
     assert alone.err == inside.err and "turn-0005.json" in alone.err
+
+
+def test_verify_ends_the_usual_way_when_an_exit_hook_is_registered(tmp_path: Path) -> None:
+    """A successful whole-process verify ends at once after flushing (no teardown), unless some
+    module registered an atexit hook: that hook still runs, and the report is whole either way."""
+    code = ("import atexit, sys; atexit.register(lambda: print('hook ran', file=sys.stderr)); "
+            "from pbem.cli import main; sys.argv[0] = 'pbem'; main()")
+    env = {**os.environ, "PBEM_HOME": str(tmp_path), "PBEM_PASSPHRASE": ""}
+    done = subprocess.run([sys.executable, "-c", code, "verify", str(EXAMPLE)], env=env,
+                          capture_output=True, text=True, timeout=300)
+    assert (done.returncode, done.stderr) == (0, "hook ran\n")
+    assert done.stdout.endswith("OK\n")
+    piped = _whole_process("verify", EXAMPLE, home=tmp_path / "b")  # output to a pipe, flushed first
+    assert piped.code == 0 and piped.out.endswith("OK\n") and piped.err == ""
+
+
+def test_verify_in_process_does_not_end_the_process(tmp_path: Path) -> None:
+    from pbem import cli
+
+    r = run_pbem("verify", EXAMPLE, home=tmp_path / "home")
+    assert r.code == 0 and not cli.END_AT_ONCE  # this test goes on running
