@@ -213,6 +213,16 @@ def test_7_a_choke_point_off_the_map_is_named() -> None:
     assert "choke point Nowhere: hex 0909 is off the map [7]" in R.scenario_problems(data)
 
 
+def test_12_air_orders_in_a_scenario_without_air_forces_are_refused() -> None:
+    # nothing would fly them: the sheet is refused rather than signed for nothing (a tester's
+    # bombing order passed the check and was never flown)
+    sc = scenario([unit("a", "AL", "inf", "0302"), unit("d", "GE", "weak", "0808")])
+    st = R.initial_state(sc, {})
+    sh = OrderSheet.model_validate({"team": "AL", "side": "allied", "turn": 1, "lines": [],
+                                    "air_orders": [{"mission": "bombing", "squadrons": 2, "target": "0808"}]})
+    assert [(v.rule, "no air forces" in v.message) for v in R.validate(sc, st, "AL", sh)] == [("12", True)]
+
+
 # -- [9] combat -------------------------------------------------------------------------------------
 
 

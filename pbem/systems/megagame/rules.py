@@ -680,7 +680,10 @@ class MegagameRules(Ruleset[MegaScenario, AnyState, OrderSheet]):
 
         out += check_sheet(orders, k.units, ground_of=geo.ground, water_between=water,
                            prepared_last_turn=k.prepared, supply_available=k.supply)
-        if scenario.air:  # a scenario without an air order of battle leaves the air to the umpire
+        if orders.air_orders and not scenario.air:
+            out.append(RuleViolation("12", "air orders: this scenario has no air forces (its scenario file lists "
+                                           "no squadrons), so nothing would fly"))
+        if scenario.air:
             wanted: dict[tuple[str, ...], int] = {}
             for a in orders.air_orders:
                 roles = MISSION_ROLES[a.mission]
