@@ -184,6 +184,8 @@ class MapView:
     """Whether a counter under another one in a stack shows its printed text and tags (True, as
     for games where stacks are short-lived), or only its edge, which tells how many lie beneath
     (False: games whose stacks of two or three are the rule, so the top counter stays legible)."""
+    focus: tuple[Hex, ...] = ()
+    """Hexes a map cropped to one side's forces should also hold (the objectives near them)."""
     names_clear_bridges: bool = False
     """Whether a place name that would cover a bridge (names sit low in their hex, over the
     hexside below) moves above its hex number instead (False: where earlier maps had them)."""

@@ -556,15 +556,16 @@ def private_svg(game: Any, side: str | None, *, around: str | None = None, radiu
     if view is None:
         raise InputError(f"the {game.ruleset.system} system draws no map")
     if around is None and view.counters and side != umpire:  # a side's map: where its forces are
-        around, radius = _crop_to(view.counters, radius)
+        around, radius = _crop_to(view.counters, radius, view.focus)
     return str(draw(view, around=around, radius=radius))
 
 
-def _crop_to(counters: Any, radius: int | None) -> tuple[str, int]:
-    """The centre and radius of a crop holding every counter (3 hexes to spare, at least 6)."""
+def _crop_to(counters: Any, radius: int | None, focus: Any = ()) -> tuple[str, int]:
+    """The centre and radius of a crop holding every counter and every ``focus`` hex (3 hexes to
+    spare, at least 6)."""
     from pbem.maps.hexmap import Hex
 
-    hexes = [c.hex for c in counters]
+    hexes = [c.hex for c in counters] + list(focus)
     col = sorted(h.col for h in hexes)[len(hexes) // 2]
     row = sorted(h.row for h in hexes)[len(hexes) // 2]
     centre = Hex(col, row)

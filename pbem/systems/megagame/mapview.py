@@ -58,6 +58,10 @@ def _blown_marks(sc: MegaScenario, blown: Sequence[str]) -> tuple[tuple[Hex, Hex
     return tuple(sorted(out))
 
 
+FOCUS_KM = 15
+"""A team's map, cropped to its forces, also holds the objectives this near one of its units."""
+
+
 def map_view(sc: MegaScenario, state: MegaState | TeamView | Mapping[str, Any], *, subtitle: str = "",
              side: str | None = None, header_lines: Sequence[str] = ()) -> MapView:
     """A team's map from its view, or Game Control's master map from the master state."""
@@ -93,6 +97,9 @@ def map_view(sc: MegaScenario, state: MegaState | TeamView | Mapping[str, Any], 
         sides = (SideView(me.side, me.side.capitalize(), COLOURS[me.side]),
                  SideView("enemy", "enemy seen", COLOURS["enemy"]))
         blown = state.blown
+        own = [Hex.parse(u.hex) for u in state.units]
+        focus = tuple(sorted({Hex.parse(o.hex) for o in held
+                              if any(Hex.parse(o.hex).distance(h) <= FOCUS_KM for h in own)}))
         legend: tuple[str, ...] = ("own units: designation, state in a word; PREP: prepared last turn [5, 9]",
                   "other teams of the side: designation and team; enemy: about how many battalions, +T tanks")
     else:
@@ -112,6 +119,7 @@ def map_view(sc: MegaScenario, state: MegaState | TeamView | Mapping[str, Any], 
         sides = (SideView("allied", "Allied", COLOURS["allied"]), SideView("german", "German", COLOURS["german"]))
         blown = state.blown
         legend = ("status and team of every unit: Game Control's master map [9]",)
+        focus = ()
     for o in held:
         notes.append(PanelRow(f"{o.name} ({o.hex}, {o.points} points): held by the {o.held_by} side"))
     notes += [PanelRow(f"Choke point {c.name} ({c.hex}): {c.what}, {c.capacity} unit points a phase [7]")
@@ -138,4 +146,5 @@ def map_view(sc: MegaScenario, state: MegaState | TeamView | Mapping[str, Any], 
         value_legend=legend,
         hexside_marks=_blown_marks(sc, blown),
         hexside_heading="Bridges blown [8]",
+        focus=focus,
     )
