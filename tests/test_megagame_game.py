@@ -365,6 +365,24 @@ def test_a_turn_played_with_only_the_emails_between_the_four_homes(tmp_path: Pat
         mail_all(s, ok(p.run("reveal", p.dir, "--key", p.name, "--yes")))
     mail_all("GC", ok(gc.run("report", gc.dir, "--key", "control", "--yes")))
     assert my_view(players["AB1"])["turn"] == 2
+    import email
+    import email.policy
+
+    def text_of(path: Path) -> tuple[str, str]:
+        msg = email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
+        body = msg.get_body(preferencelist=("plain",))
+        assert body is not None
+        return str(msg["Subject"]), body.get_content()
+
+    mails = sorted(gc.dir.glob("mail-0*.eml"))
+    subject, body = text_of(mails[-1])  # Game Control's report: what it is and where to read it
+    assert "Turn 1" in subject and "report" in subject and "Nothing happened" not in body
+    assert "has adjudicated Turn 1" in body and "pbem status GAME_DIR' shows yours" in body
+    subject, body = text_of(mails[0])
+    assert "has signed its rulings for Turn 1" in body and "rulings" in subject
+    subject, body = text_of(players["AB1"].dir / "mail-0001.eml")
+    assert "has committed its orders for Turn 1" in body and "only Game Control can read them" in body
+    assert "sealed orders" in subject
     for s in ("SS9", "SS10"):  # the German teams' mail holds nothing of the British positions
         mails = b"".join(q.read_bytes() for q in (players[s].work / "mail").glob("*.eml"))
         assert b"1Para" not in mails and b"2Para" not in mails

@@ -1451,7 +1451,7 @@ class Replay:
                 owed = [s for s in rnd.owed() if rnd.slot(s) not in self.held]
                 got = [s for s in rnd.owed() if rnd.slot(s) in self.held]
                 self.waiting = (f"sealed orders, {rnd.phase} phase: from " + (", ".join(owed) or "nobody")
-                                + f" (round of turn {rnd.base})"
+                                + f" (the round opened at step {rnd.base}: {rnd.labels[0].split(': ')[0]})"
                                 + (f"; received from {', '.join(got)}, waiting for the earlier ones" if got else ""))
             elif last.pending:
                 d = last.pending[0]

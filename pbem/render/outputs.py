@@ -215,6 +215,10 @@ def move_email(game: Any, step: int | None = None, *, template_dir: Path | None 
                            f"{presenter.side_name(sc, sender)}'s signature and places the message in the "
                            "round; 'pbem status GAME_DIR' says what you owe next")
             tail = "sealed round"
+    subject = None
+    if game.hidden:  # nothing of the state travels: say what the message is, and where to read more
+        narrative, next_action, tail, round_label = _hidden_words(game, presenter, sc, msg, prev, step)
+        subject = f"[pbem] {sc.id} {round_label} {sender}→{recipient}: {tail}"
     attachments = [
         (msg.name, msg.raw, "application/json"),
         (prev.turn_path.name, prev.turn_bytes, "application/json"),
@@ -233,8 +237,49 @@ def move_email(game: Any, step: int | None = None, *, template_dir: Path | None 
         sender_address=_address(game, sender),
         recipient_address=(", ".join(a for side in sides if side != sender and (a := _address(game, side)))
                            or None) if everyone else _address(game, recipient),
-        subject_tail=tail, game_label=sc.id, recipient_name=everyone,
+        subject_tail=tail, game_label=sc.id, recipient_name=everyone, subject=subject,
     )
+
+
+def _hidden_words(game: Any, presenter: Any, sc: Any, msg: Any, prev: Any, step: int) -> tuple[list[str], str, str, str]:
+    """A sealed round's message in a game with hidden information, in words: what it is (a
+    commitment, Game Control's sealed rulings, a reveal of a dice-chain value, the report), what
+    the reader does next, the subject's tail and the round's label (``Turn 2, 18 September 1944,
+    morning``)."""
+    from pbem.protocol.canonical import MAX_TURN_BYTES, loads_strict
+    from pbem.protocol.fsutil import read_regular
+
+    sealed = prev.turn.get("sealed") or {}
+    labels = sealed.get("labels") or [d.get("label", "") for d in prev.turn.get("pending") or []]
+    round_label = str(labels[0]).split(": ")[0] if labels and labels[0] else f"step {step}"
+    who = presenter.side_name(sc, msg.body.side)
+    orders = msg.body.orders if isinstance(msg.body.orders, dict) else {}
+    ingest = "ingest this email (pbem ingest GAME_DIR this.eml); 'pbem status GAME_DIR' then says what you owe next"
+    if "report" in orders:
+        after = game.listing.turns.get(step)
+        outcome = None
+        if after is not None:
+            turn = loads_strict(read_regular(after, MAX_TURN_BYTES, what=after.name), max_bytes=MAX_TURN_BYTES,
+                                what=after.name)
+            outcome = turn.get("outcome") if isinstance(turn, dict) else None
+        lines = [f"{who} has adjudicated {round_label}. Each side's report is sealed to it alone: after "
+                 "ingesting this email, 'pbem status GAME_DIR' shows yours (your units in words, the enemy "
+                 "in sight, what they saw and did), and 'pbem render GAME_DIR' draws your map."]
+        if isinstance(outcome, dict):
+            lines.append(f"The game is over: {outcome.get('summary', 'see pbem status')}. {who} now publishes every "
+                         "sealed order (pbem publish); with that publication 'pbem verify GAME_DIR' checks every "
+                         "adjudication of the game.")
+            return lines, ingest, "game over", round_label
+        return lines, ingest, "report", round_label
+    if orders.get("reveal") == "to-umpire":
+        return ([f"{who} reveals the dice-chain value that keys this round's dice. Its orders stay sealed to "
+                 "Game Control until the publication after the game."], ingest, "reveal", round_label)
+    if msg.body.side == game.umpire:
+        return ([f"{who} has signed its rulings for {round_label} (groupings, advantages), sealed: nobody else "
+                 "can read them until the publication after the game, and they are fixed before any die is "
+                 "known."], ingest, "rulings", round_label)
+    return ([f"{who} has committed its orders for {round_label}: sealed, only Game Control can read them, "
+             "and they cannot be changed now."], ingest, "sealed orders", round_label)
 
 
 def _address(game: Any, side: str) -> str | None:
