@@ -187,6 +187,8 @@ def test_the_game_ends_and_everyone_verifies_after_publication(played: dict[str,
     gc = played["GC"]
     status = json.loads(ok(gc.run("status", gc.dir, "--json")).out)
     assert status.get("outcome"), status
+    told = ok(played["AB1"].run("status", played["AB1"].dir)).out
+    assert "outcome" in told and "after Game Control's publication" in told  # a team is told what comes next
     res = ok(gc.run("publish", gc.dir, "--key", "control"))
     assert "send mail-publication.eml to every player" in res.err
     mail = (gc.dir / "mail-publication.eml").read_bytes()

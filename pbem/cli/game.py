@@ -311,6 +311,11 @@ def status(game_dir: Path, as_json: bool) -> None:
         echo(f"outcome   {info['outcome']['summary']}")
         for line in info["outcome"].get("breakdown", []):
             echo(f"          {line}")
+        if game.hidden:
+            echo("checked   " + ("every adjudication can be checked: 'pbem verify GAME_DIR'"
+                                 if (game.dir / "publication.json").exists() else
+                                 "after Game Control's publication (pbem publish; ingest its email), "
+                                 "'pbem verify GAME_DIR' checks every adjudication"))
     elif info["waiting"]:
         echo(f"awaiting  {info['waiting']} since {since}")
     if info["score"]:
@@ -373,9 +378,13 @@ def _next_steps(game: Any, rp: Any, written: list[Path], *, authored: bool = Tru
         echo(f"game over: {outcome['summary'] if outcome else 'closed'}", err=True)
         if moves:
             echo(f"send {', '.join(moves)} so the others can close their archive", err=True)
-        if game.hidden and game.umpire in local and not (game.dir / "publication.json").exists():
-            echo("publish every sealed order so that anyone can check the game: "
-                 "'pbem publish GAME_DIR --key KEY' [P10]", err=True)
+        if game.hidden and not (game.dir / "publication.json").exists():
+            if game.umpire in local:
+                echo("publish every sealed order so that anyone can check the game: "
+                     "'pbem publish GAME_DIR --key KEY' [P10]", err=True)
+            else:
+                echo("Game Control publishes every sealed order next: ingest its publication email, then "
+                     "'pbem verify GAME_DIR' checks every adjudication of the game [P10]", err=True)
         return
     if moves:
         echo(f"send {', '.join(moves)} to the other player(s); they run "
@@ -383,11 +392,13 @@ def _next_steps(game: Any, rp: Any, written: list[Path], *, authored: bool = Tru
     rnd = rp.current.round if rp.records and not rp.tail_open else None
     mine = [s for s in rnd.owed() if s in local and rnd.slot(s) not in rp.held] if rnd is not None else []
     if rnd is not None and mine:
-        what = {"commit": "commit to {}'s sealed orders with 'pbem submit GAME_DIR ORDERS --key KEY'",
+        reveal = ("send {}'s reveal (your dice-chain value: the orders stay sealed to the umpire)" if game.hidden
+                  else "reveal {}'s sealed orders")
+        what = {"commit": "commit {}'s sealed orders with 'pbem submit GAME_DIR ORDERS --key KEY'",
                 "ruling": "every side has committed: read their orders and rule as {} with "
                           "'pbem rule GAME_DIR [RULINGS.json] --key KEY'",
                 "reveal": "every side has committed" + (" and the umpire has ruled" if rnd.umpire else "")
-                          + ": reveal {}'s sealed orders with 'pbem reveal GAME_DIR --key KEY'",
+                          + ": " + reveal + " with 'pbem reveal GAME_DIR --key KEY'",
                 "report": "every side has revealed: resolve the round and report as {} with "
                           "'pbem report GAME_DIR --key KEY'"}[rnd.phase]
         echo(what.format(", ".join(mine)), err=True)
@@ -640,14 +651,18 @@ def reveal(game_dir: Path, key_name: str, yes: bool) -> None:
     In a sealed round (simultaneous orders) 'pbem submit' signs only a commitment (a hash of your
     orders and a secret salt); when the last side's commitment has arrived, this signs a reveal of
     exactly those orders and that salt -- nothing new is decided. Every pbem checks the reveal
-    against the commitment [P8].
+    against the commitment [P8]. With hidden information (the megagame) the reveal carries only
+    your dice-chain value, which keys the round's dice: your orders stay sealed to the umpire until
+    its publication after the game.
     """
     from pbem.engine.play import reveal as play_reveal
     from pbem.engine.replay import load_plugins, open_checked
 
     load_plugins()
     game = open_checked(game_dir)
-    result = play_reveal(game, key_name, confirm=_confirmer(yes, "Reveal these orders?"))
+    question = ("Sign the reveal (your dice-chain value; these orders stay sealed to the umpire)?" if game.hidden
+                else "Reveal these orders?")
+    result = play_reveal(game, key_name, confirm=_confirmer(yes, question))
     _echo_files(result.written)
     _next_steps(game, result.replay, result.written)
 
