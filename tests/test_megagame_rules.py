@@ -629,7 +629,7 @@ def test_event_words_for_every_kind_the_adjudication_writes() -> None:
     assert {e["kind"] for e in events} >= {"rulings", "recce", "combat"}
     words = [R.describe_event(sc, e) for e in events]
     assert all(not w.startswith("{") for w in words), words  # none falls back to raw JSON
-    assert "Game Control rules: +1 a unit to the defender at 0303 (houses) [9]" in words
+    assert "Game Control rules: clear tactical advantage to the defender at 0303: +1 for each of its units (houses) [9]" in words
 
 
 def test_12_movement_after_landing_none_in_the_morning_half_in_the_afternoon() -> None:

@@ -789,7 +789,8 @@ class MegagameRules(Ruleset[MegaScenario, AnyState, OrderSheet]):
             return f"the {event['bridge']} {'blows' if event['blown'] else 'holds'} (die {event['die']}) [8]"
         if kind == "rulings":
             parts = [f"attackers at {g['at']}: {', '.join(g['attackers'])}" for g in event.get("groupings", [])]
-            parts += [f"+{a['points']} a unit to the {a['side']} at {a['at']} ({a['why']})"
+            parts += [f"clear tactical advantage to the {a['side']} at {a['at']}: +{a['points']} for each of its "
+                      f"units ({a['why']})"
                       for a in event.get("advantage", [])]
             return "Game Control rules: " + ("; ".join(parts) or "nothing") + " [9]"
         if kind == "note":
