@@ -378,6 +378,7 @@ class MegaState(_Data):
     control: dict[str, Literal["allied", "german"]] = Field(default_factory=dict, description="objective hex -> holder")
     facts: dict[str, UnitFacts] = Field(default_factory=dict, description="last turn's facts per unit [10]")
     intel: dict[str, list[str]] = Field(default_factory=dict, description="last turn's air reports per team [12]")
+    air_lost: dict[str, int] = Field(default_factory=dict, description="air unit -> squadrons lost in air combat, for good [12]")
 
 
 # -- Game Control's rulings ---------------------------------------------------------------------
@@ -453,3 +454,4 @@ class TeamView(_Data):
     air: list[str] = Field(default_factory=list)
     blown: list[str]
     objectives: list[HeldObjective]
+    air_lost: dict[str, int] = Field(default_factory=dict, description="squadrons the side's own air units have lost [12]")

@@ -60,6 +60,7 @@ from pbem.maps.hexmap import Hex
 from pbem.protocol.archive import one_line
 from pbem.systems.megagame import combat as cbt
 from pbem.systems.megagame.model import (
+    AirUnit,
     Geo,
     MegaRulings,
     MegaScenario,
@@ -124,23 +125,54 @@ def flying(scenario: MegaScenario, turn: int, region: str) -> Literal["good", "l
     return "good"
 
 
-def squadrons_available(scenario: MegaScenario, side: str, turn: int, mission: str) -> int:
-    """Squadrons of ``side`` able to fly ``mission`` on ``turn``: all of them in good weather, half
-    (rounded down) in limited, none when nothing flies [12]."""
-    out = 0
+def _flying_squadrons(scenario: MegaScenario, unit: AirUnit, turn: int, lost: Mapping[str, int]) -> int:
+    """Squadrons of one air unit that fly on ``turn``: those not lost in air combat [12, fighter
+    against fighter], all of them in good weather, half (rounded down) in limited, none when
+    nothing flies [12]."""
+    left = max(0, unit.squadrons - lost.get(unit.id, 0))
+    wx = flying(scenario, turn, unit.region)
+    return left if wx == "good" else left // 2 if wx == "limited" else 0
+
+
+def squadrons_available(scenario: MegaScenario, side: str, turn: int, mission: str,
+                        lost: Mapping[str, int] | None = None) -> int:
+    """Squadrons of ``side`` able to fly ``mission`` on ``turn``, less the squadrons ``lost`` (air
+    unit -> squadrons) in the air combats of earlier turns [12]."""
+    return sum(_flying_squadrons(scenario, a, turn, lost or {}) for a in scenario.air
+               if a.side == side and a.role in MISSION_ROLES[mission])
+
+
+def _air_pools(scenario: MegaScenario, side: str, turn: int,
+               lost: Mapping[str, int] | None = None) -> dict[tuple[str, ...], int]:
+    pools: dict[tuple[str, ...], int] = {}
+    for mission, roles in MISSION_ROLES.items():
+        pools[roles] = squadrons_available(scenario, side, turn, mission, lost)
+    return pools
+
+
+def _fighter_losses(scenario: MegaScenario, side: str, turn: int, lost: Mapping[str, int],
+                    squadrons: int) -> dict[str, int]:
+    """Which of ``side``'s fighter units lose the ``squadrons`` shot down in an air combat [12]:
+    the fighter units in the scenario's order, each up to the squadrons it has flying today (the
+    squadrons of one side's air cover are pooled; which unit flew which is not told apart)."""
+    out: dict[str, int] = {}
     for a in scenario.air:
-        if a.side != side or a.role not in MISSION_ROLES[mission]:
+        if squadrons <= 0:
+            break
+        if a.side != side or a.role != "fighter":
             continue
-        wx = flying(scenario, turn, a.region)
-        out += a.squadrons if wx == "good" else a.squadrons // 2 if wx == "limited" else 0
+        n = min(squadrons, _flying_squadrons(scenario, a, turn, lost))
+        if n:
+            out[a.id] = n
+            squadrons -= n
     return out
 
 
-def _air_pools(scenario: MegaScenario, side: str, turn: int) -> dict[tuple[str, ...], int]:
-    pools: dict[tuple[str, ...], int] = {}
-    for mission, roles in MISSION_ROLES.items():
-        pools[roles] = squadrons_available(scenario, side, turn, mission)
-    return pools
+def loss_words(lost: int, flew: int) -> str:
+    """How a side hears of its own or the enemy's losses in an air combat: "light" or "heavy"
+    losses, never a number ([12]: the umpires report light or heavy losses). Read: heavy when the
+    squadrons lost are a fifth or more of those that flew (the table's heavier rate), else light."""
+    return "heavy" if lost and 5 * lost >= flew else "light"
 
 
 def _rail_problems(scenario: MegaScenario, k: Known, side: str, orders: OrderSheet) -> list[RuleViolation]:
@@ -317,6 +349,8 @@ class _Board:
                                      dict(s.contact), s.gone, scattered=s.scattered, fired_before=s.fired,
                                      stock=s.stock, rail=s.rail)
         self.supply = dict(state.supply)
+        self.air_lost = dict(state.air_lost)
+        """Squadrons each air unit has lost in air combat, this turn's included [12]."""
         self.capacity = {b.name: b.capacity for b in scenario.bridges}
         """Unit points a phase over each named bridge [7]."""
         self.fighters_over: set[str] = set()
@@ -411,7 +445,8 @@ class MegagameRules(Ruleset[MegaScenario, AnyState, OrderSheet]):
     """Wallman's operational megagame (module docstring)."""
 
     system = "megagame"
-    version = "1"
+    version = "2"
+    """2: fighter squadrons lost in air combat are lost for good [12]."""
     capabilities: ClassVar[Capabilities] = Capabilities(decisions="simultaneous", information="hidden",
                                                         umpire=True)
 
@@ -673,7 +708,7 @@ class MegagameRules(Ruleset[MegaScenario, AnyState, OrderSheet]):
                                                                 and Hex.parse(a.target) in geo.hexes):
                     out.append(RuleViolation("12", f"air orders: {a.mission} needs a target hex of the map, "
                                                    f"not {a.target[:40]!r}"))
-            pools = _air_pools(scenario, teams[side].side, k.turn)
+            pools = _air_pools(scenario, teams[side].side, k.turn, state.air_lost)
             for roles, n in sorted(wanted.items()):
                 if n > pools[roles]:
                     out.append(RuleViolation("12", f"air orders: {n} squadrons of {' or '.join(roles)} asked "
@@ -843,7 +878,7 @@ def _air(scenario: MegaScenario, turn: int, board: _Board, orders: dict[str, Ord
     if not scenario.air:
         return events
     geo = board.geo
-    pools = {side: _air_pools(scenario, side, turn) for side in ("allied", "german")}
+    pools = {side: _air_pools(scenario, side, turn, board.air_lost) for side in ("allied", "german")}
     flights: list[tuple[str, str, Any, int]] = []  # team, side, request, squadrons flown
     for team in sorted(orders):
         side: str = team_side(scenario, team)
@@ -868,17 +903,26 @@ def _air(scenario: MegaScenario, turn: int, board: _Board, orders: dict[str, Ord
         beaten = small if fight.result == "win" else big if fight.result == "lose" else None
         if beaten is not None:
             board.fighters_over.discard(beaten)
+        # no side loses more squadrons than it flew; the losses are for good [12]
+        losses = {big: min(fight.attacker_losses, fighters[big]),
+                  small: min(fight.defender_losses, fighters[small])}
+        shot_down: dict[str, int] = {}
+        for side_ in (big, small):
+            shot_down.update(_fighter_losses(scenario, side_, turn, board.air_lost, losses[side_]))
+        for uid, n in shot_down.items():
+            board.air_lost[uid] = board.air_lost.get(uid, 0) + n
         events.append({"kind": "air-combat", "attacker": big, "die": die, "result": fight.result,
-                       "losses": {big: fight.attacker_losses, small: fight.defender_losses}})
+                       "losses": losses, "units": shot_down})
         for team, flew, a, _ in flights:
             if a.mission in ("escort", "air-cover"):
                 won = beaten is not None and beaten != flew
+                them = small if flew == big else big
                 intel.setdefault(team, []).append(
                     "our fighters met the enemy's: " + ("they held the sky" if won else
                                                         "the enemy held the sky" if beaten == flew else
                                                         "neither side gave way")
-                    + f" (losses: ours {fight.attacker_losses if flew == big else fight.defender_losses}, "
-                      f"theirs {fight.defender_losses if flew == big else fight.attacker_losses} squadrons)")
+                    + f" (our losses {loss_words(losses[flew], fighters[flew])}, the enemy's "
+                      f"{loss_words(losses[them], fighters[them])})")
     for team, side, a, flown in flights:
         if a.mission not in ("bombing", "recce", "transport"):
             continue
@@ -1588,7 +1632,8 @@ def _next_state(scenario: MegaScenario, state: MegaState, board: _Board, blown: 
         if len(holders) == 1:
             control[o.hex] = holders.pop()
     return MegaState(turn=min(turn, scenario.turns) if over else turn, over=over, units=units, supply=supply,
-                     blown=sorted(blown), control=control, facts=facts)
+                     blown=sorted(blown), control=control, facts=facts,
+                     air_lost={k: v for k, v in sorted(board.air_lost.items()) if v})
 
 
 # -- a team's view --------------------------------------------------------------------------------
@@ -1668,5 +1713,7 @@ def team_view(scenario: MegaScenario, state: MegaState, team: str) -> JSON:
     return {"turn": state.turn, "date": turn_label(scenario, state.turn), "over": state.over, "team": team,
             "supply": state.supply.get(team, 0), "units": own, "friends": friends, "enemy": enemy,
             "reports": reports, "air": list(state.intel.get(team, [])), "blown": list(state.blown),
+            "air_lost": {a.id: state.air_lost[a.id] for a in scenario.air
+                         if a.side == side and state.air_lost.get(a.id)},
             "objectives": [{"name": o.name, "hex": o.hex, "points": o.points,
                             "held_by": state.control.get(o.hex, o.held_by)} for o in scenario.objectives]}
