@@ -379,6 +379,8 @@ class MegaState(_Data):
     facts: dict[str, UnitFacts] = Field(default_factory=dict, description="last turn's facts per unit [10]")
     intel: dict[str, list[str]] = Field(default_factory=dict, description="last turn's air reports per team [12]")
     air_lost: dict[str, int] = Field(default_factory=dict, description="air unit -> squadrons lost in air combat, for good [12]")
+    night_drops: list[str] = Field(default_factory=list, description="units that dropped by night at the start of this turn [12]")
+    stragglers: dict[str, int] = Field(default_factory=dict, description="unit -> the turn at whose end the men scattered in its night drop come in [12]")
 
 
 # -- Game Control's rulings ---------------------------------------------------------------------
@@ -455,3 +457,4 @@ class TeamView(_Data):
     blown: list[str]
     objectives: list[HeldObjective]
     air_lost: dict[str, int] = Field(default_factory=dict, description="squadrons the side's own air units have lost [12]")
+    night_drops: list[str] = Field(default_factory=list, description="own units that dropped by night at the start of this turn [12]")

@@ -216,6 +216,12 @@ class MegagamePresenter(Presenter):
                "# Your units (pbem reach GAME_DIR UNIT: where one can go):"]
         out += [f"#   {u['id']:<12} {u['hex']}  {u['state']}" + ("  (prepared)" if u["prepared"] else "")
                 + f"  -- {names.get(u['id'], '')}" for u in view["units"]]
+        here = {u["id"] for u in view["units"]}
+        lifts = [u.id for u in scenario.units if u.team == side and u.by_air and u.id not in here
+                 and view["turn"] < u.arrives <= view["turn"] + 1]
+        if lifts:
+            out.append(f"# Due by air next turn, dropping by day unless a line '{lifts[0]}: move, night' "
+                       f"orders the drop by night [12]: {', '.join(lifts)}")
         side_ = team_side(scenario, side)
         flying = sorted({roles: squadrons_available(scenario, side_, view["turn"], mission, view.get("air_lost"))
                          for mission, roles in MISSION_ROLES.items()}.items())

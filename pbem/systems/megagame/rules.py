@@ -351,6 +351,10 @@ class _Board:
         self.supply = dict(state.supply)
         self.air_lost = dict(state.air_lost)
         """Squadrons each air unit has lost in air combat, this turn's included [12]."""
+        self.night_lift: set[str] = set()
+        """Airborne units ordered to drop by night at the start of the next turn [12]."""
+        self.stragglers = dict(state.stragglers)
+        """Unit -> the turn at whose end the men scattered in its night drop come in [12]."""
         self.capacity = {b.name: b.capacity for b in scenario.bridges}
         """Unit points a phase over each named bridge [7]."""
         self.fighters_over: set[str] = set()
@@ -411,6 +415,8 @@ class Known:
     supply: int
     blown: frozenset[str]
     landed: frozenset[str] = frozenset()
+    night_landed: frozenset[str] = frozenset()
+    """Of ``landed``, those whose drop was by night [12]."""
     on_rail: frozenset[str] = frozenset()
     enemy: frozenset[str] = frozenset()
     """Hexes where the team knows the enemy is (in sight)."""
@@ -426,7 +432,8 @@ def known(scenario: MegaScenario, state: AnyState, team: str) -> Known:
         return Known(state.turn, units, frozenset(u.id for u in state.units if u.prepared),
                      frozenset(u.id for u in state.units if u.state == effectiveness(0)), state.supply,
                      frozenset(state.blown), frozenset(u.id for u in state.units if u.landed),
-                     frozenset(u.id for u in state.units if u.rail), frozenset(e.hex for e in state.enemy))
+                     frozenset(state.night_drops), frozenset(u.id for u in state.units if u.rail),
+                     frozenset(e.hex for e in state.enemy))
     units = {}
     for u in scenario.units:
         s = state.units[u.id]
@@ -435,10 +442,37 @@ def known(scenario: MegaScenario, state: AnyState, team: str) -> Known:
     return Known(state.turn, units, frozenset(k for k, s in state.units.items() if s.prepared),
                  frozenset(k for k in units if status_of(scenario, state, k) <= 0),
                  state.supply.get(team, 0), frozenset(state.blown),
-                 frozenset(k for k, s in state.units.items() if s.landed),
+                 frozenset(k for k, s in state.units.items() if s.landed), frozenset(state.night_drops),
                  frozenset(k for k, s in state.units.items() if s.rail is not None),
                  frozenset(s.hex for k, s in state.units.items() if s.hex and not s.gone
                            and team_side(scenario, _unit(scenario, k).team) != team_side(scenario, team)))
+
+
+def night_lift(scenario: MegaScenario, team: str, k: Known, line: OrderLine) -> bool:
+    """``line`` orders the drop of airborne units by night [12]: timing 'night', and every unit of
+    it is one of ``team``'s units that come by parachute or glider and are not on the map yet. The
+    drop is flown at the start of the next turn that has flying weather (the lift's arrival), by the
+    night table; without such a line a lift drops by day."""
+    return line.timing == "night" and all(
+        uid in scenario.unit and scenario.unit[uid].team == team and scenario.unit[uid].by_air
+        and uid not in k.units for uid in line.units)
+
+
+def _night_drop_problems(scenario: MegaScenario, k: Known, line: OrderLine) -> list[RuleViolation]:
+    """A drop by night [12] is a Move line of its own with nothing else on it, on the sheet of the
+    turn before the lift is due (or of any turn while the weather keeps it waiting)."""
+    out: list[RuleViolation] = []
+    who = ", ".join(line.units)
+    if line.intention != "move" or line.route or line.rail_to or line.objective or line.supply or line.air \
+            or line.counter_battery or line.stand_fast:
+        out.append(RuleViolation("12", f"{who}: still to drop: the drop by night is all the line may order "
+                                       "('move' with timing 'night', nothing else)"))
+    for uid in line.units:
+        due = scenario.unit[uid].arrives
+        if due > k.turn + 1:
+            out.append(RuleViolation("12", f"{who}: {uid} is due on turn {due}: its drop by night goes on the "
+                                           f"sheet of turn {due - 1}"))
+    return out
 
 
 class MegagameRules(Ruleset[MegaScenario, AnyState, OrderSheet]):
@@ -446,7 +480,7 @@ class MegagameRules(Ruleset[MegaScenario, AnyState, OrderSheet]):
 
     system = "megagame"
     version = "2"
-    """2: fighter squadrons lost in air combat are lost for good [12]."""
+    """2: fighter squadrons lost in air combat are lost for good; drops by night [12]."""
     capabilities: ClassVar[Capabilities] = Capabilities(decisions="simultaneous", information="hidden",
                                                         umpire=True)
 
@@ -659,13 +693,22 @@ class MegagameRules(Ruleset[MegaScenario, AnyState, OrderSheet]):
             return out
 
         arriving = {u.id: u.arrives for u in scenario.units if u.team == side and u.id not in k.units}
+        lifts = [line for line in orders.lines if night_lift(scenario, side, k, line)]
         for line in orders.lines:
+            if any(line is x for x in lifts):
+                out += _night_drop_problems(scenario, k, line)
+                continue
             late = [uid for uid in line.units if uid in arriving]
             if late:
+                airborne = [uid for uid in late if _unit(scenario, uid).by_air]
                 out.append(RuleViolation("5", f"{', '.join(late)}: not on the map now (due on turn "
-                                              f"{arriving[late[0]]}, or lost): no orders yet"))
+                                              f"{arriving[late[0]]}, or lost): no orders yet"
+                                         + (f" (but {airborne[0]} may be given its drop by night: a line of its own, "
+                                            "'move' with timing 'night' [12])" if airborne else "")))
         if out:
             return out
+        if lifts:  # the rest of the sheet is checked as if the lifts were not on it
+            orders = orders.model_copy(update={"lines": [x for x in orders.lines if not any(x is y for y in lifts)]})
         out += _rail_problems(scenario, k, teams[side].side, orders)
         half: Literal["morning", "afternoon"] = "afternoon" if turn_label(scenario, k.turn).endswith("afternoon") \
             else "morning"
@@ -678,14 +721,15 @@ class MegagameRules(Ruleset[MegaScenario, AnyState, OrderSheet]):
                         out.append(RuleViolation("9", f"{', '.join(line.units)}: only artillery fires counter-battery, not {uid}"))
             if not line.route:
                 continue
-            share = movement_after_landing(half, line.timing == "night")
             for uid in line.units:
                 if uid not in k.landed or uid not in k.units:
                     continue
+                share = movement_after_landing(half, uid in k.night_landed)  # by the drop's time [12]
                 info = k.units[uid]
                 if share == 0:
-                    out.append(RuleViolation("12", f"{', '.join(line.units)}: {uid} dropped this {half}: no movement in the turn "
-                                                   "of the drop (movement after landing)"))
+                    out.append(RuleViolation("12", f"{', '.join(line.units)}: {uid} dropped this {half}"
+                                                   f"{' by night' if uid in k.night_landed else ''}: no movement in "
+                                                   "the turn of the drop (movement after landing)"))
                     continue
                 full = max_move_km(info.troops, geo.ground(Hex.parse(info.hex)), _posture(line),
                                    night=line.timing == "night")
@@ -737,6 +781,9 @@ class MegagameRules(Ruleset[MegaScenario, AnyState, OrderSheet]):
                         u.rail = RailTrip(to=line.rail_to, phase="embarking",
                                           left=1 if u.t.troops == "infantry" else 2)
                         u.events.append(f"began boarding a train for {board.geo.near(Hex.parse(line.rail_to))}")
+                        continue
+                    if u.hex is None and not u.gone and u.d.by_air and line.timing == "night":
+                        board.night_lift.add(uid)  # its drop, by night [12]
                         continue
                     u.line = line
         if ruled.groupings or ruled.advantage:
@@ -827,7 +874,11 @@ class MegagameRules(Ruleset[MegaScenario, AnyState, OrderSheet]):
             return (f"air combat, the {event['attacker']} fighters attacking (die {event['die']}): "
                     f"{event['result']}; squadrons lost: {losses} [12]")
         if kind == "drop":
-            return f"{event['unit']} drops (dice {event['dice'][0]}, {event['dice'][1]}): {event['result']} [12]"
+            night = " by night" if event.get("night") else ""
+            back = (f", the scattered men back after {event['stragglers_die']} turn"
+                    f"{'s' if event['stragglers_die'] > 1 else ''}" if "stragglers_die" in event else "")
+            return (f"{event['unit']} drops{night} (dice {event['dice'][0]}, {event['dice'][1]}): "
+                    f"{event['result']}{back} [12]")
         if kind == "rail":
             return f"{event['unit']} goes by rail from {event['from']} to {event['to']} [6]"
         if kind == "overrun":
@@ -1493,26 +1544,37 @@ def _after_combat(board: _Board, result: cbt.Outcome, attackers: list[_Unit], de
     return events
 
 
-def _drop(scenario: MegaScenario, board: _Board, u: _Unit, turn: int, dice: Dice) -> JSON:
+def _drop(scenario: MegaScenario, board: _Board, u: _Unit, turn: int, dice: Dice, *, night: bool = False) -> JSON:
     """One unit delivered by parachute or glider [12]: the drop table with the enemy on the drop
-    zone (an enemy unit within 1 km) and flak within 4 km as modifiers; a loss is a step, which
-    comes back a turn later unless it is permanent. A glider unit on polder or marsh loses a step on
-    a 1 as well. Daylight drops (the text's night drops are not ordered here)."""
+    zone (an enemy unit within 1 km) and flak within 4 km as modifiers, and by day unbeaten enemy
+    fighters over the battle; a loss is a step. By day a lost step is lost for good on a second 1,
+    else it comes back at the end of the turn of the drop (one clear turn). By night (ordered with
+    :func:`night_lift`) the night table: a loss on a 1 or 2, for good on a second 1 or 2, else the
+    scattered men come in after 1d6 turns, the turn of the drop the first of them (a 1: as by
+    day). Gliders are not told apart from parachute units: the scenario does not say which units
+    land by glider, so the glider's poor-terrain roll is not made."""
     at = Hex.parse(u.d.hex)
     enemy_on_dz = bool(board.enemies_near(at, u.side, 1))
     flak_near = any(e.t.flak is not None for e in board.enemies_near(at, u.side, 4))
     first, second = dice.d6(f"12 drop {u.d.id} (1)"), dice.d6(f"12 drop {u.d.id} (2)")
     fighters = any(s != u.side for s in board.fighters_over)
-    result = drop(first, second, fighters=fighters, flak=flak_near, enemy_on_dz=enemy_on_dz)
+    result = drop(first, second, night=night, fighters=fighters, flak=flak_near, enemy_on_dz=enemy_on_dz)
     words = {"intact": "landed together", "status loss, recovered later": "landed scattered",
              "permanent status loss": "suffered heavy losses landing"}[result]
+    ev: dict[str, Any] = {"kind": "drop", "unit": u.d.id, "dice": [first, second], "enemy_on_dz": enemy_on_dz,
+                          "flak": flak_near, "fighters": fighters, "result": result, "turn": turn}
     if result != "intact":
         u.steps = u.t.combat_profile(u.steps).lose(1).steps_lost
         if result == "status loss, recovered later":
             u.scattered += 1
-    u.events.append(words)
-    return {"kind": "drop", "unit": u.d.id, "dice": [first, second], "enemy_on_dz": enemy_on_dz,
-            "flak": flak_near, "fighters": fighters, "result": result, "turn": turn}
+            if night:
+                wait = dice.d6(f"12 night drop {u.d.id} stragglers")
+                board.stragglers[u.d.id] = turn + wait - 1
+                ev["stragglers_die"] = wait
+    if night:
+        ev["night"] = True
+    u.events.append(("dropped by night and " if night else "") + words)
+    return ev
 
 
 def _deliveries(board: _Board) -> None:
@@ -1584,11 +1646,14 @@ def _next_state(scenario: MegaScenario, state: MegaState, board: _Board, blown: 
     over = turn > scenario.turns
     units: dict[str, UnitState] = {}
     facts: dict[str, UnitFacts] = {}
+    night_drops: list[str] = []
     for d in scenario.units:
         u = board.units[d.id]
-        if u.scattered and u.on_map:  # stragglers of a drop rejoin a turn later [12]
+        if u.scattered and u.on_map and board.stragglers.get(d.id, 0) <= state.turn:
+            # stragglers of a drop rejoin at the end of its turn; of a night drop, after 1d6 turns [12]
             u.steps = max(0, u.steps - u.scattered)
             u.scattered = 0
+            board.stragglers.pop(d.id, None)
             u.events.append("its scattered men have come in")
         hex_: str | None = str(u.hex) if u.hex is not None else None
         if hex_ is None and not u.gone and not over and (
@@ -1599,8 +1664,11 @@ def _next_state(scenario: MegaScenario, state: MegaState, board: _Board, blown: 
             else:
                 hex_ = d.hex  # reinforcements arrive at the start of their turn
                 if d.by_air:
-                    events.append(_drop(scenario, board, u, turn, dice))
+                    night = d.id in board.night_lift
+                    events.append(_drop(scenario, board, u, turn, dice, night=night))
                     u.landed = True
+                    if night:
+                        night_drops.append(d.id)
                 u.events.append(f"arrived at {board.geo.near(Hex.parse(d.hex))}"
                                 + (f", {turn - d.arrives} turn{'s' if turn - d.arrives > 1 else ''} late "
                                    "for the weather" if turn > d.arrives else ""))
@@ -1633,7 +1701,8 @@ def _next_state(scenario: MegaScenario, state: MegaState, board: _Board, blown: 
             control[o.hex] = holders.pop()
     return MegaState(turn=min(turn, scenario.turns) if over else turn, over=over, units=units, supply=supply,
                      blown=sorted(blown), control=control, facts=facts,
-                     air_lost={k: v for k, v in sorted(board.air_lost.items()) if v})
+                     air_lost={k: v for k, v in sorted(board.air_lost.items()) if v}, night_drops=night_drops,
+                     stragglers=dict(sorted(board.stragglers.items())))
 
 
 # -- a team's view --------------------------------------------------------------------------------
@@ -1715,5 +1784,6 @@ def team_view(scenario: MegaScenario, state: MegaState, team: str) -> JSON:
             "reports": reports, "air": list(state.intel.get(team, [])), "blown": list(state.blown),
             "air_lost": {a.id: state.air_lost[a.id] for a in scenario.air
                          if a.side == side and state.air_lost.get(a.id)},
+            "night_drops": [uid for uid in state.night_drops if _unit(scenario, uid).team == team],
             "objectives": [{"name": o.name, "hex": o.hex, "points": o.points,
                             "held_by": state.control.get(o.hex, o.held_by)} for o in scenario.objectives]}
