@@ -311,6 +311,8 @@ class _Unit:
     line: OrderLine | None = None
     km: int = 0
     fought: bool = False
+    attacks: int = 0
+    """Attacks it made this turn (a second only after an overrun [9])."""
     supply_used: int = 0
     events: list[str] = field(default_factory=list)
     enemy_artillery: bool = False
@@ -351,6 +353,8 @@ class _Board:
         self.supply = dict(state.supply)
         self.air_lost = dict(state.air_lost)
         """Squadrons each air unit has lost in air combat, this turn's included [12]."""
+        self.onward: list[tuple[_Unit, frozenset[str]]] = []
+        """Units whose overrun brought them into contact with more enemy: they may attack again [9]."""
         self.night_lift: set[str] = set()
         """Airborne units ordered to drop by night at the start of the next turn [12]."""
         self.stragglers = dict(state.stragglers)
@@ -480,7 +484,8 @@ class MegagameRules(Ruleset[MegaScenario, AnyState, OrderSheet]):
 
     system = "megagame"
     version = "2"
-    """2: fighter squadrons lost in air combat are lost for good; drops by night [12]."""
+    """2: fighter squadrons lost in air combat are lost for good; drops by night [12]; the further
+    attack after an overrun [9]."""
     capabilities: ClassVar[Capabilities] = Capabilities(decisions="simultaneous", information="hidden",
                                                         umpire=True)
 
@@ -845,7 +850,8 @@ class MegagameRules(Ruleset[MegaScenario, AnyState, OrderSheet]):
             return f"{event['unit']} moves {' '.join(event['path'])}" + (
                 f" and stops: {event['stop']}" if event.get("stop") else "")
         if kind == "combat":
-            return (f"combat at {event['at']} [9]: {', '.join(event['attackers'])} against "
+            again = ", a further attack after an overrun, unprepared" if event.get("further") else ""
+            return (f"combat at {event['at']} [9{again}]: {', '.join(event['attackers'])} against "
                     f"{', '.join(event['defenders'])}: {event['attacker_score']} - {event['defender_score']} "
                     f"+ die {event['die']} = {event['result']}, {event['band']}; {event['retreat']}")
         if kind == "bridge":
@@ -1277,7 +1283,8 @@ def _combat_unit(u: _Unit, *, fuel: bool) -> cbt.CombatUnit:
 
 
 def _combat(board: _Board, ruled: MegaRulings, dice: Dice, blown: set[str]) -> list[JSON]:
-    geo = board.geo
+    """Every combat of the turn [9], hex by hex in order, each followed by the further attacks of
+    the units that overran into more enemy."""
     groups = propose(board)
     events: list[JSON] = []
     for g in ruled.groupings:  # Game Control's grouping replaces the proposal for its hex [9]
@@ -1297,85 +1304,131 @@ def _combat(board: _Board, ruled: MegaRulings, dice: Dice, blown: set[str]) -> l
                     other.remove(uid)
         groups[at] = fit
     used_art: set[str] = set()
-    advantage = {(a.at, a.side): a.points for a in ruled.advantage}
+    advantage: dict[tuple[str, str], int] = {(a.at, a.side): a.points for a in ruled.advantage}
     for at in sorted(groups):
         attackers = [board.units[uid] for uid in groups[at] if board.units[uid].hex is not None
                      and board.units[uid].hex.distance(at) == 1]  # type: ignore[union-attr]
-        defenders = [u for u in board.at(at)]
-        if not attackers or not defenders:
-            continue
-        side = attackers[0].side
-        defenders = [u for u in defenders if u.side != side]
-        attackers = [u for u in attackers if u.side == side]
-        where = board.positions()
-        paid = []
-        for u in attackers:  # an attack costs 1 point a unit [9], drawn from its HQ within 5 km [11]
-            far = hq_out_of_reach(board.sc, u.d.id, where)
-            if far is not None:
-                u.events.append(f"could not attack {geo.near(at)}: no supplies reach it ({far.removesuffix(' [11]')})")
-            elif board.pay(u.d.team, 1):
-                paid.append(u)
-            else:
-                u.events.append(f"could not attack {geo.near(at)}: no supply left")
-        attackers = paid
-        if not attackers or not defenders:
-            continue
-        for u in attackers:
-            u.supply_used += 1
-        if all(d.status <= 0 for d in defenders):  # no fight left in them: captured [9]
-            for d in defenders:
-                board.remove(d)
-                d.events.append(f"overrun at {geo.near(at)} and captured: large numbers of prisoners")
-            for u in attackers:
-                u.fought = True
-                u.events.append(f"overran the enemy at {geo.near(at)}: large numbers of prisoners taken")
-            _advance(board, attackers, at)
-            events.append({"kind": "captured", "at": str(at), "units": [d.d.id for d in defenders]})
-            continue
-        att_art = _artillery_for(board, side, at, used_art)
-        def_art = _artillery_for(board, defenders[0].side, at, used_art)
-        squadrons = sum(a.squadrons for u in attackers if u.line for a in u.line.air if a.mission == "cas")
-        air: cbt.AirLevel = cbt.air_level("allied-ground-attack" if side == "allied" else
-                                          "german-ground-attack", squadrons) if squadrons else "none"
-        close = geo.close(at)
-        a_side = cbt.CombatSide(
-            units=tuple(_combat_unit(u, fuel=board.supply.get(u.d.team, 0) > 0) for u in attackers),
-            artillery=tuple(cbt.Artillery(a.d.id, a.t.combat_profile(a.steps),
-                                          a.t.artillery or "field", a.hex.distance(at) if a.hex else 99)
-                            for a in att_art),
-            air=air, prepared=all(u.prepared for u in attackers), close_country=close,
-            advantage=advantage.get((str(at), "attacker"), 0), other_formation=_strays(attackers))
-        d_side = cbt.CombatSide(
-            units=tuple(_combat_unit(u, fuel=board.supply.get(u.d.team, 0) > 0) for u in defenders),
-            artillery=tuple(cbt.Artillery(a.d.id, a.t.combat_profile(a.steps),
-                                          a.t.artillery or "field", a.hex.distance(at) if a.hex else 99)
-                            for a in def_art),
-            prepared=True, close_country=close, advantage=advantage.get((str(at), "defender"), 0),
-            other_formation=_strays(defenders))
-        hold = [d.d.id for d in defenders if d.line and d.line.intention == "hold" and d.line.stand_fast
-                and d.status > 0]  # a spent unit cannot hold at all costs [9]
-        before = (sum(u.status for u in attackers), sum(d.status for d in defenders))
-        die = dice.d6(f"9 combat at {at}")
-        result = cbt.resolve(a_side, d_side, die, hold=hold, city=geo.terrain.get(at) == "city")
-        for u in (*attackers, *defenders):
-            u.steps = result.profiles[u.d.id].steps_lost
-            u.fought = True
-        for u in attackers:
-            u.enemy_artillery = u.enemy_artillery or bool(def_art)
-            if u.line and u.line.intention == "probe":
-                u.identified = True  # a probe identifies the facing units [5]
+        events += _fight(board, at, attackers, dice, blown, used_art, advantage)
+        events += _further_attacks(board, dice, blown, used_art, advantage)
+    return events
+
+
+def _fight(board: _Board, at: Hex, attackers: list[_Unit], dice: Dice, blown: set[str], used_art: set[str],
+           advantage: Mapping[tuple[str, str], int], *, further: bool = False) -> list[JSON]:
+    """One combat against the enemy in ``at`` [9 "Combat Procedure"]; ``further``: the unprepared
+    attack of units that overran into more enemy (:func:`_further_attacks`)."""
+    geo = board.geo
+    events: list[JSON] = []
+    defenders = [u for u in board.at(at)]
+    if not attackers or not defenders:
+        return events
+    side = attackers[0].side
+    defenders = [u for u in defenders if u.side != side]
+    attackers = [u for u in attackers if u.side == side]
+    where = board.positions()
+    paid = []
+    for u in attackers:  # an attack costs 1 point a unit [9], drawn from its HQ within 5 km [11]
+        far = hq_out_of_reach(board.sc, u.d.id, where)
+        if far is not None:
+            u.events.append(f"could not attack {geo.near(at)}: no supplies reach it ({far.removesuffix(' [11]')})")
+        elif board.pay(u.d.team, 1):
+            paid.append(u)
+        else:
+            u.events.append(f"could not attack {geo.near(at)}: no supply left")
+    attackers = paid
+    if not attackers or not defenders:
+        return events
+    for u in attackers:
+        u.supply_used += 1
+        u.attacks += 1
+    if all(d.status <= 0 for d in defenders):  # no fight left in them: captured [9]
         for d in defenders:
-            d.enemy_artillery = d.enemy_artillery or bool(att_art)
-            d.enemy_air = d.enemy_air or air != "none"
-        ev: dict[str, Any] = {
-            "kind": "combat", "at": str(at), "attackers": [u.d.id for u in attackers],
-            "defenders": [d.d.id for d in defenders], "artillery": [a.d.id for a in att_art + def_art],
-            "air": air, "attacker_score": result.attacker_score.value,
-            "defender_score": result.defender_score.value, "attacker_lines": result.attacker_score.lines,
-            "defender_lines": result.defender_score.lines, "die": die, "result": result.result,
-            "band": result.band, "losses": result.losses, "retreat": result.retreat}
-        events.append(ev)
-        events += _after_combat(board, result, attackers, defenders, at, dice, blown, before)
+            board.remove(d)
+            d.events.append(f"overrun at {geo.near(at)} and captured: large numbers of prisoners")
+        for u in attackers:
+            u.fought = True
+            u.events.append(f"overran the enemy at {geo.near(at)}: large numbers of prisoners taken")
+        _advance(board, attackers, at)
+        events.append({"kind": "captured", "at": str(at), "units": [d.d.id for d in defenders]})
+        return events
+    att_art = _artillery_for(board, side, at, used_art)
+    def_art = _artillery_for(board, defenders[0].side, at, used_art)
+    squadrons = 0 if further else sum(a.squadrons for u in attackers if u.line for a in u.line.air
+                                      if a.mission == "cas")  # flown in the attack it was asked for
+    air: cbt.AirLevel = cbt.air_level("allied-ground-attack" if side == "allied" else
+                                      "german-ground-attack", squadrons) if squadrons else "none"
+    close = geo.close(at)
+    a_side = cbt.CombatSide(
+        units=tuple(_combat_unit(u, fuel=board.supply.get(u.d.team, 0) > 0) for u in attackers),
+        artillery=tuple(cbt.Artillery(a.d.id, a.t.combat_profile(a.steps),
+                                      a.t.artillery or "field", a.hex.distance(at) if a.hex else 99)
+                        for a in att_art),
+        air=air, prepared=not further and all(u.prepared for u in attackers), close_country=close,
+        advantage=advantage.get((str(at), "attacker"), 0), other_formation=_strays(attackers))
+    d_side = cbt.CombatSide(
+        units=tuple(_combat_unit(u, fuel=board.supply.get(u.d.team, 0) > 0) for u in defenders),
+        artillery=tuple(cbt.Artillery(a.d.id, a.t.combat_profile(a.steps),
+                                      a.t.artillery or "field", a.hex.distance(at) if a.hex else 99)
+                        for a in def_art),
+        prepared=True, close_country=close, advantage=advantage.get((str(at), "defender"), 0),
+        other_formation=_strays(defenders))
+    hold = [d.d.id for d in defenders if d.line and d.line.intention == "hold" and d.line.stand_fast
+            and d.status > 0]  # a spent unit cannot hold at all costs [9]
+    before = (sum(u.status for u in attackers), sum(d.status for d in defenders))
+    die = dice.d6(f"9 further attack at {at}" if further else f"9 combat at {at}")
+    result = cbt.resolve(a_side, d_side, die, hold=hold, city=geo.terrain.get(at) == "city")
+    for u in (*attackers, *defenders):
+        u.steps = result.profiles[u.d.id].steps_lost
+        u.fought = True
+    for u in attackers:
+        u.enemy_artillery = u.enemy_artillery or bool(def_art)
+        if u.line and u.line.intention == "probe":
+            u.identified = True  # a probe identifies the facing units [5]
+    for d in defenders:
+        d.enemy_artillery = d.enemy_artillery or bool(att_art)
+        d.enemy_air = d.enemy_air or air != "none"
+    ev: dict[str, Any] = {
+        "kind": "combat", "at": str(at), "attackers": [u.d.id for u in attackers],
+        "defenders": [d.d.id for d in defenders], "artillery": [a.d.id for a in att_art + def_art],
+        "air": air, "attacker_score": result.attacker_score.value,
+        "defender_score": result.defender_score.value, "attacker_lines": result.attacker_score.lines,
+        "defender_lines": result.defender_score.lines, "die": die, "result": result.result,
+        "band": result.band, "losses": result.losses, "retreat": result.retreat}
+    if further:
+        ev["further"] = True
+    events.append(ev)
+    events += _after_combat(board, result, attackers, defenders, at, dice, blown, before)
+    return events
+
+
+def _further_attacks(board: _Board, dice: Dice, blown: set[str], used_art: set[str],
+                     advantage: Mapping[tuple[str, str], int]) -> list[JSON]:
+    """The unprepared attack after a successful overrun [results table, special results]: units
+    whose overrun after a Total Success or a Success brought them into contact with more enemy --
+    not the enemy they have just beaten, which may have retired no farther than next to them --
+    attack again in the same turn, unprepared (-2 a unit, no close air support: it flew in the
+    attack it was asked for), each against the adjacent enemy hex nearest its objective, those
+    against one hex in one combat, paying their supply point as any attack [9, 11]. The text leaves
+    the attack to the player's discretion: the Breakthrough order is that choice, made when the
+    sheet is written ("the units fight more than one action during the turn" [5]). A unit makes at
+    most one further attack a turn ("no more than one attack per turn ... except overrun attacks"
+    [9]); should that attack overrun again, the unit drives on but attacks no more."""
+    onward, board.onward = board.onward, []
+    events: list[JSON] = []
+    groups: dict[Hex, list[_Unit]] = {}
+    for u, beaten in onward:
+        if not u.on_map or u.hex is None or u.status <= 0 or u.attacks != 1:
+            continue
+        targets = sorted({e.hex for e in board.enemies_near(u.hex, u.side, 1)
+                          if e.hex is not None and e.d.id not in beaten})
+        if not targets:
+            continue
+        aim = _objective(u)
+        target = min(targets, key=lambda h: (h.distance(aim) if aim else 0, h))
+        groups.setdefault(target, []).append(u)
+    for at in sorted(groups):
+        events += _fight(board, at, groups[at], dice, blown, used_art, advantage, further=True)
+    board.onward = []  # an overrun of the further attack drives on, and attacks no more
     return events
 
 
@@ -1437,8 +1490,9 @@ def _overrun(board: _Board, result: cbt.Outcome, attackers: list[_Unit], defende
     the defenders' status (before the fight) and Breakthrough orders, go on through the defeated
     enemy towards their objective -- half their remaining move after a Total Success or a Success,
     a quarter after a Limited Success -- and halt on meeting more enemy; after anything less than a
-    Total Success each takes one more step loss. (The further unprepared attack the text allows at
-    the player's discretion is not ordered here.)"""
+    Total Success each takes one more step loss. After a Total Success or a Success a unit that
+    ends its move in contact with more enemy may attack again, unprepared (:func:`_further_attacks`);
+    after a Limited Success it halts there."""
     band = result.band
     armour = sum(1 for u in attackers if u.t.kind == "armour")
     if 2 * armour <= len(attackers) or status[0] < 2 * status[1] or not all(
@@ -1473,6 +1527,9 @@ def _overrun(board: _Board, result: cbt.Outcome, attackers: list[_Unit], defende
         u.events.append(f"broke through at {geo.near(at)}" + (f" and drove on {len(path) - 1} km to "
                                                                 f"{geo.near(u.hex)}" if len(path) > 1 else ""))
         moved.append({"unit": u.d.id, "path": path})
+        beaten = frozenset(d.d.id for d in defenders)
+        if band != "limited success" and any(e.d.id not in beaten for e in board.enemies_near(u.hex, u.side, 1)):
+            board.onward.append((u, beaten))  # in contact with more enemy than it beat
     return [{"kind": "overrun", "at": str(at), "band": band, "moves": moved}]
 
 
