@@ -65,6 +65,7 @@ from pbem.systems.megagame.model import (
     MegaRulings,
     MegaScenario,
     MegaState,
+    ParkedSupply,
     RailTrip,
     TeamView,
     UnitDef,
@@ -358,6 +359,12 @@ class _Board:
         self.night_lift: set[str] = set()
         """Airborne units ordered to drop by night at the start of the next turn [12]."""
         self.stragglers = dict(state.stragglers)
+        self.parked: list[ParkedSupply] = list(state.parked)
+        """Supply counters parked on the map [11]."""
+        self.loads = dict(state.loads)
+        """Supply points each transport unit carries [11]."""
+        self.start: dict[str, Hex | None] = {uid: u.hex for uid, u in self.units.items()}
+        """Where each unit stood at the start of the turn."""
         """Unit -> the turn at whose end the men scattered in its night drop come in [12]."""
         self.capacity = {b.name: b.capacity for b in scenario.bridges}
         """Unit points a phase over each named bridge [7]."""
@@ -485,7 +492,8 @@ class MegagameRules(Ruleset[MegaScenario, AnyState, OrderSheet]):
     system = "megagame"
     version = "2"
     """2: fighter squadrons lost in air combat are lost for good; drops by night [12]; the further
-    attack after an overrun [9]."""
+    attack after an overrun [9]; a moving dump leaves its supplies parked for the transport units
+    [11]."""
     capabilities: ClassVar[Capabilities] = Capabilities(decisions="simultaneous", information="hidden",
                                                         umpire=True)
 
@@ -1634,15 +1642,114 @@ def _drop(scenario: MegaScenario, board: _Board, u: _Unit, turn: int, dice: Dice
     return ev
 
 
+TRANSPORT_LIFT: dict[str, int] = {"horse-drawn": 4}
+"""Supply points a supply transport unit carries [11b], by its troops; 10 for lorries (Annex A: the
+RASC company's and the supply unit's logistics lift of 10, the Fahrkolonne's 4 as read in
+scenarios/megagame-profiles.json; the scenario's unit types do not carry the lift)."""
+LORRY_LIFT = 10
+
+
+def is_transport(t: UnitType) -> bool:
+    """A supply transport unit [11b] (a RASC company, a Kolonne): a unit of kind "other" that is
+    not a dump (reading: the scenario's unit types mark dumps, not transports)."""
+    return t.kind == "other" and not t.dump
+
+
+def _park(board: _Board, team: str, at: Hex, points: int, left_by: str = "") -> None:
+    for i, p in enumerate(board.parked):
+        if p.team == team and p.hex == str(at):
+            board.parked[i] = p.model_copy(update={"points": p.points + points})
+            return
+    board.parked.append(ParkedSupply(team=team, hex=str(at), points=points, left_by=left_by))
+
+
+def _parked_here(board: _Board, team: str, at: Hex) -> ParkedSupply | None:
+    return next((p for p in board.parked if p.team == team and p.hex == str(at)), None)
+
+
+def _take_parked(board: _Board, p: ParkedSupply, points: int) -> None:
+    board.parked.remove(p)
+    if p.points > points:
+        board.parked.append(p.model_copy(update={"points": p.points - points}))
+
+
+def _supply_moves(board: _Board) -> None:
+    """Moving a supply dump [11]: a dump ordered to a new place goes there without its supply
+    counters, which stay parked where it stood; they deliver nothing until they reach a dump (or an
+    HQ) again, carried by the supply transport units "in the normal way": a transport unit standing
+    at the end of the turn where its team's supplies are parked loads what it can carry
+    (:data:`TRANSPORT_LIFT`), and one standing with a load where a dump of its team is unloads into
+    the dump's stock -- or, where an HQ of its team is and no dump, into the supplies held at the
+    HQs [11b]. Counters parked where a dump of their team stands join its stock again; counters in
+    a hex the enemy holds alone are lost to it (reading: the text leaves a captured stack to Game
+    Control), as is the load of a transport that is captured or broken up."""
+    geo = board.geo
+    units = sorted(board.units.values(), key=lambda x: x.d.id)
+    for u in units:  # the dump counter goes alone [11]
+        start = board.start.get(u.d.id)
+        if u.t.dump and u.on_map and u.km and u.stock > 0 and start is not None and start != u.hex:
+            _park(board, u.d.team, start, u.stock, u.d.id)
+            u.events.append(f"moved without its supply counters: {u.stock} supply points left parked at "
+                            f"{geo.near(start)} for the transport units to bring on")
+            u.stock = 0
+    for p in list(board.parked):
+        at = Hex.parse(p.hex)
+        here = board.at(at)
+        if here and all(x.side != team_side(board.sc, p.team) for x in here):
+            board.parked.remove(p)  # the enemy holds the hex alone: the counters are lost
+            continue
+        dump = next((x for x in here if x.d.team == p.team and x.t.dump), None)
+        if dump is not None:
+            board.parked.remove(p)
+            dump.stock += p.points
+            dump.events.append(f"has its {p.points} parked supply points back in its stock")
+    for u in units:
+        if not is_transport(u.t):
+            continue
+        load = board.loads.pop(u.d.id, 0)
+        if not u.on_map or u.status <= 0 or u.hex is None:
+            continue  # captured, broken up or not on the map: its load is lost with it
+        if load:
+            dump = next((x for x in board.at(u.hex) if x.d.team == u.d.team and x.t.dump), None)
+            hq = next((x for x in board.at(u.hex) if x.d.team == u.d.team and x.t.kind == "hq"), None)
+            if dump is not None:
+                dump.stock += load
+                u.events.append(f"unloaded {load} supply points into {dump.d.name}")
+                load = 0
+            elif hq is not None:
+                board.supply[u.d.team] = board.supply.get(u.d.team, 0) + load
+                u.events.append(f"unloaded {load} supply points at {hq.d.name}")
+                load = 0
+        stack = _parked_here(board, u.d.team, u.hex)
+        room = TRANSPORT_LIFT.get(u.t.troops, LORRY_LIFT) - load
+        if stack is not None and room > 0:
+            taken = min(room, stack.points)
+            _take_parked(board, stack, taken)
+            load += taken
+            u.events.append(f"loaded {taken} parked supply points at {geo.near(u.hex)}")
+        if load:
+            board.loads[u.d.id] = load
+    board.parked.sort(key=lambda x: (x.team, x.hex))
+
+
 def _deliveries(board: _Board) -> None:
     """Each divisional dump on the map that did not move this turn delivers up to its lift to its
     team's HQs, if one is within its reach (about 10 km) [11]; a dump on the move delivers nothing
-    (the lorries are on the road). What is delivered joins the team's supplies held at its HQs."""
+    (the lorries are on the road), and what it held stays behind (:func:`_supply_moves`). What is
+    delivered joins the team's supplies held at its HQs. A dump with nothing in stock says where its
+    parked supplies wait."""
+    _supply_moves(board)
     for u in sorted(board.units.values(), key=lambda x: x.d.id):
-        if not u.t.dump or not u.on_map or u.stock <= 0 or u.hex is None:
+        if not u.t.dump or not u.on_map or u.hex is None:
             continue
         if u.km:
             u.events.append("was on the move: it delivered nothing this turn")
+            continue
+        if u.stock <= 0:
+            waiting = [p for p in board.parked if p.left_by == u.d.id]
+            if waiting:
+                u.events.append("has no supplies: " + ", ".join(
+                    f"{p.points} points wait parked at {board.geo.near(Hex.parse(p.hex))}" for p in waiting))
             continue
         hqs = [h for h in board.units.values() if h.d.team == u.d.team and h.t.kind == "hq" and h.on_map
                and h.hex is not None and h.hex.distance(u.hex) <= u.d.reach_km]
@@ -1759,7 +1866,8 @@ def _next_state(scenario: MegaScenario, state: MegaState, board: _Board, blown: 
     return MegaState(turn=min(turn, scenario.turns) if over else turn, over=over, units=units, supply=supply,
                      blown=sorted(blown), control=control, facts=facts,
                      air_lost={k: v for k, v in sorted(board.air_lost.items()) if v}, night_drops=night_drops,
-                     stragglers=dict(sorted(board.stragglers.items())))
+                     stragglers=dict(sorted(board.stragglers.items())), parked=board.parked,
+                     loads=dict(sorted(board.loads.items())))
 
 
 # -- a team's view --------------------------------------------------------------------------------
