@@ -7,32 +7,50 @@ commits its order sheet [5], Game Control signs its rulings (groupings of combat
 advantages [9]), every team reveals, and :meth:`MegagameRules.resolve_round` adjudicates it all at
 once, in this order:
 
-1. **Movement** [6, 7], all units together a kilometre (one hex) at a time: a unit stops where its
+1. **Air** [9, 12]: each side's squadrons fly its teams' air orders while they last (weather and
+   the squadrons lost in earlier air combats count); the fighters of both sides meet first, the
+   side with more squadrons attacking on the fighter table, and squadrons shot down are lost for
+   good, each side told of light or heavy losses; bombing interdicts the units in its target hex;
+   recce reports to the team that flew it; transports drop supplies by the ready reckoner.
+2. **Movement** [6, 7], all units together a kilometre (one hex) at a time: a unit stops where its
    route ends, in front of an enemy-held hex, when it comes into contact (an enemy adjacent), and --
    unless it is attacking -- when an enemy is within the passing distance (2 km, 1 km in close
    country or at night) [6]; a unit in contact moves only to break contact ("no rubbing past") [6];
    water off a bridge only for troops that may cross it [6]; every bridge passes at most its
-   capacity in unit points a turn (two phases), the rest wait on the near bank [7].
-2. **Combat** [9]: the engine proposes a grouping -- each unit with Attack, Probe or Breakthrough
-   orders that is in contact, paid for (1 supply point a unit) and has not moved more than half its
-   move [6], attacks the adjacent enemy hex nearest its objective; every such unit against one hex
-   is one combat -- and Game Control's signed grouping replaces it where it gives one. Artillery
-   that did not move supports the first combat of its side within range (1 supply point) [9];
-   close air support by squadrons [9, 12]; prepared attacks, stand fast, city areas, close country
-   and every factor of :mod:`pbem.systems.megagame.combat`. Defenders retire the distance the
-   result gives, away from the attackers; attackers badly beaten fall back 1 km; a vacated hex is
-   taken by the attacker; a unit with no status left that cannot retire is captured [9]. A bridge
-   fought over blows on a 1 [8].
-3. **Supply** [9, 11]: attacks and artillery cost 1 point a unit, mechanised units 1 fuel point a
-   turn they move or fight; losers of a Success or Total Success lose 1 or 2 points a unit; each
-   team then receives its turn's supply.
-4. **Reports** [10]: the facts each team's report is written from (its units' fights, the enemy in
+   capacity in unit points a turn (two phases), the rest wait on the near bank [7]; a unit pinned
+   down from the air does not move [9]; rail moves board, travel and get off turn by turn [6].
+3. **Combat** [9]: the engine proposes a grouping -- each unit with Attack or Breakthrough orders
+   that is in contact, paid for (1 supply point a unit) and has not moved more than half its move
+   [6], attacks the adjacent enemy hex nearest its objective (a Probe stops in contact and does
+   not attack [5]); every such unit against one hex is one combat -- and Game Control's
+   signed grouping replaces it where it gives one. Artillery that did not move supports the first
+   combat of its side within range (1 supply point) [9]; close air support by squadrons [9, 12];
+   prepared attacks, stand fast, city areas, close country and every factor of
+   :mod:`pbem.systems.megagame.combat`. Defenders retire the distance the result gives, away from
+   the attackers; attackers badly beaten fall back 1 km; a vacated hex is taken by the attacker; a
+   unit with no status left that cannot retire is captured [9]. Armour with Breakthrough orders
+   that overruns drives on through the beaten enemy and, after a Total Success or a Success, makes
+   an unprepared further attack on more enemy it meets [results table]. A bridge fought over blows
+   on a 1 [8]. Counter-battery fire follows [9].
+4. **Supply** [9, 11]: attacks and artillery cost 1 point a unit, mechanised units 1 fuel point a
+   turn they move or fight; losers of a Limited Success or a Success lose 1 point a unit, of a
+   Total Success 2; a dump that moved leaves its stock parked where it stood, transport units load
+   parked counters and unload them at a dump or HQ of their team, and every dump that stood still
+   delivers up to its lift to the HQs in its reach; each team then receives its turn's supply.
+5. **Arrivals** [6, 12] at the start of the next turn: reinforcements, and airborne lifts by the
+   day or (ordered so) the night drop table, when the weather lets them fly.
+6. **Reports** [10]: the facts each team's report is written from (its units' fights, the enemy in
    contact, the supply used); :meth:`MegagameRules.view` puts them into words.
 
 What the text leaves to the scenario (victory) is the scenario's, reconstructed and said so there.
-Not built yet (said in the closing note of issue 13): overrun moves beyond the defenders' hex,
-air transport, drops and air-to-air during play, interdiction, dumps and their moves, rail
-movement, rest.
+Not built: rest (recovery of effectiveness over days) [5]; the cab rank beyond allowing close air
+support in an unprepared attack (its two squadrons for one, its day-long allocation, support in
+defence) [9]; flak against air serials and the losses fighters inflict on transports and bombers
+(only their factors on drops and air resupply) [12, 13]; heavy bombers (no mission flies them);
+a glider's roll on poor terrain (the scenario does not mark gliders); interdiction of a choke
+point for the units passing through it (bombing hits those in the hex before movement) [9]; the
+turn it takes to attach a battalion to another division [9]; supplies held per HQ stack and by
+nation (a team's supplies are one pool, drawn within 5 km of the unit's HQ) [11].
 """
 
 from __future__ import annotations
