@@ -382,6 +382,16 @@ class UnitFacts(_Data):
     supply_used: int = 0
 
 
+class ParkedSupply(_Data):
+    """Supply counters parked on the map: not a dump, they deliver nothing [11] (a dump's stock left
+    behind when the dump moved, waiting for the transport units)."""
+
+    team: str
+    hex: str = Field(pattern=HEX)
+    points: int = Field(ge=1)
+    left_by: str = Field("", description="the dump that left them behind on moving [11]")
+
+
 class MegaState(_Data):
     turn: int = Field(ge=1)
     over: bool = False
@@ -391,6 +401,11 @@ class MegaState(_Data):
     control: dict[str, Literal["allied", "german"]] = Field(default_factory=dict, description="objective hex -> holder")
     facts: dict[str, UnitFacts] = Field(default_factory=dict, description="last turn's facts per unit [10]")
     intel: dict[str, list[str]] = Field(default_factory=dict, description="last turn's air reports per team [12]")
+    air_lost: dict[str, int] = Field(default_factory=dict, description="air unit -> squadrons lost in air combat, for good [12]")
+    night_drops: list[str] = Field(default_factory=list, description="units that dropped by night at the start of this turn [12]")
+    stragglers: dict[str, int] = Field(default_factory=dict, description="unit -> the turn at whose end the men scattered in its night drop come in [12]")
+    parked: list[ParkedSupply] = Field(default_factory=list, description="supply counters parked on the map [11]")
+    loads: dict[str, int] = Field(default_factory=dict, description="supply transport unit -> supply points it carries [11]")
 
 
 # -- Game Control's rulings ---------------------------------------------------------------------
@@ -466,3 +481,5 @@ class TeamView(_Data):
     air: list[str] = Field(default_factory=list)
     blown: list[str]
     objectives: list[HeldObjective]
+    air_lost: dict[str, int] = Field(default_factory=dict, description="squadrons the side's own air units have lost [12]")
+    night_drops: list[str] = Field(default_factory=list, description="own units that dropped by night at the start of this turn [12]")

@@ -216,8 +216,14 @@ class MegagamePresenter(Presenter):
                "# Your units (pbem reach GAME_DIR UNIT: where one can go):"]
         out += [f"#   {u['id']:<12} {u['hex']}  {u['state']}" + ("  (prepared)" if u["prepared"] else "")
                 + f"  -- {names.get(u['id'], '')}" for u in view["units"]]
+        here = {u["id"] for u in view["units"]}
+        lifts = [u.id for u in scenario.units if u.team == side and u.by_air and u.id not in here
+                 and view["turn"] < u.arrives <= view["turn"] + 1]
+        if lifts:
+            out.append(f"# Due by air next turn, dropping by day unless a line '{lifts[0]}: move, night' "
+                       f"orders the drop by night [12]: {', '.join(lifts)}")
         side_ = team_side(scenario, side)
-        flying = sorted({roles: squadrons_available(scenario, side_, view["turn"], mission)
+        flying = sorted({roles: squadrons_available(scenario, side_, view["turn"], mission, view.get("air_lost"))
                          for mission, roles in MISSION_ROLES.items()}.items())
         if scenario.air:
             out.append("# Squadrons of your side that can fly today [12]: "
@@ -367,19 +373,19 @@ def _air_orders(scenario: MegaScenario, view: JSON, side: str, targets: list[Hex
         return []
     share = max(1, sum(1 for t in scenario.teams if t.side == side))
     out: list[dict[str, Any]] = []
-    strike = squadrons_available(scenario, side, view["turn"], "bombing") // share
+    strike = squadrons_available(scenario, side, view["turn"], "bombing", view.get("air_lost")) // share
     seen = view["enemy"]
     if strike and seen:
         target = min(seen, key=lambda e: ("tanks" not in e["seen"], e["hex"]))  # tanks first
         out.append({"mission": "bombing", "squadrons": strike, "target": target["hex"]})
-    fighters = squadrons_available(scenario, side, view["turn"], "recce") // share
+    fighters = squadrons_available(scenario, side, view["turn"], "recce", view.get("air_lost")) // share
     unseen = [t for t in targets if str(t) not in {e["hex"] for e in seen}]
     if fighters and unseen:
         out.append({"mission": "recce", "squadrons": 1, "target": str(unseen[0])})
         fighters -= 1
     if fighters:
         out.append({"mission": "escort" if side == "allied" else "air-cover", "squadrons": fighters})
-    lift = squadrons_available(scenario, side, view["turn"], "transport") // share
+    lift = squadrons_available(scenario, side, view["turn"], "transport", view.get("air_lost")) // share
     if lift and view["units"]:  # supplies dropped in the middle of the team's units [12]
         hexes = sorted(Hex.parse(u["hex"]) for u in view["units"])
         out.append({"mission": "transport", "squadrons": lift, "target": str(hexes[len(hexes) // 2])})

@@ -7,32 +7,50 @@ commits its order sheet [5], Game Control signs its rulings (groupings of combat
 advantages [9]), every team reveals, and :meth:`MegagameRules.resolve_round` adjudicates it all at
 once, in this order:
 
-1. **Movement** [6, 7], all units together a kilometre (one hex) at a time: a unit stops where its
+1. **Air** [9, 12]: each side's squadrons fly its teams' air orders while they last (weather and
+   the squadrons lost in earlier air combats count); the fighters of both sides meet first, the
+   side with more squadrons attacking on the fighter table, and squadrons shot down are lost for
+   good, each side told of light or heavy losses; bombing interdicts the units in its target hex;
+   recce reports to the team that flew it; transports drop supplies by the ready reckoner.
+2. **Movement** [6, 7], all units together a kilometre (one hex) at a time: a unit stops where its
    route ends, in front of an enemy-held hex, when it comes into contact (an enemy adjacent), and --
    unless it is attacking -- when an enemy is within the passing distance (2 km, 1 km in close
    country or at night) [6]; a unit in contact moves only to break contact ("no rubbing past") [6];
    water off a bridge only for troops that may cross it [6]; every bridge passes at most its
-   capacity in unit points a turn (two phases), the rest wait on the near bank [7].
-2. **Combat** [9]: the engine proposes a grouping -- each unit with Attack, Probe or Breakthrough
-   orders that is in contact, paid for (1 supply point a unit) and has not moved more than half its
-   move [6], attacks the adjacent enemy hex nearest its objective; every such unit against one hex
-   is one combat -- and Game Control's signed grouping replaces it where it gives one. Artillery
-   that did not move supports the first combat of its side within range (1 supply point) [9];
-   close air support by squadrons [9, 12]; prepared attacks, stand fast, city areas, close country
-   and every factor of :mod:`pbem.systems.megagame.combat`. Defenders retire the distance the
-   result gives, away from the attackers; attackers badly beaten fall back 1 km; a vacated hex is
-   taken by the attacker; a unit with no status left that cannot retire is captured [9]. A bridge
-   fought over blows on a 1 [8].
-3. **Supply** [9, 11]: attacks and artillery cost 1 point a unit, mechanised units 1 fuel point a
-   turn they move or fight; losers of a Success or Total Success lose 1 or 2 points a unit; each
-   team then receives its turn's supply.
-4. **Reports** [10]: the facts each team's report is written from (its units' fights, the enemy in
+   capacity in unit points a turn (two phases), the rest wait on the near bank [7]; a unit pinned
+   down from the air does not move [9]; rail moves board, travel and get off turn by turn [6].
+3. **Combat** [9]: the engine proposes a grouping -- each unit with Attack or Breakthrough orders
+   that is in contact, paid for (1 supply point a unit) and has not moved more than half its move
+   [6], attacks the adjacent enemy hex nearest its objective (a Probe stops in contact and does
+   not attack [5]); every such unit against one hex is one combat -- and Game Control's
+   signed grouping replaces it where it gives one. Artillery that did not move supports the first
+   combat of its side within range (1 supply point) [9]; close air support by squadrons [9, 12];
+   prepared attacks, stand fast, city areas, close country and every factor of
+   :mod:`pbem.systems.megagame.combat`. Defenders retire the distance the result gives, away from
+   the attackers; attackers badly beaten fall back 1 km; a vacated hex is taken by the attacker; a
+   unit with no status left that cannot retire is captured [9]. Armour with Breakthrough orders
+   that overruns drives on through the beaten enemy and, after a Total Success or a Success, makes
+   an unprepared further attack on more enemy it meets [results table]. A bridge fought over blows
+   on a 1 [8]. Counter-battery fire follows [9].
+4. **Supply** [9, 11]: attacks and artillery cost 1 point a unit, mechanised units 1 fuel point a
+   turn they move or fight; losers of a Limited Success or a Success lose 1 point a unit, of a
+   Total Success 2; a dump that moved leaves its stock parked where it stood, transport units load
+   parked counters and unload them at a dump or HQ of their team, and every dump that stood still
+   delivers up to its lift to the HQs in its reach; each team then receives its turn's supply.
+5. **Arrivals** [6, 12] at the start of the next turn: reinforcements, and airborne lifts by the
+   day or (ordered so) the night drop table, when the weather lets them fly.
+6. **Reports** [10]: the facts each team's report is written from (its units' fights, the enemy in
    contact, the supply used); :meth:`MegagameRules.view` puts them into words.
 
 What the text leaves to the scenario (victory) is the scenario's, reconstructed and said so there.
-Not built yet (said in the closing note of issue 13): overrun moves beyond the defenders' hex,
-air transport, drops and air-to-air during play, interdiction, dumps and their moves, rail
-movement, rest.
+Not built: rest (recovery of effectiveness over days) [5]; the cab rank beyond allowing close air
+support in an unprepared attack (its two squadrons for one, its day-long allocation, support in
+defence) [9]; flak against air serials and the losses fighters inflict on transports and bombers
+(only their factors on drops and air resupply) [12, 13]; heavy bombers (no mission flies them);
+a glider's roll on poor terrain (the scenario does not mark gliders); interdiction of a choke
+point for the units passing through it (bombing hits those in the hex before movement) [9]; the
+turn it takes to attach a battalion to another division [9]; supplies held per HQ stack and by
+nation (a team's supplies are one pool, drawn within 5 km of the unit's HQ) [11].
 """
 
 from __future__ import annotations
@@ -60,10 +78,12 @@ from pbem.maps.hexmap import Hex
 from pbem.protocol.archive import one_line
 from pbem.systems.megagame import combat as cbt
 from pbem.systems.megagame.model import (
+    AirUnit,
     Geo,
     MegaRulings,
     MegaScenario,
     MegaState,
+    ParkedSupply,
     RailTrip,
     TeamView,
     UnitDef,
@@ -124,23 +144,54 @@ def flying(scenario: MegaScenario, turn: int, region: str) -> Literal["good", "l
     return "good"
 
 
-def squadrons_available(scenario: MegaScenario, side: str, turn: int, mission: str) -> int:
-    """Squadrons of ``side`` able to fly ``mission`` on ``turn``: all of them in good weather, half
-    (rounded down) in limited, none when nothing flies [12]."""
-    out = 0
+def _flying_squadrons(scenario: MegaScenario, unit: AirUnit, turn: int, lost: Mapping[str, int]) -> int:
+    """Squadrons of one air unit that fly on ``turn``: those not lost in air combat [12, fighter
+    against fighter], all of them in good weather, half (rounded down) in limited, none when
+    nothing flies [12]."""
+    left = max(0, unit.squadrons - lost.get(unit.id, 0))
+    wx = flying(scenario, turn, unit.region)
+    return left if wx == "good" else left // 2 if wx == "limited" else 0
+
+
+def squadrons_available(scenario: MegaScenario, side: str, turn: int, mission: str,
+                        lost: Mapping[str, int] | None = None) -> int:
+    """Squadrons of ``side`` able to fly ``mission`` on ``turn``, less the squadrons ``lost`` (air
+    unit -> squadrons) in the air combats of earlier turns [12]."""
+    return sum(_flying_squadrons(scenario, a, turn, lost or {}) for a in scenario.air
+               if a.side == side and a.role in MISSION_ROLES[mission])
+
+
+def _air_pools(scenario: MegaScenario, side: str, turn: int,
+               lost: Mapping[str, int] | None = None) -> dict[tuple[str, ...], int]:
+    pools: dict[tuple[str, ...], int] = {}
+    for mission, roles in MISSION_ROLES.items():
+        pools[roles] = squadrons_available(scenario, side, turn, mission, lost)
+    return pools
+
+
+def _fighter_losses(scenario: MegaScenario, side: str, turn: int, lost: Mapping[str, int],
+                    squadrons: int) -> dict[str, int]:
+    """Which of ``side``'s fighter units lose the ``squadrons`` shot down in an air combat [12]:
+    the fighter units in the scenario's order, each up to the squadrons it has flying today (the
+    squadrons of one side's air cover are pooled; which unit flew which is not told apart)."""
+    out: dict[str, int] = {}
     for a in scenario.air:
-        if a.side != side or a.role not in MISSION_ROLES[mission]:
+        if squadrons <= 0:
+            break
+        if a.side != side or a.role != "fighter":
             continue
-        wx = flying(scenario, turn, a.region)
-        out += a.squadrons if wx == "good" else a.squadrons // 2 if wx == "limited" else 0
+        n = min(squadrons, _flying_squadrons(scenario, a, turn, lost))
+        if n:
+            out[a.id] = n
+            squadrons -= n
     return out
 
 
-def _air_pools(scenario: MegaScenario, side: str, turn: int) -> dict[tuple[str, ...], int]:
-    pools: dict[tuple[str, ...], int] = {}
-    for mission, roles in MISSION_ROLES.items():
-        pools[roles] = squadrons_available(scenario, side, turn, mission)
-    return pools
+def loss_words(lost: int, flew: int) -> str:
+    """How a side hears of its own or the enemy's losses in an air combat: "light" or "heavy"
+    losses, never a number ([12]: the umpires report light or heavy losses). Read: heavy when the
+    squadrons lost are a fifth or more of those that flew (the table's heavier rate), else light."""
+    return "heavy" if lost and 5 * lost >= flew else "light"
 
 
 def _rail_problems(scenario: MegaScenario, k: Known, side: str, orders: OrderSheet) -> list[RuleViolation]:
@@ -279,6 +330,8 @@ class _Unit:
     line: OrderLine | None = None
     km: int = 0
     fought: bool = False
+    attacks: int = 0
+    """Attacks it made this turn (a second only after an overrun [9])."""
     supply_used: int = 0
     events: list[str] = field(default_factory=list)
     enemy_artillery: bool = False
@@ -317,6 +370,20 @@ class _Board:
                                      dict(s.contact), s.gone, scattered=s.scattered, fired_before=s.fired,
                                      stock=s.stock, rail=s.rail)
         self.supply = dict(state.supply)
+        self.air_lost = dict(state.air_lost)
+        """Squadrons each air unit has lost in air combat, this turn's included [12]."""
+        self.onward: list[tuple[_Unit, frozenset[str]]] = []
+        """Units whose overrun brought them into contact with more enemy: they may attack again [9]."""
+        self.night_lift: set[str] = set()
+        """Airborne units ordered to drop by night at the start of the next turn [12]."""
+        self.stragglers = dict(state.stragglers)
+        self.parked: list[ParkedSupply] = list(state.parked)
+        """Supply counters parked on the map [11]."""
+        self.loads = dict(state.loads)
+        """Supply points each transport unit carries [11]."""
+        self.start: dict[str, Hex | None] = {uid: u.hex for uid, u in self.units.items()}
+        """Where each unit stood at the start of the turn."""
+        """Unit -> the turn at whose end the men scattered in its night drop come in [12]."""
         self.capacity = {b.name: b.capacity for b in scenario.bridges}
         self.chokes = {Hex.parse(c.hex): c for c in scenario.chokes}
         """Unit points a phase over each named bridge [7]."""
@@ -378,6 +445,8 @@ class Known:
     supply: int
     blown: frozenset[str]
     landed: frozenset[str] = frozenset()
+    night_landed: frozenset[str] = frozenset()
+    """Of ``landed``, those whose drop was by night [12]."""
     on_rail: frozenset[str] = frozenset()
     enemy: frozenset[str] = frozenset()
     """Hexes where the team knows the enemy is (in sight)."""
@@ -393,7 +462,8 @@ def known(scenario: MegaScenario, state: AnyState, team: str) -> Known:
         return Known(state.turn, units, frozenset(u.id for u in state.units if u.prepared),
                      frozenset(u.id for u in state.units if u.state == effectiveness(0)), state.supply,
                      frozenset(state.blown), frozenset(u.id for u in state.units if u.landed),
-                     frozenset(u.id for u in state.units if u.rail), frozenset(e.hex for e in state.enemy))
+                     frozenset(state.night_drops), frozenset(u.id for u in state.units if u.rail),
+                     frozenset(e.hex for e in state.enemy))
     units = {}
     for u in scenario.units:
         s = state.units[u.id]
@@ -402,17 +472,47 @@ def known(scenario: MegaScenario, state: AnyState, team: str) -> Known:
     return Known(state.turn, units, frozenset(k for k, s in state.units.items() if s.prepared),
                  frozenset(k for k in units if status_of(scenario, state, k) <= 0),
                  state.supply.get(team, 0), frozenset(state.blown),
-                 frozenset(k for k, s in state.units.items() if s.landed),
+                 frozenset(k for k, s in state.units.items() if s.landed), frozenset(state.night_drops),
                  frozenset(k for k, s in state.units.items() if s.rail is not None),
                  frozenset(s.hex for k, s in state.units.items() if s.hex and not s.gone
                            and team_side(scenario, _unit(scenario, k).team) != team_side(scenario, team)))
+
+
+def night_lift(scenario: MegaScenario, team: str, k: Known, line: OrderLine) -> bool:
+    """``line`` orders the drop of airborne units by night [12]: timing 'night', and every unit of
+    it is one of ``team``'s units that come by parachute or glider and are not on the map yet. The
+    drop is flown at the start of the next turn that has flying weather (the lift's arrival), by the
+    night table; without such a line a lift drops by day."""
+    return line.timing == "night" and all(
+        uid in scenario.unit and scenario.unit[uid].team == team and scenario.unit[uid].by_air
+        and uid not in k.units for uid in line.units)
+
+
+def _night_drop_problems(scenario: MegaScenario, k: Known, line: OrderLine) -> list[RuleViolation]:
+    """A drop by night [12] is a Move line of its own with nothing else on it, on the sheet of the
+    turn before the lift is due (or of any turn while the weather keeps it waiting)."""
+    out: list[RuleViolation] = []
+    who = ", ".join(line.units)
+    if line.intention != "move" or line.route or line.rail_to or line.objective or line.supply or line.air \
+            or line.counter_battery or line.stand_fast:
+        out.append(RuleViolation("12", f"{who}: still to drop: the drop by night is all the line may order "
+                                       "('move' with timing 'night', nothing else)"))
+    for uid in line.units:
+        due = scenario.unit[uid].arrives
+        if due > k.turn + 1:
+            out.append(RuleViolation("12", f"{who}: {uid} is due on turn {due}: its drop by night goes on the "
+                                           f"sheet of turn {due - 1}"))
+    return out
 
 
 class MegagameRules(Ruleset[MegaScenario, AnyState, OrderSheet]):
     """Wallman's operational megagame (module docstring)."""
 
     system = "megagame"
-    version = "1"
+    version = "2"
+    """2: fighter squadrons lost in air combat are lost for good; drops by night [12]; the further
+    attack after an overrun [9]; a moving dump leaves its supplies parked for the transport units
+    [11]."""
     capabilities: ClassVar[Capabilities] = Capabilities(decisions="simultaneous", information="hidden",
                                                         umpire=True)
 
@@ -640,13 +740,22 @@ class MegagameRules(Ruleset[MegaScenario, AnyState, OrderSheet]):
             return out
 
         arriving = {u.id: u.arrives for u in scenario.units if u.team == side and u.id not in k.units}
+        lifts = [line for line in orders.lines if night_lift(scenario, side, k, line)]
         for line in orders.lines:
+            if any(line is x for x in lifts):
+                out += _night_drop_problems(scenario, k, line)
+                continue
             late = [uid for uid in line.units if uid in arriving]
             if late:
+                airborne = [uid for uid in late if _unit(scenario, uid).by_air]
                 out.append(RuleViolation("5", f"{', '.join(late)}: not on the map now (due on turn "
-                                              f"{arriving[late[0]]}, or lost): no orders yet"))
+                                              f"{arriving[late[0]]}, or lost): no orders yet"
+                                         + (f" (but {airborne[0]} may be given its drop by night: a line of its own, "
+                                            "'move' with timing 'night' [12])" if airborne else "")))
         if out:
             return out
+        if lifts:  # the rest of the sheet is checked as if the lifts were not on it
+            orders = orders.model_copy(update={"lines": [x for x in orders.lines if not any(x is y for y in lifts)]})
         out += _rail_problems(scenario, k, teams[side].side, orders)
         half: Literal["morning", "afternoon"] = "afternoon" if turn_label(scenario, k.turn).endswith("afternoon") \
             else "morning"
@@ -659,14 +768,15 @@ class MegagameRules(Ruleset[MegaScenario, AnyState, OrderSheet]):
                         out.append(RuleViolation("9", f"{', '.join(line.units)}: only artillery fires counter-battery, not {uid}"))
             if not line.route:
                 continue
-            share = movement_after_landing(half, line.timing == "night")
             for uid in line.units:
                 if uid not in k.landed or uid not in k.units:
                     continue
+                share = movement_after_landing(half, uid in k.night_landed)  # by the drop's time [12]
                 info = k.units[uid]
                 if share == 0:
-                    out.append(RuleViolation("12", f"{', '.join(line.units)}: {uid} dropped this {half}: no movement in the turn "
-                                                   "of the drop (movement after landing)"))
+                    out.append(RuleViolation("12", f"{', '.join(line.units)}: {uid} dropped this {half}"
+                                                   f"{' by night' if uid in k.night_landed else ''}: no movement in "
+                                                   "the turn of the drop (movement after landing)"))
                     continue
                 full = max_move_km(info.troops, geo.ground(Hex.parse(info.hex)), _posture(line),
                                    night=line.timing == "night")
@@ -692,7 +802,7 @@ class MegagameRules(Ruleset[MegaScenario, AnyState, OrderSheet]):
                                                                 and Hex.parse(a.target) in geo.hexes):
                     out.append(RuleViolation("12", f"air orders: {a.mission} needs a target hex of the map, "
                                                    f"not {a.target[:40]!r}"))
-            pools = _air_pools(scenario, teams[side].side, k.turn)
+            pools = _air_pools(scenario, teams[side].side, k.turn, state.air_lost)
             for roles, n in sorted(wanted.items()):
                 if n > pools[roles]:
                     out.append(RuleViolation("12", f"air orders: {n} squadrons of {' or '.join(roles)} asked "
@@ -721,6 +831,9 @@ class MegagameRules(Ruleset[MegaScenario, AnyState, OrderSheet]):
                         u.rail = RailTrip(to=line.rail_to, phase="embarking",
                                           left=1 if u.t.troops == "infantry" else 2)
                         u.events.append(f"began boarding a train for {board.geo.near(Hex.parse(line.rail_to))}")
+                        continue
+                    if u.hex is None and not u.gone and u.d.by_air and line.timing == "night":
+                        board.night_lift.add(uid)  # its drop, by night [12]
                         continue
                     u.line = line
         if ruled.groupings or ruled.advantage:
@@ -782,7 +895,8 @@ class MegagameRules(Ruleset[MegaScenario, AnyState, OrderSheet]):
             return f"{event['unit']} moves {' '.join(event['path'])}" + (
                 f" and stops: {event['stop']}" if event.get("stop") else "")
         if kind == "combat":
-            return (f"combat at {event['at']} [9]: {', '.join(event['attackers'])} against "
+            again = ", a further attack after an overrun, unprepared" if event.get("further") else ""
+            return (f"combat at {event['at']} [9{again}]: {', '.join(event['attackers'])} against "
                     f"{', '.join(event['defenders'])}: {event['attacker_score']} - {event['defender_score']} "
                     f"+ die {event['die']} = {event['result']}, {event['band']}; {event['retreat']}")
         if kind == "bridge":
@@ -812,7 +926,11 @@ class MegagameRules(Ruleset[MegaScenario, AnyState, OrderSheet]):
             return (f"air combat, the {event['attacker']} fighters attacking (die {event['die']}): "
                     f"{event['result']}; squadrons lost: {losses} [12]")
         if kind == "drop":
-            return f"{event['unit']} drops (dice {event['dice'][0]}, {event['dice'][1]}): {event['result']} [12]"
+            night = " by night" if event.get("night") else ""
+            back = (f", the scattered men back after {event['stragglers_die']} turn"
+                    f"{'s' if event['stragglers_die'] > 1 else ''}" if "stragglers_die" in event else "")
+            return (f"{event['unit']} drops{night} (dice {event['dice'][0]}, {event['dice'][1]}): "
+                    f"{event['result']}{back} [12]")
         if kind == "rail":
             return f"{event['unit']} goes by rail from {event['from']} to {event['to']} [6]"
         if kind == "overrun":
@@ -863,7 +981,7 @@ def _air(scenario: MegaScenario, turn: int, board: _Board, orders: dict[str, Ord
     if not scenario.air:
         return events
     geo = board.geo
-    pools = {side: _air_pools(scenario, side, turn) for side in ("allied", "german")}
+    pools = {side: _air_pools(scenario, side, turn, board.air_lost) for side in ("allied", "german")}
     flights: list[tuple[str, str, Any, int]] = []  # team, side, request, squadrons flown
     for team in sorted(orders):
         side: str = team_side(scenario, team)
@@ -888,17 +1006,26 @@ def _air(scenario: MegaScenario, turn: int, board: _Board, orders: dict[str, Ord
         beaten = small if fight.result == "win" else big if fight.result == "lose" else None
         if beaten is not None:
             board.fighters_over.discard(beaten)
+        # no side loses more squadrons than it flew; the losses are for good [12]
+        losses = {big: min(fight.attacker_losses, fighters[big]),
+                  small: min(fight.defender_losses, fighters[small])}
+        shot_down: dict[str, int] = {}
+        for side_ in (big, small):
+            shot_down.update(_fighter_losses(scenario, side_, turn, board.air_lost, losses[side_]))
+        for uid, n in shot_down.items():
+            board.air_lost[uid] = board.air_lost.get(uid, 0) + n
         events.append({"kind": "air-combat", "attacker": big, "die": die, "result": fight.result,
-                       "losses": {big: fight.attacker_losses, small: fight.defender_losses}})
+                       "losses": losses, "units": shot_down})
         for team, flew, a, _ in flights:
             if a.mission in ("escort", "air-cover"):
                 won = beaten is not None and beaten != flew
+                them = small if flew == big else big
                 intel.setdefault(team, []).append(
                     "our fighters met the enemy's: " + ("they held the sky" if won else
                                                         "the enemy held the sky" if beaten == flew else
                                                         "neither side gave way")
-                    + f" (losses: ours {fight.attacker_losses if flew == big else fight.defender_losses}, "
-                      f"theirs {fight.defender_losses if flew == big else fight.attacker_losses} squadrons)")
+                    + f" (our losses {loss_words(losses[flew], fighters[flew])}, the enemy's "
+                      f"{loss_words(losses[them], fighters[them])})")
     for team, side, a, flown in flights:
         if a.mission not in ("bombing", "recce", "transport"):
             continue
@@ -1209,7 +1336,8 @@ def _combat_unit(u: _Unit, *, fuel: bool) -> cbt.CombatUnit:
 
 
 def _combat(board: _Board, ruled: MegaRulings, dice: Dice, blown: set[str]) -> list[JSON]:
-    geo = board.geo
+    """Every combat of the turn [9], hex by hex in order, each followed by the further attacks of
+    the units that overran into more enemy."""
     groups = propose(board)
     events: list[JSON] = []
     for g in ruled.groupings:  # Game Control's grouping replaces the proposal for its hex [9]
@@ -1229,85 +1357,131 @@ def _combat(board: _Board, ruled: MegaRulings, dice: Dice, blown: set[str]) -> l
                     other.remove(uid)
         groups[at] = fit
     used_art: set[str] = set()
-    advantage = {(a.at, a.side): a.points for a in ruled.advantage}
+    advantage: dict[tuple[str, str], int] = {(a.at, a.side): a.points for a in ruled.advantage}
     for at in sorted(groups):
         attackers = [board.units[uid] for uid in groups[at] if board.units[uid].hex is not None
                      and board.units[uid].hex.distance(at) == 1]  # type: ignore[union-attr]
-        defenders = [u for u in board.at(at)]
-        if not attackers or not defenders:
-            continue
-        side = attackers[0].side
-        defenders = [u for u in defenders if u.side != side]
-        attackers = [u for u in attackers if u.side == side]
-        where = board.positions()
-        paid = []
-        for u in attackers:  # an attack costs 1 point a unit [9], drawn from its HQ within 5 km [11]
-            far = hq_out_of_reach(board.sc, u.d.id, where)
-            if far is not None:
-                u.events.append(f"could not attack {geo.near(at)}: no supplies reach it ({far.removesuffix(' [11]')})")
-            elif board.pay(u.d.team, 1):
-                paid.append(u)
-            else:
-                u.events.append(f"could not attack {geo.near(at)}: no supply left")
-        attackers = paid
-        if not attackers or not defenders:
-            continue
-        for u in attackers:
-            u.supply_used += 1
-        if all(d.status <= 0 for d in defenders):  # no fight left in them: captured [9]
-            for d in defenders:
-                board.remove(d)
-                d.events.append(f"overrun at {geo.near(at)} and captured: large numbers of prisoners")
-            for u in attackers:
-                u.fought = True
-                u.events.append(f"overran the enemy at {geo.near(at)}: large numbers of prisoners taken")
-            _advance(board, attackers, at)
-            events.append({"kind": "captured", "at": str(at), "units": [d.d.id for d in defenders]})
-            continue
-        att_art = _artillery_for(board, side, at, used_art)
-        def_art = _artillery_for(board, defenders[0].side, at, used_art)
-        squadrons = sum(a.squadrons for u in attackers if u.line for a in u.line.air if a.mission == "cas")
-        air: cbt.AirLevel = cbt.air_level("allied-ground-attack" if side == "allied" else
-                                          "german-ground-attack", squadrons) if squadrons else "none"
-        close = geo.close(at)
-        a_side = cbt.CombatSide(
-            units=tuple(_combat_unit(u, fuel=board.supply.get(u.d.team, 0) > 0) for u in attackers),
-            artillery=tuple(cbt.Artillery(a.d.id, a.t.combat_profile(a.steps),
-                                          a.t.artillery or "field", a.hex.distance(at) if a.hex else 99)
-                            for a in att_art),
-            air=air, prepared=all(u.prepared for u in attackers), close_country=close,
-            advantage=advantage.get((str(at), "attacker"), 0), other_formation=_strays(attackers))
-        d_side = cbt.CombatSide(
-            units=tuple(_combat_unit(u, fuel=board.supply.get(u.d.team, 0) > 0) for u in defenders),
-            artillery=tuple(cbt.Artillery(a.d.id, a.t.combat_profile(a.steps),
-                                          a.t.artillery or "field", a.hex.distance(at) if a.hex else 99)
-                            for a in def_art),
-            prepared=True, close_country=close, advantage=advantage.get((str(at), "defender"), 0),
-            other_formation=_strays(defenders))
-        hold = [d.d.id for d in defenders if d.line and d.line.intention == "hold" and d.line.stand_fast
-                and d.status > 0]  # a spent unit cannot hold at all costs [9]
-        before = (sum(u.status for u in attackers), sum(d.status for d in defenders))
-        die = dice.d6(f"9 combat at {at}")
-        result = cbt.resolve(a_side, d_side, die, hold=hold, city=geo.terrain.get(at) == "city")
-        for u in (*attackers, *defenders):
-            u.steps = result.profiles[u.d.id].steps_lost
-            u.fought = True
-        for u in attackers:
-            u.enemy_artillery = u.enemy_artillery or bool(def_art)
-            if u.line and u.line.intention == "probe":
-                u.identified = True  # a probe identifies the facing units [5]
+        events += _fight(board, at, attackers, dice, blown, used_art, advantage)
+        events += _further_attacks(board, dice, blown, used_art, advantage)
+    return events
+
+
+def _fight(board: _Board, at: Hex, attackers: list[_Unit], dice: Dice, blown: set[str], used_art: set[str],
+           advantage: Mapping[tuple[str, str], int], *, further: bool = False) -> list[JSON]:
+    """One combat against the enemy in ``at`` [9 "Combat Procedure"]; ``further``: the unprepared
+    attack of units that overran into more enemy (:func:`_further_attacks`)."""
+    geo = board.geo
+    events: list[JSON] = []
+    defenders = [u for u in board.at(at)]
+    if not attackers or not defenders:
+        return events
+    side = attackers[0].side
+    defenders = [u for u in defenders if u.side != side]
+    attackers = [u for u in attackers if u.side == side]
+    where = board.positions()
+    paid = []
+    for u in attackers:  # an attack costs 1 point a unit [9], drawn from its HQ within 5 km [11]
+        far = hq_out_of_reach(board.sc, u.d.id, where)
+        if far is not None:
+            u.events.append(f"could not attack {geo.near(at)}: no supplies reach it ({far.removesuffix(' [11]')})")
+        elif board.pay(u.d.team, 1):
+            paid.append(u)
+        else:
+            u.events.append(f"could not attack {geo.near(at)}: no supply left")
+    attackers = paid
+    if not attackers or not defenders:
+        return events
+    for u in attackers:
+        u.supply_used += 1
+        u.attacks += 1
+    if all(d.status <= 0 for d in defenders):  # no fight left in them: captured [9]
         for d in defenders:
-            d.enemy_artillery = d.enemy_artillery or bool(att_art)
-            d.enemy_air = d.enemy_air or air != "none"
-        ev: dict[str, Any] = {
-            "kind": "combat", "at": str(at), "attackers": [u.d.id for u in attackers],
-            "defenders": [d.d.id for d in defenders], "artillery": [a.d.id for a in att_art + def_art],
-            "air": air, "attacker_score": result.attacker_score.value,
-            "defender_score": result.defender_score.value, "attacker_lines": result.attacker_score.lines,
-            "defender_lines": result.defender_score.lines, "die": die, "result": result.result,
-            "band": result.band, "losses": result.losses, "retreat": result.retreat}
-        events.append(ev)
-        events += _after_combat(board, result, attackers, defenders, at, dice, blown, before)
+            board.remove(d)
+            d.events.append(f"overrun at {geo.near(at)} and captured: large numbers of prisoners")
+        for u in attackers:
+            u.fought = True
+            u.events.append(f"overran the enemy at {geo.near(at)}: large numbers of prisoners taken")
+        _advance(board, attackers, at)
+        events.append({"kind": "captured", "at": str(at), "units": [d.d.id for d in defenders]})
+        return events
+    att_art = _artillery_for(board, side, at, used_art)
+    def_art = _artillery_for(board, defenders[0].side, at, used_art)
+    squadrons = 0 if further else sum(a.squadrons for u in attackers if u.line for a in u.line.air
+                                      if a.mission == "cas")  # flown in the attack it was asked for
+    air: cbt.AirLevel = cbt.air_level("allied-ground-attack" if side == "allied" else
+                                      "german-ground-attack", squadrons) if squadrons else "none"
+    close = geo.close(at)
+    a_side = cbt.CombatSide(
+        units=tuple(_combat_unit(u, fuel=board.supply.get(u.d.team, 0) > 0) for u in attackers),
+        artillery=tuple(cbt.Artillery(a.d.id, a.t.combat_profile(a.steps),
+                                      a.t.artillery or "field", a.hex.distance(at) if a.hex else 99)
+                        for a in att_art),
+        air=air, prepared=not further and all(u.prepared for u in attackers), close_country=close,
+        advantage=advantage.get((str(at), "attacker"), 0), other_formation=_strays(attackers))
+    d_side = cbt.CombatSide(
+        units=tuple(_combat_unit(u, fuel=board.supply.get(u.d.team, 0) > 0) for u in defenders),
+        artillery=tuple(cbt.Artillery(a.d.id, a.t.combat_profile(a.steps),
+                                      a.t.artillery or "field", a.hex.distance(at) if a.hex else 99)
+                        for a in def_art),
+        prepared=True, close_country=close, advantage=advantage.get((str(at), "defender"), 0),
+        other_formation=_strays(defenders))
+    hold = [d.d.id for d in defenders if d.line and d.line.intention == "hold" and d.line.stand_fast
+            and d.status > 0]  # a spent unit cannot hold at all costs [9]
+    before = (sum(u.status for u in attackers), sum(d.status for d in defenders))
+    die = dice.d6(f"9 further attack at {at}" if further else f"9 combat at {at}")
+    result = cbt.resolve(a_side, d_side, die, hold=hold, city=geo.terrain.get(at) == "city")
+    for u in (*attackers, *defenders):
+        u.steps = result.profiles[u.d.id].steps_lost
+        u.fought = True
+    for u in attackers:
+        u.enemy_artillery = u.enemy_artillery or bool(def_art)
+        if u.line and u.line.intention == "probe":
+            u.identified = True  # a probe identifies the facing units [5]
+    for d in defenders:
+        d.enemy_artillery = d.enemy_artillery or bool(att_art)
+        d.enemy_air = d.enemy_air or air != "none"
+    ev: dict[str, Any] = {
+        "kind": "combat", "at": str(at), "attackers": [u.d.id for u in attackers],
+        "defenders": [d.d.id for d in defenders], "artillery": [a.d.id for a in att_art + def_art],
+        "air": air, "attacker_score": result.attacker_score.value,
+        "defender_score": result.defender_score.value, "attacker_lines": result.attacker_score.lines,
+        "defender_lines": result.defender_score.lines, "die": die, "result": result.result,
+        "band": result.band, "losses": result.losses, "retreat": result.retreat}
+    if further:
+        ev["further"] = True
+    events.append(ev)
+    events += _after_combat(board, result, attackers, defenders, at, dice, blown, before)
+    return events
+
+
+def _further_attacks(board: _Board, dice: Dice, blown: set[str], used_art: set[str],
+                     advantage: Mapping[tuple[str, str], int]) -> list[JSON]:
+    """The unprepared attack after a successful overrun [results table, special results]: units
+    whose overrun after a Total Success or a Success brought them into contact with more enemy --
+    not the enemy they have just beaten, which may have retired no farther than next to them --
+    attack again in the same turn, unprepared (-2 a unit, no close air support: it flew in the
+    attack it was asked for), each against the adjacent enemy hex nearest its objective, those
+    against one hex in one combat, paying their supply point as any attack [9, 11]. The text leaves
+    the attack to the player's discretion: the Breakthrough order is that choice, made when the
+    sheet is written ("the units fight more than one action during the turn" [5]). A unit makes at
+    most one further attack a turn ("no more than one attack per turn ... except overrun attacks"
+    [9]); should that attack overrun again, the unit drives on but attacks no more."""
+    onward, board.onward = board.onward, []
+    events: list[JSON] = []
+    groups: dict[Hex, list[_Unit]] = {}
+    for u, beaten in onward:
+        if not u.on_map or u.hex is None or u.status <= 0 or u.attacks != 1:
+            continue
+        targets = sorted({e.hex for e in board.enemies_near(u.hex, u.side, 1)
+                          if e.hex is not None and e.d.id not in beaten})
+        if not targets:
+            continue
+        aim = _objective(u)
+        target = min(targets, key=lambda h: (h.distance(aim) if aim else 0, h))
+        groups.setdefault(target, []).append(u)
+    for at in sorted(groups):
+        events += _fight(board, at, groups[at], dice, blown, used_art, advantage, further=True)
+    board.onward = []  # an overrun of the further attack drives on, and attacks no more
     return events
 
 
@@ -1369,8 +1543,9 @@ def _overrun(board: _Board, result: cbt.Outcome, attackers: list[_Unit], defende
     the defenders' status (before the fight) and Breakthrough orders, go on through the defeated
     enemy towards their objective -- half their remaining move after a Total Success or a Success,
     a quarter after a Limited Success -- and halt on meeting more enemy; after anything less than a
-    Total Success each takes one more step loss. (The further unprepared attack the text allows at
-    the player's discretion is not ordered here.)"""
+    Total Success each takes one more step loss. After a Total Success or a Success a unit that
+    ends its move in contact with more enemy may attack again, unprepared (:func:`_further_attacks`);
+    after a Limited Success it halts there."""
     band = result.band
     armour = sum(1 for u in attackers if u.t.kind == "armour")
     if 2 * armour <= len(attackers) or status[0] < 2 * status[1] or not all(
@@ -1405,6 +1580,9 @@ def _overrun(board: _Board, result: cbt.Outcome, attackers: list[_Unit], defende
         u.events.append(f"broke through at {geo.near(at)}" + (f" and drove on {len(path) - 1} km to "
                                                                 f"{geo.near(u.hex)}" if len(path) > 1 else ""))
         moved.append({"unit": u.d.id, "path": path})
+        beaten = frozenset(d.d.id for d in defenders)
+        if band != "limited success" and any(e.d.id not in beaten for e in board.enemies_near(u.hex, u.side, 1)):
+            board.onward.append((u, beaten))  # in contact with more enemy than it beat
     return [{"kind": "overrun", "at": str(at), "band": band, "moves": moved}]
 
 
@@ -1476,37 +1654,147 @@ def _after_combat(board: _Board, result: cbt.Outcome, attackers: list[_Unit], de
     return events
 
 
-def _drop(scenario: MegaScenario, board: _Board, u: _Unit, turn: int, dice: Dice) -> JSON:
+def _drop(scenario: MegaScenario, board: _Board, u: _Unit, turn: int, dice: Dice, *, night: bool = False) -> JSON:
     """One unit delivered by parachute or glider [12]: the drop table with the enemy on the drop
-    zone (an enemy unit within 1 km) and flak within 4 km as modifiers; a loss is a step, which
-    comes back a turn later unless it is permanent. A glider unit on polder or marsh loses a step on
-    a 1 as well. Daylight drops (the text's night drops are not ordered here)."""
+    zone (an enemy unit within 1 km) and flak within 4 km as modifiers, and by day unbeaten enemy
+    fighters over the battle; a loss is a step. By day a lost step is lost for good on a second 1,
+    else it comes back at the end of the turn of the drop (one clear turn). By night (ordered with
+    :func:`night_lift`) the night table: a loss on a 1 or 2, for good on a second 1 or 2, else the
+    scattered men come in after 1d6 turns, the turn of the drop the first of them (a 1: as by
+    day). Gliders are not told apart from parachute units: the scenario does not say which units
+    land by glider, so the glider's poor-terrain roll is not made."""
     at = Hex.parse(u.d.hex)
     enemy_on_dz = bool(board.enemies_near(at, u.side, 1))
     flak_near = any(e.t.flak is not None for e in board.enemies_near(at, u.side, 4))
     first, second = dice.d6(f"12 drop {u.d.id} (1)"), dice.d6(f"12 drop {u.d.id} (2)")
     fighters = any(s != u.side for s in board.fighters_over)
-    result = drop(first, second, fighters=fighters, flak=flak_near, enemy_on_dz=enemy_on_dz)
+    result = drop(first, second, night=night, fighters=fighters, flak=flak_near, enemy_on_dz=enemy_on_dz)
     words = {"intact": "landed together", "status loss, recovered later": "landed scattered",
              "permanent status loss": "suffered heavy losses landing"}[result]
+    ev: dict[str, Any] = {"kind": "drop", "unit": u.d.id, "dice": [first, second], "enemy_on_dz": enemy_on_dz,
+                          "flak": flak_near, "fighters": fighters, "result": result, "turn": turn}
     if result != "intact":
         u.steps = u.t.combat_profile(u.steps).lose(1).steps_lost
         if result == "status loss, recovered later":
             u.scattered += 1
-    u.events.append(words)
-    return {"kind": "drop", "unit": u.d.id, "dice": [first, second], "enemy_on_dz": enemy_on_dz,
-            "flak": flak_near, "fighters": fighters, "result": result, "turn": turn}
+            if night:
+                wait = dice.d6(f"12 night drop {u.d.id} stragglers")
+                board.stragglers[u.d.id] = turn + wait - 1
+                ev["stragglers_die"] = wait
+    if night:
+        ev["night"] = True
+    u.events.append(("dropped by night and " if night else "") + words)
+    return ev
+
+
+TRANSPORT_LIFT: dict[str, int] = {"horse-drawn": 4}
+"""Supply points a supply transport unit carries [11b], by its troops; 10 for lorries (Annex A: the
+RASC company's and the supply unit's logistics lift of 10, the Fahrkolonne's 4 as read in
+scenarios/megagame-profiles.json; the scenario's unit types do not carry the lift)."""
+LORRY_LIFT = 10
+
+
+def is_transport(t: UnitType) -> bool:
+    """A supply transport unit [11b] (a RASC company, a Kolonne): a unit of kind "other" that is
+    not a dump (reading: the scenario's unit types mark dumps, not transports)."""
+    return t.kind == "other" and not t.dump
+
+
+def _park(board: _Board, team: str, at: Hex, points: int, left_by: str = "") -> None:
+    for i, p in enumerate(board.parked):
+        if p.team == team and p.hex == str(at):
+            board.parked[i] = p.model_copy(update={"points": p.points + points})
+            return
+    board.parked.append(ParkedSupply(team=team, hex=str(at), points=points, left_by=left_by))
+
+
+def _parked_here(board: _Board, team: str, at: Hex) -> ParkedSupply | None:
+    return next((p for p in board.parked if p.team == team and p.hex == str(at)), None)
+
+
+def _take_parked(board: _Board, p: ParkedSupply, points: int) -> None:
+    board.parked.remove(p)
+    if p.points > points:
+        board.parked.append(p.model_copy(update={"points": p.points - points}))
+
+
+def _supply_moves(board: _Board) -> None:
+    """Moving a supply dump [11]: a dump ordered to a new place goes there without its supply
+    counters, which stay parked where it stood; they deliver nothing until they reach a dump (or an
+    HQ) again, carried by the supply transport units "in the normal way": a transport unit standing
+    at the end of the turn where its team's supplies are parked loads what it can carry
+    (:data:`TRANSPORT_LIFT`), and one standing with a load where a dump of its team is unloads into
+    the dump's stock -- or, where an HQ of its team is and no dump, into the supplies held at the
+    HQs [11b]. Counters parked where a dump of their team stands join its stock again; counters in
+    a hex the enemy holds alone are lost to it (reading: the text leaves a captured stack to Game
+    Control), as is the load of a transport that is captured or broken up."""
+    geo = board.geo
+    units = sorted(board.units.values(), key=lambda x: x.d.id)
+    for u in units:  # the dump counter goes alone [11]
+        start = board.start.get(u.d.id)
+        if u.t.dump and u.on_map and u.km and u.stock > 0 and start is not None and start != u.hex:
+            _park(board, u.d.team, start, u.stock, u.d.id)
+            u.events.append(f"moved without its supply counters: {u.stock} supply points left parked at "
+                            f"{geo.near(start)} for the transport units to bring on")
+            u.stock = 0
+    for p in list(board.parked):
+        at = Hex.parse(p.hex)
+        here = board.at(at)
+        if here and all(x.side != team_side(board.sc, p.team) for x in here):
+            board.parked.remove(p)  # the enemy holds the hex alone: the counters are lost
+            continue
+        dump = next((x for x in here if x.d.team == p.team and x.t.dump), None)
+        if dump is not None:
+            board.parked.remove(p)
+            dump.stock += p.points
+            dump.events.append(f"has its {p.points} parked supply points back in its stock")
+    for u in units:
+        if not is_transport(u.t):
+            continue
+        load = board.loads.pop(u.d.id, 0)
+        if not u.on_map or u.status <= 0 or u.hex is None:
+            continue  # captured, broken up or not on the map: its load is lost with it
+        if load:
+            dump = next((x for x in board.at(u.hex) if x.d.team == u.d.team and x.t.dump), None)
+            hq = next((x for x in board.at(u.hex) if x.d.team == u.d.team and x.t.kind == "hq"), None)
+            if dump is not None:
+                dump.stock += load
+                u.events.append(f"unloaded {load} supply points into {dump.d.name}")
+                load = 0
+            elif hq is not None:
+                board.supply[u.d.team] = board.supply.get(u.d.team, 0) + load
+                u.events.append(f"unloaded {load} supply points at {hq.d.name}")
+                load = 0
+        stack = _parked_here(board, u.d.team, u.hex)
+        room = TRANSPORT_LIFT.get(u.t.troops, LORRY_LIFT) - load
+        if stack is not None and room > 0:
+            taken = min(room, stack.points)
+            _take_parked(board, stack, taken)
+            load += taken
+            u.events.append(f"loaded {taken} parked supply points at {geo.near(u.hex)}")
+        if load:
+            board.loads[u.d.id] = load
+    board.parked.sort(key=lambda x: (x.team, x.hex))
 
 
 def _deliveries(board: _Board) -> None:
     """Each divisional dump on the map that did not move this turn delivers up to its lift to its
     team's HQs, if one is within its reach (about 10 km) [11]; a dump on the move delivers nothing
-    (the lorries are on the road). What is delivered joins the team's supplies held at its HQs."""
+    (the lorries are on the road), and what it held stays behind (:func:`_supply_moves`). What is
+    delivered joins the team's supplies held at its HQs. A dump with nothing in stock says where its
+    parked supplies wait."""
+    _supply_moves(board)
     for u in sorted(board.units.values(), key=lambda x: x.d.id):
-        if not u.t.dump or not u.on_map or u.stock <= 0 or u.hex is None:
+        if not u.t.dump or not u.on_map or u.hex is None:
             continue
         if u.km:
             u.events.append("was on the move: it delivered nothing this turn")
+            continue
+        if u.stock <= 0:
+            waiting = [p for p in board.parked if p.left_by == u.d.id]
+            if waiting:
+                u.events.append("has no supplies: " + ", ".join(
+                    f"{p.points} points wait parked at {board.geo.near(Hex.parse(p.hex))}" for p in waiting))
             continue
         hqs = [h for h in board.units.values() if h.d.team == u.d.team and h.t.kind == "hq" and h.on_map
                and h.hex is not None and h.hex.distance(u.hex) <= u.d.reach_km]
@@ -1567,11 +1855,14 @@ def _next_state(scenario: MegaScenario, state: MegaState, board: _Board, blown: 
     over = turn > scenario.turns
     units: dict[str, UnitState] = {}
     facts: dict[str, UnitFacts] = {}
+    night_drops: list[str] = []
     for d in scenario.units:
         u = board.units[d.id]
-        if u.scattered and u.on_map:  # stragglers of a drop rejoin a turn later [12]
+        if u.scattered and u.on_map and board.stragglers.get(d.id, 0) <= state.turn:
+            # stragglers of a drop rejoin at the end of its turn; of a night drop, after 1d6 turns [12]
             u.steps = max(0, u.steps - u.scattered)
             u.scattered = 0
+            board.stragglers.pop(d.id, None)
             u.events.append("its scattered men have come in")
         hex_: str | None = str(u.hex) if u.hex is not None else None
         if hex_ is None and not u.gone and not over and (
@@ -1582,8 +1873,11 @@ def _next_state(scenario: MegaScenario, state: MegaState, board: _Board, blown: 
             else:
                 hex_ = d.hex  # reinforcements arrive at the start of their turn
                 if d.by_air:
-                    events.append(_drop(scenario, board, u, turn, dice))
+                    night = d.id in board.night_lift
+                    events.append(_drop(scenario, board, u, turn, dice, night=night))
                     u.landed = True
+                    if night:
+                        night_drops.append(d.id)
                 u.events.append(f"arrived at {board.geo.near(Hex.parse(d.hex))}"
                                 + (f", {turn - d.arrives} turn{'s' if turn - d.arrives > 1 else ''} late "
                                    "for the weather" if turn > d.arrives else ""))
@@ -1615,7 +1909,10 @@ def _next_state(scenario: MegaScenario, state: MegaState, board: _Board, blown: 
         if len(holders) == 1:
             control[o.hex] = holders.pop()
     return MegaState(turn=min(turn, scenario.turns) if over else turn, over=over, units=units, supply=supply,
-                     blown=sorted(blown), control=control, facts=facts)
+                     blown=sorted(blown), control=control, facts=facts,
+                     air_lost={k: v for k, v in sorted(board.air_lost.items()) if v}, night_drops=night_drops,
+                     stragglers=dict(sorted(board.stragglers.items())), parked=board.parked,
+                     loads=dict(sorted(board.loads.items())))
 
 
 # -- a team's view --------------------------------------------------------------------------------
@@ -1695,5 +1992,8 @@ def team_view(scenario: MegaScenario, state: MegaState, team: str) -> JSON:
     return {"turn": state.turn, "date": turn_label(scenario, state.turn), "over": state.over, "team": team,
             "supply": state.supply.get(team, 0), "units": own, "friends": friends, "enemy": enemy,
             "reports": reports, "air": list(state.intel.get(team, [])), "blown": list(state.blown),
+            "air_lost": {a.id: state.air_lost[a.id] for a in scenario.air
+                         if a.side == side and state.air_lost.get(a.id)},
+            "night_drops": [uid for uid in state.night_drops if _unit(scenario, uid).team == team],
             "objectives": [{"name": o.name, "hex": o.hex, "points": o.points,
                             "held_by": state.control.get(o.hex, o.held_by)} for o in scenario.objectives]}
