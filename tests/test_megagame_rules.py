@@ -138,6 +138,18 @@ def test_6_a_probe_advances_to_contact_and_does_not_attack() -> None:
     assert new.units["a"].hex == "0303" and not any(e["kind"] == "combat" for e in events)
 
 
+def test_5_10_a_probe_that_meets_the_enemy_identifies_it_in_its_first_turn_of_contact() -> None:
+    # identity comes after more than one turn in contact [10], at once for a probe [5]: the
+    # probe's facts count two turns, a unit holding in contact for its first turn counts one
+    sc = scenario([unit("a", "AL", "inf", "0301"), unit("b", "AL", "inf", "0503"),
+                   unit("d", "GE", "weak", "0304"), unit("e", "GE", "weak", "0504")])
+    st = R.initial_state(sc, {})
+    new, _ = play(sc, st, Dice(), sheet("AL", {"units": ["a"], "intention": "probe", "route": ["0302", "0303"]},
+                                        {"units": ["b"], "intention": "hold"}))
+    assert new.units["a"].hex == "0303" and new.units["b"].hex == "0503"
+    assert (new.facts["a"].turns_in_contact, new.facts["b"].turns_in_contact) == (2, 1)
+
+
 def test_6_move_orders_stop_within_the_passing_distance() -> None:
     sc = scenario([unit("a", "AL", "inf", "0301"), unit("d", "GE", "weak", "0304")])
     st = R.initial_state(sc, {})

@@ -304,8 +304,8 @@ class MegagamePresenter(Presenter):
         for u in view["units"]:
             uid, here = u["id"], Hex.parse(u["hex"])
             t = types[uid]
-            if t.artillery is not None:
-                continue  # artillery stays and supports [9]
+            if t.artillery is not None or t.dump:
+                continue  # artillery stays and supports [9]; a dump stays with its stock [11]
             contact = sorted(h for h in enemy if h.distance(here) == 1)
 
             worn = u["state"].startswith(("no longer", "badly"))

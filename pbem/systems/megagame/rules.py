@@ -1894,6 +1894,8 @@ def _next_state(scenario: MegaScenario, state: MegaState, board: _Board, blown: 
         enemy = board.enemies_near(u.hex, u.side, 1) if u.hex is not None and not u.gone else []
         formation = enemy[0].d.formation if enemy else ""
         turns = u.contact.get(formation, 0)
+        if enemy and u.line is not None and u.line.intention == "probe":
+            u.identified = True  # a probe that meets the enemy identifies it [5], fighting or not
         facts[d.id] = UnitFacts(
             events=u.events, enemy_status=sum(e.status for e in enemy),
             enemy_tanks=any(e.t.kind == "armour" and e.status > 0 for e in enemy),
