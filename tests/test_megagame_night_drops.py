@@ -149,3 +149,25 @@ def test_12_the_order_sheet_template_names_the_lift_due_next_turn() -> None:
     doc = R.presenter().parse_text_orders(sc, R.skeleton(sc, st, "AL"), "AL", "p: move, night\n")
     assert doc["lines"] == [{"units": ["p"], "intention": "move", "timing": "night"}]
     assert R.validate(sc, st, "AL", R.load_orders(sc, doc)) == []
+
+
+def test_12_gliders_landing_on_polder_lose_a_step_for_good_on_a_1() -> None:
+    # p lands by glider on 0606, polder, by day: drop dice 4, 4 (intact), then the glider's die.
+    # A 1: a permanent status loss (a step, not scattered); a 2: nothing more. A parachute unit on
+    # the same polder rolls no third die; a glider on clear ground neither.
+    def landing(glider: bool, terrain: dict[str, list[str]], *dice: int) -> tuple[int, int, dict[str, object]]:
+        sc = scenario([unit("p", "AL", "inf", "0606", arrives=2, by_air=True, glider=glider),
+                       unit("d", "GE", "weak", "0101")], air=AIR, terrain=terrain)
+        t2, events = play(sc, R.initial_state(sc, {}), Dice(*dice))
+        drop = next(e for e in events if e["kind"] == "drop")
+        return t2.units["p"].steps, t2.units["p"].scattered, drop
+
+    polder = {"polder": ["0606"]}
+    steps, scattered, drop = landing(True, polder, 4, 4, 1)
+    assert (steps, scattered, drop["result"], drop["glider_die"]) == (1, 0, "intact", 1)
+    steps, _, drop = landing(True, polder, 4, 4, 2)
+    assert (steps, drop["glider_die"]) == (0, 2)
+    steps, _, drop = landing(False, polder, 4, 4, 1)
+    assert steps == 0 and "glider_die" not in drop
+    steps, _, drop = landing(True, {}, 4, 4, 1)
+    assert steps == 0 and "glider_die" not in drop

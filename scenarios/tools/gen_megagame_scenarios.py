@@ -43,6 +43,13 @@ OBJECTIVES = [
 ]
 
 
+GLIDER_TYPES = {"gb-airlanding-bn", "gb-al-atk-bty", "gb-al-light-regt", "gb-airborne-recce-sqn", "us-glider-bn",
+                "us-airborne-at-bn"}
+"""Unit types that landed by glider (the airlanding and glider infantry, the airlanding artillery and
+anti-tank, the recce squadron's jeeps); the US airborne artillery battalions, some of which came by
+parachute and some by glider, count as parachute units (reconstructed)."""
+
+
 def load(name: str) -> Any:
     return json.loads((SCENARIOS / name).read_text(encoding="utf-8"))
 
@@ -97,6 +104,8 @@ def build(mode: str) -> dict[str, Any]:
                  "arrives": arrives}
         if not u.get("setup") and u["arrival"]["by"] == "air":
             entry["by_air"] = True
+            if u["type"] in GLIDER_TYPES:
+                entry["glider"] = True
         if u.get("hq") and u["hq"] in ids and team(u["side"], corps_of[u["hq"]]) == tid:
             entry["hq"] = u["hq"]
         units.append(entry)
@@ -125,7 +134,9 @@ def build(mode: str) -> dict[str, Any]:
             "megagame-market-garden-oob.json and megagame-profiles.json (see their own notes). Supplies: one "
             "pool per team for what its HQs hold: what the team's units on the map hold at the start, a later "
             "unit's own on the turn it arrives; the divisional dumps are units that deliver up to their lift a "
-            "turn to an HQ within their reach. Choke points: " + oob.get("chokes_note", "none") + " Objectives "
+            "turn to an HQ within their reach. Gliders: the airlanding and glider infantry, airlanding artillery "
+            "and anti-tank and the recce squadron land by glider (the US airborne artillery as parachute units). "
+            "Choke points: " + oob.get("chokes_note", "none") + " Objectives "
             "and their points are "
             "this scenario's own. Corps: " + ", ".join(f"{v} = {corps[k]['name']}" for k, v in TEAM_OF_CORPS.items())),
         "map": "market-garden-1km-map.json",

@@ -249,6 +249,7 @@ class UnitDef(_Data):
     hex: str = Field(pattern=HEX, description="set-up hex, or where it arrives")
     arrives: int = Field(1, ge=1, description="the turn it is first on the map (1: at the start)")
     by_air: bool = Field(False, description="arrives by parachute or glider on its hex: weather and the drop table [12]")
+    glider: bool = Field(False, description="with by_air: lands by glider (a roll on marsh or polder) [12]")
     hq: str | None = Field(None, description="the brigade or regiment HQ whose supplies it draws on, within 5 km [11]")
     stock: int = Field(0, ge=0, description="a dump's supply points at the start [11]")
     lift: int = Field(0, ge=0, description="supply points a dump delivers in a turn [11]")

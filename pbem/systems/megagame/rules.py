@@ -47,7 +47,7 @@ Not built: rest (recovery of effectiveness over days) [5]; the cab rank beyond a
 support in an unprepared attack (its two squadrons for one, its day-long allocation, support in
 defence) [9]; flak against air serials and the losses fighters inflict on transports and bombers
 (only their factors on drops and air resupply) [12, 13]; heavy bombers (no mission flies them);
-a glider's roll on poor terrain (the scenario does not mark gliders); interdiction of a choke
+interdiction of a choke
 point for the units passing through it (bombing hits those in the hex before movement) [9]; the
 turn it takes to attach a battalion to another division [9]; supplies held per HQ stack and by
 nation (a team's supplies are one pool, drawn within 5 km of the unit's HQ) [11].
@@ -106,6 +106,7 @@ from pbem.systems.megagame.tables import (
     counter_battery_fix,
     drop,
     effectiveness,
+    glider_poor_terrain,
     interdiction,
     movement_after_landing,
     recce,
@@ -1661,8 +1662,8 @@ def _drop(scenario: MegaScenario, board: _Board, u: _Unit, turn: int, dice: Dice
     else it comes back at the end of the turn of the drop (one clear turn). By night (ordered with
     :func:`night_lift`) the night table: a loss on a 1 or 2, for good on a second 1 or 2, else the
     scattered men come in after 1d6 turns, the turn of the drop the first of them (a 1: as by
-    day). Gliders are not told apart from parachute units: the scenario does not say which units
-    land by glider, so the glider's poor-terrain roll is not made."""
+    day). A unit landing by glider (``UnitDef.glider``) on marsh or polder rolls once more: a 1 is
+    a permanent status loss."""
     at = Hex.parse(u.d.hex)
     enemy_on_dz = bool(board.enemies_near(at, u.side, 1))
     flak_near = any(e.t.flak is not None for e in board.enemies_near(at, u.side, 4))
@@ -1681,10 +1682,20 @@ def _drop(scenario: MegaScenario, board: _Board, u: _Unit, turn: int, dice: Dice
                 wait = dice.d6(f"12 night drop {u.d.id} stragglers")
                 board.stragglers[u.d.id] = turn + wait - 1
                 ev["stragglers_die"] = wait
+    if u.d.glider and board.geo.terrain.get(at) in POOR_LANDING:  # gliders on marsh or polder [12]
+        die = dice.d6(f"12 glider landing {u.d.id}")
+        ev["glider_die"] = die
+        if glider_poor_terrain(die):
+            u.steps = u.t.combat_profile(u.steps).lose(1).steps_lost
+            words += ", and gliders broke up landing on the soft ground"
     if night:
         ev["night"] = True
     u.events.append(("dropped by night and " if night else "") + words)
     return ev
+
+
+POOR_LANDING = ("marsh", "polder")
+"""Terrain where gliders risk breaking up on landing [12]."""
 
 
 TRANSPORT_LIFT: dict[str, int] = {"horse-drawn": 4}
