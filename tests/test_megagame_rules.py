@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from pbem.maps.hexmap import Hex
 from pbem.systems.megagame.model import MegaScenario, MegaState, UnitState
 from pbem.systems.megagame.orders import OrderSheet
 from pbem.systems.megagame.rules import MegagameRules, _Board, propose, team_view
@@ -903,3 +904,24 @@ def test_5_a_unit_not_yet_arrived_is_said_so_and_the_idle_are_listed() -> None:
     assert "0301" in template and "a: attack, towards HEX" in template
     doc = p.parse_text_orders(sc, R.skeleton(sc, st, "AL"), "AL", template)
     assert doc["lines"] == []  # unedited, it orders nothing
+
+
+def test_5_6_towards_an_objective_via_hexes_goes_on_from_the_last_of_them() -> None:
+    # 'a: move, towards 0308, via 0401': a goes by 0401 as written, then on towards 0308 by the
+    # shortest way, cut where the move ends [6]; a route that already ends at its objective, and
+    # a line whose units stand in two hexes, are kept as written.
+    sc = scenario([unit("a", "AL", "inf", "0301"), unit("b", "AL", "inf", "0601"), unit("c", "AL", "inf", "0701"),
+                   unit("e", "AL", "inf", "0702"), unit("d", "GE", "weak", "0808")])
+    st = R.initial_state(sc, {})
+    view = R.load_state(sc, R.view(sc, R.dump_state(sc, st), "AL"))
+    sh = OrderSheet.model_validate({"team": "AL", "side": "allied", "turn": 1, "lines": [
+        {"units": ["a"], "intention": "move", "objective": "0308", "route": ["0401"]},
+        {"units": ["b"], "intention": "move", "objective": "0603", "route": ["0602", "0603"]},
+        {"units": ["c", "e"], "intention": "move", "objective": "0708", "route": ["0703"]}]})
+    lines = R.normalize(sc, view, "AL", sh).lines
+    assert lines[0].route[0] == "0401" and len(lines[0].route) > 1
+    path = ["0301", *lines[0].route]
+    assert all(Hex.parse(x).distance(Hex.parse(y)) == 1 for x, y in zip(path, path[1:], strict=False))
+    assert Hex.parse(lines[0].route[-1]).distance(Hex.parse("0308")) < Hex.parse("0401").distance(Hex.parse("0308"))
+    assert R.validate(sc, view, "AL", sh.model_copy(update={"lines": lines[:1]})) == []
+    assert lines[1].route == ["0602", "0603"] and lines[2].route == ["0703"]

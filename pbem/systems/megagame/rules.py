@@ -248,7 +248,8 @@ def march_line(scenario: MegaScenario, view: TeamView, team: str, line: OrderLin
     mine = next((u for u in view.units if u.id == uid), None)
     if mine is None or not line.objective:
         return None
-    here, goal = Hex.parse(mine.hex), Hex.parse(line.objective)
+    via = [Hex.parse(h) for h in line.route]  # the hexes the player wrote: kept, then on from the last
+    here, goal = via[-1] if via else Hex.parse(mine.hex), Hex.parse(line.objective)
     blown = frozenset(view.blown)
     enemy = {Hex.parse(e.hex) for e in view.enemy}
     troops = scenario.types[_unit(scenario, uid).type].troops
@@ -274,8 +275,9 @@ def march_line(scenario: MegaScenario, view: TeamView, team: str, line: OrderLin
         assert step is not None
         end = step
     path.reverse()
+    path = via + path
     rules = MegagameRules()
-    for n in range(len(path), 0, -1):  # the longest part of the path every rule accepts
+    for n in range(len(path), max(len(via), 1) - 1, -1):  # the longest part every rule accepts
         tried = line.model_copy(update={"route": [str(h) for h in path[:n]]})
         sheet = OrderSheet(team=team, side=team_side(scenario, team), turn=view.turn, lines=[tried])
         if not rules.validate(scenario, view, team, sheet):
@@ -671,18 +673,26 @@ class MegagameRules(Ruleset[MegaScenario, AnyState, OrderSheet]):
     def normalize(self, scenario: MegaScenario, state: AnyState, side: str, orders: OrderSheet) -> OrderSheet:
         """A line that names an objective but no route gets one, unit by unit: the way towards the
         objective as far as this turn's move allows (:func:`march_line`), so that what is signed
-        says where each unit goes [5, 6]. A unit already next to the enemy it aims at keeps its line."""
-        if side not in {t.id for t in scenario.teams} or not any(
-                line.objective and not line.route and not line.rail_to and line.intention in ATTACKING + ("move",)
-                for line in orders.lines):
+        says where each unit goes [5, 6]; one with a route that stops short of its objective ('towards
+        4409, via 3508 3608') goes on from its last hex the same way. A unit already next to the
+        enemy it aims at keeps its line."""
+        def wanted(line: OrderLine) -> bool:  # no route, or one that stops short of the objective
+            return bool(line.objective) and not line.rail_to and line.intention in ATTACKING + ("move",) \
+                and (not line.route or (line.objective.isdigit() and line.route[-1] != line.objective))
+
+        if side not in {t.id for t in scenario.teams} or not any(wanted(line) for line in orders.lines):
             return orders
         view = state if isinstance(state, TeamView) else TeamView.model_validate(team_view(scenario, state, side))
         lines: list[OrderLine] = []
         for line in orders.lines:
-            if not line.objective or line.route or line.rail_to or line.intention not in ATTACKING + ("move",):
+            if not wanted(line):
                 lines.append(line)
                 continue
             where = {u.id: u.hex for u in view.units}
+            if line.route:  # 'towards X, via A B': on from B towards X, when the units march together
+                together = len({where.get(uid, "") for uid in line.units}) == 1
+                lines.append((march_line(scenario, view, side, line) if together else None) or line)
+                continue
             groups: dict[str, list[str]] = {}
             for uid in line.units:  # units in one hex share a route; others get lines of their own
                 groups.setdefault(where.get(uid, ""), []).append(uid)
