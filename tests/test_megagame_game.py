@@ -138,7 +138,7 @@ def test_2_10_the_set_up_is_secret_each_team_holds_only_its_sides_forces(played:
         copy = json.loads((p.dir / "scenario.json").read_text(encoding="utf-8"))
         side = next(t["side"] for t in copy["teams"] if t["id"] == s)
         other = "german" if side == "allied" else "allied"
-        assert copy["copy_for"] == s and "pbem_salt" not in copy
+        assert copy["copy_for"] == s and copy["pbem_salt"] != whole["pbem_salt"]
         assert _unit_words(copy, side) == _unit_words(whole, side)
         enemy_ids = {u["id"] for u in whole["units"]} - {u["id"] for u in copy["units"]}
         assert {u["id"] for u in whole["units"] if u["team"] not in
@@ -154,6 +154,25 @@ def test_2_10_the_set_up_is_secret_each_team_holds_only_its_sides_forces(played:
         hidden = {u["hex"] for u in whole["units"] if u["id"] in enemy_ids}
         seen = {u["hex"] for u in copy["units"] if u["id"].startswith("enemy-")}
         assert hidden - seen and not (hidden - seen) & {u["hex"] for u in copy["units"]}
+
+
+def test_p10_a_team_that_guesses_another_teams_copy_exactly_cannot_confirm_it(played: dict[str, Player]) -> None:
+    # The genesis names every copy's hash. AB1 guessing the German copy exactly -- here it is
+    # given the rules' copy of the whole scenario, as if it had guessed every German unit and hex
+    # -- still cannot test the guess against that hash: each copy carries a salt derived from the
+    # whole scenario's, which only Game Control holds until the publication.
+    from pbem.engine.replay import load_scenario
+    from pbem.engine.scenarios import content_hash, without_salt
+    from pbem.protocol.archive import parse_genesis
+
+    whole = json.loads((played["GC"].dir / "scenario.json").read_text(encoding="utf-8"))
+    rules, model = load_scenario(without_salt(whole), "test-guess")
+    genesis = parse_genesis((played["AB1"].dir / "genesis.json").read_bytes()).body
+    assert genesis.scenario.copies is not None
+    guess = rules.scenario_copy(model, without_salt(whole), "SS9")
+    assert guess is not None and content_hash(guess) != genesis.scenario.copies["SS9"]
+    mine = json.loads((played["SS9"].dir / "scenario.json").read_text(encoding="utf-8"))
+    assert content_hash(mine) == genesis.scenario.copies["SS9"] and without_salt(mine) == guess
 
 
 def test_p10_a_team_that_edits_its_copy_of_the_scenario_is_refused(played: dict[str, Player],

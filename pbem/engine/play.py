@@ -116,16 +116,17 @@ def new_game(scenario: str, game_dir: Path, players: dict[str, str], options: di
             raise InputError(f"--player {umpire}: the umpire's key also plays {', '.join(shared)}; an "
                              "umpire sees every side's orders, so it needs a key no player holds")
     scenario_ref: dict[str, Any] = {"id": str(data.get("id", scenario)), "sha256": digest}
-    copies = {side: copy for side in sides if side != umpire
-              and (copy := ruleset.scenario_copy(model, data, side)) is not None}
-    if copies:  # a secret set-up: each side holds its copy, the umpire the whole (salted)
-        from pbem.engine.scenarios import SALT_KEY, scenario_salt
+    if any(ruleset.scenario_copy(model, data, side) is not None for side in sides if side != umpire):
+        # a secret set-up: each side holds its copy, the umpire the whole; both salted
+        from pbem.engine.scenarios import SALT_KEY, scenario_salt, side_copy
 
         if umpire is None or umpire not in seeds:
             raise InputError("this scenario's set-up is secret: Game Control creates the game, with its "
                              f"key played here (--player {umpire}=YOUR_KEY)")
         state0 = ruleset.dump_state(model, ruleset.initial_state(model, opts))
         data = {**data, SALT_KEY: scenario_salt(seeds[umpire], game_id)}
+        copies = {side: copy for side in sides if side != umpire
+                  and (copy := side_copy(ruleset, model, data, side)) is not None}
         scenario_ref = {**scenario_ref, "sha256": content_hash(data),
                         "copies": {side: content_hash(copy) for side, copy in sorted(copies.items())},
                         "state": sha256_hex(canonical_bytes(state0))}

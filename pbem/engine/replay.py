@@ -470,7 +470,7 @@ class Game:
     def scenario_file_for(self, side: str) -> bytes:
         """The ``scenario.json`` an invitation carries to ``side``: its copy when the set-up is
         secret (built from the whole scenario, which only the umpire holds), else this one."""
-        from pbem.engine.scenarios import without_salt
+        from pbem.engine.scenarios import side_copy
         from pbem.protocol.canonical import canonical_bytes
 
         copies = self.body.scenario.copies
@@ -478,7 +478,7 @@ class Game:
             return (self.dir / SCENARIO_NAME).read_bytes()
         if self.copy_of is not None:
             raise InputError(f"only Game Control holds the whole scenario: {side}'s copy is made there")
-        copy = self.ruleset.scenario_copy(self.scenario, without_salt(self.scenario_data), side)
+        copy = side_copy(self.ruleset, self.scenario, self.scenario_data, side)
         raw = canonical_bytes(copy) + b"\n"
         if sha256_hex(raw[:-1]) != copies[side]:
             raise Bad(archive.GENESIS_NAME, f"names another copy of the scenario for {side} than the rules make")
@@ -823,7 +823,7 @@ class Replay:
         turn 0 takes the initial state's hash from the genesis (``told``) and keeps the state of
         its copy for its own view; on a machine with the whole scenario, check that every copy is
         the rules' copy for its side and that the genesis names the initial state's true hash."""
-        from pbem.engine.scenarios import content_hash, without_salt
+        from pbem.engine.scenarios import content_hash, side_copy, without_salt
         from pbem.protocol.canonical import canonical_bytes
 
         g = self.game
@@ -834,12 +834,12 @@ class Replay:
         if g.copy_of is not None:
             return ref.state, pending, None
         for side in g.sides:
-            copy = g.ruleset.scenario_copy(g.scenario, without_salt(g.scenario_data), side)
+            copy = side_copy(g.ruleset, g.scenario, g.scenario_data, side)
             if (copy is None and side in ref.copies) or (copy is not None and ref.copies.get(side) != content_hash(copy)):
                 raise self._bad(archive.GENESIS_NAME, f"the copy of the scenario it names for {side} is not the "
                                 "rules' copy of the whole scenario for that side [secret set-up]")
             if copy is not None:
-                _, model = load_scenario(copy, ref.copies[side])
+                _, model = load_scenario(without_salt(copy), ref.copies[side])
                 if g.ruleset.pending(model, g.ruleset.initial_state(model, g.body.options)) != pending:
                     raise self._bad(archive.GENESIS_NAME, f"ruleset error: {side}'s copy of the scenario starts "
                                     "with other pending decisions than the whole [secret set-up]")

@@ -170,3 +170,25 @@ def without_salt(data: dict[str, Any]) -> dict[str, Any]:
 def copy_digest(raw: bytes) -> str:
     """The hash of a game directory's ``scenario.json`` as :func:`load_game_copy` compares it."""
     return hashlib.sha256(raw[:-1] if raw.endswith(b"\n") else raw).hexdigest()
+
+
+COPY_SALT_DS = "pbem/scenario-copy-salt/v1"
+
+
+def side_copy(ruleset: Any, model: Any, whole: dict[str, Any], side: str) -> dict[str, Any] | None:
+    """The copy of a secret set-up's scenario ``side`` holds: the rules' copy of the whole
+    (:meth:`pbem.engine.ruleset.Ruleset.scenario_copy`) with a salt of its own, derived from the
+    whole scenario's, so that its hash in the genesis lets nobody test guesses of another side's
+    copy (its forces and their start hexes); ``None`` when the rules make no copy for ``side``."""
+    import hmac
+
+    from pbem.protocol.canonical import canonical_bytes
+
+    copy = ruleset.scenario_copy(model, without_salt(whole), side)
+    if copy is None:
+        return None
+    salt = whole.get(SALT_KEY)
+    if not isinstance(salt, str):
+        return dict(copy)
+    mac = hmac.new(bytes.fromhex(salt), canonical_bytes({"ds": COPY_SALT_DS, "side": side}), hashlib.sha256)
+    return {**copy, SALT_KEY: mac.hexdigest()}
