@@ -925,3 +925,48 @@ def test_5_6_towards_an_objective_via_hexes_goes_on_from_the_last_of_them() -> N
     assert Hex.parse(lines[0].route[-1]).distance(Hex.parse("0308")) < Hex.parse("0401").distance(Hex.parse("0308"))
     assert R.validate(sc, view, "AL", sh.model_copy(update={"lines": lines[:1]})) == []
     assert lines[1].route == ["0602", "0603"] and lines[2].route == ["0703"]
+
+
+def test_9_12_close_air_support_is_what_flew_and_heavy_bombers_count_on_their_own_row() -> None:
+    # Two Allied teams share 3 fighter-bombers and 2 heavy bomber squadrons. AL's prepared attack
+    # asks for cas 2, AB's for cas 2 and heavy 2. The air orders fly in team order: AB first (2 of
+    # cas), then AL gets the 1 left. AL's attack: 1 ground attack squadron, ordinary (+4). AB's:
+    # 2 ground attack (superior, +6) and 2 heavies (overwhelming, +8): the better level counts.
+    air = [{"id": "tac", "name": "wing", "side": "allied", "role": "fighter-bomber", "squadrons": 3,
+            "region": "continent"},
+           {"id": "bc", "name": "Bomber Command", "side": "allied", "role": "heavy-bomber", "squadrons": 2,
+            "region": "england"}]
+    teams = [{"id": "AL", "side": "allied", "name": "Allies"}, {"id": "AB", "side": "allied", "name": "Airborne"},
+             {"id": "GE", "side": "german", "name": "Germans"}]
+    sc = scenario([unit("a", "AL", "inf", "0302"), unit("b", "AB", "inf", "0602"),
+                   unit("d", "GE", "weak", "0303"), unit("e", "GE", "weak", "0603")],
+                  air=air, teams=teams)
+    sc = sc.model_copy(update={"supply": {"AL": 5, "AB": 5, "GE": 5}})
+    st = prepared(R.initial_state(sc, {}), "a", "b")
+    al = OrderSheet.model_validate({"team": "AL", "side": "allied", "turn": 1, "lines": [
+        {"units": ["a"], "intention": "attack", "objective": "0303", "air": [{"mission": "cas", "squadrons": 2}]}],
+        "air_orders": [{"mission": "cas", "squadrons": 2}]})
+    ab = OrderSheet.model_validate({"team": "AB", "side": "allied", "turn": 1, "lines": [
+        {"units": ["b"], "intention": "attack", "objective": "0603",
+         "air": [{"mission": "cas", "squadrons": 2}, {"mission": "heavy", "squadrons": 2}]}],
+        "air_orders": [{"mission": "cas", "squadrons": 2}, {"mission": "heavy", "squadrons": 2}]})
+    ge = sheet("GE")
+    for team, sh in (("AL", al), ("AB", ab), ("GE", ge)):
+        assert R.validate(sc, st, team, sh) == [], team
+    res = R.resolve_round(sc, st, {"AL": al, "AB": ab, "GE": ge}, Dice(*[3] * 12), {}, R.load_rulings(sc, st, {}))
+    air_at = {e["at"]: e["air"] for e in res.events if e["kind"] == "combat"}
+    assert air_at == {"0303": "ordinary", "0603": "overwhelming"}
+    intel = team_view(sc, res.state, "AL")["air"]
+    assert any("only 1 of 2" in line for line in intel)
+
+
+def test_9_heavy_bombers_support_only_a_prepared_attack() -> None:
+    air = [{"id": "bc", "name": "Bomber Command", "side": "allied", "role": "heavy-bomber", "squadrons": 2,
+            "region": "england"}]
+    sc = scenario([unit("a", "AL", "inf", "0302"), unit("d", "GE", "weak", "0303")], air=air)
+    st = R.initial_state(sc, {})
+    sh = OrderSheet.model_validate({"team": "AL", "side": "allied", "turn": 1, "lines": [
+        {"units": ["a"], "intention": "attack", "objective": "0303", "air": [{"mission": "heavy", "squadrons": 1}]}],
+        "air_orders": [{"mission": "heavy", "squadrons": 1}, {"mission": "cab-rank", "squadrons": 1}]})
+    assert any(v.rule == "9" and "heavy bombers support only a prepared attack" in v.message
+               for v in R.validate(sc, st, "AL", sh))

@@ -43,7 +43,7 @@ class _Data(BaseModel):
 
 
 class AirRequest(_Data):
-    mission: Literal["cas", "cab-rank", "bombing", "recce", "escort", "air-cover", "transport"]
+    mission: Literal["cas", "cab-rank", "bombing", "recce", "escort", "air-cover", "transport", "heavy"]
     squadrons: int = Field(ge=1)
     target: str = ""
 
@@ -111,10 +111,13 @@ def check_sheet(
             out.append(RuleViolation("5", f"{where}: 'stand fast' goes with Hold orders"))
         if line.intention in ("attack", "breakthrough"):
             unprepared = [u for u in line.units if u not in prepared_last_turn]
-            cas = [a for a in line.air if a.mission == "cas"]
+            cas = [a for a in line.air if a.mission in ("cas", "heavy")]
             if cas:
                 if sheet.side != "allied":
                     out.append(RuleViolation("9", f"{where}: close air support is for the Allies"))
+                elif unprepared and any(a.mission == "heavy" for a in cas):
+                    out.append(RuleViolation("9", f"{where}: heavy bombers support only a prepared attack "
+                                                  "(no cab rank for them)"))
                 elif unprepared and not any(a.mission == "cab-rank" for a in sheet.air_orders):
                     out.append(RuleViolation("9", f"{where}: close air support only in a prepared "
                                                   "attack (or from a cab rank)"))

@@ -212,7 +212,7 @@ class MegagamePresenter(Presenter):
                "# One line per unit or group of units in one hex: 'UNITS: INTENTION, clauses'.",
                "# Intentions: breakthrough (armour), attack, probe, hold, move, prepare. Clauses: towards HEX,",
                "# via HEX HEX ..., tactical | non-tactical | rest, whole turn | first half | second half | night,",
-               "# stand fast, supply N, cas N, counter-battery, rail to HEX. A unit without a line stays put.",
+               "# stand fast, supply N, cas N, heavy N, counter-battery, rail to HEX. A unit without a line stays put.",
                "# Your units (pbem reach GAME_DIR UNIT: where one can go):"]
         out += [f"#   {u['id']:<12} {u['hex']}  {u['state']}" + ("  (prepared)" if u["prepared"] else "")
                 + f"  -- {names.get(u['id'], '')}" for u in view["units"]]
@@ -393,7 +393,7 @@ def _air_orders(scenario: MegaScenario, view: JSON, side: str, targets: list[Hex
 
 
 INTENTIONS = ("breakthrough", "attack", "probe", "hold", "move", "prepare")
-MISSIONS = ("cas", "cab-rank", "bombing", "recce", "escort", "air-cover", "transport")
+MISSIONS = ("cas", "cab-rank", "bombing", "recce", "escort", "air-cover", "transport", "heavy")
 
 
 def _hex(n: int, word: str) -> str:
@@ -452,15 +452,15 @@ def _sheet_line(n: int, units: list[str], text: str, air: list[dict[str, Any]]) 
                               "second half": "second-half"}.get(clause.lower(), clause.lower())
         elif words[0] == "supply" and len(words) == 2:
             line["supply"] = _count(n, words[1], "supply")
-        elif words[0] == "cas" and len(words) == 2:
-            request = {"mission": "cas", "squadrons": _count(n, words[1], "cas"), "target": ""}
+        elif words[0] in ("cas", "heavy") and len(words) == 2:
+            request = {"mission": words[0], "squadrons": _count(n, words[1], words[0]), "target": ""}
             line.setdefault("air", []).append(request)
             air.append(dict(request))
         else:
             raise InputError(f"line {n}: {clause[:40]!r} is not a clause of the order sheet (an intention: "
                              f"{', '.join(INTENTIONS)}; stand fast; towards HEX; via HEX ...; tactical, "
                              "non-tactical or rest; whole turn, first half, second half or night; supply N; "
-                             "cas N; counter-battery; rail to HEX) [5]")
+                             "cas N; heavy N; counter-battery; rail to HEX) [5]")
     if "intention" not in line:
         raise InputError(f"line {n}: say what {' '.join(units)} should do ({', '.join(INTENTIONS)}) [5]")
     return line

@@ -46,7 +46,8 @@ What the text leaves to the scenario (victory) is the scenario's, reconstructed 
 Not built: rest (recovery of effectiveness over days) [5]; the cab rank beyond allowing close air
 support in an unprepared attack (its two squadrons for one, its day-long allocation, support in
 defence) [9]; flak against air serials and the losses fighters inflict on transports and bombers
-(only their factors on drops and air resupply) [12, 13]; heavy bombers (no mission flies them);
+(only their factors on drops and air resupply) [12, 13]; heavy bombers only in support of
+attacks;
 interdiction of a choke
 point for the units passing through it (bombing hits those in the hex before movement) [9]; the
 turn it takes to attach a battalion to another division [9]; supplies held per HQ stack and by
@@ -131,7 +132,7 @@ def turn_label(scenario: MegaScenario, turn: int) -> str:
 MISSION_ROLES: dict[str, tuple[str, ...]] = {
     "cas": ("fighter-bomber", "ground-attack"), "cab-rank": ("fighter-bomber", "ground-attack"),
     "bombing": ("fighter-bomber", "ground-attack"), "recce": ("fighter",), "escort": ("fighter",),
-    "air-cover": ("fighter",), "transport": ("transport",),
+    "air-cover": ("fighter",), "transport": ("transport",), "heavy": ("heavy-bomber",),
 }
 """Which squadrons fly each mission of the air orders [9, 12]."""
 
@@ -391,6 +392,9 @@ class _Board:
         self.chokes = {Hex.parse(c.hex): c for c in scenario.chokes}
         """Unit points a phase over each named bridge [7]."""
         self.fighters_over: set[str] = set()
+        self.support: dict[tuple[str, str], int] = {}
+        """(team, 'cas' or 'heavy') -> squadrons that flew for its attacks this turn and are not yet
+        spent on one [9, 12]."""
         """The sides whose fighters hold or contest the sky this turn [12]."""
         self.where: dict[Hex, list[_Unit]] = {}
         """Units on the map by hex (kept by :meth:`move` and :meth:`remove`)."""
@@ -1006,6 +1010,8 @@ def _air(scenario: MegaScenario, turn: int, board: _Board, orders: dict[str, Ord
                     "could be found to fly")
             if flown:
                 flights.append((team, side, a, flown))
+                if a.mission in SUPPORT:  # flown in the attacks of the team's lines that asked for it
+                    board.support[(team, a.mission)] = board.support.get((team, a.mission), 0) + flown
     fighters = {side: sum(n for _, s, a, n in flights if s == side and a.mission in ("escort", "air-cover"))
                 for side in ("allied", "german")}
     board.fighters_over = {side for side, n in fighters.items() if n}
@@ -1417,10 +1423,7 @@ def _fight(board: _Board, at: Hex, attackers: list[_Unit], dice: Dice, blown: se
         return events
     att_art = _artillery_for(board, side, at, used_art)
     def_art = _artillery_for(board, defenders[0].side, at, used_art)
-    squadrons = 0 if further else sum(a.squadrons for u in attackers if u.line for a in u.line.air
-                                      if a.mission == "cas")  # flown in the attack it was asked for
-    air: cbt.AirLevel = cbt.air_level("allied-ground-attack" if side == "allied" else
-                                      "german-ground-attack", squadrons) if squadrons else "none"
+    air = "none" if further else _support_level(board, attackers, side)
     close = geo.close(at)
     a_side = cbt.CombatSide(
         units=tuple(_combat_unit(u, fuel=board.supply.get(u.d.team, 0) > 0) for u in attackers),
@@ -1663,6 +1666,31 @@ def _after_combat(board: _Board, result: cbt.Outcome, attackers: list[_Unit], de
             events.append({"kind": "bridge", "bridge": c.bridge_name, "die": die,
                            "blown": c.bridge_name in blown})
     return events
+
+
+SUPPORT = ("cas", "heavy")
+"""Air missions flown in support of an attack: ground attack squadrons, heavy bombers [9, 12]."""
+
+
+def _support_level(board: _Board, attackers: list[_Unit], side: str) -> cbt.AirLevel:
+    """The air support of an attack [9]: the squadrons its lines asked for, as far as they flew
+    (a team's requests beyond what its side could fly are cut in the air orders; what flew is spent
+    attack by attack), each kind on its own row of the table -- ground attack, heavy bombers -- and
+    the better level of the two counts (reading: the text gives no rule for both at once)."""
+    asked: dict[tuple[str, str], int] = {}
+    for u in attackers:
+        for a in (u.line.air if u.line else []):
+            if a.mission in SUPPORT:
+                asked[(u.d.team, a.mission)] = asked.get((u.d.team, a.mission), 0) + a.squadrons
+    flown = {"cas": 0, "heavy": 0}
+    for (team, mission), n in sorted(asked.items()):
+        got = min(n, board.support.get((team, mission), 0))
+        board.support[(team, mission)] = board.support.get((team, mission), 0) - got
+        flown[mission] += got
+    levels = [cbt.air_level("allied-ground-attack" if side == "allied" else "german-ground-attack", flown["cas"])
+              if flown["cas"] else "none",
+              cbt.air_level("heavy-bomber", flown["heavy"]) if flown["heavy"] else "none"]
+    return max(levels, key=lambda lv: cbt.AIR_FACTOR[lv])
 
 
 def _drop(scenario: MegaScenario, board: _Board, u: _Unit, turn: int, dice: Dice, *, night: bool = False) -> JSON:
