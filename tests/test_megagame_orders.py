@@ -78,7 +78,7 @@ def test_9_close_air_support_only_allied_prepared_and_in_both_orders() -> None:
     assert check(line, air=[], prepared_last_turn=frozenset({"2IG"})) == ["9"]
     assert check(line, air=[cas]) == ["9"]  # not prepared
     cab = AirRequest(mission="cab-rank", squadrons=2)
-    assert check(line, air=[cas, cab]) == []  # a cab rank makes it available unprepared
+    assert check(line, air=[cas, cab]) == ["9"]  # a cab rank supports it by itself: nothing to ask
     assert check(line, side="german", air=[cas], prepared_last_turn=frozenset({"2IG"})) == ["9"]
 
 

@@ -970,3 +970,45 @@ def test_9_heavy_bombers_support_only_a_prepared_attack() -> None:
         "air_orders": [{"mission": "heavy", "squadrons": 1}, {"mission": "cab-rank", "squadrons": 1}]})
     assert any(v.rule == "9" and "heavy bombers support only a prepared attack" in v.message
                for v in R.validate(sc, st, "AL", sh))
+
+
+def test_9_a_cab_rank_is_on_call_all_day_for_its_teams_attacks_and_defence() -> None:
+    # AL orders a cab rank of 4 Europe-based squadrons on turn 1 (morning): 2 squadrons' worth of
+    # support, Allied ground attack: superior (+6). a attacks d unprepared and gets it without
+    # asking; on turn 2 (afternoon) the rank is still on call (not ordered again, its 4 squadrons
+    # still in the air: a bombing of 1 is more than is left) and b, attacked by e, defends with it;
+    # on turn 3 (the next morning) it is gone.
+    sc = scenario([unit("a", "AL", "inf", "0302"), unit("b", "AL", "inf", "0606"),
+                   unit("d", "GE", "weak", "0303"), unit("e", "GE", "inf", "0607")], air=AIR)
+    st = R.initial_state(sc, {})
+    t1 = OrderSheet.model_validate({"team": "AL", "side": "allied", "turn": 1, "lines": [
+        {"units": ["a"], "intention": "attack", "objective": "0303"}],
+        "air_orders": [{"mission": "cab-rank", "squadrons": 4}]})
+    t2, events = play(sc, st, Dice(*[3] * 12), t1)
+    assert [(e["at"], e["air"]) for e in events if e["kind"] == "combat"] == [("0303", "superior")]
+    assert t2.cab_rank["AL"].until == 2 and team_view(sc, t2, "AL")["cab_rank"] == {"squadrons": 4, "until": 2}
+    assert any("cab rank: 4 squadrons on call" in line for line in team_view(sc, t2, "AL")["air"])
+    view = R.load_state(sc, R.view(sc, R.dump_state(sc, t2), "AL"))
+    bomb = OrderSheet.model_validate({"team": "AL", "side": "allied", "turn": 2, "lines": [],
+                                      "air_orders": [{"mission": "bombing", "squadrons": 1, "target": "0607"}]})
+    assert [v.rule for v in R.validate(sc, view, "AL", bomb)] == ["12"]  # the same check on either side
+    assert [v.rule for v in R.validate(sc, t2, "AL", bomb)] == ["12"]
+    attack = sheet("GE", {"units": ["e"], "intention": "attack", "objective": "0606"}, turn=2)
+    t3, events = play(sc, prepared(t2, "e"), Dice(*[3] * 12), sheet("AL", turn=2), attack)
+    fight = next(e for e in events if e["kind"] == "combat" and e["at"] == "0606")
+    assert fight["air"] == "none" and "+6: superior air support" in fight["defender_lines"]
+    assert t3.cab_rank == {} and team_view(sc, t3, "AL")["cab_rank"] is None
+
+
+def test_9_a_cab_rank_is_european_and_allied() -> None:
+    england = [{"id": "us", "name": "P-47 group", "side": "allied", "role": "fighter-bomber", "squadrons": 3,
+                "region": "england"},
+               {"id": "jabo", "name": "Jabo", "side": "german", "role": "ground-attack", "squadrons": 2,
+                "region": "germany"}]
+    sc = scenario([unit("a", "AL", "inf", "0302"), unit("d", "GE", "weak", "0808")], air=england)
+    st = R.initial_state(sc, {})
+    v = R.validate(sc, st, "AL", air_sheet({"mission": "cab-rank", "squadrons": 2}))
+    assert [x.rule for x in v] == ["9"] and "0 Europe-based" in v[0].message
+    ge = OrderSheet.model_validate({"team": "GE", "side": "german", "turn": 1, "lines": [],
+                                    "air_orders": [{"mission": "cab-rank", "squadrons": 2}]})
+    assert any("cab rank is for the Allies" in x.message for x in R.validate(sc, st, "GE", ge))

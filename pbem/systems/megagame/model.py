@@ -357,6 +357,19 @@ class RailTrip(_Data):
     left: int = Field(ge=0, le=2, description="turns of this phase still to go")
 
 
+class CabRank(_Data):
+    """A cab rank [9]: Europe-based squadrons in the air on call for one formation (a team) for a
+    whole day -- the turn it is ordered and the next -- two squadrons giving one squadron's cover,
+    for its attacks, prepared or not, and its defence."""
+
+    squadrons: int = Field(ge=1)
+    until: int = Field(ge=1, description="the last turn it flies")
+
+    @property
+    def cover(self) -> int:
+        return self.squadrons // 2
+
+
 class UnitState(_Data):
     hex: str | None = Field(None, description="None: not yet arrived, or gone")
     steps: int = Field(0, ge=0, description="steps lost along the status profile")
@@ -403,6 +416,7 @@ class MegaState(_Data):
     facts: dict[str, UnitFacts] = Field(default_factory=dict, description="last turn's facts per unit [10]")
     intel: dict[str, list[str]] = Field(default_factory=dict, description="last turn's air reports per team [12]")
     air_lost: dict[str, int] = Field(default_factory=dict, description="air unit -> squadrons lost in air combat, for good [12]")
+    cab_rank: dict[str, CabRank] = Field(default_factory=dict, description="team -> its cab rank, on call all day [9]")
     night_drops: list[str] = Field(default_factory=list, description="units that dropped by night at the start of this turn [12]")
     stragglers: dict[str, int] = Field(default_factory=dict, description="unit -> the turn at whose end the men scattered in its night drop come in [12]")
     parked: list[ParkedSupply] = Field(default_factory=list, description="supply counters parked on the map [11]")
@@ -483,4 +497,5 @@ class TeamView(_Data):
     blown: list[str]
     objectives: list[HeldObjective]
     air_lost: dict[str, int] = Field(default_factory=dict, description="squadrons the side's own air units have lost [12]")
+    cab_rank: CabRank | None = Field(None, description="the team's cab rank, when one is on call this turn [9]")
     night_drops: list[str] = Field(default_factory=list, description="own units that dropped by night at the start of this turn [12]")

@@ -90,9 +90,11 @@ def check_sheet(
     water_between: Callable[[Hex, Hex], tuple[Crossing, Literal["none", "light", "heavy"]]],
     prepared_last_turn: frozenset[str] = frozenset(),
     supply_available: int = 0,
+    cab_rank: bool = False,
 ) -> list[RuleViolation]:
     """Every problem of ``sheet``; ``ground_of`` and ``water_between`` read the team's own map (what
-    it can know), ``prepared_last_turn`` the units that had Prepare orders the turn before."""
+    it can know), ``prepared_last_turn`` the units that had Prepare orders the turn before,
+    ``cab_rank`` whether the team's cab rank ordered the turn before is still on call [9]."""
     out: list[RuleViolation] = []
     used = 0
     for line in sheet.lines:
@@ -118,9 +120,12 @@ def check_sheet(
                 elif unprepared and any(a.mission == "heavy" for a in cas):
                     out.append(RuleViolation("9", f"{where}: heavy bombers support only a prepared attack "
                                                   "(no cab rank for them)"))
-                elif unprepared and not any(a.mission == "cab-rank" for a in sheet.air_orders):
-                    out.append(RuleViolation("9", f"{where}: close air support only in a prepared "
-                                                  "attack (or from a cab rank)"))
+                elif unprepared:
+                    rank = cab_rank or any(a.mission == "cab-rank" for a in sheet.air_orders)
+                    out.append(RuleViolation("9", f"{where}: close air support is asked for only in a prepared "
+                                                  "attack" + ("; your cab rank supports the unprepared one by itself"
+                                                              if rank else " (a cab rank supports unprepared "
+                                                              "attacks and defence)")))
                 for a in cas:
                     if a not in sheet.air_orders:
                         out.append(RuleViolation("9", f"{where}: the close air support must be in "

@@ -43,9 +43,11 @@ once, in this order:
    contact, the supply used); :meth:`MegagameRules.view` puts them into words.
 
 What the text leaves to the scenario (victory) is the scenario's, reconstructed and said so there.
-Not built: rest (recovery of effectiveness over days) [5]; the cab rank beyond allowing close air
-support in an unprepared attack (its two squadrons for one, its day-long allocation, support in
-defence) [9]; flak against air serials and the losses fighters inflict on transports and bombers
+A cab rank (Allied, Europe-based squadrons) is on call for its team the turn it is ordered and
+the next, two squadrons giving one squadron's worth of support to every combat of the team, attack
+(prepared or not, without asking) or defence [9]; pre-planned close air support and heavy bombers
+are asked for on the lines of prepared attacks and counted as far as they flew.
+Not built: rest (recovery of effectiveness over days) [5]; flak against air serials and the losses fighters inflict on transports and bombers
 (only their factors on drops and air resupply) [12, 13]; heavy bombers only in support of
 attacks;
 interdiction of a choke
@@ -80,6 +82,7 @@ from pbem.protocol.archive import one_line
 from pbem.systems.megagame import combat as cbt
 from pbem.systems.megagame.model import (
     AirUnit,
+    CabRank,
     Geo,
     MegaRulings,
     MegaScenario,
@@ -161,6 +164,21 @@ def squadrons_available(scenario: MegaScenario, side: str, turn: int, mission: s
     unit -> squadrons) in the air combats of earlier turns [12]."""
     return sum(_flying_squadrons(scenario, a, turn, lost or {}) for a in scenario.air
                if a.side == side and a.role in MISSION_ROLES[mission])
+
+
+def own_cab_rank(state: AnyState, team: str) -> CabRank | None:
+    """``team``'s cab rank on call this turn [9], from the master state or the team's own view."""
+    if isinstance(state, TeamView):
+        return state.cab_rank if state.team == team else None
+    cab = state.cab_rank.get(team)
+    return cab if cab is not None and cab.until >= state.turn else None
+
+
+def cab_rank_squadrons(scenario: MegaScenario, side: str, turn: int, lost: Mapping[str, int] | None = None) -> int:
+    """Squadrons of ``side`` that may fly a cab rank on ``turn``: Europe-based ground attack only
+    [9] (the Allies' alone: the Germans' are refused by the sheet check)."""
+    return sum(_flying_squadrons(scenario, a, turn, lost or {}) for a in scenario.air
+               if a.side == side and a.role in MISSION_ROLES["cab-rank"] and a.region == "continent")
 
 
 def _air_pools(scenario: MegaScenario, side: str, turn: int,
@@ -392,6 +410,8 @@ class _Board:
         self.chokes = {Hex.parse(c.hex): c for c in scenario.chokes}
         """Unit points a phase over each named bridge [7]."""
         self.fighters_over: set[str] = set()
+        self.cab: dict[str, CabRank] = {t: c for t, c in state.cab_rank.items() if c.until >= state.turn}
+        """Cab ranks on call this turn, by team [9]: those ordered the turn before, then this turn's."""
         self.support: dict[tuple[str, str], int] = {}
         """(team, 'cas' or 'heavy') -> squadrons that flew for its attacks this turn and are not yet
         spent on one [9, 12]."""
@@ -803,8 +823,18 @@ class MegagameRules(Ruleset[MegaScenario, AnyState, OrderSheet]):
             c = geo.crossing(a, b, k.blown)
             return c.water, c.bridge
 
+        cab = own_cab_rank(state, side)
         out += check_sheet(orders, k.units, ground_of=geo.ground, water_between=water,
-                           prepared_last_turn=k.prepared, supply_available=k.supply)
+                           prepared_last_turn=k.prepared, supply_available=k.supply, cab_rank=cab is not None)
+        ranks = sum(a.squadrons for a in orders.air_orders if a.mission == "cab-rank")
+        if ranks and teams[side].side != "allied":
+            out.append(RuleViolation("9", "air orders: a cab rank is for the Allies"))
+        elif ranks and scenario.air:
+            europe = cab_rank_squadrons(scenario, teams[side].side, k.turn, state.air_lost) - (cab.squadrons if cab else 0)
+            if ranks > europe:
+                out.append(RuleViolation("9", f"air orders: a cab rank of {ranks} squadrons asked for; "
+                                              f"{max(europe, 0)} Europe-based ground attack squadrons can fly it "
+                                              f"on {turn_label(scenario, k.turn)}"))
         if orders.air_orders and not scenario.air:
             out.append(RuleViolation("12", "air orders: this scenario has no air forces (its scenario file lists "
                                            "no squadrons), so nothing would fly"))
@@ -818,6 +848,8 @@ class MegagameRules(Ruleset[MegaScenario, AnyState, OrderSheet]):
                     out.append(RuleViolation("12", f"air orders: {a.mission} needs a target hex of the map, "
                                                    f"not {a.target[:40]!r}"))
             pools = _air_pools(scenario, teams[side].side, k.turn, state.air_lost)
+            if cab is not None:  # the team's cab rank of the turn before is still in the air [9]
+                pools[MISSION_ROLES["cab-rank"]] -= cab.squadrons
             for roles, n in sorted(wanted.items()):
                 if n > pools[roles]:
                     out.append(RuleViolation("12", f"air orders: {n} squadrons of {' or '.join(roles)} asked "
@@ -997,12 +1029,27 @@ def _air(scenario: MegaScenario, turn: int, board: _Board, orders: dict[str, Ord
         return events
     geo = board.geo
     pools = {side: _air_pools(scenario, side, turn, board.air_lost) for side in ("allied", "german")}
+    europe = {side: cab_rank_squadrons(scenario, side, turn, board.air_lost) for side in ("allied", "german")}
+    for team, cab in sorted(board.cab.items()):  # on call since the turn before: still in the air [9]
+        side_of = team_side(scenario, team)
+        pools[side_of][MISSION_ROLES["cab-rank"]] -= min(cab.squadrons, pools[side_of][MISSION_ROLES["cab-rank"]])
+        europe[side_of] -= min(cab.squadrons, europe[side_of])
     flights: list[tuple[str, str, Any, int]] = []  # team, side, request, squadrons flown
     for team in sorted(orders):
         side: str = team_side(scenario, team)
         for a in orders[team].air_orders:
             roles = MISSION_ROLES[a.mission]
-            flown = min(a.squadrons, pools[side][roles])
+            flown = min(a.squadrons, pools[side][roles], europe[side] if a.mission == "cab-rank" else a.squadrons)
+            if a.mission == "cab-rank":
+                europe[side] -= flown
+                if flown:
+                    before = board.cab.get(team)
+                    board.cab[team] = CabRank(squadrons=flown + (before.squadrons if before else 0), until=turn + 1)
+                    cab = board.cab[team]
+                    intel.setdefault(team, []).append(
+                        f"cab rank: {cab.squadrons} squadrons on call for your attacks and defence, "
+                        f"{cab.cover} squadron{'s' if cab.cover != 1 else ''}' worth of support, until the end of "
+                        f"{turn_label(scenario, turn + 1)}")
             pools[side][roles] -= flown
             if flown < a.squadrons:
                 intel.setdefault(team, []).append(
@@ -1437,6 +1484,7 @@ def _fight(board: _Board, at: Hex, attackers: list[_Unit], dice: Dice, blown: se
         artillery=tuple(cbt.Artillery(a.d.id, a.t.combat_profile(a.steps),
                                       a.t.artillery or "field", a.hex.distance(at) if a.hex else 99)
                         for a in def_art),
+        air=cbt.air_level("allied-ground-attack", cover) if (cover := _cab_cover(board, defenders)) else "none",
         prepared=True, close_country=close, advantage=advantage.get((str(at), "defender"), 0),
         other_formation=_strays(defenders))
     hold = [d.d.id for d in defenders if d.line and d.line.intention == "hold" and d.line.stand_fast
@@ -1687,10 +1735,17 @@ def _support_level(board: _Board, attackers: list[_Unit], side: str) -> cbt.AirL
         got = min(n, board.support.get((team, mission), 0))
         board.support[(team, mission)] = board.support.get((team, mission), 0) - got
         flown[mission] += got
+    flown["cas"] += _cab_cover(board, attackers)
     levels = [cbt.air_level("allied-ground-attack" if side == "allied" else "german-ground-attack", flown["cas"])
               if flown["cas"] else "none",
               cbt.air_level("heavy-bomber", flown["heavy"]) if flown["heavy"] else "none"]
     return max(levels, key=lambda lv: cbt.AIR_FACTOR[lv])
+
+
+def _cab_cover(board: _Board, units: list[_Unit]) -> int:
+    """The squadrons of cover the cab ranks of ``units``' teams give a combat they fight in [9]:
+    on call, each rank answers every combat of its formation that turn (a reading)."""
+    return sum(board.cab[t].cover for t in sorted({u.d.team for u in units}) if t in board.cab)
 
 
 def _drop(scenario: MegaScenario, board: _Board, u: _Unit, turn: int, dice: Dice, *, night: bool = False) -> JSON:
@@ -1962,6 +2017,7 @@ def _next_state(scenario: MegaScenario, state: MegaState, board: _Board, blown: 
     return MegaState(turn=min(turn, scenario.turns) if over else turn, over=over, units=units, supply=supply,
                      blown=sorted(blown), control=control, facts=facts,
                      air_lost={k: v for k, v in sorted(board.air_lost.items()) if v}, night_drops=night_drops,
+                     cab_rank={t: c for t, c in sorted(board.cab.items()) if c.until >= turn and not over},
                      stragglers=dict(sorted(board.stragglers.items())), parked=board.parked,
                      loads=dict(sorted(board.loads.items())))
 
@@ -2046,5 +2102,7 @@ def team_view(scenario: MegaScenario, state: MegaState, team: str) -> JSON:
             "air_lost": {a.id: state.air_lost[a.id] for a in scenario.air
                          if a.side == side and state.air_lost.get(a.id)},
             "night_drops": [uid for uid in state.night_drops if _unit(scenario, uid).team == team],
+            "cab_rank": (state.cab_rank[team].model_dump(mode="json")
+                         if team in state.cab_rank and state.cab_rank[team].until >= state.turn else None),
             "objectives": [{"name": o.name, "hex": o.hex, "points": o.points,
                             "held_by": state.control.get(o.hex, o.held_by)} for o in scenario.objectives]}
