@@ -175,6 +175,34 @@ def test_p10_a_team_that_guesses_another_teams_copy_exactly_cannot_confirm_it(pl
     assert content_hash(mine) == genesis.scenario.copies["SS9"] and without_salt(mine) == guess
 
 
+def test_p10_the_state_hashes_are_salted_so_a_guess_of_a_hidden_state_cannot_be_tested(
+        played: dict[str, Player]) -> None:
+    # A team that knew (or guessed) the whole initial state exactly -- here computed from Game
+    # Control's scenario -- finds that its plain hash is not the one the genesis commits to, nor
+    # is the plain hash of any later master state the one its turn file holds: every state hash is
+    # salted with a salt derived from Game Control's chain seed (published after the game).
+    from pbem.engine.replay import open_checked
+    from pbem.engine.sealed import hidden_state_hash, state_salt
+    from pbem.protocol.canonical import canonical_bytes, sha256_hex
+    from pbem.protocol.localstate import LocalGame, local_seeds
+    from tests.test_protocol_helpers import env
+
+    gc = played["GC"]
+    with env(PBEM_HOME=str(gc.home), PBEM_PASSPHRASE=""):
+        game = open_checked(gc.dir)
+        local = LocalGame.of(game)
+        seeds = local_seeds(game, local)
+        records = game.replay(seeds, local=local).records  # Game Control's machine: every state
+    salt = state_salt(seeds["GC"], game.id)
+    state0 = game.ruleset.dump_state(game.scenario, game.ruleset.initial_state(game.scenario, {}))
+    assert game.body.scenario.state == hidden_state_hash(state0, salt) != sha256_hex(canonical_bytes(state0))
+    later = [r for r in records if r.step > 0 and r.state is not None and "sealed" not in r.turn]
+    assert later
+    for rec in later:
+        dumped = game.ruleset.dump_state(game.scenario, rec.state)
+        assert rec.turn["state"]["hidden"] == hidden_state_hash(dumped, salt) != sha256_hex(canonical_bytes(dumped))
+
+
 def test_p10_a_team_that_edits_its_copy_of_the_scenario_is_refused(played: dict[str, Player],
                                                                      tmp_path: Path) -> None:
     p = played["SS9"]

@@ -104,8 +104,11 @@ def test_p10_a_genesis_that_commits_to_another_initial_state_is_refused(tmp_path
                                                                "SS10": "ss10"}, {},
                            game_id="0123456789abcdef0123456789abcdef", nonce=b"\x01" * 32)
         monkeypatch.setattr(MegagameRules, "initial_state", real)
+        from pbem.protocol.localstate import LocalGame, local_seeds
+
+        opened = open_checked(tmp_path / "g")
         with pytest.raises(ArchiveError, match="initial state it commits to is not the whole scenario"):
-            open_checked(tmp_path / "g").replay()
+            opened.replay(local_seeds(opened, LocalGame.of(opened)))
 
 
 def test_2_a_secret_set_up_is_created_by_game_control(tmp_path: Path) -> None:

@@ -119,6 +119,10 @@ def new(scenario: str, game_dir: Path, players: tuple[str, ...], options: tuple[
         written += write_invitation_mails(game)
     _echo_files(written)
     echo(f"game {game.id[:8]} ({game.body.scenario.id}) created.", err=True)
+    if game.body.scenario.copies is not None and not Path(scenario).is_file():
+        echo(f"note: each team gets only its own copy of the set-up, but {scenario} ships with every pbem: a "
+             "team that reads pbem's own files knows it. For a set-up nobody knows, give pbem new a scenario "
+             "file of your own (pbem scenario check checks it).", err=True)
     for side in invited:
         mail = game_dir / f"mail-invite-{side}.eml"
         what = mail.name if mail.exists() else "genesis.json and scenario.json"

@@ -94,7 +94,6 @@ class Checkpoints:
             MAX_TURN_BYTES,
             canonical_bytes,
             loads_strict,
-            sha256_hex,
         )
 
         g = rp.game
@@ -153,7 +152,7 @@ class Checkpoints:
             state = None
             full = data.get("full_state")
             if full is not None:
-                if sha256_hex(canonical_bytes(full)) != turn["state"].get("hidden"):
+                if rp.hidden_hash(full, c) != turn["state"].get("hidden"):
                     return False
                 state = g.ruleset.load_state(g.scenario, full)
             elif rp.full:

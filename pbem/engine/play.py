@@ -127,9 +127,11 @@ def new_game(scenario: str, game_dir: Path, players: dict[str, str], options: di
         data = {**data, SALT_KEY: scenario_salt(seeds[umpire], game_id)}
         copies = {side: copy for side in sides if side != umpire
                   and (copy := side_copy(ruleset, model, data, side)) is not None}
+        from pbem.engine.sealed import hidden_state_hash, state_salt
+
         scenario_ref = {**scenario_ref, "sha256": content_hash(data),
                         "copies": {side: content_hash(copy) for side, copy in sorted(copies.items())},
-                        "state": sha256_hex(canonical_bytes(state0))}
+                        "state": hidden_state_hash(state0, state_salt(seeds[umpire], game_id))}
     body: dict[str, Any] = {
         "ds": archive.GENESIS_DS,
         "game": game_id,
@@ -139,6 +141,8 @@ def new_game(scenario: str, game_dir: Path, players: dict[str, str], options: di
         "chain_length": chain_length,
         "sides": entries,
     }
+    if ruleset.capabilities.information == "hidden":  # hidden states: hashes nobody can test guesses against
+        body["salted"] = True
     if time_control is not None:  # pbem.engine.clock.TimeControl
         body["time_control"] = time_control.to_json()
     body_bytes = canonical_bytes(body)
@@ -202,6 +206,9 @@ def join_game(game_dir: Path, files: dict[str, bytes], key_name: str, expected: 
         sides = [s for s in game.side_of_fingerprint(info.fingerprint) if s in game.missing_joins()]
         if not sides:
             raise InputError(f"key {key_name} ({info.fingerprint}) is not invited to any open side of this game")
+        if game.copy_of is not None and game.copy_of not in sides:
+            raise InputError(f"this invitation's scenario.json is {game.copy_of}'s copy of the scenario, not "
+                             f"{', '.join(sides)}'s: ask Game Control for your own invitation")
         check_bound_keys(game, expected)
         return game, sides
 
@@ -686,7 +693,6 @@ def report(game: Game, key_name: str, *, confirm: Confirm | None = None) -> Subm
     """The umpire resolves a round of hidden information and reports: the new state's hash, what is
     pending, the outcome, and each side's view sealed to that side alone [P10]."""
     from pbem.engine.replay import _outcome_json, decision_json
-    from pbem.protocol.canonical import canonical_bytes, sha256_hex
     from pbem.protocol.seal import seal
 
     if game.umpire is None or not game.hidden:
@@ -700,7 +706,7 @@ def report(game: Game, key_name: str, *, confirm: Confirm | None = None) -> Subm
     views = {side: seal(rules.view(sc, dumped, side), game.x25519(side), game=game.id, step=step,
                         sender=game.umpire, to=side, what="report") for side in rnd.sides}
     body_orders = {"report": {
-        "state": sha256_hex(canonical_bytes(dumped)),
+        "state": rp.hidden_hash(dumped, step),
         "pending": [decision_json(d) for d in rules.pending(sc, resolution.state)],
         "outcome": _outcome_json(rules.outcome(sc, resolution.state)),
         "views": views,
@@ -755,7 +761,10 @@ def publish(game: Game, key_name: str) -> Path:
     whole = game.scenario_data if game.body.scenario.copies is not None else None
     if whole is not None and game.copy_of is not None:
         raise InputError("this directory holds a team's copy of the scenario, not Game Control's whole one")
-    body = canonical_bytes(publication_body(game.id, opened, whole))
+    salt = rp.state_salt if game.salted else None
+    if game.salted and salt is None:
+        raise InputError("the salt of this game's state hashes is not on this machine (Game Control's chain seed)")
+    body = canonical_bytes(publication_body(game.id, opened, whole, salt))
     path = game.path(PUBLICATION_NAME)
     env = envelope_bytes(sign(body, PUBLICATION_TYPE, [private_key(key_name)]))
     if path.exists():
@@ -949,7 +958,7 @@ class Ingested:
     """What was already archived, which attached turns were checked, and so on."""
 
 
-def _place_join(game: Game, name: str, raw: bytes, notes: list[str]) -> Message | None:
+def _place_join(game: Game, name: str, raw: bytes, notes: list[str], seeds: dict[str, bytes]) -> Message | None:
     msg = archive.parse_join(raw, name)
     side = msg.body.side
     existing = game.joins.get(side)
@@ -959,7 +968,7 @@ def _place_join(game: Game, name: str, raw: bytes, notes: list[str]) -> Message 
             return None
         raise ArchiveError(f"{name}: a different join for {side} is already archived [P7]")
     game.joins[side] = msg
-    game.replay()  # signatures and bindings, in memory
+    game.replay(seeds)  # signatures and bindings, in memory (the umpire's seed: its salted hashes)
     return msg
 
 
@@ -1076,7 +1085,7 @@ def ingest(game: Game, blobs: list[tuple[str, bytes]], seeds: dict[str, bytes]) 
         if env.payloadType == GENESIS_TYPE:
             raise InputError(f"{name} is a genesis: a game directory already has one")
         if env.payloadType == JOIN_TYPE:
-            msg = _place_join(game, name, raw, notes)
+            msg = _place_join(game, name, raw, notes, seeds)
             if msg is not None:
                 new_joins.append(msg)
         elif env.payloadType == MOVE_TYPE:
@@ -1084,8 +1093,11 @@ def ingest(game: Game, blobs: list[tuple[str, bytes]], seeds: dict[str, bytes]) 
         elif env.payloadType == RECEIPT_TYPE:
             receipts.append(archive.parse_receipt(raw, name))
         elif env.payloadType == PUBLICATION_TYPE and game.umpire is not None:
-            _, whole = parse_publication_full(raw, game.id, game.public_key(game.umpire),
-                                              game.body.sides[game.umpire].fingerprint)
+            _, whole, salt = parse_publication_full(raw, game.id, game.public_key(game.umpire),
+                                                    game.body.sides[game.umpire].fingerprint)
+            if game.salted and salt is None:
+                raise InputError(f"{name}: has no salt of the state hashes, which this game's genesis says are "
+                                 "salted [P10]")
             if game.body.scenario.copies is not None and (whole is None or content_hash(whole) != game.body.scenario.sha256):
                 raise InputError(f"{name}: does not hold the whole scenario this game's genesis commits to "
                                  "(its set-up was secret) [P10]")

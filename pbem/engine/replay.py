@@ -314,6 +314,10 @@ class Game:
         self.hidden = False
         """Hidden information: turn files hold only the hash of the state; each side reads its
         own view in the umpire's reports (:meth:`Replay.view`)."""
+        self.salted = bool(self.body.salted)
+        """Hidden information: the turn files' state hashes are salted (the umpire's salt)."""
+        self.published_salt: bytes | None = None
+        """That salt, once :meth:`publication` has read the umpire's publication."""
         self.copy_of: str | None = None
         """A secret set-up: the side whose copy of the scenario this directory holds (``None``:
         the whole scenario, Game Control's or published)."""
@@ -378,6 +382,11 @@ class Game:
                 data = load_game_copy(raw, digest)
             except InputError as exc:
                 raise Bad(path.name, _strip(str(exc), path.name)) from None
+        elif ref.copies is not None:  # no copy here: the whole scenario once published, else nothing
+            if not (self.dir / "publication.json").exists():
+                raise Bad(SCENARIO_NAME, "is missing: this game's set-up is secret, so each side's copy came with "
+                          "its invitation and the whole scenario comes with Game Control's publication")
+            data, digest = self._published_scenario(), ref.sha256
         else:
             try:
                 data = load_data(self.body.scenario.id)
@@ -404,6 +413,10 @@ class Game:
             raise Bad(archive.GENESIS_NAME, f"sides {sorted(self.body.sides)} differ from the scenario's {self.sides}")
         self.umpire = self.ruleset.umpire(self.scenario)
         self.hidden = self.ruleset.capabilities.information == "hidden"
+        copies = self.body.scenario.copies
+        if copies is not None and (self.umpire is None or self.umpire in copies or not set(copies) <= set(self.sides)):
+            raise Bad(archive.GENESIS_NAME, "names copies of the scenario for sides that cannot hold one (the "
+                      "umpire, or no side of the game) [secret set-up]")
         if self.hidden and self.umpire is None:
             raise InputError(f"rules {self.body.rules}: hidden information needs an umpire side")
         if self.umpire is not None:
@@ -422,12 +435,14 @@ class Game:
             parse_publication_full,
         )
 
-        umpire = next((s for s, e in self.body.sides.items() if s not in (self.body.scenario.copies or {})), None)
-        if umpire is None:
-            raise Bad(archive.GENESIS_NAME, "a secret set-up needs a side without a copy: the umpire")
+        without = [s for s in self.body.sides if s not in (self.body.scenario.copies or {})]
+        if len(without) != 1:
+            raise Bad(archive.GENESIS_NAME, "a secret set-up leaves exactly one side without a copy of the scenario: "
+                      f"the umpire (here: {', '.join(without) or 'none'})")
+        umpire = without[0]
         try:
-            _, data = parse_publication_full(read_file(self.dir / PUBLICATION_NAME, MAX_PUBLICATION_BYTES), self.id,
-                                             self.public_key(umpire), self.body.sides[umpire].fingerprint)
+            _, data, _ = parse_publication_full(read_file(self.dir / PUBLICATION_NAME, MAX_PUBLICATION_BYTES), self.id,
+                                                self.public_key(umpire), self.body.sides[umpire].fingerprint)
         except PbemError as exc:
             raise Bad(PUBLICATION_NAME, str(exc)) from None
         if data is None or content_hash(data) != self.body.scenario.sha256:
@@ -455,17 +470,30 @@ class Game:
     def publication(self) -> dict[int, Any] | None:
         """The umpire's signed publication of every sealed order (``publication.json``), checked
         and parsed: commit step -> ``{"orders", "salt"}``; ``None`` when there is none yet."""
-        from pbem.engine.sealed import MAX_PUBLICATION_BYTES, PUBLICATION_NAME, parse_publication
+        from pbem.engine.scenarios import content_hash
+        from pbem.engine.sealed import (
+            MAX_PUBLICATION_BYTES,
+            PUBLICATION_NAME,
+            parse_publication_full,
+        )
 
         path = self.dir / PUBLICATION_NAME
         if not path.exists():
             return None
         assert self.umpire is not None
         try:
-            return parse_publication(read_file(path, MAX_PUBLICATION_BYTES), self.id, self.public_key(self.umpire),
-                                     self.body.sides[self.umpire].fingerprint)
+            orders, whole, salt = parse_publication_full(read_file(path, MAX_PUBLICATION_BYTES), self.id,
+                                                         self.public_key(self.umpire),
+                                                         self.body.sides[self.umpire].fingerprint)
         except PbemError as exc:
             raise Bad(PUBLICATION_NAME, str(exc)) from None
+        if self.body.scenario.copies is not None and (whole is None or content_hash(whole) != self.body.scenario.sha256):
+            raise Bad(PUBLICATION_NAME, "does not hold the whole scenario the genesis commits to (this game's set-up "
+                      "was secret) [P10]")
+        if self.salted and salt is None:
+            raise Bad(PUBLICATION_NAME, "has no salt of the state hashes, which this game's genesis says are salted [P10]")
+        self.published_salt = salt
+        return orders
 
     def scenario_file_for(self, side: str) -> bytes:
         """The ``scenario.json`` an invitation carries to ``side``: its copy when the set-up is
@@ -474,8 +502,11 @@ class Game:
         from pbem.protocol.canonical import canonical_bytes
 
         copies = self.body.scenario.copies
-        if copies is None or side not in copies:
+        if copies is None:
             return (self.dir / SCENARIO_NAME).read_bytes()
+        if side not in copies:
+            raise InputError(f"the rules make no copy of this secret set-up for {side}: its invitation would "
+                             "carry the whole scenario")
         if self.copy_of is not None:
             raise InputError(f"only Game Control holds the whole scenario: {side}'s copy is made there")
         copy = side_copy(self.ruleset, self.scenario, self.scenario_data, side)
@@ -646,6 +677,14 @@ class Replay:
         self.publication = publication
         """Every sealed order, published by the umpire after the game (verify)."""
         self.full = not game.hidden or umpire_key is not None or publication is not None
+        self.state_salt: bytes | None = None
+        """The salt of the state hashes (a salted game), where this machine knows it: the umpire's
+        (derived from its chain seed) or the publication's."""
+        if game.salted:
+            from pbem.engine.sealed import state_salt
+
+            seed = local_seeds.get(game.umpire) if game.umpire is not None else None
+            self.state_salt = state_salt(seed, game.id) if seed is not None else game.published_salt
         self.viewer_keys: dict[str, Any] = {}
         """Sides played here -> their X25519 keys: a full replay checks the views sealed to them."""
         """Whether this replay knows every state (always, unless information is hidden and this is
@@ -824,7 +863,6 @@ class Replay:
         its copy for its own view; on a machine with the whole scenario, check that every copy is
         the rules' copy for its side and that the genesis names the initial state's true hash."""
         from pbem.engine.scenarios import content_hash, side_copy, without_salt
-        from pbem.protocol.canonical import canonical_bytes
 
         g = self.game
         ref = g.body.scenario
@@ -833,8 +871,12 @@ class Replay:
         pending = g.ruleset.pending(g.scenario, state)
         if g.copy_of is not None:
             return ref.state, pending, None
+        made = {side: side_copy(g.ruleset, g.scenario, g.scenario_data, side) for side in g.sides}
+        if set(ref.copies) != {side for side, copy in made.items() if copy is not None}:
+            raise self._bad(archive.GENESIS_NAME, "names copies of the scenario for other sides than those the rules "
+                            "make copies for [secret set-up]")
         for side in g.sides:
-            copy = side_copy(g.ruleset, g.scenario, g.scenario_data, side)
+            copy = made[side]
             if (copy is None and side in ref.copies) or (copy is not None and ref.copies.get(side) != content_hash(copy)):
                 raise self._bad(archive.GENESIS_NAME, f"the copy of the scenario it names for {side} is not the "
                                 "rules' copy of the whole scenario for that side [secret set-up]")
@@ -843,7 +885,7 @@ class Replay:
                 if g.ruleset.pending(model, g.ruleset.initial_state(model, g.body.options)) != pending:
                     raise self._bad(archive.GENESIS_NAME, f"ruleset error: {side}'s copy of the scenario starts "
                                     "with other pending decisions than the whole [secret set-up]")
-        if sha256_hex(canonical_bytes(g.ruleset.dump_state(g.scenario, state))) != ref.state:
+        if self.hidden_hash(g.ruleset.dump_state(g.scenario, state), 0) != ref.state:
             raise self._bad(archive.GENESIS_NAME, "the initial state it commits to is not the whole scenario's "
                             "[secret set-up]")
         if g.ruleset.outcome(g.scenario, state) is not None:
@@ -930,18 +972,30 @@ class Replay:
         """What a turn file of a game with hidden information holds: the hash of the state (its
         canonical JSON), who owes what, the outcome, the dice key -- no state, score, events or
         rolls (the umpire keeps them, and publishes the orders after the game)."""
-        from pbem.protocol.canonical import canonical_bytes
 
         if told is not None:
             state_hash, outcome = told[0], told[2]
-        elif state is not None and self.game.copy_of is None:
-            state_hash = sha256_hex(canonical_bytes(turn["state"]))
+        elif state is not None and self.game.copy_of is None and (turn.get("sealed") is None or not self.records):
+            state_hash = self.hidden_hash(turn["state"], int(turn["step"]))
             outcome = turn["outcome"]
-        else:  # a round's progress: the state is the previous turn's (a copy's state is its own)
+        else:  # a round's progress: the state is the previous turn's, and so is its hash
             state_hash = self.records[-1].turn["state"]["hidden"]
             outcome = None
         return {**turn, "rolls": [], "events": [], "state": {"hidden": state_hash}, "score": {},
                 "outcome": outcome}
+
+    def hidden_hash(self, state: Any, step: int) -> str:
+        """The hash a turn file of a game with hidden information holds for ``state`` (its JSON) at
+        ``step``: salted in a salted game, except the public initial state of a game without a
+        secret set-up (everybody computes that one) [P10]."""
+        from pbem.engine.sealed import hidden_state_hash
+
+        g = self.game
+        salted = g.salted and (step > 0 or g.body.scenario.copies is not None)
+        if salted and self.state_salt is None:
+            raise self._bad(archive.turn_name(step), "its state hash is salted: only Game Control's machine, or "
+                            "the publication after the game, can compute it")
+        return hidden_state_hash(state, self.state_salt if salted else None)
 
     def _check_pending(self, step: int, pending: list[Decision]) -> None:
         """What the engine asks of a ruleset's pending decisions."""

@@ -237,8 +237,26 @@ PUBLICATION_DS = "pbem/publication/v1"
 PUBLICATION_TYPE = "application/vnd.pbem.publication+json; version=1"
 
 
+STATE_SALT_DS = "pbem/state-salt/v1"
+HIDDEN_STATE_DS = "pbem/hidden-state/v1"
+
+
+def state_salt(seed: bytes, game: str) -> bytes:
+    """The salt of a hidden game's state hashes, from the umpire's chain seed: secret until the
+    umpire publishes it with the orders after the game."""
+    return hmac.new(seed, canonical_bytes({"ds": STATE_SALT_DS, "game": game}), hashlib.sha256).digest()
+
+
+def hidden_state_hash(state: Any, salt: bytes | None) -> str:
+    """What a turn file of a game with hidden information holds for a state: SHA-256 of its
+    canonical JSON, salted (``salt``) so that a guess of the state cannot be tested against it."""
+    if salt is None:
+        return hashlib.sha256(canonical_bytes(state)).hexdigest()
+    return hashlib.sha256(canonical_bytes({"ds": HIDDEN_STATE_DS, "salt": salt.hex(), "state": state})).hexdigest()
+
+
 def publication_body(game: str, opened: dict[int, tuple[Any, bytes]],
-                     scenario: dict[str, Any] | None = None) -> dict[str, Any]:
+                     scenario: dict[str, Any] | None = None, salt: bytes | None = None) -> dict[str, Any]:
     """The umpire's publication after a game with hidden information: every sealed order with its
     salt, by the step of its commitment, so that anyone can check every commitment, recompute
     every state and compare it with the hash each turn file holds (P10); with a secret set-up, the
@@ -247,6 +265,8 @@ def publication_body(game: str, opened: dict[int, tuple[Any, bytes]],
             "orders": {str(step): {"orders": o, "salt": salt.hex()} for step, (o, salt) in sorted(opened.items())}}
     if scenario is not None:
         body["scenario"] = scenario
+    if salt is not None:
+        body["state_salt"] = salt.hex()
     return body
 
 
@@ -255,9 +275,10 @@ def parse_publication(raw: bytes, game: str, umpire_key: Any, fingerprint: str) 
     return parse_publication_full(raw, game, umpire_key, fingerprint)[0]
 
 
-def parse_publication_full(raw: bytes, game: str, umpire_key: Any,
-                           fingerprint: str) -> tuple[dict[int, tuple[Any, bytes]], dict[str, Any] | None]:
-    """:func:`parse_publication`, and the whole scenario it carries (a secret set-up) or ``None``."""
+def parse_publication_full(raw: bytes, game: str, umpire_key: Any, fingerprint: str
+                           ) -> tuple[dict[int, tuple[Any, bytes]], dict[str, Any] | None, bytes | None]:
+    """:func:`parse_publication`, the whole scenario it carries (a secret set-up) or ``None``, and
+    the salt of the state hashes (a game whose genesis says they are salted) or ``None``."""
     import json
 
     from pbem.errors import InputError
@@ -271,8 +292,10 @@ def parse_publication_full(raw: bytes, game: str, umpire_key: Any,
     if canonical_bytes(value) != body:
         raise InputError("the publication is not canonical JSON")
     if not isinstance(value, dict) or value.get("ds") != PUBLICATION_DS or value.get("game") != game \
-            or not isinstance(value.get("orders"), dict) or not set(value) <= {"ds", "game", "orders", "scenario"} \
-            or not isinstance(value.get("scenario", {}), dict):
+            or not isinstance(value.get("orders"), dict) \
+            or not set(value) <= {"ds", "game", "orders", "scenario", "state_salt"} \
+            or not isinstance(value.get("scenario", {}), dict) \
+            or not _HEX64.match(str(value.get("state_salt", "0" * 64))):
         raise InputError(f"not a publication of game {game}: {json.dumps(value)[:80]}")
     out: dict[int, tuple[Any, bytes]] = {}
     for step, entry in value["orders"].items():
@@ -280,4 +303,5 @@ def parse_publication_full(raw: bytes, game: str, umpire_key: Any,
         if not step.isdigit() or opened is None:
             raise InputError(f"publication entry {step[:12]!r} is malformed")
         out[int(step)] = opened
-    return out, value.get("scenario")
+    salt = value.get("state_salt")
+    return out, value.get("scenario"), bytes.fromhex(salt) if isinstance(salt, str) else None

@@ -136,6 +136,11 @@ class GenesisBody(_Body):
     options: dict[str, Any]
     chain_length: int = Field(ge=2, le=100_000)
     sides: dict[Side, SideEntry] = Field(min_length=1)
+    salted: bool | None = Field(
+        None, description="Hidden information: the state hashes of the turn files are salted "
+        "(pbem/hidden-state/v1, a salt derived from the umpire's chain seed and published after the "
+        "game), so that nobody can test guesses of a hidden state against them",
+    )
     time_control: dict[str, int] | None = Field(
         None, description="The agreed clock, {hours, extensions, extension_hours} (pbem.engine.clock): "
         "shown and reminded of, never enforced",

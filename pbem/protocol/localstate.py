@@ -42,8 +42,17 @@ class LocalGame:
 
     @classmethod
     def of(cls, game: Any, root: Path | None = None) -> LocalGame:
-        """The local directory of an opened :class:`pbem.engine.Game`."""
-        return cls(game.id, game.genesis.body_hash, root)
+        """The local directory of an opened :class:`pbem.engine.Game`. A directory holding one
+        side's copy of a secret set-up (``game.copy_of``) is refused on a machine that plays other
+        sides of the game and not that one: its pbem would play from another side's knowledge."""
+        local = cls(game.id, game.genesis.body_hash, root)
+        copy_of = getattr(game, "copy_of", None)
+        if copy_of is not None:
+            mine = local.sides()
+            if mine and copy_of not in mine:
+                raise InputError(f"{game.dir}/scenario.json is {copy_of}'s copy of the scenario; this machine "
+                                 f"plays {', '.join(sorted(mine))}: use the copy your own invitation carried")
+        return local
 
     def check_binding(self) -> None:
         """Refuse a directory that belongs to another genesis with the same game id."""

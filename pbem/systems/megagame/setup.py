@@ -12,8 +12,9 @@ to every copy in the genesis and releases the whole one with the publication aft
   distance the team's view uses [6, 10] -- only as an anonymous force on each such hex, sized
   as the report puts it (about so many battalions, tanks named) and nothing else: no identity,
   unit type, formation or status;
-- everything public: the map, the teams, the unit types of Annex A (the rules' own), objectives,
-  bridges, weather, victory.
+- everything public: the map, the teams, objectives, bridges, choke points, weather, victory; of
+  the unit types only those of its own side's units (a type only the enemy fields would tell what
+  it faces).
 
 A copy is a scenario of this system like any other, and the initial view a team's pbem derives
 from it is the view Game Control's pbem derives from the whole scenario (tested for every bundled
@@ -69,7 +70,8 @@ def team_copy(scenario: MegaScenario, data: dict[str, Any], team: str) -> dict[s
     own_teams = {t for t, s in sides.items() if s == side}
     out = dict(data)
     out["units"] = [u for u in data["units"] if u["id"] in keep] + sightings
-    out["types"] = types
+    used = {u["type"] for u in out["units"]}
+    out["types"] = {k: v for k, v in types.items() if k in used}  # no type only the enemy fields
     for key in ("supply", "supply_per_turn"):
         if key in data:
             out[key] = {t: v for t, v in data[key].items() if t in own_teams}
