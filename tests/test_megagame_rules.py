@@ -1012,3 +1012,31 @@ def test_9_a_cab_rank_is_european_and_allied() -> None:
     ge = OrderSheet.model_validate({"team": "GE", "side": "german", "turn": 1, "lines": [],
                                     "air_orders": [{"mission": "cab-rank", "squadrons": 2}]})
     assert any("cab rank is for the Allies" in x.message for x in R.validate(sc, st, "GE", ge))
+
+
+def test_5_a_unit_resting_four_turns_out_of_contact_gets_a_step_back() -> None:
+    # a (2 steps lost) rests out of contact: after turns 1, 2, 3 nothing; after turn 4 one step
+    # back (1 lost), the count starts again. b rests too but d is beside it: no recovery.
+    sc = scenario([unit("a", "AL", "inf", "0101"), unit("b", "AL", "inf", "0505"), unit("d", "GE", "weak", "0506")],
+                  turns=6)
+    st = R.initial_state(sc, {})
+    st = st.model_copy(update={"units": {**st.units, "a": st.units["a"].model_copy(update={"steps": 2}),
+                                         "b": st.units["b"].model_copy(update={"steps": 1})}})
+    rest = [{"units": ["a"], "intention": "hold", "posture": "rest"},
+            {"units": ["b"], "intention": "hold", "posture": "rest"}]
+    for turn in (1, 2, 3):
+        st, _ = play(sc, st, Dice(*[3] * 6), sheet("AL", *rest, turn=turn), sheet("GE", turn=turn))
+        assert (st.units["a"].steps, st.units["a"].rested, st.units["b"].rested) == (2, turn, 0)
+    st, events = play(sc, st, Dice(*[3] * 6), sheet("AL", *rest, turn=4), sheet("GE", turn=4))
+    assert (st.units["a"].steps, st.units["a"].rested, st.units["b"].steps) == (1, 0, 1)
+    assert {"kind": "rested", "unit": "a"} in events
+    assert "rested and recovered some of its fighting effectiveness" in st.facts["a"].events
+
+
+def test_5_a_unit_at_rest_does_not_move_or_fight() -> None:
+    sc = scenario([unit("a", "AL", "inf", "0101"), unit("d", "GE", "weak", "0808")])
+    st = R.initial_state(sc, {})
+    bad = sheet("AL", {"units": ["a"], "intention": "move", "posture": "rest", "route": ["0102"]})
+    assert [v.rule for v in R.validate(sc, st, "AL", bad)] == ["5"]
+    bad = sheet("AL", {"units": ["a"], "intention": "attack", "posture": "rest", "objective": "0808"})
+    assert "5" in [v.rule for v in R.validate(sc, st, "AL", bad)]

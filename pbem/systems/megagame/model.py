@@ -379,6 +379,7 @@ class UnitState(_Data):
     stock: int = Field(0, ge=0, description="a dump's supply points left [11]")
     rail: RailTrip | None = Field(None, description="on the railway [6]")
     prepared: bool = Field(False, description="had Prepare orders last turn [5, 9]")
+    rested: int = Field(0, ge=0, description="turns in a row it has rested out of contact [5]")
     contact: dict[str, int] = Field(default_factory=dict, description="enemy formation -> turns in contact [10]")
     gone: bool = Field(False, description="captured or broken up [9]")
 

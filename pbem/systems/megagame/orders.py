@@ -109,6 +109,9 @@ def check_sheet(
             soft = [i.id for i in infos if not i.armoured]
             out.append(RuleViolation("5", f"{where}: Breakthrough is for armoured units only "
                                           f"({', '.join(soft)} is not)"))
+        if line.posture == "rest" and (line.route or line.rail_to or line.intention not in ("hold", "move")):
+            out.append(RuleViolation("5", f"{where}: a unit at rest stays where it is and does not fight: "
+                                          "give it Hold (or Move without a route) and no route"))
         if line.stand_fast and line.intention != "hold":
             out.append(RuleViolation("5", f"{where}: 'stand fast' goes with Hold orders"))
         if line.intention in ("attack", "breakthrough"):

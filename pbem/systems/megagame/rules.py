@@ -47,7 +47,9 @@ A cab rank (Allied, Europe-based squadrons) is on call for its team the turn it 
 the next, two squadrons giving one squadron's worth of support to every combat of the team, attack
 (prepared or not, without asking) or defence [9]; pre-planned close air support and heavy bombers
 are asked for on the lines of prepared attacks and counted as far as they flew.
-Not built: rest (recovery of effectiveness over days) [5]; flak against air serials and the losses fighters inflict on transports and bombers
+Rest [5]: a unit that rests (posture rest, no move, no fight) out of contact for four turns in a
+row gets a step back; caught resting it fights as non-tactical.
+Not built: flak against air serials and the losses fighters inflict on transports and bombers
 (only their factors on drops and air resupply) [12, 13]; heavy bombers only in support of
 attacks;
 interdiction of a choke
@@ -938,6 +940,8 @@ class MegagameRules(Ruleset[MegaScenario, AnyState, OrderSheet]):
 
     def describe_event(self, scenario: MegaScenario, event: JSON) -> str:
         kind = event.get("kind")
+        if kind == "rested":
+            return f"{event['unit']} has rested {REST_TURNS} turns out of contact: one step back [5]"
         if kind == "moved":
             return f"{event['unit']} moves {' '.join(event['path'])}" + (
                 f" and stops: {event['stop']}" if event.get("stop") else "")
@@ -1005,6 +1009,10 @@ def _posture(line: OrderLine) -> Posture:
         return "road-column" if line.intention == "move" else "non-tactical"
     return "tactical"
 
+
+REST_TURNS = 4
+"""Half-day turns of rest in a row, out of contact, that give back one step [5]: the text's "several
+days before any improvement is felt", read as two days (RECONSTRUCTED reading)."""
 
 FRIENDS_KM = 10
 """How near another team's unit must be to one of a team's own to be in its view [10]."""
@@ -1396,7 +1404,7 @@ def _artillery_for(board: _Board, side: str, at: Hex, used: set[str]) -> list[_U
 def _combat_unit(u: _Unit, *, fuel: bool) -> cbt.CombatUnit:
     return cbt.CombatUnit(id=u.d.id, profile=u.t.combat_profile(u.steps), kind=u.t.kind,
                           light=u.t.light, mechanised=u.t.mechanised, fuel=fuel,
-                          non_tactical=u.line is not None and u.line.posture == "non-tactical")
+                          non_tactical=u.line is not None and u.line.posture in ("non-tactical", "rest"))
 
 
 def _combat(board: _Board, ruled: MegaRulings, dice: Dice, blown: set[str]) -> list[JSON]:
@@ -1987,8 +1995,18 @@ def _next_state(scenario: MegaScenario, state: MegaState, board: _Board, blown: 
                                    "for the weather" if turn > d.arrives else ""))
         if u.rail is not None and not u.gone and hex_ is not None:
             hex_ = _rail_turn(board, u, events)
+        rested = 0
+        if u.hex is not None and not u.gone and u.line is not None and u.line.posture == "rest" and not u.km \
+                and not u.fought and not board.enemies_near(u.hex, u.side, 1):  # rest, out of contact [5]
+            rested = state.units[d.id].rested + 1
+            if rested >= REST_TURNS:
+                rested = 0
+                if u.steps > 0:
+                    u.steps -= 1
+                    u.events.append("rested and recovered some of its fighting effectiveness")
+                    events.append({"kind": "rested", "unit": d.id})
         units[d.id] = UnitState(hex=hex_, steps=u.steps, gone=u.gone, scattered=u.scattered, landed=u.landed,
-                                rail=u.rail,
+                                rail=u.rail, rested=rested,
                                 stock=u.stock,
                                 prepared=u.line is not None and u.line.intention == "prepare",
                                 contact=u.contact,
