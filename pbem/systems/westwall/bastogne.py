@@ -297,6 +297,8 @@ class Bastogne(Exclusive):
         if not entered:
             return []
         zone = self._zone(scenario)
+        if zone is None or zone.side != side:
+            return []  # the zone binds one side only
         for h in entered:
             ex = _within_exclusion(zone, side, h)
             if ex is not None:

@@ -30,7 +30,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from pbem.errors import RuleViolation
+from pbem.errors import InputError, RuleViolation
 from pbem.maps.hexmap import Hex, hexside
 from pbem.systems.westwall.model import (
     MECH_TYPES,
@@ -194,6 +194,14 @@ class _HexTable(dict[Hex, _V]):
             return default
 
 
+class _Parsed(dict[str, Hex]):
+    """``Hex.parse`` as a table filled on first use."""
+
+    def __missing__(self, text: str) -> Hex:
+        h = self[text] = Hex.parse(text)
+        return h
+
+
 class Geometry:
     """Per-scenario lookups: terrain per hex, crossings per hexside, neighbours and ZOC reach.
 
@@ -233,6 +241,9 @@ class Geometry:
         # Cost in half Movement Points of each legal step a -> b met so far, for units that are
         # not / are [5.24] types (index 0 / 1): terrain alone decides it (Board.enter_check).
         self.step_cost: tuple[dict[tuple[Hex, Hex], int], dict[tuple[Hex, Hex], int]] = ({}, {})
+        self.hex_at: dict[str, Hex] = _Parsed()
+        """Hex numbers met in orders -> :class:`Hex` (``hex_at[text]`` is ``Hex.parse(text)``,
+        which it raises for a malformed number)."""
 
     def _zoc_from(self, h: Hex) -> tuple[Hex, ...]:
         if self.terrain[h].prohibited:
@@ -549,8 +560,8 @@ class Board:
 
     def note_passage(self, uid: str, h: Hex) -> None:
         """Record that ``uid`` entered or passed through ``h`` (objective control)."""
-        key = str(h)
-        if key in self.control_hexes:
+        key = self._control_at.get(h)
+        if key is not None:
             if self._journal is not None:
                 self._journal.append((3, key, self.control.get(key, _MISSING)))
             self.control[key] = self.geo.side_of[uid]
@@ -561,6 +572,20 @@ class Board:
         if not isinstance(raw, list):
             return frozenset()
         return frozenset(str(x) for x in raw)
+
+    @functools.cached_property
+    def _control_at(self) -> dict[Hex, str]:
+        """:attr:`control_hexes` by hex (only a hex's own number, ``str(hex)``, can match one), so
+        that the hexes a unit passes through need not be turned into text."""
+        out: dict[Hex, str] = {}
+        for key in self.control_hexes:
+            try:
+                h = Hex.parse(key)
+            except InputError:
+                continue
+            if str(h) == key:
+                out[h] = key
+        return out
 
     def eliminate(self, uid: str) -> None:
         if self._journal is not None:
