@@ -236,6 +236,9 @@ class Geometry:
         self.neighbours: dict[Hex, tuple[Hex, ...]] = _HexTable(
             hexes, lambda h: tuple(n for n in h.neighbours() if n in hexes)
         )
+        # attack_to[h]: neighbours across whose hexside an attack may be made from h or into it
+        # (not a non-bridge river, not closed to all [6.33]): where units engaged with h stand.
+        self.attack_to: dict[Hex, tuple[Hex, ...]] = _HexTable(hexes, self._attack_to)
         # zoc_from[h]: neighbours from which a zone of control reaches h [6.31, 6.33].
         self.zoc_from: dict[Hex, tuple[Hex, ...]] = _HexTable(hexes, self._zoc_from)
         # Cost in half Movement Points of each legal step a -> b met so far, for units that are
@@ -244,6 +247,14 @@ class Geometry:
         self.hex_at: dict[str, Hex] = _Parsed()
         """Hex numbers met in orders -> :class:`Hex` (``hex_at[text]`` is ``Hex.parse(text)``,
         which it raises for a malformed number)."""
+
+    def _attack_to(self, h: Hex) -> tuple[Hex, ...]:
+        out = []
+        for n in self.neighbours[h]:
+            c = self.crossing(h, n)
+            if not (c.blocks_attack or c.prohibited):
+                out.append(n)
+        return tuple(out)
 
     def _zoc_from(self, h: Hex) -> tuple[Hex, ...]:
         if self.terrain[h].prohibited:
