@@ -313,6 +313,8 @@ class Bastogne(Exclusive):
                 ]
         return []
 
+    forced_entry_by_hex = True  # the zone is fixed [15.26.3]: only the unit's side and the hex
+
     def forced_entry_eliminates(
         self, scenario: Scenario, board: Board, unit_id: str, hex: Hex
     ) -> str | None:

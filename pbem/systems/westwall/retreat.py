@@ -88,10 +88,30 @@ class _Memo:
     units alone is fixed and computed once per unit and hexside; the owner's preferences and the
     combat's enemy hexes are fixed too."""
 
-    def __init__(self, side: str) -> None:
+    def __init__(self, side: str, exclusive: Exclusive | None = None) -> None:
         self.side = side
         """The retreating unit's side: every unit that moves during the retreat is of it."""
         self.static: dict[tuple[str, Hex, Hex], tuple[str, str, str] | None] = {}
+        """Per (unit, hex, neighbour): the fixed part of :func:`_step_kind`'s verdict."""
+        kind = type(exclusive) if exclusive is not None else Exclusive
+        self.crossing_hook = kind.retreat_crossing is not Exclusive.retreat_crossing
+        """Whether the exclusive rules may forbid a retreat across a hexside (else no need to ask)."""
+        self.forced_by_hex = kind.forced_entry_by_hex
+        """Whether their [15.26.3]-like verdict on a hex is fixed too (see ``Exclusive``)."""
+        self.forced: dict[tuple[str, Hex], str | None] = {}
+        self.where_matters = (
+            self.crossing_hook
+            or kind.retreat_may_end is not Exclusive.retreat_may_end
+            or (
+                kind.forced_entry_eliminates is not Exclusive.forced_entry_eliminates
+                and not self.forced_by_hex
+            )
+        )
+        """Whether the exclusive rules' retreat hooks may look at where the retreating unit
+        stands (Arnhem's City [11.1], its engineer [13.25]). When not, and nobody is displaced,
+        a trial step need not be made on the board: the hexes classified next are always
+        farther from the start than every hex of the path, so the unit's own trial position
+        never changes their verdicts."""
         self.order: dict[tuple[Hex, str], tuple[tuple[int, ...], int]] = {}
         self.onward: dict[Hex, list[Hex]] = {}
         """Per hex of a path of retreat, its neighbours one hex farther from the combat position
@@ -163,13 +183,23 @@ def _step_kind(
             fixed = memo.static[key] = _static_kind(board, uid, a, b, memo)
     if fixed is not None:
         return fixed
-    rule = exclusive.retreat_crossing(board.scenario, board, uid, a, b)
-    if rule is not None:
-        return "stop", rule, f"{uid} may not retreat from {a} into {b}"
-    rule = exclusive.forced_entry_eliminates(board.scenario, board, uid, b)
+    if memo is None or memo.crossing_hook:
+        rule = exclusive.retreat_crossing(board.scenario, board, uid, a, b)
+        if rule is not None:
+            return "stop", rule, f"{uid} may not retreat from {a} into {b}"
+    if memo is not None and memo.forced_by_hex:
+        fkey = (uid, b)
+        if fkey in memo.forced:
+            rule = memo.forced[fkey]
+        else:
+            rule = memo.forced[fkey] = exclusive.forced_entry_eliminates(
+                board.scenario, board, uid, b
+            )
+    else:
+        rule = exclusive.forced_entry_eliminates(board.scenario, board, uid, b)
     if rule is not None:
         return "dies", rule, f"units forced into {b} are eliminated"
-    if board.occupant(b) is not None:
+    if b in board._at:
         return "friend", "", ""
     return "ok", "", ""
 
@@ -185,9 +215,12 @@ def _order_key(
         hit = memo.order.get((final, uid))
         if hit is not None:
             return hit
-    wanted = [Hex.parse(h) for h in prefs.retreat.get(uid, [])]
-    pref = tuple(final.distance(w) for w in wanted)
-    far = min((final.distance(e) for e in away_from), default=0)
+    wanted = prefs.retreat.get(uid)
+    pref = tuple(final.distance(Hex.parse(w)) for w in wanted) if wanted else ()
+    far = 0
+    if away_from:
+        distance = final.distance
+        far = min([distance(e) for e in away_from])
     out = pref, -far
     if memo is not None:
         memo.order[(final, uid)] = out
@@ -310,6 +343,7 @@ def _search(
     start = board.unit_hex(uid)
     assert start is not None
     plans: list[_Plan] = []
+    moves_free = not displacing and memo is not None and not memo.where_matters
 
     def rec(path: list[Hex], displaced: list[tuple[str, list[Hex], str]]) -> None:
         b = board
@@ -330,10 +364,13 @@ def _search(
         for nb in onward:
             kind, rule, why = _step_kind(b, exclusive, uid, here, nb, memo)
             if kind == "ok":
-                mark = b.begin()
-                b.place(uid, nb)
-                rec(path + [nb], displaced)
-                b.rollback(mark)
+                if moves_free and not displaced:
+                    rec(path + [nb], displaced)
+                else:
+                    mark = b.begin()
+                    b.place(uid, nb)
+                    rec(path + [nb], displaced)
+                    b.rollback(mark)
                 extended = True
             elif kind == "friend":
                 if not displacing:
@@ -404,7 +441,7 @@ def retreat(
         raise ValueError(f"{uid} is not on the map")
     if hexes <= 0:
         return Retreat(uid, [start])
-    memo = _Memo(board.geo.side_of[uid])
+    memo = _Memo(board.geo.side_of[uid], exclusive)
     # A complete retreat that displaces nobody is always preferred to any that displaces a friend
     # (the first element of ``key`` below) [7.8], so look for those first, without the costly
     # displacement trials; only when there is none is the full search needed. Same choice either
