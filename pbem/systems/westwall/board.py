@@ -233,9 +233,7 @@ class Geometry:
         self.road_hexes = m.route_hexes.get("road", frozenset())
         self.trail_hexes = m.route_hexes.get("trail", frozenset())
         hexes = self.hexes
-        self.neighbours: dict[Hex, tuple[Hex, ...]] = _HexTable(
-            hexes, lambda h: tuple(n for n in h.neighbours() if n in hexes)
-        )
+        self.neighbours: dict[Hex, tuple[Hex, ...]] = _HexTable(hexes, self._neighbours)
         # attack_to[h]: neighbours across whose hexside an attack may be made from h or into it
         # (not a non-bridge river, not closed to all [6.33]): where units engaged with h stand.
         self.attack_to: dict[Hex, tuple[Hex, ...]] = _HexTable(hexes, self._attack_to)
@@ -256,11 +254,27 @@ class Geometry:
                 out.append(n)
         return tuple(out)
 
+    def _neighbours(self, h: Hex) -> tuple[Hex, ...]:
+        """The on-map neighbours of ``h`` in :meth:`Hex.neighbours` order (N, NE, SE, S, SW, NW),
+        from the column and row directly: an odd column touches rows ``r-1`` and ``r`` of the
+        columns beside it, an even column rows ``r`` and ``r+1``."""
+        c, r = h
+        if c & 1:
+            around = ((c, r - 1), (c + 1, r - 1), (c + 1, r), (c, r + 1), (c - 1, r), (c - 1, r - 1))
+        else:
+            around = ((c, r - 1), (c + 1, r), (c + 1, r + 1), (c, r + 1), (c - 1, r + 1), (c - 1, r))
+        hexes = self.hexes
+        return tuple(Hex(x, y) for x, y in around if (x, y) in hexes)
+
     def _zoc_from(self, h: Hex) -> tuple[Hex, ...]:
         if self.terrain[h].prohibited:
             return ()
+        features = self.scenario.map.hexside_features
         out = []
         for n in self.neighbours[h]:
+            if (n, h) not in features and (h, n) not in features:
+                out.append(n)  # a plain hexside: nothing on it stops a zone of control
+                continue
             c = self.crossing(n, h)
             if not c.blocks_zoc and not c.prohibited:
                 out.append(n)
