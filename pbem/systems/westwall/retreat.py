@@ -288,7 +288,7 @@ def displace(
         kind, _, _ = _step_kind(board, exclusive, uid, start, nb, memo)
         if kind == "ok":
             vacant.append(nb)
-        elif kind == "friend" and not (set(board.occupants(nb)) & busy):
+        elif kind == "friend" and busy.isdisjoint(board._at[nb]):
             friends.append(nb)
 
     def key(h: Hex) -> tuple[int, tuple[int, ...], int, str]:
@@ -297,12 +297,12 @@ def displace(
         return avoid, pref, far, str(h)
 
     if vacant:
-        dest = min(vacant, key=key)
+        dest = vacant[0] if len(vacant) == 1 else min(vacant, key=key)
         board.place(uid, dest)
         return [(uid, [start, dest], by)]
     if friends and not _vacancy_reachable(board, board.geo.side_of[uid], start, busy, memo):
         return None
-    for dest in sorted(friends, key=key):
+    for dest in sorted(friends, key=key) if len(friends) > 1 else friends:
         # A trial on the board itself, undone unless every unit in ``dest`` can make way.
         mark = board.begin()
         chain: list[tuple[str, list[Hex], str]] = []
@@ -458,7 +458,7 @@ def retreat(
 
     complete = [p for p in plans if p.complete]
     if complete:
-        best = min(complete, key=key)
+        best = complete[0] if len(complete) == 1 else min(complete, key=key)
     else:
         # Eliminated: go as far as possible (the path of retreat ends where it dies [7.74]).
         best = min(plans, key=lambda p: (-len(p.path), *key(p)))
