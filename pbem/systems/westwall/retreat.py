@@ -113,6 +113,8 @@ class _Memo:
         farther from the start than every hex of the path, so the unit's own trial position
         never changes their verdicts."""
         self.order: dict[tuple[Hex, str], tuple[tuple[int, ...], int]] = {}
+        self.met_friend = False
+        """Whether a search without displacement met a friend in its way (a step it skipped)."""
         self.onward: dict[Hex, list[Hex]] = {}
         """Per hex of a path of retreat, its neighbours one hex farther from the combat position
         (the retreat's start, fixed for the memo's life), in hex order."""
@@ -374,6 +376,8 @@ def _search(
                 extended = True
             elif kind == "friend":
                 if not displacing:
+                    if memo is not None:
+                        memo.met_friend = True
                     continue
                 mark = b.begin()
                 moves: list[tuple[str, list[Hex], str]] = []
@@ -446,8 +450,10 @@ def retreat(
     # (the first element of ``key`` below) [7.8], so look for those first, without the costly
     # displacement trials; only when there is none is the full search needed. Same choice either
     # way (the board and the memo are left as they were by the first search).
+    # When that search met no friend at all, the full search would try exactly the same steps
+    # (it differs only where a friend is in the way) and find exactly the same plans.
     plans = _search(board, exclusive, uid, hexes, prefs, away_from, memo, displacing=False)
-    if not any(p.complete for p in plans):
+    if not any(p.complete for p in plans) and memo.met_friend:
         plans = _search(board, exclusive, uid, hexes, prefs, away_from, memo)
 
     def key(p: _Plan) -> tuple[object, ...]:
