@@ -394,7 +394,7 @@ class Board:
         at = board._at
         by_side = board._by_side
         side_of = board.geo.side_of
-        parse = Hex.parse
+        parse = board.geo.hex_at.__getitem__  # Hex.parse, as a table
         for uid in sorted(state.units):
             us = state.units[uid]
             if us.status == "on-map" and us.hex is not None:

@@ -242,14 +242,14 @@ def _vacancy_reachable(
     :func:`displace` fails, never no where it succeeds: a ``False`` saves a search that would
     otherwise try every order of pushing through a dense friendly area, which grows
     exponentially with its size."""
-    hexes = board.geo.hexes
+    neighbours = board.geo.neighbours  # on the map only
     enemy = memo.enemy if memo is not None and memo.side == side else {}
     seen = {start}
     todo = [start]
     while todo:
         here = todo.pop()
-        for nb in here.neighbours():
-            if nb in seen or nb not in hexes:
+        for nb in neighbours[here]:
+            if nb in seen:
                 continue
             seen.add(nb)
             verdict = enemy.get(nb, _UNSET)
@@ -286,7 +286,9 @@ def displace(
         return None
     vacant: list[Hex] = []
     friends: list[Hex] = []
-    for nb in start.neighbours():
+    # Off the map a displaced unit may not go ([12.12]: it would be eliminated), so only the
+    # neighbours on the map are classified.
+    for nb in board.geo.neighbours[start]:
         kind, _, _ = _step_kind(board, exclusive, uid, start, nb, memo)
         if kind == "ok":
             vacant.append(nb)
@@ -346,12 +348,15 @@ def _search(
     assert start is not None
     plans: list[_Plan] = []
     moves_free = not displacing and memo is not None and not memo.where_matters
+    # The base rules never let a retreat end early: ask only a game that says otherwise ([11.1]).
+    may_end = type(exclusive).retreat_may_end is not Exclusive.retreat_may_end
 
     def rec(path: list[Hex], displaced: list[tuple[str, list[Hex], str]]) -> None:
         b = board
         here = path[-1]
         if len(path) - 1 == hexes or (
-                len(path) > 1 and exclusive.retreat_may_end(b.scenario, b, uid, len(path) - 1, hexes)):
+                may_end and len(path) > 1
+                and exclusive.retreat_may_end(b.scenario, b, uid, len(path) - 1, hexes)):
             plans.append(_Plan(path, displaced, True))
             return
         blocked: list[tuple[str, str]] = []
