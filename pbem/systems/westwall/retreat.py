@@ -351,6 +351,16 @@ def _search(
     # The base rules never let a retreat end early: ask only a game that says otherwise ([11.1]).
     may_end = type(exclusive).retreat_may_end is not Exclusive.retreat_may_end
 
+    avoid_set = prefs.avoid_displacing
+    # The best complete plan so far by the first four elements of the choice key in ``retreat``
+    # (displaces anybody, how many it should avoid displacing, preference, distance from the
+    # enemy). Once there is one, the incomplete plans no longer matter (a complete retreat is
+    # always chosen over them), and a last step into a hex whose key cannot beat it even with
+    # nobody more displaced is not tried at all: whatever it found, ``retreat`` would not
+    # choose it. Which plan is chosen does not depend on the order plans are found in (no two
+    # have the same path, the last element of the key), so the choice is unchanged.
+    best: list[tuple[bool, int, tuple[int, ...], int] | None] = [None]
+
     def rec(path: list[Hex], displaced: list[tuple[str, list[Hex], str]]) -> None:
         b = board
         here = path[-1]
@@ -358,7 +368,15 @@ def _search(
                 may_end and len(path) > 1
                 and exclusive.retreat_may_end(b.scenario, b, uid, len(path) - 1, hexes)):
             plans.append(_Plan(path, displaced, True))
+            avoid = sum(1 for u, _, _ in displaced if u in avoid_set) if avoid_set else 0
+            got = (bool(displaced), avoid, *_order_key(here, uid, prefs, away_from, memo))
+            if best[0] is None or got < best[0]:
+                best[0] = got
             return
+        last = len(path) == hexes  # the next hex ends a full retreat
+        if last:
+            done = bool(displaced)
+            avoided = sum(1 for u, _, _ in displaced if u in avoid_set) if avoid_set else 0
         blocked: list[tuple[str, str]] = []
         extended = False
         # Every hex of a path is one farther from the start than the one before [7.74], so the
@@ -369,6 +387,9 @@ def _search(
             if memo is not None:
                 memo.onward[here] = onward
         for nb in onward:
+            if last and best[0] is not None:
+                if (done, avoided, *_order_key(nb, uid, prefs, away_from, memo)) > best[0]:
+                    continue  # cannot beat the best complete plan: not chosen, whatever it finds
             kind, rule, why = _step_kind(b, exclusive, uid, here, nb, memo)
             if kind == "ok":
                 if moves_free and not displaced:
