@@ -377,7 +377,7 @@ def _search(
         if last:
             done = bool(displaced)
             avoided = sum(1 for u, _, _ in displaced if u in avoid_set) if avoid_set else 0
-        blocked: list[tuple[str, str]] = []
+        blocked: list[tuple[int, str, str]] = []
         extended = False
         # Every hex of a path is one farther from the start than the one before [7.74], so the
         # hexes that may follow ``here`` depend on ``here`` alone.
@@ -386,7 +386,16 @@ def _search(
             onward = [nb for nb in _sorted_neighbours(here) if start.distance(nb) == len(path)]
             if memo is not None:
                 memo.onward[here] = onward
-        for nb in onward:
+        order: Sequence[int] = range(len(onward))
+        if last and len(onward) > 1:
+            # Best final hexes first, so that the bound below prunes as early as it can; the
+            # reasons a way on is blocked are put back in hex order at the end.
+            order = sorted(
+                range(len(onward)),
+                key=lambda i: _order_key(onward[i], uid, prefs, away_from, memo),
+            )
+        for i in order:
+            nb = onward[i]
             if last and best[0] is not None:
                 if (done, avoided, *_order_key(nb, uid, prefs, away_from, memo)) > best[0]:
                     continue  # cannot beat the best complete plan: not chosen, whatever it finds
@@ -421,17 +430,18 @@ def _search(
                     rec(path + [nb], displaced + moves)
                     extended = True
                 else:
-                    blocked.append(("7.82", f"displacing the unit in {nb} would eliminate it"))
+                    blocked.append((i, "7.82", f"displacing the unit in {nb} would eliminate it"))
                 b.rollback(mark)
             elif kind == "dies":
                 plans.append(_Plan(path + [nb], displaced, False, rule, why, dies_in_last=True))
             elif kind in ("stop", "no"):
-                blocked.append((rule, why))
+                blocked.append((i, rule, why))
         if not extended:
             # Cite what stopped it: [5.24] or a failed displacement [7.82] first; leaving the
             # map [12.12] only when every way on would leave it; else [7.74].
-            rules = [r for r, _ in blocked]
-            why_of = dict(reversed(blocked))
+            in_order = [(r, w) for _, r, w in sorted(blocked)]
+            rules = [r for r, _ in in_order]
+            why_of = dict(reversed(in_order))
             if "5.24" in rules:
                 rule = "5.24"
             elif "7.82" in rules:
