@@ -297,6 +297,8 @@ class Bastogne(Exclusive):
         if not entered:
             return []
         zone = self._zone(scenario)
+        if zone is None or zone.side != side:
+            return []  # the zone binds one side only
         for h in entered:
             ex = _within_exclusion(zone, side, h)
             if ex is not None:
@@ -310,6 +312,8 @@ class Bastogne(Exclusive):
                     )
                 ]
         return []
+
+    forced_entry_by_hex = True  # the zone is fixed [15.26.3]: only the unit's side and the hex
 
     def forced_entry_eliminates(
         self, scenario: Scenario, board: Board, unit_id: str, hex: Hex

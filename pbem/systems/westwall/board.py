@@ -30,7 +30,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from pbem.errors import RuleViolation
+from pbem.errors import InputError, RuleViolation
 from pbem.maps.hexmap import Hex, hexside
 from pbem.systems.westwall.model import (
     MECH_TYPES,
@@ -194,6 +194,14 @@ class _HexTable(dict[Hex, _V]):
             return default
 
 
+class _Parsed(dict[str, Hex]):
+    """``Hex.parse`` as a table filled on first use."""
+
+    def __missing__(self, text: str) -> Hex:
+        h = self[text] = Hex.parse(text)
+        return h
+
+
 class Geometry:
     """Per-scenario lookups: terrain per hex, crossings per hexside, neighbours and ZOC reach.
 
@@ -225,20 +233,48 @@ class Geometry:
         self.road_hexes = m.route_hexes.get("road", frozenset())
         self.trail_hexes = m.route_hexes.get("trail", frozenset())
         hexes = self.hexes
-        self.neighbours: dict[Hex, tuple[Hex, ...]] = _HexTable(
-            hexes, lambda h: tuple(n for n in h.neighbours() if n in hexes)
-        )
+        self.neighbours: dict[Hex, tuple[Hex, ...]] = _HexTable(hexes, self._neighbours)
+        # attack_to[h]: neighbours across whose hexside an attack may be made from h or into it
+        # (not a non-bridge river, not closed to all [6.33]): where units engaged with h stand.
+        self.attack_to: dict[Hex, tuple[Hex, ...]] = _HexTable(hexes, self._attack_to)
         # zoc_from[h]: neighbours from which a zone of control reaches h [6.31, 6.33].
         self.zoc_from: dict[Hex, tuple[Hex, ...]] = _HexTable(hexes, self._zoc_from)
         # Cost in half Movement Points of each legal step a -> b met so far, for units that are
         # not / are [5.24] types (index 0 / 1): terrain alone decides it (Board.enter_check).
         self.step_cost: tuple[dict[tuple[Hex, Hex], int], dict[tuple[Hex, Hex], int]] = ({}, {})
+        self.hex_at: dict[str, Hex] = _Parsed()
+        """Hex numbers met in orders -> :class:`Hex` (``hex_at[text]`` is ``Hex.parse(text)``,
+        which it raises for a malformed number)."""
+
+    def _attack_to(self, h: Hex) -> tuple[Hex, ...]:
+        out = []
+        for n in self.neighbours[h]:
+            c = self.crossing(h, n)
+            if not (c.blocks_attack or c.prohibited):
+                out.append(n)
+        return tuple(out)
+
+    def _neighbours(self, h: Hex) -> tuple[Hex, ...]:
+        """The on-map neighbours of ``h`` in :meth:`Hex.neighbours` order (N, NE, SE, S, SW, NW),
+        from the column and row directly: an odd column touches rows ``r-1`` and ``r`` of the
+        columns beside it, an even column rows ``r`` and ``r+1``."""
+        c, r = h
+        if c & 1:
+            around = ((c, r - 1), (c + 1, r - 1), (c + 1, r), (c, r + 1), (c - 1, r), (c - 1, r - 1))
+        else:
+            around = ((c, r - 1), (c + 1, r), (c + 1, r + 1), (c, r + 1), (c - 1, r + 1), (c - 1, r))
+        hexes = self.hexes
+        return tuple(Hex(x, y) for x, y in around if (x, y) in hexes)
 
     def _zoc_from(self, h: Hex) -> tuple[Hex, ...]:
         if self.terrain[h].prohibited:
             return ()
+        features = self.scenario.map.hexside_features
         out = []
         for n in self.neighbours[h]:
+            if (n, h) not in features and (h, n) not in features:
+                out.append(n)  # a plain hexside: nothing on it stops a zone of control
+                continue
             c = self.crossing(n, h)
             if not c.blocks_zoc and not c.prohibited:
                 out.append(n)
@@ -358,7 +394,7 @@ class Board:
         at = board._at
         by_side = board._by_side
         side_of = board.geo.side_of
-        parse = Hex.parse
+        parse = board.geo.hex_at.__getitem__  # Hex.parse, as a table
         for uid in sorted(state.units):
             us = state.units[uid]
             if us.status == "on-map" and us.hex is not None:
@@ -549,8 +585,8 @@ class Board:
 
     def note_passage(self, uid: str, h: Hex) -> None:
         """Record that ``uid`` entered or passed through ``h`` (objective control)."""
-        key = str(h)
-        if key in self.control_hexes:
+        key = self._control_at.get(h)
+        if key is not None:
             if self._journal is not None:
                 self._journal.append((3, key, self.control.get(key, _MISSING)))
             self.control[key] = self.geo.side_of[uid]
@@ -561,6 +597,20 @@ class Board:
         if not isinstance(raw, list):
             return frozenset()
         return frozenset(str(x) for x in raw)
+
+    @functools.cached_property
+    def _control_at(self) -> dict[Hex, str]:
+        """:attr:`control_hexes` by hex (only a hex's own number, ``str(hex)``, can match one), so
+        that the hexes a unit passes through need not be turned into text."""
+        out: dict[Hex, str] = {}
+        for key in self.control_hexes:
+            try:
+                h = Hex.parse(key)
+            except InputError:
+                continue
+            if str(h) == key:
+                out[h] = key
+        return out
 
     def eliminate(self, uid: str) -> None:
         if self._journal is not None:

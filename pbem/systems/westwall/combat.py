@@ -432,12 +432,23 @@ def _all_attackers(orders: PlayerTurnOrders) -> set[str]:
 def _engaged_units(board: Board, h: Hex, side: str) -> list[str]:
     """``side``'s units engaged with hex ``h`` [7.11, 8.31], sorted by id. Only the six hexes
     around ``h`` can hold one, so only they are looked at."""
-    side_of = board.geo.side_of
+    geo = board.geo
+    side_of = geo.side_of
+    at = board._at
     out: list[str] = []
-    for n in h.neighbours():
-        occupants = board._at.get(n)
-        if occupants and _engaged(board, h, n):
-            out.extend(u for u in occupants if side_of[u] == side)
+    if h in geo.hexes:
+        # The geometry lists the neighbours across whose hexsides attacks may be made.
+        for n in geo.attack_to[h]:
+            occupants = at.get(n)
+            if occupants:
+                for u in occupants:
+                    if side_of[u] == side:
+                        out.append(u)
+    else:
+        for n in h.neighbours():
+            occupants = at.get(n)
+            if occupants and _engaged(board, h, n):
+                out.extend(u for u in occupants if side_of[u] == side)
     out.sort()
     return out
 

@@ -205,6 +205,11 @@ class Exclusive:
         displacement is eliminated there, else ``None``."""
         return None
 
+    forced_entry_by_hex: bool = False
+    """True when :meth:`forced_entry_eliminates` depends on the scenario, the unit and the hex
+    only, never on where units stand (Bastogne's exclusion zone [15.26.3]): a retreat may then
+    ask it once per unit and hex (``retreat.py``)."""
+
     def score(self, scenario: Scenario, state: State) -> dict[str, int]:
         """Victory points per side (the base: zero for everyone)."""
         return {s: 0 for s in scenario.side_ids()}

@@ -35,6 +35,7 @@ from pbem.maps.hexmap import Hex
 from pbem.systems.westwall.board import Board
 from pbem.systems.westwall.exclusive import Exclusive, get_exclusive
 from pbem.systems.westwall.model import (
+    MECH_TYPES,
     Area,
     Event,
     MovedEvent,
@@ -239,6 +240,12 @@ def walk_moves(
     # enter hexes (a demolished bridge changes the zones of control [6.33]): then nothing is kept.
     in_zoc: dict[Hex, bool] = {}
     enemy_in: dict[Hex, str | None] = {}
+    hex_at = board.geo.hex_at
+    # Legal steps met before cost what the geometry recorded (``Board.enter_check``; not when
+    # a roll may demolish a bridge and so change the geometry), and the exclusive rules are asked
+    # for crossing relief only when they give any.
+    known_steps = board.geo.scenario is scenario and not rolling
+    relief = type(excl).crossing_relief is not Exclusive.crossing_relief
     for order in moves:
         uid = order.unit
         u = _unit(board, uid)
@@ -259,7 +266,9 @@ def walk_moves(
             raise InputError(
                 f"move of {uid}: 'to' was not expanded into a path (normalize the orders)"
             )
-        path = [Hex.parse(x) for x in order.path]
+        texts = order.path
+        path = [hex_at[x] for x in texts]
+        skip = 0  # leading copy of the start hex dropped from ``path``
         status = board.status(uid)
         start = board.unit_hex(uid)
         entering = False
@@ -347,6 +356,7 @@ def walk_moves(
         else:
             if path and path[0] == start:
                 path = path[1:]
+                skip = 1
             trail = [start]
             rest = path
             if (rest or order.exit) and board.enemy_zoc(start, side):
@@ -361,6 +371,7 @@ def walk_moves(
                 )
                 continue
         full = list(trail) + rest
+        steps = board.geo.step_cost[u.type in MECH_TYPES] if known_steps else {}
         out.extend(excl.movement_violations(scenario, board, uid, full))
         ok = True
         stopped: RuleViolation | None = None  # resolution only: a roll made the next step illegal
@@ -395,13 +406,16 @@ def walk_moves(
                 )
                 ok = False
                 break
-            cost, why = board.enter_check(u, cur, nxt)
+            cost = steps.get((cur, nxt))
             if cost is None:
-                assert why is not None
-                out.append(why)
-                ok = False
-                break
-            cost -= excl.crossing_relief(scenario, board, uid, cur, nxt, moves)
+                cost, why = board.enter_check(u, cur, nxt)
+                if cost is None:
+                    assert why is not None
+                    out.append(why)
+                    ok = False
+                    break
+            if relief:
+                cost -= excl.crossing_relief(scenario, board, uid, cur, nxt, moves)
             if nxt in enemy_in:
                 enemy = enemy_in[nxt]
             else:
@@ -525,10 +539,16 @@ def walk_moves(
         if exited:
             edge = next(e for e in board.edges_of(last) if e in exit_edges(scenario, side))
             board.exit_unit(uid, edge, game_turn)
+        if rolling:
+            names = [str(h) for h in trail]
+        elif entering:  # ``trail`` is the start of ``path``, and ``str(Hex.parse(x)) == x``
+            names = list(texts[: len(trail)])
+        else:
+            names = [str(start), *texts[skip : skip + len(trail) - 1]]
         plan.events.append(
             MovedEvent(
                 unit=uid,
-                path=[str(h) for h in trail],
+                path=names,
                 mp_halves=spent,
                 entered=entering,
                 exited=exited,

@@ -88,11 +88,33 @@ class _Memo:
     units alone is fixed and computed once per unit and hexside; the owner's preferences and the
     combat's enemy hexes are fixed too."""
 
-    def __init__(self, side: str) -> None:
+    def __init__(self, side: str, exclusive: Exclusive | None = None) -> None:
         self.side = side
         """The retreating unit's side: every unit that moves during the retreat is of it."""
         self.static: dict[tuple[str, Hex, Hex], tuple[str, str, str] | None] = {}
+        """Per (unit, hex, neighbour): the fixed part of :func:`_step_kind`'s verdict."""
+        kind = type(exclusive) if exclusive is not None else Exclusive
+        self.crossing_hook = kind.retreat_crossing is not Exclusive.retreat_crossing
+        """Whether the exclusive rules may forbid a retreat across a hexside (else no need to ask)."""
+        self.forced_by_hex = kind.forced_entry_by_hex
+        """Whether their [15.26.3]-like verdict on a hex is fixed too (see ``Exclusive``)."""
+        self.forced: dict[tuple[str, Hex], str | None] = {}
+        self.where_matters = (
+            self.crossing_hook
+            or kind.retreat_may_end is not Exclusive.retreat_may_end
+            or (
+                kind.forced_entry_eliminates is not Exclusive.forced_entry_eliminates
+                and not self.forced_by_hex
+            )
+        )
+        """Whether the exclusive rules' retreat hooks may look at where the retreating unit
+        stands (Arnhem's City [11.1], its engineer [13.25]). When not, and nobody is displaced,
+        a trial step need not be made on the board: the hexes classified next are always
+        farther from the start than every hex of the path, so the unit's own trial position
+        never changes their verdicts."""
         self.order: dict[tuple[Hex, str], tuple[tuple[int, ...], int]] = {}
+        self.met_friend = False
+        """Whether a search without displacement met a friend in its way (a step it skipped)."""
         self.onward: dict[Hex, list[Hex]] = {}
         """Per hex of a path of retreat, its neighbours one hex farther from the combat position
         (the retreat's start, fixed for the memo's life), in hex order."""
@@ -163,13 +185,23 @@ def _step_kind(
             fixed = memo.static[key] = _static_kind(board, uid, a, b, memo)
     if fixed is not None:
         return fixed
-    rule = exclusive.retreat_crossing(board.scenario, board, uid, a, b)
-    if rule is not None:
-        return "stop", rule, f"{uid} may not retreat from {a} into {b}"
-    rule = exclusive.forced_entry_eliminates(board.scenario, board, uid, b)
+    if memo is None or memo.crossing_hook:
+        rule = exclusive.retreat_crossing(board.scenario, board, uid, a, b)
+        if rule is not None:
+            return "stop", rule, f"{uid} may not retreat from {a} into {b}"
+    if memo is not None and memo.forced_by_hex:
+        fkey = (uid, b)
+        if fkey in memo.forced:
+            rule = memo.forced[fkey]
+        else:
+            rule = memo.forced[fkey] = exclusive.forced_entry_eliminates(
+                board.scenario, board, uid, b
+            )
+    else:
+        rule = exclusive.forced_entry_eliminates(board.scenario, board, uid, b)
     if rule is not None:
         return "dies", rule, f"units forced into {b} are eliminated"
-    if board.occupant(b) is not None:
+    if b in board._at:
         return "friend", "", ""
     return "ok", "", ""
 
@@ -185,9 +217,12 @@ def _order_key(
         hit = memo.order.get((final, uid))
         if hit is not None:
             return hit
-    wanted = [Hex.parse(h) for h in prefs.retreat.get(uid, [])]
-    pref = tuple(final.distance(w) for w in wanted)
-    far = min((final.distance(e) for e in away_from), default=0)
+    wanted = prefs.retreat.get(uid)
+    pref = tuple(final.distance(Hex.parse(w)) for w in wanted) if wanted else ()
+    far = 0
+    if away_from:
+        distance = final.distance
+        far = min([distance(e) for e in away_from])
     out = pref, -far
     if memo is not None:
         memo.order[(final, uid)] = out
@@ -207,14 +242,14 @@ def _vacancy_reachable(
     :func:`displace` fails, never no where it succeeds: a ``False`` saves a search that would
     otherwise try every order of pushing through a dense friendly area, which grows
     exponentially with its size."""
-    hexes = board.geo.hexes
+    neighbours = board.geo.neighbours  # on the map only
     enemy = memo.enemy if memo is not None and memo.side == side else {}
     seen = {start}
     todo = [start]
     while todo:
         here = todo.pop()
-        for nb in here.neighbours():
-            if nb in seen or nb not in hexes:
+        for nb in neighbours[here]:
+            if nb in seen:
                 continue
             seen.add(nb)
             verdict = enemy.get(nb, _UNSET)
@@ -251,11 +286,13 @@ def displace(
         return None
     vacant: list[Hex] = []
     friends: list[Hex] = []
-    for nb in start.neighbours():
+    # Off the map a displaced unit may not go ([12.12]: it would be eliminated), so only the
+    # neighbours on the map are classified.
+    for nb in board.geo.neighbours[start]:
         kind, _, _ = _step_kind(board, exclusive, uid, start, nb, memo)
         if kind == "ok":
             vacant.append(nb)
-        elif kind == "friend" and not (set(board.occupants(nb)) & busy):
+        elif kind == "friend" and busy.isdisjoint(board._at[nb]):
             friends.append(nb)
 
     def key(h: Hex) -> tuple[int, tuple[int, ...], int, str]:
@@ -264,12 +301,12 @@ def displace(
         return avoid, pref, far, str(h)
 
     if vacant:
-        dest = min(vacant, key=key)
+        dest = vacant[0] if len(vacant) == 1 else min(vacant, key=key)
         board.place(uid, dest)
         return [(uid, [start, dest], by)]
     if friends and not _vacancy_reachable(board, board.geo.side_of[uid], start, busy, memo):
         return None
-    for dest in sorted(friends, key=key):
+    for dest in sorted(friends, key=key) if len(friends) > 1 else friends:
         # A trial on the board itself, undone unless every unit in ``dest`` can make way.
         mark = board.begin()
         chain: list[tuple[str, list[Hex], str]] = []
@@ -310,15 +347,37 @@ def _search(
     start = board.unit_hex(uid)
     assert start is not None
     plans: list[_Plan] = []
+    moves_free = not displacing and memo is not None and not memo.where_matters
+    # The base rules never let a retreat end early: ask only a game that says otherwise ([11.1]).
+    may_end = type(exclusive).retreat_may_end is not Exclusive.retreat_may_end
+
+    avoid_set = prefs.avoid_displacing
+    # The best complete plan so far by the first four elements of the choice key in ``retreat``
+    # (displaces anybody, how many it should avoid displacing, preference, distance from the
+    # enemy). Once there is one, the incomplete plans no longer matter (a complete retreat is
+    # always chosen over them), and a last step into a hex whose key cannot beat it even with
+    # nobody more displaced is not tried at all: whatever it found, ``retreat`` would not
+    # choose it. Which plan is chosen does not depend on the order plans are found in (no two
+    # have the same path, the last element of the key), so the choice is unchanged.
+    best: list[tuple[bool, int, tuple[int, ...], int] | None] = [None]
 
     def rec(path: list[Hex], displaced: list[tuple[str, list[Hex], str]]) -> None:
         b = board
         here = path[-1]
         if len(path) - 1 == hexes or (
-                len(path) > 1 and exclusive.retreat_may_end(b.scenario, b, uid, len(path) - 1, hexes)):
+                may_end and len(path) > 1
+                and exclusive.retreat_may_end(b.scenario, b, uid, len(path) - 1, hexes)):
             plans.append(_Plan(path, displaced, True))
+            avoid = sum(1 for u, _, _ in displaced if u in avoid_set) if avoid_set else 0
+            got = (bool(displaced), avoid, *_order_key(here, uid, prefs, away_from, memo))
+            if best[0] is None or got < best[0]:
+                best[0] = got
             return
-        blocked: list[tuple[str, str]] = []
+        last = len(path) == hexes  # the next hex ends a full retreat
+        if last:
+            done = bool(displaced)
+            avoided = sum(1 for u, _, _ in displaced if u in avoid_set) if avoid_set else 0
+        blocked: list[tuple[int, str, str]] = []
         extended = False
         # Every hex of a path is one farther from the start than the one before [7.74], so the
         # hexes that may follow ``here`` depend on ``here`` alone.
@@ -327,16 +386,33 @@ def _search(
             onward = [nb for nb in _sorted_neighbours(here) if start.distance(nb) == len(path)]
             if memo is not None:
                 memo.onward[here] = onward
-        for nb in onward:
+        order: Sequence[int] = range(len(onward))
+        if last and len(onward) > 1:
+            # Best final hexes first, so that the bound below prunes as early as it can; the
+            # reasons a way on is blocked are put back in hex order at the end.
+            order = sorted(
+                range(len(onward)),
+                key=lambda i: _order_key(onward[i], uid, prefs, away_from, memo),
+            )
+        for i in order:
+            nb = onward[i]
+            if last and best[0] is not None:
+                if (done, avoided, *_order_key(nb, uid, prefs, away_from, memo)) > best[0]:
+                    continue  # cannot beat the best complete plan: not chosen, whatever it finds
             kind, rule, why = _step_kind(b, exclusive, uid, here, nb, memo)
             if kind == "ok":
-                mark = b.begin()
-                b.place(uid, nb)
-                rec(path + [nb], displaced)
-                b.rollback(mark)
+                if moves_free and not displaced:
+                    rec(path + [nb], displaced)
+                else:
+                    mark = b.begin()
+                    b.place(uid, nb)
+                    rec(path + [nb], displaced)
+                    b.rollback(mark)
                 extended = True
             elif kind == "friend":
                 if not displacing:
+                    if memo is not None:
+                        memo.met_friend = True
                     continue
                 mark = b.begin()
                 moves: list[tuple[str, list[Hex], str]] = []
@@ -354,17 +430,18 @@ def _search(
                     rec(path + [nb], displaced + moves)
                     extended = True
                 else:
-                    blocked.append(("7.82", f"displacing the unit in {nb} would eliminate it"))
+                    blocked.append((i, "7.82", f"displacing the unit in {nb} would eliminate it"))
                 b.rollback(mark)
             elif kind == "dies":
                 plans.append(_Plan(path + [nb], displaced, False, rule, why, dies_in_last=True))
             elif kind in ("stop", "no"):
-                blocked.append((rule, why))
+                blocked.append((i, rule, why))
         if not extended:
             # Cite what stopped it: [5.24] or a failed displacement [7.82] first; leaving the
             # map [12.12] only when every way on would leave it; else [7.74].
-            rules = [r for r, _ in blocked]
-            why_of = dict(reversed(blocked))
+            in_order = [(r, w) for _, r, w in sorted(blocked)]
+            rules = [r for r, _ in in_order]
+            why_of = dict(reversed(in_order))
             if "5.24" in rules:
                 rule = "5.24"
             elif "7.82" in rules:
@@ -404,13 +481,15 @@ def retreat(
         raise ValueError(f"{uid} is not on the map")
     if hexes <= 0:
         return Retreat(uid, [start])
-    memo = _Memo(board.geo.side_of[uid])
+    memo = _Memo(board.geo.side_of[uid], exclusive)
     # A complete retreat that displaces nobody is always preferred to any that displaces a friend
     # (the first element of ``key`` below) [7.8], so look for those first, without the costly
     # displacement trials; only when there is none is the full search needed. Same choice either
     # way (the board and the memo are left as they were by the first search).
+    # When that search met no friend at all, the full search would try exactly the same steps
+    # (it differs only where a friend is in the way) and find exactly the same plans.
     plans = _search(board, exclusive, uid, hexes, prefs, away_from, memo, displacing=False)
-    if not any(p.complete for p in plans):
+    if not any(p.complete for p in plans) and memo.met_friend:
         plans = _search(board, exclusive, uid, hexes, prefs, away_from, memo)
 
     def key(p: _Plan) -> tuple[object, ...]:
@@ -421,7 +500,7 @@ def retreat(
 
     complete = [p for p in plans if p.complete]
     if complete:
-        best = min(complete, key=key)
+        best = complete[0] if len(complete) == 1 else min(complete, key=key)
     else:
         # Eliminated: go as far as possible (the path of retreat ends where it dies [7.74]).
         best = min(plans, key=lambda p: (-len(p.path), *key(p)))
