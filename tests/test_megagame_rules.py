@@ -334,6 +334,8 @@ def test_9_stand_fast_holds_at_the_cost_of_a_step() -> None:
                        sheet("GE", {"units": ["d"], "intention": "hold", "stand_fast": True}))
     assert new.units["d"].hex == "0303" and new.units["d"].steps == 2
     assert new.units["a"].hex == "0302"
+    # the attacker hears what happened -- not that the enemy was routed or driven back
+    assert "the enemy held its ground at all costs" in " ".join(new.facts["a"].events)
 
 
 def test_9_a_spent_unit_that_cannot_get_away_is_captured() -> None:
@@ -997,6 +999,8 @@ def test_9_a_cab_rank_is_on_call_all_day_for_its_teams_attacks_and_defence() -> 
     t3, events = play(sc, prepared(t2, "e"), Dice(*[3] * 12), sheet("AL", turn=2), attack)
     fight = next(e for e in events if e["kind"] == "combat" and e["at"] == "0606")
     assert fight["air"] == "none" and "+6: superior air support" in fight["defender_lines"]
+    assert R.describe_event(sc, fight).endswith("(air support [9, 12]: defender superior)")
+    assert "with superior support from the air" in " ".join(t3.facts["b"].events)
     assert t3.cab_rank == {} and team_view(sc, t3, "AL")["cab_rank"] is None
 
 

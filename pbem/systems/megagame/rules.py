@@ -949,7 +949,8 @@ class MegagameRules(Ruleset[MegaScenario, AnyState, OrderSheet]):
             again = ", a further attack after an overrun, unprepared" if event.get("further") else ""
             return (f"combat at {event['at']} [9{again}]: {', '.join(event['attackers'])} against "
                     f"{', '.join(event['defenders'])}: {event['attacker_score']} - {event['defender_score']} "
-                    f"+ die {event['die']} = {event['result']}, {event['band']}; {event['retreat']}")
+                    f"+ die {event['die']} = {event['result']}, {event['band']}; {event['retreat']}"
+                    + _air_words(event))
         if kind == "bridge":
             return f"the {event['bridge']} {'blows' if event['blown'] else 'holds'} (die {event['die']}) [8]"
         if kind == "rulings":
@@ -1513,7 +1514,7 @@ def _fight(board: _Board, at: Hex, attackers: list[_Unit], dice: Dice, blown: se
     ev: dict[str, Any] = {
         "kind": "combat", "at": str(at), "attackers": [u.d.id for u in attackers],
         "defenders": [d.d.id for d in defenders], "artillery": [a.d.id for a in att_art + def_art],
-        "air": air, "attacker_score": result.attacker_score.value,
+        "air": air, "defender_air": d_side.air, "attacker_score": result.attacker_score.value,
         "defender_score": result.defender_score.value, "attacker_lines": result.attacker_score.lines,
         "defender_lines": result.defender_score.lines, "die": die, "result": result.result,
         "band": result.band, "losses": result.losses, "retreat": result.retreat}
@@ -1521,6 +1522,11 @@ def _fight(board: _Board, at: Hex, attackers: list[_Unit], dice: Dice, blown: se
         ev["further"] = True
     events.append(ev)
     events += _after_combat(board, result, attackers, defenders, at, dice, blown, before)
+    for units, level in ((attackers, air), (defenders, d_side.air)):  # what the team's own air did [9]
+        if level != "none":
+            for u in units:
+                if u.events:
+                    u.events[-1] += f", with {level} support from the air"
     return events
 
 
@@ -1666,6 +1672,9 @@ def _after_combat(board: _Board, result: cbt.Outcome, attackers: list[_Unit], de
              "limited success": "the enemy gave ground", "confused combat": "the fighting was confused: "
              "both sides hold", "attackers badly beaten": "the attack was thrown back"}[band]
     retires = result.retreat.startswith("retires")
+    if not retires and band in ("total success", "success", "limited success"):
+        # the defenders stood fast (or a city held them): beaten, they did not give ground [9]
+        words = "the enemy held its ground at all costs, and paid for it"
     km = 0
     if retires:
         if band == "total success":
@@ -1722,6 +1731,13 @@ def _after_combat(board: _Board, result: cbt.Outcome, attackers: list[_Unit], de
             events.append({"kind": "bridge", "bridge": c.bridge_name, "die": die,
                            "blown": c.bridge_name in blown})
     return events
+
+
+def _air_words(event: JSON) -> str:
+    """The air support a combat had, in the log's words (close air support, cab rank, heavies)."""
+    parts = [f"{who} {event.get(key)}" for who, key in (("attacker", "air"), ("defender", "defender_air"))
+             if event.get(key, "none") != "none"]
+    return f" (air support [9, 12]: {', '.join(parts)})" if parts else ""
 
 
 SUPPORT = ("cas", "heavy")
