@@ -993,8 +993,13 @@ def test_9_a_cab_rank_is_on_call_all_day_for_its_teams_attacks_and_defence() -> 
     view = R.load_state(sc, R.view(sc, R.dump_state(sc, t2), "AL"))
     bomb = OrderSheet.model_validate({"team": "AL", "side": "allied", "turn": 2, "lines": [],
                                       "air_orders": [{"mission": "bombing", "squadrons": 1, "target": "0607"}]})
-    assert [v.rule for v in R.validate(sc, view, "AL", bomb)] == ["12"]  # the same check on either side
-    assert [v.rule for v in R.validate(sc, t2, "AL", bomb)] == ["12"]
+    refused = R.validate(sc, view, "AL", bomb)  # the same check on either side, saying why
+    assert [v.rule for v in refused] == [v.rule for v in R.validate(sc, t2, "AL", bomb)] == ["12"]
+    assert "1 squadron of fighter-bomber or ground-attack asked for; 0 can fly" in refused[0].message
+    assert "your cab rank keeps 4 in the air" in refused[0].message
+    template = R.presenter().orders_template(sc, R.view(sc, R.dump_state(sc, t2), "AL"), "AL") or ""
+    assert "Your cab rank is on call this turn too: 4 squadrons in the air" in template
+    assert "0 fighter-bomber/ground-attack" in template
     attack = sheet("GE", {"units": ["e"], "intention": "attack", "objective": "0606"}, turn=2)
     t3, events = play(sc, prepared(t2, "e"), Dice(*[3] * 12), sheet("AL", turn=2), attack)
     fight = next(e for e in events if e["kind"] == "combat" and e["at"] == "0606")

@@ -225,6 +225,12 @@ class MegagamePresenter(Presenter):
         side_ = team_side(scenario, side)
         flying = sorted({roles: squadrons_available(scenario, side_, view["turn"], mission, view.get("air_lost"))
                          for mission, roles in MISSION_ROLES.items()}.items())
+        cab = view.get("cab_rank")
+        if cab:  # the team's cab rank of the turn before keeps its squadrons in the air [9]
+            ground = MISSION_ROLES["cab-rank"]
+            flying = [(r, max(0, n - cab["squadrons"]) if r == ground else n) for r, n in flying]
+            out.append(f"# Your cab rank is on call this turn too: {cab['squadrons']} squadrons in the air, "
+                       f"{cab['squadrons'] // 2} squadrons' worth of support for every combat of yours [9]")
         if scenario.air:
             out.append("# Squadrons of your side that can fly today [12]: "
                        + ", ".join(f"{n} {'/'.join(r)}" for r, n in flying))
@@ -274,7 +280,9 @@ class MegagamePresenter(Presenter):
             out.append(f"{', '.join(line.get('units', []))}: {what}, {line.get('posture', 'tactical')}"
                        f"{route}{goal}, {line.get('timing', 'whole')} turn [5]")
         for air in orders.get("air_orders", []):
-            out.append(f"air: {air.get('squadrons')} squadrons of {air.get('mission')} {air.get('target', '')} [12]")
+            n, target = air.get("squadrons"), air.get("target") or ""
+            out.append(f"air: {n} squadron{'' if n == 1 else 's'} of {air.get('mission')}"
+                       + (f" at {target}" if target else "") + " [12]")
         return out or ["no orders: every unit stays where it is [5]"]
 
     def bot_orders(self, scenario: Any, state: Any, side: str, *, seed: int = 0) -> JSON:

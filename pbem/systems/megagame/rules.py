@@ -834,9 +834,10 @@ class MegagameRules(Ruleset[MegaScenario, AnyState, OrderSheet]):
         elif ranks and scenario.air:
             europe = cab_rank_squadrons(scenario, teams[side].side, k.turn, state.air_lost) - (cab.squadrons if cab else 0)
             if ranks > europe:
+                busy = f" (your cab rank of the turn before keeps {cab.squadrons} in the air)" if cab else ""
                 out.append(RuleViolation("9", f"air orders: a cab rank of {ranks} squadrons asked for; "
                                               f"{max(europe, 0)} Europe-based ground attack squadrons can fly it "
-                                              f"on {turn_label(scenario, k.turn)}"))
+                                              f"on {turn_label(scenario, k.turn)}{busy}"))
         if orders.air_orders and not scenario.air:
             out.append(RuleViolation("12", "air orders: this scenario has no air forces (its scenario file lists "
                                            "no squadrons), so nothing would fly"))
@@ -854,9 +855,11 @@ class MegagameRules(Ruleset[MegaScenario, AnyState, OrderSheet]):
                 pools[MISSION_ROLES["cab-rank"]] -= cab.squadrons
             for roles, n in sorted(wanted.items()):
                 if n > pools[roles]:
-                    out.append(RuleViolation("12", f"air orders: {n} squadrons of {' or '.join(roles)} asked "
-                                                   f"for; {pools[roles]} can fly on "
-                                                   f"{turn_label(scenario, k.turn)}"))
+                    busy = (f" (your cab rank keeps {cab.squadrons} in the air)"
+                            if cab is not None and roles == MISSION_ROLES["cab-rank"] else "")
+                    out.append(RuleViolation("12", f"air orders: {n} squadron{'s' if n != 1 else ''} of "
+                                                   f"{' or '.join(roles)} asked for; {max(pools[roles], 0)} can fly "
+                                                   f"on {turn_label(scenario, k.turn)}{busy}"))
         return out
 
     def resolve(self, scenario: MegaScenario, state: AnyState, side: str, orders: OrderSheet,
