@@ -285,6 +285,18 @@ def test_6_a_unit_that_moved_more_than_half_its_move_cannot_attack() -> None:
     new, events = play(sc, st, Dice(), sheet("AL", {"units": ["a"], "intention": "attack", "route": route}))
     assert new.units["a"].hex == "0106"
     assert not any(e["kind"] == "combat" for e in events)
+    # the team hears why, and Game Control's log says it too
+    assert "did not attack: it moved 5 km, more than half its move, and had no time left to attack [6]" \
+        in new.facts["a"].events
+    assert {"kind": "note", "text": "a did not attack: it moved 5 km, more than half its move, and had no "
+            "time left to attack [6]"} in events
+
+
+def test_9_an_attack_that_finds_no_enemy_next_to_it_says_so() -> None:
+    sc = scenario([unit("a", "AL", "inf", "0101"), unit("d", "GE", "weak", "0808")])
+    new, _ = play(sc, prepared(R.initial_state(sc, {}), "a"), Dice(),
+                  sheet("AL", {"units": ["a"], "intention": "attack", "route": ["0102"]}))
+    assert "did not attack: no enemy was next to it when the attacks went in [9]" in new.facts["a"].events
 
 
 def test_9_engine_groups_two_attackers_against_one_hex() -> None:

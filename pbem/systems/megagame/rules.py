@@ -1439,7 +1439,31 @@ def _combat(board: _Board, ruled: MegaRulings, dice: Dice, blown: set[str]) -> l
                      and board.units[uid].hex.distance(at) == 1]  # type: ignore[union-attr]
         events += _fight(board, at, attackers, dice, blown, used_art, advantage)
         events += _further_attacks(board, dice, blown, used_art, advantage)
+    grouped = {uid for uids in groups.values() for uid in uids}
+    for uid, u in sorted(board.units.items()):  # an attack ordered and not made: say why [9]
+        if u.on_map and u.line is not None and u.line.intention in ("attack", "breakthrough") and not u.attacks \
+                and not any(e.startswith("could not attack") for e in u.events):
+            why = _why_no_attack(board, u, uid in grouped)
+            u.events.append(f"did not attack: {why}")
+            events.append({"kind": "note", "text": f"{uid} did not attack: {why}"})
     return events
+
+
+def _why_no_attack(board: _Board, u: _Unit, grouped: bool) -> str:
+    """Why a unit with Attack or Breakthrough orders made no attack this turn, in words with the case."""
+    if u.t.mode == "defence":
+        return "it can defend itself, not attack [9]"
+    if u.status <= 0:
+        return "it has no fight left in it [9]"
+    assert u.hex is not None and u.line is not None
+    limit = max_move_km(u.t.troops, board.geo.ground(u.hex), _posture(u.line), night=u.line.timing == "night")
+    if limit is not None and u.km > limit / 2:
+        return f"it moved {u.km} km, more than half its move, and had no time left to attack [6]"
+    if not board.enemies_near(u.hex, u.side, 1):
+        return "no enemy was next to it when the attacks went in [9]"
+    if grouped:
+        return "the enemy it was to attack had gone from the hex [9]"
+    return "Game Control's grouping of the combats left it out [9]"
 
 
 def _fight(board: _Board, at: Hex, attackers: list[_Unit], dice: Dice, blown: set[str], used_art: set[str],
