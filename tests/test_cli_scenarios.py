@@ -161,3 +161,22 @@ def test_new_refuses_exactly_what_check_reports(tmp_path: Path, relief: dict[str
     assert text.startswith("invalid scenario:")
     assert text.splitlines()[1:] == reported
     assert not (tmp_path / "g").exists()
+
+
+def test_scenario_copy_gives_a_file_of_your_own_and_never_overwrites(tmp_path: Path) -> None:
+    from tests.test_protocol_helpers import pbem
+
+    home = tmp_path / "home"
+    mine = tmp_path / "mine.json"
+    res = pbem("scenario", "copy", "megagame-arnhem", mine, home=home)
+    assert res.code == 0 and "pbem scenario check" in res.err
+    data = json.loads(mine.read_text(encoding="utf-8"))
+    assert data == json.loads((Path(__file__).parent.parent / "scenarios" / "megagame-arnhem.json").read_text())
+    data["units"][0]["hex"] = "3307"  # edited: still a sound scenario, its map found among pbem's data
+    mine.write_text(json.dumps(data), encoding="utf-8")
+    assert pbem("scenario", "check", mine, home=home).code == 0
+    again = pbem("scenario", "copy", "megagame-arnhem", mine, home=home)
+    assert again.code == 2 and "never overwrites" in again.err
+    assert json.loads(mine.read_text(encoding="utf-8"))["units"][0]["hex"] == "3307"
+    other = pbem("scenario", "copy", mine, tmp_path / "m2.json", home=home)
+    assert other.code == 2 and "not a bundled scenario" in other.err and not (tmp_path / "m2.json").exists()

@@ -45,7 +45,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "log": ("pbem.cli.game:log", "Readable history, every roll with its label and inputs."),
     "schema": ("pbem.cli.game:schema", "JSON Schema of orders, rulings, move, receipt, turn or genesis files."),
     "scenarios": ("pbem.cli.scenarios:scenarios", "List the bundled scenarios."),
-    "scenario": ("pbem.cli.scenarios:scenario", "Check a scenario file you wrote."),
+    "scenario": ("pbem.cli.scenarios:scenario", "Copy a bundled scenario to edit; check a scenario file."),
     "render": ("pbem.cli.render:render", "Draw the map (SVG) as it stands after a step."),
     "mail": ("pbem.cli.render:mail", "Write the email (.eml) for a step."),
     "bot": ("pbem.cli.bot:bot", "Let the sparring bot write and submit orders for a side."),

@@ -130,3 +130,26 @@ def check(ctx: click.Context, file: str) -> None:
         echo(f"{len(problems)} problem(s) in {path}", err=True)
         ctx.exit(2)
     echo(summary)
+
+
+@scenario.command("copy")
+@click.argument("scenario_id")
+@click.argument("dest", type=click.Path(dir_okay=False, path_type=Path))
+def copy(scenario_id: str, dest: Path) -> None:
+    """Copy the bundled scenario SCENARIO_ID to DEST, a file of your own to edit (other start hexes
+    for a secret set-up, another order of battle): the files it names, such as its map, are still
+    found among pbem's bundled data. Never overwrites a file."""
+    from pbem.engine.scenarios import bundled_dir, resolve_path
+    from pbem.protocol.fsutil import read_regular, write_new
+
+    source = resolve_path(scenario_id)
+    if source.parent.resolve() != bundled_dir().resolve():
+        raise InputError(f"{scenario_id[:80]!r} is not a bundled scenario (see 'pbem scenarios')")
+    if dest.exists() or dest.is_symlink():
+        raise InputError(f"{dest} exists already; pbem never overwrites it")
+    if dest.suffix != ".json":
+        raise InputError(f"{dest}: a scenario file's name ends in .json")
+    write_new(dest, read_regular(source, 16 << 20, what=source.name))
+    echo(str(dest))
+    echo(f"edit it, check it with 'pbem scenario check {dest}', and start a game with 'pbem new {dest} ...'",
+         err=True)
