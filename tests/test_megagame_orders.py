@@ -86,3 +86,17 @@ def test_11_supply_used_no_more_than_within_5_km_of_the_hq() -> None:
     line = OrderLine(units=["2IG"], intention="move", supply=3)
     assert check(line, supply_available=3) == []
     assert check(line, supply_available=2) == ["11"]
+
+
+def test_6_a_route_that_does_not_go_one_km_at_a_time_says_how_to_write_it() -> None:
+    def words(line: OrderLine) -> list[str]:
+        sheet = OrderSheet(team="Guards", side="allied", turn=2, lines=[line])
+        return [v.message for v in check_sheet(sheet, UNITS, ground_of=_ground, water_between=_water)]
+
+    here = UNITS["3IG"].hex
+    own = words(OrderLine(units=["3IG"], intention="move", route=[here]))
+    assert len(own) == 1 and "the route starts where 3IG is" in own[0] and "list only the hexes it goes to" in own[0]
+    start = Hex.parse(here)
+    jump = str(Hex(start.col, start.row + 2))  # two km off in its own column
+    msg = words(OrderLine(units=["3IG"], intention="move", route=[jump]))
+    assert len(msg) == 1 and "a route goes one km (one hex) at a time" in msg[0] and "different hexes" not in msg[0]

@@ -151,15 +151,24 @@ def _route_problems(
     posture: Posture = "road-column" if line.posture == "non-tactical" \
         and line.intention == "move" else ("non-tactical" if line.posture == "non-tactical"
                                            else "tactical")
+    apart = len({i.hex for i in infos}) > 1
     for info in infos:
         hexes = [Hex.parse(info.hex), *(Hex.parse(h) for h in line.route)]
-        for a, b in zip(hexes, hexes[1:], strict=False):
+        for k, (a, b) in enumerate(zip(hexes, hexes[1:], strict=False)):
+            if a == b:
+                out.append(RuleViolation("6", f"{where}: the route starts where {info.id} is ({a}): list only "
+                                              "the hexes it goes to, one km after another" if k == 0 else
+                                              f"{where}: the route names {b} twice in a row"))
+                return out
             if not a.is_adjacent(b):
-                at = f" ({info.id} is at {a})" if a == hexes[0] else ""
-                out.append(RuleViolation("6", f"{where}: the route jumps from {a} to {b}{at}: every unit of "
-                                              "a line starts its route from its own hex, so units in "
-                                              "different hexes need lines of their own"
-                                         if at else f"{where}: the route jumps from {a} to {b}"))
+                if k > 0:
+                    why = ""
+                elif apart:
+                    why = (f" ({info.id} is at {a}): every unit of a line starts its route from its own hex, "
+                           "so units in different hexes need lines of their own")
+                else:
+                    why = f" ({info.id} is at {a}): a route goes one km (one hex) at a time, the first next to it"
+                out.append(RuleViolation("6", f"{where}: the route jumps from {a} to {b}{why}"))
                 return out
         km = len(hexes) - 1
         grounds = [ground_of(h) for h in hexes[1:]]
