@@ -218,3 +218,15 @@ def test_import_keeps_the_comment_of_the_openssh_key(tmp_path: Path) -> None:
     (tmp_path / "other_key.pub").write_bytes(pub + b" mallory@example.org\n")
     assert run("key", "import", src2, "--name", "carol", "--no-passphrase", home=home).code == 0
     assert run("key", "show", "carol", home=home).out.split()[2] == "carol"
+
+
+def test_new_without_a_passphrase_at_hand_says_what_to_do(home: Path, monkeypatch: pytest.MonkeyPatch,
+                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    import io
+
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))  # no terminal, and the input ends at once
+    with pytest.raises(SystemExit) as exc:
+        main(["key", "new", "dora"])
+    err = capsys.readouterr().err
+    assert exc.value.code == 2 and "--no-passphrase" in err and "PBEM_PASSPHRASE" in err
+    assert "Aborted" not in err and not (home / "keys" / "dora.pub").exists()

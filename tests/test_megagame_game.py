@@ -303,6 +303,8 @@ def test_10_each_side_draws_its_own_map_and_no_other(played: dict[str, Player], 
     assert "KGKrafft" in master and "1Para" in master and "status" in master
     refused = ab1.run("render", ab1.dir, "--side", "SS9")
     assert refused.code == 2 and "hidden from this machine" in refused.err
+    refused = ab1.run("units", ab1.dir, "--side", "SS9")
+    assert refused.code == 2 and "SS9's view is hidden from this machine (it plays AB1)" in refused.err
     # an earlier step: the view the team had then (the report of that round opened again), and
     # Game Control's master map of it
     ok(ab1.run("render", ab1.dir, "--step", "2", "-o", tmp_path / "ab1-2.svg"))

@@ -294,12 +294,16 @@ def state_for(game: Game, rp: Replay, side: str, key_name: str | None) -> Any:
     hidden information the side's own view (its key needed to open it)."""
     state = rp.current.state
     if state is None:
+        mine: dict[str, str] = {}
         if key_name is None:
             from pbem.protocol.localstate import LocalGame
 
-            key_name = LocalGame.of(game).sides().get(side)
+            mine = LocalGame.of(game).sides()
+            key_name = mine.get(side)
         if key_name is None:
-            raise InputError(f"{side}'s view is hidden: give the key that plays {side} (--key)")
+            plays = f"it plays {', '.join(sorted(mine))}" if mine else "it plays no side of this game"
+            raise InputError(f"{side}'s view is hidden from this machine ({plays}): only {side}'s own pbem, "
+                             "with its key, opens it [P10]")
         state = view_state(game, rp, side, key_name)
     return state
 

@@ -476,12 +476,20 @@ def passphrase_for(name: str, *, confirm: bool = False, prompt: str | None = Non
     env = os.environ.get(PASSPHRASE_ENV)
     if env is not None:
         return env.encode("utf-8") if env else None
+    import warnings
+
     import click
 
-    text: str = click.prompt(
-        prompt or f"Passphrase for key {name}",
-        hide_input=True,
-        confirmation_prompt=confirm,
-        err=True,
-    )
+    try:
+        with warnings.catch_warnings():  # getpass's warning when reading a pipe, not a terminal
+            warnings.simplefilter("ignore")
+            text: str = click.prompt(
+                prompt or f"Passphrase for key {name}",
+                hide_input=True,
+                confirmation_prompt=confirm,
+                err=True,
+            )
+    except click.exceptions.Abort:  # the input ended: say what to do instead of "Aborted."
+        raise InputError(f"key {name} needs a passphrase and none was given: type it at a terminal, or set "
+                         f"{PASSPHRASE_ENV}" + (", or make the key with --no-passphrase" if confirm else "")) from None
     return text.encode("utf-8") if text else None
