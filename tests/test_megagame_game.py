@@ -343,6 +343,7 @@ def test_p8_a_team_bot_commits_in_any_order(tmp_path: Path) -> None:
     players = start(tmp_path)
     ss10 = players["SS10"]  # the last team commits first: sealed orders arrive in any order [P8]
     res = ok(ss10.run("bot", ss10.dir, "--side", "SS10", "--key", ss10.name))
+    assert "the bot's orders for SS10:" in res.err  # what it signs, in words
     assert any(n.startswith("move-") and n.endswith("-SS10.json") for n in written(res))
 
 
@@ -407,6 +408,8 @@ def test_a_turn_played_with_only_the_emails_between_the_four_homes(tmp_path: Pat
                 ok(p.ingest(inbox / mails[0]))
 
     gc = players["GC"]
+    joined = (players["AB1"].dir / "mail-join-AB1.eml").read_bytes()  # the join goes to every other side
+    assert b"X-Pbem-To-Side: ALL" in joined and b"join-AB1.json" in joined
     for s in TEAMS:
         p = players[s]
         mail_all(s, ok(p.run("bot", p.dir, "--side", s, "--key", p.name)))

@@ -66,6 +66,14 @@ def bot(ctx: click.Context, game_dir: Path, side: str, key_name: str, seed: int,
 
     # with hidden information the bot sees what the side sees: its own view, opened with its key
     orders = _bot_for(game)(game.scenario, state_for(game, rp, side, key_name), side, seed=seed)
+    try:  # what is signed, in words, before it is
+        words = game.ruleset.presenter().describe_orders(game.scenario, orders)
+    except InputError:
+        words = []
+    if words:
+        echo(f"the bot's orders for {side}:", err=True)
+    for line in words:
+        echo(f"  {line}", err=True)
     if dry_run:
         echo(json.dumps(orders, indent=2, sort_keys=True))
         return

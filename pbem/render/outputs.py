@@ -218,6 +218,9 @@ def move_email(game: Any, step: int | None = None, *, template_dir: Path | None 
     subject = None
     if game.hidden:  # nothing of the state travels: say what the message is, and where to read more
         narrative, next_action, tail, round_label = _hidden_words(game, presenter, sc, msg, prev, step)
+        if sender == game.umpire and isinstance(msg.body.orders, dict) and "sealed" in msg.body.orders:
+            orders = [f"seals its rulings (commitment {str(msg.body.orders['sealed'])[:16]}…): nobody else can "
+                      "read them until the publication after the game [P9, P10]"]
         subject = f"[pbem] {sc.id} {round_label} {sender}→{recipient}: {tail}"
     attachments = [
         (msg.name, msg.raw, "application/json"),
@@ -435,14 +438,19 @@ def join_email(game: Any, side: str, *, template_dir: Path | None = None) -> byt
     msg = game.joins[side]
     others = [s for s in game.sides if s != side]
     attachments = [(msg.name, msg.raw, "application/json")]
+    everyone = len(others) > 1  # every other side needs the join (Game Control and the teams)
     return draft_email(
-        game_id=game.id, scenario=sc, step=0, sender_side=side, recipient_side=others[0],
+        game_id=game.id, scenario=sc, step=0, sender_side=side, recipient_side="ALL" if everyone else others[0],
+        recipient_name="every other side" if everyone else None,
         narrative=[f"{side_name(sc, side)} ({side}) accepts with key "
                    f"{game.body.sides[side].fingerprint} and commits to its dice chain."],
         intro=f"{side_name(sc, side)} accepts your invitation to {presenter.title(sc)} (game {game.id}).",
-        next_action="ingest this email (pbem ingest GAME_DIR this.eml): the game starts",
+        next_action=("ingest this email (pbem ingest GAME_DIR this.eml): the game starts once every side has "
+                     "joined" if everyone else "ingest this email (pbem ingest GAME_DIR this.eml): the game starts"),
         attachments=attachments, template_dir=template_dir,
-        sender_address=_address(game, side), recipient_address=_address(game, others[0]),
+        sender_address=_address(game, side),
+        recipient_address=(", ".join(a for o in others if (a := _address(game, o))) or None) if everyone
+        else _address(game, others[0]),
         subject=f"[pbem] {sc.id} {game.id[:8]}: {side_name(sc, side)} joins",
     )
 
