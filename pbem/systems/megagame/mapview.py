@@ -147,4 +147,6 @@ def map_view(sc: MegaScenario, state: MegaState | TeamView | Mapping[str, Any], 
         hexside_marks=_blown_marks(sc, blown),
         hexside_heading="Bridges blown [8]",
         focus=focus,
+        shaded=tuple((Hex.parse(o.hex), f"{o.points} pts {o.held_by[0].upper()}") for o in held),
+        shaded_heading="Objectives: points, held by (A)llied or (G)erman",
     )
