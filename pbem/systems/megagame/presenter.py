@@ -250,7 +250,8 @@ class MegagamePresenter(Presenter):
             state if isinstance(state, dict) else team_view(scenario, state, side))
         ordered = {uid for line in orders["lines"] for uid in line.get("units", [])}
         idle = [u["id"] for u in view["units"] if u["id"] not in ordered and not u.get("rail")]
-        return [f"no orders for {', '.join(idle)}: they stay where they are [5]"] if idle else []
+        out = [f"no orders for {', '.join(idle)}: they stay where they are [5]"] if idle else []
+        return out + _attacks_out_of_supply(scenario, view, orders)
 
     def roster(self, scenario: Any, state: Any, side: str) -> tuple[list[str], list[list[str]]]:
         """``pbem units``: the team's units as it knows them [10] (words, never a status number)."""
@@ -397,6 +398,32 @@ def _air_orders(scenario: MegaScenario, view: JSON, side: str, targets: list[Hex
     if lift and view["units"]:  # supplies dropped in the middle of the team's units [12]
         hexes = sorted(Hex.parse(u["hex"]) for u in view["units"])
         out.append({"mission": "transport", "squadrons": lift, "target": str(hexes[len(hexes) // 2])})
+    return out
+
+
+def _attacks_out_of_supply(scenario: MegaScenario, view: JSON, orders: JSON) -> list[str]:
+    """Attacks whose units would end their move beyond their HQ's reach (the HQ where the sheet
+    sends it): no supplies would reach them, so they would not attack [11]. A warning, not a
+    refusal: the sheet may be meant so."""
+    from pbem.systems.megagame.rules import hq_out_of_reach
+
+    where: dict[str, Hex | None] = {u["id"]: Hex.parse(u["hex"]) for u in view["units"]}
+    where.update({f["id"]: Hex.parse(f["hex"]) for f in view.get("friends", [])})
+    for line in orders["lines"]:
+        if line.get("route"):
+            for uid in line.get("units", []):
+                if uid in where:
+                    where[uid] = Hex.parse(line["route"][-1])
+    out = []
+    for line in orders["lines"]:
+        if line.get("intention") not in ("attack", "breakthrough"):
+            continue
+        for uid in line.get("units", []):
+            if uid in {u["id"] for u in view["units"]}:
+                why = hq_out_of_reach(scenario, uid, where)
+                if why is not None:
+                    out.append(f"{uid} would end its move where no supplies reach it ({why.removesuffix(' [11]')}): "
+                               "it could not attack [11]")
     return out
 
 
