@@ -250,6 +250,8 @@ def test_the_game_ends_and_everyone_verifies_after_publication(played: dict[str,
         assert "every sealed order opened" in res.out
     res = pbem("verify", played["SS9"].dir, home=tmp_path / "stranger")
     assert res.code == 0, res.err
+    log = ok(played["SS9"].run("log", played["SS9"].dir)).out  # every sheet, as it was sealed
+    assert "published, the orders it sealed:" in log and "1Para" in log
     # the publication carries the whole scenario the genesis committed to; one that moves a
     # British battalion of the set-up is caught, though Game Control signed it [P10]
     forged = tmp_path / "moved"

@@ -960,6 +960,16 @@ def log(game_dir: Path, step: int | None) -> None:
                 if len(brief) > 160:
                     brief = brief[:157] + "..."
                 echo(f"step {rec.step}: {b.side} ({rec.move.name}) orders {brief}")
+            published = rp.publication.get(rec.step) if rp.publication else None
+            if published is not None:  # after the game: what the commitment sealed [P10]
+                words = [] if b.side == game.umpire else presenter.describe_orders(game.scenario, published[0])
+                if words:
+                    echo("  published, the orders it sealed:")
+                    for line in words:
+                        echo(f"  . {line}")
+                else:
+                    brief = json.dumps(published[0], sort_keys=True, separators=(",", ":"))
+                    echo("  published: " + (brief[:157] + "..." if len(brief) > 160 else brief))
         for text in presenter.narrate(game.scenario, turn["events"], state=turn["state"]):
             echo(f"    {text}")
         if mine and umpire_key is None and rec.move is not None and set(rec.move.body.orders) == {"report"}:
