@@ -478,3 +478,19 @@ def test_game_controls_status_sums_up_the_master_state_in_lines(played: dict[str
     assert '{"blown"' not in out  # no raw JSON line
     team = ok(played["AB1"].run("status", played["AB1"].dir)).out
     assert "umpire, everything" not in team
+
+
+def test_p10_every_view_of_a_report_is_sealed_at_one_length(played: dict[str, Player]) -> None:
+    # the teams' views differ in length (a busy turn makes a long report), yet every ciphertext of
+    # one report has the same length: nobody tells from the sizes whose turn was busy [P10]
+    from pbem.protocol.archive import parse_move
+
+    reports = []
+    for path in sorted(played["AB1"].dir.glob("move-*-GC.json")):
+        orders = parse_move(path.read_bytes(), path.name).body.orders
+        if isinstance(orders, dict) and "report" in orders:
+            reports.append({side: len(sealed) for side, sealed in orders["report"]["views"].items()})
+    assert reports and all(len(set(sizes.values())) == 1 for sizes in reports), reports
+    plain = [{team: len(json.dumps(view)) for team, view in views.items()}
+             for views in played["AB1"].views]  # type: ignore[attr-defined]
+    assert any(len(set(sizes.values())) > 1 for sizes in plain)

@@ -707,8 +707,18 @@ def report(game: Game, key_name: str, *, confirm: Confirm | None = None) -> Subm
     resolution, _, _, _ = rp.hidden_resolution(rnd, rp.current, step)
     rules, sc = game.ruleset, game.scenario
     dumped = rules.dump_state(sc, resolution.state)
-    views = {side: seal(rules.view(sc, dumped, side), game.x25519(side), game=game.id, step=step,
-                        sender=game.umpire, to=side, what="report") for side in rnd.sides}
+    plain = {side: rules.view(sc, dumped, side) for side in rnd.sides}
+    # every view of a report sealed at one length, the longest one's bucket, so that no side can
+    # tell from the ciphertexts whose turn was busy [P10] -- unless that would pass the size of a
+    # move, when each keeps its own bucket
+    from pbem.protocol.canonical import MAX_MOVE_BYTES, canonical_bytes
+    from pbem.protocol.seal import padded_length
+
+    pad_to = max(padded_length(len(canonical_bytes(v))) for v in plain.values())
+    if len(plain) * (pad_to * 4 // 3 + 1024) > MAX_MOVE_BYTES * 3 // 4:
+        pad_to = 0
+    views = {side: seal(view, game.x25519(side), game=game.id, step=step, sender=game.umpire, to=side,
+                        what="report", pad_to=pad_to) for side, view in plain.items()}
     body_orders = {"report": {
         "state": rp.hidden_hash(dumped, step),
         "pending": [decision_json(d) for d in rules.pending(sc, resolution.state)],

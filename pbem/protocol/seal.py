@@ -92,10 +92,11 @@ def padded_length(n: int) -> int:
 
 
 def seal(value: Any, recipient: X25519PublicKey, *, game: str, step: int, sender: str, to: str,
-         what: str) -> str:
-    """``value`` (JSON) encrypted to ``recipient``, as base64 (padded: :data:`PAD_TO`)."""
+         what: str, pad_to: int = 0) -> str:
+    """``value`` (JSON) encrypted to ``recipient``, as base64 (padded: :data:`PAD_TO`, or to
+    ``pad_to`` bytes when that is more: several plaintexts sealed together made one length)."""
     data = canonical_bytes(value)
-    data += b" " * (padded_length(len(data)) - len(data))
+    data += b" " * (max(padded_length(len(data)), pad_to) - len(data))
     return base64.b64encode(_SUITE.encrypt(data, recipient, _info(game, step, sender, to, what))).decode("ascii")
 
 
