@@ -25,7 +25,8 @@ NONCES = {"GC": "a" * 64, "AB1": "b" * 64, "SS9": "c" * 64, "SS10": "d" * 64}
 TURNS = 2
 
 
-def start(root: Path) -> dict[str, Player]:
+def create(root: Path) -> dict[str, Player]:
+    """Game Control's game created from the shortened scenario, the teams invited, nobody joined."""
     data = json.loads((bundled_dir() / "megagame-arnhem.json").read_text(encoding="utf-8"))
     data["turns"] = TURNS  # the bundled scenario, shortened for the test (without later arrivals)
     data["units"] = [u for u in data["units"] if u.get("arrives", 1) <= TURNS]
@@ -42,6 +43,12 @@ def start(root: Path) -> dict[str, Player]:
         shutil.copyfile(players[s].pub, pub)
         args += ["--player", f"{s}={pub}"]
     ok(gc.run(*args))
+    return players
+
+
+def start(root: Path) -> dict[str, Player]:
+    players = create(root)
+    gc = players["GC"]
     for s in TEAMS:  # each team joins from its invitation, which carries its copy of the scenario
         ok(players[s].run("join", players[s].dir, "--key", players[s].name, "--nonce", NONCES[s],
                           "--invitation", gc.dir / f"mail-invite-{s}.eml"))

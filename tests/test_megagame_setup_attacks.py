@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from pbem.protocol.canonical import canonical_bytes
-from tests.test_megagame_game import NAMES, NONCES, TEAMS, TURNS, play_turn, start
+from tests.test_megagame_game import NONCES, TEAMS, TURNS, create, play_turn, start
 from tests.test_protocol_helpers import GAME_ID, Player, Result, ok, pbem
 
 
@@ -144,23 +144,7 @@ def test_p10_a_team_joins_only_with_its_own_copy(tmp_path: Path) -> None:
 
 def _fresh(root: Path) -> dict[str, Player]:
     """Game Control's game created, nobody joined yet."""
-    data = json.loads((Path(__file__).parents[1] / "scenarios" / "megagame-arnhem.json").read_text(encoding="utf-8"))
-    data["turns"] = TURNS
-    data["units"] = [u for u in data["units"] if u.get("arrives", 1) <= TURNS]
-    scenario = root / "megagame-short.json"
-    scenario.write_text(json.dumps(data), encoding="utf-8")
-    players = {s: Player(root, n, s) for s, n in NAMES.items()}
-    for p in players.values():
-        p.new_key()
-    gc = players["GC"]
-    args: list[str | Path] = ["new", scenario, gc.dir, "--player", "GC=control", "--game-id", GAME_ID,
-                              "--nonce", NONCES["GC"]]
-    for s in TEAMS:
-        pub = gc.work / f"{s}.pub"
-        shutil.copyfile(players[s].pub, pub)
-        args += ["--player", f"{s}={pub}"]
-    ok(gc.run(*args))
-    return players
+    return create(root)
 
 
 def _copy_for(gc: Player, side: str) -> bytes:
