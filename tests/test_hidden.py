@@ -295,3 +295,22 @@ def test_p10_a_publication_larger_than_a_move_is_ingested_and_a_move_that_large_
                                         [a.private()])))
     res = pbem("ingest", copy, fat, home=a.home)
     assert res.code == 2 and "too large" in res.err
+
+
+def test_the_umpires_checkpoint_inside_the_first_round_is_used(tmp_path: Path) -> None:
+    # Inside round 1 every turn carries the hash of turn 0 -- the public initial state, hashed
+    # plainly -- while later states are hashed with the umpire's salt: the umpire's checkpoint
+    # taken there must still be found sound (and not silently replaced by a replay from the start).
+    from pbem.engine.replay import open_checked
+    from pbem.protocol.localstate import LocalGame, local_seeds
+    from tests.test_protocol_helpers import env
+
+    players = start(tmp_path)
+    play_round(players, 1, report=False)  # 3 commitments, the ruling, 3 reveals: step 7
+    gc = players["GC"]
+    ok(gc.run("status", gc.dir))  # leaves a checkpoint a couple of steps behind
+    with env(PBEM_HOME=str(gc.home), PBEM_PASSPHRASE=""):
+        game = open_checked(gc.dir)
+        local = LocalGame.of(game)
+        rp = game.replay(local_seeds(game, local), local=local)
+    assert rp.base > 0 and rp.records[0].round is not None and rp.records[0].round.base == 0

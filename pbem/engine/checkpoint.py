@@ -152,7 +152,8 @@ class Checkpoints:
             state = None
             full = data.get("full_state")
             if full is not None:
-                if rp.hidden_hash(full, c) != turn["state"].get("hidden"):
+                # a turn inside a round carries the hash of the round's first turn
+                if rp.hidden_hash(full, sealed.base if sealed is not None else c) != turn["state"].get("hidden"):
                     return False
                 state = g.ruleset.load_state(g.scenario, full)
             elif rp.full:
