@@ -171,3 +171,47 @@ def test_12_gliders_landing_on_polder_lose_a_step_for_good_on_a_1() -> None:
     assert steps == 0 and "glider_die" not in drop
     steps, _, drop = landing(True, {}, 4, 4, 1)
     assert steps == 0 and "glider_die" not in drop
+
+
+def test_13_flak_near_the_drop_zone_fires_on_each_serial() -> None:
+    # Heavy flak 2 km from the DZ 0606 (column "landing within 2 km": a loss on 5-6, damage on 3-4),
+    # light flak 4 km off (column "within 4 km": damage on a 6). p and q drop by day: drop dice 4, 4
+    # and 4, 4 with the flak's -2 still intact. p: heavy 5 (loss: a status, and damage), light 1;
+    # q: heavy 3 (damage), light 6 (damage). Three damage: one transport squadron lost for good.
+    from tests.test_megagame_rules import TYPES
+
+    types = {**TYPES, "hflak": {"profile": "2-1-0", "kind": "other", "troops": "motor-towed-artillery",
+                                "flak": "heavy", "size": 2},
+             "lflak": {"profile": "2-1-0", "kind": "other", "troops": "motor-towed-artillery", "flak": "light",
+                       "size": 1}}
+    air = [*AIR, {"id": "38g", "name": "38 Group", "side": "allied", "role": "transport", "squadrons": 4,
+                  "region": "england"},
+           {"id": "46g", "name": "46 Group", "side": "allied", "role": "transport", "squadrons": 4,
+            "region": "england"}]
+    sc = scenario([unit("p", "AL", "inf", "0606", arrives=2, by_air=True),
+                   unit("q", "AL", "inf", "0606", arrives=2, by_air=True),
+                   unit("h", "GE", "hflak", "0608"), unit("l", "GE", "lflak", "0602")], air=air, types=types)
+    st = R.initial_state(sc, {})
+    t2, events = play(sc, st, Dice(4, 4, 5, 1, 4, 4, 3, 6))
+    drops = {e["unit"]: e for e in events if e["kind"] == "drop"}
+    assert drops["p"]["result"] == drops["q"]["result"] == "intact"
+    assert drops["p"]["flak_dice"] == [5, 1] and drops["q"]["flak_dice"] == [3, 6]
+    assert (t2.units["p"].steps, t2.units["q"].steps) == (1, 0)  # the loss: a status of p's
+    assert "flak brought down some of the aircraft carrying it" in " ".join(t2.facts["p"].events)
+    assert t2.air_lost == {"38g": 1}  # three damage: one squadron, the rest of it lost with the turn
+
+
+def test_13_flak_fires_on_each_squadron_of_an_air_resupply() -> None:
+    # Two squadrons drop supplies on 0606 with heavy flak 2 km off: one die each (3 and 4: damage
+    # on 3-4), then the ready reckoner's die: two damage, one transport squadron lost.
+    from tests.test_megagame_rules import TYPES, air_sheet
+
+    types = {**TYPES, "hflak": {"profile": "2-1-0", "kind": "other", "troops": "motor-towed-artillery",
+                                "flak": "heavy", "size": 2}}
+    air = [*AIR, {"id": "38g", "name": "38 Group", "side": "allied", "role": "transport", "squadrons": 4,
+                  "region": "england"}]
+    sc = scenario([unit("a", "AL", "inf", "0605"), unit("h", "GE", "hflak", "0608")], air=air, types=types)
+    st = R.initial_state(sc, {})
+    t2, events = play(sc, st, Dice(3, 4, 6), air_sheet({"mission": "transport", "squadrons": 2, "target": "0606"}))
+    assert any(e["kind"] == "resupply" for e in events)
+    assert t2.air_lost == {"38g": 1}

@@ -49,8 +49,11 @@ the next, two squadrons giving one squadron's worth of support to every combat o
 are asked for on the lines of prepared attacks and counted as far as they flew.
 Rest [5]: a unit that rests (posture rest, no move, no fight) out of contact for four turns in a
 row gets a step back; caught resting it fights as non-tactical.
-Not built: flak against air serials and the losses fighters inflict on transports and bombers
-(only their factors on drops and air resupply) [12, 13]; heavy bombers only in support of
+Flak [13]: every enemy flak unit within 4 km of a drop or an air resupply fires on each serial
+(a unit dropping; a squadron of supplies) on the flak table: a loss costs the dropping unit a
+status, damage hits the transports (two damage a squadron lost for good).
+Not built: flak on overflights (no fly-in routes) and the losses fighters inflict on transports and
+bombers (their factor on drops and air resupply is built) [12, 13]; heavy bombers only in support of
 attacks;
 interdiction of a choke
 point for the units passing through it (bombing hits those in the hex before movement) [9]; the
@@ -112,6 +115,7 @@ from pbem.systems.megagame.tables import (
     counter_battery_fix,
     drop,
     effectiveness,
+    flak,
     glider_poor_terrain,
     interdiction,
     movement_after_landing,
@@ -192,15 +196,16 @@ def _air_pools(scenario: MegaScenario, side: str, turn: int,
 
 
 def _fighter_losses(scenario: MegaScenario, side: str, turn: int, lost: Mapping[str, int],
-                    squadrons: int) -> dict[str, int]:
-    """Which of ``side``'s fighter units lose the ``squadrons`` shot down in an air combat [12]:
-    the fighter units in the scenario's order, each up to the squadrons it has flying today (the
-    squadrons of one side's air cover are pooled; which unit flew which is not told apart)."""
+                    squadrons: int, role: str = "fighter") -> dict[str, int]:
+    """Which of ``side``'s fighter units (or units of another ``role``: transports hit by flak) lose
+    the ``squadrons`` shot down [12, 13]: those units in the scenario's order, each up to the
+    squadrons it has flying today (one side's squadrons of a kind are pooled; which unit flew
+    which is not told apart)."""
     out: dict[str, int] = {}
     for a in scenario.air:
         if squadrons <= 0:
             break
-        if a.side != side or a.role != "fighter":
+        if a.side != side or a.role != role:
             continue
         n = min(squadrons, _flying_squadrons(scenario, a, turn, lost))
         if n:
@@ -414,6 +419,8 @@ class _Board:
         self.fighters_over: set[str] = set()
         self.cab: dict[str, CabRank] = {t: c for t, c in state.cab_rank.items() if c.until >= state.turn}
         """Cab ranks on call this turn, by team [9]: those ordered the turn before, then this turn's."""
+        self.transport_damage: dict[str, int] = {}
+        """Side -> air damage flak did to its transports this turn [13]: two are a squadron lost."""
         self.support: dict[tuple[str, str], int] = {}
         """(team, 'cas' or 'heavy') -> squadrons that flew for its attacks this turn and are not yet
         spent on one [9, 12]."""
@@ -1154,6 +1161,9 @@ def _resupply(board: _Board, team: str, side: str, at: Hex, squadrons: int, dice
     if any(e.t.flak is not None for e in board.enemies_near(at, side, 4)):
         factors.append("enemy flak")
     dropped = squadrons * RESUPPLY_POINTS_PER_SQUADRON
+    for n in range(squadrons):  # each squadron a serial under the flak table [13]: air damage (the
+        _, damage, _ = _flak_fire(board, side, at, f"resupply {team} {n + 1}", dice)  # reckoner has
+        board.transport_damage[side] = board.transport_damage.get(side, 0) + damage   # flak's factor)
     die = dice.d6(f"12 air resupply {at} {team}")
     landed = air_resupply(dropped, die, tuple(factors))
     collected = landed > 0 and any(u.d.team == team for g in at.within(HQ_REACH_KM)
@@ -1832,10 +1842,37 @@ def _drop(scenario: MegaScenario, board: _Board, u: _Unit, turn: int, dice: Dice
         if glider_poor_terrain(die):
             u.steps = u.t.combat_profile(u.steps).lose(1).steps_lost
             words += ", and gliders broke up landing on the soft ground"
+    hit, damage, fired = _flak_fire(board, u.side, at, u.d.id, dice)
+    if fired:  # the flak table, in addition to the drop table's dispersal [13]
+        ev["flak_dice"] = fired
+        if hit:
+            u.steps = u.t.combat_profile(u.steps).lose(1).steps_lost
+            words += ", and flak brought down some of the aircraft carrying it"
+        board.transport_damage[u.side] = board.transport_damage.get(u.side, 0) + damage
     if night:
         ev["night"] = True
     u.events.append(("dropped by night and " if night else "") + words)
     return ev
+
+
+def _flak_fire(board: _Board, side: str, at: Hex, serial: str, dice: Dice) -> tuple[bool, int, list[int]]:
+    """The flak table [13] on one air serial dropping or landing on ``at``: every enemy flak unit
+    within 4 km that can still fight rolls once (a reading: the text gives a die per serial and a
+    row per kind of flak), on the column of a drop within 2 km or within 4 km. Returns whether the
+    serial's load took a loss (a status), the air damage done (two damage are a squadron lost, over
+    the whole turn) and the dice."""
+    loss, damage, rolled = False, 0, []
+    for f in sorted(board.enemies_near(at, side, 4), key=lambda e: e.d.id):
+        if f.t.flak is None or f.status <= 0 or f.hex is None:
+            continue
+        target: Literal["landing within 2 km", "landing within 4 km"] = \
+            "landing within 2 km" if f.hex.distance(at) <= 2 else "landing within 4 km"
+        die = dice.d6(f"13 flak {f.d.id} on {serial}")
+        rolled.append(die)
+        result = flak(f.t.flak, target, die)
+        loss = loss or result == "loss"
+        damage += result != "no effect"
+    return loss, damage, rolled
 
 
 POOR_LANDING = ("marsh", "polder")
@@ -2075,6 +2112,10 @@ def _next_state(scenario: MegaScenario, state: MegaState, board: _Board, blown: 
         holders = {u.side for u in board.at(Hex.parse(o.hex))}
         if len(holders) == 1:
             control[o.hex] = holders.pop()
+    for side_, damage in sorted(board.transport_damage.items()):  # 2 damage = a squadron lost [13]
+        for uid, n in _fighter_losses(scenario, side_, state.turn, board.air_lost, damage // 2,
+                                      role="transport").items():
+            board.air_lost[uid] = board.air_lost.get(uid, 0) + n
     return MegaState(turn=min(turn, scenario.turns) if over else turn, over=over, units=units, supply=supply,
                      blown=sorted(blown), control=control, facts=facts,
                      air_lost={k: v for k, v in sorted(board.air_lost.items()) if v}, night_drops=night_drops,
