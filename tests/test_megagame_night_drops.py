@@ -77,15 +77,15 @@ def test_12_night_drop_minus_one_for_the_enemy_on_the_dz_and_enemy_fighters_do_n
     assert (drop["enemy_on_dz"], drop["result"]) == (True, "permanent status loss")
     _, events = play(sc, st, Dice(4, 6), sheet("AL", NIGHT))
     assert next(e for e in events if e["kind"] == "drop")["result"] == "intact"
-    # German fighters hold the sky unopposed: by day -2 on the first die (3 - 2 = 1, a loss); by
-    # night they do not count (3: no loss).
+    # German fighters over the battle (on escort: they do not go for the transport stream): by day
+    # -2 on the first die (3 - 2 = 1, a loss); by night they do not count (3: no loss).
     jg = {"id": "jg", "name": "Jagdgeschwader", "side": "german", "role": "fighter", "squadrons": 1,
           "region": "germany"}
     sc = scenario([unit("p", "AL", "inf", "0606", arrives=2, by_air=True), unit("d", "GE", "weak", "0101")],
                   air=[*AIR, jg])
     st = R.initial_state(sc, {})
     cover = OrderSheet.model_validate({"team": "GE", "side": "german", "turn": 1, "lines": [],
-                                       "air_orders": [{"mission": "air-cover", "squadrons": 1}]})
+                                       "air_orders": [{"mission": "escort", "squadrons": 1}]})
     _, events = play(sc, st, Dice(3, 6), cover)
     drop = next(e for e in events if e["kind"] == "drop")
     assert (drop["fighters"], drop["result"]) == (True, "status loss, recovered later")
@@ -215,3 +215,44 @@ def test_13_flak_fires_on_each_squadron_of_an_air_resupply() -> None:
     t2, events = play(sc, st, Dice(3, 4, 6), air_sheet({"mission": "transport", "squadrons": 2, "target": "0606"}))
     assert any(e["kind"] == "resupply" for e in events)
     assert t2.air_lost == {"38g": 1}
+
+
+def test_12_fighters_on_air_cover_that_hold_the_sky_turn_back_a_serial_a_squadron() -> None:
+    # One German squadron on air cover, no Allied fighters up: it breaks through to the stream and
+    # puts one serial out of action: p (first in order) comes a turn later, q drops (dice 6, 6).
+    # By night the fighters do not count: both drop.
+    jg = {"id": "jg", "name": "Jagdgeschwader", "side": "german", "role": "fighter", "squadrons": 1,
+          "region": "germany"}
+    sc = scenario([unit("p", "AL", "inf", "0606", arrives=2, by_air=True),
+                   unit("q", "AL", "inf", "0607", arrives=2, by_air=True), unit("d", "GE", "weak", "0101")],
+                  air=[*AIR, jg])
+    st = R.initial_state(sc, {})
+    cover = OrderSheet.model_validate({"team": "GE", "side": "german", "turn": 1, "lines": [],
+                                       "air_orders": [{"mission": "air-cover", "squadrons": 1}]})
+    t2, events = play(sc, st, Dice(6, 6), cover)
+    assert {"kind": "turned-back", "unit": "p", "turn": 2} in events
+    assert (t2.units["p"].hex, t2.units["q"].hex) == (None, "0607")
+    assert "turned back by enemy fighters" in " ".join(t2.facts["p"].events)
+    t3, events = play(sc, t2, Dice(6, 6), sheet("AL", turn=2), sheet("GE", turn=2))
+    assert t3.units["p"].hex == "0606"  # the next lift, the sky clear
+    night = {"units": ["p", "q"], "intention": "move", "timing": "night"}
+    t2, events = play(sc, st, Dice(6, 6, 6, 6), cover, sheet("AL", night))
+    assert (t2.units["p"].hex, t2.units["q"].hex) == ("0606", "0607")
+
+
+def test_12_fighters_on_air_cover_turn_back_squadrons_of_an_air_resupply() -> None:
+    from tests.test_megagame_rules import air_sheet, team_view
+
+    jg = {"id": "jg", "name": "Jagdgeschwader", "side": "german", "role": "fighter", "squadrons": 1,
+          "region": "germany"}
+    tr = {"id": "38g", "name": "38 Group", "side": "allied", "role": "transport", "squadrons": 4, "region": "england"}
+    sc = scenario([unit("a", "AL", "inf", "0605"), unit("d", "GE", "weak", "0101")], air=[*AIR, jg, tr])
+    st = R.initial_state(sc, {})
+    cover = OrderSheet.model_validate({"team": "GE", "side": "german", "turn": 1, "lines": [],
+                                       "air_orders": [{"mission": "air-cover", "squadrons": 1}]})
+    t2, events = play(sc, st, Dice(6), air_sheet({"mission": "transport", "squadrons": 2, "target": "0606"}), cover)
+    supply = next(e for e in events if e["kind"] == "resupply")
+    from pbem.systems.megagame.rules import RESUPPLY_POINTS_PER_SQUADRON
+
+    assert supply["dropped"] == 1 * RESUPPLY_POINTS_PER_SQUADRON  # one squadron of two got through
+    assert any("1 of 2 squadrons of supplies turned back" in line for line in team_view(sc, t2, "AL")["air"])

@@ -52,8 +52,10 @@ row gets a step back; caught resting it fights as non-tactical.
 Flak [13]: every enemy flak unit within 4 km of a drop or an air resupply fires on each serial
 (a unit dropping; a squadron of supplies) on the flak table: a loss costs the dropping unit a
 status, damage hits the transports (two damage a squadron lost for good).
-Not built: flak on overflights (no fly-in routes) and the losses fighters inflict on transports and
-bombers (their factor on drops and air resupply is built) [12, 13]; heavy bombers only in support of
+Fighters on air cover that hold the sky (unopposed, or winning the air combat) put one of the
+other side's transport serials out of action a squadron: an airborne unit comes a turn later, a
+squadron of supplies is turned back [12].
+Not built: flak on overflights and fighters against bombers (no fly-in routes) [12, 13]; heavy bombers only in support of
 attacks;
 interdiction of a choke
 point for the units passing through it (bombing hits those in the hex before movement) [9]; the
@@ -419,6 +421,8 @@ class _Board:
         self.fighters_over: set[str] = set()
         self.cab: dict[str, CabRank] = {t: c for t, c in state.cab_rank.items() if c.until >= state.turn}
         """Cab ranks on call this turn, by team [9]: those ordered the turn before, then this turn's."""
+        self.stream_attack: dict[str, int] = {}
+        """Side -> its transport serials enemy fighters can still put out of action this turn [12]."""
         self.transport_damage: dict[str, int] = {}
         """Side -> air damage flak did to its transports this turn [13]: two are a squadron lost."""
         self.support: dict[tuple[str, str], int] = {}
@@ -950,6 +954,8 @@ class MegagameRules(Ruleset[MegaScenario, AnyState, OrderSheet]):
 
     def describe_event(self, scenario: MegaScenario, event: JSON) -> str:
         kind = event.get("kind")
+        if kind == "turned-back":
+            return f"enemy fighters put {event['unit']}'s serial out of action: it does not land this turn [12]"
         if kind == "rested":
             return f"{event['unit']} has rested {REST_TURNS} turns out of contact: one step back [5]"
         if kind == "moved":
@@ -1109,9 +1115,25 @@ def _air(scenario: MegaScenario, turn: int, board: _Board, orders: dict[str, Ord
                                                         "neither side gave way")
                     + f" (our losses {loss_words(losses[flew], fighters[flew])}, the enemy's "
                       f"{loss_words(losses[them], fighters[them])})")
+    lost_now = losses if all(fighters.values()) else {}
+    for side_, other in (("allied", "german"), ("german", "allied")):
+        # fighters on air cover that hold the sky break through to the other side's transports:
+        # one serial out of action a squadron [12, "Fighter Vs Transport Aircraft"]
+        cover = sum(n for _, s_, a, n in flights if s_ == side_ and a.mission == "air-cover")
+        if cover and side_ in board.fighters_over and other not in board.fighters_over:
+            board.stream_attack[other] = max(0, cover - lost_now.get(side_, 0))
     for team, side, a, flown in flights:
         if a.mission not in ("bombing", "recce", "transport"):
             continue
+        if a.mission == "transport" and board.stream_attack.get(side):
+            out = min(flown, board.stream_attack[side])
+            board.stream_attack[side] -= out
+            flown -= out
+            intel.setdefault(team, []).append(
+                f"enemy fighters broke through to our transports: {out} of {out + flown} squadron"
+                f"{'s' if out + flown != 1 else ''} of supplies turned back")
+            if not flown:
+                continue
         target = Hex.parse(a.target)
         enemies = [u for u in board.at(target) if u.side != side]
         where = geo.near(target)
@@ -2062,6 +2084,11 @@ def _next_state(scenario: MegaScenario, state: MegaState, board: _Board, blown: 
             if d.by_air and flying(scenario, turn, "england") == "none":
                 if d.arrives == turn:
                     events.append({"kind": "delayed", "unit": d.id, "turn": turn})
+            elif d.by_air and d.id not in board.night_lift and board.stream_attack.get(u.side):
+                # its serial out of action [12] (by day: the night table counts no fighters)
+                board.stream_attack[u.side] -= 1
+                events.append({"kind": "turned-back", "unit": d.id, "turn": turn})
+                u.events.append("its aircraft were turned back by enemy fighters: it comes with the next lift")
             else:
                 hex_ = d.hex  # reinforcements arrive at the start of their turn
                 if d.by_air:
