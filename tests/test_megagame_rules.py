@@ -1080,3 +1080,20 @@ def test_11_pbem_check_warns_of_an_attack_that_would_end_beyond_its_hqs_reach() 
                          "than 5): it could not attack [11]"]
     assert warn({**far, "route": far["route"][:-1]}) == []
     assert warn(far, {"units": ["h"], "intention": "move", "route": ["0302", "0303"]}) == []
+
+
+def test_9_a_bombed_road_point_strikes_every_unit_that_passes_through() -> None:
+    # 4 squadrons bomb 0304, empty at the time (row 3-4: a step and pinned on a 6, pinned on 4-5).
+    # d marches 0305 -> 0304 -> 0303 through it: die 6, a step lost and pinned at 0304. With a 3
+    # it goes on to 0303.
+    sc = scenario([unit("a", "AL", "inf", "0808"), unit("d", "GE", "weak", "0305")], air=AIR)
+    st = R.initial_state(sc, {})
+    march = sheet("GE", {"units": ["d"], "intention": "move", "route": ["0304", "0303"]})
+    bomb = air_sheet({"mission": "bombing", "squadrons": 4, "target": "0304"})
+    new, events = play(sc, st, Dice(6), bomb, march)
+    assert (new.units["d"].hex, new.units["d"].steps) == ("0304", 1)
+    assert {"kind": "interdiction-passing", "unit": "d", "at": "0304", "die": 6,
+            "result": "step loss and immobilised"} in events
+    assert "pinned down" in " ".join(new.facts["d"].events)
+    new, _ = play(sc, st, Dice(3), bomb, march)
+    assert (new.units["d"].hex, new.units["d"].steps) == ("0303", 0)

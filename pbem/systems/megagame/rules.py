@@ -55,10 +55,9 @@ status, damage hits the transports (two damage a squadron lost for good).
 Fighters on air cover that hold the sky (unopposed, or winning the air combat) put one of the
 other side's transport serials out of action a squadron: an airborne unit comes a turn later, a
 squadron of supplies is turned back [12].
-Not built: flak on overflights and fighters against bombers (no fly-in routes) [12, 13]; heavy bombers only in support of
-attacks;
-interdiction of a choke
-point for the units passing through it (bombing hits those in the hex before movement) [9]; the
+Bombing [9] strikes the enemy in the target hex before movement and every enemy unit that passes
+through it during the turn. Heavy bombers fly only in support of attacks.
+Not built: flak on overflights and fighters against bombers (no fly-in routes) [12, 13]; the
 turn it takes to attach a battalion to another division [9]; supplies held per HQ stack and by
 nation (a team's supplies are one pool, drawn within 5 km of the unit's HQ) [11].
 """
@@ -421,6 +420,8 @@ class _Board:
         self.fighters_over: set[str] = set()
         self.cab: dict[str, CabRank] = {t: c for t, c in state.cab_rank.items() if c.until >= state.turn}
         """Cab ranks on call this turn, by team [9]: those ordered the turn before, then this turn's."""
+        self.interdicted: dict[Hex, tuple[str, int]] = {}
+        """Hexes bombed this turn -> (the bombing side, squadrons): units passing through meet it [9]."""
         self.stream_attack: dict[str, int] = {}
         """Side -> its transport serials enemy fighters can still put out of action this turn [12]."""
         self.transport_damage: dict[str, int] = {}
@@ -904,7 +905,7 @@ class MegagameRules(Ruleset[MegaScenario, AnyState, OrderSheet]):
         blown = set(state.blown)
         intel: dict[str, list[str]] = {}
         events += _air(scenario, state.turn, board, orders, dice, intel)
-        events += _movement(board)
+        events += _movement(board, dice)
         events += _combat(board, ruled, dice, blown)
         events += _counter_battery(board, dice)
         _supply_and_contact(board, scenario)
@@ -954,6 +955,8 @@ class MegagameRules(Ruleset[MegaScenario, AnyState, OrderSheet]):
 
     def describe_event(self, scenario: MegaScenario, event: JSON) -> str:
         kind = event.get("kind")
+        if kind == "interdiction-passing":
+            return f"{event['unit']} passes the bombed point {event['at']} (die {event['die']}): {event['result']} [9]"
         if kind == "turned-back":
             return f"enemy fighters put {event['unit']}'s serial out of action: it does not land this turn [12]"
         if kind == "rested":
@@ -1152,6 +1155,9 @@ def _air(scenario: MegaScenario, turn: int, board: _Board, orders: dict[str, Ord
                 hit.append({"unit": u.d.id, "die": die, "result": result})
             events.append({"kind": "interdiction", "team": team, "at": str(target), "squadrons": flown,
                            "hits": hit})
+            # the strike stays on the hex: every enemy unit that tries to pass through it meets it [9]
+            earlier = board.interdicted.get(target)
+            board.interdicted[target] = (side, flown + (earlier[1] if earlier and earlier[0] == side else 0))
             # what the pilots can tell, not a count: an empty hex and a missed one read alike [10]
             intel.setdefault(team, []).append(
                 f"bombing of {where}: " + ("the pilots report hits" if any(h["result"] != "no effect" for h in hit)
@@ -1226,9 +1232,12 @@ def _recce_words(scenario: MegaScenario, board: _Board, enemies: list[_Unit], at
     return "enemy spotted" + (": " + ", ".join(parts) if parts else "")
 
 
-def _movement(board: _Board) -> list[JSON]:
-    """Every route, one kilometre at a time for all units together [6, 7]."""
+def _movement(board: _Board, board_dice: Dice | None = None) -> list[JSON]:
+    """Every route, one kilometre at a time for all units together [6, 7]; a unit passing through a
+    hex bombed this turn meets the strike (``board_dice``: the turn's dice; none in the engine's
+    dry runs for Game Control, where nothing is bombed yet) [9]."""
     geo = board.geo
+    events_out: list[JSON] = []
     movers = sorted((u for u in board.units.values() if u.on_map and u.line and u.line.route
                      and not u.immobilised), key=lambda u: u.d.id)
     paths: dict[str, list[str]] = {u.d.id: [str(u.hex)] for u in movers}
@@ -1270,6 +1279,19 @@ def _movement(board: _Board) -> list[JSON]:
             board.move(u, nxt)
             u.km += 1
             paths[uid].append(str(nxt))
+            strike = board.interdicted.get(nxt)
+            if strike is not None and strike[0] != u.side and board_dice is not None:  # a bombed point [9]
+                die = board_dice.d6(f"9 interdiction {nxt} {uid} passing")
+                result = interdiction(strike[1], 0, die)
+                events_out.append({"kind": "interdiction-passing", "unit": uid, "at": str(nxt), "die": die,
+                                   "result": result})
+                if result != "no effect":
+                    u.immobilised = True
+                    u.enemy_air = True
+                    if result.startswith("step loss"):
+                        u.steps = u.t.combat_profile(u.steps).lose(1).steps_lost
+                    stops[uid] = f"attacked from the air passing {nxt}: pinned down [9]"
+                    continue
             if board.enemies_near(nxt, u.side, 1):
                 stops[uid] = f"in contact with the enemy on reaching {nxt} [6]"
             elif u.line.intention not in ATTACKING:
@@ -1286,7 +1308,7 @@ def _movement(board: _Board) -> list[JSON]:
             events.append(ev)
             u.events.append(f"moved {len(path) - 1} km to {geo.near(Hex.parse(path[-1]))}"
                             + (f" and stopped: {_words(stops[u.d.id])}" if u.d.id in stops else ""))
-    return events
+    return events + events_out
 
 
 def _words(text: str) -> str:
