@@ -1077,12 +1077,12 @@ def ingest(game: Game, blobs: list[tuple[str, bytes]], seeds: dict[str, bytes]) 
     turns = [(n, r) for n, r in blobs if archive.is_turn_name(n)]
     inputs = [(n, r) for n, r in blobs
               if n not in (archive.GENESIS_NAME, SCENARIO_NAME) and not archive.is_turn_name(n)]
-    from pbem.engine.scenarios import content_hash
     from pbem.engine.sealed import (
         MAX_PUBLICATION_BYTES,
         PUBLICATION_NAME,
         PUBLICATION_TYPE,
         parse_publication_full,
+        publication_problem,
     )
     from pbem.protocol.dsse import RECEIPT_TYPE
 
@@ -1109,12 +1109,9 @@ def ingest(game: Game, blobs: list[tuple[str, bytes]], seeds: dict[str, bytes]) 
         elif env.payloadType == PUBLICATION_TYPE and game.umpire is not None:
             _, whole, salt = parse_publication_full(raw, game.id, game.public_key(game.umpire),
                                                     game.body.sides[game.umpire].fingerprint)
-            if game.salted and salt is None:
-                raise InputError(f"{name}: has no salt of the state hashes, which this game's genesis says are "
-                                 "salted [P10]")
-            if game.body.scenario.copies is not None and (whole is None or content_hash(whole) != game.body.scenario.sha256):
-                raise InputError(f"{name}: does not hold the whole scenario this game's genesis commits to "
-                                 "(its set-up was secret) [P10]")
+            problem = publication_problem(game.body, whole, salt)
+            if problem is not None:
+                raise InputError(f"{name}: {problem}")
             publications.append(raw)
         else:
             raise InputError(f"{name}: not a pbem move or join (payload type {env.payloadType[:60]!r})")

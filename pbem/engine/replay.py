@@ -316,6 +316,8 @@ class Game:
         own view in the umpire's reports (:meth:`Replay.view`)."""
         self.salted = bool(self.body.salted)
         """Hidden information: the turn files' state hashes are salted (the umpire's salt)."""
+        self._publication: tuple[dict[int, Any], dict[str, Any] | None, bytes | None] | None = None
+        """``publication.json`` once read and checked (:meth:`_read_publication`)."""
         self.published_salt: bytes | None = None
         """That salt, once :meth:`publication` has read the umpire's publication."""
         self.copy_of: str | None = None
@@ -425,30 +427,38 @@ class Game:
             if shared:
                 raise Bad(archive.GENESIS_NAME, f"the umpire {self.umpire} shares its key with {', '.join(shared)}")
 
-    def _published_scenario(self) -> dict[str, Any]:
-        """The whole scenario of a secret set-up from the umpire's publication, signed by the
-        umpire and hashing to the genesis's commitment."""
-        from pbem.engine.scenarios import content_hash
+    def _read_publication(self, umpire: str) -> tuple[dict[int, Any], dict[str, Any] | None, bytes | None]:
+        """``publication.json`` read once, signed by ``umpire``, holding what the genesis promises
+        (:func:`pbem.engine.sealed.publication_problem`): ``(orders, whole scenario, state salt)``."""
         from pbem.engine.sealed import (
             MAX_PUBLICATION_BYTES,
             PUBLICATION_NAME,
             parse_publication_full,
+            publication_problem,
         )
 
+        if self._publication is None:
+            try:
+                parsed = parse_publication_full(read_file(self.dir / PUBLICATION_NAME, MAX_PUBLICATION_BYTES),
+                                                self.id, self.public_key(umpire), self.body.sides[umpire].fingerprint)
+            except PbemError as exc:
+                raise Bad(PUBLICATION_NAME, str(exc)) from None
+            problem = publication_problem(self.body, parsed[1], parsed[2])
+            if problem is not None:
+                raise Bad(PUBLICATION_NAME, problem)
+            self._publication = parsed
+        return self._publication
+
+    def _published_scenario(self) -> dict[str, Any]:
+        """The whole scenario of a secret set-up from the umpire's publication (read before the
+        rules are, so the umpire is the one side without a copy)."""
         without = [s for s in self.body.sides if s not in (self.body.scenario.copies or {})]
         if len(without) != 1:
             raise Bad(archive.GENESIS_NAME, "a secret set-up leaves exactly one side without a copy of the scenario: "
                       f"the umpire (here: {', '.join(without) or 'none'})")
-        umpire = without[0]
-        try:
-            _, data, _ = parse_publication_full(read_file(self.dir / PUBLICATION_NAME, MAX_PUBLICATION_BYTES), self.id,
-                                                self.public_key(umpire), self.body.sides[umpire].fingerprint)
-        except PbemError as exc:
-            raise Bad(PUBLICATION_NAME, str(exc)) from None
-        if data is None or content_hash(data) != self.body.scenario.sha256:
-            raise Bad(PUBLICATION_NAME, "does not hold the whole scenario the genesis commits to (this game's "
-                      "set-up was secret) [P10]")
-        return data
+        whole = self._read_publication(without[0])[1]
+        assert whole is not None  # publication_problem refuses a secret set-up's publication without it
+        return whole
 
     # derived values ---------------------------------------------------------------------------
 
@@ -470,28 +480,12 @@ class Game:
     def publication(self) -> dict[int, Any] | None:
         """The umpire's signed publication of every sealed order (``publication.json``), checked
         and parsed: commit step -> ``{"orders", "salt"}``; ``None`` when there is none yet."""
-        from pbem.engine.scenarios import content_hash
-        from pbem.engine.sealed import (
-            MAX_PUBLICATION_BYTES,
-            PUBLICATION_NAME,
-            parse_publication_full,
-        )
+        from pbem.engine.sealed import PUBLICATION_NAME
 
-        path = self.dir / PUBLICATION_NAME
-        if not path.exists():
+        if not (self.dir / PUBLICATION_NAME).exists():
             return None
         assert self.umpire is not None
-        try:
-            orders, whole, salt = parse_publication_full(read_file(path, MAX_PUBLICATION_BYTES), self.id,
-                                                         self.public_key(self.umpire),
-                                                         self.body.sides[self.umpire].fingerprint)
-        except PbemError as exc:
-            raise Bad(PUBLICATION_NAME, str(exc)) from None
-        if self.body.scenario.copies is not None and (whole is None or content_hash(whole) != self.body.scenario.sha256):
-            raise Bad(PUBLICATION_NAME, "does not hold the whole scenario the genesis commits to (this game's set-up "
-                      "was secret) [P10]")
-        if self.salted and salt is None:
-            raise Bad(PUBLICATION_NAME, "has no salt of the state hashes, which this game's genesis says are salted [P10]")
+        orders, _, salt = self._read_publication(self.umpire)
         self.published_salt = salt
         return orders
 
@@ -1262,27 +1256,37 @@ class Replay:
     def _opened(self, rnd: Round, side: str, record: StepRecord) -> Any:
         """``side``'s orders of this round on a machine that may read them (the umpire's key, or
         the publication), checked against the commitment and the rules [P8]."""
+        commit_msg = self.placed_move(rnd.slot(side, "commit"))
+        orders, where = self._open_commitment(
+            commit_msg, to=str(rnd.umpire), noun="orders", case="P8",
+            unreadable=f"{side}'s orders sealed to the umpire", mismatch=f"the orders of {side} do not match its")
+        return self._check_orders(where, record.state, side, orders)
+
+    def _open_commitment(self, msg: Message, *, to: str, noun: str, case: str, unreadable: str,
+                         mismatch: str) -> tuple[Any, str]:
+        """What the sealed commitment of ``msg`` hides (a side's orders, the umpire's rulings):
+        taken from the publication, or opened with the umpire's key, and checked against the
+        commitment. Returns it and the file it came from."""
         from pbem.engine.sealed import commitment, parse_commit
         from pbem.protocol.seal import open_sealed
 
-        commit_msg = self.placed_move(rnd.slot(side, "commit"))
-        step = commit_msg.body.step
+        step = msg.body.step
         if self.publication is not None:
             if step not in self.publication:
-                raise self._bad("publication.json", f"has no orders for {commit_msg.name} [P10]")
-            orders, salt = self.publication[step]
+                raise self._bad("publication.json", f"has no {noun} for {msg.name} [P10]")
+            value, salt = self.publication[step]
             where = "publication.json"
         else:
             try:
-                opened = open_sealed(commit_msg.body.orders["umpire"], self.umpire_key, game=self.game.id,
-                                     step=step, sender=side, to=str(rnd.umpire), what="sealed orders")
-                orders, salt = opened["orders"], bytes.fromhex(opened["salt"])
+                opened = open_sealed(msg.body.orders["umpire"], self.umpire_key, game=self.game.id, step=step,
+                                     sender=msg.body.side, to=to, what="sealed orders")
+                value, salt = opened["orders"], bytes.fromhex(opened["salt"])
             except (PbemError, KeyError, TypeError, ValueError) as exc:
-                raise self._bad(commit_msg.name, f"{side}'s orders sealed to the umpire cannot be read: {exc} [P8]") from None
-            where = commit_msg.name
-        if commitment(orders, salt) != parse_commit(commit_msg.body.orders, umpire=True):
-            raise self._bad(where, f"the orders of {side} do not match its commitment in {commit_msg.name} [P8]")
-        return self._check_orders(where, record.state, side, orders)
+                raise self._bad(msg.name, f"{unreadable} cannot be read: {exc} [{case}]") from None
+            where = msg.name
+        if commitment(value, salt) != parse_commit(msg.body.orders, umpire=True):
+            raise self._bad(where, f"{mismatch} commitment in {msg.name} [{case}]")
+        return value, where
 
     def hidden_resolution(self, rnd: Round, record: StepRecord, step: int) -> tuple[Any, bytes, list[bytes], list[Any]]:
         """On a machine that knows everything: resolve a hidden round as its report at ``step``
@@ -1311,26 +1315,9 @@ class Replay:
     def _opened_rulings(self, ruling: Message) -> Any:
         """The umpire's rulings of a hidden round, sealed like orders: opened with the umpire's key
         (or taken from the publication) and checked against their commitment [P9, P10]."""
-        from pbem.engine.sealed import commitment, parse_commit
-        from pbem.protocol.seal import open_sealed
-
-        step = ruling.body.step
-        if self.publication is not None:
-            if step not in self.publication:
-                raise self._bad("publication.json", f"has no rulings for {ruling.name} [P10]")
-            rulings, salt = self.publication[step]
-            where = "publication.json"
-        else:
-            try:
-                opened = open_sealed(ruling.body.orders["umpire"], self.umpire_key, game=self.game.id, step=step,
-                                     sender=ruling.body.side, to=ruling.body.side, what="sealed orders")
-                rulings, salt = opened["orders"], bytes.fromhex(opened["salt"])
-            except (PbemError, KeyError, TypeError, ValueError) as exc:
-                raise self._bad(ruling.name, f"the umpire's sealed rulings cannot be read: {exc} [P9]") from None
-            where = ruling.name
-        if commitment(rulings, salt) != parse_commit(ruling.body.orders, umpire=True):
-            raise self._bad(where, f"the rulings do not match their commitment in {ruling.name} [P9]")
-        return rulings
+        return self._open_commitment(ruling, to=ruling.body.side, noun="rulings", case="P9",
+                                     unreadable="the umpire's sealed rulings",
+                                     mismatch="the rulings do not match their")[0]
 
     def public_keys_of_round(self, rnd: Round, step: int) -> tuple[bytes, list[bytes]]:
         """The roll key and chain values of a hidden round's resolution, from public data."""

@@ -270,6 +270,19 @@ def publication_body(game: str, opened: dict[int, tuple[Any, bytes]],
     return body
 
 
+def publication_problem(genesis: Any, whole: dict[str, Any] | None, salt: bytes | None) -> str | None:
+    """What a parsed publication lacks that the game's genesis (an ``archive.GenesisBody``)
+    promises -- the whole scenario of a secret set-up, the salt of salted state hashes -- or
+    ``None`` [P10]. One check for ``pbem ingest`` and for every pbem reading the file."""
+    from pbem.engine.scenarios import content_hash
+
+    if genesis.scenario.copies is not None and (whole is None or content_hash(whole) != genesis.scenario.sha256):
+        return "does not hold the whole scenario the genesis commits to (this game's set-up was secret) [P10]"
+    if genesis.salted and salt is None:
+        return "has no salt of the state hashes, which this game's genesis says are salted [P10]"
+    return None
+
+
 def parse_publication(raw: bytes, game: str, umpire_key: Any, fingerprint: str) -> dict[int, tuple[Any, bytes]]:
     """Check the umpire's signature and the form of a publication; commit step -> (orders, salt)."""
     return parse_publication_full(raw, game, umpire_key, fingerprint)[0]

@@ -434,6 +434,23 @@ def standing_lines(st: Mapping[str, Any]) -> list[str]:
     return out
 
 
+def _unit_at(w: list[str], verb: str, case: str, what: str) -> dict[str, str]:
+    """'land UNIT [at] HEX' / 'place UNIT [at] HEX' as ``{unit, hex}``, checked as a landing."""
+    from pydantic import ValidationError
+
+    from pbem.systems.arnhem1944.orders import Landing, explain
+
+    where = w[3:] if len(w) > 2 and w[2] == "at" else w[2:]
+    if len(where) != 1:
+        raise InputError(f"one hex for each unit: '{verb} {w[1]} at HEX' [{case}]")
+    entry = {"unit": w[1], "hex": where[0]}
+    try:
+        Landing.model_validate(entry)
+    except ValidationError as exc:
+        raise InputError(explain(exc, what)) from None
+    return entry
+
+
 def _standing_in_force(state: Any, side: str, orders: Mapping[str, Any]) -> list[str]:
     """[7.5, 8.2] what becomes of the standing orders given earlier: orders that carry standing
     orders replace them all; an activation or pass without leaves them in force."""
@@ -679,7 +696,7 @@ class Arnhem1944Presenter(Presenter):
               standing: dict[str, Any], formations: set[str]) -> None:
         from pydantic import ValidationError
 
-        from pbem.systems.arnhem1944.orders import Action, Landing, explain
+        from pbem.systems.arnhem1944.orders import Action, explain
         from pbem.systems.arnhem1944.state import Standing
 
         cond: dict[str, Any] | None = None
@@ -818,28 +835,12 @@ class Arnhem1944Presenter(Presenter):
             standing.setdefault("retreat", {})[who] = w[-1]
         elif verb == "land":
             out["kind"] = "drop"
-            where = w[3:] if len(w) > 2 and w[2] == "at" else w[2:]
-            if len(where) != 1:
-                raise InputError(f"one hex for each unit: 'land {w[1]} at HEX' [15.2]")
-            landing = {"unit": w[1], "hex": where[0]}
-            try:
-                Landing.model_validate(landing)
-            except ValidationError as exc:
-                raise InputError(explain(exc, "landing")) from None
-            out.setdefault("landings", []).append(landing)
+            out.setdefault("landings", []).append(_unit_at(w, "land", "15.2", "landing"))
         elif verb == "place":
             if out["kind"] != "setup":
                 raise InputError("'place' is for the set-up of the 1st Airborne, before the first "
                                  "activation [17.1]")
-            where = w[3:] if len(w) > 2 and w[2] == "at" else w[2:]
-            if len(where) != 1:
-                raise InputError(f"one hex for each unit: 'place {w[1]} at HEX' [17.1]")
-            placement = {"unit": w[1], "hex": where[0]}
-            try:
-                Landing.model_validate(placement)
-            except ValidationError as exc:
-                raise InputError(explain(exc, "placement")) from None
-            out.setdefault("placements", []).append(placement)
+            out.setdefault("placements", []).append(_unit_at(w, "place", "17.1", "placement"))
         elif verb == "dz":
             out["kind"] = "drop"
             out.setdefault("dz", {})[" ".join(w[1:-1])] = w[-1]

@@ -414,12 +414,13 @@ def _attacks_out_of_supply(scenario: MegaScenario, view: JSON, orders: JSON) -> 
             for uid in line.get("units", []):
                 if uid in where:
                     where[uid] = Hex.parse(line["route"][-1])
+    own = {u["id"] for u in view["units"]}
     out = []
     for line in orders["lines"]:
         if line.get("intention") not in ("attack", "breakthrough"):
             continue
         for uid in line.get("units", []):
-            if uid in {u["id"] for u in view["units"]}:
+            if uid in own:
                 why = hq_out_of_reach(scenario, uid, where)
                 if why is not None:
                     out.append(f"{uid} would end its move where no supplies reach it ({why.removesuffix(' [11]')}): "

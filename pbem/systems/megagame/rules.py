@@ -1333,10 +1333,14 @@ def _may_attack(board: _Board, u: _Unit) -> bool:
     if not u.on_map or u.line is None or u.line.intention not in FIGHTING or u.status <= 0 \
             or u.t.mode == "defence":
         return False
-    assert u.hex is not None
-    limit = max_move_km(u.t.troops, board.geo.ground(u.hex), _posture(u.line),
-                        night=u.line.timing == "night")
-    return limit is None or u.km <= limit / 2
+    return not _moved_too_far_to_attack(board, u)
+
+
+def _moved_too_far_to_attack(board: _Board, u: _Unit) -> bool:
+    """More than half its move this turn: no time left to attack [6]."""
+    assert u.hex is not None and u.line is not None
+    limit = max_move_km(u.t.troops, board.geo.ground(u.hex), _posture(u.line), night=u.line.timing == "night")
+    return limit is not None and u.km > limit / 2
 
 
 def propose(board: _Board) -> dict[Hex, list[str]]:
@@ -1509,10 +1513,9 @@ def _why_no_attack(board: _Board, u: _Unit, grouped: bool) -> str:
         return "it can defend itself, not attack [9]"
     if u.status <= 0:
         return "it has no fight left in it [9]"
-    assert u.hex is not None and u.line is not None
-    limit = max_move_km(u.t.troops, board.geo.ground(u.hex), _posture(u.line), night=u.line.timing == "night")
-    if limit is not None and u.km > limit / 2:
+    if _moved_too_far_to_attack(board, u):
         return f"it moved {u.km} km, more than half its move, and had no time left to attack [6]"
+    assert u.hex is not None
     if not board.enemies_near(u.hex, u.side, 1):
         return "no enemy was next to it when the attacks went in [9]"
     if grouped:
