@@ -65,10 +65,13 @@ def _opening() -> Iterator[None]:
     the parsed genesis and joins -- lives until the process ends, so the cyclic garbage collector
     is paused while it is made and then handed all of it for good (:func:`gc.freeze`). It then no
     longer traverses those objects in each collection during the replay nor in the one at
-    interpreter exit: ~40 ms of ~330 ms for a 38-step campaign (bench/README.md). Nothing is
-    checked differently, and whatever the replay creates is collected as before. Not done when
-    verify is called in-process (tests), where freezing would keep that process's older garbage
-    cycles for good."""
+    interpreter exit: ~40 ms of ~330 ms for a 38-step campaign (bench/README.md). The replay then
+    runs with a young generation of :data:`REPLAY_GC_THRESHOLD` objects rather than 700: it makes
+    and drops many short-lived objects, nearly none of them in reference cycles (freed at once),
+    so collecting them every 700 allocations was work for nothing (~4 ms); cycles, if a game's
+    rules make any, are still collected. Nothing is checked differently. Not done when verify is
+    called in-process (tests), where freezing would keep that process's older garbage cycles for
+    good."""
     from pbem import cli
 
     if not cli.WHOLE_PROCESS:
@@ -81,7 +84,14 @@ def _opening() -> Iterator[None]:
         yield
     finally:
         gc.freeze()
+        _, older, oldest = gc.get_threshold()
+        gc.set_threshold(REPLAY_GC_THRESHOLD, older, oldest)
         gc.enable()
+
+
+REPLAY_GC_THRESHOLD = 100_000
+"""Allocations between two collections of the youngest generation during a whole-process
+``pbem verify`` (Python's default is 700): at most some megabytes of garbage cycles wait."""
 
 
 def _ending() -> None:

@@ -71,6 +71,8 @@ from pbem.systems.westwall.model import (
     Scenario,
     SetupOrders,
     State,
+    new_dict,
+    new_list,
 )
 
 Weather = Literal["good", "fair", "poor"]
@@ -96,7 +98,7 @@ class RiverLine(_Data):
 class ArnhemSpecial(_Data):
     weather: bool = Field(False, description="[16.0] in force")
     drop_zones: dict[str, HexStr] = Field(
-        default_factory=dict, description="division -> fixed drop-zone hex [18.11]"
+        default_factory=new_dict, description="division -> fixed drop-zone hex [18.11]"
     )
     dz_free: bool = Field(False, description="drop zones placed by the Allied player [15.36-15.39]")
     airborne_per_weather: dict[str, int] = Field(
@@ -117,7 +119,7 @@ class ArnhemSpecial(_Data):
     support_range: int = 3
     drop_range: int = Field(7, description="[16.11] hexes from the drop zone, with weather")
     landing_mp: int = Field(3, description="[15.32] Movement Points left on landing")
-    notes: list[str] = Field(default_factory=list)
+    notes: list[str] = Field(default_factory=new_list)
 
 
 def special_of(scenario: Scenario) -> ArnhemSpecial:

@@ -29,7 +29,7 @@ from pbem.errors import RuleViolation
 from pbem.maps.hexmap import Hex
 from pbem.systems.westwall.board import Board
 from pbem.systems.westwall.exclusive import Exclusive, parse_special, register_exclusive
-from pbem.systems.westwall.model import HexStr, Scenario, State
+from pbem.systems.westwall.model import HexStr, Scenario, State, new_dict, new_list
 
 # --------------------------------------------------------------------------------------------------
 # Scenario parameters (``special``)
@@ -54,10 +54,10 @@ class ExitVictory(_Data):
         None, description="Exits count only up to the end of this Game-Turn [15.37]"
     )
     control_vp: dict[str, int] = Field(
-        default_factory=dict, description="side -> points if that side controls Bastogne"
+        default_factory=new_dict, description="side -> points if that side controls Bastogne"
     )
     neither_vp: dict[str, int] = Field(
-        default_factory=dict, description="side -> points if neither side controls Bastogne"
+        default_factory=new_dict, description="side -> points if neither side controls Bastogne"
     )
 
 
@@ -93,10 +93,10 @@ class BastogneSpecial(_Data):
     """The ``special`` object of a Bastogne scenario."""
 
     control_hexes: list[HexStr] = Field(
-        default_factory=list, description="Bastogne: the engine records last passage here [15.17]"
+        default_factory=new_list, description="Bastogne: the engine records last passage here [15.17]"
     )
     initial_control: dict[HexStr, str] = Field(
-        default_factory=dict, description="Who holds each control hex before anyone has moved"
+        default_factory=new_dict, description="Who holds each control hex before anyone has moved"
     )
     victory: Victory | None = None
     exclusion: Exclusion | None = None

@@ -21,6 +21,21 @@ HexStr = Annotated[str, Field(pattern=r"^(\d{4}|\d{6})$")]
 """``XXYY``; ``XXXYYY`` beyond column or row 99 (see :mod:`pbem.maps.hexmap`)."""
 
 
+# Empty-container factories for ``Field(default_factory=...)``. pydantic asks every factory's
+# signature whether it takes the validated data; for the builtins ``list`` and ``dict`` the answer
+# comes from parsing their text signature with the tokenizer (compiling its regular expression
+# first), a few ms of every process that imports these models (bench/README.md). A plain function
+# answers at once; the defaults are the same.
+def new_list() -> list[Any]:
+    """A new empty list (a default factory)."""
+    return []
+
+
+def new_dict() -> dict[Any, Any]:
+    """A new empty dict (a default factory)."""
+    return {}
+
+
 class Strict(BaseModel):
     """Base: unknown fields are errors, values immutable after validation."""
 
@@ -108,7 +123,7 @@ class RouteLine(Strict):
     name: str = ""
     hexes: list[HexStr]
     off_map: list[Literal["start", "end"]] = Field(
-        default_factory=list, description="Which ends of the line lead off the map [11.12, 12.0]"
+        default_factory=new_list, description="Which ends of the line lead off the map [11.12, 12.0]"
     )
 
 
@@ -139,15 +154,15 @@ class MapData(Strict):
     rows: tuple[int, int] = Field(description="First and last row, inclusive")
     default_terrain: str = "clear"
     terrain: dict[str, list[HexStr]] = Field(
-        default_factory=dict, description="terrain kind -> hexes (hexes not listed are default)"
+        default_factory=new_dict, description="terrain kind -> hexes (hexes not listed are default)"
     )
-    routes: list[RouteLine] = Field(default_factory=list)
-    lines: list[HexsideLine] = Field(default_factory=list)
+    routes: list[RouteLine] = Field(default_factory=new_list)
+    lines: list[HexsideLine] = Field(default_factory=new_list)
     bridges: list[str] = Field(
-        default_factory=list,
+        default_factory=new_list,
         description="Hexsides where a route crosses a river/stream on a bridge (usually derived)",
     )
-    places: list[Place] = Field(default_factory=list)
+    places: list[Place] = Field(default_factory=new_list)
 
     # Derived lookups (not serialised).
     @cached_property
@@ -303,12 +318,12 @@ class Area(Strict):
     edge: Literal["west", "east", "north", "south"] | None = Field(None, description="On this map edge")
     from_hex: HexStr | None = Field(None, description="With edge: from this hex (inclusive)")
     to_hex: HexStr | None = Field(None, description="With edge: to this hex (inclusive)")
-    exclude_cols: list[int] = Field(default_factory=list)
+    exclude_cols: list[int] = Field(default_factory=new_list)
     within: int | None = Field(None, description="Within this distance of `of` (inclusive)")
     beyond: int | None = Field(None, description="More than this distance from every hex in `of`")
-    of: list[HexStr] = Field(default_factory=list)
+    of: list[HexStr] = Field(default_factory=new_list)
     min_from_edge: dict[str, int] = Field(
-        default_factory=dict, description="edge -> more than this many hexes from that edge"
+        default_factory=new_dict, description="edge -> more than this many hexes from that edge"
     )
     text: str = Field("", description="The condition in words, with its rule case")
 
@@ -377,13 +392,13 @@ class Scenario(Strict):
     terrain_key: TerrainKey
     crt: CrtTable | None = Field(None, description="A replacement Combat Results Table (default: pbem's)")
     units: list[UnitDef]
-    deployments: list[Deployment] = Field(default_factory=list)
-    reinforcements: list[Reinforcement] = Field(default_factory=list)
-    ground_support: list[GroundSupport] = Field(default_factory=list)
-    exits: list[ExitRule] = Field(default_factory=list)
+    deployments: list[Deployment] = Field(default_factory=new_list)
+    reinforcements: list[Reinforcement] = Field(default_factory=new_list)
+    ground_support: list[GroundSupport] = Field(default_factory=new_list)
+    exits: list[ExitRule] = Field(default_factory=new_list)
     artillery_limit: bool = Field(False, description="[14.0] artillery + support <= ground strength")
     special: dict[str, object] = Field(
-        default_factory=dict, description="Exclusive-rule parameters (exclusion zones, victory)"
+        default_factory=new_dict, description="Exclusive-rule parameters (exclusion zones, victory)"
     )
 
     @field_validator("units")
@@ -435,22 +450,22 @@ class State(Strict):
     game_turn: int
     phasing: Side
     phase: Phase
-    setup_pending: list[Side] = Field(default_factory=list)
+    setup_pending: list[Side] = Field(default_factory=new_list)
     combat_phase_index: int = Field(0, description="Counts combat phases played (for [8.41])")
     units: dict[str, UnitState]
     control: dict[HexStr, Side] = Field(
-        default_factory=dict, description="Last side to occupy or pass through objective hexes"
+        default_factory=new_dict, description="Last side to occupy or pass through objective hexes"
     )
     ground_support_used: dict[Side, int] = Field(
-        default_factory=dict, description="Points spent this game-turn [9.14]"
+        default_factory=new_dict, description="Points spent this game-turn [9.14]"
     )
     ground_support_phase: dict[Side, int] = Field(
-        default_factory=dict, description="Player-turn (1 or 2) in which support was used [15.26.4]"
+        default_factory=new_dict, description="Player-turn (1 or 2) in which support was used [15.26.4]"
     )
-    standing: dict[Side, StandingOrders] = Field(default_factory=dict)
+    standing: dict[Side, StandingOrders] = Field(default_factory=new_dict)
     finished: bool = False
     exclusive: dict[str, Any] = Field(
-        default_factory=dict,
+        default_factory=new_dict,
         exclude_if=lambda v: not v,
         description="What a game's exclusive rules keep between player-turns (Arnhem: bridges, "
         "weather, drop zones, victory points); omitted while empty",
@@ -469,7 +484,7 @@ class MoveOrder(Strict):
     ``normalize`` expands into the cheapest legal path before signing."""
 
     unit: str
-    path: list[HexStr] = Field(default_factory=list)
+    path: list[HexStr] = Field(default_factory=new_list)
     to: HexStr | None = None
     exit: bool = False
     if_demolished: list[HexStr] | None = Field(
@@ -496,11 +511,11 @@ class AttackOrder(Strict):
     ``artillery`` are barraging units [8.1]; ``support`` Ground Support Points [9.0];
     ``defenders`` the enemy units attacked (all of them in one combat [7.23])."""
 
-    attackers: list[str] = Field(default_factory=list)
-    artillery: list[str] = Field(default_factory=list)
+    attackers: list[str] = Field(default_factory=new_list)
+    artillery: list[str] = Field(default_factory=new_list)
     support: int = Field(0, ge=0)
     defenders: list[str]
-    advance: list[AdvanceOrder] = Field(default_factory=list)
+    advance: list[AdvanceOrder] = Field(default_factory=new_list)
 
 
 class FpfOrder(Strict):
@@ -521,13 +536,13 @@ class StandingOrders(Strict):
       eliminated (A1, A2, Ae) [7.62, 7.91]; by default defenders hold their ground.
     """
 
-    fpf: list[FpfOrder] = Field(default_factory=list)
+    fpf: list[FpfOrder] = Field(default_factory=new_list)
     fpf_support: int = Field(0, ge=0)
-    retreat: dict[str, list[HexStr]] = Field(default_factory=dict)
-    avoid_displacing: list[str] = Field(default_factory=list)
-    pursue: list[AdvanceOrder] = Field(default_factory=list)
+    retreat: dict[str, list[HexStr]] = Field(default_factory=new_dict)
+    avoid_displacing: list[str] = Field(default_factory=new_list)
+    pursue: list[AdvanceOrder] = Field(default_factory=new_list)
     spare_bridges: list[str] = Field(
-        default_factory=list,
+        default_factory=new_list,
         exclude_if=lambda v: not v,
         description="Arnhem [12.12]: bridge hexsides (XXYY/XXYY) the German player will not try to "
         "demolish; every other wired bridge is tried when the first Allied unit reaches it",
@@ -577,8 +592,8 @@ class PlayerTurnOrders(Strict):
     kind: Literal["player-turn"] = "player-turn"
     side: Side
     game_turn: int
-    moves: list[MoveOrder] = Field(default_factory=list)
-    attacks: list[AttackOrder] = Field(default_factory=list)
+    moves: list[MoveOrder] = Field(default_factory=new_list)
+    attacks: list[AttackOrder] = Field(default_factory=new_list)
     standing: StandingOrders = Field(default_factory=lambda: StandingOrders())
     dz_reveal: list[DropZoneReveal] | None = Field(
         None, exclude_if=_none,

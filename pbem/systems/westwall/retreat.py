@@ -457,6 +457,9 @@ def _search(
             plans.append(_Plan(path, displaced, False, rule, why))
 
     rec([start], [])
+    # ``rec`` calls itself through its closure: a reference cycle that would keep the board and
+    # the plans alive until the cyclic collector ran. Ending it frees them at once.
+    del rec
     return plans
 
 
