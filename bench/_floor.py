@@ -13,7 +13,8 @@ as a user runs it; ``bench/verify.py`` times both in the same run. A helper, not
 
 ``--gc-tuned`` gives the floor process the garbage-collector treatment ``pbem verify`` gives
 itself when it is the whole process (``pbem.cli.verify``): the collector paused while the modules
-are imported and the directory listed, everything alive then frozen (:func:`gc.freeze`), and
+are imported and the directory listed, everything alive then frozen (:func:`gc.freeze`), the
+young generation then collected as rarely as during verify's replay (``REPLAY_GC_THRESHOLD``), and
 everything frozen again at the end, so that neither pays for collections at interpreter exit, and
 the process ended at once (:func:`os._exit`) as a successful verify ends.
 ``bench/verify.py`` times this floor too: the stricter ratio.
@@ -40,6 +41,8 @@ def floor(game_dir: Path, gc_tuned: bool = False) -> int:
     listing = archive.scan(game_dir)
     if gc_tuned:
         gc.freeze()
+        _, older, oldest = gc.get_threshold()
+        gc.set_threshold(100_000, older, oldest)  # pbem.cli.verify.REPLAY_GC_THRESHOLD (no click here)
         gc.enable()
     assert listing.genesis is not None
     signed: dict[str, archive.Message] = {}

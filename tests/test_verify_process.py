@@ -1,6 +1,6 @@
 """``pbem verify`` run as the whole process tunes the cyclic garbage collector (it pauses it while
 the engine and rules are imported and the archive opened, then freezes what lives until the end:
-``pbem.cli.verify._opening``). That must change nothing a user sees -- the same report, the same
+``pbem.cli.verify_run._opening``). That must change nothing a user sees -- the same report, the same
 refusal of a tampered archive, the same exit codes -- and must not happen when verify is called
 in-process, where freezing would keep the caller's garbage for good."""
 
@@ -91,3 +91,43 @@ def test_verify_in_process_does_not_end_the_process(tmp_path: Path) -> None:
 
     r = run_pbem("verify", EXAMPLE, home=tmp_path / "home")
     assert r.code == 0 and not cli.END_AT_ONCE  # this test goes on running
+
+
+def test_plain_verify_runs_without_click_and_other_forms_through_it(tmp_path: Path) -> None:
+    """``pbem verify GAME_DIR`` as the whole process runs without loading click (an exit hook makes
+    the process end the usual way and reports it); ``--redraw`` and a missing directory go through
+    the click group, with click's one-line refusal."""
+    code = ("import atexit, sys; atexit.register(lambda: print('click' in sys.modules, file=sys.stderr)); "
+            "from pbem.cli import main; sys.argv[0] = 'pbem'; main()")
+    env = {**os.environ, "PBEM_HOME": str(tmp_path), "PBEM_PASSPHRASE": ""}
+
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-c", code, *args], env=env, capture_output=True,
+                              text=True, timeout=300)
+
+    plain = run("verify", str(EXAMPLE))
+    assert (plain.returncode, plain.stderr) == (0, "False\n") and plain.stdout.endswith("OK\n")
+    redraw = run("verify", str(EXAMPLE), "--redraw")
+    assert (redraw.returncode, redraw.stderr) == (0, "True\n") and redraw.stdout == plain.stdout
+    missing = run("verify", str(tmp_path / "nowhere"))
+    assert missing.returncode == 2
+    assert missing.stderr.splitlines() == [
+        f"pbem: Invalid value for 'GAME_DIR': Directory '{tmp_path / 'nowhere'}' does not exist. "
+        "(see 'pbem verify --help')",
+        "True",
+    ]
+
+
+def test_output_that_the_terminal_cannot_encode_is_escaped_not_fatal() -> None:
+    import io
+
+    from pbem.cli._out import echo
+
+    raw = io.BytesIO()
+    stream = io.TextIOWrapper(raw, encoding="ascii")
+    saved, sys.stdout = sys.stdout, stream
+    try:
+        echo("Bastogne \u2013 Noville")
+    finally:
+        sys.stdout = saved
+    assert raw.getvalue() == b"Bastogne \\u2013 Noville\n"

@@ -12,11 +12,11 @@ no more than a few hundred characters of any line (:func:`pbem.errors.error_text
 
 from __future__ import annotations
 
-import importlib
 import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
-
-import click
 
 COMMANDS: dict[str, tuple[str, str]] = {
     # name: ("module:attribute", "short help")
@@ -100,60 +100,6 @@ EXAMPLES: dict[str, str] = {
 }
 
 
-def _with_examples(command: click.Command, path: str) -> click.Command:
-    """Every command's --help ends with an example (set once, also on subcommands)."""
-    example = EXAMPLES.get(path)
-    if example is not None and not command.epilog:
-        command.epilog = "\b\nExample:\n  " + example
-    if isinstance(command, click.Group):
-        for name, sub in command.commands.items():
-            _with_examples(sub, f"{path} {name}")
-    return command
-
-
-class LazyGroup(click.Group):
-    """A group that imports a subcommand's module only when that subcommand is invoked."""
-
-    def list_commands(self, ctx: click.Context) -> list[str]:
-        return sorted(COMMANDS)
-
-    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
-        entry = COMMANDS.get(cmd_name)
-        if entry is None:
-            return None
-        target, _help = entry
-        module_name, attr = target.split(":")
-        try:
-            module = importlib.import_module(module_name)
-        except ModuleNotFoundError as exc:
-            if exc.name == module_name:
-                return None  # not built yet
-            raise
-        command: click.Command = getattr(module, attr)
-        return _with_examples(command, cmd_name)
-
-    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
-        rows = [(name, COMMANDS[name][1]) for name in self.list_commands(ctx)]
-        with formatter.section("Commands"):
-            formatter.write_dl(rows)
-
-
-@click.group(cls=LazyGroup)
-@click.version_option(package_name="pbem")
-def cli() -> None:
-    """pbem: play hex-and-counter wargames by email, with signed moves and dice nobody can fix.
-
-    \b
-    Typical game:
-      pbem key new alice
-      pbem new bastogne-spearhead game/ --player DE=alice --player US=bob.pub
-      pbem orders game/ --side DE > my-orders.json     (edit it)
-      pbem submit game/ my-orders.json --key alice     (email the files it names)
-      pbem ingest game/ reply.eml                       (the opponent's answer)
-      pbem verify game/
-    """
-
-
 WHOLE_PROCESS = False
 """Whether :func:`main` runs as the process's own command (the console script: ``argv`` is
 ``None``) rather than called in-process (tests, benchmarks). A command may then make process-wide
@@ -163,50 +109,98 @@ choices that only pay off in a process that ends with it (``pbem verify``: :func
 def main(argv: list[str] | None = None) -> Any:
     """Console entry point: run the group, turning pbem errors into one line and an exit code."""
     global WHOLE_PROCESS
-    from pbem.errors import PbemError
-
     if argv is None:
         WHOLE_PROCESS = True
-    from pbem.protocol.fsutil import transaction
+        game_dir = _plain_verify(sys.argv[1:])
+        if game_dir is not None:
+            return _verify_without_click(game_dir)
+    return _run_group(argv)
+
+
+def __getattr__(name: str) -> Any:
+    """``pbem.cli.cli`` (the click group) and its helpers, imported when first asked for."""
+    if name in ("cli", "LazyGroup", "_with_examples"):
+        from pbem.cli import _group
+
+        return getattr(_group, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def _run_group(argv: list[str] | None) -> Any:
+    import click
+
+    from pbem.cli._group import cli
+    from pbem.errors import error_text
+
+    def say(text: str) -> None:
+        click.echo(text, err=True)
 
     try:
-        with transaction():  # a command that fails removes the files it created
+        with _one_line_errors(say):
             result = cli.main(args=argv, prog_name="pbem", standalone_mode=False)
     except click.exceptions.Abort:
-        click.echo("Aborted.", err=True)
+        say("Aborted.")
         sys.exit(1)
     except click.exceptions.UsageError as exc:
         # one line, like every other refusal: what is wrong and where the help is
-        from pbem.errors import error_text
-
         where = exc.ctx.command_path if exc.ctx is not None else "pbem"
-        click.echo(f"pbem: {error_text(exc.format_message())} (see '{where} --help')", err=True)
+        say(f"pbem: {error_text(exc.format_message())} (see '{where} --help')")
         sys.exit(exc.exit_code)
     except click.exceptions.ClickException as exc:
         exc.show()
         sys.exit(exc.exit_code)
     except click.exceptions.Exit as exc:
         sys.exit(exc.exit_code)
-    except PbemError as exc:
-        from pbem.errors import error_text
-
-        click.echo(f"pbem: {error_text(str(exc))}", err=True)
-        sys.exit(exc.exit_code)
-    except KeyboardInterrupt:
-        click.echo("Interrupted; nothing half-written was kept.", err=True)
-        sys.exit(130)
-    except OSError as exc:  # a disk fault not met by a write pbem guards: still one line
-        from pbem.errors import error_text
-
-        where = f": {exc.filename}" if exc.filename else ""
-        click.echo(f"pbem: {error_text((exc.strerror or str(exc)) + str(where))}", err=True)
-        sys.exit(2)
 
     if isinstance(result, int) and result != 0:  # a command that ended with ctx.exit(code)
         sys.exit(result)
     if END_AT_ONCE:
         _end_at_once()
     return result
+
+
+@contextmanager
+def _one_line_errors(say: Callable[[str], None]) -> Iterator[None]:
+    """Around a command: the files it created are removed if it fails; a pbem error, an
+    interruption or a disk fault becomes one line (``say``) and an exit code."""
+    from pbem.errors import PbemError, error_text
+    from pbem.protocol.fsutil import transaction
+
+    try:
+        with transaction():  # a command that fails removes the files it created
+            yield
+    except PbemError as exc:
+        say(f"pbem: {error_text(str(exc))}")
+        sys.exit(exc.exit_code)
+    except KeyboardInterrupt:
+        say("Interrupted; nothing half-written was kept.")
+        sys.exit(130)
+    except OSError as exc:  # a disk fault not met by a write pbem guards: still one line
+        where = f": {exc.filename}" if exc.filename else ""
+        say(f"pbem: {error_text((exc.strerror or str(exc)) + str(where))}")
+        sys.exit(2)
+
+
+def _plain_verify(args: list[str]) -> Path | None:
+    """The game directory of ``pbem verify GAME_DIR`` written plainly -- no option, a directory
+    that exists -- else ``None``. That form, the one a campaign's players and onlookers run, is
+    run without loading click (~7 ms of a ~250 ms campaign verify, bench/README.md): the same
+    command (:func:`pbem.cli.verify_run.run`), output and errors; every other form, ``--redraw``,
+    ``--help`` and every mistake in the arguments go through the click group."""
+    if len(args) != 2 or args[0] != "verify" or args[1].startswith("-"):
+        return None
+    game_dir = Path(args[1])
+    return game_dir if game_dir.is_dir() else None
+
+
+def _verify_without_click(game_dir: Path) -> None:
+    from pbem.cli._out import plain_write
+    from pbem.cli.verify_run import run
+
+    with _one_line_errors(lambda text: plain_write(text + "\n", err=True)):
+        run(game_dir, redraw=False)
+    if END_AT_ONCE:
+        _end_at_once()
 
 
 END_AT_ONCE = False

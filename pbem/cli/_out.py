@@ -5,19 +5,36 @@ them reach the terminal (:func:`pbem.errors.terminal_safe`)."""
 from __future__ import annotations
 
 import contextlib
+import sys
 from collections.abc import Iterator
 from typing import Any
-
-import click
 
 from pbem.errors import terminal_safe
 
 
 def echo(message: Any = None, *, err: bool = False, nl: bool = True) -> None:
-    """:func:`click.echo` for text that may hold data from files."""
-    if message is not None and not isinstance(message, bytes):
-        message = terminal_safe(str(message))
-    click.echo(message, err=err, nl=nl)
+    """Print text that may hold data from files (as :func:`click.echo` would: flushed at once)."""
+    if isinstance(message, bytes):
+        import click
+
+        click.echo(message, err=err, nl=nl)
+        return
+    text = "" if message is None else terminal_safe(str(message))
+    plain_write(text + "\n" if nl else text, err=err)
+
+
+def plain_write(text: str, *, err: bool = False) -> None:
+    """Write ``text`` to stdout (stderr) and flush. Text is shown with escapes where the stream's
+    encoding cannot hold a character, rather than failing (what click's streams do too)."""
+    stream = sys.stderr if err else sys.stdout
+    if stream is None:
+        return
+    try:
+        stream.write(text)
+    except UnicodeEncodeError:
+        encoding = getattr(stream, "encoding", None) or "utf-8"
+        stream.write(text.encode(encoding, "backslashreplace").decode(encoding))
+    stream.flush()
 
 
 @contextlib.contextmanager
@@ -33,6 +50,8 @@ def progress(label: str, total: int | None = None) -> Iterator[Any]:
         if state["bar"] is None:
             if of < 40 or not sys.stderr.isatty():
                 return
+            import click
+
             bar: Any = click.progressbar(length=of, label=label, file=sys.stderr, show_pos=True)
             bar.__enter__()
             state["bar"] = bar

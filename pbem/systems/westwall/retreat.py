@@ -39,7 +39,7 @@ own ``retreat`` preference, farthest from the enemy units of the combat, lowest 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from pbem.maps.hexmap import Hex
@@ -361,6 +361,8 @@ def _search(
     # have the same path, the last element of the key), so the choice is unchanged.
     best: list[tuple[bool, int, tuple[int, ...], int] | None] = [None]
 
+    again: list[Callable[[list[Hex], list[tuple[str, list[Hex], str]]], None]] = []
+
     def rec(path: list[Hex], displaced: list[tuple[str, list[Hex], str]]) -> None:
         b = board
         here = path[-1]
@@ -402,11 +404,11 @@ def _search(
             kind, rule, why = _step_kind(b, exclusive, uid, here, nb, memo)
             if kind == "ok":
                 if moves_free and not displaced:
-                    rec(path + [nb], displaced)
+                    again[0](path + [nb], displaced)
                 else:
                     mark = b.begin()
                     b.place(uid, nb)
-                    rec(path + [nb], displaced)
+                    again[0](path + [nb], displaced)
                     b.rollback(mark)
                 extended = True
             elif kind == "friend":
@@ -427,7 +429,7 @@ def _search(
                     moves += sub
                 if ok:
                     b.place(uid, nb)
-                    rec(path + [nb], displaced + moves)
+                    again[0](path + [nb], displaced + moves)
                     extended = True
                 else:
                     blocked.append((i, "7.82", f"displacing the unit in {nb} would eliminate it"))
@@ -456,10 +458,11 @@ def _search(
             why = why_of.get(rule, "no hex it may enter")
             plans.append(_Plan(path, displaced, False, rule, why))
 
+    again.append(rec)
     rec([start], [])
-    # ``rec`` calls itself through its closure: a reference cycle that would keep the board and
-    # the plans alive until the cyclic collector ran. Ending it frees them at once.
-    del rec
+    # ``rec`` calls itself through ``again``: a reference cycle that would keep the board and the
+    # plans alive until the cyclic collector ran, unless ended here (then they are freed at once).
+    again.clear()
     return plans
 
 
