@@ -228,7 +228,7 @@ def main() -> None:
         worst = 0.0
         for label, e, la in (("in-process", early, late), ("as a user runs it", early_cli, late_cli)):
             print(f"  {label}:")
-            for cmd in ("status", "submit", "--yes", "ingest"):
+            for cmd in ("status", "submit", "ingest"):
                 ratio = la[cmd] / e[cmd]
                 worst = max(worst, ratio) if label != "in-process" else worst
                 print(f"    {cmd:<7} step {args.early:>3}: {e[cmd] * 1000:7.1f} ms   step {args.steps:>3}: "

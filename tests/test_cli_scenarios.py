@@ -115,6 +115,17 @@ def test_check_unit_listed_twice_and_never(tmp_path: Path, relief: dict[str, Any
     ]
 
 
+def test_check_area_distance_from_an_unknown_edge(tmp_path: Path, relief: dict[str, Any]) -> None:
+    """An area's ``min_from_edge`` names compass edges; another name is a one-line refusal (it
+    used to end in a traceback when the area was looked at)."""
+    relief["deployments"][0]["area"][0]["min_from_edge"] = {"up": 1}
+    res = run("scenario", "check", _write(tmp_path, relief))
+    assert res.exit_code == 2
+    (line,) = res.stdout.splitlines()
+    assert line.startswith("mine.json: deployments.0.area.0.min_from_edge.up.[key]: Input should be ")
+    assert "'west', 'east', 'north' or 'south'" in line
+
+
 def test_check_empty_area_and_missing_map_file(tmp_path: Path, relief: dict[str, Any]) -> None:
     relief["deployments"][0]["area"] = [{"within": 1, "of": ["0101"], "beyond": 3}]
     res = run("scenario", "check", _write(tmp_path, relief))

@@ -13,6 +13,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tests.test_protocol_helpers import Result
 from tests.test_protocol_helpers import pbem as run_pbem
 
@@ -118,16 +120,48 @@ def test_plain_verify_runs_without_click_and_other_forms_through_it(tmp_path: Pa
     ]
 
 
-def test_output_that_the_terminal_cannot_encode_is_escaped_not_fatal() -> None:
+def test_plain_verify_refuses_odd_paths_as_click_does(tmp_path: Path) -> None:
+    """An empty argument and a name too long for the system are not taken as the plain form: click
+    refuses them in one line, as before."""
+    empty = _whole_process("verify", "", home=tmp_path / "a")
+    assert (empty.code, empty.err) == (
+        2, "pbem: Invalid value for 'GAME_DIR': Directory '' does not exist. (see 'pbem verify --help')\n")
+    long = _whole_process("verify", "a" * 300, home=tmp_path / "b")
+    assert long.code == 2 and long.err.startswith("pbem: Invalid value for 'GAME_DIR': Directory 'aaaa")
+    assert long.err.count("\n") == 1 and "Traceback" not in long.err
+
+
+@pytest.mark.parametrize(("raised", "code", "err"), [
+    ("KeyboardInterrupt", 1, "\nAborted.\n"),  # what click makes of Ctrl-C
+    ("EOFError", 1, "\nAborted.\n"),
+    ("BrokenPipeError(32, 'Broken pipe')", 1, ""),  # the reader went away: a silent exit 1
+    ("OSError(28, 'No space left on device')", 2, "pbem: No space left on device\n"),
+])
+def test_plain_verify_ends_as_the_click_group_would(tmp_path: Path, raised: str, code: int,
+                                                   err: str) -> None:
+    via_click = (f"import sys, pbem.cli.verify_run as v\ndef boom(*a, **k): raise {raised}\n"
+                 "v.run = boom\nfrom pbem.cli import main\nsys.argv[0] = 'pbem'\nmain()")
+    env = {**os.environ, "PBEM_HOME": str(tmp_path), "PBEM_PASSPHRASE": ""}
+    for extra in ([], ["--redraw"]):  # the plain form, then the same through click
+        done = subprocess.run([sys.executable, "-c", via_click, "verify", str(EXAMPLE), *extra],
+                              env=env, capture_output=True, text=True, timeout=300)
+        assert (done.returncode, done.stderr, done.stdout) == (code, err, ""), extra
+
+
+@pytest.mark.parametrize(("encoding", "expected"), [
+    ("ascii", "Bastogne \u2013 Noville\n".encode()),  # a stream that says ASCII gets UTF-8, as click gives it
+    ("latin-1", b"Bastogne \\u2013 Noville\n"),  # otherwise escapes, not a traceback
+])
+def test_output_that_the_stream_cannot_encode(encoding: str, expected: bytes) -> None:
     import io
 
     from pbem.cli._out import echo
 
     raw = io.BytesIO()
-    stream = io.TextIOWrapper(raw, encoding="ascii")
+    stream = io.TextIOWrapper(raw, encoding=encoding)
     saved, sys.stdout = sys.stdout, stream
     try:
         echo("Bastogne \u2013 Noville")
     finally:
         sys.stdout = saved
-    assert raw.getvalue() == b"Bastogne \\u2013 Noville\n"
+    assert raw.getvalue() == expected

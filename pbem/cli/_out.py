@@ -24,16 +24,24 @@ def echo(message: Any = None, *, err: bool = False, nl: bool = True) -> None:
 
 
 def plain_write(text: str, *, err: bool = False) -> None:
-    """Write ``text`` to stdout (stderr) and flush. Text is shown with escapes where the stream's
-    encoding cannot hold a character, rather than failing (what click's streams do too)."""
+    """Write ``text`` to stdout (stderr) and flush. Where the stream's encoding cannot hold a
+    character: a stream that says ASCII gets UTF-8, as click writes to it (a terminal that
+    misreports its encoding); any other gets the text with escapes rather than a traceback."""
     stream = sys.stderr if err else sys.stdout
     if stream is None:
         return
     try:
         stream.write(text)
     except UnicodeEncodeError:
+        import codecs
+
         encoding = getattr(stream, "encoding", None) or "utf-8"
-        stream.write(text.encode(encoding, "backslashreplace").decode(encoding))
+        buffer = getattr(stream, "buffer", None)
+        if buffer is not None and codecs.lookup(encoding).name == "ascii":
+            stream.flush()
+            buffer.write(text.encode("utf-8"))
+        else:
+            stream.write(text.encode(encoding, "backslashreplace").decode(encoding))
     stream.flush()
 
 

@@ -322,7 +322,7 @@ class Area(Strict):
     within: int | None = Field(None, description="Within this distance of `of` (inclusive)")
     beyond: int | None = Field(None, description="More than this distance from every hex in `of`")
     of: list[HexStr] = Field(default_factory=new_list)
-    min_from_edge: dict[str, int] = Field(
+    min_from_edge: dict[Literal["west", "east", "north", "south"], int] = Field(
         default_factory=new_dict, description="edge -> more than this many hexes from that edge"
     )
     text: str = Field("", description="The condition in words, with its rule case")

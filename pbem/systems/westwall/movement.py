@@ -155,12 +155,6 @@ def area_hexes(scenario: Scenario, areas: Iterable[Area]) -> list[Hex]:
     return sorted(found)
 
 
-def area_has_hex(scenario: Scenario, areas: Iterable[Area]) -> bool:
-    """Whether any on-map hex lies in any of ``areas`` (:func:`area_hexes` is not empty), found
-    without listing them all."""
-    return any(in_area(scenario, area, h) for area in areas for h in _candidates(scenario, area))
-
-
 def describe_areas(areas: Iterable[Area]) -> str:
     texts = [a.text for a in areas if a.text]
     return "; or ".join(texts) if texts else "the scheduled hexes"

@@ -459,10 +459,12 @@ def _search(
             plans.append(_Plan(path, displaced, False, rule, why))
 
     again.append(rec)
-    rec([start], [])
-    # ``rec`` calls itself through ``again``: a reference cycle that would keep the board and the
-    # plans alive until the cyclic collector ran, unless ended here (then they are freed at once).
-    again.clear()
+    try:
+        rec([start], [])
+    finally:
+        # ``rec`` calls itself through ``again``: a reference cycle that would keep the board and
+        # the plans alive until the cyclic collector ran, unless ended here (then freed at once).
+        again.clear()
     return plans
 
 

@@ -242,11 +242,11 @@ def _on_edge(m: Any, h: Any) -> bool:
 
 def _model_problems(sc: Any) -> list[str]:
     """Checks that need the validated scenario: empty areas, exclusive-rule parameters."""
-    from pbem.systems.westwall.movement import area_has_hex, area_hexes
+    from pbem.systems.westwall.movement import area_hexes
 
     out: list[str] = []
     for i, d in enumerate(sc.deployments):
-        if not area_has_hex(sc, d.area):
+        if not area_hexes(sc, d.area):
             out.append(f"deployments.{i}.area: no hex of the map is in this area")
     for i, r in enumerate(sc.reinforcements):
         entry = area_hexes(sc, r.entry)
