@@ -32,12 +32,7 @@ def _set_up(a: Player) -> None:
 
 
 def test_2_1_text_orders_through_the_cli_and_verify(tmp_path: Path) -> None:
-    a = Player(tmp_path, "allied", "AL")
-    a.new_key()
-    ok(a.run("key", "new", "german"))
-    ok(a.run("new", "arnhem1944-historical", a.dir, "--player", "AL=allied",
-             "--player", "DE=german", "--game-id", GAME_ID))
-    _set_up(a)
+    a = _hot_seat(tmp_path)
     units = ok(a.run("units", a.dir, "--side", "AL")).out
     assert "1/1P" in units and "0104" in units
     reach = ok(a.run("reach", a.dir, "1/1P")).out
@@ -199,11 +194,7 @@ def test_17_1_a_set_up_of_comments_only_then_a_pass_of_comments_only_are_two_mov
     # The Allies decide twice in a row (set-up, then the first activation): the same comment-only
     # text means the proposed set-up first and a pass next. pbem used to answer the second with
     # "already in the archive" (it read the text against the state before the set-up).
-    a = Player(tmp_path, "allied", "AL")
-    a.new_key()
-    ok(a.run("key", "new", "german"))
-    ok(a.run("new", "arnhem1944-historical", a.dir, "--player", "AL=allied",
-             "--player", "DE=german", "--game-id", GAME_ID))
+    a = _hot_seat(tmp_path, set_up=False)
     first = ok(a.run("submit", "--yes", a.dir, _text(a, "# keep the proposal\n"), "--key", "allied"))
     assert "move-0001-AL.json" in first.out
     second = ok(a.run("submit", "--yes", a.dir, _text(a, "# nothing this time\n"), "--key", "allied"))

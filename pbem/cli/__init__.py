@@ -192,7 +192,7 @@ def _plain_verify(args: list[str]) -> Path | None:
 
     if len(args) != 2 or args[0] != "verify" or not args[1] or args[1].startswith("-"):
         return None
-    if any(name.endswith("_COMPLETE") and name.startswith("_PBEM") for name in os.environ):
+    if "_PBEM_COMPLETE" in os.environ:
         return None  # click's shell completion
     where = args[1]
     if not os.path.isdir(where) or not os.access(where, os.R_OK):  # isdir: no OSError ever

@@ -84,7 +84,7 @@ class ScenarioRef(_Body):
     copies: dict[Side, Hash] | None = Field(
         None, description="A secret set-up (hidden information): content_hash of the copy of the "
         "scenario each side holds (Ruleset.scenario_copy); the whole scenario, salted, stays with the "
-        "umpire until it publishes it as scenario-full.json",
+        "umpire until its publication (publication.json) carries it",
     )
     state: Hash | None = Field(
         None, description="With copies: SHA-256 of the canonical JSON of the initial state, which "
