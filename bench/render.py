@@ -87,7 +87,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=7)
     parser.add_argument("--synthetic", action="store_true")
     args = parser.parse_args()
-    real = Path(__file__).resolve().parents[1] / "scenarios" / "bastogne-spearhead.json"
+    real = Path(__file__).resolve().parents[1] / "pbem" / "scenario_data" / "bastogne-spearhead.json"
     use_synthetic = args.synthetic or not real.exists()
     sc, state, events = synthetic_step() if use_synthetic else bastogne_step()
     n_units = sum(1 for u in state["units"].values() if u.get("status") == "on-map")

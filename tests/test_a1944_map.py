@@ -24,7 +24,7 @@ from pbem.systems.arnhem1944.model import (
 )
 
 ROOT = Path(__file__).resolve().parent.parent
-MAP = ROOT / "scenarios" / "arnhem1944-map.json"
+MAP = ROOT / "pbem" / "scenario_data" / "arnhem1944-map.json"
 
 
 @pytest.fixture(scope="module")

@@ -51,7 +51,7 @@ def named(sc: Scenario, name: str) -> list[str]:
 def test_the_checked_in_scenarios_are_the_generators_output() -> None:
     gen = _generator()
     for drop, sid in (("historic", IDS[0]), ("free", IDS[1])):
-        on_disk = json.loads((ROOT / "scenarios" / f"{sid}.json").read_text(encoding="utf-8"))
+        on_disk = json.loads((ROOT / "pbem" / "scenario_data" / f"{sid}.json").read_text(encoding="utf-8"))
         assert gen.scenario(drop) == on_disk, sid
 
 

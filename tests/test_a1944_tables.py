@@ -15,7 +15,7 @@ import pytest
 from pbem.errors import InputError
 from pbem.systems.arnhem1944 import tables as t
 
-ROOT = Path(__file__).resolve().parents[1] / "scenarios"
+ROOT = Path(__file__).resolve().parents[1] / "pbem" / "scenario_data"
 
 
 def _raw(name: str) -> Any:

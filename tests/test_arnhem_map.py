@@ -29,8 +29,8 @@ def sc():  # type: ignore[no-untyped-def]
 def test_the_checked_in_map_is_the_generators_output() -> None:
     out = subprocess.run([sys.executable, str(ROOT / "scenarios" / "tools" / "gen_arnhem_map.py")],
                          capture_output=True, text=True, check=True, cwd=ROOT).stdout
-    assert json.loads(out) == json.loads((ROOT / "scenarios" / "arnhem-map.json").read_text())
-    geo = json.loads((ROOT / "scenarios" / "geography" / "market-garden.json").read_text())
+    assert json.loads(out) == json.loads((ROOT / "pbem" / "scenario_data" / "arnhem-map.json").read_text())
+    geo = json.loads((ROOT / "pbem" / "scenario_data" / "geography" / "market-garden.json").read_text())
     assert "RECONSTRUCTED" in geo["reconstructed"]
     assert "RECONSTRUCTED" in json.loads(out)["reconstructed"]
 

@@ -315,7 +315,7 @@ def test_generated_files_are_up_to_date() -> None:
         assert on_disk == json.loads(json.dumps(data)), sid
 
 
-@pytest.mark.skipif(not MAP.exists(), reason="scenarios/arnhem-map.json is not written yet")
+@pytest.mark.skipif(not MAP.exists(), reason="pbem/scenario_data/arnhem-map.json is not written yet")
 @pytest.mark.parametrize("sid", IDS)
 def test_scenario_check_passes_and_the_game_starts(sid: str) -> None:
     from pbem.cli.scenarios import check_scenario

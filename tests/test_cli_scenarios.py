@@ -54,7 +54,7 @@ def relief() -> dict[str, Any]:
 
 
 def test_check_a_file_referring_to_the_bundled_map(tmp_path: Path) -> None:
-    data = json.loads((Path(__file__).resolve().parents[1] / "scenarios/bastogne-relief.json")
+    data = json.loads((Path(__file__).resolve().parents[1] / "pbem/scenario_data/bastogne-relief.json")
                       .read_text("utf-8"))
     data["id"] = "my-relief"
     res = run("scenario", "check", _write(tmp_path, data))
@@ -182,7 +182,7 @@ def test_scenario_copy_gives_a_file_of_your_own_and_never_overwrites(tmp_path: P
     res = pbem("scenario", "copy", "megagame-arnhem", mine, home=home)
     assert res.code == 0 and "pbem scenario check" in res.err
     data = json.loads(mine.read_text(encoding="utf-8"))
-    assert data == json.loads((Path(__file__).parent.parent / "scenarios" / "megagame-arnhem.json").read_text())
+    assert data == json.loads((Path(__file__).parent.parent / "pbem" / "scenario_data" / "megagame-arnhem.json").read_text())
     data["units"][0]["hex"] = "3307"  # edited: still a sound scenario, its map found among pbem's data
     mine.write_text(json.dumps(data), encoding="utf-8")
     assert pbem("scenario", "check", mine, home=home).code == 0

@@ -14,7 +14,7 @@ from pbem.maps.hexmap import Hex, hexside
 from pbem.systems.westwall.model import MapData
 
 ROOT = Path(__file__).resolve().parent.parent
-MAP = ROOT / "scenarios" / "market-garden-1km-map.json"
+MAP = ROOT / "pbem" / "scenario_data" / "market-garden-1km-map.json"
 
 
 def test_the_checked_in_1km_map_is_the_generators_output() -> None:

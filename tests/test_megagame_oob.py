@@ -29,13 +29,13 @@ from pbem.systems.megagame.supply import Stock, hq_in_reach
 
 ROOT = Path(__file__).resolve().parents[1]
 MAP: dict[str, Any] = json.loads(
-    (ROOT / "scenarios" / "market-garden-1km-map.json").read_text(encoding="utf-8"))
+    (ROOT / "pbem" / "scenario_data" / "market-garden-1km-map.json").read_text(encoding="utf-8"))
 TERRAIN = {h: k for k, hs in MAP["terrain"].items() for h in hs}
 
 
 def _raw() -> dict[str, Any]:
     data: dict[str, Any] = json.loads(
-        (ROOT / "scenarios" / "megagame-market-garden-oob.json").read_text(encoding="utf-8"))
+        (ROOT / "pbem" / "scenario_data" / "megagame-market-garden-oob.json").read_text(encoding="utf-8"))
     return data
 
 

@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def _raw() -> dict[str, Any]:
     data: dict[str, Any] = json.loads(
-        (ROOT / "scenarios" / "megagame-profiles.json").read_text(encoding="utf-8"))
+        (ROOT / "pbem" / "scenario_data" / "megagame-profiles.json").read_text(encoding="utf-8"))
     return data
 
 

@@ -136,7 +136,7 @@ def _bundled_crt() -> dict:
     import json
     from pathlib import Path
 
-    return json.loads((Path(__file__).parents[1] / "scenarios" / "crt.json").read_text())
+    return json.loads((Path(__file__).parents[1] / "pbem" / "scenario_data" / "crt.json").read_text())
 
 
 def test_7_61_bundled_crt_json_is_the_table_pbem_plays() -> None:
@@ -202,7 +202,7 @@ def test_7_61_replacement_crt_file_beside_a_scenario_through_the_cli(tmp_path: A
 
     from tests.test_protocol_helpers import pbem
 
-    src = Path(__file__).parents[1] / "scenarios"
+    src = Path(__file__).parents[1] / "pbem" / "scenario_data"
     for name in ("bastogne-spearhead.json", "bastogne-map.json", "terrain-key.json"):
         shutil.copyfile(src / name, tmp_path / name)
     scenario = json.loads((tmp_path / "bastogne-spearhead.json").read_text())

@@ -1,6 +1,6 @@
 """Finding and loading scenario files.
 
-A scenario is a JSON file, bundled in ``scenarios/`` (installed as ``pbem.scenario_data``) or anywhere on
+A scenario is a JSON file, bundled in ``pbem/scenario_data/`` (the package ``pbem.scenario_data``) or anywhere on
 disk. String values of ``map``, ``terrain_key`` and ``crt`` name sibling JSON files that are merged in, so several
 scenarios can share one map. Such a reference is a plain file name (``bastogne-map.json``: no
 directory, no ``..``), looked up in the scenario's own directory and then in the bundled data, and read
@@ -27,14 +27,14 @@ MAX_SCENARIO_BYTES = 4 * 1024 * 1024
 
 
 def bundled_dir() -> Path:
-    """The directory holding the bundled scenarios (works installed or from a checkout)."""
-    checkout = Path(__file__).resolve().parents[2] / "scenarios"
-    try:
-        # Installed (also editable): ``scenarios/`` ships as the data package ``pbem.scenario_data``.
-        return Path(str(importlib.resources.files("pbem.scenario_data")))
-    except ModuleNotFoundError:
-        # Running from a source tree that was never installed.
-        return checkout
+    """The directory holding the bundled scenarios: the data package ``pbem.scenario_data``
+    (``pbem/scenario_data/`` in a checkout, installed with the package)."""
+    return Path(str(importlib.resources.files("pbem.scenario_data")))
+
+
+def bundled_text(name: str) -> str:
+    """Text of a data file shipped in ``pbem.scenario_data`` (the one reader of bundled data)."""
+    return importlib.resources.files("pbem.scenario_data").joinpath(name).read_text(encoding="utf-8")
 
 
 def bundled_ids() -> list[str]:

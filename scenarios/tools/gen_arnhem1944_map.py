@@ -3,7 +3,7 @@ Garden geography.
 
 Run from the repository root::
 
-    .venv/bin/python scenarios/tools/gen_arnhem1944_map.py > scenarios/arnhem1944-map.json
+    .venv/bin/python scenarios/tools/gen_arnhem1944_map.py > pbem/scenario_data/arnhem1944-map.json
     .venv/bin/python scenarios/tools/gen_arnhem1944_map.py --ascii     # a rough picture, north up
 
 The game is played at one kilometre a hex [0.1] over the ground between Nijmegen and Arnhem [0.2].

@@ -59,7 +59,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-OUT = Path(__file__).resolve().parents[1]
+OUT = Path(__file__).resolve().parents[2] / "pbem" / "scenario_data"  # the bundled data package
 R = "RECONSTRUCTED"
 AL, DE = "AL", "DE"
 SIDES = [

@@ -2,7 +2,7 @@
 
 Run from the repository root::
 
-    .venv/bin/python scenarios/tools/gen_arnhem_map.py > scenarios/arnhem-map.json
+    .venv/bin/python scenarios/tools/gen_arnhem_map.py > pbem/scenario_data/arnhem-map.json
     .venv/bin/python scenarios/tools/gen_arnhem_map.py --ascii     # a rough picture, north up
 
 ``scenarios/geography/market-garden.json`` describes the ground once, in latitude and longitude;

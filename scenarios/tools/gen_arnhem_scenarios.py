@@ -31,7 +31,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-OUT = Path(__file__).resolve().parents[1]
+OUT = Path(__file__).resolve().parents[2] / "pbem" / "scenario_data"  # the bundled data package
 R = "reconstructed"
 """Marks every counter, entry and schedule that is not in our copy of the text."""
 TXT = "as printed"

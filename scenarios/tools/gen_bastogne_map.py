@@ -2,7 +2,7 @@
 
 Run from the repository root::
 
-    .venv/bin/python scenarios/tools/gen_bastogne_map.py > scenarios/bastogne-map.json
+    .venv/bin/python scenarios/tools/gen_bastogne_map.py > pbem/scenario_data/bastogne-map.json
 
 The published WestWall Bastogne map is not in our sources, so the map is reconstructed from real
 geography. Places are given as kilometres east/north of Bastogne (read off modern maps, rounded to

@@ -20,7 +20,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-OUT = Path(__file__).resolve().parents[1]
+OUT = Path(__file__).resolve().parents[2] / "pbem" / "scenario_data"  # the bundled data package
 BASTOGNE = ["1317", "1416"]
 R = "reconstructed from the historical unit"
 

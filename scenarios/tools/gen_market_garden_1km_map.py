@@ -2,7 +2,7 @@
 hex, north up, from the shared geography -- the ground the megagame (and any other game played at
 that scale) is played over.
 
-    .venv/bin/python scenarios/tools/gen_market_garden_1km_map.py > scenarios/market-garden-1km-map.json
+    .venv/bin/python scenarios/tools/gen_market_garden_1km_map.py > pbem/scenario_data/market-garden-1km-map.json
 
 A plain grid, no game's hex numbers to fit: hex centres one kilometre apart, the first two digits
 of a hex number running west to east (columns), the last two north to south (rows), from south of

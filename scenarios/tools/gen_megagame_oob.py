@@ -2,7 +2,7 @@
 Garden, 17-25 September 1944, at battalion level, for J. Wallman's megagame (seed 004) on the 1 km
 map (``scenarios/market-garden-1km-map.json``).
 
-    .venv/bin/python scenarios/tools/gen_megagame_oob.py > scenarios/megagame-market-garden-oob.json
+    .venv/bin/python scenarios/tools/gen_megagame_oob.py > pbem/scenario_data/megagame-market-garden-oob.json
 
 RECONSTRUCTED from the published histories (formations, their battalions, drop zones, lifts and the
 days they came into the fight are historical; strengths are read into the Annex A unit types of
@@ -25,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from gen_market_garden_1km_map import to_grid  # noqa: E402
 from market_garden import ROOT, nearest  # noqa: E402
 
-MAP = json.loads((ROOT / "scenarios" / "market-garden-1km-map.json").read_text(encoding="utf-8"))
+MAP = json.loads((ROOT / "pbem" / "scenario_data" / "market-garden-1km-map.json").read_text(encoding="utf-8"))
 TERRAIN = {h: k for k, hs in MAP["terrain"].items() for h in hs}
 
 

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
-SCENARIOS = ROOT / "scenarios"
+SCENARIOS = ROOT / "pbem" / "scenario_data"
 
 TEAM_OF_CORPS = {"i-ab-corps": "IAB", "xxx-corps": "XXX", "ii-ss-pz-corps": "IISS", "wbn": "WBN",
                  "korps-feldt": "FELDT", "lxxxvi-corps": "LXXXVI", "lxxxviii-corps": "LXXXVIII"}

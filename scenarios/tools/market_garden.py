@@ -25,7 +25,7 @@ sys.path.insert(0, str(ROOT))
 
 from pbem.maps.hexmap import Hex, hex_line, hexside  # noqa: E402
 
-GEOGRAPHY = ROOT / "scenarios" / "geography" / "market-garden.json"
+GEOGRAPHY = ROOT / "pbem" / "scenario_data" / "geography" / "market-garden.json"
 SQ3 = math.sqrt(3.0)
 
 

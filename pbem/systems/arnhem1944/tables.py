@@ -33,7 +33,6 @@ green minima to the defender only [7.5]; red minima are allowed on either side.
 from __future__ import annotations
 
 import functools
-import importlib.resources
 import json
 import re
 from collections.abc import Mapping
@@ -405,12 +404,9 @@ def table_problems(data: object, kind: Literal["crt", "tec"]) -> list[str]:
 
 def _read(path: Path | None, name: str) -> Any:
     if path is None:
-        try:
-            text = importlib.resources.files("pbem.scenario_data").joinpath(name).read_text(
-                encoding="utf-8")
-        except ModuleNotFoundError:  # a source tree never installed
-            text = (Path(__file__).resolve().parents[3] / "scenarios" / name).read_text(
-                encoding="utf-8")
+        from pbem.engine.scenarios import bundled_text
+
+        text = bundled_text(name)
     else:
         try:
             if path.stat().st_size > MAX_BYTES:

@@ -15,7 +15,6 @@ not fall to 0, a status above 10, an armoured kind that does not move as tanks, 
 
 from __future__ import annotations
 
-import importlib.resources
 import json
 import re
 from collections.abc import Mapping
@@ -24,6 +23,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from pbem.engine.scenarios import bundled_text
 from pbem.systems.megagame.combat import Kind, Profile
 from pbem.systems.megagame.movement import Troops
 
@@ -181,12 +181,6 @@ def profile_problems(book: ProfileBook | Mapping[str, Any]) -> list[str]:
         seen.add(t.id)
         out += type_problems(t)
     return out
-
-
-def bundled_text(name: str) -> str:
-    """Text of a JSON file shipped in ``scenarios/`` (the package ``pbem.scenario_data``)."""
-    return importlib.resources.files("pbem.scenario_data").joinpath(name).read_text(
-        encoding="utf-8")
 
 
 @cache

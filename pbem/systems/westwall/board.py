@@ -52,29 +52,14 @@ CUT_ROUTE_MARKERS: frozenset[str] = frozenset({"destroyed-bridge"})
 
 @functools.cache
 def default_terrain_key() -> TerrainKey:
-    """The documented default Terrain Key bundled as ``scenarios/terrain-key.json``."""
+    """The documented default Terrain Key bundled as ``pbem/scenario_data/terrain-key.json``."""
     return TerrainKey.model_validate(json.loads(_bundled_file("terrain-key.json")))
 
 
 def _bundled_file(name: str) -> str:
-    """Text of a bundled scenario data file. ``pbem.engine.scenarios`` is both a module (``pbem/engine/scenarios.py``)
-    and, when installed, the data package; in a checkout the data sit in ``<repo>/scenarios``."""
-    from pathlib import Path
+    from pbem.engine.scenarios import bundled_text
 
-    candidates: list[Path] = []
-    try:
-        from pbem.engine.scenarios import bundled_dir
-
-        candidates.append(bundled_dir() / name)
-    except (TypeError, ImportError, ModuleNotFoundError):
-        pass
-    import pbem
-
-    candidates.append(Path(pbem.__file__).resolve().parent.parent / "scenarios" / name)
-    for path in candidates:
-        if path.is_file():
-            return path.read_text(encoding="utf-8")
-    raise FileNotFoundError(f"bundled file {name} not found (looked in {candidates})")
+    return bundled_text(name)
 
 
 # --------------------------------------------------------------------------------------------------
