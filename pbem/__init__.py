@@ -11,4 +11,4 @@ The package is layered so that the rules never depend on presentation:
 * :mod:`pbem.cli` -- the ``pbem`` command.
 """
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"

@@ -48,8 +48,23 @@ class LazyGroup(click.Group):
             formatter.write_dl(rows)
 
 
+def _show_version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
+    """``pbem --version``: pbem's release and the rules version of every system it plays (what a
+    genesis records, so players can tell whether their pbems play the same rules) [23]."""
+    if not value or ctx.resilient_parsing:
+        return
+    from pbem import __version__
+    from pbem.engine.ruleset import rules_versions
+
+    click.echo(f"pbem {__version__}")
+    for system, rules in rules_versions().items():
+        click.echo(f"  {system:<16}{rules}")
+    ctx.exit()
+
+
 @click.group(cls=LazyGroup)
-@click.version_option(package_name="pbem")
+@click.option("--version", is_flag=True, expose_value=False, is_eager=True, callback=_show_version,
+              help="Show pbem's version and the rules version of each system, and exit.")
 def cli() -> None:
     """pbem: play hex-and-counter wargames by email, with signed moves and dice nobody can fix.
 

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pbem import __version__
 from pbem.engine.replay import Game, Replay, run_move_outputs
 from pbem.errors import ArchiveError, IllegalOrders, InputError, PbemError
 from pbem.protocol import archive
@@ -140,6 +141,7 @@ def new_game(scenario: str, game_dir: Path, players: dict[str, str], options: di
         "options": opts,
         "chain_length": chain_length,
         "sides": entries,
+        "pbem": __version__,  # the release that wrote it: names the one to verify with [23]
     }
     if ruleset.capabilities.information == "hidden":  # hidden states: hashes nobody can test guesses against
         body["salted"] = True
@@ -233,6 +235,7 @@ def join_game(game_dir: Path, files: dict[str, bytes], key_name: str, expected: 
             "side": side,
             "commitment": chain_head(seed, game.chain_length).hex(),
             "nonce": nonce.hex(),
+            "pbem": __version__,
         }
         if game.ruleset.needs_encryption(game.scenario):
             from pbem.protocol.seal import public_hex, x25519_private
@@ -349,6 +352,7 @@ def move_body(game: Game, rp: Replay, side: str, orders: Any, seed: bytes) -> di
         "answers": rp.current.turn_hash,
         "reveal": reveal(seed, game.chain_length, j).hex(),
         "orders": orders,
+        "pbem": __version__,
     }
 
 
@@ -545,7 +549,7 @@ def _sealed_body(game: Game, rp: Replay, side: str, step: int, answers: str, ord
     if j > game.chain_length:
         raise InputError(f"{side}'s dice chain is exhausted ({game.chain_length} reveals)")
     return {"ds": archive.MOVE_DS, "game": game.id, "step": step, "side": side, "answers": answers,
-            "reveal": reveal(seed, game.chain_length, j).hex(), "orders": orders}
+            "reveal": reveal(seed, game.chain_length, j).hex(), "orders": orders, "pbem": __version__}
 
 
 def _my_sealed_side(rp: Replay, rnd: Any, my_sides: list[str]) -> str | None:

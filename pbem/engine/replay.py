@@ -227,6 +227,23 @@ def _outcome_json(outcome: Any) -> dict[str, Any] | None:
     }
 
 
+def rules_refusal(recorded: str, ruleset: Ruleset[Any, Any, Any], writer: str | None) -> str:
+    """One line refusing a game played under rules ``recorded`` that this pbem does not play:
+    which pbem plays them (the ruleset's ``earlier`` versions), or that a newer one wrote it [23]."""
+    from pbem import __version__
+    from pbem.protocol.archive import version_key
+
+    head = (f"this game is adjudicated with {recorded} rules (genesis), which this pbem ({__version__}) "
+            f"does not play (it plays {ruleset.rules_id})")
+    version = recorded.partition("/")[2]
+    if version in ruleset.earlier:
+        return f"{head}: they are played by {ruleset.earlier[version]}; verify and finish the game with that pbem"
+    by = f" pbem {writer}" if writer else " a pbem"
+    if (writer and version_key(writer) > version_key(__version__)) or version_key(version) > version_key(ruleset.version):
+        return f"{head}: the game was started by{by} newer than this one; upgrade pbem to play it"
+    return f"{head}: the game was started by{by} whose rules this release does not know; use that pbem"
+
+
 def _turn_bytes(turn: dict[str, Any]) -> bytes:
     from pbem.protocol.canonical import canonical_bytes
 
@@ -406,10 +423,7 @@ class Game:
         self.scenario_data = data
         self.ruleset, self.scenario = load_scenario(without_salt(data), digest)
         if self.body.rules != self.ruleset.rules_id:
-            raise InputError(
-                f"this game is adjudicated with {self.body.rules} rules (genesis) but this pbem "
-                f"implements {self.ruleset.rules_id}: use the pbem version that started the game"
-            )
+            raise InputError(rules_refusal(self.body.rules, self.ruleset, self.body.pbem))
         self.sides = list(self.ruleset.sides(self.scenario))
         if set(self.sides) != set(self.body.sides):
             raise Bad(archive.GENESIS_NAME, f"sides {sorted(self.body.sides)} differ from the scenario's {self.sides}")
@@ -727,6 +741,30 @@ class Replay:
 
     # errors -----------------------------------------------------------------------------------
 
+    def _writers(self) -> str:
+        """Why a recomputed turn may differ without tampering: which pbem releases the signed
+        files say wrote the archive, when this pbem is not one of them (only on that error path:
+        it reads every move) [23]."""
+        from pbem import __version__
+        from pbem.protocol.canonical import MAX_MOVE_BYTES
+
+        g = self.game
+        found: set[str | None] = {g.body.pbem} | {j.body.pbem for j in g.joins.values()}
+        for step in sorted(g.listing.moves):
+            try:
+                found.add(archive.parse_move(read_file(g.listing.moves[step], MAX_MOVE_BYTES), "").body.pbem)
+            except (InputError, OSError):
+                continue
+        others = sorted((v for v in found - {__version__} if v is not None), key=archive.version_key)
+        if others:
+            return (f"; the archive was written by pbem {', '.join(others)} and this is pbem {__version__}: "
+                    f"if it verifies with pbem {others[-1]}, the two releases compute {g.ruleset.rules_id} "
+                    "differently (a pbem fault, not tampering: report it)")
+        if None in found:
+            return (f"; parts of the archive were written before pbem recorded its release (0.2.0): if it "
+                    f"verifies with the pbem that wrote it, the releases compute {g.ruleset.rules_id} differently")
+        return ""
+
     def _bad(self, name: str, reason: str, *, divergence: bool = False) -> Bad:
         return Bad(name, reason, divergence=divergence)
 
@@ -948,11 +986,12 @@ class Replay:
             except InputError as exc:
                 raise self._bad(name, str(exc)) from None
             if existing != data:
+                writers = self._writers()
                 raise self._bad(
                     name,
                     f"differs from the recomputed turn (file sha256 {sha256_hex(existing)[:16]}…, "
-                    f"recomputed {sha256_hex(data)[:16]}…) [P5/P6]: the file was changed, or this pbem "
-                    f"computes the rules {g.ruleset.rules_id} differently from the pbem that wrote it",
+                    f"recomputed {sha256_hex(data)[:16]}…) [P5/P6]"
+                    + (writers or ": the file was changed after this pbem's release wrote it"),
                     divergence=True,
                 )
             written = False
@@ -1173,7 +1212,7 @@ class Replay:
             raise self._bad(
                 msg.name,
                 f"DIVERGENCE: it answers turn {k - 1} with sha256 {msg.body.answers}, but this "
-                f"adjudication of {turn_name} has sha256 {want} [P6]",
+                f"adjudication of {turn_name} has sha256 {want} [P6]" + self._writers(),
                 divergence=True,
             )
 

@@ -137,6 +137,11 @@ class Ruleset(ABC, Generic[ScenarioT, StateT, OrdersT]):
     played under another version. Bump it with every change that alters any state, event or roll
     (tests/test_examples.py then fails until the bundled example is regenerated)."""
 
+    earlier: ClassVar[dict[str, str]] = {}
+    """Earlier versions of these rules -> the pbem that plays them, for the one-line refusal of an
+    archive played under them (``CHANGELOG.md`` lists the same). When ``version`` is bumped, the
+    old one goes here with the last release that played it [23]."""
+
     @property
     def rules_id(self) -> str:
         """``system/version`` as the genesis records it, e.g. ``westwall/2``."""
@@ -336,6 +341,18 @@ def known_systems() -> dict[str, str]:
     for ep in entry_points(group=ENTRY_POINT_GROUP):
         out[ep.name] = ep.value
     out.update(_REGISTERED)
+    return out
+
+
+def rules_versions() -> dict[str, str]:
+    """Every known system -> the rules version this pbem plays (``system/version``, as a genesis
+    records it), or why it cannot be loaded (``pbem --version``)."""
+    out: dict[str, str] = {}
+    for system in sorted(known_systems()):
+        try:
+            out[system] = get_ruleset(system).rules_id
+        except Exception as exc:  # a broken plug-in is named, not fatal, in a version listing
+            out[system] = f"cannot be loaded ({type(exc).__name__}: {exc})"[:200]
     return out
 
 

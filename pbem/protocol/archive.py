@@ -40,6 +40,8 @@ SIDE_PATTERN = r"^[A-Za-z0-9_]{1,16}$"
 EMAIL_PATTERN = r"^[^@\s<>(),;:\\\"\[\]]{1,64}@[A-Za-z0-9.-]{1,189}\.[A-Za-z]{2,}$"
 """An address pbem may put in a From/To header: one mailbox, no spaces, no header tricks."""
 HEX32 = r"^[0-9a-f]{64}$"
+VERSION_PATTERN = r"^[0-9]{1,4}(\.[0-9]{1,4}){1,3}([a-z0-9.+-]{0,24})$"
+"""A pbem release as a body records it (``pbem.__version__``, e.g. ``0.2.0``)."""
 GAME_PATTERN = r"^[0-9a-f]{32}$"
 MAX_STEP = 9999
 
@@ -50,6 +52,7 @@ RECEIPT_RE = re.compile(r"^receipt-(\d{4})-([A-Za-z0-9_]{1,16})\.json$")
 
 Side = Annotated[str, Field(pattern=SIDE_PATTERN)]
 Hash = Annotated[str, Field(pattern=HEX32)]
+Version = Annotated[str, Field(pattern=VERSION_PATTERN, max_length=40)]
 GameId = Annotated[str, Field(pattern=GAME_PATTERN)]
 
 
@@ -145,6 +148,10 @@ class GenesisBody(_Body):
         None, description="The agreed clock, {hours, extensions, extension_hours} (pbem.engine.clock): "
         "shown and reminded of, never enforced",
     )
+    pbem: Version | None = Field(
+        None, description="The pbem release that wrote this body (absent before 0.2.0): names the "
+        "release to verify with when another computes the turns differently",
+    )
 
 
 class JoinBody(_Body):
@@ -157,6 +164,10 @@ class JoinBody(_Body):
     commitment: Hash
     nonce: Hash = Field(description="The side's own fresh chain nonce (drawn by its tool at join)")
     x25519: Hash | None = Field(None, description="The side's X25519 public key for this game, if it needs one")
+    pbem: Version | None = Field(
+        None, description="The pbem release that wrote this body (absent before 0.2.0): names the "
+        "release to verify with when another computes the turns differently",
+    )
 
 
 class MoveBody(_Body):
@@ -169,6 +180,10 @@ class MoveBody(_Body):
     answers: Hash = Field(description="sha256 of the turn file (step - 1) the author decided against")
     reveal: Hash = Field(description="The side's next dice-chain value")
     orders: dict[str, Any]
+    pbem: Version | None = Field(
+        None, description="The pbem release that wrote this body (absent before 0.2.0): names the "
+        "release to verify with when another computes the turns differently",
+    )
 
 
 class ReceiptBody(_Body):
@@ -232,6 +247,24 @@ class Message:
     body: Any  # GenesisBody | JoinBody | MoveBody
 
 
+def version_key(version: str) -> tuple[int, ...]:
+    """The numeric release of a version string, for ordering (``0.10.1`` after ``0.9.3``)."""
+    m = re.match(r"[0-9]+(\.[0-9]+)*", version)
+    return tuple(int(x) for x in m.group(0).split(".")) if m else ()
+
+
+def newer_writer(value: Any) -> str | None:
+    """When a body pbem cannot read names a newer pbem release as its writer: the words to say
+    so (upgrade), instead of a validation error that reads like a forgery."""
+    from pbem import __version__
+
+    writer = value.get("pbem") if isinstance(value, dict) else None
+    if isinstance(writer, str) and re.fullmatch(VERSION_PATTERN, writer) and \
+            version_key(writer) > version_key(__version__):
+        return f"written by pbem {writer}, newer than this pbem ({__version__}): upgrade pbem to read it"
+    return None
+
+
 def _parse_message(raw: bytes, name: str, payload_type: str, model: type[_Body], max_bytes: int) -> Message:
     from pbem.protocol.canonical import canonical_bytes, loads_strict, sha256_hex
     from pbem.protocol.dsse import envelope_bytes, parse_envelope
@@ -239,9 +272,14 @@ def _parse_message(raw: bytes, name: str, payload_type: str, model: type[_Body],
     env = parse_envelope(raw, max_bytes=max_bytes, what=name)
     if envelope_bytes(env) != raw:
         raise InputError(f"{name}: the envelope is not in pbem's canonical form (JCS and a newline)")
-    if env.payloadType != payload_type:
-        raise InputError(f"{name}: payload type {env.payloadType!r}, expected {payload_type!r}")
     body_bytes = env.body()
+    if env.payloadType != payload_type:
+        problem = f"payload type {env.payloadType!r}, expected {payload_type!r}"
+        try:
+            newer = newer_writer(loads_strict(body_bytes, max_bytes=max_bytes, what=name))
+        except InputError:
+            newer = None
+        raise InputError(f"{name}: {newer} ({problem})" if newer else f"{name}: {problem}")
     value = loads_strict(body_bytes, max_bytes=max_bytes, what=f"{name} body")
     if canonical_bytes(value) != body_bytes:
         raise InputError(f"{name}: the signed body is not canonical JSON (RFC 8785)")
@@ -255,7 +293,8 @@ def _parse_message(raw: bytes, name: str, payload_type: str, model: type[_Body],
     try:
         body = model.model_validate(value)
     except ValidationError as exc:
-        raise InputError(f"{name}: {one_line(exc)}") from None
+        newer, problem = newer_writer(value), one_line(exc)
+        raise InputError(f"{name}: {newer} ({problem})" if newer else f"{name}: {problem}") from None
     return Message(name, raw, env, body_bytes, sha256_hex(body_bytes), body)
 
 

@@ -1383,6 +1383,10 @@ class Arnhem1944Rules(Ruleset[Scenario, State, Orders]):
     1st Airborne's set-up is the Allied player's first decision [17.1]; retreat and split orders
     written in advance [7.5, 7.6]; defensive artillery next to the defender shares its result
     [8.2]; the bridgehead counts east of the scenario's column only [16]."""
+    earlier = {
+        "1": "pbem development builds from commit ffd54a4 to the one before c6309a9 (no release)",
+        "2": "pbem development builds from commit c6309a9 to the one before f5758a6 (no release)",
+    }
 
     def load_scenario(self, data: JSON) -> Scenario:
         try:

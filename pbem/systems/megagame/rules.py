@@ -554,6 +554,9 @@ class MegagameRules(Ruleset[MegaScenario, AnyState, OrderSheet]):
     """2: fighter squadrons lost in air combat are lost for good; drops by night [12]; the further
     attack after an overrun [9]; a moving dump leaves its supplies parked for the transport units
     [11]."""
+    earlier = {
+        "1": "pbem development builds from commit 2377d44 to the one before ab6965f (no release)",
+    }
     capabilities: ClassVar[Capabilities] = Capabilities(decisions="simultaneous", information="hidden",
                                                         umpire=True)
 

@@ -144,6 +144,9 @@ class WestWallRules(Ruleset[Scenario, State, Orders_]):
     version = "2"
     """2: [14.0] counts adjacent artillery against the limit and exempts combats with no ground
     attacker (westwall/1 counted only artillery added to a combat)."""
+    earlier = {
+        "1": "pbem development builds from commit 1c7f7eb to the one before ab49ce4 (no release)",
+    }
 
     def presenter(self) -> Presenter:
         from pbem.systems.westwall.presenter import WestWallPresenter
