@@ -10,7 +10,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_protocol_helpers import (
+
+import pbem as pbem_package
+from pbem import __version__
+from tests.test_protocol_helpers import (
     GAME_ID,
     SCRIPT,
     move_body,
@@ -20,9 +23,6 @@ from test_protocol_helpers import (
     sign_move,
     start_remote,
 )
-
-import pbem as pbem_package
-from pbem import __version__
 
 
 def _genesis_body(game: Path) -> dict[str, object]:

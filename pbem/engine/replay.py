@@ -1126,6 +1126,10 @@ class Replay:
             if held is not None and held.body_hash != msg.body_hash:
                 raise self._bad(name, f"a different move for step {body.step} is already waiting [P7]")
             self._verify_signature(msg)
+            # Checked as far as it can be before it waits: the side's own chain link (its previous
+            # message is placed: one message a phase) and everything of its own slot [29].
+            self._check_chain(msg)
+            self._check_sealed(msg, rnd, self.records[-1])
             self.held[body.step] = msg
             if not archived:
                 self.new_moves.append(msg)
@@ -1221,7 +1225,7 @@ class Replay:
         [P8, P9]."""
         from dataclasses import replace
 
-        from pbem.engine.sealed import commitment, parse_commit, parse_reveal, parse_rulings
+        from pbem.engine.sealed import parse_commit, parse_rulings
 
         body: MoveBody = msg.body
         name, k = msg.name, body.step
@@ -1231,10 +1235,7 @@ class Replay:
                             f"{body.side}'s [P2]")
         record = self.records[-1]
         if rnd.phase == "commit":
-            self._check_answers(msg, rnd.base_turn, archive.turn_name(rnd.base))
-            if parse_commit(body.orders, umpire=rnd.umpire is not None) is None:
-                form = '{"sealed": SHA-256 hex' + (', "umpire": sealed orders}' if rnd.umpire else "}")
-                raise self._bad(name, f"a sealed commitment carries only {form} [P8]")
+            self._check_sealed(msg, rnd, record)
             self._advance_chain(msg, revealed, archived=archived)
             done = rnd.done + 1
             if done < rnd.n:
@@ -1263,24 +1264,7 @@ class Replay:
         if rnd.phase == "report":
             self._place_report(msg, rnd, record, revealed, archived=archived)
             return
-        self._check_answers(msg, rnd.commits_turn, archive.turn_name(rnd.slot(rnd.sides[0], "reveal") - 1))
-        if rnd.report:  # hidden information: the orders stay with the umpire
-            from pbem.engine.sealed import HIDDEN_REVEAL
-
-            if body.orders != HIDDEN_REVEAL:
-                raise self._bad(name, 'with hidden information a reveal carries only {"reveal": '
-                                '"to-umpire"}: the orders stay sealed to the umpire [P8, P10]')
-            if self.full:
-                self._opened(rnd, body.side, record)
-        else:
-            opened = parse_reveal(body.orders)
-            if opened is None:
-                raise self._bad(name, 'a sealed reveal carries {"orders": ..., "salt": 64 hex digits} [P8]')
-            commit_msg = self.placed_move(rnd.slot(body.side, "commit"))
-            if commitment(opened[0], opened[1]) != parse_commit(commit_msg.body.orders, umpire=rnd.umpire is not None):
-                raise self._bad(name, f"the orders revealed by {body.side} do not match its commitment in "
-                                f"{commit_msg.name} [P8]")
-            self._check_orders(name, record.state, body.side, opened[0])
+        self._check_sealed(msg, rnd, record)
         self._advance_chain(msg, revealed, archived=archived)
         if rnd.done + 1 < rnd.n:
             after = replace(rnd, done=rnd.done + 1)
@@ -1291,6 +1275,39 @@ class Replay:
             self._record(k, msg, record.turn_hash, record.state, [revealed], None, [], [], sealed=after)
             return
         self._resolve_round(msg, rnd, record)
+
+    def _check_sealed(self, msg: Message, rnd: Round, record: StepRecord) -> None:
+        """Every check of a commitment or a reveal that needs nothing from the other slots of its
+        phase: the turn it answers, its form, a reveal against its own side's commitment and the
+        rules. Made when the message arrives, also for a later slot that must wait, so that no
+        message a side signed can be held that would later stop the round [P8, 29]."""
+        from pbem.engine.sealed import HIDDEN_REVEAL, commitment, parse_commit, parse_reveal
+
+        body: MoveBody = msg.body
+        name = msg.name
+        if rnd.phase == "commit":
+            self._check_answers(msg, rnd.base_turn, archive.turn_name(rnd.base))
+            if parse_commit(body.orders, umpire=rnd.umpire is not None) is None:
+                form = '{"sealed": SHA-256 hex' + (', "umpire": sealed orders}' if rnd.umpire else "}")
+                raise self._bad(name, f"a sealed commitment carries only {form} [P8]")
+            return
+        assert rnd.phase == "reveal" and rnd.commits_turn is not None
+        self._check_answers(msg, rnd.commits_turn, archive.turn_name(rnd.slot(rnd.sides[0], "reveal") - 1))
+        if rnd.report:  # hidden information: the orders stay with the umpire
+            if body.orders != HIDDEN_REVEAL:
+                raise self._bad(name, 'with hidden information a reveal carries only {"reveal": '
+                                '"to-umpire"}: the orders stay sealed to the umpire [P8, P10]')
+            if self.full:
+                self._opened(rnd, body.side, record)
+            return
+        opened = parse_reveal(body.orders)
+        if opened is None:
+            raise self._bad(name, 'a sealed reveal carries {"orders": ..., "salt": 64 hex digits} [P8]')
+        commit_msg = self.placed_move(rnd.slot(body.side, "commit"))
+        if commitment(opened[0], opened[1]) != parse_commit(commit_msg.body.orders, umpire=rnd.umpire is not None):
+            raise self._bad(name, f"the orders revealed by {body.side} do not match its commitment in "
+                            f"{commit_msg.name} [P8]")
+        self._check_orders(name, record.state, body.side, opened[0])
 
     def _opened(self, rnd: Round, side: str, record: StepRecord) -> Any:
         """``side``'s orders of this round on a machine that may read them (the umpire's key, or
