@@ -85,3 +85,56 @@ def test_remind_drafts_a_reminder_that_send_would_send(tmp_path: Path) -> None:
     ok(pbem("remind", a, home=de_home))  # a second reminder never overwrites the first
     assert (a / "mail-remind-0000-US-2.eml").exists()
     assert pbem("verify", a, home=tmp_path / "stranger").code == 0  # reminders are not archive files
+
+
+def _invite_with_clock(tmp_path: Path, clock: object) -> tuple[Path, Path]:
+    """Alice's modified client signs a genesis whose time_control is ``clock`` and invites Bob
+    (his key by its public file): the invitation Bob would receive, and his pbem home."""
+    import base64
+    import shutil
+
+    from pbem.protocol.canonical import canonical_bytes
+    from pbem.protocol.dsse import GENESIS_TYPE, envelope_bytes, sign
+    from pbem.protocol.keys import KeyStore
+
+    alice, bob = tmp_path / "alice", tmp_path / "bob"
+    ok(pbem("key", "new", "alice", home=alice))
+    ok(pbem("key", "new", "bob", home=bob))
+    pub = tmp_path / "bob.pub"
+    shutil.copyfile(bob / "keys" / "bob.pub", pub)
+    g = tmp_path / "g"
+    ok(pbem("new", "bastogne-spearhead", g, "--player", "DE=alice", "--player", f"US={pub}",
+            "--time-control", "72h", home=alice))
+    env = json.loads((g / "genesis.json").read_bytes())
+    body = json.loads(base64.b64decode(env["payload"]))
+    body["time_control"] = clock
+    raw = envelope_bytes(sign(canonical_bytes(body), GENESIS_TYPE, [KeyStore(alice).private("alice", None)]))
+    invite = tmp_path / "invite"
+    invite.mkdir()
+    (invite / "genesis.json").write_bytes(raw)
+    shutil.copyfile(g / "scenario.json", invite / "scenario.json")
+    return invite, bob
+
+
+@pytest.mark.parametrize("clock", [
+    {"hours": 72, "extensions": 0, "extension_hours": 0, "grace": 9},  # an extra field
+    {"hours": 0, "extensions": 0, "extension_hours": 0},  # a clock pbem new refuses
+    {"hours": 72, "extensions": 2, "extension_hours": 0},  # extensions of no time
+    {"hours": 72},  # fields missing
+])
+def test_a_signed_genesis_with_an_odd_clock_is_refused_at_join(tmp_path: Path, clock: object) -> None:
+    """[29] Every field of a signed genesis is checked by one model when it is first seen: a clock
+    that status and remind could not read is refused at join, not a game later."""
+    invite, bob = _invite_with_clock(tmp_path, clock)
+    game = tmp_path / "bob-game"
+    shutil_listing = sorted(p.name for p in invite.iterdir())
+    res = pbem("join", game, "--key", "bob", "--invitation", invite / "genesis.json", home=bob)
+    assert res.code == 2 and res.err.count("\n") == 1 and "time_control" in res.err, res.err
+    assert not game.exists() and sorted(p.name for p in invite.iterdir()) == shutil_listing
+
+
+def test_join_shows_the_clock_its_signature_accepts(tmp_path: Path) -> None:
+    invite, bob = _invite_with_clock(tmp_path, {"hours": 48, "extensions": 1, "extension_hours": 12})
+    res = ok(pbem("join", tmp_path / "bob-game", "--key", "bob", "--invitation", invite / "genesis.json",
+                  home=bob))
+    assert "clock 48 h a move, 1 extension of 12 h each (rules westwall/2, scenario bastogne-spearhead)" in res.err

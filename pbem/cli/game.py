@@ -172,6 +172,11 @@ def _show_bound_keys(game: Any, expected: dict[str, str], my_fingerprint: str) -
         fp = game.body.sides[side].fingerprint
         mark = "  (your key)" if fp == my_fingerprint else "  (as expected)" if side in expected else ""
         echo(f"key  {side:<6} {fp}{mark}", err=True)
+    from pbem.engine.clock import TimeControl
+
+    clock = game.body.time_control  # what the join's signature accepts too [29]
+    echo(f"clock {TimeControl.of(clock).describe() if clock is not None else 'none agreed'} "
+         f"(rules {game.body.rules}, scenario {game.body.scenario.id})", err=True)
     others = [s for s in game.sides if game.body.sides[s].fingerprint != my_fingerprint]
     if any(s not in expected for s in others):
         echo("compare these fingerprints with the other players (e.g. by phone), or give "
@@ -280,7 +285,7 @@ def status(game_dir: Path, as_json: bool) -> None:
     if game.body.time_control is not None and info.get("pending"):
         from pbem.engine.clock import TimeControl, standing
 
-        control = TimeControl.from_json(game.body.time_control)
+        control = TimeControl.of(game.body.time_control)
         now = time.time()  # the one wall-clock read: what the player sees, never hashed or signed
         st = standing(control, game.newest_mtime(), now)
         owing = ", ".join(sorted({p["side"] for p in info["pending"]}))
@@ -583,7 +588,7 @@ def remind(game_dir: Path) -> None:
         raise InputError("the message owed is yours: nothing to remind anyone of")
     clock_text = "no clock was agreed for this game"
     if game.body.time_control is not None:
-        control = TimeControl.from_json(game.body.time_control)
+        control = TimeControl.of(game.body.time_control)
         clock_text = f"{control.describe()}; {standing(control, game.newest_mtime(), time.time()).describe(control)}"
     step = rp.placed_count
     written = []

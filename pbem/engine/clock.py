@@ -36,11 +36,9 @@ class TimeControl:
         return {"hours": self.hours, "extensions": self.extensions, "extension_hours": self.extension_hours}
 
     @classmethod
-    def from_json(cls, data: Any) -> TimeControl:
-        if not isinstance(data, dict) or set(data) != {"hours", "extensions", "extension_hours"} or \
-                not all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in data.values()):
-            raise InputError("time_control must be {hours, extensions, extension_hours} as whole numbers")
-        return cls(data["hours"], data["extensions"], data["extension_hours"])
+    def of(cls, clock: Any) -> TimeControl:
+        """From a genesis's checked ``time_control`` (:class:`pbem.protocol.archive.Clock`)."""
+        return cls(clock.hours, clock.extensions, clock.extension_hours)
 
     def describe(self) -> str:
         ext = (f", {self.extensions} extension{'s' if self.extensions != 1 else ''} of "

@@ -126,6 +126,21 @@ class SideEntry(_Body):
         return self
 
 
+class Clock(_Body):
+    """The agreed time control (:class:`pbem.engine.clock.TimeControl`), exactly as ``pbem new
+    --time-control`` can write it: a move needs at least an hour, an extension at least an hour."""
+
+    hours: int = Field(ge=1, le=9999, description="Hours a side has for each message it owes")
+    extensions: int = Field(ge=0, le=99, description="Extensions each side may take in the game")
+    extension_hours: int = Field(ge=0, le=9999, description="Hours one extension adds")
+
+    @model_validator(mode="after")
+    def _extension_hours(self) -> Clock:
+        if self.extensions and not self.extension_hours:
+            raise ValueError("time_control: an extension needs more than 0 hours")
+        return self
+
+
 class GenesisBody(_Body):
     """The signed start of a game: who plays which side with which key and dice commitment."""
 
@@ -144,7 +159,7 @@ class GenesisBody(_Body):
         "(pbem/hidden-state/v1, a salt derived from the umpire's chain seed and published after the "
         "game), so that nobody can test guesses of a hidden state against them",
     )
-    time_control: dict[str, int] | None = Field(
+    time_control: Clock | None = Field(
         None, description="The agreed clock, {hours, extensions, extension_hours} (pbem.engine.clock): "
         "shown and reminded of, never enforced",
     )
