@@ -248,3 +248,25 @@ def test_wheel_starts_a_game_of_every_system(wheel_install: Install, tmp_path: P
         _new_game(wheel_install, tmp_path, ref, _sides(data))
         started.add(str(data["system"]))
     assert started == set(known_systems()), f"systems without a game started: {set(known_systems()) - started}"
+
+
+def test_wheel_plays_a_game_of_every_system_to_its_end_and_verifies_the_corpus(
+        wheel_install: Install, tmp_path: Path) -> None:
+    """The installed wheel plays every case of the compatibility corpus to its end (its generator,
+    run by the venv's python, imports only the installed pbem), verifies each game it wrote, and
+    verifies the frozen corpus written by 0.2.0."""
+    out = tmp_path / "played"
+    r = subprocess.run([str(wheel_install.venv / "bin" / "python"), "-I", str(REPO / "tests" / "compat" / "generate.py"),
+                        str(out)], cwd=wheel_install.elsewhere, env=wheel_install.env, capture_output=True,
+                       text=True, timeout=1200)
+    assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:]
+    assert f"({wheel_install.venv}" in r.stdout.splitlines()[-1], "the generator must run the installed pbem"
+    corpus = sorted(p for p in (REPO / "tests" / "compat").iterdir() if (p / "genesis.json").is_file())
+    assert len(corpus) >= 9
+    for case in corpus:
+        for game in (out / case.name, case):
+            copy = tmp_path / "verify" / game.parent.name / game.name
+            shutil.copytree(game, copy)
+            r = wheel_install.pbem("verify", copy)
+            assert r.returncode == 0 and r.stdout.rstrip().endswith("OK"), (game, r.stdout[-500:], r.stderr[-500:])
+            assert "outcome" in r.stdout, f"{game} is not played to its end"

@@ -503,5 +503,8 @@ def generate(out_dir: Path, names: list[str] | None = None) -> None:
 if __name__ == "__main__":
     if len(sys.argv) < 2 or sys.argv[1].startswith("-"):
         raise SystemExit(__doc__.splitlines()[2].strip())
-    sys.path.insert(0, str(ROOT))
+    import importlib.util
+
+    if importlib.util.find_spec("pbem") is None:  # a checkout never installed; else the installed pbem
+        sys.path.insert(0, str(ROOT))
     generate(Path(sys.argv[1]).resolve(), sys.argv[2:] or None)
