@@ -314,3 +314,35 @@ def test_the_umpires_checkpoint_inside_the_first_round_is_used(tmp_path: Path) -
         local = LocalGame.of(game)
         rp = game.replay(local_seeds(game, local), local=local)
     assert rp.base > 0 and rp.records[0].round is not None and rp.records[0].round.base == 0
+
+
+def test_29_a_report_with_swapped_views_is_refused_at_ingest(tmp_path: Path) -> None:
+    # GC's modified client seals A's view to B and B's to A (each validly sealed to the wrong side)
+    # and signs the report: A's pbem opens its own view when the report arrives and refuses it.
+    players = start(tmp_path)
+    play_round(players, 1, report=False)
+    gc, a = players["GC"], players["A"]
+    res = ok(gc.run("report", gc.dir, "--key", "control", "--yes"))
+    name = next(n for n in written(res) if n.startswith("move-"))
+    body = move_body(gc.dir / name)
+    views = body["orders"]["report"]["views"]
+    views["A"], views["B"] = views["B"], views["A"]
+    inbox = a.work / "swapped"
+    inbox.mkdir()
+    (inbox / name).write_bytes(sign_move(gc, body))
+    before = sorted(q.name for q in a.dir.iterdir())
+    res = a.ingest(inbox / name)
+    assert res.code == 2 and name in res.err and "the view sealed to A does not open with A's key" in res.err
+    assert sorted(q.name for q in a.dir.iterdir()) == before  # nothing archived
+    # the true report is taken; A's verify says its own view was opened
+    ok(gc.send(a, [name]))
+    res = ok(a.run("verify", a.dir))
+    assert "every view the umpire sealed to A opens with that side's key" in res.out
+    # smuggled into a copy of A's directory, A's verify names it; a stranger cannot tell
+    copy = tmp_path / "smuggled"
+    shutil.copytree(a.dir, copy)
+    (copy / name).write_bytes(sign_move(gc, body))
+    (copy / f"turn-{int(name[5:9]):04d}.json").unlink()
+    assert pbem("verify", copy, home=tmp_path / "stranger").code == 0
+    res = a.run("verify", copy)
+    assert res.code == 1 and name in res.err and "sealed to A does not open" in res.err, res.err

@@ -27,12 +27,10 @@ def run(game_dir: Path, redraw: bool) -> None:
     try:
         local = LocalGame.of(game)
         seeds = local_seeds(game, local, derive=False)
-        if game.hidden and (game.dir / "publication.json").exists():  # check our own views too [P10]
-            from pbem.protocol.localstate import private_key
-            from pbem.protocol.seal import x25519_private
+        if game.hidden:  # our own views: they open, and after the publication they are ours [P10, 29]
+            from pbem.protocol.localstate import viewer_keys as local_viewer_keys
 
-            viewer_keys = {side: x25519_private(private_key(key), game.id, side)
-                           for side, key in local.sides().items() if side in game.sides and side != game.umpire}
+            viewer_keys, _ = local_viewer_keys(game, local, ask=(game.dir / "publication.json").exists())
     except InputError:  # local state of another game with this id: verify as a stranger does
         seeds = {}
     with progress("verifying", len(game.listing.moves)) as tick:

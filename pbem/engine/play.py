@@ -1123,6 +1123,12 @@ def ingest(game: Game, blobs: list[tuple[str, bytes]], seeds: dict[str, bytes]) 
     if new_joins:
         seeds = local_seeds(game, local, derive=True)
     rp = game.replay(seeds, local=local)
+    if game.hidden and moves:  # an umpire's report: our own views must open with our keys [29]
+        from pbem.protocol.localstate import viewer_keys
+
+        rp.viewer_keys, skipped = viewer_keys(game, local, ask=False)
+        notes += [f"the view sealed to {side} is not opened here (its key needs a passphrase: set "
+                  "PBEM_PASSPHRASE, or 'pbem verify' checks it)" for side in skipped]
     # files in step order, whatever order they were given in (a mail client's, a shell glob's)
     moves.sort(key=lambda nr: (int(nr[0][5:9]) if nr[0][5:9].isdigit() else 1 << 30, nr[0]))
     for name, raw in moves:

@@ -804,6 +804,9 @@ class Replay:
                 self.notes += [f"{m.name}: waits for the earlier messages of its sealed round (signature checked)"
                                for _, m in sorted(self.held.items())]
             if self.game.hidden and not self.full:
+                if self.viewer_keys:
+                    self.notes.append("every view the umpire sealed to " + ", ".join(sorted(self.viewer_keys))
+                                      + " opens with that side's key [P10]")
                 self.notes.append("the orders sealed to the umpire, the states and its reports are checked "
                                   "once the umpire publishes the orders after the game (pbem publish) [P10]")
             elif self.game.hidden and self.publication is not None:
@@ -1392,9 +1395,11 @@ class Replay:
         key = roll_key(self.game.id, step, sha256_hex(canonical_bytes([m.body_hash for m in keyed])), chain_values)
         return key, chain_values
 
-    def _check_own_view(self, msg: Message, report: dict[str, Any], rec: StepRecord, side: str, key: Any) -> None:
-        """The view the umpire sealed to ``side`` (played here) is ``view()`` of the state the
-        adjudication gives [P10]."""
+    def _check_own_view(self, msg: Message, report: dict[str, Any], rec: StepRecord | None, side: str,
+                        key: Any) -> None:
+        """The view the umpire sealed to ``side`` (played here) opens with ``side``'s key -- a view
+        sealed to another side, or garbled, is refused when the report arrives [29] -- and, where
+        the state is known (``rec``), is ``view()`` of the state the adjudication gives [P10]."""
         from pbem.protocol.seal import open_sealed
 
         sealed = report["views"].get(side)
@@ -1405,7 +1410,10 @@ class Replay:
             seen = open_sealed(sealed, key, game=g.id, step=msg.body.step, sender=str(g.umpire), to=side,
                                what="report")
         except PbemError as exc:
-            raise self._bad(msg.name, f"the view sealed to {side} does not open: {exc} [P10]") from None
+            raise self._bad(msg.name, f"the view sealed to {side} does not open with {side}'s key: {exc} "
+                            "[P10]") from None
+        if rec is None:
+            return
         assert rec.full_turn is not None
         if seen != g.ruleset.view(g.scenario, rec.full_turn["state"], side):
             raise self._bad(msg.name, f"the view the umpire sealed to {side} is not {side}'s view of the "
@@ -1444,6 +1452,8 @@ class Replay:
             for side, key in sorted(self.viewer_keys.items()):
                 self._check_own_view(msg, report, rec, side, key)
             return
+        for side, view_key in sorted(self.viewer_keys.items()):  # our own views, as they arrive [29]
+            self._check_own_view(msg, report, None, side, view_key)
         key, chain_values = self.public_keys_of_round(rnd, k)
         self._record(k, msg, record.turn_hash, None, chain_values, key, [], [],
                      told=(report["state"], told_pending, report["outcome"]))

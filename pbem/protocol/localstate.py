@@ -240,6 +240,32 @@ def local_seeds(game: Any, local: LocalGame, *, derive: bool = False) -> dict[st
     return out
 
 
+def viewer_keys(game: Any, local: LocalGame, *, ask: bool) -> tuple[dict[str, Any], list[str]]:
+    """The X25519 keys of the sides this machine plays in a game with an umpire (not the umpire's),
+    to open the views its reports seal to them: ``(side -> key, sides skipped)``. Without ``ask``
+    a key that needs a passphrase nobody gave (``$PBEM_PASSPHRASE`` unset) is skipped, never asked
+    for: ``pbem ingest`` must not stop at a prompt [29]."""
+    from pbem.protocol.keys import PASSPHRASE_ENV, KeyStore
+    from pbem.protocol.seal import x25519_private
+
+    keys: dict[str, Any] = {}
+    skipped: list[str] = []
+    store = KeyStore()
+    for side, key_name in sorted(local.sides().items()):
+        if side not in game.sides or side == game.umpire:
+            continue
+        try:
+            encrypted = store.info(key_name).encrypted
+        except InputError:
+            skipped.append(side)
+            continue
+        if encrypted and not ask and os.environ.get(PASSPHRASE_ENV) is None:
+            skipped.append(side)
+            continue
+        keys[side] = x25519_private(private_key(key_name), game.id, side)
+    return keys, skipped
+
+
 def private_key(key_name: str) -> Any:
     """Open a local private key, asking its passphrase only when it is encrypted."""
     from pbem.protocol.keys import KeyStore, passphrase_for
