@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from pbem.engine.scenarios import bundled_dir
-from tests.test_protocol_helpers import GAME_ID, Player, ok, pbem, written
+from tests.test_protocol_helpers import GAME_ID, Player, move_body, ok, pbem, written
 
 TEAMS = ("AB1", "SS9", "SS10")
 NAMES = {"AB1": "ab1", "SS9": "ss9", "SS10": "ss10", "GC": "control"}
@@ -501,3 +501,28 @@ def test_p10_every_view_of_a_report_is_sealed_at_one_length(played: dict[str, Pl
     plain = [{team: len(json.dumps(view)) for team, view in views.items()}
              for views in played["AB1"].views]  # type: ignore[attr-defined]
     assert any(len(set(sizes.values())) > 1 for sizes in plain)
+
+
+def test_29_every_sealed_sheet_of_a_team_is_one_size_every_turn(played: dict[str, Player]) -> None:
+    """A team's sheet sealed to Game Control has one length for the whole game, whatever its lines
+    and however its forces grow; Game Control's sealed rulings too [5, 29]."""
+    import base64
+
+    from pbem.engine.scenarios import without_salt
+    from pbem.systems.megagame.rules import MegagameRules
+
+    gc = played["GC"]
+    lengths: dict[str, set[int]] = {}
+    for path in sorted(gc.dir.glob("move-*.json")):
+        orders = move_body(path)["orders"]
+        if isinstance(orders, dict) and "umpire" in orders:
+            lengths.setdefault(path.stem.split("-", 2)[2], set()).add(len(orders["umpire"]))
+    assert set(lengths) == {*TEAMS, "GC"}
+    for side, seen in lengths.items():
+        assert len(seen) == 1, (side, seen)
+    # the size is the scenario's bound for the sender (a sheet line for every unit it will ever have)
+    data = without_salt(json.loads((gc.dir / "scenario.json").read_text(encoding="utf-8")))
+    ab1_units = sum(1 for u in data["units"] if u["team"] == "AB1")
+    size = MegagameRules().sealed_size(MegagameRules().load_scenario(data), "AB1")
+    assert size >= MegagameRules.SEALED_BASE + MegagameRules.SEALED_PER_UNIT * ab1_units
+    assert lengths["AB1"] == {len(base64.b64encode(b"x" * (32 + size + 16)))}  # enc, sheet, AEAD tag

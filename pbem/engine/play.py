@@ -600,7 +600,8 @@ def _submit_sealed(game: Game, rp: Replay, rnd: Any, orders: OrdersSource, key_n
         from pbem.protocol.seal import seal
 
         for_umpire = seal({"orders": orders_json, "salt": salt.hex()}, game.x25519(rnd.umpire),
-                          game=game.id, step=step, sender=side, to=rnd.umpire, what="sealed orders")
+                          game=game.id, step=step, sender=side, to=rnd.umpire, what="sealed orders",
+                          pad_to=game.ruleset.sealed_size(game.scenario, side))
     body = _sealed_body(game, rp, side, step, rnd.base_turn,
                         commit_orders(commitment(orders_json, salt), for_umpire), seeds[side])
     local.save_sealed(step, side, orders_json)
@@ -859,7 +860,8 @@ def rule(game: Game, rulings: Any, key_name: str, *, confirm: Confirm | None = N
 
         salt = derive_salt(seeds[game.umpire], game.id, step, game.umpire)
         copy = seal({"orders": checked, "salt": salt.hex()}, game.x25519(game.umpire), game=game.id,
-                    step=step, sender=game.umpire, to=game.umpire, what="sealed orders")
+                    step=step, sender=game.umpire, to=game.umpire, what="sealed orders",
+                    pad_to=game.ruleset.sealed_size(game.scenario, str(game.umpire)))
         signed = commit_orders(commitment(checked, salt), copy)
     body = _sealed_body(game, rp, game.umpire, step, rnd.commits_turn, signed, seeds[game.umpire])
     return _sign_and_place(game, rp, local, result, body, key_name)

@@ -183,6 +183,13 @@ class Ruleset(ABC, Generic[ScenarioT, StateT, OrdersT]):
         (:mod:`pbem.engine.sealed`)."""
         return None
 
+    def sealed_size(self, scenario: ScenarioT, side: str) -> int:
+        """Bytes every sealed copy of ``side``'s orders (the umpire's: its rulings) in this game is
+        padded to, so that the length of a sheet tells nothing, not even that it grew between turns
+        (0: :data:`pbem.protocol.seal.PAD_TO` and powers of two above it). A system whose sheets
+        grow with the forces gives a bound from the scenario [29]."""
+        return 0
+
     def needs_encryption(self, scenario: ScenarioT) -> bool:
         """Whether sides publish an X25519 key (orders sealed to an umpire, hidden reports)."""
         return self.umpire(scenario) is not None or self.capabilities.information == "hidden"

@@ -644,6 +644,19 @@ class MegagameRules(Ruleset[MegaScenario, AnyState, OrderSheet]):
     def umpire(self, scenario: MegaScenario) -> str | None:
         return scenario.umpire
 
+    SEALED_BASE = 2048
+    SEALED_PER_UNIT = 192
+    """A sheet's sealed size [5, 29]: room for an order line of its own for every unit the team will
+    ever command (a route of a dozen hexes and an air request each), a power of two; Game Control's
+    rulings get the same for every unit of the game. The same size every turn, so that a sheet's
+    length tells neither its lines nor that the team's forces grew."""
+
+    def sealed_size(self, scenario: MegaScenario, side: str) -> int:
+        from pbem.protocol.seal import padded_length
+
+        n = sum(1 for u in scenario.units if u.team == side or side == scenario.umpire)
+        return padded_length(self.SEALED_BASE + self.SEALED_PER_UNIT * n)
+
     def orders_schema(self) -> JSON:
         schema: dict[str, Any] = OrderSheet.model_json_schema()
         return schema
