@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -138,3 +139,59 @@ def test_join_shows_the_clock_its_signature_accepts(tmp_path: Path) -> None:
     res = ok(pbem("join", tmp_path / "bob-game", "--key", "bob", "--invitation", invite / "genesis.json",
                   home=bob))
     assert "clock 48 h a move, 1 extension of 12 h each (rules westwall/2, scenario bastogne-spearhead)" in res.err
+
+
+def _toy_duel_with_clock(tmp_path: Path) -> tuple[Any, Any]:
+    """Alice (A) and Bob (B), two homes, a toy duel with a 72 h clock; both set-ups played."""
+    import shutil
+
+    from tests.test_protocol_helpers import NONCE_A, NONCE_B, TOY, Player, play
+
+    a, b = Player(tmp_path, "alice", "A"), Player(tmp_path, "bob", "B")
+    a.new_key()
+    b.new_key()
+    pub = a.work / "bob.pub"
+    shutil.copyfile(b.pub, pub)
+    ok(a.run("new", TOY, a.dir, "--player", "A=alice", "--player", f"B={pub}", "--nonce", NONCE_A,
+             "--time-control", "72h"))
+    shutil.copytree(a.dir, b.dir)
+    ok(b.run("join", b.dir, "--key", "bob", "--nonce", NONCE_B))
+    ok(b.send(a, ["join-B.json"]))
+    play(a, b, 2)
+    return a, b
+
+
+def _clock(p: Any) -> dict[str, Any]:
+    info = json.loads(ok(p.run("status", p.dir, "--json")).out)
+    return dict(info["clock"])
+
+
+def test_status_shows_the_clock_of_the_co_revealer_who_owes_a_reveal(tmp_path: Path) -> None:
+    """[29] A has rolled (step 3): its dice wait for B's reveal, so on A's machine B owes the next
+    message, and the clock says so (it showed nothing while the turn was open)."""
+    from tests.test_protocol_helpers import SCRIPT
+
+    a, _b = _toy_duel_with_clock(tmp_path)
+    ok(a.submit(SCRIPT[2][1]))
+    clock = _clock(a)
+    assert clock["owing"] == "B" and 0 < clock["left_seconds"] <= 72 * H
+    assert "72 h a move: B has " in ok(a.run("status", a.dir)).out
+
+
+def test_a_receipt_does_not_restart_the_clock_of_the_side_that_still_owes_its_move(tmp_path: Path) -> None:
+    """[29] A's roll reached Bob 70 h ago; his receipt (written now) resolves the roll but he still
+    owes his move: his clock runs from A's move, not from the receipt."""
+    import os
+    import time
+
+    from tests.test_protocol_helpers import SCRIPT, written
+
+    a, b = _toy_duel_with_clock(tmp_path)
+    ok(a.submit(SCRIPT[2][1]))
+    res = ok(b.run("ingest", b.dir, a.dir / "move-0003-A.json", "--receipt", "bob"))
+    assert "receipt-0003-B.json" in written(res) and (b.dir / "turn-0003.json").exists()
+    then = time.time() - 70 * H
+    os.utime(b.dir / "move-0003-A.json", (then, then))
+    clock = _clock(b)
+    assert clock["owing"] == "B"
+    assert 2 * H - 300 <= clock["left_seconds"] <= 2 * H + 300, clock

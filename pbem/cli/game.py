@@ -282,13 +282,14 @@ def status(game_dir: Path, as_json: bool) -> None:
             score=cur.turn["score"],
             outcome=cur.turn["outcome"],
         )
-    if game.body.time_control is not None and info.get("pending"):
+    owed = rp.owing()
+    if game.body.time_control is not None and owed:
         from pbem.engine.clock import TimeControl, standing
 
         control = TimeControl.of(game.body.time_control)
         now = time.time()  # the one wall-clock read: what the player sees, never hashed or signed
         st = standing(control, game.newest_mtime(), now)
-        owing = ", ".join(sorted({p["side"] for p in info["pending"]}))
+        owing = ", ".join(owed)
         info["clock"] = {"control": control.to_json(), "owing": owing, "left_seconds": st.left,
                          "extensions_needed": st.extensions_needed, "out_of_time": st.out_of_time,
                          "text": f"{control.describe()}: {owing} has {st.describe(control)}"}
@@ -580,8 +581,8 @@ def remind(game_dir: Path) -> None:
     if not rp.records or rp.closed:
         raise InputError("nobody owes a message: " + ("the game is over" if rp.closed else f"waiting for {rp.waiting}"))
     mine = [s for s in local.sides() if s in game.sides]
-    owing = sorted({d.side for d in rp.current.pending}) if not rp.tail_open else []
-    if rp.tail_open or not owing:
+    owing = rp.owing()
+    if not owing:
         raise InputError(f"waiting for {rp.waiting}: nothing to remind of yet")
     owing = [s for s in owing if s not in mine]
     if not mine or not owing:

@@ -550,12 +550,13 @@ class Game:
         return self.dir / name
 
     def newest_mtime(self) -> float:
-        """Modification time of the newest archive file (the only date pbem shows; never hashed)."""
-        files = [self.dir / archive.GENESIS_NAME, *self.listing.joins.values()]
+        """Since when the message now owed is owed: the modification time of the newest signed
+        message that asked for it (the last move, else the genesis and joins) -- the only date pbem
+        shows, never hashed. Turn files are not counted: a receipt that resolves a turn does not
+        give the side that still owes its move a fresh clock [29]."""
         if self.listing.moves:
-            files.append(self.listing.moves[max(self.listing.moves)])
-        if self.listing.turns:
-            files.append(self.listing.turns[max(self.listing.turns)])
+            return self.listing.moves[max(self.listing.moves)].stat().st_mtime
+        files = [self.dir / archive.GENESIS_NAME, *self.listing.joins.values()]
         return max(p.stat().st_mtime for p in files if p.exists())
 
     # replay entry points ----------------------------------------------------------------------
@@ -1492,6 +1493,19 @@ class Replay:
             raise self._bad(last.name, f"cannot be resolved: {exc}") from None
         rolls = [r.to_json() for r in dice.rolls]
         self._record(k, last, record.turn_hash, result.state, chain_values, key, rolls, list(result.events))
+
+    def owing(self) -> list[str]:
+        """The sides that owe a message now (whose clock runs): the co-revealer whose reveal
+        resolves the last move, the sides that have not sent this phase's message of a sealed
+        round, or the sides of the pending decisions [29]."""
+        if not self.records or self.closed:
+            return []
+        if self.tail_open:
+            return [self.revealer_of(self.placed_count)]
+        rnd = self.current.round
+        if rnd is not None:
+            return sorted(side for side in rnd.owed() if rnd.slot(side) not in self.held)
+        return sorted({d.side for d in self.current.pending})
 
     def revealer_of(self, step: int) -> str:
         """The side whose reveal keys the dice of move ``step`` (declared by the ruleset in the
