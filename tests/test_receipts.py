@@ -122,3 +122,24 @@ def test_a_receipt_in_the_archive_that_disagrees_is_named_by_verify(at_roll: tup
     res = pbem("verify", copy, home=tmp_path / "stranger")
     assert res.code == 1 and "receipt-0003-B.json" in res.err and "[P1]" in res.err
     assert GAME_ID  # (the game the fixtures use)
+
+
+def test_pbem_receipt_when_none_is_due_says_why(tmp_path: Path) -> None:
+    """[29] It exited 0 saying nothing; now one line, exit 2, and nothing written."""
+    a, b = start_remote(tmp_path)
+    res = b.run("receipt", b.dir, "--key", "bob")
+    assert res.code == 2 and "no receipt is due: no move has been made yet" in res.err
+    play(a, b, 1)  # A's set-up: no dice
+    res = b.run("receipt", b.dir, "--key", "bob")
+    assert res.code == 2 and "move-0001-A.json, rolls no dice" in res.err
+    res = a.run("receipt", a.dir, "--key", "alice")
+    assert res.code == 2 and "move-0001-A.json, is yours" in res.err
+    play(a, b, 2)
+    ok(a.submit(SCRIPT[2][1]))  # A's roll: its dice wait for B's reveal
+    ok(b.ingest(a.dir / "move-0003-A.json"))
+    res = ok(b.run("receipt", b.dir, "--key", "bob"))
+    assert "receipt-0003-B.json" in written(res)
+    after = sorted(p.name for p in b.dir.iterdir())
+    res = b.run("receipt", b.dir, "--key", "bob")
+    assert res.code == 2 and "receipt-0003-B.json is already written" in res.err
+    assert sorted(p.name for p in b.dir.iterdir()) == after  # the refusal wrote nothing

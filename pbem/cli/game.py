@@ -890,11 +890,11 @@ def ingest(game_dir: Path, files: tuple[Path, ...], receipt_key: str | None) -> 
         _receipt(game_dir, receipt_key)
 
 
-def _receipt(game_dir: Path, key_name: str) -> None:
+def _receipt(game_dir: Path, key_name: str, *, required: bool = False) -> None:
     from pbem.engine.play import receipt as play_receipt
     from pbem.engine.replay import open_checked
 
-    written = play_receipt(open_checked(game_dir), key_name)
+    written = play_receipt(open_checked(game_dir), key_name, required=required)
     _echo_files(written)
     if written:
         echo(f"receipt: send {written[-1].name} so your opponent sees the results now", err=True)
@@ -906,8 +906,8 @@ def _receipt(game_dir: Path, key_name: str) -> None:
 def receipt(game_dir: Path, key_name: str) -> None:
     """Sign a receipt for the move that waits for your reveal: that reveal alone, no decision, so
     its author sees the results at once; your next move must (and will) carry the same value.
-    """
-    _receipt(game_dir, key_name)
+    When none is due, says why (exit 2)."""
+    _receipt(game_dir, key_name, required=True)
 
 
 # ------------------------------------------------------------------------------------------------
