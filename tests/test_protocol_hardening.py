@@ -185,3 +185,21 @@ def _payload(path: Path) -> bytes:
     from pbem.protocol.dsse import parse_envelope
 
     return parse_envelope(path.read_bytes(), max_bytes=1 << 20, what=path.name).body()
+
+
+def test_29_a_move_file_with_a_utf8_byte_order_mark_is_ingested(tmp_path: Path) -> None:
+    """An editor (Windows Notepad) saves the move with a byte-order mark: it was read as an email
+    ('no mail headers found'); the mark is dropped like a CRLF in transit, every signed byte kept."""
+    a, b = start_remote(tmp_path)
+    ok(a.submit({"kind": "setup", "side": "A", "handicap": 2}))
+    raw = (a.dir / "move-0001-A.json").read_bytes()
+    inbox = b.work / "bom"
+    inbox.mkdir()
+    (inbox / "move-0001-A.json").write_bytes(b"\xef\xbb\xbf" + raw.replace(b"\n", b"\r\n"))
+    res = ok(b.ingest(inbox / "move-0001-A.json"))
+    assert "move-0001-A.json" in written(res)
+    assert (b.dir / "move-0001-A.json").read_bytes() == raw
+    # a byte-order mark anywhere else is not a transit artefact: the file is refused
+    (inbox / "move-0001-A.json").write_bytes(raw[:1] + b"\xef\xbb\xbf" + raw[1:])
+    res = b.ingest(inbox / "move-0001-A.json")
+    assert res.code == 2 and "Traceback" not in res.err

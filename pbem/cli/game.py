@@ -813,10 +813,11 @@ def _read_input(path: Path, max_json_bytes: int) -> list[tuple[str, bytes]]:
     """A file another player sent: a pbem JSON file (``(its name, bytes)``) or an email (its
     pbem attachments), told apart by content, whatever the file is called (mail clients save
     ``reply.txt``, ``Re: your move``, ``mail-0002.eml.txt``...)."""
+    from pbem.engine.play import UTF8_BOM
     from pbem.mail.draft import MAX_EML_BYTES
 
     raw = archive.read_limited(path, max(max_json_bytes, MAX_EML_BYTES))
-    if raw.lstrip()[:1] == b"{":
+    if raw.removeprefix(UTF8_BOM).lstrip()[:1] == b"{":  # a byte-order mark an editor added [29]
         if len(raw) > max_json_bytes:
             raise InputError(f"{path.name}: {len(raw)} bytes, more than the limit of {max_json_bytes}")
         return [(path.name, raw)]

@@ -1066,10 +1066,15 @@ def _check_attached_turn(game: Game, rp: Replay, name: str, raw: bytes) -> str:
     return f"checked: the attached {name} is byte-identical to ours"
 
 
+UTF8_BOM = b"\xef\xbb\xbf"
+
+
 def _one_final_newline(raw: bytes) -> bytes:
     """pbem's files end in exactly one ``\\n``; mail in transit may make it ``\\r\\n`` (or drop or
-    double it). Only the end is restored: every other byte, and so every signature, is checked as
-    sent."""
+    double it), and an editor may put a UTF-8 byte-order mark before the first ``{`` [29]. Only
+    those are restored: every other byte, and so every signature, is checked as sent."""
+    if raw.startswith(UTF8_BOM + b"{"):
+        raw = raw[len(UTF8_BOM):]
     body = raw.rstrip(b"\r\n")
     return body + b"\n" if body.startswith(b"{") else raw
 
