@@ -393,3 +393,72 @@ def test_sent_mail_shows_the_map_inline_for_webmail_in_a_real_browser(tmp_path: 
         assert width and width > 500
     finally:
         browser.quit()
+
+
+def test_29_junk_mail_tagged_with_the_game_costs_nothing_on_the_next_fetch(tmp_path: Path) -> None:
+    """A hostile sender fills the mailbox with mails that claim this game: the first fetch refuses
+    each (one download each, however many passes it makes), the next fetch does not download them
+    again while the archive has not moved, and a mail that waited for an earlier one is tried
+    again once the archive moves."""
+    import shutil
+
+    from pbem.mail.transport import Server
+    from pbem.mail.transport import fetch as imap_fetch
+
+    port = _free_port()
+    proc = _start_pymap(port, "--no-tls")
+    try:
+        de_home, us_home = tmp_path / "de", tmp_path / "us"
+        a, b = tmp_path / "a", tmp_path / "b"
+        ok(pbem("key", "new", "alice", home=de_home))
+        ok(pbem("key", "new", "bob", home=us_home))
+        ok(pbem("new", "bastogne-spearhead", a, "--player", "DE=alice", "--player",
+                f"US={us_home / 'keys' / 'bob.pub'}", home=de_home))
+        shutil.copyfile(a / "mail-invite-US.eml", tmp_path / "invite.eml")
+        ok(pbem("join", b, "--key", "bob", "--invitation", tmp_path / "invite.eml", home=us_home))
+        game_id = json.loads(ok(pbem("status", a, "--json", home=de_home)).out)["game"]
+        junk = 12
+        for i in range(junk):
+            _append(port, "INBOX", (f"From: x@example.org\r\nTo: de@example.org\r\nSubject: junk {i}\r\n"
+                                    f"X-Pbem-Game: {game_id}\r\n\r\nnothing of pbem here {i}\r\n").encode())
+        downloads: list[bytes] = []
+
+        def connect(server: Server) -> Any:
+            imap = imaplib.IMAP4(server.host, server.port)
+            real = imap.uid
+
+            def uid(command: str, *args: Any) -> Any:
+                if command == "FETCH" and "BODY" in str(args[-1]):
+                    downloads.append(args[0])
+                return real(command, *args)
+
+            imap.uid = uid  # type: ignore[method-assign]
+            return imap
+
+        (tmp_path / "pw.py").write_text(f"print({PASSWORD!r})\n", encoding="utf-8")
+        server = Server("imap", "127.0.0.1", port, "none", USER, f"{sys.executable} {tmp_path / 'pw.py'}")
+        local = de_home / "games" / game_id
+        state = {"position": "1"}
+
+        def once() -> Any:
+            def ingest(raw: bytes, label: str) -> str:
+                from pbem.errors import InputError
+
+                raise InputError("not a pbem mail")
+
+            return imap_fetch(game_id, local, server, ingest, connect=connect, position=lambda: state["position"])
+
+        first = once()
+        assert len(downloads) == junk and len(set(downloads)) == junk  # one download each, whatever the passes
+        assert sum("not ingested" in line for line in first.reports) == junk
+        downloads.clear()
+        second = once()
+        assert downloads == []
+        assert second.reports == [f"{junk} mails of this game not ingested before and skipped: nothing new in the "
+                                  "archive since could make them ingestible"]
+        state["position"] = "2"  # the archive moved on: each is worth one more look
+        once()
+        assert len(downloads) == junk
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)

@@ -554,8 +554,16 @@ def fetch(game_dir: Path, receipt_key: str | None) -> None:
                                                     if result.replay.waiting else "")
         return "; ".join(result.notes[:2]) or "nothing new"
 
+    def position() -> str:  # what a refused mail waits for to change: the archive's signed files
+        from pbem.protocol import archive as arch
+
+        listing = arch.scan(game_dir)
+        return (f"moves {max(listing.moves, default=0)} {len(listing.moves)} joins {len(listing.joins)} "
+                f"receipts {sum(1 for n in listing.other if n.startswith('receipt-'))} "
+                f"publication {int('publication.json' in listing.other)}")
+
     with _progress("fetching") as tick:
-        result = imap_fetch(first.id, local.dir, server, ingest_one, progress=tick)
+        result = imap_fetch(first.id, local.dir, server, ingest_one, progress=tick, position=position)
     for line in result.reports:
         echo(line)
     if not result.reports:

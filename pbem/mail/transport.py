@@ -41,7 +41,7 @@ from pathlib import Path
 from typing import Any
 
 from pbem.errors import InputError
-from pbem.protocol.fsutil import write_new
+from pbem.protocol.fsutil import write_new, write_replace
 
 CONFIG_NAME = "mail.toml"
 _LOOPBACK = ("127.0.0.1", "::1", "localhost")
@@ -267,18 +267,25 @@ class Fetched:
 
 def fetch(game_id: str, local_dir: Path, server: Server,
           ingest: Callable[[bytes, str], str], connect: Callable[[Server], Any] | None = None,
-          progress: Callable[[int, int], None] | None = None) -> Fetched:
+          progress: Callable[[int, int], None] | None = None,
+          position: Callable[[], str] | None = None) -> Fetched:
     """Search the mailbox for this game's mails and hand each new one to ``ingest(raw, label)``,
     which returns a line saying what it did or raises :class:`pbem.errors.PbemError`. A mail is
-    remembered as handled (``<local>/fetched/``) only when it was ingested or found already in the
-    archive; anything else is reported and looked at again next time. Nothing is deleted."""
+    remembered as handled (``<local>/fetched/``) when it was ingested or found already in the
+    archive. One that could not be ingested is remembered with the archive's ``position()`` then
+    (``<local>/refused/``) and tried again only once the archive has moved on -- the only thing
+    that can make it ingestible -- so junk mail tagged with the game id costs nothing on the next
+    fetch, whoever sent how much of it [29]. Within one fetch a mail is downloaded at most once.
+    Nothing is deleted."""
     import imaplib
 
     from pbem.errors import PbemError
     from pbem.mail.draft import MAX_EML_BYTES
 
     record = _record_dir(local_dir, "fetched")
+    refused = _record_dir(local_dir, "refused")
     out = Fetched([])
+    skipped = 0
     try:
         if connect is not None:
             imap = connect(server)
@@ -300,19 +307,32 @@ def fetch(game_id: str, local_dir: Path, server: Server,
         # Mail arrives in any order (a move before the join it needs, a later slot of a sealed
         # round first): go round again while a pass ingests something, report what is left.
         waiting: dict[bytes, str] = {}
+        cache: dict[bytes, bytes | None] = {}  # this fetch's downloads: each mail at most once
+        now = position() if position is not None else None
+        todo = []
+        for uid in uids:
+            key = _key(f"{validity}/{uid.decode()}")
+            if (record / key).exists():
+                continue
+            if now is not None and (refused / key).is_file() and \
+                    (refused / key).read_text(encoding="utf-8", errors="replace").split("\n", 1)[0] == now:
+                skipped += 1  # refused before, and the archive has not moved since
+                continue
+            todo.append(uid)
         moved = True
         while moved:
             moved = False
-            for n, uid in enumerate(uids, 1):
+            for n, uid in enumerate(todo, 1):
                 if progress is not None:
-                    progress(n, len(uids))
+                    progress(n, len(todo))
                 key = _key(f"{validity}/{uid.decode()}")
                 if (record / key).exists():
                     continue
-                line = _one(imap, uid, ingest, MAX_EML_BYTES, PbemError)
+                line = _one(imap, uid, ingest, MAX_EML_BYTES, PbemError, cache)
                 if line.startswith("!"):
                     waiting[uid] = line[1:]
                     continue
+                (refused / key).unlink(missing_ok=True)
                 # undone with the files it ingested if the command fails later, so the mail is
                 # fetched again next time rather than lost
                 write_new(record / key, (line + "\n").encode("utf-8"), mode=0o600)
@@ -321,23 +341,45 @@ def fetch(game_id: str, local_dir: Path, server: Server,
                 waiting.pop(uid, None)
                 moved = True
         out.reports += [f"mail {uid.decode()}: {why}" for uid, why in waiting.items()]
+        if position is not None and waiting:
+            end = position()  # tried after the last ingest of this fetch: refused at this position
+            for uid, why in waiting.items():
+                write_replace(refused / _key(f"{validity}/{uid.decode()}"),
+                              f"{end}\n{why[:300]}\n".encode("utf-8", "replace"), mode=0o600)
+        if skipped:
+            out.reports.append(f"{skipped} mail{'s' if skipped != 1 else ''} of this game not ingested before "
+                               "and skipped: nothing new in the archive since could make them ingestible")
         imap.logout()
     except (OSError, imaplib.IMAP4.error) as exc:
         raise InputError(f"imap {server.host}:{server.port}: {type(exc).__name__}: {str(exc)[:120]}") from None
     return out
 
 
-def _one(imap: Any, uid: bytes, ingest: Callable[[bytes, str], str], limit: int, errors: Any) -> str:
-    """Fetch one mail and ingest it: the line to report, or ``"!" + why`` when it stays unhandled."""
+MAX_CACHE_BYTES = 64 << 20
+"""What one fetch keeps of the mails it could not ingest yet, to try them again in its next pass
+without downloading them again (beyond it they are downloaded again)."""
+
+
+def _one(imap: Any, uid: bytes, ingest: Callable[[bytes, str], str], limit: int, errors: Any,
+         cache: dict[bytes, bytes | None] | None = None) -> str:
+    """Fetch one mail (once per ``cache``) and ingest it: the line to report, or ``"!" + why`` when
+    it stays unhandled."""
     label = f"mail {uid.decode()}"
-    typ, parts = imap.uid("FETCH", uid, "(RFC822.SIZE)")
-    size = _size(parts)
-    if size is not None and size > limit:
-        return f"!{size} bytes, more than pbem reads; left in the mailbox"
-    typ, parts = imap.uid("FETCH", uid, "(BODY.PEEK[])")
-    raw = _body(parts)
-    if typ != "OK" or raw is None:
-        return "!could not be read; left in the mailbox"
+    if cache is not None and uid in cache:
+        raw = cache[uid]
+    else:
+        typ, parts = imap.uid("FETCH", uid, "(RFC822.SIZE)")
+        size = _size(parts)
+        if size is not None and size > limit:
+            if cache is not None:
+                cache[uid] = None
+            return f"!{size} bytes, more than pbem reads; left in the mailbox"
+        typ, parts = imap.uid("FETCH", uid, "(BODY.PEEK[])")
+        raw = _body(parts) if typ == "OK" else None
+        if cache is not None and sum(len(v or b"") for v in cache.values()) < MAX_CACHE_BYTES:
+            cache[uid] = raw
+    if raw is None:
+        return "!could not be read (or is larger than pbem reads); left in the mailbox"
     try:
         return ingest(raw, label)
     except errors as exc:
