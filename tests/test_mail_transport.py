@@ -464,3 +464,37 @@ def test_29_junk_mail_tagged_with_the_game_costs_nothing_on_the_next_fetch(tmp_p
     finally:
         proc.terminate()
         proc.wait(timeout=10)
+
+
+def test_29_an_invitee_joins_from_the_mailbox(tmp_path: Path) -> None:
+    """``pbem join --fetch``: the invitee needs no other mail client. Only invitations to its own
+    key count; with two games inviting it, it must choose one."""
+    port = _free_port()
+    proc = _start_pymap(port, "--no-tls")
+    try:
+        de_home, us_home, other_home = tmp_path / "de", tmp_path / "us", tmp_path / "other"
+        ok(pbem("key", "new", "alice", home=de_home))
+        ok(pbem("key", "new", "bob", home=us_home))
+        ok(pbem("key", "new", "carl", home=other_home))
+        games = {}
+        for name, invited in (("g1", us_home / "keys" / "bob.pub"), ("g2", us_home / "keys" / "bob.pub"),
+                              ("g3", other_home / "keys" / "carl.pub")):
+            ok(pbem("new", "bastogne-spearhead", tmp_path / name, "--player", "DE=alice", "--player",
+                    f"US={invited}", home=de_home))
+            _append(port, "INBOX", (tmp_path / name / "mail-invite-US.eml").read_bytes())
+            games[name] = json.loads(ok(pbem("status", tmp_path / name, "--json", home=de_home)).out)["game"]
+        _append(port, "INBOX", b"From: x@example.org\r\nX-Pbem-Step: 0\r\n\r\nnot an invitation\r\n")
+        _config(us_home, 1, port, "INBOX")
+        res = pbem("join", tmp_path / "b", "--key", "bob", "--fetch", home=us_home)
+        assert res.code == 2 and "2 games invite key bob: choose one with --game" in res.err
+        assert games["g1"][:8] in res.err and games["g2"][:8] in res.err and games["g3"][:8] not in res.err
+        assert not (tmp_path / "b").exists()
+        res = ok(pbem("join", tmp_path / "b", "--key", "bob", "--fetch", "--game", games["g2"][:8], home=us_home))
+        assert f"game {games['g2']}" in res.err and (tmp_path / "b" / "join-US.json").is_file()
+        assert (tmp_path / "b" / "genesis.json").read_bytes() == (tmp_path / "g2" / "genesis.json").read_bytes()
+        ok(pbem("ingest", tmp_path / "g2", tmp_path / "b" / "join-US.json", home=de_home))
+        res = pbem("join", tmp_path / "c", "--key", "bob", "--fetch", "--game", "ffff", home=us_home)
+        assert res.code == 2 and "no invitation to key bob" in res.err
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)

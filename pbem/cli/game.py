@@ -153,6 +153,34 @@ def _invitation_files(invitation: Path) -> dict[str, bytes]:
     return {n: r for n, r in files.items() if n in (archive.GENESIS_NAME, SCENARIO_NAME)}
 
 
+def _fetched_invitation(key_name: str, game_prefix: str | None) -> dict[str, bytes]:
+    """The invitation to ``key_name`` in the IMAP mailbox (``pbem join --fetch``) [29]."""
+    import tempfile
+
+    from pbem.mail.transport import find_invitations, load_config
+    from pbem.protocol.keys import KeyStore
+    from pbem.protocol.keys import home as pbem_home
+
+    fingerprint = KeyStore().info(key_name).fingerprint
+    server = load_config(pbem_home(), "imap")
+    found = find_invitations(server, fingerprint)
+    if game_prefix is not None:
+        found = [i for i in found if i.game.startswith(game_prefix.lower())]
+    games = sorted({i.game for i in found})
+    if not games:
+        raise InputError(f"no invitation to key {key_name} ({fingerprint}) in mailbox {server.mailbox[:60]!r}"
+                         + (f" for game {game_prefix[:40]!r}" if game_prefix else ""))
+    if len(games) > 1:
+        raise InputError(f"{len(games)} games invite key {key_name}: choose one with --game "
+                         + ", --game ".join(g[:8] for g in games))
+    chosen = [i for i in found if i.game == games[0]][-1]
+    echo(f"invitation: {chosen.label}, game {chosen.game}", err=True)
+    with tempfile.TemporaryDirectory() as tmp:  # read exactly as a saved email is
+        path = Path(tmp) / "invitation.eml"
+        path.write_bytes(chosen.raw)
+        return _invitation_files(path)
+
+
 def _parse_expect(expect: tuple[str, ...]) -> dict[str, str]:
     out: dict[str, str] = {}
     for text in expect:
@@ -190,20 +218,31 @@ def _show_bound_keys(game: Any, expected: dict[str, str], my_fingerprint: str) -
               default=None, help="The invitation email (.eml) or genesis.json to start GAME_DIR from.")
 @click.option("--expect", multiple=True, metavar="SIDE=SHA256:…",
               help="Refuse the invitation unless SIDE's key has this fingerprint (repeatable).")
+@click.option("--fetch", "from_mailbox", is_flag=True,
+              help="Take the invitation from your IMAP mailbox (mail.toml), instead of --invitation.")
+@click.option("--game", "game_prefix", default=None, metavar="ID",
+              help="With --fetch: the game (its id or the start of it) when several invite your key.")
 @click.option("--nonce", "nonce_hex", hidden=True, help="Fixed chain nonce (reproducible examples and tests).")
 def join(game_dir: Path, key_name: str, invitation: Path | None, expect: tuple[str, ...],
-         nonce_hex: str | None) -> None:
+         from_mailbox: bool, game_prefix: str | None, nonce_hex: str | None) -> None:
     """Accept an invitation: print the keys it binds, commit to your dice chain, sign the join.
 
-    Nothing is written unless every check passes (the genesis signature, the scenario's hash, your
-    key's place in the game and every --expect)."""
+    The invitation comes from a saved email or genesis.json (--invitation), or from your mailbox
+    (--fetch). Nothing is written unless every check passes (the genesis signature, the scenario's
+    hash, your key's place in the game and every --expect)."""
     from pbem.engine.play import join_game
     from pbem.engine.replay import load_plugins, open_checked
     from pbem.protocol.keys import KeyStore
 
     load_plugins()
     expected = _parse_expect(expect)
-    if invitation is not None:
+    if from_mailbox:
+        if invitation is not None:
+            raise InputError("give --invitation FILE or --fetch, not both")
+        files = _fetched_invitation(key_name, game_prefix)
+    elif game_prefix is not None:
+        raise InputError("--game chooses among the invitations of --fetch")
+    elif invitation is not None:
         files = _invitation_files(invitation)
     elif not game_dir.is_dir():
         raise InputError(f"{game_dir} does not exist: give the invitation with --invitation FILE")
@@ -529,7 +568,7 @@ def fetch(game_dir: Path, receipt_key: str | None) -> None:
 
     Each mail is reported: ingested (and what it did), already in the archive, or not ingested and
     why (corrupted, another game's, a forgery...). Nothing is deleted from the mailbox, and a mail
-    that could not be ingested is looked at again next time. Server settings: mail.toml in your
+    that could not be ingested is looked at again once the archive moves on. Server settings: mail.toml in your
     pbem home (or PBEM_IMAP_* variables).
     """
     from pbem.engine.play import ingest as play_ingest

@@ -287,20 +287,7 @@ def fetch(game_id: str, local_dir: Path, server: Server,
     out = Fetched([])
     skipped = 0
     try:
-        if connect is not None:
-            imap = connect(server)
-        elif server.security == "tls":
-            imap = imaplib.IMAP4_SSL(server.host, server.port, ssl_context=server.context(), timeout=TIMEOUT)
-        else:
-            imap = imaplib.IMAP4(server.host, server.port, timeout=TIMEOUT)
-            if server.security == "starttls":
-                imap.starttls(ssl_context=server.context())
-        password = server.password()
-        if server.user:
-            imap.login(server.user, password or "")
-        typ, data = imap.select(_quote(server.mailbox), readonly=True)
-        if typ != "OK":
-            raise InputError(f"imap: cannot open mailbox {server.mailbox[:60]!r}")
+        imap = _open_mailbox(server, connect)
         validity = _uidvalidity(imap)
         typ, data = imap.uid("SEARCH", "HEADER", "X-Pbem-Game", game_id)
         uids = data[0].split() if typ == "OK" and data and data[0] else []
@@ -358,6 +345,74 @@ def fetch(game_id: str, local_dir: Path, server: Server,
 MAX_CACHE_BYTES = 64 << 20
 """What one fetch keeps of the mails it could not ingest yet, to try them again in its next pass
 without downloading them again (beyond it they are downloaded again)."""
+
+
+def _open_mailbox(server: Server, connect: Callable[[Server], Any] | None) -> Any:
+    """An IMAP connection, logged in, with the mailbox selected read-only."""
+    import imaplib
+
+    if connect is not None:
+        imap = connect(server)
+    elif server.security == "tls":
+        imap = imaplib.IMAP4_SSL(server.host, server.port, ssl_context=server.context(), timeout=TIMEOUT)
+    else:
+        imap = imaplib.IMAP4(server.host, server.port, timeout=TIMEOUT)
+        if server.security == "starttls":
+            imap.starttls(ssl_context=server.context())
+    password = server.password()
+    if server.user:
+        imap.login(server.user, password or "")
+    typ, _data = imap.select(_quote(server.mailbox), readonly=True)
+    if typ != "OK":
+        raise InputError(f"imap: cannot open mailbox {server.mailbox[:60]!r}")
+    return imap
+
+
+@dataclass
+class Invitation:
+    game: str
+    """The game id its signed genesis names."""
+    label: str
+    """``mail UID``, for the report."""
+    raw: bytes
+    """The whole email, as ``pbem join --invitation`` reads it."""
+
+
+def find_invitations(server: Server, fingerprint: str, connect: Callable[[Server], Any] | None = None
+                     ) -> list[Invitation]:
+    """The invitations in the mailbox whose genesis invites the key ``fingerprint`` (a side with that
+    key and no commitment yet), newest last. Only mails tagged as a game's first step are read, each
+    within pbem's size limit; anything malformed is passed over (``pbem join`` checks everything
+    of the one taken, as with a saved file) [29]."""
+    import imaplib
+
+    from pbem.errors import PbemError
+    from pbem.mail.draft import MAX_EML_BYTES, extract_attachments
+    from pbem.protocol import archive
+
+    found: list[Invitation] = []
+    try:
+        imap = _open_mailbox(server, connect)
+        typ, data = imap.uid("SEARCH", "HEADER", "X-Pbem-Step", "0")
+        uids = data[0].split() if typ == "OK" and data and data[0] else []
+        for uid in uids[-200:]:  # the newest 200 candidates: a full mailbox costs no more
+            cache: dict[bytes, bytes | None] = {}
+            line = _one(imap, uid, lambda raw, label: "", MAX_EML_BYTES, PbemError, cache)
+            raw = cache.get(uid)
+            if line.startswith("!") or raw is None:
+                continue
+            try:
+                files = dict(extract_attachments(raw))
+                genesis = archive.parse_genesis(files[archive.GENESIS_NAME])
+            except (PbemError, KeyError):
+                continue
+            body = genesis.body
+            if any(e.fingerprint == fingerprint and e.commitment is None for e in body.sides.values()):
+                found.append(Invitation(body.game, f"mail {uid.decode()}", raw))
+        imap.logout()
+    except (OSError, imaplib.IMAP4.error) as exc:
+        raise InputError(f"imap {server.host}:{server.port}: {type(exc).__name__}: {str(exc)[:120]}") from None
+    return found
 
 
 def _one(imap: Any, uid: bytes, ingest: Callable[[bytes, str], str], limit: int, errors: Any,
