@@ -1225,8 +1225,8 @@ class Replay:
         if msg.body.answers != want:
             raise self._bad(
                 msg.name,
-                f"DIVERGENCE: it answers turn {k - 1} with sha256 {msg.body.answers}, but this "
-                f"adjudication of {turn_name} has sha256 {want} [P6]" + self._writers(),
+                f"DIVERGENCE: it answers turn {k - 1} with sha256 {msg.body.answers[:16]}…, but this "
+                f"adjudication of {turn_name} has sha256 {want[:16]}… [P6]" + self._writers(),
                 divergence=True,
             )
 
@@ -1256,7 +1256,11 @@ class Replay:
             return
         assert rnd.commits_turn is not None
         if rnd.phase == "ruling":
-            self._check_answers(msg, rnd.commits_turn, archive.turn_name(k - 1))
+            if body.answers != rnd.commits_turn:  # the ruling is the umpire's word on the commitments
+                raise self._bad(name, f"the umpire's ruling answers other commitments ({body.answers[:8]}…) than "
+                                f"this machine holds ({rnd.commits_turn[:8]}…): a side may have signed two "
+                                f"(a split); compare move-{rnd.base + 1:04d} to move-{rnd.base + rnd.n:04d} with "
+                                "the umpire's and reveal nothing until they agree [P8]", divergence=True)
             g = self.game
             if g.hidden:  # sealed like orders: checked when opened, by the umpire and after publication
                 if parse_commit(body.orders, umpire=True) is None:
