@@ -1225,8 +1225,8 @@ class Replay:
         if msg.body.answers != want:
             raise self._bad(
                 msg.name,
-                f"DIVERGENCE: it answers turn {k - 1} with sha256 {msg.body.answers[:16]}…, but this "
-                f"adjudication of {turn_name} has sha256 {want[:16]}… [P6]" + self._writers(),
+                f"DIVERGENCE: it answers turn {k - 1} with sha256 {msg.body.answers}, but this "
+                f"adjudication of {turn_name} has sha256 {want} [P6]" + self._writers(),
                 divergence=True,
             )
 
