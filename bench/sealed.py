@@ -7,7 +7,7 @@ every key, so every command runs on the umpire's machine, which knows everything
 through the ``pbem`` commands in-process. In round 2 and in round ``--late`` the script times,
 best of ``--runs`` on fresh copies of the home and directory:
 
-* ``round``  -- the whole sealed round: 10 commitments (each sealed to the umpire), the ruling,
+* ``round``  -- the whole sealed round: 10 commitments (each sealed for the umpire), 10 acknowledgements, the ruling,
   10 reveals and the umpire's report (resolution, 10 views sealed to their sides, files written);
 * ``report`` -- the umpire's report alone (target: under 1 s).
 
@@ -74,6 +74,8 @@ class Game:
                 path = self.root / f"bid-{s}.json"
                 path.write_text(json.dumps({"kind": "bid", "side": s, "round": self.round, "coins": (i * 7 + self.round) % 9}))
                 run(self.home, "submit", "--yes", self.dir, path, "--key", s.lower())
+            for s in self.sides:  # the acknowledgements of an acknowledged round
+                run(self.home, "reveal", self.dir, "--key", s.lower(), "--yes")
             run(self.home, "rule", self.dir, "--key", "gc", "--yes")
             for s in self.sides:
                 run(self.home, "reveal", self.dir, "--key", s.lower(), "--yes")

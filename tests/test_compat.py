@@ -34,6 +34,10 @@ EXPECTED = [
     "auction-umpired",
     "auction-hidden",
     "receipts",
+    "megagame-acked",
+    "auction-sealed-acked",
+    "auction-umpired-acked",
+    "auction-hidden-acked",
 ]
 """Every case the corpus must hold (``CASES`` in ``tests/compat/generate.py``)."""
 

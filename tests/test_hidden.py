@@ -40,9 +40,17 @@ def send_all(players: dict[str, Player], sender: str, res: Any) -> str:
     return names[0]
 
 
+def ack_all(players: dict[str, Player]) -> None:
+    """Every bidder acknowledges the commitments and releases its copy's key to Game Control [29]."""
+    for s in ("A", "B", "C"):
+        p = players[s]
+        send_all(players, s, ok(p.run("reveal", p.dir, "--key", p.name, "--yes")))
+
+
 def play_round(players: dict[str, Player], round_: int, *, report: bool = True) -> None:
     for s, coins in BIDS[round_ - 1].items():
         send_all(players, s, ok(players[s].submit({"kind": "bid", "side": s, "round": round_, "coins": coins})))
+    ack_all(players)
     gc = players["GC"]
     send_all(players, "GC", ok(gc.run("rule", gc.dir, "--key", "control", "--yes")))
     for s in ("A", "B", "C"):
@@ -82,7 +90,7 @@ def test_s6_each_side_sees_its_own_holdings_only(tmp_path: Path) -> None:
     assert '"winners": {"1": "B"}' in log
     gc_log = ok(players["GC"].run("log", players["GC"].dir)).out
     assert "round 1 bids: A 2, B 7, C 3" in gc_log  # the umpire sees everything
-    turn = json.loads((players["A"].dir / "turn-0008.json").read_text())
+    turn = json.loads((players["A"].dir / "turn-0011.json").read_text())
     assert set(turn["state"]) == {"hidden"} and turn["events"] == [] and turn["score"] == {}
     files = [{q.name: q.read_bytes() for q in p.dir.glob("*.json")} for p in players.values()]
     assert all(f == files[0] for f in files)  # every public archive byte-identical [P6]
@@ -104,13 +112,13 @@ def test_p10_nothing_a_holds_reveals_b_or_c(tmp_path: Path) -> None:
     # and A cannot open B's view with any key A holds (the attack's sanity check: B can)
     from pbem.protocol.seal import open_sealed, x25519_private
 
-    report = move_body(a.dir / "move-0008-GC.json")["orders"]["report"]
+    report = move_body(a.dir / "move-0011-GC.json")["orders"]["report"]
     for side in ("A", "B", "C", "GC"):
         with pytest.raises(Exception, match="does not open"):
             open_sealed(report["views"]["B"], x25519_private(a.private(), GAME_ID, side), game=GAME_ID,
-                        step=8, sender="GC", to="B", what="report")
+                        step=11, sender="GC", to="B", what="report")
     b_view = open_sealed(report["views"]["B"], x25519_private(players["B"].private(), GAME_ID, "B"),
-                         game=GAME_ID, step=8, sender="GC", to="B", what="report")
+                         game=GAME_ID, step=11, sender="GC", to="B", what="report")
     assert b_view["coins"] == {"B": 3}
 
 
@@ -129,12 +137,12 @@ def test_p10_a_report_that_lies_is_named_after_publication(finished: dict[str, P
     gc = finished["GC"]
     copy = tmp_path / "lying"
     shutil.copytree(gc.dir, copy)
-    body = move_body(copy / "move-0016-GC.json")
+    body = move_body(copy / "move-0022-GC.json")
     rep = body["orders"]["report"]
     assert rep["outcome"]["winner"] == "A"  # A and B 3 points each; A has more coins left [S4]
     rep["outcome"] = {**rep["outcome"], "winner": "C", "summary": "C wins [S4]"}
-    (copy / "move-0016-GC.json").write_bytes(sign_move(gc, body))
-    (copy / "turn-0016.json").unlink()
+    (copy / "move-0022-GC.json").write_bytes(sign_move(gc, body))
+    (copy / "turn-0022.json").unlink()
     pub = copy / "publication.json"
     held = pub.read_bytes()
     pub.unlink()
@@ -142,7 +150,7 @@ def test_p10_a_report_that_lies_is_named_after_publication(finished: dict[str, P
     assert res.code == 0, res.err  # without the publication the lie cannot be seen
     pub.write_bytes(held)
     res = pbem("verify", copy, home=tmp_path / "stranger")
-    assert res.code == 1 and "move-0016-GC.json" in res.err and "[P10]" in res.err, res.err
+    assert res.code == 1 and "move-0022-GC.json" in res.err and "[P10]" in res.err, res.err
 
 
 def test_p10_a_publication_that_changes_an_order_is_named(finished: dict[str, Player], tmp_path: Path) -> None:
@@ -170,6 +178,7 @@ def test_p10_reveal_in_clear_is_refused_in_a_hidden_game(tmp_path: Path) -> None
     players = start(tmp_path)
     for s, coins in BIDS[0].items():
         send_all(players, s, ok(players[s].submit({"kind": "bid", "side": s, "round": 1, "coins": coins})))
+    ack_all(players)
     gc = players["GC"]
     send_all(players, "GC", ok(gc.run("rule", gc.dir, "--key", "control", "--yes")))
     a, b = players["A"], players["B"]
@@ -177,14 +186,14 @@ def test_p10_reveal_in_clear_is_refused_in_a_hidden_game(tmp_path: Path) -> None
     from pbem.engine.sealed import derive_salt
     from pbem.protocol.dice import reveal as chain_reveal
 
-    turn4 = __import__("hashlib").sha256((a.dir / "turn-0004.json").read_bytes()).hexdigest()
-    clear = {**body, "step": 5, "answers": turn4, "reveal": chain_reveal(a.seed(), 512, 2).hex(),
+    turn7 = __import__("hashlib").sha256((a.dir / "turn-0007.json").read_bytes()).hexdigest()
+    clear = {**body, "step": 8, "answers": turn7, "reveal": chain_reveal(a.seed(), 512, 3).hex(),
              "orders": {"orders": {"coins": 2, "kind": "bid", "round": 1, "side": "A"},
                         "salt": derive_salt(a.seed(), GAME_ID, 1, "A").hex()}}
     inbox = b.work / "clear"
     inbox.mkdir()
-    (inbox / "move-0005-A.json").write_bytes(sign_move(a, clear))
-    res = b.ingest(inbox / "move-0005-A.json")
+    (inbox / "move-0008-A.json").write_bytes(sign_move(a, clear))
+    res = b.ingest(inbox / "move-0008-A.json")
     assert res.code != 0 and "reveal carries only" in res.err and "[P8, P10]" in res.err
 
 
@@ -199,17 +208,17 @@ def test_p10_a_player_checks_its_own_views_against_the_publication(finished: dic
     assert "every view the umpire sealed to A is that side's view" in res.out
     copy = tmp_path / "lying-view"
     shutil.copytree(a.dir, copy)
-    body = move_body(copy / "move-0016-GC.json")
+    body = move_body(copy / "move-0022-GC.json")
     genesis = json.loads(__import__("base64").b64decode(json.loads((copy / "genesis.json").read_text())["payload"]))
     a_key = genesis["sides"]["A"].get("x25519") or move_body(copy / "join-A.json")["x25519"]
     fake = {"coins": {"A": 99}, "over": True, "points": {"A": 0}, "round": 2, "rounds": 2, "winners": {}}
-    body["orders"]["report"]["views"]["A"] = seal(fake, public_from_hex(a_key), game=GAME_ID, step=16,
+    body["orders"]["report"]["views"]["A"] = seal(fake, public_from_hex(a_key), game=GAME_ID, step=22,
                                                   sender="GC", to="A", what="report")
-    (copy / "move-0016-GC.json").write_bytes(sign_move(gc, body))
-    (copy / "turn-0016.json").unlink()
+    (copy / "move-0022-GC.json").write_bytes(sign_move(gc, body))
+    (copy / "turn-0022.json").unlink()
     assert pbem("verify", copy, home=tmp_path / "stranger").code == 0  # nothing public is wrong
     res = a.run("verify", copy)
-    assert res.code == 1 and "move-0016-GC.json" in res.err and "sealed to A" in res.err, res.err
+    assert res.code == 1 and "move-0022-GC.json" in res.err and "sealed to A" in res.err, res.err
 
 
 def test_p10_sealed_lengths_do_not_tell_values_apart() -> None:
@@ -249,7 +258,7 @@ def test_players_check_and_commit_against_their_own_view_in_any_order(tmp_path: 
               if n.startswith("move-")][0]
     name_c = [n for n in written(ok(c.submit({"kind": "bid", "side": "C", "round": 2, "coins": 4})))
               if n.startswith("move-")][0]
-    assert name_c == "move-0011-C.json"  # C's slot, whatever arrived first
+    assert name_c == "move-0014-C.json"  # C's slot, whatever arrived first
     assert "received from C" in json.loads(ok(c.run("status", c.dir, "--json")).out)["waiting"]
     # two files given in the wrong order in one ingest are taken in step order
     gc = players["GC"]
@@ -306,7 +315,7 @@ def test_the_umpires_checkpoint_inside_the_first_round_is_used(tmp_path: Path) -
     from tests.test_protocol_helpers import env
 
     players = start(tmp_path)
-    play_round(players, 1, report=False)  # 3 commitments, the ruling, 3 reveals: step 7
+    play_round(players, 1, report=False)  # 3 commitments, 3 acknowledgements, the ruling, 3 reveals: step 10
     gc = players["GC"]
     ok(gc.run("status", gc.dir))  # leaves a checkpoint a couple of steps behind
     with env(PBEM_HOME=str(gc.home), PBEM_PASSPHRASE=""):

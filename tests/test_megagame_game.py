@@ -76,6 +76,9 @@ def play_turn(players: dict[str, Player]) -> None:
     for s in TEAMS:  # each team's bot, from the team's own view (pbem bot, as a player runs it)
         p = players[s]
         send_all(players, s, ok(p.run("bot", p.dir, "--side", s, "--key", p.name)))
+    for s in TEAMS:  # each team acknowledges the commitments, releasing its sheet to Game Control [29]
+        p = players[s]
+        send_all(players, s, ok(p.run("reveal", p.dir, "--key", p.name, "--yes")))
     gc = players["GC"]
     send_all(players, "GC", ok(gc.run("rule", gc.dir, "--key", "control", "--yes")))
     for s in TEAMS:
@@ -321,8 +324,8 @@ def test_10_each_side_draws_its_own_map_and_no_other(played: dict[str, Player], 
     at2, at0 = ((tmp_path / f"ab1-{n}.svg").read_text(encoding="utf-8") for n in (2, 0))
     assert "step 2" in at2 and "1Para" in at2 and "KGKrafft" not in at2
     assert at0.replace("step 0", "step 2") == at2  # inside round 1 nothing has changed yet
-    ok(ab1.run("render", ab1.dir, "--step", "8", "-o", tmp_path / "ab1-8.svg"))  # turn 2, after the report
-    assert (tmp_path / "ab1-8.svg").read_text(encoding="utf-8") != at0.replace("step 0", "step 8")
+    ok(ab1.run("render", ab1.dir, "--step", "11", "-o", tmp_path / "ab1-11.svg"))  # turn 2, after the report
+    assert (tmp_path / "ab1-11.svg").read_text(encoding="utf-8") != at0.replace("step 0", "step 11")
     ok(gc.run("render", gc.dir, "--side", "GC", "--step", "0", "-o", tmp_path / "gc-0.svg"))
     assert "KGKrafft" in (tmp_path / "gc-0.svg").read_text(encoding="utf-8")
     late = ab1.run("render", ab1.dir, "--step", "999")
@@ -368,6 +371,9 @@ def test_p9_rulings_are_sealed_from_the_teams_and_checked_after_publication(tmp_
     for s in TEAMS:
         p = players[s]
         send_all(players, s, ok(p.run("bot", p.dir, "--side", s, "--key", p.name)))
+    for s in TEAMS:
+        p = players[s]
+        send_all(players, s, ok(p.run("reveal", p.dir, "--key", p.name, "--yes")))  # acknowledgements
     rulings = gc.work / "rulings.json"
     rulings.write_text(json.dumps({"groupings": [{"at": "3607", "attackers": ["1Para", "3Para"]}],
                                    "advantage": [{"at": "3607", "side": "defender", "points": 1,
@@ -422,6 +428,9 @@ def test_a_turn_played_with_only_the_emails_between_the_four_homes(tmp_path: Pat
     for s in TEAMS:
         p = players[s]
         mail_all(s, ok(p.run("bot", p.dir, "--side", s, "--key", p.name)))
+    for s in TEAMS:  # the acknowledgements, which release each sheet to Game Control [29]
+        p = players[s]
+        mail_all(s, ok(p.run("reveal", p.dir, "--key", p.name, "--yes")))
     mail_all("GC", ok(gc.run("rule", gc.dir, "--key", "control", "--yes")))
     for s in TEAMS:
         p = players[s]
@@ -446,6 +455,8 @@ def test_a_turn_played_with_only_the_emails_between_the_four_homes(tmp_path: Pat
     subject, body = text_of(players["AB1"].dir / "mail-0001.eml")
     assert "has committed its orders for Turn 1" in body and "only Game Control can read them" in body
     assert "sealed orders" in subject
+    subject, body = text_of(players["AB1"].dir / "mail-0004.eml")
+    assert "acknowledges every side's commitment for Turn 1" in body and "acknowledgement" in subject
     for s in ("SS9", "SS10"):  # the German teams' mail holds nothing of the British positions
         mails = b"".join(q.read_bytes() for q in (players[s].work / "mail").glob("*.eml"))
         assert b"1Para" not in mails and b"2Para" not in mails
@@ -525,4 +536,37 @@ def test_29_every_sealed_sheet_of_a_team_is_one_size_every_turn(played: dict[str
     ab1_units = sum(1 for u in data["units"] if u["team"] == "AB1")
     size = MegagameRules().sealed_size(MegagameRules().load_scenario(data), "AB1")
     assert size >= MegagameRules.SEALED_BASE + MegagameRules.SEALED_PER_UNIT * ab1_units
-    assert lengths["AB1"] == {len(base64.b64encode(b"x" * (32 + size + 16)))}  # enc, sheet, AEAD tag
+    assert lengths["AB1"] == {len(base64.b64encode(b"x" * (size + 16)))}  # the sheet and its AEAD tag
+
+
+def test_29_a_teams_bot_sends_the_acknowledgement_and_the_reveal_it_owes(tmp_path: Path) -> None:
+    """'pbem bot' for a team in the acknowledgement or reveal phase sends what the round asks of
+    it (it refused), and for Game Control rules (the engine's proposal) and reports (it ended in a
+    traceback, KeyError 'GC': issue 25); a whole turn by bots alone."""
+    players = start(tmp_path)
+    for phase in ("commit", "ack"):
+        for s in TEAMS:
+            p = players[s]
+            res = ok(p.run("bot", p.dir, "--side", s, "--key", p.name))
+            name = [n for n in written(res) if n.startswith("move-")]
+            assert len(name) == 1, (phase, written(res))
+            send_all(players, s, res)
+    gc = players["GC"]
+    send_all(players, "GC", ok(gc.run("bot", gc.dir, "--side", "GC", "--key", "control")))
+    for s in TEAMS:
+        p = players[s]
+        send_all(players, s, ok(p.run("bot", p.dir, "--side", s, "--key", p.name)))
+    send_all(players, "GC", ok(gc.run("bot", gc.dir, "--side", "GC", "--key", "control")))  # the report
+    assert my_view(players["AB1"])["turn"] == 2
+
+
+def test_25_pbem_units_on_game_controls_machine_lists_every_teams_units(tmp_path: Path) -> None:
+    """It ended in a traceback (KeyError 'GC') with or without --side GC [issue 25]."""
+    players = start(tmp_path)
+    gc = players["GC"]
+    for args in ((), ("--side", "GC")):
+        out = ok(gc.run("units", gc.dir, *args)).out
+        lines = out.splitlines()
+        assert lines[0].split()[:2] == ["team", "unit"]
+        assert {line.split()[0] for line in lines[1:]} == set(TEAMS)
+        assert "1Para" in out and "KGKrafft" in out

@@ -57,7 +57,7 @@ def test_bots_and_the_umpire_bot_play_to_the_end_and_a_stranger_verifies(scenari
     assert "every sealed order opened, every state and report recomputed" in res.out
     turns = MegagameRules().load_scenario(load_data(scenario)).turns
     teams = len(json.loads((bundled_dir() / f"{scenario}.json").read_text())["teams"])
-    assert len(list(game.glob("move-*.json"))) == turns * (2 * teams + 2)  # commit, rule, reveal, report
+    assert len(list(game.glob("move-*.json"))) == turns * (3 * teams + 2)  # commit, ack, rule, reveal, report
 
 
 @pytest.mark.parametrize("name", ["megagame-market-garden", "megagame-market-garden-duel"])

@@ -92,12 +92,24 @@ def three(tmp_path: Path) -> dict[str, Player]:
     return start(tmp_path)
 
 
+def acknowledge_all(players: dict[str, Player], order: list[str],
+                    deliver: dict[str, list[str]] | None = None) -> dict[str, str]:
+    """Every side acknowledges the commitments it holds (``pbem reveal`` in the acknowledgement
+    phase of a round of three sides [29]) and sends it."""
+    names = {s: reveal(players[s]) for s in order}
+    for s in order:
+        broadcast(players, s, names[s], (deliver or {}).get(s))
+    return names
+
+
 def play_round(players: dict[str, Player], bids: dict[str, int], round_: int,
                commit_order: list[str], deliver: dict[str, list[str]] | None = None) -> None:
-    """Everyone commits (in ``commit_order``) and sends; then everyone reveals and sends."""
+    """Everyone commits (in ``commit_order``) and sends; everyone acknowledges the commitments and
+    sends; then everyone reveals and sends."""
     names = {s: commit(players[s], bids[s], round_) for s in commit_order}
     for s in commit_order:
         broadcast(players, s, names[s], (deliver or {}).get(s))
+    acknowledge_all(players, commit_order, deliver)
     names = {s: reveal(players[s]) for s in commit_order}
     for s in commit_order:
         broadcast(players, s, names[s], (deliver or {}).get(s))
@@ -117,12 +129,15 @@ def test_s2_three_players_any_order_byte_identical_and_verified(three: dict[str,
     broadcast(three, "B", "move-0002-B.json")
     for p in (a, b, c):  # now every commitment is in everywhere: turns 1-3 exist
         assert {"turn-0001.json", "turn-0002.json", "turn-0003.json"} <= set(files(p))
-    # Reveals, also out of order; the last one resolves the round.
+    # Acknowledgements of the same three commitments [29], then reveals, also out of order; the
+    # last reveal resolves the round.
+    assert acknowledge_all(three, ["C", "A", "B"]) == {"A": "move-0004-A.json", "B": "move-0005-B.json",
+                                                       "C": "move-0006-C.json"}
     names = {s: reveal(three[s]) for s in ("B", "C", "A")}
-    assert names == {"A": "move-0004-A.json", "B": "move-0005-B.json", "C": "move-0006-C.json"}
+    assert names == {"A": "move-0007-A.json", "B": "move-0008-B.json", "C": "move-0009-C.json"}
     for s in ("B", "C", "A"):
         broadcast(three, s, names[s])
-    turn6 = json.loads((a.dir / "turn-0006.json").read_text())
+    turn6 = json.loads((a.dir / "turn-0009.json").read_text())
     assert turn6["events"][0] == {"kind": "bids", "round": 1, "bids": {"A": 2, "B": 2, "C": 4}}
     assert turn6["events"][-1]["side"] == "C"  # [S3] highest bid wins and pays
     assert turn6["state"]["coins"] == {"A": 10, "B": 10, "C": 6}
@@ -130,9 +145,9 @@ def test_s2_three_players_any_order_byte_identical_and_verified(three: dict[str,
     play_round(three, {"A": 5, "B": 5, "C": 1}, 2, ["A", "B", "C"])
     play_round(three, {"A": 0, "B": 0, "C": 0}, 3, ["B", "A", "C"])
     assert files(a) == files(b) == files(c)
-    last = json.loads((a.dir / "turn-0018.json").read_text())
+    last = json.loads((a.dir / "turn-0027.json").read_text())
     assert last["pending"] == [] and last["outcome"] is not None
-    tie = [e for e in json.loads((a.dir / "turn-0012.json").read_text())["events"] if e["kind"] == "tie-roll"]
+    tie = [e for e in json.loads((a.dir / "turn-0018.json").read_text())["events"] if e["kind"] == "tie-roll"]
     assert tie and set(tie[0]["rolls"]) == {"A", "B"}
     res = pbem("verify", a.dir, home=tmp_path / "stranger")
     assert res.code == 0, res.err
@@ -141,13 +156,13 @@ def test_s2_three_players_any_order_byte_identical_and_verified(three: dict[str,
 def test_p8_roll_key_uses_every_reveal_in_slot_order(three: dict[str, Player]) -> None:
     play_round(three, {"A": 3, "B": 3, "C": 3}, 1, ["A", "B", "C"])  # a three-way tie: dice
     a = three["A"]
-    turn = json.loads((a.dir / "turn-0006.json").read_text())
-    reveals = [move_body(a.dir / f"move-000{k}-{s}.json") for k, s in ((4, "A"), (5, "B"), (6, "C"))]
+    turn = json.loads((a.dir / "turn-0009.json").read_text())
+    reveals = [move_body(a.dir / f"move-000{k}-{s}.json") for k, s in ((7, "A"), (8, "B"), (9, "C"))]
     hashes = [hashlib.sha256(_body_bytes(a.dir / f"move-000{k}-{s}.json")).hexdigest()
-              for k, s in ((4, "A"), (5, "B"), (6, "C"))]
+              for k, s in ((7, "A"), (8, "B"), (9, "C"))]
     from pbem.protocol.canonical import canonical_bytes
 
-    expected = roll_key(GAME_ID, 6, hashlib.sha256(canonical_bytes(hashes)).hexdigest(),
+    expected = roll_key(GAME_ID, 9, hashlib.sha256(canonical_bytes(hashes)).hexdigest(),
                         [bytes.fromhex(r["reveal"]) for r in reveals])
     assert turn["roll_key"] == expected.hex()
     assert turn["reveals"] == [r["reveal"] for r in reveals]
@@ -216,29 +231,30 @@ def test_p8_reveal_that_does_not_match_its_commitment_is_named(three: dict[str, 
     a, b, c = three["A"], three["B"], three["C"]
     for s, coins in (("A", 1), ("B", 2), ("C", 3)):
         broadcast(three, s, commit(three[s], coins))
+    acknowledge_all(three, ["A", "B", "C"])
     # A's modified client reveals a bid of 9 with the right salt, validly signed.
     body = move_body(a.dir / "move-0001-A.json")
-    turn3 = hashlib.sha256((a.dir / "turn-0003.json").read_bytes()).hexdigest()
+    turn6 = hashlib.sha256((a.dir / "turn-0006.json").read_bytes()).hexdigest()
     from pbem.protocol.dice import reveal as chain_reveal
 
     seed = a.seed()
     salt = derive_salt(seed, GAME_ID, 1, "A")
-    forged = {**body, "step": 4, "answers": turn3, "reveal": chain_reveal(seed, 512, 2).hex(),
+    forged = {**body, "step": 7, "answers": turn6, "reveal": chain_reveal(seed, 512, 3).hex(),
               "orders": {"orders": bid("A", 9), "salt": salt.hex()}}
     raw = sign_move(a, forged)
     inbox = b.work / "forged"
     inbox.mkdir()
-    (inbox / "move-0004-A.json").write_bytes(raw)
+    (inbox / "move-0007-A.json").write_bytes(raw)
     before = files(b)
-    res = b.ingest(inbox / "move-0004-A.json")
+    res = b.ingest(inbox / "move-0007-A.json")
     assert res.code != 0 and "do not match its commitment in move-0001-A.json [P8]" in res.err
     assert files(b) == before
     # smuggled into a copy of the archive, verify names the file and the side
     copy = tmp_path / "smuggled"
     shutil.copytree(b.dir, copy)
-    (copy / "move-0004-A.json").write_bytes(raw)
+    (copy / "move-0007-A.json").write_bytes(raw)
     res = pbem("verify", copy, home=tmp_path / "stranger")
-    assert res.code == 1 and "move-0004-A.json" in res.err and "[P8]" in res.err
+    assert res.code == 1 and "move-0007-A.json" in res.err and "[P8]" in res.err
     assert "orders revealed by A" in res.err
     _ = c
 

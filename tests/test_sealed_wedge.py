@@ -15,7 +15,7 @@ from typing import Any
 from pbem.engine.sealed import commitment, derive_salt
 from pbem.protocol.dice import reveal as chain_reveal
 from tests.test_protocol_helpers import Player, move_body, ok, pbem, sign_move
-from tests.test_sealed import GAME_ID, bid, broadcast, commit, files, reveal, start
+from tests.test_sealed import GAME_ID, acknowledge_all, bid, broadcast, commit, files, reveal, start
 
 
 def _deliver(to: Player, name: str, raw: bytes) -> Any:
@@ -43,6 +43,7 @@ def test_a_later_commitment_with_a_made_up_chain_value_is_refused_on_arrival(tmp
     # the honest messages of the round are placed, and the round resolves for everyone
     for s, coins in (("A", 1), ("B", 2), ("C", 3)):
         broadcast(players, s, commit(players[s], coins))
+    acknowledge_all(players, ["A", "B", "C"])
     for s in ("A", "B", "C"):
         broadcast(players, s, reveal(players[s]))
     for p in (a, b, c):
@@ -69,13 +70,14 @@ def test_a_later_reveal_that_does_not_match_its_commitment_is_refused_before_the
     a, b, c = players["A"], players["B"], players["C"]
     for s, coins in (("A", 1), ("B", 2), ("C", 3)):
         broadcast(players, s, commit(players[s], coins))
-    # B reveals a bid of 9 under its commitment to 2, for its slot (5), before A's reveal (4)
+    acknowledge_all(players, ["A", "B", "C"])
+    # B reveals a bid of 9 under its commitment to 2, for its slot (8), before A's reveal (7)
     body = move_body(b.dir / "move-0002-B.json")
     seed = b.seed()
-    forged = {**body, "step": 5, "answers": _turn_hash(c, 3), "reveal": chain_reveal(seed, 512, 2).hex(),
+    forged = {**body, "step": 8, "answers": _turn_hash(c, 6), "reveal": chain_reveal(seed, 512, 3).hex(),
               "orders": {"orders": bid("B", 9), "salt": derive_salt(seed, GAME_ID, 2, "B").hex()}}
     before = files(c)
-    res = _deliver(c, "move-0005-B.json", sign_move(b, forged))
+    res = _deliver(c, "move-0008-B.json", sign_move(b, forged))
     assert res.code == 2 and "do not match its commitment in move-0002-B.json [P8]" in res.err
     assert files(c) == before
     # A's honest reveal, then B's and C's real ones: the round resolves at Carol's
@@ -97,9 +99,18 @@ def test_a_later_reveal_with_illegal_orders_is_refused_before_the_earlier_ones(t
     body = {"ds": "pbem/move/v1", "game": GAME_ID, "step": 2, "side": "B", "answers": _turn_hash(c, 0),
             "reveal": chain_reveal(seed, 512, 1).hex(), "orders": {"sealed": commitment(illegal, salt)}}
     raw2 = sign_move(b, body)
+    a = players["A"]
     ok(_deliver(c, "move-0002-B.json", raw2))  # a commitment hides its orders: placed
-    later = {**body, "step": 5, "answers": _turn_hash(c, 3), "reveal": chain_reveal(seed, 512, 2).hex(),
+    ok(_deliver(a, "move-0002-B.json", raw2))
+    for s in ("A", "C"):  # A and C acknowledge the three commitments; B's modified client too
+        other = "C" if s == "A" else "A"
+        name = reveal(players[s])
+        ok(players[s].send(players[other], [name]))
+    ack = {**body, "step": 5, "answers": _turn_hash(c, 3), "reveal": chain_reveal(seed, 512, 2).hex(),
+           "orders": {"ack": "commitments"}}
+    ok(_deliver(c, "move-0005-B.json", sign_move(b, ack)))
+    later = {**body, "step": 8, "answers": _turn_hash(c, 6), "reveal": chain_reveal(seed, 512, 3).hex(),
              "orders": {"orders": illegal, "salt": salt.hex()}}
-    res = _deliver(c, "move-0005-B.json", sign_move(b, later))
-    assert res.code == 2 and "move-0005-B.json" in res.err
-    assert not (c.dir / "move-0005-B.json").exists()
+    res = _deliver(c, "move-0008-B.json", sign_move(b, later))  # before A's reveal (7): checked now
+    assert res.code == 2 and "move-0008-B.json" in res.err and "[S2]" in res.err, res.err
+    assert not (c.dir / "move-0008-B.json").exists()

@@ -61,6 +61,29 @@ def bot(ctx: click.Context, game_dir: Path, side: str, key_name: str, seed: int,
     decision = _current_decision(rp, "bot")
     if rp.current.round is not None or decision.sealed:
         owed_by(game, rp, [side])  # sealed orders: every side owes its own at once, in any order
+        phase = rp.current.round.phase if rp.current.round is not None else "commit"
+        if side == game.umpire:  # Game Control's bot: the engine's proposal, no judgement of its own
+            from pbem.cli.game import report, rule
+
+            if dry_run:
+                echo(f"{side} owes its {phase} of the sealed round: 'pbem bot' would send it", err=True)
+                return
+            if phase == "ruling":
+                ctx.invoke(rule, game_dir=game_dir, rulings_file=None, key_name=key_name, yes=True)
+            elif phase == "report":
+                ctx.invoke(report, game_dir=game_dir, key_name=key_name, yes=True)
+            else:
+                raise InputError(f"Game Control owes nothing in the {phase} phase: waiting for {rp.waiting}")
+            return
+        if rp.current.round is not None and rp.current.round.phase in ("ack", "reveal"):
+            # nothing to decide: the acknowledgement or the reveal of what was committed [29]
+            from pbem.cli.game import reveal
+
+            if dry_run:
+                echo(f"{side} owes its {rp.current.round.phase} of the sealed round: 'pbem bot' would send it", err=True)
+                return
+            ctx.invoke(reveal, game_dir=game_dir, key_name=key_name, yes=True)
+            return
     elif decision.side != side:
         raise InputError(f"it is {decision.side}'s decision ({decision.label}), not {side}'s")
 
@@ -209,7 +232,7 @@ def autoplay_rounds(game_dir: Path | str, *, seed: int = 0, max_messages: int = 
             play.rule(game, {}, key)
         elif owing == umpire and phase == "report":
             play.report(game, key)
-        elif phase == "reveal":
+        elif phase in ("ack", "reveal"):
             play.reveal(game, key)
         else:
             presenter = game.ruleset.presenter()

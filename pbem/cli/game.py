@@ -444,9 +444,15 @@ def _next_steps(game: Any, rp: Any, written: list[Path], *, authored: bool = Tru
         reveal = ("send {}'s reveal (your dice-chain value: the orders stay sealed to the umpire)" if game.hidden
                   else "reveal {}'s sealed orders")
         what = {"commit": "commit {}'s sealed orders with 'pbem submit GAME_DIR ORDERS --key KEY'",
-                "ruling": "every side has committed: read their orders and rule as {} with "
+                "ack": "every side has committed: acknowledge the commitments as {} with "
+                       "'pbem reveal GAME_DIR --key KEY' (your orders stay as committed; "
+                       + ("the umpire rules next, then everyone reveals)" if rnd.umpire else
+                          "the reveals come once every side has acknowledged)"),
+                "ruling": ("every side has acknowledged" if rnd.acks else "every side has committed")
+                          + ": read their orders and rule as {} with "
                           "'pbem rule GAME_DIR [RULINGS.json] --key KEY'",
-                "reveal": "every side has committed" + (" and the umpire has ruled" if rnd.umpire else "")
+                "reveal": ("every side has acknowledged the commitments" if rnd.acks else "every side has committed")
+                          + (" and the umpire has ruled" if rnd.umpire else "")
                           + ": " + reveal + " with 'pbem reveal GAME_DIR --key KEY'",
                 "report": "every side has revealed: resolve the round and report as {} with "
                           "'pbem report GAME_DIR --key KEY'"}[rnd.phase]
@@ -921,7 +927,7 @@ def ingest(game_dir: Path, files: tuple[Path, ...], receipt_key: str | None) -> 
             continue
         b = rec.move.body
         echo(f"step {rec.step}: {b.side}'s move", err=True)
-        for line in presenter.describe_move(game.scenario, b.orders):
+        for line in presenter.describe_move(game.scenario, b.orders, umpire=b.side == game.umpire):
             echo(f"  . {line}", err=True)
         for line in presenter.narrate(game.scenario, rec.turn["events"], rec.turn["rolls"],
                                       state=rec.turn["state"]):
@@ -930,7 +936,8 @@ def ingest(game_dir: Path, files: tuple[Path, ...], receipt_key: str | None) -> 
         d = result.replay.current.pending[0]
         rnd = result.replay.current.round
         if rnd is not None:
-            echo(f"next: sealed {rnd.phase}, owed by {', '.join(rnd.owed())}", err=True)
+            owed = result.replay.owing()  # not the sides whose message for this phase is in, held
+            echo(f"next: sealed {rnd.phase}, owed by {', '.join(owed) or 'nobody else'}", err=True)
         else:
             echo(f"next: {d.side} -- {d.label}", err=True)
     _next_steps(game, result.replay, result.written, authored=False)
@@ -1004,7 +1011,7 @@ def log(game_dir: Path, step: int | None) -> None:
                 echo(f"    {side} plays with key {game.body.sides[side].fingerprint}")
         else:
             b = rec.move.body
-            lines = presenter.describe_move(game.scenario, b.orders)
+            lines = presenter.describe_move(game.scenario, b.orders, umpire=b.side == game.umpire)
             if lines:
                 echo(f"step {rec.step}: {b.side} ({rec.move.name}) orders:")
                 for line in lines:

@@ -170,7 +170,7 @@ class Checkpoints:
             return False
         rp.base = c
         rp.records = [StepRecord(c, move, turn_bytes, turn_hash, turn, state, pending,
-                                 round=round_after(c, turn_hash, pending, sealed, g.umpire, g.hidden))]
+                                 round=round_after(c, turn_hash, pending, sealed, g.umpire, g.hidden, g.body.rounds))]
         rp.placed = []
         rp.chain_last, rp.chain_count, rp.chain_at = last, count, at
         rp._chains[c] = {s: (count[s], last[s].hex(), at[s]) for s in g.sides}

@@ -20,6 +20,7 @@ from typing import Any
 
 from pbem import __version__
 from pbem.engine.replay import Game, Replay, run_move_outputs
+from pbem.engine.sealed import ROUNDS
 from pbem.errors import ArchiveError, IllegalOrders, InputError, PbemError
 from pbem.protocol import archive
 from pbem.protocol.archive import Message
@@ -142,6 +143,7 @@ def new_game(scenario: str, game_dir: Path, players: dict[str, str], options: di
         "chain_length": chain_length,
         "sides": entries,
         "pbem": __version__,  # the release that wrote it: names the one to verify with [23]
+        "rounds": ROUNDS,  # acknowledged sealed rounds [29]
     }
     if ruleset.capabilities.information == "hidden":  # hidden states: hashes nobody can test guesses against
         body["salted"] = True
@@ -568,9 +570,10 @@ def _submit_sealed(game: Game, rp: Replay, rnd: Any, orders: OrdersSource, key_n
     orders stay on this machine until every side has committed (``pbem reveal``) [P8]."""
     from pbem.engine.sealed import commit_orders, commitment, derive_salt
 
-    if rnd.phase == "reveal":
-        raise InputError("every side has committed its sealed orders: reveal yours with "
-                         "'pbem reveal GAME_DIR --key KEY' (orders cannot change now) [P8]")
+    if rnd.phase in ("ack", "reveal"):
+        raise InputError("every side has committed its sealed orders: " + (
+            "acknowledge the commitments" if rnd.phase == "ack" else "reveal yours") +
+            " with 'pbem reveal GAME_DIR --key KEY' (orders cannot change now) [P8]")
     side = _my_sealed_side(rp, rnd, my_sides)
     if side is None:
         raise InputError(f"your sealed orders for this round are committed already; waiting for "
@@ -596,14 +599,26 @@ def _submit_sealed(game: Game, rp: Replay, rnd: Any, orders: OrdersSource, key_n
     if recorded is not None and kept == orders_json:  # re-send exactly what was signed [P7]
         return _place_signed(game, rp, local, result, recorded, step, side, fresh=False)
     for_umpire = None
-    if rnd.umpire is not None:  # only the umpire can read them before the reveal [P8, P9]
-        from pbem.protocol.seal import seal
+    signed_orders: dict[str, str]
+    copy = {"orders": orders_json, "salt": salt.hex()}
+    pad = game.ruleset.sealed_size(game.scenario, side)
+    if rnd.umpire is not None and rnd.acks:
+        # only the umpire can read them, and only once this side acknowledges every commitment:
+        # the copy is sealed under a key of its own, released in the acknowledgement [P8, 29]
+        from pbem.engine.sealed import copy_key, key_hash, seal_copy
 
-        for_umpire = seal({"orders": orders_json, "salt": salt.hex()}, game.x25519(rnd.umpire),
-                          game=game.id, step=step, sender=side, to=rnd.umpire, what="sealed orders",
-                          pad_to=game.ruleset.sealed_size(game.scenario, side))
-    body = _sealed_body(game, rp, side, step, rnd.base_turn,
-                        commit_orders(commitment(orders_json, salt), for_umpire), seeds[side])
+        key = copy_key(seeds[side], game.id, step, side)
+        signed_orders = {**commit_orders(commitment(orders_json, salt),
+                                         seal_copy(copy, key, game=game.id, step=step, side=side, pad_to=pad)),
+                         "key": key_hash(key)}
+    else:
+        if rnd.umpire is not None:  # only the umpire can read them before the reveal [P8, P9]
+            from pbem.protocol.seal import seal
+
+            for_umpire = seal(copy, game.x25519(rnd.umpire), game=game.id, step=step, sender=side,
+                              to=rnd.umpire, what="sealed orders", pad_to=pad)
+        signed_orders = commit_orders(commitment(orders_json, salt), for_umpire)
+    body = _sealed_body(game, rp, side, step, rnd.base_turn, signed_orders, seeds[side])
     local.save_sealed(step, side, orders_json)
     return _sign_and_place(game, rp, local, result, body, key_name)
 
@@ -749,15 +764,18 @@ def publish(game: Game, key_name: str) -> Path:
     from pbem.engine.sealed import (
         PUBLICATION_NAME,
         PUBLICATION_TYPE,
+        commitment,
+        open_side_copy,
         parse_commit,
         publication_body,
+        split_void,
     )
     from pbem.protocol.canonical import canonical_bytes
     from pbem.protocol.dsse import envelope_bytes, sign
     from pbem.protocol.fsutil import write_new
     from pbem.protocol.keys import KeyStore
     from pbem.protocol.localstate import LocalGame, local_seeds, private_key
-    from pbem.protocol.seal import open_sealed, x25519_private
+    from pbem.protocol.seal import x25519_private
 
     if game.umpire is None or not game.hidden:
         raise InputError("only the umpire of a game with hidden information publishes")
@@ -770,13 +788,27 @@ def publish(game: Game, key_name: str) -> Path:
         raise InputError("the game is not over: the orders are published after the last report [P10]")
     key = x25519_private(private_key(key_name), game.id, game.umpire)
     opened: dict[int, tuple[Any, bytes]] = {}
-    for step in sorted(game.moves):
+    steps = sorted(game.moves)
+    for i, step in enumerate(steps):
         msg = game.moves[step]
-        if parse_commit(msg.body.orders, umpire=True) is None:
+        sealed_orders = split_void(msg.body.orders)[0]
+        keyed = parse_commit(sealed_orders, umpire=True, keyed=True) is not None
+        if not keyed and parse_commit(sealed_orders, umpire=True) is None:
             continue
-        value = open_sealed(msg.body.orders["umpire"], key, game=game.id, step=step, sender=msg.body.side,
-                            to=game.umpire, what="sealed orders")
-        opened[step] = (value["orders"], bytes.fromhex(value["salt"]))
+        ack = None
+        if keyed:  # an acknowledged round: the side's next message is its acknowledgement [29]
+            ack = next(m for m in (game.moves[t] for t in steps[i + 1:]) if m.body.side == msg.body.side)
+        try:
+            value, copy_salt = open_side_copy(sealed_orders, ack.body.orders if ack else None, key, game=game.id,
+                                              commit_step=step, ack_step=ack.body.step if ack else 0,
+                                              side=msg.body.side, umpire=str(game.umpire))
+        except (PbemError, KeyError, TypeError, ValueError, StopIteration) as exc:
+            if keyed:  # a copy that lied, voided by the ruling with its key: nothing to publish [29]
+                continue
+            raise InputError(f"{msg.name}: its sealed copy cannot be opened ({exc})") from None
+        if keyed and commitment(value, copy_salt) != sealed_orders["sealed"]:
+            continue  # the same: voided, its key published with the ruling
+        opened[step] = (value, copy_salt)
     whole = game.scenario_data if game.body.scenario.copies is not None else None
     if whole is not None and game.copy_of is not None:
         raise InputError("this directory holds a team's copy of the scenario, not Game Control's whole one")
@@ -792,21 +824,41 @@ def publish(game: Game, key_name: str) -> Path:
     return path
 
 
-def sealed_orders_for_umpire(game: Game, rp: Replay, rnd: Any, umpire_key: Any) -> dict[str, Any]:
+def sealed_orders_for_umpire(game: Game, rp: Replay, rnd: Any, umpire_key: Any,
+                             void: dict[str, str] | None = None) -> dict[str, Any]:
     """Every side's orders of the round, opened with the umpire's key and checked against its
-    commitment: side -> orders JSON. :class:`InputError` names a side whose sealed copy does not
-    open or does not match its commitment [P8]."""
-    from pbem.engine.sealed import commitment, parse_commit
-    from pbem.protocol.seal import open_sealed
+    commitment: side -> orders JSON. In an acknowledged round a side whose copy (opened with the
+    key it released, the one its commitment names) lies -- does not open, or holds other orders
+    than it committed to -- goes into ``void`` with that key, the proof the ruling publishes [29];
+    otherwise :class:`InputError` names a side whose sealed copy cannot be read [P8]."""
+    from pbem.engine.sealed import (
+        commitment,
+        key_hash,
+        open_sealed_key,
+        open_side_copy,
+        parse_commit,
+        void_proof,
+    )
 
     out: dict[str, Any] = {}
     for side in rnd.sides:
         msg = rp.placed_move(rnd.slot(side, "commit"))
-        sealed = parse_commit(msg.body.orders, umpire=True)
+        ack = rp.placed_move(rnd.slot(side, "ack")) if rnd.acks else None
+        sealed = parse_commit(msg.body.orders, umpire=True, keyed=rnd.acks)
+        if ack is not None and void is not None:
+            try:
+                released = open_sealed_key(ack.body.orders, umpire_key, game=game.id, step=ack.body.step,
+                                           side=side, umpire=str(rnd.umpire))
+            except (PbemError, ValueError, KeyError, TypeError):
+                released = None
+            if released is not None and key_hash(released) == msg.body.orders.get("key") and void_proof(
+                    msg.body.orders, released.hex(), game=game.id, commit_step=msg.body.step, side=side):
+                void[side] = released.hex()
+                continue
         try:
-            opened = open_sealed(msg.body.orders["umpire"], umpire_key, game=game.id, step=msg.body.step,
-                                 sender=side, to=rnd.umpire, what="sealed orders")
-            orders, salt = opened["orders"], bytes.fromhex(opened["salt"])
+            orders, salt = open_side_copy(msg.body.orders, ack.body.orders if ack else None, umpire_key,
+                                          game=game.id, commit_step=msg.body.step,
+                                          ack_step=ack.body.step if ack else 0, side=side, umpire=str(rnd.umpire))
         except (PbemError, KeyError, TypeError, ValueError) as exc:
             raise InputError(f"{msg.name}: {side}'s orders sealed to the umpire cannot be read ({exc}); "
                              "rule on them as void, or ask the player [P8]") from None
@@ -827,7 +879,11 @@ def rule(game: Game, rulings: Any, key_name: str, *, confirm: Confirm | None = N
     local, rp, rnd, seeds, result = _umpire_phase(game, key_name, "ruling", "[P9]")
     assert game.umpire is not None
     step = rnd.slot(game.umpire)
-    orders = sealed_orders_for_umpire(game, rp, rnd, x25519_private(private_key(key_name), game.id, game.umpire))
+    void: dict[str, str] = {}
+    orders = sealed_orders_for_umpire(game, rp, rnd, x25519_private(private_key(key_name), game.id, game.umpire),
+                                      void)
+    for side in void:  # as the rules say for missing orders: none [29]
+        orders[side] = game.ruleset.skeleton(game.scenario, rp.current.state, side)
     checked = game.ruleset.load_rulings(game.scenario, rp.current.state, rulings)
     import json
 
@@ -835,7 +891,11 @@ def rule(game: Game, rulings: Any, key_name: str, *, confirm: Confirm | None = N
     sealed_note = " (sealed: everyone gets a commitment, only you can open the copy, published after the game)"
     lines = [f"SIGNED: rulings {json.dumps(checked, sort_keys=True)}{sealed_note if game.hidden else ''}",
              "read, not signed -- the sealed orders, each checked against its commitment:"]
-    lines += [f"  {side}: {line}" for side, o in orders.items() for line in presenter.describe_orders(game.scenario, o)]
+    lines += [f"  {side}: {line}" for side, o in orders.items() if side not in void
+              for line in presenter.describe_orders(game.scenario, o)]
+    lines += [f"  {side}: its sealed copy does not hold the orders it committed to: its orders are void this "
+              "round (no orders), and the key of the copy is published with the ruling, the proof anyone can "
+              "check [P8, 29]" for side in sorted(void)]
     try:
         lines += presenter.describe_round(game.scenario, rp.current.state, orders, checked)
     except PbemError:
@@ -863,13 +923,17 @@ def rule(game: Game, rulings: Any, key_name: str, *, confirm: Confirm | None = N
                     step=step, sender=game.umpire, to=game.umpire, what="sealed orders",
                     pad_to=game.ruleset.sealed_size(game.scenario, str(game.umpire)))
         signed = commit_orders(commitment(checked, salt), copy)
+    if void:
+        signed = {**signed, "void": dict(sorted(void.items()))}
     body = _sealed_body(game, rp, game.umpire, step, rnd.commits_turn, signed, seeds[game.umpire])
     return _sign_and_place(game, rp, local, result, body, key_name)
 
 
 def reveal(game: Game, key_name: str, *, confirm: Confirm | None = None) -> Submitted:
     """Reveal the sealed orders this machine committed, once every side has committed [P8]: the
-    reveal signs exactly the orders and salt the commitment hashed, nothing new."""
+    reveal signs exactly the orders and salt the commitment hashed, nothing new. In an acknowledged
+    round the first call acknowledges the commitments this machine holds (releasing the key of the
+    copy for the umpire), and the reveal comes once every side has acknowledged them [29]."""
     from pbem.engine.sealed import derive_salt, reveal_orders
 
     my_sides, local, seeds, rp, result = _open_as(game, key_name)
@@ -879,6 +943,8 @@ def reveal(game: Game, key_name: str, *, confirm: Confirm | None = None) -> Subm
     if rnd.phase == "commit":
         raise InputError(f"not every side has committed yet: waiting for {rp.waiting}; reveal "
                          "when the last commitment has arrived [P8]")
+    if rnd.phase == "ack":
+        return _acknowledge(game, rp, rnd, key_name, my_sides, local, seeds, confirm, result)
     if rnd.phase == "ruling":
         raise InputError(f"the umpire has not ruled yet: waiting for {rp.waiting}; reveal when "
                          "its ruling has arrived (it rules before anyone reveals) [P9]")
@@ -909,6 +975,47 @@ def reveal(game: Game, key_name: str, *, confirm: Confirm | None = None) -> Subm
 
         opened = dict(HIDDEN_REVEAL)
     body = _sealed_body(game, rp, side, step, rnd.commits_turn, opened, seeds[side])
+    return _sign_and_place(game, rp, local, result, body, key_name)
+
+
+def _acknowledge(game: Game, rp: Replay, rnd: Any, key_name: str, my_sides: list[str], local: Any,
+                 seeds: dict[str, bytes], confirm: Confirm | None, result: Submitted) -> Submitted:
+    """Acknowledge the commitments this machine holds: the acknowledgement answers the turn of the
+    last commitment (which hashes every one), so a side that split its commitments between players
+    is caught before anyone reveals; with an umpire it releases to it the key of this side's copy,
+    so the umpire reads no sheet before every side has committed [P8, 29]."""
+    from pbem.engine.sealed import ack_orders, copy_key
+
+    side = _my_sealed_side(rp, rnd, my_sides)
+    if side is None:
+        raise InputError(f"you have acknowledged the commitments already; waiting for {rp.waiting}")
+    step = rnd.slot(side)
+    commit_step = rnd.slot(side, "commit")
+    label = (f"{rnd.labels[rnd.sides.index(side)]} -- acknowledge the commitments of steps {rnd.base + 1}"
+             f"-{rnd.base + rnd.n}" + (" and release to the umpire the key of the orders you sealed for it"
+                                       if rnd.umpire else ""))
+    committed = local.sealed(commit_step, side)
+    then = ("the umpire rules once every side has acknowledged, and then everyone reveals"
+            + (" (your orders stay sealed to the umpire)" if rnd.report else "") if rnd.umpire else
+            "everyone reveals once every side has acknowledged")
+    lines = [f"signs no orders: your orders stay as you committed them at step {commit_step}; {then}"]
+    if committed is not None:
+        lines += [f"committed: {line}" for line in game.ruleset.presenter().describe_orders(game.scenario, committed)]
+    shown = Preview(side, step, label, {"ack": "commitments"}, lines, [])
+    if local.signed(step, side) is None and confirm is not None and not confirm(shown):
+        raise InputError("not signed: nothing was written")
+    sealed_key = None
+    if rnd.umpire is not None:
+        from pbem.protocol.seal import seal
+
+        key = copy_key(seeds[side], game.id, commit_step, side)
+        sealed_key = seal(key.hex(), game.x25519(rnd.umpire), game=game.id, step=step, sender=side,
+                          to=rnd.umpire, what="copy key")
+    assert rnd.commits_turn is not None
+    recorded = local.signed(step, side)
+    if recorded is not None:  # re-send exactly what was signed [P7]
+        return _place_signed(game, rp, local, result, recorded, step, side, fresh=False)
+    body = _sealed_body(game, rp, side, step, rnd.commits_turn, ack_orders(sealed_key), seeds[side])
     return _sign_and_place(game, rp, local, result, body, key_name)
 
 

@@ -118,11 +118,25 @@ class Presenter:
         system without them."""
         return None
 
-    def describe_move(self, scenario: Any, orders: JSON) -> list[str]:
+    def describe_move(self, scenario: Any, orders: JSON, *, umpire: bool = False) -> list[str]:
         """A signed move's orders in words, sealed rounds included (:mod:`pbem.engine.sealed`): a
-        commitment says only that orders were sealed; a reveal shows the orders it opens."""
-        from pbem.engine.sealed import parse_commit, parse_reveal
+        commitment says only that orders were sealed; a reveal shows the orders it opens; the
+        umpire's (``umpire``) sealed rulings and the orders it voids say so."""
+        from pbem.engine.sealed import parse_commit, parse_reveal, split_void
 
+        if umpire and isinstance(orders, dict):
+            try:
+                ruled, void = split_void(orders)
+            except ValueError:
+                ruled, void = orders, {}
+            out = [f"voids {side}'s orders this round: the key of its sealed copy is published, the proof "
+                   "that the copy does not hold what it committed to [29]" for side in sorted(void)]
+            sealed = parse_commit(ruled, umpire=True)
+            if sealed is not None:
+                return [f"seals its rulings (commitment {sealed[:16]}…): nobody else can read them until the "
+                        "publication after the game [P9, P10]", *out]
+            if out:
+                return [*self.describe_move(scenario, ruled), *out]
         sealed = parse_commit(orders)
         if sealed is not None:
             return [f"seals its orders (commitment {sealed[:16]}…): nobody can read them until "
@@ -130,7 +144,17 @@ class Presenter:
         sealed = parse_commit(orders, umpire=True)
         if sealed is not None:
             return [f"seals its orders (commitment {sealed[:16]}…), readable by the umpire alone [P8]"]
-        from pbem.engine.sealed import HIDDEN_REVEAL
+        sealed = parse_commit(orders, umpire=True, keyed=True)
+        if sealed is not None:
+            return [f"seals its orders (commitment {sealed[:16]}…), readable by the umpire alone once this "
+                    "side acknowledges every commitment [P8]"]
+        from pbem.engine.sealed import HIDDEN_REVEAL, parse_ack
+
+        for umpire in (False, True):
+            if parse_ack(orders, umpire=umpire) is not None:
+                return ["acknowledges the commitments it holds (the same set as every side's, or the round "
+                        "stops before any reveal)" + ("; releases its copy's key to the umpire" if umpire else "")
+                        + " [P8]"]
 
         if orders == HIDDEN_REVEAL:
             return ["reveals: its chain value keys the round's dice; its orders stay sealed to the "

@@ -276,7 +276,8 @@ def round_pending(rnd: Round) -> list[Decision]:
     if rnd.phase == "report":
         return [Decision(side, "sealed-report", "Resolve the round and report to each side (umpire)",
                          random=False, sealed=True) for side in rnd.owed()]
-    what = "commit to sealed orders" if rnd.phase == "commit" else "reveal the sealed orders"
+    what = {"commit": "commit to sealed orders", "ack": "acknowledge the commitments held"}.get(
+        rnd.phase, "reveal the sealed orders")
     return [
         Decision(side, f"sealed-{rnd.phase}", f"{rnd.labels[rnd.sides.index(side)]} ({what})",
                  random=False, sealed=True)
@@ -285,20 +286,21 @@ def round_pending(rnd: Round) -> list[Decision]:
 
 
 def round_after(step: int, turn_hash: str, pending: list[Decision], sealed: Round | None,
-                umpire: str | None = None, report: bool = False) -> Round | None:
+                umpire: str | None = None, report: bool = False, rounds: int | None = None) -> Round | None:
     """The round a turn leaves the game in: the one it records (``sealed``, with the hash of the
-    turn the next phase answers filled in), or a new one when its pending decisions are sealed."""
+    turn the next phase answers filled in), or a new one when its pending decisions are sealed
+    (acknowledged when the genesis's ``rounds`` and its sides call for it)."""
     if sealed is not None:
-        if sealed.phase in ("ruling", "reveal") and sealed.commits_turn is None:
+        if sealed.phase in ("ack", "ruling", "reveal") and sealed.commits_turn is None:
             from dataclasses import replace
 
             return replace(sealed, commits_turn=turn_hash)
         return sealed
     if pending and all(d.sealed for d in pending):
-        from pbem.engine.sealed import Round
+        from pbem.engine.sealed import Round, acknowledged
 
         return Round(step, turn_hash, tuple(d.side for d in pending), tuple(d.label for d in pending),
-                     "commit", 0, None, umpire, report)
+                     "commit", 0, None, umpire, report, acknowledged(rounds, umpire, len(pending)))
     return None
 
 
@@ -1008,7 +1010,7 @@ class Replay:
         self.rolls += len(rolls)
         turn_hash = sha256_hex(data)
         self.records.append(StepRecord(step, move, data, turn_hash, turn, state, pending, written=written,
-                                       round=round_after(step, turn_hash, pending, sealed, g.umpire, g.hidden),
+                                       round=round_after(step, turn_hash, pending, sealed, g.umpire, g.hidden, g.body.rounds),
                                        full_turn=full_turn))
 
     def _public_turn(self, turn: dict[str, Any], state: Any, told: tuple[str, list[Decision], Any] | None) -> dict[str, Any]:
@@ -1220,6 +1222,51 @@ class Replay:
         if not decision.random:
             self._resolve(msg, None)
 
+    def _check_void(self, msg: Message, rnd: Round) -> Any:
+        """The ruling's orders without its ``void``; every side it voids checked by everyone: the
+        key it publishes is the one that side's signed commitment names, and the copy that key
+        opens does not hold the orders the side committed to [29]. Returns the rest."""
+        from pbem.engine.sealed import split_void, void_proof
+
+        try:
+            ruled, void = split_void(msg.body.orders)
+        except ValueError as exc:
+            raise self._bad(msg.name, f"{exc} [29]") from None
+        if void and not (rnd.acks and rnd.umpire is not None):
+            raise self._bad(msg.name, "voids orders in a round whose copies are not keyed (no acknowledgements) [29]")
+        for side, key_hex in sorted(void.items()):
+            if side not in rnd.sides:
+                raise self._bad(msg.name, f"voids the orders of {side[:16]}, which has none in this round [29]")
+            commit = self.placed_move(rnd.slot(side, "commit"))
+            if void_proof(commit.body.orders, key_hex, game=self.game.id, commit_step=commit.body.step,
+                          side=side) is None:
+                raise self._bad(msg.name, f"voids {side}'s orders, but the key it publishes is not the one "
+                                f"{commit.name} names, or the copy it opens holds the orders {side} committed to [29]")
+        return ruled
+
+    def voided(self, rnd: Round) -> set[str]:
+        """The sides whose orders of ``rnd`` the umpire's ruling voided, with its proof [29]."""
+        if rnd.umpire is None or not rnd.acks or rnd.phase in ("commit", "ack", "ruling"):
+            return set()
+        from pbem.engine.sealed import split_void
+
+        orders = self.placed_move(rnd.slot(rnd.umpire, "ruling")).body.orders
+        return set(split_void(orders)[1]) if isinstance(orders, dict) and "void" in orders else set()
+
+    def _missing(self, where: str, state: Any, side: str) -> tuple[Any, Any]:
+        """The orders of a side whose orders are void: the rules' skeleton, no orders [29]."""
+        g = self.game
+        return self._check_orders(where, state, side, g.ruleset.skeleton(g.scenario, state, side))
+
+    @staticmethod
+    def _split(who: str, answers: str, rnd: Round) -> str:
+        """The words for a message that answers another set of commitments than this machine
+        holds: a side may have signed two commitments for one slot and sent each to others [29]."""
+        assert rnd.commits_turn is not None
+        return (f"{who} answers other commitments ({answers[:8]}…) than this machine holds "
+                f"({rnd.commits_turn[:8]}…): a side may have signed two (a split); compare move-{rnd.base + 1:04d} "
+                f"to move-{rnd.base + rnd.n:04d} with that side and reveal nothing until they agree [P8]")
+
     def _check_answers(self, msg: Message, want: str, turn_name: str) -> None:
         k = msg.body.step
         if msg.body.answers != want:
@@ -1251,24 +1298,31 @@ class Replay:
             if done < rnd.n:
                 after = replace(rnd, done=done)
             else:
-                after = replace(rnd, phase="ruling" if rnd.umpire else "reveal", done=0, commits_turn=None)
+                after = replace(rnd, phase=rnd.after_commits(), done=0, commits_turn=None)
+            self._record(k, msg, record.turn_hash, record.state, [revealed], None, [], [], sealed=after)
+            return
+        if rnd.phase == "ack":
+            self._check_sealed(msg, rnd, record)
+            self._advance_chain(msg, revealed, archived=archived)
+            done = rnd.done + 1
+            after = replace(rnd, done=done) if done < rnd.n else \
+                replace(rnd, phase=rnd.after_acks(), done=0, commits_turn=None)
             self._record(k, msg, record.turn_hash, record.state, [revealed], None, [], [], sealed=after)
             return
         assert rnd.commits_turn is not None
         if rnd.phase == "ruling":
-            if body.answers != rnd.commits_turn:  # the ruling is the umpire's word on the commitments
-                raise self._bad(name, f"the umpire's ruling answers other commitments ({body.answers[:8]}…) than "
-                                f"this machine holds ({rnd.commits_turn[:8]}…): a side may have signed two "
-                                f"(a split); compare move-{rnd.base + 1:04d} to move-{rnd.base + rnd.n:04d} with "
-                                "the umpire's and reveal nothing until they agree [P8]", divergence=True)
+            if body.answers != rnd.commits_turn and not rnd.acks:  # the umpire's word on the commitments
+                raise self._bad(name, self._split("the umpire's ruling", body.answers, rnd), divergence=True)
+            self._check_answers(msg, rnd.commits_turn, archive.turn_name(k - 1))
             g = self.game
+            ruled = self._check_void(msg, rnd)
             if g.hidden:  # sealed like orders: checked when opened, by the umpire and after publication
-                if parse_commit(body.orders, umpire=True) is None:
+                if parse_commit(ruled, umpire=True) is None:
                     raise self._bad(name, "with hidden information the umpire's rulings are sealed: "
                                           '{"sealed": SHA-256 hex, "umpire": sealed rulings} [P9, P10]')
             else:
                 try:
-                    g.ruleset.load_rulings(g.scenario, record.state, parse_rulings(body.orders))
+                    g.ruleset.load_rulings(g.scenario, record.state, parse_rulings(ruled))
                 except (ValueError, PbemError) as exc:
                     raise self._bad(name, f"rulings: {exc} [P9]") from None
             self._advance_chain(msg, revealed, archived=archived)
@@ -1295,30 +1349,47 @@ class Replay:
         phase: the turn it answers, its form, a reveal against its own side's commitment and the
         rules. Made when the message arrives, also for a later slot that must wait, so that no
         message a side signed can be held that would later stop the round [P8, 29]."""
-        from pbem.engine.sealed import HIDDEN_REVEAL, commitment, parse_commit, parse_reveal
+        from pbem.engine.sealed import (
+            HIDDEN_REVEAL,
+            commitment,
+            parse_ack,
+            parse_commit,
+            parse_reveal,
+        )
 
         body: MoveBody = msg.body
         name = msg.name
         if rnd.phase == "commit":
             self._check_answers(msg, rnd.base_turn, archive.turn_name(rnd.base))
-            if parse_commit(body.orders, umpire=rnd.umpire is not None) is None:
-                form = '{"sealed": SHA-256 hex' + (', "umpire": sealed orders}' if rnd.umpire else "}")
+            if parse_commit(body.orders, umpire=rnd.umpire is not None, keyed=rnd.acks) is None:
+                form = '{"sealed": SHA-256 hex' + (
+                    (', "umpire": sealed copy, "key": SHA-256 hex of its key}' if rnd.acks else
+                     ', "umpire": sealed orders}') if rnd.umpire else "}")
                 raise self._bad(name, f"a sealed commitment carries only {form} [P8]")
             return
-        assert rnd.phase == "reveal" and rnd.commits_turn is not None
+        assert rnd.commits_turn is not None
+        if rnd.phase == "ack":  # it answers the turn of the last commitment: the set its side holds
+            if body.answers != rnd.commits_turn:
+                raise self._bad(name, self._split(f"{body.side}'s acknowledgement", body.answers, rnd), divergence=True)
+            if parse_ack(body.orders, umpire=rnd.umpire is not None) is None:
+                form = '{"ack": "commitments"' + (', "key": the copy\'s key sealed to the umpire}' if rnd.umpire else "}")
+                raise self._bad(name, f"an acknowledgement carries only {form} [P8, 29]")
+            return
+        assert rnd.phase == "reveal"
         self._check_answers(msg, rnd.commits_turn, archive.turn_name(rnd.slot(rnd.sides[0], "reveal") - 1))
         if rnd.report:  # hidden information: the orders stay with the umpire
             if body.orders != HIDDEN_REVEAL:
                 raise self._bad(name, 'with hidden information a reveal carries only {"reveal": '
                                 '"to-umpire"}: the orders stay sealed to the umpire [P8, P10]')
-            if self.full:
+            if self.full and body.side not in self.voided(rnd):
                 self._opened(rnd, body.side, record)
             return
         opened = parse_reveal(body.orders)
         if opened is None:
             raise self._bad(name, 'a sealed reveal carries {"orders": ..., "salt": 64 hex digits} [P8]')
         commit_msg = self.placed_move(rnd.slot(body.side, "commit"))
-        if commitment(opened[0], opened[1]) != parse_commit(commit_msg.body.orders, umpire=rnd.umpire is not None):
+        if commitment(opened[0], opened[1]) != parse_commit(commit_msg.body.orders, umpire=rnd.umpire is not None,
+                                                           keyed=rnd.acks):
             raise self._bad(name, f"the orders revealed by {body.side} do not match its commitment in "
                             f"{commit_msg.name} [P8]")
         self._check_orders(name, record.state, body.side, opened[0])
@@ -1329,18 +1400,20 @@ class Replay:
         commit_msg = self.placed_move(rnd.slot(side, "commit"))
         orders, where = self._open_commitment(
             commit_msg, to=str(rnd.umpire), noun="orders", case="P8",
-            unreadable=f"{side}'s orders sealed to the umpire", mismatch=f"the orders of {side} do not match its")
+            unreadable=f"{side}'s orders sealed to the umpire", mismatch=f"the orders of {side} do not match its",
+            ack=self.placed_move(rnd.slot(side, "ack")) if rnd.acks else None)
         return self._check_orders(where, record.state, side, orders)
 
     def _open_commitment(self, msg: Message, *, to: str, noun: str, case: str, unreadable: str,
-                         mismatch: str) -> tuple[Any, str]:
+                         mismatch: str, ack: Message | None = None) -> tuple[Any, str]:
         """What the sealed commitment of ``msg`` hides (a side's orders, the umpire's rulings):
-        taken from the publication, or opened with the umpire's key, and checked against the
-        commitment. Returns it and the file it came from."""
-        from pbem.engine.sealed import commitment, parse_commit
-        from pbem.protocol.seal import open_sealed
+        taken from the publication, or opened with the umpire's key (in an acknowledged round with
+        the key the side's acknowledgement ``ack`` released), and checked against the commitment.
+        Returns it and the file it came from."""
+        from pbem.engine.sealed import commitment, open_side_copy, parse_commit, split_void
 
         step = msg.body.step
+        sealed_orders = split_void(msg.body.orders)[0]
         if self.publication is not None:
             if step not in self.publication:
                 raise self._bad("publication.json", f"has no {noun} for {msg.name} [P10]")
@@ -1348,13 +1421,14 @@ class Replay:
             where = "publication.json"
         else:
             try:
-                opened = open_sealed(msg.body.orders["umpire"], self.umpire_key, game=self.game.id, step=step,
-                                     sender=msg.body.side, to=to, what="sealed orders")
-                value, salt = opened["orders"], bytes.fromhex(opened["salt"])
+                value, salt = open_side_copy(sealed_orders, ack.body.orders if ack is not None else None,
+                                             self.umpire_key, game=self.game.id, commit_step=step,
+                                             ack_step=ack.body.step if ack is not None else 0,
+                                             side=msg.body.side, umpire=to)
             except (PbemError, KeyError, TypeError, ValueError) as exc:
                 raise self._bad(msg.name, f"{unreadable} cannot be read: {exc} [{case}]") from None
             where = msg.name
-        if commitment(value, salt) != parse_commit(msg.body.orders, umpire=True):
+        if commitment(value, salt) != parse_commit(sealed_orders, umpire=True, keyed=ack is not None):
             raise self._bad(where, f"{mismatch} commitment in {msg.name} [{case}]")
         return value, where
 
@@ -1370,8 +1444,10 @@ class Replay:
         keyed = [ruling, *reveals]
         orders: dict[str, Any] = {}
         checked: dict[str, Any] = {}
+        void = self.voided(rnd)
         for side in rnd.sides:
-            orders[side], checked[side] = self._opened(rnd, side, record)
+            orders[side], checked[side] = self._missing(ruling.name, record.state, side) if side in void else \
+                self._opened(rnd, side, record)
         chain_values = [bytes.fromhex(m.body.reveal) for m in keyed]
         key = roll_key(g.id, step, sha256_hex(canonical_bytes([m.body_hash for m in keyed])), chain_values)
         dice = DiceStream(key)
@@ -1479,9 +1555,11 @@ class Replay:
             keyed = [ruling, *reveals]
         orders: dict[str, Any] = {}
         checked: dict[str, Any] = {}
+        void = self.voided(rnd)
         for msg in reveals:
             opened = msg.body.orders["orders"]
-            parsed, chk = self._check_orders(msg.name, record.state, msg.body.side, opened)
+            parsed, chk = self._missing(msg.name, record.state, msg.body.side) if msg.body.side in void else \
+                self._check_orders(msg.name, record.state, msg.body.side, opened)
             orders[msg.body.side], checked[msg.body.side] = parsed, chk
         chain_values = [bytes.fromhex(m.body.reveal) for m in keyed]
         bodies = sha256_hex(canonical_bytes([m.body_hash for m in keyed]))

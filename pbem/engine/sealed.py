@@ -96,13 +96,104 @@ HIDDEN_REVEAL = {"reveal": "to-umpire"}
 stay with the umpire (sealed in the commitment) until the publication after the game."""
 
 
-def parse_commit(orders: Any, *, umpire: bool = False) -> str | None:
+def parse_commit(orders: Any, *, umpire: bool = False, keyed: bool = False) -> str | None:
     """``C`` from a commitment move's orders, or ``None`` if they are not exactly ``{"sealed": C}``
-    (with ``umpire``: ``{"sealed": C, "umpire": the orders and salt sealed to the umpire}``)."""
-    keys = {"sealed", "umpire"} if umpire else {"sealed"}
+    (with ``umpire``: ``{"sealed": C, "umpire": the orders and salt sealed to the umpire}``; in an
+    acknowledged round (``keyed``) the copy is sealed under a key of its own, released to the umpire
+    in the side's acknowledgement, and the commitment carries that key's hash, ``"key"``)."""
+    keys = {"sealed", "umpire", "key"} if umpire and keyed else {"sealed", "umpire"} if umpire else {"sealed"}
     if isinstance(orders, dict) and set(orders) == keys and isinstance(orders["sealed"], str) \
-            and _HEX64.match(orders["sealed"]) and (not umpire or isinstance(orders["umpire"], str)):
+            and _HEX64.match(orders["sealed"]) and (not umpire or isinstance(orders["umpire"], str)) \
+            and (not keyed or not umpire or (isinstance(orders["key"], str) and _HEX64.match(orders["key"]))):
         return orders["sealed"]
+    return None
+
+
+# -- acknowledged rounds (genesis "rounds": 2) [29] ------------------------------------------------
+
+ROUNDS = 2
+"""The round layout a new game records in its genesis: commitments, acknowledgements (where a
+split or an early reading by the umpire is possible), the ruling, the reveals, the report."""
+ACK = "commitments"
+COPY_KEY_DS = "pbem/copy-key/v1"
+COPY_DS = "pbem/sealed-copy/v1"
+
+
+def acknowledged(rounds: int | None, umpire: str | None, sides: int) -> bool:
+    """Whether a round of a game whose genesis records ``rounds`` has an acknowledgement phase: with
+    an umpire (it must not read a sheet before every side has committed), or with three sides or
+    more (a side could split its commitments between two others)."""
+    return (rounds or 1) >= 2 and (umpire is not None or sides >= 3)
+
+
+def copy_key(seed: bytes, game: str, step: int, side: str) -> bytes:
+    """The key of ``side``'s copy of its orders for the umpire, committed to by its hash in the
+    commitment at ``step`` and released to the umpire in the acknowledgement: from the side's chain
+    seed, so re-sending signs the same bytes [P7] and a lost home recovers it."""
+    msg = canonical_bytes({"ds": COPY_KEY_DS, "game": game, "step": step, "side": side})
+    return hmac.new(seed, msg, hashlib.sha256).digest()
+
+
+def key_hash(key: bytes) -> str:
+    return hashlib.sha256(key).hexdigest()
+
+
+def _copy_aad(game: str, step: int, side: str) -> bytes:
+    return canonical_bytes({"ds": COPY_DS, "game": game, "step": step, "side": side})
+
+
+def seal_copy(value: Any, key: bytes, *, game: str, step: int, side: str, pad_to: int = 0) -> str:
+    """``value`` (JSON) encrypted under ``key`` (ChaCha20-Poly1305; the key serves one message, so
+    the nonce is fixed), padded like :func:`pbem.protocol.seal.seal`, as base64."""
+    import base64
+
+    from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
+
+    from pbem.protocol.seal import padded_length
+
+    data = canonical_bytes(value)
+    data += b" " * (max(padded_length(len(data)), pad_to) - len(data))
+    ct = ChaCha20Poly1305(key).encrypt(bytes(12), data, _copy_aad(game, step, side))
+    return base64.b64encode(ct).decode("ascii")
+
+
+def open_copy(text: Any, key: bytes, *, game: str, step: int, side: str) -> Any:
+    """The value :func:`seal_copy` sealed; ``ValueError`` when it does not open with ``key``."""
+    import base64
+    import binascii
+
+    from cryptography.exceptions import InvalidTag
+    from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
+
+    from pbem.errors import InputError
+    from pbem.protocol.canonical import loads_strict
+    from pbem.protocol.seal import MAX_SEALED_BYTES
+
+    if not isinstance(text, str) or len(text) > MAX_SEALED_BYTES * 2:
+        raise ValueError("not a sealed copy")
+    try:
+        data = ChaCha20Poly1305(key).decrypt(bytes(12), base64.b64decode(text.encode("ascii"), validate=True),
+                                             _copy_aad(game, step, side))
+        return loads_strict(data.rstrip(b" "), max_bytes=MAX_SEALED_BYTES, what="sealed copy")
+    except (binascii.Error, ValueError, UnicodeEncodeError, InvalidTag, InputError):
+        raise ValueError("the sealed copy does not open with the key its side released") from None
+
+
+def ack_orders(key_for_umpire: str | None) -> dict[str, str]:
+    """An acknowledgement's orders: ``{"ack": "commitments"}``, and with an umpire the key of the
+    side's sealed copy, sealed to the umpire (``"key"``)."""
+    out = {"ack": ACK}
+    if key_for_umpire is not None:
+        out["key"] = key_for_umpire
+    return out
+
+
+def parse_ack(orders: Any, *, umpire: bool) -> str | None:
+    """The sealed key of an acknowledgement (``""`` without an umpire), or ``None`` if malformed."""
+    keys = {"ack", "key"} if umpire else {"ack"}
+    if isinstance(orders, dict) and set(orders) == keys and orders["ack"] == ACK and \
+            (not umpire or isinstance(orders["key"], str)):
+        return str(orders["key"]) if umpire else ""
     return None
 
 
@@ -146,6 +237,11 @@ class Round:
     report: bool = False
     """Hidden information: after the reveals the umpire resolves the round alone and sends a
     report (the hash of the new state, what is pending, each side's view sealed to it)."""
+    acks: bool = False
+    """Acknowledged round (genesis ``rounds: 2``, with an umpire or three sides or more): after the
+    commitments every side signs an acknowledgement of the set it holds -- it answers the turn of
+    the last commitment -- and, with an umpire, releases to it the key of its sealed copy; the
+    ruling and the reveals follow only once every side has acknowledged the same set [29]."""
 
     @property
     def n(self) -> int:
@@ -156,50 +252,74 @@ class Round:
         return 1 if self.umpire is not None else 0
 
     @property
+    def _a(self) -> int:
+        """Steps of the acknowledgement phase (0 in a round without one)."""
+        return self.n if self.acks else 0
+
+    @property
     def end(self) -> int:
         """The step of the round's last message (the last reveal, or the umpire's report)."""
-        return self.base + 2 * self.n + self._u + (1 if self.report else 0)
+        return self.base + 2 * self.n + self._a + self._u + (1 if self.report else 0)
 
     def slot(self, side: str, phase: str | None = None) -> int:
         """The step of ``side``'s message in ``phase`` (default: the current one)."""
         phase = phase or self.phase
         if phase == "ruling":
-            return self.base + self.n + 1
+            return self.base + self.n + self._a + 1
         if phase == "report":
             return self.end
         i = self.sides.index(side)
-        return self.base + 1 + i if phase == "commit" else self.base + self.n + self._u + 1 + i
+        if phase == "commit":
+            return self.base + 1 + i
+        if phase == "ack":
+            return self.base + self.n + 1 + i
+        return self.base + self.n + self._a + self._u + 1 + i
 
     def side_at(self, step: int) -> str | None:
         """Whose message step ``step`` is, in this round (``None``: not a step of this round)."""
         off = step - self.base - 1
-        if 0 <= off < self.n:
+        n, a, u = self.n, self._a, self._u
+        if 0 <= off < n:
             return self.sides[off]
-        if self.umpire is not None and off == self.n:
+        if n <= off < n + a:
+            return self.sides[off - n]
+        if self.umpire is not None and off == n + a:
             return self.umpire
-        if self.n + self._u <= off < 2 * self.n + self._u:
-            return self.sides[off - self.n - self._u]
-        if self.report and off == 2 * self.n + self._u:
+        if n + a + u <= off < 2 * n + a + u:
+            return self.sides[off - n - a - u]
+        if self.report and off == 2 * n + a + u:
             return self.umpire
         return None
 
     def phase_at(self, step: int) -> str:
         off = step - self.base - 1
-        if off < self.n:
+        n, a, u = self.n, self._a, self._u
+        if off < n:
             return "commit"
-        if self.umpire is not None and off == self.n:
+        if off < n + a:
+            return "ack"
+        if self.umpire is not None and off == n + a:
             return "ruling"
-        return "report" if self.report and off == 2 * self.n + self._u else "reveal"
+        return "report" if self.report and off == 2 * n + a + u else "reveal"
 
     def phase_end(self) -> int:
         """The last step of the current phase."""
         if self.phase == "commit":
             return self.base + self.n
+        if self.phase == "ack":
+            return self.base + self.n + self._a
         if self.phase == "ruling":
-            return self.base + self.n + 1
+            return self.base + self.n + self._a + 1
         if self.phase == "reveal":
-            return self.base + 2 * self.n + self._u
+            return self.base + 2 * self.n + self._a + self._u
         return self.end
+
+    def after_commits(self) -> str:
+        """The phase that follows the commitments."""
+        return "ack" if self.acks else self.after_acks()
+
+    def after_acks(self) -> str:
+        return "ruling" if self.umpire is not None else "reveal"
 
     def owed(self) -> list[str]:
         if self.phase in ("ruling", "report"):
@@ -220,13 +340,15 @@ class Round:
             out["umpire"] = self.umpire
         if self.report:
             out["report"] = True
+        if self.acks:
+            out["acks"] = True
         return out
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Round:
         return cls(int(data["base"]), str(data["base_turn"]), tuple(data["sides"]), tuple(data["labels"]),
                    str(data["phase"]), int(data["done"]), data["commits_turn"], data.get("umpire"),
-                   bool(data.get("report", False)))
+                   bool(data.get("report", False)), bool(data.get("acks", False)))
 
 
 PUBLICATION_NAME = "publication.json"
@@ -318,3 +440,69 @@ def parse_publication_full(raw: bytes, game: str, umpire_key: Any, fingerprint: 
         out[int(step)] = opened
     salt = value.get("state_salt")
     return out, value.get("scenario"), bytes.fromhex(salt) if isinstance(salt, str) else None
+
+
+def open_sealed_key(ack: Any, umpire_key: Any, *, game: str, step: int, side: str, umpire: str) -> bytes:
+    """The key of ``side``'s copy that its acknowledgement (orders ``ack``, at ``step``) released to
+    the umpire; ``ValueError`` (or :class:`pbem.errors.PbemError`) when it does not open."""
+    from pbem.protocol.seal import open_sealed
+
+    released = open_sealed(ack["key"], umpire_key, game=game, step=step, sender=side, to=umpire, what="copy key")
+    if not isinstance(released, str) or not _HEX64.match(released):
+        raise ValueError("the acknowledgement does not release a 32-byte key")
+    return bytes.fromhex(released)
+
+
+def open_side_copy(commit: Any, ack: Any, umpire_key: Any, *, game: str, commit_step: int, ack_step: int,
+                   side: str, umpire: str) -> tuple[Any, bytes]:
+    """``(orders, salt)`` of ``side``'s copy for the umpire: with ``ack`` (an acknowledged round) the
+    copy's key is opened from the acknowledgement with the umpire's key, checked against the hash
+    the commitment carries, and opens the copy; without, the copy itself is sealed to the umpire.
+    ``ValueError`` (or :class:`pbem.errors.PbemError`) says what does not open."""
+    from pbem.protocol.seal import open_sealed
+
+    if ack is None:
+        opened = open_sealed(commit["umpire"], umpire_key, game=game, step=commit_step, sender=side, to=umpire,
+                             what="sealed orders")
+    else:
+        key = open_sealed_key(ack, umpire_key, game=game, step=ack_step, side=side, umpire=umpire)
+        if key_hash(key) != commit.get("key"):
+            raise ValueError("the key the acknowledgement releases is not the one the commitment names")
+        opened = open_copy(commit["umpire"], key, game=game, step=commit_step, side=side)
+    if not isinstance(opened, dict) or set(opened) != {"orders", "salt"} or not isinstance(opened["salt"], str) \
+            or not _HEX64.match(opened["salt"]):
+        raise ValueError("the sealed copy is not {orders, salt}")
+    return opened["orders"], bytes.fromhex(opened["salt"])
+
+
+def split_void(orders: Any) -> tuple[Any, dict[str, str]]:
+    """A ruling's orders without its ``"void"`` part, and that part: side -> the key of its sealed
+    copy, which the umpire publishes to show that the copy does not hold the orders the side
+    committed to (an acknowledged round) [29]."""
+    if not isinstance(orders, dict) or "void" not in orders:
+        return orders, {}
+    void = orders["void"]
+    rest = {k: v for k, v in orders.items() if k != "void"}
+    if not isinstance(void, dict) or not void or not all(
+            isinstance(k, str) and isinstance(v, str) and _HEX64.match(v) for k, v in void.items()):
+        raise ValueError('a ruling\'s "void" names sides and the 64-hex-digit key of each one\'s copy')
+    return rest, dict(void)
+
+
+def void_proof(commit: Any, key_hex: str, *, game: str, commit_step: int, side: str) -> str | None:
+    """Why ``key_hex`` proves that ``side``'s sealed copy lies (``None``: it does not): the key is
+    the one the side's signed commitment names by its hash, and the copy it opens does not hold the
+    orders the commitment hashes (or does not open at all)."""
+    key = bytes.fromhex(key_hex)
+    if key_hash(key) != commit.get("key"):
+        return None
+    try:
+        opened = open_copy(commit.get("umpire"), key, game=game, step=commit_step, side=side)
+    except ValueError:
+        return "its copy does not open with the key its commitment names"
+    if not isinstance(opened, dict) or set(opened) != {"orders", "salt"} or not isinstance(opened["salt"], str) \
+            or not _HEX64.match(opened["salt"]):
+        return "its copy is not {orders, salt}"
+    if commitment(opened["orders"], bytes.fromhex(opened["salt"])) != commit.get("sealed"):
+        return "its copy holds other orders than the ones it committed to"
+    return None

@@ -167,6 +167,11 @@ class GenesisBody(_Body):
         None, description="The pbem release that wrote this body (absent before 0.2.0): names the "
         "release to verify with when another computes the turns differently",
     )
+    rounds: Literal[2] | None = Field(
+        None, description="The layout of sealed rounds: 2, acknowledged rounds (pbem.engine.sealed: "
+        "every side acknowledges the commitments it holds, and releases the key of its copy for the "
+        "umpire, before the ruling and the reveals); absent, the first layout (commit, ruling, reveal)",
+    )
 
 
 class JoinBody(_Body):

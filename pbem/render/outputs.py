@@ -196,7 +196,7 @@ def move_email(game: Any, step: int | None = None, *, template_dir: Path | None 
         score = {}
         if standing not in narrative:  # before the closing line of dice, if any
             narrative.insert(len(narrative) - (1 if prev.turn.get("rolls") else 0), standing)
-    orders = presenter.describe_move(sc, msg.body.orders)
+    orders = presenter.describe_move(sc, msg.body.orders, umpire=msg.body.side == game.umpire)
     kind = msg.body.orders.get("kind") if isinstance(msg.body.orders, dict) else None
     if kind == "acknowledge":
         outcome = prev.turn.get("outcome") or {}
@@ -274,6 +274,10 @@ def _hidden_words(game: Any, presenter: Any, sc: Any, msg: Any, prev: Any, step:
                          "adjudication of the game.")
             return lines, ingest, "game over", round_label
         return lines, ingest, "report", round_label
+    if orders.get("ack") == "commitments":
+        return ([f"{who} acknowledges every side's commitment for {round_label}, the same set as yours, and "
+                 "releases to Game Control the key of its sealed orders: Game Control reads no sheet before "
+                 "every side has committed."], ingest, "acknowledgement", round_label)
     if orders.get("reveal") == "to-umpire":
         return ([f"{who} reveals the dice-chain value that keys this round's dice. Its orders stay sealed to "
                  "Game Control until the publication after the game."], ingest, "reveal", round_label)
@@ -281,8 +285,8 @@ def _hidden_words(game: Any, presenter: Any, sc: Any, msg: Any, prev: Any, step:
         return ([f"{who} has signed its rulings for {round_label} (groupings, advantages), sealed: nobody else "
                  "can read them until the publication after the game, and they are fixed before any die is "
                  "known."], ingest, "rulings", round_label)
-    return ([f"{who} has committed its orders for {round_label}: sealed, only Game Control can read them, "
-             "and they cannot be changed now."], ingest, "sealed orders", round_label)
+    return ([f"{who} has committed its orders for {round_label}: sealed, only Game Control can read them (once "
+             "every side has committed), and they cannot be changed now."], ingest, "sealed orders", round_label)
 
 
 def _address(game: Any, side: str) -> str | None:

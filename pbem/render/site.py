@@ -86,7 +86,7 @@ def write_site(game: Any, out_dir: Path, *, local: Any = None, seeds: dict[str, 
             orders: list[str] = []
         else:
             heading = f"Step {rec.step}: {names.get(move.body.side, move.body.side)}"
-            orders = list(presenter.describe_move(sc, move.body.orders))
+            orders = list(presenter.describe_move(sc, move.body.orders, umpire=move.body.side == game.umpire))
         events = list(presenter.narrate(sc, turn["events"], turn["rolls"], state=turn["state"]))
         if move is not None and game.hidden and viewers and isinstance(move.body.orders, dict) \
                 and set(move.body.orders) == {"report"}:

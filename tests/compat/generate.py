@@ -232,7 +232,7 @@ def _autoplay(out: Path, scenario: str, sides: dict[str, str], game_id: str) -> 
     with home(out.name) as h:
         for key in sorted(set(sides.values())):
             import_key(key, h / "work")
-        run("new", scenario, out, *players(sides), "--game-id", game_id, "--nonce", NONCE)
+        run("new", scenario, out, *players(sides), "--game-id", _GAME_ID_OVERRIDE or game_id, "--nonce", NONCE)
         rp = quiet(autoplay, out, seed=SEED, outputs=True)
     if rp.tail_open or rp.current.pending or not rp.current.turn["outcome"]:
         raise SystemExit(f"{out.name}: the game did not end")
@@ -313,7 +313,7 @@ def megagame(out: Path) -> str:
     with home(out.name) as h:
         for key in sorted(sides.values()):
             import_key(key, h / "work")
-        run("new", MEGAGAME, out, *players(sides), "--game-id", "c0a1c0a1c0a1c0a1c0a1c0a1c0a10005",
+        run("new", MEGAGAME, out, *players(sides), "--game-id", _GAME_ID_OVERRIDE or "c0a1c0a1c0a1c0a1c0a1c0a1c0a10005",
             "--nonce", NONCE)
         quiet(autoplay_rounds, out, seed=SEED)
         outcome = json.loads(run("status", out, "--json"))["outcome"]
@@ -347,13 +347,16 @@ def _auction(out: Path, data: dict[str, Any], game_id: str, *, publish: bool) ->
             import_key(key, work)
         scenario = work / f"{data['id']}.json"
         scenario.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
-        run("new", scenario, out, *players(sides), "--game-id", game_id, "--nonce", NONCE)
+        run("new", scenario, out, *players(sides), "--game-id", _GAME_ID_OVERRIDE or game_id, "--nonce", NONCE)
         for r in range(1, data["rounds"] + 1):
             for s in data["sides"]:
                 orders = work / f"bid-{r}-{s}.json"
                 orders.write_text(json.dumps({"kind": "bid", "side": s, "round": r,
                                               "coins": BIDS[r - 1][s]}), encoding="utf-8")
                 run("submit", "--yes", out, orders, "--key", sides[s])
+            if umpire or len(data["sides"]) >= 3:  # acknowledged rounds (genesis "rounds": 2)
+                for s in data["sides"]:
+                    run("reveal", out, "--key", sides[s], "--yes")
             if umpire:
                 rulings = work / f"rulings-{r}.json"
                 rulings.write_text(json.dumps(RULINGS[(r - 1) % len(RULINGS)]), encoding="utf-8")
@@ -459,6 +462,23 @@ def receipts(out: Path) -> str:
     return f"{receipts_sent} receipts; " + str(status["outcome"].get("summary", status["outcome"]))
 
 
+def _acked(case: Callable[[Path], str], game_id: str) -> Callable[[Path], str]:
+    """The same game under another id: the cases written after sealed rounds became acknowledged
+    (genesis ``"rounds": 2``) beside the frozen ones of the first layout."""
+    def run_case(out: Path) -> str:
+        global _GAME_ID_OVERRIDE
+        _GAME_ID_OVERRIDE = game_id
+        try:
+            return case(out)
+        finally:
+            _GAME_ID_OVERRIDE = None
+    run_case.__doc__ = f"{case.__doc__} Acknowledged rounds."
+    return run_case
+
+
+_GAME_ID_OVERRIDE: str | None = None
+
+
 CASES: dict[str, Callable[[Path], str]] = {
     "bastogne-campaign": bastogne_campaign,
     "arnhem-historical": arnhem_historical,
@@ -469,6 +489,10 @@ CASES: dict[str, Callable[[Path], str]] = {
     "auction-umpired": auction_umpired,
     "auction-hidden": auction_hidden,
     "receipts": receipts,
+    "megagame-acked": _acked(megagame, "c0a1c0a1c0a1c0a1c0a1c0a1c0a1000c"),
+    "auction-sealed-acked": _acked(auction_sealed, "c0a1c0a1c0a1c0a1c0a1c0a1c0a10009"),
+    "auction-umpired-acked": _acked(auction_umpired, "c0a1c0a1c0a1c0a1c0a1c0a1c0a1000a"),
+    "auction-hidden-acked": _acked(auction_hidden, "c0a1c0a1c0a1c0a1c0a1c0a1c0a1000b"),
 }
 """Directory name -> the function that plays the case into it (``tests/test_compat.py`` expects
 every one of these names)."""

@@ -257,11 +257,18 @@ class MegagamePresenter(Presenter):
         """``pbem units``: the team's units as it knows them [10] (words, never a status number)."""
         from pbem.systems.megagame.rules import team_view
 
+        units = {u.id: u for u in scenario.units}
+        if side == scenario.umpire and not isinstance(state, TeamView):
+            # Game Control's machine: every team's units from the master state, team by team
+            header, rows = ["team", "unit", "name", "hex", "state", "prepared"], []
+            for team in scenario.teams:
+                _h, team_rows = self.roster(scenario, state, team.id)
+                rows += [[team.id, *r] for r in team_rows]
+            return header, rows
         if isinstance(state, TeamView):
             view = state.model_dump(mode="json")
         else:
             view = team_view(scenario, state, side)
-        units = {u.id: u for u in scenario.units}
         rows = [[u["id"], units[u["id"]].name, u["hex"], u["state"], "yes" if u["prepared"] else ""]
                 for u in view["units"]]
         later = [[u.id, u.name, f"turn {u.arrives}", "not yet arrived", ""] for u in scenario.units
