@@ -191,3 +191,16 @@ def test_scenario_copy_gives_a_file_of_your_own_and_never_overwrites(tmp_path: P
     assert json.loads(mine.read_text(encoding="utf-8"))["units"][0]["hex"] == "3307"
     other = pbem("scenario", "copy", mine, tmp_path / "m2.json", home=home)
     assert other.code == 2 and "not a bundled scenario" in other.err and not (tmp_path / "m2.json").exists()
+
+
+def test_24_scenario_check_refuses_a_scenario_without_a_system(tmp_path: Path) -> None:
+    """It was checked as WestWall while pbem new refused it; now both refuse it."""
+    import json
+
+    data = json.loads((Path(__file__).resolve().parents[1] / "pbem/scenario_data/bastogne-relief.json")
+                      .read_text(encoding="utf-8"))
+    del data["system"]
+    path = tmp_path / "nosystem.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    res = run("scenario", "check", str(path))
+    assert res.exit_code != 0 and "system: missing" in res.output and "westwall" in res.output

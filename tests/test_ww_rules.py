@@ -3,6 +3,7 @@ checking and resolution, end of game -- on tiny scenarios."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -234,7 +235,9 @@ class EndsWhenDeHoldsObjective(Exclusive):
 def test_exclusive_outcome_ends_the_game_early() -> None:
     register_exclusive("testend", EndsWhenDeHoldsObjective)
     assert isinstance(get_exclusive("testend"), EndsWhenDeHoldsObjective)
-    assert type(get_exclusive("no-such-game")) is Exclusive
+    assert type(get_exclusive("standard")) is Exclusive
+    with pytest.raises(LookupError):  # a name pbem does not know is no longer the standard rules [24]
+        get_exclusive("no-such-game")
     sc = scen(game="testend")
     st = state_with(sc, {"u1": "0707"}, phasing="DE", game_turn=1).model_dump(mode="json")
     res = play(sc, st, "DE", turn("DE", 1, [{"unit": "g1", "path": ["0104"]}]))
@@ -264,3 +267,27 @@ def test_player_turn_with_combat_draws_one_die_per_attack() -> None:
     assert len(combats) == 1 and combats[0]["die"] == 6 and combats[0]["differential"] == 4
     assert len(dice.rolls) == 1
     assert res.state.combat_phase_index == 1
+
+
+def test_24_a_misspelt_game_is_refused_by_name_not_played_as_the_standard_rules(tmp_path: Path) -> None:
+    """A scenario with "game": "bastogn" was checked ok and started without Bastogne's victory
+    rules; now scenario check, pbem new and the ruleset refuse it, naming the known ones."""
+    import json
+
+    from pbem.engine.scenarios import load_data
+    from pbem.errors import InputError
+    from pbem.systems.westwall.scenario_check import scenario_problems
+    from tests.test_protocol_helpers import pbem
+
+    data = load_data("bastogne-spearhead")
+    bad = {**data, "game": "bastogn"}
+    problems = scenario_problems(bad)
+    assert any(p.startswith("game: unknown exclusive rules 'bastogn'") and "bastogne" in p and "standard" in p
+               for p in problems), problems
+    with pytest.raises(InputError, match="unknown exclusive rules 'bastogn'"):
+        R.load_scenario(bad)
+    assert scenario_problems({**data, "game": "standard"}) == []
+    path = tmp_path / "bastogn.json"
+    path.write_text(json.dumps(bad), encoding="utf-8")
+    res = pbem("scenario", "check", path, home=tmp_path / "home")
+    assert res.code != 0 and "unknown exclusive rules 'bastogn'" in res.out + res.err

@@ -49,7 +49,7 @@ def _ruleset_summary(data: dict[str, Any]) -> tuple[str, list[str]]:
     from pbem.errors import PbemError
 
     try:
-        ruleset = get_ruleset(str(data.get("system", "westwall")))
+        ruleset = get_ruleset(str(data.get("system")))
         sc = ruleset.load_scenario(data)
         text = ruleset.scenario_summary(sc)
         sides = list(ruleset.sides(sc))
@@ -103,9 +103,13 @@ def check_scenario(path: Path) -> tuple[list[str], str]:
     from pbem.engine.scenarios import load_parts
 
     data, problems = load_parts(path)
-    system = data.get("system", "westwall")
+    system = data.get("system")
+    if not isinstance(system, str):  # as pbem new refuses it: no system is taken for granted [24]
+        from pbem.engine.ruleset import known_systems
+
+        return [*problems, f"system: missing; name the rules system (one of {', '.join(sorted(known_systems()))})"], ""
     try:
-        ruleset = get_ruleset(str(system))
+        ruleset = get_ruleset(system)
     except InputError as exc:
         return [*problems, f"system: {exc}"], ""
     problems += ruleset.scenario_problems(data)

@@ -7,19 +7,21 @@ control by last passage) live in the engine. Anything else plugs in here: a subc
 :class:`Exclusive` registered under the scenario's ``game`` field.
 
 The base class does nothing: no extra movement restriction, nobody eliminated by entering a hex, no
-points, no early end, so a scenario with an unknown ``game`` still plays by the standard rules.
+points, no early end: the standard rules, for a scenario whose ``game`` is ``"standard"``. Any
+other name must be exclusive rules pbem knows: a misspelt one is refused by name when the scenario
+is checked, never taken for the standard rules [24].
 
 Registration: ``register_exclusive("bastogne", "pbem.systems.westwall.bastogne:Bastogne")``, or simply call
 :func:`register_exclusive` with a class from the module itself. When a game is not registered,
 :func:`get_exclusive` tries to import ``pbem.systems.westwall.<game>`` once (that module registers itself on
-import) before falling back to the no-op base.
+import) before refusing the name.
 """
 
 from __future__ import annotations
 
 import importlib
 import re
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from pydantic import BaseModel
 
@@ -270,8 +272,38 @@ def register_exclusive(game: str, target: str | type[Exclusive]) -> None:
     _REGISTRY[game] = target
 
 
+STANDARD = "standard"
+"""``"game": "standard"``: the standard rules alone, no exclusive rules."""
+BUNDLED_GAMES = ("bastogne", "arnhem")
+"""The exclusive rules pbem ships (modules of this package that register themselves)."""
+
+
+def known_games() -> list[str]:
+    """Every ``game`` a WestWall scenario may name: the standard rules, the bundled exclusive
+    rules and any registered in this process."""
+    return sorted({STANDARD, *BUNDLED_GAMES, *_REGISTRY})
+
+
+def game_problem(game: Any) -> str | None:
+    """Why ``game`` names no exclusive rules pbem knows (a scenario's ``game`` field), or ``None``:
+    an unknown name was taken silently for the standard rules alone, so a misspelt
+    ``"bastogn"`` started a game without Bastogne's victory rules [24]."""
+    if not isinstance(game, str):
+        return None  # the schema names it
+    if game == STANDARD:
+        return None
+    try:
+        get_exclusive(game)
+    except LookupError:
+        return f"game: unknown exclusive rules {game[:40]!r} (known: {', '.join(known_games())})"
+    return None
+
+
 def get_exclusive(game: str) -> Exclusive:
-    """The exclusive rules for ``game``; the no-op :class:`Exclusive` when none is known."""
+    """The exclusive rules for ``game`` (the no-op :class:`Exclusive` for ``"standard"``);
+    ``LookupError`` for a name pbem does not know."""
+    if game == STANDARD:
+        return Exclusive()
     target = _REGISTRY.get(game)
     if target is None and game not in _TRIED and re.fullmatch(r"[a-z][a-z0-9_]*", game):
         _TRIED.add(game)
@@ -282,7 +314,7 @@ def get_exclusive(game: str) -> Exclusive:
                 raise
         target = _REGISTRY.get(game)
     if target is None:
-        return Exclusive()
+        raise LookupError(game)
     if isinstance(target, str):
         module_name, cls_name = target.split(":")
         target = getattr(importlib.import_module(module_name), cls_name)

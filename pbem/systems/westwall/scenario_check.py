@@ -29,7 +29,12 @@ def scenario_problems(data: Any) -> list[str]:
 
     if not isinstance(data, dict):
         return ["(top level): a scenario must be a JSON object"]
+    from pbem.systems.westwall.exclusive import game_problem
+
     problems = _schema_problems(Scenario, data)
+    unknown = game_problem(data.get("game"))
+    if unknown is not None:
+        problems.append(unknown)
     problems += _semantic_problems(data)
     if not problems:
         problems += _model_problems(Scenario.model_validate(data))
