@@ -1,7 +1,7 @@
 """The integrated WestWall Combat Results Table [7.43, 7.61].
 
-The table in our source is an OCR scan; this module holds our reconstruction (checked against the
-worked example of [7.0]: thirteen points attacking four in a Town hex is a differential of +9, read on
+The table in our source is an OCR scan; ``pbem/scenario_data/crt.json`` holds our reconstruction
+(checked against the worked example of [7.0]: thirteen points attacking four in a Town hex is a differential of +9, read on
 the ``+9-11`` column of the Town line, and a die of 5 there gives ``D1``).
 
 Terrain effects on combat are built into the table: each of the four terrain *lines* (``clear``,
@@ -27,69 +27,25 @@ RESULT_CODES: Final = ("A1", "A2", "Ae", "Br", "D1", "D2", "D3", "D4", "De")
 # A column heading and the inclusive differential range it covers (None = unbounded).
 _Heading = tuple[str, int | None, int | None]
 
-LINES: Final[dict[str, tuple[_Heading, ...]]] = {
-    "clear": (
-        ("<=-7", None, -7),
-        ("-6,-5", -6, -5),
-        ("-4,-3", -4, -3),
-        ("-2", -2, -2),
-        ("-1", -1, -1),
-        ("0", 0, 0),
-        ("+1", 1, 1),
-        ("+2,3", 2, 3),
-        ("+4,5", 4, 5),
-        ("+6-8", 6, 8),
-        ("+9-11", 9, 11),
-        ("+12", 12, None),
-    ),
-    "grove": (
-        ("<=-5", None, -5),
-        ("-4,-3", -4, -3),
-        ("-2", -2, -2),
-        ("-1", -1, -1),
-        ("0", 0, 0),
-        ("+1", 1, 1),
-        ("+2,3", 2, 3),
-        ("+4,5", 4, 5),
-        ("+6-8", 6, 8),
-        ("+9-11", 9, 11),
-        ("+12", 12, None),
-    ),
-    "broken": (
-        ("<=-3", None, -3),
-        ("-2", -2, -2),
-        ("-1", -1, -1),
-        ("0", 0, 0),
-        ("+1", 1, 1),
-        ("+2,3", 2, 3),
-        ("+4,5", 4, 5),
-        ("+6-8", 6, 8),
-        ("+9-11", 9, 11),
-        ("+12", 12, None),
-    ),
-    "rough": (
-        ("<=-2", None, -2),
-        ("-1", -1, -1),
-        ("0", 0, 0),
-        ("+1", 1, 1),
-        ("+2,3", 2, 3),
-        ("+4,5", 4, 5),
-        ("+6-8", 6, 8),
-        ("+9-11", 9, 11),
-        ("+12", 12, None),
-    ),
-}
-"""Column headings of each terrain line, left-aligned on the result columns [7.61]."""
+def _bundled() -> tuple[dict[str, tuple[_Heading, ...]], tuple[tuple[str, ...], ...]]:
+    """pbem's reconstruction, from the one place it is written: ``pbem/scenario_data/crt.json``
+    (the file a player copies to type the printed chart into). Plain JSON, read once per process;
+    ``tests/test_ww_crt.py`` checks it with :func:`problems` and against the worked example [7.0]."""
+    import json
 
-RESULTS: Final[tuple[tuple[str, ...], ...]] = (
-    ("A1", "A1", "A1", "Br", "D1", "D2", "D2", "D2", "D2", "D3", "D4", "De"),
-    ("A1", "A1", "A1", "A1", "Br", "D1", "D2", "D2", "D2", "D2", "D3", "D4"),
-    ("A1", "A1", "A1", "A1", "A1", "Br", "D1", "D2", "D2", "D2", "D2", "D3"),
-    ("A2", "A1", "A1", "A1", "A1", "Br", "Br", "D1", "D2", "D2", "D2", "D2"),
-    ("A2", "A2", "A1", "A1", "A1", "A1", "Br", "Br", "D1", "D2", "D2", "D2"),
-    ("Ae", "Ae", "A2", "A1", "A1", "A1", "A1", "Br", "Br", "Br", "D2", "D2"),
-)
-"""Result by die (row 0 = die 1) and result column c0..c11 [7.61]."""
+    from pbem.engine.scenarios import bundled_text
+
+    data = json.loads(bundled_text("crt.json"))
+    lines = {line: tuple((c["heading"], c.get("low"), c.get("high")) for c in cols)
+             for line, cols in data["lines"].items()}
+    return lines, tuple(tuple(row) for row in data["results"])
+
+
+_TABLE = _bundled()
+LINES: Final[dict[str, tuple[_Heading, ...]]] = _TABLE[0]
+RESULTS: Final[tuple[tuple[str, ...], ...]] = _TABLE[1]
+"""Column headings of each terrain line, left-aligned on the result columns, and the result by die
+(row 0 = die 1) and result column c0..c11 [7.61]."""
 
 LINE_ORDER: Final[tuple[CrtLine, ...]] = ("clear", "grove", "broken", "rough")
 """Lines from least to most favourable to the defender: at any differential a later line reads a
