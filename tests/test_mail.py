@@ -268,3 +268,22 @@ def test_extract_refuses_oversize_mail() -> None:
 
     with pytest.raises(InputError, match="allowed"):
         extract_attachments(b"Subject: x\r\n\r\n" + b"a" * MAX_EML_BYTES)
+
+
+def test_27_an_invitation_says_how_to_accept_and_to_whom_the_join_goes(tmp_path: Path) -> None:
+    """A tester followed the invitation's footer ('To take this turn ... pbem ingest') and failed;
+    and 'send back what it writes' sent a team's join to Game Control alone."""
+    import email
+    import email.policy
+
+    from tests.test_megagame_game import create
+
+    players = create(tmp_path)
+    gc = players["GC"]
+    msg = email.message_from_bytes((gc.dir / "mail-invite-AB1.eml").read_bytes(), policy=email.policy.default)
+    body = msg.get_body(preferencelist=("plain",))
+    assert body is not None
+    text = body.get_content()
+    assert "To accept, save this email and run 'pbem join GAME_DIR --key YOUR_KEY --invitation" in text
+    assert "To take this turn" not in text and "pbem ingest" not in text
+    assert "send the email it writes to every other side" in text

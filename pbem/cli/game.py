@@ -128,7 +128,8 @@ def new(scenario: str, game_dir: Path, players: tuple[str, ...], options: tuple[
         what = mail.name if mail.exists() else "genesis.json and scenario.json"
         echo(
             f"invite {side}: send {what}; they run 'pbem join GAME_DIR --key THEIR_KEY "
-            f"--invitation {what.split()[0]}' and send back what it writes",
+            f"--invitation {what.split()[0]}' and send what it writes to "
+            + ("every other side: each side needs every join" if len(game.sides) > 2 else "you"),
             err=True,
         )
 

@@ -164,6 +164,7 @@ def draft_email(
     subject: str | None = None,
     intro: str = "",
     recipient_name: str | None = None,
+    howto: str = "",
 ) -> bytes:
     """A complete email (RFC 5322, CRLF line ends) for one step, as bytes.
 
@@ -196,6 +197,7 @@ def draft_email(
         "orders": list(orders),
         "intro": intro,
         "next_action": next_action,
+        "howto": howto,  # how to take this mail in, when it is not a turn's ingest (an invitation)
         "score": score_rows,
         "subject": subject,
         "attachments": [{"name": n, "size": len(d), "mime": m, "kind": _kind(m)}

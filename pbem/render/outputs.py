@@ -323,7 +323,12 @@ def invitation_email(game: Any, side: str, *, template_dir: Path | None = None) 
         intro=(f"{side_name(sc, sender)} invites you to play {side_name(sc, side)} in {presenter.title(sc)} "
                f"(game {game.id}). Check that the key fingerprints below are the ones you expect."),
         next_action=("save this email and run 'pbem join GAME_DIR --key YOUR_KEY --invitation "
-                     "this.eml', then send back the email it writes"),
+                     "this.eml', then send the email it writes to "
+                     + ("every other side (each needs every join before the game starts)"
+                        if len(game.sides) > 2 else "the player who invited you")),
+        howto=("To accept, save this email and run 'pbem join GAME_DIR --key YOUR_KEY --invitation "
+               "this-email.eml' (or, with your mailbox set up, 'pbem join GAME_DIR --key YOUR_KEY --fetch'); "
+               "it prints every key the game binds before it signs."),
         attachments=attachments, template_dir=template_dir,
         sender_address=_address(game, sender), recipient_address=_address(game, side),
         subject=f"[pbem] {sc.id} {game.id[:8]}: invitation to play {side_name(sc, side)}",
@@ -451,6 +456,7 @@ def join_email(game: Any, side: str, *, template_dir: Path | None = None) -> byt
         intro=f"{side_name(sc, side)} accepts your invitation to {presenter.title(sc)} (game {game.id}).",
         next_action=("ingest this email (pbem ingest GAME_DIR this.eml): the game starts once every side has "
                      "joined" if everyone else "ingest this email (pbem ingest GAME_DIR this.eml): the game starts"),
+        howto="To take this join in, save this email and run 'pbem ingest GAME_DIR this-email.eml'.",
         attachments=attachments, template_dir=template_dir,
         sender_address=_address(game, side),
         recipient_address=(", ".join(a for o in others if (a := _address(game, o))) or None) if everyone
