@@ -570,3 +570,17 @@ def test_25_pbem_units_on_game_controls_machine_lists_every_teams_units(tmp_path
         assert lines[0].split()[:2] == ["team", "unit"]
         assert {line.split()[0] for line in lines[1:]} == set(TEAMS)
         assert "1Para" in out and "KGKrafft" in out
+
+
+def test_27_draft_move_and_attack_write_sheet_lines_in_the_megagame(tmp_path: Path) -> None:
+    """'pbem draft move' and 'draft attack' failed with an error about a line the user never wrote;
+    they now add the sheet's own lines, and the verbs with no sheet form say how to write it."""
+    players = start(tmp_path)
+    ab1 = players["AB1"]
+    ok(ab1.run("draft", "move", ab1.dir, "3Para", "3509"))
+    ok(ab1.run("draft", "attack", ab1.dir, "3607", "--with", "1Para", "--with", "2Para"))
+    res = ok(ab1.run("draft", "show", ab1.dir))
+    assert "3Para: move, tactical via 3408 3509 towards 3509" in res.out
+    assert "1Para: attack, tactical via 3507 towards 3607" in res.out and "2Para: attack" in res.out
+    res = ab1.run("draft", "enter", ab1.dir, "3Para", "3509")
+    assert res.code == 2 and "pbem draft order GAME_DIR 'UNITS: INTENTION, ...'" in res.err

@@ -103,12 +103,13 @@ def _template(game: Any, rp: Any, side: str) -> None:
         echo(template.rstrip("\n"))
 
 
-def _add(game_dir: Path, side: str | None, line: str) -> None:
+def _add(game_dir: Path, side: str | None, line: str, verb: str | None = None) -> None:
     """Add one line, read with the lines before it (an action after the draft's 'activate' line
     is read as part of that activation): a draft the game cannot read with it is refused and left
     as it was; what the rules refuse is shown, not refused (a draft may be incomplete)."""
     game, local, rp, who, path = _context(game_dir, side)
     presenter = game.ruleset.presenter()
+    line = presenter.draft_line(line.split(" ", 1)[0] if verb is None else verb, line)
     skeleton = presenter.text_skeleton(game.scenario, _state(game, rp, who), who)
     lines = [*_lines(path), line]
     try:
@@ -191,7 +192,7 @@ def attack(game_dir: Path, targets: tuple[str, ...], with_: tuple[str, ...], bar
 def order(game_dir: Path, text: str, side: str | None) -> None:
     """Any order in the game's text form (set-up, standing orders: 'place 20 at 1317',
     'fpf 755 protects 1/501')."""
-    _add(game_dir, side, text)
+    _add(game_dir, side, text, verb="order")
 
 
 @draft.command("show")

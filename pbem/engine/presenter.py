@@ -118,6 +118,13 @@ class Presenter:
         system without them."""
         return None
 
+    def draft_line(self, verb: str, line: str) -> str:
+        """The text-order line ``pbem draft VERB`` adds (``line``: the verb's line in the form of
+        the WestWall text orders, e.g. ``move 1/501 to 1418``), in this system's own form; a system
+        with another form translates it or raises :class:`pbem.errors.InputError` naming the form
+        ``pbem draft order`` takes [27]."""
+        return line
+
     def describe_move(self, scenario: Any, orders: JSON, *, umpire: bool = False) -> list[str]:
         """A signed move's orders in words, sealed rounds included (:mod:`pbem.engine.sealed`): a
         commitment says only that orders were sealed; a reveal shows the orders it opens; the

@@ -253,6 +253,23 @@ class MegagamePresenter(Presenter):
         out = [f"no orders for {', '.join(idle)}: they stay where they are [5]"] if idle else []
         return out + _attacks_out_of_supply(scenario, view, orders)
 
+    def draft_line(self, verb: str, line: str) -> str:
+        """``pbem draft move UNIT HEX`` and ``draft attack HEX --with UNITS`` as sheet lines [5];
+        every other order is written whole with ``pbem draft order``."""
+        words = line.split()
+        if verb == "move" and len(words) == 4 and words[2] == "to":
+            return f"{words[1]}: move, towards {words[3]}"
+        if verb == "attack" and "with" in words:
+            i = words.index("with")
+            targets, units = words[1:i], [w for w in words[i + 1:] if w not in ("barrage", "support", "advance")]
+            if len(targets) == 1 and units and not any(w in words for w in ("barrage", "support", "advance")):
+                return f"{' '.join(units)}: attack, towards {targets[0]}"
+        if verb != "order":
+            raise InputError("the megagame writes each order as a line of the sheet: pbem draft order GAME_DIR "
+                             "'UNITS: INTENTION, ...' (e.g. '3Para: move, towards 3509'; 'pbem orders GAME_DIR "
+                             "--text' shows the form) [5]")
+        return line
+
     def roster(self, scenario: Any, state: Any, side: str) -> tuple[list[str], list[list[str]]]:
         """``pbem units``: the team's units as it knows them [10] (words, never a status number)."""
         from pbem.systems.megagame.rules import team_view
