@@ -135,7 +135,7 @@ def draft() -> None:
 @draft.command("move")
 @GAME
 @click.argument("unit", shell_complete=unit_ids)
-@click.argument("hex_", shell_complete=hexes)
+@click.argument("hex_", metavar="HEX", shell_complete=hexes)
 @click.option("--via", multiple=True, metavar="HEX", help="Hexes on the way (default: the cheapest legal path).")
 @SIDE
 def move(game_dir: Path, unit: str, hex_: str, via: tuple[str, ...], side: str | None) -> None:
