@@ -26,3 +26,15 @@ def test_every_party_verifies_a_megagame_mid_game_and_is_told_what_waits(tmp_pat
     assert res.code == 0, res.err
     assert "the initial state's salted hash in the genesis is checked once the umpire publishes" in res.out
     assert res.out.rstrip().endswith("OK")
+
+
+def test_game_controls_verify_mid_game_recomputes_everything_with_its_key(tmp_path: Path) -> None:
+    """A tester saw 'rolls 0 re-derived' on Game Control's machine, which holds everything."""
+    players = start(tmp_path)
+    play_turn(players)
+    gc = players["GC"]
+    res = ok(gc.run("verify", gc.dir))
+    assert "with Game Control's key: every sealed order opened, every state, report and roll recomputed" in res.out
+    rolls = next(line for line in res.out.splitlines() if line.startswith("rolls"))
+    assert int(rolls.split()[1]) > 0, rolls
+    assert res.out.rstrip().endswith("OK")

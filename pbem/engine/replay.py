@@ -596,14 +596,16 @@ class Game:
 
     def verify(self, local_seeds: dict[str, bytes] | None = None,
                viewer_keys: dict[str, Any] | None = None,
-               progress: Callable[[int, int], None] | None = None) -> VerifySummary:
+               progress: Callable[[int, int], None] | None = None,
+               umpire_key: Any = None) -> VerifySummary:
         """Replay from genesis, checking everything; raise :class:`VerificationError` naming the
         first bad file. ``viewer_keys`` (side -> X25519 private key, the sides played here): with
         the umpire's publication, also check that every view the umpire sealed to those sides is
         their view of the state the publication recomputes [P10]."""
         try:
             publication = self.publication() if self.hidden else None
-            rp = Replay(self, local_seeds or {}, strict=True, publication=publication)
+            rp = Replay(self, local_seeds or {}, strict=True, publication=publication,
+                        umpire_key=umpire_key if publication is None else None)
             rp.viewer_keys = dict(viewer_keys or {})
             rp.progress = progress
             rp.run()
@@ -818,6 +820,9 @@ class Replay:
                 if self.viewer_keys:
                     self.notes.append("every view the umpire sealed to " + ", ".join(sorted(self.viewer_keys))
                                       + " is that side's view of the recomputed state [P10]")
+            elif self.game.hidden and self.umpire_key is not None:
+                self.notes.append("with Game Control's key: every sealed order opened, every state, report and "
+                                  "roll recomputed; the others can check them once it publishes [P10]")
         except Bad as exc:
             self._raise(exc)
         if self.checkpoints is not None:
