@@ -1000,7 +1000,8 @@ class MegagameRules(Ruleset[MegaScenario, AnyState, OrderSheet]):
             return f"at {event['at']} {', '.join(event['units'])} could not fight or get away: captured [9]"
         if kind == "interdiction":
             hits = ", ".join(f"{h['unit']} die {h['die']}: {h['result']}" for h in event["hits"]) or "no target"
-            return f"{event['team']} bombs {event['at']} with {event['squadrons']} squadrons: {hits} [9]"
+            n = event["squadrons"]
+            return f"{event['team']} bombs {event['at']} with {n} squadron{'' if n == 1 else 's'}: {hits} [9]"
         if kind == "recce":
             return f"{event['team']}'s air recce over {event['at']} (die {event['die']}): {event['seen']} [12]"
         if kind == "resupply":
