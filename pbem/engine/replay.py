@@ -1666,7 +1666,7 @@ class Replay:
                 got = [s for s in rnd.owed() if rnd.slot(s) in self.held]
                 self.waiting = (f"sealed orders, {rnd.phase} phase: from " + (", ".join(owed) or "nobody")
                                 + f" (the round opened at step {rnd.base}: {rnd.labels[0].split(': ')[0]})"
-                                + (f"; received from {', '.join(got)}, waiting for the earlier ones" if got else ""))
+                                + (f"; received from {', '.join(got)}, kept until the messages of the steps before them arrive" if got else ""))
             elif last.pending:
                 d = last.pending[0]
                 self.waiting = f"{d.side}: {d.label} ({d.kind})"
