@@ -79,6 +79,9 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
         target = src / name
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(REPO / name, target)
+    stale = src / "build" / "lib" / "pbem" / "stale_module.py"  # left by an earlier build in place
+    stale.parent.mkdir(parents=True)
+    stale.write_text("STALE = True\n", encoding="utf-8")
     out = root / "out"
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     log = ""
@@ -147,6 +150,8 @@ def test_the_wheel_records_every_module_and_data_file(built: dict[str, Path]) ->
     assert not missing, f"tracked files missing from the wheel: {missing[:20]}"
     strays = sorted(n for n in recorded if not n.startswith(("pbem/", "pbem-")))
     assert not strays, f"files outside the package in the wheel: {strays[:20]}"
+    untracked = sorted(n for n in recorded if n.startswith("pbem/") and n not in wanted)
+    assert not untracked, f"files in the wheel that the checkout does not track (a stale build/?): {untracked}"
 
 
 def test_the_sdist_holds_every_tracked_file_the_build_needs(built: dict[str, Path]) -> None:
