@@ -57,20 +57,12 @@ def _umpire_key(game: Any, local: Any) -> Any:
     """On Game Control's machine mid-game (its key here, usable without asking): the umpire's key,
     so that verify opens every sealed order and recomputes every state, report and roll, as the
     publication will let anyone do after the game [29]. ``None`` elsewhere."""
-    from pbem.protocol.keys import PASSPHRASE_ENV, KeyStore
+    from pbem.protocol.localstate import private_key, usable_key
+    from pbem.protocol.seal import x25519_private
 
     name = local.sides().get(game.umpire) if game.umpire is not None else None
-    if name is None:
+    if name is None or not usable_key(name):
         return None
-    import os
-
-    try:
-        if KeyStore().info(name).encrypted and os.environ.get(PASSPHRASE_ENV) is None:
-            return None
-    except InputError:
-        return None
-    from pbem.protocol.localstate import private_key
-    from pbem.protocol.seal import x25519_private
 
     return x25519_private(private_key(name), game.id, game.umpire)
 

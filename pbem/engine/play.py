@@ -833,7 +833,6 @@ def sealed_orders_for_umpire(game: Game, rp: Replay, rnd: Any, umpire_key: Any,
     otherwise :class:`InputError` names a side whose sealed copy cannot be read [P8]."""
     from pbem.engine.sealed import (
         commitment,
-        key_hash,
         open_sealed_key,
         open_side_copy,
         parse_commit,
@@ -851,8 +850,8 @@ def sealed_orders_for_umpire(game: Game, rp: Replay, rnd: Any, umpire_key: Any,
                                            side=side, umpire=str(rnd.umpire))
             except (PbemError, ValueError, KeyError, TypeError):
                 released = None
-            if released is not None and key_hash(released) == msg.body.orders.get("key") and void_proof(
-                    msg.body.orders, released.hex(), game=game.id, commit_step=msg.body.step, side=side):
+            if released is not None and void_proof(msg.body.orders, released.hex(), game=game.id,
+                                                   commit_step=msg.body.step, side=side):
                 void[side] = released.hex()
                 continue
         try:

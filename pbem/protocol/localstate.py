@@ -245,25 +245,30 @@ def viewer_keys(game: Any, local: LocalGame, *, ask: bool) -> tuple[dict[str, An
     to open the views its reports seal to them: ``(side -> key, sides skipped)``. Without ``ask``
     a key that needs a passphrase nobody gave (``$PBEM_PASSPHRASE`` unset) is skipped, never asked
     for: ``pbem ingest`` must not stop at a prompt [29]."""
-    from pbem.protocol.keys import PASSPHRASE_ENV, KeyStore
     from pbem.protocol.seal import x25519_private
 
     keys: dict[str, Any] = {}
     skipped: list[str] = []
-    store = KeyStore()
     for side, key_name in sorted(local.sides().items()):
         if side not in game.sides or side == game.umpire:
             continue
-        try:
-            encrypted = store.info(key_name).encrypted
-        except InputError:
-            skipped.append(side)
-            continue
-        if encrypted and not ask and os.environ.get(PASSPHRASE_ENV) is None:
+        if not usable_key(key_name, ask=ask):
             skipped.append(side)
             continue
         keys[side] = x25519_private(private_key(key_name), game.id, side)
     return keys, skipped
+
+
+def usable_key(key_name: str, *, ask: bool = False) -> bool:
+    """Whether the local key ``key_name`` exists and can be opened now: unencrypted, or its
+    passphrase in ``$PBEM_PASSPHRASE``, or (``ask``) asked for on the terminal."""
+    from pbem.protocol.keys import PASSPHRASE_ENV, KeyStore
+
+    try:
+        encrypted = KeyStore().info(key_name).encrypted
+    except InputError:
+        return False
+    return ask or not encrypted or os.environ.get(PASSPHRASE_ENV) is not None
 
 
 def private_key(key_name: str) -> Any:

@@ -232,7 +232,7 @@ def _autoplay(out: Path, scenario: str, sides: dict[str, str], game_id: str) -> 
     with home(out.name) as h:
         for key in sorted(set(sides.values())):
             import_key(key, h / "work")
-        run("new", scenario, out, *players(sides), "--game-id", _GAME_ID_OVERRIDE or game_id, "--nonce", NONCE)
+        run("new", scenario, out, *players(sides), "--game-id", game_id, "--nonce", NONCE)
         rp = quiet(autoplay, out, seed=SEED, outputs=True)
     if rp.tail_open or rp.current.pending or not rp.current.turn["outcome"]:
         raise SystemExit(f"{out.name}: the game did not end")
@@ -300,7 +300,7 @@ def arnhem1944_historical(out: Path) -> str:
 MEGAGAME = "megagame-arnhem"
 
 
-def megagame(out: Path) -> str:
+def megagame(out: Path, game_id: str = "c0a1c0a1c0a1c0a1c0a1c0a1c0a10005") -> str:
     """The megagame (Game Control and three teams): sealed order sheets, rulings, hidden views,
     every team's and Game Control's bot; Game Control publishes after the game."""
     from pbem.cli.bot import autoplay_rounds
@@ -313,7 +313,7 @@ def megagame(out: Path) -> str:
     with home(out.name) as h:
         for key in sorted(sides.values()):
             import_key(key, h / "work")
-        run("new", MEGAGAME, out, *players(sides), "--game-id", _GAME_ID_OVERRIDE or "c0a1c0a1c0a1c0a1c0a1c0a1c0a10005",
+        run("new", MEGAGAME, out, *players(sides), "--game-id", game_id,
             "--nonce", NONCE)
         quiet(autoplay_rounds, out, seed=SEED)
         outcome = json.loads(run("status", out, "--json"))["outcome"]
@@ -347,7 +347,7 @@ def _auction(out: Path, data: dict[str, Any], game_id: str, *, publish: bool) ->
             import_key(key, work)
         scenario = work / f"{data['id']}.json"
         scenario.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
-        run("new", scenario, out, *players(sides), "--game-id", _GAME_ID_OVERRIDE or game_id, "--nonce", NONCE)
+        run("new", scenario, out, *players(sides), "--game-id", game_id, "--nonce", NONCE)
         for r in range(1, data["rounds"] + 1):
             for s in data["sides"]:
                 orders = work / f"bid-{r}-{s}.json"
@@ -373,19 +373,19 @@ def _auction(out: Path, data: dict[str, Any], game_id: str, *, publish: bool) ->
     return str(status["outcome"].get("summary", status["outcome"]))
 
 
-def auction_sealed(out: Path) -> str:
+def auction_sealed(out: Path, game_id: str = "c0a1c0a1c0a1c0a1c0a1c0a1c0a10006") -> str:
     """The toy ``auction``: sealed simultaneous bids (commit, then reveal), tie-break dice."""
-    return _auction(out, AUCTION, "c0a1c0a1c0a1c0a1c0a1c0a1c0a10006", publish=False)
+    return _auction(out, AUCTION, game_id, publish=False)
 
 
-def auction_umpired(out: Path) -> str:
+def auction_umpired(out: Path, game_id: str = "c0a1c0a1c0a1c0a1c0a1c0a1c0a10007") -> str:
     """The toy ``auction`` with Game Control: bids sealed to the umpire, rulings before reveals."""
-    return _auction(out, AUCTION_UMPIRED, "c0a1c0a1c0a1c0a1c0a1c0a1c0a10007", publish=False)
+    return _auction(out, AUCTION_UMPIRED, game_id, publish=False)
 
 
-def auction_hidden(out: Path) -> str:
+def auction_hidden(out: Path, game_id: str = "c0a1c0a1c0a1c0a1c0a1c0a1c0a10008") -> str:
     """The toy ``auction-hidden``: hidden holdings, Game Control's sealed reports, its publication."""
-    return _auction(out, AUCTION_HIDDEN, "c0a1c0a1c0a1c0a1c0a1c0a1c0a10008", publish=True)
+    return _auction(out, AUCTION_HIDDEN, game_id, publish=True)
 
 
 TOY_DUEL = {"id": "compat-toy-duel", "system": "toy", "title": "Toy duel: two sides, two rounds",
@@ -462,21 +462,13 @@ def receipts(out: Path) -> str:
     return f"{receipts_sent} receipts; " + str(status["outcome"].get("summary", status["outcome"]))
 
 
-def _acked(case: Callable[[Path], str], game_id: str) -> Callable[[Path], str]:
+def _acked(case: Callable[..., str], game_id: str) -> Callable[[Path], str]:
     """The same game under another id: the cases written after sealed rounds became acknowledged
     (genesis ``"rounds": 2``) beside the frozen ones of the first layout."""
     def run_case(out: Path) -> str:
-        global _GAME_ID_OVERRIDE
-        _GAME_ID_OVERRIDE = game_id
-        try:
-            return case(out)
-        finally:
-            _GAME_ID_OVERRIDE = None
+        return case(out, game_id)
     run_case.__doc__ = f"{case.__doc__} Acknowledged rounds."
     return run_case
-
-
-_GAME_ID_OVERRIDE: str | None = None
 
 
 CASES: dict[str, Callable[[Path], str]] = {

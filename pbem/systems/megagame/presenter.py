@@ -259,11 +259,10 @@ class MegagamePresenter(Presenter):
         words = line.split()
         if verb == "move" and len(words) == 4 and words[2] == "to":
             return f"{words[1]}: move, towards {words[3]}"
-        if verb == "attack" and "with" in words:
+        if verb == "attack" and "with" in words and not {"barrage", "support", "advance"} & set(words):
             i = words.index("with")
-            targets, units = words[1:i], [w for w in words[i + 1:] if w not in ("barrage", "support", "advance")]
-            if len(targets) == 1 and units and not any(w in words for w in ("barrage", "support", "advance")):
-                return f"{' '.join(units)}: attack, towards {targets[0]}"
+            if i == 2 and words[i + 1:]:  # one target: attack HEX with UNITS
+                return f"{' '.join(words[i + 1:])}: attack, towards {words[1]}"
         if verb != "order":
             raise InputError("the megagame writes each order as a line of the sheet: pbem draft order GAME_DIR "
                              "'UNITS: INTENTION, ...' (e.g. '3Para: move, towards 3509'; 'pbem orders GAME_DIR "
