@@ -33,7 +33,7 @@ def floor(game_dir: Path, gc_tuned: bool = False) -> int:
 
     if gc_tuned:
         gc.disable()
-    from pbem.protocol import archive
+    from pbem.protocol import archive, names
     from pbem.protocol.canonical import loads_strict
     from pbem.protocol.dsse import verify
     from pbem.protocol.keys import parse_public
@@ -52,7 +52,7 @@ def floor(game_dir: Path, gc_tuned: bool = False) -> int:
         data = path.read_bytes()
         hashlib.sha256(data).hexdigest()
         name = path.name
-        if name == archive.GENESIS_NAME:
+        if name == names.GENESIS:
             signed[name] = archive.parse_genesis(data)
         elif name.startswith("join-") and name.endswith(".json"):
             signed[name] = archive.parse_join(data, name)
@@ -60,7 +60,7 @@ def floor(game_dir: Path, gc_tuned: bool = False) -> int:
             signed[name] = archive.parse_move(data, name)
         elif name.endswith(".json"):
             loads_strict(data, max_bytes=1 << 24, what=name)
-    genesis = signed.pop(archive.GENESIS_NAME)
+    genesis = signed.pop(names.GENESIS)
     sides = genesis.body.sides
     keys = {e.fingerprint: parse_public(e.key) for e in sides.values()}
     verify(genesis.envelope, genesis.envelope.payloadType,

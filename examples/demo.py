@@ -111,7 +111,7 @@ def megagame_turn(game: Path) -> None:
     players = [x for side in [*teams, "GC"] for x in ("--player", f"{side}=demo-{side.lower()}")]
     with contextlib.redirect_stdout(io.StringIO()):
         pbem("new", MEGAGAME, game, *players)
-        signed = autoplay_rounds(game, max_messages=2 * len(teams) + 2)  # commits, ruling, reveals, report
+        signed = autoplay_rounds(game, max_messages=2 * len(teams) + 2, outputs=True)  # commits, ruling, reveals, report
     print(f"{signed} signed messages: {len(teams)} sealed order sheets, Game Control's ruling, "
           f"{len(teams)} reveals, Game Control's report")
     out = io.StringIO()

@@ -13,8 +13,6 @@ import email.policy
 import shutil
 from pathlib import Path
 
-import pytest
-
 from pbem.engine.ruleset import register_ruleset
 from tests.test_protocol_helpers import pbem as run_pbem
 
@@ -34,13 +32,6 @@ def read(eml: Path) -> tuple[str, str, dict[str, bytes]]:
     assert body is not None
     atts = {str(p.get_filename()): p.get_payload(decode=True) for p in msg.iter_attachments()}
     return str(msg["Subject"]), body.get_content().replace("\r\n", "\n"), atts  # type: ignore[return-value]
-
-
-@pytest.fixture(autouse=True)
-def _hooks() -> None:
-    from pbem.render import register_engine_hooks
-
-    register_engine_hooks()  # other test modules may have cleared the engine's hook lists
 
 
 def test_2_1_two_machines_play_arnhem_1944_by_email(tmp_path: Path) -> None:

@@ -9,7 +9,7 @@ import pytest
 import test_protocol_helpers  # noqa: F401  (registers the toy ruleset)
 
 from pbem.errors import ArchiveError, InputError
-from pbem.protocol import archive
+from pbem.protocol import archive, names
 from pbem.protocol.fsutil import write_new, write_replace
 
 
@@ -34,8 +34,8 @@ def test_write_replace_is_for_local_state(tmp_path: Path) -> None:
 
 
 def test_names_and_scan(tmp_path: Path) -> None:
-    assert archive.move_name(7, "US") == "move-0007-US.json"
-    assert archive.turn_name(12) == "turn-0012.json"
+    assert names.move_name(7, "US") == "move-0007-US.json"
+    assert names.turn_name(12) == "turn-0012.json"
     for name in ("genesis.json", "join-B.json", "move-0001-A.json", "turn-0000.json", "map-0001.svg",
                  ".hidden"):
         (tmp_path / name).write_text("x")

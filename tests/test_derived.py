@@ -17,9 +17,6 @@ EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "bastogne-spearh
 
 @pytest.fixture
 def game(tmp_path: Path) -> Path:
-    from pbem.render import register_engine_hooks
-
-    register_engine_hooks()
     g = tmp_path / "game"
     shutil.copytree(EXAMPLE, g)
     return g

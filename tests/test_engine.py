@@ -4,12 +4,11 @@ breaks the alternation guarantee, idempotent advance."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from test_protocol_helpers import GAME_ID, SCRIPT, TOY, listing, ok, pbem, written
+from test_protocol_helpers import GAME_ID, SCRIPT, TOY, env, listing, ok, pbem
 
 from pbem.engine import replay as engine
 from pbem.engine.ruleset import Decision, register_ruleset
@@ -66,47 +65,52 @@ def submit(tmp_path: Path, home: Path, g: Path, orders: dict[str, Any], key: str
     return pbem("submit", "--yes", g, path, "--key", key, home=home)
 
 
-@pytest.fixture
-def hooks() -> Iterator[list[str]]:
+def test_output_hook_runs_once_per_new_turn_and_checker_names_derived_file(tmp_path: Path) -> None:
+    """Visitors are handed to the game when it is opened (no process-wide registry): the output
+    hook writes what is missing once per turn, and verify's checker names a bad derived file."""
+    from pbem.engine import play
+    from pbem.engine.hooks import Hooks
+
     calls: list[str] = []
-    yield calls
-    engine._CHECKERS.clear()
-    engine._OUTPUTS.clear()
 
-
-def test_output_hook_runs_once_per_new_turn_and_checker_names_derived_file(
-    tmp_path: Path, hooks: list[str]
-) -> None:
-    @engine.register_output
     def notes(game: engine.Game, rp: engine.Replay, rec: engine.StepRecord) -> list[Path]:
         path = game.dir / f"notes-{rec.step:04d}.txt"
         if path.exists():  # the contract: write what is missing, skip the rest
             return []
         path.write_text(f"{rec.turn_hash}\n")
-        hooks.append(rec.name)
+        calls.append(rec.name)
         return [path]
 
-    @engine.register_checker
     def check_notes(game: engine.Game, rp: engine.Replay) -> None:
         for rec in rp.records:
             path = game.dir / f"notes-{rec.step:04d}.txt"
             if path.exists() and path.read_text() != f"{rec.turn_hash}\n":
                 raise VerificationError(path.name, "does not match its turn")
 
+    hooks = Hooks(checkers=(check_notes,), outputs=(notes,))
     keys = {"A": "alice", "B": "bob"}
     home, g = hot_seat(tmp_path, TOY, keys)
-    assert hooks == ["turn-0000.json"]
-    res = ok(submit(tmp_path, home, g, SCRIPT[0][1], "alice"))
-    assert written(res) == ["move-0001-A.json", "turn-0001.json", "notes-0001.txt"]
-    assert hooks == ["turn-0000.json", "turn-0001.json"]
-    ok(pbem("verify", g, home=home))
-    (g / "notes-0001.txt").write_text("tampered\n")
-    res = pbem("verify", g, home=home)
-    assert res.code == 1 and res.err.startswith("pbem: notes-0001.txt:")
-    # a derived file a killed process never wrote is written by the next command that writes
-    (g / "notes-0001.txt").unlink()
-    res = ok(submit(tmp_path, home, g, SCRIPT[1][1], "bob"))
-    assert "notes-0001.txt" in written(res) and "notes-0002.txt" in written(res)
+    assert not list(g.glob("notes-*")) and calls == []  # 'pbem new' hands the engine its own hooks only
+
+    def orders(step: int) -> Any:
+        return lambda state, side: SCRIPT[step][1]
+
+    with env(PBEM_HOME=str(home), PBEM_PASSPHRASE=""):
+        assert [p.name for p in engine.open_checked(g, hooks).advance({})] == ["notes-0000.txt"]
+        assert engine.open_checked(g, hooks).advance({}) == []  # written once
+        res = play.submit(engine.open_checked(g, hooks), orders(0), "alice")
+        assert [p.name for p in res.written] == ["move-0001-A.json", "turn-0001.json", "notes-0001.txt"]
+        assert calls == ["turn-0000.json", "turn-0001.json"]
+        engine.open_for_verify(g, hooks).verify()
+        (g / "notes-0001.txt").write_text("tampered\n")
+        with pytest.raises(VerificationError, match="notes-0001.txt"):
+            engine.open_for_verify(g, hooks).verify()
+        engine.open_for_verify(g).verify()  # a game opened without the checker does not look
+        # a derived file a killed process never wrote is written by the next command that writes
+        (g / "notes-0001.txt").unlink()
+        res = play.submit(engine.open_checked(g, hooks), orders(1), "bob")
+        assert {"notes-0001.txt", "notes-0002.txt"} <= {p.name for p in res.written}
+    ok(pbem("verify", g, home=home))  # the command's own hooks know nothing of notes
 
 
 def test_advance_is_idempotent(tmp_path: Path) -> None:

@@ -20,9 +20,6 @@ REGENERATE = "the bundled example is stale: run 'python examples/generate.py' an
 
 
 def test_example_game_verifies_for_a_stranger(tmp_path: Path) -> None:
-    from pbem.render import register_engine_hooks
-
-    register_engine_hooks()  # verify re-renders every map (other tests may clear the hooks)
     r = run_pbem("verify", EXAMPLE, "--redraw", home=tmp_path / "stranger")
     assert r.code == 0, f"{REGENERATE}\n{r.err}"
     report = r.out
@@ -101,9 +98,6 @@ ARNHEM = EXAMPLE.parent / "arnhem-historical"
 def test_arnhem_example_opening_verifies_for_a_stranger(tmp_path: Path) -> None:
     """The opening of an SPI Arnhem game (the German set-up and three game-turns, left open): every
     turn file recomputed and every map redrawn byte for byte by someone holding no key."""
-    from pbem.render import register_engine_hooks
-
-    register_engine_hooks()
     r = run_pbem("verify", ARNHEM, "--redraw", home=tmp_path / "stranger")
     assert r.code == 0, f"{REGENERATE}\n{r.err}"
     assert "7 moves, 7 turn files recomputed byte for byte" in r.out

@@ -11,8 +11,6 @@ import json
 import shutil
 from pathlib import Path
 
-import pytest
-
 from tests.test_protocol_helpers import pbem as run_pbem
 
 
@@ -30,13 +28,6 @@ def ok(home: Path, *args: str | Path) -> str:
 def attachments(eml: Path) -> dict[str, bytes]:
     msg = email.message_from_bytes(eml.read_bytes(), policy=email.policy.default)
     return {str(p.get_filename()): p.get_payload(decode=True) for p in msg.iter_attachments()}
-
-
-@pytest.fixture(autouse=True)
-def _hooks() -> None:
-    from pbem.render import register_engine_hooks
-
-    register_engine_hooks()  # other test modules may have cleared the engine's hook lists
 
 
 def test_two_machines_play_by_email(tmp_path: Path) -> None:

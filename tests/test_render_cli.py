@@ -54,11 +54,6 @@ def run(home: Path, *args: str | Path) -> tuple[int, bytes, str]:
 @pytest.fixture(scope="module")
 def game(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     """A Bastogne Spearhead game after the U.S. set-up and a German move (two steps)."""
-    from pbem.render import register_engine_hooks
-
-    # what pbem.engine.load_plugins() does once per process; done again here because other
-    # test modules clear the engine's hook lists
-    register_engine_hooks()
     root = tmp_path_factory.mktemp("rendercli")
     home, g = root / "home", root / "game"
     for name in ("alice", "bob"):

@@ -23,6 +23,7 @@ from typing import Any
 import click
 
 from pbem.cli._out import echo
+from pbem.engine.hooks import NO_HOOKS
 from pbem.errors import InputError
 
 
@@ -144,17 +145,18 @@ def autoplay(
     :meth:`Replay.write`. One replay serves the whole game, so a campaign costs one pass."""
     from pbem.engine.play import move_body, prepare_orders, sign_move
     from pbem.engine.replay import open_checked
-    from pbem.protocol import archive
+    from pbem.protocol import archive, names
     from pbem.protocol.localstate import LocalGame, local_seeds, local_sides, private_key
 
     if outputs:
-        from pbem.engine.replay import load_plugins
+        from pbem.render import engine_hooks
 
-        load_plugins()
-    game = open_checked(game_dir)
+        game = open_checked(game_dir, engine_hooks())
+    else:
+        game = open_checked(game_dir)
     local = LocalGame.of(game)
     seeds = local_seeds(game, local, derive=True)
-    names = local_sides(game, local)
+    key_names = local_sides(game, local)
     rp = game.replay(seeds)
     rp.write()
     choose = _bot_for(game)
@@ -164,7 +166,7 @@ def autoplay(
             break
         decision = rp.current.pending[0]
         side = decision.side
-        if side not in names or side not in seeds:
+        if side not in key_names or side not in seeds:
             raise InputError(f"no local key plays {side}: autoplay needs every side's key")
         t0 = time.perf_counter()
         orders = choose(game.scenario, rp.current.state, side, seed=seed)
@@ -174,10 +176,10 @@ def autoplay(
         body = move_body(game, rp, side, normalized, seeds[side])
         step = body["step"]
         if side not in keys:
-            keys[side] = private_key(names[side])
+            keys[side] = private_key(key_names[side])
         env = sign_move(body, keys[side])
         local.record_signed(step, side, env)
-        msg = archive.parse_move(env, archive.move_name(step, side))
+        msg = archive.parse_move(env, names.move_name(step, side))
         t2 = time.perf_counter()
         rp.add_move(msg, authored=outputs)
         t3 = time.perf_counter()
@@ -194,24 +196,29 @@ def autoplay(
 
 
 def autoplay_rounds(game_dir: Path | str, *, seed: int = 0, max_messages: int = 100_000,
-                    observe: Observer | None = None) -> int:
+                    observe: Observer | None = None, outputs: bool = False) -> int:
     """Play a game of sealed rounds hot seat (every side's key, the umpire's too, in this
     ``PBEM_HOME``) until it is over; returns how many messages were signed.
 
     Each side's bot writes its orders from what that side may see (:func:`pbem.engine.play.state_for`:
     its own view where information is hidden) and commits them; Game Control's bot rules nothing
     (it accepts every proposal of the engine and enters no judgement); everyone reveals; Game
-    Control reports. Every message goes through the library calls the commands use
+    Control reports (``outputs``: with the maps and email drafts). Every message goes through the library calls the commands use
     (:func:`pbem.engine.play.submit`, ``rule``, ``reveal``, ``report``), so every check runs."""
     from pbem.engine import play
     from pbem.engine.replay import open_checked
     from pbem.protocol.localstate import LocalGame, local_seeds, local_sides
 
+    hooks = NO_HOOKS
+    if outputs:  # maps and email drafts, as the commands write them
+        from pbem.render import engine_hooks
+
+        hooks = engine_hooks()
     signed = 0
     while signed < max_messages:
-        game = open_checked(game_dir)
+        game = open_checked(game_dir, hooks)
         local = LocalGame.of(game)
-        names = local_sides(game, local)
+        key_names = local_sides(game, local)
         rp = game.replay(local_seeds(game, local, derive=True), local=local)
         if not rp.records or rp.tail_open or not rp.current.pending:
             break
@@ -226,7 +233,7 @@ def autoplay_rounds(game_dir: Path | str, *, seed: int = 0, max_messages: int = 
             break
         if owing is None:
             raise InputError(f"no local side owes a message: waiting for {rp.waiting}")
-        key = names[owing]
+        key = key_names[owing]
         phase = rp.current.round.phase if rp.current.round is not None else "commit"
         if owing == umpire and phase == "ruling":
             play.rule(game, {}, key)

@@ -19,8 +19,9 @@ import click
 from pbem.cli._out import echo
 from pbem.cli._out import progress as _progress
 from pbem.cli.complete import scenario_ids, unit_ids
-from pbem.errors import InputError, PbemError
-from pbem.protocol import archive
+from pbem.errors import InputError
+from pbem.protocol import archive, names
+from pbem.render import engine_hooks
 
 
 def _echo_files(paths: list[Path]) -> None:
@@ -84,7 +85,6 @@ def new(scenario: str, game_dir: Path, players: tuple[str, ...], options: tuple[
         game_id: str | None, nonce_hex: str | None, emails: tuple[str, ...], time_control: str | None) -> None:
     """Start a game of SCENARIO in GAME_DIR (which must not exist or be empty)."""
     from pbem.engine.play import new_game
-    from pbem.engine.replay import load_plugins
 
     opts: dict[str, Any] = {}
     for text in options:
@@ -109,9 +109,9 @@ def new(scenario: str, game_dir: Path, players: tuple[str, ...], options: tuple[
     from pbem.engine.clock import parse as parse_clock
 
     clock = parse_clock(time_control) if time_control is not None else None
-    load_plugins()
     game, written = new_game(scenario, game_dir, chosen, opts, game_id=_game_id(game_id),
-                             nonce=_nonce(nonce_hex), emails=addresses, time_control=clock)
+                             nonce=_nonce(nonce_hex), emails=addresses, time_control=clock,
+                             hooks=engine_hooks())
     invited = game.missing_joins()
     if invited:
         from pbem.render.outputs import write_invitation_mails
@@ -124,7 +124,7 @@ def new(scenario: str, game_dir: Path, players: tuple[str, ...], options: tuple[
              "team that reads pbem's own files knows it. For a set-up nobody knows, give pbem new a scenario "
              "file of your own (pbem scenario check checks it).", err=True)
     for side in invited:
-        mail = game_dir / f"mail-invite-{side}.eml"
+        mail = game_dir / names.invite_mail_name(side)
         what = mail.name if mail.exists() else "genesis.json and scenario.json"
         echo(
             f"invite {side}: send {what}; they run 'pbem join GAME_DIR --key THEIR_KEY "
@@ -137,7 +137,6 @@ def new(scenario: str, game_dir: Path, players: tuple[str, ...], options: tuple[
 def _invitation_files(invitation: Path) -> dict[str, bytes]:
     """The genesis.json (and scenario.json) an invitation carries: an email or a genesis.json
     with the scenario beside it. Read into memory only; nothing is believed yet."""
-    from pbem.engine.replay import SCENARIO_NAME
     from pbem.engine.scenarios import MAX_SCENARIO_BYTES
     from pbem.protocol.canonical import MAX_GENESIS_BYTES
 
@@ -145,13 +144,13 @@ def _invitation_files(invitation: Path) -> dict[str, bytes]:
     if len(got) != 1 or got[0][0] != invitation.name:  # an email, whatever its name
         files = dict(got)
     else:  # a genesis.json, with scenario.json beside it
-        files = {archive.GENESIS_NAME: got[0][1]}
-        beside = invitation.parent / SCENARIO_NAME
+        files = {names.GENESIS: got[0][1]}
+        beside = invitation.parent / names.SCENARIO
         if beside.is_file():
-            files[SCENARIO_NAME] = archive.read_limited(beside, MAX_SCENARIO_BYTES)
-    if archive.GENESIS_NAME not in files:
+            files[names.SCENARIO] = archive.read_limited(beside, MAX_SCENARIO_BYTES)
+    if names.GENESIS not in files:
         raise InputError(f"{invitation}: no genesis.json in this invitation")
-    return {n: r for n, r in files.items() if n in (archive.GENESIS_NAME, SCENARIO_NAME)}
+    return {n: r for n, r in files.items() if n in (names.GENESIS, names.SCENARIO)}
 
 
 def _fetched_invitation(key_name: str, game_prefix: str | None) -> dict[str, bytes]:
@@ -232,10 +231,9 @@ def join(game_dir: Path, key_name: str, invitation: Path | None, expect: tuple[s
     (--fetch). Nothing is written unless every check passes (the genesis signature, the scenario's
     hash, your key's place in the game and every --expect)."""
     from pbem.engine.play import join_game
-    from pbem.engine.replay import load_plugins, open_checked
+    from pbem.engine.replay import open_checked
     from pbem.protocol.keys import KeyStore
 
-    load_plugins()
     expected = _parse_expect(expect)
     if from_mailbox:
         if invitation is not None:
@@ -252,7 +250,7 @@ def join(game_dir: Path, key_name: str, invitation: Path | None, expect: tuple[s
     fingerprint = KeyStore().info(key_name).fingerprint
     sides, written = join_game(
         game_dir, files, key_name, expected, _nonce(nonce_hex),
-        show_keys=lambda g: _show_bound_keys(g, expected, fingerprint),
+        show_keys=lambda g: _show_bound_keys(g, expected, fingerprint), hooks=engine_hooks(),
     )
     game = open_checked(game_dir)
     from pbem.render.outputs import write_join_mail
@@ -275,12 +273,10 @@ def join(game_dir: Path, key_name: str, invitation: Path | None, expect: tuple[s
 def _open_with_seeds(game_dir: Path, *, derive: bool = True) -> tuple[Any, Any, dict[str, bytes]]:
     """Open a game with the chain seeds of the sides this machine plays; ``derive`` (the default)
     re-derives a lost seed file from the private key and the published nonce."""
-    from pbem.engine.replay import load_plugins, open_checked
-
-    load_plugins()
+    from pbem.engine.replay import open_checked
     from pbem.protocol.localstate import LocalGame, local_seeds
 
-    game = open_checked(game_dir)
+    game = open_checked(game_dir, engine_hooks())
     local = LocalGame.of(game)
     return game, local, local_seeds(game, local, derive=derive)
 
@@ -290,86 +286,47 @@ def _open_with_seeds(game_dir: Path, *, derive: bool = True) -> tuple[Any, Any, 
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 def status(game_dir: Path, as_json: bool) -> None:
     """Scenario, game id, step, phase, whose move it is (and since when), score, outcome."""
+    from pbem.engine.status import game_status
+
     game, local, seeds = _open_with_seeds(game_dir)
     rp = game.replay(seeds, local=local)
     since = time.strftime("%Y-%m-%d %H:%M", time.localtime(game.newest_mtime()))
-    info: dict[str, Any] = {
-        "game": game.id,
-        "scenario": game.body.scenario.id,
-        "step": rp.placed_count,
-        "local_sides": sorted(seeds),
-        "keys": {side: game.body.sides[side].fingerprint for side in game.sides},
-    }
-    if not rp.records:
-        info.update(describe="", pending=[], waiting=rp.waiting, since=since, score={}, outcome=None)
-    else:
-        cur = rp.current
-        state = cur.state
-        if game.hidden:  # each side sees its own view, from the umpire's reports [P10]
-            from pbem.engine.play import my_view
-
-            views = {side: my_view(game, rp, side, key) for side, key in sorted(local.sides().items())
-                     if side != game.umpire and side in game.sides}
-            info["views"] = views
-            if state is None and views:
-                state = game.ruleset.load_state(game.scenario, next(iter(views.values())))
-        info.update(
-            resolved=cur.step,
-            describe=game.ruleset.describe(game.scenario, state) if state is not None else "",
-            pending=[] if rp.tail_open else cur.turn["pending"],
-            waiting=rp.waiting,
-            since=since,
-            score=cur.turn["score"],
-            outcome=cur.turn["outcome"],
-        )
-    owed = rp.owing()
-    if game.body.time_control is not None and owed:
-        from pbem.engine.clock import TimeControl, standing
-
-        control = TimeControl.of(game.body.time_control)
-        now = time.time()  # the one wall-clock read: what the player sees, never hashed or signed
-        st = standing(control, game.newest_mtime(), now)
-        owing = ", ".join(owed)
-        info["clock"] = {"control": control.to_json(), "owing": owing, "left_seconds": st.left,
-                         "extensions_needed": st.extensions_needed, "out_of_time": st.out_of_time,
-                         "text": f"{control.describe()}: {owing} has {st.describe(control)}"}
+    # the one wall-clock read: what the player sees, never hashed or signed
+    st = game_status(game, rp, local, seeds, since=since, now=time.time())
     if as_json:
-        echo(json.dumps(info, indent=2, sort_keys=True))
+        echo(json.dumps(st.to_json(), indent=2, sort_keys=True))
         return
-    echo(f"game      {game.id[:8]}  ({game.body.scenario.id})")
-    for side, fp in info["keys"].items():
+    echo(f"game      {st.game[:8]}  ({st.scenario})")
+    for side, fp in st.keys.items():
         echo(f"key       {side:<6} {fp}" + ("  (played here)" if side in seeds else ""))
-    moves = f"{info['step']} move{'' if info['step'] == 1 else 's'} archived"
-    echo(f"step      {moves}" + (f"; {info['describe']}" if info["describe"] else ""))
-    if "clock" in info:
-        echo(f"clock     {info['clock']['text']}")
-    presenter = game.ruleset.presenter()
-    for side, view in info.get("views", {}).items():
-        lines = presenter.describe_view(game.scenario, view)
+    moves = f"{st.step} move{'' if st.step == 1 else 's'} archived"
+    echo(f"step      {moves}" + (f"; {st.describe}" if st.describe else ""))
+    if st.clock is not None:
+        echo(f"clock     {st.clock.text}")
+    for side, lines in st.view_lines.items():
         echo(f"view      {side} sees: {lines[0] if lines else ''}")
         for line in lines[1:]:
             echo(f"          {line}")
-    if game.hidden and game.umpire in local.sides() and rp.records and rp.current.state is not None:
-        full = game.ruleset.dump_state(game.scenario, rp.current.state)
-        lines = presenter.describe_view(game.scenario, full)
+    if st.umpire_lines is not None:
+        lines = st.umpire_lines
         echo(f"state     (umpire, everything) {lines[0] if lines else ''}")
         for line in lines[1:]:
             echo(f"          {line}")
-    for p in info["pending"]:
+    for p in st.pending:
         echo(f"pending   {p['side']}: {p['label']} ({p['kind']})")
-    if info.get("outcome"):
-        echo(f"outcome   {info['outcome']['summary']}")
-        for line in info["outcome"].get("breakdown", []):
+    if st.outcome:
+        echo(f"outcome   {st.outcome['summary']}")
+        for line in st.outcome.get("breakdown", []):
             echo(f"          {line}")
-        if game.hidden:
+        if st.hidden:
             echo("checked   " + ("every adjudication can be checked: 'pbem verify GAME_DIR'"
-                                 if (game.dir / "publication.json").exists() else
+                                 if st.published else
                                  "after Game Control's publication (pbem publish; ingest its email), "
                                  "'pbem verify GAME_DIR' checks every adjudication"))
-    elif info["waiting"]:
-        echo(f"awaiting  {info['waiting']} since {since}")
-    if info["score"]:
-        echo("score     " + ", ".join(f"{s} {v}" for s, v in info["score"].items()))
+    elif st.waiting:
+        echo(f"awaiting  {st.waiting} since {since}")
+    if st.score:
+        echo("score     " + ", ".join(f"{s} {v}" for s, v in st.score.items()))
 
 
 def _current_decision(rp: Any, name: str) -> Any:
@@ -417,49 +374,11 @@ def orders(game_dir: Path, side: str, as_text: bool) -> None:
 
 
 def _next_steps(game: Any, rp: Any, written: list[Path], *, authored: bool = True) -> None:
-    """Tell the player what to send and what happens next (stderr). ``authored`` False (ingest):
-    the move files written are the other players' own; nothing of theirs is to be sent back."""
-    mails = [p.name for p in written if p.name.startswith("mail-")]
-    # the email carries the move (and the turn it answers, and the map): send that when there is one
-    moves = mails or ([p.name for p in written if p.name.startswith("move-")] if authored else [])
-    local = _local_sides(game)
-    if rp.records and not rp.tail_open and not rp.current.pending:
-        outcome = rp.current.turn["outcome"]
-        echo(f"game over: {outcome['summary'] if outcome else 'closed'}", err=True)
-        if moves:
-            echo(f"send {', '.join(moves)} so the others can close their archive", err=True)
-        if game.hidden and not (game.dir / "publication.json").exists():
-            if game.umpire in local:
-                echo("publish every sealed order so that anyone can check the game: "
-                     "'pbem publish GAME_DIR --key KEY' [P10]", err=True)
-            else:
-                echo("Game Control publishes every sealed order next: ingest its publication email, then "
-                     "'pbem verify GAME_DIR' checks every adjudication of the game [P10]", err=True)
-        return
-    if moves:
-        echo(f"send {', '.join(moves)} to the other player(s); they run "
-                   f"'pbem ingest GAME_DIR {moves[0]}'", err=True)
-    rnd = rp.current.round if rp.records and not rp.tail_open else None
-    mine = [s for s in rnd.owed() if s in local and rnd.slot(s) not in rp.held] if rnd is not None else []
-    if rnd is not None and mine:
-        reveal = ("send {}'s reveal (your dice-chain value: the orders stay sealed to the umpire)" if game.hidden
-                  else "reveal {}'s sealed orders")
-        what = {"commit": "commit {}'s sealed orders with 'pbem submit GAME_DIR ORDERS --key KEY'",
-                "ack": "every side has committed: acknowledge the commitments as {} with "
-                       "'pbem reveal GAME_DIR --key KEY' (your orders stay as committed; "
-                       + ("the umpire rules next, then everyone reveals)" if rnd.umpire else
-                          "the reveals come once every side has acknowledged)"),
-                "ruling": ("every side has acknowledged" if rnd.acks else "every side has committed")
-                          + ": read their orders and rule as {} with "
-                          "'pbem rule GAME_DIR [RULINGS.json] --key KEY'",
-                "reveal": ("every side has acknowledged the commitments" if rnd.acks else "every side has committed")
-                          + (" and the umpire has ruled" if rnd.umpire else "")
-                          + ": " + reveal + " with 'pbem reveal GAME_DIR --key KEY'",
-                "report": "every side has revealed: resolve the round and report as {} with "
-                          "'pbem report GAME_DIR --key KEY'"}[rnd.phase]
-        echo(what.format(", ".join(mine)), err=True)
-    if rp.waiting:
-        echo(f"now waiting for {rp.waiting}", err=True)
+    """Tell the player what to send and what happens next (stderr)."""
+    from pbem.engine.play import next_actions
+
+    for action in next_actions(game, rp, written, authored=authored):
+        echo(action.text, err=True)
 
 
 @click.command()
@@ -476,15 +395,14 @@ def rule(game_dir: Path, rulings_file: Path | None, key_name: str, yes: bool) ->
     cannot depend on the dice, which the reveals key [P9].
     """
     from pbem.engine.play import rule as play_rule
-    from pbem.engine.replay import load_plugins, open_checked
+    from pbem.engine.replay import open_checked
     from pbem.protocol.canonical import MAX_MOVE_BYTES, loads_strict
 
     rulings: Any = {}
     if rulings_file is not None:
         rulings = loads_strict(archive.read_limited(rulings_file, MAX_MOVE_BYTES), max_bytes=MAX_MOVE_BYTES,
                                what=str(rulings_file))
-    load_plugins()
-    game = open_checked(game_dir)
+    game = open_checked(game_dir, engine_hooks())
     result = play_rule(game, rulings, key_name,
                        confirm=_confirmer(yes, "Sign these rulings?", show_always=True))
     _echo_files(result.written)
@@ -503,10 +421,9 @@ def report(game_dir: Path, key_name: str, yes: bool) -> None:
     sealed to that side alone [P10].
     """
     from pbem.engine.play import report as play_report
-    from pbem.engine.replay import load_plugins, open_checked
+    from pbem.engine.replay import open_checked
 
-    load_plugins()
-    game = open_checked(game_dir)
+    game = open_checked(game_dir, engine_hooks())
     result = play_report(game, key_name, confirm=_confirmer(yes, "Sign this report?", show_always=True))
     _echo_files(result.written)
     _next_steps(game, result.replay, result.written)
@@ -650,9 +567,9 @@ def remind(game_dir: Path) -> None:
     for side in owing:
         raw = reminder_email(game, mine[0], side, clock_text, str(rp.waiting), step)
         n = 1
-        while (game.dir / f"mail-remind-{step:04d}-{side}-{n}.eml").exists():
+        while (game.dir / names.remind_mail_name(step, side, n)).exists():
             n += 1
-        path = game.dir / f"mail-remind-{step:04d}-{side}-{n}.eml"
+        path = game.dir / names.remind_mail_name(step, side, n)
         write_new(path, raw)
         written.append(path)
     _echo_files(written)
@@ -677,15 +594,6 @@ def html(game_dir: Path, out_dir: Path) -> None:
         written = write_site(game, out_dir, local=local, seeds=seeds, progress=tick)
     echo(str(out_dir / "index.html"))
     echo(f"{len(written)} files written", err=True)
-
-
-def _local_sides(game: Any) -> list[str]:
-    from pbem.protocol.localstate import LocalGame
-
-    try:
-        return list(LocalGame.of(game).sides())
-    except PbemError:
-        return []
 
 
 def _confirmer(yes: bool, question: str, *, show_always: bool = False) -> Any:
@@ -720,10 +628,9 @@ def reveal(game_dir: Path, key_name: str, yes: bool) -> None:
     its publication after the game.
     """
     from pbem.engine.play import reveal as play_reveal
-    from pbem.engine.replay import load_plugins, open_checked
+    from pbem.engine.replay import open_checked
 
-    load_plugins()
-    game = open_checked(game_dir)
+    game = open_checked(game_dir, engine_hooks())
     question = ("Sign the reveal (your dice-chain value; these orders stay sealed to the umpire)?" if game.hidden
                 else "Reveal these orders?")
     result = play_reveal(game, key_name, confirm=_confirmer(yes, question))
@@ -831,7 +738,7 @@ def submit(game_dir: Path, orders_file: Path | None, key_name: str, yes: bool, d
 
     from pbem.engine.play import Preview
     from pbem.engine.play import submit as play_submit
-    from pbem.engine.replay import load_plugins, open_checked
+    from pbem.engine.replay import open_checked
 
     draft: Path | None = None
     if orders_file is None:  # the draft built with 'pbem draft'
@@ -841,8 +748,7 @@ def submit(game_dir: Path, orders_file: Path | None, key_name: str, yes: bool, d
         echo(_preview(game_dir, orders_file, key_name, None, defaults).text())
         echo("dry run: nothing was signed", err=True)
         return
-    load_plugins()
-    game = open_checked(game_dir)
+    game = open_checked(game_dir, engine_hooks())
     orders_for = _orders_reader(game, orders_file, defaults=defaults)
 
     def confirm(shown: Preview) -> bool:
@@ -922,7 +828,7 @@ def ingest(game_dir: Path, files: tuple[Path, ...], receipt_key: str | None) -> 
         echo(note, err=True)
     # what the moves just taken in did, step by step, in the game's words
     presenter = game.ruleset.presenter()
-    new_turns = {p.name for p in result.written if archive.is_turn_name(p.name)}
+    new_turns = {p.name for p in result.written if names.is_turn_name(p.name)}
     for rec in result.replay.records:
         if rec.name not in new_turns or rec.move is None:
             continue
@@ -976,36 +882,18 @@ def receipt(game_dir: Path, key_name: str) -> None:
 @click.option("--step", type=int, default=None, help="Only this step.")
 def log(game_dir: Path, step: int | None) -> None:
     """Readable history: who ordered what, the events, every roll with its inputs."""
+    from pbem.engine.history import history
+
     game, local, seeds = _open_with_seeds(game_dir)
     presenter = game.ruleset.presenter()
-    mine: dict[str, str] = {}
-    umpire_key = None
-    if game.hidden:  # the umpire sees everything; a player sees its own views [P10]
-        from pbem.protocol.localstate import private_key
-        from pbem.protocol.seal import x25519_private
-
-        mine = {s: k for s, k in local.sides().items() if s in game.sides}
-        if game.umpire in mine:
-            umpire_key = x25519_private(private_key(mine[str(game.umpire)]), game.id, str(game.umpire))
-    if game.hidden and umpire_key is None and (game.dir / "publication.json").exists():
-        # after the game: the umpire's publication opens every order, so the log shows everything
-        from pbem.engine.replay import Bad, Replay
-        from pbem.errors import ArchiveError
-
-        try:
-            rp = Replay(game, seeds, strict=False, publication=game.publication())
-        except Bad as exc:
-            raise ArchiveError(str(exc)) from None
-        rp.run()
-        mine = {}
-    else:
-        rp = game.replay(seeds, umpire_key=umpire_key)
+    # the umpire sees everything; after the game the publication opens every order; a player sees
+    # its own views [P10]
+    h = history(game, local, seeds, publication=True)
+    rp = h.replay
     if step is not None and not 0 <= step < len(rp.records):
         raise InputError(f"no resolved step {step} (resolved: 0..{len(rp.records) - 1})")
-    for rec in rp.records:
-        if step is not None and rec.step != step:
-            continue
-        turn = rec.full_turn or rec.turn
+    for entry in h.entries(step):
+        rec, turn = entry.record, entry.turn
         if rec.move is None:
             echo(f"step 0: {game.body.scenario.id} set up (game {game.id[:8]})")
             for side in game.sides:
@@ -1022,32 +910,23 @@ def log(game_dir: Path, step: int | None) -> None:
                 if len(brief) > 160:
                     brief = brief[:157] + "..."
                 echo(f"step {rec.step}: {b.side} ({rec.move.name}) orders {brief}")
-            published = rp.publication.get(rec.step) if rp.publication else None
-            if published is not None:  # after the game: what the commitment sealed [P10]
-                words = [] if b.side == game.umpire else presenter.describe_orders(game.scenario, published[0])
+            if entry.published is not None:  # after the game: what the commitment sealed [P10]
+                words = [] if b.side == game.umpire else presenter.describe_orders(game.scenario, entry.published[0])
                 if words:
                     echo("  published, the orders it sealed:")
                     for line in words:
                         echo(f"  . {line}")
                 else:
-                    brief = json.dumps(published[0], sort_keys=True, separators=(",", ":"))
+                    brief = json.dumps(entry.published[0], sort_keys=True, separators=(",", ":"))
                     echo("  published: " + (brief[:157] + "..." if len(brief) > 160 else brief))
         for text in presenter.narrate(game.scenario, turn["events"], state=turn["state"]):
             echo(f"    {text}")
-        if mine and umpire_key is None and rec.move is not None and set(rec.move.body.orders) == {"report"}:
-            from pbem.protocol.localstate import private_key
-            from pbem.protocol.seal import open_sealed, x25519_private
-
-            for side, key_name in sorted(mine.items()):
-                sealed = rec.move.body.orders["report"]["views"].get(side)
-                if sealed is not None:
-                    view = open_sealed(sealed, x25519_private(private_key(key_name), game.id, side),
-                                       game=game.id, step=rec.step, sender=str(game.umpire), to=side,
-                                       what="report")
-                    lines = game.ruleset.presenter().describe_view(game.scenario, view)
-                    echo(f"    {side} sees: {lines[0] if lines else ''}")
-                    for line in lines[1:]:
-                        echo(f"      {line}")
+        if not h.everything:
+            for side, view in entry.views.items():
+                lines = presenter.describe_view(game.scenario, view)
+                echo(f"    {side} sees: {lines[0] if lines else ''}")
+                for line in lines[1:]:
+                    echo(f"      {line}")
         for r in turn["rolls"]:
             echo(f"    roll {r['i']}: {r['value']}  [{r['label']}]  key {turn['roll_key']} ctr {r['ctr']}")
         if turn["rolls"]:
@@ -1092,19 +971,13 @@ def retract(game_dir: Path, yes: bool) -> None:
     """
     import sys
 
-    from pbem.protocol.localstate import LocalGame
+    from pbem.engine.play import retract as retract_move
+    from pbem.engine.play import retractable
 
-    game, local, seeds = _open_with_seeds(game_dir)
-    if not game.listing.moves:
-        raise InputError("no move to retract: the game has none yet")
-    step = max(game.listing.moves)
-    path = game.listing.moves[step]
-    msg = game.moves[step]
-    side = msg.body.side
-    record = local.signed(step, side) if isinstance(local, LocalGame) else None
-    if record is None or archive.parse_move(record, path.name).body_hash != msg.body_hash:
-        raise InputError(f"{path.name} was not signed on this machine: only its author can retract it")
-    warning = (f"Retract {path.name} ({side}, step {step})? Only if it was never sent: if your "
+    game, _local, _seeds = _open_with_seeds(game_dir)
+    msg = retractable(game)
+    step, side = msg.body.step, msg.body.side
+    warning = (f"Retract {msg.name} ({side}, step {step})? Only if it was never sent: if your "
                "opponent already has it, signing other orders for this step shows them two signed "
                "moves for one step, which their pbem reports as equivocation [P7].")
     echo(warning, err=True)
@@ -1113,19 +986,7 @@ def retract(game_dir: Path, yes: bool) -> None:
             raise InputError("not retracted: confirm on a terminal, or give --yes")
         if not click.confirm("Retract it?", default=False, err=True):
             raise InputError("not retracted")
-    removed: list[str] = []
-    later = [f"turn-{s:04d}.json" for s in game.listing.turns if s >= step]
-    later += [f"map-{s:04d}.svg" for s in game.listing.turns if s >= step]
-    for name in [path.name, f"mail-{step:04d}.eml", *later]:
-        target = game_dir / name
-        if target.is_file():
-            target.unlink()
-            removed.append(name)
-    local.forget_signed(step, side)
-    checkpoint = local.dir / "checkpoint.json"
-    if checkpoint.is_file():
-        checkpoint.unlink()  # it may name a turn just removed (it would be ignored anyway)
-    for name in removed:
+    for name in retract_move(game, msg):
         echo(f"removed {name}")
     echo(f"step {step} is open again for {side}: submit your corrected orders", err=True)
 

@@ -12,16 +12,17 @@ from typing import Any
 
 from pbem.cli._out import echo, progress
 from pbem.errors import InputError
+from pbem.protocol import names
 
 
 def run(game_dir: Path, redraw: bool) -> None:
     """Replay ``game_dir`` from the genesis and print the report (``pbem verify``)."""
     with _opening():
-        from pbem.engine.replay import load_plugins, open_for_verify
+        from pbem.engine.replay import open_for_verify
         from pbem.protocol.localstate import LocalGame, local_seeds
+        from pbem.render import engine_hooks
 
-        load_plugins()
-        game = open_for_verify(game_dir)
+        game = open_for_verify(game_dir, engine_hooks())
     game.redraw = redraw
     viewer_keys: dict[str, Any] = {}
     umpire_key = None
@@ -31,7 +32,7 @@ def run(game_dir: Path, redraw: bool) -> None:
         if game.hidden:  # our own views: they open, and after the publication they are ours [P10, 29]
             from pbem.protocol.localstate import viewer_keys as local_viewer_keys
 
-            viewer_keys, _ = local_viewer_keys(game, local, ask=(game.dir / "publication.json").exists())
+            viewer_keys, _ = local_viewer_keys(game, local, ask=(game.dir / names.PUBLICATION).exists())
             umpire_key = _umpire_key(game, local)
     except InputError:  # local state of another game with this id: verify as a stranger does
         seeds = {}

@@ -29,11 +29,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pbem.errors import PbemError
+from pbem.protocol import names
 
 if TYPE_CHECKING:
     from pbem.engine.replay import Replay
 
-NAME = "checkpoint.json"
+NAME = names.CHECKPOINT
 DS = "pbem/checkpoint/v1"
 MAX_BYTES = 4 * 1024 * 1024
 """A checkpoint larger than this is ignored (never read). It holds a hidden game's full state for the
@@ -89,7 +90,7 @@ class Checkpoints:
         )
         from pbem.engine.ruleset import Decision
         from pbem.engine.sealed import Round
-        from pbem.protocol import archive
+        from pbem.protocol import archive, names
         from pbem.protocol.canonical import (
             MAX_TURN_BYTES,
             canonical_bytes,
@@ -109,7 +110,7 @@ class Checkpoints:
         turn_hash = hashlib.sha256(turn_bytes).hexdigest()
         if turn_hash != data["turn"]:
             return False
-        turn = loads_strict(turn_bytes, max_bytes=MAX_TURN_BYTES, what=archive.turn_name(c))
+        turn = loads_strict(turn_bytes, max_bytes=MAX_TURN_BYTES, what=names.turn_name(c))
         if canonical_bytes(turn) + b"\n" != turn_bytes:
             return False
         archive.TurnFile.model_validate(turn)

@@ -20,9 +20,10 @@ import re
 from pathlib import Path
 
 from pbem.errors import DiskError, VerificationError
+from pbem.protocol import names
 from pbem.protocol.fsutil import on_rollback
 
-MANIFEST = "derived.sha256"
+MANIFEST = names.MANIFEST
 MAX_MANIFEST_BYTES = 16 * 1024 * 1024
 _LINE = re.compile(r"^([0-9a-f]{64})  ([A-Za-z0-9][A-Za-z0-9._-]{0,100})$")
 DERIVED = re.compile(r"^(map-\d{4,}\.svg|mail-\d{4,}\.eml|board\.svg)$")

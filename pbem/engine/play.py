@@ -19,10 +19,11 @@ from pathlib import Path
 from typing import Any
 
 from pbem import __version__
+from pbem.engine.hooks import NO_HOOKS, Hooks
 from pbem.engine.replay import Game, Replay, run_move_outputs
 from pbem.engine.sealed import ROUNDS
 from pbem.errors import ArchiveError, IllegalOrders, InputError, PbemError
-from pbem.protocol import archive
+from pbem.protocol import archive, names
 from pbem.protocol.archive import Message
 
 OrdersSource = Callable[[Any, str], Any]
@@ -37,13 +38,13 @@ decision they answer."""
 
 def new_game(scenario: str, game_dir: Path, players: dict[str, str], options: dict[str, Any], *,
              game_id: str, nonce: bytes, emails: dict[str, str] | None = None,
-             time_control: Any = None) -> tuple[Game, list[Path]]:
+             time_control: Any = None, hooks: Hooks = NO_HOOKS) -> tuple[Game, list[Path]]:
     """Write the genesis of a game of ``scenario`` (a bundled id or a scenario file) into
     ``game_dir`` (absent or empty): ``players`` maps every side to a local key name (it commits
     and signs now, with ``nonce``) or a public-key file (it is invited and joins later). Everything
     is checked before anything is written. Returns the game and the files written (with turn 0
     and its outputs when nobody is left to join)."""
-    from pbem.engine.replay import SCENARIO_NAME, load_scenario, open_checked
+    from pbem.engine.replay import load_scenario, open_checked
     from pbem.engine.scenarios import content_hash, load_data
     from pbem.protocol.canonical import canonical_bytes, sha256_hex
     from pbem.protocol.dice import chain_head, chain_seed
@@ -156,10 +157,10 @@ def new_game(scenario: str, game_dir: Path, players: dict[str, str], options: di
         local.save_seed(side, seed)
         local.set_side(side, local_names[side])
     game_dir.mkdir(parents=True, exist_ok=True)
-    written = [game_dir / SCENARIO_NAME, game_dir / archive.GENESIS_NAME]
+    written = [game_dir / names.SCENARIO, game_dir / names.GENESIS]
     write_new(written[0], canonical_bytes(data) + b"\n")
     write_new(written[1], envelope_bytes(env))
-    game = open_checked(game_dir)
+    game = open_checked(game_dir, hooks)
     if not game.missing_joins():
         written += game.advance(seeds)
     return game, written
@@ -179,7 +180,8 @@ def check_bound_keys(game: Game, expected: dict[str, str]) -> None:
 
 
 def join_game(game_dir: Path, files: dict[str, bytes], key_name: str, expected: dict[str, str],
-              nonce: bytes, *, show_keys: Callable[[Game], None] | None = None) -> tuple[list[str], list[Path]]:
+              nonce: bytes, *, show_keys: Callable[[Game], None] | None = None,
+              hooks: Hooks = NO_HOOKS) -> tuple[list[str], list[Path]]:
     """Accept an invitation for the sides ``key_name`` is invited to: ``files`` are the genesis
     (and scenario) it carries, or empty when ``game_dir`` holds them already. The invitation is
     checked in a scratch directory first -- genesis signatures, the scenario's hash, the key's
@@ -187,7 +189,7 @@ def join_game(game_dir: Path, files: dict[str, bytes], key_name: str, expected: 
     is signed. Returns the sides joined and the files written (turn 0 too when the game can start)."""
     import tempfile
 
-    from pbem.engine.replay import SCENARIO_NAME, open_checked
+    from pbem.engine.replay import open_checked
     from pbem.protocol.canonical import canonical_bytes
     from pbem.protocol.dice import chain_head, chain_seed
     from pbem.protocol.dsse import JOIN_TYPE, envelope_bytes, sign
@@ -246,16 +248,16 @@ def join_game(game_dir: Path, files: dict[str, bytes], key_name: str, expected: 
         joins.append((side, seed, envelope_bytes(sign(canonical_bytes(body), JOIN_TYPE, [priv]))))
     written: list[Path] = []
     game_dir.mkdir(parents=True, exist_ok=True)
-    for name in (archive.GENESIS_NAME, SCENARIO_NAME):
+    for name in (names.GENESIS, names.SCENARIO):
         if name in files and write_new(game_dir / name, files[name]):
             written.append(game_dir / name)
     for side, seed, env in joins:
         local.save_seed(side, seed)
         local.set_side(side, key_name)
-        path = game_dir / archive.join_name(side)
+        path = game_dir / names.join_name(side)
         write_new(path, env)
         written.append(path)
-    game = open_checked(game_dir)
+    game = open_checked(game_dir, hooks)
     if not game.missing_joins():
         written += game.advance(local_seeds(game, local))
     return sides, written
@@ -473,7 +475,7 @@ def submit(game: Game, orders: OrdersSource, key_name: str, *, confirm: Confirm 
             same = False
         if same and (rp.tail_open or not rp.current.pending or rp.current.pending[0].side not in my_sides
                      or last.body.step == rp.placed_count):
-            result.already = archive.move_name(last.body.step, last.body.side)
+            result.already = names.move_name(last.body.step, last.body.side)
             result.written += run_move_outputs(game, rp, last)  # e.g. the email a crash did not write
             return result
 
@@ -526,7 +528,7 @@ def _place_signed(game: Game, rp: Replay, local: Any, result: Submitted, env_byt
     """Place signed envelope bytes as this machine's move and write (``fresh``: signed by this
     very call, so its P7 record goes if its file does not stay)."""
     record = None if fresh else env_bytes
-    msg = archive.parse_move(env_bytes, archive.move_name(step, side))
+    msg = archive.parse_move(env_bytes, names.move_name(step, side))
     rp.add_move(msg, authored=True)
     result.move = msg
     try:
@@ -762,7 +764,6 @@ def publish(game: Game, key_name: str) -> Path:
     every sealed order with its salt, so that ``pbem verify`` re-checks every commitment, state and
     report [P10]."""
     from pbem.engine.sealed import (
-        PUBLICATION_NAME,
         PUBLICATION_TYPE,
         commitment,
         open_side_copy,
@@ -816,10 +817,10 @@ def publish(game: Game, key_name: str) -> Path:
     if game.salted and salt is None:
         raise InputError("the salt of this game's state hashes is not on this machine (Game Control's chain seed)")
     body = canonical_bytes(publication_body(game.id, opened, whole, salt))
-    path = game.path(PUBLICATION_NAME)
+    path = game.path(names.PUBLICATION)
     env = envelope_bytes(sign(body, PUBLICATION_TYPE, [private_key(key_name)]))
     if path.exists():
-        raise InputError(f"{PUBLICATION_NAME} exists already; pbem never overwrites it")
+        raise InputError(f"{names.PUBLICATION} exists already; pbem never overwrites it")
     write_new(path, env)
     return path
 
@@ -1062,7 +1063,7 @@ def receipt(game: Game, key_name: str, *, required: bool = False) -> list[Path]:
     co = rp.revealer_of(k)
     if co not in mine or co not in seeds:
         return none_due(f"the dice of {last.name} wait for {co}'s reveal, not for a side of key {key_name}")
-    name = archive.receipt_name(k, co)
+    name = names.receipt_name(k, co)
     if game.path(name).exists():
         return none_due(f"{name} is already written (send it again if it was lost)")
     body = {"ds": archive.RECEIPT_DS, "game": game.id, "step": k, "side": co,
@@ -1076,7 +1077,7 @@ def receipt(game: Game, key_name: str, *, required: bool = False) -> list[Path]:
     if presenter.writes_mail:
         from pbem.render.outputs import receipt_email
 
-        mail = game.path(f"mail-receipt-{k:04d}-{co}.eml")
+        mail = game.path(names.receipt_mail_name(k, co))
         turn = rp.record(k)
         if write_new(mail, receipt_email(game, co, rp.placed[-1].body.side, name, raw, turn)):
             written.append(mail)
@@ -1102,7 +1103,7 @@ def _place_join(game: Game, name: str, raw: bytes, notes: list[str], seeds: dict
     existing = game.joins.get(side)
     if existing is not None:
         if existing.body_hash == msg.body_hash:
-            notes.append(f"already in the archive: {archive.join_name(side)}")
+            notes.append(f"already in the archive: {names.join_name(side)}")
             return None
         raise ArchiveError(f"{name}: a different join for {side} is already archived [P7]")
     game.joins[side] = msg
@@ -1188,7 +1189,6 @@ def _one_final_newline(raw: bytes) -> bytes:
 def ingest(game: Game, blobs: list[tuple[str, bytes]], seeds: dict[str, bytes]) -> Ingested:
     """Place the joins and moves among ``blobs`` (name, bytes), check the turn files among them
     against ours, and only then write. Anything wrong refuses the whole call; nothing is written."""
-    from pbem.engine.replay import SCENARIO_NAME
     from pbem.protocol.canonical import MAX_MOVE_BYTES
     from pbem.protocol.dsse import GENESIS_TYPE, JOIN_TYPE, MOVE_TYPE, parse_envelope
     from pbem.protocol.fsutil import write_new
@@ -1196,19 +1196,18 @@ def ingest(game: Game, blobs: list[tuple[str, bytes]], seeds: dict[str, bytes]) 
 
     blobs = [(name, _one_final_newline(raw)) for name, raw in blobs]
     for name, raw in blobs:
-        if name in (archive.GENESIS_NAME, SCENARIO_NAME):
+        if name in (names.GENESIS, names.SCENARIO):
             mine = game.path(name)
             if not archive.same_bytes(mine, raw):
                 raise InputError(f"{name} starts a game: accept an invitation with 'pbem join "
                                  f"GAME_DIR --key YOUR_KEY --invitation FILE'")
     # Turn files travel in emails beside the move that answers them: they are not archive input
     # (every turn is recomputed here) but each must equal ours byte for byte [P6].
-    turns = [(n, r) for n, r in blobs if archive.is_turn_name(n)]
+    turns = [(n, r) for n, r in blobs if names.is_turn_name(n)]
     inputs = [(n, r) for n, r in blobs
-              if n not in (archive.GENESIS_NAME, SCENARIO_NAME) and not archive.is_turn_name(n)]
+              if n not in (names.GENESIS, names.SCENARIO) and not names.is_turn_name(n)]
     from pbem.engine.sealed import (
         MAX_PUBLICATION_BYTES,
-        PUBLICATION_NAME,
         PUBLICATION_TYPE,
         parse_publication_full,
         publication_problem,
@@ -1259,8 +1258,8 @@ def ingest(game: Game, blobs: list[tuple[str, bytes]], seeds: dict[str, bytes]) 
     for name, raw in moves:
         _place_move(game, rp, name, raw, notes)
     for msg in receipts:  # quick results: a receipt resolves the turn that waits for its reveal
-        if msg.name != archive.receipt_name(msg.body.step, msg.body.side):
-            raise InputError(f"{msg.name}: a receipt's file name is {archive.receipt_name(msg.body.step, msg.body.side)}")
+        if msg.name != names.receipt_name(msg.body.step, msg.body.side):
+            raise InputError(f"{msg.name}: a receipt's file name is {names.receipt_name(msg.body.step, msg.body.side)}")
         if msg.name in game.listing.other:
             notes.append(f"already in the archive: {msg.name}")
             continue
@@ -1270,16 +1269,135 @@ def ingest(game: Game, blobs: list[tuple[str, bytes]], seeds: dict[str, bytes]) 
     # every check passed: now write (joins, then moves, turns and their outputs)
     written: list[Path] = []
     for msg in new_joins:
-        path = game.path(archive.join_name(msg.body.side))
+        path = game.path(names.join_name(msg.body.side))
         if write_new(path, msg.raw):
             written.append(path)
     written += rp.write()
     for raw in publications[:1]:  # the umpire's publication after the game [P10]
-        path = game.path(PUBLICATION_NAME)
+        path = game.path(names.PUBLICATION)
         if archive.same_bytes(path, raw):
-            notes.append(f"already here: {PUBLICATION_NAME}")
+            notes.append(f"already here: {names.PUBLICATION}")
         elif write_new(path, raw):
             written.append(path)
-            notes.append(f"{PUBLICATION_NAME}: the umpire's publication; 'pbem verify' now checks every "
+            notes.append(f"{names.PUBLICATION}: the umpire's publication; 'pbem verify' now checks every "
                          "sealed order, state and report [P10]")
     return Ingested(rp, written, notes)
+
+
+# ------------------------------------------------------------------------------------------------
+# What to do next
+# ------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class NextAction:
+    """One thing a player should do next, or be told: ``kind`` is ``over``, ``send``, ``publish``,
+    a sealed round's phase (``commit``, ``ack``, ``ruling``, ``reveal``, ``report``) or ``waiting``."""
+
+    kind: str
+    text: str
+
+
+_PHASE_WORDS = {
+    "commit": "commit {}'s sealed orders with 'pbem submit GAME_DIR ORDERS --key KEY'",
+    "report": "every side has revealed: resolve the round and report as {} with 'pbem report GAME_DIR --key KEY'",
+}
+
+
+def next_actions(game: Game, rp: Replay, written: list[Path], *, authored: bool = True) -> list[NextAction]:
+    """What the player should send and what happens next, after a command wrote ``written``.
+    ``authored`` False (ingest): the move files written are the other players' own; nothing of
+    theirs is to be sent back. The sealed-round state machine as a player meets it lives here."""
+    from pbem.protocol.localstate import LocalGame
+
+    out: list[NextAction] = []
+    mails = [p.name for p in written if p.name.startswith(names.MAIL_PREFIX)]
+    # the email carries the move (and the turn it answers, and the map): send that when there is one
+    moves = mails or ([p.name for p in written if p.name.startswith(names.MOVE_PREFIX)] if authored else [])
+    try:
+        local = list(LocalGame.of(game).sides())
+    except PbemError:
+        local = []
+    if rp.records and not rp.tail_open and not rp.current.pending:
+        outcome = rp.current.turn["outcome"]
+        out.append(NextAction("over", f"game over: {outcome['summary'] if outcome else 'closed'}"))
+        if moves:
+            out.append(NextAction("send", f"send {', '.join(moves)} so the others can close their archive"))
+        if game.hidden and not (game.dir / names.PUBLICATION).exists():
+            if game.umpire in local:
+                out.append(NextAction("publish", "publish every sealed order so that anyone can check the game: "
+                                      "'pbem publish GAME_DIR --key KEY' [P10]"))
+            else:
+                out.append(NextAction("publish", "Game Control publishes every sealed order next: ingest its "
+                                      "publication email, then 'pbem verify GAME_DIR' checks every "
+                                      "adjudication of the game [P10]"))
+        return out
+    if moves:
+        out.append(NextAction("send", f"send {', '.join(moves)} to the other player(s); they run "
+                                      f"'pbem ingest GAME_DIR {moves[0]}'"))
+    rnd = rp.current.round if rp.records and not rp.tail_open else None
+    mine = [s for s in rnd.owed() if s in local and rnd.slot(s) not in rp.held] if rnd is not None else []
+    if rnd is not None and mine:
+        reveal = ("send {}'s reveal (your dice-chain value: the orders stay sealed to the umpire)" if game.hidden
+                  else "reveal {}'s sealed orders")
+        words = {
+            **_PHASE_WORDS,
+            "ack": "every side has committed: acknowledge the commitments as {} with "
+                   "'pbem reveal GAME_DIR --key KEY' (your orders stay as committed; "
+                   + ("the umpire rules next, then everyone reveals)" if rnd.umpire else
+                      "the reveals come once every side has acknowledged)"),
+            "ruling": ("every side has acknowledged" if rnd.acks else "every side has committed")
+                      + ": read their orders and rule as {} with 'pbem rule GAME_DIR [RULINGS.json] --key KEY'",
+            "reveal": ("every side has acknowledged the commitments" if rnd.acks else "every side has committed")
+                      + (" and the umpire has ruled" if rnd.umpire else "")
+                      + ": " + reveal + " with 'pbem reveal GAME_DIR --key KEY'",
+        }
+        out.append(NextAction(rnd.phase, words[rnd.phase].format(", ".join(mine))))
+    if rp.waiting:
+        out.append(NextAction("waiting", f"now waiting for {rp.waiting}"))
+    return out
+
+
+# ------------------------------------------------------------------------------------------------
+# Retracting a move never sent
+# ------------------------------------------------------------------------------------------------
+
+
+def retractable(game: Game) -> Message:
+    """The newest move of the game, when it was signed on this machine (only its author may take
+    it back, and only the newest: later turns depend on it); otherwise :class:`InputError`."""
+    from pbem.protocol.localstate import LocalGame
+
+    if not game.listing.moves:
+        raise InputError("no move to retract: the game has none yet")
+    step = max(game.listing.moves)
+    path = game.listing.moves[step]
+    msg = game.moves[step]
+    local = LocalGame.of(game)
+    record = local.signed(step, msg.body.side)
+    if record is None or archive.parse_move(record, path.name).body_hash != msg.body_hash:
+        raise InputError(f"{path.name} was not signed on this machine: only its author can retract it")
+    return msg
+
+
+def retract(game: Game, msg: Message) -> list[str]:
+    """Discard ``msg`` (:func:`retractable`): its move file, its email draft, the turn files and
+    maps computed from it, this machine's record of the signature and its checkpoint, so that
+    other orders can be signed for that step. Returns the names of the files removed."""
+    from pbem.protocol.localstate import LocalGame
+
+    step, side = msg.body.step, msg.body.side
+    later = [names.turn_name(s) for s in game.listing.turns if s >= step]
+    later += [names.map_name(s) for s in game.listing.turns if s >= step]
+    removed: list[str] = []
+    for name in [names.move_name(step, side), names.mail_name(step), *later]:
+        target = game.dir / name
+        if target.is_file():
+            target.unlink()
+            removed.append(name)
+    local = LocalGame.of(game)
+    local.forget_signed(step, side)
+    checkpoint = local.dir / names.CHECKPOINT
+    if checkpoint.is_file():
+        checkpoint.unlink()  # it may name a turn just removed (it would be ignored anyway)
+    return removed

@@ -25,90 +25,20 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from pbem.engine.hooks import NO_HOOKS, Hooks
 from pbem.engine.ruleset import JSON, Decision, Ruleset, get_ruleset
 from pbem.errors import ArchiveError, InputError, PbemError, VerificationError
-from pbem.protocol import archive
+from pbem.protocol import archive, names
 from pbem.protocol.archive import Listing, Message, MoveBody
-
-# ------------------------------------------------------------------------------------------------
-# Hooks: derived-file checkers (verify) and output writers (after turn files are written)
-# ------------------------------------------------------------------------------------------------
-
-Checker = Callable[["Game", "Replay"], None]
-"""A derived-file checker: raise :class:`VerificationError` naming the first bad derived file."""
-
-Output = Callable[["Game", "Replay", "StepRecord"], list[Path]]
-"""Called by :meth:`Replay.write` for every turn the replay holds (new or archived): writes the
-derived files (the map) that are missing -- cheaply skipping those already there, so a map a killed
-process never wrote is drawn by the next command -- and returns the paths it created."""
-
-MoveOutput = Callable[["Game", "Replay", Message], list[Path]]
-"""Called after a move signed on this machine is written (and every turn it made resolvable);
-writes what the player sends (the email draft) and returns the paths."""
-
-_CHECKERS: list[Checker] = []
-_OUTPUTS: list[Output] = []
-_MOVE_OUTPUTS: list[MoveOutput] = []
-
-
-def register_checker(fn: Checker) -> Checker:
-    """Add a derived-file checker run at the end of :meth:`Game.verify` (usable as a decorator)."""
-    if fn not in _CHECKERS:
-        _CHECKERS.append(fn)
-    return fn
-
-
-def register_output(fn: Output) -> Output:
-    """Add an output writer run for every turn file written (usable as a decorator)."""
-    if fn not in _OUTPUTS:
-        _OUTPUTS.append(fn)
-    return fn
-
-
-def register_move_output(fn: MoveOutput) -> MoveOutput:
-    """Add an output writer run for every move signed here (usable as a decorator)."""
-    if fn not in _MOVE_OUTPUTS:
-        _MOVE_OUTPUTS.append(fn)
-    return fn
 
 
 def run_move_outputs(game: Game, replay: Replay, msg: Message) -> list[Path]:
-    """Run the move output hooks for ``msg`` (idempotent: hooks never rewrite identical files).
-    Also used when a re-run finds the move already archived (e.g. after a crash)."""
+    """Run the game's move output hooks for ``msg`` (idempotent: hooks never rewrite identical
+    files). Also used when a re-run finds the move already archived (e.g. after a crash)."""
     out: list[Path] = []
-    for hook in list(_MOVE_OUTPUTS):
+    for hook in game.hooks.move_outputs:
         out.extend(hook(game, replay, msg))
     return out
-
-
-PLUGIN_MODULES = ("pbem.render",)
-"""Modules that may contribute hooks: each may define ``register_engine_hooks()``, which calls
-:func:`register_output` / :func:`register_checker`. The engine itself never imports them; the
-commands that write or verify an archive call :func:`load_plugins`. (The mail drafts are written by
-``pbem.render``'s move hook, which imports :mod:`pbem.mail.draft` only when it drafts one, so
-``pbem verify`` loads no email code.)"""
-
-_plugins_loaded = False
-
-
-def load_plugins() -> None:
-    """Import :data:`PLUGIN_MODULES` (missing ones are skipped) and let them register their hooks."""
-    global _plugins_loaded
-    if _plugins_loaded:
-        return
-    _plugins_loaded = True
-    import importlib
-
-    for name in PLUGIN_MODULES:
-        try:
-            module = importlib.import_module(name)
-        except ModuleNotFoundError as exc:
-            if exc.name == name:
-                continue
-            raise
-        fn = getattr(module, "register_engine_hooks", None)
-        if callable(fn):
-            fn()
 
 
 # ------------------------------------------------------------------------------------------------
@@ -191,7 +121,7 @@ class StepRecord:
 
     @property
     def name(self) -> str:
-        return archive.turn_name(self.step)
+        return names.turn_name(self.step)
 
 
 @dataclass
@@ -308,14 +238,16 @@ def round_after(step: int, turn_hash: str, pending: list[Decision], sealed: Roun
 # The game
 # ------------------------------------------------------------------------------------------------
 
-SCENARIO_NAME = "scenario.json"
 
 
 class Game:
     """A game directory, parsed strictly. Open with :meth:`Game.open`."""
 
-    def __init__(self, game_dir: Path, listing: Listing, genesis: Message) -> None:
+    def __init__(self, game_dir: Path, listing: Listing, genesis: Message, hooks: Hooks = NO_HOOKS) -> None:
         self.dir = game_dir
+        self.hooks = hooks
+        """What the command that opened the game asks beside the rules (maps, email drafts, their
+        checks): :mod:`pbem.engine.hooks`."""
         self.listing = listing
         self.genesis = genesis
         self.body: archive.GenesisBody = genesis.body
@@ -348,20 +280,21 @@ class Game:
     # opening ----------------------------------------------------------------------------------
 
     @classmethod
-    def open(cls, game_dir: Path | str) -> Game:
+    def open(cls, game_dir: Path | str, hooks: Hooks = NO_HOOKS) -> Game:
         """Parse genesis, joins and moves strictly and load the scenario. Signatures and rules are
-        checked by :class:`Replay`. Malformed files raise :class:`InputError` naming the file."""
+        checked by :class:`Replay`. Malformed files raise :class:`InputError` naming the file.
+        ``hooks``: the visitors the command wants (:func:`pbem.render.engine_hooks`)."""
         from pbem.protocol.canonical import MAX_GENESIS_BYTES
 
         game_dir = Path(game_dir)
         listing = archive.scan(game_dir)
         if listing.genesis is None:
-            raise InputError(f"{game_dir} has no {archive.GENESIS_NAME}: not a game directory")
+            raise InputError(f"{game_dir} has no {names.GENESIS}: not a game directory")
         try:
             genesis = archive.parse_genesis(read_file(listing.genesis, MAX_GENESIS_BYTES))
         except InputError as exc:
-            raise Bad(archive.GENESIS_NAME, _strip(str(exc), archive.GENESIS_NAME)) from None
-        game = cls(game_dir, listing, genesis)
+            raise Bad(names.GENESIS, _strip(str(exc), names.GENESIS)) from None
+        game = cls(game_dir, listing, genesis, hooks)
         game.genesis_signatures = _verify_genesis(genesis)
         for side, path in sorted(listing.joins.items()):
             try:
@@ -384,7 +317,7 @@ class Game:
         from pbem.protocol.fsutil import read_regular
 
         ref = self.body.scenario
-        path = self.dir / SCENARIO_NAME
+        path = self.dir / names.SCENARIO
         if path.exists() or path.is_symlink():
             # What another player sent: size-limited, and its hash compared with the signed
             # genesis before a byte of it is parsed. A side's copy of a secret set-up is believed
@@ -392,7 +325,7 @@ class Game:
             try:
                 raw = read_regular(path, MAX_SCENARIO_BYTES, what=path.name, follow_symlinks=False)
                 digest = ref.sha256
-                if ref.copies is not None and path.name == SCENARIO_NAME:
+                if ref.copies is not None and path.name == names.SCENARIO:
                     got = copy_digest(raw)
                     owners = sorted(s for s, h in ref.copies.items() if h == got)
                     if owners:
@@ -404,8 +337,8 @@ class Game:
             except InputError as exc:
                 raise Bad(path.name, _strip(str(exc), path.name)) from None
         elif ref.copies is not None:  # no copy here: the whole scenario once published, else nothing
-            if not (self.dir / "publication.json").exists():
-                raise Bad(SCENARIO_NAME, "is missing: this game's set-up is secret, so each side's copy came with "
+            if not (self.dir / names.PUBLICATION).exists():
+                raise Bad(names.SCENARIO, "is missing: this game's set-up is secret, so each side's copy came with "
                           "its invitation and the whole scenario comes with Game Control's publication")
             data, digest = self._published_scenario(), ref.sha256
         else:
@@ -419,7 +352,7 @@ class Game:
                     f"bundled scenario {self.body.scenario.id}",
                     f"content hash {digest[:16]}… differs from the genesis ({self.body.scenario.sha256[:16]}…)",
                 )
-        if self.copy_of is not None and (self.dir / "publication.json").exists():  # sealed.PUBLICATION_NAME
+        if self.copy_of is not None and (self.dir / names.PUBLICATION).exists():
             # after the game: the whole scenario the umpire published, as the genesis committed to it
             data, digest, self.copy_of = self._published_scenario(), ref.sha256, None
         self.scenario_data = data
@@ -428,12 +361,12 @@ class Game:
             raise InputError(rules_refusal(self.body.rules, self.ruleset, self.body.pbem))
         self.sides = list(self.ruleset.sides(self.scenario))
         if set(self.sides) != set(self.body.sides):
-            raise Bad(archive.GENESIS_NAME, f"sides {sorted(self.body.sides)} differ from the scenario's {self.sides}")
+            raise Bad(names.GENESIS, f"sides {sorted(self.body.sides)} differ from the scenario's {self.sides}")
         self.umpire = self.ruleset.umpire(self.scenario)
         self.hidden = self.ruleset.capabilities.information == "hidden"
         copies = self.body.scenario.copies
         if copies is not None and (self.umpire is None or self.umpire in copies or not set(copies) <= set(self.sides)):
-            raise Bad(archive.GENESIS_NAME, "names copies of the scenario for sides that cannot hold one (the "
+            raise Bad(names.GENESIS, "names copies of the scenario for sides that cannot hold one (the "
                       "umpire, or no side of the game) [secret set-up]")
         if self.hidden and self.umpire is None:
             raise InputError(f"rules {self.body.rules}: hidden information needs an umpire side")
@@ -441,27 +374,26 @@ class Game:
             fp = self.body.sides[self.umpire].fingerprint
             shared = [s for s in self.sides if s != self.umpire and self.body.sides[s].fingerprint == fp]
             if shared:
-                raise Bad(archive.GENESIS_NAME, f"the umpire {self.umpire} shares its key with {', '.join(shared)}")
+                raise Bad(names.GENESIS, f"the umpire {self.umpire} shares its key with {', '.join(shared)}")
 
     def _read_publication(self, umpire: str) -> tuple[dict[int, Any], dict[str, Any] | None, bytes | None]:
         """``publication.json`` read once, signed by ``umpire``, holding what the genesis promises
         (:func:`pbem.engine.sealed.publication_problem`): ``(orders, whole scenario, state salt)``."""
         from pbem.engine.sealed import (
             MAX_PUBLICATION_BYTES,
-            PUBLICATION_NAME,
             parse_publication_full,
             publication_problem,
         )
 
         if self._publication is None:
             try:
-                parsed = parse_publication_full(read_file(self.dir / PUBLICATION_NAME, MAX_PUBLICATION_BYTES),
+                parsed = parse_publication_full(read_file(self.dir / names.PUBLICATION, MAX_PUBLICATION_BYTES),
                                                 self.id, self.public_key(umpire), self.body.sides[umpire].fingerprint)
             except PbemError as exc:
-                raise Bad(PUBLICATION_NAME, str(exc)) from None
+                raise Bad(names.PUBLICATION, str(exc)) from None
             problem = publication_problem(self.body, parsed[1], parsed[2])
             if problem is not None:
-                raise Bad(PUBLICATION_NAME, problem)
+                raise Bad(names.PUBLICATION, problem)
             self._publication = parsed
         return self._publication
 
@@ -470,7 +402,7 @@ class Game:
         rules are, so the umpire is the one side without a copy)."""
         without = [s for s in self.body.sides if s not in (self.body.scenario.copies or {})]
         if len(without) != 1:
-            raise Bad(archive.GENESIS_NAME, "a secret set-up leaves exactly one side without a copy of the scenario: "
+            raise Bad(names.GENESIS, "a secret set-up leaves exactly one side without a copy of the scenario: "
                       f"the umpire (here: {', '.join(without) or 'none'})")
         whole = self._read_publication(without[0])[1]
         assert whole is not None  # publication_problem refuses a secret set-up's publication without it
@@ -496,9 +428,7 @@ class Game:
     def publication(self) -> dict[int, Any] | None:
         """The umpire's signed publication of every sealed order (``publication.json``), checked
         and parsed: commit step -> ``{"orders", "salt"}``; ``None`` when there is none yet."""
-        from pbem.engine.sealed import PUBLICATION_NAME
-
-        if not (self.dir / PUBLICATION_NAME).exists():
+        if not (self.dir / names.PUBLICATION).exists():
             return None
         assert self.umpire is not None
         orders, _, salt = self._read_publication(self.umpire)
@@ -513,7 +443,7 @@ class Game:
 
         copies = self.body.scenario.copies
         if copies is None:
-            return (self.dir / SCENARIO_NAME).read_bytes()
+            return (self.dir / names.SCENARIO).read_bytes()
         if side not in copies:
             raise InputError(f"the rules make no copy of this secret set-up for {side}: its invitation would "
                              "carry the whole scenario")
@@ -522,7 +452,7 @@ class Game:
         copy = side_copy(self.ruleset, self.scenario, self.scenario_data, side)
         raw = canonical_bytes(copy) + b"\n"
         if sha256_hex(raw[:-1]) != copies[side]:
-            raise Bad(archive.GENESIS_NAME, f"names another copy of the scenario for {side} than the rules make")
+            raise Bad(names.GENESIS, f"names another copy of the scenario for {side} than the rules make")
         return raw
 
     def x25519(self, side: str) -> Any:
@@ -558,7 +488,7 @@ class Game:
         give the side that still owes its move a fresh clock [29]."""
         if self.listing.moves:
             return self.listing.moves[max(self.listing.moves)].stat().st_mtime
-        files = [self.dir / archive.GENESIS_NAME, *self.listing.joins.values()]
+        files = [self.dir / names.GENESIS, *self.listing.joins.values()]
         return max(p.stat().st_mtime for p in files if p.exists())
 
     # replay entry points ----------------------------------------------------------------------
@@ -609,7 +539,7 @@ class Game:
             rp.viewer_keys = dict(viewer_keys or {})
             rp.progress = progress
             rp.run()
-            for checker in list(_CHECKERS):
+            for checker in self.hooks.checkers:
                 checker(self, rp)
         except Bad as exc:
             raise VerificationError(exc.path, exc.reason) from None
@@ -628,17 +558,17 @@ def _verify_genesis(genesis: Message) -> int:
         try:
             pub = parse_public(entry.key)
         except PbemError as exc:
-            raise Bad(archive.GENESIS_NAME, f"side {side}: {exc}") from None
+            raise Bad(names.GENESIS, f"side {side}: {exc}") from None
         if fingerprint(pub) != entry.fingerprint:
-            raise Bad(archive.GENESIS_NAME, f"side {side}: fingerprint does not match its key")
+            raise Bad(names.GENESIS, f"side {side}: fingerprint does not match its key")
         if entry.commitment is not None:
             keys[entry.fingerprint] = pub
     if not keys:
-        raise Bad(archive.GENESIS_NAME, "no side signed the genesis")
+        raise Bad(names.GENESIS, "no side signed the genesis")
     try:
         verify(genesis.envelope, genesis.envelope.payloadType, keys)
     except PbemError as exc:
-        raise Bad(archive.GENESIS_NAME, f"signature: {exc} [P1]") from None
+        raise Bad(names.GENESIS, f"signature: {exc} [P1]") from None
     return len(keys)
 
 
@@ -650,22 +580,22 @@ def read_file(path: Path, max_bytes: int) -> bytes:
     return archive.read_limited(path, max_bytes)
 
 
-def open_checked(game_dir: Path | str) -> Game:
+def open_checked(game_dir: Path | str, hooks: Hooks = NO_HOOKS) -> Game:
     """:meth:`Game.open` for commands that change the archive: a bad file is an
     :class:`ArchiveError` (exit 2) naming it. Temporary files a killed pbem left are removed."""
     from pbem.protocol.fsutil import clean_stale_temps
 
     clean_stale_temps(Path(game_dir))
     try:
-        return Game.open(game_dir)
+        return Game.open(game_dir, hooks)
     except Bad as exc:
         raise ArchiveError(str(exc)) from None
 
 
-def open_for_verify(game_dir: Path | str) -> Game:
+def open_for_verify(game_dir: Path | str, hooks: Hooks = NO_HOOKS) -> Game:
     """:meth:`Game.open` for ``pbem verify``: a bad file is a :class:`VerificationError` (exit 1)."""
     try:
-        return Game.open(game_dir)
+        return Game.open(game_dir, hooks)
     except Bad as exc:
         raise VerificationError(exc.path, exc.reason) from None
 
@@ -916,17 +846,17 @@ class Replay:
             return ref.state, pending, None
         made = {side: side_copy(g.ruleset, g.scenario, g.scenario_data, side) for side in g.sides}
         if set(ref.copies) != {side for side, copy in made.items() if copy is not None}:
-            raise self._bad(archive.GENESIS_NAME, "names copies of the scenario for other sides than those the rules "
+            raise self._bad(names.GENESIS, "names copies of the scenario for other sides than those the rules "
                             "make copies for [secret set-up]")
         for side in g.sides:
             copy = made[side]
             if (copy is None and side in ref.copies) or (copy is not None and ref.copies.get(side) != content_hash(copy)):
-                raise self._bad(archive.GENESIS_NAME, f"the copy of the scenario it names for {side} is not the "
+                raise self._bad(names.GENESIS, f"the copy of the scenario it names for {side} is not the "
                                 "rules' copy of the whole scenario for that side [secret set-up]")
             if copy is not None:
                 _, model = load_scenario(without_salt(copy), ref.copies[side])
                 if g.ruleset.pending(model, g.ruleset.initial_state(model, g.body.options)) != pending:
-                    raise self._bad(archive.GENESIS_NAME, f"ruleset error: {side}'s copy of the scenario starts "
+                    raise self._bad(names.GENESIS, f"ruleset error: {side}'s copy of the scenario starts "
                                     "with other pending decisions than the whole [secret set-up]")
         if g.salted and self.state_salt is None:
             # the whole scenario without the umpire's salt (a stranger mid-game): every copy is
@@ -935,10 +865,10 @@ class Replay:
                               "publishes the salt after the game [P10]")
             return ref.state, pending, None
         if self.hidden_hash(g.ruleset.dump_state(g.scenario, state), 0) != ref.state:
-            raise self._bad(archive.GENESIS_NAME, "the initial state it commits to is not the whole scenario's "
+            raise self._bad(names.GENESIS, "the initial state it commits to is not the whole scenario's "
                             "[secret set-up]")
         if g.ruleset.outcome(g.scenario, state) is not None:
-            raise self._bad(archive.GENESIS_NAME, "ruleset error: a secret set-up starts without an outcome")
+            raise self._bad(names.GENESIS, "ruleset error: a secret set-up starts without an outcome")
         return None
 
     def _record(
@@ -992,7 +922,7 @@ class Replay:
             full_turn = turn
             turn = self._public_turn(turn, state, told)
         data = _turn_bytes(turn)
-        name = archive.turn_name(step)
+        name = names.turn_name(step)
         path = g.listing.turns.get(step)
         written = True
         if path is not None:
@@ -1043,7 +973,7 @@ class Replay:
         g = self.game
         salted = g.salted and (step > 0 or g.body.scenario.copies is not None)
         if salted and self.state_salt is None:
-            raise self._bad(archive.turn_name(step), "its state hash is salted: only Game Control's machine, or "
+            raise self._bad(names.turn_name(step), "its state hash is salted: only Game Control's machine, or "
                             "the publication after the game, can compute it")
         return hidden_state_hash(state, self.state_salt if salted else None)
 
@@ -1053,19 +983,19 @@ class Replay:
         sealed = [d for d in pending if d.sealed]
         if sealed:
             if len(sealed) != len(pending) or g.ruleset.capabilities.decisions != "simultaneous":
-                raise self._bad(archive.turn_name(step), "ruleset error: sealed decisions must all be "
+                raise self._bad(names.turn_name(step), "ruleset error: sealed decisions must all be "
                                 "sealed, from a ruleset that declares simultaneous decisions")
             sides = [d.side for d in pending]
             if len(set(sides)) != len(sides):
-                raise self._bad(archive.turn_name(step), "ruleset error: one sealed decision per side")
+                raise self._bad(names.turn_name(step), "ruleset error: one sealed decision per side")
             return
         if len(pending) > 1:
-            raise self._bad(archive.turn_name(step), "ruleset error: several pending decisions must "
+            raise self._bad(names.turn_name(step), "ruleset error: several pending decisions must "
                             "be sealed (simultaneous orders)")
         for d in pending:
             if d.random and (d.revealer is None or d.revealer == d.side or d.revealer not in g.body.sides):
                 raise self._bad(
-                    archive.turn_name(step),
+                    names.turn_name(step),
                     f"ruleset error: random decision {d.label!r} names no other side to reveal its dice",
                 )
 
@@ -1131,7 +1061,7 @@ class Replay:
             raise self._bad(name, f"belongs to game {body.game}, not {g.id} [P2]")
         if body.side not in g.body.sides:
             raise self._bad(name, f"{body.side} is not a side of this game [P2]")
-        if archived and name != archive.move_name(body.step, body.side):
+        if archived and name != names.move_name(body.step, body.side):
             raise self._bad(name, f"body is step {body.step} by {body.side}; the file name disagrees [P2]")
         if self.closed:
             raise self._bad(name, "the game is over: the archive is closed")
@@ -1318,7 +1248,7 @@ class Replay:
         if rnd.phase == "ruling":
             if body.answers != rnd.commits_turn and not rnd.acks:  # the umpire's word on the commitments
                 raise self._bad(name, self._split("the umpire's ruling", body.answers, rnd), divergence=True)
-            self._check_answers(msg, rnd.commits_turn, archive.turn_name(k - 1))
+            self._check_answers(msg, rnd.commits_turn, names.turn_name(k - 1))
             g = self.game
             ruled = self._check_void(msg, rnd)
             if g.hidden:  # sealed like orders: checked when opened, by the umpire and after publication
@@ -1365,7 +1295,7 @@ class Replay:
         body: MoveBody = msg.body
         name = msg.name
         if rnd.phase == "commit":
-            self._check_answers(msg, rnd.base_turn, archive.turn_name(rnd.base))
+            self._check_answers(msg, rnd.base_turn, names.turn_name(rnd.base))
             if parse_commit(body.orders, umpire=rnd.umpire is not None, keyed=rnd.acks) is None:
                 form = '{"sealed": SHA-256 hex' + (
                     (', "umpire": sealed copy, "key": SHA-256 hex of its key}' if rnd.acks else
@@ -1381,7 +1311,7 @@ class Replay:
                 raise self._bad(name, f"an acknowledgement carries only {form} [P8, 29]")
             return
         assert rnd.phase == "reveal"
-        self._check_answers(msg, rnd.commits_turn, archive.turn_name(rnd.slot(rnd.sides[0], "reveal") - 1))
+        self._check_answers(msg, rnd.commits_turn, names.turn_name(rnd.slot(rnd.sides[0], "reveal") - 1))
         if rnd.report:  # hidden information: the orders stay with the umpire
             if body.orders != HIDDEN_REVEAL:
                 raise self._bad(name, 'with hidden information a reveal carries only {"reveal": '
@@ -1707,7 +1637,7 @@ class Replay:
         one for the move now waiting; every one in ``verify``), so a command's cost does not grow
         with the number of receipts a long game gathers."""
         for name in self.game.listing.other:
-            m = archive.RECEIPT_RE.match(name)
+            m = names.RECEIPT_RE.match(name)
             if m is not None:
                 self._receipt_names.setdefault(int(m.group(1)), []).append(name)
 
@@ -1722,7 +1652,7 @@ class Replay:
                 msg = archive.parse_receipt(read_file(g.path(name), 1 << 16), name)
             except InputError as exc:
                 raise self._bad(name, _strip(str(exc), name)) from None
-            if msg.body.step != step or name != archive.receipt_name(msg.body.step, msg.body.side):
+            if msg.body.step != step or name != names.receipt_name(msg.body.step, msg.body.side):
                 raise self._bad(name, f"body is step {msg.body.step} by {msg.body.side}; the file name disagrees [P2]")
             self.receipts[step] = msg
         return self.receipts.get(step)
@@ -1829,7 +1759,7 @@ class Replay:
         out: list[Path] = []
         g = self.game
         for msg in self.new_moves:
-            path = g.path(archive.move_name(msg.body.step, msg.body.side))
+            path = g.path(names.move_name(msg.body.step, msg.body.side))
             if write_new(path, msg.raw):
                 out.append(path)
             g.listing.moves[msg.body.step] = path
@@ -1851,7 +1781,7 @@ class Replay:
                 rec.written = False
                 crash_point("turn")  # test-only: die between a turn file and its derived files
             # hooks write what is missing (a map a killed process never wrote) and skip the rest
-            for hook in list(_OUTPUTS):
+            for hook in g.hooks.outputs:
                 out.extend(hook(g, self, rec))
         if self.local is not None:  # moves signed here whose email a killed process never wrote
             for msg in self.placed:

@@ -38,6 +38,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from pbem.protocol import names
 from pbem.protocol.canonical import canonical_bytes
 
 SEALED_DS = "pbem/sealed/v1"
@@ -351,7 +352,7 @@ class Round:
                    bool(data.get("report", False)), bool(data.get("acks", False)))
 
 
-PUBLICATION_NAME = "publication.json"
+PUBLICATION_NAME = names.PUBLICATION
 MAX_PUBLICATION_BYTES = 1 << 24
 """Largest publication pbem reads: every sealed order and ruling of a game (a whole-operation
 megagame comes near 1 MiB, the limit of one move)."""

@@ -41,6 +41,7 @@ from pathlib import Path
 from typing import Any
 
 from pbem.errors import InputError
+from pbem.protocol import names as filenames
 from pbem.protocol.fsutil import write_new, write_replace
 
 CONFIG_NAME = "mail.toml"
@@ -160,7 +161,7 @@ def outgoing(game_dir: Path, my_sides: set[str], sent: Collection[str] = ()) -> 
 
     out = []
     # invitations and joins first (nothing can be placed before them), then moves by step
-    paths = sorted(game_dir.glob("mail-*.eml"), key=lambda p: (p.name[5:9].isdigit(), p.name))
+    paths = sorted(game_dir.glob(filenames.MAIL_GLOB), key=lambda p: (p.name[5:9].isdigit(), p.name))
     for path in paths:
         if path.name in sent:
             continue
@@ -178,8 +179,8 @@ def send(game_dir: Path, local_dir: Path, my_sides: set[str], server: Server,
 
     record = _record_dir(local_dir, "sent")
     # drafts are never rewritten, so a draft's name is the mail (several share a Message-ID)
-    names = [p.name for p in game_dir.glob("mail-*.eml")]
-    already = sorted(n for n in names if (record / _key(n)).exists())
+    drafts = [p.name for p in game_dir.glob(filenames.MAIL_GLOB)]
+    already = sorted(n for n in drafts if (record / _key(n)).exists())
     todo = []
     for path, msg in outgoing(game_dir, my_sides, set(already)):
         mid = path.name
@@ -388,7 +389,7 @@ def find_invitations(server: Server, fingerprint: str, connect: Callable[[Server
 
     from pbem.errors import PbemError
     from pbem.mail.draft import MAX_EML_BYTES, extract_attachments
-    from pbem.protocol import archive
+    from pbem.protocol import archive, names
 
     found: list[Invitation] = []
     try:
@@ -403,7 +404,7 @@ def find_invitations(server: Server, fingerprint: str, connect: Callable[[Server
                 continue
             try:
                 files = dict(extract_attachments(raw))
-                genesis = archive.parse_genesis(files[archive.GENESIS_NAME])
+                genesis = archive.parse_genesis(files[names.GENESIS])
             except (PbemError, KeyError):
                 continue
             body = genesis.body

@@ -26,8 +26,9 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from pbem.errors import InputError
+from pbem.protocol.names import GENESIS as GENESIS_NAME
+from pbem.protocol.names import JOIN_RE, MOVE_RE, TURN_RE
 
-GENESIS_NAME = "genesis.json"
 GENESIS_DS = "pbem/genesis/v2"
 JOIN_DS = "pbem/join/v2"
 OLD_DS = {"pbem/genesis/v1": GENESIS_DS, "pbem/join/v1": JOIN_DS}
@@ -45,36 +46,10 @@ VERSION_PATTERN = r"^[0-9]{1,4}(\.[0-9]{1,4}){1,3}([a-z0-9.+-]{0,24})$"
 GAME_PATTERN = r"^[0-9a-f]{32}$"
 MAX_STEP = 9999
 
-_JOIN_RE = re.compile(r"^join-([A-Za-z0-9_]{1,16})\.json$")
-_MOVE_RE = re.compile(r"^move-(\d{4})-([A-Za-z0-9_]{1,16})\.json$")
-_TURN_RE = re.compile(r"^turn-(\d{4})\.json$")
-RECEIPT_RE = re.compile(r"^receipt-(\d{4})-([A-Za-z0-9_]{1,16})\.json$")
-
 Side = Annotated[str, Field(pattern=SIDE_PATTERN)]
 Hash = Annotated[str, Field(pattern=HEX32)]
 Version = Annotated[str, Field(pattern=VERSION_PATTERN, max_length=40)]
 GameId = Annotated[str, Field(pattern=GAME_PATTERN)]
-
-
-def is_turn_name(name: str) -> bool:
-    """Whether ``name`` is a turn file's name (``turn-NNNN.json``)."""
-    return _TURN_RE.fullmatch(name) is not None
-
-
-def join_name(side: str) -> str:
-    return f"join-{side}.json"
-
-
-def move_name(step: int, side: str) -> str:
-    return f"move-{step:04d}-{side}.json"
-
-
-def turn_name(step: int) -> str:
-    return f"turn-{step:04d}.json"
-
-
-def receipt_name(step: int, side: str) -> str:
-    return f"receipt-{step:04d}-{side}.json"
 
 
 class _Body(BaseModel):
@@ -435,16 +410,16 @@ def scan(game_dir: Path) -> Listing:
             continue
         if name == GENESIS_NAME:
             genesis = game_dir / name
-        elif m := _JOIN_RE.match(name):
+        elif m := JOIN_RE.match(name):
             joins[m.group(1)] = game_dir / name
-        elif m := _MOVE_RE.match(name):
+        elif m := MOVE_RE.match(name):
             step = int(m.group(1))
             if step in moves:
                 raise InputError(
                     f"two move files for step {step}: {moves[step].name} and {name} [P7]"
                 )
             moves.add(step, name)
-        elif m := _TURN_RE.match(name):
+        elif m := TURN_RE.match(name):
             turns.add(int(m.group(1)), name)
         else:
             other.append(name)

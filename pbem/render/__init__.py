@@ -6,14 +6,17 @@ load only when used. The rules never import it.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
 
-def register_engine_hooks() -> None:
-    """Called by :func:`pbem.engine.load_plugins`: write ``map-NNNN.svg`` after each new turn file
-    and ``mail-NNNN.eml`` after each move signed here, and make ``pbem verify`` compare every map
-    with a fresh rendering."""
-    from pbem.engine.replay import register_checker, register_move_output, register_output
+if TYPE_CHECKING:
+    from pbem.engine.hooks import Hooks
+
+
+def engine_hooks() -> Hooks:
+    """The visitors a command that writes or verifies an archive hands the engine: write
+    ``map-NNNN.svg`` after each new turn file and ``mail-NNNN.eml`` after each move signed here,
+    and make ``pbem verify`` compare every map with a fresh rendering."""
+    from pbem.engine.hooks import Hooks
     from pbem.render.outputs import check_maps, move_output_hook, output_hook
 
-    register_output(output_hook)
-    register_move_output(move_output_hook)
-    register_checker(check_maps)
+    return Hooks(checkers=(check_maps,), outputs=(output_hook,), move_outputs=(move_output_hook,))

@@ -25,18 +25,9 @@ from pathlib import Path
 from typing import Any
 
 from pbem.errors import InputError
+from pbem.protocol import names
 
-BOARD_NAME = "board.svg"
-"""The board of a game (terrain, roads, rivers, hex numbers, places) drawn once; each
-``map-NNNN.svg`` places it from this file, so the two must stay side by side."""
-
-
-def map_name(step: int) -> str:
-    return f"map-{step:04d}.svg"
-
-
-def mail_name(step: int) -> str:
-    return f"mail-{step:04d}.eml"
+BOARD_NAME = names.BOARD
 
 
 class StepView:
@@ -156,7 +147,7 @@ def move_email(game: Any, step: int | None = None, *, template_dir: Path | None 
 
     moves: dict[int, Any] = game.moves
     if not moves:
-        invites = sorted(p.name for p in game.dir.glob("mail-invite-*.eml"))
+        invites = sorted(p.name for p in game.dir.glob(names.INVITE_MAIL_GLOB))
         hint = f"send {', '.join(invites)} to invite" if invites else \
             "send genesis.json and scenario.json to invite"
         raise InputError(f"{game.dir} has no move yet: nothing to send ({hint} a player)")
@@ -231,7 +222,7 @@ def move_email(game: Any, step: int | None = None, *, template_dir: Path | None 
 
         centre, radius = crop
         svg = draw(view, around=centre, radius=radius)
-        attachments.append((f"map-{shown.step:04d}-around-{centre}.svg", svg.encode("utf-8"),
+        attachments.append((names.map_around_name(shown.step, centre), svg.encode("utf-8"),
                             "image/svg+xml"))
     return draft_email(
         game_id=game.id, scenario=sc, step=step, sender_side=sender, recipient_side=recipient,
@@ -298,7 +289,6 @@ def _address(game: Any, side: str) -> str | None:
 def invitation_email(game: Any, side: str, *, template_dir: Path | None = None) -> bytes:
     """The email that invites ``side`` to a game: the genesis and the scenario attached, every
     player's key fingerprint in the text (to compare by phone), and how to accept."""
-    from pbem.engine.replay import SCENARIO_NAME
     from pbem.mail.draft import draft_email
 
     sc = game.scenario
@@ -314,8 +304,8 @@ def invitation_email(game: Any, side: str, *, template_dir: Path | None = None) 
     for s, entry in sorted(game.body.sides.items()):
         lines.append(f"{side_name(sc, s)} ({s}) plays with key {entry.fingerprint}")
     attachments = [
-        ("genesis.json", game.genesis.raw, "application/json"),
-        (SCENARIO_NAME, game.scenario_file_for(side), "application/json"),
+        (names.GENESIS, game.genesis.raw, "application/json"),
+        (names.SCENARIO, game.scenario_file_for(side), "application/json"),
     ]
     return draft_email(
         game_id=game.id, scenario=sc, step=0, sender_side=sender, recipient_side=side,
@@ -339,7 +329,6 @@ def publication_email(game: Any, raw: bytes, *, template_dir: Path | None = None
     """The umpire's email to every side after a game with hidden information: the publication
     (every sealed order and ruling, and a secret set-up's whole scenario) attached, and how to check
     every adjudication with it [P10]."""
-    from pbem.engine.sealed import PUBLICATION_NAME
     from pbem.mail.draft import draft_email
 
     sc = game.scenario
@@ -356,7 +345,7 @@ def publication_email(game: Any, raw: bytes, *, template_dir: Path | None = None
         recipient_side="ALL", recipient_name="every side", narrative=lines,
         next_action=("ingest this email (pbem ingest GAME_DIR this.eml), then run pbem verify GAME_DIR: "
                      "it checks every adjudication of the game"),
-        attachments=[(PUBLICATION_NAME, raw, "application/json")], template_dir=template_dir,
+        attachments=[(names.PUBLICATION, raw, "application/json")], template_dir=template_dir,
         sender_address=_address(game, umpire),
         recipient_address=", ".join(a for s in others if (a := _address(game, s))) or None,
         subject=f"[pbem] {sc.id} {game.id[:8]}: the publication (every order, checkable)",
@@ -369,7 +358,7 @@ def write_publication_mail(game: Any, raw: bytes) -> list[Path]:
 
     if not game.ruleset.presenter().writes_mail:
         return []
-    path = game.dir / "mail-publication.eml"
+    path = game.dir / names.PUBLICATION_MAIL
     return [path] if write_new(path, publication_email(game, raw)) else []
 
 
@@ -473,7 +462,7 @@ def write_invitation_mails(game: Any) -> list[Path]:
         return []
     out = []
     for side in game.missing_joins():
-        path = game.dir / f"mail-invite-{side}.eml"
+        path = game.dir / names.invite_mail_name(side)
         if write_new(path, invitation_email(game, side)):
             out.append(path)
     return out
@@ -485,7 +474,7 @@ def write_join_mail(game: Any, side: str) -> list[Path]:
 
     if not game.ruleset.presenter().writes_mail:
         return []
-    path = game.dir / f"mail-join-{side}.eml"
+    path = game.dir / names.join_mail_name(side)
     return [path] if write_new(path, join_email(game, side)) else []
 
 
@@ -507,7 +496,7 @@ def write_step_outputs(game_dir: Path | str, step: int, *, game: Any = None,
     board = game_dir / BOARD_NAME
     if not board.is_file():  # drawn once per game: every map places it (archive size, issue 9)
         out += _write_derived(board, view.board_svg().encode("utf-8"))
-    path = game_dir / map_name(step)
+    path = game_dir / names.map_name(step)
     return out + _write_derived(path, view.svg(board=BOARD_NAME).encode("utf-8"))
 
 
@@ -527,7 +516,7 @@ def write_move_outputs(game: Any, msg: Any) -> list[Path]:
 
     step = msg.body.step
     game.moves.setdefault(step, msg)
-    path = game.dir / mail_name(step)
+    path = game.dir / names.mail_name(step)
     return _write_derived(path, move_email(game, step))
 
 
@@ -535,7 +524,7 @@ def output_hook(game: Any, replay: Any, record: Any) -> list[Path]:
     """Engine output hook: the map of each turn file (systems whose presenter draws maps; not with
     hidden information, whose turn files hold no state: each side draws its own with
     :func:`private_svg`)."""
-    if not game.ruleset.presenter().has_map or game.hidden or (game.dir / map_name(record.step)).is_file():
+    if not game.ruleset.presenter().has_map or game.hidden or (game.dir / names.map_name(record.step)).is_file():
         return []  # drawn already (by this or an earlier command)
     return write_step_outputs(game.dir, record.step, game=game, move=record.move)
 
@@ -543,7 +532,7 @@ def output_hook(game: Any, replay: Any, record: Any) -> list[Path]:
 def move_output_hook(game: Any, replay: Any, msg: Any) -> list[Path]:
     """Engine move output hook: the email of each move signed here (systems whose presenter
     drafts emails)."""
-    if not game.ruleset.presenter().writes_mail or (game.dir / mail_name(msg.body.step)).is_file():
+    if not game.ruleset.presenter().writes_mail or (game.dir / names.mail_name(msg.body.step)).is_file():
         return []  # written already (by this or an earlier command)
     return write_move_outputs(game, msg)
 
@@ -560,7 +549,7 @@ def check_maps(game: Any, replay: Any) -> None:
         return
     board = game.dir / BOARD_NAME
     for step in sorted(game.listing.turns):
-        path = game.dir / map_name(step)
+        path = game.dir / names.map_name(step)
         if not path.is_file():
             continue
         view = StepView(game, step)

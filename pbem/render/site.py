@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from pbem.errors import InputError
+from pbem.protocol.names import map_name
 
 
 def _chart(scores: list[dict[str, int]], names: dict[str, str]) -> str:
@@ -60,12 +61,14 @@ def write_site(game: Any, out_dir: Path, *, local: Any = None, seeds: dict[str, 
         raise InputError(f"{out_dir} is not a directory")
     if out_dir.is_dir() and any(out_dir.iterdir()) and not (out_dir / "index.html").is_file():
         raise InputError(f"{out_dir} holds other files; give an empty or new directory")
-    rp = game.replay(seeds or {}, local=None, umpire_key=_umpire_key(game, local))
-    rp_records = list(rp.records)
+    from pbem.engine.history import history
+
+    h = history(game, local, seeds or {})
+    rp_records = list(h.replay.records)
     presenter = game.ruleset.presenter()
     sc = game.scenario
     names = {s: presenter.side_name(sc, s) for s in game.sides}
-    viewers = _viewers(game, local)
+    viewers = h.viewers
     maps_dir = out_dir / "maps"
     written: list[Path] = []
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -76,11 +79,10 @@ def write_site(game: Any, out_dir: Path, *, local: Any = None, seeds: dict[str, 
         maps_dir.mkdir(exist_ok=True)
     steps: list[dict[str, Any]] = []
     scores: list[dict[str, int]] = []
-    for rec in rp_records:
+    for item in h.entries():
+        rec, turn, move = item.record, item.turn, item.move
         if progress is not None:
             progress(rec.step, rp_records[-1].step)
-        turn = rec.full_turn or rec.turn
-        move = rec.move
         if move is None:
             heading = f"Step 0: {presenter.title(sc)} set up"
             orders: list[str] = []
@@ -88,9 +90,7 @@ def write_site(game: Any, out_dir: Path, *, local: Any = None, seeds: dict[str, 
             heading = f"Step {rec.step}: {names.get(move.body.side, move.body.side)}"
             orders = list(presenter.describe_move(sc, move.body.orders, umpire=move.body.side == game.umpire))
         events = list(presenter.narrate(sc, turn["events"], turn["rolls"], state=turn["state"]))
-        if move is not None and game.hidden and viewers and isinstance(move.body.orders, dict) \
-                and set(move.body.orders) == {"report"}:
-            events += _own_views(game, move, rec.step, viewers)
+        events += [f"{side} sees: {json.dumps(view, sort_keys=True)[:400]}" for side, view in item.views.items()]
         score = dict(turn.get("score") or {})
         scores.append(score)
         pend = turn.get("pending") or []
@@ -106,7 +106,7 @@ def write_site(game: Any, out_dir: Path, *, local: Any = None, seeds: dict[str, 
         }
         if has_map and not rec.written:  # a turn this replay computed but did not write has no file
             view = StepView(game, rec.step, move=move)
-            name = f"map-{rec.step:04d}.svg"
+            name = map_name(rec.step)
             # self-contained: a browser shows an SVG in <img> without loading what it links to
             write_replace(maps_dir / name, view.svg().encode("utf-8"), mode=0o644)
             written.append(maps_dir / name)
@@ -124,33 +124,3 @@ def write_site(game: Any, out_dir: Path, *, local: Any = None, seeds: dict[str, 
     write_replace(out_dir / "index.html", html.encode("utf-8"), mode=0o644)
     written.append(out_dir / "index.html")
     return written
-
-
-def _umpire_key(game: Any, local: Any) -> Any:
-    if not game.hidden or local is None or game.umpire not in local.sides():
-        return None
-    from pbem.protocol.localstate import private_key
-    from pbem.protocol.seal import x25519_private
-
-    return x25519_private(private_key(local.sides()[game.umpire]), game.id, game.umpire)
-
-
-def _viewers(game: Any, local: Any) -> dict[str, str]:
-    if local is None:
-        return {}
-    return {s: k for s, k in local.sides().items() if s in game.sides and s != game.umpire}
-
-
-def _own_views(game: Any, move: Any, step: int, viewers: dict[str, str]) -> list[str]:
-    from pbem.protocol.localstate import private_key
-    from pbem.protocol.seal import open_sealed, x25519_private
-
-    out = []
-    for side, key_name in sorted(viewers.items()):
-        sealed = move.body.orders["report"]["views"].get(side)
-        if sealed is None:
-            continue
-        view = open_sealed(sealed, x25519_private(private_key(key_name), game.id, side), game=game.id,
-                           step=step, sender=str(game.umpire), to=side, what="report")
-        out.append(f"{side} sees: {json.dumps(view, sort_keys=True)[:400]}")
-    return out

@@ -304,10 +304,8 @@ def megagame(out: Path, game_id: str = "c0a1c0a1c0a1c0a1c0a1c0a1c0a10005") -> st
     """The megagame (Game Control and three teams): sealed order sheets, rulings, hidden views,
     every team's and Game Control's bot; Game Control publishes after the game."""
     from pbem.cli.bot import autoplay_rounds
-    from pbem.engine.replay import load_plugins
     from pbem.engine.scenarios import load_data
 
-    load_plugins()
     teams = [t["id"] for t in load_data(MEGAGAME)["teams"]]
     sides = {"GC": "compat-gc", **{t: f"compat-{t.lower()}" for t in teams}}
     with home(out.name) as h:
@@ -315,7 +313,7 @@ def megagame(out: Path, game_id: str = "c0a1c0a1c0a1c0a1c0a1c0a1c0a10005") -> st
             import_key(key, h / "work")
         run("new", MEGAGAME, out, *players(sides), "--game-id", game_id,
             "--nonce", NONCE)
-        quiet(autoplay_rounds, out, seed=SEED)
+        quiet(autoplay_rounds, out, seed=SEED, outputs=True)
         outcome = json.loads(run("status", out, "--json"))["outcome"]
         run("publish", out, "--key", sides["GC"])
     if not outcome:

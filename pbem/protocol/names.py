@@ -1,0 +1,86 @@
+"""Every file name of a game directory (and of this machine's state of a game), and its pattern:
+the one place they are spelled. Archive files are signed and kept for ever; derived files (maps,
+email drafts) are rewritten from them and listed in ``derived.sha256``."""
+
+from __future__ import annotations
+
+import re
+
+# the archive -------------------------------------------------------------------------------------
+GENESIS = "genesis.json"
+SCENARIO = "scenario.json"
+PUBLICATION = "publication.json"
+"""Game Control's publication of every sealed order, after a game with hidden information [P10]."""
+
+JOIN_RE = re.compile(r"^join-([A-Za-z0-9_]{1,16})\.json$")
+MOVE_RE = re.compile(r"^move-(\d{4})-([A-Za-z0-9_]{1,16})\.json$")
+TURN_RE = re.compile(r"^turn-(\d{4})\.json$")
+RECEIPT_RE = re.compile(r"^receipt-(\d{4})-([A-Za-z0-9_]{1,16})\.json$")
+
+
+def join_name(side: str) -> str:
+    return f"join-{side}.json"
+
+
+def move_name(step: int, side: str) -> str:
+    return f"move-{step:04d}-{side}.json"
+
+
+def turn_name(step: int) -> str:
+    return f"turn-{step:04d}.json"
+
+
+def receipt_name(step: int, side: str) -> str:
+    return f"receipt-{step:04d}-{side}.json"
+
+
+def is_turn_name(name: str) -> bool:
+    """Whether ``name`` is a turn file's name (``turn-NNNN.json``)."""
+    return TURN_RE.fullmatch(name) is not None
+
+
+# derived files -----------------------------------------------------------------------------------
+MANIFEST = "derived.sha256"
+BOARD = "board.svg"
+"""The board of a game (terrain, roads, rivers, hex numbers, places) drawn once; each
+``map-NNNN.svg`` places it from this file, so the two must stay side by side."""
+MAIL_GLOB = "mail-*.eml"
+MAIL_PREFIX = "mail-"
+MOVE_PREFIX = "move-"
+INVITE_MAIL_GLOB = "mail-invite-*.eml"
+PUBLICATION_MAIL = "mail-publication.eml"
+
+
+def map_name(step: int) -> str:
+    """The map after ``step`` (``map-NNNN.svg``)."""
+    return f"map-{step:04d}.svg"
+
+
+def mail_name(step: int) -> str:
+    """The email that carries the move of ``step`` (``mail-NNNN.eml``)."""
+    return f"mail-{step:04d}.eml"
+
+
+def map_around_name(step: int, centre: str) -> str:
+    """The email's attached map of ``step`` framed on the hex ``centre``."""
+    return f"map-{step:04d}-around-{centre}.svg"
+
+
+def invite_mail_name(side: str) -> str:
+    return f"mail-invite-{side}.eml"
+
+
+def join_mail_name(side: str) -> str:
+    return f"mail-join-{side}.eml"
+
+
+def receipt_mail_name(step: int, side: str) -> str:
+    return f"mail-receipt-{step:04d}-{side}.eml"
+
+
+def remind_mail_name(step: int, side: str, n: int) -> str:
+    return f"mail-remind-{step:04d}-{side}-{n}.eml"
+
+
+# this machine's state of a game (``<PBEM_HOME>/games/<GAME_ID>/``) ---------------------------------
+CHECKPOINT = "checkpoint.json"
