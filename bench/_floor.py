@@ -76,8 +76,3 @@ def floor(game_dir: Path, gc_tuned: bool = False) -> int:
 if __name__ == "__main__":
     tuned = "--gc-tuned" in sys.argv[2:]
     floor(Path(sys.argv[1]), gc_tuned=tuned)
-    if tuned:  # and the ending of a successful whole-process verify: no teardown (pbem.cli._end_at_once)
-        import os
-
-        sys.stdout.flush()
-        os._exit(0)

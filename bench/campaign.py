@@ -47,8 +47,10 @@ def main() -> None:
     args = ap.parse_args()
 
     sys.path.insert(0, str(ROOT))
-    from pbem.cli.bot import Timings, autoplay
+    from pbem.engine.autoplay import Timings, autoplay
+    from pbem.engine.hooks import NO_HOOKS
     from pbem.engine.replay import Game
+    from pbem.render import engine_hooks
 
     with tempfile.TemporaryDirectory(prefix="pbem-bench-campaign-") as tmp:
         os.environ["PBEM_HOME"] = str(Path(tmp) / "home")
@@ -63,7 +65,7 @@ def main() -> None:
 
         tm = Timings()
         t1 = time.perf_counter()
-        autoplay(game, seed=args.seed, timings=tm, outputs=args.outputs,
+        autoplay(game, seed=args.seed, timings=tm, hooks=engine_hooks() if args.outputs else NO_HOOKS,
                  max_steps=8 if args.quick else 10_000)
         play_s = time.perf_counter() - t1
 
@@ -76,23 +78,23 @@ def main() -> None:
                 shutil.rmtree(args.keep)
             shutil.copytree(game, args.keep)
 
-    print(f"{'step':>4}  {'decision':<42} {'bot':>7} {'adjud.':>7} {'sign+wr':>7}")
+    print(f"{'step':>4}  {'decision':<42} {'bot':>7} {'check':>7} {'submit':>7}")
     for i, label in enumerate(tm.labels):
-        print(f"{i + 1:>4}  {label[:42]:<42} {tm.bot[i]:7.3f} {tm.adjudicate[i]:7.3f} {tm.sign_write[i]:7.3f}")
-    bot, adj, sw = sum(tm.bot), sum(tm.adjudicate), sum(tm.sign_write)
+        print(f"{i + 1:>4}  {label[:42]:<42} {tm.bot[i]:7.3f} {tm.check[i]:7.3f} {tm.submit[i]:7.3f}")
+    bot, adj, sw = sum(tm.bot), sum(tm.check), sum(tm.submit)
     total = play_s + verify_s
     print()
     print(f"keys + genesis (subprocesses, not counted)  {setup_s:7.2f} s")
     print(f"bot                                          {bot:7.2f} s")
-    print(f"validate + resolve                           {adj:7.2f} s")
-    print(f"sign + write{' (+ maps/mails)' if args.outputs else '':<33}{sw:7.2f} s")
+    print(f"check the orders                             {adj:7.2f} s")
+    print(f"sign + resolve + write{' (+ maps/mails)' if args.outputs else '':<23}{sw:7.2f} s")
     print(f"verify (stranger, full replay)               {verify_s:7.2f} s")
     print(f"total (play + verify)                        {total:7.2f} s   target < {TARGET_S:.0f} s")
     print(f"moves {summary.steps}, rolls {summary.rolls}, signatures {summary.signatures}, "
           f"outcome: {summary.outcome or summary.waiting}")
     n = max(1, len(tm.labels))
     print(f"SUMMARY campaign {args.scenario} {summary.steps} moves: total {total:.2f} s "
-          f"(bot {bot:.2f}, validate+resolve {adj:.2f}, sign+write {sw:.2f}, verify {verify_s:.2f}); "
+          f"(bot {bot:.2f}, check {adj:.2f}, sign+resolve+write {sw:.2f}, verify {verify_s:.2f}); "
           f"{total / n * 1000:.0f} ms per move; {'OK' if total < TARGET_S else 'OVER'} vs {TARGET_S:.0f} s")
 
 

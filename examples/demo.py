@@ -45,7 +45,8 @@ def banner(text: str) -> None:
 
 
 def main() -> None:
-    from pbem.cli.bot import autoplay
+    from pbem.engine.autoplay import autoplay
+    from pbem.render import engine_hooks
 
     with tempfile.TemporaryDirectory(prefix="pbem-demo-") as tmp:
         os.environ["PBEM_PASSPHRASE"] = ""
@@ -62,7 +63,7 @@ def main() -> None:
             shutil.rmtree(game)
         OUT.mkdir(exist_ok=True)
         pbem("new", SCENARIO, game, "--player", "DE=demo-de", "--player", "US=demo-us")
-        rp = autoplay(game, seed=0, outputs=True)
+        rp = autoplay(game, seed=0, hooks=engine_hooks())
         outcome = rp.current.turn["outcome"]
         print(f"{len(rp.placed)} moves played: {outcome['summary'] if outcome else 'unfinished'}")
         for line in (outcome or {}).get("breakdown", []):
@@ -99,8 +100,9 @@ def megagame_turn(game: Path) -> None:
     import io
     import json
 
-    from pbem.cli.bot import autoplay_rounds
+    from pbem.engine.autoplay import autoplay_rounds
     from pbem.engine.scenarios import load_data
+    from pbem.render import engine_hooks
 
     teams = [t["id"] for t in load_data(MEGAGAME)["teams"]]
     with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
@@ -111,7 +113,7 @@ def megagame_turn(game: Path) -> None:
     players = [x for side in [*teams, "GC"] for x in ("--player", f"{side}=demo-{side.lower()}")]
     with contextlib.redirect_stdout(io.StringIO()):
         pbem("new", MEGAGAME, game, *players)
-        signed = autoplay_rounds(game, max_messages=2 * len(teams) + 2, outputs=True)  # commits, ruling, reveals, report
+        signed = autoplay_rounds(game, max_messages=2 * len(teams) + 2, hooks=engine_hooks())  # commits, ruling, reveals, report
     print(f"{signed} signed messages: {len(teams)} sealed order sheets, Game Control's ruling, "
           f"{len(teams)} reveals, Game Control's report")
     out = io.StringIO()

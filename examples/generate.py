@@ -57,7 +57,8 @@ ARNHEM_STEPS = 1 + 3 * 2
 def generate(out: Path, *, game_id: str = GAME_ID, seed: int = SEED, scenario: str = SCENARIO,
              players: dict[str, str] | None = None, max_steps: int = 10_000) -> Path:
     """Play the example game into ``out`` (replaced) with a throwaway pbem home."""
-    from pbem.cli.bot import autoplay
+    from pbem.engine.autoplay import autoplay
+    from pbem.render import engine_hooks
 
     if out.exists():
         shutil.rmtree(out)
@@ -69,7 +70,7 @@ def generate(out: Path, *, game_id: str = GAME_ID, seed: int = SEED, scenario: s
             run("key", "import", KEYS / f"{name}.key", "--name", name, "--no-passphrase")
         run("new", scenario, out, *[x for side, k in who.items() for x in ("--player", f"{side}={k}")],
             "--game-id", game_id, "--nonce", NONCE)
-        rp = autoplay(out, seed=seed, outputs=True, max_steps=max_steps)
+        rp = autoplay(out, seed=seed, hooks=engine_hooks(), max_steps=max_steps)
         os.environ.pop("PBEM_HOME")
     outcome = rp.current.turn["outcome"]
     print(f"{out}: {len(rp.placed)} moves, {outcome['summary'] if outcome else 'unfinished'}")

@@ -1,6 +1,6 @@
 """Bot-vs-bot playthroughs of both Vae Victis Arnhem 1944 scenarios, historic drop [17.3] and free
 drop [17.4], to the end: real signed archives (two local keys, a fixed game id and nonce, so the
-same dice on every run) played by :func:`pbem.cli.bot.autoplay` through every check of the engine
+same dice on every run) played by :func:`pbem.engine.autoplay.autoplay` through every check of the engine
 (the revealer of each activation's dice decides next [2.1]), then accepted by ``pbem verify``.
 Invariants checked after every step: stacking within six steps once a turn has ended [5], and no
 unit activated twice in a turn [3.1]."""
@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from test_protocol_helpers import env, pbem
 
-from pbem.cli.bot import autoplay
+from pbem.engine.autoplay import autoplay
 from pbem.engine.replay import Game
 from pbem.engine.ruleset import register_ruleset
 

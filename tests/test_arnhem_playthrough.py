@@ -2,7 +2,7 @@
 ``pbem verify`` then accepts (issue 11: "random bot-vs-bot playthroughs of both scenarios").
 
 The same harness as the Bastogne playthroughs (tests/test_playthrough.py): two local keys, a fixed
-game id and chain nonce (the same dice on every run), :func:`pbem.cli.bot.autoplay` signing each
+game id and chain nonce (the same dice on every run), :func:`pbem.engine.autoplay.autoplay` signing each
 move as ``pbem submit`` does and placing it through every check of the engine. In the alternate
 scenario the Allied drop-zone notes go through the real sealing (the Allied key's secret) and are
 revealed by the Allied pbem on its own.
@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from test_protocol_helpers import env, pbem
 
-from pbem.cli.bot import autoplay
+from pbem.engine.autoplay import autoplay
 from pbem.engine.replay import Game
 from pbem.systems.westwall.board import Board
 from pbem.systems.westwall.model import State

@@ -20,7 +20,7 @@ from tests.test_protocol_helpers import ok, pbem
 
 
 def _play(root: Path, scenario: str) -> tuple[Path, dict[str, object]]:
-    from pbem.cli.bot import autoplay_rounds
+    from pbem.engine.autoplay import autoplay_rounds
 
     home = root / "home"
     teams = [t["id"] for t in json.loads((bundled_dir() / f"{scenario}.json").read_text())["teams"]]

@@ -1,7 +1,7 @@
 """Bot-vs-bot playthroughs of every Bastogne scenario (OpenSpiel-style random playthrough checks).
 
 Each game is a real signed archive: two local keys, ``pbem new`` with a fixed game id, then
-:func:`pbem.cli.bot.autoplay` (the bot's orders signed like ``pbem submit`` and placed through the
+:func:`pbem.engine.autoplay.autoplay` (the bot's orders signed like ``pbem submit`` and placed through the
 engine's checks). After every step the invariants hold; deliberately illegal orders are refused
 with their rule case; the game ends with an outcome and ``verify`` passes on the archive. One
 game also goes through the command line (``pbem bot``, an illegal ``pbem submit``, ``pbem verify``).
@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from test_protocol_helpers import env, pbem
 
-from pbem.cli.bot import autoplay
+from pbem.engine.autoplay import autoplay
 from pbem.engine.replay import Game
 from pbem.errors import ArchiveError
 from pbem.maps.hexmap import Hex

@@ -74,9 +74,9 @@ def test_verify_as_a_whole_process_refuses_a_changed_turn_file_as_in_process(
     assert alone.err == inside.err and "turn-0005.json" in alone.err
 
 
-def test_verify_ends_the_usual_way_when_an_exit_hook_is_registered(tmp_path: Path) -> None:
-    """A successful whole-process verify ends at once after flushing (no teardown), unless some
-    module registered an atexit hook: that hook still runs, and the report is whole either way."""
+def test_verify_as_a_whole_process_runs_exit_hooks_and_flushes_its_report(tmp_path: Path) -> None:
+    """A whole-process verify ends the usual way: an atexit hook still runs, and the report is
+    whole, to a pipe too."""
     code = ("import atexit, sys; atexit.register(lambda: print('hook ran', file=sys.stderr)); "
             "from pbem.cli import main; sys.argv[0] = 'pbem'; main()")
     env = {**os.environ, "PBEM_HOME": str(tmp_path), "PBEM_PASSPHRASE": ""}
@@ -84,45 +84,13 @@ def test_verify_ends_the_usual_way_when_an_exit_hook_is_registered(tmp_path: Pat
                           capture_output=True, text=True, timeout=300)
     assert (done.returncode, done.stderr) == (0, "hook ran\n")
     assert done.stdout.endswith("OK\n")
-    piped = _whole_process("verify", EXAMPLE, home=tmp_path / "b")  # output to a pipe, flushed first
-    assert piped.code == 0 and piped.out.endswith("OK\n") and piped.err == ""
+    redraw = subprocess.run([sys.executable, "-c", code, "verify", str(EXAMPLE), "--redraw"], env=env,
+                            capture_output=True, text=True, timeout=300)
+    assert (redraw.returncode, redraw.stdout) == (0, done.stdout)  # one entry path, one report
 
 
-def test_verify_in_process_does_not_end_the_process(tmp_path: Path) -> None:
-    from pbem import cli
-
-    r = run_pbem("verify", EXAMPLE, home=tmp_path / "home")
-    assert r.code == 0 and not cli.END_AT_ONCE  # this test goes on running
-
-
-def test_plain_verify_runs_without_click_and_other_forms_through_it(tmp_path: Path) -> None:
-    """``pbem verify GAME_DIR`` as the whole process runs without loading click (an exit hook makes
-    the process end the usual way and reports it); ``--redraw`` and a missing directory go through
-    the click group, with click's one-line refusal."""
-    code = ("import atexit, sys; atexit.register(lambda: print('click' in sys.modules, file=sys.stderr)); "
-            "from pbem.cli import main; sys.argv[0] = 'pbem'; main()")
-    env = {**os.environ, "PBEM_HOME": str(tmp_path), "PBEM_PASSPHRASE": ""}
-
-    def run(*args: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run([sys.executable, "-c", code, *args], env=env, capture_output=True,
-                              text=True, timeout=300)
-
-    plain = run("verify", str(EXAMPLE))
-    assert (plain.returncode, plain.stderr) == (0, "False\n") and plain.stdout.endswith("OK\n")
-    redraw = run("verify", str(EXAMPLE), "--redraw")
-    assert (redraw.returncode, redraw.stderr) == (0, "True\n") and redraw.stdout == plain.stdout
-    missing = run("verify", str(tmp_path / "nowhere"))
-    assert missing.returncode == 2
-    assert missing.stderr.splitlines() == [
-        f"pbem: Invalid value for 'GAME_DIR': Directory '{tmp_path / 'nowhere'}' does not exist. "
-        "(see 'pbem verify --help')",
-        "True",
-    ]
-
-
-def test_plain_verify_refuses_odd_paths_as_click_does(tmp_path: Path) -> None:
-    """An empty argument and a name too long for the system are not taken as the plain form: click
-    refuses them in one line, as before."""
+def test_verify_refuses_odd_paths_in_one_line(tmp_path: Path) -> None:
+    """An empty argument and a name too long for the system: refused in one line."""
     empty = _whole_process("verify", "", home=tmp_path / "a")
     assert (empty.code, empty.err) == (
         2, "pbem: Invalid value for 'GAME_DIR': Directory '' does not exist. (see 'pbem verify --help')\n")
@@ -137,12 +105,12 @@ def test_plain_verify_refuses_odd_paths_as_click_does(tmp_path: Path) -> None:
     ("BrokenPipeError(32, 'Broken pipe')", 1, ""),  # the reader went away: a silent exit 1
     ("OSError(28, 'No space left on device')", 2, "pbem: No space left on device\n"),
 ])
-def test_plain_verify_ends_as_the_click_group_would(tmp_path: Path, raised: str, code: int,
+def test_verify_ends_as_the_click_group_would(tmp_path: Path, raised: str, code: int,
                                                    err: str) -> None:
     via_click = (f"import sys, pbem.cli.verify_run as v\ndef boom(*a, **k): raise {raised}\n"
                  "v.run = boom\nfrom pbem.cli import main\nsys.argv[0] = 'pbem'\nmain()")
     env = {**os.environ, "PBEM_HOME": str(tmp_path), "PBEM_PASSPHRASE": ""}
-    for extra in ([], ["--redraw"]):  # the plain form, then the same through click
+    for extra in ([], ["--redraw"]):
         done = subprocess.run([sys.executable, "-c", via_click, "verify", str(EXAMPLE), *extra],
                               env=env, capture_output=True, text=True, timeout=300)
         assert (done.returncode, done.stderr, done.stdout) == (code, err, ""), extra

@@ -15,7 +15,6 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from pathlib import Path
 from typing import Any
 
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -111,9 +110,6 @@ def main(argv: list[str] | None = None) -> Any:
     global WHOLE_PROCESS
     if argv is None:
         WHOLE_PROCESS = True
-        game_dir = _plain_verify(sys.argv[1:])
-        if game_dir is not None:
-            return _verify_without_click(game_dir)
     return _run_group(argv)
 
 
@@ -154,8 +150,6 @@ def _run_group(argv: list[str] | None) -> Any:
 
     if isinstance(result, int) and result != 0:  # a command that ended with ctx.exit(code)
         sys.exit(result)
-    if END_AT_ONCE:
-        _end_at_once()
     return result
 
 
@@ -179,93 +173,3 @@ def _one_line_errors(say: Callable[[str], None]) -> Iterator[None]:
         where = f": {exc.filename}" if exc.filename else ""
         say(f"pbem: {error_text((exc.strerror or str(exc)) + str(where))}")
         sys.exit(2)
-
-
-def _plain_verify(args: list[str]) -> Path | None:
-    """The game directory of ``pbem verify GAME_DIR`` written plainly -- no option, a readable
-    directory that exists -- else ``None``. That form, the one a campaign's players and onlookers
-    run, is run without loading click (~7 ms of a ~250 ms campaign verify, bench/README.md): the
-    same command (:func:`pbem.cli.verify_run.run`), output, errors and exit codes; every other
-    form, ``--redraw``, ``--help``, shell completion and every mistake in the arguments (a missing,
-    unreadable or empty path) go through the click group, which refuses them as it always has."""
-    import os
-
-    if len(args) != 2 or args[0] != "verify" or not args[1] or args[1].startswith("-"):
-        return None
-    if "_PBEM_COMPLETE" in os.environ:
-        return None  # click's shell completion
-    where = args[1]
-    if not os.path.isdir(where) or not os.access(where, os.R_OK):  # isdir: no OSError ever
-        return None
-    return Path(where)
-
-
-class _Aborted(Exception):
-    """Interrupted (Ctrl-C, end of input) during the plain ``pbem verify``."""
-
-
-class _BrokenPipe(Exception):
-    """The reader of the plain ``pbem verify``'s output went away."""
-
-
-def _verify_without_click(game_dir: Path) -> None:
-    """The plain ``pbem verify GAME_DIR``, ending as the click group would: an interruption is
-    'Aborted.' (exit 1) and a closed output pipe a silent exit 1, as click does; pbem errors and
-    disk faults are the one line every command gives (:func:`_one_line_errors`)."""
-    import errno
-    import os
-
-    from pbem.cli._out import plain_write
-    from pbem.cli.verify_run import run
-
-    def say(text: str) -> None:
-        plain_write(text + "\n", err=True)
-
-    try:
-        with _one_line_errors(say):
-            try:
-                run(game_dir, redraw=False)
-            except (EOFError, KeyboardInterrupt):
-                say("")
-                raise _Aborted from None
-            except OSError as exc:
-                if exc.errno == errno.EPIPE:
-                    raise _BrokenPipe from None
-                raise
-    except _Aborted:
-        say("Aborted.")
-        sys.exit(1)
-    except _BrokenPipe:
-        try:  # nothing more reaches the closed pipe, not even at the interpreter's exit
-            devnull = os.open(os.devnull, os.O_WRONLY)
-            os.dup2(devnull, sys.stdout.fileno())
-        except (OSError, ValueError, AttributeError):
-            pass
-        sys.exit(1)
-    if END_AT_ONCE:
-        _end_at_once()
-
-
-END_AT_ONCE = False
-"""Set by a command that succeeded as the whole process and leaves nothing to tidy (``pbem
-verify``): :func:`main` then ends the process as soon as its output is flushed."""
-
-
-def _end_at_once() -> None:
-    """End the process at once (:func:`os._exit`) once its output is flushed: what a successful
-    ``pbem verify`` made lives until the end, and the interpreter's own ending would free it object
-    by object (~15 ms of a ~250 ms campaign verify, bench/README.md). Ends the usual way instead
-    when some module registered an exit hook (:mod:`atexit`; none does on verify's path) or the
-    flush fails (a closed pipe)."""
-    import atexit
-    import os
-
-    if atexit._ncallbacks():
-        return
-    try:
-        for stream in (sys.stdout, sys.stderr):
-            if stream is not None:
-                stream.flush()
-    except OSError:
-        return
-    os._exit(0)

@@ -856,7 +856,7 @@ def _receipt(game_dir: Path, key_name: str, *, required: bool = False) -> None:
     from pbem.engine.play import receipt as play_receipt
     from pbem.engine.replay import open_checked
 
-    written = play_receipt(open_checked(game_dir), key_name, required=required)
+    written = play_receipt(open_checked(game_dir, engine_hooks()), key_name, required=required)
     _echo_files(written)
     if written:
         echo(f"receipt: send {written[-1].name} so your opponent sees the results now", err=True)

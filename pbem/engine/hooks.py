@@ -30,6 +30,10 @@ MoveOutput = Callable[["Game", "Replay", "Message"], list[Path]]
 """Called after a move signed on this machine is written (and every turn it made resolvable);
 writes what the player sends (the email draft) and returns the paths."""
 
+ReceiptOutput = Callable[["Game", "Replay", str, bytes], list[Path]]
+"""Called after a receipt is signed here, with its file name and bytes; writes what the player
+sends (the receipt's email draft) and returns the paths."""
+
 
 @dataclass(frozen=True)
 class Hooks:
@@ -38,6 +42,7 @@ class Hooks:
     checkers: tuple[Checker, ...] = ()
     outputs: tuple[Output, ...] = ()
     move_outputs: tuple[MoveOutput, ...] = ()
+    receipt_outputs: tuple[ReceiptOutput, ...] = ()
 
 
 NO_HOOKS = Hooks()

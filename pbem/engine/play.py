@@ -495,8 +495,17 @@ def submit(game: Game, orders: OrdersSource, key_name: str, *, confirm: Confirm 
     normalized = shown.orders
     if local.signed(rp.next_step, side) is None and confirm is not None and not confirm(shown):
         raise InputError("not signed: nothing was written")
-    body = move_body(game, rp, side, normalized, seeds[side])
-    return _sign_and_place(game, rp, local, result, body, key_name)
+    return sign_and_place(game, rp, local, side, normalized, seeds[side], key_name, result)
+
+
+def sign_and_place(game: Game, rp: Replay, local: Any, side: str, orders: Any, seed: bytes, key_name: str,
+                   result: Submitted | None = None) -> Submitted:
+    """The end of every submit, a player's or a bot's: build the move body of ``side``'s checked
+    ``orders`` (:func:`prepare_orders`), sign it with ``key_name`` (or re-use the bytes signed for
+    its step before; other bytes are refused [P7]), place it in ``rp`` (every check of an archived
+    move) and write; a move signed here whose file does not stay is forgotten again."""
+    body = move_body(game, rp, side, orders, seed)
+    return _sign_and_place(game, rp, local, result if result is not None else Submitted(rp), body, key_name)
 
 
 def _sign_and_place(game: Game, rp: Replay, local: Any, result: Submitted, body: dict[str, Any],
@@ -1073,14 +1082,8 @@ def receipt(game: Game, key_name: str, *, required: bool = False) -> list[Path]:
     written = []
     if write_new(game.path(name), raw):
         written.append(game.path(name))
-    presenter = game.ruleset.presenter()
-    if presenter.writes_mail:
-        from pbem.render.outputs import receipt_email
-
-        mail = game.path(names.receipt_mail_name(k, co))
-        turn = rp.record(k)
-        if write_new(mail, receipt_email(game, co, rp.placed[-1].body.side, name, raw, turn)):
-            written.append(mail)
+    for hook in game.hooks.receipt_outputs:  # its email draft
+        written += hook(game, rp, name, raw)
     return written
 
 

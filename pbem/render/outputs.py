@@ -537,6 +537,21 @@ def move_output_hook(game: Any, replay: Any, msg: Any) -> list[Path]:
     return write_move_outputs(game, msg)
 
 
+def receipt_output_hook(game: Any, replay: Any, name: str, raw: bytes) -> list[Path]:
+    """The email of a receipt signed here (``mail-receipt-NNNN-SIDE.eml``), where the game has mail."""
+    from pbem.protocol.fsutil import write_new
+
+    if not game.ruleset.presenter().writes_mail:
+        return []
+    m = names.RECEIPT_RE.fullmatch(name)
+    assert m is not None, name
+    step, side = int(m.group(1)), m.group(2)
+    mail = game.path(names.receipt_mail_name(step, side))
+    if write_new(mail, receipt_email(game, side, replay.placed[-1].body.side, name, raw, replay.record(step))):
+        return [mail]
+    return []
+
+
 def check_maps(game: Any, replay: Any) -> None:
     """``pbem verify`` checker: every map and email draft present must be the file pbem wrote
     (its hash in ``derived.sha256``); with ``pbem verify --redraw`` every ``map-NNNN.svg`` must also

@@ -227,13 +227,14 @@ def deterministic_hpke() -> None:
 
 def _autoplay(out: Path, scenario: str, sides: dict[str, str], game_id: str) -> str:
     """A two-player game hot seat, the sparring bot on both sides, with maps and mails."""
-    from pbem.cli.bot import autoplay
+    from pbem.engine.autoplay import autoplay
+    from pbem.render import engine_hooks
 
     with home(out.name) as h:
         for key in sorted(set(sides.values())):
             import_key(key, h / "work")
         run("new", scenario, out, *players(sides), "--game-id", game_id, "--nonce", NONCE)
-        rp = quiet(autoplay, out, seed=SEED, outputs=True)
+        rp = quiet(autoplay, out, seed=SEED, hooks=engine_hooks())
     if rp.tail_open or rp.current.pending or not rp.current.turn["outcome"]:
         raise SystemExit(f"{out.name}: the game did not end")
     return str(rp.current.turn["outcome"]["summary"])
@@ -303,8 +304,9 @@ MEGAGAME = "megagame-arnhem"
 def megagame(out: Path, game_id: str = "c0a1c0a1c0a1c0a1c0a1c0a1c0a10005") -> str:
     """The megagame (Game Control and three teams): sealed order sheets, rulings, hidden views,
     every team's and Game Control's bot; Game Control publishes after the game."""
-    from pbem.cli.bot import autoplay_rounds
+    from pbem.engine.autoplay import autoplay_rounds
     from pbem.engine.scenarios import load_data
+    from pbem.render import engine_hooks
 
     teams = [t["id"] for t in load_data(MEGAGAME)["teams"]]
     sides = {"GC": "compat-gc", **{t: f"compat-{t.lower()}" for t in teams}}
@@ -313,7 +315,7 @@ def megagame(out: Path, game_id: str = "c0a1c0a1c0a1c0a1c0a1c0a1c0a10005") -> st
             import_key(key, h / "work")
         run("new", MEGAGAME, out, *players(sides), "--game-id", game_id,
             "--nonce", NONCE)
-        quiet(autoplay_rounds, out, seed=SEED, outputs=True)
+        quiet(autoplay_rounds, out, seed=SEED, hooks=engine_hooks())
         outcome = json.loads(run("status", out, "--json"))["outcome"]
         run("publish", out, "--key", sides["GC"])
     if not outcome:
