@@ -36,7 +36,7 @@ def test_the_bar_is_drawn_on_a_terminal_for_a_long_job(monkeypatch: object) -> N
     import io
     import sys
 
-    from pbem.cli.game import _progress
+    from pbem.cli.look import _progress
 
     class Terminal(io.StringIO):
         def isatty(self) -> bool:

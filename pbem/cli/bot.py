@@ -43,10 +43,11 @@ def _bot_for(game: Any) -> Callable[..., dict[str, Any]]:
 @click.pass_context
 def bot(ctx: click.Context, game_dir: Path, side: str, key_name: str, seed: int, dry_run: bool) -> None:
     """Let the sparring bot write SIDE's orders and submit them with your key."""
-    from pbem.cli.game import _current_decision, _open_with_seeds, submit
+    from pbem.cli._common import open_with_seeds, pending_decision
+    from pbem.cli.play import submit
     from pbem.protocol.keys import KeyStore
 
-    game, local, seeds = _open_with_seeds(game_dir)
+    game, local, seeds = open_with_seeds(game_dir)
     if side not in game.body.sides:
         raise InputError(f"no side {side!r} in this game (sides: {', '.join(game.sides)})")
     info = KeyStore().info(key_name)
@@ -55,12 +56,12 @@ def bot(ctx: click.Context, game_dir: Path, side: str, key_name: str, seed: int,
     rp = game.replay(seeds, local=local)
     from pbem.engine.play import owed_by, state_for
 
-    decision = _current_decision(rp, "bot")
+    decision = pending_decision(rp, "bot")
     if rp.current.round is not None or decision.sealed:
         owed_by(game, rp, [side])  # sealed orders: every side owes its own at once, in any order
         phase = rp.current.round.phase if rp.current.round is not None else "commit"
         if side == game.umpire:  # Game Control's bot: the engine's proposal, no judgement of its own
-            from pbem.cli.game import report, rule
+            from pbem.cli.umpire import report, rule
 
             if dry_run:
                 echo(f"{side} owes its {phase} of the sealed round: 'pbem bot' would send it", err=True)
@@ -74,7 +75,7 @@ def bot(ctx: click.Context, game_dir: Path, side: str, key_name: str, seed: int,
             return
         if rp.current.round is not None and rp.current.round.phase in ("ack", "reveal"):
             # nothing to decide: the acknowledgement or the reveal of what was committed [29]
-            from pbem.cli.game import reveal
+            from pbem.cli.play import reveal
 
             if dry_run:
                 echo(f"{side} owes its {rp.current.round.phase} of the sealed round: 'pbem bot' would send it", err=True)

@@ -25,12 +25,12 @@ def scenario_ids(ctx: click.Context, param: click.Parameter, incomplete: str) ->
 
 
 def _replay(ctx: click.Context) -> Any:
-    from pbem.cli.game import _open_with_seeds
+    from pbem.cli._common import open_with_seeds
 
     game_dir = ctx.params.get("game_dir")
     if game_dir is None:
         return None, None
-    game, local, seeds = _open_with_seeds(Path(game_dir), derive=False)
+    game, local, seeds = open_with_seeds(Path(game_dir), derive=False)
     return game, game.replay(seeds, local=local)
 
 

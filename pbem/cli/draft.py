@@ -21,10 +21,10 @@ from pbem.errors import IllegalOrders, InputError, PbemError
 
 
 def _context(game_dir: Path, side: str | None) -> tuple[Any, Any, Any, str, Path]:
-    from pbem.cli.game import _open_with_seeds
+    from pbem.cli._common import open_with_seeds
     from pbem.engine.play import current_decision
 
-    game, local, seeds = _open_with_seeds(game_dir)
+    game, local, seeds = open_with_seeds(game_dir)
     rp = game.replay(seeds, local=local)
     decision = current_decision(rp)
     who = side or decision.side
