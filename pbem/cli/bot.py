@@ -54,7 +54,7 @@ def bot(ctx: click.Context, game_dir: Path, side: str, key_name: str, seed: int,
     if side not in game.side_of_fingerprint(info.fingerprint):
         raise InputError(f"key {key_name} ({info.fingerprint}) does not play {side} in this game")
     rp = game.replay(seeds, local=local)
-    from pbem.engine.play import owed_by, state_for
+    from pbem.engine.play import check_owner, owed_by, state_for
 
     decision = pending_decision(rp, "bot")
     if rp.current.round is not None or decision.sealed:
@@ -82,8 +82,8 @@ def bot(ctx: click.Context, game_dir: Path, side: str, key_name: str, seed: int,
                 return
             ctx.invoke(reveal, game_dir=game_dir, key_name=key_name, yes=True)
             return
-    elif decision.side != side:
-        raise InputError(f"it is {decision.side}'s decision ({decision.label}), not {side}'s")
+    else:
+        check_owner(decision, side=side)
 
     # with hidden information the bot sees what the side sees: its own view, opened with its key
     orders = _bot_for(game)(game.scenario, state_for(game, rp, side, key_name), side, seed=seed)

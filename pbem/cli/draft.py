@@ -22,7 +22,7 @@ from pbem.errors import IllegalOrders, InputError, PbemError
 
 def _context(game_dir: Path, side: str | None) -> tuple[Any, Any, Any, str, Path]:
     from pbem.cli._common import open_with_seeds
-    from pbem.engine.play import current_decision
+    from pbem.engine.play import check_owner, current_decision
 
     game, local, seeds = open_with_seeds(game_dir)
     rp = game.replay(seeds, local=local)
@@ -30,8 +30,7 @@ def _context(game_dir: Path, side: str | None) -> tuple[Any, Any, Any, str, Path
     who = side or decision.side
     if who not in seeds:
         raise InputError(f"this machine does not play {who} (it plays {', '.join(sorted(seeds)) or 'no side'})")
-    if who != decision.side:
-        raise InputError(f"it is {decision.side}'s decision ({decision.label}), not {who}'s")
+    check_owner(decision, side=who)
     return game, local, rp, who, local.dir / "drafts" / f"{who}.txt"
 
 

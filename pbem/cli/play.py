@@ -45,16 +45,13 @@ def reveal(game_dir: Path, key_name: str, yes: bool) -> None:
 
 def _draft_of(game_dir: Path, key_name: str) -> Path:
     """The draft (``pbem draft``) of the side ``key_name`` plays whose decision is pending."""
-    from pbem.engine.play import current_decision
+    from pbem.engine.play import check_owner, current_decision
     from pbem.protocol.keys import KeyStore
 
     game, local, seeds = open_with_seeds(game_dir)
     rp = game.replay(seeds, local=local)
     decision = current_decision(rp)
-    mine = game.side_of_fingerprint(KeyStore().info(key_name).fingerprint)
-    if decision.side not in mine:
-        raise InputError(f"it is {decision.side}'s decision ({decision.label}); key {key_name} "
-                         f"plays {', '.join(mine) or 'no side of this game'}")
+    check_owner(decision, key_name=key_name, mine=game.side_of_fingerprint(KeyStore().info(key_name).fingerprint))
     path = local.dir / "drafts" / f"{decision.side}.txt"
     if not path.is_file() or not path.read_text(encoding="utf-8").strip():
         raise InputError(f"no orders file given and no draft for {decision.side}: write orders "
@@ -87,7 +84,7 @@ def _orders_reader(game: Any, orders_file: Path, *, defaults: bool) -> Any:
 def _preview(game_dir: Path, orders_file: Path, key_name: str | None, side: str | None,
              defaults: bool) -> Any:
     """What would be signed now (nothing is written)."""
-    from pbem.engine.play import current_decision, owed_by, preview, state_for
+    from pbem.engine.play import check_owner, current_decision, owed_by, preview, state_for
     from pbem.protocol.keys import KeyStore
 
     game, local, seeds = open_with_seeds(game_dir)
@@ -99,12 +96,8 @@ def _preview(game_dir: Path, orders_file: Path, key_name: str | None, side: str 
             else list(local.sides()))
         decision = owed_by(game, rp, sides)
     elif key_name is not None:
-        mine = game.side_of_fingerprint(KeyStore().info(key_name).fingerprint)
-        if decision.side not in mine:
-            raise InputError(f"it is {decision.side}'s decision ({decision.label}); key {key_name} "
-                             f"plays {', '.join(mine) or 'no side of this game'}")
-    if side is not None and side != decision.side:
-        raise InputError(f"it is {decision.side}'s decision ({decision.label}), not {side}'s")
+        check_owner(decision, key_name=key_name, mine=game.side_of_fingerprint(KeyStore().info(key_name).fingerprint))
+    check_owner(decision, side=side)
     orders_for = _orders_reader(game, orders_file, defaults=defaults)
     state = state_for(game, rp, decision.side, key_name)
     return preview(game, rp, decision.side, orders_for(state, decision.side), key_name=key_name)

@@ -279,6 +279,17 @@ def current_decision(rp: Replay) -> Any:
     return rp.current.pending[0]
 
 
+def check_owner(decision: Any, *, side: str | None = None, key_name: str | None = None,
+                mine: list[str] | None = None, hint: str = "") -> None:
+    """The one check that a decision is ours to make: ``side``'s (when given), and one of the sides
+    ``mine`` that ``key_name`` plays (when given); else an :class:`InputError` naming whose it is."""
+    if mine is not None and decision.side not in mine:
+        raise InputError(f"it is {decision.side}'s decision ({decision.label}); key {key_name} "
+                         f"plays {', '.join(mine) or 'no side of this game'}{hint}")
+    if side is not None and side != decision.side:
+        raise InputError(f"it is {decision.side}'s decision ({decision.label}), not {side}'s")
+
+
 def owed_by(game: Game, rp: Replay, sides: list[str]) -> Any:
     """The decision one of ``sides`` owes now (sealed rounds: several sides owe one at once;
     a message of ours already held for its slot counts as sent), or an :class:`InputError`."""
@@ -483,13 +494,11 @@ def submit(game: Game, orders: OrdersSource, key_name: str, *, confirm: Confirm 
     if rnd is not None:
         return _submit_sealed(game, rp, rnd, orders, key_name, my_sides, local, seeds, confirm, result)
     decision = current_decision(rp)
-    if decision.side not in my_sides:
-        hint = ""
-        if last is not None and last.body.step == rp.placed_count:
-            hint = (f"; your {last.name} is signed already -- if you never sent it, "
-                    "'pbem retract GAME_DIR' discards it")
-        raise InputError(f"it is {decision.side}'s decision ({decision.label}); key {key_name} "
-                         f"plays {', '.join(my_sides)}{hint}")
+    hint = ""
+    if last is not None and last.body.step == rp.placed_count:
+        hint = (f"; your {last.name} is signed already -- if you never sent it, "
+                "'pbem retract GAME_DIR' discards it")
+    check_owner(decision, key_name=key_name, mine=my_sides, hint=hint)
     side = decision.side
     shown = preview(game, rp, side, orders(rp.current.state, side))
     normalized = shown.orders
