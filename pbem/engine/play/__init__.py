@@ -1,0 +1,75 @@
+"""Playing a game from a library: submit orders, ingest another player's files.
+
+What ``pbem submit`` and ``pbem ingest`` do, as calls a program can make (python-chess's
+``board.push``): the CLI only reads files, asks questions and prints. Every function checks
+everything before it writes anything, and writes only through :meth:`Replay.write`.
+
+* :func:`submit` -- parse, normalise and check a side's orders, sign the move (keeping the P7
+  record), place it and write what it makes resolvable.
+* :func:`ingest` -- place other players' joins and moves, compare the turn files that travelled with
+  them, then write.
+* :func:`move_body` -- the one place a move body is built (``submit`` and the bot's autoplay).
+
+The package is cut by a game's lifecycle: ``setup`` (new, join), ``orders`` (building and
+previewing a move), ``submit`` (signing and placing it; retract), ``views`` (hidden information),
+``umpire`` (sealed rounds after the commitments), ``receipts``, ``ingest`` and ``advice`` (what to
+do next). This module is their public face.
+"""
+
+from __future__ import annotations
+
+from pbem.engine.play.advice import NextAction, next_actions
+from pbem.engine.play.ingest import UTF8_BOM, Ingested, ingest
+from pbem.engine.play.orders import (
+    Confirm,
+    OrdersSource,
+    Preview,
+    check_owner,
+    current_decision,
+    move_body,
+    owed_by,
+    prepare_orders,
+    preview,
+    sign_move,
+    state_for,
+)
+from pbem.engine.play.receipts import receipt
+from pbem.engine.play.setup import check_bound_keys, join_game, new_game
+from pbem.engine.play.submit import Submitted, retract, retractable, sign_and_place, submit
+from pbem.engine.play.umpire import publish, report, reveal, rule, sealed_orders_for_umpire
+from pbem.engine.play.views import my_view, view_state
+
+__all__ = [
+    "Confirm",
+    "Ingested",
+    "NextAction",
+    "OrdersSource",
+    "Preview",
+    "Submitted",
+    "UTF8_BOM",
+    "check_bound_keys",
+    "check_owner",
+    "current_decision",
+    "ingest",
+    "join_game",
+    "move_body",
+    "my_view",
+    "new_game",
+    "next_actions",
+    "owed_by",
+    "prepare_orders",
+    "preview",
+    "publish",
+    "receipt",
+    "report",
+    "retract",
+    "retractable",
+    "reveal",
+    "rule",
+    "sealed_orders_for_umpire",
+    "sign_and_place",
+    "sign_move",
+    "state_for",
+    "submit",
+    "view_state",
+]

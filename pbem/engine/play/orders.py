@@ -1,0 +1,179 @@
+"""Building a move: whose decision it is, the state its orders are written against, the orders
+checked and normalised, the body signed, and the preview of what would be signed."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from pbem import __version__
+from pbem.engine.play.views import view_state
+from pbem.engine.replay import Game, Replay
+from pbem.errors import IllegalOrders, InputError
+from pbem.protocol import archive
+
+OrdersSource = Callable[[Any, str], Any]
+"""``(state, side) -> orders document (JSON)``: JSON as written, or text orders read against the
+decision they answer."""
+
+
+def current_decision(rp: Replay) -> Any:
+    """The decision the game waits for now, or an :class:`InputError` saying why there is none."""
+    if not rp.records:
+        raise InputError(f"the game has not started: waiting for {rp.waiting}")
+    if rp.tail_open:
+        raise InputError(f"step {len(rp.placed)} is not resolved yet: waiting for {rp.waiting}")
+    if not rp.current.pending:
+        raise InputError("the game is over; the archive is closed")
+    return rp.current.pending[0]
+
+
+def check_owner(decision: Any, *, side: str | None = None, key_name: str | None = None,
+                mine: list[str] | None = None, hint: str = "") -> None:
+    """The one check that a decision is ours to make: ``side``'s (when given), and one of the sides
+    ``mine`` that ``key_name`` plays (when given); else an :class:`InputError` naming whose it is."""
+    if mine is not None and decision.side not in mine:
+        raise InputError(f"it is {decision.side}'s decision ({decision.label}); key {key_name} "
+                         f"plays {', '.join(mine) or 'no side of this game'}{hint}")
+    if side is not None and side != decision.side:
+        raise InputError(f"it is {decision.side}'s decision ({decision.label}), not {side}'s")
+
+
+def my_sealed_side(rp: Replay, rnd: Any, my_sides: list[str]) -> str | None:
+    """The side of ``my_sides`` that owes this phase's message and has not sent it (held moves
+    included), or ``None`` when every one of them has."""
+    for side in rnd.owed():
+        if side in my_sides and rnd.slot(side) not in rp.held:
+            return str(side)
+    return None
+
+
+def owed_by(game: Game, rp: Replay, sides: list[str]) -> Any:
+    """The decision one of ``sides`` owes now (sealed rounds: several sides owe one at once;
+    a message of ours already held for its slot counts as sent), or an :class:`InputError`."""
+    decision = current_decision(rp)
+    rnd = rp.current.round
+    if rnd is None:
+        return decision
+    side = my_sealed_side(rp, rnd, sides)
+    if side is not None:
+        return next(d for d in rp.current.pending if d.side == side)
+    mine = [d.side for d in rp.current.pending if d.side in sides]
+    if mine:
+        raise InputError(f"{', '.join(mine)} has sent its {rnd.phase} message for this round already; "
+                         f"waiting for {rp.waiting}")
+    raise InputError(f"nothing is owed by {', '.join(sides) or 'this key'} now: waiting for {rp.waiting}")
+
+
+def state_for(game: Game, rp: Replay, side: str, key_name: str | None) -> Any:
+    """The state ``side``'s orders are written and checked against: the current one, or with
+    hidden information the side's own view (its key needed to open it)."""
+    state = rp.current.state
+    if state is None:
+        mine: dict[str, str] = {}
+        if key_name is None:
+            from pbem.protocol.localstate import LocalGame
+
+            mine = LocalGame.of(game).sides()
+            key_name = mine.get(side)
+        if key_name is None:
+            plays = f"it plays {', '.join(sorted(mine))}" if mine else "it plays no side of this game"
+            raise InputError(f"{side}'s view is hidden from this machine ({plays}): only {side}'s own pbem, "
+                             "with its key, opens it [P10]")
+        state = view_state(game, rp, side, key_name)
+    return state
+
+
+def prepare_orders(game: Game, state: Any, side: str, document: Any) -> Any:
+    """Parse, normalise and check ``side``'s orders against ``state``; returns the JSON
+    that will be signed. :class:`IllegalOrders` lists every violation."""
+    rules, sc = game.ruleset, game.scenario
+    parsed = rules.normalize(sc, state, side, rules.load_orders(sc, document))
+    if rules.uses_secret_notes(sc):
+        parsed = rules.conceal(sc, state, side, parsed, _notes_secret(game, side))
+    violations = rules.validate(sc, state, side, parsed)
+    if violations:
+        raise IllegalOrders(violations)
+    return rules.dump_orders(sc, parsed)
+
+
+def _notes_secret(game: Game, side: str) -> bytes | None:
+    """``side``'s secret for its sealed notes, when this machine holds its key (else ``None``)."""
+    from pbem.protocol.localstate import LocalGame, private_key
+    from pbem.protocol.seal import notes_secret
+
+    key_name = LocalGame.of(game).sides().get(side)
+    if key_name is None:
+        return None
+    return notes_secret(private_key(key_name), game.id, side)
+
+
+def move_body(game: Game, rp: Replay, side: str, orders: Any, seed: bytes) -> dict[str, Any]:
+    """The body of ``side``'s next move: placed at the next step, answering the current turn,
+    revealing the side's next chain value."""
+    from pbem.protocol.dice import reveal
+
+    j = rp.next_reveal_index(side)
+    if j > game.chain_length:
+        raise InputError(f"{side}'s dice chain is exhausted ({game.chain_length} reveals); "
+                         "start with a longer chain_length")
+    return {
+        "ds": archive.MOVE_DS,
+        "game": game.id,
+        "step": rp.next_step,
+        "side": side,
+        "answers": rp.current.turn_hash,
+        "reveal": reveal(seed, game.chain_length, j).hex(),
+        "orders": orders,
+        "pbem": __version__,
+    }
+
+
+def sign_move(body: dict[str, Any], private_key: Any) -> bytes:
+    from pbem.protocol.canonical import canonical_bytes
+    from pbem.protocol.dsse import MOVE_TYPE, envelope_bytes, sign
+
+    return envelope_bytes(sign(canonical_bytes(body), MOVE_TYPE, [private_key]))
+
+
+@dataclass
+class Preview:
+    """Exactly what would be signed, in the game's words (``pbem check``, ``submit --dry-run``, and
+    what ``submit`` shows before it asks)."""
+
+    side: str
+    step: int
+    label: str
+    orders: Any
+    """The JSON document that would be signed (defaults filled in)."""
+    lines: list[str]
+    """Every order in words."""
+    undone: list[str]
+    """What the orders leave undone."""
+
+    def text(self) -> str:
+        out = [f"Step {self.step}: {self.label} -- what would be signed for {self.side}:"]
+        out += [f"  . {line}" for line in self.lines] or ["  . (no orders)"]
+        if self.undone:
+            out.append("Left undone:")
+            out += [f"  - {line}" for line in self.undone]
+        return "\n".join(out)
+
+
+def preview(game: Game, rp: Replay, side: str, document: Any, *, key_name: str | None = None) -> Preview:
+    """The orders ``side`` would sign now, checked (:class:`IllegalOrders` lists every violation)
+    and described."""
+    decision = owed_by(game, rp, [side])
+    state = state_for(game, rp, side, key_name)
+    orders = prepare_orders(game, state, side, document)
+    presenter = game.ruleset.presenter()
+    rnd = rp.current.round
+    step = rnd.slot(side) if rnd is not None else rp.next_step
+    label = decision.label + (" -- sealed: only a commitment is signed now" if rnd is not None else "")
+    return Preview(side, step, label, orders, presenter.describe_orders(game.scenario, orders),
+                   presenter.undone(game.scenario, state, side, orders))
+
+
+Confirm = Callable[[Preview], bool]
+"""Asked with what would be signed, before anything is signed; False: sign nothing."""
