@@ -48,8 +48,8 @@ def main() -> None:
 
     sys.path.insert(0, str(ROOT))
     from pbem.engine.autoplay import Timings, autoplay
+    from pbem.engine.gamedir import Game
     from pbem.engine.hooks import NO_HOOKS
-    from pbem.engine.replay import Game
     from pbem.render import engine_hooks
 
     with tempfile.TemporaryDirectory(prefix="pbem-bench-campaign-") as tmp:

@@ -50,9 +50,9 @@ from _floor import floor  # noqa: E402
 def verify_once(game_dir: Path) -> None:
     """``pbem verify GAME_DIR`` in-process, as a fresh process would run it."""
     from pbem.cli import main
-    from pbem.engine import replay as engine
+    from pbem.engine import gamedir
 
-    engine._SCENARIO_CACHE.clear()  # each run pays for loading the scenario model, like a CLI run
+    gamedir._SCENARIO_CACHE.clear()  # each run pays for loading the scenario model, like a CLI run
     with contextlib.redirect_stdout(io.StringIO()):
         try:
             main(["verify", str(game_dir)])

@@ -17,7 +17,7 @@ import pytest
 from test_protocol_helpers import env, pbem
 
 from pbem.engine.autoplay import autoplay
-from pbem.engine.replay import Game
+from pbem.engine.gamedir import Game
 from pbem.systems.westwall.board import Board
 from pbem.systems.westwall.model import State
 

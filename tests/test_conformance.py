@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from pbem.engine.replay import load_scenario
+from pbem.engine.gamedir import load_scenario
 from pbem.engine.scenarios import bundled_ids, content_hash, load_data
 from pbem.protocol.canonical import canonical_bytes
 

@@ -10,8 +10,10 @@ from typing import Any
 import pytest
 from test_protocol_helpers import GAME_ID, SCRIPT, TOY, env, listing, ok, pbem
 
-from pbem.engine import replay as engine
+from pbem.engine.gamedir import Game, open_checked, open_for_verify
+from pbem.engine.replay import Replay
 from pbem.engine.ruleset import Decision, register_ruleset
+from pbem.engine.steps import StepRecord
 from pbem.errors import VerificationError
 from pbem.systems.toy import ToyRules, ToyScenario
 
@@ -73,7 +75,7 @@ def test_output_hook_runs_once_per_new_turn_and_checker_names_derived_file(tmp_p
 
     calls: list[str] = []
 
-    def notes(game: engine.Game, rp: engine.Replay, rec: engine.StepRecord) -> list[Path]:
+    def notes(game: Game, rp: Replay, rec: StepRecord) -> list[Path]:
         path = game.dir / f"notes-{rec.step:04d}.txt"
         if path.exists():  # the contract: write what is missing, skip the rest
             return []
@@ -81,7 +83,7 @@ def test_output_hook_runs_once_per_new_turn_and_checker_names_derived_file(tmp_p
         calls.append(rec.name)
         return [path]
 
-    def check_notes(game: engine.Game, rp: engine.Replay) -> None:
+    def check_notes(game: Game, rp: Replay) -> None:
         for rec in rp.records:
             path = game.dir / f"notes-{rec.step:04d}.txt"
             if path.exists() and path.read_text() != f"{rec.turn_hash}\n":
@@ -96,19 +98,19 @@ def test_output_hook_runs_once_per_new_turn_and_checker_names_derived_file(tmp_p
         return lambda state, side: SCRIPT[step][1]
 
     with env(PBEM_HOME=str(home), PBEM_PASSPHRASE=""):
-        assert [p.name for p in engine.open_checked(g, hooks).advance({})] == ["notes-0000.txt"]
-        assert engine.open_checked(g, hooks).advance({}) == []  # written once
-        res = play.submit(engine.open_checked(g, hooks), orders(0), "alice")
+        assert [p.name for p in open_checked(g, hooks).advance({})] == ["notes-0000.txt"]
+        assert open_checked(g, hooks).advance({}) == []  # written once
+        res = play.submit(open_checked(g, hooks), orders(0), "alice")
         assert [p.name for p in res.written] == ["move-0001-A.json", "turn-0001.json", "notes-0001.txt"]
         assert calls == ["turn-0000.json", "turn-0001.json"]
-        engine.open_for_verify(g, hooks).verify()
+        open_for_verify(g, hooks).verify()
         (g / "notes-0001.txt").write_text("tampered\n")
         with pytest.raises(VerificationError, match="notes-0001.txt"):
-            engine.open_for_verify(g, hooks).verify()
-        engine.open_for_verify(g).verify()  # a game opened without the checker does not look
+            open_for_verify(g, hooks).verify()
+        open_for_verify(g).verify()  # a game opened without the checker does not look
         # a derived file a killed process never wrote is written by the next command that writes
         (g / "notes-0001.txt").unlink()
-        res = play.submit(engine.open_checked(g, hooks), orders(1), "bob")
+        res = play.submit(open_checked(g, hooks), orders(1), "bob")
         assert {"notes-0001.txt", "notes-0002.txt"} <= {p.name for p in res.written}
     ok(pbem("verify", g, home=home))  # the command's own hooks know nothing of notes
 
@@ -119,7 +121,7 @@ def test_advance_is_idempotent(tmp_path: Path) -> None:
     for side, orders in SCRIPT[:4]:
         ok(submit(tmp_path, home, g, orders, keys[side]))
     before = listing(g)
-    game = engine.Game.open(g)
+    game = Game.open(g)
     assert game.advance({}) == []
     assert listing(g) == before
 

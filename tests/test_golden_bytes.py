@@ -121,7 +121,7 @@ def test_openssh_public_key_line_has_the_wire_format_of_rfc8709() -> None:
 
 
 def test_every_map_of_the_example_redraws_to_its_committed_bytes() -> None:
-    from pbem.engine.replay import open_checked
+    from pbem.engine.gamedir import open_checked
     from pbem.protocol.names import map_name
     from pbem.render.outputs import BOARD_NAME, StepView
 
@@ -135,7 +135,7 @@ def test_every_map_of_the_example_redraws_to_its_committed_bytes() -> None:
 
 
 def test_every_mail_of_the_example_is_drafted_to_its_committed_bytes() -> None:
-    from pbem.engine.replay import open_checked
+    from pbem.engine.gamedir import open_checked
     from pbem.protocol.names import mail_name
     from pbem.render.outputs import move_email
 

@@ -310,7 +310,7 @@ def test_the_umpires_checkpoint_inside_the_first_round_is_used(tmp_path: Path) -
     # Inside round 1 every turn carries the hash of turn 0 -- the public initial state, hashed
     # plainly -- while later states are hashed with the umpire's salt: the umpire's checkpoint
     # taken there must still be found sound (and not silently replaced by a replay from the start).
-    from pbem.engine.replay import open_checked
+    from pbem.engine.gamedir import open_checked
     from pbem.protocol.localstate import LocalGame, local_seeds
     from tests.test_protocol_helpers import env
 

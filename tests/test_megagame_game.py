@@ -171,7 +171,7 @@ def test_p10_a_team_that_guesses_another_teams_copy_exactly_cannot_confirm_it(pl
     # given the rules' copy of the whole scenario, as if it had guessed every German unit and hex
     # -- still cannot test the guess against that hash: each copy carries a salt derived from the
     # whole scenario's, which only Game Control holds until the publication.
-    from pbem.engine.replay import load_scenario
+    from pbem.engine.gamedir import load_scenario
     from pbem.engine.scenarios import content_hash, without_salt
     from pbem.protocol.archive import parse_genesis
 
@@ -191,7 +191,7 @@ def test_p10_the_state_hashes_are_salted_so_a_guess_of_a_hidden_state_cannot_be_
     # Control's scenario -- finds that its plain hash is not the one the genesis commits to, nor
     # is the plain hash of any later master state the one its turn file holds: every state hash is
     # salted with a salt derived from Game Control's chain seed (published after the game).
-    from pbem.engine.replay import open_checked
+    from pbem.engine.gamedir import open_checked
     from pbem.engine.sealed import hidden_state_hash, state_salt
     from pbem.protocol.canonical import canonical_bytes, sha256_hex
     from pbem.protocol.localstate import LocalGame, local_seeds

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from pbem.engine.replay import load_scenario
+from pbem.engine.gamedir import load_scenario
 from pbem.engine.scenarios import content_hash, load_data
 from pbem.systems.megagame.model import MegaScenario
 from pbem.systems.megagame.rules import MegagameRules
@@ -81,8 +81,8 @@ def test_p10_a_genesis_that_commits_to_another_initial_state_is_refused(tmp_path
                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
     # Game Control's pbem checks what its genesis commits to: a doctored initial state (one
     # German battalion elsewhere) is named, not played.
+    from pbem.engine.gamedir import open_checked
     from pbem.engine.play import new_game
-    from pbem.engine.replay import open_checked
     from pbem.errors import ArchiveError
     from tests.test_protocol_helpers import env, ok, pbem
 

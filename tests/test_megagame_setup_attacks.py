@@ -72,7 +72,7 @@ def test_p10_the_genesis_state_hash_does_not_confirm_a_guess_of_one_enemy_start_
     # 'state' is SHA-256 of the initial state (every unit's start hex, stock, supply): trying every
     # hex of the map against it must not single out the true one, as the copies' salts promise
     # for the copies' hashes.
-    from pbem.engine.replay import load_scenario
+    from pbem.engine.gamedir import load_scenario
     from pbem.engine.scenarios import without_salt
 
     whole = json.loads((finished["GC"].dir / "scenario.json").read_text(encoding="utf-8"))
@@ -93,7 +93,7 @@ def test_2_a_game_of_a_bundled_scenario_has_no_secret_set_up_and_the_genesis_con
     # Game Control starts the bundled megagame-arnhem: every team's pbem ships that file, and the
     # genesis's unsalted 'state' confirms that Game Control changed nothing in it. pbem should
     # at least say so at 'pbem new' (or salt the state); here the team simply reads the set-up.
-    from pbem.engine.replay import load_scenario
+    from pbem.engine.gamedir import load_scenario
     from pbem.engine.scenarios import content_hash, load_data
 
     home = tmp_path / "home"
@@ -148,7 +148,7 @@ def _fresh(root: Path) -> dict[str, Player]:
 
 
 def _copy_for(gc: Player, side: str) -> bytes:
-    from pbem.engine.replay import Game
+    from pbem.engine.gamedir import Game
 
     return Game.open(gc.dir).scenario_file_for(side)
 
@@ -313,7 +313,7 @@ def test_10_a_copy_holds_no_unit_type_only_the_enemy_fields(sid: str) -> None:
     # 'ss-pz-coy', "a few Panzer IV and assault guns") tells a team that such a unit exists, though
     # it sees none. The module docstring promises only the rules' own types (Annex A) as public;
     # scenario-specific enemy types should not travel.
-    from pbem.engine.replay import load_scenario
+    from pbem.engine.gamedir import load_scenario
     from pbem.engine.scenarios import content_hash, load_data
 
     data = load_data(sid)

@@ -225,7 +225,7 @@ def test_sdist_in_a_fresh_venv_runs_every_command_from_elsewhere(sdist_install: 
 
 def _sides(data: dict[str, object]) -> list[str]:
     """The sides of a scenario (the umpire too), as the checkout's rules load it."""
-    from pbem.engine.replay import load_scenario
+    from pbem.engine.gamedir import load_scenario
     from pbem.engine.scenarios import content_hash
 
     ruleset, model = load_scenario(data, content_hash(data))

@@ -6,7 +6,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from pbem.engine.replay import Game
+from pbem.engine.gamedir import Game
 from pbem.render.site import write_site
 
 EXAMPLE = Path(__file__).parents[1] / "examples" / "bastogne-spearhead"

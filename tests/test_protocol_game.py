@@ -104,7 +104,7 @@ def test_divergent_answers_is_loud_and_writes_nothing(tmp_path: Path) -> None:
 
 
 def test_same_archive_same_rolls(tmp_path: Path) -> None:
-    from pbem.engine.replay import Game
+    from pbem.engine.gamedir import Game
 
     a, b = start_remote(tmp_path)
     for step, (side, orders) in enumerate(SCRIPT, 1):

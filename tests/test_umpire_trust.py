@@ -264,7 +264,7 @@ def test_29_hints_name_only_the_sides_that_still_owe_and_the_umpires_rulings_as_
         p = players[s]
         send_all(players, s, new_move(ok(p.submit({"kind": "bid", "side": s, "round": 1, "coins": coins}))))
     from pbem.engine import play
-    from pbem.engine.replay import open_checked
+    from pbem.engine.gamedir import open_checked
     from tests.test_protocol_helpers import env
 
     a4 = players["A"]

@@ -26,7 +26,7 @@ def echo_files(paths: list[Path]) -> None:
 def open_with_seeds(game_dir: Path, *, derive: bool = True) -> tuple[Any, Any, dict[str, bytes]]:
     """Open a game with the chain seeds of the sides this machine plays; ``derive`` (the default)
     re-derives a lost seed file from the private key and the published nonce."""
-    from pbem.engine.replay import open_checked
+    from pbem.engine.gamedir import open_checked
     from pbem.protocol.localstate import LocalGame, local_seeds
 
     game = open_checked(game_dir, engine_hooks())

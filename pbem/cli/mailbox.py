@@ -28,7 +28,7 @@ def send(game_dir: Path) -> None:
     from its password_command, never the command line. Safe to run again and from cron: a mail is
     sent once, and what could not be sent is tried next time. See 'pbem fetch' for the other half.
     """
-    from pbem.engine.replay import open_checked
+    from pbem.engine.gamedir import open_checked
     from pbem.mail.transport import load_config
     from pbem.mail.transport import send as smtp_send
     from pbem.protocol.keys import home as pbem_home
@@ -60,8 +60,8 @@ def fetch(game_dir: Path, receipt_key: str | None) -> None:
     that could not be ingested is looked at again once the archive moves on. Server settings: mail.toml in your
     pbem home (or PBEM_IMAP_* variables).
     """
+    from pbem.engine.gamedir import open_checked
     from pbem.engine.play import ingest as play_ingest
-    from pbem.engine.replay import open_checked
     from pbem.mail.draft import extract_attachments
     from pbem.mail.transport import fetch as imap_fetch
     from pbem.mail.transport import load_config

@@ -32,8 +32,8 @@ def reveal(game_dir: Path, key_name: str, yes: bool) -> None:
     your dice-chain value, which keys the round's dice: your orders stay sealed to the umpire until
     its publication after the game.
     """
+    from pbem.engine.gamedir import open_checked
     from pbem.engine.play import reveal as play_reveal
-    from pbem.engine.replay import open_checked
 
     game = open_checked(game_dir, engine_hooks())
     question = ("Sign the reveal (your dice-chain value; these orders stay sealed to the umpire)?" if game.hidden
@@ -134,9 +134,9 @@ def submit(game_dir: Path, orders_file: Path | None, key_name: str, yes: bool, d
     """
     import sys
 
+    from pbem.engine.gamedir import open_checked
     from pbem.engine.play import Preview
     from pbem.engine.play import submit as play_submit
-    from pbem.engine.replay import open_checked
 
     draft: Path | None = None
     if orders_file is None:  # the draft built with 'pbem draft'
@@ -217,8 +217,8 @@ def ingest(game_dir: Path, files: tuple[Path, ...], receipt_key: str | None) -> 
 
 
 def write_receipt(game_dir: Path, key_name: str, *, required: bool = False) -> None:
+    from pbem.engine.gamedir import open_checked
     from pbem.engine.play import receipt as play_receipt
-    from pbem.engine.replay import open_checked
 
     written = play_receipt(open_checked(game_dir, engine_hooks()), key_name, required=required)
     echo_files(written)

@@ -216,8 +216,8 @@ def join(game_dir: Path, key_name: str, invitation: Path | None, expect: tuple[s
     The invitation comes from a saved email or genesis.json (--invitation), or from your mailbox
     (--fetch). Nothing is written unless every check passes (the genesis signature, the scenario's
     hash, your key's place in the game and every --expect)."""
+    from pbem.engine.gamedir import open_checked
     from pbem.engine.play import join_game
-    from pbem.engine.replay import open_checked
     from pbem.protocol.keys import KeyStore
 
     expected = _parse_expect(expect)

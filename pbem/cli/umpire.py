@@ -30,8 +30,8 @@ def rule(game_dir: Path, rulings_file: Path | None, key_name: str, yes: bool) ->
     judgements the rules leave to the umpire ('pbem schema rulings --system SYSTEM' shows their form). The ruling is signed before any side reveals, so it
     cannot depend on the dice, which the reveals key [P9].
     """
+    from pbem.engine.gamedir import open_checked
     from pbem.engine.play import rule as play_rule
-    from pbem.engine.replay import open_checked
     from pbem.protocol.canonical import MAX_MOVE_BYTES, loads_strict
 
     rulings: Any = {}
@@ -56,8 +56,8 @@ def report(game_dir: Path, key_name: str, yes: bool) -> None:
     the dice, and signs a report: the hash of the new state, what is pending, and each side's view
     sealed to that side alone [P10].
     """
+    from pbem.engine.gamedir import open_checked
     from pbem.engine.play import report as play_report
-    from pbem.engine.replay import open_checked
 
     game = open_checked(game_dir, engine_hooks())
     result = play_report(game, key_name, confirm=confirmer(yes, "Sign this report?", show_always=True))
@@ -75,8 +75,8 @@ def publish(game_dir: Path, key_name: str) -> None:
     beside the archive, 'pbem verify' opens every commitment, recomputes every state and report,
     and checks each against the hashes the turn files hold [P10].
     """
+    from pbem.engine.gamedir import open_checked
     from pbem.engine.play import publish as play_publish
-    from pbem.engine.replay import open_checked
     from pbem.render.outputs import write_publication_mail
 
     game = open_checked(game_dir)

@@ -18,7 +18,7 @@ from pbem.protocol import names
 def run(game_dir: Path, redraw: bool) -> None:
     """Replay ``game_dir`` from the genesis and print the report (``pbem verify``)."""
     with _opening():
-        from pbem.engine.replay import open_for_verify
+        from pbem.engine.gamedir import open_for_verify
         from pbem.protocol.localstate import LocalGame, local_seeds
         from pbem.render import engine_hooks
 

@@ -15,8 +15,9 @@ from pathlib import Path
 from typing import Any
 
 from pbem.engine import play
+from pbem.engine.gamedir import Game, open_checked
 from pbem.engine.hooks import NO_HOOKS, Hooks
-from pbem.engine.replay import Game, Replay, open_checked
+from pbem.engine.replay import Replay
 from pbem.errors import InputError
 
 

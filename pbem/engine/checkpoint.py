@@ -81,15 +81,15 @@ class Checkpoints:
             raise
 
     def _restore(self, rp: Replay, data: dict[str, Any]) -> bool:
-        from pbem.engine.replay import (
+        from pbem.engine.ruleset import Decision
+        from pbem.engine.sealed import Round
+        from pbem.engine.steps import (
             StepRecord,
             decision_json,
             read_file,
             round_after,
             round_pending,
         )
-        from pbem.engine.ruleset import Decision
-        from pbem.engine.sealed import Round
         from pbem.protocol import archive, names
         from pbem.protocol.canonical import (
             MAX_TURN_BYTES,

@@ -12,7 +12,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from pbem.engine.replay import Bad, Game, Replay, StepRecord
+from pbem.engine.gamedir import Game
+from pbem.engine.replay import Replay
+from pbem.engine.steps import Bad, StepRecord
 from pbem.errors import ArchiveError
 from pbem.protocol import names
 from pbem.protocol.archive import Message

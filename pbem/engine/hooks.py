@@ -14,7 +14,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # the hooks' arguments; the engine modules import this one
-    from pbem.engine.replay import Game, Replay, StepRecord
+    from pbem.engine.gamedir import Game
+    from pbem.engine.replay import Replay
+    from pbem.engine.steps import StepRecord
     from pbem.protocol.archive import Message
 
 Checker = Callable[["Game", "Replay"], None]

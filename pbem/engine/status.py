@@ -6,7 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from pbem.engine.replay import Game, Replay
+from pbem.engine.gamedir import Game
+from pbem.engine.replay import Replay
 from pbem.protocol import names
 
 

@@ -34,7 +34,7 @@ class StepView:
     """Everything needed to draw or tell one step of a game directory."""
 
     def __init__(self, game: Any, step: int | None, *, move: Any = None) -> None:
-        from pbem.engine.replay import read_file
+        from pbem.engine.steps import read_file
         from pbem.protocol.canonical import MAX_TURN_BYTES, loads_strict
 
         self.game = game
@@ -479,7 +479,7 @@ def write_join_mail(game: Any, side: str) -> list[Path]:
 
 
 def _open(game_dir: Path) -> Any:
-    from pbem.engine.replay import open_checked
+    from pbem.engine.gamedir import open_checked
 
     return open_checked(game_dir)
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from pbem.engine.replay import Game, Replay
+from pbem.engine.gamedir import Game
+from pbem.engine.replay import Replay
 from pbem.errors import PbemError
 from pbem.protocol import names
 

@@ -6,7 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pbem.engine.replay import Game, Replay
+from pbem.engine.gamedir import Game
+from pbem.engine.replay import Replay
 from pbem.errors import ArchiveError, InputError, PbemError
 from pbem.protocol import archive, names
 from pbem.protocol.archive import Message

@@ -8,8 +8,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from pbem import __version__
+from pbem.engine.gamedir import Game
 from pbem.engine.play.views import view_state
-from pbem.engine.replay import Game, Replay
+from pbem.engine.replay import Replay
 from pbem.errors import IllegalOrders, InputError
 from pbem.protocol import archive
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pbem.engine.replay import Game
+from pbem.engine.gamedir import Game
 from pbem.errors import InputError
 from pbem.protocol import archive, names
 

@@ -7,8 +7,8 @@ from pathlib import Path
 from typing import Any
 
 from pbem import __version__
+from pbem.engine.gamedir import Game
 from pbem.engine.hooks import NO_HOOKS, Hooks
-from pbem.engine.replay import Game
 from pbem.engine.sealed import ROUNDS
 from pbem.errors import ArchiveError, InputError
 from pbem.protocol import archive, names
@@ -22,7 +22,7 @@ def new_game(scenario: str, game_dir: Path, players: dict[str, str], options: di
     and signs now, with ``nonce``) or a public-key file (it is invited and joins later). Everything
     is checked before anything is written. Returns the game and the files written (with turn 0
     and its outputs when nobody is left to join)."""
-    from pbem.engine.replay import load_scenario, open_checked
+    from pbem.engine.gamedir import load_scenario, open_checked
     from pbem.engine.scenarios import content_hash, load_data
     from pbem.protocol.canonical import canonical_bytes, sha256_hex
     from pbem.protocol.dice import chain_head, chain_seed
@@ -167,7 +167,7 @@ def join_game(game_dir: Path, files: dict[str, bytes], key_name: str, expected: 
     is signed. Returns the sides joined and the files written (turn 0 too when the game can start)."""
     import tempfile
 
-    from pbem.engine.replay import open_checked
+    from pbem.engine.gamedir import open_checked
     from pbem.protocol.canonical import canonical_bytes
     from pbem.protocol.dice import chain_head, chain_seed
     from pbem.protocol.dsse import JOIN_TYPE, envelope_bytes, sign

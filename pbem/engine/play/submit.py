@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from pbem import __version__
+from pbem.engine.gamedir import Game
 from pbem.engine.play.orders import (
     Confirm,
     OrdersSource,
@@ -21,7 +22,7 @@ from pbem.engine.play.orders import (
     sign_move,
 )
 from pbem.engine.play.views import view_state
-from pbem.engine.replay import Game, Replay, run_move_outputs
+from pbem.engine.replay import Replay, run_move_outputs
 from pbem.errors import ArchiveError, InputError, PbemError
 from pbem.protocol import archive, names
 from pbem.protocol.archive import Message

@@ -6,9 +6,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from pbem.engine.gamedir import Game
 from pbem.engine.play.orders import Confirm, Preview, my_sealed_side, prepare_orders
 from pbem.engine.play.submit import Submitted, open_as, place_signed, sealed_body, sign_body
-from pbem.engine.replay import Game, Replay
+from pbem.engine.replay import Replay
 from pbem.errors import InputError, PbemError
 from pbem.protocol import names
 
@@ -39,7 +40,7 @@ def _umpire_phase(game: Game, key_name: str, phase: str, why: str) -> tuple[Any,
 def report(game: Game, key_name: str, *, confirm: Confirm | None = None) -> Submitted:
     """The umpire resolves a round of hidden information and reports: the new state's hash, what is
     pending, the outcome, and each side's view sealed to that side alone [P10]."""
-    from pbem.engine.replay import _outcome_json, decision_json
+    from pbem.engine.steps import decision_json, outcome_json
     from pbem.protocol.seal import seal
 
     if game.umpire is None or not game.hidden:
@@ -65,7 +66,7 @@ def report(game: Game, key_name: str, *, confirm: Confirm | None = None) -> Subm
     body_orders = {"report": {
         "state": rp.hidden_hash(dumped, step),
         "pending": [decision_json(d) for d in rules.pending(sc, resolution.state)],
-        "outcome": _outcome_json(rules.outcome(sc, resolution.state)),
+        "outcome": outcome_json(rules.outcome(sc, resolution.state)),
         "views": views,
     }}
     lines = [rules.describe_event(sc, e) for e in resolution.events]

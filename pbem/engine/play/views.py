@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from pbem.engine.replay import Game, Replay
+from pbem.engine.gamedir import Game
+from pbem.engine.replay import Replay
 from pbem.errors import InputError
 from pbem.protocol import archive
 
