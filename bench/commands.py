@@ -33,10 +33,6 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from pbem.engine.ruleset import register_ruleset
-
-register_ruleset("toy", "pbem.systems.toy:ToyRules")
-
 GAME_ID = "0123456789abcdef0123456789abcdef"
 
 

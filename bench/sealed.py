@@ -31,10 +31,6 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-
-from pbem.engine.ruleset import register_ruleset  # noqa: E402
-
-register_ruleset("auction-hidden", "pbem.systems.auction:HiddenAuctionRules")
 GAME_ID = "0123456789abcdef0123456789abcdef"
 
 

@@ -95,9 +95,6 @@ def interleaved(runs: int, cmds: list[list[str]], env: dict[str, str]) -> list[l
 
 def make_game(root: Path, rounds: int) -> Path:
     from pbem.cli import main
-    from pbem.engine.ruleset import register_ruleset
-
-    register_ruleset("toy", "pbem.systems.toy:ToyRules")
 
     os.environ["PBEM_HOME"] = str(root / "home")
     os.environ["PBEM_PASSPHRASE"] = ""

@@ -9,10 +9,6 @@ from pathlib import Path
 
 from test_protocol_helpers import GAME_ID, Player, ok, pbem
 
-from pbem.engine.ruleset import register_ruleset
-
-register_ruleset("arnhem1944", "pbem.systems.arnhem1944.rules:Arnhem1944Rules")
-
 
 def _text(p: Player, text: str) -> Path:
     p.counter += 1

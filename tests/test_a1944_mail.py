@@ -13,10 +13,7 @@ import email.policy
 import shutil
 from pathlib import Path
 
-from pbem.engine.ruleset import register_ruleset
 from tests.test_protocol_helpers import pbem as run_pbem
-
-register_ruleset("arnhem1944", "pbem.systems.arnhem1944.rules:Arnhem1944Rules")
 
 
 def ok(home: Path, *args: str | Path) -> str:

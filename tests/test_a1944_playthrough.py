@@ -15,9 +15,6 @@ from test_protocol_helpers import env, pbem
 
 from pbem.engine.autoplay import autoplay
 from pbem.engine.gamedir import Game
-from pbem.engine.ruleset import register_ruleset
-
-register_ruleset("arnhem1944", "pbem.systems.arnhem1944.rules:Arnhem1944Rules")
 
 GAME_ID = "a1944a1944a1944a1944a1944a1944a1"
 

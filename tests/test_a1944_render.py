@@ -16,12 +16,10 @@ from typing import Any
 
 import pytest
 
-from pbem.engine.ruleset import register_ruleset
 from pbem.maps.hexmap import Hex
 from pbem.maps.view import CounterView, MapView, RouteView, SideView
 from pbem.render.svg import DEFAULT_COLORS, draw, hex_center
 
-register_ruleset("arnhem1944", "pbem.systems.arnhem1944.rules:Arnhem1944Rules")
 H = Hex.parse
 S = 40.0
 

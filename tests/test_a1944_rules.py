@@ -15,14 +15,12 @@ from typing import Any
 
 import pytest
 
-from pbem.engine.ruleset import register_ruleset
 from pbem.errors import InputError
 from pbem.maps.hexmap import Hex, hexside, hexside_str
 from pbem.protocol.dice import FixedDice
 from pbem.systems.arnhem1944.rules import Arnhem1944Rules
 from pbem.systems.arnhem1944.state import Standing, State
 
-register_ruleset("arnhem1944", "pbem.systems.arnhem1944.rules:Arnhem1944Rules")
 RULES = Arnhem1944Rules()
 
 

@@ -15,13 +15,10 @@ from typing import Any
 import pytest
 
 from pbem.engine.conditions import Happened, holds, parse_condition
-from pbem.engine.ruleset import register_ruleset
 from pbem.errors import InputError
 from pbem.protocol.dice import FixedDice
 from pbem.systems.skirmish import SkirmishRules
 from tests.test_protocol_helpers import GAME_ID, NONCE_A, NONCE_B, Player, ok, pbem, written
-
-register_ruleset("skirmish", "pbem.systems.skirmish:SkirmishRules")
 
 SCENARIO = Path(__file__).parent / "data" / "skirmish.json"
 RULES = SkirmishRules()

@@ -16,8 +16,7 @@ import pytest
 from test_protocol_helpers import GAME_ID, SCRIPT, TOY, Result, listing, ok, pbem, written
 
 RUN = (
-    "import sys; from pbem.engine.ruleset import register_ruleset; "
-    "register_ruleset('toy', 'pbem.systems.toy:ToyRules'); from pbem.cli import main; main(sys.argv[1:])"
+    "import sys; from pbem.cli import main; main(sys.argv[1:])"
 )
 
 

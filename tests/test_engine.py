@@ -12,7 +12,7 @@ from test_protocol_helpers import GAME_ID, SCRIPT, TOY, env, listing, ok, pbem
 
 from pbem.engine.gamedir import Game, open_checked, open_for_verify
 from pbem.engine.replay import Replay
-from pbem.engine.ruleset import Decision, register_ruleset
+from pbem.engine.ruleset import Decision
 from pbem.engine.steps import StepRecord
 from pbem.errors import VerificationError
 from pbem.systems.toy import ToyRules, ToyScenario
@@ -46,8 +46,6 @@ class SilentRules(ToyRules):
         return [Decision(d.side, d.kind, d.label, random=d.random) for d in super().pending(scenario, state)]
 
 
-register_ruleset("toy-solo", "test_engine:SoloRules")
-register_ruleset("toy-silent", "test_engine:SilentRules")
 
 
 def hot_seat(tmp_path: Path, scenario: Path, keys: dict[str, str], *options: str) -> tuple[Path, Path]:

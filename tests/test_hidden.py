@@ -16,12 +16,9 @@ from typing import Any
 
 import pytest
 
-from pbem.engine.ruleset import register_ruleset
 from pbem.protocol.canonical import canonical_bytes
 from tests.test_protocol_helpers import GAME_ID, Player, move_body, ok, pbem, sign_move, written
 from tests.test_umpire import start as start_game
-
-register_ruleset("auction-hidden", "pbem.systems.auction:HiddenAuctionRules")
 
 SCENARIO = Path(__file__).parent / "data" / "auction-hidden.json"
 BIDS = [{"A": 2, "B": 7, "C": 3}, {"A": 5, "B": 1, "C": 4}]

@@ -157,10 +157,6 @@ def test_a_system_gets_emails_by_saying_so_in_its_presenter(tmp_path: Path) -> N
     import email.policy
     import json
     import shutil
-
-    from pbem.engine.ruleset import register_ruleset
-
-    register_ruleset("toy-mail", "test_presenter:MailingToyRules")
     scenario = tmp_path / "toy-mail.json"
     scenario.write_text(json.dumps(dict(json.loads(TOY.read_text()), system="toy-mail", id="toy-mail")))
     alice, bob = tmp_path / "alice", tmp_path / "bob"

@@ -18,10 +18,6 @@ from typing import Any
 
 import pytest
 
-from pbem.engine.ruleset import register_ruleset
-
-register_ruleset("toy", "pbem.systems.toy:ToyRules")
-
 DATA = Path(__file__).parent / "data"
 TOY = DATA / "toy-duel.json"
 GAME_ID = "00112233445566778899aabbccddeeff"

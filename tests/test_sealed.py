@@ -18,7 +18,6 @@ from typing import Any
 
 import pytest
 
-from pbem.engine.ruleset import register_ruleset
 from pbem.engine.sealed import commitment, derive_salt
 from pbem.protocol.dice import roll_key
 from tests.test_protocol_helpers import (
@@ -30,8 +29,6 @@ from tests.test_protocol_helpers import (
     sign_move,
     written,
 )
-
-register_ruleset("auction", "pbem.systems.auction:AuctionRules")
 
 SCENARIO = Path(__file__).parent / "data" / "auction.json"
 NONCES = {"A": "a1" * 32, "B": "b2" * 32, "C": "c3" * 32}

@@ -17,10 +17,7 @@ from typing import Any
 
 import pytest
 
-from pbem.engine.ruleset import register_ruleset
 from tests.test_protocol_helpers import GAME_ID, Player, move_body, ok, pbem, sign_move, written
-
-register_ruleset("auction", "pbem.systems.auction:AuctionRules")
 
 SCENARIO = Path(__file__).parent / "data" / "auction-umpire.json"
 NONCES = {"A": "a1" * 32, "B": "b2" * 32, "C": "c3" * 32, "GC": "d4" * 32}

@@ -94,11 +94,13 @@ def test_a_game_under_unknown_newer_rules_is_refused_by_name_with_upgrade(
 def _diverging_toy(tmp_path: Path, writer: str, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A toy game written by pbem ``writer``, then verified by this pbem whose toy rules score
     every step one point higher (a rules change that forgot to bump the rules version)."""
-    import pbem.engine.play as play_module
+    import pbem.engine.play.orders as move_bodies
+    import pbem.engine.play.signing as sealed_bodies
     from pbem.systems.toy import ToyRules
 
     with monkeypatch.context() as m:
-        m.setattr(play_module, "__version__", writer)
+        m.setattr(move_bodies, "__version__", writer)  # where move bodies are built
+        m.setattr(sealed_bodies, "__version__", writer)
         a, b = start_remote(tmp_path)
         play(a, b, 6)
     assert move_body(a.dir / "move-0003-A.json")["pbem"] == writer

@@ -90,7 +90,7 @@ def autoplay_rounds(game_dir: Path | str, *, seed: int = 0, max_messages: int = 
     its own view where information is hidden) and commits them; Game Control's bot rules nothing
     (it accepts every proposal of the engine and enters no judgement); everyone reveals; Game
     Control reports (``hooks``: with the maps and email drafts). Every message goes through the
-    library calls the commands use (:func:`pbem.engine.play.submit`, ``rule``, ``reveal``,
+    library calls the commands use (:func:`pbem.engine.play.signing`, ``rule``, ``reveal``,
     ``report``), so every check runs."""
     from pbem.protocol.localstate import LocalGame, local_seeds, local_sides
 
@@ -131,5 +131,5 @@ def autoplay_rounds(game_dir: Path | str, *, seed: int = 0, max_messages: int = 
 
 
 def _bot_document(presenter: Any, scenario: Any, seed: int, state: Any, side: str) -> Any:
-    """The bot's orders as :func:`pbem.engine.play.submit` asks for them (``state``, ``side``)."""
+    """The bot's orders as :func:`pbem.engine.play.signing` asks for them (``state``, ``side``)."""
     return presenter.bot_orders(scenario, state, side, seed=seed)

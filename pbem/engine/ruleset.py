@@ -35,6 +35,8 @@ How the three kinds of game fit (see ``docs/architecture.md``):
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, Protocol, TypeVar
 
@@ -329,25 +331,31 @@ ENTRY_POINT_GROUP = "pbem.systems"
 """Installed packages add rules systems under this entry-point group (``name = "module:Class"``),
 so a club can ship its own game as a separate package; pbem's own are declared in pyproject.toml."""
 
-_BUILTIN: dict[str, str] = {"westwall": "pbem.systems.westwall.rules:WestWallRules"}
-"""Used when pbem runs from a checkout that was never installed (no entry points)."""
-_REGISTERED: dict[str, str] = {}
+_EXTRA: list[dict[str, str]] = []
+"""Systems added for the length of a :func:`extra_rulesets` block (tests' own toy systems)."""
 
 
-def register_ruleset(system: str, target: str) -> None:
-    """Make ``system`` resolve to ``"module:Class"`` in this process (tests plug in toy systems)."""
-    _REGISTERED[system] = target
+@contextmanager
+def extra_rulesets(systems: dict[str, str]) -> Iterator[None]:
+    """Resolve ``systems`` (system id -> ``"module:Class"``) too while the block runs: how tests
+    plug in toy systems of their own (``tests/conftest.py``); pbem's own systems, and a club's,
+    are entry points."""
+    added = dict(systems)
+    _EXTRA.append(added)
+    try:
+        yield
+    finally:
+        _EXTRA.remove(added)
 
 
 def known_systems() -> dict[str, str]:
-    """System id -> ``"module:Class"``: registered in this process, then entry points, then the
-    built-in table."""
+    """System id -> ``"module:Class"``: the installed entry points (pbem's own systems are declared
+    in pyproject.toml), then any :func:`extra_rulesets` block."""
     from importlib.metadata import entry_points
 
-    out = dict(_BUILTIN)
-    for ep in entry_points(group=ENTRY_POINT_GROUP):
-        out[ep.name] = ep.value
-    out.update(_REGISTERED)
+    out = {ep.name: ep.value for ep in entry_points(group=ENTRY_POINT_GROUP)}
+    for extra in _EXTRA:
+        out.update(extra)
     return out
 
 

@@ -11,15 +11,15 @@ everything before it writes anything, and writes only through :meth:`Replay.writ
 * :func:`move_body` -- the one place a move body is built (``submit`` and the bot's autoplay).
 
 The package is cut by a game's lifecycle: ``setup`` (new, join), ``orders`` (building and
-previewing a move), ``submit`` (signing and placing it; retract), ``views`` (hidden information),
-``umpire`` (sealed rounds after the commitments), ``receipts``, ``ingest`` and ``advice`` (what to
+previewing a move), ``signing`` (signing and placing it; retract), ``views`` (hidden information),
+``umpire`` (sealed rounds after the commitments), ``receipts``, ``incoming`` (ingest) and ``advice`` (what to
 do next). This module is their public face.
 """
 
 from __future__ import annotations
 
 from pbem.engine.play.advice import NextAction, next_actions
-from pbem.engine.play.ingest import UTF8_BOM, Ingested, ingest
+from pbem.engine.play.incoming import UTF8_BOM, Ingested, ingest
 from pbem.engine.play.orders import (
     Confirm,
     OrdersSource,
@@ -35,7 +35,7 @@ from pbem.engine.play.orders import (
 )
 from pbem.engine.play.receipts import receipt
 from pbem.engine.play.setup import check_bound_keys, join_game, new_game
-from pbem.engine.play.submit import Submitted, retract, retractable, sign_and_place, submit
+from pbem.engine.play.signing import Submitted, retract, retractable, sign_and_place, submit
 from pbem.engine.play.umpire import publish, report, reveal, rule, sealed_orders_for_umpire
 from pbem.engine.play.views import my_view, view_state
 

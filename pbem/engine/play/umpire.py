@@ -8,7 +8,7 @@ from typing import Any
 
 from pbem.engine.gamedir import Game
 from pbem.engine.play.orders import Confirm, Preview, my_sealed_side, prepare_orders
-from pbem.engine.play.submit import Submitted, open_as, place_signed, sealed_body, sign_body
+from pbem.engine.play.signing import Submitted, open_as, place_signed, sealed_body, sign_body
 from pbem.engine.replay import Replay
 from pbem.errors import InputError, PbemError
 from pbem.protocol import names

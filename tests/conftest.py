@@ -1,0 +1,23 @@
+"""What every test shares: the toy rules systems that exist only for tests, resolvable for the whole
+session (pbem's own systems are entry points, as installed)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from pbem.engine.ruleset import extra_rulesets
+
+TEST_SYSTEMS = {
+    "toy-solo": "test_engine:SoloRules",
+    "toy-silent": "test_engine:SilentRules",
+    "toy-mail": "test_presenter:MailingToyRules",
+}
+"""System id -> the test module's class (each module is on ``pythonpath``, see pyproject.toml)."""
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _test_systems() -> Iterator[None]:
+    with extra_rulesets(TEST_SYSTEMS):
+        yield
