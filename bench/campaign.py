@@ -50,7 +50,7 @@ def main() -> None:
     from pbem.engine.autoplay import Timings, autoplay
     from pbem.engine.gamedir import Game
     from pbem.engine.hooks import NO_HOOKS
-    from pbem.render import engine_hooks
+    from pbem.outputs import engine_hooks
 
     with tempfile.TemporaryDirectory(prefix="pbem-bench-campaign-") as tmp:
         os.environ["PBEM_HOME"] = str(Path(tmp) / "home")

@@ -46,7 +46,7 @@ def banner(text: str) -> None:
 
 def main() -> None:
     from pbem.engine.autoplay import autoplay
-    from pbem.render import engine_hooks
+    from pbem.outputs import engine_hooks
 
     with tempfile.TemporaryDirectory(prefix="pbem-demo-") as tmp:
         os.environ["PBEM_PASSPHRASE"] = ""
@@ -102,7 +102,7 @@ def megagame_turn(game: Path) -> None:
 
     from pbem.engine.autoplay import autoplay_rounds
     from pbem.engine.scenarios import load_data
-    from pbem.render import engine_hooks
+    from pbem.outputs import engine_hooks
 
     teams = [t["id"] for t in load_data(MEGAGAME)["teams"]]
     with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):

@@ -58,7 +58,7 @@ def generate(out: Path, *, game_id: str = GAME_ID, seed: int = SEED, scenario: s
              players: dict[str, str] | None = None, max_steps: int = 10_000) -> Path:
     """Play the example game into ``out`` (replaced) with a throwaway pbem home."""
     from pbem.engine.autoplay import autoplay
-    from pbem.render import engine_hooks
+    from pbem.outputs import engine_hooks
 
     if out.exists():
         shutil.rmtree(out)

@@ -136,8 +136,8 @@ def test_every_map_of_the_example_redraws_to_its_committed_bytes() -> None:
 
 def test_every_mail_of_the_example_is_drafted_to_its_committed_bytes() -> None:
     from pbem.engine.gamedir import open_checked
+    from pbem.mail.compose import move_email
     from pbem.protocol.names import mail_name
-    from pbem.render.outputs import move_email
 
     game = open_checked(EXAMPLE)
     mails = sorted(EXAMPLE.glob("mail-*.eml"))

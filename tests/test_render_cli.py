@@ -176,8 +176,8 @@ def test_engine_hooks_write_a_map_per_turn_and_a_mail_per_move(game: tuple[Path,
 
 
 def test_write_step_outputs_atomic_never_overwrites(game: tuple[Path, Path]) -> None:
-    from pbem.cli.render import write_step_outputs
     from pbem.errors import ArchiveError
+    from pbem.render.outputs import write_step_outputs
 
     home, g = game
     with _env(home):

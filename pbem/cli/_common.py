@@ -14,8 +14,8 @@ import click
 
 from pbem.cli._out import echo
 from pbem.errors import InputError
+from pbem.outputs import engine_hooks
 from pbem.protocol import archive
-from pbem.render import engine_hooks
 
 
 def echo_files(paths: list[Path]) -> None:

@@ -109,8 +109,8 @@ def remind(game_dir: Path) -> None:
     shows the clock; it never decides a game on time: no date it could sign would prove anything.
     """
     from pbem.engine.clock import TimeControl, standing
+    from pbem.mail.compose import reminder_email
     from pbem.protocol.fsutil import write_new
-    from pbem.render.outputs import reminder_email
 
     game, local, seeds = open_with_seeds(game_dir)
     rp = game.replay(seeds, local=local)

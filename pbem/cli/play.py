@@ -14,8 +14,8 @@ import click
 from pbem.cli._common import confirmer, echo_files, next_steps, open_with_seeds, read_input
 from pbem.cli._out import echo
 from pbem.errors import InputError
+from pbem.outputs import engine_hooks
 from pbem.protocol import archive, names
-from pbem.render import engine_hooks
 
 
 @click.command()

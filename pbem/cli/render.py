@@ -1,7 +1,7 @@
 """``pbem render`` (the map after a step, as SVG) and ``pbem mail draft`` (the email for a step).
 
-The work is done by :mod:`pbem.render.outputs` (reading a step of the archive, drawing, drafting)
-and :mod:`pbem.render.svg` / :mod:`pbem.mail.draft`; this module is the click layer.
+The work is done by :mod:`pbem.render.outputs` (reading a step of the archive, drawing) and
+:mod:`pbem.mail.compose` (drafting); this module is the click layer.
 """
 
 from __future__ import annotations
@@ -13,13 +13,8 @@ import click
 
 from pbem.cli._out import echo
 from pbem.errors import InputError
-from pbem.render.outputs import (  # noqa: F401  (write_step_outputs re-exported for callers)
-    StepView,
-    _open,
-    move_email,
-    private_svg,
-    write_step_outputs,
-)
+from pbem.mail.compose import move_email
+from pbem.render.outputs import StepView, open_game, private_svg
 
 
 def _emit(data: bytes, output: Path | None) -> None:
@@ -47,7 +42,7 @@ def render(game_dir: Path, step: int | None, output: Path | None, side: str | No
     """Draw the map (SVG) as it stands after a step, with what that step did."""
     if radius is not None and around is None:
         raise InputError("--radius needs --around HEX")
-    game = _open(game_dir)
+    game = open_game(game_dir)
     if game.hidden:  # no state in the turn files: this machine draws what its side may see [P10]
         if zoc is not None:
             raise InputError("with hidden information only your own side's map is drawn (no --zoc)")
@@ -77,7 +72,7 @@ def draft(game_dir: Path, step: int | None, output: Path | None,
           template_dir: Path | None, webmail: bool) -> None:
     """Write the email (.eml) that carries a move: what happened, the orders, the map and the files
     to attach (the move, the turn file it answers, that turn's map)."""
-    eml = move_email(_open(game_dir), step, template_dir=template_dir)
+    eml = move_email(open_game(game_dir), step, template_dir=template_dir)
     if webmail:
         import email
         import email.policy

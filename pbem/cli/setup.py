@@ -16,8 +16,8 @@ from pbem.cli._common import echo_files, read_input
 from pbem.cli._out import echo
 from pbem.cli.complete import scenario_ids
 from pbem.errors import InputError
+from pbem.outputs import engine_hooks
 from pbem.protocol import archive, names
-from pbem.render import engine_hooks
 
 
 def _parse_option(text: str) -> tuple[str, Any]:
@@ -100,7 +100,7 @@ def new(scenario: str, game_dir: Path, players: tuple[str, ...], options: tuple[
                              hooks=engine_hooks())
     invited = game.missing_joins()
     if invited:
-        from pbem.render.outputs import write_invitation_mails
+        from pbem.mail.compose import write_invitation_mails
 
         written += write_invitation_mails(game)
     echo_files(written)
@@ -239,7 +239,7 @@ def join(game_dir: Path, key_name: str, invitation: Path | None, expect: tuple[s
         show_keys=lambda g: _show_bound_keys(g, expected, fingerprint), hooks=engine_hooks(),
     )
     game = open_checked(game_dir)
-    from pbem.render.outputs import write_join_mail
+    from pbem.mail.compose import write_join_mail
 
     mails: list[Path] = []
     for side in sides:

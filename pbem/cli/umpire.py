@@ -13,8 +13,8 @@ import click
 
 from pbem.cli._common import confirmer, echo_files, next_steps
 from pbem.cli._out import echo
+from pbem.outputs import engine_hooks
 from pbem.protocol import archive
-from pbem.render import engine_hooks
 
 
 @click.command()
@@ -77,7 +77,7 @@ def publish(game_dir: Path, key_name: str) -> None:
     """
     from pbem.engine.gamedir import open_checked
     from pbem.engine.play import publish as play_publish
-    from pbem.render.outputs import write_publication_mail
+    from pbem.mail.compose import write_publication_mail
 
     game = open_checked(game_dir)
     path = play_publish(game, key_name)

@@ -19,8 +19,8 @@ def run(game_dir: Path, redraw: bool) -> None:
     """Replay ``game_dir`` from the genesis and print the report (``pbem verify``)."""
     with _opening():
         from pbem.engine.gamedir import open_for_verify
+        from pbem.outputs import engine_hooks
         from pbem.protocol.localstate import LocalGame, local_seeds
-        from pbem.render import engine_hooks
 
         game = open_for_verify(game_dir, engine_hooks())
     game.redraw = redraw

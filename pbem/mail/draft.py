@@ -26,8 +26,6 @@ from __future__ import annotations
 import email
 import email.policy
 import hashlib
-import importlib.resources
-import os
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -36,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from pbem.errors import InputError
+from pbem.templates import template_env
 
 MAX_EML_BYTES = 24 * 1024 * 1024
 """Largest email file :func:`extract_attachments` reads (checked before parsing)."""
@@ -60,51 +59,6 @@ ARCHIVE_NAME_RE = re.compile(
 """Attachment names :func:`extract_attachments` takes; every other attachment is ignored."""
 
 TEMPLATE_NAMES = ("mail.txt.j2", "mail.html.j2")
-
-
-# --------------------------------------------------------------------------------------------------
-# Templates
-# --------------------------------------------------------------------------------------------------
-
-
-def user_template_dir() -> Path:
-    """``$PBEM_HOME/templates`` (default ``~/.pbem/templates``)."""
-    home = os.environ.get("PBEM_HOME")
-    base = Path(home) if home else Path.home() / ".pbem"
-    return base / "templates"
-
-
-def _packaged_template(name: str) -> str | None:
-    if "/" in name or "\\" in name or name.startswith("."):
-        return None
-    res = importlib.resources.files("pbem.templates").joinpath(name)
-    try:
-        return res.read_text(encoding="utf-8")
-    except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
-        return None
-
-
-def template_env(template_dir: Path | str | None = None) -> Any:
-    """The Jinja2 environment: the user's templates first, then the packaged ones, which are also
-    reachable as ``default:NAME`` so a user template can extend them."""
-    import jinja2
-
-    packaged = jinja2.FunctionLoader(_packaged_template)
-    loaders: list[jinja2.BaseLoader] = []
-    user_dir = Path(template_dir) if template_dir is not None else user_template_dir()
-    if template_dir is not None and not user_dir.is_dir():
-        raise InputError(f"template directory {user_dir} does not exist")
-    if user_dir.is_dir():
-        loaders.append(jinja2.FileSystemLoader(str(user_dir)))
-    loaders.append(jinja2.PrefixLoader({"default": packaged}, delimiter=":"))
-    loaders.append(packaged)
-    return jinja2.Environment(
-        loader=jinja2.ChoiceLoader(loaders),
-        autoescape=jinja2.select_autoescape(enabled_extensions=("html", "html.j2"),
-                                            default_for_string=False, default=False),
-        undefined=jinja2.StrictUndefined,
-        keep_trailing_newline=True,
-    )
 
 
 # --------------------------------------------------------------------------------------------------

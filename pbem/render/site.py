@@ -54,8 +54,8 @@ def write_site(game: Any, out_dir: Path, *, local: Any = None, seeds: dict[str, 
                progress: Any = None) -> list[Path]:
     """Write the viewer of ``game`` into ``out_dir`` (created; refused when it holds anything but a
     viewer written before). Returns the files written."""
-    from pbem.mail.draft import template_env
     from pbem.protocol.fsutil import write_replace
+    from pbem.templates import template_env
 
     if out_dir.exists() and not out_dir.is_dir():
         raise InputError(f"{out_dir} is not a directory")

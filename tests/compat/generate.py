@@ -228,7 +228,7 @@ def deterministic_hpke() -> None:
 def _autoplay(out: Path, scenario: str, sides: dict[str, str], game_id: str) -> str:
     """A two-player game hot seat, the sparring bot on both sides, with maps and mails."""
     from pbem.engine.autoplay import autoplay
-    from pbem.render import engine_hooks
+    from pbem.outputs import engine_hooks
 
     with home(out.name) as h:
         for key in sorted(set(sides.values())):
@@ -306,7 +306,7 @@ def megagame(out: Path, game_id: str = "c0a1c0a1c0a1c0a1c0a1c0a1c0a10005") -> st
     every team's and Game Control's bot; Game Control publishes after the game."""
     from pbem.engine.autoplay import autoplay_rounds
     from pbem.engine.scenarios import load_data
-    from pbem.render import engine_hooks
+    from pbem.outputs import engine_hooks
 
     teams = [t["id"] for t in load_data(MEGAGAME)["teams"]]
     sides = {"GC": "compat-gc", **{t: f"compat-{t.lower()}" for t in teams}}
