@@ -65,7 +65,7 @@ FOCUS_KM = 15
 def map_view(sc: MegaScenario, state: MegaState | TeamView | Mapping[str, Any], *, subtitle: str = "",
              side: str | None = None, header_lines: Sequence[str] = ()) -> MapView:
     """A team's map from its view, or Game Control's master map from the master state."""
-    from pbem.systems.megagame.rules import turn_label
+    from pbem.systems.megagame.board import turn_label
 
     if isinstance(state, Mapping):
         state = TeamView.model_validate(state) if "team" in state else MegaState.model_validate(state)
