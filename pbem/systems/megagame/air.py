@@ -13,6 +13,7 @@ from pbem.systems.megagame import combat as cbt
 from pbem.systems.megagame.board import AnyState, _Board, _Unit, team_side, turn_label
 from pbem.systems.megagame.model import AirUnit, CabRank, MegaScenario, TeamView
 from pbem.systems.megagame.orders import OrderSheet
+from pbem.systems.megagame.report import battalions
 from pbem.systems.megagame.supply import HQ_REACH_KM
 from pbem.systems.megagame.tables import (
     air_resupply,
@@ -278,8 +279,6 @@ def _resupply(board: _Board, team: str, side: str, at: Hex, squadrons: int, dice
 
 def _recce_words(scenario: MegaScenario, board: _Board, enemies: list[_Unit], at: Hex, die: int) -> str:
     """What a recce flight reports of a hex [12], in words."""
-    from pbem.systems.megagame.report import battalions
-
     if not enemies:
         return "no enemy seen"
     vehicles = all(u.t.mechanised for u in enemies)

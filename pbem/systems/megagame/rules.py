@@ -15,6 +15,7 @@ from typing import Any, ClassVar
 
 from pydantic import ValidationError
 
+from pbem.engine.presenter import Presenter
 from pbem.engine.ruleset import (
     JSON,
     Capabilities,
@@ -33,6 +34,7 @@ from pbem.systems.megagame.checks import normalize, validate
 from pbem.systems.megagame.model import MegaRulings, MegaScenario, MegaState, TeamView, UnitState
 from pbem.systems.megagame.orders import OrderSheet
 from pbem.systems.megagame.round import resolve_round
+from pbem.systems.megagame.setup import team_copy
 from pbem.systems.megagame.view import team_view
 from pbem.systems.megagame.words import describe_event
 
@@ -123,8 +125,6 @@ class MegagameRules(Ruleset[MegaScenario, AnyState, OrderSheet]):
     def scenario_copy(self, scenario: MegaScenario, data: JSON, side: str) -> JSON | None:
         """The set-up is secret [2, 10]: a team holds only its side's forces and the enemy it sees
         at the start (:mod:`pbem.systems.megagame.setup`); Game Control the whole scenario."""
-        from pbem.systems.megagame.setup import team_copy
-
         if side == scenario.umpire or scenario.copy_for:
             return None
         return team_copy(scenario, data, side)
@@ -143,6 +143,8 @@ class MegagameRules(Ruleset[MegaScenario, AnyState, OrderSheet]):
     length tells neither its lines nor that the team's forces grew."""
 
     def sealed_size(self, scenario: MegaScenario, side: str) -> int:
+        # imported here: it loads cryptography's HPKE (70-100 ms measured), which the rules need
+        # for this alone
         from pbem.protocol.seal import padded_length
 
         n = sum(1 for u in scenario.units if u.team == side or side == scenario.umpire)
@@ -274,7 +276,8 @@ class MegagameRules(Ruleset[MegaScenario, AnyState, OrderSheet]):
         words = describe_event(event)
         return words if words is not None else super().describe_event(scenario, event)
 
-    def presenter(self) -> Any:
+    def presenter(self) -> Presenter:
+        # imported here: the rules never import their presentation (pbem.engine.presenter)
         from pbem.systems.megagame.presenter import MegagamePresenter
 
         return MegagamePresenter(self)

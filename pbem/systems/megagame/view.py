@@ -10,6 +10,8 @@ from pbem.engine.ruleset import JSON
 from pbem.maps.hexmap import Hex
 from pbem.systems.megagame.board import _unit, status_of, team_side, turn_label
 from pbem.systems.megagame.model import MegaScenario, MegaState, UnitDef
+from pbem.systems.megagame.report import EnemySeen, battalions, unit_report
+from pbem.systems.megagame.report import UnitFacts as Facts
 from pbem.systems.megagame.tables import effectiveness
 
 FRIENDS_KM = 10
@@ -30,9 +32,6 @@ def state_words(scenario: MegaScenario, state: MegaState, uid: str) -> str:
 
 def team_view(scenario: MegaScenario, state: MegaState, team: str) -> JSON:
     """What ``team`` knows [10], as JSON: no status number anywhere."""
-    from pbem.systems.megagame.report import EnemySeen, unit_report
-    from pbem.systems.megagame.report import UnitFacts as Facts
-
     geo = scenario.map.geo
     side = team_side(scenario, team)
     sides = {t.id: t.side for t in scenario.teams}
@@ -63,8 +62,6 @@ def team_view(scenario: MegaScenario, state: MegaState, team: str) -> JSON:
         h = Hex.parse(s.hex)
         if any(h.distance(o) <= 2 for o in ours):  # in contact or within sight [6, 10]
             seen.setdefault(h, []).append(u)
-    from pbem.systems.megagame.report import battalions
-
     enemy = []
     for h in sorted(seen):
         units = seen[h]
