@@ -18,7 +18,7 @@ import pytest
 
 from pbem.maps.hexmap import Hex
 from pbem.systems.megagame.battle import propose
-from pbem.systems.megagame.board import _Board
+from pbem.systems.megagame.board import Board
 from pbem.systems.megagame.model import MegaScenario, MegaState, UnitState
 from pbem.systems.megagame.orders import OrderSheet
 from pbem.systems.megagame.rules import MegagameRules
@@ -378,7 +378,7 @@ def test_9_proposal_aims_at_the_hex_nearest_the_objective() -> None:
     sc = scenario([unit("a", "AL", "inf", "0303"), unit("d1", "GE", "weak", "0302"),
                    unit("d2", "GE", "weak", "0304")])
     st = prepared(R.initial_state(sc, {}), "a")
-    board = _Board(sc, st)
+    board = Board(sc, st)
     board.units["a"].line = sheet("AL", {"units": ["a"], "intention": "attack", "objective": "0306"}).lines[0]
     assert {str(h): v for h, v in propose(board).items()} == {"0304": ["a"]}
 

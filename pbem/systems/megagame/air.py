@@ -10,7 +10,7 @@ from typing import Any, Literal
 from pbem.engine.ruleset import JSON, Dice
 from pbem.maps.hexmap import Hex
 from pbem.systems.megagame import combat as cbt
-from pbem.systems.megagame.board import AnyState, _Board, _Unit, team_side, turn_label
+from pbem.systems.megagame.board import AnyState, Board, BoardUnit, team_side, turn_label
 from pbem.systems.megagame.model import AirUnit, CabRank, MegaScenario, TeamView
 from pbem.systems.megagame.orders import OrderSheet
 from pbem.systems.megagame.report import battalions
@@ -74,7 +74,7 @@ def cab_rank_squadrons(scenario: MegaScenario, side: str, turn: int, lost: Mappi
                if a.side == side and a.role in MISSION_ROLES["cab-rank"] and a.region == "continent")
 
 
-def _air_pools(scenario: MegaScenario, side: str, turn: int,
+def air_pools(scenario: MegaScenario, side: str, turn: int,
                lost: Mapping[str, int] | None = None) -> dict[tuple[str, ...], int]:
     pools: dict[tuple[str, ...], int] = {}
     for mission, roles in MISSION_ROLES.items():
@@ -82,7 +82,7 @@ def _air_pools(scenario: MegaScenario, side: str, turn: int,
     return pools
 
 
-def _fighter_losses(scenario: MegaScenario, side: str, turn: int, lost: Mapping[str, int],
+def fighter_losses(scenario: MegaScenario, side: str, turn: int, lost: Mapping[str, int],
                     squadrons: int, role: str = "fighter") -> dict[str, int]:
     """Which of ``side``'s fighter units (or units of another ``role``: transports hit by flak) lose
     the ``squadrons`` shot down [12, 13]: those units in the scenario's order, each up to the
@@ -113,7 +113,7 @@ RESUPPLY_POINTS_PER_SQUADRON = 2
 plan"; a squadron of C-47s or Stirlings is read as two points)."""
 
 
-def _air(scenario: MegaScenario, turn: int, board: _Board, orders: dict[str, OrderSheet], dice: Dice,
+def air_phase(scenario: MegaScenario, turn: int, board: Board, orders: dict[str, OrderSheet], dice: Dice,
          intel: dict[str, list[str]]) -> list[JSON]:
     """The air orders before anything moves [9, 12]: each side's squadrons go to its teams' requests
     in team order while they last (a request beyond what flies is noted, not flown); the fighters
@@ -127,7 +127,7 @@ def _air(scenario: MegaScenario, turn: int, board: _Board, orders: dict[str, Ord
     if not scenario.air:
         return events
     geo = board.geo
-    pools = {side: _air_pools(scenario, side, turn, board.air_lost) for side in ("allied", "german")}
+    pools = {side: air_pools(scenario, side, turn, board.air_lost) for side in ("allied", "german")}
     europe = {side: cab_rank_squadrons(scenario, side, turn, board.air_lost) for side in ("allied", "german")}
     for team, cab in sorted(board.cab.items()):  # on call since the turn before: still in the air [9]
         side_of = team_side(scenario, team)
@@ -174,7 +174,7 @@ def _air(scenario: MegaScenario, turn: int, board: _Board, orders: dict[str, Ord
                   small: min(fight.defender_losses, fighters[small])}
         shot_down: dict[str, int] = {}
         for side_ in (big, small):
-            shot_down.update(_fighter_losses(scenario, side_, turn, board.air_lost, losses[side_]))
+            shot_down.update(fighter_losses(scenario, side_, turn, board.air_lost, losses[side_]))
         for uid, n in shot_down.items():
             board.air_lost[uid] = board.air_lost.get(uid, 0) + n
         events.append({"kind": "air-combat", "attacker": big, "die": die, "result": fight.result,
@@ -243,7 +243,7 @@ def _air(scenario: MegaScenario, turn: int, board: _Board, orders: dict[str, Ord
     return events
 
 
-def _resupply(board: _Board, team: str, side: str, at: Hex, squadrons: int, dice: Dice,
+def _resupply(board: Board, team: str, side: str, at: Hex, squadrons: int, dice: Dice,
               intel: dict[str, list[str]]) -> JSON:
     """Supplies dropped from the air on ``at`` [12 "Air Resupply"]: the ready reckoner with its
     factors (poor terrain, the zone contested by the enemy within 1 km, enemy fighters over the
@@ -277,7 +277,7 @@ def _resupply(board: _Board, team: str, side: str, at: Hex, squadrons: int, dice
             "factors": factors, "landed": landed, "collected": collected}
 
 
-def _recce_words(scenario: MegaScenario, board: _Board, enemies: list[_Unit], at: Hex, die: int) -> str:
+def _recce_words(scenario: MegaScenario, board: Board, enemies: list[BoardUnit], at: Hex, die: int) -> str:
     """What a recce flight reports of a hex [12], in words."""
     if not enemies:
         return "no enemy seen"
@@ -305,7 +305,7 @@ SUPPORT = ("cas", "heavy")
 """Air missions flown in support of an attack: ground attack squadrons, heavy bombers [9, 12]."""
 
 
-def _support_level(board: _Board, attackers: list[_Unit], side: str) -> cbt.AirLevel:
+def support_level(board: Board, attackers: list[BoardUnit], side: str) -> cbt.AirLevel:
     """The air support of an attack [9]: the squadrons its lines asked for, as far as they flew
     (a team's requests beyond what its side could fly are cut in the air orders; what flew is spent
     attack by attack), each kind on its own row of the table -- ground attack, heavy bombers -- and
@@ -320,20 +320,20 @@ def _support_level(board: _Board, attackers: list[_Unit], side: str) -> cbt.AirL
         got = min(n, board.support.get((team, mission), 0))
         board.support[(team, mission)] = board.support.get((team, mission), 0) - got
         flown[mission] += got
-    flown["cas"] += _cab_cover(board, attackers)
+    flown["cas"] += cab_cover(board, attackers)
     levels = [cbt.air_level("allied-ground-attack" if side == "allied" else "german-ground-attack", flown["cas"])
               if flown["cas"] else "none",
               cbt.air_level("heavy-bomber", flown["heavy"]) if flown["heavy"] else "none"]
     return max(levels, key=lambda lv: cbt.AIR_FACTOR[lv])
 
 
-def _cab_cover(board: _Board, units: list[_Unit]) -> int:
+def cab_cover(board: Board, units: list[BoardUnit]) -> int:
     """The squadrons of cover the cab ranks of ``units``' teams give a combat they fight in [9]:
     on call, each rank answers every combat of its formation that turn (a reading)."""
     return sum(board.cab[t].cover for t in sorted({u.d.team for u in units}) if t in board.cab)
 
 
-def _drop(scenario: MegaScenario, board: _Board, u: _Unit, turn: int, dice: Dice, *, night: bool = False) -> JSON:
+def airborne_drop(scenario: MegaScenario, board: Board, u: BoardUnit, turn: int, dice: Dice, *, night: bool = False) -> JSON:
     """One unit delivered by parachute or glider [12]: the drop table with the enemy on the drop
     zone (an enemy unit within 1 km) and flak within 4 km as modifiers, and by day unbeaten enemy
     fighters over the battle; a loss is a step. By day a lost step is lost for good on a second 1,
@@ -379,7 +379,7 @@ def _drop(scenario: MegaScenario, board: _Board, u: _Unit, turn: int, dice: Dice
     return ev
 
 
-def _flak_fire(board: _Board, side: str, at: Hex, serial: str, dice: Dice) -> tuple[bool, int, list[int]]:
+def _flak_fire(board: Board, side: str, at: Hex, serial: str, dice: Dice) -> tuple[bool, int, list[int]]:
     """The flak table [13] on one air serial dropping or landing on ``at``: every enemy flak unit
     within 4 km that can still fight rolls once (a reading: the text gives a die per serial and a
     row per kind of flak), on the column of a drop within 2 km or within 4 km. Returns whether the

@@ -13,15 +13,15 @@ from typing import Any
 from pbem.engine.ruleset import JSON, Dice
 from pbem.maps.hexmap import Hex
 from pbem.systems.megagame import combat as cbt
-from pbem.systems.megagame.air import _cab_cover, _support_level
-from pbem.systems.megagame.board import FIGHTING, _Board, _posture, _Unit, hq_out_of_reach
+from pbem.systems.megagame.air import cab_cover, support_level
+from pbem.systems.megagame.board import FIGHTING, Board, BoardUnit, hq_out_of_reach, posture_of
 from pbem.systems.megagame.model import MegaRulings
 from pbem.systems.megagame.movement import bridge_blows, max_move_km, may_cross
 from pbem.systems.megagame.supply import LOSS_PER_UNIT
 from pbem.systems.megagame.tables import counter_battery_fix, interdiction
 
 
-def _objective(u: _Unit) -> Hex | None:
+def _objective(u: BoardUnit) -> Hex | None:
     line = u.line
     if line is None:
         return None
@@ -32,7 +32,7 @@ def _objective(u: _Unit) -> Hex | None:
     return None
 
 
-def _may_attack(board: _Board, u: _Unit) -> bool:
+def may_attack(board: Board, u: BoardUnit) -> bool:
     """In contact, with Attack or Breakthrough orders, any status left, not moved more than half its
     move this turn [6]."""
     if not u.on_map or u.line is None or u.line.intention not in FIGHTING or u.status <= 0 \
@@ -41,19 +41,19 @@ def _may_attack(board: _Board, u: _Unit) -> bool:
     return not _moved_too_far_to_attack(board, u)
 
 
-def _moved_too_far_to_attack(board: _Board, u: _Unit) -> bool:
+def _moved_too_far_to_attack(board: Board, u: BoardUnit) -> bool:
     """More than half its move this turn: no time left to attack [6]."""
     assert u.hex is not None and u.line is not None
-    limit = max_move_km(u.t.troops, board.geo.ground(u.hex), _posture(u.line), night=u.line.timing == "night")
+    limit = max_move_km(u.t.troops, board.geo.ground(u.hex), posture_of(u.line), night=u.line.timing == "night")
     return limit is not None and u.km > limit / 2
 
 
-def propose(board: _Board) -> dict[Hex, list[str]]:
-    """The engine's grouping [9 "Analysing Combat"]: each unit able to attack (:func:`_may_attack`) goes for the adjacent
+def propose(board: Board) -> dict[Hex, list[str]]:
+    """The engine's grouping [9 "Analysing Combat"]: each unit able to attack (:func:`may_attack`) goes for the adjacent
     enemy hex nearest its objective (then the lowest hex); one combat per hex attacked."""
     out: dict[Hex, list[str]] = {}
     for u in sorted(board.units.values(), key=lambda x: x.d.id):
-        if not _may_attack(board, u):
+        if not may_attack(board, u):
             continue
         assert u.hex is not None
         targets = sorted({e.hex for e in board.enemies_near(u.hex, u.side, 1) if e.hex is not None})
@@ -65,7 +65,7 @@ def propose(board: _Board) -> dict[Hex, list[str]]:
     return out
 
 
-def _retire(board: _Board, u: _Unit, km: int, away: list[Hex]) -> int:
+def _retire(board: Board, u: BoardUnit, km: int, away: list[Hex]) -> int:
     """Move ``u`` up to ``km`` hexes away from ``away`` (straight back [9 note 1]): each step to the
     neighbour farthest from the nearest of them, never into or past the enemy, never across water it
     may not cross; returns the kilometres gone."""
@@ -94,10 +94,10 @@ def _retire(board: _Board, u: _Unit, km: int, away: list[Hex]) -> int:
     return gone
 
 
-def _artillery_for(board: _Board, side: str, at: Hex, used: set[str]) -> list[_Unit]:
+def _artillery_for(board: Board, side: str, at: Hex, used: set[str]) -> list[BoardUnit]:
     """Artillery of ``side`` able to support a combat at ``at``: on the map, not moved, status
     left, within long range, not used yet this turn, its supply point paid [9]."""
-    out: list[_Unit] = []
+    out: list[BoardUnit] = []
     for a in sorted(board.units.values(), key=lambda x: x.d.id):
         if a.side != side or not a.on_map or a.t.artillery is None or a.d.id in used or a.km or a.status <= 0 \
                 or (a.line is not None and a.line.counter_battery):
@@ -115,13 +115,13 @@ def _artillery_for(board: _Board, side: str, at: Hex, used: set[str]) -> list[_U
     return out
 
 
-def _combat_unit(u: _Unit, *, fuel: bool) -> cbt.CombatUnit:
+def _combat_unit(u: BoardUnit, *, fuel: bool) -> cbt.CombatUnit:
     return cbt.CombatUnit(id=u.d.id, profile=u.t.combat_profile(u.steps), kind=u.t.kind,
                           light=u.t.light, mechanised=u.t.mechanised, fuel=fuel,
                           non_tactical=u.line is not None and u.line.posture in ("non-tactical", "rest"))
 
 
-def _combat(board: _Board, ruled: MegaRulings, dice: Dice, blown: set[str]) -> list[JSON]:
+def combat_phase(board: Board, ruled: MegaRulings, dice: Dice, blown: set[str]) -> list[JSON]:
     """Every combat of the turn [9], hex by hex in order, each followed by the further attacks of
     the units that overran into more enemy."""
     groups = propose(board)
@@ -131,7 +131,7 @@ def _combat(board: _Board, ruled: MegaRulings, dice: Dice, blown: set[str]) -> l
         fit: list[str] = []
         for uid in g.attackers:
             u = board.units[uid]
-            if _may_attack(board, u) and u.hex is not None and u.hex.distance(at) == 1 \
+            if may_attack(board, u) and u.hex is not None and u.hex.distance(at) == 1 \
                     and board.enemy_held(at, u.side):
                 fit.append(uid)
             else:
@@ -159,7 +159,7 @@ def _combat(board: _Board, ruled: MegaRulings, dice: Dice, blown: set[str]) -> l
     return events
 
 
-def _why_no_attack(board: _Board, u: _Unit, grouped: bool) -> str:
+def _why_no_attack(board: Board, u: BoardUnit, grouped: bool) -> str:
     """Why a unit with Attack or Breakthrough orders made no attack this turn, in words with the case."""
     if u.t.mode == "defence":
         return "it can defend itself, not attack [9]"
@@ -175,7 +175,7 @@ def _why_no_attack(board: _Board, u: _Unit, grouped: bool) -> str:
     return "Game Control's grouping of the combats left it out [9]"
 
 
-def _fight(board: _Board, at: Hex, attackers: list[_Unit], dice: Dice, blown: set[str], used_art: set[str],
+def _fight(board: Board, at: Hex, attackers: list[BoardUnit], dice: Dice, blown: set[str], used_art: set[str],
            advantage: Mapping[tuple[str, str], int], *, further: bool = False) -> list[JSON]:
     """One combat against the enemy in ``at`` [9 "Combat Procedure"]; ``further``: the unprepared
     attack of units that overran into more enemy (:func:`_further_attacks`)."""
@@ -215,7 +215,7 @@ def _fight(board: _Board, at: Hex, attackers: list[_Unit], dice: Dice, blown: se
         return events
     att_art = _artillery_for(board, side, at, used_art)
     def_art = _artillery_for(board, defenders[0].side, at, used_art)
-    air = "none" if further else _support_level(board, attackers, side)
+    air = "none" if further else support_level(board, attackers, side)
     close = geo.close(at)
     a_side = cbt.CombatSide(
         units=tuple(_combat_unit(u, fuel=board.supply.get(u.d.team, 0) > 0) for u in attackers),
@@ -229,7 +229,7 @@ def _fight(board: _Board, at: Hex, attackers: list[_Unit], dice: Dice, blown: se
         artillery=tuple(cbt.Artillery(a.d.id, a.t.combat_profile(a.steps),
                                       a.t.artillery or "field", a.hex.distance(at) if a.hex else 99)
                         for a in def_art),
-        air=cbt.air_level("allied-ground-attack", cover) if (cover := _cab_cover(board, defenders)) else "none",
+        air=cbt.air_level("allied-ground-attack", cover) if (cover := cab_cover(board, defenders)) else "none",
         prepared=True, close_country=close, advantage=advantage.get((str(at), "defender"), 0),
         other_formation=_strays(defenders))
     hold = [d.d.id for d in defenders if d.line and d.line.intention == "hold" and d.line.stand_fast
@@ -266,7 +266,7 @@ def _fight(board: _Board, at: Hex, attackers: list[_Unit], dice: Dice, blown: se
     return events
 
 
-def _further_attacks(board: _Board, dice: Dice, blown: set[str], used_art: set[str],
+def _further_attacks(board: Board, dice: Dice, blown: set[str], used_art: set[str],
                      advantage: Mapping[tuple[str, str], int]) -> list[JSON]:
     """The unprepared attack after a successful overrun [results table, special results]: units
     whose overrun after a Total Success or a Success brought them into contact with more enemy --
@@ -280,7 +280,7 @@ def _further_attacks(board: _Board, dice: Dice, blown: set[str], used_art: set[s
     [9]); should that attack overrun again, the unit drives on but attacks no more."""
     onward, board.onward = board.onward, []
     events: list[JSON] = []
-    groups: dict[Hex, list[_Unit]] = {}
+    groups: dict[Hex, list[BoardUnit]] = {}
     for u, beaten in onward:
         if not u.on_map or u.hex is None or u.status <= 0 or u.attacks != 1:
             continue
@@ -297,7 +297,7 @@ def _further_attacks(board: _Board, dice: Dice, blown: set[str], used_art: set[s
     return events
 
 
-def _counter_battery(board: _Board, dice: Dice) -> list[JSON]:
+def counter_battery_fire(board: Board, dice: Dice) -> list[JSON]:
     """Counter-battery fire [9]: every enemy battery that fired this turn within range of artillery
     given to counter-battery is looked for -- a 6 fixes it, +1 for each turn after the first that it
     has fired from the same place -- and a fixed battery is shelled on the interdiction table, the
@@ -331,14 +331,14 @@ def _counter_battery(board: _Board, dice: Dice) -> list[JSON]:
     return events
 
 
-def _strays(units: list[_Unit]) -> int:
+def _strays(units: list[BoardUnit]) -> int:
     """Units not of the division leading the fight, the one with most units in it (note 6)."""
     divisions = sorted(u.d.division or u.d.formation for u in units)
     lead = max(divisions, key=lambda name: (divisions.count(name), name)) if divisions else ""
     return sum(1 for name in divisions if name != lead)
 
 
-def _advance(board: _Board, attackers: list[_Unit], at: Hex) -> None:
+def _advance(board: Board, attackers: list[BoardUnit], at: Hex) -> None:
     """The attacker takes a vacated hex (the first attacker with Attack or Breakthrough orders)."""
     if board.at(at):
         return
@@ -349,7 +349,7 @@ def _advance(board: _Board, attackers: list[_Unit], at: Hex) -> None:
             return
 
 
-def _overrun(board: _Board, result: cbt.Outcome, attackers: list[_Unit], defenders: list[_Unit], at: Hex,
+def _overrun(board: Board, result: cbt.Outcome, attackers: list[BoardUnit], defenders: list[BoardUnit], at: Hex,
              status: tuple[int, int]) -> list[JSON]:
     """A successful overrun [results table, special results]: attackers mostly armoured, with twice
     the defenders' status (before the fight) and Breakthrough orders, go on through the defeated
@@ -371,7 +371,7 @@ def _overrun(board: _Board, result: cbt.Outcome, attackers: list[_Unit], defende
             continue
         if band != "total success":
             u.steps = u.t.combat_profile(u.steps).lose(1).steps_lost
-        full = max_move_km(u.t.troops, geo.ground(u.hex), _posture(u.line)) or Fraction(0)
+        full = max_move_km(u.t.troops, geo.ground(u.hex), posture_of(u.line)) or Fraction(0)
         km = int(max(Fraction(0), full - u.km) * share)
         goal = _objective(u)
         path = [str(u.hex)]
@@ -398,7 +398,7 @@ def _overrun(board: _Board, result: cbt.Outcome, attackers: list[_Unit], defende
     return [{"kind": "overrun", "at": str(at), "band": band, "moves": moved}]
 
 
-def _after_combat(board: _Board, result: cbt.Outcome, attackers: list[_Unit], defenders: list[_Unit],
+def _after_combat(board: Board, result: cbt.Outcome, attackers: list[BoardUnit], defenders: list[BoardUnit],
                   at: Hex, dice: Dice, blown: set[str], status: tuple[int, int] = (0, 0)) -> list[JSON]:
     geo = board.geo
     events: list[JSON] = []

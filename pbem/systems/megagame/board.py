@@ -1,5 +1,5 @@
 """The board of a megagame turn: the working copy of every unit while a turn is adjudicated
-(:class:`_Board`, :class:`_Unit`) and the queries of the scenario that every phase, the order
+(:class:`Board`, :class:`BoardUnit`) and the queries of the scenario that every phase, the order
 sheet's checks and the views share (a team's side, a unit's status, the turn's date, an HQ in
 reach) [2, 3, 9, 11]."""
 
@@ -41,7 +41,7 @@ def turn_label(scenario: MegaScenario, turn: int) -> str:
 def hq_out_of_reach(scenario: MegaScenario, uid: str, where: Mapping[str, Hex | None]) -> str | None:
     """Why ``uid`` cannot draw supplies from its HQ [11] (``where``: unit -> hex, None when off the
     map or gone), or None when it can: the HQ is on the map within 5 km, or the unit has none."""
-    d = _unit(scenario, uid)
+    d = unit_def(scenario, uid)
     if d.hq is None or d.hq == uid:
         return None
     here, hq = where.get(uid), where.get(d.hq)
@@ -57,10 +57,10 @@ def profile_of(scenario: MegaScenario, unit: UnitDef, steps: int) -> cbt.Profile
 
 
 def status_of(scenario: MegaScenario, state: MegaState, uid: str) -> int:
-    return profile_of(scenario, _unit(scenario, uid), state.units[uid].steps).status
+    return profile_of(scenario, unit_def(scenario, uid), state.units[uid].steps).status
 
 
-def _unit(scenario: MegaScenario, uid: str) -> UnitDef:
+def unit_def(scenario: MegaScenario, uid: str) -> UnitDef:
     return scenario.unit[uid]
 
 
@@ -72,7 +72,7 @@ def team_side(scenario: MegaScenario, team: str) -> Literal["allied", "german"]:
 
 
 @dataclass
-class _Unit:
+class BoardUnit:
     """A unit during adjudication (mutable working copy)."""
 
     d: UnitDef
@@ -110,25 +110,25 @@ class _Unit:
         return self.hex is not None and not self.gone
 
 
-class _Board:
+class Board:
     """Where everyone is while a turn is adjudicated."""
 
     def __init__(self, scenario: MegaScenario, state: MegaState) -> None:
         self.sc = scenario
         self.geo: Geo = scenario.map.geo
         self.blown = frozenset(state.blown)
-        self.units: dict[str, _Unit] = {}
+        self.units: dict[str, BoardUnit] = {}
         sides = {t.id: t.side for t in scenario.teams}
         for d in scenario.units:
             s = state.units[d.id]
-            self.units[d.id] = _Unit(d, scenario.types[d.type], sides[d.team],
+            self.units[d.id] = BoardUnit(d, scenario.types[d.type], sides[d.team],
                                      Hex.parse(s.hex) if s.hex else None, s.steps, s.prepared,
                                      dict(s.contact), s.gone, scattered=s.scattered, fired_before=s.fired,
                                      stock=s.stock, rail=s.rail)
         self.supply = dict(state.supply)
         self.air_lost = dict(state.air_lost)
         """Squadrons each air unit has lost in air combat, this turn's included [12]."""
-        self.onward: list[tuple[_Unit, frozenset[str]]] = []
+        self.onward: list[tuple[BoardUnit, frozenset[str]]] = []
         """Units whose overrun brought them into contact with more enemy: they may attack again [9]."""
         self.night_lift: set[str] = set()
         """Airborne units ordered to drop by night at the start of the next turn [12]."""
@@ -156,29 +156,29 @@ class _Board:
         """(team, 'cas' or 'heavy') -> squadrons that flew for its attacks this turn and are not yet
         spent on one [9, 12]."""
         """The sides whose fighters hold or contest the sky this turn [12]."""
-        self.where: dict[Hex, list[_Unit]] = {}
+        self.where: dict[Hex, list[BoardUnit]] = {}
         """Units on the map by hex (kept by :meth:`move` and :meth:`remove`)."""
         for u in self.units.values():
             if u.on_map and u.hex is not None:
                 self.where.setdefault(u.hex, []).append(u)
 
-    def move(self, u: _Unit, h: Hex) -> None:
+    def move(self, u: BoardUnit, h: Hex) -> None:
         if u.hex is not None and u in self.where.get(u.hex, []):
             self.where[u.hex].remove(u)
         u.hex = h
         self.where.setdefault(h, []).append(u)
 
-    def remove(self, u: _Unit) -> None:
+    def remove(self, u: BoardUnit) -> None:
         """Captured or broken up: off the board, its last hex kept for the reports."""
         if u.hex is not None and u in self.where.get(u.hex, []):
             self.where[u.hex].remove(u)
         u.gone = True
 
-    def at(self, h: Hex) -> list[_Unit]:
+    def at(self, h: Hex) -> list[BoardUnit]:
         return sorted(self.where.get(h, []), key=lambda u: u.d.id)
 
-    def enemies_near(self, h: Hex, side: str, within: int) -> list[_Unit]:
-        out: list[_Unit] = []
+    def enemies_near(self, h: Hex, side: str, within: int) -> list[BoardUnit]:
+        out: list[BoardUnit] = []
         for g in h.within(within):
             out += [u for u in self.where.get(g, ()) if u.side != side]
         return sorted(out, key=lambda u: u.d.id)
@@ -202,7 +202,7 @@ AnyState = MegaState | TeamView
 
 
 
-def _posture(line: OrderLine) -> Posture:
+def posture_of(line: OrderLine) -> Posture:
     if line.posture == "non-tactical":
         return "road-column" if line.intention == "move" else "non-tactical"
     return "tactical"

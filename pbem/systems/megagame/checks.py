@@ -9,17 +9,17 @@ from typing import Any, Literal
 
 from pbem.errors import RuleViolation
 from pbem.maps.hexmap import Hex
-from pbem.systems.megagame.air import MISSION_ROLES, _air_pools, cab_rank_squadrons, own_cab_rank
+from pbem.systems.megagame.air import MISSION_ROLES, air_pools, cab_rank_squadrons, own_cab_rank
 from pbem.systems.megagame.board import (
     ATTACKING,
     FIGHTING,
     AnyState,
-    _posture,
-    _unit,
     hq_out_of_reach,
+    posture_of,
     status_of,
     team_side,
     turn_label,
+    unit_def,
 )
 from pbem.systems.megagame.model import MegaScenario, TeamView
 from pbem.systems.megagame.movement import max_move_km, may_cross
@@ -53,7 +53,7 @@ def _rail_problems(scenario: MegaScenario, k: Known, side: str, orders: OrderShe
             if info is None:
                 continue
             here = Hex.parse(info.hex)
-            boarding += scenario.types[_unit(scenario, uid).type].size
+            boarding += scenario.types[unit_def(scenario, uid).type].size
             if not geo.station(here):
                 out.append(RuleViolation("6", f"{', '.join(line.units)}: {uid} must be at a town or village on the railway to "
                                               f"board a train, not at {here}"))
@@ -85,7 +85,7 @@ def march_line(scenario: MegaScenario, view: TeamView, team: str, line: OrderLin
     here, goal = via[-1] if via else Hex.parse(mine.hex), Hex.parse(line.objective)
     blown = frozenset(view.blown)
     enemy = {Hex.parse(e.hex) for e in view.enemy}
-    troops = scenario.types[_unit(scenario, uid).type].troops
+    troops = scenario.types[unit_def(scenario, uid).type].troops
     prev: dict[Hex, Hex | None] = {here: None}
     todo = [here]
     while todo:
@@ -158,7 +158,7 @@ def known(scenario: MegaScenario, state: AnyState, team: str) -> Known:
                  frozenset(k for k, s in state.units.items() if s.landed), frozenset(state.night_drops),
                  frozenset(k for k, s in state.units.items() if s.rail is not None),
                  frozenset(s.hex for k, s in state.units.items() if s.hex and not s.gone
-                           and team_side(scenario, _unit(scenario, k).team) != team_side(scenario, team)))
+                           and team_side(scenario, unit_def(scenario, k).team) != team_side(scenario, team)))
 
 
 def night_lift(scenario: MegaScenario, team: str, k: Known, line: OrderLine) -> bool:
@@ -260,7 +260,7 @@ def validate(scenario: MegaScenario, state: AnyState, side: str, orders: OrderSh
                 if far is not None:
                     out.append(RuleViolation("11", f"{', '.join(line.units)}: {uid} draws no supplies ({far.removesuffix(' [11]')}): "
                                                    "it cannot attack"))
-                if uid in k.units and scenario.types[_unit(scenario, uid).type].mode == "defence":
+                if uid in k.units and scenario.types[unit_def(scenario, uid).type].mode == "defence":
                     out.append(RuleViolation("9", f"{', '.join(line.units)}: {uid} counts in defence only (its status "
                                                   "profile is in round brackets): it cannot attack"))
                 if uid in k.spent:
@@ -277,7 +277,7 @@ def validate(scenario: MegaScenario, state: AnyState, side: str, orders: OrderSh
             continue
         late = [uid for uid in line.units if uid in arriving]
         if late:
-            airborne = [uid for uid in late if _unit(scenario, uid).by_air]
+            airborne = [uid for uid in late if unit_def(scenario, uid).by_air]
             out.append(RuleViolation("5", f"{', '.join(late)}: not on the map now (due on turn "
                                           f"{arriving[late[0]]}, or lost): no orders yet"
                                      + (f" (but {airborne[0]} may be given its drop by night: a line of its own, "
@@ -294,7 +294,7 @@ def validate(scenario: MegaScenario, state: AnyState, side: str, orders: OrderSh
             if line.route:
                 out.append(RuleViolation("9", f"{', '.join(line.units)}: artillery on counter-battery stays for the whole turn"))
             for uid in line.units:
-                if uid in k.units and scenario.types[_unit(scenario, uid).type].artillery is None:
+                if uid in k.units and scenario.types[unit_def(scenario, uid).type].artillery is None:
                     out.append(RuleViolation("9", f"{', '.join(line.units)}: only artillery fires counter-battery, not {uid}"))
         if not line.route:
             continue
@@ -308,7 +308,7 @@ def validate(scenario: MegaScenario, state: AnyState, side: str, orders: OrderSh
                                                f"{' by night' if uid in k.night_landed else ''}: no movement in "
                                                "the turn of the drop (movement after landing)"))
                 continue
-            full = max_move_km(info.troops, geo.ground(Hex.parse(info.hex)), _posture(line),
+            full = max_move_km(info.troops, geo.ground(Hex.parse(info.hex)), posture_of(line),
                                night=line.timing == "night")
             if full is not None and len(line.route) > full * share:
                 out.append(RuleViolation("12", f"{', '.join(line.units)}: {uid} dropped this {half}: at most {full * share} "
@@ -343,7 +343,7 @@ def validate(scenario: MegaScenario, state: AnyState, side: str, orders: OrderSh
                                                             and Hex.parse(a.target) in geo.hexes):
                 out.append(RuleViolation("12", f"air orders: {a.mission} needs a target hex of the map, "
                                                f"not {a.target[:40]!r}"))
-        pools = _air_pools(scenario, teams[side].side, k.turn, state.air_lost)
+        pools = air_pools(scenario, teams[side].side, k.turn, state.air_lost)
         if cab is not None:  # the team's cab rank of the turn before is still in the air [9]
             pools[MISSION_ROLES["cab-rank"]] -= cab.squadrons
         for roles, n in sorted(wanted.items()):

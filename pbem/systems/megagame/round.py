@@ -67,9 +67,9 @@ from typing import Any
 from pbem.engine.ruleset import JSON, Dice, Resolution
 from pbem.errors import InputError
 from pbem.maps.hexmap import Hex
-from pbem.systems.megagame.air import _air, _drop, _fighter_losses, flying
-from pbem.systems.megagame.battle import _combat, _counter_battery, _may_attack, propose
-from pbem.systems.megagame.board import ATTACKING, AnyState, _Board, _Unit, team_side
+from pbem.systems.megagame.air import air_phase, airborne_drop, fighter_losses, flying
+from pbem.systems.megagame.battle import combat_phase, counter_battery_fire, may_attack, propose
+from pbem.systems.megagame.board import ATTACKING, AnyState, Board, BoardUnit, team_side
 from pbem.systems.megagame.model import (
     MegaRulings,
     MegaScenario,
@@ -99,7 +99,7 @@ def resolve_round(scenario: MegaScenario, state: AnyState, orders: dict[str, Ord
     if not isinstance(state, MegaState):
         raise InputError("only Game Control, holding the master map, adjudicates a turn [2]")
     ruled = MegaRulings.model_validate(rulings or {})
-    board = _Board(scenario, state)
+    board = Board(scenario, state)
     events: list[JSON] = []
     for _team, sheet in sorted(orders.items()):
         for line in sheet.lines:
@@ -120,10 +120,10 @@ def resolve_round(scenario: MegaScenario, state: AnyState, orders: dict[str, Ord
         events.append({"kind": "rulings", **ruled.model_dump(mode="json")})
     blown = set(state.blown)
     intel: dict[str, list[str]] = {}
-    events += _air(scenario, state.turn, board, orders, dice, intel)
+    events += air_phase(scenario, state.turn, board, orders, dice, intel)
     events += _movement(board, dice)
-    events += _combat(board, ruled, dice, blown)
-    events += _counter_battery(board, dice)
+    events += combat_phase(board, ruled, dice, blown)
+    events += counter_battery_fire(board, dice)
     _supply_and_contact(board, scenario)
     new = _next_state(scenario, state, board, blown, dice, events)
     if intel:
@@ -131,7 +131,7 @@ def resolve_round(scenario: MegaScenario, state: AnyState, orders: dict[str, Ord
     return Resolution(new, events)
 
 
-def _movement(board: _Board, board_dice: Dice | None = None) -> list[JSON]:
+def _movement(board: Board, board_dice: Dice | None = None) -> list[JSON]:
     """Every route, one kilometre at a time for all units together [6, 7]; a unit passing through a
     hex bombed this turn meets the strike (``board_dice``: the turn's dice; none in the engine's
     dry runs for Game Control, where nothing is bombed yet) [9]."""
@@ -221,7 +221,7 @@ def proposal(scenario: MegaScenario, state: AnyState, orders: dict[str, OrderShe
     left out (a pinned-down unit may not reach its fight)."""
     if not isinstance(state, MegaState):
         raise InputError("only Game Control, holding the master map, sees the proposal [9]")
-    board = _Board(scenario, state)
+    board = Board(scenario, state)
     for sheet in orders.values():
         for line in sheet.lines:
             for uid in line.units:
@@ -244,7 +244,7 @@ def ruling_warnings(scenario: MegaScenario, state: AnyState, orders: dict[str, O
     if not rulings or not isinstance(state, MegaState):
         return []
     ruled = MegaRulings.model_validate(rulings)
-    board = _Board(scenario, state)
+    board = Board(scenario, state)
     for sheet in orders.values():
         for line in sheet.lines:
             for uid in line.units:
@@ -257,7 +257,7 @@ def ruling_warnings(scenario: MegaScenario, state: AnyState, orders: dict[str, O
         at = Hex.parse(g.at)
         for uid in g.attackers:
             u = board.units[uid]
-            if not (_may_attack(board, u) and u.hex is not None and u.hex.distance(at) == 1
+            if not (may_attack(board, u) and u.hex is not None and u.hex.distance(at) == 1
                     and board.enemy_held(at, u.side)):
                 out.append(f"{uid} cannot attack {g.at} this turn as the orders stand (no Attack or "
                            "Breakthrough order, not next to an enemy there after moving, or no status left): "
@@ -281,7 +281,7 @@ def is_transport(t: UnitType) -> bool:
     return t.kind == "other" and not t.dump
 
 
-def _park(board: _Board, team: str, at: Hex, points: int, left_by: str = "") -> None:
+def _park(board: Board, team: str, at: Hex, points: int, left_by: str = "") -> None:
     for i, p in enumerate(board.parked):
         if p.team == team and p.hex == str(at):
             board.parked[i] = p.model_copy(update={"points": p.points + points})
@@ -289,17 +289,17 @@ def _park(board: _Board, team: str, at: Hex, points: int, left_by: str = "") -> 
     board.parked.append(ParkedSupply(team=team, hex=str(at), points=points, left_by=left_by))
 
 
-def _parked_here(board: _Board, team: str, at: Hex) -> ParkedSupply | None:
+def _parked_here(board: Board, team: str, at: Hex) -> ParkedSupply | None:
     return next((p for p in board.parked if p.team == team and p.hex == str(at)), None)
 
 
-def _take_parked(board: _Board, p: ParkedSupply, points: int) -> None:
+def _take_parked(board: Board, p: ParkedSupply, points: int) -> None:
     board.parked.remove(p)
     if p.points > points:
         board.parked.append(p.model_copy(update={"points": p.points - points}))
 
 
-def _supply_moves(board: _Board) -> None:
+def _supply_moves(board: Board) -> None:
     """Moving a supply dump [11]: a dump ordered to a new place goes there without its supply
     counters, which stay parked where it stood; they deliver nothing until they reach a dump (or an
     HQ) again, carried by the supply transport units "in the normal way": a transport unit standing
@@ -358,7 +358,7 @@ def _supply_moves(board: _Board) -> None:
     board.parked.sort(key=lambda x: (x.team, x.hex))
 
 
-def _deliveries(board: _Board) -> None:
+def _deliveries(board: Board) -> None:
     """Each divisional dump on the map that did not move this turn delivers up to its lift to its
     team's HQs, if one is within its reach (about 10 km) [11]; a dump on the move delivers nothing
     (the lorries are on the road), and what it held stays behind (:func:`_supply_moves`). What is
@@ -388,7 +388,7 @@ def _deliveries(board: _Board) -> None:
         u.events.append(f"delivered {given} supply points to the HQs ({u.stock} left)")
 
 
-def _rail_turn(board: _Board, u: _Unit, events: list[JSON]) -> str:
+def _rail_turn(board: Board, u: BoardUnit, events: list[JSON]) -> str:
     """One turn of a rail move [6]: boarding counts down; the turn of travel ends where the unit
     gets off (as far as the network still goes, out of the enemy's hands -- else it stays where it
     is); getting off takes a turn with vehicles. Returns the unit's hex after the turn."""
@@ -416,7 +416,7 @@ def _rail_turn(board: _Board, u: _Unit, events: list[JSON]) -> str:
     return str(u.hex)
 
 
-def _supply_and_contact(board: _Board, scenario: MegaScenario) -> None:
+def _supply_and_contact(board: Board, scenario: MegaScenario) -> None:
     """Dumps deliver to their HQs [11]; fuel for mechanised units that moved or fought [9];
     contact with enemy formations, counted per turn for identification [10]."""
     _deliveries(board)
@@ -430,7 +430,7 @@ def _supply_and_contact(board: _Board, scenario: MegaScenario) -> None:
         u.contact = {f: u.contact.get(f, 0) + 1 for f in sorted(facing)}
 
 
-def _next_state(scenario: MegaScenario, state: MegaState, board: _Board, blown: set[str], dice: Dice,
+def _next_state(scenario: MegaScenario, state: MegaState, board: Board, blown: set[str], dice: Dice,
                 events: list[JSON]) -> MegaState:
     turn = state.turn + 1
     over = turn > scenario.turns
@@ -460,7 +460,7 @@ def _next_state(scenario: MegaScenario, state: MegaState, board: _Board, blown: 
                 hex_ = d.hex  # reinforcements arrive at the start of their turn
                 if d.by_air:
                     night = d.id in board.night_lift
-                    events.append(_drop(scenario, board, u, turn, dice, night=night))
+                    events.append(airborne_drop(scenario, board, u, turn, dice, night=night))
                     u.landed = True
                     if night:
                         night_drops.append(d.id)
@@ -507,7 +507,7 @@ def _next_state(scenario: MegaScenario, state: MegaState, board: _Board, blown: 
         if len(holders) == 1:
             control[o.hex] = holders.pop()
     for side_, damage in sorted(board.transport_damage.items()):  # 2 damage = a squadron lost [13]
-        for uid, n in _fighter_losses(scenario, side_, state.turn, board.air_lost, damage // 2,
+        for uid, n in fighter_losses(scenario, side_, state.turn, board.air_lost, damage // 2,
                                       role="transport").items():
             board.air_lost[uid] = board.air_lost.get(uid, 0) + n
     return MegaState(turn=min(turn, scenario.turns) if over else turn, over=over, units=units, supply=supply,

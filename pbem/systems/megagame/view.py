@@ -8,7 +8,7 @@ from typing import Any
 
 from pbem.engine.ruleset import JSON
 from pbem.maps.hexmap import Hex
-from pbem.systems.megagame.board import _unit, status_of, team_side, turn_label
+from pbem.systems.megagame.board import status_of, team_side, turn_label, unit_def
 from pbem.systems.megagame.model import MegaScenario, MegaState, UnitDef
 from pbem.systems.megagame.report import EnemySeen, battalions, unit_report
 from pbem.systems.megagame.report import UnitFacts as Facts
@@ -21,7 +21,7 @@ FRIENDS_KM = 10
 def state_words(scenario: MegaScenario, state: MegaState, uid: str) -> str:
     """A unit's effectiveness in words [10]; a defence-only unit (a headquarters, a supply column:
     its profile in round brackets) is not measured on the fighting units' scale."""
-    t = scenario.types[_unit(scenario, uid).type]
+    t = scenario.types[unit_def(scenario, uid).type]
     status = status_of(scenario, state, uid)
     if t.mode != "defence" or status <= 0:
         return effectiveness(status)
@@ -89,7 +89,7 @@ def team_view(scenario: MegaScenario, state: MegaState, team: str) -> JSON:
             "reports": reports, "air": list(state.intel.get(team, [])), "blown": list(state.blown),
             "air_lost": {a.id: state.air_lost[a.id] for a in scenario.air
                          if a.side == side and state.air_lost.get(a.id)},
-            "night_drops": [uid for uid in state.night_drops if _unit(scenario, uid).team == team],
+            "night_drops": [uid for uid in state.night_drops if unit_def(scenario, uid).team == team],
             "cab_rank": (state.cab_rank[team].model_dump(mode="json")
                          if team in state.cab_rank and state.cab_rank[team].until >= state.turn else None),
             "objectives": [{"name": o.name, "hex": o.hex, "points": o.points,
