@@ -12,7 +12,7 @@ from pbem.maps.hexmap import Hex
 from pbem.systems.megagame import combat as cbt
 from pbem.systems.megagame.board import AnyState, Board, BoardUnit, team_side, turn_label
 from pbem.systems.megagame.model import AirUnit, CabRank, MegaScenario, TeamView
-from pbem.systems.megagame.orders import OrderSheet
+from pbem.systems.megagame.orders import AirRequest, OrderSheet
 from pbem.systems.megagame.report import battalions
 from pbem.systems.megagame.supply import HQ_REACH_KM
 from pbem.systems.megagame.tables import (
@@ -75,7 +75,7 @@ def cab_rank_squadrons(scenario: MegaScenario, side: str, turn: int, lost: Mappi
 
 
 def air_pools(scenario: MegaScenario, side: str, turn: int,
-               lost: Mapping[str, int] | None = None) -> dict[tuple[str, ...], int]:
+              lost: Mapping[str, int] | None = None) -> dict[tuple[str, ...], int]:
     pools: dict[tuple[str, ...], int] = {}
     for mission, roles in MISSION_ROLES.items():
         pools[roles] = squadrons_available(scenario, side, turn, mission, lost)
@@ -83,7 +83,7 @@ def air_pools(scenario: MegaScenario, side: str, turn: int,
 
 
 def fighter_losses(scenario: MegaScenario, side: str, turn: int, lost: Mapping[str, int],
-                    squadrons: int, role: str = "fighter") -> dict[str, int]:
+                   squadrons: int, role: str = "fighter") -> dict[str, int]:
     """Which of ``side``'s fighter units (or units of another ``role``: transports hit by flak) lose
     the ``squadrons`` shot down [12, 13]: those units in the scenario's order, each up to the
     squadrons it has flying today (one side's squadrons of a kind are pooled; which unit flew
@@ -114,7 +114,7 @@ plan"; a squadron of C-47s or Stirlings is read as two points)."""
 
 
 def air_phase(scenario: MegaScenario, turn: int, board: Board, orders: dict[str, OrderSheet], dice: Dice,
-         intel: dict[str, list[str]]) -> list[JSON]:
+              intel: dict[str, list[str]]) -> list[JSON]:
     """The air orders before anything moves [9, 12]: each side's squadrons go to its teams' requests
     in team order while they last (a request beyond what flies is noted, not flown); the fighters
     of both sides (escort, air cover) meet first, the side with more squadrons attacking on the
@@ -127,13 +127,57 @@ def air_phase(scenario: MegaScenario, turn: int, board: Board, orders: dict[str,
     if not scenario.air:
         return events
     geo = board.geo
+    flights = _flights(scenario, turn, board, orders, intel)
+    lost_now = _air_to_air(scenario, turn, board, flights, dice, intel, events)
+    for side_, other in (("allied", "german"), ("german", "allied")):
+        # fighters on air cover that hold the sky break through to the other side's transports:
+        # one serial out of action a squadron [12, "Fighter Vs Transport Aircraft"]
+        cover = sum(n for _, s_, a, n in flights if s_ == side_ and a.mission == "air-cover")
+        if cover and side_ in board.fighters_over and other not in board.fighters_over:
+            board.stream_attack[other] = max(0, cover - lost_now.get(side_, 0))
+    for team, side, a, flown in flights:
+        if a.mission not in ("bombing", "recce", "transport"):
+            continue
+        if a.mission == "transport" and board.stream_attack.get(side):
+            out = min(flown, board.stream_attack[side])
+            board.stream_attack[side] -= out
+            flown -= out
+            intel.setdefault(team, []).append(
+                f"enemy fighters broke through to our transports: {out} of {out + flown} squadron"
+                f"{'s' if out + flown != 1 else ''} of supplies turned back")
+            if not flown:
+                continue
+        target = Hex.parse(a.target)
+        enemies = [u for u in board.at(target) if u.side != side]
+        where = geo.near(target)
+        if a.mission == "bombing":
+            events.append(_bombing(board, team, side, target, flown, enemies, dice, intel))
+        elif a.mission == "recce":
+            die = dice.d6(f"12 recce {target} {team}")
+            seen = _recce_words(scenario, board, enemies, target, die)
+            events.append({"kind": "recce", "team": team, "at": str(target), "die": die, "seen": seen})
+            intel.setdefault(team, []).append(f"air recce over {where}: {seen}")
+        else:
+            events.append(_resupply(board, team, side, target, flown, dice, intel))
+    return events
+
+
+Flight = tuple[str, str, AirRequest, int]
+"""An air order flown: the team, its side, the order, the squadrons that flew it."""
+
+
+def _flights(scenario: MegaScenario, turn: int, board: Board, orders: dict[str, OrderSheet],
+             intel: dict[str, list[str]]) -> list[Flight]:
+    """Each side's squadrons given to its teams' air orders in team order while they last, the
+    squadrons of a cab rank still on call from the turn before kept in the air [9, 12]; cab ranks
+    and close air support noted on the board."""
     pools = {side: air_pools(scenario, side, turn, board.air_lost) for side in ("allied", "german")}
     europe = {side: cab_rank_squadrons(scenario, side, turn, board.air_lost) for side in ("allied", "german")}
     for team, cab in sorted(board.cab.items()):  # on call since the turn before: still in the air [9]
         side_of = team_side(scenario, team)
         pools[side_of][MISSION_ROLES["cab-rank"]] -= min(cab.squadrons, pools[side_of][MISSION_ROLES["cab-rank"]])
         europe[side_of] -= min(cab.squadrons, europe[side_of])
-    flights: list[tuple[str, str, Any, int]] = []  # team, side, request, squadrons flown
+    flights: list[Flight] = []
     for team in sorted(orders):
         side: str = team_side(scenario, team)
         for a in orders[team].air_orders:
@@ -158,6 +202,15 @@ def air_phase(scenario: MegaScenario, turn: int, board: Board, orders: dict[str,
                 flights.append((team, side, a, flown))
                 if a.mission in SUPPORT:  # flown in the attacks of the team's lines that asked for it
                     board.support[(team, a.mission)] = board.support.get((team, a.mission), 0) + flown
+    return flights
+
+
+def _air_to_air(scenario: MegaScenario, turn: int, board: Board, flights: list[Flight], dice: Dice,
+                intel: dict[str, list[str]], events: list[JSON]) -> dict[str, int]:
+    """The fighters of both sides (escort, air cover) meet when both fly [12]: the larger force
+    attacks on the fighter table, the beaten side's fighters no longer hold the sky, squadrons shot
+    down are lost for good, each team told in words. Returns the squadrons each side lost (none
+    when no air combat)."""
     fighters = {side: sum(n for _, s, a, n in flights if s == side and a.mission in ("escort", "air-cover"))
                 for side in ("allied", "german")}
     board.fighters_over = {side for side, n in fighters.items() if n}
@@ -189,58 +242,34 @@ def air_phase(scenario: MegaScenario, turn: int, board: Board, orders: dict[str,
                                                         "neither side gave way")
                     + f" (our losses {loss_words(losses[flew], fighters[flew])}, the enemy's "
                       f"{loss_words(losses[them], fighters[them])})")
-    lost_now = losses if all(fighters.values()) else {}
-    for side_, other in (("allied", "german"), ("german", "allied")):
-        # fighters on air cover that hold the sky break through to the other side's transports:
-        # one serial out of action a squadron [12, "Fighter Vs Transport Aircraft"]
-        cover = sum(n for _, s_, a, n in flights if s_ == side_ and a.mission == "air-cover")
-        if cover and side_ in board.fighters_over and other not in board.fighters_over:
-            board.stream_attack[other] = max(0, cover - lost_now.get(side_, 0))
-    for team, side, a, flown in flights:
-        if a.mission not in ("bombing", "recce", "transport"):
-            continue
-        if a.mission == "transport" and board.stream_attack.get(side):
-            out = min(flown, board.stream_attack[side])
-            board.stream_attack[side] -= out
-            flown -= out
-            intel.setdefault(team, []).append(
-                f"enemy fighters broke through to our transports: {out} of {out + flown} squadron"
-                f"{'s' if out + flown != 1 else ''} of supplies turned back")
-            if not flown:
-                continue
-        target = Hex.parse(a.target)
-        enemies = [u for u in board.at(target) if u.side != side]
-        where = geo.near(target)
-        if a.mission == "bombing":
-            hit = []
-            for u in enemies:
-                die = dice.d6(f"9 interdiction {target} {u.d.id}")
-                result = interdiction(flown, 0, die)
-                if result != "no effect":
-                    u.immobilised = True
-                    if result.startswith("step loss"):
-                        u.steps = u.t.combat_profile(u.steps).lose(1).steps_lost
-                    u.events.append(f"was attacked from the air at {where}: "
-                                    + ("losses, and pinned down" if result.startswith("step") else "pinned down"))
-                    u.enemy_air = True
-                hit.append({"unit": u.d.id, "die": die, "result": result})
-            events.append({"kind": "interdiction", "team": team, "at": str(target), "squadrons": flown,
-                           "hits": hit})
-            # the strike stays on the hex: every enemy unit that tries to pass through it meets it [9]
-            earlier = board.interdicted.get(target)
-            board.interdicted[target] = (side, flown + (earlier[1] if earlier and earlier[0] == side else 0))
-            # what the pilots can tell, not a count: an empty hex and a missed one read alike [10]
-            intel.setdefault(team, []).append(
-                f"bombing of {where}: " + ("the pilots report hits" if any(h["result"] != "no effect" for h in hit)
-                                           else "no result seen"))
-        elif a.mission == "recce":
-            die = dice.d6(f"12 recce {target} {team}")
-            seen = _recce_words(scenario, board, enemies, target, die)
-            events.append({"kind": "recce", "team": team, "at": str(target), "die": die, "seen": seen})
-            intel.setdefault(team, []).append(f"air recce over {where}: {seen}")
-        else:
-            events.append(_resupply(board, team, side, target, flown, dice, intel))
-    return events
+        return losses
+    return {}
+
+
+def _bombing(board: Board, team: str, side: str, target: Hex, flown: int, enemies: list[BoardUnit], dice: Dice,
+             intel: dict[str, list[str]]) -> JSON:
+    """Bombing interdicts every enemy unit in ``target`` and stays on the hex for the turn [9]."""
+    where = board.geo.near(target)
+    hit = []
+    for u in enemies:
+        die = dice.d6(f"9 interdiction {target} {u.d.id}")
+        result = interdiction(flown, 0, die)
+        if result != "no effect":
+            u.immobilised = True
+            if result.startswith("step loss"):
+                u.steps = u.t.combat_profile(u.steps).lose(1).steps_lost
+            u.events.append(f"was attacked from the air at {where}: "
+                            + ("losses, and pinned down" if result.startswith("step") else "pinned down"))
+            u.enemy_air = True
+        hit.append({"unit": u.d.id, "die": die, "result": result})
+    # the strike stays on the hex: every enemy unit that tries to pass through it meets it [9]
+    earlier = board.interdicted.get(target)
+    board.interdicted[target] = (side, flown + (earlier[1] if earlier and earlier[0] == side else 0))
+    # what the pilots can tell, not a count: an empty hex and a missed one read alike [10]
+    intel.setdefault(team, []).append(
+        f"bombing of {where}: " + ("the pilots report hits" if any(h["result"] != "no effect" for h in hit)
+                                   else "no result seen"))
+    return {"kind": "interdiction", "team": team, "at": str(target), "squadrons": flown, "hits": hit}
 
 
 def _resupply(board: Board, team: str, side: str, at: Hex, squadrons: int, dice: Dice,

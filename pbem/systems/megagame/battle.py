@@ -186,49 +186,24 @@ def _fight(board: Board, at: Hex, attackers: list[BoardUnit], dice: Dice, blown:
         return events
     side = attackers[0].side
     defenders = [u for u in defenders if u.side != side]
-    attackers = [u for u in attackers if u.side == side]
-    where = board.positions()
-    paid = []
-    for u in attackers:  # an attack costs 1 point a unit [9], drawn from its HQ within 5 km [11]
-        far = hq_out_of_reach(board.sc, u.d.id, where)
-        if far is not None:
-            u.events.append(f"could not attack {geo.near(at)}: no supplies reach it ({far.removesuffix(' [11]')})")
-        elif board.pay(u.d.team, 1):
-            paid.append(u)
-        else:
-            u.events.append(f"could not attack {geo.near(at)}: no supply left")
-    attackers = paid
+    attackers = _paid(board, at, [u for u in attackers if u.side == side])
     if not attackers or not defenders:
         return events
     for u in attackers:
         u.supply_used += 1
         u.attacks += 1
     if all(d.status <= 0 for d in defenders):  # no fight left in them: captured [9]
-        for d in defenders:
-            board.remove(d)
-            d.events.append(f"overrun at {geo.near(at)} and captured: large numbers of prisoners")
-        for u in attackers:
-            u.fought = True
-            u.events.append(f"overran the enemy at {geo.near(at)}: large numbers of prisoners taken")
-        _advance(board, attackers, at)
-        events.append({"kind": "captured", "at": str(at), "units": [d.d.id for d in defenders]})
-        return events
+        return [_captured(board, at, attackers, defenders)]
     att_art = _artillery_for(board, side, at, used_art)
     def_art = _artillery_for(board, defenders[0].side, at, used_art)
     air = "none" if further else support_level(board, attackers, side)
     close = geo.close(at)
     a_side = cbt.CombatSide(
-        units=tuple(_combat_unit(u, fuel=board.supply.get(u.d.team, 0) > 0) for u in attackers),
-        artillery=tuple(cbt.Artillery(a.d.id, a.t.combat_profile(a.steps),
-                                      a.t.artillery or "field", a.hex.distance(at) if a.hex else 99)
-                        for a in att_art),
+        units=_combat_units(board, attackers), artillery=_guns(att_art, at),
         air=air, prepared=not further and all(u.prepared for u in attackers), close_country=close,
         advantage=advantage.get((str(at), "attacker"), 0), other_formation=_strays(attackers))
     d_side = cbt.CombatSide(
-        units=tuple(_combat_unit(u, fuel=board.supply.get(u.d.team, 0) > 0) for u in defenders),
-        artillery=tuple(cbt.Artillery(a.d.id, a.t.combat_profile(a.steps),
-                                      a.t.artillery or "field", a.hex.distance(at) if a.hex else 99)
-                        for a in def_art),
+        units=_combat_units(board, defenders), artillery=_guns(def_art, at),
         air=cbt.air_level("allied-ground-attack", cover) if (cover := cab_cover(board, defenders)) else "none",
         prepared=True, close_country=close, advantage=advantage.get((str(at), "defender"), 0),
         other_formation=_strays(defenders))
@@ -247,16 +222,8 @@ def _fight(board: Board, at: Hex, attackers: list[BoardUnit], dice: Dice, blown:
     for d in defenders:
         d.enemy_artillery = d.enemy_artillery or bool(att_art)
         d.enemy_air = d.enemy_air or air != "none"
-    ev: dict[str, Any] = {
-        "kind": "combat", "at": str(at), "attackers": [u.d.id for u in attackers],
-        "defenders": [d.d.id for d in defenders], "artillery": [a.d.id for a in att_art + def_art],
-        "air": air, "defender_air": d_side.air, "attacker_score": result.attacker_score.value,
-        "defender_score": result.defender_score.value, "attacker_lines": result.attacker_score.lines,
-        "defender_lines": result.defender_score.lines, "die": die, "result": result.result,
-        "band": result.band, "losses": result.losses, "retreat": result.retreat}
-    if further:
-        ev["further"] = True
-    events.append(ev)
+    events.append(_combat_event(at, attackers, defenders, att_art + def_art, air, d_side.air, die, result,
+                                further=further))
     events += _after_combat(board, result, attackers, defenders, at, dice, blown, before)
     for units, level in ((attackers, air), (defenders, d_side.air)):  # what the team's own air did [9]
         if level != "none":
@@ -264,6 +231,64 @@ def _fight(board: Board, at: Hex, attackers: list[BoardUnit], dice: Dice, blown:
                 if u.events:
                     u.events[-1] += f", with {level} support from the air"
     return events
+
+
+def _paid(board: Board, at: Hex, attackers: list[BoardUnit]) -> list[BoardUnit]:
+    """The attackers whose attack is paid for: 1 point a unit [9], drawn from its HQ within 5 km
+    [11]; the others say why they could not attack."""
+    geo = board.geo
+    where = board.positions()
+    paid = []
+    for u in attackers:
+        far = hq_out_of_reach(board.sc, u.d.id, where)
+        if far is not None:
+            u.events.append(f"could not attack {geo.near(at)}: no supplies reach it ({far.removesuffix(' [11]')})")
+        elif board.pay(u.d.team, 1):
+            paid.append(u)
+        else:
+            u.events.append(f"could not attack {geo.near(at)}: no supply left")
+    return paid
+
+
+def _captured(board: Board, at: Hex, attackers: list[BoardUnit], defenders: list[BoardUnit]) -> JSON:
+    """Defenders with no fight left in them are captured without a fight [9]; the attackers take
+    the hex."""
+    geo = board.geo
+    for d in defenders:
+        board.remove(d)
+        d.events.append(f"overrun at {geo.near(at)} and captured: large numbers of prisoners")
+    for u in attackers:
+        u.fought = True
+        u.events.append(f"overran the enemy at {geo.near(at)}: large numbers of prisoners taken")
+    _advance(board, attackers, at)
+    return {"kind": "captured", "at": str(at), "units": [d.d.id for d in defenders]}
+
+
+def _combat_units(board: Board, units: list[BoardUnit]) -> tuple[cbt.CombatUnit, ...]:
+    """A side's units for the combat arithmetic, each with fuel while its team has supplies [9]."""
+    return tuple(_combat_unit(u, fuel=board.supply.get(u.d.team, 0) > 0) for u in units)
+
+
+def _guns(artillery: list[BoardUnit], at: Hex) -> tuple[cbt.Artillery, ...]:
+    """A side's supporting artillery for the combat arithmetic, each at its range to ``at`` [9]."""
+    return tuple(cbt.Artillery(a.d.id, a.t.combat_profile(a.steps),
+                               a.t.artillery or "field", a.hex.distance(at) if a.hex else 99)
+                 for a in artillery)
+
+
+def _combat_event(at: Hex, attackers: list[BoardUnit], defenders: list[BoardUnit], artillery: list[BoardUnit],
+                  air: str, defender_air: str, die: int, result: cbt.Outcome, *, further: bool) -> JSON:
+    """A combat for the log: who fought, the scores line by line, the die, the result [9]."""
+    ev: dict[str, Any] = {
+        "kind": "combat", "at": str(at), "attackers": [u.d.id for u in attackers],
+        "defenders": [d.d.id for d in defenders], "artillery": [a.d.id for a in artillery],
+        "air": air, "defender_air": defender_air, "attacker_score": result.attacker_score.value,
+        "defender_score": result.defender_score.value, "attacker_lines": result.attacker_score.lines,
+        "defender_lines": result.defender_score.lines, "die": die, "result": result.result,
+        "band": result.band, "losses": result.losses, "retreat": result.retreat}
+    if further:
+        ev["further"] = True
+    return ev
 
 
 def _further_attacks(board: Board, dice: Dice, blown: set[str], used_art: set[str],

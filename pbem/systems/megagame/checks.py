@@ -21,7 +21,7 @@ from pbem.systems.megagame.board import (
     turn_label,
     unit_def,
 )
-from pbem.systems.megagame.model import MegaScenario, TeamView
+from pbem.systems.megagame.model import CabRank, MegaScenario, TeamView
 from pbem.systems.megagame.movement import max_move_km, may_cross
 from pbem.systems.megagame.orders import OrderLine, OrderSheet, UnitInfo, check_sheet
 from pbem.systems.megagame.tables import effectiveness, movement_after_landing
@@ -223,24 +223,61 @@ def normalize(scenario: MegaScenario, state: AnyState, side: str, orders: OrderS
 
 
 def validate(scenario: MegaScenario, state: AnyState, side: str, orders: OrderSheet) -> list[RuleViolation]:
-    """The rule cases ``orders`` breaks, ``side``'s sheet for this turn [5, 6, 9, 11, 12]."""
+    """The rule cases ``orders`` breaks, ``side``'s sheet for this turn [5, 6, 9, 11, 12]: whose sheet
+    for which turn, then each line on its own, then the units not on the map (night drops), then
+    the sheet as a whole (rail, counter-battery, movement after landing, the order sheet's checks,
+    air orders); each stage only when the ones before found nothing."""
     if state.over:
         return [RuleViolation("3", "the game is over")]
     teams = {t.id: t for t in scenario.teams}
     if side not in teams:
         return [RuleViolation("5", f"{side} is not a team: only teams send order sheets")]
-    out: list[RuleViolation] = []
-    if orders.team != side:
-        out.append(RuleViolation("5", f"the sheet is {orders.team}'s; it cannot be signed for {side}"))
-    if orders.side != teams[side].side:
-        out.append(RuleViolation("5", f"{side} fights on the {teams[side].side} side, not {orders.side}"))
-    if orders.turn != state.turn:
-        out.append(RuleViolation("5", f"the sheet is for turn {orders.turn}; this is turn {state.turn} "
-                                      f"({turn_label(scenario, state.turn)})"))
+    out = _heading_problems(scenario, state, side, teams[side].side, orders)
     if out:
         return out
     geo = scenario.map.geo
     k = known(scenario, state, side)
+    out = _line_problems(scenario, k, orders)
+    if out:
+        return out
+    lifts = [line for line in orders.lines if night_lift(scenario, side, k, line)]
+    out = _arrival_problems(scenario, k, side, orders, lifts)
+    if out:
+        return out
+    if lifts:  # the rest of the sheet is checked as if the lifts were not on it
+        orders = orders.model_copy(update={"lines": [x for x in orders.lines if not any(x is y for y in lifts)]})
+    out += _rail_problems(scenario, k, teams[side].side, orders)
+    out += _landing_problems(scenario, k, orders)
+
+    def water(a: Hex, b: Hex) -> tuple[Any, Any]:
+        c = geo.crossing(a, b, k.blown)
+        return c.water, c.bridge
+
+    cab = own_cab_rank(state, side)
+    out += check_sheet(orders, k.units, ground_of=geo.ground, water_between=water,
+                       prepared_last_turn=k.prepared, supply_available=k.supply, cab_rank=cab is not None)
+    return out + _air_order_problems(scenario, state, teams[side].side, k, orders, cab)
+
+
+def _heading_problems(scenario: MegaScenario, state: AnyState, side: str, fights_for: str,
+                      orders: OrderSheet) -> list[RuleViolation]:
+    """Whose sheet, of which side, for which turn [5]."""
+    out: list[RuleViolation] = []
+    if orders.team != side:
+        out.append(RuleViolation("5", f"the sheet is {orders.team}'s; it cannot be signed for {side}"))
+    if orders.side != fights_for:
+        out.append(RuleViolation("5", f"{side} fights on the {fights_for} side, not {orders.side}"))
+    if orders.turn != state.turn:
+        out.append(RuleViolation("5", f"the sheet is for turn {orders.turn}; this is turn {state.turn} "
+                                      f"({turn_label(scenario, state.turn)})"))
+    return out
+
+
+def _line_problems(scenario: MegaScenario, k: Known, orders: OrderSheet) -> list[RuleViolation]:
+    """Each line on its own: a unit ordered twice, hexes off the map, attacks by units that draw no
+    supplies, count in defence only or are spent [5, 6, 9, 11]."""
+    geo = scenario.map.geo
+    out: list[RuleViolation] = []
     ordered: set[str] = set()
     for line in orders.lines:
         for uid in line.units:
@@ -266,11 +303,14 @@ def validate(scenario: MegaScenario, state: AnyState, side: str, orders: OrderSh
                 if uid in k.spent:
                     out.append(RuleViolation("9", f"{', '.join(line.units)}: {uid} is no longer an effective "
                                                   "fighting unit and cannot attack"))
-    if out:
-        return out
+    return out
 
+
+def _arrival_problems(scenario: MegaScenario, k: Known, side: str, orders: OrderSheet,
+                      lifts: list[OrderLine]) -> list[RuleViolation]:
+    """Lines for units not on the map: only a drop by night, on a line of its own [5, 12]."""
+    out: list[RuleViolation] = []
     arriving = {u.id: u.arrives for u in scenario.units if u.team == side and u.id not in k.units}
-    lifts = [line for line in orders.lines if night_lift(scenario, side, k, line)]
     for line in orders.lines:
         if any(line is x for x in lifts):
             out += _night_drop_problems(scenario, k, line)
@@ -282,11 +322,14 @@ def validate(scenario: MegaScenario, state: AnyState, side: str, orders: OrderSh
                                           f"{arriving[late[0]]}, or lost): no orders yet"
                                      + (f" (but {airborne[0]} may be given its drop by night: a line of its own, "
                                         "'move' with timing 'night' [12])" if airborne else "")))
-    if out:
-        return out
-    if lifts:  # the rest of the sheet is checked as if the lifts were not on it
-        orders = orders.model_copy(update={"lines": [x for x in orders.lines if not any(x is y for y in lifts)]})
-    out += _rail_problems(scenario, k, teams[side].side, orders)
+    return out
+
+
+def _landing_problems(scenario: MegaScenario, k: Known, orders: OrderSheet) -> list[RuleViolation]:
+    """Counter-battery by artillery that stays put [9]; the move of units that dropped this turn
+    (movement after landing [12])."""
+    geo = scenario.map.geo
+    out: list[RuleViolation] = []
     half: Literal["morning", "afternoon"] = "afternoon" if turn_label(scenario, k.turn).endswith("afternoon") \
         else "morning"
     for line in orders.lines:
@@ -313,19 +356,20 @@ def validate(scenario: MegaScenario, state: AnyState, side: str, orders: OrderSh
             if full is not None and len(line.route) > full * share:
                 out.append(RuleViolation("12", f"{', '.join(line.units)}: {uid} dropped this {half}: at most {full * share} "
                                                f"km in the turn of the drop, the route is {len(line.route)} km"))
+    return out
 
-    def water(a: Hex, b: Hex) -> tuple[Any, Any]:
-        c = geo.crossing(a, b, k.blown)
-        return c.water, c.bridge
 
-    cab = own_cab_rank(state, side)
-    out += check_sheet(orders, k.units, ground_of=geo.ground, water_between=water,
-                       prepared_last_turn=k.prepared, supply_available=k.supply, cab_rank=cab is not None)
+def _air_order_problems(scenario: MegaScenario, state: AnyState, fights_for: str, k: Known,
+                        orders: OrderSheet, cab: CabRank | None) -> list[RuleViolation]:
+    """The air orders against the squadrons that can fly [9, 12]: a cab rank (the Allies' only,
+    less the team's rank still on call), targets on the map, no more than fly of each kind."""
+    geo = scenario.map.geo
+    out: list[RuleViolation] = []
     ranks = sum(a.squadrons for a in orders.air_orders if a.mission == "cab-rank")
-    if ranks and teams[side].side != "allied":
+    if ranks and fights_for != "allied":
         out.append(RuleViolation("9", "air orders: a cab rank is for the Allies"))
     elif ranks and scenario.air:
-        europe = cab_rank_squadrons(scenario, teams[side].side, k.turn, state.air_lost) - (cab.squadrons if cab else 0)
+        europe = cab_rank_squadrons(scenario, fights_for, k.turn, state.air_lost) - (cab.squadrons if cab else 0)
         if ranks > europe:
             busy = f" (your cab rank of the turn before keeps {cab.squadrons} in the air)" if cab else ""
             out.append(RuleViolation("9", f"air orders: a cab rank of {ranks} squadrons asked for; "
@@ -343,7 +387,7 @@ def validate(scenario: MegaScenario, state: AnyState, side: str, orders: OrderSh
                                                             and Hex.parse(a.target) in geo.hexes):
                 out.append(RuleViolation("12", f"air orders: {a.mission} needs a target hex of the map, "
                                                f"not {a.target[:40]!r}"))
-        pools = air_pools(scenario, teams[side].side, k.turn, state.air_lost)
+        pools = air_pools(scenario, fights_for, k.turn, state.air_lost)
         if cab is not None:  # the team's cab rank of the turn before is still in the air [9]
             pools[MISSION_ROLES["cab-rank"]] -= cab.squadrons
         for roles, n in sorted(wanted.items()):

@@ -432,6 +432,9 @@ def _supply_and_contact(board: Board, scenario: MegaScenario) -> None:
 
 def _next_state(scenario: MegaScenario, state: MegaState, board: Board, blown: set[str], dice: Dice,
                 events: list[JSON]) -> MegaState:
+    """The state the next turn starts from: each unit's (stragglers back, arrivals and their drops,
+    a turn of rail travel, rest) and the facts its team's report is written from [10]; the teams'
+    supplies, the objectives held, the transports lost to flak."""
     turn = state.turn + 1
     over = turn > scenario.turns
     units: dict[str, UnitState] = {}
@@ -439,46 +442,14 @@ def _next_state(scenario: MegaScenario, state: MegaState, board: Board, blown: s
     night_drops: list[str] = []
     for d in scenario.units:
         u = board.units[d.id]
-        if u.scattered and u.on_map and board.stragglers.get(d.id, 0) <= state.turn:
-            # stragglers of a drop rejoin at the end of its turn; of a night drop, after 1d6 turns [12]
-            u.steps = max(0, u.steps - u.scattered)
-            u.scattered = 0
-            board.stragglers.pop(d.id, None)
-            u.events.append("its scattered men have come in")
+        _stragglers(board, u, state.turn)
         hex_: str | None = str(u.hex) if u.hex is not None else None
         if hex_ is None and not u.gone and not over and (
                 d.arrives == turn if not d.by_air else d.arrives <= turn):
-            if d.by_air and flying(scenario, turn, "england") == "none":
-                if d.arrives == turn:
-                    events.append({"kind": "delayed", "unit": d.id, "turn": turn})
-            elif d.by_air and d.id not in board.night_lift and board.stream_attack.get(u.side):
-                # its serial out of action [12] (by day: the night table counts no fighters)
-                board.stream_attack[u.side] -= 1
-                events.append({"kind": "turned-back", "unit": d.id, "turn": turn})
-                u.events.append("its aircraft were turned back by enemy fighters: it comes with the next lift")
-            else:
-                hex_ = d.hex  # reinforcements arrive at the start of their turn
-                if d.by_air:
-                    night = d.id in board.night_lift
-                    events.append(airborne_drop(scenario, board, u, turn, dice, night=night))
-                    u.landed = True
-                    if night:
-                        night_drops.append(d.id)
-                u.events.append(f"arrived at {board.geo.near(Hex.parse(d.hex))}"
-                                + (f", {turn - d.arrives} turn{'s' if turn - d.arrives > 1 else ''} late "
-                                   "for the weather" if turn > d.arrives else ""))
+            hex_ = _arrival(scenario, board, u, turn, dice, events, night_drops)
         if u.rail is not None and not u.gone and hex_ is not None:
             hex_ = _rail_turn(board, u, events)
-        rested = 0
-        if u.hex is not None and not u.gone and u.line is not None and u.line.posture == "rest" and not u.km \
-                and not u.fought and not board.enemies_near(u.hex, u.side, 1):  # rest, out of contact [5]
-            rested = state.units[d.id].rested + 1
-            if rested >= REST_TURNS:
-                rested = 0
-                if u.steps > 0:
-                    u.steps -= 1
-                    u.events.append("rested and recovered some of its fighting effectiveness")
-                    events.append({"kind": "rested", "unit": d.id})
+        rested = _rest(board, u, state.units[d.id].rested, events)
         units[d.id] = UnitState(hex=hex_, steps=u.steps, gone=u.gone, scattered=u.scattered, landed=u.landed,
                                 rail=u.rail, rested=rested,
                                 stock=u.stock,
@@ -487,16 +458,7 @@ def _next_state(scenario: MegaScenario, state: MegaState, board: Board, blown: s
                                 fired=(u.fired_before + 1 if not u.km else 1) if u.fired else 0)
         if hex_ is None and not u.events:
             continue
-        enemy = board.enemies_near(u.hex, u.side, 1) if u.hex is not None and not u.gone else []
-        formation = enemy[0].d.formation if enemy else ""
-        turns = u.contact.get(formation, 0)
-        if enemy and u.line is not None and u.line.intention == "probe":
-            u.identified = True  # a probe that meets the enemy identifies it [5], fighting or not
-        facts[d.id] = UnitFacts(
-            events=u.events, enemy_status=sum(e.status for e in enemy),
-            enemy_tanks=any(e.t.kind == "armour" and e.status > 0 for e in enemy),
-            enemy_artillery=u.enemy_artillery, enemy_air=u.enemy_air, enemy_formation=formation,
-            turns_in_contact=max(turns, 2) if u.identified and turns else turns, supply_used=u.supply_used)
+        facts[d.id] = _facts(board, u)
     supply = {t: board.supply.get(t, 0) + scenario.supply_per_turn.get(t, 0) for t in board.supply}
     for a in scenario.supply_arrivals:  # a dump arriving: its stock joins the team's pool [11]
         if a.turn == turn and not over:
@@ -508,7 +470,7 @@ def _next_state(scenario: MegaScenario, state: MegaState, board: Board, blown: s
             control[o.hex] = holders.pop()
     for side_, damage in sorted(board.transport_damage.items()):  # 2 damage = a squadron lost [13]
         for uid, n in fighter_losses(scenario, side_, state.turn, board.air_lost, damage // 2,
-                                      role="transport").items():
+                                     role="transport").items():
             board.air_lost[uid] = board.air_lost.get(uid, 0) + n
     return MegaState(turn=min(turn, scenario.turns) if over else turn, over=over, units=units, supply=supply,
                      blown=sorted(blown), control=control, facts=facts,
@@ -517,3 +479,70 @@ def _next_state(scenario: MegaScenario, state: MegaState, board: Board, blown: s
                      stragglers=dict(sorted(board.stragglers.items())), parked=board.parked,
                      loads=dict(sorted(board.loads.items())))
 
+
+def _stragglers(board: Board, u: BoardUnit, turn: int) -> None:
+    """The stragglers of a drop rejoin at the end of its turn; of a night drop, after 1d6 turns [12]."""
+    if u.scattered and u.on_map and board.stragglers.get(u.d.id, 0) <= turn:
+        u.steps = max(0, u.steps - u.scattered)
+        u.scattered = 0
+        board.stragglers.pop(u.d.id, None)
+        u.events.append("its scattered men have come in")
+
+
+def _arrival(scenario: MegaScenario, board: Board, u: BoardUnit, turn: int, dice: Dice, events: list[JSON],
+             night_drops: list[str]) -> str | None:
+    """A unit due on ``turn`` (by air: due by then) arrives, or waits: an airborne lift for weather
+    that lets it fly, or with its serial put out of action by enemy fighters [6, 12]. Returns its hex,
+    None while it waits."""
+    d = u.d
+    if d.by_air and flying(scenario, turn, "england") == "none":
+        if d.arrives == turn:
+            events.append({"kind": "delayed", "unit": d.id, "turn": turn})
+        return None
+    if d.by_air and d.id not in board.night_lift and board.stream_attack.get(u.side):
+        # its serial out of action [12] (by day: the night table counts no fighters)
+        board.stream_attack[u.side] -= 1
+        events.append({"kind": "turned-back", "unit": d.id, "turn": turn})
+        u.events.append("its aircraft were turned back by enemy fighters: it comes with the next lift")
+        return None
+    if d.by_air:
+        night = d.id in board.night_lift
+        events.append(airborne_drop(scenario, board, u, turn, dice, night=night))
+        u.landed = True
+        if night:
+            night_drops.append(d.id)
+    u.events.append(f"arrived at {board.geo.near(Hex.parse(d.hex))}"
+                    + (f", {turn - d.arrives} turn{'s' if turn - d.arrives > 1 else ''} late "
+                       "for the weather" if turn > d.arrives else ""))
+    return d.hex  # reinforcements arrive at the start of their turn
+
+
+def _rest(board: Board, u: BoardUnit, rested_before: int, events: list[JSON]) -> int:
+    """Turns of rest in a row [5]: a unit that rests out of contact, without moving or fighting,
+    gets a step back after :data:`REST_TURNS` of them. Returns the count it carries on with."""
+    if u.hex is None or u.gone or u.line is None or u.line.posture != "rest" or u.km or u.fought \
+            or board.enemies_near(u.hex, u.side, 1):  # rest, out of contact [5]
+        return 0
+    rested = rested_before + 1
+    if rested >= REST_TURNS:
+        rested = 0
+        if u.steps > 0:
+            u.steps -= 1
+            u.events.append("rested and recovered some of its fighting effectiveness")
+            events.append({"kind": "rested", "unit": u.d.id})
+    return rested
+
+
+def _facts(board: Board, u: BoardUnit) -> UnitFacts:
+    """What the unit's report is written from [10]: its events, the enemy in contact (a probe that
+    meets it identifies it [5], fighting or not), the supply it used."""
+    enemy = board.enemies_near(u.hex, u.side, 1) if u.hex is not None and not u.gone else []
+    formation = enemy[0].d.formation if enemy else ""
+    turns = u.contact.get(formation, 0)
+    if enemy and u.line is not None and u.line.intention == "probe":
+        u.identified = True  # a probe that meets the enemy identifies it [5], fighting or not
+    return UnitFacts(
+        events=u.events, enemy_status=sum(e.status for e in enemy),
+        enemy_tanks=any(e.t.kind == "armour" and e.status > 0 for e in enemy),
+        enemy_artillery=u.enemy_artillery, enemy_air=u.enemy_air, enemy_formation=formation,
+        turns_in_contact=max(turns, 2) if u.identified and turns else turns, supply_used=u.supply_used)

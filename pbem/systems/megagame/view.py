@@ -32,7 +32,26 @@ def state_words(scenario: MegaScenario, state: MegaState, uid: str) -> str:
 
 def team_view(scenario: MegaScenario, state: MegaState, team: str) -> JSON:
     """What ``team`` knows [10], as JSON: no status number anywhere."""
-    geo = scenario.map.geo
+    side = team_side(scenario, team)
+    own, friends, ours = _own_and_friends(scenario, state, team)
+    enemy = _enemy_seen(scenario, state, side, ours)
+    reports = _reports(scenario, state, team)
+    return {"turn": state.turn, "date": turn_label(scenario, state.turn), "over": state.over, "team": team,
+            "supply": state.supply.get(team, 0), "units": own, "friends": friends, "enemy": enemy,
+            "reports": reports, "air": list(state.intel.get(team, [])), "blown": list(state.blown),
+            "air_lost": {a.id: state.air_lost[a.id] for a in scenario.air
+                         if a.side == side and state.air_lost.get(a.id)},
+            "night_drops": [uid for uid in state.night_drops if unit_def(scenario, uid).team == team],
+            "cab_rank": (state.cab_rank[team].model_dump(mode="json")
+                         if team in state.cab_rank and state.cab_rank[team].until >= state.turn else None),
+            "objectives": [{"name": o.name, "hex": o.hex, "points": o.points,
+                            "held_by": state.control.get(o.hex, o.held_by)} for o in scenario.objectives]}
+
+
+def _own_and_friends(scenario: MegaScenario, state: MegaState,
+                     team: str) -> tuple[list[dict[str, Any]], list[dict[str, str]], list[Hex]]:
+    """The team's units on the map in words, the other teams' units near enough to matter, and
+    every hex its side holds (where it sees from)."""
     side = team_side(scenario, team)
     sides = {t.id: t.side for t in scenario.teams}
     own: list[dict[str, Any]] = []
@@ -54,6 +73,14 @@ def team_view(scenario: MegaScenario, state: MegaState, team: str) -> JSON:
     # the other teams of the side: those near enough to matter (10 km of one of ours), as liaison
     # officers would report them -- a corps' whole order of battle would swell every report
     friends = [f for f in friends if any(Hex.parse(f["hex"]).distance(m) <= FRIENDS_KM for m in mine)]
+    return own, friends, ours
+
+
+def _enemy_seen(scenario: MegaScenario, state: MegaState, side: str, ours: list[Hex]) -> list[dict[str, str]]:
+    """The enemy in contact or in sight of ``side`` (2 km of a hex it holds), hex by hex, in words:
+    how many battalions, tanks named [6, 10]."""
+    geo = scenario.map.geo
+    sides = {t.id: t.side for t in scenario.teams}
     seen: dict[Hex, list[UnitDef]] = {}
     for u in scenario.units:
         s = state.units[u.id]
@@ -69,6 +96,12 @@ def team_view(scenario: MegaScenario, state: MegaState, team: str) -> JSON:
         tanks = any(scenario.types[u.type].kind == "armour" for u in units)
         enemy.append({"hex": str(h), "where": geo.near(h),
                       "seen": battalions(strength) + (", with tanks" if tanks else "")})
+    return enemy
+
+
+def _reports(scenario: MegaScenario, state: MegaState, team: str) -> list[str]:
+    """The turn's report of each of the team's units that did something or met the enemy [10]."""
+    geo = scenario.map.geo
     reports = []
     for u in scenario.units:
         f = state.facts.get(u.id)
@@ -84,13 +117,4 @@ def team_view(scenario: MegaScenario, state: MegaState, team: str) -> JSON:
         reports.append(unit_report(Facts(name=f"{u.name} ({u.id})", status=status_of(scenario, state, u.id),
                                          location=location, enemy=facing, supply_used=f.supply_used,
                                          events=tuple(f.events), words=state_words(scenario, state, u.id))))
-    return {"turn": state.turn, "date": turn_label(scenario, state.turn), "over": state.over, "team": team,
-            "supply": state.supply.get(team, 0), "units": own, "friends": friends, "enemy": enemy,
-            "reports": reports, "air": list(state.intel.get(team, [])), "blown": list(state.blown),
-            "air_lost": {a.id: state.air_lost[a.id] for a in scenario.air
-                         if a.side == side and state.air_lost.get(a.id)},
-            "night_drops": [uid for uid in state.night_drops if unit_def(scenario, uid).team == team],
-            "cab_rank": (state.cab_rank[team].model_dump(mode="json")
-                         if team in state.cab_rank and state.cab_rank[team].until >= state.turn else None),
-            "objectives": [{"name": o.name, "hex": o.hex, "points": o.points,
-                            "held_by": state.control.get(o.hex, o.held_by)} for o in scenario.objectives]}
+    return reports
