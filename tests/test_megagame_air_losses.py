@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from pbem.systems.megagame.air import loss_words, squadrons_available
 from pbem.systems.megagame.model import MegaScenario, TeamView
 from pbem.systems.megagame.orders import OrderSheet
-from pbem.systems.megagame.rules import loss_words, squadrons_available, team_view
+from pbem.systems.megagame.view import team_view
 from tests.test_megagame_rules import Dice, R, play, scenario, sheet, unit
 
 AIR: list[dict[str, Any]] = [

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from pbem.systems.megagame.model import MegaScenario, TeamView
 from pbem.systems.megagame.orders import OrderSheet
-from pbem.systems.megagame.rules import team_view
+from pbem.systems.megagame.view import team_view
 from tests.test_megagame_rules import AIR, Dice, R, play, scenario, sheet, unit
 
 NIGHT = {"units": ["p"], "intention": "move", "timing": "night"}
@@ -252,7 +252,7 @@ def test_12_fighters_on_air_cover_turn_back_squadrons_of_an_air_resupply() -> No
                                        "air_orders": [{"mission": "air-cover", "squadrons": 1}]})
     t2, events = play(sc, st, Dice(6), air_sheet({"mission": "transport", "squadrons": 2, "target": "0606"}), cover)
     supply = next(e for e in events if e["kind"] == "resupply")
-    from pbem.systems.megagame.rules import RESUPPLY_POINTS_PER_SQUADRON
+    from pbem.systems.megagame.air import RESUPPLY_POINTS_PER_SQUADRON
 
     assert supply["dropped"] == 1 * RESUPPLY_POINTS_PER_SQUADRON  # one squadron of two got through
     assert any("1 of 2 squadrons of supplies turned back" in line for line in team_view(sc, t2, "AL")["air"])

@@ -17,9 +17,12 @@ from typing import Any
 import pytest
 
 from pbem.maps.hexmap import Hex
+from pbem.systems.megagame.battle import propose
+from pbem.systems.megagame.board import Board
 from pbem.systems.megagame.model import MegaScenario, MegaState, UnitState
 from pbem.systems.megagame.orders import OrderSheet
-from pbem.systems.megagame.rules import MegagameRules, _Board, propose, team_view
+from pbem.systems.megagame.rules import MegagameRules
+from pbem.systems.megagame.view import team_view
 
 R = MegagameRules()
 
@@ -375,7 +378,7 @@ def test_9_proposal_aims_at_the_hex_nearest_the_objective() -> None:
     sc = scenario([unit("a", "AL", "inf", "0303"), unit("d1", "GE", "weak", "0302"),
                    unit("d2", "GE", "weak", "0304")])
     st = prepared(R.initial_state(sc, {}), "a")
-    board = _Board(sc, st)
+    board = Board(sc, st)
     board.units["a"].line = sheet("AL", {"units": ["a"], "intention": "attack", "objective": "0306"}).lines[0]
     assert {str(h): v for h, v in propose(board).items()} == {"0304": ["a"]}
 
@@ -425,7 +428,7 @@ def test_scenario_problems_name_each_bad_entry() -> None:
 @pytest.mark.parametrize("turn,label", [(1, "17 September 1944, morning"), (2, "17 September 1944, afternoon"),
                                         (3, "18 September 1944, morning")])
 def test_3_half_day_turns(turn: int, label: str) -> None:
-    from pbem.systems.megagame.rules import turn_label
+    from pbem.systems.megagame.board import turn_label
 
     sc = scenario([unit("a", "AL", "inf", "0302"), unit("d", "GE", "weak", "0303")])
     assert turn_label(sc, turn) == label
@@ -513,7 +516,7 @@ def test_12_an_airborne_lift_waits_for_flying_weather_then_drops() -> None:
 
 def test_9_game_control_sees_the_proposal_before_ruling() -> None:
     # a moves into contact with d and attacks; b prepares: the proposal is a's attack on 0304
-    from pbem.systems.megagame.rules import proposal
+    from pbem.systems.megagame.round import proposal
 
     sc = scenario([unit("a", "AL", "inf", "0301"), unit("b", "AL", "inf", "0808"), unit("d", "GE", "weak", "0304")])
     st = R.initial_state(sc, {})
@@ -890,7 +893,7 @@ def test_10_a_bombing_report_tells_no_count() -> None:
 
 
 def test_9_game_control_is_warned_of_rulings_that_will_not_apply_before_signing() -> None:
-    from pbem.systems.megagame.rules import ruling_warnings
+    from pbem.systems.megagame.round import ruling_warnings
 
     sc = scenario([unit("a", "AL", "inf", "0302"), unit("m", "AL", "inf", "0101"), unit("d", "GE", "weak", "0303")])
     st = prepared(R.initial_state(sc, {}), "a")

@@ -14,6 +14,7 @@ from typing import Any
 
 from pbem.maps.hexmap import Hex, hexside
 from pbem.maps.view import CounterView, MapView, PanelRow, PlaceView, RouteView, SideView
+from pbem.systems.megagame.board import turn_label
 from pbem.systems.megagame.model import HeldObjective, MegaScenario, MegaState, TeamView
 
 COLOURS = {"allied": "#7fa7d9", "german": "#9aa586", "enemy": "#b0b0b0"}
@@ -65,8 +66,6 @@ FOCUS_KM = 15
 def map_view(sc: MegaScenario, state: MegaState | TeamView | Mapping[str, Any], *, subtitle: str = "",
              side: str | None = None, header_lines: Sequence[str] = ()) -> MapView:
     """A team's map from its view, or Game Control's master map from the master state."""
-    from pbem.systems.megagame.rules import turn_label
-
     if isinstance(state, Mapping):
         state = TeamView.model_validate(state) if "team" in state else MegaState.model_validate(state)
     teams = {t.id: t for t in sc.teams}

@@ -2,8 +2,8 @@
 profiles, units, objectives, the 1 km map), the umpire's master state, the rulings Game Control
 signs, and the per-unit facts a report is written from.
 
-Plain data validated by pydantic; the rules live in :mod:`pbem.systems.megagame.rules` and the pure
-tables beside it. Nothing here is ever shown to a team as a number: a team sees
+Plain data validated by pydantic; the rules live in the modules beside it (the package's docstring
+lists them). Nothing here is ever shown to a team as a number: a team sees
 :meth:`MegagameRules.view`, which puts status into words [10].
 """
 

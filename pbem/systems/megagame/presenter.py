@@ -1,7 +1,7 @@
 """How the megagame is shown: order sheets in words, and the sparring bot of each team (seed 004).
 
 The bot writes a sensible, not a strong, order sheet from what its team knows -- the team's own view
-(:func:`pbem.systems.megagame.rules.team_view`), never the master map: units in contact attack when
+(:func:`pbem.systems.megagame.view.team_view`), never the master map: units in contact attack when
 they prepared last turn and prepare otherwise (a unit on an objective it holds, or worn out, holds instead, standing fast on the objective);
 the others march on the nearest objective the enemy holds (the Germans on the nearest they do not
 hold), non-tactically while no enemy is within 6 km (else probing), along the longest part of the shortest path
@@ -13,13 +13,19 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
 from pbem.engine.presenter import Presenter
 from pbem.errors import InputError
 from pbem.maps.hexmap import Hex
+from pbem.systems.megagame.air import MISSION_ROLES, squadrons_available
+from pbem.systems.megagame.board import hq_out_of_reach, team_side, turn_label
+from pbem.systems.megagame.checks import march_line, validate
+from pbem.systems.megagame.mapview import map_view
 from pbem.systems.megagame.model import MegaScenario, MegaState, TeamView
 from pbem.systems.megagame.orders import OrderLine, OrderSheet
+from pbem.systems.megagame.round import proposal, ruling_warnings
+from pbem.systems.megagame.view import team_view
 
 if TYPE_CHECKING:
     from pbem.maps.view import MapView
@@ -38,8 +44,6 @@ class MegagamePresenter(Presenter):
     def map_view(self, scenario: Any, state: JSON, events: Sequence[JSON], *, subtitle: str = "",
                  side: str | None = None, score: Mapping[str, int] | None = None,
                  header_lines: Sequence[str] = ()) -> MapView:
-        from pbem.systems.megagame.mapview import map_view
-
         return map_view(scenario, state, subtitle=subtitle, side=side, header_lines=header_lines)
 
     def title(self, scenario: Any) -> str:
@@ -58,8 +62,6 @@ class MegagamePresenter(Presenter):
         """``pbem reach``: every hex ``unit`` could end a tactical Move this turn [6], nearest first,
         each path checked by the ruleset's own validation of the order sheet (so water, bridges,
         ground, landing and the enemy the team has seen count as they will)."""
-        from pbem.systems.megagame.rules import MegagameRules, team_view
-
         team = self.unit_side(scenario, unit)
         if team is None:
             raise InputError(f"no unit {unit!r} in this game")
@@ -69,7 +71,6 @@ class MegagamePresenter(Presenter):
         mine = next((u for u in known.units if u.id == unit), None)
         if mine is None:
             raise InputError(f"{unit} is not on the map now (it arrives later, or is lost)")
-        rules = MegagameRules()
         geo = scenario.map.geo
         enemy = {Hex.parse(e.hex) for e in known.enemy}
         start = Hex.parse(mine.hex)
@@ -83,8 +84,8 @@ class MegagamePresenter(Presenter):
                     continue
                 route = [*paths[here], nb]
                 line = OrderLine(units=[unit], intention="move", route=[str(h) for h in route])
-                sheet = OrderSheet(team=team, side=_side(scenario, team), turn=known.turn, lines=[line])
-                if rules.validate(scenario, known, team, sheet):
+                sheet = OrderSheet(team=team, side=team_side(scenario, team), turn=known.turn, lines=[line])
+                if validate(scenario, known, team, sheet):
                     continue
                 paths[nb] = route
                 out.append(f"{nb}: {len(route)} km via {' '.join(str(h) for h in route)}")
@@ -119,8 +120,6 @@ class MegagamePresenter(Presenter):
     def _master_lines(self, scenario: Any, state: JSON) -> list[str]:
         """Game Control's master state in lines: each team's units on the map, spent and lost, its
         supplies; objectives; blown bridges (``pbem status`` on the umpire's machine)."""
-        from pbem.systems.megagame.rules import turn_label
-
         st = MegaState.model_validate(state)
         out = [f"turn {st.turn}, {turn_label(scenario, st.turn)}" + (" (game over)" if st.over else "")]
         for t in scenario.teams:
@@ -142,8 +141,6 @@ class MegagamePresenter(Presenter):
         """The grouping the engine will propose once the units have moved [9 "Analysing Combat"],
         for Game Control to confirm or change in its rulings, and a warning for each part of the
         rulings that will not apply as the orders stand."""
-        from pbem.systems.megagame.rules import proposal, ruling_warnings
-
         sheets = {side: OrderSheet.model_validate(o) for side, o in orders.items()}
         groups = proposal(scenario, state, sheets)
         warnings = [f"WARNING: {w}" for w in ruling_warnings(scenario, state, sheets, rulings)]
@@ -194,14 +191,6 @@ class MegagamePresenter(Presenter):
         """A commented order sheet to start from (``pbem orders --text``, an empty draft): the team's
         units where they are and in what state, the squadrons that can fly today, one example line
         of each kind. Every line is a comment: unedited, it orders nothing (every unit stays)."""
-        from pbem.systems.megagame.rules import (
-            MISSION_ROLES,
-            squadrons_available,
-            team_side,
-            team_view,
-            turn_label,
-        )
-
         if side not in {t.id for t in scenario.teams}:
             return None
         view = state.model_dump(mode="json") if isinstance(state, TeamView) else (
@@ -244,8 +233,6 @@ class MegagamePresenter(Presenter):
         """Units the sheet gives no orders: they stay where they are [5]."""
         if not isinstance(orders, dict) or "lines" not in orders or side not in {t.id for t in scenario.teams}:
             return []
-        from pbem.systems.megagame.rules import team_view
-
         view = state.model_dump(mode="json") if isinstance(state, TeamView) else (
             state if isinstance(state, dict) else team_view(scenario, state, side))
         ordered = {uid for line in orders["lines"] for uid in line.get("units", [])}
@@ -271,8 +258,6 @@ class MegagamePresenter(Presenter):
 
     def roster(self, scenario: Any, state: Any, side: str) -> tuple[list[str], list[list[str]]]:
         """``pbem units``: the team's units as it knows them [10] (words, never a status number)."""
-        from pbem.systems.megagame.rules import team_view
-
         units = {u.id: u for u in scenario.units}
         if side == scenario.umpire and not isinstance(state, TeamView):
             # Game Control's machine: every team's units from the master state, team by team
@@ -310,10 +295,6 @@ class MegagamePresenter(Presenter):
         return out or ["no orders: every unit stays where it is [5]"]
 
     def bot_orders(self, scenario: Any, state: Any, side: str, *, seed: int = 0) -> JSON:
-        from pbem.systems.megagame.rules import MegagameRules, hq_out_of_reach, team_side, team_view
-
-        rules = self.ruleset
-        assert isinstance(rules, MegagameRules)
         # A team's pbem holds only its view (hidden information [10]); Game Control's, the master state.
         if isinstance(state, TeamView):
             state = state.model_dump(mode="json")
@@ -377,8 +358,6 @@ class MegagamePresenter(Presenter):
 def _march(scenario: MegaScenario, view: JSON, team: str, uid: str, here: Hex, goal: Hex,
            enemy: set[Hex], far: bool) -> dict[str, Any] | None:
     """A Move (far from the enemy) or Probe line towards ``goal`` (:func:`march_line`)."""
-    from pbem.systems.megagame.rules import march_line
-
     line = march_line(scenario, TeamView.model_validate(view), team,
                       OrderLine(units=[uid], intention="move" if far else "probe",
                                 posture="non-tactical" if far else "tactical", objective=str(goal)))
@@ -388,19 +367,11 @@ def _march(scenario: MegaScenario, view: JSON, team: str, uid: str, here: Hex, g
     return out
 
 
-def _side(scenario: MegaScenario, team: str) -> Literal["allied", "german"]:
-    from pbem.systems.megagame.rules import team_side
-
-    return team_side(scenario, team)
-
-
 def _air_orders(scenario: MegaScenario, view: JSON, side: str, targets: list[Hex]) -> list[dict[str, Any]]:
     """The team's share of its side's squadrons that fly today [12]: fighter-bombers against an
     enemy it sees (tanks first), one fighter squadron to look at an objective it cannot see, the
     other fighters as escort (Allied) or air cover (German), transports dropping supplies in the
     middle of the team's units."""
-    from pbem.systems.megagame.rules import squadrons_available
-
     if not scenario.air:
         return []
     share = max(1, sum(1 for t in scenario.teams if t.side == side))
@@ -428,8 +399,6 @@ def _attacks_out_of_supply(scenario: MegaScenario, view: JSON, orders: JSON) -> 
     """Attacks whose units would end their move beyond their HQ's reach (the HQ where the sheet
     sends it): no supplies would reach them, so they would not attack [11]. A warning, not a
     refusal: the sheet may be meant so."""
-    from pbem.systems.megagame.rules import hq_out_of_reach
-
     where: dict[str, Hex | None] = {u["id"]: Hex.parse(u["hex"]) for u in view["units"]}
     where.update({f["id"]: Hex.parse(f["hex"]) for f in view.get("friends", [])})
     for line in orders["lines"]:

@@ -1,0 +1,432 @@
+"""The air phase of a megagame turn [9, 12, 13]: which squadrons fly (weather, losses for good,
+cab ranks), the fighters of both sides meeting, bombing, recce, air resupply, the support of
+attacks, airborne drops and the flak that meets them."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Literal
+
+from pbem.engine.ruleset import JSON, Dice
+from pbem.maps.hexmap import Hex
+from pbem.systems.megagame import combat as cbt
+from pbem.systems.megagame.board import AnyState, Board, BoardUnit, team_side, turn_label
+from pbem.systems.megagame.model import AirUnit, CabRank, MegaScenario, TeamView
+from pbem.systems.megagame.orders import AirRequest, OrderSheet
+from pbem.systems.megagame.report import battalions
+from pbem.systems.megagame.supply import HQ_REACH_KM
+from pbem.systems.megagame.tables import (
+    air_resupply,
+    drop,
+    flak,
+    glider_poor_terrain,
+    interdiction,
+    recce,
+)
+from pbem.systems.megagame.tables import fighters as air_combat
+
+MISSION_ROLES: dict[str, tuple[str, ...]] = {
+    "cas": ("fighter-bomber", "ground-attack"), "cab-rank": ("fighter-bomber", "ground-attack"),
+    "bombing": ("fighter-bomber", "ground-attack"), "recce": ("fighter",), "escort": ("fighter",),
+    "air-cover": ("fighter",), "transport": ("transport",), "heavy": ("heavy-bomber",),
+}
+"""Which squadrons fly each mission of the air orders [9, 12]."""
+
+
+def flying(scenario: MegaScenario, turn: int, region: str) -> Literal["good", "limited", "none"]:
+    """The flying weather of ``turn`` where ``region``'s squadrons are based [12] (bases in Germany
+    share the continent's weather)."""
+    for w in scenario.weather:
+        if w.turn == turn:
+            return w.england if region == "england" else w.continent
+    return "good"
+
+
+def _flying_squadrons(scenario: MegaScenario, unit: AirUnit, turn: int, lost: Mapping[str, int]) -> int:
+    """Squadrons of one air unit that fly on ``turn``: those not lost in air combat [12, fighter
+    against fighter], all of them in good weather, half (rounded down) in limited, none when
+    nothing flies [12]."""
+    left = max(0, unit.squadrons - lost.get(unit.id, 0))
+    wx = flying(scenario, turn, unit.region)
+    return left if wx == "good" else left // 2 if wx == "limited" else 0
+
+
+def squadrons_available(scenario: MegaScenario, side: str, turn: int, mission: str,
+                        lost: Mapping[str, int] | None = None) -> int:
+    """Squadrons of ``side`` able to fly ``mission`` on ``turn``, less the squadrons ``lost`` (air
+    unit -> squadrons) in the air combats of earlier turns [12]."""
+    return sum(_flying_squadrons(scenario, a, turn, lost or {}) for a in scenario.air
+               if a.side == side and a.role in MISSION_ROLES[mission])
+
+
+def own_cab_rank(state: AnyState, team: str) -> CabRank | None:
+    """``team``'s cab rank on call this turn [9], from the master state or the team's own view."""
+    if isinstance(state, TeamView):
+        return state.cab_rank if state.team == team else None
+    cab = state.cab_rank.get(team)
+    return cab if cab is not None and cab.until >= state.turn else None
+
+
+def cab_rank_squadrons(scenario: MegaScenario, side: str, turn: int, lost: Mapping[str, int] | None = None) -> int:
+    """Squadrons of ``side`` that may fly a cab rank on ``turn``: Europe-based ground attack only
+    [9] (the Allies' alone: the Germans' are refused by the sheet check)."""
+    return sum(_flying_squadrons(scenario, a, turn, lost or {}) for a in scenario.air
+               if a.side == side and a.role in MISSION_ROLES["cab-rank"] and a.region == "continent")
+
+
+def air_pools(scenario: MegaScenario, side: str, turn: int,
+              lost: Mapping[str, int] | None = None) -> dict[tuple[str, ...], int]:
+    pools: dict[tuple[str, ...], int] = {}
+    for mission, roles in MISSION_ROLES.items():
+        pools[roles] = squadrons_available(scenario, side, turn, mission, lost)
+    return pools
+
+
+def fighter_losses(scenario: MegaScenario, side: str, turn: int, lost: Mapping[str, int],
+                   squadrons: int, role: str = "fighter") -> dict[str, int]:
+    """Which of ``side``'s fighter units (or units of another ``role``: transports hit by flak) lose
+    the ``squadrons`` shot down [12, 13]: those units in the scenario's order, each up to the
+    squadrons it has flying today (one side's squadrons of a kind are pooled; which unit flew
+    which is not told apart)."""
+    out: dict[str, int] = {}
+    for a in scenario.air:
+        if squadrons <= 0:
+            break
+        if a.side != side or a.role != role:
+            continue
+        n = min(squadrons, _flying_squadrons(scenario, a, turn, lost))
+        if n:
+            out[a.id] = n
+            squadrons -= n
+    return out
+
+
+def loss_words(lost: int, flew: int) -> str:
+    """How a side hears of its own or the enemy's losses in an air combat: "light" or "heavy"
+    losses, never a number ([12]: the umpires report light or heavy losses). Read: heavy when the
+    squadrons lost are a fifth or more of those that flew (the table's heavier rate), else light."""
+    return "heavy" if lost and 5 * lost >= flew else "light"
+
+
+RESUPPLY_POINTS_PER_SQUADRON = 2
+"""Supply points one transport squadron drops (RECONSTRUCTED: the text leaves the lift "to the
+plan"; a squadron of C-47s or Stirlings is read as two points)."""
+
+
+def air_phase(scenario: MegaScenario, turn: int, board: Board, orders: dict[str, OrderSheet], dice: Dice,
+              intel: dict[str, list[str]]) -> list[JSON]:
+    """The air orders before anything moves [9, 12]: each side's squadrons go to its teams' requests
+    in team order while they last (a request beyond what flies is noted, not flown); the fighters
+    of both sides (escort, air cover) meet first, the side with more squadrons attacking on the
+    fighter table, and fighters that are not beaten intervene against the other side's transports
+    and drops; bombing interdicts every enemy unit in the target hex [9]; recce reports on the
+    target hex to the team that asked; air transport drops supplies on a hex by the ready reckoner,
+    collected by the team if one of its units is within 5 km [11, 12]. Close air support is flown
+    in the combat it was asked for."""
+    events: list[JSON] = []
+    if not scenario.air:
+        return events
+    geo = board.geo
+    flights = _flights(scenario, turn, board, orders, intel)
+    lost_now = _air_to_air(scenario, turn, board, flights, dice, intel, events)
+    for side_, other in (("allied", "german"), ("german", "allied")):
+        # fighters on air cover that hold the sky break through to the other side's transports:
+        # one serial out of action a squadron [12, "Fighter Vs Transport Aircraft"]
+        cover = sum(n for _, s_, a, n in flights if s_ == side_ and a.mission == "air-cover")
+        if cover and side_ in board.fighters_over and other not in board.fighters_over:
+            board.stream_attack[other] = max(0, cover - lost_now.get(side_, 0))
+    for team, side, a, flown in flights:
+        if a.mission not in ("bombing", "recce", "transport"):
+            continue
+        if a.mission == "transport" and board.stream_attack.get(side):
+            out = min(flown, board.stream_attack[side])
+            board.stream_attack[side] -= out
+            flown -= out
+            intel.setdefault(team, []).append(
+                f"enemy fighters broke through to our transports: {out} of {out + flown} squadron"
+                f"{'s' if out + flown != 1 else ''} of supplies turned back")
+            if not flown:
+                continue
+        target = Hex.parse(a.target)
+        enemies = [u for u in board.at(target) if u.side != side]
+        where = geo.near(target)
+        if a.mission == "bombing":
+            events.append(_bombing(board, team, side, target, flown, enemies, dice, intel))
+        elif a.mission == "recce":
+            die = dice.d6(f"12 recce {target} {team}")
+            seen = _recce_words(scenario, board, enemies, target, die)
+            events.append({"kind": "recce", "team": team, "at": str(target), "die": die, "seen": seen})
+            intel.setdefault(team, []).append(f"air recce over {where}: {seen}")
+        else:
+            events.append(_resupply(board, team, side, target, flown, dice, intel))
+    return events
+
+
+Flight = tuple[str, str, AirRequest, int]
+"""An air order flown: the team, its side, the order, the squadrons that flew it."""
+
+
+def _flights(scenario: MegaScenario, turn: int, board: Board, orders: dict[str, OrderSheet],
+             intel: dict[str, list[str]]) -> list[Flight]:
+    """Each side's squadrons given to its teams' air orders in team order while they last, the
+    squadrons of a cab rank still on call from the turn before kept in the air [9, 12]; cab ranks
+    and close air support noted on the board."""
+    pools = {side: air_pools(scenario, side, turn, board.air_lost) for side in ("allied", "german")}
+    europe = {side: cab_rank_squadrons(scenario, side, turn, board.air_lost) for side in ("allied", "german")}
+    for team, cab in sorted(board.cab.items()):  # on call since the turn before: still in the air [9]
+        side_of = team_side(scenario, team)
+        pools[side_of][MISSION_ROLES["cab-rank"]] -= min(cab.squadrons, pools[side_of][MISSION_ROLES["cab-rank"]])
+        europe[side_of] -= min(cab.squadrons, europe[side_of])
+    flights: list[Flight] = []
+    for team in sorted(orders):
+        side: str = team_side(scenario, team)
+        for a in orders[team].air_orders:
+            roles = MISSION_ROLES[a.mission]
+            flown = min(a.squadrons, pools[side][roles], europe[side] if a.mission == "cab-rank" else a.squadrons)
+            if a.mission == "cab-rank":
+                europe[side] -= flown
+                if flown:
+                    before = board.cab.get(team)
+                    board.cab[team] = CabRank(squadrons=flown + (before.squadrons if before else 0), until=turn + 1)
+                    cab = board.cab[team]
+                    intel.setdefault(team, []).append(
+                        f"cab rank: {cab.squadrons} squadrons on call for your attacks and defence, "
+                        f"{cab.cover} squadron{'s' if cab.cover != 1 else ''}' worth of support, until the end of "
+                        f"{turn_label(scenario, turn + 1)}")
+            pools[side][roles] -= flown
+            if flown < a.squadrons:
+                intel.setdefault(team, []).append(
+                    f"{a.mission}: only {flown} of {a.squadrons} squadron{'s' if a.squadrons != 1 else ''} "
+                    "could be found to fly")
+            if flown:
+                flights.append((team, side, a, flown))
+                if a.mission in SUPPORT:  # flown in the attacks of the team's lines that asked for it
+                    board.support[(team, a.mission)] = board.support.get((team, a.mission), 0) + flown
+    return flights
+
+
+def _air_to_air(scenario: MegaScenario, turn: int, board: Board, flights: list[Flight], dice: Dice,
+                intel: dict[str, list[str]], events: list[JSON]) -> dict[str, int]:
+    """The fighters of both sides (escort, air cover) meet when both fly [12]: the larger force
+    attacks on the fighter table, the beaten side's fighters no longer hold the sky, squadrons shot
+    down are lost for good, each team told in words. Returns the squadrons each side lost (none
+    when no air combat)."""
+    fighters = {side: sum(n for _, s, a, n in flights if s == side and a.mission in ("escort", "air-cover"))
+                for side in ("allied", "german")}
+    board.fighters_over = {side for side, n in fighters.items() if n}
+    if all(fighters.values()):  # air to air [12]: the larger force attacks
+        big = max(fighters, key=lambda s: (fighters[s], s == "allied"))
+        small = "german" if big == "allied" else "allied"
+        die = dice.d6("12 air to air")
+        fight = air_combat(fighters[big], fighters[small], die)
+        beaten = small if fight.result == "win" else big if fight.result == "lose" else None
+        if beaten is not None:
+            board.fighters_over.discard(beaten)
+        # no side loses more squadrons than it flew; the losses are for good [12]
+        losses = {big: min(fight.attacker_losses, fighters[big]),
+                  small: min(fight.defender_losses, fighters[small])}
+        shot_down: dict[str, int] = {}
+        for side_ in (big, small):
+            shot_down.update(fighter_losses(scenario, side_, turn, board.air_lost, losses[side_]))
+        for uid, n in shot_down.items():
+            board.air_lost[uid] = board.air_lost.get(uid, 0) + n
+        events.append({"kind": "air-combat", "attacker": big, "die": die, "result": fight.result,
+                       "losses": losses, "units": shot_down})
+        for team, flew, a, _ in flights:
+            if a.mission in ("escort", "air-cover"):
+                won = beaten is not None and beaten != flew
+                them = small if flew == big else big
+                intel.setdefault(team, []).append(
+                    "our fighters met the enemy's: " + ("they held the sky" if won else
+                                                        "the enemy held the sky" if beaten == flew else
+                                                        "neither side gave way")
+                    + f" (our losses {loss_words(losses[flew], fighters[flew])}, the enemy's "
+                      f"{loss_words(losses[them], fighters[them])})")
+        return losses
+    return {}
+
+
+def _bombing(board: Board, team: str, side: str, target: Hex, flown: int, enemies: list[BoardUnit], dice: Dice,
+             intel: dict[str, list[str]]) -> JSON:
+    """Bombing interdicts every enemy unit in ``target`` and stays on the hex for the turn [9]."""
+    where = board.geo.near(target)
+    hit = []
+    for u in enemies:
+        die = dice.d6(f"9 interdiction {target} {u.d.id}")
+        result = interdiction(flown, 0, die)
+        if result != "no effect":
+            u.immobilised = True
+            if result.startswith("step loss"):
+                u.steps = u.t.combat_profile(u.steps).lose(1).steps_lost
+            u.events.append(f"was attacked from the air at {where}: "
+                            + ("losses, and pinned down" if result.startswith("step") else "pinned down"))
+            u.enemy_air = True
+        hit.append({"unit": u.d.id, "die": die, "result": result})
+    # the strike stays on the hex: every enemy unit that tries to pass through it meets it [9]
+    earlier = board.interdicted.get(target)
+    board.interdicted[target] = (side, flown + (earlier[1] if earlier and earlier[0] == side else 0))
+    # what the pilots can tell, not a count: an empty hex and a missed one read alike [10]
+    intel.setdefault(team, []).append(
+        f"bombing of {where}: " + ("the pilots report hits" if any(h["result"] != "no effect" for h in hit)
+                                   else "no result seen"))
+    return {"kind": "interdiction", "team": team, "at": str(target), "squadrons": flown, "hits": hit}
+
+
+def _resupply(board: Board, team: str, side: str, at: Hex, squadrons: int, dice: Dice,
+              intel: dict[str, list[str]]) -> JSON:
+    """Supplies dropped from the air on ``at`` [12 "Air Resupply"]: the ready reckoner with its
+    factors (poor terrain, the zone contested by the enemy within 1 km, enemy fighters over the
+    battle, enemy flak within 4 km); what lands joins the team's supplies if one of its units is
+    within 5 km to collect it [11], else it is lost."""
+    geo = board.geo
+    factors = []
+    if geo.terrain.get(at, "clear") not in ("clear", "polder"):
+        factors.append("poor terrain")
+    if board.enemies_near(at, side, 1):
+        factors.append("zone contested")
+    if any(s != side for s in board.fighters_over):
+        factors.append("enemy fighters")
+    if any(e.t.flak is not None for e in board.enemies_near(at, side, 4)):
+        factors.append("enemy flak")
+    dropped = squadrons * RESUPPLY_POINTS_PER_SQUADRON
+    for n in range(squadrons):  # each squadron a serial under the flak table [13]: air damage (the
+        _, damage, _ = _flak_fire(board, side, at, f"resupply {team} {n + 1}", dice)  # reckoner has
+        board.transport_damage[side] = board.transport_damage.get(side, 0) + damage   # flak's factor)
+    die = dice.d6(f"12 air resupply {at} {team}")
+    landed = air_resupply(dropped, die, tuple(factors))
+    collected = landed > 0 and any(u.d.team == team for g in at.within(HQ_REACH_KM)
+                                   for u in board.where.get(g, ()))
+    if collected:
+        board.supply[team] = board.supply.get(team, 0) + landed
+    where = geo.near(at)
+    intel.setdefault(team, []).append(
+        f"air resupply on {where}: {landed} of {dropped} supply points landed"
+        + ("" if not landed else ", collected" if collected else ", but none of our units could reach them"))
+    return {"kind": "resupply", "team": team, "at": str(at), "dropped": dropped, "die": die,
+            "factors": factors, "landed": landed, "collected": collected}
+
+
+def _recce_words(scenario: MegaScenario, board: Board, enemies: list[BoardUnit], at: Hex, die: int) -> str:
+    """What a recce flight reports of a hex [12], in words."""
+    if not enemies:
+        return "no enemy seen"
+    vehicles = all(u.t.mechanised for u in enemies)
+    moving = any(u.km for u in enemies)
+    target: Any = ("vehicles moving" if moving else "vehicles stationary") if vehicles else "infantry moving"
+    if not vehicles and not moving:
+        return "no report (infantry keeps still under cover)"
+    cover = board.geo.close(at) and not (vehicles and board.geo.terrain.get(at) in ("town", "city"))
+    got = recce(target, die, crowded=len(enemies) > 3, in_cover=cover)
+    if got == "no report":
+        return "no report"
+    tanks = any(u.t.kind == "armour" for u in enemies)
+    parts = []
+    if "type" in got:
+        parts.append("tanks" if tanks else "vehicles" if vehicles else "infantry")
+    if "size" in got:
+        parts.append(battalions(sum(u.status for u in enemies)))
+    if "direction" in got:
+        parts.append("on the move")
+    return "enemy spotted" + (": " + ", ".join(parts) if parts else "")
+
+
+SUPPORT = ("cas", "heavy")
+"""Air missions flown in support of an attack: ground attack squadrons, heavy bombers [9, 12]."""
+
+
+def support_level(board: Board, attackers: list[BoardUnit], side: str) -> cbt.AirLevel:
+    """The air support of an attack [9]: the squadrons its lines asked for, as far as they flew
+    (a team's requests beyond what its side could fly are cut in the air orders; what flew is spent
+    attack by attack), each kind on its own row of the table -- ground attack, heavy bombers -- and
+    the better level of the two counts (reading: the text gives no rule for both at once)."""
+    asked: dict[tuple[str, str], int] = {}
+    for u in attackers:
+        for a in (u.line.air if u.line else []):
+            if a.mission in SUPPORT:
+                asked[(u.d.team, a.mission)] = asked.get((u.d.team, a.mission), 0) + a.squadrons
+    flown = {"cas": 0, "heavy": 0}
+    for (team, mission), n in sorted(asked.items()):
+        got = min(n, board.support.get((team, mission), 0))
+        board.support[(team, mission)] = board.support.get((team, mission), 0) - got
+        flown[mission] += got
+    flown["cas"] += cab_cover(board, attackers)
+    levels = [cbt.air_level("allied-ground-attack" if side == "allied" else "german-ground-attack", flown["cas"])
+              if flown["cas"] else "none",
+              cbt.air_level("heavy-bomber", flown["heavy"]) if flown["heavy"] else "none"]
+    return max(levels, key=lambda lv: cbt.AIR_FACTOR[lv])
+
+
+def cab_cover(board: Board, units: list[BoardUnit]) -> int:
+    """The squadrons of cover the cab ranks of ``units``' teams give a combat they fight in [9]:
+    on call, each rank answers every combat of its formation that turn (a reading)."""
+    return sum(board.cab[t].cover for t in sorted({u.d.team for u in units}) if t in board.cab)
+
+
+def airborne_drop(scenario: MegaScenario, board: Board, u: BoardUnit, turn: int, dice: Dice, *, night: bool = False) -> JSON:
+    """One unit delivered by parachute or glider [12]: the drop table with the enemy on the drop
+    zone (an enemy unit within 1 km) and flak within 4 km as modifiers, and by day unbeaten enemy
+    fighters over the battle; a loss is a step. By day a lost step is lost for good on a second 1,
+    else it comes back at the end of the turn of the drop (one clear turn). By night (ordered with
+    :func:`night_lift`) the night table: a loss on a 1 or 2, for good on a second 1 or 2, else the
+    scattered men come in after 1d6 turns, the turn of the drop the first of them (a 1: as by
+    day). A unit landing by glider (``UnitDef.glider``) on marsh or polder rolls once more: a 1 is
+    a permanent status loss."""
+    at = Hex.parse(u.d.hex)
+    enemy_on_dz = bool(board.enemies_near(at, u.side, 1))
+    flak_near = any(e.t.flak is not None for e in board.enemies_near(at, u.side, 4))
+    first, second = dice.d6(f"12 drop {u.d.id} (1)"), dice.d6(f"12 drop {u.d.id} (2)")
+    fighters = any(s != u.side for s in board.fighters_over)
+    result = drop(first, second, night=night, fighters=fighters, flak=flak_near, enemy_on_dz=enemy_on_dz)
+    words = {"intact": "landed together", "status loss, recovered later": "landed scattered",
+             "permanent status loss": "suffered heavy losses landing"}[result]
+    ev: dict[str, Any] = {"kind": "drop", "unit": u.d.id, "dice": [first, second], "enemy_on_dz": enemy_on_dz,
+                          "flak": flak_near, "fighters": fighters, "result": result, "turn": turn}
+    if result != "intact":
+        u.steps = u.t.combat_profile(u.steps).lose(1).steps_lost
+        if result == "status loss, recovered later":
+            u.scattered += 1
+            if night:
+                wait = dice.d6(f"12 night drop {u.d.id} stragglers")
+                board.stragglers[u.d.id] = turn + wait - 1
+                ev["stragglers_die"] = wait
+    if u.d.glider and board.geo.terrain.get(at) in POOR_LANDING:  # gliders on marsh or polder [12]
+        die = dice.d6(f"12 glider landing {u.d.id}")
+        ev["glider_die"] = die
+        if glider_poor_terrain(die):
+            u.steps = u.t.combat_profile(u.steps).lose(1).steps_lost
+            words += ", and gliders broke up landing on the soft ground"
+    hit, damage, fired = _flak_fire(board, u.side, at, u.d.id, dice)
+    if fired:  # the flak table, in addition to the drop table's dispersal [13]
+        ev["flak_dice"] = fired
+        if hit:
+            u.steps = u.t.combat_profile(u.steps).lose(1).steps_lost
+            words += ", and flak brought down some of the aircraft carrying it"
+        board.transport_damage[u.side] = board.transport_damage.get(u.side, 0) + damage
+    if night:
+        ev["night"] = True
+    u.events.append(("dropped by night and " if night else "") + words)
+    return ev
+
+
+def _flak_fire(board: Board, side: str, at: Hex, serial: str, dice: Dice) -> tuple[bool, int, list[int]]:
+    """The flak table [13] on one air serial dropping or landing on ``at``: every enemy flak unit
+    within 4 km that can still fight rolls once (a reading: the text gives a die per serial and a
+    row per kind of flak), on the column of a drop within 2 km or within 4 km. Returns whether the
+    serial's load took a loss (a status), the air damage done (two damage are a squadron lost, over
+    the whole turn) and the dice."""
+    loss, damage, rolled = False, 0, []
+    for f in sorted(board.enemies_near(at, side, 4), key=lambda e: e.d.id):
+        if f.t.flak is None or f.status <= 0 or f.hex is None:
+            continue
+        target: Literal["landing within 2 km", "landing within 4 km"] = \
+            "landing within 2 km" if f.hex.distance(at) <= 2 else "landing within 4 km"
+        die = dice.d6(f"13 flak {f.d.id} on {serial}")
+        rolled.append(die)
+        result = flak(f.t.flak, target, die)
+        loss = loss or result == "loss"
+        damage += result != "no effect"
+    return loss, damage, rolled
+
+
+POOR_LANDING = ("marsh", "polder")
+"""Terrain where gliders risk breaking up on landing [12]."""

@@ -1,0 +1,209 @@
+"""The board of a megagame turn: the working copy of every unit while a turn is adjudicated
+(:class:`Board`, :class:`BoardUnit`) and the queries of the scenario that every phase, the order
+sheet's checks and the views share (a team's side, a unit's status, the turn's date, an HQ in
+reach) [2, 3, 9, 11]."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Literal
+
+from pbem.maps.hexmap import Hex
+from pbem.systems.megagame import combat as cbt
+from pbem.systems.megagame.model import (
+    CabRank,
+    Geo,
+    MegaScenario,
+    MegaState,
+    ParkedSupply,
+    RailTrip,
+    TeamView,
+    UnitDef,
+    UnitType,
+)
+from pbem.systems.megagame.movement import Posture
+from pbem.systems.megagame.orders import OrderLine
+from pbem.systems.megagame.supply import HQ_REACH_KM, hq_in_reach
+
+ATTACKING = ("attack", "probe", "breakthrough")
+"""Intentions that close with the enemy: they move on past the passing distance until contact [6]."""
+FIGHTING = ("attack", "breakthrough")
+"""Intentions that attack once in contact; a Probe conforms to the enemy and identifies it [5]."""
+
+
+def turn_label(scenario: MegaScenario, turn: int) -> str:
+    """``18 September, morning`` for turn 3 of a game starting on the 17th [3]."""
+    n = turn - 1 + (1 if scenario.first_half == "afternoon" else 0)
+    return f"{scenario.first_day + n // 2} September 1944, {'afternoon' if n % 2 else 'morning'}"
+
+
+def hq_out_of_reach(scenario: MegaScenario, uid: str, where: Mapping[str, Hex | None]) -> str | None:
+    """Why ``uid`` cannot draw supplies from its HQ [11] (``where``: unit -> hex, None when off the
+    map or gone), or None when it can: the HQ is on the map within 5 km, or the unit has none."""
+    d = unit_def(scenario, uid)
+    if d.hq is None or d.hq == uid:
+        return None
+    here, hq = where.get(uid), where.get(d.hq)
+    if hq is None:
+        return f"its HQ ({d.hq}) is not on the map"
+    if here is not None and not hq_in_reach(here, hq):
+        return f"its HQ ({d.hq}) is {here.distance(hq)} km away, more than {HQ_REACH_KM} [11]"
+    return None
+
+
+def profile_of(scenario: MegaScenario, unit: UnitDef, steps: int) -> cbt.Profile:
+    return scenario.types[unit.type].combat_profile(steps)
+
+
+def status_of(scenario: MegaScenario, state: MegaState, uid: str) -> int:
+    return profile_of(scenario, unit_def(scenario, uid), state.units[uid].steps).status
+
+
+def unit_def(scenario: MegaScenario, uid: str) -> UnitDef:
+    return scenario.unit[uid]
+
+
+def team_side(scenario: MegaScenario, team: str) -> Literal["allied", "german"]:
+    for t in scenario.teams:
+        if t.id == team:
+            return t.side
+    raise KeyError(team)
+
+
+@dataclass
+class BoardUnit:
+    """A unit during adjudication (mutable working copy)."""
+
+    d: UnitDef
+    t: UnitType
+    side: Literal["allied", "german"]
+    hex: Hex | None
+    steps: int
+    prepared: bool
+    contact: dict[str, int]
+    gone: bool
+    line: OrderLine | None = None
+    km: int = 0
+    fought: bool = False
+    attacks: int = 0
+    """Attacks it made this turn (a second only after an overrun [9])."""
+    supply_used: int = 0
+    events: list[str] = field(default_factory=list)
+    enemy_artillery: bool = False
+    enemy_air: bool = False
+    identified: bool = False
+    immobilised: bool = False
+    scattered: int = 0
+    fired_before: int = 0
+    fired: bool = False
+    landed: bool = False
+    stock: int = 0
+    rail: RailTrip | None = None
+
+    @property
+    def status(self) -> int:
+        return self.t.combat_profile(self.steps).status
+
+    @property
+    def on_map(self) -> bool:
+        return self.hex is not None and not self.gone
+
+
+class Board:
+    """Where everyone is while a turn is adjudicated."""
+
+    def __init__(self, scenario: MegaScenario, state: MegaState) -> None:
+        self.sc = scenario
+        self.geo: Geo = scenario.map.geo
+        self.blown = frozenset(state.blown)
+        self.units: dict[str, BoardUnit] = {}
+        sides = {t.id: t.side for t in scenario.teams}
+        for d in scenario.units:
+            s = state.units[d.id]
+            self.units[d.id] = BoardUnit(d, scenario.types[d.type], sides[d.team],
+                                     Hex.parse(s.hex) if s.hex else None, s.steps, s.prepared,
+                                     dict(s.contact), s.gone, scattered=s.scattered, fired_before=s.fired,
+                                     stock=s.stock, rail=s.rail)
+        self.supply = dict(state.supply)
+        self.air_lost = dict(state.air_lost)
+        """Squadrons each air unit has lost in air combat, this turn's included [12]."""
+        self.onward: list[tuple[BoardUnit, frozenset[str]]] = []
+        """Units whose overrun brought them into contact with more enemy: they may attack again [9]."""
+        self.night_lift: set[str] = set()
+        """Airborne units ordered to drop by night at the start of the next turn [12]."""
+        self.stragglers = dict(state.stragglers)
+        self.parked: list[ParkedSupply] = list(state.parked)
+        """Supply counters parked on the map [11]."""
+        self.loads = dict(state.loads)
+        """Supply points each transport unit carries [11]."""
+        self.start: dict[str, Hex | None] = {uid: u.hex for uid, u in self.units.items()}
+        """Where each unit stood at the start of the turn."""
+        """Unit -> the turn at whose end the men scattered in its night drop come in [12]."""
+        self.capacity = {b.name: b.capacity for b in scenario.bridges}
+        self.chokes = {Hex.parse(c.hex): c for c in scenario.chokes}
+        """Unit points a phase over each named bridge [7]."""
+        self.fighters_over: set[str] = set()
+        self.cab: dict[str, CabRank] = {t: c for t, c in state.cab_rank.items() if c.until >= state.turn}
+        """Cab ranks on call this turn, by team [9]: those ordered the turn before, then this turn's."""
+        self.interdicted: dict[Hex, tuple[str, int]] = {}
+        """Hexes bombed this turn -> (the bombing side, squadrons): units passing through meet it [9]."""
+        self.stream_attack: dict[str, int] = {}
+        """Side -> its transport serials enemy fighters can still put out of action this turn [12]."""
+        self.transport_damage: dict[str, int] = {}
+        """Side -> air damage flak did to its transports this turn [13]: two are a squadron lost."""
+        self.support: dict[tuple[str, str], int] = {}
+        """(team, 'cas' or 'heavy') -> squadrons that flew for its attacks this turn and are not yet
+        spent on one [9, 12]."""
+        """The sides whose fighters hold or contest the sky this turn [12]."""
+        self.where: dict[Hex, list[BoardUnit]] = {}
+        """Units on the map by hex (kept by :meth:`move` and :meth:`remove`)."""
+        for u in self.units.values():
+            if u.on_map and u.hex is not None:
+                self.where.setdefault(u.hex, []).append(u)
+
+    def move(self, u: BoardUnit, h: Hex) -> None:
+        if u.hex is not None and u in self.where.get(u.hex, []):
+            self.where[u.hex].remove(u)
+        u.hex = h
+        self.where.setdefault(h, []).append(u)
+
+    def remove(self, u: BoardUnit) -> None:
+        """Captured or broken up: off the board, its last hex kept for the reports."""
+        if u.hex is not None and u in self.where.get(u.hex, []):
+            self.where[u.hex].remove(u)
+        u.gone = True
+
+    def at(self, h: Hex) -> list[BoardUnit]:
+        return sorted(self.where.get(h, []), key=lambda u: u.d.id)
+
+    def enemies_near(self, h: Hex, side: str, within: int) -> list[BoardUnit]:
+        out: list[BoardUnit] = []
+        for g in h.within(within):
+            out += [u for u in self.where.get(g, ()) if u.side != side]
+        return sorted(out, key=lambda u: u.d.id)
+
+    def enemy_held(self, h: Hex, side: str) -> bool:
+        return any(u.side != side for u in self.where.get(h, ()))
+
+
+    def positions(self) -> dict[str, Hex | None]:
+        return {uid: u.hex if u.on_map else None for uid, u in self.units.items()}
+
+    def pay(self, team: str, points: int) -> bool:
+        if self.supply.get(team, 0) < points:
+            return False
+        self.supply[team] -= points
+        return True
+
+
+AnyState = MegaState | TeamView
+"""Game Control's master state, or a team's own view (its pbem never holds more) [10]."""
+
+
+
+def posture_of(line: OrderLine) -> Posture:
+    if line.posture == "non-tactical":
+        return "road-column" if line.intention == "move" else "non-tactical"
+    return "tactical"
+

@@ -1,0 +1,400 @@
+"""A team's order sheet checked against the scenario and what the team knows [5, 6, 9, 11, 12]
+(:func:`validate`, on the team's pbem before it signs and on Game Control's at the reveal), and
+the routes filled in towards an objective before the sheet is signed (:func:`normalize`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from pbem.errors import RuleViolation
+from pbem.maps.hexmap import Hex
+from pbem.systems.megagame.air import MISSION_ROLES, air_pools, cab_rank_squadrons, own_cab_rank
+from pbem.systems.megagame.board import (
+    ATTACKING,
+    FIGHTING,
+    AnyState,
+    hq_out_of_reach,
+    posture_of,
+    status_of,
+    team_side,
+    turn_label,
+    unit_def,
+)
+from pbem.systems.megagame.model import CabRank, MegaScenario, TeamView
+from pbem.systems.megagame.movement import max_move_km, may_cross
+from pbem.systems.megagame.orders import OrderLine, OrderSheet, UnitInfo, check_sheet
+from pbem.systems.megagame.tables import effectiveness, movement_after_landing
+from pbem.systems.megagame.view import team_view
+
+
+def _rail_problems(scenario: MegaScenario, k: Known, side: str, orders: OrderSheet) -> list[RuleViolation]:
+    """Rail movement [6]: a unit on the railway takes no other orders; one put on a train must stand
+    at a town or village of the railway, out of contact, its side must have the trains for it this
+    turn, and it gets off where the network reaches (vehicles at a town or village)."""
+    geo = scenario.map.geo
+    out: list[RuleViolation] = []
+    boarding = 0
+    for line in orders.lines:
+        for uid in line.units:
+            if uid in k.on_rail:
+                out.append(RuleViolation("6", f"{', '.join(line.units)}: {uid} is on the railway: it takes no orders until "
+                                              "it has got off"))
+        if not line.rail_to:
+            continue
+        if line.route:
+            out.append(RuleViolation("6", f"{', '.join(line.units)}: a unit goes by rail or by road this turn, not both"))
+        if not (line.rail_to.isdigit() and len(line.rail_to) == 4):
+            out.append(RuleViolation("6", f"{', '.join(line.units)}: rail to a hex of the map, not {line.rail_to[:20]!r}"))
+            continue
+        to = Hex.parse(line.rail_to)
+        for uid in line.units:
+            info = k.units.get(uid)
+            if info is None:
+                continue
+            here = Hex.parse(info.hex)
+            boarding += scenario.types[unit_def(scenario, uid).type].size
+            if not geo.station(here):
+                out.append(RuleViolation("6", f"{', '.join(line.units)}: {uid} must be at a town or village on the railway to "
+                                              f"board a train, not at {here}"))
+            elif any(Hex.parse(e).distance(here) <= 1 for e in k.enemy):
+                out.append(RuleViolation("6", f"{', '.join(line.units)}: {uid} is in contact with the enemy: it cannot board a "
+                                              "train"))
+            elif to not in geo.rail_reach(here, k.blown):
+                out.append(RuleViolation("6", f"{', '.join(line.units)}: the railway from {here} does not reach {to}"))
+            if info.troops != "infantry" and not geo.station(to):
+                out.append(RuleViolation("6", f"{', '.join(line.units)}: {uid} has vehicles: it gets off only at a town or "
+                                              f"village of the railway, not at {to}"))
+    trains = scenario.trains.get(side, 0)
+    if boarding > trains:
+        out.append(RuleViolation("6", f"the sheet puts {boarding} unit points on trains; the {side} side has "
+                                      f"trains for {trains} this turn"))
+    return out
+
+
+def march_line(scenario: MegaScenario, view: TeamView, team: str, line: OrderLine) -> OrderLine | None:
+    """``line`` (its units in one hex) with the route filled in: the shortest way towards its objective
+    the team knows of (round the enemy it has seen, over water only where its troops may cross),
+    cut to the longest part every rule of the sheet accepts [6]. None: no step of it is allowed."""
+    geo = scenario.map.geo
+    uid = line.units[0]
+    mine = next((u for u in view.units if u.id == uid), None)
+    if mine is None or not line.objective:
+        return None
+    via = [Hex.parse(h) for h in line.route]  # the hexes the player wrote: kept, then on from the last
+    here, goal = via[-1] if via else Hex.parse(mine.hex), Hex.parse(line.objective)
+    blown = frozenset(view.blown)
+    enemy = {Hex.parse(e.hex) for e in view.enemy}
+    troops = scenario.types[unit_def(scenario, uid).type].troops
+    prev: dict[Hex, Hex | None] = {here: None}
+    todo = [here]
+    while todo:
+        h = todo.pop(0)
+        if h == goal or (goal in enemy and goal in h.neighbours()):
+            break
+        for nb in h.neighbours():
+            if nb in prev or nb not in geo.hexes or nb in enemy:
+                continue
+            c = geo.crossing(h, nb, blown)
+            if c.water != "none" and not may_cross(troops, c.water, c.bridge):
+                continue
+            prev[nb] = h
+            todo.append(nb)
+    end = goal if goal in prev else min(prev, key=lambda x: (x.distance(goal), x))
+    path: list[Hex] = []
+    while end != here:
+        path.append(end)
+        step = prev[end]
+        assert step is not None
+        end = step
+    path.reverse()
+    path = via + path
+    for n in range(len(path), max(len(via), 1) - 1, -1):  # the longest part every rule accepts
+        tried = line.model_copy(update={"route": [str(h) for h in path[:n]]})
+        sheet = OrderSheet(team=team, side=team_side(scenario, team), turn=view.turn, lines=[tried])
+        if not validate(scenario, view, team, sheet):
+            return tried
+    return None
+
+
+@dataclass(frozen=True)
+class Known:
+    """What an order sheet is checked against: the team's own units and supply as it knows them."""
+
+    turn: int
+    units: dict[str, UnitInfo]
+    prepared: frozenset[str]
+    spent: frozenset[str]
+    supply: int
+    blown: frozenset[str]
+    landed: frozenset[str] = frozenset()
+    night_landed: frozenset[str] = frozenset()
+    """Of ``landed``, those whose drop was by night [12]."""
+    on_rail: frozenset[str] = frozenset()
+    enemy: frozenset[str] = frozenset()
+    """Hexes where the team knows the enemy is (in sight)."""
+
+
+def known(scenario: MegaScenario, state: AnyState, team: str) -> Known:
+    """The same facts from the master state (Game Control, at the reveal) or from the team's view
+    (the team's pbem, before it signs)."""
+    types = {u.id: scenario.types[u.type] for u in scenario.units}
+    if isinstance(state, TeamView):
+        units = {u.id: UnitInfo(id=u.id, troops=types[u.id].troops, armoured=types[u.id].armoured, hex=u.hex)
+                 for u in state.units} if state.team == team else {}
+        return Known(state.turn, units, frozenset(u.id for u in state.units if u.prepared),
+                     frozenset(u.id for u in state.units if u.state == effectiveness(0)), state.supply,
+                     frozenset(state.blown), frozenset(u.id for u in state.units if u.landed),
+                     frozenset(state.night_drops), frozenset(u.id for u in state.units if u.rail),
+                     frozenset(e.hex for e in state.enemy))
+    units = {}
+    for u in scenario.units:
+        s = state.units[u.id]
+        if u.team == team and s.hex is not None and not s.gone:
+            units[u.id] = UnitInfo(id=u.id, troops=types[u.id].troops, armoured=types[u.id].armoured, hex=s.hex)
+    return Known(state.turn, units, frozenset(k for k, s in state.units.items() if s.prepared),
+                 frozenset(k for k in units if status_of(scenario, state, k) <= 0),
+                 state.supply.get(team, 0), frozenset(state.blown),
+                 frozenset(k for k, s in state.units.items() if s.landed), frozenset(state.night_drops),
+                 frozenset(k for k, s in state.units.items() if s.rail is not None),
+                 frozenset(s.hex for k, s in state.units.items() if s.hex and not s.gone
+                           and team_side(scenario, unit_def(scenario, k).team) != team_side(scenario, team)))
+
+
+def night_lift(scenario: MegaScenario, team: str, k: Known, line: OrderLine) -> bool:
+    """``line`` orders the drop of airborne units by night [12]: timing 'night', and every unit of
+    it is one of ``team``'s units that come by parachute or glider and are not on the map yet. The
+    drop is flown at the start of the next turn that has flying weather (the lift's arrival), by the
+    night table; without such a line a lift drops by day."""
+    return line.timing == "night" and all(
+        uid in scenario.unit and scenario.unit[uid].team == team and scenario.unit[uid].by_air
+        and uid not in k.units for uid in line.units)
+
+
+def _night_drop_problems(scenario: MegaScenario, k: Known, line: OrderLine) -> list[RuleViolation]:
+    """A drop by night [12] is a Move line of its own with nothing else on it, on the sheet of the
+    turn before the lift is due (or of any turn while the weather keeps it waiting)."""
+    out: list[RuleViolation] = []
+    who = ", ".join(line.units)
+    if line.intention != "move" or line.route or line.rail_to or line.objective or line.supply or line.air \
+            or line.counter_battery or line.stand_fast:
+        out.append(RuleViolation("12", f"{who}: still to drop: the drop by night is all the line may order "
+                                       "('move' with timing 'night', nothing else)"))
+    for uid in line.units:
+        due = scenario.unit[uid].arrives
+        if due > k.turn + 1:
+            out.append(RuleViolation("12", f"{who}: {uid} is due on turn {due}: its drop by night goes on the "
+                                           f"sheet of turn {due - 1}"))
+    return out
+
+
+def normalize(scenario: MegaScenario, state: AnyState, side: str, orders: OrderSheet) -> OrderSheet:
+    """A line that names an objective but no route gets one, unit by unit: the way towards the
+    objective as far as this turn's move allows (:func:`march_line`), so that what is signed
+    says where each unit goes [5, 6]; one with a route that stops short of its objective ('towards
+    4409, via 3508 3608') goes on from its last hex the same way. A unit already next to the
+    enemy it aims at keeps its line."""
+    def wanted(line: OrderLine) -> bool:  # no route, or one that stops short of the objective
+        return bool(line.objective) and not line.rail_to and line.intention in ATTACKING + ("move",) \
+            and (not line.route or (line.objective.isdigit() and line.route[-1] != line.objective))
+
+    if side not in {t.id for t in scenario.teams} or not any(wanted(line) for line in orders.lines):
+        return orders
+    view = state if isinstance(state, TeamView) else TeamView.model_validate(team_view(scenario, state, side))
+    lines: list[OrderLine] = []
+    for line in orders.lines:
+        if not wanted(line):
+            lines.append(line)
+            continue
+        where = {u.id: u.hex for u in view.units}
+        if line.route:  # 'towards X, via A B': on from B towards X, when the units march together
+            together = len({where.get(uid, "") for uid in line.units}) == 1
+            lines.append((march_line(scenario, view, side, line) if together else None) or line)
+            continue
+        groups: dict[str, list[str]] = {}
+        for uid in line.units:  # units in one hex share a route; others get lines of their own
+            groups.setdefault(where.get(uid, ""), []).append(uid)
+        for i, (_hex, uids) in enumerate(sorted(groups.items(), key=lambda g: line.units.index(g[1][0]))):
+            part = line.model_copy(update={"units": uids} if i == 0 else
+                                   {"units": uids, "air": [], "supply": 0})  # asked for once
+            routed = march_line(scenario, view, side, part) if line.objective.isdigit() else None
+            lines.append(routed if routed is not None else part)
+    return orders.model_copy(update={"lines": lines})
+
+
+def validate(scenario: MegaScenario, state: AnyState, side: str, orders: OrderSheet) -> list[RuleViolation]:
+    """The rule cases ``orders`` breaks, ``side``'s sheet for this turn [5, 6, 9, 11, 12]: whose sheet
+    for which turn, then each line on its own, then the units not on the map (night drops), then
+    the sheet as a whole (rail, counter-battery, movement after landing, the order sheet's checks,
+    air orders); each stage only when the ones before found nothing."""
+    if state.over:
+        return [RuleViolation("3", "the game is over")]
+    teams = {t.id: t for t in scenario.teams}
+    if side not in teams:
+        return [RuleViolation("5", f"{side} is not a team: only teams send order sheets")]
+    out = _heading_problems(scenario, state, side, teams[side].side, orders)
+    if out:
+        return out
+    geo = scenario.map.geo
+    k = known(scenario, state, side)
+    out = _line_problems(scenario, k, orders)
+    if out:
+        return out
+    lifts = [line for line in orders.lines if night_lift(scenario, side, k, line)]
+    out = _arrival_problems(scenario, k, side, orders, lifts)
+    if out:
+        return out
+    if lifts:  # the rest of the sheet is checked as if the lifts were not on it
+        orders = orders.model_copy(update={"lines": [x for x in orders.lines if not any(x is y for y in lifts)]})
+    out += _rail_problems(scenario, k, teams[side].side, orders)
+    out += _landing_problems(scenario, k, orders)
+
+    def water(a: Hex, b: Hex) -> tuple[Any, Any]:
+        c = geo.crossing(a, b, k.blown)
+        return c.water, c.bridge
+
+    cab = own_cab_rank(state, side)
+    out += check_sheet(orders, k.units, ground_of=geo.ground, water_between=water,
+                       prepared_last_turn=k.prepared, supply_available=k.supply, cab_rank=cab is not None)
+    return out + _air_order_problems(scenario, state, teams[side].side, k, orders, cab)
+
+
+def _heading_problems(scenario: MegaScenario, state: AnyState, side: str, fights_for: str,
+                      orders: OrderSheet) -> list[RuleViolation]:
+    """Whose sheet, of which side, for which turn [5]."""
+    out: list[RuleViolation] = []
+    if orders.team != side:
+        out.append(RuleViolation("5", f"the sheet is {orders.team}'s; it cannot be signed for {side}"))
+    if orders.side != fights_for:
+        out.append(RuleViolation("5", f"{side} fights on the {fights_for} side, not {orders.side}"))
+    if orders.turn != state.turn:
+        out.append(RuleViolation("5", f"the sheet is for turn {orders.turn}; this is turn {state.turn} "
+                                      f"({turn_label(scenario, state.turn)})"))
+    return out
+
+
+def _line_problems(scenario: MegaScenario, k: Known, orders: OrderSheet) -> list[RuleViolation]:
+    """Each line on its own: a unit ordered twice, hexes off the map, attacks by units that draw no
+    supplies, count in defence only or are spent [5, 6, 9, 11]."""
+    geo = scenario.map.geo
+    out: list[RuleViolation] = []
+    ordered: set[str] = set()
+    for line in orders.lines:
+        for uid in line.units:
+            if uid in ordered:
+                out.append(RuleViolation("5", f"{', '.join(line.units)}: {uid} already has orders on this sheet"))
+            ordered.add(uid)
+        for h in line.route:
+            if Hex.parse(h) not in geo.hexes:
+                out.append(RuleViolation("6", f"{', '.join(line.units)}: route hex {h} is off the map"))
+        if line.objective and (not line.objective.isdigit() or Hex.parse(line.objective) not in geo.hexes):
+            out.append(RuleViolation("5", f"{', '.join(line.units)}: the objective must be a hex of the map, not "
+                                          f"{line.objective[:40]!r}"))
+        if line.intention in FIGHTING:
+            where = {uid: Hex.parse(info.hex) for uid, info in k.units.items()}
+            for uid in line.units:
+                far = hq_out_of_reach(scenario, uid, where) if uid in k.units else None
+                if far is not None:
+                    out.append(RuleViolation("11", f"{', '.join(line.units)}: {uid} draws no supplies ({far.removesuffix(' [11]')}): "
+                                                   "it cannot attack"))
+                if uid in k.units and scenario.types[unit_def(scenario, uid).type].mode == "defence":
+                    out.append(RuleViolation("9", f"{', '.join(line.units)}: {uid} counts in defence only (its status "
+                                                  "profile is in round brackets): it cannot attack"))
+                if uid in k.spent:
+                    out.append(RuleViolation("9", f"{', '.join(line.units)}: {uid} is no longer an effective "
+                                                  "fighting unit and cannot attack"))
+    return out
+
+
+def _arrival_problems(scenario: MegaScenario, k: Known, side: str, orders: OrderSheet,
+                      lifts: list[OrderLine]) -> list[RuleViolation]:
+    """Lines for units not on the map: only a drop by night, on a line of its own [5, 12]."""
+    out: list[RuleViolation] = []
+    arriving = {u.id: u.arrives for u in scenario.units if u.team == side and u.id not in k.units}
+    for line in orders.lines:
+        if any(line is x for x in lifts):
+            out += _night_drop_problems(scenario, k, line)
+            continue
+        late = [uid for uid in line.units if uid in arriving]
+        if late:
+            airborne = [uid for uid in late if unit_def(scenario, uid).by_air]
+            out.append(RuleViolation("5", f"{', '.join(late)}: not on the map now (due on turn "
+                                          f"{arriving[late[0]]}, or lost): no orders yet"
+                                     + (f" (but {airborne[0]} may be given its drop by night: a line of its own, "
+                                        "'move' with timing 'night' [12])" if airborne else "")))
+    return out
+
+
+def _landing_problems(scenario: MegaScenario, k: Known, orders: OrderSheet) -> list[RuleViolation]:
+    """Counter-battery by artillery that stays put [9]; the move of units that dropped this turn
+    (movement after landing [12])."""
+    geo = scenario.map.geo
+    out: list[RuleViolation] = []
+    half: Literal["morning", "afternoon"] = "afternoon" if turn_label(scenario, k.turn).endswith("afternoon") \
+        else "morning"
+    for line in orders.lines:
+        if line.counter_battery:
+            if line.route:
+                out.append(RuleViolation("9", f"{', '.join(line.units)}: artillery on counter-battery stays for the whole turn"))
+            for uid in line.units:
+                if uid in k.units and scenario.types[unit_def(scenario, uid).type].artillery is None:
+                    out.append(RuleViolation("9", f"{', '.join(line.units)}: only artillery fires counter-battery, not {uid}"))
+        if not line.route:
+            continue
+        for uid in line.units:
+            if uid not in k.landed or uid not in k.units:
+                continue
+            share = movement_after_landing(half, uid in k.night_landed)  # by the drop's time [12]
+            info = k.units[uid]
+            if share == 0:
+                out.append(RuleViolation("12", f"{', '.join(line.units)}: {uid} dropped this {half}"
+                                               f"{' by night' if uid in k.night_landed else ''}: no movement in "
+                                               "the turn of the drop (movement after landing)"))
+                continue
+            full = max_move_km(info.troops, geo.ground(Hex.parse(info.hex)), posture_of(line),
+                               night=line.timing == "night")
+            if full is not None and len(line.route) > full * share:
+                out.append(RuleViolation("12", f"{', '.join(line.units)}: {uid} dropped this {half}: at most {full * share} "
+                                               f"km in the turn of the drop, the route is {len(line.route)} km"))
+    return out
+
+
+def _air_order_problems(scenario: MegaScenario, state: AnyState, fights_for: str, k: Known,
+                        orders: OrderSheet, cab: CabRank | None) -> list[RuleViolation]:
+    """The air orders against the squadrons that can fly [9, 12]: a cab rank (the Allies' only,
+    less the team's rank still on call), targets on the map, no more than fly of each kind."""
+    geo = scenario.map.geo
+    out: list[RuleViolation] = []
+    ranks = sum(a.squadrons for a in orders.air_orders if a.mission == "cab-rank")
+    if ranks and fights_for != "allied":
+        out.append(RuleViolation("9", "air orders: a cab rank is for the Allies"))
+    elif ranks and scenario.air:
+        europe = cab_rank_squadrons(scenario, fights_for, k.turn, state.air_lost) - (cab.squadrons if cab else 0)
+        if ranks > europe:
+            busy = f" (your cab rank of the turn before keeps {cab.squadrons} in the air)" if cab else ""
+            out.append(RuleViolation("9", f"air orders: a cab rank of {ranks} squadrons asked for; "
+                                          f"{max(europe, 0)} Europe-based ground attack squadrons can fly it "
+                                          f"on {turn_label(scenario, k.turn)}{busy}"))
+    if orders.air_orders and not scenario.air:
+        out.append(RuleViolation("12", "air orders: this scenario has no air forces (its scenario file lists "
+                                       "no squadrons), so nothing would fly"))
+    if scenario.air:
+        wanted: dict[tuple[str, ...], int] = {}
+        for a in orders.air_orders:
+            roles = MISSION_ROLES[a.mission]
+            wanted[roles] = wanted.get(roles, 0) + a.squadrons
+            if a.mission in ("bombing", "recce", "transport") and not (a.target.isdigit() and len(a.target) == 4
+                                                            and Hex.parse(a.target) in geo.hexes):
+                out.append(RuleViolation("12", f"air orders: {a.mission} needs a target hex of the map, "
+                                               f"not {a.target[:40]!r}"))
+        pools = air_pools(scenario, fights_for, k.turn, state.air_lost)
+        if cab is not None:  # the team's cab rank of the turn before is still in the air [9]
+            pools[MISSION_ROLES["cab-rank"]] -= cab.squadrons
+        for roles, n in sorted(wanted.items()):
+            if n > pools[roles]:
+                busy = (f" (your cab rank keeps {cab.squadrons} in the air)"
+                        if cab is not None and roles == MISSION_ROLES["cab-rank"] else "")
+                out.append(RuleViolation("12", f"air orders: {n} squadron{'s' if n != 1 else ''} of "
+                                               f"{' or '.join(roles)} asked for; {max(pools[roles], 0)} can fly "
+                                               f"on {turn_label(scenario, k.turn)}{busy}"))
+    return out
