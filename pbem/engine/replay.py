@@ -19,11 +19,12 @@ checkers, output hooks, the log) read its :class:`StepRecord` list instead of re
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pbem.engine.gamedir import Game, load_scenario
+from pbem.engine.replay_receipts import ReceiptSteps
+from pbem.engine.replay_sealed import SealedRounds
 from pbem.engine.ruleset import JSON, Decision
 from pbem.engine.steps import (
     Bad,
@@ -38,12 +39,11 @@ from pbem.engine.steps import (
     strip_name,
     turn_bytes,
 )
-from pbem.errors import ArchiveError, InputError, PbemError, VerificationError
+from pbem.errors import InputError, PbemError
 from pbem.protocol import archive, names
 from pbem.protocol.archive import Message, MoveBody
 
 if TYPE_CHECKING:
-    from pbem.engine.checkpoint import Checkpoints
     from pbem.engine.sealed import Round
 
 
@@ -56,110 +56,11 @@ def run_move_outputs(game: Game, replay: Replay, msg: Message) -> list[Path]:
     return out
 
 
-class Replay:
+class Replay(SealedRounds, ReceiptSteps):
     """One pass over the archive: genesis, joins, turn 0, then every move in step order.
 
     After :meth:`run`, :attr:`records` holds every turn that could be resolved, :attr:`waiting`
     says what the next turn waits for, and :meth:`add_move` places a new move (submit/ingest)."""
-
-    def __init__(self, game: Game, local_seeds: dict[str, bytes], *, strict: bool,
-                 checkpoint: Checkpoints | None = None, umpire_key: Any = None,
-                 publication: dict[int, Any] | None = None) -> None:
-        self.game = game
-        self.umpire_key = umpire_key
-        """The umpire's X25519 key (its own machine): the sealed orders can be read."""
-        self.publication = publication
-        """Every sealed order, published by the umpire after the game (verify)."""
-        self.full = not game.hidden or umpire_key is not None or publication is not None
-        self.state_salt: bytes | None = None
-        """The salt of the state hashes (a salted game), where this machine knows it: the umpire's
-        (derived from its chain seed) or the publication's."""
-        if game.salted:
-            from pbem.engine.sealed import state_salt
-
-            seed = local_seeds.get(game.umpire) if game.umpire is not None else None
-            self.state_salt = state_salt(seed, game.id) if seed is not None else game.published_salt
-        self.viewer_keys: dict[str, Any] = {}
-        """Sides played here -> their X25519 keys: a full replay checks the views sealed to them."""
-        """Whether this replay knows every state (always, unless information is hidden and this is
-        a player's machine before the publication)."""
-        self.local_seeds = dict(local_seeds)
-        self.strict = strict
-        self.checkpoints = checkpoint
-        """Where this replay may start from and leave a checkpoint (never for ``verify``)."""
-        self.base = 0
-        """Step of the first record held: 0 for a replay from the genesis, else the checkpoint's."""
-        self.local: Any = None
-        """This machine's private state of the game (:class:`pbem.protocol.localstate.LocalGame`),
-        when the replay may use it: :meth:`write` then also finishes the derived files of moves
-        signed here that a killed process left undone."""
-        self.records: list[StepRecord] = []
-        """Turns from :attr:`base` on (``records[i]`` is turn ``base + i``)."""
-        self.placed: list[Message] = []
-        """Moves placed from step ``base + 1`` on (``placed[i]`` is move ``base + 1 + i``)."""
-        self.chain_last: dict[str, bytes] = {}
-        self.chain_count: dict[str, int] = {}
-        self.chain_at: dict[str, int] = {}
-        """Side -> step of the move that revealed its :attr:`chain_last` (0: the commitment)."""
-        self._chains: dict[int, dict[str, tuple[int, str, int]]] = {}
-        """Step -> each side's (count, last value, step) once the move of that step was placed."""
-        self.new_moves: list[Message] = []
-        self.authored: list[Message] = []
-        """New moves signed on this machine: the move output hooks run for them after writing."""
-        self.signatures = 0
-        self.rolls = 0
-        self.unchecked: list[str] = []
-        self.notes: list[str] = []
-        self.waiting: str | None = None
-        self.tail_open = False
-        """True when the last move waits for the co-revealer's reveal (turn not computable yet)."""
-        self.progress: Callable[[int, int], None] | None = None
-        """Called with (step, last step) as the walk reaches each archived move (progress bars)."""
-        self.receipts: dict[int, Message] = {}
-        self._receipt_names: dict[int, list[str]] = {}
-        """Receipts (quick results) by the step of the move whose dice they key: archived ones and
-        any added by :meth:`add_receipt`; checked against the move and the chain before use."""
-        self.new_receipts: list[Message] = []
-        self.held: dict[int, Message] = {}
-        """Messages of later slots of the current sealed round, waiting for the slots before them."""
-        self._checked: dict[int, tuple[Any, Any]] = {}
-        """Step -> (parsed orders, :class:`Checked`) of placed moves not resolved yet."""
-
-    # errors -----------------------------------------------------------------------------------
-
-    def _writers(self) -> str:
-        """Why a recomputed turn may differ without tampering: which pbem releases the signed
-        files say wrote the archive, when this pbem is not one of them (only on that error path:
-        it reads every move) [23]."""
-        from pbem import __version__
-        from pbem.protocol.canonical import MAX_MOVE_BYTES
-
-        g = self.game
-        found: set[str | None] = {g.body.pbem} | {j.body.pbem for j in g.joins.values()}
-        for step in sorted(g.listing.moves):
-            try:
-                found.add(archive.parse_move(read_file(g.listing.moves[step], MAX_MOVE_BYTES), "").body.pbem)
-            except (InputError, OSError):
-                continue
-        others = sorted((v for v in found - {__version__} if v is not None), key=archive.version_key)
-        if others:
-            return (f"; the archive was written by pbem {', '.join(others)} and this is pbem {__version__}: "
-                    f"if it verifies with pbem {others[-1]}, the two releases compute {g.ruleset.rules_id} "
-                    "differently (a pbem fault, not tampering: report it)")
-        if None in found:
-            return (f"; parts of the archive were written before pbem recorded its release (0.2.0): if it "
-                    f"verifies with the pbem that wrote it, the releases compute {g.ruleset.rules_id} differently")
-        return ""
-
-    def _bad(self, name: str, reason: str, *, divergence: bool = False) -> Bad:
-        return Bad(name, reason, divergence=divergence)
-
-    def _raise(self, exc: Bad) -> None:
-        if self.strict:
-            raise VerificationError(exc.path, exc.reason)
-        raise ArchiveError(str(exc))
-
-    # the walk ---------------------------------------------------------------------------------
 
     def run(self) -> None:
         try:
@@ -219,30 +120,6 @@ class Replay:
         return rnd is not None and rnd.side_at(step) == side and rnd.phase_at(step) == rnd.phase
 
     # positions --------------------------------------------------------------------------------
-
-    @property
-    def placed_count(self) -> int:
-        """How many moves are placed (archived ones and new ones)."""
-        return self.base + len(self.placed)
-
-    def record(self, step: int) -> StepRecord | None:
-        """The turn of ``step``, when this replay holds it."""
-        i = step - self.base
-        return self.records[i] if 0 <= i < len(self.records) else None
-
-    def placed_move(self, step: int) -> Message:
-        """Move ``step`` (placed by this replay, or archived before its checkpoint)."""
-        i = step - self.base - 1
-        if i >= 0:
-            return self.placed[i]
-        try:
-            return self.game.moves[step]
-        except Bad as exc:
-            raise ArchiveError(str(exc)) from None
-
-    def recent_moves(self) -> list[Message]:
-        """The moves this replay placed (every move, unless it started from a checkpoint)."""
-        return list(self.placed)
 
     def _check_genesis(self) -> None:
         from pbem.protocol.dsse import verify
@@ -415,19 +292,6 @@ class Replay:
         return {**turn, "rolls": [], "events": [], "state": {"hidden": state_hash}, "score": {},
                 "outcome": outcome}
 
-    def hidden_hash(self, state: Any, step: int) -> str:
-        """The hash a turn file of a game with hidden information holds for ``state`` (its JSON) at
-        ``step``: salted in a salted game, except the public initial state of a game without a
-        secret set-up (everybody computes that one) [P10]."""
-        from pbem.engine.sealed import hidden_state_hash
-
-        g = self.game
-        salted = g.salted and (step > 0 or g.body.scenario.copies is not None)
-        if salted and self.state_salt is None:
-            raise self._bad(names.turn_name(step), "its state hash is salted: only Game Control's machine, or "
-                            "the publication after the game, can compute it")
-        return hidden_state_hash(state, self.state_salt if salted else None)
-
     def _check_pending(self, step: int, pending: list[Decision]) -> None:
         """What the engine asks of a ruleset's pending decisions."""
         g = self.game
@@ -487,14 +351,6 @@ class Replay:
 
     # placing a move ---------------------------------------------------------------------------
 
-    @property
-    def next_step(self) -> int:
-        return self.placed_count + 1
-
-    @property
-    def closed(self) -> bool:
-        return bool(self.records) and len(self.records) == len(self.placed) + 1 and not self.records[-1].pending
-
     def _decision(self, record: StepRecord, name: str) -> Decision:
         if not record.pending:
             raise self._bad(name, "the game is over: the archive is closed")
@@ -544,10 +400,6 @@ class Replay:
         nxt = self.held.pop(self.next_step, None)
         if nxt is not None:  # the gap before a waiting sealed message is filled
             self._place(nxt, archived=True)
-
-    def _may_hold(self, rnd: Round, body: MoveBody, k: int) -> bool:
-        """Whether ``body`` (a step after ``k``) is a later slot of the current phase of ``rnd``."""
-        return k < body.step <= rnd.phase_end() and rnd.side_at(body.step) == body.side
 
     def _verify_signature(self, msg: Message) -> None:
         from pbem.protocol.dsse import verify
@@ -607,382 +459,6 @@ class Replay:
         self._advance_chain(msg, revealed, archived=archived)
         if not decision.random:
             self._resolve(msg, None)
-
-    def _check_void(self, msg: Message, rnd: Round) -> Any:
-        """The ruling's orders without its ``void``; every side it voids checked by everyone: the
-        key it publishes is the one that side's signed commitment names, and the copy that key
-        opens does not hold the orders the side committed to [29]. Returns the rest."""
-        from pbem.engine.sealed import split_void, void_proof
-
-        try:
-            ruled, void = split_void(msg.body.orders)
-        except ValueError as exc:
-            raise self._bad(msg.name, f"{exc} [29]") from None
-        if void and not (rnd.acks and rnd.umpire is not None):
-            raise self._bad(msg.name, "voids orders in a round whose copies are not keyed (no acknowledgements) [29]")
-        for side, key_hex in sorted(void.items()):
-            if side not in rnd.sides:
-                raise self._bad(msg.name, f"voids the orders of {side[:16]}, which has none in this round [29]")
-            commit = self.placed_move(rnd.slot(side, "commit"))
-            if void_proof(commit.body.orders, key_hex, game=self.game.id, commit_step=commit.body.step,
-                          side=side) is None:
-                raise self._bad(msg.name, f"voids {side}'s orders, but the key it publishes is not the one "
-                                f"{commit.name} names, or the copy it opens holds the orders {side} committed to [29]")
-        return ruled
-
-    def voided(self, rnd: Round) -> set[str]:
-        """The sides whose orders of ``rnd`` the umpire's ruling voided, with its proof [29]."""
-        if rnd.umpire is None or not rnd.acks or rnd.phase in ("commit", "ack", "ruling"):
-            return set()
-        from pbem.engine.sealed import split_void
-
-        orders = self.placed_move(rnd.slot(rnd.umpire, "ruling")).body.orders
-        return set(split_void(orders)[1]) if isinstance(orders, dict) and "void" in orders else set()
-
-    def _missing(self, where: str, state: Any, side: str) -> tuple[Any, Any]:
-        """The orders of a side whose orders are void: the rules' skeleton, no orders [29]."""
-        g = self.game
-        return self._check_orders(where, state, side, g.ruleset.skeleton(g.scenario, state, side))
-
-    @staticmethod
-    def _split(who: str, answers: str, rnd: Round) -> str:
-        """The words for a message that answers another set of commitments than this machine
-        holds: a side may have signed two commitments for one slot and sent each to others [29]."""
-        assert rnd.commits_turn is not None
-        return (f"{who} answers other commitments ({answers[:8]}…) than this machine holds "
-                f"({rnd.commits_turn[:8]}…): a side may have signed two (a split); compare move-{rnd.base + 1:04d} "
-                f"to move-{rnd.base + rnd.n:04d} with that side and reveal nothing until they agree [P8]")
-
-    def _check_answers(self, msg: Message, want: str, turn_name: str) -> None:
-        k = msg.body.step
-        if msg.body.answers != want:
-            raise self._bad(
-                msg.name,
-                f"DIVERGENCE: it answers turn {k - 1} with sha256 {msg.body.answers}, but this "
-                f"adjudication of {turn_name} has sha256 {want} [P6]" + self._writers(),
-                divergence=True,
-            )
-
-    def _place_sealed(self, msg: Message, rnd: Round, revealed: bytes, *, archived: bool) -> None:
-        """A commitment, the umpire's ruling or a reveal of a sealed round (:mod:`pbem.engine.sealed`)
-        [P8, P9]."""
-        from dataclasses import replace
-
-        from pbem.engine.sealed import parse_commit, parse_rulings
-
-        body: MoveBody = msg.body
-        name, k = msg.name, body.step
-        expected = rnd.side_at(k)
-        if body.side != expected:
-            raise self._bad(name, f"step {k} is {expected}'s sealed {rnd.phase} in this round, not "
-                            f"{body.side}'s [P2]")
-        record = self.records[-1]
-        if rnd.phase == "commit":
-            self._check_sealed(msg, rnd, record)
-            self._advance_chain(msg, revealed, archived=archived)
-            done = rnd.done + 1
-            if done < rnd.n:
-                after = replace(rnd, done=done)
-            else:
-                after = replace(rnd, phase=rnd.after_commits(), done=0, commits_turn=None)
-            self._record(k, msg, record.turn_hash, record.state, [revealed], None, [], [], sealed=after)
-            return
-        if rnd.phase == "ack":
-            self._check_sealed(msg, rnd, record)
-            self._advance_chain(msg, revealed, archived=archived)
-            done = rnd.done + 1
-            after = replace(rnd, done=done) if done < rnd.n else \
-                replace(rnd, phase=rnd.after_acks(), done=0, commits_turn=None)
-            self._record(k, msg, record.turn_hash, record.state, [revealed], None, [], [], sealed=after)
-            return
-        assert rnd.commits_turn is not None
-        if rnd.phase == "ruling":
-            if body.answers != rnd.commits_turn and not rnd.acks:  # the umpire's word on the commitments
-                raise self._bad(name, self._split("the umpire's ruling", body.answers, rnd), divergence=True)
-            self._check_answers(msg, rnd.commits_turn, names.turn_name(k - 1))
-            g = self.game
-            ruled = self._check_void(msg, rnd)
-            if g.hidden:  # sealed like orders: checked when opened, by the umpire and after publication
-                if parse_commit(ruled, umpire=True) is None:
-                    raise self._bad(name, "with hidden information the umpire's rulings are sealed: "
-                                          '{"sealed": SHA-256 hex, "umpire": sealed rulings} [P9, P10]')
-            else:
-                try:
-                    g.ruleset.load_rulings(g.scenario, record.state, parse_rulings(ruled))
-                except (ValueError, PbemError) as exc:
-                    raise self._bad(name, f"rulings: {exc} [P9]") from None
-            self._advance_chain(msg, revealed, archived=archived)
-            after = replace(rnd, phase="reveal", done=0, commits_turn=None)
-            self._record(k, msg, record.turn_hash, record.state, [revealed], None, [], [], sealed=after)
-            return
-        if rnd.phase == "report":
-            self._place_report(msg, rnd, record, revealed, archived=archived)
-            return
-        self._check_sealed(msg, rnd, record)
-        self._advance_chain(msg, revealed, archived=archived)
-        if rnd.done + 1 < rnd.n:
-            after = replace(rnd, done=rnd.done + 1)
-            self._record(k, msg, record.turn_hash, record.state, [revealed], None, [], [], sealed=after)
-            return
-        if rnd.report:
-            after = replace(rnd, phase="report", done=0)
-            self._record(k, msg, record.turn_hash, record.state, [revealed], None, [], [], sealed=after)
-            return
-        self._resolve_round(msg, rnd, record)
-
-    def _check_sealed(self, msg: Message, rnd: Round, record: StepRecord) -> None:
-        """Every check of a commitment or a reveal that needs nothing from the other slots of its
-        phase: the turn it answers, its form, a reveal against its own side's commitment and the
-        rules. Made when the message arrives, also for a later slot that must wait, so that no
-        message a side signed can be held that would later stop the round [P8, 29]."""
-        from pbem.engine.sealed import (
-            HIDDEN_REVEAL,
-            commitment,
-            parse_ack,
-            parse_commit,
-            parse_reveal,
-        )
-
-        body: MoveBody = msg.body
-        name = msg.name
-        if rnd.phase == "commit":
-            self._check_answers(msg, rnd.base_turn, names.turn_name(rnd.base))
-            if parse_commit(body.orders, umpire=rnd.umpire is not None, keyed=rnd.acks) is None:
-                form = '{"sealed": SHA-256 hex' + (
-                    (', "umpire": sealed copy, "key": SHA-256 hex of its key}' if rnd.acks else
-                     ', "umpire": sealed orders}') if rnd.umpire else "}")
-                raise self._bad(name, f"a sealed commitment carries only {form} [P8]")
-            return
-        assert rnd.commits_turn is not None
-        if rnd.phase == "ack":  # it answers the turn of the last commitment: the set its side holds
-            if body.answers != rnd.commits_turn:
-                raise self._bad(name, self._split(f"{body.side}'s acknowledgement", body.answers, rnd), divergence=True)
-            if parse_ack(body.orders, umpire=rnd.umpire is not None) is None:
-                form = '{"ack": "commitments"' + (', "key": the copy\'s key sealed to the umpire}' if rnd.umpire else "}")
-                raise self._bad(name, f"an acknowledgement carries only {form} [P8, 29]")
-            return
-        assert rnd.phase == "reveal"
-        self._check_answers(msg, rnd.commits_turn, names.turn_name(rnd.slot(rnd.sides[0], "reveal") - 1))
-        if rnd.report:  # hidden information: the orders stay with the umpire
-            if body.orders != HIDDEN_REVEAL:
-                raise self._bad(name, 'with hidden information a reveal carries only {"reveal": '
-                                '"to-umpire"}: the orders stay sealed to the umpire [P8, P10]')
-            if self.full and body.side not in self.voided(rnd):
-                self._opened(rnd, body.side, record)
-            return
-        opened = parse_reveal(body.orders)
-        if opened is None:
-            raise self._bad(name, 'a sealed reveal carries {"orders": ..., "salt": 64 hex digits} [P8]')
-        commit_msg = self.placed_move(rnd.slot(body.side, "commit"))
-        if commitment(opened[0], opened[1]) != parse_commit(commit_msg.body.orders, umpire=rnd.umpire is not None,
-                                                           keyed=rnd.acks):
-            raise self._bad(name, f"the orders revealed by {body.side} do not match its commitment in "
-                            f"{commit_msg.name} [P8]")
-        self._check_orders(name, record.state, body.side, opened[0])
-
-    def _opened(self, rnd: Round, side: str, record: StepRecord) -> Any:
-        """``side``'s orders of this round on a machine that may read them (the umpire's key, or
-        the publication), checked against the commitment and the rules [P8]."""
-        commit_msg = self.placed_move(rnd.slot(side, "commit"))
-        orders, where = self._open_commitment(
-            commit_msg, to=str(rnd.umpire), noun="orders", case="P8",
-            unreadable=f"{side}'s orders sealed to the umpire", mismatch=f"the orders of {side} do not match its",
-            ack=self.placed_move(rnd.slot(side, "ack")) if rnd.acks else None)
-        return self._check_orders(where, record.state, side, orders)
-
-    def _open_commitment(self, msg: Message, *, to: str, noun: str, case: str, unreadable: str,
-                         mismatch: str, ack: Message | None = None) -> tuple[Any, str]:
-        """What the sealed commitment of ``msg`` hides (a side's orders, the umpire's rulings):
-        taken from the publication, or opened with the umpire's key (in an acknowledged round with
-        the key the side's acknowledgement ``ack`` released), and checked against the commitment.
-        Returns it and the file it came from."""
-        from pbem.engine.sealed import commitment, open_side_copy, parse_commit, split_void
-
-        step = msg.body.step
-        sealed_orders = split_void(msg.body.orders)[0]
-        if self.publication is not None:
-            if step not in self.publication:
-                raise self._bad("publication.json", f"has no {noun} for {msg.name} [P10]")
-            value, salt = self.publication[step]
-            where = "publication.json"
-        else:
-            try:
-                value, salt = open_side_copy(sealed_orders, ack.body.orders if ack is not None else None,
-                                             self.umpire_key, game=self.game.id, commit_step=step,
-                                             ack_step=ack.body.step if ack is not None else 0,
-                                             side=msg.body.side, umpire=to)
-            except (PbemError, KeyError, TypeError, ValueError) as exc:
-                raise self._bad(msg.name, f"{unreadable} cannot be read: {exc} [{case}]") from None
-            where = msg.name
-        if commitment(value, salt) != parse_commit(sealed_orders, umpire=True, keyed=ack is not None):
-            raise self._bad(where, f"{mismatch} commitment in {msg.name} [{case}]")
-        return value, where
-
-    def hidden_resolution(self, rnd: Round, record: StepRecord, step: int) -> tuple[Any, bytes, list[bytes], list[Any]]:
-        """On a machine that knows everything: resolve a hidden round as its report at ``step``
-        must state. Returns ``(resolution, roll key, chain values keyed, rolls)``."""
-        from pbem.protocol.canonical import canonical_bytes
-        from pbem.protocol.dice import DiceStream, roll_key
-
-        g = self.game
-        ruling = self.placed_move(rnd.slot(str(rnd.umpire), "ruling"))
-        reveals = [self.placed_move(rnd.slot(side, "reveal")) for side in rnd.sides]
-        keyed = [ruling, *reveals]
-        orders: dict[str, Any] = {}
-        checked: dict[str, Any] = {}
-        void = self.voided(rnd)
-        for side in rnd.sides:
-            orders[side], checked[side] = self._missing(ruling.name, record.state, side) if side in void else \
-                self._opened(rnd, side, record)
-        chain_values = [bytes.fromhex(m.body.reveal) for m in keyed]
-        key = roll_key(g.id, step, sha256_hex(canonical_bytes([m.body_hash for m in keyed])), chain_values)
-        dice = DiceStream(key)
-        try:
-            rulings = g.ruleset.load_rulings(g.scenario, record.state, self._opened_rulings(ruling))
-        except PbemError as exc:
-            raise self._bad(ruling.name, f"rulings: {exc} [P9]") from None
-        result = g.ruleset.resolve_round(g.scenario, record.state, orders, dice, checked, rulings)
-        return result, key, chain_values, [r.to_json() for r in dice.rolls]
-
-    def _opened_rulings(self, ruling: Message) -> Any:
-        """The umpire's rulings of a hidden round, sealed like orders: opened with the umpire's key
-        (or taken from the publication) and checked against their commitment [P9, P10]."""
-        return self._open_commitment(ruling, to=ruling.body.side, noun="rulings", case="P9",
-                                     unreadable="the umpire's sealed rulings",
-                                     mismatch="the rulings do not match their")[0]
-
-    def public_keys_of_round(self, rnd: Round, step: int) -> tuple[bytes, list[bytes]]:
-        """The roll key and chain values of a hidden round's resolution, from public data."""
-        from pbem.protocol.canonical import canonical_bytes
-        from pbem.protocol.dice import roll_key
-
-        ruling = self.placed_move(rnd.slot(str(rnd.umpire), "ruling"))
-        keyed = [ruling, *[self.placed_move(rnd.slot(side, "reveal")) for side in rnd.sides]]
-        chain_values = [bytes.fromhex(m.body.reveal) for m in keyed]
-        key = roll_key(self.game.id, step, sha256_hex(canonical_bytes([m.body_hash for m in keyed])), chain_values)
-        return key, chain_values
-
-    def _check_own_view(self, msg: Message, report: dict[str, Any], rec: StepRecord | None, side: str,
-                        key: Any) -> None:
-        """The view the umpire sealed to ``side`` (played here) opens with ``side``'s key -- a view
-        sealed to another side, or garbled, is refused when the report arrives [29] -- and, where
-        the state is known (``rec``), is ``view()`` of the state the adjudication gives [P10]."""
-        from pbem.protocol.seal import open_sealed
-
-        sealed = report["views"].get(side)
-        if sealed is None:
-            return
-        g = self.game
-        try:
-            seen = open_sealed(sealed, key, game=g.id, step=msg.body.step, sender=str(g.umpire), to=side,
-                               what="report")
-        except PbemError as exc:
-            raise self._bad(msg.name, f"the view sealed to {side} does not open with {side}'s key: {exc} "
-                            "[P10]") from None
-        if rec is None:
-            return
-        assert rec.full_turn is not None
-        if seen != g.ruleset.view(g.scenario, rec.full_turn["state"], side):
-            raise self._bad(msg.name, f"the view the umpire sealed to {side} is not {side}'s view of the "
-                            "adjudicated state [P10]")
-
-    def _place_report(self, msg: Message, rnd: Round, record: StepRecord, revealed: bytes, *, archived: bool) -> None:
-        """The umpire's report of a hidden round: the new state's hash, what is pending, the outcome,
-        and each side's view sealed to it. A machine that knows everything recomputes it and
-        refuses a report that differs [P10]; a player's machine takes it (and checks it after the
-        game, against the publication)."""
-        from pbem.engine.sealed import parse_report
-
-        k = msg.body.step
-        self._check_answers(msg, record.turn_hash, record.name)
-        try:
-            report = parse_report(msg.body.orders, [s for s in rnd.sides])
-        except ValueError as exc:
-            raise self._bad(msg.name, f"{exc} [P10]") from None
-        told_pending = [Decision(d["side"], d["kind"], d["label"], sealed=True) for d in report["pending"]]
-        self._advance_chain(msg, revealed, archived=archived)
-        if self.full:
-            try:
-                result, key, chain_values, rolls = self.hidden_resolution(rnd, record, k)
-            except PbemError as exc:
-                raise self._bad(msg.name, f"cannot be resolved: {exc}") from None
-            before = len(self.records)
-            self._record(k, msg, record.turn_hash, result.state, chain_values, key, rolls, list(result.events))
-            rec = self.records[-1]
-            assert rec.full_turn is not None and len(self.records) == before + 1
-            mine = {"state": rec.turn["state"]["hidden"], "pending": rec.full_turn["pending"],
-                    "outcome": rec.full_turn["outcome"]}
-            theirs = {"state": report["state"], "pending": report["pending"], "outcome": report["outcome"]}
-            if mine != theirs:
-                raise self._bad(msg.name, "the umpire's report differs from the adjudication of the "
-                                "sealed orders (state, pending or outcome) [P10]")
-            for side, key in sorted(self.viewer_keys.items()):
-                self._check_own_view(msg, report, rec, side, key)
-            return
-        for side, view_key in sorted(self.viewer_keys.items()):  # our own views, as they arrive [29]
-            self._check_own_view(msg, report, None, side, view_key)
-        key, chain_values = self.public_keys_of_round(rnd, k)
-        self._record(k, msg, record.turn_hash, None, chain_values, key, [], [],
-                     told=(report["state"], told_pending, report["outcome"]))
-
-    def _resolve_round(self, last: Message, rnd: Round, record: StepRecord) -> None:
-        """Every side has revealed: resolve the round with dice keyed by every reveal."""
-        from pbem.protocol.canonical import canonical_bytes
-        from pbem.protocol.dice import DiceStream, roll_key
-
-        g = self.game
-        k = last.body.step
-        reveals = [self.placed_move(rnd.slot(side, "reveal")) for side in rnd.sides]
-        rulings: Any = None
-        keyed = list(reveals)
-        if rnd.umpire is not None:
-            ruling = self.placed_move(rnd.slot(rnd.umpire, "ruling"))
-            rulings = ruling.body.orders["rulings"]
-            keyed = [ruling, *reveals]
-        orders: dict[str, Any] = {}
-        checked: dict[str, Any] = {}
-        void = self.voided(rnd)
-        for msg in reveals:
-            opened = msg.body.orders["orders"]
-            parsed, chk = self._missing(msg.name, record.state, msg.body.side) if msg.body.side in void else \
-                self._check_orders(msg.name, record.state, msg.body.side, opened)
-            orders[msg.body.side], checked[msg.body.side] = parsed, chk
-        chain_values = [bytes.fromhex(m.body.reveal) for m in keyed]
-        bodies = sha256_hex(canonical_bytes([m.body_hash for m in keyed]))
-        key = roll_key(g.id, k, bodies, chain_values)
-        dice = DiceStream(key)
-        try:
-            if rnd.umpire is not None:
-                rulings = g.ruleset.load_rulings(g.scenario, record.state, rulings)
-                result = g.ruleset.resolve_round(g.scenario, record.state, orders, dice, checked, rulings)
-            else:
-                result = g.ruleset.resolve_round(g.scenario, record.state, orders, dice, checked)
-        except PbemError as exc:
-            raise self._bad(last.name, f"cannot be resolved: {exc}") from None
-        rolls = [r.to_json() for r in dice.rolls]
-        self._record(k, last, record.turn_hash, result.state, chain_values, key, rolls, list(result.events))
-
-    def owing(self) -> list[str]:
-        """The sides that owe a message now (whose clock runs): the co-revealer whose reveal
-        resolves the last move, the sides that have not sent this phase's message of a sealed
-        round, or the sides of the pending decisions [29]."""
-        if not self.records or self.closed:
-            return []
-        if self.tail_open:
-            return [self.revealer_of(self.placed_count)]
-        rnd = self.current.round
-        if rnd is not None:
-            return sorted(side for side in rnd.owed() if rnd.slot(side) not in self.held)
-        return sorted({d.side for d in self.current.pending})
-
-    def revealer_of(self, step: int) -> str:
-        """The side whose reveal keys the dice of move ``step`` (declared by the ruleset in the
-        random decision that move answered)."""
-        rec = self.record(step - 1)
-        assert rec is not None
-        decision = rec.pending[0]
-        assert decision.revealer is not None  # checked when the decision was recorded
-        return decision.revealer
 
     def _check_orders(self, name: str, state: Any, side: str, orders: JSON) -> tuple[Any, Any]:
         """Parse a move's orders once and check them; returns what resolving needs."""
@@ -1082,113 +558,6 @@ class Replay:
             self.waiting = f"{d.side}: {d.label} ({d.kind})"
 
     # receipts (quick results) ------------------------------------------------------------------
-
-    def _load_receipts(self) -> None:
-        """Index the archived receipts by step; each is read and parsed only when needed (the
-        one for the move now waiting; every one in ``verify``), so a command's cost does not grow
-        with the number of receipts a long game gathers."""
-        for name in self.game.listing.other:
-            m = names.RECEIPT_RE.match(name)
-            if m is not None:
-                self._receipt_names.setdefault(int(m.group(1)), []).append(name)
-
-    def _receipt(self, step: int) -> Message | None:
-        """The receipt for move ``step``, if one is archived (or was just added)."""
-        hit = self.receipts.get(step)
-        if hit is not None:
-            return hit
-        g = self.game
-        for name in self._receipt_names.get(step, []):
-            try:
-                msg = archive.parse_receipt(read_file(g.path(name), 1 << 16), name)
-            except InputError as exc:
-                raise self._bad(name, strip_name(str(exc), name)) from None
-            if msg.body.step != step or name != names.receipt_name(msg.body.step, msg.body.side):
-                raise self._bad(name, f"body is step {msg.body.step} by {msg.body.side}; the file name disagrees [P2]")
-            self.receipts[step] = msg
-        return self.receipts.get(step)
-
-    def _receipt_reveal(self, msg: Message) -> bytes:
-        """Check a receipt for the move now waiting for its reveal; the chain value it discloses."""
-        from pbem.protocol.dice import check_reveal
-        from pbem.protocol.dsse import verify
-
-        g = self.game
-        body = msg.body
-        k = self.placed_count
-        if body.game != g.id:
-            raise self._bad(msg.name, f"belongs to game {body.game}, not {g.id} [P2]")
-        if body.step != k:
-            raise self._bad(msg.name, f"is a receipt for step {body.step}; the move waiting is step {k} [P2]")
-        co = self.revealer_of(k)
-        if body.side != co:
-            raise self._bad(msg.name, f"step {k}'s dice wait for {co}'s reveal, not {body.side}'s [P2]")
-        if body.move != self.placed[-1].body_hash:
-            raise self._bad(msg.name, f"answers another move than {self.placed[-1].name} [P2]")
-        entry = g.body.sides[co]
-        try:
-            verify(msg.envelope, msg.envelope.payloadType, {entry.fingerprint: g.public_key(co)})
-        except PbemError as exc:
-            raise self._bad(msg.name, f"not signed by {co}'s registered key: {exc} [P1]") from None
-        revealed = bytes.fromhex(body.reveal)
-        if self.chain_count[co] + 1 > g.chain_length:
-            raise self._bad(msg.name, f"{co}'s dice chain is exhausted ({g.chain_length} reveals)")
-        if not check_reveal(self.chain_last[co], revealed):
-            raise self._bad(msg.name, f"reveal does not hash to {co}'s previous chain value [P3 chain]")
-        self.signatures += 1
-        return revealed
-
-    def _check_receipts(self) -> None:
-        """Every archived receipt of a step resolved by a later move disclosed that move's value."""
-        from pbem.protocol.dsse import verify
-
-        if not self.strict:
-            return  # verify checks them all; other commands read only the one they need
-        g = self.game
-        for k in sorted(set(self._receipt_names) | set(self.receipts)):
-            msg = self._receipt(k)
-            rec = self.record(k)
-            if msg is None:
-                continue
-            if rec is None or k == self.placed_count:
-                continue  # before this replay's checkpoint, or the tail it resolved (checked)
-            body = msg.body
-            try:
-                verify(msg.envelope, msg.envelope.payloadType,
-                       {g.body.sides[body.side].fingerprint: g.public_key(body.side)})
-            except (PbemError, KeyError) as exc:
-                raise self._bad(msg.name, f"not signed by {body.side}'s registered key: {exc} [P1]") from None
-            if body.game != g.id or rec.move is None or body.move != rec.move.body_hash or \
-                    len(rec.turn["reveals"]) != 2 or rec.turn["reveals"][1] != body.reveal:
-                raise self._bad(msg.name, f"does not match the move and reveal that resolved step {k} [P2]")
-
-    def add_receipt(self, msg: Message) -> None:
-        """Place a receipt for the move now waiting for its reveal (ingest): the turn is resolved."""
-        try:
-            if not self.tail_open or msg.body.step != self.placed_count:
-                known = self._receipt(msg.body.step)
-                if known is not None and known.body_hash == msg.body_hash:
-                    return
-                raise self._bad(msg.name, f"no move waits for this receipt (the game is at step "
-                                f"{self.placed_count}, {'waiting' if self.tail_open else 'resolved'})")
-            self.receipts[msg.body.step] = msg
-            self._resolve_tail()
-            self.new_receipts.append(msg)
-        except Bad as exc:
-            self._raise(exc)
-
-    # after the walk ---------------------------------------------------------------------------
-
-    @property
-    def current(self) -> StepRecord:
-        """The newest resolved turn."""
-        return self.records[-1]
-
-    def resolved_through(self) -> int:
-        return self.base + len(self.records) - 1
-
-    def next_reveal_index(self, side: str) -> int:
-        return self.chain_count[side] + 1
 
     def add_move(self, msg: Message, *, authored: bool = False) -> None:
         """Place a new (not yet archived) move: every check of an archived move, then resolve what
