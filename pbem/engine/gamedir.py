@@ -397,3 +397,10 @@ def open_for_verify(game_dir: Path | str, hooks: Hooks = NO_HOOKS) -> Game:
         return Game.open(game_dir, hooks)
     except Bad as exc:
         raise VerificationError(exc.path, exc.reason) from None
+
+
+if TYPE_CHECKING:
+    from pbem.protocol.localstate import GameLike
+
+    def _game_is_gamelike(game: Game) -> GameLike:  # the type checker holds Game to what localstate reads
+        return game

@@ -23,10 +23,31 @@ import contextlib
 import json
 import os
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from pbem.errors import InputError
 from pbem.protocol.fsutil import write_new, write_replace
+
+if TYPE_CHECKING:
+    from pbem.protocol.archive import GenesisBody, Message
+
+
+class GameLike(Protocol):
+    """What this module reads of an opened game (:class:`pbem.engine.gamedir.Game` is one): the
+    protocol layer knows no engine, so it names what it needs instead of guessing."""
+
+    id: str
+    dir: Path
+    genesis: Message
+    body: GenesisBody
+    chain_length: int
+    sides: list[str]
+    umpire: str | None
+    copy_of: str | None
+
+    def commitment(self, side: str) -> str | None: ...
+
+    def nonce(self, side: str) -> bytes | None: ...
 
 
 class LocalGame:
@@ -41,12 +62,12 @@ class LocalGame:
         self.check_binding()
 
     @classmethod
-    def of(cls, game: Any, root: Path | None = None) -> LocalGame:
+    def of(cls, game: GameLike, root: Path | None = None) -> LocalGame:
         """The local directory of an opened :class:`pbem.engine.Game`. A directory holding one
         side's copy of a secret set-up (``game.copy_of``) is refused on a machine that plays other
         sides of the game and not that one: its pbem would play from another side's knowledge."""
         local = cls(game.id, game.genesis.body_hash, root)
-        copy_of = getattr(game, "copy_of", None)
+        copy_of = game.copy_of
         if copy_of is not None:
             mine = local.sides()
             if mine and copy_of not in mine:
@@ -188,7 +209,7 @@ class LocalGame:
                 self._record_path(step, side).unlink()
 
 
-def local_sides(game: Any, local: LocalGame, *, discover: bool = True) -> dict[str, str]:
+def local_sides(game: GameLike, local: LocalGame, *, discover: bool = True) -> dict[str, str]:
     """Side -> key name for the sides of ``game`` this machine plays: ``sides.json``, plus (when
     ``discover``) any side whose registered fingerprint is a key in the local key store."""
     from pbem.protocol.keys import KeyStore
@@ -207,7 +228,7 @@ def local_sides(game: Any, local: LocalGame, *, discover: bool = True) -> dict[s
     return sides
 
 
-def seed_for(game: Any, local: LocalGame, side: str, key_name: str, *, derive: bool) -> bytes | None:
+def seed_for(game: GameLike, local: LocalGame, side: str, key_name: str, *, derive: bool) -> bytes | None:
     """``side``'s chain seed: the stored copy, else (when ``derive``) re-derived from the private
     key -- asking its passphrase if it has one -- and stored. Checked against the commitment."""
     from pbem.protocol.dice import chain_head, chain_seed
@@ -228,7 +249,7 @@ def seed_for(game: Any, local: LocalGame, side: str, key_name: str, *, derive: b
     return seed
 
 
-def local_seeds(game: Any, local: LocalGame, *, derive: bool = False) -> dict[str, bytes]:
+def local_seeds(game: GameLike, local: LocalGame, *, derive: bool = False) -> dict[str, bytes]:
     """Seeds of every committed side this machine plays (``derive``: recreate lost seed files)."""
     out: dict[str, bytes] = {}
     for side, key_name in local_sides(game, local, discover=derive).items():
@@ -240,7 +261,7 @@ def local_seeds(game: Any, local: LocalGame, *, derive: bool = False) -> dict[st
     return out
 
 
-def viewer_keys(game: Any, local: LocalGame, *, ask: bool) -> tuple[dict[str, Any], list[str]]:
+def viewer_keys(game: GameLike, local: LocalGame, *, ask: bool) -> tuple[dict[str, Any], list[str]]:
     """The X25519 keys of the sides this machine plays in a game with an umpire (not the umpire's),
     to open the views its reports seal to them: ``(side -> key, sides skipped)``. Without ``ask``
     a key that needs a passphrase nobody gave (``$PBEM_PASSPHRASE`` unset) is skipped, never asked
