@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -25,17 +26,59 @@ def new_game(scenario: str, game_dir: Path, players: dict[str, str], options: di
     from pbem.engine.gamedir import load_scenario, open_checked
     from pbem.engine.scenarios import content_hash, load_data
     from pbem.protocol.canonical import canonical_bytes, sha256_hex
-    from pbem.protocol.dice import chain_head, chain_seed
     from pbem.protocol.dsse import GENESIS_TYPE, envelope_bytes, sign
     from pbem.protocol.fsutil import write_new
-    from pbem.protocol.keys import NAME_RE, KeyStore, fingerprint, load_public_file, public_line
-    from pbem.protocol.localstate import LocalGame, private_key
+    from pbem.protocol.localstate import LocalGame
 
     data = load_data(scenario)
     digest = content_hash(data)
     ruleset, model = load_scenario(data, digest)
     sides = ruleset.sides(model)
     opts = dict(options)
+    chain_length = _check_new_game(ruleset, model, scenario, sides, opts, players, emails or {}, game_dir)
+    keys = _bind_keys(ruleset, model, sides, players, emails or {}, game_id, nonce, chain_length)
+    umpire = ruleset.umpire(model)
+    scenario_ref: dict[str, Any] = {"id": str(data.get("id", scenario)), "sha256": digest}
+    if any(ruleset.scenario_copy(model, data, side) is not None for side in sides if side != umpire):
+        data, scenario_ref = _secret_setup(ruleset, model, data, scenario_ref, sides, umpire, opts,
+                                           keys.seeds, game_id)
+    body: dict[str, Any] = {
+        "ds": archive.GENESIS_DS,
+        "game": game_id,
+        "scenario": scenario_ref,
+        "rules": ruleset.rules_id,
+        "options": opts,
+        "chain_length": chain_length,
+        "sides": keys.entries,
+        "pbem": __version__,  # the release that wrote it: names the one to verify with [23]
+        "rounds": ROUNDS,  # acknowledged sealed rounds [29]
+    }
+    if ruleset.capabilities.information == "hidden":  # hidden states: hashes nobody can test guesses against
+        body["salted"] = True
+    if time_control is not None:  # pbem.engine.clock.TimeControl
+        body["time_control"] = time_control.to_json()
+    body_bytes = canonical_bytes(body)
+    local = LocalGame(game_id, sha256_hex(body_bytes))  # refuses an id this machine already plays
+    env = sign(body_bytes, GENESIS_TYPE, list(keys.privs.values()))
+    for side, seed in keys.seeds.items():
+        local.save_seed(side, seed)
+        local.set_side(side, keys.local_names[side])
+    game_dir.mkdir(parents=True, exist_ok=True)
+    written = [game_dir / names.SCENARIO, game_dir / names.GENESIS]
+    write_new(written[0], canonical_bytes(data) + b"\n")
+    write_new(written[1], envelope_bytes(env))
+    game = open_checked(game_dir, hooks)
+    if not game.missing_joins():
+        written += game.advance(keys.seeds)
+    return game, written
+
+
+def _check_new_game(ruleset: Any, model: Any, scenario: str, sides: list[str], opts: dict[str, Any],
+                    players: dict[str, str], emails: dict[str, str], game_dir: Path) -> int:
+    """Every check of ``pbem new``'s arguments before a key is touched; pops and returns the
+    chain length from ``opts``."""
+    import re
+
     chain_length = opts.pop("chain_length", 512)
     if not isinstance(chain_length, int) or isinstance(chain_length, bool) or not 2 <= chain_length <= 100_000:
         raise InputError("option chain_length must be an integer 2..100000")
@@ -44,9 +87,7 @@ def new_game(scenario: str, game_dir: Path, players: dict[str, str], options: di
         if side not in sides:
             raise InputError(f"--player {side}={spec}: no side {side!r} in {scenario} "
                              f"(sides: {', '.join(sides)})")
-    import re
-
-    for side, address in (emails or {}).items():
+    for side, address in emails.items():
         if side not in sides:
             raise InputError(f"--email {side}=...: no side {side!r} in {scenario} (sides: {', '.join(sides)})")
         if len(address) > 254 or not re.fullmatch(archive.EMAIL_PATTERN, address):
@@ -57,21 +98,39 @@ def new_game(scenario: str, game_dir: Path, players: dict[str, str], options: di
         raise InputError(f"no --player for side(s) {', '.join(missing)}")
     if game_dir.exists() and (not game_dir.is_dir() or any(game_dir.iterdir())):
         raise InputError(f"{game_dir} exists and is not empty; pbem never overwrites a game")
+    return chain_length
+
+
+@dataclass
+class _Keys:
+    """The genesis's side entries, and what the sides played here sign and commit with."""
+
+    entries: dict[str, dict[str, Any]] = field(default_factory=dict)
+    privs: dict[str, Any] = field(default_factory=dict)
+    """Fingerprint -> private key of each key played here (they sign the genesis)."""
+    seeds: dict[str, bytes] = field(default_factory=dict)
+    local_names: dict[str, str] = field(default_factory=dict)
+
+
+def _bind_keys(ruleset: Any, model: Any, sides: list[str], players: dict[str, str], emails: dict[str, str],
+               game_id: str, nonce: bytes, chain_length: int) -> _Keys:
+    """Each side's key: a local key commits to its dice chain now, a public-key file is invited
+    (it draws its own nonce at join). An umpire's key may play no other side."""
+    from pbem.protocol.dice import chain_head, chain_seed
+    from pbem.protocol.keys import NAME_RE, KeyStore, fingerprint, load_public_file, public_line
+    from pbem.protocol.localstate import private_key
 
     store = KeyStore()
-    entries: dict[str, dict[str, Any]] = {}
-    privs: dict[str, Any] = {}
-    seeds: dict[str, bytes] = {}
-    local_names: dict[str, str] = {}
+    keys = _Keys()
     for side in sides:
         spec = players[side]
         if NAME_RE.match(spec) and store.has(spec):
             priv = private_key(spec)
             pub = priv.public_key()
             seed = chain_seed(priv, game_id, side, nonce)
-            seeds[side] = seed
-            privs[fingerprint(pub)] = priv
-            local_names[side] = spec
+            keys.seeds[side] = seed
+            keys.privs[fingerprint(pub)] = priv
+            keys.local_names[side] = spec
             commitment: str | None = chain_head(seed, chain_length).hex()
             side_nonce: str | None = nonce.hex()
         else:
@@ -80,68 +139,45 @@ def new_game(scenario: str, game_dir: Path, players: dict[str, str], options: di
                 raise InputError(f"--player {side}={spec}: neither a local key nor a public-key file")
             pub = load_public_file(path)
             commitment = side_nonce = None  # the invited player draws its own nonce at join
-        entries[side] = {"key": public_line(pub), "fingerprint": fingerprint(pub),
-                         "commitment": commitment, "nonce": side_nonce}
-        if ruleset.needs_encryption(model) and side in local_names:
+        keys.entries[side] = {"key": public_line(pub), "fingerprint": fingerprint(pub),
+                              "commitment": commitment, "nonce": side_nonce}
+        if ruleset.needs_encryption(model) and side in keys.local_names:
             from pbem.protocol.seal import public_hex, x25519_private
 
-            entries[side]["x25519"] = public_hex(x25519_private(private_key(local_names[side]), game_id, side))
-        if emails and side in emails:
-            entries[side]["email"] = emails[side]
-    if not privs:
+            keys.entries[side]["x25519"] = public_hex(x25519_private(private_key(keys.local_names[side]),
+                                                                     game_id, side))
+        if side in emails:
+            keys.entries[side]["email"] = emails[side]
+    if not keys.privs:
         raise InputError("at least one side must be played with a local key (it signs the genesis)")
     umpire = ruleset.umpire(model)
     if umpire is not None:
-        shared = [s for s in sides if s != umpire and entries[s]["fingerprint"] == entries[umpire]["fingerprint"]]
+        shared = [s for s in sides if s != umpire
+                  and keys.entries[s]["fingerprint"] == keys.entries[umpire]["fingerprint"]]
         if shared:
             raise InputError(f"--player {umpire}: the umpire's key also plays {', '.join(shared)}; an "
                              "umpire sees every side's orders, so it needs a key no player holds")
-    scenario_ref: dict[str, Any] = {"id": str(data.get("id", scenario)), "sha256": digest}
-    if any(ruleset.scenario_copy(model, data, side) is not None for side in sides if side != umpire):
-        # a secret set-up: each side holds its copy, the umpire the whole; both salted
-        from pbem.engine.scenarios import SALT_KEY, scenario_salt, side_copy
+    return keys
 
-        if umpire is None or umpire not in seeds:
-            raise InputError("this scenario's set-up is secret: Game Control creates the game, with its "
-                             f"key played here (--player {umpire}=YOUR_KEY)")
-        state0 = ruleset.dump_state(model, ruleset.initial_state(model, opts))
-        data = {**data, SALT_KEY: scenario_salt(seeds[umpire], game_id)}
-        copies = {side: copy for side in sides if side != umpire
-                  and (copy := side_copy(ruleset, model, data, side)) is not None}
-        from pbem.engine.sealed import hidden_state_hash, state_salt
 
-        scenario_ref = {**scenario_ref, "sha256": content_hash(data),
-                        "copies": {side: content_hash(copy) for side, copy in sorted(copies.items())},
-                        "state": hidden_state_hash(state0, state_salt(seeds[umpire], game_id))}
-    body: dict[str, Any] = {
-        "ds": archive.GENESIS_DS,
-        "game": game_id,
-        "scenario": scenario_ref,
-        "rules": ruleset.rules_id,
-        "options": opts,
-        "chain_length": chain_length,
-        "sides": entries,
-        "pbem": __version__,  # the release that wrote it: names the one to verify with [23]
-        "rounds": ROUNDS,  # acknowledged sealed rounds [29]
-    }
-    if ruleset.capabilities.information == "hidden":  # hidden states: hashes nobody can test guesses against
-        body["salted"] = True
-    if time_control is not None:  # pbem.engine.clock.TimeControl
-        body["time_control"] = time_control.to_json()
-    body_bytes = canonical_bytes(body)
-    local = LocalGame(game_id, sha256_hex(body_bytes))  # refuses an id this machine already plays
-    env = sign(body_bytes, GENESIS_TYPE, list(privs.values()))
-    for side, seed in seeds.items():
-        local.save_seed(side, seed)
-        local.set_side(side, local_names[side])
-    game_dir.mkdir(parents=True, exist_ok=True)
-    written = [game_dir / names.SCENARIO, game_dir / names.GENESIS]
-    write_new(written[0], canonical_bytes(data) + b"\n")
-    write_new(written[1], envelope_bytes(env))
-    game = open_checked(game_dir, hooks)
-    if not game.missing_joins():
-        written += game.advance(seeds)
-    return game, written
+def _secret_setup(ruleset: Any, model: Any, data: dict[str, Any], scenario_ref: dict[str, Any],
+                  sides: list[str], umpire: str | None, opts: dict[str, Any], seeds: dict[str, bytes],
+                  game_id: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A secret set-up: each side holds its copy of the scenario, the umpire the whole; both
+    salted. Returns the umpire's scenario data and the genesis's reference to it and the copies."""
+    from pbem.engine.scenarios import SALT_KEY, content_hash, scenario_salt, side_copy
+    from pbem.engine.sealed import hidden_state_hash, state_salt
+
+    if umpire is None or umpire not in seeds:
+        raise InputError("this scenario's set-up is secret: Game Control creates the game, with its "
+                         f"key played here (--player {umpire}=YOUR_KEY)")
+    state0 = ruleset.dump_state(model, ruleset.initial_state(model, opts))
+    data = {**data, SALT_KEY: scenario_salt(seeds[umpire], game_id)}
+    copies = {side: copy for side in sides if side != umpire
+              and (copy := side_copy(ruleset, model, data, side)) is not None}
+    return data, {**scenario_ref, "sha256": content_hash(data),
+                  "copies": {side: content_hash(copy) for side, copy in sorted(copies.items())},
+                  "state": hidden_state_hash(state0, state_salt(seeds[umpire], game_id))}
 
 
 def check_bound_keys(game: Game, expected: dict[str, str]) -> None:
