@@ -8,12 +8,14 @@ moves, entries [4.2, 6, 12, 15] and prepared positions [11] (its combat steps ar
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from pbem.engine.conditions import Happened, holds, parse_condition
 from pbem.engine.ruleset import Dice
 from pbem.errors import RuleViolation
 from pbem.systems.arnhem1944 import combat as cb
 from pbem.systems.arnhem1944.board import side_key
-from pbem.systems.arnhem1944.fighting import Bad, Fighting, Tracker, violation
+from pbem.systems.arnhem1944.fighting import Bad, Fighting, Tracker
 from pbem.systems.arnhem1944.model import ZONES
 from pbem.systems.arnhem1944.orders import Action, Activation, Drop
 from pbem.systems.arnhem1944.queries import Game, due_drops, mark_bridge, other
@@ -38,35 +40,39 @@ class Run(Fighting):
         g, st = self.g, self.st
         units = list(orders.units)
         if len(set(units)) != len(units):
-            self.violations.append(violation("3.1", "a unit is named twice in the activation"))
+            self.violations.append(RuleViolation("3.1", "a unit is named twice in the activation"))
         for uid in units:
             c = g.sc.counter.get(uid)
             if c is None:
-                self.violations.append(violation("3.1", f"{uid} is not a unit of this game"))
+                self.violations.append(RuleViolation("3.1", f"{uid} is not a unit of this game",
+                                                     unit=uid))
                 continue
             if c.side != self.side:
-                self.violations.append(violation("3.1", f"{uid} is not one of {self.side}'s units"))
+                self.violations.append(RuleViolation("3.1", f"{uid} is not one of {self.side}'s units",
+                                                     unit=uid))
                 continue
             u = st.units[uid]
             if not u.alive:
-                self.violations.append(violation("3.1", f"{uid} has been eliminated"))
+                self.violations.append(RuleViolation("3.1", f"{uid} has been eliminated", unit=uid))
             elif u.activated:
-                self.violations.append(violation("3.1", f"{uid} has already been activated this turn"))
+                self.violations.append(RuleViolation("3.1", f"{uid} has already been activated this turn",
+                                                     unit=uid))
             elif not g.can_activate(st, uid):
-                self.violations.append(violation("15", f"{uid} is not on the map and not due to enter"))
+                self.violations.append(RuleViolation("15", f"{uid} is not on the map and not due to enter",
+                                                     unit=uid))
         k = g.sc.constants
         simplified = st.options.simplified_sequence
         if (orders.mode == "phase") != simplified:
-            self.violations.append(violation("18.1", "the simplified sequence plays whole player-turns "
-                                                     "(mode 'phase')" if simplified else
-                                             "mode 'phase' belongs to the simplified sequence, which "
-                                             "this game does not use"))
+            self.violations.append(RuleViolation("18.1", "the simplified sequence plays whole player-turns "
+                                                         "(mode 'phase')" if simplified else
+                                                 "mode 'phase' belongs to the simplified sequence, which "
+                                                 "this game does not use"))
         elif orders.mode == "phase":
             self._phase_order(orders)
         elif orders.mode == "general":
             if len(units) > k.general_activation:
-                self.violations.append(violation("3.3", f"a general activation takes at most "
-                                                        f"{k.general_activation} units, not {len(units)}"))
+                self.violations.append(RuleViolation("3.3", f"a general activation takes at most "
+                                                            f"{k.general_activation} units, not {len(units)}"))
         else:
             self._formation_problems(orders)
         if self.violations:
@@ -75,8 +81,8 @@ class Run(Fighting):
             self.track[uid] = Tracker(g.allowance(st, uid))
             if st.units[uid].hex is None and not any(
                     a.do == "enter" and a.unit == uid for a in orders.actions):
-                self.violations.append(violation("15.1", f"{uid} is off the map: activate it with an "
-                                                         "'enter' action"))
+                self.violations.append(RuleViolation("15.1", f"{uid} is off the map: activate it with an "
+                                                             "'enter' action", unit=uid))
         names = [action_words(a) for a in orders.actions]
         after_failed_attack = False
         for i, action in enumerate(orders.actions):
@@ -90,7 +96,7 @@ class Run(Fighting):
                     continue
             for uid in action.movers():
                 if uid not in self.track:
-                    self.violations.append(violation("3.1", f"{where}: {uid} is not in this activation"))
+                    self.violations.append(RuleViolation("3.1", f"{where}: {uid} is not in this activation"))
             if any(uid not in self.track for uid in action.movers()):
                 continue
             try:
@@ -100,8 +106,8 @@ class Run(Fighting):
             except Bad as bad:
                 after_failed_attack = after_failed_attack or action.do == "attack"
                 if self.checking:
-                    self.violations.append(RuleViolation(
-                        bad.violation.rule, f"{where}: {bad.violation.message}"))
+                    self.violations.append(
+                        replace(bad.violation, message=f"{where}: {bad.violation.message}"))
                 else:
                     self.log.event({"kind": "skipped", "action": i + 1,
                                     "why": str(bad.violation)})
@@ -120,26 +126,26 @@ class Run(Fighting):
             if a.do in ("attack", "bombard", "advance"):
                 fighting = True
             elif fighting:
-                self.violations.append(violation("18.1", f"{action_words(a)} (action {i + 1}) comes "
-                                                         "after the combat phase has begun"))
+                self.violations.append(RuleViolation("18.1", f"{action_words(a)} (action {i + 1}) comes "
+                                                             "after the combat phase has begun"))
 
     def _formation_problems(self, orders: Activation) -> None:
         g, st = self.g, self.st
         k = g.sc.constants
         f = g.sc.formation.get(orders.formation or "")
         if f is None or f.side != self.side:
-            self.violations.append(violation("3.2", f"{orders.formation!r} is not one of "
-                                                    f"{self.side}'s formations"))
+            self.violations.append(RuleViolation("3.2", f"{orders.formation!r} is not one of "
+                                                        f"{self.side}'s formations"))
             return
         if len(orders.units) > k.formation_activation:
-            self.violations.append(violation("3.2", f"a formation activation takes at most "
-                                                    f"{k.formation_activation} units"))
+            self.violations.append(RuleViolation("3.2", f"a formation activation takes at most "
+                                                        f"{k.formation_activation} units"))
         if f.hq is None:
-            self.violations.append(violation("3.2", f"{f.id} has no HQ: its units activate only in "
-                                                    "general activations"))
+            self.violations.append(RuleViolation("3.2", f"{f.id} has no HQ: its units activate only in "
+                                                        "general activations"))
             return
         if not st.units[f.hq].alive:
-            self.violations.append(violation("3.2", f"the HQ {f.hq} of {f.id} is destroyed"))
+            self.violations.append(RuleViolation("3.2", f"the HQ {f.hq} of {f.id} is destroyed"))
             return
         for uid in orders.units:
             c = g.sc.counter.get(uid)
@@ -148,10 +154,10 @@ class Run(Fighting):
             same = c.formation == f.id or (c.kind == "engineer" and f.corps == "XXX"
                                             and g.sc.formation[c.formation].corps == "XXX")
             if not same:
-                self.violations.append(violation("3.2", f"{uid} is not of {f.id}"))
+                self.violations.append(RuleViolation("3.2", f"{uid} is not of {f.id}", unit=uid))
             elif st.units[uid].hex is not None and not st.units[uid].in_command:
-                self.violations.append(violation("9.2", f"{uid} is out of command: it may not take "
-                                                        "part in a formation activation"))
+                self.violations.append(RuleViolation("9.2", f"{uid} is out of command: it may not take "
+                                                            "part in a formation activation", unit=uid))
 
     def _compulsory_combat(self) -> None:
         g = self.g
@@ -164,14 +170,14 @@ class Run(Fighting):
             if not cb.attack_compulsory(ended_move_in_enemy_zoc=True, terrain=g.board(self.st)
                                         .kind(u.hex), prepared_position=pdp):
                 continue
-            self.violations.append(violation("4.3", f"{uid} ended its move in an enemy zone of control "
-                                                    f"at {u.hex} and must attack before the activation "
-                                                    "ends"))
+            self.violations.append(RuleViolation("4.3", f"{uid} ended its move in an enemy zone of control "
+                                                        f"at {u.hex} and must attack before the activation "
+                                                        "ends", unit=uid))
 
     def _action(self, a: Action, n: int) -> None:
         for uid in a.movers():
             if not self.st.units[uid].alive:
-                raise Bad("7.5", f"{uid} has been eliminated")
+                raise Bad("7.5", f"{uid} has been eliminated", unit=uid)
         if a.do in ("move", "enter"):
             assert a.unit is not None
             self._move(a.unit, list(a.path), enter=a.do == "enter", zone=a.zone)
@@ -191,25 +197,26 @@ class Run(Fighting):
         c = g.c(uid)
         t = self.track[uid]
         if c.kind == "artillery" and t.attacks:
-            raise Bad("3.4", f"{uid} has fired this activation and moves no more")
+            raise Bad("3.4", f"{uid} has fired this activation and moves no more", unit=uid)
         if t.stopped:
-            raise Bad("3.4", f"{uid} made a normal or prepared attack and moves no more")
+            raise Bad("3.4", f"{uid} made a normal or prepared attack and moves no more", unit=uid)
         if t.moves and not t.reopened:
             raise Bad("3.4", f"{uid} may not stop and then move again in the same activation "
-                             "(only a mobile assault in between allows it)")
+                             "(only a mobile assault in between allows it)", unit=uid)
         board = self.board()
         zoc = g.enemy_zoc(st, self.side, board)
         enemy = g.hexes_of(st, other(self.side))
         if enter:
             if u.hex is not None:
-                raise Bad("15.1", f"{uid} is already on the map")
+                raise Bad("15.1", f"{uid} is already on the map", unit=uid)
             first = path[0]
             self._entry_problems(uid, first, zone)
             if self._enemy_at(first):
-                raise Bad("15.1", f"{uid} cannot enter at {first}: enemy units are there")
+                raise Bad("15.1", f"{uid} cannot enter at {first}: enemy units are there",
+                          unit=uid, hex=first)
             cost = board.entry_halves(first)
             if t.mp < cost:
-                raise Bad("6.1", f"{uid} lacks the MP to enter at {first}")
+                raise Bad("6.1", f"{uid} lacks the MP to enter at {first}", unit=uid, hex=first)
             t.mp -= cost
             u.hex = first
             u.entered = True
@@ -221,10 +228,11 @@ class Run(Fighting):
             rest = path[1:]
             in_zoc = first in zoc
             if in_zoc and rest:
-                raise Bad("4.2", f"{uid} entered an enemy zone of control at {first} and stops")
+                raise Bad("4.2", f"{uid} entered an enemy zone of control at {first} and stops",
+                          unit=uid, hex=first)
         else:
             if u.hex is None:
-                raise Bad("15.1", f"{uid} is not on the map: use 'enter'")
+                raise Bad("15.1", f"{uid} is not on the map: use 'enter'", unit=uid)
             cur = u.hex
             rest = path
             in_zoc = cur in zoc
@@ -232,22 +240,22 @@ class Run(Fighting):
         start = cur
         for i, h in enumerate(rest):
             if not board.on_map(h):
-                raise Bad("6.1", f"{h} is not on the map")
+                raise Bad("6.1", f"{h} is not on the map", hex=h)
             if not board.adjacent(cur, h):
-                raise Bad("6.1", f"{h} is not next to {cur}")
+                raise Bad("6.1", f"{h} is not next to {cur}", hex=h)
             if h in enemy and not self._engineer_alone(h):
-                raise Bad("6.1", f"{uid} cannot enter {h}: enemy units are there")
+                raise Bad("6.1", f"{uid} cannot enter {h}: enemy units are there", unit=uid, hex=h)
             found = board.step_halves(cur, h)
             ferried = found is None
             cost = self._engineer_cost(uid, cur, h) if found is None else found
             if i == 0 and in_zoc:
                 if h in zoc:
                     raise Bad("4.2", f"{uid} cannot move from an enemy zone of control "
-                                     f"straight into another ({cur} to {h})")
+                                     f"straight into another ({cur} to {h})", unit=uid, hex=h)
                 cost += (g.allowance(st, uid) + 1) // 2
             if t.mp < cost:
                 raise Bad("6.1", f"{uid} lacks the MP to enter {h} "
-                                 f"({_mp(cost)} needed, {_mp(t.mp)} left)")
+                                 f"({_mp(cost)} needed, {_mp(t.mp)} left)", unit=uid, hex=h)
             t.mp -= cost
             if ferried:
                 st.engineer_steps += u.steps
@@ -267,7 +275,7 @@ class Run(Fighting):
                 board = self.board()
             if h in zoc and i < len(rest) - 1:
                 raise Bad("4.2", f"{uid} entered an enemy zone of control at {h} and must stop "
-                                 "there")
+                                 "there", unit=uid, hex=h)
         t.moves += 1
         t.moved = True
         t.reopened = False
@@ -289,12 +297,12 @@ class Run(Fighting):
         r = g.reinforcement(uid)
         due = g.due_turn(st, uid)
         if r is None or due is None:
-            raise Bad("15", f"{uid} is not a reinforcement that enters by land")
+            raise Bad("15", f"{uid} is not a reinforcement that enters by land", unit=uid)
         if due > st.turn:
-            raise Bad("15", f"{uid} is due on turn {due}, not before")
+            raise Bad("15", f"{uid} is due on turn {due}, not before", unit=uid)
         if r.hex is not None:
             if first != r.hex:
-                raise Bad("15.3", f"{uid} enters by hex {r.hex}")
+                raise Bad("15.3", f"{uid} enters by hex {r.hex}", unit=uid)
             return
         own = r.zone
         use = zone or own
@@ -304,9 +312,9 @@ class Run(Fighting):
         shift = abs(ZONES.index(use) - ZONES.index(own))
         if shift > delay * g.sc.constants.delay_zone_shift:
             raise Bad("15.1", f"{uid} may enter by zone {use} only after {shift} turns of delay "
-                              f"(it is due by zone {own} on turn {r.turn})")
+                              f"(it is due by zone {own} on turn {r.turn})", unit=uid)
         if first not in g.sc.map.entry_zones[use].hexes:
-            raise Bad("15.1", f"{first} is not in entry zone {use}")
+            raise Bad("15.1", f"{first} is not in entry zone {use}", hex=first)
         held = [h for h in g.sc.map.entry_zones[use].hexes if g.at(st, h, "AL")]
         if held:
             raise Bad("15.1", f"zone {use} is in Allied hands ({', '.join(held)}): enter later "
@@ -317,7 +325,7 @@ class Run(Fighting):
         g, st = self.g, self.st
         board = self.board()
         if not board.water_crossing(a, b):
-            raise Bad("12.1", f"{uid} cannot cross from {a} to {b}")
+            raise Bad("12.1", f"{uid} cannot cross from {a} to {b}", unit=uid)
         c = g.c(uid)
         u = st.units[uid]
         engineers = [e for e in g.at(st, a, self.side) + g.at(st, b, self.side)
@@ -360,17 +368,18 @@ class Run(Fighting):
         for uid in a.units:
             u = st.units[uid]
             if not u.on_map:
-                raise Bad("11.1", f"{uid} is not on the map")
+                raise Bad("11.1", f"{uid} is not on the map", unit=uid)
             if not u.in_supply:
-                raise Bad("10.2", f"{uid} is out of supply and may not prepare a position")
+                raise Bad("10.2", f"{uid} is out of supply and may not prepare a position",
+                          unit=uid)
             if u.hex in zoc:
                 raise Bad("11.1", f"{uid} is in an enemy zone of control and may not prepare "
-                                  "a position [errata]")
+                                  "a position [errata]", unit=uid)
             cost = 2 * ((g.c(uid).mp + 2) // 3)
             t = self.track[uid]
             if t.mp < cost:
                 raise Bad("11.1", f"{uid} needs {_mp(cost)} MP to prepare a position, has "
-                                  f"{_mp(t.mp)}")
+                                  f"{_mp(t.mp)}", unit=uid)
             t.mp -= cost
             u.prepared = True
             self.log.event({"kind": "prepared", "unit": uid, "hex": u.hex})

@@ -9,7 +9,6 @@ The pure combat and artillery rules it applies are :mod:`~pbem.systems.arnhem194
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import cast
@@ -31,24 +30,20 @@ from pbem.systems.arnhem1944.queries import (
 )
 from pbem.systems.arnhem1944.state import Side, Standing, State
 
-_CASE = re.compile(r"\s*\[([0-9][0-9.,a-z ]*)\]$")
-
-
-def violation(rule: str, text: str) -> RuleViolation:
-    """A violation citing its case (``str()`` shows ``text [rule]``); a text that already ends
-    with its case (the combat and artillery modules' problems) gives its own."""
-    m = _CASE.search(text)
-    if m:
-        return RuleViolation(m.group(1), text[:m.start()])
-    return RuleViolation(rule, text)
-
 
 class Bad(Exception):
-    """An action that cannot be carried out (a violation when checking; skipped when resolving)."""
+    """An action that cannot be carried out (a violation when checking; skipped when resolving):
+    the case, the message, and the unit and hex it concerns when there is one."""
 
-    def __init__(self, rule: str, text: str) -> None:
-        super().__init__(text)
-        self.violation = violation(rule, text)
+    def __init__(self, rule: str, message: str, *, unit: str | None = None,
+                 hex: str | None = None) -> None:
+        self.violation = RuleViolation(rule, message, unit, hex)
+        super().__init__(str(self.violation))
+
+    @classmethod
+    def of(cls, v: RuleViolation) -> Bad:
+        """The violation found by the combat or artillery rules, as it stands."""
+        return cls(v.rule, v.message, unit=v.unit, hex=v.hex)
 
 
 @dataclass
@@ -142,22 +137,23 @@ class Fighting:
         board = self.board()
         defenders = [x for x in g.at(st, target, other(self.side)) if g.c(x).kind != "engineer"]
         if not defenders:
-            raise Bad("7.2", f"there is no enemy unit to attack at {target}")
+            raise Bad("7.2", f"there is no enemy unit to attack at {target}", hex=target)
         attackers: list[cb.Attacker] = []
         for uid in a.units:
             u = st.units[uid]
             c = g.c(uid)
             t = self.track[uid]
             if not u.on_map or u.hex is None:
-                raise Bad("7.2", f"{uid} is not on the map")
+                raise Bad("7.2", f"{uid} is not on the map", unit=uid)
             if c.kind in ("artillery", "engineer"):
-                raise Bad("7.1", f"{uid} does not attack; artillery supports or bombards [8]")
+                raise Bad("8", f"{uid} does not attack; artillery supports or bombards", unit=uid)
             if not board.adjacent(u.hex, target):
-                raise Bad("7.2", f"{uid} at {u.hex} is not next to {target}")
+                raise Bad("7.2", f"{uid} at {u.hex} is not next to {target}", unit=uid, hex=target)
             for p in cb.attack_problems(kind, t.mp, cast(Sequence[cb.AttackType], t.attacks)):
-                raise Bad("7.1", f"{uid}: {p}")
+                raise Bad(p.rule, f"{uid}: {p.message}", unit=uid, hex=p.hex)
             if kind != "M" and self._dropped_now(uid):
-                raise Bad("15.2", f"{uid} dropped this turn and may make only mobile assaults")
+                raise Bad("15.2", f"{uid} dropped this turn and may make only mobile assaults",
+                          unit=uid)
             attackers.append(cb.Attacker(self._combat_unit(uid), kind,
                                          board.side(u.hex, target)))
         dunits = self._defending(defenders)
@@ -166,12 +162,13 @@ class Fighting:
         arts = []
         for aid in a.support:
             if g.c(aid).kind != "artillery" or not st.units[aid].on_map:
-                raise Bad("8.2", f"{aid} is not artillery on the map")
+                raise Bad("8.2", f"{aid} is not artillery on the map", unit=aid)
             art = self._artillery(aid)
             probs = art_rules.attack_support_problems(
                 art, board, target, kind, [self._affiliation(x) for x in a.units])
             if probs:
-                raise Bad("8.2", f"{aid}: {probs[0]}")
+                raise Bad(probs[0].rule, f"{aid}: {probs[0].message}", unit=aid,
+                          hex=probs[0].hex)
             arts.append(art)
         halved = art_rules.protected(g.tec, terrain, pdp)
         support = art_rules.attack_support(arts, halved)
@@ -182,7 +179,7 @@ class Fighting:
                            air_a, air_d, exception)
         probs = cb.combat_problems(attack, g.tec)
         if probs:
-            raise Bad("7.1", probs[0])
+            raise Bad.of(probs[0])
         # the attack is made: costs and markers [7.1, 8, 13]
         for uid in a.units:
             t = self.track[uid]
@@ -498,7 +495,7 @@ class Fighting:
             raise Bad("7.6", "an advance follows an attack")
         for uid in a.units:
             if uid not in last.attackers:
-                raise Bad("7.6", f"{uid} did not take part in the last combat")
+                raise Bad("7.6", f"{uid} did not take part in the last combat", unit=uid)
         if self.checking:
             return
         alive = [x for x in a.units if st.units[x].alive]
@@ -536,13 +533,13 @@ class Fighting:
         board = self.board()
         defenders = [x for x in g.at(st, target, other(self.side)) if g.c(x).kind != "engineer"]
         if not defenders:
-            raise Bad("8.1", f"there is no enemy unit to bombard at {target}")
+            raise Bad("8.1", f"there is no enemy unit to bombard at {target}", hex=target)
         arts = []
         for aid in a.support:
             if g.c(aid).kind != "artillery" or not st.units[aid].on_map:
-                raise Bad("8.1", f"{aid} is not artillery on the map")
+                raise Bad("8.1", f"{aid} is not artillery on the map", unit=aid)
             if self.track[aid].attacks:
-                raise Bad("8", f"{aid} has used its BV this turn")
+                raise Bad("8", f"{aid} has used its BV this turn", unit=aid)
             arts.append(self._artillery(aid))
         terrain = board.kind(target)
         pdp = any(st.units[x].prepared for x in defenders)
@@ -554,7 +551,7 @@ class Fighting:
         probs = art_rules.bombardment_problems(arts, board, g.crt, target,
                                                sum(u.cf for u in dunits), halved, friends)
         if probs:
-            raise Bad("8.1", probs[0])
+            raise Bad.of(probs[0])
         for art in arts:
             st.units[art.id].bv_used = True
             self.track[art.id].attacks.append("B")

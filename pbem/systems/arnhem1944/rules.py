@@ -114,7 +114,6 @@ from pbem.systems.arnhem1944.activation import (
     stacking,
 )
 from pbem.systems.arnhem1944.board import Board
-from pbem.systems.arnhem1944.fighting import violation
 from pbem.systems.arnhem1944.model import Scenario, choose
 from pbem.systems.arnhem1944.orders import (
     MODELS,
@@ -252,10 +251,11 @@ class Arnhem1944Rules(Ruleset[Scenario, State, Orders]):
         for who, h in sorted(standing.retreat.items()):
             c = scenario.counter.get(who)
             if who != "*" and not board.on_map(who) and (c is None or c.side != side):
-                out.append(violation("7.6", f"retreat order for {who}: not one of your units nor a hex "
-                                            "of the map"))
+                out.append(RuleViolation("7.6", f"retreat order for {who}: not one of your units nor a hex "
+                                                "of the map"))
             if not board.on_map(h):
-                out.append(violation("7.6", f"retreat order for {who}: {h} is not on the map"))
+                out.append(RuleViolation("7.6", f"retreat order for {who}: {h} is not on the map",
+                                         hex=h))
         return out
 
     def _setup_problems(self, scenario: Scenario, state: State,
@@ -271,21 +271,24 @@ class Arnhem1944Rules(Ruleset[Scenario, State, Orders]):
         for ln in orders.placements:
             p = free.get(ln.unit)
             if p is None or g.c(ln.unit).side != orders.side:
-                out.append(violation("17.1", f"{ln.unit} is not placed by the player at the set-up"))
+                out.append(RuleViolation("17.1", f"{ln.unit} is not placed by the player at the set-up",
+                                         unit=ln.unit))
                 continue
             if ln.unit in seen:
-                out.append(violation("17.1", f"{ln.unit} is placed twice"))
+                out.append(RuleViolation("17.1", f"{ln.unit} is placed twice", unit=ln.unit))
             seen.add(ln.unit)
             h = ln.hex
             if not board.on_map(h) or board.distance(h, p.hex) > p.within:
-                out.append(violation("17.1", f"{ln.unit}: {h} is more than {p.within} "
-                                             f"hex{'es' if p.within != 1 else ''} from the drop zone "
-                                             f"{p.hex} [15.2, 17.1]"))
+                out.append(RuleViolation("15.2, 17.1", f"{ln.unit}: {h} is more than {p.within} "
+                                                       f"hex{'es' if p.within != 1 else ''} from the drop "
+                                                       f"zone {p.hex}", unit=ln.unit, hex=h))
             elif p.terrain and board.kind(h) not in p.terrain:
-                out.append(violation("17.1", f"{ln.unit}: {h} is {board.kind(h)}, not "
-                                             f"{' or '.join(p.terrain)} [15.2, 17.1]"))
+                out.append(RuleViolation("15.2, 17.1", f"{ln.unit}: {h} is {board.kind(h)}, not "
+                                                       f"{' or '.join(p.terrain)}",
+                                         unit=ln.unit, hex=h))
             elif any(g.c(x).side != orders.side for x in g.at(state, h)):
-                out.append(violation("17.1", f"{ln.unit}: enemy units are at {h} [15.2, 17.1]"))
+                out.append(RuleViolation("15.2, 17.1", f"{ln.unit}: enemy units are at {h}",
+                                         unit=ln.unit, hex=h))
         if out:
             return out
         placed = self._placed(scenario, state, orders)
@@ -296,8 +299,8 @@ class Arnhem1944Rules(Ruleset[Scenario, State, Orders]):
                 steps[u.hex] = steps.get(u.hex, 0) + u.steps
         for h, n in sorted(steps.items()):
             if n > limit and any(ln.hex == h for ln in orders.placements):
-                out.append(violation("5", f"{n} steps at {h}: the stacking limit is {limit} (the set-up "
-                                          "is made legal as it stands) [5, 17.1]"))
+                out.append(RuleViolation("5, 17.1", f"{n} steps at {h}: the stacking limit is {limit} (the "
+                                                    "set-up is made legal as it stands)", hex=h))
         return out
 
     def _placed(self, scenario: Scenario, state: State, orders: Setup) -> State:
@@ -438,18 +441,18 @@ class Arnhem1944Rules(Ruleset[Scenario, State, Orders]):
                  orders: Orders) -> list[RuleViolation]:
         pend = self.pending(scenario, state)
         if not pend:
-            return [violation("16", "the game is over")]
+            return [RuleViolation("16", "the game is over")]
         d = pend[0]
         if d.side != side or orders.side != side:
-            return [violation("2.1", f"it is {d.side}'s decision, not {side}'s")]
+            return [RuleViolation("2.1", f"it is {d.side}'s decision, not {side}'s")]
         expected = {"activation": ("activation", "pass"), "player-turn": ("activation", "pass"),
                     "pass": ("pass",), "drop": ("drop",), "setup": ("setup",),
                     "acknowledge": ("acknowledge",)}[d.kind]
         if orders.kind not in expected:
-            return [violation("2.1", f"a {d.kind} is due, not a {orders.kind}")]
+            return [RuleViolation("2.1", f"a {d.kind} is due, not a {orders.kind}")]
         if isinstance(orders, Pass) and d.kind == "pass" and orders.standing is not None:
-            return [violation("2.1", "this pass only reveals the dice before it: standing orders go "
-                                     "with your own activations and passes")]
+            return [RuleViolation("2.1", "this pass only reveals the dice before it: standing orders go "
+                                         "with your own activations and passes")]
         standing = getattr(orders, "standing", None)
         if standing is not None:
             probs = self._standing_problems(scenario, cast(Side, side), standing)
@@ -475,17 +478,17 @@ class Arnhem1944Rules(Ruleset[Scenario, State, Orders]):
         due = {d.group: d for d in due_drops(scenario, state)}
         for grp in orders.wait:
             if grp not in due:
-                out.append(violation("15.2", f"{grp} is not due to drop"))
+                out.append(RuleViolation("15.2", f"{grp} is not due to drop"))
             elif scenario.options.drop == "historic":
-                out.append(violation("17.3", f"{grp} drops on its historic turn"))
+                out.append(RuleViolation("17.3", f"{grp} drops on its historic turn"))
         landed = {ln.unit: ln.hex for ln in orders.landings}
         for grp, dz in orders.dz.items():
             d = due.get(grp)
             if d is None or not d.alternative_dz or scenario.options.drop != "free":
-                out.append(violation("15.2", f"{grp} may not choose another drop zone"))
+                out.append(RuleViolation("15.2", f"{grp} may not choose another drop zone"))
             elif (not board.on_map(dz) or dz in enemy or board.kind(dz) not in d.terrain):
-                out.append(violation("15.2", f"drop zone {dz}: on the map, free of the enemy, in "
-                                             f"{' or '.join(d.terrain)} terrain"))
+                out.append(RuleViolation("15.2", f"drop zone {dz}: on the map, free of the enemy, in "
+                                                 f"{' or '.join(d.terrain)} terrain"))
         for grp, d in due.items():
             if grp in orders.wait:
                 continue
@@ -493,19 +496,19 @@ class Arnhem1944Rules(Ruleset[Scenario, State, Orders]):
             for uid in d.units:
                 h = landed.get(uid)
                 if h is None:
-                    out.append(violation("15.2", f"{uid} of {grp} has no landing hex"))
+                    out.append(RuleViolation("15.2", f"{uid} of {grp} has no landing hex", unit=uid))
                     continue
                 if not board.on_map(h) or board.distance(h, dz) > d.radius:
-                    out.append(violation("15.2", f"{uid}: {h} is more than {d.radius} hexes from the "
-                                                 f"drop zone {dz}"))
+                    out.append(RuleViolation("15.2", f"{uid}: {h} is more than {d.radius} hexes from the "
+                                                     f"drop zone {dz}", unit=uid, hex=h))
                 elif board.kind(h) not in d.terrain:
-                    out.append(violation("15.2", f"{uid}: {h} is {board.kind(h)}, not "
-                                                 f"{' or '.join(d.terrain)}"))
+                    out.append(RuleViolation("15.2", f"{uid}: {h} is {board.kind(h)}, not "
+                                                     f"{' or '.join(d.terrain)}", unit=uid, hex=h))
                 elif h in enemy:
-                    out.append(violation("15.2", f"{uid}: enemy units are at {h}"))
+                    out.append(RuleViolation("15.2", f"{uid}: enemy units are at {h}", unit=uid, hex=h))
         for uid in landed:
             if not any(uid in d.units for g_, d in due.items() if g_ not in orders.wait):
-                out.append(violation("15.2", f"{uid} is not in a group dropping now"))
+                out.append(RuleViolation("15.2", f"{uid} is not in a group dropping now", unit=uid))
         return out
 
     # -- resolution -------------------------------------------------------------------------------------
