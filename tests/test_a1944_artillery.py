@@ -6,12 +6,18 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 
+from pbem.errors import RuleViolation
 from pbem.systems.arnhem1944 import artillery as a
 from pbem.systems.arnhem1944.combat import CombatUnit
 from pbem.systems.arnhem1944.tables import Result, default_crt, default_tec
 
 CRT = default_crt()
 TEC = default_tec()
+
+
+def texts(problems: Sequence[RuleViolation]) -> list[str]:
+    """The problems as a player reads them: ``message [case]``."""
+    return [str(p) for p in problems]
 
 
 class Row:
@@ -94,49 +100,49 @@ def test_8_4_swoboda_supports_every_german_unit() -> None:
 
 
 def test_8_2_attack_support_when_activated_in_range_and_affiliated() -> None:
-    assert a.attack_support_problems(GERMAN_9SS_GUNS, ROW, "H3", "N", [SS10, SS9]) == []
-    assert a.attack_support_problems(GERMAN_9SS_GUNS, ROW, "H3", "P", [SS9]) == []
+    assert texts(a.attack_support_problems(GERMAN_9SS_GUNS, ROW, "H3", "N", [SS10, SS9])) == []
+    assert texts(a.attack_support_problems(GERMAN_9SS_GUNS, ROW, "H3", "P", [SS9])) == []
 
 
 def test_7_1_no_artillery_in_a_mobile_assault() -> None:
-    assert a.attack_support_problems(GERMAN_9SS_GUNS, ROW, "H3", "M", [SS9]) == [
+    assert texts(a.attack_support_problems(GERMAN_9SS_GUNS, ROW, "H3", "M", [SS9])) == [
         "a mobile assault has no artillery support [7.1]"]
 
 
 def test_8_2_attack_support_refusals_each_name_the_case() -> None:
     idle = dataclasses.replace(GERMAN_9SS_GUNS, activated=False)
-    assert a.attack_support_problems(idle, ROW, "H3", "N", [SS9]) == [
+    assert texts(a.attack_support_problems(idle, ROW, "H3", "N", [SS9])) == [
         "9SS-art must be activated to support an attack [8.2]"]
     used = dataclasses.replace(GERMAN_9SS_GUNS, bv_used=True)
-    assert a.attack_support_problems(used, ROW, "H3", "N", [SS9]) == [
+    assert texts(a.attack_support_problems(used, ROW, "H3", "N", [SS9])) == [
         "9SS-art has used its BV this turn [8]"]
-    assert a.attack_support_problems(GERMAN_9SS_GUNS, ROW, "H4", "N", [SS9]) == [
+    assert texts(a.attack_support_problems(GERMAN_9SS_GUNS, ROW, "H4", "N", [SS9])) == [
         "9SS-art is 4 hexes from H4; its range is 3 [8]"]
     ooc = dataclasses.replace(GERMAN_9SS_GUNS, in_command=False)
-    assert a.attack_support_problems(ooc, ROW, "H3", "N", [SS9]) == [
+    assert texts(a.attack_support_problems(ooc, ROW, "H3", "N", [SS9])) == [
         "9SS-art is out of command and gives no support [3.2]"]
-    assert a.attack_support_problems(GERMAN_9SS_GUNS, ROW, "H3", "N", [SS10]) == [
+    assert texts(a.attack_support_problems(GERMAN_9SS_GUNS, ROW, "H3", "N", [SS10])) == [
         "9SS-art may not support these units (divisional integrity) [8.4]"]
 
 
 def test_8_2_defensive_support_only_before_activation_and_outside_enemy_zoc() -> None:
     idle = dataclasses.replace(GERMAN_9SS_GUNS, activated=False)
-    assert a.defence_support_problems(idle, ROW, "H2", "N", [SS9]) == []
-    assert a.defence_support_problems(GERMAN_9SS_GUNS, ROW, "H2", "N", [SS9]) == [
+    assert texts(a.defence_support_problems(idle, ROW, "H2", "N", [SS9])) == []
+    assert texts(a.defence_support_problems(GERMAN_9SS_GUNS, ROW, "H2", "N", [SS9])) == [
         "9SS-art has been activated this turn; only artillery not yet activated gives defensive "
         "support [8, 8.2]"]
-    assert a.defence_support_problems(dataclasses.replace(idle, in_enemy_zoc=True), ROW, "H2",
-                                      "P", [SS9]) == [
+    assert texts(a.defence_support_problems(dataclasses.replace(idle, in_enemy_zoc=True), ROW, "H2",
+                                      "P", [SS9])) == [
         "9SS-art is in an enemy zone of control [8.2, 8.4]"]
-    assert a.defence_support_problems(dataclasses.replace(idle, df_used=True), ROW, "H2", "N",
-                                      [SS9]) == ["9SS-art has used its DF this turn [8]"]
+    assert texts(a.defence_support_problems(dataclasses.replace(idle, df_used=True), ROW, "H2", "N",
+                                      [SS9])) == ["9SS-art has used its DF this turn [8]"]
 
 
 def test_8_2_no_fire_support_against_bombardment_or_mobile_assault() -> None:
     idle = dataclasses.replace(GERMAN_9SS_GUNS, activated=False)
-    assert a.defence_support_problems(idle, ROW, "H2", None, [SS9]) == [
+    assert texts(a.defence_support_problems(idle, ROW, "H2", None, [SS9])) == [
         "no fire support for units being bombarded [8.2]"]
-    assert a.defence_support_problems(idle, ROW, "H2", "M", [SS9]) == [
+    assert texts(a.defence_support_problems(idle, ROW, "H2", "M", [SS9])) == [
         "against a mobile assault the defender has no artillery support [7.1]"]
 
 
@@ -152,30 +158,30 @@ FRIEND_NEXT = [("H4", SS9)]
 
 def test_8_1_bombardment_minimum_ratio() -> None:
     guns = dataclasses.replace(GERMAN_9SS_GUNS, hex="H2", bv=4)
-    assert a.bombardment_problems([guns], ROW, CRT, "H5", 4, False, FRIEND_NEXT) == []
+    assert texts(a.bombardment_problems([guns], ROW, CRT, "H5", 4, False, FRIEND_NEXT)) == []
     weak = dataclasses.replace(guns, bv=3)
-    assert a.bombardment_problems([weak], ROW, CRT, "H5", 4, False, FRIEND_NEXT) == [
+    assert texts(a.bombardment_problems([weak], ROW, CRT, "H5", 4, False, FRIEND_NEXT)) == [
         "a bombardment of 3 against 4 is below the minimum 1:1 [8.1]"]
     six = dataclasses.replace(guns, bv=6)  # halved to 3 in woods
-    assert a.bombardment_problems([six], ROW, CRT, "H5", 4, True, FRIEND_NEXT) != []
-    assert a.bombardment_problems([six], ROW, CRT, "H5", 3, True, FRIEND_NEXT) == []
+    assert texts(a.bombardment_problems([six], ROW, CRT, "H5", 4, True, FRIEND_NEXT)) != []
+    assert texts(a.bombardment_problems([six], ROW, CRT, "H5", 3, True, FRIEND_NEXT)) == []
 
 
 def test_8_1_bombardment_needs_an_adjacent_unit_of_the_formation() -> None:
     guns = dataclasses.replace(GERMAN_9SS_GUNS, hex="H2")
-    assert a.bombardment_problems([guns], ROW, CRT, "H5", 2, False, [("H6", SS9)]) == []
-    assert a.bombardment_problems([guns], ROW, CRT, "H5", 2, False, [("H3", SS9)]) == [
+    assert texts(a.bombardment_problems([guns], ROW, CRT, "H5", 2, False, [("H6", SS9)])) == []
+    assert texts(a.bombardment_problems([guns], ROW, CRT, "H5", 2, False, [("H3", SS9)])) == [
         "9SS-art: no unit of its formation is adjacent to H5 [8.1, 8.4]"]
-    assert a.bombardment_problems([guns], ROW, CRT, "H5", 2, False, [("H4", SS10)]) == [
+    assert texts(a.bombardment_problems([guns], ROW, CRT, "H5", 2, False, [("H4", SS10)])) == [
         "9SS-art: no unit of its formation is adjacent to H5 [8.1, 8.4]"]
 
 
 def test_8_1_bombardment_needs_activation_range_and_unused_bv() -> None:
     guns = dataclasses.replace(GERMAN_9SS_GUNS, activated=False, bv_used=True)
-    assert a.bombardment_problems([guns], ROW, CRT, "H4", 2, False, [("H5", SS9)]) == [
+    assert texts(a.bombardment_problems([guns], ROW, CRT, "H4", 2, False, [("H5", SS9)])) == [
         "9SS-art must be activated to bombard [8.1]", "9SS-art has used its BV this turn [8]",
         "9SS-art is 4 hexes from H4; its range is 3 [8]"]
-    assert a.bombardment_problems([], ROW, CRT, "H4", 2, False, []) == [
+    assert texts(a.bombardment_problems([], ROW, CRT, "H4", 2, False, [])) == [
         "a bombardment needs at least one artillery unit [8.1]"]
 
 

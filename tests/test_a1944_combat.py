@@ -11,12 +11,18 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from pbem.errors import RuleViolation
 from pbem.systems.arnhem1944 import combat as c
 from pbem.systems.arnhem1944.tables import Result, default_crt, default_tec
 
 CRT = default_crt()
 TEC = default_tec()
 DIRS = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, -1), (-1, 1))
+
+
+def texts(problems: Sequence[RuleViolation]) -> list[str]:
+    """The problems as a player reads them: ``message [case]``."""
+    return [str(p) for p in problems]
 
 
 class ToyMap:
@@ -97,22 +103,22 @@ def test_13_first_airborne_exception_any_type_but_mobile() -> None:
 
 
 def test_7_1_attack_needs_its_mp() -> None:
-    assert c.attack_problems("P", 10, []) == []
-    problems = c.attack_problems("P", 9, [])
+    assert texts(c.attack_problems("P", 10, [])) == []
+    problems = texts(c.attack_problems("P", 9, []))
     assert problems == ["a prepared attack costs 5 MP; the unit has 9/2 left [7.1]"]
-    assert c.attack_problems("M", 2, []) == [] and c.attack_problems("M", 1, []) != []
+    assert texts(c.attack_problems("M", 2, [])) == [] and texts(c.attack_problems("M", 1, [])) != []
 
 
 def test_3_4_mobile_assaults_may_follow_each_other() -> None:
-    assert c.attack_problems("M", 2, ["M", "M"]) == []
+    assert texts(c.attack_problems("M", 2, ["M", "M"])) == []
     assert c.moves_after_combat("M")
 
 
 def test_3_4_normal_or_prepared_attack_once_a_turn() -> None:
-    assert c.attack_problems("M", 10, ["N"]) == [
+    assert texts(c.attack_problems("M", 10, ["N"])) == [
         "a unit that made a normal or prepared attack attacks no more this turn [3.4, 7.2]"]
-    assert c.attack_problems("P", 10, ["P"]) != []
-    assert "[3.4, 7.2]" in c.attack_problems("N", 10, ["M"])[0]
+    assert texts(c.attack_problems("P", 10, ["P"])) != []
+    assert "[3.4, 7.2]" in texts(c.attack_problems("N", 10, ["M"]))[0]
     assert not c.moves_after_combat("N") and not c.moves_after_combat("P")
 
 
@@ -282,23 +288,23 @@ def test_8_2_support_adds_to_both_sides() -> None:
 
 def test_12_1_no_attack_across_a_river_without_a_crossing() -> None:
     river = c.Attack((c.Attacker(unit("A1", 6), "N", frozenset({"river"})),), (unit("D1", 3),))
-    assert c.combat_problems(river, TEC) == [
+    assert texts(c.combat_problems(river, TEC)) == [
         "A1 cannot attack across river without a bridge or ferry [12.1]"]
     bridged = c.Attack((c.Attacker(unit("A1", 6), "N", frozenset({"river", "bridge"})),),
                        (unit("D1", 3),))
-    assert c.combat_problems(bridged, TEC) == []
+    assert texts(c.combat_problems(bridged, TEC)) == []
 
 
 def test_7_1_mobile_assault_has_no_support_of_any_kind() -> None:
-    problems = c.combat_problems(one_on_one(kind="M", attack_support=2, defence_support=1,
-                                            air_attacker=True), TEC)
+    problems = texts(c.combat_problems(one_on_one(kind="M", attack_support=2, defence_support=1,
+                                            air_attacker=True), TEC))
     assert problems == ["a mobile assault has no artillery support [7.1]",
                         "against a mobile assault the defender has no artillery support [7.1]",
                         "no air support for a mobile assault [7.1, 13]"]
-    assert c.combat_problems(one_on_one(kind="N", air_attacker=True), TEC) == [
+    assert texts(c.combat_problems(one_on_one(kind="N", air_attacker=True), TEC)) == [
         "no air support for a normal attack [7.1, 13]"]
-    assert c.combat_problems(one_on_one(kind="N", air_attacker=True, exception_1ab=True),
-                             TEC) == []
+    assert texts(c.combat_problems(one_on_one(kind="N", air_attacker=True, exception_1ab=True),
+                             TEC)) == []
 
 
 def test_7_4_column_clamps_after_shifts() -> None:
@@ -323,30 +329,30 @@ def test_7_4_result_reads_the_grid_of_the_overall_type() -> None:
 
 
 def test_7_5_red_result_needs_one_step_before_retreat() -> None:
-    assert c.split_problems(2, 1, 4, c.Split(0, 2)) == [
+    assert texts(c.split_problems(2, 1, 4, c.Split(0, 2))) == [
         "this red result needs at least 1 step loss before any retreat [7.5]"]
-    assert c.split_problems(2, 1, 4, c.Split(1, 1)) == []
-    assert c.split_problems(2, 1, 4, c.Split(2, 0)) == []
+    assert texts(c.split_problems(2, 1, 4, c.Split(1, 1))) == []
+    assert texts(c.split_problems(2, 1, 4, c.Split(2, 0))) == []
 
 
 def test_7_5_green_result_needs_two_steps_before_retreat() -> None:
-    assert c.split_problems(3, 2, 4, c.Split(1, 2)) == [
+    assert texts(c.split_problems(3, 2, 4, c.Split(1, 2))) == [
         "this green result needs at least 2 step losses before any retreat [7.5]"]
-    assert c.split_problems(3, 2, 4, c.Split(2, 1)) == []
+    assert texts(c.split_problems(3, 2, 4, c.Split(2, 1))) == []
 
 
 def test_7_5_steps_and_hexes_make_the_result() -> None:
-    assert c.split_problems(3, 0, 4, c.Split(1, 1)) == [
+    assert texts(c.split_problems(3, 0, 4, c.Split(1, 1))) == [
         "1 step losses and 1 hexes do not make the result 3 [7.5]"]
-    assert c.split_problems(3, 0, 4, c.Split(0, 3)) == []
-    assert c.split_problems(3, 0, 4, c.Split(-1, 4)) != []
+    assert texts(c.split_problems(3, 0, 4, c.Split(0, 3))) == []
+    assert texts(c.split_problems(3, 0, 4, c.Split(-1, 4))) != []
 
 
 def test_7_5_elimination_ends_the_result() -> None:
-    assert c.split_problems(3, 2, 1, c.Split(1, 0)) == []  # green 3 on a one-step unit
-    assert c.split_problems(3, 2, 1, c.Split(1, 2)) == ["an eliminated stack does not retreat [7.5]"]
-    assert c.split_problems(2, 0, 3, c.Split(3, 0)) == ["3 step losses exceed the result 2 [7.5]"]
-    assert c.split_problems(2, 0, 1, c.Split(2, 0)) == ["2 step losses from a stack of 1 steps [7.5]"]
+    assert texts(c.split_problems(3, 2, 1, c.Split(1, 0))) == []  # green 3 on a one-step unit
+    assert texts(c.split_problems(3, 2, 1, c.Split(1, 2))) == ["an eliminated stack does not retreat [7.5]"]
+    assert texts(c.split_problems(2, 0, 3, c.Split(3, 0))) == ["3 step losses exceed the result 2 [7.5]"]
+    assert texts(c.split_problems(2, 0, 1, c.Split(2, 0))) == ["2 step losses from a stack of 1 steps [7.5]"]
 
 
 def test_7_5_every_legal_split() -> None:
@@ -369,13 +375,17 @@ def test_7_5_first_loss_from_armour_when_both_sides_have_it() -> None:
     tank, inf = unit("tank", 4, steps=2, rating=2, rating_kind="armour"), unit("inf", 3, steps=2)
     gun = unit("pak", 1, rating=1)
     assert c.first_loss_candidates([tank, inf], [gun]) == frozenset({"tank"})
-    assert c.loss_order_problems([tank, inf], [gun], ["inf", "tank"]) == [
+    assert texts(c.loss_order_problems([tank, inf], [gun], ["inf", "tank"])) == [
         "the first loss must come from an armour or antitank unit (tank), not inf [7.5]"]
-    assert c.loss_order_problems([tank, inf], [gun], ["tank", "inf"]) == []
+    assert texts(c.loss_order_problems([tank, inf], [gun], ["tank", "inf"])) == []
     assert c.first_loss_candidates([tank, inf], [unit("rifles", 3)]) is None
-    assert c.loss_order_problems([tank, inf], [unit("rifles", 3)], ["inf"]) == []
-    assert c.loss_order_problems([tank, inf], [gun], ["tank", "tank", "tank"]) == [
+    assert texts(c.loss_order_problems([tank, inf], [unit("rifles", 3)], ["inf"])) == []
+    assert texts(c.loss_order_problems([tank, inf], [gun], ["tank", "tank", "tank"])) == [
         "tank has no step left to lose [7.5]"]
+    # the case and the unit travel as fields, not inside the text
+    assert c.loss_order_problems([tank, inf], [gun], ["tank", "tank", "tank"]) == [
+        RuleViolation("7.5", "tank has no step left to lose", unit="tank")]
+    assert c.attack_problems("N", 10, ["M"])[0].rule == "3.4, 7.2"
 
 
 # -- zones, retreat, advance -----------------------------------------------------------------------
@@ -403,9 +413,9 @@ def test_7_6_retreat_priorities_zone_then_terrain_then_distance() -> None:
     # a: enemy zone; b: woods (4 halves); d: a friend negates the zone but it is next to e;
     # c and f: clear, two hexes from e
     assert c.retreat_choices(m, TEC, s, ["S"]) == ["c", "f"]
-    assert c.retreat_problems(m, TEC, s, "S", 1, ["b"]) == [
+    assert texts(c.retreat_problems(m, TEC, s, "S", 1, ["b"])) == [
         "retreat hex 1 may not be b: the priorities allow only c, f [7.6]"]
-    assert c.retreat_problems(m, TEC, s, "S", 1, ["f"]) == []
+    assert texts(c.retreat_problems(m, TEC, s, "S", 1, ["f"])) == []
 
 
 def test_7_6_retreat_prefers_a_zone_free_hex_over_cheap_terrain() -> None:
@@ -424,7 +434,7 @@ def test_7_6_no_retreat_into_an_enemy_hex_or_back_along_the_path() -> None:
 def test_4_3_one_step_per_enemy_zoc_hex_entered_on_retreat() -> None:
     m = ToyMap(CORRIDOR)
     s = c.Surroundings(frozenset({"a", "T"}), c.zone(m, TEC, ["a", "T"]))
-    assert c.retreat_problems(m, TEC, s, "S", 2, ["P", "Q"]) == []
+    assert texts(c.retreat_problems(m, TEC, s, "S", 2, ["P", "Q"])) == []
     assert c.retreat_outcome(s, 2, ["P", "Q"]) == c.Retreat(("P", "Q"), 2, 0)
     with_friend = dataclasses.replace(s, friends=frozenset({"P"}))
     assert c.retreat_outcome(with_friend, 2, ["P", "Q"]).zoc_losses == 1
@@ -434,7 +444,7 @@ def test_7_6_blocked_retreat_costs_a_step_per_hex_left() -> None:
     m = ToyMap(CORRIDOR)
     s = c.Surroundings(frozenset({"a", "T"}), c.zone(m, TEC, ["a", "T"]))
     assert c.retreat_choices(m, TEC, s, ["S", "P", "Q"]) == []
-    assert c.retreat_problems(m, TEC, s, "S", 3, ["P", "Q"]) == []
+    assert texts(c.retreat_problems(m, TEC, s, "S", 3, ["P", "Q"])) == []
     out = c.retreat_outcome(s, 3, ["P", "Q"])
     assert (out.zoc_losses, out.blocked_losses, out.losses, out.eliminated) == (2, 1, 3, False)
 
@@ -442,9 +452,9 @@ def test_7_6_blocked_retreat_costs_a_step_per_hex_left() -> None:
 def test_7_6_retreat_may_not_stop_short_while_a_hex_is_open() -> None:
     m = ToyMap(CORRIDOR)
     s = c.Surroundings(frozenset({"a", "T"}), c.zone(m, TEC, ["a", "T"]))
-    assert c.retreat_problems(m, TEC, s, "S", 2, ["P"]) == [
+    assert texts(c.retreat_problems(m, TEC, s, "S", 2, ["P"])) == [
         "the retreat stops after 1 of 2 hexes; it may go on to Q [7.6]"]
-    assert c.retreat_problems(m, TEC, s, "S", 1, ["P", "Q"]) == [
+    assert texts(c.retreat_problems(m, TEC, s, "S", 1, ["P", "Q"])) == [
         "the retreat runs 2 hexes; the result allows 1 [7.6]"]
 
 
@@ -452,7 +462,7 @@ def test_7_6_retreat_off_the_map_eliminates() -> None:
     m = ToyMap(CORRIDOR, edge=["Q"])
     s = c.Surroundings(frozenset({"a", "T"}), c.zone(m, TEC, ["a", "T"]))
     assert c.retreat_choices(m, TEC, s, ["S", "P", "Q"]) == [c.OFF_MAP]
-    assert c.retreat_problems(m, TEC, s, "S", 3, ["P", "Q", c.OFF_MAP]) == []
+    assert texts(c.retreat_problems(m, TEC, s, "S", 3, ["P", "Q", c.OFF_MAP])) == []
     assert c.retreat_outcome(s, 3, ["P", "Q", c.OFF_MAP]).eliminated
 
 
@@ -470,35 +480,36 @@ NO_ZONE = c.Surroundings(frozenset(), frozenset())
 
 
 def test_7_6_advance_limited_by_attack_type() -> None:
-    assert c.advance_problems(CRT, "M", NO_ZONE, VACATED, ["S"], took_retreat=False) == []
-    assert c.advance_problems(CRT, "M", NO_ZONE, VACATED, ["S", "P"], took_retreat=False) == [
+    assert texts(c.advance_problems(CRT, "M", NO_ZONE, VACATED, ["S"], took_retreat=False)) == []
+    assert texts(c.advance_problems(CRT, "M", NO_ZONE, VACATED, ["S", "P"], took_retreat=False)) == [
         "after a mobile assault the advance is at most 1 hex [7.6]"]
-    assert c.advance_problems(CRT, "N", NO_ZONE, VACATED, ["S", "P"], took_retreat=False) == []
-    assert c.advance_problems(CRT, "N", NO_ZONE, VACATED, VACATED, took_retreat=False) == [
+    assert texts(c.advance_problems(CRT, "N", NO_ZONE, VACATED, ["S", "P"], took_retreat=False)) == []
+    assert texts(c.advance_problems(CRT, "N", NO_ZONE, VACATED, VACATED, took_retreat=False)) == [
         "after a normal attack the advance is at most 2 hexes [7.6]"]
-    assert c.advance_problems(CRT, "P", NO_ZONE, VACATED, VACATED, took_retreat=False) == []
+    assert texts(c.advance_problems(CRT, "P", NO_ZONE, VACATED, VACATED, took_retreat=False)) == []
 
 
 def test_7_6_advance_follows_the_vacated_hex_and_retreat_path() -> None:
-    assert c.advance_problems(CRT, "P", NO_ZONE, VACATED, ["P"], took_retreat=False) == [
+    assert texts(c.advance_problems(CRT, "P", NO_ZONE, VACATED, ["P"], took_retreat=False)) == [
         "an advance follows the vacated hex and then the retreat path: S - P - Q [7.6]"]
-    assert c.advance_problems(CRT, "P", NO_ZONE, ["S"], ["S", "P"], took_retreat=False) == [
+    assert texts(c.advance_problems(CRT, "P", NO_ZONE, ["S"], ["S", "P"], took_retreat=False)) == [
         "an advance follows the vacated hex and then the retreat path: S [7.6]"]
 
 
 def test_7_6_advance_stops_entering_enemy_zoc_first_hex_excluded() -> None:
     zone_sp = c.Surroundings(frozenset({"T"}), frozenset({"S", "P"}))
-    assert c.advance_problems(CRT, "P", zone_sp, VACATED, VACATED, took_retreat=False) == [
+    assert texts(c.advance_problems(CRT, "P", zone_sp, VACATED, VACATED, took_retreat=False)) == [
         "the advance stops on entering the enemy zone at P [7.6]"]
-    assert c.advance_problems(CRT, "P", zone_sp, VACATED, ["S", "P"], took_retreat=False) == []
+    assert c.advance_problems(CRT, "P", zone_sp, VACATED, VACATED, took_retreat=False)[0].hex == "P"
+    assert texts(c.advance_problems(CRT, "P", zone_sp, VACATED, ["S", "P"], took_retreat=False)) == []
     zone_s = c.Surroundings(frozenset({"T"}), frozenset({"S"}))
-    assert c.advance_problems(CRT, "P", zone_s, VACATED, VACATED, took_retreat=False) == []
+    assert texts(c.advance_problems(CRT, "P", zone_s, VACATED, VACATED, took_retreat=False)) == []
 
 
 def test_7_6_attacker_that_retreated_may_not_advance() -> None:
-    assert c.advance_problems(CRT, "P", NO_ZONE, VACATED, ["S"], took_retreat=True) == [
+    assert texts(c.advance_problems(CRT, "P", NO_ZONE, VACATED, ["S"], took_retreat=True)) == [
         "a unit that took any of its result as retreat may not advance [7.6]"]
-    assert c.advance_problems(CRT, "P", NO_ZONE, VACATED, [], took_retreat=True) == []
+    assert texts(c.advance_problems(CRT, "P", NO_ZONE, VACATED, [], took_retreat=True)) == []
 
 
 # -- optional morale ----------------------------------------------------------------------------

@@ -12,8 +12,8 @@ from test_a1944_rules import RULES, A, G, act, game, unit
 
 from pbem.errors import InputError
 from pbem.protocol.dice import FixedDice
-from pbem.systems.arnhem1944.presenter import standing_lines
 from pbem.systems.arnhem1944.state import Standing
+from pbem.systems.arnhem1944.words import standing_lines
 
 P = RULES.presenter()
 BIG = unit("big", "AL", "1AB", cf=6)

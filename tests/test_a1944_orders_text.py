@@ -200,7 +200,7 @@ def test_7_4_the_odds_line_says_how_each_strength_is_made_up_and_whose_rounding(
 
 
 def test_7_5_a_result_in_words_steps_retreat_and_the_red_or_green_minimum() -> None:
-    from pbem.systems.arnhem1944.presenter import _result_words
+    from pbem.systems.arnhem1944.words import _result_words
 
     assert _result_words("0/3g") == ("nothing for the attacker; the defender 3, each a step loss "
                                      "or a hex of retreat, the first 2 step losses (green)")
@@ -245,7 +245,7 @@ def test_18_1_with_the_simplified_sequence_activate_in_text_is_the_player_turn()
 
 
 def test_8_1_a_bombardment_result_is_told_in_words_too() -> None:
-    from pbem.systems.arnhem1944.presenter import event_text
+    from pbem.systems.arnhem1944.words import event_text
 
     ev = {"kind": "bombardment", "target": "0401", "artillery": ["art"], "odds": "2:1", "die": 4,
           "result": "0/1r", "lines": []}

@@ -285,6 +285,8 @@ def test_9_2_out_of_command_halves_the_movement_allowance() -> None:
     st.units["a"].in_command = False
     bad = RULES.validate(sc, st, "AL", act(sc, "AL", ["a"], far))
     assert rules_of(bad) == ["6.1"] and "0403 (1 needed, 0 left)" in str(bad[0])
+    # the unit and the hex travel with the case, out of the text [24]
+    assert (bad[0].unit, bad[0].hex) == ("a", "0403")
 
 
 def test_3_4_no_stop_and_resume_without_a_mobile_assault() -> None:

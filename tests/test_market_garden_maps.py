@@ -11,7 +11,7 @@ from collections import deque
 from pathlib import Path
 
 from pbem.maps.hexmap import Hex, hexside
-from pbem.systems.westwall.model import MapData
+from pbem.maps.model import MapData
 
 ROOT = Path(__file__).resolve().parent.parent
 MAP = ROOT / "pbem" / "scenario_data" / "market-garden-1km-map.json"

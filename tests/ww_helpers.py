@@ -18,16 +18,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from pbem.maps.model import HexsideLine, MapData, RouteLine
 from pbem.systems.westwall.board import default_terrain_key
 from pbem.systems.westwall.model import (
     Area,
     Deployment,
     ExitRule,
     GroundSupport,
-    HexsideLine,
-    MapData,
     Reinforcement,
-    RouteLine,
     Scenario,
     StandingOrders,
     State,

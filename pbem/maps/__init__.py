@@ -1,1 +1,2 @@
-"""Hex geometry shared by every system (:mod:`pbem.maps.hexmap`)."""
+"""Shared by every system: hex geometry (:mod:`pbem.maps.hexmap`), the map document
+(:mod:`pbem.maps.model`) and the map view the renderer draws (:mod:`pbem.maps.view`)."""

@@ -7,8 +7,16 @@
 * ``artillery``: range, bombardment, fire support, divisional integrity [8];
 * ``model``: the scenario data; ``state`` and ``orders``: a game's state and its orders (one
   activation, pass or drop per move file);
-* ``rules``: the ruleset ``arnhem1944`` (sequence of play, activations, movement, zones, stacking,
-  combat, command, supply, positions, bridges, air, weather, reinforcements, victory, the optional
-  rules) on ``board`` (the map as the rules ask it);
-* ``presenter``, ``mapview``, ``bot``: words, text orders, the map view and the sparring bot.
+* ``queries``: the game's values and questions about a position (zones, allowances, paths, who
+  may still activate, command and supply [9, 10], the bridgehead [16]) on ``board`` (the map as
+  the rules ask it);
+* ``activation``: the sequence of a game-turn (segments, its end, weather, drops, initiative,
+  stacking, victory [2, 5, 14, 15.2, 16]) and one activation with its moves, entries and
+  positions [3, 4, 6, 11, 12, 15]; ``fighting``: an activation's combat steps (attacks,
+  bombardments, losses, retreats, advances [7, 8, 13]);
+* ``rules``: the ruleset ``arnhem1944`` (the ``Ruleset`` adapter: loading, the start, whose
+  decision, checking the orders, resolution by kind of order, score and outcome) and the readings
+  of the text;
+* ``words``: events, actions and standing orders in words; ``presenter``, ``mapview``,
+  ``template``, ``bot``: text orders, the map view, the orders file and the sparring bot.
 """

@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Final
 
+from pbem.errors import RuleViolation
 from pbem.systems.arnhem1944.combat import CombatUnit, HexMap, odds_column
 from pbem.systems.arnhem1944.tables import AttackType, Crt, Result, Tec
 
@@ -121,53 +122,61 @@ def as_defender(art: Artillery, *, in_supply: bool = True) -> CombatUnit:
     return CombatUnit(art.id, defence_factor(art), 1, ARTILLERY_RATING, "armour", in_supply)
 
 
-def _common(art: Artillery, hexmap: HexMap, target: str) -> list[str]:
-    out: list[str] = []
+def _common(art: Artillery, hexmap: HexMap, target: str) -> list[RuleViolation]:
+    out: list[RuleViolation] = []
     if not in_range(hexmap, art, target):
-        out.append(f"{art.id} is {hexmap.distance(art.hex, target)} hexes from {target}; its "
-                   f"range is {art.range} [8]")
+        out.append(RuleViolation(
+            "8", f"{art.id} is {hexmap.distance(art.hex, target)} hexes from {target}; its "
+                 f"range is {art.range}", unit=art.id))
     if not art.in_command:
-        out.append(f"{art.id} is out of command and gives no support [3.2]")
+        out.append(RuleViolation(
+            "3.2", f"{art.id} is out of command and gives no support", unit=art.id))
     return out
 
 
 def attack_support_problems(art: Artillery, hexmap: HexMap, target: str,
                             attack_type: AttackType,
-                            attackers: Sequence[Affiliation]) -> list[str]:
+                            attackers: Sequence[Affiliation]) -> list[RuleViolation]:
     """Why ``art`` may not add its BV to an attack on ``target`` [7.1, 8, 8.2, 8.4]."""
-    out: list[str] = []
+    out: list[RuleViolation] = []
     if attack_type == "M":
-        out.append("a mobile assault has no artillery support [7.1]")
+        out.append(RuleViolation("7.1", "a mobile assault has no artillery support"))
     if not art.activated:
-        out.append(f"{art.id} must be activated to support an attack [8.2]")
+        out.append(RuleViolation(
+            "8.2", f"{art.id} must be activated to support an attack", unit=art.id))
     if art.bv_used:
-        out.append(f"{art.id} has used its BV this turn [8]")
+        out.append(RuleViolation("8", f"{art.id} has used its BV this turn", unit=art.id))
     out += _common(art, hexmap, target)
     if not any(may_support(art, a) for a in attackers):
-        out.append(f"{art.id} may not support these units (divisional integrity) [8.4]")
+        out.append(RuleViolation(
+            "8.4", f"{art.id} may not support these units (divisional integrity)", unit=art.id))
     return out
 
 
 def defence_support_problems(art: Artillery, hexmap: HexMap, target: str,
                              attack_type: AttackType | None,
-                             defenders: Sequence[Affiliation]) -> list[str]:
+                             defenders: Sequence[Affiliation]) -> list[RuleViolation]:
     """Why ``art`` may not add its DF to the defence of ``target`` [7.1, 8, 8.2, 8.4];
     ``attack_type`` ``None``: a bombardment (no fire support against it [8.2])."""
-    out: list[str] = []
+    out: list[RuleViolation] = []
     if attack_type is None:
-        out.append("no fire support for units being bombarded [8.2]")
+        out.append(RuleViolation("8.2", "no fire support for units being bombarded"))
     elif attack_type == "M":
-        out.append("against a mobile assault the defender has no artillery support [7.1]")
+        out.append(RuleViolation(
+            "7.1", "against a mobile assault the defender has no artillery support"))
     if art.activated:
-        out.append(f"{art.id} has been activated this turn; only artillery not yet activated "
-                   "gives defensive support [8, 8.2]")
+        out.append(RuleViolation(
+            "8, 8.2", f"{art.id} has been activated this turn; only artillery not yet activated "
+                      "gives defensive support", unit=art.id))
     if art.df_used:
-        out.append(f"{art.id} has used its DF this turn [8]")
+        out.append(RuleViolation("8", f"{art.id} has used its DF this turn", unit=art.id))
     if art.in_enemy_zoc:
-        out.append(f"{art.id} is in an enemy zone of control [8.2, 8.4]")
+        out.append(RuleViolation(
+            "8.2, 8.4", f"{art.id} is in an enemy zone of control", unit=art.id))
     out += _common(art, hexmap, target)
     if not any(may_support(art, d) for d in defenders):
-        out.append(f"{art.id} may not support these units (divisional integrity) [8.4]")
+        out.append(RuleViolation(
+            "8.4", f"{art.id} may not support these units (divisional integrity)", unit=art.id))
     return out
 
 
@@ -186,26 +195,29 @@ def defence_support(arts: Sequence[Artillery]) -> int:
 
 def bombardment_problems(arts: Sequence[Artillery], hexmap: HexMap, crt: Crt, target: str,
                          target_cf: int, halved: bool,
-                         friends: Sequence[tuple[str, Affiliation]]) -> list[str]:
+                         friends: Sequence[tuple[str, Affiliation]]) -> list[RuleViolation]:
     """Why ``arts`` may not bombard ``target`` [8, 8.1, 8.4]. ``friends``: the hexes and
     affiliations of the bombarding side's other (non-artillery) units."""
-    out: list[str] = []
+    out: list[RuleViolation] = []
     if not arts:
-        return ["a bombardment needs at least one artillery unit [8.1]"]
+        return [RuleViolation("8.1", "a bombardment needs at least one artillery unit")]
     for art in arts:
         if not art.activated:
-            out.append(f"{art.id} must be activated to bombard [8.1]")
+            out.append(RuleViolation("8.1", f"{art.id} must be activated to bombard", unit=art.id))
         if art.bv_used:
-            out.append(f"{art.id} has used its BV this turn [8]")
+            out.append(RuleViolation("8", f"{art.id} has used its BV this turn", unit=art.id))
         out += _common(art, hexmap, target)
         if not any(hexmap.distance(h, target) == 1 and may_support(art, aff)
                    for h, aff in friends):
-            out.append(f"{art.id}: no unit of its formation is adjacent to {target} [8.1, 8.4]")
+            out.append(RuleViolation(
+                "8.1, 8.4", f"{art.id}: no unit of its formation is adjacent to {target}",
+                unit=art.id))
     bv = attack_support(arts, halved)
     if target_cf > 0 and Fraction(bv, target_cf) < crt.bombard_min:
         low = crt.bombard_min
-        out.append(f"a bombardment of {bv} against {target_cf} is below the minimum "
-                   f"{low.numerator}:{low.denominator} [8.1]")
+        out.append(RuleViolation(
+            "8.1", f"a bombardment of {bv} against {target_cf} is below the minimum "
+                   f"{low.numerator}:{low.denominator}"))
     return out
 
 

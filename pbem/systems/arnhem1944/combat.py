@@ -44,6 +44,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Final, Literal, Protocol
 
+from pbem.errors import RuleViolation
 from pbem.systems.arnhem1944.tables import ATTACK_TYPES, AttackType, Crt, Result, Tec
 
 MP_COST: Final[dict[AttackType, int]] = {"M": 1, "N": 3, "P": 5}
@@ -95,19 +96,21 @@ def air_allowed(attack_type: AttackType, *, attacker: bool, exception_1ab: bool 
 
 
 def attack_problems(attack_type: AttackType, mp_left_halves: int,
-                    earlier: Sequence[AttackType]) -> list[str]:
+                    earlier: Sequence[AttackType]) -> list[RuleViolation]:
     """Why a unit may not make this attack now, given the MP it has left (halves) and the attacks
     it already made this turn [3.4, 7.1, 7.2]."""
-    out: list[str] = []
+    out: list[RuleViolation] = []
     if mp_left_halves < mp_cost_halves(attack_type):
-        out.append(f"a {NAMES[attack_type]} costs {MP_COST[attack_type]} MP; the unit has "
-                   f"{Fraction(mp_left_halves, 2)} left [7.1]")
+        out.append(RuleViolation(
+            "7.1", f"a {NAMES[attack_type]} costs {MP_COST[attack_type]} MP; the unit has "
+                   f"{Fraction(mp_left_halves, 2)} left"))
     if any(t != "M" for t in earlier):
-        out.append("a unit that made a normal or prepared attack attacks no more this turn "
-                   "[3.4, 7.2]")
+        out.append(RuleViolation(
+            "3.4, 7.2", "a unit that made a normal or prepared attack attacks no more this turn"))
     elif earlier and attack_type != "M":
-        out.append(f"a {NAMES[attack_type]} must be the unit's only attack this turn; it already "
-                   "made a mobile assault [3.4, 7.2]")
+        out.append(RuleViolation(
+            "3.4, 7.2", f"a {NAMES[attack_type]} must be the unit's only attack this turn; it "
+                        "already made a mobile assault"))
     return out
 
 
@@ -196,31 +199,33 @@ def _half_up(n: int) -> int:
     return (n + 1) // 2
 
 
-def combat_problems(attack: Attack, tec: Tec) -> list[str]:
+def combat_problems(attack: Attack, tec: Tec) -> list[RuleViolation]:
     """Why this attack cannot be made as described [7.1, 7.2, 12.1, 13]."""
-    out: list[str] = []
+    out: list[RuleViolation] = []
     if not attack.attackers:
-        out.append("an attack needs at least one attacker [7.2]")
+        out.append(RuleViolation("7.2", "an attack needs at least one attacker"))
         return out
     if not attack.defenders:
-        out.append("an attack needs a defender [7.2]")
+        out.append(RuleViolation("7.2", "an attack needs a defender"))
     kind = overall_type(a.attack_type for a in attack.attackers)
     for a in attack.attackers:
         crossing = tec.crossing(a.across)
         if crossing is None and any(
                 k in tec.data.hexsides and tec.data.hexsides[k].attack_prohibited
                 for k in a.across):
-            out.append(f"{a.unit.id} cannot attack across {', '.join(sorted(a.across))} without a "
-                       "bridge or ferry [12.1]")
+            out.append(RuleViolation(
+                "12.1", f"{a.unit.id} cannot attack across {', '.join(sorted(a.across))} without a "
+                        "bridge or ferry", unit=a.unit.id))
     if attack.attack_support and not artillery_allowed(kind):
-        out.append("a mobile assault has no artillery support [7.1]")
+        out.append(RuleViolation("7.1", "a mobile assault has no artillery support"))
     if attack.defence_support and not artillery_allowed(kind):
-        out.append("against a mobile assault the defender has no artillery support [7.1]")
+        out.append(RuleViolation(
+            "7.1", "against a mobile assault the defender has no artillery support"))
     if attack.air_attacker and not air_allowed(kind, attacker=True,
                                                exception_1ab=attack.exception_1ab):
-        out.append(f"no air support for a {NAMES[kind]} [7.1, 13]")
+        out.append(RuleViolation("7.1, 13", f"no air support for a {NAMES[kind]}"))
     if attack.air_defender and not air_allowed(kind, attacker=False):
-        out.append(f"no defensive air support against a {NAMES[kind]} [7.1]")
+        out.append(RuleViolation("7.1", f"no defensive air support against a {NAMES[kind]}"))
     return out
 
 
@@ -396,27 +401,33 @@ def minimum_losses(res: Result, attack_type: AttackType, crt: Crt, *, attacker: 
     return res.defender_min
 
 
-def split_problems(number: int, minimum: int, steps_available: int, split: Split) -> list[str]:
+def split_problems(number: int, minimum: int, steps_available: int,
+                   split: Split) -> list[RuleViolation]:
     """Why ``split`` does not divide a result ``number`` [7.5]: steps and hexes add up to it
     (hexes none once the stack is gone), and at least ``minimum`` steps come first."""
-    out: list[str] = []
+    out: list[RuleViolation] = []
     if split.steps < 0 or split.hexes < 0:
-        return [f"step losses and hexes cannot be negative ({split.steps}, {split.hexes}) [7.5]"]
+        return [RuleViolation(
+            "7.5", f"step losses and hexes cannot be negative ({split.steps}, {split.hexes})")]
     if split.steps > steps_available:
-        out.append(f"{split.steps} step losses from a stack of {steps_available} steps [7.5]")
+        out.append(RuleViolation(
+            "7.5", f"{split.steps} step losses from a stack of {steps_available} steps"))
     if split.steps == steps_available:  # the stack is gone: nothing left to retreat
         if steps_available > number:
-            out.append(f"{split.steps} step losses exceed the result {number} [7.5]")
+            out.append(RuleViolation(
+                "7.5", f"{split.steps} step losses exceed the result {number}"))
         if split.hexes:
-            out.append("an eliminated stack does not retreat [7.5]")
+            out.append(RuleViolation("7.5", "an eliminated stack does not retreat"))
         return out
     if split.steps + split.hexes != number:
-        out.append(f"{split.steps} step losses and {split.hexes} hexes do not make the result "
-                   f"{number} [7.5]")
+        out.append(RuleViolation(
+            "7.5", f"{split.steps} step losses and {split.hexes} hexes do not make the result "
+                   f"{number}"))
     if split.steps < minimum:
         colour = "green" if minimum >= 2 else "red"
-        out.append(f"this {colour} result needs at least {minimum} step loss"
-                   f"{'es' if minimum != 1 else ''} before any retreat [7.5]")
+        out.append(RuleViolation(
+            "7.5", f"this {colour} result needs at least {minimum} step loss"
+                   f"{'es' if minimum != 1 else ''} before any retreat"))
     return out
 
 
@@ -444,21 +455,22 @@ def first_loss_candidates(own: Sequence[CombatUnit],
 
 
 def loss_order_problems(own: Sequence[CombatUnit], other: Sequence[CombatUnit],
-                        losses: Sequence[str]) -> list[str]:
+                        losses: Sequence[str]) -> list[RuleViolation]:
     """Why this order of step losses (unit ids, one per step) breaks [7.5]."""
-    out: list[str] = []
+    out: list[RuleViolation] = []
     steps = {u.id: u.steps for u in own}
     for uid in losses:
         if uid not in steps:
-            out.append(f"{uid} is not in this combat [7.5]")
+            out.append(RuleViolation("7.5", f"{uid} is not in this combat", unit=uid))
             continue
         steps[uid] -= 1
         if steps[uid] < 0:
-            out.append(f"{uid} has no step left to lose [7.5]")
+            out.append(RuleViolation("7.5", f"{uid} has no step left to lose", unit=uid))
     allowed = first_loss_candidates(own, other)
     if losses and allowed is not None and losses[0] not in allowed:
-        out.append(f"the first loss must come from an armour or antitank unit "
-                   f"({', '.join(sorted(allowed))}), not {losses[0]} [7.5]")
+        out.append(RuleViolation(
+            "7.5", f"the first loss must come from an armour or antitank unit "
+                   f"({', '.join(sorted(allowed))}), not {losses[0]}"))
     return out
 
 
@@ -574,19 +586,20 @@ class Retreat:
 
 
 def retreat_problems(hexmap: HexMap, tec: Tec, s: Surroundings, start: str, hexes: int,
-                     path: Sequence[str]) -> list[str]:
+                     path: Sequence[str]) -> list[RuleViolation]:
     """Why ``path`` (hexes entered after ``start``) is not a legal retreat of ``hexes`` [7.6]."""
-    out: list[str] = []
+    out: list[RuleViolation] = []
     walked = [start]
     for i, h in enumerate(path):
         if i >= hexes:
-            out.append(f"the retreat runs {len(path)} hexes; the result allows {hexes} [7.6]")
+            out.append(RuleViolation(
+                "7.6", f"the retreat runs {len(path)} hexes; the result allows {hexes}"))
             break
         choices = retreat_choices(hexmap, tec, s, walked)
         if h not in choices:
             why = ("it is blocked: the rest is taken as step losses" if not choices
                    else "the priorities allow only " + ", ".join(choices))
-            out.append(f"retreat hex {i + 1} may not be {h}: {why} [7.6]")
+            out.append(RuleViolation("7.6", f"retreat hex {i + 1} may not be {h}: {why}", hex=h))
             break
         walked.append(h)
         if h == OFF_MAP:
@@ -595,8 +608,9 @@ def retreat_problems(hexmap: HexMap, tec: Tec, s: Surroundings, start: str, hexe
         if len(path) < hexes and (not path or path[-1] != OFF_MAP):
             left = retreat_choices(hexmap, tec, s, walked)
             if left:
-                out.append(f"the retreat stops after {len(path)} of {hexes} hexes; it may go on "
-                           f"to {', '.join(left)} [7.6]")
+                out.append(RuleViolation(
+                    "7.6", f"the retreat stops after {len(path)} of {hexes} hexes; it may go on "
+                           f"to {', '.join(left)}"))
     return out
 
 
@@ -609,26 +623,30 @@ def retreat_outcome(s: Surroundings, hexes: int, path: Sequence[str]) -> Retreat
 
 
 def advance_problems(crt: Crt, attack_type: AttackType, s: Surroundings, vacated: Sequence[str],
-                     advance: Sequence[str], *, took_retreat: bool) -> list[str]:
+                     advance: Sequence[str], *, took_retreat: bool) -> list[RuleViolation]:
     """Why an advance after combat breaks [7.6]. ``vacated``: the defender's hex then its retreat
     path (only the defender's hex if it was eliminated in place); ``advance``: the hexes the
     attacker enters in order; ``s``: the enemy after the retreat."""
-    out: list[str] = []
+    out: list[RuleViolation] = []
     if not advance:
         return out
     if took_retreat:
-        out.append("a unit that took any of its result as retreat may not advance [7.6]")
+        out.append(RuleViolation(
+            "7.6", "a unit that took any of its result as retreat may not advance"))
     trail = [h for h in vacated if h != OFF_MAP]
     limit = crt.attack_table[attack_type].advance
     if limit is not None and len(advance) > limit:
-        out.append(f"after a {NAMES[attack_type]} the advance is at most {limit} "
-                   f"hex{'es' if limit != 1 else ''} [7.6]")
+        out.append(RuleViolation(
+            "7.6", f"after a {NAMES[attack_type]} the advance is at most {limit} "
+                   f"hex{'es' if limit != 1 else ''}"))
     if list(advance) != trail[:len(advance)]:
-        out.append("an advance follows the vacated hex and then the retreat path: "
-                   + (" - ".join(trail) if trail else "nothing was vacated") + " [7.6]")
+        out.append(RuleViolation(
+            "7.6", "an advance follows the vacated hex and then the retreat path: "
+                   + (" - ".join(trail) if trail else "nothing was vacated")))
     for i, h in enumerate(advance[:-1]):
         if i >= 1 and h in s.enemy_zoc:
-            out.append(f"the advance stops on entering the enemy zone at {h} [7.6]")
+            out.append(RuleViolation(
+                "7.6", f"the advance stops on entering the enemy zone at {h}", hex=h))
             break
     return out
 

@@ -32,6 +32,7 @@ from pbem.maps.view import (
 )
 from pbem.systems.arnhem1944.model import Counter, Scenario
 from pbem.systems.arnhem1944.state import State
+from pbem.systems.arnhem1944.words import event_text
 
 PARACHUTE = frozenset({"1AB", "82AB", "Pol"})
 
@@ -149,8 +150,6 @@ def map_view(sc: Scenario, state: State | Mapping[str, Any], events: Sequence[An
                                        "eliminated", f"event-{i}"))
         elif k in ("initiative", "weather", "turn-end", "turn-end-die", "blown", "not-blown",
                    "game-end"):
-            from pbem.systems.arnhem1944.presenter import event_text
-
             notes.append(PanelRow(event_text(ev, sc), "", f"event-{i}"))
     for uid, u in sorted(st.units.items()):
         if not u.alive and not any(isinstance(x, EliminatedMark) and x.unit == uid

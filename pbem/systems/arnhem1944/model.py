@@ -31,6 +31,7 @@ from typing import Any, Literal
 from pydantic import Field, model_validator
 
 from pbem.maps.hexmap import Hex, hexside
+from pbem.maps.model import HexStr, MapData, Strict
 from pbem.systems.arnhem1944.tables import (
     Crt,
     CrtFile,
@@ -40,7 +41,6 @@ from pbem.systems.arnhem1944.tables import (
     default_tec,
     table_problems,
 )
-from pbem.systems.westwall.model import HexStr, MapData, Strict
 
 Side = Literal["AL", "DE"]
 ZoneId = Literal["A", "B", "C", "D", "E", "F", "G"]
@@ -78,8 +78,9 @@ class EntryZone(Strict):
 
 
 class A1944Map(MapData):
-    """The WestWall map document (terrain, roads, water on hexsides, bridges, places) with this
-    game's railways and entry zones A-G. Roads are the ``routes`` (kind ``road``)."""
+    """The shared map document (:class:`pbem.maps.model.MapData`: terrain, roads, water on
+    hexsides, bridges, places) with this game's railways and entry zones A-G. Roads are the
+    ``routes`` (kind ``road``)."""
 
     railways: list[Railway] = Field(default_factory=list)
     entry_zones: dict[ZoneId, EntryZone] = Field(default_factory=dict)
@@ -95,7 +96,7 @@ class A1944Map(MapData):
 
     @cached_property
     def hexside_features(self) -> dict[tuple[Hex, Hex], frozenset[str]]:
-        """As the WestWall map's, with ``railway`` on the hexsides a railway runs along."""
+        """As the shared map's, with ``railway`` on the hexsides a railway runs along."""
         acc = {k: set(v) for k, v in super().hexside_features.items()}
         for rail in self.railways:
             hs = [Hex.parse(h) for h in rail.hexes]

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.systems.arnhem1944.model import Scenario
+from pbem.systems.arnhem1944.queries import due_drops, other
 from pbem.systems.arnhem1944.state import State
 
 WIDTH = 50
@@ -91,7 +92,7 @@ def _drop(rules: Any, sc: Scenario, st: State, who: str) -> list[str]:
            "#"]
     default = {ln["unit"]: ln["hex"] for ln in rules.default_landings(sc, st)}
     free = sc.options.drop == "free"
-    for grp in rules.due_drops(sc, st):
+    for grp in due_drops(sc, st):
         out.append(f"# {grp.group}: drop zone {grp.dz}, within {grp.radius} hexes, "
                    f"{' or '.join(grp.terrain)}")
         out += [_example(f"land {uid} at {default.get(uid, grp.dz)}", "[15.2]")
@@ -105,8 +106,6 @@ def _drop(rules: Any, sc: Scenario, st: State, who: str) -> list[str]:
 
 def _activation(rules: Any, sc: Scenario, st: State, side: str, who: str,
                 label: str) -> list[str]:
-    from pbem.systems.arnhem1944.rules import other
-
     g = rules.game(sc)
     board = g.board(st)
     ready = set(g.ready(st, side))

@@ -52,6 +52,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from pbem.engine.ruleset import Dice, Outcome
 from pbem.errors import InputError, RuleViolation
 from pbem.maps.hexmap import Hex, hexside
+from pbem.maps.model import HexStr, new_dict, new_list
 from pbem.systems.westwall.board import Board
 from pbem.systems.westwall.exclusive import Exclusive, parse_special, register_exclusive
 from pbem.systems.westwall.model import (
@@ -63,7 +64,6 @@ from pbem.systems.westwall.model import (
     DropZoneReveal,
     EliminatedEvent,
     Event,
-    HexStr,
     MoveOrder,
     NoteEvent,
     PlayerTurnOrders,
@@ -71,8 +71,6 @@ from pbem.systems.westwall.model import (
     Scenario,
     SetupOrders,
     State,
-    new_dict,
-    new_list,
 )
 
 Weather = Literal["good", "fair", "poor"]

@@ -27,9 +27,10 @@ from pydantic import BaseModel, ConfigDict, Field
 from pbem.engine.ruleset import Outcome
 from pbem.errors import RuleViolation
 from pbem.maps.hexmap import Hex
+from pbem.maps.model import HexStr, new_dict, new_list
 from pbem.systems.westwall.board import Board
 from pbem.systems.westwall.exclusive import Exclusive, parse_special, register_exclusive
-from pbem.systems.westwall.model import HexStr, Scenario, State, new_dict, new_list
+from pbem.systems.westwall.model import Scenario, State
 
 # --------------------------------------------------------------------------------------------------
 # Scenario parameters (``special``)

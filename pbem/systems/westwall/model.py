@@ -12,34 +12,11 @@ from __future__ import annotations
 from functools import cached_property
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import ConfigDict, Field, field_validator
 
-from pbem.maps.hexmap import Hex, hexside
+from pbem.maps.model import HexStr, MapData, Strict, new_dict, new_list
 
 Side = str
-HexStr = Annotated[str, Field(pattern=r"^(\d{4}|\d{6})$")]
-"""``XXYY``; ``XXXYYY`` beyond column or row 99 (see :mod:`pbem.maps.hexmap`)."""
-
-
-# Empty-container factories for ``Field(default_factory=...)``. pydantic asks every factory's
-# signature whether it takes the validated data; for the builtins ``list`` and ``dict`` the answer
-# comes from parsing their text signature with the tokenizer (compiling its regular expression
-# first), a few ms of every process that imports these models (bench/README.md). A plain function
-# answers at once; the defaults are the same.
-def new_list() -> list[Any]:
-    """A new empty list (a default factory)."""
-    return []
-
-
-def new_dict() -> dict[Any, Any]:
-    """A new empty dict (a default factory)."""
-    return {}
-
-
-class Strict(BaseModel):
-    """Base: unknown fields are errors, values immutable after validation."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -109,141 +86,6 @@ class TerrainKey(Strict):
     hexsides: dict[str, HexsideTerrain]
     road_mp_halves: int = Field(1, description="Road hex to road hex along a road hexside [5.22]")
     trail_mp_halves: int = Field(2, description="Trail hex to trail hex along a trail hexside [5.23]")
-
-
-# --------------------------------------------------------------------------------------------------
-# Map
-# --------------------------------------------------------------------------------------------------
-
-
-class RouteLine(Strict):
-    """A road or trail drawn as a chain of adjacent hexes; each consecutive pair is a route hexside."""
-
-    kind: Literal["road", "trail"]
-    name: str = ""
-    hexes: list[HexStr]
-    off_map: list[Literal["start", "end"]] = Field(
-        default_factory=new_list, description="Which ends of the line lead off the map [11.12, 12.0]"
-    )
-
-
-class HexsideLine(Strict):
-    """A river, stream, canal... drawn as a list of hexsides ``"XXYY/XXYY"``."""
-
-    kind: str
-    name: str = ""
-    hexsides: list[str]
-
-
-class Place(Strict):
-    hex: HexStr
-    name: str
-
-
-class MapData(Strict):
-    """A map: bounds, terrain per hex, hexside features, named places."""
-
-    id: str
-    title: str = ""
-    reconstructed: str = Field("", description="How and why the data was reconstructed")
-    north: Literal["up", "right"] = Field(
-        "up", exclude_if=lambda v: v == "up",
-        description="Where north lies on the raw grid (columns across, rows down): 'up' for most "
-        "maps; 'right' when the first two digits of a hex number run south to north (Arnhem)")
-    cols: tuple[int, int] = Field(description="First and last column, inclusive")
-    rows: tuple[int, int] = Field(description="First and last row, inclusive")
-    default_terrain: str = "clear"
-    terrain: dict[str, list[HexStr]] = Field(
-        default_factory=new_dict, description="terrain kind -> hexes (hexes not listed are default)"
-    )
-    routes: list[RouteLine] = Field(default_factory=new_list)
-    lines: list[HexsideLine] = Field(default_factory=new_list)
-    bridges: list[str] = Field(
-        default_factory=new_list,
-        description="Hexsides where a route crosses a river/stream on a bridge (usually derived)",
-    )
-    places: list[Place] = Field(default_factory=new_list)
-
-    # Derived lookups (not serialised).
-    @cached_property
-    def hex_terrain(self) -> dict[Hex, str]:
-        out: dict[Hex, str] = {}
-        for kind, hexes in self.terrain.items():
-            for h in hexes:
-                out[Hex.parse(h)] = kind
-        return out
-
-    def terrain_of(self, h: Hex) -> str:
-        return self.hex_terrain.get(h, self.default_terrain)
-
-    def on_map(self, h: Hex) -> bool:
-        return self.cols[0] <= h.col <= self.cols[1] and self.rows[0] <= h.row <= self.rows[1]
-
-    @cached_property
-    def hexside_features(self) -> dict[tuple[Hex, Hex], frozenset[str]]:
-        """hexside -> set of feature kinds (``road``, ``trail``, ``stream``, ``river``, ``bridge``...)."""
-        acc: dict[tuple[Hex, Hex], set[str]] = {}
-        for route in self.routes:
-            hs = [Hex.parse(h) for h in route.hexes]
-            for a, b in zip(hs, hs[1:], strict=False):
-                acc.setdefault(hexside(a, b), set()).add(route.kind)
-        for line in self.lines:
-            for s in line.hexsides:
-                a_s, b_s = s.split("/")
-                acc.setdefault(hexside(Hex.parse(a_s), Hex.parse(b_s)), set()).add(line.kind)
-        for s in self.bridges:
-            a_s, b_s = s.split("/")
-            acc.setdefault(hexside(Hex.parse(a_s), Hex.parse(b_s)), set()).add("bridge")
-        return {k: frozenset(v) for k, v in acc.items()}
-
-    def features(self, a: Hex, b: Hex) -> frozenset[str]:
-        return self.hexside_features.get(hexside(a, b), frozenset())
-
-    @cached_property
-    def route_hexes(self) -> dict[str, frozenset[Hex]]:
-        """``road``/``trail`` -> hexes that contain one."""
-        acc: dict[str, set[Hex]] = {"road": set(), "trail": set()}
-        for route in self.routes:
-            acc[route.kind].update(Hex.parse(h) for h in route.hexes)
-        return {k: frozenset(v) for k, v in acc.items()}
-
-    @cached_property
-    def off_map_routes(self) -> dict[Hex, frozenset[str]]:
-        """Edge hexes where a road or trail leads off the map -> route kinds [11.12, 12.0]."""
-        acc: dict[Hex, set[str]] = {}
-        for route in self.routes:
-            if "start" in route.off_map:
-                acc.setdefault(Hex.parse(route.hexes[0]), set()).add(route.kind)
-            if "end" in route.off_map:
-                acc.setdefault(Hex.parse(route.hexes[-1]), set()).add(route.kind)
-        return {k: frozenset(v) for k, v in acc.items()}
-
-    def all_hexes(self) -> list[Hex]:
-        return [
-            Hex(c, r)
-            for c in range(self.cols[0], self.cols[1] + 1)
-            for r in range(self.rows[0], self.rows[1] + 1)
-        ]
-
-    def edge_hexes(self, edge: str) -> list[Hex]:
-        """Hexes on a map edge: ``west``, ``east``, ``north``, ``south``."""
-        c0, c1 = self.cols
-        r0, r1 = self.rows
-        if edge == "west":
-            return [Hex(c0, r) for r in range(r0, r1 + 1)]
-        if edge == "east":
-            return [Hex(c1, r) for r in range(r0, r1 + 1)]
-        if edge == "north":
-            return [Hex(c, r0) for c in range(c0, c1 + 1)]
-        if edge == "south":
-            return [Hex(c, r1) for c in range(c0, c1 + 1)]
-        raise ValueError(f"unknown edge {edge!r}")
-
-    def place_name(self, h: Hex) -> str | None:
-        for p in self.places:
-            if p.hex == str(h):
-                return p.name
-        return None
 
 
 # --------------------------------------------------------------------------------------------------

@@ -87,7 +87,8 @@ def _semantic_problems(data: dict[str, Any]) -> list[str]:
     """What the schema cannot see, checked on the raw data so that one broken part does not hide
     problems elsewhere."""
     from pbem.maps.hexmap import parse_hexside
-    from pbem.systems.westwall.model import MapData, TerrainKey
+    from pbem.maps.model import MapData
+    from pbem.systems.westwall.model import TerrainKey
 
     out: list[str] = []
     sides_raw = [s.get("id") for s in data.get("sides") or [] if isinstance(s, dict)]

@@ -1,0 +1,363 @@
+"""The values of *Arnhem 1944* and questions about a position: a scenario with the tables it
+plays with (:class:`Game`) -- who stands where, zones of control, movement allowances and paths,
+the units still to activate, command and supply [9, 10], the far bank and the bridgehead [16] --
+and :func:`mark_bridge`, which records who holds the Arnhem bridge. The readings of the text
+are in :mod:`pbem.systems.arnhem1944.rules`."""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any, cast
+
+from pbem.maps.hexmap import Hex
+from pbem.systems.arnhem1944 import combat as cb
+from pbem.systems.arnhem1944.board import Board, side_key
+from pbem.systems.arnhem1944.model import Counter, Scenario
+from pbem.systems.arnhem1944.state import Side, State
+from pbem.systems.arnhem1944.tables import Crt, Tec, default_crt, default_tec
+
+SIDES: tuple[Side, Side] = ("AL", "DE")
+PARACHUTE = frozenset({"1AB", "82AB", "Pol"})
+"""Parachute formations: XXX Corps artillery may support them [8.4]."""
+AIRBORNE_1AB = "1AB"
+
+
+def other(side: str) -> Side:
+    return "DE" if side == "AL" else "AL"
+
+
+# -- the game's values -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Values:
+    cf: int
+    armour: int
+    antitank: int
+    mp: int
+
+
+def values(c: Counter, steps: int) -> Values:
+    """A counter's printed values, from its second counter once reduced to it [1.2]."""
+    r = c.reduced
+    if r is not None and steps <= r.steps:
+        return Values(r.cf, r.armour, r.antitank, r.mp)
+    return Values(c.cf, c.armour, c.antitank, c.mp)
+
+
+class Game:
+    """A scenario with the tables it plays with, and questions about a state."""
+
+    def __init__(self, sc: Scenario, crt: Crt | None = None, tec: Tec | None = None) -> None:
+        self.sc = sc
+        self.crt = crt or default_crt()
+        self.tec = tec or default_tec()
+
+    def board(self, st: State) -> Board:
+        return Board(self.sc.map, self.tec, st.blown)
+
+    def c(self, uid: str) -> Counter:
+        return self.sc.counter[uid]
+
+    def hexes_of(self, st: State, side: str, *, zoc_only: bool = False) -> set[str]:
+        out = set()
+        for uid, u in st.units.items():
+            c = self.c(uid)
+            if c.side == side and u.on_map and u.hex is not None:
+                if zoc_only and c.kind == "engineer":
+                    continue
+                out.add(u.hex)
+        return out
+
+    def enemy_zoc(self, st: State, side: str, board: Board | None = None) -> frozenset[str]:
+        """Hexes in the zone of control of ``side``'s enemy [4.2]."""
+        b = board or self.board(st)
+        return cb.zone(b, self.tec, self.hexes_of(st, other(side), zoc_only=True))
+
+    def at(self, st: State, h: str, side: str | None = None) -> list[str]:
+        return sorted(uid for uid, u in st.units.items()
+                      if u.on_map and u.hex == h and (side is None or self.c(uid).side == side))
+
+    def allowance(self, st: State, uid: str) -> int:
+        """Movement allowance in half MP [6.1, 9.2, 10.2, 15.1, errata]."""
+        u = st.units[uid]
+        c = self.c(uid)
+        full = 2 * values(c, u.steps).mp
+        if u.entry_turn == st.turn:
+            return full
+        form = self.sc.formation[c.formation]
+        ooc = not u.in_command and form.hq is not None
+        oos = not u.in_supply and c.mobility != "leg"
+        return full // 2 if (ooc or oos) else full
+
+    def reinforcement(self, uid: str) -> Any:
+        for r in self.sc.reinforcements:
+            if r.unit == uid:
+                return r
+        return None
+
+    def due_turn(self, st: State, uid: str) -> int | None:
+        r = self.reinforcement(uid)
+        if r is None:
+            return None
+        if r.hex is not None and st.options.xxx_corps_early:
+            return max(1, r.turn - 1)  # [15.3] optional
+        return int(r.turn)
+
+    def can_activate(self, st: State, uid: str) -> bool:
+        u = st.units[uid]
+        if not u.alive or u.activated:
+            return False
+        if u.hex is not None:
+            return True
+        due = self.due_turn(st, uid)
+        return due is not None and due <= st.turn and not u.entered
+
+    def ready(self, st: State, side: str) -> list[str]:
+        """[2.2] the side's units still to activate this turn."""
+        return sorted(uid for uid in st.units
+                      if self.c(uid).side == side and self.can_activate(st, uid))
+
+    def cheapest_path(self, st: State, side: Side, start: str, dest: str) -> list[str] | None:
+        """The cheapest path from ``start`` to ``dest`` by the TEC [6.3], entering no enemy unit
+        and no enemy zone of control before its last hex [4.2] (ties: the first by hex number)."""
+        if start == dest:
+            return None
+        path = self._cheapest(st, side, {start: 0}, dest, entering=False)
+        return path[1:] if path else None
+
+    def cheapest_entry(self, st: State, side: Side, entries: Iterable[str],
+                       dest: str) -> list[str] | None:
+        """The cheapest way onto the map to ``dest`` for a reinforcement [15.1, 15.3, 6.3]: one
+        of ``entries`` (its entry hex, whose TEC cost is paid), then the path; it stops in the
+        first enemy zone of control it enters, the entry hex included [4.2]. The hexes from the
+        entry hex to ``dest``, or None."""
+        board = self.board(st)
+        enemy = self.hexes_of(st, other(side))
+        starts = {e: board.entry_halves(e) for e in entries
+                  if board.on_map(e) and e not in enemy}
+        return self._cheapest(st, side, starts, dest, entering=True)
+
+    def _cheapest(self, st: State, side: Side, starts: dict[str, int], dest: str, *,
+                  entering: bool) -> list[str] | None:
+        board = self.board(st)
+        zoc = self.enemy_zoc(st, side, board)
+        enemy = self.hexes_of(st, other(side))
+        best: dict[str, int] = dict(starts)
+        prev: dict[str, str] = {}
+        heap: list[tuple[int, str]] = [(c, h) for h, c in sorted(starts.items())]
+        heapq.heapify(heap)
+        while heap:
+            cost, h = heapq.heappop(heap)
+            if h == dest:
+                break
+            if cost > best.get(h, 1 << 30) or (h in zoc and (entering or h not in starts)):
+                continue
+            for n in board.neighbours(h):
+                step = board.step_halves(h, n)
+                if step is None or n in enemy or (h in starts and h in zoc and n in zoc):
+                    continue
+                c = cost + step
+                if c < best.get(n, 1 << 30):
+                    best[n] = c
+                    prev[n] = h
+                    heapq.heappush(heap, (c, n))
+        if dest not in best:
+            return None
+        path = [dest]
+        while path[-1] in prev:
+            path.append(prev[path[-1]])
+        return path[::-1]
+
+    def reachable(self, st: State, uid: str) -> dict[str, int]:
+        """Every hex ``uid`` can reach with its whole allowance this activation, with its cost
+        in half MP [4.2, 6, 9.2, 10.2] (the engineer's crossings [12.1] left out)."""
+        u = st.units[uid]
+        if u.hex is None:
+            return {}
+        side = self.c(uid).side
+        board = self.board(st)
+        zoc = self.enemy_zoc(st, side, board)
+        enemy = self.hexes_of(st, other(side))
+        allowance = self.allowance(st, uid)
+        start = u.hex
+        best: dict[str, int] = {start: 0}
+        heap: list[tuple[int, str]] = [(0, start)]
+        while heap:
+            cost, h = heapq.heappop(heap)
+            if cost > best.get(h, 1 << 30) or (h != start and h in zoc):
+                continue
+            for n in board.neighbours(h):
+                step = board.step_halves(h, n)
+                if step is None or n in enemy:
+                    continue
+                if h == start and start in zoc:
+                    if n in zoc:
+                        continue
+                    step += (allowance + 1) // 2
+                c = cost + step
+                if c <= allowance and c < best.get(n, 1 << 30):
+                    best[n] = c
+                    heapq.heappush(heap, (c, n))
+        return best
+
+    # -- command and supply [9, 10] -------------------------------------------------------------
+    def _reach(self, st: State, board: Board, side: str, starts: Iterable[str], limit: int,
+               zoc: frozenset[str]) -> dict[str, int]:
+        """Hexes within ``limit`` of ``starts`` by paths entering no enemy unit and no unnegated
+        enemy zone [4.2, 9.1, 10.1] (the starts themselves count, distance 0)."""
+        enemy = self.hexes_of(st, other(side))
+        friends = self.hexes_of(st, side)
+        dist: dict[str, int] = {}
+        frontier = []
+        for s in starts:
+            if s not in enemy and s not in dist:
+                dist[s] = 0
+                frontier.append(s)
+        while frontier:
+            nxt = []
+            for h in frontier:
+                if dist[h] >= limit:
+                    continue
+                for n in board.neighbours(h):
+                    if n in dist or n in enemy:
+                        continue
+                    if n in zoc and n not in friends:
+                        continue
+                    dist[n] = dist[h] + 1
+                    nxt.append(n)
+            frontier = nxt
+        return dist
+
+    def _road_net(self, st: State, board: Board, side: str, terminals: set[str],
+                  zoc: frozenset[str]) -> set[str]:
+        """Road hexes joined by road to ``terminals`` through hexes free of enemy units and
+        unnegated zones [10.1]."""
+        enemy = self.hexes_of(st, other(side))
+        friends = self.hexes_of(st, side)
+        road = {str(h) for h in self.sc.map.route_hexes.get("road", frozenset())}
+
+        def clear(h: str) -> bool:
+            return h not in enemy and (h not in zoc or h in friends)
+
+        seen = {h for h in terminals if h in road and clear(h)}
+        frontier = list(seen)
+        while frontier:
+            h = frontier.pop()
+            for n in board.neighbours(h):
+                if n not in seen and n in road and "road" in board.side(h, n) and clear(n):
+                    seen.add(n)
+                    frontier.append(n)
+        return seen
+
+    def command_and_supply(self, st: State) -> None:
+        """The supply and command phase [2.1, 9.1, 10.1 with errata], in place on ``st``."""
+        board = self.board(st)
+        k = self.sc.constants
+        zoc = {s: self.enemy_zoc(st, s, board) for s in SIDES}
+        hq_supplied: dict[str, bool] = {}
+        nets: dict[str, set[str]] = {}
+        order = sorted(self.sc.formations, key=lambda f: (f.supply.xxx_corps_hq, f.id))
+        xxx_hqs: list[str] = []
+        for f in order:
+            side = f.side
+            terminals = set(f.supply.hexes) | board.edge_hexes(f.supply.edges)
+            nets[f.id] = self._road_net(st, board, side, terminals, zoc[side])
+        for f in order:
+            side = f.side
+            sources = set(nets[f.id])
+            if side == "DE":
+                sources |= board.edge_hexes(f.supply.edges)
+            if f.supply.drop_zones:
+                sources |= self._drop_zones(st)
+                sources |= set(xxx_hqs)
+            reach = self._reach(st, board, side, sources, k.supply_range, zoc[side])
+            hq = f.hq
+            if hq is not None and st.units[hq].on_map:
+                hq_hex = st.units[hq].hex
+                ok = hq_hex in reach or st.units[hq].entry_turn == st.turn
+                hq_supplied[f.id] = ok
+                st.units[hq].in_supply = ok
+                if ok and f.corps == "XXX" and hq_hex is not None:
+                    xxx_hqs.append(hq_hex)
+        for f in order:
+            side = f.side
+            sources = set(nets[f.id])
+            if side == "DE":
+                sources |= board.edge_hexes(f.supply.edges)
+            if f.supply.drop_zones:
+                sources |= self._drop_zones(st) | set(xxx_hqs)
+            hq = f.hq
+            hq_hex = st.units[hq].hex if hq is not None and st.units[hq].on_map else None
+            if hq_hex is not None and hq_supplied.get(f.id):
+                sources.add(hq_hex)
+            supply = self._reach(st, board, side, sources, k.supply_range, zoc[side])
+            command = (self._reach(st, board, side, [hq_hex], k.command_range, zoc[side])
+                       if hq_hex is not None else {})
+            hqs = [hq_hex] if hq_hex is not None else []
+            for uid, u in st.units.items():
+                c = self.c(uid)
+                if c.formation != f.id or not u.on_map or uid == hq:
+                    continue
+                fresh = u.entry_turn == st.turn or (st.turn == 1 and side == "DE")
+                if c.kind == "engineer":  # [12.1] commanded by both XXX Corps HQs
+                    hqs2 = [st.units[g.hq].hex for g in self.sc.formations
+                            if g.corps == "XXX" and g.hq and st.units[g.hq].on_map]
+                    cmd = self._reach(st, board, side, [h for h in hqs2 if h], k.command_range,
+                                      zoc[side])
+                    u.in_command = fresh or u.hex in cmd
+                else:
+                    u.in_command = fresh or f.hq is None or (bool(hqs) and u.hex in command)
+                u.in_supply = fresh or u.hex in supply
+            if hq is not None and st.units[hq].on_map:
+                st.units[hq].in_command = True
+                if st.units[hq].entry_turn == st.turn or (st.turn == 1 and side == "DE"):
+                    st.units[hq].in_supply = True
+
+    def _drop_zones(self, st: State) -> set[str]:
+        zones = {p.hex for p in self.sc.setup if p.within}
+        for d in self.sc.para_drops:
+            if d.group in st.dropped:
+                zones.add(st.drop_zones.get(d.group, d.dz))
+        return zones
+
+    # -- victory [16] -------------------------------------------------------------------------------
+    def far_bank(self) -> set[str]:
+        v = self.sc.victory
+        river = next(ln for ln in self.sc.map.lines if ln.name == v.river)
+        cut = set(river.hexsides)
+        board = Board(self.sc.map, self.tec)
+        seen = {v.far_bank_hex}
+        frontier = [v.far_bank_hex]
+        while frontier:
+            h = frontier.pop()
+            for n in board.neighbours(h):
+                if n not in seen and side_key(h, n) not in cut:
+                    seen.add(n)
+                    frontier.append(n)
+        if v.east_of_col is not None:  # [16] "(to the East)"
+            east = v.east_of_col
+            return {h for h in seen if Hex.parse(h).col >= east}
+        return seen
+
+    def bridgehead(self, st: State) -> int:
+        bank = self.far_bank()
+        return sum(u.steps for uid, u in st.units.items()
+                   if u.on_map and u.hex in bank and self.c(uid).side == "AL"
+                   and self.c(uid).is_infantry)
+
+
+def mark_bridge(g: Game, st: State) -> None:
+    """[16] the side that last had a unit on each hex of the Arnhem bridge holds it."""
+    for h in g.sc.victory.bridge_hexes:
+        here = g.at(st, h)
+        sides = {g.c(x).side for x in here}
+        if len(sides) == 1:
+            st.bridge[h] = cast(Side, sides.pop())
+
+
+def due_drops(sc: Scenario, st: State) -> list[Any]:
+    """Drop groups that may land this turn [15.2, 17.3, 17.4]."""
+    return [d for d in sc.para_drops if d.group not in st.dropped and d.turn <= st.turn]
