@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 
 CONSTRAINTS := constraints.txt
 
-.PHONY: demo test test-latest lint bench dist clean
+.PHONY: demo test test-fast test-latest lint bench dist clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -29,6 +29,11 @@ lint: $(VENV)/.dev-installed
 
 test: $(VENV)/.dev-installed lint
 	$(BIN)/python -m pytest
+
+# The edit-test loop: everything but the long playthroughs and the wheel/sdist builds (marked
+# slow); `make test` runs them all. A folder or file narrows it: make test-fast T=tests/engine
+test-fast: $(VENV)/.dev-installed
+	$(BIN)/python -m pytest -m "not slow" $(T)
 
 # The suite against the newest releases of every dependency (no constraints), in a venv of its own:
 # run it before widening a pinned range in pyproject.toml or refreshing constraints.txt.

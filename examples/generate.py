@@ -12,7 +12,7 @@ The archive (scenario, genesis, moves, turn files) is kept with its derived file
 is fixed (the keys, the game id, the bot's seed; Ed25519 signatures, the committed dice, the maps and
 the mails are deterministic), so running it again gives the same files byte for byte -- as long as
 the rules, the bot and the renderer are unchanged. ``pbem verify`` recomputes every turn file and
-re-renders every map, so after a change to any of them ``tests/test_examples.py`` fails until you
+re-renders every map, so after a change to any of them ``tests/release/test_examples.py`` fails until you
 run this again and commit the result::
 
     .venv/bin/python examples/generate.py && git status examples/

@@ -10,11 +10,11 @@ import pytest
 from pbem.engine.ruleset import extra_rulesets
 
 TEST_SYSTEMS = {
-    "toy-solo": "test_engine:SoloRules",
-    "toy-silent": "test_engine:SilentRules",
-    "toy-mail": "test_presenter:MailingToyRules",
+    "toy-solo": "engine.test_engine:SoloRules",
+    "toy-silent": "engine.test_engine:SilentRules",
+    "toy-mail": "engine.test_presenter:MailingToyRules",
 }
-"""System id -> the test module's class (each module is on ``pythonpath``, see pyproject.toml)."""
+"""System id -> the test module's class (``tests/`` is on ``pythonpath``, see pyproject.toml)."""
 
 
 @pytest.fixture(autouse=True, scope="session")

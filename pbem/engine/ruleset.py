@@ -137,7 +137,7 @@ class Ruleset(ABC, Generic[ScenarioT, StateT, OrdersT]):
     """Version of the rules' *results*. The genesis records ``system/version``; ``pbem verify``
     recomputes every turn with the rules it has, so it refuses, with a clear message, an archive
     played under another version. Bump it with every change that alters any state, event or roll
-    (tests/test_examples.py then fails until the bundled example is regenerated)."""
+    (tests/release/test_examples.py then fails until the bundled example is regenerated)."""
 
     earlier: ClassVar[dict[str, str]] = {}
     """Earlier versions of these rules -> the pbem that plays them, for the one-line refusal of an

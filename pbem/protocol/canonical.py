@@ -248,7 +248,7 @@ def canonical_bytes(obj: Any, *, what: str = "value") -> bytes:
         # Fast path, byte-identical to RFC 8785 for checked values whose keys all lie in the BMP
         # (integers only; the same escapes: \" \\ \b \f \n \r \t and lowercase \u00XX;
         # everything else as raw UTF-8; keys sorted by code point == by UTF-16 code unit).
-        # tests/test_canonical.py checks it against the rfc8785 package on arbitrary values.
+        # tests/protocol/test_canonical.py checks it against the rfc8785 package on arbitrary values.
         return json.dumps(
             obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
         ).encode("utf-8")

@@ -6,7 +6,7 @@
 One FINISHED game directory per case (``CASES``) is written into ``OUT_DIR`` -- only the game
 directory (genesis, scenario, joins, moves, receipts, turn files, the publication, derived files):
 keys, chain seeds and every other private state live in a temporary ``PBEM_HOME`` that is deleted.
-``tests/test_compat.py`` then asks every later pbem to ``pbem verify`` them. The committed corpus
+``tests/release/test_compat.py`` then asks every later pbem to ``pbem verify`` them. The committed corpus
 in ``tests/compat/`` is FROZEN: it is written once, by the pbem named in its README, and never
 regenerated (see ``tests/compat/README.md``).
 
@@ -486,7 +486,7 @@ CASES: dict[str, Callable[[Path], str]] = {
     "auction-umpired-acked": _acked(auction_umpired, "c0a1c0a1c0a1c0a1c0a1c0a1c0a1000a"),
     "auction-hidden-acked": _acked(auction_hidden, "c0a1c0a1c0a1c0a1c0a1c0a1c0a1000b"),
 }
-"""Directory name -> the function that plays the case into it (``tests/test_compat.py`` expects
+"""Directory name -> the function that plays the case into it (``tests/release/test_compat.py`` expects
 every one of these names)."""
 
 

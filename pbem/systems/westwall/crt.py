@@ -30,7 +30,7 @@ _Heading = tuple[str, int | None, int | None]
 def _bundled() -> tuple[dict[str, tuple[_Heading, ...]], tuple[tuple[str, ...], ...]]:
     """pbem's reconstruction, from the one place it is written: ``pbem/scenario_data/crt.json``
     (the file a player copies to type the printed chart into). Plain JSON, read once per process;
-    ``tests/test_ww_crt.py`` checks it with :func:`problems` and against the worked example [7.0]."""
+    ``tests/systems/westwall/test_ww_crt.py`` checks it with :func:`problems` and against the worked example [7.0]."""
     import json
 
     from pbem.engine.scenarios import bundled_text
