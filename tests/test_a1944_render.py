@@ -19,7 +19,9 @@ import pytest
 from pbem.engine.ruleset import register_ruleset
 from pbem.maps.hexmap import Hex
 from pbem.maps.view import CounterView, MapView, RouteView, SideView
-from pbem.render.svg import DEFAULT_COLORS, draw, hex_center
+from pbem.render.svg import draw
+from pbem.render.svg.canvas import hex_center
+from pbem.render.svg.palette import DEFAULT_COLORS
 
 register_ruleset("arnhem1944", "pbem.systems.arnhem1944.rules:Arnhem1944Rules")
 H = Hex.parse

@@ -17,7 +17,8 @@ import pytest
 
 from pbem.errors import InputError
 from pbem.maps.hexmap import Hex
-from pbem.render.svg import DEFAULT_COLORS, hex_center, xml_id
+from pbem.render.svg.canvas import hex_center, xml_id
+from pbem.render.svg.palette import DEFAULT_COLORS
 from pbem.systems.westwall.display import coerce_events, coerce_state, positions_before
 from pbem.systems.westwall.mapview import render_map
 from pbem.systems.westwall.model import Area, Scenario
