@@ -102,6 +102,18 @@ def test_the_renderer_draws_a_map_view_that_no_system_made() -> None:
     assert svg.draw(view) == svg.draw(view)  # a pure function
 
 
+def test_no_system_imports_the_renderer() -> None:
+    """Systems hand the renderer a map view and nothing else: no module under pbem/systems/
+    imports pbem.render (the layers import downward only)."""
+    import pbem.systems
+
+    root = Path(pbem.systems.__file__).parent
+    offenders = [f"{p.relative_to(root)}: {line.strip()}" for p in sorted(root.rglob("*.py"))
+                 for line in p.read_text().splitlines()
+                 if line.lstrip().startswith(("import ", "from ")) and "pbem.render" in line]
+    assert offenders == []
+
+
 def test_a_big_stack_stays_in_its_hex_and_says_how_many() -> None:
     """Seven counters on one hex: the top four fan out as a stack of four would, the three below
     lie under the lowest of them, and the top counter carries the count; a stack of four is drawn

@@ -17,14 +17,24 @@ import pytest
 
 from pbem.errors import InputError
 from pbem.maps.hexmap import Hex
+from pbem.render.svg import draw
 from pbem.render.svg.canvas import hex_center, xml_id
 from pbem.render.svg.palette import DEFAULT_COLORS
 from pbem.systems.westwall.display import coerce_events, coerce_state, positions_before
-from pbem.systems.westwall.mapview import render_map
+from pbem.systems.westwall.mapview import map_view
 from pbem.systems.westwall.model import Area, Scenario
 from pbem.systems.westwall.movement import area_hexes, in_any_area
 
 NS = {"s": "http://www.w3.org/2000/svg"}
+
+
+def render_map(scenario: Any, state: Any, events: Any = (), *, around: Hex | str | None = None,
+               radius: int | None = None, hex_size: float = 32.0,
+               colors: dict[str, str] | None = None, show_hex_numbers: bool = True,
+               **view_args: Any) -> str:
+    """The WestWall map after a step: its map view drawn (what the map writer does)."""
+    return draw(map_view(scenario, state, events, **view_args), around=around, radius=radius,
+                hex_size=hex_size, colors=colors, show_hex_numbers=show_hex_numbers)
 DE_COLOUR = "#c0c0c0"
 US_COLOUR = "#80c040"
 

@@ -210,28 +210,3 @@ def _bridge_marks(st: State) -> tuple[tuple[Hex, Hex, str], ...]:
         out.append((Hex.parse(a), Hex.parse(b), kind))
     return tuple(out)
 
-
-def render_map(
-    scenario: Scenario | Mapping[str, Any],
-    state: State | Mapping[str, Any],
-    events: Iterable[Any] = (),
-    *,
-    title: str = "",
-    subtitle: str = "",
-    side: str | None = None,
-    around: Hex | str | None = None,
-    radius: int | None = None,
-    hex_size: float = 32.0,
-    colors: Mapping[str, str] | None = None,
-    show_hex_numbers: bool = True,
-    score: Mapping[str, int] | None = None,
-    header_lines: Sequence[str] = (),
-) -> str:
-    """The WestWall map after a step, as SVG text: :func:`map_view` drawn by
-    :func:`pbem.render.svg.draw` (see both for the arguments)."""
-    from pbem.render.svg import draw
-
-    view = map_view(scenario, state, events, title=title, subtitle=subtitle, side=side,
-                    score=score, header_lines=header_lines)
-    return draw(view, around=around, radius=radius, hex_size=hex_size, colors=colors,
-                show_hex_numbers=show_hex_numbers)
