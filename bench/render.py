@@ -11,7 +11,7 @@
 * their ratio, and the SVG size (limit 300 KB).
 
 With ``--synthetic`` (or while ``scenarios/bastogne-spearhead.json`` is missing) the synthetic map of
-:mod:`pbem.render.sample` is drawn instead. Not a test: nothing here asserts.
+:mod:`pbem.systems.westwall.sample` is drawn instead. Not a test: nothing here asserts.
 """
 
 from __future__ import annotations
@@ -52,8 +52,8 @@ def bastogne_step() -> tuple[Any, dict[str, Any], list[dict[str, Any]]]:
 
 
 def synthetic_step() -> tuple[Any, dict[str, Any], list[dict[str, Any]]]:
-    from pbem.render.sample import sample_step
     from pbem.systems.westwall.display import coerce_scenario
+    from pbem.systems.westwall.sample import sample_step
 
     data, state, events = sample_step()
     return coerce_scenario(data), state, events

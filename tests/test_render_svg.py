@@ -347,7 +347,7 @@ def test_positions_before_each_event_by_hand() -> None:
 
 
 def test_full_size_map_stays_under_300_kb() -> None:
-    from pbem.render.sample import sample_step
+    from pbem.systems.westwall.sample import sample_step
 
     data, state, events = sample_step()
     svg = render_map(data, state, events, score={"DE": 0, "US": 0})
