@@ -114,6 +114,38 @@ def test_no_system_imports_the_renderer() -> None:
     assert offenders == []
 
 
+def test_the_renderer_names_no_terrain_kind() -> None:
+    """Terrain colours and patterns are the systems' data (their map views carry the looks of
+    terrain-look.json): no module of pbem.render names a terrain kind, and a view built without
+    looks draws every kind in the one grey of an unknown kind."""
+    import json
+    import xml.etree.ElementTree as ET
+
+    import pytest
+
+    import pbem.render
+    import pbem.render.svg as svg
+    from pbem.engine.scenarios import bundled_text
+    from pbem.maps.view import MapView, terrain_looks
+    from pbem.render.svg.palette import DEFAULT_COLORS
+
+    kinds = [k["kind"] for k in json.loads(bundled_text("terrain-look.json"))["kinds"]]
+    assert {"clear", "woods", "polder"} <= set(kinds)
+    for path in sorted(Path(pbem.render.__file__).parent.rglob("*.py")):
+        text = path.read_text()
+        assert not [k for k in kinds if f'"{k}"' in text or f"'{k}'" in text], path
+    base = MapView("x", "", "", (1, 2), (1, 2), {}, {}, ())
+    view = MapView("bare", "", "", (1, 2), (1, 2), dict(zip(base.all_hexes(), kinds, strict=False)),
+                   {}, (), terrain_kinds=frozenset(kinds[:4]))
+    fills = {el.get("data-terrain"): el.get("fill") for el in ET.fromstring(svg.draw(view)).iter()
+             if el.get("data-terrain")}
+    assert fills == dict.fromkeys(kinds[:4], DEFAULT_COLORS["terrain-unknown"])
+    for bad in ('{"kinds": [{"kind": "x"}]}', '{"kinds": [{"kind": "x", "fill": "#fff", "marks": '
+                '[{"circle": [1, 2]}]}]}', '{"kinds": [{"kind": "x", "fill": "#fff", "hue": 1}]}', "[]"):
+        with pytest.raises(ValueError):
+            terrain_looks(bad)
+
+
 def test_a_big_stack_stays_in_its_hex_and_says_how_many() -> None:
     """Seven counters on one hex: the top four fan out as a stack of four would, the three below
     lie under the lowest of them, and the top counter carries the count; a stack of four is drawn

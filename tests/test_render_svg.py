@@ -398,9 +398,10 @@ def test_pixels_side_colour_river_and_woods() -> None:
     cx, cy = hex_center(Hex.parse("0504"), s)
     patch = Counter(px(cx + dx, cy + dy) for dx in range(-4, 5) for dy in range(-4, 5))
     colour, _count = patch.most_common(1)[0]
-    assert _close(colour, _rgb(DEFAULT_COLORS["terrain-woods"]))
+    fill = {look.kind: look.fill for look in map_view(tiny_scenario(), tiny_state()).terrain_looks}
+    assert _close(colour, _rgb(fill["woods"]))
     # and a clear hex without units is the clear colour
-    assert _close(px(*hex_center(Hex.parse("0501"), s)), _rgb(DEFAULT_COLORS["terrain-clear"]))
+    assert _close(px(*hex_center(Hex.parse("0501"), s)), _rgb(fill["clear"]))
 
 
 def test_bastogne_map_with_every_unit_stays_under_300_kb() -> None:

@@ -5,6 +5,7 @@ place names. Drawn into every map, or once per game (:func:`pbem.render.svg.draw
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterable
 from typing import Any
 
@@ -12,10 +13,9 @@ import svgwrite
 from svgwrite.container import Group
 
 from pbem.maps.hexmap import Hex
+from pbem.maps.view import InkMark
 from pbem.render.svg.canvas import Canvas, Frame, _n
 
-TERRAIN_ORDER = ("clear", "mixed", "grove", "town", "broken", "woods", "rough", "city", "lake",
-                 "polder", "marsh")
 WATER_KINDS = ("river", "stream", "canal")
 HEXSIDE_ORDER = (
     "river", "stream", "canal", "road", "trail", "railway", "bridge", "rail-bridge", "ferry",
@@ -23,10 +23,15 @@ HEXSIDE_ORDER = (
 )
 
 
+def _in_look_order(cv: Canvas, used: set[str]) -> list[str]:
+    """Terrain kinds in the order of the view's looks, then kinds without a look by name."""
+    ordered = [k for k in cv.looks if k in used]
+    return ordered + sorted(used - set(cv.looks))
+
+
 def terrain_kinds(cv: Canvas) -> list[str]:
-    used = set(cv.v.terrain_kinds)
-    ordered = [k for k in TERRAIN_ORDER if k in used]
-    return ordered + sorted(used - set(TERRAIN_ORDER))
+    """The terrain kinds the legend lists, in order."""
+    return _in_look_order(cv, set(cv.v.terrain_kinds))
 
 
 def hexside_kinds(cv: Canvas) -> list[str]:
@@ -38,7 +43,9 @@ def hexside_kinds(cv: Canvas) -> list[str]:
 
 
 def terrain_fill(cv: Canvas, kind: str) -> str:
-    if kind in ("clear",) or kind not in TERRAIN_ORDER:
+    """A kind's pattern (:func:`terrain_patterns`) if its look has marks, else its colour."""
+    look = cv.looks.get(kind)
+    if look is None or not look.marks:
         return cv.col.get(f"terrain-{kind}", cv.col["terrain-unknown"])
     return f"url(#t-{kind})"
 
@@ -46,59 +53,37 @@ def terrain_fill(cv: Canvas, kind: str) -> str:
 def terrain_patterns(cv: Canvas, dwg: svgwrite.Drawing) -> None:
     """The pattern of every terrain kind the legend lists (``url(#t-KIND)``)."""
     s = cv.s
-    # Terrain patterns: a fill colour plus a little ink so kinds differ without colour vision.
     t = 1.5 * s  # pattern tile
-    ink: dict[str, list[Any]] = {
-        "grove": [dwg.circle(center=(_n(0.25 * t), _n(0.3 * t)), r=_n(0.07 * t)),
-                  dwg.circle(center=(_n(0.75 * t), _n(0.8 * t)), r=_n(0.07 * t))],
-        "woods": [dwg.circle(center=(_n(x * t), _n(y * t)), r=_n(0.085 * t))
-                  for x, y in ((0.2, 0.22), (0.7, 0.2), (0.45, 0.55), (0.15, 0.85),
-                               (0.8, 0.75))],
-        "broken": [dwg.path(d=f"M{_n(0.1 * t)},{_n(0.35 * t)} l{_n(0.12 * t)},{_n(-0.1 * t)} "
-                              f"l{_n(0.12 * t)},{_n(0.1 * t)} M{_n(0.55 * t)},{_n(0.85 * t)} "
-                              f"l{_n(0.12 * t)},{_n(-0.1 * t)} l{_n(0.12 * t)},{_n(0.1 * t)}",
-                            fill="none", stroke_width=_n(0.03 * t))],
-        "rough": [dwg.path(d=f"M{_n(0.05 * t)},{_n(0.4 * t)} l{_n(0.15 * t)},{_n(-0.2 * t)} "
-                             f"l{_n(0.15 * t)},{_n(0.2 * t)} M{_n(0.5 * t)},{_n(0.9 * t)} "
-                             f"l{_n(0.15 * t)},{_n(-0.2 * t)} l{_n(0.15 * t)},{_n(0.2 * t)}",
-                           fill="none", stroke_width=_n(0.045 * t))],
-        "town": [dwg.rect(insert=(_n(x * t), _n(y * t)), size=(_n(0.13 * t), _n(0.1 * t)))
-                 for x, y in ((0.08, 0.1), (0.6, 0.3), (0.3, 0.62))],
-        "city": [dwg.rect(insert=(_n(x * t), _n(y * t)), size=(_n(0.2 * t), _n(0.16 * t)))
-                 for x, y in ((0.05, 0.05), (0.55, 0.25), (0.25, 0.6), (0.75, 0.75))],
-        "mixed": [dwg.circle(center=(_n(0.5 * t), _n(0.5 * t)), r=_n(0.04 * t))],
-        # polder: flat grass cut by straight drainage ditches (short, so that hex numbers
-        # stay legible)
-        "polder": [dwg.path(d=f"M{_n(0.05 * t)},{_n(0.3 * t)} h{_n(0.3 * t)} "
-                              f"M{_n(0.55 * t)},{_n(0.8 * t)} h{_n(0.3 * t)}",
-                            fill="none", stroke_width=_n(0.025 * t))],
-        # marsh: tufts of reeds over standing water
-        "marsh": [dwg.path(d="".join(
-            f"M{_n(x * t)},{_n(y * t)} l{_n(-0.06 * t)},{_n(-0.12 * t)} "
-            f"M{_n(x * t)},{_n(y * t)} v{_n(-0.14 * t)} "
-            f"M{_n(x * t)},{_n(y * t)} l{_n(0.06 * t)},{_n(-0.12 * t)} "
-            f"M{_n((x - 0.1) * t)},{_n(y * t)} h{_n(0.2 * t)} "
-            for x, y in ((0.25, 0.35), (0.72, 0.85))),
-            fill="none", stroke_width=_n(0.025 * t))],
-        "lake": [dwg.path(d=f"M{_n(0.1 * t)},{_n(0.3 * t)} q{_n(0.1 * t)},{_n(-0.08 * t)} "
-                            f"{_n(0.2 * t)},0 M{_n(0.55 * t)},{_n(0.75 * t)} "
-                            f"q{_n(0.1 * t)},{_n(-0.08 * t)} {_n(0.2 * t)},0",
-                          fill="none", stroke_width=_n(0.03 * t))],
-    }
     for kind in terrain_kinds(cv):
         base = cv.col.get(f"terrain-{kind}", cv.col["terrain-unknown"])
-        marks = ink.get(kind)
-        if not marks:
+        look = cv.looks.get(kind)
+        if look is None or not look.marks:
             continue
         pat = dwg.pattern(id=f"t-{kind}", insert=(0, 0), size=(_n(t), _n(t)),
                           patternUnits="userSpaceOnUse")
         pat.add(dwg.rect(insert=(0, 0), size=(_n(t), _n(t)), fill=base))
         colour = cv.col.get(f"ink-{kind}", "#000000")
         g = dwg.g(fill=colour, stroke=colour)
-        for mark in marks:
-            g.add(mark)
+        for mark in look.marks:
+            g.add(_ink_mark(dwg, mark, t))
         pat.add(g)
         dwg.defs.add(pat)
+
+
+_NUMBER = re.compile(r"-?[0-9]+(?:\.[0-9]+)?")
+
+
+def _ink_mark(dwg: svgwrite.Drawing, mark: InkMark, t: float) -> Any:
+    """One mark of a terrain pattern drawn on a tile of side ``t`` (its numbers are fractions of
+    the tile)."""
+    if mark.shape == "circle":
+        x, y, r = mark.at
+        return dwg.circle(center=(_n(x * t), _n(y * t)), r=_n(r * t))
+    if mark.shape == "rect":
+        x, y, w, h = mark.at
+        return dwg.rect(insert=(_n(x * t), _n(y * t)), size=(_n(w * t), _n(h * t)))
+    return dwg.path(d=_NUMBER.sub(lambda m: _n(float(m.group()) * t), mark.d), fill="none",
+                    stroke_width=_n(mark.width * t))
 
 
 def board_layers(cv: Canvas, dwg: svgwrite.Drawing, layer: Group, fr: Frame) -> None:
@@ -119,8 +104,7 @@ def draw_terrain(cv: Canvas, dwg: svgwrite.Drawing, layer: Group) -> None:
     by_kind: dict[str, list[Hex]] = {}
     for h in cv.visible:
         by_kind.setdefault(m.terrain_of(h), []).append(h)
-    order = [k for k in TERRAIN_ORDER if k in by_kind] + sorted(set(by_kind) - set(TERRAIN_ORDER))
-    for kind in order:
+    for kind in _in_look_order(cv, set(by_kind)):
         kg = dwg.g(fill=terrain_fill(cv, kind))
         kg["data-terrain"] = kind
         for h in by_kind[kind]:
@@ -163,7 +147,7 @@ def draw_water(cv: Canvas, dwg: svgwrite.Drawing, layer: Group) -> None:
         g.add(dwg.path(d="".join(d), stroke=cv.col[kind], stroke_width=_n(widths[kind] * s),
                        id=f"hs-{kind}"))
         if kind == "canal":
-            g.add(dwg.path(d="".join(d), stroke=cv.col["terrain-lake"],
+            g.add(dwg.path(d="".join(d), stroke=cv.col["canal-core"],
                            stroke_width=_n(0.06 * s), id="hs-canal-core"))
     layer.add(g)
 

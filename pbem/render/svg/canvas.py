@@ -77,6 +77,10 @@ class Canvas:
         self.side = view.viewer_id
         self.s = float(hex_size)
         self.col = dict(DEFAULT_COLORS)
+        self.looks = {look.kind: look for look in view.terrain_looks}
+        for look in view.terrain_looks:  # the system's terrain colours, which ``colors`` may override
+            self.col[f"terrain-{look.kind}"] = look.fill
+            self.col[f"ink-{look.kind}"] = look.ink
         self.side_colour = {si.id: si.colour for si in view.sides}
         for key, value in (colors or {}).items():
             if key.startswith("side-"):

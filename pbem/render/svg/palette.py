@@ -19,33 +19,12 @@ DEFAULT_COLORS: dict[str, str] = {
     "map-edge": "#2b2b2b",
     "place-name": "#1d1d1d",
     "place-halo": "#ffffff",
-    "terrain-clear": "#efe9cc",
-    "terrain-mixed": "#dfe3b0",
-    "terrain-grove": "#c3dd9f",
-    "terrain-town": "#d9c7b4",
-    "terrain-broken": "#d4b98a",
-    "terrain-woods": "#79ad5e",
-    "terrain-rough": "#b0916a",
-    "terrain-city": "#b9a596",
-    "terrain-lake": "#8fc0ea",
-    "terrain-polder": "#dcebb8",
-    "terrain-marsh": "#b9d6c4",
-    "terrain-unknown": "#e0e0e0",
-    # pattern ink on top of the fills
-    "ink-grove": "#6f9a4c",
-    "ink-woods": "#3d6e2c",
-    "ink-broken": "#8c6d3f",
-    "ink-rough": "#6b4f2e",
-    "ink-town": "#5b4636",
-    "ink-city": "#3e3028",
-    "ink-mixed": "#9da86a",
-    "ink-lake": "#4f8fc8",
-    "ink-polder": "#7eaed3",
-    "ink-marsh": "#2f6f6a",
+    "terrain-unknown": "#e0e0e0",  # a terrain kind the view gives no look
     # hexsides
     "river": "#1e5fc4",
     "stream": "#3f8fe6",
     "canal": "#17408f",
+    "canal-core": "#8fc0ea",
     "ferry": "#1e5fc4",
     "road": "#b5352a",
     "trail": "#7b5535",
@@ -70,8 +49,11 @@ DEFAULT_COLORS: dict[str, str] = {
     "marker-advanced": "#b9f0c4",
     "marker-retreated": "#ffd0a0",
 }
-"""Colour of every drawn thing; pass ``colors={...}`` to override any of them. A side's counter
-colour comes from the scenario (``sides[].colour``) unless ``colors["side-<ID>"]`` overrides it."""
+"""Colour of every drawn thing but the terrain; pass ``colors={...}`` to override any of them. A
+side's counter colour comes from the scenario (``sides[].colour``) unless ``colors["side-<ID>"]``
+overrides it; a terrain kind's fill and pattern ink come from the view's terrain looks
+(:class:`pbem.maps.view.TerrainLook`) unless ``colors["terrain-<KIND>"]`` or
+``colors["ink-<KIND>"]`` overrides them."""
 
 
 def luminance(colour: str) -> float:
