@@ -12,7 +12,7 @@ centre of a hex with centre-to-corner size ``s`` is ``x = 1.5·s·col``, ``y = �
 even])`` in the SVG's user units; margins, header and legend are placed around that by the
 ``viewBox``, so the centre of a hex can be computed by hand from its number.
 
-Output is deterministic: coordinates are rounded to two decimals, every element is emitted in a
+Output is deterministic: coordinates are rounded to one decimal, every element is emitted in a
 fixed order, every id is explicit (svgwrite's automatic ids are never used), so the same inputs give
 the same bytes. Elements carry ids and data attributes for tools and tests: ``id="hex-1317"``,
 ``id="unit-1/501" data-hex="1418"``, ``id="event-3" data-type="combat"`` (events are numbered from
