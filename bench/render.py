@@ -2,7 +2,7 @@
 
     python bench/render.py [--runs N] [--synthetic]
 
-* render: wall time of ``render_map`` for the whole Bastogne map (29 x 31 hexes) with every unit
+* render: wall time of WestWall's ``map_view`` drawn by ``pbem.render.svg.draw`` for the whole Bastogne map (29 x 31 hexes) with every unit
   of the Spearhead scenario's order of battle placed on it and one step of events (best of N;
   target <= 200 ms). The scenario model is built once, outside the timing, as ``pbem render`` reuses
   the engine's parsed scenario.
@@ -11,7 +11,7 @@
 * their ratio, and the SVG size (limit 300 KB).
 
 With ``--synthetic`` (or while ``scenarios/bastogne-spearhead.json`` is missing) the synthetic map of
-:mod:`pbem.render.sample` is drawn instead. Not a test: nothing here asserts.
+:mod:`pbem.systems.westwall.sample` is drawn instead. Not a test: nothing here asserts.
 """
 
 from __future__ import annotations
@@ -52,8 +52,8 @@ def bastogne_step() -> tuple[Any, dict[str, Any], list[dict[str, Any]]]:
 
 
 def synthetic_step() -> tuple[Any, dict[str, Any], list[dict[str, Any]]]:
-    from pbem.render.sample import sample_step
     from pbem.systems.westwall.display import coerce_scenario
+    from pbem.systems.westwall.sample import sample_step
 
     data, state, events = sample_step()
     return coerce_scenario(data), state, events
@@ -81,7 +81,11 @@ def floor(n_hexes: int, n_units: int, size: float = 32.0) -> str:
 def main() -> None:
     from pathlib import Path
 
-    from pbem.systems.westwall.mapview import render_map
+    from pbem.render.svg import draw
+    from pbem.systems.westwall.mapview import map_view
+
+    def render_map(sc: Any, state: Any, events: Any, score: dict[str, int]) -> str:
+        return draw(map_view(sc, state, events, score=score))
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=7)

@@ -3,21 +3,78 @@
 A system's presenter builds a :class:`MapView` from its own scenario, state and events
 (:meth:`pbem.engine.presenter.Presenter.map_view`); :func:`pbem.render.svg.draw` turns it into SVG
 without knowing the system. The vocabulary is the hobby's, not one game's: hexes with a terrain
-kind, hexside features (``river``, ``stream``, ``canal``, ``ferry``, ``bridge``, ``rail-bridge``,
-``destroyed-bridge``, ``road``, ``trail``), roads, trails and railways as routes, named places, reinforcement
-entry areas, counters with a NATO symbol, a size, a designation and their printed values, markers on
-counters, and marks for what the step did (moves, retreats, displacements, advances, combats,
-eliminations, placements), plus the lines of the side panel.
+kind (and how each kind looks, :class:`TerrainLook`: the system's data, so the renderer knows no
+terrain name), hexside features (``river``, ``stream``, ``canal``, ``ferry``, ``bridge``,
+``rail-bridge``, ``destroyed-bridge``, ``road``, ``trail``), roads, trails and railways as routes,
+named places, reinforcement entry areas, counters with a NATO symbol, a size, a designation and
+their printed values, markers on counters, and marks for what the step did (moves, retreats,
+displacements, advances, combats, eliminations, placements), plus the lines of the side panel.
 
 Everything is immutable and ordered, so the same view always draws the same bytes.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from pbem.maps.hexmap import Hex
+
+
+@dataclass(frozen=True)
+class InkMark:
+    """One mark of a terrain pattern, in fractions of the pattern's square tile: a ``circle``
+    (``at`` = x, y, r), a ``rect`` (``at`` = x, y, width, height) or a ``path`` (``d``: SVG path
+    data whose numbers are tile fractions, drawn with a stroke ``width``)."""
+
+    shape: str
+    at: tuple[float, ...] = ()
+    d: str = ""
+    width: float = 0.0
+
+
+@dataclass(frozen=True)
+class TerrainLook:
+    """How maps draw one terrain kind: a fill colour and, over it, marks in an ink colour, so that
+    kinds differ without colour vision (no marks: the plain fill)."""
+
+    kind: str
+    fill: str
+    """``#rrggbb``."""
+    ink: str = "#000000"
+    marks: tuple[InkMark, ...] = ()
+
+
+def terrain_looks(text: str) -> tuple[TerrainLook, ...]:
+    """The looks of a terrain look file (``pbem/scenario_data/terrain-look.json`` documents the
+    form), in its order; ``ValueError`` names what is wrong."""
+    data = json.loads(text)
+    kinds = data.get("kinds") if isinstance(data, dict) else None
+    if not isinstance(kinds, list):
+        raise ValueError("a terrain look file is an object with a list of kinds")
+    out = []
+    for entry in kinds:
+        if not (isinstance(entry, dict) and isinstance(entry.get("kind"), str)
+                and isinstance(entry.get("fill"), str) and isinstance(entry.get("ink", ""), str)
+                and set(entry) <= {"kind", "fill", "ink", "marks", "about"}):
+            raise ValueError(f"terrain look {entry!r}: kind, fill, ink, marks, about")
+        marks = []
+        for m in entry.get("marks", []):
+            if isinstance(m, dict) and set(m) in ({"circle"}, {"rect"}) and all(
+                    isinstance(v, int | float) for v in next(iter(m.values()))):
+                shape, at = next(iter(m.items()))
+                if len(at) != (3 if shape == "circle" else 4):
+                    raise ValueError(f"terrain look {entry['kind']!r}: {shape} {at!r}")
+                marks.append(InkMark(shape, tuple(float(v) for v in at)))
+            elif isinstance(m, dict) and set(m) == {"path", "width"} and isinstance(m["path"], str) \
+                    and isinstance(m["width"], int | float):
+                marks.append(InkMark("path", d=m["path"], width=float(m["width"])))
+            else:
+                raise ValueError(f"terrain look {entry['kind']!r}: mark {m!r}")
+        out.append(TerrainLook(entry["kind"], entry["fill"], entry.get("ink", "#000000"),
+                               tuple(marks)))
+    return tuple(out)
 
 
 @dataclass(frozen=True)
@@ -146,7 +203,11 @@ class MapView:
     """Hexside (smaller hex first) -> its features."""
     sides: tuple[SideView, ...]
     terrain_kinds: frozenset[str] = frozenset()
-    """The terrain kinds the legend lists (the renderer orders them)."""
+    """The terrain kinds the legend lists (in the order of ``terrain_looks``, then by name)."""
+    terrain_looks: tuple[TerrainLook, ...] = ()
+    """How each terrain kind is drawn, in the legend's order (the system's data, e.g.
+    ``terrain-look.json``); a kind without a look is drawn plain in the renderer's
+    ``terrain-unknown`` colour."""
     routes: tuple[RouteView, ...] = ()
     places: tuple[PlaceView, ...] = ()
     entries: tuple[EntryView, ...] = ()

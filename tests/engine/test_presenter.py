@@ -77,8 +77,9 @@ def test_the_renderer_draws_a_map_view_that_no_system_made() -> None:
     from pbem.maps.hexmap import Hex
     from pbem.maps.view import CombatMark, CounterView, MapView, MoveMark, SideView
 
-    source = Path(svg.__file__).read_text()
-    imports = [line for line in source.splitlines() if line.lstrip().startswith(("import ", "from "))]
+    sources = [p.read_text() for p in Path(svg.__file__).parent.glob("*.py")]  # the package
+    imports = [line for source in sources for line in source.splitlines()
+               if line.lstrip().startswith(("import ", "from "))]
     assert not [line for line in imports if "systems" in line]  # imports nothing of any system
     h = Hex.parse
     view = MapView(
@@ -99,6 +100,50 @@ def test_the_renderer_draws_a_map_view_that_no_system_made() -> None:
     assert ids["event-1"].get("data-type") == "moved" and ids["event-2"].get("data-hex") == "0302"
     assert "hs-river" in ids and "hex-0303" in ids
     assert svg.draw(view) == svg.draw(view)  # a pure function
+
+
+def test_no_system_imports_the_renderer() -> None:
+    """Systems hand the renderer a map view and nothing else: no module under pbem/systems/
+    imports pbem.render (the layers import downward only)."""
+    import pbem.systems
+
+    root = Path(pbem.systems.__file__).parent
+    offenders = [f"{p.relative_to(root)}: {line.strip()}" for p in sorted(root.rglob("*.py"))
+                 for line in p.read_text().splitlines()
+                 if line.lstrip().startswith(("import ", "from ")) and "pbem.render" in line]
+    assert offenders == []
+
+
+def test_the_renderer_names_no_terrain_kind() -> None:
+    """Terrain colours and patterns are the systems' data (their map views carry the looks of
+    terrain-look.json): no module of pbem.render names a terrain kind, and a view built without
+    looks draws every kind in the one grey of an unknown kind."""
+    import json
+    import xml.etree.ElementTree as ET
+
+    import pytest
+
+    import pbem.render
+    import pbem.render.svg as svg
+    from pbem.engine.scenarios import bundled_text
+    from pbem.maps.view import MapView, terrain_looks
+    from pbem.render.svg.palette import DEFAULT_COLORS
+
+    kinds = [k["kind"] for k in json.loads(bundled_text("terrain-look.json"))["kinds"]]
+    assert {"clear", "woods", "polder"} <= set(kinds)
+    for path in sorted(Path(pbem.render.__file__).parent.rglob("*.py")):
+        text = path.read_text()
+        assert not [k for k in kinds if f'"{k}"' in text or f"'{k}'" in text], path
+    base = MapView("x", "", "", (1, 2), (1, 2), {}, {}, ())
+    view = MapView("bare", "", "", (1, 2), (1, 2), dict(zip(base.all_hexes(), kinds, strict=False)),
+                   {}, (), terrain_kinds=frozenset(kinds[:4]))
+    fills = {el.get("data-terrain"): el.get("fill") for el in ET.fromstring(svg.draw(view)).iter()
+             if el.get("data-terrain")}
+    assert fills == dict.fromkeys(kinds[:4], DEFAULT_COLORS["terrain-unknown"])
+    for bad in ('{"kinds": [{"kind": "x"}]}', '{"kinds": [{"kind": "x", "fill": "#fff", "marks": '
+                '[{"circle": [1, 2]}]}]}', '{"kinds": [{"kind": "x", "fill": "#fff", "hue": 1}]}', "[]"):
+        with pytest.raises(ValueError):
+            terrain_looks(bad)
 
 
 def test_a_big_stack_stays_in_its_hex_and_says_how_many() -> None:

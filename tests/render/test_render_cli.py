@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from pbem.render.svg import xml_id
+from pbem.render.svg.canvas import xml_id
 
 GAME_ID = "00112233445566778899aabbccddeeff"
 

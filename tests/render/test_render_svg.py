@@ -18,13 +18,24 @@ from helpers.paths import ROOT
 
 from pbem.errors import InputError
 from pbem.maps.hexmap import Hex
-from pbem.render.svg import DEFAULT_COLORS, hex_center, xml_id
+from pbem.render.svg import draw
+from pbem.render.svg.canvas import hex_center, xml_id
+from pbem.render.svg.palette import DEFAULT_COLORS
 from pbem.systems.westwall.display import coerce_events, coerce_state, positions_before
-from pbem.systems.westwall.mapview import render_map
+from pbem.systems.westwall.mapview import map_view
 from pbem.systems.westwall.model import Area, Scenario
 from pbem.systems.westwall.movement import area_hexes, in_any_area
 
 NS = {"s": "http://www.w3.org/2000/svg"}
+
+
+def render_map(scenario: Any, state: Any, events: Any = (), *, around: Hex | str | None = None,
+               radius: int | None = None, hex_size: float = 32.0,
+               colors: dict[str, str] | None = None, show_hex_numbers: bool = True,
+               **view_args: Any) -> str:
+    """The WestWall map after a step: its map view drawn (what the map writer does)."""
+    return draw(map_view(scenario, state, events, **view_args), around=around, radius=radius,
+                hex_size=hex_size, colors=colors, show_hex_numbers=show_hex_numbers)
 DE_COLOUR = "#c0c0c0"
 US_COLOUR = "#80c040"
 
@@ -337,7 +348,7 @@ def test_positions_before_each_event_by_hand() -> None:
 
 
 def test_full_size_map_stays_under_300_kb() -> None:
-    from pbem.render.sample import sample_step
+    from pbem.systems.westwall.sample import sample_step
 
     data, state, events = sample_step()
     svg = render_map(data, state, events, score={"DE": 0, "US": 0})
@@ -388,9 +399,10 @@ def test_pixels_side_colour_river_and_woods() -> None:
     cx, cy = hex_center(Hex.parse("0504"), s)
     patch = Counter(px(cx + dx, cy + dy) for dx in range(-4, 5) for dy in range(-4, 5))
     colour, _count = patch.most_common(1)[0]
-    assert _close(colour, _rgb(DEFAULT_COLORS["terrain-woods"]))
+    fill = {look.kind: look.fill for look in map_view(tiny_scenario(), tiny_state()).terrain_looks}
+    assert _close(colour, _rgb(fill["woods"]))
     # and a clear hex without units is the clear colour
-    assert _close(px(*hex_center(Hex.parse("0501"), s)), _rgb(DEFAULT_COLORS["terrain-clear"]))
+    assert _close(px(*hex_center(Hex.parse("0501"), s)), _rgb(fill["clear"]))
 
 
 def test_bastogne_map_with_every_unit_stays_under_300_kb() -> None:

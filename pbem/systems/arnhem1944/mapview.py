@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from pbem.engine.scenarios import bundled_text
 from pbem.maps.hexmap import Hex
 from pbem.maps.view import (
     CombatMark,
@@ -29,10 +30,14 @@ from pbem.maps.view import (
     RouteView,
     SideView,
     TrailMark,
+    terrain_looks,
 )
 from pbem.systems.arnhem1944.model import Counter, Scenario
 from pbem.systems.arnhem1944.state import State
 from pbem.systems.arnhem1944.words import event_text
+
+TERRAIN_LOOK = "terrain-look.json"
+"""How the map draws each terrain kind (bundled data, shared with the other bundled systems)."""
 
 PARACHUTE = frozenset({"1AB", "82AB", "Pol"})
 
@@ -180,6 +185,7 @@ def map_view(sc: Scenario, state: State | Mapping[str, Any], events: Sequence[An
         sides=tuple(SideView(s["id"], s.get("name", s["id"]), s.get("colour", "#808080"))
                     for s in sc.sides),
         terrain_kinds=frozenset(set(m.terrain) | {m.default_terrain}),
+        terrain_looks=terrain_looks(bundled_text(TERRAIN_LOOK)),
         routes=tuple(RouteView(kind, tuple(Hex.parse(x) for x in hexes), tuple(off))
                      for kind, hexes, off in [*((r.kind, r.hexes, r.off_map) for r in m.railways),
                                               *((r.kind, r.hexes, r.off_map) for r in m.routes)]),

@@ -12,10 +12,22 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from pbem.engine.scenarios import bundled_text
 from pbem.maps.hexmap import Hex, hexside
-from pbem.maps.view import CounterView, MapView, PanelRow, PlaceView, RouteView, SideView
+from pbem.maps.view import (
+    CounterView,
+    MapView,
+    PanelRow,
+    PlaceView,
+    RouteView,
+    SideView,
+    terrain_looks,
+)
 from pbem.systems.megagame.board import turn_label
 from pbem.systems.megagame.model import HeldObjective, MegaScenario, MegaState, TeamView
+
+TERRAIN_LOOK = "terrain-look.json"
+"""How the map draws each terrain kind (bundled data, shared with the other bundled systems)."""
 
 COLOURS = {"allied": "#7fa7d9", "german": "#9aa586", "enemy": "#b0b0b0"}
 SYMBOL = {"infantry": "infantry", "armour": "armor", "artillery": "artillery", "antitank": "armor",
@@ -134,6 +146,7 @@ def map_view(sc: MegaScenario, state: MegaState | TeamView | Mapping[str, Any], 
         hexsides=_hexsides(sc),
         sides=sides,
         terrain_kinds=frozenset(set(m.terrain) | {m.default_terrain}),
+        terrain_looks=terrain_looks(bundled_text(TERRAIN_LOOK)),
         routes=tuple(RouteView(r.kind, tuple(Hex.parse(x) for x in r.hexes), tuple(r.off_map))
                      for r in (*m.railways, *m.routes)),
         places=tuple(PlaceView(Hex.parse(p.hex), p.name) for p in m.places),

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from pbem.engine.scenarios import bundled_text
 from pbem.maps.hexmap import Hex
 from pbem.maps.view import (
     CombatMark,
@@ -23,6 +24,7 @@ from pbem.maps.view import (
     RouteView,
     SideView,
     TrailMark,
+    terrain_looks,
 )
 from pbem.systems.westwall.display import (
     coerce_events,
@@ -45,6 +47,9 @@ from pbem.systems.westwall.model import (
     UnitDef,
 )
 from pbem.systems.westwall.movement import area_hexes
+
+TERRAIN_LOOK = "terrain-look.json"
+"""How the map draws each terrain kind (bundled data, shared with the other bundled systems)."""
 
 STEP_LEGEND = (("move", "movement [5.0]", False),
                ("attack", "attack: diff · die · result [7.6]", False),
@@ -176,6 +181,7 @@ def map_view(
         hexsides=dict(m.hexside_features),
         sides=tuple(SideView(s.id, s.name, s.colour) for s in sc.sides),
         terrain_kinds=frozenset(set(m.terrain) | {m.default_terrain}),
+        terrain_looks=terrain_looks(bundled_text(TERRAIN_LOOK)),
         routes=tuple(RouteView(r.kind, tuple(Hex.parse(x) for x in r.hexes), tuple(r.off_map))
                      for r in m.routes),
         places=tuple(PlaceView(Hex.parse(p.hex), p.name) for p in m.places),
@@ -210,28 +216,3 @@ def _bridge_marks(st: State) -> tuple[tuple[Hex, Hex, str], ...]:
         out.append((Hex.parse(a), Hex.parse(b), kind))
     return tuple(out)
 
-
-def render_map(
-    scenario: Scenario | Mapping[str, Any],
-    state: State | Mapping[str, Any],
-    events: Iterable[Any] = (),
-    *,
-    title: str = "",
-    subtitle: str = "",
-    side: str | None = None,
-    around: Hex | str | None = None,
-    radius: int | None = None,
-    hex_size: float = 32.0,
-    colors: Mapping[str, str] | None = None,
-    show_hex_numbers: bool = True,
-    score: Mapping[str, int] | None = None,
-    header_lines: Sequence[str] = (),
-) -> str:
-    """The WestWall map after a step, as SVG text: :func:`map_view` drawn by
-    :func:`pbem.render.svg.draw` (see both for the arguments)."""
-    from pbem.render.svg import draw
-
-    view = map_view(scenario, state, events, title=title, subtitle=subtitle, side=side,
-                    score=score, header_lines=header_lines)
-    return draw(view, around=around, radius=radius, hex_size=hex_size, colors=colors,
-                show_hex_numbers=show_hex_numbers)

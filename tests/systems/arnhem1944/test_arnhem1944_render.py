@@ -16,12 +16,18 @@ from typing import Any
 
 import pytest
 
+from pbem.engine.scenarios import bundled_text
 from pbem.maps.hexmap import Hex
-from pbem.maps.view import CounterView, MapView, RouteView, SideView
-from pbem.render.svg import DEFAULT_COLORS, draw, hex_center
+from pbem.maps.view import CounterView, MapView, RouteView, SideView, terrain_looks
+from pbem.render.svg import draw
+from pbem.render.svg.canvas import hex_center
+from pbem.render.svg.palette import DEFAULT_COLORS
+from pbem.systems.arnhem1944.mapview import TERRAIN_LOOK
 
 H = Hex.parse
 S = 40.0
+LOOKS = terrain_looks(bundled_text(TERRAIN_LOOK))
+"""The system's terrain looks, as its map view hands them to the renderer."""
 
 
 def view(**extra: Any) -> MapView:
@@ -32,7 +38,7 @@ def view(**extra: Any) -> MapView:
         scenario_id="hand-made", title="hand-made", subtitle="", cols=(1, 3), rows=(1, 3),
         terrain=terrain, hexsides=extra.pop("hexsides", {}),
         sides=(SideView("AL", "Allied", "#7a8b3a"), SideView("DE", "German", "#6e7f80")),
-        terrain_kinds=frozenset(terrain.values()), **extra)
+        terrain_kinds=frozenset(terrain.values()), terrain_looks=LOOKS, **extra)
 
 
 def ids(svg: str) -> dict[str, ET.Element]:
@@ -65,7 +71,7 @@ def test_polder_and_marsh_have_colours_of_their_own() -> None:
         patch = Tally(img.getpixel((int(cx - vx) + dx, int(cy - vy) + dy))
                       for dx in range(-4, 5) for dy in range(-4, 5))
         colour, _n = patch.most_common(1)[0]
-        assert close(colour, rgb(DEFAULT_COLORS[f"terrain-{kind}"])), kind
+        assert close(colour, rgb({look.kind: look.fill for look in LOOKS}[kind])), kind
         assert not close(colour, rgb(DEFAULT_COLORS["terrain-unknown"]))
     found = ids(svg)
     assert "t-polder" in found and "t-marsh" in found  # a pattern each, for readers without colour

@@ -80,9 +80,10 @@ def test_bridges_of_each_kind_and_the_city_hexes(sc) -> None:  # type: ignore[no
 def test_the_map_is_drawn_north_up(sc) -> None:  # type: ignore[no-untyped-def]
     import re
 
-    from pbem.systems.westwall.mapview import render_map
+    from pbem.render.svg import draw
+    from pbem.systems.westwall.mapview import map_view
 
-    svg = render_map(sc, R.initial_state(sc, {}))
+    svg = draw(map_view(sc, R.initial_state(sc, {})))
 
     def y_of(h: str) -> float:
         m = re.search(rf'<use id="hex-{h}" x="[-0-9.]+" xlink:href="#hex" y="([-0-9.]+)"', svg)

@@ -1,0 +1,349 @@
+"""The board: what never changes in a game -- terrain (fills and patterns), water on hexsides,
+roads, trails and railways, bridges, the map edge and reinforcement entry areas, hex numbers and
+place names. Drawn into every map, or once per game (:func:`pbem.render.svg.draw_board`)."""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterable
+from typing import Any
+
+import svgwrite
+from svgwrite.container import Group
+
+from pbem.maps.hexmap import Hex
+from pbem.maps.view import InkMark
+from pbem.render.svg.canvas import Canvas, Frame, _n
+
+WATER_KINDS = ("river", "stream", "canal")
+HEXSIDE_ORDER = (
+    "river", "stream", "canal", "road", "trail", "railway", "bridge", "rail-bridge", "ferry",
+    "destroyed-bridge"
+)
+
+
+def _in_look_order(cv: Canvas, used: set[str]) -> list[str]:
+    """Terrain kinds in the order of the view's looks, then kinds without a look by name."""
+    ordered = [k for k in cv.looks if k in used]
+    return ordered + sorted(used - set(cv.looks))
+
+
+def terrain_kinds(cv: Canvas) -> list[str]:
+    """The terrain kinds the legend lists, in order."""
+    return _in_look_order(cv, set(cv.v.terrain_kinds))
+
+
+def hexside_kinds(cv: Canvas) -> list[str]:
+    used: set[str] = {r.kind for r in cv.v.routes}  # every route kind has a legend line
+    for kinds in cv.v.hexsides.values():
+        used |= kinds
+    ordered = [k for k in HEXSIDE_ORDER if k in used]
+    return ordered + sorted(used - set(HEXSIDE_ORDER))
+
+
+def terrain_fill(cv: Canvas, kind: str) -> str:
+    """A kind's pattern (:func:`terrain_patterns`) if its look has marks, else its colour."""
+    look = cv.looks.get(kind)
+    if look is None or not look.marks:
+        return cv.col.get(f"terrain-{kind}", cv.col["terrain-unknown"])
+    return f"url(#t-{kind})"
+
+
+def terrain_patterns(cv: Canvas, dwg: svgwrite.Drawing) -> None:
+    """The pattern of every terrain kind the legend lists (``url(#t-KIND)``)."""
+    s = cv.s
+    t = 1.5 * s  # pattern tile
+    for kind in terrain_kinds(cv):
+        base = cv.col.get(f"terrain-{kind}", cv.col["terrain-unknown"])
+        look = cv.looks.get(kind)
+        if look is None or not look.marks:
+            continue
+        pat = dwg.pattern(id=f"t-{kind}", insert=(0, 0), size=(_n(t), _n(t)),
+                          patternUnits="userSpaceOnUse")
+        pat.add(dwg.rect(insert=(0, 0), size=(_n(t), _n(t)), fill=base))
+        colour = cv.col.get(f"ink-{kind}", "#000000")
+        g = dwg.g(fill=colour, stroke=colour)
+        for mark in look.marks:
+            g.add(_ink_mark(dwg, mark, t))
+        pat.add(g)
+        dwg.defs.add(pat)
+
+
+_NUMBER = re.compile(r"-?[0-9]+(?:\.[0-9]+)?")
+
+
+def _ink_mark(dwg: svgwrite.Drawing, mark: InkMark, t: float) -> Any:
+    """One mark of a terrain pattern drawn on a tile of side ``t`` (its numbers are fractions of
+    the tile)."""
+    if mark.shape == "circle":
+        x, y, r = mark.at
+        return dwg.circle(center=(_n(x * t), _n(y * t)), r=_n(r * t))
+    if mark.shape == "rect":
+        x, y, w, h = mark.at
+        return dwg.rect(insert=(_n(x * t), _n(y * t)), size=(_n(w * t), _n(h * t)))
+    return dwg.path(d=_NUMBER.sub(lambda m: _n(float(m.group()) * t), mark.d), fill="none",
+                    stroke_width=_n(mark.width * t))
+
+
+def board_layers(cv: Canvas, dwg: svgwrite.Drawing, layer: Group, fr: Frame) -> None:
+    """What never changes in a game: terrain, water, roads, bridges, edges and entry areas,
+    hex numbers and place names."""
+    draw_terrain(cv, dwg, layer)
+    draw_water(cv, dwg, layer)
+    draw_routes(cv, dwg, layer)
+    draw_bridges(cv, dwg, layer)
+    draw_edges(cv, dwg, layer, fr)
+    draw_labels(cv, dwg, layer)
+
+
+def draw_terrain(cv: Canvas, dwg: svgwrite.Drawing, layer: Group) -> None:
+    m = cv.v
+    g = dwg.g(id="terrain", stroke=cv.col["hex-outline"], stroke_width=_n(0.03 * cv.s))
+    # one group per terrain kind carries the fill and the kind, so each hex is a bare <use>
+    by_kind: dict[str, list[Hex]] = {}
+    for h in cv.visible:
+        by_kind.setdefault(m.terrain_of(h), []).append(h)
+    for kind in _in_look_order(cv, set(by_kind)):
+        kg = dwg.g(fill=terrain_fill(cv, kind))
+        kg["data-terrain"] = kind
+        for h in by_kind[kind]:
+            x, y = cv.c(h)
+            kg.add(dwg.use("#hex", x=_n(x), y=_n(y), id=f"hex-{h}"))
+        g.add(kg)
+    layer.add(g)
+
+
+def sides_of(cv: Canvas, kinds: Iterable[str]) -> list[tuple[Hex, Hex]]:
+    wanted = set(kinds)
+    return sorted(
+        side for side, feats in cv.v.hexsides.items()
+        if feats & wanted and (side[0] in cv.visible_set or side[1] in cv.visible_set)
+    )
+
+
+def draw_water(cv: Canvas, dwg: svgwrite.Drawing, layer: Group) -> None:
+    s = cv.s
+    g = dwg.g(id="water", fill="none", stroke_linecap="round")
+    widths = {"river": 0.2, "canal": 0.2, "stream": 0.11, "ferry": 0.2}
+    for kind in ("stream", "river", "canal", "ferry"):
+        sides = sides_of(cv, [kind])
+        if not sides:
+            continue
+        if kind == "ferry":
+            # a ferry is a river crossing without a bridge [6.33]: water plus a dashed link
+            d = []
+            for a, b in sides:
+                (x1, y1), (x2, y2) = cv.c(a), cv.c(b)
+                d.append(f"M{_n(x1 + (x2 - x1) * 0.3)},{_n(y1 + (y2 - y1) * 0.3)}"
+                         f"L{_n(x1 + (x2 - x1) * 0.7)},{_n(y1 + (y2 - y1) * 0.7)}")
+            g.add(dwg.path(d="".join(d), stroke=cv.col["ferry"], stroke_width=_n(0.07 * s),
+                           stroke_dasharray=f"{_n(0.12 * s)},{_n(0.08 * s)}", id="hs-ferry"))
+            continue
+        d = []
+        for a, b in sides:
+            p, q = cv.side_segment(a, b)
+            d.append(f"M{_n(p[0])},{_n(p[1])}L{_n(q[0])},{_n(q[1])}")
+        g.add(dwg.path(d="".join(d), stroke=cv.col[kind], stroke_width=_n(widths[kind] * s),
+                       id=f"hs-{kind}"))
+        if kind == "canal":
+            g.add(dwg.path(d="".join(d), stroke=cv.col["canal-core"],
+                           stroke_width=_n(0.06 * s), id="hs-canal-core"))
+    layer.add(g)
+
+
+def draw_routes(cv: Canvas, dwg: svgwrite.Drawing, layer: Group) -> None:
+    s = cv.s
+    g = dwg.g(id="routes", fill="none", stroke_linecap="round", stroke_linejoin="round")
+    destroyed = {side for side, f in cv.v.hexsides.items() if "destroyed-bridge" in f}
+    for kind in ("railway", "trail", "road"):
+        d: list[str] = []
+        for route in cv.v.routes:
+            if route.kind != kind:
+                continue
+            hexes = list(route.hexes)
+            runs: list[list[Hex]] = [[hexes[0]]] if hexes else []
+            for a, b in zip(hexes, hexes[1:], strict=False):
+                if (min(a, b), max(a, b)) in destroyed:
+                    runs.append([b])  # the road is cut where its bridge is gone
+                else:
+                    runs[-1].append(b)
+            for i, run in enumerate(runs):
+                pts = [cv.c(h) for h in run]
+                if i == 0 and "start" in route.off_map:
+                    pts.insert(0, cv.off_map_point(run[0]))
+                if i == len(runs) - 1 and "end" in route.off_map:
+                    pts.append(cv.off_map_point(run[-1]))
+                if len(pts) >= 2:
+                    d.append("M" + "L".join(f"{_n(x)},{_n(y)}" for x, y in pts))
+        if d and kind == "railway":
+            # a dark line with white ties: a railway, whatever the colours of the roads
+            g.add(dwg.path(d="".join(d), stroke=cv.col["railway"],
+                           stroke_width=_n(0.11 * s), id="hs-railway"))
+            g.add(dwg.path(d="".join(d), stroke=cv.col["railway-tie"],
+                           stroke_width=_n(0.05 * s), stroke_linecap="butt",
+                           stroke_dasharray=f"{_n(0.12 * s)},{_n(0.12 * s)}",
+                           id="hs-railway-ties"))
+        elif d:
+            attrs: dict[str, str] = {}
+            if kind == "trail":
+                attrs["stroke_dasharray"] = f"{_n(0.18 * s)},{_n(0.1 * s)}"
+            g.add(dwg.path(d="".join(d), stroke=cv.col[kind],
+                           stroke_width=_n((0.13 if kind == "road" else 0.08) * s),
+                           id=f"hs-{kind}", **attrs))
+    layer.add(g)
+
+
+def draw_bridges(cv: Canvas, dwg: svgwrite.Drawing, layer: Group) -> None:
+    s = cv.s
+    g = dwg.g(id="bridges")
+    m = cv.v
+    for a, b in sides_of(cv, ["bridge", "rail-bridge", "destroyed-bridge", "road", "trail"]):
+        feats = m.features(a, b)
+        if not is_bridge(feats):
+            continue
+        destroyed = "destroyed-bridge" in feats
+        (ax, ay), (bx, by) = cv.c(a), cv.c(b)
+        mx, my = (ax + bx) / 2, (ay + by) / 2
+        ang = math.degrees(math.atan2(by - ay, bx - ax))
+        ln, wd = 0.5 * s, 0.3 * s
+        kind = "destroyed-bridge" if destroyed else (
+            "rail-bridge" if "rail-bridge" in feats else "bridge")
+        br = dwg.g(transform=f"translate({_n(mx)},{_n(my)}) rotate({_n(ang)})",
+                   id=f"bridge-{a}-{b}")
+        br["data-kind"] = kind
+        br.add(dwg.rect(insert=(_n(-ln / 2), _n(-wd / 2)), size=(_n(ln), _n(wd)),
+                        fill=cv.col["bridge-deck"], stroke=cv.col["bridge"],
+                        stroke_width=_n(0.05 * s)))
+        if kind == "rail-bridge":
+            br.add(dwg.line(start=(_n(-ln / 2), 0), end=(_n(ln / 2), 0),
+                            stroke=cv.col["bridge"], stroke_width=_n(0.06 * s),
+                            stroke_dasharray=f"{_n(0.06 * s)},{_n(0.04 * s)}"))
+        if destroyed:
+            r = 0.2 * s
+            br.add(dwg.path(d=f"M{_n(-r)},{_n(-r)}L{_n(r)},{_n(r)}M{_n(-r)},{_n(r)}"
+                              f"L{_n(r)},{_n(-r)}",
+                            stroke=cv.col["destroyed"], stroke_width=_n(0.08 * s)))
+        g.add(br)
+    layer.add(g)
+
+
+def draw_edges(cv: Canvas, dwg: svgwrite.Drawing, layer: Group, fr: Frame) -> None:
+    """The map's outer edge, and each reinforcement entry area [11.11] in its side's colour."""
+    s = cv.s
+    m = cv.v
+    d: list[str] = []
+    for h in cv.visible:
+        for n in h.neighbours():
+            if not m.on_map(n):
+                p, q = cv.side_segment(h, n)
+                d.append(f"M{_n(p[0])},{_n(p[1])}L{_n(q[0])},{_n(q[1])}")
+    g = dwg.g(id="edges", fill="none", stroke_linecap="round")
+    if d:
+        g.add(dwg.path(d="".join(d), stroke=cv.col["map-edge"], stroke_width=_n(0.08 * s),
+                       id="map-edge"))
+    for i, (side, hexes, turns, _texts) in enumerate(cv.entry_areas(), start=1):
+        colour = cv.side_colour.get(side, "#888888")
+        segs: list[str] = []
+        marks: list[str] = []
+        out_x = out_y = 0.0
+        for h in hexes:
+            x, y = cv.c(h)
+            off = [n for n in h.neighbours() if not m.on_map(n)]
+            for n in off:
+                p, q = cv.side_segment(h, n)
+                nx, ny = cv.c(n)
+                ox, oy = (nx - x) * 0.06, (ny - y) * 0.06  # just outside the edge
+                out_x += nx - x
+                out_y += ny - y
+                segs.append(f"M{_n(p[0] + ox)},{_n(p[1] + oy)}L{_n(q[0] + ox)},{_n(q[1] + oy)}")
+            if not off:  # an entry hex inside the map: a ring
+                marks.append(f"M{_n(x - 0.5 * s)},{_n(y)}a{_n(0.5 * s)},{_n(0.5 * s)} 0 1 0 "
+                             f"{_n(s)},0a{_n(0.5 * s)},{_n(0.5 * s)} 0 1 0 {_n(-s)},0")
+        eg = dwg.g(id=f"entry-{i}")
+        eg["data-side"] = side
+        eg["data-turn"] = " ".join(str(t) for t in turns)
+        eg["data-hexes"] = " ".join(str(h) for h in hexes)
+        if segs:
+            eg.add(dwg.path(d="".join(segs), stroke=colour, stroke_width=_n(0.22 * s)))
+        if marks:
+            eg.add(dwg.path(d="".join(marks), stroke=colour, stroke_width=_n(0.1 * s)))
+        # a short tag just outside the middle of the area; the legend has the details
+        mid = hexes[len(hexes) // 2]
+        lx, ly = cv.c(mid)
+        od = math.hypot(out_x, out_y)
+        tag = f"{side} GT {', '.join(str(t) for t in turns)}"
+        label = dwg.text(tag, class_="lb", fill=colour)
+        if od:
+            ux, uy = out_x / od, out_y / od
+            along_side = abs(ux) > abs(uy)
+            if along_side and len(hexes) > 2:  # long area on a side edge: text along it
+                lx, ly = lx + ux * 1.45 * s, ly + uy * 1.45 * s
+                label["transform"] = f"rotate({-90 if ux < 0 else 90},{_n(lx)},{_n(ly)})"
+            elif along_side:
+                lx, ly = lx + ux * 1.15 * s, ly + 0.1 * s
+                label["style"] = f"text-anchor:{'end' if ux < 0 else 'start'}"
+            else:
+                lx, ly = lx + ux * 1.2 * s, ly + uy * 1.2 * s + 0.1 * s
+        label["x"], label["y"] = _n(lx), _n(ly)
+        eg.add(label)
+        g.add(eg)
+    layer.add(g)
+
+
+def draw_labels(cv: Canvas, dwg: svgwrite.Drawing, layer: Group) -> None:
+    s = cv.s
+    if cv.show_numbers:
+        g = dwg.g(id="hex-numbers", class_="hn")  # the style is inherited by every number
+        for h in cv.visible:
+            x, y = cv.c(h)
+            g.add(dwg.text(str(h), insert=(_n(x), _n(y - 0.64 * s))))
+        layer.add(g)
+    g = dwg.g(id="places")
+    for p in cv.v.places:
+        h = p.hex
+        if h not in cv.visible_set:
+            continue
+        x, y = cv.c(h)
+        pos = (_n(x), _n(y + place_dy(cv, x, y, p.name)))
+        g.add(dwg.text(p.name, insert=pos, class_="ph"))
+        g.add(dwg.text(p.name, insert=pos, class_="pn"))
+    layer.add(g)
+
+
+def place_dy(cv: Canvas, x: float, y: float, name: str) -> float:
+    """Where a place name sits below its hex centre: low in the hex, over the hexside below
+    it, unless a bridge is there (a bridge is what a player looks for); then above the hex
+    number, if no bridge is there either."""
+    s = cv.s
+    half = 0.3 * s * 0.58 * len(name) / 2 + 0.25 * s  # the text, and half a bridge deck
+    bridges = bridge_points(cv)
+
+    def covers(dy: float) -> bool:  # the text spans 0.3 hex above its baseline
+        return any(abs(bx - x) <= half and dy - 0.45 * s <= by - y <= dy + 0.15 * s
+                   for bx, by in bridges)
+
+    if not cv.v.names_clear_bridges:
+        return 0.82 * s
+    for dy in (0.82 * s, -0.92 * s):
+        if not covers(dy):
+            return dy
+    return 0.82 * s
+
+
+def bridge_points(cv: Canvas) -> list[tuple[float, float]]:
+    """The middle of every bridge drawn (:meth:`_bridges`)."""
+    out = []
+    for a, b in sides_of(cv, ["bridge", "rail-bridge", "destroyed-bridge", "road", "trail"]):
+        if is_bridge(cv.v.features(a, b)):
+            (ax, ay), (bx, by) = cv.c(a), cv.c(b)
+            out.append(((ax + bx) / 2, (ay + by) / 2))
+    return out
+
+
+def is_bridge(feats: frozenset[str]) -> bool:
+    """A hexside drawn as a bridge: a bridge (standing or destroyed), or a road or trail over
+    water where no ferry is."""
+    water = feats & set(WATER_KINDS)
+    return bool(feats & {"bridge", "rail-bridge", "destroyed-bridge"}) or (
+        bool(feats & {"road", "trail"}) and bool(water) and "ferry" not in feats)

@@ -1,0 +1,153 @@
+"""What every part of one drawing shares: the view, the colours in use, the hexes shown, where a
+hex sits in user units, and how numbers are written.
+
+Geometry (SPI ``XXYY``, flat-topped hexes in vertical columns, even columns half a hex lower): the
+centre of a hex with centre-to-corner size ``s`` is ``x = 1.5·s·col``, ``y = √3·s·(row + ½·[col
+even])``; a map whose north lies to the right of its grid is turned a quarter to the left."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from pbem.maps.hexmap import Hex
+from pbem.maps.view import MapView
+from pbem.render.svg.palette import DEFAULT_COLORS
+
+SQRT3 = math.sqrt(3.0)
+
+DEFAULT_HEX_SIZE = 32.0
+"""Centre-to-corner distance of a hex, in SVG user units (pixels at 100 %)."""
+
+
+def xml_id(prefix: str, name: str) -> str:
+    """An XML-valid id for ``name`` (a unit id such as ``2/501``): characters other than letters,
+    digits, ``.`` and ``-`` become ``_HH_`` (their code in hex), so ``unit-2/501`` is
+    ``unit-2_2f_501``; the name itself is in ``data-unit``."""
+    return prefix + "".join(c if c.isascii() and (c.isalnum() or c in ".-") else f"_{ord(c):x}_"
+                            for c in name)
+
+
+def _n(v: float) -> str:
+    """A coordinate as short deterministic text (one decimal -- a tenth of a pixel at the default
+    hex size -- no trailing zeros); every number the drawing writes goes through it."""
+    text = f"{v:.1f}".rstrip("0").rstrip(".")
+    return "0" if text in ("-0", "") else text
+
+
+def hex_center(h: Hex, hex_size: float = DEFAULT_HEX_SIZE) -> tuple[float, float]:
+    """Centre of hex ``h`` in the map's user units (before any viewBox offset)."""
+    return (1.5 * hex_size * h.col, SQRT3 * hex_size * (h.row + (0.5 if h.col % 2 == 0 else 0.0)))
+
+
+@dataclass(frozen=True)
+class Frame:
+    """Where the map, header and side panel sit in user units."""
+
+    map_x0: float
+    map_y0: float
+    map_x1: float
+    map_y1: float
+    header_y0: float
+    panel_x0: float
+    panel_w: float
+    view: tuple[float, float, float, float]
+
+
+class Canvas:
+    """One drawing of one view: the view, the colours (defaults, then ``colors`` overrides), the
+    hexes shown (all of them, or those ``radius`` from ``around``) and the hex size."""
+
+    def __init__(
+        self,
+        view: MapView,
+        *,
+        around: Hex | None,
+        radius: int | None,
+        hex_size: float,
+        colors: Mapping[str, str] | None,
+        show_hex_numbers: bool,
+        board: str | None = None,
+    ) -> None:
+        self.v = view
+        self.board = board
+        self.title = view.title
+        self.subtitle = view.subtitle
+        self.side = view.viewer_id
+        self.s = float(hex_size)
+        self.col = dict(DEFAULT_COLORS)
+        self.looks = {look.kind: look for look in view.terrain_looks}
+        for look in view.terrain_looks:  # the system's terrain colours, which ``colors`` may override
+            self.col[f"terrain-{look.kind}"] = look.fill
+            self.col[f"ink-{look.kind}"] = look.ink
+        self.side_colour = {si.id: si.colour for si in view.sides}
+        for key, value in (colors or {}).items():
+            if key.startswith("side-"):
+                self.side_colour[key[5:]] = value
+            else:
+                self.col[key] = value
+        self.show_numbers = show_hex_numbers
+        self.turned = view.north == "right"
+        self._turn_x = 1.5 * self.s * (view.cols[1] + view.cols[0])
+        self.score = list(view.score) if view.score else None
+        self.header_lines = list(view.header_lines)
+        all_hexes = view.all_hexes()
+        if around is not None:
+            r = 3 if radius is None else radius
+            self.visible = [h for h in around.within(r) if view.on_map(h)]
+            self.cropped = True
+        else:
+            self.visible = all_hexes
+            self.cropped = False
+        self.visible_set = frozenset(self.visible)
+        # counter side: a counter spans 0.5 hex either side of the centre, clear of the hex number
+        # above it (-0.64 to -0.88) and a place name below it (+0.52 to +0.82) [readability]
+        self.cs = 1.0 * self.s
+        self.boxes: list[tuple[float, float, float, float]] | None = None
+        """Counters and combat labels placed so far (:func:`pbem.render.svg.marks.label_spot`)."""
+
+    def c(self, h: Hex) -> tuple[float, float]:
+        x, y = hex_center(h, self.s)
+        if self.turned:  # north to the right of the raw grid: turn a quarter left, north up
+            return y, self._turn_x - x
+        return x, y
+
+    def side_segment(self, a: Hex, b: Hex) -> tuple[tuple[float, float], tuple[float, float]]:
+        """End points of the hexside between adjacent hexes ``a`` and ``b``."""
+        ax, ay = self.c(a)
+        bx, by = self.c(b)
+        mx, my = (ax + bx) / 2, (ay + by) / 2
+        d = math.hypot(bx - ax, by - ay) or 1.0
+        px, py = -(by - ay) / d * self.s / 2, (bx - ax) / d * self.s / 2
+        return (mx + px, my + py), (mx - px, my - py)
+
+    def off_map_point(self, h: Hex) -> tuple[float, float]:
+        """A point just beyond the map edge next to edge hex ``h`` (for roads leading off-map)."""
+        x, y = self.c(h)
+        dx = dy = 0.0
+        for n in h.neighbours():
+            if not self.v.on_map(n):
+                nx, ny = self.c(n)
+                dx += nx - x
+                dy += ny - y
+        d = math.hypot(dx, dy)
+        if d == 0:
+            return x, y
+        return x + dx / d * 1.1 * self.s, y + dy / d * 1.1 * self.s
+
+    def entry_areas(self) -> list[tuple[str, list[Hex], list[int], list[str]]]:
+        """Reinforcement entry areas: (side, hexes, game-turns, descriptions), one per distinct
+        set of visible hexes, so turns sharing an edge share one band and one tag."""
+        groups: dict[tuple[str, tuple[Hex, ...]], tuple[list[int], list[str]]] = {}
+        for entry in self.v.entries:
+            hexes = tuple(h for h in entry.hexes if h in self.visible_set)
+            if not hexes:
+                continue
+            turns, texts = groups.setdefault((entry.side, hexes), ([], []))
+            if entry.turn not in turns:
+                turns.append(entry.turn)
+            if entry.text not in texts:
+                texts.append(entry.text)
+        return [(side, list(hexes), sorted(turns), texts)
+                for (side, hexes), (turns, texts) in groups.items()]

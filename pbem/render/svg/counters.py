@@ -1,0 +1,148 @@
+"""The units: a counter per unit as printed (side colour, NATO symbol, size, designation, values,
+tags), stacks fanned out within their hex."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import svgwrite
+from svgwrite.container import Group
+
+from pbem.maps.hexmap import Hex
+from pbem.maps.view import CounterView
+from pbem.render.svg.canvas import Canvas, _n, xml_id
+from pbem.render.svg.palette import luminance
+
+MAX_FAN = 4
+"""Counters a stack fans out to at most; a bigger one is squeezed into the same fan and counted."""
+NATO_TYPES = (
+    "armor", "mech", "recon", "infantry", "airborne", "engineer", "artillery", "sp-artillery"
+)
+EXTRA_NATO_TYPES = ("glider", "airborne-artillery", "antitank", "hq")
+"""Symbols defined (and listed in the legend) only on maps that show such a counter, so maps of
+games without them stay byte for byte as they were."""
+
+
+def nato_kinds(cv: Canvas) -> tuple[str, ...]:
+    used = {c.symbol for c in cv.v.counters}
+    return NATO_TYPES + tuple(k for k in EXTRA_NATO_TYPES if k in used)
+
+
+def nato_symbols(cv: Canvas, dwg: svgwrite.Drawing) -> None:
+    """The NATO symbols the counters and the legend use (``#nato-KIND``)."""
+    # NATO symbols, drawn in the counter's ink colour (inherited from <use>).
+    w, h = 0.56 * cv.cs, 0.34 * cv.cs
+    x0, y0, x1, y1 = -w / 2, -h / 2, w / 2, h / 2
+    sw = _n(0.035 * cv.cs)
+
+    def box() -> Any:
+        return dwg.rect(insert=(_n(x0), _n(y0)), size=(_n(w), _n(h)), fill="none")
+
+    def cross() -> list[Any]:
+        return [dwg.line(start=(_n(x0), _n(y0)), end=(_n(x1), _n(y1))),
+                dwg.line(start=(_n(x0), _n(y1)), end=(_n(x1), _n(y0)))]
+
+    def oval() -> Any:
+        return dwg.ellipse(center=(0, 0), r=(_n(0.3 * w), _n(0.28 * h)), fill="none")
+
+    def dot() -> Any:
+        return dwg.circle(center=(0, 0), r=_n(0.14 * h), stroke="none")
+
+    chute = dwg.path(d=f"M{_n(-0.22 * w)},{_n(y0)} A{_n(0.22 * w)},{_n(0.3 * h)} 0 0 1 "
+                       f"{_n(0.22 * w)},{_n(y0)}", fill="none")
+    eng = dwg.path(d=f"M{_n(-0.3 * w)},{_n(0.2 * h)} v{_n(-0.35 * h)} h{_n(0.6 * w)} "
+                     f"v{_n(0.35 * h)} M0,{_n(-0.15 * h)} v{_n(0.35 * h)}", fill="none")
+    parts: dict[str, list[Any]] = {
+        "infantry": cross(),
+        "armor": [oval()],
+        "mech": [*cross(), oval()],
+        "airborne": [*cross(), chute],
+        "recon": [dwg.line(start=(_n(x0), _n(y1)), end=(_n(x1), _n(y0)))],
+        "artillery": [dot()],
+        "sp-artillery": [dot(), oval()],
+        "engineer": [eng],
+        "glider": [*cross(), dwg.line(start=(_n(x0), _n(0.3 * h)), end=(_n(x1), _n(0.3 * h)))],
+        "airborne-artillery": [dot(), chute],
+        # anti-tank: an inverted V from the lower corners to the top edge's middle
+        "antitank": [dwg.path(d=f"M{_n(x0)},{_n(y1)} L0,{_n(y0)} L{_n(x1)},{_n(y1)}",
+                              fill="none")],
+        # headquarters: the staff down from the frame's left side, and the letters
+        "hq": [dwg.line(start=(_n(x0), _n(y1)), end=(_n(x0), _n(y1 + 0.45 * h))),
+               dwg.text("HQ", insert=(0, _n(0.3 * h)), stroke="none",
+                        style=f"font-size:{_n(0.78 * h)}px;font-weight:bold;"
+                              "text-anchor:middle")],
+    }
+    for kind in nato_kinds(cv):
+        g = dwg.g(id=f"nato-{kind}", stroke_width=sw)
+        g.add(box())
+        for p in parts[kind]:
+            g.add(p)
+        dwg.defs.add(g)
+
+
+def draw_units(cv: Canvas, dwg: svgwrite.Drawing, layer: Group) -> None:
+    by_hex: dict[Hex, list[CounterView]] = {}
+    for c in cv.v.counters:
+        if c.hex in cv.visible_set:
+            by_hex.setdefault(c.hex, []).append(c)
+    for h in sorted(by_hex):
+        stack = by_hex[h]
+        n = len(stack)
+        # a stack fans out, within its hex: of a big one (a megagame's brigade in a town) the
+        # top four fan out, the others lie under the lowest of them, and its top counter says
+        # how many there are
+        for k, c in enumerate(stack):
+            shown = cv.v.stack_text or k == n - 1
+            marks = [(text, cv.col[key]) for text, key in c.markers] if shown else []
+            g = counter(cv, dwg, c, h, 0.14 * cv.cs * max(0, k - max(0, n - MAX_FAN)), marks, legible=shown)
+            if n > MAX_FAN and k == n - 1:
+                cs = cv.cs
+                g.add(dwg.rect(insert=(_n(-0.62 * cs), _n(0.2 * cs)), size=(_n(0.5 * cs), _n(0.3 * cs)),
+                               fill="#ffffff", stroke="#000000", stroke_width=_n(0.02 * cs)))
+                count = dwg.text(f"{n}", insert=(_n(-0.37 * cs), _n(0.43 * cs)), class_="mk", fill="#000000")
+                count.set_desc(title=f"{n} units in this hex")
+                g.add(count)
+            layer.add(g)
+
+
+def counter(cv: Canvas, dwg: svgwrite.Drawing, u: CounterView, h: Hex, off: float,
+             marks: list[tuple[str, str]], *, legible: bool = True) -> Group:
+    cs = cv.cs
+    x, y = cv.c(h)
+    fill = cv.side_colour.get(u.side, "#888888")
+    ink = "#000000" if luminance(fill) > 0.4 else "#ffffff"
+    g = dwg.g(id=xml_id("unit-", u.id), transform=f"translate({_n(x + off)},{_n(y - off)})",
+              class_="unit")
+    g["data-unit"] = u.id
+    g["data-hex"] = str(h)
+    g["data-side"] = u.side
+    g["data-type"] = u.symbol
+    g.add(dwg.rect(insert=(_n(-cs / 2), _n(-cs / 2)), size=(_n(cs), _n(cs)),
+                   rx=_n(0.07 * cs), fill=fill, stroke="#000000",
+                   stroke_width=_n(0.035 * cs)))
+    g["data-values"] = u.values
+    if not legible:  # under another counter: its edge only
+        return g
+    g.add(dwg.text(u.size, insert=(0, _n(-0.39 * cs)), class_="mk", fill=ink))
+    g.add(dwg.use(f"#nato-{u.symbol}", x=0, y=_n(-0.2 * cs), stroke=ink, fill=ink))
+    if len(u.value_lines) > 1:
+        # two lines of values (artillery: barrage-FPF-range over defense-move) [2.31]
+        g.add(dwg.text(u.designation, insert=(0, _n(0.13 * cs)), class_="cd", fill=ink,
+                       style=f"font-size:{_n(0.17 * cs)}px"))
+        lines = list(zip(u.value_lines, (0.31, 0.47), strict=False))
+        base = 0.19
+    else:
+        g.add(dwg.text(u.designation, insert=(0, _n(0.17 * cs)), class_="cd", fill=ink))
+        lines = [(u.value_lines[0] if u.value_lines else u.values, 0.44)]
+        base = 0.27
+    for text, ty in lines:
+        size = min(base * cs, 0.96 * cs / (0.62 * max(len(text), 1)))
+        g.add(dwg.text(text, insert=(0, _n(ty * cs)), class_="cv", fill=ink,
+                       style=f"font-size:{_n(size)}px"))
+    for i, (text, colour) in enumerate(marks):
+        mw, mh = 0.42 * cs, 0.22 * cs
+        mx, my = cs / 2 - mw * 0.6, -cs / 2 - mh * 0.4 + i * mh * 1.05
+        g.add(dwg.rect(insert=(_n(mx), _n(my)), size=(_n(mw), _n(mh)), fill=colour,
+                       stroke="#000000", stroke_width=_n(0.02 * cs)))
+        g.add(dwg.text(text, insert=(_n(mx + mw / 2), _n(my + mh * 0.78)), class_="mk"))
+    return g

@@ -1,0 +1,220 @@
+"""The header above the map (title, subtitle, score, status lines) and the side panel beside it
+(the legend of sides, terrain, hexsides, units, tags and the step's marks, then the step's lists:
+entry areas, eliminated and exited units, notes)."""
+
+from __future__ import annotations
+
+import svgwrite
+
+from pbem.maps.view import MoveMark, TrailMark
+from pbem.render.svg.board import hexside_kinds, terrain_fill, terrain_kinds
+from pbem.render.svg.canvas import Canvas, Frame, _n
+from pbem.render.svg.counters import nato_kinds
+from pbem.render.svg.marks import arrow, hexside_mark
+
+
+def legend_width(cv: Canvas) -> float:
+    """Room the legend's longest line needs (legend text is 0.3 hex high; a character of the
+    sans-serif face averages under 0.6 of its height), so that no line runs past the panel."""
+    s = cv.s
+    v = cv.v
+    rows: list[tuple[str, float]] = [(f"{si.name} ({si.id})", 1.3) for si in v.sides]
+    rows += [(text, 1.3) for _key, text, _dashed in v.step_legend]
+    rows += [(text, 0.0) for text in v.value_legend]
+    rows += [(f"{side} GT {', '.join(str(t) for t in turns)}: {'; '.join(texts)}", 0.0)
+             for side, _hexes, turns, texts in cv.entry_areas()]
+    rows += [(r.text, 0.0) for r in (*v.eliminated, *v.notes)] + [(t, 0.0) for t in v.exited]
+    if v.shaded:
+        rows.append((v.shaded_heading, 1.3))
+    rows += [(meaning, 1.3) for _t, _k, meaning in v.marker_legend]
+    rows += [("dashed ring: stayed in its hex (its colour says why)", 1.3)]
+    need = max((dx * s + 0.3 * s * 0.58 * len(text) for text, dx in rows), default=0.0)
+    return need + 0.9 * s
+
+
+def draw_header(cv: Canvas, dwg: svgwrite.Drawing, fr: Frame) -> None:
+    s = cv.s
+    g = dwg.g(id="header")
+    x = fr.view[0] + 0.5 * s
+    y = fr.header_y0 + 0.8 * s
+    g.add(dwg.text(cv.title, insert=(_n(x), _n(y)), class_="t1"))
+    y += 0.58 * s
+    sub = cv.subtitle
+    if cv.v.viewer is not None:
+        sub += f" · view of {cv.v.viewer}"
+    g.add(dwg.text(sub, insert=(_n(x), _n(y)), class_="t2", id="subtitle"))
+    if cv.score:
+        y += 0.55 * s
+        vp = " · ".join(f"{name} {v}" for name, v in cv.score)
+        g.add(dwg.text(f"Victory points: {vp}", insert=(_n(x), _n(y)), class_="t2",
+                       id="score"))
+    for line in cv.header_lines:
+        y += 0.55 * s
+        g.add(dwg.text(line, insert=(_n(x), _n(y)), class_="t2"))
+    dwg.add(g)
+
+
+def draw_panel(cv: Canvas, dwg: svgwrite.Drawing, fr: Frame) -> float:
+    """The legend and the step's lists, beside the map; returns the panel's bottom."""
+    s = cv.s
+    x0 = fr.panel_x0
+    y = fr.map_y0 + 0.2 * s
+    g = dwg.g(id="legend")
+    top = y
+    box = dwg.rect(insert=(_n(x0), _n(y)), fill=cv.col["panel"],
+                   stroke=cv.col["panel-border"], stroke_width=_n(0.04 * s))
+    g.add(box)
+    x = x0 + 0.4 * s
+    row = 0.62 * s
+
+    def heading(text: str) -> None:
+        nonlocal y
+        y += row * 1.4
+        g.add(dwg.text(text, insert=(_n(x), _n(y)), class_="pt"))
+
+    def label(text: str, dx: float = 1.3, **extra: str) -> None:
+        g.add(dwg.text(text, insert=(_n(x + dx * s), _n(y + 0.1 * s)), class_="pl", **extra))
+
+    heading("Sides")
+    for si in cv.v.sides:
+        y += row
+        g.add(dwg.rect(insert=(_n(x), _n(y - 0.22 * s)), size=(_n(0.9 * s), _n(0.44 * s)),
+                       fill=cv.side_colour.get(si.id, si.colour), stroke="#000000",
+                       stroke_width=_n(0.03 * s)))
+        label(f"{si.name} ({si.id})")
+    heading("Terrain")
+    hexsc = 0.3
+    for kind in terrain_kinds(cv):
+        y += row
+        g.add(dwg.use("#hex", x=_n(x + 0.45 * s), y=_n(y), fill=terrain_fill(cv, kind),
+                      stroke=cv.col["hex-outline"], stroke_width=_n(0.03 * s),
+                      transform=f"translate({_n((x + 0.45 * s) * (1 - hexsc))},"
+                                f"{_n(y * (1 - hexsc))}) scale({hexsc})"))
+        label(kind)
+    hs_kinds = hexside_kinds(cv)
+    if hs_kinds:
+        heading("Hexsides")
+    for kind in hs_kinds:
+        y += row
+        colour = cv.col.get(kind, cv.col["bridge"])
+        if kind == "railway":
+            g.add(dwg.line(start=(_n(x), _n(y)), end=(_n(x + 0.9 * s), _n(y)), stroke=colour,
+                           stroke_width=_n(0.11 * s)))
+            g.add(dwg.line(start=(_n(x), _n(y)), end=(_n(x + 0.9 * s), _n(y)),
+                           stroke=cv.col["railway-tie"], stroke_width=_n(0.05 * s),
+                           stroke_dasharray=f"{_n(0.12 * s)},{_n(0.12 * s)}"))
+        elif kind in ("road", "trail"):
+            extra = {"stroke_dasharray": f"{_n(0.18 * s)},{_n(0.1 * s)}"} if kind == "trail" \
+                else {}
+            g.add(dwg.line(start=(_n(x), _n(y)), end=(_n(x + 0.9 * s), _n(y)), stroke=colour,
+                           stroke_width=_n((0.13 if kind == "road" else 0.08) * s), **extra))
+        elif kind in ("bridge", "rail-bridge", "destroyed-bridge"):
+            g.add(dwg.rect(insert=(_n(x + 0.2 * s), _n(y - 0.15 * s)),
+                           size=(_n(0.5 * s), _n(0.3 * s)), fill=cv.col["bridge-deck"],
+                           stroke=cv.col["bridge"], stroke_width=_n(0.05 * s)))
+            if kind == "destroyed-bridge":
+                g.add(dwg.path(d=f"M{_n(x + 0.25 * s)},{_n(y - 0.2 * s)}l{_n(0.4 * s)},"
+                                 f"{_n(0.4 * s)}m0,{_n(-0.4 * s)}l{_n(-0.4 * s)},{_n(0.4 * s)}",
+                               stroke=cv.col["destroyed"], stroke_width=_n(0.08 * s)))
+        elif kind == "ferry":
+            g.add(dwg.line(start=(_n(x), _n(y)), end=(_n(x + 0.9 * s), _n(y)), stroke=colour,
+                           stroke_width=_n(0.07 * s),
+                           stroke_dasharray=f"{_n(0.12 * s)},{_n(0.08 * s)}"))
+        else:
+            width = 0.11 if kind == "stream" else 0.2
+            g.add(dwg.line(start=(_n(x), _n(y)), end=(_n(x + 0.9 * s), _n(y)), stroke=colour,
+                           stroke_width=_n(width * s)))
+        label(kind)
+    heading("Units")
+    for kind in nato_kinds(cv):
+        y += row * 1.3
+        g.add(dwg.use(f"#nato-{kind}", x=_n(x + 0.45 * s), y=_n(y), stroke="#000000",
+                      fill="#000000"))
+        label(kind)
+    for text in cv.v.value_legend:
+        y += row
+        label(text, dx=0)
+    if cv.v.shaded:
+        heading("Shaded")
+        y += row
+        g.add(dwg.rect(insert=(_n(x), _n(y - 0.22 * s)), size=(_n(0.9 * s), _n(0.44 * s)),
+                       fill=cv.col["reach"], fill_opacity="0.38", stroke=cv.col["hex-outline"],
+                       stroke_width=_n(0.03 * s)))
+        label(cv.v.shaded_heading or "marked hexes")
+    if cv.v.hexside_marks:
+        heading(cv.v.hexside_heading or "Hexsides")
+        for kind in sorted({k for _a, _b, k in cv.v.hexside_marks}):
+            y += row
+            for el in hexside_mark(cv, dwg, x + 0.45 * s, y, kind):
+                g.add(el)
+            label({"demolished": "bridge demolished", "safe": "bridge stands for good"}
+                  .get(kind, kind))
+    heading("This step")
+    for key, text, dashed in cv.v.step_legend:
+        y += row
+        for el in arrow(cv, dwg, [(x, y), (x + 0.95 * s, y)], cv.col[key], 0.09 * s,
+                              dashed=dashed, head=0.7):
+            g.add(el)
+        label(text)
+    kinds = {type(m).__name__ for m in cv.v.marks}
+    if "PlacedMark" in kinds:
+        y += row
+        g.add(dwg.circle(center=(_n(x + 0.45 * s), _n(y)), r=_n(0.25 * s), fill="none",
+                         stroke=cv.col["placed"], stroke_width=_n(0.05 * s)))
+        label("ring: placed this step (set-up)")
+    if any(isinstance(m, MoveMark | TrailMark) and len(m.path) == 1 for m in cv.v.marks):
+        y += row
+        g.add(dwg.circle(center=(_n(x + 0.45 * s), _n(y)), r=_n(0.25 * s), fill="none",
+                         stroke=cv.col["text"], stroke_width=_n(0.05 * s),
+                         stroke_dasharray=f"{_n(0.1 * s)},{_n(0.06 * s)}"))
+        label("dashed ring: stayed in its hex (its colour says why)")
+    if "EliminatedMark" in kinds:
+        y += row
+        r = 0.2 * s
+        g.add(dwg.path(d=f"M{_n(x + 0.45 * s - r)},{_n(y - r)}l{_n(2 * r)},{_n(2 * r)}"
+                         f"m0,{_n(-2 * r)}l{_n(-2 * r)},{_n(2 * r)}",
+                       stroke=cv.col["eliminated"], stroke_width=_n(0.07 * s)))
+        label("cross: eliminated here")
+    tags = {t for c in cv.v.counters for t, _k in c.markers}
+    shown = [(t, k, meaning) for t, k, meaning in cv.v.marker_legend if t in tags]
+    if shown:
+        heading("Counter tags")
+        for text, key, meaning in shown:
+            y += row
+            mw, mh = 0.5 * s, 0.3 * s
+            g.add(dwg.rect(insert=(_n(x + 0.2 * s), _n(y - mh / 2)), size=(_n(mw), _n(mh)),
+                           fill=cv.col[key], stroke="#000000", stroke_width=_n(0.02 * s)))
+            g.add(dwg.text(text, insert=(_n(x + 0.2 * s + mw / 2), _n(y + 0.08 * s)), class_="mk"))
+            label(meaning)
+    entries = cv.entry_areas()
+    if entries:
+        heading(cv.v.entry_heading)
+        for side, _hexes, turns, texts in entries:
+            y += row
+            label(f"{side} GT {', '.join(str(t) for t in turns)}: {'; '.join(texts)}", dx=0,
+                  fill=cv.side_colour.get(side, "#888888"))
+    if cv.v.eliminated:
+        heading("Eliminated")
+        for erow in cv.v.eliminated:
+            y += row
+            extra = {"id": f"{erow.id}-text"} if erow.id else {}
+            label(erow.text, dx=0, fill=cv.col.get(erow.colour, cv.col["text"]), **extra)
+    if cv.v.exited:
+        heading(cv.v.exited_heading)
+        for text in cv.v.exited:
+            y += row
+            label(text, dx=0)
+    if cv.v.notes:
+        heading("Notes")
+        for nrow in cv.v.notes:
+            eid, text = nrow.id, nrow.text
+            y += row
+            note = dwg.g(id=eid, class_="event")
+            note["data-type"] = "note"
+            note.add(dwg.text(text, insert=(_n(x), _n(y + 0.1 * s)), class_="pl"))
+            g.add(note)
+    bottom = max(y + row, fr.map_y1 - 0.2 * s)
+    box["width"] = _n(fr.panel_w)
+    box["height"] = _n(bottom - top)
+    dwg.add(g)
+    return bottom
