@@ -25,8 +25,6 @@ from pbem.engine.gamedir import load_scenario
 from pbem.engine.scenarios import bundled_ids, content_hash, load_data
 from pbem.protocol.canonical import canonical_bytes
 
-ROOT = ROOT
-
 
 def declared_systems() -> list[str]:
     table = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))

@@ -18,8 +18,6 @@ from pbem.engine.steps import StepRecord
 from pbem.errors import VerificationError
 from pbem.systems.toy import ToyRules, ToyScenario
 
-DATA = DATA
-
 
 class SoloRules(ToyRules):
     """Broken on purpose: after A's roll it is A's decision again."""

@@ -14,7 +14,6 @@ from helpers.paths import ROOT
 from pbem.maps.hexmap import Hex, hexside
 from pbem.maps.model import MapData
 
-ROOT = ROOT
 MAP = ROOT / "pbem" / "scenario_data" / "market-garden-1km-map.json"
 
 

@@ -23,7 +23,6 @@ from pathlib import Path
 import pytest
 from helpers.paths import ROOT
 
-ROOT = ROOT
 CORPUS = Path(os.environ.get("PBEM_COMPAT_DIR") or ROOT / "tests" / "compat")
 EXPECTED = [
     "bastogne-campaign",

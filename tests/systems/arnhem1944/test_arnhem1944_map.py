@@ -23,7 +23,6 @@ from pbem.systems.arnhem1944.model import (
     zones_within,
 )
 
-ROOT = ROOT
 MAP = ROOT / "pbem" / "scenario_data" / "arnhem1944-map.json"
 
 

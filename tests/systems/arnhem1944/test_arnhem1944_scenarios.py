@@ -18,7 +18,6 @@ from pbem.engine.scenarios import load_data
 from pbem.maps.hexmap import Hex, hexside
 from pbem.systems.arnhem1944.model import Counter, Scenario
 
-ROOT = ROOT
 IDS = ("arnhem1944-historical", "arnhem1944-free-drop")
 
 

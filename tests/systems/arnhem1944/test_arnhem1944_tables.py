@@ -16,11 +16,11 @@ from helpers.paths import ROOT
 from pbem.errors import InputError
 from pbem.systems.arnhem1944 import tables as t
 
-ROOT = ROOT / "pbem" / "scenario_data"
+SCENARIO_DATA = ROOT / "pbem" / "scenario_data"
 
 
 def _raw(name: str) -> Any:
-    return json.loads((ROOT / name).read_text(encoding="utf-8"))
+    return json.loads((SCENARIO_DATA / name).read_text(encoding="utf-8"))
 
 
 def test_bundled_files_are_marked_reconstructed_and_have_no_problems() -> None:

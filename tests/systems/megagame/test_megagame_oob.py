@@ -27,7 +27,6 @@ from pbem.systems.megagame.oob import (
 from pbem.systems.megagame.profiles import load_profiles
 from pbem.systems.megagame.supply import Stock, hq_in_reach
 
-ROOT = ROOT
 MAP: dict[str, Any] = json.loads(
     (ROOT / "pbem" / "scenario_data" / "market-garden-1km-map.json").read_text(encoding="utf-8"))
 TERRAIN = {h: k for k, hs in MAP["terrain"].items() for h in hs}

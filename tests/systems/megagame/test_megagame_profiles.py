@@ -17,8 +17,6 @@ from pbem.systems.megagame.profiles import (
     profile_problems,
 )
 
-ROOT = ROOT
-
 
 def _raw() -> dict[str, Any]:
     data: dict[str, Any] = json.loads(

@@ -17,7 +17,6 @@ from pbem.systems.westwall.arnhem import bridge_kind
 from pbem.systems.westwall.board import Board
 from pbem.systems.westwall.rules import WestWallRules
 
-ROOT = ROOT
 R = WestWallRules()
 
 
