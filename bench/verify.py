@@ -50,9 +50,8 @@ from _floor import floor  # noqa: E402
 def verify_once(game_dir: Path) -> None:
     """``pbem verify GAME_DIR`` in-process, as a fresh process would run it."""
     from pbem.cli import main
-    from pbem.engine import gamedir
-
-    gamedir._SCENARIO_CACHE.clear()  # each run pays for loading the scenario model, like a CLI run
+    # each run pays for loading the scenario model, like a CLI run (nothing is kept between games
+    # outside a pbem.engine.gamedir.scenario_memo block)
     with contextlib.redirect_stdout(io.StringIO()):
         try:
             main(["verify", str(game_dir)])

@@ -7,6 +7,7 @@ from collections.abc import Iterator
 
 import pytest
 
+from pbem.engine.gamedir import scenario_memo
 from pbem.engine.ruleset import extra_rulesets
 
 TEST_SYSTEMS = {
@@ -20,4 +21,12 @@ TEST_SYSTEMS = {
 @pytest.fixture(autouse=True, scope="session")
 def _test_systems() -> Iterator[None]:
     with extra_rulesets(TEST_SYSTEMS):
+        yield
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _scenarios_loaded_once() -> Iterator[None]:
+    """The suite opens the same bundled scenarios thousands of times in one process: each is
+    loaded once (by content hash), as it always was before the memo became opt-in."""
+    with scenario_memo():
         yield

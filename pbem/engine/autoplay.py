@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from pbem.engine import play
-from pbem.engine.gamedir import Game, open_checked
+from pbem.engine.gamedir import Game, open_checked, scenario_memo
 from pbem.engine.hooks import NO_HOOKS, Hooks
 from pbem.engine.replay import Replay
 from pbem.errors import InputError
@@ -90,8 +90,15 @@ def autoplay_rounds(game_dir: Path | str, *, seed: int = 0, max_messages: int = 
     its own view where information is hidden) and commits them; Game Control's bot rules nothing
     (it accepts every proposal of the engine and enters no judgement); everyone reveals; Game
     Control reports (``hooks``: with the maps and email drafts). Every message goes through the
-    library calls the commands use (:func:`pbem.engine.play.signing`, ``rule``, ``reveal``,
+    library calls the commands use (:func:`pbem.engine.play.submit`, ``rule``, ``reveal``,
     ``report``), so every check runs."""
+
+    with scenario_memo():  # the game is opened again for every message: its scenario once
+        return _rounds(game_dir, seed=seed, max_messages=max_messages, observe=observe, hooks=hooks)
+
+
+def _rounds(game_dir: Path | str, *, seed: int, max_messages: int, observe: Observer | None,
+            hooks: Hooks) -> int:
     from pbem.protocol.localstate import LocalGame, local_seeds, local_sides
 
     signed = 0
@@ -131,5 +138,5 @@ def autoplay_rounds(game_dir: Path | str, *, seed: int = 0, max_messages: int = 
 
 
 def _bot_document(presenter: Any, scenario: Any, seed: int, state: Any, side: str) -> Any:
-    """The bot's orders as :func:`pbem.engine.play.signing` asks for them (``state``, ``side``)."""
+    """The bot's orders as :func:`pbem.engine.play.submit` asks for them (``state``, ``side``)."""
     return presenter.bot_orders(scenario, state, side, seed=seed)

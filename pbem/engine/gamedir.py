@@ -4,7 +4,8 @@ and the entry points of a replay (:meth:`Game.replay`, :meth:`Game.advance`, :me
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -26,20 +27,39 @@ from pbem.protocol.archive import Listing, Message
 if TYPE_CHECKING:
     from pbem.engine.replay import Replay
 
-_SCENARIO_CACHE: dict[tuple[str, str], tuple[Ruleset, Any]] = {}
+_MEMOS: list[dict[tuple[str, str], tuple[Ruleset, Any]]] = []
+"""The open :func:`scenario_memo` blocks, innermost last."""
+
+
+@contextmanager
+def scenario_memo() -> Iterator[None]:
+    """Within the block, a scenario loaded once is reused by every game opened with the same
+    content (its hash is the key): for callers that open games again and again in one process --
+    the bots' loop over a game's messages, ``pbem new`` (which loads the scenario, then opens the
+    game it wrote), the test suite. Outside any block nothing is kept: a command opens its game,
+    loads its scenario and keeps nothing for the next."""
+    memo: dict[tuple[str, str], tuple[Ruleset, Any]] = {}
+    _MEMOS.append(memo)
+    try:
+        yield
+    finally:
+        _MEMOS.remove(memo)
 
 
 def load_scenario(data: dict[str, Any], digest: str) -> tuple[Ruleset, Any]:
-    """Ruleset and validated scenario model for merged scenario data (cached by content hash)."""
+    """Ruleset and validated scenario model for merged scenario data whose content hash is
+    ``digest`` (reused within a :func:`scenario_memo` block)."""
     system = data.get("system")
     if not isinstance(system, str):
         raise InputError("scenario has no 'system'")
     key = (system, digest)
-    hit = _SCENARIO_CACHE.get(key)
+    memo = _MEMOS[-1] if _MEMOS else None
+    hit = memo.get(key) if memo is not None else None
     if hit is None:
         ruleset = get_ruleset(system)
         hit = (ruleset, ruleset.load_scenario(data))
-        _SCENARIO_CACHE[key] = hit
+        if memo is not None:
+            memo[key] = hit
     return hit
 
 

@@ -23,6 +23,16 @@ def new_game(scenario: str, game_dir: Path, players: dict[str, str], options: di
     and signs now, with ``nonce``) or a public-key file (it is invited and joins later). Everything
     is checked before anything is written. Returns the game and the files written (with turn 0
     and its outputs when nobody is left to join)."""
+    from pbem.engine.gamedir import scenario_memo
+
+    with scenario_memo():  # the scenario is loaded to check, then the game written is opened
+        return _new_game(scenario, game_dir, players, options, game_id=game_id, nonce=nonce,
+                         emails=emails, time_control=time_control, hooks=hooks)
+
+
+def _new_game(scenario: str, game_dir: Path, players: dict[str, str], options: dict[str, Any], *,
+              game_id: str, nonce: bytes, emails: dict[str, str] | None,
+              time_control: Any, hooks: Hooks) -> tuple[Game, list[Path]]:
     from pbem.engine.gamedir import load_scenario, open_checked
     from pbem.engine.scenarios import content_hash, load_data
     from pbem.protocol.canonical import canonical_bytes, sha256_hex
