@@ -92,7 +92,6 @@ def autoplay_rounds(game_dir: Path | str, *, seed: int = 0, max_messages: int = 
     Control reports (``hooks``: with the maps and email drafts). Every message goes through the
     library calls the commands use (:func:`pbem.engine.play.submit`, ``rule``, ``reveal``,
     ``report``), so every check runs."""
-
     with scenario_memo():  # the game is opened again for every message: its scenario once
         return _rounds(game_dir, seed=seed, max_messages=max_messages, observe=observe, hooks=hooks)
 
