@@ -19,6 +19,7 @@ from pbem.engine.gamedir import Game, open_checked, scenario_memo
 from pbem.engine.hooks import NO_HOOKS, Hooks
 from pbem.engine.replay import Replay
 from pbem.errors import InputError
+from pbem.protocol.localstate import LocalGame, local_seeds, local_sides
 
 
 @dataclass
@@ -48,7 +49,6 @@ def autoplay(
     """Play a game of sequential decisions until it is over (or ``max_steps``); returns the final
     replay. ``hooks``: what to write beside the archive (:func:`pbem.render.engine_hooks`: maps
     and email drafts). One replay serves the whole game, so a campaign costs one pass."""
-    from pbem.protocol.localstate import LocalGame, local_seeds, local_sides
 
     game = open_checked(game_dir, hooks)
     local = LocalGame.of(game)
@@ -98,7 +98,6 @@ def autoplay_rounds(game_dir: Path | str, *, seed: int = 0, max_messages: int = 
 
 def _rounds(game_dir: Path | str, *, seed: int, max_messages: int, observe: Observer | None,
             hooks: Hooks) -> int:
-    from pbem.protocol.localstate import LocalGame, local_seeds, local_sides
 
     signed = 0
     while signed < max_messages:

@@ -18,6 +18,7 @@ from pbem.engine.steps import Bad, StepRecord
 from pbem.errors import ArchiveError
 from pbem.protocol import names
 from pbem.protocol.archive import Message
+from pbem.protocol.localstate import private_key
 
 
 @dataclass
@@ -68,7 +69,6 @@ class History:
         if not (game.hidden and self.viewers and move is not None and isinstance(move.body.orders, dict)
                 and set(move.body.orders) == {"report"}):
             return {}
-        from pbem.protocol.localstate import private_key
         from pbem.protocol.seal import open_sealed, x25519_private
 
         out: dict[str, Any] = {}
@@ -85,7 +85,6 @@ def umpire_key(game: Game, local: Any) -> Any:
     """The umpire's X25519 key when this machine plays Game Control of a hidden game, else ``None``."""
     if not game.hidden or local is None or game.umpire not in local.sides():
         return None
-    from pbem.protocol.localstate import private_key
     from pbem.protocol.seal import x25519_private
 
     return x25519_private(private_key(local.sides()[game.umpire]), game.id, str(game.umpire))

@@ -9,6 +9,7 @@ from pbem.engine.gamedir import Game
 from pbem.engine.replay import Replay
 from pbem.errors import PbemError
 from pbem.protocol import names
+from pbem.protocol.localstate import LocalGame
 
 
 @dataclass(frozen=True)
@@ -30,7 +31,6 @@ def next_actions(game: Game, rp: Replay, written: list[Path], *, authored: bool 
     """What the player should send and what happens next, after a command wrote ``written``.
     ``authored`` False (ingest): the move files written are the other players' own; nothing of
     theirs is to be sent back. The sealed-round state machine as a player meets it lives here."""
-    from pbem.protocol.localstate import LocalGame
 
     out: list[NextAction] = []
     mails = [p.name for p in written if p.name.startswith(names.MAIL_PREFIX)]

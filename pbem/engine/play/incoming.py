@@ -8,9 +8,26 @@ from pathlib import Path
 
 from pbem.engine.gamedir import Game
 from pbem.engine.replay import Replay
+from pbem.engine.sealed import (
+    MAX_PUBLICATION_BYTES,
+    PUBLICATION_TYPE,
+    parse_publication_full,
+    publication_problem,
+)
 from pbem.errors import ArchiveError, InputError, PbemError
 from pbem.protocol import archive, names
 from pbem.protocol.archive import Message
+from pbem.protocol.canonical import MAX_MOVE_BYTES, MAX_TURN_BYTES, sha256_hex
+from pbem.protocol.dsse import (
+    GENESIS_TYPE,
+    JOIN_TYPE,
+    MOVE_TYPE,
+    RECEIPT_TYPE,
+    parse_envelope,
+    verify,
+)
+from pbem.protocol.fsutil import write_new
+from pbem.protocol.localstate import LocalGame, local_seeds, viewer_keys
 
 
 @dataclass
@@ -50,7 +67,6 @@ def _place_move(game: Game, rp: Replay, name: str, raw: bytes, notes: list[str])
                 f"{name}: step {body.step} is already archived as {archived.name}; a move by "
                 f"{body.side} cannot take its place [P2]"
             )
-        from pbem.protocol.dsse import MOVE_TYPE, verify
 
         entry = game.body.sides[body.side]
         try:
@@ -76,7 +92,6 @@ def _place_move(game: Game, rp: Replay, name: str, raw: bytes, notes: list[str])
 
 def _check_attached_turn(game: Game, rp: Replay, name: str, raw: bytes) -> str:
     """Compare a turn file that travelled with a move against ours [P6]."""
-    from pbem.protocol.canonical import sha256_hex
 
     step = int(name[5:9])
     ours: bytes | None = None
@@ -84,8 +99,6 @@ def _check_attached_turn(game: Game, rp: Replay, name: str, raw: bytes) -> str:
     if rec is not None:
         ours = rec.turn_bytes
     elif game.path(name).is_file():
-        from pbem.protocol.canonical import MAX_TURN_BYTES
-
         ours = archive.read_limited(game.path(name), MAX_TURN_BYTES)
     if ours is None:
         return f"note: {name} cannot be checked yet (its dice need a later move)"
@@ -113,10 +126,6 @@ def _one_final_newline(raw: bytes) -> bytes:
 def ingest(game: Game, blobs: list[tuple[str, bytes]], seeds: dict[str, bytes]) -> Ingested:
     """Place the joins and moves among ``blobs`` (name, bytes), check the turn files among them
     against ours, and only then write. Anything wrong refuses the whole call; nothing is written."""
-    from pbem.protocol.canonical import MAX_MOVE_BYTES
-    from pbem.protocol.dsse import GENESIS_TYPE, JOIN_TYPE, MOVE_TYPE, parse_envelope
-    from pbem.protocol.fsutil import write_new
-    from pbem.protocol.localstate import LocalGame, local_seeds
 
     blobs = [(name, _one_final_newline(raw)) for name, raw in blobs]
     for name, raw in blobs:
@@ -130,13 +139,6 @@ def ingest(game: Game, blobs: list[tuple[str, bytes]], seeds: dict[str, bytes]) 
     turns = [(n, r) for n, r in blobs if names.is_turn_name(n)]
     inputs = [(n, r) for n, r in blobs
               if n not in (names.GENESIS, names.SCENARIO) and not names.is_turn_name(n)]
-    from pbem.engine.sealed import (
-        MAX_PUBLICATION_BYTES,
-        PUBLICATION_TYPE,
-        parse_publication_full,
-        publication_problem,
-    )
-    from pbem.protocol.dsse import RECEIPT_TYPE
 
     receipts: list[Message] = []
     notes: list[str] = []
@@ -172,7 +174,6 @@ def ingest(game: Game, blobs: list[tuple[str, bytes]], seeds: dict[str, bytes]) 
         seeds = local_seeds(game, local, derive=True)
     rp = game.replay(seeds, local=local)
     if game.hidden and moves:  # an umpire's report: our own views must open with our keys [29]
-        from pbem.protocol.localstate import viewer_keys
 
         rp.viewer_keys, skipped = viewer_keys(game, local, ask=False)
         notes += [f"the view sealed to {side} is not opened here (its key needs a passphrase: set "

@@ -7,12 +7,18 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+# pbem.protocol.seal (cryptography's HPKE: ~100 ms to import, measured with python -X importtime)
+# is imported inside the functions of hidden information, so games without it never load it.
 from pbem import __version__
 from pbem.engine.gamedir import Game
 from pbem.engine.play.views import view_state
 from pbem.engine.replay import Replay
 from pbem.errors import IllegalOrders, InputError
 from pbem.protocol import archive
+from pbem.protocol.canonical import canonical_bytes
+from pbem.protocol.dice import reveal
+from pbem.protocol.dsse import MOVE_TYPE, envelope_bytes, sign
+from pbem.protocol.localstate import LocalGame, private_key
 
 OrdersSource = Callable[[Any, str], Any]
 """``(state, side) -> orders document (JSON)``: JSON as written, or text orders read against the
@@ -74,8 +80,6 @@ def state_for(game: Game, rp: Replay, side: str, key_name: str | None) -> Any:
     if state is None:
         mine: dict[str, str] = {}
         if key_name is None:
-            from pbem.protocol.localstate import LocalGame
-
             mine = LocalGame.of(game).sides()
             key_name = mine.get(side)
         if key_name is None:
@@ -101,7 +105,6 @@ def prepare_orders(game: Game, state: Any, side: str, document: Any) -> Any:
 
 def _notes_secret(game: Game, side: str) -> bytes | None:
     """``side``'s secret for its sealed notes, when this machine holds its key (else ``None``)."""
-    from pbem.protocol.localstate import LocalGame, private_key
     from pbem.protocol.seal import notes_secret
 
     key_name = LocalGame.of(game).sides().get(side)
@@ -113,7 +116,6 @@ def _notes_secret(game: Game, side: str) -> bytes | None:
 def move_body(game: Game, rp: Replay, side: str, orders: Any, seed: bytes) -> dict[str, Any]:
     """The body of ``side``'s next move: placed at the next step, answering the current turn,
     revealing the side's next chain value."""
-    from pbem.protocol.dice import reveal
 
     j = rp.next_reveal_index(side)
     if j > game.chain_length:
@@ -132,9 +134,6 @@ def move_body(game: Game, rp: Replay, side: str, orders: Any, seed: bytes) -> di
 
 
 def sign_move(body: dict[str, Any], private_key: Any) -> bytes:
-    from pbem.protocol.canonical import canonical_bytes
-    from pbem.protocol.dsse import MOVE_TYPE, envelope_bytes, sign
-
     return envelope_bytes(sign(canonical_bytes(body), MOVE_TYPE, [private_key]))
 
 

@@ -7,6 +7,12 @@ from pathlib import Path
 from pbem.engine.gamedir import Game
 from pbem.errors import InputError
 from pbem.protocol import archive, names
+from pbem.protocol.canonical import canonical_bytes
+from pbem.protocol.dice import reveal
+from pbem.protocol.dsse import RECEIPT_TYPE, envelope_bytes, sign
+from pbem.protocol.fsutil import write_new
+from pbem.protocol.keys import KeyStore
+from pbem.protocol.localstate import LocalGame, local_seeds, private_key
 
 
 def receipt(game: Game, key_name: str, *, required: bool = False) -> list[Path]:
@@ -22,12 +28,6 @@ def receipt(game: Game, key_name: str, *, required: bool = False) -> list[Path]:
             raise InputError(f"no receipt is due: {why}")
         return []
 
-    from pbem.protocol.canonical import canonical_bytes
-    from pbem.protocol.dice import reveal
-    from pbem.protocol.dsse import RECEIPT_TYPE, envelope_bytes, sign
-    from pbem.protocol.fsutil import write_new
-    from pbem.protocol.keys import KeyStore
-    from pbem.protocol.localstate import LocalGame, local_seeds, private_key
 
     info = KeyStore().info(key_name)
     mine = game.side_of_fingerprint(info.fingerprint)

@@ -2,17 +2,29 @@
 
 from __future__ import annotations
 
+import re
+import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from pbem import __version__
-from pbem.engine.gamedir import Game
+from pbem.engine.gamedir import Game, load_scenario, open_checked, scenario_memo
 from pbem.engine.hooks import NO_HOOKS, Hooks
-from pbem.engine.sealed import ROUNDS
+from pbem.engine.scenarios import SALT_KEY, content_hash, load_data, scenario_salt, side_copy
+
+# pbem.protocol.seal (cryptography's HPKE: ~100 ms to import, measured with python -X importtime)
+# is imported inside the functions of hidden information, so games without it never load it.
+from pbem.engine.sealed import ROUNDS, hidden_state_hash, state_salt
 from pbem.errors import ArchiveError, InputError
 from pbem.protocol import archive, names
+from pbem.protocol.canonical import canonical_bytes, sha256_hex
+from pbem.protocol.dice import chain_head, chain_seed
+from pbem.protocol.dsse import GENESIS_TYPE, JOIN_TYPE, envelope_bytes, sign
+from pbem.protocol.fsutil import write_new
+from pbem.protocol.keys import NAME_RE, KeyStore, fingerprint, load_public_file, public_line
+from pbem.protocol.localstate import LocalGame, local_seeds, private_key
 
 
 def new_game(scenario: str, game_dir: Path, players: dict[str, str], options: dict[str, Any], *,
@@ -23,7 +35,6 @@ def new_game(scenario: str, game_dir: Path, players: dict[str, str], options: di
     and signs now, with ``nonce``) or a public-key file (it is invited and joins later). Everything
     is checked before anything is written. Returns the game and the files written (with turn 0
     and its outputs when nobody is left to join)."""
-    from pbem.engine.gamedir import scenario_memo
 
     with scenario_memo():  # the scenario is loaded to check, then the game written is opened
         return _new_game(scenario, game_dir, players, options, game_id=game_id, nonce=nonce,
@@ -33,12 +44,6 @@ def new_game(scenario: str, game_dir: Path, players: dict[str, str], options: di
 def _new_game(scenario: str, game_dir: Path, players: dict[str, str], options: dict[str, Any], *,
               game_id: str, nonce: bytes, emails: dict[str, str] | None,
               time_control: Any, hooks: Hooks) -> tuple[Game, list[Path]]:
-    from pbem.engine.gamedir import load_scenario, open_checked
-    from pbem.engine.scenarios import content_hash, load_data
-    from pbem.protocol.canonical import canonical_bytes, sha256_hex
-    from pbem.protocol.dsse import GENESIS_TYPE, envelope_bytes, sign
-    from pbem.protocol.fsutil import write_new
-    from pbem.protocol.localstate import LocalGame
 
     data = load_data(scenario)
     digest = content_hash(data)
@@ -87,8 +92,6 @@ def _check_new_game(ruleset: Any, model: Any, scenario: str, sides: list[str], o
                     players: dict[str, str], emails: dict[str, str], game_dir: Path) -> int:
     """Every check of ``pbem new``'s arguments before a key is touched; pops and returns the
     chain length from ``opts``."""
-    import re
-
     chain_length = opts.pop("chain_length", 512)
     if not isinstance(chain_length, int) or isinstance(chain_length, bool) or not 2 <= chain_length <= 100_000:
         raise InputError("option chain_length must be an integer 2..100000")
@@ -126,9 +129,6 @@ def _bind_keys(ruleset: Any, model: Any, sides: list[str], players: dict[str, st
                game_id: str, nonce: bytes, chain_length: int) -> _Keys:
     """Each side's key: a local key commits to its dice chain now, a public-key file is invited
     (it draws its own nonce at join). An umpire's key may play no other side."""
-    from pbem.protocol.dice import chain_head, chain_seed
-    from pbem.protocol.keys import NAME_RE, KeyStore, fingerprint, load_public_file, public_line
-    from pbem.protocol.localstate import private_key
 
     store = KeyStore()
     keys = _Keys()
@@ -175,8 +175,6 @@ def _secret_setup(ruleset: Any, model: Any, data: dict[str, Any], scenario_ref: 
                   game_id: str) -> tuple[dict[str, Any], dict[str, Any]]:
     """A secret set-up: each side holds its copy of the scenario, the umpire the whole; both
     salted. Returns the umpire's scenario data and the genesis's reference to it and the copies."""
-    from pbem.engine.scenarios import SALT_KEY, content_hash, scenario_salt, side_copy
-    from pbem.engine.sealed import hidden_state_hash, state_salt
 
     if umpire is None or umpire not in seeds:
         raise InputError("this scenario's set-up is secret: Game Control creates the game, with its "
@@ -211,15 +209,6 @@ def join_game(game_dir: Path, files: dict[str, bytes], key_name: str, expected: 
     checked in a scratch directory first -- genesis signatures, the scenario's hash, the key's
     place, every ``expected`` fingerprint -- and ``show_keys`` is shown the game before anything
     is signed. Returns the sides joined and the files written (turn 0 too when the game can start)."""
-    import tempfile
-
-    from pbem.engine.gamedir import open_checked
-    from pbem.protocol.canonical import canonical_bytes
-    from pbem.protocol.dice import chain_head, chain_seed
-    from pbem.protocol.dsse import JOIN_TYPE, envelope_bytes, sign
-    from pbem.protocol.fsutil import write_new
-    from pbem.protocol.keys import KeyStore
-    from pbem.protocol.localstate import LocalGame, local_seeds, private_key
 
     info = KeyStore().info(key_name)
     if files:

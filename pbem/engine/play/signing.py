@@ -23,9 +23,17 @@ from pbem.engine.play.orders import (
 )
 from pbem.engine.play.views import view_state
 from pbem.engine.replay import Replay, run_move_outputs
+
+# pbem.protocol.seal (cryptography's HPKE: ~100 ms to import, measured with python -X importtime)
+# is imported inside the functions of hidden information, so games without it never load it.
+from pbem.engine.sealed import commit_orders, commitment, copy_key, derive_salt, key_hash, seal_copy
 from pbem.errors import ArchiveError, InputError, PbemError
 from pbem.protocol import archive, names
 from pbem.protocol.archive import Message
+from pbem.protocol.canonical import canonical_bytes
+from pbem.protocol.dice import reveal
+from pbem.protocol.keys import KeyStore
+from pbem.protocol.localstate import LocalGame, local_seeds, private_key, seed_for
 
 
 @dataclass
@@ -41,8 +49,6 @@ class Submitted:
 def open_as(game: Game, key_name: str) -> tuple[list[str], Any, dict[str, bytes], Replay, Submitted]:
     """The sides ``key_name`` plays here, this machine's state of the game, its seeds (a lost one
     re-derived), and a replay that has finished anything a crash left behind."""
-    from pbem.protocol.keys import KeyStore
-    from pbem.protocol.localstate import LocalGame, local_seeds, seed_for
 
     info = KeyStore().info(key_name)
     my_sides = game.side_of_fingerprint(info.fingerprint)
@@ -123,8 +129,6 @@ def sign_and_place(game: Game, rp: Replay, local: Any, side: str, orders: Any, s
 def sign_body(game: Game, rp: Replay, local: Any, result: Submitted, body: dict[str, Any],
                     key_name: str) -> Submitted:
     """Sign ``body`` (or re-use the bytes signed for its step before [P7]), place it and write."""
-    from pbem.protocol.canonical import canonical_bytes
-    from pbem.protocol.localstate import private_key
 
     step, side = body["step"], body["side"]
     body_bytes = canonical_bytes(body)
@@ -163,7 +167,6 @@ def place_signed(game: Game, rp: Replay, local: Any, result: Submitted, env_byte
 
 def sealed_body(game: Game, rp: Replay, side: str, step: int, answers: str, orders: Any,
                  seed: bytes) -> dict[str, Any]:
-    from pbem.protocol.dice import reveal
 
     j = rp.next_reveal_index(side)
     if j > game.chain_length:
@@ -177,7 +180,6 @@ def _submit_sealed(game: Game, rp: Replay, rnd: Any, orders: OrdersSource, key_n
                    result: Submitted) -> Submitted:
     """Commit to sealed orders: only their hash (with a secret salt) is signed and sent now; the
     orders stay on this machine until every side has committed (``pbem reveal``) [P8]."""
-    from pbem.engine.sealed import commit_orders, commitment, derive_salt
 
     if rnd.phase in ("ack", "reveal"):
         raise InputError("every side has committed its sealed orders: " + (
@@ -214,8 +216,6 @@ def _submit_sealed(game: Game, rp: Replay, rnd: Any, orders: OrdersSource, key_n
     if rnd.umpire is not None and rnd.acks:
         # only the umpire can read them, and only once this side acknowledges every commitment:
         # the copy is sealed under a key of its own, released in the acknowledgement [P8, 29]
-        from pbem.engine.sealed import copy_key, key_hash, seal_copy
-
         key = copy_key(seeds[side], game.id, step, side)
         signed_orders = {**commit_orders(commitment(orders_json, salt),
                                          seal_copy(copy, key, game=game.id, step=step, side=side, pad_to=pad)),
@@ -235,7 +235,6 @@ def _submit_sealed(game: Game, rp: Replay, rnd: Any, orders: OrdersSource, key_n
 def retractable(game: Game) -> Message:
     """The newest move of the game, when it was signed on this machine (only its author may take
     it back, and only the newest: later turns depend on it); otherwise :class:`InputError`."""
-    from pbem.protocol.localstate import LocalGame
 
     if not game.listing.moves:
         raise InputError("no move to retract: the game has none yet")
@@ -253,7 +252,6 @@ def retract(game: Game, msg: Message) -> list[str]:
     """Discard ``msg`` (:func:`retractable`): its move file, its email draft, the turn files and
     maps computed from it, this machine's record of the signature and its checkpoint, so that
     other orders can be signed for that step. Returns the names of the files removed."""
-    from pbem.protocol.localstate import LocalGame
 
     step, side = msg.body.step, msg.body.side
     later = [names.turn_name(s) for s in game.listing.turns if s >= step]

@@ -3,6 +3,7 @@ and reports, and its publication after the game [P10]."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -10,16 +11,40 @@ from pbem.engine.gamedir import Game
 from pbem.engine.play.orders import Confirm, Preview, my_sealed_side, prepare_orders
 from pbem.engine.play.signing import Submitted, open_as, place_signed, sealed_body, sign_body
 from pbem.engine.replay import Replay
+
+# pbem.protocol.seal (cryptography's HPKE: ~100 ms to import, measured with python -X importtime)
+# is imported inside the functions of hidden information, so games without it never load it.
+from pbem.engine.sealed import (
+    HIDDEN_REVEAL,
+    PUBLICATION_TYPE,
+    ack_orders,
+    commit_orders,
+    commitment,
+    copy_key,
+    derive_salt,
+    open_sealed_key,
+    open_side_copy,
+    parse_commit,
+    parse_rulings,
+    publication_body,
+    reveal_orders,
+    split_void,
+    void_proof,
+)
+from pbem.engine.steps import decision_json, outcome_json
 from pbem.errors import InputError, PbemError
 from pbem.protocol import names
+from pbem.protocol.canonical import MAX_MOVE_BYTES, canonical_bytes
+from pbem.protocol.dsse import envelope_bytes, sign
+from pbem.protocol.fsutil import write_new
+from pbem.protocol.keys import KeyStore
+from pbem.protocol.localstate import LocalGame, local_seeds, private_key, seed_for
 
 
 def _umpire_phase(game: Game, key_name: str, phase: str, why: str) -> tuple[Any, Replay, Any, dict[str, bytes], Submitted]:
     """The umpire's machine at a phase of a sealed round that is the umpire's: ``(local state,
     replay, round, seeds, result so far)``; :class:`InputError` when ``key_name`` is not the
     umpire's or nothing of that phase is due."""
-    from pbem.protocol.keys import KeyStore
-    from pbem.protocol.localstate import LocalGame, local_seeds, seed_for
 
     if game.umpire is None:
         raise InputError("this game has no umpire")
@@ -40,7 +65,6 @@ def _umpire_phase(game: Game, key_name: str, phase: str, why: str) -> tuple[Any,
 def report(game: Game, key_name: str, *, confirm: Confirm | None = None) -> Submitted:
     """The umpire resolves a round of hidden information and reports: the new state's hash, what is
     pending, the outcome, and each side's view sealed to that side alone [P10]."""
-    from pbem.engine.steps import decision_json, outcome_json
     from pbem.protocol.seal import seal
 
     if game.umpire is None or not game.hidden:
@@ -55,7 +79,6 @@ def report(game: Game, key_name: str, *, confirm: Confirm | None = None) -> Subm
     # every view of a report sealed at one length, the longest one's bucket, so that no side can
     # tell from the ciphertexts whose turn was busy [P10] -- unless that would pass the size of a
     # move, when each keeps its own bucket
-    from pbem.protocol.canonical import MAX_MOVE_BYTES, canonical_bytes
     from pbem.protocol.seal import padded_length
 
     pad_to = max(padded_length(len(canonical_bytes(v))) for v in plain.values())
@@ -85,19 +108,6 @@ def publish(game: Game, key_name: str) -> Path:
     """After a game with hidden information: the umpire signs and writes ``publication.json``,
     every sealed order with its salt, so that ``pbem verify`` re-checks every commitment, state and
     report [P10]."""
-    from pbem.engine.sealed import (
-        PUBLICATION_TYPE,
-        commitment,
-        open_side_copy,
-        parse_commit,
-        publication_body,
-        split_void,
-    )
-    from pbem.protocol.canonical import canonical_bytes
-    from pbem.protocol.dsse import envelope_bytes, sign
-    from pbem.protocol.fsutil import write_new
-    from pbem.protocol.keys import KeyStore
-    from pbem.protocol.localstate import LocalGame, local_seeds, private_key
     from pbem.protocol.seal import x25519_private
 
     if game.umpire is None or not game.hidden:
@@ -154,13 +164,6 @@ def sealed_orders_for_umpire(game: Game, rp: Replay, rnd: Any, umpire_key: Any,
     key it released, the one its commitment names) lies -- does not open, or holds other orders
     than it committed to -- goes into ``void`` with that key, the proof the ruling publishes [29];
     otherwise :class:`InputError` names a side whose sealed copy cannot be read [P8]."""
-    from pbem.engine.sealed import (
-        commitment,
-        open_sealed_key,
-        open_side_copy,
-        parse_commit,
-        void_proof,
-    )
 
     out: dict[str, Any] = {}
     for side in rnd.sides:
@@ -194,8 +197,6 @@ def sealed_orders_for_umpire(game: Game, rp: Replay, rnd: Any, umpire_key: Any,
 def rule(game: Game, rulings: Any, key_name: str, *, confirm: Confirm | None = None) -> Submitted:
     """The umpire's ruling on a sealed round: signed after every commitment and before any reveal,
     so it cannot depend on the dice, which the reveals key [P9]."""
-    from pbem.engine.sealed import parse_rulings
-    from pbem.protocol.localstate import private_key
     from pbem.protocol.seal import x25519_private
 
     local, rp, rnd, seeds, result = _umpire_phase(game, key_name, "ruling", "[P9]")
@@ -207,8 +208,6 @@ def rule(game: Game, rulings: Any, key_name: str, *, confirm: Confirm | None = N
     for side in void:  # as the rules say for missing orders: none [29]
         orders[side] = game.ruleset.skeleton(game.scenario, rp.current.state, side)
     checked = game.ruleset.load_rulings(game.scenario, rp.current.state, rulings)
-    import json
-
     presenter = game.ruleset.presenter()
     sealed_note = " (sealed: everyone gets a commitment, only you can open the copy, published after the game)"
     lines = [f"SIGNED: rulings {json.dumps(checked, sort_keys=True)}{sealed_note if game.hidden else ''}",
@@ -237,7 +236,6 @@ def rule(game: Game, rulings: Any, key_name: str, *, confirm: Confirm | None = N
         # Hidden information: the rulings name units and hexes of every side, so they are sealed
         # like orders -- a commitment everyone holds, a copy only the umpire opens -- and published
         # with them after the game, when verify checks them against the commitment [P9, P10].
-        from pbem.engine.sealed import commit_orders, commitment, derive_salt
         from pbem.protocol.seal import seal
 
         salt = derive_salt(seeds[game.umpire], game.id, step, game.umpire)
@@ -256,7 +254,6 @@ def reveal(game: Game, key_name: str, *, confirm: Confirm | None = None) -> Subm
     reveal signs exactly the orders and salt the commitment hashed, nothing new. In an acknowledged
     round the first call acknowledges the commitments this machine holds (releasing the key of the
     copy for the umpire), and the reveal comes once every side has acknowledged them [29]."""
-    from pbem.engine.sealed import derive_salt, reveal_orders
 
     my_sides, local, seeds, rp, result = open_as(game, key_name)
     rnd = rp.current.round if rp.records and not rp.tail_open else None
@@ -293,7 +290,6 @@ def reveal(game: Game, key_name: str, *, confirm: Confirm | None = None) -> Subm
     assert rnd.commits_turn is not None
     opened: Any = reveal_orders(orders_json, salt)
     if rnd.report:  # hidden information: the orders stay with the umpire; the reveal keys the dice
-        from pbem.engine.sealed import HIDDEN_REVEAL
 
         opened = dict(HIDDEN_REVEAL)
     body = sealed_body(game, rp, side, step, rnd.commits_turn, opened, seeds[side])
@@ -306,7 +302,6 @@ def _acknowledge(game: Game, rp: Replay, rnd: Any, key_name: str, my_sides: list
     last commitment (which hashes every one), so a side that split its commitments between players
     is caught before anyone reveals; with an umpire it releases to it the key of this side's copy,
     so the umpire reads no sheet before every side has committed [P8, 29]."""
-    from pbem.engine.sealed import ack_orders, copy_key
 
     side = my_sealed_side(rp, rnd, my_sides)
     if side is None:

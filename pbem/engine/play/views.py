@@ -2,19 +2,25 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from pbem.engine.gamedir import Game
 from pbem.engine.replay import Replay
+
+# pbem.protocol.seal (cryptography's HPKE: ~100 ms to import, measured with python -X importtime)
+# is imported inside the functions of hidden information, so games without it never load it.
+from pbem.engine.sealed import Round
 from pbem.errors import InputError
 from pbem.protocol import archive
+from pbem.protocol.canonical import MAX_TURN_BYTES
+from pbem.protocol.localstate import private_key
 
 
 def my_view(game: Game, rp: Replay, side: str, key_name: str, step: int | None = None) -> Any:
     """``side``'s view of the game now, or after ``step`` (hidden information): the umpire's
     newest report by then opened with this side's key; the initial state when no round has been
     reported yet."""
-    from pbem.protocol.localstate import private_key
     from pbem.protocol.seal import open_sealed, x25519_private
 
     # In a hidden game only the umpire's reports (and turn 0) change the state: the newest is the
@@ -44,7 +50,6 @@ def my_view(game: Game, rp: Replay, side: str, key_name: str, step: int | None =
 def _round_base(game: Game, rp: Replay, step: int) -> int:
     """The step whose state a hidden game's turn ``step`` holds: the first turn of the sealed round
     it is part of (from the public turn file), or ``step`` itself."""
-    from pbem.engine.sealed import Round
 
     if not 0 <= step <= rp.current.step:
         raise InputError(f"no step {step} in this game yet (steps 0 to {rp.current.step})")
@@ -54,9 +59,6 @@ def _round_base(game: Game, rp: Replay, step: int) -> int:
     path = game.listing.turns.get(step)
     if path is None:
         raise InputError(f"no turn-{step:04d}.json in {game.dir}")
-    import json
-
-    from pbem.protocol.canonical import MAX_TURN_BYTES
 
     turn = json.loads(archive.read_limited(path, MAX_TURN_BYTES))
     sealed = turn.get("sealed") if isinstance(turn, dict) else None
