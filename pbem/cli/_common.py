@@ -8,7 +8,7 @@ written)."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -16,6 +16,9 @@ from pbem.cli._out import echo
 from pbem.errors import InputError
 from pbem.outputs import engine_hooks
 from pbem.protocol import archive
+
+if TYPE_CHECKING:
+    from pbem.engine.gamedir import Game
 
 
 def echo_files(paths: list[Path]) -> None:
@@ -40,7 +43,7 @@ def pending_decision(rp: Any, name: str) -> Any:
     return current_decision(rp)
 
 
-def next_steps(game: Any, rp: Any, written: list[Path], *, authored: bool = True) -> None:
+def next_steps(game: Game, rp: Any, written: list[Path], *, authored: bool = True) -> None:
     """Tell the player what to send and what happens next (stderr)."""
     from pbem.engine.play import next_actions
 

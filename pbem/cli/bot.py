@@ -15,15 +15,18 @@ import json
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from pbem.cli._out import echo
 from pbem.errors import InputError
 
+if TYPE_CHECKING:
+    from pbem.engine.gamedir import Game
 
-def _bot_for(game: Any) -> Callable[..., dict[str, Any]]:
+
+def _bot_for(game: Game) -> Callable[..., dict[str, Any]]:
     """The system's sparring bot (:meth:`pbem.engine.presenter.Presenter.bot_orders`)."""
     presenter = game.ruleset.presenter()
 

@@ -11,13 +11,16 @@ still refuse, with the rule case -- a draft may be incomplete, so problems are s
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from pbem.cli._out import echo
 from pbem.cli.complete import hexes, unit_ids
 from pbem.errors import IllegalOrders, InputError, PbemError
+
+if TYPE_CHECKING:
+    from pbem.engine.gamedir import Game
 
 
 def _context(game_dir: Path, side: str | None) -> tuple[Any, Any, Any, str, Path]:
@@ -34,7 +37,7 @@ def _context(game_dir: Path, side: str | None) -> tuple[Any, Any, Any, str, Path
     return game, local, rp, who, local.dir / "drafts" / f"{who}.txt"
 
 
-def draft_path(game: Any, local: Any, side: str) -> Path:
+def draft_path(game: Game, local: Any, side: str) -> Path:
     return Path(local.dir) / "drafts" / f"{side}.txt"
 
 
@@ -49,7 +52,7 @@ def _save(path: Path, lines: list[str]) -> None:
     write_replace(path, ("".join(line + "\n" for line in lines)).encode("utf-8"))
 
 
-def _state(game: Any, rp: Any, side: str) -> Any:
+def _state(game: Game, rp: Any, side: str) -> Any:
     """What ``side``'s orders are written against: the current state, or with hidden information
     the side's own view opened with its key on this machine."""
     from pbem.engine.play import state_for
@@ -62,7 +65,7 @@ def _orders(line: str) -> bool:
     return bool(line.split("#", 1)[0].strip())
 
 
-def _show(game: Any, rp: Any, side: str, lines: list[str]) -> None:
+def _show(game: Game, rp: Any, side: str, lines: list[str]) -> None:
     from pbem.engine.play import preview
 
     presenter = game.ruleset.presenter()
@@ -93,7 +96,7 @@ def _show(game: Any, rp: Any, side: str, lines: list[str]) -> None:
         echo(f"Draft for {side}: {exc}")
 
 
-def _template(game: Any, rp: Any, side: str) -> None:
+def _template(game: Game, rp: Any, side: str) -> None:
     """What may be ordered now, for a draft with no order in it yet (systems with text orders)."""
     presenter = game.ruleset.presenter()
     template = presenter.orders_template(game.scenario, _state(game, rp, side), side)

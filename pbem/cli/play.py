@@ -7,7 +7,7 @@ written)."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -16,6 +16,9 @@ from pbem.cli._out import echo
 from pbem.errors import InputError
 from pbem.outputs import engine_hooks
 from pbem.protocol import archive, names
+
+if TYPE_CHECKING:
+    from pbem.engine.gamedir import Game
 
 
 @click.command()
@@ -59,7 +62,7 @@ def _draft_of(game_dir: Path, key_name: str) -> Path:
     return path
 
 
-def _orders_reader(game: Any, orders_file: Path, *, defaults: bool) -> Any:
+def _orders_reader(game: Game, orders_file: Path, *, defaults: bool) -> Any:
     """``(state, side) -> orders document``: JSON as written, or text orders read against the
     decision they answer (a set-up written as text starts from no placement at all unless
     ``defaults``: units a player did not place are not placed for them silently)."""

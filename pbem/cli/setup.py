@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -18,6 +18,9 @@ from pbem.cli.complete import scenario_ids
 from pbem.errors import InputError
 from pbem.outputs import engine_hooks
 from pbem.protocol import archive, names
+
+if TYPE_CHECKING:
+    from pbem.engine.gamedir import Game
 
 
 def _parse_option(text: str) -> tuple[str, Any]:
@@ -179,7 +182,7 @@ def _parse_expect(expect: tuple[str, ...]) -> dict[str, str]:
     return out
 
 
-def _show_bound_keys(game: Any, expected: dict[str, str], my_fingerprint: str) -> None:
+def _show_bound_keys(game: Game, expected: dict[str, str], my_fingerprint: str) -> None:
     """Print every key the game binds (side, fingerprint), marking the player's own and the ones
     checked against --expect."""
     for side in game.sides:

@@ -8,11 +8,14 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pbem.cli._out import echo, progress
 from pbem.errors import InputError
 from pbem.protocol import names
+
+if TYPE_CHECKING:
+    from pbem.engine.gamedir import Game
 
 
 def run(game_dir: Path, redraw: bool) -> None:
@@ -54,18 +57,18 @@ def run(game_dir: Path, redraw: bool) -> None:
     _ending()
 
 
-def _umpire_key(game: Any, local: Any) -> Any:
+def _umpire_key(game: Game, local: Any) -> Any:
     """On Game Control's machine mid-game (its key here, usable without asking): the umpire's key,
     so that verify opens every sealed order and recomputes every state, report and roll, as the
     publication will let anyone do after the game [29]. ``None`` elsewhere."""
     from pbem.protocol.localstate import private_key, usable_key
     from pbem.protocol.seal import x25519_private
 
-    name = local.sides().get(game.umpire) if game.umpire is not None else None
-    if name is None or not usable_key(name):
+    umpire = game.umpire
+    name = local.sides().get(umpire) if umpire is not None else None
+    if umpire is None or name is None or not usable_key(name):
         return None
-
-    return x25519_private(private_key(name), game.id, game.umpire)
+    return x25519_private(private_key(name), game.id, umpire)
 
 
 @contextmanager

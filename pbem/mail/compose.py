@@ -14,19 +14,22 @@ turn's map. Its narrative tells what happened in that turn, then what move N ord
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pbem.errors import InputError
 from pbem.protocol import names
 from pbem.render.outputs import StepView, action_crop, write_derived
 
+if TYPE_CHECKING:
+    from pbem.engine.gamedir import Game
 
-def move_email(game: Any, step: int | None = None, *, template_dir: Path | None = None) -> bytes:
+
+def move_email(game: Game, step: int | None = None, *, template_dir: Path | None = None) -> bytes:
     """The email that carries move ``step`` (default: the newest move) to the other side, with the
     move file, the turn file it answers and that turn's map attached."""
     from pbem.mail.draft import draft_email
 
-    moves: dict[int, Any] = game.moves
+    moves = game.moves
     if not moves:
         invites = sorted(p.name for p in game.dir.glob(names.INVITE_MAIL_GLOB))
         hint = f"send {', '.join(invites)} to invite" if invites else \
@@ -116,7 +119,7 @@ def move_email(game: Any, step: int | None = None, *, template_dir: Path | None 
     )
 
 
-def _hidden_words(game: Any, presenter: Any, sc: Any, msg: Any, prev: Any, step: int) -> tuple[list[str], str, str, str]:
+def _hidden_words(game: Game, presenter: Any, sc: Any, msg: Any, prev: Any, step: int) -> tuple[list[str], str, str, str]:
     """A sealed round's message in a game with hidden information, in words: what it is (a
     commitment, Game Control's sealed rulings, a reveal of a dice-chain value, the report), what
     the reader does next, the subject's tail and the round's label (``Turn 2, 18 September 1944,
@@ -161,13 +164,13 @@ def _hidden_words(game: Any, presenter: Any, sc: Any, msg: Any, prev: Any, step:
              "every side has committed), and they cannot be changed now."], ingest, "sealed orders", round_label)
 
 
-def _address(game: Any, side: str) -> str | None:
+def _address(game: Game, side: str) -> str | None:
     """A side's email address, when the genesis names one (``pbem new --email SIDE=ADDRESS``)."""
     entry = game.body.sides.get(side)
     return entry.email if entry is not None else None
 
 
-def invitation_email(game: Any, side: str, *, template_dir: Path | None = None) -> bytes:
+def invitation_email(game: Game, side: str, *, template_dir: Path | None = None) -> bytes:
     """The email that invites ``side`` to a game: the genesis and the scenario attached, every
     player's key fingerprint in the text (to compare by phone), and how to accept."""
     from pbem.mail.draft import draft_email
@@ -206,7 +209,7 @@ def invitation_email(game: Any, side: str, *, template_dir: Path | None = None) 
     )
 
 
-def publication_email(game: Any, raw: bytes, *, template_dir: Path | None = None) -> bytes:
+def publication_email(game: Game, raw: bytes, *, template_dir: Path | None = None) -> bytes:
     """The umpire's email to every side after a game with hidden information: the publication
     (every sealed order and ruling, and a secret set-up's whole scenario) attached, and how to check
     every adjudication with it [P10]."""
@@ -233,7 +236,7 @@ def publication_email(game: Any, raw: bytes, *, template_dir: Path | None = None
     )
 
 
-def write_publication_mail(game: Any, raw: bytes) -> list[Path]:
+def write_publication_mail(game: Game, raw: bytes) -> list[Path]:
     """``mail-publication.eml`` (after ``pbem publish``), when the system drafts emails."""
     from pbem.protocol.fsutil import write_new
 
@@ -243,7 +246,7 @@ def write_publication_mail(game: Any, raw: bytes) -> list[Path]:
     return [path] if write_new(path, publication_email(game, raw)) else []
 
 
-def reminder_email(game: Any, sender: str, recipient: str, clock_text: str, waiting: str, step: int, *,
+def reminder_email(game: Game, sender: str, recipient: str, clock_text: str, waiting: str, step: int, *,
                    template_dir: Path | None = None) -> bytes:
     """A polite reminder that ``recipient`` owes a message (``pbem remind``); its own Message-ID,
     threaded under the step's mail."""
@@ -273,7 +276,7 @@ def reminder_email(game: Any, sender: str, recipient: str, clock_text: str, wait
     return out
 
 
-def receipt_email(game: Any, sender: str, recipient: str, name: str, raw: bytes, turn: Any, *,
+def receipt_email(game: Game, sender: str, recipient: str, name: str, raw: bytes, turn: Any, *,
                   template_dir: Path | None = None) -> bytes:
     """The email carrying a receipt (quick results): the receipt, and the turn it resolves for the
     recipient's pbem to compare byte for byte [P6]; what happened in words."""
@@ -307,7 +310,7 @@ def receipt_email(game: Any, sender: str, recipient: str, name: str, raw: bytes,
     return data
 
 
-def join_email(game: Any, side: str, *, template_dir: Path | None = None) -> bytes:
+def join_email(game: Game, side: str, *, template_dir: Path | None = None) -> bytes:
     """The email that accepts an invitation: the join file attached."""
     from pbem.mail.draft import draft_email
 
@@ -335,7 +338,7 @@ def join_email(game: Any, side: str, *, template_dir: Path | None = None) -> byt
     )
 
 
-def write_invitation_mails(game: Any) -> list[Path]:
+def write_invitation_mails(game: Game) -> list[Path]:
     """``mail-invite-SIDE.eml`` for every side still to join (after ``pbem new``)."""
     from pbem.protocol.fsutil import write_new
 
@@ -349,7 +352,7 @@ def write_invitation_mails(game: Any) -> list[Path]:
     return out
 
 
-def write_join_mail(game: Any, side: str) -> list[Path]:
+def write_join_mail(game: Game, side: str) -> list[Path]:
     """``mail-join-SIDE.eml`` (after ``pbem join``)."""
     from pbem.protocol.fsutil import write_new
 
@@ -359,7 +362,7 @@ def write_join_mail(game: Any, side: str) -> list[Path]:
     return [path] if write_new(path, join_email(game, side)) else []
 
 
-def write_move_outputs(game: Any, msg: Any) -> list[Path]:
+def write_move_outputs(game: Game, msg: Any) -> list[Path]:
     """Write ``mail-NNNN.eml`` for a move signed here (see the module docstring)."""
 
     step = msg.body.step
@@ -368,7 +371,7 @@ def write_move_outputs(game: Any, msg: Any) -> list[Path]:
     return write_derived(path, move_email(game, step))
 
 
-def move_output_hook(game: Any, replay: Any, msg: Any) -> list[Path]:
+def move_output_hook(game: Game, replay: Any, msg: Any) -> list[Path]:
     """Engine move output hook: the email of each move signed here (systems whose presenter
     drafts emails)."""
     if not game.ruleset.presenter().writes_mail or (game.dir / names.mail_name(msg.body.step)).is_file():
@@ -376,7 +379,7 @@ def move_output_hook(game: Any, replay: Any, msg: Any) -> list[Path]:
     return write_move_outputs(game, msg)
 
 
-def receipt_output_hook(game: Any, replay: Any, name: str, raw: bytes) -> list[Path]:
+def receipt_output_hook(game: Game, replay: Any, name: str, raw: bytes) -> list[Path]:
     """The email of a receipt signed here (``mail-receipt-NNNN-SIDE.eml``), where the game has mail."""
     from pbem.protocol.fsutil import write_new
 

@@ -16,10 +16,13 @@ are not compared: they depend on the user's own templates.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pbem.errors import InputError
 from pbem.protocol import names
+
+if TYPE_CHECKING:
+    from pbem.engine.gamedir import Game
 
 BOARD_NAME = names.BOARD
 
@@ -27,14 +30,14 @@ BOARD_NAME = names.BOARD
 class StepView:
     """Everything needed to draw or tell one step of a game directory."""
 
-    def __init__(self, game: Any, step: int | None, *, move: Any = None) -> None:
+    def __init__(self, game: Game, step: int | None, *, move: Any = None) -> None:
         from pbem.engine.steps import read_file
         from pbem.protocol.canonical import MAX_TURN_BYTES, loads_strict
 
         self.game = game
         self.presenter = game.ruleset.presenter()
         self.scenario: Any = game.scenario
-        turns: dict[int, Path] = game.listing.turns
+        turns = game.listing.turns
         if not turns:
             raise InputError(f"{game.dir} has no turn file yet (the game has not started)")
         if step is None:
@@ -140,7 +143,7 @@ def open_game(game_dir: Path) -> Any:
     return open_checked(game_dir)
 
 
-def write_step_outputs(game_dir: Path | str, step: int, *, game: Any = None,
+def write_step_outputs(game_dir: Path | str, step: int, *, game: Game | None = None,
                        move: Any = None) -> list[Path]:
     """Write ``map-NNNN.svg`` for turn ``step`` into ``game_dir``; returns the paths created (a file
     already there with the same bytes is left alone and not listed; one with other bytes is an
@@ -167,7 +170,7 @@ def write_derived(path: Path, data: bytes) -> list[Path]:
     return [path]
 
 
-def output_hook(game: Any, replay: Any, record: Any) -> list[Path]:
+def output_hook(game: Game, replay: Any, record: Any) -> list[Path]:
     """Engine output hook: the map of each turn file (systems whose presenter draws maps; not with
     hidden information, whose turn files hold no state: each side draws its own with
     :func:`private_svg`)."""
@@ -176,7 +179,7 @@ def output_hook(game: Any, replay: Any, record: Any) -> list[Path]:
     return write_step_outputs(game.dir, record.step, game=game, move=record.move)
 
 
-def check_maps(game: Any, replay: Any) -> None:
+def check_maps(game: Game, replay: Any) -> None:
     """``pbem verify`` checker: every map and email draft present must be the file pbem wrote
     (its hash in ``derived.sha256``); with ``pbem verify --redraw`` every ``map-NNNN.svg`` must also
     equal a fresh rendering of its turn file. The first that differs is named."""
@@ -200,7 +203,7 @@ def check_maps(game: Any, replay: Any) -> None:
                                                f"{game.listing.turns[step].name}")
 
 
-def private_svg(game: Any, side: str | None, *, around: str | None = None, radius: int | None = None,
+def private_svg(game: Game, side: str | None, *, around: str | None = None, radius: int | None = None,
                 step: int | None = None) -> str:
     """The map of a game with hidden information as this machine may draw it [P10]: a side's own
     view (opened with its key) or, on Game Control's machine, the master map, now or after

@@ -14,10 +14,13 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pbem.errors import InputError
 from pbem.protocol.names import map_name
+
+if TYPE_CHECKING:
+    from pbem.engine.gamedir import Game
 
 
 def _chart(scores: list[dict[str, int]], names: dict[str, str]) -> str:
@@ -50,7 +53,7 @@ def _esc(text: str) -> str:
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
 
 
-def write_site(game: Any, out_dir: Path, *, local: Any = None, seeds: dict[str, bytes] | None = None,
+def write_site(game: Game, out_dir: Path, *, local: Any = None, seeds: dict[str, bytes] | None = None,
                progress: Any = None) -> list[Path]:
     """Write the viewer of ``game`` into ``out_dir`` (created; refused when it holds anything but a
     viewer written before). Returns the files written."""
