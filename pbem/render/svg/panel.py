@@ -4,6 +4,8 @@ entry areas, eliminated and exited units, notes)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import svgwrite
 
 from pbem.maps.view import MoveMark, TrailMark
@@ -56,165 +58,250 @@ def draw_header(cv: Canvas, dwg: svgwrite.Drawing, fr: Frame) -> None:
 
 def draw_panel(cv: Canvas, dwg: svgwrite.Drawing, fr: Frame) -> float:
     """The legend and the step's lists, beside the map; returns the panel's bottom."""
-    s = cv.s
-    x0 = fr.panel_x0
-    y = fr.map_y0 + 0.2 * s
-    g = dwg.g(id="legend")
-    top = y
-    box = dwg.rect(insert=(_n(x0), _n(y)), fill=cv.col["panel"],
-                   stroke=cv.col["panel-border"], stroke_width=_n(0.04 * s))
-    g.add(box)
-    x = x0 + 0.4 * s
-    row = 0.62 * s
+    p = _Panel(cv, dwg, fr)
+    p.sides()
+    p.terrain()
+    p.hexsides()
+    p.units()
+    p.shaded()
+    p.hexside_marks()
+    p.step_legend()
+    p.step_rings()
+    p.counter_tags()
+    p.entries()
+    p.eliminated()
+    p.exited()
+    p.notes()
+    return p.close()
 
-    def heading(text: str) -> None:
-        nonlocal y
-        y += row * 1.4
-        g.add(dwg.text(text, insert=(_n(x), _n(y)), class_="pt"))
 
-    def label(text: str, dx: float = 1.3, **extra: str) -> None:
-        g.add(dwg.text(text, insert=(_n(x + dx * s), _n(y + 0.1 * s)), class_="pl", **extra))
+class _Panel:
+    """The panel being drawn, section by section, top down: its group, its box (sized once the
+    last row is known), the left edge ``x``, the current row's ``y`` and a row's height."""
 
-    heading("Sides")
-    for si in cv.v.sides:
-        y += row
-        g.add(dwg.rect(insert=(_n(x), _n(y - 0.22 * s)), size=(_n(0.9 * s), _n(0.44 * s)),
-                       fill=cv.side_colour.get(si.id, si.colour), stroke="#000000",
-                       stroke_width=_n(0.03 * s)))
-        label(f"{si.name} ({si.id})")
-    heading("Terrain")
-    hexsc = 0.3
-    for kind in terrain_kinds(cv):
-        y += row
-        g.add(dwg.use("#hex", x=_n(x + 0.45 * s), y=_n(y), fill=terrain_fill(cv, kind),
-                      stroke=cv.col["hex-outline"], stroke_width=_n(0.03 * s),
-                      transform=f"translate({_n((x + 0.45 * s) * (1 - hexsc))},"
-                                f"{_n(y * (1 - hexsc))}) scale({hexsc})"))
-        label(kind)
-    hs_kinds = hexside_kinds(cv)
-    if hs_kinds:
-        heading("Hexsides")
-    for kind in hs_kinds:
-        y += row
+    def __init__(self, cv: Canvas, dwg: svgwrite.Drawing, fr: Frame) -> None:
+        self.cv = cv
+        self.dwg = dwg
+        self.fr = fr
+        s = self.s = cv.s
+        self.y = fr.map_y0 + 0.2 * s
+        self.g = dwg.g(id="legend")
+        self.top = self.y
+        self.box = dwg.rect(insert=(_n(fr.panel_x0), _n(self.y)), fill=cv.col["panel"],
+                            stroke=cv.col["panel-border"], stroke_width=_n(0.04 * s))
+        self.g.add(self.box)
+        self.x = fr.panel_x0 + 0.4 * s
+        self.row = 0.62 * s
+
+    def heading(self, text: str) -> None:
+        self.y += self.row * 1.4
+        self.g.add(self.dwg.text(text, insert=(_n(self.x), _n(self.y)), class_="pt"))
+
+    def label(self, text: str, dx: float = 1.3, **extra: str) -> None:
+        self.g.add(self.dwg.text(text, insert=(_n(self.x + dx * self.s), _n(self.y + 0.1 * self.s)),
+                                 class_="pl", **extra))
+
+    def close(self) -> float:
+        """Size the box to the rows drawn and add the panel; its bottom."""
+        bottom = max(self.y + self.row, self.fr.map_y1 - 0.2 * self.s)
+        self.box["width"] = _n(self.fr.panel_w)
+        self.box["height"] = _n(bottom - self.top)
+        self.dwg.add(self.g)
+        return bottom
+
+    # -- the legend --------------------------------------------------------------------------------------
+    def sides(self) -> None:
+        cv, dwg, s, x = self.cv, self.dwg, self.s, self.x
+        self.heading("Sides")
+        for si in cv.v.sides:
+            self.y += self.row
+            self.g.add(dwg.rect(insert=(_n(x), _n(self.y - 0.22 * s)), size=(_n(0.9 * s), _n(0.44 * s)),
+                                fill=cv.side_colour.get(si.id, si.colour), stroke="#000000",
+                                stroke_width=_n(0.03 * s)))
+            self.label(f"{si.name} ({si.id})")
+
+    def terrain(self) -> None:
+        cv, dwg, s, x = self.cv, self.dwg, self.s, self.x
+        self.heading("Terrain")
+        hexsc = 0.3
+        for kind in terrain_kinds(cv):
+            self.y += self.row
+            y = self.y
+            self.g.add(dwg.use("#hex", x=_n(x + 0.45 * s), y=_n(y), fill=terrain_fill(cv, kind),
+                               stroke=cv.col["hex-outline"], stroke_width=_n(0.03 * s),
+                               transform=f"translate({_n((x + 0.45 * s) * (1 - hexsc))},"
+                                         f"{_n(y * (1 - hexsc))}) scale({hexsc})"))
+            self.label(kind)
+
+    def hexsides(self) -> None:
+        hs_kinds = hexside_kinds(self.cv)
+        if hs_kinds:
+            self.heading("Hexsides")
+        for kind in hs_kinds:
+            self.y += self.row
+            for el in self._hexside_sample(kind):
+                self.g.add(el)
+            self.label(kind)
+
+    def _hexside_sample(self, kind: str) -> list[Any]:
+        """A short stretch of a hexside feature: railway, road or trail, a bridge (crossed out
+        when destroyed), a ferry, else water (a stream thinner than a river)."""
+        cv, dwg, s, x, y = self.cv, self.dwg, self.s, self.x, self.y
         colour = cv.col.get(kind, cv.col["bridge"])
         if kind == "railway":
-            g.add(dwg.line(start=(_n(x), _n(y)), end=(_n(x + 0.9 * s), _n(y)), stroke=colour,
-                           stroke_width=_n(0.11 * s)))
-            g.add(dwg.line(start=(_n(x), _n(y)), end=(_n(x + 0.9 * s), _n(y)),
-                           stroke=cv.col["railway-tie"], stroke_width=_n(0.05 * s),
-                           stroke_dasharray=f"{_n(0.12 * s)},{_n(0.12 * s)}"))
-        elif kind in ("road", "trail"):
+            return [dwg.line(start=(_n(x), _n(y)), end=(_n(x + 0.9 * s), _n(y)), stroke=colour,
+                             stroke_width=_n(0.11 * s)),
+                    dwg.line(start=(_n(x), _n(y)), end=(_n(x + 0.9 * s), _n(y)),
+                             stroke=cv.col["railway-tie"], stroke_width=_n(0.05 * s),
+                             stroke_dasharray=f"{_n(0.12 * s)},{_n(0.12 * s)}")]
+        if kind in ("road", "trail"):
             extra = {"stroke_dasharray": f"{_n(0.18 * s)},{_n(0.1 * s)}"} if kind == "trail" \
                 else {}
-            g.add(dwg.line(start=(_n(x), _n(y)), end=(_n(x + 0.9 * s), _n(y)), stroke=colour,
-                           stroke_width=_n((0.13 if kind == "road" else 0.08) * s), **extra))
-        elif kind in ("bridge", "rail-bridge", "destroyed-bridge"):
-            g.add(dwg.rect(insert=(_n(x + 0.2 * s), _n(y - 0.15 * s)),
-                           size=(_n(0.5 * s), _n(0.3 * s)), fill=cv.col["bridge-deck"],
-                           stroke=cv.col["bridge"], stroke_width=_n(0.05 * s)))
+            return [dwg.line(start=(_n(x), _n(y)), end=(_n(x + 0.9 * s), _n(y)), stroke=colour,
+                             stroke_width=_n((0.13 if kind == "road" else 0.08) * s), **extra)]
+        if kind in ("bridge", "rail-bridge", "destroyed-bridge"):
+            out = [dwg.rect(insert=(_n(x + 0.2 * s), _n(y - 0.15 * s)),
+                            size=(_n(0.5 * s), _n(0.3 * s)), fill=cv.col["bridge-deck"],
+                            stroke=cv.col["bridge"], stroke_width=_n(0.05 * s))]
             if kind == "destroyed-bridge":
-                g.add(dwg.path(d=f"M{_n(x + 0.25 * s)},{_n(y - 0.2 * s)}l{_n(0.4 * s)},"
-                                 f"{_n(0.4 * s)}m0,{_n(-0.4 * s)}l{_n(-0.4 * s)},{_n(0.4 * s)}",
-                               stroke=cv.col["destroyed"], stroke_width=_n(0.08 * s)))
-        elif kind == "ferry":
-            g.add(dwg.line(start=(_n(x), _n(y)), end=(_n(x + 0.9 * s), _n(y)), stroke=colour,
-                           stroke_width=_n(0.07 * s),
-                           stroke_dasharray=f"{_n(0.12 * s)},{_n(0.08 * s)}"))
-        else:
-            width = 0.11 if kind == "stream" else 0.2
-            g.add(dwg.line(start=(_n(x), _n(y)), end=(_n(x + 0.9 * s), _n(y)), stroke=colour,
-                           stroke_width=_n(width * s)))
-        label(kind)
-    heading("Units")
-    for kind in nato_kinds(cv):
-        y += row * 1.3
-        g.add(dwg.use(f"#nato-{kind}", x=_n(x + 0.45 * s), y=_n(y), stroke="#000000",
-                      fill="#000000"))
-        label(kind)
-    for text in cv.v.value_legend:
-        y += row
-        label(text, dx=0)
-    if cv.v.shaded:
-        heading("Shaded")
-        y += row
-        g.add(dwg.rect(insert=(_n(x), _n(y - 0.22 * s)), size=(_n(0.9 * s), _n(0.44 * s)),
-                       fill=cv.col["reach"], fill_opacity="0.38", stroke=cv.col["hex-outline"],
-                       stroke_width=_n(0.03 * s)))
-        label(cv.v.shaded_heading or "marked hexes")
-    if cv.v.hexside_marks:
-        heading(cv.v.hexside_heading or "Hexsides")
+                out.append(dwg.path(d=f"M{_n(x + 0.25 * s)},{_n(y - 0.2 * s)}l{_n(0.4 * s)},"
+                                      f"{_n(0.4 * s)}m0,{_n(-0.4 * s)}l{_n(-0.4 * s)},{_n(0.4 * s)}",
+                                    stroke=cv.col["destroyed"], stroke_width=_n(0.08 * s)))
+            return out
+        if kind == "ferry":
+            return [dwg.line(start=(_n(x), _n(y)), end=(_n(x + 0.9 * s), _n(y)), stroke=colour,
+                             stroke_width=_n(0.07 * s),
+                             stroke_dasharray=f"{_n(0.12 * s)},{_n(0.08 * s)}")]
+        width = 0.11 if kind == "stream" else 0.2
+        return [dwg.line(start=(_n(x), _n(y)), end=(_n(x + 0.9 * s), _n(y)), stroke=colour,
+                         stroke_width=_n(width * s))]
+
+    def units(self) -> None:
+        cv, dwg, s, x = self.cv, self.dwg, self.s, self.x
+        self.heading("Units")
+        for kind in nato_kinds(cv):
+            self.y += self.row * 1.3
+            self.g.add(dwg.use(f"#nato-{kind}", x=_n(x + 0.45 * s), y=_n(self.y), stroke="#000000",
+                               fill="#000000"))
+            self.label(kind)
+        for text in cv.v.value_legend:
+            self.y += self.row
+            self.label(text, dx=0)
+
+    def shaded(self) -> None:
+        cv, dwg, s, x = self.cv, self.dwg, self.s, self.x
+        if not cv.v.shaded:
+            return
+        self.heading("Shaded")
+        self.y += self.row
+        self.g.add(dwg.rect(insert=(_n(x), _n(self.y - 0.22 * s)), size=(_n(0.9 * s), _n(0.44 * s)),
+                            fill=cv.col["reach"], fill_opacity="0.38", stroke=cv.col["hex-outline"],
+                            stroke_width=_n(0.03 * s)))
+        self.label(cv.v.shaded_heading or "marked hexes")
+
+    def hexside_marks(self) -> None:
+        cv = self.cv
+        if not cv.v.hexside_marks:
+            return
+        self.heading(cv.v.hexside_heading or "Hexsides")
         for kind in sorted({k for _a, _b, k in cv.v.hexside_marks}):
-            y += row
-            for el in hexside_mark(cv, dwg, x + 0.45 * s, y, kind):
-                g.add(el)
-            label({"demolished": "bridge demolished", "safe": "bridge stands for good"}
-                  .get(kind, kind))
-    heading("This step")
-    for key, text, dashed in cv.v.step_legend:
-        y += row
-        for el in arrow(cv, dwg, [(x, y), (x + 0.95 * s, y)], cv.col[key], 0.09 * s,
-                              dashed=dashed, head=0.7):
-            g.add(el)
-        label(text)
-    kinds = {type(m).__name__ for m in cv.v.marks}
-    if "PlacedMark" in kinds:
-        y += row
-        g.add(dwg.circle(center=(_n(x + 0.45 * s), _n(y)), r=_n(0.25 * s), fill="none",
-                         stroke=cv.col["placed"], stroke_width=_n(0.05 * s)))
-        label("ring: placed this step (set-up)")
-    if any(isinstance(m, MoveMark | TrailMark) and len(m.path) == 1 for m in cv.v.marks):
-        y += row
-        g.add(dwg.circle(center=(_n(x + 0.45 * s), _n(y)), r=_n(0.25 * s), fill="none",
-                         stroke=cv.col["text"], stroke_width=_n(0.05 * s),
-                         stroke_dasharray=f"{_n(0.1 * s)},{_n(0.06 * s)}"))
-        label("dashed ring: stayed in its hex (its colour says why)")
-    if "EliminatedMark" in kinds:
-        y += row
-        r = 0.2 * s
-        g.add(dwg.path(d=f"M{_n(x + 0.45 * s - r)},{_n(y - r)}l{_n(2 * r)},{_n(2 * r)}"
-                         f"m0,{_n(-2 * r)}l{_n(-2 * r)},{_n(2 * r)}",
-                       stroke=cv.col["eliminated"], stroke_width=_n(0.07 * s)))
-        label("cross: eliminated here")
-    tags = {t for c in cv.v.counters for t, _k in c.markers}
-    shown = [(t, k, meaning) for t, k, meaning in cv.v.marker_legend if t in tags]
-    if shown:
-        heading("Counter tags")
+            self.y += self.row
+            for el in hexside_mark(cv, self.dwg, self.x + 0.45 * self.s, self.y, kind):
+                self.g.add(el)
+            self.label({"demolished": "bridge demolished", "safe": "bridge stands for good"}
+                       .get(kind, kind))
+
+    # -- this step ---------------------------------------------------------------------------------------
+    def step_legend(self) -> None:
+        cv, s, x = self.cv, self.s, self.x
+        self.heading("This step")
+        for key, text, dashed in cv.v.step_legend:
+            self.y += self.row
+            y = self.y
+            for el in arrow(cv, self.dwg, [(x, y), (x + 0.95 * s, y)], cv.col[key], 0.09 * s,
+                            dashed=dashed, head=0.7):
+                self.g.add(el)
+            self.label(text)
+
+    def step_rings(self) -> None:
+        """The marks of this step other than arrows, those it has: placed, stayed, eliminated."""
+        cv, dwg, s, x = self.cv, self.dwg, self.s, self.x
+        kinds = {type(m).__name__ for m in cv.v.marks}
+        if "PlacedMark" in kinds:
+            self.y += self.row
+            self.g.add(dwg.circle(center=(_n(x + 0.45 * s), _n(self.y)), r=_n(0.25 * s), fill="none",
+                                  stroke=cv.col["placed"], stroke_width=_n(0.05 * s)))
+            self.label("ring: placed this step (set-up)")
+        if any(isinstance(m, MoveMark | TrailMark) and len(m.path) == 1 for m in cv.v.marks):
+            self.y += self.row
+            self.g.add(dwg.circle(center=(_n(x + 0.45 * s), _n(self.y)), r=_n(0.25 * s), fill="none",
+                                  stroke=cv.col["text"], stroke_width=_n(0.05 * s),
+                                  stroke_dasharray=f"{_n(0.1 * s)},{_n(0.06 * s)}"))
+            self.label("dashed ring: stayed in its hex (its colour says why)")
+        if "EliminatedMark" in kinds:
+            self.y += self.row
+            y = self.y
+            r = 0.2 * s
+            self.g.add(dwg.path(d=f"M{_n(x + 0.45 * s - r)},{_n(y - r)}l{_n(2 * r)},{_n(2 * r)}"
+                                  f"m0,{_n(-2 * r)}l{_n(-2 * r)},{_n(2 * r)}",
+                                stroke=cv.col["eliminated"], stroke_width=_n(0.07 * s)))
+            self.label("cross: eliminated here")
+
+    def counter_tags(self) -> None:
+        cv, dwg, s, x = self.cv, self.dwg, self.s, self.x
+        tags = {t for c in cv.v.counters for t, _k in c.markers}
+        shown = [(t, k, meaning) for t, k, meaning in cv.v.marker_legend if t in tags]
+        if not shown:
+            return
+        self.heading("Counter tags")
         for text, key, meaning in shown:
-            y += row
+            self.y += self.row
+            y = self.y
             mw, mh = 0.5 * s, 0.3 * s
-            g.add(dwg.rect(insert=(_n(x + 0.2 * s), _n(y - mh / 2)), size=(_n(mw), _n(mh)),
-                           fill=cv.col[key], stroke="#000000", stroke_width=_n(0.02 * s)))
-            g.add(dwg.text(text, insert=(_n(x + 0.2 * s + mw / 2), _n(y + 0.08 * s)), class_="mk"))
-            label(meaning)
-    entries = cv.entry_areas()
-    if entries:
-        heading(cv.v.entry_heading)
+            self.g.add(dwg.rect(insert=(_n(x + 0.2 * s), _n(y - mh / 2)), size=(_n(mw), _n(mh)),
+                                fill=cv.col[key], stroke="#000000", stroke_width=_n(0.02 * s)))
+            self.g.add(dwg.text(text, insert=(_n(x + 0.2 * s + mw / 2), _n(y + 0.08 * s)), class_="mk"))
+            self.label(meaning)
+
+    # -- the step's lists --------------------------------------------------------------------------------
+    def entries(self) -> None:
+        cv = self.cv
+        entries = cv.entry_areas()
+        if not entries:
+            return
+        self.heading(cv.v.entry_heading)
         for side, _hexes, turns, texts in entries:
-            y += row
-            label(f"{side} GT {', '.join(str(t) for t in turns)}: {'; '.join(texts)}", dx=0,
-                  fill=cv.side_colour.get(side, "#888888"))
-    if cv.v.eliminated:
-        heading("Eliminated")
+            self.y += self.row
+            self.label(f"{side} GT {', '.join(str(t) for t in turns)}: {'; '.join(texts)}", dx=0,
+                       fill=cv.side_colour.get(side, "#888888"))
+
+    def eliminated(self) -> None:
+        cv = self.cv
+        if not cv.v.eliminated:
+            return
+        self.heading("Eliminated")
         for erow in cv.v.eliminated:
-            y += row
+            self.y += self.row
             extra = {"id": f"{erow.id}-text"} if erow.id else {}
-            label(erow.text, dx=0, fill=cv.col.get(erow.colour, cv.col["text"]), **extra)
-    if cv.v.exited:
-        heading(cv.v.exited_heading)
-        for text in cv.v.exited:
-            y += row
-            label(text, dx=0)
-    if cv.v.notes:
-        heading("Notes")
+            self.label(erow.text, dx=0, fill=cv.col.get(erow.colour, cv.col["text"]), **extra)
+
+    def exited(self) -> None:
+        if not self.cv.v.exited:
+            return
+        self.heading(self.cv.v.exited_heading)
+        for text in self.cv.v.exited:
+            self.y += self.row
+            self.label(text, dx=0)
+
+    def notes(self) -> None:
+        cv, dwg = self.cv, self.dwg
+        if not cv.v.notes:
+            return
+        self.heading("Notes")
         for nrow in cv.v.notes:
             eid, text = nrow.id, nrow.text
-            y += row
+            self.y += self.row
             note = dwg.g(id=eid, class_="event")
             note["data-type"] = "note"
-            note.add(dwg.text(text, insert=(_n(x), _n(y + 0.1 * s)), class_="pl"))
-            g.add(note)
-    bottom = max(y + row, fr.map_y1 - 0.2 * s)
-    box["width"] = _n(fr.panel_w)
-    box["height"] = _n(bottom - top)
-    dwg.add(g)
-    return bottom
+            note.add(dwg.text(text, insert=(_n(self.x), _n(self.y + 0.1 * self.s)), class_="pl"))
+            self.g.add(note)

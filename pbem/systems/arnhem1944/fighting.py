@@ -29,6 +29,7 @@ from pbem.systems.arnhem1944.queries import (
     values,
 )
 from pbem.systems.arnhem1944.state import Side, Standing, State
+from pbem.systems.arnhem1944.tables import Result
 
 
 class Bad(Exception):
@@ -130,6 +131,9 @@ class Fighting:
                                    in_command=u.in_command, in_enemy_zoc=in_zoc)
 
     def _attack(self, a: Action, n: int) -> None:
+        """An attack [7]: the attackers [7.1, 7.2, 15.2] and their support [8.2, 13], the
+        defenders' [8.2, 13], the odds checked [7.3]; then its costs and markers, the die [7.4]
+        and the result, the defender's first [7.5]."""
         g, st = self.g, self.st
         assert a.target is not None and a.type is not None
         kind = cast(cb.AttackType, a.type)
@@ -138,38 +142,11 @@ class Fighting:
         defenders = [x for x in g.at(st, target, other(self.side)) if g.c(x).kind != "engineer"]
         if not defenders:
             raise Bad("7.2", f"there is no enemy unit to attack at {target}", hex=target)
-        attackers: list[cb.Attacker] = []
-        for uid in a.units:
-            u = st.units[uid]
-            c = g.c(uid)
-            t = self.track[uid]
-            if not u.on_map or u.hex is None:
-                raise Bad("7.2", f"{uid} is not on the map", unit=uid)
-            if c.kind in ("artillery", "engineer"):
-                raise Bad("8", f"{uid} does not attack; artillery supports or bombards", unit=uid)
-            if not board.adjacent(u.hex, target):
-                raise Bad("7.2", f"{uid} at {u.hex} is not next to {target}", unit=uid, hex=target)
-            for p in cb.attack_problems(kind, t.mp, cast(Sequence[cb.AttackType], t.attacks)):
-                raise Bad(p.rule, f"{uid}: {p.message}", unit=uid, hex=p.hex)
-            if kind != "M" and self._dropped_now(uid):
-                raise Bad("15.2", f"{uid} dropped this turn and may make only mobile assaults",
-                          unit=uid)
-            attackers.append(cb.Attacker(self._combat_unit(uid), kind,
-                                         board.side(u.hex, target)))
+        attackers = [self._attacker(uid, kind, target, board) for uid in a.units]
         dunits = self._defending(defenders)
         terrain = board.kind(target)
         pdp = any(st.units[x].prepared for x in defenders)
-        arts = []
-        for aid in a.support:
-            if g.c(aid).kind != "artillery" or not st.units[aid].on_map:
-                raise Bad("8.2", f"{aid} is not artillery on the map", unit=aid)
-            art = self._artillery(aid)
-            probs = art_rules.attack_support_problems(
-                art, board, target, kind, [self._affiliation(x) for x in a.units])
-            if probs:
-                raise Bad(probs[0].rule, f"{aid}: {probs[0].message}", unit=aid,
-                          hex=probs[0].hex)
-            arts.append(art)
+        arts = [self._supporting(aid, a, kind, target, board) for aid in a.support]
         halved = art_rules.protected(g.tec, terrain, pdp)
         support = art_rules.attack_support(arts, halved)
         air_a, exception = self._air(a, kind)
@@ -180,7 +157,70 @@ class Fighting:
         probs = cb.combat_problems(attack, g.tec)
         if probs:
             raise Bad.of(probs[0])
-        # the attack is made: costs and markers [7.1, 8, 13]
+        self._attack_made(a, kind, arts, darts, air_a=air_a, exception=exception, air_d=air_d)
+        die = self.roll(f"7.4 combat at {target}", 0)
+        if self.checking:
+            self.last = LastCombat(kind, list(a.units), set(), [])
+            return
+        odds, res = cb.result(attack, die, g.crt, g.tec)
+        self.log.event({"kind": "combat", "action": n, "target": target, "type": kind,
+                        "attackers": list(a.units), "defenders": defenders,
+                        "from": sorted({st.units[x].hex or "" for x in a.units}),
+                        "support_from": sorted({x.hex for x in arts}),
+                        "defence_from": sorted({st.units[x].hex or "" for x in darts}),
+                        "support": [x.id for x in arts], "defence_support": darts,
+                        "air": air_a, "air_defence": air_d, "odds": odds.heading, "die": die,
+                        "result": str(res), "lines": list(odds.lines)})
+        # the defender first [7.5]
+        dmin = cb.minimum_losses(res, kind, g.crt, attacker=False)
+        dexposed = [d for d in darts if board.distance(st.units[d].hex or "", target) <= 1]
+        trail = self._apply_result(defenders, target, res.defender, dmin, self._wanted(
+            other(self.side), target, defenders + dexposed, res.defender), by=list(a.units),
+            others=[x.unit for x in attackers], exposed=dexposed)
+        # then the attacker (with any supporting artillery next to the target [8.2])
+        retreated = self._attacker_result(a, kind, target, res, arts, dunits, board)
+        self.last = LastCombat(kind, list(a.units), retreated, trail)
+        self._mark_bridge()
+
+    def _attacker(self, uid: str, kind: cb.AttackType, target: str, board: Board) -> cb.Attacker:
+        """One attacking unit: on the map, next to the target [7.2], no artillery or engineer
+        [8], its MP and earlier attacks allowing this one [7.1], a mobile assault only when it
+        dropped this turn [15.2]."""
+        u = self.st.units[uid]
+        c = self.g.c(uid)
+        t = self.track[uid]
+        if not u.on_map or u.hex is None:
+            raise Bad("7.2", f"{uid} is not on the map", unit=uid)
+        if c.kind in ("artillery", "engineer"):
+            raise Bad("8", f"{uid} does not attack; artillery supports or bombards", unit=uid)
+        if not board.adjacent(u.hex, target):
+            raise Bad("7.2", f"{uid} at {u.hex} is not next to {target}", unit=uid, hex=target)
+        for p in cb.attack_problems(kind, t.mp, cast(Sequence[cb.AttackType], t.attacks)):
+            raise Bad(p.rule, f"{uid}: {p.message}", unit=uid, hex=p.hex)
+        if kind != "M" and self._dropped_now(uid):
+            raise Bad("15.2", f"{uid} dropped this turn and may make only mobile assaults",
+                      unit=uid)
+        return cb.Attacker(self._combat_unit(uid), kind, board.side(u.hex, target))
+
+    def _supporting(self, aid: str, a: Action, kind: cb.AttackType, target: str,
+                    board: Board) -> art_rules.Artillery:
+        """[8.2] one artillery unit supporting the attack: artillery on the map, in range, of
+        an affiliation that may support the attackers."""
+        if self.g.c(aid).kind != "artillery" or not self.st.units[aid].on_map:
+            raise Bad("8.2", f"{aid} is not artillery on the map", unit=aid)
+        art = self._artillery(aid)
+        probs = art_rules.attack_support_problems(
+            art, board, target, kind, [self._affiliation(x) for x in a.units])
+        if probs:
+            raise Bad(probs[0].rule, f"{aid}: {probs[0].message}", unit=aid, hex=probs[0].hex)
+        return art
+
+    def _attack_made(self, a: Action, kind: cb.AttackType, arts: list[art_rules.Artillery],
+                     darts: list[str], *, air_a: bool, exception: bool, air_d: bool) -> None:
+        """The attack is made: its costs and markers [7.1, 8, 13] -- the attackers' MP and
+        attacks, the artillery's barrage and defensive fire used, the air missions flown
+        (the attacker's, one of the 1st Airborne's own when ``exception``, the defender's)."""
+        st = self.st
         for uid in a.units:
             t = self.track[uid]
             t.mp -= cb.mp_cost_halves(kind)
@@ -202,27 +242,16 @@ class Fighting:
                 st.air_used += 1
         if air_d:
             st.air_used += 1
-        die = self.roll(f"7.4 combat at {target}", 0)
-        if self.checking:
-            self.last = LastCombat(kind, list(a.units), set(), [])
-            return
-        odds, res = cb.result(attack, die, g.crt, g.tec)
-        self.log.event({"kind": "combat", "action": n, "target": target, "type": kind,
-                        "attackers": list(a.units), "defenders": defenders,
-                        "from": sorted({st.units[x].hex or "" for x in a.units}),
-                        "support_from": sorted({x.hex for x in arts}),
-                        "defence_from": sorted({st.units[x].hex or "" for x in darts}),
-                        "support": [x.id for x in arts], "defence_support": darts,
-                        "air": air_a, "air_defence": air_d, "odds": odds.heading, "die": die,
-                        "result": str(res), "lines": list(odds.lines)})
-        # the defender first [7.5]
-        dmin = cb.minimum_losses(res, kind, g.crt, attacker=False)
-        dexposed = [d for d in darts if board.distance(st.units[d].hex or "", target) <= 1]
-        trail = self._apply_result(defenders, target, res.defender, dmin, self._wanted(
-            other(self.side), target, defenders + dexposed, res.defender), by=list(a.units),
-            others=[x.unit for x in attackers], exposed=dexposed)
-        # then the attacker (with any supporting artillery next to the target [8.2])
-        amin = cb.minimum_losses(res, kind, g.crt, attacker=True)
+
+    def _attacker_result(self, a: Action, kind: cb.AttackType, target: str, res: Result,
+                         arts: list[art_rules.Artillery], dunits: list[cb.CombatUnit],
+                         board: Board) -> set[str]:
+        """[7.5, 8.2] the attacker's part of the result, shared with any supporting artillery
+        next to the target: the compulsory minimum, the steps its orders take (all of it when it
+        holds), the rest as hexes of retreat, each hex's stack on its own [7.6]; the units that
+        retreated."""
+        st = self.st
+        amin = cb.minimum_losses(res, kind, self.g.crt, attacker=True)
         hold = a.hold or (a.hold_if is not None and holds(parse_condition(a.hold_if), self.log))
         exposed = [x.id for x in arts if art_rules.exposed(board, x, target)]
         retreated: set[str] = set()
@@ -242,8 +271,7 @@ class Fighting:
                     if alive:
                         self._retreat(alive, h, hexes, a.towards)
                         retreated.update(alive)
-        self.last = LastCombat(kind, list(a.units), retreated, trail)
-        self._mark_bridge()
+        return retreated
 
     def _defending(self, defenders: list[str]) -> list[cb.CombatUnit]:
         """The defending stack [7.4]; units that retreated into it this turn add no combat

@@ -425,7 +425,9 @@ class Scenario(Strict):
         return self
 
     def problems(self) -> list[str]:
-        """Every inconsistency of the data, each with its rule case."""
+        """Every inconsistency of the data, each with its rule case: the tables, the counters
+        and formations [1.3, 1.5], the turn track and weather [2, 14.2], where each unit comes
+        from [15, 17], the hexes named [10.1, 17], the drops [15.2] and the victory lines [16]."""
         out: list[str] = []
         if self.crt is not None:
             out += table_problems(self.crt, "crt")
@@ -437,11 +439,29 @@ class Scenario(Strict):
         if dup:
             out.append(f"counter ids repeated: {', '.join(dup)}")
         counters = {c.id: c for c in self.counters}
-        forms = {f.id: f for f in self.formations}
         if [t.turn for t in self.turns] != list(range(self.first_turn, self.last_turn + 1)):
             out.append(f"[2] the turn track must run {self.first_turn}-{self.last_turn}")
         if sorted(self.weather_table) != [1, 2, 3, 4, 5, 6]:
             out.append("[14.2] the weather table has one entry per die face")
+        out += self._formation_problems(counters)
+        out += self._placement_problems(counters)
+        out += self._hex_problems()
+        for d in self.para_drops:
+            for uid in d.units:
+                unit = counters.get(uid)
+                if unit is not None and unit.side != "AL":
+                    out.append(f"[15.2] {d.group}: {uid} is not Allied")
+        names = {ln.name for ln in self.map.lines}
+        for name in (self.victory.bridge, self.victory.river):
+            if name not in names:
+                out.append(f"[16] the map has no line {name!r}")
+        return out
+
+    def _formation_problems(self, counters: dict[str, Counter]) -> list[str]:
+        """[1.3, 1.5] each HQ the HQ counter of its formation, each counter in a known formation
+        of its side, each HQ counter named by its formation."""
+        out: list[str] = []
+        forms = {f.id: f for f in self.formations}
         for f in self.formations:
             if f.hq is not None:
                 hq = counters.get(f.hq)
@@ -455,6 +475,12 @@ class Scenario(Strict):
                 out.append(f"[1.5] {c.id}: side {c.side} differs from its formation's")
             if c.kind == "hq" and (form is None or form.hq != c.id):
                 out.append(f"[1.3] {c.id}: an HQ counter its formation does not name")
+        return out
+
+    def _placement_problems(self, counters: dict[str, Counter]) -> list[str]:
+        """[17] every counter set up, a reinforcement or in a drop, once; [15, 15.1] each
+        reinforcement on the turn track, by an entry zone of the map."""
+        out: list[str] = []
         placed: list[str] = [p.unit for p in self.setup]
         placed += [r.unit for r in self.reinforcements]
         placed += [u for d in self.para_drops for u in d.units]
@@ -469,6 +495,12 @@ class Scenario(Strict):
                 out.append(f"[15] {r.unit}: turn {r.turn} is off the turn track")
             if r.zone is not None and r.zone not in self.map.entry_zones:
                 out.append(f"[15.1] {r.unit}: the map has no entry zone {r.zone}")
+        return out
+
+    def _hex_problems(self) -> list[str]:
+        """[17] the hexes of the set-up, the reinforcements, the drops and victory on the map;
+        [10.1] each formation's supply hexes too."""
+        out: list[str] = []
         hexes = [(p.unit, p.hex) for p in self.setup] + [
             (r.unit, r.hex) for r in self.reinforcements if r.hex is not None] + [
             (d.group, d.dz) for d in self.para_drops] + [
@@ -481,15 +513,6 @@ class Scenario(Strict):
             for h in f.supply.hexes:
                 if not self.map.on_map(Hex.parse(h)):
                     out.append(f"[10.1] {f.id}: supply hex {h} is off the map")
-        for d in self.para_drops:
-            for uid in d.units:
-                unit = counters.get(uid)
-                if unit is not None and unit.side != "AL":
-                    out.append(f"[15.2] {d.group}: {uid} is not Allied")
-        names = {ln.name for ln in self.map.lines}
-        for name in (self.victory.bridge, self.victory.river):
-            if name not in names:
-                out.append(f"[16] the map has no line {name!r}")
         return out
 
     def steps_at_start(self) -> dict[str, int]:

@@ -112,6 +112,188 @@ def _standing_in_force(state: Any, side: str, orders: Mapping[str, Any]) -> list
     return [f"no new standing orders: those given earlier stay in force ({said})"]
 
 
+# -- one line of text orders, step by step (Arnhem1944Presenter._line) ---------------------------------
+def _condition(line: str) -> tuple[dict[str, Any] | None, str]:
+    """The condition an action may start with [3.4, 7.6] (``if vacated HEX:``, ``if not vacated
+    HEX:``, ``if {JSON}:``) and the rest of the line; no condition and the line as it is."""
+    if not line.startswith("if "):
+        return None, line
+    cond: dict[str, Any]
+    body = line[3:].strip()
+    if body.startswith("{"):
+        text, _, line = body.rpartition("}:")
+        cond = json.loads(text + "}")
+    else:
+        head, _, line = body.partition(":")
+        words = head.split()
+        neg = words[0] == "not"
+        words = words[1:] if neg else words
+        if words[0] != "vacated" or len(words) != 2:
+            raise InputError("a condition reads 'if vacated HEX:', 'if not vacated HEX:' "
+                             "or 'if {JSON}:'")
+        cond = {"event": "vacated", "hex": words[1]}
+        if neg:
+            cond = {"not": cond}
+    parse_condition(cond, where="if")
+    return cond, line.strip()
+
+
+def _activate(line: str, out: dict[str, Any], formations: set[str]) -> None:
+    """``activate FORMATION: UNITS`` [3.2] or ``activate: UNITS`` [3.3] (the colon optional)."""
+    head, colon, names = line[len("activate"):].partition(":")
+    words = head.split()
+    named = names.split() if colon else words[1:]
+    name = words[0] if words else ""
+    if not colon and name not in formations and name != "general":
+        name, named = "", words  # 'activate a b c': a general activation [3.3]
+    if colon and len(words) > 1:
+        raise InputError(f"{head.strip()!r} is not a formation: 'activate FORMATION: "
+                         "UNITS' [3.2] or 'activate: UNITS' [3.3]")
+    if not named:
+        example = name if name in formations else "9SS"
+        raise InputError(f"name the units activated: 'activate {example}: UNIT UNIT...' "
+                         "(a formation [3.2]) or 'activate: a b c' (a general activation "
+                         "[3.3])")
+    out["kind"] = "activation"
+    out["units"] = named
+    if name and name != "general":
+        if formations and name not in formations:
+            raise InputError(f"{name!r} is not a formation ({', '.join(sorted(formations))})")
+        out["mode"], out["formation"] = "formation", name
+    else:
+        out["mode"] = "general"
+
+
+def _action(verb: str, w: list[str]) -> dict[str, Any]:
+    """An action of the activation: move or enter [6, 15], attack [7], advance [7.6], bombard
+    [8.1], prepare [11]."""
+    if verb in ("move", "enter"):
+        return _move(verb, w)
+    if verb == "attack":
+        return _attack(w)
+    if verb == "advance":
+        movers = w[1:]
+        act: dict[str, Any] = {"do": "advance", "units": movers}
+        if movers and movers[-1].isdigit() and len(movers[-1]) < 3:
+            act["hexes"] = int(movers.pop())
+        return act
+    if verb == "bombard":
+        return {"do": "bombard", "target": w[1], "support": w[3:] if w[2] == "with" else w[2:]}
+    return {"do": "prepare", "units": w[1:]}
+
+
+def _move(verb: str, w: list[str]) -> dict[str, Any]:
+    """``move UNIT [via] HEX... [to HEX]`` [6]; ``enter UNIT [zone Z] [at|via] HEX... [to HEX]``
+    [15.1, 15.3]."""
+    act: dict[str, Any] = {"do": verb, "unit": w[1]}
+    rest = list(w[2:])
+    if verb == "enter" and rest[:1] == ["zone"]:
+        act["zone"], rest = rest[1], rest[2:]
+    if rest[:1] == ["via"] or (verb == "enter" and rest[:1] == ["at"]):
+        rest = rest[1:]
+    if "to" in rest:
+        i = rest.index("to")
+        if len(rest) != i + 2:
+            raise InputError(f"one hex after 'to': '{verb} {w[1]} to HEX'")
+        rest, act["to"] = rest[:i], rest[i + 1]
+    if rest:
+        act["path"] = rest
+    if not rest and "to" not in act:
+        raise InputError(f"say where {w[1]} goes: '{verb} {w[1]} to HEX' (the cheapest "
+                         f"path) or '{verb} {w[1]} via HEX HEX...' (the hexes in order"
+                         + (", its entry hex first) [15.1, 15.3]" if verb == "enter"
+                            else ") [6]"))
+    return act
+
+
+def _attack(w: list[str]) -> dict[str, Any]:
+    """``attack HEX TYPE [with] UNITS [support ARTILLERY] [air] [hold] [towards HEX] [lose N]``
+    [7.1, 7.5, 7.6, 8.2, 13]."""
+    if len(w) < 3 or w[2].lower() not in TYPES:
+        raise InputError(f"say the attack's type after the hex: 'attack {w[1] if len(w) > 1 else 'HEX'} "
+                         "mobile|normal|prepared with UNITS' (1, 3 or 5 MP) [7.1]")
+    act: dict[str, Any] = {"do": "attack", "target": w[1], "type": TYPES[w[2].lower()]}
+    rest = w[3:]
+    if rest and rest[0] == "with":
+        rest = rest[1:]
+    units: list[str] = []
+    support: list[str] = []
+    towards: list[str] = []
+    lose: list[str] = []
+    cur = units
+    for x in rest:
+        if x == "support":
+            cur = support
+        elif x == "air":
+            act["air"] = True
+        elif x == "hold":
+            act["hold"] = True
+        elif x == "towards":
+            cur = towards
+        elif x == "lose":
+            cur = lose
+        else:
+            cur.append(x)
+    if towards:
+        if len(towards) != 1:
+            raise InputError("one hex after 'towards': 'attack HEX TYPE with UNITS "
+                             "towards HEX' [7.6]")
+        act["towards"] = towards[0]
+    if lose:
+        if len(lose) != 1 or not lose[0].isdigit():
+            raise InputError("one number after 'lose': 'attack HEX TYPE with UNITS lose "
+                             "N' (up to N step losses before any retreat) [7.5]")
+        act["lose"] = int(lose[0])
+    act["units"], act["support"] = units, support
+    return act
+
+
+def _standing_order(verb: str, w: list[str], standing: dict[str, Any]) -> bool:
+    """A standing order [5, 7.5, 7.6, 8.2] added to ``standing``: ``defend lose|keep N``,
+    ``defend hold|retreat``, ``hold HEX...``, ``no fire|air``, ``stacking UNITS``, ``retreat
+    [UNIT|HEX] towards HEX``; False when the line is none."""
+    if verb == "defend" and len(w) > 1 and w[1] in ("lose", "keep"):
+        if len(w) != 3 or not w[2].isdigit():
+            raise InputError(f"say 'defend {w[1]} N' with a number of steps [7.5]")
+        standing[w[1]] = int(w[2])
+    elif verb == "defend":
+        standing["defence"] = w[1]
+    elif verb == "hold":
+        standing.setdefault("hold", []).extend(w[1:])
+    elif verb == "no" and w[1] in ("fire", "air"):
+        standing[w[1]] = False
+    elif verb == "stacking":
+        standing["stacking"] = w[1:]
+    elif verb == "retreat":
+        if "towards" not in w or len(w) != w.index("towards") + 2 or w.index("towards") > 2:
+            raise InputError("say 'retreat UNIT towards HEX', 'retreat HEX towards HEX' (the "
+                             "stack there) or 'retreat towards HEX' [7.6]")
+        who = w[1] if w.index("towards") == 2 else "*"
+        standing.setdefault("retreat", {})[who] = w[-1]
+    else:
+        return False
+    return True
+
+
+def _arrival(verb: str, w: list[str], out: dict[str, Any]) -> None:
+    """The 1st Airborne's set-up (``place``) [17.1] and a drop (``land``, ``dz``, ``wait``)
+    [15.2, 17.4]."""
+    if verb == "land":
+        out["kind"] = "drop"
+        out.setdefault("landings", []).append(_unit_at(w, "land", "15.2", "landing"))
+    elif verb == "place":
+        if out["kind"] != "setup":
+            raise InputError("'place' is for the set-up of the 1st Airborne, before the first "
+                             "activation [17.1]")
+        out.setdefault("placements", []).append(_unit_at(w, "place", "17.1", "placement"))
+    elif verb == "dz":
+        out["kind"] = "drop"
+        out.setdefault("dz", {})[" ".join(w[1:-1])] = w[-1]
+    else:
+        out["kind"] = "drop"
+        out.setdefault("wait", []).append(" ".join(w[1:]))
+
+
 class Arnhem1944Presenter(Presenter):
     """Words, text orders, the map view and the sparring bot of Arnhem 1944."""
 
@@ -319,163 +501,33 @@ class Arnhem1944Presenter(Presenter):
 
     def _line(self, line: str, out: dict[str, Any], actions: list[dict[str, Any]],
               standing: dict[str, Any], formations: set[str]) -> None:
-        cond: dict[str, Any] | None = None
-        if line.startswith("if "):
-            body = line[3:].strip()
-            if body.startswith("{"):
-                text, _, line = body.rpartition("}:")
-                cond = json.loads(text + "}")
-            else:
-                head, _, line = body.partition(":")
-                words = head.split()
-                neg = words[0] == "not"
-                words = words[1:] if neg else words
-                if words[0] != "vacated" or len(words) != 2:
-                    raise InputError("a condition reads 'if vacated HEX:', 'if not vacated HEX:' "
-                                     "or 'if {JSON}:'")
-                cond = {"event": "vacated", "hex": words[1]}
-                if neg:
-                    cond = {"not": cond}
-            parse_condition(cond, where="if")
-            line = line.strip()
+        """One line of text orders: its condition, then what its verb orders -- the kind of the
+        orders [2.1, 2.2, 3, 15.2, 16, 17.1], an action [6, 7, 8, 11, 15] or a standing order
+        [5, 7.5, 7.6, 8.2]."""
+        cond, line = _condition(line)
         w = line.split()
         verb = w[0].lower()
         if verb.startswith("activate"):
             verb = "activate"
         act: dict[str, Any] | None = None
-        rest: list[str]
         if verb in ("pass", "acknowledge"):
             out["kind"] = verb
             out.pop("landings", None)  # a pass where a drop is due: the rules say so [2.1]
         elif verb == "activate":
-            head, colon, names = line[len("activate"):].partition(":")
-            words = head.split()
-            named = names.split() if colon else words[1:]
-            name = words[0] if words else ""
-            if not colon and name not in formations and name != "general":
-                name, named = "", words  # 'activate a b c': a general activation [3.3]
-            if colon and len(words) > 1:
-                raise InputError(f"{head.strip()!r} is not a formation: 'activate FORMATION: "
-                                 "UNITS' [3.2] or 'activate: UNITS' [3.3]")
-            if not named:
-                example = name if name in formations else "9SS"
-                raise InputError(f"name the units activated: 'activate {example}: UNIT UNIT...' "
-                                 "(a formation [3.2]) or 'activate: a b c' (a general activation "
-                                 "[3.3])")
-            out["kind"] = "activation"
-            out["units"] = named
-            if name and name != "general":
-                if formations and name not in formations:
-                    raise InputError(f"{name!r} is not a formation ({', '.join(sorted(formations))})")
-                out["mode"], out["formation"] = "formation", name
-            else:
-                out["mode"] = "general"
-        elif verb in ("move", "enter"):
-            act = {"do": verb, "unit": w[1]}
-            rest = list(w[2:])
-            if verb == "enter" and rest[:1] == ["zone"]:
-                act["zone"], rest = rest[1], rest[2:]
-            if rest[:1] == ["via"] or (verb == "enter" and rest[:1] == ["at"]):
-                rest = rest[1:]
-            if "to" in rest:
-                i = rest.index("to")
-                if len(rest) != i + 2:
-                    raise InputError(f"one hex after 'to': '{verb} {w[1]} to HEX'")
-                rest, act["to"] = rest[:i], rest[i + 1]
-            if rest:
-                act["path"] = rest
-            if not rest and "to" not in act:
-                raise InputError(f"say where {w[1]} goes: '{verb} {w[1]} to HEX' (the cheapest "
-                                 f"path) or '{verb} {w[1]} via HEX HEX...' (the hexes in order"
-                                 + (", its entry hex first) [15.1, 15.3]" if verb == "enter"
-                                    else ") [6]"))
-        elif verb == "attack":
-            if len(w) < 3 or w[2].lower() not in TYPES:
-                raise InputError(f"say the attack's type after the hex: 'attack {w[1] if len(w) > 1 else 'HEX'} "
-                                 "mobile|normal|prepared with UNITS' (1, 3 or 5 MP) [7.1]")
-            act = {"do": "attack", "target": w[1], "type": TYPES[w[2].lower()]}
-            rest = w[3:]
-            if rest and rest[0] == "with":
-                rest = rest[1:]
-            units: list[str] = []
-            support: list[str] = []
-            towards: list[str] = []
-            lose: list[str] = []
-            cur = units
-            for x in rest:
-                if x == "support":
-                    cur = support
-                elif x == "air":
-                    act["air"] = True
-                elif x == "hold":
-                    act["hold"] = True
-                elif x == "towards":
-                    cur = towards
-                elif x == "lose":
-                    cur = lose
-                else:
-                    cur.append(x)
-            if towards:
-                if len(towards) != 1:
-                    raise InputError("one hex after 'towards': 'attack HEX TYPE with UNITS "
-                                     "towards HEX' [7.6]")
-                act["towards"] = towards[0]
-            if lose:
-                if len(lose) != 1 or not lose[0].isdigit():
-                    raise InputError("one number after 'lose': 'attack HEX TYPE with UNITS lose "
-                                     "N' (up to N step losses before any retreat) [7.5]")
-                act["lose"] = int(lose[0])
-            act["units"], act["support"] = units, support
-        elif verb == "advance":
-            movers = w[1:]
-            act = {"do": "advance", "units": movers}
-            if movers and movers[-1].isdigit() and len(movers[-1]) < 3:
-                act["hexes"] = int(movers.pop())
-        elif verb == "bombard":
-            act = {"do": "bombard", "target": w[1], "support": w[3:] if w[2] == "with" else w[2:]}
-        elif verb == "prepare":
-            act = {"do": "prepare", "units": w[1:]}
-        elif verb == "defend" and len(w) > 1 and w[1] in ("lose", "keep"):
-            if len(w) != 3 or not w[2].isdigit():
-                raise InputError(f"say 'defend {w[1]} N' with a number of steps [7.5]")
-            standing[w[1]] = int(w[2])
-        elif verb == "defend":
-            standing["defence"] = w[1]
-        elif verb == "hold":
-            standing.setdefault("hold", []).extend(w[1:])
-        elif verb == "no" and w[1] in ("fire", "air"):
-            standing[w[1]] = False
-        elif verb == "stacking":
-            standing["stacking"] = w[1:]
-        elif verb == "retreat":
-            if "towards" not in w or len(w) != w.index("towards") + 2 or w.index("towards") > 2:
-                raise InputError("say 'retreat UNIT towards HEX', 'retreat HEX towards HEX' (the "
-                                 "stack there) or 'retreat towards HEX' [7.6]")
-            who = w[1] if w.index("towards") == 2 else "*"
-            standing.setdefault("retreat", {})[who] = w[-1]
-        elif verb == "land":
-            out["kind"] = "drop"
-            out.setdefault("landings", []).append(_unit_at(w, "land", "15.2", "landing"))
-        elif verb == "place":
-            if out["kind"] != "setup":
-                raise InputError("'place' is for the set-up of the 1st Airborne, before the first "
-                                 "activation [17.1]")
-            out.setdefault("placements", []).append(_unit_at(w, "place", "17.1", "placement"))
-        elif verb == "dz":
-            out["kind"] = "drop"
-            out.setdefault("dz", {})[" ".join(w[1:-1])] = w[-1]
-        elif verb == "wait":
-            out["kind"] = "drop"
-            out.setdefault("wait", []).append(" ".join(w[1:]))
-        else:
-            raise InputError(f"unknown order {verb!r}: the orders are activate, move, enter, attack, advance, "
-                             f"bombard, prepare, land, dz, wait, defend, hold, retreat, pass "
-                             f"({SEE})")
-        if verb in ("defend", "hold", "no", "stacking", "retreat"):
+            _activate(line, out, formations)
+        elif verb in ("move", "enter", "attack", "advance", "bombard", "prepare"):
+            act = _action(verb, w)
+        elif _standing_order(verb, w, standing):
             try:
                 Standing.model_validate(standing)
             except ValidationError as exc:
                 raise InputError(explain(exc, "standing")) from None
+        elif verb in ("land", "place", "dz", "wait"):
+            _arrival(verb, w, out)
+        else:
+            raise InputError(f"unknown order {verb!r}: the orders are activate, move, enter, attack, advance, "
+                             f"bombard, prepare, land, dz, wait, defend, hold, retreat, pass "
+                             f"({SEE})")
         if act is not None:
             if cond is not None:
                 act["if"] = cond

@@ -14,7 +14,7 @@ from typing import Any, cast
 from pbem.maps.hexmap import Hex
 from pbem.systems.arnhem1944 import combat as cb
 from pbem.systems.arnhem1944.board import Board, side_key
-from pbem.systems.arnhem1944.model import Counter, Scenario
+from pbem.systems.arnhem1944.model import Counter, Formation, Scenario
 from pbem.systems.arnhem1944.state import Side, State
 from pbem.systems.arnhem1944.tables import Crt, Tec, default_crt, default_tec
 
@@ -253,68 +253,83 @@ class Game:
         return seen
 
     def command_and_supply(self, st: State) -> None:
-        """The supply and command phase [2.1, 9.1, 10.1 with errata], in place on ``st``."""
+        """The supply and command phase [2.1, 9.1, 10.1 with errata], in place on ``st``: each
+        formation's road net [10.1], then its HQ's supply (XXX Corps' HQs first, since a
+        supplied one supplies the airborne [10.1]), then its units' supply and command [9.1]."""
         board = self.board(st)
-        k = self.sc.constants
         zoc = {s: self.enemy_zoc(st, s, board) for s in SIDES}
         hq_supplied: dict[str, bool] = {}
-        nets: dict[str, set[str]] = {}
         order = sorted(self.sc.formations, key=lambda f: (f.supply.xxx_corps_hq, f.id))
         xxx_hqs: list[str] = []
+        nets: dict[str, set[str]] = {}
         for f in order:
-            side = f.side
             terminals = set(f.supply.hexes) | board.edge_hexes(f.supply.edges)
-            nets[f.id] = self._road_net(st, board, side, terminals, zoc[side])
+            nets[f.id] = self._road_net(st, board, f.side, terminals, zoc[f.side])
         for f in order:
-            side = f.side
-            sources = set(nets[f.id])
-            if side == "DE":
-                sources |= board.edge_hexes(f.supply.edges)
-            if f.supply.drop_zones:
-                sources |= self._drop_zones(st)
-                sources |= set(xxx_hqs)
-            reach = self._reach(st, board, side, sources, k.supply_range, zoc[side])
-            hq = f.hq
-            if hq is not None and st.units[hq].on_map:
-                hq_hex = st.units[hq].hex
-                ok = hq_hex in reach or st.units[hq].entry_turn == st.turn
-                hq_supplied[f.id] = ok
-                st.units[hq].in_supply = ok
-                if ok and f.corps == "XXX" and hq_hex is not None:
-                    xxx_hqs.append(hq_hex)
+            sources = self._sources(st, board, f, nets[f.id], xxx_hqs)
+            self._hq_supply(st, board, f, sources, zoc[f.side], hq_supplied, xxx_hqs)
         for f in order:
-            side = f.side
-            sources = set(nets[f.id])
-            if side == "DE":
-                sources |= board.edge_hexes(f.supply.edges)
-            if f.supply.drop_zones:
-                sources |= self._drop_zones(st) | set(xxx_hqs)
-            hq = f.hq
-            hq_hex = st.units[hq].hex if hq is not None and st.units[hq].on_map else None
-            if hq_hex is not None and hq_supplied.get(f.id):
-                sources.add(hq_hex)
-            supply = self._reach(st, board, side, sources, k.supply_range, zoc[side])
-            command = (self._reach(st, board, side, [hq_hex], k.command_range, zoc[side])
-                       if hq_hex is not None else {})
-            hqs = [hq_hex] if hq_hex is not None else []
-            for uid, u in st.units.items():
-                c = self.c(uid)
-                if c.formation != f.id or not u.on_map or uid == hq:
-                    continue
-                fresh = u.entry_turn == st.turn or (st.turn == 1 and side == "DE")
-                if c.kind == "engineer":  # [12.1] commanded by both XXX Corps HQs
-                    hqs2 = [st.units[g.hq].hex for g in self.sc.formations
-                            if g.corps == "XXX" and g.hq and st.units[g.hq].on_map]
-                    cmd = self._reach(st, board, side, [h for h in hqs2 if h], k.command_range,
-                                      zoc[side])
-                    u.in_command = fresh or u.hex in cmd
-                else:
-                    u.in_command = fresh or f.hq is None or (bool(hqs) and u.hex in command)
-                u.in_supply = fresh or u.hex in supply
-            if hq is not None and st.units[hq].on_map:
-                st.units[hq].in_command = True
-                if st.units[hq].entry_turn == st.turn or (st.turn == 1 and side == "DE"):
-                    st.units[hq].in_supply = True
+            sources = self._sources(st, board, f, nets[f.id], xxx_hqs)
+            self._units_supply(st, board, f, sources, zoc[f.side], hq_supplied.get(f.id))
+
+    def _sources(self, st: State, board: Board, f: Formation, net: set[str],
+                 xxx_hqs: list[str]) -> set[str]:
+        """[10.1] where a formation's supply is traced from: its road net, the map edges for the
+        Germans, the drop zones and XXX Corps' supplied HQs for the airborne."""
+        sources = set(net)
+        if f.side == "DE":
+            sources |= board.edge_hexes(f.supply.edges)
+        if f.supply.drop_zones:
+            sources |= self._drop_zones(st)
+            sources |= set(xxx_hqs)
+        return sources
+
+    def _hq_supply(self, st: State, board: Board, f: Formation, sources: set[str],
+                   zoc: frozenset[str], hq_supplied: dict[str, bool], xxx_hqs: list[str]) -> None:
+        """[10.1] a formation's HQ on the map is in supply within the supply range of a source
+        (or on the turn it enters); a supplied XXX Corps HQ becomes a source for the airborne."""
+        reach = self._reach(st, board, f.side, sources, self.sc.constants.supply_range, zoc)
+        hq = f.hq
+        if hq is not None and st.units[hq].on_map:
+            hq_hex = st.units[hq].hex
+            ok = hq_hex in reach or st.units[hq].entry_turn == st.turn
+            hq_supplied[f.id] = ok
+            st.units[hq].in_supply = ok
+            if ok and f.corps == "XXX" and hq_hex is not None:
+                xxx_hqs.append(hq_hex)
+
+    def _units_supply(self, st: State, board: Board, f: Formation, sources: set[str],
+                      zoc: frozenset[str], hq_supplied: bool | None) -> None:
+        """[9.1, 10.1] a formation's units: in supply within the supply range of a source or of
+        its supplied HQ, in command within the command range of its HQ (the engineer of either
+        XXX Corps HQ [12.1]); units entering this turn (and the Germans on turn 1) are both."""
+        k = self.sc.constants
+        side = f.side
+        hq = f.hq
+        hq_hex = st.units[hq].hex if hq is not None and st.units[hq].on_map else None
+        if hq_hex is not None and hq_supplied:
+            sources.add(hq_hex)
+        supply = self._reach(st, board, side, sources, k.supply_range, zoc)
+        command = (self._reach(st, board, side, [hq_hex], k.command_range, zoc)
+                   if hq_hex is not None else {})
+        hqs = [hq_hex] if hq_hex is not None else []
+        for uid, u in st.units.items():
+            c = self.c(uid)
+            if c.formation != f.id or not u.on_map or uid == hq:
+                continue
+            fresh = u.entry_turn == st.turn or (st.turn == 1 and side == "DE")
+            if c.kind == "engineer":  # [12.1] commanded by both XXX Corps HQs
+                hqs2 = [st.units[g.hq].hex for g in self.sc.formations
+                        if g.corps == "XXX" and g.hq and st.units[g.hq].on_map]
+                cmd = self._reach(st, board, side, [h for h in hqs2 if h], k.command_range, zoc)
+                u.in_command = fresh or u.hex in cmd
+            else:
+                u.in_command = fresh or f.hq is None or (bool(hqs) and u.hex in command)
+            u.in_supply = fresh or u.hex in supply
+        if hq is not None and st.units[hq].on_map:
+            st.units[hq].in_command = True
+            if st.units[hq].entry_turn == st.turn or (st.turn == 1 and side == "DE"):
+                st.units[hq].in_supply = True
 
     def _drop_zones(self, st: State) -> set[str]:
         zones = {p.hex for p in self.sc.setup if p.within}

@@ -106,11 +106,18 @@ def _drop(rules: Any, sc: Scenario, st: State, who: str) -> list[str]:
 
 def _activation(rules: Any, sc: Scenario, st: State, side: str, who: str,
                 label: str) -> list[str]:
+    """An activation's template: the units that may be activated [3.1], then an example of
+    each order with this side's own units where there are some."""
     g = rules.game(sc)
-    board = g.board(st)
     ready = set(g.ready(st, side))
+    return [*_ready_lines(g, sc, st, side, who, label, ready), *_examples(g, sc, st, side, ready)]
+
+
+def _ready_lines(g: Any, sc: Scenario, st: State, side: str, who: str, label: str,
+                 ready: set[str]) -> list[str]:
+    """The head of the file and the units that may still be activated this turn, formation by
+    formation [3.1, 3.2, 3.3, 9.2, 15], or the simplified sequence [18.1]."""
     k = sc.constants
-    phase = st.options.simplified_sequence
     out = [f"# {label}.",
            "# Every line here is a comment (#): as it stands this file is a pass [2.2]. Take "
            "the '#' off the lines",
@@ -118,46 +125,52 @@ def _activation(rules: Any, sc: Scenario, st: State, side: str, who: str,
            "#",
            f"# {who} units that may still be activated this turn [3.1]:"]
     for f in sc.formations:
-        if f.side != side:
-            continue
-        units = [c.id for c in sc.counters if c.formation == f.id and c.id in ready]
-        if not units:
-            continue
-        on = [u for u in units if st.units[u].hex is not None]
-        cmd = [u for u in on if st.units[u].in_command]
-        ooc = [u for u in on if not st.units[u].in_command]
-        off = [u for u in units if st.units[u].hex is None]
-        if f.hq is None:
-            out += _wrap(on, f"#   {f.id} ({f.name}), no HQ: general activations only "
-                             "[3.2, 3.3]:")
-        else:
-            hq = st.units[f.hq]
-            where = (f"HQ {f.hq} at {hq.hex}" if hq.alive and hq.hex else
-                     f"HQ {f.hq} not on the map" if hq.alive else f"HQ {f.hq} destroyed")
-            out.append(f"#   {f.id} ({f.name}), {where}: up to {k.formation_activation} units "
-                       "in command [3.2]")
-            if cmd:
-                out += _wrap(cmd, "#     in command:")
-            if ooc:
-                out += _wrap(ooc, "#     out of command, general activation only [9.2]:")
-        if off:
-            out += _wrap([f"{u} ({_entry(g, st, u)})" for u in off],
-                         "#     off the map, may enter now [15]:")
-    if phase:
+        if f.side == side:
+            out += _formation_lines(g, sc, st, f, ready)
+    if st.options.simplified_sequence:
         out.append("# The simplified sequence [18.1]: one activation plays your whole "
                    "player-turn, moves before attacks.")
     else:
         out.append(f"# Any {k.general_activation} of them in a general activation, in "
                    "command or not [3.3].")
     out.append("#")
-    # the examples, with this side's own units where there are some
-    first = sorted(ready, key=lambda u: (st.units[u].hex is None, g.c(u).kind == "hq", u))
-    form = next((f for f in sc.formations if f.side == side and f.hq is not None
-                 and any(g.c(u).formation == f.id and st.units[u].in_command
-                         and st.units[u].hex for u in ready)), None)
-    mover = next((u for u in first if st.units[u].hex is not None
-                  and g.c(u).kind not in ("artillery", "hq")), first[0] if first else "UNIT")
-    art = next((u for u in first if g.c(u).kind == "artillery" and st.units[u].hex), None)
+    return out
+
+
+def _formation_lines(g: Any, sc: Scenario, st: State, f: Any, ready: set[str]) -> list[str]:
+    """One formation's ready units: in command [3.2], out of command [9.2], off the map [15];
+    a formation without HQ activates in general activations only [3.2, 3.3]."""
+    units = [c.id for c in sc.counters if c.formation == f.id and c.id in ready]
+    if not units:
+        return []
+    out: list[str] = []
+    on = [u for u in units if st.units[u].hex is not None]
+    cmd = [u for u in on if st.units[u].in_command]
+    ooc = [u for u in on if not st.units[u].in_command]
+    off = [u for u in units if st.units[u].hex is None]
+    if f.hq is None:
+        out += _wrap(on, f"#   {f.id} ({f.name}), no HQ: general activations only "
+                         "[3.2, 3.3]:")
+    else:
+        hq = st.units[f.hq]
+        where = (f"HQ {f.hq} at {hq.hex}" if hq.alive and hq.hex else
+                 f"HQ {f.hq} not on the map" if hq.alive else f"HQ {f.hq} destroyed")
+        out.append(f"#   {f.id} ({f.name}), {where}: up to {sc.constants.formation_activation} "
+                   "units in command [3.2]")
+        if cmd:
+            out += _wrap(cmd, "#     in command:")
+        if ooc:
+            out += _wrap(ooc, "#     out of command, general activation only [9.2]:")
+    if off:
+        out += _wrap([f"{u} ({_entry(g, st, u)})" for u in off],
+                     "#     off the map, may enter now [15]:")
+    return out
+
+
+def _destination(g: Any, st: State, side: str, mover: str, board: Any) -> tuple[str, list[str]]:
+    """Where the example move goes: the farthest hex outside the enemy's zones of control [4.2]
+    (any hex when all are in one), and its cheapest path; ``HEX`` when the mover is not on the
+    map."""
     dest, path = "HEX", ["HEX"]
     if mover in st.units and st.units[mover].hex is not None:
         reach = g.reachable(st, mover)
@@ -167,33 +180,36 @@ def _activation(rules: Any, sc: Scenario, st: State, side: str, who: str,
         if far:  # the farthest hex outside the enemy's zones of control [4.2]
             dest = max(far, key=lambda h: (reach[h], h))
             path = g.cheapest_path(st, side, st.units[mover].hex, dest) or [dest]
+    return dest, path
+
+
+def _examples(g: Any, sc: Scenario, st: State, side: str, ready: set[str]) -> list[str]:
+    """An example of each order, with this side's own units where there are some: the
+    activation [3.2, 3.3, 18.1], a move [6], an entry [15], an attack [7.1, 8.2] and what
+    follows it [7.6], a bombardment [8.1], a prepared position [11] and the standing orders
+    [7.5, 7.6]."""
+    board = g.board(st)
+    k = sc.constants
+    first = sorted(ready, key=lambda u: (st.units[u].hex is None, g.c(u).kind == "hq", u))
+    mover = next((u for u in first if st.units[u].hex is not None
+                  and g.c(u).kind not in ("artillery", "hq")), first[0] if first else "UNIT")
+    art = next((u for u in first if g.c(u).kind == "artillery" and st.units[u].hex), None)
+    dest, path = _destination(g, st, side, mover, board)
     enemy = sorted(g.hexes_of(st, other(side)))
     start = st.units[mover].hex if mover in st.units else None
     target = (min(enemy, key=lambda h: (board.distance(start, h), h)) if enemy and start
               else "HEX")
-    if phase:
+    out: list[str] = []
+    if st.options.simplified_sequence:
         out.append(_example(f"activate: {' '.join(first[:3]) or 'UNITS'} ...",
                             "every unit that moves or fights this player-turn [18.1]"))
     else:
-        if form is not None:
-            mine = [u for u in first if g.c(u).formation == form.id and st.units[u].in_command
-                    and st.units[u].hex][:3]
-            out.append(_example(f"activate {form.id}: {' '.join(mine)}",
-                                f"a formation, up to {k.formation_activation} units [3.2]"))
+        out += _formation_example(g, sc, st, side, ready, first)
         out.append(_example(f"activate: {' '.join(first[:k.general_activation]) or 'UNITS'}",
                             f"a general activation, any {k.general_activation} [3.3]"))
     out.append(_example(f"move {mover} to {dest}", "the cheapest path [6.3]"))
     out.append(_example(f"move {mover} via {' '.join(path[:3])}", "or the hexes one by one [6]"))
-    late = next((u for u in first if st.units[u].hex is None), None)
-    if late is not None:
-        r = g.reinforcement(late)
-        entry = r.hex if r is not None and r.hex else (
-            sc.map.entry_zones[r.zone].hexes[0] if r is not None and r.zone in sc.map.entry_zones
-            else "HEX")
-        out.append(_example(f"enter {late} to HEX", "the cheapest way in from its entry "
-                                                    f"{_entry(g, st, late)} [15.1, 15.3]"))
-        out.append(_example(f"enter {late} via {entry} HEX...", "or the hexes one by one, "
-                                                               "its entry hex first [15]"))
+    out += _entry_examples(g, sc, st, first)
     sup = f" support {art}" if art else ""
     out.append(_example(f"attack {target} normal with {mover}{sup}",
                         "mobile 1 MP, normal 3, prepared 5 [7.1, 8.2]"))
@@ -208,6 +224,36 @@ def _activation(rules: Any, sc: Scenario, st: State, side: str, who: str,
                         "standing: among equal retreat hexes, nearest this one [7.6]"))
     out.append(_example("pass", "no activation [2.2]"))
     return out
+
+
+def _formation_example(g: Any, sc: Scenario, st: State, side: str, ready: set[str],
+                       first: list[str]) -> list[str]:
+    """A formation activation [3.2] by the first formation of the side with a unit in command
+    on the map, if it has one."""
+    form = next((f for f in sc.formations if f.side == side and f.hq is not None
+                 and any(g.c(u).formation == f.id and st.units[u].in_command
+                         and st.units[u].hex for u in ready)), None)
+    if form is None:
+        return []
+    mine = [u for u in first if g.c(u).formation == form.id and st.units[u].in_command
+            and st.units[u].hex][:3]
+    return [_example(f"activate {form.id}: {' '.join(mine)}",
+                     f"a formation, up to {sc.constants.formation_activation} units [3.2]")]
+
+
+def _entry_examples(g: Any, sc: Scenario, st: State, first: list[str]) -> list[str]:
+    """Entering the map [15.1, 15.3], by the first unit still off it, if there is one."""
+    late = next((u for u in first if st.units[u].hex is None), None)
+    if late is None:
+        return []
+    r = g.reinforcement(late)
+    entry = r.hex if r is not None and r.hex else (
+        sc.map.entry_zones[r.zone].hexes[0] if r is not None and r.zone in sc.map.entry_zones
+        else "HEX")
+    return [_example(f"enter {late} to HEX", "the cheapest way in from its entry "
+                                             f"{_entry(g, st, late)} [15.1, 15.3]"),
+            _example(f"enter {late} via {entry} HEX...", "or the hexes one by one, "
+                                                         "its entry hex first [15]")]
 
 
 def _entry(g: Any, st: State, uid: str) -> str:

@@ -7,7 +7,7 @@ ruleset's ``describe_event`` all say things this one way."""
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from pbem.engine.conditions import parse_condition
@@ -122,117 +122,187 @@ def arrival(sc: Any, st: Any, uid: str, *, short: bool = False) -> str:
     return "it has no arrival in this scenario"
 
 
+def _activated(ev: JSON, sc: Any) -> str:
+    who = side_words(sc, ev["side"])
+    if ev.get("mode") == "phase":
+        return f"{who} player-turn (simplified sequence): {units_words(ev['units'])} [18.1]"
+    if ev.get("formation"):
+        return (f"{who} activation of formation {formation_words(sc, ev['formation'])}: "
+                f"{units_words(ev['units'])} [3.2]")
+    return f"{who} general activation: {units_words(ev['units'])} [3.3]"
+
+
+def _moved(ev: JSON, sc: Any) -> str:
+    return f"{ev['unit']} moved {_path(sc, [ev['from'], *ev['path']])} [6]"
+
+
+def _entered(ev: JSON, sc: Any) -> str:
+    return f"{ev['unit']} entered the map at {hex_words(sc, ev['hex'])} [15]"
+
+
+def _ferried(ev: JSON, sc: Any) -> str:
+    return (f"the engineer ferried {ev['unit']} over the water from {ev['from']} to "
+            f"{hex_words(sc, ev['to'])} [12.1]")
+
+
+def _combat(ev: JSON, sc: Any) -> str:
+    by = units_words(ev["attackers"])
+    if ev.get("support"):
+        by += f" with artillery {units_words(ev['support'])} [8.2]"
+    if ev.get("air"):
+        by += " and air support [13]"
+    against = units_words(ev.get("defenders", [])) or "the enemy"
+    if ev.get("defence_support"):
+        against += f" with defensive fire from {units_words(ev['defence_support'])} [8.2]"
+    if ev.get("air_defence"):
+        against += " and air support [13]"
+    lines = "; ".join(ev.get("lines", []))
+    return (f"{TYPE_WORDS[ev['type']].capitalize()} attack [7.1] by {by} on {against} "
+            f"at {hex_words(sc, ev['target'])}: {lines + ' → ' if lines else ''}{ev['odds']}, "
+            f"die {ev['die']} → {ev['result']} [7.4]: {_result_words(ev['result'])} [7.5]")
+
+
+def _bombardment(ev: JSON, sc: Any) -> str:
+    lines = "; ".join(ev.get("lines", []))
+    return (f"Bombardment of {hex_words(sc, ev['target'])} by {units_words(ev['artillery'])}: "
+            f"{lines + ' → ' if lines else ''}{ev['odds']}, die {ev['die']} → "
+            f"{ev['result']} [8.1]: {_result_words(ev['result'])} [7.5]")
+
+
+def _step_lost(ev: JSON, sc: Any) -> str:
+    why = ev["why"]
+    cite = "" if "[" in why else " [7.5]"
+    left = f"{ev['steps']} left" if ev["steps"] else "none left"
+    return f"{ev['unit']} lost a step ({why}, {left}){cite}"
+
+
+def _eliminated(ev: JSON, sc: Any) -> str:
+    where = f" at {hex_words(sc, ev['hex'])}" if ev.get("hex") else ""
+    why = ev.get("why")
+    return f"{ev['unit']} was eliminated{where}" + (f" {why}" if why else " [7.5]")
+
+
+def _retreated(ev: JSON, sc: Any) -> str:
+    if not ev["path"]:
+        return f"{units_words(ev['units'])} could not retreat from {ev['from']} [7.6]"
+    return f"{units_words(ev['units'])} retreated {_path(sc, [ev['from'], *ev['path']])} [7.6]"
+
+
+def _vacated(ev: JSON, sc: Any) -> str:
+    return f"{ev['hex']} was vacated [7.6]"
+
+
+def _advanced(ev: JSON, sc: Any) -> str:
+    return f"{ev['unit']} advanced {_path(sc, [ev['from'], *ev['path']])} [7.6]"
+
+
+def _no_advance(ev: JSON, sc: Any) -> str:
+    why = ev["why"]
+    return f"no advance for {units_words(ev['units'])}: {why}" + ("" if "[" in why else " [7.6]")
+
+
+def _prepared(ev: JSON, sc: Any) -> str:
+    return f"{ev['unit']} prepared a defensive position at {hex_words(sc, ev['hex'])} [11]"
+
+
+def _blown(ev: JSON, sc: Any) -> str:
+    word = "was blown" if ev.get("kind") == "blown" else "survived"
+    return f"the crossing {ev['crossing']} {word} (die {ev['die']}) [12.2]"
+
+
+def _skipped(ev: JSON, sc: Any) -> str:
+    why = ev["why"]
+    return (f"action {ev['action']} of the orders was not carried out: {why}"
+            + ("" if "[" in why else " [3.4]"))
+
+
+def _passed(ev: JSON, sc: Any) -> str:
+    who = side_words(sc, ev["side"])
+    if ev.get("owed"):
+        return f"{who} passed, only to reveal the dice of the move before [2.1]"
+    return f"{who} passed [2.2]"
+
+
+def _turn_end_die(ev: JSON, sc: Any) -> str:
+    return (f"turn-end die {ev['die']}: the turn "
+            f"{'ends' if ev['ends'] else 'goes on'} [2.2]")
+
+
+def _turn_end(ev: JSON, sc: Any) -> str:
+    return f"End of turn {ev['turn']}: {ev['why']}"
+
+
+def _weather(ev: JSON, sc: Any) -> str:
+    how = f"die {ev['die']}, random weather [14.2]" if "die" in ev else "turn track [14.1]"
+    effect = ""
+    fx = getattr(sc, "weather_effects", {}).get(ev["weather"]) if sc is not None else None
+    if fx is not None:
+        effect = (f": {'drops allowed' if fx.drops else 'no drops'}, "
+                  f"{fx.air_missions} air mission{'s' if fx.air_missions != 1 else ''} [14.3]")
+    return f"Turn {ev['turn']} weather: {ev['weather']} ({how}){effect}"
+
+
+def _initiative(ev: JSON, sc: Any) -> str:
+    rolls = ev["rolls"]
+    told = ", ".join(f"{side_words(sc, s)} {d}" for s, d in sorted(rolls.items()))
+    return (f"Turn {ev['turn']} initiative: {told}; {side_words(sc, ev['side'])} acts first "
+            "(ties to the Germans) [2.1]")
+
+
+def _supply_command(ev: JSON, sc: Any) -> str:
+    return (f"Turn {ev['turn']} supply and command: out of supply "
+            f"{units_words(ev['out_of_supply']) or 'none'}; out of command "
+            f"{units_words(ev['out_of_command']) or 'none'} [9.1, 10.1]")
+
+
+def _dropped(ev: JSON, sc: Any) -> str:
+    return f"{ev['unit']} landed at {hex_words(sc, ev['hex'])} [15.2]"
+
+
+def _set_up(ev: JSON, sc: Any) -> str:
+    placed = "; ".join(f"{u} at {hex_words(sc, h)}" for u, h in ev["units"].items())
+    return f"{side_words(sc, ev['side'])} set-up of the 1st Airborne: {placed} [17.1, 15.2]"
+
+
+def _drop_waits(ev: JSON, sc: Any) -> str:
+    return f"{ev['group']} waits for a later turn [17.4]"
+
+
+def _game_end(ev: JSON, sc: Any) -> str:
+    return f"The game ends after turn {ev['turn']}: {OUTCOME_WORDS.get(ev['outcome'], ev['outcome'])} [16]"
+
+
+def _morale(ev: JSON, sc: Any) -> str:
+    rolls = ", ".join(f"{a}+{b}" for a, b in ev["rolls"]) or "none"
+    return (f"morale test (rating {ev['morale']}) for {units_words(ev['units'])}: dice {rolls} → "
+            f"{ev['steps']} step losses and {ev['hexes']} hexes of retreat [7.5]")
+
+
+def _acknowledged(ev: JSON, sc: Any) -> str:
+    return f"{side_words(sc, ev['side'])} acknowledged the result [16]"
+
+
+EVENT_WORDS: dict[str, Callable[[JSON, Any], str]] = {
+    "activated": _activated, "moved": _moved, "entered": _entered, "ferried": _ferried,
+    "combat": _combat, "bombardment": _bombardment, "step-lost": _step_lost,
+    "eliminated": _eliminated, "retreated": _retreated, "vacated": _vacated,
+    "advanced": _advanced, "no-advance": _no_advance, "prepared": _prepared, "blown": _blown,
+    "not-blown": _blown, "skipped": _skipped, "passed": _passed, "turn-end-die": _turn_end_die,
+    "turn-end": _turn_end, "weather": _weather, "initiative": _initiative,
+    "supply-command": _supply_command, "dropped": _dropped, "set-up": _set_up,
+    "drop-waits": _drop_waits, "game-end": _game_end, "morale": _morale,
+    "acknowledged": _acknowledged}
+"""Each kind of event in words (``ev``, the scenario or None), with its case."""
+
+
 def event_text(ev: JSON, sc: Any = None) -> str:
     """One event in words, with its case (``sc``, when given, names the sides, the formations
-    and the places)."""
+    and the places); an event of a kind not known here as its JSON."""
     k = ev.get("kind")
-    if k == "activated":
-        who = side_words(sc, ev["side"])
-        if ev.get("mode") == "phase":
-            return f"{who} player-turn (simplified sequence): {units_words(ev['units'])} [18.1]"
-        if ev.get("formation"):
-            return (f"{who} activation of formation {formation_words(sc, ev['formation'])}: "
-                    f"{units_words(ev['units'])} [3.2]")
-        return f"{who} general activation: {units_words(ev['units'])} [3.3]"
-    if k == "moved":
-        return f"{ev['unit']} moved {_path(sc, [ev['from'], *ev['path']])} [6]"
-    if k == "entered":
-        return f"{ev['unit']} entered the map at {hex_words(sc, ev['hex'])} [15]"
-    if k == "ferried":
-        return (f"the engineer ferried {ev['unit']} over the water from {ev['from']} to "
-                f"{hex_words(sc, ev['to'])} [12.1]")
-    if k == "combat":
-        by = units_words(ev["attackers"])
-        if ev.get("support"):
-            by += f" with artillery {units_words(ev['support'])} [8.2]"
-        if ev.get("air"):
-            by += " and air support [13]"
-        against = units_words(ev.get("defenders", [])) or "the enemy"
-        if ev.get("defence_support"):
-            against += f" with defensive fire from {units_words(ev['defence_support'])} [8.2]"
-        if ev.get("air_defence"):
-            against += " and air support [13]"
-        lines = "; ".join(ev.get("lines", []))
-        return (f"{TYPE_WORDS[ev['type']].capitalize()} attack [7.1] by {by} on {against} "
-                f"at {hex_words(sc, ev['target'])}: {lines + ' → ' if lines else ''}{ev['odds']}, "
-                f"die {ev['die']} → {ev['result']} [7.4]: {_result_words(ev['result'])} [7.5]")
-    if k == "bombardment":
-        lines = "; ".join(ev.get("lines", []))
-        return (f"Bombardment of {hex_words(sc, ev['target'])} by {units_words(ev['artillery'])}: "
-                f"{lines + ' → ' if lines else ''}{ev['odds']}, die {ev['die']} → "
-                f"{ev['result']} [8.1]: {_result_words(ev['result'])} [7.5]")
-    if k == "step-lost":
-        why = ev["why"]
-        cite = "" if "[" in why else " [7.5]"
-        left = f"{ev['steps']} left" if ev["steps"] else "none left"
-        return f"{ev['unit']} lost a step ({why}, {left}){cite}"
-    if k == "eliminated":
-        where = f" at {hex_words(sc, ev['hex'])}" if ev.get("hex") else ""
-        why = ev.get("why")
-        return f"{ev['unit']} was eliminated{where}" + (f" {why}" if why else " [7.5]")
-    if k == "retreated":
-        if not ev["path"]:
-            return f"{units_words(ev['units'])} could not retreat from {ev['from']} [7.6]"
-        return f"{units_words(ev['units'])} retreated {_path(sc, [ev['from'], *ev['path']])} [7.6]"
-    if k == "vacated":
-        return f"{ev['hex']} was vacated [7.6]"
-    if k == "advanced":
-        return f"{ev['unit']} advanced {_path(sc, [ev['from'], *ev['path']])} [7.6]"
-    if k == "no-advance":
-        why = ev["why"]
-        return f"no advance for {units_words(ev['units'])}: {why}" + ("" if "[" in why else " [7.6]")
-    if k == "prepared":
-        return f"{ev['unit']} prepared a defensive position at {hex_words(sc, ev['hex'])} [11]"
-    if k in ("blown", "not-blown"):
-        word = "was blown" if k == "blown" else "survived"
-        return f"the crossing {ev['crossing']} {word} (die {ev['die']}) [12.2]"
-    if k == "skipped":
-        why = ev["why"]
-        return (f"action {ev['action']} of the orders was not carried out: {why}"
-                + ("" if "[" in why else " [3.4]"))
-    if k == "passed":
-        who = side_words(sc, ev["side"])
-        if ev.get("owed"):
-            return f"{who} passed, only to reveal the dice of the move before [2.1]"
-        return f"{who} passed [2.2]"
-    if k == "turn-end-die":
-        return (f"turn-end die {ev['die']}: the turn "
-                f"{'ends' if ev['ends'] else 'goes on'} [2.2]")
-    if k == "turn-end":
-        return f"End of turn {ev['turn']}: {ev['why']}"
-    if k == "weather":
-        how = f"die {ev['die']}, random weather [14.2]" if "die" in ev else "turn track [14.1]"
-        effect = ""
-        fx = getattr(sc, "weather_effects", {}).get(ev["weather"]) if sc is not None else None
-        if fx is not None:
-            effect = (f": {'drops allowed' if fx.drops else 'no drops'}, "
-                      f"{fx.air_missions} air mission{'s' if fx.air_missions != 1 else ''} [14.3]")
-        return f"Turn {ev['turn']} weather: {ev['weather']} ({how}){effect}"
-    if k == "initiative":
-        rolls = ev["rolls"]
-        told = ", ".join(f"{side_words(sc, s)} {d}" for s, d in sorted(rolls.items()))
-        return (f"Turn {ev['turn']} initiative: {told}; {side_words(sc, ev['side'])} acts first "
-                "(ties to the Germans) [2.1]")
-    if k == "supply-command":
-        return (f"Turn {ev['turn']} supply and command: out of supply "
-                f"{units_words(ev['out_of_supply']) or 'none'}; out of command "
-                f"{units_words(ev['out_of_command']) or 'none'} [9.1, 10.1]")
-    if k == "dropped":
-        return f"{ev['unit']} landed at {hex_words(sc, ev['hex'])} [15.2]"
-    if k == "set-up":
-        placed = "; ".join(f"{u} at {hex_words(sc, h)}" for u, h in ev["units"].items())
-        return f"{side_words(sc, ev['side'])} set-up of the 1st Airborne: {placed} [17.1, 15.2]"
-    if k == "drop-waits":
-        return f"{ev['group']} waits for a later turn [17.4]"
-    if k == "game-end":
-        return f"The game ends after turn {ev['turn']}: {OUTCOME_WORDS.get(ev['outcome'], ev['outcome'])} [16]"
-    if k == "morale":
-        rolls = ", ".join(f"{a}+{b}" for a, b in ev["rolls"]) or "none"
-        return (f"morale test (rating {ev['morale']}) for {units_words(ev['units'])}: dice {rolls} → "
-                f"{ev['steps']} step losses and {ev['hexes']} hexes of retreat [7.5]")
-    if k == "acknowledged":
-        return f"{side_words(sc, ev['side'])} acknowledged the result [16]"
-    return json.dumps(ev, sort_keys=True, ensure_ascii=False)
+    words = EVENT_WORDS.get(k) if isinstance(k, str) else None
+    if words is None:
+        return json.dumps(ev, sort_keys=True, ensure_ascii=False)
+    return words(ev, sc)
 
 
 OUTCOME_WORDS = {"AL strategic": "Allied strategic victory, the Arnhem bridge in Allied hands",

@@ -112,59 +112,10 @@ def map_view(
         from pbem.systems.westwall.arnhem import status_lines
 
         header_lines = (*header_lines, *status_lines(sc, st))
-
-    entries: list[EntryView] = []
-    for rf in sc.reinforcements:
-        for area in rf.entry:
-            hexes = tuple(area_hexes(sc, [area]))
-            entries.append(EntryView(rf.side, rf.turn, hexes, area.text or f"{len(hexes)} hexes [{rf.rule}]"))
-
-    advanced = {ev.unit for ev in evs if isinstance(ev, AdvanceEvent)}
-    retreated = {ev.unit for ev in evs if isinstance(ev, RetreatEvent | DisplacedEvent)}
-    counters: list[CounterView] = []
-    for uid, us in sorted(st.units.items()):
-        u = sc.unit.get(uid)
-        if us.status != "on-map" or us.hex is None or u is None:
-            continue
-        marks: list[tuple[str, str]] = []
-        if u.is_artillery and us.fpf_turn is not None and us.fpf_turn == st.game_turn:
-            marks.append(("FPF", "marker-fpf"))
-        if uid in advanced:
-            marks.append(("ADV", "marker-advanced"))
-        if uid in retreated:
-            marks.append(("RET", "marker-retreated"))
-        counters.append(_counter(u, Hex.parse(us.hex), marks))
-
-    mark_list: list[Mark] = []
-    eliminated: list[PanelRow] = []
-    notes: list[PanelRow] = []
-    now: set[str] = set()
-    for i, ev in enumerate(evs, start=1):
-        pos = before[i - 1]
-        if isinstance(ev, MovedEvent):
-            mark_list.append(MoveMark(i, ev.unit, tuple(Hex.parse(h) for h in ev.path), ev.entered, ev.exited))
-        elif isinstance(ev, RetreatEvent | DisplacedEvent | AdvanceEvent):
-            mark_list.append(TrailMark(i, ev.type, ev.unit, tuple(Hex.parse(h) for h in ev.path)))
-        elif isinstance(ev, CombatEvent):
-            dhexes = tuple(sorted({pos[u] for u in ev.defenders if u in pos}))
-            adjacent = sorted({pos[u] for u in ev.attackers if u in pos})
-            barrage = sorted({pos[u] for u in ev.artillery if u in pos} - set(adjacent))
-            fpf = sorted({pos[u] for u in ev.fpf if u in pos})
-            label = (f"#{ev.number} cancelled" if ev.cancelled else
-                     f"#{ev.number}  {ev.differential:+d} · {ev.die} · {ev.result}")
-            mark_list.append(CombatMark(i, ev.number, dhexes, tuple(adjacent), tuple(barrage),
-                                        tuple(fpf), label))
-        elif isinstance(ev, EliminatedEvent):
-            mark_list.append(EliminatedMark(i, ev.unit, Hex.parse(ev.hex) if ev.hex else None))
-            now.add(ev.unit)
-            where = f" in {ev.hex}" if ev.hex else ""
-            eliminated.append(PanelRow(f"{unit_text(sc, ev.unit)}{where} [{ev.rule}]", "eliminated",
-                                       f"event-{i}"))
-        elif isinstance(ev, PlacedEvent):
-            mark_list.append(PlacedMark(i, ev.unit, Hex.parse(ev.hex)))
-        elif isinstance(ev, NoteEvent):
-            rule = f" [{ev.rule}]" if ev.rule else ""
-            notes.append(PanelRow(f"{ev.text}{rule}", "", f"event-{i}"))
+    entries = _entries(sc)
+    counters = _counters(sc, st, evs)
+    mark_list, eliminated, notes = _event_marks(sc, evs, before)
+    now = {ev.unit for ev in evs if isinstance(ev, EliminatedEvent)}
     for uid, us in sorted(st.units.items()):
         if us.status == "eliminated" and uid not in now:
             eliminated.append(PanelRow(f"{unit_text(sc, uid)} (earlier)", "muted"))
@@ -185,9 +136,9 @@ def map_view(
         routes=tuple(RouteView(r.kind, tuple(Hex.parse(x) for x in r.hexes), tuple(r.off_map))
                      for r in m.routes),
         places=tuple(PlaceView(Hex.parse(p.hex), p.name) for p in m.places),
-        entries=tuple(entries),
+        entries=entries,
         entry_heading="Reinforcement entry [11.11]",
-        counters=tuple(counters),
+        counters=counters,
         marks=tuple(mark_list),
         eliminated=tuple(eliminated),
         exited_heading="Exited [12.0]",
@@ -205,6 +156,78 @@ def map_view(
         hexside_marks=_bridge_marks(st),
         hexside_heading="Bridges [12.13, 12.14]",
     )
+
+
+def _entries(sc: Scenario) -> tuple[EntryView, ...]:
+    """Each reinforcement's entry areas [11.11]."""
+    entries: list[EntryView] = []
+    for rf in sc.reinforcements:
+        for area in rf.entry:
+            hexes = tuple(area_hexes(sc, [area]))
+            entries.append(EntryView(rf.side, rf.turn, hexes, area.text or f"{len(hexes)} hexes [{rf.rule}]"))
+    return tuple(entries)
+
+
+def _counters(sc: Scenario, st: State, evs: Sequence[Any]) -> tuple[CounterView, ...]:
+    """The units on the map as printed [2.31], tagged: final protective fire this game-turn
+    [8.4, 8.46], advanced [7.9], retreated or displaced [7.7, 7.8] this step."""
+    advanced = {ev.unit for ev in evs if isinstance(ev, AdvanceEvent)}
+    retreated = {ev.unit for ev in evs if isinstance(ev, RetreatEvent | DisplacedEvent)}
+    counters: list[CounterView] = []
+    for uid, us in sorted(st.units.items()):
+        u = sc.unit.get(uid)
+        if us.status != "on-map" or us.hex is None or u is None:
+            continue
+        marks: list[tuple[str, str]] = []
+        if u.is_artillery and us.fpf_turn is not None and us.fpf_turn == st.game_turn:
+            marks.append(("FPF", "marker-fpf"))
+        if uid in advanced:
+            marks.append(("ADV", "marker-advanced"))
+        if uid in retreated:
+            marks.append(("RET", "marker-retreated"))
+        counters.append(_counter(u, Hex.parse(us.hex), marks))
+    return tuple(counters)
+
+
+def _event_marks(sc: Scenario, evs: Sequence[Any], before: Sequence[Mapping[str, Hex]]
+                 ) -> tuple[list[Mark], list[PanelRow], list[PanelRow]]:
+    """What the step did, drawn on the map (moves [5.0], retreats [7.7], displacements [7.8],
+    advances [7.9], combats [7.6], eliminations, placements) and listed in the panel (the
+    eliminated, the notes); ``before``: where each unit stood before each event."""
+    mark_list: list[Mark] = []
+    eliminated: list[PanelRow] = []
+    notes: list[PanelRow] = []
+    for i, ev in enumerate(evs, start=1):
+        if isinstance(ev, MovedEvent):
+            mark_list.append(MoveMark(i, ev.unit, tuple(Hex.parse(h) for h in ev.path), ev.entered, ev.exited))
+        elif isinstance(ev, RetreatEvent | DisplacedEvent | AdvanceEvent):
+            mark_list.append(TrailMark(i, ev.type, ev.unit, tuple(Hex.parse(h) for h in ev.path)))
+        elif isinstance(ev, CombatEvent):
+            mark_list.append(_combat_mark(i, ev, before[i - 1]))
+        elif isinstance(ev, EliminatedEvent):
+            mark_list.append(EliminatedMark(i, ev.unit, Hex.parse(ev.hex) if ev.hex else None))
+            where = f" in {ev.hex}" if ev.hex else ""
+            eliminated.append(PanelRow(f"{unit_text(sc, ev.unit)}{where} [{ev.rule}]", "eliminated",
+                                       f"event-{i}"))
+        elif isinstance(ev, PlacedEvent):
+            mark_list.append(PlacedMark(i, ev.unit, Hex.parse(ev.hex)))
+        elif isinstance(ev, NoteEvent):
+            rule = f" [{ev.rule}]" if ev.rule else ""
+            notes.append(PanelRow(f"{ev.text}{rule}", "", f"event-{i}"))
+    return mark_list, eliminated, notes
+
+
+def _combat_mark(i: int, ev: CombatEvent, pos: Mapping[str, Hex]) -> CombatMark:
+    """A combat [7.6] where its units stood before it (``pos``): the defenders' hexes, the
+    attackers', the barrage's from farther off, the final protective fire's [8.4]; the
+    differential, die and result, or cancelled."""
+    dhexes = tuple(sorted({pos[u] for u in ev.defenders if u in pos}))
+    adjacent = sorted({pos[u] for u in ev.attackers if u in pos})
+    barrage = sorted({pos[u] for u in ev.artillery if u in pos} - set(adjacent))
+    fpf = sorted({pos[u] for u in ev.fpf if u in pos})
+    label = (f"#{ev.number} cancelled" if ev.cancelled else
+             f"#{ev.number}  {ev.differential:+d} · {ev.die} · {ev.result}")
+    return CombatMark(i, ev.number, dhexes, tuple(adjacent), tuple(barrage), tuple(fpf), label)
 
 
 def _bridge_marks(st: State) -> tuple[tuple[Hex, Hex, str], ...]:
