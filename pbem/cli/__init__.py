@@ -79,7 +79,7 @@ EXAMPLES: dict[str, str] = {
     "ingest": "pbem ingest game/ mail-0002.eml",
     "verify": "pbem verify game/",
     "log": "pbem log game/ --step 3",
-    "schema": "pbem schema orders > orders.schema.json",
+    "schema": "pbem schema orders --system westwall > orders.schema.json",
     "scenarios": "pbem scenarios",
     "scenario": "pbem scenario check my-scenario.json",
     "scenario check": "pbem scenario check my-scenario.json",

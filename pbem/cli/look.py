@@ -186,15 +186,19 @@ def log(game_dir: Path, step: int | None) -> None:
 
 @click.command()
 @click.argument("what", type=click.Choice(["orders", "rulings", "move", "receipt", "turn", "genesis", "join"]))
-@click.option("--system", default="westwall", show_default=True,
-              help="Rules system whose orders (or umpire's rulings) schema to print.")
-def schema(what: str, system: str) -> None:
+@click.option("--system", default=None, metavar="SYSTEM",
+              help="Rules system whose orders (or umpire's rulings) schema to print (a scenario's "
+                   "'system'; 'pbem --version' lists them).")
+def schema(what: str, system: str | None) -> None:
     """Print the JSON Schema of an orders document, an umpire's rulings, or an archive file body."""
     from pydantic import BaseModel
 
     if what in ("orders", "rulings"):
-        from pbem.engine.ruleset import get_ruleset
+        from pbem.engine.ruleset import get_ruleset, known_systems
 
+        if system is None:  # each system has its own orders: the command knows none by name [24]
+            raise InputError(f"name the rules system: pbem schema {what} --system SYSTEM "
+                             f"(one of {', '.join(sorted(known_systems()))})")
         ruleset = get_ruleset(system)
         doc = ruleset.orders_schema() if what == "orders" else ruleset.rulings_schema()
     else:

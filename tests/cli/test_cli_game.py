@@ -174,9 +174,16 @@ def test_status_orders_log_schema(game: tuple) -> None:  # type: ignore[type-arg
     assert skeleton == {"kind": "roll", "side": "A", "round": 1, "dice": 1, "cheer": ""}
     log = ok(a.run("log", a.dir)).out
     assert "step 2: B (move-0002-B.json)" in log and "B takes a handicap of 1" in log
-    for what in ("move", "turn", "genesis", "join", "orders"):
+    for what in ("move", "turn", "genesis", "join"):
         schema = json.loads(ok(a.run("schema", what)).out)
         assert schema.get("properties") or schema.get("oneOf") or schema.get("$defs"), what
+    assert json.loads(ok(a.run("schema", "orders", "--system", "toy")).out)["title"] == "toy orders"
+    westwall = json.loads(ok(a.run("schema", "orders", "--system", "westwall")).out)
+    assert westwall.get("properties") or westwall.get("oneOf") or westwall.get("$defs")
+    # orders belong to a system: the command assumes none [24]
+    res = a.run("schema", "orders")
+    assert res.code == 2 and res.err.startswith("pbem: name the rules system: pbem schema orders --system SYSTEM (one of ")
+    assert "megagame" in res.err and "westwall" in res.err and res.err.count("\n") == 1
     move_schema = json.loads(ok(a.run("schema", "move")).out)
     assert set(move_schema["required"]) >= {"game", "step", "side", "answers", "reveal", "orders"}
 
