@@ -155,7 +155,10 @@ def _tanks(side: CombatSide) -> bool:
 
 def score(side: CombatSide, other: CombatSide, *, attacking: bool) -> Score:
     """One side's score: status of its units and supporting artillery, plus every factor that
-    applies (apply to attacker and defender alike where the text does)."""
+    applies (apply to attacker and defender alike where the text does).
+
+    Kept whole (radon ranks it F): one condition per combat factor of [9], in the text's order, so
+    that it can be read against the factor table line by line."""
     out = Score(0)
     n = len(side.units)
     status = sum(u.profile.status for u in side.units)

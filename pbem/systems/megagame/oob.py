@@ -316,7 +316,10 @@ def _dupes(ids: Iterable[str], what: str) -> list[str]:
 def oob_problems(oob: OrderOfBattle, book: ProfileBook | None = None,
                  hexmap: dict[str, Any] | None = None) -> list[str]:
     """Every inconsistency of an order of battle with itself, the Annex A types and the map,
-    each naming the entry; ``[]`` when it is sound."""
+    each naming the entry; ``[]`` when it is sound.
+
+    Kept whole (radon ranks it F): it is a checklist, one independent check a line in the order a
+    reader of Annex A checks an order of battle, and cut into pieces it would read no easier."""
     book = book or load_profiles()
     m = hexmap if hexmap is not None else _map(oob.map)
     out: list[str] = []
