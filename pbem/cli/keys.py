@@ -25,6 +25,13 @@ def _print_info(info: KeyInfo) -> None:
     echo(info.fingerprint)
 
 
+def _how_to_share(store: KeyStore, info: KeyInfo) -> None:
+    """Which file to send, and what to read aloud (stderr: stdout stays the public line and
+    fingerprint scripts read)."""
+    echo(f"send {store.pub_path(info.name)} to whoever starts the game (it holds only the public "
+         "line above); read them the SHA256 fingerprint by phone or in person", err=True)
+
+
 @click.group()
 def key() -> None:
     """Create, import, show and list signing keys (Ed25519).
@@ -49,6 +56,7 @@ def new(name: str, no_passphrase: bool) -> None:
     protection = "passphrase-protected" if info.encrypted else "NOT passphrase-protected"
     echo(f"created key {info.name} in {store.dir} ({protection})", err=True)
     _print_info(info)
+    _how_to_share(store, info)
 
 
 @key.command("import")
@@ -70,6 +78,7 @@ def import_(path: Path, name: str | None, no_passphrase: bool) -> None:
     protection = "passphrase-protected" if info.encrypted else "NOT passphrase-protected"
     echo(f"imported {path} as key {info.name} ({protection})", err=True)
     _print_info(info)
+    _how_to_share(store, info)
 
 
 @key.command("show")

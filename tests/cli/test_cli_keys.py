@@ -59,6 +59,17 @@ def test_new_with_passphrase_from_environment(home: Path) -> None:
     assert fingerprint(store.private("alice", b"pw").public_key()) == fp
 
 
+def test_new_names_the_public_file_to_send_and_it_holds_only_the_public_line(home: Path) -> None:
+    """A new user is told which file goes to the opponent (a tester asked; issue 27)."""
+    result = run(["key", "new", "dora", "--no-passphrase"], input="")
+    assert result.exit_code == 0, result.output
+    pub = KeyStore(home).pub_path("dora")
+    assert f"send {pub} to whoever starts the game" in result.stderr
+    line = result.stdout.splitlines()[0]
+    assert pub.read_text(encoding="utf-8").strip() == line  # what is sent: the public line, nothing else
+    assert result.stdout.count("\n") == 2  # stdout unchanged: the public line and the fingerprint
+
+
 def test_new_prompts_twice_for_a_passphrase(home: Path) -> None:
     result = run(["key", "new", "bob"], input="s3cret\ns3cret\n")
     assert result.exit_code == 0, result.output
