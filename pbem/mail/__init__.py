@@ -1,1 +1,2 @@
-"""Email drafts of a game (:mod:`pbem.mail.draft`): what a player sends, built from templates."""
+"""A game's emails: what each says and carries (:mod:`pbem.mail.compose`), the message itself built
+from templates (:mod:`pbem.mail.draft`), and sending and fetching them (:mod:`pbem.mail.transport`)."""
