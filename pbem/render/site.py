@@ -76,12 +76,17 @@ def write_site(game: Game, out_dir: Path, *, local: Any = None, seeds: dict[str,
     written: list[Path] = []
     out_dir.mkdir(parents=True, exist_ok=True)
     has_map = bool(presenter.has_map) and not game.hidden
+    # hidden information [P10]: Game Control's machine draws the master map of every step; a team's
+    # machine draws its own map from each view the umpire's reports sealed to it, and shows the
+    # latest one at the steps in between (what the team knew then)
+    hidden_maps = bool(presenter.has_map) and game.hidden and (h.everything or bool(viewers))
     if has_map:
         from pbem.render.outputs import StepView
-
+    if has_map or hidden_maps:
         maps_dir.mkdir(exist_ok=True)
     steps: list[dict[str, Any]] = []
     scores: list[dict[str, int]] = []
+    known_map: str | None = None
     for item in h.entries():
         rec, turn, move = item.record, item.turn, item.move
         if progress is not None:
@@ -93,7 +98,9 @@ def write_site(game: Game, out_dir: Path, *, local: Any = None, seeds: dict[str,
             heading = f"Step {rec.step}: {names.get(move.body.side, move.body.side)}"
             orders = list(presenter.describe_move(sc, move.body.orders, umpire=move.body.side == game.umpire))
         events = list(presenter.narrate(sc, turn["events"], turn["rolls"], state=turn["state"]))
-        events += [f"{side} sees: {json.dumps(view, sort_keys=True)[:400]}" for side, view in item.views.items()]
+        for side, view in item.views.items():  # in words, as 'pbem log' tells them
+            lines = presenter.describe_view(sc, view)
+            events += [f"{names.get(side, side)} sees: {lines[0] if lines else ''}", *lines[1:]]
         score = dict(turn.get("score") or {})
         scores.append(score)
         pend = turn.get("pending") or []
@@ -114,6 +121,12 @@ def write_site(game: Game, out_dir: Path, *, local: Any = None, seeds: dict[str,
             write_replace(maps_dir / name, view.svg().encode("utf-8"), mode=0o644)
             written.append(maps_dir / name)
             entry["map"] = f"maps/{name}"
+        elif hidden_maps:
+            drawn = _hidden_map(game, item, maps_dir, viewers, everything=h.everything)
+            if drawn is not None:
+                written.append(drawn)
+                known_map = f"maps/{drawn.name}"
+            entry["map"] = known_map
         steps.append(entry)
     outcome = None
     if rp_records and (rp_records[-1].full_turn or rp_records[-1].turn).get("outcome"):
@@ -127,3 +140,33 @@ def write_site(game: Game, out_dir: Path, *, local: Any = None, seeds: dict[str,
     write_replace(out_dir / "index.html", html.encode("utf-8"), mode=0o644)
     written.append(out_dir / "index.html")
     return written
+
+
+def _hidden_map(game: Game, item: Any, maps_dir: Path, viewers: dict[str, str], *,
+                everything: bool) -> Path | None:
+    """The map of one step of a game with hidden information, as this machine may draw it: the
+    master map where every state is open here (Game Control, or after the publication), else the
+    first viewer side's own map from the view this step's report sealed to it; ``None`` when the
+    step tells this machine nothing new."""
+    from pbem.protocol.fsutil import write_replace
+    from pbem.render.svg import draw
+
+    presenter = game.ruleset.presenter()
+    header = [f"Game {game.id[:8]} · step {item.step}"]
+    if everything and item.record.state is not None:
+        state = game.ruleset.dump_state(game.scenario, item.record.state)
+        view = presenter.map_view(game.scenario, state, [], side=None, header_lines=header)
+        name = f"map-{item.step:04d}.svg"
+    elif item.views:
+        side = sorted(set(item.views) & set(viewers))[0] if set(item.views) & set(viewers) else None
+        if side is None:
+            return None
+        view = presenter.map_view(game.scenario, item.views[side], [], side=side, header_lines=header)
+        name = f"map-{item.step:04d}-{side}.svg"
+    else:
+        return None
+    if view is None:
+        return None
+    path = maps_dir / name
+    write_replace(path, str(draw(view)).encode("utf-8"), mode=0o644)
+    return path
