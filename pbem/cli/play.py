@@ -188,7 +188,7 @@ def ingest(game_dir: Path, files: tuple[Path, ...], receipt_key: str | None) -> 
         blobs.extend(read_input(path, MAX_PUBLICATION_BYTES))
     from pbem.engine.play import ingest as play_ingest
 
-    game, _local, seeds = open_with_seeds(game_dir)
+    game, local, seeds = open_with_seeds(game_dir)
     result = play_ingest(game, blobs, seeds)
     echo_files(result.written)
     for note in result.notes:
@@ -206,6 +206,8 @@ def ingest(game_dir: Path, files: tuple[Path, ...], receipt_key: str | None) -> 
         for line in presenter.narrate(game.scenario, rec.turn["events"], rec.turn["rolls"],
                                       state=rec.turn["state"]):
             echo(f"  {line}", err=True)
+        if game.hidden and isinstance(b.orders, dict) and set(b.orders) == {"report"}:
+            _own_views(game, local, result.replay, rec.step)
     if result.replay.records and result.replay.current.pending and not result.replay.tail_open:
         d = result.replay.current.pending[0]
         rnd = result.replay.current.round
@@ -217,6 +219,21 @@ def ingest(game_dir: Path, files: tuple[Path, ...], receipt_key: str | None) -> 
     next_steps(game, result.replay, result.written, authored=False)
     if receipt_key is not None:
         write_receipt(game_dir, receipt_key)
+
+
+def _own_views(game: Game, local: Any, rp: Any, step: int) -> None:
+    """What an umpire's report just ingested tells the sides played here, in words (it printed only
+    the report's hash, and the player had to run 'pbem status' to read it) [P10, 27]."""
+    from pbem.engine.play import my_view
+
+    presenter = game.ruleset.presenter()
+    for side, key_name in sorted(local.sides().items()):
+        if side not in game.sides or side == game.umpire:
+            continue
+        lines = presenter.describe_view(game.scenario, my_view(game, rp, side, key_name, step))
+        echo(f"  {side} hears: {lines[0] if lines else ''}", err=True)
+        for line in lines[1:]:
+            echo(f"    {line}", err=True)
 
 
 def write_receipt(game_dir: Path, key_name: str, *, required: bool = False) -> None:
