@@ -71,8 +71,13 @@ def resolve_path(ref: str) -> Path:
         bundled = bundled_dir() / f"{ref}.json"
         if bundled.exists():
             return bundled
-    known = ", ".join(bundled_ids()) or "none"
-    raise InputError(f"unknown scenario {ref[:100]!r} (bundled: {known}; or give a path to a .json file)")
+    import difflib
+
+    close = difflib.get_close_matches(ref, bundled_ids(), n=3, cutoff=0.6)
+    hint = f"did you mean {' or '.join(close)}? " if close else ""
+    # the whole list would be cut by the one-line error's length limit: 'pbem scenarios' shows it
+    raise InputError(f"unknown scenario {ref[:100]!r}: {hint}'pbem scenarios' lists the bundled ones; "
+                     "or give the path of a scenario .json file")
 
 
 def _referenced(path: Path, key: str, value: str) -> Path:

@@ -205,3 +205,18 @@ def test_24_scenario_check_refuses_a_scenario_without_a_system(tmp_path: Path) -
     path.write_text(json.dumps(data), encoding="utf-8")
     res = run("scenario", "check", str(path))
     assert res.exit_code != 0 and "system: missing" in res.output and "westwall" in res.output
+
+
+def test_an_unknown_scenario_suggests_the_close_ids_in_one_whole_line(tmp_path: Path) -> None:
+    """The refusal listed every bundled id and was cut mid-word by the one-line limit (a tester's
+    finding, issue 27): it names the close ids and the command that lists them all."""
+    from pbem.errors import InputError
+
+    with pytest.raises(InputError) as typo:
+        load_data("bastogne-spearhed")
+    text = str(typo.value)
+    assert "did you mean bastogne-spearhead" in text and "'pbem scenarios' lists the bundled ones" in text
+    assert len(text) < 300 and "…" not in text
+    with pytest.raises(InputError) as unknown:
+        load_data("auction")
+    assert "did you mean" not in str(unknown.value)
