@@ -42,8 +42,8 @@ def scenario_memo() -> Iterator[None]:
     _MEMOS.append(memo)
     try:
         yield
-    finally:
-        _MEMOS.remove(memo)
+    finally:  # by identity: two memos may hold equal contents
+        del _MEMOS[next(i for i, m in enumerate(_MEMOS) if m is memo)]
 
 
 def load_scenario(data: dict[str, Any], digest: str) -> tuple[Ruleset, Any]:

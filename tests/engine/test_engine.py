@@ -195,3 +195,23 @@ def test_scenario_copy_must_match_genesis(tmp_path: Path) -> None:
     assert res.code == 1 and res.err.startswith("pbem: scenario.json: content hash")
     res = pbem("status", g, home=home)
     assert res.code == 2 and "scenario.json" in res.err
+
+
+def test_scenario_memo_blocks_nest_and_unwind_by_identity() -> None:
+    """A memo is reused only inside its block; nested blocks with equal (empty) memos unwind the
+    right one (the first version removed by equality and broke the outer block)."""
+    from pbem.engine import gamedir
+    from pbem.engine.scenarios import content_hash, load_data
+
+    data = load_data(str(TOY))
+    digest = content_hash(data)
+    depth = len(gamedir._MEMOS)
+    with gamedir.scenario_memo():
+        outer = gamedir._MEMOS[-1]
+        with gamedir.scenario_memo():  # empty, equal to nothing yet
+            inner = gamedir._MEMOS[-1]
+            first = gamedir.load_scenario(data, digest)
+            assert gamedir.load_scenario(data, digest) is first  # reused inside the block
+        assert gamedir._MEMOS[-1] is outer and inner not in [m for m in gamedir._MEMOS if m is inner]
+        assert gamedir.load_scenario(data, digest) is not first  # the inner block's memo is gone
+    assert len(gamedir._MEMOS) == depth
