@@ -11,6 +11,7 @@ rulings: it accepts every grouping the engine proposes and enters no judgement [
 
 from __future__ import annotations
 
+import textwrap
 from collections import deque
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
@@ -206,6 +207,14 @@ class MegagamePresenter(Presenter):
         out += [f"#   {u['id']:<12} {u['hex']}  {u['state']}" + ("  (prepared)" if u["prepared"] else "")
                 + f"  -- {names.get(u['id'], '')}" for u in view["units"]]
         here = {u["id"] for u in view["units"]}
+        if not view["units"]:  # every unit arrives later: say when, rather than an empty list
+            later = sorted((u.arrives, u.id) for u in scenario.units if u.team == side and u.id not in here
+                           and u.arrives > view["turn"])
+            out.append("#   none on the map yet" + ("; they arrive:" if later else ""))
+            for turn in sorted({t for t, _ in later}):
+                ids = ", ".join(uid for t, uid in later if t == turn)
+                out += textwrap.wrap(f"turn {turn} ({turn_label(scenario, turn)}): {ids}", width=96,
+                                     initial_indent="#     ", subsequent_indent="#       ")
         lifts = [u.id for u in scenario.units if u.team == side and u.by_air and u.id not in here
                  and view["turn"] < u.arrives <= view["turn"] + 1]
         if lifts:

@@ -100,3 +100,22 @@ def test_6_a_route_that_does_not_go_one_km_at_a_time_says_how_to_write_it() -> N
     jump = str(Hex(start.col, start.row + 2))  # two km off in its own column
     msg = words(OrderLine(units=["3IG"], intention="move", route=[jump]))
     assert len(msg) == 1 and "a route goes one km (one hex) at a time" in msg[0] and "different hexes" not in msg[0]
+
+
+def test_the_sheet_of_a_team_with_nobody_on_the_map_says_who_arrives_when() -> None:
+    """10th SS arrives from turn 2 in megagame-arnhem: its turn-1 sheet listed no units at all (a
+    tester's finding, issue 27); it says when each arrives, by the scenario's arrival turns."""
+    from pbem.engine.gamedir import load_scenario
+    from pbem.engine.scenarios import content_hash, load_data
+
+    data = load_data("megagame-arnhem")
+    rules, sc = load_scenario(data, content_hash(data))
+    sheet = rules.presenter().orders_template(sc, rules.initial_state(sc, {}), "SS10")
+    assert sheet is not None
+    lines = sheet.splitlines()
+    at = lines.index("#   none on the map yet; they arrive:")
+    due = {u.id: u.arrives for u in sc.units if u.team == "SS10"}
+    listed = " ".join(lines[at + 1:at + 1 + len(set(due.values()))])
+    for uid, turn in due.items():
+        assert uid in listed and f"turn {turn} (" in listed
+    assert all(line.startswith("#") for line in lines)  # unedited, it orders nothing
