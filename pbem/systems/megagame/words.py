@@ -18,6 +18,9 @@ def describe_event(event: JSON) -> str | None:
     if kind == "rested":
         return f"{event['unit']} has rested {REST_TURNS} turns out of contact: one step back [5]"
     if kind == "moved":
+        if len(event["path"]) == 1:  # stopped before its first step: it did not move
+            return f"{event['unit']} stays at {event['path'][0]}" + (
+                f": {event['stop']}" if event.get("stop") else "")
         return f"{event['unit']} moves {' '.join(event['path'])}" + (
             f" and stops: {event['stop']}" if event.get("stop") else "")
     if kind == "combat":

@@ -1100,3 +1100,14 @@ def test_9_a_bombed_road_point_strikes_every_unit_that_passes_through() -> None:
     assert "pinned down" in " ".join(new.facts["d"].events)
     new, _ = play(sc, st, Dice(3), bomb, march)
     assert (new.units["d"].hex, new.units["d"].steps) == ("0303", 0)
+
+
+def test_the_log_says_a_unit_stopped_before_its_first_step_stays() -> None:
+    """A unit stopped before it left its hex read 'moves 3607 and stops' in the log (a tester's
+    finding, issue 27): it stays, and why."""
+    from pbem.systems.megagame.words import describe_event
+
+    stayed = {"kind": "moved", "unit": "3Para", "path": ["3607"], "stop": "in contact with the enemy [6]"}
+    assert describe_event(stayed) == "3Para stays at 3607: in contact with the enemy [6]"
+    moved = {"kind": "moved", "unit": "3Para", "path": ["3607", "3608"], "stop": "in contact [6]"}
+    assert describe_event(moved) == "3Para moves 3607 3608 and stops: in contact [6]"
