@@ -42,10 +42,11 @@ from typing import Any
 from pbem.errors import RuleViolation
 from pbem.maps.hexmap import Hex
 from pbem.systems.westwall import crt
-from pbem.systems.westwall.board import Board
+from pbem.systems.westwall.board import Board, geometry
 from pbem.systems.westwall.combat import ground_support_available, player_turn_number
 from pbem.systems.westwall.enumerate import UnitOptions, movers, unit_options
 from pbem.systems.westwall.exclusive import get_exclusive
+from pbem.systems.westwall.memo import memo
 from pbem.systems.westwall.model import (
     AcknowledgeOrders,
     AdvanceOrder,
@@ -241,9 +242,6 @@ def _landings(ctx: _Ctx, board: Board) -> list[_Move]:
 # Distance fields (movement cost to a set of hexes, ignoring units)
 # --------------------------------------------------------------------------------------------------
 
-_FIELDS: dict[tuple[int, frozenset[Hex], bool], tuple[Scenario, dict[Hex, int]]] = {}
-
-
 def _representative(scenario: Scenario, mech: bool) -> UnitDef | None:
     for u in scenario.units:
         if u.is_mech == mech:
@@ -254,14 +252,15 @@ def _representative(scenario: Scenario, mech: bool) -> UnitDef | None:
 def distance_field(scenario: Scenario, targets: Iterable[Hex], *, mech: bool) -> dict[Hex, int]:
     """Half Movement Points from each hex to the nearest of ``targets`` for a [5.24] type
     (``mech``) or a foot unit, by terrain alone [5.21-5.24] (units and zones of control ignored).
-    Hexes that cannot reach a target are absent. Cached per scenario object."""
+    Hexes that cannot reach a target are absent. Kept with the scenario object
+    (:func:`~pbem.systems.westwall.memo.memo`)."""
     goal = frozenset(targets)
-    key = (id(scenario), goal, mech)
-    hit = _FIELDS.get(key)
-    if hit is not None and hit[0] is scenario:  # an id is reused once its object is gone
-        return hit[1]
-    from pbem.systems.westwall.board import geometry
+    return memo(scenario, "distance", (goal, mech), lambda: _distances(scenario, goal, mech),
+                bound=256)
 
+
+def _distances(scenario: Scenario, goal: frozenset[Hex], mech: bool) -> dict[Hex, int]:
+    """:func:`distance_field` worked out."""
     geo = geometry(scenario)
     board = Board(scenario, geo, {}, {})
     unit = _representative(scenario, mech) or scenario.units[0]
@@ -279,9 +278,6 @@ def distance_field(scenario: Scenario, targets: Iterable[Hex], *, mech: bool) ->
             step = board.enter_cost(unit, n, h)
             if step is not None:
                 heapq.heappush(heap, (d + step, n))
-    if len(_FIELDS) > 256:
-        _FIELDS.clear()
-    _FIELDS[key] = (scenario, dist)
     return dist
 
 
