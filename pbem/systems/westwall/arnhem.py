@@ -53,7 +53,7 @@ from pbem.engine.ruleset import Dice, Outcome
 from pbem.errors import InputError, RuleViolation
 from pbem.maps.hexmap import Hex, hexside
 from pbem.systems.westwall.board import Board
-from pbem.systems.westwall.exclusive import Exclusive, parse_special, register_exclusive
+from pbem.systems.westwall.exclusive import Exclusive, parse_special
 from pbem.systems.westwall.model import (
     AIRBORNE_TYPES,
     Area,
@@ -123,7 +123,8 @@ class ArnhemSpecial(_Data):
 
 
 def special_of(scenario: Scenario) -> ArnhemSpecial:
-    """The validated ``special`` parameters of ``scenario`` (:func:`parse_special`)."""
+    """The typed ``special`` parameters of ``scenario``, parsed when the ruleset loaded it and kept
+    with it (:func:`parse_special`)."""
     return parse_special(scenario, ArnhemSpecial)
 
 
@@ -384,7 +385,11 @@ def _blocked_entry(
 
 class Arnhem(Exclusive):
     game = "arnhem"
+    special_model = ArnhemSpecial
     rolls_in_movement = True
+
+    def special_problems(self, scenario: Scenario) -> list[str]:
+        return special_problems(scenario)
 
     # -- set-up ---------------------------------------------------------------------------------
     def prepare_state(self, scenario: Scenario, state: State) -> State:
@@ -999,9 +1004,6 @@ class Arnhem(Exclusive):
         ratio = (f"{points.get(german, 0)} to {points.get(allied, 0)}")
         return Outcome(who, f"{level}: German to Allied points {ratio} [17.4]", points,
                        self.describe_victory(scenario, state))
-
-
-register_exclusive("arnhem", Arnhem)
 
 
 def bot_drop_zone_notes(scenario: Scenario, state: State, side: str) -> list[DropZoneNote] | None:

@@ -247,6 +247,7 @@ def _on_edge(m: Any, h: Any) -> bool:
 
 def _model_problems(sc: Any) -> list[str]:
     """Checks that need the validated scenario: empty areas, exclusive-rule parameters."""
+    from pbem.systems.westwall.exclusive import get_exclusive
     from pbem.systems.westwall.movement import area_hexes
 
     out: list[str] = []
@@ -261,14 +262,7 @@ def _model_problems(sc: Any) -> list[str]:
             edges = [h for h in entry if not _on_edge(sc.map, h)]
             if edges:
                 out.append(f"reinforcements.{i}.entry: {edges[0]} is not a map edge hex [11.11]")
-    if sc.game == "bastogne":
-        from pbem.systems.westwall.bastogne import special_problems
-
-        out.extend(special_problems(sc))
-    if sc.game == "arnhem":
-        from pbem.systems.westwall.arnhem import special_problems as arnhem_problems
-
-        out.extend(arnhem_problems(sc))
+    out.extend(get_exclusive(sc.game).special_problems(sc))
     return out
 
 
