@@ -537,25 +537,13 @@ def _contact_enemies(ctx: _Ctx, board: Board, h: Hex) -> list[str]:
 
 
 def _plan_moves(ctx: _Ctx, board: Board) -> list[_Move]:
-    """Choose a destination per mover; ``board`` is updated as moves are decided."""
+    """Choose a destination per mover; ``board`` is updated as moves are decided. Airborne units
+    land first (:func:`_landings`); then, in this order: 1. exits [12.0, 15.17]; 2. blocking the
+    Line of Communication [15.27] (Arnhem: cutting the corridor [17.31]); 3. attack
+    opportunities; 4. everyone else by role (:func:`_plan_rest`)."""
     sc = ctx.scenario
     landed = _landings(ctx, board)
-    loc_areas = _loc_areas(ctx, board)
-    ids = [u for u in movers(board, ctx.side, ctx.turn)
-           if not (board.status(u) == "waiting" and ctx.exclusive.landing(sc, ctx.state, u) is not None)]
-    opts: dict[str, UnitOptions] = {}
-    for uid in ids:
-        start = board.unit_hex(uid)
-        if start is not None and board.enemy_zoc(start, ctx.side):
-            continue  # pinned [5.14]
-        o = unit_options(board, uid, ctx.turn, ctx.exclusive)
-        keep = _tethered(ctx, uid, loc_areas)
-        if keep:  # an airborne unit stays where its line of communication holds (Arnhem [17.32])
-            start_hex = board.unit_hex(uid)
-            o.destinations = {h: c for h, c in o.destinations.items()
-                              if h in keep or h == start_hex}
-        if o.destinations or o.exits:
-            opts[uid] = o
+    opts = _move_options(ctx, board, _loc_areas(ctx, board))
     decided: list[_Move] = list(landed)
     done: set[str] = {m.unit for m in landed}
 
@@ -594,6 +582,43 @@ def _plan_moves(ctx: _Ctx, board: Board) -> list[_Move]:
         targeted = _plan_attacks(ctx, board, opts, done, commit, free)
 
     # 4. everyone else by role
+    _plan_rest(ctx, board, opts, done, targeted, commit, free)
+    return decided
+
+
+def _move_options(
+    ctx: _Ctx, board: Board, loc_areas: dict[str, frozenset[Hex]]
+) -> dict[str, UnitOptions]:
+    """Where each mover may go: not units arriving by air (they have landed), nor units pinned in
+    an enemy zone of control [5.14]; an airborne unit only where its line of communication holds
+    (Arnhem [17.32]). Units with nowhere to go are left out."""
+    sc = ctx.scenario
+    ids = [u for u in movers(board, ctx.side, ctx.turn)
+           if not (board.status(u) == "waiting" and ctx.exclusive.landing(sc, ctx.state, u) is not None)]
+    opts: dict[str, UnitOptions] = {}
+    for uid in ids:
+        start = board.unit_hex(uid)
+        if start is not None and board.enemy_zoc(start, ctx.side):
+            continue  # pinned [5.14]
+        o = unit_options(board, uid, ctx.turn, ctx.exclusive)
+        keep = _tethered(ctx, uid, loc_areas)
+        if keep:  # an airborne unit stays where its line of communication holds (Arnhem [17.32])
+            start_hex = board.unit_hex(uid)
+            o.destinations = {h: c for h, c in o.destinations.items()
+                              if h in keep or h == start_hex}
+        if o.destinations or o.exits:
+            opts[uid] = o
+    return opts
+
+
+def _plan_rest(
+    ctx: _Ctx, board: Board, opts: dict[str, UnitOptions], done: set[str], targeted: set[str],
+    commit: Any, free: Any,
+) -> None:
+    """Everyone not yet decided, by role: exiting units first, toward the exit edge; the others
+    toward the goal hexes; defenders hold their posts in the ring, blockers stay put; each to the
+    free destination :func:`_dest_score` likes best (staying put included)."""
+    sc = ctx.scenario
     goal = ctx.goal_hexes()
     rest = [u for u in opts if u not in done]
     rest.sort(key=lambda u: (0 if ctx.exiting(u) else 1, ctx.tiebreak[u], u))
@@ -626,7 +651,6 @@ def _plan_moves(ctx: _Ctx, board: Board) -> list[_Move]:
         look = _Look(uid, fld, enemy_hexes, objective, targeted)
         best, _cost = min(cands, key=lambda x: _dest_score(ctx, board, look, x[0], x[1]))
         commit(uid, best)
-    return decided
 
 
 @dataclass
