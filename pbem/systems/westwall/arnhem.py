@@ -54,7 +54,7 @@ from pbem.errors import InputError, RuleViolation
 from pbem.maps.hexmap import Hex, hexside
 from pbem.maps.model import HexStr, new_dict, new_list
 from pbem.systems.westwall.board import Board
-from pbem.systems.westwall.exclusive import Exclusive, parse_special, register_exclusive
+from pbem.systems.westwall.exclusive import Exclusive, parse_special
 from pbem.systems.westwall.model import (
     AIRBORNE_TYPES,
     Area,
@@ -72,6 +72,7 @@ from pbem.systems.westwall.model import (
     SetupOrders,
     State,
 )
+from pbem.systems.westwall.movement import area_hexes, in_area, reinforcement_entries, walk_moves
 
 Weather = Literal["good", "fair", "poor"]
 
@@ -121,7 +122,8 @@ class ArnhemSpecial(_Data):
 
 
 def special_of(scenario: Scenario) -> ArnhemSpecial:
-    """The validated ``special`` parameters of ``scenario`` (:func:`parse_special`)."""
+    """The typed ``special`` parameters of ``scenario``, parsed when the ruleset loaded it and kept
+    with it (:func:`parse_special`)."""
     return parse_special(scenario, ArnhemSpecial)
 
 
@@ -349,8 +351,6 @@ def _blocked_entry(
     """[15.22] When every scheduled entry hex holds an enemy unit, or a friendly unit in an enemy
     zone of control, the unit may enter at the nearest unblocked hex of the same map edge, toward
     the nearest friendly unit (ties: the lower hex number)."""
-    from pbem.systems.westwall.movement import area_hexes, reinforcement_entries
-
     areas, rule, first = reinforcement_entries(scenario, uid, game_turn)
     if not areas or first is None:
         return None
@@ -382,7 +382,11 @@ def _blocked_entry(
 
 class Arnhem(Exclusive):
     game = "arnhem"
+    special_model = ArnhemSpecial
     rolls_in_movement = True
+
+    def special_problems(self, scenario: Scenario) -> list[str]:
+        return special_problems(scenario)
 
     # -- set-up ---------------------------------------------------------------------------------
     def prepare_state(self, scenario: Scenario, state: State) -> State:
@@ -548,15 +552,42 @@ class Arnhem(Exclusive):
     def turn_violations(
         self, scenario: Scenario, board: Board, state: State, orders: PlayerTurnOrders
     ) -> list[RuleViolation]:
+        """The exclusive rules' checks of a player-turn's orders, in this order: the drop zones
+        revealed [15.39], German exits [15.41], conditional paths [12.13], artillery per combat
+        [14.12], Allied ground support [14.11], attacks across the river with the engineer
+        [13.24], airborne arrivals [15.34, 16.12]."""
         sp = special_of(scenario)
-        out: list[RuleViolation] = []
         allied = allied_side(scenario)
-        if orders.dz_reveal is not None:
-            if orders.side != allied or not sp.dz_free:
-                out.append(RuleViolation("15.39", "no drop zone is to be revealed in these orders"))
-            else:
-                out += self._reveal_problems(scenario, state, orders.dz_reveal, placing=True)
-        # [15.41] German exits only along the two stretches.
+        out = self._reveal_violations(scenario, state, orders, sp, allied)
+        out += self._exit_violations(scenario, board, orders, sp)
+        out += _condition_violations(orders)
+        out += _artillery_violations(scenario, orders, sp)
+        if any(att.support for att in orders.attacks):
+            out += self._support_violations(scenario, board, state, orders, sp, allied)
+        if sp.engineer is not None and orders.side == allied and any(
+                m.unit != sp.engineer for m in orders.moves):
+            out += self._engineer_violations(scenario, board, state, orders, allied)
+        if orders.side == allied:
+            out += _arrival_violations(scenario, board, state, orders, sp)
+        return out
+
+    def _reveal_violations(
+        self, scenario: Scenario, state: State, orders: PlayerTurnOrders, sp: ArnhemSpecial,
+        allied: str,
+    ) -> list[RuleViolation]:
+        """[15.39] drop zones revealed only by the Allied player of a game with free drop zones,
+        and then as they were noted."""
+        if orders.dz_reveal is None:
+            return []
+        if orders.side != allied or not sp.dz_free:
+            return [RuleViolation("15.39", "no drop zone is to be revealed in these orders")]
+        return self._reveal_problems(scenario, state, orders.dz_reveal, placing=True)
+
+    def _exit_violations(
+        self, scenario: Scenario, board: Board, orders: PlayerTurnOrders, sp: ArnhemSpecial
+    ) -> list[RuleViolation]:
+        """[15.41] German exits only along the two stretches."""
+        out: list[RuleViolation] = []
         for m in orders.moves:
             if not m.exit:
                 continue
@@ -567,94 +598,60 @@ class Arnhem(Exclusive):
                     f"{m.unit} may not leave the map from {last}: German units exit only on the "
                     f"west edge {sp.exit_west[0]}-{sp.exit_west[1]} or the east edge "
                     f"{sp.exit_east[0]}-{sp.exit_east[1]}", m.unit, str(last)))
-        # [12.1] a condition must be a chain of hexes.
-        for m in orders.moves:
-            if m.if_demolished:
-                chain = [Hex.parse(x) for x in m.if_demolished]
-                for a, b in zip(chain, chain[1:], strict=False):
-                    if not a.is_adjacent(b):
-                        out.append(RuleViolation(
-                            "12.13", f"{m.unit}: the if_demolished hexes {a} and {b} are not "
-                            "adjacent", m.unit, str(b)))
-        # [14.12] at most two artillery units in any combat.
+        return out
+
+    def _after_moves(self, board: Board, state: State, orders: PlayerTurnOrders) -> Board:
+        """A copy of ``board`` with the player-turn's moves walked (the dice not rolled)."""
+        after = board.copy()
+        walk_moves(after, orders.side, state.game_turn, orders.moves, self, state=state)
+        return after
+
+    def _support_violations(
+        self, scenario: Scenario, board: Board, state: State, orders: PlayerTurnOrders,
+        sp: ArnhemSpecial, allied: str,
+    ) -> list[RuleViolation]:
+        """[14.11] only the Allied player has support, within three hexes of a ground unit (where
+        the units stand after the moves)."""
+        if orders.side != allied:
+            return [RuleViolation("14.11", "only the Allied player receives Ground Support "
+                                           "Points")]
+        out: list[RuleViolation] = []
+        after = self._after_moves(board, state, orders)
+        ground = [after.unit_hex(u) for u in after.units_of(allied)
+                  if scenario.unit[u].type not in AIRBORNE_TYPES]
         for i, att in enumerate(orders.attacks, 1):
-            guns = {a for a in att.attackers if scenario.unit[a].is_artillery} | set(att.artillery)
-            if len(guns) > sp.max_artillery_per_combat:
+            if not att.support:
+                continue
+            targets = [after.unit_hex(d) for d in att.defenders]
+            if not any(t is not None and g is not None and t.distance(g) <= sp.support_range
+                       for t in targets for g in ground):
                 out.append(RuleViolation(
-                    "14.12", f"attack {i} uses {len(guns)} artillery units ({', '.join(sorted(guns))}): "
-                    f"at most {sp.max_artillery_per_combat} may take part in one combat"))
-        # [14.11] only the Allied player has support, within three hexes of a ground unit.
-        if any(att.support for att in orders.attacks):
-            if orders.side != allied:
-                out.append(RuleViolation("14.11", "only the Allied player receives Ground Support "
-                                                  "Points"))
-            else:
-                from pbem.systems.westwall.movement import walk_moves
+                    "14.11", f"attack {i}: Ground Support Points may only be used within "
+                    f"{sp.support_range} hexes of an Allied non-airborne unit"))
+        return out
 
-                after = board.copy()
-                walk_moves(after, orders.side, state.game_turn, orders.moves, self, state=state)
-                ground = [after.unit_hex(u) for u in after.units_of(allied)
-                          if scenario.unit[u].type not in AIRBORNE_TYPES]
-                for i, att in enumerate(orders.attacks, 1):
-                    if not att.support:
-                        continue
-                    targets = [after.unit_hex(d) for d in att.defenders]
-                    if not any(t is not None and g is not None and t.distance(g) <= sp.support_range
-                               for t in targets for g in ground):
-                        out.append(RuleViolation(
-                            "14.11", f"attack {i}: Ground Support Points may only be used within "
-                            f"{sp.support_range} hexes of an Allied non-airborne unit"))
-        # [13.24] a unit ending its move with the engineer must attack across the river.
-        if sp.engineer is not None and orders.side == allied and any(
-                m.unit != sp.engineer for m in orders.moves):
-            from pbem.systems.westwall.movement import walk_moves
-
-            after = board.copy()
-            walk_moves(after, orders.side, state.game_turn, orders.moves, self, state=state)
-            for uid in after.units_of(allied):
-                h = after.unit_hex(uid)
-                if h is None or not self._with_engineer(scenario, after, uid):
-                    continue
-                across = [d for att in orders.attacks if uid in att.attackers for d in att.defenders
-                          if (dh := after.unit_hex(d)) is not None
-                          and "river" in after.crossing(h, dh).water]
-                if not across:
-                    out.append(RuleViolation(
-                        "13.24", f"{uid} ends its move with the engineer in {h}: it must attack an "
-                        "adjacent enemy unit across the river", uid, str(h)))
-        # Airborne arrivals this player-turn [15.34, 16.12].
-        if orders.side == allied:
-            landing = [m.unit for m in orders.moves
-                       if m.path and state.units.get(m.unit) is not None
-                       and state.units[m.unit].status == "waiting"
-                       and _airborne_group(scenario, m.unit)]
-            if sp.weather:
-                weather = state.exclusive.get("weather", "good")
-                cap = sp.airborne_per_weather.get(weather, 0)
-                if len(landing) > cap:
-                    out.append(RuleViolation(
-                        "16.12", f"{len(landing)} airborne units land, but in {weather} weather at "
-                        f"most {cap} may"))
-            else:
-                from pbem.systems.westwall.movement import area_hexes
-
-                landed = {Hex.parse(m.path[0]) for m in orders.moves if m.unit in landing and m.path}
-                due = [u for r in scenario.reinforcements if r.airborne and r.turn <= state.game_turn
-                       for u in r.units if state.units[u].status == "waiting"
-                       and any(board.occupant(h) is None and h not in landed
-                               for h in area_hexes(scenario, r.entry))]
-                held = sorted(set(due) - set(landing))  # those with no free hex are lost [15.33]
-                if held:
-                    out.append(RuleViolation(
-                        "15.34", f"airborne units may be held back only with the weather rules: "
-                        f"{', '.join(held[:6])}{'...' if len(held) > 6 else ''} must land this turn",
-                        held[0]))
+    def _engineer_violations(
+        self, scenario: Scenario, board: Board, state: State, orders: PlayerTurnOrders,
+        allied: str,
+    ) -> list[RuleViolation]:
+        """[13.24] a unit ending its move with the engineer must attack across the river."""
+        out: list[RuleViolation] = []
+        after = self._after_moves(board, state, orders)
+        for uid in after.units_of(allied):
+            h = after.unit_hex(uid)
+            if h is None or not self._with_engineer(scenario, after, uid):
+                continue
+            across = [d for att in orders.attacks if uid in att.attackers for d in att.defenders
+                      if (dh := after.unit_hex(d)) is not None
+                      and "river" in after.crossing(h, dh).water]
+            if not across:
+                out.append(RuleViolation(
+                    "13.24", f"{uid} ends its move with the engineer in {h}: it must attack an "
+                    "adjacent enemy unit across the river", uid, str(h)))
         return out
 
     def _on_exit_stretch(self, scenario: Scenario, h: Hex) -> bool:
         sp = special_of(scenario)
-        from pbem.systems.westwall.movement import in_area
-
         west = Area(edge="west", from_hex=sp.exit_west[0], to_hex=sp.exit_west[1])
         east = Area(edge="east", from_hex=sp.exit_east[0], to_hex=sp.exit_east[1])
         return in_area(scenario, west, h) or in_area(scenario, east, h)
@@ -999,7 +996,64 @@ class Arnhem(Exclusive):
                        self.describe_victory(scenario, state))
 
 
-register_exclusive("arnhem", Arnhem)
+def _condition_violations(orders: PlayerTurnOrders) -> list[RuleViolation]:
+    """[12.1] a condition (``if_demolished``) must be a chain of hexes."""
+    out: list[RuleViolation] = []
+    for m in orders.moves:
+        if m.if_demolished:
+            chain = [Hex.parse(x) for x in m.if_demolished]
+            for a, b in zip(chain, chain[1:], strict=False):
+                if not a.is_adjacent(b):
+                    out.append(RuleViolation(
+                        "12.13", f"{m.unit}: the if_demolished hexes {a} and {b} are not "
+                        "adjacent", m.unit, str(b)))
+    return out
+
+
+def _artillery_violations(
+    scenario: Scenario, orders: PlayerTurnOrders, sp: ArnhemSpecial
+) -> list[RuleViolation]:
+    """[14.12] at most two artillery units in any combat."""
+    out: list[RuleViolation] = []
+    for i, att in enumerate(orders.attacks, 1):
+        guns = {a for a in att.attackers if scenario.unit[a].is_artillery} | set(att.artillery)
+        if len(guns) > sp.max_artillery_per_combat:
+            out.append(RuleViolation(
+                "14.12", f"attack {i} uses {len(guns)} artillery units ({', '.join(sorted(guns))}): "
+                f"at most {sp.max_artillery_per_combat} may take part in one combat"))
+    return out
+
+
+def _arrival_violations(
+    scenario: Scenario, board: Board, state: State, orders: PlayerTurnOrders, sp: ArnhemSpecial
+) -> list[RuleViolation]:
+    """Airborne arrivals of the Allied player-turn: with the weather rules, no more than the
+    weather allows [16.12]; without them, none held back that has a free hex to land in [15.34]
+    (those with none are lost [15.33])."""
+    landing = [m.unit for m in orders.moves
+               if m.path and state.units.get(m.unit) is not None
+               and state.units[m.unit].status == "waiting"
+               and _airborne_group(scenario, m.unit)]
+    if sp.weather:
+        weather = state.exclusive.get("weather", "good")
+        cap = sp.airborne_per_weather.get(weather, 0)
+        if len(landing) > cap:
+            return [RuleViolation(
+                "16.12", f"{len(landing)} airborne units land, but in {weather} weather at "
+                f"most {cap} may")]
+        return []
+    landed = {Hex.parse(m.path[0]) for m in orders.moves if m.unit in landing and m.path}
+    due = [u for r in scenario.reinforcements if r.airborne and r.turn <= state.game_turn
+           for u in r.units if state.units[u].status == "waiting"
+           and any(board.occupant(h) is None and h not in landed
+                   for h in area_hexes(scenario, r.entry))]
+    held = sorted(set(due) - set(landing))  # those with no free hex are lost [15.33]
+    if held:
+        return [RuleViolation(
+            "15.34", f"airborne units may be held back only with the weather rules: "
+            f"{', '.join(held[:6])}{'...' if len(held) > 6 else ''} must land this turn",
+            held[0])]
+    return []
 
 
 def bot_drop_zone_notes(scenario: Scenario, state: State, side: str) -> list[DropZoneNote] | None:

@@ -34,10 +34,11 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Iterable, Mapping
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from pbem.maps.hexmap import Hex, hexside
 from pbem.systems.westwall.board import Board
+from pbem.systems.westwall.memo import memo
 from pbem.systems.westwall.model import AIRBORNE_TYPES
 
 if TYPE_CHECKING:
@@ -216,17 +217,7 @@ def _north(scenario: Scenario, which: str) -> frozenset[Hex]:
     r = getattr(special_of(scenario), which)
     if r is None:
         return frozenset()
-    hit = _NORTH_MEMO.get((id(scenario), which))
-    if hit is not None and hit[0] is scenario:  # an id is reused once its object is gone
-        return hit[1]
-    if len(_NORTH_MEMO) > 64:
-        _NORTH_MEMO.clear()
-    area = north_of(scenario, r.line, r.north_hex, r.south_hex)
-    _NORTH_MEMO[(id(scenario), which)] = (scenario, area)
-    return area
-
-
-_NORTH_MEMO: dict[tuple[int, str], tuple[Any, frozenset[Hex]]] = {}
+    return memo(scenario, "north", which, lambda: north_of(scenario, r.line, r.north_hex, r.south_hex))
 
 
 def _ground_north_with_loc(scenario: Scenario, board: Board, state: State, which: str) -> list[str]:

@@ -29,7 +29,7 @@ from pbem.errors import RuleViolation
 from pbem.maps.hexmap import Hex
 from pbem.maps.model import HexStr, new_dict, new_list
 from pbem.systems.westwall.board import Board
-from pbem.systems.westwall.exclusive import Exclusive, parse_special, register_exclusive
+from pbem.systems.westwall.exclusive import Exclusive, parse_special
 from pbem.systems.westwall.model import Scenario, State
 
 # --------------------------------------------------------------------------------------------------
@@ -109,7 +109,8 @@ class BastogneSpecial(_Data):
 
 
 def special_of(scenario: Scenario) -> BastogneSpecial:
-    """The validated ``special`` parameters of ``scenario`` (:func:`parse_special`)."""
+    """The typed ``special`` parameters of ``scenario``, parsed when the ruleset loaded it and kept
+    with it (:func:`parse_special`)."""
     return parse_special(scenario, BastogneSpecial)
 
 
@@ -272,6 +273,10 @@ class Bastogne(Exclusive):
     """WestWall Bastogne exclusive rules [15.17, 15.26.3, 15.27, 15.37]."""
 
     game = "bastogne"
+    special_model = BastogneSpecial
+
+    def special_problems(self, scenario: Scenario) -> list[str]:
+        return special_problems(scenario)
 
     # -- exclusion zone [15.26.3] -------------------------------------------------------------
     def _zone(self, scenario: Scenario) -> Exclusion | None:
@@ -427,6 +432,3 @@ class Bastogne(Exclusive):
                 )
             return None
         return super().outcome(scenario, state)
-
-
-register_exclusive("bastogne", Bastogne)

@@ -4,7 +4,7 @@ Two layers:
 
 * :class:`Geometry` -- everything that depends on the scenario only (which hexes exist, their
   terrain, what each hexside does, which neighbours a zone of control reaches). Built once per
-  scenario object and cached (:func:`geometry`).
+  scenario object and kept with it (:func:`geometry`).
 * :class:`Board` -- positions, statuses and objective control built from ``(Scenario, State)``; the
   movement and combat code mutate it and :meth:`Board.to_state` turns it back into a
   :class:`~pbem.systems.westwall.model.State`.
@@ -32,6 +32,7 @@ from typing import Any, TypeVar
 
 from pbem.errors import InputError, RuleViolation
 from pbem.maps.hexmap import Hex, hexside
+from pbem.systems.westwall.memo import memo
 from pbem.systems.westwall.model import (
     MECH_TYPES,
     CrtLine,
@@ -291,21 +292,12 @@ class Geometry:
         return h in self.hexes
 
 
-_GEOMETRY: dict[tuple[int, frozenset[tuple[Hex, Hex]]], Geometry] = {}
-
-
 def geometry(
     scenario: Scenario, destroyed: frozenset[tuple[Hex, Hex]] = frozenset()
 ) -> Geometry:
-    """The cached :class:`Geometry` of a scenario object (with these bridges demolished)."""
-    k = (id(scenario), destroyed)
-    g = _GEOMETRY.get(k)
-    if g is None or g.scenario is not scenario:
-        if len(_GEOMETRY) > 64:
-            _GEOMETRY.clear()
-        g = Geometry(scenario, destroyed)
-        _GEOMETRY[k] = g
-    return g
+    """The :class:`Geometry` of a scenario object (with these bridges demolished), made once and
+    kept with the scenario (:func:`~pbem.systems.westwall.memo.memo`)."""
+    return memo(scenario, "geometry", destroyed, lambda: Geometry(scenario, destroyed), bound=64)
 
 
 def destroyed_bridges(state: State) -> frozenset[tuple[Hex, Hex]]:

@@ -42,10 +42,11 @@ from typing import Any
 from pbem.errors import RuleViolation
 from pbem.maps.hexmap import Hex
 from pbem.systems.westwall import crt
-from pbem.systems.westwall.board import Board
+from pbem.systems.westwall.board import Board, geometry
 from pbem.systems.westwall.combat import ground_support_available, player_turn_number
 from pbem.systems.westwall.enumerate import UnitOptions, movers, unit_options
 from pbem.systems.westwall.exclusive import get_exclusive
+from pbem.systems.westwall.memo import memo
 from pbem.systems.westwall.model import (
     AcknowledgeOrders,
     AdvanceOrder,
@@ -241,9 +242,6 @@ def _landings(ctx: _Ctx, board: Board) -> list[_Move]:
 # Distance fields (movement cost to a set of hexes, ignoring units)
 # --------------------------------------------------------------------------------------------------
 
-_FIELDS: dict[tuple[int, frozenset[Hex], bool], tuple[Scenario, dict[Hex, int]]] = {}
-
-
 def _representative(scenario: Scenario, mech: bool) -> UnitDef | None:
     for u in scenario.units:
         if u.is_mech == mech:
@@ -254,14 +252,15 @@ def _representative(scenario: Scenario, mech: bool) -> UnitDef | None:
 def distance_field(scenario: Scenario, targets: Iterable[Hex], *, mech: bool) -> dict[Hex, int]:
     """Half Movement Points from each hex to the nearest of ``targets`` for a [5.24] type
     (``mech``) or a foot unit, by terrain alone [5.21-5.24] (units and zones of control ignored).
-    Hexes that cannot reach a target are absent. Cached per scenario object."""
+    Hexes that cannot reach a target are absent. Kept with the scenario object
+    (:func:`~pbem.systems.westwall.memo.memo`)."""
     goal = frozenset(targets)
-    key = (id(scenario), goal, mech)
-    hit = _FIELDS.get(key)
-    if hit is not None and hit[0] is scenario:  # an id is reused once its object is gone
-        return hit[1]
-    from pbem.systems.westwall.board import geometry
+    return memo(scenario, "distance", (goal, mech), lambda: _distances(scenario, goal, mech),
+                bound=256)
 
+
+def _distances(scenario: Scenario, goal: frozenset[Hex], mech: bool) -> dict[Hex, int]:
+    """:func:`distance_field` worked out."""
     geo = geometry(scenario)
     board = Board(scenario, geo, {}, {})
     unit = _representative(scenario, mech) or scenario.units[0]
@@ -279,9 +278,6 @@ def distance_field(scenario: Scenario, targets: Iterable[Hex], *, mech: bool) ->
             step = board.enter_cost(unit, n, h)
             if step is not None:
                 heapq.heappush(heap, (d + step, n))
-    if len(_FIELDS) > 256:
-        _FIELDS.clear()
-    _FIELDS[key] = (scenario, dist)
     return dist
 
 
@@ -541,25 +537,13 @@ def _contact_enemies(ctx: _Ctx, board: Board, h: Hex) -> list[str]:
 
 
 def _plan_moves(ctx: _Ctx, board: Board) -> list[_Move]:
-    """Choose a destination per mover; ``board`` is updated as moves are decided."""
+    """Choose a destination per mover; ``board`` is updated as moves are decided. Airborne units
+    land first (:func:`_landings`); then, in this order: 1. exits [12.0, 15.17]; 2. blocking the
+    Line of Communication [15.27] (Arnhem: cutting the corridor [17.31]); 3. attack
+    opportunities; 4. everyone else by role (:func:`_plan_rest`)."""
     sc = ctx.scenario
     landed = _landings(ctx, board)
-    loc_areas = _loc_areas(ctx, board)
-    ids = [u for u in movers(board, ctx.side, ctx.turn)
-           if not (board.status(u) == "waiting" and ctx.exclusive.landing(sc, ctx.state, u) is not None)]
-    opts: dict[str, UnitOptions] = {}
-    for uid in ids:
-        start = board.unit_hex(uid)
-        if start is not None and board.enemy_zoc(start, ctx.side):
-            continue  # pinned [5.14]
-        o = unit_options(board, uid, ctx.turn, ctx.exclusive)
-        keep = _tethered(ctx, uid, loc_areas)
-        if keep:  # an airborne unit stays where its line of communication holds (Arnhem [17.32])
-            start_hex = board.unit_hex(uid)
-            o.destinations = {h: c for h, c in o.destinations.items()
-                              if h in keep or h == start_hex}
-        if o.destinations or o.exits:
-            opts[uid] = o
+    opts = _move_options(ctx, board, _loc_areas(ctx, board))
     decided: list[_Move] = list(landed)
     done: set[str] = {m.unit for m in landed}
 
@@ -598,6 +582,43 @@ def _plan_moves(ctx: _Ctx, board: Board) -> list[_Move]:
         targeted = _plan_attacks(ctx, board, opts, done, commit, free)
 
     # 4. everyone else by role
+    _plan_rest(ctx, board, opts, done, targeted, commit, free)
+    return decided
+
+
+def _move_options(
+    ctx: _Ctx, board: Board, loc_areas: dict[str, frozenset[Hex]]
+) -> dict[str, UnitOptions]:
+    """Where each mover may go: not units arriving by air (they have landed), nor units pinned in
+    an enemy zone of control [5.14]; an airborne unit only where its line of communication holds
+    (Arnhem [17.32]). Units with nowhere to go are left out."""
+    sc = ctx.scenario
+    ids = [u for u in movers(board, ctx.side, ctx.turn)
+           if not (board.status(u) == "waiting" and ctx.exclusive.landing(sc, ctx.state, u) is not None)]
+    opts: dict[str, UnitOptions] = {}
+    for uid in ids:
+        start = board.unit_hex(uid)
+        if start is not None and board.enemy_zoc(start, ctx.side):
+            continue  # pinned [5.14]
+        o = unit_options(board, uid, ctx.turn, ctx.exclusive)
+        keep = _tethered(ctx, uid, loc_areas)
+        if keep:  # an airborne unit stays where its line of communication holds (Arnhem [17.32])
+            start_hex = board.unit_hex(uid)
+            o.destinations = {h: c for h, c in o.destinations.items()
+                              if h in keep or h == start_hex}
+        if o.destinations or o.exits:
+            opts[uid] = o
+    return opts
+
+
+def _plan_rest(
+    ctx: _Ctx, board: Board, opts: dict[str, UnitOptions], done: set[str], targeted: set[str],
+    commit: Any, free: Any,
+) -> None:
+    """Everyone not yet decided, by role: exiting units first, toward the exit edge; the others
+    toward the goal hexes; defenders hold their posts in the ring, blockers stay put; each to the
+    free destination :func:`_dest_score` likes best (staying put included)."""
+    sc = ctx.scenario
     goal = ctx.goal_hexes()
     rest = [u for u in opts if u not in done]
     rest.sort(key=lambda u: (0 if ctx.exiting(u) else 1, ctx.tiebreak[u], u))
@@ -630,7 +651,6 @@ def _plan_moves(ctx: _Ctx, board: Board) -> list[_Move]:
         look = _Look(uid, fld, enemy_hexes, objective, targeted)
         best, _cost = min(cands, key=lambda x: _dest_score(ctx, board, look, x[0], x[1]))
         commit(uid, best)
-    return decided
 
 
 @dataclass

@@ -149,20 +149,50 @@ def validate_attacks(
     and always counted in full [7.3], orders cannot state a differential, and no defender may be
     added that the ground attackers are not all adjacent to [7.23]; the only other lever, adding
     a defender to a pure barrage, is refused by [8.13].
+
+    Each attack is checked in the order declared (:meth:`_AttackCheck.attack`), then the ground
+    support of them all, then the obligations to attack.
     """
     _check_ids(board, orders)
-    side = orders.side
-    unit = scenario.unit
-    out: list[RuleViolation] = []
-
-    def hex_of(uid: str) -> Hex | None:
-        return board.unit_hex(uid)
-
-    attacking: dict[str, int] = {}
-    attacked: dict[str, int] = {}
-    support_total = 0
+    check = _AttackCheck(board, scenario, orders.side)
     for n, att in enumerate(orders.attacks, start=1):
+        check.attack(n, att)
+    support_total = sum(att.support for att in orders.attacks)
+    check.ground_support(state, support_total)
+    check.obligations(orders)
+    return check.out
+
+
+class _AttackCheck:
+    """The checks of :func:`validate_attacks`, one method per group of rule cases, adding to
+    ``out``; ``attacking``/``attacked`` remember which attack each unit was first listed in."""
+
+    def __init__(self, board: Board, scenario: Scenario, side: str) -> None:
+        self.board, self.scenario, self.side = board, scenario, side
+        self.unit = scenario.unit
+        self.out: list[RuleViolation] = []
+        self.attacking: dict[str, int] = {}
+        self.attacked: dict[str, int] = {}
+
+    def hex_of(self, uid: str) -> Hex | None:
+        return self.board.unit_hex(uid)
+
+    def attack(self, n: int, att: AttackOrder) -> None:
+        """One declared attack, number ``n``."""
         label = f"attack {n}"
+        self._listing(label, att)
+        self._once(n, label, att)
+        d_hexes = [h for h in (self.hex_of(d) for d in att.defenders) if h is not None]
+        self._adjacent(label, att)
+        self._barrages(label, att, d_hexes)
+        self._artillery_limit(label, att)
+        self._advances(label, att)
+
+    def _listing(self, label: str, att: AttackOrder) -> None:
+        """[7.3] nobody listed twice; [7.0] defenders and attackers (or support) named, attackers
+        the side's own and defenders the enemy's, on the map; [7.15] only artillery attacks from
+        a distance."""
+        out, unit, side, hex_of = self.out, self.unit, self.side, self.hex_of
         listed = [*att.attackers, *att.artillery]
         seen: set[str] = set()
         for uid in [*listed, *att.defenders]:
@@ -196,8 +226,11 @@ def validate_attacks(
                         _s(hex_of(uid)),
                     )
                 )
-        # [7.14] once per combat phase.
-        for uid in listed:
+
+    def _once(self, n: int, label: str, att: AttackOrder) -> None:
+        """[7.14] a unit attacks, and is attacked, once per combat phase."""
+        out, hex_of, attacking, attacked = self.out, self.hex_of, self.attacking, self.attacked
+        for uid in [*att.attackers, *att.artillery]:
             if uid in attacking and attacking[uid] != n:
                 out.append(
                     RuleViolation(
@@ -219,8 +252,13 @@ def validate_attacks(
                     )
                 )
             attacked.setdefault(uid, n)
-        d_hexes = [h for h in (hex_of(d) for d in att.defenders) if h is not None]
-        # [7.15, 7.23, 6.33] ground attackers adjacent to all defenders.
+
+    def _adjacent(self, label: str, att: AttackOrder) -> None:
+        """[7.15, 7.23, 6.33] every ground attacker adjacent to every defender, not across a
+        non-bridge river ([8.34] artillery there barrages instead; the exclusive rules may allow
+        such an attack, Arnhem [13.24])."""
+        out, unit, side, hex_of = self.out, self.unit, self.side, self.hex_of
+        board, scenario = self.board, self.scenario
         for uid in att.attackers:
             h = hex_of(uid)
             if h is None or unit[uid].side != side:
@@ -264,8 +302,12 @@ def validate_attacks(
                                 str(h),
                             )
                         )
-        # Barraging artillery.
-        ground_nonart = [u for u in att.attackers if not unit[u].is_artillery]
+
+    def _barrages(self, label: str, att: AttackOrder, d_hexes: list[Hex]) -> None:
+        """Barraging artillery: [8.13] a barrage alone targets one hex; [8.32] artillery adjacent
+        to an enemy may not barrage; [8.11, 8.12] in range of a defender ([8.22] combined: of
+        one of them)."""
+        out, unit, side, hex_of = self.out, self.unit, self.side, self.hex_of
         if not att.attackers and len(set(d_hexes)) > 1:
             out.append(
                 RuleViolation(
@@ -279,7 +321,7 @@ def validate_attacks(
             u = unit[uid]
             if h is None or not u.is_artillery or u.side != side:
                 continue
-            enemies_adjacent = _engaged_enemies(board, uid, scenario.other(side))
+            enemies_adjacent = _engaged_enemies(self.board, uid, self.scenario.other(side))
             if enemies_adjacent:
                 out.append(
                     RuleViolation(
@@ -302,27 +344,37 @@ def validate_attacks(
                         str(h),
                     )
                 )
-        # [14.0] artillery limit: barrage and support added to a combat in which ground units take
-        # part may not exceed their attack strength, and artillery attacking from an adjacent hex
-        # counts against the limit too ("both adjacent and non-adjacent artillery units count").
-        # A combat with no ground attacker is exempt. Our ruling for the case the rules leave open:
-        # adjacent artillery obliged to attack [8.31] may exceed the limit on its own (otherwise some
-        # positions would have no legal orders), but then nothing more may be added (docs/westwall.md).
-        if scenario.artillery_limit and ground_nonart:
-            adjacent_points = sum(_barrage(unit[u]) for u in att.attackers if unit[u].is_artillery)
-            art_points = sum(_barrage(unit[u]) for u in att.artillery if unit[u].is_artillery)
-            ground_points = sum(unit[u].attack for u in ground_nonart)
-            added = art_points + att.support
-            if added and adjacent_points + added > ground_points:
-                out.append(
-                    RuleViolation(
-                        "14.0",
-                        f"{label} adds {art_points} artillery and {att.support} support points to "
-                        f"{adjacent_points} of adjacent artillery, but its non-artillery attackers "
-                        f"have only {ground_points} attack points",
-                    )
+
+    def _artillery_limit(self, label: str, att: AttackOrder) -> None:
+        """[14.0] artillery limit: barrage and support added to a combat in which ground units
+        take part may not exceed their attack strength, and artillery attacking from an adjacent
+        hex counts against the limit too ("both adjacent and non-adjacent artillery units count").
+        A combat with no ground attacker is exempt. Our ruling for the case the rules leave open:
+        adjacent artillery obliged to attack [8.31] may exceed the limit on its own (otherwise
+        some positions would have no legal orders), but then nothing more may be added
+        (docs/westwall.md)."""
+        unit = self.unit
+        ground_nonart = [u for u in att.attackers if not unit[u].is_artillery]
+        if not (self.scenario.artillery_limit and ground_nonart):
+            return
+        adjacent_points = sum(_barrage(unit[u]) for u in att.attackers if unit[u].is_artillery)
+        art_points = sum(_barrage(unit[u]) for u in att.artillery if unit[u].is_artillery)
+        ground_points = sum(unit[u].attack for u in ground_nonart)
+        added = art_points + att.support
+        if added and adjacent_points + added > ground_points:
+            self.out.append(
+                RuleViolation(
+                    "14.0",
+                    f"{label} adds {art_points} artillery and {att.support} support points to "
+                    f"{adjacent_points} of adjacent artillery, but its non-artillery attackers "
+                    f"have only {ground_points} attack points",
                 )
-        # [7.94] only participating ground attackers may advance; [7.95] along a defender's path.
+            )
+
+    def _advances(self, label: str, att: AttackOrder) -> None:
+        """[7.94] only participating ground attackers may advance; [7.95] along a defender's
+        path."""
+        out = self.out
         for adv in att.advance:
             if adv.follow is not None and adv.follow not in att.defenders:
                 out.append(
@@ -344,16 +396,19 @@ def validate_attacks(
                         "7.94",
                         f"{adv.unit} cannot advance after {label}: {why}",
                         adv.unit,
-                        _s(hex_of(adv.unit)),
+                        _s(self.hex_of(adv.unit)),
                     )
                 )
-        support_total += att.support
 
-    # [9.x] ground support.
-    if support_total:
+    def ground_support(self, state: State, support_total: int) -> None:
+        """[9.x] the attacks' ground support within the points left this game-turn [9.14], in one
+        combat phase of it where the scenario says so (Bastogne [15.26.4])."""
+        if not support_total:
+            return
+        scenario, side = self.scenario, self.side
         avail = ground_support_available(scenario, state, side)
         if _support_phase_blocked(scenario, state, side, player_turn_number(scenario, state)):
-            out.append(
+            self.out.append(
                 RuleViolation(
                     "15.26.4",
                     f"{side} already used ground support in the other combat phase of this "
@@ -361,7 +416,7 @@ def validate_attacks(
                 )
             )
         elif support_total > avail:
-            out.append(
+            self.out.append(
                 RuleViolation(
                     "9.14",
                     f"the attacks use {support_total} ground support points but only {avail} "
@@ -369,60 +424,63 @@ def validate_attacks(
                 )
             )
 
-    # Obligations [7.11, 7.12, 7.21, 8.31].
-    enemy = scenario.other(side)
-    for e in board.units_of(enemy):
-        eh = _h(board, e)
-        if e in attacked:
-            continue
-        adj = _engaged_units(board, eh, side)
-        if not adj:
-            continue
-        multi = [u for u in adj if len(_engaged_enemies(board, u, enemy)) > 1]
-        if multi:
-            out.append(
-                RuleViolation(
-                    "7.21",
-                    f"{e} in {eh} is not attacked: {', '.join(multi)} in several enemy zones of "
-                    "control must attack every adjacent enemy no other unit engages",
-                    e,
-                    str(eh),
-                )
-            )
-        else:
-            out.append(
-                RuleViolation(
-                    "7.11",
-                    f"{e} in {eh} is adjacent to {', '.join(adj)} and must be attacked",
-                    e,
-                    str(eh),
-                )
-            )
-    ground = _all_attackers(orders)
-    for own in board.units_of(side):
-        if own in ground:
-            continue
-        oh = _h(board, own)
-        if unit[own].is_artillery:
-            if _engaged_enemies(board, own, enemy):
+    def obligations(self, orders: PlayerTurnOrders) -> None:
+        """Obligations: [7.11] every engaged enemy unit is attacked ([7.21] by a unit in several
+        enemy zones of control when no other engages it); [8.31] adjacent artillery and [7.12]
+        every other unit in an enemy zone of control attack."""
+        board, side, out, unit = self.board, self.side, self.out, self.unit
+        enemy = self.scenario.other(side)
+        for e in board.units_of(enemy):
+            eh = _h(board, e)
+            if e in self.attacked:
+                continue
+            adj = _engaged_units(board, eh, side)
+            if not adj:
+                continue
+            multi = [u for u in adj if len(_engaged_enemies(board, u, enemy)) > 1]
+            if multi:
                 out.append(
                     RuleViolation(
-                        "8.31",
-                        f"{own} in {oh} is adjacent to an enemy unit and must attack it",
+                        "7.21",
+                        f"{e} in {eh} is not attacked: {', '.join(multi)} in several enemy zones of "
+                        "control must attack every adjacent enemy no other unit engages",
+                        e,
+                        str(eh),
+                    )
+                )
+            else:
+                out.append(
+                    RuleViolation(
+                        "7.11",
+                        f"{e} in {eh} is adjacent to {', '.join(adj)} and must be attacked",
+                        e,
+                        str(eh),
+                    )
+                )
+        ground = _all_attackers(orders)
+        for own in board.units_of(side):
+            if own in ground:
+                continue
+            oh = _h(board, own)
+            if unit[own].is_artillery:
+                if _engaged_enemies(board, own, enemy):
+                    out.append(
+                        RuleViolation(
+                            "8.31",
+                            f"{own} in {oh} is adjacent to an enemy unit and must attack it",
+                            own,
+                            str(oh),
+                        )
+                    )
+            elif board.enemy_zoc(oh, side):
+                out.append(
+                    RuleViolation(
+                        "7.12",
+                        f"{own} in {oh} is in an enemy zone of control and must attack",
                         own,
                         str(oh),
                     )
                 )
-        elif board.enemy_zoc(oh, side):
-            out.append(
-                RuleViolation(
-                    "7.12",
-                    f"{own} in {oh} is in an enemy zone of control and must attack",
-                    own,
-                    str(oh),
-                )
-            )
-    return out
 
 
 def _all_attackers(orders: PlayerTurnOrders) -> set[str]:
@@ -667,9 +725,70 @@ def _cancel(n: int, att: AttackOrder, rule: str, why: str) -> list[Event]:
 
 
 def _resolve_one(ph: _Phase, n: int, att: AttackOrder, dice: Dice) -> list[Event]:
-    b = ph.board
-    unit = ph.scenario.unit
+    """Attack number ``n``: cancelled when earlier results broke it (:func:`_broken`); else the
+    units still able to take part (:func:`_taking_part`), the strengths with the defender's FPF
+    (:func:`_odds`), the CRT line (:func:`_crt_line`), the die [7.6], the combat's event and any
+    note on a result without effect (:func:`_no_effect`), what was spent (:func:`_spend`), the
+    result (:func:`_apply_result`), and the rolls the exclusive rules make along the paths the
+    result caused (:func:`_rolls_on_paths`)."""
+    broken = _broken(ph, n, att)
+    if broken is not None:
+        return broken
     events: list[Event] = []
+    attackers, artillery = _taking_part(ph, n, att, events)
+    if not attackers and not artillery and att.support == 0:
+        return events + _cancel(n, att, "7.0", "nothing is left to attack with")
+    b = ph.board
+    odds = _odds(ph, att, attackers, artillery)
+    line = _crt_line(ph, att, attackers)
+    heading = crt.column_heading(line, odds.diff, b.geo.crt)
+    rolls = getattr(dice, "rolls", None)
+    roll_index = len(rolls) if isinstance(rolls, list) else ph.dice_drawn
+    ph.dice_drawn += 1
+    die = dice.d6(f"7.6 combat {n}")
+    table = crt.lookup(line, odds.diff, die, b.geo.crt)
+    # [8.15]: an attack solely by artillery/support affects the defender only on D2-D4/De;
+    # adjacent artillery among the attackers still suffers A1/A2/Ae/Br [8.33].
+    suffering = _suffering_attackers(ph, attackers)
+    hit_def = table in ("D1", "D2", "D3", "D4", "De", "Br") and (
+        not odds.solely_art or table in SOLELY_ARTILLERY_RESULTS
+    )
+    hit_att = table in ("A1", "A2", "Ae", "Br") and bool(suffering)
+    result = table if hit_def or hit_att else "-"
+    events.append(
+        CombatEvent(
+            number=n,
+            attackers=list(attackers),
+            artillery=artillery,
+            support=att.support,
+            defenders=list(att.defenders),
+            fpf=odds.fpf,
+            fpf_support=odds.fpf_support,
+            attack_strength=odds.attack,
+            defense_strength=odds.defense,
+            differential=odds.diff,
+            line=line,
+            column=heading,
+            die=die,
+            roll_index=roll_index,
+            result=result,
+            cancelled="",
+        )
+    )
+    events += _no_effect(n, table, result, hit_def, odds.solely_art)
+    _spend(ph, attackers, artillery, odds, att.support)
+    events += _apply_result(ph, n, att, attackers, table, hit_def, hit_att)
+    if ph.exclusive.rolls_in_movement:
+        _rolls_on_paths(ph, dice, events)
+    return events
+
+
+def _broken(ph: _Phase, n: int, att: AttackOrder) -> list[Event] | None:
+    """The cancelled combat when earlier results in the phase broke the attack, else ``None``: a
+    unit of it advanced after combat [7.96]; an attacker or defender left the map [7.0]; a
+    barrage's defender was displaced out of the hex [7.82]; an attacker is no longer adjacent to a
+    defender [7.23]."""
+    b = ph.board
     involved = [*att.attackers, *att.artillery, *att.defenders]
     moved = [u for u in involved if u in ph.advanced]
     if moved:
@@ -691,6 +810,17 @@ def _resolve_one(ph: _Phase, n: int, att: AttackOrder, dice: Dice) -> list[Event
                 return _cancel(
                     n, att, "7.23", f"{a} is no longer adjacent to {d} after earlier results"
                 )
+    return None
+
+
+def _taking_part(
+    ph: _Phase, n: int, att: AttackOrder, events: list[Event]
+) -> tuple[list[str], list[str]]:
+    """The attackers and barraging artillery that still take part (a note added for each that
+    does not): artillery displaced before it fired cannot fire [7.82]; barraging artillery no
+    longer on the map [7.0] or out of range of every defender [8.11] drops out."""
+    b = ph.board
+    unit = ph.scenario.unit
     artillery: list[str] = []
     for a in att.artillery:
         ah = b.unit_hex(a)
@@ -715,9 +845,32 @@ def _resolve_one(ph: _Phase, n: int, att: AttackOrder, dice: Dice) -> list[Event
             NoteEvent(rule="7.82", text=f"{a} was displaced and cannot fire in attack {n}")
         )
         attackers.remove(a)
-    if not attackers and not artillery and att.support == 0:
-        return events + _cancel(n, att, "7.0", "nothing is left to attack with")
+    return attackers, artillery
 
+
+@dataclass
+class _Odds:
+    """The strengths of one combat [7.3]: the defender's FPF [8.4] included."""
+
+    fpf: list[str]
+    fpf_support: int
+    attack: int
+    defense: int
+    solely_art: bool
+    """No non-artillery attacker [8.15, 8.45, 8.62]."""
+
+    @property
+    def diff(self) -> int:
+        """The combat differential [7.5]."""
+        return self.attack - self.defense
+
+
+def _odds(ph: _Phase, att: AttackOrder, attackers: list[str], artillery: list[str]) -> _Odds:
+    """Attack strength (non-artillery attack, artillery barrage, support) against defense
+    strength (every defender's defense [8.5], plus FPF artillery and support [8.4]; none against
+    an attack solely by artillery/support [8.45]; under [14.0] capped by the non-artillery
+    defenders' defense)."""
+    unit = ph.scenario.unit
     nonart = [a for a in attackers if not unit[a].is_artillery]
     solely_art = not nonart
     # FPF [8.4]: not against an attack made solely by artillery/support [8.45].
@@ -739,82 +892,67 @@ def _resolve_one(ph: _Phase, n: int, att: AttackOrder, dice: Dice) -> list[Event
         + sum(unit[f].fpf for f in fpf)
         + fpf_support
     )
-    diff = attack_strength - defense_strength
+    return _Odds(fpf, fpf_support, attack_strength, defense_strength, solely_art)
+
+
+def _crt_line(ph: _Phase, att: AttackOrder, attackers: list[str]) -> CrtLine:
+    """The CRT line (:func:`line_for`), unless every non-artillery attack across a hexside that
+    forbids it is one the exclusive rules allow: then the best of their lines (Arnhem [13.24])."""
+    b = ph.board
+    unit = ph.scenario.unit
     line = line_for(b, attackers, att.defenders)
     special = [ph.exclusive.attack_across(ph.scenario, b, a, _h(b, a), _h(b, d))
                for a in attackers if not unit[a].is_artillery for d in att.defenders
                if not _can_attack_across(b, _h(b, a), _h(b, d))]
     if special and all(x is not None for x in special):
         line = crt.best_line([x for x in special if x is not None])  # e.g. Arnhem [13.24]
-    heading = crt.column_heading(line, diff, b.geo.crt)
-    rolls = getattr(dice, "rolls", None)
-    roll_index = len(rolls) if isinstance(rolls, list) else ph.dice_drawn
-    ph.dice_drawn += 1
-    die = dice.d6(f"7.6 combat {n}")
-    table = crt.lookup(line, diff, die, b.geo.crt)
-    # [8.15]: an attack solely by artillery/support affects the defender only on D2-D4/De;
-    # adjacent artillery among the attackers still suffers A1/A2/Ae/Br [8.33].
-    suffering = _suffering_attackers(ph, attackers)
-    hit_def = table in ("D1", "D2", "D3", "D4", "De", "Br") and (
-        not solely_art or table in SOLELY_ARTILLERY_RESULTS
-    )
-    hit_att = table in ("A1", "A2", "Ae", "Br") and bool(suffering)
-    result = table if hit_def or hit_att else "-"
-    events.append(
-        CombatEvent(
-            number=n,
-            attackers=list(attackers),
-            artillery=artillery,
-            support=att.support,
-            defenders=list(att.defenders),
-            fpf=fpf,
-            fpf_support=fpf_support,
-            attack_strength=attack_strength,
-            defense_strength=defense_strength,
-            differential=diff,
-            line=line,
-            column=heading,
-            die=die,
-            roll_index=roll_index,
-            result=result,
-            cancelled="",
-        )
-    )
+    return line
+
+
+def _no_effect(n: int, table: str, result: str, hit_def: bool, solely_art: bool) -> list[Event]:
+    """The note when the table's result does not apply: to a defender attacked solely by
+    artillery/support [8.15], or to nobody (barraging artillery and support never suffer [8.14])."""
     if solely_art and not hit_def and (table[0] == "D" or table == "Br"):
-        events.append(
+        return [
             NoteEvent(
                 rule="8.15",
                 text=f"attack {n} was made solely by artillery/support: the table's {table} "
                 "does not affect the defender (only D2, D3, D4 and De do)",
             )
-        )
-    elif result == "-":
-        events.append(
+        ]
+    if result == "-":
+        return [
             NoteEvent(
                 rule="8.14",
                 text=f"attack {n}: the table's {table} has no effect, barraging artillery and "
                 "support never suffer combat results",
             )
-        )
-    # Bookkeeping of what was spent.
+        ]
+    return []
+
+
+def _spend(ph: _Phase, attackers: list[str], artillery: list[str], odds: _Odds, support: int) -> None:
+    """Bookkeeping of what was spent: artillery that fired, FPF artillery's game-turn [8.46]
+    (unaffected by the result [8.44]), FPF and attack support points."""
+    unit = ph.scenario.unit
     for a in [*attackers, *artillery]:
         if unit[a].is_artillery:
             ph.fired.add(a)
-    for f in fpf:
-        b.update_unit(f, fpf_turn=ph.state.game_turn)  # [8.46]; unaffected by the result [8.44]
-    ph.fpf_support_left -= fpf_support
-    ph.fpf_support_used += fpf_support
-    ph.support_used += att.support
-    events += _apply_result(ph, n, att, attackers, table, hit_def, hit_att)
-    if ph.exclusive.rolls_in_movement:
-        # Hexes entered by retreats, displacements and advances count too (Arnhem: a bridge is
-        # tried whatever the phase [12.11]); the path was chosen before the roll.
-        for ev in list(events):
-            if isinstance(ev, RetreatEvent | DisplacedEvent | AdvanceEvent):
-                for h in ev.path[1:]:
-                    ph.exclusive.on_enter(ph.scenario, b, ph.state, ev.unit, Hex.parse(h), dice,
-                                          events)
-    return events
+    for f in odds.fpf:
+        ph.board.update_unit(f, fpf_turn=ph.state.game_turn)  # [8.46]; unaffected by the result [8.44]
+    ph.fpf_support_left -= odds.fpf_support
+    ph.fpf_support_used += odds.fpf_support
+    ph.support_used += support
+
+
+def _rolls_on_paths(ph: _Phase, dice: Dice, events: list[Event]) -> None:
+    """Hexes entered by retreats, displacements and advances count too (Arnhem: a bridge is
+    tried whatever the phase [12.11]); the path was chosen before the roll."""
+    for ev in list(events):
+        if isinstance(ev, RetreatEvent | DisplacedEvent | AdvanceEvent):
+            for h in ev.path[1:]:
+                ph.exclusive.on_enter(ph.scenario, ph.board, ph.state, ev.unit, Hex.parse(h), dice,
+                                      events)
 
 
 def _suffering_attackers(ph: _Phase, attackers: Sequence[str]) -> list[str]:
@@ -833,7 +971,9 @@ def _apply_result(
     hit_att: bool,
 ) -> list[Event]:
     """Apply a CRT result [7.62]: to the defenders when ``hit_def``, to the ground attackers when
-    ``hit_att``. Br: the defenders retreat first, then the attackers."""
+    ``hit_att``. In order: De eliminates the defenders, Ae the attackers; the defenders retreat,
+    then (Br) the attackers [7.7]; the units hit note an adverse result [8.41]; the side that
+    stayed may advance after combat [7.9]."""
     b = ph.board
     events: list[Event] = []
     d_hexes = {d: _h(b, d) for d in att.defenders}
@@ -847,63 +987,23 @@ def _apply_result(
         result_def = result
     paths: dict[str, list[Hex]] = {}
     if result_def == "De":
-        for d in att.defenders:
-            h = d_hexes[d]
-            b.eliminate(d)
-            paths[d] = [h]
-            events.append(
-                EliminatedEvent(
-                    unit=d, hex=str(h), rule="7.62", reason="defender eliminated (De)", combat=n
-                )
-            )
+        paths.update({d: [d_hexes[d]] for d in att.defenders})
+        events += _eliminate(ph, n, att.defenders, "defender eliminated (De)")
     a_hexes_before = {a: _h(b, a) for a in suffering}
     if result == "Ae":
-        for a in suffering:
-            h = _h(b, a)
-            b.eliminate(a)
-            events.append(
-                EliminatedEvent(
-                    unit=a, hex=str(h), rule="7.62", reason="attacker eliminated (Ae)", combat=n
-                )
-            )
+        events += _eliminate(ph, n, suffering, "attacker eliminated (Ae)")
     if d_hits:
-        prefs = ph.state.standing.get(ph.defender)
-        for d in att.defenders:
-            if b.unit_hex(d) is None:
-                continue
-            hits = ph.exclusive.retreat_hexes(ph.scenario, b, d, d_hits, result)
-            if hits < d_hits:
-                events.append(NoteEvent(rule="11.1", text=f"{d} in a City hex retreats {hits} "
-                                        f"hex{'es' if hits != 1 else ''} instead of {d_hits}"))
-            r: Retreat = retreat(
-                b, ph.exclusive, d, hits, combat=n, prefs=prefs, away_from=a_hexes
-            )
-            paths[d] = r.path
-            events += r.events
-            for moved, _ in r.displaced:
-                ph.displaced.add(moved)
+        events += _retreats(ph, n, att.defenders, d_hits, result, ph.defender, a_hexes, paths)
     a_origin = {a: _h(b, a) for a in suffering if b.unit_hex(a) is not None}
     a_paths: dict[str, list[Hex]] = {}
     if result == "Ae":
         for a in suffering:
             a_paths[a] = [a_hexes_before[a]]
     if a_hits:
-        prefs = ph.state.standing.get(ph.attacker)
         away = [_h(b, d) for d in att.defenders if b.unit_hex(d) is not None] or list(
             d_hexes.values()
         )
-        for a in suffering:
-            if b.unit_hex(a) is None:
-                continue
-            hits = ph.exclusive.retreat_hexes(ph.scenario, b, a, a_hits, result)
-            if hits < a_hits:
-                events.append(NoteEvent(rule="11.1", text=f"{a} in a City hex retreats {hits} "
-                                        f"hex{'es' if hits != 1 else ''} instead of {a_hits}"))
-            r = retreat(b, ph.exclusive, a, hits, combat=n, prefs=prefs, away_from=away)
-            a_paths[a] = r.path
-            events += r.events
-            for moved, _ in r.displaced:
-                ph.displaced.add(moved)
+        events += _retreats(ph, n, suffering, a_hits, result, ph.attacker, away, a_paths)
     # Adverse results [8.41].
     losers: list[str] = []
     if result_def in ("D1", "D2", "D3", "D4", "De", "Br"):
@@ -916,15 +1016,61 @@ def _apply_result(
     # Advance after combat [7.9]: only after the defender retreated or died and the attacker stayed.
     if result_def in ("D1", "D2", "D3", "D4", "De"):
         events += _advance(ph, n, att.advance, attackers, d_hexes, paths)
-    # ... and the defender's, when the attackers retreated or died (A1, A2, Ae [7.62, 7.91]): its
-    # own standing ``pursue`` orders, given before this player-turn; by default it holds.
     if hit_att and result in ("A1", "A2", "Ae"):
-        standing = ph.state.standing.get(ph.defender)
-        if standing is not None and standing.pursue:
-            wanted = [p for p in standing.pursue if p.unit in att.defenders]
-            origin = {a: a_hexes_before.get(a, a_origin.get(a)) for a in a_paths}
-            events += _advance(ph, n, wanted, list(att.defenders),
-                               {a: h for a, h in origin.items() if h is not None}, a_paths)
+        events += _pursuit(ph, n, att, a_paths, {**a_origin, **a_hexes_before})
+    return events
+
+
+def _pursuit(
+    ph: _Phase, n: int, att: AttackOrder, a_paths: dict[str, list[Hex]], a_hexes: dict[str, Hex]
+) -> list[Event]:
+    """The defender's advance when the attackers retreated or died (A1, A2, Ae [7.62, 7.91]): its
+    own standing ``pursue`` orders, given before this player-turn; by default it holds.
+    ``a_hexes``: where each attacker stood before the result."""
+    standing = ph.state.standing.get(ph.defender)
+    if standing is None or not standing.pursue:
+        return []
+    wanted = [p for p in standing.pursue if p.unit in att.defenders]
+    origin = {a: a_hexes.get(a) for a in a_paths}
+    return _advance(ph, n, wanted, list(att.defenders),
+                    {a: h for a, h in origin.items() if h is not None}, a_paths)
+
+
+def _eliminate(ph: _Phase, n: int, units: Sequence[str], reason: str) -> list[Event]:
+    """De or Ae: ``units`` eliminated in their hexes [7.62]."""
+    b = ph.board
+    events: list[Event] = []
+    for u in units:
+        h = _h(b, u)
+        b.eliminate(u)
+        events.append(
+            EliminatedEvent(unit=u, hex=str(h), rule="7.62", reason=reason, combat=n)
+        )
+    return events
+
+
+def _retreats(
+    ph: _Phase, n: int, units: Sequence[str], hexes: int, result: str, side: str,
+    away_from: list[Hex], paths: dict[str, list[Hex]],
+) -> list[Event]:
+    """Each of ``units`` still on the map retreats ``hexes`` hexes [7.7], by its side's standing
+    retreat preferences, away from ``away_from`` (fewer from a City hex, Arnhem [11.1]); its path
+    goes into ``paths`` and the units it displaced [7.8] into the phase's record."""
+    b = ph.board
+    prefs = ph.state.standing.get(side)
+    events: list[Event] = []
+    for u in units:
+        if b.unit_hex(u) is None:
+            continue
+        hits = ph.exclusive.retreat_hexes(ph.scenario, b, u, hexes, result)
+        if hits < hexes:
+            events.append(NoteEvent(rule="11.1", text=f"{u} in a City hex retreats {hits} "
+                                    f"hex{'es' if hits != 1 else ''} instead of {hexes}"))
+        r: Retreat = retreat(b, ph.exclusive, u, hits, combat=n, prefs=prefs, away_from=away_from)
+        paths[u] = r.path
+        events += r.events
+        for moved, _ in r.displaced:
+            ph.displaced.add(moved)
     return events
 
 

@@ -4,29 +4,35 @@ The WestWall standard rules (1.0-9.14) are the same for every game of the system
 exclusive rules (Bastogne 10.0-16.2, Arnhem 10.0-18.x). Generic mechanisms configured by scenario data
 (reinforcements [11.0], exits [12.0], ground support [9.0], the artillery limit [14.0], objective
 control by last passage) live in the engine. Anything else plugs in here: a subclass of
-:class:`Exclusive` registered under the scenario's ``game`` field.
+:class:`Exclusive` named by the scenario's ``game`` field.
 
 The base class does nothing: no extra movement restriction, nobody eliminated by entering a hex, no
 points, no early end: the standard rules, for a scenario whose ``game`` is ``"standard"``. Any
 other name must be exclusive rules pbem knows: a misspelt one is refused by name when the scenario
 is checked, never taken for the standard rules [24].
 
-Registration: ``register_exclusive("bastogne", "pbem.systems.westwall.bastogne:Bastogne")``, or simply call
-:func:`register_exclusive` with a class from the module itself. When a game is not registered,
-:func:`get_exclusive` tries to import ``pbem.systems.westwall.<game>`` once (that module registers itself on
-import) before refusing the name.
+Which class a ``game`` names: the bundled exclusive rules are a static table
+(:data:`BUNDLED_GAMES`, ``game`` -> ``"module:Class"``); an installed package adds its own under the
+entry-point group :data:`ENTRY_POINT_GROUP`. Nothing registers itself at import and nothing is
+kept in the process: :func:`get_exclusive` imports the class a name stands for and makes one.
+
+A game's ``special`` parameters are typed by its model (:attr:`Exclusive.special_model`), parsed
+once when the ruleset loads the scenario and kept with the scenario object (:func:`parse_special`).
 """
 
 from __future__ import annotations
 
 import importlib
-import re
+from collections.abc import Mapping
+from importlib.metadata import entry_points
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from pydantic import BaseModel
 
 from pbem.engine.ruleset import Outcome
 from pbem.errors import InputError, RuleViolation
+from pbem.systems.westwall.memo import memo
 
 if TYPE_CHECKING:
     from pbem.engine.ruleset import Dice
@@ -49,9 +55,18 @@ class Exclusive:
 
     game: str = ""
 
+    special_model: type[BaseModel] | None = None
+    """The model of the scenario's ``special`` parameters: the ruleset parses them with it when
+    it loads the scenario (:func:`parse_special`); ``None``: the game reads none."""
+
     rolls_in_movement: bool = False
     """True when a die may be rolled during the Movement Phase (Arnhem bridge demolition [12.11]):
     the moves are then walked again, with the dice, when the player-turn is resolved."""
+
+    def special_problems(self, scenario: Scenario) -> list[str]:
+        """Problems of the scenario's ``special`` parameters, one line each: what ``pbem scenario
+        check`` reports and the ruleset refuses to load (:mod:`~pbem.systems.westwall.scenario_check`)."""
+        return []
 
     def prepare_state(self, scenario: Scenario, state: State) -> State:
         """The initial state with the exclusive rules' own records (e.g. fixed drop zones)."""
@@ -241,47 +256,48 @@ class Exclusive:
         return []
 
 
-_SPECIALS: dict[tuple[int, type], tuple[object, object]] = {}
 _M = TypeVar("_M", bound=BaseModel)
 
 
 def parse_special(scenario: Scenario, model: type[_M]) -> _M:
-    """A scenario's ``special`` parameters validated by a game's ``model`` (cached per scenario
-    object, the object checked: an id is reused once its object is gone). Raises
-    :class:`InputError` when they are malformed."""
-    hit = _SPECIALS.get((id(scenario), model))
-    if hit is not None and hit[0] is scenario:
-        return hit[1]  # type: ignore[return-value]
+    """A scenario's ``special`` parameters validated by a game's ``model``: parsed once per
+    scenario object and kept with it (:func:`~pbem.systems.westwall.memo.memo`). The ruleset does
+    it when it loads a scenario (:meth:`~pbem.systems.westwall.rules.WestWallRules.load_scenario`),
+    so later calls only return the typed model; a scenario made otherwise (tests) is parsed at its
+    first call. Raises :class:`InputError` when they are malformed."""
+    return memo(scenario, "special", model, lambda: _validated(scenario, model))
+
+
+def _validated(scenario: Scenario, model: type[_M]) -> _M:
     try:
-        parsed = model.model_validate(scenario.special)
+        return model.model_validate(scenario.special)
     except ValueError as exc:
         first = str(exc).splitlines()
         raise InputError(f"scenario {scenario.id}: bad 'special' data: {' '.join(first[:3])}") from None
-    if len(_SPECIALS) > 64:
-        _SPECIALS.clear()
-    _SPECIALS[(id(scenario), model)] = (scenario, parsed)
-    return parsed
-
-
-_REGISTRY: dict[str, str | type[Exclusive]] = {}
-_TRIED: set[str] = set()
-
-
-def register_exclusive(game: str, target: str | type[Exclusive]) -> None:
-    """Make scenarios with ``"game": game`` use ``target`` (a class or ``"module:Class"``)."""
-    _REGISTRY[game] = target
 
 
 STANDARD = "standard"
 """``"game": "standard"``: the standard rules alone, no exclusive rules."""
-BUNDLED_GAMES = ("bastogne", "arnhem")
-"""The exclusive rules pbem ships (modules of this package that register themselves)."""
+BUNDLED_GAMES: Mapping[str, str] = MappingProxyType({
+    "bastogne": "pbem.systems.westwall.bastogne:Bastogne",
+    "arnhem": "pbem.systems.westwall.arnhem:Arnhem",
+})
+"""The exclusive rules pbem ships: ``game`` -> ``"module:Class"`` (imported when first asked for)."""
+ENTRY_POINT_GROUP = "pbem.westwall.games"
+"""Installed packages add exclusive rules under this entry-point group (``game = "module:Class"``,
+a subclass of :class:`Exclusive`), as systems are added under ``pbem.systems``
+(:func:`pbem.engine.ruleset.known_systems`). A bundled game's name is not theirs to take."""
+
+
+def installed_games() -> dict[str, str]:
+    """``game`` -> ``"module:Class"`` of the exclusive rules other installed packages declare."""
+    return {ep.name: ep.value for ep in entry_points(group=ENTRY_POINT_GROUP)}
 
 
 def known_games() -> list[str]:
     """Every ``game`` a WestWall scenario may name: the standard rules, the bundled exclusive
-    rules and any registered in this process."""
-    return sorted({STANDARD, *BUNDLED_GAMES, *_REGISTRY})
+    rules and any an installed package declares."""
+    return sorted({STANDARD, *BUNDLED_GAMES, *installed_games()})
 
 
 def game_problem(game: Any) -> str | None:
@@ -301,25 +317,18 @@ def game_problem(game: Any) -> str | None:
 
 def get_exclusive(game: str) -> Exclusive:
     """The exclusive rules for ``game`` (the no-op :class:`Exclusive` for ``"standard"``);
-    ``LookupError`` for a name pbem does not know."""
+    ``LookupError`` for a name pbem does not know. The bundled games are looked up in
+    :data:`BUNDLED_GAMES`; the installed entry points are read only for another name."""
     if game == STANDARD:
         return Exclusive()
-    target = _REGISTRY.get(game)
-    if target is None and game not in _TRIED and re.fullmatch(r"[a-z][a-z0-9_]*", game):
-        _TRIED.add(game)
-        try:
-            importlib.import_module(f"pbem.systems.westwall.{game}")
-        except ModuleNotFoundError as exc:
-            if exc.name != f"pbem.systems.westwall.{game}":
-                raise
-        target = _REGISTRY.get(game)
+    target = BUNDLED_GAMES.get(game)
+    if target is None:
+        target = installed_games().get(game)
     if target is None:
         raise LookupError(game)
-    if isinstance(target, str):
-        module_name, cls_name = target.split(":")
-        target = getattr(importlib.import_module(module_name), cls_name)
-        assert isinstance(target, type)
-    instance = target()
+    module_name, _, cls_name = target.partition(":")
+    cls = getattr(importlib.import_module(module_name), cls_name)
+    instance = cls()
     if not isinstance(instance, Exclusive):
         raise TypeError(f"exclusive rules for {game!r} must subclass Exclusive")
     return instance

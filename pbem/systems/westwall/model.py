@@ -15,6 +15,7 @@ from typing import Annotated, Any, Literal
 from pydantic import ConfigDict, Field, field_validator
 
 from pbem.maps.model import HexStr, MapData, Strict, new_dict, new_list
+from pbem.systems.westwall.memo import Memo
 
 Side = str
 
@@ -256,6 +257,12 @@ class Scenario(Strict):
     @cached_property
     def unit(self) -> dict[str, UnitDef]:
         return {u.id: u for u in self.units}
+
+    @cached_property
+    def _memo(self) -> Memo:
+        """What the rules work out once for this scenario object, kept with it: no field, no
+        part of its value (:mod:`pbem.systems.westwall.memo`)."""
+        return Memo()
 
     def side_ids(self) -> list[Side]:
         return [s.id for s in self.sides]

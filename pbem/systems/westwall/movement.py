@@ -227,160 +227,283 @@ def walk_moves(
     With ``dice`` (resolution of orders already checked without them), the exclusive rules may
     roll as units enter hexes (Arnhem bridge demolition [12.11]); a step that a roll has made
     illegal is not a violation then: the unit stops where it is (or follows its ``if_demolished``
-    hexes when the roll came during its own move) and a note says why."""
-    scenario = board.scenario
-    excl = exclusive if exclusive is not None else get_exclusive(scenario.game)
-    plan = MovePlan()
-    out = plan.violations
-    seen: set[str] = set()
-    rolling = dice is not None and state is not None and excl.rolls_in_movement
-    queued: dict[Hex, int] = {}  # units that entered through each hex so far this phase [Arnhem 15.13]
-    # Only ``side``'s units move in this walk, so whether a hex is in an enemy zone of control, and
-    # which enemy unit is in it, stay as they were -- unless the exclusive rules roll as units
-    # enter hexes (a demolished bridge changes the zones of control [6.33]): then nothing is kept.
-    in_zoc: dict[Hex, bool] = {}
-    enemy_in: dict[Hex, str | None] = {}
-    hex_at = board.geo.hex_at
-    # Legal steps met before cost what the geometry recorded (``Board.enter_check``; not when
-    # a roll may demolish a bridge and so change the geometry), and the exclusive rules are asked
-    # for crossing relief only when they give any.
-    known_steps = board.geo.scenario is scenario and not rolling
-    relief = type(excl).crossing_relief is not Exclusive.crossing_relief
+    hexes when the roll came during its own move) and a note says why.
+
+    The orders are taken one at a time in the order given [5.15] (:meth:`_Walk.move`), then the
+    stacks are checked [5.31]."""
+    walk = _Walk(board, side, game_turn, moves, exclusive, dice, state)
     for order in moves:
+        walk.move(order)
+    walk.stacking()
+    return walk.plan
+
+
+@dataclass
+class _Leg:
+    """One unit's move as it is walked: where it stands (``trail``: its start or entry hex, then
+    each hex entered) and the hexes still to enter (``rest``)."""
+
+    order: MoveOrder
+    unit: UnitDef
+    start: Hex | None
+    """Its hex before the move (``None`` off the map)."""
+    entering: bool
+    """Coming onto the map this move (a reinforcement [11.0], or back by the exclusive rules)."""
+    spent: int
+    trail: list[Hex]
+    rest: list[Hex]
+    skip: int = 0
+    """1 when the path's leading copy of the start hex was dropped."""
+
+
+class _Walk:
+    """One walk of a player's moves (:func:`walk_moves`): what it keeps from one order to the next,
+    and its steps, in the order the rules take them."""
+
+    def __init__(
+        self, board: Board, side: str, game_turn: int, moves: list[MoveOrder],
+        exclusive: Exclusive | None, dice: Dice | None, state: State | None,
+    ) -> None:
+        scenario = board.scenario
+        excl = exclusive if exclusive is not None else get_exclusive(scenario.game)
+        self.board, self.scenario, self.side, self.game_turn = board, scenario, side, game_turn
+        self.moves, self.excl, self.dice, self.state = moves, excl, dice, state
+        self.plan = MovePlan()
+        self.out = self.plan.violations
+        self.seen: set[str] = set()
+        self.rolling = dice is not None and state is not None and excl.rolls_in_movement
+        self.queued: dict[Hex, int] = {}  # units that entered through each hex so far this phase [Arnhem 15.13]
+        # Only ``side``'s units move in this walk, so whether a hex is in an enemy zone of control, and
+        # which enemy unit is in it, stay as they were -- unless the exclusive rules roll as units
+        # enter hexes (a demolished bridge changes the zones of control [6.33]): then nothing is kept.
+        self.in_zoc: dict[Hex, bool] = {}
+        self.enemy_in: dict[Hex, str | None] = {}
+        self.hex_at = board.geo.hex_at
+        # Legal steps met before cost what the geometry recorded (``Board.enter_check``; not when
+        # a roll may demolish a bridge and so change the geometry), and the exclusive rules are asked
+        # for crossing relief only when they give any.
+        self.known_steps = board.geo.scenario is scenario and not self.rolling
+        self.relief = type(excl).crossing_relief is not Exclusive.crossing_relief
+
+    def move(self, order: MoveOrder) -> None:
+        """One order: where it starts, each hex entered, the exit if ordered, and the result."""
+        leg = self._begin(order)
+        if leg is None:
+            return
+        ok, stopped = self._walk_leg(leg)
+        exited = False
+        if ok and order.exit and stopped is None:
+            exited = self._exit(leg)
+        if len(leg.trail) == 1 and not leg.entering and not exited:
+            return
+        self._record(leg, exited)
+
+    # -- where a move starts ----------------------------------------------------------------------
+    def _begin(self, order: MoveOrder) -> _Leg | None:
+        """The unit is the player's own [5.11] and moves once [5.15]; an eliminated unit does not
+        move [5.0] nor an exited one return [12.11] (unless the exclusive rules bring it back);
+        then where the move starts. ``None`` when it does not move."""
         uid = order.unit
-        u = _unit(board, uid)
-        if u.side != side:
+        u = _unit(self.board, uid)
+        out = self.out
+        if u.side != self.side:
             out.append(
                 RuleViolation(
                     "5.11", f"{uid} is not one of your units: it belongs to {u.side}", uid
                 )
             )
-            continue
-        if uid in seen:
+            return None
+        if uid in self.seen:
             out.append(
                 RuleViolation("5.15", f"{uid} is ordered to move twice: each unit moves once", uid)
             )
-            continue
-        seen.add(uid)
+            return None
+        self.seen.add(uid)
         if order.to is not None and not order.path:
             raise InputError(
                 f"move of {uid}: 'to' was not expanded into a path (normalize the orders)"
             )
-        texts = order.path
-        path = [hex_at[x] for x in texts]
-        skip = 0  # leading copy of the start hex dropped from ``path``
-        status = board.status(uid)
-        start = board.unit_hex(uid)
-        entering = False
-        spent = 0
-        allowance = u.move_halves
+        hex_at = self.hex_at
+        path = [hex_at[x] for x in order.path]
+        status = self.board.status(uid)
+        start = self.board.unit_hex(uid)
         special = (
-            excl.entry_areas(scenario, state, uid, game_turn) if state is not None else None
+            self.excl.entry_areas(self.scenario, self.state, uid, self.game_turn)
+            if self.state is not None else None
         )
         if status == "eliminated" and special is None:
             out.append(RuleViolation("5.0", f"{uid} has been eliminated and cannot move", uid))
-            continue
+            return None
         if status == "exited" and special is None:
             out.append(RuleViolation("12.11", f"{uid} has left the map and may not return", uid))
-            continue
+            return None
         if status in ("waiting", "eliminated", "exited") or start is None:
             if not path:
-                continue  # a withheld reinforcement [11.22]
-            first: int | None
-            if special is not None:
-                areas, rule = special
-                first = game_turn
-            else:
-                areas, rule, first = reinforcement_entries(scenario, uid, game_turn)
-            if first is None:
-                out.append(
-                    RuleViolation(
-                        "11.0", f"{uid} is not on the map and is not a reinforcement", uid
-                    )
-                )
-                continue
-            if not areas:
-                out.append(
-                    RuleViolation(
-                        "11.0",
-                        f"{uid} arrives on Game-Turn {first}, not before (now {game_turn})",
-                        uid,
-                    )
-                )
-                continue
-            entry = path[0]
-            if not in_any_area(scenario, areas, entry):
-                out.append(
-                    RuleViolation(
-                        "11.11",
-                        f"{uid} cannot enter at {entry}: not one of its entry hexes ({describe_areas(areas)}) [{rule}]",
-                        uid,
-                        str(entry),
-                    )
-                )
-                continue
-            enemy = board.enemy_at(entry, side)
-            if enemy is not None:
-                out.append(
-                    RuleViolation(
-                        "11.21",
-                        f"{uid} cannot enter at {entry}: enemy unit {enemy} is there",
-                        uid,
-                        str(entry),
-                    )
-                )
-                continue
-            left = excl.landing(scenario, state, uid) if state is not None else None
-            if left is not None:  # arriving by air (Arnhem [15.31-15.33])
-                bad = excl.landing_violation(scenario, board, uid, entry)
-                if bad is not None:
-                    out.append(bad)
-                    continue
-                entry_cost = max(0, allowance - left)
-            else:
-                cost0, why = board.entry_check(u, entry)
-                if cost0 is None:
-                    assert why is not None
-                    out.append(why)
-                    continue
-                cost0 += excl.column_cost(scenario, board, entry, queued.get(entry, 0))
-                queued[entry] = queued.get(entry, 0) + 1
-                if cost0 > allowance:
-                    out.append(_mp_violation(uid, entry, cost0, allowance, allowance))
-                    continue
-                entry_cost = cost0
-            entering = True
-            spent = entry_cost
-            trail = [entry]
-            rest = path[1:]
+                return None  # a withheld reinforcement [11.22]
+            return self._enter(order, u, start, path, special)
+        return self._leave(order, u, start, path)
+
+    def _enter(
+        self, order: MoveOrder, u: UnitDef, start: Hex | None, path: list[Hex],
+        special: tuple[list[Area], str] | None,
+    ) -> _Leg | None:
+        """A unit coming onto the map [11.0]: due this Game-Turn, through one of its entry hexes
+        [11.11], not into an enemy unit [11.21]; by air where the exclusive rules allow (Arnhem
+        [15.31-15.33]), else paying the entry hex's cost (and the column's [15.13]) within its
+        Movement Allowance [11.12]."""
+        scenario, uid, out = self.scenario, order.unit, self.out
+        first: int | None
+        if special is not None:
+            areas, rule = special
+            first = self.game_turn
         else:
-            if path and path[0] == start:
-                path = path[1:]
-                skip = 1
-            trail = [start]
-            rest = path
-            if (rest or order.exit) and board.enemy_zoc(start, side):
-                src = ", ".join(board.zoc_sources(start, side))
-                out.append(
-                    RuleViolation(
-                        "5.14",
-                        f"{uid} cannot leave {start}: it starts in an enemy zone of control (of {src})",
-                        uid,
-                        str(start),
-                    )
+            areas, rule, first = reinforcement_entries(scenario, uid, self.game_turn)
+        if first is None:
+            out.append(
+                RuleViolation(
+                    "11.0", f"{uid} is not on the map and is not a reinforcement", uid
                 )
-                continue
-        full = list(trail) + rest
-        steps = board.geo.step_cost[u.type in MECH_TYPES] if known_steps else {}
+            )
+            return None
+        if not areas:
+            out.append(
+                RuleViolation(
+                    "11.0",
+                    f"{uid} arrives on Game-Turn {first}, not before (now {self.game_turn})",
+                    uid,
+                )
+            )
+            return None
+        entry = path[0]
+        if not in_any_area(scenario, areas, entry):
+            out.append(
+                RuleViolation(
+                    "11.11",
+                    f"{uid} cannot enter at {entry}: not one of its entry hexes ({describe_areas(areas)}) [{rule}]",
+                    uid,
+                    str(entry),
+                )
+            )
+            return None
+        enemy = self.board.enemy_at(entry, self.side)
+        if enemy is not None:
+            out.append(
+                RuleViolation(
+                    "11.21",
+                    f"{uid} cannot enter at {entry}: enemy unit {enemy} is there",
+                    uid,
+                    str(entry),
+                )
+            )
+            return None
+        entry_cost = self._entry_cost(u, entry)
+        if entry_cost is None:
+            return None
+        return _Leg(order, u, start, True, entry_cost, [entry], path[1:])
+
+    def _entry_cost(self, u: UnitDef, entry: Hex) -> int | None:
+        """What entering at ``entry`` costs [11.12], or what an air landing leaves (Arnhem
+        [15.32]); ``None`` when it may not (the violation added)."""
+        scenario, board, excl, state, uid = self.scenario, self.board, self.excl, self.state, u.id
+        allowance = u.move_halves
+        left = excl.landing(scenario, state, uid) if state is not None else None
+        if left is not None:  # arriving by air (Arnhem [15.31-15.33])
+            bad = excl.landing_violation(scenario, board, uid, entry)
+            if bad is not None:
+                self.out.append(bad)
+                return None
+            return max(0, allowance - left)
+        cost0, why = board.entry_check(u, entry)
+        if cost0 is None:
+            assert why is not None
+            self.out.append(why)
+            return None
+        queued = self.queued
+        cost0 += excl.column_cost(scenario, board, entry, queued.get(entry, 0))
+        queued[entry] = queued.get(entry, 0) + 1
+        if cost0 > allowance:
+            self.out.append(_mp_violation(uid, entry, cost0, allowance, allowance))
+            return None
+        return cost0
+
+    def _leave(self, order: MoveOrder, u: UnitDef, start: Hex, path: list[Hex]) -> _Leg | None:
+        """A unit on the map starts in its hex (a leading copy of it in the path is dropped); one
+        that starts in an enemy zone of control may not leave it [5.14]."""
+        skip = 0
+        if path and path[0] == start:
+            path = path[1:]
+            skip = 1
+        if (path or order.exit) and self.board.enemy_zoc(start, self.side):
+            uid = order.unit
+            src = ", ".join(self.board.zoc_sources(start, self.side))
+            self.out.append(
+                RuleViolation(
+                    "5.14",
+                    f"{uid} cannot leave {start}: it starts in an enemy zone of control (of {src})",
+                    uid,
+                    str(start),
+                )
+            )
+            return None
+        return _Leg(order, u, start, False, 0, [start], path, skip)
+
+    # -- hex by hex -------------------------------------------------------------------------------
+    def _walk_leg(self, leg: _Leg) -> tuple[bool, RuleViolation | None]:
+        """The exclusive rules' restrictions on the whole path (e.g. [15.26.3]), then each hex
+        entered in turn (:meth:`_follow`). With dice, a roll as the unit enters a hex may demolish
+        a bridge (Arnhem [12.11]): a step it made illegal stops the unit instead (returned, the
+        note added). Returns whether every step was legal, and that stop."""
+        scenario, board, excl, uid = self.scenario, self.board, self.excl, leg.order.unit
+        out = self.out
+        full = list(leg.trail) + leg.rest
         out.extend(excl.movement_violations(scenario, board, uid, full))
-        ok = True
-        stopped: RuleViolation | None = None  # resolution only: a roll made the next step illegal
         bad_before = len(out)
-        if rolling and entering:
-            assert dice is not None and state is not None
-            if excl.on_enter(scenario, board, state, uid, trail[-1], dice, plan.events) \
-                    and order.if_demolished is not None:
-                rest = [Hex.parse(x) for x in order.if_demolished]
+        rest = leg.rest
+        if self.rolling and leg.entering:
+            assert self.dice is not None and self.state is not None
+            if excl.on_enter(scenario, board, self.state, uid, leg.trail[-1], self.dice,
+                             self.plan.events) and leg.order.if_demolished is not None:
+                rest = [Hex.parse(x) for x in leg.order.if_demolished]
+        ok = self._follow(leg, rest)
+        if not self.rolling:
+            return ok, None
+        stopped: RuleViolation | None = None  # a roll made the next step illegal
+        if len(out) > bad_before:
+            # Checked legal before the dice: only a demolition can have made this step illegal.
+            stopped = out.pop()
+            del out[bad_before:]
+            ok = True
+        trail = leg.trail
+        if board.decided:
+            # After a demolition, a unit stopped short may stand where a later one was to end:
+            # never end stacked with a friend [5.31] (the later one halts before that hex).
+            while len(trail) > 1 and any(
+                x != uid and board.side_of(x) == self.side for x in board.occupants(trail[-1])
+            ) and not excl.may_stack(scenario, board, [uid, *board.occupants(trail[-1])]):
+                trail.pop()
+        if stopped is not None:
+            leg.spent = min(leg.spent, leg.unit.move_halves)
+            self.plan.events.append(
+                NoteEvent(
+                    rule="12.13",
+                    text=f"{uid} stops in {trail[-1]}: {stopped.message} after the bridge was "
+                    "demolished",
+                )
+            )
+        return ok, stopped
+
+    def _follow(self, leg: _Leg, rest: list[Hex]) -> bool:
+        """Each hex of ``rest`` entered in turn, until one may not be: not on from a hex in an
+        enemy zone of control the unit entered [6.0]; terrain open to it [5.21, 5.24] (less any
+        crossing relief of the exclusive rules, Arnhem [13.22]); no enemy unit in it [5.12];
+        enough Movement Points left [5.13, 5.25]. Returns False at the first step refused (its
+        violation added)."""
+        board, side, out, rolling, u = self.board, self.side, self.out, self.rolling, leg.unit
+        uid, start, entering, trail = leg.order.unit, leg.start, leg.entering, leg.trail
+        in_zoc, enemy_in = self.in_zoc, self.enemy_in
+        steps = board.geo.step_cost[u.type in MECH_TYPES] if self.known_steps else {}
+        allowance = u.move_halves
+        spent = leg.spent
         i = 0
         while i < len(rest):
             nxt = rest[i]
@@ -404,18 +527,18 @@ def walk_moves(
                         str(cur),
                     )
                 )
-                ok = False
-                break
+                leg.spent = spent
+                return False
             cost = steps.get((cur, nxt))
             if cost is None:
                 cost, why = board.enter_check(u, cur, nxt)
                 if cost is None:
                     assert why is not None
                     out.append(why)
-                    ok = False
-                    break
-            if relief:
-                cost -= excl.crossing_relief(scenario, board, uid, cur, nxt, moves)
+                    leg.spent = spent
+                    return False
+            if self.relief:
+                cost -= self.excl.crossing_relief(self.scenario, board, uid, cur, nxt, self.moves)
             if nxt in enemy_in:
                 enemy = enemy_in[nxt]
             else:
@@ -431,141 +554,126 @@ def walk_moves(
                         str(nxt),
                     )
                 )
-                ok = False
-                break
+                leg.spent = spent
+                return False
             if spent + cost > allowance:
                 out.append(_mp_violation(uid, nxt, cost, allowance - spent, allowance))
-                ok = False
-                break
+                leg.spent = spent
+                return False
             spent += cost
             trail.append(nxt)
             if rolling:
-                assert dice is not None and state is not None
-                if excl.on_enter(scenario, board, state, uid, nxt, dice, plan.events) \
-                        and order.if_demolished is not None:
-                    rest, i = [Hex.parse(x) for x in order.if_demolished], 0
-        if rolling and len(out) > bad_before:
-            # Checked legal before the dice: only a demolition can have made this step illegal.
-            stopped = out.pop()
-            del out[bad_before:]
-            ok = True
-        if rolling and board.decided:
-            # After a demolition, a unit stopped short may stand where a later one was to end:
-            # never end stacked with a friend [5.31] (the later one halts before that hex).
-            while len(trail) > 1 and any(
-                x != uid and board.side_of(x) == side for x in board.occupants(trail[-1])
-            ) and not excl.may_stack(scenario, board, [uid, *board.occupants(trail[-1])]):
-                trail.pop()
-        if stopped is not None:
-            spent = min(spent, allowance)
-            plan.events.append(
-                NoteEvent(
-                    rule="12.13",
-                    text=f"{uid} stops in {trail[-1]}: {stopped.message} after the bridge was "
-                    "demolished",
-                )
+                assert self.dice is not None and self.state is not None
+                if self.excl.on_enter(self.scenario, board, self.state, uid, nxt, self.dice,
+                                      self.plan.events) and leg.order.if_demolished is not None:
+                    rest, i = [Hex.parse(x) for x in leg.order.if_demolished], 0
+        leg.spent = spent
+        return True
+
+    # -- off the map [12.0] -----------------------------------------------------------------------
+    def _exit(self, leg: _Leg) -> bool:
+        """Leaving the map from the last hex [12.0]: the scenario lets the side exit, by an edge
+        that hex lies on, not from an enemy zone of control it entered [6.0], paying the cost of
+        an imaginary hex like it within the allowance [5.25]. Returns whether it left (the cost
+        added to ``leg.spent``), else adds the violation."""
+        scenario, board, side, u = self.scenario, self.board, self.side, leg.unit
+        uid, trail, last = leg.order.unit, leg.trail, leg.trail[-1]
+        allowance = u.move_halves
+        edges = [e for e in board.edges_of(last) if e in exit_edges(scenario, side)]
+        why: RuleViolation | None
+        if not exit_edges(scenario, side):
+            why = RuleViolation(
+                "12.0",
+                f"{uid} cannot leave the map: this scenario lets no {side} unit exit",
+                uid,
+                str(last),
             )
-        exited = False
-        last = trail[-1]
-        if ok and order.exit and stopped is None:
-            edges = [e for e in board.edges_of(last) if e in exit_edges(scenario, side)]
-            if not exit_edges(scenario, side):
-                out.append(
-                    RuleViolation(
-                        "12.0",
-                        f"{uid} cannot leave the map: this scenario lets no {side} unit exit",
-                        uid,
-                        str(last),
-                    )
+        elif not edges:
+            allowed = ", ".join(exit_edges(scenario, side))
+            why = RuleViolation(
+                "12.0",
+                f"{uid} cannot leave the map from {last}: exits only by the {allowed} edge",
+                uid,
+                str(last),
+            )
+        elif (len(trail) > 1 or leg.entering) and board.enemy_zoc(last, side):
+            why = RuleViolation(
+                "6.0",
+                f"{uid} cannot leave the map from {last}: it entered an enemy zone of control there",
+                uid,
+                str(last),
+            )
+        else:
+            cost, refused = board.exit_check(u, last)
+            if cost is None:
+                assert refused is not None
+                why = RuleViolation(
+                    "12.0",
+                    refused.message.replace("enter at", "leave the map from"),
+                    uid,
+                    str(last),
                 )
-                ok = False
-            elif not edges:
-                allowed = ", ".join(exit_edges(scenario, side))
-                out.append(
-                    RuleViolation(
-                        "12.0",
-                        f"{uid} cannot leave the map from {last}: exits only by the {allowed} edge",
-                        uid,
-                        str(last),
-                    )
+            elif leg.spent + cost > allowance:
+                why = RuleViolation(
+                    "12.0",
+                    f"{uid} cannot leave the map from {last}: it needs {fmt_mp(cost)} MP and has "
+                    f"{fmt_mp(allowance - leg.spent)} of its {fmt_mp(allowance)} MP left [5.25]",
+                    uid,
+                    str(last),
                 )
-                ok = False
-            elif (len(trail) > 1 or entering) and board.enemy_zoc(last, side):
-                out.append(
-                    RuleViolation(
-                        "6.0",
-                        f"{uid} cannot leave the map from {last}: it entered an enemy zone of control there",
-                        uid,
-                        str(last),
-                    )
-                )
-                ok = False
             else:
-                cost, why = board.exit_check(u, last)
-                if cost is None:
-                    assert why is not None
-                    out.append(
-                        RuleViolation(
-                            "12.0",
-                            why.message.replace("enter at", "leave the map from"),
-                            uid,
-                            str(last),
-                        )
-                    )
-                    ok = False
-                elif spent + cost > allowance:
-                    out.append(
-                        RuleViolation(
-                            "12.0",
-                            f"{uid} cannot leave the map from {last}: it needs {fmt_mp(cost)} MP and has "
-                            f"{fmt_mp(allowance - spent)} of its {fmt_mp(allowance)} MP left [5.25]",
-                            uid,
-                            str(last),
-                        )
-                    )
-                    ok = False
-                else:
-                    spent += cost
-                    exited = True
-        if len(trail) == 1 and not entering and not exited:
-            continue
-        # Objective control changes in every hex passed through; the unit itself is moved once,
-        # to its last hex (the same end state as moving it hex by hex).
-        passed = trail if entering else trail[1:]
+                leg.spent += cost
+                return True
+        self.out.append(why)
+        return False
+
+    # -- the result -------------------------------------------------------------------------------
+    def _record(self, leg: _Leg, exited: bool) -> None:
+        """The unit moved on the board and its :class:`MovedEvent`. Objective control changes in
+        every hex passed through; the unit itself is moved once, to its last hex (the same end
+        state as moving it hex by hex)."""
+        board, uid, trail = self.board, leg.order.unit, leg.trail
+        passed = trail if leg.entering else trail[1:]
         if passed:
             for h in passed[:-1]:
                 board.note_passage(uid, h)
             board.move_unit(uid, passed[-1])
         if exited:
-            edge = next(e for e in board.edges_of(last) if e in exit_edges(scenario, side))
-            board.exit_unit(uid, edge, game_turn)
-        if rolling:
+            last = trail[-1]
+            edge = next(e for e in board.edges_of(last) if e in exit_edges(self.scenario, self.side))
+            board.exit_unit(uid, edge, self.game_turn)
+        texts = leg.order.path
+        if self.rolling:
             names = [str(h) for h in trail]
-        elif entering:  # ``trail`` is the start of ``path``, and ``str(Hex.parse(x)) == x``
+        elif leg.entering:  # ``trail`` is the start of ``path``, and ``str(Hex.parse(x)) == x``
             names = list(texts[: len(trail)])
         else:
-            names = [str(start), *texts[skip : skip + len(trail) - 1]]
-        plan.events.append(
+            names = [str(leg.start), *texts[leg.skip : leg.skip + len(trail) - 1]]
+        self.plan.events.append(
             MovedEvent(
                 unit=uid,
                 path=names,
-                mp_halves=spent,
-                entered=entering,
+                mp_halves=leg.spent,
+                entered=leg.entering,
                 exited=exited,
             )
         )
-    for h, uids in sorted(board.stacked_hexes().items()):
-        mine = [x for x in uids if scenario.unit[x].side == side]
-        if len(mine) > 1 and not excl.may_stack(scenario, board, mine):
-            out.append(
-                RuleViolation(
-                    "5.31",
-                    f"{' and '.join(mine)} would end the Movement Phase stacked in {h}",
-                    mine[-1],
-                    str(h),
+
+    def stacking(self) -> None:
+        """No two friendly units end the Movement Phase in one hex [5.31] (unless the exclusive
+        rules let them, Arnhem [13.24])."""
+        scenario, side, excl, board = self.scenario, self.side, self.excl, self.board
+        for h, uids in sorted(board.stacked_hexes().items()):
+            mine = [x for x in uids if scenario.unit[x].side == side]
+            if len(mine) > 1 and not excl.may_stack(scenario, board, mine):
+                self.out.append(
+                    RuleViolation(
+                        "5.31",
+                        f"{' and '.join(mine)} would end the Movement Phase stacked in {h}",
+                        mine[-1],
+                        str(h),
+                    )
                 )
-            )
-    return plan
 
 
 def _mp_violation(uid: str, h: Hex, cost: int, left: int, allowance: int) -> RuleViolation:

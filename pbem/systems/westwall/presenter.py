@@ -4,12 +4,16 @@ cases, orders in words, text orders and the sparring bot. The commands reach it 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from pbem.engine.presenter import JSON, Presenter
 from pbem.maps.hexmap import Hex
 from pbem.maps.view import MapView
+
+if TYPE_CHECKING:
+    from pbem.systems.westwall.board import Board
+    from pbem.systems.westwall.model import Scenario, State, UnitDef
 
 
 class WestWallPresenter(Presenter):
@@ -267,7 +271,8 @@ def narrate(
 
 
 def describe_orders(scenario: Any, orders: Any) -> list[str]:
-    """A move's orders in words (WestWall): placements, moves, attacks with their advances."""
+    """A move's orders in words (WestWall): placements, moves, drop zones, standing orders,
+    attacks with their advances."""
     from pbem.systems.westwall.display import unit_label
 
     if not isinstance(orders, dict):
@@ -277,13 +282,28 @@ def describe_orders(scenario: Any, orders: Any) -> list[str]:
         return unit_label(scenario, str(uid))
 
     kind = orders.get("kind")
-    lines: list[str] = []
+    lines = _placement_lines(orders, kind, name)
+    lines += _move_lines(orders, name)
+    lines += _drop_zone_lines(orders)
+    lines += _standing_lines(scenario, orders, kind)
+    lines += _attack_lines(orders, name)
+    return lines
+
+
+def _placement_lines(orders: dict[str, Any], kind: Any, name: Callable[[Any], str]) -> list[str]:
+    """A set-up's placements [3.0], or the closing acknowledgement."""
     if kind == "setup":
         placed = sorted((orders.get("placements") or {}).items(), key=lambda kv: str(kv[1]))
         if placed:
-            lines.append("Set-up: " + ", ".join(f"{name(u)} at {h}" for u, h in placed) + ".")
+            return ["Set-up: " + ", ".join(f"{name(u)} at {h}" for u, h in placed) + "."]
     elif kind == "acknowledge":
-        lines.append("Acknowledges the final turn: the game is closed.")
+        return ["Acknowledges the final turn: the game is closed."]
+    return []
+
+
+def _move_lines(orders: dict[str, Any], name: Callable[[Any], str]) -> list[str]:
+    """Each move or exit [5.0, 12.0], with its path if a bridge is demolished [12.13]."""
+    lines: list[str] = []
     for mv in orders.get("moves") or []:
         path = [str(h) for h in mv.get("path") or []]
         if not path and not mv.get("exit"):
@@ -299,25 +319,43 @@ def describe_orders(scenario: Any, orders: Any) -> list[str]:
             alt = [str(h) for h in mv["if_demolished"]]
             lines.append(f"  if a bridge is demolished during this move: "
                          f"{'then ' + ', '.join(alt) if alt else 'stop there'} [12.13]")
+    return lines
+
+
+def _drop_zone_lines(orders: dict[str, Any]) -> list[str]:
+    """Drop zones noted in secret and revealed (Arnhem [15.36, 15.39])."""
+    lines: list[str] = []
     if orders.get("dz_commitments"):
         lines.append("Drop zones noted and sealed for: " + ", ".join(sorted(orders["dz_commitments"]))
                      + " (only their commitments are signed; the hexes stay secret) [15.36]")
     for r in orders.get("dz_reveal") or []:
         lines.append(f"Reveals and places the {r.get('division')} drop zone at {r.get('hex')} "
                      f"(noted for Game-Turn {r.get('turn')}) [15.36, 15.39]")
+    return lines
+
+
+def _standing_lines(scenario: Any, orders: dict[str, Any], kind: Any) -> list[str]:
+    """The bridges to spare, or (the German side of Arnhem) that every one is to be demolished
+    [12.12]."""
     spare = (orders.get("standing") or {}).get("spare_bridges") or []
     if spare:
-        lines.append(f"Standing: bridges not to be demolished: {', '.join(spare)} [12.12]")
+        return [f"Standing: bridges not to be demolished: {', '.join(spare)} [12.12]"]
     game = getattr(scenario, "game", None) or (scenario.get("game") if isinstance(scenario, dict)
                                                else None)
-    if game == "arnhem" and kind in ("setup", "player-turn") and not spare:
+    if game == "arnhem" and kind in ("setup", "player-turn"):
         from pbem.systems.westwall.arnhem import german_side
         from pbem.systems.westwall.display import coerce_scenario
 
         if orders.get("side") == german_side(coerce_scenario(scenario)):
-            lines.append("Standing: every canal and rail bridge is to be demolished, if the die "
-                         "allows, when the first Allied unit reaches it (standing.spare_bridges "
-                         "lists the ones to keep) [12.12]")
+            return ["Standing: every canal and rail bridge is to be demolished, if the die "
+                    "allows, when the first Allied unit reaches it (standing.spare_bridges "
+                    "lists the ones to keep) [12.12]"]
+    return []
+
+
+def _attack_lines(orders: dict[str, Any], name: Callable[[Any], str]) -> list[str]:
+    """Each attack [7.0]: attackers, barrages, support, defenders, advances [7.9]."""
+    lines: list[str] = []
     for n, att in enumerate(orders.get("attacks") or [], 1):
         who = [name(u) for u in att.get("attackers") or []]
         who += [f"{name(u)} (barrage)" for u in att.get("artillery") or []]
@@ -364,9 +402,7 @@ def undone(scenario: Any, state: Any, side: str, orders: JSON) -> list[str]:
 
 def roster(scenario: Any, state: Any, side: str) -> tuple[list[str], list[list[str]]]:
     """One row per unit of ``side``: id as typed in orders, printed designation, type, hex,
-    values [2.31], movement allowance, and its state (in an enemy zone of control [6.0], adjacent
-    to an enemy it must attack [7.11], waiting to enter on a game-turn [11.11], eliminated,
-    exited)."""
+    values [2.31], movement allowance, and its state (:func:`_unit_notes`)."""
     from pbem.systems.westwall.board import Board
     from pbem.systems.westwall.display import coerce_scenario, coerce_state, unit_label
     from pbem.systems.westwall.movement import fmt_mp
@@ -378,14 +414,34 @@ def roster(scenario: Any, state: Any, side: str) -> tuple[list[str], list[list[s
 
         raise InputError(f"no side {side!r} (sides: {', '.join(sc.side_ids())})")
     board = Board.from_state(sc, st)
+    setup = _setup_areas(sc)
+    due = _due_entries(sc, st)
+    rows: list[list[str]] = []
+    for u in sorted((u for u in sc.units if u.side == side), key=lambda u: u.id):
+        us = st.units.get(u.id)
+        where = us.hex if us is not None and us.hex else "-"
+        notes = _unit_notes(sc, st, board, side, u, setup, due)
+        rows.append([u.id, unit_label(sc, u.id) if unit_label(sc, u.id) != u.id else u.designation,
+                     u.type, where, u.values(), fmt_mp(u.move_halves), "; ".join(notes)])
+    return ["id", "counter", "type", "hex", "values", "MA", "state"], rows
+
+
+def _setup_areas(sc: Scenario) -> dict[str, str]:
+    """Unit -> where it sets up, in words [3.0]."""
     setup: dict[str, str] = {}
     for d in sc.deployments:
         for uid in d.units:
             where = '; or '.join(a.text for a in d.area if a.text) or 'its area'
             setup[uid] = f"to set up: {where}" + ("" if where.endswith("]") else f" [{d.rule}]")
-    due: dict[str, tuple[int, str]] = {}
+    return setup
+
+
+def _due_entries(sc: Scenario, st: State) -> dict[str, tuple[int, str]]:
+    """Reinforcement -> its Game-Turn and where it comes in, in words [11.11] (where the
+    exclusive rules put it instead, e.g. Arnhem with weather: near the drop zone [16.11])."""
     from pbem.systems.westwall.exclusive import get_exclusive
 
+    due: dict[str, tuple[int, str]] = {}
     ex = get_exclusive(sc.game)
     for r in sc.reinforcements:
         for uid in r.units:
@@ -396,32 +452,37 @@ def roster(scenario: Any, state: Any, side: str) -> tuple[list[str], list[list[s
                 areas = special[0]
             due.setdefault(uid, (r.turn, "; or ".join(a.text for a in areas if a.text)
                                  or f"[{r.rule}]"))
-    rows: list[list[str]] = []
-    for u in sorted((u for u in sc.units if u.side == side), key=lambda u: u.id):
-        us = st.units.get(u.id)
-        status = us.status if us is not None else "waiting"
-        where = us.hex if us is not None and us.hex else "-"
-        notes: list[str] = []
-        if status == "on-map" and us is not None and us.hex:
-            h = Hex.parse(us.hex)
-            if board.enemy_zoc(h, side):
-                notes.append(f"in enemy ZOC of {', '.join(board.zoc_sources(h, side))} [6.0]")
-                if st.phase == "player-turn" and st.phasing == side and not u.is_artillery:
-                    notes.append("must attack [7.11]")
-        elif status == "waiting" and u.id in setup and st.phase == "setup":
-            notes.append(setup[u.id])
-        elif status == "waiting":
-            turn, entry = due.get(u.id, (0, ""))
-            how = "lands" if any(r.airborne and u.id in r.units for r in sc.reinforcements) else "enters"
-            tail = "" if entry.endswith("]") else " [11.11]"
-            notes.append(f"{how} on Game-Turn {turn}: {entry}{tail}" if turn else "not scheduled")
-        elif status == "exited":
-            notes.append(f"left the map ({us.exit_edge if us else '?'} edge) [12.0]")
-        else:
-            notes.append(status)
-        rows.append([u.id, unit_label(sc, u.id) if unit_label(sc, u.id) != u.id else u.designation,
-                     u.type, where, u.values(), fmt_mp(u.move_halves), "; ".join(notes)])
-    return ["id", "counter", "type", "hex", "values", "MA", "state"], rows
+    return due
+
+
+def _unit_notes(
+    sc: Scenario, st: State, board: Board, side: str, u: UnitDef, setup: dict[str, str],
+    due: dict[str, tuple[int, str]],
+) -> list[str]:
+    """A unit's state in words: in an enemy zone of control [6.0] (and so obliged to attack in
+    its player-turn [7.11]), to set up [3.0], waiting to enter or land on a Game-Turn [11.11],
+    exited [12.0], eliminated."""
+    us = st.units.get(u.id)
+    status = us.status if us is not None else "waiting"
+    notes: list[str] = []
+    if status == "on-map" and us is not None and us.hex:
+        h = Hex.parse(us.hex)
+        if board.enemy_zoc(h, side):
+            notes.append(f"in enemy ZOC of {', '.join(board.zoc_sources(h, side))} [6.0]")
+            if st.phase == "player-turn" and st.phasing == side and not u.is_artillery:
+                notes.append("must attack [7.11]")
+    elif status == "waiting" and u.id in setup and st.phase == "setup":
+        notes.append(setup[u.id])
+    elif status == "waiting":
+        turn, entry = due.get(u.id, (0, ""))
+        how = "lands" if any(r.airborne and u.id in r.units for r in sc.reinforcements) else "enters"
+        tail = "" if entry.endswith("]") else " [11.11]"
+        notes.append(f"{how} on Game-Turn {turn}: {entry}{tail}" if turn else "not scheduled")
+    elif status == "exited":
+        notes.append(f"left the map ({us.exit_edge if us else '?'} edge) [12.0]")
+    else:
+        notes.append(status)
+    return notes
 
 
 def reach(scenario: Any, state: Any, unit: str) -> list[str]:

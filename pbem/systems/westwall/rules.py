@@ -31,7 +31,7 @@ from pbem.errors import IllegalOrders, InputError, RuleViolation
 from pbem.maps.hexmap import Hex
 from pbem.systems.westwall import scenario_check
 from pbem.systems.westwall.board import Board
-from pbem.systems.westwall.exclusive import Exclusive, get_exclusive
+from pbem.systems.westwall.exclusive import Exclusive, get_exclusive, parse_special
 from pbem.systems.westwall.model import (
     AcknowledgeOrders,
     Area,
@@ -163,7 +163,11 @@ class WestWallRules(Ruleset[Scenario, State, Orders_]):
         problems = scenario_check.scenario_problems(data)
         if problems:
             raise InputError("invalid scenario:\n" + "\n".join(problems))
-        return Scenario.model_validate(data)
+        scenario = Scenario.model_validate(data)
+        model = get_exclusive(scenario.game).special_model
+        if model is not None:  # typed once, kept with the scenario (checked sound just above)
+            parse_special(scenario, model)
+        return scenario
 
     def uses_secret_notes(self, scenario: Scenario) -> bool:
         return get_exclusive(scenario.game).uses_secret_notes(scenario)

@@ -14,23 +14,23 @@ games [15.x].
 from __future__ import annotations
 
 from collections import Counter
-from typing import TYPE_CHECKING, Any
+from typing import Any, TypeVar
+
+from pydantic import BaseModel, ValidationError
 
 from pbem.errors import InputError
-
-if TYPE_CHECKING:
-    from pbem.maps.hexmap import Hex
-    from pbem.systems.westwall.model import Scenario
+from pbem.maps.hexmap import Hex, parse_hexside
+from pbem.maps.model import MapData
+from pbem.systems.westwall.crt import problems as crt_problems
+from pbem.systems.westwall.exclusive import game_problem, get_exclusive
+from pbem.systems.westwall.model import CrtTable, Scenario, TerrainKey
+from pbem.systems.westwall.movement import area_hexes
 
 
 def scenario_problems(data: Any) -> list[str]:
     """Every problem of merged WestWall scenario data (empty when sound)."""
-    from pbem.systems.westwall.model import Scenario
-
     if not isinstance(data, dict):
         return ["(top level): a scenario must be a JSON object"]
-    from pbem.systems.westwall.exclusive import game_problem
-
     problems = _schema_problems(Scenario, data)
     unknown = game_problem(data.get("game"))
     if unknown is not None:
@@ -57,8 +57,6 @@ def _loc(loc: tuple[int | str, ...]) -> str:
 
 
 def _schema_problems(model: Any, data: Any, prefix: str = "") -> list[str]:
-    from pydantic import ValidationError
-
     try:
         model.model_validate(data)
     except ValidationError as exc:
@@ -75,8 +73,6 @@ def _schema_problems(model: Any, data: Any, prefix: str = "") -> list[str]:
 
 
 def _hex(text: Any) -> Hex | None:
-    from pbem.maps.hexmap import Hex
-
     try:
         return Hex.parse(text)
     except InputError:
@@ -85,161 +81,193 @@ def _hex(text: Any) -> Hex | None:
 
 def _semantic_problems(data: dict[str, Any]) -> list[str]:
     """What the schema cannot see, checked on the raw data so that one broken part does not hide
-    problems elsewhere."""
-    from pbem.maps.hexmap import parse_hexside
-    from pbem.maps.model import MapData
-    from pbem.systems.westwall.model import TerrainKey
+    problems elsewhere: sides and turns, the CRT, the map against its terrain key, units, where
+    they are deployed or come in, and the sides named elsewhere, in that order."""
+    check = _Semantic(data)
+    check.sides_and_turns()
+    check.crt()
+    if check.map is not None:
+        check.map_terrain(check.map)
+        check.map_routes(check.map)
+        check.map_hexsides_and_places(check.map)
+    check.units()
+    check.placements()
+    check.side_refs()
+    return check.out
 
-    out: list[str] = []
-    sides_raw = [s.get("id") for s in data.get("sides") or [] if isinstance(s, dict)]
-    for sid, n in Counter(sides_raw).items():
-        if n > 1:
-            out.append(f"sides: duplicate side id {sid!r}")
-    if len(set(sides_raw)) != 2:
-        out.append(f"sides: WestWall needs exactly two sides (got {sides_raw}) [4.0]")
-    sides = set(sides_raw)
 
-    def side_ok(where: str, value: Any) -> None:
-        if sides and value not in sides:
-            out.append(f"{where}: unknown side {value!r} (sides: {', '.join(sorted(map(str, sides)))})")
+class _Semantic:
+    """The checks of :func:`_semantic_problems`, one method each, adding to ``out``."""
 
-    if "first_player" in data:
-        side_ok("first_player", data["first_player"])
-    first, last = data.get("first_turn", 1), data.get("last_turn")
-    if isinstance(first, int) and isinstance(last, int) and last < first:
-        out.append(f"last_turn: {last} is before first_turn {first}")
+    def __init__(self, data: dict[str, Any]) -> None:
+        self.data = data
+        self.out: list[str] = []
+        self.sides_raw = [s.get("id") for s in data.get("sides") or [] if isinstance(s, dict)]
+        self.sides = set(self.sides_raw)
+        self.first, self.last = data.get("first_turn", 1), data.get("last_turn")
+        self.map = _valid_or_none(MapData, data.get("map"))  # schema problems already reported
+        self.key = _valid_or_none(TerrainKey, data.get("terrain_key"))
+        units_raw = [u for u in data.get("units") or [] if isinstance(u, dict)]
+        self.units_raw = units_raw
+        self.unit_ids = [u.get("id") for u in units_raw]
+        self.unit_side = {u.get("id"): u.get("side") for u in units_raw}
 
-    # -- map and terrain key -------------------------------------------------------------------
-    mdata = data.get("map")
-    m = None
-    if isinstance(mdata, dict):
-        try:
-            m = MapData.model_validate(mdata)
-        except ValueError:
-            m = None  # schema problems already reported
-    key = None
-    if isinstance(data.get("terrain_key"), dict):
-        try:
-            key = TerrainKey.model_validate(data["terrain_key"])
-        except ValueError:
-            key = None
+    def side_ok(self, where: str, value: Any) -> None:
+        if self.sides and value not in self.sides:
+            self.out.append(f"{where}: unknown side {value!r} (sides: "
+                            f"{', '.join(sorted(map(str, self.sides)))})")
 
-    if isinstance(data.get("crt"), dict):
-        from pbem.systems.westwall.crt import problems as crt_problems
-        from pbem.systems.westwall.model import CrtTable
-
-        try:
-            out.extend(crt_problems(CrtTable.model_validate(data["crt"])))
-        except ValueError:
-            pass  # schema problems already reported
-
-    def on_map(where: str, text: Any) -> None:
+    def on_map(self, where: str, text: Any) -> None:
         h = _hex(text)
+        m = self.map
         if h is None:
-            out.append(f"{where}: not a hex number: {text!r}")
+            self.out.append(f"{where}: not a hex number: {text!r}")
         elif m is not None and not m.on_map(h):
-            out.append(f"{where}: hex {h} is off the map (columns {m.cols[0]:02d}-{m.cols[1]:02d}, "
-                       f"rows {m.rows[0]:02d}-{m.rows[1]:02d})")
+            self.out.append(f"{where}: hex {h} is off the map (columns {m.cols[0]:02d}-"
+                            f"{m.cols[1]:02d}, rows {m.rows[0]:02d}-{m.rows[1]:02d})")
 
-    def side_str(where: str, text: Any) -> None:
+    def side_str(self, where: str, text: Any) -> None:
         try:
             a, b = parse_hexside(text)
         except InputError as exc:
-            out.append(f"map.{where}: {str(exc)}")
+            self.out.append(f"map.{where}: {str(exc)}")
             return
-        on_map(f"map.{where}", str(a))
-        on_map(f"map.{where}", str(b))
+        self.on_map(f"map.{where}", str(a))
+        self.on_map(f"map.{where}", str(b))
 
-    if m is not None:
+    def sides_and_turns(self) -> None:
+        """Two sides, each once [4.0]; the first player one of them; the turns in order."""
+        for sid, n in Counter(self.sides_raw).items():
+            if n > 1:
+                self.out.append(f"sides: duplicate side id {sid!r}")
+        if len(self.sides) != 2:
+            self.out.append(f"sides: WestWall needs exactly two sides (got {self.sides_raw}) [4.0]")
+        if "first_player" in self.data:
+            self.side_ok("first_player", self.data["first_player"])
+        first, last = self.first, self.last
+        if isinstance(first, int) and isinstance(last, int) and last < first:
+            self.out.append(f"last_turn: {last} is before first_turn {first}")
+
+    def crt(self) -> None:
+        """A replacement Combat Results Table's own problems."""
+        table = _valid_or_none(CrtTable, self.data.get("crt"))
+        if table is not None:
+            self.out.extend(crt_problems(table))
+
+    def map_terrain(self, m: MapData) -> None:
+        """Terrain kinds the terrain key defines, hexes on the map and of one kind each."""
+        key = self.key
         seen_hex: dict[str, str] = {}
         for kind, hexes in m.terrain.items():
             if key is not None and kind not in key.hexes:
-                out.append(f"map.terrain.{kind}: unknown terrain kind {kind!r} (terrain key: "
-                           f"{', '.join(sorted(key.hexes))})")
+                self.out.append(f"map.terrain.{kind}: unknown terrain kind {kind!r} (terrain key: "
+                                f"{', '.join(sorted(key.hexes))})")
             for i, h in enumerate(hexes):
-                on_map(f"map.terrain.{kind}.{i}", h)
+                self.on_map(f"map.terrain.{kind}.{i}", h)
                 if h in seen_hex and seen_hex[h] != kind:
-                    out.append(f"map.terrain.{kind}.{i}: hex {h} is also listed as {seen_hex[h]}")
+                    self.out.append(f"map.terrain.{kind}.{i}: hex {h} is also listed as {seen_hex[h]}")
                 seen_hex.setdefault(h, kind)
         if key is not None and m.default_terrain not in key.hexes:
-            out.append(f"map.default_terrain: unknown terrain kind {m.default_terrain!r}")
+            self.out.append(f"map.default_terrain: unknown terrain kind {m.default_terrain!r}")
+
+    def map_routes(self, m: MapData) -> None:
+        """Route hexes on the map, each next to the one before; off-map ends on an edge."""
         for i, route in enumerate(m.routes):
             for j, h in enumerate(route.hexes):
-                on_map(f"map.routes.{i}.hexes.{j}", h)
+                self.on_map(f"map.routes.{i}.hexes.{j}", h)
             for j, (a, b) in enumerate(zip(route.hexes, route.hexes[1:], strict=False)):
                 ha, hb = _hex(a), _hex(b)
                 if ha is not None and hb is not None and not ha.is_adjacent(hb):
-                    out.append(f"map.routes.{i}.hexes.{j + 1}: {a} and {b} are not adjacent "
-                               f"({route.kind} {route.name or i})")
-            if route.off_map:
-                for end in route.off_map:
-                    eh = _hex(route.hexes[0 if end == "start" else -1]) if route.hexes else None
-                    if eh is not None and m.on_map(eh) and not _on_edge(m, eh):
-                        out.append(f"map.routes.{i}.off_map: the {end} hex {eh} is not on a map edge")
+                    self.out.append(f"map.routes.{i}.hexes.{j + 1}: {a} and {b} are not adjacent "
+                                    f"({route.kind} {route.name or i})")
+            for end in route.off_map or ():
+                eh = _hex(route.hexes[0 if end == "start" else -1]) if route.hexes else None
+                if eh is not None and m.on_map(eh) and not _on_edge(m, eh):
+                    self.out.append(f"map.routes.{i}.off_map: the {end} hex {eh} is not on a map edge")
+
+    def map_hexsides_and_places(self, m: MapData) -> None:
+        """Hexside lines of kinds the terrain key defines, their hexsides and the bridges real
+        hexsides on the map; named places on the map."""
+        key = self.key
         for i, line in enumerate(m.lines):
             if key is not None and line.kind not in key.hexsides:
-                out.append(f"map.lines.{i}.kind: unknown hexside kind {line.kind!r} (terrain key: "
-                           f"{', '.join(sorted(key.hexsides))})")
+                self.out.append(f"map.lines.{i}.kind: unknown hexside kind {line.kind!r} (terrain "
+                                f"key: {', '.join(sorted(key.hexsides))})")
             for j, s in enumerate(line.hexsides):
-                side_str(f"lines.{i}.hexsides.{j}", s)
+                self.side_str(f"lines.{i}.hexsides.{j}", s)
         for j, s in enumerate(m.bridges):
-            side_str(f"bridges.{j}", s)
+            self.side_str(f"bridges.{j}", s)
         for j, p in enumerate(m.places):
-            on_map(f"map.places.{j}.hex", p.hex)
+            self.on_map(f"map.places.{j}.hex", p.hex)
 
-    # -- units -----------------------------------------------------------------------------------
-    units_raw = [u for u in data.get("units") or [] if isinstance(u, dict)]
-    unit_ids = [u.get("id") for u in units_raw]
-    for uid, n in Counter(unit_ids).items():
-        if n > 1:
-            out.append(f"units: duplicate unit id {uid!r} ({n} units)")
-    unit_side = {u.get("id"): u.get("side") for u in units_raw}
-    for i, u in enumerate(units_raw):
-        side_ok(f"units.{i}.side", u.get("side"))
+    def units(self) -> None:
+        """Unit ids once each, every unit of a known side."""
+        for uid, n in Counter(self.unit_ids).items():
+            if n > 1:
+                self.out.append(f"units: duplicate unit id {uid!r} ({n} units)")
+        for i, u in enumerate(self.units_raw):
+            self.side_ok(f"units.{i}.side", u.get("side"))
 
-    # -- deployments and reinforcements ----------------------------------------------------------
-    placed: dict[Any, str] = {}
-    for group in ("deployments", "reinforcements"):
-        for i, entry in enumerate(data.get(group) or []):
-            if not isinstance(entry, dict):
+    def placements(self) -> None:
+        """Every unit deployed or scheduled exactly once, by its own side, reinforcements within
+        the game, areas on the map; then the units listed nowhere."""
+        placed: dict[Any, str] = {}
+        for group in ("deployments", "reinforcements"):
+            for i, entry in enumerate(self.data.get(group) or []):
+                if isinstance(entry, dict):
+                    self._placement(group, f"{group}.{i}", entry, placed)
+        for uid in self.unit_ids:
+            if uid not in placed and isinstance(uid, str):
+                self.out.append(f"units: {uid} is neither deployed nor scheduled as a reinforcement")
+
+    def _placement(self, group: str, where: str, entry: dict[str, Any], placed: dict[Any, str]) -> None:
+        self.side_ok(f"{where}.side", entry.get("side"))
+        for j, uid in enumerate(entry.get("units") or []):
+            if uid not in self.unit_side:
+                self.out.append(f"{where}.units.{j}: unknown unit id {uid!r}")
                 continue
-            where = f"{group}.{i}"
-            side_ok(f"{where}.side", entry.get("side"))
-            for j, uid in enumerate(entry.get("units") or []):
-                if uid not in unit_side:
-                    out.append(f"{where}.units.{j}: unknown unit id {uid!r}")
-                    continue
-                if unit_side[uid] != entry.get("side"):
-                    out.append(f"{where}.units.{j}: {uid} is a {unit_side[uid]} unit, not "
-                               f"{entry.get('side')}")
-                if uid in placed:
-                    out.append(f"{where}.units.{j}: {uid} is already listed in {placed[uid]}")
-                else:
-                    placed[uid] = where
-            turn = entry.get("turn")
-            if (group == "reinforcements" and isinstance(turn, int) and isinstance(first, int)
-                    and isinstance(last, int) and not first <= turn <= last):
-                out.append(f"{where}.turn: Game-Turn {turn} is outside the game ({first}-{last})")
-            areas = entry.get("area" if group == "deployments" else "entry") or []
-            for k, a in enumerate(areas):
-                if not isinstance(a, dict):
-                    continue
-                for field in ("from_hex", "to_hex"):
-                    if a.get(field) is not None:
-                        on_map(f"{where}.{'area' if group == 'deployments' else 'entry'}.{k}.{field}",
-                               a[field])
-                for field in ("hexes", "of"):
-                    for n, h in enumerate(a.get(field) or []):
-                        on_map(f"{where}.{'area' if group == 'deployments' else 'entry'}.{k}."
-                               f"{field}.{n}", h)
-    for uid in unit_ids:
-        if uid not in placed and isinstance(uid, str):
-            out.append(f"units: {uid} is neither deployed nor scheduled as a reinforcement")
-    for group in ("ground_support", "exits"):
-        for i, entry in enumerate(data.get(group) or []):
-            if isinstance(entry, dict):
-                side_ok(f"{group}.{i}.side", entry.get("side"))
-    return out
+            if self.unit_side[uid] != entry.get("side"):
+                self.out.append(f"{where}.units.{j}: {uid} is a {self.unit_side[uid]} unit, not "
+                                f"{entry.get('side')}")
+            if uid in placed:
+                self.out.append(f"{where}.units.{j}: {uid} is already listed in {placed[uid]}")
+            else:
+                placed[uid] = where
+        turn, first, last = entry.get("turn"), self.first, self.last
+        if (group == "reinforcements" and isinstance(turn, int) and isinstance(first, int)
+                and isinstance(last, int) and not first <= turn <= last):
+            self.out.append(f"{where}.turn: Game-Turn {turn} is outside the game ({first}-{last})")
+        field_name = "area" if group == "deployments" else "entry"
+        for k, a in enumerate(entry.get(field_name) or []):
+            if not isinstance(a, dict):
+                continue
+            for field in ("from_hex", "to_hex"):
+                if a.get(field) is not None:
+                    self.on_map(f"{where}.{field_name}.{k}.{field}", a[field])
+            for field in ("hexes", "of"):
+                for n, h in enumerate(a.get(field) or []):
+                    self.on_map(f"{where}.{field_name}.{k}.{field}.{n}", h)
+
+    def side_refs(self) -> None:
+        """The sides ground support and exits are given to."""
+        for group in ("ground_support", "exits"):
+            for i, entry in enumerate(self.data.get(group) or []):
+                if isinstance(entry, dict):
+                    self.side_ok(f"{group}.{i}.side", entry.get("side"))
+
+
+_V = TypeVar("_V", bound=BaseModel)
+
+
+def _valid_or_none(model: type[_V], data: Any) -> _V | None:
+    """``data`` validated by ``model`` when it is an object that passes, else ``None`` (its schema
+    problems are reported elsewhere)."""
+    if not isinstance(data, dict):
+        return None
+    try:
+        return model.model_validate(data)
+    except ValueError:
+        return None
 
 
 def _on_edge(m: Any, h: Any) -> bool:
@@ -248,8 +276,6 @@ def _on_edge(m: Any, h: Any) -> bool:
 
 def _model_problems(sc: Any) -> list[str]:
     """Checks that need the validated scenario: empty areas, exclusive-rule parameters."""
-    from pbem.systems.westwall.movement import area_hexes
-
     out: list[str] = []
     for i, d in enumerate(sc.deployments):
         if not area_hexes(sc, d.area):
@@ -262,14 +288,7 @@ def _model_problems(sc: Any) -> list[str]:
             edges = [h for h in entry if not _on_edge(sc.map, h)]
             if edges:
                 out.append(f"reinforcements.{i}.entry: {edges[0]} is not a map edge hex [11.11]")
-    if sc.game == "bastogne":
-        from pbem.systems.westwall.bastogne import special_problems
-
-        out.extend(special_problems(sc))
-    if sc.game == "arnhem":
-        from pbem.systems.westwall.arnhem import special_problems as arnhem_problems
-
-        out.extend(arnhem_problems(sc))
+    out.extend(get_exclusive(sc.game).special_problems(sc))
     return out
 
 

@@ -212,3 +212,21 @@ def test_positions_move_eliminate_exit_and_to_state() -> None:
     assert new.control == {"0305": "US"}
     # The source state is untouched.
     assert st.units["i"].hex == "0303" and st.control == {}
+
+
+def test_geometry_is_kept_with_its_scenario_object_and_no_copy_reads_it() -> None:
+    """No process-wide memo keyed by id(): the geometry goes with the scenario object, is no part
+    of its value, and a copy (perhaps with other fields) works out its own [24]."""
+    import copy
+    import pickle
+
+    sc = tiny_scenario(units=[INF])
+    geo = geometry(sc)
+    assert geometry(sc) is geo and geo.scenario is sc
+    assert sc == tiny_scenario(units=[INF])  # a memo does not change what a scenario equals
+    assert "_memo" not in sc.model_dump() and "_memo" not in type(sc).model_json_schema()["properties"]
+    bigger = sc.model_copy(update={"map": sc.map.model_copy(update={"cols": (1, 9)})})
+    assert geometry(bigger) is not geo and geometry(bigger).scenario is bigger
+    assert geometry(sc) is geo  # the original keeps its own
+    for other in (copy.deepcopy(sc), pickle.loads(pickle.dumps(sc))):
+        assert geometry(other) is not geo and geometry(other).scenario is other

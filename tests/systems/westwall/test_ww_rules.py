@@ -13,7 +13,8 @@ from pbem.engine.ruleset import Outcome, Resolution, get_ruleset
 from pbem.errors import IllegalOrders, InputError
 from pbem.protocol.canonical import canonical_bytes
 from pbem.protocol.dice import FixedDice
-from pbem.systems.westwall.exclusive import Exclusive, get_exclusive, register_exclusive
+from pbem.systems.westwall import exclusive
+from pbem.systems.westwall.exclusive import Exclusive, get_exclusive
 from pbem.systems.westwall.model import Scenario, State
 from pbem.systems.westwall.rules import WestWallRules
 
@@ -232,8 +233,10 @@ class EndsWhenDeHoldsObjective(Exclusive):
         return super().outcome(scenario, state)
 
 
-def test_exclusive_outcome_ends_the_game_early() -> None:
-    register_exclusive("testend", EndsWhenDeHoldsObjective)
+def test_exclusive_outcome_ends_the_game_early(monkeypatch: pytest.MonkeyPatch) -> None:
+    # as if an installed package declared it under the entry-point group pbem.westwall.games
+    monkeypatch.setattr(exclusive, "installed_games",
+                        lambda: {"testend": "systems.westwall.test_ww_rules:EndsWhenDeHoldsObjective"})
     assert isinstance(get_exclusive("testend"), EndsWhenDeHoldsObjective)
     assert type(get_exclusive("standard")) is Exclusive
     with pytest.raises(LookupError):  # a name pbem does not know is no longer the standard rules [24]
