@@ -105,6 +105,7 @@ def files(d: Path) -> dict[str, bytes]:
     return {p.name: p.read_bytes() for p in d.glob("*.json")}
 
 
+@pytest.mark.slow  # a whole game over SMTP and IMAP: about two minutes
 def test_spearhead_by_send_fetch_and_bot_only(servers: tuple[int, int], tmp_path: Path) -> None:
     smtp, imap = servers
     de_home, us_home = tmp_path / "de-home", tmp_path / "us-home"

@@ -64,6 +64,7 @@ def test_17_bot_playthrough_verified(tmp_path: Path, scenario: str) -> None:
     assert {"combat", "moved", "entered", "dropped", "initiative", "weather"} <= seen["kinds"]
 
 
+@pytest.mark.slow
 def test_18_1_bot_playthrough_of_the_simplified_sequence_with_morale_verified(tmp_path: Path) -> None:
     """The optional rules [7.5 morale, 14.2 random weather, 18.1 simplified sequence] switched on
     in a copy of the historical scenario (map inlined)."""

@@ -46,7 +46,8 @@ def _play(root: Path, scenario: str) -> tuple[Path, dict[str, object]]:
     return game, status
 
 
-@pytest.mark.parametrize("scenario", ["megagame-arnhem", "megagame-market-garden-duel",
+@pytest.mark.parametrize("scenario", ["megagame-arnhem",
+                                      pytest.param("megagame-market-garden-duel", marks=pytest.mark.slow),
                                       pytest.param("megagame-market-garden", marks=pytest.mark.slow)])
 def test_bots_and_the_umpire_bot_play_to_the_end_and_a_stranger_verifies(scenario: str, tmp_path: Path) -> None:
     game, status = _play(tmp_path, scenario)
