@@ -42,8 +42,8 @@ from typing import Any
 from pbem.errors import RuleViolation
 from pbem.maps.hexmap import Hex
 from pbem.systems.westwall import crt
+from pbem.systems.westwall.attacks import ground_support_available, player_turn_number
 from pbem.systems.westwall.board import Board, geometry
-from pbem.systems.westwall.combat import ground_support_available, player_turn_number
 from pbem.systems.westwall.enumerate import UnitOptions, movers, unit_options
 from pbem.systems.westwall.exclusive import get_exclusive
 from pbem.systems.westwall.memo import memo

@@ -3,7 +3,8 @@ them one after another with the committed dice [7.0-9.14, 14.0].
 
 Two entry points, both called by ``rules.py`` with the board as it stands after the movement phase:
 
-* :func:`validate_attacks` -- every rule the declared attacks break (never mutates anything);
+* :func:`validate_attacks` -- every rule the declared attacks break (never mutates anything), in
+  :mod:`pbem.systems.westwall.attacks`;
 * :func:`resolve_combat` -- resolves the attacks in the declared order, each result applied before
   the next [7.0]; mutates the board and returns the events. :func:`combat_state_changes` gives the
   :class:`~pbem.systems.westwall.model.State` fields that are not on the board (ground support spent, the
@@ -29,9 +30,17 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from pbem.engine.ruleset import Dice
-from pbem.errors import InputError, RuleViolation
 from pbem.maps.hexmap import Hex
 from pbem.systems.westwall import crt
+from pbem.systems.westwall.attacks import (
+    SOLELY_ARTILLERY_RESULTS,
+    can_attack_across,
+    engaged_enemies,
+    ground_support_available,
+    player_turn_number,
+    support_phase_blocked,
+    unit_hex_of,
+)
 from pbem.systems.westwall.board import Board
 from pbem.systems.westwall.exclusive import Exclusive, get_exclusive
 from pbem.systems.westwall.model import (
@@ -50,484 +59,8 @@ from pbem.systems.westwall.model import (
     Scenario,
     StandingOrders,
     State,
-    UnitDef,
 )
 from pbem.systems.westwall.retreat import Retreat, retreat
-
-SOLELY_ARTILLERY_RESULTS = frozenset({"D2", "D3", "D4", "De"})
-"""Results that affect a defender attacked solely by artillery and/or ground support [8.15]."""
-
-
-# --------------------------------------------------------------------------------------------------
-# Small helpers
-# --------------------------------------------------------------------------------------------------
-
-
-def _can_attack_across(board: Board, a: Hex, b: Hex) -> bool:
-    """Adjacent and not across a non-bridge river or a hexside closed to all [6.33]."""
-    if not a.is_adjacent(b):
-        return False
-    c = board.crossing(a, b)
-    return not (c.blocks_attack or c.prohibited)
-
-
-def _engaged(board: Board, a: Hex, b: Hex) -> bool:
-    """Adjacent in the sense that obliges combat [7.11, 7.12, 8.31]: across any hexside through
-    which attacks may be made (not a non-bridge river [6.33, 8.34])."""
-    return _can_attack_across(board, a, b)
-
-
-def ground_support_available(scenario: Scenario, state: State, side: str) -> int:
-    """Ground Support Points ``side`` may still spend this game-turn [9.0, 9.14].
-
-    The allotment is the scenario entry for ``side`` with the latest ``from_turn`` not after the
-    current game-turn; points spent this game-turn (``state.ground_support_used``) are deducted.
-    Nothing carries over: ``rules.py`` clears ``ground_support_used`` at each new game-turn [9.14]."""
-    allot = get_exclusive(scenario.game).ground_support(scenario, state, side)
-    if allot is None:
-        entries = [
-            g for g in scenario.ground_support if g.side == side and g.from_turn <= state.game_turn
-        ]
-        if not entries:
-            return 0
-        allot = max(entries, key=lambda g: g.from_turn).points
-    return max(0, allot - state.ground_support_used.get(side, 0))
-
-
-def player_turn_number(scenario: Scenario, state: State) -> int:
-    """1 in the first player's player-turn, 2 in the second's."""
-    return 1 if state.phasing == scenario.first_player else 2
-
-
-def _support_phase_blocked(scenario: Scenario, state: State, side: str, player_turn: int) -> bool:
-    """When ``scenario.special["ground_support_one_phase"]`` is true (Bastogne [15.26.4]) support
-    may be used in only one combat phase of a game-turn."""
-    if not scenario.special.get("ground_support_one_phase"):
-        return False
-    used_in = state.ground_support_phase.get(side)
-    return used_in is not None and used_in != player_turn
-
-
-def _barrage(u: UnitDef) -> int:
-    return u.barrage if u.is_artillery else u.attack
-
-
-# --------------------------------------------------------------------------------------------------
-# Validation
-# --------------------------------------------------------------------------------------------------
-
-
-def _check_ids(board: Board, orders: PlayerTurnOrders) -> None:
-    unknown: list[str] = []
-    for att in orders.attacks:
-        for uid in [*att.attackers, *att.artillery, *att.defenders, *(a.unit for a in att.advance)]:
-            if uid not in board.scenario.unit and uid not in unknown:
-                unknown.append(uid)
-    if unknown:
-        raise InputError(f"unknown unit(s) in attacks: {', '.join(unknown)}")
-
-
-def validate_attacks(
-    board: Board, scenario: Scenario, state: State, orders: PlayerTurnOrders
-) -> list[RuleViolation]:
-    """Every rule broken by ``orders.attacks`` on ``board`` (the position after movement).
-
-    Checked: [7.0] units exist on the map and belong to the right side; [7.11] every enemy unit
-    adjacent to a phasing unit is attacked (adjacent across a hexside attacks may cross); [7.12,
-    8.31] every phasing unit in an enemy zone of control attacks (artillery among ``attackers``);
-    [7.21] a unit in several enemy zones covers every adjacent enemy no other unit engages; [7.14]
-    no unit attacks or is attacked twice; [7.3] no unit listed twice in one combat; [7.15, 7.22,
-    7.23] every ground attacker adjacent to every defender; [6.33] no non-artillery attack across a
-    non-bridge river ([8.34] artillery across a river barrages instead); [6.32] [5.24] types may
-    attack into terrain they may not enter (no check needed); [8.11, 8.12] barraging artillery in
-    range of a defender, [8.13] a barrage alone targets one hex, [8.22] combined: in range of one
-    defender suffices, [8.32] artillery adjacent to an enemy may not barrage elsewhere; [9.0,
-    9.12-9.14, 15.26.4] ground support within this game-turn's points; [14.0] artillery and support
-    within the attack strength of the non-artillery attackers; [7.94] only ground attackers advance.
-
-    [7.52] (no voluntary lowering of a differential) holds by construction: strengths are unitary
-    and always counted in full [7.3], orders cannot state a differential, and no defender may be
-    added that the ground attackers are not all adjacent to [7.23]; the only other lever, adding
-    a defender to a pure barrage, is refused by [8.13].
-
-    Each attack is checked in the order declared (:meth:`_AttackCheck.attack`), then the ground
-    support of them all, then the obligations to attack.
-    """
-    _check_ids(board, orders)
-    check = _AttackCheck(board, scenario, orders.side)
-    for n, att in enumerate(orders.attacks, start=1):
-        check.attack(n, att)
-    support_total = sum(att.support for att in orders.attacks)
-    check.ground_support(state, support_total)
-    check.obligations(orders)
-    return check.out
-
-
-class _AttackCheck:
-    """The checks of :func:`validate_attacks`, one method per group of rule cases, adding to
-    ``out``; ``attacking``/``attacked`` remember which attack each unit was first listed in."""
-
-    def __init__(self, board: Board, scenario: Scenario, side: str) -> None:
-        self.board, self.scenario, self.side = board, scenario, side
-        self.unit = scenario.unit
-        self.out: list[RuleViolation] = []
-        self.attacking: dict[str, int] = {}
-        self.attacked: dict[str, int] = {}
-
-    def hex_of(self, uid: str) -> Hex | None:
-        return self.board.unit_hex(uid)
-
-    def attack(self, n: int, att: AttackOrder) -> None:
-        """One declared attack, number ``n``."""
-        label = f"attack {n}"
-        self._listing(label, att)
-        self._once(n, label, att)
-        d_hexes = [h for h in (self.hex_of(d) for d in att.defenders) if h is not None]
-        self._adjacent(label, att)
-        self._barrages(label, att, d_hexes)
-        self._artillery_limit(label, att)
-        self._advances(label, att)
-
-    def _listing(self, label: str, att: AttackOrder) -> None:
-        """[7.3] nobody listed twice; [7.0] defenders and attackers (or support) named, attackers
-        the side's own and defenders the enemy's, on the map; [7.15] only artillery attacks from
-        a distance."""
-        out, unit, side, hex_of = self.out, self.unit, self.side, self.hex_of
-        listed = [*att.attackers, *att.artillery]
-        seen: set[str] = set()
-        for uid in [*listed, *att.defenders]:
-            if uid in seen:
-                out.append(
-                    RuleViolation("7.3", f"{uid} is listed twice in {label}", uid, _s(hex_of(uid)))
-                )
-            seen.add(uid)
-        if not att.defenders:
-            out.append(RuleViolation("7.0", f"{label} names no defending unit"))
-        if not att.attackers and not att.artillery and att.support == 0:
-            out.append(RuleViolation("7.0", f"{label} has no attacking unit or support"))
-        # Sides and presence.
-        for uid in listed:
-            if unit[uid].side != side:
-                out.append(RuleViolation("7.0", f"{uid} is not a {side} unit ({label})", uid))
-            elif hex_of(uid) is None:
-                out.append(RuleViolation("7.0", f"{uid} is not on the map ({label})", uid))
-        for uid in att.defenders:
-            if unit[uid].side == side:
-                out.append(RuleViolation("7.0", f"{uid} is a friendly unit ({label})", uid))
-            elif hex_of(uid) is None:
-                out.append(RuleViolation("7.0", f"{uid} is not on the map ({label})", uid))
-        for uid in att.artillery:
-            if not unit[uid].is_artillery:
-                out.append(
-                    RuleViolation(
-                        "7.15",
-                        f"{uid} is not artillery and cannot attack from a distance ({label})",
-                        uid,
-                        _s(hex_of(uid)),
-                    )
-                )
-
-    def _once(self, n: int, label: str, att: AttackOrder) -> None:
-        """[7.14] a unit attacks, and is attacked, once per combat phase."""
-        out, hex_of, attacking, attacked = self.out, self.hex_of, self.attacking, self.attacked
-        for uid in [*att.attackers, *att.artillery]:
-            if uid in attacking and attacking[uid] != n:
-                out.append(
-                    RuleViolation(
-                        "7.14",
-                        f"{uid} attacks in both attack {attacking[uid]} and {label}",
-                        uid,
-                        _s(hex_of(uid)),
-                    )
-                )
-            attacking.setdefault(uid, n)
-        for uid in att.defenders:
-            if uid in attacked and attacked[uid] != n:
-                out.append(
-                    RuleViolation(
-                        "7.14",
-                        f"{uid} is attacked in both attack {attacked[uid]} and {label}",
-                        uid,
-                        _s(hex_of(uid)),
-                    )
-                )
-            attacked.setdefault(uid, n)
-
-    def _adjacent(self, label: str, att: AttackOrder) -> None:
-        """[7.15, 7.23, 6.33] every ground attacker adjacent to every defender, not across a
-        non-bridge river ([8.34] artillery there barrages instead; the exclusive rules may allow
-        such an attack, Arnhem [13.24])."""
-        out, unit, side, hex_of = self.out, self.unit, self.side, self.hex_of
-        board, scenario = self.board, self.scenario
-        for uid in att.attackers:
-            h = hex_of(uid)
-            if h is None or unit[uid].side != side:
-                continue
-            for d in att.defenders:
-                dh = hex_of(d)
-                if dh is None:
-                    continue
-                if not h.is_adjacent(dh):
-                    rule = "7.23" if len(att.defenders) > 1 else "7.15"
-                    out.append(
-                        RuleViolation(
-                            rule,
-                            f"{uid} in {h} is not adjacent to {d} in {dh} ({label}); "
-                            "units attacking from a distance must be artillery listed as barraging",
-                            uid,
-                            str(h),
-                        )
-                    )
-                elif not _can_attack_across(board, h, dh) and (
-                        unit[uid].is_artillery
-                        or get_exclusive(scenario.game).attack_across(scenario, board, uid, h, dh)
-                        is None):
-                    if unit[uid].is_artillery:
-                        out.append(
-                            RuleViolation(
-                                "8.34",
-                                f"{uid} in {h} faces {d} in {dh} across a river: list it among "
-                                f"the barraging artillery, not the attackers ({label})",
-                                uid,
-                                str(h),
-                            )
-                        )
-                    else:
-                        out.append(
-                            RuleViolation(
-                                "6.33",
-                                f"{uid} in {h} cannot attack {d} in {dh} across a non-bridge "
-                                f"river hexside ({label})",
-                                uid,
-                                str(h),
-                            )
-                        )
-
-    def _barrages(self, label: str, att: AttackOrder, d_hexes: list[Hex]) -> None:
-        """Barraging artillery: [8.13] a barrage alone targets one hex; [8.32] artillery adjacent
-        to an enemy may not barrage; [8.11, 8.12] in range of a defender ([8.22] combined: of
-        one of them)."""
-        out, unit, side, hex_of = self.out, self.unit, self.side, self.hex_of
-        if not att.attackers and len(set(d_hexes)) > 1:
-            out.append(
-                RuleViolation(
-                    "8.13",
-                    f"{label} is a barrage alone and may target only one hex, not "
-                    f"{', '.join(sorted(str(h) for h in set(d_hexes)))}",
-                )
-            )
-        for uid in att.artillery:
-            h = hex_of(uid)
-            u = unit[uid]
-            if h is None or not u.is_artillery or u.side != side:
-                continue
-            enemies_adjacent = _engaged_enemies(self.board, uid, self.scenario.other(side))
-            if enemies_adjacent:
-                out.append(
-                    RuleViolation(
-                        "8.32",
-                        f"{uid} in {h} is adjacent to {', '.join(enemies_adjacent)}: it must attack "
-                        f"adjacent units from its hex and cannot barrage ({label})",
-                        uid,
-                        str(h),
-                    )
-                )
-            if d_hexes and not any(h.distance(dh) <= u.range for dh in d_hexes):
-                nearest = min(h.distance(dh) for dh in d_hexes)
-                rule = "8.22" if len(set(d_hexes)) > 1 else "8.11"
-                out.append(
-                    RuleViolation(
-                        rule,
-                        f"{uid} in {h} (range {u.range}) is {nearest} hexes from the nearest "
-                        f"defender ({label}) [8.12]",
-                        uid,
-                        str(h),
-                    )
-                )
-
-    def _artillery_limit(self, label: str, att: AttackOrder) -> None:
-        """[14.0] artillery limit: barrage and support added to a combat in which ground units
-        take part may not exceed their attack strength, and artillery attacking from an adjacent
-        hex counts against the limit too ("both adjacent and non-adjacent artillery units count").
-        A combat with no ground attacker is exempt. Our ruling for the case the rules leave open:
-        adjacent artillery obliged to attack [8.31] may exceed the limit on its own (otherwise
-        some positions would have no legal orders), but then nothing more may be added
-        (docs/westwall.md)."""
-        unit = self.unit
-        ground_nonart = [u for u in att.attackers if not unit[u].is_artillery]
-        if not (self.scenario.artillery_limit and ground_nonart):
-            return
-        adjacent_points = sum(_barrage(unit[u]) for u in att.attackers if unit[u].is_artillery)
-        art_points = sum(_barrage(unit[u]) for u in att.artillery if unit[u].is_artillery)
-        ground_points = sum(unit[u].attack for u in ground_nonart)
-        added = art_points + att.support
-        if added and adjacent_points + added > ground_points:
-            self.out.append(
-                RuleViolation(
-                    "14.0",
-                    f"{label} adds {art_points} artillery and {att.support} support points to "
-                    f"{adjacent_points} of adjacent artillery, but its non-artillery attackers "
-                    f"have only {ground_points} attack points",
-                )
-            )
-
-    def _advances(self, label: str, att: AttackOrder) -> None:
-        """[7.94] only participating ground attackers may advance; [7.95] along a defender's
-        path."""
-        out = self.out
-        for adv in att.advance:
-            if adv.follow is not None and adv.follow not in att.defenders:
-                out.append(
-                    RuleViolation(
-                        "7.95",
-                        f"{adv.unit} cannot follow {adv.follow} after {label}: it is not a "
-                        "defender in it",
-                        adv.unit,
-                    )
-                )
-            if adv.unit not in att.attackers:
-                why = (
-                    "barraging artillery never advances"
-                    if adv.unit in att.artillery
-                    else "it is not an adjacent attacker in it"
-                )
-                out.append(
-                    RuleViolation(
-                        "7.94",
-                        f"{adv.unit} cannot advance after {label}: {why}",
-                        adv.unit,
-                        _s(self.hex_of(adv.unit)),
-                    )
-                )
-
-    def ground_support(self, state: State, support_total: int) -> None:
-        """[9.x] the attacks' ground support within the points left this game-turn [9.14], in one
-        combat phase of it where the scenario says so (Bastogne [15.26.4])."""
-        if not support_total:
-            return
-        scenario, side = self.scenario, self.side
-        avail = ground_support_available(scenario, state, side)
-        if _support_phase_blocked(scenario, state, side, player_turn_number(scenario, state)):
-            self.out.append(
-                RuleViolation(
-                    "15.26.4",
-                    f"{side} already used ground support in the other combat phase of this "
-                    "game-turn",
-                )
-            )
-        elif support_total > avail:
-            self.out.append(
-                RuleViolation(
-                    "9.14",
-                    f"the attacks use {support_total} ground support points but only {avail} "
-                    f"are available to {side} in game-turn {state.game_turn}",
-                )
-            )
-
-    def obligations(self, orders: PlayerTurnOrders) -> None:
-        """Obligations: [7.11] every engaged enemy unit is attacked ([7.21] by a unit in several
-        enemy zones of control when no other engages it); [8.31] adjacent artillery and [7.12]
-        every other unit in an enemy zone of control attack."""
-        board, side, out, unit = self.board, self.side, self.out, self.unit
-        enemy = self.scenario.other(side)
-        for e in board.units_of(enemy):
-            eh = _h(board, e)
-            if e in self.attacked:
-                continue
-            adj = _engaged_units(board, eh, side)
-            if not adj:
-                continue
-            multi = [u for u in adj if len(_engaged_enemies(board, u, enemy)) > 1]
-            if multi:
-                out.append(
-                    RuleViolation(
-                        "7.21",
-                        f"{e} in {eh} is not attacked: {', '.join(multi)} in several enemy zones of "
-                        "control must attack every adjacent enemy no other unit engages",
-                        e,
-                        str(eh),
-                    )
-                )
-            else:
-                out.append(
-                    RuleViolation(
-                        "7.11",
-                        f"{e} in {eh} is adjacent to {', '.join(adj)} and must be attacked",
-                        e,
-                        str(eh),
-                    )
-                )
-        ground = _all_attackers(orders)
-        for own in board.units_of(side):
-            if own in ground:
-                continue
-            oh = _h(board, own)
-            if unit[own].is_artillery:
-                if _engaged_enemies(board, own, enemy):
-                    out.append(
-                        RuleViolation(
-                            "8.31",
-                            f"{own} in {oh} is adjacent to an enemy unit and must attack it",
-                            own,
-                            str(oh),
-                        )
-                    )
-            elif board.enemy_zoc(oh, side):
-                out.append(
-                    RuleViolation(
-                        "7.12",
-                        f"{own} in {oh} is in an enemy zone of control and must attack",
-                        own,
-                        str(oh),
-                    )
-                )
-
-
-def _all_attackers(orders: PlayerTurnOrders) -> set[str]:
-    return {u for att in orders.attacks for u in att.attackers}
-
-
-def _engaged_units(board: Board, h: Hex, side: str) -> list[str]:
-    """``side``'s units engaged with hex ``h`` [7.11, 8.31], sorted by id. Only the six hexes
-    around ``h`` can hold one, so only they are looked at."""
-    geo = board.geo
-    side_of = geo.side_of
-    at = board._at
-    out: list[str] = []
-    if h in geo.hexes:
-        # The geometry lists the neighbours across whose hexsides attacks may be made.
-        for n in geo.attack_to[h]:
-            occupants = at.get(n)
-            if occupants:
-                for u in occupants:
-                    if side_of[u] == side:
-                        out.append(u)
-    else:
-        for n in h.neighbours():
-            occupants = at.get(n)
-            if occupants and _engaged(board, h, n):
-                out.extend(u for u in occupants if side_of[u] == side)
-    out.sort()
-    return out
-
-
-def _engaged_enemies(board: Board, uid: str, enemy: str) -> list[str]:
-    return _engaged_units(board, _h(board, uid), enemy)
-
-
-def _h(board: Board, uid: str) -> Hex:
-    h = board.unit_hex(uid)
-    assert h is not None, uid
-    return h
-
-
-def _s(h: Hex | None) -> str | None:
-    return None if h is None else str(h)
-
-
-# --------------------------------------------------------------------------------------------------
-# Resolution
-# --------------------------------------------------------------------------------------------------
 
 
 @dataclass
@@ -580,10 +113,10 @@ def line_for(board: Board, attackers: Sequence[str], defenders: Sequence[str]) -
     nonart = [a for a in attackers if not unit[a].is_artillery]
     lines: list[CrtLine] = []
     for d in defenders:
-        dh = _h(board, d)
+        dh = unit_hex_of(board, d)
         best: CrtLine = board.terrain(dh).crt
         if nonart:
-            side_lines = [board.crossing(_h(board, a), dh).crt for a in nonart]
+            side_lines = [board.crossing(unit_hex_of(board, a), dh).crt for a in nonart]
             known = [x for x in side_lines if x is not None]
             if len(known) == len(side_lines):
                 least = min(known, key=crt.line_rank)
@@ -608,9 +141,9 @@ def _fpf_eligible(ph: _Phase, art: str, defenders: Sequence[str]) -> bool:
         return False
     if art in ph.hit or art in ph.displaced:  # [8.41]
         return False
-    if not any(h.distance(_h(b, d)) <= u.range for d in defenders):  # [8.42]
+    if not any(h.distance(unit_hex_of(b, d)) <= u.range for d in defenders):  # [8.42]
         return False
-    return not _engaged_enemies(b, art, ph.attacker)  # [8.41] adjacent except across a river
+    return not engaged_enemies(b, art, ph.attacker)  # [8.41] adjacent except across a river
 
 
 def _allocate_fpf(ph: _Phase, defenders: Sequence[str], cap: int | None) -> tuple[list[str], int]:
@@ -688,7 +221,7 @@ def resolve_combat(
     )
     standing = ph.standing
     if standing is not None and standing.fpf_support:
-        if not _support_phase_blocked(
+        if not support_phase_blocked(
             scenario, state, defender, player_turn_number(scenario, state)
         ):
             ph.fpf_support_left = min(
@@ -805,8 +338,8 @@ def _broken(ph: _Phase, n: int, att: AttackOrder) -> list[Event] | None:
         )
     for a in att.attackers:
         for d in att.defenders:
-            if not _can_attack_across(b, _h(b, a), _h(b, d)) and ph.exclusive.attack_across(
-                    ph.scenario, b, a, _h(b, a), _h(b, d)) is None:
+            if not can_attack_across(b, unit_hex_of(b, a), unit_hex_of(b, d)) and ph.exclusive.attack_across(
+                    ph.scenario, b, a, unit_hex_of(b, a), unit_hex_of(b, d)) is None:
                 return _cancel(
                     n, att, "7.23", f"{a} is no longer adjacent to {d} after earlier results"
                 )
@@ -830,7 +363,7 @@ def _taking_part(
             )
         elif ah is None:
             events.append(NoteEvent(rule="7.0", text=f"{a} is no longer on the map (attack {n})"))
-        elif not any(ah.distance(_h(b, d)) <= unit[a].range for d in att.defenders):
+        elif not any(ah.distance(unit_hex_of(b, d)) <= unit[a].range for d in att.defenders):
             events.append(
                 NoteEvent(rule="8.11", text=f"{a} is now out of range of attack {n}'s defenders")
             )
@@ -901,9 +434,9 @@ def _crt_line(ph: _Phase, att: AttackOrder, attackers: list[str]) -> CrtLine:
     b = ph.board
     unit = ph.scenario.unit
     line = line_for(b, attackers, att.defenders)
-    special = [ph.exclusive.attack_across(ph.scenario, b, a, _h(b, a), _h(b, d))
+    special = [ph.exclusive.attack_across(ph.scenario, b, a, unit_hex_of(b, a), unit_hex_of(b, d))
                for a in attackers if not unit[a].is_artillery for d in att.defenders
-               if not _can_attack_across(b, _h(b, a), _h(b, d))]
+               if not can_attack_across(b, unit_hex_of(b, a), unit_hex_of(b, d))]
     if special and all(x is not None for x in special):
         line = crt.best_line([x for x in special if x is not None])  # e.g. Arnhem [13.24]
     return line
@@ -976,8 +509,8 @@ def _apply_result(
     stayed may advance after combat [7.9]."""
     b = ph.board
     events: list[Event] = []
-    d_hexes = {d: _h(b, d) for d in att.defenders}
-    a_hexes = [_h(b, a) for a in attackers] or [_h(b, a) for a in att.artillery]
+    d_hexes = {d: unit_hex_of(b, d) for d in att.defenders}
+    a_hexes = [unit_hex_of(b, a) for a in attackers] or [unit_hex_of(b, a) for a in att.artillery]
     suffering = _suffering_attackers(ph, attackers) if hit_att else []
     d_hits, a_hits = crt.retreat_hexes(result)
     if not hit_def:
@@ -989,18 +522,18 @@ def _apply_result(
     if result_def == "De":
         paths.update({d: [d_hexes[d]] for d in att.defenders})
         events += _eliminate(ph, n, att.defenders, "defender eliminated (De)")
-    a_hexes_before = {a: _h(b, a) for a in suffering}
+    a_hexes_before = {a: unit_hex_of(b, a) for a in suffering}
     if result == "Ae":
         events += _eliminate(ph, n, suffering, "attacker eliminated (Ae)")
     if d_hits:
         events += _retreats(ph, n, att.defenders, d_hits, result, ph.defender, a_hexes, paths)
-    a_origin = {a: _h(b, a) for a in suffering if b.unit_hex(a) is not None}
+    a_origin = {a: unit_hex_of(b, a) for a in suffering if b.unit_hex(a) is not None}
     a_paths: dict[str, list[Hex]] = {}
     if result == "Ae":
         for a in suffering:
             a_paths[a] = [a_hexes_before[a]]
     if a_hits:
-        away = [_h(b, d) for d in att.defenders if b.unit_hex(d) is not None] or list(
+        away = [unit_hex_of(b, d) for d in att.defenders if b.unit_hex(d) is not None] or list(
             d_hexes.values()
         )
         events += _retreats(ph, n, suffering, a_hits, result, ph.attacker, away, a_paths)
@@ -1041,7 +574,7 @@ def _eliminate(ph: _Phase, n: int, units: Sequence[str], reason: str) -> list[Ev
     b = ph.board
     events: list[Event] = []
     for u in units:
-        h = _h(b, u)
+        h = unit_hex_of(b, u)
         b.eliminate(u)
         events.append(
             EliminatedEvent(unit=u, hex=str(h), rule="7.62", reason=reason, combat=n)

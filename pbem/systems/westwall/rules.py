@@ -21,8 +21,6 @@ and resolution are in :mod:`pbem.systems.westwall.combat`; movement in :mod:`pbe
 
 from __future__ import annotations
 
-from typing import Any
-
 from pydantic import TypeAdapter, ValidationError
 
 from pbem.engine.presenter import Presenter
@@ -30,7 +28,9 @@ from pbem.engine.ruleset import JSON, Checked, Decision, Dice, Outcome, Resoluti
 from pbem.errors import IllegalOrders, InputError, RuleViolation
 from pbem.maps.hexmap import Hex
 from pbem.systems.westwall import scenario_check
+from pbem.systems.westwall.attacks import validate_attacks
 from pbem.systems.westwall.board import Board
+from pbem.systems.westwall.combat import combat_state_changes, resolve_combat
 from pbem.systems.westwall.exclusive import Exclusive, get_exclusive, parse_special
 from pbem.systems.westwall.model import (
     AcknowledgeOrders,
@@ -106,15 +106,6 @@ def side_name(scenario: Scenario, side: str) -> str:
 
 def _dump(events: list[Event]) -> list[JSON]:
     return [e.model_dump(mode="json") for e in events]
-
-
-def _combat() -> Any:
-    """Engineer B's combat module, or ``None`` while it does not exist."""
-    try:
-        from pbem.systems.westwall import combat
-    except ImportError:  # pragma: no cover - only before the combat module lands
-        return None
-    return combat
 
 
 Orders_ = SetupOrders | PlayerTurnOrders | AcknowledgeOrders
@@ -368,9 +359,7 @@ class WestWallRules(Ruleset[Scenario, State, Orders_]):
         walked = _Walked(st, o, board, plan)
         out += plan.violations
         out += standing_violations(scenario, o.side, o.standing)
-        combat = _combat()
-        if combat is not None:
-            out += combat.validate_attacks(board, scenario, board.to_state(st), o)
+        out += validate_attacks(board, scenario, board.to_state(st), o)
         return Checked(out, walked if not out else None)
 
     # -- resolving --------------------------------------------------------------------------------
@@ -441,13 +430,9 @@ class WestWallRules(Ruleset[Scenario, State, Orders_]):
             board, plan = _walked(scenario, st, o, exclusive)
         events: list[Event] = list(plan.events)
         after_moves = board.to_state(st)
-        changes: dict[str, object] = {"combat_phase_index": st.combat_phase_index + 1}
-        combat = _combat()
-        if combat is not None:
-            fought = list(combat.resolve_combat(board, scenario, after_moves, o, dice, exclusive))
-            events += fought
-            if hasattr(combat, "combat_state_changes"):
-                changes = dict(combat.combat_state_changes(scenario, after_moves, o, fought))
+        fought = list(resolve_combat(board, scenario, after_moves, o, dice, exclusive))
+        events += fought
+        changes: dict[str, object] = dict(combat_state_changes(scenario, after_moves, o, fought))
         standing = dict(st.standing)
         standing[o.side] = o.standing
         changes["standing"] = dict(sorted(standing.items()))

@@ -354,7 +354,7 @@ def test_16_0_weather_roll_at_the_end_of_the_german_player_turn(die: int, weathe
 def test_16_2_ground_support_by_weather() -> None:
     sc = tiny_scenario(game="arnhem", first_player="US", special={"weather": True},
                        units=[unit("g", "DE"), unit("u", "US")])
-    from pbem.systems.westwall.combat import ground_support_available
+    from pbem.systems.westwall.attacks import ground_support_available
 
     for w, pts in (("good", 7), ("fair", 3), ("poor", 0)):
         st = state_with(sc, {"g": "0101", "u": "0808"}, phasing="US", exclusive={"weather": w})

@@ -20,8 +20,9 @@ from helpers.westwall import (
 
 from pbem.maps.hexmap import Hex
 from pbem.protocol.dice import FixedDice
+from pbem.systems.westwall.attacks import validate_attacks
 from pbem.systems.westwall.board import Board
-from pbem.systems.westwall.combat import combat_state_changes, resolve_combat, validate_attacks
+from pbem.systems.westwall.combat import combat_state_changes, resolve_combat
 from pbem.systems.westwall.model import (
     Event,
     NoteEvent,

@@ -19,8 +19,9 @@ from hypothesis import strategies as st
 from pbem.errors import InputError
 from pbem.maps.hexmap import Hex
 from pbem.protocol.dice import FixedDice
+from pbem.systems.westwall.attacks import validate_attacks
 from pbem.systems.westwall.board import Board
-from pbem.systems.westwall.combat import resolve_combat, validate_attacks
+from pbem.systems.westwall.combat import resolve_combat
 from pbem.systems.westwall.model import (
     AdvanceEvent,
     EliminatedEvent,
