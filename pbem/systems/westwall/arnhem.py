@@ -39,6 +39,12 @@ Records kept in ``State.exclusive``: ``bridges`` (hexside -> ``demolished``/``in
 ``repaired``), ``destroyed_bridges`` (kept by the board), ``weather``, ``dz`` (division -> hex),
 ``eliminated`` (side -> units lost, the engineer counting each time [13.3]), ``points`` (side ->
 points scored at the ends of game-turns), ``engineer_hex``.
+
+Why one module of some 1,100 lines (issue 24 asks for a reason above ~900): it is the SPI Arnhem
+exclusive rules, one :class:`Arnhem` implementing the hooks of
+:class:`~pbem.systems.westwall.exclusive.Exclusive` case by case in the order of the rules text,
+beside the scenario's ``special`` parameters and the sealed drop-zone notes they use; the victory
+conditions, the longest part, are already their own module (:mod:`arnhem_victory`).
 """
 
 from __future__ import annotations
