@@ -14,6 +14,7 @@ from typing import Any
 
 from pbem.engine.gamedir import Game
 from pbem.engine.replay import Replay
+from pbem.engine.sealed import open_view
 from pbem.engine.steps import Bad, StepRecord
 from pbem.errors import ArchiveError
 from pbem.protocol import names
@@ -69,15 +70,14 @@ class History:
         if not (game.hidden and self.viewers and move is not None and isinstance(move.body.orders, dict)
                 and set(move.body.orders) == {"report"}):
             return {}
-        from pbem.protocol.seal import open_sealed, x25519_private
+        from pbem.protocol.seal import x25519_private  # cryptography's HPKE: hidden games only
 
         out: dict[str, Any] = {}
+        report = move.body.orders["report"]
         for side, key_name in sorted(self.viewers.items()):
-            sealed = move.body.orders["report"]["views"].get(side)
-            if sealed is not None:
-                out[side] = open_sealed(sealed, x25519_private(private_key(key_name), game.id, side),
-                                        game=game.id, step=step, sender=str(game.umpire), to=side,
-                                        what="report")
+            if report["views"].get(side) is not None:
+                out[side] = open_view(report, x25519_private(private_key(key_name), game.id, side),
+                                      game=game.id, step=step, side=side, umpire=str(game.umpire))
         return out
 
 

@@ -286,15 +286,13 @@ class SealedRounds(ReplayState):
         """The view the umpire sealed to ``side`` (played here) opens with ``side``'s key -- a view
         sealed to another side, or garbled, is refused when the report arrives [29] -- and, where
         the state is known (``rec``), is ``view()`` of the state the adjudication gives [P10]."""
-        from pbem.protocol.seal import open_sealed
+        from pbem.engine.sealed import open_view
 
-        sealed = report["views"].get(side)
-        if sealed is None:
-            return
         g = self.game
+        if report["views"].get(side) is None:
+            return
         try:
-            seen = open_sealed(sealed, key, game=g.id, step=msg.body.step, sender=str(g.umpire), to=side,
-                               what="report")
+            seen = open_view(report, key, game=g.id, step=msg.body.step, side=side, umpire=str(g.umpire))
         except PbemError as exc:
             raise self._bad(msg.name, f"the view sealed to {side} does not open with {side}'s key: {exc} "
                             "[P10]") from None

@@ -443,6 +443,18 @@ def parse_publication_full(raw: bytes, game: str, umpire_key: Any, fingerprint: 
     return out, value.get("scenario"), bytes.fromhex(salt) if isinstance(salt, str) else None
 
 
+def open_view(report: Any, key: Any, *, game: str, step: int, side: str, umpire: str) -> Any | None:
+    """The view an umpire's report (its ``report`` orders, signed at ``step``) sealed to ``side``,
+    opened with ``side``'s X25519 ``key``; ``None`` when the report holds none for it. The one
+    place a report is opened [P10]."""
+    from pbem.protocol.seal import open_sealed  # cryptography's HPKE: ~100 ms, hidden games only
+
+    sealed = report["views"].get(side)
+    if sealed is None:
+        return None
+    return open_sealed(sealed, key, game=game, step=step, sender=umpire, to=side, what="report")
+
+
 def open_sealed_key(ack: Any, umpire_key: Any, *, game: str, step: int, side: str, umpire: str) -> bytes:
     """The key of ``side``'s copy that its acknowledgement (orders ``ack``, at ``step``) released to
     the umpire; ``ValueError`` (or :class:`pbem.errors.PbemError`) when it does not open."""

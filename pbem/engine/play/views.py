@@ -10,7 +10,7 @@ from pbem.engine.replay import Replay
 
 # pbem.protocol.seal (cryptography's HPKE: ~100 ms to import, measured with python -X importtime)
 # is imported inside the functions of hidden information, so games without it never load it.
-from pbem.engine.sealed import Round
+from pbem.engine.sealed import Round, open_view
 from pbem.errors import InputError
 from pbem.protocol import archive
 from pbem.protocol.canonical import MAX_TURN_BYTES
@@ -21,7 +21,7 @@ def my_view(game: Game, rp: Replay, side: str, key_name: str, step: int | None =
     """``side``'s view of the game now, or after ``step`` (hidden information): the umpire's
     newest report by then opened with this side's key; the initial state when no round has been
     reported yet."""
-    from pbem.protocol.seal import open_sealed, x25519_private
+    from pbem.protocol.seal import x25519_private
 
     # In a hidden game only the umpire's reports (and turn 0) change the state: the newest is the
     # move of the turn that opened the current round (or the current turn, after the last).
@@ -38,12 +38,11 @@ def my_view(game: Game, rp: Replay, side: str, key_name: str, step: int | None =
         return game.ruleset.view(game.scenario, game.ruleset.dump_state(game.scenario, state), side)
     orders = rp.placed_move(base).body.orders
     if isinstance(orders, dict) and set(orders) == {"report"}:
-        sealed = orders["report"]["views"].get(side)
-        if sealed is None:
-            raise InputError(f"the umpire's report has no view for {side}")
         key = x25519_private(private_key(key_name), game.id, side)
-        return open_sealed(sealed, key, game=game.id, step=base, sender=str(game.umpire), to=side,
-                           what="report")
+        view = open_view(orders["report"], key, game=game.id, step=base, side=side, umpire=str(game.umpire))
+        if view is None:
+            raise InputError(f"the umpire's report has no view for {side}")
+        return view
     raise InputError("no view of this game is available yet")
 
 
