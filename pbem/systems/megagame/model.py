@@ -9,7 +9,7 @@ lists them). Nothing here is ever shown to a team as a number: a team sees
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Literal
 
@@ -105,6 +105,18 @@ class Geo:
     places: dict[Hex, str]
     rails: dict[Hex, frozenset[Hex]]
     """The railway network: each railway hex and the railway hexes it joins [6]."""
+    around_memo: dict[tuple[Hex, int], tuple[Hex, ...]] = field(
+        default_factory=dict, init=False, repr=False, compare=False)
+    """(hex, radius) -> :meth:`around`, filled as the rules ask (this map's own)."""
+
+    def around(self, h: Hex, radius: int) -> tuple[Hex, ...]:
+        """``h.within(radius)`` (every hex within ``radius`` of ``h``, ``h`` included, in (col, row)
+        order), worked out once per hex and radius for this map: the contact and flak checks ask it
+        some 24,000 times a game (issue 28)."""
+        hit = self.around_memo.get((h, radius))
+        if hit is None:
+            hit = self.around_memo[(h, radius)] = tuple(h.within(radius))
+        return hit
 
     @classmethod
     def of(cls, m: MegaMap) -> Geo:
