@@ -68,6 +68,10 @@ class MegaMap(_Data):
     bridges: list[str] = Field(default_factory=list)
     places: list[MapPlace] = Field(default_factory=list)
 
+    def on_map(self, h: Hex) -> bool:
+        """Within the map's bounds: one of :attr:`Geo.hexes <Geo>` (without building it)."""
+        return self.cols[0] <= h.col <= self.cols[1] and self.rows[0] <= h.row <= self.rows[1]
+
     @cached_property
     def geo(self) -> Geo:
         """The map as the rules read it (built once per scenario object)."""
