@@ -250,9 +250,19 @@ class UnitType(_Data):
         """Square brackets: support only; round brackets: defence only [9, "Unit Status"]."""
         return self._parsed[1]
 
+    @cached_property
+    def profile_memo(self) -> dict[int, Profile]:
+        """Steps lost -> :meth:`combat_profile`, filled as the rules ask (this type's own)."""
+        return {}
+
     def combat_profile(self, steps_lost: int = 0) -> Profile:
-        levels, mode = self._parsed
-        return Profile(levels, 0, mode == "support").lose(steps_lost)
+        """The status profile after ``steps_lost`` [9]: an immutable value, made once per type and
+        number of steps (the rules ask a unit's status some 24,000 times a game, issue 28)."""
+        hit = self.profile_memo.get(steps_lost)
+        if hit is None:
+            levels, mode = self._parsed
+            hit = self.profile_memo[steps_lost] = Profile(levels, 0, mode == "support").lose(steps_lost)
+        return hit
 
 
 class UnitDef(_Data):
