@@ -103,6 +103,22 @@ class MapData(Strict):
         return self.cols[0] <= h.col <= self.cols[1] and self.rows[0] <= h.row <= self.rows[1]
 
     @cached_property
+    def neighbour_memo(self) -> dict[str, tuple[str, ...]]:
+        """Hex number -> :meth:`neighbours_on_map`, filled as the searches ask (this map's own)."""
+        return {}
+
+    def neighbours_on_map(self, hex_id: str) -> tuple[str, ...]:
+        """The numbers of the hexes beside ``hex_id`` that are on the map, in the order of
+        :meth:`Hex.neighbours <pbem.maps.hexmap.Hex.neighbours>`; worked out once per hex and
+        map (the searches for supply, movement and zones ask it tens of thousands of times a
+        game, issue 28). Raises as :meth:`Hex.parse <pbem.maps.hexmap.Hex.parse>` does."""
+        hit = self.neighbour_memo.get(hex_id)
+        if hit is None:
+            hit = tuple(str(n) for n in Hex.parse(hex_id).neighbours() if self.on_map(n))
+            self.neighbour_memo[hex_id] = hit
+        return hit
+
+    @cached_property
     def hexside_features(self) -> dict[tuple[Hex, Hex], frozenset[str]]:
         """hexside -> set of feature kinds (``road``, ``trail``, ``stream``, ``river``, ``bridge``...)."""
         acc: dict[tuple[Hex, Hex], set[str]] = {}

@@ -42,7 +42,7 @@ class Board:
             return False
 
     def neighbours(self, hex_id: str) -> Sequence[str]:
-        return [str(n) for n in Hex.parse(hex_id).neighbours() if self.map.on_map(n)]
+        return self.map.neighbours_on_map(hex_id)
 
     def distance(self, a: str, b: str) -> int:
         return Hex.parse(a).distance(Hex.parse(b))

@@ -30,7 +30,7 @@ from typing import Any, Literal
 
 from pydantic import Field, model_validator
 
-from pbem.maps.hexmap import Hex, hexside
+from pbem.maps.hexmap import Hex, hexside, hexside_str
 from pbem.maps.model import HexStr, MapData, Strict
 from pbem.systems.arnhem1944.tables import (
     Crt,
@@ -408,6 +408,27 @@ class Scenario(Strict):
         crt = Crt.of(CrtFile.model_validate(self.crt)) if self.crt is not None else default_crt()
         tec = Tec.of(TecFile.model_validate(self.tec)) if self.tec is not None else default_tec()
         return crt, tec
+
+    @cached_property
+    def far_bank(self) -> frozenset[str]:
+        """[16] the hexes reached from ``victory.far_bank_hex`` without crossing the river's
+        hexsides (only those in ``victory.east_of_col`` or east of it, when given): a fact of the
+        scenario, worked out once (it was 22% of a replay when recomputed every turn, issue 28)."""
+        v = self.victory
+        river = next(ln for ln in self.map.lines if ln.name == v.river)
+        cut = set(river.hexsides)
+        seen = {v.far_bank_hex}
+        frontier = [v.far_bank_hex]
+        while frontier:
+            h = frontier.pop()
+            for n in self.map.neighbours_on_map(h):
+                if n not in seen and hexside_str(hexside(Hex.parse(h), Hex.parse(n))) not in cut:
+                    seen.add(n)
+                    frontier.append(n)
+        if v.east_of_col is not None:  # [16] "(to the East)"
+            east = v.east_of_col
+            return frozenset(h for h in seen if Hex.parse(h).col >= east)
+        return frozenset(seen)
 
     @cached_property
     def counter(self) -> dict[str, Counter]:

@@ -11,9 +11,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, cast
 
-from pbem.maps.hexmap import Hex
 from pbem.systems.arnhem1944 import combat as cb
-from pbem.systems.arnhem1944.board import Board, side_key
+from pbem.systems.arnhem1944.board import Board
 from pbem.systems.arnhem1944.model import Counter, Formation, Scenario
 from pbem.systems.arnhem1944.state import Side, State
 from pbem.systems.arnhem1944.tables import Crt, Tec, default_crt, default_tec
@@ -339,23 +338,9 @@ class Game:
         return zones
 
     # -- victory [16] -------------------------------------------------------------------------------
-    def far_bank(self) -> set[str]:
-        v = self.sc.victory
-        river = next(ln for ln in self.sc.map.lines if ln.name == v.river)
-        cut = set(river.hexsides)
-        board = Board(self.sc.map, self.tec)
-        seen = {v.far_bank_hex}
-        frontier = [v.far_bank_hex]
-        while frontier:
-            h = frontier.pop()
-            for n in board.neighbours(h):
-                if n not in seen and side_key(h, n) not in cut:
-                    seen.add(n)
-                    frontier.append(n)
-        if v.east_of_col is not None:  # [16] "(to the East)"
-            east = v.east_of_col
-            return {h for h in seen if Hex.parse(h).col >= east}
-        return seen
+    def far_bank(self) -> frozenset[str]:
+        """[16] the far bank of the river (the scenario's, worked out once)."""
+        return self.sc.far_bank
 
     def bridgehead(self, st: State) -> int:
         bank = self.far_bank()

@@ -304,7 +304,7 @@ class Arnhem1944Rules(Ruleset[Scenario, State, Orders]):
         return out
 
     def _placed(self, scenario: Scenario, state: State, orders: Setup) -> State:
-        st = state.model_copy(deep=True)
+        st = state.clone()
         for ln in orders.placements:
             st.units[ln.unit].hex = ln.hex
         return st
@@ -464,7 +464,7 @@ class Arnhem1944Rules(Ruleset[Scenario, State, Orders]):
             return self._setup_problems(scenario, state, orders)
         if isinstance(orders, Activation):
             g = self.game(scenario)
-            st = state.model_copy(deep=True)
+            st = state.clone()
             run = Run(g, st, cast(Side, side), None, Happened())
             run.activation(orders)
             return run.violations
@@ -515,7 +515,7 @@ class Arnhem1944Rules(Ruleset[Scenario, State, Orders]):
     def resolve(self, scenario: Scenario, state: State, side: str, orders: Orders, dice: Dice,
                 checked: Checked | None = None) -> Resolution:
         g = self.game(scenario)
-        st = state.model_copy(deep=True)
+        st = state.clone()
         log = Happened()
         me = cast(Side, side)
         if isinstance(orders, Acknowledge):

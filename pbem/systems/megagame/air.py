@@ -294,7 +294,7 @@ def _resupply(board: Board, team: str, side: str, at: Hex, squadrons: int, dice:
         board.transport_damage[side] = board.transport_damage.get(side, 0) + damage   # flak's factor)
     die = dice.d6(f"12 air resupply {at} {team}")
     landed = air_resupply(dropped, die, tuple(factors))
-    collected = landed > 0 and any(u.d.team == team for g in at.within(HQ_REACH_KM)
+    collected = landed > 0 and any(u.d.team == team for g in board.geo.around(at, HQ_REACH_KM)
                                    for u in board.where.get(g, ()))
     if collected:
         board.supply[team] = board.supply.get(team, 0) + landed

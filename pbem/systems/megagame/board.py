@@ -110,6 +110,10 @@ class BoardUnit:
         return self.hex is not None and not self.gone
 
 
+def _by_id(u: BoardUnit) -> str:
+    return u.d.id
+
+
 class Board:
     """Where everyone is while a turn is adjudicated."""
 
@@ -178,10 +182,9 @@ class Board:
         return sorted(self.where.get(h, []), key=lambda u: u.d.id)
 
     def enemies_near(self, h: Hex, side: str, within: int) -> list[BoardUnit]:
-        out: list[BoardUnit] = []
-        for g in h.within(within):
-            out += [u for u in self.where.get(g, ()) if u.side != side]
-        return sorted(out, key=lambda u: u.d.id)
+        where = self.where
+        out = [u for g in self.geo.around(h, within) if g in where for u in where[g] if u.side != side]
+        return sorted(out, key=_by_id)
 
     def enemy_held(self, h: Hex, side: str) -> bool:
         return any(u.side != side for u in self.where.get(h, ()))

@@ -148,6 +148,7 @@ def known(scenario: MegaScenario, state: AnyState, team: str) -> Known:
                      frozenset(state.night_drops), frozenset(u.id for u in state.units if u.rail),
                      frozenset(e.hex for e in state.enemy))
     units = {}
+    sides = {t.id: t.side for t in scenario.teams}  # team_side's answers (team ids are unique [2])
     for u in scenario.units:
         s = state.units[u.id]
         if u.team == team and s.hex is not None and not s.gone:
@@ -158,7 +159,7 @@ def known(scenario: MegaScenario, state: AnyState, team: str) -> Known:
                  frozenset(k for k, s in state.units.items() if s.landed), frozenset(state.night_drops),
                  frozenset(k for k, s in state.units.items() if s.rail is not None),
                  frozenset(s.hex for k, s in state.units.items() if s.hex and not s.gone
-                           and team_side(scenario, unit_def(scenario, k).team) != team_side(scenario, team)))
+                           and sides[unit_def(scenario, k).team] != sides[team]))
 
 
 def night_lift(scenario: MegaScenario, team: str, k: Known, line: OrderLine) -> bool:

@@ -9,7 +9,7 @@ lists them). Nothing here is ever shown to a team as a number: a team sees
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Literal
 
@@ -68,6 +68,10 @@ class MegaMap(_Data):
     bridges: list[str] = Field(default_factory=list)
     places: list[MapPlace] = Field(default_factory=list)
 
+    def on_map(self, h: Hex) -> bool:
+        """Within the map's bounds: one of :attr:`Geo.hexes <Geo>` (without building it)."""
+        return self.cols[0] <= h.col <= self.cols[1] and self.rows[0] <= h.row <= self.rows[1]
+
     @cached_property
     def geo(self) -> Geo:
         """The map as the rules read it (built once per scenario object)."""
@@ -105,6 +109,18 @@ class Geo:
     places: dict[Hex, str]
     rails: dict[Hex, frozenset[Hex]]
     """The railway network: each railway hex and the railway hexes it joins [6]."""
+    around_memo: dict[tuple[Hex, int], tuple[Hex, ...]] = field(
+        default_factory=dict, init=False, repr=False, compare=False)
+    """(hex, radius) -> :meth:`around`, filled as the rules ask (this map's own)."""
+
+    def around(self, h: Hex, radius: int) -> tuple[Hex, ...]:
+        """``h.within(radius)`` (every hex within ``radius`` of ``h``, ``h`` included, in (col, row)
+        order), worked out once per hex and radius for this map: the contact and flak checks ask it
+        some 24,000 times a game (issue 28)."""
+        hit = self.around_memo.get((h, radius))
+        if hit is None:
+            hit = self.around_memo[(h, radius)] = tuple(h.within(radius))
+        return hit
 
     @classmethod
     def of(cls, m: MegaMap) -> Geo:
@@ -234,9 +250,19 @@ class UnitType(_Data):
         """Square brackets: support only; round brackets: defence only [9, "Unit Status"]."""
         return self._parsed[1]
 
+    @cached_property
+    def profile_memo(self) -> dict[int, Profile]:
+        """Steps lost -> :meth:`combat_profile`, filled as the rules ask (this type's own)."""
+        return {}
+
     def combat_profile(self, steps_lost: int = 0) -> Profile:
-        levels, mode = self._parsed
-        return Profile(levels, 0, mode == "support").lose(steps_lost)
+        """The status profile after ``steps_lost`` [9]: an immutable value, made once per type and
+        number of steps (the rules ask a unit's status some 24,000 times a game, issue 28)."""
+        hit = self.profile_memo.get(steps_lost)
+        if hit is None:
+            levels, mode = self._parsed
+            hit = self.profile_memo[steps_lost] = Profile(levels, 0, mode == "support").lose(steps_lost)
+        return hit
 
 
 class UnitDef(_Data):

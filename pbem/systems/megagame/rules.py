@@ -59,6 +59,10 @@ class MegagameRules(Ruleset[MegaScenario, AnyState, OrderSheet]):
             sc = MegaScenario.model_validate(data)
         except ValidationError as exc:
             return [f"megagame scenario: {one_line(exc)}"]
+        return self._problems(sc)
+
+    def _problems(self, sc: MegaScenario) -> list[str]:
+        """What :meth:`scenario_problems` finds in a scenario that validates."""
         out: list[str] = []
         teams = [t.id for t in sc.teams]
         if len(set(teams)) != len(teams):
@@ -67,7 +71,7 @@ class MegagameRules(Ruleset[MegaScenario, AnyState, OrderSheet]):
             out.append(f"megagame scenario: Game Control ({sc.umpire}) is not a team [2]")
         if {t.side for t in sc.teams} != {"allied", "german"}:
             out.append("megagame scenario: both sides need at least one team [2]")
-        geo = sc.map.geo
+        on_map = sc.map.on_map  # the map's bounds: no Geo built for this check (issue 28)
         seen: set[str] = set()
         for u in sc.units:
             if u.id in seen:
@@ -77,7 +81,7 @@ class MegagameRules(Ruleset[MegaScenario, AnyState, OrderSheet]):
                 out.append(f"unit {u.id}: no team {u.team!r}")
             if u.type not in sc.types:
                 out.append(f"unit {u.id}: no unit type {u.type!r} (Annex A)")
-            if Hex.parse(u.hex) not in geo.hexes:
+            if not on_map(Hex.parse(u.hex)):
                 out.append(f"unit {u.id}: hex {u.hex} is off the map")
             if u.arrives > sc.turns:
                 out.append(f"unit {u.id}: arrives on turn {u.arrives}, after the last turn ({sc.turns})")
@@ -95,11 +99,11 @@ class MegagameRules(Ruleset[MegaScenario, AnyState, OrderSheet]):
             if t.kind == "artillery" and t.artillery is None:
                 out.append(f"unit type {name}: artillery needs its kind (field, medium, rocket, infantry-gun) [9]")
         for o in sc.objectives:
-            if Hex.parse(o.hex) not in geo.hexes:
+            if not on_map(Hex.parse(o.hex)):
                 out.append(f"objective {o.name}: hex {o.hex} is off the map")
         chokes = [c.hex for c in sc.chokes]
         for c in sc.chokes:
-            if Hex.parse(c.hex) not in geo.hexes:
+            if not on_map(Hex.parse(c.hex)):
                 out.append(f"choke point {c.name}: hex {c.hex} is off the map [7]")
             if chokes.count(c.hex) > 1:
                 out.append(f"choke point {c.name}: hex {c.hex} is given twice [7]")
@@ -112,10 +116,14 @@ class MegagameRules(Ruleset[MegaScenario, AnyState, OrderSheet]):
         return out
 
     def load_scenario(self, data: JSON) -> MegaScenario:
-        problems = self.scenario_problems(data)
+        try:
+            sc = MegaScenario.model_validate(data)
+        except ValidationError as exc:
+            raise InputError(f"megagame scenario: {one_line(exc)}") from None
+        problems = self._problems(sc)
         if problems:
             raise InputError("; ".join(problems))
-        return MegaScenario.model_validate(data)
+        return sc
 
     def scenario_summary(self, scenario: MegaScenario) -> str:
         teams = ", ".join(f"{t.id} ({t.name})" for t in scenario.teams)
