@@ -63,18 +63,22 @@ class Presenter(Generic[ScenarioT, StateT]):
         """One line about the scenario for an invitation (length, who moves first)."""
         return self.title(scenario)
 
-    def subtitle(self, scenario: ScenarioT, state: JSON, step: int, mover: str | None) -> str:
-        """Where a step leaves the game, for a map's header."""
+    def subtitle(self, scenario: ScenarioT, turn_state: JSON, step: int, mover: str | None) -> str:
+        """Where a step leaves the game, for a map's header (``turn_state``: the turn file's dumped
+        state, JSON: the map of a step is drawn from the turn file read from disk, and loading it
+        for a header line would cost a parse per map drawn)."""
         after = f" · after {self.side_name(scenario, mover)}'s move" if mover else ""
         return f"step {step}{after}"
 
-    def standing(self, scenario: ScenarioT, state: JSON) -> str | None:
+    def standing(self, scenario: ScenarioT, turn_state: JSON) -> str | None:
         """Where a game stands for victory, in words, for the email of each move; None (the
-        default): the email shows the turn file's score as victory points."""
+        default): the email shows the turn file's score as victory points. ``turn_state``: the turn
+        file's dumped state (JSON: the email of a move is drafted from the turn file on disk)."""
         return None
 
-    def game_turn(self, scenario: ScenarioT, state: JSON) -> int | None:
-        """The game-turn a state is in (email subjects say ``T3``), if the system counts them."""
+    def game_turn(self, scenario: ScenarioT, turn_state: JSON) -> int | None:
+        """The game-turn a state is in (email subjects say ``T3``), if the system counts them
+        (``turn_state``: the turn file's dumped state, JSON, as for :meth:`standing`)."""
         return None
 
     @property
@@ -82,9 +86,12 @@ class Presenter(Generic[ScenarioT, StateT]):
         return self.ruleset.system
 
     def narrate(self, scenario: ScenarioT, events: Sequence[JSON], rolls: Sequence[Mapping[str, Any]] = (),
-                *, state: JSON = None) -> list[str]:
-        """The events of a step in words, one line each (``state``: the state after the step, as
-        the turn file holds it; ``rolls``: the turn file's roll log, told in a closing line)."""
+                *, state: StateT | JSON = None) -> list[str]:
+        """The events of a step in words, one line each (``state``: the state after the step -- the
+        ruleset's own object where the caller holds it, a :class:`~pbem.engine.steps.StepRecord`'s
+        ``state``; the turn file's dumped state, JSON, where only the file is at hand (the email of
+        a move drafted from the turn on disk) or where the machine holds no state (hidden
+        information); ``rolls``: the turn file's roll log, told in a closing line)."""
         import json
 
         lines = []
@@ -100,11 +107,15 @@ class Presenter(Generic[ScenarioT, StateT]):
                          + " -- pbem verify re-derives every one")
         return lines
 
-    def map_view(self, scenario: ScenarioT, state: JSON, events: Sequence[JSON], *, subtitle: str = "",
+    def map_view(self, scenario: ScenarioT, shown: StateT | JSON, events: Sequence[JSON], *, subtitle: str = "",
                  side: str | None = None, score: Mapping[str, int] | None = None,
                  header_lines: Sequence[str] = ()) -> MapView | None:
         """The map after a step as a system-neutral :class:`~pbem.maps.view.MapView` (drawn by
-        :func:`pbem.render.svg.draw`), or None for a system without a map."""
+        :func:`pbem.render.svg.draw`), or None for a system without a map. ``shown``: what the
+        map shows -- the state as the ruleset's own object where the caller holds it (Game
+        Control's master map, the map of a unit's reach); else JSON: the turn file's dumped state
+        (a step's map is drawn from the turn file read from disk, and loading it would cost a parse
+        per map drawn) or a side's view of a game with hidden information (JSON by design)."""
         return None
 
     def describe_orders(self, scenario: ScenarioT, orders: JSON) -> list[str]:
@@ -112,7 +123,7 @@ class Presenter(Generic[ScenarioT, StateT]):
         the JSON)."""
         return []
 
-    def reach_view(self, scenario: ScenarioT, state: Any, unit: str) -> MapView | None:
+    def reach_view(self, scenario: ScenarioT, state: StateT, unit: str) -> MapView | None:
         """The map with the hexes ``unit`` can reach shaded (``pbem reach --map``), or None for a
         system without a map or movement."""
         return None
@@ -120,9 +131,10 @@ class Presenter(Generic[ScenarioT, StateT]):
     zoc_case: str = ""
     """The rule case of zones of control, cited in the legend of ``pbem render --zoc``."""
 
-    def zones_of_control(self, scenario: ScenarioT, state: Any, side: str) -> list[Any] | None:
+    def zones_of_control(self, scenario: ScenarioT, turn_state: JSON, side: str) -> list[Any] | None:
         """The hexes ``side``'s zones of control cover (``pbem render --zoc``), or None for a
-        system without them."""
+        system without them (``turn_state``: the turn file's dumped state, JSON, as the map the
+        zones shade is drawn from)."""
         return None
 
     def draft_line(self, verb: str, line: str) -> str:
@@ -187,24 +199,24 @@ class Presenter(Generic[ScenarioT, StateT]):
             return ["reveals the orders it sealed:", *self.describe_orders(scenario, opened[0])]
         return self.describe_orders(scenario, orders)
 
-    def undone(self, scenario: ScenarioT, state: Any, side: str, orders: JSON) -> list[str]:
+    def undone(self, scenario: ScenarioT, state: StateT, side: str, orders: JSON) -> list[str]:
         """What these orders leave undone that a player may not mean to (shown before signing):
         reinforcements that stay off the map, attacks without an advance, and the like."""
         return []
 
-    def text_skeleton(self, scenario: ScenarioT, state: Any, side: str, *, defaults: bool = False) -> JSON:
+    def text_skeleton(self, scenario: ScenarioT, state: StateT, side: str, *, defaults: bool = False) -> JSON:
         """What text orders start from: the ruleset's skeleton, less any choice it makes for the
         player (override; ``defaults`` keeps them)."""
         return self.ruleset.skeleton(scenario, state, side)
 
-    def orders_template(self, scenario: ScenarioT, state: Any, side: str) -> str | None:
+    def orders_template(self, scenario: ScenarioT, state: StateT, side: str) -> str | None:
         """A text orders file to start from for ``side``'s pending decision (``pbem orders
         --text``, an empty ``pbem draft``): what may be ordered now and an example of each order,
         every line a comment, so that the file unedited reads as the skeleton (a pass where the
         rules allow one). None: the system has no text orders (the default)."""
         return None
 
-    def roster(self, scenario: ScenarioT, state: Any, side: str) -> tuple[list[str], list[list[str]]]:
+    def roster(self, scenario: ScenarioT, state: StateT, side: str) -> tuple[list[str], list[list[str]]]:
         """``pbem units``: a header and one row per unit of ``side`` (the id as typed in orders
         first), reinforcements and units off the map included."""
         raise InputError(f"the {self.system} system has no roster yet")
@@ -214,7 +226,7 @@ class Presenter(Generic[ScenarioT, StateT]):
         or None when the system does not say."""
         return None
 
-    def reach(self, scenario: ScenarioT, state: Any, unit: str) -> list[str]:
+    def reach(self, scenario: ScenarioT, state: StateT, unit: str) -> list[str]:
         """``pbem reach``: every hex ``unit`` can reach this phase (with its cost) and why the
         hexes next to it that it cannot enter are closed, one line each."""
         raise InputError(f"the {self.system} system cannot list where a unit can go yet")
@@ -231,13 +243,13 @@ class Presenter(Generic[ScenarioT, StateT]):
 
         return [json.dumps(view, sort_keys=True, ensure_ascii=False)[:400]]
 
-    def describe_round(self, scenario: ScenarioT, state: Any, orders: Mapping[str, JSON],
+    def describe_round(self, scenario: ScenarioT, state: StateT, orders: Mapping[str, JSON],
                        rulings: JSON = None) -> list[str]:
         """What the umpire should see before ruling on a sealed round (``pbem rule``), besides
         every side's orders: e.g. the grouping of combats the engine will propose, and whatever in
         ``rulings`` (the ones about to be signed) will not apply. None by default."""
         return []
 
-    def bot_orders(self, scenario: ScenarioT, state: Any, side: str, *, seed: int = 0) -> JSON:
+    def bot_orders(self, scenario: ScenarioT, state: StateT, side: str, *, seed: int = 0) -> JSON:
         """The sparring bot's orders for ``side``'s pending decision."""
         raise InputError(f"there is no sparring bot for the {self.system} system")

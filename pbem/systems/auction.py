@@ -279,7 +279,7 @@ class AuctionPresenter(Presenter[AuctionScenario, State]):
             return []
         return [f"{orders.get('side')} bids {orders.get('coins')} coins in round {orders.get('round')} [S2]"]
 
-    def bot_orders(self, scenario: AuctionScenario, state: Any, side: str, *, seed: int = 0) -> JSON:
+    def bot_orders(self, scenario: AuctionScenario, state: State, side: str, *, seed: int = 0) -> JSON:
         """Bid a share of what is left, more in the last round."""
         skeleton: dict[str, Any] = self.ruleset.skeleton(scenario, state, side)
         left = state["rounds"] - state["round"] + 1

@@ -368,7 +368,7 @@ class SkirmishPresenter(Presenter[SkirmishScenario, State]):
             lines.append(f"  then-rule {i}: if {cond}, {rule['do']} [K4]")
         return lines
 
-    def bot_orders(self, scenario: SkirmishScenario, state: Any, side: str, *, seed: int = 0) -> JSON:
+    def bot_orders(self, scenario: SkirmishScenario, state: State, side: str, *, seed: int = 0) -> JSON:
         skeleton: dict[str, Any] = self.ruleset.skeleton(scenario, state, side)
         if skeleton["kind"] == "activation":
             target = skeleton["target"]

@@ -287,7 +287,7 @@ class ToyPresenter(Presenter[ToyScenario, ToyState]):
                                  f"decision (expected: {_TEXT_HELP[str(orders.get('kind'))]})") from None
         return orders
 
-    def bot_orders(self, scenario: ToyScenario, state: Any, side: str, *, seed: int = 0) -> JSON:
+    def bot_orders(self, scenario: ToyScenario, state: ToyState, side: str, *, seed: int = 0) -> JSON:
         """Set up with a handicap of 1; roll two dice (three when behind); acknowledge."""
         skeleton: dict[str, Any] = self.ruleset.skeleton(scenario, state, side)
         if skeleton["kind"] == "setup":

@@ -34,10 +34,10 @@ class WestWallPresenter(Presenter[Scenario, State]):
         return (f"{sc.title} [{sc.rule}]: {sc.last_turn - sc.first_turn + 1} game-turns, "
                 f"{self.side_name(sc, sc.first_player)} first.")
 
-    def subtitle(self, scenario: Scenario, state: JSON, step: int, mover: str | None) -> str:
+    def subtitle(self, scenario: Scenario, turn_state: JSON, step: int, mover: str | None) -> str:
         from pbem.systems.westwall.display import coerce_state
 
-        st = coerce_state(state)
+        st = coerce_state(turn_state)
         after = f" · after {self.side_name(scenario, mover)}'s move" if mover else ""
         if st.phase == "setup":
             head = "Set-up"
@@ -48,30 +48,30 @@ class WestWallPresenter(Presenter[Scenario, State]):
                     f"{self.side_name(scenario, st.phasing)} player-turn next")
         return f"{head} · step {step}{after}"
 
-    def game_turn(self, scenario: Scenario, state: JSON) -> int | None:
+    def game_turn(self, scenario: Scenario, turn_state: JSON) -> int | None:
         from pbem.systems.westwall.display import coerce_state
 
-        return coerce_state(state).game_turn
+        return coerce_state(turn_state).game_turn
 
     def narrate(self, scenario: Scenario, events: Sequence[JSON], rolls: Sequence[Mapping[str, Any]] = (),
-                *, state: JSON = None) -> list[str]:
+                *, state: State | JSON = None) -> list[str]:
         return narrate(scenario, events, rolls, state=state)
 
-    def map_view(self, scenario: Scenario, state: JSON, events: Sequence[JSON], *, subtitle: str = "",
+    def map_view(self, scenario: Scenario, shown: State | JSON, events: Sequence[JSON], *, subtitle: str = "",
                  side: str | None = None, score: Mapping[str, int] | None = None,
                  header_lines: Sequence[str] = ()) -> MapView:
         from pbem.systems.westwall.mapview import map_view
 
-        return map_view(scenario, state, events, subtitle=subtitle, side=side, score=score,
+        return map_view(scenario, shown, events, subtitle=subtitle, side=side, score=score,
                         header_lines=header_lines)
 
     def describe_orders(self, scenario: Scenario, orders: JSON) -> list[str]:
         return describe_orders(scenario, orders)
 
-    def undone(self, scenario: Scenario, state: Any, side: str, orders: JSON) -> list[str]:
+    def undone(self, scenario: Scenario, state: State, side: str, orders: JSON) -> list[str]:
         return undone(scenario, state, side, orders)
 
-    def text_skeleton(self, scenario: Scenario, state: Any, side: str, *, defaults: bool = False) -> JSON:
+    def text_skeleton(self, scenario: Scenario, state: State, side: str, *, defaults: bool = False) -> JSON:
         """A set-up written as text starts with no unit placed: a unit the player forgets is
         refused by name [3.0] instead of being put where the skeleton would (``defaults``: it is)."""
         skeleton: dict[str, Any] = self.ruleset.skeleton(scenario, state, side)
@@ -79,25 +79,25 @@ class WestWallPresenter(Presenter[Scenario, State]):
             skeleton = {**skeleton, "placements": {}}
         return skeleton
 
-    def roster(self, scenario: Scenario, state: Any, side: str) -> tuple[list[str], list[list[str]]]:
+    def roster(self, scenario: Scenario, state: State, side: str) -> tuple[list[str], list[list[str]]]:
         return roster(scenario, state, side)
 
-    def reach(self, scenario: Scenario, state: Any, unit: str) -> list[str]:
+    def reach(self, scenario: Scenario, state: State, unit: str) -> list[str]:
         return reach(scenario, state, unit)
 
-    def reach_view(self, scenario: Scenario, state: Any, unit: str) -> MapView:
+    def reach_view(self, scenario: Scenario, state: State, unit: str) -> MapView:
         """The map with every hex ``unit`` can reach this phase shaded, each labelled with the
         movement points it costs (``pbem reach --map``)."""
         from dataclasses import replace
 
         from pbem.systems.westwall.board import Board
-        from pbem.systems.westwall.display import coerce_scenario, coerce_state
+        from pbem.systems.westwall.display import coerce_scenario
         from pbem.systems.westwall.enumerate import unit_options
         from pbem.systems.westwall.exclusive import get_exclusive
         from pbem.systems.westwall.movement import fmt_mp
 
         reach(scenario, state, unit)  # the same refusals as the list (unknown unit, not its turn)
-        sc, st = coerce_scenario(scenario), coerce_state(state)
+        sc, st = coerce_scenario(scenario), state
         board = Board.from_state(sc, st)
         opts = unit_options(board, unit, st.game_turn, get_exclusive(sc.game))
         start = board.unit_hex(unit)
@@ -106,14 +106,14 @@ class WestWallPresenter(Presenter[Scenario, State]):
         return replace(view, shaded=tuple(shaded),
                        shaded_heading=f"{unit} can end its move here (MP spent)")
 
-    def zones_of_control(self, scenario: Scenario, state: Any, side: str) -> list[Any] | None:
+    def zones_of_control(self, scenario: Scenario, turn_state: Any, side: str) -> list[Any] | None:
         """Every hex in the zone of control of ``side``'s units on the map [6.0, 6.11]: the hexes
         around each of them that their zone reaches (not across hexsides it does not cross)."""
         from pbem.errors import InputError
         from pbem.systems.westwall.board import Board
         from pbem.systems.westwall.display import coerce_scenario, coerce_state
 
-        sc, st = coerce_scenario(scenario), coerce_state(state)
+        sc, st = coerce_scenario(scenario), coerce_state(turn_state)
         if side not in sc.side_ids():
             raise InputError(f"unknown side {side!r} (sides: {', '.join(sc.side_ids())})")
         board = Board.from_state(sc, st)
@@ -125,7 +125,7 @@ class WestWallPresenter(Presenter[Scenario, State]):
 
         return parse_text_orders(scenario, skeleton, side, text)
 
-    def bot_orders(self, scenario: Scenario, state: Any, side: str, *, seed: int = 0) -> JSON:
+    def bot_orders(self, scenario: Scenario, state: State, side: str, *, seed: int = 0) -> JSON:
         from pbem.systems.westwall.bot import choose_orders
 
         return choose_orders(scenario, state, side, seed=seed)
@@ -372,15 +372,15 @@ def _attack_lines(orders: dict[str, Any], name: Callable[[Any], str]) -> list[st
 
 
 
-def undone(scenario: Any, state: Any, side: str, orders: JSON) -> list[str]:
+def undone(scenario: Scenario, state: State, side: str, orders: JSON) -> list[str]:
     """What a WestWall player-turn leaves undone: reinforcements due that stay off the map
     [11.22], units that do not move, attacks without an advance after combat [7.9]."""
-    from pbem.systems.westwall.display import coerce_scenario, coerce_state, unit_label
+    from pbem.systems.westwall.display import coerce_scenario, unit_label
 
     if not isinstance(orders, dict) or orders.get("kind") != "player-turn":
         return []
     sc = coerce_scenario(scenario)
-    st = coerce_state(state)
+    st = state
     moving = {m.get("unit") for m in orders.get("moves") or [] if m.get("path") or m.get("exit")}
     due = [uid for r in sc.reinforcements if r.side == side and r.turn <= st.game_turn
            for uid in r.units if st.units.get(uid) is not None and st.units[uid].status == "waiting"]
@@ -401,15 +401,15 @@ def undone(scenario: Any, state: Any, side: str, orders: JSON) -> list[str]:
     return out
 
 
-def roster(scenario: Any, state: Any, side: str) -> tuple[list[str], list[list[str]]]:
+def roster(scenario: Scenario, state: State, side: str) -> tuple[list[str], list[list[str]]]:
     """One row per unit of ``side``: id as typed in orders, printed designation, type, hex,
     values [2.31], movement allowance, and its state (:func:`_unit_notes`)."""
     from pbem.systems.westwall.board import Board
-    from pbem.systems.westwall.display import coerce_scenario, coerce_state, unit_label
+    from pbem.systems.westwall.display import coerce_scenario, unit_label
     from pbem.systems.westwall.movement import fmt_mp
 
     sc = coerce_scenario(scenario)
-    st = coerce_state(state)
+    st = state
     if side not in sc.side_ids():
         from pbem.errors import InputError
 
@@ -486,18 +486,18 @@ def _unit_notes(
     return notes
 
 
-def reach(scenario: Any, state: Any, unit: str) -> list[str]:
+def reach(scenario: Scenario, state: State, unit: str) -> list[str]:
     """Every hex ``unit`` can end its move in this Movement Phase with its cost and path, the
     edge hexes it can leave from [12.0], and why each neighbouring hex it cannot enter is closed."""
     from pbem.errors import InputError
     from pbem.systems.westwall.board import Board
-    from pbem.systems.westwall.display import coerce_scenario, coerce_state
+    from pbem.systems.westwall.display import coerce_scenario
     from pbem.systems.westwall.enumerate import unit_options
     from pbem.systems.westwall.exclusive import get_exclusive
     from pbem.systems.westwall.movement import fmt_mp
 
     sc = coerce_scenario(scenario)
-    st = coerce_state(state)
+    st = state
     u = sc.unit.get(unit)
     if u is None:
         raise InputError(f"unknown unit {unit[:40]!r}")
