@@ -59,7 +59,9 @@ def hexes(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[C
             lines = game.ruleset.presenter().reach(game.scenario, rp.current.state, unit)
             found = [line.split()[0] for line in lines[1:] if line.startswith("  ") and line.split()[0].isdigit()]
         else:
-            view = game.ruleset.presenter().map_view(game.scenario, rp.current.turn["state"], [])
+            cur = rp.current
+            view = game.ruleset.presenter().map_view(
+                game.scenario, cur.turn["state"] if cur.state is None else cur.state, [])
             found = [str(h) for h in view.all_hexes()] if view is not None else []
         return [CompletionItem(h) for h in found if h.startswith(incomplete)]
     except Exception:

@@ -164,7 +164,8 @@ def log(game_dir: Path, step: int | None) -> None:
                 else:
                     brief = json.dumps(entry.published[0], sort_keys=True, separators=(",", ":"))
                     echo("  published: " + (brief[:157] + "..." if len(brief) > 160 else brief))
-        for text in presenter.narrate(game.scenario, turn["events"], state=turn["state"]):
+        for text in presenter.narrate(game.scenario, turn["events"],
+                                      state=turn["state"] if rec.state is None else rec.state):
             echo(f"    {text}")
         if not h.everything:
             for side, view in entry.views.items():

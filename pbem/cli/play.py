@@ -204,7 +204,7 @@ def ingest(game_dir: Path, files: tuple[Path, ...], receipt_key: str | None) -> 
         for line in presenter.describe_move(game.scenario, b.orders, umpire=b.side == game.umpire):
             echo(f"  . {line}", err=True)
         for line in presenter.narrate(game.scenario, rec.turn["events"], rec.turn["rolls"],
-                                      state=rec.turn["state"]):
+                                      state=rec.turn["state"] if rec.state is None else rec.state):
             echo(f"  {line}", err=True)
         if game.hidden and isinstance(b.orders, dict) and set(b.orders) == {"report"}:
             _own_views(game, local, result.replay, rec.step)

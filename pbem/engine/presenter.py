@@ -18,7 +18,7 @@ with ``getattr``).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from pbem.errors import InputError
 
@@ -28,56 +28,70 @@ if TYPE_CHECKING:
 
 JSON = Any
 
+ScenarioT = TypeVar("ScenarioT")
+StateT = TypeVar("StateT")
 
-class Presenter:
+
+class Presenter(Generic[ScenarioT, StateT]):
     """The plain presenter every system has: events through the ruleset's ``describe_event``,
-    no map, no email drafts, no text orders, no bot."""
+    no map, no email drafts, no text orders, no bot.
+
+    Generic over its ruleset's scenario and state types (``Presenter[Scenario, State]``, handed out
+    by ``Ruleset[Scenario, State, Orders].presenter()``), so the type checker holds every
+    ``scenario`` argument to the system's own."""
 
     has_map: bool = False
     """Whether :meth:`map_view` draws maps (then pbem writes ``map-NNNN.svg`` for every turn)."""
     writes_mail: bool = False
     """Whether pbem drafts the emails of this system's games (invitation, join, each move)."""
 
-    def __init__(self, ruleset: Ruleset[Any, Any, Any]) -> None:
+    def __init__(self, ruleset: Ruleset[ScenarioT, StateT, Any]) -> None:
         self.ruleset = ruleset
 
     # -- words for people -------------------------------------------------------------------------
-    def side_name(self, scenario: Any, side: str) -> str:
+    def side_name(self, scenario: ScenarioT, side: str) -> str:
         """A side as players call it (the scenario's ``sides[].name`` when it has one)."""
         for s in getattr(scenario, "sides", None) or []:
             if getattr(s, "id", None) == side:
                 return str(getattr(s, "name", "") or side)
         return side
 
-    def title(self, scenario: Any) -> str:
+    def title(self, scenario: ScenarioT) -> str:
         return str(getattr(scenario, "title", "") or getattr(scenario, "id", ""))
 
-    def about(self, scenario: Any) -> str:
+    def about(self, scenario: ScenarioT) -> str:
         """One line about the scenario for an invitation (length, who moves first)."""
         return self.title(scenario)
 
-    def subtitle(self, scenario: Any, state: JSON, step: int, mover: str | None) -> str:
-        """Where a step leaves the game, for a map's header."""
+    def subtitle(self, scenario: ScenarioT, turn_state: JSON, step: int, mover: str | None) -> str:
+        """Where a step leaves the game, for a map's header (``turn_state``: the turn file's dumped
+        state, JSON: the map of a step is drawn from the turn file read from disk, and loading it
+        for a header line would cost a parse per map drawn)."""
         after = f" · after {self.side_name(scenario, mover)}'s move" if mover else ""
         return f"step {step}{after}"
 
-    def standing(self, scenario: Any, state: JSON) -> str | None:
+    def standing(self, scenario: ScenarioT, turn_state: JSON) -> str | None:
         """Where a game stands for victory, in words, for the email of each move; None (the
-        default): the email shows the turn file's score as victory points."""
+        default): the email shows the turn file's score as victory points. ``turn_state``: the turn
+        file's dumped state (JSON: the email of a move is drafted from the turn file on disk)."""
         return None
 
-    def game_turn(self, scenario: Any, state: JSON) -> int | None:
-        """The game-turn a state is in (email subjects say ``T3``), if the system counts them."""
+    def game_turn(self, scenario: ScenarioT, turn_state: JSON) -> int | None:
+        """The game-turn a state is in (email subjects say ``T3``), if the system counts them
+        (``turn_state``: the turn file's dumped state, JSON, as for :meth:`standing`)."""
         return None
 
     @property
     def system(self) -> str:
         return self.ruleset.system
 
-    def narrate(self, scenario: Any, events: Sequence[JSON], rolls: Sequence[Mapping[str, Any]] = (),
-                *, state: JSON = None) -> list[str]:
-        """The events of a step in words, one line each (``state``: the state after the step, as
-        the turn file holds it; ``rolls``: the turn file's roll log, told in a closing line)."""
+    def narrate(self, scenario: ScenarioT, events: Sequence[JSON], rolls: Sequence[Mapping[str, Any]] = (),
+                *, state: StateT | JSON = None) -> list[str]:
+        """The events of a step in words, one line each (``state``: the state after the step -- the
+        ruleset's own object where the caller holds it, a :class:`~pbem.engine.steps.StepRecord`'s
+        ``state``; the turn file's dumped state, JSON, where only the file is at hand (the email of
+        a move drafted from the turn on disk) or where the machine holds no state (hidden
+        information); ``rolls``: the turn file's roll log, told in a closing line)."""
         import json
 
         lines = []
@@ -93,19 +107,23 @@ class Presenter:
                          + " -- pbem verify re-derives every one")
         return lines
 
-    def map_view(self, scenario: Any, state: JSON, events: Sequence[JSON], *, subtitle: str = "",
+    def map_view(self, scenario: ScenarioT, shown: StateT | JSON, events: Sequence[JSON], *, subtitle: str = "",
                  side: str | None = None, score: Mapping[str, int] | None = None,
                  header_lines: Sequence[str] = ()) -> MapView | None:
         """The map after a step as a system-neutral :class:`~pbem.maps.view.MapView` (drawn by
-        :func:`pbem.render.svg.draw`), or None for a system without a map."""
+        :func:`pbem.render.svg.draw`), or None for a system without a map. ``shown``: what the
+        map shows -- the state as the ruleset's own object where the caller holds it (Game
+        Control's master map, the map of a unit's reach); else JSON: the turn file's dumped state
+        (a step's map is drawn from the turn file read from disk, and loading it would cost a parse
+        per map drawn) or a side's view of a game with hidden information (JSON by design)."""
         return None
 
-    def describe_orders(self, scenario: Any, orders: JSON) -> list[str]:
+    def describe_orders(self, scenario: ScenarioT, orders: JSON) -> list[str]:
         """A move's orders in words; empty when the system has no wording (the log then shows
         the JSON)."""
         return []
 
-    def reach_view(self, scenario: Any, state: Any, unit: str) -> MapView | None:
+    def reach_view(self, scenario: ScenarioT, state: StateT, unit: str) -> MapView | None:
         """The map with the hexes ``unit`` can reach shaded (``pbem reach --map``), or None for a
         system without a map or movement."""
         return None
@@ -113,9 +131,10 @@ class Presenter:
     zoc_case: str = ""
     """The rule case of zones of control, cited in the legend of ``pbem render --zoc``."""
 
-    def zones_of_control(self, scenario: Any, state: Any, side: str) -> list[Any] | None:
+    def zones_of_control(self, scenario: ScenarioT, turn_state: JSON, side: str) -> list[Any] | None:
         """The hexes ``side``'s zones of control cover (``pbem render --zoc``), or None for a
-        system without them."""
+        system without them (``turn_state``: the turn file's dumped state, JSON, as the map the
+        zones shade is drawn from)."""
         return None
 
     def draft_line(self, verb: str, line: str) -> str:
@@ -125,7 +144,7 @@ class Presenter:
         ``pbem draft order`` takes [27]."""
         return line
 
-    def describe_move(self, scenario: Any, orders: JSON, *, umpire: bool = False) -> list[str]:
+    def describe_move(self, scenario: ScenarioT, orders: JSON, *, umpire: bool = False) -> list[str]:
         """A signed move's orders in words, sealed rounds included (:mod:`pbem.engine.sealed`): a
         commitment says only that orders were sealed; a reveal shows the orders it opens; the
         umpire's (``umpire``) sealed rulings and the orders it voids say so."""
@@ -180,57 +199,57 @@ class Presenter:
             return ["reveals the orders it sealed:", *self.describe_orders(scenario, opened[0])]
         return self.describe_orders(scenario, orders)
 
-    def undone(self, scenario: Any, state: Any, side: str, orders: JSON) -> list[str]:
+    def undone(self, scenario: ScenarioT, state: StateT, side: str, orders: JSON) -> list[str]:
         """What these orders leave undone that a player may not mean to (shown before signing):
         reinforcements that stay off the map, attacks without an advance, and the like."""
         return []
 
-    def text_skeleton(self, scenario: Any, state: Any, side: str, *, defaults: bool = False) -> JSON:
+    def text_skeleton(self, scenario: ScenarioT, state: StateT, side: str, *, defaults: bool = False) -> JSON:
         """What text orders start from: the ruleset's skeleton, less any choice it makes for the
         player (override; ``defaults`` keeps them)."""
         return self.ruleset.skeleton(scenario, state, side)
 
-    def orders_template(self, scenario: Any, state: Any, side: str) -> str | None:
+    def orders_template(self, scenario: ScenarioT, state: StateT, side: str) -> str | None:
         """A text orders file to start from for ``side``'s pending decision (``pbem orders
         --text``, an empty ``pbem draft``): what may be ordered now and an example of each order,
         every line a comment, so that the file unedited reads as the skeleton (a pass where the
         rules allow one). None: the system has no text orders (the default)."""
         return None
 
-    def roster(self, scenario: Any, state: Any, side: str) -> tuple[list[str], list[list[str]]]:
+    def roster(self, scenario: ScenarioT, state: StateT, side: str) -> tuple[list[str], list[list[str]]]:
         """``pbem units``: a header and one row per unit of ``side`` (the id as typed in orders
         first), reinforcements and units off the map included."""
         raise InputError(f"the {self.system} system has no roster yet")
 
-    def unit_side(self, scenario: Any, unit: str) -> str | None:
+    def unit_side(self, scenario: ScenarioT, unit: str) -> str | None:
         """The side ``unit`` belongs to (with hidden information, whose view ``pbem reach`` opens),
         or None when the system does not say."""
         return None
 
-    def reach(self, scenario: Any, state: Any, unit: str) -> list[str]:
+    def reach(self, scenario: ScenarioT, state: StateT, unit: str) -> list[str]:
         """``pbem reach``: every hex ``unit`` can reach this phase (with its cost) and why the
         hexes next to it that it cannot enter are closed, one line each."""
         raise InputError(f"the {self.system} system cannot list where a unit can go yet")
 
-    def parse_text_orders(self, scenario: Any, skeleton: JSON, side: str, text: str) -> JSON:
+    def parse_text_orders(self, scenario: ScenarioT, skeleton: JSON, side: str, text: str) -> JSON:
         """Text orders read against the pending decision's skeleton, as the JSON document."""
         raise InputError(f"the {self.system} system has no text orders: write the orders as JSON "
                          "('pbem orders GAME --side SIDE' prints a skeleton)")
 
-    def describe_view(self, scenario: Any, view: JSON) -> list[str]:
+    def describe_view(self, scenario: ScenarioT, view: JSON) -> list[str]:
         """A side's view of a game with hidden information in lines a player reads (``pbem status``,
         ``pbem log``); the default is its JSON on one line, cut short."""
         import json
 
         return [json.dumps(view, sort_keys=True, ensure_ascii=False)[:400]]
 
-    def describe_round(self, scenario: Any, state: Any, orders: Mapping[str, JSON],
+    def describe_round(self, scenario: ScenarioT, state: StateT, orders: Mapping[str, JSON],
                        rulings: JSON = None) -> list[str]:
         """What the umpire should see before ruling on a sealed round (``pbem rule``), besides
         every side's orders: e.g. the grouping of combats the engine will propose, and whatever in
         ``rulings`` (the ones about to be signed) will not apply. None by default."""
         return []
 
-    def bot_orders(self, scenario: Any, state: Any, side: str, *, seed: int = 0) -> JSON:
+    def bot_orders(self, scenario: ScenarioT, state: StateT, side: str, *, seed: int = 0) -> JSON:
         """The sparring bot's orders for ``side``'s pending decision."""
         raise InputError(f"there is no sparring bot for the {self.system} system")

@@ -293,7 +293,7 @@ class Ruleset(ABC, Generic[ScenarioT, StateT, OrdersT]):
         """The result once the game is over, else ``None``."""
 
     # -- what players see -------------------------------------------------------------------------
-    def presenter(self) -> Presenter:
+    def presenter(self) -> Presenter[ScenarioT, StateT]:
         """How this system is shown to people (:mod:`pbem.engine.presenter`): override to return
         the system's own, imported here lazily so the rules never import presentation."""
         from pbem.engine.presenter import Presenter

@@ -291,7 +291,8 @@ def receipt_email(game: Game, sender: str, recipient: str, name: str, raw: bytes
     narrative: list[str] = []
     if turn is not None:
         attachments.append((turn.name, turn.turn_bytes, "application/json"))
-        narrative = list(presenter.narrate(sc, turn.turn["events"], turn.turn["rolls"], state=turn.turn["state"]))
+        narrative = list(presenter.narrate(sc, turn.turn["events"], turn.turn["rolls"],
+                                           state=turn.turn["state"] if turn.state is None else turn.state))
     step = int(name[8:12])
     out = draft_email(
         game_id=game.id, scenario=sc, step=step, sender_side=sender, recipient_side=recipient,

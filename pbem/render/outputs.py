@@ -241,7 +241,6 @@ def private_svg(game: Game, side: str | None, *, around: str | None = None, radi
         state = rec.state
         if state is None:
             raise InputError("Game Control's master state is not on this machine")
-        state = game.ruleset.dump_state(game.scenario, state)
     else:
         state = my_view(game, rp, side, mine[side], step)
     presenter = game.ruleset.presenter()

@@ -97,7 +97,8 @@ def write_site(game: Game, out_dir: Path, *, local: Any = None, seeds: dict[str,
         else:
             heading = f"Step {rec.step}: {names.get(move.body.side, move.body.side)}"
             orders = list(presenter.describe_move(sc, move.body.orders, umpire=move.body.side == game.umpire))
-        events = list(presenter.narrate(sc, turn["events"], turn["rolls"], state=turn["state"]))
+        events = list(presenter.narrate(sc, turn["events"], turn["rolls"],
+                                        state=turn["state"] if rec.state is None else rec.state))
         for side, view in item.views.items():  # in words, as 'pbem log' tells them
             lines = presenter.describe_view(sc, view)
             events += [f"{names.get(side, side)} sees: {lines[0] if lines else ''}", *lines[1:]]
@@ -154,8 +155,7 @@ def _hidden_map(game: Game, item: Any, maps_dir: Path, viewers: dict[str, str], 
     presenter = game.ruleset.presenter()
     header = [f"Game {game.id[:8]} · step {item.step}"]
     if everything and item.record.state is not None:
-        state = game.ruleset.dump_state(game.scenario, item.record.state)
-        view = presenter.map_view(game.scenario, state, [], side=None, header_lines=header)
+        view = presenter.map_view(game.scenario, item.record.state, [], side=None, header_lines=header)
         name = f"map-{item.step:04d}.svg"
     elif item.views:
         side = sorted(set(item.views) & set(viewers))[0] if set(item.views) & set(viewers) else None

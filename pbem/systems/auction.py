@@ -245,7 +245,7 @@ class AuctionRules(Ruleset[AuctionScenario, State, Orders]):
             return f"Game Control rules: reserve {event['reserve']}{bonus} [S5]"
         return "nobody bids above the reserve [S3]"
 
-    def presenter(self) -> Presenter:
+    def presenter(self) -> Presenter[AuctionScenario, State]:
         return AuctionPresenter(self)
 
 
@@ -273,13 +273,13 @@ class HiddenAuctionRules(AuctionRules):
         return super().load_state(scenario, data)
 
 
-class AuctionPresenter(Presenter):
-    def describe_orders(self, scenario: Any, orders: JSON) -> list[str]:
+class AuctionPresenter(Presenter[AuctionScenario, State]):
+    def describe_orders(self, scenario: AuctionScenario, orders: JSON) -> list[str]:
         if not isinstance(orders, dict):
             return []
         return [f"{orders.get('side')} bids {orders.get('coins')} coins in round {orders.get('round')} [S2]"]
 
-    def bot_orders(self, scenario: Any, state: Any, side: str, *, seed: int = 0) -> JSON:
+    def bot_orders(self, scenario: AuctionScenario, state: State, side: str, *, seed: int = 0) -> JSON:
         """Bid a share of what is left, more in the last round."""
         skeleton: dict[str, Any] = self.ruleset.skeleton(scenario, state, side)
         left = state["rounds"] - state["round"] + 1

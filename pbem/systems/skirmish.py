@@ -350,14 +350,14 @@ class SkirmishRules(Ruleset[SkirmishScenario, State, Orders]):
             return f"end-of-turn die {event['roll']}: the game ends [K6]"
         return f"{event.get('side', '')} {kind}".strip()
 
-    def presenter(self) -> Presenter:
+    def presenter(self) -> Presenter[SkirmishScenario, State]:
         return SkirmishPresenter(self)
 
 
-class SkirmishPresenter(Presenter):
+class SkirmishPresenter(Presenter[SkirmishScenario, State]):
     """Orders in words and a sparring bot (the bot writes a conditional advance)."""
 
-    def describe_orders(self, scenario: Any, orders: JSON) -> list[str]:
+    def describe_orders(self, scenario: SkirmishScenario, orders: JSON) -> list[str]:
         if not isinstance(orders, dict):
             return []
         if orders.get("kind") != "activation":
@@ -368,7 +368,7 @@ class SkirmishPresenter(Presenter):
             lines.append(f"  then-rule {i}: if {cond}, {rule['do']} [K4]")
         return lines
 
-    def bot_orders(self, scenario: Any, state: Any, side: str, *, seed: int = 0) -> JSON:
+    def bot_orders(self, scenario: SkirmishScenario, state: State, side: str, *, seed: int = 0) -> JSON:
         skeleton: dict[str, Any] = self.ruleset.skeleton(scenario, state, side)
         if skeleton["kind"] == "activation":
             target = skeleton["target"]

@@ -236,7 +236,7 @@ class ToyRules(Ruleset[ToyScenario, ToyState, ToyOrders]):
             return f"round {state['round']} of {state['rounds']}"
         return "final acknowledgement" if state["phase"] == "ack" else "game over"
 
-    def presenter(self) -> Presenter:
+    def presenter(self) -> Presenter[ToyScenario, ToyState]:
         return ToyPresenter(self)
 
     def describe_event(self, scenario: Any, event: JSON) -> str:
@@ -248,12 +248,12 @@ class ToyRules(Ruleset[ToyScenario, ToyState, ToyOrders]):
         return f"{event.get('side')} acknowledges"
 
 
-class ToyPresenter(Presenter):
+class ToyPresenter(Presenter[ToyScenario, ToyState]):
     """The toy's presenter: orders in words, text orders ("roll 2 dice", "handicap 1",
     "acknowledge", "cheer go") and a sparring bot -- what any new system provides to get ``pbem
     log``, text orders and ``pbem bot`` without a line changed in the engine or the CLI."""
 
-    def describe_orders(self, scenario: Any, orders: JSON) -> list[str]:
+    def describe_orders(self, scenario: ToyScenario, orders: JSON) -> list[str]:
         if not isinstance(orders, dict):
             return []
         side, kind = orders.get("side"), orders.get("kind")
@@ -264,7 +264,7 @@ class ToyPresenter(Presenter):
             return [f"{side} rolls {orders.get('dice')} dice in round {orders.get('round')}{cheer} [T3]"]
         return [f"{side} acknowledges the result [T5]"]
 
-    def parse_text_orders(self, scenario: Any, skeleton: JSON, side: str, text: str) -> JSON:
+    def parse_text_orders(self, scenario: ToyScenario, skeleton: JSON, side: str, text: str) -> JSON:
         orders = dict(skeleton)
         for number, raw in enumerate(text.splitlines(), 1):
             words = raw.split("#", 1)[0].split()
@@ -287,7 +287,7 @@ class ToyPresenter(Presenter):
                                  f"decision (expected: {_TEXT_HELP[str(orders.get('kind'))]})") from None
         return orders
 
-    def bot_orders(self, scenario: Any, state: Any, side: str, *, seed: int = 0) -> JSON:
+    def bot_orders(self, scenario: ToyScenario, state: ToyState, side: str, *, seed: int = 0) -> JSON:
         """Set up with a handicap of 1; roll two dice (three when behind); acknowledge."""
         skeleton: dict[str, Any] = self.ruleset.skeleton(scenario, state, side)
         if skeleton["kind"] == "setup":

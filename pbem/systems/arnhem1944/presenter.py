@@ -59,6 +59,7 @@ from pbem.maps.view import MapView
 from pbem.systems.arnhem1944.bot import bot_orders
 from pbem.systems.arnhem1944.combat import zone
 from pbem.systems.arnhem1944.mapview import counter_values, map_view
+from pbem.systems.arnhem1944.model import Scenario
 from pbem.systems.arnhem1944.orders import MODELS, Action, Landing, explain
 from pbem.systems.arnhem1944.queries import Game
 from pbem.systems.arnhem1944.state import Standing, State
@@ -294,17 +295,17 @@ def _arrival(verb: str, w: list[str], out: dict[str, Any]) -> None:
         out.setdefault("wait", []).append(" ".join(w[1:]))
 
 
-class Arnhem1944Presenter(Presenter):
+class Arnhem1944Presenter(Presenter[Scenario, State]):
     """Words, text orders, the map view and the sparring bot of Arnhem 1944."""
 
     has_map = True
     writes_mail = True
     zoc_case = "4.1, 4.2"
 
-    def side_name(self, scenario: Any, side: str) -> str:
+    def side_name(self, scenario: Scenario, side: str) -> str:
         return side_words(scenario, side)
 
-    def about(self, scenario: Any) -> str:
+    def about(self, scenario: Scenario) -> str:
         sc = scenario
         turns = sc.turns
         dates = f"{day_words(turns[0].date)} to {day_words(turns[-1].date)} 1944" if turns else ""
@@ -315,42 +316,42 @@ class Arnhem1944Presenter(Presenter):
                 f"{side_words(sc, sc.constants.first_initiative)} initiative on turn "
                 f"{sc.first_turn} [2.1].")
 
-    def subtitle(self, scenario: Any, state: JSON, step: int, mover: str | None) -> str:
+    def subtitle(self, scenario: Scenario, turn_state: JSON, step: int, mover: str | None) -> str:
         after = f" · after the {side_words(scenario, mover)} move" if mover else ""
-        if not isinstance(state, Mapping):
+        if not isinstance(turn_state, Mapping):
             return f"step {step}{after}"
-        t = state.get("turn")
-        if state.get("phase") in ("over", "ack"):
+        t = turn_state.get("turn")
+        if turn_state.get("phase") in ("over", "ack"):
             head = f"Game over after turn {t}"
         else:
             date = next((day_words(x.date) for x in scenario.turns if x.turn == t), "")
-            nxt = side_words(scenario, state.get("owed") or state.get("to_act"))
+            nxt = side_words(scenario, turn_state.get("owed") or turn_state.get("to_act"))
             what = {"drop": "the Allied drop [15.2]",
-                    "setup": "the Allied set-up [17.1]"}.get(str(state.get("phase")),
+                    "setup": "the Allied set-up [17.1]"}.get(str(turn_state.get("phase")),
                                                           f"{nxt} to act")
-            head = (f"Turn {t} of {scenario.last_turn}, {date}, {state.get('weather')} · "
+            head = (f"Turn {t} of {scenario.last_turn}, {date}, {turn_state.get('weather')} · "
                     f"{what}")
         return f"{head} · step {step}{after}"
 
-    def standing(self, scenario: Any, state: JSON) -> str | None:
-        return standing_text(scenario, state)
+    def standing(self, scenario: Scenario, turn_state: JSON) -> str | None:
+        return standing_text(scenario, turn_state)
 
-    def narrate(self, scenario: Any, events: Sequence[JSON],
-                rolls: Sequence[Mapping[str, Any]] = (), *, state: JSON = None) -> list[str]:
+    def narrate(self, scenario: Scenario, events: Sequence[JSON],
+                rolls: Sequence[Mapping[str, Any]] = (), *, state: State | JSON = None) -> list[str]:
         return narrate(scenario, events, rolls, state=state)
 
-    def map_view(self, scenario: Any, state: JSON, events: Sequence[JSON], *, subtitle: str = "",
+    def map_view(self, scenario: Scenario, shown: State | JSON, events: Sequence[JSON], *, subtitle: str = "",
                  side: str | None = None, score: Mapping[str, int] | None = None,
                  header_lines: Sequence[str] = ()) -> MapView:
-        return map_view(scenario, state, events, subtitle=subtitle, side=side, score=score,
+        return map_view(scenario, shown, events, subtitle=subtitle, side=side, score=score,
                         header_lines=header_lines)
 
-    def game_turn(self, scenario: Any, state: JSON) -> int | None:
-        if isinstance(state, dict) and isinstance(state.get("turn"), int):
-            return int(state["turn"])
+    def game_turn(self, scenario: Scenario, turn_state: JSON) -> int | None:
+        if isinstance(turn_state, dict) and isinstance(turn_state.get("turn"), int):
+            return int(turn_state["turn"])
         return None
 
-    def describe_orders(self, scenario: Any, orders: JSON) -> list[str]:
+    def describe_orders(self, scenario: Scenario, orders: JSON) -> list[str]:
         """The orders in words with their cases: what is activated, then each action in order,
         then the standing orders for the other side's activations."""
         if not isinstance(orders, dict):
@@ -394,17 +395,17 @@ class Arnhem1944Presenter(Presenter):
             lines += [f"standing order from now on: {line}" for line in standing_lines(full)]
         return lines
 
-    def zones_of_control(self, scenario: Any, state: Any, side: str) -> list[Any] | None:
+    def zones_of_control(self, scenario: Scenario, turn_state: Any, side: str) -> list[Any] | None:
         """The hexes ``side``'s zones of control cover [4.1, 4.2]: around its combat units and
         HQs, not across rivers or canals (the engineer has none)."""
         if side not in ("AL", "DE"):
             raise InputError(f"unknown side {side!r} (sides: AL, DE)")
-        st = state if isinstance(state, State) else State.model_validate(state)
+        st = turn_state if isinstance(turn_state, State) else State.model_validate(turn_state)
         game = Game(scenario, *scenario.tables)
         covered = zone(game.board(st), game.tec, game.hexes_of(st, side, zoc_only=True))
         return sorted(Hex.parse(h) for h in covered)
 
-    def undone(self, scenario: Any, state: Any, side: str, orders: JSON) -> list[str]:
+    def undone(self, scenario: Scenario, state: State, side: str, orders: JSON) -> list[str]:
         """Units activated with nothing to do (their activation is spent all the same [3.1]),
         attacks with no advance written [7.6]."""
         if not isinstance(orders, dict):
@@ -424,7 +425,7 @@ class Arnhem1944Presenter(Presenter):
                            "advances if it is vacated [7.6]")
         return out
 
-    def roster(self, scenario: Any, state: Any, side: str) -> tuple[list[str], list[list[str]]]:
+    def roster(self, scenario: Scenario, state: State, side: str) -> tuple[list[str], list[list[str]]]:
         """``pbem units``: every unit of ``side``, on the map, to come or gone."""
         rows = []
         for c in scenario.counters:
@@ -445,7 +446,7 @@ class Arnhem1944Presenter(Presenter):
                          status])
         return ["unit", "name", "formation", "hex", "values", "status"], rows
 
-    def reach(self, scenario: Any, state: Any, unit: str) -> list[str]:
+    def reach(self, scenario: Scenario, state: State, unit: str) -> list[str]:
         """``pbem reach``: the hexes the unit can reach this activation, with their cost."""
         if unit not in state.units:
             raise InputError(f"no unit {unit!r} in this game")
@@ -460,12 +461,12 @@ class Arnhem1944Presenter(Presenter):
                 for h, c in sorted(found.items(), key=lambda x: (x[1], x[0])) if c]
 
     # -- text orders ----------------------------------------------------------------------------------
-    def orders_template(self, scenario: Any, state: Any, side: str) -> str | None:
+    def orders_template(self, scenario: Scenario, state: State, side: str) -> str | None:
         """``pbem orders --text``: the units that may still be activated, by formation, in
         command or not, and an example of each order; every line a comment (unedited: a pass)."""
         return orders_template(self.ruleset, scenario, state, side)
 
-    def parse_text_orders(self, scenario: Any, skeleton: JSON, side: str, text: str) -> JSON:
+    def parse_text_orders(self, scenario: Scenario, skeleton: JSON, side: str, text: str) -> JSON:
         out: dict[str, Any] = {"kind": skeleton.get("kind", "pass"), "side": side}
         if out["kind"] == "drop":
             out["landings"] = []
@@ -540,5 +541,5 @@ class Arnhem1944Presenter(Presenter):
             raise InputError("only actions take a condition")
 
     # -- the sparring bot --------------------------------------------------------------------------------
-    def bot_orders(self, scenario: Any, state: Any, side: str, *, seed: int = 0) -> JSON:
+    def bot_orders(self, scenario: Scenario, state: State, side: str, *, seed: int = 0) -> JSON:
         return bot_orders(self.ruleset, scenario, state, side, random.Random(seed))

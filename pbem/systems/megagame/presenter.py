@@ -20,7 +20,7 @@ from pbem.engine.presenter import Presenter
 from pbem.errors import InputError
 from pbem.maps.hexmap import Hex
 from pbem.systems.megagame.air import MISSION_ROLES, squadrons_available
-from pbem.systems.megagame.board import hq_out_of_reach, team_side, turn_label
+from pbem.systems.megagame.board import AnyState, hq_out_of_reach, team_side, turn_label
 from pbem.systems.megagame.checks import march_line, validate
 from pbem.systems.megagame.mapview import map_view
 from pbem.systems.megagame.model import MegaScenario, MegaState, TeamView
@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 JSON = Any
 
 
-class MegagamePresenter(Presenter):
+class MegagamePresenter(Presenter[MegaScenario, AnyState]):
     writes_mail = True
     """Each message is drafted as an email to every other side (sealed orders and reports only:
     nothing hidden is in them)."""
@@ -42,24 +42,24 @@ class MegagamePresenter(Presenter):
     """Each side's own map (``pbem render --side``): a team's from its view, Game Control's master
     map; games with hidden information write no map files into the shared directory."""
 
-    def map_view(self, scenario: Any, state: JSON, events: Sequence[JSON], *, subtitle: str = "",
+    def map_view(self, scenario: MegaScenario, shown: AnyState | JSON, events: Sequence[JSON], *, subtitle: str = "",
                  side: str | None = None, score: Mapping[str, int] | None = None,
                  header_lines: Sequence[str] = ()) -> MapView:
-        return map_view(scenario, state, subtitle=subtitle, side=side, header_lines=header_lines)
+        return map_view(scenario, shown, subtitle=subtitle, side=side, header_lines=header_lines)
 
-    def title(self, scenario: Any) -> str:
+    def title(self, scenario: MegaScenario) -> str:
         return str(scenario.title or scenario.id)
 
-    def side_name(self, scenario: Any, side: str) -> str:
+    def side_name(self, scenario: MegaScenario, side: str) -> str:
         for t in scenario.teams:
             if t.id == side:
                 return f"{t.name} ({t.side})"
         return "Game Control" if side == scenario.umpire else side
 
-    def unit_side(self, scenario: Any, unit: str) -> str | None:
+    def unit_side(self, scenario: MegaScenario, unit: str) -> str | None:
         return next((u.team for u in scenario.units if u.id == unit), None)
 
-    def reach(self, scenario: Any, state: Any, unit: str) -> list[str]:
+    def reach(self, scenario: MegaScenario, state: AnyState, unit: str) -> list[str]:
         """``pbem reach``: every hex ``unit`` could end a tactical Move this turn [6], nearest first,
         each path checked by the ruleset's own validation of the order sheet (so water, bridges,
         ground, landing and the enemy the team has seen count as they will)."""
@@ -96,7 +96,7 @@ class MegagamePresenter(Presenter):
             return [f"{unit} cannot move this turn (see 'pbem check' for why) [6, 12]"]
         return out
 
-    def describe_view(self, scenario: Any, view: JSON) -> list[str]:
+    def describe_view(self, scenario: MegaScenario, view: JSON) -> list[str]:
         """A team's view in the words of its report [10]: the date and supplies, each unit where it
         is and in what state, the enemy in sight, the reports of the turn, the air reports, the
         objectives."""
@@ -118,7 +118,7 @@ class MegagamePresenter(Presenter):
             out.append(f"bridges blown: {', '.join(view['blown'])} [8]")
         return out
 
-    def _master_lines(self, scenario: Any, state: JSON) -> list[str]:
+    def _master_lines(self, scenario: MegaScenario, state: JSON) -> list[str]:
         """Game Control's master state in lines: each team's units on the map, spent and lost, its
         supplies; objectives; blown bridges (``pbem status`` on the umpire's machine)."""
         st = MegaState.model_validate(state)
@@ -137,7 +137,7 @@ class MegagamePresenter(Presenter):
         out.append("(every unit: pbem render GAME_DIR --side " + str(scenario.umpire) + "; JSON: pbem status --json)")
         return out
 
-    def describe_round(self, scenario: Any, state: Any, orders: Mapping[str, JSON],
+    def describe_round(self, scenario: MegaScenario, state: AnyState, orders: Mapping[str, JSON],
                        rulings: JSON = None) -> list[str]:
         """The grouping the engine will propose once the units have moved [9 "Analysing Combat"],
         for Game Control to confirm or change in its rulings, and a warning for each part of the
@@ -156,7 +156,7 @@ class MegagamePresenter(Presenter):
                 for at, attackers, defenders in groups]
         return out
 
-    def parse_text_orders(self, scenario: Any, skeleton: JSON, side: str, text: str) -> JSON:
+    def parse_text_orders(self, scenario: MegaScenario, skeleton: JSON, side: str, text: str) -> JSON:
         """An order sheet written as text [5], one line per unit or group, ``#`` for comments::
 
             2Para 3Para: attack, towards 4409, via 3508 3608 3709, tactical, whole turn
@@ -188,7 +188,7 @@ class MegagamePresenter(Presenter):
         out["air_orders"] = air
         return out
 
-    def orders_template(self, scenario: Any, state: Any, side: str) -> str | None:
+    def orders_template(self, scenario: MegaScenario, state: AnyState, side: str) -> str | None:
         """A commented order sheet to start from (``pbem orders --text``, an empty draft): the team's
         units where they are and in what state, the squadrons that can fly today, one example line
         of each kind. Every line is a comment: unedited, it orders nothing (every unit stays)."""
@@ -238,7 +238,7 @@ class MegagamePresenter(Presenter):
                 "# air: recce 1 at HEX", "# air: bombing 2 at HEX"]
         return "\n".join(out) + "\n"
 
-    def undone(self, scenario: Any, state: Any, side: str, orders: JSON) -> list[str]:
+    def undone(self, scenario: MegaScenario, state: AnyState, side: str, orders: JSON) -> list[str]:
         """Units the sheet gives no orders: they stay where they are [5]."""
         if not isinstance(orders, dict) or "lines" not in orders or side not in {t.id for t in scenario.teams}:
             return []
@@ -265,7 +265,7 @@ class MegagamePresenter(Presenter):
                              "--text' shows the form) [5]")
         return line
 
-    def roster(self, scenario: Any, state: Any, side: str) -> tuple[list[str], list[list[str]]]:
+    def roster(self, scenario: MegaScenario, state: AnyState, side: str) -> tuple[list[str], list[list[str]]]:
         """``pbem units``: the team's units as it knows them [10] (words, never a status number)."""
         units = {u.id: u for u in scenario.units}
         if side == scenario.umpire and not isinstance(state, TeamView):
@@ -285,7 +285,7 @@ class MegagamePresenter(Presenter):
                  if u.team == side and u.id not in {r[0] for r in rows} and u.arrives > view["turn"]]
         return ["unit", "name", "hex", "state", "prepared"], rows + later
 
-    def describe_orders(self, scenario: Any, orders: JSON) -> list[str]:
+    def describe_orders(self, scenario: MegaScenario, orders: JSON) -> list[str]:
         if not isinstance(orders, dict) or "lines" not in orders:
             return []
         out = []
@@ -303,11 +303,10 @@ class MegagamePresenter(Presenter):
                        + (f" at {target}" if target else "") + " [12]")
         return out or ["no orders: every unit stays where it is [5]"]
 
-    def bot_orders(self, scenario: Any, state: Any, side: str, *, seed: int = 0) -> JSON:
+    def bot_orders(self, scenario: MegaScenario, state: AnyState, side: str, *, seed: int = 0) -> JSON:
         # A team's pbem holds only its view (hidden information [10]); Game Control's, the master state.
-        if isinstance(state, TeamView):
-            state = state.model_dump(mode="json")
-        view = state if isinstance(state, dict) and state.get("team") == side else team_view(scenario, state, side)
+        shown: Any = state.model_dump(mode="json") if isinstance(state, TeamView) else state
+        view = shown if isinstance(shown, dict) and shown.get("team") == side else team_view(scenario, shown, side)
         if view["over"]:
             raise InputError("the game is over: there is nothing to order")
         mine = team_side(scenario, side)

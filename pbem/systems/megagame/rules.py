@@ -284,7 +284,7 @@ class MegagameRules(Ruleset[MegaScenario, AnyState, OrderSheet]):
         words = describe_event(event)
         return words if words is not None else super().describe_event(scenario, event)
 
-    def presenter(self) -> Presenter:
+    def presenter(self) -> Presenter[MegaScenario, AnyState]:
         # imported here: the rules never import their presentation (pbem.engine.presenter)
         from pbem.systems.megagame.presenter import MegagamePresenter
 

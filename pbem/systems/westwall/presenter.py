@@ -10,33 +10,34 @@ from typing import TYPE_CHECKING, Any
 from pbem.engine.presenter import JSON, Presenter
 from pbem.maps.hexmap import Hex
 from pbem.maps.view import MapView
+from pbem.systems.westwall.model import Scenario, State
 
 if TYPE_CHECKING:
     from pbem.systems.westwall.board import Board
-    from pbem.systems.westwall.model import Scenario, State, UnitDef
+    from pbem.systems.westwall.model import UnitDef
 
 
-class WestWallPresenter(Presenter):
+class WestWallPresenter(Presenter[Scenario, State]):
     """WestWall's presenter (the rules never import it)."""
 
     has_map = True
     writes_mail = True
     zoc_case = "6.0"
 
-    def side_name(self, scenario: Any, side: str) -> str:
+    def side_name(self, scenario: Scenario, side: str) -> str:
         from pbem.systems.westwall.display import side_name
 
         return side_name(scenario, side)
 
-    def about(self, scenario: Any) -> str:
+    def about(self, scenario: Scenario) -> str:
         sc = scenario
         return (f"{sc.title} [{sc.rule}]: {sc.last_turn - sc.first_turn + 1} game-turns, "
                 f"{self.side_name(sc, sc.first_player)} first.")
 
-    def subtitle(self, scenario: Any, state: JSON, step: int, mover: str | None) -> str:
+    def subtitle(self, scenario: Scenario, turn_state: JSON, step: int, mover: str | None) -> str:
         from pbem.systems.westwall.display import coerce_state
 
-        st = coerce_state(state)
+        st = coerce_state(turn_state)
         after = f" · after {self.side_name(scenario, mover)}'s move" if mover else ""
         if st.phase == "setup":
             head = "Set-up"
@@ -47,30 +48,30 @@ class WestWallPresenter(Presenter):
                     f"{self.side_name(scenario, st.phasing)} player-turn next")
         return f"{head} · step {step}{after}"
 
-    def game_turn(self, scenario: Any, state: JSON) -> int | None:
+    def game_turn(self, scenario: Scenario, turn_state: JSON) -> int | None:
         from pbem.systems.westwall.display import coerce_state
 
-        return coerce_state(state).game_turn
+        return coerce_state(turn_state).game_turn
 
-    def narrate(self, scenario: Any, events: Sequence[JSON], rolls: Sequence[Mapping[str, Any]] = (),
-                *, state: JSON = None) -> list[str]:
+    def narrate(self, scenario: Scenario, events: Sequence[JSON], rolls: Sequence[Mapping[str, Any]] = (),
+                *, state: State | JSON = None) -> list[str]:
         return narrate(scenario, events, rolls, state=state)
 
-    def map_view(self, scenario: Any, state: JSON, events: Sequence[JSON], *, subtitle: str = "",
+    def map_view(self, scenario: Scenario, shown: State | JSON, events: Sequence[JSON], *, subtitle: str = "",
                  side: str | None = None, score: Mapping[str, int] | None = None,
                  header_lines: Sequence[str] = ()) -> MapView:
         from pbem.systems.westwall.mapview import map_view
 
-        return map_view(scenario, state, events, subtitle=subtitle, side=side, score=score,
+        return map_view(scenario, shown, events, subtitle=subtitle, side=side, score=score,
                         header_lines=header_lines)
 
-    def describe_orders(self, scenario: Any, orders: JSON) -> list[str]:
+    def describe_orders(self, scenario: Scenario, orders: JSON) -> list[str]:
         return describe_orders(scenario, orders)
 
-    def undone(self, scenario: Any, state: Any, side: str, orders: JSON) -> list[str]:
+    def undone(self, scenario: Scenario, state: State, side: str, orders: JSON) -> list[str]:
         return undone(scenario, state, side, orders)
 
-    def text_skeleton(self, scenario: Any, state: Any, side: str, *, defaults: bool = False) -> JSON:
+    def text_skeleton(self, scenario: Scenario, state: State, side: str, *, defaults: bool = False) -> JSON:
         """A set-up written as text starts with no unit placed: a unit the player forgets is
         refused by name [3.0] instead of being put where the skeleton would (``defaults``: it is)."""
         skeleton: dict[str, Any] = self.ruleset.skeleton(scenario, state, side)
@@ -78,25 +79,25 @@ class WestWallPresenter(Presenter):
             skeleton = {**skeleton, "placements": {}}
         return skeleton
 
-    def roster(self, scenario: Any, state: Any, side: str) -> tuple[list[str], list[list[str]]]:
+    def roster(self, scenario: Scenario, state: State, side: str) -> tuple[list[str], list[list[str]]]:
         return roster(scenario, state, side)
 
-    def reach(self, scenario: Any, state: Any, unit: str) -> list[str]:
+    def reach(self, scenario: Scenario, state: State, unit: str) -> list[str]:
         return reach(scenario, state, unit)
 
-    def reach_view(self, scenario: Any, state: Any, unit: str) -> MapView:
+    def reach_view(self, scenario: Scenario, state: State, unit: str) -> MapView:
         """The map with every hex ``unit`` can reach this phase shaded, each labelled with the
         movement points it costs (``pbem reach --map``)."""
         from dataclasses import replace
 
         from pbem.systems.westwall.board import Board
-        from pbem.systems.westwall.display import coerce_scenario, coerce_state
+        from pbem.systems.westwall.display import coerce_scenario
         from pbem.systems.westwall.enumerate import unit_options
         from pbem.systems.westwall.exclusive import get_exclusive
         from pbem.systems.westwall.movement import fmt_mp
 
         reach(scenario, state, unit)  # the same refusals as the list (unknown unit, not its turn)
-        sc, st = coerce_scenario(scenario), coerce_state(state)
+        sc, st = coerce_scenario(scenario), state
         board = Board.from_state(sc, st)
         opts = unit_options(board, unit, st.game_turn, get_exclusive(sc.game))
         start = board.unit_hex(unit)
@@ -105,26 +106,26 @@ class WestWallPresenter(Presenter):
         return replace(view, shaded=tuple(shaded),
                        shaded_heading=f"{unit} can end its move here (MP spent)")
 
-    def zones_of_control(self, scenario: Any, state: Any, side: str) -> list[Any] | None:
+    def zones_of_control(self, scenario: Scenario, turn_state: Any, side: str) -> list[Any] | None:
         """Every hex in the zone of control of ``side``'s units on the map [6.0, 6.11]: the hexes
         around each of them that their zone reaches (not across hexsides it does not cross)."""
         from pbem.errors import InputError
         from pbem.systems.westwall.board import Board
         from pbem.systems.westwall.display import coerce_scenario, coerce_state
 
-        sc, st = coerce_scenario(scenario), coerce_state(state)
+        sc, st = coerce_scenario(scenario), coerce_state(turn_state)
         if side not in sc.side_ids():
             raise InputError(f"unknown side {side!r} (sides: {', '.join(sc.side_ids())})")
         board = Board.from_state(sc, st)
         held = {h for uid, h in board.positions() if board.side_of(uid) == side}
         return sorted(h for h in board.geo.hexes if any(n in held for n in board.geo.zoc_from[h]))
 
-    def parse_text_orders(self, scenario: Any, skeleton: JSON, side: str, text: str) -> JSON:
+    def parse_text_orders(self, scenario: Scenario, skeleton: JSON, side: str, text: str) -> JSON:
         from pbem.systems.westwall.orders_text import parse_text_orders
 
         return parse_text_orders(scenario, skeleton, side, text)
 
-    def bot_orders(self, scenario: Any, state: Any, side: str, *, seed: int = 0) -> JSON:
+    def bot_orders(self, scenario: Scenario, state: State, side: str, *, seed: int = 0) -> JSON:
         from pbem.systems.westwall.bot import choose_orders
 
         return choose_orders(scenario, state, side, seed=seed)
@@ -371,15 +372,15 @@ def _attack_lines(orders: dict[str, Any], name: Callable[[Any], str]) -> list[st
 
 
 
-def undone(scenario: Any, state: Any, side: str, orders: JSON) -> list[str]:
+def undone(scenario: Scenario, state: State, side: str, orders: JSON) -> list[str]:
     """What a WestWall player-turn leaves undone: reinforcements due that stay off the map
     [11.22], units that do not move, attacks without an advance after combat [7.9]."""
-    from pbem.systems.westwall.display import coerce_scenario, coerce_state, unit_label
+    from pbem.systems.westwall.display import coerce_scenario, unit_label
 
     if not isinstance(orders, dict) or orders.get("kind") != "player-turn":
         return []
     sc = coerce_scenario(scenario)
-    st = coerce_state(state)
+    st = state
     moving = {m.get("unit") for m in orders.get("moves") or [] if m.get("path") or m.get("exit")}
     due = [uid for r in sc.reinforcements if r.side == side and r.turn <= st.game_turn
            for uid in r.units if st.units.get(uid) is not None and st.units[uid].status == "waiting"]
@@ -400,15 +401,15 @@ def undone(scenario: Any, state: Any, side: str, orders: JSON) -> list[str]:
     return out
 
 
-def roster(scenario: Any, state: Any, side: str) -> tuple[list[str], list[list[str]]]:
+def roster(scenario: Scenario, state: State, side: str) -> tuple[list[str], list[list[str]]]:
     """One row per unit of ``side``: id as typed in orders, printed designation, type, hex,
     values [2.31], movement allowance, and its state (:func:`_unit_notes`)."""
     from pbem.systems.westwall.board import Board
-    from pbem.systems.westwall.display import coerce_scenario, coerce_state, unit_label
+    from pbem.systems.westwall.display import coerce_scenario, unit_label
     from pbem.systems.westwall.movement import fmt_mp
 
     sc = coerce_scenario(scenario)
-    st = coerce_state(state)
+    st = state
     if side not in sc.side_ids():
         from pbem.errors import InputError
 
@@ -485,18 +486,18 @@ def _unit_notes(
     return notes
 
 
-def reach(scenario: Any, state: Any, unit: str) -> list[str]:
+def reach(scenario: Scenario, state: State, unit: str) -> list[str]:
     """Every hex ``unit`` can end its move in this Movement Phase with its cost and path, the
     edge hexes it can leave from [12.0], and why each neighbouring hex it cannot enter is closed."""
     from pbem.errors import InputError
     from pbem.systems.westwall.board import Board
-    from pbem.systems.westwall.display import coerce_scenario, coerce_state
+    from pbem.systems.westwall.display import coerce_scenario
     from pbem.systems.westwall.enumerate import unit_options
     from pbem.systems.westwall.exclusive import get_exclusive
     from pbem.systems.westwall.movement import fmt_mp
 
     sc = coerce_scenario(scenario)
-    st = coerce_state(state)
+    st = state
     u = sc.unit.get(unit)
     if u is None:
         raise InputError(f"unknown unit {unit[:40]!r}")

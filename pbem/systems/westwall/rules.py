@@ -139,7 +139,7 @@ class WestWallRules(Ruleset[Scenario, State, Orders_]):
         "1": "pbem development builds from commit 1c7f7eb to the one before ab49ce4 (no release)",
     }
 
-    def presenter(self) -> Presenter:
+    def presenter(self) -> Presenter[Scenario, State]:
         from pbem.systems.westwall.presenter import WestWallPresenter
 
         return WestWallPresenter(self)
