@@ -113,8 +113,10 @@ def megagame_turn(game: Path) -> None:
     players = [x for side in [*teams, "GC"] for x in ("--player", f"{side}=demo-{side.lower()}")]
     with contextlib.redirect_stdout(io.StringIO()):
         pbem("new", MEGAGAME, game, *players)
-        signed = autoplay_rounds(game, max_messages=2 * len(teams) + 2, hooks=engine_hooks())  # commits, ruling, reveals, report
-    print(f"{signed} signed messages: {len(teams)} sealed order sheets, Game Control's ruling, "
+        # one round: the sealed commitments, the acknowledgements [29], the ruling, the reveals, the report
+        signed = autoplay_rounds(game, max_messages=3 * len(teams) + 2, hooks=engine_hooks())
+    print(f"{signed} signed messages: {len(teams)} sealed order sheets, {len(teams)} acknowledgements, "
+          "Game Control's ruling, "
           f"{len(teams)} reveals, Game Control's report")
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
