@@ -24,7 +24,8 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 EXAMPLE = HERE / "bastogne-spearhead"
-OUT = ROOT / "demo-out"
+OUT = Path(os.environ.get("PBEM_DEMO_OUT") or ROOT / "demo-out")
+"""Where the demo writes its games (``PBEM_DEMO_OUT`` for another place: the test of the demo)."""
 SCENARIO = "bastogne-spearhead"
 MEGAGAME = "megagame-market-garden"
 
@@ -38,6 +39,11 @@ def pbem(*args: str | Path) -> None:
     except SystemExit as exc:
         if exc.code not in (0, None):
             raise SystemExit(f"demo: 'pbem {' '.join(str(a) for a in args)}' failed (exit {exc.code})") from None
+
+
+def _shown(path: Path) -> Path:
+    """``path`` as the user types it from the checkout (absolute when it lies elsewhere)."""
+    return path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
 
 
 def banner(text: str) -> None:
@@ -77,7 +83,7 @@ def main() -> None:
         os.environ["PBEM_HOME"] = str(Path(tmp) / "megagame")
         megagame_turn(OUT / MEGAGAME)
 
-    rel = game.relative_to(ROOT)
+    rel = _shown(game)
     turns = sorted(game.glob("turn-*.json"))
     maps = sorted(game.glob("map-*.svg"))
     mails = sorted(game.glob("mail-*.eml"))
@@ -125,7 +131,7 @@ def megagame_turn(game: Path) -> None:
     print(f"XXX Corps hears ({view['date']}, {view['supply']} supply points):")
     for line in view["reports"][:4]:
         print(f"  {line}")
-    rel = game.relative_to(ROOT)
+    rel = _shown(game)
     print(f"  ... (pbem status {rel}; Game Control's master log: pbem log {rel})")
 
 
