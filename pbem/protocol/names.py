@@ -56,6 +56,11 @@ def map_name(step: int) -> str:
     return f"map-{step:04d}.svg"
 
 
+def side_map_name(step: int, side: str) -> str:
+    """``side``'s own map after ``step`` in a game with hidden information (the viewer's)."""
+    return f"map-{step:04d}-{side}.svg"
+
+
 def mail_name(step: int) -> str:
     """The email that carries the move of ``step`` (``mail-NNNN.eml``)."""
     return f"mail-{step:04d}.eml"

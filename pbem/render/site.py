@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pbem.errors import InputError
-from pbem.protocol.names import map_name
+from pbem.protocol.names import map_name, side_map_name
 
 if TYPE_CHECKING:
     from pbem.engine.gamedir import Game
@@ -156,13 +156,13 @@ def _hidden_map(game: Game, item: Any, maps_dir: Path, viewers: dict[str, str], 
     header = [f"Game {game.id[:8]} · step {item.step}"]
     if everything and item.record.state is not None:
         view = presenter.map_view(game.scenario, item.record.state, [], side=None, header_lines=header)
-        name = f"map-{item.step:04d}.svg"
+        name = map_name(item.step)
     elif item.views:
         side = sorted(set(item.views) & set(viewers))[0] if set(item.views) & set(viewers) else None
         if side is None:
             return None
         view = presenter.map_view(game.scenario, item.views[side], [], side=side, header_lines=header)
-        name = f"map-{item.step:04d}-{side}.svg"
+        name = side_map_name(item.step, side)
     else:
         return None
     if view is None:

@@ -212,6 +212,6 @@ def test_scenario_memo_blocks_nest_and_unwind_by_identity() -> None:
             inner = gamedir._MEMOS[-1]
             first = gamedir.load_scenario(data, digest)
             assert gamedir.load_scenario(data, digest) is first  # reused inside the block
-        assert gamedir._MEMOS[-1] is outer and inner not in [m for m in gamedir._MEMOS if m is inner]
+        assert gamedir._MEMOS[-1] is outer and all(m is not inner for m in gamedir._MEMOS)
         assert gamedir.load_scenario(data, digest) is not first  # the inner block's memo is gone
     assert len(gamedir._MEMOS) == depth
