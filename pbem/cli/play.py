@@ -56,9 +56,12 @@ def _draft_of(game_dir: Path, key_name: str) -> Path:
     decision = current_decision(rp)
     check_owner(decision, key_name=key_name, mine=game.side_of_fingerprint(KeyStore().info(key_name).fingerprint))
     path = local.dir / "drafts" / f"{decision.side}.txt"
-    if not path.is_file() or not path.read_text(encoding="utf-8").strip():
-        raise InputError(f"no orders file given and no draft for {decision.side}: write orders "
-                         "with 'pbem draft ...' or give an orders file")
+    from pbem.engine.presenter import order_lines
+
+    if not path.is_file() or not order_lines(path.read_text(encoding="utf-8")):
+        raise InputError(f"no orders file given and the draft for {decision.side} holds no order: write orders "
+                         "with 'pbem draft ...' or give an orders file; to sign no orders at all, "
+                         f"'pbem draft pass {game_dir}' first [27]")
     return path
 
 
@@ -79,7 +82,7 @@ def _orders_reader(game: Game, orders_file: Path, *, defaults: bool) -> Any:
             raise InputError(f"{orders_file}: invalid UTF-8 at byte {exc.start}") from None
         presenter = game.ruleset.presenter()
         skeleton = presenter.text_skeleton(game.scenario, state, side, defaults=defaults)
-        return presenter.parse_text_orders(game.scenario, skeleton, side, text)
+        return presenter.read_text_orders(game.scenario, skeleton, side, text)
 
     return orders_for
 

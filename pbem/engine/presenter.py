@@ -236,6 +236,19 @@ class Presenter(Generic[ScenarioT, StateT]):
         raise InputError(f"the {self.system} system has no text orders: write the orders as JSON "
                          "('pbem orders GAME --side SIDE' prints a skeleton)")
 
+    def read_text_orders(self, scenario: ScenarioT, skeleton: JSON, side: str, text: str) -> JSON:
+        """Text orders as the JSON document (every caller reads text through here): the system's
+        :meth:`parse_text_orders`, except that a text whose one order line is ``pass`` means
+        the decision's skeleton -- no orders -- in a system that has no ``pass`` order of its own.
+        An empty text reads as the skeleton too, but ``pbem submit`` refuses an empty draft, so that
+        signing nothing is always said on purpose [27]."""
+        if not pass_only(text):
+            return self.parse_text_orders(scenario, skeleton, side, text)
+        try:
+            return self.parse_text_orders(scenario, skeleton, side, text)
+        except InputError:  # no 'pass' in this system's orders: the skeleton is what it means
+            return self.parse_text_orders(scenario, skeleton, side, "")
+
     def describe_view(self, scenario: ScenarioT, view: JSON) -> list[str]:
         """A side's view of a game with hidden information in lines a player reads (``pbem status``,
         ``pbem log``); the default is its JSON on one line, cut short."""
@@ -253,3 +266,14 @@ class Presenter(Generic[ScenarioT, StateT]):
     def bot_orders(self, scenario: ScenarioT, state: StateT, side: str, *, seed: int = 0) -> JSON:
         """The sparring bot's orders for ``side``'s pending decision."""
         raise InputError(f"there is no sparring bot for the {self.system} system")
+
+
+def order_lines(text: str) -> list[str]:
+    """The lines of text orders that hold an order (without comments and blanks)."""
+    return [line for line in (raw.split("#", 1)[0].strip() for raw in text.splitlines()) if line]
+
+
+def pass_only(text: str) -> bool:
+    """Whether the text's one order line is ``pass`` (:meth:`Presenter.read_text_orders`)."""
+    lines = order_lines(text)
+    return len(lines) == 1 and lines[0].lower() == "pass"

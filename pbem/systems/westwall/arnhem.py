@@ -884,6 +884,15 @@ class Arnhem(Exclusive):
         return sp.ground_support_per_weather.get(state.exclusive.get("weather", "good"), 0)
 
     # -- between player-turns -------------------------------------------------------------------
+    def lost_if_left_off(self, scenario: Scenario, state: State, unit_id: str) -> str | None:
+        """[15.33, 15.34] without the weather rules, an airborne unit due by this Allied
+        player-turn that has not landed by its end found no empty hex: it is eliminated."""
+        if special_of(scenario).weather or state.phasing == german_side(scenario):
+            return None
+        due = any(r.airborne and r.turn <= state.game_turn and unit_id in r.units
+                  for r in scenario.reinforcements)
+        return "15.33" if due else None
+
     def end_of_player_turn(
         self, scenario: Scenario, board: Board, state: State, events: list[Event], dice: Dice
     ) -> tuple[State, list[Event]]:
@@ -906,10 +915,8 @@ class Arnhem(Exclusive):
             # [15.33, 15.34] airborne units due that found no empty hex were forced onto occupied
             # ones: they are eliminated
             for r in scenario.reinforcements:
-                if not r.airborne or r.turn > state.game_turn:
-                    continue
                 for uid in r.units:
-                    if state.units[uid].status == "waiting":
+                    if state.units[uid].status == "waiting" and self.lost_if_left_off(scenario, state, uid):
                         board.eliminate(uid)
                         more.append(EliminatedEvent(unit=uid, hex=None, rule="15.33",
                                                     reason="no empty hex to land in"))

@@ -207,6 +207,12 @@ class Exclusive:
         points. ``state`` is the position now; return it changed and any events to add."""
         return state, []
 
+    def lost_if_left_off(self, scenario: Scenario, state: State, unit_id: str) -> str | None:
+        """The rule case when a reinforcement still off the map at the end of this player-turn
+        (``state``: at its start) is eliminated then (Arnhem's airborne units [15.33]), else
+        ``None``: it waits [11.22]. The end of the player-turn and the preview both ask this."""
+        return None
+
     def movement_violations(
         self, scenario: Scenario, board: Board, unit_id: str, path: list[Hex]
     ) -> list[RuleViolation]:

@@ -125,6 +125,11 @@ class WestWallPresenter(Presenter[Scenario, State]):
 
         return parse_text_orders(scenario, skeleton, side, text)
 
+    def orders_template(self, scenario: Scenario, state: State, side: str) -> str | None:
+        from pbem.systems.westwall.template import orders_template
+
+        return orders_template(self.ruleset, scenario, state, side)
+
     def bot_orders(self, scenario: Scenario, state: State, side: str, *, seed: int = 0) -> JSON:
         from pbem.systems.westwall.bot import choose_orders
 
@@ -376,6 +381,7 @@ def undone(scenario: Scenario, state: State, side: str, orders: JSON) -> list[st
     """What a WestWall player-turn leaves undone: reinforcements due that stay off the map
     [11.22], units that do not move, attacks without an advance after combat [7.9]."""
     from pbem.systems.westwall.display import coerce_scenario, unit_label
+    from pbem.systems.westwall.exclusive import get_exclusive
 
     if not isinstance(orders, dict) or orders.get("kind") != "player-turn":
         return []
@@ -385,11 +391,19 @@ def undone(scenario: Scenario, state: State, side: str, orders: JSON) -> list[st
     due = [uid for r in sc.reinforcements if r.side == side and r.turn <= st.game_turn
            for uid in r.units if st.units.get(uid) is not None and st.units[uid].status == "waiting"]
     out: list[str] = []
-    off = [uid for uid in due if uid not in moving]
+    ex = get_exclusive(sc.game)
+    left = [uid for uid in due if uid not in moving]
+    lost = {uid: rule for uid in left if (rule := ex.lost_if_left_off(sc, st, uid)) is not None}
+    off = [uid for uid in left if uid not in lost]
     if off:
         out.append(f"{len(off)} reinforcement{'s' if len(off) > 1 else ''} due by this game-turn "
                    f"stay{'s' if len(off) == 1 else ''} off the map: "
                    f"{', '.join(unit_label(sc, u) for u in off)} [11.22]")
+    for rule in sorted(set(lost.values())):
+        gone = [uid for uid in left if lost.get(uid) == rule]
+        out.append(f"{len(gone)} unit{'s' if len(gone) > 1 else ''} due that {'do' if len(gone) > 1 else 'does'} "
+                   f"not land or enter {'are' if len(gone) > 1 else 'is'} ELIMINATED at the end of this "
+                   f"player-turn: {', '.join(unit_label(sc, u) for u in gone)} [{rule}]")
     on_map = [uid for uid, us in sorted(st.units.items())
               if us.status == "on-map" and sc.unit[uid].side == side]
     still = [uid for uid in on_map if uid not in moving]

@@ -118,17 +118,25 @@ def test_3_pbem_draft_builds_one_activation_line_by_line(tmp_path: Path) -> None
     assert "1/1P moved 0104 → 0203 → 0303 [6]" in log and "2/1P moved 0104 → 0204 [6]" in log
 
 
-def test_2_2_pbem_draft_show_says_an_empty_draft_is_a_pass(tmp_path: Path) -> None:
-    """[2.2] an empty draft is not 'ready': it says it would be a pass, and so does a draft of
-    comments only (which 'pbem submit' would sign as one)."""
+def test_2_2_an_empty_draft_means_the_same_in_draft_show_and_submit(tmp_path: Path) -> None:
+    """[2.2, 27] an empty draft (or one of comments only) is not 'ready': 'draft show' says submit
+    will not sign it and what a pass would mean, and 'submit' refuses it in the same words;
+    'pbem draft pass' makes the pass explicit, and that is what is signed."""
     a = _hot_seat(tmp_path)
+    before = sorted(q.name for q in a.dir.iterdir())
     shown = ok(a.run("draft", "show", a.dir))
     assert "ready" not in shown.err
-    assert "the draft is empty, which means: passes [2.2]" in shown.err
+    assert "the draft holds no order: 'pbem submit' does not sign it" in shown.err
+    assert "As it stands it means: passes [2.2]. To sign that, 'pbem draft pass GAME_DIR'" in shown.err
     shown = ok(a.run("draft", "order", a.dir, "# not yet"))
     assert "ready" not in shown.err and "holds no order, only comments" in shown.err
-    shown = ok(a.run("draft", "order", a.dir, "pass"))
-    assert "ready: 'pbem submit GAME_DIR --key KEY' signs exactly this" in shown.err
+    refused = a.run("submit", "--yes", a.dir, "--key", "allied")
+    assert refused.code == 2 and "holds no order" in refused.err and "'pbem draft pass" in refused.err
+    assert sorted(q.name for q in a.dir.iterdir()) == before
+    shown = a.run("draft", "pass", a.dir)
+    assert shown.code == 0 and "ready: 'pbem submit GAME_DIR --key KEY' signs exactly this" in shown.err
+    ok(a.run("submit", "--yes", a.dir, "--key", "allied"))
+    assert "passes" in ok(a.run("log", a.dir)).out
 
 
 def test_2_2_pbem_orders_text_gives_a_template_that_unedited_signs_a_pass(tmp_path: Path) -> None:
