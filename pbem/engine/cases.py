@@ -92,7 +92,11 @@ class Case:
 
 def one_line(text: object) -> str:
     """An error's text on one line (a ruleset may list several problems, one a line)."""
-    return "; ".join(line.strip() for line in str(text).splitlines() if line.strip())
+    out = ""
+    for line in (x.strip() for x in str(text).splitlines()):
+        if line:
+            out += (" " if not out or out.endswith(":") else "; ") + line
+    return out.strip()
 
 
 def _fail(path: Path, message: str) -> InputError:
