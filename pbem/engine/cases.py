@@ -756,12 +756,14 @@ def expect_in_words(step: Step) -> list[str]:
     for partial in e.get("no_events", []):
         lines.append(f"no event: {_words(partial)}")
     for pointer, value in e.get("state", {}).items():
-        lines.append(f"`{pointer}` is absent" if json_equal(value, _ABSENT) else f"`{pointer}` = `{show(value, 80)}`")
+        lines.append(f"afterwards `{pointer}` is absent from the state" if json_equal(value, _ABSENT)
+                     else f"afterwards `{pointer}` is `{show(value, 80)}` in the state")
     if "score" in e:
         lines.append("score " + ", ".join(f"{s} {n}" for s, n in e["score"].items()))
     for side, pointers in e.get("view", {}).items():
         for pointer, value in pointers.items():
-            lines.append(f"{side} sees `{pointer}` = `{show(value, 80)}`")
+            lines.append(f"{side} sees nothing at `{pointer}`" if json_equal(value, _ABSENT)
+                         else f"{side} sees `{pointer}` as `{show(value, 80)}`")
     for side, spec in e.get("view_text", {}).items():
         for s in spec.get("includes", []):
             lines.append(f"{side} is told {s!r}")
@@ -801,8 +803,8 @@ def book_index(book_dir: Path) -> str:
         if c.engine_disagrees:
             lines += [f"**The engine disagrees:** {_md(c.engine_disagrees)}", ""]
         for n, step in enumerate(c.steps, start=1):
-            who = f"round ({', '.join(step.sides)})" if step.round is not None else str(step.side)
-            dice = f"; dice {', '.join(map(str, step.dice))}" if step.dice else ""
-            lines.append(f"- Step {n}, {who}{dice}:")
+            who = f"a sealed round ({', '.join(step.sides)})" if step.round is not None else f"{step.side}'s orders"
+            dice = f", dice {', '.join(map(str, step.dice))}" if step.dice else ", no dice"
+            lines.append(f"- Step {n}: {who}{dice}; expected:")
             lines += [f"  - {_md(w)}" for w in expect_in_words(step)]
     return "\n".join(lines) + "\n"
