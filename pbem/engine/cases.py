@@ -585,6 +585,14 @@ def _run_step(prep: Prepared, state: Any, index: int, step: Step) -> tuple[StepR
                 waiting = ", ".join(f"{d.side} ({d.label})" for d in pending.values()) or "nothing: the game is over"
                 out.points.append(Point(f"decision of {side}", False, f"{side} has no pending decision; the game waits for {waiting}"))
                 raise _Stop
+        for side in step.sides:
+            decision = pending[side]
+            if decision.sealed != (step.round is not None):
+                how = "a 'round' of every side's orders" if decision.sealed else "'side' and 'orders'"
+                out.points.append(Point(f"decision of {side}", False,
+                                        f"{side}'s decision ({decision.label}) is "
+                                        f"{'' if decision.sealed else 'not '}sealed: write the step as {how}"))
+                raise _Stop
         if step.round is not None:
             left_out = [s for s, d in pending.items() if d.sealed and s not in step.round]
             if left_out:

@@ -29,6 +29,7 @@ from pbem.engine.cases import (
     json_equal,
     load_case,
     merge_patch,
+    parse_case,
     resolve_pointer,
     run_case,
 )
@@ -346,3 +347,23 @@ def test_a_case_file_is_read_only_as_a_regular_file(book: Path) -> None:
     os.mkfifo(fifo)
     with pytest.raises(InputError, match="FIFO"):
         load_case(fifo)
+
+
+def test_a_round_for_a_sequential_decision_disagrees(book: Path, case: dict[str, Any]) -> None:
+    step = case["steps"][0]
+    case["steps"][0] = {"round": {"DE": step["orders"]}, "dice": step["dice"], "expect": step["expect"]}
+    result = run(book, case)
+    assert failed(result)[0] == ("decision of DE", "DE's decision (Game-Turn 1, German player-turn) is "
+                                                   "not sealed: write the step as 'side' and 'orders'")
+
+
+def test_a_round_must_give_every_waiting_side_its_orders() -> None:
+    seed = json.loads((ROOT / "cases" / "megagame" / "900-unprepared-attack-confused.json").read_text("utf-8"))
+    del seed["steps"][0]["round"]["GE"]
+    result = run_case(load_case_from(seed, ROOT / "cases" / "megagame"))
+    assert failed(result) == [("round", "no orders for GE, whose orders the round waits for")]
+
+
+def load_case_from(data: dict[str, Any], folder: Path) -> Any:
+    """A case parsed as if it were a file of ``folder`` (its base files), without writing there."""
+    return parse_case(folder / "999-not-written.json", data)
