@@ -19,7 +19,6 @@ from __future__ import annotations
 import copy
 import json
 import re
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -578,6 +577,7 @@ def _run_step(prep: Prepared, state: Any, index: int, step: Step) -> tuple[StepR
     dice = ScriptedDice(step.dice)
     new_state = state
     go_on = True
+    was_checked = False
     try:
         pending = _pending_sides(r, sc, state)
         for side in step.sides:
@@ -604,6 +604,7 @@ def _run_step(prep: Prepared, state: Any, index: int, step: Step) -> tuple[StepR
         for side, orders in orders_of.items():
             parsed[side], checked[side] = _read_orders(prep, state, side, orders, out)
             out.violations += checked[side].violations
+        was_checked = True
         if not out.violations:
             try:
                 if step.round is not None:
@@ -640,12 +641,14 @@ def _run_step(prep: Prepared, state: Any, index: int, step: Step) -> tuple[StepR
                                                f"left unused ({', '.join(map(str, dice.unused))}): the engine rolled "
                                                f"{len(dice.drawn)} of {len(dice.faces)}"))
     if go_on or out.resolved or out.violations:
+        _compare_violations(step.expect, out)
         _compare(prep, new_state, step.expect, out)
+    elif was_checked:  # checked, then the resolution failed: what the check found still counts
+        _compare_violations(step.expect, out)
     return out, new_state, go_on
 
 
-def _compare(prep: Prepared, state: Any, expect: dict[str, Any], out: StepResult) -> None:
-    r, sc = prep.ruleset, prep.scenario
+def _compare_violations(expect: dict[str, Any], out: StepResult) -> None:
     found = sorted(v.rule for v in out.violations)
     if "violations" in expect:
         want = sorted(expect["violations"])
@@ -656,6 +659,10 @@ def _compare(prep: Prepared, state: Any, expect: dict[str, Any], out: StepResult
     elif out.violations:
         out.points.append(Point("violations", False, "the case expects legal orders, engine refused them: "
                                 + "; ".join(str(v) for v in out.violations)))
+
+
+def _compare(prep: Prepared, state: Any, expect: dict[str, Any], out: StepResult) -> None:
+    r, sc = prep.ruleset, prep.scenario
     _compare_events(expect, out)
     dumped = r.dump_state(sc, state)
     for pointer, want in expect.get("state", {}).items():
@@ -734,13 +741,6 @@ def run_case(case: Case) -> CaseResult:
 def run_file(path: Path) -> CaseResult:
     """:func:`load_case` then :func:`run_case`."""
     return run_case(load_case(path))
-
-
-def iter_books(root: Path) -> Iterator[Path]:
-    """The book folders under ``root`` (``cases/``) that :data:`BOOKS` names, in its order."""
-    for book in BOOKS:
-        if (root / book).is_dir():
-            yield root / book
 
 
 # --------------------------------------------------------------------------------------------------

@@ -367,3 +367,11 @@ def test_a_round_must_give_every_waiting_side_its_orders() -> None:
 def load_case_from(data: dict[str, Any], folder: Path) -> Any:
     """A case parsed as if it were a file of ``folder`` (its base files), without writing there."""
     return parse_case(folder / "999-not-written.json", data)
+
+
+def test_an_expected_refusal_that_never_comes_is_shown_beside_the_dice(book: Path, case: dict[str, Any]) -> None:
+    case["steps"][0]["dice"] = []
+    case["steps"][0]["expect"] = {"violations": ["7.11"]}  # the attack is legal: the engine resolves it
+    result = run(book, case)
+    assert failed(result) == [("dice", "the engine rolled a 1st die: 7.6 combat 1"),
+                              ("violations", 'expected ["7.11"], engine []')]
