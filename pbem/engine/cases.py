@@ -710,7 +710,8 @@ def _compare_events(expect: dict[str, Any], out: StepResult) -> None:
             earlier = any(matches(e, partial) for e in out.events[:at])
             where = " (it matches an earlier event: out of order)" if earlier else ""
             out.points.append(Point(f"event {n}", False, f"expected {show(partial)}, engine has no such event"
-                                                         f"{' after event #' + str(at) if at else ''}{where}"))
+                                                         f"{' after event #' + str(at) if at else ''}{where}"
+                                                         f"{_nearest(out.events[at:], partial, at)}"))
         else:
             out.points.append(Point(f"event {n}", True, f"matched event #{hit + 1}: {show(out.events[hit])}"))
             at = hit + 1
@@ -718,6 +719,22 @@ def _compare_events(expect: dict[str, Any], out: StepResult) -> None:
         hits = [i + 1 for i, e in enumerate(out.events) if matches(e, partial)]
         detail = f"no event like {show(partial)}" + (f", engine has #{', #'.join(map(str, hits))}" if hits else ": none")
         out.points.append(Point("no event", not hits, detail))
+
+
+def _nearest(events: list[JSON], partial: dict[str, Any], offset: int) -> str:
+    """Where the engine's closest event differs from ``partial``: among those that share its first
+    key (``type``, ``kind``), the one with the fewest differing keys."""
+    first = next(iter(partial))
+    alike = [(i, e) for i, e in enumerate(events) if matches(e, {first: partial[first]})]
+    if not alike:
+        return ""
+
+    def differing(event: dict[str, Any]) -> list[str]:
+        return [k for k, v in partial.items() if k not in event or not json_equal(event[k], v)]
+
+    i, event = min(alike, key=lambda pair: len(differing(pair[1])))
+    diff = ", ".join(f"{k} {show(event.get(k, _MISSING), 60)}" for k in differing(event))
+    return f"; nearest, event #{offset + i + 1}, has {diff}"
 
 
 def run_case(case: Case) -> CaseResult:

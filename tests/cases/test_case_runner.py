@@ -103,6 +103,7 @@ def test_a_wrong_event_value_disagrees(book: Path, case: dict[str, Any]) -> None
     case["steps"][0]["expect"]["events"][0]["result"] = "D4"  # the die of 2 would give D4, not 1
     result = run(book, case)
     assert [w for w, _ in failed(result)] == ["event 1"]
+    assert failed(result)[0][1].endswith('engine has no such event; nearest, event #1, has result "De"')
 
 
 def test_events_must_come_in_the_listed_order(book: Path, case: dict[str, Any]) -> None:
