@@ -32,8 +32,10 @@ from pbem.engine.cases import (
     parse_case,
     resolve_pointer,
     run_case,
+    scenario_data,
 )
 from pbem.engine.cases import DiceOverrun as Overrun
+from pbem.engine.scenarios import load_data, load_parts
 from pbem.errors import InputError
 
 SEED = ROOT / "cases" / "westwall" / "900-crt-above-12.json"
@@ -376,3 +378,19 @@ def test_an_expected_refusal_that_never_comes_is_shown_beside_the_dice(book: Pat
     result = run(book, case)
     assert failed(result) == [("dice", "the engine rolled a 1st die: 7.6 combat 1"),
                               ("violations", 'expected ["7.11"], engine []')]
+
+
+def test_scenario_sources_bundled_base_and_inline(book: Path, case: dict[str, Any]) -> None:
+    case["scenario"] = {"bundled": "bastogne-spearhead", "patch": {"title": "patched", "note": None}}
+    bundled = scenario_data(load_case(write(book, case)))
+    expected = load_data("bastogne-spearhead")  # as a game loads it: its map merged in
+    assert isinstance(expected["map"], dict) and "note" in expected
+    expected["title"] = "patched"
+    del expected["note"]
+    assert bundled == expected
+    merged, problems = load_parts(book / "_line.json")
+    assert problems == [] and isinstance(merged["terrain_key"], dict)
+    case["scenario"] = {"inline": merged}
+    inline = load_case(write(book, case))
+    assert scenario_data(inline) == merged
+    assert run_case(inline).agrees  # the seed case, its base given inline
