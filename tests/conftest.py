@@ -14,6 +14,7 @@ TEST_SYSTEMS = {
     "toy-solo": "engine.test_engine:SoloRules",
     "toy-silent": "engine.test_engine:SilentRules",
     "toy-mail": "engine.test_presenter:MailingToyRules",
+    "toy-versioned": "engine.test_rules_versions:VersionedRules",
 }
 """System id -> the test module's class (``tests/`` is on ``pythonpath``, see pyproject.toml)."""
 

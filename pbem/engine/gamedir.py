@@ -181,7 +181,10 @@ class Game:
         self.scenario_data = data
         self.ruleset, self.scenario = load_scenario(without_salt(data), digest)
         if self.body.rules != self.ruleset.rules_id:
-            raise InputError(rules_refusal(self.body.rules, self.ruleset, self.body.pbem))
+            system, _, version = self.body.rules.partition("/")
+            if system != self.ruleset.system or version not in self.ruleset.plays:
+                raise InputError(rules_refusal(self.body.rules, self.ruleset, self.body.pbem))
+            self.ruleset = self.ruleset.at_version(version)  # an earlier version this pbem still plays
         self.sides = list(self.ruleset.sides(self.scenario))
         if set(self.sides) != set(self.body.sides):
             raise Bad(names.GENESIS, f"sides {sorted(self.body.sides)} differ from the scenario's {self.sides}")

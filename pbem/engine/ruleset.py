@@ -136,13 +136,50 @@ class Ruleset(ABC, Generic[ScenarioT, StateT, OrdersT]):
     version: str = "1"
     """Version of the rules' *results*. The genesis records ``system/version``; ``pbem verify``
     recomputes every turn with the rules it has, so it refuses, with a clear message, an archive
-    played under another version. Bump it with every change that alters any state, event or roll
-    (tests/release/test_examples.py then fails until the bundled example is regenerated)."""
+    played under a version it does not play. Bump it with every change that alters any state, event
+    or roll, keeping the old version in :attr:`plays` (tests/compat's frozen games were played under
+    it) and gating the change on :meth:`since` (tests/release/test_examples.py then fails until the
+    bundled example is regenerated)."""
 
     earlier: ClassVar[dict[str, str]] = {}
     """Earlier versions of these rules -> the pbem that plays them, for the one-line refusal of an
     archive played under them (``CHANGELOG.md`` lists the same). When ``version`` is bumped, the
     old one goes here with the last release that played it [23]."""
+
+    plays: ClassVar[tuple[str, ...]] = ()
+    """Earlier versions of these rules this pbem still plays, results exactly as they were: a game
+    whose genesis records one of them goes on under it (:meth:`at_version`) -- its archive verifies
+    and it can be finished -- while new games get :attr:`version`. When a fix changes results, the
+    version is bumped and the old one stays here, the rules gating the fix on :meth:`since`; only a
+    version dropped from here goes to :attr:`earlier`."""
+
+    def at_version(self, version: str) -> Ruleset[ScenarioT, StateT, OrdersT]:
+        """This ruleset playing rules ``version`` (the newest or one it :attr:`plays`): a copy whose
+        :attr:`version` (and :attr:`rules_id`) is ``version``. :class:`InputError` for any other."""
+        import copy
+
+        if version == self.version:
+            return self
+        if version != type(self).version and version not in self.plays:
+            raise InputError(f"{self.system} rules version {version!r} is not played by this pbem "
+                             f"(it plays {', '.join(self.played_versions())})")
+        other = copy.copy(self)
+        other.version = version
+        return other
+
+    def played_versions(self) -> list[str]:
+        """Every version this pbem plays, newest first (``westwall/3``, ``westwall/2``)."""
+        from pbem.protocol.archive import version_key
+
+        newest = type(self).version
+        return [f"{self.system}/{v}" for v in sorted({newest, *self.plays}, key=version_key, reverse=True)]
+
+    def since(self, version: str) -> bool:
+        """Whether this instance plays rules ``version`` or a later one: how a rule fixed in
+        ``version`` keeps the earlier result for games that began under an earlier one."""
+        from pbem.protocol.archive import version_key
+
+        return version_key(self.version) >= version_key(version)
 
     @property
     def rules_id(self) -> str:
@@ -365,7 +402,9 @@ def rules_versions() -> dict[str, str]:
     out: dict[str, str] = {}
     for system in sorted(known_systems()):
         try:
-            out[system] = get_ruleset(system).rules_id
+            ruleset = get_ruleset(system)
+            older = ruleset.played_versions()[1:]
+            out[system] = ruleset.rules_id + (f" (also plays {', '.join(older)})" if older else "")
         except Exception as exc:  # a broken plug-in is named, not fatal, in a version listing
             out[system] = f"cannot be loaded ({type(exc).__name__}: {exc})"[:200]
     return out
