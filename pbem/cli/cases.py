@@ -20,9 +20,18 @@ def case() -> None:
 def _files(paths: tuple[Path, ...]) -> list[Path]:
     from pbem.engine.cases import book_files
 
+    from pbem.errors import InputError
+
     out: list[Path] = []
     for p in paths:
-        out += book_files(p) if p.is_dir() else [p]
+        if not p.is_dir():
+            out.append(p)
+            continue
+        found = book_files(p) or [f for book in sorted(q for q in p.iterdir() if q.is_dir())
+                                  for f in book_files(book)]  # the whole book: cases/ runs every one
+        if not found:
+            raise InputError(f"{p}: no case files in this folder (cases are NNN-name.json)")
+        out += found
     return out
 
 

@@ -291,6 +291,17 @@ def test_case_run_a_missing_file_is_exit_2(tmp_path: Path, capsys: pytest.Captur
     assert code == 2 and "no such file" in err
 
 
+def test_case_run_of_the_books_folder_runs_every_book_and_an_empty_folder_is_refused(
+        book: Path, case: dict[str, Any], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    write(book, case, "001-good.json")
+    code, out, _ = cli_main(capsys, "case", "run", str(book.parent))  # cases/ -> every cases/<book>/
+    assert code == 0 and out.splitlines()[-1] == "case WW-7.61-900: agrees"
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    code, out, err = cli_main(capsys, "case", "run", str(empty))
+    assert code == 2 and out == "" and "no case files in this folder" in err  # not "nothing ran: all well"
+
+
 def test_case_index_prints_or_writes_the_book_index(book: Path, case: dict[str, Any], tmp_path: Path,
                                                     capsys: pytest.CaptureFixture[str]) -> None:
     write(book, case, "001-good.json")
