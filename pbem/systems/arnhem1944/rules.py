@@ -112,6 +112,7 @@ from pbem.systems.arnhem1944.activation import (
     initiative,
     land,
     stacking,
+    weather,
 )
 from pbem.systems.arnhem1944.board import Board
 from pbem.systems.arnhem1944.model import Scenario, choose
@@ -126,7 +127,7 @@ from pbem.systems.arnhem1944.orders import (
     Setup,
     explain,
 )
-from pbem.systems.arnhem1944.queries import Game, due_drops, mark_bridge, other
+from pbem.systems.arnhem1944.queries import Game, Readings, due_drops, mark_bridge, other
 from pbem.systems.arnhem1944.state import Side, Standing, State, UnitState
 from pbem.systems.arnhem1944.words import event_text
 
@@ -135,11 +136,20 @@ class Arnhem1944Rules(Ruleset[Scenario, State, Orders]):
     """Vae Victis *Arnhem 1944* (module docstring)."""
 
     system = "arnhem1944"
-    version = "3"
+    version = "4"
     """2: a combat's odds line says how each side's strength was made up [7.4]. 3 (issue 12): the
     1st Airborne's set-up is the Allied player's first decision [17.1]; retreat and split orders
     written in advance [7.5, 7.6]; defensive artillery next to the defender shares its result
-    [8.2]; the bridgehead counts east of the scenario's column only [16]."""
+    [8.2]; the bridgehead counts east of the scenario's column only [16]. 4 (issue 26; 3 is still
+    played, :class:`~pbem.systems.arnhem1944.queries.Readings` holds what differs): a prepared
+    position shields only the units that paid for it -- a defending stack has it when every unit
+    defending there prepared its own [11.1]; a reinforcement entering the map on a hex next to a
+    railway bridge or ferry rolls for its demolition as any move does, and only movement rolls
+    [12.2]; artillery exerts no zone of control, not being among "combat units and EMs" [4.2];
+    with random weather turn 1 has its weather die too, rolled with the Allied set-up [2.1, 14.1];
+    only units that landed in an enemy zone of control are held to mobile assaults on their drop
+    turn [15.2]."""
+    plays = ("3",)
     earlier = {
         "1": "pbem development builds from commit ffd54a4 to the one before c6309a9 (no release)",
         "2": "pbem development builds from commit c6309a9 to the one before f5758a6 (no release)",
@@ -171,7 +181,10 @@ class Arnhem1944Rules(Ruleset[Scenario, State, Orders]):
             raise InputError(f"arnhem1944 state: {one_line(exc)}") from None
 
     def dump_state(self, scenario: Scenario, state: State) -> JSON:
-        return state.model_dump(mode="json")
+        # version 4's landings in an enemy zone [15.2] are written only while there are any: a
+        # version 3 state dumps byte for byte as it did
+        return state.model_dump(mode="json", exclude=None if state.landed_in_zoc
+                                else {"landed_in_zoc"})
 
     def load_orders(self, scenario: Scenario, data: JSON) -> Orders:
         if not isinstance(data, dict) or not isinstance(data.get("kind"), str):
@@ -202,7 +215,8 @@ class Arnhem1944Rules(Ruleset[Scenario, State, Orders]):
         return out
 
     def game(self, scenario: Scenario) -> Game:
-        return Game(scenario, *scenario.tables)
+        """The scenario with its tables and the readings of the version this instance plays."""
+        return Game(scenario, *scenario.tables, readings=Readings.of(self))
 
     # -- the start [17] ---------------------------------------------------------------------------
     def initial_state(self, scenario: Scenario, options: JSON) -> State:
@@ -237,6 +251,14 @@ class Arnhem1944Rules(Ruleset[Scenario, State, Orders]):
         mark_bridge(g, st)
         g.command_and_supply(st)
         return st
+
+    def _first_weather_die(self, scenario: Scenario, state: State) -> bool:
+        """[2.1, 14.1] whether turn 1's weather is rolled at the set-up: random weather, rules
+        version 4 (3: the turn track's weather on turn 1). The set-up is the only decision before
+        the first activation that can carry the die (the German player's next message reveals
+        it); a scenario without a set-up keeps the turn track's weather on turn 1."""
+        return (state.options.weather == "random" and state.turn == scenario.first_turn
+                and self.game(scenario).readings.first_turn_weather_die)
 
     def free_setup(self, scenario: Scenario) -> list[Any]:
         """The placements the player decides [17.1, 15.2]: those round a hex (``within``)."""
@@ -326,6 +348,10 @@ class Arnhem1944Rules(Ruleset[Scenario, State, Orders]):
                              revealer="DE")]
         if state.phase == "setup":
             side = scenario.counter[self.free_setup(scenario)[0].unit].side
+            if self._first_weather_die(scenario, state):
+                return [Decision(side, "setup", "Set-up: the Allied player places the 1st Airborne "
+                                 "round its drop zone [17.1, 15.2]; turn 1's weather die follows "
+                                 "[2.1, 14.1]", revealer=other(side))]
             return [Decision(side, "setup", "Set-up: the Allied player places the 1st Airborne "
                              "round its drop zone [17.1, 15.2]", random=False)]
         side = state.to_act
@@ -530,7 +556,13 @@ class Arnhem1944Rules(Ruleset[Scenario, State, Orders]):
                                  for p in self.free_setup(scenario)}})
             mark_bridge(g, st)
             g.command_and_supply(st)
-            return Resolution(st, log.events)  # no dice: the first activation follows [17.1]
+            if not self._first_weather_die(scenario, state):
+                return Resolution(st, log.events)  # no dice: the first activation follows [17.1]
+            weather(g, st, dice, log)  # [2.1, 14.1] turn 1's weather phase, random weather
+            nxt = self.pending(scenario, st)
+            if nxt and nxt[0].side == me:
+                st.owed = other(me)  # the revealer of the die decides next
+            return Resolution(st, log.events)
         if isinstance(orders, Pass) and state.owed == me:
             st.owed = None
             log.event({"kind": "passed", "side": me, "owed": True})
