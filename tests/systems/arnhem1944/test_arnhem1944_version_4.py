@@ -159,6 +159,27 @@ def test_11_version_3_lets_one_units_position_shield_the_stack() -> None:
     assert "-1 column: prepared defensive position [11.2]" in combat["lines"]
 
 
+BIG_GUN = unit("gun", "AL", "1AB", kind="artillery", arm="artillery", mobility="motorized", cf=0,
+               armour=1, steps=1, mp=4, br=8, df=2, range=3)
+
+
+@pytest.mark.parametrize(("rules", "problems"), [(RULES, []), (V3, ["8.1"])], ids=["v4", "v3"])
+def test_8_4_11_the_newcomer_takes_away_the_halving_of_bombardment_values(
+        rules: Arnhem1944Rules, problems: list[str]) -> None:
+    # gun (BV 8) at 0201 bombards 0401 (clear), a next to it at 0302 [8.1]; g 3 + h 3 = CF 6.
+    # Version 4: the stack is in no prepared position (h did not pay), the BV stays 8: 8:6 is
+    # over the minimum 1:1, and rounded for the attacker the column is 2:1 [7.4, 8.1]. Version 3:
+    # g's position halves it [8.4]: 4 against 6 is under 1:1, no bombardment
+    sc, st = _game(rules, scenario_data([(A, "0302"), (BIG_GUN, "0201"), (G, "0401"),
+                                         (H, "0401")]))
+    st.units["g"].prepared = True
+    orders = act(sc, "AL", ["gun"], {"do": "bombard", "target": "0401", "support": ["gun"]})
+    assert rules_of(rules.validate(sc, st, "AL", orders)) == problems
+    if not problems:
+        res = rules.resolve(sc, st, "AL", orders, FixedDice([1]))
+        assert _kinds(res, "bombardment")[0]["odds"] == "2:1"
+
+
 @BOTH
 def test_11_2_the_newcomer_must_still_attack_from_the_position_it_did_not_prepare(
         rules: Arnhem1944Rules) -> None:
