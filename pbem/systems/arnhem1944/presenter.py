@@ -61,7 +61,6 @@ from pbem.systems.arnhem1944.combat import zone
 from pbem.systems.arnhem1944.mapview import counter_values, map_view
 from pbem.systems.arnhem1944.model import Scenario
 from pbem.systems.arnhem1944.orders import MODELS, Action, Landing, explain
-from pbem.systems.arnhem1944.queries import Game
 from pbem.systems.arnhem1944.state import Standing, State
 from pbem.systems.arnhem1944.template import orders_template
 from pbem.systems.arnhem1944.words import (
@@ -397,11 +396,12 @@ class Arnhem1944Presenter(Presenter[Scenario, State]):
 
     def zones_of_control(self, scenario: Scenario, turn_state: Any, side: str) -> list[Any] | None:
         """The hexes ``side``'s zones of control cover [4.1, 4.2]: around its combat units and
-        HQs, not across rivers or canals (the engineer has none)."""
+        HQs, not across rivers or canals (the engineer has none; artillery none from rules
+        version 4)."""
         if side not in ("AL", "DE"):
             raise InputError(f"unknown side {side!r} (sides: AL, DE)")
         st = turn_state if isinstance(turn_state, State) else State.model_validate(turn_state)
-        game = Game(scenario, *scenario.tables)
+        game = self.ruleset.game(scenario)  # type: ignore[attr-defined]
         covered = zone(game.board(st), game.tec, game.hexes_of(st, side, zoc_only=True))
         return sorted(Hex.parse(h) for h in covered)
 
