@@ -19,7 +19,6 @@ def case() -> None:
 
 def _files(paths: tuple[Path, ...]) -> list[Path]:
     from pbem.engine.cases import book_files
-
     from pbem.errors import InputError
 
     out: list[Path] = []

@@ -199,6 +199,13 @@ class Presenter(Generic[ScenarioT, StateT]):
             return ["reveals the orders it sealed:", *self.describe_orders(scenario, opened[0])]
         return self.describe_orders(scenario, orders)
 
+    def describe_secret_notes(self, scenario: ScenarioT, document: JSON) -> list[str]:
+        """What the secret notes of orders about to be signed hold (``document``: the orders as the
+        player wrote them, before :meth:`Ruleset.conceal` seals the notes), in words for the
+        preview on the author's own machine: the signed orders hold only commitments, and the
+        author must see what they commit to (e.g. each drop zone's hex and Game-Turn) [27]."""
+        return []
+
     def undone(self, scenario: ScenarioT, state: StateT, side: str, orders: JSON) -> list[str]:
         """What these orders leave undone that a player may not mean to (shown before signing):
         reinforcements that stay off the map, attacks without an advance, and the like."""

@@ -411,6 +411,14 @@ class Arnhem1944Presenter(Presenter[Scenario, State]):
         if not isinstance(orders, dict):
             return []
         out = _standing_in_force(state, side, orders)
+        if orders.get("kind") == "setup":  # the units not written stay where the set-up put them
+            written = {ln.get("unit") for ln in orders.get("placements", [])}
+            stay = [f"{p.unit} at {state.units[p.unit].hex}" for p in self.ruleset.free_setup(scenario)  # type: ignore[attr-defined]
+                    if p.unit not in written and state.units[p.unit].hex is not None]
+            if stay:
+                out.append(f"{len(stay)} other unit{'s' if len(stay) != 1 else ''} of the set-up "
+                           f"{'stay' if len(stay) != 1 else 'stays'} where pbem proposed, signed with these "
+                           f"orders: {', '.join(stay)} [17.1]")
         if orders.get("kind") != "activation":
             return out
         actions = orders.get("actions", [])

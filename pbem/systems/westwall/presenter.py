@@ -71,6 +71,14 @@ class WestWallPresenter(Presenter[Scenario, State]):
     def undone(self, scenario: Scenario, state: State, side: str, orders: JSON) -> list[str]:
         return undone(scenario, state, side, orders)
 
+    def describe_secret_notes(self, scenario: Scenario, document: JSON) -> list[str]:
+        """Each drop-zone note's hex and Game-Turn [15.36, 15.39], as the Allied player wrote them."""
+        notes = document.get("dz_notes") if isinstance(document, dict) else None
+        return [f"Secret drop zone of {n.get('division')}: {n.get('hex')}, placed on Game-Turn {n.get('turn', 1)}"
+                + ("" if n.get("turn", 1) == 1 else " (held back [15.39])")
+                + " -- sealed: only its commitment is signed, revealed by pbem when due [15.36]"
+                for n in notes or [] if isinstance(n, dict)]
+
     def text_skeleton(self, scenario: Scenario, state: State, side: str, *, defaults: bool = False) -> JSON:
         """A set-up written as text starts with no unit placed: a unit the player forgets is
         refused by name [3.0] instead of being put where the skeleton would (``defaults``: it is)."""

@@ -80,3 +80,15 @@ def test_27_spi_arnhem_drop_zones_the_reveal_and_the_landings_from_the_template(
     landed = re.search(r"^# land (\S+) at (\d{4})\s+# an airborne unit lands \[15\.31\]", template, re.M)
     assert landed is not None
     ok(pbem("verify", g, home=home))
+
+
+def test_27_15_36_the_drop_zone_preview_shows_each_hex_and_turn_the_commitment_seals(tmp_path: Path) -> None:
+    """[15.36, 15.39, 27] the signed set-up holds only commitments; the preview on the author's
+    machine says what they commit to: each division's hex and Game-Turn, the delay included."""
+    home, g = game(tmp_path, "arnhem-alternate")
+    notes = tmp_path / "dz.txt"
+    notes.write_text("dz 1 at 3719\ndz 101 at 1103\ndz 82 at 2123 turn 2\n")
+    shown = ok(pbem("check", g, notes, "--key", "bob", home=home)).out
+    assert "Secret drop zone of 1: 3719, placed on Game-Turn 1 -- sealed" in shown
+    assert "Secret drop zone of 82: 2123, placed on Game-Turn 2 (held back [15.39]) -- sealed" in shown
+    assert "Drop zones noted and sealed for: 1, 101, 82" in shown
