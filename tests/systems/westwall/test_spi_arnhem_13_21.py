@@ -14,8 +14,6 @@ airborne para in 0302.
 
 from __future__ import annotations
 
-from typing import Any
-
 from helpers.westwall import state_with, tiny_scenario, unit
 
 from pbem.protocol.dice import FixedDice
