@@ -9,18 +9,21 @@ hex or a unit.
   no retreat; D3 one hex; D4 two), unless surrounded (six neighbours held by enemy units or their
   zones of control), when only airborne and glider units keep the benefit; airborne artillery never
   has it. The defence line is the Town line: the Arnhem scenarios' Terrain Key gives ``city`` the
-  town's line. A unit that starts its retreat in a City hex always takes the reduction (it can
-  only help its owner); one that retreats into a City hex may stop there, as its owner's standing
-  retreat preference chooses.
+  town's line. A unit that starts its retreat in a City hex takes the reduction unless its owner's
+  standing retreat preference asks to go on (westwall/3; westwall/2: always); one that retreats
+  into a City hex may stop where the reduction of what remains ends it, never short of the
+  result's minimum (D3 one hex, D4 two; westwall/3), as its owner's preference chooses.
 * Canal and rail bridge demolition [12.1x]: the first time an Allied unit enters a hex one of
   these bridges borders (by moving, entering or landing), the German player's standing policy
   decides: a bridge he spares (``standing.spare_bridges``) is left standing and is never tried
   again; any other is tried: a die of 1 or 2 demolishes it at once [12.12, 12.13], anything else
   leaves it intact for the rest of the game [12.14]. Highway bridges over rivers are never wired
   [12.15]. The rest of the moving player's movement is judged against the result (the engine:
-  ``MoveOrder.if_demolished``, or the unit stops where a step became illegal).
-* Allied Ground Support Points only within three hexes of an Allied non-airborne unit [14.11]; at
-  most two artillery units in a combat [14.12]; with weather, support by weather [16.2].
+  ``MoveOrder.if_demolished``, or the unit stops where a step became illegal); after combat, the
+  rest of a retreat or an advance too (westwall/3; westwall/2 rolled once the paths were made).
+* Allied Ground Support Points only within three hexes of an Allied non-airborne unit [14.11] (as
+  FPF too, westwall/3); at most two artillery units in a combat [14.12]; with weather, support by
+  weather [16.2].
 * Airborne reinforcements [15.31-15.34]: land within one hex of their group's hex (or, with
   weather, within seven of their division's drop zone, not in or next to a City [16.11]); one unit
   a hex, never in an occupied hex; three Movement Points left after landing [15.32]; without the
@@ -30,7 +33,11 @@ hex or a unit.
   their side's stretch [15.42].
 * The Allied engineer, once eliminated, comes back at 0105/0106 on a later Allied movement phase
   [13.3], and repairs a demolished canal bridge it stood next to, free of enemy zones of control,
-  through a whole German player-turn [13.1].
+  through a whole German player-turn [13.1] (westwall/3: at every moment of it; westwall/2: at its
+  end).
+
+The version's readings (:class:`~pbem.systems.westwall.readings.Readings`) come with the instance:
+the ruleset makes it with those of the game's rules version.
 * Weather [16.0]: rolled at the end of each German player-turn for the next game-turn (1 same, 2
   good, 3-4 fair, 5-6 poor); the first game-turn is good.
 * Victory points, lines of communication and levels [17.x]: :mod:`arnhem_victory`.
