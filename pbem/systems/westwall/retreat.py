@@ -33,6 +33,13 @@ Choice among legal paths (the owner's reactive decision; protocol.md "Reactive d
 5. fewer displaced units;
 6. lowest hex numbers along the path (``"0304" < "0403"``), so the choice is always unique.
 
+Rolls on the way (Arnhem westwall/3: a bridge is tried "immediately, no matter what the Phase" as
+a unit reaches it [12.11], and its demolition "is effective immediately" [12.13]): given an
+``enter`` callback, :func:`retreat` makes the chosen retreat one step at a time; after a step that
+changed the terrain, the rest is chosen again from where the unit stands by the same order --
+another way on, or elimination where it stands ("it is eliminated in the last hexes to which it is
+able to retreat" [7.74]; [13.25] when a river closed the way).
+
 Displaced units choose their one hex by the same order (vacant first, ``avoid_displacing``, their
 own ``retreat`` preference, farthest from the enemy units of the combat, lowest hex number).
 """

@@ -134,17 +134,21 @@ class WestWallRules(Ruleset[Scenario, State, Orders_]):
 
     system = "westwall"
     version = "3"
-    """3: the SPI Arnhem corrections of issue 26 (:class:`~pbem.systems.westwall.readings.Readings`
-    names each): [11.1] the City reduction also applies to the retreat remaining when a unit
-    enters a City hex with three or more hexes left, never below the result's minimum (D3 one
-    hex, D4 two), and a unit starting in a City hex goes the full retreat when its owner's
-    retreat preference asks for it; [12.11, 12.13] a bridge is tried as a retreating or advancing
-    unit reaches it, and the rest of the retreat or advance is judged against the result (the
-    fix, case: an Allied unit retreating over a rail bridge whose demolition it triggered ended
-    across the river, which [13.25] forbids); [13.1] the engineer repairs only when free of enemy
-    zones of control through the whole German player-turn; [13.21] it may move up to the river
-    and then help the units that move after it; [14.11] Allied support as FPF needs a non-airborne
-    unit within three hexes; [17.4] the victory ratio is compared exactly, not rounded.
+    """3: the SPI Arnhem corrections of issue 26, one :class:`~pbem.systems.westwall.readings.Readings`
+    flag each (westwall/2 keeps the earlier result of each):
+
+    * [11.1] a unit entering a City hex has the rest of its retreat cut by two with three or more
+      hexes left too, never below the result's minimum (D3 one hex, D4 two);
+    * [11.1] a unit starting in a City hex goes the full retreat when its owner's retreat
+      preference asks for it ("at the Owning Player's option");
+    * [12.11, 12.13] a bridge is tried as a retreating, displaced or advancing unit reaches it and
+      the rest is judged against the result, so no unit ends across a river whose bridge it blew
+      [13.25];
+    * [13.1] the engineer repairs only when free of enemy zones of control through the whole
+      German player-turn;
+    * [13.21] the engineer may move up to the river and then help the units that move after it;
+    * [14.11] Allied support used as FPF needs an Allied non-airborne unit within three hexes;
+    * [17.4] the victory ratio is compared exactly (2.995 is not "3.0 or more").
 
     2: [14.0] counts adjacent artillery against the limit and exempts combats with no ground
     attacker (westwall/1 counted only artillery added to a combat)."""
