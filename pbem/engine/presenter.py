@@ -199,6 +199,11 @@ class Presenter(Generic[ScenarioT, StateT]):
             return ["reveals the orders it sealed:", *self.describe_orders(scenario, opened[0])]
         return self.describe_orders(scenario, orders)
 
+    def score_meaning(self, scenario: ScenarioT) -> dict[str, str]:
+        """Side -> what the number ``pbem status`` shows as its score counts, where it is not plain
+        victory points (shown under the score line) [27]. Empty by default."""
+        return {}
+
     def expected(self, scenario: ScenarioT, state: StateT, side: str, orders: JSON) -> list[str]:
         """What the rules will make of orders about to be signed before any die is rolled, in
         words (the preview's "Before any die is rolled"): each attack's strengths, odds or

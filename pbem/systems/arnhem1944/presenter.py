@@ -437,6 +437,16 @@ class Arnhem1944Presenter(Presenter[Scenario, State]):
                            "advances if it is vacated [7.6]")
         return out
 
+    def score_meaning(self, scenario: Scenario) -> dict[str, str]:
+        """[16] the score is no victory-point total: the Allied side's counts the infantry steps of
+        its bridgehead over the Neder Rijn, the German side's the Arnhem bridge hexes the Allies do
+        not hold (the rules' own score, :meth:`Arnhem1944Rules.score`)."""
+        v = scenario.victory
+        return {"AL": f"Allied infantry steps over the Neder Rijn (a bridgehead of {v.bridgehead_steps} at the end "
+                      "wins the secondary victory) [16]",
+                "DE": f"Arnhem bridge hexes not in Allied hands (of {len(v.bridge_hexes)}; none at the end "
+                      "is the Allied strategic victory) [16]"}
+
     def expected(self, scenario: Scenario, state: State, side: str, orders: JSON) -> list[str]:
         """Each attack's strengths and column as its die will be rolled [7.3, 7.4]: after the moves
         written before it; earlier attacks' results may still change it."""
