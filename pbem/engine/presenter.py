@@ -199,6 +199,12 @@ class Presenter(Generic[ScenarioT, StateT]):
             return ["reveals the orders it sealed:", *self.describe_orders(scenario, opened[0])]
         return self.describe_orders(scenario, orders)
 
+    def describe_orders_at(self, scenario: ScenarioT, state: StateT, orders: JSON) -> list[str]:
+        """:meth:`describe_orders` for the preview, which knows the state the orders answer (a
+        system may then say more: a reinforcement's move as its entry, a landing as a landing).
+        The default is :meth:`describe_orders`."""
+        return self.describe_orders(scenario, orders)
+
     def score_meaning(self, scenario: ScenarioT) -> dict[str, str]:
         """Side -> what the number ``pbem status`` shows as its score counts, where it is not plain
         victory points (shown under the score line) [27]. Empty by default."""

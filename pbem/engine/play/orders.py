@@ -177,7 +177,7 @@ def preview(game: Game, rp: Replay, side: str, document: Any, *, key_name: str |
     rnd = rp.current.round
     step = rnd.slot(side) if rnd is not None else rp.next_step
     label = decision.label + (" -- sealed: only a commitment is signed now" if rnd is not None else "")
-    lines = presenter.describe_orders(game.scenario, orders)
+    lines = presenter.describe_orders_at(game.scenario, state, orders)
     if game.ruleset.uses_secret_notes(game.scenario):  # what the sealed notes hold: said here only
         lines += presenter.describe_secret_notes(game.scenario, document)
     return Preview(side, step, label, orders, lines, presenter.undone(game.scenario, state, side, orders),

@@ -68,6 +68,9 @@ class WestWallPresenter(Presenter[Scenario, State]):
     def describe_orders(self, scenario: Scenario, orders: JSON) -> list[str]:
         return describe_orders(scenario, orders)
 
+    def describe_orders_at(self, scenario: Scenario, state: State, orders: JSON) -> list[str]:
+        return describe_orders(scenario, orders, state)
+
     def undone(self, scenario: Scenario, state: State, side: str, orders: JSON) -> list[str]:
         return undone(scenario, state, side, orders)
 
@@ -299,9 +302,10 @@ def narrate(
 
 
 
-def describe_orders(scenario: Any, orders: Any) -> list[str]:
+def describe_orders(scenario: Any, orders: Any, state: State | None = None) -> list[str]:
     """A move's orders in words (WestWall): placements, moves, drop zones, standing orders,
-    attacks with their advances."""
+    attacks with their advances. With the ``state`` they answer (the preview), a reinforcement's
+    move reads as its entry, an airborne unit's as its landing [11.11, 15.31]."""
     from pbem.systems.westwall.display import unit_label
 
     if not isinstance(orders, dict):
@@ -310,9 +314,18 @@ def describe_orders(scenario: Any, orders: Any) -> list[str]:
     def name(uid: Any) -> str:
         return unit_label(scenario, str(uid))
 
+    arriving: dict[str, str] = {}
+    if state is not None:
+        sc = scenario if isinstance(scenario, Scenario) else None
+        for mv in orders.get("moves") or []:
+            uid = str(mv.get("unit"))
+            us = state.units.get(uid)
+            if us is not None and us.status == "waiting" and sc is not None:
+                airborne = any(r.airborne and uid in r.units for r in sc.reinforcements)
+                arriving[uid] = "lands at {} [15.31]" if airborne else "enters at {} [11.11]"
     kind = orders.get("kind")
     lines = _placement_lines(orders, kind, name)
-    lines += _move_lines(orders, name)
+    lines += _move_lines(orders, name, arriving)
     lines += _drop_zone_lines(orders)
     lines += _standing_lines(scenario, orders, kind)
     lines += _attack_lines(orders, name)
@@ -330,14 +343,22 @@ def _placement_lines(orders: dict[str, Any], kind: Any, name: Callable[[Any], st
     return []
 
 
-def _move_lines(orders: dict[str, Any], name: Callable[[Any], str]) -> list[str]:
-    """Each move or exit [5.0, 12.0], with its path if a bridge is demolished [12.13]."""
+def _move_lines(orders: dict[str, Any], name: Callable[[Any], str],
+                arriving: Mapping[str, str] | None = None) -> list[str]:
+    """Each move or exit [5.0, 12.0], with its path if a bridge is demolished [12.13]; a unit in
+    ``arriving`` (id -> how it arrives, "lands at {}") arrives at its path's first hex."""
     lines: list[str] = []
     for mv in orders.get("moves") or []:
         path = [str(h) for h in mv.get("path") or []]
         if not path and not mv.get("exit"):
             continue
-        if mv.get("exit"):
+        how = (arriving or {}).get(str(mv.get("unit")))
+        if how is not None and path and not mv.get("exit"):
+            line = f"{name(mv.get('unit'))} {how.format(path[0])}"
+            if len(path) > 1:
+                line += f", then moves to {path[-1]}" + (f" via {', '.join(path[1:-1])}" if len(path) > 2 else "")
+            lines.append(line)
+        elif mv.get("exit"):
             where = f" via {', '.join(path)}" if path else ""
             lines.append(f"{name(mv.get('unit'))} leaves the map{where}")
         elif len(path) > 1:

@@ -92,3 +92,22 @@ def test_27_15_36_the_drop_zone_preview_shows_each_hex_and_turn_the_commitment_s
     assert "Secret drop zone of 1: 3719, placed on Game-Turn 1 -- sealed" in shown
     assert "Secret drop zone of 82: 2123, placed on Game-Turn 2 (held back [15.39]) -- sealed" in shown
     assert "Drop zones noted and sealed for: 1, 101, 82" in shown
+
+
+def test_27_15_31_a_landing_previews_as_a_landing_and_an_entry_as_an_entry(tmp_path: Path) -> None:
+    """[11.11, 15.31, 27] the preview of a reinforcement's move says how it arrives: an airborne
+    unit lands at its first hex, a ground unit enters there (they read "moves to" before)."""
+    home, g = game(tmp_path, "arnhem-alternate")
+    sign_template(tmp_path, home, g, "AL", "bob")
+    sign_template(tmp_path, home, g, "DE", "alice")
+    ok(pbem("draft", "pass", g, home=home))
+    ok(pbem("submit", g, "--key", "bob", "--yes", home=home))
+    template = ok(pbem("orders", g, "--side", "AL", "--text", home=home)).out
+    landed = re.search(r"^# (land (\S+) at (\d{4}))", template, re.M)
+    assert landed is not None
+    orders = tmp_path / "land.txt"
+    orders.write_text(landed.group(1) + "\nenter 153 at 0105 to 0106\n")
+    shown = ok(pbem("check", g, orders, "--key", "bob", home=home)).out
+    assert f"  . {landed.group(2)} lands at {landed.group(3)} [15.31]" in shown
+    assert "  . 153 enters at 0105 [11.11], then moves to 0106" in shown
+    assert "moves to " + landed.group(3) not in shown
