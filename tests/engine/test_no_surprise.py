@@ -43,7 +43,7 @@ def test_check_shows_every_order_and_what_is_left_undone(game: tuple[Path, Path]
     before = listing(g, home)
     res = ok(pbem("check", g, tmp_path / "test.txt", "--key", "alice", home=home))
     assert "Step 2: Game-Turn 1, German player-turn" in res.out
-    assert ". 1/3 moves to 2712 via 2913, 2812" in res.out
+    assert ". 1/3 enters at 2913 [11.11], then moves to 2712 via 2812" in res.out
     assert "6 reinforcements due by this game-turn stay off the map" in res.out and "[11.22]" in res.out
     assert listing(g, home) == before  # nothing signed, nothing written
     dry = ok(pbem("submit", "--dry-run", g, tmp_path / "test.txt", "--key", "alice", home=home))
@@ -95,7 +95,7 @@ def test_submit_asks_on_a_terminal(game: tuple[Path, Path], tmp_path: Path) -> N
     (tmp_path / "de1.txt").write_text("enter 1/3 via 2913 2812 2712\nenter 2/3 via 2913 2813\n")
     before = listing(g)
     code, out = _submit_on_a_terminal(home, g, tmp_path / "de1.txt", b"n\n")
-    assert code == 2 and "2/3 moves to 2813 via 2913" in out and "not signed" in out
+    assert code == 2 and "2/3 enters at 2913 [11.11], then moves to 2813" in out and "not signed" in out
     assert listing(g) == before
     code, out = _submit_on_a_terminal(home, g, tmp_path / "de1.txt", b"y\n")
     assert code == 0, out

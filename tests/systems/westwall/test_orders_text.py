@@ -113,8 +113,8 @@ def test_submit_accepts_text_orders_and_cites_rules(tmp_path: Path) -> None:
     (tmp_path / "at.txt").write_text("enter 1/3 at 2913 to 2712\nenter 2/3 at 2913 to 2813\n")
     shown = run_pbem("check", g, tmp_path / "at.txt", "--key", "alice", home=home)
     assert shown.code == 0, shown.err
-    assert "1/3 moves to 2712 via 2913, " in shown.out  # entering at 2913, the cheapest way on
-    assert "2/3 moves to 2813 via 2913" in shown.out
+    assert "1/3 enters at 2913 [11.11], then moves to 2712 via " in shown.out  # the cheapest way on
+    assert "2/3 enters at 2913 [11.11], then moves to 2813" in shown.out
     (tmp_path / "far.txt").write_text("enter 1/3 at 2912 to 2712\n")  # not an entry hex of 1/3
     code, err = pbem(home, "check", g, tmp_path / "far.txt", "--key", "alice")
     assert code == 2 and "no legal path from 2912 to 2712" in err and "[11.11]" in err
