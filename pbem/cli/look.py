@@ -67,6 +67,8 @@ def status(game_dir: Path, as_json: bool) -> None:
         echo(f"awaiting  {st.waiting} since {since}")
     if st.score:
         echo("score     " + ", ".join(f"{s} {v}" for s, v in st.score.items()))
+        for side, meaning in st.score_meaning.items():
+            echo(f"          {side}: {meaning}")
 
 
 @click.command()

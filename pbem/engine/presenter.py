@@ -199,6 +199,18 @@ class Presenter(Generic[ScenarioT, StateT]):
             return ["reveals the orders it sealed:", *self.describe_orders(scenario, opened[0])]
         return self.describe_orders(scenario, orders)
 
+    def score_meaning(self, scenario: ScenarioT) -> dict[str, str]:
+        """Side -> what the number ``pbem status`` shows as its score counts, where it is not plain
+        victory points (shown under the score line) [27]. Empty by default."""
+        return {}
+
+    def expected(self, scenario: ScenarioT, state: StateT, side: str, orders: JSON) -> list[str]:
+        """What the rules will make of orders about to be signed before any die is rolled, in
+        words (the preview's "Before any die is rolled"): each attack's strengths, odds or
+        differential and the table column it is rolled on, computed by the rules' own code [27].
+        Empty by default."""
+        return []
+
     def describe_secret_notes(self, scenario: ScenarioT, document: JSON) -> list[str]:
         """What the secret notes of orders about to be signed hold (``document``: the orders as the
         player wrote them, before :meth:`Ruleset.conceal` seals the notes), in words for the

@@ -54,6 +54,8 @@ class GameStatus:
     """Those views in words (text only)."""
     umpire_lines: list[str] | None = None
     """Game Control's machine: the whole state in words (text only)."""
+    score_meaning: dict[str, str] = field(default_factory=dict)
+    """Side -> what its points count, where the system says (text only) [27]."""
     clock: Clock | None = None
     hidden: bool = False
     published: bool = False
@@ -105,6 +107,7 @@ def game_status(game: Game, rp: Replay, local: Any, seeds: dict[str, bytes], *, 
         st.describe = game.ruleset.describe(game.scenario, state) if state is not None else ""
         st.pending = [] if rp.tail_open else cur.turn["pending"]
         st.score = cur.turn["score"]
+        st.score_meaning = presenter.score_meaning(game.scenario)
         st.outcome = cur.turn["outcome"]
         if game.hidden and game.umpire in local.sides() and cur.state is not None:
             full = game.ruleset.dump_state(game.scenario, cur.state)

@@ -81,6 +81,9 @@ class Fighting:
         self.violations: list[RuleViolation] = []
         self.track: dict[str, Tracker] = {}
         self.last: LastCombat | None = None
+        self.expected: list[tuple[int, str, str, cb.Odds]] = []
+        """Checking: each attack's (action number, target, type, odds) as its die would be rolled,
+        for the preview [7.3, 7.4, 27]."""
 
     @property
     def checking(self) -> bool:
@@ -160,6 +163,7 @@ class Fighting:
         self._attack_made(a, kind, arts, darts, air_a=air_a, exception=exception, air_d=air_d)
         die = self.roll(f"7.4 combat at {target}", 0)
         if self.checking:
+            self.expected.append((n, target, kind, cb.odds(attack, g.crt, g.tec)))
             self.last = LastCombat(kind, list(a.units), set(), [])
             return
         odds, res = cb.result(attack, die, g.crt, g.tec)

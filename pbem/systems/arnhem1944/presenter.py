@@ -294,6 +294,10 @@ def _arrival(verb: str, w: list[str], out: dict[str, Any]) -> None:
         out.setdefault("wait", []).append(" ".join(w[1:]))
 
 
+ATTACK_WORDS = {"M": "mobile", "N": "normal", "P": "prepared"}
+"""Attack types [7.1] in words."""
+
+
 class Arnhem1944Presenter(Presenter[Scenario, State]):
     """Words, text orders, the map view and the sparring bot of Arnhem 1944."""
 
@@ -431,6 +435,30 @@ class Arnhem1944Presenter(Presenter[Scenario, State]):
                     b.get("do") == "advance" for b in actions[i + 1:]):
                 out.append(f"the attack on {a.get('target')} has no advance written: nobody "
                            "advances if it is vacated [7.6]")
+        return out
+
+    def score_meaning(self, scenario: Scenario) -> dict[str, str]:
+        """[16] the score is no victory-point total: the Allied side's counts the infantry steps of
+        its bridgehead over the Neder Rijn, the German side's the Arnhem bridge hexes the Allies do
+        not hold (the rules' own score, :meth:`Arnhem1944Rules.score`)."""
+        v = scenario.victory
+        return {"AL": f"Allied infantry steps over the Neder Rijn (a bridgehead of {v.bridgehead_steps} at the end "
+                      "wins the secondary victory) [16]",
+                "DE": f"Arnhem bridge hexes not in Allied hands (of {len(v.bridge_hexes)}; none at the end "
+                      "is the Allied strategic victory) [16]"}
+
+    def expected(self, scenario: Scenario, state: State, side: str, orders: JSON) -> list[str]:
+        """Each attack's strengths and column as its die will be rolled [7.3, 7.4]: after the moves
+        written before it; earlier attacks' results may still change it."""
+        if not isinstance(orders, dict) or orders.get("kind") != "activation":
+            return []
+        parsed = self.ruleset.load_orders(scenario, orders)
+        out = []
+        for i, (n, target, kind, odds) in enumerate(
+                self.ruleset.expected_attacks(scenario, state, side, parsed)):  # type: ignore[attr-defined]
+            out.append(f"action {n}, {ATTACK_WORDS.get(kind, kind)} attack on {target}: column "
+                       f"{odds.heading} [7.4]" + ("" if i == 0 else ", unless earlier results change it"))
+            out += [f"  {line}" for line in odds.lines]
         return out
 
     def roster(self, scenario: Scenario, state: State, side: str) -> tuple[list[str], list[list[str]]]:

@@ -520,6 +520,17 @@ class Arnhem1944Rules(Ruleset[Scenario, State, Orders]):
             return run.violations
         return []
 
+    def expected_attacks(self, scenario: Scenario, state: State, side: str,
+                         orders: Orders) -> list[tuple[int, str, str, Any]]:
+        """Each attack of a legal activation as its die will be rolled: (action number, target,
+        attack type, :class:`~pbem.systems.arnhem1944.combat.Odds`) -- the checking walk of the
+        activation, which moves units as written and applies no result [7.3, 7.4]."""
+        if not isinstance(orders, Activation):
+            return []
+        run = Run(self.game(scenario), state.clone(), cast(Side, side), None, Happened())
+        run.activation(orders)
+        return [] if run.violations else run.expected
+
     def _drop_problems(self, scenario: Scenario, state: State, orders: Drop) -> list[RuleViolation]:
         g = self.game(scenario)
         board = g.board(state)

@@ -426,17 +426,17 @@ def action_text(a: JSON, sc: Any = None) -> str:
 def standing_lines(st: Mapping[str, Any]) -> list[str]:
     """A side's standing orders for the other side's activations, in words."""
     out = []
+    lose = st.get("lose") or 0
     if st.get("defence") == "hold":
         out.append("when attacked, take every result as step losses, no retreat [7.5]")
+    elif lose:  # one sentence for the two parts of one split, with "retreat" (the default) [7.5]
+        out.append(f"when attacked, take up to {lose} step loss{'es' if lose != 1 else ''} (the "
+                   "compulsory ones included) and retreat for the rest of the result [7.5]")
     elif st.get("defence") == "retreat":
         out.append("when attacked, retreat rather than lose steps where the result allows "
                    "[7.5]")
     if st.get("hold"):
         out.append(f"hold (step losses, no retreat) at {units_words(st['hold'])} [7.5]")
-    if st.get("lose"):
-        out.append(f"when attacked, take up to {st['lose']} step loss"
-                   f"{'es' if st['lose'] != 1 else ''} (the compulsory ones included) before "
-                   "any hex of retreat [7.5]")
     if st.get("keep"):
         out.append(f"but never a step loss the result does not compel that leaves a stack "
                    f"with fewer than {st['keep']} step{'s' if st['keep'] != 1 else ''} [7.5]")

@@ -212,19 +212,20 @@ def resolve_combat(
     that had not fired is withdrawn from later combats [7.82], as is barraging artillery no longer
     in range of any defender [8.11].
     """
+    ph = _phase(board, scenario, state, orders, exclusive, dice)
+    events: list[Event] = []
+    for n, att in enumerate(orders.attacks, start=1):
+        events += _resolve_one(ph, n, att, dice)
+    return events
+
+
+def _phase(board: Board, scenario: Scenario, state: State, orders: PlayerTurnOrders,
+           exclusive: Exclusive | None, dice: Dice | None) -> _Phase:
+    """The combat phase's bookkeeping at its start: the defender's FPF support budget [9.0]."""
     ex = exclusive or get_exclusive(scenario.game)
     attacker = orders.side
     defender = scenario.other(attacker)
-    ph = _Phase(
-        scenario,
-        state,
-        board,
-        ex,
-        attacker,
-        defender,
-        state.combat_phase_index + 1,
-        dice=dice,
-    )
+    ph = _Phase(scenario, state, board, ex, attacker, defender, state.combat_phase_index + 1, dice=dice)
     standing = ph.standing
     if standing is not None and standing.fpf_support:
         if not support_phase_blocked(
@@ -233,10 +234,44 @@ def resolve_combat(
             ph.fpf_support_left = min(
                 standing.fpf_support, ground_support_available(scenario, state, defender)
             )
-    events: list[Event] = []
+    return ph
+
+
+@dataclass(frozen=True)
+class ExpectedCombat:
+    """One attack as the combat phase starts (:func:`odds_before_dice`)."""
+
+    number: int
+    attack: int
+    defense: int
+    fpf: tuple[str, ...]
+    fpf_support: int
+    line: CrtLine
+    column: str
+
+    @property
+    def differential(self) -> int:
+        return self.attack - self.defense
+
+
+def odds_before_dice(board: Board, scenario: Scenario, state: State, orders: PlayerTurnOrders,
+                     exclusive: Exclusive | None = None) -> list[ExpectedCombat]:
+    """Each attack's strengths, the defender's FPF, the CRT line and column [7.3-7.6, 8.4] as the
+    combat phase starting on ``board`` (the position after movement; copied, not changed) gives
+    them when no earlier result changes the position: the same computation :func:`resolve_combat`
+    makes before each die (FPF spent by earlier combats included), for the preview of orders."""
+    ph = _phase(board.copy(), scenario, state, orders, exclusive, None)
+    out: list[ExpectedCombat] = []
     for n, att in enumerate(orders.attacks, start=1):
-        events += _resolve_one(ph, n, att, dice)
-    return events
+        attackers, artillery = _taking_part(ph, n, att, [])
+        if not attackers and not artillery and att.support == 0:
+            continue
+        odds = _odds(ph, att, attackers, artillery)
+        line = _crt_line(ph, att, attackers)
+        out.append(ExpectedCombat(n, odds.attack, odds.defense, tuple(odds.fpf), odds.fpf_support, line,
+                                  crt.column_heading(line, odds.diff, ph.board.geo.crt)))
+        _spend(ph, attackers, artillery, odds, att.support)
+    return out
 
 
 def _cancel(n: int, att: AttackOrder, rule: str, why: str) -> list[Event]:

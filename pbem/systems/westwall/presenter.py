@@ -71,6 +71,21 @@ class WestWallPresenter(Presenter[Scenario, State]):
     def undone(self, scenario: Scenario, state: State, side: str, orders: JSON) -> list[str]:
         return undone(scenario, state, side, orders)
 
+    def expected(self, scenario: Scenario, state: State, side: str, orders: JSON) -> list[str]:
+        """Each attack's strengths, differential, CRT line and column [7.3-7.6] (FPF [8.4]
+        included), as the combat phase starts."""
+        from pbem.systems.westwall.display import unit_label
+
+        out = []
+        for c in self.ruleset.expected_combats(scenario, state, orders):  # type: ignore[attr-defined]
+            fpf = [unit_label(scenario, f) for f in c.fpf] + ([f"{c.fpf_support} support points"]
+                                                              if c.fpf_support else [])
+            out.append(f"attack {c.number}: {c.attack} against {c.defense}"
+                       + (f" (with FPF of {', '.join(fpf)})" if fpf else "")
+                       + f" = {c.differential:+d} on the {c.line} line, column {c.column} [7.5, 7.6]"
+                       + ("" if c.number == 1 else ", unless earlier results change it"))
+        return out
+
     def describe_secret_notes(self, scenario: Scenario, document: JSON) -> list[str]:
         """Each drop-zone note's hex and Game-Turn [15.36, 15.39], as the Allied player wrote them."""
         notes = document.get("dz_notes") if isinstance(document, dict) else None

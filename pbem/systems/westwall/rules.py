@@ -30,7 +30,12 @@ from pbem.maps.hexmap import Hex
 from pbem.systems.westwall import scenario_check
 from pbem.systems.westwall.attacks import validate_attacks
 from pbem.systems.westwall.board import Board
-from pbem.systems.westwall.combat import combat_state_changes, resolve_combat
+from pbem.systems.westwall.combat import (
+    ExpectedCombat,
+    combat_state_changes,
+    odds_before_dice,
+    resolve_combat,
+)
 from pbem.systems.westwall.exclusive import Exclusive, get_exclusive, parse_special
 from pbem.systems.westwall.model import (
     AcknowledgeOrders,
@@ -394,6 +399,18 @@ class WestWallRules(Ruleset[Scenario, State, Orders_]):
         out += standing_violations(scenario, o.side, o.standing)
         out += validate_attacks(board, scenario, board.to_state(st), o)
         return Checked(out, walked if not out else None)
+
+    def expected_combats(self, scenario: Scenario, state: JSON, orders: JSON) -> list[ExpectedCombat]:
+        """Each attack of legal player-turn orders as the combat phase will start: strengths, FPF,
+        CRT line and column (:func:`pbem.systems.westwall.combat.odds_before_dice`), on the
+        position the moves leave when no die changes it (a bridge blown mid-move would)."""
+        st, o = parse_state(state), parse_orders(orders)
+        if not isinstance(o, PlayerTurnOrders) or not o.attacks:
+            return []
+        exclusive = self._exclusive(scenario)
+        st = exclusive.turn_start(scenario, st, o)
+        board, _plan = _walked(scenario, st, o, exclusive)
+        return odds_before_dice(board, scenario, board.to_state(st), o, exclusive)
 
     # -- resolving --------------------------------------------------------------------------------
     def resolve(

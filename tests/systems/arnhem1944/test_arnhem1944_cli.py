@@ -200,6 +200,16 @@ def test_2_1_pbem_status_counts_one_move_in_the_singular(tmp_path: Path) -> None
     assert "step      1 move archived;" in ok(a.run("status", a.dir)).out
 
 
+def test_27_16_pbem_status_says_what_each_score_counts(tmp_path: Path) -> None:
+    """[16, 27] 'score AL 0, DE 2' is no victory-point total: status says what each number counts
+    (the historic scenario: a bridgehead of 12 steps, 2 Arnhem bridge hexes)."""
+    a = _hot_seat(tmp_path)
+    out = ok(a.run("status", a.dir)).out
+    assert "score     AL 0, DE 2" in out
+    assert "          AL: Allied infantry steps over the Neder Rijn (a bridgehead of 12 at the end" in out
+    assert "          DE: Arnhem bridge hexes not in Allied hands (of 2;" in out
+
+
 def test_pbem_scenarios_asks_the_ruleset_when_the_file_does_not_say_turns_and_sides(
         tmp_path: Path) -> None:
     """The megagame's file has teams and half-day turns, not 'sides' and 'last_turn': the line

@@ -215,10 +215,14 @@ def test_7_5_split_orders_in_text_and_in_words() -> None:
     assert doc["standing"] == {"lose": 2, "keep": 1}
     assert RULES.validate(sc, st, "AL", RULES.load_orders(sc, doc)) == []
     assert standing_lines(doc["standing"]) == [
-        "when attacked, take up to 2 step losses (the compulsory ones included) before any hex "
-        "of retreat [7.5]",
+        "when attacked, take up to 2 step losses (the compulsory ones included) and retreat for the "
+        "rest of the result [7.5]",
         "but never a step loss the result does not compel that leaves a stack with fewer than 1 "
         "step [7.5]"]
+    # [27] the whole standing orders (defaults included, as a preview shows them) say it once: not
+    # "retreat rather than lose steps" and then "take up to 2 step losses"
+    full = Standing.model_validate(doc["standing"]).model_dump(mode="json")
+    assert standing_lines(full) == standing_lines(doc["standing"])
     with pytest.raises(InputError, match=r"\[7\.5\]"):
         P.parse_text_orders(sc, {"kind": "pass", "side": "AL"}, "AL", "defend lose many\n")
 
