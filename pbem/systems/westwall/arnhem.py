@@ -68,7 +68,7 @@ from pbem.errors import InputError, RuleViolation
 from pbem.maps.hexmap import Hex, hexside
 from pbem.maps.model import HexStr, new_dict, new_list
 from pbem.systems.westwall.board import Board
-from pbem.systems.westwall.exclusive import Exclusive, parse_special
+from pbem.systems.westwall.exclusive import Citations, Exclusive, parse_special
 from pbem.systems.westwall.model import (
     AIRBORNE_TYPES,
     Area,
@@ -402,6 +402,20 @@ class Arnhem(Exclusive):
     game = "arnhem"
     special_model = ArnhemSpecial
     rolls_in_movement = True
+    citations = Citations(
+        reinforcements="15.0",
+        entry_hexes=None,  # "its scheduled hex or alternate" [15.24]: the schedule or the
+        # alternate names its case (15.22, 15.42, 13.3, 15.39, 16.11, or the scenario's)
+        entry_terrain="15.11",
+        entry_enemy="15.21",
+        no_return="15.42",  # back "on any subsequent Game-Turn", not the one it left on
+        who_may_exit="15.4",
+        exit_edges="15.41",
+        exit_cost="15.4",
+        off_map_by_combat="15.43",
+    )
+    """Where the engine acts for Arnhem (reinforcements, exits) it cites Arnhem's cases, never
+    Bastogne's numbers of the same mechanisms (Arnhem's 11.x and 12.x are its City and bridges)."""
 
     def special_problems(self, scenario: Scenario) -> list[str]:
         return special_problems(scenario)

@@ -29,7 +29,7 @@ from pbem.errors import RuleViolation
 from pbem.maps.hexmap import Hex
 from pbem.maps.model import HexStr, new_dict, new_list
 from pbem.systems.westwall.board import Board
-from pbem.systems.westwall.exclusive import Exclusive, parse_special
+from pbem.systems.westwall.exclusive import Citations, Exclusive, parse_special
 from pbem.systems.westwall.model import Scenario, State
 
 # --------------------------------------------------------------------------------------------------
@@ -274,6 +274,14 @@ class Bastogne(Exclusive):
 
     game = "bastogne"
     special_model = BastogneSpecial
+    citations = Citations(
+        # "Units may only exit the map during the German Player's Movement Phase."
+        who_may_exit="12.12",
+    )
+    """Where the engine acts for Bastogne it cites Bastogne's cases: the defaults of
+    :class:`Citations` are its [11.0-12.12] (the scenario's edge and schedule cases [15.14-15.37]
+    are named in the messages); a standard game cites [12.0] for who may exit, as its scenario
+    decides who does."""
 
     def special_problems(self, scenario: Scenario) -> list[str]:
         return special_problems(scenario)

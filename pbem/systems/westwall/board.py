@@ -770,38 +770,29 @@ class Board:
             return "trail"
         return None
 
-    def entry_check(self, unit: UnitDef, h: Hex) -> tuple[int | None, RuleViolation | None]:
-        """Cost for a reinforcement to enter the map at ``h`` [11.11, 11.12] (terrain only)."""
+    def entry_check(self, unit: UnitDef, h: Hex) -> tuple[int | None, str | None]:
+        """Cost for a reinforcement to enter the map at ``h`` [11.11, 11.12] (terrain only), or
+        ``None`` and why not (the caller cites the case of the exclusive rules in play:
+        :class:`~pbem.systems.westwall.exclusive.Citations`)."""
         if h not in self.geo.hexes:
-            return None, RuleViolation(
-                "11.11", f"{unit.id} cannot enter at {h}: it is off the map", unit.id, str(h)
-            )
+            return None, "it is off the map"
         t = self.geo.terrain[h]
         kind = self.geo.terrain_kind[h]
         route = self.off_map_route(h)
         if t.prohibited:
-            return None, RuleViolation(
-                "11.11",
-                f"{unit.id} cannot enter at {h}: {kind} is closed to all units",
-                unit.id,
-                str(h),
-            )
+            return None, f"{kind} is closed to all units"
         if route == "road":
             return self.scenario.terrain_key.road_mp_halves, None
         if route == "trail":
             return self.scenario.terrain_key.trail_mp_halves, None
         if unit.is_mech and t.mech_prohibited:
-            return None, RuleViolation(
-                "11.11",
-                f"{unit.id} ({unit.type}) cannot enter at {kind} hex {h}: terrain restrictions apply "
-                "to entry hexes [5.24]",
-                unit.id,
-                str(h),
-            )
+            return None, (f"{kind} is closed to {unit.type} (terrain restrictions apply to entry "
+                          "hexes [5.24])")
         return t.mp_halves, None
 
-    def exit_check(self, unit: UnitDef, h: Hex) -> tuple[int | None, RuleViolation | None]:
-        """Cost to leave the map from edge hex ``h`` into an imaginary hex like ``h`` [12.0]."""
+    def exit_check(self, unit: UnitDef, h: Hex) -> tuple[int | None, str | None]:
+        """Cost to leave the map from edge hex ``h`` into an imaginary hex like ``h`` [12.0], or
+        ``None`` and why not."""
         return self.entry_check(unit, h)
 
     def edges_of(self, h: Hex) -> list[str]:

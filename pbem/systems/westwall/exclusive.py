@@ -16,6 +16,10 @@ Which class a ``game`` names: the bundled exclusive rules are a static table
 entry-point group :data:`ENTRY_POINT_GROUP`. Nothing registers itself at import and nothing is
 kept in the process: :func:`get_exclusive` imports the class a name stands for and makes one.
 
+Where the engine checks a mechanism for the exclusive rules (a reinforcement's entry hex, who may
+exit and where, a unit forced off the map by combat), it cites the case of the exclusive rules in
+play: each game declares them once, in its :attr:`Exclusive.citations` (:class:`Citations`).
+
 A game's ``special`` parameters are typed by its model (:attr:`Exclusive.special_model`), parsed
 once when the ruleset loads the scenario and kept with the scenario object (:func:`parse_special`).
 """
@@ -24,6 +28,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from importlib.metadata import entry_points
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -51,6 +56,43 @@ if TYPE_CHECKING:
     )
 
 
+@dataclass(frozen=True)
+class Citations:
+    """The case numbers the standard engine cites when it checks, on behalf of a game's exclusive
+    rules, the mechanisms they configure by scenario data: reinforcements and exits
+    (:mod:`~pbem.systems.westwall.movement`), a unit forced off the map by combat
+    (:mod:`~pbem.systems.westwall.retreat`). The defaults are the cases of the Bastogne exclusive
+    rules [11.0-12.12], whose text those mechanisms follow; another game declares its own
+    (:attr:`Exclusive.citations`), so that an Arnhem player is never sent to a Bastogne case."""
+
+    reinforcements: str = "11.0"
+    """A unit off the map that is not a reinforcement, or is not due yet."""
+    entry_hexes: str | None = "11.11"
+    """A reinforcement entering elsewhere than at one of its entry hexes. ``None``: the case its
+    schedule (:attr:`~pbem.systems.westwall.model.Reinforcement.rule`) or the exclusive rules'
+    entry area (:meth:`Exclusive.entry_areas`) names (see :meth:`Exclusive.entry_case`)."""
+    entry_terrain: str = "11.11"
+    """An entry hex whose terrain the unit may not enter (terrain restrictions apply to it)."""
+    entry_enemy: str = "11.21"
+    """An entry hex occupied by an enemy unit."""
+    no_return: str = "12.11"
+    """An exited unit ordered back onto the map when the rules do not bring it back."""
+    who_may_exit: str = "12.0"
+    """A unit of a side that may not exit the map."""
+    exit_edges: str = "12.0"
+    """An exit by a map edge the side may not exit by."""
+    exit_cost: str = "12.0"
+    """An exit the unit cannot pay for (the imaginary hex beyond the edge)."""
+    off_map_by_combat: str = "12.12"
+    """A unit forced off the map by combat is eliminated (the event's ``rule``: see
+    :meth:`Exclusive.off_map_case`)."""
+
+
+STANDARD_CITATIONS = Citations()
+"""The cases the engine cited before each game declared its own (and what the base class cites):
+the events of westwall/2 keep them (:attr:`Readings.own_case_numbers`)."""
+
+
 class Exclusive:
     """A game's exclusive rules. Every method has a harmless default.
 
@@ -61,6 +103,22 @@ class Exclusive:
 
     def __init__(self, readings: Readings = NEWEST) -> None:
         self.readings = readings
+
+    citations: Citations = STANDARD_CITATIONS
+    """The cases the engine cites when it checks a mechanism for these rules (see
+    :class:`Citations`)."""
+
+    def entry_case(self, named: str) -> str:
+        """The case a refused entry hex cites: :attr:`Citations.entry_hexes`, or ``named`` (the
+        case of the unit's schedule or entry area) when the game cites those."""
+        return self.citations.entry_hexes or named
+
+    def off_map_case(self) -> str:
+        """The ``rule`` of the elimination of a unit forced off the map by combat: the game's own
+        case (westwall/3), or the one every game cited before (westwall/2, whose events are kept
+        byte for byte)."""
+        table = self.citations if self.readings.own_case_numbers else STANDARD_CITATIONS
+        return table.off_map_by_combat
 
     special_model: type[BaseModel] | None = None
     """The model of the scenario's ``special`` parameters: the ruleset parses them with it when

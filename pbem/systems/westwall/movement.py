@@ -18,6 +18,8 @@ each unit at most once, each a full path, hex by hex. Costs are in half Movement
 * At the end no two friendly units may share a hex [5.31].
 
 The exclusive rules add restrictions through :meth:`Exclusive.movement_violations` (e.g. [15.26.3]).
+The cases above are Bastogne's; a refusal of the reinforcement and exit checks cites those of the
+exclusive rules in play (:attr:`Exclusive.citations`: Arnhem's [15.0-15.43]).
 """
 
 from __future__ import annotations
@@ -169,9 +171,10 @@ def reinforcement_entries(
     scenario: Scenario, uid: str, game_turn: int
 ) -> tuple[list[Area], str, int | None]:
     """Entry areas open to waiting unit ``uid`` on ``game_turn`` [11.11, 11.22], the rule case of its
-    schedule and its earliest turn (``None`` when it is not a reinforcement)."""
+    schedule (``""`` when none is open) and its earliest turn (``None`` when it is not a
+    reinforcement)."""
     areas: list[Area] = []
-    rule = "11.11"
+    rule = ""
     first: int | None = None
     for r in scenario.reinforcements:
         if uid in r.units:
@@ -335,7 +338,8 @@ class _Walk:
             out.append(RuleViolation("5.0", f"{uid} has been eliminated and cannot move", uid))
             return None
         if status == "exited" and special is None:
-            out.append(RuleViolation("12.11", f"{uid} has left the map and may not return", uid))
+            out.append(RuleViolation(self.excl.citations.no_return,
+                                     f"{uid} has left the map and may not return", uid))
             return None
         if status in ("waiting", "eliminated", "exited") or start is None:
             if not path:
@@ -347,11 +351,13 @@ class _Walk:
         self, order: MoveOrder, u: UnitDef, start: Hex | None, path: list[Hex],
         special: tuple[list[Area], str] | None,
     ) -> _Leg | None:
-        """A unit coming onto the map [11.0]: due this Game-Turn, through one of its entry hexes
-        [11.11], not into an enemy unit [11.21]; by air where the exclusive rules allow (Arnhem
+        """A unit coming onto the map [11.0]: due this Game-Turn, not into an enemy unit [11.21],
+        through one of its entry hexes [11.11]; by air where the exclusive rules allow (Arnhem
         [15.31-15.33]), else paying the entry hex's cost (and the column's [15.13]) within its
-        Movement Allowance [11.12]."""
+        Movement Allowance [11.12]. Each refusal cites the case of the exclusive rules in play
+        (:class:`~pbem.systems.westwall.exclusive.Citations`)."""
         scenario, uid, out = self.scenario, order.unit, self.out
+        cite = self.excl.citations
         first: int | None
         if special is not None:
             areas, rule = special
@@ -361,36 +367,43 @@ class _Walk:
         if first is None:
             out.append(
                 RuleViolation(
-                    "11.0", f"{uid} is not on the map and is not a reinforcement", uid
+                    cite.reinforcements, f"{uid} is not on the map and is not a reinforcement", uid
                 )
             )
             return None
         if not areas:
             out.append(
                 RuleViolation(
-                    "11.0",
+                    cite.reinforcements,
                     f"{uid} arrives on Game-Turn {first}, not before (now {self.game_turn})",
                     uid,
                 )
             )
             return None
         entry = path[0]
-        if not in_any_area(scenario, areas, entry):
+        listed = in_any_area(scenario, areas, entry)
+        described = describe_areas(areas)
+        # An enemy unit in the hex bars it whatever the hex (Arnhem: its scheduled hex, held by the
+        # enemy, is replaced by the alternate [15.22], yet the refusal is that the enemy holds it).
+        enemy = self.board.enemy_at(entry, self.side)
+        if enemy is not None:
             out.append(
                 RuleViolation(
-                    "11.11",
-                    f"{uid} cannot enter at {entry}: not one of its entry hexes ({describe_areas(areas)}) [{rule}]",
+                    cite.entry_enemy,
+                    f"{uid} cannot enter at {entry}: enemy unit {enemy} is there"
+                    + ("" if listed else f" (its entry hexes: {described})"),
                     uid,
                     str(entry),
                 )
             )
             return None
-        enemy = self.board.enemy_at(entry, self.side)
-        if enemy is not None:
+        if not listed:
+            case = self.excl.entry_case(rule)
+            named = "" if rule == case or f"[{rule}]" in described else f" [{rule}]"
             out.append(
                 RuleViolation(
-                    "11.21",
-                    f"{uid} cannot enter at {entry}: enemy unit {enemy} is there",
+                    case,
+                    f"{uid} cannot enter at {entry}: not one of its entry hexes ({described}){named}",
                     uid,
                     str(entry),
                 )
@@ -416,7 +429,8 @@ class _Walk:
         cost0, why = board.entry_check(u, entry)
         if cost0 is None:
             assert why is not None
-            self.out.append(why)
+            self.out.append(RuleViolation(self.excl.citations.entry_terrain,
+                                          f"{uid} cannot enter at {entry}: {why}", uid, str(entry)))
             return None
         queued = self.queued
         cost0 += excl.column_cost(scenario, board, entry, queued.get(entry, 0))
@@ -578,21 +592,24 @@ class _Walk:
         added to ``leg.spent``), else adds the violation."""
         scenario, board, side, u = self.scenario, self.board, self.side, leg.unit
         uid, trail, last = leg.order.unit, leg.trail, leg.trail[-1]
+        cite = self.excl.citations
         allowance = u.move_halves
         edges = [e for e in board.edges_of(last) if e in exit_edges(scenario, side)]
         why: RuleViolation | None
         if not exit_edges(scenario, side):
             why = RuleViolation(
-                "12.0",
+                cite.who_may_exit,
                 f"{uid} cannot leave the map: this scenario lets no {side} unit exit",
                 uid,
                 str(last),
             )
         elif not edges:
             allowed = ", ".join(exit_edges(scenario, side))
+            named = sorted({r.rule for r in scenario.exits if r.side == side} - {cite.exit_edges})
             why = RuleViolation(
-                "12.0",
-                f"{uid} cannot leave the map from {last}: exits only by the {allowed} edge",
+                cite.exit_edges,
+                f"{uid} cannot leave the map from {last}: exits only by the {allowed} edge"
+                + "".join(f" [{r}]" for r in named),
                 uid,
                 str(last),
             )
@@ -608,14 +625,14 @@ class _Walk:
             if cost is None:
                 assert refused is not None
                 why = RuleViolation(
-                    "12.0",
-                    refused.message.replace("enter at", "leave the map from"),
+                    cite.exit_cost,
+                    f"{uid} cannot leave the map from {last}: {refused}",
                     uid,
                     str(last),
                 )
             elif leg.spent + cost > allowance:
                 why = RuleViolation(
-                    "12.0",
+                    cite.exit_cost,
                     f"{uid} cannot leave the map from {last}: it needs {fmt_mp(cost)} MP and has "
                     f"{fmt_mp(allowance - leg.spent)} of its {fmt_mp(allowance)} MP left [5.25]",
                     uid,
@@ -764,7 +781,7 @@ def _search(
                     continue
                 c = max(0, allowance - left)
             else:
-                c, _why = board.entry_check(u, h)
+                c, _refused = board.entry_check(u, h)
             if c is None or c > allowance:
                 continue
             if excl.movement_violations(scenario, board, uid, [h]):

@@ -46,6 +46,16 @@ class Readings:
     exact_victory_ratio: bool = True
     """[17.4] westwall/3: the German-to-Allied ratio is compared exactly (2.995 is a German Tactical
     Victory, 1.995 an Allied Tactical one). westwall/2: it was rounded to two decimals first."""
+    own_case_numbers: bool = True
+    """[15.43] westwall/3: where the standard engine acts for the exclusive rules, an event cites
+    the game's own case (:attr:`~pbem.systems.westwall.exclusive.Exclusive.citations`: in Arnhem a
+    unit forced off the map by combat is eliminated under 15.43). westwall/2: the Bastogne case
+    (12.12) in every game."""
+    off_map_past_enemy: bool = True
+    """[12.12, Arnhem 15.43] westwall/3: a unit that cannot complete its retreat and whose only ways
+    on lead off the map or into hexes held by enemy units (which no unit may enter [5.12]) is
+    eliminated as forced off the map. westwall/2: only when every way on led off the map; else
+    as unable to retreat [7.74]."""
 
     @classmethod
     def of(cls, since: Callable[[str], bool]) -> Readings:

@@ -11,7 +11,9 @@ Restrictions on every hex *entered*:
 * never across a hexside or into a hex closed by the Terrain Key [7.72]; a [5.24] type (armour,
   mech, recon, SP artillery) that could only go on into broken/woods/rough or over a stream/river
   off a road or trail is eliminated instead [5.24];
-* never off the map: a unit that could only continue by leaving the map is eliminated [12.12];
+* never off the map: a unit that could only continue by leaving the map is eliminated [12.12]
+  (westwall/3: also when its other ways on are into enemy units; the event cites the case of the
+  exclusive rules in play, Arnhem's [15.43]);
 * a hex where the exclusive rules eliminate a unit forced into it (``forced_entry_eliminates``,
   e.g. [15.26.3]) is entered only when nothing else is possible, and the unit dies there.
 
@@ -62,7 +64,11 @@ from pbem.systems.westwall.model import (
 )
 
 _NO_ORDERS = StandingOrders.model_validate({})
-_STANDARD_STOPS = frozenset({"5.12", "5.24", "7.71", "7.72", "7.74", "7.82", "12.12"})
+_OFF_MAP = "off-map"
+"""What blocks a way on that leaves the map: the elimination cites the exclusive rules' case for a
+unit forced off the map by combat (:meth:`Exclusive.off_map_case`: Bastogne [12.12], Arnhem
+[15.43])."""
+_STANDARD_STOPS = frozenset({"5.12", "5.24", "7.71", "7.72", "7.74", "7.82", _OFF_MAP})
 _MAX_CHAIN = 16
 
 
@@ -150,7 +156,7 @@ def _static_kind(
     udef = board.scenario.unit[uid]
     side = udef.side
     if b not in board.geo.hexes:
-        return "stop", "12.12", f"it would have to leave the map at {a}"
+        return "stop", _OFF_MAP, f"it would have to leave the map at {a}"
     bad = board.enter_check(udef, a, b)[1]
     if bad is not None:
         if bad.rule == "5.24":
@@ -367,6 +373,8 @@ def _search(
     may_end = type(exclusive).retreat_may_end is not Exclusive.retreat_may_end
 
     avoid_set = prefs.avoid_displacing
+    past_enemy = exclusive.readings.off_map_past_enemy
+    off_map_case = exclusive.off_map_case()
     # The best complete plan so far by the first four elements of the choice key in ``retreat``
     # (displaces anybody, how many it should avoid displacing, preference, distance from the
     # enemy). Once there is one, the incomplete plans no longer matter (a complete retreat is
@@ -456,22 +464,26 @@ def _search(
                 blocked.append((i, rule, why))
         if not extended:
             # Cite what stopped it: [5.24] or a failed displacement [7.82] first; leaving the
-            # map [12.12] only when every way on would leave it; else [7.74].
+            # map [12.12] only when every way on would leave it (westwall/3: or else go into an
+            # enemy unit, which no unit may [5.12]); else [7.74].
             in_order = [(r, w) for _, r, w in sorted(blocked)]
             rules = [r for r, _ in in_order]
             why_of = dict(reversed(in_order))
+            off_map_or = {_OFF_MAP, "5.12"} if past_enemy else {_OFF_MAP}
             if "5.24" in rules:
                 rule = "5.24"
             elif "7.82" in rules:
                 rule = "7.82"
-            elif blocked and all(r == "12.12" for r in rules):
-                rule = "12.12"
+            elif _OFF_MAP in rules and all(r in off_map_or for r in rules):
+                rule = _OFF_MAP
             elif any(r not in _STANDARD_STOPS for r in rules):
                 # an exclusive rule closed some way on (e.g. Arnhem [13.25]): cite it
                 rule = next(r for r in rules if r not in _STANDARD_STOPS)
             else:
                 rule = "7.74"
             why = why_of.get(rule, "no hex it may enter")
+            if rule == _OFF_MAP:
+                rule = off_map_case
             plans.append(_Plan(path, displaced, False, rule, why))
 
     again.append(rec)
@@ -502,7 +514,8 @@ def retreat(
     enter: Enter | None = None,
 ) -> Retreat:
     """Retreat ``uid`` ``hexes`` hexes [7.7] on ``board`` (mutated), displacing friends if it must
-    [7.8]; eliminates it if it cannot complete the retreat [7.74, 7.82, 5.24, 12.12].
+    [7.8]; eliminates it if it cannot complete the retreat [7.74, 7.82, 5.24, 12.12 (Arnhem
+    15.43)].
 
     ``prefs`` are the owner's standing orders; ``away_from`` the hexes of the enemy units of the
     combat (for the default preference: as far from them as possible); ``called_for`` the hexes

@@ -326,11 +326,13 @@ class WestWallRules(Ruleset[Scenario, State, Orders_]):
                     if board is None:
                         board = Board.from_state(scenario, st)
                     entry, target = Hex.parse(m.path[0]), Hex.parse(m.to)
-                    path = cheapest_path(board, m.unit, target, st.game_turn, self._exclusive(scenario),
-                                         entry=entry)
+                    excl = self._exclusive(scenario)
+                    path = cheapest_path(board, m.unit, target, st.game_turn, excl, entry=entry)
                     if path is None:
+                        case = excl.citations.entry_hexes  # None: its schedule's (Arnhem)
                         raise InputError(f"entry of {m.unit}: no legal path from {entry} to {target} "
-                                         "this movement phase (is it one of its entry hexes? [11.11])")
+                                         "this movement phase (is it one of its entry hexes?"
+                                         + (f" [{case}])" if case else ")"))
                     m = m.model_copy(update={"path": [str(h) for h in path], "to": None})
                 elif m.to is not None:
                     if not m.path or m.path[-1] != m.to:

@@ -126,7 +126,7 @@ def test_15_39_a_delayed_drop_zone_is_revealed_on_its_turn_and_its_division_wait
     from pbem.systems.westwall.model import MoveOrder, PlayerTurnOrders
 
     drop = PlayerTurnOrders(side="US", game_turn=1, moves=[MoveOrder(unit="p1", path=["1010"])])
-    assert "11.11" in [v.rule for v in R.validate(sc, st, "US", drop)]  # no DZ yet [15.39]
+    assert "15.39" in [v.rule for v in R.validate(sc, st, "US", drop)]  # no DZ yet [15.39]
     t2 = st.model_copy(update={"game_turn": 2, "exclusive": {**st.exclusive, "weather": "fair",
                                                              "weather_log": ["good", "fair"]}})
     o2 = R.conceal(sc, t2, "US", PlayerTurnOrders(side="US", game_turn=2, moves=[

@@ -276,7 +276,8 @@ def test_15_31_15_32_land_within_one_hex_then_three_mp() -> None:
                            MoveOrder(unit="p2", path=["0405"])])
     assert [v.rule for v in R.validate(sc, st, "US", too_far)] == ["5.25"]
     outside = _turn("US", [MoveOrder(unit="p1", path=["0707"]), MoveOrder(unit="p2", path=["0405"])])
-    assert [v.rule for v in R.validate(sc, st, "US", outside)] == ["11.11"]
+    # 0707 is not within one hex of 0505: the schedule's case [18.13] (never Bastogne's 11.11)
+    assert [v.rule for v in R.validate(sc, st, "US", outside)] == ["18.13"]
 
 
 def test_15_33_never_in_an_occupied_hex_one_unit_a_hex() -> None:
@@ -286,7 +287,7 @@ def test_15_33_never_in_an_occupied_hex_one_unit_a_hex() -> None:
     assert [v.rule for v in R.validate(sc, st, "US", o)] == ["15.33"]
     enemy = state_with(sc, {"g": "0505"}, phasing="US")
     o = _turn("US", [MoveOrder(unit="p1", path=["0505"]), MoveOrder(unit="p2", path=["0406"])])
-    assert "11.21" in [v.rule for v in R.validate(sc, enemy, "US", o)]  # [15.31]
+    assert "15.21" in [v.rule for v in R.validate(sc, enemy, "US", o)]  # [15.21, 15.31]
 
 
 def test_15_34_without_weather_airborne_units_may_not_be_held_back() -> None:
@@ -334,7 +335,7 @@ def test_15_42_exited_units_come_back_on_their_side_later() -> None:
     back = _turn("DE", [MoveOrder(unit="g", path=["0105"])], game_turn=2)
     assert R.validate(sc, st, "DE", back) == []
     wrong = _turn("DE", [MoveOrder(unit="g", path=["1005"])], game_turn=2)
-    assert [v.rule for v in R.validate(sc, st, "DE", wrong)] == ["11.11"]
+    assert [v.rule for v in R.validate(sc, st, "DE", wrong)] == ["15.42"]
 
 
 # -- [16.0] weather -------------------------------------------------------------------------------
@@ -371,7 +372,7 @@ def test_13_3_an_eliminated_engineer_returns_at_the_southern_entry() -> None:
     st = state_with(sc, {"g": "0808"}, phasing="US", eliminated=["Eng"])
     assert R.validate(sc, st, "US", _turn("US", [MoveOrder(unit="Eng", path=["0101"])])) == []
     bad = R.validate(sc, st, "US", _turn("US", [MoveOrder(unit="Eng", path=["0102"])]))
-    assert [v.rule for v in bad] == ["11.11"]
+    assert [v.rule for v in bad] == ["13.3"]
 
 
 def test_rolls_are_narrated_with_their_case() -> None:
@@ -429,8 +430,9 @@ def test_15_22_a_blocked_entry_hex_moves_the_entry_along_the_edge() -> None:
     entering = _turn("US", [MoveOrder(unit="a", path=[h])],
                      [AttackOrder(attackers=["a"], defenders=["g"])])  # next to g: it must attack
     assert R.validate(friend, st2, "US", entering) == []
+    # its scheduled hex itself: g holds it [15.21]
     assert [v.rule for v in R.validate(friend, st2, "US", _turn(
-        "US", [MoveOrder(unit="a", path=["0101"])]))] == ["11.11"]
+        "US", [MoveOrder(unit="a", path=["0101"])]))] == ["15.21"]
 
 
 # -- [13.2] the engineer ---------------------------------------------------------------------------
