@@ -322,7 +322,14 @@ def describe_orders(scenario: Any, orders: Any, state: State | None = None) -> l
             us = state.units.get(uid)
             if us is not None and us.status == "waiting" and sc is not None:
                 airborne = any(r.airborne and uid in r.units for r in sc.reinforcements)
-                arriving[uid] = "lands at {} [15.31]" if airborne else "enters at {} [11.11]"
+                if airborne:
+                    arriving[uid] = "lands at {} [15.31]"
+                else:  # the entry case this game cites (Bastogne 11.11, Arnhem its schedule's)
+                    from pbem.systems.westwall.exclusive import get_exclusive
+                    from pbem.systems.westwall.movement import reinforcement_entries
+
+                    case = get_exclusive(sc.game).entry_case(reinforcement_entries(sc, uid, state.game_turn)[1])
+                    arriving[uid] = "enters at {} [" + case + "]"
     kind = orders.get("kind")
     lines = _placement_lines(orders, kind, name)
     lines += _move_lines(orders, name, arriving)
