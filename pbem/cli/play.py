@@ -48,13 +48,13 @@ def reveal(game_dir: Path, key_name: str, yes: bool) -> None:
 
 def _draft_of(game_dir: Path, key_name: str) -> Path:
     """The draft (``pbem draft``) of the side ``key_name`` plays whose decision is pending."""
-    from pbem.engine.play import check_owner, current_decision
+    from pbem.engine.play import decision_of
     from pbem.protocol.keys import KeyStore
 
     game, local, seeds = open_with_seeds(game_dir)
     rp = game.replay(seeds, local=local)
-    decision = current_decision(rp)
-    check_owner(decision, key_name=key_name, mine=game.side_of_fingerprint(KeyStore().info(key_name).fingerprint))
+    mine = game.side_of_fingerprint(KeyStore().info(key_name).fingerprint)
+    decision = decision_of(game, rp, None, mine, key_name)
     path = local.dir / "drafts" / f"{decision.side}.txt"
     if not path.is_file() or not path.read_text(encoding="utf-8").strip():
         raise InputError(f"no orders file given and no draft for {decision.side}: write orders "
