@@ -109,9 +109,11 @@ def _judge(args: tuple[str | Path, ...], res: Result, where: str) -> None:
     assert "Traceback" not in res.err + res.out, said
     assert res.code in (0, 2), said
     assert not CONTROL.search(res.err), said
-    if res.code == 2:
-        assert len(res.err.strip().splitlines()) == 1, said
-        assert res.err.startswith("pbem: "), said
+    if res.code == 2:  # one line, or the list of every problem of the orders given
+        first, *more = res.err.strip().splitlines()
+        assert first.startswith("pbem: "), said
+        assert not more or (re.fullmatch(r"pbem: \d+ problems with these orders:", first)
+                            and all(line.startswith("  - ") for line in more)), said
 
 
 def _run(q: Player, args: tuple[str | Path, ...]) -> Result:
