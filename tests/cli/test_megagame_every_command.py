@@ -35,7 +35,8 @@ def looking(p: Player, work: Path) -> list[tuple[str | Path, ...]]:
     bad.write_text(f"{unit}: fly, to the moon\nNoSuchUnit: attack, towards 9999\n{unit}: hold, towards\n",
                    encoding="utf-8")
     return [
-        ("--version",), ("scenarios",), ("key", "list"), ("key", "show", key),
+        ("--version",), ("scenarios",), ("key", "list"), ("key", "show", key), ("key", "new", "spare"),
+        ("new", "megagame-arnhem", d, "--player", f"{side}={key}"),  # over a game: refused
         ("scenario", "check", "megagame-arnhem"),
         ("schema", "orders", "--system", "megagame"), ("schema", "rulings", "--system", "megagame"),
         ("status", d), ("status", d, "--json"),
@@ -166,7 +167,7 @@ def _another(sheet: str) -> str:
     return json.dumps(data)
 
 
-ALWAYS = ["--version", "scenarios", "key list", "scenario check megagame-arnhem",
+ALWAYS = ["--version", "scenarios", "key list", "key new spare", "scenario check megagame-arnhem",
           "schema orders --system megagame", "schema rulings --system megagame", "status",
           "status --json", "units", "log", "html -o", "render -o map.svg",
           "render --around 3407 --radius 2 -o map-crop.svg", "verify"]
