@@ -48,6 +48,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "render": ("pbem.cli.render:render", "Draw the map (SVG) as it stands after a step."),
     "mail": ("pbem.cli.render:mail", "Write the email (.eml) for a step."),
     "bot": ("pbem.cli.bot:bot", "Let the sparring bot write and submit orders for a side."),
+    "case": ("pbem.cli.cases:case", "Run numbered rules cases of the case book; write a book's index."),
 }
 
 
@@ -87,6 +88,9 @@ EXAMPLES: dict[str, str] = {
     "mail": "pbem mail draft game/ --step 2 -o mail-0002.eml",
     "mail draft": "pbem mail draft game/ --step 2 -o mail-0002.eml",
     "bot": "pbem bot game/ --side DE --key alice",
+    "case": "pbem case run cases/westwall/900-crt-de-elim.json",
+    "case run": "pbem case run cases/westwall/900-crt-de-elim.json",
+    "case index": "pbem case index cases/westwall --out docs/cases/westwall.md",
     "draft": "pbem draft move game/ 1/501 1418",
     "draft move": "pbem draft move game/ 1/501 1418",
     "draft enter": "pbem draft enter game/ 1/3 2913 2812 2712",

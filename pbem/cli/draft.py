@@ -61,35 +61,64 @@ def _orders(line: str) -> bool:
     return bool(line.split("#", 1)[0].strip())
 
 
-def _show(game: Game, rp: Any, side: str, lines: list[str]) -> None:
+def _read(game: Game, rp: Any, side: str, lines: list[str]) -> Any:
+    """The draft read and checked as it would be signed (:func:`pbem.engine.play.preview`):
+    :class:`IllegalOrders` for what the rules refuse, :class:`InputError` for a draft that cannot
+    be read into exact orders (an unknown unit, a move with no legal path)."""
     from pbem.engine.play import preview
 
     presenter = game.ruleset.presenter()
     skeleton = presenter.text_skeleton(game.scenario, _state(game, rp, side), side)
+    document = presenter.read_text_orders(game.scenario, skeleton, side, "\n".join(lines))
+    return preview(game, rp, side, document)
+
+
+def _first_unreadable(game: Game, rp: Any, side: str, lines: list[str]) -> int | None:
+    """The number of the first line whose addition makes the draft unreadable (None: none does)."""
+    for n in range(1, len(lines) + 1):
+        if not _orders(lines[n - 1]):
+            continue
+        try:
+            _read(game, rp, side, lines[:n])
+        except IllegalOrders:
+            continue
+        except PbemError:
+            return n
+    return None
+
+
+def _listing(side: str, lines: list[str], mark: int | None = None) -> None:
+    echo(f"Draft for {side} ({len(lines)} line{'s' if len(lines) != 1 else ''}):")
+    echo("\n".join(f"  {n}. {line}" + ("   <-- this line" if n == mark else "")
+                   for n, line in enumerate(lines, 1)) or "  (empty)")
+
+
+def _show(game: Game, rp: Any, side: str, lines: list[str]) -> None:
+    presenter = game.ruleset.presenter()
     try:
-        document = presenter.parse_text_orders(game.scenario, skeleton, side, "\n".join(lines))
-        echo(preview(game, rp, side, document).text())
+        shown = _read(game, rp, side, lines)
         if not any(_orders(line) for line in lines):
-            said = "; ".join(presenter.describe_orders(game.scenario, document)) or "no orders"
-            if lines:
-                echo(f"the draft holds no order, only comments: 'pbem submit GAME_DIR --key KEY' "
-                     f"would sign it as it stands ({said}) -- add orders with 'pbem draft ...' "
-                     "unless that is what you mean", err=True)
-            else:
-                echo(f"the draft is empty, which means: {said}. Add orders with 'pbem draft ...' "
-                     "('pbem draft order GAME_DIR pass' to sign exactly that)", err=True)
+            said = "; ".join(presenter.describe_orders(game.scenario, shown.orders)) or "no orders"
+            echo(f"the draft holds no order{', only comments' if lines else ''}: 'pbem submit' does not "
+                 f"sign it, so that nothing is signed by accident. As it stands it means: {said}. To "
+                 "sign that, 'pbem draft pass GAME_DIR'; else add orders with 'pbem draft ...'", err=True)
             _template(game, rp, side)
             return
+        echo(shown.text())
         echo("ready: 'pbem submit GAME_DIR --key KEY' signs exactly this", err=True)
     except IllegalOrders as exc:
-        echo(f"Draft for {side} ({len(lines)} line{'s' if len(lines) != 1 else ''}):")
-        echo("\n".join(f"  {n}. {line}" for n, line in enumerate(lines, 1)) or "  (empty)")
+        _listing(side, lines)
         echo("Still refused by the rules:")
         echo("\n".join(f"  - {v}" for v in exc.violations))
         if not any(_orders(line) for line in lines):
             _template(game, rp, side)
     except PbemError as exc:
-        echo(f"Draft for {side}: {exc}")
+        bad = _first_unreadable(game, rp, side, lines)
+        _listing(side, lines, bad)
+        where = f"line {bad}: " if bad is not None else ""
+        echo(f"Cannot be read as orders: {where}{exc}")
+        if bad is not None:
+            echo(f"'pbem draft drop GAME_DIR {bad}' takes that line out", err=True)
 
 
 def _template(game: Game, rp: Any, side: str) -> None:
@@ -108,15 +137,16 @@ def _add(game_dir: Path, side: str | None, line: str, verb: str | None = None) -
     game, local, rp, who, path = _context(game_dir, side)
     presenter = game.ruleset.presenter()
     line = presenter.draft_line(line.split(" ", 1)[0] if verb is None else verb, line)
-    skeleton = presenter.text_skeleton(game.scenario, _state(game, rp, who), who)
-    lines = [*_lines(path), line]
+    kept = _lines(path)
+    lines = [*kept, line]
     try:
-        presenter.parse_text_orders(game.scenario, skeleton, who, "\n".join(lines))
+        _read(game, rp, who, lines)
     except IllegalOrders:
         pass  # shown below with the rule cases
-    except InputError as exc:
-        raise InputError(f"not added to the draft ({len(lines) - 1} line"
-                         f"{'s' if len(lines) != 2 else ''} kept): {exc}") from None
+    except PbemError as exc:
+        if _first_unreadable(game, rp, who, kept) is None:  # the new line is the one at fault
+            raise InputError(f"not added to the draft ({len(kept)} line"
+                             f"{'s' if len(kept) != 1 else ''} kept): {exc}") from None
     _save(path, lines)
     _show(game, rp, who, lines)
 
@@ -214,6 +244,36 @@ def undo(game_dir: Path, side: str | None) -> None:
     echo(f"taken back: {lines[-1]}", err=True)
     _save(path, lines[:-1])
     _show(game, rp, who, lines[:-1])
+
+
+@draft.command("pass")
+@GAME
+@SIDE
+def pass_(game_dir: Path, side: str | None) -> None:
+    """Sign no orders for this decision (the draft becomes the one line 'pass')."""
+    game, _local, rp, who, path = _context(game_dir, side)
+    kept = [line for line in _lines(path) if _orders(line)]
+    if kept:
+        raise InputError(f"the draft holds {len(kept)} order{'s' if len(kept) != 1 else ''}: "
+                         "'pbem draft clear GAME_DIR' first to sign none")
+    _save(path, ["pass"])
+    _show(game, rp, who, ["pass"])
+
+
+@draft.command("drop")
+@GAME
+@click.argument("number", type=click.IntRange(min=1))
+@SIDE
+def drop(game_dir: Path, number: int, side: str | None) -> None:
+    """Take line NUMBER out of the draft (as 'pbem draft show' numbers them)."""
+    game, _local, rp, who, path = _context(game_dir, side)
+    lines = _lines(path)
+    if number > len(lines):
+        raise InputError(f"the draft has {len(lines)} line{'s' if len(lines) != 1 else ''}: no line {number}")
+    echo(f"taken out: {lines[number - 1]}", err=True)
+    lines = lines[:number - 1] + lines[number:]
+    _save(path, lines)
+    _show(game, rp, who, lines)
 
 
 @draft.command("clear")

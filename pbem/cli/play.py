@@ -56,9 +56,12 @@ def _draft_of(game_dir: Path, key_name: str) -> Path:
     mine = game.side_of_fingerprint(KeyStore().info(key_name).fingerprint)
     decision = decision_of(game, rp, None, mine, key_name)
     path = local.dir / "drafts" / f"{decision.side}.txt"
-    if not path.is_file() or not path.read_text(encoding="utf-8").strip():
-        raise InputError(f"no orders file given and no draft for {decision.side}: write orders "
-                         "with 'pbem draft ...' or give an orders file")
+    from pbem.engine.presenter import order_lines
+
+    if not path.is_file() or not order_lines(path.read_text(encoding="utf-8")):
+        raise InputError(f"no orders file given and the draft for {decision.side} holds no order: write orders "
+                         "with 'pbem draft ...' or give an orders file; to sign no orders at all, "
+                         f"'pbem draft pass {game_dir}' first [27]")
     return path
 
 
@@ -80,7 +83,7 @@ def _orders_reader(game: Game, orders_file: Path, *, defaults: bool) -> Any:
         presenter = game.ruleset.presenter()
         skeleton = presenter.text_skeleton(game.scenario, state, side, defaults=defaults)
         try:
-            return presenter.parse_text_orders(game.scenario, skeleton, side, text)
+            return presenter.read_text_orders(game.scenario, skeleton, side, text)
         except UnreadableOrders as exc:  # every problem at once: the rules' on the lines read too
             broken = list(exc.problems)
             if exc.readable is not None:

@@ -199,6 +199,20 @@ class Presenter(Generic[ScenarioT, StateT]):
             return ["reveals the orders it sealed:", *self.describe_orders(scenario, opened[0])]
         return self.describe_orders(scenario, orders)
 
+    def expected(self, scenario: ScenarioT, state: StateT, side: str, orders: JSON) -> list[str]:
+        """What the rules will make of orders about to be signed before any die is rolled, in
+        words (the preview's "Before any die is rolled"): each attack's strengths, odds or
+        differential and the table column it is rolled on, computed by the rules' own code [27].
+        Empty by default."""
+        return []
+
+    def describe_secret_notes(self, scenario: ScenarioT, document: JSON) -> list[str]:
+        """What the secret notes of orders about to be signed hold (``document``: the orders as the
+        player wrote them, before :meth:`Ruleset.conceal` seals the notes), in words for the
+        preview on the author's own machine: the signed orders hold only commitments, and the
+        author must see what they commit to (e.g. each drop zone's hex and Game-Turn) [27]."""
+        return []
+
     def undone(self, scenario: ScenarioT, state: StateT, side: str, orders: JSON) -> list[str]:
         """What these orders leave undone that a player may not mean to (shown before signing):
         reinforcements that stay off the map, attacks without an advance, and the like."""
@@ -236,6 +250,19 @@ class Presenter(Generic[ScenarioT, StateT]):
         raise InputError(f"the {self.system} system has no text orders: write the orders as JSON "
                          "('pbem orders GAME --side SIDE' prints a skeleton)")
 
+    def read_text_orders(self, scenario: ScenarioT, skeleton: JSON, side: str, text: str) -> JSON:
+        """Text orders as the JSON document (every caller reads text through here): the system's
+        :meth:`parse_text_orders`, except that a text whose one order line is ``pass`` means
+        the decision's skeleton -- no orders -- in a system that has no ``pass`` order of its own.
+        An empty text reads as the skeleton too, but ``pbem submit`` refuses an empty draft, so that
+        signing nothing is always said on purpose [27]."""
+        if not pass_only(text):
+            return self.parse_text_orders(scenario, skeleton, side, text)
+        try:
+            return self.parse_text_orders(scenario, skeleton, side, text)
+        except InputError:  # no 'pass' in this system's orders: the skeleton is what it means
+            return self.parse_text_orders(scenario, skeleton, side, "")
+
     def describe_view(self, scenario: ScenarioT, view: JSON) -> list[str]:
         """A side's view of a game with hidden information in lines a player reads (``pbem status``,
         ``pbem log``); the default is its JSON on one line, cut short."""
@@ -253,3 +280,14 @@ class Presenter(Generic[ScenarioT, StateT]):
     def bot_orders(self, scenario: ScenarioT, state: StateT, side: str, *, seed: int = 0) -> JSON:
         """The sparring bot's orders for ``side``'s pending decision."""
         raise InputError(f"there is no sparring bot for the {self.system} system")
+
+
+def order_lines(text: str) -> list[str]:
+    """The lines of text orders that hold an order (without comments and blanks)."""
+    return [line for line in (raw.split("#", 1)[0].strip() for raw in text.splitlines()) if line]
+
+
+def pass_only(text: str) -> bool:
+    """Whether the text's one order line is ``pass`` (:meth:`Presenter.read_text_orders`)."""
+    lines = order_lines(text)
+    return len(lines) == 1 and lines[0].lower() == "pass"

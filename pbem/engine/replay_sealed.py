@@ -239,7 +239,9 @@ class SealedRounds(ReplayState):
 
     def hidden_resolution(self, rnd: Round, record: StepRecord, step: int) -> tuple[Any, bytes, list[bytes], list[Any]]:
         """On a machine that knows everything: resolve a hidden round as its report at ``step``
-        must state. Returns ``(resolution, roll key, chain values keyed, rolls)``."""
+        must state. Returns ``(resolution, roll key, chain values keyed, rolls)``. Worked out once
+        for the same inputs: the umpire's ``pbem report`` resolves the round to write the report,
+        and placing that report reuses it (nothing a ruleset returns is changed afterwards)."""
         from pbem.protocol.canonical import canonical_bytes
         from pbem.protocol.dice import DiceStream, roll_key
 
@@ -247,6 +249,10 @@ class SealedRounds(ReplayState):
         ruling = self.placed_move(rnd.slot(str(rnd.umpire), "ruling"))
         reveals = [self.placed_move(rnd.slot(side, "reveal")) for side in rnd.sides]
         keyed = [ruling, *reveals]
+        memo = (step, record.turn_hash, tuple(m.body_hash for m in keyed))
+        done = self._hidden_resolved.get(memo)
+        if done is not None:
+            return done
         orders: dict[str, Any] = {}
         checked: dict[str, Any] = {}
         void = self.voided(rnd)
@@ -261,7 +267,9 @@ class SealedRounds(ReplayState):
         except PbemError as exc:
             raise self._bad(ruling.name, f"rulings: {exc} [P9]") from None
         result = g.ruleset.resolve_round(g.scenario, record.state, orders, dice, checked, rulings)
-        return result, key, chain_values, [r.to_json() for r in dice.rolls]
+        done = result, key, chain_values, [r.to_json() for r in dice.rolls]
+        self._hidden_resolved = {memo: done}  # the latest only: a replay's memory stays flat
+        return done
 
     def _opened_rulings(self, ruling: Message) -> Any:
         """The umpire's rulings of a hidden round, sealed like orders: opened with the umpire's key

@@ -75,6 +75,10 @@ class ReplayState:
         self.chain_count: dict[str, int] = {}
         self.chain_at: dict[str, int] = {}
         """Side -> step of the move that revealed its :attr:`chain_last` (0: the commitment)."""
+        self._hidden_resolved: dict[tuple[int, str, tuple[str, ...]], tuple[Any, bytes, list[bytes], list[Any]]] = {}
+        """The latest hidden round's resolution by (step, turn hash before it, hashes of the ruling
+        and reveals): worked out once when the umpire writes its report and reused when the report is
+        placed (:meth:`SealedRounds.hidden_resolution`)."""
         self._chains: dict[int, dict[str, tuple[int, str, int]]] = {}
         """Step -> each side's (count, last value, step) once the move of that step was placed."""
         self.new_moves: list[Message] = []

@@ -140,7 +140,7 @@ def rules_refusal(recorded: str, ruleset: Ruleset[Any, Any, Any], writer: str | 
     from pbem.protocol.archive import version_key
 
     head = (f"this game is adjudicated with {recorded} rules (genesis), which this pbem ({__version__}) "
-            f"does not play (it plays {ruleset.rules_id})")
+            f"does not play (it plays {', '.join(ruleset.played_versions())})")
     version = recorded.partition("/")[2]
     if version in ruleset.earlier:
         return f"{head}: they are played by {ruleset.earlier[version]}; verify and finish the game with that pbem"

@@ -39,6 +39,7 @@ def _describe(path: Path, exc: OSError) -> str:
 
 _journals: list[list[Path]] = []
 _undos: list[list[Callable[[], None]]] = []
+_dirs_to_sync: list[set[Path]] = []
 
 
 @contextlib.contextmanager
@@ -46,13 +47,22 @@ def transaction() -> Iterator[list[Path]]:
     """Every file :func:`write_new` creates inside the block is recorded; if the block raises, those
     files are removed again, newest first, so a command that fails (a full disk while maps are
     written, a read-only directory, a bad input found late) leaves the directories as they were.
-    Files written with ``journal=False`` (a P7 record of what was signed) are kept."""
+    Files written with ``journal=False`` (a P7 record of what was signed) are kept.
+
+    Each new file's bytes reach the disk before its name is linked (so no name ever shows a
+    truncated file); the directories that got new names are synced once, when the block ends
+    well, not after every file: a power cut before then loses names the command had not finished
+    writing, as a crash would, never a file's bytes."""
     journal: list[Path] = []
     undo: list[Callable[[], None]] = []
+    dirs: set[Path] = set()
     _journals.append(journal)
     _undos.append(undo)
+    _dirs_to_sync.append(dirs)
     try:
         yield journal
+        for directory in sorted(dirs):
+            _fsync_dir(directory)
     except BaseException as exc:
         success = getattr(exc, "exit_code", None) == 0 or (
             isinstance(exc, SystemExit) and exc.code in (0, None))
@@ -64,9 +74,9 @@ def transaction() -> Iterator[list[Path]]:
                 with contextlib.suppress(OSError):
                     fn()
         raise
-    finally:
-        _journals.remove(journal)
-        _undos.remove(undo)
+    finally:  # by identity: two blocks may hold equal (empty) lists
+        for stack, mine in ((_journals, journal), (_undos, undo), (_dirs_to_sync, dirs)):
+            del stack[next(i for i, x in enumerate(stack) if x is mine)]
 
 
 def on_rollback(fn: Callable[[], None]) -> None:
@@ -179,7 +189,10 @@ def write_new(path: Path | str, data: bytes, *, mode: int = 0o644, journal: bool
             os.unlink(tmp)
     if journal:
         _record(path)
-    _fsync_dir(path.parent)
+    if _dirs_to_sync:  # synced once when the command's transaction ends
+        _dirs_to_sync[-1].add(path.parent)
+    else:
+        _fsync_dir(path.parent)
     return True
 
 

@@ -80,8 +80,12 @@ def test_one_full_game_turn_with_draft_units_and_reach(home: Path, tmp_path: Pat
     run("draft", "show", g)
     run("submit", g, "--key", "alice", "--yes")
 
-    # U.S. player-turn 1: hold everything (a comment is a legal, empty set of orders)
+    # U.S. player-turn 1: hold everything. A draft of comments only is not signed by accident [27];
+    # 'pbem draft pass' says it on purpose
     run("draft", "order", g, "# hold the line")
+    res = CliRunner().invoke(cli, ["submit", str(g), "--key", "bob", "--yes"])
+    assert isinstance(res.exception, InputError) and "holds no order" in str(res.exception)
+    assert "ready" in run("draft", "pass", g).output
     run("submit", g, "--key", "bob", "--yes")
 
     status = run("status", g).output
@@ -102,7 +106,36 @@ def test_undo_clear_and_a_line_the_game_cannot_read(home: Path, tmp_path: Path) 
     assert "taken back: place 20 at 1116" in run("draft", "undo", g).output
     run("draft", "clear", g)
     res = CliRunner().invoke(cli, ["submit", str(g), "--key", "bob", "--yes"])
-    assert isinstance(res.exception, InputError) and "no draft" in str(res.exception)
+    assert isinstance(res.exception, InputError) and "holds no order" in str(res.exception)
+
+
+def test_27_a_draft_line_that_cannot_be_carried_out_is_named_and_any_line_dropped(home: Path, tmp_path: Path) -> None:
+    """[27] a move with no legal path is not kept (the lines before it are), a draft that cannot be
+    read names its line, and 'draft drop N' takes out any line, not only the last."""
+    from pbem.cli.draft import draft_path
+    from pbem.engine.gamedir import open_checked
+    from pbem.protocol.localstate import LocalGame
+
+    g = tmp_path / "game"
+    run("key", "new", "alice")
+    run("key", "new", "bob")
+    run("new", "bastogne-spearhead", g, "--player", "DE=alice", "--player", "US=bob")
+    us = [r[0] for r in rows(run("units", g, "--side", "US").output) if r[-1].startswith("to set up")]
+    run("draft", "order", g, f"place {us[0]} at 1116")
+    run("draft", "order", g, f"place {us[1]} at 1117")
+    run("draft", "order", g, f"place {us[2]} at 1118")
+    out = run("draft", "drop", g, "2").output
+    assert f"taken out: place {us[1]} at 1117" in out
+    assert f"1. place {us[0]} at 1116" in out and f"2. place {us[2]} at 1118" in out
+    bad = CliRunner().invoke(cli, ["draft", "drop", str(g), "7"])
+    assert isinstance(bad.exception, InputError) and "the draft has 2 lines: no line 7" in str(bad.exception)
+    # a line the game can read but not carry out, written into the draft by hand: named by number
+    game = open_checked(g)
+    path = draft_path(game, LocalGame.of(game), "US")
+    path.write_text(path.read_text() + "place nobody at 1119\n" + f"place {us[3]} at 1120\n")
+    out = run("draft", "show", g).output
+    assert "3. place nobody at 1119   <-- this line" in out and "Cannot be read as orders: line 3:" in out
+    assert "'pbem draft drop GAME_DIR 3' takes that line out" in out
 
 
 def test_shell_completion_offers_scenarios_units_and_reachable_hexes(home: Path, tmp_path: Path) -> None:

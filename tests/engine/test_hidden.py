@@ -354,3 +354,25 @@ def test_29_a_report_with_swapped_views_is_refused_at_ingest(tmp_path: Path) -> 
     assert pbem("verify", copy, home=tmp_path / "stranger").code == 0
     res = a.run("verify", copy)
     assert res.code == 1 and name in res.err and "sealed to A does not open" in res.err, res.err
+
+
+def test_28_the_umpires_report_resolves_the_round_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`pbem report` works out the round to write the report; placing it reuses that (it resolved
+    twice), and the report is still checked when it arrives on another machine."""
+    from pbem.systems.auction import HiddenAuctionRules
+
+    players = start(tmp_path)
+    play_round(players, 1, report=False)
+    calls: list[int] = []
+    original = HiddenAuctionRules.resolve_round
+
+    def counting(self: HiddenAuctionRules, *args: Any, **kwargs: Any) -> Any:
+        calls.append(1)
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(HiddenAuctionRules, "resolve_round", counting)
+    gc = players["GC"]
+    send_all(players, "GC", ok(gc.run("report", gc.dir, "--key", "control", "--yes")))
+    assert len(calls) == 1
+    ok(gc.run("verify", gc.dir))  # the umpire's verify recomputes it: once more
+    assert len(calls) == 2

@@ -32,6 +32,45 @@ def test_write_replace_is_for_local_state(tmp_path: Path) -> None:
     assert sorted(os.listdir(tmp_path)) == ["sides.json"]
 
 
+def test_28_a_transaction_syncs_each_directory_once_after_its_files(tmp_path: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every file's bytes are synced before its name is linked; the directories that got names are
+    synced once when the command's transaction ends well (not after each file), and not at all when
+    it fails (its files are removed)."""
+    from pbem.protocol import fsutil
+
+    synced: list[tuple[str, list[str]]] = []
+    monkeypatch.setattr(fsutil, "_fsync_dir", lambda d: synced.append((d.name, sorted(os.listdir(d)))))
+    a, b = tmp_path / "a", tmp_path / "b"
+    a.mkdir()
+    b.mkdir()
+    with fsutil.transaction():
+        for name in ("move-0001-A.json", "turn-0001.json", "map-0001.svg"):
+            write_new(a / name, b"x")
+        write_new(b / "mail.eml", b"y")
+        assert synced == []
+    assert synced == [("a", ["map-0001.svg", "move-0001-A.json", "turn-0001.json"]), ("b", ["mail.eml"])]
+    synced.clear()
+    with pytest.raises(InputError), fsutil.transaction():
+        write_new(a / "turn-0002.json", b"x")
+        raise InputError("late refusal")
+    assert synced == [] and not (a / "turn-0002.json").exists()
+    write_new(a / "turn-0003.json", b"x")  # outside any transaction: at once
+    assert synced == [("a", ["map-0001.svg", "move-0001-A.json", "turn-0001.json", "turn-0003.json"])]
+
+
+def test_nested_transactions_unwind_their_own_journals(tmp_path: Path) -> None:
+    from pbem.protocol import fsutil
+
+    with fsutil.transaction() as outer:
+        with pytest.raises(InputError), fsutil.transaction() as inner:
+            write_new(tmp_path / "inner.json", b"x")
+            raise InputError("inner fails")
+        assert inner == [tmp_path / "inner.json"] and not (tmp_path / "inner.json").exists()
+        write_new(tmp_path / "outer.json", b"x")
+    assert outer == [tmp_path / "inner.json", tmp_path / "outer.json"] and (tmp_path / "outer.json").exists()
+
+
 def test_names_and_scan(tmp_path: Path) -> None:
     assert names.move_name(7, "US") == "move-0007-US.json"
     assert names.turn_name(12) == "turn-0012.json"

@@ -4,7 +4,7 @@ checked and normalised, the body signed, and the preview of what would be signed
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 # pbem.protocol.seal (cryptography's HPKE: ~100 ms to import, measured with python -X importtime)
@@ -186,10 +186,16 @@ class Preview:
     """Every order in words."""
     undone: list[str]
     """What the orders leave undone."""
+    expected: list[str] = field(default_factory=list)
+    """What the rules will make of them before any die is rolled (e.g. each attack's strengths,
+    table line and column) [27]."""
 
     def text(self) -> str:
         out = [f"Step {self.step}: {self.label} -- what would be signed for {self.side}:"]
         out += [f"  . {line}" for line in self.lines] or ["  . (no orders)"]
+        if self.expected:
+            out.append("Before any die is rolled:")
+            out += [f"  = {line}" for line in self.expected]
         if self.undone:
             out.append("Left undone:")
             out += [f"  - {line}" for line in self.undone]
@@ -207,8 +213,11 @@ def preview(game: Game, rp: Replay, side: str, document: Any, *, key_name: str |
     rnd = rp.current.round
     step = rnd.slot(side) if rnd is not None else rp.next_step
     label = decision.label + (" -- sealed: only a commitment is signed now" if rnd is not None else "")
-    return Preview(side, step, label, orders, presenter.describe_orders(game.scenario, orders),
-                   presenter.undone(game.scenario, state, side, orders))
+    lines = presenter.describe_orders(game.scenario, orders)
+    if game.ruleset.uses_secret_notes(game.scenario):  # what the sealed notes hold: said here only
+        lines += presenter.describe_secret_notes(game.scenario, document)
+    return Preview(side, step, label, orders, lines, presenter.undone(game.scenario, state, side, orders),
+                   presenter.expected(game.scenario, state, side, orders))
 
 
 Confirm = Callable[[Preview], bool]

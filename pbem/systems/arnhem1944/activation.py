@@ -224,6 +224,9 @@ class Run(Fighting):
             u.in_command = u.in_supply = True
             t.mp = max(t.mp, 0)
             self.log.event({"kind": "entered", "unit": uid, "hex": first})
+            if self.side == "AL" and g.readings.entry_hex_demolition:
+                self._demolition(first)  # [12.2] entering the map enters the entry hex
+                board = self.board()
             cur = first
             rest = path[1:]
             in_zoc = first in zoc
@@ -344,7 +347,9 @@ class Run(Fighting):
         return 0
 
     def _demolition(self, h: str) -> None:
-        """[12.2] the first Allied unit entering a hex of a railway bridge or ferry: 1d6, 6 saves."""
+        """[12.2] the first Allied unit entering a hex of a railway bridge or ferry: 1d6, 6 saves.
+        Only movement calls it ("the first time an allied unit moves adjacent"): an advance after
+        combat, a retreat or a landing next to a crossing rolls nothing."""
         st = self.st
         board = self.board()
         for n in board.neighbours(h):
@@ -425,6 +430,7 @@ def end_turn(g: Game, st: State, me: Side, dice: Dice, log: Happened) -> None:
         u.bv_used = False
         u.df_used = False
     st.joined = []
+    st.landed_in_zoc = []
     st.engineer_steps = 0
     st.air_used = 0
     st.passed = None
@@ -457,7 +463,10 @@ def weather(g: Game, st: State, dice: Dice, log: Happened) -> None:
 
 
 def land(g: Game, st: State, orders: Drop, log: Happened) -> None:
+    """[15.2] the airborne landings of the turn; with rules version 4 the units landing in an
+    enemy zone of control are noted (mobile assaults only this turn)."""
     due = {d.group: d for d in due_drops(g.sc, st)}
+    zoc = g.enemy_zoc(st, "AL") if g.readings.mobile_only_in_enemy_zoc else frozenset()
     for grp, d in due.items():
         if grp in orders.wait:
             log.event({"kind": "drop-waits", "group": grp})
@@ -470,6 +479,8 @@ def land(g: Game, st: State, orders: Drop, log: Happened) -> None:
         u.entered = True
         u.entry_turn = st.turn
         u.in_command = u.in_supply = True
+        if ln.hex in zoc:
+            st.landed_in_zoc.append(ln.unit)
         log.event({"kind": "dropped", "unit": ln.unit, "hex": ln.hex})
     st.phase = "operations"
     mark_bridge(g, st)

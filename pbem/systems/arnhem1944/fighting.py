@@ -81,6 +81,9 @@ class Fighting:
         self.violations: list[RuleViolation] = []
         self.track: dict[str, Tracker] = {}
         self.last: LastCombat | None = None
+        self.expected: list[tuple[int, str, str, cb.Odds]] = []
+        """Checking: each attack's (action number, target, type, odds) as its die would be rolled,
+        for the preview [7.3, 7.4, 27]."""
 
     @property
     def checking(self) -> bool:
@@ -145,7 +148,7 @@ class Fighting:
         attackers = [self._attacker(uid, kind, target, board) for uid in a.units]
         dunits = self._defending(defenders)
         terrain = board.kind(target)
-        pdp = any(st.units[x].prepared for x in defenders)
+        pdp = self._in_position(defenders)
         arts = [self._supporting(aid, a, kind, target, board) for aid in a.support]
         halved = art_rules.protected(g.tec, terrain, pdp)
         support = art_rules.attack_support(arts, halved)
@@ -160,6 +163,7 @@ class Fighting:
         self._attack_made(a, kind, arts, darts, air_a=air_a, exception=exception, air_d=air_d)
         die = self.roll(f"7.4 combat at {target}", 0)
         if self.checking:
+            self.expected.append((n, target, kind, cb.odds(attack, g.crt, g.tec)))
             self.last = LastCombat(kind, list(a.units), set(), [])
             return
         odds, res = cb.result(attack, die, g.crt, g.tec)
@@ -185,7 +189,7 @@ class Fighting:
     def _attacker(self, uid: str, kind: cb.AttackType, target: str, board: Board) -> cb.Attacker:
         """One attacking unit: on the map, next to the target [7.2], no artillery or engineer
         [8], its MP and earlier attacks allowing this one [7.1], a mobile assault only when it
-        dropped this turn [15.2]."""
+        dropped this turn (in an enemy zone of control, rules version 4) [15.2]."""
         u = self.st.units[uid]
         c = self.g.c(uid)
         t = self.track[uid]
@@ -198,7 +202,9 @@ class Fighting:
         for p in cb.attack_problems(kind, t.mp, cast(Sequence[cb.AttackType], t.attacks)):
             raise Bad(p.rule, f"{uid}: {p.message}", unit=uid, hex=p.hex)
         if kind != "M" and self._dropped_now(uid):
-            raise Bad("15.2", f"{uid} dropped this turn and may make only mobile assaults",
+            where = (" in an enemy zone of control" if self.g.readings.mobile_only_in_enemy_zoc
+                     else "")
+            raise Bad("15.2", f"{uid} dropped{where} this turn and may make only mobile assaults",
                       unit=uid)
         return cb.Attacker(self._combat_unit(uid), kind, board.side(u.hex, target))
 
@@ -282,8 +288,24 @@ class Fighting:
         return units
 
     def _dropped_now(self, uid: str) -> bool:
+        """[15.2] whether ``uid`` is held to mobile assaults this turn: it landed in an enemy zone
+        of control this turn (rules version 4), or it dropped this turn at all (version 3)."""
+        if self.g.readings.mobile_only_in_enemy_zoc:
+            return uid in self.st.landed_in_zoc
         u = self.st.units[uid]
         return u.entry_turn == self.st.turn and any(uid in d.units for d in self.g.sc.para_drops)
+
+    def _in_position(self, defenders: list[str]) -> bool:
+        """[11.1, 11.2, 8.4] whether the defending stack is in a prepared position (the column
+        shift, the halved bombardment values). Rules version 4: "PDPs are not transferable
+        between units. If a stack of units wishes to place a PDP, all units expend the necessary
+        MP" -- only when every unit defending there prepared its own (units that retreated in
+        this turn do not defend there [7.6] and are not asked). Version 3: when any one had."""
+        st = self.st
+        if not self.g.readings.own_positions:
+            return any(st.units[x].prepared for x in defenders)
+        defending = [x for x in defenders if x not in st.joined] or defenders
+        return all(st.units[x].prepared for x in defending)
 
     def _air(self, a: Action, kind: cb.AttackType) -> tuple[bool, bool]:
         """[13, 14.3] the attacker's air support: prepared attacks by units in command, as many a
@@ -570,7 +592,7 @@ class Fighting:
                 raise Bad("8", f"{aid} has used its BV this turn", unit=aid)
             arts.append(self._artillery(aid))
         terrain = board.kind(target)
-        pdp = any(st.units[x].prepared for x in defenders)
+        pdp = self._in_position(defenders)
         halved = art_rules.protected(g.tec, terrain, pdp)
         dunits = [self._combat_unit(x) for x in defenders]
         friends = [(st.units[x].hex or "", self._affiliation(x)) for x in st.units

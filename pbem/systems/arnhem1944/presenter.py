@@ -61,7 +61,6 @@ from pbem.systems.arnhem1944.combat import zone
 from pbem.systems.arnhem1944.mapview import counter_values, map_view
 from pbem.systems.arnhem1944.model import Scenario
 from pbem.systems.arnhem1944.orders import MODELS, Action, Landing, explain
-from pbem.systems.arnhem1944.queries import Game
 from pbem.systems.arnhem1944.state import Standing, State
 from pbem.systems.arnhem1944.template import orders_template
 from pbem.systems.arnhem1944.words import (
@@ -295,6 +294,10 @@ def _arrival(verb: str, w: list[str], out: dict[str, Any]) -> None:
         out.setdefault("wait", []).append(" ".join(w[1:]))
 
 
+ATTACK_WORDS = {"M": "mobile", "N": "normal", "P": "prepared"}
+"""Attack types [7.1] in words."""
+
+
 class Arnhem1944Presenter(Presenter[Scenario, State]):
     """Words, text orders, the map view and the sparring bot of Arnhem 1944."""
 
@@ -397,11 +400,12 @@ class Arnhem1944Presenter(Presenter[Scenario, State]):
 
     def zones_of_control(self, scenario: Scenario, turn_state: Any, side: str) -> list[Any] | None:
         """The hexes ``side``'s zones of control cover [4.1, 4.2]: around its combat units and
-        HQs, not across rivers or canals (the engineer has none)."""
+        HQs, not across rivers or canals (the engineer has none; artillery none from rules
+        version 4)."""
         if side not in ("AL", "DE"):
             raise InputError(f"unknown side {side!r} (sides: AL, DE)")
         st = turn_state if isinstance(turn_state, State) else State.model_validate(turn_state)
-        game = Game(scenario, *scenario.tables)
+        game = self.ruleset.game(scenario)  # type: ignore[attr-defined]
         covered = zone(game.board(st), game.tec, game.hexes_of(st, side, zoc_only=True))
         return sorted(Hex.parse(h) for h in covered)
 
@@ -411,6 +415,14 @@ class Arnhem1944Presenter(Presenter[Scenario, State]):
         if not isinstance(orders, dict):
             return []
         out = _standing_in_force(state, side, orders)
+        if orders.get("kind") == "setup":  # the units not written stay where the set-up put them
+            written = {ln.get("unit") for ln in orders.get("placements", [])}
+            stay = [f"{p.unit} at {state.units[p.unit].hex}" for p in self.ruleset.free_setup(scenario)  # type: ignore[attr-defined]
+                    if p.unit not in written and state.units[p.unit].hex is not None]
+            if stay:
+                out.append(f"{len(stay)} other unit{'s' if len(stay) != 1 else ''} of the set-up "
+                           f"{'stay' if len(stay) != 1 else 'stays'} where pbem proposed, signed with these "
+                           f"orders: {', '.join(stay)} [17.1]")
         if orders.get("kind") != "activation":
             return out
         actions = orders.get("actions", [])
@@ -423,6 +435,20 @@ class Arnhem1944Presenter(Presenter[Scenario, State]):
                     b.get("do") == "advance" for b in actions[i + 1:]):
                 out.append(f"the attack on {a.get('target')} has no advance written: nobody "
                            "advances if it is vacated [7.6]")
+        return out
+
+    def expected(self, scenario: Scenario, state: State, side: str, orders: JSON) -> list[str]:
+        """Each attack's strengths and column as its die will be rolled [7.3, 7.4]: after the moves
+        written before it; earlier attacks' results may still change it."""
+        if not isinstance(orders, dict) or orders.get("kind") != "activation":
+            return []
+        parsed = self.ruleset.load_orders(scenario, orders)
+        out = []
+        for i, (n, target, kind, odds) in enumerate(
+                self.ruleset.expected_attacks(scenario, state, side, parsed)):  # type: ignore[attr-defined]
+            out.append(f"action {n}, {ATTACK_WORDS.get(kind, kind)} attack on {target}: column "
+                       f"{odds.heading} [7.4]" + ("" if i == 0 else ", unless earlier results change it"))
+            out += [f"  {line}" for line in odds.lines]
         return out
 
     def roster(self, scenario: Scenario, state: State, side: str) -> tuple[list[str], list[list[str]]]:

@@ -11,6 +11,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, cast
 
+from pbem.engine.ruleset import Ruleset
 from pbem.systems.arnhem1944 import combat as cb
 from pbem.systems.arnhem1944.board import Board
 from pbem.systems.arnhem1944.model import Counter, Formation, Scenario
@@ -46,13 +47,49 @@ def values(c: Counter, steps: int) -> Values:
     return Values(c.cf, c.armour, c.antitank, c.mp)
 
 
-class Game:
-    """A scenario with the tables it plays with, and questions about a state."""
+@dataclass(frozen=True)
+class Readings:
+    """What the rules version a game plays decides, where a later version changed a result (issue
+    26): built once from the ruleset (:meth:`of`) and passed down inside :class:`Game`. The
+    defaults are the newest version's. Each field names its case; the quotes and the reasons are in
+    ``docs/arnhem1944.md``."""
 
-    def __init__(self, sc: Scenario, crt: Crt | None = None, tec: Tec | None = None) -> None:
+    entry_hex_demolition: bool = True
+    """[12.2] "the moment an allied unit enters a hex adjacent": a reinforcement entering the map
+    on a hex of a railway bridge or ferry rolls for it, as every other hex a move enters does
+    (version 3: only the hexes after the entry hex). Only movement rolls, in every version: not an
+    advance after combat, a retreat or a landing."""
+    own_positions: bool = True
+    """[11.1] "PDPs are not transferable between units": a defending stack is in a prepared position
+    only when every unit defending in it prepared its own (version 3: when any one had)."""
+    artillery_zoc: bool = False
+    """[4.2] "All combat units and EMs exert a ZdC": artillery does not (version 3: it did)."""
+    first_turn_weather_die: bool = True
+    """[2.1, 14.1] with random weather the die decides turn 1 too, rolled with the Allied set-up
+    (version 3: the turn track's weather on turn 1)."""
+    mobile_only_in_enemy_zoc: bool = True
+    """[15.2] "units may drop in enemy ZdC, and may attack the enemy during its activation but may
+    only use mobile combat": only units that landed in an enemy zone are held to mobile assaults
+    on the turn they drop (version 3: every unit dropped that turn)."""
+
+    @classmethod
+    def of(cls, rules: Ruleset[Any, Any, Any]) -> Readings:
+        """The readings of ``rules`` (an :class:`~pbem.engine.ruleset.Ruleset` at its version)."""
+        v4 = bool(rules.since("4"))
+        return cls(entry_hex_demolition=v4, own_positions=v4, artillery_zoc=not v4,
+                   first_turn_weather_die=v4, mobile_only_in_enemy_zoc=v4)
+
+
+class Game:
+    """A scenario with the tables it plays with, the readings of the rules version the game plays
+    (:class:`Readings`), and questions about a state."""
+
+    def __init__(self, sc: Scenario, crt: Crt | None = None, tec: Tec | None = None, *,
+                 readings: Readings | None = None) -> None:
         self.sc = sc
         self.crt = crt or default_crt()
         self.tec = tec or default_tec()
+        self.readings = readings or Readings()
 
     def board(self, st: State) -> Board:
         return Board(self.sc.map, self.tec, st.blown)
@@ -65,8 +102,9 @@ class Game:
         for uid, u in st.units.items():
             c = self.c(uid)
             if c.side == side and u.on_map and u.hex is not None:
-                if zoc_only and c.kind == "engineer":
-                    continue
+                if zoc_only and (c.kind == "engineer" or (
+                        c.kind == "artillery" and not self.readings.artillery_zoc)):
+                    continue  # [4.2, 12.1] no CF, no zone (artillery: see Readings)
                 out.add(u.hex)
         return out
 

@@ -25,8 +25,12 @@ Readings of the text, beyond those of ``combat.py`` and ``artillery.py``:
 * [3.4] a unit moves once per activation: a second ``move`` needs a mobile assault in between; a
   normal or prepared attack ends its movement (its advance apart);
 * [4.2] "half of its MPs to leave": half its movement allowance for the activation (after any
-  halving), rounded up, added to the first hex it enters; the engineer has no CF and exerts no
-  zone; HQs and artillery do;
+  halving), rounded up, added to the first hex it enters. "All combat units and EMs exert a ZdC":
+  the engineer has no CF and exerts no zone; HQs (the EMs) do; artillery does not from rules
+  version 4 -- it is neither: the text sets it apart from the units that fight ([1.1] against
+  [1.4]; [3.3] "Artillery units may also be activated"), it has no CF ([1.4]; its DF serves "as
+  its combat factor if attacked" [8.3]) and never attacks, and [4.2] names the EMs although they
+  have a CF, so "combat units" is a role, not a rating (version 3: artillery exerted a zone);
 * [4.3] a unit that moved in this activation and ends its last move in an enemy zone must attack
   after that move, unless in a town, a city or a prepared position;
 * [5] stacking is checked at the end of the operations phase; excess steps go in the order of
@@ -39,7 +43,19 @@ Readings of the text, beyond those of ``combat.py`` and ``artillery.py``:
   then move;
 * [7.1] an attack action names one attack type, which every unit in it pays; attackers wanting
   another type make an attack of their own;
-* [15.2] units dropped this turn make only mobile assaults, wherever they landed;
+* [15.2] "units may drop in enemy ZdC, and may attack the enemy during its activation but may
+  only use mobile combat": the limit belongs to the units that drop in an enemy zone, the enemy
+  being the one whose zone it is; from rules version 4 only a unit that landed in an enemy zone
+  of control (as the German units stood at the landing) makes only mobile assaults, all that
+  turn (version 3: every unit dropped that turn, wherever it landed);
+* [11.1] "PDPs are not transferable between units. If a stack of units wishes to place a PDP,
+  all units expend the necessary MP": from rules version 4 a defending stack is in a prepared
+  position (its column [11.2], the halved bombardment values [8.4]) only when every unit
+  defending there prepared its own; a unit that moved, advanced or dropped in afterwards, without
+  paying, takes it away from the stack while it stays (units that retreated in this turn do not
+  defend there [7.6] and are not asked); the unit that paid keeps its marker. Not having to
+  attack the zone's units [11.2] was always the paying unit's alone (version 3: one unit's
+  position gave the stack its column);
 * [15.1] a zone is "allied controlled" when an Allied unit stands on one of its hexes: no German
   unit enters by it;
 * [7.5] losses in a stack fall first on an armour/antitank unit when both sides have one, then on
@@ -63,12 +79,20 @@ Readings of the text, beyond those of ``combat.py`` and ``artillery.py``:
   printed MP (rounded up) if motorized, nothing if on foot;
 * [12.2] "a hex adjacent to the bridge": either hex of the hexside it spans; the Germans always
   try (a standing decision in their interest), the roll is made as the Allied unit enters and the
-  move goes on unless its next hex crosses the blown crossing (then it stops there);
+  move goes on unless its next hex crosses the blown crossing (then it stops there). "The moment
+  an allied unit enters a hex adjacent ... the first time an allied unit moves adjacent": only
+  movement rolls -- every hex a move enters, and from rules version 4 the entry hex of a
+  reinforcement coming onto the map too (version 3 skipped it); an advance after combat, a
+  retreat or a landing next to a crossing rolls nothing (in every version);
 * [14.1, 18] the weather (historical or random) and the optional rules are the players' choices
   at ``pbem new`` (``--option weather=random``; the scenario's ``options`` are the defaults, the
-  drop is the scenario's [17]), kept in ``State.options``; with random weather the first turn
-  still has the turn track's weather (the game starts set up, the 1st Airborne landed [17.1]),
-  the die decides from turn 2;
+  drop is the scenario's [17]), kept in ``State.options``. With random weather, "Throw 1d6
+  during the weather phase" [14.1] and every turn's sequence begins with that phase [2.1]: from
+  rules version 4 turn 1 has its die too, rolled as the Allied set-up is resolved [17.1] (the
+  only decision before the first activation; the German owed pass reveals it, so the weather is
+  known before the Allies activate) -- a 6, "same as previous turn", keeps the turn track's
+  weather of turn 1, the weather the game starts with; a scenario without a set-up keeps the
+  turn track's weather on turn 1. Version 3 gave turn 1 the turn track's weather always;
 * [15.2, 17.3] a historic drop lands on its turn, or on the first later turn the weather allows;
   a drop is the Allied decision between the weather and the initiative;
 * [16] "in Allied hands": the last side to have a unit on the hex; the Germans hold the bridge
@@ -112,6 +136,7 @@ from pbem.systems.arnhem1944.activation import (
     initiative,
     land,
     stacking,
+    weather,
 )
 from pbem.systems.arnhem1944.board import Board
 from pbem.systems.arnhem1944.model import Scenario, choose
@@ -126,7 +151,7 @@ from pbem.systems.arnhem1944.orders import (
     Setup,
     explain,
 )
-from pbem.systems.arnhem1944.queries import Game, due_drops, mark_bridge, other
+from pbem.systems.arnhem1944.queries import Game, Readings, due_drops, mark_bridge, other
 from pbem.systems.arnhem1944.state import Side, Standing, State, UnitState
 from pbem.systems.arnhem1944.words import event_text
 
@@ -135,11 +160,20 @@ class Arnhem1944Rules(Ruleset[Scenario, State, Orders]):
     """Vae Victis *Arnhem 1944* (module docstring)."""
 
     system = "arnhem1944"
-    version = "3"
+    version = "4"
     """2: a combat's odds line says how each side's strength was made up [7.4]. 3 (issue 12): the
     1st Airborne's set-up is the Allied player's first decision [17.1]; retreat and split orders
     written in advance [7.5, 7.6]; defensive artillery next to the defender shares its result
-    [8.2]; the bridgehead counts east of the scenario's column only [16]."""
+    [8.2]; the bridgehead counts east of the scenario's column only [16]. 4 (issue 26; 3 is still
+    played, :class:`~pbem.systems.arnhem1944.queries.Readings` holds what differs): a prepared
+    position shields only the units that paid for it -- a defending stack has it when every unit
+    defending there prepared its own [11.1]; a reinforcement entering the map on a hex next to a
+    railway bridge or ferry rolls for its demolition as any move does, and only movement rolls
+    [12.2]; artillery exerts no zone of control, not being among "combat units and EMs" [4.2];
+    with random weather turn 1 has its weather die too, rolled with the Allied set-up [2.1, 14.1];
+    only units that landed in an enemy zone of control are held to mobile assaults on their drop
+    turn [15.2]."""
+    plays = ("3",)
     earlier = {
         "1": "pbem development builds from commit ffd54a4 to the one before c6309a9 (no release)",
         "2": "pbem development builds from commit c6309a9 to the one before f5758a6 (no release)",
@@ -171,7 +205,10 @@ class Arnhem1944Rules(Ruleset[Scenario, State, Orders]):
             raise InputError(f"arnhem1944 state: {one_line(exc)}") from None
 
     def dump_state(self, scenario: Scenario, state: State) -> JSON:
-        return state.model_dump(mode="json")
+        # version 4's landings in an enemy zone [15.2] are written only while there are any: a
+        # version 3 state dumps byte for byte as it did
+        return state.model_dump(mode="json", exclude=None if state.landed_in_zoc
+                                else {"landed_in_zoc"})
 
     def load_orders(self, scenario: Scenario, data: JSON) -> Orders:
         if not isinstance(data, dict) or not isinstance(data.get("kind"), str):
@@ -202,7 +239,8 @@ class Arnhem1944Rules(Ruleset[Scenario, State, Orders]):
         return out
 
     def game(self, scenario: Scenario) -> Game:
-        return Game(scenario, *scenario.tables)
+        """The scenario with its tables and the readings of the version this instance plays."""
+        return Game(scenario, *scenario.tables, readings=Readings.of(self))
 
     # -- the start [17] ---------------------------------------------------------------------------
     def initial_state(self, scenario: Scenario, options: JSON) -> State:
@@ -237,6 +275,14 @@ class Arnhem1944Rules(Ruleset[Scenario, State, Orders]):
         mark_bridge(g, st)
         g.command_and_supply(st)
         return st
+
+    def _first_weather_die(self, scenario: Scenario, state: State) -> bool:
+        """[2.1, 14.1] whether turn 1's weather is rolled at the set-up: random weather, rules
+        version 4 (3: the turn track's weather on turn 1). The set-up is the only decision before
+        the first activation that can carry the die (the German player's next message reveals
+        it); a scenario without a set-up keeps the turn track's weather on turn 1."""
+        return (state.options.weather == "random" and state.turn == scenario.first_turn
+                and self.game(scenario).readings.first_turn_weather_die)
 
     def free_setup(self, scenario: Scenario) -> list[Any]:
         """The placements the player decides [17.1, 15.2]: those round a hex (``within``)."""
@@ -326,6 +372,10 @@ class Arnhem1944Rules(Ruleset[Scenario, State, Orders]):
                              revealer="DE")]
         if state.phase == "setup":
             side = scenario.counter[self.free_setup(scenario)[0].unit].side
+            if self._first_weather_die(scenario, state):
+                return [Decision(side, "setup", "Set-up: the Allied player places the 1st Airborne "
+                                 "round its drop zone [17.1, 15.2]; turn 1's weather die follows "
+                                 "[2.1, 14.1]", revealer=other(side))]
             return [Decision(side, "setup", "Set-up: the Allied player places the 1st Airborne "
                              "round its drop zone [17.1, 15.2]", random=False)]
         side = state.to_act
@@ -470,6 +520,17 @@ class Arnhem1944Rules(Ruleset[Scenario, State, Orders]):
             return run.violations
         return []
 
+    def expected_attacks(self, scenario: Scenario, state: State, side: str,
+                         orders: Orders) -> list[tuple[int, str, str, Any]]:
+        """Each attack of a legal activation as its die will be rolled: (action number, target,
+        attack type, :class:`~pbem.systems.arnhem1944.combat.Odds`) -- the checking walk of the
+        activation, which moves units as written and applies no result [7.3, 7.4]."""
+        if not isinstance(orders, Activation):
+            return []
+        run = Run(self.game(scenario), state.clone(), cast(Side, side), None, Happened())
+        run.activation(orders)
+        return [] if run.violations else run.expected
+
     def _drop_problems(self, scenario: Scenario, state: State, orders: Drop) -> list[RuleViolation]:
         g = self.game(scenario)
         board = g.board(state)
@@ -530,7 +591,13 @@ class Arnhem1944Rules(Ruleset[Scenario, State, Orders]):
                                  for p in self.free_setup(scenario)}})
             mark_bridge(g, st)
             g.command_and_supply(st)
-            return Resolution(st, log.events)  # no dice: the first activation follows [17.1]
+            if not self._first_weather_die(scenario, state):
+                return Resolution(st, log.events)  # no dice: the first activation follows [17.1]
+            weather(g, st, dice, log)  # [2.1, 14.1] turn 1's weather phase, random weather
+            nxt = self.pending(scenario, st)
+            if nxt and nxt[0].side == me:
+                st.owed = other(me)  # the revealer of the die decides next
+            return Resolution(st, log.events)
         if isinstance(orders, Pass) and state.owed == me:
             st.owed = None
             log.event({"kind": "passed", "side": me, "owed": True})

@@ -112,6 +112,9 @@ class State(_Model):
     airborne_missions: int = Field(0, description="1st Airborne's missions used this game [13]")
     dropped: list[str] = Field(default_factory=list, description="Drop groups landed [15.2]")
     drop_zones: dict[str, str] = Field(default_factory=dict, description="group -> DZ used")
+    landed_in_zoc: list[str] = Field(default_factory=list, description="Units that landed in an "
+                                     "enemy zone of control this turn: mobile assaults only "
+                                     "[15.2] (rules version 4; not written while empty)")
     bridge: dict[str, Side] = Field(default_factory=dict, description="[16] who holds each hex")
     standing: dict[str, Standing] = Field(default_factory=dict)
     outcome: str | None = None
@@ -127,5 +130,6 @@ class State(_Model):
             units={uid: u.model_copy() for uid, u in self.units.items()},
             joined=list(self.joined), blown=list(self.blown), tried=list(self.tried),
             dropped=list(self.dropped), drop_zones=dict(self.drop_zones), bridge=dict(self.bridge),
+            landed_in_zoc=list(self.landed_in_zoc),
             standing={s: o.model_copy(deep=True) for s, o in self.standing.items()})
         return State.model_construct(set(self.model_fields_set), **fields)

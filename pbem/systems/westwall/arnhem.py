@@ -9,18 +9,21 @@ hex or a unit.
   no retreat; D3 one hex; D4 two), unless surrounded (six neighbours held by enemy units or their
   zones of control), when only airborne and glider units keep the benefit; airborne artillery never
   has it. The defence line is the Town line: the Arnhem scenarios' Terrain Key gives ``city`` the
-  town's line. A unit that starts its retreat in a City hex always takes the reduction (it can
-  only help its owner); one that retreats into a City hex may stop there, as its owner's standing
-  retreat preference chooses.
+  town's line. A unit that starts its retreat in a City hex takes the reduction unless its owner's
+  standing retreat preference asks to go on (westwall/3; westwall/2: always); one that retreats
+  into a City hex may stop where the reduction of what remains ends it, never short of the
+  result's minimum (D3 one hex, D4 two; westwall/3), as its owner's preference chooses.
 * Canal and rail bridge demolition [12.1x]: the first time an Allied unit enters a hex one of
   these bridges borders (by moving, entering or landing), the German player's standing policy
   decides: a bridge he spares (``standing.spare_bridges``) is left standing and is never tried
   again; any other is tried: a die of 1 or 2 demolishes it at once [12.12, 12.13], anything else
   leaves it intact for the rest of the game [12.14]. Highway bridges over rivers are never wired
   [12.15]. The rest of the moving player's movement is judged against the result (the engine:
-  ``MoveOrder.if_demolished``, or the unit stops where a step became illegal).
-* Allied Ground Support Points only within three hexes of an Allied non-airborne unit [14.11]; at
-  most two artillery units in a combat [14.12]; with weather, support by weather [16.2].
+  ``MoveOrder.if_demolished``, or the unit stops where a step became illegal); after combat, the
+  rest of a retreat or an advance too (westwall/3; westwall/2 rolled once the paths were made).
+* Allied Ground Support Points only within three hexes of an Allied non-airborne unit [14.11] (as
+  FPF too, westwall/3); at most two artillery units in a combat [14.12]; with weather, support by
+  weather [16.2].
 * Airborne reinforcements [15.31-15.34]: land within one hex of their group's hex (or, with
   weather, within seven of their division's drop zone, not in or next to a City [16.11]); one unit
   a hex, never in an occupied hex; three Movement Points left after landing [15.32]; without the
@@ -30,7 +33,11 @@ hex or a unit.
   their side's stretch [15.42].
 * The Allied engineer, once eliminated, comes back at 0105/0106 on a later Allied movement phase
   [13.3], and repairs a demolished canal bridge it stood next to, free of enemy zones of control,
-  through a whole German player-turn [13.1].
+  through a whole German player-turn [13.1] (westwall/3: at every moment of it; westwall/2: at its
+  end).
+
+The version's readings (:class:`~pbem.systems.westwall.readings.Readings`) come with the instance:
+the ruleset makes it with those of the game's rules version.
 * Weather [16.0]: rolled at the end of each German player-turn for the next game-turn (1 same, 2
   good, 3-4 fair, 5-6 poor); the first game-turn is good.
 * Victory points, lines of communication and levels [17.x]: :mod:`arnhem_victory`.
@@ -51,6 +58,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+from collections.abc import Sequence
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -322,7 +330,11 @@ def surrounded(board: Board, uid: str) -> bool:
     h = board.unit_hex(uid)
     if h is None:
         return False
-    side = board.side_of(uid)
+    return surrounded_at(board, board.side_of(uid), h)
+
+
+def surrounded_at(board: Board, side: str, h: Hex) -> bool:
+    """A unit of ``side`` in ``h`` would be surrounded [11.2]."""
     around = h.neighbours()
     if len(around) < 6:
         return False
@@ -784,6 +796,22 @@ class Arnhem(Exclusive):
     def max_artillery(self, scenario: Scenario) -> int | None:
         return special_of(scenario).max_artillery_per_combat
 
+    def fpf_support_allowed(
+        self, scenario: Scenario, board: Board, side: str, defenders: Sequence[str]
+    ) -> bool:
+        """[14.11] Ground Support Points "may only be applied as FPF or Barrage Strength Points
+        within three hexes of any Allied non-airborne unit": as FPF (westwall/3), when some
+        defender of the combat stands within three hexes of one (a defender of its own kind
+        counts: it is within none). westwall/2 did not check FPF."""
+        if not self.readings.fpf_support_range or side != allied_side(scenario):
+            return True
+        rng = special_of(scenario).support_range
+        ground = [board.unit_hex(u) for u in board.units_of(side)
+                  if scenario.unit[u].type not in AIRBORNE_TYPES]
+        targets = [board.unit_hex(d) for d in defenders]
+        return any(t is not None and g is not None and t.distance(g) <= rng
+                   for t in targets for g in ground)
+
     # -- the engineer [13.2] ------------------------------------------------------------------------
     def _engineer_hex(self, scenario: Scenario, board: Board) -> Hex | None:
         eng = special_of(scenario).engineer
@@ -792,9 +820,14 @@ class Arnhem(Exclusive):
     def crossing_relief(
         self, scenario: Scenario, board: Board, uid: str, a: Hex, b: Hex, moves: list[MoveOrder]
     ) -> int:
-        """[13.21-13.23] An engineer that does not move this player-turn and is free of enemy zones
-        of control lets airborne and glider units (not airborne artillery) cross the river
-        hexsides of its hex for the cost of the hex entered."""
+        """[13.21-13.23] An engineer free of enemy zones of control lets airborne and glider units
+        (not airborne artillery) cross the river hexsides of its hex for the cost of the hex
+        entered, "provided the Engineer expends no additional Movement Points during that Allied
+        Player-Turn" [13.21]. westwall/3 reads *additional* as it says: the engineer may move up
+        to the river and stop there, and then helps the units whose moves come after its own in
+        the orders (moves are made in their order); a move of its own after a crossing unit's
+        would spend more, so it helps none that move before it. westwall/2: any move of the
+        engineer that player-turn withdrew its help."""
         if scenario.unit[uid].type not in ("airborne", "glider"):
             return 0
         c = board.crossing(a, b)
@@ -804,7 +837,14 @@ class Arnhem(Exclusive):
         here = self._engineer_hex(scenario, board)
         if eng is None or here is None or here not in (a, b):
             return 0
-        if any(m.unit == eng for m in moves) or board.enemy_zoc(here, board.side_of(eng)):
+        if board.enemy_zoc(here, board.side_of(eng)):
+            return 0
+        if not self.readings.engineer_moves_to_river:
+            later = moves
+        else:
+            mine = next((i for i, m in enumerate(moves) if m.unit == uid), -1)
+            later = moves[mine + 1:]
+        if any(m.unit == eng for m in later):
             return 0
         return c.mp_halves
 
@@ -858,22 +898,42 @@ class Arnhem(Exclusive):
         self, scenario: Scenario, board: Board, uid: str, hexes: int, result: str
     ) -> int:
         h = board.unit_hex(uid)
-        if h is None or hexes <= 0 or board.terrain_kind(h) != "city":
-            return hexes
-        t = scenario.unit[uid].type
-        if t == "airborne-artillery":  # [11.1]
-            return hexes
-        if surrounded(board, uid) and t not in ("airborne", "glider"):  # [11.2]
+        if h is None or hexes <= 0 or not self._city_relief(scenario, board, uid, h):
             return hexes
         return max(0, hexes - 2)
 
+    def _city_relief(self, scenario: Scenario, board: Board, uid: str, h: Hex) -> bool:
+        """Whether ``uid`` in ``h`` has the City hex's reduction of retreats [11.1, 11.2]: a City
+        hex, not airborne artillery, and not surrounded unless airborne or glider."""
+        if not board.on_map(h) or board.terrain_kind(h) != "city":
+            return False
+        t = scenario.unit[uid].type
+        if t == "airborne-artillery":  # [11.1]
+            return False
+        return not (t not in ("airborne", "glider")
+                    and surrounded_at(board, board.side_of(uid), h))  # [11.2]
+
     def retreat_may_end(
-        self, scenario: Scenario, board: Board, uid: str, done: int, total: int
+        self, scenario: Scenario, board: Board, uid: str, done: int, total: int,
+        path: Sequence[Hex] = (), called_for: int = 0,
     ) -> bool:
-        """[11.1] a unit retreating into a City hex takes two hexes off what remains: stopping there
-        becomes one of its legal retreats when no more than two were left; the owner's standing
-        retreat preference chooses among them, as for every retreat."""
-        return total - done <= 2 and self.retreat_hexes(scenario, board, uid, total - done, "") == 0
+        """[11.1] a unit retreating into a City hex takes two hexes off what remains; the owner's
+        standing retreat preference chooses among the retreats that allows, as for every retreat.
+
+        westwall/3: the reduction of a City hex entered ``j`` hexes along ends the retreat at
+        ``max(j, total - 2)`` -- with three or more hexes left the unit goes on ``remaining - 2``
+        (a D4 entering a City after one hex retreats two in all) -- and never short of the
+        result's minimum, "a D3 must result in a retreat of at least one hex, and a D4 ... of at
+        least two": two hexes less than it called for (``called_for``; 0: ``total``), so a unit
+        that took the reduction in its starting City hex stops in no other. westwall/2: only in the City hex itself, with two or fewer hexes
+        left (and below the minimum for a unit that started in a City hex)."""
+        if not self.readings.city_retreat_minimum:
+            return total - done <= 2 and self.retreat_hexes(scenario, board, uid, total - done, "") == 0
+        minimum = max(0, (called_for or total) - 2)
+        if done < max(minimum, total - 2) or len(path) <= done:
+            return False
+        return any(max(j, total - 2) == done and self._city_relief(scenario, board, uid, path[j])
+                   for j in range(1, done + 1))
 
     def ground_support(self, scenario: Scenario, state: State, side: str) -> int | None:
         sp = special_of(scenario)
@@ -884,6 +944,15 @@ class Arnhem(Exclusive):
         return sp.ground_support_per_weather.get(state.exclusive.get("weather", "good"), 0)
 
     # -- between player-turns -------------------------------------------------------------------
+    def lost_if_left_off(self, scenario: Scenario, state: State, unit_id: str) -> str | None:
+        """[15.33, 15.34] without the weather rules, an airborne unit due by this Allied
+        player-turn that has not landed by its end found no empty hex: it is eliminated."""
+        if special_of(scenario).weather or state.phasing == german_side(scenario):
+            return None
+        due = any(r.airborne and r.turn <= state.game_turn and unit_id in r.units
+                  for r in scenario.reinforcements)
+        return "15.33" if due else None
+
     def end_of_player_turn(
         self, scenario: Scenario, board: Board, state: State, events: list[Event], dice: Dice
     ) -> tuple[State, list[Event]]:
@@ -906,10 +975,8 @@ class Arnhem(Exclusive):
             # [15.33, 15.34] airborne units due that found no empty hex were forced onto occupied
             # ones: they are eliminated
             for r in scenario.reinforcements:
-                if not r.airborne or r.turn > state.game_turn:
-                    continue
                 for uid in r.units:
-                    if state.units[uid].status == "waiting":
+                    if state.units[uid].status == "waiting" and self.lost_if_left_off(scenario, state, uid):
                         board.eliminate(uid)
                         more.append(EliminatedEvent(unit=uid, hex=None, rule="15.33",
                                                     reason="no empty hex to land in"))
@@ -939,7 +1006,9 @@ class Arnhem(Exclusive):
             # [13.1] repairs after a whole German player-turn next to the demolished canal bridge.
             here = board.unit_hex(eng) if eng is not None else None
             if eng is not None and here is not None and extra.get("engineer_hex") == str(here) \
-                    and not board.enemy_zoc(here, board.side_of(eng)):
+                    and not board.enemy_zoc(here, board.side_of(eng)) \
+                    and not (self.readings.repair_whole_turn
+                             and _zoc_during_turn(scenario, board, state, events, here)):
                 for n in sorted(here.neighbours()):
                     key = side_str(here, n)
                     if bridges.get(key) == "demolished" and bridge_kind(board, here, n) == "canal":
@@ -995,11 +1064,38 @@ class Arnhem(Exclusive):
 
         points = self.score(scenario, state)
         german, allied = german_side(scenario), allied_side(scenario)
-        level, winner = av.victory_level(points.get(german, 0), points.get(allied, 0))
+        level, winner = av.victory_level(points.get(german, 0), points.get(allied, 0),
+                                         exact=self.readings.exact_victory_ratio)
         who = {"german": german, "allied": allied}.get(winner or "")
         ratio = (f"{points.get(german, 0)} to {points.get(allied, 0)}")
         return Outcome(who, f"{level}: German to Allied points {ratio} [17.4]", points,
                        self.describe_victory(scenario, state))
+
+
+def _zoc_during_turn(
+    scenario: Scenario, board: Board, state: State, events: list[Event], here: Hex
+) -> bool:
+    """[13.1] westwall/3: whether a German unit exerted a zone of control on ``here`` at some moment
+    of the German player-turn just played: "free of Enemy Zones of Control for an entire German
+    Player-Turn". Every hex a German unit stood in during it -- where it started and ended, every
+    hex of its moves, retreats, displacements and advances, where it was eliminated -- is looked
+    at with the zones of control of the map as it is at the end (a unit that came adjacent,
+    attacked and was thrown back counts)."""
+    german = german_side(scenario)
+    stood: set[Hex] = set()
+    for uid in board.units_of(german):
+        h = board.unit_hex(uid)
+        if h is not None:
+            stood.add(h)
+    for ev in events:
+        unit = getattr(ev, "unit", None)
+        if unit is None or scenario.unit[unit].side != german:
+            continue
+        for h in getattr(ev, "path", None) or []:
+            stood.add(Hex.parse(h))
+        if isinstance(ev, EliminatedEvent) and ev.hex is not None:
+            stood.add(Hex.parse(ev.hex))
+    return any(h in stood for h in board.geo.zoc_from[here])
 
 
 def _condition_violations(orders: PlayerTurnOrders) -> list[RuleViolation]:

@@ -22,11 +22,13 @@ victory [17.4]. Pure functions of the scenario and a position; no dice, no I/O.
   Allied player scores 10 for each non-airborne unit north of the Neder Rijn with its line
   [17.11.3], 1 for each German unit eliminated [17.11.1], and the German player 5 for each Allied
   unit destroyed [17.12.1] (the engineer each time it is [13.3]).
-* **Levels** [17.4]: German points to Allied points, as a ratio rounded half-up to two decimals
-  (exact fractions, no floats): 3.00 or more German Strategic; 2.01-2.99 German Tactical; 2.00 a
-  Draw; 1.01-1.99 Allied Tactical; 1.00 or less Allied Strategic. The text's bands leave gaps
-  between two decimals (2.995, 1.995): rounding to two decimals closes them. With no Allied
-  points the ratio is infinite (German Strategic) unless the German player has none either (Draw).
+* **Levels** [17.4]: German points to Allied points as an exact ratio (a fraction, no floats, no
+  rounding; westwall/3): 3 or more German Strategic; above 2 and below 3 German Tactical; exactly
+  2 a Draw; above 1 and below 2 Allied Tactical; 1 or less Allied Strategic. The text's bands
+  "between 2.01 and 2.99" and "between 1 and 1.99" are read as the open intervals they name, so
+  2.995 is not "3.0 or more" and 1.995 is not "2.0". westwall/2 rounded the ratio half-up to two
+  decimals first. With no Allied points the ratio is infinite (German Strategic) unless the
+  German player has none either (Draw).
 """
 
 from __future__ import annotations
@@ -301,19 +303,35 @@ def describe(scenario: Scenario, state: State) -> list[str]:
 
 
 def victory_level(german: int, allied: int, *, german_side: str = "german",
-                  allied_side: str = "allied") -> tuple[str, str | None]:
+                  allied_side: str = "allied", exact: bool = True) -> tuple[str, str | None]:
     """The level of victory [17.4] for ``german`` to ``allied`` points, and who wins it
     (``german_side``, ``allied_side`` or ``None`` for a draw).
 
-    The ratio is rounded half-up to two decimals, exactly: 3.00 and more German Strategic,
-    2.01-2.99 German Tactical, 2.00 Draw, 1.01-1.99 Allied Tactical, 1.00 and less Allied
-    Strategic (so 2.995 is German Strategic, 2.005 German Tactical, 1.995 a Draw, 1.005 Allied
-    Tactical). No Allied points: German Strategic, or a Draw when neither player has any."""
+    ``exact`` (westwall/3): the ratio itself, as a fraction, against the schedule's bounds: "3.0
+    or more to 1" German Strategic; above 2 and below 3 ("between 2.01 and 2.99") German Tactical;
+    exactly 2 a Draw; above 1 and below 2 ("between 1 and 1.99") Allied Tactical; "1.0 or less"
+    Allied Strategic. So 2.995 is a German Tactical Victory, not "3.0 or more", and 1.995 an
+    Allied Tactical one, not "2.0". No rounding, no float.
+
+    Not ``exact`` (westwall/2): the ratio rounded half-up to two decimals first (2.995 German
+    Strategic, 2.005 German Tactical, 1.995 a Draw, 1.005 Allied Tactical).
+
+    No Allied points: German Strategic, or a Draw when neither player has any."""
     if allied <= 0:
         if german <= 0:
             return "Draw", None
         return "German Strategic Victory", german_side
     ratio = Fraction(german, allied)
+    if exact:
+        if ratio >= 3:
+            return "German Strategic Victory", german_side
+        if ratio > 2:
+            return "German Tactical Victory", german_side
+        if ratio == 2:
+            return "Draw", None
+        if ratio > 1:
+            return "Allied Tactical Victory", allied_side
+        return "Allied Strategic Victory", allied_side
     hundredths = (ratio * 100 + Fraction(1, 2)).__floor__()  # half-up to two decimals
     if hundredths >= 300:
         return "German Strategic Victory", german_side

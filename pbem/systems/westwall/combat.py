@@ -60,7 +60,7 @@ from pbem.systems.westwall.model import (
     StandingOrders,
     State,
 )
-from pbem.systems.westwall.retreat import Retreat, retreat
+from pbem.systems.westwall.retreat import Enter, Retreat, retreat
 
 
 @dataclass
@@ -82,6 +82,9 @@ class _Phase:
     fpf_support_used: int = 0
     support_used: int = 0
     dice_drawn: int = 0
+    dice: Dice | None = None
+    """The phase's dice, for the rolls the exclusive rules make as units reach hexes in a retreat
+    or an advance (Arnhem [12.11], westwall/3)."""
 
     _artillery: list[str] | None = None
 
@@ -180,6 +183,8 @@ def _allocate_fpf(ph: _Phase, defenders: Sequence[str], cap: int | None) -> tupl
         chosen.append(art)
         total += pts
     support = ph.fpf_support_left
+    if support and not ph.exclusive.fpf_support_allowed(ph.scenario, ph.board, ph.defender, defenders):
+        support = 0  # e.g. Arnhem [14.11]: kept for a later combat where it may be used
     if cap is not None:
         support = min(support, max(0, cap - total))
     return chosen, support
@@ -207,18 +212,20 @@ def resolve_combat(
     that had not fired is withdrawn from later combats [7.82], as is barraging artillery no longer
     in range of any defender [8.11].
     """
+    ph = _phase(board, scenario, state, orders, exclusive, dice)
+    events: list[Event] = []
+    for n, att in enumerate(orders.attacks, start=1):
+        events += _resolve_one(ph, n, att, dice)
+    return events
+
+
+def _phase(board: Board, scenario: Scenario, state: State, orders: PlayerTurnOrders,
+           exclusive: Exclusive | None, dice: Dice | None) -> _Phase:
+    """The combat phase's bookkeeping at its start: the defender's FPF support budget [9.0]."""
     ex = exclusive or get_exclusive(scenario.game)
     attacker = orders.side
     defender = scenario.other(attacker)
-    ph = _Phase(
-        scenario,
-        state,
-        board,
-        ex,
-        attacker,
-        defender,
-        state.combat_phase_index + 1,
-    )
+    ph = _Phase(scenario, state, board, ex, attacker, defender, state.combat_phase_index + 1, dice=dice)
     standing = ph.standing
     if standing is not None and standing.fpf_support:
         if not support_phase_blocked(
@@ -227,10 +234,44 @@ def resolve_combat(
             ph.fpf_support_left = min(
                 standing.fpf_support, ground_support_available(scenario, state, defender)
             )
-    events: list[Event] = []
+    return ph
+
+
+@dataclass(frozen=True)
+class ExpectedCombat:
+    """One attack as the combat phase starts (:func:`odds_before_dice`)."""
+
+    number: int
+    attack: int
+    defense: int
+    fpf: tuple[str, ...]
+    fpf_support: int
+    line: CrtLine
+    column: str
+
+    @property
+    def differential(self) -> int:
+        return self.attack - self.defense
+
+
+def odds_before_dice(board: Board, scenario: Scenario, state: State, orders: PlayerTurnOrders,
+                     exclusive: Exclusive | None = None) -> list[ExpectedCombat]:
+    """Each attack's strengths, the defender's FPF, the CRT line and column [7.3-7.6, 8.4] as the
+    combat phase starting on ``board`` (the position after movement; copied, not changed) gives
+    them when no earlier result changes the position: the same computation :func:`resolve_combat`
+    makes before each die (FPF spent by earlier combats included), for the preview of orders."""
+    ph = _phase(board.copy(), scenario, state, orders, exclusive, None)
+    out: list[ExpectedCombat] = []
     for n, att in enumerate(orders.attacks, start=1):
-        events += _resolve_one(ph, n, att, dice)
-    return events
+        attackers, artillery = _taking_part(ph, n, att, [])
+        if not attackers and not artillery and att.support == 0:
+            continue
+        odds = _odds(ph, att, attackers, artillery)
+        line = _crt_line(ph, att, attackers)
+        out.append(ExpectedCombat(n, odds.attack, odds.defense, tuple(odds.fpf), odds.fpf_support, line,
+                                  crt.column_heading(line, odds.diff, ph.board.geo.crt)))
+        _spend(ph, attackers, artillery, odds, att.support)
+    return out
 
 
 def _cancel(n: int, att: AttackOrder, rule: str, why: str) -> list[Event]:
@@ -311,8 +352,8 @@ def _resolve_one(ph: _Phase, n: int, att: AttackOrder, dice: Dice) -> list[Event
     events += _no_effect(n, table, result, hit_def, odds.solely_art)
     _spend(ph, attackers, artillery, odds, att.support)
     events += _apply_result(ph, n, att, attackers, table, hit_def, hit_att)
-    if ph.exclusive.rolls_in_movement:
-        _rolls_on_paths(ph, dice, events)
+    if ph.exclusive.rolls_in_movement and not ph.exclusive.readings.demolition_on_reaching:
+        _rolls_on_paths(ph, dice, events)  # westwall/2: after the paths (westwall/3: as reached)
     return events
 
 
@@ -479,13 +520,29 @@ def _spend(ph: _Phase, attackers: list[str], artillery: list[str], odds: _Odds, 
 
 
 def _rolls_on_paths(ph: _Phase, dice: Dice, events: list[Event]) -> None:
-    """Hexes entered by retreats, displacements and advances count too (Arnhem: a bridge is
-    tried whatever the phase [12.11]); the path was chosen before the roll."""
+    """westwall/2: hexes entered by retreats, displacements and advances count too (Arnhem: a
+    bridge is tried whatever the phase [12.11]), rolled once the paths were made, so the rest of a
+    path was not judged against the result (westwall/3 rolls as each hex is reached:
+    :func:`_enter`)."""
     for ev in list(events):
         if isinstance(ev, RetreatEvent | DisplacedEvent | AdvanceEvent):
             for h in ev.path[1:]:
                 ph.exclusive.on_enter(ph.scenario, ph.board, ph.state, ev.unit, Hex.parse(h), dice,
                                       events)
+
+
+def _enter(ph: _Phase) -> Enter | None:
+    """westwall/3, games whose exclusive rules roll as units reach hexes (Arnhem [12.11]): what a
+    retreat or an advance calls as a unit enters a hex -- the rolls are made then, and the rest of
+    it is judged against the result [12.13]. ``None`` otherwise."""
+    ex, dice = ph.exclusive, ph.dice
+    if not ex.rolls_in_movement or not ex.readings.demolition_on_reaching or dice is None:
+        return None
+
+    def enter(uid: str, h: Hex, events: list[Event]) -> bool:
+        return ex.on_enter(ph.scenario, ph.board, ph.state, uid, h, dice, events)
+
+    return enter
 
 
 def _suffering_attackers(ph: _Phase, attackers: Sequence[str]) -> list[str]:
@@ -592,19 +649,52 @@ def _retreats(
     b = ph.board
     prefs = ph.state.standing.get(side)
     events: list[Event] = []
+    enter = _enter(ph)
     for u in units:
         if b.unit_hex(u) is None:
             continue
         hits = ph.exclusive.retreat_hexes(ph.scenario, b, u, hexes, result)
-        if hits < hexes:
+        if hits < hexes and ph.exclusive.readings.city_retreat_optional and _declines(
+                ph, u, hits, hexes, prefs, away_from):
+            events.append(NoteEvent(rule="11.1", text=f"{u} in a City hex retreats the full "
+                                    f"{hexes} hex{'es' if hexes != 1 else ''}, as its owner's "
+                                    "retreat preference asks"))
+            hits = hexes
+        elif hits < hexes:
             events.append(NoteEvent(rule="11.1", text=f"{u} in a City hex retreats {hits} "
                                     f"hex{'es' if hits != 1 else ''} instead of {hexes}"))
-        r: Retreat = retreat(b, ph.exclusive, u, hits, combat=n, prefs=prefs, away_from=away_from)
+        r: Retreat = retreat(b, ph.exclusive, u, hits, combat=n, prefs=prefs, away_from=away_from,
+                             called_for=hexes, enter=enter)
         paths[u] = r.path
         events += r.events
         for moved, _ in r.displaced:
             ph.displaced.add(moved)
     return events
+
+
+def _declines(
+    ph: _Phase, uid: str, reduced: int, full: int, prefs: StandingOrders | None,
+    away_from: list[Hex],
+) -> bool:
+    """Whether the owner of ``uid`` declines a reduction of its retreat (Arnhem [11.1]: "at the
+    Owning Player's option", westwall/3): only when its standing ``retreat`` preference for the
+    unit is better served by the full retreat -- it completes and ends nearer the preferred hexes
+    (first the first, then the second...) than the reduced one -- or the reduced one cannot be
+    completed. Without a preference the unit keeps the reduction. Both retreats are tried on
+    copies of the board, without rolling."""
+    wanted = prefs.retreat.get(uid) if prefs is not None else None
+    if not wanted:
+        return False
+    goals = [Hex.parse(w) for w in wanted]
+    short = retreat(ph.board.copy(), ph.exclusive, uid, reduced, combat=0, prefs=prefs,
+                    away_from=away_from, called_for=full)
+    long = retreat(ph.board.copy(), ph.exclusive, uid, full, combat=0, prefs=prefs,
+                   away_from=away_from, called_for=full)
+    if long.eliminated is not None:
+        return False
+    if short.eliminated is not None:
+        return True
+    return [long.path[-1].distance(g) for g in goals] < [short.path[-1].distance(g) for g in goals]
 
 
 def _advance(
@@ -628,6 +718,7 @@ def _advance(
     the phase [7.96]."""
     b = ph.board
     events: list[Event] = []
+    enter = _enter(ph)
     for adv in orders:
         uid = adv.unit
         start = b.unit_hex(uid)
@@ -665,12 +756,48 @@ def _advance(
                 )
             )
             continue
+        if enter is not None:
+            events += _advance_stepwise(ph, n, uid, best, enter)
+            continue
         for h in best[1:]:
             b.note_passage(uid, h)
         b.move_unit(uid, best[-1])
         ph.advanced.add(uid)
         events.append(AdvanceEvent(unit=uid, path=[str(h) for h in best], combat=n))
     return events
+
+
+def _advance_stepwise(ph: _Phase, n: int, uid: str, route: list[Hex], enter: Enter) -> list[Event]:
+    """westwall/3: the advance along ``route`` made hex by hex, ``enter`` called as the unit reaches
+    each (Arnhem: a bridge is tried then [12.11]); each next step is judged against the terrain as
+    it is by then [12.13]: where it is no longer allowed the unit stops, at the last vacant hex it
+    reached [7.92, 5.31]."""
+    b = ph.board
+    udef = b.unit_def(uid)
+    rolls: list[Event] = []
+    walked = [route[0]]
+    stopped: Hex | None = None
+    for h in route[1:]:
+        here = walked[-1]
+        if len(walked) > 1 and (b.crossing_prohibited_for(udef, here, h) is not None
+                                or not ph.exclusive.may_advance(ph.scenario, b, uid, here, h)):
+            stopped = here
+            break
+        b.move_unit(uid, h)
+        walked.append(h)
+        enter(uid, h, rolls)
+    while len(walked) > 1 and any(o != uid for o in b.occupants(walked[-1])):
+        walked.pop()
+    b.move_unit(uid, walked[-1])
+    out: list[Event] = []
+    if len(walked) > 1:
+        ph.advanced.add(uid)
+        out.append(AdvanceEvent(unit=uid, path=[str(h) for h in walked], combat=n))
+    out += rolls
+    if stopped is not None:
+        out.append(NoteEvent(rule="12.13", text=f"{uid} stops its advance in {walked[-1]}: the way "
+                             f"on from {stopped} is closed now"))
+    return out
 
 
 def combat_state_changes(

@@ -23,7 +23,7 @@ once when the ruleset loads the scenario and kept with the scenario object (:fun
 from __future__ import annotations
 
 import importlib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from importlib.metadata import entry_points
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -33,6 +33,7 @@ from pydantic import BaseModel
 from pbem.engine.ruleset import Outcome
 from pbem.errors import InputError, RuleViolation
 from pbem.systems.westwall.memo import memo
+from pbem.systems.westwall.readings import NEWEST, Readings
 
 if TYPE_CHECKING:
     from pbem.engine.ruleset import Dice
@@ -51,9 +52,15 @@ if TYPE_CHECKING:
 
 
 class Exclusive:
-    """A game's exclusive rules. Every method has a harmless default."""
+    """A game's exclusive rules. Every method has a harmless default.
+
+    An instance plays the :class:`Readings` it is made with: the ruleset makes it with those of the
+    rules version the game is played under (:func:`get_exclusive`)."""
 
     game: str = ""
+
+    def __init__(self, readings: Readings = NEWEST) -> None:
+        self.readings = readings
 
     special_model: type[BaseModel] | None = None
     """The model of the scenario's ``special`` parameters: the ruleset parses them with it when
@@ -190,11 +197,21 @@ class Exclusive:
         return hexes
 
     def retreat_may_end(
-        self, scenario: Scenario, board: Board, uid: str, done: int, total: int
+        self, scenario: Scenario, board: Board, uid: str, done: int, total: int,
+        path: Sequence[Hex] = (), called_for: int = 0,
     ) -> bool:
-        """Whether ``uid``, retreating ``total`` hexes and now ``done`` hexes along (``board`` shows
-        it where it is), may stop here (Arnhem: retreating into a City hex [11.1])."""
+        """Whether ``uid``, retreating ``total`` hexes and now ``done`` hexes along ``path`` (its
+        combat position first; ``board`` shows it where it is), may stop here; ``called_for``: the
+        hexes the combat result called for before any reduction (0: ``total``) (Arnhem:
+        retreating into a City hex [11.1])."""
         return False
+
+    def fpf_support_allowed(
+        self, scenario: Scenario, board: Board, side: str, defenders: Sequence[str]
+    ) -> bool:
+        """Whether ``side`` may add Ground Support Points as FPF to a combat against ``defenders``
+        (Arnhem: within three hexes of an Allied non-airborne unit [14.11])."""
+        return True
 
     def ground_support(self, scenario: Scenario, state: State, side: str) -> int | None:
         """Ground Support Points ``side`` has this game-turn; ``None``: the scenario's schedule."""
@@ -206,6 +223,12 @@ class Exclusive:
         """After a player-turn's combat, before the next player-turn: records, weather rolls,
         points. ``state`` is the position now; return it changed and any events to add."""
         return state, []
+
+    def lost_if_left_off(self, scenario: Scenario, state: State, unit_id: str) -> str | None:
+        """The rule case when a reinforcement still off the map at the end of this player-turn
+        (``state``: at its start) is eliminated then (Arnhem's airborne units [15.33]), else
+        ``None``: it waits [11.22]. The end of the player-turn and the preview both ask this."""
+        return None
 
     def movement_violations(
         self, scenario: Scenario, board: Board, unit_id: str, path: list[Hex]
@@ -315,12 +338,13 @@ def game_problem(game: Any) -> str | None:
     return None
 
 
-def get_exclusive(game: str) -> Exclusive:
-    """The exclusive rules for ``game`` (the no-op :class:`Exclusive` for ``"standard"``);
-    ``LookupError`` for a name pbem does not know. The bundled games are looked up in
-    :data:`BUNDLED_GAMES`; the installed entry points are read only for another name."""
+def get_exclusive(game: str, readings: Readings = NEWEST) -> Exclusive:
+    """The exclusive rules for ``game`` (the no-op :class:`Exclusive` for ``"standard"``), playing
+    ``readings`` (the ruleset passes those of the game's rules version); ``LookupError`` for a
+    name pbem does not know. The bundled games are looked up in :data:`BUNDLED_GAMES`; the
+    installed entry points are read only for another name."""
     if game == STANDARD:
-        return Exclusive()
+        return Exclusive(readings)
     target = BUNDLED_GAMES.get(game)
     if target is None:
         target = installed_games().get(game)
@@ -328,7 +352,7 @@ def get_exclusive(game: str) -> Exclusive:
         raise LookupError(game)
     module_name, _, cls_name = target.partition(":")
     cls = getattr(importlib.import_module(module_name), cls_name)
-    instance = cls()
+    instance = cls(readings)
     if not isinstance(instance, Exclusive):
         raise TypeError(f"exclusive rules for {game!r} must subclass Exclusive")
     return instance

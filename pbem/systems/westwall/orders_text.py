@@ -32,6 +32,8 @@ Arnhem::
     move Guards-1 to 1208 if demolished 1107 1007   # the continuation if a bridge goes [12.13]
     move Guards-1 to 1208 if demolished stop        # ... or stop where the roll was made
     spare bridge 1106/1107                  # German standing order: do not demolish it [12.12]
+    retreat 1/501 toward 1204               # from a City hex, a hex beyond the reduced retreat
+                                            # asks the unit to go on (else it keeps the City) [11.1]
     dz 101 at 1007                          # Allied set-up: a secret drop-zone note [15.36]
     dz 82 at 2323 turn 3                    # ... placed on Game-Turn 3 [15.39]
 """

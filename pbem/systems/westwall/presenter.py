@@ -71,6 +71,29 @@ class WestWallPresenter(Presenter[Scenario, State]):
     def undone(self, scenario: Scenario, state: State, side: str, orders: JSON) -> list[str]:
         return undone(scenario, state, side, orders)
 
+    def expected(self, scenario: Scenario, state: State, side: str, orders: JSON) -> list[str]:
+        """Each attack's strengths, differential, CRT line and column [7.3-7.6] (FPF [8.4]
+        included), as the combat phase starts."""
+        from pbem.systems.westwall.display import unit_label
+
+        out = []
+        for c in self.ruleset.expected_combats(scenario, state, orders):  # type: ignore[attr-defined]
+            fpf = [unit_label(scenario, f) for f in c.fpf] + ([f"{c.fpf_support} support points"]
+                                                              if c.fpf_support else [])
+            out.append(f"attack {c.number}: {c.attack} against {c.defense}"
+                       + (f" (with FPF of {', '.join(fpf)})" if fpf else "")
+                       + f" = {c.differential:+d} on the {c.line} line, column {c.column} [7.5, 7.6]"
+                       + ("" if c.number == 1 else ", unless earlier results change it"))
+        return out
+
+    def describe_secret_notes(self, scenario: Scenario, document: JSON) -> list[str]:
+        """Each drop-zone note's hex and Game-Turn [15.36, 15.39], as the Allied player wrote them."""
+        notes = document.get("dz_notes") if isinstance(document, dict) else None
+        return [f"Secret drop zone of {n.get('division')}: {n.get('hex')}, placed on Game-Turn {n.get('turn', 1)}"
+                + ("" if n.get("turn", 1) == 1 else " (held back [15.39])")
+                + " -- sealed: only its commitment is signed, revealed by pbem when due [15.36]"
+                for n in notes or [] if isinstance(n, dict)]
+
     def text_skeleton(self, scenario: Scenario, state: State, side: str, *, defaults: bool = False) -> JSON:
         """A set-up written as text starts with no unit placed: a unit the player forgets is
         refused by name [3.0] instead of being put where the skeleton would (``defaults``: it is)."""
@@ -124,6 +147,11 @@ class WestWallPresenter(Presenter[Scenario, State]):
         from pbem.systems.westwall.orders_text import parse_text_orders
 
         return parse_text_orders(scenario, skeleton, side, text)
+
+    def orders_template(self, scenario: Scenario, state: State, side: str) -> str | None:
+        from pbem.systems.westwall.template import orders_template
+
+        return orders_template(self.ruleset, scenario, state, side)
 
     def bot_orders(self, scenario: Scenario, state: State, side: str, *, seed: int = 0) -> JSON:
         from pbem.systems.westwall.bot import choose_orders
@@ -376,6 +404,7 @@ def undone(scenario: Scenario, state: State, side: str, orders: JSON) -> list[st
     """What a WestWall player-turn leaves undone: reinforcements due that stay off the map
     [11.22], units that do not move, attacks without an advance after combat [7.9]."""
     from pbem.systems.westwall.display import coerce_scenario, unit_label
+    from pbem.systems.westwall.exclusive import get_exclusive
 
     if not isinstance(orders, dict) or orders.get("kind") != "player-turn":
         return []
@@ -385,11 +414,19 @@ def undone(scenario: Scenario, state: State, side: str, orders: JSON) -> list[st
     due = [uid for r in sc.reinforcements if r.side == side and r.turn <= st.game_turn
            for uid in r.units if st.units.get(uid) is not None and st.units[uid].status == "waiting"]
     out: list[str] = []
-    off = [uid for uid in due if uid not in moving]
+    ex = get_exclusive(sc.game)
+    left = [uid for uid in due if uid not in moving]
+    lost = {uid: rule for uid in left if (rule := ex.lost_if_left_off(sc, st, uid)) is not None}
+    off = [uid for uid in left if uid not in lost]
     if off:
         out.append(f"{len(off)} reinforcement{'s' if len(off) > 1 else ''} due by this game-turn "
                    f"stay{'s' if len(off) == 1 else ''} off the map: "
                    f"{', '.join(unit_label(sc, u) for u in off)} [11.22]")
+    for rule in sorted(set(lost.values())):
+        gone = [uid for uid in left if lost.get(uid) == rule]
+        out.append(f"{len(gone)} unit{'s' if len(gone) > 1 else ''} due that {'do' if len(gone) > 1 else 'does'} "
+                   f"not land or enter {'are' if len(gone) > 1 else 'is'} ELIMINATED at the end of this "
+                   f"player-turn: {', '.join(unit_label(sc, u) for u in gone)} [{rule}]")
     on_map = [uid for uid, us in sorted(st.units.items())
               if us.status == "on-map" and sc.unit[uid].side == side]
     still = [uid for uid in on_map if uid not in moving]

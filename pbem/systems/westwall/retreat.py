@@ -33,6 +33,13 @@ Choice among legal paths (the owner's reactive decision; protocol.md "Reactive d
 5. fewer displaced units;
 6. lowest hex numbers along the path (``"0304" < "0403"``), so the choice is always unique.
 
+Rolls on the way (Arnhem westwall/3: a bridge is tried "immediately, no matter what the Phase" as
+a unit reaches it [12.11], and its demolition "is effective immediately" [12.13]): given an
+``enter`` callback, :func:`retreat` makes the chosen retreat one step at a time; after a step that
+changed the terrain, the rest is chosen again from where the unit stands by the same order --
+another way on, or elimination where it stands ("it is eliminated in the last hexes to which it is
+able to retreat" [7.74]; [13.25] when a river closed the way).
+
 Displaced units choose their one hex by the same order (vacant first, ``avoid_displacing``, their
 own ``retreat`` preference, farthest from the enemy units of the combat, lowest hex number).
 """
@@ -49,6 +56,7 @@ from pbem.systems.westwall.model import (
     DisplacedEvent,
     EliminatedEvent,
     Event,
+    NoteEvent,
     RetreatEvent,
     StandingOrders,
 )
@@ -337,14 +345,21 @@ def _search(
     away_from: Sequence[Hex],
     memo: _Memo | None = None,
     displacing: bool = True,
+    prefix: Sequence[Hex] = (),
+    called_for: int = 0,
 ) -> list[_Plan]:
     """Every path of retreat, depth first in hex order. Each trial step is made on ``board`` and
     undone after its subtree has been explored, so ``board`` is unchanged on return.
 
     With ``displacing=False`` steps into hexes held by friends are not tried at all (no
     displacement [7.8]): the complete plans found are then exactly the complete plans of the full
-    search that displace nobody; the other plans are not meaningful."""
-    start = board.unit_hex(uid)
+    search that displace nobody; the other plans are not meaningful.
+
+    ``prefix``: the hexes of the retreat already made (its combat position first, the unit in the
+    last one): only the ways on from there are searched (a retreat judged again after a roll
+    changed the terrain, Arnhem [12.13]). ``called_for``: the hexes the combat result called for
+    before any reduction (the exclusive rules' ``retreat_may_end`` reads it)."""
+    start = prefix[0] if prefix else board.unit_hex(uid)
     assert start is not None
     plans: list[_Plan] = []
     moves_free = not displacing and memo is not None and not memo.where_matters
@@ -368,7 +383,8 @@ def _search(
         here = path[-1]
         if len(path) - 1 == hexes or (
                 may_end and len(path) > 1
-                and exclusive.retreat_may_end(b.scenario, b, uid, len(path) - 1, hexes)):
+                and exclusive.retreat_may_end(b.scenario, b, uid, len(path) - 1, hexes, path,
+                                              called_for)):
             plans.append(_Plan(path, displaced, True))
             avoid = sum(1 for u, _, _ in displaced if u in avoid_set) if avoid_set else 0
             got = (bool(displaced), avoid, *_order_key(here, uid, prefs, away_from, memo))
@@ -460,12 +476,17 @@ def _search(
 
     again.append(rec)
     try:
-        rec([start], [])
+        rec(list(prefix) or [start], [])
     finally:
         # ``rec`` calls itself through ``again``: a reference cycle that would keep the board and
         # the plans alive until the cyclic collector ran, unless ended here (then freed at once).
         again.clear()
     return plans
+
+
+Enter = Callable[[str, Hex, list[Event]], bool]
+"""Called as a unit enters a hex during a retreat or displacement (the unit, the hex, where to put
+the events): whether the terrain changed (Arnhem: a bridge demolished as it was reached [12.11])."""
 
 
 def retreat(
@@ -477,41 +498,31 @@ def retreat(
     combat: int,
     prefs: StandingOrders | None = None,
     away_from: Sequence[Hex] = (),
+    called_for: int = 0,
+    enter: Enter | None = None,
 ) -> Retreat:
     """Retreat ``uid`` ``hexes`` hexes [7.7] on ``board`` (mutated), displacing friends if it must
     [7.8]; eliminates it if it cannot complete the retreat [7.74, 7.82, 5.24, 12.12].
 
     ``prefs`` are the owner's standing orders; ``away_from`` the hexes of the enemy units of the
-    combat (for the default preference: as far from them as possible)."""
+    combat (for the default preference: as far from them as possible); ``called_for`` the hexes
+    the result called for before any reduction (0: ``hexes``).
+
+    ``enter``, when given, is called as each unit enters each hex, the retreat made step by step
+    (displacements of a step first): when it reports a change of the terrain, the rest of the
+    retreat is chosen again from where the unit stands, by the same order, against the terrain as
+    it now is -- another way on, a shorter one the rules allow, or elimination where it stands
+    [7.74] (Arnhem [12.11, 12.13]). Its events follow the retreat's movement events."""
     prefs = prefs or _NO_ORDERS
     start = board.unit_hex(uid)
     if start is None:
         raise ValueError(f"{uid} is not on the map")
     if hexes <= 0:
         return Retreat(uid, [start])
-    memo = _Memo(board.geo.side_of[uid], exclusive)
-    # A complete retreat that displaces nobody is always preferred to any that displaces a friend
-    # (the first element of ``key`` below) [7.8], so look for those first, without the costly
-    # displacement trials; only when there is none is the full search needed. Same choice either
-    # way (the board and the memo are left as they were by the first search).
-    # When that search met no friend at all, the full search would try exactly the same steps
-    # (it differs only where a friend is in the way) and find exactly the same plans.
-    plans = _search(board, exclusive, uid, hexes, prefs, away_from, memo, displacing=False)
-    if not any(p.complete for p in plans) and memo.met_friend:
-        plans = _search(board, exclusive, uid, hexes, prefs, away_from, memo)
-
-    def key(p: _Plan) -> tuple[object, ...]:
-        n_disp = len(p.displaced)
-        avoid = sum(1 for u, _, _ in p.displaced if u in prefs.avoid_displacing)
-        pref, far = _order_key(p.path[-1], uid, prefs, away_from, memo)
-        return (n_disp > 0, avoid, pref, far, n_disp, [str(h) for h in p.path])
-
-    complete = [p for p in plans if p.complete]
-    if complete:
-        best = complete[0] if len(complete) == 1 else min(complete, key=key)
-    else:
-        # Eliminated: go as far as possible (the path of retreat ends where it dies [7.74]).
-        best = min(plans, key=lambda p: (-len(p.path), *key(p)))
+    best = _choose(board, exclusive, uid, hexes, prefs, away_from, called_for, [start])
+    if enter is not None:
+        return _stepwise(board, exclusive, uid, hexes, best, combat, prefs, away_from, called_for,
+                         enter)
     # Apply the chosen plan to the real board: displacements first (in order), then the unit.
     out = Retreat(uid, best.path)
     for moved, path, by in best.displaced:
@@ -528,17 +539,121 @@ def retreat(
         board.move_unit(uid, best.path[-1])
         out.events.append(RetreatEvent(unit=uid, path=[str(h) for h in best.path], combat=combat))
     if not best.complete:
-        rule = best.fail_rule or "7.74"
-        reached = len(best.path) - 1
-        if best.dies_in_last:
-            reason = f"forced into {best.path[-1]}: {best.fail_reason}"
-        else:
-            reason = f"could retreat only {reached} of {hexes} hexes: {best.fail_reason}"
-        out.eliminated = rule
-        out.reason = reason
-        last = best.path[-1]
-        board.eliminate(uid)
-        out.events.append(
-            EliminatedEvent(unit=uid, hex=str(last), rule=rule, reason=reason, combat=combat)
-        )
+        _eliminated(board, out, best, hexes, combat)
+    return out
+
+
+def _choose(
+    board: Board, exclusive: Exclusive, uid: str, hexes: int, prefs: StandingOrders,
+    away_from: Sequence[Hex], called_for: int, prefix: list[Hex],
+) -> _Plan:
+    """The owner's retreat from ``prefix`` (the unit in its last hex) by the documented order."""
+    memo = _Memo(board.geo.side_of[uid], exclusive)
+    # A complete retreat that displaces nobody is always preferred to any that displaces a friend
+    # (the first element of ``key`` below) [7.8], so look for those first, without the costly
+    # displacement trials; only when there is none is the full search needed. Same choice either
+    # way (the board and the memo are left as they were by the first search).
+    # When that search met no friend at all, the full search would try exactly the same steps
+    # (it differs only where a friend is in the way) and find exactly the same plans.
+    plans = _search(board, exclusive, uid, hexes, prefs, away_from, memo, displacing=False,
+                    prefix=prefix, called_for=called_for)
+    if not any(p.complete for p in plans) and memo.met_friend:
+        plans = _search(board, exclusive, uid, hexes, prefs, away_from, memo, prefix=prefix,
+                        called_for=called_for)
+
+    def key(p: _Plan) -> tuple[object, ...]:
+        n_disp = len(p.displaced)
+        avoid = sum(1 for u, _, _ in p.displaced if u in prefs.avoid_displacing)
+        pref, far = _order_key(p.path[-1], uid, prefs, away_from, memo)
+        return (n_disp > 0, avoid, pref, far, n_disp, [str(h) for h in p.path])
+
+    complete = [p for p in plans if p.complete]
+    if complete:
+        return complete[0] if len(complete) == 1 else min(complete, key=key)
+    # Eliminated: go as far as possible (the path of retreat ends where it dies [7.74]).
+    return min(plans, key=lambda p: (-len(p.path), *key(p)))
+
+
+def _eliminated(board: Board, out: Retreat, best: _Plan, hexes: int, combat: int) -> None:
+    """The unit that could not complete its retreat is eliminated where it stopped [7.74]."""
+    rule = best.fail_rule or "7.74"
+    reached = len(best.path) - 1
+    if best.dies_in_last:
+        reason = f"forced into {best.path[-1]}: {best.fail_reason}"
+    else:
+        reason = f"could retreat only {reached} of {hexes} hexes: {best.fail_reason}"
+    out.eliminated = rule
+    out.reason = reason
+    last = best.path[-1]
+    board.eliminate(out.unit)
+    out.events.append(
+        EliminatedEvent(unit=out.unit, hex=str(last), rule=rule, reason=reason, combat=combat)
+    )
+
+
+def _step_groups(
+    uid: str, path: list[Hex], displaced: list[tuple[str, list[Hex], str]], first: int
+) -> dict[int, list[tuple[str, list[Hex], str]]]:
+    """The displacements of a plan by the step of ``path`` (from index ``first``) that makes them:
+    each step's ends with the friends it pushes out of its hex (``by`` the retreating unit), the
+    chains they push first before them [7.81, 7.82]."""
+    groups: dict[int, list[tuple[str, list[Hex], str]]] = {}
+    cursor = 0
+    for k in range(first, len(path)):
+        last = max((i for i, (_u, p, by) in enumerate(displaced)
+                    if by == uid and p[0] == path[k]), default=-1)
+        if last >= cursor:
+            groups[k] = displaced[cursor:last + 1]
+            cursor = last + 1
+    return groups
+
+
+def _stepwise(
+    board: Board, exclusive: Exclusive, uid: str, hexes: int, plan: _Plan, combat: int,
+    prefs: StandingOrders, away_from: Sequence[Hex], called_for: int, enter: Enter,
+) -> Retreat:
+    """The retreat made one step at a time, ``enter`` called as each unit enters each hex; after
+    a change of the terrain the rest is chosen again from where the unit stands (see
+    :func:`retreat`)."""
+    start = plan.path[0]
+    walked = [start]
+    out = Retreat(uid, walked)
+    after: list[Event] = []
+    groups = _step_groups(uid, plan.path, plan.displaced, 1)
+    i = 1
+    while i < len(plan.path):
+        h = plan.path[i]
+        group = groups.get(i, [])
+        for moved, path, by in group:
+            for x in path[1:]:
+                board.note_passage(moved, x)
+            board.move_unit(moved, path[-1])
+            out.displaced.append((moved, path))
+            out.events.append(
+                DisplacedEvent(unit=moved, path=[str(x) for x in path], by=by, combat=combat)
+            )
+        board.note_passage(uid, h)
+        board.move_unit(uid, h)
+        walked.append(h)
+        changed = False
+        for moved, path, _by in group:
+            changed = enter(moved, path[-1], after) or changed
+        changed = enter(uid, h, after) or changed
+        i += 1
+        if changed and not (plan.complete and i == len(plan.path)):
+            before = [str(x) for x in plan.path]
+            plan = _choose(board, exclusive, uid, hexes, prefs, away_from, called_for, list(walked))
+            groups = _step_groups(uid, plan.path, plan.displaced, i)
+            if [str(x) for x in plan.path] != before:
+                rest = "-".join(str(x) for x in plan.path[i - 1:])
+                after.append(NoteEvent(
+                    rule="12.13", text=f"{uid}'s retreat is judged against the change at {h}: "
+                    f"{'it goes on ' + rest if len(plan.path) > i else 'it ends there'}"
+                    f"{'' if plan.complete else ' and it cannot complete it'}"))
+    out.path = plan.path
+    if len(plan.path) > 1:
+        out.events.append(RetreatEvent(unit=uid, path=[str(x) for x in plan.path], combat=combat))
+    out.events += after
+    if not plan.complete:
+        _eliminated(board, out, plan, hexes, combat)
     return out

@@ -30,7 +30,12 @@ from pbem.maps.hexmap import Hex
 from pbem.systems.westwall import scenario_check
 from pbem.systems.westwall.attacks import validate_attacks
 from pbem.systems.westwall.board import Board
-from pbem.systems.westwall.combat import combat_state_changes, resolve_combat
+from pbem.systems.westwall.combat import (
+    ExpectedCombat,
+    combat_state_changes,
+    odds_before_dice,
+    resolve_combat,
+)
 from pbem.systems.westwall.exclusive import Exclusive, get_exclusive, parse_special
 from pbem.systems.westwall.model import (
     AcknowledgeOrders,
@@ -55,6 +60,7 @@ from pbem.systems.westwall.movement import (
     validate_moves,
     walk_moves,
 )
+from pbem.systems.westwall.readings import Readings
 
 _ORDERS: TypeAdapter[SetupOrders | PlayerTurnOrders | AcknowledgeOrders] = TypeAdapter(Orders)
 
@@ -132,12 +138,41 @@ class WestWallRules(Ruleset[Scenario, State, Orders_]):
     bot) every method also accepts their JSON form."""
 
     system = "westwall"
-    version = "2"
-    """2: [14.0] counts adjacent artillery against the limit and exempts combats with no ground
+    version = "3"
+    """3: the SPI Arnhem corrections of issue 26, one :class:`~pbem.systems.westwall.readings.Readings`
+    flag each (westwall/2 keeps the earlier result of each):
+
+    * [11.1] a unit entering a City hex has the rest of its retreat cut by two with three or more
+      hexes left too, never below the result's minimum (D3 one hex, D4 two);
+    * [11.1] a unit starting in a City hex goes the full retreat when its owner's retreat
+      preference asks for it ("at the Owning Player's option");
+    * [12.11, 12.13] a bridge is tried as a retreating, displaced or advancing unit reaches it and
+      the rest is judged against the result, so no unit ends across a river whose bridge it blew
+      [13.25];
+    * [13.1] the engineer repairs only when free of enemy zones of control through the whole
+      German player-turn;
+    * [13.21] the engineer may move up to the river and then help the units that move after it;
+    * [14.11] Allied support used as FPF needs an Allied non-airborne unit within three hexes;
+    * [17.4] the victory ratio is compared exactly (2.995 is not "3.0 or more").
+
+    2: [14.0] counts adjacent artillery against the limit and exempts combats with no ground
     attacker (westwall/1 counted only artillery added to a combat)."""
+    plays = ("2",)
+    """westwall/2 is still played, results exactly as they were (tests/compat's games, the
+    archives of 0.2.0): the version-3 corrections are gated on :meth:`since` through
+    :attr:`readings`."""
     earlier = {
         "1": "pbem development builds from commit 1c7f7eb to the one before ab49ce4 (no release)",
     }
+
+    @property
+    def readings(self) -> Readings:
+        """The readings of the version this instance plays, handed down to the exclusive rules."""
+        return Readings.of(self.since)
+
+    def _exclusive(self, scenario: Scenario) -> Exclusive:
+        """The scenario's exclusive rules playing this version's readings."""
+        return get_exclusive(scenario.game, self.readings)
 
     def presenter(self) -> Presenter[Scenario, State]:
         from pbem.systems.westwall.presenter import WestWallPresenter
@@ -155,20 +190,20 @@ class WestWallRules(Ruleset[Scenario, State, Orders_]):
         if problems:
             raise InputError("invalid scenario:\n" + "\n".join(problems))
         scenario = Scenario.model_validate(data)
-        model = get_exclusive(scenario.game).special_model
+        model = self._exclusive(scenario).special_model
         if model is not None:  # typed once, kept with the scenario (checked sound just above)
             parse_special(scenario, model)
         return scenario
 
     def uses_secret_notes(self, scenario: Scenario) -> bool:
-        return get_exclusive(scenario.game).uses_secret_notes(scenario)
+        return self._exclusive(scenario).uses_secret_notes(scenario)
 
     def conceal(
         self, scenario: Scenario, state: JSON, side: str, orders: JSON, secret: bytes | None
     ) -> Orders_:
         o = parse_orders(orders)
         if isinstance(o, SetupOrders | PlayerTurnOrders):
-            return get_exclusive(scenario.game).conceal(scenario, parse_state(state), o, secret)
+            return self._exclusive(scenario).conceal(scenario, parse_state(state), o, secret)
         return o
 
     def scenario_problems(self, data: JSON) -> list[str]:
@@ -212,14 +247,14 @@ class WestWallRules(Ruleset[Scenario, State, Orders_]):
                 "units": {u.id: waiting for u in scenario.units},
             }
         )
-        return get_exclusive(scenario.game).prepare_state(scenario, state)
+        return self._exclusive(scenario).prepare_state(scenario, state)
 
     # -- decisions --------------------------------------------------------------------------------
     def pending(self, scenario: Scenario, state: JSON) -> list[Decision]:
         st = parse_state(state)
         if st.phase == "setup" and st.setup_pending:
             side = st.setup_pending[0]
-            label = get_exclusive(scenario.game).setup_label(scenario, st, side)
+            label = self._exclusive(scenario).setup_label(scenario, st, side)
             return [
                 Decision(
                     side, "setup", label or f"Set-up: {side_name(scenario, side)} deployment",
@@ -279,7 +314,7 @@ class WestWallRules(Ruleset[Scenario, State, Orders_]):
                     if board is None:
                         board = Board.from_state(scenario, st)
                     target = Hex.parse(m.to)
-                    path = cheapest_path(board, m.unit, target, st.game_turn)
+                    path = cheapest_path(board, m.unit, target, st.game_turn, self._exclusive(scenario))
                     if path is None:
                         raise InputError(
                             f"move of {m.unit}: no legal path to {target} this movement phase"
@@ -291,7 +326,8 @@ class WestWallRules(Ruleset[Scenario, State, Orders_]):
                     if board is None:
                         board = Board.from_state(scenario, st)
                     entry, target = Hex.parse(m.path[0]), Hex.parse(m.to)
-                    path = cheapest_path(board, m.unit, target, st.game_turn, entry=entry)
+                    path = cheapest_path(board, m.unit, target, st.game_turn, self._exclusive(scenario),
+                                         entry=entry)
                     if path is None:
                         raise InputError(f"entry of {m.unit}: no legal path from {entry} to {target} "
                                          "this movement phase (is it one of its entry hexes? [11.11])")
@@ -334,7 +370,7 @@ class WestWallRules(Ruleset[Scenario, State, Orders_]):
         if isinstance(o, SetupOrders):
             return Checked(
                 setup_violations(scenario, st, o)
-                + get_exclusive(scenario.game).setup_violations(scenario, st, o)
+                + self._exclusive(scenario).setup_violations(scenario, st, o)
             )
         if isinstance(o, PlayerTurnOrders):
             return self._check_turn(scenario, st, o)
@@ -348,7 +384,7 @@ class WestWallRules(Ruleset[Scenario, State, Orders_]):
                     f"these orders are for Game-Turn {o.game_turn}, but it is Game-Turn {st.game_turn}",
                 )
             ])
-        exclusive = get_exclusive(scenario.game)
+        exclusive = self._exclusive(scenario)
         if type(exclusive).turn_violations is Exclusive.turn_violations:
             out: list[RuleViolation] = []  # the base checks nothing: no board to build for it
         else:
@@ -361,6 +397,18 @@ class WestWallRules(Ruleset[Scenario, State, Orders_]):
         out += standing_violations(scenario, o.side, o.standing)
         out += validate_attacks(board, scenario, board.to_state(st), o)
         return Checked(out, walked if not out else None)
+
+    def expected_combats(self, scenario: Scenario, state: JSON, orders: JSON) -> list[ExpectedCombat]:
+        """Each attack of legal player-turn orders as the combat phase will start: strengths, FPF,
+        CRT line and column (:func:`pbem.systems.westwall.combat.odds_before_dice`), on the
+        position the moves leave when no die changes it (a bridge blown mid-move would)."""
+        st, o = parse_state(state), parse_orders(orders)
+        if not isinstance(o, PlayerTurnOrders) or not o.attacks:
+            return []
+        exclusive = self._exclusive(scenario)
+        st = exclusive.turn_start(scenario, st, o)
+        board, _plan = _walked(scenario, st, o, exclusive)
+        return odds_before_dice(board, scenario, board.to_state(st), o, exclusive)
 
     # -- resolving --------------------------------------------------------------------------------
     def resolve(
@@ -411,14 +459,14 @@ class WestWallRules(Ruleset[Scenario, State, Orders_]):
             )
         else:
             changes.update(phasing=rest[0])
-        new = get_exclusive(scenario.game).after_setup(scenario, board.to_state(st, **changes), o)
+        new = self._exclusive(scenario).after_setup(scenario, board.to_state(st, **changes), o)
         return new, events
 
     def _resolve_turn(
         self, scenario: Scenario, st: State, o: PlayerTurnOrders, dice: Dice,
         walked: _Walked | None,
     ) -> tuple[State, list[Event]]:
-        exclusive = get_exclusive(scenario.game)
+        exclusive = self._exclusive(scenario)
         st = exclusive.turn_start(scenario, st, o)
         if exclusive.rolls_in_movement:
             # A die may be rolled in the middle of a move [Arnhem 12.11]: walk again, rolling.
@@ -474,7 +522,7 @@ class WestWallRules(Ruleset[Scenario, State, Orders_]):
 
     # -- results ----------------------------------------------------------------------------------
     def score(self, scenario: Scenario, state: JSON) -> dict[str, int]:
-        return get_exclusive(scenario.game).score(scenario, parse_state(state))
+        return self._exclusive(scenario).score(scenario, parse_state(state))
 
     def outcome(self, scenario: Scenario, state: JSON) -> Outcome | None:
         """The result once the game is over (phase ``over``): the exclusive rules' verdict, asked
@@ -483,7 +531,7 @@ class WestWallRules(Ruleset[Scenario, State, Orders_]):
         if st.phase != "over":
             return None
         final = st.model_copy(update={"finished": True})
-        exclusive = get_exclusive(scenario.game)
+        exclusive = self._exclusive(scenario)
         result = exclusive.outcome(scenario, final)
         if result is None:
             result = Exclusive.outcome(exclusive, scenario, final)

@@ -5,9 +5,15 @@ the archive."""
 
 from __future__ import annotations
 
+import base64
+import json
 from pathlib import Path
+from typing import Any
 
+import pytest
 from helpers.protocol import GAME_ID, Player, ok, pbem
+
+from pbem.systems.arnhem1944.rules import Arnhem1944Rules
 
 
 def _text(p: Player, text: str) -> Path:
@@ -52,25 +58,54 @@ def test_2_1_text_orders_through_the_cli_and_verify(tmp_path: Path) -> None:
     assert res.code == 0, res.err
 
 
-def test_14_1_option_weather_random_at_new_rolls_the_weather_die(tmp_path: Path) -> None:
+def _random_weather_game(tmp_path: Path) -> Player:
     a = Player(tmp_path, "allied", "AL")
     a.new_key()
     ok(a.run("key", "new", "german"))
     ok(a.run("new", "arnhem1944-historical", a.dir, "--player", "AL=allied",
              "--player", "DE=german", "--game-id", GAME_ID, "--option", "weather=random"))
-    _set_up(a)
-    import base64
-    import json
+    return a
 
+
+def _genesis(a: Player) -> dict[str, Any]:
     envelope = json.loads((a.dir / "genesis.json").read_text(encoding="utf-8"))
-    body = json.loads(base64.b64decode(envelope["payload"]))
+    body: dict[str, Any] = json.loads(base64.b64decode(envelope["payload"]))
+    return body
+
+
+def test_14_1_option_weather_random_at_new_rolls_the_weather_die(tmp_path: Path) -> None:
+    a = _random_weather_game(tmp_path)
+    body = _genesis(a)
     assert body["options"] == {"weather": "random"}  # signed with the genesis
+    assert body["rules"] == "arnhem1944/4"
     turn0 = json.loads((a.dir / "turn-0000.json").read_text(encoding="utf-8"))
     assert turn0["state"]["options"]["weather"] == "random"
+    _set_up(a)  # [2.1, 14.1] turn 1's weather die goes with the set-up (rules version 4) ...
+    status = ok(a.run("status", a.dir)).out
+    assert "DE passes so that its reveal keys the dice before [2.1]" in status
+    ok(a.run("submit", "--yes", a.dir, _text(a, "pass\n"), "--key", "german"))  # ... revealed here
     ok(a.run("submit", "--yes", a.dir, _text(a, "pass\n"), "--key", "allied"))
     ok(a.run("submit", "--yes", a.dir, _text(a, "pass\n"), "--key", "german"))
     log = ok(a.run("log", a.dir)).out  # the German pass's dice: the Allies' seed is here
-    assert "Turn 2 weather: " in log and ", random weather [14.2])" in log  # not the track
+    assert "Turn 1 weather: " in log and "Turn 2 weather: " in log
+    assert log.count(", random weather [14.2])") == 2  # not the track
+    res = pbem("verify", a.dir, home=tmp_path / "stranger")
+    assert res.code == 0, res.err
+
+
+def test_14_1_a_random_weather_game_begun_under_version_3_goes_on_without_the_turn_1_die(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An archive of arnhem1944/3 (the release before version 4 started it) goes on under 3."""
+    with monkeypatch.context() as m:
+        m.setattr(Arnhem1944Rules, "version", "3")
+        m.setattr(Arnhem1944Rules, "plays", ())
+        a = _random_weather_game(tmp_path)
+    assert _genesis(a)["rules"] == "arnhem1944/3"
+    _set_up(a)  # no die: the Allies activate (or pass) next
+    ok(a.run("submit", "--yes", a.dir, _text(a, "pass\n"), "--key", "allied"))
+    ok(a.run("submit", "--yes", a.dir, _text(a, "pass\n"), "--key", "german"))
+    log = ok(a.run("log", a.dir)).out
+    assert "Turn 1 weather" not in log and "Turn 2 weather: " in log
     res = pbem("verify", a.dir, home=tmp_path / "stranger")
     assert res.code == 0, res.err
 
@@ -118,17 +153,25 @@ def test_3_pbem_draft_builds_one_activation_line_by_line(tmp_path: Path) -> None
     assert "1/1P moved 0104 → 0203 → 0303 [6]" in log and "2/1P moved 0104 → 0204 [6]" in log
 
 
-def test_2_2_pbem_draft_show_says_an_empty_draft_is_a_pass(tmp_path: Path) -> None:
-    """[2.2] an empty draft is not 'ready': it says it would be a pass, and so does a draft of
-    comments only (which 'pbem submit' would sign as one)."""
+def test_2_2_an_empty_draft_means_the_same_in_draft_show_and_submit(tmp_path: Path) -> None:
+    """[2.2, 27] an empty draft (or one of comments only) is not 'ready': 'draft show' says submit
+    will not sign it and what a pass would mean, and 'submit' refuses it in the same words;
+    'pbem draft pass' makes the pass explicit, and that is what is signed."""
     a = _hot_seat(tmp_path)
+    before = sorted(q.name for q in a.dir.iterdir())
     shown = ok(a.run("draft", "show", a.dir))
     assert "ready" not in shown.err
-    assert "the draft is empty, which means: passes [2.2]" in shown.err
+    assert "the draft holds no order: 'pbem submit' does not sign it" in shown.err
+    assert "As it stands it means: passes [2.2]. To sign that, 'pbem draft pass GAME_DIR'" in shown.err
     shown = ok(a.run("draft", "order", a.dir, "# not yet"))
     assert "ready" not in shown.err and "holds no order, only comments" in shown.err
-    shown = ok(a.run("draft", "order", a.dir, "pass"))
-    assert "ready: 'pbem submit GAME_DIR --key KEY' signs exactly this" in shown.err
+    refused = a.run("submit", "--yes", a.dir, "--key", "allied")
+    assert refused.code == 2 and "holds no order" in refused.err and "'pbem draft pass" in refused.err
+    assert sorted(q.name for q in a.dir.iterdir()) == before
+    shown = a.run("draft", "pass", a.dir)
+    assert shown.code == 0 and "ready: 'pbem submit GAME_DIR --key KEY' signs exactly this" in shown.err
+    ok(a.run("submit", "--yes", a.dir, "--key", "allied"))
+    assert "passes" in ok(a.run("log", a.dir)).out
 
 
 def test_2_2_pbem_orders_text_gives_a_template_that_unedited_signs_a_pass(tmp_path: Path) -> None:

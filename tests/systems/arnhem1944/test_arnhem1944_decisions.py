@@ -266,6 +266,18 @@ def test_17_1_the_set_up_is_the_allied_players_decision_before_the_first_activat
     assert [v.rule for v in RULES.validate(sc, st, "AL", first)] == ["2.1"]
 
 
+def test_27_17_1_the_set_up_preview_names_the_placements_signed_without_being_written() -> None:
+    """[17.1, 27] orders that place p3 also sign p1, p2 and p4 where pbem proposed them: the
+    preview says so, with the hexes the resolution then puts them in."""
+    sc, st = _dropped_setup()
+    written = {"kind": "setup", "side": "AL", "placements": [{"unit": "p3", "hex": "0304"}]}
+    said = RULES.presenter().undone(sc, st, "AL", written)
+    assert said == ["3 other units of the set-up stay where pbem proposed, signed with these orders: "
+                    "p1 at 0103, p2 at 0103, p4 at 0104 [17.1]"]
+    res = RULES.resolve(sc, st, "AL", RULES.load_orders(sc, written), FixedDice([]))
+    assert {u: res.state.units[u].hex for u in ("p1", "p2", "p4")} == {"p1": "0103", "p2": "0103", "p4": "0104"}
+
+
 def _problems(sc: Any, st: Any, *placements: tuple[str, str]) -> list[str]:
     orders = RULES.load_orders(sc, {"kind": "setup", "side": "AL", "placements": [
         {"unit": u, "hex": h} for u, h in placements]})

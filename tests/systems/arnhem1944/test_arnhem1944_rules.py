@@ -383,6 +383,22 @@ def test_5_excess_steps_go_at_the_end_of_operations() -> None:
 # -- combat [7] ------------------------------------------------------------------------------------------------
 
 
+def test_27_7_4_the_preview_states_the_column_the_die_is_rolled_on() -> None:
+    """[7.3, 7.4, 27] a moves next to g, then a and b attack: 6 against 3, 2:1. The preview of the
+    activation says so before signing (after the move written before the attack), and the
+    resolution rolls on that column."""
+    sc, st = game([(A, "0202"), (B, "0402"), (G, "0401")])
+    orders = act(sc, "AL", ["a", "b"], {"do": "move", "unit": "a", "path": ["0302"]},
+                 {"do": "attack", "target": "0401", "type": "N", "units": ["a", "b"]})
+    assert RULES.validate(sc, st, "AL", orders) == []
+    said = RULES.presenter().expected(sc, st, "AL", RULES.dump_orders(sc, orders))
+    assert said[0] == "action 2, normal attack on 0401: column 2:1 [7.4]"
+    assert said[1].startswith("  6 against 3 (")
+    res = RULES.resolve(sc, st, "AL", orders, FixedDice([5]))
+    combat = next(e for e in res.events if e["kind"] == "combat")
+    assert combat["odds"] == "2:1" and [f"  {x}" for x in combat["lines"]] == said[1:]
+
+
 def test_7_4_normal_attack_two_to_one_retreat_and_advance() -> None:
     # a (CF 3) and b (CF 3) attack g (CF 3) in clear: 6:3 is 2:1, the N column 3; die 5 gives
     # 0/2 (N row 5: 1/1 1/1 0/1 0/2 ...): the defender, by default, takes no step (not red) and

@@ -685,3 +685,26 @@ def test_15_43_a_german_unit_forced_off_the_map_by_combat_is_eliminated() -> Non
     board = Board.from_state(sc, state_with(sc, {"g": "0101", "u": "0102"}))
     r = retreat(board, Arnhem(), "g", 1, combat=1, away_from=[Hex.parse("0102")])
     assert r.eliminated is not None and board.status("g") == "eliminated"
+
+
+def test_27_15_33_the_preview_names_the_airborne_unit_the_rules_will_eliminate() -> None:
+    """[15.33, 27] (the 3817 case): two units are due to land in the one hex their drop allows;
+    the orders land one. The preview must not say the other 'stays off the map' [11.22]: it says
+    it is eliminated, and the resolution of the same orders eliminates exactly it."""
+    from pbem.systems.westwall.presenter import undone
+
+    sc = tiny_scenario(
+        game="arnhem", first_player="US", cols=(1, 10), rows=(1, 10),
+        units=[unit("p1", "US", "airborne", 2, 2, 7, formation="101"),
+               unit("p2", "US", "airborne", 2, 2, 7, formation="101"), unit("g", "DE")],
+        reinforcements=[{"side": "US", "turn": 1, "units": ["p1", "p2"], "rule": "18.13",
+                         "airborne": True, "entry": [{"within": 0, "of": ["0505"]}]}])
+    st = state_with(sc, {"g": "1010"}, phasing="US")
+    o = _turn("US", [MoveOrder(unit="p1", path=["0505"])])
+    said = undone(sc, st, "US", o.model_dump(mode="json"))
+    assert said == ["1 unit due that does not land or enter is ELIMINATED at the end of this player-turn: "
+                    "p2 [15.33]"]
+    res, after = _resolve(sc, st, o, [])
+    gone = [e for e in res.events if e.get("type") == "eliminated"]
+    assert [(e["unit"], e["rule"]) for e in gone] == [("p2", "15.33")]
+    assert after.units["p2"].status == "eliminated" and after.units["p1"].hex == "0505"

@@ -354,8 +354,10 @@ def test_13_3_the_tally_is_taken_as_given() -> None:
     (50, 100, "Allied Strategic"), (0, 100, "Allied Strategic"),
     (5, 0, "German Strategic"), (0, 0, "Draw"),
 ])
-def test_17_4_boundaries_of_the_table(german: int, allied: int, level: str) -> None:
-    got, winner = av.victory_level(german, allied)
+def test_17_4_westwall_2_rounded_the_ratio_to_two_decimals(german: int, allied: int, level: str) -> None:
+    """The boundaries under westwall/2 (kept for its games); westwall/3 compares exactly
+    (test_spi_arnhem_17_4.py)."""
+    got, winner = av.victory_level(german, allied, exact=False)
     assert got.startswith(level)
     assert winner == {"German": "german", "Allied": "allied", "Draw": None}[level.split()[0]]
 

@@ -550,3 +550,25 @@ def test_7_82_displaced_artillery_cannot_fire() -> None:
     assert any(isinstance(e, NoteEvent) and e.rule == "7.82" for e in ev)
     assert combats(ev)[1].cancelled
     assert len(dice.rolls) == 1
+
+
+def test_27_the_preview_states_each_attacks_strengths_line_and_column_as_the_resolution_rolls_them() -> None:
+    """[7.5, 7.6, 8.43, 27] two attacks on a one-row map; ua's FPF (2) goes to the first combat
+    it can reach [8.43] and is spent [8.46]: attack 1 is 6 against 4 + 2 = 0, attack 2 is 6
+    against 4 = +2, both on the clear line (columns "0" and "+2,3" of crt.json). The preview says so before signing, and the
+    resolution of the same orders rolls exactly those (dice that leave both defenders in place)."""
+    from pbem.systems.westwall.rules import WestWallRules
+
+    rules = WestWallRules()
+    sc, st_, _b = game(FPF_UNITS, {"de1": "0301", "us1": "0401", "ua": "0601", "us2": "0801",
+                                   "de2": "0901"}, **LINE)
+    o = orders("DE", atk(["de1"], ["us1"]), atk(["de2"], ["us2"]))
+    assert rules.validate(sc, st_, "DE", o) == []
+    said = rules.presenter().expected(sc, st_, "DE", o.model_dump(mode="json"))
+    assert said == ["attack 1: 6 against 6 (with FPF of ua) = +0 on the clear line, column 0 [7.5, 7.6]",
+                    "attack 2: 6 against 4 = +2 on the clear line, column +2,3 [7.5, 7.6], unless earlier "
+                    "results change it"]
+    res = rules.resolve(sc, st_, "DE", o, FixedDice([6, 6]))
+    rolled = [(e["attack_strength"], e["defense_strength"], e["differential"], e["line"], e["column"], e["fpf"])
+              for e in res.events if e["type"] == "combat"]
+    assert rolled == [(6, 6, 0, "clear", "0", ["ua"]), (6, 4, 2, "clear", "+2,3", [])]

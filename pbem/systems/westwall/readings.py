@@ -1,0 +1,60 @@
+"""Which readings of the rules a WestWall game plays: a value fixed by the rules version its genesis
+records, made by :class:`~pbem.systems.westwall.rules.WestWallRules` from its version and handed
+down to the exclusive rules (:attr:`pbem.systems.westwall.exclusive.Exclusive.readings`) and, through
+them, to combat and retreats. Nothing else decides it: no module state, no global.
+
+Every flag is a correction made in a later rules version; the earlier version keeps the old result
+(its games, e.g. the frozen ones of ``tests/compat/``, verify byte for byte). ``docs/westwall.md``
+("Arnhem") gives each case with its reading.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, fields
+
+
+@dataclass(frozen=True)
+class Readings:
+    """The readings of one rules version; the defaults are the newest (westwall/3)."""
+
+    city_retreat_minimum: bool = True
+    """[11.1] westwall/3: the reduction applies to the retreat *remaining* when a unit enters a City
+    hex, also with three or more hexes left (a D4 entering a City after one hex goes one more),
+    and never below the minimum of the result (D3 one hex, D4 two), even when the unit started in
+    a City hex too. westwall/2: a unit entering a City hex could stop there only with two or fewer
+    hexes left, and one that started in a City hex could stop in another one short of the
+    minimum."""
+    city_retreat_optional: bool = True
+    """[11.1] "at the Owning Player's option", westwall/3: a unit starting in a City hex goes the
+    full retreat when its owner's standing retreat preference is better served by it than by the
+    reduced one. westwall/2: it always took the reduction."""
+    demolition_on_reaching: bool = True
+    """[12.11, 12.13] westwall/3: a retreat, displacement or advance after combat rolls for a bridge
+    as the unit reaches the hex, and the rest of it is judged against the result at once.
+    westwall/2: the path was applied first and the rolls made after it."""
+    repair_whole_turn: bool = True
+    """[13.1] westwall/3: the engineer repairs only when no German unit exerted a zone of control
+    on its hex at any moment of the German player-turn. westwall/2: only its end was looked at."""
+    engineer_moves_to_river: bool = True
+    """[13.21] "no additional Movement Points", westwall/3: the engineer may move up to the river in
+    the Allied movement phase and help the units that move after it; only a move of its own after
+    theirs withdraws its help. westwall/2: any move of the engineer that player-turn did."""
+    fpf_support_range: bool = True
+    """[14.11] westwall/3: Allied Ground Support Points used as FPF need an Allied non-airborne unit
+    within three hexes of a defender, as barrage support does. westwall/2: FPF was not checked."""
+    exact_victory_ratio: bool = True
+    """[17.4] westwall/3: the German-to-Allied ratio is compared exactly (2.995 is a German Tactical
+    Victory, 1.995 an Allied Tactical one). westwall/2: it was rounded to two decimals first."""
+
+    @classmethod
+    def of(cls, since: Callable[[str], bool]) -> Readings:
+        """The readings of the rules version ``since`` answers for
+        (:meth:`pbem.engine.ruleset.Ruleset.since`)."""
+        v3 = since("3")
+        return cls(**{f.name: v3 for f in fields(cls)})
+
+
+NEWEST = Readings()
+"""The newest readings: what a ruleset of the newest version hands down, and the default of an
+exclusive-rules object made without a ruleset (the bot's look-ahead, tests)."""
