@@ -14,12 +14,10 @@ import json
 import shutil
 from pathlib import Path
 
-import pytest
 from helpers.megagame import NAMES, TEAMS, messages, scenario_file, send_all, start, status
 from helpers.protocol import ok, pbem
 
 
-@pytest.mark.slow
 def test_the_bundled_megagame_played_by_pbem_bot_for_every_side_published_and_verified(tmp_path: Path) -> None:
     data = json.loads(scenario_file(tmp_path).read_text(encoding="utf-8"))
     assert data["id"] == "megagame-arnhem" and data["turns"] == 5  # the whole bundled scenario
