@@ -23,6 +23,27 @@ class InputError(PbemError):
     """Malformed input: syntax, types, size, unknown identifiers."""
 
 
+class UnreadableOrders(InputError):
+    """Text orders with lines that cannot be read: every such line's problem at once, and the
+    orders the other lines make (``readable``), so that what the rules refuse in them can be told
+    in the same breath (:func:`pbem.cli.play._orders_reader`)."""
+
+    def __init__(self, problems: list[str], readable: object = None) -> None:
+        self.problems = list(problems)
+        self.readable = readable
+        super().__init__(str(self))
+
+    def __str__(self) -> str:
+        return problem_list(self.problems)
+
+
+def problem_list(problems: list[str]) -> str:
+    """One problem as it is; several as the list :class:`IllegalOrders` prints."""
+    if len(problems) == 1:
+        return problems[0]
+    return "\n".join([f"{len(problems)} problems with these orders:", *(f"  - {p}" for p in problems)])
+
+
 class SignatureError(PbemError):
     """A signature, key or envelope does not verify."""
 
@@ -58,11 +79,7 @@ class IllegalOrders(PbemError):
         super().__init__(str(self))
 
     def __str__(self) -> str:
-        if len(self.violations) == 1:
-            return str(self.violations[0])
-        lines = [f"{len(self.violations)} problems with these orders:"]
-        lines += [f"  - {v}" for v in self.violations]
-        return "\n".join(lines)
+        return problem_list([str(v) for v in self.violations])
 
 
 class VerificationError(PbemError):

@@ -1,6 +1,12 @@
 """``pbem bot``: let the sparring bot answer a side's pending decision (bot against bot in-process,
 for tests, benchmarks and the examples: :mod:`pbem.engine.autoplay`).
 
+In a sealed round a team's bot sends what the round asks of it: its sheet, its acknowledgement, its
+reveal. Game Control's bot (``--side GC``) is the umpire with no judgement of its own: it accepts
+the engine's groupings and enters no tactical advantage (``pbem rule`` with no rulings file),
+reports (``pbem report``) and, once the game is over, publishes every sealed order
+(``pbem publish``).
+
 ``pbem bot GAME_DIR --side SIDE --key NAME`` asks the system's presenter (for WestWall,
 :func:`pbem.systems.westwall.bot.choose_orders`) for the
 orders (set-up, player-turn or the closing acknowledge) and hands them to ``pbem submit`` itself,
@@ -59,6 +65,18 @@ def bot(ctx: click.Context, game_dir: Path, side: str, key_name: str, seed: int,
     rp = game.replay(seeds, local=local)
     from pbem.engine.play import check_owner, owed_by, state_for
 
+    if side == game.umpire and rp.closed and game.hidden:  # Game Control's last act: the publication
+        from pbem.cli.umpire import publish
+        from pbem.protocol import names
+
+        if (game_dir / names.PUBLICATION).exists():
+            raise InputError(f"the game is over and {names.PUBLICATION} is written: nothing is left for "
+                             f"{side} to send (send {names.PUBLICATION_MAIL} to every player)")
+        if dry_run:
+            echo(f"the game is over: 'pbem bot' would publish every sealed order for {side}", err=True)
+            return
+        ctx.invoke(publish, game_dir=game_dir, key_name=key_name)
+        return
     decision = pending_decision(rp, "bot")
     if rp.current.round is not None or decision.sealed:
         owed_by(game, rp, [side])  # sealed orders: every side owes its own at once, in any order

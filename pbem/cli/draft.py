@@ -25,15 +25,11 @@ if TYPE_CHECKING:
 
 def _context(game_dir: Path, side: str | None) -> tuple[Any, Any, Any, str, Path]:
     from pbem.cli._common import open_with_seeds
-    from pbem.engine.play import check_owner, current_decision
+    from pbem.engine.play import decision_of
 
     game, local, seeds = open_with_seeds(game_dir)
     rp = game.replay(seeds, local=local)
-    decision = current_decision(rp)
-    who = side or decision.side
-    if who not in seeds:
-        raise InputError(f"this machine does not play {who} (it plays {', '.join(sorted(seeds)) or 'no side'})")
-    check_owner(decision, side=who)
+    who = str(decision_of(game, rp, side, sorted(seeds)).side)
     return game, local, rp, who, local.dir / "drafts" / f"{who}.txt"
 
 

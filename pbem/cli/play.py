@@ -13,7 +13,7 @@ import click
 
 from pbem.cli._common import confirmer, echo_files, next_steps, open_with_seeds, read_input
 from pbem.cli._out import echo
-from pbem.errors import InputError
+from pbem.errors import IllegalOrders, InputError, UnreadableOrders
 from pbem.outputs import engine_hooks
 from pbem.protocol import archive, names
 
@@ -48,13 +48,13 @@ def reveal(game_dir: Path, key_name: str, yes: bool) -> None:
 
 def _draft_of(game_dir: Path, key_name: str) -> Path:
     """The draft (``pbem draft``) of the side ``key_name`` plays whose decision is pending."""
-    from pbem.engine.play import check_owner, current_decision
+    from pbem.engine.play import decision_of
     from pbem.protocol.keys import KeyStore
 
     game, local, seeds = open_with_seeds(game_dir)
     rp = game.replay(seeds, local=local)
-    decision = current_decision(rp)
-    check_owner(decision, key_name=key_name, mine=game.side_of_fingerprint(KeyStore().info(key_name).fingerprint))
+    mine = game.side_of_fingerprint(KeyStore().info(key_name).fingerprint)
+    decision = decision_of(game, rp, None, mine, key_name)
     path = local.dir / "drafts" / f"{decision.side}.txt"
     from pbem.engine.presenter import order_lines
 
@@ -82,7 +82,20 @@ def _orders_reader(game: Game, orders_file: Path, *, defaults: bool) -> Any:
             raise InputError(f"{orders_file}: invalid UTF-8 at byte {exc.start}") from None
         presenter = game.ruleset.presenter()
         skeleton = presenter.text_skeleton(game.scenario, state, side, defaults=defaults)
-        return presenter.read_text_orders(game.scenario, skeleton, side, text)
+        try:
+            return presenter.read_text_orders(game.scenario, skeleton, side, text)
+        except UnreadableOrders as exc:  # every problem at once: the rules' on the lines read too
+            broken = list(exc.problems)
+            if exc.readable is not None:
+                from pbem.engine.play import prepare_orders
+
+                try:
+                    prepare_orders(game, state, side, exc.readable)
+                except IllegalOrders as illegal:
+                    broken += [str(v) for v in illegal.violations]
+                except InputError:
+                    pass  # what the readable lines make is no sheet yet: the lines' problems say why
+            raise UnreadableOrders(broken) from None
 
     return orders_for
 

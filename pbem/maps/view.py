@@ -246,7 +246,9 @@ class MapView:
     for games where stacks are short-lived), or only its edge, which tells how many lie beneath
     (False: games whose stacks of two or three are the rule, so the top counter stays legible)."""
     focus: tuple[Hex, ...] = ()
-    """Hexes a map cropped to one side's forces should also hold (the objectives near them)."""
+    """Hexes a map cropped to one side's forces should also hold (the objectives near them); on a
+    map of everything (an umpire's master map, ``viewer_id`` None), where the step's action is: the
+    map of a game with hidden information is cropped to them (:func:`pbem.render.outputs.crop`)."""
     names_clear_bridges: bool = False
     """Whether a place name that would cover a bridge (names sit low in their hex, over the
     hexside below) moves above its hex number instead (False: where earlier maps had them)."""

@@ -194,9 +194,12 @@ class LocalGame:
         return loads_strict(path.read_bytes(), max_bytes=1 << 20, what=str(path))
 
     def forget_signed(self, step: int, side: str) -> None:
-        """Remove the record of a move its player retracted (``pbem retract``: never sent)."""
+        """Remove the record of a move its player retracted (``pbem retract``: never sent), and the
+        sealed orders a retracted commitment kept: other orders may be committed for that step."""
         with contextlib.suppress(FileNotFoundError):
             self._record_path(step, side).unlink()
+        with contextlib.suppress(FileNotFoundError):
+            self._sealed_path(step, side).unlink()
 
     def forget_unsent(self, step: int, side: str, move_path: Path) -> None:
         """Remove the P7 record of a move whose file did not stay written (a disk fault in the same

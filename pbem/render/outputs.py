@@ -244,13 +244,26 @@ def private_svg(game: Game, side: str | None, *, around: str | None = None, radi
     else:
         state = my_view(game, rp, side, mine[side], step)
     presenter = game.ruleset.presenter()
-    view = presenter.map_view(game.scenario, state, [], side=None if side == umpire else side,
+    events = (rec.full_turn or {}).get("events", []) if side == umpire else []
+    view = presenter.map_view(game.scenario, state, events, side=None if side == umpire else side,
                               header_lines=[f"Game {game.id[:8]} · step {shown}"])
     if view is None:
         raise InputError(f"the {game.ruleset.system} system draws no map")
-    if around is None and view.counters and side != umpire:  # a side's map: where its forces are
-        around, radius = _crop_to(view.counters, radius, view.focus)
+    if around is None:
+        around, radius = crop(view, radius)
     return str(draw(view, around=around, radius=radius))
+
+
+def crop(view: Any, radius: int | None = None) -> tuple[str | None, int | None]:
+    """Where a map of a game with hidden information is cropped: a side's map to its forces and
+    the hexes it focuses on (the objectives near them); the umpire's master map (no viewer side)
+    to the step's action when the system names it (``focus``); otherwise the whole map."""
+    if view.viewer_id is None:
+        if view.focus:
+            return _crop_to((), radius, view.focus)
+    elif view.counters:
+        return _crop_to(view.counters, radius, view.focus)
+    return None, radius
 
 
 def _crop_to(counters: Any, radius: int | None, focus: Any = ()) -> tuple[str, int]:

@@ -123,7 +123,7 @@ def write_site(game: Game, out_dir: Path, *, local: Any = None, seeds: dict[str,
             written.append(maps_dir / name)
             entry["map"] = f"maps/{name}"
         elif hidden_maps:
-            drawn = _hidden_map(game, item, maps_dir, viewers, everything=h.everything)
+            drawn = _hidden_map(game, item, maps_dir, viewers, everything=h.everything, replay=h.replay)
             if drawn is not None:
                 written.append(drawn)
                 known_map = f"maps/{drawn.name}"
@@ -144,18 +144,21 @@ def write_site(game: Game, out_dir: Path, *, local: Any = None, seeds: dict[str,
 
 
 def _hidden_map(game: Game, item: Any, maps_dir: Path, viewers: dict[str, str], *,
-                everything: bool) -> Path | None:
+                everything: bool, replay: Any) -> Path | None:
     """The map of one step of a game with hidden information, as this machine may draw it: the
-    master map where every state is open here (Game Control, or after the publication), else the
-    first viewer side's own map from the view this step's report sealed to it; ``None`` when the
+    master map where every state is open here (Game Control, or after the publication), framed on
+    the step's action; else the first viewer side's own map, cropped to its forces, from the view
+    this step's report sealed to it (at step 0, the side's view of the set-up); ``None`` when the
     step tells this machine nothing new."""
     from pbem.protocol.fsutil import write_replace
+    from pbem.render.outputs import crop
     from pbem.render.svg import draw
 
     presenter = game.ruleset.presenter()
     header = [f"Game {game.id[:8]} · step {item.step}"]
-    if everything and item.record.state is not None:
-        view = presenter.map_view(game.scenario, item.record.state, [], side=None, header_lines=header)
+    if everything and item.record.state is not None:  # framed on the step's action
+        view = presenter.map_view(game.scenario, item.record.state, item.turn.get("events", []), side=None,
+                                  header_lines=header)
         name = map_name(item.step)
     elif item.views:
         side = sorted(set(item.views) & set(viewers))[0] if set(item.views) & set(viewers) else None
@@ -163,10 +166,18 @@ def _hidden_map(game: Game, item: Any, maps_dir: Path, viewers: dict[str, str], 
             return None
         view = presenter.map_view(game.scenario, item.views[side], [], side=side, header_lines=header)
         name = side_map_name(item.step, side)
+    elif item.step == 0 and viewers:  # the set-up, as the side's own pbem shows it before any report
+        from pbem.engine.play import my_view
+
+        side = sorted(viewers)[0]
+        view = presenter.map_view(game.scenario, my_view(game, replay, side, viewers[side], 0), [], side=side,
+                                  header_lines=header)
+        name = side_map_name(item.step, side)
     else:
         return None
     if view is None:
         return None
     path = maps_dir / name
-    write_replace(path, str(draw(view)).encode("utf-8"), mode=0o644)
+    around, radius = crop(view)
+    write_replace(path, str(draw(view, around=around, radius=radius)).encode("utf-8"), mode=0o644)
     return path

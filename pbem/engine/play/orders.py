@@ -56,6 +56,16 @@ def my_sealed_side(rp: Replay, rnd: Any, my_sides: list[str]) -> str | None:
     return None
 
 
+def refuse_umpire(rp: Replay, sides: list[str], what: str = "signs no orders of its own") -> None:
+    """An :class:`InputError` when ``sides`` are only the umpire's: in a sealed round Game Control
+    commits, acknowledges and reveals nothing; it rules, reports and, after the game, publishes."""
+    rnd = rp.current.round if rp.records else None
+    if rnd is not None and rnd.umpire is not None and sides and set(sides) <= {rnd.umpire}:
+        raise InputError(f"{rnd.umpire} is the umpire: it {what}; it rules ('pbem rule'), reports "
+                         f"('pbem report') and after the game publishes ('pbem publish'); waiting for "
+                         f"{rp.waiting}")
+
+
 def owed_by(game: Game, rp: Replay, sides: list[str]) -> Any:
     """The decision one of ``sides`` owes now (sealed rounds: several sides owe one at once;
     a message of ours already held for its slot counts as sent), or an :class:`InputError`."""
@@ -71,6 +81,31 @@ def owed_by(game: Game, rp: Replay, sides: list[str]) -> Any:
         raise InputError(f"{', '.join(mine)} has sent its {rnd.phase} message for this round already; "
                          f"waiting for {rp.waiting}")
     raise InputError(f"nothing is owed by {', '.join(sides) or 'this key'} now: waiting for {rp.waiting}")
+
+
+def decision_of(game: Game, rp: Replay, side: str | None, mine: list[str], key_name: str | None = None) -> Any:
+    """The decision ``side`` (default: a side of ``mine``, the sides this machine plays) owes now,
+    for a command that writes orders for it (a draft, a draft signed): in a sealed round every side
+    owes its own at once, so the first pending decision is not the machine's; otherwise the one
+    pending decision, which must be ``side``'s (when given) and one of ``mine``."""
+    decision = current_decision(rp)
+    if rp.current.round is not None or decision.sealed:
+        if side is not None and side not in mine:
+            raise InputError(f"this machine does not play {side} (it plays {', '.join(sorted(mine)) or 'no side'})")
+        refuse_umpire(rp, [side] if side is not None else mine)
+        rnd = rp.current.round
+        if rnd is not None and rnd.phase != "commit":
+            raise InputError(f"the orders of this round are committed ({rnd.phase} phase): waiting for "
+                             f"{rp.waiting}")
+        return owed_by(game, rp, [side] if side is not None else mine)
+    if key_name is not None:  # the key's sides
+        check_owner(decision, side=side, key_name=key_name, mine=mine)
+        return decision
+    who = side or decision.side
+    if who not in mine:
+        raise InputError(f"this machine does not play {who} (it plays {', '.join(sorted(mine)) or 'no side'})")
+    check_owner(decision, side=who)
+    return decision
 
 
 def state_for(game: Game, rp: Replay, side: str, key_name: str | None) -> Any:
@@ -170,6 +205,7 @@ class Preview:
 def preview(game: Game, rp: Replay, side: str, document: Any, *, key_name: str | None = None) -> Preview:
     """The orders ``side`` would sign now, checked (:class:`IllegalOrders` lists every violation)
     and described."""
+    refuse_umpire(rp, [side])
     decision = owed_by(game, rp, [side])
     state = state_for(game, rp, side, key_name)
     orders = prepare_orders(game, state, side, document)

@@ -19,6 +19,7 @@ from pbem.engine.play.orders import (
     my_sealed_side,
     prepare_orders,
     preview,
+    refuse_umpire,
     sign_move,
 )
 from pbem.engine.play.views import view_state
@@ -181,6 +182,7 @@ def _submit_sealed(game: Game, rp: Replay, rnd: Any, orders: OrdersSource, key_n
     """Commit to sealed orders: only their hash (with a secret salt) is signed and sent now; the
     orders stay on this machine until every side has committed (``pbem reveal``) [P8]."""
 
+    refuse_umpire(rp, my_sides)
     if rnd.phase in ("ack", "reveal"):
         raise InputError("every side has committed its sealed orders: " + (
             "acknowledge the commitments" if rnd.phase == "ack" else "reveal yours") +

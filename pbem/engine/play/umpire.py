@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from pbem.engine.gamedir import Game
-from pbem.engine.play.orders import Confirm, Preview, my_sealed_side, prepare_orders
+from pbem.engine.play.orders import Confirm, Preview, my_sealed_side, prepare_orders, refuse_umpire
 from pbem.engine.play.signing import Submitted, open_as, place_signed, sealed_body, sign_body
 from pbem.engine.replay import Replay
 
@@ -259,6 +259,7 @@ def reveal(game: Game, key_name: str, *, confirm: Confirm | None = None) -> Subm
     rnd = rp.current.round if rp.records and not rp.tail_open else None
     if rnd is None:
         raise InputError("there is no sealed round to reveal: nothing was signed")
+    refuse_umpire(rp, my_sides, "neither acknowledges nor reveals")
     if rnd.phase == "commit":
         raise InputError(f"not every side has committed yet: waiting for {rp.waiting}; reveal "
                          "when the last commitment has arrived [P8]")
@@ -267,6 +268,9 @@ def reveal(game: Game, key_name: str, *, confirm: Confirm | None = None) -> Subm
     if rnd.phase == "ruling":
         raise InputError(f"the umpire has not ruled yet: waiting for {rp.waiting}; reveal when "
                          "its ruling has arrived (it rules before anyone reveals) [P9]")
+    if rnd.phase == "report":  # every side has revealed; the umpire reports, it reveals nothing
+        told = " ('pbem report' signs it)" if rnd.umpire in my_sides else ""
+        raise InputError(f"every side has revealed; waiting for {rp.waiting}{told}")
     side = my_sealed_side(rp, rnd, my_sides)
     if side is None:
         raise InputError(f"your sealed orders are revealed already; waiting for {rp.waiting}")

@@ -239,12 +239,13 @@ def validate(scenario: MegaScenario, state: AnyState, side: str, orders: OrderSh
     geo = scenario.map.geo
     k = known(scenario, state, side)
     out = _line_problems(scenario, k, orders)
-    if out:
-        return out
+    if out:  # the other lines are still checked, so that a sheet's every problem is told at once
+        bad = {id(line) for line in orders.lines if _line_problems(scenario, k, orders, only=line)}
+        orders = orders.model_copy(update={"lines": [x for x in orders.lines if id(x) not in bad]})
     lifts = [line for line in orders.lines if night_lift(scenario, side, k, line)]
-    out = _arrival_problems(scenario, k, side, orders, lifts)
-    if out:
-        return out
+    arrivals = _arrival_problems(scenario, k, side, orders, lifts)
+    if arrivals:
+        return out + arrivals
     if lifts:  # the rest of the sheet is checked as if the lifts were not on it
         orders = orders.model_copy(update={"lines": [x for x in orders.lines if not any(x is y for y in lifts)]})
     out += _rail_problems(scenario, k, teams[side].side, orders)
@@ -274,13 +275,18 @@ def _heading_problems(scenario: MegaScenario, state: AnyState, side: str, fights
     return out
 
 
-def _line_problems(scenario: MegaScenario, k: Known, orders: OrderSheet) -> list[RuleViolation]:
+def _line_problems(scenario: MegaScenario, k: Known, orders: OrderSheet,
+                   only: OrderLine | None = None) -> list[RuleViolation]:
     """Each line on its own: a unit ordered twice, hexes off the map, attacks by units that draw no
-    supplies, count in defence only or are spent [5, 6, 9, 11]."""
+    supplies, count in defence only or are spent [5, 6, 9, 11]. ``only``: the problems of that line
+    alone (a unit it orders that an earlier line ordered too is its problem)."""
     geo = scenario.map.geo
     out: list[RuleViolation] = []
     ordered: set[str] = set()
     for line in orders.lines:
+        if only is not None and line is not only:
+            ordered.update(line.units)  # the lines after ``only`` come too late to count for it
+            continue
         for uid in line.units:
             if uid in ordered:
                 out.append(RuleViolation("5", f"{', '.join(line.units)}: {uid} already has orders on this sheet"))

@@ -75,9 +75,55 @@ FOCUS_KM = 15
 """A team's map, cropped to its forces, also holds the objectives this near one of its units."""
 
 
+NOT_ACTION = frozenset({"recce", "resupply", "air-combat", "delayed", "turned-back", "note", "rulings"})
+"""Events of a turn that are no unit's move or fight (air missions over a hex, the weather, Game
+Control's rulings): Game Control's map is not framed on them."""
+
+
+def action_hexes(sc: MegaScenario, state: MegaState, events: Sequence[Mapping[str, Any]]) -> tuple[Hex, ...]:
+    """Where the units that moved or fought in a step's events did, for Game Control's master map
+    to frame [9]: every hex a unit moved through, fought at, was struck from the air or dropped at,
+    and where each unit named in them stands now."""
+    out: set[Hex] = set()
+    known = set(sc.map.geo.hexes)
+
+    def add(text: Any) -> None:
+        if isinstance(text, str):
+            try:
+                h = Hex.parse(text)
+            except (ValueError, TypeError):
+                return
+            if h in known:
+                out.add(h)
+
+    def unit(uid: Any) -> None:
+        s = state.units.get(uid) if isinstance(uid, str) else None
+        if s is not None and s.hex is not None:
+            add(s.hex)
+
+    for e in events:
+        if e.get("kind") in NOT_ACTION or (e.get("kind") == "interdiction" and not e.get("hits")):
+            continue
+        for key in ("at", "from", "to"):
+            add(e.get(key))
+        for h in e.get("path") or ():
+            add(h)
+        for m in e.get("moves") or ():  # an overrun's drives
+            for h in m.get("path") or ():
+                add(h)
+        for key in ("unit", "battery"):
+            unit(e.get(key))
+        for key in ("attackers", "defenders", "units", "by"):
+            for uid in e.get(key) or ():
+                unit(uid)
+    return tuple(sorted(out))
+
+
 def map_view(sc: MegaScenario, state: MegaState | TeamView | Mapping[str, Any], *, subtitle: str = "",
-             side: str | None = None, header_lines: Sequence[str] = ()) -> MapView:
-    """A team's map from its view, or Game Control's master map from the master state."""
+             side: str | None = None, header_lines: Sequence[str] = (),
+             events: Sequence[Mapping[str, Any]] = ()) -> MapView:
+    """A team's map from its view, or Game Control's master map from the master state, its focus on
+    the action of the step whose ``events`` are given (else on every unit on the map)."""
     if isinstance(state, Mapping):
         state = TeamView.model_validate(state) if "team" in state else MegaState.model_validate(state)
     teams = {t.id: t for t in sc.teams}
@@ -130,7 +176,8 @@ def map_view(sc: MegaScenario, state: MegaState | TeamView | Mapping[str, Any], 
         sides = (SideView("allied", "Allied", COLOURS["allied"]), SideView("german", "German", COLOURS["german"]))
         blown = state.blown
         legend = ("status and team of every unit: Game Control's master map [9]",)
-        focus = ()
+        # the master map is framed on what happened this step, else on the units [9]
+        focus = action_hexes(sc, state, events) or tuple(sorted({c.hex for c in counters}))
     for o in held:
         notes.append(PanelRow(f"{o.name} ({o.hex}, {o.points} points): held by the {o.held_by} side"))
     notes += [PanelRow(f"Choke point {c.name} ({c.hex}): {c.what}, {c.capacity} unit points a phase [7]")

@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from pbem.engine.presenter import Presenter
-from pbem.errors import InputError
+from pbem.errors import InputError, UnreadableOrders
 from pbem.maps.hexmap import Hex
 from pbem.systems.megagame.air import MISSION_ROLES, squadrons_available
 from pbem.systems.megagame.board import AnyState, hq_out_of_reach, team_side, turn_label
@@ -45,7 +45,7 @@ class MegagamePresenter(Presenter[MegaScenario, AnyState]):
     def map_view(self, scenario: MegaScenario, shown: AnyState | JSON, events: Sequence[JSON], *, subtitle: str = "",
                  side: str | None = None, score: Mapping[str, int] | None = None,
                  header_lines: Sequence[str] = ()) -> MapView:
-        return map_view(scenario, shown, subtitle=subtitle, side=side, header_lines=header_lines)
+        return map_view(scenario, shown, subtitle=subtitle, side=side, header_lines=header_lines, events=events)
 
     def title(self, scenario: MegaScenario) -> str:
         return str(scenario.title or scenario.id)
@@ -173,19 +173,25 @@ class MegagamePresenter(Presenter[MegaScenario, AnyState]):
         out: dict[str, Any] = dict(skeleton)
         lines: list[dict[str, Any]] = []
         air: list[dict[str, Any]] = []
+        problems: list[str] = []  # every line that cannot be read, told at once
         for n, raw in enumerate(text.splitlines(), 1):
             line = raw.split("#", 1)[0].strip()
             if not line:
                 continue
             head, sep, rest = line.partition(":")
-            if not sep:
-                raise InputError(f"line {n}: expected 'UNITS: INTENTION, ...' or 'air: MISSION N at HEX' [5]")
-            if head.strip().lower() == "air":
-                air.append(_air_clause(n, rest))
-                continue
-            lines.append(_sheet_line(n, head.split(), rest, air))
+            try:
+                if not sep:
+                    raise InputError(f"line {n}: expected 'UNITS: INTENTION, ...' or 'air: MISSION N at HEX' [5]")
+                if head.strip().lower() == "air":
+                    air.append(_air_clause(n, rest))
+                    continue
+                lines.append(_sheet_line(n, head.split(), rest, air))
+            except InputError as exc:
+                problems.append(str(exc))
         out["lines"] = lines
         out["air_orders"] = air
+        if problems:
+            raise UnreadableOrders(problems, out)
         return out
 
     def orders_template(self, scenario: MegaScenario, state: AnyState, side: str) -> str | None:

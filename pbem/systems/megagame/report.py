@@ -62,6 +62,34 @@ def battalions(status: int) -> str:
     return f"about {_count(n)} battalions"
 
 
+def standing(status: int) -> str:
+    """A unit's effectiveness in a few words, for a sentence about what changed it [10]: the bands
+    of :func:`pbem.systems.megagame.tables.effectiveness` (below 3 low offensive power, over 5
+    considerable combat power)."""
+    if status <= 0:
+        return "no longer an effective fighting unit"
+    if status < 3:
+        return "badly worn"
+    if status <= 5:
+        return "battered but in good order"
+    return "in good heart"
+
+
+def losses_words(before: int, after: int, *, measured: bool = True) -> str:
+    """The losses a unit took this turn, for its own team [10 Effectiveness]: no number, only that
+    it lost men and equipment and, for a fighting unit (``measured``), whether that changed its
+    effectiveness ("no longer in good heart: now battered but in good order") or not ("still in
+    good heart")."""
+    if not measured:
+        return "took losses this turn"
+    if after <= 0:
+        return "took such losses this turn that it is no longer an effective fighting unit"
+    was, now = standing(before), standing(after)
+    if was == now:
+        return f"took losses this turn, but is still {now}"
+    return f"took losses this turn: no longer {was}, it is now {now}"
+
+
 def unit_report(f: UnitFacts) -> str:
     """One formation's paragraph of the team's report."""
     lines = [f"{f.name}: {f.words or effectiveness(f.status)}.", f"Location: {f.location}."]

@@ -82,6 +82,7 @@ from pbem.systems.megagame.model import (
 )
 from pbem.systems.megagame.movement import CAPACITY, may_cross, passing_distance_km
 from pbem.systems.megagame.orders import OrderSheet
+from pbem.systems.megagame.report import losses_words
 from pbem.systems.megagame.tables import interdiction
 
 BRIDGE_POINTS = {"heavy": CAPACITY["main road bridge"][1], "light": CAPACITY["light military bridge"][1]}
@@ -93,9 +94,12 @@ days before any improvement is felt", read as two days (RECONSTRUCTED reading)."
 
 
 def resolve_round(scenario: MegaScenario, state: AnyState, orders: dict[str, OrderSheet],
-                  dice: Dice, rulings: JSON = None) -> Resolution:
+                  dice: Dice, rulings: JSON = None, *, tell_losses: bool = True) -> Resolution:
     """The turn's sealed orders and Game Control's rulings adjudicated together, phase by phase
-    (the module docstring)."""
+    (the module docstring). ``tell_losses`` (rules version 3): each unit's report states the losses
+    it took this turn and what they did to its effectiveness, a unit pinned down passing a bombed
+    point hears of its losses, and a unit stopped before its first kilometre hears that it stayed
+    (version 2 said "moved 0 km") [10]."""
     if not isinstance(state, MegaState):
         raise InputError("only Game Control, holding the master map, adjudicates a turn [2]")
     ruled = MegaRulings.model_validate(rulings or {})
@@ -121,22 +125,24 @@ def resolve_round(scenario: MegaScenario, state: AnyState, orders: dict[str, Ord
     blown = set(state.blown)
     intel: dict[str, list[str]] = {}
     events += air_phase(scenario, state.turn, board, orders, dice, intel)
-    events += _movement(board, dice)
+    events += _movement(board, dice, tell_losses=tell_losses)
     events += combat_phase(board, ruled, dice, blown)
     events += counter_battery_fire(board, dice)
     _supply_and_contact(board, scenario)
-    new = _next_state(scenario, state, board, blown, dice, events)
+    new = _next_state(scenario, state, board, blown, dice, events, tell_losses=tell_losses)
     if intel:
         new = new.model_copy(update={"intel": intel})
     return Resolution(new, events)
 
 
-def _movement(board: Board, board_dice: Dice | None = None) -> list[JSON]:
+def _movement(board: Board, board_dice: Dice | None = None, *, tell_losses: bool = True) -> list[JSON]:
     """Every route, one kilometre at a time for all units together [6, 7]; a unit passing through a
     hex bombed this turn meets the strike (``board_dice``: the turn's dice; none in the engine's
-    dry runs for Game Control, where nothing is bombed yet) [9]."""
+    dry runs for Game Control, where nothing is bombed yet) [9]. ``tell_losses``: the words of the
+    units' reports of rules version 3 (:func:`resolve_round`)."""
     geo = board.geo
     events_out: list[JSON] = []
+    told: dict[str, str] = {}  # what a unit's report says of its stop, where not the log's reason
     movers = sorted((u for u in board.units.values() if u.on_map and u.line and u.line.route
                      and not u.immobilised), key=lambda u: u.d.id)
     paths: dict[str, list[str]] = {u.d.id: [str(u.hex)] for u in movers}
@@ -189,6 +195,7 @@ def _movement(board: Board, board_dice: Dice | None = None) -> list[JSON]:
                     u.enemy_air = True
                     if result.startswith("step loss"):
                         u.steps = u.t.combat_profile(u.steps).lose(1).steps_lost
+                        told[uid] = f"attacked from the air passing {nxt}: losses, and pinned down"
                     stops[uid] = f"attacked from the air passing {nxt}: pinned down [9]"
                     continue
             if board.enemies_near(nxt, u.side, 1):
@@ -205,8 +212,15 @@ def _movement(board: Board, board_dice: Dice | None = None) -> list[JSON]:
             if u.d.id in stops:
                 ev["stop"] = stops[u.d.id]
             events.append(ev)
-            u.events.append(f"moved {len(path) - 1} km to {geo.near(Hex.parse(path[-1]))}"
-                            + (f" and stopped: {_words(stops[u.d.id])}" if u.d.id in stops else ""))
+            why = _words(stops[u.d.id]) if u.d.id in stops else ""
+            if not tell_losses:  # rules version 2
+                u.events.append(f"moved {len(path) - 1} km to {geo.near(Hex.parse(path[-1]))}"
+                                + (f" and stopped: {why}" if why else ""))
+            elif len(path) == 1:  # stopped before its first kilometre: it stayed [10 Location]
+                u.events.append(f"stayed at {geo.near(Hex.parse(path[0]))}: {told.get(u.d.id, why)}")
+            else:
+                u.events.append(f"moved {len(path) - 1} km to {geo.near(Hex.parse(path[-1]))}"
+                                + (f" and stopped: {told.get(u.d.id, why)}" if why else ""))
     return events + events_out
 
 
@@ -431,7 +445,7 @@ def _supply_and_contact(board: Board, scenario: MegaScenario) -> None:
 
 
 def _next_state(scenario: MegaScenario, state: MegaState, board: Board, blown: set[str], dice: Dice,
-                events: list[JSON]) -> MegaState:
+                events: list[JSON], *, tell_losses: bool = True) -> MegaState:
     """The state the next turn starts from: each unit's (stragglers back, arrivals and their drops,
     a turn of rail travel, rest) and the facts its team's report is written from [10]; the teams'
     supplies, the objectives held, the transports lost to flak."""
@@ -450,6 +464,8 @@ def _next_state(scenario: MegaScenario, state: MegaState, board: Board, blown: s
         if u.rail is not None and not u.gone and hex_ is not None:
             hex_ = _rail_turn(board, u, events)
         rested = _rest(board, u, state.units[d.id].rested, events)
+        if tell_losses:
+            _losses(u, state.units[d.id])
         units[d.id] = UnitState(hex=hex_, steps=u.steps, gone=u.gone, scattered=u.scattered, landed=u.landed,
                                 rail=u.rail, rested=rested,
                                 stock=u.stock,
@@ -531,6 +547,19 @@ def _rest(board: Board, u: BoardUnit, rested_before: int, events: list[JSON]) ->
             u.events.append("rested and recovered some of its fighting effectiveness")
             events.append({"kind": "rested", "unit": u.d.id})
     return rested
+
+
+def _losses(u: BoardUnit, before: UnitState) -> None:
+    """What the turn's losses did to the unit, in its report [10 Effectiveness]: the status lost for
+    good this turn (men scattered in a drop are not lost: they come in later), told in the words of
+    its effectiveness before and after, never as a number. A unit lost altogether is told by the
+    event that took it (captured)."""
+    lost = (u.steps - u.scattered) - (before.steps - before.scattered)
+    if lost <= 0 or u.gone or u.hex is None:
+        return
+    was = u.t.combat_profile(before.steps - before.scattered).status
+    u.events.append(losses_words(was, u.t.combat_profile(u.steps - u.scattered).status,
+                                 measured=u.t.mode != "defence"))
 
 
 def _facts(board: Board, u: BoardUnit) -> UnitFacts:

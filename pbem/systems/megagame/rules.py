@@ -43,10 +43,14 @@ class MegagameRules(Ruleset[MegaScenario, AnyState, OrderSheet]):
     """Wallman's operational megagame (module docstring)."""
 
     system = "megagame"
-    version = "2"
-    """2: fighter squadrons lost in air combat are lost for good; drops by night [12]; the further
+    version = "3"
+    """3: a team's report states the losses each of its units took this turn and what they did to
+    its effectiveness, in words; a unit pinned down passing a bombed point hears of its losses; a
+    unit stopped before its first kilometre hears that it stayed, not that it "moved 0 km" [10].
+    2: fighter squadrons lost in air combat are lost for good; drops by night [12]; the further
     attack after an overrun [9]; a moving dump leaves its supplies parked for the transport units
     [11]."""
+    plays = ("2",)
     earlier = {
         "1": "pbem development builds from commit 2377d44 to the one before ab6965f (no release)",
     }
@@ -239,7 +243,7 @@ class MegagameRules(Ruleset[MegaScenario, AnyState, OrderSheet]):
 
     def resolve_round(self, scenario: MegaScenario, state: AnyState, orders: dict[str, OrderSheet],
                       dice: Dice, checked: dict[str, Checked], rulings: JSON = None) -> Resolution:
-        return resolve_round(scenario, state, orders, dice, rulings)
+        return resolve_round(scenario, state, orders, dice, rulings, tell_losses=self.since("3"))
 
     def score(self, scenario: MegaScenario, state: AnyState) -> dict[str, int]:
         return {}

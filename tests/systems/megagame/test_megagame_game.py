@@ -469,7 +469,7 @@ def test_5_a_team_drafts_its_sheet_line_by_line_from_the_text_template(tmp_path:
     template = ok(ab1.run("orders", ab1.dir, "--side", "AB1", "--text")).out
     assert template.startswith("# Order sheet of") and "1Para" in template
     empty = ok(ab1.run("draft", "show", ab1.dir))
-    assert "the draft is empty" in empty.err and "# Order sheet of" in empty.out
+    assert "the draft holds no order" in empty.err and "# Order sheet of" in empty.out
     ok(ab1.run("draft", "order", ab1.dir, "1Para: move, towards 3809"))
     res = ok(ab1.run("draft", "show", ab1.dir))
     assert "1Para: move, tactical via" in res.out + res.err  # the way there, filled in before signing
