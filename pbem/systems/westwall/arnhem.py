@@ -958,6 +958,19 @@ class Arnhem(Exclusive):
         return sp.ground_support_per_weather.get(state.exclusive.get("weather", "good"), 0)
 
     # -- between player-turns -------------------------------------------------------------------
+    def unit_notes(self, scenario: Scenario, state: State, board: Board, unit_id: str) -> list[str]:
+        """[17.35] an Allied unit that could not trace its line of communication now: cut by
+        which enemy units, where (the line it would trace were they gone)."""
+        from pbem.systems.westwall import arnhem_victory as av
+
+        if board.side_of(unit_id) != allied_side(scenario) or av.has_loc(scenario, board, state, unit_id):
+            return []
+        who, where = av.loc_cut_by(scenario, board, state, unit_id)
+        why = (f": cut by {', '.join(who)} at {where}" if who and where is not None else
+               ": none to trace even with no enemy near (water, distance or no drop-zone counter)")
+        return [f"no line of communication now{why} (3 German points if still so at the end of the "
+                "game-turn) [17.35]"]
+
     def lost_if_left_off(self, scenario: Scenario, state: State, unit_id: str) -> str | None:
         """[15.33, 15.34] without the weather rules, an airborne unit due by this Allied
         player-turn that has not landed by its end found no empty hex: it is eliminated."""
@@ -1041,7 +1054,7 @@ class Arnhem(Exclusive):
             from pbem.systems.westwall import arnhem_victory as av
 
             now = state.model_copy(update={"exclusive": extra})
-            got, lines = av.turn_points(scenario, board, now)
+            got, lines = av.turn_points(scenario, board, now, name_all=self.readings.loc_names_every_unit)
             pts = dict(extra.get("points", {}))
             for s, v in got.items():
                 if v:

@@ -98,19 +98,22 @@ def north_of(scenario: Scenario, line_name: str, north_hex: str, south_hex: str 
     return frozenset(seen)
 
 
-def _open(board: Board, side: str, a: Hex, b: Hex) -> bool:
-    """May a line of communication step from ``a`` into ``b`` [17.33, 17.34]?"""
+def _open(board: Board, side: str, a: Hex, b: Hex, enemies: bool = True) -> bool:
+    """May a line of communication step from ``a`` into ``b`` [17.33, 17.34]? (``enemies`` False:
+    as if there were no enemy units, to find which ones cut it: :func:`loc_cut_by`.)"""
     if not board.on_map(b):
         return False
     if WATER & set(board.crossing(a, b).water):
         return False
+    if not enemies:
+        return True
     if board.enemy_at(b, side) is not None:
         return False
     friendly = any(board.side_of(x) == side for x in board.occupants(b))
     return friendly or not board.enemy_zoc(b, side)
 
 
-def ground_loc(board: Board, uid: str, exit_hexes: Iterable[str]) -> list[Hex] | None:
+def ground_loc(board: Board, uid: str, exit_hexes: Iterable[str], enemies: bool = True) -> list[Hex] | None:
     """The shortest Line of Communication of a non-airborne unit off the map at one of
     ``exit_hexes`` [17.31]: its hexes from the unit's own to the exit hex, or ``None``.
 
@@ -146,7 +149,7 @@ def ground_loc(board: Board, uid: str, exit_hexes: Iterable[str]) -> list[Hex] |
                 node = prev[node]
             return path[::-1]
         for n in sorted(here.neighbours()):
-            if not _open(board, side, here, n):
+            if not _open(board, side, here, n, enemies):
                 continue
             route = board.crossing(here, n).route
             if mode == 2 and route != "road":
@@ -160,7 +163,8 @@ def ground_loc(board: Board, uid: str, exit_hexes: Iterable[str]) -> list[Hex] |
     return None
 
 
-def airborne_loc(board: Board, uid: str, dz_hex: str | None, limit: int = 7) -> list[Hex] | None:
+def airborne_loc(board: Board, uid: str, dz_hex: str | None, limit: int = 7,
+                 enemies: bool = True) -> list[Hex] | None:
     """The shortest line of an airborne unit to its division's drop-zone counter at ``dz_hex``, at
     most ``limit`` hexes entered (the drop-zone hex counts, the unit's own does not) over any
     terrain [17.32], or ``None``: no counter placed, the counter overrun by an enemy unit [15.35],
@@ -170,7 +174,7 @@ def airborne_loc(board: Board, uid: str, dz_hex: str | None, limit: int = 7) -> 
         return None
     side = board.side_of(uid)
     goal = Hex.parse(dz_hex)
-    if board.enemy_at(goal, side) is not None:
+    if enemies and board.enemy_at(goal, side) is not None:
         return None  # the drop zone is overrun [15.35]
     prev: dict[Hex, Hex | None] = {start: None}
     todo = deque([(start, 0)])
@@ -186,7 +190,7 @@ def airborne_loc(board: Board, uid: str, dz_hex: str | None, limit: int = 7) -> 
         if d == limit:
             continue
         for n in sorted(here.neighbours()):
-            if n not in prev and _open(board, side, here, n):
+            if n not in prev and _open(board, side, here, n, enemies):
                 prev[n] = here
                 todo.append((n, d + 1))
     return None
@@ -204,6 +208,36 @@ def has_loc(scenario: Scenario, board: Board, state: State, uid: str) -> bool:
         dz = state.exclusive.get("dz", {}).get(scenario.unit[uid].formation)
         return airborne_loc(board, uid, dz) is not None
     return ground_loc(board, uid, special_of(scenario).loc_hexes) is not None
+
+
+def loc_cut_by(scenario: Scenario, board: Board, state: State, uid: str) -> tuple[list[str], Hex | None]:
+    """Why ``uid`` has no line of communication [17.33, 17.34]: the enemy units that stand on, or
+    hold in their zones of control, the line it would trace were they not there (the shortest such
+    line, as :func:`has_loc` searches), and the first hex where they cut it; ``([], None)`` when
+    even with no enemy on the map there is no line (water, distance, no drop-zone counter)."""
+    from pbem.systems.westwall.arnhem import special_of
+
+    kind = needs_loc(scenario.unit[uid], _sides(scenario)[0])
+    if kind is None:
+        return [], None
+    if kind == "airborne":
+        dz = state.exclusive.get("dz", {}).get(scenario.unit[uid].formation)
+        path = airborne_loc(board, uid, dz, enemies=False)
+    else:
+        path = ground_loc(board, uid, special_of(scenario).loc_hexes, enemies=False)
+    if path is None:
+        return [], None
+    side = board.side_of(uid)
+    who: list[str] = []
+    first: Hex | None = None
+    for h in path[1:]:
+        here = [x for x in board.occupants(h) if board.side_of(x) != side]
+        if not here and not any(board.side_of(x) == side for x in board.occupants(h)) and board.enemy_zoc(h, side):
+            here = list(board.zoc_sources(h, side))
+        if here:
+            first = first or h
+            who += [x for x in here if x not in who]
+    return who, first
 
 
 def loc_failures(scenario: Scenario, board: Board, state: State) -> list[str]:
@@ -236,8 +270,10 @@ def _ground_north_with_loc(scenario: Scenario, board: Board, state: State, which
     return out
 
 
-def turn_points(scenario: Scenario, board: Board, state: State) -> tuple[dict[str, int], list[str]]:
-    """Points scored at the end of a game-turn [17.11.2, 17.12.2, 17.35], and the lines saying why."""
+def turn_points(scenario: Scenario, board: Board, state: State,
+                name_all: bool = True) -> tuple[dict[str, int], list[str]]:
+    """Points scored at the end of a game-turn [17.11.2, 17.12.2, 17.35], and the lines saying why
+    (``name_all`` False: westwall/2's note, naming the first eight units cut off)."""
     from pbem.systems.westwall.arnhem import special_of
 
     allied, german = _sides(scenario)
@@ -246,8 +282,9 @@ def turn_points(scenario: Scenario, board: Board, state: State) -> tuple[dict[st
     cut = loc_failures(scenario, board, state)
     german_pts = 3 * len(cut)
     if cut:
+        named = cut if name_all else cut[:8]
         lines.append(f"{len(cut)} Allied unit{'s' if len(cut) > 1 else ''} without a line of "
-                     f"communication ({', '.join(cut[:8])}{'...' if len(cut) > 8 else ''}): "
+                     f"communication ({', '.join(named)}{'...' if len(cut) > len(named) else ''}): "
                      f"{german_pts} points to the German player [17.12, 17.35]")
     allied_pts = 0
     if sp.waal is not None:

@@ -537,6 +537,9 @@ def _unit_notes(
             notes.append(f"in enemy ZOC of {', '.join(board.zoc_sources(h, side))} [6.0]")
             if st.phase == "player-turn" and st.phasing == side and not u.is_artillery:
                 notes.append("must attack [7.11]")
+        from pbem.systems.westwall.exclusive import get_exclusive
+
+        notes += get_exclusive(sc.game).unit_notes(sc, st, board, u.id)
     elif status == "waiting" and u.id in setup and st.phase == "setup":
         notes.append(setup[u.id])
     elif status == "waiting":

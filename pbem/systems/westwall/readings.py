@@ -56,6 +56,10 @@ class Readings:
     on lead off the map or into hexes held by enemy units (which no unit may enter [5.12]) is
     eliminated as forced off the map. westwall/2: only when every way on led off the map; else
     as unable to retreat [7.74]."""
+    loc_names_every_unit: bool = True
+    """[17.35, 27] westwall/3: the end-of-game-turn note names every Allied unit without a line of
+    communication. westwall/2: the first eight, then "...". (Not a reading of the text: the words
+    of an event, which turn files sign.)"""
 
     @classmethod
     def of(cls, since: Callable[[str], bool]) -> Readings:

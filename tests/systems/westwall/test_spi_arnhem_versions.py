@@ -25,7 +25,7 @@ def test_westwall_3_is_newest_and_2_is_still_played() -> None:
 
 def test_each_version_hands_its_readings_to_the_exclusive_rules() -> None:
     names = [f.name for f in fields(Readings)]
-    assert len(names) == 9
+    assert len(names) == 10
     v3, v2 = WestWallRules(), WestWallRules().at_version("2")
     assert v3.readings == NEWEST == Readings(**dict.fromkeys(names, True))
     assert v2.readings == Readings(**dict.fromkeys(names, False))

@@ -368,3 +368,39 @@ def test_17_4_the_winner_is_named_by_the_side_ids_given() -> None:
     assert av.victory_level(3, 2, german_side="DE", allied_side="AL") == (
         "Allied Tactical Victory", "AL")
     assert av.victory_level(4, 2, german_side="DE", allied_side="AL") == ("Draw", None)
+
+
+# -- [17.35, 27] who cut the line, and every unit named -----------------------------------------
+
+
+def test_27_17_33_the_enemy_that_cuts_a_line_is_named() -> None:
+    """The lane of test_17_33_enemy_zones_block...: the German at 0205 holds 0105 and 0106 in its
+    zone, so xxx at 0110 has no line; were g not there, the line would run up column 01 and g's
+    zone is the first thing it meets, at 0106. `pbem units` says so."""
+    from pbem.systems.westwall.presenter import roster
+
+    sc = _sc(cols=(1, 2), units=[unit("xxx", "US"), unit("g", "DE")])
+    b, st = _board(sc, {"xxx": "0110", "g": "0205"})
+    assert av.loc_cut_by(sc, b, st, "xxx") == (["g"], Hex.parse("0106"))
+    _head, rows = roster(sc, st, "US")
+    notes = next(r[-1] for r in rows if r[0] == "xxx")
+    assert "no line of communication now: cut by g at 0106 (3 German points if still so at the end of " \
+           "the game-turn) [17.35]" in notes
+    # at 0201 g holds 0102 and the exit hex 0101 (test_17_33_an_enemy_zone_on_the_exit_hex...):
+    # the line up column 01 meets 0102 first
+    b2, st2 = _board(sc, {"xxx": "0110", "g": "0201"})
+    assert not av.has_loc(sc, b2, st2, "xxx") and av.loc_cut_by(sc, b2, st2, "xxx") == (["g"], Hex.parse("0102"))
+
+
+def test_27_17_35_the_note_names_every_unit_cut_off_from_westwall_3() -> None:
+    """Nine U.S. units in a column, a German zone across the exit: all nine are cut off. westwall/3
+    names them all; westwall/2's note named eight and '...' (its turn files keep that)."""
+    sc2 = _sc(cols=(1, 2), units=[*[unit(f"u{i}", "US") for i in range(1, 10)], unit("g", "DE")])
+    b, st = _board(sc2, {**{f"u{i}": f"01{i + 1:02d}" for i in range(1, 10)}, "g": "0201"})
+    pts, lines = av.turn_points(sc2, b, st)
+    assert pts["DE"] == 27
+    assert lines[0] == ("9 Allied units without a line of communication (u1, u2, u3, u4, u5, u6, u7, u8, "
+                        "u9): 27 points to the German player [17.12, 17.35]")
+    _pts, old = av.turn_points(sc2, b, st, name_all=False)
+    assert old[0].startswith("9 Allied units without a line of communication (u1, u2, u3, u4, u5, u6, u7, "
+                             "u8...): 27 points")
