@@ -174,6 +174,22 @@ def test_2_2_an_empty_draft_means_the_same_in_draft_show_and_submit(tmp_path: Pa
     assert "passes" in ok(a.run("log", a.dir)).out
 
 
+def test_27_the_templates_example_lines_taken_as_they_are_are_signed_as_written(tmp_path: Path) -> None:
+    """[3.2, 6.3, 7.5, 27] the template's examples use the side's own units and hexes legal now:
+    the formation activation, the move and the standing order, uncommented and nothing else
+    changed, are accepted and signed, and the log tells what they said."""
+    a = _hot_seat(tmp_path)
+    text = ok(a.run("orders", a.dir, "--side", "AL", "--text")).out
+    wanted = ("activate 1AB:", "move 1/1P to", "defend lose 1")
+    lines = [x[2:].split("#")[0].strip() for x in text.splitlines()
+             if x.startswith("# ") and x[2:].startswith(wanted)]
+    assert [line.split(" ")[0] for line in lines] == ["activate", "move", "defend"], lines
+    ok(a.run("submit", "--yes", a.dir, _text(a, "\n".join(lines) + "\n"), "--key", "allied"))
+    log = ok(a.run("log", a.dir)).out
+    target = lines[1].split(" to ")[1]
+    assert "1/1P moved" in log and target in log
+
+
 def test_2_2_pbem_orders_text_gives_a_template_that_unedited_signs_a_pass(tmp_path: Path) -> None:
     """[2.2, 3] 'pbem orders --side AL' points to the text form; '--text' lists the units that
     may be activated with an example of each order, all comments: submitted unedited, a pass."""
