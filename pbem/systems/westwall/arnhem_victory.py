@@ -240,11 +240,137 @@ def loc_cut_by(scenario: Scenario, board: Board, state: State, uid: str) -> tupl
     return who, first
 
 
+def _closed_hexes(board: Board, side: str) -> set[Hex]:
+    """The hexes a line of ``side`` may not enter [17.33]: enemy units' hexes, and the hexes in
+    enemy zones of control that no friendly unit holds -- :func:`_open`'s test of the hex entered,
+    made once for the whole map (zones reach the adjacent hexes only [6.0], so only enemy hexes
+    and their neighbours can be closed)."""
+    closed: set[Hex] = set()
+    geo = board.geo
+    enemy_hexes = {board.unit_hex(u) for s in board.scenario.side_ids() if s != side for u in board.units_of(s)}
+    for e in enemy_hexes:
+        if e is None:
+            continue
+        for h in (e, *geo.neighbours.get(e, ())):
+            if h in closed:
+                continue
+            if board.enemy_at(h, side) is not None:
+                closed.add(h)
+            elif not any(board.side_of(x) == side for x in board.occupants(h)) and board.enemy_zoc(h, side):
+                closed.add(h)
+    return closed
+
+
+def _wet(board: Board, a: Hex, b: Hex) -> bool:
+    """Unbridged water between ``a`` and ``b`` [17.34] (:func:`_open`'s test of the hexside)."""
+    return bool(WATER & set(board.crossing(a, b).water))
+
+
+def _ground_reaching(board: Board, side: str, exit_hexes: Iterable[str]) -> set[tuple[Hex, int]]:
+    """Every (hex, mode) from which a ground line of ``side`` reaches an exit hex [17.31, 17.33,
+    17.34]: :func:`ground_loc`'s search run once backwards from the exits for all units, instead
+    of once forwards per unit. A unit at ``h`` has a line exactly when ``(h, mode of h)`` is in
+    it (the forward search starts in that state; the steps allowed are the same, reversed)."""
+    geo = board.geo
+    road, trail = geo.road_hexes, geo.trail_hexes
+
+    def mode_of(h: Hex, mode: int) -> int:
+        if h in road:
+            return 2
+        if h in trail:
+            return max(mode, 1)
+        return mode
+
+    closed = _closed_hexes(board, side)
+    found: set[tuple[Hex, int]] = set()
+    todo: deque[tuple[Hex, int]] = deque()
+    for h in sorted(Hex.parse(x) for x in exit_hexes):
+        for m in (0, 1, 2):
+            if (h, m) not in found:
+                found.add((h, m))
+                todo.append((h, m))
+    while todo:
+        here, mode = todo.popleft()
+        if here not in geo.hexes or here in closed:
+            continue  # no line enters it (an exit hex off the map or closed: reached by no step)
+        for p in geo.neighbours[here]:
+            crossing = board.crossing(p, here)
+            if WATER & set(crossing.water):
+                continue
+            route = crossing.route
+            for m in (0, 1, 2):  # the modes at p whose step into ``here`` lands in ``mode``
+                if (p, m) in found or mode_of(here, m) != mode:
+                    continue
+                if (m == 2 and route != "road") or (m == 1 and route not in ("road", "trail")):
+                    continue
+                found.add((p, m))
+                todo.append((p, m))
+    return found
+
+
+def loc_holders(scenario: Scenario, board: Board, state: State) -> set[str]:
+    """The Allied units on the map that can trace their line now [17.31, 17.32]: the same answer
+    as :func:`has_loc` for each (exempt units included [17.36]), with one backward search for every
+    ground line and one bounded search per drop-zone counter."""
+    from pbem.systems.westwall.arnhem import special_of
+
+    allied, _german = _sides(scenario)
+    geo = board.geo
+    ground: set[tuple[Hex, int]] | None = None
+    by_dz: dict[str | None, set[Hex]] = {}
+    dzs = state.exclusive.get("dz", {})
+    out: set[str] = set()
+    for uid in board.units_of(allied):
+        kind = needs_loc(scenario.unit[uid], allied)
+        h = board.unit_hex(uid)
+        if kind is None:
+            out.add(uid)
+        elif h is None:
+            continue
+        elif kind == "airborne":
+            dz = dzs.get(scenario.unit[uid].formation)
+            if dz not in by_dz:
+                by_dz[dz] = _airborne_reaching(board, allied, dz)
+            if h in by_dz[dz]:
+                out.add(uid)
+        else:
+            if ground is None:
+                ground = _ground_reaching(board, allied, special_of(scenario).loc_hexes)
+            start_mode = 2 if h in geo.road_hexes else 1 if h in geo.trail_hexes else 0
+            if (h, start_mode) in ground:
+                out.add(uid)
+    return out
+
+
+def _airborne_reaching(board: Board, side: str, dz_hex: str | None, limit: int = 7) -> set[Hex]:
+    """Every hex from which an airborne line of ``side`` reaches the drop-zone counter at
+    ``dz_hex`` in at most ``limit`` hexes entered [17.32]: :func:`airborne_loc` run backwards once."""
+    if dz_hex is None:
+        return set()
+    goal = Hex.parse(dz_hex)
+    if board.enemy_at(goal, side) is not None:
+        return set()  # the drop zone is overrun [15.35]
+    geo = board.geo
+    closed = _closed_hexes(board, side)
+    found = {goal: 0}
+    todo = deque([goal])
+    while todo:
+        here = todo.popleft()
+        d = found[here]
+        if d == limit or here not in geo.hexes or here in closed:
+            continue  # a hex no line enters is reached by no step (the goal: only from itself)
+        for p in geo.neighbours[here]:
+            if p not in found and not _wet(board, p, here):
+                found[p] = d + 1
+                todo.append(p)
+    return set(found)
+
+
 def loc_failures(scenario: Scenario, board: Board, state: State) -> list[str]:
     """Allied units on the map that cannot trace their line [17.35]."""
     allied, _german = _sides(scenario)
-    return [uid for uid in sorted(board.units_of(allied))
-            if not has_loc(scenario, board, state, uid)]
+    holders = loc_holders(scenario, board, state)
+    return [uid for uid in sorted(board.units_of(allied)) if uid not in holders]
 
 
 def _north(scenario: Scenario, which: str) -> frozenset[Hex]:
@@ -259,15 +385,12 @@ def _north(scenario: Scenario, which: str) -> frozenset[Hex]:
 def _ground_north_with_loc(scenario: Scenario, board: Board, state: State, which: str) -> list[str]:
     allied, _german = _sides(scenario)
     area = _north(scenario, which)
-    out = []
-    for uid in sorted(board.units_of(allied)):
-        u = scenario.unit[uid]
-        h = board.unit_hex(uid)
-        if u.type in AIRBORNE or h is None or h not in area:
-            continue
-        if has_loc(scenario, board, state, uid):
-            out.append(uid)
-    return out
+    candidates = [uid for uid in sorted(board.units_of(allied))
+                  if scenario.unit[uid].type not in AIRBORNE and board.unit_hex(uid) in area]
+    if not candidates:
+        return []
+    holders = loc_holders(scenario, board, state)
+    return [uid for uid in candidates if uid in holders]
 
 
 def turn_points(scenario: Scenario, board: Board, state: State,

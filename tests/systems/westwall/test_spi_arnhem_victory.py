@@ -404,3 +404,39 @@ def test_27_17_35_the_note_names_every_unit_cut_off_from_westwall_3() -> None:
     _pts, old = av.turn_points(sc2, b, st, name_all=False)
     assert old[0].startswith("9 Allied units without a line of communication (u1, u2, u3, u4, u5, u6, u7, "
                              "u8...): 27 points")
+
+
+# -- [28] the lines of every unit in one search: the same answers as unit by unit ----------------
+
+
+def test_28_loc_holders_agrees_with_has_loc_unit_by_unit_on_the_real_map() -> None:
+    """The backward searches (one for all ground lines, one per drop-zone counter) give, unit by
+    unit, the answer of the forward search :func:`has_loc` makes for one unit: on the bundled
+    Arnhem map, 12 positions with units of both sides scattered at random (a seeded generator)
+    and drop zones placed; over them both answers occur many times, for both kinds of line."""
+    import random
+
+    from pbem.engine.ruleset import get_ruleset
+    from pbem.engine.scenarios import load_data
+
+    rules = get_ruleset("westwall")
+    sc = rules.load_scenario(load_data("arnhem-historical"))
+    allied = av._sides(sc)[0]
+    hexes = sorted(sc.map.all_hexes())
+    divisions = sorted({u.formation for u in sc.units if u.type in av.AIRBORNE and u.formation})
+    seen: dict[tuple[str | None, bool], int] = {}
+    for seed in range(12):
+        rng = random.Random(seed)
+        units = [u.id for u in sc.units]
+        rng.shuffle(units)
+        placed = {uid: str(h) for uid, h in zip(units[: len(units) * 2 // 3], rng.sample(hexes, len(units)),
+                                               strict=False)}
+        st = state_with(sc, placed, phasing=allied)
+        st = st.model_copy(update={"exclusive": {"dz": {d: str(rng.choice(hexes)) for d in divisions}}})
+        b = Board.from_state(sc, st)
+        expected = {uid for uid in b.units_of(allied) if av.has_loc(sc, b, st, uid)}
+        assert av.loc_holders(sc, b, st) == expected, seed
+        for uid in b.units_of(allied):
+            key = (av.needs_loc(sc.unit[uid], allied), uid in expected)
+            seen[key] = seen.get(key, 0) + 1
+    assert all(seen.get((kind, ok), 0) >= 3 for kind in ("ground", "airborne") for ok in (True, False)), seen
