@@ -29,9 +29,9 @@ def scenario_file(root: Path, turns: int | None = None) -> Path:
     return path
 
 
-def start(root: Path, scenario: Path) -> dict[str, Player]:
-    """Game Control creates the game; each team joins from its own invitation email; the joins go
-    to everyone."""
+def create(root: Path, scenario: Path) -> dict[str, Player]:
+    """Game Control's game created from ``scenario``, the teams invited (their public keys copied
+    to Game Control), nobody joined yet."""
     players = {s: Player(root, n, s) for s, n in NAMES.items()}
     for p in players.values():
         p.new_key()
@@ -43,6 +43,14 @@ def start(root: Path, scenario: Path) -> dict[str, Player]:
         shutil.copyfile(players[s].pub, pub)
         args += ["--player", f"{s}={pub}"]
     ok(gc.run(*args))
+    return players
+
+
+def start(root: Path, scenario: Path) -> dict[str, Player]:
+    """Game Control creates the game; each team joins from its own invitation email; the joins go
+    to everyone."""
+    players = create(root, scenario)
+    gc = players["GC"]
     for s in TEAMS:
         invitation = players[s].work / f"mail-invite-{s}.eml"
         shutil.copyfile(gc.dir / f"mail-invite-{s}.eml", invitation)

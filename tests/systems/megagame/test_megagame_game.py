@@ -15,48 +15,22 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers.protocol import GAME_ID, Player, move_body, ok, pbem, written
+from helpers import megagame as helpers_megagame
+from helpers.megagame import TEAMS
+from helpers.protocol import Player, move_body, ok, pbem, written
 
-from pbem.engine.scenarios import bundled_dir
-
-TEAMS = ("AB1", "SS9", "SS10")
-NAMES = {"AB1": "ab1", "SS9": "ss9", "SS10": "ss10", "GC": "control"}
-NONCES = {"GC": "a" * 64, "AB1": "b" * 64, "SS9": "c" * 64, "SS10": "d" * 64}
 TURNS = 2
 
 
 def create(root: Path) -> dict[str, Player]:
-    """Game Control's game created from the shortened scenario, the teams invited, nobody joined."""
-    data = json.loads((bundled_dir() / "megagame-arnhem.json").read_text(encoding="utf-8"))
-    data["turns"] = TURNS  # the bundled scenario, shortened for the test (without later arrivals)
-    data["units"] = [u for u in data["units"] if u.get("arrives", 1) <= TURNS]
-    scenario = root / "megagame-short.json"
-    scenario.write_text(json.dumps(data), encoding="utf-8")
-    players = {s: Player(root, n, s) for s, n in NAMES.items()}
-    for p in players.values():
-        p.new_key()
-    gc = players["GC"]
-    args: list[str | Path] = ["new", scenario, gc.dir, "--player", "GC=control", "--game-id", GAME_ID,
-                              "--nonce", NONCES["GC"]]
-    for s in TEAMS:
-        pub = gc.work / f"{s}.pub"
-        shutil.copyfile(players[s].pub, pub)
-        args += ["--player", f"{s}={pub}"]
-    ok(gc.run(*args))
-    return players
+    """Game Control's game created from the bundled scenario shortened to two turns, the teams
+    invited, nobody joined."""
+    return helpers_megagame.create(root, helpers_megagame.scenario_file(root, TURNS))
 
 
 def start(root: Path) -> dict[str, Player]:
-    players = create(root)
-    gc = players["GC"]
-    for s in TEAMS:  # each team joins from its invitation, which carries its copy of the scenario
-        ok(players[s].run("join", players[s].dir, "--key", players[s].name, "--nonce", NONCES[s],
-                          "--invitation", gc.dir / f"mail-invite-{s}.eml"))
-    for s in TEAMS:
-        for t in players:
-            if t != s:
-                ok(players[s].send(players[t], [f"join-{s}.json"]))
-    return players
+    """Created, and every team joined from its invitation, the joins sent to everyone."""
+    return helpers_megagame.start(root, helpers_megagame.scenario_file(root, TURNS))
 
 
 def send_all(players: dict[str, Player], sender: str, res: Any) -> None:
