@@ -12,10 +12,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers.megagame import NONCES
 from helpers.protocol import GAME_ID, Player, Result, ok, pbem
 
 from pbem.protocol.canonical import canonical_bytes
-from systems.megagame.test_megagame_game import NONCES, TEAMS, TURNS, create, play_turn, start
+from systems.megagame.test_megagame_game import TEAMS, TURNS, create, play_turn, start
 
 
 def _run(home: Path, *args: str | Path) -> Result:
