@@ -661,17 +661,19 @@ def _compare_violations(expect: dict[str, Any], out: StepResult) -> None:
                                 + "; ".join(str(v) for v in out.violations)))
 
 
+def _pointer_point(what: str, got: Any, want: Any) -> Point:
+    """One expected value at a pointer (``{"absent": true}``: the pointer must not resolve)."""
+    if json_equal(want, _ABSENT):
+        return Point(what, got is _MISSING, f"expected absent, engine {show(got)}")
+    return Point(what, got is not _MISSING and json_equal(got, want), f"expected {show(want)}, engine {show(got)}")
+
+
 def _compare(prep: Prepared, state: Any, expect: dict[str, Any], out: StepResult) -> None:
     r, sc = prep.ruleset, prep.scenario
     _compare_events(expect, out)
     dumped = r.dump_state(sc, state)
     for pointer, want in expect.get("state", {}).items():
-        got = resolve_pointer(dumped, pointer)
-        if json_equal(want, _ABSENT):
-            out.points.append(Point(f"state {pointer}", got is _MISSING, f"expected absent, engine {show(got)}"))
-        else:
-            out.points.append(Point(f"state {pointer}", got is not _MISSING and json_equal(got, want),
-                                    f"expected {show(want)}, engine {show(got)}"))
+        out.points.append(_pointer_point(f"state {pointer}", resolve_pointer(dumped, pointer), want))
     if "score" in expect:
         score = r.score(sc, state)
         for side, want in expect["score"].items():
@@ -681,12 +683,7 @@ def _compare(prep: Prepared, state: Any, expect: dict[str, Any], out: StepResult
     for side, pointers in expect.get("view", {}).items():
         view = r.view(sc, dumped, side)
         for pointer, want in pointers.items():
-            got = resolve_pointer(view, pointer)
-            if json_equal(want, _ABSENT):
-                out.points.append(Point(f"view of {side} {pointer}", got is _MISSING, f"expected absent, engine {show(got)}"))
-            else:
-                out.points.append(Point(f"view of {side} {pointer}", got is not _MISSING and json_equal(got, want),
-                                        f"expected {show(want)}, engine {show(got)}"))
+            out.points.append(_pointer_point(f"view of {side} {pointer}", resolve_pointer(view, pointer), want))
     for side, spec in expect.get("view_text", {}).items():
         text = json.dumps(r.view(sc, dumped, side), ensure_ascii=False)
         for s in spec.get("includes", []):
