@@ -94,16 +94,16 @@ days before any improvement is felt", read as two days (RECONSTRUCTED reading)."
 
 
 def resolve_round(scenario: MegaScenario, state: AnyState, orders: dict[str, OrderSheet],
-                  dice: Dice, rulings: JSON = None, *, tell_losses: bool = True) -> Resolution:
+                  dice: Dice, rulings: JSON = None, *, tell_losses: bool = True, rules3: bool = True) -> Resolution:
     """The turn's sealed orders and Game Control's rulings adjudicated together, phase by phase
     (the module docstring). ``tell_losses`` (rules version 3): each unit's report states the losses
     it took this turn and what they did to its effectiveness, a unit pinned down passing a bombed
     point hears of its losses, and a unit stopped before its first kilometre hears that it stayed
-    (version 2 said "moved 0 km") [10]."""
+    (version 2 said "moved 0 km") [10]. ``rules3``: rules version 3's ground rules (:attr:`Board.rules3`)."""
     if not isinstance(state, MegaState):
         raise InputError("only Game Control, holding the master map, adjudicates a turn [2]")
     ruled = MegaRulings.model_validate(rulings or {})
-    board = Board(scenario, state)
+    board = Board(scenario, state, rules3=rules3)
     events: list[JSON] = []
     for _team, sheet in sorted(orders.items()):
         for line in sheet.lines:
@@ -229,13 +229,14 @@ def _words(text: str) -> str:
     return text.split(" [")[0]
 
 
-def proposal(scenario: MegaScenario, state: AnyState, orders: dict[str, OrderSheet]) -> list[tuple[str, list[str], list[str]]]:
+def proposal(scenario: MegaScenario, state: AnyState, orders: dict[str, OrderSheet], *,
+             rules3: bool = True) -> list[tuple[str, list[str], list[str]]]:
     """The combats the engine would propose after this turn's movement, for Game Control before it
     rules [9]: (hex, attackers, defenders). Movement rolls no die; air interdiction, which does, is
     left out (a pinned-down unit may not reach its fight)."""
     if not isinstance(state, MegaState):
         raise InputError("only Game Control, holding the master map, sees the proposal [9]")
-    board = Board(scenario, state)
+    board = Board(scenario, state, rules3=rules3)
     for sheet in orders.values():
         for line in sheet.lines:
             for uid in line.units:
@@ -251,14 +252,14 @@ def proposal(scenario: MegaScenario, state: AnyState, orders: dict[str, OrderShe
 
 
 def ruling_warnings(scenario: MegaScenario, state: AnyState, orders: dict[str, OrderSheet],
-                    rulings: JSON) -> list[str]:
+                    rulings: JSON, *, rules3: bool = True) -> list[str]:
     """What in Game Control's rulings will not apply as the orders stand (no die is rolled: air
     interdiction is left out) -- told before the ruling is signed, not after [9]: a grouped unit
     that cannot attack that hex this turn, an advantage where no combat is proposed or grouped."""
     if not rulings or not isinstance(state, MegaState):
         return []
     ruled = MegaRulings.model_validate(rulings)
-    board = Board(scenario, state)
+    board = Board(scenario, state, rules3=rules3)
     for sheet in orders.values():
         for line in sheet.lines:
             for uid in line.units:
@@ -493,7 +494,8 @@ def _next_state(scenario: MegaScenario, state: MegaState, board: Board, blown: s
                      air_lost={k: v for k, v in sorted(board.air_lost.items()) if v}, night_drops=night_drops,
                      cab_rank={t: c for t, c in sorted(board.cab.items()) if c.until >= turn and not over},
                      stragglers=dict(sorted(board.stragglers.items())), parked=board.parked,
-                     loads=dict(sorted(board.loads.items())))
+                     loads=dict(sorted(board.loads.items())), tested=sorted(board.tested), safe=sorted(board.safe),
+                     routed=sorted(board.routed_now))
 
 
 def _stragglers(board: Board, u: BoardUnit, turn: int) -> None:

@@ -231,11 +231,11 @@ class MegagameRules(Ruleset[MegaScenario, AnyState, OrderSheet]):
 
     def normalize(self, scenario: MegaScenario, state: AnyState, side: str, orders: OrderSheet) -> OrderSheet:
         """Routes filled in towards each objective (:func:`pbem.systems.megagame.checks.normalize`)."""
-        return normalize(scenario, state, side, orders)
+        return normalize(scenario, state, side, orders, rules3=self.since("3"))
 
     def validate(self, scenario: MegaScenario, state: AnyState, side: str,
                  orders: OrderSheet) -> list[RuleViolation]:
-        return validate(scenario, state, side, orders)
+        return validate(scenario, state, side, orders, rules3=self.since("3"))
 
     def resolve(self, scenario: MegaScenario, state: AnyState, side: str, orders: OrderSheet,
                 dice: Dice, checked: Checked | None = None) -> Resolution:
@@ -243,7 +243,8 @@ class MegagameRules(Ruleset[MegaScenario, AnyState, OrderSheet]):
 
     def resolve_round(self, scenario: MegaScenario, state: AnyState, orders: dict[str, OrderSheet],
                       dice: Dice, checked: dict[str, Checked], rulings: JSON = None) -> Resolution:
-        return resolve_round(scenario, state, orders, dice, rulings, tell_losses=self.since("3"))
+        return resolve_round(scenario, state, orders, dice, rulings, tell_losses=self.since("3"),
+                             rules3=self.since("3"))
 
     def score(self, scenario: MegaScenario, state: AnyState) -> dict[str, int]:
         return {}
