@@ -22,14 +22,18 @@ once, in this order:
    [6], attacks the adjacent enemy hex nearest its objective (a Probe stops in contact and does
    not attack [5]); every such unit against one hex is one combat -- and Game Control's
    signed grouping replaces it where it gives one. Artillery that did not move supports the first
-   combat of its side within range (1 supply point) [9]; close air support by squadrons [9, 12];
+   combat of its side within range (1 supply point) -- in defence only artillery allocated to the
+   defence of that hex (rules version 3) [9]; close air support by squadrons [9, 12];
    prepared attacks, stand fast, city areas, close country and every factor of
    :mod:`pbem.systems.megagame.combat`. Defenders retire the distance the result gives, away from
-   the attackers; attackers badly beaten fall back 1 km; a vacated hex is taken by the attacker; a
-   unit with no status left that cannot retire is captured [9]. Armour with Breakthrough orders
+   the attackers (version 3: straight back); attackers badly beaten fall back 1 km (version 3: to
+   their start line, at least 1 km); a vacated hex is taken by the attacker; a unit with no status
+   left that cannot retire is captured (version 3: one that can retires without a fight) [9]; a unit
+   routed by a Total Success attacks no more the next turn (version 3). Armour with Breakthrough orders
    that overruns drives on through the beaten enemy and, after a Total Success or a Success, makes
    an unprepared further attack on more enemy it meets [results table]. A bridge fought over blows
-   on a 1 [8]. Counter-battery fire follows [9].
+   on a 1 [8] (version 3: not once it has failed a test and an Allied unit has passed over it).
+   Counter-battery fire follows [9].
 4. **Supply** [9, 11]: attacks and artillery cost 1 point a unit, mechanised units 1 fuel point a
    turn they move or fight; losers of a Limited Success or a Success lose 1 point a unit, of a
    Total Success 2; a dump that moved leaves its stock parked where it stood, transport units load
@@ -46,7 +50,8 @@ the next, two squadrons giving one squadron's worth of support to every combat o
 (prepared or not, without asking) or defence [9]; pre-planned close air support and heavy bombers
 are asked for on the lines of prepared attacks and counted as far as they flew.
 Rest [5]: a unit that rests (posture rest, no move, no fight) out of contact for four turns in a
-row gets a step back; caught resting it fights as non-tactical.
+row gets a step back; caught resting it fights as non-tactical (rules version 2; version 3 takes the
+-2 off units that moved non-tactically only).
 Flak [13]: every enemy flak unit within 4 km of a drop or an air resupply fires on each serial
 (a unit dropping; a squadron of supplies) on the flak table: a loss costs the dropping unit a
 status, damage hits the transports (two damage a squadron lost for good).
