@@ -36,15 +36,16 @@ def may_attack(board: Board, u: BoardUnit) -> bool:
     """In contact, with Attack or Breakthrough orders, any status left, not moved more than half its
     move this turn [6]."""
     if not u.on_map or u.line is None or u.line.intention not in FIGHTING or u.status <= 0 \
-            or u.t.mode == "defence":
-        return False
+            or u.t.mode == "defence" or u.d.id in board.routed:
+        return False  # board.routed: "may not counter-attack next turn" after a Total Success [9]
     return not _moved_too_far_to_attack(board, u)
 
 
 def _moved_too_far_to_attack(board: Board, u: BoardUnit) -> bool:
     """More than half its move this turn: no time left to attack [6]."""
     assert u.hex is not None and u.line is not None
-    limit = max_move_km(u.t.troops, board.geo.ground(u.hex), posture_of(u.line), night=u.line.timing == "night")
+    limit = max_move_km(u.t.troops, board.geo.ground(u.hex), posture_of(u.line), night=u.line.timing == "night",
+                        moves=board.moves)
     return limit is not None and u.km > limit / 2
 
 
@@ -65,16 +66,36 @@ def propose(board: Board) -> dict[Hex, list[str]]:
     return out
 
 
+def _pixel(h: Hex) -> tuple[int, int]:
+    """``h``'s centre on the page in units where a hex step is exact integers: (q, 2r + q) of its
+    cube coordinates, x to be weighed 3 times y in a dot product (flat-topped hexes)."""
+    q, r, _ = h.cube()
+    return q, 2 * r + q
+
+
+def _straightness(here: Hex, nb: Hex, line: tuple[int, int]) -> int:
+    """How nearly the step ``here`` -> ``nb`` follows ``line`` (a direction in :func:`_pixel`'s
+    units): the dot product of the two, scaled to integers (every step is as long as another)."""
+    (x0, y0), (x1, y1) = _pixel(here), _pixel(nb)
+    return 3 * (x1 - x0) * line[0] + (y1 - y0) * line[1]
+
+
 def _retire(board: Board, u: BoardUnit, km: int, away: list[Hex]) -> int:
     """Move ``u`` up to ``km`` hexes away from ``away`` (straight back [9 note 1]): each step to the
     neighbour farthest from the nearest of them, never into or past the enemy, never across water it
-    may not cross; returns the kilometres gone."""
+    may not cross; returns the kilometres gone. Between neighbours as far from the enemy, rules
+    version 3 keeps to the line from the attackers (their centre) through the hex the unit retires
+    from -- "straight back usually" [9 note 1] -- where version 2 took the lowest hex number."""
     geo = board.geo
     gone = 0
+    line = (0, 0)
+    if board.rules3 and away and u.hex is not None:
+        px, py = _pixel(u.hex)
+        line = (len(away) * px - sum(_pixel(a)[0] for a in away), len(away) * py - sum(_pixel(a)[1] for a in away))
     for _ in range(km):
         assert u.hex is not None
         here = u.hex
-        best: tuple[int, int, Hex] | None = None
+        best: tuple[int, int, int, Hex] | None = None
         for nb in here.neighbours():
             if nb not in geo.hexes or board.enemy_held(nb, u.side):
                 continue
@@ -84,24 +105,31 @@ def _retire(board: Board, u: BoardUnit, km: int, away: list[Hex]) -> int:
             near = min(nb.distance(a) for a in away)
             if near <= min(here.distance(a) for a in away):
                 continue
-            key = (-near, -sum(nb.distance(a) for a in away), nb)
+            key = (-near, -_straightness(here, nb, line), -sum(nb.distance(a) for a in away), nb)
             if best is None or key < best:
                 best = key
         if best is None:
             break
-        board.move(u, best[2])
+        board.move(u, best[3])
         gone += 1
     return gone
 
 
-def _artillery_for(board: Board, side: str, at: Hex, used: set[str]) -> list[BoardUnit]:
+def _artillery_for(board: Board, side: str, at: Hex, used: set[str], *, defence: bool = False) -> list[BoardUnit]:
     """Artillery of ``side`` able to support a combat at ``at``: on the map, not moved, status
-    left, within long range, not used yet this turn, its supply point paid [9]."""
+    left, within long range, not used yet this turn, its supply point paid [9]. In rules version 3
+    "Defending artillery specifically allocated to the task" alone counts for the defenders
+    (``defence``): a battery whose line allocates it to the defence of ``at`` (``defend``); such a
+    battery is kept for that task and supports no attack."""
     out: list[BoardUnit] = []
     for a in sorted(board.units.values(), key=lambda x: x.d.id):
         if a.side != side or not a.on_map or a.t.artillery is None or a.d.id in used or a.km or a.status <= 0 \
                 or (a.line is not None and a.line.counter_battery):
             continue
+        if board.rules3:
+            allocated = a.line.defend if a.line is not None else []
+            if (str(at) not in allocated) if defence else bool(allocated):
+                continue  # not allocated to this defence, or kept for it [9 Supporting Artillery]
         assert a.hex is not None
         eff, long = cbt.ARTILLERY_RANGE_KM[a.t.artillery]
         if a.hex.distance(at) > (long or eff) or a.hex == at:
@@ -115,10 +143,15 @@ def _artillery_for(board: Board, side: str, at: Hex, used: set[str]) -> list[Boa
     return out
 
 
-def _combat_unit(u: BoardUnit, *, fuel: bool) -> cbt.CombatUnit:
+def _combat_unit(u: BoardUnit, *, fuel: bool, moving_only: bool = False) -> cbt.CombatUnit:
+    """``moving_only`` (rules version 3): the -2 "if moving non-tactically" [9] only for a unit in a
+    non-tactical posture that moved this turn; version 2 took it off any unit in a non-tactical or
+    rest posture, moving or not."""
     return cbt.CombatUnit(id=u.d.id, profile=u.t.combat_profile(u.steps), kind=u.t.kind,
                           light=u.t.light, mechanised=u.t.mechanised, fuel=fuel,
-                          non_tactical=u.line is not None and u.line.posture in ("non-tactical", "rest"))
+                          non_tactical=u.line is not None and (u.line.posture == "non-tactical" and u.km > 0
+                                                               if moving_only else
+                                                               u.line.posture in ("non-tactical", "rest")))
 
 
 def combat_phase(board: Board, ruled: MegaRulings, dice: Dice, blown: set[str]) -> list[JSON]:
@@ -165,6 +198,8 @@ def _why_no_attack(board: Board, u: BoardUnit, grouped: bool) -> str:
         return "it can defend itself, not attack [9]"
     if u.status <= 0:
         return "it has no fight left in it [9]"
+    if u.d.id in board.routed:
+        return "routed by the enemy's Total Success last turn, it may not counter-attack this turn [9]"
     if _moved_too_far_to_attack(board, u):
         return f"it moved {u.km} km, more than half its move, and had no time left to attack [6]"
     assert u.hex is not None
@@ -192,10 +227,12 @@ def _fight(board: Board, at: Hex, attackers: list[BoardUnit], dice: Dice, blown:
     for u in attackers:
         u.supply_used += 1
         u.attacks += 1
-    if all(d.status <= 0 for d in defenders):  # no fight left in them: captured [9]
+    if all(d.status <= 0 for d in defenders):  # no fight left in them [9 Supplies]
+        if board.rules3:
+            return _spent_fall_back(board, at, attackers, defenders)
         return [_captured(board, at, attackers, defenders)]
     att_art = _artillery_for(board, side, at, used_art)
-    def_art = _artillery_for(board, defenders[0].side, at, used_art)
+    def_art = _artillery_for(board, defenders[0].side, at, used_art, defence=True)
     air = "none" if further else support_level(board, attackers, side)
     close = geo.close(at)
     a_side = cbt.CombatSide(
@@ -211,7 +248,8 @@ def _fight(board: Board, at: Hex, attackers: list[BoardUnit], dice: Dice, blown:
             and d.status > 0]  # a spent unit cannot hold at all costs [9]
     before = (sum(u.status for u in attackers), sum(d.status for d in defenders))
     die = dice.d6(f"9 further attack at {at}" if further else f"9 combat at {at}")
-    result = cbt.resolve(a_side, d_side, die, hold=hold, city=geo.terrain.get(at) == "city")
+    result = cbt.resolve(a_side, d_side, die, hold=hold, city=geo.terrain.get(at) == "city",
+                         support_rule=board.rules3)
     for u in (*attackers, *defenders):
         u.steps = result.profiles[u.d.id].steps_lost
         u.fought = True
@@ -264,9 +302,39 @@ def _captured(board: Board, at: Hex, attackers: list[BoardUnit], defenders: list
     return {"kind": "captured", "at": str(at), "units": [d.d.id for d in defenders]}
 
 
+def _spent_fall_back(board: Board, at: Hex, attackers: list[BoardUnit], defenders: list[BoardUnit]) -> list[JSON]:
+    """Rules version 3: defenders with no fight left in them do not fight; each "will retreat if at
+    all possible. If unable to retreat then it is, in effect, captured" [9 Supplies] -- 1 km away
+    from the attackers (reading: the distance is not given; the same kilometre a spent unit gives
+    after any combat), captured where no way back is open. The attackers take the hex if it is
+    empty. (Version 2 captured them at once.)"""
+    geo = board.geo
+    away = [a.hex for a in attackers if a.hex is not None]
+    fell_back: dict[str, str] = {}
+    taken: list[BoardUnit] = []
+    for d in defenders:
+        if _retire(board, d, 1, away):
+            fell_back[d.d.id] = str(d.hex)
+            d.events.append(f"was attacked at {geo.near(at)}, no longer able to fight, and fell back to "
+                            f"{geo.near(d.hex) if d.hex else at}")
+        else:
+            taken.append(d)
+    events: list[JSON] = []
+    if fell_back:
+        events.append({"kind": "fell-back", "at": str(at), "units": fell_back})
+    if taken:
+        events.append(_captured(board, at, attackers, taken))
+        return events
+    for u in attackers:
+        u.fought = True
+        u.events.append(f"attacked the enemy at {geo.near(at)}: it fell back without a fight")
+    _advance(board, attackers, at)
+    return events
+
+
 def _combat_units(board: Board, units: list[BoardUnit]) -> tuple[cbt.CombatUnit, ...]:
     """A side's units for the combat arithmetic, each with fuel while its team has supplies [9]."""
-    return tuple(_combat_unit(u, fuel=board.supply.get(u.d.team, 0) > 0) for u in units)
+    return tuple(_combat_unit(u, fuel=board.supply.get(u.d.team, 0) > 0, moving_only=board.rules3) for u in units)
 
 
 def _guns(artillery: list[BoardUnit], at: Hex) -> tuple[cbt.Artillery, ...]:
@@ -396,7 +464,7 @@ def _overrun(board: Board, result: cbt.Outcome, attackers: list[BoardUnit], defe
             continue
         if band != "total success":
             u.steps = u.t.combat_profile(u.steps).lose(1).steps_lost
-        full = max_move_km(u.t.troops, geo.ground(u.hex), posture_of(u.line)) or Fraction(0)
+        full = max_move_km(u.t.troops, geo.ground(u.hex), posture_of(u.line), moves=board.moves) or Fraction(0)
         km = int(max(Fraction(0), full - u.km) * share)
         goal = _objective(u)
         path = [str(u.hex)]
@@ -429,6 +497,7 @@ def _after_combat(board: Board, result: cbt.Outcome, attackers: list[BoardUnit],
     events: list[JSON] = []
     where = geo.near(at)
     band = result.band
+    board.crossed.clear()  # the bridges Allied units pass over from here on [8]
     words = {"total success": "the enemy was routed", "success": "the enemy was driven back",
              "limited success": "the enemy gave ground", "confused combat": "the fighting was confused: "
              "both sides hold", "attackers badly beaten": "the attack was thrown back"}[band]
@@ -471,7 +540,12 @@ def _after_combat(board: Board, result: cbt.Outcome, attackers: list[BoardUnit],
             d.events.append(f"was attacked at {where} and held: {result.retreat.split(':')[0]}")
     if band == "attackers badly beaten":
         for u in attackers:
-            _retire(board, u, 1, [at])
+            if board.rules3:
+                _thrown_back(board, u, at)
+            else:
+                _retire(board, u, 1, [at])
+    if board.rules3 and band == "total success":
+        board.routed_now.update(d.d.id for d in defenders)  # no counter-attack next turn [9]
     if retires:
         _advance(board, attackers, at)
         if not board.at(at) or all(u.side == attackers[0].side for u in board.at(at)):
@@ -481,14 +555,30 @@ def _after_combat(board: Board, result: cbt.Outcome, attackers: list[BoardUnit],
         if lost:
             taken = min(lost, board.supply.get(d.d.team, 0))
             board.supply[d.d.team] = board.supply.get(d.d.team, 0) - taken
-    # A bridge fought over blows on a 1 [8].
+    # A bridge fought over blows on a 1 [8]; in rules version 3 one tested that did not blow is safe
+    # once an Allied unit has passed over it (this fight's advance included), and is not tested again.
     for nb in at.neighbours():
         c = geo.crossing(at, nb, frozenset(blown))
-        if c.bridge != "none" and c.bridge_name and c.bridge_name not in blown:
+        if c.bridge != "none" and c.bridge_name and c.bridge_name not in blown and c.bridge_name not in board.safe:
             die = dice.d6(f"8 bridge {c.bridge_name}")
             if bridge_blows(die):
                 blown.add(c.bridge_name)
                 board.blown = frozenset(blown)
+                board.tested.discard(c.bridge_name)
+            elif board.rules3:
+                (board.safe if c.bridge_name in board.crossed else board.tested).add(c.bridge_name)
             events.append({"kind": "bridge", "bridge": c.bridge_name, "die": die,
                            "blown": c.bridge_name in blown})
     return events
+
+
+def _thrown_back(board: Board, u: BoardUnit, at: Hex) -> None:
+    """Attackers badly beaten are "thrown back to start line or at least 1 km whichever is greater"
+    [9 results table] (rules version 3): back to the hex where the unit began the turn when that is
+    not where it is now and the enemy does not hold it, else 1 km straight back from ``at``."""
+    start = board.start.get(u.d.id)
+    if u.hex is None or start is None or start == u.hex or board.enemy_held(start, u.side):
+        _retire(board, u, 1, [at])
+        return
+    board.move(u, start)
+    u.events.append(f"was thrown back to its start line at {board.geo.near(start)}")

@@ -13,6 +13,7 @@ from pbem.maps.hexmap import Hex
 from pbem.systems.megagame import combat as cbt
 from pbem.systems.megagame.model import (
     CabRank,
+    Crossing,
     Geo,
     MegaScenario,
     MegaState,
@@ -22,7 +23,7 @@ from pbem.systems.megagame.model import (
     UnitDef,
     UnitType,
 )
-from pbem.systems.megagame.movement import Posture
+from pbem.systems.megagame.movement import MoveTable, Posture, move_table
 from pbem.systems.megagame.orders import OrderLine
 from pbem.systems.megagame.supply import HQ_REACH_KM, hq_in_reach
 
@@ -30,6 +31,12 @@ ATTACKING = ("attack", "probe", "breakthrough")
 """Intentions that close with the enemy: they move on past the passing distance until contact [6]."""
 FIGHTING = ("attack", "breakthrough")
 """Intentions that attack once in contact; a Probe conforms to the enemy and identifies it [5]."""
+
+
+def bridge_between(crossing: Crossing) -> str:
+    """The name of the bridge of a hexside's crossing, "" for none (or an unnamed one: only named
+    bridges are marked blown, or safe [8])."""
+    return crossing.bridge_name if crossing.bridge != "none" and crossing.bridge_name else ""
 
 
 def turn_label(scenario: MegaScenario, turn: int) -> str:
@@ -117,10 +124,25 @@ def _by_id(u: BoardUnit) -> str:
 class Board:
     """Where everyone is while a turn is adjudicated."""
 
-    def __init__(self, scenario: MegaScenario, state: MegaState) -> None:
+    def __init__(self, scenario: MegaScenario, state: MegaState, *, rules3: bool = True) -> None:
         self.sc = scenario
         self.geo: Geo = scenario.map.geo
+        self.rules3 = rules3
+        """Rules version 3's ground rules [6, 8, 9] (:class:`~pbem.systems.megagame.rules.MegagameRules`);
+        False: version 2's results, byte for byte."""
+        self.moves: MoveTable = move_table(shared_infantry_row=rules3)
+        """The movement table of the rules version played [6]."""
         self.blown = frozenset(state.blown)
+        self.tested: set[str] = set(state.tested) if rules3 else set()
+        """Bridges tested that did not blow, no Allied unit over them since [8]."""
+        self.safe: set[str] = set(state.safe) if rules3 else set()
+        """Bridges tested that did not blow and passed over by an Allied unit since: safe [8]."""
+        self.routed: frozenset[str] = frozenset(state.routed) if rules3 else frozenset()
+        """Units that suffered a Total Success last turn: no counter-attack this turn [9]."""
+        self.crossed: set[str] = set()
+        """Bridges Allied units passed over since the last combat began (version 3) [8]."""
+        self.routed_now: set[str] = set()
+        """Units that suffer a Total Success this turn (:attr:`routed` of the next turn) [9]."""
         self.units: dict[str, BoardUnit] = {}
         sides = {t.id: t.side for t in scenario.teams}
         for d in scenario.units:
@@ -169,6 +191,13 @@ class Board:
     def move(self, u: BoardUnit, h: Hex) -> None:
         if u.hex is not None and u in self.where.get(u.hex, []):
             self.where[u.hex].remove(u)
+        if self.rules3 and u.side == "allied" and u.hex is not None and u.hex.is_adjacent(h):
+            name = bridge_between(self.geo.crossing(u.hex, h, self.blown))
+            if name:
+                self.crossed.add(name)
+            if name in self.tested:  # tested, did not blow, and an Allied unit passes over it [8]
+                self.tested.discard(name)
+                self.safe.add(name)
         u.hex = h
         self.where.setdefault(h, []).append(u)
 

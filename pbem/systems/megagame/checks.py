@@ -22,7 +22,7 @@ from pbem.systems.megagame.board import (
     unit_def,
 )
 from pbem.systems.megagame.model import CabRank, MegaScenario, TeamView
-from pbem.systems.megagame.movement import max_move_km, may_cross
+from pbem.systems.megagame.movement import MoveTable, km_text, max_move_km, may_cross, move_table
 from pbem.systems.megagame.orders import OrderLine, OrderSheet, UnitInfo, check_sheet
 from pbem.systems.megagame.tables import effectiveness, movement_after_landing
 from pbem.systems.megagame.view import team_view
@@ -72,7 +72,8 @@ def _rail_problems(scenario: MegaScenario, k: Known, side: str, orders: OrderShe
     return out
 
 
-def march_line(scenario: MegaScenario, view: TeamView, team: str, line: OrderLine) -> OrderLine | None:
+def march_line(scenario: MegaScenario, view: TeamView, team: str, line: OrderLine, *,
+               rules3: bool = True) -> OrderLine | None:
     """``line`` (its units in one hex) with the route filled in: the shortest way towards its objective
     the team knows of (round the enemy it has seen, over water only where its troops may cross),
     cut to the longest part every rule of the sheet accepts [6]. None: no step of it is allowed."""
@@ -112,7 +113,7 @@ def march_line(scenario: MegaScenario, view: TeamView, team: str, line: OrderLin
     for n in range(len(path), max(len(via), 1) - 1, -1):  # the longest part every rule accepts
         tried = line.model_copy(update={"route": [str(h) for h in path[:n]]})
         sheet = OrderSheet(team=team, side=team_side(scenario, team), turn=view.turn, lines=[tried])
-        if not validate(scenario, view, team, sheet):
+        if not validate(scenario, view, team, sheet, rules3=rules3):
             return tried
     return None
 
@@ -189,7 +190,8 @@ def _night_drop_problems(scenario: MegaScenario, k: Known, line: OrderLine) -> l
     return out
 
 
-def normalize(scenario: MegaScenario, state: AnyState, side: str, orders: OrderSheet) -> OrderSheet:
+def normalize(scenario: MegaScenario, state: AnyState, side: str, orders: OrderSheet, *,
+              rules3: bool = True) -> OrderSheet:
     """A line that names an objective but no route gets one, unit by unit: the way towards the
     objective as far as this turn's move allows (:func:`march_line`), so that what is signed
     says where each unit goes [5, 6]; one with a route that stops short of its objective ('towards
@@ -210,7 +212,7 @@ def normalize(scenario: MegaScenario, state: AnyState, side: str, orders: OrderS
         where = {u.id: u.hex for u in view.units}
         if line.route:  # 'towards X, via A B': on from B towards X, when the units march together
             together = len({where.get(uid, "") for uid in line.units}) == 1
-            lines.append((march_line(scenario, view, side, line) if together else None) or line)
+            lines.append((march_line(scenario, view, side, line, rules3=rules3) if together else None) or line)
             continue
         groups: dict[str, list[str]] = {}
         for uid in line.units:  # units in one hex share a route; others get lines of their own
@@ -218,12 +220,13 @@ def normalize(scenario: MegaScenario, state: AnyState, side: str, orders: OrderS
         for i, (_hex, uids) in enumerate(sorted(groups.items(), key=lambda g: line.units.index(g[1][0]))):
             part = line.model_copy(update={"units": uids} if i == 0 else
                                    {"units": uids, "air": [], "supply": 0})  # asked for once
-            routed = march_line(scenario, view, side, part) if line.objective.isdigit() else None
+            routed = march_line(scenario, view, side, part, rules3=rules3) if line.objective.isdigit() else None
             lines.append(routed if routed is not None else part)
     return orders.model_copy(update={"lines": lines})
 
 
-def validate(scenario: MegaScenario, state: AnyState, side: str, orders: OrderSheet) -> list[RuleViolation]:
+def validate(scenario: MegaScenario, state: AnyState, side: str, orders: OrderSheet, *,
+             rules3: bool = True) -> list[RuleViolation]:
     """The rule cases ``orders`` breaks, ``side``'s sheet for this turn [5, 6, 9, 11, 12]: whose sheet
     for which turn, then each line on its own, then the units not on the map (night drops), then
     the sheet as a whole (rail, counter-battery, movement after landing, the order sheet's checks,
@@ -249,7 +252,8 @@ def validate(scenario: MegaScenario, state: AnyState, side: str, orders: OrderSh
     if lifts:  # the rest of the sheet is checked as if the lifts were not on it
         orders = orders.model_copy(update={"lines": [x for x in orders.lines if not any(x is y for y in lifts)]})
     out += _rail_problems(scenario, k, teams[side].side, orders)
-    out += _landing_problems(scenario, k, orders)
+    moves = move_table(shared_infantry_row=rules3)
+    out += _landing_problems(scenario, k, orders, moves)
 
     def water(a: Hex, b: Hex) -> tuple[Any, Any]:
         c = geo.crossing(a, b, k.blown)
@@ -257,7 +261,8 @@ def validate(scenario: MegaScenario, state: AnyState, side: str, orders: OrderSh
 
     cab = own_cab_rank(state, side)
     out += check_sheet(orders, k.units, ground_of=geo.ground, water_between=water,
-                       prepared_last_turn=k.prepared, supply_available=k.supply, cab_rank=cab is not None)
+                       prepared_last_turn=k.prepared, supply_available=k.supply, cab_rank=cab is not None,
+                       moves=moves)
     return out + _air_order_problems(scenario, state, teams[side].side, k, orders, cab)
 
 
@@ -294,6 +299,10 @@ def _line_problems(scenario: MegaScenario, k: Known, orders: OrderSheet,
         for h in line.route:
             if Hex.parse(h) not in geo.hexes:
                 out.append(RuleViolation("6", f"{', '.join(line.units)}: route hex {h} is off the map"))
+        for h in line.defend:
+            if not (h.isdigit() and len(h) == 4 and Hex.parse(h) in geo.hexes):
+                out.append(RuleViolation("9", f"{', '.join(line.units)}: artillery defends hexes of the map, not "
+                                              f"{h[:20]!r}"))
         if line.objective and (not line.objective.isdigit() or Hex.parse(line.objective) not in geo.hexes):
             out.append(RuleViolation("5", f"{', '.join(line.units)}: the objective must be a hex of the map, not "
                                           f"{line.objective[:40]!r}"))
@@ -332,7 +341,7 @@ def _arrival_problems(scenario: MegaScenario, k: Known, side: str, orders: Order
     return out
 
 
-def _landing_problems(scenario: MegaScenario, k: Known, orders: OrderSheet) -> list[RuleViolation]:
+def _landing_problems(scenario: MegaScenario, k: Known, orders: OrderSheet, moves: MoveTable) -> list[RuleViolation]:
     """Counter-battery by artillery that stays put [9]; the move of units that dropped this turn
     (movement after landing [12])."""
     geo = scenario.map.geo
@@ -346,6 +355,14 @@ def _landing_problems(scenario: MegaScenario, k: Known, orders: OrderSheet) -> l
             for uid in line.units:
                 if uid in k.units and scenario.types[unit_def(scenario, uid).type].artillery is None:
                     out.append(RuleViolation("9", f"{', '.join(line.units)}: only artillery fires counter-battery, not {uid}"))
+        if line.defend:  # allocated to the defence [9 Supporting Artillery]
+            if line.counter_battery:
+                out.append(RuleViolation("9", f"{', '.join(line.units)}: artillery on counter-battery is given to it for "
+                                              "the whole turn: it cannot be allocated to a defence too"))
+            for uid in line.units:
+                if uid in k.units and scenario.types[unit_def(scenario, uid).type].artillery is None:
+                    out.append(RuleViolation("9", f"{', '.join(line.units)}: only artillery is allocated to a defence, "
+                                                  f"not {uid}"))
         if not line.route:
             continue
         for uid in line.units:
@@ -359,9 +376,9 @@ def _landing_problems(scenario: MegaScenario, k: Known, orders: OrderSheet) -> l
                                                "the turn of the drop (movement after landing)"))
                 continue
             full = max_move_km(info.troops, geo.ground(Hex.parse(info.hex)), posture_of(line),
-                               night=line.timing == "night")
+                               night=line.timing == "night", moves=moves)
             if full is not None and len(line.route) > full * share:
-                out.append(RuleViolation("12", f"{', '.join(line.units)}: {uid} dropped this {half}: at most {full * share} "
+                out.append(RuleViolation("12", f"{', '.join(line.units)}: {uid} dropped this {half}: at most {km_text(full * share)} "
                                                f"km in the turn of the drop, the route is {len(line.route)} km"))
     return out
 

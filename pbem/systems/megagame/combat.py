@@ -17,6 +17,10 @@ Readings (the text is an OCR scan):
 * units in a marked city area retreat only on a Total Success (note 3);
 * the light-infantry factor applies to attackers only ("if light infantry attacking"); the
   combined-arms factor to prepared attacks and to defences (note 2: "attack or defence");
+* a support unit (profile in square brackets) counts "only ... in conjunction with another unit of
+  at least equal status" [9 Unit Status]: rules version 3 counts it only beside a unit of its side
+  that is not itself support-only and whose status is at least its own (reading: two support units
+  alone have nothing to support); version 2 counted it always;
 * the "other formation" factor's line is lost; note 6 defines the units it counts (not of the
   division leading the fight: the worked example mixes brigades of one division and takes
   nothing off): read as -1 a unit.
@@ -153,18 +157,33 @@ def _tanks(side: CombatSide) -> bool:
     return any(u.kind == "armour" and u.profile.status > 0 for u in side.units)
 
 
-def score(side: CombatSide, other: CombatSide, *, attacking: bool) -> Score:
+def supported(units: Sequence[CombatUnit]) -> list[CombatUnit]:
+    """The support-only units of ``units`` whose status counts [9 Unit Status]: "only ... in
+    conjunction with another unit of at least equal status" -- a unit of the side that is not
+    support-only itself (the reading of the module docstring), status at least the support unit's."""
+    main = [u.profile.status for u in units if not u.profile.support_only]
+    return [u for u in units if u.profile.support_only and any(m >= u.profile.status for m in main)]
+
+
+def score(side: CombatSide, other: CombatSide, *, attacking: bool, support_rule: bool = True) -> Score:
     """One side's score: status of its units and supporting artillery, plus every factor that
-    applies (apply to attacker and defender alike where the text does).
+    applies (apply to attacker and defender alike where the text does). ``support_rule`` (rules
+    version 3): a support-only unit counts only beside a unit of at least equal status
+    (:func:`supported`).
 
     Kept whole (radon ranks it F): one condition per combat factor of [9], in the text's order, so
     that it can be read against the factor table line by line."""
     out = Score(0)
     n = len(side.units)
-    status = sum(u.profile.status for u in side.units)
+    alone = [u for u in side.units if u.profile.support_only and u.profile.status
+             and u not in supported(side.units)] if support_rule else []
+    status = sum(u.profile.status for u in side.units if u not in alone)
     art = sum((artillery_status(a) for a in side.artillery), Fraction(0))
     total = Fraction(status) + art
     out.lines.append(f"status {status}" + (f" + artillery {art}" if side.artillery else ""))
+    for u in alone:
+        out.lines.append(f"{u.id}: a support unit with no unit of at least its status beside it counts "
+                         "nothing")
     value = total
     if side.advantage:
         value += side.advantage * n
@@ -242,15 +261,16 @@ class Outcome:
 
 
 def resolve(attacker: CombatSide, defender: CombatSide, die: int, *, hold: Sequence[str] = (),
-            city: bool = False) -> Outcome:
+            city: bool = False, support_rule: bool = True) -> Outcome:
     """The combat with ``die`` (1-6). ``hold``: defending units ordered to stand fast or holding a
     vital spot, which take one more step loss to ignore a retreat (note 2); ``city``: the
-    defenders are in a marked city area and retreat only on a Total Success (note 3).
+    defenders are in a marked city area and retreat only on a Total Success (note 3);
+    ``support_rule``: :func:`score`'s (rules version 3).
     Supporting artillery takes no losses."""
     if not 1 <= die <= 6:
         raise ValueError(f"a d6 face must be 1..6, not {die}")
-    a = score(attacker, defender, attacking=True)
-    d = score(defender, attacker, attacking=False)
+    a = score(attacker, defender, attacking=True, support_rule=support_rule)
+    d = score(defender, attacker, attacking=False, support_rule=support_rule)
     result = a.value - d.value + die
     row = band(result)
     losses: dict[str, int] = {}

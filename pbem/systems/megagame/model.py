@@ -11,9 +11,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializerFunctionWrapHandler,
+    field_validator,
+    model_serializer,
+)
 
 from pbem.maps.hexmap import Hex, hexside
 from pbem.systems.megagame.combat import Kind, Profile
@@ -448,6 +455,24 @@ class MegaState(_Data):
     stragglers: dict[str, int] = Field(default_factory=dict, description="unit -> the turn at whose end the men scattered in its night drop come in [12]")
     parked: list[ParkedSupply] = Field(default_factory=list, description="supply counters parked on the map [11]")
     loads: dict[str, int] = Field(default_factory=dict, description="supply transport unit -> supply points it carries [11]")
+    tested: list[str] = Field(default_factory=list, description="bridges tested that did not blow, no Allied unit over them since [8]")
+    safe: list[str] = Field(default_factory=list, description="bridges tested that did not blow and passed over by an Allied unit: never tested again [8]")
+    routed: list[str] = Field(default_factory=list, description="units that suffered a Total Success last turn: no counter-attack this turn [9]")
+
+    @model_serializer(mode="wrap")
+    def _omit_empty(self, handler: SerializerFunctionWrapHandler) -> Any:
+        """Rules version 3's keys are left out while empty, so that a state of rules version 2 (which
+        never fills them) dumps byte for byte as it did [8, 9]."""
+        data = handler(self)
+        if isinstance(data, dict):
+            for key in OMIT_EMPTY:
+                if key in data and not data[key]:
+                    del data[key]
+        return data
+
+
+OMIT_EMPTY = ("tested", "safe", "routed")
+""":class:`MegaState` keys left out of a dump while empty (rules version 3's)."""
 
 
 # -- Game Control's rulings ---------------------------------------------------------------------

@@ -3,14 +3,17 @@ by troop type, ground and posture, who may cross rivers off the bridges, bridge 
 capacity of crossings and choke points in unit points per phase, passing by the enemy, night
 movement, and the die for blowing a bridge. Pure data and functions.
 
-Readings of the OCR'd table: the row for infantry and paratroops lost its numbers; reconstructed as
-8 km tactical, 12 km non-tactical and 20 km in road column (marching infantry of 1944, below the
-horse-drawn row's 15/25/30) -- replaceable like every value here. The night-movement ceiling is
-printed as a garbled fraction: read as one half of the maximum.
+Readings of the OCR'd table: the night-movement ceiling is printed as a garbled fraction: read as
+one half of the maximum. The row label "Infantry & Paras." stands on the lines below "Horse drawn
+All terrain 15 25 30 Possible" with no numbers of its own: in rules version 3 the label wraps over
+those lines exactly as "Mech. or / motorised" and "Tanks or / SPGs" do, so infantry and paratroops
+share the horse-drawn row, 15 / 25 / 30 km (:data:`MAX_MOVE_KM`); rules version 2 read the row as
+lost and reconstructed it as 8 / 12 / 20 km (:data:`MAX_MOVE_KM_2`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from fractions import Fraction
 from typing import Literal
 
@@ -18,10 +21,14 @@ Troops = Literal["horse-drawn", "infantry", "mechanised", "tanks", "motor-towed-
 Ground = Literal["open", "close", "wood-town", "marsh", "all"]
 Posture = Literal["tactical", "non-tactical", "road-column"]
 
-# troops -> ground -> (tactical, non-tactical, road column) km; None: not allowed
-MAX_MOVE_KM: dict[str, dict[str, tuple[int | None, int | None, int | None]]] = {
+MoveTable = Mapping[str, Mapping[str, tuple[int | None, int | None, int | None]]]
+"""troops -> ground -> (tactical, non-tactical, road column) km; None: not allowed."""
+
+MAX_MOVE_KM: MoveTable = {
     "horse-drawn": {"all": (15, 25, 30)},
-    "infantry": {"all": (8, 12, 20)},  # reconstructed (the printed row is lost)
+    # [6] "Horse drawn All terrain 15 25 30 Possible / Infantry & / Paras.": the label wraps over
+    # two lines as "Mech. or / motorised" does -- one row for horse-drawn troops, infantry and paras
+    "infantry": {"all": (15, 25, 30)},
     "mechanised": {"close": (18, 28, 64), "open": (30, 32, 64)},
     "tanks": {"wood-town": (18, 28, 64), "marsh": (8, 18, 64), "open": (30, 32, 64)},
     "motor-towed-artillery": {"all": (None, None, 75)},
@@ -50,10 +57,21 @@ CAPACITY: dict[str, tuple[int, int]] = {
 gives each one its own value within it)."""
 
 
-def max_move_km(troops: Troops, ground: Ground, posture: Posture, *, night: bool = False
-                ) -> Fraction | None:
-    """The uninterrupted maximum move in km, ``None`` when the move is not allowed."""
-    table = MAX_MOVE_KM[troops]
+MAX_MOVE_KM_2: MoveTable = {**MAX_MOVE_KM, "infantry": {"all": (8, 12, 20)}}
+"""The table of rules version 2: the infantry row read as lost and reconstructed as 8 / 12 / 20 km."""
+
+
+def move_table(*, shared_infantry_row: bool = True) -> MoveTable:
+    """The movement table a rules version plays [6]: :data:`MAX_MOVE_KM` (version 3: infantry and
+    paratroops on the horse-drawn row) or :data:`MAX_MOVE_KM_2`."""
+    return MAX_MOVE_KM if shared_infantry_row else MAX_MOVE_KM_2
+
+
+def max_move_km(troops: Troops, ground: Ground, posture: Posture, *, night: bool = False,
+                moves: MoveTable = MAX_MOVE_KM) -> Fraction | None:
+    """The uninterrupted maximum move in km, ``None`` when the move is not allowed; ``moves``: the
+    table of the rules version played (:func:`move_table`)."""
+    table = moves[troops]
     row = table.get(ground) or table.get("all")
     if row is None and ground == "close":
         row = table.get("wood-town")
@@ -65,6 +83,11 @@ def max_move_km(troops: Troops, ground: Ground, posture: Posture, *, night: bool
     if value is None:
         return None
     return Fraction(value, 2) if night else Fraction(value)
+
+
+def km_text(km: Fraction) -> str:
+    """A distance for a message: ``7.5``, ``4`` (never ``15/2``)."""
+    return str(km.numerator) if km.denominator == 1 else f"{float(km):g}"
 
 
 def may_cross(troops: Troops, water: Literal["canal", "minor river", "major river"],

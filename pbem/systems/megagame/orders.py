@@ -27,13 +27,22 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from fractions import Fraction
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, model_serializer
 
 from pbem.errors import RuleViolation
 from pbem.maps.hexmap import Hex
-from pbem.systems.megagame.movement import Ground, Posture, Troops, max_move_km, may_cross
+from pbem.systems.megagame.movement import (
+    MAX_MOVE_KM,
+    Ground,
+    MoveTable,
+    Posture,
+    Troops,
+    km_text,
+    max_move_km,
+    may_cross,
+)
 
 Intention = Literal["breakthrough", "attack", "probe", "hold", "move", "prepare"]
 
@@ -60,6 +69,17 @@ class OrderLine(_Data):
     air: list[AirRequest] = Field(default_factory=list)
     counter_battery: bool = Field(False, description="artillery given to counter-battery fire for the whole turn [9]")
     rail_to: str = Field("", description="by rail [6]: the hex of the railway where the units get off")
+    defend: list[str] = Field(default_factory=list, description=(
+        "artillery allocated to the defence of these hexes [9 Supporting Artillery]: it counts for the "
+        "defenders of a combat there (rules version 3) and supports no attack"))
+
+    @model_serializer(mode="wrap")
+    def _omit_empty(self, handler: SerializerFunctionWrapHandler) -> Any:
+        """``defend`` is left out while empty: a sheet without it dumps as sheets did before it."""
+        data = handler(self)
+        if isinstance(data, dict) and not data.get("defend", True):
+            del data["defend"]
+        return data
 
 
 class OrderSheet(_Data):
@@ -91,6 +111,7 @@ def check_sheet(
     prepared_last_turn: frozenset[str] = frozenset(),
     supply_available: int = 0,
     cab_rank: bool = False,
+    moves: MoveTable = MAX_MOVE_KM,
 ) -> list[RuleViolation]:
     """Every problem of ``sheet``; ``ground_of`` and ``water_between`` read the team's own map (what
     it can know), ``prepared_last_turn`` the units that had Prepare orders the turn before,
@@ -134,7 +155,7 @@ def check_sheet(
                         out.append(RuleViolation("9", f"{where}: the close air support must be in "
                                                       "the air orders too"))
         if line.route:
-            out += _route_problems(where, line, infos, ground_of, water_between)
+            out += _route_problems(where, line, infos, ground_of, water_between, moves)
         used += line.supply
     if used > supply_available:
         out.append(RuleViolation("11", f"the sheet uses {used} supply points; {supply_available} "
@@ -146,6 +167,7 @@ def _route_problems(
     where: str, line: OrderLine, infos: list[UnitInfo],
     ground_of: Callable[[Hex], Ground],
     water_between: Callable[[Hex, Hex], tuple[Crossing, Literal["none", "light", "heavy"]]],
+    moves: MoveTable = MAX_MOVE_KM,
 ) -> list[RuleViolation]:
     out: list[RuleViolation] = []
     posture: Posture = "road-column" if line.posture == "non-tactical" \
@@ -172,7 +194,7 @@ def _route_problems(
                 return out
         km = len(hexes) - 1
         grounds = [ground_of(h) for h in hexes[1:]]
-        worst = min((max_move_km(info.troops, g, posture, night=line.timing == "night")
+        worst = min((max_move_km(info.troops, g, posture, night=line.timing == "night", moves=moves)
                      for g in set(grounds)), key=lambda v: -1 if v is None else v, default=None)
         if worst is None and grounds:
             out.append(RuleViolation("6", f"{where}: {info.id} ({info.troops}) cannot move "
@@ -183,7 +205,7 @@ def _route_problems(
             limit = limit / 2
         if km > limit:
             out.append(RuleViolation("6", f"{where}: {info.id} ({info.troops}) may move at most "
-                                          f"{limit} km {posture.replace('-', ' ')} on that ground "
+                                          f"{km_text(limit)} km {posture.replace('-', ' ')} on that ground "
                                           f"this time; the route is {km} km"))
         for a, b in zip(hexes, hexes[1:], strict=False):
             water, bridge = water_between(a, b)

@@ -86,7 +86,7 @@ class MegagamePresenter(Presenter[MegaScenario, AnyState]):
                 route = [*paths[here], nb]
                 line = OrderLine(units=[unit], intention="move", route=[str(h) for h in route])
                 sheet = OrderSheet(team=team, side=team_side(scenario, team), turn=known.turn, lines=[line])
-                if validate(scenario, known, team, sheet):
+                if validate(scenario, known, team, sheet, rules3=self.ruleset.since("3")):
                     continue
                 paths[nb] = route
                 out.append(f"{nb}: {len(route)} km via {' '.join(str(h) for h in route)}")
@@ -143,8 +143,9 @@ class MegagamePresenter(Presenter[MegaScenario, AnyState]):
         for Game Control to confirm or change in its rulings, and a warning for each part of the
         rulings that will not apply as the orders stand."""
         sheets = {side: OrderSheet.model_validate(o) for side, o in orders.items()}
-        groups = proposal(scenario, state, sheets)
-        warnings = [f"WARNING: {w}" for w in ruling_warnings(scenario, state, sheets, rulings)]
+        rules3 = self.ruleset.since("3")
+        groups = proposal(scenario, state, sheets, rules3=rules3)
+        warnings = [f"WARNING: {w}" for w in ruling_warnings(scenario, state, sheets, rulings, rules3=rules3)]
         return self._proposal_lines(groups) + warnings
 
     def _proposal_lines(self, groups: list[tuple[str, list[str], list[str]]]) -> list[str]:
@@ -208,7 +209,8 @@ class MegagamePresenter(Presenter[MegaScenario, AnyState]):
                "# One line per unit or group of units in one hex: 'UNITS: INTENTION, clauses'.",
                "# Intentions: breakthrough (armour), attack, probe, hold, move, prepare. Clauses: towards HEX,",
                "# via HEX HEX ..., tactical | non-tactical | rest, whole turn | first half | second half | night,",
-               "# stand fast, supply N, cas N, heavy N, counter-battery, rail to HEX. A unit without a line stays put.",
+               "# stand fast, supply N, cas N, heavy N, counter-battery, defend HEX ... (artillery for the defence",
+               "# of those hexes [9]), rail to HEX. A unit without a line stays put.",
                "# Your units (pbem reach GAME_DIR UNIT: where one can go):"]
         out += [f"#   {u['id']:<12} {u['hex']}  {u['state']}" + ("  (prepared)" if u["prepared"] else "")
                 + f"  -- {names.get(u['id'], '')}" for u in view["units"]]
@@ -297,7 +299,8 @@ class MegagamePresenter(Presenter[MegaScenario, AnyState]):
         out = []
         for line in orders.get("lines", []):
             what = line.get("intention", "?") + (" (stand fast)" if line.get("stand_fast") else "") + (
-                ", counter-battery [9]" if line.get("counter_battery") else "")
+                ", counter-battery [9]" if line.get("counter_battery") else "") + (
+                f", in the defence of {' '.join(line['defend'])} [9]" if line.get("defend") else "")
             route = f" via {' '.join(line['route'])}" if line.get("route") else ""
             route += f", by rail to {line['rail_to']} [6]" if line.get("rail_to") else ""
             goal = f" towards {line['objective']}" if line.get("objective") else ""
@@ -361,7 +364,7 @@ class MegagamePresenter(Presenter[MegaScenario, AnyState]):
                 continue
             goal = min(goals, key=lambda g: (g.distance(here), g))
             far = all(h.distance(here) > 6 for h in enemy)
-            line = _march(scenario, view, side, uid, here, goal, enemy, far)
+            line = _march(scenario, view, side, uid, here, goal, enemy, far, rules3=self.ruleset.since("3"))
             if line is not None:
                 lines.append(line)
         sheet["lines"] = lines
@@ -370,11 +373,12 @@ class MegagamePresenter(Presenter[MegaScenario, AnyState]):
 
 
 def _march(scenario: MegaScenario, view: JSON, team: str, uid: str, here: Hex, goal: Hex,
-           enemy: set[Hex], far: bool) -> dict[str, Any] | None:
+           enemy: set[Hex], far: bool, *, rules3: bool = True) -> dict[str, Any] | None:
     """A Move (far from the enemy) or Probe line towards ``goal`` (:func:`march_line`)."""
     line = march_line(scenario, TeamView.model_validate(view), team,
                       OrderLine(units=[uid], intention="move" if far else "probe",
-                                posture="non-tactical" if far else "tactical", objective=str(goal)))
+                                posture="non-tactical" if far else "tactical", objective=str(goal)),
+                      rules3=rules3)
     if line is None or not line.route:
         return None
     out: dict[str, Any] = line.model_dump(mode="json")
@@ -481,6 +485,8 @@ def _sheet_line(n: int, units: list[str], text: str, air: list[dict[str, Any]]) 
             line["stand_fast"] = True
         elif words == ["counter-battery"]:
             line["counter_battery"] = True
+        elif words[0] == "defend" and len(words) > 1:
+            line["defend"] = [_hex(n, w) for w in words[1:]]
         elif words[:2] == ["rail", "to"] and len(words) == 3:
             line["rail_to"] = _hex(n, words[2])
         elif words[0] in ("towards", "objective") and len(words) == 2:
@@ -499,10 +505,9 @@ def _sheet_line(n: int, units: list[str], text: str, air: list[dict[str, Any]]) 
             line.setdefault("air", []).append(request)
             air.append(dict(request))
         else:
-            raise InputError(f"line {n}: {clause[:40]!r} is not a clause of the order sheet (an intention: "
-                             f"{', '.join(INTENTIONS)}; stand fast; towards HEX; via HEX ...; tactical, "
-                             "non-tactical or rest; whole turn, first half, second half or night; supply N; "
-                             "cas N; heavy N; counter-battery; rail to HEX) [5]")
+            raise InputError(f"line {n}: {clause[:20]!r} is not a sheet clause ({', '.join(INTENTIONS)}; stand fast; "
+                             "towards HEX; via HEX ...; tactical, non-tactical, rest; whole turn, first/second half, "
+                             "night; supply N; cas N; heavy N; counter-battery; defend HEX ...; rail to HEX) [5]")
     if "intention" not in line:
         raise InputError(f"line {n}: say what {' '.join(units)} should do ({', '.join(INTENTIONS)}) [5]")
     return line

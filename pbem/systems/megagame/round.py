@@ -22,14 +22,18 @@ once, in this order:
    [6], attacks the adjacent enemy hex nearest its objective (a Probe stops in contact and does
    not attack [5]); every such unit against one hex is one combat -- and Game Control's
    signed grouping replaces it where it gives one. Artillery that did not move supports the first
-   combat of its side within range (1 supply point) [9]; close air support by squadrons [9, 12];
+   combat of its side within range (1 supply point) -- in defence only artillery allocated to the
+   defence of that hex (rules version 3) [9]; close air support by squadrons [9, 12];
    prepared attacks, stand fast, city areas, close country and every factor of
    :mod:`pbem.systems.megagame.combat`. Defenders retire the distance the result gives, away from
-   the attackers; attackers badly beaten fall back 1 km; a vacated hex is taken by the attacker; a
-   unit with no status left that cannot retire is captured [9]. Armour with Breakthrough orders
+   the attackers (version 3: straight back); attackers badly beaten fall back 1 km (version 3: to
+   their start line, at least 1 km); a vacated hex is taken by the attacker; a unit with no status
+   left that cannot retire is captured (version 3: one that can retires without a fight) [9]; a unit
+   routed by a Total Success attacks no more the next turn (version 3). Armour with Breakthrough orders
    that overruns drives on through the beaten enemy and, after a Total Success or a Success, makes
    an unprepared further attack on more enemy it meets [results table]. A bridge fought over blows
-   on a 1 [8]. Counter-battery fire follows [9].
+   on a 1 [8] (version 3: not once it has failed a test and an Allied unit has passed over it).
+   Counter-battery fire follows [9].
 4. **Supply** [9, 11]: attacks and artillery cost 1 point a unit, mechanised units 1 fuel point a
    turn they move or fight; losers of a Limited Success or a Success lose 1 point a unit, of a
    Total Success 2; a dump that moved leaves its stock parked where it stood, transport units load
@@ -46,7 +50,8 @@ the next, two squadrons giving one squadron's worth of support to every combat o
 (prepared or not, without asking) or defence [9]; pre-planned close air support and heavy bombers
 are asked for on the lines of prepared attacks and counted as far as they flew.
 Rest [5]: a unit that rests (posture rest, no move, no fight) out of contact for four turns in a
-row gets a step back; caught resting it fights as non-tactical.
+row gets a step back; caught resting it fights as non-tactical (rules version 2; version 3 takes the
+-2 off units that moved non-tactically only).
 Flak [13]: every enemy flak unit within 4 km of a drop or an air resupply fires on each serial
 (a unit dropping; a squadron of supplies) on the flak table: a loss costs the dropping unit a
 status, damage hits the transports (two damage a squadron lost for good).
@@ -94,16 +99,16 @@ days before any improvement is felt", read as two days (RECONSTRUCTED reading)."
 
 
 def resolve_round(scenario: MegaScenario, state: AnyState, orders: dict[str, OrderSheet],
-                  dice: Dice, rulings: JSON = None, *, tell_losses: bool = True) -> Resolution:
+                  dice: Dice, rulings: JSON = None, *, tell_losses: bool = True, rules3: bool = True) -> Resolution:
     """The turn's sealed orders and Game Control's rulings adjudicated together, phase by phase
     (the module docstring). ``tell_losses`` (rules version 3): each unit's report states the losses
     it took this turn and what they did to its effectiveness, a unit pinned down passing a bombed
     point hears of its losses, and a unit stopped before its first kilometre hears that it stayed
-    (version 2 said "moved 0 km") [10]."""
+    (version 2 said "moved 0 km") [10]. ``rules3``: rules version 3's ground rules (:attr:`Board.rules3`)."""
     if not isinstance(state, MegaState):
         raise InputError("only Game Control, holding the master map, adjudicates a turn [2]")
     ruled = MegaRulings.model_validate(rulings or {})
-    board = Board(scenario, state)
+    board = Board(scenario, state, rules3=rules3)
     events: list[JSON] = []
     for _team, sheet in sorted(orders.items()):
         for line in sheet.lines:
@@ -229,13 +234,14 @@ def _words(text: str) -> str:
     return text.split(" [")[0]
 
 
-def proposal(scenario: MegaScenario, state: AnyState, orders: dict[str, OrderSheet]) -> list[tuple[str, list[str], list[str]]]:
+def proposal(scenario: MegaScenario, state: AnyState, orders: dict[str, OrderSheet], *,
+             rules3: bool = True) -> list[tuple[str, list[str], list[str]]]:
     """The combats the engine would propose after this turn's movement, for Game Control before it
     rules [9]: (hex, attackers, defenders). Movement rolls no die; air interdiction, which does, is
     left out (a pinned-down unit may not reach its fight)."""
     if not isinstance(state, MegaState):
         raise InputError("only Game Control, holding the master map, sees the proposal [9]")
-    board = Board(scenario, state)
+    board = Board(scenario, state, rules3=rules3)
     for sheet in orders.values():
         for line in sheet.lines:
             for uid in line.units:
@@ -251,14 +257,14 @@ def proposal(scenario: MegaScenario, state: AnyState, orders: dict[str, OrderShe
 
 
 def ruling_warnings(scenario: MegaScenario, state: AnyState, orders: dict[str, OrderSheet],
-                    rulings: JSON) -> list[str]:
+                    rulings: JSON, *, rules3: bool = True) -> list[str]:
     """What in Game Control's rulings will not apply as the orders stand (no die is rolled: air
     interdiction is left out) -- told before the ruling is signed, not after [9]: a grouped unit
     that cannot attack that hex this turn, an advantage where no combat is proposed or grouped."""
     if not rulings or not isinstance(state, MegaState):
         return []
     ruled = MegaRulings.model_validate(rulings)
-    board = Board(scenario, state)
+    board = Board(scenario, state, rules3=rules3)
     for sheet in orders.values():
         for line in sheet.lines:
             for uid in line.units:
@@ -493,7 +499,8 @@ def _next_state(scenario: MegaScenario, state: MegaState, board: Board, blown: s
                      air_lost={k: v for k, v in sorted(board.air_lost.items()) if v}, night_drops=night_drops,
                      cab_rank={t: c for t, c in sorted(board.cab.items()) if c.until >= turn and not over},
                      stragglers=dict(sorted(board.stragglers.items())), parked=board.parked,
-                     loads=dict(sorted(board.loads.items())))
+                     loads=dict(sorted(board.loads.items())), tested=sorted(board.tested), safe=sorted(board.safe),
+                     routed=sorted(board.routed_now))
 
 
 def _stragglers(board: Board, u: BoardUnit, turn: int) -> None:

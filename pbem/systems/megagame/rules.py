@@ -47,6 +47,14 @@ class MegagameRules(Ruleset[MegaScenario, AnyState, OrderSheet]):
     """3: a team's report states the losses each of its units took this turn and what they did to
     its effectiveness, in words; a unit pinned down passing a bombed point hears of its losses; a
     unit stopped before its first kilometre hears that it stayed, not that it "moved 0 km" [10].
+    The ground rules, as the text has them (docs/megagame.md): infantry and paratroops move on the
+    horse-drawn row, 15 / 25 / 30 km [6]; a bridge tested that did not blow is safe once an Allied
+    unit has passed over it [8]; attackers badly beaten go back to their start line, at least 1 km
+    [9]; a unit that retires goes straight back from the attackers [9 note 1]; the -2 for moving
+    non-tactically only for units that moved so [9]; a support unit ([..]) counts only beside a unit
+    of at least its status [9 Unit Status]; a unit below status 1 retreats if it can and is
+    captured only if it cannot [9 Supplies]; no counter-attack the turn after a Total Success [9];
+    only artillery allocated to a defence ('defend HEX') counts in it [9 Supporting Artillery].
     2: fighter squadrons lost in air combat are lost for good; drops by night [12]; the further
     attack after an overrun [9]; a moving dump leaves its supplies parked for the transport units
     [11]."""
@@ -231,11 +239,11 @@ class MegagameRules(Ruleset[MegaScenario, AnyState, OrderSheet]):
 
     def normalize(self, scenario: MegaScenario, state: AnyState, side: str, orders: OrderSheet) -> OrderSheet:
         """Routes filled in towards each objective (:func:`pbem.systems.megagame.checks.normalize`)."""
-        return normalize(scenario, state, side, orders)
+        return normalize(scenario, state, side, orders, rules3=self.since("3"))
 
     def validate(self, scenario: MegaScenario, state: AnyState, side: str,
                  orders: OrderSheet) -> list[RuleViolation]:
-        return validate(scenario, state, side, orders)
+        return validate(scenario, state, side, orders, rules3=self.since("3"))
 
     def resolve(self, scenario: MegaScenario, state: AnyState, side: str, orders: OrderSheet,
                 dice: Dice, checked: Checked | None = None) -> Resolution:
@@ -243,7 +251,8 @@ class MegagameRules(Ruleset[MegaScenario, AnyState, OrderSheet]):
 
     def resolve_round(self, scenario: MegaScenario, state: AnyState, orders: dict[str, OrderSheet],
                       dice: Dice, checked: dict[str, Checked], rulings: JSON = None) -> Resolution:
-        return resolve_round(scenario, state, orders, dice, rulings, tell_losses=self.since("3"))
+        return resolve_round(scenario, state, orders, dice, rulings, tell_losses=self.since("3"),
+                             rules3=self.since("3"))
 
     def score(self, scenario: MegaScenario, state: AnyState) -> dict[str, int]:
         return {}

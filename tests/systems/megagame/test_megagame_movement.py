@@ -25,6 +25,22 @@ def test_maximum_moves(troops: str, ground: str, posture: str, km: int | None) -
     assert got == (Fraction(km) if km is not None else None)
 
 
+@pytest.mark.parametrize(("posture", "km"), [("tactical", 15), ("non-tactical", 25), ("road-column", 30)])
+def test_6_infantry_and_paras_share_the_horse_drawn_row(posture: str, km: int) -> None:
+    # [6]: "Horse drawn All terrain 15 25 30 Possible" with "Infantry & / Paras." below it, the label
+    # wrapped as "Mech. or / motorised" is: one row, on any ground
+    for ground in ("open", "close", "wood-town", "marsh"):
+        assert m.max_move_km("infantry", ground, posture) == km  # type: ignore[arg-type]
+        assert m.max_move_km("infantry", ground, posture, moves=m.move_table()) == km  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(("posture", "km"), [("tactical", 8), ("non-tactical", 12), ("road-column", 20)])
+def test_6_the_infantry_row_of_rules_version_2(posture: str, km: int) -> None:
+    table = m.move_table(shared_infantry_row=False)
+    assert m.max_move_km("infantry", "open", posture, moves=table) == km  # type: ignore[arg-type]
+    assert m.max_move_km("tanks", "open", posture, moves=table) == m.max_move_km("tanks", "open", posture)  # type: ignore[arg-type]
+
+
 def test_night_movement_ceiling() -> None:
     assert m.max_move_km("tanks", "open", "tactical", night=True) == 15
 

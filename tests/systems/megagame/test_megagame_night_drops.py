@@ -12,10 +12,13 @@ Turns of the tiny scenario: 1 is the morning of the 17th, 2 its afternoon, 3 the
 
 from __future__ import annotations
 
+import pytest
+
 from pbem.systems.megagame.model import MegaScenario, TeamView
 from pbem.systems.megagame.orders import OrderSheet
+from pbem.systems.megagame.rules import MegagameRules
 from pbem.systems.megagame.view import team_view
-from systems.megagame.test_megagame_rules import AIR, Dice, R, play, scenario, sheet, unit
+from systems.megagame.test_megagame_rules import AIR, R2, Dice, R, play, scenario, sheet, unit
 
 NIGHT = {"units": ["p"], "intention": "move", "timing": "night"}
 
@@ -94,26 +97,30 @@ def test_12_night_drop_minus_one_for_the_enemy_on_the_dz_and_enemy_fighters_do_n
     assert (drop["fighters"], drop["result"]) == (True, "intact")
 
 
-def test_12_movement_after_an_afternoon_night_drop_is_none_after_a_morning_one_half() -> None:
+@pytest.mark.parametrize("rules,half,allowed", [(R, "7.5", 7), (R2, "4", 4)], ids=["version-3", "version-2"])
+def test_12_movement_after_an_afternoon_night_drop_is_none_after_a_morning_one_half(
+        rules: MegagameRules, half: str, allowed: int) -> None:
     # p drops by night on turn 2 (an afternoon): no movement. q drops by night on turn 3 (a
-    # morning): half of 8 km tactical in the open, 4 km.
+    # morning): half of the infantry's 15 km tactical in the open [6], 7.5 km (rules version 2: of 8, 4 km).
     sc = scenario([unit("p", "AL", "inf", "0606", arrives=2, by_air=True),
                    unit("q", "AL", "inf", "0306", arrives=3, by_air=True), unit("d", "GE", "weak", "0101")], air=AIR)
-    t2, _ = play(sc, R.initial_state(sc, {}), Dice(6, 6), sheet("AL", NIGHT))
-    v = R.validate(sc, t2, "AL", sheet("AL", {"units": ["p"], "intention": "move", "route": ["0605"]}, turn=2))
+    t2, _ = play(sc, rules.initial_state(sc, {}), Dice(6, 6), sheet("AL", NIGHT), rules=rules)
+    v = rules.validate(sc, t2, "AL", sheet("AL", {"units": ["p"], "intention": "move", "route": ["0605"]}, turn=2))
     assert v and v[0].rule == "12" and "dropped this afternoon by night: no movement" in v[0].message
     # by day an afternoon drop would have had half a move (tests/systems/megagame/test_megagame_rules.py)
     night_q = sheet("AL", {"units": ["q"], "intention": "move", "timing": "night"}, turn=2)
-    t3, _ = play(sc, t2, Dice(6, 6), night_q, sheet("GE", turn=2))
+    t3, _ = play(sc, t2, Dice(6, 6), night_q, sheet("GE", turn=2), rules=rules)
     assert t3.night_drops == ["q"] and t3.units["q"].landed
-    five = ["0305", "0304", "0303", "0302", "0301"]
-    v = R.validate(sc, t3, "AL", sheet("AL", {"units": ["q"], "intention": "move", "route": five}, turn=3))
-    assert v and v[0].rule == "12" and "at most 4 km" in v[0].message
-    assert R.validate(sc, t3, "AL", sheet("AL", {"units": ["q"], "intention": "move", "route": five[:4]}, turn=3)) == []
+    way = ["0305", "0304", "0303", "0302", "0301", "0401", "0402", "0403"]  # every hex next to the last
+    over = way[:allowed + 1]
+    v = rules.validate(sc, t3, "AL", sheet("AL", {"units": ["q"], "intention": "move", "route": over}, turn=3))
+    assert v and v[0].rule == "12" and f"at most {half} km" in v[0].message
+    assert rules.validate(sc, t3, "AL", sheet("AL", {"units": ["q"], "intention": "move", "route": over[:-1]},
+                                             turn=3)) == []
     # the team's own view knows the same
     view = TeamView.model_validate(team_view(sc, t3, "AL"))
     assert view.night_drops == ["q"]
-    assert R.validate(sc, view, "AL", sheet("AL", {"units": ["q"], "intention": "move", "route": five}, turn=3))
+    assert rules.validate(sc, view, "AL", sheet("AL", {"units": ["q"], "intention": "move", "route": over}, turn=3))
     assert TeamView.model_validate(team_view(sc, t3, "GE")).night_drops == []
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Literal
 
 from pbem.maps.hexmap import Hex
+from pbem.systems.megagame.movement import MAX_MOVE_KM_2
 from pbem.systems.megagame.orders import AirRequest, OrderLine, OrderSheet, UnitInfo, check_sheet
 
 UNITS = {
@@ -48,11 +49,16 @@ def test_5_breakthrough_only_for_armour_and_stand_fast_only_with_hold() -> None:
 
 
 def test_6_maximum_moves_by_troops_ground_posture_and_time() -> None:
-    # infantry: 8 km tactical (the reconstructed row), 4 km in half a turn
-    assert check(OrderLine(units=["3IG"], intention="move", route=_route(5, 3, 11))) == ["6"]
-    assert check(OrderLine(units=["3IG"], intention="move", route=_route(5, 3, 10))) == []
-    assert check(OrderLine(units=["3IG"], intention="move", route=_route(5, 3, 8),
-                           timing="first-half")) == ["6"]
+    # infantry: 15 km tactical, the horse-drawn row it shares [6] ("Horse drawn All terrain 15 25 30
+    # Possible / Infantry & / Paras."); 7.5 km in half a turn. 3IG stands at 0502.
+    assert check(OrderLine(units=["3IG"], intention="move", route=_route(5, 3, 18))) == ["6"]  # 16 km
+    assert check(OrderLine(units=["3IG"], intention="move", route=_route(5, 3, 17))) == []  # 15 km
+    assert check(OrderLine(units=["3IG"], intention="move", route=_route(5, 3, 10),
+                           timing="first-half")) == ["6"]  # 8 km
+    assert check(OrderLine(units=["3IG"], intention="move", route=_route(5, 3, 9), timing="first-half")) == []
+    # non-tactical 25 km, in road column 30
+    assert check(OrderLine(units=["3IG"], intention="move", route=_route(5, 3, 28), posture="non-tactical"),
+                 ) == []  # a Move line, non-tactical: road column, 26 km of 30
     # towed artillery only moves in road column
     assert check(OrderLine(units=["153"], intention="move", route=_route(5, 4, 5))) == ["6"]
     assert check(OrderLine(units=["153"], intention="move", posture="non-tactical",
@@ -119,3 +125,12 @@ def test_the_sheet_of_a_team_with_nobody_on_the_map_says_who_arrives_when() -> N
     for uid, turn in due.items():
         assert uid in listed and f"turn {turn} (" in listed
     assert all(line.startswith("#") for line in lines)  # unedited, it orders nothing
+
+
+def test_6_the_infantry_row_of_rules_version_2_is_8_12_20_km() -> None:
+    # version 2 read the infantry row as lost and reconstructed it: 8 km tactical, 4 in half a turn
+    v2 = {"moves": MAX_MOVE_KM_2}
+    assert check(OrderLine(units=["3IG"], intention="move", route=_route(5, 3, 11)), **v2) == ["6"]
+    assert check(OrderLine(units=["3IG"], intention="move", route=_route(5, 3, 10)), **v2) == []
+    assert check(OrderLine(units=["3IG"], intention="move", route=_route(5, 3, 8), timing="first-half"),
+                 **v2) == ["6"]

@@ -25,6 +25,8 @@ from pbem.systems.megagame.rules import MegagameRules
 from pbem.systems.megagame.view import team_view
 
 R = MegagameRules()
+R2 = R.at_version("2")
+"""Rules version 2, which the frozen games of tests/compat/ play: its results must not change."""
 
 TYPES: dict[str, Any] = {
     "inf": {"profile": "6-5-4-3-2-1-0", "kind": "infantry", "troops": "infantry", "size": 20},
@@ -80,12 +82,12 @@ def prepared(st: MegaState, *uids: str) -> MegaState:
 
 
 def play(sc: MegaScenario, st: MegaState, dice: Dice, *sheets: OrderSheet,
-         rulings: dict[str, Any] | None = None) -> tuple[MegaState, list[Any]]:
+         rulings: dict[str, Any] | None = None, rules: MegagameRules = R) -> tuple[MegaState, list[Any]]:
     by_team = {s.team: s for s in sheets}
     for team in ("AL", "GE"):
         by_team.setdefault(team, sheet(team, turn=st.turn))
-        assert R.validate(sc, st, team, by_team[team]) == []
-    res = R.resolve_round(sc, st, by_team, dice, {}, R.load_rulings(sc, st, rulings or {}))
+        assert rules.validate(sc, st, team, by_team[team]) == []
+    res = rules.resolve_round(sc, st, by_team, dice, {}, rules.load_rulings(sc, st, rulings or {}))
     return res.state, res.events
 
 
@@ -280,12 +282,13 @@ def test_9_no_supply_no_attack() -> None:
     assert "no supply left" in " ".join(new.facts["a"].events)
 
 
-def test_6_a_unit_that_moved_more_than_half_its_move_cannot_attack() -> None:
-    # Infantry moves 8 km tactically: after 5 km it may not fight this turn (4 is the half).
+def test_6_a_unit_that_moved_more_than_half_its_move_cannot_attack_version_2() -> None:
+    # Rules version 2: infantry moves 8 km tactically: after 5 km it may not fight this turn (4 is the half).
     sc = scenario([unit("a", "AL", "inf", "0101"), unit("d", "GE", "weak", "0107")])
-    st = R.initial_state(sc, {})
+    st = R2.initial_state(sc, {})
     route = ["0102", "0103", "0104", "0105", "0106"]
-    new, events = play(sc, st, Dice(), sheet("AL", {"units": ["a"], "intention": "attack", "route": route}))
+    new, events = play(sc, st, Dice(), sheet("AL", {"units": ["a"], "intention": "attack", "route": route}),
+                       rules=R2)
     assert new.units["a"].hex == "0106"
     assert not any(e["kind"] == "combat" for e in events)
     # the team hears why, and Game Control's log says it too
@@ -353,11 +356,12 @@ def test_9_stand_fast_holds_at_the_cost_of_a_step() -> None:
     assert "the enemy held its ground at all costs" in " ".join(new.facts["a"].events)
 
 
-def test_9_a_spent_unit_that_cannot_get_away_is_captured() -> None:
+def test_9_a_spent_unit_is_captured_at_once_version_2() -> None:
+    # Rules version 2 captured a spent defender without looking for a way back (0304 is open).
     sc = scenario([unit("a", "AL", "inf", "0302"), unit("d", "GE", "weak", "0303")])
-    st = R.initial_state(sc, {})
+    st = R2.initial_state(sc, {})
     st = st.model_copy(update={"units": {**st.units, "d": UnitState(hex="0303", steps=4)}})
-    new, events = play(sc, st, Dice(), sheet("AL", {"units": ["a"], "intention": "attack"}))
+    new, events = play(sc, st, Dice(), sheet("AL", {"units": ["a"], "intention": "attack"}), rules=R2)
     assert new.units["d"].gone and new.units["a"].hex == "0303"
     assert any(e["kind"] == "captured" for e in events)
 
@@ -552,7 +556,7 @@ air: bombing 2 at 0305
 
 
 @pytest.mark.parametrize("text,words", [
-    ("a: attak", "'attak' is not a clause"),
+    ("a: attak", "'attak' is not a sheet clause"),
     ("a: towards 12", "'12' is not a hex"),
     ("a towards 0305", "expected 'UNITS: INTENTION"),
     ("a: via 0302", "say what a should do"),
@@ -662,33 +666,40 @@ def test_event_words_for_every_kind_the_adjudication_writes() -> None:
     assert "Game Control rules: clear tactical advantage to the defender at 0303: +1 for each of its units (houses) [9]" in words
 
 
-def test_12_movement_after_landing_none_in_the_morning_half_in_the_afternoon() -> None:
-    # turn 2 is the afternoon of the 17th: a drop then may move half of 8 km; turn 3 (morning): none.
+@pytest.mark.parametrize("rules,half,allowed", [(R, "7.5", 7), (R2, "4", 4)], ids=["version-3", "version-2"])
+def test_12_movement_after_landing_none_in_the_morning_half_in_the_afternoon(rules: MegagameRules, half: str,
+                                                                             allowed: int) -> None:
+    # turn 2 is the afternoon of the 17th: a drop then may move half of the infantry's 15 km tactical
+    # move [6] (rules version 2: of 8 km); turn 3 (morning): none.
     wx = [{"turn": t, "england": "good"} for t in (1, 2, 3)]
     sc = scenario([unit("p", "AL", "inf", "0606", arrives=2, by_air=True),
                    unit("q", "AL", "inf", "0306", arrives=3, by_air=True), unit("d", "GE", "weak", "0101")],
                   air=AIR, weather=wx)
-    t2, _ = play(sc, R.initial_state(sc, {}), Dice(6, 6))
+    t2, _ = play(sc, rules.initial_state(sc, {}), Dice(6, 6), rules=rules)
     assert t2.units["p"].landed
-    five = ["0605", "0604", "0603", "0602", "0601"]
-    v = R.validate(sc, t2, "AL", sheet("AL", {"units": ["p"], "intention": "move", "route": five}, turn=2))
-    assert v and v[0].rule == "12" and "at most 4 km" in v[0].message
-    assert R.validate(sc, t2, "AL", sheet("AL", {"units": ["p"], "intention": "move", "route": five[:4]}, turn=2)) == []
-    t3, _ = play(sc, t2, Dice(6, 6), sheet("AL", turn=2), sheet("GE", turn=2))
+    way = ["0605", "0604", "0603", "0602", "0601", "0501", "0502", "0503"]  # 8 km, every hex next to the last
+    over = way[:allowed + 1]
+    v = rules.validate(sc, t2, "AL", sheet("AL", {"units": ["p"], "intention": "move", "route": over}, turn=2))
+    assert v and v[0].rule == "12" and f"at most {half} km" in v[0].message
+    assert rules.validate(sc, t2, "AL", sheet("AL", {"units": ["p"], "intention": "move", "route": over[:-1]},
+                                             turn=2)) == []
+    t3, _ = play(sc, t2, Dice(6, 6), sheet("AL", turn=2), sheet("GE", turn=2), rules=rules)
     assert t3.units["q"].landed and not t3.units["p"].landed
-    v = R.validate(sc, t3, "AL", sheet("AL", {"units": ["q"], "intention": "move", "route": ["0307"]}, turn=3))
+    v = rules.validate(sc, t3, "AL", sheet("AL", {"units": ["q"], "intention": "move", "route": ["0307"]}, turn=3))
     assert v and "no movement in the turn of the drop" in v[0].message
 
 
 def test_9_counter_battery_fixes_a_battery_that_fired_and_shells_it() -> None:
-    # g (German guns) supports the defence of 0303; AL's c is on counter-battery within range:
-    # die 6 fixes g (first turn), then the interdiction table with one battalion: 6 -> a step lost.
+    # g (German guns) is allocated to the defence of 0303 [9 Supporting Artillery]; AL's c is on
+    # counter-battery within range: die 6 fixes g (first turn), then the interdiction table with one
+    # battalion: 6 -> a step lost.
     sc = scenario([unit("a", "AL", "inf", "0302"), unit("c", "AL", "guns", "0306"),
                    unit("d", "GE", "weak", "0303"), unit("g", "GE", "guns", "0308")])
     st = prepared(R.initial_state(sc, {}), "a")
     al = sheet("AL", {"units": ["a"], "intention": "attack"}, {"units": ["c"], "intention": "hold",
                                                                "counter_battery": True})
-    new, events = play(sc, st, Dice(3, 6, 6), al)
+    ge = sheet("GE", {"units": ["g"], "intention": "hold", "defend": ["0303"]})
+    new, events = play(sc, st, Dice(3, 6, 6), al, ge)
     combat = next(e for e in events if e["kind"] == "combat")
     assert combat["artillery"] == ["g"]  # c keeps to its counter-battery task
     cb = next(e for e in events if e["kind"] == "counter-battery")
