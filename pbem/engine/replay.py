@@ -79,6 +79,8 @@ class Replay(SealedRounds, ReceiptSteps, TakebackSteps):
                     self.progress(step, total)
                 if step < self.next_step or step in self.held:
                     continue  # before a checkpoint, or placed when the gap before it was filled
+                if step > self.next_step and self.next_step in self.game.takebacks:
+                    self._takebacks_before(self.next_step)  # a move withdrawn and not redone: why
                 if step != self.next_step and not self._holdable(step):
                     raise self._bad(
                         self.game.listing.moves[step].name,

@@ -235,6 +235,10 @@ def ingest_consent(game: Game, con: Message) -> TakenBack:
     if body.game != game.id:
         raise InputError(f"{con.name} belongs to game {body.game}, not this game {game.id} [P2]")
     if game.path(con.name).is_file() and archive.same_bytes(game.path(con.name), con.raw):
+        if body.step in game.moves:  # the redo is made: sent again, it must not look like news
+            standing = game.listing.moves[body.step].name
+            raise InputError(f"{con.name} was agreed and done already: it withdrew one move of step "
+                             f"{body.step}, and {standing} stands now; a consent undoes nothing more")
         return TakenBack(notes=[f"already in the archive: {con.name}"])
     tb = game.takebacks.get(body.step)
     req_name = tb.requests.get(body.number) if tb is not None else None
