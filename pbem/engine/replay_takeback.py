@@ -84,6 +84,10 @@ class TakebackSteps(ReplayState):
             raise self._bad(move.name, f"cannot be taken back: {problem}")
         self._check_orders(move.name, before.state, body.side, body.orders)
 
+    def withdrawn_at(self, step: int) -> set[str]:
+        """Body hashes of the moves of ``step`` taken back by mutual consent."""
+        return set(self._withdrawn.get(step, set()))
+
     def _check_redo(self, msg: Message) -> None:
         """A redo is another move than every move withdrawn at its step."""
         if msg.body_hash in self._withdrawn.get(msg.body.step, set()):

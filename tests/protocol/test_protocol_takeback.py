@@ -164,7 +164,7 @@ def test_take_back_of_a_move_that_revealed_the_value_keying_the_opponents_dice(t
     # the same acknowledgement again is the move taken back: refused, nothing written
     before = listing(a.dir)
     res = a.submit(SCRIPT[6][1])
-    assert res.code == 2 and "very move taken back" in res.err
+    assert res.code == 2 and "orders taken back at step 7" in res.err
     assert listing(a.dir) == before
 
 
@@ -283,6 +283,12 @@ def test_a_redo_that_changes_a_revealed_die_is_refused(tmp_path: Path) -> None:
     _refused(b, a.work / "move-0007-A-redo1.json", "reveal does not hash to A's previous chain value")
     _verify_names(tmp_path, b.dir, {"move-0007-A-redo1.json": forged}, "move-0007-A-redo1.json",
                   "reveal does not hash to A's previous chain value")
+    # the move taken back, sent again as its own redo: refused (a take-back withdraws it for good)
+    same = (a.dir / "move-0007-A.json").read_bytes()
+    (a.work / "move-0007-A-redo1.json").write_bytes(same)
+    _refused(b, a.work / "move-0007-A-redo1.json", "is the very move taken back at step 7")
+    _verify_names(tmp_path, b.dir, {"move-0007-A-redo1.json": same}, "move-0007-A-redo1.json",
+                  "is the very move taken back at step 7")
     # the withdrawn move itself, edited to another value and re-signed: verify names it
     _verify_names(tmp_path, b.dir, {"move-0007-A.json": forged}, "move-0007-A.json",
                   "reveal does not hash to A's previous chain value")
@@ -306,3 +312,44 @@ def test_only_the_author_may_ask(tmp_path: Path) -> None:
     forged = _sign(_request_body(2, "B", move), a.private(), "takeback")
     (a.work / "takeback-0002-B-1.json").write_bytes(forged)
     _refused(a, a.work / "takeback-0002-B-1.json", "not signed by B's registered key [P1]")
+
+
+def test_westwall_set_up_taken_back_maps_and_mail_redrawn(tmp_path: Path) -> None:
+    """Bastogne: the U.S. set-up (no dice [9.1]) is taken back and redone -- its map and email
+    drawn again, the redo carried by its email -- while the German player-turn that follows
+    (movement and combat, one random decision) cannot be [P3]."""
+    a, b = Player(tmp_path, "alice", "DE"), Player(tmp_path, "bob", "US")
+    a.new_key()
+    b.new_key()
+    shutil.copyfile(b.pub, a.work / "bob.pub")
+    ok(a.run("new", "bastogne-spearhead", a.dir, "--player", "DE=alice", "--player", f"US={a.work / 'bob.pub'}",
+             "--game-id", GAME_ID))
+    shutil.copytree(a.dir, b.dir)
+    ok(b.run("join", b.dir, "--key", "bob"))
+    ok(b.send(a, ["join-US.json"]))
+    ok(b.run("bot", b.dir, "--side", "US", "--key", "bob"))
+    ok(b.send(a, ["move-0001-US.json"]))
+    ok(b.run("takeback", "request", b.dir, "--key", "bob"))
+    ok(b.send(a, ["takeback-0001-US-1.json"]))
+    res = ok(a.run("takeback", "consent", a.dir, a.work / "inbox" / "takeback-0001-US-1.json", "--key", "alice",
+                   "--yes"))
+    assert "removed map-0001.svg" in res.err
+    ok(a.send(b, ["consent-0001-DE-1.json"]))
+    assert not (b.dir / "mail-0001.eml").exists() and not (b.dir / "map-0001.svg").exists()
+    # the bot would sign the same set-up again: that is the move taken back, refused
+    res = b.run("bot", b.dir, "--side", "US", "--key", "bob")
+    assert res.code == 2 and "orders taken back at step 1" in res.err
+    orders = move_body(b.dir / "move-0001-US.json")["orders"]
+    units = sorted(orders["placements"])
+    orders["placements"][units[0]], orders["placements"][units[1]] = \
+        orders["placements"][units[1]], orders["placements"][units[0]]  # two units change hexes
+    assert written(ok(b.submit(orders)))[:4] == ["move-0001-US-redo1.json", "turn-0001.json", "map-0001.svg",
+                                                  "mail-0001.eml"]
+    ok(b.send(a, ["mail-0001.eml"]))  # the redo travels in its email
+    ok(a.run("bot", a.dir, "--side", "DE", "--key", "alice"))
+    res = a.run("takeback", "request", a.dir, "--key", "alice")
+    assert res.code == 2 and "refused after a roll" in res.err
+    ok(a.send(b, ["move-0002-DE.json"]))
+    for p in (a, b):
+        res = ok(pbem("verify", "--redraw", p.dir, home=p.home))
+        assert "US asked to take back move-0001-US.json" in res.out and "DE agreed" in res.out

@@ -31,7 +31,7 @@ from pbem.engine.sealed import commit_orders, commitment, copy_key, derive_salt,
 from pbem.errors import ArchiveError, InputError, PbemError
 from pbem.protocol import archive, names
 from pbem.protocol.archive import Message
-from pbem.protocol.canonical import canonical_bytes
+from pbem.protocol.canonical import canonical_bytes, sha256_hex
 from pbem.protocol.dice import reveal
 from pbem.protocol.keys import KeyStore
 from pbem.protocol.localstate import LocalGame, local_seeds, private_key, seed_for
@@ -135,6 +135,9 @@ def sign_body(game: Game, rp: Replay, local: Any, result: Submitted, body: dict[
     step, side = body["step"], body["side"]
     version = game.redo_number(step)  # a redo after a take-back agreed by both has its own record
     body_bytes = canonical_bytes(body)
+    if version and sha256_hex(body_bytes) in rp.withdrawn_at(step):
+        raise InputError(f"these are the orders taken back at step {step}: a redo must be other orders "
+                         "(nothing was signed)")
     record = local.signed(step, side, version)
     if record is not None:
         previous = archive.parse_move(record, f"local record of step {step}")
@@ -142,7 +145,7 @@ def sign_body(game: Game, rp: Replay, local: Any, result: Submitted, body: dict[
             raise ArchiveError(
                 f"you already signed other orders for step {step} as {side} (body sha256 "
                 f"{previous.body_hash[:16]}…); pbem never signs two different moves for one step [P7]. "
-                f"Re-send the move you signed: {local.dir / 'signed'}/{step:04d}-{side}.json"
+                f"Re-send the move you signed: {local._record_path(step, side, version)}"
             )
         env_bytes = record
     else:
@@ -157,9 +160,9 @@ def place_signed(game: Game, rp: Replay, local: Any, result: Submitted, env_byte
     very call, so its P7 record goes if its file does not stay)."""
     record = None if fresh else env_bytes
     msg = archive.parse_move(env_bytes, game.move_file(step, side))
-    rp.add_move(msg, authored=True)
     result.move = msg
     try:
+        rp.add_move(msg, authored=True)
         result.written += rp.write()
     except PbemError:
         if record is None:  # signed by this very call, and its file is not staying
