@@ -206,6 +206,7 @@ def ingest(game_dir: Path, files: tuple[Path, ...], receipt_key: str | None) -> 
 
     game, local, seeds = open_with_seeds(game_dir)
     result = play_ingest(game, blobs, seeds)
+    game = result.game or game
     echo_files(result.written)
     for note in result.notes:
         echo(note, err=True)

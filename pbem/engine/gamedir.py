@@ -20,6 +20,7 @@ from pbem.engine.steps import (
     sha256_hex,
     strip_name,
 )
+from pbem.engine.takeback import StepTakebacks, scan_takebacks
 from pbem.errors import ArchiveError, InputError, PbemError, VerificationError
 from pbem.protocol import archive, names
 from pbem.protocol.archive import Listing, Message
@@ -97,6 +98,8 @@ class Game:
         self.copy_of: str | None = None
         """A secret set-up: the side whose copy of the scenario this directory holds (``None``:
         the whole scenario, Game Control's or published)."""
+        self.takebacks: dict[int, StepTakebacks] = {}
+        """Steps with take-back files (:mod:`pbem.engine.takeback`)."""
         self.redraw = False
         """Set by ``pbem verify --redraw``: derived-file checkers redraw instead of comparing hashes."""
 
@@ -124,6 +127,7 @@ class Game:
                 game.joins[side] = archive.parse_join(read_file(path, MAX_GENESIS_BYTES), path.name)
             except InputError as exc:
                 raise Bad(path.name, strip_name(str(exc), path.name)) from None
+        game.takebacks = scan_takebacks(game)
         game.moves = MoveFiles(listing.moves)
         game._load_scenario()
         return game
@@ -303,6 +307,15 @@ class Game:
 
     def side_of_fingerprint(self, fp: str) -> list[str]:
         return [s for s in self.sides if self.body.sides[s].fingerprint == fp]
+
+    def redo_number(self, step: int) -> int:
+        """How many take-backs of ``step`` were agreed: the version of its next (or standing) move."""
+        tb = self.takebacks.get(step)
+        return tb.agreed if tb is not None else 0
+
+    def move_file(self, step: int, side: str) -> str:
+        """The file name of ``side``'s move for ``step`` (a redo after an agreed take-back)."""
+        return names.move_file(step, side, self.redo_number(step))
 
     def path(self, name: str) -> Path:
         return self.dir / name

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 from pbem.engine.gamedir import Game, load_scenario
 from pbem.engine.replay_receipts import ReceiptSteps
 from pbem.engine.replay_sealed import SealedRounds
+from pbem.engine.replay_takeback import TakebackSteps
 from pbem.engine.ruleset import JSON, Decision
 from pbem.engine.steps import (
     Bad,
@@ -56,7 +57,7 @@ def run_move_outputs(game: Game, replay: Replay, msg: Message) -> list[Path]:
     return out
 
 
-class Replay(SealedRounds, ReceiptSteps):
+class Replay(SealedRounds, ReceiptSteps, TakebackSteps):
     """One pass over the archive: genesis, joins, turn 0, then every move in step order.
 
     After :meth:`run`, :attr:`records` holds every turn that could be resolved, :attr:`waiting`
@@ -78,15 +79,22 @@ class Replay(SealedRounds, ReceiptSteps):
                     self.progress(step, total)
                 if step < self.next_step or step in self.held:
                     continue  # before a checkpoint, or placed when the gap before it was filled
+                if step > self.next_step and self.next_step in self.game.takebacks:
+                    self._takebacks_before(self.next_step)  # a move withdrawn and not redone: why
                 if step != self.next_step and not self._holdable(step):
                     raise self._bad(
                         self.game.listing.moves[step].name,
                         f"step {step} but the archive has no move for step {self.next_step}",
                     )
+                if step in self.game.takebacks:
+                    self._takebacks_before(step)
                 self._place(self.game.moves[step], archived=True)
+            if self.next_step in self.game.takebacks and self.next_step not in self.game.moves:
+                self._takebacks_before(self.next_step)  # agreed, not redone yet
             self._resolve_tail()
             self._check_no_later_files(self.base + len(self.records))
             self._check_receipts()
+            self._check_takeback_files()
             if self.held:
                 self.notes += [f"{m.name}: waits for the earlier messages of its sealed round (signature checked)"
                                for _, m in sorted(self.held.items())]
@@ -368,7 +376,7 @@ class Replay(SealedRounds, ReceiptSteps):
             raise self._bad(name, f"belongs to game {body.game}, not {g.id} [P2]")
         if body.side not in g.body.sides:
             raise self._bad(name, f"{body.side} is not a side of this game [P2]")
-        if archived and name != names.move_name(body.step, body.side):
+        if archived and name != g.move_file(body.step, body.side):
             raise self._bad(name, f"body is step {body.step} by {body.side}; the file name disagrees [P2]")
         if self.closed:
             raise self._bad(name, "the game is over: the archive is closed")
@@ -390,6 +398,7 @@ class Replay(SealedRounds, ReceiptSteps):
             return
         if body.step != k:
             raise self._bad(name, f"is for step {body.step}, but the game is at step {k} [P2]")
+        self._check_redo(msg)
         self._verify_signature(msg)
         self.signatures += 1
         revealed = self._check_chain(msg)
@@ -579,7 +588,7 @@ class Replay(SealedRounds, ReceiptSteps):
         out: list[Path] = []
         g = self.game
         for msg in self.new_moves:
-            path = g.path(names.move_name(msg.body.step, msg.body.side))
+            path = g.path(g.move_file(msg.body.step, msg.body.side))
             if write_new(path, msg.raw):
                 out.append(path)
             g.listing.moves[msg.body.step] = path
@@ -605,7 +614,8 @@ class Replay(SealedRounds, ReceiptSteps):
                 out.extend(hook(g, self, rec))
         if self.local is not None:  # moves signed here whose email a killed process never wrote
             for msg in self.placed:
-                if msg not in self.authored and self.local.signed(msg.body.step, msg.body.side) is not None:
+                if msg not in self.authored and self.local.signed(msg.body.step, msg.body.side,
+                                                                  g.redo_number(msg.body.step)) is not None:
                     out.extend(run_move_outputs(g, self, msg))
         for msg in self.authored:
             out.extend(run_move_outputs(g, self, msg))

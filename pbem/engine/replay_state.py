@@ -101,6 +101,8 @@ class ReplayState:
         self.held: dict[int, Message] = {}
         """Messages of later slots of the current sealed round, waiting for the slots before them."""
         self._checked: dict[int, tuple[Any, Any]] = {}
+        self._withdrawn: dict[int, set[str]] = {}
+        """Step -> body hashes of its moves taken back by mutual consent (checked)."""
         """Step -> (parsed orders, :class:`Checked`) of placed moves not resolved yet."""
 
     # errors -----------------------------------------------------------------------------------

@@ -42,6 +42,7 @@ MAX_EML_BYTES = 24 * 1024 * 1024
 MAX_ATTACHMENT_BYTES: dict[str, int] = {
     "move": 256 * 1024,
     "receipt": 64 * 1024,
+    "takeback": 64 * 1024,
     "join": 256 * 1024,
     "genesis": 256 * 1024,
     "turn": 8 * 1024 * 1024,
@@ -51,7 +52,8 @@ MAX_ATTACHMENT_BYTES: dict[str, int] = {
 """Largest accepted attachment of each kind (the same limits the archive reader applies)."""
 
 ARCHIVE_NAME_RE = re.compile(
-    r"^(?:(?P<move>move-\d{4}-[A-Za-z0-9_]{1,16}\.json)|(?P<turn>turn-\d{4}\.json)"
+    r"^(?:(?P<move>move-\d{4}-[A-Za-z0-9_]{1,16}(?:-redo[1-9]\d{0,2})?\.json)|(?P<turn>turn-\d{4}\.json)"
+    r"|(?P<takeback>(?:takeback|consent)-\d{4}-[A-Za-z0-9_]{1,16}-[1-9]\d{0,2}\.json)"
     r"|(?P<join>join-[A-Za-z0-9_]{1,16}\.json)|(?P<genesis>genesis\.json)"
     r"|(?P<scenario>scenario\.json)|(?P<receipt>receipt-\d{4}-[A-Za-z0-9_]{1,16}\.json)"
     r"|(?P<publication>publication\.json))$"

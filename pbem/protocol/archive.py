@@ -36,6 +36,8 @@ OLD_DS = {"pbem/genesis/v1": GENESIS_DS, "pbem/join/v1": JOIN_DS}
 MOVE_DS = "pbem/move/v1"
 TURN_DS = "pbem/turn/v1"
 RECEIPT_DS = "pbem/receipt/v1"
+TAKEBACK_DS = "pbem/takeback/v1"
+CONSENT_DS = "pbem/takeback-consent/v1"
 
 SIDE_PATTERN = r"^[A-Za-z0-9_]{1,16}$"
 EMAIL_PATTERN = r"^[^@\s<>(),;:\\\"\[\]]{1,64}@[A-Za-z0-9.-]{1,189}\.[A-Za-z]{2,}$"
@@ -195,6 +197,31 @@ class ReceiptBody(_Body):
     reveal: Hash
 
 
+class TakebackBody(_Body):
+    """A request to take back move ``step`` (docs/protocol.md, "Take-back by mutual consent"),
+    signed by its author: ``number`` counts the take-backs of that step (1 for the first),
+    ``move`` is the hash of the body withdrawn."""
+
+    ds: Literal["pbem/takeback/v1"]
+    game: GameId
+    step: int = Field(ge=1, le=MAX_STEP)
+    side: Side = Field(description="The author of the move withdrawn, who asks")
+    number: int = Field(ge=1, le=999)
+    move: Hash = Field(description="sha256 of the body of the move withdrawn")
+
+
+class ConsentBody(_Body):
+    """The opponent's consent to one request (its body hash), for that one move."""
+
+    ds: Literal["pbem/takeback-consent/v1"]
+    game: GameId
+    step: int = Field(ge=1, le=MAX_STEP)
+    side: Side = Field(description="The side that agrees")
+    number: int = Field(ge=1, le=999)
+    request: Hash = Field(description="sha256 of the body of the request agreed to")
+    move: Hash = Field(description="sha256 of the body of the move withdrawn")
+
+
 class PendingEntry(_Body):
     side: Side
     kind: str
@@ -319,6 +346,20 @@ def parse_receipt(raw: bytes, name: str) -> Message:
     from pbem.protocol.dsse import RECEIPT_TYPE
 
     return _parse_message(raw, name, RECEIPT_TYPE, ReceiptBody, MAX_MOVE_BYTES)
+
+
+def parse_takeback(raw: bytes, name: str) -> Message:
+    from pbem.protocol.canonical import MAX_MOVE_BYTES
+    from pbem.protocol.dsse import TAKEBACK_TYPE
+
+    return _parse_message(raw, name, TAKEBACK_TYPE, TakebackBody, MAX_MOVE_BYTES)
+
+
+def parse_consent(raw: bytes, name: str) -> Message:
+    from pbem.protocol.canonical import MAX_MOVE_BYTES
+    from pbem.protocol.dsse import CONSENT_TYPE
+
+    return _parse_message(raw, name, CONSENT_TYPE, ConsentBody, MAX_MOVE_BYTES)
 
 
 def read_limited(path: Path, max_bytes: int) -> bytes:

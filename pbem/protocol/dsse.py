@@ -27,6 +27,8 @@ GENESIS_TYPE = "application/vnd.pbem.genesis+json; version=1"
 JOIN_TYPE = "application/vnd.pbem.join+json; version=1"
 MOVE_TYPE = "application/vnd.pbem.move+json; version=1"
 RECEIPT_TYPE = "application/vnd.pbem.receipt+json; version=1"
+TAKEBACK_TYPE = "application/vnd.pbem.takeback+json; version=1"
+CONSENT_TYPE = "application/vnd.pbem.consent+json; version=1"
 
 SIGNATURE_BYTES = 64
 

@@ -153,19 +153,20 @@ class LocalGame:
 
     # P7 records -----------------------------------------------------------------------------------
 
-    def _record_path(self, step: int, side: str) -> Path:
-        return self.dir / "signed" / f"{step:04d}-{side}.json"
+    def _record_path(self, step: int, side: str, version: int = 0) -> Path:
+        """Version R > 0: the redo after the R-th take-back of ``step`` agreed by both sides."""
+        return self.dir / "signed" / (f"{step:04d}-{side}-redo{version}.json" if version else f"{step:04d}-{side}.json")
 
-    def signed(self, step: int, side: str) -> bytes | None:
+    def signed(self, step: int, side: str, version: int = 0) -> bytes | None:
         """The envelope bytes already signed for ``step`` by ``side`` on this machine, if any."""
-        path = self._record_path(step, side)
+        path = self._record_path(step, side, version)
         return path.read_bytes() if path.is_file() else None
 
-    def record_signed(self, step: int, side: str, envelope: bytes) -> None:
+    def record_signed(self, step: int, side: str, envelope: bytes, version: int = 0) -> None:
         """Keep the exact envelope bytes signed for a step (never overwritten)."""
         self._ensure()
         # journal=False: a command that fails later never removes what was signed (P7)
-        write_new(self._record_path(step, side), envelope, mode=0o600, journal=False)
+        write_new(self._record_path(step, side, version), envelope, mode=0o600, journal=False)
 
     # sealed orders -------------------------------------------------------------------------------
 
@@ -193,15 +194,15 @@ class LocalGame:
             return None
         return loads_strict(path.read_bytes(), max_bytes=1 << 20, what=str(path))
 
-    def forget_signed(self, step: int, side: str) -> None:
+    def forget_signed(self, step: int, side: str, version: int = 0) -> None:
         """Remove the record of a move its player retracted (``pbem retract``: never sent), and the
         sealed orders a retracted commitment kept: other orders may be committed for that step."""
         with contextlib.suppress(FileNotFoundError):
-            self._record_path(step, side).unlink()
+            self._record_path(step, side, version).unlink()
         with contextlib.suppress(FileNotFoundError):
             self._sealed_path(step, side).unlink()
 
-    def forget_unsent(self, step: int, side: str, move_path: Path) -> None:
+    def forget_unsent(self, step: int, side: str, move_path: Path, version: int = 0) -> None:
         """Remove the P7 record of a move whose file did not stay written (a disk fault in the same
         command, whose rollback removes the move file): it never left this machine, so signing other
         orders for that step later is no equivocation."""
@@ -209,7 +210,7 @@ class LocalGame:
 
         if not move_path.exists() or will_be_undone(move_path):
             with contextlib.suppress(OSError):
-                self._record_path(step, side).unlink()
+                self._record_path(step, side, version).unlink()
 
 
 def local_sides(game: GameLike, local: LocalGame, *, discover: bool = True) -> dict[str, str]:

@@ -16,6 +16,13 @@ JOIN_RE = re.compile(r"^join-([A-Za-z0-9_]{1,16})\.json$")
 MOVE_RE = re.compile(r"^move-(\d{4})-([A-Za-z0-9_]{1,16})\.json$")
 TURN_RE = re.compile(r"^turn-(\d{4})\.json$")
 RECEIPT_RE = re.compile(r"^receipt-(\d{4})-([A-Za-z0-9_]{1,16})\.json$")
+REDO_RE = re.compile(r"^move-(\d{4})-([A-Za-z0-9_]{1,16})-redo([1-9]\d{0,2})\.json$")
+"""The move that replaces a move taken back by mutual consent (``move-NNNN-S-redoR.json``: the
+R-th take-back of step NNNN); the move it replaces stays in the archive, withdrawn."""
+TAKEBACK_RE = re.compile(r"^takeback-(\d{4})-([A-Za-z0-9_]{1,16})-([1-9]\d{0,2})\.json$")
+"""A request to take back the newest move (signed by its author)."""
+CONSENT_RE = re.compile(r"^consent-(\d{4})-([A-Za-z0-9_]{1,16})-([1-9]\d{0,2})\.json$")
+"""The opponent's consent to a take-back (signed by the opponent)."""
 
 
 def join_name(side: str) -> str:
@@ -32,6 +39,25 @@ def turn_name(step: int) -> str:
 
 def receipt_name(step: int, side: str) -> str:
     return f"receipt-{step:04d}-{side}.json"
+
+
+def redo_name(step: int, side: str, number: int) -> str:
+    """The move that replaces the one withdrawn by take-back ``number`` of ``step``."""
+    return f"move-{step:04d}-{side}-redo{number}.json"
+
+
+def move_file(step: int, side: str, version: int) -> str:
+    """The file of a step's move: version 0 is ``move-NNNN-S.json``; version R (after R
+    take-backs of that step) its redo."""
+    return move_name(step, side) if version == 0 else redo_name(step, side, version)
+
+
+def takeback_name(step: int, side: str, number: int) -> str:
+    return f"takeback-{step:04d}-{side}-{number}.json"
+
+
+def consent_name(step: int, side: str, number: int) -> str:
+    return f"consent-{step:04d}-{side}-{number}.json"
 
 
 def is_turn_name(name: str) -> bool:

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pbem.engine.gamedir import Game
+from pbem.engine.play.takeback import ingest_consent, ingest_request
 from pbem.engine.replay import Replay
 from pbem.engine.sealed import (
     MAX_PUBLICATION_BYTES,
@@ -19,10 +20,12 @@ from pbem.protocol import archive, names
 from pbem.protocol.archive import Message
 from pbem.protocol.canonical import MAX_MOVE_BYTES, MAX_TURN_BYTES, sha256_hex
 from pbem.protocol.dsse import (
+    CONSENT_TYPE,
     GENESIS_TYPE,
     JOIN_TYPE,
     MOVE_TYPE,
     RECEIPT_TYPE,
+    TAKEBACK_TYPE,
     parse_envelope,
     verify,
 )
@@ -36,6 +39,8 @@ class Ingested:
     written: list[Path] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     """What was already archived, which attached turns were checked, and so on."""
+    game: Game | None = None
+    """The game opened again, when a take-back agreed here changed which moves stand."""
 
 
 def _place_join(game: Game, name: str, raw: bytes, notes: list[str], seeds: dict[str, bytes]) -> Message | None:
@@ -145,6 +150,7 @@ def ingest(game: Game, blobs: list[tuple[str, bytes]], seeds: dict[str, bytes]) 
     publications: list[bytes] = []
     new_joins: list[Message] = []
     moves: list[tuple[str, bytes]] = []
+    takebacks: list[Message] = []
     for name, raw in inputs:
         # a publication may be larger than a move; every other message keeps the move's limit
         env = parse_envelope(raw, max_bytes=MAX_PUBLICATION_BYTES, what=name)
@@ -160,6 +166,10 @@ def ingest(game: Game, blobs: list[tuple[str, bytes]], seeds: dict[str, bytes]) 
             moves.append((name, raw))
         elif env.payloadType == RECEIPT_TYPE:
             receipts.append(archive.parse_receipt(raw, name))
+        elif env.payloadType == TAKEBACK_TYPE:
+            takebacks.append(archive.parse_takeback(raw, name))
+        elif env.payloadType == CONSENT_TYPE:
+            takebacks.append(archive.parse_consent(raw, name))
         elif env.payloadType == PUBLICATION_TYPE and game.umpire is not None:
             _, whole, salt = parse_publication_full(raw, game.id, game.public_key(game.umpire),
                                                     game.body.sides[game.umpire].fingerprint)
@@ -169,6 +179,13 @@ def ingest(game: Game, blobs: list[tuple[str, bytes]], seeds: dict[str, bytes]) 
             publications.append(raw)
         else:
             raise InputError(f"{name}: not a pbem move or join (payload type {env.payloadType[:60]!r})")
+    taken: list[Path] = []
+    for msg in takebacks:  # take-back by mutual consent: a request is only archived and shown
+        done = ingest_request(game, msg) if msg.envelope.payloadType == TAKEBACK_TYPE else ingest_consent(game, msg)
+        taken += done.written
+        notes += done.notes
+        if done.replay is not None:  # agreed: the move taken back no longer stands
+            game = Game.open(game.dir, game.hooks)
     local = LocalGame.of(game)
     if new_joins:
         seeds = local_seeds(game, local, derive=True)
@@ -192,7 +209,7 @@ def ingest(game: Game, blobs: list[tuple[str, bytes]], seeds: dict[str, bytes]) 
         notes.append(f"{msg.name}: {msg.body.side}'s receipt resolves step {msg.body.step}")
     notes += [_check_attached_turn(game, rp, name, raw) for name, raw in turns]
     # every check passed: now write (joins, then moves, turns and their outputs)
-    written: list[Path] = []
+    written: list[Path] = list(taken)
     for msg in new_joins:
         path = game.path(names.join_name(msg.body.side))
         if write_new(path, msg.raw):
@@ -206,4 +223,4 @@ def ingest(game: Game, blobs: list[tuple[str, bytes]], seeds: dict[str, bytes]) 
             written.append(path)
             notes.append(f"{names.PUBLICATION}: the umpire's publication; 'pbem verify' now checks every "
                          "sealed order, state and report [P10]")
-    return Ingested(rp, written, notes)
+    return Ingested(rp, written, notes, game)

@@ -31,7 +31,7 @@ from pbem.engine.sealed import commit_orders, commitment, copy_key, derive_salt,
 from pbem.errors import ArchiveError, InputError, PbemError
 from pbem.protocol import archive, names
 from pbem.protocol.archive import Message
-from pbem.protocol.canonical import canonical_bytes
+from pbem.protocol.canonical import canonical_bytes, sha256_hex
 from pbem.protocol.dice import reveal
 from pbem.protocol.keys import KeyStore
 from pbem.protocol.localstate import LocalGame, local_seeds, private_key, seed_for
@@ -96,7 +96,7 @@ def submit(game: Game, orders: OrdersSource, key_name: str, *, confirm: Confirm 
             same = False
         if same and (rp.tail_open or not rp.current.pending or rp.current.pending[0].side not in my_sides
                      or last.body.step == rp.placed_count):
-            result.already = names.move_name(last.body.step, last.body.side)
+            result.already = last.name
             result.written += run_move_outputs(game, rp, last)  # e.g. the email a crash did not write
             return result
 
@@ -112,7 +112,8 @@ def submit(game: Game, orders: OrdersSource, key_name: str, *, confirm: Confirm 
     side = decision.side
     shown = preview(game, rp, side, orders(rp.current.state, side))
     normalized = shown.orders
-    if local.signed(rp.next_step, side) is None and confirm is not None and not confirm(shown):
+    if local.signed(rp.next_step, side, game.redo_number(rp.next_step)) is None and confirm is not None \
+            and not confirm(shown):
         raise InputError("not signed: nothing was written")
     return sign_and_place(game, rp, local, side, normalized, seeds[side], key_name, result)
 
@@ -132,20 +133,24 @@ def sign_body(game: Game, rp: Replay, local: Any, result: Submitted, body: dict[
     """Sign ``body`` (or re-use the bytes signed for its step before [P7]), place it and write."""
 
     step, side = body["step"], body["side"]
+    version = game.redo_number(step)  # a redo after a take-back agreed by both has its own record
     body_bytes = canonical_bytes(body)
-    record = local.signed(step, side)
+    if version and sha256_hex(body_bytes) in rp.withdrawn_at(step):
+        raise InputError(f"these are the orders taken back at step {step}: a redo must be other orders "
+                         "(nothing was signed)")
+    record = local.signed(step, side, version)
     if record is not None:
         previous = archive.parse_move(record, f"local record of step {step}")
         if previous.body_bytes != body_bytes:
             raise ArchiveError(
                 f"you already signed other orders for step {step} as {side} (body sha256 "
                 f"{previous.body_hash[:16]}…); pbem never signs two different moves for one step [P7]. "
-                f"Re-send the move you signed: {local.dir / 'signed'}/{step:04d}-{side}.json"
+                f"Re-send the move you signed: {local._record_path(step, side, version)}"
             )
         env_bytes = record
     else:
         env_bytes = sign_move(body, private_key(key_name))
-        local.record_signed(step, side, env_bytes)
+        local.record_signed(step, side, env_bytes, version)
     return place_signed(game, rp, local, result, env_bytes, step, side, fresh=record is None)
 
 
@@ -154,14 +159,14 @@ def place_signed(game: Game, rp: Replay, local: Any, result: Submitted, env_byte
     """Place signed envelope bytes as this machine's move and write (``fresh``: signed by this
     very call, so its P7 record goes if its file does not stay)."""
     record = None if fresh else env_bytes
-    msg = archive.parse_move(env_bytes, names.move_name(step, side))
-    rp.add_move(msg, authored=True)
+    msg = archive.parse_move(env_bytes, game.move_file(step, side))
     result.move = msg
     try:
+        rp.add_move(msg, authored=True)
         result.written += rp.write()
     except PbemError:
         if record is None:  # signed by this very call, and its file is not staying
-            local.forget_unsent(step, side, game.path(msg.name))
+            local.forget_unsent(step, side, game.path(msg.name), game.redo_number(step))
         raise
     return result
 
@@ -244,9 +249,13 @@ def retractable(game: Game) -> Message:
     path = game.listing.moves[step]
     msg = game.moves[step]
     local = LocalGame.of(game)
-    record = local.signed(step, msg.body.side)
+    record = local.signed(step, msg.body.side, game.redo_number(step))
     if record is None or archive.parse_move(record, path.name).body_hash != msg.body_hash:
         raise InputError(f"{path.name} was not signed on this machine: only its author can retract it")
+    tb = game.takebacks.get(step)
+    if tb is not None and game.redo_number(step) + 1 in tb.requests:
+        raise InputError(f"{path.name} was sent (you asked to take it back: "
+                         f"{tb.requests[game.redo_number(step) + 1]}): only the opponent's consent undoes it")
     return msg
 
 
@@ -259,13 +268,13 @@ def retract(game: Game, msg: Message) -> list[str]:
     later = [names.turn_name(s) for s in game.listing.turns if s >= step]
     later += [names.map_name(s) for s in game.listing.turns if s >= step]
     removed: list[str] = []
-    for name in [names.move_name(step, side), names.mail_name(step), *later]:
+    for name in [msg.name, names.mail_name(step), *later]:
         target = game.dir / name
         if target.is_file():
             target.unlink()
             removed.append(name)
     local = LocalGame.of(game)
-    local.forget_signed(step, side)
+    local.forget_signed(step, side, game.redo_number(step))
     checkpoint = local.dir / names.CHECKPOINT
     if checkpoint.is_file():
         checkpoint.unlink()  # it may name a turn just removed (it would be ignored anyway)

@@ -1,0 +1,73 @@
+"""``pbem takeback request|consent``: take back the newest move by mutual consent.
+
+Thin click wrappers over :mod:`pbem.engine.play.takeback`; the rule is in docs/protocol.md,
+"Take-back by mutual consent"."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from pbem.cli._common import confirmer, echo_files, next_steps, read_input
+from pbem.cli._out import echo
+from pbem.errors import InputError
+from pbem.outputs import engine_hooks
+
+
+@click.group()
+def takeback() -> None:
+    """Take back the newest move by mutual consent (a slip, not a second roll).
+
+    The author of the newest move asks ('request'); the opponent reads exactly what would be undone
+    and signs its consent ('consent'); both archives then go back to the turn before that move, and
+    the author makes it again. A move whose dice may already be known to anybody cannot be taken
+    back. The request, the consent and the withdrawn move stay in the archive; 'pbem verify' shows
+    who asked and who agreed."""
+
+
+@takeback.command("request")
+@click.argument("game_dir", type=click.Path(file_okay=False, exists=True, path_type=Path))
+@click.option("--key", "key_name", required=True, help="Your local key (the author of the move).")
+@click.option("--step", type=int, default=None, help="The step to take back (default: your newest move).")
+def request(game_dir: Path, key_name: str, step: int | None) -> None:
+    """Ask to take back your newest move: signs takeback-NNNN-SIDE-R.json for your opponent."""
+    from pbem.engine.gamedir import open_checked
+    from pbem.engine.play.takeback import request as play_request
+
+    written = play_request(open_checked(game_dir, engine_hooks()), key_name, step)
+    echo_files(written)
+    name = written[0].name if written else "the takeback file"
+    echo(f"send {name} to your opponent; nothing changes until they agree ('pbem takeback consent')",
+         err=True)
+
+
+@takeback.command("consent")
+@click.argument("game_dir", type=click.Path(file_okay=False, exists=True, path_type=Path))
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--key", "key_name", required=True, help="Your local key (the opponent of the asker).")
+@click.option("--yes", is_flag=True, help="Agree without asking (for scripts).")
+def consent(game_dir: Path, file: Path, key_name: str, yes: bool) -> None:
+    """Agree to your opponent's request (FILE, or an .eml carrying it), after a preview of exactly
+    what is undone: signs consent-NNNN-SIDE-R.json and goes back to the turn before that move."""
+    from pbem.engine.gamedir import open_checked
+    from pbem.engine.play.takeback import consent as play_consent
+    from pbem.protocol import names
+
+    blobs = [(n, r) for n, r in read_input(file, 1 << 20) if names.TAKEBACK_RE.match(n) or n == file.name]
+    # a mail client may rename the file: the request is told apart by content, then named by its body
+    if len(blobs) != 1:
+        raise InputError(f"{file}: expected one take-back request (takeback-NNNN-SIDE-R.json)")
+    name, raw = blobs[0]
+    game = open_checked(game_dir, engine_hooks())
+    result = play_consent(game, name, raw, key_name, confirm=confirmer(yes, "Agree to take it back?",
+                                                                           show_always=True))
+    echo_files(result.written)
+    for note in result.notes:
+        echo(note, err=True)
+    for removed in result.removed:
+        echo(f"removed {removed} (recomputed from the signed files)", err=True)
+    consent_name = next((p.name for p in result.written if p.name.startswith("consent-")), "the consent file")
+    echo(f"send {consent_name} to your opponent", err=True)
+    if result.replay is not None:
+        next_steps(open_checked(game_dir, engine_hooks()), result.replay, result.written, authored=False)
