@@ -84,6 +84,8 @@ class Replay(SealedRounds, ReceiptSteps):
                         f"step {step} but the archive has no move for step {self.next_step}",
                     )
                 self._place(self.game.moves[step], archived=True)
+                if self.flat:
+                    self.forget_checked()
             self._resolve_tail()
             self._check_no_later_files(self.base + len(self.records))
             self._check_receipts()
@@ -623,7 +625,7 @@ class Replay(SealedRounds, ReceiptSteps):
             game=g.id,
             scenario=g.body.scenario.id,
             steps=self.placed_count,
-            turns_checked=sum(1 for r in self.records),
+            turns_checked=self.forgotten + len(self.records),
             signatures=self.signatures,
             rolls=self.rolls,
             outcome=outcome,
