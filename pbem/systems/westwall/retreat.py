@@ -41,6 +41,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 
 from pbem.maps.hexmap import Hex
 from pbem.systems.westwall.board import Board
@@ -53,9 +54,14 @@ from pbem.systems.westwall.model import (
     StandingOrders,
 )
 
-_NO_ORDERS = StandingOrders.model_validate({})
 _STANDARD_STOPS = frozenset({"5.12", "5.24", "7.71", "7.72", "7.74", "7.82", "12.12"})
 _MAX_CHAIN = 16
+
+
+@cache
+def _no_orders() -> StandingOrders:
+    """No standing orders: the default preferences (made when first needed, not at import)."""
+    return StandingOrders.model_validate({})
 
 
 @dataclass
@@ -483,7 +489,7 @@ def retreat(
 
     ``prefs`` are the owner's standing orders; ``away_from`` the hexes of the enemy units of the
     combat (for the default preference: as far from them as possible)."""
-    prefs = prefs or _NO_ORDERS
+    prefs = prefs or _no_orders()
     start = board.unit_hex(uid)
     if start is None:
         raise ValueError(f"{uid} is not on the map")
