@@ -12,6 +12,7 @@ no more than a few hundred characters of any line (:func:`pbem.errors.error_text
 
 from __future__ import annotations
 
+import gc
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -113,11 +114,31 @@ WHOLE_PROCESS = False
 choices that only pay off in a process that ends with it (``pbem verify``: :func:`gc.freeze`)."""
 
 
+WHOLE_PROCESS_GC_THRESHOLD = 100_000
+"""Allocations between two collections of the youngest generation when a command is the whole
+process (Python's default is 700)."""
+
+
 def main(argv: list[str] | None = None) -> Any:
-    """Console entry point: run the group, turning pbem errors into one line and an exit code."""
+    """Console entry point: run the group, turning pbem errors into one line and an exit code.
+
+    As the whole process (the console script), the cyclic garbage collector collects the young
+    generation every :data:`WHOLE_PROCESS_GC_THRESHOLD` allocations instead of 700: importing
+    pydantic, the archive and the rules' models makes hundreds of thousands of objects that live
+    until the process ends, and collecting every 700 of them traversed that growing heap again and
+    again (~10% of a ``pbem status``, bench/README.md). Garbage cycles are still collected, later.
+    When the command has succeeded, everything still alive is handed to :func:`gc.freeze`: the
+    process ends now, and the collection at interpreter exit then no longer traverses the modules
+    and models (another ~10%), as ``pbem verify`` already did. Called in-process (tests, benchmarks)
+    the collector is left alone."""
     global WHOLE_PROCESS
     if argv is None:
         WHOLE_PROCESS = True
+        _, older, oldest = gc.get_threshold()
+        gc.set_threshold(WHOLE_PROCESS_GC_THRESHOLD, older, oldest)
+        result = _run_group(argv)
+        gc.freeze()
+        return result
     return _run_group(argv)
 
 

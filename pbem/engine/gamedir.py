@@ -378,7 +378,7 @@ class Game:
         try:
             publication = self.publication() if self.hidden else None
             rp = Replay(self, local_seeds or {}, strict=True, publication=publication,
-                        umpire_key=umpire_key if publication is None else None)
+                        umpire_key=umpire_key if publication is None else None, flat=True)
             rp.viewer_keys = dict(viewer_keys or {})
             rp.progress = progress
             rp.run()

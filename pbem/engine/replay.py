@@ -89,6 +89,8 @@ class Replay(SealedRounds, ReceiptSteps, TakebackSteps):
                 if step in self.game.takebacks:
                     self._takebacks_before(step)
                 self._place(self.game.moves[step], archived=True)
+                if self.flat:
+                    self.forget_checked()
             if self.next_step in self.game.takebacks and self.next_step not in self.game.moves:
                 self._takebacks_before(self.next_step)  # agreed, not redone yet
             self._resolve_tail()
@@ -633,7 +635,7 @@ class Replay(SealedRounds, ReceiptSteps, TakebackSteps):
             game=g.id,
             scenario=g.body.scenario.id,
             steps=self.placed_count,
-            turns_checked=sum(1 for r in self.records),
+            turns_checked=self.forgotten + len(self.records),
             signatures=self.signatures,
             rolls=self.rolls,
             outcome=outcome,

@@ -88,9 +88,11 @@ class ReceiptSteps(ReplayState):
         for k in sorted(set(self._receipt_names) | set(self.receipts)):
             msg = self._receipt(k)
             rec = self.record(k)
+            link = ((rec.move.body_hash if rec.move is not None else None, rec.turn["reveals"])
+                    if rec is not None else self._receipt_links.get(k))
             if msg is None:
                 continue
-            if rec is None or k == self.placed_count:
+            if link is None or k == self.placed_count:
                 continue  # before this replay's checkpoint, or the tail it resolved (checked)
             body = msg.body
             try:
@@ -98,9 +100,12 @@ class ReceiptSteps(ReplayState):
                        {g.body.sides[body.side].fingerprint: g.public_key(body.side)})
             except (PbemError, KeyError) as exc:
                 raise self._bad(msg.name, f"not signed by {body.side}'s registered key: {exc} [P1]") from None
-            if body.game != g.id or rec.move is None or body.move != rec.move.body_hash or \
-                    len(rec.turn["reveals"]) != 2 or rec.turn["reveals"][1] != body.reveal:
+            move, reveals = link
+            if body.game != g.id or move is None or body.move != move or \
+                    len(reveals) != 2 or reveals[1] != body.reveal:
                 raise self._bad(msg.name, f"does not match the move and reveal that resolved step {k} [P2]")
+            if self.flat:
+                self.receipts.pop(k, None)
 
     def add_receipt(self, msg: Message) -> None:
         """Place a receipt for the move now waiting for its reveal (ingest): the turn is resolved."""

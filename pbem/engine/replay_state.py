@@ -38,8 +38,17 @@ class ReplayState:
 
     def __init__(self, game: Game, local_seeds: dict[str, bytes], *, strict: bool,
                  checkpoint: Checkpoints | None = None, umpire_key: Any = None,
-                 publication: dict[int, Any] | None = None) -> None:
+                 publication: dict[int, Any] | None = None, flat: bool = False) -> None:
         self.game = game
+        self.flat = flat
+        """Keep only what later steps look back to (``verify``, which reads no old record afterwards):
+        each step's record, placed move and parsed move file are dropped once the walk is past them
+        (:meth:`forget_checked`), so the replay's memory does not grow with the game."""
+        self.forgotten = 0
+        """Records dropped by :meth:`forget_checked` (they were checked and counted)."""
+        self._receipt_links: dict[int, tuple[str | None, list[str]]] = {}
+        """Step -> (hash of its move, reveals of its turn) of the dropped records whose step has an
+        archived receipt: what :meth:`ReceiptSteps._check_receipts` compares the receipt with."""
         self.umpire_key = umpire_key
         """The umpire's X25519 key (its own machine): the sealed orders can be read."""
         self.publication = publication
@@ -140,6 +149,33 @@ class ReplayState:
         raise ArchiveError(str(exc))
 
     # the walk ---------------------------------------------------------------------------------
+
+    def forget_checked(self) -> None:
+        """With :attr:`flat`: drop every record and placed move no later step of the walk looks
+        back to. A step reads the newest turn (its state, hash, pending decisions, round), the move
+        before it (a move waiting for its reveal; the turn file's links), and in a sealed round every
+        message of the round since the turn that opened it (:meth:`placed_move` of its slots); so
+        the records from the open round's first turn (else the newest) on are kept, and the moves
+        after it. :attr:`base` moves up accordingly: ``records[i]`` is still turn ``base + i``."""
+        if not self.records:
+            return
+        last = self.records[-1]
+        keep = last.step
+        if len(self.records) == len(self.placed) + 1 and last.round is not None:
+            keep = min(keep, last.round.base)
+        drop = keep - self.base
+        if drop <= 0:
+            return
+        for rec in self.records[:drop]:
+            if rec.step in self._receipt_names:
+                self._receipt_links[rec.step] = (rec.move.body_hash if rec.move is not None else None,
+                                                 list(rec.turn["reveals"]))
+            self._chains.pop(rec.step, None)
+        self.game.moves.forget(range(self.base + 1, keep + 1))
+        del self.records[:drop]
+        del self.placed[:drop]
+        self.forgotten += drop
+        self.base = keep
 
     @property
     def placed_count(self) -> int:

@@ -80,8 +80,6 @@ def game_status(game: Game, rp: Replay, local: Any, seeds: dict[str, bytes], *, 
                 now: float) -> GameStatus:
     """The status of ``game`` after the replay ``rp`` (with this machine's ``local`` state and
     chain ``seeds``); ``since`` and ``now`` are the caller's reading of the wall clock."""
-    from pbem.engine.play import my_view
-
     st = GameStatus(
         game=game.id,
         scenario=game.body.scenario.id,
@@ -97,6 +95,8 @@ def game_status(game: Game, rp: Replay, local: Any, seeds: dict[str, bytes], *, 
         cur = rp.current
         state = cur.state
         if game.hidden:  # each side sees its own view, from the umpire's reports [P10]
+            from pbem.engine.play import my_view
+
             views = {side: my_view(game, rp, side, key) for side, key in sorted(local.sides().items())
                      if side != game.umpire and side in game.sides}
             st.views = views

@@ -4,7 +4,7 @@ verification, a refusal naming a file, and the small pure functions the replay a
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -46,6 +46,12 @@ class MoveFiles(Mapping[int, Message]):
 
     def __contains__(self, step: object) -> bool:
         return step in self._paths or step in self._parsed
+
+    def forget(self, steps: Iterable[int]) -> None:
+        """Drop the parsed messages of ``steps`` (a flat verify past them); asked again, a file is
+        read and parsed again."""
+        for step in steps:
+            self._parsed.pop(step, None)
 
     def setdefault(self, step: int, msg: Message) -> Message:
         """Add a message this process just wrote (its file is listed by the next scan)."""

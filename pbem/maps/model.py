@@ -36,7 +36,7 @@ def new_dict() -> dict[Any, Any]:
 class Strict(BaseModel):
     """Base: unknown fields are errors, values immutable after validation."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
 
 class RouteLine(Strict):

@@ -55,7 +55,7 @@ GameId = Annotated[str, Field(pattern=GAME_PATTERN)]
 
 
 class _Body(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True, defer_build=True)
 
 
 class ScenarioRef(_Body):

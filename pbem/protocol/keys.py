@@ -23,15 +23,17 @@ import hashlib
 import os
 import re
 import struct
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from cryptography.exceptions import UnsupportedAlgorithm
-from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
 from pbem.errors import InputError
+
+if TYPE_CHECKING:  # imported where used: reading public keys and signatures needs neither
+    from cryptography.hazmat.primitives import serialization
 
 NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 """Valid key names: a letter or digit, then up to 63 letters, digits, ``_``, ``.`` or ``-``."""
@@ -75,7 +77,7 @@ def _ssh_string(data: bytes) -> bytes:
 
 def wire_blob(pub: Ed25519PublicKey) -> bytes:
     """The OpenSSH wire encoding of a public key: ``string "ssh-ed25519" || string key``."""
-    raw = pub.public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
+    raw = pub.public_bytes_raw()
     return _ssh_string(b"ssh-ed25519") + _ssh_string(raw)
 
 
@@ -102,6 +104,8 @@ def parse_public(text: str) -> Ed25519PublicKey:
         raise InputError("public key: expected text")
     stripped = text.strip()
     if stripped.startswith("-----BEGIN PUBLIC KEY-----"):
+        from cryptography.hazmat.primitives import serialization
+
         try:
             key = serialization.load_pem_public_key(stripped.encode("ascii"))
         except (ValueError, UnicodeEncodeError, UnsupportedAlgorithm):
@@ -151,11 +155,7 @@ def load_public_file(path: Path) -> Ed25519PublicKey:
 
 def raw_private_bytes(priv: Ed25519PrivateKey) -> bytes:
     """The 32-byte Ed25519 seed (input keying material for :func:`pbem.protocol.dice.chain_seed`)."""
-    return priv.private_bytes(
-        serialization.Encoding.Raw,
-        serialization.PrivateFormat.Raw,
-        serialization.NoEncryption(),
-    )
+    return priv.private_bytes_raw()
 
 
 # --- private key files ------------------------------------------------------------------------
@@ -212,6 +212,8 @@ def private_file_encrypted(path: Path) -> bool:
 
 
 def _load_private(data: bytes, passphrase: bytes | None, what: str) -> Ed25519PrivateKey:
+    from cryptography.hazmat.primitives import serialization
+
     encrypted = private_data_encrypted(data)
     if encrypted and not passphrase:
         raise InputError(f"{what} is protected by a passphrase and none was given")
@@ -235,6 +237,8 @@ def _load_private(data: bytes, passphrase: bytes | None, what: str) -> Ed25519Pr
 
 
 def _encryption(passphrase: bytes | None) -> serialization.KeySerializationEncryption:
+    from cryptography.hazmat.primitives import serialization
+
     if passphrase:
         return serialization.BestAvailableEncryption(passphrase)
     return serialization.NoEncryption()
@@ -255,6 +259,8 @@ def _write_new_file(path: Path, data: bytes, mode: int) -> None:
     The bytes go to a temporary file in the same directory (created 0600 by ``mkstemp``), are
     synced, then linked into place -- ``os.link`` fails rather than overwrite an existing file.
     """
+    import tempfile
+
     fd, tmp_name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     tmp = Path(tmp_name)
     try:
@@ -396,6 +402,8 @@ class KeyStore:
         for p in (key_path, pub_path):
             if p.exists():
                 raise InputError(f"{p} already exists; pbem never overwrites a key")
+        from cryptography.hazmat.primitives import serialization
+
         pem = key.private_bytes(
             serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, _encryption(passphrase)
         )

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from pydantic import TypeAdapter, ValidationError
+from pydantic import ConfigDict, TypeAdapter, ValidationError
 
 from pbem.errors import InputError
 from pbem.maps.hexmap import Hex
@@ -34,7 +34,7 @@ from pbem.systems.westwall.model import (
     State,
 )
 
-_EVENTS: TypeAdapter[Any] = TypeAdapter(list[AnyEvent])
+_EVENTS: TypeAdapter[Any] = TypeAdapter(list[AnyEvent], config=ConfigDict(defer_build=True))  # built when first used
 
 
 def coerce_scenario(scenario: Scenario | Mapping[str, Any]) -> Scenario:

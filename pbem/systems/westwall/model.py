@@ -571,5 +571,3 @@ AnyEvent = Annotated[
     | NoteEvent,
     Field(discriminator="type"),
 ]
-
-State.model_rebuild()

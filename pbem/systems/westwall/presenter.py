@@ -9,10 +9,10 @@ from typing import TYPE_CHECKING, Any
 
 from pbem.engine.presenter import JSON, Presenter
 from pbem.maps.hexmap import Hex
-from pbem.maps.view import MapView
 from pbem.systems.westwall.model import Scenario, State
 
 if TYPE_CHECKING:
+    from pbem.maps.view import MapView  # drawn maps only: status and the bot need none
     from pbem.systems.westwall.board import Board
     from pbem.systems.westwall.model import UnitDef
 

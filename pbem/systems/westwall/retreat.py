@@ -50,6 +50,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 
 from pbem.maps.hexmap import Hex
 from pbem.systems.westwall.board import Board
@@ -63,13 +64,18 @@ from pbem.systems.westwall.model import (
     StandingOrders,
 )
 
-_NO_ORDERS = StandingOrders.model_validate({})
 _OFF_MAP = "off-map"
 """What blocks a way on that leaves the map: the elimination cites the exclusive rules' case for a
 unit forced off the map by combat (:meth:`Exclusive.off_map_case`: Bastogne [12.12], Arnhem
 [15.43])."""
 _STANDARD_STOPS = frozenset({"5.12", "5.24", "7.71", "7.72", "7.74", "7.82", _OFF_MAP})
 _MAX_CHAIN = 16
+
+
+@cache
+def _no_orders() -> StandingOrders:
+    """No standing orders: the default preferences (made when first needed, not at import)."""
+    return StandingOrders.model_validate({})
 
 
 @dataclass
@@ -526,7 +532,7 @@ def retreat(
     retreat is chosen again from where the unit stands, by the same order, against the terrain as
     it now is -- another way on, a shorter one the rules allow, or elimination where it stands
     [7.74] (Arnhem [12.11, 12.13]). Its events follow the retreat's movement events."""
-    prefs = prefs or _NO_ORDERS
+    prefs = prefs or _no_orders()
     start = board.unit_hex(uid)
     if start is None:
         raise ValueError(f"{uid} is not on the map")

@@ -21,7 +21,7 @@ and resolution are in :mod:`pbem.systems.westwall.combat`; movement in :mod:`pbe
 
 from __future__ import annotations
 
-from pydantic import TypeAdapter, ValidationError
+from pydantic import ConfigDict, TypeAdapter, ValidationError
 
 from pbem.engine.presenter import Presenter
 from pbem.engine.ruleset import JSON, Checked, Decision, Dice, Outcome, Resolution, Ruleset
@@ -62,7 +62,8 @@ from pbem.systems.westwall.movement import (
 )
 from pbem.systems.westwall.readings import Readings
 
-_ORDERS: TypeAdapter[SetupOrders | PlayerTurnOrders | AcknowledgeOrders] = TypeAdapter(Orders)
+_ORDERS: TypeAdapter[SetupOrders | PlayerTurnOrders | AcknowledgeOrders] = TypeAdapter(
+    Orders, config=ConfigDict(defer_build=True))  # built when first used: not every command reads orders
 
 
 def _errors_line(exc: ValidationError, what: str) -> str:
