@@ -89,7 +89,7 @@ class Replay(SealedRounds, ReceiptSteps, TakebackSteps):
                 if step in self.game.takebacks:
                     self._takebacks_before(step)
                 self._place(self.game.moves[step], archived=True)
-                if self.flat:
+                if self.flat and not self.game.takebacks:  # take-backs are checked at the end, looking back
                     self.forget_checked()
             if self.next_step in self.game.takebacks and self.next_step not in self.game.moves:
                 self._takebacks_before(self.next_step)  # agreed, not redone yet
