@@ -100,6 +100,14 @@ class BoardUnit:
     landed: bool = False
     stock: int = 0
     rail: RailTrip | None = None
+    met_status: int = 0
+    """The enemy's strength (status) in the fights it fought this turn, the greatest [10 ELETIS]."""
+    met_tanks: bool = False
+    """Enemy tanks fought it this turn [10 ELETIS: Type]."""
+    met_air: bool = False
+    """Enemy air power acted on it this turn: support of the enemy's side in a fight [10 ELETIS: Type]."""
+    supply_lost: int = 0
+    """Supply points its team lost to the enemy's success against it this turn [9 results, 10 ELETIS]."""
 
     @property
     def status(self) -> int:
@@ -117,8 +125,13 @@ def _by_id(u: BoardUnit) -> str:
 class Board:
     """Where everyone is while a turn is adjudicated."""
 
-    def __init__(self, scenario: MegaScenario, state: MegaState) -> None:
+    def __init__(self, scenario: MegaScenario, state: MegaState, *, v3: bool = False) -> None:
         self.sc = scenario
+        self.v3 = v3
+        """Rules version 3's readings of issue 25 (air, supply, reports): heavy bombing on the
+        interdiction table, a day drop's stragglers back after one clear turn, polder poor ground and
+        airstrips for air resupply, flak suppressed by a bombing that hits it, a failed recce that
+        reads the same whatever lies below, and reports naming what acted on a unit [9, 10, 12, 13]."""
         self.geo: Geo = scenario.map.geo
         self.blown = frozenset(state.blown)
         self.units: dict[str, BoardUnit] = {}
@@ -150,8 +163,12 @@ class Board:
         self.fighters_over: set[str] = set()
         self.cab: dict[str, CabRank] = {t: c for t, c in state.cab_rank.items() if c.until >= state.turn}
         """Cab ranks on call this turn, by team [9]: those ordered the turn before, then this turn's."""
-        self.interdicted: dict[Hex, tuple[str, int]] = {}
-        """Hexes bombed this turn -> (the bombing side, squadrons): units passing through meet it [9]."""
+        self.interdicted: dict[Hex, tuple[str, int, int]] = {}
+        """Hexes bombed this turn -> (the bombing side, tactical squadrons, heavy squadrons): units
+        passing through meet it [9]."""
+        self.suppressed: set[str] = set()
+        """Flak units a bombing (flak suppression) damaged or immobilised this turn: they neither fire
+        nor count against drops and air resupply [13, 12c] (rules version 3)."""
         self.stream_attack: dict[str, int] = {}
         """Side -> its transport serials enemy fighters can still put out of action this turn [12]."""
         self.transport_damage: dict[str, int] = {}
