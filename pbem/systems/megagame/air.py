@@ -137,11 +137,10 @@ def air_phase(scenario: MegaScenario, turn: int, board: Board, orders: dict[str,
         cover = sum(n for _, s_, a, n in flights if s_ == side_ and a.mission == "air-cover")
         if cover and side_ in board.fighters_over and other not in board.fighters_over:
             board.stream_attack[other] = max(0, cover - lost_now.get(side_, 0))
-    strikes = [f for f in flights if is_strike(f[2], v3=board.v3)]
     if board.v3:  # the bombing (flak suppression among it) goes in before the transports [12c, 13]
-        flights = strikes + [f for f in flights if f not in strikes]
+        flights = sorted(flights, key=lambda f: not is_strike(f[2], v3=True))  # stable: else in order
     for team, side, a, flown in flights:
-        if a.mission not in ("recce", "transport") and not any(a is f[2] for f in strikes):
+        if a.mission not in ("recce", "transport") and not is_strike(a, v3=board.v3):
             continue
         if a.mission == "transport" and board.stream_attack.get(side):
             out = min(flown, board.stream_attack[side])

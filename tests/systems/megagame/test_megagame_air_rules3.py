@@ -335,3 +335,26 @@ def test_12a_drops_may_not_be_made_into_woods_or_built_up_areas() -> None:
                         "unit q: its drop zone 0606 is town; drops may not be made into woods or built up areas "
                         "[12a]"]
     assert V2.scenario_problems(data) == []
+
+
+def test_10_eletis_type_air_power_that_threw_an_attack_back_is_named_to_the_attackers() -> None:
+    # AL's cab rank of 4 Europe-based squadrons (turn 1) is on call on turn 2: 2 squadrons' worth,
+    # Allied ground attack "superior" (+6), in b's defence [9]. e (6, prepared) attacks b (6): 6
+    # against 6 + 6, -6; die 3: -3, less than -1, attackers badly beaten, e thrown back 1 km, out
+    # of contact. e fought 6 status: "about two battalions", with air attack; version 2 told e of
+    # neither (no enemy next to it at the end, and air named only to defenders).
+    sc = tiny(unit("b", "AL", "inf", "0606"), unit("e", "GE", "inf", "0607"))
+    cab = OrderSheet.model_validate({"team": "AL", "side": "allied", "turn": 1, "lines": [],
+                                     "air_orders": [{"mission": "cab-rank", "squadrons": 4}]})
+    attack = sheet("GE", {"units": ["e"], "intention": "attack", "objective": "0606"}, turn=2)
+    for rules in (V3, V2):
+        t2, _ = play(rules, sc, rules.initial_state(sc, {}), Dice(), cab)
+        t3, events = play(rules, sc, _prepared(t2, "e"), Dice(3), sheet("AL", turn=2), attack)
+        fight = of_kind(events, "combat")[0]
+        assert (fight["defender_air"], fight["band"]) == ("superior", "attackers badly beaten")
+        assert t3.units["e"].hex is not None and Hex.parse(t3.units["e"].hex).distance(Hex.parse("0606")) > 1
+        text = report_of(sc, t3, "GE", "e")
+        if rules is V3:
+            assert "Enemy: about two battalions, with air attack." in text
+        else:
+            assert "Enemy:" not in text and "air attack" not in text
