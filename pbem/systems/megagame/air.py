@@ -119,7 +119,9 @@ def air_phase(scenario: MegaScenario, turn: int, board: Board, orders: dict[str,
     in team order while they last (a request beyond what flies is noted, not flown); the fighters
     of both sides (escort, air cover) meet first, the side with more squadrons attacking on the
     fighter table, and fighters that are not beaten intervene against the other side's transports
-    and drops; bombing interdicts every enemy unit in the target hex [9]; recce reports on the
+    and drops; bombing interdicts every enemy unit in the target hex [9] (rules version 3: heavy
+    bombers given a target too, and every bombing before the transports, flak it pins down
+    suppressed [13]); recce reports on the
     target hex to the team that asked; air transport drops supplies on a hex by the ready reckoner,
     collected by the team if one of its units is within 5 km [11, 12]. Close air support is flown
     in the combat it was asked for."""
@@ -135,8 +137,10 @@ def air_phase(scenario: MegaScenario, turn: int, board: Board, orders: dict[str,
         cover = sum(n for _, s_, a, n in flights if s_ == side_ and a.mission == "air-cover")
         if cover and side_ in board.fighters_over and other not in board.fighters_over:
             board.stream_attack[other] = max(0, cover - lost_now.get(side_, 0))
+    if board.rules3:  # the bombing (flak suppression among it) goes in before the transports [12c, 13]
+        flights = sorted(flights, key=lambda f: not is_strike(f[2], rules3=True))  # stable: else in order
     for team, side, a, flown in flights:
-        if a.mission not in ("bombing", "recce", "transport"):
+        if a.mission not in ("recce", "transport") and not is_strike(a, rules3=board.rules3):
             continue
         if a.mission == "transport" and board.stream_attack.get(side):
             out = min(flown, board.stream_attack[side])
@@ -150,8 +154,10 @@ def air_phase(scenario: MegaScenario, turn: int, board: Board, orders: dict[str,
         target = Hex.parse(a.target)
         enemies = [u for u in board.at(target) if u.side != side]
         where = geo.near(target)
-        if a.mission == "bombing":
-            events.append(_bombing(board, team, side, target, flown, enemies, dice, intel))
+        if a.mission in ("bombing", "heavy"):  # heavy: its own column of the table [9] (version 3)
+            heavy = a.mission == "heavy"
+            events.append(_bombing(board, team, side, target, 0 if heavy else flown, enemies, dice, intel,
+                                   heavy=flown if heavy else 0))
         elif a.mission == "recce":
             die = dice.d6(f"12 recce {target} {team}")
             seen = _recce_words(scenario, board, enemies, target, die)
@@ -164,6 +170,13 @@ def air_phase(scenario: MegaScenario, turn: int, board: Board, orders: dict[str,
 
 Flight = tuple[str, str, AirRequest, int]
 """An air order flown: the team, its side, the order, the squadrons that flew it."""
+
+
+def is_strike(a: AirRequest, *, rules3: bool) -> bool:
+    """``a`` bombs a map square [9, 12c]: a bombing order, or (rules version 3) heavy bombers given
+    a target hex on the air orders -- the interdiction table's "Heavy Squadrons per map square"
+    column; heavy bombers with no target fly in support of the attacks that ask for them [9]."""
+    return a.mission == "bombing" or (rules3 and a.mission == "heavy" and bool(a.target))
 
 
 def _flights(scenario: MegaScenario, turn: int, board: Board, orders: dict[str, OrderSheet],
@@ -200,7 +213,8 @@ def _flights(scenario: MegaScenario, turn: int, board: Board, orders: dict[str, 
                     "could be found to fly")
             if flown:
                 flights.append((team, side, a, flown))
-                if a.mission in SUPPORT:  # flown in the attacks of the team's lines that asked for it
+                if a.mission in SUPPORT and not is_strike(a, rules3=board.rules3):  # flown in the attacks of
+                    # the team's lines that asked for it
                     board.support[(team, a.mission)] = board.support.get((team, a.mission), 0) + flown
     return flights
 
@@ -247,15 +261,21 @@ def _air_to_air(scenario: MegaScenario, turn: int, board: Board, flights: list[F
 
 
 def _bombing(board: Board, team: str, side: str, target: Hex, flown: int, enemies: list[BoardUnit], dice: Dice,
-             intel: dict[str, list[str]]) -> JSON:
-    """Bombing interdicts every enemy unit in ``target`` and stays on the hex for the turn [9]."""
+             intel: dict[str, list[str]], *, heavy: int = 0) -> JSON:
+    """Bombing interdicts every enemy unit in ``target`` and stays on the hex for the turn [9]:
+    ``flown`` tactical squadrons, ``heavy`` heavy ones (each kind its column of the table). Rules
+    version 3: a flak unit it damages or immobilises is suppressed for the turn [13, 12c]."""
     where = board.geo.near(target)
     hit = []
     for u in enemies:
         die = dice.d6(f"9 interdiction {target} {u.d.id}")
-        result = interdiction(flown, 0, die)
+        result = interdiction(flown, heavy, die)
         if result != "no effect":
             u.immobilised = True
+            if board.rules3 and u.t.flak is not None:
+                # "If a flak unit is the victim of a flak suppression mission -- and it takes damage or
+                # is immobilised ... then it is also suppressed for that turn" [13]
+                board.suppressed.add(u.d.id)
             if result.startswith("step loss"):
                 u.steps = u.t.combat_profile(u.steps).lose(1).steps_lost
             u.events.append(f"was attacked from the air at {where}: "
@@ -264,29 +284,43 @@ def _bombing(board: Board, team: str, side: str, target: Hex, flown: int, enemie
         hit.append({"unit": u.d.id, "die": die, "result": result})
     # the strike stays on the hex: every enemy unit that tries to pass through it meets it [9]
     earlier = board.interdicted.get(target)
-    board.interdicted[target] = (side, flown + (earlier[1] if earlier and earlier[0] == side else 0))
+    same = earlier is not None and earlier[0] == side
+    board.interdicted[target] = (side, flown + (earlier[1] if earlier and same else 0),
+                                 heavy + (earlier[2] if earlier and same else 0))
     # what the pilots can tell, not a count: an empty hex and a missed one read alike [10]
     intel.setdefault(team, []).append(
-        f"bombing of {where}: " + ("the pilots report hits" if any(h["result"] != "no effect" for h in hit)
+        f"{'heavy ' if heavy else ''}bombing of {where}: " + ("the pilots report hits" if any(h["result"] != "no effect" for h in hit)
                                    else "no result seen"))
-    return {"kind": "interdiction", "team": team, "at": str(target), "squadrons": flown, "hits": hit}
+    ev: dict[str, Any] = {"kind": "interdiction", "team": team, "at": str(target), "squadrons": flown or heavy,
+                          "hits": hit}
+    if heavy:
+        ev["heavy"] = True
+    return ev
 
 
 def _resupply(board: Board, team: str, side: str, at: Hex, squadrons: int, dice: Dice,
               intel: dict[str, list[str]]) -> JSON:
     """Supplies dropped from the air on ``at`` [12 "Air Resupply"]: the ready reckoner with its
     factors (poor terrain, the zone contested by the enemy within 1 km, enemy fighters over the
-    battle, enemy flak within 4 km); what lands joins the team's supplies if one of its units is
+    battle, enemy flak within 4 km not suppressed; rules version 3: polder poor terrain, airstrips
+    and AFDAG); what lands joins the team's supplies if one of its units is
     within 5 km to collect it [11], else it is lost."""
     geo = board.geo
     factors = []
-    if geo.terrain.get(at, "clear") not in ("clear", "polder"):
+    strip = board.rules3 and str(at) in board.sc.airstrips
+    # rules version 3: polder is poor ground here as for gliders ("poor terrain (e.g. marsh /
+    # polder)" [12]), and supplies landed on an airstrip +2, +5 with an AFDAG deployed on it [12a]
+    good = ("clear",) if board.rules3 else ("clear", "polder")
+    if not strip and geo.terrain.get(at, "clear") not in good:
         factors.append("poor terrain")
+    if strip:
+        afdag = any(u.t.afdag and u.side == side and u.status > 0 for u in board.at(at))
+        factors.append("airstrip with AFDAG" if afdag else "airstrip")
     if board.enemies_near(at, side, 1):
         factors.append("zone contested")
     if any(s != side for s in board.fighters_over):
         factors.append("enemy fighters")
-    if any(e.t.flak is not None for e in board.enemies_near(at, side, 4)):
+    if any(e.t.flak is not None and e.d.id not in board.suppressed for e in board.enemies_near(at, side, 4)):
         factors.append("enemy flak")
     dropped = squadrons * RESUPPLY_POINTS_PER_SQUADRON
     for n in range(squadrons):  # each squadron a serial under the flak table [13]: air damage (the
@@ -307,14 +341,17 @@ def _resupply(board: Board, team: str, side: str, at: Hex, squadrons: int, dice:
 
 
 def _recce_words(scenario: MegaScenario, board: Board, enemies: list[BoardUnit], at: Hex, die: int) -> str:
-    """What a recce flight reports of a hex [12], in words."""
+    """What a recce flight reports of a hex [12], in words. Rules version 3: whatever is not a
+    sighting reads "no report" -- an empty hex, infantry keeping still, a failed die alike (the table's
+    1 is "No report" in every column: a team that heard "no enemy seen" of an empty hex would know
+    what a "no report" hides) [12d]."""
     if not enemies:
-        return "no enemy seen"
+        return "no report" if board.rules3 else "no enemy seen"
     vehicles = all(u.t.mechanised for u in enemies)
     moving = any(u.km for u in enemies)
     target: Any = ("vehicles moving" if moving else "vehicles stationary") if vehicles else "infantry moving"
     if not vehicles and not moving:
-        return "no report (infantry keeps still under cover)"
+        return "no report" if board.rules3 else "no report (infantry keeps still under cover)"
     cover = board.geo.close(at) and not (vehicles and board.geo.terrain.get(at) in ("town", "city"))
     got = recce(target, die, crowded=len(enemies) > 3, in_cover=cover)
     if got == "no report":
@@ -366,14 +403,16 @@ def airborne_drop(scenario: MegaScenario, board: Board, u: BoardUnit, turn: int,
     """One unit delivered by parachute or glider [12]: the drop table with the enemy on the drop
     zone (an enemy unit within 1 km) and flak within 4 km as modifiers, and by day unbeaten enemy
     fighters over the battle; a loss is a step. By day a lost step is lost for good on a second 1,
-    else it comes back at the end of the turn of the drop (one clear turn). By night (ordered with
+    else it comes back after one clear turn, "i.e. the next day": at the end of the turn after the
+    drop's (rules version 3; version 2: at the end of the turn of the drop). By night (ordered with
     :func:`night_lift`) the night table: a loss on a 1 or 2, for good on a second 1 or 2, else the
     scattered men come in after 1d6 turns, the turn of the drop the first of them (a 1: as by
     day). A unit landing by glider (``UnitDef.glider``) on marsh or polder rolls once more: a 1 is
     a permanent status loss."""
     at = Hex.parse(u.d.hex)
     enemy_on_dz = bool(board.enemies_near(at, u.side, 1))
-    flak_near = any(e.t.flak is not None for e in board.enemies_near(at, u.side, 4))
+    flak_near = any(e.t.flak is not None and e.d.id not in board.suppressed
+                    for e in board.enemies_near(at, u.side, 4))
     first, second = dice.d6(f"12 drop {u.d.id} (1)"), dice.d6(f"12 drop {u.d.id} (2)")
     fighters = any(s != u.side for s in board.fighters_over)
     result = drop(first, second, night=night, fighters=fighters, flak=flak_near, enemy_on_dz=enemy_on_dz)
@@ -385,6 +424,11 @@ def airborne_drop(scenario: MegaScenario, board: Board, u: BoardUnit, turn: int,
         u.steps = u.t.combat_profile(u.steps).lose(1).steps_lost
         if result == "status loss, recovered later":
             u.scattered += 1
+            if not night and board.rules3:
+                # "the lost status is recovered the after 1 clear turn (i.e the next day)" [12]: the
+                # turn of the drop, then one clear turn; back at the end of that turn (rules version 3;
+                # version 2 gave it back at the end of the turn of the drop)
+                board.stragglers[u.d.id] = turn + 1
             if night:
                 wait = dice.d6(f"12 night drop {u.d.id} stragglers")
                 board.stragglers[u.d.id] = turn + wait - 1
@@ -416,8 +460,8 @@ def _flak_fire(board: Board, side: str, at: Hex, serial: str, dice: Dice) -> tup
     the whole turn) and the dice."""
     loss, damage, rolled = False, 0, []
     for f in sorted(board.enemies_near(at, side, 4), key=lambda e: e.d.id):
-        if f.t.flak is None or f.status <= 0 or f.hex is None:
-            continue
+        if f.t.flak is None or f.status <= 0 or f.hex is None or f.d.id in board.suppressed:
+            continue  # suppressed: a bombing damaged or pinned it down this turn [13]
         target: Literal["landing within 2 km", "landing within 4 km"] = \
             "landing within 2 km" if f.hex.distance(at) <= 2 else "landing within 4 km"
         die = dice.d6(f"13 flak {f.d.id} on {serial}")

@@ -260,6 +260,11 @@ def _fight(board: Board, at: Hex, attackers: list[BoardUnit], dice: Dice, blown:
     for d in defenders:
         d.enemy_artillery = d.enemy_artillery or bool(att_art)
         d.enemy_air = d.enemy_air or air != "none"
+    for units, enemy, their_air in ((attackers, defenders, d_side.air), (defenders, attackers, air)):
+        for u in units:  # what fought it, for its report wherever it ends the turn [10 ELETIS]
+            u.met_status = max(u.met_status, before[1] if units is attackers else before[0])
+            u.met_tanks = u.met_tanks or any(e.t.kind == "armour" for e in enemy)
+            u.met_air = u.met_air or their_air != "none"
     events.append(_combat_event(at, attackers, defenders, att_art + def_art, air, d_side.air, die, result,
                                 further=further))
     events += _after_combat(board, result, attackers, defenders, at, dice, blown, before)
@@ -555,6 +560,7 @@ def _after_combat(board: Board, result: cbt.Outcome, attackers: list[BoardUnit],
         if lost:
             taken = min(lost, board.supply.get(d.d.team, 0))
             board.supply[d.d.team] = board.supply.get(d.d.team, 0) - taken
+            d.supply_lost += taken  # "used up ... due to ... enemy action" [10 ELETIS]
     # A bridge fought over blows on a 1 [8]; in rules version 3 one tested that did not blow is safe
     # once an Allied unit has passed over it (this fight's advance included), and is not tested again.
     for nb in at.neighbours():

@@ -107,6 +107,14 @@ class BoardUnit:
     landed: bool = False
     stock: int = 0
     rail: RailTrip | None = None
+    met_status: int = 0
+    """The enemy's strength (status) in the fights it fought this turn, the greatest [10 ELETIS]."""
+    met_tanks: bool = False
+    """Enemy tanks fought it this turn [10 ELETIS: Type]."""
+    met_air: bool = False
+    """Enemy air power acted on it this turn: support of the enemy's side in a fight [10 ELETIS: Type]."""
+    supply_lost: int = 0
+    """Supply points its team lost to the enemy's success against it this turn [9 results, 10 ELETIS]."""
 
     @property
     def status(self) -> int:
@@ -128,7 +136,11 @@ class Board:
         self.sc = scenario
         self.geo: Geo = scenario.map.geo
         self.rules3 = rules3
-        """Rules version 3's ground rules [6, 8, 9] (:class:`~pbem.systems.megagame.rules.MegagameRules`);
+        """Rules version 3 (:class:`~pbem.systems.megagame.rules.MegagameRules`): the ground rules
+        [6, 8, 9] and issue 25's air, supply and report readings -- heavy bombing on the
+        interdiction table, a day drop's stragglers back after one clear turn, polder poor ground and
+        airstrips for air resupply, flak suppressed by a bombing that hits it, a failed recce that
+        reads the same whatever lies below, and reports naming what acted on a unit [9, 10, 12, 13].
         False: version 2's results, byte for byte."""
         self.moves: MoveTable = move_table(shared_infantry_row=rules3)
         """The movement table of the rules version played [6]."""
@@ -172,8 +184,12 @@ class Board:
         self.fighters_over: set[str] = set()
         self.cab: dict[str, CabRank] = {t: c for t, c in state.cab_rank.items() if c.until >= state.turn}
         """Cab ranks on call this turn, by team [9]: those ordered the turn before, then this turn's."""
-        self.interdicted: dict[Hex, tuple[str, int]] = {}
-        """Hexes bombed this turn -> (the bombing side, squadrons): units passing through meet it [9]."""
+        self.interdicted: dict[Hex, tuple[str, int, int]] = {}
+        """Hexes bombed this turn -> (the bombing side, tactical squadrons, heavy squadrons): units
+        passing through meet it [9]."""
+        self.suppressed: set[str] = set()
+        """Flak units a bombing (flak suppression) damaged or immobilised this turn: they neither fire
+        nor count against drops and air resupply [13, 12c] (rules version 3)."""
         self.stream_attack: dict[str, int] = {}
         """Side -> its transport serials enemy fighters can still put out of action this turn [12]."""
         self.transport_damage: dict[str, int] = {}

@@ -9,7 +9,13 @@ from typing import Any, Literal
 
 from pbem.errors import RuleViolation
 from pbem.maps.hexmap import Hex
-from pbem.systems.megagame.air import MISSION_ROLES, air_pools, cab_rank_squadrons, own_cab_rank
+from pbem.systems.megagame.air import (
+    MISSION_ROLES,
+    air_pools,
+    cab_rank_squadrons,
+    is_strike,
+    own_cab_rank,
+)
 from pbem.systems.megagame.board import (
     ATTACKING,
     FIGHTING,
@@ -23,9 +29,9 @@ from pbem.systems.megagame.board import (
 )
 from pbem.systems.megagame.model import CabRank, MegaScenario, TeamView
 from pbem.systems.megagame.movement import MoveTable, km_text, max_move_km, may_cross, move_table
-from pbem.systems.megagame.orders import OrderLine, OrderSheet, UnitInfo, check_sheet
+from pbem.systems.megagame.orders import AirRequest, OrderLine, OrderSheet, UnitInfo, check_sheet
 from pbem.systems.megagame.tables import effectiveness, movement_after_landing
-from pbem.systems.megagame.view import team_view
+from pbem.systems.megagame.view import FRIENDS_KM, team_view
 
 
 def _rail_problems(scenario: MegaScenario, k: Known, side: str, orders: OrderSheet) -> list[RuleViolation]:
@@ -134,6 +140,9 @@ class Known:
     on_rail: frozenset[str] = frozenset()
     enemy: frozenset[str] = frozenset()
     """Hexes where the team knows the enemy is (in sight)."""
+    friends: frozenset[str] = frozenset()
+    """Hexes of the other teams of its side that the team's view shows (within
+    :data:`~pbem.systems.megagame.view.FRIENDS_KM` of one of its units) [10]."""
 
 
 def known(scenario: MegaScenario, state: AnyState, team: str) -> Known:
@@ -147,7 +156,7 @@ def known(scenario: MegaScenario, state: AnyState, team: str) -> Known:
                      frozenset(u.id for u in state.units if u.state == effectiveness(0)), state.supply,
                      frozenset(state.blown), frozenset(u.id for u in state.units if u.landed),
                      frozenset(state.night_drops), frozenset(u.id for u in state.units if u.rail),
-                     frozenset(e.hex for e in state.enemy))
+                     frozenset(e.hex for e in state.enemy), frozenset(f.hex for f in state.friends))
     units = {}
     sides = {t.id: t.side for t in scenario.teams}  # team_side's answers (team ids are unique [2])
     for u in scenario.units:
@@ -160,7 +169,11 @@ def known(scenario: MegaScenario, state: AnyState, team: str) -> Known:
                  frozenset(k for k, s in state.units.items() if s.landed), frozenset(state.night_drops),
                  frozenset(k for k, s in state.units.items() if s.rail is not None),
                  frozenset(s.hex for k, s in state.units.items() if s.hex and not s.gone
-                           and sides[unit_def(scenario, k).team] != sides[team]))
+                           and sides[unit_def(scenario, k).team] != sides[team]),
+                 frozenset(s.hex for k, s in state.units.items() if s.hex and not s.gone and k not in units
+                           and unit_def(scenario, k).team != team and sides[unit_def(scenario, k).team] == sides[team]
+                           and any(Hex.parse(s.hex).distance(Hex.parse(o.hex)) <= FRIENDS_KM
+                                   for o in units.values())))
 
 
 def night_lift(scenario: MegaScenario, team: str, k: Known, line: OrderLine) -> bool:
@@ -230,7 +243,8 @@ def validate(scenario: MegaScenario, state: AnyState, side: str, orders: OrderSh
     """The rule cases ``orders`` breaks, ``side``'s sheet for this turn [5, 6, 9, 11, 12]: whose sheet
     for which turn, then each line on its own, then the units not on the map (night drops), then
     the sheet as a whole (rail, counter-battery, movement after landing, the order sheet's checks,
-    air orders); each stage only when the ones before found nothing."""
+    air orders); each stage only when the ones before found nothing. ``rules3`` (rules version 3): the
+    bomb line, and heavy bombers given a target bomb it (:func:`_air_order_problems`)."""
     if state.over:
         return [RuleViolation("3", "the game is over")]
     teams = {t.id: t for t in scenario.teams}
@@ -263,7 +277,7 @@ def validate(scenario: MegaScenario, state: AnyState, side: str, orders: OrderSh
     out += check_sheet(orders, k.units, ground_of=geo.ground, water_between=water,
                        prepared_last_turn=k.prepared, supply_available=k.supply, cab_rank=cab is not None,
                        moves=moves)
-    return out + _air_order_problems(scenario, state, teams[side].side, k, orders, cab)
+    return out + _air_order_problems(scenario, state, teams[side].side, k, orders, cab, rules3=rules3)
 
 
 def _heading_problems(scenario: MegaScenario, state: AnyState, side: str, fights_for: str,
@@ -383,10 +397,32 @@ def _landing_problems(scenario: MegaScenario, k: Known, orders: OrderSheet, move
     return out
 
 
+BOMB_LINE_KM = 2
+"""[12c] "The bomb line is normally at least 2 km from the nearest friendly troops": a bombing
+target closer than this to a friendly unit is refused (rules version 3; reading: "normally" is
+the rule the engine keeps, Game Control has no exception to grant)."""
+
+
+def _bomb_line(k: Known, a: AirRequest) -> list[RuleViolation]:
+    """The bomb line [12c]: ``a`` (a bombing order) refused if friendly troops are within
+    :data:`BOMB_LINE_KM` of its target, else nothing."""
+    target = Hex.parse(a.target)
+    near = sorted((target.distance(Hex.parse(h)), h) for h in (*(u.hex for u in k.units.values()), *k.friends)
+                  if target.distance(Hex.parse(h)) < BOMB_LINE_KM)
+    if not near:
+        return []
+    km, h = near[0]
+    return [RuleViolation("12", f"air orders: {a.mission} of {a.target} is {km} km from friendly troops at {h}; "
+                                f"the bomb line is at least {BOMB_LINE_KM} km from them")]
+
+
 def _air_order_problems(scenario: MegaScenario, state: AnyState, fights_for: str, k: Known,
-                        orders: OrderSheet, cab: CabRank | None) -> list[RuleViolation]:
+                        orders: OrderSheet, cab: CabRank | None, *, rules3: bool = True) -> list[RuleViolation]:
     """The air orders against the squadrons that can fly [9, 12]: a cab rank (the Allies' only,
-    less the team's rank still on call), targets on the map, no more than fly of each kind."""
+    less the team's rank still on call), targets on the map, no more than fly of each kind; rules
+    version 3 (``rules3``): heavy bombers given a target bomb it [9], and no bombing within 2 km of
+    friendly troops, the bomb line [12c] (the team's own units and the other teams' its view shows:
+    the team's pbem and Game Control's check the same sheet alike)."""
     geo = scenario.map.geo
     out: list[RuleViolation] = []
     ranks = sum(a.squadrons for a in orders.air_orders if a.mission == "cab-rank")
@@ -407,10 +443,12 @@ def _air_order_problems(scenario: MegaScenario, state: AnyState, fights_for: str
         for a in orders.air_orders:
             roles = MISSION_ROLES[a.mission]
             wanted[roles] = wanted.get(roles, 0) + a.squadrons
-            if a.mission in ("bombing", "recce", "transport") and not (a.target.isdigit() and len(a.target) == 4
-                                                            and Hex.parse(a.target) in geo.hexes):
+            if (a.mission in ("bombing", "recce", "transport") or is_strike(a, rules3=rules3)) and not (
+                    a.target.isdigit() and len(a.target) == 4 and Hex.parse(a.target) in geo.hexes):
                 out.append(RuleViolation("12", f"air orders: {a.mission} needs a target hex of the map, "
                                                f"not {a.target[:40]!r}"))
+            elif rules3 and is_strike(a, rules3=rules3):
+                out += _bomb_line(k, a)
         pools = air_pools(scenario, fights_for, k.turn, state.air_lost)
         if cab is not None:  # the team's cab rank of the turn before is still in the air [9]
             pools[MISSION_ROLES["cab-rank"]] -= cab.squadrons

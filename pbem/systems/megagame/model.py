@@ -240,6 +240,8 @@ class UnitType(_Data):
     artillery: Literal["field", "medium", "rocket", "infantry-gun"] | None = None
     flak: Literal["heavy", "light"] | None = Field(None, description="fires at air serials nearby [13]")
     dump: bool = Field(False, description="a divisional dump: delivers its stock to the HQs in reach [11]")
+    afdag: bool = Field(False, description="an Airborne Forward Delivery Airfield Group: supplies landed on an "
+                        "airstrip where it stands +5 instead of +2 [12a] (rules version 3)")
     note: str = ""
 
     @field_validator("profile")
@@ -364,6 +366,8 @@ class MegaScenario(_Data):
     supply_arrivals: list[SupplyArrival] = Field(default_factory=list)
     objectives: list[Objective] = Field(default_factory=list)
     air: list[AirUnit] = Field(default_factory=list)
+    airstrips: list[str] = Field(default_factory=list, description="hexes of airstrips: supplies landed on one +2, "
+                                 "+5 with an AFDAG deployed there [12a] (rules version 3)")
     bridges: list[BridgeCapacity] = Field(default_factory=list, description="none listed: by the bridge's class [7]")
     chokes: list[Choke] = Field(default_factory=list, description="choke points off the bridges [7]")
     trains: dict[str, int] = Field(default_factory=dict, description="unit points each side may put on trains a turn [6]")

@@ -21,7 +21,7 @@ from pbem.errors import InputError, UnreadableOrders
 from pbem.maps.hexmap import Hex
 from pbem.systems.megagame.air import MISSION_ROLES, squadrons_available
 from pbem.systems.megagame.board import AnyState, hq_out_of_reach, team_side, turn_label
-from pbem.systems.megagame.checks import march_line, validate
+from pbem.systems.megagame.checks import BOMB_LINE_KM, march_line, validate
 from pbem.systems.megagame.mapview import map_view
 from pbem.systems.megagame.model import MegaScenario, MegaState, TeamView
 from pbem.systems.megagame.orders import OrderLine, OrderSheet
@@ -164,7 +164,7 @@ class MegagamePresenter(Presenter[MegaScenario, AnyState]):
             1Border: hold, stand fast
             10Para: move, via 2704 2804 2905, non-tactical, first half
             1Para: attack, towards 3607, cas 2
-            air: bombing 2 at 3607
+            air: bombing 2 at 4409
             air: recce 1 at 4409
 
         Clauses after the colon, in any order: an intention (breakthrough, attack, probe, hold,
@@ -243,7 +243,9 @@ class MegagamePresenter(Presenter[MegaScenario, AnyState]):
         first = view["units"][0]["id"] if view["units"] else "UNIT"
         out += ["# Examples:", f"# {first}: attack, towards HEX        (the way there is filled in)",
                 f"# {first}: move, via HEX HEX, non-tactical", f"# {first}: hold, stand fast",
-                "# air: recce 1 at HEX", "# air: bombing 2 at HEX"]
+                "# air: recce 1 at HEX",
+                "# air: bombing 2 at HEX     (at least 2 km from friendly troops: the bomb line [12c])",
+                "# air: heavy 2 at HEX       (heavy bombers on a map square [9]; 'heavy N' on a line: support)"]
         return "\n".join(out) + "\n"
 
     def undone(self, scenario: MegaScenario, state: AnyState, side: str, orders: JSON) -> list[str]:
@@ -387,7 +389,7 @@ def _march(scenario: MegaScenario, view: JSON, team: str, uid: str, here: Hex, g
 
 def _air_orders(scenario: MegaScenario, view: JSON, side: str, targets: list[Hex]) -> list[dict[str, Any]]:
     """The team's share of its side's squadrons that fly today [12]: fighter-bombers against an
-    enemy it sees (tanks first), one fighter squadron to look at an objective it cannot see, the
+    enemy it sees beyond the bomb line (tanks first), one fighter squadron to look at an objective it cannot see, the
     other fighters as escort (Allied) or air cover (German), transports dropping supplies in the
     middle of the team's units."""
     if not scenario.air:
@@ -396,8 +398,11 @@ def _air_orders(scenario: MegaScenario, view: JSON, side: str, targets: list[Hex
     out: list[dict[str, Any]] = []
     strike = squadrons_available(scenario, side, view["turn"], "bombing", view.get("air_lost")) // share
     seen = view["enemy"]
-    if strike and seen:
-        target = min(seen, key=lambda e: ("tanks" not in e["seen"], e["hex"]))  # tanks first
+    friendly = [Hex.parse(u["hex"]) for u in (*view["units"], *view.get("friends", []))]
+    beyond = [e for e in seen  # beyond the bomb line [12c]
+              if all(Hex.parse(e["hex"]).distance(f) >= BOMB_LINE_KM for f in friendly)]
+    if strike and beyond:
+        target = min(beyond, key=lambda e: ("tanks" not in e["seen"], e["hex"]))  # tanks first
         out.append({"mission": "bombing", "squadrons": strike, "target": target["hex"]})
     fighters = squadrons_available(scenario, side, view["turn"], "recce", view.get("air_lost")) // share
     unseen = [t for t in targets if str(t) not in {e["hex"] for e in seen}]

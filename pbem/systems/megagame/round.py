@@ -59,7 +59,8 @@ Fighters on air cover that hold the sky (unopposed, or winning the air combat) p
 other side's transport serials out of action a squadron: an airborne unit comes a turn later, a
 squadron of supplies is turned back [12].
 Bombing [9] strikes the enemy in the target hex before movement and every enemy unit that passes
-through it during the turn. Heavy bombers fly only in support of attacks.
+through it during the turn. Heavy bombers fly in support of attacks; given a target hex they bomb
+it on their own column of the interdiction table (rules version 3).
 Not built: flak on overflights and fighters against bombers (no fly-in routes) [12, 13]; the
 turn it takes to attach a battalion to another division [9]; supplies held per HQ stack and by
 nation (a team's supplies are one pool, drawn within 5 km of the unit's HQ) [11].
@@ -192,7 +193,7 @@ def _movement(board: Board, board_dice: Dice | None = None, *, tell_losses: bool
             strike = board.interdicted.get(nxt)
             if strike is not None and strike[0] != u.side and board_dice is not None:  # a bombed point [9]
                 die = board_dice.d6(f"9 interdiction {nxt} {uid} passing")
-                result = interdiction(strike[1], 0, die)
+                result = interdiction(strike[1], strike[2], die)
                 events_out.append({"kind": "interdiction-passing", "unit": uid, "at": str(nxt), "die": die,
                                    "result": result})
                 if result != "no effect":
@@ -504,7 +505,8 @@ def _next_state(scenario: MegaScenario, state: MegaState, board: Board, blown: s
 
 
 def _stragglers(board: Board, u: BoardUnit, turn: int) -> None:
-    """The stragglers of a drop rejoin at the end of its turn; of a night drop, after 1d6 turns [12]."""
+    """The stragglers of a drop rejoin when due: by day at the end of the turn of the drop (rules
+    version 2) or of the clear turn after it (version 3); of a night drop, after 1d6 turns [12]."""
     if u.scattered and u.on_map and board.stragglers.get(u.d.id, 0) <= turn:
         u.steps = max(0, u.steps - u.scattered)
         u.scattered = 0
@@ -577,8 +579,11 @@ def _facts(board: Board, u: BoardUnit) -> UnitFacts:
     turns = u.contact.get(formation, 0)
     if enemy and u.line is not None and u.line.intention == "probe":
         u.identified = True  # a probe that meets the enemy identifies it [5], fighting or not
+    status, tanks = sum(e.status for e in enemy), any(e.t.kind == "armour" and e.status > 0 for e in enemy)
+    if board.rules3:  # [10 ELETIS] what fought it counts wherever it ended up; supply lost to the enemy is used
+        status, tanks = max(status, u.met_status), tanks or u.met_tanks
     return UnitFacts(
-        events=u.events, enemy_status=sum(e.status for e in enemy),
-        enemy_tanks=any(e.t.kind == "armour" and e.status > 0 for e in enemy),
-        enemy_artillery=u.enemy_artillery, enemy_air=u.enemy_air, enemy_formation=formation,
-        turns_in_contact=max(turns, 2) if u.identified and turns else turns, supply_used=u.supply_used)
+        events=u.events, enemy_status=status, enemy_tanks=tanks,
+        enemy_artillery=u.enemy_artillery, enemy_air=u.enemy_air or (board.rules3 and u.met_air),
+        enemy_formation=formation, turns_in_contact=max(turns, 2) if u.identified and turns else turns,
+        supply_used=u.supply_used + (u.supply_lost if board.rules3 else 0))

@@ -38,6 +38,9 @@ from pbem.systems.megagame.setup import team_copy
 from pbem.systems.megagame.view import team_view
 from pbem.systems.megagame.words import describe_event
 
+NO_DROP = ("woods", "town", "city")
+"""Map terrain no airborne unit may drop into [12a]: "woods or built up areas"."""
+
 
 class MegagameRules(Ruleset[MegaScenario, AnyState, OrderSheet]):
     """Wallman's operational megagame (module docstring)."""
@@ -55,6 +58,14 @@ class MegagameRules(Ruleset[MegaScenario, AnyState, OrderSheet]):
     of at least its status [9 Unit Status]; a unit below status 1 retreats if it can and is
     captured only if it cannot [9 Supplies]; no counter-attack the turn after a Total Success [9];
     only artillery allocated to a defence ('defend HEX') counts in it [9 Supporting Artillery].
+    And issue 25's air, supply and report readings (docs/megagame.md): heavy bombers given a target
+    bomb it on the interdiction table's Heavy Squadrons column [9]; no bombing within 2 km of
+    friendly troops, the bomb line [12c]; a day drop's scattered men back after one clear turn, the
+    next day [12]; polder poor terrain for air resupply, airstrips +2 and +5 with an AFDAG [12a]; no
+    drop zone in woods or built-up areas (a scenario problem) [12a]; flak a bombing damages or
+    immobilises suppressed for the turn [13, 12c]; a failed recce reads "no report" whatever is
+    below [12d]; a report names the tanks, artillery and air power that acted on the unit, and
+    counts the supply lost to the enemy's success as used [10 ELETIS].
     2: fighter squadrons lost in air combat are lost for good; drops by night [12]; the further
     attack after an overrun [9]; a moving dump leaves its supplies parked for the transport units
     [11]."""
@@ -110,6 +121,17 @@ class MegagameRules(Ruleset[MegaScenario, AnyState, OrderSheet]):
                 out.append(f"unit type {name}: a status profile falls step by step to 0 [9], not {t.profile}")
             if t.kind == "artillery" and t.artillery is None:
                 out.append(f"unit type {name}: artillery needs its kind (field, medium, rocket, infantry-gun) [9]")
+        drops = [u for u in sc.units if u.by_air]
+        if drops and self.since("3"):  # "Drops may not be made into woods or built up areas" [12a]
+            listed = [(kind, set(hexes)) for kind, hexes in sc.map.terrain.items()]
+            for u in drops:  # the hex's terrain as Geo reads it: the last kind listing it, else the default
+                kind = next((k for k, hexes in reversed(listed) if u.hex in hexes), sc.map.default_terrain)
+                if kind in NO_DROP:
+                    out.append(f"unit {u.id}: its drop zone {u.hex} is {kind}; drops may not be made into woods or "
+                               "built up areas [12a]")
+        for h in sc.airstrips:
+            if not (h.isdigit() and len(h) == 4 and on_map(Hex.parse(h))):
+                out.append(f"airstrip {h[:20]!r}: not a hex of the map [12a]")
         for o in sc.objectives:
             if not on_map(Hex.parse(o.hex)):
                 out.append(f"objective {o.name}: hex {o.hex} is off the map")

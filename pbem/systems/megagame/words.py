@@ -44,7 +44,8 @@ def describe_event(event: JSON) -> str | None:
     if kind == "interdiction":
         hits = ", ".join(f"{h['unit']} die {h['die']}: {h['result']}" for h in event["hits"]) or "no target"
         n = event["squadrons"]
-        return f"{event['team']} bombs {event['at']} with {n} squadron{'' if n == 1 else 's'}: {hits} [9]"
+        heavy = "heavy " if event.get("heavy") else ""
+        return f"{event['team']} bombs {event['at']} with {n} {heavy}squadron{'' if n == 1 else 's'}: {hits} [9]"
     if kind == "recce":
         return f"{event['team']}'s air recce over {event['at']} (die {event['die']}): {event['seen']} [12]"
     if kind == "resupply":
