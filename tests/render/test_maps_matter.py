@@ -200,6 +200,22 @@ def test_arnhem_1944_marks_the_bridge_hexes_and_who_holds_them_16() -> None:
     assert scenario["victory"]["far_bank_hex"] in far
 
 
+def test_arnhem_1944_draws_the_drop_zones_in_use_10_1_15_2() -> None:
+    # turn 4 of the frozen game: the 4th Parachute Brigade has landed on the hex its state says,
+    # 0305, which is also where the set-up placed the 1st Airborne within two hexes; the Polish
+    # Brigade's 0709 is not in use yet
+    game_dir = COMPAT / "arnhem1944-historical"
+    state = _turn(game_dir, 101)["state"]
+    assert state["dropped"] == ["4th Parachute Brigade (4P)"] and state["drop_zones"] == {
+        "4th Parachute Brigade (4P)": "0305"}
+    root = ET.fromstring(draw(_view(game_dir, 101)))
+    zones = [g for g in _groups(root, "zone") if g.get("data-kind") == "drop-zone"]
+    assert [g.get("data-hexes") for g in zones] == ["0305"]
+    legend = root.find(f".//{SVG}g[@id='legend']")
+    assert legend is not None
+    assert sum("drop zone" in (t.text or "") for t in legend.iter(f"{SVG}text")) == 1
+
+
 def test_arnhem_1944_rings_every_unit_out_of_supply_10() -> None:
     game_dir = COMPAT / "arnhem1944-historical"
     turn = _turn(game_dir, 101)

@@ -40,7 +40,7 @@ def _situation_rows(cv: Canvas) -> list[str]:
     """The legend's words for what the rules say of hexes and units now (drawing 2)."""
     v = cv.v
     rows = [ob.text for ob in _unique_objectives(cv)]
-    rows += [z.text for z in v.zones if any(h in cv.visible_set for h in z.hexes)]
+    rows += [z.text for z in _unique_zones(cv)]
     if _unsupplied_shown(cv):
         rows.append(f"{v.unsupplied_tag}: {v.unsupplied_text}")
     if _stacks_shown(cv):
@@ -55,6 +55,17 @@ def _unique_objectives(cv: Canvas) -> list[Any]:
         if ob.hex in cv.visible_set and ob.text not in seen:
             seen.add(ob.text)
             out.append(ob)
+    return out
+
+
+def _unique_zones(cv: Canvas) -> list[Any]:
+    """The zones the map shows, one per legend line (drop zones share theirs)."""
+    seen: set[tuple[str, str]] = set()
+    out = []
+    for z in cv.v.zones:
+        if any(h in cv.visible_set for h in z.hexes) and (z.kind, z.text) not in seen:
+            seen.add((z.kind, z.text))
+            out.append(z)
     return out
 
 
@@ -251,7 +262,7 @@ class _Panel:
         """Objectives, zones, units out of supply and stacks, those the map shows (drawing 2)."""
         cv, dwg, s, x = self.cv, self.dwg, self.s, self.x
         objectives = _unique_objectives(cv)
-        zones = [z for z in cv.v.zones if any(h in cv.visible_set for h in z.hexes)]
+        zones = _unique_zones(cv)
         unsupplied, stacks = _unsupplied_shown(cv), _stacks_shown(cv)
         if not (objectives or zones or unsupplied or stacks):
             return

@@ -35,6 +35,7 @@ from pbem.maps.view import (
     terrain_looks,
 )
 from pbem.systems.arnhem1944.model import Counter, Scenario
+from pbem.systems.arnhem1944.queries import Game
 from pbem.systems.arnhem1944.state import State
 from pbem.systems.arnhem1944.words import event_text
 
@@ -147,7 +148,10 @@ def map_view(sc: Scenario, state: State | Mapping[str, Any], events: Sequence[An
                          for h in sc.victory.bridge_hexes),
         zones=(ZoneView("objective-area", "AL", tuple(sorted(Hex.parse(h) for h in sc.far_bank)), "",
                         f"over the {sc.victory.river}: {sc.victory.bridgehead_steps} Allied infantry steps "
-                        "make a bridgehead [16]"),),
+                        "make a bridgehead [16]"),
+               *(ZoneView("drop-zone", "AL", (Hex.parse(h),), "DZ",
+                          "DZ: a drop zone in use, where the airborne trace supply [10.1, 15.2]")
+                 for h in sorted(Game(sc).drop_zones(st)))),
         # the supply the rules established at the last supply check [10] (the state's own flag)
         unsupplied=tuple(uid for uid, u in sorted(st.units.items())
                          if u.on_map and u.hex is not None and not u.in_supply),
