@@ -200,6 +200,21 @@ def test_arnhem_1944_marks_the_bridge_hexes_and_who_holds_them_16() -> None:
     assert scenario["victory"]["far_bank_hex"] in far
 
 
+def test_bastogne_marks_its_two_control_hexes_and_who_holds_each_15_17() -> None:
+    # [15.17]: "both hexes of Bastogne (1317 and 1416)"; a hex's holder is the side that last
+    # passed through it (the state's control), else its holder at the start (the scenario's)
+    game_dir = EXAMPLES / "bastogne-spearhead"
+    scenario = json.loads((game_dir / "scenario.json").read_text())
+    for step in (0, 11):
+        control = _turn(game_dir, step)["state"].get("control") or {}
+        root = ET.fromstring(draw(_view(game_dir, step)))
+        objectives = {g.get("data-hex"): g.get("data-holder") for g in _groups(root, "objective")}
+        assert objectives == {h: control.get(h) or scenario["special"]["initial_control"].get(h, "")
+                              for h in ("1317", "1416")}
+    old = ET.fromstring(draw(_view(game_dir, 11), drawing=1))
+    assert not _groups(old, "objective")
+
+
 def test_arnhem_1944_draws_the_drop_zones_in_use_10_1_15_2() -> None:
     # turn 4 of the frozen game: the 4th Parachute Brigade has landed on the hex its state says,
     # 0305, which is also where the set-up placed the 1st Airborne within two hexes; the Polish

@@ -18,6 +18,7 @@ from pbem.maps.view import (
     MapView,
     Mark,
     MoveMark,
+    ObjectiveView,
     PanelRow,
     PlacedMark,
     PlaceView,
@@ -114,6 +115,7 @@ def map_view(
 
         header_lines = (*header_lines, *status_lines(sc, st))
     zones, cut = _arnhem_situation(sc, st) if sc.game == "arnhem" else ((), ())
+    objectives = _bastogne_objectives(sc, st) if sc.game == "bastogne" else ()
     entries = _entries(sc)
     counters = _counters(sc, st, evs)
     mark_list, eliminated, notes = _event_marks(sc, evs, before)
@@ -158,10 +160,21 @@ def map_view(
         hexside_marks=_bridge_marks(st),
         hexside_heading="Bridges [12.13, 12.14]",
         zones=zones,
+        objectives=objectives,
         unsupplied=cut,
         unsupplied_tag="LOC",
         unsupplied_text="no line of communication [17.31, 17.32, 17.35]",
     )
+
+
+def _bastogne_objectives(sc: Scenario, st: State) -> tuple[ObjectiveView, ...]:
+    """The Bastogne control hexes and who holds each now [15.17] (``bastogne.hex_holder``)."""
+    from pbem.systems.westwall.bastogne import hex_holder, special_of
+
+    hexes = special_of(sc).control_hexes
+    return tuple(ObjectiveView(Hex.parse(h), "VP", "VP: a Bastogne hex, control of both counts "
+                               "(occupied or last passed through) [15.17]", hex_holder(sc, st, h) or "")
+                 for h in hexes)
 
 
 def _arnhem_situation(sc: Scenario, st: State) -> tuple[tuple[ZoneView, ...], tuple[str, ...]]:
