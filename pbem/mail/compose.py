@@ -104,8 +104,8 @@ def move_email(game: Game, step: int | None = None, *, template_dir: Path | None
     if crop is not None and view is not None:
         from pbem.render.svg import draw
 
-        centre, radius = crop
-        svg = draw(view, around=centre, radius=radius)
+        centre, box = crop
+        svg = draw(view, box=box)
         attachments.append((names.map_around_name(shown.step, centre), svg.encode("utf-8"),
                             "image/svg+xml"))
     return draft_email(

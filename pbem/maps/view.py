@@ -181,6 +181,31 @@ Mark = MoveMark | TrailMark | CombatMark | EliminatedMark | PlacedMark
 
 
 @dataclass(frozen=True)
+class ObjectiveView:
+    """A hex the victory conditions name (e.g. a bridge that must be held), drawn as a ring with a
+    short tag; ``holder``: the side the rules count as holding it now, or empty."""
+
+    hex: Hex
+    tag: str
+    text: str
+    """What it is, with its rule case, for the legend."""
+    holder: str = ""
+
+
+@dataclass(frozen=True)
+class ZoneView:
+    """Hexes the rules give a meaning during play: a drop zone once it is revealed (``kind``
+    ``drop-zone``), the area a victory condition counts (``objective-area``); one hex zones carry
+    their ``tag`` on the map, every zone its ``text`` in the legend."""
+
+    kind: str
+    side: str
+    hexes: tuple[Hex, ...]
+    tag: str
+    text: str
+
+
+@dataclass(frozen=True)
 class PanelRow:
     text: str
     colour: str = ""
@@ -252,6 +277,14 @@ class MapView:
     names_clear_bridges: bool = False
     """Whether a place name that would cover a bridge (names sit low in their hex, over the
     hexside below) moves above its hex number instead (False: where earlier maps had them)."""
+    objectives: tuple[ObjectiveView, ...] = ()
+    zones: tuple[ZoneView, ...] = ()
+    unsupplied: tuple[str, ...] = ()
+    """Ids of the units on the map the rules find out of supply or without their line of
+    communication (the rules' own verdict, not the renderer's): their hexes are ringed."""
+    unsupplied_tag: str = "OOS"
+    unsupplied_text: str = "out of supply"
+    """The legend's words for :attr:`unsupplied`, with the rule case."""
     north: str = "up"
     """Where north lies on the raw grid (columns across, rows down): ``"up"``, or ``"right"`` for
     a map numbered south to north in its first two digits (Arnhem), which is drawn turned a

@@ -9,12 +9,14 @@ verify`` does that.
 :func:`write_step_outputs` writes ``map-NNNN.svg`` beside the turn file
 (atomically, never overwriting different bytes); :func:`output_hook` is the same thing in the
 shape of an engine output hook, and :func:`check_maps` is a ``pbem verify`` checker that re-renders
-every ``map-NNNN.svg`` present and compares the bytes (the renderer is deterministic). Mail files
-are not compared: they depend on the user's own templates.
+every ``map-NNNN.svg`` present and compares the bytes (the renderer is deterministic), each the way
+it says it was drawn (:func:`drawing_of`: a map an older pbem wrote is drawn again as that pbem drew
+it). Mail files are not compared: they depend on the user's own templates.
 """
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -85,12 +87,14 @@ class StepView:
         return view
 
     def svg(self, *, side: str | None = None, around: str | None = None,
-            radius: int | None = None, board: str | None = None, zoc: str | None = None) -> str:
+            radius: int | None = None, board: str | None = None, zoc: str | None = None,
+            drawing: int | None = None) -> str:
         """The map (``board``: a whole map placing the game's board file instead of drawing it;
-        ``zoc``: shade the hexes that side's zones of control cover)."""
+        ``zoc``: shade the hexes that side's zones of control cover; ``drawing``: an older way of
+        drawing, to draw again a map an older pbem wrote, default the newest)."""
         from dataclasses import replace
 
-        from pbem.render.svg import draw
+        from pbem.render.svg import DRAWING, draw
 
         view = self.view(side=side)
         if zoc is not None:
@@ -101,7 +105,8 @@ class StepView:
             case = f" [{self.presenter.zoc_case}]" if self.presenter.zoc_case else ""
             view = replace(view, shaded=tuple((h, "") for h in hexes),
                            shaded_heading=f"zone of control of {name} units{case}")
-        return draw(view, around=around, radius=radius, board=board)
+        return draw(view, around=around, radius=radius, board=board,
+                    drawing=DRAWING if drawing is None else drawing)
 
     def board_svg(self) -> str:
         from pbem.render.svg import draw_board
@@ -109,17 +114,18 @@ class StepView:
         return draw_board(self.view())
 
 
-ACTION_RADIUS = 5
-"""The most hexes around the action an email's map shows (the full map is drawn on ingest)."""
+ACTION_MARGIN = 2
+"""Hexes shown beyond the outermost hex of a step's action on the email's map (room for the combat
+labels, which sit beside the hexes they name)."""
 
 
-def action_crop(view: Any) -> tuple[Any, int] | None:
-    """Where a step's marks are (moves, combats, retreats, placements...): a centre hex and the
-    radius that holds them (at most :data:`ACTION_RADIUS`), or None when nothing happened."""
-    from pbem.maps.hexmap import Hex
+def action_hexes(view: Any) -> list[Any]:
+    """Every hex a step's marks touch, on the map: each hex of every move, retreat, displacement
+    and advance, every combat's defenders, attackers, supporting and defensive fire, eliminations
+    and placements (landings, entries, set-up)."""
     from pbem.maps.view import CombatMark, EliminatedMark, MoveMark, PlacedMark, TrailMark
 
-    hexes: list[Hex] = []
+    hexes: list[Any] = []
     for mark in view.marks:
         if isinstance(mark, MoveMark | TrailMark):
             hexes.extend(mark.path)
@@ -127,14 +133,24 @@ def action_crop(view: Any) -> tuple[Any, int] | None:
             hexes.extend(mark.defenders + mark.attackers + mark.barrage + mark.fpf)
         elif isinstance(mark, EliminatedMark | PlacedMark) and mark.hex is not None:
             hexes.append(mark.hex)
-    hexes = [h for h in hexes if view.on_map(h)]
+    return sorted({h for h in hexes if view.on_map(h)})
+
+
+def action_crop(view: Any) -> tuple[Any, tuple[tuple[int, int], tuple[int, int]]] | None:
+    """The email's map of a step: the rectangle of the grid holding all of the step's action
+    (:func:`action_hexes`) with :data:`ACTION_MARGIN` hexes to spare on every side, cut to the map,
+    and the hex at its middle (which names the file); None when nothing happened."""
+    from pbem.maps.hexmap import Hex
+
+    hexes = action_hexes(view)
     if not hexes:
         return None
-    col = round(sum(h.col for h in hexes) / len(hexes))
-    row = round(sum(h.row for h in hexes) / len(hexes))
-    centre = Hex(min(max(col, view.cols[0]), view.cols[1]), min(max(row, view.rows[0]), view.rows[1]))
-    reach = max(centre.distance(h) for h in hexes) + 1
-    return centre, min(reach, ACTION_RADIUS)
+    m = ACTION_MARGIN
+    c0 = max(view.cols[0], min(h.col for h in hexes) - m)
+    c1 = min(view.cols[1], max(h.col for h in hexes) + m)
+    r0 = max(view.rows[0], min(h.row for h in hexes) - m)
+    r1 = min(view.rows[1], max(h.row for h in hexes) + m)
+    return Hex((c0 + c1) // 2, (r0 + r1) // 2), ((c0, c1), (r0, r1))
 
 
 def open_game(game_dir: Path) -> Any:
@@ -197,10 +213,29 @@ def check_maps(game: Game, replay: Any) -> None:
         view = StepView(game, step)
         if board.is_file() and board.read_bytes() != view.board_svg().encode("utf-8"):
             raise VerificationError(BOARD_NAME, "differs from the board drawn from the scenario")
-        fresh = view.svg(board=BOARD_NAME if board.is_file() else None).encode("utf-8")
-        if path.read_bytes() != fresh:
+        old = path.read_bytes()
+        drawing = drawing_of(old)
+        if drawing is None:
+            raise VerificationError(path.name, "was drawn by a newer pbem (a drawing this pbem does not "
+                                               "know): only --redraw needs it, plain verify checks its hash")
+        fresh = view.svg(board=BOARD_NAME if board.is_file() else None, drawing=drawing).encode("utf-8")
+        if old != fresh:
             raise VerificationError(path.name, f"differs from the map re-rendered from "
                                                f"{game.listing.turns[step].name}")
+
+
+_DRAWING_ATTR = re.compile(rb'<svg\b[^>]*?\sdata-drawing="([0-9]{1,3})"')
+
+
+def drawing_of(svg: bytes) -> int | None:
+    """Which way of drawing made a map (:data:`pbem.render.svg.canvas.DRAWING`): its root's
+    ``data-drawing``, or 1 (the maps of pbem 0.2.0 carry none); None for a drawing newer than this
+    pbem knows."""
+    from pbem.render.svg import DRAWING
+
+    m = _DRAWING_ATTR.search(svg[:4096])
+    drawing = int(m.group(1)) if m else 1
+    return drawing if 1 <= drawing <= DRAWING else None
 
 
 def private_svg(game: Game, side: str | None, *, around: str | None = None, radius: int | None = None,

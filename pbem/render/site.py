@@ -23,27 +23,54 @@ if TYPE_CHECKING:
     from pbem.engine.gamedir import Game
 
 
-def _chart(scores: list[dict[str, int]], names: dict[str, str]) -> str:
-    """The score after each step as a small inline SVG line chart (one line per side)."""
+CHART_FALLBACK = ("#6e7f80", "#7a8b3a", "#a04040", "#4060a0", "#a07020", "#606060")
+"""Line colours for sides whose map colour is unknown (a system without maps)."""
+
+
+def _chart(scores: list[dict[str, int]], names: dict[str, str], colours: dict[str, str] | None = None,
+           steps: list[int] | None = None) -> str:
+    """The score after each step as a small inline SVG line chart: one line per side in the side's
+    colour on the map (``colours``), the score axis with its lowest, middle and highest values, the
+    step axis with the first and last step (``steps``, default 0 to n-1)."""
     sides = sorted({s for sc in scores for s in sc})
     if not sides or len(scores) < 2:
         return ""
-    width, height, pad = 320, 120, 18
+    colours = colours or {}
+    steps = steps if steps is not None and len(steps) == len(scores) else list(range(len(scores)))
+    width, height, left, right, top_pad, bottom = 320, 130, 34, 10, 14, 26
     top = max(1, max(v for sc in scores for v in sc.values()))
     low = min(0, min(v for sc in scores for v in sc.values()))
-    colours = ["#6e7f80", "#7a8b3a", "#a04040", "#4060a0", "#a07020", "#606060"]
     parts = [f'<svg id="score-chart" viewBox="0 0 {width} {height}" width="100%" role="img" '
              f'aria-label="score after each step">']
     n = len(scores) - 1
+    x0, x1, y0, y1 = left, width - right, height - bottom, top_pad
+
+    def ypos(v: float) -> float:
+        return y0 - (y0 - y1) * (v - low) / (top - low)
+
+    parts.append(f'<line class="axis" x1="{x0}" y1="{y0}" x2="{x1}" y2="{y0}" stroke="#888"/>')
+    parts.append(f'<line class="axis" x1="{x0}" y1="{y0}" x2="{x0}" y2="{y1}" stroke="#888"/>')
+    ticks = sorted({low, (low + top) // 2, top})
+    for v in ticks:
+        y = ypos(v)
+        parts.append(f'<line x1="{x0 - 3}" y1="{y:.1f}" x2="{x1}" y2="{y:.1f}" stroke="#ddd"/>')
+        parts.append(f'<text class="tick-y" x="{x0 - 5}" y="{y + 3:.1f}" font-size="9" text-anchor="end">{v}</text>')
+    for i in sorted({0, n // 2, n}):
+        x = x0 + (x1 - x0) * i / n
+        parts.append(f'<text class="tick-x" x="{x:.1f}" y="{y0 + 11}" font-size="9" text-anchor="middle">'
+                     f"{steps[i]}</text>")
+    parts.append(f'<text x="{(x0 + x1) / 2:.1f}" y="{height - 3}" font-size="9" text-anchor="middle" '
+                 'fill="#666">step</text>')
     for k, side in enumerate(sides):
         pts = []
         for i, sc in enumerate(scores):
-            x = pad + (width - 2 * pad) * i / n
-            y = height - pad - (height - 2 * pad) * (sc.get(side, 0) - low) / (top - low)
-            pts.append(f"{x:.1f},{y:.1f}")
-        colour = colours[k % len(colours)]
-        parts.append(f'<polyline fill="none" stroke="{colour}" stroke-width="2" points="{" ".join(pts)}"/>')
-        parts.append(f'<text x="{pad}" y="{12 + 12 * k}" font-size="10" fill="{colour}">'
+            x = x0 + (x1 - x0) * i / n
+            pts.append(f"{x:.1f},{ypos(sc.get(side, 0)):.1f}")
+        colour = colours.get(side) or CHART_FALLBACK[k % len(CHART_FALLBACK)]
+        parts.append(f'<polyline data-side="{_esc(side)}" fill="none" stroke="{_esc(colour)}" stroke-width="2.5" '
+                     f'points="{" ".join(pts)}"/>')
+        parts.append(f'<rect x="{x0 + 6}" y="{4 + 12 * k}" width="10" height="8" fill="{_esc(colour)}" stroke="#000" '
+                     f'stroke-width="0.5"/><text x="{x0 + 20}" y="{11 + 12 * k}" font-size="10">'
                      f"{_esc(names.get(side, side))}</text>")
     parts.append("</svg>")
     return "".join(parts)
@@ -86,6 +113,7 @@ def write_site(game: Game, out_dir: Path, *, local: Any = None, seeds: dict[str,
         maps_dir.mkdir(exist_ok=True)
     steps: list[dict[str, Any]] = []
     scores: list[dict[str, int]] = []
+    colours: dict[str, str] = {}  # each side's colour on the maps, for the score chart
     known_map: str | None = None
     for item in h.entries():
         rec, turn, move = item.record, item.turn, item.move
@@ -117,13 +145,16 @@ def write_site(game: Game, out_dir: Path, *, local: Any = None, seeds: dict[str,
         }
         if has_map and not rec.written:  # a turn this replay computed but did not write has no file
             view = StepView(game, rec.step, move=move)
+            if not colours:
+                colours = {si.id: si.colour for si in view.view().sides}
             name = map_name(rec.step)
             # self-contained: a browser shows an SVG in <img> without loading what it links to
             write_replace(maps_dir / name, view.svg().encode("utf-8"), mode=0o644)
             written.append(maps_dir / name)
             entry["map"] = f"maps/{name}"
         elif hidden_maps:
-            drawn = _hidden_map(game, item, maps_dir, viewers, everything=h.everything, replay=h.replay)
+            drawn = _hidden_map(game, item, maps_dir, viewers, everything=h.everything, replay=h.replay,
+                                colours=colours)
             if drawn is not None:
                 written.append(drawn)
                 known_map = f"maps/{drawn.name}"
@@ -135,7 +166,7 @@ def write_site(game: Game, out_dir: Path, *, local: Any = None, seeds: dict[str,
     data = json.dumps(steps, ensure_ascii=False, sort_keys=True).replace("<", "\\u003c")
     html = template_env().get_template("site.html.j2").render(
         title=presenter.title(sc), game_id=game.id, steps=steps, steps_json=data,
-        outcome=outcome, chart=_chart(scores, names),
+        outcome=outcome, chart=_chart(scores, names, colours, [s["step"] for s in steps]),
         viewer=", ".join(names.get(s, s) for s in viewers) if game.hidden and viewers else None,
     )
     write_replace(out_dir / "index.html", html.encode("utf-8"), mode=0o644)
@@ -144,7 +175,7 @@ def write_site(game: Game, out_dir: Path, *, local: Any = None, seeds: dict[str,
 
 
 def _hidden_map(game: Game, item: Any, maps_dir: Path, viewers: dict[str, str], *,
-                everything: bool, replay: Any) -> Path | None:
+                everything: bool, replay: Any, colours: dict[str, str] | None = None) -> Path | None:
     """The map of one step of a game with hidden information, as this machine may draw it: the
     master map where every state is open here (Game Control, or after the publication), framed on
     the step's action; else the first viewer side's own map, cropped to its forces, from the view
@@ -177,6 +208,8 @@ def _hidden_map(game: Game, item: Any, maps_dir: Path, viewers: dict[str, str], 
         return None
     if view is None:
         return None
+    if colours is not None and not colours:
+        colours.update({si.id: si.colour for si in view.sides})
     path = maps_dir / name
     around, radius = crop(view)
     write_replace(path, str(draw(view, around=around, radius=radius)).encode("utf-8"), mode=0o644)

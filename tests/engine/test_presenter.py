@@ -157,7 +157,7 @@ def test_a_big_stack_stays_in_its_hex_and_says_how_many() -> None:
     from pbem.maps.hexmap import Hex
     from pbem.maps.view import CounterView, MapView, SideView
 
-    def drawn(n: int) -> dict[str, ET.Element]:
+    def drawn(n: int, drawing: int = 1) -> dict[str, ET.Element]:
         h = Hex.parse("0202")
         view = MapView(
             scenario_id="hand-made", title="stacks", subtitle="", cols=(1, 3), rows=(1, 3),
@@ -165,7 +165,7 @@ def test_a_big_stack_stays_in_its_hex_and_says_how_many() -> None:
             hexsides={}, sides=(SideView("R", "Red", "#cc3333"),), terrain_kinds=frozenset({"clear"}),
             counters=tuple(CounterView(f"u{k}", h, "R", "infantry", "II", f"{k}th", "4-4-6", ("4-4-6",))
                            for k in range(n)))
-        root = ET.fromstring(svg.draw(view))
+        root = ET.fromstring(svg.draw(view, drawing=drawing))
         return {el.get("id", ""): el for el in root.iter() if (el.get("id") or "").startswith("unit-")}
 
     def shift(el: ET.Element) -> float:
@@ -179,6 +179,12 @@ def test_a_big_stack_stays_in_its_hex_and_says_how_many() -> None:
     assert [shift(seven[f"unit-u{k}"]) for k in range(3, 7)] == [shift(four[f"unit-u{k}"]) for k in range(4)]
     texts = lambda el: [t.text for t in el.iter() if t.tag.endswith("text")]  # noqa: E731
     assert "7" in texts(seven["unit-u6"]) and "4" not in texts(four["unit-u3"])
+    # drawing 2 (issue 27): every stack says how many units it holds, and only its top is legible
+    four = drawn(4, drawing=2)
+    assert "4" in texts(four["unit-u3"]) and "4th" not in texts(four["unit-u3"])
+    assert all(texts(four[f"unit-u{k}"]) == [] for k in range(3))  # their edges only
+    assert [[t.text for t in four[f"unit-u{k}"].iter() if t.tag.endswith("title")] for k in range(3)] == \
+        [["0th"], ["1th"], ["2th"]]  # named on hover
 
 
 class MailingToyPresenter(__import__("pbem.systems.toy", fromlist=["ToyPresenter"]).ToyPresenter):

@@ -106,6 +106,18 @@ def test_viewer_in_a_real_browser(site: Path) -> None:
         # a permalink opens its step
         browser.get((site / "index.html").as_uri() + "#step-7")
         assert browser.find_element(By.ID, "heading").text == steps[7]["heading"]
+        # zoom (issue 27): + steps 100% -> 150% -> 200% of the box's width, the box scrolls, 0 fits
+        # again; the full-size map is the step's own file
+        browser.find_element(By.ID, "zoom-in").click()
+        browser.find_element(By.ID, "zoom-in").click()
+        assert browser.find_element(By.ID, "zoom-level").text == "200%"
+        box_width = browser.execute_script("return document.getElementById('mapbox').clientWidth")
+        wide = browser.execute_script("return document.getElementById('map').getBoundingClientRect().width")
+        assert abs(wide - 2 * box_width) <= 2
+        assert browser.execute_script("return document.getElementById('mapbox').scrollWidth") > box_width
+        assert browser.find_element(By.ID, "fullmap").get_attribute("href").endswith(steps[7]["map"])
+        body.send_keys("0")
+        assert browser.find_element(By.ID, "zoom-level").text == "100%"
         # a phone: the map above the text, nothing wider than the screen
         browser.set_window_size(400, 900)
         browser.get((site / "index.html").as_uri() + "#step-3")

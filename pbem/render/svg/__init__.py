@@ -38,9 +38,16 @@ from pbem.errors import InputError
 from pbem.maps.hexmap import Hex
 from pbem.maps.view import MapView
 from pbem.render.svg.board import board_layers, terrain_patterns
-from pbem.render.svg.canvas import DEFAULT_HEX_SIZE, SQRT3, Canvas, Frame, _n
+from pbem.render.svg.canvas import DEFAULT_HEX_SIZE, DRAWING, SQRT3, Canvas, Frame, _n
 from pbem.render.svg.counters import draw_units, nato_symbols
-from pbem.render.svg.marks import draw_events, draw_hexside_marks, draw_shaded
+from pbem.render.svg.marks import (
+    draw_events,
+    draw_hexside_marks,
+    draw_objectives,
+    draw_shaded,
+    draw_unsupplied,
+    draw_zones,
+)
 from pbem.render.svg.palette import FONT
 from pbem.render.svg.panel import draw_header, draw_panel, legend_width
 
@@ -54,8 +61,14 @@ def draw(
     colors: Mapping[str, str] | None = None,
     show_hex_numbers: bool = True,
     board: str | None = None,
+    drawing: int = DRAWING,
+    box: tuple[tuple[int, int], tuple[int, int]] | None = None,
 ) -> str:
     """A :class:`~pbem.maps.view.MapView` as SVG text (a pure function of its arguments).
+
+    ``drawing``: which way of drawing (:data:`~pbem.render.svg.canvas.DRAWING`, the newest, or an
+    older one, to draw again a map an older pbem wrote). ``box``: crop to a rectangle of the grid,
+    ((first, last column), (first, last row)), instead of ``around``.
 
     ``board``: a whole map (no ``around``) places the board drawn by :func:`draw_board` from this
     file name (``<image href>``) instead of drawing it again.
@@ -72,8 +85,11 @@ def draw(
         raise InputError(f"radius must be 0 or more, not {radius}")
     if hex_size <= 0:
         raise InputError(f"hex size must be positive, not {hex_size}")
+    if not 1 <= drawing <= DRAWING:
+        raise InputError(f"drawing {drawing} is not one this pbem knows (1 to {DRAWING}): a newer "
+                         "pbem drew this map")
     return _render(Canvas(view, around=centre, radius=radius, hex_size=hex_size, colors=colors,
-                         show_hex_numbers=show_hex_numbers, board=board))
+                         show_hex_numbers=show_hex_numbers, board=board, drawing=drawing, box=box))
 
 
 def draw_board(view: MapView, *, hex_size: float = DEFAULT_HEX_SIZE,
@@ -93,6 +109,8 @@ def _render(cv: Canvas) -> str:
     dwg["data-hex-size"] = _n(cv.s)
     if cv.side is not None:
         dwg["data-side"] = cv.side
+    if cv.drawing >= 2:
+        dwg["data-drawing"] = str(cv.drawing)
     dwg.add(dwg.style(_css(cv)))
     _defs(cv, dwg)
     background = dwg.rect(fill=cv.col["background"], id="background")
@@ -112,6 +130,9 @@ def _render(cv: Canvas) -> str:
         draw_shaded(cv, dwg, layer)
     if cv.v.hexside_marks:
         draw_hexside_marks(cv, dwg, layer)
+    if cv.drawing >= 2:
+        draw_zones(cv, dwg, layer)
+        draw_objectives(cv, dwg, layer)
     paths = dwg.g(id="paths")
     layer.add(paths)
     units = dwg.g(id="units")
@@ -120,6 +141,8 @@ def _render(cv: Canvas) -> str:
     layer.add(combats)
     draw_events(cv, dwg, paths, combats)
     draw_units(cv, dwg, units)
+    if cv.drawing >= 2:
+        draw_unsupplied(cv, dwg, units)
     draw_header(cv, dwg, fr)
     bottom = draw_panel(cv, dwg, fr)
     vx, vy, vw, vh = fr.view

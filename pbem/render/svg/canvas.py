@@ -20,6 +20,13 @@ SQRT3 = math.sqrt(3.0)
 DEFAULT_HEX_SIZE = 32.0
 """Centre-to-corner distance of a hex, in SVG user units (pixels at 100 %)."""
 
+DRAWING = 2
+"""The newest way of drawing a map. A map written into an archive says which drew it (the root's
+``data-drawing``; none: drawing 1), and ``pbem verify --redraw`` redraws it the same way, so maps
+an older pbem wrote keep verifying. Drawing 1: the maps of pbem 0.2.0. Drawing 2 adds the
+objectives, revealed drop zones and units out of supply (or without a line of communication) the
+view names, and draws a stack as its top counter with the count of the units in it."""
+
 
 def xml_id(prefix: str, name: str) -> str:
     """An XML-valid id for ``name`` (a unit id such as ``2/501``): characters other than letters,
@@ -69,9 +76,12 @@ class Canvas:
         colors: Mapping[str, str] | None,
         show_hex_numbers: bool,
         board: str | None = None,
+        drawing: int = DRAWING,
+        box: tuple[tuple[int, int], tuple[int, int]] | None = None,
     ) -> None:
         self.v = view
         self.board = board
+        self.drawing = drawing
         self.title = view.title
         self.subtitle = view.subtitle
         self.side = view.viewer_id
@@ -93,7 +103,11 @@ class Canvas:
         self.score = list(view.score) if view.score else None
         self.header_lines = list(view.header_lines)
         all_hexes = view.all_hexes()
-        if around is not None:
+        if box is not None:  # a rectangle of the grid: (first, last column), (first, last row)
+            (c0, c1), (r0, r1) = box
+            self.visible = [h for h in all_hexes if c0 <= h.col <= c1 and r0 <= h.row <= r1]
+            self.cropped = True
+        elif around is not None:
             r = 3 if radius is None else radius
             self.visible = [h for h in around.within(r) if view.on_map(h)]
             self.cropped = True
@@ -112,6 +126,24 @@ class Canvas:
         if self.turned:  # north to the right of the raw grid: turn a quarter left, north up
             return y, self._turn_x - x
         return x, y
+
+    def inside(self, x: float, y: float) -> bool:
+        """Whether the point lies on a hex drawn (hexes tile the plane as the cells of their centres:
+        a point is in the hex whose centre is nearest)."""
+        if self.turned:  # back to the raw grid
+            x, y = self._turn_x - y, x
+        col = round(x / (1.5 * self.s))
+        best: tuple[float, Hex] | None = None
+        for c in (col - 1, col, col + 1):
+            row = round(y / (SQRT3 * self.s) - (0.5 if c % 2 == 0 else 0.0))
+            for r in (row - 1, row, row + 1):
+                h = Hex(c, r)
+                hx, hy = hex_center(h, self.s)
+                d = (hx - x) ** 2 + (hy - y) ** 2
+                if best is None or d < best[0]:
+                    best = (d, h)
+        assert best is not None
+        return best[1] in self.visible_set
 
     def side_segment(self, a: Hex, b: Hex) -> tuple[tuple[float, float], tuple[float, float]]:
         """End points of the hexside between adjacent hexes ``a`` and ``b``."""

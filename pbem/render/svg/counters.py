@@ -90,18 +90,29 @@ def draw_units(cv: Canvas, dwg: svgwrite.Drawing, layer: Group) -> None:
         n = len(stack)
         # a stack fans out, within its hex: of a big one (a megagame's brigade in a town) the
         # top four fan out, the others lie under the lowest of them, and its top counter says
-        # how many there are
+        # how many there are; from drawing 2, every stack is its top counter, legible, over the
+        # edges of the others, with the count of the units in it
+        counted = n > MAX_FAN or (cv.drawing >= 2 and n > 1)
         for k, c in enumerate(stack):
-            shown = cv.v.stack_text or k == n - 1
+            shown = (cv.v.stack_text and cv.drawing < 2) or k == n - 1
             marks = [(text, cv.col[key]) for text, key in c.markers] if shown else []
             g = counter(cv, dwg, c, h, 0.14 * cv.cs * max(0, k - max(0, n - MAX_FAN)), marks, legible=shown)
-            if n > MAX_FAN and k == n - 1:
+            if counted and k == n - 1:
                 cs = cv.cs
-                g.add(dwg.rect(insert=(_n(-0.62 * cs), _n(0.2 * cs)), size=(_n(0.5 * cs), _n(0.3 * cs)),
-                               fill="#ffffff", stroke="#000000", stroke_width=_n(0.02 * cs)))
+                badge = g if cv.drawing < 2 else dwg.g(class_="stack-count")
+                if badge is not g:
+                    badge["data-count"] = str(n)
+                    badge["data-units"] = " ".join(u.id for u in stack)
+                    g.add(badge)
+                badge.add(dwg.rect(insert=(_n(-0.62 * cs), _n(0.2 * cs)), size=(_n(0.5 * cs), _n(0.3 * cs)),
+                                   fill="#ffffff", stroke="#000000", stroke_width=_n(0.02 * cs)))
                 count = dwg.text(f"{n}", insert=(_n(-0.37 * cs), _n(0.43 * cs)), class_="mk", fill="#000000")
-                count.set_desc(title=f"{n} units in this hex")
-                g.add(count)
+                if cv.drawing < 2:
+                    count.set_desc(title=f"{n} units in this hex")
+                else:
+                    count.set_desc(title=f"{n} units in this hex: " + "; ".join(
+                        f"{u.designation} {u.values}".strip() for u in reversed(stack)))
+                badge.add(count)
             layer.add(g)
 
 
@@ -121,7 +132,9 @@ def counter(cv: Canvas, dwg: svgwrite.Drawing, u: CounterView, h: Hex, off: floa
                    rx=_n(0.07 * cs), fill=fill, stroke="#000000",
                    stroke_width=_n(0.035 * cs)))
     g["data-values"] = u.values
-    if not legible:  # under another counter: its edge only
+    if not legible:  # under another counter: its edge only (from drawing 2, its name on hover)
+        if cv.drawing >= 2:
+            g.set_desc(title=u.designation)
         return g
     g.add(dwg.text(u.size, insert=(0, _n(-0.39 * cs)), class_="mk", fill=ink))
     g.add(dwg.use(f"#nato-{u.symbol}", x=0, y=_n(-0.2 * cs), stroke=ink, fill=ink))

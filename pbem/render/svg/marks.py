@@ -12,7 +12,7 @@ from svgwrite.container import Group
 
 from pbem.maps.hexmap import Hex
 from pbem.maps.view import CombatMark, EliminatedMark, MoveMark, PlacedMark, TrailMark
-from pbem.render.svg.canvas import Canvas, _n
+from pbem.render.svg.canvas import Canvas, _n, xml_id
 
 
 def draw_shaded(cv: Canvas, dwg: svgwrite.Drawing, layer: Group) -> None:
@@ -30,6 +30,102 @@ def draw_shaded(cv: Canvas, dwg: svgwrite.Drawing, layer: Group) -> None:
                                 fill=cv.col["reach-text"]))
     layer.add(g)
     layer.add(labels)
+
+
+def draw_zones(cv: Canvas, dwg: svgwrite.Drawing, layer: Group) -> None:
+    """The zones of :attr:`MapView.zones` (drawing 2): their hexes tinted in the zone kind's colour
+    (a drop zone also outlined, dashed), a one-hex zone's tag low in its hex."""
+    if not cv.v.zones:
+        return
+    g = dwg.g(id="zones")
+    for k, zone in enumerate(cv.v.zones, start=1):
+        hexes = [h for h in zone.hexes if h in cv.visible_set]
+        if not hexes:
+            continue
+        colour = cv.col.get(zone.kind, cv.col["objective-area"])
+        zg = dwg.g(id=f"zone-{k}", class_="zone", fill=colour,
+                   fill_opacity="0.32" if zone.kind == "drop-zone" else "0.14")
+        zg["data-kind"] = zone.kind
+        zg["data-side"] = zone.side
+        zg["data-hexes"] = " ".join(str(h) for h in sorted(zone.hexes))
+        for h in sorted(hexes):
+            x, y = cv.c(h)
+            el = dwg.use("#hex", x=_n(x), y=_n(y))
+            if zone.kind == "drop-zone":
+                el["stroke"] = colour
+                el["stroke-width"] = _n(0.1 * cv.s)
+                el["stroke-dasharray"] = f"{_n(0.2 * cv.s)},{_n(0.1 * cv.s)}"
+            zg.add(el)
+        if len(zone.hexes) == 1 and zone.tag:
+            x, y = cv.c(zone.hexes[0])
+            w, hgt = (0.15 * len(zone.tag) + 0.2) * cv.s, 0.3 * cv.s
+            tag = dwg.g(class_="zone-tag", fill_opacity="1")
+            tag.add(dwg.rect(insert=(_n(x - w / 2), _n(y + 0.52 * cv.s)), size=(_n(w), _n(hgt)),
+                             rx=_n(0.06 * cv.s), fill=colour, stroke="#000000", stroke_width=_n(0.02 * cv.s)))
+            tag.add(dwg.text(zone.tag, insert=(_n(x), _n(y + 0.74 * cv.s)), class_="mk", fill="#ffffff"))
+            zg.add(tag)
+        g.add(zg)
+    layer.add(g)
+
+
+def draw_objectives(cv: Canvas, dwg: svgwrite.Drawing, layer: Group) -> None:
+    """The objectives of :attr:`MapView.objectives` (drawing 2): a thick outline of the hex and,
+    when a side holds it, a disc of that side's colour at its right corner."""
+    if not cv.v.objectives:
+        return
+    g = dwg.g(id="objectives")
+    colour = cv.col["objective"]
+    for ob in cv.v.objectives:
+        if ob.hex not in cv.visible_set:
+            continue
+        x, y = cv.c(ob.hex)
+        og = dwg.g(id=f"objective-{ob.hex}", class_="objective")
+        og["data-hex"] = str(ob.hex)
+        og["data-holder"] = ob.holder
+        og.add(dwg.use("#hex", x=_n(x), y=_n(y), fill="none", stroke=colour,
+                       stroke_width=_n(0.16 * cv.s)))
+        dx = 0.74 * cv.s
+        og.add(dwg.circle(center=(_n(x + dx), _n(y)), r=_n(0.2 * cv.s),
+                          fill=cv.side_colour.get(ob.holder, "#ffffff") if ob.holder else "#ffffff",
+                          stroke=colour, stroke_width=_n(0.06 * cv.s)))
+        og.add(dwg.text(ob.tag, insert=(_n(x + dx), _n(y + 0.06 * cv.s)), class_="mk",
+                        style=f"font-size:{_n(0.15 * cv.s)}px"))
+        og.set_desc(title=ob.text + (f" (held by {ob.holder})" if ob.holder else ""))
+        g.add(og)
+    layer.add(g)
+
+
+def draw_unsupplied(cv: Canvas, dwg: svgwrite.Drawing, layer: Group) -> None:
+    """The units of :attr:`MapView.unsupplied` (drawing 2): their hex ringed, dashed, and a tag at
+    the counter's lower right naming how many there are in the hex."""
+    where: dict[Hex, list[str]] = {}
+    cut = set(cv.v.unsupplied)
+    for c in cv.v.counters:
+        if c.id in cut and c.hex in cv.visible_set:
+            where.setdefault(c.hex, []).append(c.id)
+    if not where:
+        return
+    g = dwg.g(id="unsupplied")
+    colour = cv.col["unsupplied"]
+    s = cv.cs
+    for h in sorted(where):
+        x, y = cv.c(h)
+        ids = where[h]
+        ug = dwg.g(id=xml_id("unsupplied-", str(h)), class_="unsupplied")
+        ug["data-hex"] = str(h)
+        ug["data-units"] = " ".join(ids)
+        ug.add(dwg.circle(center=(_n(x), _n(y)), r=_n(0.8 * cv.s), fill="none", stroke=colour,
+                          stroke_width=_n(0.08 * cv.s), stroke_dasharray=f"{_n(0.16 * cv.s)},{_n(0.1 * cv.s)}"))
+        text = cv.v.unsupplied_tag + (f"×{len(ids)}" if len(ids) > 1 else "")
+        w = (0.13 * len(text) + 0.12) * s
+        # at the counter's lower right corner, half beyond it (the count of a stack is at its left)
+        tx, ty = x + 0.5 * s - w / 2 + 0.25 * s, y + 0.42 * s
+        ug.add(dwg.rect(insert=(_n(tx - w / 2), _n(ty)), size=(_n(w), _n(0.3 * s)),
+                        fill=colour, stroke="#000000", stroke_width=_n(0.02 * s)))
+        ug.add(dwg.text(text, insert=(_n(tx), _n(ty + 0.23 * s)), class_="mk", fill="#ffffff"))
+        ug.set_desc(title=f"{', '.join(ids)}: {cv.v.unsupplied_text}")
+        g.add(ug)
+    layer.add(g)
 
 
 def hexside_mark(cv: Canvas, dwg: svgwrite.Drawing, x: float, y: float, kind: str) -> list[Any]:
@@ -224,9 +320,24 @@ def label_spot(cv: Canvas, tx: float, ty: float, w: float, hgt: float) -> tuple[
     ys = [cv.c(h)[1] for h in cv.visible] or [ty]
     bx0, by0, bx1, by1 = min(xs) - 0.5 * s, min(ys) - 0.5 * s, max(xs) + 0.5 * s, max(ys) + 0.5 * s
 
+    def on_hexes(box: tuple[float, float, float, float]) -> bool:
+        """Whether the whole box lies on the hexes drawn (points along its edges a quarter hex
+        apart): a cropped map clips what does not."""
+        for k in range(int((box[2] - box[0]) / (0.25 * s)) + 2):
+            x = min(box[0] + k * 0.25 * s, box[2])
+            if not (cv.inside(x, box[1]) and cv.inside(x, box[3])):
+                return False
+        for k in range(int((box[3] - box[1]) / (0.25 * s)) + 2):
+            y = min(box[1] + k * 0.25 * s, box[3])
+            if not (cv.inside(box[0], y) and cv.inside(box[2], y)):
+                return False
+        return True
+
     def covered(box: tuple[float, float, float, float]) -> float:
         # a spot off the hexes drawn (a cropped map clips it) counts as covering everything
         area = 0.0 if bx0 <= box[0] and box[2] <= bx1 and by0 <= box[1] and box[3] <= by1 else 1e12
+        if not area and cv.cropped and cv.drawing >= 2 and not on_hexes(box):
+            area = 1e12
         for b in boxes:
             dx = min(box[2], b[2]) - max(box[0], b[0])
             dy = min(box[3], b[3]) - max(box[1], b[1])

@@ -44,6 +44,12 @@ DEFAULT_COLORS: dict[str, str] = {
     "placed": "#6a2c91",
     "eliminated": "#d0141b",
     "label-bg": "#ffffff",
+    # what the rules say of hexes and units now (drawing 2)
+    "objective": "#d4a106",
+    "objective-area": "#d4a106",
+    "drop-zone": "#0b6e8a",
+    "unsupplied": "#d0141b",
+    "stack-count": "#ffffff",
     # markers on counters
     "marker-fpf": "#ffd83a",
     "marker-advanced": "#b9f0c4",

@@ -30,8 +30,53 @@ def legend_width(cv: Canvas) -> float:
         rows.append((v.shaded_heading, 1.3))
     rows += [(meaning, 1.3) for _t, _k, meaning in v.marker_legend]
     rows += [("dashed ring: stayed in its hex (its colour says why)", 1.3)]
+    if cv.drawing >= 2:
+        rows += [(text, 1.3) for text in _situation_rows(cv)]
     need = max((dx * s + 0.3 * s * 0.58 * len(text) for text, dx in rows), default=0.0)
     return need + 0.9 * s
+
+
+def _situation_rows(cv: Canvas) -> list[str]:
+    """The legend's words for what the rules say of hexes and units now (drawing 2)."""
+    v = cv.v
+    rows = [ob.text for ob in _unique_objectives(cv)]
+    rows += [z.text for z in _unique_zones(cv)]
+    if _unsupplied_shown(cv):
+        rows.append(f"{v.unsupplied_tag}: {v.unsupplied_text}")
+    if _stacks_shown(cv):
+        rows.append("stack: its top counter, the count of its units")
+    return rows
+
+
+def _unique_objectives(cv: Canvas) -> list[Any]:
+    seen: set[str] = set()
+    out = []
+    for ob in cv.v.objectives:
+        if ob.hex in cv.visible_set and ob.text not in seen:
+            seen.add(ob.text)
+            out.append(ob)
+    return out
+
+
+def _unique_zones(cv: Canvas) -> list[Any]:
+    """The zones the map shows, one per legend line (drop zones share theirs)."""
+    seen: set[tuple[str, str]] = set()
+    out = []
+    for z in cv.v.zones:
+        if any(h in cv.visible_set for h in z.hexes) and (z.kind, z.text) not in seen:
+            seen.add((z.kind, z.text))
+            out.append(z)
+    return out
+
+
+def _unsupplied_shown(cv: Canvas) -> bool:
+    cut = set(cv.v.unsupplied)
+    return any(c.id in cut and c.hex in cv.visible_set for c in cv.v.counters)
+
+
+def _stacks_shown(cv: Canvas) -> bool:
+    hexes = [c.hex for c in cv.v.counters if c.hex in cv.visible_set]
+    return len(hexes) != len(set(hexes))
 
 
 def draw_header(cv: Canvas, dwg: svgwrite.Drawing, fr: Frame) -> None:
@@ -65,6 +110,8 @@ def draw_panel(cv: Canvas, dwg: svgwrite.Drawing, fr: Frame) -> float:
     p.units()
     p.shaded()
     p.hexside_marks()
+    if cv.drawing >= 2:
+        p.situation()
     p.step_legend()
     p.step_rings()
     p.counter_tags()
@@ -210,6 +257,43 @@ class _Panel:
                 self.g.add(el)
             self.label({"demolished": "bridge demolished", "safe": "bridge stands for good"}
                        .get(kind, kind))
+
+    def situation(self) -> None:
+        """Objectives, zones, units out of supply and stacks, those the map shows (drawing 2)."""
+        cv, dwg, s, x = self.cv, self.dwg, self.s, self.x
+        objectives = _unique_objectives(cv)
+        zones = _unique_zones(cv)
+        unsupplied, stacks = _unsupplied_shown(cv), _stacks_shown(cv)
+        if not (objectives or zones or unsupplied or stacks):
+            return
+        self.heading("Now")
+        for ob in objectives:
+            self.y += self.row
+            self.g.add(dwg.circle(center=(_n(x + 0.45 * s), _n(self.y)), r=_n(0.22 * s), fill="#ffffff",
+                                  stroke=cv.col["objective"], stroke_width=_n(0.08 * s)))
+            self.g.add(dwg.text(ob.tag, insert=(_n(x + 0.45 * s), _n(self.y + 0.06 * s)), class_="mk",
+                                style=f"font-size:{_n(0.15 * s)}px"))
+            self.label(ob.text)
+        for z in zones:
+            self.y += self.row
+            colour = cv.col.get(z.kind, cv.col["objective-area"])
+            self.g.add(dwg.rect(insert=(_n(x), _n(self.y - 0.22 * s)), size=(_n(0.9 * s), _n(0.44 * s)),
+                                fill=colour, fill_opacity="0.32" if z.kind == "drop-zone" else "0.14",
+                                stroke=colour, stroke_width=_n(0.04 * s)))
+            self.label(z.text)
+        if unsupplied:
+            self.y += self.row
+            self.g.add(dwg.rect(insert=(_n(x + 0.1 * s), _n(self.y - 0.15 * s)), size=(_n(0.7 * s), _n(0.3 * s)),
+                                fill=cv.col["unsupplied"], stroke="#000000", stroke_width=_n(0.02 * s)))
+            self.g.add(dwg.text(cv.v.unsupplied_tag, insert=(_n(x + 0.45 * s), _n(self.y + 0.08 * s)),
+                                class_="mk", fill="#ffffff"))
+            self.label(f"{cv.v.unsupplied_tag}: {cv.v.unsupplied_text}")
+        if stacks:
+            self.y += self.row
+            self.g.add(dwg.rect(insert=(_n(x + 0.2 * s), _n(self.y - 0.15 * s)), size=(_n(0.5 * s), _n(0.3 * s)),
+                                fill="#ffffff", stroke="#000000", stroke_width=_n(0.02 * s)))
+            self.g.add(dwg.text("3", insert=(_n(x + 0.45 * s), _n(self.y + 0.08 * s)), class_="mk"))
+            self.label("stack: its top counter, the count of its units")
 
     # -- this step ---------------------------------------------------------------------------------------
     def step_legend(self) -> None:

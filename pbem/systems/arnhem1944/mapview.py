@@ -24,15 +24,18 @@ from pbem.maps.view import (
     MapView,
     Mark,
     MoveMark,
+    ObjectiveView,
     PanelRow,
     PlacedMark,
     PlaceView,
     RouteView,
     SideView,
     TrailMark,
+    ZoneView,
     terrain_looks,
 )
 from pbem.systems.arnhem1944.model import Counter, Scenario
+from pbem.systems.arnhem1944.queries import Game
 from pbem.systems.arnhem1944.state import State
 from pbem.systems.arnhem1944.words import event_text
 
@@ -140,6 +143,20 @@ def map_view(sc: Scenario, state: State | Mapping[str, Any], events: Sequence[An
         stack_text=False,  # up to six steps a hex [5]: stacks of two or three are the rule
         hexside_marks=hexside_marks,
         hexside_heading="Crossings tried by the Germans [12.2]",
+        objectives=tuple(ObjectiveView(Hex.parse(h), "VP", f"VP: {sc.victory.bridge} hex, Allied strategic "
+                                       "victory if both are Allied [16]", st.bridge.get(h, ""))
+                         for h in sc.victory.bridge_hexes),
+        zones=(ZoneView("objective-area", "AL", tuple(sorted(Hex.parse(h) for h in sc.far_bank)), "",
+                        f"over the {sc.victory.river}: {sc.victory.bridgehead_steps} Allied infantry steps "
+                        "make a bridgehead [16]"),
+               *(ZoneView("drop-zone", "AL", (Hex.parse(h),), "DZ",
+                          "DZ: a drop zone in use, where the airborne trace supply [10.1, 15.2]")
+                 for h in sorted(Game(sc).drop_zones(st)))),
+        # the supply the rules established at the last supply check [10] (the state's own flag)
+        unsupplied=tuple(uid for uid, u in sorted(st.units.items())
+                         if u.on_map and u.hex is not None and not u.in_supply),
+        unsupplied_tag="OOS",
+        unsupplied_text="out of supply [10]",
     )
 
 

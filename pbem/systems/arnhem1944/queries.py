@@ -368,6 +368,10 @@ class Game:
             if st.units[hq].entry_turn == st.turn or (st.turn == 1 and side == "DE"):
                 st.units[hq].in_supply = True
 
+    def drop_zones(self, st: State) -> set[str]:
+        """[10.1, 15.2] the drop zones in use: those of the set-up and of every group landed."""
+        return self._drop_zones(st)
+
     def _drop_zones(self, st: State) -> set[str]:
         zones = {p.hex for p in self.sc.setup if p.within}
         for d in self.sc.para_drops:

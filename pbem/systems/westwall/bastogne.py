@@ -165,6 +165,12 @@ def special_problems(scenario: Scenario) -> list[str]:
 # --------------------------------------------------------------------------------------------------
 
 
+def hex_holder(scenario: Scenario, state: State, h: str) -> str | None:
+    """Who holds one control hex [15.17]: the side whose units occupy it or were the last to pass
+    through it (``state.control``), else who held it before anyone moved (``initial_control``)."""
+    return state.control.get(h) or special_of(scenario).initial_control.get(h)
+
+
 def controller(scenario: Scenario, state: State) -> str | None:
     """The side controlling Bastogne: the one whose units occupy, or were the last to pass through,
     *every* control hex [15.17]; ``None`` if the hexes are split or never entered. The engine
@@ -173,7 +179,7 @@ def controller(scenario: Scenario, state: State) -> str | None:
     sp = special_of(scenario)
     if not sp.control_hexes:
         return None
-    holders = {state.control.get(h) or sp.initial_control.get(h) for h in sp.control_hexes}
+    holders = {hex_holder(scenario, state, h) for h in sp.control_hexes}
     if len(holders) == 1:
         (only,) = holders
         return only

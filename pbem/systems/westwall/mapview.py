@@ -18,12 +18,14 @@ from pbem.maps.view import (
     MapView,
     Mark,
     MoveMark,
+    ObjectiveView,
     PanelRow,
     PlacedMark,
     PlaceView,
     RouteView,
     SideView,
     TrailMark,
+    ZoneView,
     terrain_looks,
 )
 from pbem.systems.westwall.display import (
@@ -112,6 +114,8 @@ def map_view(
         from pbem.systems.westwall.arnhem import status_lines
 
         header_lines = (*header_lines, *status_lines(sc, st))
+    zones, cut = _arnhem_situation(sc, st) if sc.game == "arnhem" else ((), ())
+    objectives = _bastogne_objectives(sc, st) if sc.game == "bastogne" else ()
     entries = _entries(sc)
     counters = _counters(sc, st, evs)
     mark_list, eliminated, notes = _event_marks(sc, evs, before)
@@ -155,7 +159,40 @@ def map_view(
         north=m.north,
         hexside_marks=_bridge_marks(st),
         hexside_heading="Bridges [12.13, 12.14]",
+        zones=zones,
+        objectives=objectives,
+        unsupplied=cut,
+        unsupplied_tag="LOC",
+        unsupplied_text="no line of communication [17.31, 17.32, 17.35]",
     )
+
+
+def _bastogne_objectives(sc: Scenario, st: State) -> tuple[ObjectiveView, ...]:
+    """The Bastogne control hexes and who holds each now [15.17] (``bastogne.hex_holder``)."""
+    from pbem.systems.westwall.bastogne import hex_holder, special_of
+
+    hexes = special_of(sc).control_hexes
+    return tuple(ObjectiveView(Hex.parse(h), "VP", "VP: a Bastogne hex, control of both counts "
+                               "(occupied or last passed through) [15.17]", hex_holder(sc, st, h) or "")
+                 for h in hexes)
+
+
+def _arnhem_situation(sc: Scenario, st: State) -> tuple[tuple[ZoneView, ...], tuple[str, ...]]:
+    """SPI Arnhem: the drop zones placed (as printed [18.11], or revealed [15.36]: a secret one
+    is in the state only once revealed) and the Allied units the rules find without a line of
+    communication now [17.35] (``arnhem_victory.loc_failures``, as the end of a game-turn counts
+    them)."""
+    from pbem.systems.westwall.arnhem import allied_side
+    from pbem.systems.westwall.arnhem_victory import loc_failures
+    from pbem.systems.westwall.board import Board
+
+    allied = allied_side(sc)
+    zones = tuple(ZoneView("drop-zone", allied, (Hex.parse(h),), f"DZ {div}",
+                           f"DZ {div}: drop zone of the {div} airborne division [15.35]")
+                  for div, h in sorted((st.exclusive.get("dz") or {}).items()))
+    if st.phase == "setup":
+        return zones, ()
+    return zones, tuple(loc_failures(sc, Board.from_state(sc, st), st))
 
 
 def _entries(sc: Scenario) -> tuple[EntryView, ...]:

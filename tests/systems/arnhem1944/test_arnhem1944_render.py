@@ -118,11 +118,15 @@ def test_5_a_stack_shows_the_top_counter_text_only_when_asked() -> None:
         return {u: [t for el in found[f"unit-{u}"].iter() for t in [el.text] if t]
                 for u in ("a", "b", "c")}
 
-    fanned = texts(draw(view(counters=units)))
-    assert all("3-0-6" in fanned[u] and "ACT" in fanned[u] for u in "abc")  # the default
-    top = texts(draw(view(counters=units, stack_text=False)))
+    fanned = texts(draw(view(counters=units), drawing=1))
+    assert all("3-0-6" in fanned[u] and "ACT" in fanned[u] for u in "abc")  # drawing 1's default
+    top = texts(draw(view(counters=units, stack_text=False), drawing=1))
     assert top["a"] == [] and top["b"] == []  # their edges only
     assert top["c"] == ["II", "c", "3-0-6", "ACT"]  # the last drawn, on top
+    # drawing 2 (issue 27): every stack is its top counter and its count, whatever the view asks
+    now = texts(draw(view(counters=units)))
+    assert now["a"] == ["a"] and now["b"] == ["b"]  # their edges, named on hover
+    assert now["c"] == ["II", "c", "3-0-6", "ACT", "3", "3 units in this hex: c 3-0-6; b 3-0-6; a 3-0-6"]
 
 
 def test_arnhem_view_railways_symbols_and_stacks() -> None:
