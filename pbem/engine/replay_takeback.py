@@ -6,7 +6,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from pbem.engine.replay_state import ReplayState
-from pbem.engine.takeback import consent_problem, read_message, request_problem, withdraw_problem
+from pbem.engine.takeback import (
+    StepTakebacks,
+    consent_problem,
+    read_message,
+    request_problem,
+    withdraw_problem,
+)
 from pbem.protocol import names
 from pbem.protocol.archive import Message
 
@@ -28,6 +34,7 @@ class TakebackSteps(ReplayState):
         tb = g.takebacks.get(k)
         if tb is None or not tb.agreed or k <= self.base:
             return
+        self._check_twins(k, tb)
         withdrawn: set[str] = set()
         for r in range(1, tb.agreed + 1):
             con_name = tb.consents.get(r)
@@ -42,6 +49,9 @@ class TakebackSteps(ReplayState):
             if move_name is None:
                 raise self._bad(con_name, f"withdraws move {r - 1} of step {k}, which is not in the archive")
             move = read_message(g, move_name, "move")
+            if move.body_hash in withdrawn:  # as ingest refuses it (_check_redo), for every version
+                raise self._bad(move_name, f"is the very move taken back at step {k} before: a redo "
+                                "must be other orders")
             self._check_withdrawn(move, k, r - 1)
             req = read_message(g, req_name, "takeback")
             problem = request_problem(g, req, move, r)
@@ -84,6 +94,14 @@ class TakebackSteps(ReplayState):
             raise self._bad(move.name, f"cannot be taken back: {problem}")
         self._check_orders(move.name, before.state, body.side, body.orders)
 
+    def _check_twins(self, k: int, tb: StepTakebacks) -> None:
+        """Two files for one version, request or consent of step ``k`` (their sides differ):
+        refused naming both, whichever name sorts first -- only one side may write each."""
+        if tb.twins:
+            kept, other = tb.twins[0]
+            raise self._bad(other, f"is a second file for the same take-back place of step {k} as {kept}: "
+                            "only one side writes each move, request and consent [P2]")
+
     def withdrawn_at(self, step: int) -> set[str]:
         """Body hashes of the moves of ``step`` taken back by mutual consent."""
         return set(self._withdrawn.get(step, set()))
@@ -101,6 +119,7 @@ class TakebackSteps(ReplayState):
         for k, tb in sorted(g.takebacks.items()):
             if k <= self.base:
                 continue
+            self._check_twins(k, tb)
             n = tb.agreed
             stray = [name for r, name in sorted(tb.versions.items()) if r > n]
             stray += [name for r, name in sorted(tb.requests.items()) if r > n + 1]

@@ -30,6 +30,9 @@ class StepTakebacks:
     """Version -> move file (0: ``move-NNNN-S.json``; R: the redo after take-back R)."""
     requests: dict[int, str] = field(default_factory=dict)
     consents: dict[int, str] = field(default_factory=dict)
+    twins: list[tuple[str, str]] = field(default_factory=list)
+    """Pairs of files for one version, request or consent (the name kept, the other): the side in
+    a file name is not part of its place, so two of them are refused by every check, both named."""
 
     @property
     def agreed(self) -> int:
@@ -47,8 +50,13 @@ def scan_takebacks(game: Game) -> dict[int, StepTakebacks]:
                             (names.CONSENT_RE, "consents")):
             m = regex.match(name)
             if m is not None:
-                step = int(m.group(1))
-                getattr(found.setdefault(step, StepTakebacks()), kind)[int(m.group(3))] = name
+                tb = found.setdefault(int(m.group(1)), StepTakebacks())
+                place: dict[int, str] = getattr(tb, kind)
+                number = int(m.group(3))
+                if number in place:
+                    tb.twins.append((place[number], name))
+                else:
+                    place[number] = name
     for step, tb in found.items():
         if step in game.listing.moves:
             tb.versions[0] = game.listing.moves[step].name

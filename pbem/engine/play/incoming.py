@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pbem.engine.gamedir import Game
-from pbem.engine.play.takeback import ingest_consent, ingest_request
+from pbem.engine.play.takeback import TakenBack, ingest_consent, ingest_request
 from pbem.engine.replay import Replay
 from pbem.engine.sealed import (
     MAX_PUBLICATION_BYTES,
@@ -29,7 +29,7 @@ from pbem.protocol.dsse import (
     parse_envelope,
     verify,
 )
-from pbem.protocol.fsutil import write_new
+from pbem.protocol.fsutil import transaction, write_new
 from pbem.protocol.localstate import LocalGame, local_seeds, viewer_keys
 
 
@@ -130,8 +130,18 @@ def _one_final_newline(raw: bytes) -> bytes:
 
 def ingest(game: Game, blobs: list[tuple[str, bytes]], seeds: dict[str, bytes]) -> Ingested:
     """Place the joins and moves among ``blobs`` (name, bytes), check the turn files among them
-    against ours, and only then write. Anything wrong refuses the whole call; nothing is written."""
+    against ours, and only then write. Anything wrong refuses the whole call; nothing is written
+    (a transaction of its own: a take-back's files and removals come back on a later refusal,
+    also for a caller that goes on after it, as fetching mail does)."""
+    with transaction():
+        return _ingest(game, blobs, seeds)
 
+
+def _take(game: Game, msg: Message) -> TakenBack:
+    return ingest_request(game, msg) if msg.envelope.payloadType == TAKEBACK_TYPE else ingest_consent(game, msg)
+
+
+def _ingest(game: Game, blobs: list[tuple[str, bytes]], seeds: dict[str, bytes]) -> Ingested:
     blobs = [(name, _one_final_newline(raw)) for name, raw in blobs]
     for name, raw in blobs:
         if name in (names.GENESIS, names.SCENARIO):
@@ -179,9 +189,16 @@ def ingest(game: Game, blobs: list[tuple[str, bytes]], seeds: dict[str, bytes]) 
             publications.append(raw)
         else:
             raise InputError(f"{name}: not a pbem move or join (payload type {env.payloadType[:60]!r})")
+    # take-back by mutual consent: a request is only archived and shown. Requests before consents,
+    # step by step; one for a step whose move comes in this same batch waits until it is placed.
+    takebacks.sort(key=lambda m: (m.body.step, m.body.number, m.envelope.payloadType != TAKEBACK_TYPE))
+    batch_steps = {int(m.group(1)) for m in (names.MOVE_RE.match(n) for n, _ in moves) if m is not None}
+    late = [m for m in takebacks if m.body.step in batch_steps and m.body.step not in game.listing.moves]
     taken: list[Path] = []
-    for msg in takebacks:  # take-back by mutual consent: a request is only archived and shown
-        done = ingest_request(game, msg) if msg.envelope.payloadType == TAKEBACK_TYPE else ingest_consent(game, msg)
+    for msg in takebacks:
+        if any(msg is m for m in late):
+            continue
+        done = _take(game, msg)
         taken += done.written
         notes += done.notes
         if done.replay is not None:  # agreed: the move taken back no longer stands
@@ -223,4 +240,14 @@ def ingest(game: Game, blobs: list[tuple[str, bytes]], seeds: dict[str, bytes]) 
             written.append(path)
             notes.append(f"{names.PUBLICATION}: the umpire's publication; 'pbem verify' now checks every "
                          "sealed order, state and report [P10]")
+    for msg in late:  # the move it names is archived now
+        game = Game.open(game.dir, game.hooks)
+        done = _take(game, msg)
+        written += done.written
+        notes += done.notes
+        if done.replay is not None:
+            rp = done.replay
+            written = [p for p in written if p.is_file()]
+    if late:
+        game = Game.open(game.dir, game.hooks)
     return Ingested(rp, written, notes, game)

@@ -5,6 +5,7 @@ is undone, and both archives go back to the turn before that move. The rule and 
 
 from __future__ import annotations
 
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -17,7 +18,7 @@ from pbem.protocol import archive, names
 from pbem.protocol.archive import Message
 from pbem.protocol.canonical import canonical_bytes
 from pbem.protocol.dsse import CONSENT_TYPE, TAKEBACK_TYPE, envelope_bytes, sign
-from pbem.protocol.fsutil import write_new
+from pbem.protocol.fsutil import on_rollback, write_new, write_replace
 from pbem.protocol.keys import KeyStore
 from pbem.protocol.localstate import LocalGame, local_seeds, private_key
 
@@ -145,12 +146,21 @@ def _roll_back(game: Game, k: int, side: str) -> list[str]:
     for name in targets:
         target = game.dir / name
         if target.is_file() and not target.is_symlink():
-            target.unlink()
+            _remove(target)
             removed.append(name)
     checkpoint = LocalGame.of(game).dir / names.CHECKPOINT
-    if checkpoint.is_file():
-        checkpoint.unlink()
+    if checkpoint.is_file() and not checkpoint.is_symlink():
+        _remove(checkpoint)
     return removed
+
+
+def _remove(path: Path) -> None:
+    """Unlink ``path``; if the command's transaction fails later (an ingest that refuses a move
+    beside the consent), its exact bytes and mode come back: a refusal changes nothing on disk."""
+    data = path.read_bytes()
+    mode = stat.S_IMODE(path.stat().st_mode)
+    path.unlink()
+    on_rollback(lambda: write_replace(path, data, mode=mode))
 
 
 def _after(game: Game, result: TakenBack) -> TakenBack:
