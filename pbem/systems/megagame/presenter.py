@@ -240,13 +240,40 @@ class MegagamePresenter(Presenter[MegaScenario, AnyState]):
         if scenario.air:
             out.append("# Squadrons of your side that can fly today [12]: "
                        + ", ".join(f"{n} {'/'.join(r)}" for r, n in flying))
-        first = view["units"][0]["id"] if view["units"] else "UNIT"
-        out += ["# Examples:", f"# {first}: attack, towards HEX        (the way there is filled in)",
-                f"# {first}: move, via HEX HEX, non-tactical", f"# {first}: hold, stand fast",
-                "# air: recce 1 at HEX",
-                "# air: bombing 2 at HEX     (at least 2 km from friendly troops: the bomb line [12c])",
-                "# air: heavy 2 at HEX       (heavy bombers on a map square [9]; 'heavy N' on a line: support)"]
+        out += ["# Examples with your own units and hexes of the map now (remove the '# ' to use one):",
+                *self._examples(scenario, view)]
         return "\n".join(out) + "\n"
+
+    def _examples(self, scenario: MegaScenario, view: Mapping[str, Any]) -> list[str]:
+        """One line of each kind, written with the team's first unit and real hexes [27]: the
+        enemy seen nearest to it to attack, the farthest hex its tactical move reaches (``pbem
+        reach``), an objective to look at, and an enemy beyond the bomb line to bomb [12c]."""
+        if not view["units"]:
+            return ["#   (none of your units is on the map yet)"]
+        first = view["units"][0]
+        at = Hex.parse(first["hex"])
+        ours = [Hex.parse(u["hex"]) for u in [*view["units"], *view.get("friends", [])]]
+        enemy = sorted((Hex.parse(e["hex"]) for e in view.get("enemy", [])), key=lambda h: (at.distance(h), h))
+        reached = [Hex.parse(line.split(":")[0]) for line in self.reach(scenario, TeamView.model_validate(view),
+                                                                         first["id"]) if ":" in line]
+        objective = next((o["hex"] for o in view.get("objectives", [])), None)
+        out = []
+        if enemy:
+            out.append(f"# {first['id']}: attack, towards {enemy[0]}        (the way there is filled in)")
+        if reached:
+            goal = Hex.parse(objective) if objective is not None else at
+            towards = min(reached, key=lambda h: (h.distance(goal), h))
+            out.append(f"# {first['id']}: move, towards {towards}        (a tactical move this turn reaches it: "
+                       "pbem reach)")
+        out.append(f"# {first['id']}: hold, stand fast")
+        if objective is not None:
+            out.append(f"# air: recce 1 at {objective}")
+        beyond = [h for h in enemy if all(h.distance(o) >= 2 for o in ours)]
+        if beyond:
+            out.append(f"# air: bombing 2 at {beyond[0]}     (at least 2 km from friendly troops: the bomb "
+                       "line [12c])")
+        out.append("# air: heavy 2 at HEX       (heavy bombers on a map square [9]; 'heavy N' on a line: support)")
+        return out
 
     def undone(self, scenario: MegaScenario, state: AnyState, side: str, orders: JSON) -> list[str]:
         """Units the sheet gives no orders: they stay where they are [5]."""

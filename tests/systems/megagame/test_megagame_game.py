@@ -449,6 +449,24 @@ def test_5_a_team_drafts_its_sheet_line_by_line_from_the_text_template(tmp_path:
     assert "1Para: move, tactical via" in res.out + res.err  # the way there, filled in before signing
 
 
+def test_27_the_templates_example_lines_are_written_with_real_hexes_and_accepted(tmp_path: Path) -> None:
+    """[5, 9, 12c, 27] the sheet's examples name the team's own unit and hexes of the map now -- the
+    enemy seen, a hex a tactical move reaches, an objective, a target beyond the bomb line -- and,
+    uncommented as they stand (one order for the unit, the air lines with it), they are accepted."""
+    players = start(tmp_path)
+    ab1 = players["AB1"]
+    template = ok(ab1.run("orders", ab1.dir, "--side", "AB1", "--text")).out
+    examples = [x[2:].split("  (")[0].strip() for x in template.split("# Examples")[1].splitlines()[1:]
+                if x.startswith("# ") and "HEX" not in x]
+    kinds = [x.split(":")[1].split(",")[0].strip().split(" ")[0] for x in examples]
+    assert kinds == ["attack", "move", "hold", "recce", "bombing"], examples
+    for line in examples[:3]:  # each of the unit's orders, with both air lines
+        sheet = tmp_path / "sheet.txt"
+        sheet.write_text("\n".join([line, *examples[3:]]) + "\n")
+        shown = ok(ab1.run("check", ab1.dir, sheet, "--key", "ab1"))
+        assert "refused" not in (shown.out + shown.err).lower(), (line, shown.out, shown.err)
+
+
 def test_p10_a_sealed_sheet_of_four_lines_and_one_of_five_are_the_same_length() -> None:
     # a second tester told the German sheets' sizes apart (1432 and 2112 bytes): sealed plaintexts
     # are padded to buckets of 4 KiB and powers of two beyond [P10]

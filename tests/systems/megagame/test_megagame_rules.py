@@ -931,7 +931,7 @@ def test_5_a_unit_not_yet_arrived_is_said_so_and_the_idle_are_listed() -> None:
         "no orders for b: they stay where they are [5]"]
     template = p.orders_template(sc, st, "AL")
     assert template is not None and all(line.startswith("#") for line in template.splitlines())
-    assert "0301" in template and "a: attack, towards HEX" in template
+    assert "0301" in template and "# a: hold, stand fast" in template and "# a: move, towards 0" in template
     doc = p.parse_text_orders(sc, R.skeleton(sc, st, "AL"), "AL", template)
     assert doc["lines"] == []  # unedited, it orders nothing
 
