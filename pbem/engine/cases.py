@@ -400,7 +400,8 @@ def scenario_data(case: Case) -> dict[str, Any]:
         folder = case.path.parent.resolve()
         base = case.path.parent / spec["base"]
         if base.is_symlink() or not base.is_file() or base.resolve().parent != folder:
-            raise _fail(case.path, f"scenario.base: {spec['base']!r} is not a plain file in {case.path.parent}")
+            raise _fail(case.path, f"scenario.base: {spec['base']!r} is not a plain file in {case.path.parent} "
+                        "(copy the book's base file beside the case)")
         data, problems = load_parts(base)
         if problems:
             raise _fail(case.path, f"scenario.base {spec['base']}: {problems[0]}")

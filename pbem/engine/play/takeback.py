@@ -233,7 +233,7 @@ def ingest_request(game: Game, req: Message) -> TakenBack:
         result.written.append(game.path(req.name))
     shown = preview(game, rp, req, move)
     result.notes += shown.lines
-    result.notes.append(f"to agree: pbem takeback consent {game.dir} {req.name} --key YOUR_KEY "
+    result.notes.append(f"to agree: pbem takeback consent {game.dir} {game.path(req.name)} --key YOUR_KEY "
                         "(nothing is undone until you do)")
     return result
 

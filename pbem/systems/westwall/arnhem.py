@@ -464,16 +464,24 @@ class Arnhem(Exclusive):
                 raise InputError("drop-zone notes are sealed with your key before signing: this "
                                  "machine has no key playing the Allied side of this game")
             placed: dict[str, str] = {}
+            problems: list[str] = []  # every note's problem at once, not the first only [27]
             for n in orders.dz_notes:  # [15.37] checked now: once sealed, a note cannot change
                 if n.division not in airborne_divisions(scenario):
-                    raise InputError(f"no airborne division {n.division!r} has a drop zone "
-                                     f"(divisions: {', '.join(airborne_divisions(scenario))}) [15.35]")
+                    problems.append(f"no airborne division {n.division!r} has a drop zone "
+                                    f"(divisions: {', '.join(airborne_divisions(scenario))}) [15.35]")
+                    continue
                 why = dz_placement_problems(scenario, placed, n)
                 if why:
                     near = nearest_dz_hex(scenario, placed, n)
                     hint = f"; the nearest hex allowed is {near}" if near else ""
-                    raise InputError(f"{n.division} drop zone at {n.hex}: {why[0]} [15.37]{hint}")
+                    problems.append(f"{n.division} drop zone at {n.hex}: {why[0]} [15.37]{hint}")
+                    continue
                 placed[n.division] = n.hex
+            if len(problems) == 1:
+                raise InputError(problems[0])
+            if problems:
+                raise InputError(f"{len(problems)} problems with the drop-zone notes:\n"
+                                 + "\n".join(f"  - {x}" for x in problems))
             sealed = {n.division: seal_note(secret, n) for n in orders.dz_notes}
             if len(sealed) != len(orders.dz_notes):
                 raise InputError("one drop-zone note per division [15.36]")

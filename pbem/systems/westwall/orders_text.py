@@ -140,6 +140,9 @@ def parse_text_orders(scenario: Scenario, skeleton: JSON, side: str, text: str) 
                 standing_touched = True
             standing.setdefault("spare_bridges", []).append(
                 "/".join(sorted([_hex(a, where), _hex(b, where)])))
+        elif verb == "pass":
+            raise InputError(f"{where}: 'pass' means no orders at all: write it alone, or leave it out "
+                             "and keep the other orders")
         elif verb == "acknowledge":
             if kind != "acknowledge":
                 raise InputError(f"{where}: nothing to acknowledge yet (this decision is {kind})")

@@ -336,7 +336,36 @@ def describe_orders(scenario: Any, orders: Any, state: State | None = None) -> l
     lines += _drop_zone_lines(orders)
     lines += _standing_lines(scenario, orders, kind)
     lines += _attack_lines(orders, name)
+    if state is not None:  # the preview: the standing orders signed with these, every one [27]
+        lines += _standing_detail(orders, state, name)
     return lines
+
+
+def _standing_detail(orders: dict[str, Any], state: State, name: Callable[[Any], str]) -> list[str]:
+    """The standing orders a player-turn signs for the enemy's next player-turn, in words: FPF
+    [8.4], support points as FPF [9.0], retreat preferences [7.7], units not to displace [7.8],
+    pursuit [7.91] -- said as new or as those already in force."""
+    st = orders.get("standing")
+    if orders.get("kind") != "player-turn" or not isinstance(st, dict):
+        return []
+    parts = []
+    for f in st.get("fpf") or []:
+        protect = f.get("protect", ["*"])
+        parts.append(f"{name(f.get('artillery'))} " + ("holds its FPF back" if not protect else
+                     "gives FPF to any unit in range" if "*" in protect else
+                     f"gives FPF to {', '.join(name(u) for u in protect)}") + " [8.4]")
+    if st.get("fpf_support"):
+        parts.append(f"up to {st['fpf_support']} support points as FPF [9.0]")
+    parts += [f"{name(u)} retreats toward {', '.join(hs)} [7.7]" for u, hs in sorted((st.get("retreat") or {}).items())]
+    parts += [f"{name(u)} is not displaced if another way exists [7.8]" for u in st.get("avoid_displacing") or []]
+    parts += [f"{name(p.get('unit'))} pursues up to {p.get('hexes', 1)} hexes [7.91]" for p in st.get("pursue") or []]
+    if not parts:
+        return []
+    before = state.standing.get(str(orders.get("side")))
+    same = before is not None and before.model_dump(mode="json", exclude_none=True) == {
+        k: v for k, v in st.items() if v is not None}
+    head = "Standing orders for the enemy's next player-turn" + (" (as in force)" if same else " (new)")
+    return [f"{head}: " + "; ".join(parts)]
 
 
 def _placement_lines(orders: dict[str, Any], kind: Any, name: Callable[[Any], str]) -> list[str]:

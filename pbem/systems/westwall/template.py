@@ -24,7 +24,7 @@ WIDTH = 44
 
 
 def _example(line: str, why: str) -> str:
-    return f"# {line:<{WIDTH}}# {why}"
+    return f"# {line:<{WIDTH}} # {why}"
 
 
 def orders_template(rules: Any, sc: Scenario, st: State, side: str) -> str:
@@ -102,13 +102,15 @@ def _player_turn(rules: Any, sc: Scenario, st: State, side: str, label: str) -> 
     if due:
         out.append("# Due now, off the map (the first hex of an 'enter' path is its entry hex [11.11]):")
         out += [f"#   {r[0]:<10} {r[1]:<10} {r[6]}" for r in rows if r[0] in due]
-    left = undone(sc, st, side, rules.skeleton(sc, st, side))
-    must = [r[0] for r in on_map if "must attack [7.11]" in r[6]]
-    if must:
-        left.append(f"{', '.join(must)} must attack this player-turn [7.11]")
+    skeleton = rules.skeleton(sc, st, side)
+    left = undone(sc, st, side, skeleton)
     if left:
         out.append("# Left undone if you write nothing:")
         out += [f"#   - {x}" for x in left]
+    refused = rules.validate(sc, st, side, skeleton)  # what the rules demand of every orders [7.11, 8.31]
+    if refused:
+        out.append("# Orders that leave these out are refused (the rules' own check of an empty player-turn):")
+        out += [f"#   - {v}" for v in refused]
     out.append("# Examples with your own units (remove the '# ' to use one):")
     out += _move_examples(board, sc, st, side, ex, [r[0] for r in on_map], sorted(due))
     out += _attack_example(board, sc, side)
@@ -138,9 +140,9 @@ def _move_examples(board: Board, sc: Scenario, st: State, side: str, ex: Any, on
         found = _safe_destination(board, uid, st, side, ex)
         if found is not None:
             out.append(_example(f"move {uid} to {found[1]}", "the cheapest path is filled in [5.0]"))
-            path = move_order(found[0], found[1]).path
-            if len(path) > 2:
-                out.append(_example(f"move {uid} via {' '.join(path[1:-1])} to {path[-1]}",
+            path = move_order(found[0], found[1]).path  # every hex entered, the start hex not among them
+            if len(path) > 1:
+                out.append(_example(f"move {uid} via {' '.join(path[:-1])} to {path[-1]}",
                                     "... or an exact path [5.0]"))
             break
     for uid in due:
@@ -161,8 +163,8 @@ def _move_examples(board: Board, sc: Scenario, st: State, side: str, ex: Any, on
 
 def _attack_example(board: Board, sc: Scenario, side: str) -> list[str]:
     """``attack ENEMY with UNIT`` for the first of your units next to an enemy [7.0]."""
-    for uid, h in sorted(board.positions()):
-        if board.side_of(uid) != side or sc.unit[uid].is_artillery:
+    for uid, h in sorted(board.positions()):  # artillery next to an enemy attacks too [8.31]
+        if board.side_of(uid) != side:
             continue
         sources = board.zoc_sources(h, side) if board.enemy_zoc(h, side) else []
         if sources:

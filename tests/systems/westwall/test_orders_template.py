@@ -111,3 +111,58 @@ def test_27_15_31_a_landing_previews_as_a_landing_and_an_entry_as_an_entry(tmp_p
     assert f"  . {landed.group(2)} lands at {landed.group(3)} [15.31]" in shown
     assert "  . 153 enters at 0105 [18.1], then moves to 0106" in shown  # its schedule [18.1], not Bastogne's 11.11
     assert "moves to " + landed.group(3) not in shown
+
+
+def test_27_7_11_8_31_the_template_says_which_attacks_the_rules_demand_and_its_exact_path_starts_next_door() -> None:
+    """[7.11, 8.31, 27] a U.S. gun stands next to a German unit: the template of the U.S.
+    player-turn lists what an empty player-turn is refused for (the rules' own check) and offers an
+    attack with the gun; the exact-path example starts at a hex next to the unit (the path is every
+    hex entered, the start hex not among them)."""
+    from helpers.westwall import artillery, state_with, tiny_scenario, unit
+
+    from pbem.maps.hexmap import Hex
+    from pbem.systems.westwall.rules import WestWallRules
+
+    rules = WestWallRules()
+    sc = tiny_scenario(cols=(1, 8), rows=(1, 8), first_player="US",
+                       units=[artillery("gun", "US"), unit("inf", "US"), unit("g", "DE")])
+    st = state_with(sc, {"gun": "0303", "g": "0403", "inf": "0707"}, phasing="US")
+    text = rules.presenter().orders_template(sc, st, "US") or ""
+    refused = [str(v) for v in rules.validate(sc, st, "US", rules.skeleton(sc, st, "US"))]
+    assert refused and all(f"#   - {v}" in text for v in refused)
+    assert "# attack g with gun advance gun 1" in text
+    exact = next(line for line in text.splitlines() if line.startswith("# move inf via "))
+    first = exact.split(" via ")[1].split()[0]
+    assert Hex.parse(first).distance(Hex.parse("0707")) == 1, exact
+
+
+def test_27_8_4_the_preview_states_the_standing_orders_signed_with_a_player_turn() -> None:
+    """[7.7, 8.4, 27] a player-turn signs standing orders for the enemy's next player-turn: the
+    preview says each of them (a tester found FPF signed with no word of it before signing)."""
+    from helpers.westwall import artillery, state_with, tiny_scenario, unit
+
+    from pbem.systems.westwall.rules import WestWallRules
+
+    rules = WestWallRules()
+    sc = tiny_scenario(cols=(1, 8), rows=(1, 8), first_player="US",
+                       units=[artillery("gun", "US"), unit("inf", "US"), unit("g", "DE")])
+    st = state_with(sc, {"gun": "0303", "g": "0808", "inf": "0505"}, phasing="US")
+    p = rules.presenter()
+    doc = p.read_text_orders(sc, rules.skeleton(sc, st, "US"), "US",
+                             "fpf gun protects inf\nretreat inf toward 0101\n")
+    signed = rules.dump_orders(sc, rules.normalize(sc, st, "US", rules.load_orders(sc, doc)))
+    assert signed["standing"]["fpf"] == [{"artillery": "gun", "protect": ["inf"]}]
+    lines = p.describe_orders_at(sc, st, signed)
+    assert ("Standing orders for the enemy's next player-turn (new): gun gives FPF to inf [8.4]; "
+            "inf retreats toward 0101 [7.7]") in lines
+
+
+def test_27_pass_beside_other_orders_is_refused_for_what_it_is(tmp_path: Path) -> None:
+    """[27] 'pass' alone signs no orders; written beside other orders it is refused as such (it
+    read "unknown order 'pass'")."""
+    home, g = game(tmp_path, "bastogne-spearhead")
+    sign_template(tmp_path, home, g, "US", "bob")
+    both = tmp_path / "both.txt"
+    both.write_text("enter 1/3 at 2913 to 2812\npass\n")
+    res = pbem("check", g, both, "--key", "alice", home=home)
+    assert res.code == 2 and "line 2: 'pass' means no orders at all" in res.err

@@ -245,3 +245,10 @@ def test_15_37_notes_outside_the_limits_are_refused_before_sealing_with_a_hint()
             DropZoneNote(division="Pol", hex="1010")]), SECRET)
     label = R.pending(sc, st0)[0].label
     assert "secret drop-zone notes" in label and "[15.36]" in label
+    # [27] every note's problem at once, not the first only
+    with pytest.raises(InputError) as both:
+        R.conceal(sc, st0, "US", SetupOrders(side="US", placements={}, dz_notes=[
+            DropZoneNote(division="Pol", hex="1010"), DropZoneNote(division="101", hex="0304")]), SECRET)
+    said = str(both.value)
+    assert said.startswith("2 problems with the drop-zone notes:") and "no airborne division 'Pol'" in said \
+        and "City hex 0303" in said
