@@ -65,6 +65,8 @@ def status(game_dir: Path, as_json: bool) -> None:
                                  "'pbem verify GAME_DIR' checks every adjudication"))
     elif st.waiting:
         echo(f"awaiting  {st.waiting} since {since}")
+    if st.takeback:
+        echo(f"takeback  {st.takeback}")
     if st.score:
         echo("score     " + ", ".join(f"{s} {v}" for s, v in st.score.items()))
         for side, meaning in st.score_meaning.items():

@@ -124,13 +124,26 @@ def _preview(game_dir: Path, orders_file: Path, key_name: str | None, side: str 
 
 @click.command()
 @click.argument("game_dir", type=click.Path(file_okay=False, exists=True, path_type=Path))
-@click.argument("orders_file", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("orders_file", type=click.Path(dir_okay=False, path_type=Path), required=False)
 @click.option("--key", "key_name", default=None, help="Your local key (checks that the decision is yours).")
 @click.option("--side", default=None, help="The side whose orders these are (default: whoever decides now).")
 @click.option("--defaults", is_flag=True, help="Text set-up: put units you did not place where the skeleton does.")
-def check(game_dir: Path, orders_file: Path, key_name: str | None, side: str | None, defaults: bool) -> None:
-    """Check ORDERS_FILE and print exactly what would be signed; sign and write nothing.
+def check(game_dir: Path, orders_file: Path | None, key_name: str | None, side: str | None, defaults: bool) -> None:
+    """Check ORDERS_FILE (none: your draft, as 'pbem submit' with no file would sign it) and print
+    exactly what would be signed; sign and write nothing.
     """
+    if orders_file is None:  # the draft, as submit would take it [27]
+        if key_name is not None:
+            orders_file = _draft_of(game_dir, key_name)
+        else:
+            from pbem.cli.draft import _context
+            from pbem.engine.presenter import order_lines
+
+            *_rest, who, path = _context(game_dir, side)
+            if not path.is_file() or not order_lines(path.read_text(encoding="utf-8")):
+                raise InputError(f"no orders file given and the draft for {who} holds no order: write orders "
+                                 "with 'pbem draft ...' or give an orders file")
+            orders_file = path
     echo(_preview(game_dir, orders_file, key_name, side, defaults).text())
     echo("legal: 'pbem submit' with the same file signs exactly this", err=True)
 

@@ -54,6 +54,8 @@ class GameStatus:
     """Those views in words (text only)."""
     umpire_lines: list[str] | None = None
     """Game Control's machine: the whole state in words (text only)."""
+    takeback: str | None = None
+    """A take-back request of the newest move still waiting for consent, in words (text only)."""
     score_meaning: dict[str, str] = field(default_factory=dict)
     """Side -> what its points count, where the system says (text only) [27]."""
     clock: Clock | None = None
@@ -112,6 +114,12 @@ def game_status(game: Game, rp: Replay, local: Any, seeds: dict[str, bytes], *, 
         if game.hidden and game.umpire in local.sides() and cur.state is not None:
             full = game.ruleset.dump_state(game.scenario, cur.state)
             st.umpire_lines = presenter.describe_view(game.scenario, full)
+    newest = max(game.takebacks, default=None)
+    tb = game.takebacks.get(newest) if newest is not None else None
+    if tb is not None and tb.agreed + 1 in tb.requests and newest == rp.placed_count:
+        request = tb.requests[tb.agreed + 1]
+        st.takeback = (f"{request} asks to take back {tb.versions.get(tb.agreed, f'step {newest}')}, not agreed "
+                       f"yet: the opponent agrees with 'pbem takeback consent GAME_DIR {request} --key KEY'")
     owed = rp.owing()
     if game.body.time_control is not None and owed:
         from pbem.engine.clock import TimeControl, standing

@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from pbem.cli import cli
-from pbem.errors import InputError
+from pbem.errors import IllegalOrders, InputError
 
 
 @pytest.fixture
@@ -168,3 +168,28 @@ def test_shell_completion_offers_scenarios_units_and_reachable_hexes(home: Path,
     assert "1/3" in complete("reach", str(g), "1/")
     reachable = complete("draft", "move", str(g), "1/3", "28")
     assert "2812" in reachable and all(h.startswith("28") for h in reachable)
+
+
+def test_27_check_with_no_file_checks_the_draft_as_submit_would_sign_it(home: Path, tmp_path: Path) -> None:
+    """[27] 'pbem submit GAME' signs the draft; 'pbem check GAME' shows it (it asked for a file)."""
+    g = tmp_path / "game"
+    run("key", "new", "alice")
+    run("key", "new", "bob")
+    run("new", "bastogne-spearhead", g, "--player", "DE=alice", "--player", "US=bob")
+    empty = CliRunner().invoke(cli, ["check", str(g)])
+    assert isinstance(empty.exception, InputError) and "holds no order" in str(empty.exception)
+    from pbem.engine.scenarios import load_data
+    from pbem.systems.westwall.rules import WestWallRules, default_placements
+
+    sc = WestWallRules().load_scenario(load_data("bastogne-spearhead"))
+    legal = default_placements(sc, WestWallRules().initial_state(sc, {}), "US")
+    first = sorted(legal)[0]
+    run("draft", "order", g, f"place {first} at {legal[first]}")
+    partial = CliRunner().invoke(cli, ["check", str(g)])  # the draft read: the rest must be set up
+    assert isinstance(partial.exception, IllegalOrders) and "must be set up" in str(partial.exception)
+    assert f"- {first} must be set up" not in str(partial.exception)
+    for uid in sorted(legal)[1:]:
+        run("draft", "order", g, f"place {uid} at {legal[uid]}")
+    shown = run("check", g).output
+    assert f"{first} at {legal[first]}" in shown and "Set-up" in shown
+    assert f"{first} at {legal[first]}" in run("check", g, "--key", "bob").output

@@ -353,3 +353,18 @@ def test_westwall_set_up_taken_back_maps_and_mail_redrawn(tmp_path: Path) -> Non
     for p in (a, b):
         res = ok(pbem("verify", "--redraw", p.dir, home=p.home))
         assert "US asked to take back move-0001-US.json" in res.out and "DE agreed" in res.out
+
+
+def test_27_status_shows_a_request_waiting_for_consent_on_both_machines(tmp_path: Path) -> None:
+    """[27] a pending request is said by `pbem status` (only verify said it), on the asker's machine
+    and the opponent's, with the command that agrees; once agreed it is gone from status."""
+    a, b = start_remote(tmp_path)
+    play(a, b, 2)
+    ok(b.run("takeback", "request", b.dir, "--key", "bob"))
+    ok(b.send(a, ["takeback-0002-B-1.json"]))
+    for p in (a, b):
+        out = ok(p.run("status", p.dir)).out
+        assert "takeback  takeback-0002-B-1.json asks to take back move-0002-B.json, not agreed yet" in out
+        assert "pbem takeback consent GAME_DIR takeback-0002-B-1.json --key KEY" in out
+    ok(a.run("takeback", "consent", a.dir, a.work / "inbox" / "takeback-0002-B-1.json", "--key", "alice", "--yes"))
+    assert "takeback " not in ok(a.run("status", a.dir)).out
