@@ -966,18 +966,20 @@ class Arnhem(Exclusive):
         return sp.ground_support_per_weather.get(state.exclusive.get("weather", "good"), 0)
 
     # -- between player-turns -------------------------------------------------------------------
-    def unit_notes(self, scenario: Scenario, state: State, board: Board, unit_id: str) -> list[str]:
-        """[17.35] an Allied unit that could not trace its line of communication now: cut by
-        which enemy units, where (the line it would trace were they gone)."""
+    def unit_notes(self, scenario: Scenario, state: State, board: Board) -> dict[str, list[str]]:
+        """[17.35] each Allied unit that could not trace its line of communication now (the units
+        :func:`~pbem.systems.westwall.arnhem_victory.loc_failures` finds, in one search for all):
+        cut by which enemy units, where (the line it would trace were they gone)."""
         from pbem.systems.westwall import arnhem_victory as av
 
-        if board.side_of(unit_id) != allied_side(scenario) or av.has_loc(scenario, board, state, unit_id):
-            return []
-        who, where = av.loc_cut_by(scenario, board, state, unit_id)
-        why = (f": cut by {', '.join(who)} at {where}" if who and where is not None else
-               ": none to trace even with no enemy near (water, distance or no drop-zone counter)")
-        return [f"no line of communication now{why} (3 German points if still so at the end of the "
-                "game-turn) [17.35]"]
+        out: dict[str, list[str]] = {}
+        for uid in av.loc_failures(scenario, board, state):
+            who, where = av.loc_cut_by(scenario, board, state, uid)
+            why = (f": cut by {', '.join(who)} at {where}" if who and where is not None else
+                   ": none to trace even with no enemy near (water, distance or no drop-zone counter)")
+            out[uid] = [f"no line of communication now{why} (3 German points if still so at the end of "
+                        "the game-turn) [17.35]"]
+        return out
 
     def lost_if_left_off(self, scenario: Scenario, state: State, unit_id: str) -> str | None:
         """[15.33, 15.34] without the weather rules, an airborne unit due by this Allied

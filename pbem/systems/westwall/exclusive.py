@@ -282,10 +282,11 @@ class Exclusive:
         points. ``state`` is the position now; return it changed and any events to add."""
         return state, []
 
-    def unit_notes(self, scenario: Scenario, state: State, board: Board, unit_id: str) -> list[str]:
-        """What the exclusive rules say of a unit on the map now, for ``pbem units`` (e.g. Arnhem:
-        no line of communication, and which enemy units cut it [17.35]). None by default."""
-        return []
+    def unit_notes(self, scenario: Scenario, state: State, board: Board) -> dict[str, list[str]]:
+        """What the exclusive rules say of the units on the map now, by unit, for ``pbem units``
+        (e.g. Arnhem: no line of communication, and which enemy units cut it [17.35]); worked out
+        once for the whole board. None by default."""
+        return {}
 
     def lost_if_left_off(self, scenario: Scenario, state: State, unit_id: str) -> str | None:
         """The rule case when a reinforcement still off the map at the end of this player-turn

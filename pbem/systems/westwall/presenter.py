@@ -508,14 +508,19 @@ def roster(scenario: Scenario, state: State, side: str) -> tuple[list[str], list
         from pbem.errors import InputError
 
         raise InputError(f"no side {side!r} (sides: {', '.join(sc.side_ids())})")
+    from pbem.systems.westwall.exclusive import get_exclusive
+
     board = Board.from_state(sc, st)
     setup = _setup_areas(sc)
     due = _due_entries(sc, st)
+    exclusive_notes = get_exclusive(sc.game).unit_notes(sc, st, board)
     rows: list[list[str]] = []
     for u in sorted((u for u in sc.units if u.side == side), key=lambda u: u.id):
         us = st.units.get(u.id)
         where = us.hex if us is not None and us.hex else "-"
         notes = _unit_notes(sc, st, board, side, u, setup, due)
+        if us is not None and us.status == "on-map":
+            notes += exclusive_notes.get(u.id, [])
         rows.append([u.id, unit_label(sc, u.id) if unit_label(sc, u.id) != u.id else u.designation,
                      u.type, where, u.values(), fmt_mp(u.move_halves), "; ".join(notes)])
     return ["id", "counter", "type", "hex", "values", "MA", "state"], rows
@@ -566,9 +571,6 @@ def _unit_notes(
             notes.append(f"in enemy ZOC of {', '.join(board.zoc_sources(h, side))} [6.0]")
             if st.phase == "player-turn" and st.phasing == side and not u.is_artillery:
                 notes.append("must attack [7.11]")
-        from pbem.systems.westwall.exclusive import get_exclusive
-
-        notes += get_exclusive(sc.game).unit_notes(sc, st, board, u.id)
     elif status == "waiting" and u.id in setup and st.phase == "setup":
         notes.append(setup[u.id])
     elif status == "waiting":
