@@ -153,7 +153,8 @@ def known(scenario: MegaScenario, state: AnyState, team: str) -> Known:
         units = {u.id: UnitInfo(id=u.id, troops=types[u.id].troops, armoured=types[u.id].armoured, hex=u.hex)
                  for u in state.units} if state.team == team else {}
         return Known(state.turn, units, frozenset(u.id for u in state.units if u.prepared),
-                     frozenset(u.id for u in state.units if u.state == effectiveness(0)), state.supply,
+                     frozenset(u.id for u in state.units if u.state == effectiveness(0)),
+                     state.supply + sum(x.points for x in state.stacks),
                      frozenset(state.blown), frozenset(u.id for u in state.units if u.landed),
                      frozenset(state.night_drops), frozenset(u.id for u in state.units if u.rail),
                      frozenset(e.hex for e in state.enemy), frozenset(f.hex for f in state.friends))
@@ -165,7 +166,8 @@ def known(scenario: MegaScenario, state: AnyState, team: str) -> Known:
             units[u.id] = UnitInfo(id=u.id, troops=types[u.id].troops, armoured=types[u.id].armoured, hex=s.hex)
     return Known(state.turn, units, frozenset(k for k, s in state.units.items() if s.prepared),
                  frozenset(k for k in units if status_of(scenario, state, k) <= 0),
-                 state.supply.get(team, 0), frozenset(state.blown),
+                 state.supply.get(team, 0) + sum(state.units[k].stock for k in units if types[k].kind == "hq"),
+                 frozenset(state.blown),
                  frozenset(k for k, s in state.units.items() if s.landed), frozenset(state.night_drops),
                  frozenset(k for k, s in state.units.items() if s.rail is not None),
                  frozenset(s.hex for k, s in state.units.items() if s.hex and not s.gone
@@ -216,7 +218,7 @@ def normalize(scenario: MegaScenario, state: AnyState, side: str, orders: OrderS
 
     if side not in {t.id for t in scenario.teams} or not any(wanted(line) for line in orders.lines):
         return orders
-    view = state if isinstance(state, TeamView) else TeamView.model_validate(team_view(scenario, state, side))
+    view = state if isinstance(state, TeamView) else TeamView.model_validate(team_view(scenario, state, side, rules3=rules3))
     lines: list[OrderLine] = []
     for line in orders.lines:
         if not wanted(line):

@@ -67,7 +67,7 @@ class MegagamePresenter(Presenter[MegaScenario, AnyState]):
         if team is None:
             raise InputError(f"no unit {unit!r} in this game")
         view = state.model_dump(mode="json") if isinstance(state, TeamView) else (
-            state if isinstance(state, dict) else team_view(scenario, state, team))
+            state if isinstance(state, dict) else team_view(scenario, state, team, rules3=self.ruleset.since("3")))
         known = TeamView.model_validate(view)
         mine = next((u for u in known.units if u.id == unit), None)
         if mine is None:
@@ -202,7 +202,7 @@ class MegagamePresenter(Presenter[MegaScenario, AnyState]):
         if side not in {t.id for t in scenario.teams}:
             return None
         view = state.model_dump(mode="json") if isinstance(state, TeamView) else (
-            state if isinstance(state, dict) else team_view(scenario, state, side))
+            state if isinstance(state, dict) else team_view(scenario, state, side, rules3=self.ruleset.since("3")))
         names = {u.id: u.name for u in scenario.units}
         out = [f"# Order sheet of {self.side_name(scenario, side)}, turn {view['turn']} "
                f"({turn_label(scenario, view['turn'])}) [5]",
@@ -280,7 +280,7 @@ class MegagamePresenter(Presenter[MegaScenario, AnyState]):
         if not isinstance(orders, dict) or "lines" not in orders or side not in {t.id for t in scenario.teams}:
             return []
         view = state.model_dump(mode="json") if isinstance(state, TeamView) else (
-            state if isinstance(state, dict) else team_view(scenario, state, side))
+            state if isinstance(state, dict) else team_view(scenario, state, side, rules3=self.ruleset.since("3")))
         ordered = {uid for line in orders["lines"] for uid in line.get("units", [])}
         idle = [u["id"] for u in view["units"] if u["id"] not in ordered and not u.get("rail")]
         out = [f"no orders for {', '.join(idle)}: they stay where they are [5]"] if idle else []
@@ -315,7 +315,7 @@ class MegagamePresenter(Presenter[MegaScenario, AnyState]):
         if isinstance(state, TeamView):
             view = state.model_dump(mode="json")
         else:
-            view = team_view(scenario, state, side)
+            view = team_view(scenario, state, side, rules3=self.ruleset.since("3"))
         rows = [[u["id"], units[u["id"]].name, u["hex"], u["state"], "yes" if u["prepared"] else ""]
                 for u in view["units"]]
         later = [[u.id, u.name, f"turn {u.arrives}", "not yet arrived", ""] for u in scenario.units
@@ -344,7 +344,7 @@ class MegagamePresenter(Presenter[MegaScenario, AnyState]):
     def bot_orders(self, scenario: MegaScenario, state: AnyState, side: str, *, seed: int = 0) -> JSON:
         # A team's pbem holds only its view (hidden information [10]); Game Control's, the master state.
         shown: Any = state.model_dump(mode="json") if isinstance(state, TeamView) else state
-        view = shown if isinstance(shown, dict) and shown.get("team") == side else team_view(scenario, shown, side)
+        view = shown if isinstance(shown, dict) and shown.get("team") == side else team_view(scenario, shown, side, rules3=self.ruleset.since("3"))
         if view["over"]:
             raise InputError("the game is over: there is nothing to order")
         mine = team_side(scenario, side)

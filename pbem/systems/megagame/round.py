@@ -357,12 +357,21 @@ def _supply_moves(board: Board) -> None:
         if not u.on_map or u.status <= 0 or u.hex is None:
             continue  # captured, broken up or not on the map: its load is lost with it
         if load:
-            dump = next((x for x in board.at(u.hex) if x.d.team == u.d.team and x.t.dump), None)
-            hq = next((x for x in board.at(u.hex) if x.d.team == u.d.team and x.t.kind == "hq"), None)
+            ours = [x for x in board.at(u.hex) if x.d.team == u.d.team
+                    and (not board.rules3 or board.nation(x) == board.nation(u))]  # version 3: its nation's [11]
+            dump = next((x for x in ours if x.t.dump), None)
+            hq = next((x for x in ours if x.t.kind == "hq"), None)
             if dump is not None:
                 dump.stock += load
                 u.events.append(f"unloaded {load} supply points into {dump.d.name}")
                 load = 0
+            elif hq is not None and board.rules3:  # into the HQ's stack, as far as it has room [11]
+                given = sum(n for _, n in board.fill([hq], load, u.hex))
+                if given:
+                    u.events.append(f"unloaded {given} supply points at {hq.d.name}")
+                if given < load:
+                    u.events.append(f"kept {load - given} supply points loaded: {hq.d.name} can carry no more")
+                load -= given
             elif hq is not None:
                 board.supply[u.d.team] = board.supply.get(u.d.team, 0) + load
                 u.events.append(f"unloaded {load} supply points at {hq.d.name}")
@@ -399,11 +408,21 @@ def _deliveries(board: Board) -> None:
                     f"{p.points} points wait parked at {board.geo.near(Hex.parse(p.hex))}" for p in waiting))
             continue
         hqs = [h for h in board.units.values() if h.d.team == u.d.team and h.t.kind == "hq" and h.on_map
-               and h.hex is not None and h.hex.distance(u.hex) <= u.d.reach_km]
+               and h.hex is not None and h.hex.distance(u.hex) <= u.d.reach_km
+               and (not board.rules3 or board.nation(h) == board.nation(u))]  # version 3: its nation's [11]
         if not hqs:
-            u.events.append(f"no HQ of ours within {u.d.reach_km} km: it delivered nothing")
+            u.events.append(f"no HQ of ours{' using its supplies' if board.rules3 else ''} within "
+                            f"{u.d.reach_km} km: it delivered nothing")
             continue
         given = min(u.d.lift, u.stock)
+        if board.rules3:  # into the HQs' stacks, nearest first, each as far as it has room [11]
+            filled = board.fill(hqs, given, u.hex)
+            given = sum(n for _, n in filled)
+            u.stock -= given
+            u.events.append(f"delivered {given} supply points to " + ", ".join(
+                f"{h.d.name} ({n})" for h, n in filled) + f" ({u.stock} left)" if filled else
+                "delivered nothing: the HQs in its reach can carry no more")
+            continue
         u.stock -= given
         board.supply[u.d.team] = board.supply.get(u.d.team, 0) + given
         u.events.append(f"delivered {given} supply points to the HQs ({u.stock} left)")
@@ -444,7 +463,7 @@ def _supply_and_contact(board: Board, scenario: MegaScenario) -> None:
     for u in sorted(board.units.values(), key=lambda x: x.d.id):
         if not u.on_map:
             continue
-        if u.t.mechanised and (u.km or u.fought) and board.pay(u.d.team, 1):
+        if u.t.mechanised and (u.km or u.fought) and board.pay_for(u, 1):
             u.supply_used += 1
         assert u.hex is not None
         facing = {e.d.formation for e in board.enemies_near(u.hex, u.side, 1)}
