@@ -331,6 +331,15 @@ AnyState = MegaState | TeamView
 
 
 
+def detraining(trip: RailTrip | None, t: UnitType) -> bool:
+    """Infantry getting off its train (rules version 3) [6]: "It takes half a turn to disembark an
+    infantry unit, or a whole turn for others." The turn after its turn of travel the first half goes
+    in getting off; the second is its own: it takes orders, and moves at most half its move
+    (reading: the half turn left; at most half its move, it may fight that turn [6]). Vehicles take
+    the whole turn and no orders."""
+    return trip is not None and trip.phase == "disembarking" and t.troops == "infantry"
+
+
 def posture_of(line: OrderLine) -> Posture:
     if line.posture == "non-tactical":
         return "road-column" if line.intention == "move" else "non-tactical"

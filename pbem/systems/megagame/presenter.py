@@ -105,7 +105,10 @@ class MegagamePresenter(Presenter[MegaScenario, AnyState]):
         if not isinstance(view, dict) or "team" not in view:
             return super().describe_view(scenario, view)
         names = {u.id: u.name for u in scenario.units}
-        out = [f"{view['date']}{' (game over)' if view['over'] else ''}: {view['supply']} supply points [11]"]
+        out = [f"{view['date']}{' (game over)' if view['over'] else ''}: "
+               + (f"{view['supply']} supply points [11]" if not view.get("stacks") else
+                  f"{view['supply']} supply points held by the team for units without an HQ [11]")]
+        out += stack_lines(view)
         out += [f"  {u['id']:<10} {u['hex']}  {u['state']}" + ("  (prepared)" if u["prepared"] else "")
                 + (f"  on the railway: {u['rail']}" if u.get("rail") else "")
                 + f"  -- {names.get(u['id'], '')}" for u in view["units"]]
@@ -130,7 +133,9 @@ class MegagamePresenter(Presenter[MegaScenario, AnyState]):
             steps = sum(st.units[u.id].steps for u in on)
             out.append(f"{t.id:<9} {len(on)} units on the map ({steps} step{'s' if steps != 1 else ''} lost), "
                        f"{len(lost)} lost, "
-                       f"{len(mine) - len(on) - len(lost)} to come; {st.supply.get(t.id, 0)} supply points")
+                       f"{len(mine) - len(on) - len(lost)} to come; {st.supply.get(t.id, 0)} supply points"
+                       + (f", {held} more at its HQs [11]" if (held := sum(
+                           st.units[u.id].stock for u in on if scenario.types[u.type].kind == "hq")) else ""))
         out += [f"objective {o.name} ({o.hex}): {st.control.get(o.hex, o.held_by)}" for o in scenario.objectives]
         if st.blown:
             out.append(f"bridges blown: {', '.join(st.blown)} [8]")
@@ -223,6 +228,7 @@ class MegagamePresenter(Presenter[MegaScenario, AnyState]):
                 ids = ", ".join(uid for t, uid in later if t == turn)
                 out += textwrap.wrap(f"turn {turn} ({turn_label(scenario, turn)}): {ids}", width=96,
                                      initial_indent="#     ", subsequent_indent="#       ")
+        out += [f"# {line}" for line in stack_lines(view)]
         lifts = [u.id for u in scenario.units if u.team == side and u.by_air and u.id not in here
                  and view["turn"] < u.arrives <= view["turn"] + 1]
         if lifts:
@@ -442,6 +448,26 @@ def _air_orders(scenario: MegaScenario, view: JSON, side: str, targets: list[Hex
     if lift and view["units"]:  # supplies dropped in the middle of the team's units [12]
         hexes = sorted(Hex.parse(u["hex"]) for u in view["units"])
         out.append({"mission": "transport", "squadrons": lift, "target": str(hexes[len(hexes) // 2])})
+    return out
+
+
+NATION_WORDS = {"british": "British (red)", "us": "American (green)", "german": "German (blue)"}
+"""Whose ammunition counters an HQ's stack holds [11]: "Red counters = British Ammo", green American,
+blue German (fuel, yellow, goes with them)."""
+
+
+def stack_lines(view: JSON) -> list[str]:
+    """The supplies at each of the team's HQs (rules version 3) [11], in words: where the HQ stands,
+    its points and the most it can carry, whose counters; its units draw on it within 5 km. The
+    counters are on the map: their number is no status, and ELETIS tells supply in points [10]."""
+    stacks = view.get("stacks") or []
+    if not stacks:
+        return []
+    out = ["Supplies at your HQs (each unit draws on its own HQ's stack within 5 km) [11]:"]
+    for s in stacks:
+        most = f" of the {s['lift']} it can carry" if s.get("lift") is not None else ""
+        out.append(f"  {s['hq']} at {s['hex']}: {s['points']} supply point{'s' if s['points'] != 1 else ''}{most}, "
+                   f"{NATION_WORDS.get(s['nation'], s['nation'])}")
     return out
 
 

@@ -75,7 +75,7 @@ from pbem.errors import InputError
 from pbem.maps.hexmap import Hex
 from pbem.systems.megagame.air import air_phase, airborne_drop, fighter_losses, flying
 from pbem.systems.megagame.battle import combat_phase, counter_battery_fire, may_attack, propose
-from pbem.systems.megagame.board import ATTACKING, AnyState, Board, BoardUnit, team_side
+from pbem.systems.megagame.board import ATTACKING, AnyState, Board, BoardUnit, detraining, team_side
 from pbem.systems.megagame.model import (
     MegaRulings,
     MegaScenario,
@@ -115,8 +115,8 @@ def resolve_round(scenario: MegaScenario, state: AnyState, orders: dict[str, Ord
         for line in sheet.lines:
             for uid in line.units:
                 u = board.units[uid]
-                if u.rail is not None:
-                    continue  # on the railway: no orders [6]
+                if u.rail is not None and not (rules3 and detraining(u.rail, u.t)):
+                    continue  # on the railway: no orders [6] (version 3: infantry getting off has half a turn)
                 if line.rail_to:  # boarding a train: a turn, two with vehicles [6]
                     u.rail = RailTrip(to=line.rail_to, phase="embarking",
                                       left=1 if u.t.troops == "infantry" else 2)
@@ -450,7 +450,9 @@ def _rail_turn(board: Board, u: BoardUnit, events: list[JSON]) -> str:
         else:
             u.events.append("found the line cut: it stays where it boarded")
         vehicles = u.t.troops != "infantry"
-        u.rail = RailTrip(to=trip.to, phase="disembarking", left=1) if vehicles else None
+        # "It takes half a turn to disembark an infantry unit, or a whole turn for others" [6]: version 3
+        # gives infantry its half turn of getting off (:func:`detraining`); version 2 none
+        u.rail = RailTrip(to=trip.to, phase="disembarking", left=1) if vehicles or board.rules3 else None
         return str(u.hex)
     u.rail = None  # got off [6]
     return str(u.hex)

@@ -832,14 +832,16 @@ def rail_scenario(**extra: Any) -> MegaScenario:
 
 
 def test_6_infantry_boards_a_turn_travels_a_turn_and_is_free_after() -> None:
+    # rules version 2: infantry is free the turn after its travel (version 3 gives it half a turn of
+    # getting off: test_megagame_supply_and_trains.py)
     sc = rail_scenario()
-    st = R.initial_state(sc, {})
+    st = R2.initial_state(sc, {})
     ge = sheet("GE", {"units": ["g"], "intention": "move", "rail_to": "0601"})  # infantry: off anywhere
-    t2, _ = play(sc, st, Dice(), ge)
+    t2, _ = play(sc, st, Dice(), ge, rules=R2)
     assert t2.units["g"].hex == "0101" and t2.units["g"].rail.phase == "travelling"  # type: ignore[union-attr]
-    busy = R.validate(sc, t2, "GE", sheet("GE", {"units": ["g"], "intention": "hold"}, turn=2))
+    busy = R2.validate(sc, t2, "GE", sheet("GE", {"units": ["g"], "intention": "hold"}, turn=2))
     assert busy and busy[0].rule == "6" and "on the railway" in busy[0].message
-    t3, events = play(sc, t2, Dice(), sheet("GE", turn=2), sheet("AL", turn=2))
+    t3, events = play(sc, t2, Dice(), sheet("GE", turn=2), sheet("AL", turn=2), rules=R2)
     assert t3.units["g"].hex == "0601" and t3.units["g"].rail is None
     assert {"kind": "rail", "unit": "g", "from": "0101", "to": "0601"} in events
 
