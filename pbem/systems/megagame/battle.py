@@ -431,7 +431,7 @@ def counter_battery_fire(board: Board, dice: Dice) -> list[JSON]:
 
 def _strays(units: list[BoardUnit]) -> int:
     """Units not of the division leading the fight, the one with most units in it (note 6)."""
-    divisions = sorted(u.d.division or u.d.formation for u in units)
+    divisions = sorted(u.division for u in units)
     lead = max(divisions, key=lambda name: (divisions.count(name), name)) if divisions else ""
     return sum(1 for name in divisions if name != lead)
 

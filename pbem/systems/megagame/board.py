@@ -122,6 +122,13 @@ class BoardUnit:
     """Enemy air power acted on it this turn: support of the enemy's side in a fight [10 ELETIS: Type]."""
     supply_lost: int = 0
     """Supply points its team lost to the enemy's success against it this turn [9 results, 10 ELETIS]."""
+    attached: str = ""
+    """The division it was attached to by an earlier turn's order (rules version 3) [9 timings]."""
+
+    @property
+    def division(self) -> str:
+        """The division it fights in (note 6): the one it is attached to, else its own."""
+        return self.attached or self.d.division or self.d.formation
 
     @property
     def status(self) -> int:
@@ -170,6 +177,9 @@ class Board:
                                      Hex.parse(s.hex) if s.hex else None, s.steps, s.prepared,
                                      dict(s.contact), s.gone, scattered=s.scattered, fired_before=s.fired,
                                      stock=s.stock, rail=s.rail)
+        for uid, division in state.attached.items():
+            if rules3 and uid in self.units:
+                self.units[uid].attached = division
         self.supply = dict(state.supply)
         self.air_lost = dict(state.air_lost)
         """Squadrons each air unit has lost in air combat, this turn's included [12]."""

@@ -277,6 +277,7 @@ def validate(scenario: MegaScenario, state: AnyState, side: str, orders: OrderSh
     if lifts:  # the rest of the sheet is checked as if the lifts were not on it
         orders = orders.model_copy(update={"lines": [x for x in orders.lines if not any(x is y for y in lifts)]})
     out += _rail_problems(scenario, k, teams[side].side, orders)
+    out += _attach_problems(scenario, teams[side].side, orders, rules3=rules3)
     moves = move_table(shared_infantry_row=rules3)
     out += _landing_problems(scenario, k, orders, moves)
 
@@ -406,6 +407,23 @@ def _landing_problems(scenario: MegaScenario, k: Known, orders: OrderSheet, move
             if full is not None and len(line.route) > full * share:
                 out.append(RuleViolation("12", f"{', '.join(line.units)}: {uid} dropped this {half}: at most {km_text(full * share)} "
                                                f"km in the turn of the drop, the route is {len(line.route)} km"))
+    return out
+
+
+def _attach_problems(scenario: MegaScenario, side: str, orders: OrderSheet, *, rules3: bool) -> list[RuleViolation]:
+    """Attaching to another division [9 timings] (rules version 3): to a division of the side's own
+    forces, as the scenario names them (a unit's ``division``, else its ``formation``)."""
+    out: list[RuleViolation] = []
+    divisions = {u.division or u.formation for u in scenario.units if team_side(scenario, u.team) == side}
+    for line in orders.lines:
+        if not line.attach:
+            continue
+        if not rules3:
+            out.append(RuleViolation("9", f"{', '.join(line.units)}: attaching to another division is not in this "
+                                          "game's rules version"))
+        elif line.attach not in divisions:
+            out.append(RuleViolation("9", f"{', '.join(line.units)}: no division {line.attach[:60]!r} on our side "
+                                          f"(one of: {', '.join(sorted(divisions))})"))
     return out
 
 

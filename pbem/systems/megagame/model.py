@@ -468,6 +468,8 @@ class MegaState(_Data):
     tested: list[str] = Field(default_factory=list, description="bridges tested that did not blow, no Allied unit over them since [8]")
     safe: list[str] = Field(default_factory=list, description="bridges tested that did not blow and passed over by an Allied unit: never tested again [8]")
     routed: list[str] = Field(default_factory=list, description="units that suffered a Total Success last turn: no counter-attack this turn [9]")
+    attached: dict[str, str] = Field(default_factory=dict, description="unit -> the division it has been attached to, "
+                                     "and fights with (note 6), by an order of an earlier turn [9 timings]")
 
     @model_serializer(mode="wrap")
     def _omit_empty(self, handler: SerializerFunctionWrapHandler) -> Any:
@@ -481,7 +483,7 @@ class MegaState(_Data):
         return data
 
 
-OMIT_EMPTY = ("tested", "safe", "routed")
+OMIT_EMPTY = ("tested", "safe", "routed", "attached")
 """:class:`MegaState` keys left out of a dump while empty (rules version 3's)."""
 
 

@@ -482,6 +482,7 @@ def _next_state(scenario: MegaScenario, state: MegaState, board: Board, blown: s
     units: dict[str, UnitState] = {}
     facts: dict[str, UnitFacts] = {}
     night_drops: list[str] = []
+    attached = _attachments(board)
     for d in scenario.units:
         u = board.units[d.id]
         _stragglers(board, u, state.turn)
@@ -522,7 +523,26 @@ def _next_state(scenario: MegaScenario, state: MegaState, board: Board, blown: s
                      cab_rank={t: c for t, c in sorted(board.cab.items()) if c.until >= turn and not over},
                      stragglers=dict(sorted(board.stragglers.items())), parked=board.parked,
                      loads=dict(sorted(board.loads.items())), tested=sorted(board.tested), safe=sorted(board.safe),
-                     routed=sorted(board.routed_now))
+                     routed=sorted(board.routed_now), attached=attached)
+
+
+def _attachments(board: Board) -> dict[str, str]:
+    """Rules version 3 [9 timings]: "Attach a battalion to a different division takes 1 turn." A unit
+    whose line attaches it to another division spends the turn on it and fights with that division
+    (note 6) from the next turn; until then it counts with its own. Returns unit -> the division it
+    is attached to, for the next turn (empty in version 2)."""
+    if not board.rules3:
+        return {}
+    out = {u.d.id: u.attached for u in board.units.values() if u.attached and not u.gone}
+    for u in sorted(board.units.values(), key=lambda x: x.d.id):
+        if u.line is None or not u.line.attach or not u.on_map:
+            continue
+        if u.line.attach == u.division:
+            u.events.append(f"already fights with {u.line.attach}")
+            continue
+        out[u.d.id] = u.line.attach
+        u.events.append(f"is attached to {u.line.attach}: it fights with it from the next turn")
+    return dict(sorted(out.items()))
 
 
 def _stragglers(board: Board, u: BoardUnit, turn: int) -> None:

@@ -191,3 +191,32 @@ def test_6_infantry_takes_half_a_turn_to_get_off_its_train() -> None:
                                                                       "rail_to": "0601"}), rules=R2)
     o3, _ = play(sc, o2, Dice(), sheet("GE", turn=2), sheet("AL", turn=2), rules=R2)
     assert (o3.units["g"].hex, o3.units["g"].rail) == ("0601", None)
+
+
+# -- [9] attaching a battalion to another division ---------------------------------------------------
+
+
+def test_9_attaching_a_battalion_to_another_division_takes_the_turn() -> None:
+    # "Attach a battalion to a different division takes 1 turn." a (1 Div) and b (2 Div), both
+    # prepared, attack d (4): 6 + 6, less 1 for the unit not of the division leading the fight (note 6:
+    # with one unit each, the engine takes the later name, 2 Div, as leading: a is the stray): 11.
+    # b attached to 1 Div on the same turn still counts with 2 Div: 11; the turn after, both are
+    # 1 Div: 12. Version 2 has no attaching: the line is refused.
+    sc = scenario([unit("a", "AL", "inf", "0302", division="1 Div"), unit("b", "AL", "inf", "0402", division="2 Div"),
+                   unit("d", "GE", "weak", "0303")])
+    st = prepared(R.initial_state(sc, {}), "a", "b")
+    attack = sheet("AL", {"units": ["a"], "intention": "attack"},
+                   {"units": ["b"], "intention": "attack", "attach": "1 Div"})
+    new, events = play(sc, st, Dice(1, 1, 1, 1), attack)
+    assert next(e for e in events if e["kind"] == "combat")["attacker_score"] == 11
+    assert new.attached == {"b": "1 Div"}
+    assert "is attached to 1 Div: it fights with it from the next turn" in new.facts["b"].events
+    later, events = play(sc, st.model_copy(update={"attached": {"b": "1 Div"}}), Dice(1, 1, 1, 1),
+                         sheet("AL", {"units": ["a", "b"], "intention": "attack"}))
+    assert next(e for e in events if e["kind"] == "combat")["attacker_score"] == 12
+    assert later.attached == {"b": "1 Div"}
+    v = R2.validate(sc, st, "AL", attack)
+    assert [x.rule for x in v] == ["9"] and "not in this game's rules version" in v[0].message
+    bad = R.validate(sc, st, "AL", sheet("AL", {"units": ["b"], "intention": "hold", "attach": "9 SS"}))
+    assert [x.rule for x in bad] == ["9"] and "no division '9 SS' on our side" in bad[0].message
+    assert "attached" not in R2.dump_state(sc, R2.initial_state(sc, {}))  # version 2's state as it was
