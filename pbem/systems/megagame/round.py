@@ -38,7 +38,8 @@ once, in this order:
    turn they move or fight; losers of a Limited Success or a Success lose 1 point a unit, of a
    Total Success 2; a dump that moved leaves its stock parked where it stood, transport units load
    parked counters and unload them at a dump or HQ of their team, and every dump that stood still
-   delivers up to its lift to the HQs in its reach; each team then receives its turn's supply.
+   delivers up to its lift to the HQs in its reach (version 3: into the stacks of HQs of its
+   nation, each up to its lift); each team then receives its turn's supply.
 5. **Arrivals** [6, 12] at the start of the next turn: reinforcements, and airborne lifts by the
    day or (ordered so) the night drop table, when the weather lets them fly.
 6. **Reports** [10]: the facts each team's report is written from (its units' fights, the enemy in
@@ -61,9 +62,11 @@ squadron of supplies is turned back [12].
 Bombing [9] strikes the enemy in the target hex before movement and every enemy unit that passes
 through it during the turn. Heavy bombers fly in support of attacks; given a target hex they bomb
 it on their own column of the interdiction table (rules version 3).
-Not built: flak on overflights and fighters against bombers (no fly-in routes) [12, 13]; the
-turn it takes to attach a battalion to another division [9]; supplies held per HQ stack and by
-nation (a team's supplies are one pool, drawn within 5 km of the unit's HQ) [11].
+Supplies (rules version 3) [11]: held per HQ stack, up to the HQ's lift, and by nation; a unit
+draws on its HQ's stack within 5 km, a unit without an HQ on its team's supplies (version 2: one
+pool a team for every unit). Trains (version 3) [6]: infantry gets off in half a turn and has the
+other half. Attaching a battalion to another division takes the turn (version 3) [9 timings].
+Not built: flak on overflights and fighters against bombers (no fly-in routes) [12, 13].
 """
 
 from __future__ import annotations

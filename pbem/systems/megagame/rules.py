@@ -91,7 +91,9 @@ class MegagameRules(Ruleset[MegaScenario, AnyState, OrderSheet]):
     drop zone in woods or built-up areas (a scenario problem) [12a]; flak a bombing damages or
     immobilises suppressed for the turn [13, 12c]; a failed recce reads "no report" whatever is
     below [12d]; a report names the tanks, artillery and air power that acted on the unit, and
-    counts the supply lost to the enemy's success as used [10 ELETIS].
+    counts the supply lost to the enemy's success as used [10 ELETIS]. Supplies held per HQ stack,
+    up to the HQ's lift, and by nation, a unit drawing on its own HQ's within 5 km [11]; infantry
+    off a train in half a turn [6]; attaching to another division takes the turn [9 timings].
     2: fighter squadrons lost in air combat are lost for good; drops by night [12]; the further
     attack after an overrun [9]; a moving dump leaves its supplies parked for the transport units
     [11]."""
