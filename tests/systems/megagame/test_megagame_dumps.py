@@ -3,7 +3,7 @@ goes to its new place alone, taking the turn, and its supply counters stay parke
 the supply transport units bring them on in the normal way -- loading where the counters lie,
 unloading where a dump (or an HQ) of their team stands [11b]. Parked counters deliver nothing.
 Played under rules version 2, where what reaches an HQ joins the team's one pool; version 3's
-stacks per HQ are tests/systems/megagame/test_megagame_supply_stacks.py.
+stacks per HQ are tests/systems/megagame/test_megagame_supply_and_trains.py.
 
 The tiny map of tests/systems/megagame/test_megagame_rules.py: HQ h at 0106, dump x at 0101 (15 points, lift 10,
 reach 5 km; 0102 is 4 km from h), the German d far off at 0808.

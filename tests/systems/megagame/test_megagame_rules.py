@@ -795,7 +795,7 @@ def test_9_the_loser_loses_supplies_even_when_it_holds_at_all_costs() -> None:
 
 def test_11_a_dump_delivers_its_lift_to_an_hq_within_reach_unless_it_moves() -> None:
     # rules version 2: what a dump delivers joins the team's one pool (version 3: the HQ's stack,
-    # test_megagame_supply_stacks.py)
+    # test_megagame_supply_and_trains.py)
     types = {**TYPES, "dump": {"profile": "(1)-0", "kind": "other", "troops": "mechanised", "mechanised": True,
                                "size": 0, "dump": True}}
 
