@@ -143,6 +143,10 @@ def test_11_a_team_sees_its_hq_stacks_in_its_view_and_sheet() -> None:
     assert stack_lines(view)[1] == "  h at 0301: 2 supply points of the 3 it can carry, British (red)"
     template = R.presenter().orders_template(sc, st, "AL") or ""
     assert "#   h at 0301: 2 supply points of the 3 it can carry, British (red)" in template
+    status = R.presenter().describe_view(sc, view)  # what pbem status prints for the team
+    assert status[:3] == ["17 September 1944, morning: 5 supply points held by the team for units without an HQ [11]",
+                          "Supplies at your HQs (each unit draws on its own HQ's stack within 5 km) [11]:",
+                          "  h at 0301: 2 supply points of the 3 it can carry, British (red)"]
     assert "stacks" not in team_view(sc, st, "AL", rules3=False)  # version 2's view as it was
 
 
