@@ -149,7 +149,9 @@ def log(game_dir: Path, step: int | None) -> None:
                 echo(f"    {side} plays with key {game.body.sides[side].fingerprint}")
         else:
             b = rec.move.body
-            lines = presenter.describe_move(game.scenario, b.orders, umpire=b.side == game.umpire)
+            before = rp.record(rec.step - 1)  # the state the orders answered: said as previewed [27]
+            lines = presenter.describe_move(game.scenario, b.orders, umpire=b.side == game.umpire,
+                                            state=before.state if before is not None else None)
             if lines:
                 echo(f"step {rec.step}: {b.side} ({rec.move.name}) orders:")
                 for line in lines:

@@ -71,7 +71,9 @@ def move_email(game: Game, step: int | None = None, *, template_dir: Path | None
         score = {}
         if standing not in narrative:  # before the closing line of dice, if any
             narrative.insert(len(narrative) - (1 if prev.turn.get("rolls") else 0), standing)
-    orders = presenter.describe_move(sc, msg.body.orders, umpire=msg.body.side == game.umpire)
+    # the orders as their author's preview said them, against the turn they answer [27]
+    answered = None if game.hidden else game.ruleset.load_state(sc, prev.turn["state"])
+    orders = presenter.describe_move(sc, msg.body.orders, umpire=msg.body.side == game.umpire, state=answered)
     kind = msg.body.orders.get("kind") if isinstance(msg.body.orders, dict) else None
     if kind == "acknowledge":
         outcome = prev.turn.get("outcome") or {}

@@ -413,6 +413,9 @@ class Arnhem(Exclusive):
         exit_edges="15.41",
         exit_cost="15.4",
         off_map_by_combat="15.43",
+        entry="15.11",
+        withhold="15.23",
+        exited="15.4",
     )
     """Where the engine acts for Arnhem (reinforcements, exits) it cites Arnhem's cases, never
     Bastogne's numbers of the same mechanisms (Arnhem's 11.x and 12.x are its City and bridges)."""
@@ -733,6 +736,16 @@ class Arnhem(Exclusive):
                          text=f"within {sp.drop_range} hexes of the {div} drop zone {dz} [16.11]")], \
                 "16.11"
         return None
+
+    def no_return(self, scenario: Scenario, state: State, uid: str, game_turn: int) -> str:
+        """[15.42] a German unit that left by the west or east stretch comes back on any later
+        Game-Turn, not on the one it left; one that left otherwise does not come back."""
+        us = state.units.get(uid)
+        if us is not None and us.exit_edge in ("west", "east") and us.exit_turn is not None \
+                and us.exit_turn >= game_turn:
+            return (f"{uid} left the map on Game-Turn {us.exit_turn}: it may come back by the "
+                    f"{us.exit_edge} edge from Game-Turn {us.exit_turn + 1} on, not in the Game-Turn it left")
+        return f"{uid} has left the map and may not return"
 
     def column_cost(self, scenario: Scenario, board: Board, entry: Hex, ahead: int) -> int:
         """[15.12, 15.13] units entering one behind the other pay for the hypothetical hexes off the
@@ -1144,7 +1157,7 @@ def _condition_violations(orders: PlayerTurnOrders) -> list[RuleViolation]:
             for a, b in zip(chain, chain[1:], strict=False):
                 if not a.is_adjacent(b):
                     out.append(RuleViolation(
-                        "12.13", f"{m.unit}: the if_demolished hexes {a} and {b} are not "
+                        "12.13", f"{m.unit}: the hexes after 'if demolished', {a} and {b}, are not "
                         "adjacent", m.unit, str(b)))
     return out
 

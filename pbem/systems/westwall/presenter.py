@@ -179,6 +179,7 @@ def narrate(
     file's roll log) adds a closing line listing every die rolled, by label."""
     from pbem.maps.hexmap import Hex
     from pbem.systems.westwall.display import (
+        cases,
         coerce_events,
         coerce_scenario,
         coerce_state,
@@ -238,9 +239,9 @@ def narrate(
             if ev.entered:
                 text = (f"{name(ev.unit)} entered the map at {ev.path[0] if ev.path else '?'}"
                         + (f" and moved {path}" if len(ev.path) > 1 else "")
-                        + f" ({mp_text(ev.mp_halves)} MP) [11.11]")
+                        + f" ({mp_text(ev.mp_halves)} MP) [{cases(sc).entry}]")
             if ev.exited:
-                text += " and left the map [12.0]"
+                text += f" and left the map [{cases(sc).exited}]"
             lines.append(text)
         elif isinstance(ev, PlacedEvent):
             lines.append(f"{name(ev.unit)} set up in {ev.hex}")
@@ -434,8 +435,8 @@ def _standing_lines(scenario: Any, orders: dict[str, Any], kind: Any) -> list[st
 
         if orders.get("side") == german_side(coerce_scenario(scenario)):
             return ["Standing: every canal and rail bridge is to be demolished, if the die "
-                    "allows, when the first Allied unit reaches it (standing.spare_bridges "
-                    "lists the ones to keep) [12.12]"]
+                    "allows, when the first Allied unit reaches it (a 'spare bridge HEX/HEX' "
+                    "order keeps one) [12.12]"]
     return []
 
 
@@ -460,7 +461,7 @@ def _attack_lines(orders: dict[str, Any], name: Callable[[Any], str]) -> list[st
 def undone(scenario: Scenario, state: State, side: str, orders: JSON) -> list[str]:
     """What a WestWall player-turn leaves undone: reinforcements due that stay off the map
     [11.22], units that do not move, attacks without an advance after combat [7.9]."""
-    from pbem.systems.westwall.display import coerce_scenario, unit_label
+    from pbem.systems.westwall.display import cases, coerce_scenario, unit_label
     from pbem.systems.westwall.exclusive import get_exclusive
 
     if not isinstance(orders, dict) or orders.get("kind") != "player-turn":
@@ -478,7 +479,7 @@ def undone(scenario: Scenario, state: State, side: str, orders: JSON) -> list[st
     if off:
         out.append(f"{len(off)} reinforcement{'s' if len(off) > 1 else ''} due by this game-turn "
                    f"stay{'s' if len(off) == 1 else ''} off the map: "
-                   f"{', '.join(unit_label(sc, u) for u in off)} [11.22]")
+                   f"{', '.join(unit_label(sc, u) for u in off)} [{cases(sc).withhold}]")
     for rule in sorted(set(lost.values())):
         gone = [uid for uid in left if lost.get(uid) == rule]
         out.append(f"{len(gone)} unit{'s' if len(gone) > 1 else ''} due that {'do' if len(gone) > 1 else 'does'} "
@@ -561,7 +562,9 @@ def _unit_notes(
 ) -> list[str]:
     """A unit's state in words: in an enemy zone of control [6.0] (and so obliged to attack in
     its player-turn [7.11]), to set up [3.0], waiting to enter or land on a Game-Turn [11.11],
-    exited [12.0], eliminated."""
+    exited [12.0], eliminated (each cited with the game's own case)."""
+    from pbem.systems.westwall.display import cases
+
     us = st.units.get(u.id)
     status = us.status if us is not None else "waiting"
     notes: list[str] = []
@@ -576,10 +579,10 @@ def _unit_notes(
     elif status == "waiting":
         turn, entry = due.get(u.id, (0, ""))
         how = "lands" if any(r.airborne and u.id in r.units for r in sc.reinforcements) else "enters"
-        tail = "" if entry.endswith("]") else " [11.11]"
+        tail = "" if entry.endswith("]") else f" [{cases(sc).entry}]"
         notes.append(f"{how} on Game-Turn {turn}: {entry}{tail}" if turn else "not scheduled")
     elif status == "exited":
-        notes.append(f"left the map ({us.exit_edge if us else '?'} edge) [12.0]")
+        notes.append(f"left the map ({us.exit_edge if us else '?'} edge) [{cases(sc).exited}]")
     else:
         notes.append(status)
     return notes
@@ -590,7 +593,7 @@ def reach(scenario: Scenario, state: State, unit: str) -> list[str]:
     edge hexes it can leave from [12.0], and why each neighbouring hex it cannot enter is closed."""
     from pbem.errors import InputError
     from pbem.systems.westwall.board import Board
-    from pbem.systems.westwall.display import coerce_scenario
+    from pbem.systems.westwall.display import cases, coerce_scenario
     from pbem.systems.westwall.enumerate import unit_options
     from pbem.systems.westwall.exclusive import get_exclusive
     from pbem.systems.westwall.movement import fmt_mp
@@ -606,7 +609,7 @@ def reach(scenario: Scenario, state: State, unit: str) -> list[str]:
     opts = unit_options(board, unit, st.game_turn, get_exclusive(sc.game))
     start = board.unit_hex(unit)
     lines = [f"{unit} ({u.values()}, {fmt_mp(u.move_halves)} MP) "
-             + (f"in {start}" if start is not None else "entering the map [11.11]") + ":"]
+             + (f"in {start}" if start is not None else f"entering the map [{cases(sc).entry}]") + ":"]
     for h, cost in opts.destinations.items():
         if h == start:
             continue
@@ -614,7 +617,7 @@ def reach(scenario: Scenario, state: State, unit: str) -> list[str]:
         via = f" via {' '.join(str(x) for x in path[:-1])}" if len(path) > 1 else ""
         lines.append(f"  {h}  {fmt_mp(cost)} MP{via}")
     for h, cost in opts.exits:
-        lines.append(f"  off the map from {h}  {fmt_mp(cost)} MP [12.0]")
+        lines.append(f"  off the map from {h}  {fmt_mp(cost)} MP [{cases(sc).exited}]")
     if len(lines) == 1:
         lines.append("  nowhere this phase")
     if start is not None:
