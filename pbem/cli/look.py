@@ -87,12 +87,13 @@ def orders(game_dir: Path, side: str, as_text: bool) -> None:
         raise InputError(f"no side {side!r} in this game (sides: {', '.join(game.sides)})")
     rp = game.replay(seeds, local=local)
     pending_decision(rp, "orders")
-    from pbem.engine.play import owed_by, state_for
+    from pbem.engine.play import owed_by, own_state, state_for
 
     owed_by(game, rp, [side])
     state = state_for(game, rp, side, None)
     presenter = game.ruleset.presenter()
-    template = presenter.orders_template(game.scenario, state, side)
+    # the template in the words this machine's own secret notes allow (a drop zone held back) [15.39]
+    template = presenter.orders_template(game.scenario, own_state(game, state, side), side)
     if as_text:
         if template is None:
             raise InputError(f"the {game.ruleset.system} system has no text orders: drop --text "
@@ -230,10 +231,12 @@ def units(game_dir: Path, side: str | None) -> None:
         mine = sorted(seeds)
         pending = rp.current.pending
         side = mine[0] if len(mine) == 1 else pending[0].side if pending else game.sides[0]
-    from pbem.engine.play import state_for
+    from pbem.engine.play import own_state, state_for
 
-    # with hidden information: the side's own view, opened with its key on this machine
-    header, rows = game.ruleset.presenter().roster(game.scenario, state_for(game, rp, side, None), side)
+    # with hidden information: the side's own view, opened with its key on this machine; with secret
+    # notes, what they hold for this machine's own side (a drop zone held back: where and when) [15.39]
+    state = own_state(game, state_for(game, rp, side, None), side)
+    header, rows = game.ruleset.presenter().roster(game.scenario, state, side)
     widths = [max(len(str(r[i])) for r in [header, *rows]) for i in range(len(header) - 1)]
     for r in [header, *rows]:
         echo("  ".join(str(c).ljust(w) for c, w in zip(r[:-1], widths, strict=False)) + "  " + str(r[-1]))

@@ -175,6 +175,17 @@ class Exclusive:
         :meth:`pbem.engine.ruleset.Ruleset.conceal`)."""
         return orders
 
+    def own_notes(self, scenario: Scenario, state: State, side: str, secret: bytes) -> State:
+        """The state as ``side``'s own orders will find it (see
+        :meth:`pbem.engine.ruleset.Ruleset.own_notes`): here, as it is."""
+        return state
+
+    def arrival_turn(self, scenario: Scenario, state: State, uid: str, scheduled: int) -> int | None:
+        """The Game-Turn waiting unit ``uid`` (scheduled for ``scheduled``) may come onto the map
+        from, in the words a player reads: ``None`` when nobody but its owner can know (Arnhem: the
+        drop zone of its division held back to a turn noted in secret [15.39])."""
+        return scheduled
+
     def turn_start(self, scenario: Scenario, state: State, orders: PlayerTurnOrders) -> State:
         """The state at the start of a player-turn once its orders are known (e.g. drop zones
         revealed and placed before anything moves [15.39]); checked by :meth:`turn_violations`."""

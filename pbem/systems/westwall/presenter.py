@@ -236,7 +236,11 @@ def narrate(
         if isinstance(ev, MovedEvent):
             path = " → ".join(ev.path)
             text = f"{name(ev.unit)} moved {path} ({mp_text(ev.mp_halves)} MP)"
-            if ev.entered:
+            if ev.entered and any(r.airborne and ev.unit in r.units for r in sc.reinforcements):
+                text = (f"{name(ev.unit)} landed at {ev.path[0] if ev.path else '?'}"  # by air [15.31]
+                        + (f" and moved {path}" if len(ev.path) > 1 else "")
+                        + f" ({mp_text(ev.mp_halves)} MP) [15.31]")
+            elif ev.entered:
                 text = (f"{name(ev.unit)} entered the map at {ev.path[0] if ev.path else '?'}"
                         + (f" and moved {path}" if len(ev.path) > 1 else "")
                         + f" ({mp_text(ev.mp_halves)} MP) [{cases(sc).entry}]")
@@ -469,8 +473,10 @@ def undone(scenario: Scenario, state: State, side: str, orders: JSON) -> list[st
     sc = coerce_scenario(scenario)
     st = state
     moving = {m.get("unit") for m in orders.get("moves") or [] if m.get("path") or m.get("exit")}
+    later = not_due_yet(sc, st, side)  # e.g. a drop zone held back [15.39]: not due, not left off
     due = [uid for r in sc.reinforcements if r.side == side and r.turn <= st.game_turn
-           for uid in r.units if st.units.get(uid) is not None and st.units[uid].status == "waiting"]
+           for uid in r.units if st.units.get(uid) is not None and st.units[uid].status == "waiting"
+           and uid not in later]
     out: list[str] = []
     ex = get_exclusive(sc.game)
     left = [uid for uid in due if uid not in moving]
@@ -537,28 +543,47 @@ def _setup_areas(sc: Scenario) -> dict[str, str]:
     return setup
 
 
-def _due_entries(sc: Scenario, st: State) -> dict[str, tuple[int, str]]:
-    """Reinforcement -> its Game-Turn and where it comes in, in words [11.11] (where the
-    exclusive rules put it instead, e.g. Arnhem with weather: near the drop zone [16.11])."""
+def _due_entries(sc: Scenario, st: State) -> dict[str, tuple[int | None, str]]:
+    """Reinforcement -> the Game-Turn it may come in from (``None``: noted in secret by its owner)
+    and where, in words [11.11] (where the exclusive rules put it instead, e.g. Arnhem with
+    weather: near the drop zone [16.11], not before it is placed [15.39])."""
     from pbem.systems.westwall.exclusive import get_exclusive
 
-    due: dict[str, tuple[int, str]] = {}
+    due: dict[str, tuple[int | None, str]] = {}
     ex = get_exclusive(sc.game)
     for r in sc.reinforcements:
         for uid in r.units:
             areas = r.entry
-            special = ex.entry_areas(sc, st, uid, max(r.turn, st.game_turn)) \
-                if st.units.get(uid) is not None and st.units[uid].status == "waiting" else None
+            waiting = st.units.get(uid) is not None and st.units[uid].status == "waiting"
+            special = ex.entry_areas(sc, st, uid, max(r.turn, st.game_turn)) if waiting else None
             if special is not None:  # e.g. Arnhem with weather: near the drop zone [16.11]
                 areas = special[0]
-            due.setdefault(uid, (r.turn, "; or ".join(a.text for a in areas if a.text)
+            turn = ex.arrival_turn(sc, st, uid, r.turn) if waiting else r.turn
+            due.setdefault(uid, (turn, "; or ".join(a.text for a in areas if a.text)
                                  or f"[{r.rule}]"))
     return due
 
 
+def not_due_yet(sc: Scenario, st: State, side: str) -> set[str]:
+    """``side``'s reinforcements scheduled by this Game-Turn that may not come in yet all the same
+    (Arnhem: a division whose drop zone is held back to a later turn [15.39]) [27]."""
+    from pbem.systems.westwall.exclusive import get_exclusive
+
+    ex = get_exclusive(sc.game)
+    out: set[str] = set()
+    for r in sc.reinforcements:
+        for uid in r.units:
+            us = st.units.get(uid)
+            if r.side == side and r.turn <= st.game_turn and us is not None and us.status == "waiting":
+                turn = ex.arrival_turn(sc, st, uid, r.turn)
+                if turn is None or turn > st.game_turn:
+                    out.add(uid)
+    return out
+
+
 def _unit_notes(
     sc: Scenario, st: State, board: Board, side: str, u: UnitDef, setup: dict[str, str],
-    due: dict[str, tuple[int, str]],
+    due: dict[str, tuple[int | None, str]],
 ) -> list[str]:
     """A unit's state in words: in an enemy zone of control [6.0] (and so obliged to attack in
     its player-turn [7.11]), to set up [3.0], waiting to enter or land on a Game-Turn [11.11],
@@ -580,7 +605,10 @@ def _unit_notes(
         turn, entry = due.get(u.id, (0, ""))
         how = "lands" if any(r.airborne and u.id in r.units for r in sc.reinforcements) else "enters"
         tail = "" if entry.endswith("]") else f" [{cases(sc).entry}]"
-        notes.append(f"{how} on Game-Turn {turn}: {entry}{tail}" if turn else "not scheduled")
+        if turn is None:  # held back to a Game-Turn only its owner knows [15.39]
+            notes.append(f"{how} later: {entry}{tail}")
+        else:
+            notes.append(f"{how} on Game-Turn {turn}: {entry}{tail}" if turn else "not scheduled")
     elif status == "exited":
         notes.append(f"left the map ({us.exit_edge if us else '?'} edge) [{cases(sc).exited}]")
     else:

@@ -208,6 +208,9 @@ class WestWallRules(Ruleset[Scenario, State, Orders_]):
             return self._exclusive(scenario).conceal(scenario, parse_state(state), o, secret)
         return o
 
+    def own_notes(self, scenario: Scenario, state: JSON, side: str, secret: bytes) -> State:
+        return self._exclusive(scenario).own_notes(scenario, parse_state(state), side, secret)
+
     def scenario_problems(self, data: JSON) -> list[str]:
         return scenario_check.scenario_problems(data)
 
