@@ -67,6 +67,11 @@ def status(game_dir: Path, as_json: bool) -> None:
         echo(f"awaiting  {st.waiting} since {since}")
     if st.takeback:
         echo(f"takeback  {st.takeback}")
+    if st.cut_off:
+        echo(f"cut off   {len(st.cut_off)} unit{'s' if len(st.cut_off) > 1 else ''} out of supply or without a "
+             "line of communication:")
+        for line in st.cut_off:
+            echo(f"          {line}")
     if st.score:
         echo("score     " + ", ".join(f"{s} {v}" for s, v in st.score.items()))
         for side, meaning in st.score_meaning.items():

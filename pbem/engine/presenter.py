@@ -211,6 +211,12 @@ class Presenter(Generic[ScenarioT, StateT]):
         The default is :meth:`describe_orders`."""
         return self.describe_orders(scenario, orders)
 
+    def cut_off(self, scenario: ScenarioT, state: StateT) -> list[str]:
+        """Every unit out of supply or without a line of communication in ``state``, one line each
+        with the enemy units or hex that cut it (``pbem status``) [27]. Worked out from this state
+        alone, so it costs the same at any step. Empty by default (no supply rules)."""
+        return []
+
     def score_meaning(self, scenario: ScenarioT) -> dict[str, str]:
         """Side -> what the number ``pbem status`` shows as its score counts, where it is not plain
         victory points (shown under the score line) [27]. Empty by default."""

@@ -105,6 +105,21 @@ class WestWallPresenter(Presenter[Scenario, State]):
             skeleton = {**skeleton, "placements": {}}
         return skeleton
 
+    def cut_off(self, scenario: Scenario, state: State) -> list[str]:
+        """[17.35] SPI Arnhem: each Allied unit on the map without a line of communication now, with
+        the enemy units that cut it and where (the exclusive rules' own search, as ``pbem units``)."""
+        from pbem.systems.westwall.board import Board
+        from pbem.systems.westwall.display import coerce_scenario, unit_label
+        from pbem.systems.westwall.exclusive import get_exclusive
+
+        sc = coerce_scenario(scenario)
+        if sc.game == "standard" or state.phase not in ("player-turn", "over"):
+            return []
+        notes = get_exclusive(sc.game).unit_notes(sc, state, Board.from_state(sc, state))
+        return [f"{unit_label(sc, uid)} in {state.units[uid].hex}: {'; '.join(lines)}"
+                for uid, lines in sorted(notes.items())
+                if state.units.get(uid) is not None and state.units[uid].status == "on-map"]
+
     def roster(self, scenario: Scenario, state: State, side: str) -> tuple[list[str], list[list[str]]]:
         return roster(scenario, state, side)
 
