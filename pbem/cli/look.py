@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import time
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -154,6 +155,8 @@ def log(game_dir: Path, step: int | None) -> None:
             for side in game.sides:
                 echo(f"    {side} plays with key {game.body.sides[side].fingerprint}")
         else:
+            for line in _takeback_lines(game, presenter, rec.step, rp.record(rec.step - 1)):
+                echo(line)
             b = rec.move.body
             before = rp.record(rec.step - 1)  # the state the orders answered: said as previewed [27]
             lines = presenter.describe_move(game.scenario, b.orders, umpire=b.side == game.umpire,
@@ -195,10 +198,45 @@ def log(game_dir: Path, step: int | None) -> None:
                 echo(f"      {line}")
     if rp.tail_open and step is None:
         echo(f"step {rp.placed_count}: archived, waiting for {rp.waiting}")
+    asked = max(game.takebacks, default=None)  # a request still waiting for its consent
+    tb = game.takebacks.get(asked) if asked is not None else None
+    if tb is not None and tb.agreed + 1 in tb.requests and (step is None or step == asked):
+        echo(f"step {asked}: {tb.requests[tb.agreed + 1]} asks to take back "
+             f"{tb.versions.get(tb.agreed, f'move {asked}')}; not agreed yet [take-back]")
+
+
+def _takeback_lines(game: Any, presenter: Any, step: int, before: Any) -> list[str]:
+    """What ``pbem log`` says of the agreed take-backs of ``step`` before its standing move: who
+    asked, who agreed, and the orders withdrawn, in the game's words [27]."""
+    from pbem.engine.steps import Bad
+    from pbem.engine.takeback import read_message
+
+    tb = game.takebacks.get(step)
+    if tb is None:
+        return []
+    lines: list[str] = []
+    for r in range(1, tb.agreed + 1):
+        req, con, old = tb.requests.get(r), tb.consents.get(r), tb.versions.get(r - 1)
+        if req is None or con is None or old is None:
+            continue
+        try:
+            req_side = read_message(game, req, "takeback").body.side
+            con_side = read_message(game, con, "consent").body.side
+            withdrawn = read_message(game, old, "move").body.orders
+        except Bad as exc:
+            lines.append(f"step {step}: take-back {r}: {exc}")
+            continue
+        lines.append(f"step {step}: {req_side} asked to take back {old} ({req}); {con_side} agreed ({con}) "
+                     "[take-back]; withdrawn, still in the archive:")
+        said = presenter.describe_move(game.scenario, withdrawn,
+                                       state=before.state if before is not None else None)
+        lines += [f"  x {line}" for line in said] or ["  x (no orders)"]
+    return lines
 
 
 @click.command()
-@click.argument("what", type=click.Choice(["orders", "rulings", "move", "receipt", "turn", "genesis", "join"]))
+@click.argument("what", type=click.Choice(["orders", "rulings", "move", "receipt", "turn", "genesis", "join",
+                                          "takeback", "consent"]))
 @click.option("--system", default=None, metavar="SYSTEM",
               help="Rules system whose orders (or umpire's rulings) schema to print (a scenario's "
                    "'system'; 'pbem --version' lists them).")
@@ -216,7 +254,8 @@ def schema(what: str, system: str | None) -> None:
         doc = ruleset.orders_schema() if what == "orders" else ruleset.rulings_schema()
     else:
         models: dict[str, type[BaseModel]] = {"move": archive.MoveBody, "turn": archive.TurnFile, "genesis": archive.GenesisBody,
-                  "join": archive.JoinBody, "receipt": archive.ReceiptBody}
+                  "join": archive.JoinBody, "receipt": archive.ReceiptBody,
+                  "takeback": archive.TakebackBody, "consent": archive.ConsentBody}
         doc = models[what].model_json_schema()
     echo(json.dumps(doc, indent=2, sort_keys=True))
 
