@@ -196,6 +196,10 @@ def log(game_dir: Path, step: int | None) -> None:
             echo(f"    outcome: {turn['outcome']['summary']}")
             for line in turn["outcome"].get("breakdown", []):
                 echo(f"      {line}")
+    for k in sorted(game.takebacks):  # taken back, the redo not resolved yet: said all the same
+        if rp.record(k) is None and (step is None or step == k):
+            for line in _takeback_lines(game, presenter, k, rp.record(k - 1)):
+                echo(line)
     if rp.tail_open and step is None:
         echo(f"step {rp.placed_count}: archived, waiting for {rp.waiting}")
     asked = max(game.takebacks, default=None)  # a request still waiting for its consent
