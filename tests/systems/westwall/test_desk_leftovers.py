@@ -152,6 +152,17 @@ def test_27_a_refusal_cites_its_case_once() -> None:
     assert str(RuleViolation("5.14", "a cannot leave 0404")) == "a cannot leave 0404 [5.14]"
 
 
+def test_27_a_set_up_outside_its_area_cites_the_area_case_once() -> None:
+    from pbem.systems.westwall.model import SetupOrders
+
+    sc = tiny_scenario(units=[unit("a", "US"), unit("g", "DE")], first_player="US",
+                       deployments=[{"side": "US", "units": ["a"], "rule": "15.12",
+                                     "area": [{"hexes": ["0101"], "text": "hex 0101 [15.12]"}]}])
+    st = R.initial_state(sc, {})
+    (v,) = R.validate(sc, st, "US", SetupOrders(side="US", placements={"a": "0202"}))
+    assert str(v) == "a cannot set up in 0202: outside its area (hex 0101 [15.12])"
+
+
 # -- SPI Arnhem's own cases in the words a player reads [27] -------------------------------------
 
 def test_27_spi_arnhem_says_entry_exit_and_withholding_with_its_own_cases() -> None:
