@@ -229,7 +229,10 @@ def preview(game: Game, rp: Replay, side: str, document: Any, *, key_name: str |
     lines = presenter.describe_orders_at(game.scenario, state, orders)
     if game.ruleset.uses_secret_notes(game.scenario):  # what the sealed notes hold: said here only
         lines += presenter.describe_secret_notes(game.scenario, document)
-    return Preview(side, step, label, orders, lines, presenter.undone(game.scenario, state, side, orders),
+    # what is left undone, as these orders will find the game: with the notes they reveal (a drop zone
+    # placed now, its division due now) [15.39, 27]
+    seen = own_state(game, state, side)
+    return Preview(side, step, label, orders, lines, presenter.undone(game.scenario, seen, side, orders),
                    presenter.expected(game.scenario, state, side, orders))
 
 

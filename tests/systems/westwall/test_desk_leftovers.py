@@ -74,6 +74,9 @@ def test_27_15_39_on_its_turn_the_division_lands_round_the_zone_these_orders_pla
     assert own.exclusive["dz"] == {"1": "0816", "101": "1312"}
     assert _state_of(sc, own, "q1") == ("lands on Game-Turn 2: within 7 hexes of the 1 drop zone 0816, which "
                                         "your orders of this player-turn place there as noted [15.39, 16.11]")
+    # the preview's "left undone" sees the zone these orders place: q1 may land now [15.23]
+    assert undone(sc, own, "US", R.skeleton(sc, own, "US"))[0] == \
+        "2 reinforcements due by this game-turn stay off the map: p1, q1 [15.23]"
     # the German player-turn of Game-Turn 2 reveals nothing: still a note for the Allied player
     sc, de = _held_back(2, phasing="DE")
     assert "1" not in R.own_notes(sc, de, "US", SECRET).exclusive["dz"]
