@@ -71,7 +71,9 @@ def move_email(game: Game, step: int | None = None, *, template_dir: Path | None
         score = {}
         if standing not in narrative:  # before the closing line of dice, if any
             narrative.insert(len(narrative) - (1 if prev.turn.get("rolls") else 0), standing)
-    orders = presenter.describe_move(sc, msg.body.orders, umpire=msg.body.side == game.umpire)
+    # the orders as their author's preview said them, against the turn they answer [27]
+    answered = None if game.hidden else game.ruleset.load_state(sc, prev.turn["state"])
+    orders = presenter.describe_move(sc, msg.body.orders, umpire=msg.body.side == game.umpire, state=answered)
     kind = msg.body.orders.get("kind") if isinstance(msg.body.orders, dict) else None
     if kind == "acknowledge":
         outcome = prev.turn.get("outcome") or {}
@@ -309,6 +311,61 @@ def receipt_email(game: Game, sender: str, recipient: str, name: str, raw: bytes
     msg["Message-ID"] = message_id(game.id, step).replace("@", ".receipt@")
     data: bytes = msg.as_bytes(policy=email.policy.SMTP)
     return data
+
+
+def takeback_email(game: Game, name: str, raw: bytes, lines: list[str], *,
+                   template_dir: Path | None = None) -> bytes:
+    """The email carrying a take-back request (``takeback-NNNN-SIDE-R.json``) or the opponent's
+    consent (``consent-...``), ready to send like a receipt: the file attached, what it undoes in
+    words (``lines``), and what the reader runs [27]."""
+    import email
+    import email.policy
+
+    from pbem.engine.takeback import opponent
+    from pbem.mail.draft import draft_email, message_id
+
+    sc = game.scenario
+    presenter = game.ruleset.presenter()
+    m = names.TAKEBACK_RE.fullmatch(name) or names.CONSENT_RE.fullmatch(name)
+    assert m is not None, name
+    step, sender, number = int(m.group(1)), m.group(2), int(m.group(3))
+    recipient = opponent(game, sender) or sender
+    asking = name.startswith("takeback-")
+    if asking:
+        intro = (f"{presenter.side_name(sc, sender)} asks to take back its move {step} (a slip): nothing "
+                 "changes unless you agree.")
+        next_action = ("ingest this email (pbem ingest GAME_DIR this.eml) to see exactly what it undoes; to "
+                       "agree, pbem takeback consent GAME_DIR this.eml --key YOUR_KEY")
+        subject = f"[pbem] {sc.id} {game.id[:8]}: take back move {step}?"
+    else:
+        intro = f"{presenter.side_name(sc, sender)} agrees to take back your move {step}."
+        next_action = (f"ingest this email (pbem ingest GAME_DIR this.eml): both games go back to the turn "
+                       f"before move {step}, and you make it again")
+        subject = f"[pbem] {sc.id} {game.id[:8]}: move {step} taken back"
+    out = draft_email(
+        game_id=game.id, scenario=sc, step=step, sender_side=sender, recipient_side=recipient,
+        narrative=lines, intro=intro, next_action=next_action,
+        attachments=[(name, raw, "application/json")], template_dir=template_dir,
+        sender_address=_address(game, sender), recipient_address=_address(game, recipient),
+        subject=subject,
+    )
+    msg = email.message_from_bytes(out, policy=email.policy.SMTP)
+    del msg["Message-ID"]
+    msg["Message-ID"] = message_id(game.id, step).replace(
+        "@", f".{'takeback' if asking else 'consent'}-{number}@")
+    data: bytes = msg.as_bytes(policy=email.policy.SMTP)
+    return data
+
+
+def write_takeback_mail(game: Game, path: Path, lines: list[str]) -> list[Path]:
+    """``mail-takeback-NNNN-SIDE-R.eml`` (or ``mail-consent-...``) beside the file signed here, when
+    the game has mail [27]."""
+    from pbem.protocol.fsutil import write_new
+
+    if not game.ruleset.presenter().writes_mail:
+        return []
+    mail = game.path(names.takeback_mail_name(path.name))
+    return [mail] if write_new(mail, takeback_email(game, path.name, path.read_bytes(), lines)) else []
 
 
 def join_email(game: Game, side: str, *, template_dir: Path | None = None) -> bytes:

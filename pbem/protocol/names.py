@@ -109,6 +109,12 @@ def receipt_mail_name(step: int, side: str) -> str:
     return f"mail-receipt-{step:04d}-{side}.eml"
 
 
+def takeback_mail_name(file_name: str) -> str:
+    """The email carrying a take-back request or consent (``mail-takeback-0005-DE-1.eml`` for
+    ``takeback-0005-DE-1.json``) [27]."""
+    return f"mail-{file_name.removesuffix('.json')}.eml"
+
+
 def remind_mail_name(step: int, side: str, n: int) -> str:
     return f"mail-remind-{step:04d}-{side}-{n}.eml"
 

@@ -301,7 +301,8 @@ def test_a_stack_is_its_top_counter_and_the_count_of_its_units() -> None:
 
 def test_a_map_says_which_drawing_made_it() -> None:
     view = _view(EXAMPLES / "bastogne-spearhead", 3)
-    assert drawing_of(draw(view).encode()) == DRAWING == 2
+    assert drawing_of(draw(view).encode()) == DRAWING == 3
+    assert drawing_of(draw(view, drawing=2).encode()) == 2
     assert drawing_of(draw(view, drawing=1).encode()) == 1
     assert 'data-drawing=' not in draw(view, drawing=1)
     assert drawing_of(b'<svg baseProfile="full" data-drawing="9" height="1">') is None

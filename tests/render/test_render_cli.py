@@ -156,7 +156,8 @@ def test_mail_draft_carries_move_turn_and_map(game: tuple[Path, Path]) -> None:
     assert 0 < atts[crop].count(b'id="hex-') < board.count(b'id="hex-')
     assert b'xlink:href="board.svg"' in (g / "map-0001.svg").read_bytes()
     text = msg.get_body(preferencelist=("plain",)).get_content()  # type: ignore[union-attr]
-    assert "1/3 moves to 2712 via 2913, 2812" in text
+    # the move said as its author's preview said it: a reinforcement's entry as an entry [11.11, 27]
+    assert "1/3 enters at 2913 [11.11], then moves to 2712 via 2812" in text
     assert "20 set up in 1116" in text  # the U.S. set-up it answers (turn 1)
     # the same command twice gives the same bytes (nothing from the clock)
     assert run(home, "mail", "draft", g, "--step", "2")[1] == out
