@@ -9,6 +9,11 @@ the turn file it answers (``turn-(N-1)``, which its author computed: for a playe
 opponent's previous player-turn resolved with the dice this player's reveal completed) and that
 turn's map. Its narrative tells what happened in that turn, then what move N orders. The recipient's
 ``pbem ingest`` of the email recomputes ``turn-(N-1)`` and must find the attached one byte for byte.
+
+A move's email stays in the game directory until every other side has answered the move (a move of
+a later step from each of them is archived: :func:`delivered`); then the next email written here
+removes it (issue 28). ``pbem mail draft --step N`` writes it again, byte for byte (the same
+templates), and ``pbem send`` drafts again an email it still has to send.
 """
 
 from __future__ import annotations
@@ -363,20 +368,49 @@ def write_join_mail(game: Game, side: str) -> list[Path]:
     return [path] if write_new(path, join_email(game, side)) else []
 
 
+def delivered(game: Game, step: int) -> bool:
+    """Whether every side but the author of move ``step`` has a move of a later step in this
+    directory: each has answered it, so its email has no one left to reach (read from the file
+    names only)."""
+    moves = game.listing.moves
+    if step not in moves:
+        return False
+    author = move_side(moves.name(step))
+    later = {move_side(moves.name(s)) for s in moves if s > step}
+    return all(side in later for side in game.sides if side != author)
+
+
+def move_side(move_name: str) -> str:
+    """The side in a move file's name (``move-NNNN-SIDE.json``, or a take-back's redo)."""
+    return move_name[10:].split(".")[0].split("-")[0]
+
+
 def write_move_outputs(game: Game, msg: Any) -> list[Path]:
-    """Write ``mail-NNNN.eml`` for a move signed here (see the module docstring)."""
+    """Write ``mail-NNNN.eml`` for a move signed here (see the module docstring), and remove the
+    emails of earlier moves every other side has answered (:func:`delivered`)."""
+    from pbem.engine import derived
 
     step = msg.body.step
     game.moves.setdefault(step, msg)
     path = game.dir / names.mail_name(step)
-    return write_derived(path, move_email(game, step))
+    out = write_derived(path, move_email(game, step))
+    if path.name not in game.listing.other:
+        game.listing.other.append(path.name)
+    for name in list(game.listing.other):
+        m = names.MOVE_MAIL_RE.match(name)
+        if m is not None and int(m.group(1)) < step and delivered(game, int(m.group(1))):
+            derived.remove(game.dir, name, game.listing.other)
+    return out
 
 
 def move_output_hook(game: Game, replay: Any, msg: Any) -> list[Path]:
     """Engine move output hook: the email of each move signed here (systems whose presenter
-    drafts emails)."""
-    if not game.ruleset.presenter().writes_mail or (game.dir / names.mail_name(msg.body.step)).is_file():
+    drafts emails) that is not written yet and still has someone to reach."""
+    step = msg.body.step
+    if not game.ruleset.presenter().writes_mail or (game.dir / names.mail_name(step)).is_file():
         return []  # written already (by this or an earlier command)
+    if delivered(game, step):
+        return []  # answered by every other side: removed, or never needed (drawn on demand)
     return write_move_outputs(game, msg)
 
 
