@@ -85,8 +85,9 @@ def restore_derived(game_dir: Path) -> None:
 
 
 def generate(out: Path, *, game_id: str = GAME_ID, seed: int = SEED, scenario: str = SCENARIO,
-             players: dict[str, str] | None = None, max_steps: int = 10_000) -> Path:
-    """Play the example game into ``out`` (replaced) with a throwaway pbem home."""
+             players: dict[str, str] | None = None, max_steps: int = 10_000, restore: bool = True) -> Path:
+    """Play the example game into ``out`` (replaced) with a throwaway pbem home (``restore``: and
+    write again every older map and email, which a player's directory does not keep)."""
     from pbem.engine.autoplay import autoplay
     from pbem.outputs import engine_hooks
 
@@ -101,7 +102,8 @@ def generate(out: Path, *, game_id: str = GAME_ID, seed: int = SEED, scenario: s
         run("new", scenario, out, *[x for side, k in who.items() for x in ("--player", f"{side}={k}")],
             "--game-id", game_id, "--nonce", NONCE)
         rp = autoplay(out, seed=seed, hooks=engine_hooks(), max_steps=max_steps)
-        restore_derived(out)
+        if restore:
+            restore_derived(out)
         os.environ.pop("PBEM_HOME")
     outcome = rp.current.turn["outcome"]
     print(f"{out}: {len(rp.placed)} moves, {outcome['summary'] if outcome else 'unfinished'}")

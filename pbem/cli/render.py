@@ -13,7 +13,7 @@ import click
 
 from pbem.cli._out import echo
 from pbem.errors import InputError
-from pbem.mail.compose import move_email
+from pbem.mail.compose import email_as_written, move_email
 from pbem.render.outputs import StepView, as_written, open_game, private_svg
 
 
@@ -88,7 +88,14 @@ def draft(game_dir: Path, step: int | None, output: Path | None,
 
     A move's email is kept in the game directory until every other side has answered it; this
     writes any move's again, the same bytes pbem wrote then (with the same templates)."""
-    eml = move_email(open_game(game_dir), step, template_dir=template_dir)
+    game = open_game(game_dir)
+    if template_dir is None:  # the email pbem wrote then (derived.sha256), drafted again
+        eml, same = email_as_written(game, step)
+        if same is False:
+            echo("note: this email differs from the one recorded in derived.sha256 (other templates in "
+                 "your pbem home, or drafted by another pbem)", err=True)
+    else:
+        eml = move_email(game, step, template_dir=template_dir)
     if webmail:
         import email
         import email.policy

@@ -29,9 +29,11 @@ if TYPE_CHECKING:
     from pbem.engine.gamedir import Game
 
 
-def move_email(game: Game, step: int | None = None, *, template_dir: Path | None = None) -> bytes:
+def move_email(game: Game, step: int | None = None, *, template_dir: Path | None = None,
+               drawing: int | None = None) -> bytes:
     """The email that carries move ``step`` (default: the newest move) to the other side, with the
-    move file, the turn file it answers and that turn's map attached."""
+    move file, the turn file it answers and that turn's map attached (``drawing``: the map drawn
+    an older way, :data:`pbem.render.svg.canvas.DRAWING`, to write again an older pbem's email)."""
     from pbem.mail.draft import draft_email
 
     moves = game.moves
@@ -110,7 +112,7 @@ def move_email(game: Game, step: int | None = None, *, template_dir: Path | None
         from pbem.render.svg import draw
 
         centre, box = crop
-        svg = draw(view, box=box)
+        svg = draw(view, box=box) if drawing is None else draw(view, box=box, drawing=drawing)
         attachments.append((names.map_around_name(shown.step, centre), svg.encode("utf-8"),
                             "image/svg+xml"))
     return draft_email(
@@ -122,6 +124,31 @@ def move_email(game: Game, step: int | None = None, *, template_dir: Path | None
                            or None) if everyone else _address(game, recipient),
         subject_tail=tail, game_label=sc.id, recipient_name=everyone, subject=subject,
     )
+
+
+def email_as_written(game: Game, step: int | None = None) -> tuple[bytes, bool | None]:
+    """The email of move ``step`` as pbem wrote it into this directory, drafted again (with this
+    machine's templates): its map drawn the newest way, or -- when ``derived.sha256`` records
+    another hash for it -- the older way that gives that hash. Returns the bytes and whether they
+    equal the recorded hash (None: none recorded, e.g. a move signed elsewhere)."""
+    import hashlib
+
+    from pbem.engine import derived
+    from pbem.render.svg import DRAWING
+
+    first = move_email(game, step)
+    if step is None:
+        step = max(game.moves)
+    expected = derived.read(game.dir).get(names.mail_name(step))
+    if expected is None:
+        return first, None
+    if hashlib.sha256(first).hexdigest() == expected:
+        return first, True
+    for drawing in range(DRAWING - 1, 0, -1):
+        data = move_email(game, step, drawing=drawing)
+        if hashlib.sha256(data).hexdigest() == expected:
+            return data, True
+    return first, False
 
 
 def _hidden_words(game: Game, presenter: Any, sc: Any, msg: Any, prev: Any, step: int) -> tuple[list[str], str, str, str]:
