@@ -64,7 +64,7 @@ def test_send_drafts_again_an_unanswered_email_no_longer_on_disk(tmp_path: Path)
         assert sorted(extra) == ["mail-0002.eml"]  # not mail-0001: the German move answered it
         fake = FakeSMTP()
         result = smtp_send(g, local.dir, mine, server, connect=lambda s: fake, extra=extra)
-    assert result.sent == ["mail-invite-US.eml", "mail-0002.eml"]  # the invitation is a draft on disk
+    assert result.sent == ["mail-0002.eml"]
     assert hashlib.sha256(extra["mail-0002.eml"]()).hexdigest() == recorded["mail-0002.eml"]
     msg = fake.sent[-1]
     assert msg["X-Pbem-Step"] == "2" and msg["To"] == "us@example.org"
