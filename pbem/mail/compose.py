@@ -432,12 +432,20 @@ def write_move_outputs(game: Game, msg: Any) -> list[Path]:
 
 def move_output_hook(game: Game, replay: Any, msg: Any) -> list[Path]:
     """Engine move output hook: the email of each move signed here (systems whose presenter
-    drafts emails) that is not written yet and still has someone to reach."""
+    drafts emails) that is not written yet and still has someone to reach; once every other side
+    has answered the move, its email is removed (after an ingest, say)."""
+    from pbem.engine import derived
+
     step = msg.body.step
-    if not game.ruleset.presenter().writes_mail or (game.dir / names.mail_name(step)).is_file():
+    name = names.mail_name(step)
+    if not game.ruleset.presenter().writes_mail:
+        return []
+    if delivered(game, step):  # answered by every other side (e.g. by the move just ingested)
+        if name in game.listing.other:
+            derived.remove(game.dir, name, game.listing.other)
+        return []
+    if (game.dir / name).is_file():
         return []  # written already (by this or an earlier command)
-    if delivered(game, step):
-        return []  # answered by every other side: removed, or never needed (drawn on demand)
     return write_move_outputs(game, msg)
 
 

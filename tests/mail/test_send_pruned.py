@@ -77,3 +77,33 @@ def test_send_drafts_again_an_unanswered_email_no_longer_on_disk(tmp_path: Path)
     assert again.sent == [] and "mail-0002.eml" in again.already
     parsed = email.message_from_bytes(extra["mail-0002.eml"](), policy=email.policy.default)
     assert parsed["Subject"].endswith("your move")
+
+
+def test_two_homes_each_keeps_only_the_email_not_yet_answered(tmp_path: Path) -> None:
+    # Bob (US) signs the set-up (move 1): mail-0001 waits to be sent. Alice ingests it and moves
+    # (move 2): her mail-0002 waits. When Bob ingests move 2, which answers his move 1, his
+    # mail-0001 is removed (its line stays); Alice's directory never held it. Each keeps the map
+    # of its newest turn only.
+    from engine.test_no_surprise import remote_spearhead
+
+    from pbem.engine import derived
+
+    de_home, us_home, a, b = remote_spearhead(tmp_path)
+    assert sorted(p.name for p in b.glob("mail-0*.eml")) == ["mail-0001.eml"]
+    ok(pbem("ingest", a, b / "mail-0001.eml", home=de_home))
+    orders = {"kind": "player-turn", "side": "DE", "game_turn": 1, "attacks": [],
+              "moves": [{"unit": "1/3", "path": ["2913", "2812", "2712"]}]}
+    (tmp_path / "de.json").write_text(json.dumps(orders), encoding="utf-8")
+    ok(pbem("submit", "--yes", a, tmp_path / "de.json", "--key", "alice", home=de_home))
+    assert sorted(p.name for p in a.glob("mail-0*.eml")) == ["mail-0002.eml"]
+    ok(pbem("ingest", b, a / "mail-0002.eml", home=us_home))
+    assert sorted(p.name for p in b.glob("mail-0*.eml")) == []
+    assert "mail-0001.eml" in derived.read(b)
+    # Alice's turn 2 waits for Bob's reveal (its dice); Bob's pbem resolved it with his own seed
+    assert sorted(p.name for p in a.glob("map-*.svg")) == ["map-0001.svg"]
+    assert sorted(p.name for p in b.glob("map-*.svg")) == ["map-0002.svg"]
+    # what both hold is the same file for file [P6]
+    ours = {p.name: p.read_bytes() for p in a.glob("*.json")}
+    theirs = {p.name: p.read_bytes() for p in b.glob("*.json")}
+    assert set(theirs) - set(ours) == {"turn-0002.json"}
+    assert all(theirs[n] == data for n, data in ours.items())
