@@ -280,6 +280,8 @@ def as_written(game: Game, step: int | None = None) -> tuple[bytes, bool | None]
         return first, True
     for drawing in range(DRAWING, 0, -1):  # an older pbem's map: which drawing, board placed or not
         for board in (BOARD_NAME, None):
+            if drawing == DRAWING and board is None:
+                continue  # drawn first, above
             data = view.svg(board=board, drawing=drawing).encode("utf-8")
             if hashlib.sha256(data).hexdigest() == expected:
                 return data, True
