@@ -398,7 +398,11 @@ def write_join_mail(game: Game, side: str) -> list[Path]:
 def delivered(game: Game, step: int) -> bool:
     """Whether every side but the author of move ``step`` has a move of a later step in this
     directory: each has answered it, so its email has no one left to reach (read from the file
-    names only)."""
+    names only). In turn-based play a later move answers a turn that holds this one. In a sealed
+    round a later commitment does not prove that its author read this one, but the round's
+    acknowledgement or ruling, which every side of a game with an umpire signs before its next
+    round, does; in a sealed game without an umpire and with emails (none is bundled) this may
+    call an email delivered a little early: ``pbem mail draft --step N`` writes it again."""
     moves = game.listing.moves
     if step not in moves:
         return False
