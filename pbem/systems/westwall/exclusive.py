@@ -212,6 +212,16 @@ class Exclusive:
         Returns True when the terrain changed (a bridge was demolished [12.11])."""
         return False
 
+    def rolls_on_walk(
+        self, scenario: Scenario, state: State, side: str, board: Board, events: Sequence[Event]
+    ) -> bool:
+        """Whether walking a player-turn's moves again with the dice (:attr:`rolls_in_movement`)
+        could differ from their walk without: whether :meth:`on_enter` would roll, record or change
+        anything as ``side``'s units enter the hexes of ``events`` (the :class:`MovedEvent` s of the
+        walk without dice, ``board`` the position after it). When it would not, the resolution
+        keeps that walk instead of walking again. True by default (always walk again)."""
+        return True
+
     def attack_across(
         self, scenario: Scenario, board: Board, uid: str, a: Hex, b: Hex
     ) -> CrtLine | None:

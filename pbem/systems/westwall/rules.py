@@ -471,7 +471,8 @@ class WestWallRules(Ruleset[Scenario, State, Orders_]):
     ) -> tuple[State, list[Event]]:
         exclusive = self._exclusive(scenario)
         st = exclusive.turn_start(scenario, st, o)
-        if exclusive.rolls_in_movement:
+        if exclusive.rolls_in_movement and (walked is None or exclusive.rolls_on_walk(
+                scenario, st, o.side, walked.board, walked.plan.events)):
             # A die may be rolled in the middle of a move [Arnhem 12.11]: walk again, rolling.
             board = Board.from_state(scenario, st)
             plan = walk_moves(board, o.side, st.game_turn, o.moves, exclusive, dice=dice, state=st)
