@@ -54,7 +54,7 @@ class Board:
         return self.map.terrain_of(Hex.parse(hex_id))
 
     def side(self, a: str, b: str) -> frozenset[str]:
-        feats = self.map.features(Hex.parse(a), Hex.parse(b))
+        feats = self.map.features_between(a, b)
         if feats & CROSSINGS and side_key(a, b) in self.blown:
             return feats - CROSSINGS
         return feats

@@ -99,9 +99,12 @@ class Game:
 
     def hexes_of(self, st: State, side: str, *, zoc_only: bool = False) -> set[str]:
         out = set()
+        counter = self.sc.counter
         for uid, u in st.units.items():
-            c = self.c(uid)
-            if c.side == side and u.on_map and u.hex is not None:
+            if u.hex is None or u.steps <= 0:  # not on the map
+                continue
+            c = counter[uid]
+            if c.side == side:
                 if zoc_only and (c.kind == "engineer" or (
                         c.kind == "artillery" and not self.readings.artillery_zoc)):
                     continue  # [4.2, 12.1] no CF, no zone (artillery: see Readings)
@@ -114,8 +117,9 @@ class Game:
         return cb.zone(b, self.tec, self.hexes_of(st, other(side), zoc_only=True))
 
     def at(self, st: State, h: str, side: str | None = None) -> list[str]:
+        counter = self.sc.counter
         return sorted(uid for uid, u in st.units.items()
-                      if u.on_map and u.hex == h and (side is None or self.c(uid).side == side))
+                      if u.hex == h and u.steps > 0 and (side is None or counter[uid].side == side))
 
     def allowance(self, st: State, uid: str) -> int:
         """Movement allowance in half MP [6.1, 9.2, 10.2, 15.1, errata]."""

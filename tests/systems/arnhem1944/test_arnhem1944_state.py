@@ -64,3 +64,16 @@ def test_clone_shares_nothing_mutable() -> None:
     original = {id(v) for _, v in _mutable(st)}
     shared = [path for path, v in _mutable(clone) if id(v) in original]
     assert shared == []
+
+
+def test_a_units_duplicate_is_its_model_copy() -> None:
+    """UnitState.duplicate (what State.clone copies each unit with) is pydantic's copy: equal, the
+    same fields set, a new object whose changes do not reach the original."""
+    st = _state()
+    for u in st.units.values():
+        d, c = u.duplicate(), u.model_copy()
+        assert d == c and d is not u
+        assert d.model_fields_set == c.model_fields_set and d.model_fields_set is not u.model_fields_set
+        assert d.model_dump(mode="json") == c.model_dump(mode="json")
+        d.steps += 1
+        assert d.steps == u.steps + 1
