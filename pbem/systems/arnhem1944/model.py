@@ -448,6 +448,14 @@ class Scenario(Strict):
         return {c.id: c for c in self.counters}
 
     @cached_property
+    def reinforcement_of(self) -> dict[str, Reinforcement]:
+        """Unit -> its (first) entry in the reinforcement schedule [15]."""
+        out: dict[str, Reinforcement] = {}
+        for r in self.reinforcements:
+            out.setdefault(r.unit, r)
+        return out
+
+    @cached_property
     def formation(self) -> dict[str, Formation]:
         return {f.id: f for f in self.formations}
 

@@ -134,10 +134,7 @@ class Game:
         return full // 2 if (ooc or oos) else full
 
     def reinforcement(self, uid: str) -> Any:
-        for r in self.sc.reinforcements:
-            if r.unit == uid:
-                return r
-        return None
+        return self.sc.reinforcement_of.get(uid)
 
     def due_turn(self, st: State, uid: str) -> int | None:
         r = self.reinforcement(uid)
