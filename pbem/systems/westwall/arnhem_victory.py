@@ -289,17 +289,22 @@ def _ground_reaching(board: Board, side: str, exit_hexes: Iterable[str]) -> set[
             if (h, m) not in found:
                 found.add((h, m))
                 todo.append((h, m))
+    steps_into: dict[Hex, list[tuple[Hex, str | None]]] = {}  # a hex's dry steps in, per hex
     while todo:
         here, mode = todo.popleft()
         if here not in geo.hexes or here in closed:
             continue  # no line enters it (an exit hex off the map or closed: reached by no step)
-        for p in geo.neighbours[here]:
-            crossing = board.crossing(p, here)
-            if WATER & set(crossing.water):
-                continue
-            route = crossing.route
-            for m in (0, 1, 2):  # the modes at p whose step into ``here`` lands in ``mode``
-                if (p, m) in found or mode_of(here, m) != mode:
+        ins = steps_into.get(here)
+        if ins is None:  # worked out once per hex, not once per mode reached in it
+            ins = steps_into[here] = []
+            for p in geo.neighbours[here]:
+                crossing = board.crossing(p, here)
+                if not WATER & set(crossing.water):
+                    ins.append((p, crossing.route))
+        landing = [m for m in (0, 1, 2) if mode_of(here, m) == mode]  # modes at p that land in ``mode``
+        for p, route in ins:
+            for m in landing:
+                if (p, m) in found:
                     continue
                 if (m == 2 and route != "road") or (m == 1 and route not in ("road", "trail")):
                     continue
