@@ -643,7 +643,10 @@ class Arnhem(Exclusive):
         return out
 
     def _after_moves(self, board: Board, state: State, orders: PlayerTurnOrders) -> Board:
-        """A copy of ``board`` with the player-turn's moves walked (the dice not rolled)."""
+        """A copy of ``board`` with the player-turn's moves walked (the dice not rolled); only
+        read. The check's own walk when it was made from these very state and orders."""
+        if self.walked is not None and self.walked[0] is state and self.walked[1] is orders:
+            return self.walked[2]
         after = board.copy()
         walk_moves(after, orders.side, state.game_turn, orders.moves, self, state=state)
         return after

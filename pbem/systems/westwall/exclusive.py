@@ -103,6 +103,10 @@ class Exclusive:
 
     def __init__(self, readings: Readings = NEWEST) -> None:
         self.readings = readings
+        self.walked: tuple[State, PlayerTurnOrders, Board] | None = None
+        """Set by the ruleset's check while it asks :meth:`turn_violations`: the board after the
+        orders' moves walked without dice from that state (the very objects), which the exclusive
+        rules may read instead of walking the moves again; never to be changed."""
 
     citations: Citations = STANDARD_CITATIONS
     """The cases the engine cites when it checks a mechanism for these rules (see
