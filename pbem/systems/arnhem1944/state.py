@@ -94,6 +94,18 @@ class Standing(_Model):
     stacking: list[str] = Field(default_factory=list, max_length=200)
     retreat: dict[str, str] = Field(default_factory=dict, max_length=200)
 
+    def duplicate(self) -> Standing:
+        """A copy sharing nothing mutable: what ``model_copy(deep=True)`` gives (its two lists and
+        its dict are new, holding the same strings), without the generic deep copy."""
+        m = Standing.__new__(Standing)
+        d = self.__dict__.copy()
+        d["hold"], d["stacking"], d["retreat"] = list(self.hold), list(self.stacking), dict(self.retreat)
+        _setattr(m, "__dict__", d)
+        _setattr(m, "__pydantic_extra__", None)  # extra="forbid": never any
+        _setattr(m, "__pydantic_fields_set__", self.__pydantic_fields_set__.copy())
+        _setattr(m, "__pydantic_private__", None)  # no private attributes
+        return m
+
     @field_validator("retreat")
     @classmethod
     def _retreat(cls, value: dict[str, str]) -> dict[str, str]:
@@ -145,5 +157,5 @@ class State(_Model):
             joined=list(self.joined), blown=list(self.blown), tried=list(self.tried),
             dropped=list(self.dropped), drop_zones=dict(self.drop_zones), bridge=dict(self.bridge),
             landed_in_zoc=list(self.landed_in_zoc),
-            standing={s: o.model_copy(deep=True) for s, o in self.standing.items()})
+            standing={s: o.duplicate() for s, o in self.standing.items()})
         return State.model_construct(set(self.model_fields_set), **fields)
