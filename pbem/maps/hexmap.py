@@ -128,13 +128,17 @@ class Hex(NamedTuple):
         return dq if dq >= dr and dq >= ds else (dr if dr >= ds else ds)
 
     def within(self, radius: int) -> Iterator[Hex]:
-        """Every hex at distance ``<= radius`` (including this one), in (col,row) order."""
+        """Every hex at distance ``<= radius`` (including this one), in (col,row) order: column by
+        column from the left, each column's rows from the top, so no sort is needed."""
         q0, r0, _ = self.cube()
         out = []
+        new = tuple.__new__
         for dq in range(-radius, radius + 1):
+            q = q0 + dq
+            shift = r0 + (q + (q & 1)) // 2  # from_cube's row of cube r = r0 + dr
             for dr in range(max(-radius, -dq - radius), min(radius, -dq + radius) + 1):
-                out.append(Hex.from_cube(q0 + dq, r0 + dr))
-        return iter(sorted(out))
+                out.append(new(Hex, (q, shift + dr)))
+        return iter(out)
 
 
 def hex_line(a: Hex, b: Hex) -> list[Hex]:

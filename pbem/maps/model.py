@@ -139,6 +139,21 @@ class MapData(Strict):
         return self.hexside_features.get(hexside(a, b), frozenset())
 
     @cached_property
+    def side_memo(self) -> dict[tuple[str, str], frozenset[str]]:
+        """(hex number, hex number) -> :meth:`features_between`, filled as the rules ask."""
+        return {}
+
+    def features_between(self, a: str, b: str) -> frozenset[str]:
+        """:meth:`features` of the hexside between the hexes numbered ``a`` and ``b``, worked out
+        once per pair and map (zones of control and moves ask it tens of thousands of times a
+        game, issue 28). Raises as :meth:`Hex.parse <pbem.maps.hexmap.Hex.parse>` does."""
+        hit = self.side_memo.get((a, b))
+        if hit is None:
+            hit = self.features(Hex.parse(a), Hex.parse(b))
+            self.side_memo[(a, b)] = hit
+        return hit
+
+    @cached_property
     def route_hexes(self) -> dict[str, frozenset[Hex]]:
         """``road``/``trail`` -> hexes that contain one."""
         acc: dict[str, set[Hex]] = {"road": set(), "trail": set()}

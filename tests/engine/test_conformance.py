@@ -41,6 +41,19 @@ def scenarios() -> list[tuple[str, str]]:
     return out
 
 
+def test_bundled_systems_are_the_declared_entry_points() -> None:
+    """get_ruleset finds pbem's own systems in a table without scanning entry points: the table is
+    exactly what pyproject.toml declares, and each names the class the ruleset is."""
+    from pbem.engine.ruleset import BUNDLED_SYSTEMS, get_ruleset
+
+    table = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    assert dict(BUNDLED_SYSTEMS) == table["project"]["entry-points"]["pbem.systems"]
+    for system, target in BUNDLED_SYSTEMS.items():
+        cls = type(get_ruleset(system))
+        assert f"{cls.__module__}:{cls.__qualname__}" == target
+        assert cls.system == system
+
+
 def test_every_declared_system_has_a_scenario_here() -> None:
     assert {system for system, _ in scenarios()} == set(declared_systems())
 

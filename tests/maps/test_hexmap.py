@@ -79,3 +79,8 @@ def test_within_matches_distance(h: Hex, radius: int) -> None:
     ring = list(h.within(radius))
     assert len(ring) == 1 + 3 * radius * (radius + 1)
     assert all(h.distance(x) <= radius for x in ring)
+    # exactly the hexes of the surrounding box within the radius, as Hex values, in (col, row) order
+    box = [Hex(c, r) for c in range(h.col - radius, h.col + radius + 1)
+           for r in range(h.row - radius - 1, h.row + radius + 2) if h.distance(Hex(c, r)) <= radius]
+    assert ring == sorted(box)
+    assert all(type(x) is Hex for x in ring)

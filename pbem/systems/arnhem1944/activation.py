@@ -265,7 +265,7 @@ class Run(Fighting):
                 self.log.event({"kind": "ferried", "unit": uid, "from": cur, "to": h})
             cur = h
             walked.append(h)
-            if self._engineer_alone(h) and self.side == "DE":
+            if self.side == "DE" and h in enemy and self._engineer_alone(h):  # AL's hexes only
                 for eid in g.at(st, h, "AL"):
                     st.units[eid].steps = 0
                     self.log.event({"kind": "eliminated", "unit": eid,

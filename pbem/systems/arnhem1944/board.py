@@ -11,15 +11,12 @@ TEC's ``railway`` route).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import cached_property
 
 from pbem.maps.hexmap import Hex, hexside, hexside_str
 from pbem.systems.arnhem1944.model import A1944Map
 from pbem.systems.arnhem1944.tables import Tec
 
 CROSSINGS = frozenset({"bridge", "rail-bridge", "ferry"})
-BLOWABLE = frozenset({"rail-bridge", "ferry"})
-"""[12.2]: only railway bridges and ferries may be destroyed (not the road bridges)."""
 
 
 def side_key(a: str, b: str) -> str:
@@ -54,7 +51,7 @@ class Board:
         return self.map.terrain_of(Hex.parse(hex_id))
 
     def side(self, a: str, b: str) -> frozenset[str]:
-        feats = self.map.features(Hex.parse(a), Hex.parse(b))
+        feats = self.map.features_between(a, b)
         if feats & CROSSINGS and side_key(a, b) in self.blown:
             return feats - CROSSINGS
         return feats
@@ -85,14 +82,11 @@ class Board:
         feats = self.side(a, b)
         return bool(feats & {"river", "canal"}) and not feats & CROSSINGS
 
-    @cached_property
+    @property
     def blowable(self) -> dict[str, str]:
-        """Hexside -> crossing kind, for every railway bridge and ferry [12.2]."""
-        out: dict[str, str] = {}
-        for (a, b), feats in self.map.hexside_features.items():
-            for k in BLOWABLE & feats:
-                out[hexside_str((a, b))] = k
-        return out
+        """Hexside -> crossing kind, for every railway bridge and ferry [12.2] (the map's, worked
+        out once per map: a board is made for every step that moves)."""
+        return self.map.blowable
 
     def edge_hexes(self, edges: Sequence[str]) -> set[str]:
         return {str(h) for e in edges for h in self.map.edge_hexes(e)}

@@ -77,6 +77,10 @@ class EntryZone(Strict):
     hexes: list[HexStr] = Field(min_length=1)
 
 
+BLOWABLE = frozenset({"rail-bridge", "ferry"})
+"""[12.2]: only railway bridges and ferries may be destroyed (not the road bridges)."""
+
+
 class A1944Map(MapData):
     """The shared map document (:class:`pbem.maps.model.MapData`: terrain, roads, water on
     hexsides, bridges, places) with this game's railways and entry zones A-G. Roads are the
@@ -93,6 +97,15 @@ class A1944Map(MapData):
                 if Hex.parse(h) not in edge:
                     raise ValueError(f"[15.1] entry zone {z}: {h} is not on the {zone.edge} edge")
         return self
+
+    @cached_property
+    def blowable(self) -> dict[str, str]:
+        """Hexside -> crossing kind, for every railway bridge and ferry [12.2]."""
+        out: dict[str, str] = {}
+        for (a, b), feats in self.hexside_features.items():
+            for k in BLOWABLE & feats:
+                out[hexside_str((a, b))] = k
+        return out
 
     @cached_property
     def hexside_features(self) -> dict[tuple[Hex, Hex], frozenset[str]]:
@@ -433,6 +446,14 @@ class Scenario(Strict):
     @cached_property
     def counter(self) -> dict[str, Counter]:
         return {c.id: c for c in self.counters}
+
+    @cached_property
+    def reinforcement_of(self) -> dict[str, Reinforcement]:
+        """Unit -> its (first) entry in the reinforcement schedule [15]."""
+        out: dict[str, Reinforcement] = {}
+        for r in self.reinforcements:
+            out.setdefault(r.unit, r)
+        return out
 
     @cached_property
     def formation(self) -> dict[str, Formation]:

@@ -99,9 +99,12 @@ class Game:
 
     def hexes_of(self, st: State, side: str, *, zoc_only: bool = False) -> set[str]:
         out = set()
+        counter = self.sc.counter
         for uid, u in st.units.items():
-            c = self.c(uid)
-            if c.side == side and u.on_map and u.hex is not None:
+            if u.hex is None or u.steps <= 0:  # not on the map
+                continue
+            c = counter[uid]
+            if c.side == side:
                 if zoc_only and (c.kind == "engineer" or (
                         c.kind == "artillery" and not self.readings.artillery_zoc)):
                     continue  # [4.2, 12.1] no CF, no zone (artillery: see Readings)
@@ -114,8 +117,9 @@ class Game:
         return cb.zone(b, self.tec, self.hexes_of(st, other(side), zoc_only=True))
 
     def at(self, st: State, h: str, side: str | None = None) -> list[str]:
+        counter = self.sc.counter
         return sorted(uid for uid, u in st.units.items()
-                      if u.on_map and u.hex == h and (side is None or self.c(uid).side == side))
+                      if u.hex == h and u.steps > 0 and (side is None or counter[uid].side == side))
 
     def allowance(self, st: State, uid: str) -> int:
         """Movement allowance in half MP [6.1, 9.2, 10.2, 15.1, errata]."""
@@ -130,10 +134,7 @@ class Game:
         return full // 2 if (ooc or oos) else full
 
     def reinforcement(self, uid: str) -> Any:
-        for r in self.sc.reinforcements:
-            if r.unit == uid:
-                return r
-        return None
+        return self.sc.reinforcement_of.get(uid)
 
     def due_turn(self, st: State, uid: str) -> int | None:
         r = self.reinforcement(uid)
@@ -241,12 +242,13 @@ class Game:
         return best
 
     # -- command and supply [9, 10] -------------------------------------------------------------
-    def _reach(self, st: State, board: Board, side: str, starts: Iterable[str], limit: int,
-               zoc: frozenset[str]) -> dict[str, int]:
+    def _reach(self, occupied: dict[str, set[str]], board: Board, side: str, starts: Iterable[str],
+               limit: int, zoc: frozenset[str]) -> dict[str, int]:
         """Hexes within ``limit`` of ``starts`` by paths entering no enemy unit and no unnegated
-        enemy zone [4.2, 9.1, 10.1] (the starts themselves count, distance 0)."""
-        enemy = self.hexes_of(st, other(side))
-        friends = self.hexes_of(st, side)
+        enemy zone [4.2, 9.1, 10.1] (the starts themselves count, distance 0). ``occupied``: each
+        side's hexes (:meth:`hexes_of`; no unit moves in the supply and command phase)."""
+        enemy = occupied[other(side)]
+        friends = occupied[side]
         dist: dict[str, int] = {}
         frontier = []
         for s in starts:
@@ -268,13 +270,12 @@ class Game:
             frontier = nxt
         return dist
 
-    def _road_net(self, st: State, board: Board, side: str, terminals: set[str],
-                  zoc: frozenset[str]) -> set[str]:
-        """Road hexes joined by road to ``terminals`` through hexes free of enemy units and
-        unnegated zones [10.1]."""
-        enemy = self.hexes_of(st, other(side))
-        friends = self.hexes_of(st, side)
-        road = {str(h) for h in self.sc.map.route_hexes.get("road", frozenset())}
+    def _road_net(self, occupied: dict[str, set[str]], board: Board, side: str, terminals: set[str],
+                  zoc: frozenset[str], road: set[str]) -> set[str]:
+        """Road hexes (``road``) joined by road to ``terminals`` through hexes free of enemy units
+        and unnegated zones [10.1]."""
+        enemy = occupied[other(side)]
+        friends = occupied[side]
 
         def clear(h: str) -> bool:
             return h not in enemy and (h not in zoc or h in friends)
@@ -295,19 +296,21 @@ class Game:
         supplied one supplies the airborne [10.1]), then its units' supply and command [9.1]."""
         board = self.board(st)
         zoc = {s: self.enemy_zoc(st, s, board) for s in SIDES}
+        occupied: dict[str, set[str]] = {s: self.hexes_of(st, s) for s in SIDES}  # no unit moves now
+        road = {str(h) for h in self.sc.map.route_hexes.get("road", frozenset())}
         hq_supplied: dict[str, bool] = {}
         order = sorted(self.sc.formations, key=lambda f: (f.supply.xxx_corps_hq, f.id))
         xxx_hqs: list[str] = []
         nets: dict[str, set[str]] = {}
         for f in order:
             terminals = set(f.supply.hexes) | board.edge_hexes(f.supply.edges)
-            nets[f.id] = self._road_net(st, board, f.side, terminals, zoc[f.side])
+            nets[f.id] = self._road_net(occupied, board, f.side, terminals, zoc[f.side], road)
         for f in order:
             sources = self._sources(st, board, f, nets[f.id], xxx_hqs)
-            self._hq_supply(st, board, f, sources, zoc[f.side], hq_supplied, xxx_hqs)
+            self._hq_supply(st, occupied, board, f, sources, zoc[f.side], hq_supplied, xxx_hqs)
         for f in order:
             sources = self._sources(st, board, f, nets[f.id], xxx_hqs)
-            self._units_supply(st, board, f, sources, zoc[f.side], hq_supplied.get(f.id))
+            self._units_supply(st, occupied, board, f, sources, zoc[f.side], hq_supplied.get(f.id))
 
     def _sources(self, st: State, board: Board, f: Formation, net: set[str],
                  xxx_hqs: list[str]) -> set[str]:
@@ -321,11 +324,12 @@ class Game:
             sources |= set(xxx_hqs)
         return sources
 
-    def _hq_supply(self, st: State, board: Board, f: Formation, sources: set[str],
-                   zoc: frozenset[str], hq_supplied: dict[str, bool], xxx_hqs: list[str]) -> None:
+    def _hq_supply(self, st: State, occupied: dict[str, set[str]], board: Board, f: Formation,
+                   sources: set[str], zoc: frozenset[str], hq_supplied: dict[str, bool],
+                   xxx_hqs: list[str]) -> None:
         """[10.1] a formation's HQ on the map is in supply within the supply range of a source
         (or on the turn it enters); a supplied XXX Corps HQ becomes a source for the airborne."""
-        reach = self._reach(st, board, f.side, sources, self.sc.constants.supply_range, zoc)
+        reach = self._reach(occupied, board, f.side, sources, self.sc.constants.supply_range, zoc)
         hq = f.hq
         if hq is not None and st.units[hq].on_map:
             hq_hex = st.units[hq].hex
@@ -335,8 +339,8 @@ class Game:
             if ok and f.corps == "XXX" and hq_hex is not None:
                 xxx_hqs.append(hq_hex)
 
-    def _units_supply(self, st: State, board: Board, f: Formation, sources: set[str],
-                      zoc: frozenset[str], hq_supplied: bool | None) -> None:
+    def _units_supply(self, st: State, occupied: dict[str, set[str]], board: Board, f: Formation,
+                      sources: set[str], zoc: frozenset[str], hq_supplied: bool | None) -> None:
         """[9.1, 10.1] a formation's units: in supply within the supply range of a source or of
         its supplied HQ, in command within the command range of its HQ (the engineer of either
         XXX Corps HQ [12.1]); units entering this turn (and the Germans on turn 1) are both."""
@@ -346,8 +350,8 @@ class Game:
         hq_hex = st.units[hq].hex if hq is not None and st.units[hq].on_map else None
         if hq_hex is not None and hq_supplied:
             sources.add(hq_hex)
-        supply = self._reach(st, board, side, sources, k.supply_range, zoc)
-        command = (self._reach(st, board, side, [hq_hex], k.command_range, zoc)
+        supply = self._reach(occupied, board, side, sources, k.supply_range, zoc)
+        command = (self._reach(occupied, board, side, [hq_hex], k.command_range, zoc)
                    if hq_hex is not None else {})
         hqs = [hq_hex] if hq_hex is not None else []
         for uid, u in st.units.items():
@@ -358,7 +362,7 @@ class Game:
             if c.kind == "engineer":  # [12.1] commanded by both XXX Corps HQs
                 hqs2 = [st.units[g.hq].hex for g in self.sc.formations
                         if g.corps == "XXX" and g.hq and st.units[g.hq].on_map]
-                cmd = self._reach(st, board, side, [h for h in hqs2 if h], k.command_range, zoc)
+                cmd = self._reach(occupied, board, side, [h for h in hqs2 if h], k.command_range, zoc)
                 u.in_command = fresh or u.hex in cmd
             else:
                 u.in_command = fresh or f.hq is None or (bool(hqs) and u.hex in command)

@@ -22,6 +22,9 @@ Side = Literal["AL", "DE"]
 Phase = Literal["setup", "operations", "drop", "ack", "over"]
 
 
+_setattr = object.__setattr__
+
+
 class _Model(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -39,6 +42,17 @@ class UnitState(_Model):
     prepared: bool = Field(False, description="In a prepared defensive position [11]")
     bv_used: bool = Field(False, description="Artillery: bombardment value used this turn [8]")
     df_used: bool = Field(False, description="Artillery: defence factor used this turn [8]")
+
+    def duplicate(self) -> UnitState:
+        """A copy: what ``model_copy()`` gives (every field is immutable, so a shallow copy is a
+        full one), without pydantic's generic copy of each part (a replay copies a unit per unit
+        per step)."""
+        m = UnitState.__new__(UnitState)
+        _setattr(m, "__dict__", self.__dict__.copy())
+        _setattr(m, "__pydantic_extra__", None)  # extra="forbid": never any
+        _setattr(m, "__pydantic_fields_set__", self.__pydantic_fields_set__.copy())
+        _setattr(m, "__pydantic_private__", None)  # no private attributes
+        return m
 
     @property
     def alive(self) -> bool:
@@ -79,6 +93,18 @@ class Standing(_Model):
     air: bool = True
     stacking: list[str] = Field(default_factory=list, max_length=200)
     retreat: dict[str, str] = Field(default_factory=dict, max_length=200)
+
+    def duplicate(self) -> Standing:
+        """A copy sharing nothing mutable: what ``model_copy(deep=True)`` gives (its two lists and
+        its dict are new, holding the same strings), without the generic deep copy."""
+        m = Standing.__new__(Standing)
+        d = self.__dict__.copy()
+        d["hold"], d["stacking"], d["retreat"] = list(self.hold), list(self.stacking), dict(self.retreat)
+        _setattr(m, "__dict__", d)
+        _setattr(m, "__pydantic_extra__", None)  # extra="forbid": never any
+        _setattr(m, "__pydantic_fields_set__", self.__pydantic_fields_set__.copy())
+        _setattr(m, "__pydantic_private__", None)  # no private attributes
+        return m
 
     @field_validator("retreat")
     @classmethod
@@ -127,9 +153,9 @@ class State(_Model):
         copied here too when it holds something mutable."""
         fields = {name: getattr(self, name) for name in State.model_fields}
         fields.update(
-            units={uid: u.model_copy() for uid, u in self.units.items()},
+            units={uid: u.duplicate() for uid, u in self.units.items()},
             joined=list(self.joined), blown=list(self.blown), tried=list(self.tried),
             dropped=list(self.dropped), drop_zones=dict(self.drop_zones), bridge=dict(self.bridge),
             landed_in_zoc=list(self.landed_in_zoc),
-            standing={s: o.model_copy(deep=True) for s, o in self.standing.items()})
+            standing={s: o.duplicate() for s, o in self.standing.items()})
         return State.model_construct(set(self.model_fields_set), **fields)

@@ -36,7 +36,7 @@ import functools
 import json
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
 from typing import Any, Final, Literal
@@ -229,6 +229,9 @@ class Tec:
     """The terrain chart a game plays with."""
 
     data: TecFile
+    zoc_memo: dict[frozenset[str], bool] = field(default_factory=dict, init=False, repr=False,
+                                                 compare=False)
+    """Hexside features -> :meth:`blocks_zoc`, filled as asked (a few distinct sets a map)."""
 
     @classmethod
     def of(cls, data: TecFile) -> Tec:
@@ -253,7 +256,11 @@ class Tec:
     def blocks_zoc(self, kinds: frozenset[str]) -> bool:
         """No zone of control across a hexside with these features [4.2] (a crossing does not
         lift it: the text makes no exception for bridges)."""
-        return any(k in self.data.hexsides and self.data.hexsides[k].blocks_zoc for k in kinds)
+        hit = self.zoc_memo.get(kinds)
+        if hit is None:
+            hexsides = self.data.hexsides
+            hit = self.zoc_memo[kinds] = any(k in hexsides and hexsides[k].blocks_zoc for k in kinds)
+        return hit
 
     def passable(self, kinds: frozenset[str]) -> bool:
         """Can a unit cross a hexside with these features [12.1]?"""

@@ -58,7 +58,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -78,6 +78,7 @@ from pbem.systems.westwall.model import (
     DropZoneReveal,
     EliminatedEvent,
     Event,
+    MovedEvent,
     MoveOrder,
     NoteEvent,
     PlayerTurnOrders,
@@ -364,7 +365,8 @@ def _place(extra: dict[str, Any], reveals: list[DropZoneReveal]) -> dict[str, An
 
 
 def _blocked_entry(
-    scenario: Scenario, state: State, uid: str, game_turn: int
+    scenario: Scenario, state: State, uid: str, game_turn: int,
+    position: Callable[[], Board] | None = None,
 ) -> tuple[list[Area], str] | None:
     """[15.22] When every scheduled entry hex holds an enemy unit, or a friendly unit in an enemy
     zone of control, the unit may enter at the nearest unblocked hex of the same map edge, toward
@@ -372,7 +374,7 @@ def _blocked_entry(
     areas, rule, first = reinforcement_entries(scenario, uid, game_turn)
     if not areas or first is None:
         return None
-    board = Board.from_state(scenario, state)
+    board = position() if position is not None else Board.from_state(scenario, state)
     side = scenario.unit[uid].side
 
     def blocked(h: Hex) -> bool:
@@ -681,7 +683,10 @@ class Arnhem(Exclusive):
         return out
 
     def _after_moves(self, board: Board, state: State, orders: PlayerTurnOrders) -> Board:
-        """A copy of ``board`` with the player-turn's moves walked (the dice not rolled)."""
+        """A copy of ``board`` with the player-turn's moves walked (the dice not rolled); only
+        read. The check's own walk when it was made from these very state and orders."""
+        if self.walked is not None and self.walked[0] is state and self.walked[1] is orders:
+            return self.walked[2]
         after = board.copy()
         walk_moves(after, orders.side, state.game_turn, orders.moves, self, state=state)
         return after
@@ -737,6 +742,15 @@ class Arnhem(Exclusive):
         return in_area(scenario, west, h) or in_area(scenario, east, h)
 
     # -- arrivals -------------------------------------------------------------------------------
+    def _position(self, scenario: Scenario, state: State) -> Board:
+        """The board of ``state``, only read: made once per state object while this instance lives
+        (one check or resolution: :meth:`entry_areas` asks for every waiting unit of a walk)."""
+        memo: tuple[State, Board] | None = self.__dict__.get("_position_memo")
+        if memo is None or memo[0] is not state:
+            memo = (state, Board.from_state(scenario, state))
+            self._position_memo = memo
+        return memo[1]
+
     def entry_areas(
         self, scenario: Scenario, state: State, uid: str, game_turn: int
     ) -> tuple[list[Area], str] | None:
@@ -757,7 +771,8 @@ class Arnhem(Exclusive):
             return [Area(hexes=list(sp.engineer_reentry),
                          text=f"{' or '.join(sp.engineer_reentry)} [13.3]")], "13.3"
         if us.status == "waiting" and not _airborne_group(scenario, uid):
-            return _blocked_entry(scenario, state, uid, game_turn)
+            return _blocked_entry(scenario, state, uid, game_turn,
+                                  lambda: self._position(scenario, state))
         if us.status == "waiting" and sp.weather and _airborne_group(scenario, uid) \
                 and scenario.unit[uid].formation in airborne_divisions(scenario):
             # the Polish brigade has no drop-zone counter [15.35]: it keeps its printed hexes
@@ -874,6 +889,27 @@ class Arnhem(Exclusive):
                                         unit=uid, hex=str(h)))
                 decided[key] = board.decided[key] = "intact"
         return changed
+
+    def rolls_on_walk(
+        self, scenario: Scenario, state: State, side: str, board: Board, events: Sequence[Event]
+    ) -> bool:
+        """:meth:`on_enter` acts only for an Allied unit entering a hex beside a canal or rail
+        bridge whose fate is not yet decided [12.11, 12.12] (a spared one is noted without a die);
+        the walk without dice demolishes nothing, so each hex entered is judged on the printed map
+        and the state's decided bridges."""
+        if side != allied_side(scenario):
+            return False
+        decided = state.exclusive.get("bridges", {})
+        for ev in events:
+            if not isinstance(ev, MovedEvent):
+                continue
+            for x in ev.path if ev.entered else ev.path[1:]:
+                h = Hex.parse(x)
+                for n in h.neighbours():
+                    if board.on_map(n) and bridge_kind(board, h, n) in ("canal", "rail") \
+                            and side_str(h, n) not in decided:
+                        return True
+        return False
 
     def max_artillery(self, scenario: Scenario) -> int | None:
         return special_of(scenario).max_artillery_per_combat

@@ -266,11 +266,13 @@ def _wet(board: Board, a: Hex, b: Hex) -> bool:
     return bool(WATER & set(board.crossing(a, b).water))
 
 
-def _ground_reaching(board: Board, side: str, exit_hexes: Iterable[str]) -> set[tuple[Hex, int]]:
+def _ground_reaching(board: Board, side: str, exit_hexes: Iterable[str],
+                     closed: set[Hex]) -> set[tuple[Hex, int]]:
     """Every (hex, mode) from which a ground line of ``side`` reaches an exit hex [17.31, 17.33,
     17.34]: :func:`ground_loc`'s search run once backwards from the exits for all units, instead
     of once forwards per unit. A unit at ``h`` has a line exactly when ``(h, mode of h)`` is in
-    it (the forward search starts in that state; the steps allowed are the same, reversed)."""
+    it (the forward search starts in that state; the steps allowed are the same, reversed).
+    ``closed``: :func:`_closed_hexes` of ``board`` and ``side``."""
     geo = board.geo
     road, trail = geo.road_hexes, geo.trail_hexes
 
@@ -281,7 +283,6 @@ def _ground_reaching(board: Board, side: str, exit_hexes: Iterable[str]) -> set[
             return max(mode, 1)
         return mode
 
-    closed = _closed_hexes(board, side)
     found: set[tuple[Hex, int]] = set()
     todo: deque[tuple[Hex, int]] = deque()
     for h in sorted(Hex.parse(x) for x in exit_hexes):
@@ -289,17 +290,22 @@ def _ground_reaching(board: Board, side: str, exit_hexes: Iterable[str]) -> set[
             if (h, m) not in found:
                 found.add((h, m))
                 todo.append((h, m))
+    steps_into: dict[Hex, list[tuple[Hex, str | None]]] = {}  # a hex's dry steps in, per hex
     while todo:
         here, mode = todo.popleft()
         if here not in geo.hexes or here in closed:
             continue  # no line enters it (an exit hex off the map or closed: reached by no step)
-        for p in geo.neighbours[here]:
-            crossing = board.crossing(p, here)
-            if WATER & set(crossing.water):
-                continue
-            route = crossing.route
-            for m in (0, 1, 2):  # the modes at p whose step into ``here`` lands in ``mode``
-                if (p, m) in found or mode_of(here, m) != mode:
+        ins = steps_into.get(here)
+        if ins is None:  # worked out once per hex, not once per mode reached in it
+            ins = steps_into[here] = []
+            for p in geo.neighbours[here]:
+                crossing = board.crossing(p, here)
+                if not WATER & set(crossing.water):
+                    ins.append((p, crossing.route))
+        landing = [m for m in (0, 1, 2) if mode_of(here, m) == mode]  # modes at p that land in ``mode``
+        for p, route in ins:
+            for m in landing:
+                if (p, m) in found:
                     continue
                 if (m == 2 and route != "road") or (m == 1 and route not in ("road", "trail")):
                     continue
@@ -317,6 +323,7 @@ def loc_holders(scenario: Scenario, board: Board, state: State) -> set[str]:
     allied, _german = _sides(scenario)
     geo = board.geo
     ground: set[tuple[Hex, int]] | None = None
+    closed: set[Hex] | None = None  # the hexes no line of the Allied side enters [17.33], found once
     by_dz: dict[str | None, set[Hex]] = {}
     dzs = state.exclusive.get("dz", {})
     out: set[str] = set()
@@ -330,28 +337,33 @@ def loc_holders(scenario: Scenario, board: Board, state: State) -> set[str]:
         elif kind == "airborne":
             dz = dzs.get(scenario.unit[uid].formation)
             if dz not in by_dz:
-                by_dz[dz] = _airborne_reaching(board, allied, dz)
+                if closed is None:
+                    closed = _closed_hexes(board, allied)
+                by_dz[dz] = _airborne_reaching(board, allied, dz, closed)
             if h in by_dz[dz]:
                 out.add(uid)
         else:
             if ground is None:
-                ground = _ground_reaching(board, allied, special_of(scenario).loc_hexes)
+                if closed is None:
+                    closed = _closed_hexes(board, allied)
+                ground = _ground_reaching(board, allied, special_of(scenario).loc_hexes, closed)
             start_mode = 2 if h in geo.road_hexes else 1 if h in geo.trail_hexes else 0
             if (h, start_mode) in ground:
                 out.add(uid)
     return out
 
 
-def _airborne_reaching(board: Board, side: str, dz_hex: str | None, limit: int = 7) -> set[Hex]:
+def _airborne_reaching(board: Board, side: str, dz_hex: str | None, closed: set[Hex],
+                       limit: int = 7) -> set[Hex]:
     """Every hex from which an airborne line of ``side`` reaches the drop-zone counter at
-    ``dz_hex`` in at most ``limit`` hexes entered [17.32]: :func:`airborne_loc` run backwards once."""
+    ``dz_hex`` in at most ``limit`` hexes entered [17.32]: :func:`airborne_loc` run backwards once.
+    ``closed``: :func:`_closed_hexes` of ``board`` and ``side``."""
     if dz_hex is None:
         return set()
     goal = Hex.parse(dz_hex)
     if board.enemy_at(goal, side) is not None:
         return set()  # the drop zone is overrun [15.35]
     geo = board.geo
-    closed = _closed_hexes(board, side)
     found = {goal: 0}
     todo = deque([goal])
     while todo:

@@ -110,6 +110,10 @@ class Exclusive:
 
     def __init__(self, readings: Readings = NEWEST) -> None:
         self.readings = readings
+        self.walked: tuple[State, PlayerTurnOrders, Board] | None = None
+        """Set by the ruleset's check while it asks :meth:`turn_violations`: the board after the
+        orders' moves walked without dice from that state (the very objects), which the exclusive
+        rules may read instead of walking the moves again; never to be changed."""
 
     citations: Citations = STANDARD_CITATIONS
     """The cases the engine cites when it checks a mechanism for these rules (see
@@ -234,6 +238,16 @@ class Exclusive:
         """Called in resolution (with the dice) each time a unit enters a hex during movement.
         Returns True when the terrain changed (a bridge was demolished [12.11])."""
         return False
+
+    def rolls_on_walk(
+        self, scenario: Scenario, state: State, side: str, board: Board, events: Sequence[Event]
+    ) -> bool:
+        """Whether walking a player-turn's moves again with the dice (:attr:`rolls_in_movement`)
+        could differ from their walk without: whether :meth:`on_enter` would roll, record or change
+        anything as ``side``'s units enter the hexes of ``events`` (the :class:`MovedEvent` s of the
+        walk without dice, ``board`` the position after it). When it would not, the resolution
+        keeps that walk instead of walking again. True by default (always walk again)."""
+        return True
 
     def attack_across(
         self, scenario: Scenario, board: Board, uid: str, a: Hex, b: Hex

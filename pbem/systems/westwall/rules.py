@@ -390,12 +390,19 @@ class WestWallRules(Ruleset[Scenario, State, Orders_]):
                 )
             ])
         exclusive = self._exclusive(scenario)
+        started = exclusive.turn_start(scenario, st, o)  # ignores what turn_violations refuses
+        board, plan = _walked(scenario, started, o, exclusive)
         if type(exclusive).turn_violations is Exclusive.turn_violations:
             out: list[RuleViolation] = []  # the base checks nothing: no board to build for it
         else:
-            out = exclusive.turn_violations(scenario, Board.from_state(scenario, st), st, o)
-        st = exclusive.turn_start(scenario, st, o)  # ignores what turn_violations refused
-        board, plan = _walked(scenario, st, o, exclusive)
+            # The walk above is the exclusive rules' own position after the moves when it starts
+            # from the same state (no drop zone revealed [Arnhem 15.39]): lent for the checks.
+            exclusive.walked = (st, o, board) if started is st else None
+            try:
+                out = exclusive.turn_violations(scenario, Board.from_state(scenario, st), st, o)
+            finally:
+                exclusive.walked = None
+        st = started
         # The attack checks only read the board, and resolve works on a copy of it.
         walked = _Walked(st, o, board, plan)
         out += plan.violations
@@ -473,7 +480,8 @@ class WestWallRules(Ruleset[Scenario, State, Orders_]):
     ) -> tuple[State, list[Event]]:
         exclusive = self._exclusive(scenario)
         st = exclusive.turn_start(scenario, st, o)
-        if exclusive.rolls_in_movement:
+        if exclusive.rolls_in_movement and (walked is None or exclusive.rolls_on_walk(
+                scenario, st, o.side, walked.board, walked.plan.events)):
             # A die may be rolled in the middle of a move [Arnhem 12.11]: walk again, rolling.
             board = Board.from_state(scenario, st)
             plan = walk_moves(board, o.side, st.game_turn, o.moves, exclusive, dice=dice, state=st)

@@ -64,3 +64,29 @@ def test_clone_shares_nothing_mutable() -> None:
     original = {id(v) for _, v in _mutable(st)}
     shared = [path for path, v in _mutable(clone) if id(v) in original]
     assert shared == []
+
+
+def test_a_units_duplicate_is_its_model_copy() -> None:
+    """UnitState.duplicate (what State.clone copies each unit with) is pydantic's copy: equal, the
+    same fields set, a new object whose changes do not reach the original."""
+    st = _state()
+    for u in st.units.values():
+        d, c = u.duplicate(), u.model_copy()
+        assert d == c and d is not u
+        assert d.model_fields_set == c.model_fields_set and d.model_fields_set is not u.model_fields_set
+        assert d.model_dump(mode="json") == c.model_dump(mode="json")
+        d.steps += 1
+        assert d.steps == u.steps + 1
+
+
+def test_standing_orders_duplicate_is_their_deep_copy() -> None:
+    """Standing.duplicate (what State.clone copies standing orders with) is pydantic's deep copy:
+    equal, the same fields set, and new lists and dict (a change to the copy's leaves the
+    original's as it was)."""
+    o = Standing(defence="hold", hold=["1010"], lose=2, stacking=["a", "b"], retreat={"*": "1011"})
+    d, deep = o.duplicate(), o.model_copy(deep=True)
+    assert d == deep and d.model_fields_set == deep.model_fields_set
+    d.hold.append("1111")
+    d.stacking.clear()
+    d.retreat["a"] = "1212"
+    assert (o.hold, o.stacking, o.retreat) == (["1010"], ["a", "b"], {"*": "1011"})
