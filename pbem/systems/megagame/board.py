@@ -24,7 +24,7 @@ from pbem.systems.megagame.model import (
     UnitType,
 )
 from pbem.systems.megagame.movement import MoveTable, Posture, move_table
-from pbem.systems.megagame.orders import OrderLine
+from pbem.systems.megagame.orders import AirRequest, OrderLine
 from pbem.systems.megagame.supply import HQ_REACH_KM, hq_in_reach
 
 ATTACKING = ("attack", "probe", "breakthrough")
@@ -190,6 +190,9 @@ class Board:
         self.suppressed: set[str] = set()
         """Flak units a bombing (flak suppression) damaged or immobilised this turn: they neither fire
         nor count against drops and air resupply [13, 12c] (rules version 3)."""
+        self.recce_flights: list[tuple[str, str, AirRequest, int]] = []
+        """Recce orders flown this turn (team, side, order, squadrons), reported after the movement
+        they watch [12d] (rules version 3)."""
         self.stream_attack: dict[str, int] = {}
         """Side -> its transport serials enemy fighters can still put out of action this turn [12]."""
         self.transport_damage: dict[str, int] = {}

@@ -210,7 +210,8 @@ class MegagamePresenter(Presenter[MegaScenario, AnyState]):
                "# Intentions: breakthrough (armour), attack, probe, hold, move, prepare. Clauses: towards HEX,",
                "# via HEX HEX ..., tactical | non-tactical | rest, whole turn | first half | second half | night,",
                "# stand fast, supply N, cas N, heavy N, counter-battery, defend HEX ... (artillery for the defence",
-               "# of those hexes [9]), rail to HEX. A unit without a line stays put.",
+               "# of those hexes [9]), interdict HEX (artillery shelling a hex on the interdiction table [9]),",
+               "# rail to HEX. A unit without a line stays put.",
                "# Your units (pbem reach GAME_DIR UNIT: where one can go):"]
         out += [f"#   {u['id']:<12} {u['hex']}  {u['state']}" + ("  (prepared)" if u["prepared"] else "")
                 + f"  -- {names.get(u['id'], '')}" for u in view["units"]]
@@ -329,7 +330,8 @@ class MegagamePresenter(Presenter[MegaScenario, AnyState]):
         for line in orders.get("lines", []):
             what = line.get("intention", "?") + (" (stand fast)" if line.get("stand_fast") else "") + (
                 ", counter-battery [9]" if line.get("counter_battery") else "") + (
-                f", in the defence of {' '.join(line['defend'])} [9]" if line.get("defend") else "")
+                f", in the defence of {' '.join(line['defend'])} [9]" if line.get("defend") else "") + (
+                f", interdicting {line['interdict']} [9]" if line.get("interdict") else "")
             route = f" via {' '.join(line['route'])}" if line.get("route") else ""
             route += f", by rail to {line['rail_to']} [6]" if line.get("rail_to") else ""
             goal = f" towards {line['objective']}" if line.get("objective") else ""
@@ -519,6 +521,8 @@ def _sheet_line(n: int, units: list[str], text: str, air: list[dict[str, Any]]) 
             line["counter_battery"] = True
         elif words[0] == "defend" and len(words) > 1:
             line["defend"] = [_hex(n, w) for w in words[1:]]
+        elif words[0] == "interdict" and len(words) == 2:
+            line["interdict"] = _hex(n, words[1])
         elif words[:2] == ["rail", "to"] and len(words) == 3:
             line["rail_to"] = _hex(n, words[2])
         elif words[0] in ("towards", "objective") and len(words) == 2:
@@ -539,7 +543,7 @@ def _sheet_line(n: int, units: list[str], text: str, air: list[dict[str, Any]]) 
         else:
             raise InputError(f"line {n}: {clause[:20]!r} is not a sheet clause ({', '.join(INTENTIONS)}; stand fast; "
                              "towards HEX; via HEX ...; tactical, non-tactical, rest; whole turn, first/second half, "
-                             "night; supply N; cas N; heavy N; counter-battery; defend HEX ...; rail to HEX) [5]")
+                             "night; supply N; cas N; heavy N; counter-battery; defend HEX ...; interdict HEX; rail to HEX) [5]")
     if "intention" not in line:
         raise InputError(f"line {n}: say what {' '.join(units)} should do ({', '.join(INTENTIONS)}) [5]")
     return line

@@ -73,8 +73,14 @@ from typing import Any
 from pbem.engine.ruleset import JSON, Dice, Resolution
 from pbem.errors import InputError
 from pbem.maps.hexmap import Hex
-from pbem.systems.megagame.air import air_phase, airborne_drop, fighter_losses, flying
-from pbem.systems.megagame.battle import combat_phase, counter_battery_fire, may_attack, propose
+from pbem.systems.megagame.air import air_phase, airborne_drop, fighter_losses, flying, recce_phase
+from pbem.systems.megagame.battle import (
+    artillery_interdiction,
+    combat_phase,
+    counter_battery_fire,
+    may_attack,
+    propose,
+)
 from pbem.systems.megagame.board import ATTACKING, AnyState, Board, BoardUnit, team_side
 from pbem.systems.megagame.model import (
     MegaRulings,
@@ -131,7 +137,9 @@ def resolve_round(scenario: MegaScenario, state: AnyState, orders: dict[str, Ord
     blown = set(state.blown)
     intel: dict[str, list[str]] = {}
     events += air_phase(scenario, state.turn, board, orders, dice, intel)
+    events += artillery_interdiction(board, dice, intel)  # rules version 3 [9]
     events += _movement(board, dice, tell_losses=tell_losses)
+    events += recce_phase(board, dice, intel)  # rules version 3: over the moves it watches [12d]
     events += combat_phase(board, ruled, dice, blown)
     events += counter_battery_fire(board, dice)
     _supply_and_contact(board, scenario)

@@ -495,8 +495,9 @@ def test_12_recce_tells_only_the_team_that_flew_it() -> None:
     sc = scenario([unit("a", "AL", "inf", "0101"), unit("t", "GE", "tank", "0707")], air=AIR)
     st = R.initial_state(sc, {})
     new, events = play(sc, st, Dice(6), air_sheet({"mission": "recce", "squadrons": 1, "target": "0707"}))
-    # stationary vehicles, die 6: type and size -- tanks, status 5: about two battalions
-    assert team_view(sc, new, "AL")["air"] == ["air recce over 0707: enemy spotted: tanks, about two battalions"]
+    # stationary vehicles, die 6: type and size -- tanks, status 5: about two battalions [12d]
+    assert team_view(sc, new, "AL")["air"] == ["air recce over the zone around 0707: enemy spotted: tanks, "
+                                               "about two battalions at 0707"]
     assert team_view(sc, new, "GE")["air"] == []
     assert "0707" not in json.dumps(team_view(sc, new, "AL")["enemy"])  # out of sight on the ground
 
