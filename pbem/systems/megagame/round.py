@@ -9,7 +9,9 @@ once, in this order:
    the squadrons lost in earlier air combats count); the fighters of both sides meet first, the
    side with more squadrons attacking on the fighter table, and squadrons shot down are lost for
    good, each side told of light or heavy losses; bombing interdicts the units in its target hex;
-   recce reports to the team that flew it; transports drop supplies by the ready reckoner.
+   recce reports to the team that flew it (rules version 3: over its air zone, after the
+   movement); transports drop supplies by the ready reckoner. Rules version 3: artillery given
+   ``interdict`` shells its hex on the interdiction table [9].
 2. **Movement** [6, 7], all units together a kilometre (one hex) at a time: a unit stops where its
    route ends, in front of an enemy-held hex, when it comes into contact (an enemy adjacent), and --
    unless it is attacking -- when an enemy is within the passing distance (2 km, 1 km in close
@@ -21,9 +23,10 @@ once, in this order:
    that is in contact, paid for (1 supply point a unit) and has not moved more than half its move
    [6], attacks the adjacent enemy hex nearest its objective (a Probe stops in contact and does
    not attack [5]); every such unit against one hex is one combat -- and Game Control's
-   signed grouping replaces it where it gives one. Artillery that did not move supports the first
-   combat of its side within range (1 supply point) -- in defence only artillery allocated to the
-   defence of that hex (rules version 3) [9]; close air support by squadrons [9, 12];
+   signed grouping replaces it where it gives one. Artillery that did not move (version 3: or that
+   stopped before the attack went in, in proportion to the turn it did not spend moving) supports
+   the first combat of its side within range (1 supply point) -- in defence only artillery
+   allocated to the defence of that hex (rules version 3) [9]; close air support by squadrons [9, 12];
    prepared attacks, stand fast, city areas, close country and every factor of
    :mod:`pbem.systems.megagame.combat`. Defenders retire the distance the result gives, away from
    the attackers (version 3: straight back); attackers badly beaten fall back 1 km (version 3: to
