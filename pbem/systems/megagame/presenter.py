@@ -14,6 +14,7 @@ from __future__ import annotations
 import textwrap
 from collections import deque
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from pbem.engine.presenter import Presenter
@@ -63,6 +64,27 @@ class MegagamePresenter(Presenter[MegaScenario, AnyState]):
         """``pbem reach``: every hex ``unit`` could end a tactical Move this turn [6], nearest first,
         each path checked by the ruleset's own validation of the order sheet (so water, bridges,
         ground, landing and the enemy the team has seen count as they will)."""
+        _, _, paths = self._reach_paths(scenario, state, unit)
+        out = [f"{h}: {len(route)} km via {' '.join(str(x) for x in route)}" for h, route in paths.items() if route]
+        if not out:
+            return [f"{unit} cannot move this turn (see 'pbem check' for why) [6, 12]"]
+        return out
+
+    def reach_view(self, scenario: MegaScenario, state: AnyState, unit: str) -> MapView:
+        """``pbem reach --map``: the team's own map (its view, never the master map [10]) with every
+        hex ``unit`` could end a tactical Move this turn shaded, each labelled with the kilometres
+        of the way there [6], the map framed on them."""
+        team, view, paths = self._reach_paths(scenario, state, unit)
+        shaded = tuple((h, f"{len(route)} km") for h, route in paths.items() if route)
+        drawn = self.map_view(scenario, view, [], subtitle=f"where {unit} can move this turn (tactical) [6]",
+                              side=team)
+        return replace(drawn, shaded=shaded, shaded_heading=f"{unit} can end a tactical move here (km) [6]",
+                       focus=tuple(sorted(paths)))
+
+    def _reach_paths(self, scenario: MegaScenario, state: AnyState,
+                     unit: str) -> tuple[str, JSON, dict[Hex, list[Hex]]]:
+        """The team of ``unit``, its view, and the way to every hex ``unit`` could end a tactical
+        Move this turn, in the order found (nearest first; its own hex with an empty way)."""
         team = self.unit_side(scenario, unit)
         if team is None:
             raise InputError(f"no unit {unit!r} in this game")
@@ -77,7 +99,6 @@ class MegagamePresenter(Presenter[MegaScenario, AnyState]):
         start = Hex.parse(mine.hex)
         paths: dict[Hex, list[Hex]] = {start: []}
         todo: deque[Hex] = deque([start])
-        out: list[str] = []
         while todo:
             here = todo.popleft()
             for nb in here.neighbours():
@@ -89,12 +110,9 @@ class MegagamePresenter(Presenter[MegaScenario, AnyState]):
                 if validate(scenario, known, team, sheet, rules3=self.ruleset.since("3")):
                     continue
                 paths[nb] = route
-                out.append(f"{nb}: {len(route)} km via {' '.join(str(h) for h in route)}")
                 if not any(e.distance(nb) <= 1 for e in enemy):  # contact stops a move [6]
                     todo.append(nb)
-        if not out:
-            return [f"{unit} cannot move this turn (see 'pbem check' for why) [6, 12]"]
-        return out
+        return team, view, paths
 
     def describe_view(self, scenario: MegaScenario, view: JSON) -> list[str]:
         """A team's view in the words of its report [10]: the date and supplies, each unit where it

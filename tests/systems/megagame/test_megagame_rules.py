@@ -748,6 +748,21 @@ def test_6_reach_lists_the_hexes_a_unit_may_move_to_by_the_rules_own_checks() ->
     assert p.unit_side(sc, "a") == "AL" and p.unit_side(sc, "zz") is None
 
 
+def test_6_reach_map_shades_the_hexes_reach_lists_on_the_team_s_own_map() -> None:
+    # pbem reach --map: the hexes of the list, each labelled with its km, on the team's map (its
+    # own units and the enemy it sees, never the master map's status numbers) [6, 10].
+    sc = scenario([unit("a", "AL", "inf", "0302"), unit("d", "GE", "weak", "0304"), unit("far", "GE", "weak", "0808")])
+    st = R.initial_state(sc, {})
+    p = R.presenter()
+    lines = p.reach(sc, team_view(sc, st, "AL"), "a")
+    view = p.reach_view(sc, team_view(sc, st, "AL"), "a")
+    listed = {line.split(":")[0]: line.split(": ")[1].split(" via ")[0] for line in lines}
+    assert {str(h): label for h, label in view.shaded} == listed
+    assert listed["0303"] == "1 km" and view.viewer == "Allies"
+    assert {c.id for c in view.counters} == {"a", "enemy-0304"}  # d seen next to it; far out of sight
+    assert Hex.parse("0302") in view.focus and Hex.parse("0303") in view.focus
+
+
 def test_9_units_from_another_division_cost_one_each() -> None:
     # a and b (one division) with c (another) attack d: the division leading is a's and b's, c
     # counts -1 (note 6); two brigades of one division cost nothing, as in the worked example.
