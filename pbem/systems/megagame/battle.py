@@ -285,6 +285,7 @@ def _fight(board: Board, at: Hex, attackers: list[BoardUnit], dice: Dice, blown:
     for u in (*attackers, *defenders):
         u.steps = result.profiles[u.d.id].steps_lost
         u.fought = True
+        u.fought_at.append(at)
     for u in attackers:
         u.enemy_artillery = u.enemy_artillery or bool(def_art)
         if u.line and u.line.intention == "probe":

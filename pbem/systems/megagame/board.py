@@ -115,6 +115,10 @@ class BoardUnit:
     """Enemy air power acted on it this turn: support of the enemy's side in a fight [10 ELETIS: Type]."""
     supply_lost: int = 0
     """Supply points its team lost to the enemy's success against it this turn [9 results, 10 ELETIS]."""
+    trail: list[Hex] = field(default_factory=list)
+    """Every hex it entered this turn, in order (moves, retreats, advances, rail) [10: its team's map]."""
+    fought_at: list[Hex] = field(default_factory=list)
+    """The hexes of the combats it fought in this turn [9, 10: its team's map]."""
 
     @property
     def status(self) -> int:
@@ -218,6 +222,7 @@ class Board:
                 self.tested.discard(name)
                 self.safe.add(name)
         u.hex = h
+        u.trail.append(h)
         self.where.setdefault(h, []).append(u)
 
     def remove(self, u: BoardUnit) -> None:

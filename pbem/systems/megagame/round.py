@@ -593,8 +593,12 @@ def _facts(board: Board, u: BoardUnit) -> UnitFacts:
     status, tanks = sum(e.status for e in enemy), any(e.t.kind == "armour" and e.status > 0 for e in enemy)
     if board.rules3:  # [10 ELETIS] what fought it counts wherever it ended up; supply lost to the enemy is used
         status, tanks = max(status, u.met_status), tanks or u.met_tanks
+    start = board.start.get(u.d.id)
     return UnitFacts(
         events=u.events, enemy_status=status, enemy_tanks=tanks,
         enemy_artillery=u.enemy_artillery, enemy_air=u.enemy_air or (board.rules3 and u.met_air),
         enemy_formation=formation, turns_in_contact=max(turns, 2) if u.identified and turns else turns,
-        supply_used=u.supply_used + (u.supply_lost if board.rules3 else 0))
+        supply_used=u.supply_used + (u.supply_lost if board.rules3 else 0),
+        # rules version 3: where it went and fought, for its team's map [10]
+        path=[str(h) for h in [start, *u.trail]] if board.rules3 and u.trail and start is not None else [],
+        fights=sorted({str(h) for h in u.fought_at}) if board.rules3 else [])

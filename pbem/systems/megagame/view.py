@@ -36,6 +36,7 @@ def team_view(scenario: MegaScenario, state: MegaState, team: str) -> JSON:
     own, friends, ours = _own_and_friends(scenario, state, team)
     enemy = _enemy_seen(scenario, state, side, ours)
     reports = _reports(scenario, state, team)
+    marks = _marks(scenario, state, team)
     return {"turn": state.turn, "date": turn_label(scenario, state.turn), "over": state.over, "team": team,
             "supply": state.supply.get(team, 0), "units": own, "friends": friends, "enemy": enemy,
             "reports": reports, "air": list(state.intel.get(team, [])), "blown": list(state.blown),
@@ -45,7 +46,23 @@ def team_view(scenario: MegaScenario, state: MegaState, team: str) -> JSON:
             "cab_rank": (state.cab_rank[team].model_dump(mode="json")
                          if team in state.cab_rank and state.cab_rank[team].until >= state.turn else None),
             "objectives": [{"name": o.name, "hex": o.hex, "points": o.points,
-                            "held_by": state.control.get(o.hex, o.held_by)} for o in scenario.objectives]}
+                            "held_by": state.control.get(o.hex, o.held_by)} for o in scenario.objectives],
+            **marks}
+
+
+def _marks(scenario: MegaScenario, state: MegaState, team: str) -> dict[str, Any]:
+    """What the team's map draws of last turn (rules version 3, whose facts hold it): where each of
+    its units went, and the hexes where they fought [10]; nothing (no key) when there is none."""
+    moves = {u.id: list(f.path) for u in scenario.units
+             if u.team == team and (f := state.facts.get(u.id)) is not None and len(f.path) > 1}
+    fights = sorted({h for u in scenario.units if u.team == team and (f := state.facts.get(u.id)) is not None
+                     for h in f.fights})
+    out: dict[str, Any] = {}
+    if moves:
+        out["moves"] = moves
+    if fights:
+        out["fights"] = fights
+    return out
 
 
 def _own_and_friends(scenario: MegaScenario, state: MegaState,

@@ -1,7 +1,7 @@
 """Rules version 3 of the megagame (issue 25, seed 004): air recce over an air zone, flown over the
 turn's movement [12d]; artillery that moved gives reduced support, and none to an attack that went
 in before it stopped [9 Supporting Artillery]; combined arms only in prepared attacks [9 note 2];
-artillery on the interdiction table [9]. Each with chosen dice and values worked out from the text,
+artillery on the interdiction table [9]; a team's map of its own moves and fights [10]. Each with chosen dice and values worked out from the text,
 beside what rules version 2 (the frozen games of tests/compat/) keeps.
 
 The tiny 8x8 map of test_megagame_rules (1 km hexes, Dorp at 0303): every hex of it is within the
@@ -12,8 +12,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from pbem.maps.hexmap import Hex
+from pbem.systems.megagame.mapview import map_view
 from pbem.systems.megagame.model import MegaState, UnitState
 from pbem.systems.megagame.rules import MegagameRules
+from pbem.systems.megagame.view import team_view
 from systems.megagame.test_megagame_air_rules3 import of_kind, play, tiny
 from systems.megagame.test_megagame_rules import Dice, air_sheet, sheet, unit
 
@@ -189,3 +192,25 @@ def test_9_interdiction_by_artillery_is_checked_on_the_sheet() -> None:
         "9: g1: artillery fires on the interdiction table from rules version 3 on; this game plays version 2"]
     doc = V3.presenter().parse_text_orders(sc, V3.skeleton(sc, st, "AL"), "AL", "g1: hold, interdict 0808\n")
     assert doc["lines"][0]["interdict"] == "0808"
+
+
+# -- [10] a team's map: its own moves and fights of last turn ------------------------------------------------
+
+
+def test_10_a_team_s_map_shows_where_its_units_went_and_fought_last_turn() -> None:
+    # a marches 0301 -> 0302 -> 0303 and attacks d at 0304, unprepared: 6 - 2 = 4 against 4, die 2:
+    # Confused Combat, both stay. AL's next view holds a's way and the fight at 0304; GE's the fight
+    # (d did not move). Version 2's views and facts keep neither key.
+    sc = tiny(unit("a", "AL", "inf", "0301"), unit("d", "GE", "weak", "0304"))
+    attack = sheet("AL", {"units": ["a"], "intention": "attack", "route": ["0302", "0303"]})
+    new, events = play(V3, sc, V3.initial_state(sc, {}), Dice(2), attack)
+    assert _combat(events)["band"] == "confused combat"
+    al, ge = team_view(sc, new, "AL"), team_view(sc, new, "GE")
+    assert (al["moves"], al["fights"]) == ({"a": ["0301", "0302", "0303"]}, ["0304"])
+    assert "moves" not in ge and ge["fights"] == ["0304"]
+    drawn = map_view(sc, al, side="AL")
+    assert [(type(m).__name__, getattr(m, "path", getattr(m, "defenders", None))) for m in drawn.marks] == [
+        ("MoveMark", (Hex.parse("0301"), Hex.parse("0302"), Hex.parse("0303"))), ("CombatMark", (Hex.parse("0304"),))]
+    old, _ = play(V2, sc, V2.initial_state(sc, {}), Dice(2), attack)
+    assert "moves" not in team_view(sc, old, "AL") and "fights" not in team_view(sc, old, "AL")
+    assert "path" not in old.facts["a"].model_dump() and map_view(sc, team_view(sc, old, "AL"), side="AL").marks == ()
