@@ -332,16 +332,37 @@ def _resupply(board: Board, team: str, side: str, at: Hex, squadrons: int, dice:
         board.transport_damage[side] = board.transport_damage.get(side, 0) + damage   # flak's factor)
     die = dice.d6(f"12 air resupply {at} {team}")
     landed = air_resupply(dropped, die, tuple(factors))
-    collected = landed > 0 and any(u.d.team == team for g in board.geo.around(at, HQ_REACH_KM)
-                                   for u in board.where.get(g, ()))
-    if collected:
-        board.supply[team] = board.supply.get(team, 0) + landed
+    near = [u for g in board.geo.around(at, HQ_REACH_KM) for u in board.where.get(g, ()) if u.d.team == team]
+    if board.rules3 and landed:
+        collected, words = _collect(board, team, at, landed, near)
+    else:
+        collected = landed > 0 and bool(near)
+        if collected:
+            board.supply[team] = board.supply.get(team, 0) + landed
+        words = "" if not landed else ", collected" if collected else ", but none of our units could reach them"
     where = geo.near(at)
-    intel.setdefault(team, []).append(
-        f"air resupply on {where}: {landed} of {dropped} supply points landed"
-        + ("" if not landed else ", collected" if collected else ", but none of our units could reach them"))
+    intel.setdefault(team, []).append(f"air resupply on {where}: {landed} of {dropped} supply points landed" + words)
     return {"kind": "resupply", "team": team, "at": str(at), "dropped": dropped, "die": die,
             "factors": factors, "landed": landed, "collected": collected}
+
+
+def _collect(board: Board, team: str, at: Hex, landed: int, near: list[BoardUnit]) -> tuple[bool, str]:
+    """Rules version 3 [11]: supplies landed go to the stacks of the team's HQs within 5 km of the
+    drop, the nearest first, each as far as its lift leaves room; what is left to the team's own
+    supplies if one of its units that draw on them (a unit the scenario gives no HQ) is within 5 km,
+    else it is lost. Returns (collected at all, the air report's words)."""
+    filled = board.fill(sorted({u.d.id: u for u in near if u.t.kind == "hq"}.values(), key=lambda u: u.d.id),
+                        landed, at)
+    left = landed - sum(n for _, n in filled)
+    pool = left > 0 and any(board.stack_of(u) is None for u in near)
+    if pool:
+        board.supply[team] = board.supply.get(team, 0) + left
+    parts = [f"{n} to {h.d.name}" for h, n in filled] + ([f"{left} to our units without an HQ"] if pool else [])
+    if not parts:
+        return False, (", but none of our HQs in reach could carry more" if near
+                       else ", but none of our units could reach them")
+    lost = "" if pool or not left else f"; {left} lost: no HQ of ours in reach could carry more"
+    return True, ", collected: " + ", ".join(parts) + lost
 
 
 def _recce_words(scenario: MegaScenario, board: Board, enemies: list[BoardUnit], at: Hex, die: int) -> str:

@@ -164,7 +164,7 @@ def _artillery_for(board: Board, side: str, at: Hex, used: set[str], *, defence:
         eff, long = cbt.ARTILLERY_RANGE_KM[a.t.artillery]
         if a.hex.distance(at) > (long or eff) or a.hex == at:
             continue
-        if hq_out_of_reach(board.sc, a.d.id, board.positions()) is not None or not board.pay(a.d.team, 1):
+        if hq_out_of_reach(board.sc, a.d.id, board.positions()) is not None or not board.pay_for(a, 1):
             continue  # no shells: its HQ is out of reach [11], or nothing left
         used.add(a.d.id)
         a.fired = True
@@ -319,7 +319,7 @@ def _paid(board: Board, at: Hex, attackers: list[BoardUnit]) -> list[BoardUnit]:
         far = hq_out_of_reach(board.sc, u.d.id, where)
         if far is not None:
             u.events.append(f"could not attack {geo.near(at)}: no supplies reach it ({far.removesuffix(' [11]')})")
-        elif board.pay(u.d.team, 1):
+        elif board.pay_for(u, 1):
             paid.append(u)
         else:
             u.events.append(f"could not attack {geo.near(at)}: no supply left")
@@ -372,7 +372,7 @@ def _spent_fall_back(board: Board, at: Hex, attackers: list[BoardUnit], defender
 
 def _combat_units(board: Board, units: list[BoardUnit]) -> tuple[cbt.CombatUnit, ...]:
     """A side's units for the combat arithmetic, each with fuel while its team has supplies [9]."""
-    return tuple(_combat_unit(u, fuel=board.supply.get(u.d.team, 0) > 0, moving_only=board.rules3) for u in units)
+    return tuple(_combat_unit(u, fuel=board.has_supply(u), moving_only=board.rules3) for u in units)
 
 
 def _guns(artillery: list[tuple[BoardUnit, Fraction]], at: Hex) -> tuple[cbt.Artillery, ...]:
@@ -449,7 +449,7 @@ def artillery_interdiction(board: Board, dice: Dice, intel: dict[str, list[str]]
             continue
         target = Hex.parse(a.line.interdict)
         far = hq_out_of_reach(board.sc, a.d.id, board.positions())
-        if far is not None or not board.pay(a.d.team, 1):
+        if far is not None or not board.pay_for(a, 1):
             a.events.append(f"could not fire on {geo.near(target)}: "
                             + (f"no shells reach it ({far.removesuffix(' [11]')})" if far else "no supply left"))
             continue
@@ -525,7 +525,7 @@ def counter_battery_fire(board: Board, dice: Dice) -> list[JSON]:
 
 def _strays(units: list[BoardUnit]) -> int:
     """Units not of the division leading the fight, the one with most units in it (note 6)."""
-    divisions = sorted(u.d.division or u.d.formation for u in units)
+    divisions = sorted(u.division for u in units)
     lead = max(divisions, key=lambda name: (divisions.count(name), name)) if divisions else ""
     return sum(1 for name in divisions if name != lead)
 
@@ -652,8 +652,7 @@ def _after_combat(board: Board, result: cbt.Outcome, attackers: list[BoardUnit],
     lost = LOSS_PER_UNIT[band]
     for d in defenders:  # the loser's supplies, whether it retires or holds [results table]
         if lost:
-            taken = min(lost, board.supply.get(d.d.team, 0))
-            board.supply[d.d.team] = board.supply.get(d.d.team, 0) - taken
+            taken = board.lose_supply(d, lost)  # version 3: from the HQ stack it draws on [11]
             d.supply_lost += taken  # "used up ... due to ... enemy action" [10 ELETIS]
     # A bridge fought over blows on a 1 [8]; in rules version 3 one tested that did not blow is safe
     # once an Allied unit has passed over it (this fight's advance included), and is not tested again.

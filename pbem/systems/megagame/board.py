@@ -59,6 +59,13 @@ def hq_out_of_reach(scenario: MegaScenario, uid: str, where: Mapping[str, Hex | 
     return None
 
 
+def nation_of(unit: UnitDef, side: str) -> str:
+    """Whose supply counters a unit holds and uses [11]: the scenario's ``nation``, else German for
+    the German side and British for the Allies (reading: a scenario that names no nation fights
+    with one kind of ammunition a side)."""
+    return unit.nation or ("german" if side == "german" else "british")
+
+
 def profile_of(scenario: MegaScenario, unit: UnitDef, steps: int) -> cbt.Profile:
     return scenario.types[unit.type].combat_profile(steps)
 
@@ -119,6 +126,13 @@ class BoardUnit:
     """Every hex it entered this turn, in order (moves, retreats, advances, rail) [10: its team's map]."""
     fought_at: list[Hex] = field(default_factory=list)
     """The hexes of the combats it fought in this turn [9, 10: its team's map]."""
+    attached: str = ""
+    """The division it was attached to by an earlier turn's order (rules version 3) [9 timings]."""
+
+    @property
+    def division(self) -> str:
+        """The division it fights in (note 6): the one it is attached to, else its own."""
+        return self.attached or self.d.division or self.d.formation
 
     @property
     def status(self) -> int:
@@ -167,6 +181,9 @@ class Board:
                                      Hex.parse(s.hex) if s.hex else None, s.steps, s.prepared,
                                      dict(s.contact), s.gone, scattered=s.scattered, fired_before=s.fired,
                                      stock=s.stock, rail=s.rail)
+        for uid, division in state.attached.items():
+            if rules3 and uid in self.units:
+                self.units[uid].attached = division
         self.supply = dict(state.supply)
         self.air_lost = dict(state.air_lost)
         """Squadrons each air unit has lost in air combat, this turn's included [12]."""
@@ -252,10 +269,93 @@ class Board:
         self.supply[team] -= points
         return True
 
+    # -- supplies held per HQ stack (rules version 3) [11] ---------------------------------------
+
+    def stack_of(self, u: BoardUnit) -> BoardUnit | None:
+        """The HQ whose stack ``u`` draws on in rules version 3 [11]: an HQ its own, a unit with an
+        HQ that HQ; None for a unit the scenario gives no HQ, which draws on its team's supplies
+        (:attr:`supply`), as every unit does in version 2."""
+        if not self.rules3:
+            return None
+        if u.t.kind == "hq":
+            return u
+        return self.units.get(u.d.hq) if u.d.hq is not None else None
+
+    def _stack_reached(self, u: BoardUnit) -> BoardUnit | None:
+        hq = self.stack_of(u)
+        if hq is None or not hq.on_map or u.hex is None or hq.hex is None:
+            return None
+        return hq if hq_in_reach(u.hex, hq.hex) else None
+
+    def pay_for(self, u: BoardUnit, points: int) -> bool:
+        """``u`` draws ``points`` for an attack, a shoot or its fuel [9, 11]. Version 2: from its
+        team's supplies. Version 3: from its HQ's stack when the HQ is on the map within 5 km ("Units
+        can therefore draw on any supplies from their Bde/Regt HQ 'stack' provided it is within
+        5km"); a unit without an HQ from its team's supplies."""
+        if self.stack_of(u) is None:
+            return self.pay(u.d.team, points)
+        hq = self._stack_reached(u)
+        if hq is None or hq.stock < points:
+            return False
+        hq.stock -= points
+        return True
+
+    def has_supply(self, u: BoardUnit) -> bool:
+        """Something left for ``u`` to draw on: fuel for a mechanised unit in combat [9]."""
+        if self.stack_of(u) is None:
+            return self.supply.get(u.d.team, 0) > 0
+        hq = self._stack_reached(u)
+        return hq is not None and hq.stock > 0
+
+    def lose_supply(self, u: BoardUnit, points: int) -> int:
+        """The supply points ``u``'s side loses for it after a lost fight (results table), from the
+        stack it draws on -- its HQ's, wherever the HQ is, in version 3 -- never below nothing.
+        Returns what was taken."""
+        hq = self.stack_of(u)
+        if hq is None:
+            taken = min(points, self.supply.get(u.d.team, 0))
+            self.supply[u.d.team] = self.supply.get(u.d.team, 0) - taken
+            return taken
+        taken = min(points, hq.stock)
+        hq.stock -= taken
+        return taken
+
+    def room(self, hq: BoardUnit) -> int:
+        """Supply points an HQ's stack may still take: its lift less what it holds [11] ("The HQ unit
+        has a limit to the number of supply counters is can carry about"); no lift set, no limit."""
+        if hq.t.lift is None:
+            return 1 << 30
+        return max(0, hq.t.lift - hq.stock)
+
+    def nation(self, u: BoardUnit) -> str:
+        return nation_of(u.d, u.side)
+
+    def fill(self, hqs: list[BoardUnit], points: int, near: Hex) -> list[tuple[BoardUnit, int]]:
+        """``points`` given to ``hqs`` (rules version 3) [11]: the nearest to ``near`` first (then by
+        id), each up to its room. Returns (hq, points) for each that took some; what none had room
+        for is not given."""
+        out = []
+        for hq in sorted(hqs, key=lambda h: (h.hex.distance(near) if h.hex is not None else 0, h.d.id)):
+            take = min(points, self.room(hq))
+            if take > 0:
+                hq.stock += take
+                points -= take
+                out.append((hq, take))
+        return out
+
 
 AnyState = MegaState | TeamView
 """Game Control's master state, or a team's own view (its pbem never holds more) [10]."""
 
+
+
+def detraining(trip: RailTrip | None, t: UnitType) -> bool:
+    """Infantry getting off its train (rules version 3) [6]: "It takes half a turn to disembark an
+    infantry unit, or a whole turn for others." The turn after its turn of travel the first half goes
+    in getting off; the second is its own: it takes orders, and moves at most half its move
+    (reading: the half turn left; at most half its move, it may fight that turn [6]). Vehicles take
+    the whole turn and no orders."""
+    return trip is not None and trip.phase == "disembarking" and t.troops == "infantry"
 
 
 def posture_of(line: OrderLine) -> Posture:

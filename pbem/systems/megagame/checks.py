@@ -20,6 +20,7 @@ from pbem.systems.megagame.board import (
     ATTACKING,
     FIGHTING,
     AnyState,
+    detraining,
     hq_out_of_reach,
     posture_of,
     status_of,
@@ -144,6 +145,8 @@ class Known:
     friends: frozenset[str] = frozenset()
     """Hexes of the other teams of its side that the team's view shows (within
     :data:`~pbem.systems.megagame.view.FRIENDS_KM` of one of its units) [10]."""
+    detraining: frozenset[str] = frozenset()
+    """Infantry getting off its train this turn, half a turn (rules version 3) [6]: not in ``on_rail``."""
 
 
 def known(scenario: MegaScenario, state: AnyState, team: str) -> Known:
@@ -154,10 +157,15 @@ def known(scenario: MegaScenario, state: AnyState, team: str) -> Known:
         units = {u.id: UnitInfo(id=u.id, troops=types[u.id].troops, armoured=types[u.id].armoured, hex=u.hex)
                  for u in state.units} if state.team == team else {}
         return Known(state.turn, units, frozenset(u.id for u in state.units if u.prepared),
-                     frozenset(u.id for u in state.units if u.state == effectiveness(0)), state.supply,
+                     frozenset(u.id for u in state.units if u.state == effectiveness(0)),
+                     state.supply + sum(x.points for x in state.stacks),
                      frozenset(state.blown), frozenset(u.id for u in state.units if u.landed),
-                     frozenset(state.night_drops), frozenset(u.id for u in state.units if u.rail),
-                     frozenset(e.hex for e in state.enemy), frozenset(f.hex for f in state.friends))
+                     frozenset(state.night_drops),
+                     frozenset(u.id for u in state.units if u.rail and not (
+                         u.rail.startswith("disembarking") and types[u.id].troops == "infantry")),
+                     frozenset(e.hex for e in state.enemy), frozenset(f.hex for f in state.friends),
+                     detraining=frozenset(u.id for u in state.units if u.rail.startswith("disembarking")
+                                          and types[u.id].troops == "infantry"))
     units = {}
     sides = {t.id: t.side for t in scenario.teams}  # team_side's answers (team ids are unique [2])
     for u in scenario.units:
@@ -166,15 +174,18 @@ def known(scenario: MegaScenario, state: AnyState, team: str) -> Known:
             units[u.id] = UnitInfo(id=u.id, troops=types[u.id].troops, armoured=types[u.id].armoured, hex=s.hex)
     return Known(state.turn, units, frozenset(k for k, s in state.units.items() if s.prepared),
                  frozenset(k for k in units if status_of(scenario, state, k) <= 0),
-                 state.supply.get(team, 0), frozenset(state.blown),
+                 state.supply.get(team, 0) + sum(state.units[k].stock for k in units if types[k].kind == "hq"),
+                 frozenset(state.blown),
                  frozenset(k for k, s in state.units.items() if s.landed), frozenset(state.night_drops),
-                 frozenset(k for k, s in state.units.items() if s.rail is not None),
+                 frozenset(k for k, s in state.units.items() if s.rail is not None
+                           and not detraining(s.rail, types[k])),
                  frozenset(s.hex for k, s in state.units.items() if s.hex and not s.gone
                            and sides[unit_def(scenario, k).team] != sides[team]),
                  frozenset(s.hex for k, s in state.units.items() if s.hex and not s.gone and k not in units
                            and unit_def(scenario, k).team != team and sides[unit_def(scenario, k).team] == sides[team]
                            and any(Hex.parse(s.hex).distance(Hex.parse(o.hex)) <= FRIENDS_KM
-                                   for o in units.values())))
+                                   for o in units.values())),
+                 detraining=frozenset(k for k in units if detraining(state.units[k].rail, types[k])))
 
 
 def night_lift(scenario: MegaScenario, team: str, k: Known, line: OrderLine) -> bool:
@@ -217,7 +228,7 @@ def normalize(scenario: MegaScenario, state: AnyState, side: str, orders: OrderS
 
     if side not in {t.id for t in scenario.teams} or not any(wanted(line) for line in orders.lines):
         return orders
-    view = state if isinstance(state, TeamView) else TeamView.model_validate(team_view(scenario, state, side))
+    view = state if isinstance(state, TeamView) else TeamView.model_validate(team_view(scenario, state, side, rules3=rules3))
     lines: list[OrderLine] = []
     for line in orders.lines:
         if not wanted(line):
@@ -267,6 +278,7 @@ def validate(scenario: MegaScenario, state: AnyState, side: str, orders: OrderSh
     if lifts:  # the rest of the sheet is checked as if the lifts were not on it
         orders = orders.model_copy(update={"lines": [x for x in orders.lines if not any(x is y for y in lifts)]})
     out += _rail_problems(scenario, k, teams[side].side, orders)
+    out += _attach_problems(scenario, teams[side].side, orders, rules3=rules3)
     moves = move_table(shared_infantry_row=rules3)
     out += _landing_problems(scenario, k, orders, moves)
     out += _interdiction_problems(scenario, k, orders, rules3=rules3)
@@ -418,6 +430,7 @@ def _landing_problems(scenario: MegaScenario, k: Known, orders: OrderSheet, move
                                                   f"not {uid}"))
         if not line.route:
             continue
+        out += _detraining_problems(scenario, k, line, moves)
         for uid in line.units:
             if uid not in k.landed or uid not in k.units:
                 continue
@@ -433,6 +446,40 @@ def _landing_problems(scenario: MegaScenario, k: Known, orders: OrderSheet, move
             if full is not None and len(line.route) > full * share:
                 out.append(RuleViolation("12", f"{', '.join(line.units)}: {uid} dropped this {half}: at most {km_text(full * share)} "
                                                f"km in the turn of the drop, the route is {len(line.route)} km"))
+    return out
+
+
+def _attach_problems(scenario: MegaScenario, side: str, orders: OrderSheet, *, rules3: bool) -> list[RuleViolation]:
+    """Attaching to another division [9 timings] (rules version 3): to a division of the side's own
+    forces, as the scenario names them (a unit's ``division``, else its ``formation``)."""
+    out: list[RuleViolation] = []
+    divisions = {u.division or u.formation for u in scenario.units if team_side(scenario, u.team) == side}
+    for line in orders.lines:
+        if not line.attach:
+            continue
+        if not rules3:
+            out.append(RuleViolation("9", f"{', '.join(line.units)}: attaching to another division is not in this "
+                                          "game's rules version"))
+        elif line.attach not in divisions:
+            out.append(RuleViolation("9", f"{', '.join(line.units)}: no division {line.attach[:60]!r} on our side "
+                                          f"(one of: {', '.join(sorted(divisions))})"))
+    return out
+
+
+def _detraining_problems(scenario: MegaScenario, k: Known, line: OrderLine, moves: MoveTable) -> list[RuleViolation]:
+    """Infantry getting off its train (rules version 3) [6]: "It takes half a turn to disembark an
+    infantry unit": the half turn left, at most half its move, and no rail journey on top."""
+    geo = scenario.map.geo
+    out: list[RuleViolation] = []
+    for uid in line.units:
+        info = k.units.get(uid)
+        if uid not in k.detraining or info is None:
+            continue
+        full = max_move_km(info.troops, geo.ground(Hex.parse(info.hex)), posture_of(line),
+                           night=line.timing == "night", moves=moves)
+        if full is not None and len(line.route) > full / 2:
+            out.append(RuleViolation("6", f"{', '.join(line.units)}: {uid} takes half a turn to get off its train: "
+                                          f"at most {km_text(full / 2)} km this turn, the route is {len(line.route)} km"))
     return out
 
 

@@ -152,7 +152,10 @@ def map_view(sc: MegaScenario, state: MegaState | TeamView | Mapping[str, Any], 
                                         "armor" if "tanks" in e.seen else "infantry", "", "enemy", e.seen,
                                         (e.seen.replace("about ", "~").replace(" battalions", " bn")
                                          .replace(" battalion", " bn").replace(", with tanks", " +T"),)))
-        notes += [PanelRow(f"Supply: {state.supply} points [11]")]
+        held_at_hqs = sum(s.points for s in state.stacks)  # rules version 3: per HQ stack [11]
+        notes += [PanelRow(f"Supply: {state.supply} points [11]") if not state.stacks else PanelRow(
+            f"Supply: {held_at_hqs} points at {len(state.stacks)} HQ{'s' if len(state.stacks) != 1 else ''}"
+            + (f", {state.supply} for units without an HQ" if state.supply else "") + " [11]")]
         notes += [PanelRow(f"Air: {line} [12]") for line in state.air]
         held = state.objectives
         turn, date, viewer = state.turn, state.date, me.name

@@ -242,6 +242,8 @@ class UnitType(_Data):
     dump: bool = Field(False, description="a divisional dump: delivers its stock to the HQs in reach [11]")
     afdag: bool = Field(False, description="an Airborne Forward Delivery Airfield Group: supplies landed on an "
                         "airstrip where it stands +5 instead of +2 [12a] (rules version 3)")
+    lift: int | None = Field(None, ge=0, le=100, description="an HQ's carrying limit, the supply points its stack may "
+                             "hold, 'marked on the counter' [11] (rules version 3); none: the scenario sets no limit")
     note: str = ""
 
     @field_validator("profile")
@@ -286,7 +288,11 @@ class UnitDef(_Data):
     by_air: bool = Field(False, description="arrives by parachute or glider on its hex: weather and the drop table [12]")
     glider: bool = Field(False, description="with by_air: lands by glider (a roll on marsh or polder) [12]")
     hq: str | None = Field(None, description="the brigade or regiment HQ whose supplies it draws on, within 5 km [11]")
-    stock: int = Field(0, ge=0, description="a dump's supply points at the start [11]")
+    nation: Literal["british", "us", "german"] | None = Field(
+        None, description="whose supply counters it holds and uses [11] (rules version 3): red British, green "
+        "American, blue German; none: german for the German side, british for the Allies")
+    stock: int = Field(0, ge=0, description="a dump's supply points at the start; rules version 3: an HQ's stack "
+                       "and a supply transport unit's load at the start, or on arrival [11]")
     lift: int = Field(0, ge=0, description="supply points a dump delivers in a turn [11]")
     reach_km: int = Field(10, ge=1, le=50, description="how far a dump delivers [11]")
 
@@ -482,6 +488,8 @@ class MegaState(_Data):
     tested: list[str] = Field(default_factory=list, description="bridges tested that did not blow, no Allied unit over them since [8]")
     safe: list[str] = Field(default_factory=list, description="bridges tested that did not blow and passed over by an Allied unit: never tested again [8]")
     routed: list[str] = Field(default_factory=list, description="units that suffered a Total Success last turn: no counter-attack this turn [9]")
+    attached: dict[str, str] = Field(default_factory=dict, description="unit -> the division it has been attached to, "
+                                     "and fights with (note 6), by an order of an earlier turn [9 timings]")
 
     @model_serializer(mode="wrap")
     def _omit_empty(self, handler: SerializerFunctionWrapHandler) -> Any:
@@ -495,7 +503,7 @@ class MegaState(_Data):
         return data
 
 
-OMIT_EMPTY = ("tested", "safe", "routed")
+OMIT_EMPTY = ("tested", "safe", "routed", "attached")
 """:class:`MegaState` keys left out of a dump while empty (rules version 3's)."""
 
 
@@ -557,6 +565,16 @@ class HeldObjective(_Data):
     held_by: Literal["allied", "german"]
 
 
+class HQStack(_Data):
+    """An HQ's supply stack as its team sees it [11] (rules version 3): the counters are on the map."""
+
+    hq: str
+    hex: str
+    points: int
+    lift: int | None = Field(None, description="the most it can carry (marked on the counter)")
+    nation: str
+
+
 class TeamView(_Data):
     """A team's view [10]: the state a team's own pbem holds, checks and writes its orders against."""
 
@@ -575,6 +593,8 @@ class TeamView(_Data):
     air_lost: dict[str, int] = Field(default_factory=dict, description="squadrons the side's own air units have lost [12]")
     cab_rank: CabRank | None = Field(None, description="the team's cab rank, when one is on call this turn [9]")
     night_drops: list[str] = Field(default_factory=list, description="own units that dropped by night at the start of this turn [12]")
+    stacks: list[HQStack] = Field(default_factory=list, description="the supplies held at each of the team's HQs "
+                                  "on the map [11] (rules version 3)")
     moves: dict[str, list[str]] = Field(default_factory=dict, description=(
         "rules version 3: own unit -> the hexes it went through last turn, for the team's map [10]"))
     fights: list[str] = Field(default_factory=list, description=(
@@ -582,6 +602,6 @@ class TeamView(_Data):
 
     @model_serializer(mode="wrap")
     def _omit_empty(self, handler: SerializerFunctionWrapHandler) -> Any:
-        """``moves`` and ``fights`` (rules version 3's) are left out while empty: a view of rules
-        version 2 dumps as it did."""
-        return _without_empty(handler(self), ("moves", "fights"))
+        """``stacks`` [11], ``moves`` and ``fights`` [10] (rules version 3) are left out while empty, so
+        a version 2 view dumps as it did."""
+        return _without_empty(handler(self), ("stacks", "moves", "fights"))

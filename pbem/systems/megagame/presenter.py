@@ -89,7 +89,7 @@ class MegagamePresenter(Presenter[MegaScenario, AnyState]):
         if team is None:
             raise InputError(f"no unit {unit!r} in this game")
         view = state.model_dump(mode="json") if isinstance(state, TeamView) else (
-            state if isinstance(state, dict) else team_view(scenario, state, team))
+            state if isinstance(state, dict) else team_view(scenario, state, team, rules3=self.ruleset.since("3")))
         known = TeamView.model_validate(view)
         mine = next((u for u in known.units if u.id == unit), None)
         if mine is None:
@@ -123,7 +123,10 @@ class MegagamePresenter(Presenter[MegaScenario, AnyState]):
         if not isinstance(view, dict) or "team" not in view:
             return super().describe_view(scenario, view)
         names = {u.id: u.name for u in scenario.units}
-        out = [f"{view['date']}{' (game over)' if view['over'] else ''}: {view['supply']} supply points [11]"]
+        out = [f"{view['date']}{' (game over)' if view['over'] else ''}: "
+               + (f"{view['supply']} supply points [11]" if not view.get("stacks") else
+                  f"{view['supply']} supply points held by the team for units without an HQ [11]")]
+        out += stack_lines(view)
         out += [f"  {u['id']:<10} {u['hex']}  {u['state']}" + ("  (prepared)" if u["prepared"] else "")
                 + (f"  on the railway: {u['rail']}" if u.get("rail") else "")
                 + f"  -- {names.get(u['id'], '')}" for u in view["units"]]
@@ -148,7 +151,9 @@ class MegagamePresenter(Presenter[MegaScenario, AnyState]):
             steps = sum(st.units[u.id].steps for u in on)
             out.append(f"{t.id:<9} {len(on)} units on the map ({steps} step{'s' if steps != 1 else ''} lost), "
                        f"{len(lost)} lost, "
-                       f"{len(mine) - len(on) - len(lost)} to come; {st.supply.get(t.id, 0)} supply points")
+                       f"{len(mine) - len(on) - len(lost)} to come; {st.supply.get(t.id, 0)} supply points"
+                       + (f", {held} more at its HQs [11]" if (held := sum(
+                           st.units[u.id].stock for u in on if scenario.types[u.type].kind == "hq")) else ""))
         out += [f"objective {o.name} ({o.hex}): {st.control.get(o.hex, o.held_by)}" for o in scenario.objectives]
         if st.blown:
             out.append(f"bridges blown: {', '.join(st.blown)} [8]")
@@ -220,7 +225,7 @@ class MegagamePresenter(Presenter[MegaScenario, AnyState]):
         if side not in {t.id for t in scenario.teams}:
             return None
         view = state.model_dump(mode="json") if isinstance(state, TeamView) else (
-            state if isinstance(state, dict) else team_view(scenario, state, side))
+            state if isinstance(state, dict) else team_view(scenario, state, side, rules3=self.ruleset.since("3")))
         names = {u.id: u.name for u in scenario.units}
         out = [f"# Order sheet of {self.side_name(scenario, side)}, turn {view['turn']} "
                f"({turn_label(scenario, view['turn'])}) [5]",
@@ -228,8 +233,11 @@ class MegagamePresenter(Presenter[MegaScenario, AnyState]):
                "# Intentions: breakthrough (armour), attack, probe, hold, move, prepare. Clauses: towards HEX,",
                "# via HEX HEX ..., tactical | non-tactical | rest, whole turn | first half | second half | night,",
                "# stand fast, supply N, cas N, heavy N, counter-battery, defend HEX ... (artillery for the defence",
-               "# of those hexes [9]), interdict HEX (artillery shelling a hex on the interdiction table [9]),",
-               "# rail to HEX. A unit without a line stays put.",
+               "# of those hexes [9]), rail to HEX" + (", attach to DIVISION (takes the turn [9])"
+                                                     if self.ruleset.since("3") else "")
+               + ". A unit without a line stays put.",
+               *(("# interdict HEX: artillery shelling that hex on the interdiction table [9].",)
+                 if self.ruleset.since("3") else ()),
                "# Your units (pbem reach GAME_DIR UNIT: where one can go):"]
         out += [f"#   {u['id']:<12} {u['hex']}  {u['state']}" + ("  (prepared)" if u["prepared"] else "")
                 + f"  -- {names.get(u['id'], '')}" for u in view["units"]]
@@ -242,6 +250,7 @@ class MegagamePresenter(Presenter[MegaScenario, AnyState]):
                 ids = ", ".join(uid for t, uid in later if t == turn)
                 out += textwrap.wrap(f"turn {turn} ({turn_label(scenario, turn)}): {ids}", width=96,
                                      initial_indent="#     ", subsequent_indent="#       ")
+        out += [f"# {line}" for line in stack_lines(view)]
         lifts = [u.id for u in scenario.units if u.team == side and u.by_air and u.id not in here
                  and view["turn"] < u.arrives <= view["turn"] + 1]
         if lifts:
@@ -299,7 +308,7 @@ class MegagamePresenter(Presenter[MegaScenario, AnyState]):
         if not isinstance(orders, dict) or "lines" not in orders or side not in {t.id for t in scenario.teams}:
             return []
         view = state.model_dump(mode="json") if isinstance(state, TeamView) else (
-            state if isinstance(state, dict) else team_view(scenario, state, side))
+            state if isinstance(state, dict) else team_view(scenario, state, side, rules3=self.ruleset.since("3")))
         ordered = {uid for line in orders["lines"] for uid in line.get("units", [])}
         idle = [u["id"] for u in view["units"] if u["id"] not in ordered and not u.get("rail")]
         out = [f"no orders for {', '.join(idle)}: they stay where they are [5]"] if idle else []
@@ -334,7 +343,7 @@ class MegagamePresenter(Presenter[MegaScenario, AnyState]):
         if isinstance(state, TeamView):
             view = state.model_dump(mode="json")
         else:
-            view = team_view(scenario, state, side)
+            view = team_view(scenario, state, side, rules3=self.ruleset.since("3"))
         rows = [[u["id"], units[u["id"]].name, u["hex"], u["state"], "yes" if u["prepared"] else ""]
                 for u in view["units"]]
         later = [[u.id, u.name, f"turn {u.arrives}", "not yet arrived", ""] for u in scenario.units
@@ -349,7 +358,8 @@ class MegagamePresenter(Presenter[MegaScenario, AnyState]):
             what = line.get("intention", "?") + (" (stand fast)" if line.get("stand_fast") else "") + (
                 ", counter-battery [9]" if line.get("counter_battery") else "") + (
                 f", in the defence of {' '.join(line['defend'])} [9]" if line.get("defend") else "") + (
-                f", interdicting {line['interdict']} [9]" if line.get("interdict") else "")
+                f", interdicting {line['interdict']} [9]" if line.get("interdict") else "") + (
+                f", attached to {line['attach']} (it takes the turn) [9]" if line.get("attach") else "")
             route = f" via {' '.join(line['route'])}" if line.get("route") else ""
             route += f", by rail to {line['rail_to']} [6]" if line.get("rail_to") else ""
             goal = f" towards {line['objective']}" if line.get("objective") else ""
@@ -364,7 +374,7 @@ class MegagamePresenter(Presenter[MegaScenario, AnyState]):
     def bot_orders(self, scenario: MegaScenario, state: AnyState, side: str, *, seed: int = 0) -> JSON:
         # A team's pbem holds only its view (hidden information [10]); Game Control's, the master state.
         shown: Any = state.model_dump(mode="json") if isinstance(state, TeamView) else state
-        view = shown if isinstance(shown, dict) and shown.get("team") == side else team_view(scenario, shown, side)
+        view = shown if isinstance(shown, dict) and shown.get("team") == side else team_view(scenario, shown, side, rules3=self.ruleset.since("3"))
         if view["over"]:
             raise InputError("the game is over: there is nothing to order")
         mine = team_side(scenario, side)
@@ -465,6 +475,26 @@ def _air_orders(scenario: MegaScenario, view: JSON, side: str, targets: list[Hex
     return out
 
 
+NATION_WORDS = {"british": "British (red)", "us": "American (green)", "german": "German (blue)"}
+"""Whose ammunition counters an HQ's stack holds [11]: "Red counters = British Ammo", green American,
+blue German (fuel, yellow, goes with them)."""
+
+
+def stack_lines(view: JSON) -> list[str]:
+    """The supplies at each of the team's HQs (rules version 3) [11], in words: where the HQ stands,
+    its points and the most it can carry, whose counters; its units draw on it within 5 km. The
+    counters are on the map: their number is no status, and ELETIS tells supply in points [10]."""
+    stacks = view.get("stacks") or []
+    if not stacks:
+        return []
+    out = ["Supplies at your HQs (each unit draws on its own HQ's stack within 5 km) [11]:"]
+    for s in stacks:
+        most = f" of the {s['lift']} it can carry" if s.get("lift") is not None else ""
+        out.append(f"  {s['hq']} at {s['hex']}: {s['points']} supply point{'s' if s['points'] != 1 else ''}{most}, "
+                   f"{NATION_WORDS.get(s['nation'], s['nation'])}")
+    return out
+
+
 def _attacks_out_of_supply(scenario: MegaScenario, view: JSON, orders: JSON) -> list[str]:
     """Attacks whose units would end their move beyond their HQ's reach (the HQ where the sheet
     sends it): no supplies would reach them, so they would not attack [11]. A warning, not a
@@ -541,6 +571,8 @@ def _sheet_line(n: int, units: list[str], text: str, air: list[dict[str, Any]]) 
             line["defend"] = [_hex(n, w) for w in words[1:]]
         elif words[0] == "interdict" and len(words) == 2:
             line["interdict"] = _hex(n, words[1])
+        elif words[:2] == ["attach", "to"] and len(words) > 2:
+            line["attach"] = clause.split(None, 2)[2].strip()
         elif words[:2] == ["rail", "to"] and len(words) == 3:
             line["rail_to"] = _hex(n, words[2])
         elif words[0] in ("towards", "objective") and len(words) == 2:
@@ -560,8 +592,9 @@ def _sheet_line(n: int, units: list[str], text: str, air: list[dict[str, Any]]) 
             air.append(dict(request))
         else:
             raise InputError(f"line {n}: {clause[:20]!r} is not a sheet clause ({', '.join(INTENTIONS)}; stand fast; "
-                             "towards HEX; via HEX ...; tactical, non-tactical, rest; whole turn, first/second half, "
-                             "night; supply N; cas N; heavy N; counter-battery; defend HEX ...; interdict HEX; rail to HEX) [5]")
+                             "towards HEX; via HEX ...; (non-)tactical, rest; whole turn, first/second half, "
+                             "night; supply N; cas/heavy N; counter-battery; defend HEX ...; interdict HEX; rail to HEX; "
+                             "attach to DIVISION) [5]")
     if "intention" not in line:
         raise InputError(f"line {n}: say what {' '.join(units)} should do ({', '.join(INTENTIONS)}) [5]")
     return line

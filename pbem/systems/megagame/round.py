@@ -41,7 +41,8 @@ once, in this order:
    turn they move or fight; losers of a Limited Success or a Success lose 1 point a unit, of a
    Total Success 2; a dump that moved leaves its stock parked where it stood, transport units load
    parked counters and unload them at a dump or HQ of their team, and every dump that stood still
-   delivers up to its lift to the HQs in its reach; each team then receives its turn's supply.
+   delivers up to its lift to the HQs in its reach (version 3: into the stacks of HQs of its
+   nation, each up to its lift); each team then receives its turn's supply.
 5. **Arrivals** [6, 12] at the start of the next turn: reinforcements, and airborne lifts by the
    day or (ordered so) the night drop table, when the weather lets them fly.
 6. **Reports** [10]: the facts each team's report is written from (its units' fights, the enemy in
@@ -64,9 +65,11 @@ squadron of supplies is turned back [12].
 Bombing [9] strikes the enemy in the target hex before movement and every enemy unit that passes
 through it during the turn. Heavy bombers fly in support of attacks; given a target hex they bomb
 it on their own column of the interdiction table (rules version 3).
-Not built: flak on overflights and fighters against bombers (no fly-in routes) [12, 13]; the
-turn it takes to attach a battalion to another division [9]; supplies held per HQ stack and by
-nation (a team's supplies are one pool, drawn within 5 km of the unit's HQ) [11].
+Supplies (rules version 3) [11]: held per HQ stack, up to the HQ's lift, and by nation; a unit
+draws on its HQ's stack within 5 km, a unit without an HQ on its team's supplies (version 2: one
+pool a team for every unit). Trains (version 3) [6]: infantry gets off in half a turn and has the
+other half. Attaching a battalion to another division takes the turn (version 3) [9 timings].
+Not built: flak on overflights and fighters against bombers (no fly-in routes) [12, 13].
 """
 
 from __future__ import annotations
@@ -84,7 +87,7 @@ from pbem.systems.megagame.battle import (
     may_attack,
     propose,
 )
-from pbem.systems.megagame.board import ATTACKING, AnyState, Board, BoardUnit, team_side
+from pbem.systems.megagame.board import ATTACKING, AnyState, Board, BoardUnit, detraining, team_side
 from pbem.systems.megagame.model import (
     MegaRulings,
     MegaScenario,
@@ -124,8 +127,8 @@ def resolve_round(scenario: MegaScenario, state: AnyState, orders: dict[str, Ord
         for line in sheet.lines:
             for uid in line.units:
                 u = board.units[uid]
-                if u.rail is not None:
-                    continue  # on the railway: no orders [6]
+                if u.rail is not None and not (rules3 and detraining(u.rail, u.t)):
+                    continue  # on the railway: no orders [6] (version 3: infantry getting off has half a turn)
                 if line.rail_to:  # boarding a train: a turn, two with vehicles [6]
                     u.rail = RailTrip(to=line.rail_to, phase="embarking",
                                       left=1 if u.t.troops == "infantry" else 2)
@@ -368,12 +371,21 @@ def _supply_moves(board: Board) -> None:
         if not u.on_map or u.status <= 0 or u.hex is None:
             continue  # captured, broken up or not on the map: its load is lost with it
         if load:
-            dump = next((x for x in board.at(u.hex) if x.d.team == u.d.team and x.t.dump), None)
-            hq = next((x for x in board.at(u.hex) if x.d.team == u.d.team and x.t.kind == "hq"), None)
+            ours = [x for x in board.at(u.hex) if x.d.team == u.d.team
+                    and (not board.rules3 or board.nation(x) == board.nation(u))]  # version 3: its nation's [11]
+            dump = next((x for x in ours if x.t.dump), None)
+            hq = next((x for x in ours if x.t.kind == "hq"), None)
             if dump is not None:
                 dump.stock += load
                 u.events.append(f"unloaded {load} supply points into {dump.d.name}")
                 load = 0
+            elif hq is not None and board.rules3:  # into the HQ's stack, as far as it has room [11]
+                given = sum(n for _, n in board.fill([hq], load, u.hex))
+                if given:
+                    u.events.append(f"unloaded {given} supply points at {hq.d.name}")
+                if given < load:
+                    u.events.append(f"kept {load - given} supply points loaded: {hq.d.name} can carry no more")
+                load -= given
             elif hq is not None:
                 board.supply[u.d.team] = board.supply.get(u.d.team, 0) + load
                 u.events.append(f"unloaded {load} supply points at {hq.d.name}")
@@ -410,11 +422,21 @@ def _deliveries(board: Board) -> None:
                     f"{p.points} points wait parked at {board.geo.near(Hex.parse(p.hex))}" for p in waiting))
             continue
         hqs = [h for h in board.units.values() if h.d.team == u.d.team and h.t.kind == "hq" and h.on_map
-               and h.hex is not None and h.hex.distance(u.hex) <= u.d.reach_km]
+               and h.hex is not None and h.hex.distance(u.hex) <= u.d.reach_km
+               and (not board.rules3 or board.nation(h) == board.nation(u))]  # version 3: its nation's [11]
         if not hqs:
-            u.events.append(f"no HQ of ours within {u.d.reach_km} km: it delivered nothing")
+            u.events.append(f"no HQ of ours{' using its supplies' if board.rules3 else ''} within "
+                            f"{u.d.reach_km} km: it delivered nothing")
             continue
         given = min(u.d.lift, u.stock)
+        if board.rules3:  # into the HQs' stacks, nearest first, each as far as it has room [11]
+            filled = board.fill(hqs, given, u.hex)
+            given = sum(n for _, n in filled)
+            u.stock -= given
+            u.events.append(f"delivered {given} supply points to " + ", ".join(
+                f"{h.d.name} ({n})" for h, n in filled) + f" ({u.stock} left)" if filled else
+                "delivered nothing: the HQs in its reach can carry no more")
+            continue
         u.stock -= given
         board.supply[u.d.team] = board.supply.get(u.d.team, 0) + given
         u.events.append(f"delivered {given} supply points to the HQs ({u.stock} left)")
@@ -442,7 +464,9 @@ def _rail_turn(board: Board, u: BoardUnit, events: list[JSON]) -> str:
         else:
             u.events.append("found the line cut: it stays where it boarded")
         vehicles = u.t.troops != "infantry"
-        u.rail = RailTrip(to=trip.to, phase="disembarking", left=1) if vehicles else None
+        # "It takes half a turn to disembark an infantry unit, or a whole turn for others" [6]: version 3
+        # gives infantry its half turn of getting off (:func:`detraining`); version 2 none
+        u.rail = RailTrip(to=trip.to, phase="disembarking", left=1) if vehicles or board.rules3 else None
         return str(u.hex)
     u.rail = None  # got off [6]
     return str(u.hex)
@@ -455,7 +479,7 @@ def _supply_and_contact(board: Board, scenario: MegaScenario) -> None:
     for u in sorted(board.units.values(), key=lambda x: x.d.id):
         if not u.on_map:
             continue
-        if u.t.mechanised and (u.km or u.fought) and board.pay(u.d.team, 1):
+        if u.t.mechanised and (u.km or u.fought) and board.pay_for(u, 1):
             u.supply_used += 1
         assert u.hex is not None
         facing = {e.d.formation for e in board.enemies_near(u.hex, u.side, 1)}
@@ -472,6 +496,7 @@ def _next_state(scenario: MegaScenario, state: MegaState, board: Board, blown: s
     units: dict[str, UnitState] = {}
     facts: dict[str, UnitFacts] = {}
     night_drops: list[str] = []
+    attached = _attachments(board)
     for d in scenario.units:
         u = board.units[d.id]
         _stragglers(board, u, state.turn)
@@ -512,7 +537,26 @@ def _next_state(scenario: MegaScenario, state: MegaState, board: Board, blown: s
                      cab_rank={t: c for t, c in sorted(board.cab.items()) if c.until >= turn and not over},
                      stragglers=dict(sorted(board.stragglers.items())), parked=board.parked,
                      loads=dict(sorted(board.loads.items())), tested=sorted(board.tested), safe=sorted(board.safe),
-                     routed=sorted(board.routed_now))
+                     routed=sorted(board.routed_now), attached=attached)
+
+
+def _attachments(board: Board) -> dict[str, str]:
+    """Rules version 3 [9 timings]: "Attach a battalion to a different division takes 1 turn." A unit
+    whose line attaches it to another division spends the turn on it and fights with that division
+    (note 6) from the next turn; until then it counts with its own. Returns unit -> the division it
+    is attached to, for the next turn (empty in version 2)."""
+    if not board.rules3:
+        return {}
+    out = {u.d.id: u.attached for u in board.units.values() if u.attached and not u.gone}
+    for u in sorted(board.units.values(), key=lambda x: x.d.id):
+        if u.line is None or not u.line.attach or not u.on_map:
+            continue
+        if u.line.attach == u.division:
+            u.events.append(f"already fights with {u.line.attach}")
+            continue
+        out[u.d.id] = u.line.attach
+        u.events.append(f"is attached to {u.line.attach}: it fights with it from the next turn")
+    return dict(sorted(out.items()))
 
 
 def _stragglers(board: Board, u: BoardUnit, turn: int) -> None:

@@ -29,17 +29,43 @@ from pbem.engine.ruleset import (
 from pbem.errors import InputError, RuleViolation
 from pbem.maps.hexmap import Hex
 from pbem.protocol.archive import one_line
-from pbem.systems.megagame.board import AnyState, team_side, turn_label
+from pbem.systems.megagame.board import AnyState, nation_of, team_side, turn_label
 from pbem.systems.megagame.checks import normalize, validate
-from pbem.systems.megagame.model import MegaRulings, MegaScenario, MegaState, TeamView, UnitState
+from pbem.systems.megagame.model import (
+    MegaRulings,
+    MegaScenario,
+    MegaState,
+    TeamView,
+    UnitDef,
+    UnitState,
+)
 from pbem.systems.megagame.orders import OrderSheet
-from pbem.systems.megagame.round import resolve_round
+from pbem.systems.megagame.round import is_transport, resolve_round
 from pbem.systems.megagame.setup import team_copy
 from pbem.systems.megagame.view import team_view
 from pbem.systems.megagame.words import describe_event
 
 NO_DROP = ("woods", "town", "city")
 """Map terrain no airborne unit may drop into [12a]: "woods or built up areas"."""
+
+
+def _stack_problems(sc: MegaScenario, by_id: dict[str, UnitDef]) -> list[str]:
+    """Rules version 3's supplies per HQ stack and nation [11]: a unit's HQ is an HQ of its nation,
+    and an HQ starts with no more than its lift."""
+    out: list[str] = []
+    sides = {t.id: t.side for t in sc.teams}
+    for u in sc.units:
+        t = sc.types.get(u.type)
+        hq = by_id.get(u.hq) if u.hq is not None else None
+        if hq is not None and hq.id != u.id and u.team in sides and hq.team == u.team:
+            if sc.types.get(hq.type) is not None and sc.types[hq.type].kind != "hq":
+                out.append(f"unit {u.id}: {hq.id} is not an HQ: it holds no supplies to draw on [11]")
+            elif nation_of(hq, sides[u.team]) != nation_of(u, sides[u.team]):
+                out.append(f"unit {u.id}: its HQ {hq.id} holds {nation_of(hq, sides[u.team])} supplies, the unit "
+                           f"uses {nation_of(u, sides[u.team])} [11]")
+        if t is not None and t.kind == "hq" and t.lift is not None and u.stock > t.lift:
+            out.append(f"unit {u.id}: {u.stock} supply points, more than the {t.lift} its HQ can carry [11]")
+    return out
 
 
 class MegagameRules(Ruleset[MegaScenario, AnyState, OrderSheet]):
@@ -70,7 +96,9 @@ class MegagameRules(Ruleset[MegaScenario, AnyState, OrderSheet]):
     to an attack that went in before it stopped; combined arms only in prepared attacks; artillery
     fires on the interdiction table ('interdict HEX') [9]; a report names the tanks, artillery and
     air power that acted on the unit, and counts the supply lost to the enemy's success as used
-    [10 ELETIS].
+    [10 ELETIS]. Supplies held per HQ stack, up to the HQ's lift, and by nation, a unit drawing on
+    its own HQ's within 5 km [11]; infantry off a train in half a turn [6]; attaching to another
+    division takes the turn [9 timings].
     2: fighter squadrons lost in air combat are lost for good; drops by night [12]; the further
     attack after an overrun [9]; a moving dump leaves its supplies parked for the transport units
     [11]."""
@@ -120,6 +148,8 @@ class MegagameRules(Ruleset[MegaScenario, AnyState, OrderSheet]):
         for u in sc.units:
             if u.hq is not None and (u.hq not in by_id or by_id[u.hq].team != u.team):
                 out.append(f"unit {u.id}: its HQ {u.hq!r} is not a unit of team {u.team} [11]")
+        if self.since("3"):
+            out += _stack_problems(sc, by_id)
         for name, t in sc.types.items():
             levels = t.combat_profile().levels
             if list(levels) != sorted(levels, reverse=True) or levels[-1] != 0:
@@ -244,10 +274,14 @@ class MegagameRules(Ruleset[MegaScenario, AnyState, OrderSheet]):
     def initial_state(self, scenario: MegaScenario, options: JSON) -> MegaState:
         if options not in ({}, None):
             raise InputError("the megagame takes no options (the number of teams is the scenario's)")
-        units = {u.id: UnitState(hex=u.hex if u.arrives <= 1 else None, stock=u.stock) for u in scenario.units}
+        # rules version 3: a supply transport unit's stock is its load [11b] (an HQ's is its stack [11])
+        loads = {u.id: u.stock for u in scenario.units if u.stock and self.since("3")
+                 and is_transport(scenario.types[u.type])}
+        units = {u.id: UnitState(hex=u.hex if u.arrives <= 1 else None, stock=0 if u.id in loads else u.stock)
+                 for u in scenario.units}
         supply = {t.id: scenario.supply.get(t.id, 0) for t in scenario.teams}
         control = {o.hex: o.held_by for o in scenario.objectives}
-        return MegaState(turn=1, units=units, supply=supply, control=control)
+        return MegaState(turn=1, units=units, supply=supply, control=control, loads=loads)
 
     def pending(self, scenario: MegaScenario, state: AnyState) -> list[Decision]:
         if state.over:
@@ -313,7 +347,7 @@ class MegagameRules(Ruleset[MegaScenario, AnyState, OrderSheet]):
         if side is None or side == scenario.umpire:
             return state
         st = MegaState.model_validate(state)
-        return team_view(scenario, st, side)
+        return team_view(scenario, st, side, rules3=self.since("3"))
 
     def describe(self, scenario: MegaScenario, state: AnyState) -> str:
         if state.over:

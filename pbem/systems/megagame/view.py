@@ -8,7 +8,7 @@ from typing import Any
 
 from pbem.engine.ruleset import JSON
 from pbem.maps.hexmap import Hex
-from pbem.systems.megagame.board import status_of, team_side, turn_label, unit_def
+from pbem.systems.megagame.board import nation_of, status_of, team_side, turn_label, unit_def
 from pbem.systems.megagame.model import MegaScenario, MegaState, UnitDef
 from pbem.systems.megagame.report import EnemySeen, battalions, unit_report
 from pbem.systems.megagame.report import UnitFacts as Facts
@@ -30,24 +30,29 @@ def state_words(scenario: MegaScenario, state: MegaState, uid: str) -> str:
     return "shaken (it can defend itself, not attack)"
 
 
-def team_view(scenario: MegaScenario, state: MegaState, team: str) -> JSON:
-    """What ``team`` knows [10], as JSON: no status number anywhere."""
+def team_view(scenario: MegaScenario, state: MegaState, team: str, *, rules3: bool = True) -> JSON:
+    """What ``team`` knows [10], as JSON: no status number anywhere. ``rules3`` (rules version 3):
+    the supplies held at each of its HQs on the map, ``stacks`` (left out when it has none) [11]."""
     side = team_side(scenario, team)
     own, friends, ours = _own_and_friends(scenario, state, team)
     enemy = _enemy_seen(scenario, state, side, ours)
     reports = _reports(scenario, state, team)
-    marks = _marks(scenario, state, team)
-    return {"turn": state.turn, "date": turn_label(scenario, state.turn), "over": state.over, "team": team,
-            "supply": state.supply.get(team, 0), "units": own, "friends": friends, "enemy": enemy,
-            "reports": reports, "air": list(state.intel.get(team, [])), "blown": list(state.blown),
-            "air_lost": {a.id: state.air_lost[a.id] for a in scenario.air
-                         if a.side == side and state.air_lost.get(a.id)},
-            "night_drops": [uid for uid in state.night_drops if unit_def(scenario, uid).team == team],
-            "cab_rank": (state.cab_rank[team].model_dump(mode="json")
-                         if team in state.cab_rank and state.cab_rank[team].until >= state.turn else None),
-            "objectives": [{"name": o.name, "hex": o.hex, "points": o.points,
-                            "held_by": state.control.get(o.hex, o.held_by)} for o in scenario.objectives],
-            **marks}
+    stacks = _stacks(scenario, state, team) if rules3 else []
+    view: dict[str, Any] = {
+        "turn": state.turn, "date": turn_label(scenario, state.turn), "over": state.over, "team": team,
+        "supply": state.supply.get(team, 0), "units": own, "friends": friends, "enemy": enemy,
+        "reports": reports, "air": list(state.intel.get(team, [])), "blown": list(state.blown),
+        "air_lost": {a.id: state.air_lost[a.id] for a in scenario.air
+                     if a.side == side and state.air_lost.get(a.id)},
+        "night_drops": [uid for uid in state.night_drops if unit_def(scenario, uid).team == team],
+        "cab_rank": (state.cab_rank[team].model_dump(mode="json")
+                     if team in state.cab_rank and state.cab_rank[team].until >= state.turn else None),
+        "objectives": [{"name": o.name, "hex": o.hex, "points": o.points,
+                        "held_by": state.control.get(o.hex, o.held_by)} for o in scenario.objectives]}
+    if stacks:
+        view["stacks"] = stacks
+    view.update(_marks(scenario, state, team))
+    return view
 
 
 def _marks(scenario: MegaScenario, state: MegaState, team: str) -> dict[str, Any]:
@@ -62,6 +67,19 @@ def _marks(scenario: MegaScenario, state: MegaState, team: str) -> dict[str, Any
         out["moves"] = moves
     if fights:
         out["fights"] = fights
+    return out
+
+
+def _stacks(scenario: MegaScenario, state: MegaState, team: str) -> list[dict[str, Any]]:
+    """The supply stack of each of ``team``'s HQs on the map [11]: its points, the most it can carry,
+    whose counters (the supply counters are on the map for the players to see)."""
+    side = team_side(scenario, team)
+    out: list[dict[str, Any]] = []
+    for u in scenario.units:
+        s = state.units[u.id]
+        t = scenario.types[u.type]
+        if u.team == team and t.kind == "hq" and s.hex is not None and not s.gone:
+            out.append({"hq": u.id, "hex": s.hex, "points": s.stock, "lift": t.lift, "nation": nation_of(u, side)})
     return out
 
 

@@ -2,6 +2,8 @@
 goes to its new place alone, taking the turn, and its supply counters stay parked where it stood;
 the supply transport units bring them on in the normal way -- loading where the counters lie,
 unloading where a dump (or an HQ) of their team stands [11b]. Parked counters deliver nothing.
+Played under rules version 2, where what reaches an HQ joins the team's one pool; version 3's
+stacks per HQ are tests/systems/megagame/test_megagame_supply_and_trains.py.
 
 The tiny map of tests/systems/megagame/test_megagame_rules.py: HQ h at 0106, dump x at 0101 (15 points, lift 10,
 reach 5 km; 0102 is 4 km from h), the German d far off at 0808.
@@ -12,7 +14,10 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.systems.megagame.model import MegaScenario, MegaState, ParkedSupply
-from systems.megagame.test_megagame_rules import TYPES, Dice, R, play, scenario, sheet, unit
+from pbem.systems.megagame.orders import OrderSheet
+from systems.megagame.test_megagame_rules import R2 as R
+from systems.megagame.test_megagame_rules import TYPES, Dice, scenario, sheet, unit
+from systems.megagame.test_megagame_rules import play as play_any
 
 MORE: dict[str, Any] = {
     **TYPES,
@@ -25,6 +30,10 @@ MORE: dict[str, Any] = {
 def dumps(*more: dict[str, Any]) -> MegaScenario:
     return scenario([unit("h", "AL", "hq", "0106"), unit("x", "AL", "dump", "0101", stock=15, lift=10, reach_km=5),
                      unit("d", "GE", "weak", "0808"), *more], types=MORE)
+
+
+def play(sc: MegaScenario, st: MegaState, dice: Dice, *sheets: OrderSheet) -> tuple[MegaState, list[Any]]:
+    return play_any(sc, st, dice, *sheets, rules=R)
 
 
 def move(uid: str, *route: str) -> dict[str, Any]:

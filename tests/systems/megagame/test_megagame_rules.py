@@ -810,6 +810,8 @@ def test_9_the_loser_loses_supplies_even_when_it_holds_at_all_costs() -> None:
 
 
 def test_11_a_dump_delivers_its_lift_to_an_hq_within_reach_unless_it_moves() -> None:
+    # rules version 2: what a dump delivers joins the team's one pool (version 3: the HQ's stack,
+    # test_megagame_supply_and_trains.py)
     types = {**TYPES, "dump": {"profile": "(1)-0", "kind": "other", "troops": "mechanised", "mechanised": True,
                                "size": 0, "dump": True}}
 
@@ -819,15 +821,16 @@ def test_11_a_dump_delivers_its_lift_to_an_hq_within_reach_unless_it_moves() -> 
                         types=types)
 
     near = case("0106")  # 5 km from the dump
-    st = R.initial_state(near, {})
-    t2, _ = play(near, st, Dice())
+    st = R2.initial_state(near, {})
+    t2, _ = play(near, st, Dice(), rules=R2)
     assert (t2.supply["AL"], t2.units["x"].stock) == (5 + 10, 5)
-    t3, _ = play(near, t2, Dice(), sheet("AL", turn=2), sheet("GE", turn=2))
+    t3, _ = play(near, t2, Dice(), sheet("AL", turn=2), sheet("GE", turn=2), rules=R2)
     assert (t3.supply["AL"], t3.units["x"].stock) == (5 + 15, 0)  # the last 5
-    moving, _ = play(near, st, Dice(), sheet("AL", {"units": ["x"], "intention": "move", "route": ["0102"]}))
+    moving, _ = play(near, st, Dice(), sheet("AL", {"units": ["x"], "intention": "move", "route": ["0102"]}),
+                     rules=R2)
     assert moving.supply["AL"] == 5 - 1 and "delivered nothing" in " ".join(moving.facts["x"].events)  # lorries burn fuel
     far = case("0107")  # 6 km
-    t2, _ = play(far, R.initial_state(far, {}), Dice())
+    t2, _ = play(far, R2.initial_state(far, {}), Dice(), rules=R2)
     assert t2.supply["AL"] == 5 and t2.units["x"].stock == 15
 
 
@@ -845,14 +848,16 @@ def rail_scenario(**extra: Any) -> MegaScenario:
 
 
 def test_6_infantry_boards_a_turn_travels_a_turn_and_is_free_after() -> None:
+    # rules version 2: infantry is free the turn after its travel (version 3 gives it half a turn of
+    # getting off: test_megagame_supply_and_trains.py)
     sc = rail_scenario()
-    st = R.initial_state(sc, {})
+    st = R2.initial_state(sc, {})
     ge = sheet("GE", {"units": ["g"], "intention": "move", "rail_to": "0601"})  # infantry: off anywhere
-    t2, _ = play(sc, st, Dice(), ge)
+    t2, _ = play(sc, st, Dice(), ge, rules=R2)
     assert t2.units["g"].hex == "0101" and t2.units["g"].rail.phase == "travelling"  # type: ignore[union-attr]
-    busy = R.validate(sc, t2, "GE", sheet("GE", {"units": ["g"], "intention": "hold"}, turn=2))
+    busy = R2.validate(sc, t2, "GE", sheet("GE", {"units": ["g"], "intention": "hold"}, turn=2))
     assert busy and busy[0].rule == "6" and "on the railway" in busy[0].message
-    t3, events = play(sc, t2, Dice(), sheet("GE", turn=2), sheet("AL", turn=2))
+    t3, events = play(sc, t2, Dice(), sheet("GE", turn=2), sheet("AL", turn=2), rules=R2)
     assert t3.units["g"].hex == "0601" and t3.units["g"].rail is None
     assert {"kind": "rail", "unit": "g", "from": "0101", "to": "0601"} in events
 
