@@ -91,10 +91,10 @@ def main() -> None:
     print(f"game directory   {rel}/")
     print(f"turn files       {len(turns)}: {rel}/turn-0000.json .. {turns[-1].name}" if turns else "turn files       none")
     print(f"signed moves     {len(list(game.glob('move-*.json')))}: {rel}/move-NNNN-SIDE.json")
-    print(f"maps             {len(maps)}: {rel}/{maps[-1].name} (open in a browser)" if maps
-          else "maps             none written (no map output hook installed)")
-    print(f"emails           {len(mails)}: {rel}/{mails[-1].name}" if mails
-          else "emails           none written (no mail output hook installed)")
+    print(f"map              {rel}/{maps[-1].name} (the newest; open in a browser; any step's: pbem render "
+          f"{rel} --step N)" if maps else "maps             none written (no map output hook installed)")
+    print(f"emails           {rel}/{mails[-1].name} (not yet answered; any move's: pbem mail draft {rel} "
+          "--step N)" if mails else "emails           none written (no mail output hook installed)")
     print(f"bundled example  {EXAMPLE.relative_to(ROOT)}/ (regenerate: python examples/generate.py)")
     print(f"history          pbem log {rel}")
 

@@ -66,7 +66,29 @@ class RuleViolation:
     hex: str | None = None
 
     def __str__(self) -> str:
-        return f"{self.message} [{self.rule}]"
+        """The message citing its case once [27]: not again when the message already cites it
+        (an entry area's own text, say), and in one bracket with the cases the message ends with
+        ("... defender [8.12]" under 8.11 reads "... defender [8.11, 8.12]")."""
+        message, rule = self.message, self.rule
+        if f"[{rule}]" in message:
+            return message
+        tail = _cited_tail(message)
+        if tail is None:
+            return f"{message} [{rule}]"
+        head, cases = tail
+        return f"{head} [{', '.join([rule, *(c for c in cases if c != rule)])}]"
+
+
+def _cited_tail(message: str) -> tuple[str, list[str]] | None:
+    """``("text", ["8.12"])`` for a message ending in a bracket of case numbers (``text [8.12]``),
+    else None."""
+    if not message.endswith("]") or " [" not in message:
+        return None
+    head, _, inside = message[:-1].rpartition(" [")
+    cases = [c.strip() for c in inside.split(",")]
+    if not cases or not all(c and c[0].isdigit() and all(ch.isdigit() or ch == "." for ch in c) for c in cases):
+        return None
+    return head, cases
 
 
 @dataclass

@@ -124,7 +124,10 @@ def _show(game: Game, rp: Any, side: str, lines: list[str]) -> None:
 def _template(game: Game, rp: Any, side: str) -> None:
     """What may be ordered now, for a draft with no order in it yet (systems with text orders)."""
     presenter = game.ruleset.presenter()
-    template = presenter.orders_template(game.scenario, _state(game, rp, side), side)
+    from pbem.engine.play import own_state
+
+    # in the words this machine's own secret notes allow (a drop zone held back) [15.39, 27]
+    template = presenter.orders_template(game.scenario, own_state(game, _state(game, rp, side), side), side)
     if template:
         echo("What you may order now (one line per 'pbem draft order GAME_DIR LINE'):")
         echo(template.rstrip("\n"))

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import time
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -67,6 +68,11 @@ def status(game_dir: Path, as_json: bool) -> None:
         echo(f"awaiting  {st.waiting} since {since}")
     if st.takeback:
         echo(f"takeback  {st.takeback}")
+    if st.cut_off:
+        echo(f"cut off   {len(st.cut_off)} unit{'s' if len(st.cut_off) > 1 else ''} out of supply or without a "
+             "line of communication:")
+        for line in st.cut_off:
+            echo(f"          {line}")
     if st.score:
         echo("score     " + ", ".join(f"{s} {v}" for s, v in st.score.items()))
         for side, meaning in st.score_meaning.items():
@@ -87,12 +93,13 @@ def orders(game_dir: Path, side: str, as_text: bool) -> None:
         raise InputError(f"no side {side!r} in this game (sides: {', '.join(game.sides)})")
     rp = game.replay(seeds, local=local)
     pending_decision(rp, "orders")
-    from pbem.engine.play import owed_by, state_for
+    from pbem.engine.play import owed_by, own_state, state_for
 
     owed_by(game, rp, [side])
     state = state_for(game, rp, side, None)
     presenter = game.ruleset.presenter()
-    template = presenter.orders_template(game.scenario, state, side)
+    # the template in the words this machine's own secret notes allow (a drop zone held back) [15.39]
+    template = presenter.orders_template(game.scenario, own_state(game, state, side), side)
     if as_text:
         if template is None:
             raise InputError(f"the {game.ruleset.system} system has no text orders: drop --text "
@@ -148,8 +155,12 @@ def log(game_dir: Path, step: int | None) -> None:
             for side in game.sides:
                 echo(f"    {side} plays with key {game.body.sides[side].fingerprint}")
         else:
+            for line in _takeback_lines(game, presenter, rec.step, rp.record(rec.step - 1)):
+                echo(line)
             b = rec.move.body
-            lines = presenter.describe_move(game.scenario, b.orders, umpire=b.side == game.umpire)
+            before = rp.record(rec.step - 1)  # the state the orders answered: said as previewed [27]
+            lines = presenter.describe_move(game.scenario, b.orders, umpire=b.side == game.umpire,
+                                            state=before.state if before is not None else None)
             if lines:
                 echo(f"step {rec.step}: {b.side} ({rec.move.name}) orders:")
                 for line in lines:
@@ -185,12 +196,51 @@ def log(game_dir: Path, step: int | None) -> None:
             echo(f"    outcome: {turn['outcome']['summary']}")
             for line in turn["outcome"].get("breakdown", []):
                 echo(f"      {line}")
+    for k in sorted(game.takebacks):  # taken back, the redo not resolved yet: said all the same
+        if rp.record(k) is None and (step is None or step == k):
+            for line in _takeback_lines(game, presenter, k, rp.record(k - 1)):
+                echo(line)
     if rp.tail_open and step is None:
         echo(f"step {rp.placed_count}: archived, waiting for {rp.waiting}")
+    asked = max(game.takebacks, default=None)  # a request still waiting for its consent
+    tb = game.takebacks.get(asked) if asked is not None else None
+    if tb is not None and tb.agreed + 1 in tb.requests and (step is None or step == asked):
+        echo(f"step {asked}: {tb.requests[tb.agreed + 1]} asks to take back "
+             f"{tb.versions.get(tb.agreed, f'move {asked}')}; not agreed yet [take-back]")
+
+
+def _takeback_lines(game: Any, presenter: Any, step: int, before: Any) -> list[str]:
+    """What ``pbem log`` says of the agreed take-backs of ``step`` before its standing move: who
+    asked, who agreed, and the orders withdrawn, in the game's words [27]."""
+    from pbem.engine.steps import Bad
+    from pbem.engine.takeback import read_message
+
+    tb = game.takebacks.get(step)
+    if tb is None:
+        return []
+    lines: list[str] = []
+    for r in range(1, tb.agreed + 1):
+        req, con, old = tb.requests.get(r), tb.consents.get(r), tb.versions.get(r - 1)
+        if req is None or con is None or old is None:
+            continue
+        try:
+            req_side = read_message(game, req, "takeback").body.side
+            con_side = read_message(game, con, "consent").body.side
+            withdrawn = read_message(game, old, "move").body.orders
+        except Bad as exc:
+            lines.append(f"step {step}: take-back {r}: {exc}")
+            continue
+        lines.append(f"step {step}: {req_side} asked to take back {old} ({req}); {con_side} agreed ({con}) "
+                     "[take-back]; withdrawn, still in the archive:")
+        said = presenter.describe_move(game.scenario, withdrawn,
+                                       state=before.state if before is not None else None)
+        lines += [f"  x {line}" for line in said] or ["  x (no orders)"]
+    return lines
 
 
 @click.command()
-@click.argument("what", type=click.Choice(["orders", "rulings", "move", "receipt", "turn", "genesis", "join"]))
+@click.argument("what", type=click.Choice(["orders", "rulings", "move", "receipt", "turn", "genesis", "join",
+                                          "takeback", "consent"]))
 @click.option("--system", default=None, metavar="SYSTEM",
               help="Rules system whose orders (or umpire's rulings) schema to print (a scenario's "
                    "'system'; 'pbem --version' lists them).")
@@ -208,7 +258,8 @@ def schema(what: str, system: str | None) -> None:
         doc = ruleset.orders_schema() if what == "orders" else ruleset.rulings_schema()
     else:
         models: dict[str, type[BaseModel]] = {"move": archive.MoveBody, "turn": archive.TurnFile, "genesis": archive.GenesisBody,
-                  "join": archive.JoinBody, "receipt": archive.ReceiptBody}
+                  "join": archive.JoinBody, "receipt": archive.ReceiptBody,
+                  "takeback": archive.TakebackBody, "consent": archive.ConsentBody}
         doc = models[what].model_json_schema()
     echo(json.dumps(doc, indent=2, sort_keys=True))
 
@@ -228,10 +279,12 @@ def units(game_dir: Path, side: str | None) -> None:
         mine = sorted(seeds)
         pending = rp.current.pending
         side = mine[0] if len(mine) == 1 else pending[0].side if pending else game.sides[0]
-    from pbem.engine.play import state_for
+    from pbem.engine.play import own_state, state_for
 
-    # with hidden information: the side's own view, opened with its key on this machine
-    header, rows = game.ruleset.presenter().roster(game.scenario, state_for(game, rp, side, None), side)
+    # with hidden information: the side's own view, opened with its key on this machine; with secret
+    # notes, what they hold for this machine's own side (a drop zone held back: where and when) [15.39]
+    state = own_state(game, state_for(game, rp, side, None), side)
+    header, rows = game.ruleset.presenter().roster(game.scenario, state, side)
     widths = [max(len(str(r[i])) for r in [header, *rows]) for i in range(len(header) - 1)]
     for r in [header, *rows]:
         echo("  ".join(str(c).ljust(w) for c, w in zip(r[:-1], widths, strict=False)) + "  " + str(r[-1]))

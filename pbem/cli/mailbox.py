@@ -7,7 +7,10 @@ written)."""
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -40,12 +43,31 @@ def send(game_dir: Path) -> None:
     if not mine:
         raise InputError("this machine plays no side of this game: nothing of yours to send")
     server = load_config(pbem_home(), "smtp")
-    result = smtp_send(game.dir, local.dir, mine, server)
+    result = smtp_send(game.dir, local.dir, mine, server, extra=unsent_drafts(game, local, mine))
     for name in result.sent:
         echo(f"sent {name}")
     if not result.sent:
         echo("nothing new to send" + (f" ({len(result.already)} sent before)" if result.already else ""),
              err=True)
+
+
+def unsent_drafts(game: Any, local: Any, mine: set[str]) -> dict[str, Callable[[], bytes]]:
+    """The emails of moves signed here that are not on disk (only the newest step's derived files
+    are kept) although a side has not answered the move yet: each drafted again when sent."""
+    from pbem.mail.compose import delivered, move_email, move_side
+
+    if not game.ruleset.presenter().writes_mail:
+        return {}
+    out: dict[str, Callable[[], bytes]] = {}
+    for step in sorted(game.listing.moves):
+        side = move_side(game.listing.moves.name(step))
+        name = names.mail_name(step)
+        if side not in mine or name in game.listing.other or delivered(game, step):
+            continue
+        if local.signed(step, side, game.redo_number(step)) is None:
+            continue  # not signed on this machine: not ours to send
+        out[name] = partial(move_email, game, step)
+    return out
 
 
 @click.command()

@@ -231,7 +231,9 @@ def ingest(game_dir: Path, files: tuple[Path, ...], receipt_key: str | None) -> 
             continue
         b = rec.move.body
         echo(f"step {rec.step}: {b.side}'s move", err=True)
-        for line in presenter.describe_move(game.scenario, b.orders, umpire=b.side == game.umpire):
+        before = result.replay.record(rec.step - 1)  # the state the orders answered: said as previewed [27]
+        for line in presenter.describe_move(game.scenario, b.orders, umpire=b.side == game.umpire,
+                                            state=before.state if before is not None else None):
             echo(f"  . {line}", err=True)
         for line in presenter.narrate(game.scenario, rec.turn["events"], rec.turn["rolls"],
                                       state=rec.turn["state"] if rec.state is None else rec.state):

@@ -13,8 +13,8 @@ import click
 
 from pbem.cli._out import echo
 from pbem.errors import InputError
-from pbem.mail.compose import move_email
-from pbem.render.outputs import StepView, open_game, private_svg
+from pbem.mail.compose import email_as_written, move_email
+from pbem.render.outputs import StepView, as_written, open_game, private_svg
 
 
 def _emit(data: bytes, output: Path | None) -> None:
@@ -30,7 +30,9 @@ def _emit(data: bytes, output: Path | None) -> None:
 
 @click.command()
 @click.argument("game_dir", type=click.Path(file_okay=False, path_type=Path))
-@click.option("--step", type=int, default=None, help="Turn file to draw (default: the newest).")
+@click.option("--step", type=int, default=None,
+              help="Turn file to draw (default: the newest); without the options below, the map "
+                   "pbem wrote for it, byte for byte.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Write the SVG here instead of standard output.")
 @click.option("--side", default=None, help="Draw the map as this side sees it.")
@@ -39,7 +41,11 @@ def _emit(data: bytes, output: Path | None) -> None:
 @click.option("--zoc", default=None, metavar="SIDE", help="Shade the zones of control of SIDE's units.")
 def render(game_dir: Path, step: int | None, output: Path | None, side: str | None,
            around: str | None, radius: int | None, zoc: str | None) -> None:
-    """Draw the map (SVG) as it stands after a step, with what that step did."""
+    """Draw the map (SVG) as it stands after a step, with what that step did.
+
+    Only the newest step's map is kept in the game directory: this draws any step's again, and
+    without --side, --around or --zoc it is the map pbem wrote then, byte for byte (checked against
+    derived.sha256)."""
     if radius is not None and around is None:
         raise InputError("--radius needs --around HEX")
     game = open_game(game_dir)
@@ -47,6 +53,13 @@ def render(game_dir: Path, step: int | None, output: Path | None, side: str | No
         if zoc is not None:
             raise InputError("with hidden information only your own side's map is drawn (no --zoc)")
         svg = private_svg(game, side, around=around, radius=radius, step=step)
+    elif side is None and around is None and zoc is None:
+        data, same = as_written(game, step)
+        if same is False:
+            echo("note: this map differs from the one recorded in derived.sha256 (drawn by another pbem?)",
+                 err=True)
+        _emit(data, output)
+        return
     else:
         svg = StepView(game, step).svg(side=side, around=around, radius=radius, zoc=zoc)
     _emit(svg.encode("utf-8"), output)
@@ -71,8 +84,18 @@ def mail() -> None:
 def draft(game_dir: Path, step: int | None, output: Path | None,
           template_dir: Path | None, webmail: bool) -> None:
     """Write the email (.eml) that carries a move: what happened, the orders, the map and the files
-    to attach (the move, the turn file it answers, that turn's map)."""
-    eml = move_email(open_game(game_dir), step, template_dir=template_dir)
+    to attach (the move, the turn file it answers, that turn's map).
+
+    A move's email is kept in the game directory until every other side has answered it; this
+    writes any move's again, the same bytes pbem wrote then (with the same templates)."""
+    game = open_game(game_dir)
+    if template_dir is None:  # the email pbem wrote then (derived.sha256), drafted again
+        eml, same = email_as_written(game, step)
+        if same is False:
+            echo("note: this email differs from the one recorded in derived.sha256 (other templates in "
+                 "your pbem home, or drafted by another pbem)", err=True)
+    else:
+        eml = move_email(game, step, template_dir=template_dir)
     if webmail:
         import email
         import email.policy

@@ -34,10 +34,15 @@ def request(game_dir: Path, key_name: str, step: int | None) -> None:
     """Ask to take back your newest move: signs takeback-NNNN-SIDE-R.json for your opponent."""
     from pbem.engine.gamedir import open_checked
     from pbem.engine.play.takeback import request as play_request
+    from pbem.mail.compose import write_takeback_mail
 
-    written = play_request(open_checked(game_dir, engine_hooks()), key_name, step)
-    echo_files(written)
-    name = written[0].name if written else "the takeback file"
+    game = open_checked(game_dir, engine_hooks())
+    written = play_request(game, key_name, step)
+    mails = [m for p in written for m in write_takeback_mail(
+        game, p, [f"{p.name} asks to take back move {p.name[9:13].lstrip('0') or '0'} by mutual consent; "
+                  "no die of it has been rolled, so nothing else changes [take-back]"])]
+    echo_files([*written, *mails])
+    name = mails[0].name if mails else written[0].name if written else "the takeback file"
     echo(f"send {name} to your opponent; nothing changes until they agree ('pbem takeback consent')",
          err=True)
 
@@ -62,12 +67,17 @@ def consent(game_dir: Path, file: Path, key_name: str, yes: bool) -> None:
     game = open_checked(game_dir, engine_hooks())
     result = play_consent(game, name, raw, key_name, confirm=confirmer(yes, "Agree to take it back?",
                                                                            show_always=True))
-    echo_files(result.written)
+    from pbem.mail.compose import write_takeback_mail
+
+    signed = [p for p in result.written if p.name.startswith("consent-")]
+    mails = [m for p in signed for m in write_takeback_mail(game, p, result.notes)]
+    echo_files([*result.written, *mails])
     for note in result.notes:
         echo(note, err=True)
     for removed in result.removed:
         echo(f"removed {removed} (recomputed from the signed files)", err=True)
-    consent_name = next((p.name for p in result.written if p.name.startswith("consent-")), "the consent file")
+    consent_name = (mails[0].name if mails else
+                    next((p.name for p in result.written if p.name.startswith("consent-")), "the consent file"))
     echo(f"send {consent_name} to your opponent", err=True)
     if result.replay is not None:
         next_steps(open_checked(game_dir, engine_hooks()), result.replay, result.written, authored=False)

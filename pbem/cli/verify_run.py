@@ -52,9 +52,25 @@ def run(game_dir: Path, redraw: bool) -> None:
         echo(f"not yet     {name}: its dice need the next move (links checked)")
     for note in s.notes:
         echo(f"note        {note}")
+    _derived_line(game)
     echo(f"outcome     {s.outcome}" if s.outcome else f"awaiting    {s.waiting}")
     echo("OK")
     _ending()
+
+
+def _derived_line(game: Game) -> None:
+    """How many maps and emails were checked against ``derived.sha256``, and how many it lists
+    that are not kept (only the newest step's are: issue 28) -- not an error."""
+    from pbem.engine import derived
+
+    recorded = derived.read(game.dir)
+    if not recorded:
+        return
+    present = sum(1 for n in game.listing.other if n in recorded)
+    absent = len(recorded) - present
+    echo(f"derived     {present} map(s) and email(s) are the files pbem wrote"
+         + (f"; {absent} more listed in {names.MANIFEST}, not kept ('pbem render --step N', 'pbem mail "
+            "draft --step N' draw them again)" if absent else ""))
 
 
 def _umpire_key(game: Game, local: Any) -> Any:

@@ -10,6 +10,12 @@ every map). What this guarantees, and what not, is in ``docs/protocol.md``.
 
 Appending one line costs the same at step 300 as at step 3. A command that fails and removes the
 files it wrote may leave lines for files that are gone: a line for a missing file is ignored.
+
+Only the newest step's derived files stay on disk (issue 28): a map is removed when the map of a
+later step is drawn, a move's email once every other side has answered the move (:func:`remove`).
+Their lines stay, so a map or an email drawn again (``pbem render --step N``, ``pbem mail draft
+--step N``) can still be compared with the one pbem wrote then. ``pbem verify`` checks the derived
+files present; a listed file that is absent is not an error (it was pruned, or never kept).
 """
 
 from __future__ import annotations
@@ -48,6 +54,38 @@ def record(game_dir: Path, name: str, data: bytes) -> None:
         raise DiskError(f"cannot write {MANIFEST} in {game_dir}: {exc.strerror}") from None
     finally:
         os.close(fd)
+
+
+def remove(game_dir: Path, name: str, listed: list[str] | None = None) -> bool:
+    """Remove the derived file ``name`` (an older step's map or email, pruned) and drop it from
+    ``listed`` (the directory listing a command holds); its line in the record stays. If the
+    command fails later, the file comes back byte for byte (a refusal changes nothing on disk).
+    Returns whether a file was removed."""
+    import stat
+
+    from pbem.protocol.fsutil import write_replace
+
+    if not DERIVED.match(name):
+        raise ValueError(f"{name} is not a derived file")
+    path = game_dir / name
+    if listed is not None and name in listed:
+        listed.remove(name)
+    try:
+        st = os.lstat(path)
+    except FileNotFoundError:
+        return False
+    except OSError as exc:
+        raise DiskError(f"cannot remove {name} in {game_dir}: {exc.strerror}") from None
+    if not stat.S_ISREG(st.st_mode):  # a link or a directory standing there is never followed
+        return False
+    try:
+        data = path.read_bytes()
+        path.unlink()
+    except OSError as exc:
+        raise DiskError(f"cannot remove {name} in {game_dir}: {exc.strerror}") from None
+    mode = stat.S_IMODE(st.st_mode)
+    on_rollback(lambda: write_replace(path, data, mode=mode))
+    return True
 
 
 def read(game_dir: Path) -> dict[str, str]:

@@ -144,10 +144,14 @@ class Presenter(Generic[ScenarioT, StateT]):
         ``pbem draft order`` takes [27]."""
         return line
 
-    def describe_move(self, scenario: ScenarioT, orders: JSON, *, umpire: bool = False) -> list[str]:
+    def describe_move(self, scenario: ScenarioT, orders: JSON, *, umpire: bool = False,
+                      state: StateT | None = None) -> list[str]:
         """A signed move's orders in words, sealed rounds included (:mod:`pbem.engine.sealed`): a
         commitment says only that orders were sealed; a reveal shows the orders it opens; the
-        umpire's (``umpire``) sealed rulings and the orders it voids say so."""
+        umpire's (``umpire``) sealed rulings and the orders it voids say so. With the ``state`` the
+        orders answered (the turn before the move), plain orders read as the author's preview read
+        them (:meth:`describe_orders_at`: a landing as a landing), so the opponent's ``pbem ingest``,
+        ``pbem log`` and the email say what the author was shown [27]."""
         from pbem.engine.sealed import parse_commit, parse_reveal, split_void
 
         if umpire and isinstance(orders, dict):
@@ -162,7 +166,7 @@ class Presenter(Generic[ScenarioT, StateT]):
                 return [f"seals its rulings (commitment {sealed[:16]}…): nobody else can read them until the "
                         "publication after the game [P9, P10]", *out]
             if out:
-                return [*self.describe_move(scenario, ruled), *out]
+                return [*self.describe_move(scenario, ruled, state=state), *out]
         sealed = parse_commit(orders)
         if sealed is not None:
             return [f"seals its orders (commitment {sealed[:16]}…): nobody can read them until "
@@ -197,6 +201,8 @@ class Presenter(Generic[ScenarioT, StateT]):
         opened = parse_reveal(orders)
         if opened is not None:
             return ["reveals the orders it sealed:", *self.describe_orders(scenario, opened[0])]
+        if state is not None:
+            return self.describe_orders_at(scenario, state, orders)
         return self.describe_orders(scenario, orders)
 
     def describe_orders_at(self, scenario: ScenarioT, state: StateT, orders: JSON) -> list[str]:
@@ -204,6 +210,12 @@ class Presenter(Generic[ScenarioT, StateT]):
         system may then say more: a reinforcement's move as its entry, a landing as a landing).
         The default is :meth:`describe_orders`."""
         return self.describe_orders(scenario, orders)
+
+    def cut_off(self, scenario: ScenarioT, state: StateT) -> list[str]:
+        """Every unit out of supply or without a line of communication in ``state``, one line each
+        with the enemy units or hex that cut it (``pbem status``) [27]. Worked out from this state
+        alone, so it costs the same at any step. Empty by default (no supply rules)."""
+        return []
 
     def score_meaning(self, scenario: ScenarioT) -> dict[str, str]:
         """Side -> what the number ``pbem status`` shows as its score counts, where it is not plain

@@ -293,6 +293,13 @@ class Ruleset(ABC, Generic[ScenarioT, StateT, OrdersT]):
         can derive it). The default has no secret notes."""
         return orders
 
+    def own_notes(self, scenario: ScenarioT, state: StateT, side: str, secret: bytes) -> StateT:
+        """``state`` as ``side``'s own next orders will find it, for the words its author reads on
+        its own machine (``pbem units``, ``pbem orders --text``): the secret notes :meth:`conceal`
+        would reveal with them placed, those due later said with their hex and turn [15.39, 27].
+        Never signed, stored or resolved. The default has no secret notes."""
+        return state
+
     @abstractmethod
     def validate(self, scenario: ScenarioT, state: StateT, side: str, orders: OrdersT) -> list[RuleViolation]:
         """Every rule the orders break (empty when legal)."""

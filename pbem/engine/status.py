@@ -56,6 +56,9 @@ class GameStatus:
     """Game Control's machine: the whole state in words (text only)."""
     takeback: str | None = None
     """A take-back request of the newest move still waiting for consent, in words (text only)."""
+    cut_off: list[str] = field(default_factory=list)
+    """Every unit out of supply or without a line of communication, with what cut it (text only;
+    from the newest state alone) [27]."""
     score_meaning: dict[str, str] = field(default_factory=dict)
     """Side -> what its points count, where the system says (text only) [27]."""
     clock: Clock | None = None
@@ -110,6 +113,8 @@ def game_status(game: Game, rp: Replay, local: Any, seeds: dict[str, bytes], *, 
         st.pending = [] if rp.tail_open else cur.turn["pending"]
         st.score = cur.turn["score"]
         st.score_meaning = presenter.score_meaning(game.scenario)
+        if not game.hidden and cur.state is not None:  # the newest state only: the same cost at any step
+            st.cut_off = presenter.cut_off(game.scenario, cur.state)
         st.outcome = cur.turn["outcome"]
         if game.hidden and game.umpire in local.sides() and cur.state is not None:
             full = game.ruleset.dump_state(game.scenario, cur.state)

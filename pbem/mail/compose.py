@@ -9,6 +9,11 @@ the turn file it answers (``turn-(N-1)``, which its author computed: for a playe
 opponent's previous player-turn resolved with the dice this player's reveal completed) and that
 turn's map. Its narrative tells what happened in that turn, then what move N orders. The recipient's
 ``pbem ingest`` of the email recomputes ``turn-(N-1)`` and must find the attached one byte for byte.
+
+A move's email stays in the game directory until every other side has answered the move (a move of
+a later step from each of them is archived: :func:`delivered`); then the next email written here
+removes it (issue 28). ``pbem mail draft --step N`` writes it again, byte for byte (the same
+templates), and ``pbem send`` drafts again an email it still has to send.
 """
 
 from __future__ import annotations
@@ -24,9 +29,11 @@ if TYPE_CHECKING:
     from pbem.engine.gamedir import Game
 
 
-def move_email(game: Game, step: int | None = None, *, template_dir: Path | None = None) -> bytes:
+def move_email(game: Game, step: int | None = None, *, template_dir: Path | None = None,
+               drawing: int | None = None) -> bytes:
     """The email that carries move ``step`` (default: the newest move) to the other side, with the
-    move file, the turn file it answers and that turn's map attached."""
+    move file, the turn file it answers and that turn's map attached (``drawing``: the map drawn
+    an older way, :data:`pbem.render.svg.canvas.DRAWING`, to write again an older pbem's email)."""
     from pbem.mail.draft import draft_email
 
     moves = game.moves
@@ -71,7 +78,9 @@ def move_email(game: Game, step: int | None = None, *, template_dir: Path | None
         score = {}
         if standing not in narrative:  # before the closing line of dice, if any
             narrative.insert(len(narrative) - (1 if prev.turn.get("rolls") else 0), standing)
-    orders = presenter.describe_move(sc, msg.body.orders, umpire=msg.body.side == game.umpire)
+    # the orders as their author's preview said them, against the turn they answer [27]
+    answered = None if game.hidden else game.ruleset.load_state(sc, prev.turn["state"])
+    orders = presenter.describe_move(sc, msg.body.orders, umpire=msg.body.side == game.umpire, state=answered)
     kind = msg.body.orders.get("kind") if isinstance(msg.body.orders, dict) else None
     if kind == "acknowledge":
         outcome = prev.turn.get("outcome") or {}
@@ -105,7 +114,7 @@ def move_email(game: Game, step: int | None = None, *, template_dir: Path | None
         from pbem.render.svg import draw
 
         centre, box = crop
-        svg = draw(view, box=box)
+        svg = draw(view, box=box) if drawing is None else draw(view, box=box, drawing=drawing)
         attachments.append((names.map_around_name(shown.step, centre), svg.encode("utf-8"),
                             "image/svg+xml"))
     return draft_email(
@@ -117,6 +126,31 @@ def move_email(game: Game, step: int | None = None, *, template_dir: Path | None
                            or None) if everyone else _address(game, recipient),
         subject_tail=tail, game_label=sc.id, recipient_name=everyone, subject=subject,
     )
+
+
+def email_as_written(game: Game, step: int | None = None) -> tuple[bytes, bool | None]:
+    """The email of move ``step`` as pbem wrote it into this directory, drafted again (with this
+    machine's templates): its map drawn the newest way, or -- when ``derived.sha256`` records
+    another hash for it -- the older way that gives that hash. Returns the bytes and whether they
+    equal the recorded hash (None: none recorded, e.g. a move signed elsewhere)."""
+    import hashlib
+
+    from pbem.engine import derived
+    from pbem.render.svg import DRAWING
+
+    first = move_email(game, step)
+    if step is None:
+        step = max(game.moves)
+    expected = derived.read(game.dir).get(names.mail_name(step))
+    if expected is None:
+        return first, None
+    if hashlib.sha256(first).hexdigest() == expected:
+        return first, True
+    for drawing in range(DRAWING - 1, 0, -1):
+        data = move_email(game, step, drawing=drawing)
+        if hashlib.sha256(data).hexdigest() == expected:
+            return data, True
+    return first, False
 
 
 def _hidden_words(game: Game, presenter: Any, sc: Any, msg: Any, prev: Any, step: int) -> tuple[list[str], str, str, str]:
@@ -311,6 +345,61 @@ def receipt_email(game: Game, sender: str, recipient: str, name: str, raw: bytes
     return data
 
 
+def takeback_email(game: Game, name: str, raw: bytes, lines: list[str], *,
+                   template_dir: Path | None = None) -> bytes:
+    """The email carrying a take-back request (``takeback-NNNN-SIDE-R.json``) or the opponent's
+    consent (``consent-...``), ready to send like a receipt: the file attached, what it undoes in
+    words (``lines``), and what the reader runs [27]."""
+    import email
+    import email.policy
+
+    from pbem.engine.takeback import opponent
+    from pbem.mail.draft import draft_email, message_id
+
+    sc = game.scenario
+    presenter = game.ruleset.presenter()
+    m = names.TAKEBACK_RE.fullmatch(name) or names.CONSENT_RE.fullmatch(name)
+    assert m is not None, name
+    step, sender, number = int(m.group(1)), m.group(2), int(m.group(3))
+    recipient = opponent(game, sender) or sender
+    asking = name.startswith("takeback-")
+    if asking:
+        intro = (f"{presenter.side_name(sc, sender)} asks to take back its move {step} (a slip): nothing "
+                 "changes unless you agree.")
+        next_action = ("ingest this email (pbem ingest GAME_DIR this.eml) to see exactly what it undoes; to "
+                       "agree, pbem takeback consent GAME_DIR this.eml --key YOUR_KEY")
+        subject = f"[pbem] {sc.id} {game.id[:8]}: take back move {step}?"
+    else:
+        intro = f"{presenter.side_name(sc, sender)} agrees to take back your move {step}."
+        next_action = (f"ingest this email (pbem ingest GAME_DIR this.eml): both games go back to the turn "
+                       f"before move {step}, and you make it again")
+        subject = f"[pbem] {sc.id} {game.id[:8]}: move {step} taken back"
+    out = draft_email(
+        game_id=game.id, scenario=sc, step=step, sender_side=sender, recipient_side=recipient,
+        narrative=lines, intro=intro, next_action=next_action,
+        attachments=[(name, raw, "application/json")], template_dir=template_dir,
+        sender_address=_address(game, sender), recipient_address=_address(game, recipient),
+        subject=subject,
+    )
+    msg = email.message_from_bytes(out, policy=email.policy.SMTP)
+    del msg["Message-ID"]
+    msg["Message-ID"] = message_id(game.id, step).replace(
+        "@", f".{'takeback' if asking else 'consent'}-{number}@")
+    data: bytes = msg.as_bytes(policy=email.policy.SMTP)
+    return data
+
+
+def write_takeback_mail(game: Game, path: Path, lines: list[str]) -> list[Path]:
+    """``mail-takeback-NNNN-SIDE-R.eml`` (or ``mail-consent-...``) beside the file signed here, when
+    the game has mail [27]."""
+    from pbem.protocol.fsutil import write_new
+
+    if not game.ruleset.presenter().writes_mail:
+        return []
+    mail = game.path(names.takeback_mail_name(path.name))
+    return [mail] if write_new(mail, takeback_email(game, path.name, path.read_bytes(), lines)) else []
+
+
 def join_email(game: Game, side: str, *, template_dir: Path | None = None) -> bytes:
     """The email that accepts an invitation: the join file attached."""
     from pbem.mail.draft import draft_email
@@ -363,19 +452,60 @@ def write_join_mail(game: Game, side: str) -> list[Path]:
     return [path] if write_new(path, join_email(game, side)) else []
 
 
+def delivered(game: Game, step: int) -> bool:
+    """Whether every side but the author of move ``step`` has a move of a later step in this
+    directory: each has answered it, so its email has no one left to reach (read from the file
+    names only). In turn-based play a later move answers a turn that holds this one. In a sealed
+    round a later commitment does not prove that its author read this one, but the round's
+    acknowledgement or ruling, which every side of a game with an umpire signs before its next
+    round, does; in a sealed game without an umpire and with emails (none is bundled) this may
+    call an email delivered a little early: ``pbem mail draft --step N`` writes it again."""
+    moves = game.listing.moves
+    if step not in moves:
+        return False
+    author = move_side(moves.name(step))
+    later = {move_side(moves.name(s)) for s in moves if s > step}
+    return all(side in later for side in game.sides if side != author)
+
+
+def move_side(move_name: str) -> str:
+    """The side in a move file's name (``move-NNNN-SIDE.json``, or a take-back's redo)."""
+    return move_name[10:].split(".")[0].split("-")[0]
+
+
 def write_move_outputs(game: Game, msg: Any) -> list[Path]:
-    """Write ``mail-NNNN.eml`` for a move signed here (see the module docstring)."""
+    """Write ``mail-NNNN.eml`` for a move signed here (see the module docstring), and remove the
+    emails of earlier moves every other side has answered (:func:`delivered`)."""
+    from pbem.engine import derived
 
     step = msg.body.step
     game.moves.setdefault(step, msg)
     path = game.dir / names.mail_name(step)
-    return write_derived(path, move_email(game, step))
+    out = write_derived(path, move_email(game, step))
+    if path.name not in game.listing.other:
+        game.listing.other.append(path.name)
+    for name in list(game.listing.other):
+        m = names.MOVE_MAIL_RE.match(name)
+        if m is not None and int(m.group(1)) < step and delivered(game, int(m.group(1))):
+            derived.remove(game.dir, name, game.listing.other)
+    return out
 
 
 def move_output_hook(game: Game, replay: Any, msg: Any) -> list[Path]:
     """Engine move output hook: the email of each move signed here (systems whose presenter
-    drafts emails)."""
-    if not game.ruleset.presenter().writes_mail or (game.dir / names.mail_name(msg.body.step)).is_file():
+    drafts emails) that is not written yet and still has someone to reach; once every other side
+    has answered the move, its email is removed (after an ingest, say)."""
+    from pbem.engine import derived
+
+    step = msg.body.step
+    name = names.mail_name(step)
+    if not game.ruleset.presenter().writes_mail:
+        return []
+    if delivered(game, step):  # answered by every other side (e.g. by the move just ingested)
+        if name in game.listing.other:
+            derived.remove(game.dir, name, game.listing.other)
+        return []
+    if (game.dir / name).is_file():
         return []  # written already (by this or an earlier command)
     return write_move_outputs(game, msg)
 

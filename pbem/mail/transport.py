@@ -5,7 +5,9 @@ mail program. ``pbem send`` and ``pbem fetch`` do it for them, from cron if they
 
 * ``pbem send GAME`` sends every ``mail-*.eml`` of the game that comes from a side played on this
   machine and was not sent before (the record is ``<pbem home>/games/<id>/sent/``, one file per
-  draft: idempotent, and a mail that could not be sent is tried again next time);
+  draft: idempotent, and a mail that could not be sent is tried again next time), and the email
+  of a move signed here that is no longer on disk but that some side has not answered yet, drafted
+  again (``extra``: only the newest step's derived files are kept, issue 28);
 * ``pbem fetch GAME`` searches the mailbox for mails of this game (``X-Pbem-Game``), ingests each
   one it has not handled before, and reports what each did. Mail is never deleted or moved: one
   that cannot be ingested (corrupted, another game's, a forgery) is reported and left where it is;
@@ -35,7 +37,7 @@ from __future__ import annotations
 import hashlib
 import shlex
 import subprocess
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -149,10 +151,12 @@ def _key(message_id: str) -> str:
     return hashlib.sha256(message_id.encode("utf-8")).hexdigest()[:32]
 
 
-def outgoing(game_dir: Path, my_sides: set[str], sent: Collection[str] = ()) -> list[tuple[Path, Any]]:
+def outgoing(game_dir: Path, my_sides: set[str], sent: Collection[str] = (),
+             extra: Mapping[str, Callable[[], bytes]] | None = None) -> list[tuple[Path, Any]]:
     """The drafted mails of this game that come from a side played here and are not in ``sent``
-    (names), oldest first. A draft sent before is not even read, so the cost of a send does not
-    grow with the number of mails a long game has drafted."""
+    (names), oldest first; ``extra``: drafts not on disk, by name, each drafted when it is needed.
+    A draft sent before is not even read, so the cost of a send does not grow with the number of
+    mails a long game has drafted."""
     import email
     import email.policy
 
@@ -161,28 +165,31 @@ def outgoing(game_dir: Path, my_sides: set[str], sent: Collection[str] = ()) -> 
 
     out = []
     # invitations and joins first (nothing can be placed before them), then moves by step
-    paths = sorted(game_dir.glob(filenames.MAIL_GLOB), key=lambda p: (p.name[5:9].isdigit(), p.name))
+    extra = {n: f for n, f in (extra or {}).items() if not (game_dir / n).exists()}
+    paths = sorted([*game_dir.glob(filenames.MAIL_GLOB), *(game_dir / n for n in extra)],
+                   key=lambda p: (p.name[5:9].isdigit(), p.name))
     for path in paths:
         if path.name in sent:
             continue
-        msg = email.message_from_bytes(read_regular(path, MAX_EML_BYTES, what=path.name),
-                                       policy=email.policy.SMTP)
+        raw = extra[path.name]() if path.name in extra else read_regular(path, MAX_EML_BYTES, what=path.name)
+        msg = email.message_from_bytes(raw, policy=email.policy.SMTP)
         if msg.get("X-Pbem-From-Side") in my_sides:
             out.append((path, msg))
     return out
 
 
 def send(game_dir: Path, local_dir: Path, my_sides: set[str], server: Server,
-         connect: Callable[[Server], Any] | None = None) -> Sent:
+         connect: Callable[[Server], Any] | None = None,
+         extra: Mapping[str, Callable[[], bytes]] | None = None) -> Sent:
     """Send every outgoing mail not sent before (module docstring)."""
     import smtplib
 
     record = _record_dir(local_dir, "sent")
     # drafts are never rewritten, so a draft's name is the mail (several share a Message-ID)
-    drafts = [p.name for p in game_dir.glob(filenames.MAIL_GLOB)]
+    drafts = sorted({p.name for p in game_dir.glob(filenames.MAIL_GLOB)} | set(extra or {}))
     already = sorted(n for n in drafts if (record / _key(n)).exists())
     todo = []
-    for path, msg in outgoing(game_dir, my_sides, set(already)):
+    for path, msg in outgoing(game_dir, my_sides, set(already), extra):
         mid = path.name
         if not msg.get("To"):
             raise InputError(f"{path.name} has no To: address (the genesis has none for "

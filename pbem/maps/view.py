@@ -237,10 +237,15 @@ class MapView:
     places: tuple[PlaceView, ...] = ()
     entries: tuple[EntryView, ...] = ()
     entry_heading: str = "Reinforcement entry"
+    own_entry_heading: str | None = None
+    """From drawing 3: the entry areas' heading citing the game's own case (a game whose exclusive
+    rules number it otherwise than the heading drawings 1 and 2 drew); None: ``entry_heading``."""
     counters: tuple[CounterView, ...] = ()
     marks: tuple[Mark, ...] = ()
     eliminated: tuple[PanelRow, ...] = ()
     exited_heading: str = "Exited"
+    own_exited_heading: str | None = None
+    """From drawing 3: the exited units' heading citing the game's own case; None: ``exited_heading``."""
     exited: tuple[str, ...] = ()
     notes: tuple[PanelRow, ...] = ()
     score: tuple[tuple[str, int], ...] | None = None

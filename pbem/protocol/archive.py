@@ -391,6 +391,10 @@ class PathMap(MutableMapping[int, Path]):
     def add(self, step: int, name: str) -> None:
         self._names[step] = name
 
+    def name(self, step: int) -> str:
+        """The file name of ``step`` (no :class:`Path` made)."""
+        return self._names[step]
+
     def __getitem__(self, step: int) -> Path:
         return self._dir / self._names[step]
 

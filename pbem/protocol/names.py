@@ -68,8 +68,13 @@ def is_turn_name(name: str) -> bool:
 # derived files -----------------------------------------------------------------------------------
 MANIFEST = "derived.sha256"
 BOARD = "board.svg"
-"""The board of a game (terrain, roads, rivers, hex numbers, places) drawn once; each
-``map-NNNN.svg`` places it from this file, so the two must stay side by side."""
+"""The board of a game (terrain, roads, rivers, hex numbers, places) drawn once, which the maps of
+pbem 0.2 placed from this file (``<image href>``); maps drawn since draw their terrain themselves,
+and a new game has no board file."""
+MAP_RE = re.compile(r"^map-(\d{4,})\.svg$")
+"""The map after a step (only the newest step's is kept: older ones are drawn again on demand)."""
+MOVE_MAIL_RE = re.compile(r"^mail-(\d{4,})\.eml$")
+"""The email of a move signed here (kept until every other side has answered it)."""
 MAIL_GLOB = "mail-*.eml"
 MAIL_PREFIX = "mail-"
 MOVE_PREFIX = "move-"
@@ -107,6 +112,12 @@ def join_mail_name(side: str) -> str:
 
 def receipt_mail_name(step: int, side: str) -> str:
     return f"mail-receipt-{step:04d}-{side}.eml"
+
+
+def takeback_mail_name(file_name: str) -> str:
+    """The email carrying a take-back request or consent (``mail-takeback-0005-DE-1.eml`` for
+    ``takeback-0005-DE-1.json``) [27]."""
+    return f"mail-{file_name.removesuffix('.json')}.eml"
 
 
 def remind_mail_name(step: int, side: str, n: int) -> str:

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import zlib
 from typing import Any
 
 from cryptography.hazmat.primitives import hashes, hpke
@@ -91,11 +92,20 @@ def padded_length(n: int) -> int:
     return size
 
 
-def seal(value: Any, recipient: X25519PublicKey, *, game: str, step: int, sender: str, to: str,
-         what: str, pad_to: int = 0) -> str:
-    """``value`` (JSON) encrypted to ``recipient``, as base64 (padded: :data:`PAD_TO`, or to
-    ``pad_to`` bytes when that is more: several plaintexts sealed together made one length)."""
+def plaintext(value: Any, *, compress: bool = False) -> bytes:
+    """What :func:`seal` encrypts before padding: ``value``'s canonical JSON, or with ``compress``
+    that JSON deflated (zlib, level 9: a stream begins with ``x``, which no JSON text does)."""
     data = canonical_bytes(value)
+    return zlib.compress(data, 9) if compress else data
+
+
+def seal(value: Any, recipient: X25519PublicKey, *, game: str, step: int, sender: str, to: str,
+         what: str, pad_to: int = 0, compress: bool = False) -> str:
+    """``value`` (JSON) encrypted to ``recipient``, as base64 (padded: :data:`PAD_TO`, or to
+    ``pad_to`` bytes when that is more: several plaintexts sealed together made one length).
+    ``compress``: the JSON deflated first (:func:`plaintext`; a side's report, issue 28: the padding
+    then hides the deflated length, which is what travels)."""
+    data = plaintext(value, compress=compress)
     data += b" " * (max(padded_length(len(data)), pad_to) - len(data))
     return base64.b64encode(_SUITE.encrypt(data, recipient, _info(game, step, sender, to, what))).decode("ascii")
 
@@ -117,4 +127,13 @@ def open_sealed(text: str, key: X25519PrivateKey, *, game: str, step: int, sende
         if type(exc).__name__ in ("InvalidTag", "InvalidKey"):
             raise InputError(f"{what} from {sender} for {to} at step {step} does not open with this key") from None
         raise
+    if data[:1] == b"x":  # deflated (:func:`plaintext`), then padded with spaces
+        inflate = zlib.decompressobj()
+        try:
+            json_text = inflate.decompress(data, MAX_SEALED_BYTES + 1)
+        except zlib.error:
+            raise InputError(f"{what} from {sender}: not a sealed value") from None
+        if len(json_text) > MAX_SEALED_BYTES or not inflate.eof or inflate.unused_data.strip(b" "):
+            raise InputError(f"{what} from {sender}: not a sealed value")
+        return loads_strict(json_text, max_bytes=MAX_SEALED_BYTES, what=f"{what} from {sender}")
     return loads_strict(data.rstrip(b" "), max_bytes=MAX_SEALED_BYTES, what=f"{what} from {sender}")

@@ -8,10 +8,15 @@ verify`` does that.
 
 :func:`write_step_outputs` writes ``map-NNNN.svg`` beside the turn file
 (atomically, never overwriting different bytes); :func:`output_hook` is the same thing in the
-shape of an engine output hook, and :func:`check_maps` is a ``pbem verify`` checker that re-renders
-every ``map-NNNN.svg`` present and compares the bytes (the renderer is deterministic), each the way
-it says it was drawn (:func:`drawing_of`: a map an older pbem wrote is drawn again as that pbem drew
-it). Mail files are not compared: they depend on the user's own templates.
+shape of an engine output hook, for the newest turn only, and it removes the maps of older steps
+(issue 28: only the newest step's derived files are kept; :func:`as_written` draws any step's map
+again, byte for byte as it was written). Every map draws its terrain itself, so it shows on its own
+(in an HTML ``<img>``, webmail, a forum, cairosvg); the maps of pbem 0.2 placed a ``board.svg``
+drawn once per game (``<image href>``), and are drawn again that way. :func:`check_maps` is a
+``pbem verify`` checker that re-renders every ``map-NNNN.svg`` present and compares the bytes (the
+renderer is deterministic), each the way it says it was drawn (:func:`drawing_of`: a map an older
+pbem wrote is drawn again as that pbem drew it). Mail files are not compared: they depend on the
+user's own templates.
 """
 
 from __future__ import annotations
@@ -167,12 +172,9 @@ def write_step_outputs(game_dir: Path | str, step: int, *, game: Game | None = N
 
     game_dir = Path(game_dir)
     view = StepView(game if game is not None else open_game(game_dir), step, move=move)
-    out: list[Path] = []
-    board = game_dir / BOARD_NAME
-    if not board.is_file():  # drawn once per game: every map places it (archive size, issue 9)
-        out += write_derived(board, view.board_svg().encode("utf-8"))
     path = game_dir / names.map_name(step)
-    return out + write_derived(path, view.svg(board=BOARD_NAME).encode("utf-8"))
+    # the terrain drawn in the map itself: a map shows on its own wherever it is opened (issue 28)
+    return write_derived(path, view.svg().encode("utf-8"))
 
 
 def write_derived(path: Path, data: bytes) -> list[Path]:
@@ -187,12 +189,33 @@ def write_derived(path: Path, data: bytes) -> list[Path]:
 
 
 def output_hook(game: Game, replay: Any, record: Any) -> list[Path]:
-    """Engine output hook: the map of each turn file (systems whose presenter draws maps; not with
-    hidden information, whose turn files hold no state: each side draws its own with
-    :func:`private_svg`)."""
-    if not game.ruleset.presenter().has_map or game.hidden or (game.dir / names.map_name(record.step)).is_file():
-        return []  # drawn already (by this or an earlier command)
-    return write_step_outputs(game.dir, record.step, game=game, move=record.move)
+    """Engine output hook: the map of the newest turn file (systems whose presenter draws maps; not
+    with hidden information, whose turn files hold no state: each side draws its own with
+    :func:`private_svg`). The maps of older steps are removed (:func:`prune_maps`): they are drawn
+    again on demand (``pbem render --step N``), and their hashes stay in ``derived.sha256``."""
+    if not game.ruleset.presenter().has_map or game.hidden or record is not replay.records[-1]:
+        return []
+    name = names.map_name(record.step)
+    out: list[Path] = []
+    if not (game.dir / name).is_file():  # else drawn already (by this or an earlier command)
+        out = write_step_outputs(game.dir, record.step, game=game, move=record.move)
+        if name not in game.listing.other:
+            game.listing.other.append(name)
+    prune_maps(game, record.step)
+    return out
+
+
+def prune_maps(game: Game, newest: int) -> list[str]:
+    """Remove the maps of the steps before ``newest`` that this directory holds; returns their
+    names. (The ``board.svg`` an older pbem's maps placed stays: those maps may be kept.)"""
+    from pbem.engine import derived
+
+    removed = []
+    for name in list(game.listing.other):
+        m = names.MAP_RE.match(name)
+        if m is not None and int(m.group(1)) < newest and derived.remove(game.dir, name, game.listing.other):
+            removed.append(name)
+    return removed
 
 
 def check_maps(game: Game, replay: Any) -> None:
@@ -206,25 +229,63 @@ def check_maps(game: Game, replay: Any) -> None:
     if not game.redraw or not game.ruleset.presenter().has_map or game.hidden:
         return
     board = game.dir / BOARD_NAME
+    board_checked = False
     for step in sorted(game.listing.turns):
         path = game.dir / names.map_name(step)
         if not path.is_file():
             continue
         view = StepView(game, step)
-        if board.is_file() and board.read_bytes() != view.board_svg().encode("utf-8"):
-            raise VerificationError(BOARD_NAME, "differs from the board drawn from the scenario")
         old = path.read_bytes()
+        placed = places_board(old)
+        if placed and not board_checked and board.is_file():
+            if board.read_bytes() != view.board_svg().encode("utf-8"):
+                raise VerificationError(BOARD_NAME, "differs from the board drawn from the scenario")
+            board_checked = True
         drawing = drawing_of(old)
         if drawing is None:
             raise VerificationError(path.name, "was drawn by a newer pbem (a drawing this pbem does not "
                                                "know): only --redraw needs it, plain verify checks its hash")
-        fresh = view.svg(board=BOARD_NAME if board.is_file() else None, drawing=drawing).encode("utf-8")
+        fresh = view.svg(board=BOARD_NAME if placed else None, drawing=drawing).encode("utf-8")
         if old != fresh:
             raise VerificationError(path.name, f"differs from the map re-rendered from "
                                                f"{game.listing.turns[step].name}")
 
 
 _DRAWING_ATTR = re.compile(rb'<svg\b[^>]*?\sdata-drawing="([0-9]{1,3})"')
+_BOARD_IMAGE = re.compile(rb'<image\b[^>]*\sid="board"')
+
+
+def places_board(svg: bytes) -> bool:
+    """Whether a map places the game's ``board.svg`` (``<image id="board" href=...>``: the maps of
+    pbem 0.2) instead of drawing its terrain itself."""
+    return _BOARD_IMAGE.search(svg) is not None
+
+
+def as_written(game: Game, step: int | None = None) -> tuple[bytes, bool | None]:
+    """The map of ``step`` (default: the newest) as pbem wrote it into this directory, drawn again
+    from its turn file: the newest way of drawing, or -- when ``derived.sha256`` records another
+    hash for it -- the older way of drawing (and of placing the board) that gives that hash.
+    Returns the bytes and whether they equal the recorded hash (None: no hash recorded)."""
+    import hashlib
+
+    from pbem.engine import derived
+    from pbem.render.svg import DRAWING
+
+    view = StepView(game, step)
+    expected = derived.read(game.dir).get(names.map_name(view.step))
+    first = view.svg().encode("utf-8")
+    if expected is None:
+        return first, None
+    if hashlib.sha256(first).hexdigest() == expected:
+        return first, True
+    for drawing in range(DRAWING, 0, -1):  # an older pbem's map: which drawing, board placed or not
+        for board in (BOARD_NAME, None):
+            if drawing == DRAWING and board is None:
+                continue  # drawn first, above
+            data = view.svg(board=board, drawing=drawing).encode("utf-8")
+            if hashlib.sha256(data).hexdigest() == expected:
+                return data, True
+    return first, False
 
 
 def drawing_of(svg: bytes) -> int | None:

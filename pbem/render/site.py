@@ -124,7 +124,9 @@ def write_site(game: Game, out_dir: Path, *, local: Any = None, seeds: dict[str,
             orders: list[str] = []
         else:
             heading = f"Step {rec.step}: {names.get(move.body.side, move.body.side)}"
-            orders = list(presenter.describe_move(sc, move.body.orders, umpire=move.body.side == game.umpire))
+            before = h.replay.record(rec.step - 1)  # said as the author's preview said it [27]
+            orders = list(presenter.describe_move(sc, move.body.orders, umpire=move.body.side == game.umpire,
+                                                  state=before.state if before is not None else None))
         events = list(presenter.narrate(sc, turn["events"], turn["rolls"],
                                         state=turn["state"] if rec.state is None else rec.state))
         for side, view in item.views.items():  # in words, as 'pbem log' tells them

@@ -76,3 +76,66 @@ def test_a_map_redrawn_by_hand_with_its_record_needs_redraw_to_be_caught(game: P
 def test_a_deleted_map_is_not_an_error(game: Path, tmp_path: Path) -> None:
     (game / "map-0005.svg").unlink()
     assert verify(game, tmp_path)[0] == 0
+
+
+# -- issue 28: only the newest step's derived files are kept ----------------------------------------
+
+
+def test_a_pruned_archive_verifies_and_draws_every_step_again_as_written(game: Path, tmp_path: Path) -> None:
+    # A player's directory keeps the newest step's map and email only; the older ones stay listed
+    # in derived.sha256. Verify checks the two present and says how many are listed but not kept;
+    # each older map drawn again ('pbem render --step N') is the file pbem wrote then, hash for
+    # hash, whichever way it was drawn (these placed board.svg, or drew their terrain themselves).
+    recorded = dict(reversed(line.split("  ")) for line in (game / "derived.sha256").read_text().splitlines())
+    kept = {"map-0016.svg", "mail-0016.eml", "board.svg"}
+    for p in list(game.iterdir()):
+        if p.name.startswith(("map-", "mail-")) and p.name not in kept:
+            p.unlink()
+    code, out = verify(game, tmp_path)
+    assert code == 0, out
+    listed = sum(1 for n in recorded if n.startswith(("map-", "mail-")))
+    present = sum(1 for n in kept if (game / n).exists())
+    assert f"derived     {present} map(s) and email(s) are the files pbem wrote; {len(recorded) - present} more" in out
+    assert listed == 17 + 16
+    for step in (0, 7, 15):
+        res = pbem("render", game, "--step", str(step), "-o", tmp_path / "m.svg", home=tmp_path / "stranger")
+        assert res.code == 0 and "differs" not in res.err, res.err
+        assert hashlib.sha256((tmp_path / "m.svg").read_bytes()).hexdigest() == recorded[f"map-{step:04d}.svg"]
+    for step in (1, 8):
+        res = pbem("mail", "draft", game, "--step", str(step), "-o", tmp_path / "m.eml", home=tmp_path / "stranger")
+        assert res.code == 0 and "differs" not in res.err, res.err
+        assert hashlib.sha256((tmp_path / "m.eml").read_bytes()).hexdigest() == recorded[f"mail-{step:04d}.eml"]
+    # a present file changed is still named
+    (game / "map-0016.svg").write_bytes((game / "map-0016.svg").read_bytes() + b" ")
+    code, out = verify(game, tmp_path)
+    assert code == 1 and "map-0016.svg" in out
+
+
+def test_a_pruned_file_comes_back_when_the_command_fails(tmp_path: Path) -> None:
+    # derived.remove inside a command that fails later: the file is back, bytes and mode; its
+    # line in the record was never touched; a link standing at the name is left alone.
+    import os
+
+    from pbem.engine import derived
+    from pbem.protocol.fsutil import transaction
+
+    g = tmp_path / "g"
+    g.mkdir()
+    (g / "map-0001.svg").write_bytes(b"<svg>one</svg>")
+    os.chmod(g / "map-0001.svg", 0o640)
+    (g / "derived.sha256").write_text("0" * 64 + "  map-0001.svg\n")
+    listed = ["map-0001.svg", "map-0002.svg"]
+    with pytest.raises(RuntimeError), transaction():
+        assert derived.remove(g, "map-0001.svg", listed)
+        assert not (g / "map-0001.svg").exists() and listed == ["map-0002.svg"]
+        raise RuntimeError("a later step of the command fails")
+    assert (g / "map-0001.svg").read_bytes() == b"<svg>one</svg>"
+    assert os.stat(g / "map-0001.svg").st_mode & 0o777 == 0o640
+    with transaction():
+        assert derived.remove(g, "map-0001.svg")
+    assert not (g / "map-0001.svg").exists()
+    assert (g / "derived.sha256").read_text() == "0" * 64 + "  map-0001.svg\n"
+    (g / "map-0003.svg").symlink_to(g / "derived.sha256")
+    assert not derived.remove(g, "map-0003.svg") and (g / "map-0003.svg").is_symlink()
+    with pytest.raises(ValueError):
+        derived.remove(g, "turn-0001.json")

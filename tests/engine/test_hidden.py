@@ -236,6 +236,42 @@ def test_p10_sealed_lengths_do_not_tell_values_apart() -> None:
     assert len(sizes) == 1
 
 
+def test_a_report_view_is_deflated_then_padded_and_the_older_form_still_opens() -> None:
+    # issue 28: a side's view in the umpire's report is deflated before it is padded; the padding
+    # (the bucket of PAD_TO, 4096 bytes, or the next power of two) hides the deflated length. A
+    # view of 20,000 bytes of JSON pads to 32 KiB plain, to 4 KiB deflated (it repeats itself).
+    import base64
+
+    from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
+
+    from pbem.errors import InputError
+    from pbem.protocol.seal import open_sealed, padded_length, plaintext, seal
+
+    key = X25519PrivateKey.from_private_bytes(bytes(range(32)))
+    view = {"units": [{"id": f"u{i:04d}", "hex": "1116", "state": "in good order"} for i in range(400)]}
+    raw = canonical_bytes(view)
+    assert 16384 < len(raw) < 32768 and padded_length(len(raw)) == 32768
+    packed = plaintext(view, compress=True)
+    assert packed[:1] == b"x" and len(packed) <= 4096
+    where = {"game": GAME_ID, "step": 5, "sender": "GC", "to": "A", "what": "report"}
+    new = seal(view, key.public_key(), compress=True, **where)  # type: ignore[arg-type]
+    old = seal(view, key.public_key(), **where)  # type: ignore[arg-type]
+    overhead = 16 + 32  # the AEAD tag and the encapsulated X25519 key
+    assert len(base64.b64decode(new)) == 4096 + overhead and len(base64.b64decode(old)) == 32768 + overhead
+    assert open_sealed(new, key, **where) == view == open_sealed(old, key, **where)  # type: ignore[arg-type]
+    # padded to one length with a longer view's bucket, as a report does
+    assert len(base64.b64decode(seal(view, key.public_key(), compress=True, pad_to=8192, **where))) == 8192 + overhead  # type: ignore[arg-type]
+    # a deflated stream cut short or followed by anything but the padding does not open
+    from pbem.protocol import seal as seal_module
+
+    for bad in (packed[:-3], packed + b"junk"):
+        data = bad + b" " * (4096 - len(bad))
+        text = base64.b64encode(seal_module._SUITE.encrypt(data, key.public_key(), seal_module._info(
+            GAME_ID, 5, "GC", "A", "report"))).decode()
+        with pytest.raises(InputError):
+            open_sealed(text, key, **where)  # type: ignore[arg-type]
+
+
 def test_players_check_and_commit_against_their_own_view_in_any_order(tmp_path: Path) -> None:
     # Found by a first-time user: in a hidden game 'pbem orders', 'pbem check', 'submit --dry-run'
     # and a round-2 commitment before another side's had arrived all failed (the state they were

@@ -152,7 +152,11 @@ def test_spearhead_by_send_fetch_and_bot_only(servers: tuple[int, int], tmp_path
 
     # -- hostile or damaged mail in Alice's mailbox: each reported, nothing changed -----------------
     before = files(a)
-    last_move = sorted(b.glob("mail-0*.eml"))[-1].read_bytes()
+    # Bob's last email, answered and so no longer in his directory (issue 28): drafted again
+    assert not list(b.glob("mail-0*.eml"))
+    last = max(int(p.name[5:9]) for p in b.glob("move-*-US.json"))
+    ok(pbem("mail", "draft", b, "--step", str(last), "-o", tmp_path / "last.eml", home=us_home))
+    last_move = (tmp_path / "last.eml").read_bytes()
     _append(imap, "to-de", last_move)  # a duplicate of a mail already ingested
     corrupted = bytearray(last_move)
     i = corrupted.index(b"filename=\"move-")

@@ -169,15 +169,16 @@ def test_full_disk_while_the_derived_files_are_written(base: tuple[Path, Path], 
     with tmpfs(tmp_path / "full", size="32m") as mnt:
         g = mnt / "game"
         shutil.copytree(base[1], g)
-        # room for the move, the turn file and the map, not for the email after them
-        room = (len(ref["move-0002-DE.json"]) + len(ref["turn-0002.json"])
-                + len(ref["map-0002.svg"]) + 4 * 4096)
-        assert room + 4096 < len(ref["mail-0002.eml"])
+        # room for the move and the turn file, not for the map after them (the maps draw their
+        # terrain themselves since issue 28: the map is the largest derived file, and the map it
+        # replaces is removed only once the new one is written)
+        room = len(ref["move-0002-DE.json"]) + len(ref["turn-0002.json"]) + 4 * 4096
+        assert room + 4096 < len(ref["map-0002.svg"])
         filler = fill(mnt, room)
         before, records = snapshot(g), signed_records(home)
         line = one_line(pbem("submit", "--yes", g, de_orders(tmp_path), "--key", "alice", home=home),
                         "No space left on device")
-        assert "mail-0002.eml" in line
+        assert "map-0002.svg" in line
         assert snapshot(g) == before  # the move and the turn written first were removed again
         assert signed_records(home) == records
         filler.unlink()

@@ -301,10 +301,41 @@ def test_a_stack_is_its_top_counter_and_the_count_of_its_units() -> None:
 
 def test_a_map_says_which_drawing_made_it() -> None:
     view = _view(EXAMPLES / "bastogne-spearhead", 3)
-    assert drawing_of(draw(view).encode()) == DRAWING == 2
+    assert drawing_of(draw(view).encode()) == DRAWING == 3
+    assert drawing_of(draw(view, drawing=2).encode()) == 2
     assert drawing_of(draw(view, drawing=1).encode()) == 1
     assert 'data-drawing=' not in draw(view, drawing=1)
     assert drawing_of(b'<svg baseProfile="full" data-drawing="9" height="1">') is None
+
+
+def test_drawing_3_clips_a_crop_to_one_outline() -> None:
+    # issue 28: a whole map is drawing 2's but for its number; a crop is clipped to one path along
+    # the outline of the hexes shown instead of one hex each. One hex (radius 0): its six corners;
+    # a hex and its six neighbours (radius 1): 6 x 3 = 18 corners (each outer hex adds three).
+    import re
+
+    view = _view(EXAMPLES / "bastogne-spearhead", 3)
+    assert draw(view, drawing=3) == draw(view, drawing=2).replace('data-drawing="2"', 'data-drawing="3"', 1)
+    for radius, corners in ((0, 6), (1, 18), (2, 30)):
+        svg = draw(view, around="1116", radius=radius)
+        clip = re.search(r'<clipPath id="map-clip">(.*?)</clipPath>', svg)
+        assert clip is not None
+        [d] = re.findall(r'<path d="([^"]+)"', clip.group(1))
+        assert d.count("M") == 1 and d.endswith("Z") and d.count("L") + 1 == corners, (radius, d)
+        old = re.search(r'<clipPath id="map-clip">(.*?)</clipPath>', draw(view, around="1116", radius=radius,
+                                                                          drawing=2))
+        assert old is not None and old.group(1).count("<use") == 1 + 3 * radius * (radius + 1)
+    # one hex: exactly its corners (size 32, centre of 1116 from hex_center, flat-topped)
+    from pbem.maps.hexmap import Hex
+    from pbem.render.svg.canvas import _n, hex_center
+
+    x, y = hex_center(Hex.parse("1116"))
+    clip = re.search(r'<clipPath id="map-clip"><path d="([^"]+)"', draw(view, around="1116", radius=0))
+    assert clip is not None
+    got = {tuple(p.split(",")) for p in re.findall(r"[ML]([-0-9.]+,[-0-9.]+)", clip.group(1))}
+    want = {(_n(x + dx), _n(y + dy)) for dx, dy in ((32, 0), (16, 27.7128), (-16, 27.7128), (-32, 0),
+                                                      (-16, -27.7128), (16, -27.7128))}
+    assert got == want
 
 
 @pytest.mark.parametrize("case", ["bastogne-campaign", "arnhem-historical", "arnhem1944-historical"])

@@ -151,12 +151,13 @@ def test_mail_draft_carries_move_turn_and_map(game: tuple[Path, Path]) -> None:
     assert atts["move-0002-DE.json"] == (g / "move-0002-DE.json").read_bytes()
     assert atts["turn-0001.json"] == (g / "turn-0001.json").read_bytes()
     # the map of where the action was: the U.S. set-up, cropped; the whole map is drawn on ingest
-    board = (g / "board.svg").read_bytes()  # the whole map's terrain, drawn once per game
+    whole = (g / "map-0002.svg").read_bytes()  # the newest map, every hex's terrain drawn in it
     assert b'data-type="placed"' in atts[crop]
-    assert 0 < atts[crop].count(b'id="hex-') < board.count(b'id="hex-')
-    assert b'xlink:href="board.svg"' in (g / "map-0001.svg").read_bytes()
+    assert 0 < atts[crop].count(b'id="hex-') < whole.count(b'id="hex-')
+    assert not (g / "board.svg").exists() and b"<image" not in whole
     text = msg.get_body(preferencelist=("plain",)).get_content()  # type: ignore[union-attr]
-    assert "1/3 moves to 2712 via 2913, 2812" in text
+    # the move said as its author's preview said it: a reinforcement's entry as an entry [11.11, 27]
+    assert "1/3 enters at 2913 [11.11], then moves to 2712 via 2812" in text
     assert "20 set up in 1116" in text  # the U.S. set-up it answers (turn 1)
     # the same command twice gives the same bytes (nothing from the clock)
     assert run(home, "mail", "draft", g, "--step", "2")[1] == out
@@ -168,11 +169,46 @@ def test_mail_draft_carries_move_turn_and_map(game: tuple[Path, Path]) -> None:
     assert sorted(n for n, _ in extract_attachments(out)) == ["move-0002-DE.json", "turn-0001.json"]
 
 
-def test_engine_hooks_write_a_map_per_turn_and_a_mail_per_move(game: tuple[Path, Path]) -> None:
-    _home, g = game
+def test_engine_hooks_keep_the_newest_map_and_the_unanswered_mail(game: tuple[Path, Path]) -> None:
+    # issue 28: a map per turn and a mail per move were written, but only the newest map stays, and
+    # the mail of move 2 (the German move the U.S. has not answered); the U.S. mail of move 1 was
+    # removed once the German move answered it. Every one of them is still listed with its hash.
+    import hashlib
+
+    from pbem.engine import derived
+
+    home, g = game
+    assert sorted(p.name for p in g.glob("map-*.svg")) == ["map-0002.svg"]
+    assert sorted(p.name for p in g.glob("mail-*.eml")) == ["mail-0002.eml"]
+    recorded = derived.read(g)
+    assert sorted(recorded) == ["mail-0001.eml", "mail-0002.eml", "map-0000.svg", "map-0001.svg", "map-0002.svg"]
+    # each drawn again on demand is the file pbem wrote then, byte for byte
     for step in (0, 1, 2):
-        assert (g / f"map-{step:04d}.svg").is_file()
-    assert sorted(p.name for p in g.glob("mail-*.eml")) == ["mail-0001.eml", "mail-0002.eml"]
+        code, out, err = run(home, "render", g, "--step", str(step))
+        assert code == 0 and err == "", err
+        assert hashlib.sha256(out).hexdigest() == recorded[f"map-{step:04d}.svg"], step
+    for step in (1, 2):
+        code, out, err = run(home, "mail", "draft", g, "--step", str(step))
+        assert code == 0, err
+        assert hashlib.sha256(out).hexdigest() == recorded[f"mail-{step:04d}.eml"], step
+
+
+def test_a_map_draws_its_terrain_itself(game: tuple[Path, Path]) -> None:
+    # issue 28: nothing outside the file is loaded (an <img>, webmail or cairosvg load nothing)
+    import re
+
+    from pbem.render.outputs import StepView, open_game
+
+    home, g = game
+    svg = (g / "map-0002.svg").read_bytes()
+    root = ET.fromstring(svg)
+    hrefs = [v for el in root.iter() for k, v in el.attrib.items() if k.endswith("href")]
+    assert hrefs and all(v.startswith("#") for v in hrefs)  # only its own symbols and patterns
+    assert b"<image" not in svg and not re.search(rb"url\((?!#)", svg)
+    with _env(home):
+        hexes = StepView(open_game(g), 2).view().all_hexes()
+    drawn = set(re.findall(rb'<use id="hex-(\d{4})"', svg))
+    assert drawn == {str(h).encode() for h in hexes} and len(drawn) > 500  # every hex of the board
 
 
 def test_write_step_outputs_atomic_never_overwrites(game: tuple[Path, Path]) -> None:
@@ -181,18 +217,18 @@ def test_write_step_outputs_atomic_never_overwrites(game: tuple[Path, Path]) -> 
 
     home, g = game
     with _env(home):
-        svg = (g / "map-0001.svg").read_bytes()
-        (g / "map-0001.svg").unlink()
-        written = write_step_outputs(g, 1)
-        assert [p.name for p in written] == ["map-0001.svg"]
+        svg = (g / "map-0002.svg").read_bytes()
+        (g / "map-0002.svg").unlink()
+        written = write_step_outputs(g, 2)
+        assert [p.name for p in written] == ["map-0002.svg"]
         # the same bytes as the engine hook wrote at submit time (deterministic)
-        assert (g / "map-0001.svg").read_bytes() == svg
-        assert write_step_outputs(g, 1) == []  # same bytes: nothing to do
-        (g / "map-0001.svg").write_bytes(svg + b" ")
+        assert (g / "map-0002.svg").read_bytes() == svg
+        assert write_step_outputs(g, 2) == []  # same bytes: nothing to do
+        (g / "map-0002.svg").write_bytes(svg + b" ")
         with pytest.raises(ArchiveError):
-            write_step_outputs(g, 1)
-        assert (g / "map-0001.svg").read_bytes() == svg + b" "  # left untouched
-        (g / "map-0001.svg").write_bytes(svg)
+            write_step_outputs(g, 2)
+        assert (g / "map-0002.svg").read_bytes() == svg + b" "  # left untouched
+        (g / "map-0002.svg").write_bytes(svg)
     assert not [p for p in g.iterdir() if p.name.startswith(".") or p.suffix == ".tmp"]
 
 

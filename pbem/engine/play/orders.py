@@ -138,6 +138,19 @@ def prepare_orders(game: Game, state: Any, side: str, document: Any) -> Any:
     return rules.dump_orders(sc, parsed)
 
 
+def own_state(game: Game, state: Any, side: str) -> Any:
+    """``state`` as ``side``'s own next orders will find it, on this machine, for the words it reads
+    (``pbem units``, ``pbem orders --text``, a draft's template): with the secret notes its key
+    opens (:meth:`~pbem.engine.ruleset.Ruleset.own_notes`: a drop zone held back says where and
+    when [15.39]). Another side's, or a game without secret notes: ``state`` itself. Only for
+    words: orders are checked against ``state`` [27]."""
+    rules, sc = game.ruleset, game.scenario
+    if state is None or not rules.uses_secret_notes(sc):
+        return state
+    secret = _notes_secret(game, side)
+    return state if secret is None else rules.own_notes(sc, state, side, secret)
+
+
 def _notes_secret(game: Game, side: str) -> bytes | None:
     """``side``'s secret for its sealed notes, when this machine holds its key (else ``None``)."""
     from pbem.protocol.seal import notes_secret
@@ -216,7 +229,10 @@ def preview(game: Game, rp: Replay, side: str, document: Any, *, key_name: str |
     lines = presenter.describe_orders_at(game.scenario, state, orders)
     if game.ruleset.uses_secret_notes(game.scenario):  # what the sealed notes hold: said here only
         lines += presenter.describe_secret_notes(game.scenario, document)
-    return Preview(side, step, label, orders, lines, presenter.undone(game.scenario, state, side, orders),
+    # what is left undone, as these orders will find the game: with the notes they reveal (a drop zone
+    # placed now, its division due now) [15.39, 27]
+    seen = own_state(game, state, side)
+    return Preview(side, step, label, orders, lines, presenter.undone(game.scenario, seen, side, orders),
                    presenter.expected(game.scenario, state, side, orders))
 
 

@@ -124,7 +124,8 @@ def preview(game: Game, rp: Replay, req: Message, move: Message) -> TakebackPrev
     presenter = game.ruleset.presenter()
     lines = [f"{req.body.side} asks to take back {move.name} (step {k}: {before.pending[0].label}); "
              f"agreeing undoes its orders:"]
-    lines += [f"  . {line}" for line in presenter.describe_move(game.scenario, move.body.orders)] or ["  . (no orders)"]
+    lines += [f"  . {line}" for line in presenter.describe_move(game.scenario, move.body.orders, state=before.state)] \
+        or ["  . (no orders)"]
     if after is not None and after.turn["events"]:
         lines.append("and what they did:")
         lines += [f"  {line}" for line in presenter.narrate(game.scenario, after.turn["events"], after.turn["rolls"],

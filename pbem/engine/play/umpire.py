@@ -78,14 +78,16 @@ def report(game: Game, key_name: str, *, confirm: Confirm | None = None) -> Subm
     plain = {side: rules.view(sc, dumped, side) for side in rnd.sides}
     # every view of a report sealed at one length, the longest one's bucket, so that no side can
     # tell from the ciphertexts whose turn was busy [P10] -- unless that would pass the size of a
-    # move, when each keeps its own bucket
-    from pbem.protocol.seal import padded_length
+    # move, when each keeps its own bucket. Each view is deflated before it is padded (issue 28:
+    # the padding hid the length of a JSON text several times longer than what it says); the
+    # bucket is then that of the longest deflated view, still a power of two
+    from pbem.protocol.seal import padded_length, plaintext
 
-    pad_to = max(padded_length(len(canonical_bytes(v))) for v in plain.values())
+    pad_to = max(padded_length(len(plaintext(v, compress=True))) for v in plain.values())
     if len(plain) * (pad_to * 4 // 3 + 1024) > MAX_MOVE_BYTES * 3 // 4:
         pad_to = 0
     views = {side: seal(view, game.x25519(side), game=game.id, step=step, sender=game.umpire, to=side,
-                        what="report", pad_to=pad_to) for side, view in plain.items()}
+                        what="report", pad_to=pad_to, compress=True) for side, view in plain.items()}
     body_orders = {"report": {
         "state": rp.hidden_hash(dumped, step),
         "pending": [decision_json(d) for d in rules.pending(sc, resolution.state)],

@@ -20,12 +20,18 @@ SQRT3 = math.sqrt(3.0)
 DEFAULT_HEX_SIZE = 32.0
 """Centre-to-corner distance of a hex, in SVG user units (pixels at 100 %)."""
 
-DRAWING = 2
+DRAWING = 3
 """The newest way of drawing a map. A map written into an archive says which drew it (the root's
 ``data-drawing``; none: drawing 1), and ``pbem verify --redraw`` redraws it the same way, so maps
 an older pbem wrote keep verifying. Drawing 1: the maps of pbem 0.2.0. Drawing 2 adds the
 objectives, revealed drop zones and units out of supply (or without a line of communication) the
-view names, and draws a stack as its top counter with the count of the units in it."""
+view names, and draws a stack as its top counter with the count of the units in it. Drawing 3
+heads the legend's entry areas and exited units with the game's own case where the view names one
+(``MapView.own_entry_heading``, ``own_exited_heading``: SPI Arnhem's [15.11] and [15.4], not
+Bastogne's [11.11] and [12.0]) [27], and clips a cropped map (an email's) to one path along the
+outline of the hexes shown instead of a hex each [28]. Whether a whole map places the game's
+``board.svg`` or draws its terrain itself is not a drawing: the map shows it
+(:func:`pbem.render.outputs.places_board`)."""
 
 
 def xml_id(prefix: str, name: str) -> str:

@@ -353,7 +353,8 @@ class _Panel:
         entries = cv.entry_areas()
         if not entries:
             return
-        self.heading(cv.v.entry_heading)
+        own = cv.v.own_entry_heading if cv.drawing >= 3 else None
+        self.heading(own or cv.v.entry_heading)
         for side, _hexes, turns, texts in entries:
             self.y += self.row
             self.label(f"{side} GT {', '.join(str(t) for t in turns)}: {'; '.join(texts)}", dx=0,
@@ -372,7 +373,8 @@ class _Panel:
     def exited(self) -> None:
         if not self.cv.v.exited:
             return
-        self.heading(self.cv.v.exited_heading)
+        own = self.cv.v.own_exited_heading if self.cv.drawing >= 3 else None
+        self.heading(own or self.cv.v.exited_heading)
         for text in self.cv.v.exited:
             self.y += self.row
             self.label(text, dx=0)

@@ -461,6 +461,54 @@ class Arnhem1944Presenter(Presenter[Scenario, State]):
             out += [f"  {line}" for line in odds.lines]
         return out
 
+    def cut_off(self, scenario: Scenario, state: State) -> list[str]:
+        """[10.1] each unit on the map found out of supply at the turn's supply check, with the
+        enemy units that now close hexes within its supply range (their own hex, or their zone of
+        control where no friendly unit stands [4.2]) -- or, when none does, that no source is near
+        enough. From this state alone [27]."""
+        oos = [uid for uid, u in sorted(state.units.items()) if u.on_map and u.hex is not None and not u.in_supply]
+        if not oos:
+            return []
+        game = self.ruleset.game(scenario)  # type: ignore[attr-defined]
+        board = game.board(state)
+        reach = scenario.constants.supply_range
+        zones: dict[str, frozenset[str]] = {}  # an enemy hex -> the hexes its zone of control covers
+        out = []
+        for uid in oos:
+            side = game.c(uid).side
+            enemy = {u.hex: sorted(game.at(state, u.hex, "DE" if side == "AL" else "AL"))
+                     for x, u in state.units.items() if u.on_map and u.hex is not None and game.c(x).side != side}
+            friends = game.hexes_of(state, side)
+            seen = {str(state.units[uid].hex): 0}
+            frontier = list(seen)
+            while frontier:  # the hexes within its supply range, enemy or not
+                nxt = []
+                for h in frontier:
+                    if seen[h] < reach:
+                        for n in board.neighbours(h):
+                            if n not in seen:
+                                seen[n] = seen[h] + 1
+                                nxt.append(n)
+                frontier = nxt
+            closing: dict[str, str] = {}
+            for e, units in sorted(enemy.items()):
+                if e is None:
+                    continue
+                if e not in zones:
+                    zones[e] = zone(board, game.tec, game.hexes_of(state, "DE" if side == "AL" else "AL", zoc_only=True)
+                                    & {e})
+                if e in seen or any(h in seen and h not in friends for h in zones[e]):
+                    for x in units:
+                        closing[x] = e
+            where = state.units[uid].hex
+            if closing:
+                why = ("enemy units closing hexes within its supply range of "
+                       f"{reach}: {', '.join(f'{x} at {h}' for x, h in closing.items())}")
+            else:
+                why = f"no enemy unit within its supply range of {reach}: no source is near enough"
+            out.append(f"{uid} in {where}: out of supply since the supply check of turn {state.turn} [10.1]; {why}")
+        return out
+
     def roster(self, scenario: Scenario, state: State, side: str) -> tuple[list[str], list[list[str]]]:
         """``pbem units``: every unit of ``side``, on the map, to come or gone."""
         rows = []

@@ -413,6 +413,9 @@ class Arnhem(Exclusive):
         exit_edges="15.41",
         exit_cost="15.4",
         off_map_by_combat="15.43",
+        entry="15.11",
+        withhold="15.23",
+        exited="15.4",
     )
     """Where the engine acts for Arnhem (reinforcements, exits) it cites Arnhem's cases, never
     Bastogne's numbers of the same mechanisms (Arnhem's 11.x and 12.x are its City and bridges)."""
@@ -499,6 +502,43 @@ class Arnhem(Exclusive):
                     isinstance(orders, SetupOrders) or weather != "poor"):
                 due.append(note)
         return orders.model_copy(update={"dz_reveal": due or None})
+
+    def own_notes(self, scenario: Scenario, state: State, side: str, secret: bytes) -> State:
+        """[15.36, 15.39] on the Allied player's own machine: the drop zones its next orders reveal
+        (those :meth:`conceal` would add) placed, marked ``dz_placing``; the others noted for
+        their turn in ``dz_noted`` -- for ``pbem units`` and the template only [27]."""
+        committed = state.exclusive.get("dz_commitments")
+        if not committed or side != allied_side(scenario) or not special_of(scenario).dz_free:
+            return state
+        placing = state.phase == "player-turn" and state.phasing == side \
+            and state.exclusive.get("weather", "good") != "poor"
+        due: list[DropZoneReveal] = []
+        later: dict[str, dict[str, Any]] = {}
+        for div, raw in sorted(committed.items()):
+            note = open_note(secret, div, DropZoneCommitment.model_validate(raw))
+            if note is None:
+                continue
+            if placing and note.turn <= state.game_turn:
+                due.append(note)
+            else:
+                later[div] = {"hex": note.hex, "turn": note.turn}
+        extra = _place(dict(state.exclusive), due)
+        if due:
+            extra["dz_placing"] = sorted(r.division for r in due)
+        if later:
+            extra["dz_noted"] = later
+        return state.model_copy(update={"exclusive": dict(sorted(extra.items()))})
+
+    def arrival_turn(self, scenario: Scenario, state: State, uid: str, scheduled: int) -> int | None:
+        """[15.39] an airborne unit of a division whose drop zone is not placed yet lands from the
+        Game-Turn its note names (known on its author's machine) -- else nobody can say when."""
+        sp = special_of(scenario)
+        div = scenario.unit[uid].formation
+        if not (sp.weather and _airborne_group(scenario, uid) and div in airborne_divisions(scenario)) \
+                or div in state.exclusive.get("dz", {}):
+            return max(scheduled, state.game_turn) if div in state.exclusive.get("dz_placing", ()) else scheduled
+        noted = state.exclusive.get("dz_noted", {}).get(div)
+        return max(scheduled, int(noted["turn"])) if noted is not None else None
 
     def _reveal_problems(
         self, scenario: Scenario, state: State, reveals: list[DropZoneReveal], placing: bool
@@ -724,15 +764,35 @@ class Arnhem(Exclusive):
             div = scenario.unit[uid].formation
             dz = state.exclusive.get("dz", {}).get(div)
             if dz is None:  # [15.39] not before its drop zone is placed
-                return [Area(hexes=[], text=f"none until the {div} drop zone is placed [15.39]")], \
-                    "15.39"
+                noted = state.exclusive.get("dz_noted", {}).get(div)
+                if noted is not None:  # its author's own machine [27]
+                    text = (f"within {sp.drop_range} hexes of {noted['hex']}, where your secret note places "
+                            f"the {div} drop zone on Game-Turn {noted['turn']}; none before [15.39]")
+                elif sp.dz_free and state.exclusive.get("dz_commitments", {}).get(div) is not None:
+                    text = (f"none until the {div} drop zone is placed, on the Game-Turn the Allied player "
+                            "noted in secret [15.39]")
+                else:
+                    text = f"none until the {div} drop zone is placed [15.39]"
+                return [Area(hexes=[], text=text)], "15.39"
             first = min(r.turn for r in scenario.reinforcements if uid in r.units)
             if first > game_turn:
                 return None
-            return [Area(within=sp.drop_range, of=[dz],
-                         text=f"within {sp.drop_range} hexes of the {div} drop zone {dz} [16.11]")], \
-                "16.11"
+            placing = div in state.exclusive.get("dz_placing", ())  # its author's own machine [27]
+            how = (f"within {sp.drop_range} hexes of the {div} drop zone {dz}, which your orders of this "
+                   "player-turn place there as noted [15.39, 16.11]") if placing else \
+                f"within {sp.drop_range} hexes of the {div} drop zone {dz} [16.11]"
+            return [Area(within=sp.drop_range, of=[dz], text=how)], "16.11"
         return None
+
+    def no_return(self, scenario: Scenario, state: State, uid: str, game_turn: int) -> str:
+        """[15.42] a German unit that left by the west or east stretch comes back on any later
+        Game-Turn, not on the one it left; one that left otherwise does not come back."""
+        us = state.units.get(uid)
+        if us is not None and us.exit_edge in ("west", "east") and us.exit_turn is not None \
+                and us.exit_turn >= game_turn:
+            return (f"{uid} left the map on Game-Turn {us.exit_turn}: it may come back by the "
+                    f"{us.exit_edge} edge from Game-Turn {us.exit_turn + 1} on, not in the Game-Turn it left")
+        return f"{uid} has left the map and may not return"
 
     def column_cost(self, scenario: Scenario, board: Board, entry: Hex, ahead: int) -> int:
         """[15.12, 15.13] units entering one behind the other pay for the hypothetical hexes off the
@@ -1144,7 +1204,7 @@ def _condition_violations(orders: PlayerTurnOrders) -> list[RuleViolation]:
             for a, b in zip(chain, chain[1:], strict=False):
                 if not a.is_adjacent(b):
                     out.append(RuleViolation(
-                        "12.13", f"{m.unit}: the if_demolished hexes {a} and {b} are not "
+                        "12.13", f"{m.unit}: the hexes after 'if demolished', {a} and {b}, are not "
                         "adjacent", m.unit, str(b)))
     return out
 

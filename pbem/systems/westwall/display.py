@@ -103,6 +103,15 @@ def positions_before(state: State, events: Sequence[Event]) -> list[dict[str, He
     return out
 
 
+def cases(scenario: Scenario) -> Any:
+    """The :class:`~pbem.systems.westwall.exclusive.Citations` of the scenario's game: the words a
+    player reads cite its own case for a mechanism the standard engine runs (SPI Arnhem's [15.11]
+    for an entry, not Bastogne's [11.11]) [27]."""
+    from pbem.systems.westwall.exclusive import get_exclusive
+
+    return get_exclusive(scenario.game).citations
+
+
 def unit_label(scenario: Scenario, unit_id: str) -> str:
     """How a unit is named to players: its printed designation where that is unique on its side
     (``1/501``), else its id (``5-hvy`` and ``5-art`` are both printed "5")."""

@@ -84,6 +84,13 @@ class Citations:
     exit_cost: str = "12.0"
     """An exit the unit cannot pay for (the imaginary hex beyond the edge)."""
     off_map_by_combat: str = "12.12"
+    entry: str = "11.11"
+    """Where the words a player reads (map legends, narration, the template, ``pbem units``) say how a
+    reinforcement comes onto the map [27]."""
+    withhold: str = "11.22"
+    """A reinforcement due and kept off the map on purpose (said before signing) [27]."""
+    exited: str = "12.0"
+    """A unit that left the map by an edge, in the words a player reads [27]."""
     """A unit forced off the map by combat is eliminated (the event's ``rule``: see
     :meth:`Exclusive.off_map_case`)."""
 
@@ -112,6 +119,11 @@ class Exclusive:
         """The case a refused entry hex cites: :attr:`Citations.entry_hexes`, or ``named`` (the
         case of the unit's schedule or entry area) when the game cites those."""
         return self.citations.entry_hexes or named
+
+    def no_return(self, scenario: Scenario, state: State, uid: str, game_turn: int) -> str:
+        """Why exited unit ``uid`` may not come back on ``game_turn`` (the refusal's words; its case
+        is :attr:`Citations.no_return`): here, never [12.11]."""
+        return f"{uid} has left the map and may not return"
 
     def off_map_case(self) -> str:
         """The ``rule`` of the elimination of a unit forced off the map by combat: the game's own
@@ -162,6 +174,17 @@ class Exclusive:
         """Secret notes turned into commitments, and due reveals filled in (see
         :meth:`pbem.engine.ruleset.Ruleset.conceal`)."""
         return orders
+
+    def own_notes(self, scenario: Scenario, state: State, side: str, secret: bytes) -> State:
+        """The state as ``side``'s own orders will find it (see
+        :meth:`pbem.engine.ruleset.Ruleset.own_notes`): here, as it is."""
+        return state
+
+    def arrival_turn(self, scenario: Scenario, state: State, uid: str, scheduled: int) -> int | None:
+        """The Game-Turn waiting unit ``uid`` (scheduled for ``scheduled``) may come onto the map
+        from, in the words a player reads: ``None`` when nobody but its owner can know (Arnhem: the
+        drop zone of its division held back to a turn noted in secret [15.39])."""
+        return scheduled
 
     def turn_start(self, scenario: Scenario, state: State, orders: PlayerTurnOrders) -> State:
         """The state at the start of a player-turn once its orders are known (e.g. drop zones

@@ -29,6 +29,7 @@ from pbem.maps.view import (
     terrain_looks,
 )
 from pbem.systems.westwall.display import (
+    cases,
     coerce_events,
     coerce_scenario,
     coerce_state,
@@ -142,10 +143,12 @@ def map_view(
         places=tuple(PlaceView(Hex.parse(p.hex), p.name) for p in m.places),
         entries=entries,
         entry_heading="Reinforcement entry [11.11]",
+        own_entry_heading=f"Reinforcement entry [{cases(sc).entry}]",
         counters=counters,
         marks=tuple(mark_list),
         eliminated=tuple(eliminated),
         exited_heading="Exited [12.0]",
+        own_exited_heading=f"Exited [{cases(sc).exited}]",
         exited=exited,
         notes=tuple(notes),
         score=(tuple((side_name(sc, k), v) for k, v in sorted(score.items()))

@@ -338,8 +338,9 @@ class _Walk:
             out.append(RuleViolation("5.0", f"{uid} has been eliminated and cannot move", uid))
             return None
         if status == "exited" and special is None:
-            out.append(RuleViolation(self.excl.citations.no_return,
-                                     f"{uid} has left the map and may not return", uid))
+            why = (self.excl.no_return(self.scenario, self.state, uid, self.game_turn)
+                   if self.state is not None else f"{uid} has left the map and may not return")
+            out.append(RuleViolation(self.excl.citations.no_return, why, uid))
             return None
         if status in ("waiting", "eliminated", "exited") or start is None:
             if not path:
@@ -842,6 +843,78 @@ def cheapest_path(
     if board.status(uid) == "on-map":
         path = path[1:]
     return path
+
+
+def no_path_reason(
+    board: Board, uid: str, target: Hex, game_turn: int = 0, exclusive: Exclusive | None = None,
+    entry: Hex | None = None,
+) -> str:
+    """Why :func:`cheapest_path` finds no path to ``target``, in words naming the hex and the case
+    (as ``pbem reach`` says why a hex is closed) [27]: a unit pinned in an enemy zone of control
+    [5.14], a reinforcement not due or not at one of its entry hexes (the game's own cases), an
+    enemy unit in the hex [5.12], a hexside or terrain it may not cross, or else a hex beyond its
+    reach this phase, with the nearest hex it can reach."""
+    scenario = board.scenario
+    u = scenario.unit[uid]
+    side = u.side
+    excl = exclusive if exclusive is not None else get_exclusive(scenario.game)
+    cite = excl.citations
+    if not board.on_map(target):
+        return f"{target} is not on the map"
+    origin = board.unit_hex(uid)
+    if board.status(uid) == "on-map" and origin is not None:
+        if board.enemy_zoc(origin, side):
+            return (f"it starts in an enemy zone of control in {origin} (of "
+                    f"{', '.join(board.zoc_sources(origin, side))}) and may not leave it [5.14]")
+    else:
+        st = board.source
+        special = excl.entry_areas(scenario, st, uid, game_turn) if st is not None else None
+        first: int | None = game_turn
+        if special is not None:
+            areas, rule = special
+        else:
+            areas, rule, first = reinforcement_entries(scenario, uid, game_turn)
+        described = describe_areas(areas) or "none"
+        if first is None:
+            return str(RuleViolation(cite.reinforcements, "it is not on the map and is not a reinforcement"))
+        if not areas:
+            return str(RuleViolation(cite.reinforcements, f"it arrives on Game-Turn {first}, not before"))
+        if not any(a.hexes or a.edge or a.within is not None or a.beyond is not None for a in areas):
+            return str(RuleViolation(rule or cite.reinforcements, f"it cannot come onto the map on "
+                                                                  f"Game-Turn {game_turn}: {described}"))
+        if entry is not None:
+            if not in_any_area(scenario, areas, entry):
+                return str(RuleViolation(excl.entry_case(rule),
+                                         f"{entry} is not one of its entry hexes ({described})"))
+            enemy = board.enemy_at(entry, side)
+            if enemy is not None:
+                return str(RuleViolation(cite.entry_enemy, f"enemy unit {enemy} is in its entry hex {entry}"))
+            landing = excl.landing(scenario, st, uid) if st is not None else None
+            if landing is not None:
+                bad = excl.landing_violation(scenario, board, uid, entry)
+                if bad is not None:
+                    return str(bad)
+            else:
+                cost0, why = board.entry_check(u, entry)
+                if cost0 is None:
+                    return str(RuleViolation(cite.entry_terrain, f"it cannot enter at {entry}: {why}"))
+            origin = entry
+    enemy = board.enemy_at(target, side)
+    if enemy is not None:
+        return f"enemy unit {enemy} is in {target} [5.12]"
+    if origin is not None and origin != target and origin.is_adjacent(target):
+        _cost, refused = board.enter_check(u, origin, target)
+        if refused is not None:
+            return str(refused)
+    cost, _prev = _search(board, uid, game_turn, excl, entry)
+    here = [(h, c) for h, c in cost.items() if board.occupant(h) is None or h == board.unit_hex(uid)]
+    tail = ""
+    if here:
+        near, c = min(here, key=lambda hc: (hc[0].distance(target), hc[1], hc[0]))
+        tail = f"; the nearest hex it can reach is {near} ({fmt_mp(c)} MP)"
+    start = f" from {origin}" if origin is not None else ""
+    return (f"{target} is beyond its reach{start} this Movement Phase ({fmt_mp(u.move_halves)} MP; a unit "
+            f"stops in the first enemy zone of control it enters) [5.13, 6.0]{tail}")
 
 
 def exit_options(board: Board, uid: str, game_turn: int = 0) -> list[tuple[Hex, int]]:

@@ -105,6 +105,21 @@ class WestWallPresenter(Presenter[Scenario, State]):
             skeleton = {**skeleton, "placements": {}}
         return skeleton
 
+    def cut_off(self, scenario: Scenario, state: State) -> list[str]:
+        """[17.35] SPI Arnhem: each Allied unit on the map without a line of communication now, with
+        the enemy units that cut it and where (the exclusive rules' own search, as ``pbem units``)."""
+        from pbem.systems.westwall.board import Board
+        from pbem.systems.westwall.display import coerce_scenario, unit_label
+        from pbem.systems.westwall.exclusive import get_exclusive
+
+        sc = coerce_scenario(scenario)
+        if sc.game == "standard" or state.phase not in ("player-turn", "over"):
+            return []
+        notes = get_exclusive(sc.game).unit_notes(sc, state, Board.from_state(sc, state))
+        return [f"{unit_label(sc, uid)} in {state.units[uid].hex}: {'; '.join(lines)}"
+                for uid, lines in sorted(notes.items())
+                if state.units.get(uid) is not None and state.units[uid].status == "on-map"]
+
     def roster(self, scenario: Scenario, state: State, side: str) -> tuple[list[str], list[list[str]]]:
         return roster(scenario, state, side)
 
@@ -179,6 +194,7 @@ def narrate(
     file's roll log) adds a closing line listing every die rolled, by label."""
     from pbem.maps.hexmap import Hex
     from pbem.systems.westwall.display import (
+        cases,
         coerce_events,
         coerce_scenario,
         coerce_state,
@@ -235,12 +251,16 @@ def narrate(
         if isinstance(ev, MovedEvent):
             path = " → ".join(ev.path)
             text = f"{name(ev.unit)} moved {path} ({mp_text(ev.mp_halves)} MP)"
-            if ev.entered:
+            if ev.entered and any(r.airborne and ev.unit in r.units for r in sc.reinforcements):
+                text = (f"{name(ev.unit)} landed at {ev.path[0] if ev.path else '?'}"  # by air [15.31]
+                        + (f" and moved {path}" if len(ev.path) > 1 else "")
+                        + f" ({mp_text(ev.mp_halves)} MP) [15.31]")
+            elif ev.entered:
                 text = (f"{name(ev.unit)} entered the map at {ev.path[0] if ev.path else '?'}"
                         + (f" and moved {path}" if len(ev.path) > 1 else "")
-                        + f" ({mp_text(ev.mp_halves)} MP) [11.11]")
+                        + f" ({mp_text(ev.mp_halves)} MP) [{cases(sc).entry}]")
             if ev.exited:
-                text += " and left the map [12.0]"
+                text += f" and left the map [{cases(sc).exited}]"
             lines.append(text)
         elif isinstance(ev, PlacedEvent):
             lines.append(f"{name(ev.unit)} set up in {ev.hex}")
@@ -434,8 +454,8 @@ def _standing_lines(scenario: Any, orders: dict[str, Any], kind: Any) -> list[st
 
         if orders.get("side") == german_side(coerce_scenario(scenario)):
             return ["Standing: every canal and rail bridge is to be demolished, if the die "
-                    "allows, when the first Allied unit reaches it (standing.spare_bridges "
-                    "lists the ones to keep) [12.12]"]
+                    "allows, when the first Allied unit reaches it (a 'spare bridge HEX/HEX' "
+                    "order keeps one) [12.12]"]
     return []
 
 
@@ -460,7 +480,7 @@ def _attack_lines(orders: dict[str, Any], name: Callable[[Any], str]) -> list[st
 def undone(scenario: Scenario, state: State, side: str, orders: JSON) -> list[str]:
     """What a WestWall player-turn leaves undone: reinforcements due that stay off the map
     [11.22], units that do not move, attacks without an advance after combat [7.9]."""
-    from pbem.systems.westwall.display import coerce_scenario, unit_label
+    from pbem.systems.westwall.display import cases, coerce_scenario, unit_label
     from pbem.systems.westwall.exclusive import get_exclusive
 
     if not isinstance(orders, dict) or orders.get("kind") != "player-turn":
@@ -468,8 +488,10 @@ def undone(scenario: Scenario, state: State, side: str, orders: JSON) -> list[st
     sc = coerce_scenario(scenario)
     st = state
     moving = {m.get("unit") for m in orders.get("moves") or [] if m.get("path") or m.get("exit")}
+    later = not_due_yet(sc, st, side)  # e.g. a drop zone held back [15.39]: not due, not left off
     due = [uid for r in sc.reinforcements if r.side == side and r.turn <= st.game_turn
-           for uid in r.units if st.units.get(uid) is not None and st.units[uid].status == "waiting"]
+           for uid in r.units if st.units.get(uid) is not None and st.units[uid].status == "waiting"
+           and uid not in later]
     out: list[str] = []
     ex = get_exclusive(sc.game)
     left = [uid for uid in due if uid not in moving]
@@ -478,7 +500,7 @@ def undone(scenario: Scenario, state: State, side: str, orders: JSON) -> list[st
     if off:
         out.append(f"{len(off)} reinforcement{'s' if len(off) > 1 else ''} due by this game-turn "
                    f"stay{'s' if len(off) == 1 else ''} off the map: "
-                   f"{', '.join(unit_label(sc, u) for u in off)} [11.22]")
+                   f"{', '.join(unit_label(sc, u) for u in off)} [{cases(sc).withhold}]")
     for rule in sorted(set(lost.values())):
         gone = [uid for uid in left if lost.get(uid) == rule]
         out.append(f"{len(gone)} unit{'s' if len(gone) > 1 else ''} due that {'do' if len(gone) > 1 else 'does'} "
@@ -536,32 +558,53 @@ def _setup_areas(sc: Scenario) -> dict[str, str]:
     return setup
 
 
-def _due_entries(sc: Scenario, st: State) -> dict[str, tuple[int, str]]:
-    """Reinforcement -> its Game-Turn and where it comes in, in words [11.11] (where the
-    exclusive rules put it instead, e.g. Arnhem with weather: near the drop zone [16.11])."""
+def _due_entries(sc: Scenario, st: State) -> dict[str, tuple[int | None, str]]:
+    """Reinforcement -> the Game-Turn it may come in from (``None``: noted in secret by its owner)
+    and where, in words [11.11] (where the exclusive rules put it instead, e.g. Arnhem with
+    weather: near the drop zone [16.11], not before it is placed [15.39])."""
     from pbem.systems.westwall.exclusive import get_exclusive
 
-    due: dict[str, tuple[int, str]] = {}
+    due: dict[str, tuple[int | None, str]] = {}
     ex = get_exclusive(sc.game)
     for r in sc.reinforcements:
         for uid in r.units:
             areas = r.entry
-            special = ex.entry_areas(sc, st, uid, max(r.turn, st.game_turn)) \
-                if st.units.get(uid) is not None and st.units[uid].status == "waiting" else None
+            waiting = st.units.get(uid) is not None and st.units[uid].status == "waiting"
+            special = ex.entry_areas(sc, st, uid, max(r.turn, st.game_turn)) if waiting else None
             if special is not None:  # e.g. Arnhem with weather: near the drop zone [16.11]
                 areas = special[0]
-            due.setdefault(uid, (r.turn, "; or ".join(a.text for a in areas if a.text)
+            turn = ex.arrival_turn(sc, st, uid, r.turn) if waiting else r.turn
+            due.setdefault(uid, (turn, "; or ".join(a.text for a in areas if a.text)
                                  or f"[{r.rule}]"))
     return due
 
 
+def not_due_yet(sc: Scenario, st: State, side: str) -> set[str]:
+    """``side``'s reinforcements scheduled by this Game-Turn that may not come in yet all the same
+    (Arnhem: a division whose drop zone is held back to a later turn [15.39]) [27]."""
+    from pbem.systems.westwall.exclusive import get_exclusive
+
+    ex = get_exclusive(sc.game)
+    out: set[str] = set()
+    for r in sc.reinforcements:
+        for uid in r.units:
+            us = st.units.get(uid)
+            if r.side == side and r.turn <= st.game_turn and us is not None and us.status == "waiting":
+                turn = ex.arrival_turn(sc, st, uid, r.turn)
+                if turn is None or turn > st.game_turn:
+                    out.add(uid)
+    return out
+
+
 def _unit_notes(
     sc: Scenario, st: State, board: Board, side: str, u: UnitDef, setup: dict[str, str],
-    due: dict[str, tuple[int, str]],
+    due: dict[str, tuple[int | None, str]],
 ) -> list[str]:
     """A unit's state in words: in an enemy zone of control [6.0] (and so obliged to attack in
     its player-turn [7.11]), to set up [3.0], waiting to enter or land on a Game-Turn [11.11],
-    exited [12.0], eliminated."""
+    exited [12.0], eliminated (each cited with the game's own case)."""
+    from pbem.systems.westwall.display import cases
+
     us = st.units.get(u.id)
     status = us.status if us is not None else "waiting"
     notes: list[str] = []
@@ -576,10 +619,13 @@ def _unit_notes(
     elif status == "waiting":
         turn, entry = due.get(u.id, (0, ""))
         how = "lands" if any(r.airborne and u.id in r.units for r in sc.reinforcements) else "enters"
-        tail = "" if entry.endswith("]") else " [11.11]"
-        notes.append(f"{how} on Game-Turn {turn}: {entry}{tail}" if turn else "not scheduled")
+        tail = "" if entry.endswith("]") else f" [{cases(sc).entry}]"
+        if turn is None:  # held back to a Game-Turn only its owner knows [15.39]
+            notes.append(f"{how} later: {entry}{tail}")
+        else:
+            notes.append(f"{how} on Game-Turn {turn}: {entry}{tail}" if turn else "not scheduled")
     elif status == "exited":
-        notes.append(f"left the map ({us.exit_edge if us else '?'} edge) [12.0]")
+        notes.append(f"left the map ({us.exit_edge if us else '?'} edge) [{cases(sc).exited}]")
     else:
         notes.append(status)
     return notes
@@ -590,7 +636,7 @@ def reach(scenario: Scenario, state: State, unit: str) -> list[str]:
     edge hexes it can leave from [12.0], and why each neighbouring hex it cannot enter is closed."""
     from pbem.errors import InputError
     from pbem.systems.westwall.board import Board
-    from pbem.systems.westwall.display import coerce_scenario
+    from pbem.systems.westwall.display import cases, coerce_scenario
     from pbem.systems.westwall.enumerate import unit_options
     from pbem.systems.westwall.exclusive import get_exclusive
     from pbem.systems.westwall.movement import fmt_mp
@@ -606,7 +652,7 @@ def reach(scenario: Scenario, state: State, unit: str) -> list[str]:
     opts = unit_options(board, unit, st.game_turn, get_exclusive(sc.game))
     start = board.unit_hex(unit)
     lines = [f"{unit} ({u.values()}, {fmt_mp(u.move_halves)} MP) "
-             + (f"in {start}" if start is not None else "entering the map [11.11]") + ":"]
+             + (f"in {start}" if start is not None else f"entering the map [{cases(sc).entry}]") + ":"]
     for h, cost in opts.destinations.items():
         if h == start:
             continue
@@ -614,7 +660,7 @@ def reach(scenario: Scenario, state: State, unit: str) -> list[str]:
         via = f" via {' '.join(str(x) for x in path[:-1])}" if len(path) > 1 else ""
         lines.append(f"  {h}  {fmt_mp(cost)} MP{via}")
     for h, cost in opts.exits:
-        lines.append(f"  off the map from {h}  {fmt_mp(cost)} MP [12.0]")
+        lines.append(f"  off the map from {h}  {fmt_mp(cost)} MP [{cases(sc).exited}]")
     if len(lines) == 1:
         lines.append("  nowhere this phase")
     if start is not None:

@@ -57,6 +57,7 @@ from pbem.systems.westwall.movement import (
     cheapest_path,
     describe_areas,
     in_any_area,
+    no_path_reason,
     validate_moves,
     walk_moves,
 )
@@ -207,6 +208,9 @@ class WestWallRules(Ruleset[Scenario, State, Orders_]):
             return self._exclusive(scenario).conceal(scenario, parse_state(state), o, secret)
         return o
 
+    def own_notes(self, scenario: Scenario, state: JSON, side: str, secret: bytes) -> State:
+        return self._exclusive(scenario).own_notes(scenario, parse_state(state), side, secret)
+
     def scenario_problems(self, data: JSON) -> list[str]:
         return scenario_check.scenario_problems(data)
 
@@ -317,9 +321,8 @@ class WestWallRules(Ruleset[Scenario, State, Orders_]):
                     target = Hex.parse(m.to)
                     path = cheapest_path(board, m.unit, target, st.game_turn, self._exclusive(scenario))
                     if path is None:
-                        raise InputError(
-                            f"move of {m.unit}: no legal path to {target} this movement phase"
-                        )
+                        why = no_path_reason(board, m.unit, target, st.game_turn, self._exclusive(scenario))
+                        raise InputError(f"move of {m.unit}: no legal path to {target} this movement phase: {why}")
                     m = m.model_copy(update={"path": [str(h) for h in path], "to": None})
                 elif m.to is not None and len(m.path) == 1 and m.path[0] != m.to \
                         and (m.unit not in st.units or st.units[m.unit].status == "waiting"):
@@ -329,11 +332,10 @@ class WestWallRules(Ruleset[Scenario, State, Orders_]):
                     entry, target = Hex.parse(m.path[0]), Hex.parse(m.to)
                     excl = self._exclusive(scenario)
                     path = cheapest_path(board, m.unit, target, st.game_turn, excl, entry=entry)
-                    if path is None:
-                        case = excl.citations.entry_hexes  # None: its schedule's (Arnhem)
+                    if path is None:  # the real reason: the entry hex, or the destination [27]
+                        why = no_path_reason(board, m.unit, target, st.game_turn, excl, entry=entry)
                         raise InputError(f"entry of {m.unit}: no legal path from {entry} to {target} "
-                                         "this movement phase (is it one of its entry hexes?"
-                                         + (f" [{case}])" if case else ")"))
+                                         f"this movement phase: {why}")
                     m = m.model_copy(update={"path": [str(h) for h in path], "to": None})
                 elif m.to is not None:
                     if not m.path or m.path[-1] != m.to:

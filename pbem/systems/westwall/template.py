@@ -14,7 +14,7 @@ from typing import Any
 
 from pbem.maps.hexmap import Hex
 from pbem.systems.westwall.board import Board
-from pbem.systems.westwall.display import side_name
+from pbem.systems.westwall.display import cases, side_name
 from pbem.systems.westwall.enumerate import move_order, movers, unit_options
 from pbem.systems.westwall.exclusive import get_exclusive
 from pbem.systems.westwall.model import Scenario, State
@@ -87,7 +87,7 @@ def _drop_zone_examples(rules: Any, sc: Scenario, st: State, side: str) -> list[
 
 
 def _player_turn(rules: Any, sc: Scenario, st: State, side: str, label: str) -> list[str]:
-    from pbem.systems.westwall.presenter import roster, undone
+    from pbem.systems.westwall.presenter import not_due_yet, roster, undone
 
     board = Board.from_state(sc, st)
     ex = get_exclusive(sc.game)
@@ -99,9 +99,13 @@ def _player_turn(rules: Any, sc: Scenario, st: State, side: str, label: str) -> 
     if on_map:
         out.append("# Your units on the map (id, counter, hex, values, MA, state):")
         out += [f"#   {r[0]:<10} {r[1]:<10} {r[3]:<6} {r[4]:<10} {r[5]:<4} {r[6]}".rstrip() for r in on_map]
-    if due:
-        out.append("# Due now, off the map (the first hex of an 'enter' path is its entry hex [11.11]):")
-        out += [f"#   {r[0]:<10} {r[1]:<10} {r[6]}" for r in rows if r[0] in due]
+    later = not_due_yet(sc, st, side)  # scheduled, yet not before a later Game-Turn [15.39]
+    if due - later:
+        out.append(f"# Due now, off the map (the first hex of an 'enter' path is its entry hex [{cases(sc).entry}]):")
+        out += [f"#   {r[0]:<10} {r[1]:<10} {r[6]}" for r in rows if r[0] in due - later]
+    if due & later:
+        out.append("# Due later, off the map (not this Game-Turn):")
+        out += [f"#   {r[0]:<10} {r[1]:<10} {r[6]}" for r in rows if r[0] in due & later]
     skeleton = rules.skeleton(sc, st, side)
     left = undone(sc, st, side, skeleton)
     if left:
@@ -154,7 +158,7 @@ def _move_examples(board: Board, sc: Scenario, st: State, side: str, ex: Any, on
                 out.append(_example(f"land {uid} at {path[0]}", "an airborne unit lands [15.31]"))
             else:
                 out.append(_example(f"enter {uid} at {path[0]} to {path[-1]}",
-                                    "a reinforcement enters [11.11]"))
+                                    f"a reinforcement enters [{cases(sc).entry}]"))
             break
     if not out:
         out.append("#   (no unit of yours can move this player-turn)")

@@ -51,7 +51,9 @@ def test_2_1_text_orders_through_the_cli_and_verify(tmp_path: Path) -> None:
     # 'to 0303' became the cheapest path (0203 1 MP, 0303 2 more: 3 of 1/1P's MP) [6.3]
     assert "1. 1/1P moves 0203 → 0303 [6]" in log and "1/1P moved 0104 → 0203 → 0303 [6]" in log
     assert "End of turn 1: both sides passed in a row [2.2]" in log
-    assert (a.dir / "map-0001.svg").exists()  # the map view drawn after every step
+    # the map view drawn after every step, only the newest kept (issue 28)
+    newest = max(int(p.name[5:9]) for p in a.dir.glob("turn-*.json"))
+    assert sorted(p.name for p in a.dir.glob("map-*.svg")) == [f"map-{newest:04d}.svg"] and newest >= 3
     status = ok(a.run("status", a.dir)).out
     assert "DE passes so that its reveal keys the dice before [2.1]" in status  # 4P drops [15.2]
     res = pbem("verify", a.dir, home=tmp_path / "stranger")

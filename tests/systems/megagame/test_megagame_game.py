@@ -421,16 +421,20 @@ def test_a_turn_played_with_only_the_emails_between_the_four_homes(tmp_path: Pat
         assert body is not None
         return str(msg["Subject"]), body.get_content()
 
-    mails = sorted(gc.dir.glob("mail-0*.eml"))
-    subject, body = text_of(mails[-1])  # Game Control's report: what it is and where to read it
+    # each keeps the emails no other side has answered yet (issue 28): Game Control its report;
+    # every email sent is in the others' inboxes
+    gc_sent = sorted(q for q in (players["AB1"].work / "mail").glob("mail-0*.eml")
+                     if b"X-Pbem-From-Side: GC" in q.read_bytes())
+    assert len(gc_sent) == 2 and [q.name for q in gc.dir.glob("mail-0*.eml")] == [gc_sent[-1].name]
+    subject, body = text_of(gc.dir / gc_sent[-1].name)  # Game Control's report: what it is and where to read it
     assert "Turn 1" in subject and "report" in subject and "Nothing happened" not in body
     assert "has adjudicated Turn 1" in body and "pbem status GAME_DIR' shows yours" in body
-    subject, body = text_of(mails[0])
+    subject, body = text_of(gc_sent[0])
     assert "has signed its rulings for Turn 1" in body and "rulings" in subject
-    subject, body = text_of(players["AB1"].dir / "mail-0001.eml")
+    subject, body = text_of(gc.work / "mail" / "mail-0001.eml")
     assert "has committed its orders for Turn 1" in body and "only Game Control can read them" in body
     assert "sealed orders" in subject
-    subject, body = text_of(players["AB1"].dir / "mail-0004.eml")
+    subject, body = text_of(gc.work / "mail" / "mail-0004.eml")
     assert "acknowledges every side's commitment for Turn 1" in body and "acknowledgement" in subject
     for s in ("SS9", "SS10"):  # the German teams' mail holds nothing of the British positions
         mails = b"".join(q.read_bytes() for q in (players[s].work / "mail").glob("*.eml"))

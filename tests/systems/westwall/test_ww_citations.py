@@ -121,7 +121,7 @@ def test_the_bastogne_exit_refusal_names_the_scenario_rule_of_the_edge() -> None
     orders = PlayerTurnOrders(side="DE", game_turn=2,
                               moves=[MoveOrder(unit="h", path=["0203"], exit=True)])
     (v,) = R.validate(sc, de, "DE", orders)
-    assert str(v) == "h cannot leave the map from 0203: exits only by the west edge [15.17] [12.0]"
+    assert str(v) == "h cannot leave the map from 0203: exits only by the west edge [12.0, 15.17]"
 
 
 def test_the_tables() -> None:

@@ -1,0 +1,53 @@
+"""What the read-only player commands import, as the console script runs them [28 item 4].
+
+``pbem status`` and ``pbem check`` draw no map and write no email, so neither may import the map
+and mail libraries (svgwrite and jinja2 cost more start-up than the ed25519 floor itself); a
+subprocess reads ``sys.modules`` at exit so that a module-top import slipping back in fails here."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from helpers.paths import ROOT
+from helpers.protocol import Result, ok
+from helpers.protocol import pbem as run_pbem
+
+EXAMPLE = ROOT / "examples" / "bastogne-spearhead"
+KEYS = ROOT / "examples" / "keys"
+HEAVY = ("svgwrite", "jinja2", "pbem.render.svg", "pbem.mail.compose")
+REPORT = ("import atexit, sys; from pbem.cli import main; sys.argv[0] = 'pbem'; "
+          f"atexit.register(lambda: print('LOADED', *[m for m in {HEAVY!r} if m in sys.modules], file=sys.stderr)); "
+          "main()")
+
+
+def whole(*args: str | Path, home: Path) -> tuple[Result, set[str]]:
+    """``pbem ARGS`` as the console script runs it, and which of :data:`HEAVY` it imported."""
+    env = {**os.environ, "PBEM_HOME": str(home), "PBEM_PASSPHRASE": ""}
+    done = subprocess.run([sys.executable, "-c", REPORT, *map(str, args)], env=env,
+                          capture_output=True, text=True, timeout=300)
+    err, _, loaded = done.stderr.rpartition("LOADED")
+    return Result(done.returncode, done.stdout, err), set(loaded.split())
+
+
+def test_status_and_check_import_no_map_or_mail_library(tmp_path: Path) -> None:
+    stranger, loaded = whole("status", EXAMPLE, home=tmp_path / "stranger")
+    assert stranger.code == 0, stranger.err
+    assert "game" in stranger.out
+    assert not {"svgwrite", "jinja2"} & loaded, loaded
+    home, game = tmp_path / "home", tmp_path / "game"
+    for k in ("example-de", "example-us"):
+        ok(run_pbem("key", "import", KEYS / f"{k}.key", "--name", k, "--no-passphrase", home=home))
+    ok(run_pbem("new", "bastogne-spearhead", game, "--player", "DE=example-de", "--player", "US=example-us",
+                "--game-id", "5e1f" * 8, "--nonce", "c0" * 32, home=home))
+    played, loaded = whole("status", game, home=home)
+    assert played.code == 0, played.err
+    assert not {"svgwrite", "jinja2"} & loaded, loaded
+    orders = tmp_path / "orders.json"
+    orders.write_text(ok(run_pbem("bot", game, "--side", "US", "--key", "example-us", "--dry-run", home=home)).out,
+                      encoding="utf-8")  # the U.S. set-up comes first
+    checked, loaded = whole("check", game, orders, "--key", "example-us", home=home)
+    assert checked.code == 0, checked.err
+    assert not {"svgwrite", "jinja2"} & loaded, loaded
