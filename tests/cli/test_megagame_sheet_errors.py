@@ -9,8 +9,8 @@ from pathlib import Path
 from helpers.megagame import scenario_file, start
 
 FLY = ("line 1: 'fly' is not a sheet clause (breakthrough, attack, probe, hold, move, prepare; stand fast; "
-       "towards HEX; via HEX ...; tactical, non-tactical, rest; whole turn, first/second half, night; supply N; "
-       "cas N; heavy N; counter-battery; defend HEX ...; rail to HEX; attach to DIVISION) [5]")
+       "towards HEX; via HEX ...; (non-)tactical, rest; whole turn, first/second half, night; supply N; "
+       "cas/heavy N; counter-battery; defend HEX ...; interdict HEX; rail to HEX; attach to DIVISION) [5]")
 
 
 def test_5_every_unreadable_line_and_every_rule_a_readable_line_breaks_are_told_at_once(tmp_path: Path) -> None:

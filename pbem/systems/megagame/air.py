@@ -5,6 +5,7 @@ attacks, airborne drops and the flak that meets them."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from math import atan2, degrees, sqrt
 from typing import Any, Literal
 
 from pbem.engine.ruleset import JSON, Dice
@@ -16,6 +17,7 @@ from pbem.systems.megagame.orders import AirRequest, OrderSheet
 from pbem.systems.megagame.report import battalions
 from pbem.systems.megagame.supply import HQ_REACH_KM
 from pbem.systems.megagame.tables import (
+    ReconTarget,
     air_resupply,
     drop,
     flak,
@@ -158,6 +160,8 @@ def air_phase(scenario: MegaScenario, turn: int, board: Board, orders: dict[str,
             heavy = a.mission == "heavy"
             events.append(_bombing(board, team, side, target, 0 if heavy else flown, enemies, dice, intel,
                                    heavy=flown if heavy else 0))
+        elif a.mission == "recce" and board.rules3:
+            board.recce_flights.append((team, side, a, flown))  # flown over the zone during the turn [12d]
         elif a.mission == "recce":
             die = dice.d6(f"12 recce {target} {team}")
             seen = _recce_words(scenario, board, enemies, target, die)
@@ -362,17 +366,15 @@ def _collect(board: Board, team: str, at: Hex, landed: int, near: list[BoardUnit
 
 
 def _recce_words(scenario: MegaScenario, board: Board, enemies: list[BoardUnit], at: Hex, die: int) -> str:
-    """What a recce flight reports of a hex [12], in words. Rules version 3: whatever is not a
-    sighting reads "no report" -- an empty hex, infantry keeping still, a failed die alike (the table's
-    1 is "No report" in every column: a team that heard "no enemy seen" of an empty hex would know
-    what a "no report" hides) [12d]."""
+    """What a recce flight reports of a hex [12], in words (rules version 2, which flies it before
+    anything moves; version 3: :func:`recce_phase`)."""
     if not enemies:
-        return "no report" if board.rules3 else "no enemy seen"
+        return "no enemy seen"
     vehicles = all(u.t.mechanised for u in enemies)
     moving = any(u.km for u in enemies)
     target: Any = ("vehicles moving" if moving else "vehicles stationary") if vehicles else "infantry moving"
     if not vehicles and not moving:
-        return "no report" if board.rules3 else "no report (infantry keeps still under cover)"
+        return "no report (infantry keeps still under cover)"
     cover = board.geo.close(at) and not (vehicles and board.geo.terrain.get(at) in ("town", "city"))
     got = recce(target, die, crowded=len(enemies) > 3, in_cover=cover)
     if got == "no report":
@@ -386,6 +388,89 @@ def _recce_words(scenario: MegaScenario, board: Board, enemies: list[BoardUnit],
     if "direction" in got:
         parts.append("on the move")
     return "enemy spotted" + (": " + ", ".join(parts) if parts else "")
+
+
+AIR_ZONE_KM = 15
+"""[12] "The map is divide up into air zones - each around 30km across"; a recce squadron reports
+on "an air zone per squadron/move" [12d]: rules version 3 reads the zone as the hexes within 15 km
+of the target hex the air orders give (30 km across, centred where the team asks)."""
+
+COMPASS = ("east", "north-east", "north", "north-west", "west", "south-west", "south", "south-east")
+
+
+def heading(start: Hex, end: Hex) -> str:
+    """The main direction from ``start`` to ``end`` as a point of the compass (north up: the map's
+    rows run north to south) -- the recce table's "Direction" [12d]."""
+    (q0, r0, _), (q1, r1, _) = start.cube(), end.cube()
+    dx = 1.5 * (q1 - q0)
+    dy = sqrt(3) * ((r1 - r0) + (q1 - q0) / 2)
+    return COMPASS[round(degrees(atan2(-dy, dx)) / 45) % 8]
+
+
+def recce_target(board: Board, at: Hex, enemies: list[BoardUnit]) -> ReconTarget | None:
+    """The recce table's column for the enemy in one hex [12d] (rules version 3), None when they
+    are in cover ("Units in cover have a vanishing small chance of being spotted, so we ignore it
+    here"; "Armoured and mechanised units in built up areas cannot claim cover"). Vehicles when
+    every unit there is mechanised; moving when one of them moved this turn (the recce flies during
+    the turn and sees the columns on the road). Infantry moving has its column; infantry standing
+    still in the open, not in cover, is read on the stationary column of the table ("Vehicles
+    stationary in open"): a target standing in the open, with no direction to report."""
+    vehicles = all(u.t.mechanised for u in enemies)
+    if board.geo.close(at) and not (vehicles and board.geo.terrain.get(at) in ("town", "city")):
+        return None
+    moving = any(u.km for u in enemies)
+    if vehicles:
+        return "vehicles moving" if moving else "vehicles stationary"
+    return "infantry moving" if moving else "vehicles stationary"
+
+
+def recce_phase(board: Board, dice: Dice, intel: dict[str, list[str]]) -> list[JSON]:
+    """Air recce in rules version 3 [12d], after the movement it watches (version 2 flew it before
+    anything moved, so no unit was ever seen moving): each recce order looks over the air zone of
+    its target (:data:`AIR_ZONE_KM`); every hex of the zone with enemy not in cover is a target, one
+    die each in hex order, read on its column (:func:`recce_target`), +1 with more than three units
+    there. The team hears only the sightings, each near its place: the type (tanks, vehicles,
+    infantry), the size (in battalions), the direction of the move; nothing else -- a zone with
+    nothing seen reads "no report", empty or not."""
+    geo = board.geo
+    events: list[JSON] = []
+    for team, side, a, _flown in board.recce_flights:
+        centre = Hex.parse(a.target)
+        looks: list[JSON] = []
+        seen: list[str] = []
+        for h in sorted(geo.around(centre, AIR_ZONE_KM)):
+            enemies = [u for u in board.at(h) if u.side != side]
+            target = recce_target(board, h, enemies) if enemies else None
+            if target is None:
+                continue
+            die = dice.d6(f"12 recce {h} {team}")
+            got = recce(target, die, crowded=len(enemies) > 3)
+            words = "no report" if got == "no report" else "enemy spotted" + _sighting(board, enemies, got)
+            looks.append({"hex": str(h), "die": die, "target": target, "seen": words})
+            if got != "no report":
+                seen.append(f"{words} at {geo.near(h)}")
+        events.append({"kind": "recce", "team": team, "at": str(centre), "zone_km": AIR_ZONE_KM, "looks": looks})
+        intel.setdefault(team, []).append(f"air recce over the zone around {geo.near(centre)}: "
+                                          + ("; ".join(seen) or "no report"))
+    board.recce_flights = []
+    return events
+
+
+def _sighting(board: Board, enemies: list[BoardUnit], got: str) -> str:
+    """The details of a sighting the die gives [12d]: type, size, direction, as far as ``got`` says."""
+    parts = []
+    if "type" in got:
+        vehicles = all(u.t.mechanised for u in enemies)
+        parts.append("tanks" if any(u.t.kind == "armour" for u in enemies) else "vehicles" if vehicles
+                     else "infantry")
+    if "size" in got:
+        parts.append(battalions(sum(u.status for u in enemies)))
+    if "direction" in got:
+        mover = next(u for u in enemies if u.km)
+        start = board.start.get(mover.d.id)
+        parts.append(f"moving {heading(start, mover.hex)}" if start is not None and mover.hex is not None
+                     and start != mover.hex else "on the move")
+    return ": " + ", ".join(parts) if parts else ""
 
 
 SUPPORT = ("cas", "heavy")

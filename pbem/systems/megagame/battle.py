@@ -115,21 +115,51 @@ def _retire(board: Board, u: BoardUnit, km: int, away: list[Hex]) -> int:
     return gone
 
 
-def _artillery_for(board: Board, side: str, at: Hex, used: set[str], *, defence: bool = False) -> list[BoardUnit]:
-    """Artillery of ``side`` able to support a combat at ``at``: on the map, not moved, status
-    left, within long range, not used yet this turn, its supply point paid [9]. In rules version 3
-    "Defending artillery specifically allocated to the task" alone counts for the defenders
-    (``defence``): a battery whose line allocates it to the defence of ``at`` (``defend``); such a
-    battery is kept for that task and supports no attack."""
-    out: list[BoardUnit] = []
+def _moved_share(board: Board, u: BoardUnit) -> Fraction:
+    """The share of the turn ``u`` spent moving: the kilometres it went over its maximum move in
+    the posture it moved in, on the ground where it stands [6]; 1 when it has no move there."""
+    if not u.km:
+        return Fraction(0)
+    assert u.hex is not None and u.line is not None
+    full = max_move_km(u.t.troops, board.geo.ground(u.hex), posture_of(u.line), night=u.line.timing == "night",
+                       moves=board.moves)
+    return min(Fraction(1), Fraction(u.km) / full) if full else Fraction(1)
+
+
+def _commences(board: Board, attackers: list[BoardUnit]) -> Fraction:
+    """When an attack goes in, as a share of the turn: once the last of its units is up (the
+    greatest share of the turn an attacker spent moving; 0 for an attack from where they stood)."""
+    return max((_moved_share(board, u) for u in attackers), default=Fraction(0))
+
+
+def _artillery_for(board: Board, side: str, at: Hex, used: set[str], *, defence: bool = False,
+                   commences: Fraction = Fraction(0)) -> list[tuple[BoardUnit, Fraction]]:
+    """Artillery of ``side`` able to support a combat at ``at``, each with the share of its effect
+    it gives: on the map, status left, within long range, not used yet this turn, its supply point
+    paid [9]. In rules version 3 "Defending artillery specifically allocated to the task" alone
+    counts for the defenders (``defence``): a battery whose line allocates it to the defence of
+    ``at`` (``defend``); such a battery is kept for that task and supports no attack; a battery
+    firing on the interdiction table (``interdict``) supports no combat. Version 2: a battery that
+    moved gives nothing; version 3: "reduced in proportion to how much of the turn they spend
+    moving and what part of the turn they move in" [9 Supporting Artillery] -- everything moves
+    from the start of the turn, so a battery supports an attack that goes in (``commences``, a
+    share of the turn: :func:`_commences`) once it has stopped, with the share of the turn it did
+    not spend moving (the text's example: moving up in the first half, it cannot support an attack
+    made at the start of the turn)."""
+    out: list[tuple[BoardUnit, Fraction]] = []
     for a in sorted(board.units.values(), key=lambda x: x.d.id):
-        if a.side != side or not a.on_map or a.t.artillery is None or a.d.id in used or a.km or a.status <= 0 \
-                or (a.line is not None and a.line.counter_battery):
+        if a.side != side or not a.on_map or a.t.artillery is None or a.d.id in used or a.status <= 0 \
+                or (a.line is not None and a.line.counter_battery) or (a.km and not board.rules3):
             continue
         if board.rules3:
             allocated = a.line.defend if a.line is not None else []
             if (str(at) not in allocated) if defence else bool(allocated):
                 continue  # not allocated to this defence, or kept for it [9 Supporting Artillery]
+            if a.line is not None and a.line.interdict:
+                continue  # firing on the interdiction table this turn [9]
+        moved = _moved_share(board, a)
+        if moved and (moved > commences or moved >= 1):
+            continue  # still on the move when the attack went in [9 Supporting Artillery]
         assert a.hex is not None
         eff, long = cbt.ARTILLERY_RANGE_KM[a.t.artillery]
         if a.hex.distance(at) > (long or eff) or a.hex == at:
@@ -139,7 +169,7 @@ def _artillery_for(board: Board, side: str, at: Hex, used: set[str], *, defence:
         used.add(a.d.id)
         a.fired = True
         a.supply_used += 1
-        out.append(a)
+        out.append((a, 1 - moved))
     return out
 
 
@@ -231,16 +261,18 @@ def _fight(board: Board, at: Hex, attackers: list[BoardUnit], dice: Dice, blown:
         if board.rules3:
             return _spent_fall_back(board, at, attackers, defenders)
         return [_captured(board, at, attackers, defenders)]
-    att_art = _artillery_for(board, side, at, used_art)
-    def_art = _artillery_for(board, defenders[0].side, at, used_art, defence=True)
+    commences = _commences(board, attackers)
+    att_guns = _artillery_for(board, side, at, used_art, commences=commences)
+    def_guns = _artillery_for(board, defenders[0].side, at, used_art, defence=True, commences=commences)
+    att_art, def_art = [a for a, _ in att_guns], [a for a, _ in def_guns]
     air = "none" if further else support_level(board, attackers, side)
     close = geo.close(at)
     a_side = cbt.CombatSide(
-        units=_combat_units(board, attackers), artillery=_guns(att_art, at),
+        units=_combat_units(board, attackers), artillery=_guns(att_guns, at),
         air=air, prepared=not further and all(u.prepared for u in attackers), close_country=close,
         advantage=advantage.get((str(at), "attacker"), 0), other_formation=_strays(attackers))
     d_side = cbt.CombatSide(
-        units=_combat_units(board, defenders), artillery=_guns(def_art, at),
+        units=_combat_units(board, defenders), artillery=_guns(def_guns, at),
         air=cbt.air_level("allied-ground-attack", cover) if (cover := cab_cover(board, defenders)) else "none",
         prepared=True, close_country=close, advantage=advantage.get((str(at), "defender"), 0),
         other_formation=_strays(defenders))
@@ -249,10 +281,11 @@ def _fight(board: Board, at: Hex, attackers: list[BoardUnit], dice: Dice, blown:
     before = (sum(u.status for u in attackers), sum(d.status for d in defenders))
     die = dice.d6(f"9 further attack at {at}" if further else f"9 combat at {at}")
     result = cbt.resolve(a_side, d_side, die, hold=hold, city=geo.terrain.get(at) == "city",
-                         support_rule=board.rules3)
+                         support_rule=board.rules3, arms_in_attack_only=board.rules3)
     for u in (*attackers, *defenders):
         u.steps = result.profiles[u.d.id].steps_lost
         u.fought = True
+        u.fought_at.append(at)
     for u in attackers:
         u.enemy_artillery = u.enemy_artillery or bool(def_art)
         if u.line and u.line.intention == "probe":
@@ -342,11 +375,12 @@ def _combat_units(board: Board, units: list[BoardUnit]) -> tuple[cbt.CombatUnit,
     return tuple(_combat_unit(u, fuel=board.has_supply(u), moving_only=board.rules3) for u in units)
 
 
-def _guns(artillery: list[BoardUnit], at: Hex) -> tuple[cbt.Artillery, ...]:
-    """A side's supporting artillery for the combat arithmetic, each at its range to ``at`` [9]."""
+def _guns(artillery: list[tuple[BoardUnit, Fraction]], at: Hex) -> tuple[cbt.Artillery, ...]:
+    """A side's supporting artillery for the combat arithmetic, each at its range to ``at`` and with
+    the share of its effect left after moving [9]."""
     return tuple(cbt.Artillery(a.d.id, a.t.combat_profile(a.steps),
-                               a.t.artillery or "field", a.hex.distance(at) if a.hex else 99)
-                 for a in artillery)
+                               a.t.artillery or "field", a.hex.distance(at) if a.hex else 99, ready)
+                 for a, ready in artillery)
 
 
 def _combat_event(at: Hex, attackers: list[BoardUnit], defenders: list[BoardUnit], artillery: list[BoardUnit],
@@ -392,6 +426,66 @@ def _further_attacks(board: Board, dice: Dice, blown: set[str], used_art: set[st
     for at in sorted(groups):
         events += _fight(board, at, groups[at], dice, blown, used_art, advantage, further=True)
     board.onward = []  # an overrun of the further attack drives on, and attacks no more
+    return events
+
+
+def artillery_interdiction(board: Board, dice: Dice, intel: dict[str, list[str]]) -> list[JSON]:
+    """Artillery on the interdiction table (rules version 3) [9]: "When carrying out interdiction
+    attacks or flak suppression either by aircraft or long range artillery ... use the following
+    table", whose first column counts "Tactical Sqns or Arty Bns per map square". Each battery
+    whose line names a hex to interdict (``interdict``) -- on the map, status left, its HQ in reach
+    and 1 supply point paid, as any artillery that fires [9, 11] -- is one battalion on that hex;
+    the batteries of a side on one hex fire together, one die for every enemy unit there, before
+    anything moves; the fire stays on the hex for the turn, so that every enemy unit passing
+    through meets it, as a bombing does (a bombing of the same hex by the same side adds its
+    squadrons on the same column for those passing). A flak unit it damages or pins down is
+    suppressed for the turn [13, 12c]. A battery that fired is one counter-battery can look for."""
+    if not board.rules3:
+        return []
+    geo = board.geo
+    fire: dict[tuple[str, Hex], list[BoardUnit]] = {}
+    for a in sorted(board.units.values(), key=lambda x: x.d.id):
+        if a.line is None or not a.line.interdict or a.t.artillery is None or not a.on_map or a.status <= 0:
+            continue
+        target = Hex.parse(a.line.interdict)
+        far = hq_out_of_reach(board.sc, a.d.id, board.positions())
+        if far is not None or not board.pay_for(a, 1):
+            a.events.append(f"could not fire on {geo.near(target)}: "
+                            + (f"no shells reach it ({far.removesuffix(' [11]')})" if far else "no supply left"))
+            continue
+        a.fired = True
+        a.supply_used += 1
+        fire.setdefault((a.d.team, target), []).append(a)
+    events: list[JSON] = []
+    for (team, target), guns in sorted(fire.items(), key=lambda kv: (kv[0][0], kv[0][1])):
+        side = guns[0].side
+        where = geo.near(target)
+        hits = []
+        for u in [x for x in board.at(target) if x.side != side]:
+            die = dice.d6(f"9 artillery interdiction {target} {u.d.id}")
+            result = interdiction(len(guns), 0, die)
+            if result != "no effect":
+                u.immobilised = True
+                if u.t.flak is not None:  # flak suppression by long range artillery [13]
+                    board.suppressed.add(u.d.id)
+                if result.startswith("step loss"):
+                    u.steps = u.t.combat_profile(u.steps).lose(1).steps_lost
+                u.events.append(f"came under artillery fire at {where}: "
+                                + ("losses, and pinned down" if result.startswith("step") else "pinned down"))
+                u.enemy_artillery = True
+            hits.append({"unit": u.d.id, "die": die, "result": result})
+        earlier = board.interdicted.get(target)
+        same = earlier is not None and earlier[0] == side
+        board.interdicted[target] = (side, len(guns) + (earlier[1] if earlier and same else 0),
+                                     earlier[2] if earlier and same else 0)
+        for a in guns:
+            a.events.append(f"fired on {where} to interdict it")
+        intel.setdefault(team, []).append(
+            f"artillery fire on {where}: " + ("the observers report hits" if any(h["result"] != "no effect"
+                                                                                 for h in hits)
+                                              else "no result seen"))
+        events.append({"kind": "interdiction", "team": team, "at": str(target), "by": "artillery",
+                       "battalions": len(guns), "units": [a.d.id for a in guns], "hits": hits})
     return events
 
 

@@ -24,7 +24,7 @@ from pbem.systems.megagame.model import (
     UnitType,
 )
 from pbem.systems.megagame.movement import MoveTable, Posture, move_table
-from pbem.systems.megagame.orders import OrderLine
+from pbem.systems.megagame.orders import AirRequest, OrderLine
 from pbem.systems.megagame.supply import HQ_REACH_KM, hq_in_reach
 
 ATTACKING = ("attack", "probe", "breakthrough")
@@ -122,6 +122,10 @@ class BoardUnit:
     """Enemy air power acted on it this turn: support of the enemy's side in a fight [10 ELETIS: Type]."""
     supply_lost: int = 0
     """Supply points its team lost to the enemy's success against it this turn [9 results, 10 ELETIS]."""
+    trail: list[Hex] = field(default_factory=list)
+    """Every hex it entered this turn, in order (moves, retreats, advances, rail) [10: its team's map]."""
+    fought_at: list[Hex] = field(default_factory=list)
+    """The hexes of the combats it fought in this turn [9, 10: its team's map]."""
     attached: str = ""
     """The division it was attached to by an earlier turn's order (rules version 3) [9 timings]."""
 
@@ -207,6 +211,9 @@ class Board:
         self.suppressed: set[str] = set()
         """Flak units a bombing (flak suppression) damaged or immobilised this turn: they neither fire
         nor count against drops and air resupply [13, 12c] (rules version 3)."""
+        self.recce_flights: list[tuple[str, str, AirRequest, int]] = []
+        """Recce orders flown this turn (team, side, order, squadrons), reported after the movement
+        they watch [12d] (rules version 3)."""
         self.stream_attack: dict[str, int] = {}
         """Side -> its transport serials enemy fighters can still put out of action this turn [12]."""
         self.transport_damage: dict[str, int] = {}
@@ -232,6 +239,7 @@ class Board:
                 self.tested.discard(name)
                 self.safe.add(name)
         u.hex = h
+        u.trail.append(h)
         self.where.setdefault(h, []).append(u)
 
     def remove(self, u: BoardUnit) -> None:

@@ -28,6 +28,7 @@ from pbem.systems.megagame.board import (
     turn_label,
     unit_def,
 )
+from pbem.systems.megagame.combat import ARTILLERY_RANGE_KM
 from pbem.systems.megagame.model import CabRank, MegaScenario, TeamView
 from pbem.systems.megagame.movement import MoveTable, km_text, max_move_km, may_cross, move_table
 from pbem.systems.megagame.orders import AirRequest, OrderLine, OrderSheet, UnitInfo, check_sheet
@@ -280,6 +281,7 @@ def validate(scenario: MegaScenario, state: AnyState, side: str, orders: OrderSh
     out += _attach_problems(scenario, teams[side].side, orders, rules3=rules3)
     moves = move_table(shared_infantry_row=rules3)
     out += _landing_problems(scenario, k, orders, moves)
+    out += _interdiction_problems(scenario, k, orders, rules3=rules3)
 
     def water(a: Hex, b: Hex) -> tuple[Any, Any]:
         c = geo.crossing(a, b, k.blown)
@@ -329,6 +331,10 @@ def _line_problems(scenario: MegaScenario, k: Known, orders: OrderSheet,
             if not (h.isdigit() and len(h) == 4 and Hex.parse(h) in geo.hexes):
                 out.append(RuleViolation("9", f"{', '.join(line.units)}: artillery defends hexes of the map, not "
                                               f"{h[:20]!r}"))
+        if line.interdict and not (line.interdict.isdigit() and len(line.interdict) == 4
+                                   and Hex.parse(line.interdict) in geo.hexes):
+            out.append(RuleViolation("9", f"{', '.join(line.units)}: artillery interdicts a hex of the map, not "
+                                          f"{line.interdict[:20]!r}"))
         if line.objective and (not line.objective.isdigit() or Hex.parse(line.objective) not in geo.hexes):
             out.append(RuleViolation("5", f"{', '.join(line.units)}: the objective must be a hex of the map, not "
                                           f"{line.objective[:40]!r}"))
@@ -364,6 +370,39 @@ def _arrival_problems(scenario: MegaScenario, k: Known, side: str, orders: Order
                                           f"{arriving[late[0]]}, or lost): no orders yet"
                                      + (f" (but {airborne[0]} may be given its drop by night: a line of its own, "
                                         "'move' with timing 'night' [12])" if airborne else "")))
+    return out
+
+
+def _interdiction_problems(scenario: MegaScenario, k: Known, orders: OrderSheet, *,
+                           rules3: bool = True) -> list[RuleViolation]:
+    """Artillery on the interdiction table [9] ("Arty Bns per map square", rules version 3): only
+    artillery, staying where it is, not also on counter-battery or allocated to a defence, on a hex
+    within its range (its long range where it has one) [9 Supporting Artillery]."""
+    out: list[RuleViolation] = []
+    for line in orders.lines:
+        if not line.interdict:
+            continue
+        who = ", ".join(line.units)
+        if not rules3:
+            out.append(RuleViolation("9", f"{who}: artillery fires on the interdiction table from rules version 3 "
+                                          "on; this game plays version 2"))
+            continue
+        if line.route or line.rail_to or line.counter_battery or line.defend or line.intention in FIGHTING:
+            out.append(RuleViolation("9", f"{who}: artillery interdicting a hex stays where it is and does nothing "
+                                          "else that turn (no route, attack, counter-battery or defence)"))
+        target = Hex.parse(line.interdict)
+        for uid in line.units:
+            if uid not in k.units:
+                continue
+            kind = scenario.types[unit_def(scenario, uid).type].artillery
+            if kind is None:
+                out.append(RuleViolation("9", f"{who}: only artillery fires on the interdiction table, not {uid}"))
+                continue
+            eff, long = ARTILLERY_RANGE_KM[kind]
+            km = Hex.parse(k.units[uid].hex).distance(target)
+            if km > (long or eff):
+                out.append(RuleViolation("9", f"{who}: {line.interdict} is {km} km from {uid}, beyond its range of "
+                                              f"{long or eff} km"))
     return out
 
 

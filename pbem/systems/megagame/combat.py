@@ -16,7 +16,11 @@ Readings (the text is an OCR scan):
   the retreat (note 2); the worked example puts that extra loss on the unit holding;
 * units in a marked city area retreat only on a Total Success (note 3);
 * the light-infantry factor applies to attackers only ("if light infantry attacking"); the
-  combined-arms factor to prepared attacks and to defences (note 2: "attack or defence");
+  combined-arms factor to prepared attacks and (rules version 2) to defences (note 2: "attack or
+  defence"); rules version 3 reads note 2's last sentence, "This can only be applied to prepared
+  attacks", as leaving defences out;
+* artillery that moved this turn (rules version 3) counts its status times the share of the turn
+  it did not spend moving (:attr:`Artillery.ready`) ["Supporting Artillery"];
 * a support unit (profile in square brackets) counts "only ... in conjunction with another unit of
   at least equal status" [9 Unit Status]: rules version 3 counts it only beside a unit of its side
   that is not itself support-only and whose status is at least its own (reading: two support units
@@ -104,6 +108,10 @@ class Artillery:
     profile: Profile
     type: Literal["field", "medium", "rocket", "infantry-gun"]
     distance_km: float
+    ready: Fraction = Fraction(1)
+    """The share of its effect left to a battery that moved this turn [9 Supporting Artillery]:
+    "reduced in proportion to how much of the turn they spend moving" (rules version 3: one less
+    the share of its move it used; 1 for a battery that did not move)."""
 
 
 @dataclass(frozen=True)
@@ -147,9 +155,9 @@ def artillery_status(a: Artillery) -> Fraction:
     beyond ("Supporting Artillery")."""
     effective, long = ARTILLERY_RANGE_KM[a.type]
     if a.distance_km <= effective:
-        return Fraction(a.profile.status)
+        return a.profile.status * a.ready
     if long is not None and a.distance_km <= long:
-        return Fraction(a.profile.status, 2)
+        return Fraction(a.profile.status, 2) * a.ready
     return Fraction(0)
 
 
@@ -165,11 +173,13 @@ def supported(units: Sequence[CombatUnit]) -> list[CombatUnit]:
     return [u for u in units if u.profile.support_only and any(m >= u.profile.status for m in main)]
 
 
-def score(side: CombatSide, other: CombatSide, *, attacking: bool, support_rule: bool = True) -> Score:
+def score(side: CombatSide, other: CombatSide, *, attacking: bool, support_rule: bool = True,
+          arms_in_attack_only: bool = False) -> Score:
     """One side's score: status of its units and supporting artillery, plus every factor that
     applies (apply to attacker and defender alike where the text does). ``support_rule`` (rules
     version 3): a support-only unit counts only beside a unit of at least equal status
-    (:func:`supported`).
+    (:func:`supported`). ``arms_in_attack_only`` (rules version 3): combined arms only for a
+    prepared attack, never a defence -- note 2, "This can only be applied to prepared attacks".
 
     Kept whole (radon ranks it F): one condition per combat factor of [9], in the text's order, so
     that it can be read against the factor table line by line."""
@@ -181,6 +191,9 @@ def score(side: CombatSide, other: CombatSide, *, attacking: bool, support_rule:
     art = sum((artillery_status(a) for a in side.artillery), Fraction(0))
     total = Fraction(status) + art
     out.lines.append(f"status {status}" + (f" + artillery {art}" if side.artillery else ""))
+    for a in side.artillery:
+        if a.ready != 1:
+            out.lines.append(f"{a.id}: moved this turn, {a.ready} of its effect [9 Supporting Artillery]")
     for u in alone:
         out.lines.append(f"{u.id}: a support unit with no unit of at least its status beside it counts "
                          "nothing")
@@ -191,7 +204,8 @@ def score(side: CombatSide, other: CombatSide, *, attacking: bool, support_rule:
                          f"{'s' if n != 1 else ''})")
     inf = sum(u.profile.status for u in side.units if u.kind == "infantry")
     tank = sum(u.profile.status for u in side.units if u.kind == "armour")
-    if side.prepared and side.artillery and inf and tank and 3 * tank >= inf and 3 * inf >= tank:
+    if side.prepared and side.artillery and inf and tank and 3 * tank >= inf and 3 * inf >= tank \
+            and (attacking or not arms_in_attack_only):
         value += n
         out.lines.append(f"+{n}: combined arms")
     if attacking:
@@ -261,16 +275,16 @@ class Outcome:
 
 
 def resolve(attacker: CombatSide, defender: CombatSide, die: int, *, hold: Sequence[str] = (),
-            city: bool = False, support_rule: bool = True) -> Outcome:
+            city: bool = False, support_rule: bool = True, arms_in_attack_only: bool = False) -> Outcome:
     """The combat with ``die`` (1-6). ``hold``: defending units ordered to stand fast or holding a
     vital spot, which take one more step loss to ignore a retreat (note 2); ``city``: the
     defenders are in a marked city area and retreat only on a Total Success (note 3);
-    ``support_rule``: :func:`score`'s (rules version 3).
+    ``support_rule``, ``arms_in_attack_only``: :func:`score`'s (rules version 3).
     Supporting artillery takes no losses."""
     if not 1 <= die <= 6:
         raise ValueError(f"a d6 face must be 1..6, not {die}")
-    a = score(attacker, defender, attacking=True, support_rule=support_rule)
-    d = score(defender, attacker, attacking=False, support_rule=support_rule)
+    a = score(attacker, defender, attacking=True, support_rule=support_rule, arms_in_attack_only=arms_in_attack_only)
+    d = score(defender, attacker, attacking=False, support_rule=support_rule, arms_in_attack_only=arms_in_attack_only)
     result = a.value - d.value + die
     row = band(result)
     losses: dict[str, int] = {}

@@ -15,8 +15,11 @@ from typing import Any
 from pbem.engine.scenarios import bundled_text
 from pbem.maps.hexmap import Hex, hexside
 from pbem.maps.view import (
+    CombatMark,
     CounterView,
     MapView,
+    Mark,
+    MoveMark,
     PanelRow,
     PlaceView,
     RouteView,
@@ -130,6 +133,8 @@ def map_view(sc: MegaScenario, state: MegaState | TeamView | Mapping[str, Any], 
     units = {u.id: u for u in sc.units}
     counters: list[CounterView] = []
     notes: list[PanelRow] = []
+    step_marks: list[Mark] = []
+    step_legend: tuple[tuple[str, str, bool], ...] = ()
     if isinstance(state, TeamView):
         me = teams[state.team]
         for u in state.units:
@@ -157,9 +162,19 @@ def map_view(sc: MegaScenario, state: MegaState | TeamView | Mapping[str, Any], 
         sides = (SideView(me.side, me.side.capitalize(), COLOURS[me.side]),
                  SideView("enemy", "enemy seen", COLOURS["enemy"]))
         blown = state.blown
+        # last turn's own moves and fights (rules version 3's views hold them) [10]
+        step_marks += [MoveMark(i, uid, tuple(Hex.parse(h) for h in path))
+                       for i, (uid, path) in enumerate(sorted(state.moves.items()))]
+        step_marks += [CombatMark(len(step_marks) + i, i + 1, (Hex.parse(h),), (), (), (), "fight")
+                       for i, h in enumerate(state.fights)]
+        if step_marks:
+            step_legend = (("move", "where our units went last turn [6]", False),
+                           ("attack", "where our units fought last turn [9]", False))
         own = [Hex.parse(u.hex) for u in state.units]
         focus = tuple(sorted({Hex.parse(o.hex) for o in held
-                              if any(Hex.parse(o.hex).distance(h) <= FOCUS_KM for h in own)}))
+                              if any(Hex.parse(o.hex).distance(h) <= FOCUS_KM for h in own)}
+                             | {h for m in step_marks if isinstance(m, MoveMark) for h in m.path}
+                             | {Hex.parse(h) for h in state.fights}))
         legend: tuple[str, ...] = ("own units: designation, state in a word; PREP: prepared last turn [5, 9]",
                   "other teams of the side: designation and team; enemy: about how many battalions, +T tanks")
     else:
@@ -201,6 +216,8 @@ def map_view(sc: MegaScenario, state: MegaState | TeamView | Mapping[str, Any], 
                      for r in (*m.railways, *m.routes)),
         places=tuple(PlaceView(Hex.parse(p.hex), p.name) for p in m.places),
         counters=tuple(sorted(counters, key=lambda c: (c.hex, c.id))),
+        marks=tuple(step_marks),
+        step_legend=step_legend,
         notes=tuple(notes),
         header_lines=(f"{viewer} · turn {turn}, {date}", *header_lines),
         viewer=viewer,

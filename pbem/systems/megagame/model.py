@@ -438,6 +438,26 @@ class UnitFacts(_Data):
     enemy_formation: str = ""
     turns_in_contact: int = 0
     supply_used: int = 0
+    path: list[str] = Field(default_factory=list, description=(
+        "rules version 3: the hexes it went through this turn, where it began first (moves, retreats, "
+        "advances), for its team's map [10]"))
+    fights: list[str] = Field(default_factory=list, description=(
+        "rules version 3: the hexes of the combats it fought in this turn, for its team's map [9, 10]"))
+
+    @model_serializer(mode="wrap")
+    def _omit_empty(self, handler: SerializerFunctionWrapHandler) -> Any:
+        """``path`` and ``fights`` (rules version 3's) are left out while empty: facts of rules version
+        2 dump byte for byte as they did."""
+        return _without_empty(handler(self), ("path", "fights"))
+
+
+def _without_empty(data: Any, keys: tuple[str, ...]) -> Any:
+    """``data`` (a model's dump) without those of ``keys`` whose value is empty."""
+    if isinstance(data, dict):
+        for key in keys:
+            if key in data and not data[key]:
+                del data[key]
+    return data
 
 
 class ParkedSupply(_Data):
@@ -575,11 +595,13 @@ class TeamView(_Data):
     night_drops: list[str] = Field(default_factory=list, description="own units that dropped by night at the start of this turn [12]")
     stacks: list[HQStack] = Field(default_factory=list, description="the supplies held at each of the team's HQs "
                                   "on the map [11] (rules version 3)")
+    moves: dict[str, list[str]] = Field(default_factory=dict, description=(
+        "rules version 3: own unit -> the hexes it went through last turn, for the team's map [10]"))
+    fights: list[str] = Field(default_factory=list, description=(
+        "rules version 3: the hexes where own units fought last turn, for the team's map [9, 10]"))
 
     @model_serializer(mode="wrap")
     def _omit_empty(self, handler: SerializerFunctionWrapHandler) -> Any:
-        """``stacks`` (rules version 3) is left out while empty, so a version 2 view dumps as it did [11]."""
-        data = handler(self)
-        if isinstance(data, dict) and not data.get("stacks", True):
-            del data["stacks"]
-        return data
+        """``stacks`` [11], ``moves`` and ``fights`` [10] (rules version 3) are left out while empty, so
+        a version 2 view dumps as it did."""
+        return _without_empty(handler(self), ("stacks", "moves", "fights"))

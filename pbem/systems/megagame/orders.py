@@ -72,17 +72,20 @@ class OrderLine(_Data):
     defend: list[str] = Field(default_factory=list, description=(
         "artillery allocated to the defence of these hexes [9 Supporting Artillery]: it counts for the "
         "defenders of a combat there (rules version 3) and supports no attack"))
+    interdict: str = Field("", description=(
+        "artillery firing on this hex by the interdiction table for the turn [9 'Arty Bns per map square'] "
+        "(rules version 3): it stays where it is and supports no combat"))
     attach: str = Field("", max_length=60, description=(
         "the division the units are attached to [9 timings] (rules version 3): it takes the turn; they fight "
         "with it from the next"))
 
     @model_serializer(mode="wrap")
     def _omit_empty(self, handler: SerializerFunctionWrapHandler) -> Any:
-        """``defend`` and ``attach`` are left out while empty: a sheet without them dumps as sheets did
-        before them."""
+        """``defend``, ``interdict`` and ``attach`` are left out while empty: a sheet without them dumps
+        as sheets did before them."""
         data = handler(self)
         if isinstance(data, dict):
-            for key in ("defend", "attach"):
+            for key in ("defend", "interdict", "attach"):
                 if key in data and not data[key]:
                     del data[key]
         return data

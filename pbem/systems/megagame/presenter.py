@@ -14,6 +14,7 @@ from __future__ import annotations
 import textwrap
 from collections import deque
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from pbem.engine.presenter import Presenter
@@ -63,6 +64,27 @@ class MegagamePresenter(Presenter[MegaScenario, AnyState]):
         """``pbem reach``: every hex ``unit`` could end a tactical Move this turn [6], nearest first,
         each path checked by the ruleset's own validation of the order sheet (so water, bridges,
         ground, landing and the enemy the team has seen count as they will)."""
+        _, _, paths = self._reach_paths(scenario, state, unit)
+        out = [f"{h}: {len(route)} km via {' '.join(str(x) for x in route)}" for h, route in paths.items() if route]
+        if not out:
+            return [f"{unit} cannot move this turn (see 'pbem check' for why) [6, 12]"]
+        return out
+
+    def reach_view(self, scenario: MegaScenario, state: AnyState, unit: str) -> MapView:
+        """``pbem reach --map``: the team's own map (its view, never the master map [10]) with every
+        hex ``unit`` could end a tactical Move this turn shaded, each labelled with the kilometres
+        of the way there [6], the map framed on them."""
+        team, view, paths = self._reach_paths(scenario, state, unit)
+        shaded = tuple((h, f"{len(route)} km") for h, route in paths.items() if route)
+        drawn = self.map_view(scenario, view, [], subtitle=f"where {unit} can move this turn (tactical) [6]",
+                              side=team)
+        return replace(drawn, shaded=shaded, shaded_heading=f"{unit} can end a tactical move here (km) [6]",
+                       focus=tuple(sorted(paths)))
+
+    def _reach_paths(self, scenario: MegaScenario, state: AnyState,
+                     unit: str) -> tuple[str, JSON, dict[Hex, list[Hex]]]:
+        """The team of ``unit``, its view, and the way to every hex ``unit`` could end a tactical
+        Move this turn, in the order found (nearest first; its own hex with an empty way)."""
         team = self.unit_side(scenario, unit)
         if team is None:
             raise InputError(f"no unit {unit!r} in this game")
@@ -77,7 +99,6 @@ class MegagamePresenter(Presenter[MegaScenario, AnyState]):
         start = Hex.parse(mine.hex)
         paths: dict[Hex, list[Hex]] = {start: []}
         todo: deque[Hex] = deque([start])
-        out: list[str] = []
         while todo:
             here = todo.popleft()
             for nb in here.neighbours():
@@ -89,12 +110,9 @@ class MegagamePresenter(Presenter[MegaScenario, AnyState]):
                 if validate(scenario, known, team, sheet, rules3=self.ruleset.since("3")):
                     continue
                 paths[nb] = route
-                out.append(f"{nb}: {len(route)} km via {' '.join(str(h) for h in route)}")
                 if not any(e.distance(nb) <= 1 for e in enemy):  # contact stops a move [6]
                     todo.append(nb)
-        if not out:
-            return [f"{unit} cannot move this turn (see 'pbem check' for why) [6, 12]"]
-        return out
+        return team, view, paths
 
     def describe_view(self, scenario: MegaScenario, view: JSON) -> list[str]:
         """A team's view in the words of its report [10]: the date and supplies, each unit where it
@@ -218,6 +236,8 @@ class MegagamePresenter(Presenter[MegaScenario, AnyState]):
                "# of those hexes [9]), rail to HEX" + (", attach to DIVISION (takes the turn [9])"
                                                      if self.ruleset.since("3") else "")
                + ". A unit without a line stays put.",
+               *(("# interdict HEX: artillery shelling that hex on the interdiction table [9].",)
+                 if self.ruleset.since("3") else ()),
                "# Your units (pbem reach GAME_DIR UNIT: where one can go):"]
         out += [f"#   {u['id']:<12} {u['hex']}  {u['state']}" + ("  (prepared)" if u["prepared"] else "")
                 + f"  -- {names.get(u['id'], '')}" for u in view["units"]]
@@ -338,6 +358,7 @@ class MegagamePresenter(Presenter[MegaScenario, AnyState]):
             what = line.get("intention", "?") + (" (stand fast)" if line.get("stand_fast") else "") + (
                 ", counter-battery [9]" if line.get("counter_battery") else "") + (
                 f", in the defence of {' '.join(line['defend'])} [9]" if line.get("defend") else "") + (
+                f", interdicting {line['interdict']} [9]" if line.get("interdict") else "") + (
                 f", attached to {line['attach']} (it takes the turn) [9]" if line.get("attach") else "")
             route = f" via {' '.join(line['route'])}" if line.get("route") else ""
             route += f", by rail to {line['rail_to']} [6]" if line.get("rail_to") else ""
@@ -548,6 +569,8 @@ def _sheet_line(n: int, units: list[str], text: str, air: list[dict[str, Any]]) 
             line["counter_battery"] = True
         elif words[0] == "defend" and len(words) > 1:
             line["defend"] = [_hex(n, w) for w in words[1:]]
+        elif words[0] == "interdict" and len(words) == 2:
+            line["interdict"] = _hex(n, words[1])
         elif words[:2] == ["attach", "to"] and len(words) > 2:
             line["attach"] = clause.split(None, 2)[2].strip()
         elif words[:2] == ["rail", "to"] and len(words) == 3:
@@ -569,8 +592,9 @@ def _sheet_line(n: int, units: list[str], text: str, air: list[dict[str, Any]]) 
             air.append(dict(request))
         else:
             raise InputError(f"line {n}: {clause[:20]!r} is not a sheet clause ({', '.join(INTENTIONS)}; stand fast; "
-                             "towards HEX; via HEX ...; tactical, non-tactical, rest; whole turn, first/second half, "
-                             "night; supply N; cas N; heavy N; counter-battery; defend HEX ...; rail to HEX; attach to DIVISION) [5]")
+                             "towards HEX; via HEX ...; (non-)tactical, rest; whole turn, first/second half, "
+                             "night; supply N; cas/heavy N; counter-battery; defend HEX ...; interdict HEX; rail to HEX; "
+                             "attach to DIVISION) [5]")
     if "intention" not in line:
         raise InputError(f"line {n}: say what {' '.join(units)} should do ({', '.join(INTENTIONS)}) [5]")
     return line

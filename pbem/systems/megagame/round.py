@@ -9,7 +9,9 @@ once, in this order:
    the squadrons lost in earlier air combats count); the fighters of both sides meet first, the
    side with more squadrons attacking on the fighter table, and squadrons shot down are lost for
    good, each side told of light or heavy losses; bombing interdicts the units in its target hex;
-   recce reports to the team that flew it; transports drop supplies by the ready reckoner.
+   recce reports to the team that flew it (rules version 3: over its air zone, after the
+   movement); transports drop supplies by the ready reckoner. Rules version 3: artillery given
+   ``interdict`` shells its hex on the interdiction table [9].
 2. **Movement** [6, 7], all units together a kilometre (one hex) at a time: a unit stops where its
    route ends, in front of an enemy-held hex, when it comes into contact (an enemy adjacent), and --
    unless it is attacking -- when an enemy is within the passing distance (2 km, 1 km in close
@@ -21,9 +23,10 @@ once, in this order:
    that is in contact, paid for (1 supply point a unit) and has not moved more than half its move
    [6], attacks the adjacent enemy hex nearest its objective (a Probe stops in contact and does
    not attack [5]); every such unit against one hex is one combat -- and Game Control's
-   signed grouping replaces it where it gives one. Artillery that did not move supports the first
-   combat of its side within range (1 supply point) -- in defence only artillery allocated to the
-   defence of that hex (rules version 3) [9]; close air support by squadrons [9, 12];
+   signed grouping replaces it where it gives one. Artillery that did not move (version 3: or that
+   stopped before the attack went in, in proportion to the turn it did not spend moving) supports
+   the first combat of its side within range (1 supply point) -- in defence only artillery
+   allocated to the defence of that hex (rules version 3) [9]; close air support by squadrons [9, 12];
    prepared attacks, stand fast, city areas, close country and every factor of
    :mod:`pbem.systems.megagame.combat`. Defenders retire the distance the result gives, away from
    the attackers (version 3: straight back); attackers badly beaten fall back 1 km (version 3: to
@@ -76,8 +79,14 @@ from typing import Any
 from pbem.engine.ruleset import JSON, Dice, Resolution
 from pbem.errors import InputError
 from pbem.maps.hexmap import Hex
-from pbem.systems.megagame.air import air_phase, airborne_drop, fighter_losses, flying
-from pbem.systems.megagame.battle import combat_phase, counter_battery_fire, may_attack, propose
+from pbem.systems.megagame.air import air_phase, airborne_drop, fighter_losses, flying, recce_phase
+from pbem.systems.megagame.battle import (
+    artillery_interdiction,
+    combat_phase,
+    counter_battery_fire,
+    may_attack,
+    propose,
+)
 from pbem.systems.megagame.board import ATTACKING, AnyState, Board, BoardUnit, detraining, team_side
 from pbem.systems.megagame.model import (
     MegaRulings,
@@ -134,7 +143,9 @@ def resolve_round(scenario: MegaScenario, state: AnyState, orders: dict[str, Ord
     blown = set(state.blown)
     intel: dict[str, list[str]] = {}
     events += air_phase(scenario, state.turn, board, orders, dice, intel)
+    events += artillery_interdiction(board, dice, intel)  # rules version 3 [9]
     events += _movement(board, dice, tell_losses=tell_losses)
+    events += recce_phase(board, dice, intel)  # rules version 3: over the moves it watches [12d]
     events += combat_phase(board, ruled, dice, blown)
     events += counter_battery_fire(board, dice)
     _supply_and_contact(board, scenario)
@@ -626,8 +637,12 @@ def _facts(board: Board, u: BoardUnit) -> UnitFacts:
     status, tanks = sum(e.status for e in enemy), any(e.t.kind == "armour" and e.status > 0 for e in enemy)
     if board.rules3:  # [10 ELETIS] what fought it counts wherever it ended up; supply lost to the enemy is used
         status, tanks = max(status, u.met_status), tanks or u.met_tanks
+    start = board.start.get(u.d.id)
     return UnitFacts(
         events=u.events, enemy_status=status, enemy_tanks=tanks,
         enemy_artillery=u.enemy_artillery, enemy_air=u.enemy_air or (board.rules3 and u.met_air),
         enemy_formation=formation, turns_in_contact=max(turns, 2) if u.identified and turns else turns,
-        supply_used=u.supply_used + (u.supply_lost if board.rules3 else 0))
+        supply_used=u.supply_used + (u.supply_lost if board.rules3 else 0),
+        # rules version 3: where it went and fought, for its team's map [10]
+        path=[str(h) for h in [start, *u.trail]] if board.rules3 and u.trail and start is not None else [],
+        fights=sorted({str(h) for h in u.fought_at}) if board.rules3 else [])

@@ -90,10 +90,15 @@ class MegagameRules(Ruleset[MegaScenario, AnyState, OrderSheet]):
     next day [12]; polder poor terrain for air resupply, airstrips +2 and +5 with an AFDAG [12a]; no
     drop zone in woods or built-up areas (a scenario problem) [12a]; flak a bombing damages or
     immobilises suppressed for the turn [13, 12c]; a failed recce reads "no report" whatever is
-    below [12d]; a report names the tanks, artillery and air power that acted on the unit, and
-    counts the supply lost to the enemy's success as used [10 ELETIS]. Supplies held per HQ stack,
-    up to the HQ's lift, and by nation, a unit drawing on its own HQ's within 5 km [11]; infantry
-    off a train in half a turn [6]; attaching to another division takes the turn [9 timings].
+    below [12d]; air recce flies over an air zone (15 km round its target) after the movement, so
+    that moving columns are seen moving, and infantry standing in the open can be seen [12d];
+    artillery that moved gives support reduced by the share of the turn it spent moving, and none
+    to an attack that went in before it stopped; combined arms only in prepared attacks; artillery
+    fires on the interdiction table ('interdict HEX') [9]; a report names the tanks, artillery and
+    air power that acted on the unit, and counts the supply lost to the enemy's success as used
+    [10 ELETIS]. Supplies held per HQ stack, up to the HQ's lift, and by nation, a unit drawing on
+    its own HQ's within 5 km [11]; infantry off a train in half a turn [6]; attaching to another
+    division takes the turn [9 timings].
     2: fighter squadrons lost in air combat are lost for good; drops by night [12]; the further
     attack after an overrun [9]; a moving dump leaves its supplies parked for the transport units
     [11]."""

@@ -51,7 +51,23 @@ def team_view(scenario: MegaScenario, state: MegaState, team: str, *, rules3: bo
                         "held_by": state.control.get(o.hex, o.held_by)} for o in scenario.objectives]}
     if stacks:
         view["stacks"] = stacks
+    view.update(_marks(scenario, state, team))
     return view
+
+
+def _marks(scenario: MegaScenario, state: MegaState, team: str) -> dict[str, Any]:
+    """What the team's map draws of last turn (rules version 3, whose facts hold it): where each of
+    its units went, and the hexes where they fought [10]; nothing (no key) when there is none."""
+    moves = {u.id: list(f.path) for u in scenario.units
+             if u.team == team and (f := state.facts.get(u.id)) is not None and len(f.path) > 1}
+    fights = sorted({h for u in scenario.units if u.team == team and (f := state.facts.get(u.id)) is not None
+                     for h in f.fights})
+    out: dict[str, Any] = {}
+    if moves:
+        out["moves"] = moves
+    if fights:
+        out["fights"] = fights
+    return out
 
 
 def _stacks(scenario: MegaScenario, state: MegaState, team: str) -> list[dict[str, Any]]:

@@ -43,9 +43,17 @@ def describe_event(event: JSON) -> str | None:
         return f"at {event['at']} {', '.join(event['units'])} could not fight or get away: captured [9]"
     if kind == "interdiction":
         hits = ", ".join(f"{h['unit']} die {h['die']}: {h['result']}" for h in event["hits"]) or "no target"
+        if event.get("by") == "artillery":
+            n = event["battalions"]
+            return (f"{', '.join(event['units'])} of {event['team']} shell {event['at']} on the interdiction table, "
+                    f"{n} battalion{'' if n == 1 else 's'}: {hits} [9]")
         n = event["squadrons"]
         heavy = "heavy " if event.get("heavy") else ""
         return f"{event['team']} bombs {event['at']} with {n} {heavy}squadron{'' if n == 1 else 's'}: {hits} [9]"
+    if kind == "recce" and "looks" in event:  # rules version 3: the air zone, a die a target [12d]
+        looks = "; ".join(f"{x['hex']} ({x['target']}) die {x['die']}: {x['seen']}" for x in event["looks"])
+        return (f"{event['team']}'s air recce over the zone within {event['zone_km']} km of {event['at']}: "
+                f"{looks or 'no enemy out of cover'} [12]")
     if kind == "recce":
         return f"{event['team']}'s air recce over {event['at']} (die {event['die']}): {event['seen']} [12]"
     if kind == "resupply":

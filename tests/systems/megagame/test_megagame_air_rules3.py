@@ -263,16 +263,23 @@ def test_13_flak_suppressed_this_round_does_not_meet_the_lift_that_lands_with_it
 
 
 def test_12d_recce_with_nothing_to_report_reads_alike_empty_or_not() -> None:
-    # stationary infantry (no column: it keeps still under cover), an empty hex, and a die of 1 on
-    # stationary vehicles in the open: all three "no report".
-    sc = tiny(unit("a", "AL", "inf", "0101"), unit("d", "GE", "inf", "0606"), unit("t", "GE", "tank", "0808"))
-    st = V3.initial_state(sc, {})
-    heard = {}
-    for target, die in (("0606", 6), ("0404", 6), ("0808", 1)):
-        new, _ = play(V3, sc, st, Dice(die), air_sheet({"mission": "recce", "squadrons": 1, "target": target}))
-        heard[target] = new.intel["AL"][0].split(": ", 1)[1]
-    assert heard == {"0606": "no report", "0404": "no report", "0808": "no report"}
-    old, _ = play(V2, sc, st, Dice(6), air_sheet({"mission": "recce", "squadrons": 1, "target": "0404"}))
+    # The whole 8x8 map lies within the 15 km of a recce's air zone. Infantry in woods (cover:
+    # ignored, no die), no enemy at all (a second unit of ours), and a die of 1 on stationary tanks in the open: all three
+    # "no report".
+    woods = {"woods": ["0606"]}
+    cases = (((unit("d", "GE", "inf", "0606"),), woods, ()),
+             ((unit("b", "AL", "inf", "0102"),), {}, ()),
+             ((unit("t", "GE", "tank", "0808"),), {}, (1,)))
+    heard = []
+    for enemy, terrain, dice in cases:
+        sc = tiny(unit("a", "AL", "inf", "0101"), *enemy, terrain=terrain)
+        new, _ = play(V3, sc, V3.initial_state(sc, {}), Dice(*dice),
+                      air_sheet({"mission": "recce", "squadrons": 1, "target": "0404"}))
+        heard.append(new.intel["AL"][0])
+    assert heard == ["air recce over the zone around 0404 (2 km from Dorp): no report"] * 3
+    sc = tiny(unit("a", "AL", "inf", "0101"), unit("d", "GE", "inf", "0606"))
+    old, _ = play(V2, sc, V2.initial_state(sc, {}), Dice(6), air_sheet({"mission": "recce", "squadrons": 1,
+                                                                        "target": "0404"}))
     assert old.intel["AL"] == ["air recce over 0404 (2 km from Dorp): no enemy seen"]
 
 

@@ -495,8 +495,9 @@ def test_12_recce_tells_only_the_team_that_flew_it() -> None:
     sc = scenario([unit("a", "AL", "inf", "0101"), unit("t", "GE", "tank", "0707")], air=AIR)
     st = R.initial_state(sc, {})
     new, events = play(sc, st, Dice(6), air_sheet({"mission": "recce", "squadrons": 1, "target": "0707"}))
-    # stationary vehicles, die 6: type and size -- tanks, status 5: about two battalions
-    assert team_view(sc, new, "AL")["air"] == ["air recce over 0707: enemy spotted: tanks, about two battalions"]
+    # stationary vehicles, die 6: type and size -- tanks, status 5: about two battalions [12d]
+    assert team_view(sc, new, "AL")["air"] == ["air recce over the zone around 0707: enemy spotted: tanks, "
+                                               "about two battalions at 0707"]
     assert team_view(sc, new, "GE")["air"] == []
     assert "0707" not in json.dumps(team_view(sc, new, "AL")["enemy"])  # out of sight on the ground
 
@@ -745,6 +746,21 @@ def test_6_reach_lists_the_hexes_a_unit_may_move_to_by_the_rules_own_checks() ->
     assert "0202: 1 km via 0202" in lines  # on foot straight over the canal
     assert not any(line.startswith("0202: 1 km") for line in tank)  # tanks go round: no crossing off a bridge [6]
     assert p.unit_side(sc, "a") == "AL" and p.unit_side(sc, "zz") is None
+
+
+def test_6_reach_map_shades_the_hexes_reach_lists_on_the_team_s_own_map() -> None:
+    # pbem reach --map: the hexes of the list, each labelled with its km, on the team's map (its
+    # own units and the enemy it sees, never the master map's status numbers) [6, 10].
+    sc = scenario([unit("a", "AL", "inf", "0302"), unit("d", "GE", "weak", "0304"), unit("far", "GE", "weak", "0808")])
+    st = R.initial_state(sc, {})
+    p = R.presenter()
+    lines = p.reach(sc, team_view(sc, st, "AL"), "a")
+    view = p.reach_view(sc, team_view(sc, st, "AL"), "a")
+    listed = {line.split(":")[0]: line.split(": ")[1].split(" via ")[0] for line in lines}
+    assert {str(h): label for h, label in view.shaded} == listed
+    assert listed["0303"] == "1 km" and view.viewer == "Allies"
+    assert {c.id for c in view.counters} == {"a", "enemy-0304"}  # d seen next to it; far out of sight
+    assert Hex.parse("0302") in view.focus and Hex.parse("0303") in view.focus
 
 
 def test_9_units_from_another_division_cost_one_each() -> None:
