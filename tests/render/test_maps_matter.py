@@ -447,3 +447,26 @@ def test_hex_centres_used_here_are_the_renderers() -> None:
     # the tiny map's 0303 by hand: x = 1.5*32*3 = 144, y = sqrt(3)*32*3 = 166.3
     x, y = hex_center(Hex.parse("0303"), 32)
     assert (round(x, 1), round(y, 1)) == (144.0, 166.3)
+
+
+def test_an_email_carries_drawing_3s_map_as_text_and_older_drawings_in_base64() -> None:
+    # issue 28: drawing 3's map is 7-bit lines, so the email carries it as itself (7bit) instead of
+    # a third larger in base64; an email of drawing 2 is drafted as before (base64), byte for byte
+    from pbem.mail.compose import move_email
+
+    game = open_checked(EXAMPLES / "bastogne-spearhead")
+
+    def svg_part(eml: bytes) -> email.message.EmailMessage:
+        msg = email.message_from_bytes(eml, policy=email.policy.default)
+        [part] = [p for p in msg.walk() if p.get_content_type() == "image/svg+xml"]
+        assert isinstance(part, email.message.EmailMessage)
+        return part
+
+    new, old = move_email(game, 3), move_email(game, 3, drawing=2)
+    assert svg_part(new)["Content-Transfer-Encoding"] == "7bit"
+    assert svg_part(old)["Content-Transfer-Encoding"] == "base64"
+    text = svg_part(new).get_payload(decode=True)
+    assert isinstance(text, bytes) and b'data-drawing="3"' in text[:400]
+    ET.fromstring(text)  # the map as the recipient saves it: well-formed
+    assert all(len(line) <= 998 for line in new.split(b"\r\n"))  # RFC 5322 [2.1.1]
+    assert len(new) < len(old)
