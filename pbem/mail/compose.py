@@ -121,6 +121,7 @@ def move_email(game: Game, step: int | None = None, *, template_dir: Path | None
         game_id=game.id, scenario=sc, step=step, sender_side=sender, recipient_side=recipient,
         narrative=narrative, orders=orders, next_action=next_action, attachments=attachments,
         template_dir=template_dir, game_turn=presenter.game_turn(sc, prev.turn["state"]), score=score,
+        text_map=drawing is None or drawing >= 3,
         sender_address=_address(game, sender),
         recipient_address=(", ".join(a for side in sides if side != sender and (a := _address(game, side)))
                            or None) if everyone else _address(game, recipient),

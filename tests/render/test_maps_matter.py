@@ -315,10 +315,9 @@ def test_drawing_3_clips_a_crop_to_one_outline() -> None:
     import re
 
     view = _view(EXAMPLES / "bastogne-spearhead", 3)
-    assert draw(view, drawing=3) == draw(view, drawing=2).replace('data-drawing="2"', 'data-drawing="3"', 1)
     for radius, corners in ((0, 6), (1, 18), (2, 30)):
         svg = draw(view, around="1116", radius=radius)
-        clip = re.search(r'<clipPath id="map-clip">(.*?)</clipPath>', svg)
+        clip = re.search(r'<clipPath id="map-clip">(.*?)</clipPath>', svg, re.S)
         assert clip is not None
         [d] = re.findall(r'<path d="([^"]+)"', clip.group(1))
         assert d.count("M") == 1 and d.endswith("Z") and d.count("L") + 1 == corners, (radius, d)
@@ -330,12 +329,66 @@ def test_drawing_3_clips_a_crop_to_one_outline() -> None:
     from pbem.render.svg.canvas import _n, hex_center
 
     x, y = hex_center(Hex.parse("1116"))
-    clip = re.search(r'<clipPath id="map-clip"><path d="([^"]+)"', draw(view, around="1116", radius=0))
+    clip = re.search(r'<clipPath id="map-clip">\s*<path d="([^"]+)"', draw(view, around="1116", radius=0))
     assert clip is not None
     got = {tuple(p.split(",")) for p in re.findall(r"[ML]([-0-9.]+,[-0-9.]+)", clip.group(1))}
     want = {(_n(x + dx), _n(y + dy)) for dx, dy in ((32, 0), (16, 27.7128), (-16, 27.7128), (-32, 0),
                                                       (-16, -27.7128), (16, -27.7128))}
     assert got == want
+
+
+def _segments(d: str) -> set[tuple[tuple[int, int], tuple[int, int]]]:
+    """The straight segments of path data made of M, L and l (relative) commands, end points in
+    tenths of a unit, each segment with its ends in order."""
+    out: set[tuple[tuple[int, int], tuple[int, int]]] = set()
+    x = y = 0
+    for cmd, args in re.findall(r"([MLl])([^MLl]*)", d):
+        nums = [round(float(v) * 10) for v in re.findall(r"-?[0-9.]+", args)]
+        for k in range(0, len(nums), 2):
+            px, py = (x + nums[k], y + nums[k + 1]) if cmd == "l" else (nums[k], nums[k + 1])
+            if not (cmd == "M" and k == 0):
+                out.add((min((x, y), (px, py)), max((x, y), (px, py))))
+            x, y = px, py
+    return out
+
+
+def test_drawing_3_is_drawing_2_lighter() -> None:
+    # issue 28: a whole map of drawing 3 shows what drawing 2's shows, in fewer bytes: the same
+    # elements (ids), texts and hex numbers where they were, the map edge and water the same
+    # segments chained, and 7-bit lines of at most 998 characters (an email carries it as itself)
+    view = _view(EXAMPLES / "bastogne-spearhead", 3)
+    new, old = draw(view, drawing=3), draw(view, drawing=2)
+    assert len(new) < len(old) and new.isascii()
+    assert max(len(line) for line in new.split("\n")) <= 998
+    a, b = ET.fromstring(new), ET.fromstring(old)
+    assert {e.get("id") for e in a.iter()} == {e.get("id") for e in b.iter()}
+    assert sorted("".join(t.itertext()) for t in a.iter(f"{SVG}text")) == \
+        sorted("".join(t.itertext()) for t in b.iter(f"{SVG}text"))
+
+    def numbers(root: ET.Element) -> dict[str, tuple[str, str]]:
+        out = {}
+        [group] = [g for g in root.iter(f"{SVG}g") if g.get("id") == "hex-numbers"]
+        for col in [group, *group]:
+            shift = re.fullmatch(r"translate\(([-0-9.]+)\)", col.get("transform") or "translate(0)")
+            assert shift is not None
+            for t in col.findall(f"{SVG}text"):
+                x = float(t.get("x") or 0) + float(shift.group(1))
+                out[t.text or ""] = (f"{x:.1f}", f"{float(t.get('y') or 0):.1f}")
+        return out
+
+    assert numbers(a) == numbers(b) and len(numbers(a)) == len(view.all_hexes())
+    # 1116's number: 0.64 hex above its centre (hex_center, size 32)
+    x, y = hex_center(Hex.parse("1116"))
+    assert numbers(a)["1116"] == (f"{x:.1f}", f"{y - 0.64 * 32:.1f}")
+    paths_a = {e.get("id"): e.get("d") or "" for e in a.iter(f"{SVG}path") if e.get("id")}
+    paths_b = {e.get("id"): e.get("d") or "" for e in b.iter(f"{SVG}path") if e.get("id")}
+    for pid in ("map-edge", "hs-river", "hs-stream"):
+        if pid in paths_b:
+            assert _segments(paths_a[pid]) == _segments(paths_b[pid]) and _segments(paths_b[pid]), pid
+            assert len(paths_a[pid]) < len(paths_b[pid])
+    # the edge: every hexside of an edge hex that faces off the map, once
+    assert len(_segments(paths_a["map-edge"])) == sum(
+        1 for h in view.all_hexes() for n in h.neighbours() if not view.on_map(n))
 
 
 @pytest.mark.parametrize("case", ["bastogne-campaign", "arnhem-historical", "arnhem1944-historical"])
@@ -394,3 +447,26 @@ def test_hex_centres_used_here_are_the_renderers() -> None:
     # the tiny map's 0303 by hand: x = 1.5*32*3 = 144, y = sqrt(3)*32*3 = 166.3
     x, y = hex_center(Hex.parse("0303"), 32)
     assert (round(x, 1), round(y, 1)) == (144.0, 166.3)
+
+
+def test_an_email_carries_drawing_3s_map_as_text_and_older_drawings_in_base64() -> None:
+    # issue 28: drawing 3's map is 7-bit lines, so the email carries it as itself (7bit) instead of
+    # a third larger in base64; an email of drawing 2 is drafted as before (base64), byte for byte
+    from pbem.mail.compose import move_email
+
+    game = open_checked(EXAMPLES / "bastogne-spearhead")
+
+    def svg_part(eml: bytes) -> email.message.EmailMessage:
+        msg = email.message_from_bytes(eml, policy=email.policy.default)
+        [part] = [p for p in msg.walk() if p.get_content_type() == "image/svg+xml"]
+        assert isinstance(part, email.message.EmailMessage)
+        return part
+
+    new, old = move_email(game, 3), move_email(game, 3, drawing=2)
+    assert svg_part(new)["Content-Transfer-Encoding"] == "7bit"
+    assert svg_part(old)["Content-Transfer-Encoding"] == "base64"
+    text = svg_part(new).get_payload(decode=True)
+    assert isinstance(text, bytes) and b'data-drawing="3"' in text[:400]
+    ET.fromstring(text)  # the map as the recipient saves it: well-formed
+    assert all(len(line) <= 998 for line in new.split(b"\r\n"))  # RFC 5322 [2.1.1]
+    assert len(new) < len(old)

@@ -38,7 +38,7 @@ from pbem.errors import InputError
 from pbem.maps.hexmap import Hex
 from pbem.maps.view import MapView
 from pbem.render.svg.board import board_layers, terrain_patterns
-from pbem.render.svg.canvas import DEFAULT_HEX_SIZE, DRAWING, SQRT3, Canvas, Frame, _n
+from pbem.render.svg.canvas import DEFAULT_HEX_SIZE, DRAWING, SQRT3, Canvas, Frame, _n, seven_bit
 from pbem.render.svg.counters import draw_units, nato_symbols
 from pbem.render.svg.marks import (
     draw_events,
@@ -96,9 +96,10 @@ def draw_board(view: MapView, *, hex_size: float = DEFAULT_HEX_SIZE,
                colors: Mapping[str, str] | None = None, show_hex_numbers: bool = True) -> str:
     """The part of a whole map that never changes in a game (terrain, water, roads, bridges,
     edges, entry areas, hex numbers, place names), to be drawn once per game and placed by every
-    map drawn with ``draw(view, board=HREF)``."""
+    map drawn with ``draw(view, board=HREF)``. Drawn as drawing 2 drew it (the last to place a
+    board: the games of an older pbem keep it); drawing 3's lighter board layers are never placed."""
     return _render_board(Canvas(view, around=None, radius=None, hex_size=hex_size, colors=colors,
-                               show_hex_numbers=show_hex_numbers))
+                               show_hex_numbers=show_hex_numbers, drawing=2))
 
 
 def _render(cv: Canvas) -> str:
@@ -152,7 +153,7 @@ def _render(cv: Canvas) -> str:
     dwg["height"] = _n(vh)
     background["x"], background["y"] = _n(vx), _n(vy)
     background["width"], background["height"] = _n(vw), _n(vh)
-    return str(dwg.tostring())
+    return seven_bit(str(dwg.tostring())) if cv.drawing >= 3 else str(dwg.tostring())
 
 
 def _render_board(cv: Canvas) -> str:

@@ -14,7 +14,7 @@ from svgwrite.container import Group
 
 from pbem.maps.hexmap import Hex
 from pbem.maps.view import InkMark
-from pbem.render.svg.canvas import Canvas, Frame, _n
+from pbem.render.svg.canvas import Canvas, Frame, _n, chained
 
 WATER_KINDS = ("river", "stream", "canal")
 HEXSIDE_ORDER = (
@@ -125,6 +125,8 @@ def sides_of(cv: Canvas, kinds: Iterable[str]) -> list[tuple[Hex, Hex]]:
 def draw_water(cv: Canvas, dwg: svgwrite.Drawing, layer: Group) -> None:
     s = cv.s
     g = dwg.g(id="water", fill="none", stroke_linecap="round")
+    if cv.drawing >= 3:  # chained lines join where segments met with round caps: the same look
+        g["stroke-linejoin"] = "round"
     widths = {"river": 0.2, "canal": 0.2, "stream": 0.11, "ferry": 0.2}
     for kind in ("stream", "river", "canal", "ferry"):
         sides = sides_of(cv, [kind])
@@ -141,9 +143,12 @@ def draw_water(cv: Canvas, dwg: svgwrite.Drawing, layer: Group) -> None:
                            stroke_dasharray=f"{_n(0.12 * s)},{_n(0.08 * s)}", id="hs-ferry"))
             continue
         d = []
-        for a, b in sides:
-            p, q = cv.side_segment(a, b)
-            d.append(f"M{_n(p[0])},{_n(p[1])}L{_n(q[0])},{_n(q[1])}")
+        if cv.drawing >= 3:  # chained lines in relative steps [28]
+            d.append(chained([cv.side_segment(a, b) for a, b in sides]))
+        else:
+            for a, b in sides:
+                p, q = cv.side_segment(a, b)
+                d.append(f"M{_n(p[0])},{_n(p[1])}L{_n(q[0])},{_n(q[1])}")
         g.add(dwg.path(d="".join(d), stroke=cv.col[kind], stroke_width=_n(widths[kind] * s),
                        id=f"hs-{kind}"))
         if kind == "canal":
@@ -232,13 +237,14 @@ def draw_edges(cv: Canvas, dwg: svgwrite.Drawing, layer: Group, fr: Frame) -> No
     """The map's outer edge, and each reinforcement entry area [11.11] in its side's colour."""
     s = cv.s
     m = cv.v
-    d: list[str] = []
-    for h in cv.visible:
-        for n in h.neighbours():
-            if not m.on_map(n):
-                p, q = cv.side_segment(h, n)
-                d.append(f"M{_n(p[0])},{_n(p[1])}L{_n(q[0])},{_n(q[1])}")
+    outer = [cv.side_segment(h, n) for h in cv.visible for n in h.neighbours() if not m.on_map(n)]
+    if cv.drawing >= 3:  # chained lines in relative steps [28]
+        d = [chained(outer)] if outer else []
+    else:
+        d = [f"M{_n(p[0])},{_n(p[1])}L{_n(q[0])},{_n(q[1])}" for p, q in outer]
     g = dwg.g(id="edges", fill="none", stroke_linecap="round")
+    if cv.drawing >= 3:
+        g["stroke-linejoin"] = "round"
     if d:
         g.add(dwg.path(d="".join(d), stroke=cv.col["map-edge"], stroke_width=_n(0.08 * s),
                        id="map-edge"))
@@ -295,9 +301,20 @@ def draw_labels(cv: Canvas, dwg: svgwrite.Drawing, layer: Group) -> None:
     s = cv.s
     if cv.show_numbers:
         g = dwg.g(id="hex-numbers", class_="hn")  # the style is inherited by every number
-        for h in cv.visible:
-            x, y = cv.c(h)
-            g.add(dwg.text(str(h), insert=(_n(x), _n(y - 0.64 * s))))
+        if cv.drawing >= 3:  # a group per column of numbers carries their x [28]
+            columns: dict[str, list[tuple[Hex, float]]] = {}
+            for h in cv.visible:
+                x, y = cv.c(h)
+                columns.setdefault(_n(x), []).append((h, y))
+            for x_text, hexes in columns.items():
+                col = dwg.g(transform=f"translate({x_text})")
+                for h, y in hexes:
+                    col.add(dwg.text(str(h), y=[_n(y - 0.64 * s)]))
+                g.add(col)
+        else:
+            for h in cv.visible:
+                x, y = cv.c(h)
+                g.add(dwg.text(str(h), insert=(_n(x), _n(y - 0.64 * s))))
         layer.add(g)
     g = dwg.g(id="places")
     for p in cv.v.places:

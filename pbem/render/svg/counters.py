@@ -136,22 +136,28 @@ def counter(cv: Canvas, dwg: svgwrite.Drawing, u: CounterView, h: Hex, off: floa
         if cv.drawing >= 2:
             g.set_desc(title=u.designation)
         return g
-    g.add(dwg.text(u.size, insert=(0, _n(-0.39 * cs)), class_="mk", fill=ink))
-    g.add(dwg.use(f"#nato-{u.symbol}", x=0, y=_n(-0.2 * cs), stroke=ink, fill=ink))
+    # the ink of the counter's words and symbol: on each (drawings 1 and 2), or once on the
+    # counter, which they inherit (drawing 3 [28]; the rect and marks carry their own fills)
+    inked: dict[str, str] = {"fill": ink}
+    if cv.drawing >= 3:
+        g["fill"] = ink
+        inked = {}
+    g.add(dwg.text(u.size, insert=(0, _n(-0.39 * cs)), class_="mk", **inked))
+    g.add(dwg.use(f"#nato-{u.symbol}", x=0, y=_n(-0.2 * cs), stroke=ink, **inked))
     if len(u.value_lines) > 1:
         # two lines of values (artillery: barrage-FPF-range over defense-move) [2.31]
-        g.add(dwg.text(u.designation, insert=(0, _n(0.13 * cs)), class_="cd", fill=ink,
-                       style=f"font-size:{_n(0.17 * cs)}px"))
+        g.add(dwg.text(u.designation, insert=(0, _n(0.13 * cs)), class_="cd",
+                       style=f"font-size:{_n(0.17 * cs)}px", **inked))
         lines = list(zip(u.value_lines, (0.31, 0.47), strict=False))
         base = 0.19
     else:
-        g.add(dwg.text(u.designation, insert=(0, _n(0.17 * cs)), class_="cd", fill=ink))
+        g.add(dwg.text(u.designation, insert=(0, _n(0.17 * cs)), class_="cd", **inked))
         lines = [(u.value_lines[0] if u.value_lines else u.values, 0.44)]
         base = 0.27
     for text, ty in lines:
         size = min(base * cs, 0.96 * cs / (0.62 * max(len(text), 1)))
-        g.add(dwg.text(text, insert=(0, _n(ty * cs)), class_="cv", fill=ink,
-                       style=f"font-size:{_n(size)}px"))
+        g.add(dwg.text(text, insert=(0, _n(ty * cs)), class_="cv", style=f"font-size:{_n(size)}px",
+                       **inked))
     for i, (text, colour) in enumerate(marks):
         mw, mh = 0.42 * cs, 0.22 * cs
         mx, my = cs / 2 - mw * 0.6, -cs / 2 - mh * 0.4 + i * mh * 1.05
