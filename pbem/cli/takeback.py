@@ -53,12 +53,14 @@ def request(game_dir: Path, key_name: str, step: int | None) -> None:
 @click.option("--key", "key_name", required=True, help="Your local key (the opponent of the asker).")
 @click.option("--yes", is_flag=True, help="Agree without asking (for scripts).")
 def consent(game_dir: Path, file: Path, key_name: str, yes: bool) -> None:
-    """Agree to your opponent's request (FILE, or an .eml carrying it), after a preview of exactly
-    what is undone: signs consent-NNNN-SIDE-R.json and goes back to the turn before that move."""
+    """Agree to your opponent's request (FILE, or an .eml carrying it; a bare name is also looked
+    for in GAME_DIR, where 'pbem ingest' put it), after a preview of exactly what is undone: signs consent-NNNN-SIDE-R.json and goes back to the turn before that move."""
     from pbem.engine.gamedir import open_checked
     from pbem.engine.play.takeback import consent as play_consent
     from pbem.protocol import names
 
+    if not file.exists() and not file.is_absolute() and (game_dir / file).is_file():
+        file = game_dir / file  # a request already ingested, named as 'pbem status' names it
     blobs = [(n, r) for n, r in read_input(file, 1 << 20) if names.TAKEBACK_RE.match(n) or n == file.name]
     # a mail client may rename the file: the request is told apart by content, then named by its body
     if len(blobs) != 1:

@@ -305,7 +305,8 @@ def private_svg(game: Game, side: str | None, *, around: str | None = None, radi
     view (opened with its key) or, on Game Control's machine, the master map, now or after
     ``step``. ``side`` may be left out when this machine plays one side only."""
     from pbem.engine.play import my_view
-    from pbem.protocol.localstate import LocalGame, local_seeds
+    from pbem.protocol.localstate import LocalGame, local_seeds, private_key
+    from pbem.protocol.seal import x25519_private
     from pbem.render.svg import draw
 
     local = LocalGame.of(game)
@@ -330,8 +331,11 @@ def private_svg(game: Game, side: str | None, *, around: str | None = None, radi
             if not 0 <= step <= rec.step:
                 raise InputError(f"no step {step} in this game yet (steps 0 to {rec.step})")
             found = rp.record(step)
-            if found is None:  # before this machine's checkpoint: replay from the genesis
-                found = game.replay(local_seeds(game, local)).record(step)
+            if found is None or found.state is None:
+                # before this machine's checkpoint (or a record it kept without the master state):
+                # replay from the genesis, with the umpire's key that opens the sealed sheets
+                key = x25519_private(private_key(mine[umpire]), game.id, umpire)
+                found = game.replay(local_seeds(game, local), umpire_key=key).record(step)
             assert found is not None
             rec = found
         state = rec.state

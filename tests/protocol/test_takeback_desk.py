@@ -68,3 +68,19 @@ def test_27_pbem_schema_describes_the_take_back_and_consent_bodies(tmp_path: Pat
     consent = json.loads(ok(pbem("schema", "consent", home=tmp_path)).out)
     assert {"ds", "game", "step", "side", "number", "move"} <= set(request["properties"])
     assert {"ds", "game", "step", "side", "number", "request", "move"} <= set(consent["properties"])
+
+
+def test_25_consent_takes_the_request_by_the_name_pbem_status_gives(tmp_path: Path) -> None:
+    # the trial of issue 25: 'pbem status' (and the README) say 'pbem takeback consent GAME_DIR
+    # takeback-0001-US-1.json', a name inside the game directory, not beside the command
+    a, b = _bastogne(tmp_path)
+    ok(b.run("takeback", "request", b.dir, "--key", "bob"))
+    ok(b.send(a, ["takeback-0001-US-1.json"]))
+    said = ok(a.run("status", a.dir)).out
+    assert "'pbem takeback consent GAME_DIR takeback-0001-US-1.json --key KEY'" in said
+    assert not Path("takeback-0001-US-1.json").exists()  # not in the directory the command runs in
+    ok(a.run("takeback", "consent", a.dir, "takeback-0001-US-1.json", "--key", "alice", "--yes"))
+    assert (a.dir / "consent-0001-DE-1.json").is_file()
+    assert not (a.dir / "turn-0001.json").exists()  # back to the turn before the set-up
+    missing = a.run("takeback", "consent", a.dir, "takeback-0009-US-1.json", "--key", "alice", "--yes")
+    assert missing.code == 2 and "takeback-0009-US-1.json: no such file" in missing.err

@@ -302,7 +302,15 @@ def test_10_each_side_draws_its_own_map_and_no_other(played: dict[str, Player], 
     ok(ab1.run("render", ab1.dir, "--step", "11", "-o", tmp_path / "ab1-11.svg"))  # turn 2, after the report
     assert (tmp_path / "ab1-11.svg").read_text(encoding="utf-8") != at0.replace("step 0", "step 11")
     ok(gc.run("render", gc.dir, "--side", "GC", "--step", "0", "-o", tmp_path / "gc-0.svg"))
-    assert "KGKrafft" in (tmp_path / "gc-0.svg").read_text(encoding="utf-8")
+    gc0 = (tmp_path / "gc-0.svg").read_text(encoding="utf-8")
+    assert "KGKrafft" in gc0
+    # a step after the genesis and before Game Control's checkpoint (the newest round): the master
+    # map of the first report, replayed from the genesis with Game Control's key (issue 25 trial:
+    # 'Game Control's master state is not on this machine')
+    ok(gc.run("render", gc.dir, "--side", "GC", "--step", "11", "-o", tmp_path / "gc-11.svg"))
+    gc11 = (tmp_path / "gc-11.svg").read_text(encoding="utf-8")
+    assert "step 11" in gc11 and "KGKrafft" in gc11 and "1Para" in gc11 and "status" in gc11
+    assert gc11 != gc0.replace("step 0", "step 11")  # turn 2: the first turn's moves are on it
     late = ab1.run("render", ab1.dir, "--step", "999")
     assert late.code == 2 and "no step 999" in late.err
     assert not list(ab1.dir.glob("map-*.svg"))  # nothing drawn into the shared directory
