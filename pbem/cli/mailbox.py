@@ -47,8 +47,10 @@ def send(game_dir: Path) -> None:
     for name in result.sent:
         echo(f"sent {name}")
     if not result.sent:
-        echo("nothing new to send" + (f" ({len(result.already)} sent before)" if result.already else ""),
-             err=True)
+        # only the drafts still here are counted: answered move emails are removed [28]
+        n = len(result.already)
+        echo("nothing new to send" + (f" (the {n} email{'' if n == 1 else 's'} still here "
+                                      f"{'was' if n == 1 else 'were'} sent before)" if n else ""), err=True)
 
 
 def unsent_drafts(game: Any, local: Any, mine: set[str]) -> dict[str, Callable[[], bytes]]:
