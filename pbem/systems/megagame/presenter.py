@@ -11,6 +11,7 @@ rulings: it accepts every grouping the engine proposes and enters no judgement [
 
 from __future__ import annotations
 
+import re
 import textwrap
 from collections import deque
 from collections.abc import Mapping, Sequence
@@ -548,6 +549,11 @@ def consequences(scenario: MegaScenario, view: JSON, orders: JSON, *, rules3: bo
     end = dict(start)
     out: list[str] = []
     draws: list[tuple[str, str, bool]] = []  # unit, what for, drawn where the units end (else where they start)
+    for u in view["units"]:  # on the railway: what this turn does to it [6]
+        trip = re.fullmatch(r"(\w+) \(for (\d{4})\)", u.get("rail") or "")
+        if trip is not None:
+            out.append(_rail_words(u["id"], trip[1], trip[2],
+                                   scenario.types[defs[u["id"]].type].troops == "infantry", rules3=rules3))
     for line in orders["lines"]:
         ids = [uid for uid in line.get("units", []) if uid in own]
         if not ids:
@@ -584,6 +590,21 @@ def consequences(scenario: MegaScenario, view: JSON, orders: JSON, *, rules3: bo
     return out + _supply_draws(scenario, view, draws, start, end, rules3=rules3)
 
 
+def _rail_words(uid: str, phase: str, to: str, infantry: bool, *, rules3: bool) -> str:
+    """A unit on the railway this turn [6], as :func:`pbem.systems.megagame.round._rail_turn` moves
+    it on: boarding goes on, travel ends at ``to`` where the line is open and not in the enemy's
+    hands, infantry gets off in half a turn (rules version 3), vehicles in a whole turn."""
+    if phase == "embarking":
+        return f"{uid} goes on boarding its train for {to}: no orders this turn [6]"
+    if phase == "travelling":
+        return (f"{uid} travels by rail to {to} this turn if the line there is open and not in the enemy's "
+                "hands (else it stays where it boarded): no orders this turn [6]")
+    if infantry and rules3:
+        return (f"{uid} gets off its train in the first half of this turn: the second half is its own, "
+                "at most half its move [6]")
+    return f"{uid} spends this turn getting off its train: no orders this turn [6]"
+
+
 def _supply_draws(scenario: MegaScenario, view: JSON, draws: list[tuple[str, str, bool]],
                   start: Mapping[str, Hex | None], end: Mapping[str, Hex | None], *, rules3: bool) -> list[str]:
     """The supply points of ``draws`` grouped by the stack they come from, with what it holds [11]."""
@@ -599,8 +620,9 @@ def _supply_draws(scenario: MegaScenario, view: JSON, draws: list[tuple[str, str
         # version 3 only (Board.pay_for)
         why = hq_out_of_reach(scenario, uid, end if at_end else start) if (not fuel or source) else None
         if why is not None:
-            out.append(f"{uid} draws nothing for {what}: {why.removesuffix(' [11]')} [11]"
-                       + ("" if fuel else "; it does not go in"))
+            out.append(f"{uid} draws nothing for {what}: {why.removesuffix(' [11]')}; "
+                       + ("it moves, and fights as a mechanised unit with no fuel if it fights [9, 11]" if fuel
+                          else "it does not go in [9, 11]"))
             continue
         by_source.setdefault(source, []).append(f"{uid} ({what})")
     lines = []

@@ -23,11 +23,11 @@ import re
 from typing import Any
 
 from pbem.engine.play.orders import Preview
-from pbem.systems.megagame.model import MegaScenario, TeamView
+from pbem.systems.megagame.model import MegaScenario, MegaState, TeamView
 from pbem.systems.megagame.orders import OrderSheet
 from pbem.systems.megagame.view import team_view
 from systems.megagame.test_megagame_rules import R2, Dice, R, play, scenario, sheet, unit
-from systems.megagame.test_megagame_supply_and_trains import STACK_TYPES
+from systems.megagame.test_megagame_supply_and_trains import STACK_TYPES, rail
 
 RAIL = [{"kind": "railway", "name": "the line", "hexes": ["0101", "0201", "0301", "0401", "0501", "0601", "0701"]}]
 
@@ -57,16 +57,18 @@ LINES: list[dict[str, Any]] = [
 ]
 
 
-def team_preview(rules: Any, sc: MegaScenario, lines: list[dict[str, Any]]) -> tuple[OrderSheet, Preview]:
-    """The preview the Allied team's pbem shows (``pbem check``, ``submit``), from the team's view."""
-    st = rules.initial_state(sc, {})
-    view = TeamView.model_validate(team_view(sc, st, "AL", rules3=rules.since("3")))
-    orders = sheet("AL", *lines)
-    assert rules.validate(sc, view, "AL", orders) == []
+def team_preview(rules: Any, sc: MegaScenario, lines: list[dict[str, Any]], st: MegaState | None = None,
+                 team: str = "AL") -> tuple[OrderSheet, Preview]:
+    """The preview ``team``'s pbem shows (``pbem check``, ``submit``), from the team's view of ``st``
+    (the first turn's by default)."""
+    st = st if st is not None else rules.initial_state(sc, {})
+    view = TeamView.model_validate(team_view(sc, st, team, rules3=rules.since("3")))
+    orders = sheet(team, *lines, turn=st.turn)
+    assert rules.validate(sc, view, team, orders) == []
     doc = orders.model_dump(mode="json")
     p = rules.presenter()
-    return orders, Preview("AL", 1, "orders", doc, p.describe_orders_at(sc, view, doc),
-                           p.undone(sc, view, "AL", doc), p.expected(sc, view, "AL", doc))
+    return orders, Preview(team, st.turn, "orders", doc, p.describe_orders_at(sc, view, doc),
+                           p.undone(sc, view, team, doc), p.expected(sc, view, team, doc))
 
 
 def test_27_the_megagame_preview_states_what_the_round_then_does_to_the_teams_units() -> None:
@@ -91,7 +93,8 @@ def test_27_the_megagame_preview_states_what_the_round_then_does_to_the_teams_un
         "b fights with its own division this turn, with 2 Div from the next [9]",
         "e spends this turn boarding a train for 0701: aboard at its end, travelling the next turn [6]",
         "2 supply points from h's stack, which holds 3: t (fuel for its move), g (shelling 0606) [9, 11]",
-        "t2 draws nothing for fuel for its move: its HQ (h) is 6 km away, more than 5 [11]",
+        "t2 draws nothing for fuel for its move: its HQ (h) is 6 km away, more than 5; it moves, and fights "
+        "as a mechanised unit with no fuel if it fights [9, 11]",
     ]
     assert preview.undone == ["no orders for h: they stay where they are [5]"]
     text = preview.text()
@@ -152,3 +155,30 @@ def test_27_an_attack_previews_its_point_from_where_it_is_drawn() -> None:
     new, events = play(sc, R.initial_state(sc, {}), Dice(2, 2), orders)
     assert [e["band"] for e in events if e["kind"] == "combat"] == ["confused combat"] * 2
     assert (new.units["h"].stock, new.supply["AL"]) == (1, 4)
+
+
+def test_27_a_train_journey_previewed_turn_by_turn_as_it_goes() -> None:
+    # The line 0101-0701 (towns at both ends); g, German infantry, at 0101 [6]. Turn 1 it boards for
+    # 0601 (infantry: a turn); turn 2 it travels; turn 3 it gets off in the first half (version 3) and
+    # moves at most half its 15 km tactical move: 4 km to 0605 [6]. Each turn's preview says so, and
+    # the round then does it. No enemy within reach (a at 0105 is 4 km and more from 0601 ... 0605 in
+    # another column), and no die.
+    sc = rail()
+    orders, preview = team_preview(R, sc, [{"units": ["g"], "intention": "move", "rail_to": "0601"}], team="GE")
+    assert preview.expected == ["g spends this turn boarding a train for 0601: aboard at its end, "
+                                "travelling the next turn [6]"]
+    t2, _ = play(sc, R.initial_state(sc, {}), Dice(), orders)
+    _, preview = team_preview(R, sc, [], t2, team="GE")
+    assert preview.expected == ["g travels by rail to 0601 this turn if the line there is open and not in the "
+                                "enemy's hands (else it stays where it boarded): no orders this turn [6]"]
+    assert preview.undone == []  # a unit on the railway takes no orders: nothing left undone
+    t3, events = play(sc, t2, Dice(), sheet("GE", turn=2))
+    assert t3.units["g"].hex == "0601" and {"kind": "rail", "unit": "g", "from": "0101", "to": "0601"} in events
+    route = ["0602", "0603", "0604", "0605"]
+    orders, preview = team_preview(R, sc, [{"units": ["g"], "intention": "move", "route": route}], t3, team="GE")
+    assert preview.expected == [
+        "g gets off its train in the first half of this turn: the second half is its own, at most half its move [6]",
+        "g moves 4 km, via 0602 0603 0604 0605, ending at 0605 unless the enemy is met on the way [6]",
+    ]
+    t4, _ = play(sc, t3, Dice(), orders)
+    assert (t4.units["g"].hex, t4.units["g"].rail) == ("0605", None)
