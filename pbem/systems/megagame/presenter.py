@@ -539,9 +539,10 @@ def consequences(scenario: MegaScenario, view: JSON, orders: JSON, *, rules3: bo
     route's last hex, a kilometre a hex [6]; boarding a train takes the turn (vehicles two) [6];
     attaching takes the turn [9]; resting counts only for a unit that does not move [5]. Supplies
     [9, 11]: 1 point for each attack that goes in and each battery that interdicts, 1 fuel point for
-    each mechanised unit that moves, drawn from the unit's HQ stack within 5 km (rules version 3; an
-    HQ draws on its own; a unit without an HQ, and every unit in version 2, on the team's supplies);
-    an attack or a battery whose HQ is out of reach does not go in."""
+    each mechanised unit that moves (or attacks: if it fights), drawn from the unit's HQ stack
+    within 5 km (rules version 3; an HQ draws on its own; a unit without an HQ, and every unit in
+    version 2, on the team's supplies); an attack or a battery whose HQ is out of reach does not go
+    in."""
     defs = {u.id: u for u in scenario.units}
     own = {u["id"] for u in view["units"]}
     start: dict[str, Hex | None] = {u["id"]: Hex.parse(u["hex"]) for u in view["units"]}
@@ -585,8 +586,8 @@ def consequences(scenario: MegaScenario, view: JSON, orders: JSON, *, rules3: bo
                 draws.append((uid, f"shelling {line['interdict']}", False))
             if line.get("intention") in ("attack", "breakthrough"):
                 draws.append((uid, "its attack, if it goes in", True))
-            if route and t.mechanised:
-                draws.append((uid, "fuel for its move", True))
+            if t.mechanised and (route or line.get("intention") in ("attack", "breakthrough")):
+                draws.append((uid, "fuel for its move" if route else "fuel, if it fights", True))
     return out + _supply_draws(scenario, view, draws, start, end, rules3=rules3)
 
 
@@ -629,7 +630,7 @@ def _supply_draws(scenario: MegaScenario, view: JSON, draws: list[tuple[str, str
     for source, uses in by_source.items():
         holds = view["supply"] if not source else held.get(source, 0)
         where = "the team's own supplies" if not source else f"{source}'s stack"
-        lines.append(f"{'up to ' if any('if it goes in' in x for x in uses) else ''}{len(uses)} supply "
+        lines.append(f"{'up to ' if any('if it' in x for x in uses) else ''}{len(uses)} supply "
                      f"point{'s' if len(uses) != 1 else ''} from {where}, which holds {holds}"
                      + (" (not enough for all of them)" if len(uses) > holds else "") + f": {', '.join(uses)} [9, 11]")
     return lines + out

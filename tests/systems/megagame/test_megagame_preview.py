@@ -157,12 +157,26 @@ def test_27_an_attack_previews_its_point_from_where_it_is_drawn() -> None:
     assert (new.units["h"].stock, new.supply["AL"]) == (1, 4)
 
 
+def test_27_an_attack_that_meets_nobody_draws_nothing_as_its_preview_says() -> None:
+    # k (tanks, under h, 1 km from it) is ordered to attack with no enemy in contact: its preview gives
+    # its attack point and its fuel "if it goes in" / "if it fights"; no combat, so h keeps its 2 [9, 11].
+    sc = scenario([unit("h", "AL", "hq4", "0301", stock=2), unit("k", "AL", "tank", "0302", hq="h"),
+                   unit("d", "GE", "weak", "0808")], types=STACK_TYPES)
+    orders, preview = team_preview(R, sc, [{"units": ["k"], "intention": "attack"}])
+    assert preview.expected == ["up to 2 supply points from h's stack, which holds 2: k (its attack, if it goes "
+                                "in), k (fuel, if it fights) [9, 11]"]
+    dice = Dice()
+    new, events = play(sc, R.initial_state(sc, {}), dice, orders)
+    assert dice.labels == [] and not any(e["kind"] == "combat" for e in events)
+    assert (new.units["k"].hex, new.units["h"].stock) == ("0302", 2)
+
+
 def test_27_a_train_journey_previewed_turn_by_turn_as_it_goes() -> None:
     # The line 0101-0701 (towns at both ends); g, German infantry, at 0101 [6]. Turn 1 it boards for
     # 0601 (infantry: a turn); turn 2 it travels; turn 3 it gets off in the first half (version 3) and
     # moves at most half its 15 km tactical move: 4 km to 0605 [6]. Each turn's preview says so, and
-    # the round then does it. No enemy within reach (a at 0105 is 4 km and more from 0601 ... 0605 in
-    # another column), and no die.
+    # the round then does it. No enemy within reach (a at 0105 is 5 km and more from 0601 ... 0605, five
+    # columns away), and no die.
     sc = rail()
     orders, preview = team_preview(R, sc, [{"units": ["g"], "intention": "move", "rail_to": "0601"}], team="GE")
     assert preview.expected == ["g spends this turn boarding a train for 0601: aboard at its end, "
