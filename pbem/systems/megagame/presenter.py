@@ -11,6 +11,7 @@ rulings: it accepts every grouping the engine proposes and enters no judgement [
 
 from __future__ import annotations
 
+import re
 import textwrap
 from collections import deque
 from collections.abc import Mapping, Sequence
@@ -314,6 +315,18 @@ class MegagamePresenter(Presenter[MegaScenario, AnyState]):
         out = [f"no orders for {', '.join(idle)}: they stay where they are [5]"] if idle else []
         return out + _attacks_out_of_supply(scenario, view, orders)
 
+    def expected(self, scenario: MegaScenario, state: AnyState, side: str, orders: JSON) -> list[str]:
+        """The preview's "Before any die is rolled" [27]: what the sheet does to the team's own units
+        whatever the dice and the enemy -- where each move ends and how far, the turn spent boarding a
+        train or attaching, the rest that counts, and the supply points each unit draws from which HQ
+        stack (or the team's own supplies), with what that holds [6, 9, 11]. Game Control's sheets
+        (no team) get nothing."""
+        if not isinstance(orders, dict) or "lines" not in orders or side not in {t.id for t in scenario.teams}:
+            return []
+        view = state.model_dump(mode="json") if isinstance(state, TeamView) else (
+            state if isinstance(state, dict) else team_view(scenario, state, side, rules3=self.ruleset.since("3")))
+        return consequences(scenario, view, orders, rules3=self.ruleset.since("3"))
+
     def draft_line(self, verb: str, line: str) -> str:
         """``pbem draft move UNIT HEX`` and ``draft attack HEX --with UNITS`` as sheet lines [5];
         every other order is written whole with ``pbem draft order``."""
@@ -518,6 +531,109 @@ def _attacks_out_of_supply(scenario: MegaScenario, view: JSON, orders: JSON) -> 
                     out.append(f"{uid} would end its move where no supplies reach it ({why.removesuffix(' [11]')}): "
                                "it could not attack [11]")
     return out
+
+
+def consequences(scenario: MegaScenario, view: JSON, orders: JSON, *, rules3: bool) -> list[str]:
+    """What a team's sheet does to its own units before any die is rolled and before any enemy is
+    met, in words (:meth:`MegagamePresenter.expected`), as the round applies it: a move ends at its
+    route's last hex, a kilometre a hex [6]; boarding a train takes the turn (vehicles two) [6];
+    attaching takes the turn [9]; resting counts only for a unit that does not move [5]. Supplies
+    [9, 11]: 1 point for each attack that goes in and each battery that interdicts, 1 fuel point for
+    each mechanised unit that moves (or attacks: if it fights), drawn from the unit's HQ stack
+    within 5 km (rules version 3; an HQ draws on its own; a unit without an HQ, and every unit in
+    version 2, on the team's supplies); an attack or a battery whose HQ is out of reach does not go
+    in."""
+    defs = {u.id: u for u in scenario.units}
+    own = {u["id"] for u in view["units"]}
+    start: dict[str, Hex | None] = {u["id"]: Hex.parse(u["hex"]) for u in view["units"]}
+    start.update({f["id"]: Hex.parse(f["hex"]) for f in view.get("friends", [])})
+    end = dict(start)
+    out: list[str] = []
+    draws: list[tuple[str, str, bool]] = []  # unit, what for, drawn where the units end (else where they start)
+    for u in view["units"]:  # on the railway: what this turn does to it [6]
+        trip = re.fullmatch(r"(\w+) \(for (\d{4})\)", u.get("rail") or "")
+        if trip is not None:
+            out.append(_rail_words(u["id"], trip[1], trip[2],
+                                   scenario.types[defs[u["id"]].type].troops == "infantry", rules3=rules3))
+    for line in orders["lines"]:
+        ids = [uid for uid in line.get("units", []) if uid in own]
+        if not ids:
+            continue
+        names = ", ".join(ids)
+        if line.get("rail_to"):
+            for uid in ids:
+                infantry = scenario.types[defs[uid].type].troops == "infantry"
+                out.append(f"{uid} spends this turn boarding a train for {line['rail_to']}"
+                           + (": aboard at its end, travelling the next turn [6]" if infantry else
+                              ": vehicles take this turn and the next to board [6]"))
+            continue
+        route = line.get("route") or []
+        if route:
+            for uid in ids:
+                end[uid] = Hex.parse(route[-1])
+            out.append(f"{names} {'moves' if len(ids) == 1 else 'move'} {len(route)} km, via "
+                       f"{' '.join(route)}, ending at {route[-1]} unless the enemy is met on the way [6]")
+        if line.get("posture") == "rest":
+            out.append(f"{names} {'rests' if len(ids) == 1 else 'rest'}: a turn of rest that counts towards "
+                       "recovering, if out of contact and not fighting [5]" if not route else
+                       f"{names} {'moves' if len(ids) == 1 else 'move'}: no turn of rest counts [5]")
+        if line.get("attach"):
+            out.append(f"{names} {'fights' if len(ids) == 1 else 'fight'} with {'its' if len(ids) == 1 else 'their'} "
+                       f"own division this turn, with {line['attach']} from the next [9]")
+        for uid in ids:
+            t = scenario.types[defs[uid].type]
+            if line.get("interdict") and t.artillery is not None:
+                draws.append((uid, f"shelling {line['interdict']}", False))
+            if line.get("intention") in ("attack", "breakthrough"):
+                draws.append((uid, "its attack, if it goes in", True))
+            if t.mechanised and (route or line.get("intention") in ("attack", "breakthrough")):
+                draws.append((uid, "fuel for its move" if route else "fuel, if it fights", True))
+    return out + _supply_draws(scenario, view, draws, start, end, rules3=rules3)
+
+
+def _rail_words(uid: str, phase: str, to: str, infantry: bool, *, rules3: bool) -> str:
+    """A unit on the railway this turn [6], as :func:`pbem.systems.megagame.round._rail_turn` moves
+    it on: boarding goes on, travel ends at ``to`` where the line is open and not in the enemy's
+    hands, infantry gets off in half a turn (rules version 3), vehicles in a whole turn."""
+    if phase == "embarking":
+        return f"{uid} goes on boarding its train for {to}: no orders this turn [6]"
+    if phase == "travelling":
+        return (f"{uid} travels by rail to {to} this turn if the line there is open and not in the enemy's "
+                "hands (else it stays where it boarded): no orders this turn [6]")
+    if infantry and rules3:
+        return (f"{uid} gets off its train in the first half of this turn: the second half is its own, "
+                "at most half its move [6]")
+    return f"{uid} spends this turn getting off its train: no orders this turn [6]"
+
+
+def _supply_draws(scenario: MegaScenario, view: JSON, draws: list[tuple[str, str, bool]],
+                  start: Mapping[str, Hex | None], end: Mapping[str, Hex | None], *, rules3: bool) -> list[str]:
+    """The supply points of ``draws`` grouped by the stack they come from, with what it holds [11]."""
+    defs = {u.id: u for u in scenario.units}
+    held = {s["hq"]: s["points"] for s in view.get("stacks") or []}
+    by_source: dict[str, list[str]] = {}
+    out: list[str] = []
+    for uid, what, at_end in draws:
+        d = defs[uid]
+        fuel = what.startswith("fuel")
+        source = "" if not rules3 else (uid if scenario.types[d.type].kind == "hq" else d.hq or "")
+        # an attack's and a battery's HQ must be in reach in every version; fuel is drawn from the HQ in
+        # version 3 only (Board.pay_for)
+        why = hq_out_of_reach(scenario, uid, end if at_end else start) if (not fuel or source) else None
+        if why is not None:
+            out.append(f"{uid} draws nothing for {what}: {why.removesuffix(' [11]')}; "
+                       + ("it moves, and fights as a mechanised unit with no fuel if it fights [9, 11]" if fuel
+                          else "it does not go in [9, 11]"))
+            continue
+        by_source.setdefault(source, []).append(f"{uid} ({what})")
+    lines = []
+    for source, uses in by_source.items():
+        holds = view["supply"] if not source else held.get(source, 0)
+        where = "the team's own supplies" if not source else f"{source}'s stack"
+        lines.append(f"{'up to ' if any('if it' in x for x in uses) else ''}{len(uses)} supply "
+                     f"point{'s' if len(uses) != 1 else ''} from {where}, which holds {holds}"
+                     + (" (not enough for all of them)" if len(uses) > holds else "") + f": {', '.join(uses)} [9, 11]")
+    return lines + out
 
 
 INTENTIONS = ("breakthrough", "attack", "probe", "hold", "move", "prepare")

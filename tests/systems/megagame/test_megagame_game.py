@@ -326,6 +326,9 @@ def test_5_a_team_writes_its_sheet_as_text_and_sees_what_it_signs(tmp_path: Path
                     encoding="utf-8")
     shown = ok(ab1.run("check", ab1.dir, text, "--key", "ab1")).out
     assert "1Para, 2Para: move, tactical via 3508 3608 towards 4409, whole turn [5]" in shown
+    # the preview from the team's own view: two 1 km hexes of route [6, 27]
+    assert ("Before any die is rolled:\n  = 1Para, 2Para move 2 km, via 3508 3608, ending at 3608 unless the enemy "
+            "is met on the way [6]") in shown
     bad = ab1.work / "bad.txt"
     bad.write_text("2Para: charge\n", encoding="utf-8")
     res = ab1.run("submit", "--yes", ab1.dir, bad, "--key", "ab1")
