@@ -14,7 +14,8 @@ The rules as read:
   defending nothing; a mechanised unit burns 1 fuel point each turn it moves or fights (attack or
   defence; supporting artillery fire is not fighting, as the worked example's count shows).
   Without ammunition a unit cannot attack and artillery cannot fire; without fuel a
-  mechanised unit cannot move and fights with the "-1 per mechanised unit with no fuel" factor,
+  mechanised unit still moves (the text charges fuel for moving but forbids nothing without it)
+  and fights with the "-1 per mechanised unit with no fuel" factor,
   which :mod:`pbem.systems.megagame.combat` applies (:func:`combat_unit` sets its flag);
 * delivery to an HQ: (a) by a divisional dump to HQs within its range (about 10 km, marked on the
   counter) and up to its lift (the counters it can move; read as *a turn*); (b) by a supply
@@ -239,8 +240,8 @@ def draw(hq: HQ, activities: Sequence[Activity]) -> Draw:
             problems.append(RuleViolation("11", f"{a.unit} has no ammunition to fire "
                                                 f"{a.fires - fires} more time(s)", unit=a.unit))
         if got.fuel < need.fuel:
-            problems.append(RuleViolation("11", f"{a.unit} has no fuel: it cannot move, and "
-                                                "fights at -1 (mechanised unit with no fuel)",
+            problems.append(RuleViolation("11", f"{a.unit} has no fuel: it fights at -1 "
+                                                "(mechanised unit with no fuel)",
                                           unit=a.unit))
         stock = stock - got
         out[a.unit] = UnitSupply(a.unit, got, attacks, fires,
