@@ -486,7 +486,7 @@ def write_move_outputs(game: Game, msg: Any) -> list[Path]:
     if path.name not in game.listing.other:
         game.listing.other.append(path.name)
     for name in list(game.listing.other):
-        m = names.MOVE_MAIL_RE.match(name)
+        m = names.MOVE_MAIL_RE.fullmatch(name)  # not a name ending in a newline
         if m is not None and int(m.group(1)) < step and delivered(game, int(m.group(1))):
             derived.remove(game.dir, name, game.listing.other)
     return out

@@ -212,7 +212,7 @@ def prune_maps(game: Game, newest: int) -> list[str]:
 
     removed = []
     for name in list(game.listing.other):
-        m = names.MAP_RE.match(name)
+        m = names.MAP_RE.fullmatch(name)  # not a name ending in a newline
         if m is not None and int(m.group(1)) < newest and derived.remove(game.dir, name, game.listing.other):
             removed.append(name)
     return removed
