@@ -168,3 +168,38 @@ with transaction():
     res2 = pbem("render", game, "--step", "5", "-o", tmp_path / "m.svg", home=tmp_path / "stranger")
     assert res2.code == 0 and "differs" not in res2.err, res2.err
     assert hashlib.sha256((tmp_path / "m.svg").read_bytes()).hexdigest() == recorded["map-0005.svg"]
+
+
+def test_a_take_back_removes_what_pbem_drew_for_the_step_and_not_the_players_notes(tmp_path: Path) -> None:
+    # Bastogne: the U.S. set-up (step 1, no dice [9.1]) is taken back on the German player's
+    # machine. The map of step 1 and a map-0001-around-HEX.svg saved from the email go (drawn for
+    # the step taken back); the player's own map-0001-notes.svg and notes/map-0001.svg stay.
+    from helpers.protocol import GAME_ID, Player, ok
+
+    a, b = Player(tmp_path, "alice", "DE"), Player(tmp_path, "bob", "US")
+    a.new_key()
+    b.new_key()
+    shutil.copyfile(b.pub, a.work / "bob.pub")
+    ok(a.run("new", "bastogne-spearhead", a.dir, "--player", "DE=alice", "--player", f"US={a.work / 'bob.pub'}",
+             "--game-id", GAME_ID))
+    shutil.copytree(a.dir, b.dir)
+    ok(b.run("join", b.dir, "--key", "bob"))
+    ok(b.send(a, ["join-US.json"]))
+    ok(b.run("bot", b.dir, "--side", "US", "--key", "bob"))
+    ok(b.send(a, ["move-0001-US.json"]))
+    assert (a.dir / "map-0001.svg").is_file() and not (a.dir / "map-0000.svg").exists()  # pruned
+    (a.dir / "map-0001-around-0704.svg").write_text("<svg>an attachment saved here</svg>\n")
+    (a.dir / "map-0001-notes.svg").write_text("<svg>my plan against the set-up</svg>\n")
+    (a.dir / "notes").mkdir()
+    (a.dir / "notes" / "map-0001.svg").write_text("<svg>mine</svg>\n")
+    ok(b.run("takeback", "request", b.dir, "--key", "bob"))
+    ok(b.send(a, ["takeback-0001-US-1.json"]))
+    res = ok(a.run("takeback", "consent", a.dir, a.work / "inbox" / "takeback-0001-US-1.json", "--key", "alice",
+                   "--yes"))
+    assert "removed map-0001.svg" in res.err
+    assert not (a.dir / "map-0001.svg").exists() and not (a.dir / "map-0001-around-0704.svg").exists()
+    assert (a.dir / "map-0001-notes.svg").read_text() == "<svg>my plan against the set-up</svg>\n"
+    assert (a.dir / "notes" / "map-0001.svg").read_text() == "<svg>mine</svg>\n"
+    # the set-up's map, pruned when step 1 was drawn, is drawn again: the game stands at step 0
+    assert (a.dir / "map-0000.svg").is_file()
+    assert ok(pbem("verify", a.dir, home=a.home)).code == 0
