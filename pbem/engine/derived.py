@@ -56,13 +56,15 @@ def record(game_dir: Path, name: str, data: bytes) -> None:
         os.close(fd)
 
 
-def remove(game_dir: Path, name: str, listed: list[str] | None = None) -> bool:
+def remove(game_dir: Path, name: str, listed: list[str] | None = None,
+           recorded: dict[str, str] | None = None) -> bool:
     """Remove the derived file ``name`` (an older step's map or email, pruned) and drop it from
     ``listed`` (the directory listing a command holds); its line in the record stays. If the
     command fails later, the file comes back byte for byte (a refusal changes nothing on disk).
     Only the file pbem wrote is removed: one whose bytes are not those of its newest line in the
     record (a map the player annotated, a file pbem did not write) stays, and so does a link or a
-    directory at the name. Returns whether a file was removed."""
+    directory at the name. ``recorded``: the record as :func:`read` returns it, for a caller that
+    removes several files (read here otherwise). Returns whether a file was removed."""
     import stat
 
     from pbem.protocol.fsutil import write_replace
@@ -84,7 +86,7 @@ def remove(game_dir: Path, name: str, listed: list[str] | None = None) -> bool:
         data = path.read_bytes()
     except OSError as exc:
         raise DiskError(f"cannot remove {name} in {game_dir}: {exc.strerror}") from None
-    if hashlib.sha256(data).hexdigest() != read(game_dir).get(name):
+    if hashlib.sha256(data).hexdigest() != (read(game_dir) if recorded is None else recorded).get(name):
         return False  # not the file pbem wrote (changed by hand, or never recorded): kept
     try:
         path.unlink()

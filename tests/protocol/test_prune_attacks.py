@@ -150,8 +150,8 @@ from pbem.outputs import engine_hooks
 from pbem.protocol.fsutil import transaction
 from pbem.render.outputs import prune_maps
 real = derived.remove
-def remove(game_dir, name, listed=None):
-    done = real(game_dir, name, listed)
+def remove(game_dir, name, listed=None, recorded=None):
+    done = real(game_dir, name, listed, recorded)
     if name == "map-0005.svg":
         os.kill(os.getpid(), signal.SIGKILL)
     return done
