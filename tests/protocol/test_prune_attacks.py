@@ -203,3 +203,61 @@ def test_a_take_back_removes_what_pbem_drew_for_the_step_and_not_the_players_not
     # the set-up's map, pruned when step 1 was drawn, is drawn again: the game stands at step 0
     assert (a.dir / "map-0000.svg").is_file()
     assert ok(pbem("verify", a.dir, home=a.home)).code == 0
+
+
+def test_an_email_is_answered_only_once_every_other_side_has_moved_after_it(tmp_path: Path) -> None:
+    # A sealed game with Game Control (the megagame's sides: its teams and the umpire): teams AL
+    # and DE commit round 1 (steps 1, 2), Game Control rules it (3), AL commits round 2 (4), DE (5).
+    # AL's commitment is answered once DE and Game Control have each moved later: after step 3,
+    # not after DE's commitment alone; a take-back's redo is its author's move.
+    from types import SimpleNamespace
+
+    from pbem.mail.compose import delivered
+    from pbem.protocol.archive import PathMap
+
+    moves = PathMap(tmp_path)
+    game = SimpleNamespace(sides=["AL", "DE", "GC"], listing=SimpleNamespace(moves=moves))
+    seen: list[list[bool]] = []
+    for step, name in enumerate(["move-0001-AL.json", "move-0002-DE-redo1.json", "move-0003-GC.json",
+                                 "move-0004-AL.json", "move-0005-DE.json"], start=1):
+        moves.add(step, name)
+        seen.append([delivered(game, s) for s in range(1, 6)])  # type: ignore[arg-type]
+    assert seen == [
+        [False, False, False, False, False],
+        [False, False, False, False, False],  # DE has moved after AL; Game Control has not
+        [True, False, False, False, False],   # GC ruled: AL's answered; DE's awaits AL
+        [True, True, False, False, False],    # AL moved after DE's: answered by GC and AL
+        [True, True, True, False, False],     # GC's ruling: AL and DE both moved after it
+    ]
+
+
+def test_a_full_disk_that_refuses_a_restore_loses_only_that_map_which_is_drawn_again(
+        game: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The command fails on a full disk after pruning, and the disk is still full when the first
+    # removed map (the newest, map-0015.svg) is written back: that one stays removed, every other
+    # comes back, the error told is the command's own, the game verifies, and the lost map is
+    # drawn again as pbem wrote it.
+    from pbem.protocol import fsutil
+
+    before = snapshot(game)
+    recorded = derived.read(game)
+    real = fsutil._write_temp
+
+    def full(path: Path, data: bytes, mode: int) -> Path:  # as fsutil._write_temp on a full disk
+        if path.name == "map-0015.svg":
+            raise DiskError(f"cannot write {path.name} in {path.parent}: No space left on device")
+        return real(path, data, mode)
+
+    g = Game.open(game, engine_hooks())
+    with pytest.raises(DiskError, match="turn-0017.json"), transaction():
+        assert len(prune_maps(g, 16)) == 16
+        monkeypatch.setattr(fsutil, "_write_temp", full)
+        raise DiskError("cannot write turn-0017.json: No space left on device")
+    monkeypatch.undo()
+    after = snapshot(game)
+    assert sorted(set(before) - set(after)) == ["map-0015.svg"]
+    assert all(after[n] == before[n] for n in after)
+    check = pbem("verify", game, home=tmp_path / "stranger")
+    assert check.code == 0, check.err + check.out
+    res = pbem("render", game, "--step", "15", "-o", tmp_path / "m.svg", home=tmp_path / "stranger")
+    assert res.code == 0 and hashlib.sha256((tmp_path / "m.svg").read_bytes()).hexdigest() == recorded["map-0015.svg"]
