@@ -56,23 +56,27 @@ def record(game_dir: Path, name: str, data: bytes) -> None:
         os.close(fd)
 
 
-def remove(game_dir: Path, name: str, listed: list[str] | None = None) -> bool:
+def remove(game_dir: Path, name: str, listed: list[str] | None = None,
+           recorded: dict[str, str] | None = None) -> bool:
     """Remove the derived file ``name`` (an older step's map or email, pruned) and drop it from
     ``listed`` (the directory listing a command holds); its line in the record stays. If the
     command fails later, the file comes back byte for byte (a refusal changes nothing on disk).
-    Returns whether a file was removed."""
+    Only the file pbem wrote is removed: one whose bytes are not those of its newest line in the
+    record (a map the player annotated, a file pbem did not write) stays, and so does a link or a
+    directory at the name. ``recorded``: the record as :func:`read` returns it, for a caller that
+    removes several files (read here otherwise). Returns whether a file was removed."""
     import stat
 
     from pbem.protocol.fsutil import write_replace
 
-    if not DERIVED.match(name):
-        raise ValueError(f"{name} is not a derived file")
+    if not DERIVED.fullmatch(name):  # fullmatch: '$' would also take a name ending in a newline
+        raise ValueError(f"{name!r} is not a derived file")
     path = game_dir / name
-    if listed is not None and name in listed:
-        listed.remove(name)
     try:
         st = os.lstat(path)
     except FileNotFoundError:
+        if listed is not None and name in listed:
+            listed.remove(name)
         return False
     except OSError as exc:
         raise DiskError(f"cannot remove {name} in {game_dir}: {exc.strerror}") from None
@@ -80,9 +84,16 @@ def remove(game_dir: Path, name: str, listed: list[str] | None = None) -> bool:
         return False
     try:
         data = path.read_bytes()
+    except OSError as exc:
+        raise DiskError(f"cannot remove {name} in {game_dir}: {exc.strerror}") from None
+    if hashlib.sha256(data).hexdigest() != (read(game_dir) if recorded is None else recorded).get(name):
+        return False  # not the file pbem wrote (changed by hand, or never recorded): kept
+    try:
         path.unlink()
     except OSError as exc:
         raise DiskError(f"cannot remove {name} in {game_dir}: {exc.strerror}") from None
+    if listed is not None and name in listed:
+        listed.remove(name)
     mode = stat.S_IMODE(st.st_mode)
     on_rollback(lambda: write_replace(path, data, mode=mode))
     return True
@@ -109,7 +120,7 @@ def check(game_dir: Path, names: list[str], *, limit: int = 64 * 1024 * 1024) ->
     not is a :class:`VerificationError` naming it. Returns how many were checked."""
     from pbem.protocol.fsutil import read_regular
 
-    wanted = sorted(n for n in names if DERIVED.match(n))
+    wanted = sorted(n for n in names if DERIVED.fullmatch(n))
     if not wanted:
         return 0
     recorded = read(game_dir)

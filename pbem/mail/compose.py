@@ -485,10 +485,11 @@ def write_move_outputs(game: Game, msg: Any) -> list[Path]:
     out = write_derived(path, move_email(game, step))
     if path.name not in game.listing.other:
         game.listing.other.append(path.name)
-    for name in list(game.listing.other):
-        m = names.MOVE_MAIL_RE.match(name)
-        if m is not None and int(m.group(1)) < step and delivered(game, int(m.group(1))):
-            derived.remove(game.dir, name, game.listing.other)
+    answered = [n for n in game.listing.other  # fullmatch: not a name ending in a newline
+                if (m := names.MOVE_MAIL_RE.fullmatch(n)) and int(m.group(1)) < step and delivered(game, int(m.group(1)))]
+    recorded = derived.read(game.dir) if answered else {}
+    for name in answered:
+        derived.remove(game.dir, name, game.listing.other, recorded)
     return out
 
 

@@ -70,8 +70,8 @@ def transaction() -> Iterator[list[Path]]:
             for path in reversed(journal):
                 with contextlib.suppress(OSError):
                     os.unlink(path)
-            for fn in reversed(undo):
-                with contextlib.suppress(OSError):
+            for fn in reversed(undo):  # a restore the disk refuses (DiskError) stops none of the others
+                with contextlib.suppress(OSError, PbemError):
                     fn()
         raise
     finally:  # by identity: two blocks may hold equal (empty) lists

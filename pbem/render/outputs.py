@@ -210,10 +210,13 @@ def prune_maps(game: Game, newest: int) -> list[str]:
     names. (The ``board.svg`` an older pbem's maps placed stays: those maps may be kept.)"""
     from pbem.engine import derived
 
-    removed = []
-    for name in list(game.listing.other):
-        m = names.MAP_RE.match(name)
-        if m is not None and int(m.group(1)) < newest and derived.remove(game.dir, name, game.listing.other):
+    removed: list[str] = []
+    old = [n for n in game.listing.other if (m := names.MAP_RE.fullmatch(n)) and int(m.group(1)) < newest]
+    if not old:  # fullmatch: not a name ending in a newline
+        return removed
+    recorded = derived.read(game.dir)
+    for name in old:
+        if derived.remove(game.dir, name, game.listing.other, recorded):
             removed.append(name)
     return removed
 

@@ -143,7 +143,10 @@ def _roll_back(game: Game, k: int, side: str) -> list[str]:
     targets = [names.turn_name(s) for s in game.listing.turns if s >= k]
     targets += [names.map_name(s) for s in game.listing.turns if s >= k]
     targets += [names.mail_name(k)]
-    targets += sorted(p.name for p in game.dir.glob(f"map-{k:04d}-*.svg"))
+    # the maps an email of step k carried, saved beside the game (framed on a hex), or a side's own:
+    # named by pbem; a player's own map-NNNN-notes.svg is not one of them
+    targets += sorted(p.name for p in game.dir.glob(names.map_around_name(k, "*")))
+    targets += [names.side_map_name(k, viewer) for viewer in game.sides]
     for name in targets:
         target = game.dir / name
         if target.is_file() and not target.is_symlink():
