@@ -261,3 +261,14 @@ def test_a_full_disk_that_refuses_a_restore_loses_only_that_map_which_is_drawn_a
     assert check.code == 0, check.err + check.out
     res = pbem("render", game, "--step", "15", "-o", tmp_path / "m.svg", home=tmp_path / "stranger")
     assert res.code == 0 and hashlib.sha256((tmp_path / "m.svg").read_bytes()).hexdigest() == recorded["map-0015.svg"]
+
+
+def test_an_archive_name_with_a_trailing_newline_is_not_an_archive_file(game: Path, tmp_path: Path) -> None:
+    # Python's '$' also matches before a final newline: 'move-0001-US.json\n' was read as the move
+    # of step 1 (and refused the game as two moves of one step [P7]); every archive name pattern now
+    # ends exactly (\Z), so such a file is someone else's and the archive verifies as it is.
+    shutil.copyfile(game / "move-0001-US.json", game / "move-0001-US.json\n")
+    shutil.copyfile(game / "turn-0001.json", game / "turn-0001.json\n")
+    done = pbem("verify", game, home=tmp_path / "stranger")
+    assert done.code == 0, done.err
+    assert "P7" not in done.err
