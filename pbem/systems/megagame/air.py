@@ -276,6 +276,7 @@ def _bombing(board: Board, team: str, side: str, target: Hex, flown: int, enemie
         result = interdiction(flown, heavy, die)
         if result != "no effect":
             u.immobilised = True
+            u.pinned_by = "from the air"
             if board.rules3 and u.t.flak is not None:
                 # "If a flak unit is the victim of a flak suppression mission -- and it takes damage or
                 # is immobilised ... then it is also suppressed for that turn" [13]

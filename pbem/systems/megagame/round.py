@@ -212,6 +212,7 @@ def _movement(board: Board, board_dice: Dice | None = None, *, tell_losses: bool
                                    "result": result})
                 if result != "no effect":
                     u.immobilised = True
+                    u.pinned_by = "from the air"
                     u.enemy_air = True
                     if result.startswith("step loss"):
                         u.steps = u.t.combat_profile(u.steps).lose(1).steps_lost
