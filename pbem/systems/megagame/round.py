@@ -317,16 +317,22 @@ def is_transport(t: UnitType) -> bool:
     return t.kind == "other" and not t.dump
 
 
-def _park(board: Board, team: str, at: Hex, points: int, left_by: str = "") -> None:
+def _park(board: Board, team: str, at: Hex, points: int, left_by: str = "", nation: str = "") -> None:
     for i, p in enumerate(board.parked):
-        if p.team == team and p.hex == str(at):
+        if p.team == team and p.hex == str(at) and p.nation == nation:
             board.parked[i] = p.model_copy(update={"points": p.points + points})
             return
-    board.parked.append(ParkedSupply(team=team, hex=str(at), points=points, left_by=left_by))
+    board.parked.append(ParkedSupply(team=team, hex=str(at), points=points, left_by=left_by, nation=nation))
 
 
-def _parked_here(board: Board, team: str, at: Hex) -> ParkedSupply | None:
-    return next((p for p in board.parked if p.team == team and p.hex == str(at)), None)
+def _theirs(board: Board, p: ParkedSupply, u: BoardUnit) -> bool:
+    """Parked counters ``p`` are for unit ``u`` to take up: its team's and, in rules version 3, its
+    nation's (counters parked with no nation, version 2's, are any nation's) [11]."""
+    return p.team == u.d.team and (not board.rules3 or not p.nation or p.nation == board.nation(u))
+
+
+def _parked_here(board: Board, u: BoardUnit, at: Hex) -> ParkedSupply | None:
+    return next((p for p in board.parked if p.hex == str(at) and _theirs(board, p, u)), None)
 
 
 def _take_parked(board: Board, p: ParkedSupply, points: int) -> None:
@@ -350,7 +356,7 @@ def _supply_moves(board: Board) -> None:
     for u in units:  # the dump counter goes alone [11]
         start = board.start.get(u.d.id)
         if u.t.dump and u.on_map and u.km and u.stock > 0 and start is not None and start != u.hex:
-            _park(board, u.d.team, start, u.stock, u.d.id)
+            _park(board, u.d.team, start, u.stock, u.d.id, board.nation(u) if board.rules3 else "")
             u.events.append(f"moved without its supply counters: {u.stock} supply points left parked at "
                             f"{geo.near(start)} for the transport units to bring on")
             u.stock = 0
@@ -360,7 +366,7 @@ def _supply_moves(board: Board) -> None:
         if here and all(x.side != team_side(board.sc, p.team) for x in here):
             board.parked.remove(p)  # the enemy holds the hex alone: the counters are lost
             continue
-        dump = next((x for x in here if x.d.team == p.team and x.t.dump), None)
+        dump = next((x for x in here if x.t.dump and _theirs(board, p, x)), None)
         if dump is not None:
             board.parked.remove(p)
             dump.stock += p.points
@@ -391,7 +397,7 @@ def _supply_moves(board: Board) -> None:
                 board.supply[u.d.team] = board.supply.get(u.d.team, 0) + load
                 u.events.append(f"unloaded {load} supply points at {hq.d.name}")
                 load = 0
-        stack = _parked_here(board, u.d.team, u.hex)
+        stack = _parked_here(board, u, u.hex)
         room = TRANSPORT_LIFT.get(u.t.troops, LORRY_LIFT) - load
         if stack is not None and room > 0:
             taken = min(room, stack.points)
@@ -400,7 +406,7 @@ def _supply_moves(board: Board) -> None:
             u.events.append(f"loaded {taken} parked supply points at {geo.near(u.hex)}")
         if load:
             board.loads[u.d.id] = load
-    board.parked.sort(key=lambda x: (x.team, x.hex))
+    board.parked.sort(key=lambda x: (x.team, x.hex, x.nation))
 
 
 def _deliveries(board: Board) -> None:

@@ -13,7 +13,10 @@ The tiny map of test_megagame_rules.py (in one column the distance is the differ
 
 from __future__ import annotations
 
-from systems.megagame.test_megagame_rules import AIR, R2, Dice, R, air_sheet, play, scenario, sheet, unit
+from typing import Any
+
+from pbem.systems.megagame.model import ParkedSupply
+from systems.megagame.test_megagame_rules import AIR, R2, TYPES, Dice, R, air_sheet, play, scenario, sheet, unit
 
 # -- [10 ELETIS, 9] a unit pinned down short of its attack hears so --------------------------------
 
@@ -36,3 +39,48 @@ def test_10_a_unit_pinned_down_by_bombing_is_told_the_pin_kept_it_from_attacking
     assert {"kind": "note", "text": f"d {said}"} in events
     old, events = play(sc, R2.initial_state(sc, {}), Dice(5), *orders, rules=R2)
     assert "did not attack: no enemy was next to it when the attacks went in [9]" in old.facts["d"].events
+
+
+# -- [11] parked counters keep their nation ---------------------------------------------------------
+
+NATION_TYPES: dict[str, Any] = {
+    **TYPES,
+    "dump": {"profile": "(1)-0", "kind": "other", "troops": "mechanised", "mechanised": True, "size": 0, "dump": True},
+    "rasc": {"profile": "(2)-(1)-0", "kind": "other", "troops": "mechanised", "mechanised": True, "size": 4},
+}
+
+
+def test_11_parked_counters_go_only_to_a_transport_of_their_nation() -> None:
+    # x, a British dump (no nation on the Allied side: British) with 15 points, moves from 0101 to 0102
+    # and leaves its red counters parked at 0101 [11]. Two lorry companies (10 each) stand there, rb
+    # (British) and rus (American), taken in id order. Version 3: rb loads 10, rus none ("Green
+    # counters = American Ammo": the red are not its), 5 stay parked, British. Version 2: rb 10, rus 5.
+    sc = scenario([unit("h", "AL", "hq", "0106"), unit("x", "AL", "dump", "0101", stock=15, lift=10, reach_km=5),
+                   unit("rb", "AL", "rasc", "0101"), unit("rus", "AL", "rasc", "0101", nation="us"),
+                   unit("d", "GE", "weak", "0808")], types=NATION_TYPES)
+    order = sheet("AL", {"units": ["x"], "intention": "move", "route": ["0102"]})
+    new, _ = play(sc, R.initial_state(sc, {}), Dice(), order)
+    assert new.loads == {"rb": 10}
+    assert new.parked == [ParkedSupply(team="AL", hex="0101", points=5, left_by="x", nation="british")]
+    assert new.model_dump()["parked"] == [{"team": "AL", "hex": "0101", "points": 5, "left_by": "x",
+                                           "nation": "british"}]
+    old, _ = play(sc, R2.initial_state(sc, {}), Dice(), order, rules=R2)
+    assert (old.loads, old.parked) == ({"rb": 10, "rus": 5}, [])
+
+
+def test_11_a_dump_of_another_nation_does_not_take_up_parked_counters() -> None:
+    # 6 British points lie parked at 0101 (state of version 3); xus, an American dump, stands there.
+    # Version 3: they stay parked, xus's stock stays 0. Version 2's parked counters carry no nation:
+    # the team's dump takes them back (6).
+    sc = scenario([unit("xus", "AL", "dump", "0101", lift=10, reach_km=5, nation="us"),
+                   unit("d", "GE", "weak", "0808")], types=NATION_TYPES)
+    parked = ParkedSupply(team="AL", hex="0101", points=6, left_by="x", nation="british")
+    new, _ = play(sc, R.initial_state(sc, {}).model_copy(update={"parked": [parked]}), Dice())
+    assert (new.units["xus"].stock, new.parked) == (0, [parked])
+    mine = parked.model_copy(update={"nation": "us"})
+    new, _ = play(sc, R.initial_state(sc, {}).model_copy(update={"parked": [mine]}), Dice())
+    assert (new.units["xus"].stock, new.parked) == (6, [])
+    old_parked = ParkedSupply(team="AL", hex="0101", points=6, left_by="x")
+    old, _ = play(sc, R2.initial_state(sc, {}).model_copy(update={"parked": [old_parked]}), Dice(), rules=R2)
+    assert (old.units["xus"].stock, old.parked) == (6, [])
+    assert "nation" not in old_parked.model_dump()  # version 2's state dumps as it did
