@@ -16,7 +16,18 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.systems.megagame.model import ParkedSupply
-from systems.megagame.test_megagame_rules import AIR, R2, TYPES, Dice, R, air_sheet, play, scenario, sheet, unit
+from systems.megagame.test_megagame_rules import (
+    AIR,
+    R2,
+    TYPES,
+    Dice,
+    R,
+    air_sheet,
+    play,
+    scenario,
+    sheet,
+    unit,
+)
 
 # -- [10 ELETIS, 9] a unit pinned down short of its attack hears so --------------------------------
 
