@@ -16,6 +16,8 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.systems.megagame.model import ParkedSupply
+from systems.megagame.test_megagame_air_rules3 import of_kind, tiny
+from systems.megagame.test_megagame_air_rules3 import play as play_v
 from systems.megagame.test_megagame_rules import (
     AIR,
     R2,
@@ -28,6 +30,8 @@ from systems.megagame.test_megagame_rules import (
     sheet,
     unit,
 )
+
+RECCE = {"mission": "recce", "squadrons": 1, "target": "0808"}
 
 # -- [10 ELETIS, 9] a unit pinned down short of its attack hears so --------------------------------
 
@@ -95,3 +99,34 @@ def test_11_a_dump_of_another_nation_does_not_take_up_parked_counters() -> None:
     old, _ = play(sc, R2.initial_state(sc, {}).model_copy(update={"parked": [old_parked]}), Dice(), rules=R2)
     assert (old.units["xus"].stock, old.parked) == (6, [])
     assert "nation" not in old_parked.model_dump()  # version 2's state dumps as it did
+
+
+# -- [12d] recce: supplies stationary in the open -----------------------------------------------------
+
+
+def test_12d_recce_can_see_the_enemys_supply_counters_parked_in_the_open() -> None:
+    # The German team's counters lie parked at 0606 (open) and 0707 (woods); the Allies' own at 0505;
+    # d stands in the woods at 0808 (cover: ignored). A recce over 0808's zone (every hex of the tiny
+    # map) has one target: 0606, on the column "Supplies stationary in open": 6 "Type reported"
+    # (supplies), 5 "'Enemy Spotted'", 4 "No report". Cover hides the woods' counters ("Units in cover
+    # ... we ignore it here"); the Allies' own are no target. Version 2 never looked at counters: its
+    # one die over 0606 itself, a 6, finds no unit there and says so.
+    sc = tiny(unit("a", "AL", "inf", "0101"), unit("d", "GE", "inf", "0808"), terrain={"woods": ["0707", "0808"]})
+    parked = [ParkedSupply(team="GE", hex="0606", points=4, nation="german"),
+              ParkedSupply(team="GE", hex="0707", points=3, nation="german"),
+              ParkedSupply(team="AL", hex="0505", points=2, nation="british")]
+    st = R.initial_state(sc, {}).model_copy(update={"parked": parked})
+    heard, looks = [], []
+    for die in (6, 5, 4):
+        new, events = play_v(R, sc, st, Dice(die), air_sheet(RECCE))
+        heard.append(new.intel["AL"])
+        looks.append(of_kind(events, "recce")[0]["looks"])
+    assert looks == [[{"hex": "0606", "die": die, "target": "supplies stationary", "seen": seen}]
+                     for die, seen in ((6, "enemy spotted: supplies"), (5, "enemy spotted"), (4, "no report"))]
+    assert heard == [["air recce over the zone around 0808: enemy spotted: supplies at 0606"],
+                     ["air recce over the zone around 0808: enemy spotted at 0606"],
+                     ["air recce over the zone around 0808: no report"]]
+    old_parked = [p.model_copy(update={"nation": ""}) for p in parked]
+    old, _ = play_v(R2, sc, R2.initial_state(sc, {}).model_copy(update={"parked": old_parked}), Dice(6),
+                    air_sheet({**RECCE, "target": "0606"}))
+    assert old.intel["AL"] == ["air recce over 0606: no enemy seen"]
