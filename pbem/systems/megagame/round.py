@@ -19,6 +19,7 @@ once, in this order:
    water off a bridge only for troops that may cross it [6]; every bridge passes at most its
    capacity in unit points a turn (two phases), the rest wait on the near bank [7]; a unit pinned
    down from the air does not move [9]; rail moves board, travel and get off turn by turn [6].
+   Rules version 3: an HQ left without orders moves up behind its units (:func:`hqs_follow`) [11].
 3. **Combat** [9]: the engine proposes a grouping -- each unit with Attack or Breakthrough orders
    that is in contact, paid for (1 supply point a unit) and has not moved more than half its move
    [6], attacks the adjacent enemy hex nearest its objective (a Probe stops in contact and does
@@ -98,9 +99,10 @@ from pbem.systems.megagame.model import (
     UnitState,
     UnitType,
 )
-from pbem.systems.megagame.movement import CAPACITY, may_cross, passing_distance_km
-from pbem.systems.megagame.orders import OrderSheet
+from pbem.systems.megagame.movement import CAPACITY, max_move_km, may_cross, passing_distance_km
+from pbem.systems.megagame.orders import OrderLine, OrderSheet
 from pbem.systems.megagame.report import losses_words
+from pbem.systems.megagame.supply import HQ_REACH_KM
 from pbem.systems.megagame.tables import interdiction
 
 BRIDGE_POINTS = {"heavy": CAPACITY["main road bridge"][1], "light": CAPACITY["light military bridge"][1]}
@@ -138,6 +140,8 @@ def resolve_round(scenario: MegaScenario, state: AnyState, orders: dict[str, Ord
                     board.night_lift.add(uid)  # its drop, by night [12]
                     continue
                 u.line = line
+    if rules3:
+        events += hqs_follow(board, _dropped(state))  # [11] Game Control's assumption for an HQ left without orders
     if ruled.groupings or ruled.advantage:
         events.append({"kind": "rulings", **ruled.model_dump(mode="json")})
     blown = set(state.blown)
@@ -153,6 +157,84 @@ def resolve_round(scenario: MegaScenario, state: AnyState, orders: dict[str, Ord
     if intel:
         new = new.model_copy(update={"intel": intel})
     return Resolution(new, events)
+
+
+def _dropped(state: MegaState) -> frozenset[str]:
+    """Units that dropped at the start of this turn: their move is the table's [12]."""
+    return frozenset(k for k, s in state.units.items() if s.landed)
+
+
+def hqs_follow(board: Board, dropped: frozenset[str] = frozenset()) -> list[JSON]:
+    """[11] "In normal circumstances Game Control should assume the HQ unit follows the main units
+    during an advance and positions itself appropriately to be able to supply its sub units -- even
+    if players forget to issue specific orders for the HQ." Rules version 3 gives each HQ on the map
+    that has no line of its own this turn, is not in contact with the enemy and has units (those
+    that name it their HQ) ordered to move, attack or break through along a route, the line Game
+    Control assumes: a tactical move towards where its main units go -- the last hex of the route of
+    the line that carries most of them (a tie: the line of the first of them by id) -- along the
+    shortest way its troops may go (round the enemy, over water only where they may cross), no
+    farther than the first hex within 5 km of that hex (:data:`HQ_REACH_KM`: from there it supplies
+    them) and no farther than its move on its ground [6]. It moves with everyone else, one kilometre
+    at a time, and stops short of the enemy as any unit that is not attacking does [6]. An HQ
+    already within 5 km of that hex stays; so does one that is pinned down, on a train or in the
+    turn of its drop (``dropped``: movement after landing is the drop's [12]). Version 2 left an HQ
+    without orders where it stood."""
+    geo = board.geo
+    events: list[JSON] = []
+    for hq in sorted(board.units.values(), key=lambda x: x.d.id):
+        if (hq.t.kind != "hq" or not hq.on_map or hq.hex is None or hq.line is not None or hq.rail is not None
+                or hq.immobilised or hq.d.id in dropped or hq.status <= 0):
+            continue
+        if board.enemies_near(hq.hex, hq.side, 1):
+            continue  # in contact: not the "normal circumstances" of an advance
+        going = sorted((u for u in board.units.values() if u.d.hq == hq.d.id and u.on_map and u.line is not None
+                        and u.line.route and u.line.intention in ("move", *ATTACKING)), key=lambda x: x.d.id)
+        if not going:
+            continue
+        lines = [u.line for u in going if u.line is not None]
+        main = max(lines, key=lambda ln: (sum(1 for x in lines if x is ln), -lines.index(ln)))
+        goal = Hex.parse(main.route[-1])
+        full = max_move_km(hq.t.troops, geo.ground(hq.hex), "tactical", moves=board.moves)
+        if hq.hex.distance(goal) <= HQ_REACH_KM or not full:
+            continue
+        route = _way(board, hq, goal)[:int(full)]
+        if not route:
+            continue
+        hq.line = OrderLine(units=[hq.d.id], intention="move", route=[str(h) for h in route])
+        followed = sum(1 for x in lines if x is main)
+        text = (f"had no orders: Game Control moved it up behind its units ({followed} going to "
+                f"{geo.near(goal)}) to supply them [11]")
+        hq.events.append(text)
+        events.append({"kind": "note", "text": f"{hq.d.id} {text}"})
+    return events
+
+
+def _way(board: Board, u: BoardUnit, goal: Hex) -> list[Hex]:
+    """The shortest way for ``u`` towards ``goal`` (breadth first, neighbours in their fixed order):
+    over the map, through no hex an enemy stands in, over water only where its troops may cross [6],
+    up to the first hex within :data:`HQ_REACH_KM` of ``goal``; [] when there is none."""
+    assert u.hex is not None
+    prev: dict[Hex, Hex | None] = {u.hex: None}
+    todo = [u.hex]
+    end: Hex | None = None
+    while todo:
+        h = todo.pop(0)
+        if h.distance(goal) <= HQ_REACH_KM:
+            end = h
+            break
+        for nb in h.neighbours():
+            if nb in prev or nb not in board.geo.hexes or any(x.side != u.side for x in board.at(nb)):
+                continue
+            c = board.geo.crossing(h, nb, frozenset(board.blown))
+            if c.water != "none" and not may_cross(u.t.troops, c.water, c.bridge):
+                continue
+            prev[nb] = h
+            todo.append(nb)
+    path: list[Hex] = []
+    while end is not None and end != u.hex:
+        path.append(end)
+        end = prev[end]
+    return path[::-1]
 
 
 def _movement(board: Board, board_dice: Dice | None = None, *, tell_losses: bool = True) -> list[JSON]:
@@ -263,6 +345,8 @@ def proposal(scenario: MegaScenario, state: AnyState, orders: dict[str, OrderShe
             for uid in line.units:
                 if uid in board.units:
                     board.units[uid].line = line
+    if rules3:
+        hqs_follow(board, _dropped(state))
     _movement(board)
     out = []
     for at, attackers in sorted(propose(board).items()):
@@ -286,6 +370,8 @@ def ruling_warnings(scenario: MegaScenario, state: AnyState, orders: dict[str, O
             for uid in line.units:
                 if uid in board.units and board.units[uid].rail is None and not line.rail_to:
                     board.units[uid].line = line
+    if rules3:
+        hqs_follow(board, _dropped(state))
     _movement(board)
     fights = {str(h) for h in propose(board)} | {g.at for g in ruled.groupings}
     out = []

@@ -130,3 +130,52 @@ def test_12d_recce_can_see_the_enemys_supply_counters_parked_in_the_open() -> No
     old, _ = play_v(R2, sc, R2.initial_state(sc, {}).model_copy(update={"parked": old_parked}), Dice(6),
                     air_sheet({**RECCE, "target": "0606"}))
     assert old.intel["AL"] == ["air recce over 0606: no enemy seen"]
+
+
+# -- [11] an HQ without orders follows its units ------------------------------------------------------
+
+HQ_TYPES: dict[str, Any] = {**NATION_TYPES, "hq4": {"profile": "(2)-(1)-0", "kind": "hq", "troops": "infantry",
+                                                    "size": 1, "lift": 4}}
+
+
+def test_11_an_hq_without_orders_follows_its_units_and_supplies_their_attack() -> None:
+    # h (HQ of a, holding 2) at 0101; a at 0102 marches 5 km down the column to 0107 and attacks d (4)
+    # at 0108, who holds fast. h has no orders. Version 3: Game Control moves it up behind a: the first
+    # hex of its shortest way within 5 km of 0107 is 0102 (0101 is 6 km off), so it goes 1 km. a, 5 km
+    # from h, draws 1 point for the attack [9 Supplies, 11]: h 2 - 1 = 1. Unprepared: 6 - 4 - 2 + die 5
+    # = 5, a Limited Success. With h told to hold (the player's order), h stays 6 km off and a has
+    # nothing to draw on: no attack. Version 2 moves no HQ (the team pays).
+    sc = scenario([unit("h", "AL", "hq4", "0101", stock=2), unit("a", "AL", "inf", "0102", hq="h"),
+                   unit("d", "GE", "weak", "0108")], types=HQ_TYPES)
+    go = {"units": ["a"], "intention": "attack",
+          "route": ["0103", "0104", "0105", "0106", "0107"]}
+    hold = sheet("GE", {"units": ["d"], "intention": "hold", "stand_fast": True})
+    new, events = play(sc, R.initial_state(sc, {}), Dice(5), sheet("AL", go), hold)
+    said = "had no orders: Game Control moved it up behind its units (1 going to 0107) to supply them [11]"
+    assert {"kind": "note", "text": f"h {said}"} in events and said in new.facts["h"].events
+    assert (new.units["h"].hex, new.units["a"].hex) == ("0102", "0107")
+    combat = next(e for e in events if e["kind"] == "combat")
+    assert (combat["attackers"], combat["band"]) == (["a"], "limited success")
+    assert new.units["h"].stock == 1
+    told, events = play(sc, R.initial_state(sc, {}), Dice(),
+                        sheet("AL", go, {"units": ["h"], "intention": "hold"}), hold)
+    assert told.units["h"].hex == "0101" and not any(e["kind"] == "combat" for e in events)
+    assert told.units["h"].stock == 2
+    old, _ = play(sc, R2.initial_state(sc, {}), Dice(5), sheet("AL", go), hold, rules=R2)
+    assert old.units["h"].hex == "0101"
+
+
+def test_11_an_hq_following_its_units_goes_no_farther_than_its_own_move() -> None:
+    # A tall map (rows 1-20). ht, an armoured HQ (tanks' row) in marsh at 0101: 8 km tactical [6]. Its
+    # unit a (infantry, 15 km) marches from 0102 to 0117. The first hex of ht's way within 5 km of 0117
+    # is 0112, 11 km off: ht goes its 8 km, to 0109.
+    tall = {"id": "tall", "cols": [1, 8], "rows": [1, 20], "terrain": {"marsh": ["0101"]}, "lines": [],
+            "places": [{"hex": "0303", "name": "Dorp"}]}
+    types = {**HQ_TYPES, "hqt": {"profile": "(2)-(1)-0", "kind": "hq", "troops": "tanks", "mechanised": True,
+                                 "size": 1}}
+    sc = scenario([unit("ht", "AL", "hqt", "0101", stock=2), unit("a", "AL", "inf", "0102", hq="ht"),
+                   unit("d", "GE", "weak", "0820")], types=types, map=tall)
+    march = {"units": ["a"], "intention": "move", "route": [f"01{r:02d}" for r in range(3, 18)]}
+    new, _ = play(sc, R.initial_state(sc, {}), Dice(), sheet("AL", march))
+    assert (new.units["a"].hex, new.units["ht"].hex) == ("0117", "0109")
+    assert new.facts["ht"].path == [f"01{r:02d}" for r in range(1, 10)]
