@@ -56,6 +56,18 @@ def test_10_a_unit_pinned_down_by_bombing_is_told_the_pin_kept_it_from_attacking
     assert "did not attack: no enemy was next to it when the attacks went in [9]" in old.facts["d"].events
 
 
+def test_10_a_unit_pinned_down_by_artillery_fire_is_told_so() -> None:
+    # One battery g1 at 0101 interdicts 0606 (long range, field: 12 km); d at 0606 was to attack a at
+    # 0602 (4 km off). The "1-2" row: die 5, immobilised. Version 3: "pinned down by artillery fire".
+    sc = tiny(unit("g1", "AL", "guns", "0101"), unit("a", "AL", "inf", "0602"), unit("d", "GE", "inf", "0606"))
+    new, events = play_v(R, sc, R.initial_state(sc, {}), Dice(5),
+                         sheet("AL", {"units": ["g1"], "intention": "hold", "interdict": "0606"}),
+                         sheet("GE", {"units": ["d"], "intention": "attack", "route": ["0605", "0604", "0603"]}))
+    assert of_kind(events, "interdiction")[0]["hits"] == [{"unit": "d", "die": 5, "result": "immobilised"}]
+    assert new.units["d"].hex == "0606"
+    assert "did not attack: pinned down by artillery fire before it reached the enemy [9]" in new.facts["d"].events
+
+
 # -- [11] parked counters keep their nation ---------------------------------------------------------
 
 NATION_TYPES: dict[str, Any] = {
