@@ -75,6 +75,7 @@ Not built: flak on overflights and fighters against bombers (no fly-in routes) [
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from pbem.engine.ruleset import JSON, Dice, Resolution
@@ -90,6 +91,7 @@ from pbem.systems.megagame.battle import (
 )
 from pbem.systems.megagame.board import ATTACKING, AnyState, Board, BoardUnit, detraining, team_side
 from pbem.systems.megagame.model import (
+    Geo,
     MegaRulings,
     MegaScenario,
     MegaState,
@@ -99,7 +101,14 @@ from pbem.systems.megagame.model import (
     UnitState,
     UnitType,
 )
-from pbem.systems.megagame.movement import CAPACITY, max_move_km, may_cross, passing_distance_km
+from pbem.systems.megagame.movement import (
+    CAPACITY,
+    MoveTable,
+    Troops,
+    max_move_km,
+    may_cross,
+    passing_distance_km,
+)
 from pbem.systems.megagame.orders import OrderLine, OrderSheet
 from pbem.systems.megagame.report import losses_words
 from pbem.systems.megagame.supply import HQ_REACH_KM
@@ -170,8 +179,8 @@ def hqs_follow(board: Board, dropped: frozenset[str] = frozenset()) -> list[JSON
     if players forget to issue specific orders for the HQ." Rules version 3 gives each HQ on the map
     that has no line of its own this turn, is not in contact with the enemy and has units (those
     that name it their HQ) ordered to move, attack or break through along a route, the line Game
-    Control assumes: a tactical move towards where its main units go -- the last hex of the route of
-    the line that carries most of them (a tie: the line of the first of them by id) -- along the
+    Control assumes: a tactical move towards where its main units go -- the last hex of the route
+    most of them share (a tie: the route of the first of them by id) -- along the
     shortest way its troops may go (round the enemy, over water only where they may cross), no
     farther than the first hex within 5 km of that hex (:data:`HQ_REACH_KM`: from there it supplies
     them) and no farther than its move on its ground [6]. It moves with everyone else, one kilometre
@@ -189,19 +198,12 @@ def hqs_follow(board: Board, dropped: frozenset[str] = frozenset()) -> list[JSON
             continue  # in contact: not the "normal circumstances" of an advance
         going = sorted((u for u in board.units.values() if u.d.hq == hq.d.id and u.on_map and u.line is not None
                         and u.line.route and u.line.intention in ("move", *ATTACKING)), key=lambda x: x.d.id)
-        if not going:
-            continue
-        lines = [u.line for u in going if u.line is not None]
-        main = max(lines, key=lambda ln: (sum(1 for x in lines if x is ln), -lines.index(ln)))
-        goal = Hex.parse(main.route[-1])
-        full = max_move_km(hq.t.troops, geo.ground(hq.hex), "tactical", moves=board.moves)
-        if hq.hex.distance(goal) <= HQ_REACH_KM or not full:
-            continue
-        route = _way(board, hq, goal)[:int(full)]
-        if not route:
+        enemy = frozenset(x.hex for x in board.units.values() if x.side != hq.side and x.on_map and x.hex is not None)
+        route, goal, followed = hq_follow_route(geo, hq.hex, hq.t.troops, [list(u.line.route) for u in going if u.line],
+                                                enemy, frozenset(board.blown), board.moves)
+        if not route or goal is None:
             continue
         hq.line = OrderLine(units=[hq.d.id], intention="move", route=[str(h) for h in route])
-        followed = sum(1 for x in lines if x is main)
         text = (f"had no orders: Game Control moved it up behind its units ({followed} going to "
                 f"{geo.near(goal)}) to supply them [11]")
         hq.events.append(text)
@@ -209,13 +211,25 @@ def hqs_follow(board: Board, dropped: frozenset[str] = frozenset()) -> list[JSON
     return events
 
 
-def _way(board: Board, u: BoardUnit, goal: Hex) -> list[Hex]:
-    """The shortest way for ``u`` towards ``goal`` (breadth first, neighbours in their fixed order):
-    over the map, through no hex an enemy stands in, over water only where its troops may cross [6],
-    up to the first hex within :data:`HQ_REACH_KM` of ``goal``; [] when there is none."""
-    assert u.hex is not None
-    prev: dict[Hex, Hex | None] = {u.hex: None}
-    todo = [u.hex]
+def hq_follow_route(geo: Geo, start: Hex, troops: Troops, routes: Sequence[Sequence[str]], enemy: frozenset[Hex],
+                    blown: frozenset[str], moves: MoveTable) -> tuple[list[Hex], Hex | None, int]:
+    """Where an HQ without orders goes behind its units [11] (:func:`hqs_follow`; the preview of a
+    team's sheet asks the same of its view): ``routes``, the routes of its units going this turn, by
+    unit id. Returns the HQ's route ([] when it stays), the hex its main units go to -- the last of
+    the route most of them share, a tie the first's -- and how many of them share it. The way is
+    the shortest (breadth first, neighbours in their fixed order) over the map, through no hex of
+    ``enemy``, over water only where its troops may cross [6], to the first hex within
+    :data:`HQ_REACH_KM` of that hex, cut to the HQ's tactical move on its ground [6]."""
+    if not routes:
+        return [], None, 0
+    keys = [tuple(r) for r in routes]
+    main = max(keys, key=lambda k: (keys.count(k), -keys.index(k)))
+    goal = Hex.parse(main[-1])
+    full = max_move_km(troops, geo.ground(start), "tactical", moves=moves)
+    if start.distance(goal) <= HQ_REACH_KM or not full:
+        return [], goal, keys.count(main)
+    prev: dict[Hex, Hex | None] = {start: None}
+    todo = [start]
     end: Hex | None = None
     while todo:
         h = todo.pop(0)
@@ -223,18 +237,18 @@ def _way(board: Board, u: BoardUnit, goal: Hex) -> list[Hex]:
             end = h
             break
         for nb in h.neighbours():
-            if nb in prev or nb not in board.geo.hexes or any(x.side != u.side for x in board.at(nb)):
+            if nb in prev or nb not in geo.hexes or nb in enemy:
                 continue
-            c = board.geo.crossing(h, nb, frozenset(board.blown))
-            if c.water != "none" and not may_cross(u.t.troops, c.water, c.bridge):
+            c = geo.crossing(h, nb, blown)
+            if c.water != "none" and not may_cross(troops, c.water, c.bridge):
                 continue
             prev[nb] = h
             todo.append(nb)
     path: list[Hex] = []
-    while end is not None and end != u.hex:
+    while end is not None and end != start:
         path.append(end)
         end = prev[end]
-    return path[::-1]
+    return path[::-1][:int(full)], goal, keys.count(main)
 
 
 def _movement(board: Board, board_dice: Dice | None = None, *, tell_losses: bool = True) -> list[JSON]:

@@ -18,6 +18,7 @@ from typing import Any
 from pbem.systems.megagame.model import ParkedSupply
 from systems.megagame.test_megagame_air_rules3 import of_kind, tiny
 from systems.megagame.test_megagame_air_rules3 import play as play_v
+from systems.megagame.test_megagame_preview import team_preview
 from systems.megagame.test_megagame_rules import (
     AIR,
     R2,
@@ -191,3 +192,23 @@ def test_11_an_hq_following_its_units_goes_no_farther_than_its_own_move() -> Non
     new, _ = play(sc, R.initial_state(sc, {}), Dice(), sheet("AL", march))
     assert (new.units["a"].hex, new.units["ht"].hex) == ("0117", "0109")
     assert new.facts["ht"].path == [f"01{r:02d}" for r in range(1, 10)]
+
+
+def test_11_the_preview_states_where_an_hq_without_orders_will_follow() -> None:
+    # h (no orders) at 0101; a marches 0102 -> 0108. The first hex of h's way within 5 km of 0108 is
+    # 0103 (0101 is 7 km off, 0102 6): h goes 2 km, via 0102 0103. The preview says so and no longer
+    # lists h as staying where it is [5]; Game Control's resolution of the same sheet puts h at 0103.
+    sc = scenario([unit("h", "AL", "hq4", "0101", stock=2), unit("a", "AL", "inf", "0102", hq="h"),
+                   unit("d", "GE", "weak", "0808")], types=HQ_TYPES)
+    march = {"units": ["a"], "intention": "move", "route": [f"01{r:02d}" for r in range(3, 9)]}
+    orders, preview = team_preview(R, sc, [march])
+    assert preview.expected == [
+        "a moves 6 km, via 0103 0104 0105 0106 0107 0108, ending at 0108 unless the enemy is met on the way [6]",
+        "h has no orders: as Game Control would, the engine moves it up behind its units (1 going to 0108) to "
+        "supply them: 2 km, via 0102 0103, ending at 0103 unless the enemy is met on the way [6, 11]",
+    ]
+    assert preview.undone == []
+    new, _ = play(sc, R.initial_state(sc, {}), Dice(), orders)
+    assert (new.units["a"].hex, new.units["h"].hex) == ("0108", "0103")
+    _, old_preview = team_preview(R2, sc, [march])
+    assert old_preview.undone == ["no orders for h: they stay where they are [5]"]
