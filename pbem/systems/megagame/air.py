@@ -276,6 +276,7 @@ def _bombing(board: Board, team: str, side: str, target: Hex, flown: int, enemie
         result = interdiction(flown, heavy, die)
         if result != "no effect":
             u.immobilised = True
+            u.pinned_by = "from the air"
             if board.rules3 and u.t.flak is not None:
                 # "If a flak unit is the victim of a flak suppression mission -- and it takes damage or
                 # is immobilised ... then it is also suppressed for that turn" [13]
@@ -431,7 +432,10 @@ def recce_phase(board: Board, dice: Dice, intel: dict[str, list[str]]) -> list[J
     die each in hex order, read on its column (:func:`recce_target`), +1 with more than three units
     there. The team hears only the sightings, each near its place: the type (tanks, vehicles,
     infantry), the size (in battalions), the direction of the move; nothing else -- a zone with
-    nothing seen reads "no report", empty or not."""
+    nothing seen reads "no report", empty or not. The enemy's supply counters parked in the open
+    (not in woods or built-up areas) are a target of their own, read on the table's "Supplies
+    stationary in open" column (6: type -- "supplies"; 5: enemy spotted; less: no report), after the
+    units of their hex."""
     geo = board.geo
     events: list[JSON] = []
     for team, side, a, _flown in board.recce_flights:
@@ -441,14 +445,23 @@ def recce_phase(board: Board, dice: Dice, intel: dict[str, list[str]]) -> list[J
         for h in sorted(geo.around(centre, AIR_ZONE_KM)):
             enemies = [u for u in board.at(h) if u.side != side]
             target = recce_target(board, h, enemies) if enemies else None
-            if target is None:
-                continue
-            die = dice.d6(f"12 recce {h} {team}")
-            got = recce(target, die, crowded=len(enemies) > 3)
-            words = "no report" if got == "no report" else "enemy spotted" + _sighting(board, enemies, got)
-            looks.append({"hex": str(h), "die": die, "target": target, "seen": words})
-            if got != "no report":
-                seen.append(f"{words} at {geo.near(h)}")
+            if target is not None:
+                die = dice.d6(f"12 recce {h} {team}")
+                got = recce(target, die, crowded=len(enemies) > 3)
+                words = "no report" if got == "no report" else "enemy spotted" + _sighting(board, enemies, got)
+                looks.append({"hex": str(h), "die": die, "target": target, "seen": words})
+                if got != "no report":
+                    seen.append(f"{words} at {geo.near(h)}")
+            if not geo.close(h) and any(p.hex == str(h) and team_side(board.sc, p.team) != side
+                                        for p in board.parked):
+                # the table's "Supplies stationary in open": the enemy's parked counters are a target of
+                # their own, one die more (+1 with more than three units in the square, as for units)
+                die = dice.d6(f"12 recce {h} {team} supplies")
+                got = recce("supplies stationary", die, crowded=len(enemies) > 3)
+                words = {"type": "enemy spotted: supplies", "enemy spotted": "enemy spotted"}.get(got, "no report")
+                looks.append({"hex": str(h), "die": die, "target": "supplies stationary", "seen": words})
+                if got != "no report":
+                    seen.append(f"{words} at {geo.near(h)}")
         events.append({"kind": "recce", "team": team, "at": str(centre), "zone_km": AIR_ZONE_KM, "looks": looks})
         intel.setdefault(team, []).append(f"air recce over the zone around {geo.near(centre)}: "
                                           + ("; ".join(seen) or "no report"))

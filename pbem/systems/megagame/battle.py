@@ -234,6 +234,8 @@ def _why_no_attack(board: Board, u: BoardUnit, grouped: bool) -> str:
         return f"it moved {u.km} km, more than half its move, and had no time left to attack [6]"
     assert u.hex is not None
     if not board.enemies_near(u.hex, u.side, 1):
+        if board.rules3 and u.pinned_by:  # the pin is why, and ELETIS names the air or the artillery [10]
+            return f"pinned down {u.pinned_by} before it reached the enemy [9]"
         return "no enemy was next to it when the attacks went in [9]"
     if grouped:
         return "the enemy it was to attack had gone from the hex [9]"
@@ -466,6 +468,7 @@ def artillery_interdiction(board: Board, dice: Dice, intel: dict[str, list[str]]
             result = interdiction(len(guns), 0, die)
             if result != "no effect":
                 u.immobilised = True
+                u.pinned_by = "by artillery fire"
                 if u.t.flak is not None:  # flak suppression by long range artillery [13]
                     board.suppressed.add(u.d.id)
                 if result.startswith("step loss"):

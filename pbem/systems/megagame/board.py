@@ -108,6 +108,8 @@ class BoardUnit:
     enemy_air: bool = False
     identified: bool = False
     immobilised: bool = False
+    pinned_by: str = ""
+    """What pinned it down this turn, in ELETIS words ("from the air", "by artillery fire") [9, 10]."""
     scattered: int = 0
     fired_before: int = 0
     fired: bool = False

@@ -468,6 +468,15 @@ class ParkedSupply(_Data):
     hex: str = Field(pattern=HEX)
     points: int = Field(ge=1)
     left_by: str = Field("", description="the dump that left them behind on moving [11]")
+    nation: Literal["british", "us", "german", ""] = Field("", description=(
+        "rules version 3: whose counters they are, the nation of whoever parked them; only a dump or "
+        "transport unit of that nation takes them up [11]"))
+
+    @model_serializer(mode="wrap")
+    def _omit_empty(self, handler: SerializerFunctionWrapHandler) -> Any:
+        """``nation`` (rules version 3's) is left out while empty: version 2's parked counters dump
+        byte for byte as they did."""
+        return _without_empty(handler(self), ("nation",))
 
 
 class MegaState(_Data):

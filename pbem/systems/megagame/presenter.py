@@ -26,8 +26,9 @@ from pbem.systems.megagame.board import AnyState, hq_out_of_reach, team_side, tu
 from pbem.systems.megagame.checks import BOMB_LINE_KM, march_line, validate
 from pbem.systems.megagame.mapview import map_view
 from pbem.systems.megagame.model import MegaScenario, MegaState, TeamView
+from pbem.systems.megagame.movement import move_table
 from pbem.systems.megagame.orders import OrderLine, OrderSheet
-from pbem.systems.megagame.round import proposal, ruling_warnings
+from pbem.systems.megagame.round import hq_follow_route, proposal, ruling_warnings
 from pbem.systems.megagame.view import team_view
 
 if TYPE_CHECKING:
@@ -311,9 +312,10 @@ class MegagamePresenter(Presenter[MegaScenario, AnyState]):
         view = state.model_dump(mode="json") if isinstance(state, TeamView) else (
             state if isinstance(state, dict) else team_view(scenario, state, side, rules3=self.ruleset.since("3")))
         ordered = {uid for line in orders["lines"] for uid in line.get("units", [])}
-        idle = [u["id"] for u in view["units"] if u["id"] not in ordered and not u.get("rail")]
+        follow = following(scenario, view, orders) if self.ruleset.since("3") else {}
+        idle = [u["id"] for u in view["units"] if u["id"] not in ordered and not u.get("rail") and u["id"] not in follow]
         out = [f"no orders for {', '.join(idle)}: they stay where they are [5]"] if idle else []
-        return out + _attacks_out_of_supply(scenario, view, orders)
+        return out + _attacks_out_of_supply(scenario, view, orders, follow)
 
     def expected(self, scenario: MegaScenario, state: AnyState, side: str, orders: JSON) -> list[str]:
         """The preview's "Before any die is rolled" [27]: what the sheet does to the team's own units
@@ -508,10 +510,38 @@ def stack_lines(view: JSON) -> list[str]:
     return out
 
 
-def _attacks_out_of_supply(scenario: MegaScenario, view: JSON, orders: JSON) -> list[str]:
+def following(scenario: MegaScenario, view: JSON, orders: JSON) -> dict[str, tuple[list[Hex], Hex, int]]:
+    """The team's HQs that the sheet gives no orders and that will move up behind their units (rules
+    version 3, :func:`pbem.systems.megagame.round.hqs_follow` [11]), as far as the team's view tells:
+    HQ -> (its route, the hex its main units go to, how many of them go there). An HQ in contact
+    with an enemy it has seen, on a train or in the turn of its drop stays."""
+    defs = {u.id: u for u in scenario.units}
+    line_of = {uid: line for line in orders["lines"] for uid in line.get("units", [])}
+    enemy = frozenset(Hex.parse(e["hex"]) for e in view.get("enemy", []))
+    geo = scenario.map.geo
+    out: dict[str, tuple[list[Hex], Hex, int]] = {}
+    for u in view["units"]:
+        hid, here = u["id"], Hex.parse(u["hex"])
+        t = scenario.types[defs[hid].type]
+        if t.kind != "hq" or hid in line_of or u.get("rail") or u.get("landed") or any(
+                here.distance(e) <= 1 for e in enemy):
+            continue
+        routes = [line_of[x["id"]]["route"] for x in sorted(view["units"], key=lambda x: x["id"])
+                  if defs[x["id"]].hq == hid and x["id"] != hid and x["id"] in line_of
+                  and line_of[x["id"]].get("route") and line_of[x["id"]].get("intention") in (
+                      "move", "attack", "probe", "breakthrough")]
+        route, goal, n = hq_follow_route(geo, here, t.troops, routes, enemy, frozenset(view.get("blown", [])),
+                                         move_table(shared_infantry_row=True))
+        if route and goal is not None:
+            out[hid] = (route, goal, n)
+    return out
+
+
+def _attacks_out_of_supply(scenario: MegaScenario, view: JSON, orders: JSON,
+                           follow: Mapping[str, tuple[list[Hex], Hex, int]]) -> list[str]:
     """Attacks whose units would end their move beyond their HQ's reach (the HQ where the sheet
-    sends it): no supplies would reach them, so they would not attack [11]. A warning, not a
-    refusal: the sheet may be meant so."""
+    sends it, or where it follows its units to: ``follow``, :func:`following`): no supplies would
+    reach them, so they would not attack [11]. A warning, not a refusal: the sheet may be meant so."""
     where: dict[str, Hex | None] = {u["id"]: Hex.parse(u["hex"]) for u in view["units"]}
     where.update({f["id"]: Hex.parse(f["hex"]) for f in view.get("friends", [])})
     for line in orders["lines"]:
@@ -519,6 +549,8 @@ def _attacks_out_of_supply(scenario: MegaScenario, view: JSON, orders: JSON) -> 
             for uid in line.get("units", []):
                 if uid in where:
                     where[uid] = Hex.parse(line["route"][-1])
+    for hid, (route, _goal, _n) in follow.items():
+        where[hid] = route[-1]
     own = {u["id"] for u in view["units"]}
     out = []
     for line in orders["lines"]:
@@ -588,6 +620,13 @@ def consequences(scenario: MegaScenario, view: JSON, orders: JSON, *, rules3: bo
                 draws.append((uid, "its attack, if it goes in", True))
             if t.mechanised and (route or line.get("intention") in ("attack", "breakthrough")):
                 draws.append((uid, "fuel for its move" if route else "fuel, if it fights", True))
+    for hid, (way, goal, n) in (following(scenario, view, orders) if rules3 else {}).items():
+        end[hid] = way[-1]  # [11] Game Control's assumption: the HQ follows its units
+        out.append(f"{hid} has no orders: as Game Control would, the engine moves it up behind its units "
+                   f"({n} going to {goal}) to supply them: {len(way)} km, via {' '.join(map(str, way))}, ending "
+                   f"at {way[-1]} unless the enemy is met on the way [6, 11]")
+        if scenario.types[defs[hid].type].mechanised:
+            draws.append((hid, "fuel for its move", True))
     return out + _supply_draws(scenario, view, draws, start, end, rules3=rules3)
 
 

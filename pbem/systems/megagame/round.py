@@ -19,6 +19,7 @@ once, in this order:
    water off a bridge only for troops that may cross it [6]; every bridge passes at most its
    capacity in unit points a turn (two phases), the rest wait on the near bank [7]; a unit pinned
    down from the air does not move [9]; rail moves board, travel and get off turn by turn [6].
+   Rules version 3: an HQ left without orders moves up behind its units (:func:`hqs_follow`) [11].
 3. **Combat** [9]: the engine proposes a grouping -- each unit with Attack or Breakthrough orders
    that is in contact, paid for (1 supply point a unit) and has not moved more than half its move
    [6], attacks the adjacent enemy hex nearest its objective (a Probe stops in contact and does
@@ -74,6 +75,7 @@ Not built: flak on overflights and fighters against bombers (no fly-in routes) [
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from pbem.engine.ruleset import JSON, Dice, Resolution
@@ -89,6 +91,7 @@ from pbem.systems.megagame.battle import (
 )
 from pbem.systems.megagame.board import ATTACKING, AnyState, Board, BoardUnit, detraining, team_side
 from pbem.systems.megagame.model import (
+    Geo,
     MegaRulings,
     MegaScenario,
     MegaState,
@@ -98,9 +101,17 @@ from pbem.systems.megagame.model import (
     UnitState,
     UnitType,
 )
-from pbem.systems.megagame.movement import CAPACITY, may_cross, passing_distance_km
-from pbem.systems.megagame.orders import OrderSheet
+from pbem.systems.megagame.movement import (
+    CAPACITY,
+    MoveTable,
+    Troops,
+    max_move_km,
+    may_cross,
+    passing_distance_km,
+)
+from pbem.systems.megagame.orders import OrderLine, OrderSheet
 from pbem.systems.megagame.report import losses_words
+from pbem.systems.megagame.supply import HQ_REACH_KM
 from pbem.systems.megagame.tables import interdiction
 
 BRIDGE_POINTS = {"heavy": CAPACITY["main road bridge"][1], "light": CAPACITY["light military bridge"][1]}
@@ -138,6 +149,8 @@ def resolve_round(scenario: MegaScenario, state: AnyState, orders: dict[str, Ord
                     board.night_lift.add(uid)  # its drop, by night [12]
                     continue
                 u.line = line
+    if rules3:
+        events += hqs_follow(board, _dropped(state))  # [11] Game Control's assumption for an HQ left without orders
     if ruled.groupings or ruled.advantage:
         events.append({"kind": "rulings", **ruled.model_dump(mode="json")})
     blown = set(state.blown)
@@ -153,6 +166,89 @@ def resolve_round(scenario: MegaScenario, state: AnyState, orders: dict[str, Ord
     if intel:
         new = new.model_copy(update={"intel": intel})
     return Resolution(new, events)
+
+
+def _dropped(state: MegaState) -> frozenset[str]:
+    """Units that dropped at the start of this turn: their move is the table's [12]."""
+    return frozenset(k for k, s in state.units.items() if s.landed)
+
+
+def hqs_follow(board: Board, dropped: frozenset[str] = frozenset()) -> list[JSON]:
+    """[11] "In normal circumstances Game Control should assume the HQ unit follows the main units
+    during an advance and positions itself appropriately to be able to supply its sub units -- even
+    if players forget to issue specific orders for the HQ." Rules version 3 gives each HQ on the map
+    that has no line of its own this turn, is not in contact with the enemy and has units (those
+    that name it their HQ) ordered to move, attack or break through along a route, the line Game
+    Control assumes: a tactical move towards where its main units go -- the last hex of the route
+    most of them share (a tie: the route of the first of them by id) -- along the
+    shortest way its troops may go (round the enemy, over water only where they may cross), no
+    farther than the first hex within 5 km of that hex (:data:`HQ_REACH_KM`: from there it supplies
+    them) and no farther than its move on its ground [6]. It moves with everyone else, one kilometre
+    at a time, and stops short of the enemy as any unit that is not attacking does [6]. An HQ
+    already within 5 km of that hex stays; so does one that is pinned down, on a train or in the
+    turn of its drop (``dropped``: movement after landing is the drop's [12]). Version 2 left an HQ
+    without orders where it stood."""
+    geo = board.geo
+    events: list[JSON] = []
+    for hq in sorted(board.units.values(), key=lambda x: x.d.id):
+        if (hq.t.kind != "hq" or not hq.on_map or hq.hex is None or hq.line is not None or hq.rail is not None
+                or hq.immobilised or hq.d.id in dropped or hq.status <= 0):
+            continue
+        if board.enemies_near(hq.hex, hq.side, 1):
+            continue  # in contact: not the "normal circumstances" of an advance
+        going = sorted((u for u in board.units.values() if u.d.hq == hq.d.id and u.on_map and u.line is not None
+                        and u.line.route and u.line.intention in ("move", *ATTACKING)), key=lambda x: x.d.id)
+        enemy = frozenset(x.hex for x in board.units.values() if x.side != hq.side and x.on_map and x.hex is not None)
+        route, goal, followed = hq_follow_route(geo, hq.hex, hq.t.troops, [list(u.line.route) for u in going if u.line],
+                                                enemy, frozenset(board.blown), board.moves)
+        if not route or goal is None:
+            continue
+        hq.line = OrderLine(units=[hq.d.id], intention="move", route=[str(h) for h in route])
+        text = (f"had no orders: Game Control moved it up behind its units ({followed} going to "
+                f"{geo.near(goal)}) to supply them [11]")
+        hq.events.append(text)
+        events.append({"kind": "note", "text": f"{hq.d.id} {text}"})
+    return events
+
+
+def hq_follow_route(geo: Geo, start: Hex, troops: Troops, routes: Sequence[Sequence[str]], enemy: frozenset[Hex],
+                    blown: frozenset[str], moves: MoveTable) -> tuple[list[Hex], Hex | None, int]:
+    """Where an HQ without orders goes behind its units [11] (:func:`hqs_follow`; the preview of a
+    team's sheet asks the same of its view): ``routes``, the routes of its units going this turn, by
+    unit id. Returns the HQ's route ([] when it stays), the hex its main units go to -- the last of
+    the route most of them share, a tie the first's -- and how many of them share it. The way is
+    the shortest (breadth first, neighbours in their fixed order) over the map, through no hex of
+    ``enemy``, over water only where its troops may cross [6], to the first hex within
+    :data:`HQ_REACH_KM` of that hex, cut to the HQ's tactical move on its ground [6]."""
+    if not routes:
+        return [], None, 0
+    keys = [tuple(r) for r in routes]
+    main = max(keys, key=lambda k: (keys.count(k), -keys.index(k)))
+    goal = Hex.parse(main[-1])
+    full = max_move_km(troops, geo.ground(start), "tactical", moves=moves)
+    if start.distance(goal) <= HQ_REACH_KM or not full:
+        return [], goal, keys.count(main)
+    prev: dict[Hex, Hex | None] = {start: None}
+    todo = [start]
+    end: Hex | None = None
+    while todo:
+        h = todo.pop(0)
+        if h.distance(goal) <= HQ_REACH_KM:
+            end = h
+            break
+        for nb in h.neighbours():
+            if nb in prev or nb not in geo.hexes or nb in enemy:
+                continue
+            c = geo.crossing(h, nb, blown)
+            if c.water != "none" and not may_cross(troops, c.water, c.bridge):
+                continue
+            prev[nb] = h
+            todo.append(nb)
+    path: list[Hex] = []
+    while end is not None and end != start:
+        path.append(end)
+        end = prev[end]
+    return path[::-1][:int(full)], goal, keys.count(main)
 
 
 def _movement(board: Board, board_dice: Dice | None = None, *, tell_losses: bool = True) -> list[JSON]:
@@ -212,6 +308,7 @@ def _movement(board: Board, board_dice: Dice | None = None, *, tell_losses: bool
                                    "result": result})
                 if result != "no effect":
                     u.immobilised = True
+                    u.pinned_by = "from the air"
                     u.enemy_air = True
                     if result.startswith("step loss"):
                         u.steps = u.t.combat_profile(u.steps).lose(1).steps_lost
@@ -262,6 +359,8 @@ def proposal(scenario: MegaScenario, state: AnyState, orders: dict[str, OrderShe
             for uid in line.units:
                 if uid in board.units:
                     board.units[uid].line = line
+    if rules3:
+        hqs_follow(board, _dropped(state))
     _movement(board)
     out = []
     for at, attackers in sorted(propose(board).items()):
@@ -285,6 +384,8 @@ def ruling_warnings(scenario: MegaScenario, state: AnyState, orders: dict[str, O
             for uid in line.units:
                 if uid in board.units and board.units[uid].rail is None and not line.rail_to:
                     board.units[uid].line = line
+    if rules3:
+        hqs_follow(board, _dropped(state))
     _movement(board)
     fights = {str(h) for h in propose(board)} | {g.at for g in ruled.groupings}
     out = []
@@ -316,16 +417,22 @@ def is_transport(t: UnitType) -> bool:
     return t.kind == "other" and not t.dump
 
 
-def _park(board: Board, team: str, at: Hex, points: int, left_by: str = "") -> None:
+def _park(board: Board, team: str, at: Hex, points: int, left_by: str = "", nation: str = "") -> None:
     for i, p in enumerate(board.parked):
-        if p.team == team and p.hex == str(at):
+        if p.team == team and p.hex == str(at) and p.nation == nation:
             board.parked[i] = p.model_copy(update={"points": p.points + points})
             return
-    board.parked.append(ParkedSupply(team=team, hex=str(at), points=points, left_by=left_by))
+    board.parked.append(ParkedSupply(team=team, hex=str(at), points=points, left_by=left_by, nation=nation))
 
 
-def _parked_here(board: Board, team: str, at: Hex) -> ParkedSupply | None:
-    return next((p for p in board.parked if p.team == team and p.hex == str(at)), None)
+def _theirs(board: Board, p: ParkedSupply, u: BoardUnit) -> bool:
+    """Parked counters ``p`` are for unit ``u`` to take up: its team's and, in rules version 3, its
+    nation's (counters parked with no nation, version 2's, are any nation's) [11]."""
+    return p.team == u.d.team and (not board.rules3 or not p.nation or p.nation == board.nation(u))
+
+
+def _parked_here(board: Board, u: BoardUnit, at: Hex) -> ParkedSupply | None:
+    return next((p for p in board.parked if p.hex == str(at) and _theirs(board, p, u)), None)
 
 
 def _take_parked(board: Board, p: ParkedSupply, points: int) -> None:
@@ -349,7 +456,7 @@ def _supply_moves(board: Board) -> None:
     for u in units:  # the dump counter goes alone [11]
         start = board.start.get(u.d.id)
         if u.t.dump and u.on_map and u.km and u.stock > 0 and start is not None and start != u.hex:
-            _park(board, u.d.team, start, u.stock, u.d.id)
+            _park(board, u.d.team, start, u.stock, u.d.id, board.nation(u) if board.rules3 else "")
             u.events.append(f"moved without its supply counters: {u.stock} supply points left parked at "
                             f"{geo.near(start)} for the transport units to bring on")
             u.stock = 0
@@ -359,7 +466,7 @@ def _supply_moves(board: Board) -> None:
         if here and all(x.side != team_side(board.sc, p.team) for x in here):
             board.parked.remove(p)  # the enemy holds the hex alone: the counters are lost
             continue
-        dump = next((x for x in here if x.d.team == p.team and x.t.dump), None)
+        dump = next((x for x in here if x.t.dump and _theirs(board, p, x)), None)
         if dump is not None:
             board.parked.remove(p)
             dump.stock += p.points
@@ -390,7 +497,7 @@ def _supply_moves(board: Board) -> None:
                 board.supply[u.d.team] = board.supply.get(u.d.team, 0) + load
                 u.events.append(f"unloaded {load} supply points at {hq.d.name}")
                 load = 0
-        stack = _parked_here(board, u.d.team, u.hex)
+        stack = _parked_here(board, u, u.hex)
         room = TRANSPORT_LIFT.get(u.t.troops, LORRY_LIFT) - load
         if stack is not None and room > 0:
             taken = min(room, stack.points)
@@ -399,7 +506,7 @@ def _supply_moves(board: Board) -> None:
             u.events.append(f"loaded {taken} parked supply points at {geo.near(u.hex)}")
         if load:
             board.loads[u.d.id] = load
-    board.parked.sort(key=lambda x: (x.team, x.hex))
+    board.parked.sort(key=lambda x: (x.team, x.hex, x.nation))
 
 
 def _deliveries(board: Board) -> None:

@@ -1102,8 +1102,8 @@ def test_5_a_unit_at_rest_does_not_move_or_fight() -> None:
 
 def test_11_pbem_check_warns_of_an_attack_that_would_end_beyond_its_hqs_reach() -> None:
     # a's HQ h stands at 0301; a attacks along a route ending at 0307, 6 km from h: no supplies
-    # would reach it there [11]. The same attack ending at 0306 (5 km) draws no warning, nor
-    # does one whose HQ follows it.
+    # would reach it there [11] while h holds. The same attack ending at 0306 (5 km) draws no warning,
+    # nor does one whose HQ follows it, ordered or (rules version 3) left without orders.
     sc = scenario([unit("a", "AL", "inf", "0302", hq="h"), unit("h", "AL", "hq", "0301"),
                    unit("d", "GE", "weak", "0308")])
     view = R.view(sc, R.dump_state(sc, R.initial_state(sc, {})), "AL")
@@ -1113,9 +1113,12 @@ def test_11_pbem_check_warns_of_an_attack_that_would_end_beyond_its_hqs_reach() 
         return [w for w in p.undone(sc, view, "AL", {"lines": list(lines)}) if "supplies" in w]
 
     far = {"units": ["a"], "intention": "attack", "route": ["0303", "0304", "0305", "0306", "0307"]}
-    assert warn(far) == ["a would end its move where no supplies reach it (its HQ (h) is 6 km away, more "
-                         "than 5): it could not attack [11]"]
-    assert warn({**far, "route": far["route"][:-1]}) == []
+    hold = {"units": ["h"], "intention": "hold"}
+    assert warn(far, hold) == ["a would end its move where no supplies reach it (its HQ (h) is 6 km away, more "
+                               "than 5): it could not attack [11]"]
+    assert warn({**far, "route": far["route"][:-1]}, hold) == []
+    # rules version 3: h, given no orders, follows a to 0302, 5 km from 0307 [11]
+    assert warn(far) == []
     assert warn(far, {"units": ["h"], "intention": "move", "route": ["0302", "0303"]}) == []
 
 
