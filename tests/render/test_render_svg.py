@@ -457,6 +457,9 @@ def test_hex_numbers_and_place_names_never_sit_under_a_counter() -> None:
     board = (example / "map-0001.svg").read_text()
     numbers = {t: (float(x), float(y)) for x, y, t in
                re.findall(r'<text x="([\d.]+)" y="([\d.]+)">(\d{4})</text>', board)}
+    # drawing 3 sets a column's x once, on its group: <g transform="translate(X)"><text y=..>NNNN</text>...
+    for x, column in re.findall(r'<g transform="translate\(([\d.]+)\)">(.*?)</g>', board, re.S):
+        numbers.update({t: (float(x), float(y)) for y, t in re.findall(r'<text y="([\d.]+)">(\d{4})</text>', column)})
     hn = float(re.search(r"\.hn\{font-size:([\d.]+)px", board).group(1))
     pn = float(re.search(r"\.pn\{font-size:([\d.]+)px", board).group(1))
     places = [(float(x), float(y)) for x, y in re.findall(r'<text class="pn" x="([\d.]+)" y="([\d.]+)">', board)]
@@ -465,7 +468,7 @@ def test_hex_numbers_and_place_names_never_sit_under_a_counter() -> None:
     for name in ("map-0001.svg", "map-0008.svg", "map-0016.svg"):
         svg = (example / name).read_text()
         for hexno, x, y, w in re.findall(
-                r'data-hex="(\d{4})"[^>]*transform="translate\(([\d.]+),([\d.]+)\)"[^>]*>'
+                r'data-hex="(\d{4})"[^>]*transform="translate\(([\d.]+),([\d.]+)\)"[^>]*>\s*'
                 r'<rect[^>]*width="([\d.]+)"', svg):
             cx, cy, side = float(x), float(y), float(w)
             top, bottom = cy - side / 2, cy + side / 2
@@ -487,10 +490,11 @@ def test_combat_labels_sit_beside_the_combat_not_over_counters() -> None:
     for path in sorted(example.glob("map-*.svg")):
         svg = path.read_text()
         counters = []
-        for x, y, w in re.findall(r'transform="translate\(([\d.]+),([\d.]+)\)"[^>]*><rect[^>]*width="([\d.]+)"', svg):
+        for x, y, w in re.findall(r'transform="translate\(([\d.]+),([\d.]+)\)"[^>]*>\s*<rect[^>]*width="([\d.]+)"', svg):
             cx, cy, half = float(x), float(y), float(w) / 2
             counters.append((cx - half, cy - half, cx + half, cy + half))
-        for group in re.findall(r'<g class="event" data-hex="[^"]*" data-number="\d+" data-type="combat"[^>]*>(.*?)</g>', svg):
+        for group in re.findall(r'<g class="event" data-hex="[^"]*" data-number="\d+" data-type="combat"[^>]*>(.*?)</g>', svg,
+                                re.S):
             rects = re.findall(r'<rect fill="[^"]*" height="([\d.]+)" opacity="0.95" rx="[\d.]+" '
                                r'stroke="[^"]*" stroke-width="[\d.]+" width="([\d.]+)" x="([\d.]+)" y="([\d.]+)"', group)
             for h, w, x, y in rects:
