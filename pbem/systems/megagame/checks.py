@@ -30,7 +30,7 @@ from pbem.systems.megagame.board import (
 )
 from pbem.systems.megagame.combat import ARTILLERY_RANGE_KM
 from pbem.systems.megagame.model import CabRank, MegaScenario, TeamView
-from pbem.systems.megagame.movement import MoveTable, km_text, max_move_km, may_cross, move_table
+from pbem.systems.megagame.movement import MoveTable, km_text, max_move_km, move_table
 from pbem.systems.megagame.orders import AirRequest, OrderLine, OrderSheet, UnitInfo, check_sheet
 from pbem.systems.megagame.tables import effectiveness, movement_after_landing
 from pbem.systems.megagame.view import FRIENDS_KM, team_view
@@ -95,20 +95,8 @@ def march_line(scenario: MegaScenario, view: TeamView, team: str, line: OrderLin
     blown = frozenset(view.blown)
     enemy = {Hex.parse(e.hex) for e in view.enemy}
     troops = scenario.types[unit_def(scenario, uid).type].troops
-    prev: dict[Hex, Hex | None] = {here: None}
-    todo = [here]
-    while todo:
-        h = todo.pop(0)
-        if h == goal or (goal in enemy and goal in h.neighbours()):
-            break
-        for nb in h.neighbours():
-            if nb in prev or nb not in geo.hexes or nb in enemy:
-                continue
-            c = geo.crossing(h, nb, blown)
-            if c.water != "none" and not may_cross(troops, c.water, c.bridge):
-                continue
-            prev[nb] = h
-            todo.append(nb)
+    prev, _ = geo.ways(here, troops, blown, enemy,
+                       lambda h: h == goal or (goal in enemy and goal in h.neighbours()))
     end = goal if goal in prev else min(prev, key=lambda x: (x.distance(goal), x))
     path: list[Hex] = []
     while end != here:

@@ -9,6 +9,8 @@ lists them). Nothing here is ever shown to a team as a number: a team sees
 
 from __future__ import annotations
 
+from collections import deque
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Literal
@@ -24,7 +26,7 @@ from pydantic import (
 
 from pbem.maps.hexmap import Hex, hexside
 from pbem.systems.megagame.combat import Kind, Profile
-from pbem.systems.megagame.movement import Ground, Troops
+from pbem.systems.megagame.movement import Ground, Troops, may_cross
 from pbem.systems.megagame.profiles import parse_profile
 
 SIDE_ID = r"^[A-Z][A-Z0-9]{0,7}$"
@@ -202,6 +204,28 @@ class Geo:
 
     def ground(self, h: Hex) -> Ground:
         return GROUND.get(self.terrain.get(h, "clear"), "open")
+
+    def ways(self, start: Hex, troops: Troops, blown: frozenset[str], enemy: Collection[Hex],
+             arrived: Callable[[Hex], bool]) -> tuple[dict[Hex, Hex | None], Hex | None]:
+        """The shortest ways out of ``start`` (breadth first, neighbours in their fixed order) over
+        the map, through no hex of ``enemy``, over water only where ``troops`` may cross [6], until a
+        hex where ``arrived`` holds: each hex reached with the hex it was reached from, and that hex
+        (None: none reached). A marching line's route and an HQ following its units search alike."""
+        prev: dict[Hex, Hex | None] = {start: None}
+        todo = deque([start])
+        while todo:
+            h = todo.popleft()
+            if arrived(h):
+                return prev, h
+            for nb in h.neighbours():
+                if nb in prev or nb not in self.hexes or nb in enemy:
+                    continue
+                c = self.crossing(h, nb, blown)
+                if c.water != "none" and not may_cross(troops, c.water, c.bridge):
+                    continue
+                prev[nb] = h
+                todo.append(nb)
+        return prev, None
 
     def close(self, h: Hex) -> bool:
         return self.terrain.get(h, "clear") in CLOSE

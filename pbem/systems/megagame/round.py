@@ -228,22 +228,7 @@ def hq_follow_route(geo: Geo, start: Hex, troops: Troops, routes: Sequence[Seque
     full = max_move_km(troops, geo.ground(start), "tactical", moves=moves)
     if start.distance(goal) <= HQ_REACH_KM or not full:
         return [], goal, keys.count(main)
-    prev: dict[Hex, Hex | None] = {start: None}
-    todo = [start]
-    end: Hex | None = None
-    while todo:
-        h = todo.pop(0)
-        if h.distance(goal) <= HQ_REACH_KM:
-            end = h
-            break
-        for nb in h.neighbours():
-            if nb in prev or nb not in geo.hexes or nb in enemy:
-                continue
-            c = geo.crossing(h, nb, blown)
-            if c.water != "none" and not may_cross(troops, c.water, c.bridge):
-                continue
-            prev[nb] = h
-            todo.append(nb)
+    prev, end = geo.ways(start, troops, blown, enemy, lambda h: h.distance(goal) <= HQ_REACH_KM)
     path: list[Hex] = []
     while end is not None and end != start:
         path.append(end)
