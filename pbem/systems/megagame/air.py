@@ -292,6 +292,7 @@ def _bombing(board: Board, team: str, side: str, target: Hex, flown: int, enemie
     same = earlier is not None and earlier[0] == side
     board.interdicted[target] = (side, flown + (earlier[1] if earlier and same else 0),
                                  heavy + (earlier[2] if earlier and same else 0))
+    board.interdicted_by[target] = (board.interdicted_by.get(target, set()) if same else set()) | {"air"}
     # what the pilots can tell, not a count: an empty hex and a missed one read alike [10]
     intel.setdefault(team, []).append(
         f"{'heavy ' if heavy else ''}bombing of {where}: " + ("the pilots report hits" if any(h["result"] != "no effect" for h in hit)

@@ -481,6 +481,8 @@ def artillery_interdiction(board: Board, dice: Dice, intel: dict[str, list[str]]
         same = earlier is not None and earlier[0] == side
         board.interdicted[target] = (side, len(guns) + (earlier[1] if earlier and same else 0),
                                      earlier[2] if earlier and same else 0)
+        board.interdicted_by[target] = ((board.interdicted_by.get(target, set()) if same else set())
+                                        | {"artillery"})
         for a in guns:
             a.events.append(f"fired on {where} to interdict it")
         intel.setdefault(team, []).append(

@@ -210,6 +210,9 @@ class Board:
         self.interdicted: dict[Hex, tuple[str, int, int]] = {}
         """Hexes bombed this turn -> (the bombing side, tactical squadrons, heavy squadrons): units
         passing through meet it [9]."""
+        self.interdicted_by: dict[Hex, set[str]] = {}
+        """What struck each hex of :attr:`interdicted` ("air", "artillery"), so that a unit passing
+        through hears what it met: air power and artillery MUST be mentioned [10]."""
         self.suppressed: set[str] = set()
         """Flak units a bombing (flak suppression) damaged or immobilised this turn: they neither fire
         nor count against drops and air resupply [13, 12c] (rules version 3)."""

@@ -292,13 +292,21 @@ def _movement(board: Board, board_dice: Dice | None = None, *, tell_losses: bool
                 events_out.append({"kind": "interdiction-passing", "unit": uid, "at": str(nxt), "die": die,
                                    "result": result})
                 if result != "no effect":
+                    # what struck the hex is named [10]: air power, artillery (megagame/3's
+                    # 'interdict HEX'), or both; air alone reads as it always did
+                    by = board.interdicted_by.get(nxt, {"air"})
                     u.immobilised = True
-                    u.pinned_by = "from the air"
-                    u.enemy_air = True
+                    u.pinned_by = "from the air" if "air" in by else "by artillery fire"
+                    u.enemy_air = u.enemy_air or "air" in by
+                    if "artillery" in by:
+                        u.enemy_artillery = True
+                    met = {frozenset({"air"}): "attacked from the air",
+                           frozenset({"artillery"}): "came under artillery fire",
+                           }.get(frozenset(by), "attacked from the air and under artillery fire")
                     if result.startswith("step loss"):
                         u.steps = u.t.combat_profile(u.steps).lose(1).steps_lost
-                        told[uid] = f"attacked from the air passing {nxt}: losses, and pinned down"
-                    stops[uid] = f"attacked from the air passing {nxt}: pinned down [9]"
+                        told[uid] = f"{met} passing {nxt}: losses, and pinned down"
+                    stops[uid] = f"{met} passing {nxt}: pinned down [9]"
                     continue
             if board.enemies_near(nxt, u.side, 1):
                 stops[uid] = f"in contact with the enemy on reaching {nxt} [6]"

@@ -170,6 +170,12 @@ def test_9_interdiction_artillery_fire_stays_on_the_hex_for_units_passing() -> N
     assert of_kind(events, "interdiction-passing") == [{"kind": "interdiction-passing", "unit": "e", "at": "0706",
                                                         "die": 5, "result": "immobilised"}]
     assert new.units["e"].hex == "0706"
+    # what struck the hex is what the unit hears: artillery, not air power ("Tanks, artillery and air
+    # power MUST be mentioned" [10]; it read "attacked from the air" before)
+    (moved,) = [e for e in of_kind(events, "moved") if e["unit"] == "e"]
+    assert moved["stop"] == "came under artillery fire passing 0706: pinned down [9]"
+    assert not any("from the air" in line for line in new.facts["e"].events)
+    assert any("artillery" in line for line in new.facts["e"].events)
 
 
 def test_9_interdiction_by_artillery_is_checked_on_the_sheet() -> None:
