@@ -487,7 +487,7 @@ def write_move_outputs(game: Game, msg: Any) -> list[Path]:
         game.listing.other.append(path.name)
     answered = [n for n in game.listing.other  # fullmatch: not a name ending in a newline
                 if (m := names.MOVE_MAIL_RE.fullmatch(n)) and int(m.group(1)) < step and delivered(game, int(m.group(1)))]
-    recorded = derived.read(game.dir) if answered else {}
+    recorded = derived.newest(game.dir, answered)
     for name in answered:
         derived.remove(game.dir, name, game.listing.other, recorded)
     return out

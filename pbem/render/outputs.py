@@ -214,7 +214,7 @@ def prune_maps(game: Game, newest: int) -> list[str]:
     old = [n for n in game.listing.other if (m := names.MAP_RE.fullmatch(n)) and int(m.group(1)) < newest]
     if not old:  # fullmatch: not a name ending in a newline
         return removed
-    recorded = derived.read(game.dir)
+    recorded = derived.newest(game.dir, old)
     for name in old:
         if derived.remove(game.dir, name, game.listing.other, recorded):
             removed.append(name)

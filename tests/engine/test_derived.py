@@ -140,3 +140,24 @@ def test_a_pruned_file_comes_back_when_the_command_fails(tmp_path: Path) -> None
     assert not derived.remove(g, "map-0003.svg") and (g / "map-0003.svg").is_symlink()
     with pytest.raises(ValueError):
         derived.remove(g, "turn-0001.json")
+
+
+def test_newest_reads_the_record_from_its_end_and_agrees_with_read(tmp_path: Path) -> None:
+    # The hashes pruning needs, read from the end back (flat in game length [28]): for every name,
+    # the last line wins, as read() has it, whatever chunk boundary cuts the lines; a name recorded
+    # twice gives its newer hash; a name never recorded is absent.
+    from pbem.engine import derived
+
+    lines = []
+    for step in range(1, 700):  # ~118 KB: several chunks of derived.TAIL_CHUNK
+        for name in (f"map-{step:04d}.svg", f"mail-{step:04d}.eml"):
+            lines.append(f"{hashlib.sha256(name.encode()).hexdigest()}  {name}")
+    lines.append(f"{'0' * 64}  map-0003.svg")  # map-0003.svg drawn again: its newer hash
+    (tmp_path / derived.MANIFEST).write_text("\n".join(lines) + "\n", encoding="ascii")
+    assert (tmp_path / derived.MANIFEST).stat().st_size > 4 * derived.TAIL_CHUNK
+    everything = derived.read(tmp_path)
+    wanted = ["map-0699.svg", "mail-0698.eml", "map-0350.svg", "mail-0001.eml", "map-0003.svg", "map-9999.svg"]
+    got = derived.newest(tmp_path, wanted)
+    assert got == {n: everything[n] for n in wanted if n in everything}
+    assert got["map-0003.svg"] == "0" * 64 and "map-9999.svg" not in got
+    assert all(derived.newest(tmp_path, [n]) == {n: everything[n]} for n in everything)
