@@ -3,7 +3,8 @@
 ``pbem status`` and ``pbem check`` draw no map and write no email, so neither may import the map
 and mail libraries (svgwrite and jinja2 cost more start-up than the ed25519 floor itself), nor
 pbem's own map and mail writers (the game is opened with hooks that import them when they first
-run); a subprocess reads ``sys.modules`` at exit so that a module-top import slipping back in fails
+run), nor the parts of :mod:`pbem.engine.play` that ingest, run the umpire's round or start a game
+(its names load when first asked for); a subprocess reads ``sys.modules`` at exit so that a module-top import slipping back in fails
 here."""
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from helpers.paths import ROOT
 from helpers.protocol import Result, ok
 from helpers.protocol import pbem as run_pbem
@@ -23,7 +25,9 @@ from pbem.systems.westwall.model import State
 
 EXAMPLE = ROOT / "examples" / "bastogne-spearhead"
 KEYS = ROOT / "examples" / "keys"
-HEAVY = ("svgwrite", "jinja2", "pbem.render.svg", "pbem.render.outputs", "pbem.mail.compose")
+HEAVY = ("svgwrite", "jinja2", "pbem.render.svg", "pbem.render.outputs", "pbem.mail.compose",
+         # what ingesting, the umpire's round and a new game need (pbem.engine.play loads lazily)
+         "pbem.engine.play.incoming", "pbem.engine.play.umpire", "pbem.engine.play.setup")
 REPORT = ("import atexit, sys; from pbem.cli import main; sys.argv[0] = 'pbem'; "
           f"atexit.register(lambda: print('LOADED', *[m for m in {HEAVY!r} if m in sys.modules], file=sys.stderr)); "
           "main()")
@@ -67,3 +71,15 @@ def test_the_models_every_command_makes_have_their_annotations_evaluated_as_writ
         module = importlib.import_module(name)
         assert getattr(module, "annotations", None) is not __future__.annotations, name
     assert not any(isinstance(a, str) for a in State.__annotations__.values())
+
+
+def test_every_name_of_the_play_package_is_its_submodules_own() -> None:
+    """:mod:`pbem.engine.play` imports its submodules when a name is first asked for: each public
+    name must be the object its submodule defines, and an unknown name an AttributeError."""
+    play = importlib.import_module("pbem.engine.play")
+    for name in play.__all__:
+        module = importlib.import_module(f"pbem.engine.play.{play._WHERE[name]}")
+        assert getattr(play, name) is getattr(module, name), name
+    assert sorted(play.__all__) == sorted(play._WHERE)
+    with pytest.raises(AttributeError, match="no_such_name"):
+        play.no_such_name  # noqa: B018
