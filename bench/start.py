@@ -213,7 +213,8 @@ def main() -> None:
         setup = Setup(Path(tmp), builds[-1])
         env = {**setup.env}
         pythons = [str(Path(exe).with_name("python")) for exe in builds]
-        summary = []
+        summary: list[str] = []
+        minima: list[str] = []
         print(f"CPU ms, medians of {runs} rounds (each round: every build, each followed by the floor run by "
               "its own interpreter); ratio to that floor")
         print(f"{'command':<16} " + " ".join(f"{'build ' + str(i + 1) + ', ratio, floor':>22}" for i in range(len(builds))))
@@ -247,7 +248,13 @@ def main() -> None:
                      for t, f, x in zip(times, floors, ratios, strict=True)]
             print(f"{name:<16} " + " ".join(f"{c:>22}" for c in cells), flush=True)
             summary.append(f"{name} " + " -> ".join(f"{x:.2f}x" for x in ratios))
+            lows = [min(t) / min(f) for t, f in zip(times, floors, strict=True)]
+            minima.append(f"{name:<16} " + " ".join(f"{f'{min(t):7.1f} {x:5.2f}x {min(f):6.1f}':>22}"
+                                                    for t, f, x in zip(times, floors, lows, strict=True)))
+    print("The same rounds, minima (steadier on a loaded machine: contention adds CPU time, never removes it):")
+    print("\n".join(minima))
     print("SUMMARY start-up CPU / ed25519-import floor: " + ", ".join(summary))
+
 
 if __name__ == "__main__":
     main()

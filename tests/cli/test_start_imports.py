@@ -63,11 +63,19 @@ def test_status_and_check_import_no_map_or_mail_library(tmp_path: Path) -> None:
     assert not loaded, loaded
 
 
+MODELS = ("pbem.maps.model", "pbem.protocol.dsse", "pbem.protocol.archive", "pbem.systems.westwall.model",
+          *(f"pbem.systems.{m}" for m in ("westwall.bastogne", "westwall.arnhem", "arnhem1944.tables",
+                                          "arnhem1944.model", "arnhem1944.state", "arnhem1944.orders",
+                                          "megagame.model", "megagame.oob", "megagame.profiles",
+                                          "megagame.orders")))
+"""The modules that define the data models of the archive and of every system's games."""
+
+
 def test_the_models_every_command_makes_have_their_annotations_evaluated_as_written() -> None:
     """Under ``from __future__ import annotations`` pydantic compiles and evaluates each field's
     annotation string whenever a model class is made: ~25% of making WestWall's 36 models, paid by
     every command. The modules whose models a game's every command makes do without it."""
-    for name in ("pbem.maps.model", "pbem.protocol.dsse", "pbem.protocol.archive", "pbem.systems.westwall.model"):
+    for name in MODELS:
         module = importlib.import_module(name)
         assert getattr(module, "annotations", None) is not __future__.annotations, name
     assert not any(isinstance(a, str) for a in State.__annotations__.values())
