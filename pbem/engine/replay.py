@@ -259,7 +259,7 @@ class Replay(SealedRounds, ReceiptSteps, TakebackSteps):
         if g.hidden:
             full_turn = turn
             turn = self._public_turn(turn, state, told)
-        data = turn_bytes(turn)
+        data = turn_bytes(turn, self.turn_encoder)
         name = names.turn_name(step)
         path = g.listing.turns.get(step)
         written = True
