@@ -619,7 +619,10 @@ class Arnhem1944Rules(Ruleset[Scenario, State, Orders]):
             st, log = walked.walked, walked.log
         else:
             walked = None
-            st = state.clone()
+            # a pass of the standard sequence changes no unit unless the turn ends (then its
+            # units are copied first): the units stay shared until then
+            passing = isinstance(orders, Pass) and not state.options.simplified_sequence
+            st = state.clone(units=not passing)
             log = Happened()
         me = cast(Side, side)
         if isinstance(orders, Acknowledge):
@@ -671,6 +674,7 @@ class Arnhem1944Rules(Ruleset[Scenario, State, Orders]):
                 log.event({"kind": "turn-end", "turn": st.turn,
                            "why": "both sides passed in a row [2.2]"
                            if st.passed == other(me) else "the side still active passed [2.2]"})
+                st.own_units()
                 end_turn(g, st, me, dice, log)
             else:
                 st.passed = me
