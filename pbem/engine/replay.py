@@ -418,7 +418,8 @@ class Replay(SealedRounds, ReceiptSteps, TakebackSteps):
         side = msg.body.side
         entry = self.game.body.sides[side]
         try:
-            verify(msg.envelope, msg.envelope.payloadType, {entry.fingerprint: self.game.public_key(side)})
+            verify(msg.envelope, msg.envelope.payloadType, {entry.fingerprint: self.game.public_key(side)},
+                   body=msg.body_bytes)
         except PbemError as exc:
             raise self._bad(msg.name, f"not signed by {side}'s registered key: {exc} [P1]") from None
 
