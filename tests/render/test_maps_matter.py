@@ -22,6 +22,7 @@ from typing import Any
 import pytest
 from helpers.paths import ROOT
 from helpers.protocol import ok, pbem
+from helpers.svgmap import drawn_hexes, number_positions, terrain
 
 from pbem.engine.gamedir import open_checked
 from pbem.maps.hexmap import Hex
@@ -79,13 +80,8 @@ def _widest_step(game_dir: Path) -> int:
 
 
 def _drawn_hexes(root: ET.Element) -> dict[str, tuple[float, float]]:
-    """Hex number -> where the drawing puts its centre (the tile ``hex-NNNN`` of each hex drawn)."""
-    out = {}
-    for el in root.iter():
-        hid = el.get("id") or ""
-        if re.fullmatch(r"hex-\d{4}", hid):
-            out[hid[4:]] = (float(el.get("x", "0")), float(el.get("y", "0")))
-    return out
+    """Hex number -> where the drawing puts its centre (:func:`helpers.svgmap.drawn_hexes`)."""
+    return drawn_hexes(root)
 
 
 def _assert_labels_on_the_hexes_drawn(root: ET.Element, combats: list[ET.Element]) -> None:
@@ -354,40 +350,46 @@ def _segments(d: str) -> set[tuple[tuple[int, int], tuple[int, int]]]:
 
 def test_drawing_3_is_drawing_2_lighter() -> None:
     # issue 28: a whole map of drawing 3 shows what drawing 2's shows, in fewer bytes: the same
-    # elements (ids), texts and hex numbers where they were, the map edge and water the same
-    # segments chained, and 7-bit lines of at most 998 characters (an email carries it as itself)
+    # elements (ids; but the hex tiles, whose terrain is drawn as areas), texts, hex numbers and
+    # terrain of every hex, the map edge and water the same segments chained, and 7-bit lines of
+    # at most 998 characters (an email carries it as itself)
     view = _view(EXAMPLES / "bastogne-spearhead", 3)
     new, old = draw(view, drawing=3), draw(view, drawing=2)
     assert len(new) < len(old) and new.isascii()
     assert max(len(line) for line in new.split("\n")) <= 998
     a, b = ET.fromstring(new), ET.fromstring(old)
-    assert {e.get("id") for e in a.iter()} == {e.get("id") for e in b.iter()}
+    tiles = {e.get("id") for e in b.iter() if re.fullmatch(r"hex-\d{4}", e.get("id") or "")}
+    assert len(tiles) == len(view.all_hexes())
+    new_ids = {"board-area", "grid", "counter"} | {e.get("id") for e in a.iter() if (e.get("id") or "").startswith("cut-")}
+    assert {e.get("id") for e in a.iter()} - new_ids == {e.get("id") for e in b.iter()} - tiles
     assert sorted("".join(t.itertext()) for t in a.iter(f"{SVG}text")) == \
         sorted("".join(t.itertext()) for t in b.iter(f"{SVG}text"))
 
-    def numbers(root: ET.Element) -> dict[str, tuple[str, str]]:
-        out = {}
-        [group] = [g for g in root.iter(f"{SVG}g") if g.get("id") == "hex-numbers"]
-        for col in [group, *group]:
-            shift = re.fullmatch(r"translate\(([-0-9.]+)\)", col.get("transform") or "translate(0)")
-            assert shift is not None
-            for t in col.findall(f"{SVG}text"):
-                x = float(t.get("x") or 0) + float(shift.group(1))
-                out[t.text or ""] = (f"{x:.1f}", f"{float(t.get('y') or 0):.1f}")
-        return out
+    def rounded(numbers: dict[str, tuple[float, float]]) -> dict[str, tuple[float, float]]:
+        return {h: (round(x, 1), round(y, 1)) for h, (x, y) in numbers.items()}
 
-    assert numbers(a) == numbers(b) and len(numbers(a)) == len(view.all_hexes())
+    # every number where it was, to the rounding of its height above the centre (0.64 hex, 20.48)
+    na, nb = rounded(number_positions(a)), rounded(number_positions(b))
+    assert na.keys() == nb.keys() and len(na) == len(view.all_hexes())
+    assert all(na[h][0] == nb[h][0] and abs(na[h][1] - nb[h][1]) <= 0.11 for h in na)
     # 1116's number: 0.64 hex above its centre (hex_center, size 32)
     x, y = hex_center(Hex.parse("1116"))
-    assert numbers(a)["1116"] == (f"{x:.1f}", f"{y - 0.64 * 32:.1f}")
+    assert na["1116"][0] == round(x, 1) and abs(na["1116"][1] - (y - 0.64 * 32)) <= 0.11
+    assert terrain(a) == terrain(b) and len(terrain(a)) == len(view.all_hexes())
+    assert {h: kind for h, (kind, _fill) in terrain(a).items()} == \
+        {str(h): view.terrain_of(h) for h in view.all_hexes()}
     paths_a = {e.get("id"): e.get("d") or "" for e in a.iter(f"{SVG}path") if e.get("id")}
     paths_b = {e.get("id"): e.get("d") or "" for e in b.iter(f"{SVG}path") if e.get("id")}
-    for pid in ("map-edge", "hs-river", "hs-stream"):
+    for pid in ("hs-river", "hs-stream"):
         if pid in paths_b:
             assert _segments(paths_a[pid]) == _segments(paths_b[pid]) and _segments(paths_b[pid]), pid
             assert len(paths_a[pid]) < len(paths_b[pid])
-    # the edge: every hexside of an edge hex that faces off the map, once
-    assert len(_segments(paths_a["map-edge"])) == sum(
+    # the edge of a whole map is the outline of its area: every hexside of an edge hex that faces
+    # off the map, once, and no other
+    [edge] = [e for e in a.iter(f"{SVG}use") if e.get("id") == "map-edge"]
+    assert edge.get("{http://www.w3.org/1999/xlink}href") == "#board-area" and edge.get("fill") == "none"
+    assert _segments(paths_a["board-area"]) == _segments(paths_b["map-edge"])
+    assert len(_segments(paths_a["board-area"])) == sum(
         1 for h in view.all_hexes() for n in h.neighbours() if not view.on_map(n))
 
 
@@ -469,4 +471,28 @@ def test_an_email_carries_drawing_3s_map_as_text_and_older_drawings_in_base64() 
     assert isinstance(text, bytes) and b'data-drawing="3"' in text[:400]
     ET.fromstring(text)  # the map as the recipient saves it: well-formed
     assert all(len(line) <= 998 for line in new.split(b"\r\n"))  # RFC 5322 [2.1.1]
+    assert len(new) < len(old)
+
+
+def test_an_email_of_drawing_3_carries_its_json_files_quoted_printable_and_ingest_reads_them_exactly() -> None:
+    # issue 28: the move and turn files travel in quoted-printable (RFC 2045 6.7), not base64: lines
+    # of at most 76 characters, every byte but printable ASCII as =XX (a line end too, so none is
+    # turned into CRLF), and the files come back byte for byte; an email of drawing 2 keeps base64
+    from pbem.mail.compose import move_email
+    from pbem.mail.draft import extract_attachments
+
+    game = open_checked(EXAMPLES / "bastogne-spearhead")
+    new, old = move_email(game, 3), move_email(game, 3, drawing=2)
+    files = {"move-0003-US.json", "turn-0002.json"}
+    for eml, cte in ((new, "quoted-printable"), (old, "base64")):
+        msg = email.message_from_bytes(eml, policy=email.policy.default)
+        parts = {p.get_filename(): p for p in msg.walk() if p.get_content_type() == "application/json"}
+        assert set(parts) == files
+        assert {p["Content-Transfer-Encoding"] for p in parts.values()} == {cte}
+        assert dict(extract_attachments(eml)) == {n: (EXAMPLES / "bastogne-spearhead" / n).read_bytes() for n in files}
+    part = new.split(b'filename="turn-0002.json"', 1)[1]
+    body = part.split(b"\r\n\r\n", 1)[1].split(b"\r\n--", 1)[0]
+    assert body.strip() and all(len(line) <= 76 for line in body.split(b"\r\n"))
+    turn = (EXAMPLES / "bastogne-spearhead" / "turn-0002.json").read_bytes()
+    assert turn.endswith(b"\n") and b"=0A" in new  # the file's own line end, as =0A
     assert len(new) < len(old)

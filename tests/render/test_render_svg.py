@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 from helpers.paths import ROOT
+from helpers.svgmap import drawn_hexes, terrain
 
 from pbem.errors import InputError
 from pbem.maps.hexmap import Hex
@@ -131,14 +132,6 @@ def by_id(root: ET.Element) -> dict[str, ET.Element]:
     return {el.get("id", ""): el for el in root.iter() if el.get("id")}
 
 
-def terrain_group(root: ET.Element, hex_id: str) -> ET.Element:
-    """The per-terrain group holding a hex's tile (it carries the fill and ``data-terrain``)."""
-    for group in root.iter():
-        if group.get("data-terrain") is not None and any(c.get("id") == hex_id for c in group):
-            return group
-    raise AssertionError(f"no terrain group holds {hex_id}")
-
-
 # -- geometry -------------------------------------------------------------------------------------
 
 def test_hex_centres_by_hand() -> None:
@@ -154,14 +147,13 @@ def test_hex_centres_by_hand() -> None:
 
 def test_hex_elements_sit_at_their_centres() -> None:
     root = parse(render_map(tiny_scenario(), tiny_state(), hex_size=20))
-    ids = by_id(root)
-    hexes = [k for k in ids if re.fullmatch(r"hex-\d{4}", k)]
+    hexes = drawn_hexes(root)
     assert len(hexes) == 30  # 6 columns x 5 rows, each once
-    el = ids["hex-0302"]
-    assert (el.get("x"), el.get("y")) == ("90", "69.3")  # 1.5*20*3, sqrt(3)*20*2 (one decimal)
-    assert terrain_group(root, "hex-0302").get("data-terrain") == "town"
-    assert terrain_group(root, "hex-0503").get("fill") == "url(#t-woods)"
-    assert terrain_group(root, "hex-0101").get("data-terrain") == "clear"
+    assert hexes["0302"] == (90, 69.3)  # 1.5*20*3, sqrt(3)*20*2 (one decimal)
+    kinds = terrain(root)
+    assert kinds["0302"][0] == "town"
+    assert kinds["0503"][1] == "url(#t-woods)"
+    assert kinds["0101"][0] == "clear"
 
 
 # -- structure ------------------------------------------------------------------------------------
@@ -296,7 +288,7 @@ def test_header_shows_turn_and_score() -> None:
 def test_crop_around_hex_keeps_only_the_radius() -> None:
     root = parse(render_map(tiny_scenario(), tiny_state(), around="0303", radius=1))
     ids = by_id(root)
-    hexes = sorted(k[4:] for k in ids if re.fullmatch(r"hex-\d{4}", k))
+    hexes = sorted(drawn_hexes(root))
     # odd column 3: the neighbours in columns 2 and 4 are rows 2 and 3
     assert hexes == ["0202", "0203", "0302", "0303", "0304", "0402", "0403"]
     assert "unit-26art" not in ids  # 0601 is outside
@@ -312,9 +304,9 @@ def test_colour_overrides() -> None:
     root = parse(render_map(tiny_scenario(), tiny_state(),
                             colors={"side-DE": "#ff0000", "terrain-clear": "#010203"}))
     ids = by_id(root)
-    rect = ids[xml_id("unit-", "3/26")].find("s:rect", NS)
-    assert rect is not None and rect.get("fill") == "#ff0000"
-    assert terrain_group(root, "hex-0101").get("fill") == "#010203"
+    frame = ids[xml_id("unit-", "3/26")][0]  # the counter's frame: drawing 3 places ``#counter``
+    assert frame.get("{http://www.w3.org/1999/xlink}href") == "#counter" and frame.get("fill") == "#ff0000"
+    assert terrain(root)["0101"] == ("clear", "#010203")
 
 
 def test_deterministic_bytes() -> None:
@@ -418,7 +410,7 @@ def test_bastogne_map_with_every_unit_stays_under_300_kb() -> None:
     assert len(svg.encode()) <= 300 * 1024
     root = parse(svg)
     assert sum(1 for el in root.iter() if (el.get("id") or "").startswith("unit-")) == len(units)
-    assert sum(1 for el in root.iter() if re.fullmatch(r"hex-\d{4}", el.get("id") or "")) == 29 * 31
+    assert len(drawn_hexes(root)) == len(terrain(root)) == 29 * 31
 
 
 def test_around_a_hex_off_the_map_is_refused() -> None:
@@ -433,7 +425,6 @@ def test_legend_never_runs_past_its_panel() -> None:
     # legend face as 0.55 of the font size (DejaVu Sans averages about that); the example's
     # reinforcement lines ("DE GT 2: eastern map edge, 2908 to 2915 inclusive [15.15]") used to
     # run past the box's right edge.
-    import re
 
     svg = (ROOT / "examples" / "bastogne-spearhead" / "map-0001.svg").read_text()
     legend = svg[svg.index('<g id="legend">'):]
@@ -451,7 +442,6 @@ def test_hex_numbers_and_place_names_never_sit_under_a_counter() -> None:
     # Every counter of an example map is clear of its hex's number (above it) and of a place name
     # in its hex (below it); positions and sizes read from the drawn SVG itself (a map draws its
     # own terrain, hex numbers and place names since the archive keeps no board.svg [28]).
-    import re
 
     example = ROOT / "examples" / "bastogne-spearhead"
     board = (example / "map-0001.svg").read_text()
@@ -483,7 +473,6 @@ def test_hex_numbers_and_place_names_never_sit_under_a_counter() -> None:
 
 def test_combat_labels_sit_beside_the_combat_not_over_counters() -> None:
     # Every combat label of the example's maps, read from the SVG, covers no counter.
-    import re
 
     example = ROOT / "examples" / "bastogne-spearhead"
     labels = 0
@@ -508,7 +497,6 @@ def test_combat_labels_sit_beside_the_combat_not_over_counters() -> None:
 def test_every_ring_cross_and_counter_tag_drawn_is_in_the_legend() -> None:
     # In the example's maps: a placement ring, an elimination cross, and each counter tag (FPF,
     # RET, ADV) drawn on the map appear, explained, in that map's legend.
-    import re
 
     example = ROOT / "examples" / "bastogne-spearhead"
     seen = set()

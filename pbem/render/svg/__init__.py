@@ -37,7 +37,7 @@ import svgwrite
 from pbem.errors import InputError
 from pbem.maps.hexmap import Hex
 from pbem.maps.view import MapView
-from pbem.render.svg.board import board_layers, terrain_patterns
+from pbem.render.svg.board import board_layers, grid_pattern, terrain_patterns
 from pbem.render.svg.canvas import DEFAULT_HEX_SIZE, DRAWING, SQRT3, Canvas, Frame, _n, seven_bit
 from pbem.render.svg.counters import draw_units, nato_symbols
 from pbem.render.svg.marks import (
@@ -211,6 +211,7 @@ def _css(cv: Canvas) -> str:
         f".t2{{font-size:{_n(0.42 * s)}px;fill:{cv.col['text']}}}"
         f".pt{{font-size:{_n(0.36 * s)}px;font-weight:bold;fill:{cv.col['text']}}}"
         f".pl{{font-size:{_n(0.3 * s)}px;fill:{cv.col['text']}}}"
+        + (".ar{fill:none;stroke-linejoin:round;stroke-linecap:round}" if cv.drawing >= 3 else "")
     )
 
 
@@ -221,6 +222,8 @@ def _defs(cv: Canvas, dwg: svgwrite.Drawing, *, symbols: bool = True) -> None:
                for a in range(first, 360 + first, 60)]
     dwg.defs.add(dwg.polygon(points=[(_n(x), _n(y)) for x, y in corners], id="hex"))
     terrain_patterns(cv, dwg)
+    if cv.drawing >= 3:
+        grid_pattern(cv, dwg)
     if symbols:
         nato_symbols(cv, dwg)
     if cv.cropped:  # the drawing stops at the outline of the hexes shown

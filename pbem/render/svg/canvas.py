@@ -102,7 +102,10 @@ def chained(segments: list[tuple[tuple[float, float], tuple[float, float]]]) -> 
     return "".join(parts)
 
 
-_ELEMENT = re.compile(r"<(?!/|tspan\b|textPath\b)")
+_ELEMENT_START = re.compile(r"(?=<(?!/|tspan\b|textPath\b))")
+LINE = 100
+"""Characters a line of a drawing-3 map holds at most, but for one long element (a start tag whose
+long values are broken onto lines of their own; RFC 5322's limit is 998)."""
 _TEXT = re.compile(r"(<text\b.*?</text>)", re.S)
 _LONG_VALUE = re.compile(r' ([a-z-]+)="([^"]{120,})"')
 
@@ -128,10 +131,20 @@ def seven_bit(svg: str) -> str:
         return f' {name}="' + "".join(out) + '"'
 
     parts = _TEXT.split(svg)  # a text element's content is left as it is: white space there is text
-    text = "".join("\n" + part if i % 2 else _ELEMENT.sub("\n<", part)
-                   for i, part in enumerate(parts)).lstrip("\n")
-    text = _LONG_VALUE.sub(wrap, text)
-    return text.encode("ascii", "xmlcharrefreplace").decode("ascii")
+    pieces: list[str] = []  # each element's start (a whole text element), in order
+    for i, part in enumerate(parts):
+        pieces.extend([part] if i % 2 else [p for p in _ELEMENT_START.split(part) if p])
+    lines: list[str] = []
+    width = LINE  # a break before the first piece is dropped below
+    for piece in pieces:  # elements share a line up to LINE characters; a break only between them
+        piece = _LONG_VALUE.sub(wrap, piece).encode("ascii", "xmlcharrefreplace").decode("ascii")
+        head = piece.split("\n", 1)[0]
+        if width + len(head) > LINE:
+            lines.append("\n")
+            width = 0
+        lines.append(piece)
+        width = len(piece) - piece.rfind("\n") - 1 if "\n" in piece else width + len(piece)
+    return "".join(lines).lstrip("\n")
 
 
 def hex_center(h: Hex, hex_size: float = DEFAULT_HEX_SIZE) -> tuple[float, float]:
@@ -235,6 +248,18 @@ class Canvas:
                     best = (d, h)
         assert best is not None
         return best[1] in self.visible_set
+
+    def hex_side(self, h: Hex, k: int) -> tuple[tuple[tuple[float, float], tuple[float, float]], Hex]:
+        """Side ``k`` (0-5, corner ``k`` to corner ``k + 1`` in one turning order) of hex ``h`` as
+        drawn, and the hex across it."""
+        first = 30 if self.turned else 0  # a turned map has pointy-topped hexes
+        x, y = self.c(h)
+        a0, a1 = math.radians(first + 60 * k), math.radians(first + 60 * (k + 1))
+        a = (x + self.s * math.cos(a0), y + self.s * math.sin(a0))
+        b = (x + self.s * math.cos(a1), y + self.s * math.sin(a1))
+        tx, ty = a[0] + b[0] - x, a[1] + b[1] - y  # the centre of the hex across this side
+        across = min(h.neighbours(), key=lambda n: (self.c(n)[0] - tx) ** 2 + (self.c(n)[1] - ty) ** 2)
+        return (a, b), across
 
     def side_segment(self, a: Hex, b: Hex) -> tuple[tuple[float, float], tuple[float, float]]:
         """End points of the hexside between adjacent hexes ``a`` and ``b``."""

@@ -72,6 +72,8 @@ def nato_symbols(cv: Canvas, dwg: svgwrite.Drawing) -> None:
                         style=f"font-size:{_n(0.78 * h)}px;font-weight:bold;"
                               "text-anchor:middle")],
     }
+    if cv.drawing >= 3:
+        dwg.defs.add(counter_rect(cv, dwg, id="counter"))
     for kind in nato_kinds(cv):
         g = dwg.g(id=f"nato-{kind}", stroke_width=sw)
         g.add(box())
@@ -116,6 +118,13 @@ def draw_units(cv: Canvas, dwg: svgwrite.Drawing, layer: Group) -> None:
             layer.add(g)
 
 
+def counter_rect(cv: Canvas, dwg: svgwrite.Drawing, **attrs: str) -> Any:
+    """A counter's frame, centred on the origin."""
+    cs = cv.cs
+    return dwg.rect(insert=(_n(-cs / 2), _n(-cs / 2)), size=(_n(cs), _n(cs)), rx=_n(0.07 * cs),
+                    stroke="#000000", stroke_width=_n(0.035 * cs), **attrs)
+
+
 def counter(cv: Canvas, dwg: svgwrite.Drawing, u: CounterView, h: Hex, off: float,
              marks: list[tuple[str, str]], *, legible: bool = True) -> Group:
     cs = cv.cs
@@ -128,9 +137,10 @@ def counter(cv: Canvas, dwg: svgwrite.Drawing, u: CounterView, h: Hex, off: floa
     g["data-hex"] = str(h)
     g["data-side"] = u.side
     g["data-type"] = u.symbol
-    g.add(dwg.rect(insert=(_n(-cs / 2), _n(-cs / 2)), size=(_n(cs), _n(cs)),
-                   rx=_n(0.07 * cs), fill=fill, stroke="#000000",
-                   stroke_width=_n(0.035 * cs)))
+    if cv.drawing >= 3:  # the counter's frame defined once (``#counter``) [28]
+        g.add(dwg.use("#counter", fill=fill))
+    else:
+        g.add(counter_rect(cv, dwg, fill=fill))
     g["data-values"] = u.values
     if not legible:  # under another counter: its edge only (from drawing 2, its name on hover)
         if cv.drawing >= 2:
@@ -140,24 +150,30 @@ def counter(cv: Canvas, dwg: svgwrite.Drawing, u: CounterView, h: Hex, off: floa
     # counter, which they inherit (drawing 3 [28]; the rect and marks carry their own fills)
     inked: dict[str, str] = {"fill": ink}
     if cv.drawing >= 3:
-        g["fill"] = ink
+        if ink != "#000000":  # black is every element's own fill
+            g["fill"] = ink
         inked = {}
-    g.add(dwg.text(u.size, insert=(0, _n(-0.39 * cs)), class_="mk", **inked))
-    g.add(dwg.use(f"#nato-{u.symbol}", x=0, y=_n(-0.2 * cs), stroke=ink, **inked))
+    def at(ty: float) -> dict[str, Any]:  # on the counter's middle line: no x from drawing 3 [28]
+        return {"y": [_n(ty * cs)]} if cv.drawing >= 3 else {"insert": (0, _n(ty * cs))}
+
+    g.add(dwg.text(u.size, class_="mk", **at(-0.39), **inked))
+    if cv.drawing >= 3:
+        g.add(dwg.use(f"#nato-{u.symbol}", y=_n(-0.2 * cs), stroke=ink))
+    else:
+        g.add(dwg.use(f"#nato-{u.symbol}", x=0, y=_n(-0.2 * cs), stroke=ink, **inked))
     if len(u.value_lines) > 1:
         # two lines of values (artillery: barrage-FPF-range over defense-move) [2.31]
-        g.add(dwg.text(u.designation, insert=(0, _n(0.13 * cs)), class_="cd",
-                       style=f"font-size:{_n(0.17 * cs)}px", **inked))
+        g.add(dwg.text(u.designation, class_="cd", style=f"font-size:{_n(0.17 * cs)}px", **at(0.13),
+                       **inked))
         lines = list(zip(u.value_lines, (0.31, 0.47), strict=False))
         base = 0.19
     else:
-        g.add(dwg.text(u.designation, insert=(0, _n(0.17 * cs)), class_="cd", **inked))
+        g.add(dwg.text(u.designation, class_="cd", **at(0.17), **inked))
         lines = [(u.value_lines[0] if u.value_lines else u.values, 0.44)]
         base = 0.27
     for text, ty in lines:
         size = min(base * cs, 0.96 * cs / (0.62 * max(len(text), 1)))
-        g.add(dwg.text(text, insert=(0, _n(ty * cs)), class_="cv", style=f"font-size:{_n(size)}px",
-                       **inked))
+        g.add(dwg.text(text, class_="cv", style=f"font-size:{_n(size)}px", **at(ty), **inked))
     for i, (text, colour) in enumerate(marks):
         mw, mh = 0.42 * cs, 0.22 * cs
         mx, my = cs / 2 - mw * 0.6, -cs / 2 - mh * 0.4 + i * mh * 1.05

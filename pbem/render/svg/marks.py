@@ -108,21 +108,30 @@ def draw_unsupplied(cv: Canvas, dwg: svgwrite.Drawing, layer: Group) -> None:
     g = dwg.g(id="unsupplied")
     colour = cv.col["unsupplied"]
     s = cv.cs
+    defined: set[str] = set()
     for h in sorted(where):
         x, y = cv.c(h)
         ids = where[h]
         ug = dwg.g(id=xml_id("unsupplied-", str(h)), class_="unsupplied")
         ug["data-hex"] = str(h)
         ug["data-units"] = " ".join(ids)
-        ug.add(dwg.circle(center=(_n(x), _n(y)), r=_n(0.8 * cv.s), fill="none", stroke=colour,
-                          stroke_width=_n(0.08 * cv.s), stroke_dasharray=f"{_n(0.16 * cv.s)},{_n(0.1 * cv.s)}"))
         text = cv.v.unsupplied_tag + (f"×{len(ids)}" if len(ids) > 1 else "")
+        # drawing 3: the ring and tag drawn once for each text (``#cut-TEXT``), placed on each hex [28]
+        ox, oy = (0.0, 0.0) if cv.drawing >= 3 else (x, y)
+        mark = dwg.g(id=xml_id("cut-", text)) if cv.drawing >= 3 else ug
+        mark.add(dwg.circle(center=(_n(ox), _n(oy)), r=_n(0.8 * cv.s), fill="none", stroke=colour,
+                            stroke_width=_n(0.08 * cv.s), stroke_dasharray=f"{_n(0.16 * cv.s)},{_n(0.1 * cv.s)}"))
         w = (0.13 * len(text) + 0.12) * s
         # at the counter's lower right corner, half beyond it (the count of a stack is at its left)
-        tx, ty = x + 0.5 * s - w / 2 + 0.25 * s, y + 0.42 * s
-        ug.add(dwg.rect(insert=(_n(tx - w / 2), _n(ty)), size=(_n(w), _n(0.3 * s)),
-                        fill=colour, stroke="#000000", stroke_width=_n(0.02 * s)))
-        ug.add(dwg.text(text, insert=(_n(tx), _n(ty + 0.23 * s)), class_="mk", fill="#ffffff"))
+        tx, ty = ox + 0.5 * s - w / 2 + 0.25 * s, oy + 0.42 * s
+        mark.add(dwg.rect(insert=(_n(tx - w / 2), _n(ty)), size=(_n(w), _n(0.3 * s)),
+                          fill=colour, stroke="#000000", stroke_width=_n(0.02 * s)))
+        mark.add(dwg.text(text, insert=(_n(tx), _n(ty + 0.23 * s)), class_="mk", fill="#ffffff"))
+        if mark is not ug:
+            if mark["id"] not in defined:
+                defined.add(mark["id"])
+                dwg.defs.add(mark)
+            ug.add(dwg.use(f"#{mark['id']}", x=_n(x), y=_n(y)))
         ug.set_desc(title=f"{', '.join(ids)}: {cv.v.unsupplied_text}")
         g.add(ug)
     layer.add(g)
@@ -168,9 +177,12 @@ def arrow(cv: Canvas, dwg: svgwrite.Drawing, pts: list[tuple[float, float]], col
     attrs: dict[str, str] = {}
     if dashed:
         attrs["stroke_dasharray"] = f"{_n(0.22 * s)},{_n(0.12 * s)}"
+    if cv.drawing >= 3:  # no fill, round joins and caps: the class ``ar`` (the style sheet) [28]
+        attrs["class_"] = "ar"
+    else:
+        attrs.update(fill="none", stroke_linejoin="round", stroke_linecap="round")
     out: list[Any] = [
-        dwg.polyline(points=[(_n(x), _n(y)) for x, y in line_pts], fill="none", stroke=colour,
-                     stroke_width=_n(width), stroke_linejoin="round", stroke_linecap="round",
+        dwg.polyline(points=[(_n(x), _n(y)) for x, y in line_pts], stroke=colour, stroke_width=_n(width),
                      **attrs),
         dwg.polygon(points=[(_n(x2), _n(y2)), (_n(bx - uy * hw), _n(by + ux * hw)),
                             (_n(bx + uy * hw), _n(by - ux * hw))], fill=colour),

@@ -1,0 +1,79 @@
+"""Reading a drawn map back in tests: which hexes it shows, where, and their terrain, whichever
+drawing drew it. Drawings 1 and 2 draw each hex as a tile ``<use id="hex-NNNN">`` in a group that
+carries its ``data-terrain``; drawing 3 (issue 28) draws the terrain as areas (the commonest kind
+on ``board-area``, every other kind a path listing its hexes in ``data-hexes``), so the hexes shown
+are read from the numbers printed on them: each sits in a column group that carries its x, under a
+group that carries their common height above the centre (``translate(0,DY)``)."""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+
+SVG = "{http://www.w3.org/2000/svg}"
+_TRANSLATE = re.compile(r"translate\(([-0-9.]+)(?:,([-0-9.]+))?\)")
+
+
+def _shift(el: ET.Element) -> tuple[float, float]:
+    m = _TRANSLATE.fullmatch(el.get("transform") or "translate(0)")
+    assert m is not None, el.get("transform")
+    return float(m.group(1)), float(m.group(2) or 0)
+
+
+def drawing(root: ET.Element) -> int:
+    return int(root.get("data-drawing") or 1)
+
+
+def number_positions(root: ET.Element) -> dict[str, tuple[float, float]]:
+    """Hex number -> where its text is drawn (x, baseline y), the groups' shifts added."""
+    [group] = [g for g in root.iter(f"{SVG}g") if g.get("id") == "hex-numbers"]
+    gx, gy = _shift(group)
+    out: dict[str, tuple[float, float]] = {}
+    for col in [group, *group.findall(f"{SVG}g")]:
+        cx, cy = _shift(col) if col is not group else (0.0, 0.0)
+        for t in col.findall(f"{SVG}text"):
+            out[t.text or ""] = (gx + cx + float(t.get("x") or 0), gy + cy + float(t.get("y") or 0))
+    return out
+
+
+def drawn_hexes(root: ET.Element) -> dict[str, tuple[float, float]]:
+    """Hex number -> the centre the drawing gives it: drawings 1 and 2, its tile's position;
+    drawing 3, its number's position without the numbers' common shift above the centre."""
+    if drawing(root) >= 3:
+        [group] = [g for g in root.iter(f"{SVG}g") if g.get("id") == "hex-numbers"]
+        dx, dy = _shift(group)
+        return {h: (x - dx, y - dy) for h, (x, y) in number_positions(root).items()}
+    out = {}
+    for el in root.iter():
+        hid = el.get("id") or ""
+        if re.fullmatch(r"hex-\d{4}", hid):
+            out[hid[4:]] = (float(el.get("x", "0")), float(el.get("y", "0")))
+    return out
+
+
+def terrain(root: ET.Element) -> dict[str, tuple[str, str]]:
+    """Hex number -> (terrain kind, fill) of every hex shown."""
+    out: dict[str, tuple[str, str]] = {}
+    if drawing(root) < 3:
+        for g in root.iter(f"{SVG}g"):
+            kind = g.get("data-terrain")
+            if kind is not None:
+                for el in g:
+                    out[(el.get("id") or "")[4:]] = (kind, g.get("fill") or "")
+        return out
+    base: tuple[str, str] | None = None
+    for el in root.iter():
+        kind = el.get("data-terrain")
+        if kind is None:
+            continue
+        if el.get("data-hexes") is None:  # the area of every hex shown, in the commonest kind
+            assert base is None and any(c.get("id") == "board-area" for c in el)
+            base = (kind, el.get("fill") or "")
+            continue
+        for h in (el.get("data-hexes") or "").split():
+            assert h not in out, h
+            out[h] = (kind, el.get("fill") or "")
+    assert base is not None
+    for h in drawn_hexes(root):
+        out.setdefault(h, base)
+    return out
