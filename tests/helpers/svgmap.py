@@ -77,3 +77,25 @@ def terrain(root: ET.Element) -> dict[str, tuple[str, str]]:
     for h in drawn_hexes(root):
         out.setdefault(h, base)
     return out
+
+
+XLINK_HREF = "{http://www.w3.org/1999/xlink}href"
+
+
+def expanded(root: ET.Element, el: ET.Element) -> list[ET.Element]:
+    """``el`` and everything in it, in document order, with what each ``<use>`` of a counter face
+    places (drawing 3 draws the face of counters that look alike once, ``#face-N``) in its stead."""
+    defs = {d.get("id"): d for d in root.iter() if (d.get("id") or "").startswith("face-")}
+    out: list[ET.Element] = []
+
+    def walk(e: ET.Element) -> None:
+        target = defs.get((e.get(XLINK_HREF) or "").removeprefix("#")) if e.tag == f"{SVG}use" else None
+        if target is not None:
+            walk(target)
+            return
+        out.append(e)
+        for child in e:
+            walk(child)
+
+    walk(el)
+    return out

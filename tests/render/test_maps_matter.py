@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 from helpers.paths import ROOT
 from helpers.protocol import ok, pbem
-from helpers.svgmap import drawn_hexes, number_positions, terrain
+from helpers.svgmap import drawn_hexes, expanded, number_positions, terrain
 
 from pbem.engine.gamedir import open_checked
 from pbem.maps.hexmap import Hex
@@ -360,10 +360,15 @@ def test_drawing_3_is_drawing_2_lighter() -> None:
     a, b = ET.fromstring(new), ET.fromstring(old)
     tiles = {e.get("id") for e in b.iter() if re.fullmatch(r"hex-\d{4}", e.get("id") or "")}
     assert len(tiles) == len(view.all_hexes())
-    new_ids = {"board-area", "grid", "counter"} | {e.get("id") for e in a.iter() if (e.get("id") or "").startswith("cut-")}
+    new_ids = {"board-area", "grid", "counter"} | {e.get("id") for e in a.iter()
+                                                   if (e.get("id") or "").startswith(("cut-", "face-"))}
     assert {e.get("id") for e in a.iter()} - new_ids == {e.get("id") for e in b.iter()} - tiles
-    assert sorted("".join(t.itertext()) for t in a.iter(f"{SVG}text")) == \
-        sorted("".join(t.itertext()) for t in b.iter(f"{SVG}text"))
+
+    def words(root: ET.Element) -> list[str]:  # what is written, each counter face where placed
+        return sorted("".join(t.itertext()) for top in root if top.tag != f"{SVG}defs"
+                      for t in expanded(root, top) if t.tag == f"{SVG}text")
+
+    assert words(a) == words(b)
 
     def rounded(numbers: dict[str, tuple[float, float]]) -> dict[str, tuple[float, float]]:
         return {h: (round(x, 1), round(y, 1)) for h, (x, y) in numbers.items()}

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 from helpers.paths import ROOT
-from helpers.svgmap import drawn_hexes, terrain
+from helpers.svgmap import drawn_hexes, expanded, terrain
 
 from pbem.errors import InputError
 from pbem.maps.hexmap import Hex
@@ -229,7 +229,8 @@ def test_counter_values_in_the_texts_format() -> None:
     ids = by_id(parse(render_map(tiny_scenario(), tiny_state())))
     assert ids[xml_id("unit-", "3/26")].get("data-values") == "5-4-8"
     assert ids["unit-26art"].get("data-values") == "3-2-18/1-7"
-    texts = ["".join(t.itertext()) for t in ids["unit-26art"].iter(f"{{{NS['s']}}}text")]
+    root = parse(render_map(tiny_scenario(), tiny_state()))
+    texts = ["".join(t.itertext()) for t in expanded(root, by_id(root)["unit-26art"]) if t.tag == f"{{{NS['s']}}}text"]
     assert "3-2-18" in texts and "1-7" in texts
 
 
@@ -304,8 +305,10 @@ def test_colour_overrides() -> None:
     root = parse(render_map(tiny_scenario(), tiny_state(),
                             colors={"side-DE": "#ff0000", "terrain-clear": "#010203"}))
     ids = by_id(root)
-    frame = ids[xml_id("unit-", "3/26")][0]  # the counter's frame: drawing 3 places ``#counter``
-    assert frame.get("{http://www.w3.org/1999/xlink}href") == "#counter" and frame.get("fill") == "#ff0000"
+    # the counter's frame: drawing 3 places ``#counter`` in the counter's face
+    [frame] = [e for e in expanded(root, ids[xml_id("unit-", "3/26")])
+               if e.get("{http://www.w3.org/1999/xlink}href") == "#counter"]
+    assert frame.get("fill") == "#ff0000"
     assert terrain(root)["0101"] == ("clear", "#010203")
 
 

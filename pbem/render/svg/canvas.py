@@ -223,6 +223,8 @@ class Canvas:
         # above it (-0.64 to -0.88) and a place name below it (+0.52 to +0.82) [readability]
         self.cs = 1.0 * self.s
         self.boxes: list[tuple[float, float, float, float]] | None = None
+        self.faces: dict[tuple[str, ...], str] = {}
+        """Drawing 3: the id of each counter face drawn once in the defs (:func:`pbem.render.svg.counters.counter`)."""
         """Counters and combat labels placed so far (:func:`pbem.render.svg.marks.label_spot`)."""
 
     def c(self, h: Hex) -> tuple[float, float]:

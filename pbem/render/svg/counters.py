@@ -125,6 +125,39 @@ def counter_rect(cv: Canvas, dwg: svgwrite.Drawing, **attrs: str) -> Any:
                     stroke="#000000", stroke_width=_n(0.035 * cs), **attrs)
 
 
+def value_lines(cv: Canvas, u: CounterView) -> list[tuple[str, float, float]]:
+    """The lines of a counter's values: (text, height in counter sides, font size), two lines for
+    artillery (barrage-FPF-range over defense-move) [2.31], each as large as fits the counter."""
+    cs = cv.cs
+    if len(u.value_lines) > 1:
+        lines, base = list(zip(u.value_lines, (0.31, 0.47), strict=False)), 0.19
+    else:
+        lines, base = [(u.value_lines[0] if u.value_lines else u.values, 0.44)], 0.27
+    return [(text, ty, min(base * cs, 0.96 * cs / (0.62 * max(len(text), 1)))) for text, ty in lines]
+
+
+def face(cv: Canvas, dwg: svgwrite.Drawing, u: CounterView, fill: str, ink: str) -> str:
+    """Drawing 3: the id of the face of a legible counter in the defs -- its frame in its side's
+    colour, size, NATO symbol and values, all but its name -- drawn there the first time a counter
+    shows it (``face-N`` in order of appearance) [28]. Its words take the ink of the counter
+    placing it."""
+    lines = value_lines(cv, u)
+    key = (fill, ink, u.size, u.symbol, *(f"{t}@{ty}@{size}" for t, ty, size in lines))
+    known = cv.faces.get(key)
+    if known is not None:
+        return known
+    cs = cv.cs
+    ident = cv.faces[key] = f"face-{len(cv.faces) + 1}"
+    g = dwg.g(id=ident)
+    g.add(dwg.use("#counter", fill=fill))
+    g.add(dwg.text(u.size, class_="mk", y=[_n(-0.39 * cs)]))
+    g.add(dwg.use(f"#nato-{u.symbol}", y=_n(-0.2 * cs), stroke=ink))
+    for text, ty, size in lines:
+        g.add(dwg.text(text, class_="cv", style=f"font-size:{_n(size)}px", y=[_n(ty * cs)]))
+    dwg.defs.add(g)
+    return ident
+
+
 def counter(cv: Canvas, dwg: svgwrite.Drawing, u: CounterView, h: Hex, off: float,
              marks: list[tuple[str, str]], *, legible: bool = True) -> Group:
     cs = cv.cs
@@ -137,11 +170,13 @@ def counter(cv: Canvas, dwg: svgwrite.Drawing, u: CounterView, h: Hex, off: floa
     g["data-hex"] = str(h)
     g["data-side"] = u.side
     g["data-type"] = u.symbol
-    if cv.drawing >= 3:  # the counter's frame defined once (``#counter``) [28]
+    g["data-values"] = u.values
+    if cv.drawing >= 3 and legible:  # one face for all counters that look alike but for their name [28]
+        g.add(dwg.use(f"#{face(cv, dwg, u, fill, ink)}"))
+    elif cv.drawing >= 3:  # the counter's frame defined once (``#counter``) [28]
         g.add(dwg.use("#counter", fill=fill))
     else:
         g.add(counter_rect(cv, dwg, fill=fill))
-    g["data-values"] = u.values
     if not legible:  # under another counter: its edge only (from drawing 2, its name on hover)
         if cv.drawing >= 2:
             g.set_desc(title=u.designation)
@@ -153,27 +188,22 @@ def counter(cv: Canvas, dwg: svgwrite.Drawing, u: CounterView, h: Hex, off: floa
         if ink != "#000000":  # black is every element's own fill
             g["fill"] = ink
         inked = {}
-    def at(ty: float) -> dict[str, Any]:  # on the counter's middle line: no x from drawing 3 [28]
-        return {"y": [_n(ty * cs)]} if cv.drawing >= 3 else {"insert": (0, _n(ty * cs))}
-
-    g.add(dwg.text(u.size, class_="mk", **at(-0.39), **inked))
-    if cv.drawing >= 3:
-        g.add(dwg.use(f"#nato-{u.symbol}", y=_n(-0.2 * cs), stroke=ink))
+    if cv.drawing >= 3:  # the face holds the rest
+        two = len(u.value_lines) > 1
+        g.add(dwg.text(u.designation, class_="cd", y=[_n((0.13 if two else 0.17) * cs)],
+                       **({"style": f"font-size:{_n(0.17 * cs)}px"} if two else {})))
     else:
+        g.add(dwg.text(u.size, insert=(0, _n(-0.39 * cs)), class_="mk", **inked))
         g.add(dwg.use(f"#nato-{u.symbol}", x=0, y=_n(-0.2 * cs), stroke=ink, **inked))
-    if len(u.value_lines) > 1:
-        # two lines of values (artillery: barrage-FPF-range over defense-move) [2.31]
-        g.add(dwg.text(u.designation, class_="cd", style=f"font-size:{_n(0.17 * cs)}px", **at(0.13),
-                       **inked))
-        lines = list(zip(u.value_lines, (0.31, 0.47), strict=False))
-        base = 0.19
-    else:
-        g.add(dwg.text(u.designation, class_="cd", **at(0.17), **inked))
-        lines = [(u.value_lines[0] if u.value_lines else u.values, 0.44)]
-        base = 0.27
-    for text, ty in lines:
-        size = min(base * cs, 0.96 * cs / (0.62 * max(len(text), 1)))
-        g.add(dwg.text(text, class_="cv", style=f"font-size:{_n(size)}px", **at(ty), **inked))
+        if len(u.value_lines) > 1:
+            # two lines of values (artillery: barrage-FPF-range over defense-move) [2.31]
+            g.add(dwg.text(u.designation, insert=(0, _n(0.13 * cs)), class_="cd",
+                           style=f"font-size:{_n(0.17 * cs)}px", **inked))
+        else:
+            g.add(dwg.text(u.designation, insert=(0, _n(0.17 * cs)), class_="cd", **inked))
+        for text, ty, size in value_lines(cv, u):
+            g.add(dwg.text(text, insert=(0, _n(ty * cs)), class_="cv", style=f"font-size:{_n(size)}px",
+                           **inked))
     for i, (text, colour) in enumerate(marks):
         mw, mh = 0.42 * cs, 0.22 * cs
         mx, my = cs / 2 - mw * 0.6, -cs / 2 - mh * 0.4 + i * mh * 1.05

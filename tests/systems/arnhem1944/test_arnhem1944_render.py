@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers.svgmap import expanded
 
 from pbem.engine.scenarios import bundled_text
 from pbem.maps.hexmap import Hex
@@ -114,9 +115,10 @@ def test_5_a_stack_shows_the_top_counter_text_only_when_asked() -> None:
                               (("ACT", "marker-advanced"),)) for u in ("a", "b", "c"))
 
     def texts(svg: str) -> dict[str, list[str]]:
-        found = ids(svg)
-        # drawing 3 breaks lines between elements: whitespace-only text is layout, not a word
-        return {u: [t for el in found[f"unit-{u}"].iter() for t in [el.text] if t and t.strip()]
+        found, root = ids(svg), ET.fromstring(svg)
+        # drawing 3 breaks lines between elements: whitespace-only text is layout, not a word; it
+        # draws the face of a counter (all but its name) once and places it (helpers.svgmap.expanded)
+        return {u: [t for el in expanded(root, found[f"unit-{u}"]) for t in [el.text] if t and t.strip()]
                 for u in ("a", "b", "c")}
 
     fanned = texts(draw(view(counters=units), drawing=1))
@@ -125,9 +127,12 @@ def test_5_a_stack_shows_the_top_counter_text_only_when_asked() -> None:
     assert top["a"] == [] and top["b"] == []  # their edges only
     assert top["c"] == ["II", "c", "3-0-6", "ACT"]  # the last drawn, on top
     # drawing 2 (issue 27): every stack is its top counter and its count, whatever the view asks
+    assert texts(draw(view(counters=units), drawing=2))["c"] == \
+        ["II", "c", "3-0-6", "ACT", "3", "3 units in this hex: c 3-0-6; b 3-0-6; a 3-0-6"]
     now = texts(draw(view(counters=units)))
     assert now["a"] == ["a"] and now["b"] == ["b"]  # their edges, named on hover
-    assert now["c"] == ["II", "c", "3-0-6", "ACT", "3", "3 units in this hex: c 3-0-6; b 3-0-6; a 3-0-6"]
+    # drawing 3: the same words, the name after the face that holds the others
+    assert now["c"] == ["II", "3-0-6", "c", "ACT", "3", "3 units in this hex: c 3-0-6; b 3-0-6; a 3-0-6"]
 
 
 def test_arnhem_view_railways_symbols_and_stacks() -> None:
