@@ -213,11 +213,12 @@ def test_combat_label_shows_differential_die_and_result_7_6() -> None:
 
 
 def test_markers_fpf_used_and_advanced() -> None:
-    ids = by_id(parse(render_map(tiny_scenario(), tiny_state(), STEP_EVENTS)))
+    root = parse(render_map(tiny_scenario(), tiny_state(), STEP_EVENTS))
+    ids = by_id(root)
 
-    def marks(uid: str) -> list[str]:
-        return ["".join(t.itertext()) for t in ids[xml_id("unit-", uid)].iter(f"{{{NS['s']}}}text")
-                if t.get("class") == "mk"]
+    def marks(uid: str) -> list[str]:  # drawing 3: in the face the counter places (helpers.svgmap)
+        return ["".join(t.itertext()) for t in expanded(root, ids[xml_id("unit-", uid)])
+                if t.tag == f"{{{NS['s']}}}text" and t.get("class") == "mk"]
 
     assert "FPF" in marks("26art")  # fired FPF this game-turn [8.46]
     assert "ADV" in marks("2/26")  # advanced after combat [7.9]

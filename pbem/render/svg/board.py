@@ -250,6 +250,7 @@ def draw_routes(cv: Canvas, dwg: svgwrite.Drawing, layer: Group) -> None:
     destroyed = {side for side, f in cv.v.hexsides.items() if "destroyed-bridge" in f}
     for kind in ("railway", "trail", "road"):
         d: list[str] = []
+        segs: list[tuple[tuple[float, float], tuple[float, float]]] = []
         for route in cv.v.routes:
             if route.kind != kind:
                 continue
@@ -266,8 +267,12 @@ def draw_routes(cv: Canvas, dwg: svgwrite.Drawing, layer: Group) -> None:
                     pts.insert(0, cv.off_map_point(run[0]))
                 if i == len(runs) - 1 and "end" in route.off_map:
                     pts.append(cv.off_map_point(run[-1]))
-                if len(pts) >= 2:
+                if len(pts) >= 2 and cv.drawing >= 3:  # chained lines in relative steps [28]
+                    segs.extend(zip(pts, pts[1:], strict=False))
+                elif len(pts) >= 2:
                     d.append("M" + "L".join(f"{_n(x)},{_n(y)}" for x, y in pts))
+        if segs:
+            d.append(chained(segs))
         if d and kind == "railway":
             # a dark line with white ties: a railway, whatever the colours of the roads
             g.add(dwg.path(d="".join(d), stroke=cv.col["railway"],
@@ -290,6 +295,7 @@ def draw_bridges(cv: Canvas, dwg: svgwrite.Drawing, layer: Group) -> None:
     s = cv.s
     g = dwg.g(id="bridges")
     m = cv.v
+    decked = False
     for a, b in sides_of(cv, ["bridge", "rail-bridge", "destroyed-bridge", "road", "trail"]):
         feats = m.features(a, b)
         if not is_bridge(feats):
@@ -304,9 +310,15 @@ def draw_bridges(cv: Canvas, dwg: svgwrite.Drawing, layer: Group) -> None:
         br = dwg.g(transform=f"translate({_n(mx)},{_n(my)}) rotate({_n(ang)})",
                    id=f"bridge-{a}-{b}")
         br["data-kind"] = kind
-        br.add(dwg.rect(insert=(_n(-ln / 2), _n(-wd / 2)), size=(_n(ln), _n(wd)),
-                        fill=cv.col["bridge-deck"], stroke=cv.col["bridge"],
-                        stroke_width=_n(0.05 * s)))
+        deck = dwg.rect(insert=(_n(-ln / 2), _n(-wd / 2)), size=(_n(ln), _n(wd)),
+                        fill=cv.col["bridge-deck"], stroke=cv.col["bridge"], stroke_width=_n(0.05 * s))
+        if cv.drawing >= 3:  # the deck drawn once (``#deck``) [28]
+            if not decked:
+                deck["id"] = "deck"
+                dwg.defs.add(deck)
+                decked = True
+            deck = dwg.use("#deck")
+        br.add(deck)
         if kind == "rail-bridge":
             br.add(dwg.line(start=(_n(-ln / 2), 0), end=(_n(ln / 2), 0),
                             stroke=cv.col["bridge"], stroke_width=_n(0.06 * s),

@@ -103,11 +103,12 @@ def chained(segments: list[tuple[tuple[float, float], tuple[float, float]]]) -> 
 
 
 _ELEMENT_START = re.compile(r"(?=<(?!/|tspan\b|textPath\b))")
-LINE = 100
+LINE = 500
 """Characters a line of a drawing-3 map holds at most, but for one long element (a start tag whose
-long values are broken onto lines of their own; RFC 5322's limit is 998)."""
+long values are broken onto lines of their own): well under RFC 5322's limit of 998 [2.1.1], so
+that an email carries the map as itself."""
 _TEXT = re.compile(r"(<text\b.*?</text>)", re.S)
-_LONG_VALUE = re.compile(r' ([a-z-]+)="([^"]{120,})"')
+_LONG_VALUE = re.compile(r' ([a-z-]+)="([^"]{400,})"')
 
 
 def seven_bit(svg: str) -> str:
@@ -122,7 +123,7 @@ def seven_bit(svg: str) -> str:
         out: list[str] = []
         width = 0
         for piece in pieces:
-            if width + len(piece) > 100 and out:
+            if width + len(piece) > LINE and out:
                 piece = piece.removeprefix(" ")
                 out.append("\n")
                 width = 0
@@ -132,8 +133,8 @@ def seven_bit(svg: str) -> str:
 
     parts = _TEXT.split(svg)  # a text element's content is left as it is: white space there is text
     pieces: list[str] = []  # each element's start (a whole text element), in order
-    for i, part in enumerate(parts):
-        pieces.extend([part] if i % 2 else [p for p in _ELEMENT_START.split(part) if p])
+    for i, part in enumerate(parts):  # an empty element's end without its space: "/>"
+        pieces.extend([part] if i % 2 else [p.replace(" />", "/>") for p in _ELEMENT_START.split(part) if p])
     lines: list[str] = []
     width = LINE  # a break before the first piece is dropped below
     for piece in pieces:  # elements share a line up to LINE characters; a break only between them

@@ -136,13 +136,15 @@ def value_lines(cv: Canvas, u: CounterView) -> list[tuple[str, float, float]]:
     return [(text, ty, min(base * cs, 0.96 * cs / (0.62 * max(len(text), 1)))) for text, ty in lines]
 
 
-def face(cv: Canvas, dwg: svgwrite.Drawing, u: CounterView, fill: str, ink: str) -> str:
+def face(cv: Canvas, dwg: svgwrite.Drawing, u: CounterView, fill: str, ink: str,
+         marks: list[tuple[str, str]]) -> str:
     """Drawing 3: the id of the face of a legible counter in the defs -- its frame in its side's
-    colour, size, NATO symbol and values, all but its name -- drawn there the first time a counter
-    shows it (``face-N`` in order of appearance) [28]. Its words take the ink of the counter
-    placing it."""
+    colour, size, NATO symbol, values and tags, all but its name -- drawn there the first time a
+    counter shows it (``face-N`` in order of appearance) [28]. Its words take the ink of the
+    counter placing it."""
     lines = value_lines(cv, u)
-    key = (fill, ink, u.size, u.symbol, *(f"{t}@{ty}@{size}" for t, ty, size in lines))
+    key = (fill, ink, u.size, u.symbol, *(f"{t}@{ty}@{size}" for t, ty, size in lines),
+           *(f"{t}@{c}" for t, c in marks))
     known = cv.faces.get(key)
     if known is not None:
         return known
@@ -154,6 +156,8 @@ def face(cv: Canvas, dwg: svgwrite.Drawing, u: CounterView, fill: str, ink: str)
     g.add(dwg.use(f"#nato-{u.symbol}", y=_n(-0.2 * cs), stroke=ink))
     for text, ty, size in lines:
         g.add(dwg.text(text, class_="cv", style=f"font-size:{_n(size)}px", y=[_n(ty * cs)]))
+    for el in tag_marks(cv, dwg, marks):
+        g.add(el)
     dwg.defs.add(g)
     return ident
 
@@ -172,7 +176,7 @@ def counter(cv: Canvas, dwg: svgwrite.Drawing, u: CounterView, h: Hex, off: floa
     g["data-type"] = u.symbol
     g["data-values"] = u.values
     if cv.drawing >= 3 and legible:  # one face for all counters that look alike but for their name [28]
-        g.add(dwg.use(f"#{face(cv, dwg, u, fill, ink)}"))
+        g.add(dwg.use(f"#{face(cv, dwg, u, fill, ink, marks)}"))
     elif cv.drawing >= 3:  # the counter's frame defined once (``#counter``) [28]
         g.add(dwg.use("#counter", fill=fill))
     else:
@@ -204,10 +208,19 @@ def counter(cv: Canvas, dwg: svgwrite.Drawing, u: CounterView, h: Hex, off: floa
         for text, ty, size in value_lines(cv, u):
             g.add(dwg.text(text, insert=(0, _n(ty * cs)), class_="cv", style=f"font-size:{_n(size)}px",
                            **inked))
+        for el in tag_marks(cv, dwg, marks):
+            g.add(el)
+    return g
+
+
+def tag_marks(cv: Canvas, dwg: svgwrite.Drawing, marks: list[tuple[str, str]]) -> list[Any]:
+    """A counter's tags (FPF, ADV, ...) down its upper right corner, each a coloured box and its text."""
+    cs = cv.cs
+    out: list[Any] = []
     for i, (text, colour) in enumerate(marks):
         mw, mh = 0.42 * cs, 0.22 * cs
         mx, my = cs / 2 - mw * 0.6, -cs / 2 - mh * 0.4 + i * mh * 1.05
-        g.add(dwg.rect(insert=(_n(mx), _n(my)), size=(_n(mw), _n(mh)), fill=colour,
-                       stroke="#000000", stroke_width=_n(0.02 * cs)))
-        g.add(dwg.text(text, insert=(_n(mx + mw / 2), _n(my + mh * 0.78)), class_="mk"))
-    return g
+        out.append(dwg.rect(insert=(_n(mx), _n(my)), size=(_n(mw), _n(mh)), fill=colour,
+                            stroke="#000000", stroke_width=_n(0.02 * cs)))
+        out.append(dwg.text(text, insert=(_n(mx + mw / 2), _n(my + mh * 0.78)), class_="mk"))
+    return out

@@ -131,8 +131,8 @@ def test_5_a_stack_shows_the_top_counter_text_only_when_asked() -> None:
         ["II", "c", "3-0-6", "ACT", "3", "3 units in this hex: c 3-0-6; b 3-0-6; a 3-0-6"]
     now = texts(draw(view(counters=units)))
     assert now["a"] == ["a"] and now["b"] == ["b"]  # their edges, named on hover
-    # drawing 3: the same words, the name after the face that holds the others
-    assert now["c"] == ["II", "3-0-6", "c", "ACT", "3", "3 units in this hex: c 3-0-6; b 3-0-6; a 3-0-6"]
+    # drawing 3: the same words, the name after the face that holds the others (the tags too)
+    assert now["c"] == ["II", "3-0-6", "ACT", "c", "3", "3 units in this hex: c 3-0-6; b 3-0-6; a 3-0-6"]
 
 
 def test_arnhem_view_railways_symbols_and_stacks() -> None:
