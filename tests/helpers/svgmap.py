@@ -99,3 +99,12 @@ def expanded(root: ET.Element, el: ET.Element) -> list[ET.Element]:
 
     walk(el)
     return out
+
+
+def unit_data(root: ET.Element, unit: ET.Element, name: str) -> str | None:
+    """A counter's ``data-NAME`` (side, type, values): on the counter, or on the face it places
+    (drawing 3)."""
+    for el in expanded(root, unit):
+        if el.get(name) is not None:
+            return el.get(name)
+    return None

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 from helpers.paths import ROOT
-from helpers.svgmap import drawn_hexes, expanded, terrain
+from helpers.svgmap import drawn_hexes, expanded, terrain, unit_data
 
 from pbem.errors import InputError
 from pbem.maps.hexmap import Hex
@@ -227,10 +227,10 @@ def test_markers_fpf_used_and_advanced() -> None:
 
 
 def test_counter_values_in_the_texts_format() -> None:
-    ids = by_id(parse(render_map(tiny_scenario(), tiny_state())))
-    assert ids[xml_id("unit-", "3/26")].get("data-values") == "5-4-8"
-    assert ids["unit-26art"].get("data-values") == "3-2-18/1-7"
     root = parse(render_map(tiny_scenario(), tiny_state()))
+    ids = by_id(root)
+    assert unit_data(root, ids[xml_id("unit-", "3/26")], "data-values") == "5-4-8"
+    assert unit_data(root, ids["unit-26art"], "data-values") == "3-2-18/1-7"
     texts = ["".join(t.itertext()) for t in expanded(root, by_id(root)["unit-26art"]) if t.tag == f"{{{NS['s']}}}text"]
     assert "3-2-18" in texts and "1-7" in texts
 

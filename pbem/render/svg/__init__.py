@@ -211,7 +211,8 @@ def _css(cv: Canvas) -> str:
         f".t2{{font-size:{_n(0.42 * s)}px;fill:{cv.col['text']}}}"
         f".pt{{font-size:{_n(0.36 * s)}px;font-weight:bold;fill:{cv.col['text']}}}"
         f".pl{{font-size:{_n(0.3 * s)}px;fill:{cv.col['text']}}}"
-        + (".ar{fill:none;stroke-linejoin:round;stroke-linecap:round}" if cv.drawing >= 3 else "")
+        + (".ar{fill:none;stroke-linejoin:round;stroke-linecap:round}"
+           f".unit{{font-size:{_n(0.21 * cv.cs)}px;text-anchor:middle}}" if cv.drawing >= 3 else "")
     )
 
 

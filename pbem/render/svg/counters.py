@@ -141,9 +141,10 @@ def face(cv: Canvas, dwg: svgwrite.Drawing, u: CounterView, fill: str, ink: str,
     """Drawing 3: the id of the face of a legible counter in the defs -- its frame in its side's
     colour, size, NATO symbol, values and tags, all but its name -- drawn there the first time a
     counter shows it (``face-N`` in order of appearance) [28]. Its words take the ink of the
-    counter placing it."""
+    counter placing it; it carries what tools read of them: ``data-side``, ``data-type`` and
+    ``data-values``."""
     lines = value_lines(cv, u)
-    key = (fill, ink, u.size, u.symbol, *(f"{t}@{ty}@{size}" for t, ty, size in lines),
+    key = (u.side, u.values, fill, ink, u.size, u.symbol, *(f"{t}@{ty}@{size}" for t, ty, size in lines),
            *(f"{t}@{c}" for t, c in marks))
     known = cv.faces.get(key)
     if known is not None:
@@ -151,6 +152,9 @@ def face(cv: Canvas, dwg: svgwrite.Drawing, u: CounterView, fill: str, ink: str,
     cs = cv.cs
     ident = cv.faces[key] = f"face-{len(cv.faces) + 1}"
     g = dwg.g(id=ident)
+    g["data-side"] = u.side
+    g["data-type"] = u.symbol
+    g["data-values"] = u.values
     g.add(dwg.use("#counter", fill=fill))
     g.add(dwg.text(u.size, class_="mk", y=[_n(-0.39 * cs)]))
     g.add(dwg.use(f"#nato-{u.symbol}", y=_n(-0.2 * cs), stroke=ink))
@@ -172,9 +176,11 @@ def counter(cv: Canvas, dwg: svgwrite.Drawing, u: CounterView, h: Hex, off: floa
               class_="unit")
     g["data-unit"] = u.id
     g["data-hex"] = str(h)
-    g["data-side"] = u.side
-    g["data-type"] = u.symbol
-    g["data-values"] = u.values
+    if cv.drawing < 3 or not legible:  # a face carries these (drawing 3) [28]
+        g["data-side"] = u.side
+        g["data-type"] = u.symbol
+    if cv.drawing < 3 or not legible:
+        g["data-values"] = u.values
     if cv.drawing >= 3 and legible:  # one face for all counters that look alike but for their name [28]
         g.add(dwg.use(f"#{face(cv, dwg, u, fill, ink, marks)}"))
     elif cv.drawing >= 3:  # the counter's frame defined once (``#counter``) [28]
@@ -194,7 +200,8 @@ def counter(cv: Canvas, dwg: svgwrite.Drawing, u: CounterView, h: Hex, off: floa
         inked = {}
     if cv.drawing >= 3:  # the face holds the rest
         two = len(u.value_lines) > 1
-        g.add(dwg.text(u.designation, class_="cd", y=[_n((0.13 if two else 0.17) * cs)],
+        # its size and anchor from the counter's class (``.unit``, the style sheet)
+        g.add(dwg.text(u.designation, y=[_n((0.13 if two else 0.17) * cs)],
                        **({"style": f"font-size:{_n(0.17 * cs)}px"} if two else {})))
     else:
         g.add(dwg.text(u.size, insert=(0, _n(-0.39 * cs)), class_="mk", **inked))

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers.svgmap import expanded
+from helpers.svgmap import expanded, unit_data
 
 from pbem.engine.scenarios import bundled_text
 from pbem.maps.hexmap import Hex
@@ -99,10 +99,11 @@ def test_a_railway_is_a_route_drawn_under_the_roads_and_in_the_legend() -> None:
 def test_1_1_1_3_antitank_and_hq_symbols_only_where_used() -> None:
     at = CounterView("at", H("0202"), "AL", "antitank", "II", "AT1", "1-3t-6", ("1-3t-6",))
     hq = CounterView("hq", H("0302"), "DE", "hq", "XX", "HQ9", "1-0-8", ("1-0-8",))
-    found = ids(draw(view(counters=(at, hq))))
+    drawn = draw(view(counters=(at, hq)))
+    found, root = ids(drawn), ET.fromstring(drawn)
     assert "nato-antitank" in found and "nato-hq" in found
-    assert found["unit-at"].get("data-type") == "antitank"
-    assert found["unit-hq"].get("data-type") == "hq"
+    assert unit_data(root, found["unit-at"], "data-type") == "antitank"
+    assert unit_data(root, found["unit-hq"], "data-type") == "hq"
     legend = "".join(found["legend"].itertext())
     assert "antitank" in legend and "hq" in legend
     plain = ids(draw(view(counters=(CounterView("i", H("0202"), "AL", "infantry", "II", "I",
