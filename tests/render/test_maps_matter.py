@@ -38,6 +38,7 @@ from render.test_render_svg import STEP_EVENTS, tiny_scenario, tiny_state
 
 COMPAT = ROOT / "tests" / "compat"
 EXAMPLES = ROOT / "examples"
+XLINK = "{http://www.w3.org/1999/xlink}"
 SVG = "{http://www.w3.org/2000/svg}"
 
 
@@ -304,33 +305,29 @@ def test_a_map_says_which_drawing_made_it() -> None:
     assert drawing_of(b'<svg baseProfile="full" data-drawing="9" height="1">') is None
 
 
-def test_drawing_3_clips_a_crop_to_one_outline() -> None:
-    # issue 28: a whole map is drawing 2's but for its number; a crop is clipped to one path along
-    # the outline of the hexes shown instead of one hex each. One hex (radius 0): its six corners;
-    # a hex and its six neighbours (radius 1): 6 x 3 = 18 corners (each outer hex adds three).
-    import re
-
+def test_drawing_3_clips_a_crop_to_the_outline_of_its_hexes() -> None:
+    # issue 28: a crop is clipped to the outline of the hexes shown -- the terrain's area, one path
+    # along it, placed in the clip (drawing 2: one hex each). One hex (radius 0): its six sides; a
+    # hex and its six neighbours (radius 1): 6 x 3 = 18 sides (each outer hex adds three).
     view = _view(EXAMPLES / "bastogne-spearhead", 3)
-    for radius, corners in ((0, 6), (1, 18), (2, 30)):
-        svg = draw(view, around="1116", radius=radius)
-        clip = re.search(r'<clipPath id="map-clip">(.*?)</clipPath>', svg, re.S)
-        assert clip is not None
-        [d] = re.findall(r'<path d="([^"]+)"', clip.group(1))
-        assert d.count("M") == 1 and d.endswith("Z") and d.count("L") + 1 == corners, (radius, d)
+    for radius, sides in ((0, 6), (1, 18), (2, 30)):
+        root = ET.fromstring(draw(view, around="1116", radius=radius))
+        [clip] = [e for e in root.iter(f"{SVG}clipPath") if e.get("id") == "map-clip"]
+        [use] = list(clip)
+        assert use.get(f"{XLINK}href") == "#board-area" and use.get("clip-rule") == "evenodd"
+        [area] = [e for e in root.iter(f"{SVG}path") if e.get("id") == "board-area"]
+        d = area.get("d") or ""
+        assert d.count("M") == 1 and len(_segments(d)) == sides, (radius, d)
         old = re.search(r'<clipPath id="map-clip">(.*?)</clipPath>', draw(view, around="1116", radius=radius,
                                                                           drawing=2))
         assert old is not None and old.group(1).count("<use") == 1 + 3 * radius * (radius + 1)
-    # one hex: exactly its corners (size 32, centre of 1116 from hex_center, flat-topped)
-    from pbem.maps.hexmap import Hex
-    from pbem.render.svg.canvas import _n, hex_center
-
+    # one hex: exactly its sides (size 32, centre of 1116 from hex_center, flat-topped), in tenths
     x, y = hex_center(Hex.parse("1116"))
-    clip = re.search(r'<clipPath id="map-clip">\s*<path d="([^"]+)"', draw(view, around="1116", radius=0))
-    assert clip is not None
-    got = {tuple(p.split(",")) for p in re.findall(r"[ML]([-0-9.]+,[-0-9.]+)", clip.group(1))}
-    want = {(_n(x + dx), _n(y + dy)) for dx, dy in ((32, 0), (16, 27.7128), (-16, 27.7128), (-32, 0),
-                                                      (-16, -27.7128), (16, -27.7128))}
-    assert got == want
+    corners = [(round((x + dx) * 10), round((y + dy) * 10)) for dx, dy in (
+        (32, 0), (16, 27.7128), (-16, 27.7128), (-32, 0), (-16, -27.7128), (16, -27.7128))]
+    root = ET.fromstring(draw(view, around="1116", radius=0))
+    [area] = [e for e in root.iter(f"{SVG}path") if e.get("id") == "board-area"]
+    assert _segments(area.get("d") or "") == {(min(a, b), max(a, b)) for a, b in zip(corners, corners[1:] + corners[:1], strict=True)}
 
 
 def _segments(d: str) -> set[tuple[tuple[int, int], tuple[int, int]]]:

@@ -229,41 +229,12 @@ def _defs(cv: Canvas, dwg: svgwrite.Drawing, *, symbols: bool = True) -> None:
         nato_symbols(cv, dwg)
     if cv.cropped:  # the drawing stops at the outline of the hexes shown
         clip = dwg.clipPath(id="map-clip")
-        if cv.drawing >= 3:  # one path along the outline (issue 28: a hex each cost ~40 bytes)
-            clip.add(dwg.path(d=_outline(cv, corners)))
+        if cv.drawing >= 3:  # the outline of the hexes shown: the terrain's area [28]
+            area = dwg.use("#board-area")
+            area["clip-rule"] = "evenodd"
+            clip.add(area)
         else:
             for vh in cv.visible:
                 x, y = cv.c(vh)
                 clip.add(dwg.use("#hex", x=_n(x), y=_n(y)))
         dwg.defs.add(clip)
-
-
-def _outline(cv: Canvas, corners: list[tuple[float, float]]) -> str:
-    """The outline of the hexes shown as path data: every side of a hex shown whose neighbour
-    across it is not shown, chained corner to corner into closed loops (the hexes' corners in one
-    turning order, so the loops enclose exactly the hexes shown)."""
-    def key(p: tuple[float, float]) -> tuple[float, float]:  # a corner shared by up to three hexes
-        return round(p[0], 3), round(p[1], 3)
-
-    edges: dict[tuple[float, float], tuple[float, float]] = {}  # start corner -> end corner
-    for h in cv.visible:
-        x, y = cv.c(h)
-        pts = [(x + dx, y + dy) for dx, dy in corners]
-        centres = {n: cv.c(n) for n in h.neighbours()}
-        for k in range(6):
-            (ax, ay), (bx, by) = pts[k], pts[(k + 1) % 6]
-            tx, ty = ax + bx - x, ay + by - y  # the centre of the hex across this side
-            across = min(centres, key=lambda n: (centres[n][0] - tx) ** 2 + (centres[n][1] - ty) ** 2)
-            if across not in cv.visible_set:
-                edges[key((ax, ay))] = key((bx, by))
-    parts: list[str] = []
-    while edges:
-        start = min(edges)  # a fixed order: the same bytes every time
-        parts.append(f"M{_n(start[0])},{_n(start[1])}")
-        at = start
-        while at in edges:
-            at = edges.pop(at)
-            if at != start:
-                parts.append(f"L{_n(at[0])},{_n(at[1])}")
-        parts.append("Z")
-    return "".join(parts)

@@ -134,7 +134,7 @@ def _terrain_areas(cv: Canvas, dwg: svgwrite.Drawing, layer: Group) -> None:
     base = max(kinds, key=lambda k: len(by_kind[k]))  # the first of the commonest, in look order
     bg = dwg.g(fill=terrain_fill(cv, base))
     bg["data-terrain"] = base
-    bg.add(dwg.path(d=hex_outline(cv, cv.visible), id="board-area"))
+    bg.add(dwg.path(d=hex_outline(cv, cv.visible), id="board-area", fill_rule="evenodd"))
     g.add(bg)
     for kind in kinds:
         if kind == base:
