@@ -498,3 +498,38 @@ def test_an_email_of_drawing_3_carries_its_json_files_quoted_printable_and_inges
     turn = (EXAMPLES / "bastogne-spearhead" / "turn-0002.json").read_bytes()
     assert turn.endswith(b"\n") and b"=0A" in new  # the file's own line end, as =0A
     assert len(new) < len(old)
+
+
+def test_drawing_3_draws_an_entry_area_as_one_band_outside_the_edge_and_an_outline_inside() -> None:
+    # issue 28: an entry area on the map edge [11.11] is one band just outside the edge (each of
+    # its hexes' sides facing off the map, joined where they meet), an area inside the map the
+    # outline of its hexes (drawings 1 and 2: a segment each, a ring each)
+    from pbem.systems.westwall.model import Area, Scenario
+    from render.test_render_svg import render_map
+
+    def on_map(h: Hex) -> bool:  # the tiny scenario's map: columns 1-6, rows 1-5
+        return 1 <= h.col <= 6 and 1 <= h.row <= 5
+
+    root = ET.fromstring(render_map(tiny_scenario(), tiny_state()))
+    [entry] = [g for g in root.iter(f"{SVG}g") if g.get("id") == "entry-1"]
+    hexes = [Hex.parse(h) for h in (entry.get("data-hexes") or "").split()]
+    assert [str(h) for h in hexes] == ["0101", "0102", "0103", "0104", "0105"]  # the west edge
+    [band] = entry.findall(f"{SVG}path")
+    d = band.get("d") or ""
+    assert d.count("M") == 1  # one band, not a segment each
+    assert len(_segments(d)) == sum(1 for h in hexes for n in h.neighbours() if not on_map(n))
+    near = [Hex(c, r) for c in range(-1, 9) for r in range(-1, 8)]
+    for seg in _segments(d):  # every corner of the band lies off the map, just outside it
+        for px, py in seg:
+            x, y = px / 10, py / 10
+            nearest = min(near, key=lambda h: math.dist(hex_center(h), (x, y)))
+            assert not on_map(nearest) and math.dist(hex_center(nearest), (x, y)) < 32, (x, y)
+    # an area within one hex of 0303, inside the map: the outline of its seven hexes
+    data = tiny_scenario().model_dump(mode="json")
+    data["reinforcements"][0]["entry"] = [Area(within=1, of=["0303"]).model_dump(mode="json")]
+    root = ET.fromstring(render_map(Scenario.model_validate(data), tiny_state()))
+    [entry] = [g for g in root.iter(f"{SVG}g") if g.get("id") == "entry-1"]
+    assert len((entry.get("data-hexes") or "").split()) == 7
+    [outline] = entry.findall(f"{SVG}path")
+    d = outline.get("d") or ""
+    assert d.count("M") == 1 and len(_segments(d)) == 18  # six hexes around one: three sides each

@@ -90,10 +90,13 @@ def board_layers(cv: Canvas, dwg: svgwrite.Drawing, layer: Group, fr: Frame) -> 
     """What never changes in a game: terrain, water, roads, bridges, edges and entry areas,
     hex numbers and place names."""
     draw_terrain(cv, dwg, layer)
+    if cv.drawing >= 3:  # entry areas under the water and roads, which their outlines follow [28]
+        draw_edges(cv, dwg, layer, fr)
     draw_water(cv, dwg, layer)
     draw_routes(cv, dwg, layer)
     draw_bridges(cv, dwg, layer)
-    draw_edges(cv, dwg, layer, fr)
+    if cv.drawing < 3:
+        draw_edges(cv, dwg, layer, fr)
     draw_labels(cv, dwg, layer)
 
 
@@ -379,8 +382,10 @@ def draw_edges(cv: Canvas, dwg: svgwrite.Drawing, layer: Group, fr: Frame) -> No
             elif not off:  # an entry hex inside the map: a ring
                 marks.append(f"M{_n(x - 0.5 * s)},{_n(y)}a{_n(0.5 * s)},{_n(0.5 * s)} 0 1 0 "
                              f"{_n(s)},0a{_n(0.5 * s)},{_n(0.5 * s)} 0 1 0 {_n(-s)},0")
-        if cv.drawing >= 3 and lines:  # chained lines in relative steps [28]
-            segs = [chained(lines)]
+        if cv.drawing >= 3:  # one band along the edge, the hexes inside the map outlined [28]
+            segs = [_offset_band(cv, hexes)] if lines else []
+            inside = [h for h in hexes if all(m.on_map(n) for n in h.neighbours())]
+            marks = [hex_outline(cv, inside)] if inside else []
         eg = dwg.g(id=f"entry-{i}")
         eg["data-side"] = side
         eg["data-turn"] = " ".join(str(t) for t in turns)
@@ -410,6 +415,39 @@ def draw_edges(cv: Canvas, dwg: svgwrite.Drawing, layer: Group, fr: Frame) -> No
         eg.add(label)
         g.add(eg)
     layer.add(g)
+
+
+def _offset_band(cv: Canvas, hexes: list[Hex]) -> str:
+    """Drawing 3's band of an entry area along the map edge [28]: the hexsides of its hexes that
+    face off the map, each moved just outside (0.06 of the way to the hex beyond, as drawings 1 and
+    2 move each), joined where they meet -- a corner moved along both sides' directions so that
+    the two meet (a mitre) -- and chained in relative steps (:func:`chained`)."""
+    sides: list[tuple[tuple[float, float], tuple[float, float], tuple[float, float]]] = []
+    for h in hexes:
+        x, y = cv.c(h)
+        for n in h.neighbours():
+            if not cv.v.on_map(n):
+                p, q = cv.side_segment(h, n)
+                nx, ny = cv.c(n)
+                sides.append((p, q, ((nx - x) * 0.06, (ny - y) * 0.06)))
+
+    def key(pt: tuple[float, float]) -> tuple[float, float]:
+        return round(pt[0], 3), round(pt[1], 3)
+
+    moves: dict[tuple[float, float], list[tuple[float, float]]] = {}
+    for p, q, o in sides:
+        moves.setdefault(key(p), []).append(o)
+        moves.setdefault(key(q), []).append(o)
+
+    def moved(pt: tuple[float, float]) -> tuple[float, float]:
+        os = moves[key(pt)]
+        if len(os) != 2:
+            return pt[0] + os[0][0], pt[1] + os[0][1]
+        (ax, ay), (bx, by) = os
+        k = 1 + (ax * bx + ay * by) / (ax * ax + ay * ay)  # the mitre of two moves of equal length
+        return pt[0] + (ax + bx) / k, pt[1] + (ay + by) / k
+
+    return chained([(moved(p), moved(q)) for p, q, _o in sides])
 
 
 def draw_labels(cv: Canvas, dwg: svgwrite.Drawing, layer: Group) -> None:
