@@ -90,16 +90,26 @@ def chained(segments: list[tuple[tuple[float, float], tuple[float, float]]]) -> 
         if used[i]:
             continue
         used[i] = True
-        pts = [*reversed(walk(a)), *walk(b)]
-        x, y = pts[0]
-        part = [f"M{_t(x)},{_t(y)}l"]
-        for k, (px, py) in enumerate(pts[1:]):
-            dy = _t(py - y)
-            sep = "" if k == 0 else ("" if _t(px - x).startswith("-") else " ")
-            part.append(f"{sep}{_t(px - x)}{'' if dy.startswith('-') else ','}{dy}")
-            x, y = px, py
-        parts.append("".join(part))
+        parts.append(_steps([*reversed(walk(a)), *walk(b)]))
     return "".join(parts)
+
+
+def _steps(pts: list[tuple[int, int]]) -> str:
+    """Path data of a polyline through points given in tenths: ``M`` to the first, then relative
+    steps (``l``) computed from them, so every corner lands where :func:`_n` would put it."""
+    x, y = pts[0]
+    part = [f"M{_t(x)},{_t(y)}l"]
+    for k, (px, py) in enumerate(pts[1:]):
+        dy = _t(py - y)
+        sep = "" if k == 0 else ("" if _t(px - x).startswith("-") else " ")
+        part.append(f"{sep}{_t(px - x)}{'' if dy.startswith('-') else ','}{dy}")
+        x, y = px, py
+    return "".join(part)
+
+
+def polyline(points: list[tuple[float, float]]) -> str:
+    """Path data of a polyline in its order, in relative steps (:func:`_steps`)."""
+    return _steps([(_tenths(x), _tenths(y)) for x, y in points])
 
 
 _ELEMENT_START = re.compile(r"(?=<(?!/|tspan\b|textPath\b))")
@@ -224,6 +234,8 @@ class Canvas:
         # above it (-0.64 to -0.88) and a place name below it (+0.52 to +0.82) [readability]
         self.cs = 1.0 * self.s
         self.boxes: list[tuple[float, float, float, float]] | None = None
+        self.heads: dict[tuple[str, ...], str] = {}
+        """Drawing 3: the id of each arrowhead marker in the defs (:func:`pbem.render.svg.marks.arrowhead`)."""
         self.faces: dict[tuple[str, ...], str] = {}
         """Drawing 3: the id of each counter face drawn once in the defs (:func:`pbem.render.svg.counters.counter`)."""
         """Counters and combat labels placed so far (:func:`pbem.render.svg.marks.label_spot`)."""

@@ -12,7 +12,7 @@ from svgwrite.container import Group
 
 from pbem.maps.hexmap import Hex
 from pbem.maps.view import CombatMark, EliminatedMark, MoveMark, PlacedMark, TrailMark
-from pbem.render.svg.canvas import Canvas, _n, xml_id
+from pbem.render.svg.canvas import Canvas, _n, polyline, xml_id
 
 
 def draw_shaded(cv: Canvas, dwg: svgwrite.Drawing, layer: Group) -> None:
@@ -163,8 +163,10 @@ def draw_hexside_marks(cv: Canvas, dwg: svgwrite.Drawing, layer: Group) -> None:
 
 
 def arrow(cv: Canvas, dwg: svgwrite.Drawing, pts: list[tuple[float, float]], colour: str,
-           width: float, *, dashed: bool = False, head: float = 1.0) -> list[Any]:
-    """A polyline with a filled arrowhead at its last point."""
+           width: float, *, dashed: bool = False, head: float = 1.0, marker: bool = True) -> list[Any]:
+    """A polyline with a filled arrowhead at its last point (drawing 3: a path in relative steps,
+    its head a marker shared by the arrows of its colour and size, unless ``marker`` is false: the
+    legend's samples, one of each)."""
     s = cv.s
     if len(pts) < 2:
         return []
@@ -177,6 +179,10 @@ def arrow(cv: Canvas, dwg: svgwrite.Drawing, pts: list[tuple[float, float]], col
     attrs: dict[str, str] = {}
     if dashed:
         attrs["stroke_dasharray"] = f"{_n(0.22 * s)},{_n(0.12 * s)}"
+    if cv.drawing >= 3 and marker:  # the line in relative steps to the head's base, the head a marker [28]
+        line = dwg.path(d=polyline([*pts[:-1], (bx, by)]), class_="ar", stroke=colour, stroke_width=_n(width), **attrs)
+        line["marker-end"] = f"url(#{arrowhead(cv, dwg, colour, hl, hw)})"
+        return [line]
     if cv.drawing >= 3:  # no fill, round joins and caps: the class ``ar`` (the style sheet) [28]
         attrs["class_"] = "ar"
     else:
@@ -188,6 +194,23 @@ def arrow(cv: Canvas, dwg: svgwrite.Drawing, pts: list[tuple[float, float]], col
                             (_n(bx + uy * hw), _n(by - ux * hw))], fill=colour),
     ]
     return out
+
+
+def arrowhead(cv: Canvas, dwg: svgwrite.Drawing, colour: str, length: float, half_width: float) -> str:
+    """Drawing 3: the id of an arrowhead marker (``ah-N``, defined the first time it is used): a
+    filled triangle ``length`` long and twice ``half_width`` wide, its base's middle on the end of
+    the line it ends, pointing along the line's last step [28]."""
+    key = (colour, _n(length), _n(half_width))
+    known = cv.heads.get(key)
+    if known is not None:
+        return known
+    ident = cv.heads[key] = f"ah-{len(cv.heads) + 1}"
+    w, h = _n(length), _n(2 * half_width)
+    marker = dwg.marker(insert=(0, _n(half_width)), size=(w, h), orient="auto", id=ident)
+    marker["markerUnits"] = "userSpaceOnUse"
+    marker.add(dwg.path(d=f"M0,0L{w},{_n(half_width)}L0,{h}z", fill=colour))
+    dwg.defs.add(marker)
+    return ident
 
 
 def trim_end(cv: Canvas, pts: list[tuple[float, float]], by: float) -> list[tuple[float, float]]:

@@ -327,7 +327,7 @@ class _Panel:
         for key, text, dashed in cv.v.step_legend:
             self.y += self.row
             y = self.y
-            for el in arrow(cv, self.dwg, [(x, y), (x + 0.95 * s, y)], cv.col[key], 0.09 * s,
+            for el in arrow(cv, self.dwg, [(x, y), (x + 0.95 * s, y)], cv.col[key], 0.09 * s, marker=False,
                             dashed=dashed, head=0.7):
                 self.g.add(el)
             self.label(text)
