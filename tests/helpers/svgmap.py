@@ -83,18 +83,16 @@ XLINK_HREF = "{http://www.w3.org/1999/xlink}href"
 
 
 def expanded(root: ET.Element, el: ET.Element) -> list[ET.Element]:
-    """``el`` and everything in it, in document order, with what each ``<use>`` of a counter face
-    places (drawing 3 draws the face of counters that look alike once, ``#face-N``) in its stead."""
-    defs = {d.get("id"): d for d in root.iter() if (d.get("id") or "").startswith("face-")}
+    """``el`` and everything in it, in document order, each ``<use>`` followed by what it places
+    (drawing 3 draws the face of counters that look alike once, ``#face-N``, and a place name's
+    halo as a ``<use>`` of the name)."""
+    defs = {d.get("id"): d for d in root.iter() if d.get("id")}
     out: list[ET.Element] = []
 
     def walk(e: ET.Element) -> None:
-        target = defs.get((e.get(XLINK_HREF) or "").removeprefix("#")) if e.tag == f"{SVG}use" else None
-        if target is not None:
-            walk(target)
-            return
         out.append(e)
-        for child in e:
+        target = defs.get((e.get(XLINK_HREF) or "").removeprefix("#")) if e.tag == f"{SVG}use" else None
+        for child in [target] if target is not None else e:
             walk(child)
 
     walk(el)

@@ -358,7 +358,7 @@ def test_drawing_3_is_drawing_2_lighter() -> None:
     tiles = {e.get("id") for e in b.iter() if re.fullmatch(r"hex-\d{4}", e.get("id") or "")}
     assert len(tiles) == len(view.all_hexes())
     new_ids = {"board-area", "grid", "counter", "deck"} | {e.get("id") for e in a.iter()
-                                                   if (e.get("id") or "").startswith(("cut-", "face-", "ah-"))}
+                                                   if (e.get("id") or "").startswith(("cut-", "face-", "ah-", "place-"))}
     assert {e.get("id") for e in a.iter()} - new_ids == {e.get("id") for e in b.iter()} - tiles
 
     def words(root: ET.Element) -> list[str]:  # what is written, each counter face where placed

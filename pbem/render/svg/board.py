@@ -472,14 +472,23 @@ def draw_labels(cv: Canvas, dwg: svgwrite.Drawing, layer: Group) -> None:
                 g.add(dwg.text(str(h), insert=(_n(x), _n(y - 0.64 * s))))
         layer.add(g)
     g = dwg.g(id="places")
-    for p in cv.v.places:
+    # drawing 3: each name written once, its halo a <use> of it under all the names [28]
+    halos, names = (dwg.g(class_="ph"), dwg.g(class_="pn")) if cv.drawing >= 3 else (g, g)
+    for i, p in enumerate(cv.v.places):
         h = p.hex
         if h not in cv.visible_set:
             continue
         x, y = cv.c(h)
         pos = (_n(x), _n(y + place_dy(cv, x, y, p.name)))
-        g.add(dwg.text(p.name, insert=pos, class_="ph"))
-        g.add(dwg.text(p.name, insert=pos, class_="pn"))
+        if cv.drawing >= 3:
+            halos.add(dwg.use(f"#place-{i}"))
+            names.add(dwg.text(p.name, insert=pos, id=f"place-{i}"))
+        else:
+            g.add(dwg.text(p.name, insert=pos, class_="ph"))
+            g.add(dwg.text(p.name, insert=pos, class_="pn"))
+    if cv.drawing >= 3:
+        g.add(halos)
+        g.add(names)
     layer.add(g)
 
 

@@ -183,10 +183,10 @@ def test_16_a_place_name_moves_off_the_bridge_it_would_cover() -> None:
     places = (PlaceView(H("0202"), "Arnhem"), PlaceView(H("0302"), "Velp"))
     bridge = {(H("0202"), H("0203")): frozenset({"bridge", "river"})}
 
-    def name_y(svg: str, name: str) -> float:
+    def name_y(svg: str, name: str) -> float:  # the name's text (drawing 3: in the group of class pn)
         found = ids(svg)
-        return next(float(el.get("y") or 0) for el in found["places"].iter()
-                    if el.text == name and el.get("class") == "pn")
+        names = [g for g in found["places"].iter() if g.get("class") == "pn" and g.get("id") is None]
+        return next(float(el.get("y") or 0) for g in names for el in g.iter() if el.text == name)
 
     moved = draw(view(places=places, hexsides=bridge, names_clear_bridges=True), hex_size=S)
     kept = draw(view(places=places, hexsides=bridge), hex_size=S)
