@@ -239,6 +239,12 @@ def draw_water(cv: Canvas, dwg: svgwrite.Drawing, layer: Group) -> None:
             for a, b in sides:
                 p, q = cv.side_segment(a, b)
                 d.append(f"M{_n(p[0])},{_n(p[1])}L{_n(q[0])},{_n(q[1])}")
+        if kind == "canal" and cv.drawing >= 3:  # the core a <use> of the canal's line [28]
+            wrap = dwg.g(stroke=cv.col[kind], stroke_width=_n(widths[kind] * s))
+            wrap.add(dwg.path(d="".join(d), id="hs-canal"))
+            g.add(wrap)
+            g.add(dwg.use("#hs-canal", stroke=cv.col["canal-core"], stroke_width=_n(0.06 * s), id="hs-canal-core"))
+            continue
         g.add(dwg.path(d="".join(d), stroke=cv.col[kind], stroke_width=_n(widths[kind] * s),
                        id=f"hs-{kind}"))
         if kind == "canal":

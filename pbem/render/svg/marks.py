@@ -153,12 +153,27 @@ def draw_hexside_marks(cv: Canvas, dwg: svgwrite.Drawing, layer: Group) -> None:
     """The hexsides of :attr:`MapView.hexside_marks`, marked at their middle."""
     g = dwg.g(id="hexside-marks")
     visible = set(cv.visible)
+    s = cv.s
+    shapes: dict[str, list[str]] = {}
     for a, b, kind in cv.v.hexside_marks:
         if a not in visible and b not in visible:
             continue
         (ax, ay), (bx, by) = cv.c(a), cv.c(b)
-        for el in hexside_mark(cv, dwg, (ax + bx) / 2, (ay + by) / 2, kind):
+        x, y = (ax + bx) / 2, (ay + by) / 2
+        if cv.drawing >= 3:  # the marks of a kind as one path [28]: a cross (demolished), a ring
+            d, r = 0.28 * s, 0.2 * s
+            shapes.setdefault(kind, []).append(
+                f"M{_n(x - d)},{_n(y - d)}l{_n(2 * d)},{_n(2 * d)}m0,{_n(-2 * d)}l{_n(-2 * d)},{_n(2 * d)}"
+                if kind == "demolished" else
+                f"M{_n(x - r)},{_n(y)}a{_n(r)},{_n(r)} 0 1 0 {_n(2 * r)},0a{_n(r)},{_n(r)} 0 1 0 {_n(-2 * r)},0")
+            continue
+        for el in hexside_mark(cv, dwg, x, y, kind):
             g.add(el)
+    for kind, parts in shapes.items():
+        if kind == "demolished":
+            g.add(dwg.path(d="".join(parts), stroke="#c0392b", stroke_width=_n(0.12 * s)))
+        else:
+            g.add(dwg.path(d="".join(parts), fill="none", stroke="#1e8449", stroke_width=_n(0.08 * s)))
     layer.add(g)
 
 
