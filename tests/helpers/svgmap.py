@@ -106,3 +106,28 @@ def unit_data(root: ET.Element, unit: ET.Element, name: str) -> str | None:
         if el.get(name) is not None:
             return el.get(name)
     return None
+
+
+def counters(root: ET.Element) -> list[tuple[str, float, float, float]]:
+    """Every counter drawn: (its hex, the x and y of its centre, its side), the side read from its
+    frame (the first rectangle it draws, through the face and ``#counter`` it places in drawing 3)."""
+    out = []
+    for g in root.iter(f"{SVG}g"):
+        if g.get("class") != "unit":
+            continue
+        m = re.fullmatch(r"translate\(([-0-9.]+),([-0-9.]+)\)", g.get("transform") or "")
+        assert m is not None, g.get("id")
+        frame = next(e for e in expanded(root, g) if e.tag == f"{SVG}rect")
+        out.append((g.get("data-hex") or "", float(m.group(1)), float(m.group(2)), float(frame.get("width") or 0)))
+    return out
+
+
+def place_names(root: ET.Element) -> list[tuple[str, float, float]]:
+    """Every place name written (not its halo): (name, x, baseline y)."""
+    [places] = [g for g in root.iter(f"{SVG}g") if g.get("id") == "places"]
+    out = []
+    for group in [places, *places.iter(f"{SVG}g")]:
+        for t in group.findall(f"{SVG}text"):
+            if t.get("class", group.get("class")) == "pn":
+                out.append((t.text or "", float(t.get("x") or 0), float(t.get("y") or 0)))
+    return out
