@@ -14,9 +14,11 @@ even])`` in the SVG's user units; margins, header and legend are placed around t
 
 Output is deterministic: coordinates are rounded to one decimal, every element is emitted in a
 fixed order, every id is explicit (svgwrite's automatic ids are never used), so the same inputs give
-the same bytes. Elements carry ids and data attributes for tools and tests: ``id="hex-1317"``,
-``id="unit-1/501" data-hex="1418"``, ``id="event-3" data-type="combat"`` (events are numbered from
-1 in the order of the step's event list).
+the same bytes. Elements carry ids and data attributes for tools and tests: ``id="unit-1/501"
+data-hex="1418"``, ``id="event-3" data-type="combat"`` (events are numbered from 1 in the order of
+the step's event list); drawings 1 and 2 draw each hex as a tile ``id="hex-1317"``, drawing 3 draws
+the terrain as areas whose ``data-hexes`` list their hexes (the hexes shown are those numbered) and
+puts a counter's ``data-side``, ``data-type`` and ``data-values`` on the face it places.
 
 The package is cut along the drawing's layers: :mod:`.canvas` (what one drawing shares: the view,
 the colours in use, the hexes shown, geometry, number format), :mod:`.palette` (colours and font),

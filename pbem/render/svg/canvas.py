@@ -29,11 +29,14 @@ objectives, revealed drop zones and units out of supply (or without a line of co
 view names, and draws a stack as its top counter with the count of the units in it. Drawing 3
 heads the legend's entry areas and exited units with the game's own case where the view names one
 (``MapView.own_entry_heading``, ``own_exited_heading``: SPI Arnhem's [15.11] and [15.4], not
-Bastogne's [11.11] and [12.0]) [27], and clips a cropped map (an email's) to one path along the
-outline of the hexes shown instead of a hex each [28], and is lighter to store and mail [28]: the
-map edge and water drawn as chained lines in relative steps instead of a segment each, hex numbers
-placed by column, and the text written as 7-bit lines (:func:`seven_bit`), so an email carries its
-map as text instead of base64. Whether a whole map places the game's
+Bastogne's [11.11] and [12.0]) [27], and is lighter to store and mail [28]: the terrain drawn as
+areas (the hexes shown one path along their outline, ``#board-area``, in the commonest kind; each
+other kind one path listing its hexes in ``data-hexes``) under a hex-grid pattern instead of a tile
+``hex-NNNN`` per hex, a cropped map (an email's) clipped to that area; the map edge, water, roads,
+entry areas and arrows in relative steps; counters that look alike sharing one face (``#face-N``),
+arrowheads markers, place names written once; hex numbers placed by column; and the text written as
+7-bit lines (:func:`seven_bit`), so an email carries its map as text instead of base64. Whether a
+whole map places the game's
 ``board.svg`` or draws its terrain itself is not a drawing: the map shows it
 (:func:`pbem.render.outputs.places_board`)."""
 
