@@ -527,3 +527,37 @@ def test_every_ring_cross_and_counter_tag_drawn_is_in_the_legend() -> None:
                 assert f">{tag}</text>" in legend, (path.name, tag)  # the tag, with its meaning beside it
                 seen.add(tag)
     assert {"placed", "eliminated", "FPF", "RET"} <= seen
+
+
+def test_entry_rows_are_drawn_in_their_sides_colour_11_11() -> None:
+    # The panel's list of reinforcement entry areas [11.11] writes each side's row in that side's
+    # colour. The rows sit in a group of class "pl", whose style rule sets the text colour: a
+    # plain fill attribute on the group lost to it, and the rows came out in black. Read from the
+    # pixels a real renderer draws, in the band of the US row.
+    s = 40.0
+    svg = render_map(tiny_scenario(), tiny_state(), hex_size=s, show_hex_numbers=False)
+    img, (vx, vy) = _png(svg)
+    root = parse(svg)
+    [legend] = [g for g in root.iter(f"{{{NS['s']}}}g") if g.get("id") == "legend"]
+    m = re.fullmatch(r"translate\(([-\d.]+)\)", legend.get("transform") or "translate(0)")
+    shift = float(m.group(1)) if m else 0.0
+    rows = [t for t in legend.iter(f"{{{NS['s']}}}text") if "".join(t.itertext()).startswith("US GT")]
+    assert rows, "no US entry row in the panel"
+    row = rows[0]
+    font = float(re.search(r"\.pl\{font-size:([\d.]+)px", svg).group(1))  # type: ignore[union-attr]
+    y = float((row.get("y") or "").split()[0])
+    x0 = shift + float(row.get("x") or _row_x(legend, row))
+    band = [img.getpixel((int(x - vx), int(yy - vy)))
+            for x in range(int(x0), int(x0 + 0.5 * font * len("".join(row.itertext()))))
+            for yy in range(int(y - font), int(y + 1))]
+    coloured = sum(1 for p in band if _close(p, _rgb(US_COLOUR), tol=40))
+    dark = sum(1 for p in band if max(p) < 60)
+    assert coloured > 20 and coloured > dark, (coloured, dark)
+
+
+def _row_x(legend: ET.Element, row: ET.Element) -> float:
+    """The x of a row written without its own: its group's (drawing 3 groups a list's rows)."""
+    for g in legend.iter(f"{{{NS['s']}}}g"):
+        if row in list(g):
+            return float(g.get("x") or 0)
+    return 0.0

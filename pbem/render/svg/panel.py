@@ -164,7 +164,8 @@ class _Panel:
             return
         look = (fill or "",)
         if self.run is None or self.run[0] != look:
-            group = self.dwg.g(class_="pl", **({"fill": fill} if fill is not None else {}))
+            # the colour as a style: the class's own fill would win over a fill attribute
+            group = self.dwg.g(class_="pl", **({"style": f"fill:{fill}"} if fill is not None else {}))
             self.g.add(group)
             self.run = (look, group)
         row = self.dwg.text(text, y=[_n(self.y + 0.1 * self.s)], **({"id": ident} if ident else {}))
