@@ -259,7 +259,7 @@ class Replay(SealedRounds, ReceiptSteps, TakebackSteps):
         if g.hidden:
             full_turn = turn
             turn = self._public_turn(turn, state, told)
-        data = turn_bytes(turn)
+        data = turn_bytes(turn, self.turn_encoder)
         name = names.turn_name(step)
         path = g.listing.turns.get(step)
         written = True
@@ -418,7 +418,8 @@ class Replay(SealedRounds, ReceiptSteps, TakebackSteps):
         side = msg.body.side
         entry = self.game.body.sides[side]
         try:
-            verify(msg.envelope, msg.envelope.payloadType, {entry.fingerprint: self.game.public_key(side)})
+            verify(msg.envelope, msg.envelope.payloadType, {entry.fingerprint: self.game.public_key(side)},
+                   body=msg.body_bytes)
         except PbemError as exc:
             raise self._bad(msg.name, f"not signed by {side}'s registered key: {exc} [P1]") from None
 

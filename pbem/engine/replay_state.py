@@ -16,6 +16,7 @@ from pbem.engine.steps import (
 from pbem.errors import ArchiveError, InputError, VerificationError
 from pbem.protocol import archive, names
 from pbem.protocol.archive import Message
+from pbem.protocol.canonical import Reencoder
 
 if TYPE_CHECKING:
     from pbem.engine.checkpoint import Checkpoints
@@ -76,6 +77,8 @@ class ReplayState:
         """This machine's private state of the game (:class:`pbem.protocol.localstate.LocalGame`),
         when the replay may use it: :meth:`write` then also finishes the derived files of moves
         signed here that a killed process left undone."""
+        self.turn_encoder = Reencoder(what="turn")
+        """Encodes the turn files the replay recomputes, one after another (:func:`turn_bytes`)."""
         self.records: list[StepRecord] = []
         """Turns from :attr:`base` on (``records[i]`` is turn ``base + i``)."""
         self.placed: list[Message] = []

@@ -70,6 +70,7 @@ class Bad(Exception):
 
 if TYPE_CHECKING:
     from pbem.engine.sealed import Round
+    from pbem.protocol.canonical import Reencoder
 
 
 def read_file(path: Path, max_bytes: int) -> bytes:
@@ -156,7 +157,11 @@ def rules_refusal(recorded: str, ruleset: Ruleset[Any, Any, Any], writer: str | 
     return f"{head}: the game was started by{by} whose rules this release does not know; use that pbem"
 
 
-def turn_bytes(turn: dict[str, Any]) -> bytes:
+def turn_bytes(turn: dict[str, Any], encode: Reencoder | None = None) -> bytes:
+    """A turn file's bytes; ``encode`` (a replay's, one turn after another) reuses the text of
+    what did not change since its previous turn -- the same bytes either way."""
+    if encode is not None:
+        return encode(turn) + b"\n"
     from pbem.protocol.canonical import canonical_bytes
 
     return canonical_bytes(turn, what="turn") + b"\n"

@@ -291,12 +291,11 @@ def newer_writer(value: Any) -> str | None:
 
 def _parse_message(raw: bytes, name: str, payload_type: str, model: type[_Body], max_bytes: int) -> Message:
     from pbem.protocol.canonical import canonical_bytes, loads_strict, sha256_hex
-    from pbem.protocol.dsse import envelope_bytes, parse_envelope
+    from pbem.protocol.dsse import envelope_bytes, parse_envelope_body
 
-    env = parse_envelope(raw, max_bytes=max_bytes, what=name)
+    env, body_bytes = parse_envelope_body(raw, max_bytes=max_bytes, what=name)
     if envelope_bytes(env) != raw:
         raise InputError(f"{name}: the envelope is not in pbem's canonical form (JCS and a newline)")
-    body_bytes = env.body()
     if env.payloadType != payload_type:
         problem = f"payload type {env.payloadType!r}, expected {payload_type!r}"
         try:

@@ -22,7 +22,11 @@ from __future__ import annotations
 
 import hashlib
 import json
+import json.encoder
+import marshal
 import re
+from collections.abc import Callable
+from json.encoder import encode_basestring
 from typing import Any
 
 import rfc8785
@@ -256,6 +260,130 @@ def canonical_bytes(obj: Any, *, what: str = "value") -> bytes:
         return rfc8785.dumps(obj)
     except rfc8785.CanonicalizationError as exc:  # defensive: _check_value should catch all
         raise InputError(f"{what}: cannot be canonicalised: {exc}") from None
+
+
+class Reencoder:
+    """:func:`canonical_bytes` of a dict that changes a little from one call to the next (a
+    replay's turn files: the same units, most of them unchanged, step after step).
+
+    The dicts down to ``depth`` levels are written out here, key by key in sorted order; every
+    value below them (a unit, a side's standing orders) is a *leaf*, encoded as
+    :func:`canonical_bytes` would and, below the top level (whose lists -- a turn's events, rolls,
+    reveals -- are new every time), remembered by its place with its ``marshal`` serialisation (format 2: no references, exact
+    types only -- ``True`` is not ``1``, a list not a tuple, a subclass is refused). A leaf equal
+    to the one at its place in the previous call whose serialisation is the one remembered is the
+    same value with the same types, so its text is reused without walking or encoding it again;
+    scalars are written directly. Whenever the
+    quick way cannot vouch for the result (a key that is not a ``str`` or leaves the Basic
+    Multilingual Plane, a leaf :func:`canonical_bytes` would refuse, a lone surrogate), the whole
+    value goes to :func:`canonical_bytes`: the same bytes and the same refusals, always."""
+
+    def __init__(self, *, what: str = "value", depth: int = 3) -> None:
+        self.what = what
+        self.depth = depth
+        self._seen: dict[str, Any] = {}
+        """The previous value's places: key -> (marshal bytes, ``"key":value`` text, the value) of
+        a leaf, or the same for the keys of a dict written out."""
+        encoder = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False,
+                                   allow_nan=False, check_circular=False)
+        make = getattr(json.encoder, "c_make_encoder", None)
+        self._encode: Callable[[Any], str] = encoder.encode
+        if make is not None:  # the same C encoder json.dumps runs, made once (it keeps no state)
+            run = make(None, encoder.default, encode_basestring, None, ":", ",", True, False, False)
+            self._encode = lambda value: "".join(run(value, 0))
+
+    def __call__(self, obj: Any) -> bytes:
+        if type(obj) is not dict:
+            return canonical_bytes(obj, what=self.what)
+        seen: dict[str, Any] = {}
+        text = self._dict(obj, self._seen, seen, 1)
+        data = None
+        if text is not None:
+            try:
+                data = text.encode("utf-8")  # what canonical_bytes gives when no key leaves the BMP
+            except UnicodeEncodeError:  # a lone surrogate: canonical_bytes names it
+                data = None
+        if data is None:
+            self._seen = {}
+            return canonical_bytes(obj, what=self.what)
+        self._seen = seen
+        return data
+
+    def _dict(self, value: dict[Any, Any], before: dict[str, Any], seen: dict[str, Any],
+              depth: int) -> str | None:
+        for key in value:
+            if type(key) is not str or (not key.isascii() and max(key) > "\uffff"):
+                return None  # not a string; or beyond the BMP, where JCS orders keys otherwise
+        parts: list[str] = []
+        deeper = depth < self.depth
+        for key in sorted(value):
+            item = value[key]
+            if deeper and type(item) is dict:
+                inner: dict[str, Any] = {}
+                prior = before.get(key)
+                sub = self._dict(item, prior if type(prior) is dict else {}, inner, depth + 1)
+                if sub is None:
+                    return None
+                seen[key] = inner
+                parts.append(encode_basestring(key) + ":" + sub)
+                continue
+            kind = type(item)
+            if kind is str or item is None or kind is bool or (
+                    kind is int and -MAX_SAFE_INTEGER <= item <= MAX_SAFE_INTEGER):
+                # a scalar: cheaper to write than to remember (json.dumps writes it alike)
+                parts.append(encode_basestring(key) + ":" + (
+                    encode_basestring(item) if kind is str else "null" if item is None
+                    else "true" if item is True else "false" if item is False else repr(item)))
+                continue
+            if depth == 1:  # a turn's own lists (reveals, rolls, events) differ step after step
+                text = self._leaf(item)
+                if text is None:
+                    return None
+                parts.append(encode_basestring(key) + ":" + text)
+                continue
+            hit: Any = before.get(key)
+            try:
+                alike = type(hit) is tuple and hit[2] == item
+            except Exception:  # an object of the rules' own (or too deep): the walk decides
+                alike = False
+            if alike:  # equal, as True == 1: the same types too?
+                try:
+                    code: bytes | None = marshal.dumps(item, 2)
+                except ValueError:  # a subclass or too deep: nothing to remember, the walk decides
+                    code = None
+                if code is not None and hit[0] == code:
+                    seen[key] = hit
+                    parts.append(hit[1])
+                    continue
+            else:
+                code = None
+            text = self._leaf(item)
+            if text is None:
+                return None
+            entry = encode_basestring(key) + ":" + text
+            if code is None:
+                try:
+                    code = marshal.dumps(item, 2)
+                except ValueError:
+                    code = None
+            if code is not None:
+                seen[key] = (code, entry, item)
+            parts.append(entry)
+        return "{" + ",".join(parts) + "}"
+
+    def _leaf(self, item: Any) -> str | None:
+        """``item``'s text as :func:`canonical_bytes` writes it, or ``None`` where it would not take
+        the quick way (a type it refuses; a key beyond the BMP or a lone surrogate inside)."""
+        try:
+            typed = _types_ok(item)
+        except RecursionError:
+            typed = False
+        if not typed:
+            return None
+        text = self._encode(item)
+        if not text.isascii() and _quick(item) is not False:
+            return None
+        return text
 
 
 def _reject_constant(name: str) -> Any:

@@ -123,12 +123,15 @@ def add_signature(env: Envelope, key: Ed25519PrivateKey) -> Envelope:
     )
 
 
-def verify(env: Envelope, payload_type: str, keys: dict[str, Ed25519PublicKey]) -> bytes:
+def verify(env: Envelope, payload_type: str, keys: dict[str, Ed25519PublicKey], *,
+           body: bytes | None = None) -> bytes:
     """Check ``env`` and return its body bytes.
 
     The payload type must equal ``payload_type``; every key in ``keys`` (keyid -> public key) must
     have exactly one valid signature over PAE; a signature by any other keyid is refused. Every
-    failure is a one-line :class:`SignatureError` naming the keyid concerned.
+    failure is a one-line :class:`SignatureError` naming the keyid concerned. ``body``: ``env.body()``
+    where the caller decoded it from this envelope already (a replay: once per message, not once
+    per use).
     """
     if not keys:
         raise SignatureError("no keys to verify the envelope against")
@@ -136,7 +139,8 @@ def verify(env: Envelope, payload_type: str, keys: dict[str, Ed25519PublicKey]) 
         raise SignatureError(
             f"envelope payload type is {env.payloadType[:80]!r}, expected {payload_type!r}"
         )
-    body = env.body()
+    if body is None:
+        body = env.body()
     message = pae(payload_type, body)
     seen: set[str] = set()
     for s in env.signatures:
@@ -172,6 +176,11 @@ def parse_envelope(data: bytes, *, max_bytes: int, what: str) -> Envelope:
     The payload and every signature must be valid base64; any problem is one :class:`InputError`.
     Signatures are *not* checked here (see :func:`verify`).
     """
+    return parse_envelope_body(data, max_bytes=max_bytes, what=what)[0]
+
+
+def parse_envelope_body(data: bytes, *, max_bytes: int, what: str) -> tuple[Envelope, bytes]:
+    """:func:`parse_envelope`, with the payload it decoded (``env.body()``)."""
     value = loads_strict(data, max_bytes=max_bytes, what=what)
     try:
         env = Envelope.model_validate(value)
@@ -181,7 +190,7 @@ def parse_envelope(data: bytes, *, max_bytes: int, what: str) -> Envelope:
         msg = (str(first["msg"]).splitlines() or ["invalid"])[0]
         raise InputError(f"{what}: not a DSSE envelope: {loc}: {msg}") from None
     try:
-        env.body()
+        body = env.body()
     except InputError as exc:
         raise InputError(f"{what}: {exc}") from None
     if not env.signatures:
@@ -191,4 +200,4 @@ def parse_envelope(data: bytes, *, max_bytes: int, what: str) -> Envelope:
             b64decode_strict(s.sig, f"signature by {s.keyid[:80]}")
         except InputError as exc:
             raise InputError(f"{what}: {exc}") from None
-    return env
+    return env, body

@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from helpers.protocol import GAME_ID, TOY, ok, pbem
+from helpers.svgmap import drawn_hexes, unit_data
 
 from pbem.engine.presenter import Presenter
 from pbem.engine.ruleset import get_ruleset
@@ -96,9 +97,9 @@ def test_the_renderer_draws_a_map_view_that_no_system_made() -> None:
     )
     root = ET.fromstring(svg.draw(view))
     ids = {el.get("id"): el for el in root.iter() if el.get("id")}
-    assert ids["unit-r1"].get("data-hex") == "0202" and ids["unit-b1"].get("data-type") == "armor"
+    assert ids["unit-r1"].get("data-hex") == "0202" and unit_data(root, ids["unit-b1"], "data-type") == "armor"
     assert ids["event-1"].get("data-type") == "moved" and ids["event-2"].get("data-hex") == "0302"
-    assert "hs-river" in ids and "hex-0303" in ids
+    assert "hs-river" in ids and "0303" in drawn_hexes(root)
     assert svg.draw(view) == svg.draw(view)  # a pure function
 
 

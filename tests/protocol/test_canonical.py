@@ -16,6 +16,7 @@ from pbem.protocol.canonical import (
     MAX_MOVE_BYTES,
     MAX_SAFE_INTEGER,
     MAX_TURN_BYTES,
+    Reencoder,
     canonical_bytes,
     loads_strict,
     sha256_hex,
@@ -337,3 +338,88 @@ def test_canonical_key_order_across_the_bmp_boundary_and_control_escapes() -> No
     value = {"\ufb01": 1, "\U0001f600": 2, "a\x1fb": "\x00\x7f\u2028\"\\\b\f\n\r\t"}
     assert canonical_bytes(value) == rfc8785.dumps(value)
     assert canonical_bytes({"k": "\x1f"}) == b'{"k":"\\u001f"}'
+
+
+# --- Reencoder: a replay's turn files, one after another -------------------------------------
+
+turnish = st.dictionaries(
+    st.text(max_size=4),
+    json_values | st.dictionaries(st.text(max_size=4), json_values | st.dictionaries(
+        st.text(max_size=4), json_values, max_size=4), max_size=4),
+    max_size=5,
+)
+
+
+@given(st.lists(turnish, min_size=1, max_size=4))
+@settings(max_examples=300)
+def test_reencoder_gives_canonical_bytes_call_after_call(values: list[Any]) -> None:
+    # Each value, then each again (equal leaves at the same places: remembered texts reused),
+    # then the first once more: every call is exactly canonical_bytes of its value.
+    encode = Reencoder(what="turn")
+    for value in values + [json.loads(json.dumps(v)) for v in values] + values[:1]:
+        assert encode(value) == canonical_bytes(value, what="turn")
+
+
+def _refusal(value: Any) -> str:
+    with pytest.raises(InputError) as info:
+        canonical_bytes(value, what="turn")
+    return str(info.value)
+
+
+@pytest.mark.parametrize("changed", [
+    {"n": 1.0},  # a float where an equal int was
+    {"n": MAX_SAFE_INTEGER + 1},
+    {1: "a", "n": 1},  # a key that is not a string
+    {"n": "x\ud800"},
+    {"n": b"1"},
+])
+def test_reencoder_refuses_what_canonical_bytes_refuses_after_a_remembered_value(changed: dict[Any, Any]) -> None:
+    encode = Reencoder(what="turn")
+    units = {f"u{i}": {"hex": "0101", "steps": 2, "n": 1} for i in range(3)}
+    assert encode({"state": {"units": units}}) == canonical_bytes({"state": {"units": units}})
+    bad = {"state": {"units": {**units, "u1": changed}}}
+    with pytest.raises(InputError) as info:
+        encode(bad)
+    assert str(info.value) == _refusal(bad)
+    # and the value before is still encoded right afterwards
+    assert encode({"state": {"units": units}}) == canonical_bytes({"state": {"units": units}})
+
+
+def test_reencoder_tells_types_apart_that_compare_equal() -> None:
+    from enum import IntEnum, StrEnum
+
+    class Side(StrEnum):
+        DE = "DE"
+
+    class Steps(IntEnum):
+        FULL = 2
+
+    encode = Reencoder()
+    first = {"s": {"u": {"a": {"x": 1, "y": [1, 2], "z": "DE"}}}}
+    assert encode(first) == b'{"s":{"u":{"a":{"x":1,"y":[1,2],"z":"DE"}}}}'
+    # True == 1, (1, 2) != [1, 2] but encodes alike, subclasses compare equal to their values
+    for value, text in [({"x": True, "y": [1, 2], "z": "DE"}, b'{"x":true,"y":[1,2],"z":"DE"}'),
+                        ({"x": 1, "y": (1, 2), "z": "DE"}, b'{"x":1,"y":[1,2],"z":"DE"}'),
+                        ({"x": 1, "y": [1, Steps.FULL], "z": Side.DE}, b'{"x":1,"y":[1,2],"z":"DE"}'),
+                        ({Side.DE: 1}, b'{"DE":1}'),
+                        ({"x": 1, "y": [1, 2], "z": "DE"}, b'{"x":1,"y":[1,2],"z":"DE"}')]:
+        got = encode({"s": {"u": {"a": value}}})
+        assert got == b'{"s":{"u":{"a":' + text + b"}}}"
+        assert got == canonical_bytes({"s": {"u": {"a": value}}})
+
+
+def test_reencoder_keys_beyond_the_bmp_and_non_ascii_text_take_the_checked_path() -> None:
+    import rfc8785
+
+    encode = Reencoder(what="turn")
+    for value in [{"s": {"\ufb01": 1, "\U0001f600": 2}}, {"s": {"k": "\u00e9"}}, {"s": {"k": "e"}},
+                  {"\U0001f600": {"k": 1}}, {"s": {"k": "e"}},
+                  {"s": {"u": {"a": {"t": "caf\u00e9"}, "b": ["\u2013"]}}},
+                  {"s": {"u": {"a": {"t": "caf\u00e9"}, "b": ["\u2013"]}}},
+                  {"s": {"u": {"a": {"\U0001f600": 1, "\ufb01": 2}, "b": ["\u2013"]}}},
+                  {"s": {"u": {"a": {"t": "caf\u00e9"}, "b": ["\U0001f600"]}}}]:
+        assert encode(value) == canonical_bytes(value) == rfc8785.dumps(value)
+    for bad in [{"s": {"u": {"a": {"t": "x\ud800"}}}}, {"s": {"k": "\udfff"}}, {"s": {"\ud800": 1}}]:
+        with pytest.raises(InputError) as info:
+            encode(bad)
+        assert str(info.value) == _refusal(bad)

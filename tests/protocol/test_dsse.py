@@ -24,6 +24,7 @@ from pbem.protocol.dsse import (
     envelope_bytes,
     pae,
     parse_envelope,
+    parse_envelope_body,
     sign,
     verify,
 )
@@ -70,6 +71,18 @@ def test_sign_and_verify_round_trip() -> None:
     ALICE.public_key().verify(base64.b64decode(env.signatures[0].sig), pae(MOVE_TYPE, BODY))
     assert verify(env, MOVE_TYPE, keyring(ALICE)) == BODY
     assert body_sha256(env) == sha256_hex(BODY)
+
+
+def test_the_body_decoded_once_serves_verify() -> None:
+    # A replay decodes each message's payload once (parse_envelope_body) and hands it to verify;
+    # a body that is not the envelope's is a bad signature, as a changed payload is.
+    env = sign(BODY, MOVE_TYPE, [ALICE])
+    parsed, body = parse_envelope_body(envelope_bytes(env), max_bytes=4096, what="move.json")
+    assert parsed == env and body == BODY
+    assert parse_envelope(envelope_bytes(env), max_bytes=4096, what="move.json") == env
+    assert verify(env, MOVE_TYPE, keyring(ALICE), body=body) == BODY
+    with pytest.raises(SignatureError, match="bad signature"):
+        verify(env, MOVE_TYPE, keyring(ALICE), body=BODY + b" ")
 
 
 def test_signing_is_deterministic_so_resends_are_identical() -> None:

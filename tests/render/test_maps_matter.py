@@ -22,6 +22,7 @@ from typing import Any
 import pytest
 from helpers.paths import ROOT
 from helpers.protocol import ok, pbem
+from helpers.svgmap import drawn_hexes, expanded, number_positions, terrain
 
 from pbem.engine.gamedir import open_checked
 from pbem.maps.hexmap import Hex
@@ -37,6 +38,7 @@ from render.test_render_svg import STEP_EVENTS, tiny_scenario, tiny_state
 
 COMPAT = ROOT / "tests" / "compat"
 EXAMPLES = ROOT / "examples"
+XLINK = "{http://www.w3.org/1999/xlink}"
 SVG = "{http://www.w3.org/2000/svg}"
 
 
@@ -79,13 +81,8 @@ def _widest_step(game_dir: Path) -> int:
 
 
 def _drawn_hexes(root: ET.Element) -> dict[str, tuple[float, float]]:
-    """Hex number -> where the drawing puts its centre (the tile ``hex-NNNN`` of each hex drawn)."""
-    out = {}
-    for el in root.iter():
-        hid = el.get("id") or ""
-        if re.fullmatch(r"hex-\d{4}", hid):
-            out[hid[4:]] = (float(el.get("x", "0")), float(el.get("y", "0")))
-    return out
+    """Hex number -> where the drawing puts its centre (:func:`helpers.svgmap.drawn_hexes`)."""
+    return drawn_hexes(root)
 
 
 def _assert_labels_on_the_hexes_drawn(root: ET.Element, combats: list[ET.Element]) -> None:
@@ -308,33 +305,29 @@ def test_a_map_says_which_drawing_made_it() -> None:
     assert drawing_of(b'<svg baseProfile="full" data-drawing="9" height="1">') is None
 
 
-def test_drawing_3_clips_a_crop_to_one_outline() -> None:
-    # issue 28: a whole map is drawing 2's but for its number; a crop is clipped to one path along
-    # the outline of the hexes shown instead of one hex each. One hex (radius 0): its six corners;
-    # a hex and its six neighbours (radius 1): 6 x 3 = 18 corners (each outer hex adds three).
-    import re
-
+def test_drawing_3_clips_a_crop_to_the_outline_of_its_hexes() -> None:
+    # issue 28: a crop is clipped to the outline of the hexes shown -- the terrain's area, one path
+    # along it, placed in the clip (drawing 2: one hex each). One hex (radius 0): its six sides; a
+    # hex and its six neighbours (radius 1): 6 x 3 = 18 sides (each outer hex adds three).
     view = _view(EXAMPLES / "bastogne-spearhead", 3)
-    for radius, corners in ((0, 6), (1, 18), (2, 30)):
-        svg = draw(view, around="1116", radius=radius)
-        clip = re.search(r'<clipPath id="map-clip">(.*?)</clipPath>', svg, re.S)
-        assert clip is not None
-        [d] = re.findall(r'<path d="([^"]+)"', clip.group(1))
-        assert d.count("M") == 1 and d.endswith("Z") and d.count("L") + 1 == corners, (radius, d)
+    for radius, sides in ((0, 6), (1, 18), (2, 30)):
+        root = ET.fromstring(draw(view, around="1116", radius=radius))
+        [clip] = [e for e in root.iter(f"{SVG}clipPath") if e.get("id") == "map-clip"]
+        [use] = list(clip)
+        assert use.get(f"{XLINK}href") == "#board-area" and use.get("clip-rule") == "evenodd"
+        [area] = [e for e in root.iter(f"{SVG}path") if e.get("id") == "board-area"]
+        d = area.get("d") or ""
+        assert d.count("M") == 1 and len(_segments(d)) == sides, (radius, d)
         old = re.search(r'<clipPath id="map-clip">(.*?)</clipPath>', draw(view, around="1116", radius=radius,
                                                                           drawing=2))
         assert old is not None and old.group(1).count("<use") == 1 + 3 * radius * (radius + 1)
-    # one hex: exactly its corners (size 32, centre of 1116 from hex_center, flat-topped)
-    from pbem.maps.hexmap import Hex
-    from pbem.render.svg.canvas import _n, hex_center
-
+    # one hex: exactly its sides (size 32, centre of 1116 from hex_center, flat-topped), in tenths
     x, y = hex_center(Hex.parse("1116"))
-    clip = re.search(r'<clipPath id="map-clip">\s*<path d="([^"]+)"', draw(view, around="1116", radius=0))
-    assert clip is not None
-    got = {tuple(p.split(",")) for p in re.findall(r"[ML]([-0-9.]+,[-0-9.]+)", clip.group(1))}
-    want = {(_n(x + dx), _n(y + dy)) for dx, dy in ((32, 0), (16, 27.7128), (-16, 27.7128), (-32, 0),
-                                                      (-16, -27.7128), (16, -27.7128))}
-    assert got == want
+    corners = [(round((x + dx) * 10), round((y + dy) * 10)) for dx, dy in (
+        (32, 0), (16, 27.7128), (-16, 27.7128), (-32, 0), (-16, -27.7128), (16, -27.7128))]
+    root = ET.fromstring(draw(view, around="1116", radius=0))
+    [area] = [e for e in root.iter(f"{SVG}path") if e.get("id") == "board-area"]
+    assert _segments(area.get("d") or "") == {(min(a, b), max(a, b)) for a, b in zip(corners, corners[1:] + corners[:1], strict=True)}
 
 
 def _segments(d: str) -> set[tuple[tuple[int, int], tuple[int, int]]]:
@@ -354,40 +347,51 @@ def _segments(d: str) -> set[tuple[tuple[int, int], tuple[int, int]]]:
 
 def test_drawing_3_is_drawing_2_lighter() -> None:
     # issue 28: a whole map of drawing 3 shows what drawing 2's shows, in fewer bytes: the same
-    # elements (ids), texts and hex numbers where they were, the map edge and water the same
-    # segments chained, and 7-bit lines of at most 998 characters (an email carries it as itself)
+    # elements (ids; but the hex tiles, whose terrain is drawn as areas), texts, hex numbers and
+    # terrain of every hex, the map edge and water the same segments chained, and 7-bit lines of
+    # at most 998 characters (an email carries it as itself)
     view = _view(EXAMPLES / "bastogne-spearhead", 3)
     new, old = draw(view, drawing=3), draw(view, drawing=2)
     assert len(new) < len(old) and new.isascii()
     assert max(len(line) for line in new.split("\n")) <= 998
     a, b = ET.fromstring(new), ET.fromstring(old)
-    assert {e.get("id") for e in a.iter()} == {e.get("id") for e in b.iter()}
-    assert sorted("".join(t.itertext()) for t in a.iter(f"{SVG}text")) == \
-        sorted("".join(t.itertext()) for t in b.iter(f"{SVG}text"))
+    tiles = {e.get("id") for e in b.iter() if re.fullmatch(r"hex-\d{4}", e.get("id") or "")}
+    assert len(tiles) == len(view.all_hexes())
+    new_ids = {"board-area", "grid", "counter", "deck"} | {e.get("id") for e in a.iter()
+                                                   if (e.get("id") or "").startswith(("cut-", "face-", "ah-", "place-"))}
+    assert {e.get("id") for e in a.iter()} - new_ids == {e.get("id") for e in b.iter()} - tiles
 
-    def numbers(root: ET.Element) -> dict[str, tuple[str, str]]:
-        out = {}
-        [group] = [g for g in root.iter(f"{SVG}g") if g.get("id") == "hex-numbers"]
-        for col in [group, *group]:
-            shift = re.fullmatch(r"translate\(([-0-9.]+)\)", col.get("transform") or "translate(0)")
-            assert shift is not None
-            for t in col.findall(f"{SVG}text"):
-                x = float(t.get("x") or 0) + float(shift.group(1))
-                out[t.text or ""] = (f"{x:.1f}", f"{float(t.get('y') or 0):.1f}")
-        return out
+    def words(root: ET.Element) -> list[str]:  # what is written, each counter face where placed
+        return sorted("".join(t.itertext()) for top in root if top.tag != f"{SVG}defs"
+                      for t in expanded(root, top) if t.tag == f"{SVG}text")
 
-    assert numbers(a) == numbers(b) and len(numbers(a)) == len(view.all_hexes())
+    assert words(a) == words(b)
+
+    def rounded(numbers: dict[str, tuple[float, float]]) -> dict[str, tuple[float, float]]:
+        return {h: (round(x, 1), round(y, 1)) for h, (x, y) in numbers.items()}
+
+    # every number where it was, to the rounding of its height above the centre (0.64 hex, 20.48)
+    na, nb = rounded(number_positions(a)), rounded(number_positions(b))
+    assert na.keys() == nb.keys() and len(na) == len(view.all_hexes())
+    assert all(na[h][0] == nb[h][0] and abs(na[h][1] - nb[h][1]) <= 0.11 for h in na)
     # 1116's number: 0.64 hex above its centre (hex_center, size 32)
     x, y = hex_center(Hex.parse("1116"))
-    assert numbers(a)["1116"] == (f"{x:.1f}", f"{y - 0.64 * 32:.1f}")
+    assert na["1116"][0] == round(x, 1) and abs(na["1116"][1] - (y - 0.64 * 32)) <= 0.11
+    assert terrain(a) == terrain(b) and len(terrain(a)) == len(view.all_hexes())
+    assert {h: kind for h, (kind, _fill) in terrain(a).items()} == \
+        {str(h): view.terrain_of(h) for h in view.all_hexes()}
     paths_a = {e.get("id"): e.get("d") or "" for e in a.iter(f"{SVG}path") if e.get("id")}
     paths_b = {e.get("id"): e.get("d") or "" for e in b.iter(f"{SVG}path") if e.get("id")}
-    for pid in ("map-edge", "hs-river", "hs-stream"):
+    for pid in ("hs-river", "hs-stream"):
         if pid in paths_b:
             assert _segments(paths_a[pid]) == _segments(paths_b[pid]) and _segments(paths_b[pid]), pid
             assert len(paths_a[pid]) < len(paths_b[pid])
-    # the edge: every hexside of an edge hex that faces off the map, once
-    assert len(_segments(paths_a["map-edge"])) == sum(
+    # the edge of a whole map is the outline of its area: every hexside of an edge hex that faces
+    # off the map, once, and no other
+    [edge] = [e for e in a.iter(f"{SVG}use") if e.get("id") == "map-edge"]
+    assert edge.get("{http://www.w3.org/1999/xlink}href") == "#board-area" and edge.get("fill") == "none"
+    assert _segments(paths_a["board-area"]) == _segments(paths_b["map-edge"])
+    assert len(_segments(paths_a["board-area"])) == sum(
         1 for h in view.all_hexes() for n in h.neighbours() if not view.on_map(n))
 
 
@@ -470,3 +474,62 @@ def test_an_email_carries_drawing_3s_map_as_text_and_older_drawings_in_base64() 
     ET.fromstring(text)  # the map as the recipient saves it: well-formed
     assert all(len(line) <= 998 for line in new.split(b"\r\n"))  # RFC 5322 [2.1.1]
     assert len(new) < len(old)
+
+
+def test_an_email_of_drawing_3_carries_its_json_files_quoted_printable_and_ingest_reads_them_exactly() -> None:
+    # issue 28: the move and turn files travel in quoted-printable (RFC 2045 6.7), not base64: lines
+    # of at most 76 characters, every byte but printable ASCII as =XX (a line end too, so none is
+    # turned into CRLF), and the files come back byte for byte; an email of drawing 2 keeps base64
+    from pbem.mail.compose import move_email
+    from pbem.mail.draft import extract_attachments
+
+    game = open_checked(EXAMPLES / "bastogne-spearhead")
+    new, old = move_email(game, 3), move_email(game, 3, drawing=2)
+    files = {"move-0003-US.json", "turn-0002.json"}
+    for eml, cte in ((new, "quoted-printable"), (old, "base64")):
+        msg = email.message_from_bytes(eml, policy=email.policy.default)
+        parts = {p.get_filename(): p for p in msg.walk() if p.get_content_type() == "application/json"}
+        assert set(parts) == files
+        assert {p["Content-Transfer-Encoding"] for p in parts.values()} == {cte}
+        assert dict(extract_attachments(eml)) == {n: (EXAMPLES / "bastogne-spearhead" / n).read_bytes() for n in files}
+    part = new.split(b'filename="turn-0002.json"', 1)[1]
+    body = part.split(b"\r\n\r\n", 1)[1].split(b"\r\n--", 1)[0]
+    assert body.strip() and all(len(line) <= 76 for line in body.split(b"\r\n"))
+    turn = (EXAMPLES / "bastogne-spearhead" / "turn-0002.json").read_bytes()
+    assert turn.endswith(b"\n") and b"=0A" in new  # the file's own line end, as =0A
+    assert len(new) < len(old)
+
+
+def test_drawing_3_draws_an_entry_area_as_one_band_outside_the_edge_and_an_outline_inside() -> None:
+    # issue 28: an entry area on the map edge [11.11] is one band just outside the edge (each of
+    # its hexes' sides facing off the map, joined where they meet), an area inside the map the
+    # outline of its hexes (drawings 1 and 2: a segment each, a ring each)
+    from pbem.systems.westwall.model import Area, Scenario
+    from render.test_render_svg import render_map
+
+    def on_map(h: Hex) -> bool:  # the tiny scenario's map: columns 1-6, rows 1-5
+        return 1 <= h.col <= 6 and 1 <= h.row <= 5
+
+    root = ET.fromstring(render_map(tiny_scenario(), tiny_state()))
+    [entry] = [g for g in root.iter(f"{SVG}g") if g.get("id") == "entry-1"]
+    hexes = [Hex.parse(h) for h in (entry.get("data-hexes") or "").split()]
+    assert [str(h) for h in hexes] == ["0101", "0102", "0103", "0104", "0105"]  # the west edge
+    [band] = entry.findall(f"{SVG}path")
+    d = band.get("d") or ""
+    assert d.count("M") == 1  # one band, not a segment each
+    assert len(_segments(d)) == sum(1 for h in hexes for n in h.neighbours() if not on_map(n))
+    near = [Hex(c, r) for c in range(-1, 9) for r in range(-1, 8)]
+    for seg in _segments(d):  # every corner of the band lies off the map, just outside it
+        for px, py in seg:
+            x, y = px / 10, py / 10
+            nearest = min(near, key=lambda h: math.dist(hex_center(h), (x, y)))
+            assert not on_map(nearest) and math.dist(hex_center(nearest), (x, y)) < 32, (x, y)
+    # an area within one hex of 0303, inside the map: the outline of its seven hexes
+    data = tiny_scenario().model_dump(mode="json")
+    data["reinforcements"][0]["entry"] = [Area(within=1, of=["0303"]).model_dump(mode="json")]
+    root = ET.fromstring(render_map(Scenario.model_validate(data), tiny_state()))
+    [entry] = [g for g in root.iter(f"{SVG}g") if g.get("id") == "entry-1"]
+    assert len((entry.get("data-hexes") or "").split()) == 7
+    [outline] = entry.findall(f"{SVG}path")
+    d = outline.get("d") or ""
+    assert d.count("M") == 1 and len(_segments(d)) == 18  # six hexes around one: three sides each

@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from helpers.svgmap import drawn_hexes, terrain
 
 from pbem.render.svg.canvas import xml_id
 
@@ -119,8 +120,8 @@ def test_render_step_side_crop_and_file(game: tuple[Path, Path], tmp_path: Path)
                         "--around", "1116", "--radius", "2")
     assert code == 0, err
     root = ET.fromstring(out.read_bytes())
-    hexes = {el.get("id") for el in root.iter() if (el.get("id") or "").startswith("hex-")}
-    assert "hex-1116" in hexes and "hex-1119" not in hexes
+    hexes = drawn_hexes(root)
+    assert "1116" in hexes and "1118" in hexes and "1119" not in hexes and len(hexes) == 19  # radius 2
     assert root.get("data-side") == "US"
 
 
@@ -153,7 +154,7 @@ def test_mail_draft_carries_move_turn_and_map(game: tuple[Path, Path]) -> None:
     # the map of where the action was: the U.S. set-up, cropped; the whole map is drawn on ingest
     whole = (g / "map-0002.svg").read_bytes()  # the newest map, every hex's terrain drawn in it
     assert b'data-type="placed"' in atts[crop]
-    assert 0 < atts[crop].count(b'id="hex-') < whole.count(b'id="hex-')
+    assert 0 < len(drawn_hexes(ET.fromstring(atts[crop]))) < len(drawn_hexes(ET.fromstring(whole)))
     assert not (g / "board.svg").exists() and b"<image" not in whole
     text = msg.get_body(preferencelist=("plain",)).get_content()  # type: ignore[union-attr]
     # the move said as its author's preview said it: a reinforcement's entry as an entry [11.11, 27]
@@ -207,8 +208,9 @@ def test_a_map_draws_its_terrain_itself(game: tuple[Path, Path]) -> None:
     assert b"<image" not in svg and not re.search(rb"url\((?!#)", svg)
     with _env(home):
         hexes = StepView(open_game(g), 2).view().all_hexes()
-    drawn = set(re.findall(rb'<use id="hex-(\d{4})"', svg))
-    assert drawn == {str(h).encode() for h in hexes} and len(drawn) > 500  # every hex of the board
+    drawn = terrain(root)
+    assert drawn.keys() == {str(h) for h in hexes} and len(drawn) > 500  # every hex of the board
+    assert {kind for kind, _fill in drawn.values()} >= {"clear", "woods", "town"}
 
 
 def test_write_step_outputs_atomic_never_overwrites(game: tuple[Path, Path]) -> None:

@@ -14,9 +14,11 @@ even])`` in the SVG's user units; margins, header and legend are placed around t
 
 Output is deterministic: coordinates are rounded to one decimal, every element is emitted in a
 fixed order, every id is explicit (svgwrite's automatic ids are never used), so the same inputs give
-the same bytes. Elements carry ids and data attributes for tools and tests: ``id="hex-1317"``,
-``id="unit-1/501" data-hex="1418"``, ``id="event-3" data-type="combat"`` (events are numbered from
-1 in the order of the step's event list).
+the same bytes. Elements carry ids and data attributes for tools and tests: ``id="unit-1/501"
+data-hex="1418"``, ``id="event-3" data-type="combat"`` (events are numbered from 1 in the order of
+the step's event list); drawings 1 and 2 draw each hex as a tile ``id="hex-1317"``, drawing 3 draws
+the terrain as areas whose ``data-hexes`` list their hexes (the hexes shown are those numbered) and
+puts a counter's ``data-side``, ``data-type`` and ``data-values`` on the face it places.
 
 The package is cut along the drawing's layers: :mod:`.canvas` (what one drawing shares: the view,
 the colours in use, the hexes shown, geometry, number format), :mod:`.palette` (colours and font),
@@ -37,7 +39,7 @@ import svgwrite
 from pbem.errors import InputError
 from pbem.maps.hexmap import Hex
 from pbem.maps.view import MapView
-from pbem.render.svg.board import board_layers, terrain_patterns
+from pbem.render.svg.board import board_layers, grid_pattern, terrain_patterns
 from pbem.render.svg.canvas import DEFAULT_HEX_SIZE, DRAWING, SQRT3, Canvas, Frame, _n, seven_bit
 from pbem.render.svg.counters import draw_units, nato_symbols
 from pbem.render.svg.marks import (
@@ -211,6 +213,8 @@ def _css(cv: Canvas) -> str:
         f".t2{{font-size:{_n(0.42 * s)}px;fill:{cv.col['text']}}}"
         f".pt{{font-size:{_n(0.36 * s)}px;font-weight:bold;fill:{cv.col['text']}}}"
         f".pl{{font-size:{_n(0.3 * s)}px;fill:{cv.col['text']}}}"
+        + (".ar{fill:none;stroke-linejoin:round;stroke-linecap:round}"
+           f".unit{{font-size:{_n(0.21 * cv.cs)}px;text-anchor:middle}}" if cv.drawing >= 3 else "")
     )
 
 
@@ -221,45 +225,18 @@ def _defs(cv: Canvas, dwg: svgwrite.Drawing, *, symbols: bool = True) -> None:
                for a in range(first, 360 + first, 60)]
     dwg.defs.add(dwg.polygon(points=[(_n(x), _n(y)) for x, y in corners], id="hex"))
     terrain_patterns(cv, dwg)
+    if cv.drawing >= 3:
+        grid_pattern(cv, dwg)
     if symbols:
         nato_symbols(cv, dwg)
     if cv.cropped:  # the drawing stops at the outline of the hexes shown
         clip = dwg.clipPath(id="map-clip")
-        if cv.drawing >= 3:  # one path along the outline (issue 28: a hex each cost ~40 bytes)
-            clip.add(dwg.path(d=_outline(cv, corners)))
+        if cv.drawing >= 3:  # the outline of the hexes shown: the terrain's area [28]
+            area = dwg.use("#board-area")
+            area["clip-rule"] = "evenodd"
+            clip.add(area)
         else:
             for vh in cv.visible:
                 x, y = cv.c(vh)
                 clip.add(dwg.use("#hex", x=_n(x), y=_n(y)))
         dwg.defs.add(clip)
-
-
-def _outline(cv: Canvas, corners: list[tuple[float, float]]) -> str:
-    """The outline of the hexes shown as path data: every side of a hex shown whose neighbour
-    across it is not shown, chained corner to corner into closed loops (the hexes' corners in one
-    turning order, so the loops enclose exactly the hexes shown)."""
-    def key(p: tuple[float, float]) -> tuple[float, float]:  # a corner shared by up to three hexes
-        return round(p[0], 3), round(p[1], 3)
-
-    edges: dict[tuple[float, float], tuple[float, float]] = {}  # start corner -> end corner
-    for h in cv.visible:
-        x, y = cv.c(h)
-        pts = [(x + dx, y + dy) for dx, dy in corners]
-        centres = {n: cv.c(n) for n in h.neighbours()}
-        for k in range(6):
-            (ax, ay), (bx, by) = pts[k], pts[(k + 1) % 6]
-            tx, ty = ax + bx - x, ay + by - y  # the centre of the hex across this side
-            across = min(centres, key=lambda n: (centres[n][0] - tx) ** 2 + (centres[n][1] - ty) ** 2)
-            if across not in cv.visible_set:
-                edges[key((ax, ay))] = key((bx, by))
-    parts: list[str] = []
-    while edges:
-        start = min(edges)  # a fixed order: the same bytes every time
-        parts.append(f"M{_n(start[0])},{_n(start[1])}")
-        at = start
-        while at in edges:
-            at = edges.pop(at)
-            if at != start:
-                parts.append(f"L{_n(at[0])},{_n(at[1])}")
-        parts.append("Z")
-    return "".join(parts)

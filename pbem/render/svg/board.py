@@ -14,7 +14,7 @@ from svgwrite.container import Group
 
 from pbem.maps.hexmap import Hex
 from pbem.maps.view import InkMark
-from pbem.render.svg.canvas import Canvas, Frame, _n, chained
+from pbem.render.svg.canvas import SQRT3, Canvas, Frame, _n, chained
 
 WATER_KINDS = ("river", "stream", "canal")
 HEXSIDE_ORDER = (
@@ -90,14 +90,20 @@ def board_layers(cv: Canvas, dwg: svgwrite.Drawing, layer: Group, fr: Frame) -> 
     """What never changes in a game: terrain, water, roads, bridges, edges and entry areas,
     hex numbers and place names."""
     draw_terrain(cv, dwg, layer)
+    if cv.drawing >= 3:  # entry areas under the water and roads, which their outlines follow [28]
+        draw_edges(cv, dwg, layer, fr)
     draw_water(cv, dwg, layer)
     draw_routes(cv, dwg, layer)
     draw_bridges(cv, dwg, layer)
-    draw_edges(cv, dwg, layer, fr)
+    if cv.drawing < 3:
+        draw_edges(cv, dwg, layer, fr)
     draw_labels(cv, dwg, layer)
 
 
 def draw_terrain(cv: Canvas, dwg: svgwrite.Drawing, layer: Group) -> None:
+    if cv.drawing >= 3:
+        _terrain_areas(cv, dwg, layer)
+        return
     m = cv.v
     g = dwg.g(id="terrain", stroke=cv.col["hex-outline"], stroke_width=_n(0.03 * cv.s))
     # one group per terrain kind carries the fill and the kind, so each hex is a bare <use>
@@ -112,6 +118,90 @@ def draw_terrain(cv: Canvas, dwg: svgwrite.Drawing, layer: Group) -> None:
             kg.add(dwg.use("#hex", x=_n(x), y=_n(y), id=f"hex-{h}"))
         g.add(kg)
     layer.add(g)
+
+
+def _terrain_areas(cv: Canvas, dwg: svgwrite.Drawing, layer: Group) -> None:
+    """Drawing 3's terrain [28]: the hexes shown as one area (``id="board-area"``) filled with the
+    commonest kind, each other kind as one path along the outline of its hexes (their numbers in
+    ``data-hexes``; the commonest kind's group lists none: it is every hex shown not listed in
+    another), and the hex grid over them as a pattern (``#grid``) filling the area again -- instead
+    of a ``<use>`` per hex (~57 bytes each)."""
+    by_kind: dict[str, list[Hex]] = {}
+    for h in cv.visible:
+        by_kind.setdefault(cv.v.terrain_of(h), []).append(h)
+    g = dwg.g(id="terrain")
+    if not by_kind:
+        layer.add(g)
+        return
+    kinds = _in_look_order(cv, set(by_kind))
+    base = max(kinds, key=lambda k: len(by_kind[k]))  # the first of the commonest, in look order
+    bg = dwg.g(fill=terrain_fill(cv, base))
+    bg["data-terrain"] = base
+    bg.add(dwg.path(d=hex_outline(cv, cv.visible), id="board-area", fill_rule="evenodd"))
+    g.add(bg)
+    for kind in kinds:
+        if kind == base:
+            continue
+        area = dwg.path(d=hex_outline(cv, by_kind[kind]), fill=terrain_fill(cv, kind), fill_rule="evenodd")
+        area["data-terrain"] = kind
+        area["data-hexes"] = " ".join(str(h) for h in by_kind[kind])
+        g.add(area)
+    g.add(dwg.use("#board-area", fill="url(#grid)"))
+    layer.add(g)
+
+
+def hex_outline(cv: Canvas, hexes: Iterable[Hex]) -> str:
+    """The outline of a set of hexes as path data in relative steps (:func:`chained`): every side
+    of one of them whose neighbour across it is not in the set. Three hexes meet at each corner, so
+    the sides join into closed loops that do not touch; filled with ``fill-rule="evenodd"`` they
+    cover exactly the set (a hole in it stays empty)."""
+    inside = set(hexes)
+    segments = [cv.hex_side(h, k) for h in sorted(inside) for k in range(6)]
+    return chained([seg for seg, across in segments if across not in inside])
+
+
+def grid_pattern(cv: Canvas, dwg: svgwrite.Drawing) -> None:
+    """Drawing 3's hex grid as a pattern (``url(#grid)``): a tile of the plane's hex outlines two
+    hex-widths wide, anchored so that its hexes are the map's (a hex's corner at the tile's edge, no
+    side along it). Its size is written to a thousandth so that the grid stays on the hexes across
+    the whole map."""
+    s = cv.s
+    w, h = SQRT3 * s, 3 * s  # a tile of pointy-topped hexes; a turned map draws them
+    if not cv.turned:
+        w, h = h, w
+    ox, oy = cv.c(cv.visible[0]) if cv.visible else (0.0, 0.0)
+    # the tile starts a quarter of a tile before a hex's centre: no side of a hex lies along its edge
+    px, py = (ox - w / 4, oy) if cv.turned else (ox, oy - h / 4)
+    segs: list[tuple[tuple[float, float], tuple[float, float]]] = []
+    pointy = 30 if cv.turned else 0
+    corners = [(s * math.cos(math.radians(a)), s * math.sin(math.radians(a))) for a in range(pointy, 360 + pointy, 60)]
+    for i in (-1, 0, 1, 2):
+        for j in (-1, 0, 1, 2):
+            for cx, cy in ((i * w, j * h), (i * w + w / 2, j * h + h / 2)):
+                cx, cy = cx + ox - px, cy + oy - py
+                if -s <= cx <= w + s and -s <= cy <= h + s:
+                    for k in range(6):
+                        a, b = corners[k], corners[(k + 1) % 6]
+                        segs.append(((cx + a[0], cy + a[1]), (cx + b[0], cy + b[1])))
+    pat = dwg.pattern(id="grid", insert=(f"{px:.3f}", f"{py:.3f}"), size=(f"{w:.3f}", f"{h:.3f}"),
+                      patternUnits="userSpaceOnUse")
+    pat.add(dwg.path(d=chained(_unique(segs)), fill="none", stroke=cv.col["hex-outline"],
+                     stroke_width=_n(0.03 * cv.s)))
+    dwg.defs.add(pat)
+
+
+def _unique(segs: list[tuple[tuple[float, float], tuple[float, float]]]
+            ) -> list[tuple[tuple[float, float], tuple[float, float]]]:
+    """Segments without repeats (the side two hexes share, drawn once), as :func:`_n` writes them."""
+    seen: set[tuple[str, ...]] = set()
+    out = []
+    for a, b in segs:
+        key = tuple(sorted([(_n(a[0]), _n(a[1])), (_n(b[0]), _n(b[1]))]))
+        flat = (key[0][0], key[0][1], key[1][0], key[1][1])
+        if flat not in seen:
+            seen.add(flat)
+            out.append((a, b))
+    return out
 
 
 def sides_of(cv: Canvas, kinds: Iterable[str]) -> list[tuple[Hex, Hex]]:
@@ -149,6 +239,12 @@ def draw_water(cv: Canvas, dwg: svgwrite.Drawing, layer: Group) -> None:
             for a, b in sides:
                 p, q = cv.side_segment(a, b)
                 d.append(f"M{_n(p[0])},{_n(p[1])}L{_n(q[0])},{_n(q[1])}")
+        if kind == "canal" and cv.drawing >= 3:  # the core a <use> of the canal's line [28]
+            wrap = dwg.g(stroke=cv.col[kind], stroke_width=_n(widths[kind] * s))
+            wrap.add(dwg.path(d="".join(d), id="hs-canal"))
+            g.add(wrap)
+            g.add(dwg.use("#hs-canal", stroke=cv.col["canal-core"], stroke_width=_n(0.06 * s), id="hs-canal-core"))
+            continue
         g.add(dwg.path(d="".join(d), stroke=cv.col[kind], stroke_width=_n(widths[kind] * s),
                        id=f"hs-{kind}"))
         if kind == "canal":
@@ -163,6 +259,7 @@ def draw_routes(cv: Canvas, dwg: svgwrite.Drawing, layer: Group) -> None:
     destroyed = {side for side, f in cv.v.hexsides.items() if "destroyed-bridge" in f}
     for kind in ("railway", "trail", "road"):
         d: list[str] = []
+        segs: list[tuple[tuple[float, float], tuple[float, float]]] = []
         for route in cv.v.routes:
             if route.kind != kind:
                 continue
@@ -179,8 +276,12 @@ def draw_routes(cv: Canvas, dwg: svgwrite.Drawing, layer: Group) -> None:
                     pts.insert(0, cv.off_map_point(run[0]))
                 if i == len(runs) - 1 and "end" in route.off_map:
                     pts.append(cv.off_map_point(run[-1]))
-                if len(pts) >= 2:
+                if len(pts) >= 2 and cv.drawing >= 3:  # chained lines in relative steps [28]
+                    segs.extend(zip(pts, pts[1:], strict=False))
+                elif len(pts) >= 2:
                     d.append("M" + "L".join(f"{_n(x)},{_n(y)}" for x, y in pts))
+        if segs:
+            d.append(chained(segs))
         if d and kind == "railway":
             # a dark line with white ties: a railway, whatever the colours of the roads
             g.add(dwg.path(d="".join(d), stroke=cv.col["railway"],
@@ -203,6 +304,7 @@ def draw_bridges(cv: Canvas, dwg: svgwrite.Drawing, layer: Group) -> None:
     s = cv.s
     g = dwg.g(id="bridges")
     m = cv.v
+    decked = False
     for a, b in sides_of(cv, ["bridge", "rail-bridge", "destroyed-bridge", "road", "trail"]):
         feats = m.features(a, b)
         if not is_bridge(feats):
@@ -217,9 +319,15 @@ def draw_bridges(cv: Canvas, dwg: svgwrite.Drawing, layer: Group) -> None:
         br = dwg.g(transform=f"translate({_n(mx)},{_n(my)}) rotate({_n(ang)})",
                    id=f"bridge-{a}-{b}")
         br["data-kind"] = kind
-        br.add(dwg.rect(insert=(_n(-ln / 2), _n(-wd / 2)), size=(_n(ln), _n(wd)),
-                        fill=cv.col["bridge-deck"], stroke=cv.col["bridge"],
-                        stroke_width=_n(0.05 * s)))
+        deck = dwg.rect(insert=(_n(-ln / 2), _n(-wd / 2)), size=(_n(ln), _n(wd)),
+                        fill=cv.col["bridge-deck"], stroke=cv.col["bridge"], stroke_width=_n(0.05 * s))
+        if cv.drawing >= 3:  # the deck drawn once (``#deck``) [28]
+            if not decked:
+                deck["id"] = "deck"
+                dwg.defs.add(deck)
+                decked = True
+            deck = dwg.use("#deck")
+        br.add(deck)
         if kind == "rail-bridge":
             br.add(dwg.line(start=(_n(-ln / 2), 0), end=(_n(ln / 2), 0),
                             stroke=cv.col["bridge"], stroke_width=_n(0.06 * s),
@@ -245,14 +353,20 @@ def draw_edges(cv: Canvas, dwg: svgwrite.Drawing, layer: Group, fr: Frame) -> No
     g = dwg.g(id="edges", fill="none", stroke_linecap="round")
     if cv.drawing >= 3:
         g["stroke-linejoin"] = "round"
-    if d:
+    if d and cv.drawing >= 3 and not cv.cropped:  # the edge of a whole map is the outline of its area
+        edge = dwg.use("#board-area", stroke=cv.col["map-edge"], stroke_width=_n(0.08 * s), id="map-edge")
+        edge["fill"] = "none"
+        g.add(edge)
+    elif d:
         g.add(dwg.path(d="".join(d), stroke=cv.col["map-edge"], stroke_width=_n(0.08 * s),
                        id="map-edge"))
     for i, (side, hexes, turns, _texts) in enumerate(cv.entry_areas(), start=1):
         colour = cv.side_colour.get(side, "#888888")
         segs: list[str] = []
+        lines: list[tuple[tuple[float, float], tuple[float, float]]] = []
         marks: list[str] = []
         out_x = out_y = 0.0
+        last: tuple[float, float] | None = None
         for h in hexes:
             x, y = cv.c(h)
             off = [n for n in h.neighbours() if not m.on_map(n)]
@@ -262,10 +376,22 @@ def draw_edges(cv: Canvas, dwg: svgwrite.Drawing, layer: Group, fr: Frame) -> No
                 ox, oy = (nx - x) * 0.06, (ny - y) * 0.06  # just outside the edge
                 out_x += nx - x
                 out_y += ny - y
+                lines.append(((p[0] + ox, p[1] + oy), (q[0] + ox, q[1] + oy)))
                 segs.append(f"M{_n(p[0] + ox)},{_n(p[1] + oy)}L{_n(q[0] + ox)},{_n(q[1] + oy)}")
-            if not off:  # an entry hex inside the map: a ring
+            if not off and cv.drawing >= 3:  # each ring a relative step from the last [28]
+                start = (x - 0.5 * s, y)
+                move = f"M{_n(start[0])},{_n(start[1])}" if last is None else \
+                    f"m{_n(start[0] - last[0])},{_n(start[1] - last[1])}"
+                marks.append(f"{move}a{_n(0.5 * s)},{_n(0.5 * s)} 0 1 0 {_n(s)},0a{_n(0.5 * s)},{_n(0.5 * s)} 0 1 0 "
+                             f"{_n(-s)},0")
+                last = (float(_n(start[0])), float(_n(start[1])))
+            elif not off:  # an entry hex inside the map: a ring
                 marks.append(f"M{_n(x - 0.5 * s)},{_n(y)}a{_n(0.5 * s)},{_n(0.5 * s)} 0 1 0 "
                              f"{_n(s)},0a{_n(0.5 * s)},{_n(0.5 * s)} 0 1 0 {_n(-s)},0")
+        if cv.drawing >= 3:  # one band along the edge, the hexes inside the map outlined [28]
+            segs = [_offset_band(cv, hexes)] if lines else []
+            inside = [h for h in hexes if all(m.on_map(n) for n in h.neighbours())]
+            marks = [hex_outline(cv, inside)] if inside else []
         eg = dwg.g(id=f"entry-{i}")
         eg["data-side"] = side
         eg["data-turn"] = " ".join(str(t) for t in turns)
@@ -297,11 +423,46 @@ def draw_edges(cv: Canvas, dwg: svgwrite.Drawing, layer: Group, fr: Frame) -> No
     layer.add(g)
 
 
+def _offset_band(cv: Canvas, hexes: list[Hex]) -> str:
+    """Drawing 3's band of an entry area along the map edge [28]: the hexsides of its hexes that
+    face off the map, each moved just outside (0.06 of the way to the hex beyond, as drawings 1 and
+    2 move each), joined where they meet -- a corner moved along both sides' directions so that
+    the two meet (a mitre) -- and chained in relative steps (:func:`chained`)."""
+    sides: list[tuple[tuple[float, float], tuple[float, float], tuple[float, float]]] = []
+    for h in hexes:
+        x, y = cv.c(h)
+        for n in h.neighbours():
+            if not cv.v.on_map(n):
+                p, q = cv.side_segment(h, n)
+                nx, ny = cv.c(n)
+                sides.append((p, q, ((nx - x) * 0.06, (ny - y) * 0.06)))
+
+    def key(pt: tuple[float, float]) -> tuple[float, float]:
+        return round(pt[0], 3), round(pt[1], 3)
+
+    moves: dict[tuple[float, float], list[tuple[float, float]]] = {}
+    for p, q, o in sides:
+        moves.setdefault(key(p), []).append(o)
+        moves.setdefault(key(q), []).append(o)
+
+    def moved(pt: tuple[float, float]) -> tuple[float, float]:
+        os = moves[key(pt)]
+        if len(os) != 2:
+            return pt[0] + os[0][0], pt[1] + os[0][1]
+        (ax, ay), (bx, by) = os
+        k = 1 + (ax * bx + ay * by) / (ax * ax + ay * ay)  # the mitre of two moves of equal length
+        return pt[0] + (ax + bx) / k, pt[1] + (ay + by) / k
+
+    return chained([(moved(p), moved(q)) for p, q, _o in sides])
+
+
 def draw_labels(cv: Canvas, dwg: svgwrite.Drawing, layer: Group) -> None:
     s = cv.s
     if cv.show_numbers:
         g = dwg.g(id="hex-numbers", class_="hn")  # the style is inherited by every number
         if cv.drawing >= 3:  # a group per column of numbers carries their x [28]
+            # and their height above the hex centre, which a turned map places on whole units
+            g["transform"] = f"translate(0,{_n(-0.64 * s)})"
             columns: dict[str, list[tuple[Hex, float]]] = {}
             for h in cv.visible:
                 x, y = cv.c(h)
@@ -309,7 +470,7 @@ def draw_labels(cv: Canvas, dwg: svgwrite.Drawing, layer: Group) -> None:
             for x_text, hexes in columns.items():
                 col = dwg.g(transform=f"translate({x_text})")
                 for h, y in hexes:
-                    col.add(dwg.text(str(h), y=[_n(y - 0.64 * s)]))
+                    col.add(dwg.text(str(h), y=[_n(y)]))
                 g.add(col)
         else:
             for h in cv.visible:
@@ -317,14 +478,23 @@ def draw_labels(cv: Canvas, dwg: svgwrite.Drawing, layer: Group) -> None:
                 g.add(dwg.text(str(h), insert=(_n(x), _n(y - 0.64 * s))))
         layer.add(g)
     g = dwg.g(id="places")
-    for p in cv.v.places:
+    # drawing 3: each name written once, its halo a <use> of it under all the names [28]
+    halos, names = (dwg.g(class_="ph"), dwg.g(class_="pn")) if cv.drawing >= 3 else (g, g)
+    for i, p in enumerate(cv.v.places):
         h = p.hex
         if h not in cv.visible_set:
             continue
         x, y = cv.c(h)
         pos = (_n(x), _n(y + place_dy(cv, x, y, p.name)))
-        g.add(dwg.text(p.name, insert=pos, class_="ph"))
-        g.add(dwg.text(p.name, insert=pos, class_="pn"))
+        if cv.drawing >= 3:
+            halos.add(dwg.use(f"#place-{i}"))
+            names.add(dwg.text(p.name, insert=pos, id=f"place-{i}"))
+        else:
+            g.add(dwg.text(p.name, insert=pos, class_="ph"))
+            g.add(dwg.text(p.name, insert=pos, class_="pn"))
+    if cv.drawing >= 3:
+        g.add(halos)
+        g.add(names)
     layer.add(g)
 
 

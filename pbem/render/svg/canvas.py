@@ -29,11 +29,14 @@ objectives, revealed drop zones and units out of supply (or without a line of co
 view names, and draws a stack as its top counter with the count of the units in it. Drawing 3
 heads the legend's entry areas and exited units with the game's own case where the view names one
 (``MapView.own_entry_heading``, ``own_exited_heading``: SPI Arnhem's [15.11] and [15.4], not
-Bastogne's [11.11] and [12.0]) [27], and clips a cropped map (an email's) to one path along the
-outline of the hexes shown instead of a hex each [28], and is lighter to store and mail [28]: the
-map edge and water drawn as chained lines in relative steps instead of a segment each, hex numbers
-placed by column, and the text written as 7-bit lines (:func:`seven_bit`), so an email carries its
-map as text instead of base64. Whether a whole map places the game's
+Bastogne's [11.11] and [12.0]) [27], and is lighter to store and mail [28]: the terrain drawn as
+areas (the hexes shown one path along their outline, ``#board-area``, in the commonest kind; each
+other kind one path listing its hexes in ``data-hexes``) under a hex-grid pattern instead of a tile
+``hex-NNNN`` per hex, a cropped map (an email's) clipped to that area; the map edge, water, roads,
+entry areas and arrows in relative steps; counters that look alike sharing one face (``#face-N``),
+arrowheads markers, place names written once; hex numbers placed by column; and the text written as
+7-bit lines (:func:`seven_bit`), so an email carries its map as text instead of base64. Whether a
+whole map places the game's
 ``board.svg`` or draws its terrain itself is not a drawing: the map shows it
 (:func:`pbem.render.outputs.places_board`)."""
 
@@ -90,21 +93,35 @@ def chained(segments: list[tuple[tuple[float, float], tuple[float, float]]]) -> 
         if used[i]:
             continue
         used[i] = True
-        pts = [*reversed(walk(a)), *walk(b)]
-        x, y = pts[0]
-        part = [f"M{_t(x)},{_t(y)}l"]
-        for k, (px, py) in enumerate(pts[1:]):
-            dy = _t(py - y)
-            sep = "" if k == 0 else ("" if _t(px - x).startswith("-") else " ")
-            part.append(f"{sep}{_t(px - x)}{'' if dy.startswith('-') else ','}{dy}")
-            x, y = px, py
-        parts.append("".join(part))
+        parts.append(_steps([*reversed(walk(a)), *walk(b)]))
     return "".join(parts)
 
 
-_ELEMENT = re.compile(r"<(?!/|tspan\b|textPath\b)")
+def _steps(pts: list[tuple[int, int]]) -> str:
+    """Path data of a polyline through points given in tenths: ``M`` to the first, then relative
+    steps (``l``) computed from them, so every corner lands where :func:`_n` would put it."""
+    x, y = pts[0]
+    part = [f"M{_t(x)},{_t(y)}l"]
+    for k, (px, py) in enumerate(pts[1:]):
+        dy = _t(py - y)
+        sep = "" if k == 0 else ("" if _t(px - x).startswith("-") else " ")
+        part.append(f"{sep}{_t(px - x)}{'' if dy.startswith('-') else ','}{dy}")
+        x, y = px, py
+    return "".join(part)
+
+
+def polyline(points: list[tuple[float, float]]) -> str:
+    """Path data of a polyline in its order, in relative steps (:func:`_steps`)."""
+    return _steps([(_tenths(x), _tenths(y)) for x, y in points])
+
+
+_ELEMENT_START = re.compile(r"(?=<(?!/|tspan\b|textPath\b))")
+LINE = 500
+"""Characters a line of a drawing-3 map holds at most, but for one long element (a start tag whose
+long values are broken onto lines of their own): well under RFC 5322's limit of 998 [2.1.1], so
+that an email carries the map as itself."""
 _TEXT = re.compile(r"(<text\b.*?</text>)", re.S)
-_LONG_VALUE = re.compile(r' ([a-z-]+)="([^"]{120,})"')
+_LONG_VALUE = re.compile(r' ([a-z-]+)="([^"]{400,})"')
 
 
 def seven_bit(svg: str) -> str:
@@ -119,7 +136,7 @@ def seven_bit(svg: str) -> str:
         out: list[str] = []
         width = 0
         for piece in pieces:
-            if width + len(piece) > 100 and out:
+            if width + len(piece) > LINE and out:
                 piece = piece.removeprefix(" ")
                 out.append("\n")
                 width = 0
@@ -128,10 +145,20 @@ def seven_bit(svg: str) -> str:
         return f' {name}="' + "".join(out) + '"'
 
     parts = _TEXT.split(svg)  # a text element's content is left as it is: white space there is text
-    text = "".join("\n" + part if i % 2 else _ELEMENT.sub("\n<", part)
-                   for i, part in enumerate(parts)).lstrip("\n")
-    text = _LONG_VALUE.sub(wrap, text)
-    return text.encode("ascii", "xmlcharrefreplace").decode("ascii")
+    pieces: list[str] = []  # each element's start (a whole text element), in order
+    for i, part in enumerate(parts):  # an empty element's end without its space: "/>"
+        pieces.extend([part] if i % 2 else [p.replace(" />", "/>") for p in _ELEMENT_START.split(part) if p])
+    lines: list[str] = []
+    width = LINE  # a break before the first piece is dropped below
+    for piece in pieces:  # elements share a line up to LINE characters; a break only between them
+        piece = _LONG_VALUE.sub(wrap, piece).encode("ascii", "xmlcharrefreplace").decode("ascii")
+        head = piece.split("\n", 1)[0]
+        if width + len(head) > LINE:
+            lines.append("\n")
+            width = 0
+        lines.append(piece)
+        width = len(piece) - piece.rfind("\n") - 1 if "\n" in piece else width + len(piece)
+    return "".join(lines).lstrip("\n")
 
 
 def hex_center(h: Hex, hex_size: float = DEFAULT_HEX_SIZE) -> tuple[float, float]:
@@ -210,6 +237,10 @@ class Canvas:
         # above it (-0.64 to -0.88) and a place name below it (+0.52 to +0.82) [readability]
         self.cs = 1.0 * self.s
         self.boxes: list[tuple[float, float, float, float]] | None = None
+        self.heads: dict[tuple[str, ...], str] = {}
+        """Drawing 3: the id of each arrowhead marker in the defs (:func:`pbem.render.svg.marks.arrowhead`)."""
+        self.faces: dict[tuple[str, ...], str] = {}
+        """Drawing 3: the id of each counter face drawn once in the defs (:func:`pbem.render.svg.counters.counter`)."""
         """Counters and combat labels placed so far (:func:`pbem.render.svg.marks.label_spot`)."""
 
     def c(self, h: Hex) -> tuple[float, float]:
@@ -235,6 +266,18 @@ class Canvas:
                     best = (d, h)
         assert best is not None
         return best[1] in self.visible_set
+
+    def hex_side(self, h: Hex, k: int) -> tuple[tuple[tuple[float, float], tuple[float, float]], Hex]:
+        """Side ``k`` (0-5, corner ``k`` to corner ``k + 1`` in one turning order) of hex ``h`` as
+        drawn, and the hex across it."""
+        first = 30 if self.turned else 0  # a turned map has pointy-topped hexes
+        x, y = self.c(h)
+        a0, a1 = math.radians(first + 60 * k), math.radians(first + 60 * (k + 1))
+        a = (x + self.s * math.cos(a0), y + self.s * math.sin(a0))
+        b = (x + self.s * math.cos(a1), y + self.s * math.sin(a1))
+        tx, ty = a[0] + b[0] - x, a[1] + b[1] - y  # the centre of the hex across this side
+        across = min(h.neighbours(), key=lambda n: (self.c(n)[0] - tx) ** 2 + (self.c(n)[1] - ty) ** 2)
+        return (a, b), across
 
     def side_segment(self, a: Hex, b: Hex) -> tuple[tuple[float, float], tuple[float, float]]:
         """End points of the hexside between adjacent hexes ``a`` and ``b``."""

@@ -72,6 +72,8 @@ def nato_symbols(cv: Canvas, dwg: svgwrite.Drawing) -> None:
                         style=f"font-size:{_n(0.78 * h)}px;font-weight:bold;"
                               "text-anchor:middle")],
     }
+    if cv.drawing >= 3:
+        dwg.defs.add(counter_rect(cv, dwg, id="counter"))
     for kind in nato_kinds(cv):
         g = dwg.g(id=f"nato-{kind}", stroke_width=sw)
         g.add(box())
@@ -116,6 +118,54 @@ def draw_units(cv: Canvas, dwg: svgwrite.Drawing, layer: Group) -> None:
             layer.add(g)
 
 
+def counter_rect(cv: Canvas, dwg: svgwrite.Drawing, **attrs: str) -> Any:
+    """A counter's frame, centred on the origin."""
+    cs = cv.cs
+    return dwg.rect(insert=(_n(-cs / 2), _n(-cs / 2)), size=(_n(cs), _n(cs)), rx=_n(0.07 * cs),
+                    stroke="#000000", stroke_width=_n(0.035 * cs), **attrs)
+
+
+def value_lines(cv: Canvas, u: CounterView) -> list[tuple[str, float, float]]:
+    """The lines of a counter's values: (text, height in counter sides, font size), two lines for
+    artillery (barrage-FPF-range over defense-move) [2.31], each as large as fits the counter."""
+    cs = cv.cs
+    if len(u.value_lines) > 1:
+        lines, base = list(zip(u.value_lines, (0.31, 0.47), strict=False)), 0.19
+    else:
+        lines, base = [(u.value_lines[0] if u.value_lines else u.values, 0.44)], 0.27
+    return [(text, ty, min(base * cs, 0.96 * cs / (0.62 * max(len(text), 1)))) for text, ty in lines]
+
+
+def face(cv: Canvas, dwg: svgwrite.Drawing, u: CounterView, fill: str, ink: str,
+         marks: list[tuple[str, str]]) -> str:
+    """Drawing 3: the id of the face of a legible counter in the defs -- its frame in its side's
+    colour, size, NATO symbol, values and tags, all but its name -- drawn there the first time a
+    counter shows it (``face-N`` in order of appearance) [28]. Its words take the ink of the
+    counter placing it; it carries what tools read of them: ``data-side``, ``data-type`` and
+    ``data-values``."""
+    lines = value_lines(cv, u)
+    key = (u.side, u.values, fill, ink, u.size, u.symbol, *(f"{t}@{ty}@{size}" for t, ty, size in lines),
+           *(f"{t}@{c}" for t, c in marks))
+    known = cv.faces.get(key)
+    if known is not None:
+        return known
+    cs = cv.cs
+    ident = cv.faces[key] = f"face-{len(cv.faces) + 1}"
+    g = dwg.g(id=ident)
+    g["data-side"] = u.side
+    g["data-type"] = u.symbol
+    g["data-values"] = u.values
+    g.add(dwg.use("#counter", fill=fill))
+    g.add(dwg.text(u.size, class_="mk", y=[_n(-0.39 * cs)]))
+    g.add(dwg.use(f"#nato-{u.symbol}", y=_n(-0.2 * cs), stroke=ink))
+    for text, ty, size in lines:
+        g.add(dwg.text(text, class_="cv", style=f"font-size:{_n(size)}px", y=[_n(ty * cs)]))
+    for el in tag_marks(cv, dwg, marks):
+        g.add(el)
+    dwg.defs.add(g)
+    return ident
+
+
 def counter(cv: Canvas, dwg: svgwrite.Drawing, u: CounterView, h: Hex, off: float,
              marks: list[tuple[str, str]], *, legible: bool = True) -> Group:
     cs = cv.cs
@@ -126,12 +176,17 @@ def counter(cv: Canvas, dwg: svgwrite.Drawing, u: CounterView, h: Hex, off: floa
               class_="unit")
     g["data-unit"] = u.id
     g["data-hex"] = str(h)
-    g["data-side"] = u.side
-    g["data-type"] = u.symbol
-    g.add(dwg.rect(insert=(_n(-cs / 2), _n(-cs / 2)), size=(_n(cs), _n(cs)),
-                   rx=_n(0.07 * cs), fill=fill, stroke="#000000",
-                   stroke_width=_n(0.035 * cs)))
-    g["data-values"] = u.values
+    if cv.drawing < 3 or not legible:  # a face carries these (drawing 3) [28]
+        g["data-side"] = u.side
+        g["data-type"] = u.symbol
+    if cv.drawing < 3 or not legible:
+        g["data-values"] = u.values
+    if cv.drawing >= 3 and legible:  # one face for all counters that look alike but for their name [28]
+        g.add(dwg.use(f"#{face(cv, dwg, u, fill, ink, marks)}"))
+    elif cv.drawing >= 3:  # the counter's frame defined once (``#counter``) [28]
+        g.add(dwg.use("#counter", fill=fill))
+    else:
+        g.add(counter_rect(cv, dwg, fill=fill))
     if not legible:  # under another counter: its edge only (from drawing 2, its name on hover)
         if cv.drawing >= 2:
             g.set_desc(title=u.designation)
@@ -140,28 +195,39 @@ def counter(cv: Canvas, dwg: svgwrite.Drawing, u: CounterView, h: Hex, off: floa
     # counter, which they inherit (drawing 3 [28]; the rect and marks carry their own fills)
     inked: dict[str, str] = {"fill": ink}
     if cv.drawing >= 3:
-        g["fill"] = ink
+        if ink != "#000000":  # black is every element's own fill
+            g["fill"] = ink
         inked = {}
-    g.add(dwg.text(u.size, insert=(0, _n(-0.39 * cs)), class_="mk", **inked))
-    g.add(dwg.use(f"#nato-{u.symbol}", x=0, y=_n(-0.2 * cs), stroke=ink, **inked))
-    if len(u.value_lines) > 1:
-        # two lines of values (artillery: barrage-FPF-range over defense-move) [2.31]
-        g.add(dwg.text(u.designation, insert=(0, _n(0.13 * cs)), class_="cd",
-                       style=f"font-size:{_n(0.17 * cs)}px", **inked))
-        lines = list(zip(u.value_lines, (0.31, 0.47), strict=False))
-        base = 0.19
+    if cv.drawing >= 3:  # the face holds the rest
+        two = len(u.value_lines) > 1
+        # its size and anchor from the counter's class (``.unit``, the style sheet)
+        g.add(dwg.text(u.designation, y=[_n((0.13 if two else 0.17) * cs)],
+                       **({"style": f"font-size:{_n(0.17 * cs)}px"} if two else {})))
     else:
-        g.add(dwg.text(u.designation, insert=(0, _n(0.17 * cs)), class_="cd", **inked))
-        lines = [(u.value_lines[0] if u.value_lines else u.values, 0.44)]
-        base = 0.27
-    for text, ty in lines:
-        size = min(base * cs, 0.96 * cs / (0.62 * max(len(text), 1)))
-        g.add(dwg.text(text, insert=(0, _n(ty * cs)), class_="cv", style=f"font-size:{_n(size)}px",
-                       **inked))
+        g.add(dwg.text(u.size, insert=(0, _n(-0.39 * cs)), class_="mk", **inked))
+        g.add(dwg.use(f"#nato-{u.symbol}", x=0, y=_n(-0.2 * cs), stroke=ink, **inked))
+        if len(u.value_lines) > 1:
+            # two lines of values (artillery: barrage-FPF-range over defense-move) [2.31]
+            g.add(dwg.text(u.designation, insert=(0, _n(0.13 * cs)), class_="cd",
+                           style=f"font-size:{_n(0.17 * cs)}px", **inked))
+        else:
+            g.add(dwg.text(u.designation, insert=(0, _n(0.17 * cs)), class_="cd", **inked))
+        for text, ty, size in value_lines(cv, u):
+            g.add(dwg.text(text, insert=(0, _n(ty * cs)), class_="cv", style=f"font-size:{_n(size)}px",
+                           **inked))
+        for el in tag_marks(cv, dwg, marks):
+            g.add(el)
+    return g
+
+
+def tag_marks(cv: Canvas, dwg: svgwrite.Drawing, marks: list[tuple[str, str]]) -> list[Any]:
+    """A counter's tags (FPF, ADV, ...) down its upper right corner, each a coloured box and its text."""
+    cs = cv.cs
+    out: list[Any] = []
     for i, (text, colour) in enumerate(marks):
         mw, mh = 0.42 * cs, 0.22 * cs
         mx, my = cs / 2 - mw * 0.6, -cs / 2 - mh * 0.4 + i * mh * 1.05
-        g.add(dwg.rect(insert=(_n(mx), _n(my)), size=(_n(mw), _n(mh)), fill=colour,
-                       stroke="#000000", stroke_width=_n(0.02 * cs)))
-        g.add(dwg.text(text, insert=(_n(mx + mw / 2), _n(my + mh * 0.78)), class_="mk"))
-    return g
+        out.append(dwg.rect(insert=(_n(mx), _n(my)), size=(_n(mw), _n(mh)), fill=colour,
+                            stroke="#000000", stroke_width=_n(0.02 * cs)))
+        out.append(dwg.text(text, insert=(_n(mx + mw / 2), _n(my + mh * 0.78)), class_="mk"))
+    return out

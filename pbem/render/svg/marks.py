@@ -12,7 +12,7 @@ from svgwrite.container import Group
 
 from pbem.maps.hexmap import Hex
 from pbem.maps.view import CombatMark, EliminatedMark, MoveMark, PlacedMark, TrailMark
-from pbem.render.svg.canvas import Canvas, _n, xml_id
+from pbem.render.svg.canvas import Canvas, _n, polyline, xml_id
 
 
 def draw_shaded(cv: Canvas, dwg: svgwrite.Drawing, layer: Group) -> None:
@@ -108,21 +108,30 @@ def draw_unsupplied(cv: Canvas, dwg: svgwrite.Drawing, layer: Group) -> None:
     g = dwg.g(id="unsupplied")
     colour = cv.col["unsupplied"]
     s = cv.cs
+    defined: set[str] = set()
     for h in sorted(where):
         x, y = cv.c(h)
         ids = where[h]
         ug = dwg.g(id=xml_id("unsupplied-", str(h)), class_="unsupplied")
         ug["data-hex"] = str(h)
         ug["data-units"] = " ".join(ids)
-        ug.add(dwg.circle(center=(_n(x), _n(y)), r=_n(0.8 * cv.s), fill="none", stroke=colour,
-                          stroke_width=_n(0.08 * cv.s), stroke_dasharray=f"{_n(0.16 * cv.s)},{_n(0.1 * cv.s)}"))
         text = cv.v.unsupplied_tag + (f"×{len(ids)}" if len(ids) > 1 else "")
+        # drawing 3: the ring and tag drawn once for each text (``#cut-TEXT``), placed on each hex [28]
+        ox, oy = (0.0, 0.0) if cv.drawing >= 3 else (x, y)
+        mark = dwg.g(id=xml_id("cut-", text)) if cv.drawing >= 3 else ug
+        mark.add(dwg.circle(center=(_n(ox), _n(oy)), r=_n(0.8 * cv.s), fill="none", stroke=colour,
+                            stroke_width=_n(0.08 * cv.s), stroke_dasharray=f"{_n(0.16 * cv.s)},{_n(0.1 * cv.s)}"))
         w = (0.13 * len(text) + 0.12) * s
         # at the counter's lower right corner, half beyond it (the count of a stack is at its left)
-        tx, ty = x + 0.5 * s - w / 2 + 0.25 * s, y + 0.42 * s
-        ug.add(dwg.rect(insert=(_n(tx - w / 2), _n(ty)), size=(_n(w), _n(0.3 * s)),
-                        fill=colour, stroke="#000000", stroke_width=_n(0.02 * s)))
-        ug.add(dwg.text(text, insert=(_n(tx), _n(ty + 0.23 * s)), class_="mk", fill="#ffffff"))
+        tx, ty = ox + 0.5 * s - w / 2 + 0.25 * s, oy + 0.42 * s
+        mark.add(dwg.rect(insert=(_n(tx - w / 2), _n(ty)), size=(_n(w), _n(0.3 * s)),
+                          fill=colour, stroke="#000000", stroke_width=_n(0.02 * s)))
+        mark.add(dwg.text(text, insert=(_n(tx), _n(ty + 0.23 * s)), class_="mk", fill="#ffffff"))
+        if mark is not ug:
+            if mark["id"] not in defined:
+                defined.add(mark["id"])
+                dwg.defs.add(mark)
+            ug.add(dwg.use(f"#{mark['id']}", x=_n(x), y=_n(y)))
         ug.set_desc(title=f"{', '.join(ids)}: {cv.v.unsupplied_text}")
         g.add(ug)
     layer.add(g)
@@ -144,18 +153,35 @@ def draw_hexside_marks(cv: Canvas, dwg: svgwrite.Drawing, layer: Group) -> None:
     """The hexsides of :attr:`MapView.hexside_marks`, marked at their middle."""
     g = dwg.g(id="hexside-marks")
     visible = set(cv.visible)
+    s = cv.s
+    shapes: dict[str, list[str]] = {}
     for a, b, kind in cv.v.hexside_marks:
         if a not in visible and b not in visible:
             continue
         (ax, ay), (bx, by) = cv.c(a), cv.c(b)
-        for el in hexside_mark(cv, dwg, (ax + bx) / 2, (ay + by) / 2, kind):
+        x, y = (ax + bx) / 2, (ay + by) / 2
+        if cv.drawing >= 3:  # the marks of a kind as one path [28]: a cross (demolished), a ring
+            d, r = 0.28 * s, 0.2 * s
+            shapes.setdefault(kind, []).append(
+                f"M{_n(x - d)},{_n(y - d)}l{_n(2 * d)},{_n(2 * d)}m0,{_n(-2 * d)}l{_n(-2 * d)},{_n(2 * d)}"
+                if kind == "demolished" else
+                f"M{_n(x - r)},{_n(y)}a{_n(r)},{_n(r)} 0 1 0 {_n(2 * r)},0a{_n(r)},{_n(r)} 0 1 0 {_n(-2 * r)},0")
+            continue
+        for el in hexside_mark(cv, dwg, x, y, kind):
             g.add(el)
+    for kind, parts in shapes.items():
+        if kind == "demolished":
+            g.add(dwg.path(d="".join(parts), stroke="#c0392b", stroke_width=_n(0.12 * s)))
+        else:
+            g.add(dwg.path(d="".join(parts), fill="none", stroke="#1e8449", stroke_width=_n(0.08 * s)))
     layer.add(g)
 
 
 def arrow(cv: Canvas, dwg: svgwrite.Drawing, pts: list[tuple[float, float]], colour: str,
-           width: float, *, dashed: bool = False, head: float = 1.0) -> list[Any]:
-    """A polyline with a filled arrowhead at its last point."""
+           width: float, *, dashed: bool = False, head: float = 1.0, marker: bool = True) -> list[Any]:
+    """A polyline with a filled arrowhead at its last point (drawing 3: a path in relative steps,
+    its head a marker shared by the arrows of its colour and size, unless ``marker`` is false: the
+    legend's samples, one of each)."""
     s = cv.s
     if len(pts) < 2:
         return []
@@ -168,14 +194,38 @@ def arrow(cv: Canvas, dwg: svgwrite.Drawing, pts: list[tuple[float, float]], col
     attrs: dict[str, str] = {}
     if dashed:
         attrs["stroke_dasharray"] = f"{_n(0.22 * s)},{_n(0.12 * s)}"
+    if cv.drawing >= 3 and marker:  # the line in relative steps to the head's base, the head a marker [28]
+        line = dwg.path(d=polyline([*pts[:-1], (bx, by)]), class_="ar", stroke=colour, stroke_width=_n(width), **attrs)
+        line["marker-end"] = f"url(#{arrowhead(cv, dwg, colour, hl, hw)})"
+        return [line]
+    if cv.drawing >= 3:  # no fill, round joins and caps: the class ``ar`` (the style sheet) [28]
+        attrs["class_"] = "ar"
+    else:
+        attrs.update(fill="none", stroke_linejoin="round", stroke_linecap="round")
     out: list[Any] = [
-        dwg.polyline(points=[(_n(x), _n(y)) for x, y in line_pts], fill="none", stroke=colour,
-                     stroke_width=_n(width), stroke_linejoin="round", stroke_linecap="round",
+        dwg.polyline(points=[(_n(x), _n(y)) for x, y in line_pts], stroke=colour, stroke_width=_n(width),
                      **attrs),
         dwg.polygon(points=[(_n(x2), _n(y2)), (_n(bx - uy * hw), _n(by + ux * hw)),
                             (_n(bx + uy * hw), _n(by - ux * hw))], fill=colour),
     ]
     return out
+
+
+def arrowhead(cv: Canvas, dwg: svgwrite.Drawing, colour: str, length: float, half_width: float) -> str:
+    """Drawing 3: the id of an arrowhead marker (``ah-N``, defined the first time it is used): a
+    filled triangle ``length`` long and twice ``half_width`` wide, its base's middle on the end of
+    the line it ends, pointing along the line's last step [28]."""
+    key = (colour, _n(length), _n(half_width))
+    known = cv.heads.get(key)
+    if known is not None:
+        return known
+    ident = cv.heads[key] = f"ah-{len(cv.heads) + 1}"
+    w, h = _n(length), _n(2 * half_width)
+    marker = dwg.marker(insert=(0, _n(half_width)), size=(w, h), orient="auto", id=ident)
+    marker["markerUnits"] = "userSpaceOnUse"
+    marker.add(dwg.path(d=f"M0,0L{w},{_n(half_width)}L0,{h}z", fill=colour))
+    dwg.defs.add(marker)
+    return ident
 
 
 def trim_end(cv: Canvas, pts: list[tuple[float, float]], by: float) -> list[tuple[float, float]]:

@@ -79,6 +79,8 @@ class Fighting:
         self.dice = dice
         self.log = log
         self.violations: list[RuleViolation] = []
+        self.unrolled = 0
+        """Checking: the dice the walk would have rolled (each taken as favourable)."""
         self.track: dict[str, Tracker] = {}
         self.last: LastCombat | None = None
         self.expected: list[tuple[int, str, str, cb.Odds]] = []
@@ -91,6 +93,7 @@ class Fighting:
 
     def roll(self, label: str, favourable: int) -> int:
         if self.dice is None:
+            self.unrolled += 1
             return favourable
         return self.log.roll(label, self.dice.d6(label))
 

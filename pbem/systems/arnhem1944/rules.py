@@ -120,6 +120,7 @@ Readings of the text, beyond those of ``combat.py`` and ``artillery.py``:
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, cast
 
 from pydantic import ValidationError
@@ -154,6 +155,26 @@ from pbem.systems.arnhem1944.orders import (
 from pbem.systems.arnhem1944.queries import Game, Readings, due_drops, mark_bridge, other
 from pbem.systems.arnhem1944.state import Side, Standing, State, UnitState
 from pbem.systems.arnhem1944.words import event_text
+
+
+@dataclass
+class _Walked:
+    """The checking walk of a legal activation that comes out the same resolved: it moves, enters
+    and prepares positions only, under no condition (``if``), and no die would have been rolled in
+    it (no demolition [12.2] came up) -- so the resolution's walk, with the dice, would make the
+    same state and events, its standing orders apart (set before the walk, read only in combat
+    [7.5, 7.6, 8.2]). :meth:`Arnhem1944Rules.resolve` takes it once instead of walking again, for
+    exactly the state and orders it was checked with (the engine's contract for ``checked``)."""
+
+    state: State
+    """The state checked (compared by identity)."""
+    orders: Activation
+    walked: State
+    log: Happened
+    taken: bool = False
+
+
+_SAME_RESOLVED = frozenset({"move", "enter", "prepare"})
 
 
 class Arnhem1944Rules(Ruleset[Scenario, State, Orders]):
@@ -489,6 +510,17 @@ class Arnhem1944Rules(Ruleset[Scenario, State, Orders]):
     # -- checking -------------------------------------------------------------------------------------
     def validate(self, scenario: Scenario, state: State, side: str,
                  orders: Orders) -> list[RuleViolation]:
+        return self._violations(scenario, state, side, orders)
+
+    def check(self, scenario: Scenario, state: State, side: str, orders: Orders) -> Checked:
+        """:meth:`validate`, keeping the walk of a legal activation that resolves the same
+        (:class:`_Walked`) for :meth:`resolve`."""
+        kept: list[_Walked] = []
+        problems = self._violations(scenario, state, side, orders, kept)
+        return Checked(problems, kept[0] if kept and not problems else None)
+
+    def _violations(self, scenario: Scenario, state: State, side: str, orders: Orders,
+                    kept: list[_Walked] | None = None) -> list[RuleViolation]:
         pend = self.pending(scenario, state)
         if not pend:
             return [RuleViolation("16", "the game is over")]
@@ -515,8 +547,12 @@ class Arnhem1944Rules(Ruleset[Scenario, State, Orders]):
         if isinstance(orders, Activation):
             g = self.game(scenario)
             st = state.clone()
-            run = Run(g, st, cast(Side, side), None, Happened())
+            log = Happened()
+            run = Run(g, st, cast(Side, side), None, log)
             run.activation(orders)
+            if (kept is not None and not run.violations and not run.unrolled
+                    and all(a.do in _SAME_RESOLVED and a.if_ is None for a in orders.actions)):
+                kept.append(_Walked(state, orders, st, log))
             return run.violations
         return []
 
@@ -576,8 +612,18 @@ class Arnhem1944Rules(Ruleset[Scenario, State, Orders]):
     def resolve(self, scenario: Scenario, state: State, side: str, orders: Orders, dice: Dice,
                 checked: Checked | None = None) -> Resolution:
         g = self.game(scenario)
-        st = state.clone()
-        log = Happened()
+        walked = checked.prepared if checked is not None else None
+        if (isinstance(walked, _Walked) and not walked.taken and walked.state is state
+                and walked.orders is orders):
+            walked.taken = True  # the check's own copy: taken once
+            st, log = walked.walked, walked.log
+        else:
+            walked = None
+            # a pass of the standard sequence changes no unit unless the turn ends (then its
+            # units are copied first): the units stay shared until then
+            passing = isinstance(orders, Pass) and not state.options.simplified_sequence
+            st = state.clone(units=not passing)
+            log = Happened()
         me = cast(Side, side)
         if isinstance(orders, Acknowledge):
             st.phase = "over"
@@ -609,7 +655,8 @@ class Arnhem1944Rules(Ruleset[Scenario, State, Orders]):
             if orders.standing is not None:
                 st.standing[me] = orders.standing
             if isinstance(orders, Activation):
-                Run(g, st, me, dice, log).activation(orders)
+                if walked is None:
+                    Run(g, st, me, dice, log).activation(orders)
             else:
                 log.event({"kind": "passed", "side": me})
             stacking(g, st, log)  # [5, 18.1] at the end of the combat phase
@@ -627,6 +674,7 @@ class Arnhem1944Rules(Ruleset[Scenario, State, Orders]):
                 log.event({"kind": "turn-end", "turn": st.turn,
                            "why": "both sides passed in a row [2.2]"
                            if st.passed == other(me) else "the side still active passed [2.2]"})
+                st.own_units()
                 end_turn(g, st, me, dice, log)
             else:
                 st.passed = me
@@ -635,8 +683,8 @@ class Arnhem1944Rules(Ruleset[Scenario, State, Orders]):
             assert isinstance(orders, Activation)
             if orders.standing is not None:
                 st.standing[me] = orders.standing
-            run = Run(g, st, me, dice, log)
-            run.activation(orders)
+            if walked is None:
+                Run(g, st, me, dice, log).activation(orders)
             st.passed = None
             after_segment(g, st, me, dice, log)
         if st.phase != "over":

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers.svgmap import expanded, unit_data
 
 from pbem.engine.scenarios import bundled_text
 from pbem.maps.hexmap import Hex
@@ -98,10 +99,11 @@ def test_a_railway_is_a_route_drawn_under_the_roads_and_in_the_legend() -> None:
 def test_1_1_1_3_antitank_and_hq_symbols_only_where_used() -> None:
     at = CounterView("at", H("0202"), "AL", "antitank", "II", "AT1", "1-3t-6", ("1-3t-6",))
     hq = CounterView("hq", H("0302"), "DE", "hq", "XX", "HQ9", "1-0-8", ("1-0-8",))
-    found = ids(draw(view(counters=(at, hq))))
+    drawn = draw(view(counters=(at, hq)))
+    found, root = ids(drawn), ET.fromstring(drawn)
     assert "nato-antitank" in found and "nato-hq" in found
-    assert found["unit-at"].get("data-type") == "antitank"
-    assert found["unit-hq"].get("data-type") == "hq"
+    assert unit_data(root, found["unit-at"], "data-type") == "antitank"
+    assert unit_data(root, found["unit-hq"], "data-type") == "hq"
     legend = "".join(found["legend"].itertext())
     assert "antitank" in legend and "hq" in legend
     plain = ids(draw(view(counters=(CounterView("i", H("0202"), "AL", "infantry", "II", "I",
@@ -114,9 +116,10 @@ def test_5_a_stack_shows_the_top_counter_text_only_when_asked() -> None:
                               (("ACT", "marker-advanced"),)) for u in ("a", "b", "c"))
 
     def texts(svg: str) -> dict[str, list[str]]:
-        found = ids(svg)
-        # drawing 3 breaks lines between elements: whitespace-only text is layout, not a word
-        return {u: [t for el in found[f"unit-{u}"].iter() for t in [el.text] if t and t.strip()]
+        found, root = ids(svg), ET.fromstring(svg)
+        # drawing 3 breaks lines between elements: whitespace-only text is layout, not a word; it
+        # draws the face of a counter (all but its name) once and places it (helpers.svgmap.expanded)
+        return {u: [t for el in expanded(root, found[f"unit-{u}"]) for t in [el.text] if t and t.strip()]
                 for u in ("a", "b", "c")}
 
     fanned = texts(draw(view(counters=units), drawing=1))
@@ -125,9 +128,12 @@ def test_5_a_stack_shows_the_top_counter_text_only_when_asked() -> None:
     assert top["a"] == [] and top["b"] == []  # their edges only
     assert top["c"] == ["II", "c", "3-0-6", "ACT"]  # the last drawn, on top
     # drawing 2 (issue 27): every stack is its top counter and its count, whatever the view asks
+    assert texts(draw(view(counters=units), drawing=2))["c"] == \
+        ["II", "c", "3-0-6", "ACT", "3", "3 units in this hex: c 3-0-6; b 3-0-6; a 3-0-6"]
     now = texts(draw(view(counters=units)))
     assert now["a"] == ["a"] and now["b"] == ["b"]  # their edges, named on hover
-    assert now["c"] == ["II", "c", "3-0-6", "ACT", "3", "3 units in this hex: c 3-0-6; b 3-0-6; a 3-0-6"]
+    # drawing 3: the same words, the name after the face that holds the others (the tags too)
+    assert now["c"] == ["II", "3-0-6", "ACT", "c", "3", "3 units in this hex: c 3-0-6; b 3-0-6; a 3-0-6"]
 
 
 def test_arnhem_view_railways_symbols_and_stacks() -> None:
@@ -177,10 +183,10 @@ def test_16_a_place_name_moves_off_the_bridge_it_would_cover() -> None:
     places = (PlaceView(H("0202"), "Arnhem"), PlaceView(H("0302"), "Velp"))
     bridge = {(H("0202"), H("0203")): frozenset({"bridge", "river"})}
 
-    def name_y(svg: str, name: str) -> float:
+    def name_y(svg: str, name: str) -> float:  # the name's text (drawing 3: in the group of class pn)
         found = ids(svg)
-        return next(float(el.get("y") or 0) for el in found["places"].iter()
-                    if el.text == name and el.get("class") == "pn")
+        names = [g for g in found["places"].iter() if g.get("class") == "pn" and g.get("id") is None]
+        return next(float(el.get("y") or 0) for g in names for el in g.iter() if el.text == name)
 
     moved = draw(view(places=places, hexsides=bridge, names_clear_bridges=True), hex_size=S)
     kept = draw(view(places=places, hexsides=bridge), hex_size=S)

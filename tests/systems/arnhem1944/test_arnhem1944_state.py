@@ -90,3 +90,19 @@ def test_standing_orders_duplicate_is_their_deep_copy() -> None:
     d.stacking.clear()
     d.retreat["a"] = "1212"
     assert (o.hold, o.stacking, o.retreat) == (["1010"], ["a", "b"], {"*": "1011"})
+
+
+def test_clone_sharing_units_then_owning_them() -> None:
+    """A pass's copy (``clone(units=False)``) holds the very units of the state it copies, and
+    nothing else mutable of it; after ``own_units`` it shares nothing mutable, and is still the
+    deep copy."""
+    st = _state()
+    light = st.clone(units=False)
+    assert light.units is not st.units
+    assert all(light.units[uid] is u for uid, u in st.units.items())
+    units = {id(u) for u in st.units.values()}
+    original = {id(v) for _, v in _mutable(st)} - units
+    assert [p for p, v in _mutable(light) if id(v) in original] == []
+    light.own_units()
+    assert [p for p, v in _mutable(light) if id(v) in {id(v) for _, v in _mutable(st)}] == []
+    assert light.model_dump(mode="json") == st.model_copy(deep=True).model_dump(mode="json")

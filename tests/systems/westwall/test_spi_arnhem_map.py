@@ -6,9 +6,11 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import xml.etree.ElementTree as ET
 
 import pytest
 from helpers.paths import ROOT
+from helpers.svgmap import drawn_hexes
 
 from pbem.engine.scenarios import load_data
 from pbem.maps.hexmap import Hex
@@ -77,22 +79,17 @@ def test_bridges_of_each_kind_and_the_city_hexes(sc) -> None:  # type: ignore[no
 
 
 def test_the_map_is_drawn_north_up(sc) -> None:  # type: ignore[no-untyped-def]
-    import re
 
     from pbem.render.svg import draw
     from pbem.systems.westwall.mapview import map_view
 
-    svg = draw(map_view(sc, R.initial_state(sc, {})))
+    centres = drawn_hexes(ET.fromstring(draw(map_view(sc, R.initial_state(sc, {})))))
 
     def y_of(h: str) -> float:
-        m = re.search(rf'<use id="hex-{h}" x="[-0-9.]+" xlink:href="#hex" y="([-0-9.]+)"', svg)
-        assert m is not None, h
-        return float(m.group(1))
+        return centres[h][1]
 
     def x_of(h: str) -> float:
-        m = re.search(rf'<use id="hex-{h}" x="([-0-9.]+)"', svg)
-        assert m is not None, h
-        return float(m.group(1))
+        return centres[h][0]
 
     assert y_of("3919") < y_of("0105")  # north above south
     assert x_of("1001") < x_of("1026")  # west left of east
