@@ -2,12 +2,14 @@
 Ed25519 from ``cryptography``.
 
     python bench/start.py [--runs 9] [--only status,submit] [--pbem PATH [--pbem PATH2]]
+                          [--wheel [REV] [--wheel REV2]]
 
 The floor is ``python -c "import cryptography.hazmat.primitives.asymmetric.ed25519"``: an
 interpreter that can check a signature and nothing else. Each command runs as a user runs it (the
 installed ``pbem``, a new process) and is timed by its CPU time (user + system of the child, read
 with ``os.wait4``: a loaded machine disturbs it far less than wall time), alternating with the
-floor, ``--runs`` pairs; the ratio of the medians is printed (target: 4x, plus the floor's work on
+floor run by the same build's interpreter (a venv with an editable install pays for its import
+finder even in the floor), ``--runs`` pairs; the ratio of the medians is printed (target: 4x, plus the floor's work on
 the files the command reads -- a few signed files from the checkpoint on, about a millisecond).
 
 The commands, on a Bastogne Spearhead game hot seat (the two published example keys in one home),
@@ -20,6 +22,14 @@ each run on a fresh copy of the home and the game directory so that every run do
   step, written beforehand with ``bot --dry-run``);
 * ``bot`` for the German at that step;
 * ``ingest`` of the German's move of that step, signed in another copy, by the US player's home.
+
+``--wheel`` measures pbem as a player installs it: a wheel built (pypa ``build``) from the
+checkout's tracked files -- as they are in the working tree, or at git revision ``REV`` -- and
+installed alone in a fresh venv outside the checkout (its dependencies at ``constraints.txt``),
+whose ``pbem`` then runs in the same rounds as the other builds. The editable install of a checkout
+(``pip install -e``) pays for its import finder at every start (~20 ms); a wheel does not. With
+``--wheel`` and no ``--pbem``, the editable ``pbem`` beside this interpreter is the first build, so
+one run reports both.
 
 New processes run with compiled bytecode, as an installed pbem does (a private
 ``PYTHONPYCACHEPREFIX`` that an untimed first run of each command fills). Not a test: nothing here
@@ -43,6 +53,56 @@ ROOT = BENCH.parent
 EXAMPLE = ROOT / "examples" / "bastogne-spearhead"
 KEYS = ROOT / "examples" / "keys"
 FLOOR = [sys.executable, "-c", "import cryptography.hazmat.primitives.asymmetric.ed25519"]
+_ONE_MODEL = ("\nclass M(BaseModel):\n    x: int\n\nM.model_validate({'x': 1})")
+LADDER: dict[str, tuple[str, dict[str, str]]] = {
+    # what "pydantic on the path" costs by itself, each step on top of the floor's import
+    "+click": (f"{FLOOR[2]}; import click", {}),
+    "+pydantic": (f"{FLOOR[2]}; import click; from pydantic import BaseModel", {}),
+    "+1 model": (f"{FLOOR[2]}; import click; from pydantic import BaseModel{_ONE_MODEL}", {}),
+    "+1 model noplug": (f"{FLOOR[2]}; import click; from pydantic import BaseModel{_ONE_MODEL}",
+                        {"PYDANTIC_DISABLE_PLUGINS": "__all__"}),
+}
+"""The floor of a process that validates with pydantic, step by step (rows after the commands):
+``click``; ``pydantic``'s import; one one-field model built and validated (its first validator
+imports pydantic's schema generation and plugin loader, which scans every installed distribution's
+entry points); the same with that scan turned off (``PYDANTIC_DISABLE_PLUGINS``)."""
+
+
+def checkout_copy(rev: str | None, src: Path) -> None:
+    """The checkout's tracked files into ``src``: at git revision ``rev``, else as they are in the
+    working tree (so a stale ``build/`` or an untracked file cannot leak into the wheel)."""
+    if rev is not None:
+        tar = subprocess.run(["git", "-C", str(ROOT), "archive", "--format=tar", rev], capture_output=True,
+                             check=True).stdout
+        src.mkdir(parents=True)
+        subprocess.run(["tar", "-x", "-C", str(src)], input=tar, check=True)
+        return
+    names = subprocess.run(["git", "-C", str(ROOT), "ls-files", "-z"], capture_output=True,
+                           check=True).stdout.decode("utf-8").split("\0")
+    for name in names:
+        if name and (ROOT / name).is_file():
+            (src / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(ROOT / name, src / name)
+
+
+def install_wheel(rev: str | None, where: Path) -> str:
+    """Build pbem's wheel from the tracked files (at ``rev``, else the working tree), install it in
+    a fresh venv under ``where`` with its dependencies at ``constraints.txt``; its ``pbem``."""
+    src = where / "src"
+    checkout_copy(rev, src)
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "VIRTUAL_ENV"))}
+    subprocess.run([sys.executable, "-m", "build", "--no-isolation", "--wheel", "--outdir", str(where / "dist"),
+                    str(src)], check=True, capture_output=True, env=env, cwd=where)
+    wheel, = (where / "dist").glob("pbem-*.whl")
+    venv = where / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, capture_output=True)
+    done = subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "install", "-q", "-c",
+                           str(src / "constraints.txt"), str(wheel)], capture_output=True, text=True,
+                          env=env, cwd=where)
+    if done.returncode:
+        raise SystemExit(f"installing {wheel.name} failed: {done.stderr[-2000:]}")
+    shutil.rmtree(src)
+    return str(venv / "bin" / "pbem")
 
 
 def cpu_ms(argv: list[str], env: dict[str, str], cwd: Path | None = None) -> float:
@@ -135,37 +195,66 @@ def main() -> None:
     ap.add_argument("--pbem", action="append", default=[],
                     help="a pbem executable (repeat to compare builds: each is run in every round, "
                          "alternating with the floor); default: the one beside this interpreter")
+    ap.add_argument("--wheel", action="append", nargs="?", const="", default=[], metavar="REV",
+                    help="a build installed from its wheel in a fresh venv: the working tree's tracked "
+                         "files, or git revision REV (repeat to compare); without --pbem the editable "
+                         "pbem beside this interpreter runs too")
     ap.add_argument("--quick", action="store_true", help="3 rounds each")
     args = ap.parse_args()
     builds = args.pbem or [str(Path(sys.executable).with_name("pbem"))]
+    names = list(builds)
     runs = 3 if args.quick else args.runs
     with tempfile.TemporaryDirectory(prefix="pbem-start-") as tmp:
+        for i, rev in enumerate(args.wheel):
+            builds.append(install_wheel(rev or None, Path(tmp) / f"wheel-{i}"))
+            names.append(f"wheel of {rev or 'the working tree'}")
+        for i, name in enumerate(names):
+            print(f"build {i + 1}: {name}")
         setup = Setup(Path(tmp), builds[-1])
         env = {**setup.env}
-        summary = []
-        print(f"CPU ms, medians of {runs} rounds (each: every build, then the floor); ratio to the floor")
-        print(f"{'command':<16} " + " ".join(f"{'build ' + str(i + 1):>15}" for i in range(len(builds)))
-              + f" {'floor':>7}")
+        pythons = [str(Path(exe).with_name("python")) for exe in builds]
+        summary: list[str] = []
+        minima: list[str] = []
+        print(f"CPU ms, medians of {runs} rounds (each round: every build, each followed by the floor run by "
+              "its own interpreter); ratio to that floor")
+        print(f"{'command':<16} " + " ".join(f"{'build ' + str(i + 1) + ', ratio, floor':>22}" for i in range(len(builds))))
+        rows: list[tuple[str, Callable[[int], tuple[list[str], dict[str, str]]]]] = []
         for name, make in setup.commands().items():
+            def command(b: int, make: Callable[[Path], tuple[Path, list[str | Path]]] = make
+                        ) -> tuple[list[str], dict[str, str]]:
+                home, argv = make(setup.fresh())
+                return [builds[b], *map(str, argv)], {**env, "PBEM_HOME": str(home)}
+            rows.append((name, command))
+        for name, (code, extra) in LADDER.items():
+            def step(b: int, code: str = code, extra: dict[str, str] = extra
+                     ) -> tuple[list[str], dict[str, str]]:
+                return [pythons[b], "-c", code], {**env, **extra}
+            rows.append((name, step))
+        for name, row in rows:
             if args.only and name not in args.only.split(","):
                 continue
             times: list[list[float]] = [[] for _ in builds]
-            floor: list[float] = []
+            floors: list[list[float]] = [[] for _ in builds]
             for i in range(runs + 1):  # the first round fills the bytecode cache, untimed
-                for b, exe in enumerate(builds):
-                    r = setup.fresh()
-                    home, argv = make(r)
-                    t = cpu_ms([exe, *map(str, argv)], {**env, "PBEM_HOME": str(home)})
+                for b in range(len(builds)):
+                    argv, run_env = row(b)
+                    t = cpu_ms(argv, run_env)
+                    f = cpu_ms([pythons[b], *FLOOR[1:]], env)
                     if i:
                         times[b].append(t)
-                f = cpu_ms(FLOOR, env)
-                if i:
-                    floor.append(f)
-            fm = statistics.median(floor)
-            cells = [f"{statistics.median(t):7.1f} {statistics.median(t) / fm:5.2f}x" for t in times]
-            print(f"{name:<16} " + " ".join(f"{c:>15}" for c in cells) + f" {fm:>7.1f}", flush=True)
-            summary.append(f"{name} " + " -> ".join(f"{statistics.median(t) / fm:.2f}x" for t in times))
+                        floors[b].append(f)
+            ratios = [statistics.median(t) / statistics.median(f) for t, f in zip(times, floors, strict=True)]
+            cells = [f"{statistics.median(t):7.1f} {x:5.2f}x {statistics.median(f):6.1f}"
+                     for t, f, x in zip(times, floors, ratios, strict=True)]
+            print(f"{name:<16} " + " ".join(f"{c:>22}" for c in cells), flush=True)
+            summary.append(f"{name} " + " -> ".join(f"{x:.2f}x" for x in ratios))
+            lows = [min(t) / min(f) for t, f in zip(times, floors, strict=True)]
+            minima.append(f"{name:<16} " + " ".join(f"{f'{min(t):7.1f} {x:5.2f}x {min(f):6.1f}':>22}"
+                                                    for t, f, x in zip(times, floors, lows, strict=True)))
+    print("The same rounds, minima (steadier on a loaded machine: contention adds CPU time, never removes it):")
+    print("\n".join(minima))
     print("SUMMARY start-up CPU / ed25519-import floor: " + ", ".join(summary))
+
 
 if __name__ == "__main__":
     main()

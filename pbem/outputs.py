@@ -7,17 +7,46 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
+    from pbem.engine.gamedir import Game
     from pbem.engine.hooks import Hooks
+    from pbem.engine.replay import Replay
+    from pbem.engine.steps import StepRecord
+    from pbem.protocol.archive import Message
 
 
 def engine_hooks() -> Hooks:
     """Write ``map-NNNN.svg`` after each new turn file and ``mail-NNNN.eml`` after each move signed
     here (and a receipt's email), and make ``pbem verify`` check every map and draft against
-    ``derived.sha256`` (``--redraw``: draw every map again). Importing this module is cheap: the
-    renderer and the mail code load here, when a command asks for them."""
+    ``derived.sha256`` (``--redraw``: draw every map again). Importing this module is cheap, and so
+    is calling this: the renderer and the mail code load when a hook first runs, so a command that
+    writes nothing derived (``status``, ``check``) never imports them [28 item 4]."""
     from pbem.engine.hooks import Hooks
-    from pbem.mail.compose import move_output_hook, receipt_output_hook
-    from pbem.render.outputs import check_maps, output_hook
 
-    return Hooks(checkers=(check_maps,), outputs=(output_hook,), move_outputs=(move_output_hook,),
-                 receipt_outputs=(receipt_output_hook,))
+    return Hooks(checkers=(_check_maps,), outputs=(_output_hook,), move_outputs=(_move_output_hook,),
+                 receipt_outputs=(_receipt_output_hook,))
+
+
+def _check_maps(game: Game, rp: Replay) -> None:
+    from pbem.render.outputs import check_maps
+
+    check_maps(game, rp)
+
+
+def _output_hook(game: Game, rp: Replay, record: StepRecord) -> list[Path]:
+    from pbem.render.outputs import output_hook
+
+    return output_hook(game, rp, record)
+
+
+def _move_output_hook(game: Game, rp: Replay, message: Message) -> list[Path]:
+    from pbem.mail.compose import move_output_hook
+
+    return move_output_hook(game, rp, message)
+
+
+def _receipt_output_hook(game: Game, rp: Replay, name: str, raw: bytes) -> list[Path]:
+    from pbem.mail.compose import receipt_output_hook
+
+    return receipt_output_hook(game, rp, name, raw)

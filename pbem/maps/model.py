@@ -5,7 +5,9 @@ named places, with the derived lookups the rules ask (:class:`MapData`); the hex
 pydantic, system-neutral: WestWall's scenarios use it as it is, Arnhem 1944's extends it with
 railways and entry zones. What the terrain does (movement costs, combat) is each system's own."""
 
-from __future__ import annotations
+# Annotations are evaluated as written (no ``from __future__ import annotations``): pydantic would
+# otherwise compile and evaluate every field's annotation string as each model class is made, a
+# cost paid by every command at start-up [28 item 4] (tests/cli/test_start_imports.py).
 
 from functools import cached_property
 from typing import Annotated, Any, Literal

@@ -15,13 +15,15 @@ form of its own value, so a message has exactly one byte form and its identity -
 bytes -- is well defined. This module only parses and names; it checks no signature and knows no rules.
 """
 
-from __future__ import annotations
+# Annotations are evaluated as written (no ``from __future__ import annotations``): pydantic would
+# otherwise compile and evaluate every field's annotation string as each model class is made, a
+# cost paid by every command at start-up [28 item 4] (tests/cli/test_start_imports.py).
 
 import re
 from collections.abc import Iterator, MutableMapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, Self
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
@@ -72,7 +74,7 @@ class ScenarioRef(_Body):
     )
 
     @model_validator(mode="after")
-    def _copies_with_state(self) -> ScenarioRef:
+    def _copies_with_state(self) -> Self:
         if (self.copies is None) != (self.state is None):
             raise ValueError("a scenario with copies per side commits to the initial state, and only then")
         return self
@@ -95,7 +97,7 @@ class SideEntry(_Body):
     )
 
     @model_validator(mode="after")
-    def _nonce_with_commitment(self) -> SideEntry:
+    def _nonce_with_commitment(self) -> Self:
         # An invited side draws its nonce itself, in its join: nobody may choose it for them.
         if (self.nonce is None) != (self.commitment is None):
             raise ValueError("a side has a nonce exactly when it has a commitment (an invited "
@@ -112,7 +114,7 @@ class Clock(_Body):
     extension_hours: int = Field(ge=0, le=9999, description="Hours one extension adds")
 
     @model_validator(mode="after")
-    def _extension_hours(self) -> Clock:
+    def _extension_hours(self) -> Self:
         if self.extensions and not self.extension_hours:
             raise ValueError("time_control: an extension needs more than 0 hours")
         return self

@@ -10,7 +10,9 @@ Ed25519 (RFC 8032) is deterministic, so signing the same body with the same key 
 envelope bytes: resending a move resends the same file (protocol property P7).
 """
 
-from __future__ import annotations
+# Annotations are evaluated as written (no ``from __future__ import annotations``): pydantic would
+# otherwise compile and evaluate every field's annotation string as each model class is made, a
+# cost paid by every command at start-up [28 item 4] (tests/cli/test_start_imports.py).
 
 import base64
 import binascii

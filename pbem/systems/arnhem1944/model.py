@@ -23,7 +23,9 @@ Hex numbers are ``XXYY`` as the text writes them (its ``305``, ``709``, ``922`` 
 ``0305``, ``0709``, ``0922`` and ``0327``).
 """
 
-from __future__ import annotations
+# Annotations are evaluated as written (no ``from __future__ import annotations``): pydantic would
+# otherwise compile and evaluate every field's annotation string as each model class is made, a
+# cost paid by every command at start-up [28 item 4] (tests/cli/test_start_imports.py).
 
 from functools import cached_property
 from typing import Any, Literal
@@ -90,7 +92,7 @@ class A1944Map(MapData):
     entry_zones: dict[ZoneId, EntryZone] = Field(default_factory=dict)
 
     @model_validator(mode="after")
-    def _zones_on_edges(self) -> A1944Map:
+    def _zones_on_edges(self) -> "A1944Map":
         for z, zone in self.entry_zones.items():
             edge = set(self.edge_hexes(zone.edge))
             for h in zone.hexes:
@@ -187,7 +189,7 @@ class Counter(Strict):
     note: str = ""
 
     @model_validator(mode="after")
-    def _coherent(self) -> Counter:
+    def _coherent(self) -> "Counter":
         if (self.steps > 2) != (self.reduced is not None):
             raise ValueError(
                 f"[1.2] {self.id}: a second counter exactly when it has more than 2 steps")
@@ -267,7 +269,7 @@ class Reinforcement(Strict):
     hex: HexStr | None = None
 
     @model_validator(mode="after")
-    def _one_way_in(self) -> Reinforcement:
+    def _one_way_in(self) -> "Reinforcement":
         if (self.zone is None) == (self.hex is None):
             raise ValueError(f"{self.unit}: a zone or a hex of entry, exactly one")
         return self
@@ -460,7 +462,7 @@ class Scenario(Strict):
         return {f.id: f for f in self.formations}
 
     @model_validator(mode="after")
-    def _consistent(self) -> Scenario:
+    def _consistent(self) -> "Scenario":
         problems = self.problems()
         if problems:
             raise ValueError("; ".join(problems))

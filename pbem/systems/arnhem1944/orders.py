@@ -25,7 +25,9 @@ Every activation or pass may also replace the side's standing orders (:class:`St
 decide for its units while the other side acts [7.5, 7.6, 8.2].
 """
 
-from __future__ import annotations
+# Annotations are evaluated as written (no ``from __future__ import annotations``): pydantic would
+# otherwise compile and evaluate every field's annotation string as each model class is made, a
+# cost paid by every command at start-up [28 item 4] (tests/cli/test_start_imports.py).
 
 from typing import Any, Literal
 
@@ -39,7 +41,7 @@ _HEX = r"^\d{4}$"
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True, defer_build=True)  # validators made at first use [28 item 4]
 
 
 def _condition(value: dict[str, Any] | None, where: str) -> dict[str, Any] | None:
@@ -103,7 +105,7 @@ class Action(_Strict):
         return value
 
     @model_validator(mode="after")
-    def _fields(self) -> Action:
+    def _fields(self) -> "Action":
         need: dict[str, tuple[str, ...]] = {
             "move": ("unit",), "enter": ("unit",),
             "attack": ("target", "units", "type"), "advance": ("units",),

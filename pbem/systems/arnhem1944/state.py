@@ -10,7 +10,9 @@ rules and never stored). The rules (:mod:`pbem.systems.arnhem1944.rules`) never 
 are given: they work on a copy (:meth:`State.clone`).
 """
 
-from __future__ import annotations
+# Annotations are evaluated as written (no ``from __future__ import annotations``): pydantic would
+# otherwise compile and evaluate every field's annotation string as each model class is made, a
+# cost paid by every command at start-up [28 item 4] (tests/cli/test_start_imports.py).
 
 from typing import Literal
 
@@ -26,7 +28,7 @@ _setattr = object.__setattr__
 
 
 class _Model(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)  # validators made at first use [28 item 4]
 
 
 class UnitState(_Model):
@@ -43,7 +45,7 @@ class UnitState(_Model):
     bv_used: bool = Field(False, description="Artillery: bombardment value used this turn [8]")
     df_used: bool = Field(False, description="Artillery: defence factor used this turn [8]")
 
-    def duplicate(self) -> UnitState:
+    def duplicate(self) -> "UnitState":
         """A copy: what ``model_copy()`` gives (every field is immutable, so a shallow copy is a
         full one), without pydantic's generic copy of each part (a replay copies a unit per unit
         per step)."""
@@ -94,7 +96,7 @@ class Standing(_Model):
     stacking: list[str] = Field(default_factory=list, max_length=200)
     retreat: dict[str, str] = Field(default_factory=dict, max_length=200)
 
-    def duplicate(self) -> Standing:
+    def duplicate(self) -> "Standing":
         """A copy sharing nothing mutable: what ``model_copy(deep=True)`` gives (its two lists and
         its dict are new, holding the same strings), without the generic deep copy."""
         m = Standing.__new__(Standing)
@@ -145,7 +147,7 @@ class State(_Model):
     standing: dict[str, Standing] = Field(default_factory=dict)
     outcome: str | None = None
 
-    def clone(self, *, units: bool = True) -> State:
+    def clone(self, *, units: bool = True) -> "State":
         """A copy that shares nothing the rules change: what ``model_copy(deep=True)`` gives, made
         field by field (a generic deep copy was 38% of a replay, issue 28). Every unit and
         standing order is copied, every list and dict is a new one; the strings, numbers and the

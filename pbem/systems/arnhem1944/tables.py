@@ -30,7 +30,9 @@ per terrain kind, which is what a terrain line of an integrated table amounts to
 green minima to the defender only [7.5]; red minima are allowed on either side.
 """
 
-from __future__ import annotations
+# Annotations are evaluated as written (no ``from __future__ import annotations``): pydantic would
+# otherwise compile and evaluate every field's annotation string as each model class is made, a
+# cost paid by every command at start-up [28 item 4] (tests/cli/test_start_imports.py).
 
 import functools
 import json
@@ -64,7 +66,7 @@ _CELL = re.compile(r"^([0-9])(r?)/([0-9])([rg]?)$")
 
 
 class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)  # validators made at first use [28 item 4]
 
 
 # -- the CRT ---------------------------------------------------------------------------------------
@@ -166,7 +168,7 @@ class Result:
     defender_min: int = 0
 
     @classmethod
-    def parse(cls, text: str) -> Result:
+    def parse(cls, text: str) -> "Result":
         """``"1/2g"``: attacker 1, defender 2 with at least two step losses (green)."""
         m = _CELL.match(text)
         if not m:
@@ -198,7 +200,7 @@ class Crt:
     note: str
 
     @classmethod
-    def of(cls, data: CrtFile) -> Crt:
+    def of(cls, data: CrtFile) -> "Crt":
         """Parse a typed file; raises :class:`InputError` listing every problem."""
         problems = _crt_problems(data)
         if problems:
@@ -234,7 +236,7 @@ class Tec:
     """Hexside features -> :meth:`blocks_zoc`, filled as asked (a few distinct sets a map)."""
 
     @classmethod
-    def of(cls, data: TecFile) -> Tec:
+    def of(cls, data: TecFile) -> "Tec":
         problems = _tec_problems(data)
         if problems:
             raise InputError("; ".join(problems))

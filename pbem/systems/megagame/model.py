@@ -7,7 +7,9 @@ lists them). Nothing here is ever shown to a team as a number: a team sees
 :meth:`MegagameRules.view`, which puts status into words [10].
 """
 
-from __future__ import annotations
+# Annotations are evaluated as written (no ``from __future__ import annotations``): pydantic would
+# otherwise compile and evaluate every field's annotation string as each model class is made, a
+# cost paid by every command at start-up [28 item 4] (tests/cli/test_start_imports.py).
 
 from collections import deque
 from collections.abc import Callable, Collection
@@ -34,7 +36,7 @@ HEX = r"^\d{4}$"
 
 
 class _Data(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)  # validators made at first use [28 item 4]
 
 
 # -- the map ------------------------------------------------------------------------------------
@@ -82,7 +84,7 @@ class MegaMap(_Data):
         return self.cols[0] <= h.col <= self.cols[1] and self.rows[0] <= h.row <= self.rows[1]
 
     @cached_property
-    def geo(self) -> Geo:
+    def geo(self) -> "Geo":
         """The map as the rules read it (built once per scenario object)."""
         return Geo.of(self)
 
@@ -132,7 +134,7 @@ class Geo:
         return hit
 
     @classmethod
-    def of(cls, m: MegaMap) -> Geo:
+    def of(cls, m: MegaMap) -> "Geo":
         hexes = frozenset(Hex(c, r) for c in range(m.cols[0], m.cols[1] + 1)
                           for r in range(m.rows[0], m.rows[1] + 1))
         terrain = {h: m.default_terrain for h in hexes}

@@ -16,7 +16,9 @@ Turns are half days [3]: turn 1 is the morning of 17 September 1944, turn 18 the
 :func:`supply_dump` turn entries into the values of :mod:`.combat` and :mod:`.supply`.
 """
 
-from __future__ import annotations
+# Annotations are evaluated as written (no ``from __future__ import annotations``): pydantic would
+# otherwise compile and evaluate every field's annotation string as each model class is made, a
+# cost paid by every command at start-up [28 item 4] (tests/cli/test_start_imports.py).
 
 import json
 from collections.abc import Iterable
@@ -42,7 +44,7 @@ the 1 km map's open ground is its clear terrain."""
 
 
 class _Data(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)  # validators made at first use [28 item 4]
 
 
 class Stock(_Data):

@@ -23,7 +23,9 @@ half of the turn, the whole turn, at night), supply points to use, and air reque
 Every refusal names its section in brackets, e.g. ``[6]``.
 """
 
-from __future__ import annotations
+# Annotations are evaluated as written (no ``from __future__ import annotations``): pydantic would
+# otherwise compile and evaluate every field's annotation string as each model class is made, a
+# cost paid by every command at start-up [28 item 4] (tests/cli/test_start_imports.py).
 
 from collections.abc import Callable, Mapping
 from fractions import Fraction
@@ -48,7 +50,7 @@ Intention = Literal["breakthrough", "attack", "probe", "hold", "move", "prepare"
 
 
 class _Data(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)  # validators made at first use [28 item 4]
 
 
 class AirRequest(_Data):

@@ -13,7 +13,9 @@ legible and what is RECONSTRUCTED, and a player who owns the printed game may re
 not fall to 0, a status above 10, an armoured kind that does not move as tanks, ...).
 """
 
-from __future__ import annotations
+# Annotations are evaluated as written (no ``from __future__ import annotations``): pydantic would
+# otherwise compile and evaluate every field's annotation string as each model class is made, a
+# cost paid by every command at start-up [28 item 4] (tests/cli/test_start_imports.py).
 
 import json
 import re
@@ -47,7 +49,7 @@ _TOKEN = re.compile(r"^(\()?(\d{1,2})(\))?$")
 
 
 class _Data(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)  # validators made at first use [28 item 4]
 
 
 class UnitType(_Data):

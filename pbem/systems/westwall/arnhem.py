@@ -54,7 +54,9 @@ beside the scenario's ``special`` parameters and the sealed drop-zone notes they
 conditions, the longest part, are already their own module (:mod:`arnhem_victory`).
 """
 
-from __future__ import annotations
+# Annotations are evaluated as written (no ``from __future__ import annotations``): pydantic would
+# otherwise compile and evaluate every field's annotation string as each model class is made, a
+# cost paid by every command at start-up [28 item 4] (tests/cli/test_start_imports.py).
 
 import hashlib
 import hmac

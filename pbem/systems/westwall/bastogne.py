@@ -16,7 +16,9 @@ exit deadline) comes from the scenario's ``special`` object, validated by :class
 nothing here names a hex or a unit.
 """
 
-from __future__ import annotations
+# Annotations are evaluated as written (no ``from __future__ import annotations``): pydantic would
+# otherwise compile and evaluate every field's annotation string as each model class is made, a
+# cost paid by every command at start-up [28 item 4] (tests/cli/test_start_imports.py).
 
 from collections import deque
 from functools import cached_property

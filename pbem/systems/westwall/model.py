@@ -7,7 +7,9 @@ Movement points are counted in **half-points** (``*_halves`` fields) so that roa
 stays exact in integers: a unit with a Movement Allowance of 12 has 24 half-points.
 """
 
-from __future__ import annotations
+# Annotations are evaluated as written (no ``from __future__ import annotations``): pydantic would
+# otherwise compile and evaluate every field's annotation string as each model class is made, a
+# cost paid by every command at start-up [28 item 4] (tests/cli/test_start_imports.py).
 
 from functools import cached_property
 from typing import Annotated, Any, Literal
@@ -311,7 +313,7 @@ class State(Strict):
     ground_support_phase: dict[Side, int] = Field(
         default_factory=new_dict, description="Player-turn (1 or 2) in which support was used [15.26.4]"
     )
-    standing: dict[Side, StandingOrders] = Field(default_factory=new_dict)
+    standing: dict[Side, "StandingOrders"] = Field(default_factory=new_dict)
     finished: bool = False
     exclusive: dict[str, Any] = Field(
         default_factory=new_dict,
