@@ -163,7 +163,8 @@ def test_spearhead_by_send_fetch_and_bot_only(servers: tuple[int, int], tmp_path
     j = corrupted.index(b"\r\n\r\n", i) + 40
     corrupted[j] = ord("A") if corrupted[j] != ord("A") else ord("B")
     _append(imap, "to-de", bytes(corrupted))
-    # a server that rewraps: every attachment's base64 in lines of 40 characters
+    # a server that re-encodes: every attachment (quoted-printable, 7bit or base64 as pbem wrote
+    # it) as base64 in lines of 40 characters
     rewrapped = email.message_from_bytes(last_move, policy=email.policy.SMTP)
     for part in rewrapped.walk():
         if part.get_filename():
@@ -172,6 +173,8 @@ def test_spearhead_by_send_fetch_and_bot_only(servers: tuple[int, int], tmp_path
             data = part.get_payload(decode=True)
             encoded = base64.b64encode(data).decode()
             part.set_payload("\r\n".join(encoded[k:k + 40] for k in range(0, len(encoded), 40)))
+            del part["Content-Transfer-Encoding"]
+            part["Content-Transfer-Encoding"] = "base64"
     _append(imap, "to-de", rewrapped.as_bytes())
     other = tmp_path / "other"
     ok(pbem("new", "bastogne-spearhead", other, "--player", "DE=alice", "--player",
