@@ -161,6 +161,23 @@ def start_remote(root: Path, game_id: str = GAME_ID) -> tuple[Player, Player]:
     return a, b
 
 
+def bastogne_set_up(root: Path) -> tuple[Player, Player]:
+    """A Bastogne Spearhead game between two homes: alice (DE) invites bob (US) by public key, bob
+    joins and submits the U.S. set-up with the bot (no dice [9.1]), and alice ingests both."""
+    a, b = Player(root, "alice", "DE"), Player(root, "bob", "US")
+    a.new_key()
+    b.new_key()
+    shutil.copyfile(b.pub, a.work / "bob.pub")
+    ok(a.run("new", "bastogne-spearhead", a.dir, "--player", "DE=alice", "--player", f"US={a.work / 'bob.pub'}",
+             "--game-id", GAME_ID))
+    shutil.copytree(a.dir, b.dir)
+    ok(b.run("join", b.dir, "--key", "bob"))
+    ok(b.send(a, ["join-US.json"]))
+    ok(b.run("bot", b.dir, "--side", "US", "--key", "bob"))
+    ok(b.send(a, ["move-0001-US.json"]))
+    return a, b
+
+
 def play(a: Player, b: Player, upto: int) -> None:
     """Play the first ``upto`` steps of :data:`SCRIPT`, each move sent to the other player."""
     players = {"A": a, "B": b}

@@ -20,6 +20,7 @@ from helpers.protocol import (
     OTHER_GAME_ID,
     SCRIPT,
     Player,
+    bastogne_set_up,
     listing,
     move_body,
     ok,
@@ -318,17 +319,7 @@ def test_westwall_set_up_taken_back_maps_and_mail_redrawn(tmp_path: Path) -> Non
     """Bastogne: the U.S. set-up (no dice [9.1]) is taken back and redone -- its map and email
     drawn again, the redo carried by its email -- while the German player-turn that follows
     (movement and combat, one random decision) cannot be [P3]."""
-    a, b = Player(tmp_path, "alice", "DE"), Player(tmp_path, "bob", "US")
-    a.new_key()
-    b.new_key()
-    shutil.copyfile(b.pub, a.work / "bob.pub")
-    ok(a.run("new", "bastogne-spearhead", a.dir, "--player", "DE=alice", "--player", f"US={a.work / 'bob.pub'}",
-             "--game-id", GAME_ID))
-    shutil.copytree(a.dir, b.dir)
-    ok(b.run("join", b.dir, "--key", "bob"))
-    ok(b.send(a, ["join-US.json"]))
-    ok(b.run("bot", b.dir, "--side", "US", "--key", "bob"))
-    ok(b.send(a, ["move-0001-US.json"]))
+    a, b = bastogne_set_up(tmp_path)
     ok(b.run("takeback", "request", b.dir, "--key", "bob"))
     ok(b.send(a, ["takeback-0001-US-1.json"]))
     res = ok(a.run("takeback", "consent", a.dir, a.work / "inbox" / "takeback-0001-US-1.json", "--key", "alice",

@@ -174,19 +174,9 @@ def test_a_take_back_removes_what_pbem_drew_for_the_step_and_not_the_players_not
     # Bastogne: the U.S. set-up (step 1, no dice [9.1]) is taken back on the German player's
     # machine. The map of step 1 and a map-0001-around-HEX.svg saved from the email go (drawn for
     # the step taken back); the player's own map-0001-notes.svg and notes/map-0001.svg stay.
-    from helpers.protocol import GAME_ID, Player, ok
+    from helpers.protocol import bastogne_set_up, ok
 
-    a, b = Player(tmp_path, "alice", "DE"), Player(tmp_path, "bob", "US")
-    a.new_key()
-    b.new_key()
-    shutil.copyfile(b.pub, a.work / "bob.pub")
-    ok(a.run("new", "bastogne-spearhead", a.dir, "--player", "DE=alice", "--player", f"US={a.work / 'bob.pub'}",
-             "--game-id", GAME_ID))
-    shutil.copytree(a.dir, b.dir)
-    ok(b.run("join", b.dir, "--key", "bob"))
-    ok(b.send(a, ["join-US.json"]))
-    ok(b.run("bot", b.dir, "--side", "US", "--key", "bob"))
-    ok(b.send(a, ["move-0001-US.json"]))
+    a, b = bastogne_set_up(tmp_path)
     assert (a.dir / "map-0001.svg").is_file() and not (a.dir / "map-0000.svg").exists()  # pruned
     (a.dir / "map-0001-around-0704.svg").write_text("<svg>an attachment saved here</svg>\n")
     (a.dir / "map-0001-notes.svg").write_text("<svg>my plan against the set-up</svg>\n")

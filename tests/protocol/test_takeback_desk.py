@@ -10,22 +10,7 @@ import json
 import shutil
 from pathlib import Path
 
-from helpers.protocol import GAME_ID, Player, move_body, ok, pbem
-
-
-def _bastogne(tmp_path: Path) -> tuple[Player, Player]:
-    a, b = Player(tmp_path, "alice", "DE"), Player(tmp_path, "bob", "US")
-    a.new_key()
-    b.new_key()
-    shutil.copyfile(b.pub, a.work / "bob.pub")
-    ok(a.run("new", "bastogne-spearhead", a.dir, "--player", "DE=alice", "--player", f"US={a.work / 'bob.pub'}",
-             "--game-id", GAME_ID))
-    shutil.copytree(a.dir, b.dir)
-    ok(b.run("join", b.dir, "--key", "bob"))
-    ok(b.send(a, ["join-US.json"]))
-    ok(b.run("bot", b.dir, "--side", "US", "--key", "bob"))  # the U.S. set-up: no dice [9.1]
-    ok(b.send(a, ["move-0001-US.json"]))
-    return a, b
+from helpers.protocol import bastogne_set_up, move_body, ok, pbem
 
 
 def _attachments(path: Path) -> dict[str, bytes]:
@@ -34,7 +19,7 @@ def _attachments(path: Path) -> dict[str, bytes]:
 
 
 def test_27_take_back_request_and_consent_travel_in_drafted_emails_and_the_log_tells_them(tmp_path: Path) -> None:
-    a, b = _bastogne(tmp_path)
+    a, b = bastogne_set_up(tmp_path)
     placements = move_body(b.dir / "move-0001-US.json")["orders"]["placements"]
     res = ok(b.run("takeback", "request", b.dir, "--key", "bob"))
     asked = b.dir / "mail-takeback-0001-US-1.eml"
@@ -73,7 +58,7 @@ def test_27_pbem_schema_describes_the_take_back_and_consent_bodies(tmp_path: Pat
 def test_25_consent_takes_the_request_by_the_name_pbem_status_gives(tmp_path: Path) -> None:
     # the trial of issue 25: 'pbem status' (and the README) say 'pbem takeback consent GAME_DIR
     # takeback-0001-US-1.json', a name inside the game directory, not beside the command
-    a, b = _bastogne(tmp_path)
+    a, b = bastogne_set_up(tmp_path)
     ok(b.run("takeback", "request", b.dir, "--key", "bob"))
     ok(b.send(a, ["takeback-0001-US-1.json"]))
     said = ok(a.run("status", a.dir)).out
