@@ -246,8 +246,6 @@ def _takeback_lines(game: Any, presenter: Any, step: int, before: Any) -> list[s
                    "'system'; 'pbem --version' lists them).")
 def schema(what: str, system: str | None) -> None:
     """Print the JSON Schema of an orders document, an umpire's rulings, or an archive file body."""
-    from pydantic import BaseModel
-
     if what in ("orders", "rulings"):
         from pbem.engine.ruleset import get_ruleset, known_systems
 
@@ -257,10 +255,13 @@ def schema(what: str, system: str | None) -> None:
         ruleset = get_ruleset(system)
         doc = ruleset.orders_schema() if what == "orders" else ruleset.rulings_schema()
     else:
-        models: dict[str, type[BaseModel]] = {"move": archive.MoveBody, "turn": archive.TurnFile, "genesis": archive.GenesisBody,
-                  "join": archive.JoinBody, "receipt": archive.ReceiptBody,
-                  "takeback": archive.TakebackBody, "consent": archive.ConsentBody}
-        doc = models[what].model_json_schema()
+        from pbem.protocol.record import Record, json_schema
+
+        bodies: dict[str, type[Record]] = {
+            "move": archive.MoveBody, "turn": archive.TurnFile, "genesis": archive.GenesisBody,
+            "join": archive.JoinBody, "receipt": archive.ReceiptBody,
+            "takeback": archive.TakebackBody, "consent": archive.ConsentBody}
+        doc = json_schema(bodies[what])
     echo(json.dumps(doc, indent=2, sort_keys=True))
 
 

@@ -347,7 +347,7 @@ class Replay(SealedRounds, ReceiptSteps, TakebackSteps):
         if canonical_bytes(value) + b"\n" != data:
             raise self._bad(path.name, "not canonical JSON")
         try:
-            turn = archive.TurnFile.model_validate(value)
+            turn = archive.TurnFile.parse(value)
         except Exception as exc:
             raise self._bad(path.name, f"not a turn file: {exc}".splitlines()[0]) from None
         if turn.game != self.game.id or turn.step != step:

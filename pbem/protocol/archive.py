@@ -15,21 +15,32 @@ form of its own value, so a message has exactly one byte form and its identity -
 bytes -- is well defined. This module only parses and names; it checks no signature and knows no rules.
 """
 
-# Annotations are evaluated as written (no ``from __future__ import annotations``): pydantic would
-# otherwise compile and evaluate every field's annotation string as each model class is made, a
-# cost paid by every command at start-up [28 item 4] (tests/cli/test_start_imports.py).
-
 import re
 from collections.abc import Iterator, MutableMapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any, Literal, Self
-
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from typing import TYPE_CHECKING, Any
 
 from pbem.errors import InputError
 from pbem.protocol.names import GENESIS as GENESIS_NAME
 from pbem.protocol.names import JOIN_RE, MOVE_RE, TURN_RE
+from pbem.protocol.record import (
+    Anything,
+    Bool,
+    Const,
+    Int,
+    ListOf,
+    MapOf,
+    Maybe,
+    Nested,
+    Record,
+    RecordError,
+    Str,
+    field,
+)
+
+if TYPE_CHECKING:
+    from pydantic import ValidationError
 
 GENESIS_DS = "pbem/genesis/v2"
 JOIN_DS = "pbem/join/v2"
@@ -50,212 +61,230 @@ VERSION_PATTERN = r"^[0-9]{1,4}(\.[0-9]{1,4}){1,3}([a-z0-9.+-]{0,24})$"
 GAME_PATTERN = r"^[0-9a-f]{32}$"
 MAX_STEP = 9999
 
-Side = Annotated[str, Field(pattern=SIDE_PATTERN)]
-Hash = Annotated[str, Field(pattern=HEX32)]
-Version = Annotated[str, Field(pattern=VERSION_PATTERN, max_length=40)]
-GameId = Annotated[str, Field(pattern=GAME_PATTERN)]
+SIDE = Str(SIDE_PATTERN)
+HASH = Str(HEX32)
+VERSION = Str(VERSION_PATTERN, max_length=40)
+GAME_ID = Str(GAME_PATTERN)
+STEP = Int(ge=1, le=MAX_STEP)
+_WRITER = ("The pbem release that wrote this body (absent before 0.2.0): names the release to verify "
+           "with when another computes the turns differently")
+
+# Each body is a plain record (pbem.protocol.record): checked by hand as it is read, strictly
+# (unknown fields refused, no coercion), and cheap to make -- every command reads these [28].
+_record = dataclass(frozen=True, slots=True, kw_only=True)
 
 
-class _Body(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True, strict=True, defer_build=True)
+@_record
+class ScenarioRef(Record):
+    """The scenario a game is played on, by its content hash."""
 
-
-class ScenarioRef(_Body):
-    id: str
-    sha256: Hash = Field(description="pbem.engine.scenarios.content_hash of the merged scenario data")
-    copies: dict[Side, Hash] | None = Field(
-        None, description="A secret set-up (hidden information): content_hash of the copy of the "
+    id: str = field(Str())
+    sha256: str = field(HASH, description="pbem.engine.scenarios.content_hash of the merged scenario data")
+    copies: dict[str, str] | None = field(
+        Maybe(MapOf(SIDE, HASH)), default=None,
+        description="A secret set-up (hidden information): content_hash of the copy of the "
         "scenario each side holds (Ruleset.scenario_copy); the whole scenario, salted, stays with the "
         "umpire until its publication (publication.json) carries it",
     )
-    state: Hash | None = Field(
-        None, description="With copies: SHA-256 of the canonical JSON of the initial state, which "
+    state: str | None = field(
+        Maybe(HASH), default=None,
+        description="With copies: SHA-256 of the canonical JSON of the initial state, which "
         "no side can compute from its copy (turn 0 holds it)",
     )
 
-    @model_validator(mode="after")
-    def _copies_with_state(self) -> Self:
+    def check_fields(self) -> None:
         if (self.copies is None) != (self.state is None):
             raise ValueError("a scenario with copies per side commits to the initial state, and only then")
-        return self
 
 
-class SideEntry(_Body):
-    key: str = Field(description="OpenSSH public key line, ssh-ed25519 AAAA...")
-    fingerprint: str = Field(pattern=r"^SHA256:[A-Za-z0-9+/]{43}$")
-    commitment: Hash | None = Field(description="Head of the side's dice hash chain (null: invited)")
-    nonce: Hash | None = Field(
+@_record
+class SideEntry(Record):
+    """One side of the game: its player's key and the head of its dice chain."""
+
+    key: str = field(Str(), description="OpenSSH public key line, ssh-ed25519 AAAA...")
+    fingerprint: str = field(Str(r"^SHA256:[A-Za-z0-9+/]{43}$"))
+    commitment: str | None = field(Maybe(HASH), description="Head of the side's dice hash chain (null: invited)")
+    nonce: str | None = field(
+        Maybe(HASH),
         description="The side's own fresh chain nonce, published with its commitment (null: invited)"
     )
-    email: str | None = Field(
-        None, max_length=254, pattern=EMAIL_PATTERN,
+    email: str | None = field(
+        Maybe(Str(EMAIL_PATTERN, max_length=254)), default=None,
         description="The player's email address, for the From/To of the emails pbem drafts (optional)",
     )
-    x25519: Hash | None = Field(
-        None, description="The side's X25519 public key for this game (games with an umpire or "
+    x25519: str | None = field(
+        Maybe(HASH), default=None,
+        description="The side's X25519 public key for this game (games with an umpire or "
         "hidden information; pbem.protocol.seal); an invited side publishes it in its join",
     )
 
-    @model_validator(mode="after")
-    def _nonce_with_commitment(self) -> Self:
+    def check_fields(self) -> None:
         # An invited side draws its nonce itself, in its join: nobody may choose it for them.
         if (self.nonce is None) != (self.commitment is None):
             raise ValueError("a side has a nonce exactly when it has a commitment (an invited "
                              "side publishes both in its own join)")
-        return self
 
 
-class Clock(_Body):
+@_record
+class Clock(Record):
     """The agreed time control (:class:`pbem.engine.clock.TimeControl`), exactly as ``pbem new
     --time-control`` can write it: a move needs at least an hour, an extension at least an hour."""
 
-    hours: int = Field(ge=1, le=9999, description="Hours a side has for each message it owes")
-    extensions: int = Field(ge=0, le=99, description="Extensions each side may take in the game")
-    extension_hours: int = Field(ge=0, le=9999, description="Hours one extension adds")
+    hours: int = field(Int(ge=1, le=9999), description="Hours a side has for each message it owes")
+    extensions: int = field(Int(ge=0, le=99), description="Extensions each side may take in the game")
+    extension_hours: int = field(Int(ge=0, le=9999), description="Hours one extension adds")
 
-    @model_validator(mode="after")
-    def _extension_hours(self) -> Self:
+    def check_fields(self) -> None:
         if self.extensions and not self.extension_hours:
             raise ValueError("time_control: an extension needs more than 0 hours")
-        return self
 
 
-class GenesisBody(_Body):
+@_record
+class GenesisBody(Record):
     """The signed start of a game: who plays which side with which key and dice commitment."""
 
-    ds: Literal["pbem/genesis/v2"]
-    game: GameId
-    scenario: ScenarioRef
-    rules: str = Field(
-        pattern=r"^[a-z0-9-]{1,32}/[A-Za-z0-9.-]{1,32}$",
+    ds: str = field(Const(GENESIS_DS))
+    game: str = field(GAME_ID)
+    scenario: ScenarioRef = field(Nested(ScenarioRef))
+    rules: str = field(
+        Str(r"^[a-z0-9-]{1,32}/[A-Za-z0-9.-]{1,32}$"),
         description="Rules system and version the game is adjudicated with, e.g. westwall/2",
     )
-    options: dict[str, Any]
-    chain_length: int = Field(ge=2, le=100_000)
-    sides: dict[Side, SideEntry] = Field(min_length=1)
-    salted: bool | None = Field(
-        None, description="Hidden information: the state hashes of the turn files are salted "
+    options: dict[str, Any] = field(Anything("object"))
+    chain_length: int = field(Int(ge=2, le=100_000))
+    sides: dict[str, SideEntry] = field(MapOf(SIDE, Nested(SideEntry), min_length=1))
+    salted: bool | None = field(
+        Maybe(Bool()), default=None,
+        description="Hidden information: the state hashes of the turn files are salted "
         "(pbem/hidden-state/v1, a salt derived from the umpire's chain seed and published after the "
         "game), so that nobody can test guesses of a hidden state against them",
     )
-    time_control: Clock | None = Field(
-        None, description="The agreed clock, {hours, extensions, extension_hours} (pbem.engine.clock): "
+    time_control: Clock | None = field(
+        Maybe(Nested(Clock)), default=None,
+        description="The agreed clock, {hours, extensions, extension_hours} (pbem.engine.clock): "
         "shown and reminded of, never enforced",
     )
-    pbem: Version | None = Field(
-        None, description="The pbem release that wrote this body (absent before 0.2.0): names the "
-        "release to verify with when another computes the turns differently",
-    )
-    rounds: Literal[2] | None = Field(
-        None, description="The layout of sealed rounds: 2, acknowledged rounds (pbem.engine.sealed: "
+    pbem: str | None = field(Maybe(VERSION), default=None, description=_WRITER)
+    rounds: int | None = field(
+        Maybe(Const(2)), default=None,
+        description="The layout of sealed rounds: 2, acknowledged rounds (pbem.engine.sealed: "
         "every side acknowledges the commitments it holds, and releases the key of its copy for the "
         "umpire, before the ruling and the reveals); absent, the first layout (commit, ruling, reveal)",
     )
 
 
-class JoinBody(_Body):
+@_record
+class JoinBody(Record):
     """An invited side's acceptance: its dice commitment, bound to one genesis."""
 
-    ds: Literal["pbem/join/v2"]
-    game: GameId
-    genesis: Hash
-    side: Side
-    commitment: Hash
-    nonce: Hash = Field(description="The side's own fresh chain nonce (drawn by its tool at join)")
-    x25519: Hash | None = Field(None, description="The side's X25519 public key for this game, if it needs one")
-    pbem: Version | None = Field(
-        None, description="The pbem release that wrote this body (absent before 0.2.0): names the "
-        "release to verify with when another computes the turns differently",
-    )
+    ds: str = field(Const(JOIN_DS))
+    game: str = field(GAME_ID)
+    genesis: str = field(HASH)
+    side: str = field(SIDE)
+    commitment: str = field(HASH)
+    nonce: str = field(HASH, description="The side's own fresh chain nonce (drawn by its tool at join)")
+    x25519: str | None = field(Maybe(HASH), default=None,
+                               description="The side's X25519 public key for this game, if it needs one")
+    pbem: str | None = field(Maybe(VERSION), default=None, description=_WRITER)
 
 
-class MoveBody(_Body):
+@_record
+class MoveBody(Record):
     """One side's orders for one step (P2: game, step, side and the turn they answer)."""
 
-    ds: Literal["pbem/move/v1"]
-    game: GameId
-    step: int = Field(ge=1, le=MAX_STEP)
-    side: Side
-    answers: Hash = Field(description="sha256 of the turn file (step - 1) the author decided against")
-    reveal: Hash = Field(description="The side's next dice-chain value")
-    orders: dict[str, Any]
-    pbem: Version | None = Field(
-        None, description="The pbem release that wrote this body (absent before 0.2.0): names the "
-        "release to verify with when another computes the turns differently",
-    )
+    ds: str = field(Const(MOVE_DS))
+    game: str = field(GAME_ID)
+    step: int = field(STEP)
+    side: str = field(SIDE)
+    answers: str = field(HASH, description="sha256 of the turn file (step - 1) the author decided against")
+    reveal: str = field(HASH, description="The side's next dice-chain value")
+    orders: dict[str, Any] = field(Anything("object"))
+    pbem: str | None = field(Maybe(VERSION), default=None, description=_WRITER)
 
 
-class ReceiptBody(_Body):
+@_record
+class ReceiptBody(Record):
     """A receipt (issue: quick results): the co-revealer of move ``step`` discloses, at once and
     with no decision, the chain value that keys that move's dice, so the mover can resolve its turn
     without waiting for the co-revealer's next move (which must reveal the same value: a chain has
     one preimage). ``move`` binds it to the one move it answers."""
 
-    ds: Literal["pbem/receipt/v1"]
-    game: GameId
-    step: int = Field(ge=1, le=MAX_STEP)
-    side: Side
-    move: Hash = Field(description="sha256 of the body of move ``step`` whose dice this reveal keys")
-    reveal: Hash
+    ds: str = field(Const(RECEIPT_DS))
+    game: str = field(GAME_ID)
+    step: int = field(STEP)
+    side: str = field(SIDE)
+    move: str = field(HASH, description="sha256 of the body of move ``step`` whose dice this reveal keys")
+    reveal: str = field(HASH)
 
 
-class TakebackBody(_Body):
+@_record
+class TakebackBody(Record):
     """A request to take back move ``step`` (docs/protocol.md, "Take-back by mutual consent"),
     signed by its author: ``number`` counts the take-backs of that step (1 for the first),
     ``move`` is the hash of the body withdrawn."""
 
-    ds: Literal["pbem/takeback/v1"]
-    game: GameId
-    step: int = Field(ge=1, le=MAX_STEP)
-    side: Side = Field(description="The author of the move withdrawn, who asks")
-    number: int = Field(ge=1, le=999)
-    move: Hash = Field(description="sha256 of the body of the move withdrawn")
+    ds: str = field(Const(TAKEBACK_DS))
+    game: str = field(GAME_ID)
+    step: int = field(STEP)
+    side: str = field(SIDE, description="The author of the move withdrawn, who asks")
+    number: int = field(Int(ge=1, le=999))
+    move: str = field(HASH, description="sha256 of the body of the move withdrawn")
 
 
-class ConsentBody(_Body):
+@_record
+class ConsentBody(Record):
     """The opponent's consent to one request (its body hash), for that one move."""
 
-    ds: Literal["pbem/takeback-consent/v1"]
-    game: GameId
-    step: int = Field(ge=1, le=MAX_STEP)
-    side: Side = Field(description="The side that agrees")
-    number: int = Field(ge=1, le=999)
-    request: Hash = Field(description="sha256 of the body of the request agreed to")
-    move: Hash = Field(description="sha256 of the body of the move withdrawn")
+    ds: str = field(Const(CONSENT_DS))
+    game: str = field(GAME_ID)
+    step: int = field(STEP)
+    side: str = field(SIDE, description="The side that agrees")
+    number: int = field(Int(ge=1, le=999))
+    request: str = field(HASH, description="sha256 of the body of the request agreed to")
+    move: str = field(HASH, description="sha256 of the body of the move withdrawn")
 
 
-class PendingEntry(_Body):
-    side: Side
-    kind: str
-    label: str
+@_record
+class PendingEntry(Record):
+    """A message the game waits for: whose, of what kind, in words."""
+
+    side: str = field(SIDE)
+    kind: str = field(Str())
+    label: str = field(Str())
 
 
-class OutcomeJson(_Body):
-    winner: str | None
-    summary: str
-    points: dict[str, int]
-    breakdown: list[str]
+@_record
+class OutcomeJson(Record):
+    """How the game ended: the winner (null: a draw), the score and its sources."""
+
+    winner: str | None = field(Maybe(Str()))
+    summary: str = field(Str())
+    points: dict[str, int] = field(MapOf(Str(), Int()))
+    breakdown: list[str] = field(ListOf(Str()))
 
 
-class TurnFile(_Body):
+@_record
+class TurnFile(Record):
     """The adjudicated position after a step (unsigned; byte-identical on every machine, P6)."""
 
-    ds: Literal["pbem/turn/v1"]
-    game: GameId
-    step: int = Field(ge=0, le=MAX_STEP)
-    prev: Hash = Field(description="sha256 of turn (step-1) bytes; turn 0: of the genesis body")
-    move: Hash | None = Field(description="sha256 of the move body resolved here (null: turn 0)")
-    joins: dict[Side, Hash] | None = Field(None, description="Turn 0 only: join body hashes")
-    reveals: list[Hash]
-    roll_key: Hash | None
-    rolls: list[Any]
-    events: list[Any]
-    state: Any
-    score: dict[str, int]
-    pending: list[PendingEntry]
-    outcome: OutcomeJson | None
-    sealed: dict[str, Any] | None = Field(
-        None, description="Inside a sealed round only: its progress (pbem.engine.sealed.Round)"
+    ds: str = field(Const(TURN_DS))
+    game: str = field(GAME_ID)
+    step: int = field(Int(ge=0, le=MAX_STEP))
+    prev: str = field(HASH, description="sha256 of turn (step-1) bytes; turn 0: of the genesis body")
+    move: str | None = field(Maybe(HASH), description="sha256 of the move body resolved here (null: turn 0)")
+    joins: dict[str, str] | None = field(Maybe(MapOf(SIDE, HASH)), default=None,
+                                         description="Turn 0 only: join body hashes")
+    reveals: list[str] = field(ListOf(HASH))
+    roll_key: str | None = field(Maybe(HASH))
+    rolls: list[Any] = field(ListOf(Anything()))
+    events: list[Any] = field(ListOf(Anything()))
+    state: Any = field(Anything())
+    score: dict[str, int] = field(MapOf(Str(), Int()))
+    pending: list[PendingEntry] = field(ListOf(Nested(PendingEntry)))
+    outcome: OutcomeJson | None = field(Maybe(Nested(OutcomeJson)))
+    sealed: dict[str, Any] | None = field(
+        Maybe(Anything("object")), default=None,
+        description="Inside a sealed round only: its progress (pbem.engine.sealed.Round)"
     )
 
 
@@ -289,7 +318,7 @@ def newer_writer(value: Any) -> str | None:
     return None
 
 
-def _parse_message(raw: bytes, name: str, payload_type: str, model: type[_Body], max_bytes: int) -> Message:
+def _parse_message(raw: bytes, name: str, payload_type: str, model: type[Record], max_bytes: int) -> Message:
     from pbem.protocol.canonical import canonical_bytes, loads_strict, sha256_hex
     from pbem.protocol.dsse import envelope_bytes, parse_envelope_body
 
@@ -314,9 +343,9 @@ def _parse_message(raw: bytes, name: str, payload_type: str, model: type[_Body],
             "start a new game"
         )
     try:
-        body = model.model_validate(value)
-    except ValidationError as exc:
-        newer, problem = newer_writer(value), one_line(exc)
+        body = model.parse(value)
+    except RecordError as exc:
+        newer, problem = newer_writer(value), exc.line()
         raise InputError(f"{name}: {newer} ({problem})" if newer else f"{name}: {problem}") from None
     return Message(name, raw, env, body_bytes, sha256_hex(body_bytes), body)
 
@@ -472,8 +501,8 @@ def scan(game_dir: Path) -> Listing:
     return Listing(genesis, joins, moves, turns, other)
 
 
-def one_line(exc: ValidationError) -> str:
-    """A pydantic error as one short line (first few problems)."""
+def one_line(exc: "ValidationError") -> str:
+    """A pydantic error (a system's orders, scenario) as one short line (first few problems)."""
     parts = []
     for err in exc.errors()[:4]:
         loc = ".".join(str(p) for p in err["loc"]) or "(top)"

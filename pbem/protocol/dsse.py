@@ -10,20 +10,17 @@ Ed25519 (RFC 8032) is deterministic, so signing the same body with the same key 
 envelope bytes: resending a move resends the same file (protocol property P7).
 """
 
-# Annotations are evaluated as written (no ``from __future__ import annotations``): pydantic would
-# otherwise compile and evaluate every field's annotation string as each model class is made, a
-# cost paid by every command at start-up [28 item 4] (tests/cli/test_start_imports.py).
-
 import base64
 import binascii
+from dataclasses import dataclass
 
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
-from pydantic import BaseModel, ConfigDict, ValidationError
 
 from pbem.errors import InputError, SignatureError
 from pbem.protocol.canonical import canonical_bytes, loads_strict, sha256_hex
 from pbem.protocol.keys import fingerprint
+from pbem.protocol.record import ListOf, Nested, Record, RecordError, Str, field
 
 GENESIS_TYPE = "application/vnd.pbem.genesis+json; version=1"
 JOIN_TYPE = "application/vnd.pbem.join+json; version=1"
@@ -60,23 +57,22 @@ def pae(payload_type: str, body: bytes) -> bytes:
     return b"DSSEv1 %d %s %d %s" % (len(type_bytes), type_bytes, len(body), body)
 
 
-class Signature(BaseModel):
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Signature(Record):
     """One signature: the signer's fingerprint and the base64 Ed25519 signature over PAE."""
 
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
-
-    keyid: str
-    sig: str
+    keyid: str = field(Str())
+    sig: str = field(Str())
 
 
-class Envelope(BaseModel):
-    """A DSSE envelope, field names as in the DSSE specification."""
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Envelope(Record):
+    """A DSSE envelope, field names as in the DSSE specification (a plain record,
+    :mod:`pbem.protocol.record`: strictly checked as read, unknown fields refused)."""
 
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
-
-    payloadType: str
-    payload: str
-    signatures: list[Signature]
+    payloadType: str = field(Str())  # noqa: N815 (DSSE's own name)
+    payload: str = field(Str())
+    signatures: list[Signature] = field(ListOf(Nested(Signature)))
 
     def body(self) -> bytes:
         """The decoded payload bytes (strict base64; :class:`InputError` on garbage)."""
@@ -167,7 +163,7 @@ def verify(env: Envelope, payload_type: str, keys: dict[str, Ed25519PublicKey], 
 
 def envelope_bytes(env: Envelope) -> bytes:
     """The file bytes of an envelope: its canonical JSON and a newline (deterministic)."""
-    return canonical_bytes(env.model_dump(mode="json"), what="envelope") + b"\n"
+    return canonical_bytes(env.to_json(), what="envelope") + b"\n"
 
 
 def parse_envelope(data: bytes, *, max_bytes: int, what: str) -> Envelope:
@@ -183,11 +179,11 @@ def parse_envelope_body(data: bytes, *, max_bytes: int, what: str) -> tuple[Enve
     """:func:`parse_envelope`, with the payload it decoded (``env.body()``)."""
     value = loads_strict(data, max_bytes=max_bytes, what=what)
     try:
-        env = Envelope.model_validate(value)
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        loc = ascii(".".join(str(p) for p in first["loc"]))[1:-1][:80] or "envelope"
-        msg = (str(first["msg"]).splitlines() or ["invalid"])[0]
+        env = Envelope.parse(value)
+    except RecordError as exc:
+        where, what_is_wrong = exc.problems[0]
+        loc = ascii(".".join(str(p) for p in where))[1:-1][:80] or "envelope"
+        msg = (what_is_wrong.splitlines() or ["invalid"])[0]
         raise InputError(f"{what}: not a DSSE envelope: {loc}: {msg}") from None
     try:
         body = env.body()

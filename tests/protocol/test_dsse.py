@@ -197,11 +197,11 @@ def _file(**changes: object) -> bytes:
 @pytest.mark.parametrize(
     ("data", "fragment"),
     [
-        (_file(extra=1), "extra: Extra inputs"),
+        (_file(extra=1), "extra: unknown field"),
         (_file(payload=5), "payload"),
         (_file(signatures={}), "signatures"),
         (_file(signatures=[]), "no signature"),
-        (_file(signatures=[{"keyid": "k", "sig": "AA==", "x": 1}]), "signatures.0.x: Extra"),
+        (_file(signatures=[{"keyid": "k", "sig": "AA==", "x": 1}]), "signatures.0.x: unknown field"),
         (_file(signatures=[{"keyid": "k"}]), "sig"),
         (_file(signatures=[{"keyid": "k", "sig": "AB=="}]), "canonical base64"),
         (_file(payload="e30"), "base64"),  # missing padding

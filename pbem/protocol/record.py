@@ -1,0 +1,621 @@
+"""Plain records: the archive's bodies as frozen, slotted dataclasses, each field checked by hand.
+
+Every command reads signed files, and most read nothing else: what they are once read must cost
+little to make and nothing to import. A record is a dataclass whose fields each carry a *check*
+(:func:`field`): the rule its value must satisfy, written once and used both ways -- to check a
+value read from outside (:meth:`Record.parse`, strictly: no coercion, unknown keys refused) or
+built in code (the constructor checks the same), and to describe the field in JSON Schema
+(:func:`json_schema`, for ``pbem schema``). A problem is a :class:`RecordError` listing each
+field at fault by its path (``sides.DE.nonce: ...``); :meth:`RecordError.line` is one line of
+the first few.
+
+This replaces pydantic models on the commands' paths (issue 28: pydantic's import and its first
+model cost a player command about 150 ms, twice the whole floor of ``pbem verify``); pydantic
+remains where players' documents are described and checked at length (the systems' orders).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Callable, Mapping
+from typing import Any, Self
+
+Loc = tuple[str | int, ...]
+
+
+class RecordError(ValueError):
+    """Values that do not fit a record: ``problems`` is a list of (path, what is wrong)."""
+
+    def __init__(self, problems: list[tuple[Loc, str]]) -> None:
+        self.problems = problems
+        super().__init__(self.line())
+
+    def line(self, limit: int = 4) -> str:
+        """The first ``limit`` problems on one line, ``path: what``; ``(top)`` for the record."""
+        parts = [f"{'.'.join(str(p) for p in loc) or '(top)'}: {msg}" for loc, msg in self.problems[:limit]]
+        more = len(self.problems) - limit
+        return "; ".join(parts) + (f" (and {more} more)" if more > 0 else "")
+
+
+class Check:
+    """A rule a value must meet. :meth:`__call__` returns the value to keep (a nested record
+    parsed from its object) or raises :class:`RecordError`; :meth:`schema` describes it."""
+
+    def __call__(self, value: Any, loc: Loc) -> Any:
+        raise NotImplementedError
+
+    def schema(self, defs: dict[str, Any]) -> dict[str, Any]:
+        raise NotImplementedError
+
+
+def _fail(loc: Loc, msg: str) -> RecordError:
+    return RecordError([(loc, msg)])
+
+
+def _kind(value: Any) -> str:
+    """What a wrong value is, in JSON's words."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int):
+        return "an integer"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, dict):
+        return "an object"
+    if isinstance(value, list | tuple):
+        return "a list"
+    return type(value).__name__
+
+
+class Str(Check):
+    """A string; ``pattern`` (searched, anchor it), ``max_length`` in characters."""
+
+    def __init__(self, pattern: str | None = None, max_length: int | None = None, min_length: int = 0) -> None:
+        self.pattern = pattern
+        self.max_length = max_length
+        self.min_length = min_length
+        self._re = re.compile(pattern) if pattern is not None else None
+        # ``$`` ends the text, as in the JSON Schema's (and pydantic's) regular expressions, not
+        # before a final newline as Python's would let it: "DE\n" is no side name
+        self._to_end = pattern is not None and pattern.endswith("$") and not pattern.endswith("\\$")
+
+    def __call__(self, value: Any, loc: Loc) -> Any:
+        if type(value) is not str:
+            raise _fail(loc, f"expected a string, got {_kind(value)}")
+        if self.max_length is not None and len(value) > self.max_length:
+            raise _fail(loc, f"at most {self.max_length} characters")
+        if len(value) < self.min_length:
+            raise _fail(loc, f"at least {self.min_length} character{'s' if self.min_length > 1 else ''}")
+        if self._re is not None:
+            m = self._re.search(value)
+            if m is None or (self._to_end and m.end() != len(value)):
+                raise _fail(loc, f"does not match {self.pattern}")
+        return value
+
+    def schema(self, defs: dict[str, Any]) -> dict[str, Any]:
+        out: dict[str, Any] = {"type": "string"}
+        if self.max_length is not None:
+            out["maxLength"] = self.max_length
+        if self.min_length:
+            out["minLength"] = self.min_length
+        if self.pattern is not None:
+            out["pattern"] = self.pattern
+        return out
+
+
+class Int(Check):
+    """An integer (not a boolean, not a float), ``ge <= value <= le`` where given."""
+
+    def __init__(self, ge: int | None = None, le: int | None = None) -> None:
+        self.ge = ge
+        self.le = le
+
+    def __call__(self, value: Any, loc: Loc) -> Any:
+        if type(value) is not int:
+            raise _fail(loc, f"expected an integer, got {_kind(value)}")
+        if (self.ge is not None and value < self.ge) or (self.le is not None and value > self.le):
+            low = "" if self.ge is None else f"{self.ge} <= "
+            high = "" if self.le is None else f" <= {self.le}"
+            raise _fail(loc, f"must be {low}n{high}, got {value}")
+        return value
+
+    def schema(self, defs: dict[str, Any]) -> dict[str, Any]:
+        out: dict[str, Any] = {"type": "integer"}
+        if self.ge is not None:
+            out["minimum"] = self.ge
+        if self.le is not None:
+            out["maximum"] = self.le
+        return out
+
+
+class Bool(Check):
+    """``true`` or ``false``."""
+
+    def __call__(self, value: Any, loc: Loc) -> Any:
+        if type(value) is not bool:
+            raise _fail(loc, f"expected a boolean, got {_kind(value)}")
+        return value
+
+    def schema(self, defs: dict[str, Any]) -> dict[str, Any]:
+        return {"type": "boolean"}
+
+
+class Const(Check):
+    """Exactly this string or integer (a body's ``ds``, a layout number)."""
+
+    def __init__(self, value: str | int) -> None:
+        self.value = value
+
+    def __call__(self, value: Any, loc: Loc) -> Any:
+        if type(value) is not type(self.value) or value != self.value:
+            raise _fail(loc, f"must be {self.value!r}")
+        return value
+
+    def schema(self, defs: dict[str, Any]) -> dict[str, Any]:
+        return {"const": self.value, "type": "string" if isinstance(self.value, str) else "integer"}
+
+
+class OneOf(Check):
+    """One of a few strings or integers (a ``Literal`` of several)."""
+
+    def __init__(self, *values: str | int) -> None:
+        self.values = values
+
+    def __call__(self, value: Any, loc: Loc) -> Any:
+        for v in self.values:
+            if type(value) is type(v) and value == v:
+                return value
+        raise _fail(loc, f"must be one of {', '.join(repr(v) for v in self.values)}")
+
+    def schema(self, defs: dict[str, Any]) -> dict[str, Any]:
+        kinds = {type(v) for v in self.values}
+        out: dict[str, Any] = {"enum": list(self.values)}
+        if kinds == {str}:
+            out["type"] = "string"
+        elif kinds == {int}:
+            out["type"] = "integer"
+        return out
+
+
+class Either(Check):
+    """What the first of ``checks`` to accept it keeps (``int | str``, tried in order)."""
+
+    def __init__(self, *checks: Check) -> None:
+        self.checks = checks
+
+    def __call__(self, value: Any, loc: Loc) -> Any:
+        first: RecordError | None = None
+        for check in self.checks:
+            try:
+                return check(value, loc)
+            except RecordError as exc:
+                first = first or exc
+        assert first is not None
+        raise first
+
+    def schema(self, defs: dict[str, Any]) -> dict[str, Any]:
+        return {"anyOf": [c.schema(defs) for c in self.checks]}
+
+
+class Tagged(Check):
+    """A record chosen by the value of its ``tag`` member (a tagged union: ``kind``, ``type``)."""
+
+    def __init__(self, tag: str, *classes: type[Record]) -> None:
+        self.tag = tag
+        self.classes: dict[Any, type[Record]] = {}
+        for cls in classes:
+            default = cls.__dataclass_fields__[tag].default  # type: ignore[attr-defined]
+            check = cls.__dataclass_fields__[tag].metadata[_CHECK]  # type: ignore[attr-defined]
+            values = check.values if isinstance(check, OneOf) else (check.value,)
+            for v in values:
+                self.classes[v] = cls
+            del default
+
+    def __call__(self, value: Any, loc: Loc) -> Any:
+        if isinstance(value, tuple(self.classes.values())):
+            return value
+        if not isinstance(value, dict):
+            raise _fail(loc, f"expected an object, got {_kind(value)}")
+        tag = value.get(self.tag)
+        cls = self.classes.get(tag) if isinstance(tag, str | int) and not isinstance(tag, bool) else None
+        if cls is None:
+            return_values = ", ".join(repr(v) for v in self.classes)
+            raise _fail((*loc, self.tag), f"must be one of {return_values}")
+        return cls._parse(value, loc)
+
+    def schema(self, defs: dict[str, Any]) -> dict[str, Any]:
+        refs = []
+        for cls in dict.fromkeys(self.classes.values()):
+            refs.append(Nested(cls).schema(defs))
+        return {"oneOf": refs, "discriminator": {"propertyName": self.tag}}
+
+
+class IntKey(Check):
+    """An object key that names an integer (``"3"``): the integer. JSON keys are strings; a table
+    keyed by numbers is read this way."""
+
+    def __init__(self, ge: int | None = None, le: int | None = None) -> None:
+        self.int = Int(ge, le)
+
+    def __call__(self, value: Any, loc: Loc) -> Any:
+        if type(value) is str and re.fullmatch(r"-?[0-9]{1,9}", value):
+            value = int(value)
+        return self.int(value, loc)
+
+    def schema(self, defs: dict[str, Any]) -> dict[str, Any]:
+        return {"type": "string", "pattern": r"^-?[0-9]{1,9}$"}
+
+
+class TupleOf(Check):
+    """A fixed number of items, each checked by its own check; kept as a tuple (a JSON list)."""
+
+    def __init__(self, *items: Check) -> None:
+        self.items = items
+
+    def __call__(self, value: Any, loc: Loc) -> Any:
+        if not isinstance(value, list | tuple):
+            raise _fail(loc, f"expected a list, got {_kind(value)}")
+        if len(value) != len(self.items):
+            raise _fail(loc, f"expected {len(self.items)} items, got {len(value)}")
+        out: list[Any] = []
+        problems: list[tuple[Loc, str]] = []
+        for i, (check, v) in enumerate(zip(self.items, value, strict=True)):
+            try:
+                out.append(check(v, (*loc, i)))
+            except RecordError as exc:
+                _collect(problems, exc)
+        if problems:
+            raise RecordError(problems)
+        return tuple(out)
+
+    def schema(self, defs: dict[str, Any]) -> dict[str, Any]:
+        return {"type": "array", "prefixItems": [c.schema(defs) for c in self.items],
+                "minItems": len(self.items), "maxItems": len(self.items)}
+
+
+class Num(Check):
+    """A number, integer or not (not a boolean), ``ge <= value <= le`` where given."""
+
+    def __init__(self, ge: float | None = None, le: float | None = None) -> None:
+        self.ge = ge
+        self.le = le
+
+    def __call__(self, value: Any, loc: Loc) -> Any:
+        if type(value) not in (int, float):
+            raise _fail(loc, f"expected a number, got {_kind(value)}")
+        if (self.ge is not None and value < self.ge) or (self.le is not None and value > self.le):
+            raise _fail(loc, f"must be within {self.ge} .. {self.le}, got {value}")
+        return value
+
+    def schema(self, defs: dict[str, Any]) -> dict[str, Any]:
+        out: dict[str, Any] = {"type": "number"}
+        if self.ge is not None:
+            out["minimum"] = self.ge
+        if self.le is not None:
+            out["maximum"] = self.le
+        return out
+
+
+class Anything(Check):
+    """Any value JSON can hold (the strict reader has checked it is JSON); ``kind``: ``object``
+    for a JSON object only."""
+
+    def __init__(self, kind: str | None = None) -> None:
+        self.kind = kind
+
+    def __call__(self, value: Any, loc: Loc) -> Any:
+        if self.kind == "object" and not isinstance(value, dict):
+            raise _fail(loc, f"expected an object, got {_kind(value)}")
+        return value
+
+    def schema(self, defs: dict[str, Any]) -> dict[str, Any]:
+        return {"type": "object"} if self.kind == "object" else {}
+
+
+class Maybe(Check):
+    """``null``, or what ``inner`` accepts."""
+
+    def __init__(self, inner: Check) -> None:
+        self.inner = inner
+
+    def __call__(self, value: Any, loc: Loc) -> Any:
+        return None if value is None else self.inner(value, loc)
+
+    def schema(self, defs: dict[str, Any]) -> dict[str, Any]:
+        return {"anyOf": [self.inner.schema(defs), {"type": "null"}]}
+
+
+def _collect(problems: list[tuple[Loc, str]], exc: RecordError) -> None:
+    problems.extend(exc.problems)
+
+
+class ListOf(Check):
+    """A list whose every item ``item`` accepts (a tuple is taken as a list: built in code), of
+    ``min_length`` to ``max_length`` items; ``as_tuple``: kept as a tuple."""
+
+    def __init__(self, item: Check, min_length: int = 0, max_length: int | None = None,
+                 as_tuple: bool = False) -> None:
+        self.item = item
+        self.min_length = min_length
+        self.max_length = max_length
+        self.as_tuple = as_tuple
+
+    def __call__(self, value: Any, loc: Loc) -> Any:
+        if not isinstance(value, list | tuple):
+            raise _fail(loc, f"expected a list, got {_kind(value)}")
+        if len(value) < self.min_length or (self.max_length is not None and len(value) > self.max_length):
+            most = "" if self.max_length is None else f" and at most {self.max_length}"
+            raise _fail(loc, f"needs at least {self.min_length}{most} items, got {len(value)}")
+        out: list[Any] = []
+        problems: list[tuple[Loc, str]] = []
+        for i, v in enumerate(value):
+            try:
+                out.append(self.item(v, (*loc, i)))
+            except RecordError as exc:
+                _collect(problems, exc)
+        if problems:
+            raise RecordError(problems)
+        return tuple(out) if self.as_tuple else out
+
+    def schema(self, defs: dict[str, Any]) -> dict[str, Any]:
+        out: dict[str, Any] = {"type": "array", "items": self.item.schema(defs)}
+        if self.min_length:
+            out["minItems"] = self.min_length
+        if self.max_length is not None:
+            out["maxItems"] = self.max_length
+        return out
+
+
+class MapOf(Check):
+    """An object whose keys ``key`` and values ``value`` accept, at least ``min_length`` of them."""
+
+    def __init__(self, key: Check, value: Check, min_length: int = 0) -> None:
+        self.key = key
+        self.value = value
+        self.min_length = min_length
+
+    def __call__(self, value: Any, loc: Loc) -> Any:
+        if not isinstance(value, dict):
+            raise _fail(loc, f"expected an object, got {_kind(value)}")
+        if len(value) < self.min_length:
+            raise _fail(loc, f"needs at least {self.min_length} entr{'y' if self.min_length == 1 else 'ies'}")
+        out: dict[Any, Any] = {}
+        problems: list[tuple[Loc, str]] = []
+        for k, v in value.items():
+            try:
+                out[self.key(k, (*loc, "[key]"))] = self.value(v, (*loc, k))
+            except RecordError as exc:
+                _collect(problems, exc)
+        if problems:
+            raise RecordError(problems)
+        return out
+
+    def schema(self, defs: dict[str, Any]) -> dict[str, Any]:
+        out: dict[str, Any] = {"type": "object", "additionalProperties": self.value.schema(defs)}
+        key = self.key.schema(defs)
+        if key.get("pattern"):
+            out["propertyNames"] = {"pattern": key["pattern"]}
+        if self.min_length:
+            out["minProperties"] = self.min_length
+        return out
+
+
+class Nested(Check):
+    """A record of class ``cls``: its object is parsed (:meth:`Record.parse`), an instance kept."""
+
+    def __init__(self, cls: type[Record]) -> None:
+        self.cls = cls
+
+    def __call__(self, value: Any, loc: Loc) -> Any:
+        if isinstance(value, self.cls):
+            return value
+        return self.cls._parse(value, loc)
+
+    def schema(self, defs: dict[str, Any]) -> dict[str, Any]:
+        name = self.cls.__name__
+        if name not in defs:
+            defs[name] = {}  # a record that holds itself refers to its own entry
+            defs[name] = _object_schema(self.cls, defs)
+        return {"$ref": f"#/$defs/{name}"}
+
+
+_CHECK = "pbem.check"
+_DESCRIPTION = "pbem.description"
+_ALIAS = "pbem.alias"
+_OMIT = "pbem.omit"
+
+Omit = Callable[[Any], bool]
+"""When a field is left out of :meth:`Record.to_json`: a test of its value."""
+
+
+def omit_none(value: Any) -> bool:
+    """Leave the field out while it is ``None``."""
+    return value is None
+
+
+def omit_empty(value: Any) -> bool:
+    """Leave the field out while it is ``None`` or empty (``""``, ``[]``, ``{}``)."""
+    return value is None or (isinstance(value, str | list | tuple | dict) and not value)
+
+
+def field(check: Check, *, default: Any = dataclasses.MISSING, default_factory: Any = dataclasses.MISSING,
+          description: str = "", alias: str | None = None, omit: Omit | None = None) -> Any:
+    """A record's field: the ``check`` its value must pass, its default (or a ``default_factory``
+    that makes one; neither: required), the words ``pbem schema`` prints for it, the ``alias`` it
+    has in JSON (a Python keyword: ``if``) and when :meth:`Record.to_json` leaves it out
+    (``omit``: :func:`omit_none`, :func:`omit_empty` or a test of the value)."""
+    meta = {_CHECK: check, _DESCRIPTION: description, _ALIAS: alias, _OMIT: omit}
+    if default_factory is not dataclasses.MISSING:
+        return dataclasses.field(default_factory=default_factory, metadata=meta)
+    return dataclasses.field(default=default, metadata=meta)
+
+
+class _Spec:
+    """What a record class's fields are, worked out once per class."""
+
+    __slots__ = ("checks", "json_names", "by_json_name", "required", "omit", "defaults")
+
+    def __init__(self, cls: type) -> None:
+        fields = dataclasses.fields(cls)
+        self.checks: tuple[tuple[str, Check], ...] = tuple((f.name, f.metadata[_CHECK]) for f in fields)
+        self.json_names = tuple((f.name, f.metadata[_ALIAS] or f.name) for f in fields)
+        self.by_json_name = {f.metadata[_ALIAS] or f.name: f.name for f in fields}
+        self.required = tuple(f.metadata[_ALIAS] or f.name for f in fields
+                              if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING)
+        self.omit: tuple[tuple[str, Omit | None], ...] = tuple((f.name, f.metadata[_OMIT]) for f in fields)
+        self.defaults: dict[str, Any] = {}
+        for f in fields:
+            if f.default is not dataclasses.MISSING:
+                self.defaults[f.name] = f.default
+            elif f.default_factory is not dataclasses.MISSING:
+                self.defaults[f.name] = f.default_factory()
+
+
+class Record:
+    """Base of a record class, which is also declared ``@dataclasses.dataclass(frozen=True,
+    slots=True, kw_only=True)`` (a record that caches derived values in ``cached_property`` is
+    declared without ``slots``; one the rules change in place without ``frozen``). Construction
+    checks every field (:meth:`__post_init__`); a class adds checks across fields in
+    :meth:`check_fields` (raise :class:`ValueError`)."""
+
+    __slots__ = ()
+
+    @classmethod
+    def _info(cls) -> _Spec:
+        spec = cls.__dict__.get("_record_spec")
+        if spec is None:
+            spec = _Spec(cls)
+            type.__setattr__(cls, "_record_spec", spec)
+        return spec
+
+    @classmethod
+    def _spec(cls) -> tuple[tuple[str, Check], ...]:
+        return cls._info().checks
+
+    def __post_init__(self) -> None:
+        problems: list[tuple[Loc, str]] = []
+        for name, check in self._info().checks:
+            value = getattr(self, name)
+            try:
+                kept = check(value, (name,))
+            except RecordError as exc:
+                _collect(problems, exc)
+                continue
+            if kept is not value:  # a nested record parsed from its object, a tuple made a list
+                object.__setattr__(self, name, kept)
+        if problems:
+            raise RecordError(problems)
+        try:
+            self.check_fields()
+        except ValueError as exc:
+            if isinstance(exc, RecordError):
+                raise
+            raise RecordError([((), str(exc))]) from None
+
+    def check_fields(self) -> None:
+        """Checks across fields, after each field passed its own (none by default)."""
+
+    @classmethod
+    def _parse(cls, value: Any, loc: Loc) -> Self:
+        if not isinstance(value, dict):
+            raise _fail(loc, f"expected an object, got {_kind(value)}")
+        info = cls._info()
+        problems: list[tuple[Loc, str]] = []
+        names = info.by_json_name
+        for key in value:
+            if key not in names:
+                problems.append(((*loc, key), "unknown field (extra inputs are not permitted)"))
+        for f in info.required:
+            if f not in value:
+                problems.append(((*loc, f), "field required"))
+        if problems:
+            raise RecordError(problems)
+        try:
+            return cls(**{names[k]: v for k, v in value.items()})
+        except RecordError as exc:
+            if not loc:
+                raise
+            raise RecordError([((*loc, *p), m) for p, m in exc.problems]) from None
+
+    @classmethod
+    def parse(cls, value: Any) -> Self:
+        """The record ``value`` (a JSON object read from outside) describes, checked strictly:
+        every field known, every required field present, every value of the right kind and in
+        range; :class:`RecordError` otherwise."""
+        return cls._parse(value, ())
+
+    def to_json(self, *, omit_none: bool = False, omit_defaults: bool = False) -> dict[str, Any]:
+        """The record as JSON values, every field in declaration order under its JSON name,
+        nested records too; a field is left out where its ``omit`` says, and (through the
+        nested records too) while ``None`` with ``omit_none``, while equal to its default with
+        ``omit_defaults``."""
+        info = self._info()
+        out: dict[str, Any] = {}
+        for (name, key), (_, omit) in zip(info.json_names, info.omit, strict=True):
+            value = getattr(self, name)
+            if omit is not None and omit(value):
+                continue
+            if omit_none and value is None:
+                continue
+            if omit_defaults and name in info.defaults and value == info.defaults[name]:
+                continue
+            out[key] = _json(value, omit_none, omit_defaults)
+        return out
+
+    def replace(self, **changes: Any) -> Self:
+        """A copy with ``changes``, unchecked: the rules' own values on their hot paths (as
+        pydantic's ``model_copy(update=...)``); outside input goes through :meth:`parse`."""
+        new = object.__new__(type(self))
+        for name, _ in self._info().checks:
+            object.__setattr__(new, name, changes[name] if name in changes else getattr(self, name))
+        return new
+
+
+def _json(value: Any, omit_none: bool = False, omit_defaults: bool = False) -> Any:
+    if isinstance(value, Record):
+        return value.to_json(omit_none=omit_none, omit_defaults=omit_defaults)
+    if isinstance(value, list | tuple):
+        return [_json(v, omit_none, omit_defaults) for v in value]
+    if isinstance(value, dict):
+        return {k: _json(v, omit_none, omit_defaults) for k, v in value.items()}
+    return value
+
+
+def _object_schema(cls: type[Record], defs: dict[str, Any]) -> dict[str, Any]:
+    props: dict[str, Any] = {}
+    required: list[str] = []
+    for f in dataclasses.fields(cls):  # type: ignore[arg-type]
+        check: Check = f.metadata[_CHECK]
+        key = f.metadata[_ALIAS] or f.name
+        prop = check.schema(defs)
+        if f.metadata[_DESCRIPTION]:
+            prop = {**prop, "description": f.metadata[_DESCRIPTION]}
+        if f.default is not dataclasses.MISSING:
+            prop = {**prop, "default": _json(f.default)}
+        elif f.default_factory is dataclasses.MISSING:
+            required.append(key)
+        props[key] = prop
+    out: dict[str, Any] = {"title": cls.__name__, "type": "object", "properties": props,
+                           "required": required, "additionalProperties": False}
+    doc = " ".join((cls.__doc__ or "").split())
+    if doc and not doc.startswith(f"{cls.__name__}("):  # not the signature dataclass writes
+        out["description"] = doc
+    return out
+
+
+def json_schema(cls: type[Record]) -> dict[str, Any]:
+    """The JSON Schema of ``cls``'s object, as :meth:`Record.parse` checks it (the checks across
+    fields are in the description's words only)."""
+    defs: dict[str, Any] = {}
+    out = _object_schema(cls, defs)
+    if defs:
+        out["$defs"] = defs
+    return out
+
+
+def fields_of(cls: type[Record]) -> Mapping[str, Check]:
+    """Each field's check, by name, in declaration order."""
+    return dict(cls._spec())

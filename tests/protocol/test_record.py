@@ -1,0 +1,231 @@
+"""Plain records (:mod:`pbem.protocol.record`): the archive's bodies read strictly, by hand, without
+pydantic [28 item 4]. Each test is a hostile or careless body a modified client could sign."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+from helpers.paths import ROOT
+
+from pbem.protocol import archive
+from pbem.protocol.archive import GenesisBody, MoveBody, SideEntry, TurnFile
+from pbem.protocol.dsse import parse_envelope
+from pbem.protocol.record import (
+    Const,
+    Either,
+    Int,
+    IntKey,
+    ListOf,
+    MapOf,
+    Maybe,
+    Num,
+    OneOf,
+    Record,
+    RecordError,
+    Str,
+    Tagged,
+    TupleOf,
+    field,
+    json_schema,
+    omit_empty,
+    omit_none,
+)
+
+EXAMPLE = ROOT / "examples" / "bastogne-spearhead"
+H = "ab" * 32
+
+
+def move(**changes: Any) -> dict[str, Any]:
+    body: dict[str, Any] = {"ds": "pbem/move/v1", "game": "5e1f" * 8, "step": 3, "side": "DE",
+                            "answers": H, "reveal": H, "orders": {"moves": []}, "pbem": "0.2.0"}
+    body.update(changes)
+    return {k: v for k, v in body.items() if v is not ...}
+
+
+def without_nulls(value: Any) -> Any:
+    """A JSON value with every null member dropped (a record lists its absent defaults as null)."""
+    if isinstance(value, dict):
+        return {k: without_nulls(v) for k, v in value.items() if v is not None}
+    if isinstance(value, list):
+        return [without_nulls(v) for v in value]
+    return value
+
+
+def problems(model: type[Any], value: Any) -> list[tuple[str, str]]:
+    with pytest.raises(RecordError) as info:
+        model.parse(value)
+    return [(".".join(map(str, loc)), msg) for loc, msg in info.value.problems]
+
+
+def test_a_well_formed_move_reads_back_to_the_same_json() -> None:
+    body = MoveBody.parse(move())
+    assert body.step == 3 and body.orders == {"moves": []}
+    assert body.to_json() == move()
+
+
+@pytest.mark.parametrize(("changes", "where", "fragment"), [
+    ({"step": True}, "step", "expected an integer, got a boolean"),  # JSON true is no step number
+    ({"step": 3.0}, "step", "expected an integer"),
+    ({"step": "3"}, "step", "expected an integer, got a string"),  # no coercion
+    ({"step": 0}, "step", "must be 1 <= n <= 9999, got 0"),
+    ({"step": 10_000}, "step", "<= 9999"),
+    ({"side": "DE\n"}, "side", "does not match"),  # `$` ends the text, not before a newline
+    ({"side": "D E"}, "side", "does not match"),
+    ({"answers": H.upper()}, "answers", "does not match"),
+    ({"ds": "pbem/move/v2"}, "ds", "must be 'pbem/move/v1'"),
+    ({"orders": []}, "orders", "expected an object, got a list"),
+    ({"pbem": "0.2.0" + "a" * 40}, "pbem", "at most 40 characters"),
+    ({"extra": 1}, "extra", "unknown field"),
+    ({"reveal": ...}, "reveal", "field required"),
+])
+def test_a_move_body_out_of_shape_is_refused_naming_the_field(changes: dict[str, Any], where: str,
+                                                              fragment: str) -> None:
+    found = problems(MoveBody, move(**changes))
+    assert len(found) == 1 and found[0][0] == where and fragment in found[0][1], found
+
+
+def test_nested_problems_name_their_path_and_a_line_holds_four_of_them() -> None:
+    with open(EXAMPLE / "genesis.json", "rb") as f:
+        env = parse_envelope(f.read(), max_bytes=1 << 20, what="genesis.json")
+    value = json.loads(env.body())
+    assert without_nulls(GenesisBody.parse(value).to_json()) == without_nulls(value)
+    de = value["sides"]["DE"]
+    value["sides"]["DE"] = {**de, "nonce": None, "spare": 1}
+    assert problems(GenesisBody, value) == [("sides.DE.spare", "unknown field (extra inputs are not permitted)")]
+    value["sides"]["DE"] = {**de, "nonce": None}  # a commitment without its nonce: a check across fields
+    assert problems(GenesisBody, value) == [("sides.DE", "a side has a nonce exactly when it has a commitment "
+                                                         "(an invited side publishes both in its own join)")]
+    value["sides"]["DE"] = de
+    value.update(game="x", chain_length=1, salted="yes", rules="WestWall", time_control={"hours": 0})
+    with pytest.raises(RecordError) as info:
+        GenesisBody.parse(value)
+    assert [".".join(map(str, p)) for p, _ in info.value.problems] == \
+        ["game", "rules", "chain_length", "salted", "time_control.extensions", "time_control.extension_hours"]
+    line = info.value.line()
+    assert line.startswith("game: does not match ^[0-9a-f]{32}$; rules: ") and line.endswith(" (and 2 more)")
+    assert line.count(";") == 3 and "\n" not in line
+
+
+def test_the_constructor_checks_as_parsing_does() -> None:
+    with pytest.raises(RecordError, match="step: must be 1 <= n"):
+        MoveBody(**{**move(), "step": 0})
+    with pytest.raises(RecordError, match=r"\(top\): a side has a nonce"):
+        SideEntry(key="k", fingerprint="SHA256:" + "A" * 43, commitment=H, nonce=None)
+
+
+def test_a_turn_file_of_the_example_reads_back_to_its_own_bytes() -> None:
+    for name in ("turn-0000.json", "turn-0016.json"):
+        data = (EXAMPLE / name).read_bytes()
+        turn = TurnFile.parse(json.loads(data))
+        assert without_nulls(turn.to_json()) == without_nulls(json.loads(data))
+        assert turn.state == json.loads(data)["state"]
+    value = json.loads((EXAMPLE / "turn-0016.json").read_bytes())
+    value["pending"] = [{"side": "DE", "kind": "move"}]
+    value["score"] = {"DE": "8"}
+    assert problems(TurnFile, value) == [("score.DE", "expected an integer, got a string"),
+                                         ("pending.0.label", "field required")]
+
+
+def test_pbem_schema_describes_every_field_the_record_checks() -> None:
+    for body in (archive.GenesisBody, archive.JoinBody, archive.MoveBody, archive.ReceiptBody,
+                 archive.TakebackBody, archive.ConsentBody, archive.TurnFile):
+        doc = json_schema(body)
+        fields = list(body.__dataclass_fields__)
+        assert list(doc["properties"]) == fields and doc["additionalProperties"] is False
+        assert set(doc["required"]) <= set(fields)
+    doc = json_schema(MoveBody)
+    assert doc["properties"]["step"] == {"type": "integer", "minimum": 1, "maximum": 9999}
+    assert doc["properties"]["ds"] == {"const": "pbem/move/v1", "type": "string"}
+    assert doc["required"] == ["ds", "game", "step", "side", "answers", "reveal", "orders"]
+    genesis = json_schema(GenesisBody)
+    assert genesis["properties"]["sides"]["additionalProperties"] == {"$ref": "#/$defs/SideEntry"}
+    assert "nonce" in genesis["$defs"]["SideEntry"]["properties"]
+
+
+def test_reading_the_archive_imports_no_pydantic() -> None:
+    code = ("import sys, pbem.protocol.archive, pbem.protocol.dsse, pbem.engine.replay, pbem.engine.checkpoint; "
+            "print(sorted(m for m in sys.modules if m.split('.')[0] == 'pydantic'))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]"
+
+
+# -- the checks the rules' own records use (scenarios, states, orders) -------------------------------
+
+_record = dataclass(frozen=True, slots=True, kw_only=True)
+
+
+@_record
+class Leg(Record):
+    """A leg of a move."""
+
+    kind: str = field(Const("leg"), default="leg")
+    to: str = field(Str(r"^\d{4}$"))
+    cost: int = field(Int(ge=0), default=0)
+
+
+@_record
+class Halt(Record):
+    """A halt."""
+
+    kind: str = field(OneOf("halt", "stop"))
+    why: str | None = field(Maybe(Str()), default=None, omit=omit_none)
+
+
+@_record
+class Plan(Record):
+    """A plan with an alias, omissions, a union, a numeric-keyed table and a pair."""
+
+    if_: str | None = field(Maybe(Str()), default=None, alias="if", omit=omit_none)
+    steps: list[Leg | Halt] = field(ListOf(Tagged("kind", Leg, Halt), max_length=3), default_factory=list,
+                                    omit=omit_empty)
+    table: dict[int, str] = field(MapOf(IntKey(ge=1, le=6), Str()), default_factory=dict)
+    span: tuple[int, int] = field(TupleOf(Int(), Int()), default=(1, 2))
+    odds: float | str = field(Either(Num(ge=0), Str("^even$")), default=0.5)
+
+
+def test_a_tagged_union_picks_its_record_by_the_tag() -> None:
+    plan = Plan.parse({"if": "rain", "steps": [{"kind": "leg", "to": "0101"}, {"kind": "halt"}, {"kind": "stop", "why": "x"}],
+                       "table": {"1": "a", "6": "b"}, "span": [3, 4], "odds": "even"})
+    assert plan.if_ == "rain" and plan.table == {1: "a", 6: "b"} and plan.span == (3, 4)
+    assert [type(s).__name__ for s in plan.steps] == ["Leg", "Halt", "Halt"]
+    assert plan.to_json() == {"if": "rain", "steps": [{"kind": "leg", "to": "0101", "cost": 0}, {"kind": "halt"},
+                                                      {"kind": "stop", "why": "x"}],
+                              "table": {1: "a", 6: "b"}, "span": [3, 4], "odds": "even"}
+    assert Plan().to_json() == {"table": {}, "span": [1, 2], "odds": 0.5}  # omitted while empty / None
+    assert Plan(odds=0.5, span=(1, 2)).to_json(omit_defaults=True) == {}
+    assert Plan.parse({"steps": [{"kind": "leg", "to": "0101", "cost": 0}]}).to_json(omit_defaults=True) == \
+        {"steps": [{"to": "0101"}]}  # defaults left out through the nested records too
+
+
+@pytest.mark.parametrize(("value", "where", "fragment"), [
+    ({"steps": [{"kind": "fly"}]}, "steps.0.kind", "must be one of 'leg', 'halt', 'stop'"),
+    ({"steps": [{"to": "0101"}]}, "steps.0.kind", "must be one of"),  # the tag is not guessed
+    ({"steps": [{"kind": "leg", "to": "0101", "cost": -1}]}, "steps.0.cost", "must be 0 <= n"),
+    ({"steps": [{"kind": "halt", "to": "0101"}]}, "steps.0.to", "unknown field"),
+    ({"steps": [{"kind": "halt"}] * 4}, "steps", "at most 3 items, got 4"),
+    ({"table": {"7": "a"}}, "table.[key]", "must be 1 <= n <= 6"),
+    ({"table": {"one": "a"}}, "table.[key]", "expected an integer, got a string"),
+    ({"span": [1]}, "span", "expected 2 items, got 1"),
+    ({"span": [1, True]}, "span.1", "expected an integer, got a boolean"),
+    ({"odds": -1}, "odds", "must be within 0"),
+    ({"odds": True}, "odds", "expected a number, got a boolean"),
+    ({"if_": "rain"}, "if_", "unknown field"),  # the JSON name is the alias
+])
+def test_the_rules_checks_refuse_and_name_the_field(value: dict[str, Any], where: str, fragment: str) -> None:
+    found = problems(Plan, value)
+    assert found[0][0] == where and fragment in found[0][1], found
+
+
+def test_replace_copies_unchecked_and_schema_uses_json_names() -> None:
+    plan = Plan.parse({"span": [1, 2]})
+    moved = plan.replace(span=(5, 6))
+    assert moved.span == (5, 6) and plan.span == (1, 2) and moved.table is plan.table
+    doc = json_schema(Plan)
+    assert list(doc["properties"]) == ["if", "steps", "table", "span", "odds"] and doc["required"] == []
+    assert doc["properties"]["steps"]["items"]["oneOf"] == [{"$ref": "#/$defs/Leg"}, {"$ref": "#/$defs/Halt"}]
+    assert doc["properties"]["span"]["default"] == [1, 2]
