@@ -23,9 +23,8 @@ that settle ties are keyed by every side's reveal. Rules, cited as ``[S1]``.. in
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Literal
-
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from dataclasses import dataclass
+from typing import Any, ClassVar
 
 from pbem.engine.presenter import Presenter
 from pbem.engine.ruleset import (
@@ -39,34 +38,58 @@ from pbem.engine.ruleset import (
     Ruleset,
 )
 from pbem.errors import InputError, RuleViolation
-from pbem.protocol.archive import one_line as _one_line
+from pbem.protocol.record import (
+    Const,
+    Int,
+    ListOf,
+    Maybe,
+    Record,
+    RecordError,
+    Str,
+    field,
+    json_schema,
+)
+
+# Plain records (pbem.protocol.record), read strictly: a game of this system imports no pydantic
+# on any command's path [28].
+_record = dataclass(frozen=True, slots=True, kw_only=True)
 
 
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+@_record
+class AuctionScenario(Record):
+    """An auction's scenario [S1]."""
+
+    id: str = field(Str())
+    system: str = field(Str(r"^(auction|auction-hidden)$"), default="auction")
+    title: str = field(Str(), default="")
+    sides: list[str] = field(ListOf(Str()))
+    coins: int = field(Int(ge=1, le=1000), default=10)
+    rounds: int = field(Int(ge=1, le=1000), default=3)
+    prize: int = field(Int(ge=1, le=100), default=3)
+    umpire: str | None = field(Maybe(Str(r"^[A-Z][A-Z0-9]{0,7}$")), default=None)
+
+    def check_fields(self) -> None:
+        if not 2 <= len(self.sides) <= 10:
+            raise ValueError(f"two to ten sides, not {len(self.sides)} [S1]")
 
 
-class AuctionScenario(_Strict):
-    id: str
-    system: Literal["auction", "auction-hidden"] = "auction"
-    title: str = ""
-    sides: list[str] = Field(min_length=2, max_length=10)
-    coins: int = Field(10, ge=1, le=1000)
-    rounds: int = Field(3, ge=1, le=1000)
-    prize: int = Field(3, ge=1, le=100)
-    umpire: str | None = Field(None, pattern=r"^[A-Z][A-Z0-9]{0,7}$")
+@_record
+class Rulings(Record):
+    """Game Control's rulings for a round [S5]: reserve (bids below it are void) and bonus (one
+    point to a side, or null)"""
+
+    reserve: int = field(Int(ge=0, le=1000), default=0)
+    bonus: str | None = field(Maybe(Str()), default=None)
 
 
-class Rulings(_Strict):
-    reserve: int = Field(0, ge=0, le=1000)
-    bonus: str | None = None
+@_record
+class Bid(Record):
+    """A side's sealed bid for one round [S2]."""
 
-
-class Bid(_Strict):
-    kind: Literal["bid"] = "bid"
-    side: str
-    round: int
-    coins: int
+    kind: str = field(Const("bid"), default="bid")
+    side: str = field(Str())
+    round: int = field(Int())
+    coins: int = field(Int())
 
 
 State = dict[str, Any]
@@ -81,9 +104,9 @@ class AuctionRules(Ruleset[AuctionScenario, State, Orders]):
 
     def load_scenario(self, data: JSON) -> AuctionScenario:
         try:
-            sc = AuctionScenario.model_validate(data)
-        except ValidationError as exc:
-            raise InputError(f"auction scenario: {_one_line(exc)}") from None
+            sc = AuctionScenario.parse(data)
+        except RecordError as exc:
+            raise InputError(f"auction scenario: {exc.line()}") from None
         if len(set(sc.sides)) != len(sc.sides):
             raise InputError("auction scenario: side ids must be unique [S1]")
         if sc.umpire is not None and sc.umpire in sc.sides:
@@ -97,24 +120,19 @@ class AuctionRules(Ruleset[AuctionScenario, State, Orders]):
         return scenario.umpire
 
     def rulings_schema(self) -> JSON:
-        schema: dict[str, Any] = Rulings.model_json_schema()
-        schema["description"] = ("Game Control's rulings for a round [S5]: reserve (bids below it are "
-                                 "void) and bonus (one point to a side, or null)")
-        return schema
+        return json_schema(Rulings)
 
     def orders_schema(self) -> JSON:
-        schema: dict[str, Any] = Bid.model_json_schema()
-        return schema
+        return json_schema(Bid)
 
     def load_rulings(self, scenario: AuctionScenario, state: State, data: JSON) -> JSON:
         try:
-            rulings = Rulings.model_validate(data)
-        except ValidationError as exc:
-            raise InputError(f"auction rulings: {_one_line(exc)} [S5]") from None
+            rulings = Rulings.parse(data)
+        except RecordError as exc:
+            raise InputError(f"auction rulings: {exc.line()} [S5]") from None
         if rulings.bonus is not None and rulings.bonus not in scenario.sides:
             raise InputError(f"auction rulings: bonus for {rulings.bonus!r}, not a bidding side [S5]")
-        out: dict[str, Any] = rulings.model_dump()
-        return out
+        return rulings.to_json()
 
     _KEYS = frozenset({"round", "rounds", "coins", "points", "over", "winners"})
 
@@ -128,10 +146,9 @@ class AuctionRules(Ruleset[AuctionScenario, State, Orders]):
 
     def load_orders(self, scenario: AuctionScenario, data: JSON) -> Orders:
         try:
-            out: dict[str, Any] = Bid.model_validate(data).model_dump()
-        except ValidationError as exc:
-            raise InputError(f"auction orders: {_one_line(exc)}") from None
-        return out
+            return Bid.parse(data).to_json()
+        except RecordError as exc:
+            raise InputError(f"auction orders: {exc.line()}") from None
 
     def dump_orders(self, scenario: AuctionScenario, orders: Orders) -> JSON:
         return orders
