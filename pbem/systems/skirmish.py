@@ -30,35 +30,50 @@ this game keeps that promise; ``docs/architecture.md``, "Alternating activations
 
 from __future__ import annotations
 
-from typing import Any, Literal
-
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from dataclasses import dataclass
+from typing import Any
 
 from pbem.engine.conditions import Happened, holds, parse_condition
 from pbem.engine.presenter import Presenter
 from pbem.engine.ruleset import JSON, Checked, Decision, Dice, Outcome, Resolution, Ruleset
 from pbem.errors import InputError, RuleViolation
-from pbem.protocol.archive import one_line as _one_line
+from pbem.protocol.record import (
+    Anything,
+    Const,
+    Int,
+    ListOf,
+    Nested,
+    OneOf,
+    Record,
+    RecordError,
+    Str,
+    field,
+)
+
+# Plain records (pbem.protocol.record), read strictly: no pydantic on a skirmish game's path [28].
+_record = dataclass(frozen=True, slots=True, kw_only=True)
 
 
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+@_record
+class SkirmishUnit(Record):
+    """A unit [K1]."""
+
+    id: str = field(Str(r"^[a-z][a-z0-9-]{0,11}$"))
+    side: str = field(Str())
+    strength: int = field(Int(ge=1, le=3))
 
 
-class SkirmishUnit(_Strict):
-    id: str = Field(pattern=r"^[a-z][a-z0-9-]{0,11}$")
-    side: str
-    strength: int = Field(ge=1, le=3)
+@_record
+class SkirmishScenario(Record):
+    """The skirmish's scenario [K1]."""
 
-
-class SkirmishScenario(_Strict):
-    id: str
-    system: Literal["skirmish"] = "skirmish"
-    title: str = ""
-    sides: list[str] = Field(min_length=2, max_length=2)
-    units: list[SkirmishUnit] = Field(min_length=2)
-    first: str
-    turns: int = Field(3, ge=1, le=100)
+    id: str = field(Str())
+    system: str = field(Const("skirmish"), default="skirmish")
+    title: str = field(Str(), default="")
+    sides: list[str] = field(ListOf(Str(), min_length=2, max_length=2))
+    units: list[SkirmishUnit] = field(ListOf(Nested(SkirmishUnit), min_length=2))
+    first: str = field(Str())
+    turns: int = field(Int(ge=1, le=100), default=3)
 
     def unit(self, uid: str) -> SkirmishUnit | None:
         for u in self.units:
@@ -70,36 +85,45 @@ class SkirmishScenario(_Strict):
         return self.sides[1] if side == self.sides[0] else self.sides[0]
 
 
-class ThenRule(_Strict):
-    if_: dict[str, Any] = Field(alias="if")
-    do: Literal["advance", "fall-back"]
+@_record
+class ThenRule(Record):
+    """A standing rule of an activation: if the condition holds, advance or fall back [K4]."""
 
-    @field_validator("if_")
-    @classmethod
-    def _condition(cls, value: dict[str, Any]) -> dict[str, Any]:
-        parse_condition(value, where="then.if")
-        return value
+    if_: dict[str, Any] = field(Anything("object"), alias="if")
+    do: str = field(OneOf("advance", "fall-back"))
 
-
-class Activation(_Strict):
-    kind: Literal["activation"] = "activation"
-    side: str
-    unit: str
-    target: str
-    then: list[ThenRule] = Field(default_factory=list, max_length=8)
+    def check_fields(self) -> None:
+        parse_condition(self.if_, where="then.if")
 
 
-class Pass(_Strict):
-    kind: Literal["pass"] = "pass"
-    side: str
+@_record
+class Activation(Record):
+    """A unit's activation [K3, K4]."""
+
+    kind: str = field(Const("activation"), default="activation")
+    side: str = field(Str())
+    unit: str = field(Str())
+    target: str = field(Str())
+    then: list[ThenRule] = field(ListOf(Nested(ThenRule), max_length=8), default_factory=list)
 
 
-class Acknowledge(_Strict):
-    kind: Literal["acknowledge"] = "acknowledge"
-    side: str
+@_record
+class Pass(Record):
+    """A pass [K5]."""
+
+    kind: str = field(Const("pass"), default="pass")
+    side: str = field(Str())
 
 
-_MODELS: dict[str, type[_Strict]] = {"activation": Activation, "pass": Pass, "acknowledge": Acknowledge}
+@_record
+class Acknowledge(Record):
+    """The acknowledgement of the result [K7]."""
+
+    kind: str = field(Const("acknowledge"), default="acknowledge")
+    side: str = field(Str())
+
+
+_MODELS: dict[str, type[Record]] = {"activation": Activation, "pass": Pass, "acknowledge": Acknowledge}
 
 State = dict[str, Any]
 Orders = dict[str, Any]
@@ -113,9 +137,9 @@ class SkirmishRules(Ruleset[SkirmishScenario, State, Orders]):
 
     def load_scenario(self, data: JSON) -> SkirmishScenario:
         try:
-            sc = SkirmishScenario.model_validate(data)
-        except ValidationError as exc:
-            raise InputError(f"skirmish scenario: {_one_line(exc)}") from None
+            sc = SkirmishScenario.parse(data)
+        except RecordError as exc:
+            raise InputError(f"skirmish scenario: {exc.line()}") from None
         ids = [u.id for u in sc.units]
         if len(set(ids)) != len(ids):
             raise InputError("skirmish scenario: unit ids must be unique [K1]")
@@ -149,11 +173,9 @@ class SkirmishRules(Ruleset[SkirmishScenario, State, Orders]):
         if model is None:
             raise InputError(f"unknown skirmish order kind {data['kind']!r} (activation, pass, acknowledge)")
         try:
-            parsed = model.model_validate(data)
-        except ValidationError as exc:
-            raise InputError(f"skirmish orders: {_one_line(exc)}") from None
-        out: dict[str, Any] = parsed.model_dump(by_alias=True)
-        return out
+            return model.parse(data).to_json()
+        except RecordError as exc:
+            raise InputError(f"skirmish orders: {exc.line()}") from None
 
     def dump_orders(self, scenario: SkirmishScenario, orders: Orders) -> JSON:
         return orders

@@ -17,56 +17,69 @@ key of a roll is fixed by the *next* side's reveal.
 
 from __future__ import annotations
 
-from typing import Any, Literal
-
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from dataclasses import dataclass
+from typing import Any
 
 from pbem.engine.presenter import Presenter
 from pbem.engine.ruleset import JSON, Checked, Decision, Dice, Outcome, Resolution, Ruleset
 from pbem.errors import InputError, RuleViolation
-from pbem.protocol.archive import one_line as _one_line
+from pbem.protocol.record import Const, Int, ListOf, Nested, Record, RecordError, Str, field
+
+# Plain records (pbem.protocol.record), read strictly: no pydantic on a toy game's path [28].
+_record = dataclass(frozen=True, slots=True, kw_only=True)
 
 
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+@_record
+class ToySide(Record):
+    """A side of the toy game [T1]."""
+
+    id: str = field(Str(r"^[A-Z][A-Z0-9]{0,7}$"))
+    name: str = field(Str(), default="")
 
 
-class ToySide(_Strict):
-    id: str = Field(pattern=r"^[A-Z][A-Z0-9]{0,7}$")
-    name: str = ""
+@_record
+class ToyScenario(Record):
+    """The toy game's scenario [T1]."""
 
-
-class ToyScenario(_Strict):
-    id: str
-    system: Literal["toy"] = "toy"
-    title: str = ""
-    sides: list[ToySide] = Field(min_length=2)
-    rounds: int = Field(2, ge=1, le=1000)
+    id: str = field(Str())
+    system: str = field(Const("toy"), default="toy")
+    title: str = field(Str(), default="")
+    sides: list[ToySide] = field(ListOf(Nested(ToySide), min_length=2))
+    rounds: int = field(Int(ge=1, le=1000), default=2)
 
     def side_ids(self) -> list[str]:
         return [s.id for s in self.sides]
 
 
-class ToySetup(_Strict):
-    kind: Literal["setup"] = "setup"
-    side: str
-    handicap: int = 0
+@_record
+class ToySetup(Record):
+    """A side's set-up [T2]."""
+
+    kind: str = field(Const("setup"), default="setup")
+    side: str = field(Str())
+    handicap: int = field(Int(), default=0)
 
 
-class ToyRoll(_Strict):
-    kind: Literal["roll"] = "roll"
-    side: str
-    round: int
-    dice: int = 1
-    cheer: str = Field("", max_length=40)
+@_record
+class ToyRoll(Record):
+    """A side's roll [T3]."""
+
+    kind: str = field(Const("roll"), default="roll")
+    side: str = field(Str())
+    round: int = field(Int())
+    dice: int = field(Int(), default=1)
+    cheer: str = field(Str(max_length=40), default="")
 
 
-class ToyAck(_Strict):
-    kind: Literal["acknowledge"] = "acknowledge"
-    side: str
+@_record
+class ToyAck(Record):
+    """A side's acknowledgement of a result [T5]."""
+
+    kind: str = field(Const("acknowledge"), default="acknowledge")
+    side: str = field(Str())
 
 
-_MODELS: dict[str, type[_Strict]] = {"setup": ToySetup, "roll": ToyRoll, "acknowledge": ToyAck}
+_MODELS: dict[str, type[Record]] = {"setup": ToySetup, "roll": ToyRoll, "acknowledge": ToyAck}
 
 
 ToyState = dict[str, Any]
@@ -81,9 +94,9 @@ class ToyRules(Ruleset[ToyScenario, ToyState, ToyOrders]):
 
     def load_scenario(self, data: JSON) -> ToyScenario:
         try:
-            return ToyScenario.model_validate(data)
-        except ValidationError as exc:
-            raise InputError(f"toy scenario: {_one_line(exc)}") from None
+            return ToyScenario.parse(data)
+        except RecordError as exc:
+            raise InputError(f"toy scenario: {exc.line()}") from None
 
     def sides(self, scenario: ToyScenario) -> list[str]:
         return scenario.side_ids()
@@ -105,11 +118,9 @@ class ToyRules(Ruleset[ToyScenario, ToyState, ToyOrders]):
         if model is None:
             raise InputError(f"unknown toy order kind {data['kind']!r}")
         try:
-            parsed = model.model_validate(data)
-        except ValidationError as exc:
-            raise InputError(f"toy orders: {_one_line(exc)}") from None
-        dumped: dict[str, Any] = parsed.model_dump()
-        return dumped
+            return model.parse(data).to_json()
+        except RecordError as exc:
+            raise InputError(f"toy orders: {exc.line()}") from None
 
     def dump_orders(self, scenario: ToyScenario, orders: ToyOrders) -> JSON:
         return orders
