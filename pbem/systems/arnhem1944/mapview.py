@@ -90,7 +90,7 @@ def map_view(sc: Scenario, state: State | Mapping[str, Any], events: Sequence[An
              header_lines: Sequence[str] = ()) -> MapView:
     """The map after a step: the counters with their markers, the entries [15.1, 15.3], what
     ``events`` did, the crossings tried [12.2] and where victory stands [16] (``score``)."""
-    st = state if isinstance(state, State) else State.model_validate(state)
+    st = state if isinstance(state, State) else State.parse(state)
     m = sc.map
     names = {s["id"]: s.get("name", s["id"]) for s in sc.sides}
     counters = _counters(sc, st)

@@ -1,6 +1,7 @@
 """Data models of a Vae Victis *Arnhem 1944* scenario: the map, the counters and formations, the
 set-up, the reinforcements and parachute drops, the turn track with its weather, the options and
-the victory conditions. Plain data validated by pydantic; the rules that use it live elsewhere.
+the victory conditions. Plain data, checked as it is read (:mod:`pbem.protocol.record`); the rules
+that use it live elsewhere.
 
 The game's vocabulary, with the cases that define it:
 
@@ -25,8 +26,11 @@ Hex numbers are ``XXYY`` as the text writes them (its ``305``, ``709``, ``922`` 
 
 # Annotations are evaluated as written (no ``from __future__ import annotations``): pydantic would
 # otherwise compile and evaluate every field's annotation string as each model class is made, a
-# cost paid by every command at start-up [28 item 4] (tests/cli/test_start_imports.py).
+# cost paid by every command at start-up [28 item 4] (tests/cli/test_start_imports.py). The map
+# (:class:`A1944Map`, its railways and entry zones) is still pydantic, as the shared map it extends
+# (issue 28: converted with it); everything else is a plain record (:mod:`pbem.protocol.record`).
 
+from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, Literal
 
@@ -34,6 +38,22 @@ from pydantic import Field, model_validator
 
 from pbem.maps.hexmap import Hex, hexside, hexside_str
 from pbem.maps.model import HexStr, MapData, Strict
+from pbem.protocol.record import (
+    Anything,
+    Bool,
+    Int,
+    IntKey,
+    ListOf,
+    MapOf,
+    Maybe,
+    Model,
+    Nested,
+    OneOf,
+    Record,
+    Str,
+    TupleOf,
+    field,
+)
 from pbem.systems.arnhem1944.tables import (
     Crt,
     CrtFile,
@@ -50,6 +70,13 @@ ZONES: tuple[ZoneId, ...] = ("A", "B", "C", "D", "E", "F", "G")
 """In order round the map edge, so that 'one zone further' [15.1] is the next letter either way."""
 Edge = Literal["north", "east", "south", "west"]
 Weather = Literal["clear", "cloudy", "overcast"]
+
+_record = dataclass(frozen=True, slots=True, kw_only=True)
+HEX = Str(r"^(\d{4}|\d{6})$")
+"""A hex number ``XXYY`` (``XXXYYY`` beyond column or row 99), as the map's."""
+SIDE = OneOf("AL", "DE")
+WEATHERS = ("clear", "cloudy", "overcast")
+_ID = r"^[A-Za-z0-9][A-Za-z0-9/_.+-]*$"
 
 HEX_TERRAIN = ("clear", "polder", "woods", "town", "city", "marsh")
 """The hex terrain ids of this game's map (the TEC is keyed on them)."""
@@ -149,47 +176,51 @@ Mobility = Literal["leg", "motorized", "mechanized", "tracked"]
 [10.2]; the engineer carries leg and motorized infantry [12.1]."""
 
 
-class ReducedCounter(Strict):
+@_record
+class ReducedCounter(Record):
     """The second counter of a unit of more than two steps, in play instead of the first once the
     unit is down to ``steps`` steps [1.2]."""
 
-    id: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9/_.+-]*$")
-    steps: int = Field(ge=1, le=2)
-    cf: int = Field(ge=0)
-    armour: int = Field(0, ge=0)
-    antitank: int = Field(0, ge=0)
-    mp: int = Field(ge=0)
+    id: str = field(Str(_ID))
+    steps: int = field(Int(ge=1, le=2))
+    cf: int = field(Int(ge=0))
+    armour: int = field(Int(ge=0), default=0)
+    antitank: int = field(Int(ge=0), default=0)
+    mp: int = field(Int(ge=0))
 
 
-class Counter(Strict):
+@_record
+class Counter(Record):
     """One unit [1.1-1.4]."""
 
-    id: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9/_.+-]*$")
-    name: str
-    side: Side
-    formation: str
-    kind: Kind
-    arm: Arm
-    mobility: Mobility
-    cf: int = Field(
-        ge=0, description="Combat value [1.1]; 0 for artillery (DF when attacked [8.3])")
-    armour: int = Field(0, ge=0, description="Armour rating [1.1, 7.3]")
-    antitank: int = Field(0, ge=0, description="Antitank rating [1.1, 7.3]")
-    steps: int = Field(ge=1, le=4, description="Combat steps [1.2]")
-    mp: int = Field(ge=1, description="Movement points [1.1]")
-    br: int = Field(0, ge=0, description="Bombardment value (artillery) [1.4, 8.1]")
-    df: int = Field(0, ge=0, description="Defence factor (artillery) [1.4, 8.2]")
-    range: int = Field(0, ge=0, description="Range in hexes, target counted (artillery) [1.4, 8]")
-    defence_df: int | None = Field(
-        None, ge=0, description="DF when attacked or bombarded, if not the printed DF [8.3]")
-    supports_all: bool = Field(
-        False, description="Artillery that may support every unit of its side [8.4]")
-    reduced: ReducedCounter | None = Field(None, description="The second counter [1.2]")
-    morale: int = Field(ge=2, le=12, description="Morale rating of optional rule 7.5")
-    note: str = ""
+    id: str = field(Str(_ID))
+    name: str = field(Str())
+    side: Side = field(SIDE)
+    formation: str = field(Str())
+    kind: Kind = field(OneOf("combat", "hq", "artillery", "engineer"))
+    arm: Arm = field(OneOf("infantry", "armour", "recce", "antitank", "hq", "artillery", "engineer"))
+    mobility: Mobility = field(OneOf("leg", "motorized", "mechanized", "tracked"))
+    cf: int = field(
+        Int(ge=0), description="Combat value [1.1]; 0 for artillery (DF when attacked [8.3])")
+    armour: int = field(Int(ge=0), default=0, description="Armour rating [1.1, 7.3]")
+    antitank: int = field(Int(ge=0), default=0, description="Antitank rating [1.1, 7.3]")
+    steps: int = field(Int(ge=1, le=4), description="Combat steps [1.2]")
+    mp: int = field(Int(ge=1), description="Movement points [1.1]")
+    br: int = field(Int(ge=0), default=0, description="Bombardment value (artillery) [1.4, 8.1]")
+    df: int = field(Int(ge=0), default=0, description="Defence factor (artillery) [1.4, 8.2]")
+    range: int = field(Int(ge=0), default=0,
+                       description="Range in hexes, target counted (artillery) [1.4, 8]")
+    defence_df: int | None = field(
+        Maybe(Int(ge=0)), default=None,
+        description="DF when attacked or bombarded, if not the printed DF [8.3]")
+    supports_all: bool = field(
+        Bool(), default=False, description="Artillery that may support every unit of its side [8.4]")
+    reduced: ReducedCounter | None = field(Maybe(Nested(ReducedCounter)), default=None,
+                                           description="The second counter [1.2]")
+    morale: int = field(Int(ge=2, le=12), description="Morale rating of optional rule 7.5")
+    note: str = field(Str(), default="")
 
-    @model_validator(mode="after")
-    def _coherent(self) -> "Counter":
+    def check_fields(self) -> None:
         if (self.steps > 2) != (self.reduced is not None):
             raise ValueError(
                 f"[1.2] {self.id}: a second counter exactly when it has more than 2 steps")
@@ -210,7 +241,6 @@ class Counter(Strict):
             raise ValueError(f"[1.4] {self.id}: only artillery has BR, DF and range")
         if self.kind == "engineer" and self.cf:
             raise ValueError(f"[12.1] {self.id}: the engineer has no CF")
-        return self
 
     @property
     def counts_for_stacking(self) -> bool:
@@ -223,26 +253,31 @@ class Counter(Strict):
         return self.arm == "infantry"
 
 
-class SupplySource(Strict):
+@_record
+class SupplySource(Record):
     """Where a formation's HQ traces its supply road [10.1]."""
 
-    edges: list[Edge] = Field(default_factory=list)
-    hexes: list[HexStr] = Field(default_factory=list)
-    drop_zones: bool = Field(False, description="Units may trace to a drop zone (British, Poles)")
-    xxx_corps_hq: bool = Field(False, description="Units may trace to a XXX Corps HQ [10.1]")
+    edges: list[Edge] = field(ListOf(OneOf("north", "east", "south", "west")), default_factory=list)
+    hexes: list[str] = field(ListOf(HEX), default_factory=list)
+    drop_zones: bool = field(Bool(), default=False,
+                             description="Units may trace to a drop zone (British, Poles)")
+    xxx_corps_hq: bool = field(Bool(), default=False,
+                               description="Units may trace to a XXX Corps HQ [10.1]")
 
 
-class Formation(Strict):
+@_record
+class Formation(Record):
     """A formation and its HQ (EM) [1.5]."""
 
-    id: str
-    name: str
-    side: Side
-    hq: str | None = Field(description="The HQ counter; None for the 82nd Airborne [17]")
-    colour: str = Field(pattern=r"^#[0-9a-f]{6}$")
-    corps: str = Field("", description="Corps it belongs to (XXX Corps: artillery support [8.4])")
-    supply: SupplySource
-    note: str = ""
+    id: str = field(Str())
+    name: str = field(Str())
+    side: Side = field(SIDE)
+    hq: str | None = field(Maybe(Str()), description="The HQ counter; None for the 82nd Airborne [17]")
+    colour: str = field(Str(r"^#[0-9a-f]{6}$"))
+    corps: str = field(Str(), default="",
+                       description="Corps it belongs to (XXX Corps: artillery support [8.4])")
+    supply: SupplySource = field(Nested(SupplySource))
+    note: str = field(Str(), default="")
 
 
 # --------------------------------------------------------------------------------------------------
@@ -250,43 +285,47 @@ class Formation(Strict):
 # --------------------------------------------------------------------------------------------------
 
 
-class Placement(Strict):
+@_record
+class Placement(Record):
     """A unit on the map at the start [17.1]: on ``hex``, or within ``within`` hexes of it on the
     terrain listed (the 1st Airborne is placed by the drop procedure round its drop zone [15.2])."""
 
-    unit: str
-    hex: HexStr
-    within: int = Field(0, ge=0, le=2)
-    terrain: list[str] = Field(default_factory=list, description="Allowed terrain; empty: any")
+    unit: str = field(Str())
+    hex: str = field(HEX)
+    within: int = field(Int(ge=0, le=2), default=0)
+    terrain: list[str] = field(ListOf(Str()), default_factory=list,
+                               description="Allowed terrain; empty: any")
 
 
-class Reinforcement(Strict):
+@_record
+class Reinforcement(Record):
     """A unit entering on a turn by an entry zone (German [15.1]) or a hex (XXX Corps [15.3])."""
 
-    unit: str
-    turn: int = Field(ge=1)
-    zone: ZoneId | None = None
-    hex: HexStr | None = None
+    unit: str = field(Str())
+    turn: int = field(Int(ge=1))
+    zone: ZoneId | None = field(Maybe(OneOf(*ZONES)), default=None)
+    hex: str | None = field(Maybe(HEX), default=None)
 
-    @model_validator(mode="after")
-    def _one_way_in(self) -> "Reinforcement":
+    def check_fields(self) -> None:
         if (self.zone is None) == (self.hex is None):
             raise ValueError(f"{self.unit}: a zone or a hex of entry, exactly one")
-        return self
 
 
-class ParaDrop(Strict):
+@_record
+class ParaDrop(Record):
     """An airborne reinforcement group [15.2, 17.2-17.4]."""
 
-    group: str
-    units: list[str] = Field(min_length=1)
-    turn: int = Field(ge=1, description="The historical turn [17.2]; the earliest in a free drop")
-    dz: HexStr
-    radius: int = Field(2, ge=0, description="Units land within this many hexes of the DZ [15.2]")
-    terrain: list[str] = Field(description="Terrain a unit may land on [15.2]")
-    alternative_dz: bool = Field(
-        False, description="In the free drop the DZ may be moved to any hex free of the enemy in "
-        "allowed terrain (the Poles only) [15.2, 17.4]")
+    group: str = field(Str())
+    units: list[str] = field(ListOf(Str(), min_length=1))
+    turn: int = field(Int(ge=1),
+                      description="The historical turn [17.2]; the earliest in a free drop")
+    dz: str = field(HEX)
+    radius: int = field(Int(ge=0), default=2,
+                        description="Units land within this many hexes of the DZ [15.2]")
+    terrain: list[str] = field(ListOf(Str()), description="Terrain a unit may land on [15.2]")
+    alternative_dz: bool = field(
+        Bool(), default=False, description="In the free drop the DZ may be moved to any hex free "
+        "of the enemy in allowed terrain (the Poles only) [15.2, 17.4]")
 
 
 # --------------------------------------------------------------------------------------------------
@@ -294,37 +333,45 @@ class ParaDrop(Strict):
 # --------------------------------------------------------------------------------------------------
 
 
-class Turn(Strict):
-    turn: int = Field(ge=1)
-    date: str = Field(pattern=r"^1944-09-\d\d$")
-    weather: Weather = Field(description="The historical weather of the turn track [14.1]")
-    note: str = ""
+@_record
+class Turn(Record):
+    turn: int = field(Int(ge=1))
+    date: str = field(Str(r"^1944-09-\d\d$"))
+    weather: Weather = field(OneOf(*WEATHERS),
+                             description="The historical weather of the turn track [14.1]")
+    note: str = field(Str(), default="")
 
 
-class WeatherEffect(Strict):
+@_record
+class WeatherEffect(Record):
     """[14.3]"""
 
-    drops: bool
-    air_missions: int = Field(ge=0)
+    drops: bool = field(Bool())
+    air_missions: int = field(Int(ge=0))
 
 
-class Choices(Strict):
+@_record
+class Choices(Record):
     """What the players choose for one game [2, 14.1, 17]: the weather and the optional rules.
     A scenario's ``options`` give the defaults; ``pbem new ... --option weather=random`` (checked
     by :func:`choose`) overrides them, and the game's choices are kept in its state, so that they
     are signed with the genesis and replayed alike by every pbem."""
 
-    weather: Literal["historical", "random"] = Field(description="[14.1] turn track or 1d6 [14.2]")
-    xxx_corps_early: bool = Field(False, description="[15.3] XXX Corps arrives one turn earlier")
-    simplified_sequence: bool = Field(False, description="[18.1]")
-    morale: bool = Field(False, description="[7.5] morale checks (errata)")
+    weather: Literal["historical", "random"] = field(
+        OneOf("historical", "random"), description="[14.1] turn track or 1d6 [14.2]")
+    xxx_corps_early: bool = field(Bool(), default=False,
+                                  description="[15.3] XXX Corps arrives one turn earlier")
+    simplified_sequence: bool = field(Bool(), default=False, description="[18.1]")
+    morale: bool = field(Bool(), default=False, description="[7.5] morale checks (errata)")
 
 
+@_record
 class Options(Choices):
     """The scenario's options: the drop it plays [17.3, 17.4] (one scenario file each) and the
     default choices of a game."""
 
-    drop: Literal["historic", "free"] = Field(description="[17.3] historic, [17.4] free para drop")
+    drop: Literal["historic", "free"] = field(
+        OneOf("historic", "free"), description="[17.3] historic, [17.4] free para drop")
 
 
 CHOICE_CASES = {"weather": "14.1", "xxx_corps_early": "15.3", "simplified_sequence": "18.1",
@@ -351,77 +398,85 @@ def choose(options: Options, given: dict[str, object] | None) -> Choices:
             words = " or ".join(str(a).lower() for a in allowed)
             raise ValueError(f"[{case}] option {name} is {words}, not {value!r}")
         out[name] = value
-    return Choices.model_validate(out)
+    return Choices.parse(out)
 
 
-class Victory(Strict):
+@_record
+class Victory(Record):
     """[16] Allied strategic victory: both hexes of the Arnhem road bridge in Allied hands;
     secondary: a bridgehead of ``bridgehead_steps`` infantry steps beyond the Neder Rijn, east of
     the map column ``east_of_col`` when given; otherwise the Germans win."""
 
-    bridge: str = Field(description="The map line naming the Arnhem road bridge")
-    bridge_hexes: tuple[HexStr, HexStr]
-    river: str = Field(description="The map line of the Neder Rijn")
-    far_bank_hex: HexStr = Field(description="A hex on the bank the bridgehead must hold")
-    bridgehead_steps: int = Field(ge=1)
-    east_of_col: int | None = Field(None, ge=1, description="[16] '(to the East)': only the "
-                                    "far-bank hexes in this map column or east of it count; "
-                                    "None: the whole bank")
-    note: str = ""
+    bridge: str = field(Str(), description="The map line naming the Arnhem road bridge")
+    bridge_hexes: tuple[str, str] = field(TupleOf(HEX, HEX))
+    river: str = field(Str(), description="The map line of the Neder Rijn")
+    far_bank_hex: str = field(HEX, description="A hex on the bank the bridgehead must hold")
+    bridgehead_steps: int = field(Int(ge=1))
+    east_of_col: int | None = field(Maybe(Int(ge=1)), default=None, description=(
+        "[16] '(to the East)': only the far-bank hexes in this map column or east of it count; "
+        "None: the whole bank"))
+    note: str = field(Str(), default="")
 
 
-class Constants(Strict):
+@_record
+class Constants(Record):
     """Numbers the rules state, kept with the data so that each is written once."""
 
-    stacking_steps: int = Field(description="[5]")
-    formation_activation: int = Field(description="[1.5, 3.2] units of one formation in command")
-    general_activation: int = Field(description="[1.5, 3.3] any units")
-    command_range: int = Field(description="[9.1]")
-    supply_range: int = Field(description="[10.1] hexes to a DZ, an HQ or the road")
-    engineer_steps: int = Field(description="[12.1] infantry steps the engineer ferries a turn")
-    first_initiative: Side = Field(description="[2.1] the Allies have it on turn 1")
-    turn_end_roll: list[int] = Field(description="[2.2] a die showing one of these ends the turn")
-    first_airborne_air_missions: int = Field(description="[13] for the whole game")
-    artillery_armour: int = Field(description="[errata] artillery's armour value")
-    delay_zone_shift: int = Field(
-        description="[15.1] zones a German reinforcement may move for each turn it is delayed")
+    stacking_steps: int = field(Int(), description="[5]")
+    formation_activation: int = field(Int(), description="[1.5, 3.2] units of one formation in command")
+    general_activation: int = field(Int(), description="[1.5, 3.3] any units")
+    command_range: int = field(Int(), description="[9.1]")
+    supply_range: int = field(Int(), description="[10.1] hexes to a DZ, an HQ or the road")
+    engineer_steps: int = field(Int(), description="[12.1] infantry steps the engineer ferries a turn")
+    first_initiative: Side = field(SIDE, description="[2.1] the Allies have it on turn 1")
+    turn_end_roll: list[int] = field(ListOf(Int()),
+                                     description="[2.2] a die showing one of these ends the turn")
+    first_airborne_air_missions: int = field(Int(), description="[13] for the whole game")
+    artillery_armour: int = field(Int(), description="[errata] artillery's armour value")
+    delay_zone_shift: int = field(Int(), description=(
+        "[15.1] zones a German reinforcement may move for each turn it is delayed"))
 
 
-class Scenario(Strict):
+@dataclass(frozen=True, kw_only=True)  # not slotted: its derived tables are cached on it
+class Scenario(Record):
     """An Arnhem 1944 scenario: everything needed to start a game, as data."""
 
-    id: str
-    system: Literal["arnhem1944"] = "arnhem1944"
-    title: str
-    game: Literal["arnhem1944"] = "arnhem1944"
-    rule: str
-    note: str = ""
-    sides: list[dict[str, str]]
-    first_player: Side
-    first_turn: int = 1
-    last_turn: int
-    map: A1944Map
-    options: Options
-    constants: Constants
-    turns: list[Turn]
-    weather_table: dict[int, Weather | Literal["same"]] = Field(description="[14.2] die -> weather")
-    weather_effects: dict[Weather, WeatherEffect]
-    formations: list[Formation]
-    counters: list[Counter]
-    setup: list[Placement]
-    reinforcements: list[Reinforcement]
-    para_drops: list[ParaDrop]
-    victory: Victory
-    crt: dict[str, Any] | None = Field(None, description="a Combat Results Table replacing pbem's "
-                                       "reconstruction: 'crt': 'FILE.json' beside the scenario, merged in [7.4]")
-    tec: dict[str, Any] | None = Field(None, description="a Terrain Effects Chart replacing pbem's "
-                                       "reconstruction: 'tec': 'FILE.json' beside the scenario, merged in [6.3]")
+    id: str = field(Str())
+    system: Literal["arnhem1944"] = field(OneOf("arnhem1944"), default="arnhem1944")
+    title: str = field(Str())
+    game: Literal["arnhem1944"] = field(OneOf("arnhem1944"), default="arnhem1944")
+    rule: str = field(Str())
+    note: str = field(Str(), default="")
+    sides: list[dict[str, str]] = field(ListOf(MapOf(Str(), Str())))
+    first_player: Side = field(SIDE)
+    first_turn: int = field(Int(), default=1)
+    last_turn: int = field(Int())
+    map: A1944Map = field(Model(A1944Map))
+    options: Options = field(Nested(Options))
+    constants: Constants = field(Nested(Constants))
+    turns: list[Turn] = field(ListOf(Nested(Turn)))
+    weather_table: dict[int, Weather | Literal["same"]] = field(MapOf(IntKey(), OneOf(*WEATHERS, "same")),
+                                          description="[14.2] die -> weather")
+    weather_effects: dict[Weather, WeatherEffect] = field(
+        MapOf(OneOf(*WEATHERS), Nested(WeatherEffect)))
+    formations: list[Formation] = field(ListOf(Nested(Formation)))
+    counters: list[Counter] = field(ListOf(Nested(Counter)))
+    setup: list[Placement] = field(ListOf(Nested(Placement)))
+    reinforcements: list[Reinforcement] = field(ListOf(Nested(Reinforcement)))
+    para_drops: list[ParaDrop] = field(ListOf(Nested(ParaDrop)))
+    victory: Victory = field(Nested(Victory))
+    crt: dict[str, Any] | None = field(Maybe(Anything("object")), default=None, description=(
+        "a Combat Results Table replacing pbem's reconstruction: 'crt': 'FILE.json' beside the "
+        "scenario, merged in [7.4]"))
+    tec: dict[str, Any] | None = field(Maybe(Anything("object")), default=None, description=(
+        "a Terrain Effects Chart replacing pbem's reconstruction: 'tec': 'FILE.json' beside the "
+        "scenario, merged in [6.3]"))
 
     @cached_property
     def tables(self) -> tuple[Crt, Tec]:
         """The CRT and TEC this scenario plays with: its own replacements, else pbem's."""
-        crt = Crt.of(CrtFile.model_validate(self.crt)) if self.crt is not None else default_crt()
-        tec = Tec.of(TecFile.model_validate(self.tec)) if self.tec is not None else default_tec()
+        crt = Crt.of(CrtFile.parse(self.crt)) if self.crt is not None else default_crt()
+        tec = Tec.of(TecFile.parse(self.tec)) if self.tec is not None else default_tec()
         return crt, tec
 
     @cached_property
@@ -461,12 +516,10 @@ class Scenario(Strict):
     def formation(self) -> dict[str, Formation]:
         return {f.id: f for f in self.formations}
 
-    @model_validator(mode="after")
-    def _consistent(self) -> "Scenario":
+    def check_fields(self) -> None:
         problems = self.problems()
         if problems:
             raise ValueError("; ".join(problems))
-        return self
 
     def problems(self) -> list[str]:
         """Every inconsistency of the data, each with its rule case: the tables, the counters

@@ -25,32 +25,55 @@ Every activation or pass may also replace the side's standing orders (:class:`St
 decide for its units while the other side acts [7.5, 7.6, 8.2].
 """
 
-# Annotations are evaluated as written (no ``from __future__ import annotations``): pydantic would
-# otherwise compile and evaluate every field's annotation string as each model class is made, a
-# cost paid by every command at start-up [28 item 4] (tests/cli/test_start_imports.py).
+# Annotations are evaluated as written (no ``from __future__ import annotations``), as in the
+# modules of pydantic models (tests/cli/test_start_imports.py).
 
+from dataclasses import dataclass
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
-
 from pbem.engine.conditions import parse_condition
-from pbem.systems.arnhem1944.state import Side, Standing
+from pbem.protocol.record import (
+    Bool,
+    Check,
+    Int,
+    ListOf,
+    MapOf,
+    Maybe,
+    Nested,
+    Record,
+    RecordError,
+    Str,
+    field,
+)
+from pbem.systems.arnhem1944.state import SIDE, Among, HexNumber, Side, Standing
 
 HexId = str
-_HEX = r"^\d{4}$"
+_HEX = HexNumber()
+
+_record = dataclass(frozen=True, slots=True, kw_only=True)
 
 
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True, defer_build=True)  # validators made at first use [28 item 4]
+class Condition(Check):
+    """An ``if`` condition over the activation's events (:func:`pbem.engine.conditions.parse_condition`:
+    its :class:`InputError` names ``where``), or null."""
+
+    def __init__(self, where: str) -> None:
+        self.where = where
+
+    def __call__(self, value: Any, loc: tuple[str | int, ...]) -> Any:
+        if value is None:
+            return None
+        if not isinstance(value, dict):
+            raise RecordError([(loc, "expected an object")])
+        parse_condition(value, where=self.where)
+        return value
+
+    def schema(self, defs: dict[str, Any]) -> dict[str, Any]:
+        return {"anyOf": [{"type": "object"}, {"type": "null"}]}
 
 
-def _condition(value: dict[str, Any] | None, where: str) -> dict[str, Any] | None:
-    if value is not None:
-        parse_condition(value, where=where)
-    return value
-
-
-class Action(_Strict):
+@_record
+class Action(Record):
     """One thing an activation does [3.4]. Which fields a kind uses:
 
     * ``move``: ``unit``, ``path`` (hexes entered, in order) [6];
@@ -67,45 +90,27 @@ class Action(_Strict):
     * ``prepare``: ``units`` (a prepared defensive position [11]).
     """
 
-    do: Literal["move", "enter", "attack", "advance", "bombard", "prepare"]
-    unit: str | None = None
-    units: list[str] = Field(default_factory=list, max_length=12)
-    path: list[str] = Field(default_factory=list, max_length=40)
-    to: str | None = Field(None, pattern=_HEX, description="A destination the rules expand "
-                           "into the cheapest path (normalize): after ``path`` if given; for "
-                           "an ``enter`` without a path, from its entry zone or hex")
-    zone: str | None = None
-    target: str | None = Field(None, pattern=_HEX)
-    type: Literal["M", "N", "P"] | None = None
-    support: list[str] = Field(default_factory=list, max_length=12)
-    air: bool = False
-    hold: bool = False
-    hold_if: dict[str, Any] | None = None
-    hexes: int | None = Field(None, ge=1, le=20)
-    towards: str | None = Field(None, pattern=_HEX)
-    lose: int | None = Field(None, ge=0, le=20)
-    if_: dict[str, Any] | None = Field(None, alias="if")
+    do: Literal["move", "enter", "attack", "advance", "bombard", "prepare"] = field(
+        Among("move", "enter", "attack", "advance", "bombard", "prepare"))
+    unit: str | None = field(Maybe(Str()), default=None)
+    units: list[str] = field(ListOf(Str(), max_length=12), default_factory=list)
+    path: list[str] = field(ListOf(_HEX, max_length=40), default_factory=list)
+    to: str | None = field(Maybe(_HEX), default=None, description=(
+        "A destination the rules expand into the cheapest path (normalize): after ``path`` if "
+        "given; for an ``enter`` without a path, from its entry zone or hex"))
+    zone: str | None = field(Maybe(Str()), default=None)
+    target: str | None = field(Maybe(_HEX), default=None)
+    type: Literal["M", "N", "P"] | None = field(Maybe(Among("M", "N", "P")), default=None)
+    support: list[str] = field(ListOf(Str(), max_length=12), default_factory=list)
+    air: bool = field(Bool(), default=False)
+    hold: bool = field(Bool(), default=False)
+    hold_if: dict[str, Any] | None = field(Condition("attack.hold_if"), default=None)
+    hexes: int | None = field(Maybe(Int(ge=1, le=20)), default=None)
+    towards: str | None = field(Maybe(_HEX), default=None)
+    lose: int | None = field(Maybe(Int(ge=0, le=20)), default=None)
+    if_: dict[str, Any] | None = field(Condition("action.if"), default=None, alias="if")
 
-    @field_validator("if_")
-    @classmethod
-    def _if(cls, value: dict[str, Any] | None) -> dict[str, Any] | None:
-        return _condition(value, "action.if")
-
-    @field_validator("hold_if")
-    @classmethod
-    def _hold_if(cls, value: dict[str, Any] | None) -> dict[str, Any] | None:
-        return _condition(value, "attack.hold_if")
-
-    @field_validator("path")
-    @classmethod
-    def _path(cls, value: list[str]) -> list[str]:
-        for h in value:
-            if not (len(h) == 4 and h.isascii() and h.isdigit()):
-                raise ValueError(f"{h!r} is not a hex number XXYY")
-        return value
-
-    @model_validator(mode="after")
-    def _fields(self) -> "Action":
+    def check_fields(self) -> None:
         need: dict[str, tuple[str, ...]] = {
             "move": ("unit",), "enter": ("unit",),
             "attack": ("target", "units", "type"), "advance": ("units",),
@@ -115,7 +120,6 @@ class Action(_Strict):
                 raise ValueError(f"a {self.do} needs {name!r}")
         if self.do in ("move", "enter") and not self.path and not self.to:
             raise ValueError(f"a {self.do} needs a 'path' or a 'to'")
-        return self
 
     def movers(self) -> list[str]:
         """The units this action is about."""
@@ -126,62 +130,70 @@ class Action(_Strict):
         return list(self.units) + list(self.support)
 
 
-class Activation(_Strict):
+@_record
+class Activation(Record):
     """One activation [3.2, 3.3]."""
 
-    kind: Literal["activation"] = "activation"
-    side: Side
-    mode: Literal["formation", "general", "phase"] = Field(
+    kind: Literal["activation"] = field(Among("activation"), default="activation")
+    side: Side = field(SIDE)
+    mode: Literal["formation", "general", "phase"] = field(
+        Among("formation", "general", "phase"),
         description="[3.2] formation, [3.3] general, or [18.1] a whole player-turn of the "
                     "simplified sequence (movement phase, then combat phase)")
-    formation: str | None = Field(None, description="[3.2] the formation activated")
-    units: list[str] = Field(min_length=1, max_length=300)
-    actions: list[Action] = Field(default_factory=list, max_length=600)
-    standing: Standing | None = None
+    formation: str | None = field(Maybe(Str()), default=None,
+                                  description="[3.2] the formation activated")
+    units: list[str] = field(ListOf(Str(), min_length=1, max_length=300))
+    actions: list[Action] = field(ListOf(Nested(Action), max_length=600), default_factory=list)
+    standing: Standing | None = field(Maybe(Nested(Standing)), default=None)
 
 
-class Pass(_Strict):
+@_record
+class Pass(Record):
     """No activation [2.1, 2.2]."""
 
-    kind: Literal["pass"] = "pass"
-    side: Side
-    standing: Standing | None = None
+    kind: Literal["pass"] = field(Among("pass"), default="pass")
+    side: Side = field(SIDE)
+    standing: Standing | None = field(Maybe(Nested(Standing)), default=None)
 
 
-class Landing(_Strict):
-    unit: str
-    hex: str = Field(pattern=_HEX)
+@_record
+class Landing(Record):
+    unit: str = field(Str())
+    hex: str = field(_HEX)
 
 
-class Drop(_Strict):
+@_record
+class Drop(Record):
     """The airborne reinforcements landing this turn [15.2]: each unit's hex within two of the
     drop zone; ``dz``: the Poles' alternative drop zone in the free drop [15.2, 17.4]; in the free
     drop a group may also wait (``wait``) for a later turn [17.4]."""
 
-    kind: Literal["drop"] = "drop"
-    side: Side = "AL"
-    landings: list[Landing] = Field(default_factory=list, max_length=20)
-    dz: dict[str, str] = Field(default_factory=dict)
-    wait: list[str] = Field(default_factory=list)
+    kind: Literal["drop"] = field(Among("drop"), default="drop")
+    side: Side = field(SIDE, default="AL")
+    landings: list[Landing] = field(ListOf(Nested(Landing), max_length=20), default_factory=list)
+    dz: dict[str, str] = field(MapOf(Str(), Str()), default_factory=dict)
+    wait: list[str] = field(ListOf(Str()), default_factory=list)
 
 
-class Setup(_Strict):
+@_record
+class Setup(Record):
     """The Allied player's placement of the units the scenario sets up round a hex (the 1st
     Airborne round its drop zone 0305 [17.1], by the drop procedure [15.2]): each named unit's
     hex; a unit not named stays where the rules' proposal put it."""
 
-    kind: Literal["setup"] = "setup"
-    side: Side = "AL"
-    placements: list[Landing] = Field(default_factory=list, max_length=40)
+    kind: Literal["setup"] = field(Among("setup"), default="setup")
+    side: Side = field(SIDE, default="AL")
+    placements: list[Landing] = field(ListOf(Nested(Landing), max_length=40), default_factory=list)
 
 
-class Acknowledge(_Strict):
-    kind: Literal["acknowledge"] = "acknowledge"
-    side: Side
+@_record
+class Acknowledge(Record):
+    kind: Literal["acknowledge"] = field(Among("acknowledge"), default="acknowledge")
+    side: Side = field(SIDE)
 
 
 Orders = Activation | Pass | Drop | Setup | Acknowledge
-MODELS: dict[str, type[_Strict]] = {"activation": Activation, "pass": Pass, "drop": Drop,
+MODELS: dict[str, type[Record]] = {"activation": Activation, "pass": Pass, "drop": Drop,
                                     "setup": Setup, "acknowledge": Acknowledge}
 
 
@@ -198,23 +210,16 @@ FIELDS = {"path": "the path", "to": "the destination", "target": "the hex attack
           "lose": "'lose'", "keep": "'keep'"}
 
 
-def explain(exc: Any, what: str) -> str:
-    """The first problem of a pydantic ``ValidationError`` about one order (``what``: its kind,
-    a key of :data:`CASES`) as one line in words, with the order's case."""
-    errors = exc.errors()
-    err = errors[0] if errors else {"loc": (), "msg": str(exc), "type": ""}
-    loc = [str(x) for x in err.get("loc", ()) if not isinstance(x, int)]
-    field = FIELDS.get(loc[-1], loc[-1]) if loc else ""
-    msg = str(err.get("msg", "")).removeprefix("Value error, ")
-    value = err.get("input")
-    if err.get("type") == "string_pattern_mismatch":
-        msg = f"{value!r} is not a hex number XXYY"
-    elif err.get("type") == "too_short":
-        msg = "none given"
-    elif err.get("type") == "literal_error":
-        msg = msg.replace("Input should be", f"{value!r}: it is")
-    elif err.get("type") == "extra_forbidden":
+def explain(exc: RecordError, what: str) -> str:
+    """The first problem of a :class:`RecordError` about one order (``what``: its kind, a key of
+    :data:`CASES`) as one line in words, with the order's case."""
+    loc_, msg = exc.problems[0] if exc.problems else ((), str(exc))
+    loc = [str(x) for x in loc_ if not isinstance(x, int)]
+    field_ = FIELDS.get(loc[-1], loc[-1]) if loc else ""
+    if msg.startswith("unknown field"):
         msg = f"{loc[-1] if loc else '?'!r} is not part of this order"
+    elif msg.startswith("needs at least 1 ") and msg.endswith(", got 0"):
+        msg = "none given"
     head = (f"{what} order" if what in ("pass", "drop", "setup", "acknowledge", "standing")
             else what)
-    return f"{head}: {field + ': ' if field else ''}{msg} [{CASES.get(what, '3')}]"
+    return f"{head}: {field_ + ': ' if field_ else ''}{msg} [{CASES.get(what, '3')}]"

@@ -49,13 +49,12 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from pydantic import ValidationError
-
 from pbem.engine.conditions import parse_condition
 from pbem.engine.presenter import Presenter
 from pbem.errors import InputError
 from pbem.maps.hexmap import Hex
 from pbem.maps.view import MapView
+from pbem.protocol.record import RecordError
 from pbem.systems.arnhem1944.bot import bot_orders
 from pbem.systems.arnhem1944.combat import zone
 from pbem.systems.arnhem1944.mapview import counter_values, map_view
@@ -89,8 +88,8 @@ def _unit_at(w: list[str], verb: str, case: str, what: str) -> dict[str, str]:
         raise InputError(f"one hex for each unit: '{verb} {w[1]} at HEX' [{case}]")
     entry = {"unit": w[1], "hex": where[0]}
     try:
-        Landing.model_validate(entry)
-    except ValidationError as exc:
+        Landing.parse(entry)
+    except RecordError as exc:
         raise InputError(explain(exc, what)) from None
     return entry
 
@@ -100,13 +99,13 @@ def _standing_in_force(state: Any, side: str, orders: Mapping[str, Any]) -> list
     orders replace them all; an activation or pass without leaves them in force."""
     if orders.get("kind") not in ("activation", "pass") or state is None:
         return []
-    st = state if isinstance(state, State) else State.model_validate(state)
+    st = state if isinstance(state, State) else State.parse(state)
     if st.owed == side:
         return []  # a pass that only reveals dice carries no standing orders [2.1]
     earlier = st.standing.get(side)
     if earlier is None or earlier == Standing():
         return []
-    said = "; ".join(standing_lines(earlier.model_dump(mode="json")))
+    said = "; ".join(standing_lines(earlier.to_json()))
     if isinstance(orders.get("standing"), Mapping):
         return [f"these standing orders replace every one in force until now ({said})"]
     return [f"no new standing orders: those given earlier stay in force ({said})"]
@@ -394,7 +393,7 @@ class Arnhem1944Presenter(Presenter[Scenario, State]):
             lines = [str(kind)]
         st = orders.get("standing")
         if isinstance(st, Mapping):  # the whole of them, defaults included: they replace all
-            full = Standing.model_validate(st).model_dump(mode="json")
+            full = Standing.parse(st).to_json()
             lines += [f"standing order from now on: {line}" for line in standing_lines(full)]
         return lines
 
@@ -404,7 +403,7 @@ class Arnhem1944Presenter(Presenter[Scenario, State]):
         version 4)."""
         if side not in ("AL", "DE"):
             raise InputError(f"unknown side {side!r} (sides: AL, DE)")
-        st = turn_state if isinstance(turn_state, State) else State.model_validate(turn_state)
+        st = turn_state if isinstance(turn_state, State) else State.parse(turn_state)
         game = self.ruleset.game(scenario)  # type: ignore[attr-defined]
         covered = zone(game.board(st), game.tec, game.hexes_of(st, side, zoc_only=True))
         return sorted(Hex.parse(h) for h in covered)
@@ -579,8 +578,8 @@ class Arnhem1944Presenter(Presenter[Scenario, State]):
         model = MODELS.get(str(out["kind"]))
         if model is not None:  # what the lines left wrong as a whole, in words
             try:
-                model.model_validate(out)
-            except ValidationError as exc:
+                model.parse(out)
+            except RecordError as exc:
                 raise InputError(explain(exc, str(out["kind"]))) from None
         return out
 
@@ -604,8 +603,8 @@ class Arnhem1944Presenter(Presenter[Scenario, State]):
             act = _action(verb, w)
         elif _standing_order(verb, w, standing):
             try:
-                Standing.model_validate(standing)
-            except ValidationError as exc:
+                Standing.parse(standing)
+            except RecordError as exc:
                 raise InputError(explain(exc, "standing")) from None
         elif verb in ("land", "place", "dz", "wait"):
             _arrival(verb, w, out)
@@ -617,8 +616,8 @@ class Arnhem1944Presenter(Presenter[Scenario, State]):
             if cond is not None:
                 act["if"] = cond
             try:
-                Action.model_validate(act)
-            except ValidationError as exc:
+                Action.parse(act)
+            except RecordError as exc:
                 raise InputError(explain(exc, str(act["do"]))) from None
             actions.append(act)
         elif cond is not None:

@@ -123,13 +123,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, cast
 
-from pydantic import ValidationError
-
 from pbem.engine.conditions import Happened
 from pbem.engine.ruleset import JSON, Checked, Decision, Dice, Outcome, Resolution, Ruleset
 from pbem.errors import InputError, RuleViolation
 from pbem.maps.hexmap import Hex
-from pbem.protocol.archive import one_line
+from pbem.protocol.record import RecordError
 from pbem.systems.arnhem1944.activation import (
     Run,
     after_segment,
@@ -202,9 +200,9 @@ class Arnhem1944Rules(Ruleset[Scenario, State, Orders]):
 
     def load_scenario(self, data: JSON) -> Scenario:
         try:
-            return Scenario.model_validate(data)
-        except ValidationError as exc:
-            raise InputError(f"arnhem1944 scenario: {one_line(exc)}") from None
+            return Scenario.parse(data)
+        except RecordError as exc:
+            raise InputError(f"arnhem1944 scenario: {exc.line()}") from None
 
     def scenario_summary(self, scenario: Scenario) -> str:
         o = scenario.options
@@ -221,15 +219,14 @@ class Arnhem1944Rules(Ruleset[Scenario, State, Orders]):
 
     def load_state(self, scenario: Scenario, data: JSON) -> State:
         try:
-            return State.model_validate(data)
-        except ValidationError as exc:
-            raise InputError(f"arnhem1944 state: {one_line(exc)}") from None
+            return State.parse(data)
+        except RecordError as exc:
+            raise InputError(f"arnhem1944 state: {exc.line()}") from None
 
     def dump_state(self, scenario: Scenario, state: State) -> JSON:
-        # version 4's landings in an enemy zone [15.2] are written only while there are any: a
-        # version 3 state dumps byte for byte as it did
-        return state.model_dump(mode="json", exclude=None if state.landed_in_zoc
-                                else {"landed_in_zoc"})
+        # version 4's landings in an enemy zone [15.2] are written only while there are any
+        # (the field's ``omit``): a version 3 state dumps byte for byte as it did
+        return state.to_json()
 
     def load_orders(self, scenario: Scenario, data: JSON) -> Orders:
         if not isinstance(data, dict) or not isinstance(data.get("kind"), str):
@@ -239,9 +236,9 @@ class Arnhem1944Rules(Ruleset[Scenario, State, Orders]):
             raise InputError(f"unknown order kind {data['kind']!r} (activation, pass, drop, "
                              "setup, acknowledge)")
         try:
-            return cast(Orders, model.model_validate(data))
-        except ValidationError as exc:
-            loc = exc.errors()[0]["loc"] if exc.errors() else ()
+            return cast(Orders, model.parse(data))
+        except RecordError as exc:
+            loc = exc.problems[0][0] if exc.problems else ()
             what, where = str(data["kind"]), ""
             if len(loc) >= 2 and loc[0] in ("actions", "landings") and isinstance(loc[1], int):
                 items = data.get(str(loc[0]))
@@ -254,7 +251,7 @@ class Arnhem1944Rules(Ruleset[Scenario, State, Orders]):
             raise InputError(f"arnhem1944 orders: {where}{explain(exc, what)}") from None
 
     def dump_orders(self, scenario: Scenario, orders: Orders) -> JSON:
-        out: dict[str, Any] = orders.model_dump(mode="json", by_alias=True, exclude_defaults=True)
+        out: dict[str, Any] = orders.to_json(omit_defaults=True)
         out["kind"] = orders.kind
         out["side"] = orders.side
         return out
@@ -433,7 +430,7 @@ class Arnhem1944Rules(Ruleset[Scenario, State, Orders]):
             return orders
         if state.options.simplified_sequence and orders.mode == "general":
             # [18.1] text orders say 'activate: UNITS': in this game that is the player-turn
-            orders = orders.model_copy(update={"mode": "phase"})
+            orders = orders.replace(mode="phase")
         if not any(a.to for a in orders.actions):
             return orders
         g = self.game(scenario)
@@ -445,13 +442,13 @@ class Arnhem1944Rules(Ruleset[Scenario, State, Orders]):
                 path = g.cheapest_path(state, cast(Side, side), start, a.to) if start else None
                 if path is None:
                     raise InputError(f"[6.1] no path for {a.unit} to {a.to}")
-                a = a.model_copy(update={"path": [*a.path, *path], "to": None})
+                a = a.replace(path=[*a.path, *path], to=None)
             elif a.do == "enter" and a.to and a.unit in where:
-                a = a.model_copy(update={"path": self._entry_path(g, state, side, a), "to": None})
+                a = a.replace(path=self._entry_path(g, state, side, a), to=None)
             if a.do in ("move", "enter") and a.path and a.unit:
                 where[a.unit] = a.path[-1]
             actions.append(a)
-        return orders.model_copy(update={"actions": actions})
+        return orders.replace(actions=actions)
 
     def _entry_path(self, g: Game, state: State, side: str, a: Action) -> list[str]:
         """``enter UNIT to HEX`` (after the entry hex given, if any): the cheapest way from its

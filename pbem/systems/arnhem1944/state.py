@@ -5,55 +5,101 @@ supply markers [9, 10], its prepared position [11], its artillery ratings used [
 blown or tried [12.2], the air missions flown [13], the hexes of the Arnhem bridge held [16] and
 each side's standing orders for its defence [7.5, 7.6, 8.2].
 
-Plain pydantic data, dumped to JSON without floats (movement is counted in half points by the
-rules and never stored). The rules (:mod:`pbem.systems.arnhem1944.rules`) never change a state they
-are given: they work on a copy (:meth:`State.clone`).
+Plain records (:mod:`pbem.protocol.record`), changed in place by the rules, dumped to JSON without
+floats (movement is counted in half points by the rules and never stored). The rules
+(:mod:`pbem.systems.arnhem1944.rules`) never change a state they are given: they work on a copy
+(:meth:`State.clone`).
 """
 
-# Annotations are evaluated as written (no ``from __future__ import annotations``): pydantic would
-# otherwise compile and evaluate every field's annotation string as each model class is made, a
-# cost paid by every command at start-up [28 item 4] (tests/cli/test_start_imports.py).
+# Annotations are evaluated as written (no ``from __future__ import annotations``), as in the
+# modules of pydantic models (tests/cli/test_start_imports.py).
 
-from typing import Literal
+from dataclasses import dataclass
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
-
-from pbem.systems.arnhem1944.model import Choices, Weather
+from pbem.protocol.record import (
+    Bool,
+    Check,
+    Int,
+    ListOf,
+    MapOf,
+    Maybe,
+    Nested,
+    OneOf,
+    Record,
+    RecordError,
+    Str,
+    field,
+    omit_empty,
+)
+from pbem.systems.arnhem1944.model import WEATHERS, Choices, Weather
 
 Side = Literal["AL", "DE"]
 Phase = Literal["setup", "operations", "drop", "ack", "over"]
 
-
-_setattr = object.__setattr__
-
-
-class _Model(BaseModel):
-    model_config = ConfigDict(extra="forbid", defer_build=True)  # validators made at first use [28 item 4]
+_new = object.__new__
+_set = object.__setattr__
 
 
-class UnitState(_Model):
+class Among(OneOf):
+    """One of a few strings (a ``Literal``), refused in the words a player reads: ``'sometimes':
+    it is 'retreat' or 'hold'``."""
+
+    def __call__(self, value: Any, loc: tuple[str | int, ...]) -> Any:
+        for v in self.values:
+            if type(value) is type(v) and value == v:
+                return value
+        words = [repr(v) for v in self.values]
+        allowed = words[0] if len(words) == 1 else f"{', '.join(words[:-1])} or {words[-1]}"
+        raise RecordError([(loc, f"{value!r}: it is {allowed}")])
+
+
+class HexNumber(Check):
+    """A hex number ``XXYY`` (four ASCII digits), refused as ``'DZ' is not a hex number XXYY``
+    (``then``: words after it)."""
+
+    def __init__(self, then: str = "") -> None:
+        self.then = then
+
+    def __call__(self, value: Any, loc: tuple[str | int, ...]) -> Any:
+        if not (type(value) is str and len(value) == 4 and value.isascii() and value.isdigit()):
+            raise RecordError([(loc, f"{value!r} is not a hex number XXYY{self.then}")])
+        return value
+
+    def schema(self, defs: dict[str, Any]) -> dict[str, Any]:
+        return {"type": "string", "pattern": r"^\d{4}$"}
+
+
+SIDE = Among("AL", "DE")
+
+
+@dataclass(slots=True, kw_only=True)  # mutable: the rules change states in place
+class UnitState(Record):
     """One counter's situation."""
 
-    hex: str | None = Field(None, description="Where it is; None: not (yet) on the map")
-    steps: int = Field(ge=0, description="Steps left [1.2]; 0: eliminated")
-    entered: bool = Field(False, description="On the map now or earlier (set up, entered, dropped)")
-    entry_turn: int | None = Field(None, description="The turn it came on the map [15, errata]")
-    activated: bool = Field(False, description="The 'Activee' marker [3.1]")
-    in_command: bool = Field(True, description="[9.1] as found in the command phase")
-    in_supply: bool = Field(True, description="[10.1] as found in the supply phase")
-    prepared: bool = Field(False, description="In a prepared defensive position [11]")
-    bv_used: bool = Field(False, description="Artillery: bombardment value used this turn [8]")
-    df_used: bool = Field(False, description="Artillery: defence factor used this turn [8]")
+    hex: str | None = field(Maybe(Str()), default=None,
+                            description="Where it is; None: not (yet) on the map")
+    steps: int = field(Int(ge=0), description="Steps left [1.2]; 0: eliminated")
+    entered: bool = field(Bool(), default=False,
+                          description="On the map now or earlier (set up, entered, dropped)")
+    entry_turn: int | None = field(Maybe(Int()), default=None,
+                                   description="The turn it came on the map [15, errata]")
+    activated: bool = field(Bool(), default=False, description="The 'Activee' marker [3.1]")
+    in_command: bool = field(Bool(), default=True, description="[9.1] as found in the command phase")
+    in_supply: bool = field(Bool(), default=True, description="[10.1] as found in the supply phase")
+    prepared: bool = field(Bool(), default=False,
+                           description="In a prepared defensive position [11]")
+    bv_used: bool = field(Bool(), default=False,
+                          description="Artillery: bombardment value used this turn [8]")
+    df_used: bool = field(Bool(), default=False,
+                          description="Artillery: defence factor used this turn [8]")
 
     def duplicate(self) -> "UnitState":
-        """A copy: what ``model_copy()`` gives (every field is immutable, so a shallow copy is a
-        full one), without pydantic's generic copy of each part (a replay copies a unit per unit
-        per step)."""
-        m = UnitState.__new__(UnitState)
-        _setattr(m, "__dict__", self.__dict__.copy())
-        _setattr(m, "__pydantic_extra__", None)  # extra="forbid": never any
-        _setattr(m, "__pydantic_fields_set__", self.__pydantic_fields_set__.copy())
-        _setattr(m, "__pydantic_private__", None)  # no private attributes
+        """A copy (every field is immutable, so a shallow copy is a full one), unchecked: a replay
+        copies a unit per unit per step."""
+        m = _new(UnitState)
+        for name in _UNIT_FIELDS:
+            _set(m, name, getattr(self, name))
         return m
 
     @property
@@ -65,7 +111,11 @@ class UnitState(_Model):
         return self.steps > 0 and self.hex is not None
 
 
-class Standing(_Model):
+_UNIT_FIELDS = tuple(name for name, _ in UnitState._spec())
+
+
+@dataclass(slots=True, kw_only=True)  # mutable: the rules change states in place
+class Standing(Record):
     """A side's standing orders for the other side's activations, given with its own latest
     activation or pass (the defender is not there when the dice fall) [7.5, 7.6, 8.2, 13].
 
@@ -87,84 +137,86 @@ class Standing(_Model):
       the first unit of a retreating stack (by id) with an order decides, then its hex's order,
       then ``"*"``; without any, the first hex by number (the default)."""
 
-    defence: Literal["retreat", "hold"] = "retreat"
-    hold: list[str] = Field(default_factory=list, max_length=200)
-    lose: int = Field(0, ge=0, le=20)
-    keep: int = Field(0, ge=0, le=20)
-    fire: bool = True
-    air: bool = True
-    stacking: list[str] = Field(default_factory=list, max_length=200)
-    retreat: dict[str, str] = Field(default_factory=dict, max_length=200)
+    defence: Literal["retreat", "hold"] = field(Among("retreat", "hold"), default="retreat")
+    hold: list[str] = field(ListOf(Str(), max_length=200), default_factory=list)
+    lose: int = field(Int(ge=0, le=20), default=0)
+    keep: int = field(Int(ge=0, le=20), default=0)
+    fire: bool = field(Bool(), default=True)
+    air: bool = field(Bool(), default=True)
+    stacking: list[str] = field(ListOf(Str(), max_length=200), default_factory=list)
+    retreat: dict[str, str] = field(MapOf(Str(), HexNumber(" to retreat towards")),
+                                    default_factory=dict)
+
+    def check_fields(self) -> None:
+        if len(self.retreat) > 200:
+            raise RecordError([(("retreat",), f"at most 200 entries, got {len(self.retreat)}")])
 
     def duplicate(self) -> "Standing":
-        """A copy sharing nothing mutable: what ``model_copy(deep=True)`` gives (its two lists and
-        its dict are new, holding the same strings), without the generic deep copy."""
-        m = Standing.__new__(Standing)
-        d = self.__dict__.copy()
-        d["hold"], d["stacking"], d["retreat"] = list(self.hold), list(self.stacking), dict(self.retreat)
-        _setattr(m, "__dict__", d)
-        _setattr(m, "__pydantic_extra__", None)  # extra="forbid": never any
-        _setattr(m, "__pydantic_fields_set__", self.__pydantic_fields_set__.copy())
-        _setattr(m, "__pydantic_private__", None)  # no private attributes
-        return m
-
-    @field_validator("retreat")
-    @classmethod
-    def _retreat(cls, value: dict[str, str]) -> dict[str, str]:
-        for h in value.values():
-            if not (len(h) == 4 and h.isascii() and h.isdigit()):
-                raise ValueError(f"{h!r} is not a hex number XXYY to retreat towards")
-        return value
+        """A copy sharing nothing mutable (its two lists and its dict are new, holding the same
+        strings), unchecked."""
+        return self.replace(hold=list(self.hold), stacking=list(self.stacking),
+                            retreat=dict(self.retreat))
 
 
-class State(_Model):
+@dataclass(slots=True, kw_only=True)  # mutable: the rules change states in place
+class State(Record):
     """Everything that changes in a game of Arnhem 1944."""
 
-    options: Choices = Field(description="The game's choices made at pbem new [14.1, 18]")
-    turn: int = Field(ge=1)
-    phase: Phase = "operations"
-    weather: Weather = "clear"
-    initiative: Side = "AL"
-    to_act: Side = "AL"
-    owed: Side | None = Field(None, description="A side owing a non-random pass (see rules)")
-    ack: Side | None = Field(None, description="The side that acknowledges the end [16]")
-    passed: Side | None = Field(None, description="The side whose pass was the last segment [2.2]")
-    alone: int = Field(0, description="Segments played since the other side had nothing left [2.2]")
-    units: dict[str, UnitState]
-    joined: list[str] = Field(default_factory=list, description="Units that retreated into a "
-                              "friendly stack this turn: no defence there [7.6]")
-    blown: list[str] = Field(default_factory=list, description="Crossings destroyed [12.2]")
-    tried: list[str] = Field(default_factory=list, description="Crossings tried already [12.2]")
-    engineer_steps: int = Field(0, description="Infantry steps ferried by the engineer this turn")
-    air_used: int = Field(0, description="Air missions flown this turn [13, 14.3]")
-    airborne_missions: int = Field(0, description="1st Airborne's missions used this game [13]")
-    dropped: list[str] = Field(default_factory=list, description="Drop groups landed [15.2]")
-    drop_zones: dict[str, str] = Field(default_factory=dict, description="group -> DZ used")
-    landed_in_zoc: list[str] = Field(default_factory=list, description="Units that landed in an "
-                                     "enemy zone of control this turn: mobile assaults only "
-                                     "[15.2] (rules version 4; not written while empty)")
-    bridge: dict[str, Side] = Field(default_factory=dict, description="[16] who holds each hex")
-    standing: dict[str, Standing] = Field(default_factory=dict)
-    outcome: str | None = None
+    options: Choices = field(Nested(Choices),
+                             description="The game's choices made at pbem new [14.1, 18]")
+    turn: int = field(Int(ge=1))
+    phase: Phase = field(OneOf("setup", "operations", "drop", "ack", "over"), default="operations")
+    weather: Weather = field(OneOf(*WEATHERS), default="clear")
+    initiative: Side = field(SIDE, default="AL")
+    to_act: Side = field(SIDE, default="AL")
+    owed: Side | None = field(Maybe(SIDE), default=None,
+                              description="A side owing a non-random pass (see rules)")
+    ack: Side | None = field(Maybe(SIDE), default=None,
+                             description="The side that acknowledges the end [16]")
+    passed: Side | None = field(Maybe(SIDE), default=None,
+                                description="The side whose pass was the last segment [2.2]")
+    alone: int = field(Int(), default=0,
+                       description="Segments played since the other side had nothing left [2.2]")
+    units: dict[str, UnitState] = field(MapOf(Str(), Nested(UnitState)))
+    joined: list[str] = field(ListOf(Str()), default_factory=list, description=(
+        "Units that retreated into a friendly stack this turn: no defence there [7.6]"))
+    blown: list[str] = field(ListOf(Str()), default_factory=list,
+                             description="Crossings destroyed [12.2]")
+    tried: list[str] = field(ListOf(Str()), default_factory=list,
+                             description="Crossings tried already [12.2]")
+    engineer_steps: int = field(Int(), default=0,
+                                description="Infantry steps ferried by the engineer this turn")
+    air_used: int = field(Int(), default=0, description="Air missions flown this turn [13, 14.3]")
+    airborne_missions: int = field(Int(), default=0,
+                                   description="1st Airborne's missions used this game [13]")
+    dropped: list[str] = field(ListOf(Str()), default_factory=list,
+                               description="Drop groups landed [15.2]")
+    drop_zones: dict[str, str] = field(MapOf(Str(), Str()), default_factory=dict,
+                                       description="group -> DZ used")
+    landed_in_zoc: list[str] = field(ListOf(Str()), default_factory=list, omit=omit_empty, description=(
+        "Units that landed in an enemy zone of control this turn: mobile assaults only [15.2] "
+        "(rules version 4; not written while empty)"))
+    bridge: dict[str, Side] = field(MapOf(Str(), SIDE), default_factory=dict,
+                                    description="[16] who holds each hex")
+    standing: dict[str, Standing] = field(MapOf(Str(), Nested(Standing)), default_factory=dict)
+    outcome: str | None = field(Maybe(Str()), default=None)
 
     def clone(self, *, units: bool = True) -> "State":
-        """A copy that shares nothing the rules change: what ``model_copy(deep=True)`` gives, made
-        field by field (a generic deep copy was 38% of a replay, issue 28). Every unit and
-        standing order is copied, every list and dict is a new one; the strings, numbers and the
-        frozen :class:`Choices` are immutable and shared. A field added to the models must be
-        copied here too when it holds something mutable.
+        """A copy that shares nothing the rules change, unchecked and made field by field (a
+        generic deep copy was 38% of a replay, issue 28). Every unit and standing order is
+        copied, every list and dict is a new one; the strings, numbers and the frozen
+        :class:`Choices` are immutable and shared. A field added to the record must be copied
+        here too when it holds something mutable.
 
         ``units=False``: the units dict is a new one but holds the same :class:`UnitState`
         objects (a pass changes no unit, and a replay passes 116 times in the Arnhem 1944 game
         of the compatibility corpus): the caller must :meth:`own_units` before it changes any."""
-        fields = {name: getattr(self, name) for name in State.model_fields}
-        fields.update(
+        return self.replace(
             units={uid: u.duplicate() for uid, u in self.units.items()} if units else dict(self.units),
             joined=list(self.joined), blown=list(self.blown), tried=list(self.tried),
             dropped=list(self.dropped), drop_zones=dict(self.drop_zones), bridge=dict(self.bridge),
             landed_in_zoc=list(self.landed_in_zoc),
             standing={s: o.duplicate() for s, o in self.standing.items()})
-        return State.model_construct(set(self.model_fields_set), **fields)
 
     def own_units(self) -> None:
         """Give a state cloned with ``units=False`` copies of its units of its own."""

@@ -30,9 +30,8 @@ per terrain kind, which is what a terrain line of an integrated table amounts to
 green minima to the defender only [7.5]; red minima are allowed on either side.
 """
 
-# Annotations are evaluated as written (no ``from __future__ import annotations``): pydantic would
-# otherwise compile and evaluate every field's annotation string as each model class is made, a
-# cost paid by every command at start-up [28 item 4] (tests/cli/test_start_imports.py).
+# Annotations are evaluated as written (no ``from __future__ import annotations``), as in the
+# modules of pydantic models (tests/cli/test_start_imports.py).
 
 import functools
 import json
@@ -43,9 +42,21 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any, Final, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
-
 from pbem.errors import InputError
+from pbem.protocol.record import (
+    Bool,
+    Int,
+    ListOf,
+    MapOf,
+    Maybe,
+    Nested,
+    OneOf,
+    Record,
+    RecordError,
+    Str,
+    fields_of,
+)
+from pbem.protocol.record import field as rfield
 
 AttackType = Literal["M", "N", "P"]
 ATTACK_TYPES: Final[tuple[AttackType, ...]] = ("M", "N", "P")
@@ -65,86 +76,102 @@ _RATIO = re.compile(r"^([1-9][0-9]{0,2}):([1-9][0-9]{0,2})$")
 _CELL = re.compile(r"^([0-9])(r?)/([0-9])([rg]?)$")
 
 
-class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)  # validators made at first use [28 item 4]
+_record = dataclass(frozen=True, slots=True, kw_only=True)
 
 
 # -- the CRT ---------------------------------------------------------------------------------------
 
 
-class AttackRow(Strict):
+@_record
+class AttackRow(Record):
     """One line of the attack table [7.1, 7.5, 7.6]."""
 
-    advance: int | None = Field(
-        description="Hexes the attacker may advance along the retreat path, the vacated hex "
-                    "included (null: the whole path) [7.6]")
-    attacker_min_losses: int = Field(
-        0, ge=0, description="Least step losses a non-zero attacker result costs [7.5]")
-    note: str = ""
+    advance: int | None = rfield(Maybe(Int()), description=(
+        "Hexes the attacker may advance along the retreat path, the vacated hex "
+        "included (null: the whole path) [7.6]"))
+    attacker_min_losses: int = rfield(
+        Int(ge=0), default=0, description="Least step losses a non-zero attacker result costs [7.5]")
+    note: str = rfield(Str(), default="")
 
 
-class BombardmentRow(Strict):
-    min_ratio: str = Field(description="Least BV:CF ratio allowing a bombardment [8.1]")
-    table: AttackType = Field("N", description="The attack type grid a bombardment reads")
-    note: str = ""
+@_record
+class BombardmentRow(Record):
+    min_ratio: str = rfield(Str(), description="Least BV:CF ratio allowing a bombardment [8.1]")
+    table: AttackType = rfield(OneOf(*ATTACK_TYPES), default="N",
+                               description="The attack type grid a bombardment reads")
+    note: str = rfield(Str(), default="")
 
 
-class CrtFile(Strict):
+@_record
+class CrtFile(Record):
     """The Combat Results Table file, as typed."""
 
-    note: str
-    reconstructed: bool
-    odds_rounding: Literal["attacker", "defender"] = "attacker"
-    columns: list[str]
-    results: dict[str, list[list[str]]]
-    attack_table: dict[str, AttackRow]
-    bombardment: BombardmentRow
+    note: str = rfield(Str())
+    reconstructed: bool = rfield(Bool())
+    odds_rounding: Literal["attacker", "defender"] = rfield(OneOf("attacker", "defender"),
+                                                            default="attacker")
+    columns: list[str] = rfield(ListOf(Str()))
+    results: dict[str, list[list[str]]] = rfield(MapOf(Str(), ListOf(ListOf(Str()))))
+    attack_table: dict[str, AttackRow] = rfield(MapOf(Str(), Nested(AttackRow)))
+    bombardment: BombardmentRow = rfield(Nested(BombardmentRow))
 
 
 # -- the TEC ---------------------------------------------------------------------------------------
 
 
-class HexKind(Strict):
-    mp_halves: int = Field(ge=1, description="Half movement points to enter [6.3]")
-    combat_shift: int = Field(0, description="Columns for a defender here; negative favours it")
-    wood_or_built_up: bool = Field(False, description="Halves bombardment values [8.4]")
-    note: str = ""
+@_record
+class HexKind(Record):
+    mp_halves: int = rfield(Int(ge=1), description="Half movement points to enter [6.3]")
+    combat_shift: int = rfield(Int(), default=0,
+                               description="Columns for a defender here; negative favours it")
+    wood_or_built_up: bool = rfield(Bool(), default=False,
+                                    description="Halves bombardment values [8.4]")
+    note: str = rfield(Str(), default="")
 
 
-class HexsideKind(Strict):
-    mp_halves: int | None = Field(
-        description="Extra half movement points to cross; null: only over a crossing [12.1]")
-    blocks_zoc: bool = Field(False, description="No zone of control across it [4.2]")
-    attack_prohibited: bool = Field(False, description="No attack across it except over a crossing")
-    combat_shift: int = Field(0, description="Columns when every attacker attacks across it")
-    halves_attacker: bool = Field(False, description="Each unit attacking across it is halved")
-    note: str = ""
+@_record
+class HexsideKind(Record):
+    mp_halves: int | None = rfield(Maybe(Int()), description=(
+        "Extra half movement points to cross; null: only over a crossing [12.1]"))
+    blocks_zoc: bool = rfield(Bool(), default=False, description="No zone of control across it [4.2]")
+    attack_prohibited: bool = rfield(Bool(), default=False,
+                                     description="No attack across it except over a crossing")
+    combat_shift: int = rfield(Int(), default=0,
+                               description="Columns when every attacker attacks across it")
+    halves_attacker: bool = rfield(Bool(), default=False,
+                                   description="Each unit attacking across it is halved")
+    note: str = rfield(Str(), default="")
 
 
-class RouteKind(Strict):
-    mp_halves: int = Field(ge=1, description="Half movement points per hex along the route [6.3]")
-    note: str = ""
+@_record
+class RouteKind(Record):
+    mp_halves: int = rfield(Int(ge=1), description="Half movement points per hex along the route [6.3]")
+    note: str = rfield(Str(), default="")
 
 
-class CrossingKind(Strict):
-    mp_halves: int | None = Field(
-        description="Half movement points to cross; null: the cost of the route it carries")
-    combat_shift: int = Field(0, description="Columns when every attacker attacks over it [7.3]")
-    halves_attacker: bool = Field(False, description="Each unit attacking over it is halved")
-    note: str = ""
+@_record
+class CrossingKind(Record):
+    mp_halves: int | None = rfield(Maybe(Int()), description=(
+        "Half movement points to cross; null: the cost of the route it carries"))
+    combat_shift: int = rfield(Int(), default=0,
+                               description="Columns when every attacker attacks over it [7.3]")
+    halves_attacker: bool = rfield(Bool(), default=False,
+                                   description="Each unit attacking over it is halved")
+    note: str = rfield(Str(), default="")
 
 
-class TecFile(Strict):
+@_record
+class TecFile(Record):
     """The Terrain Effects Chart file, as typed."""
 
-    note: str
-    reconstructed: bool
-    hexes: dict[str, HexKind]
-    hexsides: dict[str, HexsideKind]
-    routes: dict[str, RouteKind]
-    crossings: dict[str, CrossingKind]
-    prepared_position_shift: int = Field(
-        -1, description="Columns for a defender in a prepared defensive position [11.2]")
+    note: str = rfield(Str())
+    reconstructed: bool = rfield(Bool())
+    hexes: dict[str, HexKind] = rfield(MapOf(Str(), Nested(HexKind)))
+    hexsides: dict[str, HexsideKind] = rfield(MapOf(Str(), Nested(HexsideKind)))
+    routes: dict[str, RouteKind] = rfield(MapOf(Str(), Nested(RouteKind)))
+    crossings: dict[str, CrossingKind] = rfield(MapOf(Str(), Nested(CrossingKind)))
+    prepared_position_shift: int = rfield(Int(), default=-1, description=(
+        "Columns for a defender in a prepared defensive position [11.2]"))
 
 
 # -- parsed values -----------------------------------------------------------------------------------
@@ -399,10 +426,15 @@ def table_problems(data: object, kind: Literal["crt", "tec"]) -> list[str]:
     each naming the entry (``crt.results.N[2][4] (die 3, 3:1): ...``); empty if it can be used."""
     model: type[CrtFile] | type[TecFile] = CrtFile if kind == "crt" else TecFile
     try:
-        parsed = model.model_validate(data)
-    except ValidationError as e:
-        return [f"{kind}.{_where(tuple(err['loc']))}: {err['msg']}" if err["loc"]
-                else f"{kind}: {err['msg']}" for err in e.errors()]
+        parsed = model.parse(data)
+    except RecordError as e:
+        problems = list(e.problems)
+        if isinstance(data, dict) and not data.keys() <= fields_of(model).keys():
+            try:  # the values of the fields it knows, too: every problem at once
+                model.parse({k: v for k, v in data.items() if k in fields_of(model)})
+            except RecordError as known:
+                problems += [p for p in known.problems if p not in problems]
+        return [f"{kind}.{_where(loc)}: {msg}" if loc else f"{kind}: {msg}" for loc, msg in problems]
     if isinstance(parsed, CrtFile):
         return _crt_problems(parsed)
     return _tec_problems(parsed)
@@ -439,14 +471,14 @@ def load_crt(path: Path | None = None) -> Crt:
     """The CRT in ``path``, else pbem's reconstruction (``scenarios/arnhem1944-crt.json``)."""
     data = _read(path, CRT_FILE)
     _checked(data, "crt", str(path or CRT_FILE))
-    return Crt.of(CrtFile.model_validate(data))
+    return Crt.of(CrtFile.parse(data))
 
 
 def load_tec(path: Path | None = None) -> Tec:
     """The TEC in ``path``, else pbem's reconstruction (``scenarios/arnhem1944-tec.json``)."""
     data = _read(path, TEC_FILE)
     _checked(data, "tec", str(path or TEC_FILE))
-    return Tec.of(TecFile.model_validate(data))
+    return Tec.of(TecFile.parse(data))
 
 
 @functools.cache

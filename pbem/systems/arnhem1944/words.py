@@ -358,7 +358,7 @@ def narrate(sc: Any, events: Sequence[JSON], rolls: Sequence[Mapping[str, Any]] 
 def standing_text(sc: Any, state: JSON) -> str:
     """Where the game stands for victory [16]: the Allied infantry steps over the Neder Rijn
     and the Arnhem bridge's hexes held."""
-    st = state if isinstance(state, State) else State.model_validate(state)
+    st = state if isinstance(state, State) else State.parse(state)
     v = sc.victory
     steps = Game(sc, *sc.tables).bridgehead(st)
     held = sum(1 for h in v.bridge_hexes if st.bridge.get(h) == "AL")

@@ -221,7 +221,7 @@ def test_7_5_split_orders_in_text_and_in_words() -> None:
         "step [7.5]"]
     # [27] the whole standing orders (defaults included, as a preview shows them) say it once: not
     # "retreat rather than lose steps" and then "take up to 2 step losses"
-    full = Standing.model_validate(doc["standing"]).model_dump(mode="json")
+    full = Standing.parse(doc["standing"]).to_json()
     assert standing_lines(full) == standing_lines(doc["standing"])
     with pytest.raises(InputError, match=r"\[7\.5\]"):
         P.parse_text_orders(sc, {"kind": "pass", "side": "AL"}, "AL", "defend lose many\n")

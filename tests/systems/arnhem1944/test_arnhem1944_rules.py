@@ -483,7 +483,7 @@ def test_12_2_entering_next_to_a_railway_bridge_rolls_for_its_demolition() -> No
     res = RULES.resolve(sc, st, "AL", move, FixedDice([6]))
     assert res.state.blown == [] and res.state.tried == ["0503/0504"]
     # one attempt only: a second unit entering does not roll again
-    again = RULES.resolve(sc, res.state, "AL", move.model_copy(), FixedDice([]))
+    again = RULES.resolve(sc, res.state, "AL", move.replace(), FixedDice([]))
     assert [e for e in again.events if e["kind"] in ("blown", "not-blown")] == []
 
 
