@@ -70,6 +70,25 @@ class HexNumber(Check):
         return {"type": "string", "pattern": r"^\d{4}$"}
 
 
+class RetreatOrders(Check):
+    """Standing retreat orders: at most 200 of ``who -> hex`` (a unit id, a hex or ``"*"`` -> a
+    hex number ``XXYY``) [7.6]; a problem is the whole field's, as a player wrote it in one line."""
+
+    def __call__(self, value: Any, loc: tuple[str | int, ...]) -> Any:
+        if not isinstance(value, dict):
+            raise RecordError([(loc, "expected an object")])
+        if len(value) > 200:
+            raise RecordError([(loc, f"at most 200 entries, got {len(value)}")])
+        for k, h in value.items():
+            if type(k) is not str:
+                raise RecordError([(loc, f"{k!r} is not a unit, a hex or '*'")])
+            HexNumber(" to retreat towards")(h, loc)
+        return value
+
+    def schema(self, defs: dict[str, Any]) -> dict[str, Any]:
+        return {"type": "object", "additionalProperties": HexNumber().schema(defs), "maxProperties": 200}
+
+
 SIDE = Among("AL", "DE")
 
 
@@ -144,12 +163,7 @@ class Standing(Record):
     fire: bool = field(Bool(), default=True)
     air: bool = field(Bool(), default=True)
     stacking: list[str] = field(ListOf(Str(), max_length=200), default_factory=list)
-    retreat: dict[str, str] = field(MapOf(Str(), HexNumber(" to retreat towards")),
-                                    default_factory=dict)
-
-    def check_fields(self) -> None:
-        if len(self.retreat) > 200:
-            raise RecordError([(("retreat",), f"at most 200 entries, got {len(self.retreat)}")])
+    retreat: dict[str, str] = field(RetreatOrders(), default_factory=dict)
 
     def duplicate(self) -> "Standing":
         """A copy sharing nothing mutable (its two lists and its dict are new, holding the same
