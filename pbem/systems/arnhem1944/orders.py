@@ -215,7 +215,11 @@ def explain(exc: RecordError, what: str) -> str:
     :data:`CASES`) as one line in words, with the order's case."""
     loc_, msg = exc.problems[0] if exc.problems else ((), str(exc))
     loc = [str(x) for x in loc_ if not isinstance(x, int)]
-    field_ = FIELDS.get(loc[-1], loc[-1]) if loc else ""
+    # a problem of one item as a whole (an action, a landing) names no field: "a attack needs
+    # 'type'", not "actions: a attack needs 'type'"
+    whole = len(loc_) == 2 and loc_[0] in ("actions", "landings", "placements") and isinstance(
+        loc_[1], int)
+    field_ = FIELDS.get(loc[-1], loc[-1]) if loc and not whole else ""
     if msg.startswith("unknown field"):
         msg = f"{loc[-1] if loc else '?'!r} is not part of this order"
     elif msg.startswith("needs at least 1 ") and msg.endswith(", got 0"):

@@ -7,9 +7,8 @@ import copy
 import dataclasses
 from typing import Any
 
-from pbem.protocol.record import Record
-
 from pbem.engine.scenarios import load_data
+from pbem.protocol.record import Record
 from pbem.systems.arnhem1944.model import Scenario
 from pbem.systems.arnhem1944.rules import Arnhem1944Rules
 from pbem.systems.arnhem1944.state import Standing, State
