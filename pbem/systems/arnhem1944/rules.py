@@ -226,7 +226,7 @@ class Arnhem1944Rules(Ruleset[Scenario, State, Orders]):
     def dump_state(self, scenario: Scenario, state: State) -> JSON:
         # version 4's landings in an enemy zone [15.2] are written only while there are any
         # (the field's ``omit``): a version 3 state dumps byte for byte as it did
-        return state.to_json()
+        return state.dump()
 
     def load_orders(self, scenario: Scenario, data: JSON) -> Orders:
         if not isinstance(data, dict) or not isinstance(data.get("kind"), str):

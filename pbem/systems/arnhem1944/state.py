@@ -38,7 +38,6 @@ Side = Literal["AL", "DE"]
 Phase = Literal["setup", "operations", "drop", "ack", "over"]
 
 _new = object.__new__
-_set = object.__setattr__
 
 
 class Among(OneOf):
@@ -116,9 +115,10 @@ class UnitState(Record):
     def duplicate(self) -> "UnitState":
         """A copy (every field is immutable, so a shallow copy is a full one), unchecked: a replay
         copies a unit per unit per step."""
-        m = _new(UnitState)
-        for name in _UNIT_FIELDS:
-            _set(m, name, getattr(self, name))
+        m: UnitState = _new(UnitState)
+        m.hex, m.steps, m.entered, m.entry_turn = self.hex, self.steps, self.entered, self.entry_turn
+        m.activated, m.in_command, m.in_supply = self.activated, self.in_command, self.in_supply
+        m.prepared, m.bv_used, m.df_used = self.prepared, self.bv_used, self.df_used
         return m
 
     @property
@@ -232,8 +232,33 @@ class State(Record):
             landed_in_zoc=list(self.landed_in_zoc),
             standing={s: o.duplicate() for s, o in self.standing.items()})
 
+    def dump(self) -> dict[str, Any]:
+        """:meth:`to_json`, made field by field (a replay dumps every state it makes: the generic
+        walk was 30% of verifying the Arnhem 1944 game of the compatibility corpus): every field
+        in order, ``landed_in_zoc`` only while there are any, every list and dict a new one."""
+        out: dict[str, Any] = {}
+        for name in _STATE_FIELDS:
+            value = getattr(self, name)
+            if name == "units":
+                value = {uid: {n: getattr(u, n) for n in _UNIT_FIELDS} for uid, u in value.items()}
+            elif name == "standing":
+                value = {side: o.to_json() for side, o in value.items()}
+            elif name == "options":
+                value = value.to_json()
+            elif name == "landed_in_zoc" and not value:
+                continue
+            elif isinstance(value, list):
+                value = list(value)
+            elif isinstance(value, dict):
+                value = dict(value)
+            out[name] = value
+        return out
+
     def own_units(self) -> None:
         """Give a state cloned with ``units=False`` copies of its units of its own."""
         units = self.units
         for uid, u in units.items():
             units[uid] = u.duplicate()
+
+
+_STATE_FIELDS = tuple(name for name, _ in State._spec())

@@ -106,3 +106,17 @@ def test_clone_sharing_units_then_owning_them() -> None:
     light.own_units()
     assert [p for p, v in _mutable(light) if id(v) in {id(v) for _, v in _mutable(st)}] == []
     assert light.to_json() == copy.deepcopy(st).to_json()
+
+
+def test_dump_is_to_json_and_shares_nothing() -> None:
+    """State.dump (what the rules write to a turn file) is the generic ``to_json``, field by field
+    and in order, ``landed_in_zoc`` left out while empty [15.2], and holds no list or dict of the
+    state itself."""
+    st = _state()
+    assert list(st.dump().items()) == list(st.to_json().items())
+    assert "landed_in_zoc" not in st.dump()
+    st.landed_in_zoc.append("x")
+    assert list(st.dump().items()) == list(st.to_json().items())
+    assert st.dump()["landed_in_zoc"] == ["x"]
+    original = {id(v) for _, v in _mutable(st)}
+    assert [p for p, v in _mutable(st.dump()) if id(v) in original] == []
