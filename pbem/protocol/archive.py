@@ -69,12 +69,8 @@ STEP = Int(ge=1, le=MAX_STEP)
 _WRITER = ("The pbem release that wrote this body (absent before 0.2.0): names the release to verify "
            "with when another computes the turns differently")
 
-# Each body is a plain record (pbem.protocol.record): checked by hand as it is read, strictly
-# (unknown fields refused, no coercion), and cheap to make -- every command reads these [28].
-_record = dataclass(frozen=True, slots=True, kw_only=True)
 
 
-@_record
 class ScenarioRef(Record):
     """The scenario a game is played on, by its content hash."""
 
@@ -97,7 +93,6 @@ class ScenarioRef(Record):
             raise ValueError("a scenario with copies per side commits to the initial state, and only then")
 
 
-@_record
 class SideEntry(Record):
     """One side of the game: its player's key and the head of its dice chain."""
 
@@ -125,7 +120,6 @@ class SideEntry(Record):
                              "side publishes both in its own join)")
 
 
-@_record
 class Clock(Record):
     """The agreed time control (:class:`pbem.engine.clock.TimeControl`), exactly as ``pbem new
     --time-control`` can write it: a move needs at least an hour, an extension at least an hour."""
@@ -139,7 +133,6 @@ class Clock(Record):
             raise ValueError("time_control: an extension needs more than 0 hours")
 
 
-@_record
 class GenesisBody(Record):
     """The signed start of a game: who plays which side with which key and dice commitment."""
 
@@ -173,7 +166,6 @@ class GenesisBody(Record):
     )
 
 
-@_record
 class JoinBody(Record):
     """An invited side's acceptance: its dice commitment, bound to one genesis."""
 
@@ -188,7 +180,6 @@ class JoinBody(Record):
     pbem: str | None = field(Maybe(VERSION), default=None, description=_WRITER)
 
 
-@_record
 class MoveBody(Record):
     """One side's orders for one step (P2: game, step, side and the turn they answer)."""
 
@@ -202,7 +193,6 @@ class MoveBody(Record):
     pbem: str | None = field(Maybe(VERSION), default=None, description=_WRITER)
 
 
-@_record
 class ReceiptBody(Record):
     """A receipt (issue: quick results): the co-revealer of move ``step`` discloses, at once and
     with no decision, the chain value that keys that move's dice, so the mover can resolve its turn
@@ -217,7 +207,6 @@ class ReceiptBody(Record):
     reveal: str = field(HASH)
 
 
-@_record
 class TakebackBody(Record):
     """A request to take back move ``step`` (docs/protocol.md, "Take-back by mutual consent"),
     signed by its author: ``number`` counts the take-backs of that step (1 for the first),
@@ -231,7 +220,6 @@ class TakebackBody(Record):
     move: str = field(HASH, description="sha256 of the body of the move withdrawn")
 
 
-@_record
 class ConsentBody(Record):
     """The opponent's consent to one request (its body hash), for that one move."""
 
@@ -244,7 +232,6 @@ class ConsentBody(Record):
     move: str = field(HASH, description="sha256 of the body of the move withdrawn")
 
 
-@_record
 class PendingEntry(Record):
     """A message the game waits for: whose, of what kind, in words."""
 
@@ -253,7 +240,6 @@ class PendingEntry(Record):
     label: str = field(Str())
 
 
-@_record
 class OutcomeJson(Record):
     """How the game ended: the winner (null: a draw), the score and its sources."""
 
@@ -263,7 +249,6 @@ class OutcomeJson(Record):
     breakdown: list[str] = field(ListOf(Str()))
 
 
-@_record
 class TurnFile(Record):
     """The adjudicated position after a step (unsigned; byte-identical on every machine, P6)."""
 

@@ -12,7 +12,6 @@ envelope bytes: resending a move resends the same file (protocol property P7).
 
 import base64
 import binascii
-from dataclasses import dataclass
 
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
@@ -57,7 +56,6 @@ def pae(payload_type: str, body: bytes) -> bytes:
     return b"DSSEv1 %d %s %d %s" % (len(type_bytes), type_bytes, len(body), body)
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
 class Signature(Record):
     """One signature: the signer's fingerprint and the base64 Ed25519 signature over PAE."""
 
@@ -65,7 +63,6 @@ class Signature(Record):
     sig: str = field(Str())
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
 class Envelope(Record):
     """A DSSE envelope, field names as in the DSSE specification (a plain record,
     :mod:`pbem.protocol.record`: strictly checked as read, unknown fields refused)."""

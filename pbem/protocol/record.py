@@ -1,4 +1,4 @@
-"""Plain records: the archive's bodies as frozen, slotted dataclasses, each field checked by hand.
+"""Plain records: the archive's bodies and the rules' data as frozen, slotted classes, each field checked by hand.
 
 Every command reads signed files, and most read nothing else: what they are once read must cost
 little to make and nothing to import. A record is a dataclass whose fields each carry a *check*
@@ -19,7 +19,7 @@ from __future__ import annotations
 import dataclasses
 import re
 from collections.abc import Callable, Mapping
-from typing import Any, Self
+from typing import Any, ClassVar, Self, dataclass_transform
 
 Loc = tuple[str | int, ...]
 
@@ -482,10 +482,11 @@ def field(check: Check, *, default: Any = dataclasses.MISSING, default_factory: 
 class _Spec:
     """What a record class's fields are, worked out once per class."""
 
-    __slots__ = ("checks", "json_names", "by_json_name", "required", "omit", "defaults")
+    __slots__ = ("names", "checks", "json_names", "by_json_name", "required", "omit", "defaults",
+                 "factories")
 
-    def __init__(self, cls: type) -> None:
-        fields = dataclasses.fields(cls)
+    def __init__(self, fields: list[dataclasses.Field[Any]]) -> None:
+        self.names = tuple(f.name for f in fields)
         self.checks: tuple[tuple[str, Check], ...] = tuple((f.name, f.metadata[_CHECK]) for f in fields)
         self.json_names = tuple((f.name, f.metadata[_ALIAS] or f.name) for f in fields)
         self.by_json_name = {f.metadata[_ALIAS] or f.name: f.name for f in fields}
@@ -493,29 +494,112 @@ class _Spec:
                               if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING)
         self.omit: tuple[tuple[str, Omit | None], ...] = tuple((f.name, f.metadata[_OMIT]) for f in fields)
         self.defaults: dict[str, Any] = {}
+        self.factories: dict[str, Callable[[], Any]] = {}
         for f in fields:
             if f.default is not dataclasses.MISSING:
                 self.defaults[f.name] = f.default
             elif f.default_factory is not dataclasses.MISSING:
+                self.factories[f.name] = f.default_factory
                 self.defaults[f.name] = f.default_factory()
 
 
-class Record:
-    """Base of a record class, which is also declared ``@dataclasses.dataclass(frozen=True,
-    slots=True, kw_only=True)`` (a record that caches derived values in ``cached_property`` is
-    declared without ``slots``; one the rules change in place without ``frozen``). Construction
+def _is_classvar(annotation: Any) -> bool:
+    text = annotation if isinstance(annotation, str) else repr(annotation)
+    return text.startswith(("ClassVar", "typing.ClassVar"))
+
+
+class _RecordType(type):
+    """Makes a record class as it is declared, without generating code: its fields from the
+    annotations (each given by :func:`field`, inherited fields first), ``__slots__`` for them
+    unless ``slots=False``, and one shared ``__init__``, ``__eq__``, ``__hash__`` and
+    ``__repr__``; ``frozen=False`` for a record the rules change in place. ``dataclasses``
+    made the same classes, at about a millisecond of every process's start-up per class."""
+
+    def __new__(mcs, name: str, bases: tuple[type, ...], ns: dict[str, Any], *, frozen: bool = True,
+                slots: bool = True) -> _RecordType:
+        inherited: dict[str, dataclasses.Field[Any]] = {}
+        for base in reversed(bases):
+            inherited.update(getattr(base, "__dataclass_fields__", {}))
+        own: dict[str, dataclasses.Field[Any]] = {}
+        for fname, annotation in ns.get("__annotations__", {}).items():
+            if _is_classvar(annotation):
+                continue
+            f = ns.pop(fname, None)
+            if not isinstance(f, dataclasses.Field) or _CHECK not in f.metadata:
+                raise TypeError(f"{name}.{fname}: a record's field is declared with record.field(check)")
+            f.name, f.type = fname, annotation
+            f._field_type = dataclasses._FIELD  # type: ignore[attr-defined]  # dataclasses.fields() lists it
+            own[fname] = f
+        if slots:
+            ns["__slots__"] = tuple(own)
+        cls = super().__new__(mcs, name, bases, ns)
+        fields = {**inherited, **own}
+        cls.__dataclass_fields__ = fields  # type: ignore[attr-defined]
+        cls._record_spec = _Spec(list(fields.values()))  # type: ignore[attr-defined]
+        if ns.get("__module__") != __name__ or name != "Record":
+            cls._frozen = frozen  # type: ignore[attr-defined]
+        return cls
+
+
+@dataclass_transform(kw_only_default=True, frozen_default=True, field_specifiers=(field,))
+class Record(metaclass=_RecordType):
+    """Base of a record class: declare its fields with :func:`field` (keyword arguments only;
+    ``class R(Record, slots=False)`` for a record that caches derived values in
+    ``cached_property``, ``frozen=False`` for one the rules change in place). Construction
     checks every field (:meth:`__post_init__`); a class adds checks across fields in
-    :meth:`check_fields` (raise :class:`ValueError`)."""
+    :meth:`check_fields` (raise :class:`ValueError`). ``dataclasses.fields`` lists a record's
+    fields."""
 
     __slots__ = ()
+    _frozen: ClassVar[bool] = True
+
+    def __init__(self, **values: Any) -> None:
+        info: _Spec = self._record_spec  # type: ignore[attr-defined]
+        used = 0
+        setter = object.__setattr__
+        for name in info.names:
+            if name in values:
+                setter(self, name, values[name])
+                used += 1
+            elif name in info.factories:
+                setter(self, name, info.factories[name]())
+            elif name in info.defaults:
+                setter(self, name, info.defaults[name])
+            else:
+                raise TypeError(f"{type(self).__name__}() missing keyword argument {name!r}")
+        if used != len(values):
+            unknown = sorted(set(values) - set(info.names))
+            raise TypeError(f"{type(self).__name__}() got unexpected keyword argument(s) {unknown}")
+        self.__post_init__()
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if self._frozen:
+            raise dataclasses.FrozenInstanceError(f"cannot assign to field {name!r}")
+        object.__setattr__(self, name, value)
+
+    def __delattr__(self, name: str) -> None:
+        if self._frozen:
+            raise dataclasses.FrozenInstanceError(f"cannot delete field {name!r}")
+        object.__delattr__(self, name)
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return all(getattr(self, n) == getattr(other, n) for n in self._record_spec.names)  # type: ignore[attr-defined]
+
+    def __hash__(self) -> int:
+        if not self._frozen:
+            raise TypeError(f"unhashable record: {type(self).__name__}")
+        return hash(tuple(getattr(self, n) for n in self._record_spec.names))  # type: ignore[attr-defined]
+
+    def __repr__(self) -> str:
+        inside = ", ".join(f"{n}={getattr(self, n)!r}" for n in self._record_spec.names)  # type: ignore[attr-defined]
+        return f"{type(self).__qualname__}({inside})"
 
     @classmethod
     def _info(cls) -> _Spec:
-        spec = cls.__dict__.get("_record_spec")
-        if spec is None:
-            spec = _Spec(cls)
-            type.__setattr__(cls, "_record_spec", spec)
-        return spec
+        return cls._record_spec  # type: ignore[attr-defined]
+
 
     @classmethod
     def _spec(cls) -> tuple[tuple[str, Check], ...]:

@@ -23,7 +23,6 @@ that settle ties are keyed by every side's reveal. Rules, cited as ``[S1]``.. in
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from pbem.engine.presenter import Presenter
@@ -52,10 +51,8 @@ from pbem.protocol.record import (
 
 # Plain records (pbem.protocol.record), read strictly: a game of this system imports no pydantic
 # on any command's path [28].
-_record = dataclass(frozen=True, slots=True, kw_only=True)
 
 
-@_record
 class AuctionScenario(Record):
     """An auction's scenario [S1]."""
 
@@ -73,7 +70,6 @@ class AuctionScenario(Record):
             raise ValueError(f"two to ten sides, not {len(self.sides)} [S1]")
 
 
-@_record
 class Rulings(Record):
     """Game Control's rulings for a round [S5]: reserve (bids below it are void) and bonus (one
     point to a side, or null)"""
@@ -82,7 +78,6 @@ class Rulings(Record):
     bonus: str | None = field(Maybe(Str()), default=None)
 
 
-@_record
 class Bid(Record):
     """A side's sealed bid for one round [S2]."""
 

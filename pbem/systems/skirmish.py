@@ -30,7 +30,6 @@ this game keeps that promise; ``docs/architecture.md``, "Alternating activations
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from pbem.engine.conditions import Happened, holds, parse_condition
@@ -51,10 +50,8 @@ from pbem.protocol.record import (
 )
 
 # Plain records (pbem.protocol.record), read strictly: no pydantic on a skirmish game's path [28].
-_record = dataclass(frozen=True, slots=True, kw_only=True)
 
 
-@_record
 class SkirmishUnit(Record):
     """A unit [K1]."""
 
@@ -63,7 +60,6 @@ class SkirmishUnit(Record):
     strength: int = field(Int(ge=1, le=3))
 
 
-@_record
 class SkirmishScenario(Record):
     """The skirmish's scenario [K1]."""
 
@@ -85,7 +81,6 @@ class SkirmishScenario(Record):
         return self.sides[1] if side == self.sides[0] else self.sides[0]
 
 
-@_record
 class ThenRule(Record):
     """A standing rule of an activation: if the condition holds, advance or fall back [K4]."""
 
@@ -96,7 +91,6 @@ class ThenRule(Record):
         parse_condition(self.if_, where="then.if")
 
 
-@_record
 class Activation(Record):
     """A unit's activation [K3, K4]."""
 
@@ -107,7 +101,6 @@ class Activation(Record):
     then: list[ThenRule] = field(ListOf(Nested(ThenRule), max_length=8), default_factory=list)
 
 
-@_record
 class Pass(Record):
     """A pass [K5]."""
 
@@ -115,7 +108,6 @@ class Pass(Record):
     side: str = field(Str())
 
 
-@_record
 class Acknowledge(Record):
     """The acknowledgement of the result [K7]."""
 

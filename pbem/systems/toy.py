@@ -17,7 +17,6 @@ key of a roll is fixed by the *next* side's reveal.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from pbem.engine.presenter import Presenter
@@ -26,10 +25,8 @@ from pbem.errors import InputError, RuleViolation
 from pbem.protocol.record import Const, Int, ListOf, Nested, Record, RecordError, Str, field
 
 # Plain records (pbem.protocol.record), read strictly: no pydantic on a toy game's path [28].
-_record = dataclass(frozen=True, slots=True, kw_only=True)
 
 
-@_record
 class ToySide(Record):
     """A side of the toy game [T1]."""
 
@@ -37,7 +34,6 @@ class ToySide(Record):
     name: str = field(Str(), default="")
 
 
-@_record
 class ToyScenario(Record):
     """The toy game's scenario [T1]."""
 
@@ -51,7 +47,6 @@ class ToyScenario(Record):
         return [s.id for s in self.sides]
 
 
-@_record
 class ToySetup(Record):
     """A side's set-up [T2]."""
 
@@ -60,7 +55,6 @@ class ToySetup(Record):
     handicap: int = field(Int(), default=0)
 
 
-@_record
 class ToyRoll(Record):
     """A side's roll [T3]."""
 
@@ -71,7 +65,6 @@ class ToyRoll(Record):
     cheer: str = field(Str(max_length=40), default="")
 
 
-@_record
 class ToyAck(Record):
     """A side's acknowledgement of a result [T5]."""
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from dataclasses import dataclass
 from typing import Any
 
 import pytest
@@ -156,10 +155,8 @@ def test_reading_the_archive_imports_no_pydantic() -> None:
 
 # -- the checks the rules' own records use (scenarios, states, orders) -------------------------------
 
-_record = dataclass(frozen=True, slots=True, kw_only=True)
 
 
-@_record
 class Leg(Record):
     """A leg of a move."""
 
@@ -168,7 +165,6 @@ class Leg(Record):
     cost: int = field(Int(ge=0), default=0)
 
 
-@_record
 class Halt(Record):
     """A halt."""
 
@@ -176,7 +172,6 @@ class Halt(Record):
     why: str | None = field(Maybe(Str()), default=None, omit=omit_none)
 
 
-@_record
 class Plan(Record):
     """A plan with an alias, omissions, a union, a numeric-keyed table and a pair."""
 
@@ -229,3 +224,34 @@ def test_replace_copies_unchecked_and_schema_uses_json_names() -> None:
     assert list(doc["properties"]) == ["if", "steps", "table", "span", "odds"] and doc["required"] == []
     assert doc["properties"]["steps"]["items"]["oneOf"] == [{"$ref": "#/$defs/Leg"}, {"$ref": "#/$defs/Halt"}]
     assert doc["properties"]["span"]["default"] == [1, 2]
+
+
+class Counter(Record, frozen=False, slots=False):
+    """A record the rules change in place, with a cached value (no slots)."""
+
+    hex: str = field(Str(r"^\d{4}$"))
+    steps: int = field(Int(ge=0), default=2)
+
+
+def test_a_record_class_is_made_without_generated_code_and_behaves_as_a_frozen_dataclass() -> None:
+    import dataclasses
+
+    leg = Leg(to="0101")
+    assert leg == Leg(to="0101", cost=0) and hash(leg) == hash(Leg(to="0101")) and leg != Leg(to="0102")
+    assert repr(leg) == "Leg(kind='leg', to='0101', cost=0)" and Leg.__slots__ == ("kind", "to", "cost")
+    assert [f.name for f in dataclasses.fields(Leg)] == ["kind", "to", "cost"]
+    assert dataclasses.replace(leg, cost=3).cost == 3
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        leg.cost = 1  # type: ignore[misc]
+    with pytest.raises(TypeError, match="missing keyword argument 'to'"):
+        Leg()  # type: ignore[call-arg]
+    with pytest.raises(TypeError, match=r"unexpected keyword argument\(s\) \['too'\]"):
+        Leg(to="0101", too=1)  # type: ignore[call-arg]
+    unit = Counter(hex="0101")
+    unit.steps = 1  # changed in place by the rules
+    assert unit.steps == 1 and hasattr(unit, "__dict__")
+    with pytest.raises(TypeError, match="unhashable"):
+        hash(unit)
+    with pytest.raises(TypeError, match="declared with record.field"):
+        class Bare(Record):
+            x: int = 3

@@ -30,7 +30,6 @@ Hex numbers are ``XXYY`` as the text writes them (its ``305``, ``709``, ``922`` 
 # (:class:`A1944Map`, its railways and entry zones) is still pydantic, as the shared map it extends
 # (issue 28: converted with it); everything else is a plain record (:mod:`pbem.protocol.record`).
 
-from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, Literal
 
@@ -71,7 +70,6 @@ ZONES: tuple[ZoneId, ...] = ("A", "B", "C", "D", "E", "F", "G")
 Edge = Literal["north", "east", "south", "west"]
 Weather = Literal["clear", "cloudy", "overcast"]
 
-_record = dataclass(frozen=True, slots=True, kw_only=True)
 HEX = Str(r"^(\d{4}|\d{6})$")
 """A hex number ``XXYY`` (``XXXYYY`` beyond column or row 99), as the map's."""
 SIDE = OneOf("AL", "DE")
@@ -176,7 +174,6 @@ Mobility = Literal["leg", "motorized", "mechanized", "tracked"]
 [10.2]; the engineer carries leg and motorized infantry [12.1]."""
 
 
-@_record
 class ReducedCounter(Record):
     """The second counter of a unit of more than two steps, in play instead of the first once the
     unit is down to ``steps`` steps [1.2]."""
@@ -189,7 +186,6 @@ class ReducedCounter(Record):
     mp: int = field(Int(ge=0))
 
 
-@_record
 class Counter(Record):
     """One unit [1.1-1.4]."""
 
@@ -253,7 +249,6 @@ class Counter(Record):
         return self.arm == "infantry"
 
 
-@_record
 class SupplySource(Record):
     """Where a formation's HQ traces its supply road [10.1]."""
 
@@ -265,7 +260,6 @@ class SupplySource(Record):
                                description="Units may trace to a XXX Corps HQ [10.1]")
 
 
-@_record
 class Formation(Record):
     """A formation and its HQ (EM) [1.5]."""
 
@@ -285,7 +279,6 @@ class Formation(Record):
 # --------------------------------------------------------------------------------------------------
 
 
-@_record
 class Placement(Record):
     """A unit on the map at the start [17.1]: on ``hex``, or within ``within`` hexes of it on the
     terrain listed (the 1st Airborne is placed by the drop procedure round its drop zone [15.2])."""
@@ -297,7 +290,6 @@ class Placement(Record):
                                description="Allowed terrain; empty: any")
 
 
-@_record
 class Reinforcement(Record):
     """A unit entering on a turn by an entry zone (German [15.1]) or a hex (XXX Corps [15.3])."""
 
@@ -311,7 +303,6 @@ class Reinforcement(Record):
             raise ValueError(f"{self.unit}: a zone or a hex of entry, exactly one")
 
 
-@_record
 class ParaDrop(Record):
     """An airborne reinforcement group [15.2, 17.2-17.4]."""
 
@@ -333,7 +324,6 @@ class ParaDrop(Record):
 # --------------------------------------------------------------------------------------------------
 
 
-@_record
 class Turn(Record):
     turn: int = field(Int(ge=1))
     date: str = field(Str(r"^1944-09-\d\d$"))
@@ -342,7 +332,6 @@ class Turn(Record):
     note: str = field(Str(), default="")
 
 
-@_record
 class WeatherEffect(Record):
     """[14.3]"""
 
@@ -350,7 +339,6 @@ class WeatherEffect(Record):
     air_missions: int = field(Int(ge=0))
 
 
-@_record
 class Choices(Record):
     """What the players choose for one game [2, 14.1, 17]: the weather and the optional rules.
     A scenario's ``options`` give the defaults; ``pbem new ... --option weather=random`` (checked
@@ -365,7 +353,6 @@ class Choices(Record):
     morale: bool = field(Bool(), default=False, description="[7.5] morale checks (errata)")
 
 
-@_record
 class Options(Choices):
     """The scenario's options: the drop it plays [17.3, 17.4] (one scenario file each) and the
     default choices of a game."""
@@ -401,7 +388,6 @@ def choose(options: Options, given: dict[str, object] | None) -> Choices:
     return Choices.parse(out)
 
 
-@_record
 class Victory(Record):
     """[16] Allied strategic victory: both hexes of the Arnhem road bridge in Allied hands;
     secondary: a bridgehead of ``bridgehead_steps`` infantry steps beyond the Neder Rijn, east of
@@ -418,7 +404,6 @@ class Victory(Record):
     note: str = field(Str(), default="")
 
 
-@_record
 class Constants(Record):
     """Numbers the rules state, kept with the data so that each is written once."""
 
@@ -437,8 +422,7 @@ class Constants(Record):
         "[15.1] zones a German reinforcement may move for each turn it is delayed"))
 
 
-@dataclass(frozen=True, kw_only=True)  # not slotted: its derived tables are cached on it
-class Scenario(Record):
+class Scenario(Record, slots=False):  # not slotted: its derived tables are cached on it
     """An Arnhem 1944 scenario: everything needed to start a game, as data."""
 
     id: str = field(Str())

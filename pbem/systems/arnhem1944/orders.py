@@ -28,7 +28,6 @@ decide for its units while the other side acts [7.5, 7.6, 8.2].
 # Annotations are evaluated as written (no ``from __future__ import annotations``), as in the
 # modules of pydantic models (tests/cli/test_start_imports.py).
 
-from dataclasses import dataclass
 from typing import Any, Literal
 
 from pbem.engine.conditions import parse_condition
@@ -50,7 +49,6 @@ from pbem.systems.arnhem1944.state import SIDE, Among, HexNumber, Side, Standing
 HexId = str
 _HEX = HexNumber()
 
-_record = dataclass(frozen=True, slots=True, kw_only=True)
 
 
 class Condition(Check):
@@ -72,7 +70,6 @@ class Condition(Check):
         return {"anyOf": [{"type": "object"}, {"type": "null"}]}
 
 
-@_record
 class Action(Record):
     """One thing an activation does [3.4]. Which fields a kind uses:
 
@@ -130,7 +127,6 @@ class Action(Record):
         return list(self.units) + list(self.support)
 
 
-@_record
 class Activation(Record):
     """One activation [3.2, 3.3]."""
 
@@ -147,7 +143,6 @@ class Activation(Record):
     standing: Standing | None = field(Maybe(Nested(Standing)), default=None)
 
 
-@_record
 class Pass(Record):
     """No activation [2.1, 2.2]."""
 
@@ -156,13 +151,11 @@ class Pass(Record):
     standing: Standing | None = field(Maybe(Nested(Standing)), default=None)
 
 
-@_record
 class Landing(Record):
     unit: str = field(Str())
     hex: str = field(_HEX)
 
 
-@_record
 class Drop(Record):
     """The airborne reinforcements landing this turn [15.2]: each unit's hex within two of the
     drop zone; ``dz``: the Poles' alternative drop zone in the free drop [15.2, 17.4]; in the free
@@ -175,7 +168,6 @@ class Drop(Record):
     wait: list[str] = field(ListOf(Str()), default_factory=list)
 
 
-@_record
 class Setup(Record):
     """The Allied player's placement of the units the scenario sets up round a hex (the 1st
     Airborne round its drop zone 0305 [17.1], by the drop procedure [15.2]): each named unit's
@@ -186,7 +178,6 @@ class Setup(Record):
     placements: list[Landing] = field(ListOf(Nested(Landing), max_length=40), default_factory=list)
 
 
-@_record
 class Acknowledge(Record):
     kind: Literal["acknowledge"] = field(Among("acknowledge"), default="acknowledge")
     side: Side = field(SIDE)

@@ -14,7 +14,6 @@ floats (movement is counted in half points by the rules and never stored). The r
 # Annotations are evaluated as written (no ``from __future__ import annotations``), as in the
 # modules of pydantic models (tests/cli/test_start_imports.py).
 
-from dataclasses import dataclass
 from typing import Any, Literal
 
 from pbem.protocol.record import (
@@ -38,6 +37,7 @@ Side = Literal["AL", "DE"]
 Phase = Literal["setup", "operations", "drop", "ack", "over"]
 
 _new = object.__new__
+_set = object.__setattr__
 
 
 class Among(OneOf):
@@ -91,8 +91,7 @@ class RetreatOrders(Check):
 SIDE = Among("AL", "DE")
 
 
-@dataclass(slots=True, kw_only=True)  # mutable: the rules change states in place
-class UnitState(Record):
+class UnitState(Record, frozen=False):  # the rules change states in place
     """One counter's situation."""
 
     hex: str | None = field(Maybe(Str()), default=None,
@@ -116,9 +115,16 @@ class UnitState(Record):
         """A copy (every field is immutable, so a shallow copy is a full one), unchecked: a replay
         copies a unit per unit per step."""
         m: UnitState = _new(UnitState)
-        m.hex, m.steps, m.entered, m.entry_turn = self.hex, self.steps, self.entered, self.entry_turn
-        m.activated, m.in_command, m.in_supply = self.activated, self.in_command, self.in_supply
-        m.prepared, m.bv_used, m.df_used = self.prepared, self.bv_used, self.df_used
+        _set(m, "hex", self.hex)
+        _set(m, "steps", self.steps)
+        _set(m, "entered", self.entered)
+        _set(m, "entry_turn", self.entry_turn)
+        _set(m, "activated", self.activated)
+        _set(m, "in_command", self.in_command)
+        _set(m, "in_supply", self.in_supply)
+        _set(m, "prepared", self.prepared)
+        _set(m, "bv_used", self.bv_used)
+        _set(m, "df_used", self.df_used)
         return m
 
     @property
@@ -133,8 +139,7 @@ class UnitState(Record):
 _UNIT_FIELDS = tuple(name for name, _ in UnitState._spec())
 
 
-@dataclass(slots=True, kw_only=True)  # mutable: the rules change states in place
-class Standing(Record):
+class Standing(Record, frozen=False):
     """A side's standing orders for the other side's activations, given with its own latest
     activation or pass (the defender is not there when the dice fall) [7.5, 7.6, 8.2, 13].
 
@@ -172,8 +177,7 @@ class Standing(Record):
                             retreat=dict(self.retreat))
 
 
-@dataclass(slots=True, kw_only=True)  # mutable: the rules change states in place
-class State(Record):
+class State(Record, frozen=False):
     """Everything that changes in a game of Arnhem 1944."""
 
     options: Choices = field(Nested(Choices),

@@ -76,13 +76,11 @@ _RATIO = re.compile(r"^([1-9][0-9]{0,2}):([1-9][0-9]{0,2})$")
 _CELL = re.compile(r"^([0-9])(r?)/([0-9])([rg]?)$")
 
 
-_record = dataclass(frozen=True, slots=True, kw_only=True)
 
 
 # -- the CRT ---------------------------------------------------------------------------------------
 
 
-@_record
 class AttackRow(Record):
     """One line of the attack table [7.1, 7.5, 7.6]."""
 
@@ -94,7 +92,6 @@ class AttackRow(Record):
     note: str = rfield(Str(), default="")
 
 
-@_record
 class BombardmentRow(Record):
     min_ratio: str = rfield(Str(), description="Least BV:CF ratio allowing a bombardment [8.1]")
     table: AttackType = rfield(OneOf(*ATTACK_TYPES), default="N",
@@ -102,7 +99,6 @@ class BombardmentRow(Record):
     note: str = rfield(Str(), default="")
 
 
-@_record
 class CrtFile(Record):
     """The Combat Results Table file, as typed."""
 
@@ -119,7 +115,6 @@ class CrtFile(Record):
 # -- the TEC ---------------------------------------------------------------------------------------
 
 
-@_record
 class HexKind(Record):
     mp_halves: int = rfield(Int(ge=1), description="Half movement points to enter [6.3]")
     combat_shift: int = rfield(Int(), default=0,
@@ -129,7 +124,6 @@ class HexKind(Record):
     note: str = rfield(Str(), default="")
 
 
-@_record
 class HexsideKind(Record):
     mp_halves: int | None = rfield(Maybe(Int()), description=(
         "Extra half movement points to cross; null: only over a crossing [12.1]"))
@@ -143,13 +137,11 @@ class HexsideKind(Record):
     note: str = rfield(Str(), default="")
 
 
-@_record
 class RouteKind(Record):
     mp_halves: int = rfield(Int(ge=1), description="Half movement points per hex along the route [6.3]")
     note: str = rfield(Str(), default="")
 
 
-@_record
 class CrossingKind(Record):
     mp_halves: int | None = rfield(Maybe(Int()), description=(
         "Half movement points to cross; null: the cost of the route it carries"))
@@ -160,7 +152,6 @@ class CrossingKind(Record):
     note: str = rfield(Str(), default="")
 
 
-@_record
 class TecFile(Record):
     """The Terrain Effects Chart file, as typed."""
 
