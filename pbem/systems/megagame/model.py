@@ -40,9 +40,8 @@ from pbem.systems.megagame.profiles import parse_profile
 SIDE_ID = r"^[A-Z][A-Z0-9]{0,7}$"
 HEX = r"^\d{4}$"
 
-_record = dataclass(frozen=True, slots=True, kw_only=True)
-"""A record of this module; one with a ``cached_property`` is declared without ``slots``."""
-_memo_record = dataclass(frozen=True, kw_only=True)
+# Each record is declared ``@dataclass(frozen=True, slots=True, kw_only=True)`` as written (a type
+# checker knows a dataclass by its decorator); one with a ``cached_property`` has no slots.
 
 SIDES = OneOf("allied", "german")
 
@@ -72,7 +71,7 @@ class ProfileText(Check):
 # -- the map ------------------------------------------------------------------------------------
 
 
-@_record
+@dataclass(frozen=True, slots=True, kw_only=True)
 class MapLine(Record):
     """Water, bridges and ferries on hexsides (``"0129/0130"``)."""
 
@@ -82,7 +81,7 @@ class MapLine(Record):
     hexsides: list[str] = field(ListOf(Str()))
 
 
-@_record
+@dataclass(frozen=True, slots=True, kw_only=True)
 class MapRoute(Record):
     kind: Literal["road", "trail", "railway"] = field(OneOf("road", "trail", "railway"))
     name: str = field(Str())
@@ -90,13 +89,13 @@ class MapRoute(Record):
     off_map: list[Literal["start", "end"]] = field(ListOf(OneOf("start", "end")), default_factory=list)
 
 
-@_record
+@dataclass(frozen=True, slots=True, kw_only=True)
 class MapPlace(Record):
     hex: str = field(Str(HEX))
     name: str = field(Str())
 
 
-@_memo_record
+@dataclass(frozen=True, kw_only=True)  # no slots: it caches in cached_property
 class MegaMap(Record):
     """The 1 km map (``scenarios/market-garden-1km-map.json``): hexes by terrain kind, water and
     bridges on hexsides, roads, places."""
@@ -280,7 +279,7 @@ class Geo:
 # -- the scenario -------------------------------------------------------------------------------
 
 
-@_record
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Team(Record):
     """One team: a side of the engine with its own key (e.g. a division's HQ) [2]."""
 
@@ -289,7 +288,7 @@ class Team(Record):
     name: str = field(Str())
 
 
-@_memo_record
+@dataclass(frozen=True, kw_only=True)  # no slots: it caches in cached_property
 class UnitType(Record):
     """A unit type of Annex A: its status profile ("Patel profiling system"), what it fights as,
     how it moves [6] and how much road it takes [7]."""
@@ -339,7 +338,7 @@ class UnitType(Record):
         return hit
 
 
-@_record
+@dataclass(frozen=True, slots=True, kw_only=True)
 class UnitDef(Record):
     id: str = field(Str(r"^[A-Za-z0-9][A-Za-z0-9/._-]{0,39}$"))
     name: str = field(Str())
@@ -365,7 +364,7 @@ class UnitDef(Record):
     reach_km: int = field(Int(ge=1, le=50), default=10, description="how far a dump delivers [11]")
 
 
-@_record
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Objective(Record):
     hex: str = field(Str(HEX))
     name: str = field(Str())
@@ -377,7 +376,7 @@ Flying = Literal["good", "limited", "none"]
 Region = Literal["england", "continent", "germany"]
 
 
-@_record
+@dataclass(frozen=True, slots=True, kw_only=True)
 class AirUnit(Record):
     """An air unit by squadrons, based off the map [12]."""
 
@@ -390,7 +389,7 @@ class AirUnit(Record):
     region: Region = field(_of(Region))
 
 
-@_record
+@dataclass(frozen=True, slots=True, kw_only=True)
 class TurnWeather(Record):
     """Flying weather of one half-day turn where the air forces are based [12]."""
 
@@ -400,7 +399,7 @@ class TurnWeather(Record):
     continent: Flying = field(_of(Flying), default="good")
 
 
-@_record
+@dataclass(frozen=True, slots=True, kw_only=True)
 class BridgeCapacity(Record):
     """Unit points a phase over one named bridge or ferry of the map [7] (two phases a turn)."""
 
@@ -408,7 +407,7 @@ class BridgeCapacity(Record):
     capacity: int = field(Int(ge=1, le=500))
 
 
-@_record
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Choke(Record):
     """A choke point of the umpire's map off the bridges [7] (a town full of cheering civilians, a
     single-lane main road): unit points a phase into one hex (two phases a turn)."""
@@ -419,7 +418,7 @@ class Choke(Record):
     capacity: int = field(Int(ge=1, le=500))
 
 
-@_record
+@dataclass(frozen=True, slots=True, kw_only=True)
 class SupplyArrival(Record):
     """Supplies that reach a team's pool at the start of a turn (a dump arriving) [11]."""
 
@@ -429,7 +428,7 @@ class SupplyArrival(Record):
     what: str = field(Str())
 
 
-@_memo_record
+@dataclass(frozen=True, kw_only=True)  # no slots: it caches in cached_property
 class MegaScenario(Record):
     id: str = field(Str())
     system: Literal["megagame"] = field(OneOf("megagame"), default="megagame")
@@ -474,7 +473,7 @@ class MegaScenario(Record):
 # -- the umpire's master state ------------------------------------------------------------------
 
 
-@_record
+@dataclass(frozen=True, slots=True, kw_only=True)
 class RailTrip(Record):
     """A unit on the railway [6]: embarking (a turn, two with vehicles), travelling (one turn, as far
     as the network goes), disembarking (a turn with vehicles)."""
@@ -485,7 +484,7 @@ class RailTrip(Record):
     left: int = field(Int(ge=0, le=2), description="turns of this phase still to go")
 
 
-@_record
+@dataclass(frozen=True, slots=True, kw_only=True)
 class CabRank(Record):
     """A cab rank [9]: Europe-based squadrons in the air on call for one formation (a team) for a
     whole day -- the turn it is ordered and the next -- two squadrons giving one squadron's cover,
@@ -499,7 +498,7 @@ class CabRank(Record):
         return self.squadrons // 2
 
 
-@_record
+@dataclass(frozen=True, slots=True, kw_only=True)
 class UnitState(Record):
     hex: str | None = field(Maybe(Str()), default=None, description="None: not yet arrived, or gone")
     steps: int = field(Int(ge=0), default=0, description="steps lost along the status profile")
@@ -518,7 +517,7 @@ class UnitState(Record):
     gone: bool = field(Bool(), default=False, description="captured or broken up [9]")
 
 
-@_record
+@dataclass(frozen=True, slots=True, kw_only=True)
 class UnitFacts(Record):
     """What one unit's team hears about it after a turn [10] (turned into words by the view).
     ``path`` and ``fights`` (rules version 3's) are left out of a dump while empty: facts of rules
@@ -539,7 +538,7 @@ class UnitFacts(Record):
         "rules version 3: the hexes of the combats it fought in this turn, for its team's map [9, 10]"))
 
 
-@_record
+@dataclass(frozen=True, slots=True, kw_only=True)
 class ParkedSupply(Record):
     """Supply counters parked on the map: not a dump, they deliver nothing [11] (a dump's stock left
     behind when the dump moved, waiting for the transport units). ``nation`` (rules version 3's) is
@@ -549,13 +548,13 @@ class ParkedSupply(Record):
     hex: str = field(Str(HEX))
     points: int = field(Int(ge=1))
     left_by: str = field(Str(), default="", description="the dump that left them behind on moving [11]")
-    nation: Literal["british", "us", "german", ""] = field(
+    nation: str = field(
         OneOf("british", "us", "german", ""), default="", omit=omit_empty, description=(
             "rules version 3: whose counters they are, the nation of whoever parked them; only a dump or "
             "transport unit of that nation takes them up [11]"))
 
 
-@_record
+@dataclass(frozen=True, slots=True, kw_only=True)
 class MegaState(Record):
     """The umpire's master state. Rules version 3's keys (:data:`OMIT_EMPTY`) are left out of a dump
     while empty, so that a state of rules version 2 (which never fills them) dumps byte for byte as
@@ -602,7 +601,7 @@ OMIT_EMPTY = ("tested", "safe", "routed", "attached")
 # -- Game Control's rulings ---------------------------------------------------------------------
 
 
-@_record
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Grouping(Record):
     """Game Control's grouping of the attack on one hex, replacing the engine's proposal [9
     "Analysing Combat"]."""
@@ -611,7 +610,7 @@ class Grouping(Record):
     attackers: list[str] = field(ListOf(Str()), description="the attacking units Game Control groups against it")
 
 
-@_record
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Advantage(Record):
     """A clear tactical advantage Game Control rules for one side of a combat (+points a unit) [9]."""
 
@@ -621,7 +620,7 @@ class Advantage(Record):
     why: str = field(Str(min_length=1, max_length=200))
 
 
-@_record
+@dataclass(frozen=True, slots=True, kw_only=True)
 class MegaRulings(Record):
     """Everything Game Control may rule on a turn; empty: accept every proposal, no judgement."""
 
@@ -632,7 +631,7 @@ class MegaRulings(Record):
 # -- a team's view (what its pbem holds and checks its orders against) ----------------------------
 
 
-@_record
+@dataclass(frozen=True, slots=True, kw_only=True)
 class SeenUnit(Record):
     id: str = field(Str())
     hex: str = field(Str())
@@ -642,21 +641,21 @@ class SeenUnit(Record):
     rail: str = field(Str(), default="", description="what it is doing on the railway, in words [6]")
 
 
-@_record
+@dataclass(frozen=True, slots=True, kw_only=True)
 class FriendUnit(Record):
     id: str = field(Str())
     team: str = field(Str())
     hex: str = field(Str())
 
 
-@_record
+@dataclass(frozen=True, slots=True, kw_only=True)
 class SeenEnemy(Record):
     hex: str = field(Str())
     where: str = field(Str())
     seen: str = field(Str())
 
 
-@_record
+@dataclass(frozen=True, slots=True, kw_only=True)
 class HeldObjective(Record):
     name: str = field(Str())
     hex: str = field(Str())
@@ -664,7 +663,7 @@ class HeldObjective(Record):
     held_by: Literal["allied", "german"] = field(SIDES)
 
 
-@_record
+@dataclass(frozen=True, slots=True, kw_only=True)
 class HQStack(Record):
     """An HQ's supply stack as its team sees it [11] (rules version 3): the counters are on the map."""
 
@@ -675,7 +674,7 @@ class HQStack(Record):
     nation: str = field(Str())
 
 
-@_record
+@dataclass(frozen=True, slots=True, kw_only=True)
 class TeamView(Record):
     """A team's view [10]: the state a team's own pbem holds, checks and writes its orders against.
     ``stacks`` [11], ``moves`` and ``fights`` [10] (rules version 3) are left out of a dump while

@@ -45,10 +45,9 @@ from pbem.systems.megagame.movement import (
 Intention = Literal["breakthrough", "attack", "probe", "hold", "move", "prepare"]
 
 # Plain records (pbem.protocol.record), read strictly: a team's sheet is checked without pydantic [28].
-_record = dataclass(frozen=True, slots=True, kw_only=True)
 
 
-@_record
+@dataclass(frozen=True, slots=True, kw_only=True)
 class AirRequest(Record):
     mission: Literal["cas", "cab-rank", "bombing", "recce", "escort", "air-cover", "transport", "heavy"] = field(
         OneOf("cas", "cab-rank", "bombing", "recce", "escort", "air-cover", "transport", "heavy"))
@@ -56,7 +55,7 @@ class AirRequest(Record):
     target: str = field(Str(), default="")
 
 
-@_record
+@dataclass(frozen=True, slots=True, kw_only=True)
 class OrderLine(Record):
     """One line of the sheet [5]. ``defend``, ``interdict`` and ``attach`` are left out of a dump
     while empty: a sheet without them dumps as sheets did before them."""
@@ -86,7 +85,7 @@ class OrderLine(Record):
         "with it from the next"))
 
 
-@_record
+@dataclass(frozen=True, slots=True, kw_only=True)
 class OrderSheet(Record):
     team: str = field(Str())
     side: Literal["allied", "german"] = field(OneOf("allied", "german"))

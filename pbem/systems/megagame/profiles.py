@@ -21,7 +21,18 @@ from functools import cache
 from typing import Any, Literal, get_args
 
 from pbem.engine.scenarios import bundled_text
-from pbem.protocol.record import Bool, Int, ListOf, Maybe, Nested, OneOf, Record, RecordError, Str, field
+from pbem.protocol.record import (
+    Bool,
+    Int,
+    ListOf,
+    Maybe,
+    Nested,
+    OneOf,
+    Record,
+    RecordError,
+    Str,
+    field,
+)
 from pbem.systems.megagame.combat import Kind, Profile
 from pbem.systems.megagame.movement import Troops
 
@@ -45,14 +56,13 @@ _TOKEN = re.compile(r"^(\()?(\d{1,2})(\))?$")
 
 
 # Plain records (pbem.protocol.record): the bundled book is read without pydantic [28].
-_record = dataclass(frozen=True, slots=True, kw_only=True)
 
 
 def _of(literal: Any) -> OneOf:
     return OneOf(*get_args(literal))
 
 
-@_record
+@dataclass(frozen=True, slots=True, kw_only=True)
 class UnitType(Record):
     id: str = field(Str(r"^[a-z0-9-]+$", min_length=1))
     name: str = field(Str(min_length=1), description="Annex A's 'Unit Description'")
@@ -93,7 +103,7 @@ class UnitType(Record):
         return Profile(levels, 0, mode == "support").lose(steps_lost)
 
 
-@_record
+@dataclass(frozen=True, slots=True, kw_only=True)
 class ProfileBook(Record):
     id: str = field(Str())
     title: str = field(Str())
