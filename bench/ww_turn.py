@@ -19,7 +19,7 @@ orders parsed once at the boundary (``load_state``/``load_orders``), ``WestWallR
 :class:`pbem.protocol.dice.DiceStream`. The scenario is loaded once per case (its cached geometry is warm); the one-off cost of
 loading the scenario and building the geometry is printed separately as ``setup``.
 
-The floor, measured in the same run: parsing the state and the orders with pydantic (the rules
+The floor, measured in the same run: parsing the state and the orders as records (the rules
 module's own ``parse_state``/``parse_orders``) plus walking every path hex once with dict lookups
 (hex number -> terrain, hexside -> crossing). Any validator must do at least this much.
 
@@ -184,7 +184,7 @@ def report(t: Timing, target: float | None) -> None:
         f"  validate + resolve               {ms(t.total)}   best of {t.repeats}, "
         f"{t.fought} combats fought"
     )
-    print(f"  floor (pydantic parse + path walk){ms(t.floor)}")
+    print(f"  floor (records parse + path walk){ms(t.floor)}")
     print(f"  ratio to floor                   {t.total / t.floor:9.1f} x")
     if target is not None:
         verdict = "MEETS" if t.total < target else "MISSES"
