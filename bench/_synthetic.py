@@ -370,7 +370,7 @@ def build_case(
         "first_turn": 1,
         "last_turn": 10,
         "map": mdata,
-        "terrain_key": default_terrain_key().model_dump(),
+        "terrain_key": default_terrain_key().to_json(),
         "units": scen_units,
         # every unit listed once (a scenario check refuses a unit that never appears); the
         # benchmark places them directly in the state, so the area is simply the whole map
@@ -532,7 +532,7 @@ def build_case(
         units_per_side,
         combats,
         scenario,
-        state.model_dump(mode="json"),
+        state.to_json(),
         orders,
         dice_key,
         seed,
@@ -549,7 +549,7 @@ def _state(scenario: Scenario, positions: dict[str, Hex]) -> State:
         )
         for u in scenario.units
     }
-    return State.model_validate(
+    return State.parse(
         {
             "scenario": scenario.id,
             "game_turn": 1,

@@ -37,7 +37,7 @@ def bastogne_step() -> tuple[Any, dict[str, Any], list[dict[str, Any]]]:
     from pbem.engine.scenarios import load_data
     from pbem.systems.westwall.model import Scenario
 
-    sc = Scenario.model_validate(load_data("bastogne-spearhead"))
+    sc = Scenario.parse(load_data("bastogne-spearhead"))
     hexes = [h for h in sc.map.all_hexes() if sc.map.terrain_of(h) != "lake"]
     units: dict[str, Any] = {}
     for i, u in enumerate(sc.units):

@@ -19,7 +19,7 @@ orders parsed once at the boundary (``load_state``/``load_orders``), ``WestWallR
 :class:`pbem.protocol.dice.DiceStream`. The scenario is loaded once per case (its cached geometry is warm); the one-off cost of
 loading the scenario and building the geometry is printed separately as ``setup``.
 
-The floor, measured in the same run: parsing the state and the orders with pydantic (the rules
+The floor, measured in the same run: parsing the state and the orders as records (the rules
 module's own ``parse_state``/``parse_orders``) plus walking every path hex once with dict lookups
 (hex number -> terrain, hexside -> crossing). Any validator must do at least this much.
 
@@ -40,9 +40,6 @@ import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
-
-from pydantic import TypeAdapter
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
@@ -51,11 +48,10 @@ import _synthetic as syn  # noqa: E402
 from pbem.maps.hexmap import Hex  # noqa: E402
 from pbem.protocol.dice import DiceStream  # noqa: E402
 from pbem.systems.westwall.board import Geometry, geometry  # noqa: E402
-from pbem.systems.westwall.model import Orders, State  # noqa: E402
+from pbem.systems.westwall.model import ORDERS, State  # noqa: E402
 from pbem.systems.westwall.rules import WestWallRules  # noqa: E402
 
 RULES = WestWallRules()
-ORDERS: TypeAdapter[Any] = TypeAdapter(Orders)
 TARGET_SMALL = 0.050
 TARGET_BIG = 2.0
 
@@ -103,9 +99,9 @@ def floor_tables(case: syn.Case) -> tuple[dict[Hex, object], dict[tuple[Hex, Hex
 def floor_work(
     case: syn.Case, terrain: dict[Hex, object], crossings: dict[tuple[Hex, Hex], object]
 ) -> int:
-    """Parse state and orders with pydantic, then look up every path hex and hexside once."""
-    State.model_validate(case.state)
-    orders = ORDERS.validate_python(case.orders)
+    """Parse state and orders (records), then look up every path hex and hexside once."""
+    State.parse(case.state)
+    orders = ORDERS(case.orders, ())
     pos = case.state["units"]
     n = 0
     for m in getattr(orders, "moves", []):
@@ -125,7 +121,7 @@ def floor_work_for(case: syn.Case) -> Callable[[], object]:
 
 
 def measure(case: syn.Case, repeats: int) -> Timing:
-    data = case.scenario.model_dump(mode="json")
+    data = case.scenario.to_json()
 
     def setup() -> None:
         sc = RULES.load_scenario(data)
@@ -188,7 +184,7 @@ def report(t: Timing, target: float | None) -> None:
         f"  validate + resolve               {ms(t.total)}   best of {t.repeats}, "
         f"{t.fought} combats fought"
     )
-    print(f"  floor (pydantic parse + path walk){ms(t.floor)}")
+    print(f"  floor (records parse + path walk){ms(t.floor)}")
     print(f"  ratio to floor                   {t.total / t.floor:9.1f} x")
     if target is not None:
         verdict = "MEETS" if t.total < target else "MISSES"
@@ -258,10 +254,10 @@ def profile(case: syn.Case, top: int) -> None:
             print(f"    {100 * val / total:5.1f}%  {val:7.2f} s  {nc:>9} calls  {name(fn)}")
     buf = io.StringIO()
     pstats.Stats(prof, stream=buf).sort_stats("cumulative").print_callers(
-        "units_of|_engaged|model_copy|copy"
+        "units_of|_engaged|replace|copy"
     )
     lines = [ln for ln in buf.getvalue().splitlines() if ln.strip()][:40]
-    print("  callers of units_of / _engaged / model_copy / copy:")
+    print("  callers of units_of / _engaged / replace / copy:")
     for ln in lines:
         print(f"    {ln}")
 

@@ -78,7 +78,7 @@ def test_check_reports_every_problem(tmp_path: Path, relief: dict[str, Any]) -> 
     assert res.exit_code == 2
     lines = res.stdout.splitlines()
     out = "\n".join(lines)
-    assert "mine.json: units.2.move: Input should be a valid integer" in out
+    assert "mine.json: units.2.move: expected an integer" in out
     assert "mine.json: units: duplicate unit id '8' (2 units)" in out
     assert "mine.json: reinforcements.0.units.13: unknown unit id '999'" in out
     assert "mine.json: reinforcements.0.units.1: unknown unit id '35'" in out  # renamed above
@@ -123,8 +123,8 @@ def test_check_area_distance_from_an_unknown_edge(tmp_path: Path, relief: dict[s
     res = run("scenario", "check", _write(tmp_path, relief))
     assert res.exit_code == 2
     (line,) = res.stdout.splitlines()
-    assert line.startswith("mine.json: deployments.0.area.0.min_from_edge.up.[key]: Input should be ")
-    assert "'west', 'east', 'north' or 'south'" in line
+    assert line.startswith("mine.json: deployments.0.area.0.min_from_edge.[key]: must be one of ")
+    assert "'west', 'east', 'north', 'south'" in line
 
 
 def test_check_empty_area_and_missing_map_file(tmp_path: Path, relief: dict[str, Any]) -> None:

@@ -63,7 +63,7 @@ def unit(
         "move": move,
     }
     data.update(extra)
-    return UnitDef.model_validate(data)
+    return UnitDef.parse(data)
 
 
 def artillery(
@@ -90,7 +90,7 @@ def artillery(
         "move": move,
     }
     data.update(extra)
-    return UnitDef.model_validate(data)
+    return UnitDef.parse(data)
 
 
 def _line(spec: LineSpec) -> HexsideLine:
@@ -115,7 +115,7 @@ def _route(spec: RouteSpec) -> RouteLine:
 
 def area(**fields: Any) -> Area:
     """``area(hexes=["0101"])``, ``area(edge="west")``..."""
-    return Area.model_validate(fields)
+    return Area.parse(fields)
 
 
 def tiny_scenario(
@@ -157,9 +157,9 @@ def tiny_scenario(
     )
 
     def dump(items: Sequence[Any]) -> list[Any]:
-        return [x.model_dump() if hasattr(x, "model_dump") else dict(x) for x in items]
+        return [x.to_json() if hasattr(x, "to_json") else dict(x) for x in items]
 
-    return Scenario.model_validate(
+    return Scenario.parse(
         {
             "id": id,
             "title": f"Tiny test scenario {id}",
@@ -170,8 +170,8 @@ def tiny_scenario(
             "first_turn": first_turn,
             "last_turn": last_turn,
             "map": map_data.model_dump(),
-            "terrain_key": (terrain_key or default_terrain_key()).model_dump(),
-            "units": [u.model_dump() for u in units],
+            "terrain_key": (terrain_key or default_terrain_key()).to_json(),
+            "units": [u.to_json() for u in units],
             "deployments": dump(deployments),
             "reinforcements": dump(reinforcements),
             "ground_support": dump(ground_support),
@@ -199,13 +199,13 @@ def state_with(
     units: dict[str, UnitState] = {}
     for u in scenario.units:
         if u.id in positions:
-            units[u.id] = UnitState.model_validate({"hex": positions[u.id], "status": "on-map"})
+            units[u.id] = UnitState.parse({"hex": positions[u.id], "status": "on-map"})
         elif u.id in elim:
-            units[u.id] = UnitState.model_validate({"status": "eliminated"})
+            units[u.id] = UnitState.parse({"status": "eliminated"})
         elif u.id in gone:
-            units[u.id] = UnitState.model_validate({"status": "exited"})
+            units[u.id] = UnitState.parse({"status": "exited"})
         else:
-            units[u.id] = UnitState.model_validate({})
+            units[u.id] = UnitState.parse({})
     unknown = set(positions) - set(units)
     if unknown:
         raise KeyError(f"unknown units {sorted(unknown)}")
@@ -214,11 +214,11 @@ def state_with(
         "game_turn": scenario.first_turn if game_turn is None else game_turn,
         "phasing": phasing or scenario.first_player,
         "phase": "player-turn",
-        "units": {k: v.model_dump() for k, v in units.items()},
-        "standing": {k: v.model_dump() for k, v in (standing or {}).items()},
+        "units": {k: v.to_json() for k, v in units.items()},
+        "standing": {k: v.to_json() for k, v in (standing or {}).items()},
     }
     data.update(fields)
-    return State.model_validate(data)
+    return State.parse(data)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -246,7 +246,7 @@ def orders(side: str, *attacks: dict[str, Any], turn: int = 1) -> Any:
     """Player-turn orders made only of ``attacks``."""
     from pbem.systems.westwall.model import PlayerTurnOrders
 
-    return PlayerTurnOrders.model_validate(
+    return PlayerTurnOrders.parse(
         {"side": side, "game_turn": turn, "attacks": list(attacks)}
     )
 

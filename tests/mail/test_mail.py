@@ -24,7 +24,7 @@ from pbem.systems.westwall.presenter import narrate
 
 
 def scenario() -> Scenario:
-    return Scenario.model_validate({
+    return Scenario.parse({
         "id": "bastogne-spearhead",
         "title": "Spearhead",
         "game": "bastogne",

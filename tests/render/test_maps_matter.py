@@ -525,9 +525,9 @@ def test_drawing_3_draws_an_entry_area_as_one_band_outside_the_edge_and_an_outli
             nearest = min(near, key=lambda h: math.dist(hex_center(h), (x, y)))
             assert not on_map(nearest) and math.dist(hex_center(nearest), (x, y)) < 32, (x, y)
     # an area within one hex of 0303, inside the map: the outline of its seven hexes
-    data = tiny_scenario().model_dump(mode="json")
-    data["reinforcements"][0]["entry"] = [Area(within=1, of=["0303"]).model_dump(mode="json")]
-    root = ET.fromstring(render_map(Scenario.model_validate(data), tiny_state()))
+    data = tiny_scenario().to_json()
+    data["reinforcements"][0]["entry"] = [Area(within=1, of=["0303"]).to_json()]
+    root = ET.fromstring(render_map(Scenario.parse(data), tiny_state()))
     [entry] = [g for g in root.iter(f"{SVG}g") if g.get("id") == "entry-1"]
     assert len((entry.get("data-hexes") or "").split()) == 7
     [outline] = entry.findall(f"{SVG}path")

@@ -103,8 +103,8 @@ def test_render_zoc_shades_exactly_the_zones_the_rules_use(game: tuple[Path, Pat
     assert code == 0, err
     svg = out.decode()
     shaded = set(re.findall(r'id="shaded-(\d{4})"', svg))
-    sc = Scenario.model_validate(load_data("bastogne-spearhead"))
-    st = State.model_validate(json.loads((g / "turn-0002.json").read_bytes())["state"])
+    sc = Scenario.parse(load_data("bastogne-spearhead"))
+    st = State.parse(json.loads((g / "turn-0002.json").read_bytes())["state"])
     board = Board.from_state(sc, st)
     expected = {str(h) for h in board.geo.hexes if board.enemy_zoc(h, "DE")}
     assert shaded == expected and len(expected) > 20

@@ -98,7 +98,7 @@ def tiny_scenario(**extra: Any) -> Scenario:
         ],
     }
     data.update(extra)
-    return Scenario.model_validate(data)
+    return Scenario.parse(data)
 
 
 def tiny_state(**units: dict[str, Any]) -> dict[str, Any]:
@@ -272,11 +272,11 @@ def test_the_map_draws_exactly_the_entry_hexes_the_rules_accept_11_11() -> None:
     empty = Area(within=1, of=[])
     assert area_hexes(sc, [empty]) == []
     assert not any(in_any_area(sc, [empty], h) for h in sc.map.all_hexes())
-    data = sc.model_dump(mode="json")
-    data["reinforcements"][0]["entry"] = [empty.model_dump(mode="json")]
+    data = sc.to_json()
+    data["reinforcements"][0]["entry"] = [empty.to_json()]
     from pbem.systems.westwall.model import Scenario
 
-    ids = by_id(parse(render_map(Scenario.model_validate(data), tiny_state())))
+    ids = by_id(parse(render_map(Scenario.parse(data), tiny_state())))
     assert "entry-1" not in ids  # nothing drawn for an area with no hex
 
 
@@ -412,7 +412,7 @@ def test_pixels_side_colour_river_and_woods() -> None:
 def test_bastogne_map_with_every_unit_stays_under_300_kb() -> None:
     from pbem.engine.scenarios import load_data
 
-    sc = Scenario.model_validate(load_data("bastogne-spearhead"))
+    sc = Scenario.parse(load_data("bastogne-spearhead"))
     hexes = [h for h in sc.map.all_hexes() if sc.map.terrain_of(h) != "lake"]
     units = {u.id: {"hex": str(hexes[(i * 13) % len(hexes)]), "status": "on-map"}
              for i, u in enumerate(sc.units)}

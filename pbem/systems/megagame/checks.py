@@ -107,7 +107,7 @@ def march_line(scenario: MegaScenario, view: TeamView, team: str, line: OrderLin
     path.reverse()
     path = via + path
     for n in range(len(path), max(len(via), 1) - 1, -1):  # the longest part every rule accepts
-        tried = line.model_copy(update={"route": [str(h) for h in path[:n]]})
+        tried = line.replace(route=[str(h) for h in path[:n]])
         sheet = OrderSheet(team=team, side=team_side(scenario, team), turn=view.turn, lines=[tried])
         if not validate(scenario, view, team, sheet, rules3=rules3):
             return tried
@@ -216,7 +216,7 @@ def normalize(scenario: MegaScenario, state: AnyState, side: str, orders: OrderS
 
     if side not in {t.id for t in scenario.teams} or not any(wanted(line) for line in orders.lines):
         return orders
-    view = state if isinstance(state, TeamView) else TeamView.model_validate(team_view(scenario, state, side, rules3=rules3))
+    view = state if isinstance(state, TeamView) else TeamView.parse(team_view(scenario, state, side, rules3=rules3))
     lines: list[OrderLine] = []
     for line in orders.lines:
         if not wanted(line):
@@ -231,11 +231,10 @@ def normalize(scenario: MegaScenario, state: AnyState, side: str, orders: OrderS
         for uid in line.units:  # units in one hex share a route; others get lines of their own
             groups.setdefault(where.get(uid, ""), []).append(uid)
         for i, (_hex, uids) in enumerate(sorted(groups.items(), key=lambda g: line.units.index(g[1][0]))):
-            part = line.model_copy(update={"units": uids} if i == 0 else
-                                   {"units": uids, "air": [], "supply": 0})  # asked for once
+            part = line.replace(units=uids) if i == 0 else line.replace(units=uids, air=[], supply=0)  # asked for once
             routed = march_line(scenario, view, side, part, rules3=rules3) if line.objective.isdigit() else None
             lines.append(routed if routed is not None else part)
-    return orders.model_copy(update={"lines": lines})
+    return orders.replace(lines=lines)
 
 
 def validate(scenario: MegaScenario, state: AnyState, side: str, orders: OrderSheet, *,
@@ -258,13 +257,13 @@ def validate(scenario: MegaScenario, state: AnyState, side: str, orders: OrderSh
     out = _line_problems(scenario, k, orders)
     if out:  # the other lines are still checked, so that a sheet's every problem is told at once
         bad = {id(line) for line in orders.lines if _line_problems(scenario, k, orders, only=line)}
-        orders = orders.model_copy(update={"lines": [x for x in orders.lines if id(x) not in bad]})
+        orders = orders.replace(lines=[x for x in orders.lines if id(x) not in bad])
     lifts = [line for line in orders.lines if night_lift(scenario, side, k, line)]
     arrivals = _arrival_problems(scenario, k, side, orders, lifts)
     if arrivals:
         return out + arrivals
     if lifts:  # the rest of the sheet is checked as if the lifts were not on it
-        orders = orders.model_copy(update={"lines": [x for x in orders.lines if not any(x is y for y in lifts)]})
+        orders = orders.replace(lines=[x for x in orders.lines if not any(x is y for y in lifts)])
     out += _rail_problems(scenario, k, teams[side].side, orders)
     out += _attach_problems(scenario, teams[side].side, orders, rules3=rules3)
     moves = move_table(shared_infantry_row=rules3)

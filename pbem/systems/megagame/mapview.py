@@ -128,7 +128,7 @@ def map_view(sc: MegaScenario, state: MegaState | TeamView | Mapping[str, Any], 
     """A team's map from its view, or Game Control's master map from the master state, its focus on
     the action of the step whose ``events`` are given (else on every unit on the map)."""
     if isinstance(state, Mapping):
-        state = TeamView.model_validate(state) if "team" in state else MegaState.model_validate(state)
+        state = TeamView.parse(state) if "team" in state else MegaState.parse(state)
     teams = {t.id: t for t in sc.teams}
     units = {u.id: u for u in sc.units}
     counters: list[CounterView] = []

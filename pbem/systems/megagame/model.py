@@ -2,31 +2,37 @@
 profiles, units, objectives, the 1 km map), the umpire's master state, the rulings Game Control
 signs, and the per-unit facts a report is written from.
 
-Plain data validated by pydantic; the rules live in the modules beside it (the package's docstring
-lists them). Nothing here is ever shown to a team as a number: a team sees
-:meth:`MegagameRules.view`, which puts status into words [10].
+Plain records (:mod:`pbem.protocol.record`), read strictly: a megagame's every command runs without
+pydantic [28]. The rules live in the modules beside it (the package's docstring lists them).
+Nothing here is ever shown to a team as a number: a team sees :meth:`MegagameRules.view`, which puts
+status into words [10].
 """
-
-# Annotations are evaluated as written (no ``from __future__ import annotations``): pydantic would
-# otherwise compile and evaluate every field's annotation string as each model class is made, a
-# cost paid by every command at start-up [28 item 4] (tests/cli/test_start_imports.py).
 
 from collections import deque
 from collections.abc import Callable, Collection
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field as data_field
 from functools import cached_property
-from typing import Any, Literal
-
-from pydantic import (
-    BaseModel,
-    ConfigDict,
-    Field,
-    SerializerFunctionWrapHandler,
-    field_validator,
-    model_serializer,
-)
+from typing import Any, Literal, get_args
 
 from pbem.maps.hexmap import Hex, hexside
+from pbem.protocol.record import (
+    Bool,
+    Check,
+    Int,
+    ListOf,
+    Loc,
+    MapOf,
+    Maybe,
+    Nested,
+    OneOf,
+    Record,
+    RecordError,
+    Str,
+    TupleOf,
+    field,
+    omit_empty,
+)
 from pbem.systems.megagame.combat import Kind, Profile
 from pbem.systems.megagame.movement import Ground, Troops, may_cross
 from pbem.systems.megagame.profiles import parse_profile
@@ -34,50 +40,75 @@ from pbem.systems.megagame.profiles import parse_profile
 SIDE_ID = r"^[A-Z][A-Z0-9]{0,7}$"
 HEX = r"^\d{4}$"
 
+# Each record is a pbem.protocol.record.Record (frozen, slotted); one with a ``cached_property`` is
+# declared ``slots=False``.
 
-class _Data(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)  # validators made at first use [28 item 4]
+SIDES = OneOf("allied", "german")
+
+
+def _of(literal: Any) -> OneOf:
+    """The check of a ``Literal`` alias of the rules' modules (``Kind``, ``Troops``)."""
+    return OneOf(*get_args(literal))
+
+
+class ProfileText(Check):
+    """A status profile as the counter prints it (``6-6-5-4-3-2-1-0``; ``[..]`` support only;
+    ``(2)-(1)-0`` defence only) that :func:`~pbem.systems.megagame.profiles.parse_profile` reads
+    ("Unit Status")."""
+
+    def __call__(self, value: Any, loc: Loc) -> Any:
+        Str()(value, loc)
+        try:
+            parse_profile(value)
+        except ValueError as exc:
+            raise RecordError([(loc, str(exc))]) from None
+        return value
+
+    def schema(self, defs: dict[str, Any]) -> dict[str, Any]:
+        return {"type": "string"}
 
 
 # -- the map ------------------------------------------------------------------------------------
 
 
-class MapLine(_Data):
+class MapLine(Record):
     """Water, bridges and ferries on hexsides (``"0129/0130"``)."""
 
-    kind: Literal["river", "canal", "stream", "bridge", "rail-bridge", "ferry"]
-    name: str
-    hexsides: list[str]
+    kind: Literal["river", "canal", "stream", "bridge", "rail-bridge", "ferry"] = field(
+        OneOf("river", "canal", "stream", "bridge", "rail-bridge", "ferry"))
+    name: str = field(Str())
+    hexsides: list[str] = field(ListOf(Str()))
 
 
-class MapRoute(_Data):
-    kind: Literal["road", "trail", "railway"]
-    name: str
-    hexes: list[str]
-    off_map: list[Literal["start", "end"]] = Field(default_factory=list)
+class MapRoute(Record):
+    kind: Literal["road", "trail", "railway"] = field(OneOf("road", "trail", "railway"))
+    name: str = field(Str())
+    hexes: list[str] = field(ListOf(Str()))
+    off_map: list[Literal["start", "end"]] = field(ListOf(OneOf("start", "end")), default_factory=list)
 
 
-class MapPlace(_Data):
-    hex: str = Field(pattern=HEX)
-    name: str
+class MapPlace(Record):
+    hex: str = field(Str(HEX))
+    name: str = field(Str())
 
 
-class MegaMap(_Data):
+class MegaMap(Record, slots=False):
     """The 1 km map (``scenarios/market-garden-1km-map.json``): hexes by terrain kind, water and
     bridges on hexsides, roads, places."""
 
-    id: str
-    title: str = ""
-    reconstructed: str = ""
-    cols: tuple[int, int]
-    rows: tuple[int, int]
-    default_terrain: str = "clear"
-    terrain: dict[str, list[str]]
-    routes: list[MapRoute] = Field(default_factory=list)
-    railways: list[MapRoute] = Field(default_factory=list, description="for rail movement [6]")
-    lines: list[MapLine] = Field(default_factory=list)
-    bridges: list[str] = Field(default_factory=list)
-    places: list[MapPlace] = Field(default_factory=list)
+    id: str = field(Str())
+    title: str = field(Str(), default="")
+    reconstructed: str = field(Str(), default="")
+    cols: tuple[int, int] = field(TupleOf(Int(), Int()))
+    rows: tuple[int, int] = field(TupleOf(Int(), Int()))
+    default_terrain: str = field(Str(), default="clear")
+    terrain: dict[str, list[str]] = field(MapOf(Str(), ListOf(Str())))
+    routes: list[MapRoute] = field(ListOf(Nested(MapRoute)), default_factory=list)
+    railways: list[MapRoute] = field(ListOf(Nested(MapRoute)), default_factory=list,
+                                     description="for rail movement [6]")
+    lines: list[MapLine] = field(ListOf(Nested(MapLine)), default_factory=list)
+    bridges: list[str] = field(ListOf(Str()), default_factory=list)
+    places: list[MapPlace] = field(ListOf(Nested(MapPlace)), default_factory=list)
 
     def on_map(self, h: Hex) -> bool:
         """Within the map's bounds: one of :attr:`Geo.hexes <Geo>` (without building it)."""
@@ -120,7 +151,7 @@ class Geo:
     places: dict[Hex, str]
     rails: dict[Hex, frozenset[Hex]]
     """The railway network: each railway hex and the railway hexes it joins [6]."""
-    around_memo: dict[tuple[Hex, int], tuple[Hex, ...]] = field(
+    around_memo: dict[tuple[Hex, int], tuple[Hex, ...]] = data_field(
         default_factory=dict, init=False, repr=False, compare=False)
     """(hex, radius) -> :meth:`around`, filled as the rules ask (this map's own)."""
 
@@ -244,39 +275,38 @@ class Geo:
 # -- the scenario -------------------------------------------------------------------------------
 
 
-class Team(_Data):
+class Team(Record):
     """One team: a side of the engine with its own key (e.g. a division's HQ) [2]."""
 
-    id: str = Field(pattern=SIDE_ID)
-    side: Literal["allied", "german"]
-    name: str
+    id: str = field(Str(SIDE_ID))
+    side: Literal["allied", "german"] = field(SIDES)
+    name: str = field(Str())
 
 
-class UnitType(_Data):
+class UnitType(Record, slots=False):
     """A unit type of Annex A: its status profile ("Patel profiling system"), what it fights as,
     how it moves [6] and how much road it takes [7]."""
 
-    profile: str = Field(description="e.g. 6-6-5-4-3-2-1-0; [..] support only; (2)-(1)-0 defence only")
-    kind: Kind = "infantry"
-    troops: Troops = "infantry"
-    light: bool = False
-    mechanised: bool = False
-    armoured: bool = False
-    size: int = Field(1, ge=0, le=50, description="unit points on roads and bridges [7]")
-    artillery: Literal["field", "medium", "rocket", "infantry-gun"] | None = None
-    flak: Literal["heavy", "light"] | None = Field(None, description="fires at air serials nearby [13]")
-    dump: bool = Field(False, description="a divisional dump: delivers its stock to the HQs in reach [11]")
-    afdag: bool = Field(False, description="an Airborne Forward Delivery Airfield Group: supplies landed on an "
-                        "airstrip where it stands +5 instead of +2 [12a] (rules version 3)")
-    lift: int | None = Field(None, ge=0, le=100, description="an HQ's carrying limit, the supply points its stack may "
-                             "hold, 'marked on the counter' [11] (rules version 3); none: the scenario sets no limit")
-    note: str = ""
-
-    @field_validator("profile")
-    @classmethod
-    def _readable(cls, v: str) -> str:
-        parse_profile(v)  # ValueError names what is wrong
-        return v
+    profile: str = field(ProfileText(), description="e.g. 6-6-5-4-3-2-1-0; [..] support only; (2)-(1)-0 "
+                         "defence only")
+    kind: Kind = field(_of(Kind), default="infantry")
+    troops: Troops = field(_of(Troops), default="infantry")
+    light: bool = field(Bool(), default=False)
+    mechanised: bool = field(Bool(), default=False)
+    armoured: bool = field(Bool(), default=False)
+    size: int = field(Int(ge=0, le=50), default=1, description="unit points on roads and bridges [7]")
+    artillery: Literal["field", "medium", "rocket", "infantry-gun"] | None = field(
+        Maybe(OneOf("field", "medium", "rocket", "infantry-gun")), default=None)
+    flak: Literal["heavy", "light"] | None = field(Maybe(OneOf("heavy", "light")), default=None,
+                                                   description="fires at air serials nearby [13]")
+    dump: bool = field(Bool(), default=False,
+                       description="a divisional dump: delivers its stock to the HQs in reach [11]")
+    afdag: bool = field(Bool(), default=False, description="an Airborne Forward Delivery Airfield Group: supplies "
+                        "landed on an airstrip where it stands +5 instead of +2 [12a] (rules version 3)")
+    lift: int | None = field(Maybe(Int(ge=0, le=100)), default=None, description="an HQ's carrying limit, the "
+                             "supply points its stack may hold, 'marked on the counter' [11] (rules version 3); "
+                             "none: the scenario sets no limit")
+    note: str = field(Str(), default="")
 
     @cached_property
     def _parsed(self) -> tuple[tuple[int, ...], Literal["normal", "support", "defence"]]:
@@ -302,111 +332,123 @@ class UnitType(_Data):
         return hit
 
 
-class UnitDef(_Data):
-    id: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9/._-]{0,39}$")
-    name: str
-    team: str
-    type: str
-    formation: str = Field(description="the division or brigade a facing enemy may identify [10]")
-    division: str = Field("", description="the division it fights in (note 6); empty: its formation")
-    hex: str = Field(pattern=HEX, description="set-up hex, or where it arrives")
-    arrives: int = Field(1, ge=1, description="the turn it is first on the map (1: at the start)")
-    by_air: bool = Field(False, description="arrives by parachute or glider on its hex: weather and the drop table [12]")
-    glider: bool = Field(False, description="with by_air: lands by glider (a roll on marsh or polder) [12]")
-    hq: str | None = Field(None, description="the brigade or regiment HQ whose supplies it draws on, within 5 km [11]")
-    nation: Literal["british", "us", "german"] | None = Field(
-        None, description="whose supply counters it holds and uses [11] (rules version 3): red British, green "
+class UnitDef(Record):
+    id: str = field(Str(r"^[A-Za-z0-9][A-Za-z0-9/._-]{0,39}$"))
+    name: str = field(Str())
+    team: str = field(Str())
+    type: str = field(Str())
+    formation: str = field(Str(), description="the division or brigade a facing enemy may identify [10]")
+    division: str = field(Str(), default="", description="the division it fights in (note 6); empty: its formation")
+    hex: str = field(Str(HEX), description="set-up hex, or where it arrives")
+    arrives: int = field(Int(ge=1), default=1, description="the turn it is first on the map (1: at the start)")
+    by_air: bool = field(Bool(), default=False, description="arrives by parachute or glider on its hex: weather and "
+                         "the drop table [12]")
+    glider: bool = field(Bool(), default=False,
+                         description="with by_air: lands by glider (a roll on marsh or polder) [12]")
+    hq: str | None = field(Maybe(Str()), default=None, description="the brigade or regiment HQ whose supplies it "
+                           "draws on, within 5 km [11]")
+    nation: Literal["british", "us", "german"] | None = field(
+        Maybe(OneOf("british", "us", "german")), default=None,
+        description="whose supply counters it holds and uses [11] (rules version 3): red British, green "
         "American, blue German; none: german for the German side, british for the Allies")
-    stock: int = Field(0, ge=0, description="a dump's supply points at the start; rules version 3: an HQ's stack "
-                       "and a supply transport unit's load at the start, or on arrival [11]")
-    lift: int = Field(0, ge=0, description="supply points a dump delivers in a turn [11]")
-    reach_km: int = Field(10, ge=1, le=50, description="how far a dump delivers [11]")
+    stock: int = field(Int(ge=0), default=0, description="a dump's supply points at the start; rules version 3: an "
+                       "HQ's stack and a supply transport unit's load at the start, or on arrival [11]")
+    lift: int = field(Int(ge=0), default=0, description="supply points a dump delivers in a turn [11]")
+    reach_km: int = field(Int(ge=1, le=50), default=10, description="how far a dump delivers [11]")
 
 
-class Objective(_Data):
-    hex: str = Field(pattern=HEX)
-    name: str
-    points: int = Field(ge=1, le=100)
-    held_by: Literal["allied", "german"]
+class Objective(Record):
+    hex: str = field(Str(HEX))
+    name: str = field(Str())
+    points: int = field(Int(ge=1, le=100))
+    held_by: Literal["allied", "german"] = field(SIDES)
 
 
 Flying = Literal["good", "limited", "none"]
 Region = Literal["england", "continent", "germany"]
 
 
-class AirUnit(_Data):
+class AirUnit(Record):
     """An air unit by squadrons, based off the map [12]."""
 
-    id: str
-    name: str
-    side: Literal["allied", "german"]
-    role: Literal["fighter", "fighter-bomber", "ground-attack", "transport", "heavy-bomber"]
-    squadrons: int = Field(ge=1, le=100)
-    region: Region
+    id: str = field(Str())
+    name: str = field(Str())
+    side: Literal["allied", "german"] = field(SIDES)
+    role: Literal["fighter", "fighter-bomber", "ground-attack", "transport", "heavy-bomber"] = field(
+        OneOf("fighter", "fighter-bomber", "ground-attack", "transport", "heavy-bomber"))
+    squadrons: int = field(Int(ge=1, le=100))
+    region: Region = field(_of(Region))
 
 
-class TurnWeather(_Data):
+class TurnWeather(Record):
     """Flying weather of one half-day turn where the air forces are based [12]."""
 
-    turn: int = Field(ge=1)
-    sky: str = ""
-    england: Flying = "good"
-    continent: Flying = "good"
+    turn: int = field(Int(ge=1))
+    sky: str = field(Str(), default="")
+    england: Flying = field(_of(Flying), default="good")
+    continent: Flying = field(_of(Flying), default="good")
 
 
-class BridgeCapacity(_Data):
+class BridgeCapacity(Record):
     """Unit points a phase over one named bridge or ferry of the map [7] (two phases a turn)."""
 
-    name: str
-    capacity: int = Field(ge=1, le=500)
+    name: str = field(Str())
+    capacity: int = field(Int(ge=1, le=500))
 
 
-class Choke(_Data):
+class Choke(Record):
     """A choke point of the umpire's map off the bridges [7] (a town full of cheering civilians, a
     single-lane main road): unit points a phase into one hex (two phases a turn)."""
 
-    hex: str = Field(pattern=HEX)
-    name: str
-    what: str = Field(description="the text's kind of choke: 'town with crowds', 'main road, single lane', ...")
-    capacity: int = Field(ge=1, le=500)
+    hex: str = field(Str(HEX))
+    name: str = field(Str())
+    what: str = field(Str(), description="the text's kind of choke: 'town with crowds', 'main road, single lane', ...")
+    capacity: int = field(Int(ge=1, le=500))
 
 
-class SupplyArrival(_Data):
+class SupplyArrival(Record):
     """Supplies that reach a team's pool at the start of a turn (a dump arriving) [11]."""
 
-    team: str
-    turn: int = Field(ge=2)
-    points: int = Field(ge=1)
-    what: str
+    team: str = field(Str())
+    turn: int = field(Int(ge=2))
+    points: int = field(Int(ge=1))
+    what: str = field(Str())
 
 
-class MegaScenario(_Data):
-    id: str
-    system: Literal["megagame"] = "megagame"
-    title: str = ""
-    reconstructed: str = Field("", description="what of this scenario is reconstructed, and how")
-    map: MegaMap
-    umpire: str = Field("GC", pattern=SIDE_ID)
-    teams: list[Team] = Field(min_length=2, max_length=16)
-    types: dict[str, UnitType]
-    units: list[UnitDef] = Field(min_length=2)
-    turns: int = Field(ge=1, le=40, description="half-day turns [3]")
-    first_day: int = Field(17, ge=1, le=31, description="the date (September 1944) of turn 1")
-    first_half: Literal["morning", "afternoon"] = Field("morning", description="the half-day of turn 1 [3]")
-    supply: dict[str, int] = Field(default_factory=dict, description="supply points a team starts with [11]")
-    supply_per_turn: dict[str, int] = Field(default_factory=dict, description="supply points a team receives each turn [11]")
-    supply_arrivals: list[SupplyArrival] = Field(default_factory=list)
-    objectives: list[Objective] = Field(default_factory=list)
-    air: list[AirUnit] = Field(default_factory=list)
-    airstrips: list[str] = Field(default_factory=list, description="hexes of airstrips: supplies landed on one +2, "
-                                 "+5 with an AFDAG deployed there [12a] (rules version 3)")
-    bridges: list[BridgeCapacity] = Field(default_factory=list, description="none listed: by the bridge's class [7]")
-    chokes: list[Choke] = Field(default_factory=list, description="choke points off the bridges [7]")
-    trains: dict[str, int] = Field(default_factory=dict, description="unit points each side may put on trains a turn [6]")
-    weather: list[TurnWeather] = Field(default_factory=list, description="none listed: good flying every turn")
-    victory: str = Field("", description="how the game is won (the rules leave it to the scenario)")
-    copy_for: str = Field("", description="a team's copy of the scenario (the set-up is secret): only "
-                          "its side's forces and the enemy it sees at the start (pbem.systems.megagame.setup)")
+class MegaScenario(Record, slots=False):
+    id: str = field(Str())
+    system: Literal["megagame"] = field(OneOf("megagame"), default="megagame")
+    title: str = field(Str(), default="")
+    reconstructed: str = field(Str(), default="", description="what of this scenario is reconstructed, and how")
+    map: MegaMap = field(Nested(MegaMap))
+    umpire: str = field(Str(SIDE_ID), default="GC")
+    teams: list[Team] = field(ListOf(Nested(Team), min_length=2, max_length=16))
+    types: dict[str, UnitType] = field(MapOf(Str(), Nested(UnitType)))
+    units: list[UnitDef] = field(ListOf(Nested(UnitDef), min_length=2))
+    turns: int = field(Int(ge=1, le=40), description="half-day turns [3]")
+    first_day: int = field(Int(ge=1, le=31), default=17, description="the date (September 1944) of turn 1")
+    first_half: Literal["morning", "afternoon"] = field(OneOf("morning", "afternoon"), default="morning",
+                                                        description="the half-day of turn 1 [3]")
+    supply: dict[str, int] = field(MapOf(Str(), Int()), default_factory=dict,
+                                   description="supply points a team starts with [11]")
+    supply_per_turn: dict[str, int] = field(MapOf(Str(), Int()), default_factory=dict,
+                                            description="supply points a team receives each turn [11]")
+    supply_arrivals: list[SupplyArrival] = field(ListOf(Nested(SupplyArrival)), default_factory=list)
+    objectives: list[Objective] = field(ListOf(Nested(Objective)), default_factory=list)
+    air: list[AirUnit] = field(ListOf(Nested(AirUnit)), default_factory=list)
+    airstrips: list[str] = field(ListOf(Str()), default_factory=list, description="hexes of airstrips: supplies "
+                                 "landed on one +2, +5 with an AFDAG deployed there [12a] (rules version 3)")
+    bridges: list[BridgeCapacity] = field(ListOf(Nested(BridgeCapacity)), default_factory=list,
+                                          description="none listed: by the bridge's class [7]")
+    chokes: list[Choke] = field(ListOf(Nested(Choke)), default_factory=list,
+                                description="choke points off the bridges [7]")
+    trains: dict[str, int] = field(MapOf(Str(), Int()), default_factory=dict,
+                                   description="unit points each side may put on trains a turn [6]")
+    weather: list[TurnWeather] = field(ListOf(Nested(TurnWeather)), default_factory=list,
+                                       description="none listed: good flying every turn")
+    victory: str = field(Str(), default="", description="how the game is won (the rules leave it to the scenario)")
+    copy_for: str = field(Str(), default="", description="a team's copy of the scenario (the set-up is secret): "
+                          "only its side's forces and the enemy it sees at the start (pbem.systems.megagame.setup)")
 
     @cached_property
     def unit(self) -> dict[str, UnitDef]:
@@ -417,125 +459,119 @@ class MegaScenario(_Data):
 # -- the umpire's master state ------------------------------------------------------------------
 
 
-class RailTrip(_Data):
+class RailTrip(Record):
     """A unit on the railway [6]: embarking (a turn, two with vehicles), travelling (one turn, as far
     as the network goes), disembarking (a turn with vehicles)."""
 
-    to: str = Field(pattern=HEX)
-    phase: Literal["embarking", "travelling", "disembarking"]
-    left: int = Field(ge=0, le=2, description="turns of this phase still to go")
+    to: str = field(Str(HEX))
+    phase: Literal["embarking", "travelling", "disembarking"] = field(
+        OneOf("embarking", "travelling", "disembarking"))
+    left: int = field(Int(ge=0, le=2), description="turns of this phase still to go")
 
 
-class CabRank(_Data):
+class CabRank(Record):
     """A cab rank [9]: Europe-based squadrons in the air on call for one formation (a team) for a
     whole day -- the turn it is ordered and the next -- two squadrons giving one squadron's cover,
     for its attacks, prepared or not, and its defence."""
 
-    squadrons: int = Field(ge=1)
-    until: int = Field(ge=1, description="the last turn it flies")
+    squadrons: int = field(Int(ge=1))
+    until: int = field(Int(ge=1), description="the last turn it flies")
 
     @property
     def cover(self) -> int:
         return self.squadrons // 2
 
 
-class UnitState(_Data):
-    hex: str | None = Field(None, description="None: not yet arrived, or gone")
-    steps: int = Field(0, ge=0, description="steps lost along the status profile")
-    scattered: int = Field(0, ge=0, description="steps lost in a drop that come back at the end of the next turn [12]")
-    landed: bool = Field(False, description="dropped at the start of this turn: movement after landing [12]")
-    fired: int = Field(0, ge=0, description="turns in a row it has fired from this hex (counter-battery [9])")
-    stock: int = Field(0, ge=0, description="a dump's supply points left [11]")
-    rail: RailTrip | None = Field(None, description="on the railway [6]")
-    prepared: bool = Field(False, description="had Prepare orders last turn [5, 9]")
-    rested: int = Field(0, ge=0, description="turns in a row it has rested out of contact [5]")
-    contact: dict[str, int] = Field(default_factory=dict, description="enemy formation -> turns in contact [10]")
-    gone: bool = Field(False, description="captured or broken up [9]")
+class UnitState(Record):
+    hex: str | None = field(Maybe(Str()), default=None, description="None: not yet arrived, or gone")
+    steps: int = field(Int(ge=0), default=0, description="steps lost along the status profile")
+    scattered: int = field(Int(ge=0), default=0, description="steps lost in a drop that come back at the end of "
+                           "the next turn [12]")
+    landed: bool = field(Bool(), default=False, description="dropped at the start of this turn: movement after "
+                         "landing [12]")
+    fired: int = field(Int(ge=0), default=0, description="turns in a row it has fired from this hex "
+                       "(counter-battery [9])")
+    stock: int = field(Int(ge=0), default=0, description="a dump's supply points left [11]")
+    rail: RailTrip | None = field(Maybe(Nested(RailTrip)), default=None, description="on the railway [6]")
+    prepared: bool = field(Bool(), default=False, description="had Prepare orders last turn [5, 9]")
+    rested: int = field(Int(ge=0), default=0, description="turns in a row it has rested out of contact [5]")
+    contact: dict[str, int] = field(MapOf(Str(), Int()), default_factory=dict,
+                                    description="enemy formation -> turns in contact [10]")
+    gone: bool = field(Bool(), default=False, description="captured or broken up [9]")
 
 
-class UnitFacts(_Data):
-    """What one unit's team hears about it after a turn [10] (turned into words by the view)."""
+class UnitFacts(Record):
+    """What one unit's team hears about it after a turn [10] (turned into words by the view).
+    ``path`` and ``fights`` (rules version 3's) are left out of a dump while empty: facts of rules
+    version 2 dump byte for byte as they did."""
 
-    events: list[str] = Field(default_factory=list)
-    enemy_status: int = 0
-    enemy_tanks: bool = False
-    enemy_artillery: bool = False
-    enemy_air: bool = False
-    enemy_formation: str = ""
-    turns_in_contact: int = 0
-    supply_used: int = 0
-    path: list[str] = Field(default_factory=list, description=(
+    events: list[str] = field(ListOf(Str()), default_factory=list)
+    enemy_status: int = field(Int(), default=0)
+    enemy_tanks: bool = field(Bool(), default=False)
+    enemy_artillery: bool = field(Bool(), default=False)
+    enemy_air: bool = field(Bool(), default=False)
+    enemy_formation: str = field(Str(), default="")
+    turns_in_contact: int = field(Int(), default=0)
+    supply_used: int = field(Int(), default=0)
+    path: list[str] = field(ListOf(Str()), default_factory=list, omit=omit_empty, description=(
         "rules version 3: the hexes it went through this turn, where it began first (moves, retreats, "
         "advances), for its team's map [10]"))
-    fights: list[str] = Field(default_factory=list, description=(
+    fights: list[str] = field(ListOf(Str()), default_factory=list, omit=omit_empty, description=(
         "rules version 3: the hexes of the combats it fought in this turn, for its team's map [9, 10]"))
 
-    @model_serializer(mode="wrap")
-    def _omit_empty(self, handler: SerializerFunctionWrapHandler) -> Any:
-        """``path`` and ``fights`` (rules version 3's) are left out while empty: facts of rules version
-        2 dump byte for byte as they did."""
-        return _without_empty(handler(self), ("path", "fights"))
 
-
-def _without_empty(data: Any, keys: tuple[str, ...]) -> Any:
-    """``data`` (a model's dump) without those of ``keys`` whose value is empty."""
-    if isinstance(data, dict):
-        for key in keys:
-            if key in data and not data[key]:
-                del data[key]
-    return data
-
-
-class ParkedSupply(_Data):
+class ParkedSupply(Record):
     """Supply counters parked on the map: not a dump, they deliver nothing [11] (a dump's stock left
-    behind when the dump moved, waiting for the transport units)."""
+    behind when the dump moved, waiting for the transport units). ``nation`` (rules version 3's) is
+    left out of a dump while empty: version 2's parked counters dump byte for byte as they did."""
 
-    team: str
-    hex: str = Field(pattern=HEX)
-    points: int = Field(ge=1)
-    left_by: str = Field("", description="the dump that left them behind on moving [11]")
-    nation: Literal["british", "us", "german", ""] = Field("", description=(
-        "rules version 3: whose counters they are, the nation of whoever parked them; only a dump or "
-        "transport unit of that nation takes them up [11]"))
-
-    @model_serializer(mode="wrap")
-    def _omit_empty(self, handler: SerializerFunctionWrapHandler) -> Any:
-        """``nation`` (rules version 3's) is left out while empty: version 2's parked counters dump
-        byte for byte as they did."""
-        return _without_empty(handler(self), ("nation",))
+    team: str = field(Str())
+    hex: str = field(Str(HEX))
+    points: int = field(Int(ge=1))
+    left_by: str = field(Str(), default="", description="the dump that left them behind on moving [11]")
+    nation: str = field(
+        OneOf("british", "us", "german", ""), default="", omit=omit_empty, description=(
+            "rules version 3: whose counters they are, the nation of whoever parked them; only a dump or "
+            "transport unit of that nation takes them up [11]"))
 
 
-class MegaState(_Data):
-    turn: int = Field(ge=1)
-    over: bool = False
-    units: dict[str, UnitState]
-    supply: dict[str, int]
-    blown: list[str] = Field(default_factory=list, description="names of bridges blown [8]")
-    control: dict[str, Literal["allied", "german"]] = Field(default_factory=dict, description="objective hex -> holder")
-    facts: dict[str, UnitFacts] = Field(default_factory=dict, description="last turn's facts per unit [10]")
-    intel: dict[str, list[str]] = Field(default_factory=dict, description="last turn's air reports per team [12]")
-    air_lost: dict[str, int] = Field(default_factory=dict, description="air unit -> squadrons lost in air combat, for good [12]")
-    cab_rank: dict[str, CabRank] = Field(default_factory=dict, description="team -> its cab rank, on call all day [9]")
-    night_drops: list[str] = Field(default_factory=list, description="units that dropped by night at the start of this turn [12]")
-    stragglers: dict[str, int] = Field(default_factory=dict, description="unit -> the turn at whose end the men scattered in its night drop come in [12]")
-    parked: list[ParkedSupply] = Field(default_factory=list, description="supply counters parked on the map [11]")
-    loads: dict[str, int] = Field(default_factory=dict, description="supply transport unit -> supply points it carries [11]")
-    tested: list[str] = Field(default_factory=list, description="bridges tested that did not blow, no Allied unit over them since [8]")
-    safe: list[str] = Field(default_factory=list, description="bridges tested that did not blow and passed over by an Allied unit: never tested again [8]")
-    routed: list[str] = Field(default_factory=list, description="units that suffered a Total Success last turn: no counter-attack this turn [9]")
-    attached: dict[str, str] = Field(default_factory=dict, description="unit -> the division it has been attached to, "
-                                     "and fights with (note 6), by an order of an earlier turn [9 timings]")
+class MegaState(Record):
+    """The umpire's master state. Rules version 3's keys (:data:`OMIT_EMPTY`) are left out of a dump
+    while empty, so that a state of rules version 2 (which never fills them) dumps byte for byte as
+    it did [8, 9]."""
 
-    @model_serializer(mode="wrap")
-    def _omit_empty(self, handler: SerializerFunctionWrapHandler) -> Any:
-        """Rules version 3's keys are left out while empty, so that a state of rules version 2 (which
-        never fills them) dumps byte for byte as it did [8, 9]."""
-        data = handler(self)
-        if isinstance(data, dict):
-            for key in OMIT_EMPTY:
-                if key in data and not data[key]:
-                    del data[key]
-        return data
+    turn: int = field(Int(ge=1))
+    over: bool = field(Bool(), default=False)
+    units: dict[str, UnitState] = field(MapOf(Str(), Nested(UnitState)))
+    supply: dict[str, int] = field(MapOf(Str(), Int()))
+    blown: list[str] = field(ListOf(Str()), default_factory=list, description="names of bridges blown [8]")
+    control: dict[str, Literal["allied", "german"]] = field(MapOf(Str(), SIDES), default_factory=dict,
+                                                            description="objective hex -> holder")
+    facts: dict[str, UnitFacts] = field(MapOf(Str(), Nested(UnitFacts)), default_factory=dict,
+                                        description="last turn's facts per unit [10]")
+    intel: dict[str, list[str]] = field(MapOf(Str(), ListOf(Str())), default_factory=dict,
+                                        description="last turn's air reports per team [12]")
+    air_lost: dict[str, int] = field(MapOf(Str(), Int()), default_factory=dict,
+                                     description="air unit -> squadrons lost in air combat, for good [12]")
+    cab_rank: dict[str, CabRank] = field(MapOf(Str(), Nested(CabRank)), default_factory=dict,
+                                         description="team -> its cab rank, on call all day [9]")
+    night_drops: list[str] = field(ListOf(Str()), default_factory=list,
+                                   description="units that dropped by night at the start of this turn [12]")
+    stragglers: dict[str, int] = field(MapOf(Str(), Int()), default_factory=dict, description="unit -> the turn "
+                                       "at whose end the men scattered in its night drop come in [12]")
+    parked: list[ParkedSupply] = field(ListOf(Nested(ParkedSupply)), default_factory=list,
+                                       description="supply counters parked on the map [11]")
+    loads: dict[str, int] = field(MapOf(Str(), Int()), default_factory=dict,
+                                  description="supply transport unit -> supply points it carries [11]")
+    tested: list[str] = field(ListOf(Str()), default_factory=list, omit=omit_empty, description="bridges tested "
+                              "that did not blow, no Allied unit over them since [8]")
+    safe: list[str] = field(ListOf(Str()), default_factory=list, omit=omit_empty, description="bridges tested "
+                            "that did not blow and passed over by an Allied unit: never tested again [8]")
+    routed: list[str] = field(ListOf(Str()), default_factory=list, omit=omit_empty, description="units that "
+                              "suffered a Total Success last turn: no counter-attack this turn [9]")
+    attached: dict[str, str] = field(MapOf(Str(), Str()), default_factory=dict, omit=omit_empty, description=(
+        "unit -> the division it has been attached to, and fights with (note 6), by an order of an earlier "
+        "turn [9 timings]"))
 
 
 OMIT_EMPTY = ("tested", "safe", "routed", "attached")
@@ -545,98 +581,98 @@ OMIT_EMPTY = ("tested", "safe", "routed", "attached")
 # -- Game Control's rulings ---------------------------------------------------------------------
 
 
-class Grouping(_Data):
+class Grouping(Record):
     """Game Control's grouping of the attack on one hex, replacing the engine's proposal [9
     "Analysing Combat"]."""
 
-    at: str = Field(pattern=HEX, description="the defenders' hex")
-    attackers: list[str] = Field(description="the attacking units Game Control groups against it")
+    at: str = field(Str(HEX), description="the defenders' hex")
+    attackers: list[str] = field(ListOf(Str()), description="the attacking units Game Control groups against it")
 
 
-class Advantage(_Data):
+class Advantage(Record):
     """A clear tactical advantage Game Control rules for one side of a combat (+points a unit) [9]."""
 
-    at: str = Field(pattern=HEX)
-    side: Literal["attacker", "defender"]
-    points: int = Field(ge=1, le=3)
-    why: str = Field(min_length=1, max_length=200)
+    at: str = field(Str(HEX))
+    side: Literal["attacker", "defender"] = field(OneOf("attacker", "defender"))
+    points: int = field(Int(ge=1, le=3))
+    why: str = field(Str(min_length=1, max_length=200))
 
 
-class MegaRulings(_Data):
+class MegaRulings(Record):
     """Everything Game Control may rule on a turn; empty: accept every proposal, no judgement."""
 
-    groupings: list[Grouping] = Field(default_factory=list)
-    advantage: list[Advantage] = Field(default_factory=list)
+    groupings: list[Grouping] = field(ListOf(Nested(Grouping)), default_factory=list)
+    advantage: list[Advantage] = field(ListOf(Nested(Advantage)), default_factory=list)
 
 
 # -- a team's view (what its pbem holds and checks its orders against) ----------------------------
 
 
-class SeenUnit(_Data):
-    id: str
-    hex: str
-    state: str = Field(description="effectiveness in words [10]")
-    prepared: bool
-    landed: bool = False
-    rail: str = Field("", description="what it is doing on the railway, in words [6]")
+class SeenUnit(Record):
+    id: str = field(Str())
+    hex: str = field(Str())
+    state: str = field(Str(), description="effectiveness in words [10]")
+    prepared: bool = field(Bool())
+    landed: bool = field(Bool(), default=False)
+    rail: str = field(Str(), default="", description="what it is doing on the railway, in words [6]")
 
 
-class FriendUnit(_Data):
-    id: str
-    team: str
-    hex: str
+class FriendUnit(Record):
+    id: str = field(Str())
+    team: str = field(Str())
+    hex: str = field(Str())
 
 
-class SeenEnemy(_Data):
-    hex: str
-    where: str
-    seen: str
+class SeenEnemy(Record):
+    hex: str = field(Str())
+    where: str = field(Str())
+    seen: str = field(Str())
 
 
-class HeldObjective(_Data):
-    name: str
-    hex: str
-    points: int = 0
-    held_by: Literal["allied", "german"]
+class HeldObjective(Record):
+    name: str = field(Str())
+    hex: str = field(Str())
+    points: int = field(Int(), default=0)
+    held_by: Literal["allied", "german"] = field(SIDES)
 
 
-class HQStack(_Data):
+class HQStack(Record):
     """An HQ's supply stack as its team sees it [11] (rules version 3): the counters are on the map."""
 
-    hq: str
-    hex: str
-    points: int
-    lift: int | None = Field(None, description="the most it can carry (marked on the counter)")
-    nation: str
+    hq: str = field(Str())
+    hex: str = field(Str())
+    points: int = field(Int())
+    lift: int | None = field(Maybe(Int()), default=None, description="the most it can carry (marked on the counter)")
+    nation: str = field(Str())
 
 
-class TeamView(_Data):
-    """A team's view [10]: the state a team's own pbem holds, checks and writes its orders against."""
+class TeamView(Record):
+    """A team's view [10]: the state a team's own pbem holds, checks and writes its orders against.
+    ``stacks`` [11], ``moves`` and ``fights`` [10] (rules version 3) are left out of a dump while
+    empty, so a version 2 view dumps as it did."""
 
-    turn: int
-    date: str
-    over: bool
-    team: str
-    supply: int
-    units: list[SeenUnit]
-    friends: list[FriendUnit]
-    enemy: list[SeenEnemy]
-    reports: list[str]
-    air: list[str] = Field(default_factory=list)
-    blown: list[str]
-    objectives: list[HeldObjective]
-    air_lost: dict[str, int] = Field(default_factory=dict, description="squadrons the side's own air units have lost [12]")
-    cab_rank: CabRank | None = Field(None, description="the team's cab rank, when one is on call this turn [9]")
-    night_drops: list[str] = Field(default_factory=list, description="own units that dropped by night at the start of this turn [12]")
-    stacks: list[HQStack] = Field(default_factory=list, description="the supplies held at each of the team's HQs "
-                                  "on the map [11] (rules version 3)")
-    moves: dict[str, list[str]] = Field(default_factory=dict, description=(
-        "rules version 3: own unit -> the hexes it went through last turn, for the team's map [10]"))
-    fights: list[str] = Field(default_factory=list, description=(
+    turn: int = field(Int())
+    date: str = field(Str())
+    over: bool = field(Bool())
+    team: str = field(Str())
+    supply: int = field(Int())
+    units: list[SeenUnit] = field(ListOf(Nested(SeenUnit)))
+    friends: list[FriendUnit] = field(ListOf(Nested(FriendUnit)))
+    enemy: list[SeenEnemy] = field(ListOf(Nested(SeenEnemy)))
+    reports: list[str] = field(ListOf(Str()))
+    air: list[str] = field(ListOf(Str()), default_factory=list)
+    blown: list[str] = field(ListOf(Str()))
+    objectives: list[HeldObjective] = field(ListOf(Nested(HeldObjective)))
+    air_lost: dict[str, int] = field(MapOf(Str(), Int()), default_factory=dict,
+                                     description="squadrons the side's own air units have lost [12]")
+    cab_rank: CabRank | None = field(Maybe(Nested(CabRank)), default=None,
+                                     description="the team's cab rank, when one is on call this turn [9]")
+    night_drops: list[str] = field(ListOf(Str()), default_factory=list,
+                                   description="own units that dropped by night at the start of this turn [12]")
+    stacks: list[HQStack] = field(ListOf(Nested(HQStack)), default_factory=list, omit=omit_empty, description=(
+        "the supplies held at each of the team's HQs on the map [11] (rules version 3)"))
+    moves: dict[str, list[str]] = field(MapOf(Str(), ListOf(Str())), default_factory=dict, omit=omit_empty,
+                                        description=("rules version 3: own unit -> the hexes it went through last "
+                                                     "turn, for the team's map [10]"))
+    fights: list[str] = field(ListOf(Str()), default_factory=list, omit=omit_empty, description=(
         "rules version 3: the hexes where own units fought last turn, for the team's map [9, 10]"))
-
-    @model_serializer(mode="wrap")
-    def _omit_empty(self, handler: SerializerFunctionWrapHandler) -> Any:
-        """``stacks`` [11], ``moves`` and ``fights`` [10] (rules version 3) are left out while empty, so
-        a version 2 view dumps as it did."""
-        return _without_empty(handler(self), ("stacks", "moves", "fights"))

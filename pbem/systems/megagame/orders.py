@@ -23,18 +23,14 @@ half of the turn, the whole turn, at night), supply points to use, and air reque
 Every refusal names its section in brackets, e.g. ``[6]``.
 """
 
-# Annotations are evaluated as written (no ``from __future__ import annotations``): pydantic would
-# otherwise compile and evaluate every field's annotation string as each model class is made, a
-# cost paid by every command at start-up [28 item 4] (tests/cli/test_start_imports.py).
-
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Literal
-
-from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, model_serializer
+from typing import Literal
 
 from pbem.errors import RuleViolation
 from pbem.maps.hexmap import Hex
+from pbem.protocol.record import Bool, Int, ListOf, Nested, OneOf, Record, Str, field, omit_empty
 from pbem.systems.megagame.movement import (
     MAX_MOVE_KM,
     Ground,
@@ -48,61 +44,56 @@ from pbem.systems.megagame.movement import (
 
 Intention = Literal["breakthrough", "attack", "probe", "hold", "move", "prepare"]
 
-
-class _Data(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)  # validators made at first use [28 item 4]
+# Plain records (pbem.protocol.record), read strictly: a team's sheet is checked without pydantic [28].
 
 
-class AirRequest(_Data):
-    mission: Literal["cas", "cab-rank", "bombing", "recce", "escort", "air-cover", "transport", "heavy"]
-    squadrons: int = Field(ge=1)
-    target: str = ""
+class AirRequest(Record):
+    mission: Literal["cas", "cab-rank", "bombing", "recce", "escort", "air-cover", "transport", "heavy"] = field(
+        OneOf("cas", "cab-rank", "bombing", "recce", "escort", "air-cover", "transport", "heavy"))
+    squadrons: int = field(Int(ge=1))
+    target: str = field(Str(), default="")
 
 
-class OrderLine(_Data):
-    units: list[str] = Field(min_length=1)
-    intention: Intention
-    stand_fast: bool = False
-    posture: Literal["tactical", "non-tactical", "rest"] = "tactical"
-    route: list[str] = Field(default_factory=list, description="hexes of the 1 km map, in order")
-    objective: str = ""
-    timing: Literal["whole", "first-half", "second-half", "night"] = "whole"
-    supply: int = Field(0, ge=0)
-    air: list[AirRequest] = Field(default_factory=list)
-    counter_battery: bool = Field(False, description="artillery given to counter-battery fire for the whole turn [9]")
-    rail_to: str = Field("", description="by rail [6]: the hex of the railway where the units get off")
-    defend: list[str] = Field(default_factory=list, description=(
+class OrderLine(Record):
+    """One line of the sheet [5]. ``defend``, ``interdict`` and ``attach`` are left out of a dump
+    while empty: a sheet without them dumps as sheets did before them."""
+
+    units: list[str] = field(ListOf(Str(), min_length=1))
+    intention: Intention = field(OneOf("breakthrough", "attack", "probe", "hold", "move", "prepare"))
+    stand_fast: bool = field(Bool(), default=False)
+    posture: Literal["tactical", "non-tactical", "rest"] = field(OneOf("tactical", "non-tactical", "rest"),
+                                                                 default="tactical")
+    route: list[str] = field(ListOf(Str()), default_factory=list, description="hexes of the 1 km map, in order")
+    objective: str = field(Str(), default="")
+    timing: Literal["whole", "first-half", "second-half", "night"] = field(
+        OneOf("whole", "first-half", "second-half", "night"), default="whole")
+    supply: int = field(Int(ge=0), default=0)
+    air: list[AirRequest] = field(ListOf(Nested(AirRequest)), default_factory=list)
+    counter_battery: bool = field(Bool(), default=False,
+                                  description="artillery given to counter-battery fire for the whole turn [9]")
+    rail_to: str = field(Str(), default="", description="by rail [6]: the hex of the railway where the units get off")
+    defend: list[str] = field(ListOf(Str()), default_factory=list, omit=omit_empty, description=(
         "artillery allocated to the defence of these hexes [9 Supporting Artillery]: it counts for the "
         "defenders of a combat there (rules version 3) and supports no attack"))
-    interdict: str = Field("", description=(
+    interdict: str = field(Str(), default="", omit=omit_empty, description=(
         "artillery firing on this hex by the interdiction table for the turn [9 'Arty Bns per map square'] "
         "(rules version 3): it stays where it is and supports no combat"))
-    attach: str = Field("", max_length=60, description=(
+    attach: str = field(Str(max_length=60), default="", omit=omit_empty, description=(
         "the division the units are attached to [9 timings] (rules version 3): it takes the turn; they fight "
         "with it from the next"))
 
-    @model_serializer(mode="wrap")
-    def _omit_empty(self, handler: SerializerFunctionWrapHandler) -> Any:
-        """``defend``, ``interdict`` and ``attach`` are left out while empty: a sheet without them dumps
-        as sheets did before them."""
-        data = handler(self)
-        if isinstance(data, dict):
-            for key in ("defend", "interdict", "attach"):
-                if key in data and not data[key]:
-                    del data[key]
-        return data
+
+class OrderSheet(Record):
+    team: str = field(Str())
+    side: Literal["allied", "german"] = field(OneOf("allied", "german"))
+    turn: int = field(Int(ge=1))
+    lines: list[OrderLine] = field(ListOf(Nested(OrderLine)))
+    air_orders: list[AirRequest] = field(ListOf(Nested(AirRequest)), default_factory=list)
 
 
-class OrderSheet(_Data):
-    team: str
-    side: Literal["allied", "german"]
-    turn: int = Field(ge=1)
-    lines: list[OrderLine]
-    air_orders: list[AirRequest] = Field(default_factory=list)
-
-
-class UnitInfo(_Data):
-    """What the team knows of its own unit."""
+@dataclass(frozen=True, slots=True, kw_only=True)
+class UnitInfo:
+    """What the team knows of its own unit (the rules' own, never read from outside)."""
 
     id: str
     troops: Troops

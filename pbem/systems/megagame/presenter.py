@@ -90,9 +90,9 @@ class MegagamePresenter(Presenter[MegaScenario, AnyState]):
         team = self.unit_side(scenario, unit)
         if team is None:
             raise InputError(f"no unit {unit!r} in this game")
-        view = state.model_dump(mode="json") if isinstance(state, TeamView) else (
+        view = state.to_json() if isinstance(state, TeamView) else (
             state if isinstance(state, dict) else team_view(scenario, state, team, rules3=self.ruleset.since("3")))
-        known = TeamView.model_validate(view)
+        known = TeamView.parse(view)
         mine = next((u for u in known.units if u.id == unit), None)
         if mine is None:
             raise InputError(f"{unit} is not on the map now (it arrives later, or is lost)")
@@ -144,7 +144,7 @@ class MegagamePresenter(Presenter[MegaScenario, AnyState]):
     def _master_lines(self, scenario: MegaScenario, state: JSON) -> list[str]:
         """Game Control's master state in lines: each team's units on the map, spent and lost, its
         supplies; objectives; blown bridges (``pbem status`` on the umpire's machine)."""
-        st = MegaState.model_validate(state)
+        st = MegaState.parse(state)
         out = [f"turn {st.turn}, {turn_label(scenario, st.turn)}" + (" (game over)" if st.over else "")]
         for t in scenario.teams:
             mine = [u for u in scenario.units if u.team == t.id]
@@ -167,7 +167,7 @@ class MegagamePresenter(Presenter[MegaScenario, AnyState]):
         """The grouping the engine will propose once the units have moved [9 "Analysing Combat"],
         for Game Control to confirm or change in its rulings, and a warning for each part of the
         rulings that will not apply as the orders stand."""
-        sheets = {side: OrderSheet.model_validate(o) for side, o in orders.items()}
+        sheets = {side: OrderSheet.parse(o) for side, o in orders.items()}
         rules3 = self.ruleset.since("3")
         groups = proposal(scenario, state, sheets, rules3=rules3)
         warnings = [f"WARNING: {w}" for w in ruling_warnings(scenario, state, sheets, rulings, rules3=rules3)]
@@ -226,7 +226,7 @@ class MegagamePresenter(Presenter[MegaScenario, AnyState]):
         of each kind. Every line is a comment: unedited, it orders nothing (every unit stays)."""
         if side not in {t.id for t in scenario.teams}:
             return None
-        view = state.model_dump(mode="json") if isinstance(state, TeamView) else (
+        view = state.to_json() if isinstance(state, TeamView) else (
             state if isinstance(state, dict) else team_view(scenario, state, side, rules3=self.ruleset.since("3")))
         names = {u.id: u.name for u in scenario.units}
         out = [f"# Order sheet of {self.side_name(scenario, side)}, turn {view['turn']} "
@@ -284,7 +284,7 @@ class MegagamePresenter(Presenter[MegaScenario, AnyState]):
         at = Hex.parse(first["hex"])
         ours = [Hex.parse(u["hex"]) for u in [*view["units"], *view.get("friends", [])]]
         enemy = sorted((Hex.parse(e["hex"]) for e in view.get("enemy", [])), key=lambda h: (at.distance(h), h))
-        reached = [Hex.parse(line.split(":")[0]) for line in self.reach(scenario, TeamView.model_validate(view),
+        reached = [Hex.parse(line.split(":")[0]) for line in self.reach(scenario, TeamView.parse(view),
                                                                          first["id"]) if ":" in line]
         objective = next((o["hex"] for o in view.get("objectives", [])), None)
         out = []
@@ -309,7 +309,7 @@ class MegagamePresenter(Presenter[MegaScenario, AnyState]):
         """Units the sheet gives no orders: they stay where they are [5]."""
         if not isinstance(orders, dict) or "lines" not in orders or side not in {t.id for t in scenario.teams}:
             return []
-        view = state.model_dump(mode="json") if isinstance(state, TeamView) else (
+        view = state.to_json() if isinstance(state, TeamView) else (
             state if isinstance(state, dict) else team_view(scenario, state, side, rules3=self.ruleset.since("3")))
         ordered = {uid for line in orders["lines"] for uid in line.get("units", [])}
         follow = following(scenario, view, orders) if self.ruleset.since("3") else {}
@@ -325,7 +325,7 @@ class MegagamePresenter(Presenter[MegaScenario, AnyState]):
         (no team) get nothing."""
         if not isinstance(orders, dict) or "lines" not in orders or side not in {t.id for t in scenario.teams}:
             return []
-        view = state.model_dump(mode="json") if isinstance(state, TeamView) else (
+        view = state.to_json() if isinstance(state, TeamView) else (
             state if isinstance(state, dict) else team_view(scenario, state, side, rules3=self.ruleset.since("3")))
         return consequences(scenario, view, orders, rules3=self.ruleset.since("3"))
 
@@ -356,7 +356,7 @@ class MegagamePresenter(Presenter[MegaScenario, AnyState]):
                 rows += [[team.id, *r] for r in team_rows]
             return header, rows
         if isinstance(state, TeamView):
-            view = state.model_dump(mode="json")
+            view = state.to_json()
         else:
             view = team_view(scenario, state, side, rules3=self.ruleset.since("3"))
         rows = [[u["id"], units[u["id"]].name, u["hex"], u["state"], "yes" if u["prepared"] else ""]
@@ -388,7 +388,7 @@ class MegagamePresenter(Presenter[MegaScenario, AnyState]):
 
     def bot_orders(self, scenario: MegaScenario, state: AnyState, side: str, *, seed: int = 0) -> JSON:
         # A team's pbem holds only its view (hidden information [10]); Game Control's, the master state.
-        shown: Any = state.model_dump(mode="json") if isinstance(state, TeamView) else state
+        shown: Any = state.to_json() if isinstance(state, TeamView) else state
         view = shown if isinstance(shown, dict) and shown.get("team") == side else team_view(scenario, shown, side, rules3=self.ruleset.since("3"))
         if view["over"]:
             raise InputError("the game is over: there is nothing to order")
@@ -449,13 +449,13 @@ class MegagamePresenter(Presenter[MegaScenario, AnyState]):
 def _march(scenario: MegaScenario, view: JSON, team: str, uid: str, here: Hex, goal: Hex,
            enemy: set[Hex], far: bool, *, rules3: bool = True) -> dict[str, Any] | None:
     """A Move (far from the enemy) or Probe line towards ``goal`` (:func:`march_line`)."""
-    line = march_line(scenario, TeamView.model_validate(view), team,
+    line = march_line(scenario, TeamView.parse(view), team,
                       OrderLine(units=[uid], intention="move" if far else "probe",
                                 posture="non-tactical" if far else "tactical", objective=str(goal)),
                       rules3=rules3)
     if line is None or not line.route:
         return None
-    out: dict[str, Any] = line.model_dump(mode="json")
+    out: dict[str, Any] = line.to_json()
     return out
 
 

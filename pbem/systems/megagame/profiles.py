@@ -13,19 +13,25 @@ legible and what is RECONSTRUCTED, and a player who owns the printed game may re
 not fall to 0, a status above 10, an armoured kind that does not move as tanks, ...).
 """
 
-# Annotations are evaluated as written (no ``from __future__ import annotations``): pydantic would
-# otherwise compile and evaluate every field's annotation string as each model class is made, a
-# cost paid by every command at start-up [28 item 4] (tests/cli/test_start_imports.py).
-
 import json
 import re
 from collections.abc import Mapping
 from functools import cache
-from typing import Any, Literal
-
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from typing import Any, Literal, get_args
 
 from pbem.engine.scenarios import bundled_text
+from pbem.protocol.record import (
+    Bool,
+    Int,
+    ListOf,
+    Maybe,
+    Nested,
+    OneOf,
+    Record,
+    RecordError,
+    Str,
+    field,
+)
 from pbem.systems.megagame.combat import Kind, Profile
 from pbem.systems.megagame.movement import Troops
 
@@ -48,24 +54,28 @@ PROFILES_FILE = "megagame-profiles.json"
 _TOKEN = re.compile(r"^(\()?(\d{1,2})(\))?$")
 
 
-class _Data(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)  # validators made at first use [28 item 4]
+# Plain records (pbem.protocol.record): the bundled book is read without pydantic [28].
 
 
-class UnitType(_Data):
-    id: str = Field(min_length=1, pattern=r"^[a-z0-9-]+$")
-    name: str = Field(min_length=1, description="Annex A's 'Unit Description'")
-    nation: Nation
-    profile: str = Field(description="as printed on the master-map counter")
-    size: int = Field(ge=0, description="unit points [7]")
-    lift: int = Field(ge=0, description="logistic lift: supply points carried [11]")
-    troops: Troops
-    kind: Kind
-    light: bool = Field(False, description="light infantry, combat note 3")
-    artillery: ArtilleryType | None = Field(None, description="range class when it supports")
-    flak: Literal["heavy", "light"] | None = None
-    reading: Reading
-    note: str = ""
+def _of(literal: Any) -> OneOf:
+    return OneOf(*get_args(literal))
+
+
+class UnitType(Record):
+    id: str = field(Str(r"^[a-z0-9-]+$", min_length=1))
+    name: str = field(Str(min_length=1), description="Annex A's 'Unit Description'")
+    nation: Nation = field(_of(Nation))
+    profile: str = field(Str(), description="as printed on the master-map counter")
+    size: int = field(Int(ge=0), description="unit points [7]")
+    lift: int = field(Int(ge=0), description="logistic lift: supply points carried [11]")
+    troops: Troops = field(_of(Troops))
+    kind: Kind = field(_of(Kind))
+    light: bool = field(Bool(), default=False, description="light infantry, combat note 3")
+    artillery: ArtilleryType | None = field(Maybe(_of(ArtilleryType)), default=None,
+                                            description="range class when it supports")
+    flak: Literal["heavy", "light"] | None = field(Maybe(OneOf("heavy", "light")), default=None)
+    reading: Reading = field(_of(Reading))
+    note: str = field(Str(), default="")
 
     @property
     def levels(self) -> tuple[int, ...]:
@@ -91,11 +101,11 @@ class UnitType(_Data):
         return Profile(levels, 0, mode == "support").lose(steps_lost)
 
 
-class ProfileBook(_Data):
-    id: str
-    title: str
-    reconstructed: str = Field(min_length=1)
-    types: list[UnitType]
+class ProfileBook(Record):
+    id: str = field(Str())
+    title: str = field(Str())
+    reconstructed: str = field(Str(min_length=1))
+    types: list[UnitType] = field(ListOf(Nested(UnitType)))
 
     def get(self, type_id: str) -> UnitType:
         for t in self.types:
@@ -171,10 +181,9 @@ def profile_problems(book: ProfileBook | Mapping[str, Any]) -> list[str]:
     the entry; ``[]`` when the book is sound."""
     if not isinstance(book, ProfileBook):
         try:
-            book = ProfileBook.model_validate(book)
-        except ValidationError as e:
-            return [f"[Annex A] {'.'.join(str(p) for p in err['loc'])}: {err['msg']}"
-                    for err in e.errors()]
+            book = ProfileBook.parse(book)
+        except RecordError as e:
+            return [f"[Annex A] {'.'.join(str(p) for p in loc)}: {msg}" for loc, msg in e.problems]
     out: list[str] = []
     seen: set[str] = set()
     for t in book.types:
@@ -188,4 +197,4 @@ def profile_problems(book: ProfileBook | Mapping[str, Any]) -> list[str]:
 @cache
 def load_profiles(name: str = PROFILES_FILE) -> ProfileBook:
     """The bundled profile book (validated; :func:`profile_problems` says what else is wrong)."""
-    return ProfileBook.model_validate(json.loads(bundled_text(name)))
+    return ProfileBook.parse(json.loads(bundled_text(name)))

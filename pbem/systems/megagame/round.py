@@ -131,7 +131,7 @@ def resolve_round(scenario: MegaScenario, state: AnyState, orders: dict[str, Ord
     (version 2 said "moved 0 km") [10]. ``rules3``: rules version 3's ground rules (:attr:`Board.rules3`)."""
     if not isinstance(state, MegaState):
         raise InputError("only Game Control, holding the master map, adjudicates a turn [2]")
-    ruled = MegaRulings.model_validate(rulings or {})
+    ruled = MegaRulings.parse(rulings or {})
     board = Board(scenario, state, rules3=rules3)
     events: list[JSON] = []
     for _team, sheet in sorted(orders.items()):
@@ -152,7 +152,7 @@ def resolve_round(scenario: MegaScenario, state: AnyState, orders: dict[str, Ord
     if rules3:
         events += hqs_follow(board, _dropped(state))  # [11] Game Control's assumption for an HQ left without orders
     if ruled.groupings or ruled.advantage:
-        events.append({"kind": "rulings", **ruled.model_dump(mode="json")})
+        events.append({"kind": "rulings", **ruled.to_json()})
     blown = set(state.blown)
     intel: dict[str, list[str]] = {}
     events += air_phase(scenario, state.turn, board, orders, dice, intel)
@@ -164,7 +164,7 @@ def resolve_round(scenario: MegaScenario, state: AnyState, orders: dict[str, Ord
     _supply_and_contact(board, scenario)
     new = _next_state(scenario, state, board, blown, dice, events, tell_losses=tell_losses)
     if intel:
-        new = new.model_copy(update={"intel": intel})
+        new = new.replace(intel=intel)
     return Resolution(new, events)
 
 
@@ -370,7 +370,7 @@ def ruling_warnings(scenario: MegaScenario, state: AnyState, orders: dict[str, O
     that cannot attack that hex this turn, an advantage where no combat is proposed or grouped."""
     if not rulings or not isinstance(state, MegaState):
         return []
-    ruled = MegaRulings.model_validate(rulings)
+    ruled = MegaRulings.parse(rulings)
     board = Board(scenario, state, rules3=rules3)
     for sheet in orders.values():
         for line in sheet.lines:
@@ -413,7 +413,7 @@ def is_transport(t: UnitType) -> bool:
 def _park(board: Board, team: str, at: Hex, points: int, left_by: str = "", nation: str = "") -> None:
     for i, p in enumerate(board.parked):
         if p.team == team and p.hex == str(at) and p.nation == nation:
-            board.parked[i] = p.model_copy(update={"points": p.points + points})
+            board.parked[i] = p.replace(points=p.points + points)
             return
     board.parked.append(ParkedSupply(team=team, hex=str(at), points=points, left_by=left_by, nation=nation))
 
@@ -431,7 +431,7 @@ def _parked_here(board: Board, u: BoardUnit, at: Hex) -> ParkedSupply | None:
 def _take_parked(board: Board, p: ParkedSupply, points: int) -> None:
     board.parked.remove(p)
     if p.points > points:
-        board.parked.append(p.model_copy(update={"points": p.points - points}))
+        board.parked.append(p.replace(points=p.points - points))
 
 
 def _supply_moves(board: Board) -> None:

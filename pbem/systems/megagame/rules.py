@@ -13,8 +13,6 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from pydantic import ValidationError
-
 from pbem.engine.presenter import Presenter
 from pbem.engine.ruleset import (
     JSON,
@@ -28,7 +26,7 @@ from pbem.engine.ruleset import (
 )
 from pbem.errors import InputError, RuleViolation
 from pbem.maps.hexmap import Hex
-from pbem.protocol.archive import one_line
+from pbem.protocol.record import RecordError, json_schema
 from pbem.systems.megagame.board import AnyState, nation_of, team_side, turn_label
 from pbem.systems.megagame.checks import normalize, validate
 from pbem.systems.megagame.model import (
@@ -112,9 +110,9 @@ class MegagameRules(Ruleset[MegaScenario, AnyState, OrderSheet]):
     # -- scenario and boundary -----------------------------------------------------------------
     def scenario_problems(self, data: JSON) -> list[str]:
         try:
-            sc = MegaScenario.model_validate(data)
-        except ValidationError as exc:
-            return [f"megagame scenario: {one_line(exc)}"]
+            sc = MegaScenario.parse(data)
+        except RecordError as exc:
+            return [f"megagame scenario: {exc.line()}"]
         return self._problems(sc)
 
     def _problems(self, sc: MegaScenario) -> list[str]:
@@ -186,9 +184,9 @@ class MegagameRules(Ruleset[MegaScenario, AnyState, OrderSheet]):
 
     def load_scenario(self, data: JSON) -> MegaScenario:
         try:
-            sc = MegaScenario.model_validate(data)
-        except ValidationError as exc:
-            raise InputError(f"megagame scenario: {one_line(exc)}") from None
+            sc = MegaScenario.parse(data)
+        except RecordError as exc:
+            raise InputError(f"megagame scenario: {exc.line()}") from None
         problems = self._problems(sc)
         if problems:
             raise InputError("; ".join(problems))
@@ -228,47 +226,47 @@ class MegagameRules(Ruleset[MegaScenario, AnyState, OrderSheet]):
         return padded_length(self.SEALED_BASE + self.SEALED_PER_UNIT * n)
 
     def orders_schema(self) -> JSON:
-        schema: dict[str, Any] = OrderSheet.model_json_schema()
+        schema: dict[str, Any] = json_schema(OrderSheet)
         return schema
 
     def rulings_schema(self) -> JSON:
-        schema: dict[str, Any] = MegaRulings.model_json_schema()
+        schema: dict[str, Any] = json_schema(MegaRulings)
         schema["description"] = ("Game Control's rulings for a turn [9]: groupings replace the engine's "
                                  "proposed attackers against a hex; advantage adds points a unit")
         return schema
 
     def load_rulings(self, scenario: MegaScenario, state: AnyState, data: JSON) -> JSON:
         try:
-            rulings = MegaRulings.model_validate(data or {})
-        except ValidationError as exc:
-            raise InputError(f"megagame rulings: {one_line(exc)} [9]") from None
+            rulings = MegaRulings.parse(data or {})
+        except RecordError as exc:
+            raise InputError(f"megagame rulings: {exc.line()} [9]") from None
         known = {u.id for u in scenario.units}
         for g in rulings.groupings:
             unknown = [a for a in g.attackers if a not in known]
             if unknown:
                 raise InputError(f"megagame rulings: no unit {unknown[0]!r} to group at {g.at} [9]")
-        out: dict[str, Any] = rulings.model_dump(mode="json")
+        out: dict[str, Any] = rulings.to_json()
         return out
 
     def load_state(self, scenario: MegaScenario, data: JSON) -> AnyState:
         try:
             if isinstance(data, dict) and "team" in data:
-                return TeamView.model_validate(data)
-            return MegaState.model_validate(data)
-        except ValidationError as exc:
-            raise InputError(f"megagame state: {one_line(exc)}") from None
+                return TeamView.parse(data)
+            return MegaState.parse(data)
+        except RecordError as exc:
+            raise InputError(f"megagame state: {exc.line()}") from None
 
     def dump_state(self, scenario: MegaScenario, state: AnyState) -> JSON:
-        return state.model_dump(mode="json")
+        return state.to_json()
 
     def load_orders(self, scenario: MegaScenario, data: JSON) -> OrderSheet:
         try:
-            return OrderSheet.model_validate(data)
-        except ValidationError as exc:
-            raise InputError(f"megagame order sheet: {one_line(exc)} [5]") from None
+            return OrderSheet.parse(data)
+        except RecordError as exc:
+            raise InputError(f"megagame order sheet: {exc.line()} [5]") from None
 
     def dump_orders(self, scenario: MegaScenario, orders: OrderSheet) -> JSON:
-        return orders.model_dump(mode="json")
+        return orders.to_json()
 
     # -- the game -----------------------------------------------------------------------------
     def initial_state(self, scenario: MegaScenario, options: JSON) -> MegaState:
@@ -346,7 +344,7 @@ class MegagameRules(Ruleset[MegaScenario, AnyState, OrderSheet]):
         everyone (``pbem publish``), so the last report need not carry it to each team."""
         if side is None or side == scenario.umpire:
             return state
-        st = MegaState.model_validate(state)
+        st = MegaState.parse(state)
         return team_view(scenario, st, side, rules3=self.since("3"))
 
     def describe(self, scenario: MegaScenario, state: AnyState) -> str:

@@ -45,7 +45,7 @@ def team_view(scenario: MegaScenario, state: MegaState, team: str, *, rules3: bo
         "air_lost": {a.id: state.air_lost[a.id] for a in scenario.air
                      if a.side == side and state.air_lost.get(a.id)},
         "night_drops": [uid for uid in state.night_drops if unit_def(scenario, uid).team == team],
-        "cab_rank": (state.cab_rank[team].model_dump(mode="json")
+        "cab_rank": (state.cab_rank[team].to_json()
                      if team in state.cab_rank and state.cab_rank[team].until >= state.turn else None),
         "objectives": [{"name": o.name, "hex": o.hex, "points": o.points,
                         "held_by": state.control.get(o.hex, o.held_by)} for o in scenario.objectives]}

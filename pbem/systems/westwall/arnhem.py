@@ -54,25 +54,31 @@ beside the scenario's ``special`` parameters and the sealed drop-zone notes they
 conditions, the longest part, are already their own module (:mod:`arnhem_victory`).
 """
 
-# Annotations are evaluated as written (no ``from __future__ import annotations``): pydantic would
-# otherwise compile and evaluate every field's annotation string as each model class is made, a
-# cost paid by every command at start-up [28 item 4] (tests/cli/test_start_imports.py).
-
 import hashlib
 import hmac
 from collections.abc import Callable, Sequence
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
-
 from pbem.engine.ruleset import Dice, Outcome
 from pbem.errors import InputError, RuleViolation
 from pbem.maps.hexmap import Hex, hexside
-from pbem.maps.model import HexStr, new_dict, new_list
+from pbem.protocol.record import (
+    Bool,
+    Int,
+    ListOf,
+    MapOf,
+    Maybe,
+    Nested,
+    Record,
+    RecordError,
+    Str,
+    field,
+)
 from pbem.systems.westwall.board import Board
 from pbem.systems.westwall.exclusive import Citations, Exclusive, parse_special
 from pbem.systems.westwall.model import (
     AIRBORNE_TYPES,
+    HEX,
     Area,
     CrtLine,
     DropZoneCommitment,
@@ -88,6 +94,8 @@ from pbem.systems.westwall.model import (
     Scenario,
     SetupOrders,
     State,
+    new_dict,
+    new_list,
 )
 from pbem.systems.westwall.movement import area_hexes, in_area, reinforcement_entries, walk_moves
 
@@ -98,44 +106,61 @@ Weather = Literal["good", "fair", "poor"]
 # --------------------------------------------------------------------------------------------------
 
 
-class _Data(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-
-class RiverLine(_Data):
+class RiverLine(Record):
     """A river of the victory schedule [17.11]: the map line's name and a hex on each side."""
 
-    line: str
-    south_hex: HexStr
-    north_hex: HexStr
-    points: int = Field(ge=0)
+    line: str = field(Str())
+    south_hex: str = field(HEX)
+    north_hex: str = field(HEX)
+    points: int = field(Int(ge=0))
 
 
-class ArnhemSpecial(_Data):
-    weather: bool = Field(False, description="[16.0] in force")
-    drop_zones: dict[str, HexStr] = Field(
-        default_factory=new_dict, description="division -> fixed drop-zone hex [18.11]"
+def _airborne_default() -> dict[str, int]:
+    return {"good": 25, "fair": 5, "poor": 0}
+
+
+def _support_default() -> dict[str, int]:
+    return {"good": 7, "fair": 3, "poor": 0}
+
+
+def _loc_default() -> list[str]:
+    return ["0105", "0106"]
+
+
+def _exit_west_default() -> list[str]:
+    return ["0601", "2301"]
+
+
+def _exit_east_default() -> list[str]:
+    return ["0126", "2726"]
+
+
+def _reenter_east_default() -> list[str]:
+    return ["0126", "0726"]
+
+
+class ArnhemSpecial(Record):
+    weather: bool = field(Bool(), default=False, description="[16.0] in force")
+    drop_zones: dict[str, str] = field(
+        MapOf(Str(), HEX), default_factory=new_dict, description="division -> fixed drop-zone hex [18.11]"
     )
-    dz_free: bool = Field(False, description="drop zones placed by the Allied player [15.36-15.39]")
-    airborne_per_weather: dict[str, int] = Field(
-        default_factory=lambda: {"good": 25, "fair": 5, "poor": 0}
-    )
-    ground_support_per_weather: dict[str, int] = Field(
-        default_factory=lambda: {"good": 7, "fair": 3, "poor": 0}
-    )
-    loc_hexes: list[HexStr] = Field(default_factory=lambda: ["0105", "0106"])
-    engineer: str | None = None
-    engineer_reentry: list[HexStr] = Field(default_factory=lambda: ["0105", "0106"])
-    waal: RiverLine | None = None
-    neder_rijn: RiverLine | None = None
-    exit_west: list[HexStr] = Field(default_factory=lambda: ["0601", "2301"])
-    exit_east: list[HexStr] = Field(default_factory=lambda: ["0126", "2726"])
-    reenter_east: list[HexStr] = Field(default_factory=lambda: ["0126", "0726"])
-    max_artillery_per_combat: int = 2
-    support_range: int = 3
-    drop_range: int = Field(7, description="[16.11] hexes from the drop zone, with weather")
-    landing_mp: int = Field(3, description="[15.32] Movement Points left on landing")
-    notes: list[str] = Field(default_factory=new_list)
+    dz_free: bool = field(Bool(), default=False,
+                          description="drop zones placed by the Allied player [15.36-15.39]")
+    airborne_per_weather: dict[str, int] = field(MapOf(Str(), Int()), default_factory=_airborne_default)
+    ground_support_per_weather: dict[str, int] = field(MapOf(Str(), Int()), default_factory=_support_default)
+    loc_hexes: list[str] = field(ListOf(HEX), default_factory=_loc_default)
+    engineer: str | None = field(Maybe(Str()), default=None)
+    engineer_reentry: list[str] = field(ListOf(HEX), default_factory=_loc_default)
+    waal: RiverLine | None = field(Maybe(Nested(RiverLine)), default=None)
+    neder_rijn: RiverLine | None = field(Maybe(Nested(RiverLine)), default=None)
+    exit_west: list[str] = field(ListOf(HEX), default_factory=_exit_west_default)
+    exit_east: list[str] = field(ListOf(HEX), default_factory=_exit_east_default)
+    reenter_east: list[str] = field(ListOf(HEX), default_factory=_reenter_east_default)
+    max_artillery_per_combat: int = field(Int(), default=2)
+    support_range: int = field(Int(), default=3)
+    drop_range: int = field(Int(), default=7, description="[16.11] hexes from the drop zone, with weather")
+    landing_mp: int = field(Int(), default=3, description="[15.32] Movement Points left on landing")
+    notes: list[str] = field(ListOf(Str()), default_factory=new_list)
 
 
 def special_of(scenario: Scenario) -> ArnhemSpecial:
@@ -147,9 +172,9 @@ def special_of(scenario: Scenario) -> ArnhemSpecial:
 def special_problems(scenario: Scenario) -> list[str]:
     """Problems of an Arnhem scenario's ``special`` data (for ``pbem scenario check``)."""
     try:
-        sp = ArnhemSpecial.model_validate(scenario.special)
-    except ValueError as exc:
-        return [f"special: {line}" for line in str(exc).splitlines()[1:] if line.strip()]
+        sp = ArnhemSpecial.parse(scenario.special)
+    except RecordError as exc:
+        return [f"special.{'.'.join(str(p) for p in loc)}: {msg}" for loc, msg in exc.problems]
     out: list[str] = []
     m = scenario.map
     named: list[tuple[str, str]] = [(f"drop_zones.{k}", v) for k, v in sp.drop_zones.items()]
@@ -442,7 +467,7 @@ class Arnhem(Exclusive):
             allied = allied_side(scenario)
             pending = [allied, *[s for s in state.setup_pending if s != allied], allied]
             changes.update(setup_pending=pending, phasing=allied, phase="setup")
-        return state.model_copy(update=changes)
+        return state.replace(**changes)
 
     # -- secret drop zones [15.35-15.39] ----------------------------------------------------------
     def setup_label(self, scenario: Scenario, state: State, side: str) -> str | None:
@@ -492,8 +517,8 @@ class Arnhem(Exclusive):
             sealed = {n.division: seal_note(secret, n) for n in orders.dz_notes}
             if len(sealed) != len(orders.dz_notes):
                 raise InputError("one drop-zone note per division [15.36]")
-            return orders.model_copy(update={"dz_notes": None,
-                                             "dz_commitments": dict(sorted(sealed.items()))})
+            return orders.replace(dz_notes=None,
+                                             dz_commitments=dict(sorted(sealed.items())))
         if not committed or secret is None or orders.dz_reveal is not None:
             return orders
         if isinstance(orders, SetupOrders) and len(state.setup_pending) != 1:
@@ -501,11 +526,11 @@ class Arnhem(Exclusive):
         weather = state.exclusive.get("weather", "good")
         due: list[DropZoneReveal] = []
         for div, raw in sorted(committed.items()):
-            note = open_note(secret, div, DropZoneCommitment.model_validate(raw))
+            note = open_note(secret, div, DropZoneCommitment.parse(raw))
             if note is not None and note.turn <= state.game_turn and (
                     isinstance(orders, SetupOrders) or weather != "poor"):
                 due.append(note)
-        return orders.model_copy(update={"dz_reveal": due or None})
+        return orders.replace(dz_reveal=due or None)
 
     def own_notes(self, scenario: Scenario, state: State, side: str, secret: bytes) -> State:
         """[15.36, 15.39] on the Allied player's own machine: the drop zones its next orders reveal
@@ -519,7 +544,7 @@ class Arnhem(Exclusive):
         due: list[DropZoneReveal] = []
         later: dict[str, dict[str, Any]] = {}
         for div, raw in sorted(committed.items()):
-            note = open_note(secret, div, DropZoneCommitment.model_validate(raw))
+            note = open_note(secret, div, DropZoneCommitment.parse(raw))
             if note is None:
                 continue
             if placing and note.turn <= state.game_turn:
@@ -531,7 +556,7 @@ class Arnhem(Exclusive):
             extra["dz_placing"] = sorted(r.division for r in due)
         if later:
             extra["dz_noted"] = later
-        return state.model_copy(update={"exclusive": dict(sorted(extra.items()))})
+        return state.replace(exclusive=dict(sorted(extra.items())))
 
     def arrival_turn(self, scenario: Scenario, state: State, uid: str, scheduled: int) -> int | None:
         """[15.39] an airborne unit of a division whose drop zone is not placed yet lands from the
@@ -619,10 +644,10 @@ class Arnhem(Exclusive):
             return state
         extra = dict(state.exclusive)
         if orders.dz_commitments is not None:
-            extra["dz_commitments"] = {k: v.model_dump(mode="json")
+            extra["dz_commitments"] = {k: v.to_json()
                                        for k, v in sorted(orders.dz_commitments.items())}
         extra = _place(extra, orders.dz_reveal or [])
-        return state.model_copy(update={"exclusive": dict(sorted(extra.items()))})
+        return state.replace(exclusive=dict(sorted(extra.items())))
 
     def turn_start(self, scenario: Scenario, state: State, orders: PlayerTurnOrders) -> State:
         if not orders.dz_reveal:
@@ -630,7 +655,7 @@ class Arnhem(Exclusive):
         ok = [r for r in orders.dz_reveal
               if not self._reveal_problems(scenario, state, [r], placing=False)]
         extra = _place(dict(state.exclusive), ok)
-        return state.model_copy(update={"exclusive": dict(sorted(extra.items()))})
+        return state.replace(exclusive=dict(sorted(extra.items())))
 
     # -- checks of a player-turn ----------------------------------------------------------------
     def turn_violations(
@@ -1161,7 +1186,7 @@ class Arnhem(Exclusive):
             # End of the game-turn: lines of communication and points [17.11, 17.12, 17.35].
             from pbem.systems.westwall import arnhem_victory as av
 
-            now = state.model_copy(update={"exclusive": extra})
+            now = state.replace(exclusive=extra)
             got, lines = av.turn_points(scenario, board, now, name_all=self.readings.loc_names_every_unit)
             pts = dict(extra.get("points", {}))
             for s, v in got.items():
@@ -1179,7 +1204,7 @@ class Arnhem(Exclusive):
                 extra["weather_log"] = [*extra.get("weather_log", []), now_w]
                 more.append(RollEvent(rule="16.0", subject=f"weather for Game-Turn "
                                       f"{state.game_turn + 1}", die=die, outcome=now_w))
-        return state.model_copy(update={"exclusive": dict(sorted(extra.items()))}), more
+        return state.replace(exclusive=dict(sorted(extra.items()))), more
 
     # -- victory [17.0] -------------------------------------------------------------------------
     def score(self, scenario: Scenario, state: State) -> dict[str, int]:

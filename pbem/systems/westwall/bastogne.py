@@ -16,72 +16,77 @@ exit deadline) comes from the scenario's ``special`` object, validated by :class
 nothing here names a hex or a unit.
 """
 
-# Annotations are evaluated as written (no ``from __future__ import annotations``): pydantic would
-# otherwise compile and evaluate every field's annotation string as each model class is made, a
-# cost paid by every command at start-up [28 item 4] (tests/cli/test_start_imports.py).
-
 from collections import deque
 from functools import cached_property
-from typing import Annotated, Literal
-
-from pydantic import BaseModel, ConfigDict, Field
 
 from pbem.engine.ruleset import Outcome
 from pbem.errors import RuleViolation
 from pbem.maps.hexmap import Hex
-from pbem.maps.model import HexStr, new_dict, new_list
+from pbem.protocol.record import (
+    Bool,
+    Const,
+    Int,
+    ListOf,
+    MapOf,
+    Maybe,
+    Nested,
+    Record,
+    RecordError,
+    Str,
+    Tagged,
+    field,
+)
 from pbem.systems.westwall.board import Board
 from pbem.systems.westwall.exclusive import Citations, Exclusive, parse_special
-from pbem.systems.westwall.model import Scenario, State
+from pbem.systems.westwall.model import EDGE, HEX, Scenario, State, new_dict, new_list
 
 # --------------------------------------------------------------------------------------------------
 # Scenario parameters (``special``)
 # --------------------------------------------------------------------------------------------------
 
 
-class _Data(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-
-class ExitVictory(_Data):
+class ExitVictory(Record):
     """Victory by exiting units and holding Bastogne [15.17] (with a deadline: [15.37])."""
 
-    kind: Literal["exit-and-bastogne"]
-    rule: str = "15.17"
-    exit_side: str = Field(description="The side that scores for exiting units")
-    exit_units: list[str] = Field(description="The units that count [15.17]")
-    exit_edge: Literal["west", "east", "north", "south"] = "west"
-    exit_vp: int = Field(1, ge=0, description="Points per listed unit exited off exit_edge")
-    fail_vp: int = Field(3, ge=0, description="Points to the other side per listed unit that fails")
-    exit_by_turn: int | None = Field(
-        None, description="Exits count only up to the end of this Game-Turn [15.37]"
+    kind: str = field(Const("exit-and-bastogne"))
+    rule: str = field(Str(), default="15.17")
+    exit_side: str = field(Str(), description="The side that scores for exiting units")
+    exit_units: list[str] = field(ListOf(Str()), description="The units that count [15.17]")
+    exit_edge: str = field(EDGE, default="west")
+    exit_vp: int = field(Int(ge=0), default=1, description="Points per listed unit exited off exit_edge")
+    fail_vp: int = field(Int(ge=0), default=3,
+                         description="Points to the other side per listed unit that fails")
+    exit_by_turn: int | None = field(
+        Maybe(Int()), default=None, description="Exits count only up to the end of this Game-Turn [15.37]"
     )
-    control_vp: dict[str, int] = Field(
-        default_factory=new_dict, description="side -> points if that side controls Bastogne"
+    control_vp: dict[str, int] = field(
+        MapOf(Str(), Int()), default_factory=new_dict,
+        description="side -> points if that side controls Bastogne",
     )
-    neither_vp: dict[str, int] = Field(
-        default_factory=new_dict, description="side -> points if neither side controls Bastogne"
+    neither_vp: dict[str, int] = field(
+        MapOf(Str(), Int()), default_factory=new_dict,
+        description="side -> points if neither side controls Bastogne",
     )
 
 
-class LocVictory(_Data):
+class LocVictory(Record):
     """Victory by a road Line of Communication at the end of a Game-Turn [15.27]."""
 
-    kind: Literal["line-of-communication"]
-    rule: str = "15.27"
-    side: str = Field(description="The side that wins with a Line of Communication")
-    from_hexes: list[HexStr]
-    to_hexes: list[HexStr]
-    otherwise: str = Field(description="The side that wins if no LOC by the end of the game")
+    kind: str = field(Const("line-of-communication"))
+    rule: str = field(Str(), default="15.27")
+    side: str = field(Str(), description="The side that wins with a Line of Communication")
+    from_hexes: list[str] = field(ListOf(HEX))
+    to_hexes: list[str] = field(ListOf(HEX))
+    otherwise: str = field(Str(), description="The side that wins if no LOC by the end of the game")
 
 
-class Exclusion(_Data):
+class Exclusion(Record, slots=False):
     """Hexes a side may not enter [15.26.3]."""
 
-    side: str
-    of: list[HexStr]
-    within: int = Field(ge=0)
-    rule: str = "15.26.3"
+    side: str = field(Str())
+    of: list[str] = field(ListOf(HEX))
+    within: int = field(Int(ge=0))
+    rule: str = field(Str(), default="15.26.3")
 
     @cached_property
     def centres(self) -> tuple[Hex, ...]:
@@ -89,22 +94,24 @@ class Exclusion(_Data):
         return tuple(Hex.parse(c) for c in self.of)
 
 
-Victory = Annotated[ExitVictory | LocVictory, Field(discriminator="kind")]
+Victory = ExitVictory | LocVictory
 
 
-class BastogneSpecial(_Data):
+class BastogneSpecial(Record):
     """The ``special`` object of a Bastogne scenario."""
 
-    control_hexes: list[HexStr] = Field(
-        default_factory=new_list, description="Bastogne: the engine records last passage here [15.17]"
+    control_hexes: list[str] = field(
+        ListOf(HEX), default_factory=new_list,
+        description="Bastogne: the engine records last passage here [15.17]",
     )
-    initial_control: dict[HexStr, str] = Field(
-        default_factory=new_dict, description="Who holds each control hex before anyone has moved"
+    initial_control: dict[str, str] = field(
+        MapOf(HEX, Str()), default_factory=new_dict,
+        description="Who holds each control hex before anyone has moved",
     )
-    victory: Victory | None = None
-    exclusion: Exclusion | None = None
-    ground_support_one_phase: bool = Field(
-        False,
+    victory: Victory | None = field(Maybe(Tagged("kind", ExitVictory, LocVictory)), default=None)
+    exclusion: Exclusion | None = field(Maybe(Nested(Exclusion)), default=None)
+    ground_support_one_phase: bool = field(
+        Bool(), default=False,
         description="Support points usable in one combat phase of a game-turn only [15.26.4] "
         "(read by the combat rules)",
     )
@@ -120,9 +127,9 @@ def special_problems(scenario: Scenario) -> list[str]:
     """Consistency problems of a scenario's ``special`` data (for ``pbem scenario check``): unknown
     sides and units, hexes off the map."""
     try:
-        sp = BastogneSpecial.model_validate(scenario.special)
-    except ValueError as exc:
-        return [f"special: {line}" for line in str(exc).splitlines()[1:] if line.strip()]
+        sp = BastogneSpecial.parse(scenario.special)
+    except RecordError as exc:
+        return [f"special.{'.'.join(str(p) for p in loc)}: {msg}" for loc, msg in exc.problems]
     sides = set(scenario.side_ids())
     out: list[str] = []
 

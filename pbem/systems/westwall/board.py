@@ -54,7 +54,7 @@ CUT_ROUTE_MARKERS: frozenset[str] = frozenset({"destroyed-bridge"})
 @functools.cache
 def default_terrain_key() -> TerrainKey:
     """The documented default Terrain Key bundled as ``pbem/scenario_data/terrain-key.json``."""
-    return TerrainKey.model_validate(json.loads(_bundled_file("terrain-key.json")))
+    return TerrainKey.parse(json.loads(_bundled_file("terrain-key.json")))
 
 
 def _bundled_file(name: str) -> str:
@@ -93,7 +93,7 @@ class Crossing:
 
 
 NO_CROSSING = Crossing()
-_NEW_UNIT = UnitState.model_validate({})
+_NEW_UNIT = UnitState()
 
 _CRT_ORDER: dict[str, int] = {"clear": 0, "grove": 1, "broken": 2, "rough": 3}
 
@@ -203,7 +203,7 @@ class Geometry:
         key = scenario.terrain_key
         self.key = key
         self.hexes: frozenset[Hex] = frozenset(m.all_hexes())
-        fallback = HexTerrain.model_validate({"mp_halves": 2, "crt": "clear"})
+        fallback = HexTerrain(mp_halves=2, crt="clear")
         self.terrain_kind: dict[Hex, str] = _HexTable(self.hexes, m.terrain_of)
         kinds = self.terrain_kind
         self.terrain: dict[Hex, HexTerrain] = _HexTable(
@@ -510,7 +510,7 @@ class Board:
         if self._journal is not None:
             self._log_unit(uid)
         current = self.units.get(uid, _NEW_UNIT)
-        self.units[uid] = current.model_copy(update=changes)
+        self.units[uid] = current.replace(**changes)
 
     def _remove(self, uid: str) -> None:
         old = self._pos.pop(uid, None)
@@ -552,12 +552,10 @@ class Board:
             if self._journal is not None:
                 self._log_position(uid, None)
             self._remove(uid)
-            self.units[uid] = self.units.get(uid, _NEW_UNIT).model_copy(update={"hex": None})
+            self.units[uid] = self.units.get(uid, _NEW_UNIT).replace(hex=None)
             return
         self.place(uid, h)
-        self.units[uid] = self.units.get(uid, _NEW_UNIT).model_copy(
-            update={"hex": str(h), "status": "on-map"}
-        )
+        self.units[uid] = self.units.get(uid, _NEW_UNIT).replace(hex=str(h), status="on-map")
         self.note_passage(uid, h)
 
     def note_passage(self, uid: str, h: Hex) -> None:
@@ -594,9 +592,7 @@ class Board:
             self._log_unit(uid)
             self._log_position(uid, None)
         self._remove(uid)
-        self.units[uid] = self.units.get(uid, _NEW_UNIT).model_copy(
-            update={"hex": None, "status": "eliminated"}
-        )
+        self.units[uid] = self.units.get(uid, _NEW_UNIT).replace(hex=None, status="eliminated")
 
     def exit_unit(self, uid: str, edge: str | None, game_turn: int) -> None:
         """Take ``uid`` off the map by an edge [12.0]; it never returns [12.11]."""
@@ -604,9 +600,7 @@ class Board:
             self._log_unit(uid)
             self._log_position(uid, None)
         self._remove(uid)
-        self.units[uid] = self.units.get(uid, _NEW_UNIT).model_copy(
-            update={"hex": None, "status": "exited", "exit_edge": edge, "exit_turn": game_turn}
-        )
+        self.units[uid] = self.units.get(uid, _NEW_UNIT).replace(hex=None, status="exited", exit_edge=edge, exit_turn=game_turn)
 
     # -- terrain ------------------------------------------------------------------------------
     def demolish(self, a: Hex, b: Hex) -> None:
@@ -816,7 +810,7 @@ class Board:
                 del extra["destroyed_bridges"]
             update["exclusive"] = dict(sorted(extra.items()))
         update.update(changes)
-        return base.model_copy(update=update)
+        return base.replace(**update)
 
 
 def _sorted_dict(d: dict[str, _V]) -> dict[str, _V]:

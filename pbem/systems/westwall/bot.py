@@ -491,8 +491,8 @@ def _setup_block(ctx: _Ctx, groups: list[Any], taken: set[Hex], placements: dict
     for _ in range(len(pool)):
         units = dict(st.units)
         for placed, where in placements.items():
-            units[placed] = units[placed].model_copy(update={"hex": where, "status": "on-map"})
-        loc = line_of_communication(sc, st.model_copy(update={"units": units}))
+            units[placed] = units[placed].replace(hex=where, status="on-map")
+        loc = line_of_communication(sc, st.replace(units=units))
         if loc is None or not pool:
             return
         path = [Hex.parse(h) for h in loc]
@@ -1049,7 +1049,7 @@ def _player_turn(ctx: _Ctx, rules: WestWallRules) -> tuple[PlayerTurnOrders, lis
         current = list(moves)
         while True:
             o = _turn_orders(ctx, current, extras=extras)
-            bad = rules.validate(sc, st, ctx.side, o.model_dump(mode="json", exclude_none=True))
+            bad = rules.validate(sc, st, ctx.side, o.to_json(omit_none=True))
             if not bad:
                 return o, []
             last = (o, bad)
@@ -1092,7 +1092,7 @@ def choose_orders(scenario: Scenario | JSON, state_json: JSON, side: str, *, see
     ctx = _Ctx(sc, st, side, seed)
     kind = pend[0].kind
     if kind == "acknowledge":
-        return AcknowledgeOrders(side=side).model_dump(mode="json")
+        return AcknowledgeOrders(side=side).to_json()
     if kind == "setup":
         setup = _setup(ctx)
         if sc.game == "arnhem":
@@ -1100,8 +1100,8 @@ def choose_orders(scenario: Scenario | JSON, state_json: JSON, side: str, *, see
 
             notes = bot_drop_zone_notes(sc, st, side)
             if notes is not None:
-                setup = setup.model_copy(update={"dz_notes": notes})
-        data = setup.model_dump(mode="json", exclude_none=True)
+                setup = setup.replace(dz_notes=notes)
+        data = setup.to_json(omit_none=True)
         checked = rules.conceal(sc, st, side, data, bytes(32)) if setup.dz_notes else data
         if rules.validate(sc, st, side, checked):
             skel = rules.skeleton(sc, st, side)
@@ -1109,7 +1109,7 @@ def choose_orders(scenario: Scenario | JSON, state_json: JSON, side: str, *, see
             return skel
         return data
     orders, _bad = _player_turn(ctx, rules)
-    return orders.model_dump(mode="json", exclude_none=True)
+    return orders.to_json(omit_none=True)
 
 
 __all__ = ["choose_orders", "distance_field", "expected_value"]

@@ -1,7 +1,7 @@
 """Helpers shared by the map renderer and the email narrative (presentation only).
 
 * :func:`coerce_scenario`, :func:`coerce_state`, :func:`coerce_events` accept either the WestWall
-  pydantic models or the plain JSON values found in turn files, so callers can pass whichever they
+  records or the plain JSON values found in turn files, so callers can pass whichever they
   hold.
 * the hexes of an area are the rules' own (:func:`pbem.systems.westwall.movement.area_hexes`): the
   map draws exactly the entry hexes the rules accept [11.11].
@@ -17,13 +17,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from pydantic import ConfigDict, TypeAdapter, ValidationError
-
 from pbem.errors import InputError
 from pbem.maps.hexmap import Hex
+from pbem.protocol.record import RecordError
 from pbem.systems.westwall.model import (
+    EVENTS,
     AdvanceEvent,
-    AnyEvent,
     DisplacedEvent,
     EliminatedEvent,
     Event,
@@ -34,17 +33,15 @@ from pbem.systems.westwall.model import (
     State,
 )
 
-_EVENTS: TypeAdapter[Any] = TypeAdapter(list[AnyEvent], config=ConfigDict(defer_build=True))  # built when first used
-
 
 def coerce_scenario(scenario: Scenario | Mapping[str, Any]) -> Scenario:
     """A :class:`Scenario` from the model itself or merged scenario JSON."""
     if isinstance(scenario, Scenario):
         return scenario
     try:
-        return Scenario.model_validate(scenario)
-    except ValidationError as exc:
-        raise InputError(f"scenario does not validate: {exc.errors()[0]['msg']}") from None
+        return Scenario.parse(scenario)
+    except RecordError as exc:
+        raise InputError(f"scenario does not validate: {exc.problems[0][1]}") from None
 
 
 def coerce_state(state: State | Mapping[str, Any]) -> State:
@@ -52,9 +49,9 @@ def coerce_state(state: State | Mapping[str, Any]) -> State:
     if isinstance(state, State):
         return state
     try:
-        return State.model_validate(state)
-    except ValidationError as exc:
-        raise InputError(f"state does not validate: {exc.errors()[0]['msg']}") from None
+        return State.parse(state)
+    except RecordError as exc:
+        raise InputError(f"state does not validate: {exc.problems[0][1]}") from None
 
 
 def coerce_events(events: Iterable[Event | Mapping[str, Any]]) -> list[Event]:
@@ -62,11 +59,10 @@ def coerce_events(events: Iterable[Event | Mapping[str, Any]]) -> list[Event]:
     items = list(events)
     if all(isinstance(e, Event) for e in items):
         return [e for e in items if isinstance(e, Event)]
-    raw = [e.model_dump() if isinstance(e, Event) else e for e in items]
     try:
-        parsed: list[Event] = _EVENTS.validate_python(raw)
-    except ValidationError as exc:
-        raise InputError(f"events do not validate: {exc.errors()[0]['msg']}") from None
+        parsed: list[Event] = EVENTS(items, ())
+    except RecordError as exc:
+        raise InputError(f"events do not validate: {exc.problems[0][1]}") from None
     return parsed
 
 

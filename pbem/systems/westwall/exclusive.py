@@ -33,10 +33,9 @@ from importlib.metadata import entry_points
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from pydantic import BaseModel
-
 from pbem.engine.ruleset import Outcome
 from pbem.errors import InputError, RuleViolation
+from pbem.protocol.record import Record, RecordError
 from pbem.systems.westwall.memo import memo
 from pbem.systems.westwall.readings import NEWEST, Readings
 
@@ -136,7 +135,7 @@ class Exclusive:
         table = self.citations if self.readings.own_case_numbers else STANDARD_CITATIONS
         return table.off_map_by_combat
 
-    special_model: type[BaseModel] | None = None
+    special_model: type[Record] | None = None
     """The model of the scenario's ``special`` parameters: the ruleset parses them with it when
     it loads the scenario (:func:`parse_special`); ``None``: the game reads none."""
 
@@ -380,7 +379,7 @@ class Exclusive:
         return []
 
 
-_M = TypeVar("_M", bound=BaseModel)
+_M = TypeVar("_M", bound=Record)
 
 
 def parse_special(scenario: Scenario, model: type[_M]) -> _M:
@@ -394,10 +393,9 @@ def parse_special(scenario: Scenario, model: type[_M]) -> _M:
 
 def _validated(scenario: Scenario, model: type[_M]) -> _M:
     try:
-        return model.model_validate(scenario.special)
-    except ValueError as exc:
-        first = str(exc).splitlines()
-        raise InputError(f"scenario {scenario.id}: bad 'special' data: {' '.join(first[:3])}") from None
+        return model.parse(scenario.special)
+    except RecordError as exc:
+        raise InputError(f"scenario {scenario.id}: bad 'special' data: {exc.line()}") from None
 
 
 STANDARD = "standard"

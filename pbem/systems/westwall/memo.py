@@ -6,10 +6,10 @@ schedule, its typed ``special`` parameters) can be worked out once and kept. It 
 scenario (``Scenario._memo``, a cached property), so it lives exactly as long as the scenario does:
 no process-wide table keyed by ``id()`` to clear or to outlive its object.
 
-The memo is no part of the scenario's value: it is not a field (``model_dump`` and the JSON schema
+The memo is no part of the scenario's value: it is not a field (``to_json`` and the JSON schema
 never see it), any two memos compare equal (a scenario's ``==`` compares its fields), and a copy
-or a pickle of a memo is a new, empty one. ``model_copy`` copies a model's ``__dict__`` shallowly,
-so a copy of a scenario would start out holding its original's memo; :func:`memo` notices that the
+or a pickle of a memo is a new, empty one. A copy that carries the
+instance ``__dict__`` over (``copy.copy``) would start out holding its original's memo; :func:`memo` notices that the
 memo belongs to another object (its owner is recorded by a weak reference) and gives the copy its
 own, so a copy (perhaps with other fields) never reads what was worked out for the original.
 """

@@ -382,7 +382,7 @@ def _standing_detail(orders: dict[str, Any], state: State, name: Callable[[Any],
     if not parts:
         return []
     before = state.standing.get(str(orders.get("side")))
-    same = before is not None and before.model_dump(mode="json", exclude_none=True) == {
+    same = before is not None and before.to_json(omit_none=True) == {
         k: v for k, v in st.items() if v is not None}
     head = "Standing orders for the enemy's next player-turn" + (" (as in force)" if same else " (new)")
     return [f"{head}: " + "; ".join(parts)]

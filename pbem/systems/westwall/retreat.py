@@ -75,7 +75,7 @@ _MAX_CHAIN = 16
 @cache
 def _no_orders() -> StandingOrders:
     """No standing orders: the default preferences (made when first needed, not at import)."""
-    return StandingOrders.model_validate({})
+    return StandingOrders()
 
 
 @dataclass

@@ -15,18 +15,17 @@ The sequence of play [3.0, 4.0] as decisions:
    player-turn (e.g. [15.27]), the game is over: the other side sends a non-random ``"acknowledge"``
    whose reveal keys the dice of the final player-turn (protocol.md). Then nothing is pending.
 
-States, orders and events cross the boundary as JSON (``model_dump(mode="json")``). Combat checks
+States, orders and events cross the boundary as JSON (``to_json()``). Combat checks
 and resolution are in :mod:`pbem.systems.westwall.combat`; movement in :mod:`pbem.systems.westwall.movement`.
 """
 
 from __future__ import annotations
 
-from pydantic import ConfigDict, TypeAdapter, ValidationError
-
 from pbem.engine.presenter import Presenter
 from pbem.engine.ruleset import JSON, Checked, Decision, Dice, Outcome, Resolution, Ruleset
 from pbem.errors import IllegalOrders, InputError, RuleViolation
 from pbem.maps.hexmap import Hex
+from pbem.protocol.record import RecordError
 from pbem.systems.westwall import scenario_check
 from pbem.systems.westwall.attacks import validate_attacks
 from pbem.systems.westwall.board import Board
@@ -38,12 +37,12 @@ from pbem.systems.westwall.combat import (
 )
 from pbem.systems.westwall.exclusive import Exclusive, get_exclusive, parse_special
 from pbem.systems.westwall.model import (
+    ORDERS,
     AcknowledgeOrders,
     Area,
     Event,
     MoveOrder,
     NoteEvent,
-    Orders,
     PlacedEvent,
     PlayerTurnOrders,
     Scenario,
@@ -63,16 +62,9 @@ from pbem.systems.westwall.movement import (
 )
 from pbem.systems.westwall.readings import Readings
 
-_ORDERS: TypeAdapter[SetupOrders | PlayerTurnOrders | AcknowledgeOrders] = TypeAdapter(
-    Orders, config=ConfigDict(defer_build=True))  # built when first used: not every command reads orders
 
-
-def _errors_line(exc: ValidationError, what: str) -> str:
-    parts = []
-    for err in exc.errors():
-        loc = ".".join(str(x) for x in err["loc"]) or "(top)"
-        parts.append(f"{loc}: {err['msg']}")
-    return f"{what}: " + "; ".join(parts)
+def _errors_line(exc: RecordError, what: str) -> str:
+    return f"{what}: " + exc.line(limit=len(exc.problems))
 
 
 def parse_orders(orders: JSON) -> SetupOrders | PlayerTurnOrders | AcknowledgeOrders:
@@ -81,8 +73,9 @@ def parse_orders(orders: JSON) -> SetupOrders | PlayerTurnOrders | AcknowledgeOr
     if isinstance(orders, SetupOrders | PlayerTurnOrders | AcknowledgeOrders):
         return orders
     try:
-        return _ORDERS.validate_python(orders)
-    except ValidationError as exc:
+        parsed: SetupOrders | PlayerTurnOrders | AcknowledgeOrders = ORDERS(orders, ())
+        return parsed
+    except RecordError as exc:
         raise InputError(_errors_line(exc, "malformed orders")) from None
 
 
@@ -91,8 +84,8 @@ def parse_state(state: JSON) -> State:
     if isinstance(state, State):
         return state
     try:
-        return State.model_validate(state)
-    except ValidationError as exc:
+        return State.parse(state)
+    except RecordError as exc:
         raise InputError(_errors_line(exc, "malformed state")) from None
 
 
@@ -113,7 +106,7 @@ def side_name(scenario: Scenario, side: str) -> str:
 
 
 def _dump(events: list[Event]) -> list[JSON]:
-    return [e.model_dump(mode="json") for e in events]
+    return [e.to_json() for e in events]
 
 
 Orders_ = SetupOrders | PlayerTurnOrders | AcknowledgeOrders
@@ -191,7 +184,7 @@ class WestWallRules(Ruleset[Scenario, State, Orders_]):
         problems = scenario_check.scenario_problems(data)
         if problems:
             raise InputError("invalid scenario:\n" + "\n".join(problems))
-        scenario = Scenario.model_validate(data)
+        scenario = Scenario.parse(data)
         model = self._exclusive(scenario).special_model
         if model is not None:  # typed once, kept with the scenario (checked sound just above)
             parse_special(scenario, model)
@@ -215,7 +208,9 @@ class WestWallRules(Ruleset[Scenario, State, Orders_]):
         return scenario_check.scenario_problems(data)
 
     def orders_schema(self) -> JSON:
-        return _ORDERS.json_schema()
+        defs: dict[str, JSON] = {}
+        out: dict[str, JSON] = ORDERS.schema(defs)
+        return {**out, "$defs": defs}
 
     def scenario_summary(self, scenario: Scenario) -> str:
         return scenario_check.scenario_summary(scenario)
@@ -227,13 +222,13 @@ class WestWallRules(Ruleset[Scenario, State, Orders_]):
         return parse_state(data)
 
     def dump_state(self, scenario: Scenario, state: State) -> JSON:
-        return parse_state(state).model_dump(mode="json")
+        return parse_state(state).to_json()
 
     def load_orders(self, scenario: Scenario, data: JSON) -> Orders_:
         return parse_orders(data)
 
     def dump_orders(self, scenario: Scenario, orders: Orders_) -> JSON:
-        return parse_orders(orders).model_dump(mode="json", exclude_none=True)
+        return parse_orders(orders).to_json(omit_none=True)
 
     def initial_state(self, scenario: Scenario, options: JSON) -> State:
         """Every unit waiting; sides with a deployment must set up first [3.0]."""
@@ -241,16 +236,14 @@ class WestWallRules(Ruleset[Scenario, State, Orders_]):
         for d in scenario.deployments:
             if d.side not in pending:
                 pending.append(d.side)
-        waiting = UnitState.model_validate({})
-        state = State.model_validate(
-            {
-                "scenario": scenario.id,
-                "game_turn": scenario.first_turn,
-                "phasing": pending[0] if pending else scenario.first_player,
-                "phase": "setup" if pending else "player-turn",
-                "setup_pending": pending,
-                "units": {u.id: waiting for u in scenario.units},
-            }
+        waiting = UnitState()
+        state = State(
+            scenario=scenario.id,
+            game_turn=scenario.first_turn,
+            phasing=pending[0] if pending else scenario.first_player,
+            phase="setup" if pending else "player-turn",
+            setup_pending=pending,
+            units={u.id: waiting for u in scenario.units},
         )
         return self._exclusive(scenario).prepare_state(scenario, state)
 
@@ -297,13 +290,13 @@ class WestWallRules(Ruleset[Scenario, State, Orders_]):
         if kind == "setup":
             return SetupOrders(
                 side=side, placements=default_placements(scenario, st, side)
-            ).model_dump(mode="json")
+            ).to_json()
         if kind == "player-turn":
-            standing = st.standing.get(side) or StandingOrders.model_validate({})
+            standing = st.standing.get(side) or StandingOrders()
             return PlayerTurnOrders(
                 side=side, game_turn=st.game_turn, standing=standing
-            ).model_dump(mode="json", exclude_none=True)
-        return AcknowledgeOrders(side=side).model_dump(mode="json")
+            ).to_json(omit_none=True)
+        return AcknowledgeOrders(side=side).to_json()
 
     def normalize(self, scenario: Scenario, state: JSON, side: str, orders: JSON) -> Orders_:
         """Expand every move given with ``to`` (and no path) into the cheapest legal path."""
@@ -323,7 +316,7 @@ class WestWallRules(Ruleset[Scenario, State, Orders_]):
                     if path is None:
                         why = no_path_reason(board, m.unit, target, st.game_turn, self._exclusive(scenario))
                         raise InputError(f"move of {m.unit}: no legal path to {target} this movement phase: {why}")
-                    m = m.model_copy(update={"path": [str(h) for h in path], "to": None})
+                    m = m.replace(path=[str(h) for h in path], to=None)
                 elif m.to is not None and len(m.path) == 1 and m.path[0] != m.to \
                         and (m.unit not in st.units or st.units[m.unit].status == "waiting"):
                     # a reinforcement's entry hex and its destination: the cheapest path between [11.11]
@@ -336,15 +329,15 @@ class WestWallRules(Ruleset[Scenario, State, Orders_]):
                         why = no_path_reason(board, m.unit, target, st.game_turn, excl, entry=entry)
                         raise InputError(f"entry of {m.unit}: no legal path from {entry} to {target} "
                                          f"this movement phase: {why}")
-                    m = m.model_copy(update={"path": [str(h) for h in path], "to": None})
+                    m = m.replace(path=[str(h) for h in path], to=None)
                 elif m.to is not None:
                     if not m.path or m.path[-1] != m.to:
                         raise InputError(
                             f"move of {m.unit}: 'to' {m.to} is not the end of its path"
                         )
-                    m = m.model_copy(update={"to": None})
+                    m = m.replace(to=None)
                 moves.append(m)
-            o = o.model_copy(update={"moves": moves})
+            o = o.replace(moves=moves)
         return o
 
     # -- checking ---------------------------------------------------------------------------------
@@ -442,7 +435,7 @@ class WestWallRules(Ruleset[Scenario, State, Orders_]):
             walked = prepared if isinstance(prepared, _Walked) and prepared.fits(st, o) else None
             new, events = self._resolve_turn(scenario, st, o, dice, walked)
         else:
-            new = st.model_copy(update={"finished": True, "phase": "over"})
+            new = st.replace(finished=True, phase="over")
             result = self.outcome(scenario, new)
             text = result.summary if result else "game over"
             events = [NoteEvent(rule="4.0", text=f"{side} acknowledges: {text}")]
@@ -509,19 +502,17 @@ class WestWallRules(Ruleset[Scenario, State, Orders_]):
         after the last player-turn or when the exclusive rules declare a result."""
         other = scenario.other(st.phasing)
         if st.phasing == scenario.first_player:
-            nxt = st.model_copy(update={"phasing": other})
+            nxt = st.replace(phasing=other)
         else:
-            nxt = st.model_copy(
-                update={
-                    "phasing": scenario.first_player,
-                    "game_turn": st.game_turn + 1,
-                    "ground_support_used": {},
-                    "ground_support_phase": {},
-                }
+            nxt = st.replace(
+                phasing=scenario.first_player,
+                game_turn=st.game_turn + 1,
+                ground_support_used={},
+                ground_support_phase={},
             )
         early = exclusive.outcome(scenario, st)
         if early is not None or nxt.game_turn > scenario.last_turn:
-            over = st.model_copy(update={"phase": "over", "phasing": other})
+            over = st.replace(phase="over", phasing=other)
             result = self.outcome(scenario, over)
             why = (
                 "the last player-turn has been played [4.0]"
@@ -543,7 +534,7 @@ class WestWallRules(Ruleset[Scenario, State, Orders_]):
         st = parse_state(state)
         if st.phase != "over":
             return None
-        final = st.model_copy(update={"finished": True})
+        final = st.replace(finished=True)
         exclusive = self._exclusive(scenario)
         result = exclusive.outcome(scenario, final)
         if result is None:

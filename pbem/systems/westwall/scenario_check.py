@@ -16,11 +16,10 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any, TypeVar
 
-from pydantic import BaseModel, ValidationError
-
 from pbem.errors import InputError
 from pbem.maps.hexmap import Hex, parse_hexside
 from pbem.maps.model import MapData
+from pbem.protocol.record import Record, RecordError
 from pbem.systems.westwall.crt import problems as crt_problems
 from pbem.systems.westwall.exclusive import game_problem, get_exclusive
 from pbem.systems.westwall.model import CrtTable, Scenario, TerrainKey
@@ -37,7 +36,7 @@ def scenario_problems(data: Any) -> list[str]:
         problems.append(unknown)
     problems += _semantic_problems(data)
     if not problems:
-        problems += _model_problems(Scenario.model_validate(data))
+        problems += _model_problems(Scenario.parse(data))
     return problems
 
 
@@ -56,15 +55,14 @@ def _loc(loc: tuple[int | str, ...]) -> str:
     return ".".join(str(x) for x in loc) or "(top level)"
 
 
-def _schema_problems(model: Any, data: Any, prefix: str = "") -> list[str]:
+def _schema_problems(model: type[Record], data: Any, prefix: str = "") -> list[str]:
     try:
-        model.model_validate(data)
-    except ValidationError as exc:
+        model.parse(data)
+    except RecordError as exc:
         out = []
-        for err in exc.errors():
-            where = _loc(tuple(err["loc"]))
+        for loc, msg in exc.problems:
+            where = _loc(tuple(loc))
             where = f"{prefix}.{where}" if prefix and where != "(top level)" else (prefix or where)
-            msg = err["msg"]
             if "duplicate unit id" in msg:
                 continue  # reported with every duplicate by _semantic_problems
             out.append(f"{where}: {msg}")
@@ -105,7 +103,7 @@ class _Semantic:
         self.sides_raw = [s.get("id") for s in data.get("sides") or [] if isinstance(s, dict)]
         self.sides = set(self.sides_raw)
         self.first, self.last = data.get("first_turn", 1), data.get("last_turn")
-        self.map = _valid_or_none(MapData, data.get("map"))  # schema problems already reported
+        self.map = _map_or_none(data.get("map"))  # schema problems already reported
         self.key = _valid_or_none(TerrainKey, data.get("terrain_key"))
         units_raw = [u for u in data.get("units") or [] if isinstance(u, dict)]
         self.units_raw = units_raw
@@ -256,16 +254,27 @@ class _Semantic:
                     self.side_ok(f"{group}.{i}.side", entry.get("side"))
 
 
-_V = TypeVar("_V", bound=BaseModel)
+_V = TypeVar("_V", bound=Record)
 
 
 def _valid_or_none(model: type[_V], data: Any) -> _V | None:
-    """``data`` validated by ``model`` when it is an object that passes, else ``None`` (its schema
+    """``data`` read by ``model`` when it is an object that passes, else ``None`` (its schema
     problems are reported elsewhere)."""
     if not isinstance(data, dict):
         return None
     try:
-        return model.model_validate(data)
+        return model.parse(data)
+    except RecordError:
+        return None
+
+
+def _map_or_none(data: Any) -> MapData | None:
+    """``data`` as a map when it is an object that passes, else ``None`` (its problems are
+    reported elsewhere)."""
+    if not isinstance(data, dict):
+        return None
+    try:
+        return MapData.model_validate(data)
     except ValueError:
         return None
 

@@ -34,7 +34,7 @@ def air_scenario(german: int, **extra: Any) -> MegaScenario:
 
 
 def cover(team: str, mission: str, squadrons: int, turn: int = 1) -> OrderSheet:
-    return OrderSheet.model_validate({"team": team, "side": "allied" if team == "AL" else "german", "turn": turn,
+    return OrderSheet.parse({"team": team, "side": "allied" if team == "AL" else "german", "turn": turn,
                                       "lines": [], "air_orders": [{"mission": mission, "squadrons": squadrons}]})
 
 
@@ -57,10 +57,10 @@ def test_12_fighter_losses_are_taken_from_the_fighter_units_in_order_and_kept() 
     assert v and v[0].rule == "12" and "7 can fly" in v[0].message
     assert R.validate(sc, new, "AL", cover("AL", "escort", 7, turn=2)) == []
     # the team's own pbem, holding only its view, refuses the same sheet the same way
-    view = TeamView.model_validate(team_view(sc, new, "AL"))
+    view = TeamView.parse(team_view(sc, new, "AL"))
     assert view.air_lost == {"fc": 2, "fc2": 1}  # its own side's squadrons only
     assert "7 can fly" in R.validate(sc, view, "AL", cover("AL", "escort", 8, turn=2))[0].message
-    assert TeamView.model_validate(team_view(sc, new, "GE")).air_lost == {"jg": 1}
+    assert TeamView.parse(team_view(sc, new, "GE")).air_lost == {"jg": 1}
     # and the losses stay: a turn with no air combat keeps them
     t3, _ = play(sc, new, Dice(), sheet("AL", turn=2), sheet("GE", turn=2))
     assert t3.air_lost == {"fc": 2, "fc2": 1, "jg": 1}

@@ -103,7 +103,7 @@ def test_9_heavy_bombers_without_a_target_still_fly_in_support_of_an_attack() ->
     # (+8): 6 + 8 against d's 4, +10; die 3: 13, a Total Success, d retiring 2d6 (1 + 1) km.
     sc = tiny(unit("a", "AL", "inf", "0303"), unit("d", "GE", "weak", "0304"))
     st = _prepared(V3.initial_state(sc, {}), "a")
-    al = OrderSheet.model_validate({
+    al = OrderSheet.parse({
         "team": "AL", "side": "allied", "turn": 1,
         "lines": [{"units": ["a"], "intention": "attack", "objective": "0304",
                    "air": [{"mission": "heavy", "squadrons": 1}]}],
@@ -140,7 +140,7 @@ def test_12c_the_bomb_line_counts_the_other_teams_of_the_side_the_team_sees() ->
     v = V3.validate(sc, st, "AL", bomb)
     assert [x.rule for x in v] == ["12"] and "friendly troops at 0505" in v[0].message
     # the team's own pbem, from its view, refuses the same sheet alike
-    view = V3.load_state(sc, V3.view(sc, st.model_dump(mode="json"), "AL"))
+    view = V3.load_state(sc, V3.view(sc, st.to_json(), "AL"))
     assert [x.message for x in V3.validate(sc, view, "AL", bomb)] == [x.message for x in v]
 
 
@@ -205,7 +205,7 @@ def test_12a_supplies_landed_on_an_airstrip_plus_2_with_afdag_deployed_plus_5() 
 
 
 def test_12a_an_airstrip_off_the_map_is_a_scenario_problem() -> None:
-    data = tiny(unit("a", "AL", "inf", "0303"), unit("d", "GE", "weak", "0808")).model_dump(mode="json")
+    data = tiny(unit("a", "AL", "inf", "0303"), unit("d", "GE", "weak", "0808")).to_json()
     data["airstrips"] = ["0909"]
     assert any("airstrip '0909'" in p and "[12a]" in p for p in V3.scenario_problems(data))
 
@@ -287,8 +287,8 @@ def test_12d_recce_with_nothing_to_report_reads_alike_empty_or_not() -> None:
 
 
 def _prepared(st: MegaState, *uids: str) -> MegaState:
-    return st.model_copy(update={"units": {k: UnitState(**{**v.model_dump(), "prepared": k in uids})
-                                           for k, v in st.units.items()}})
+    return st.replace(units={k: UnitState(**{**v.to_json(), "prepared": k in uids})
+                                           for k, v in st.units.items()})
 
 
 def test_10_eletis_type_tanks_and_artillery_that_drove_a_unit_back_are_named() -> None:
@@ -334,7 +334,7 @@ def test_12a_drops_may_not_be_made_into_woods_or_built_up_areas() -> None:
              unit("q", "AL", "inf", "0606", arrives=2, by_air=True),
              unit("r", "AL", "inf", "0707", arrives=2, by_air=True),
              unit("s", "AL", "inf", "0506"), unit("d", "GE", "weak", "0101")]
-    data = tiny(*units).model_dump(mode="json")
+    data = tiny(*units).to_json()
     data["map"]["terrain"] = {"woods": ["0505", "0506"], "town": ["0606"]}
     problems = [p for p in V3.scenario_problems(data) if "[12a]" in p]
     assert problems == ["unit p: its drop zone 0505 is woods; drops may not be made into woods or built up areas "
@@ -351,7 +351,7 @@ def test_10_eletis_type_air_power_that_threw_an_attack_back_is_named_to_the_atta
     # of contact. e fought 6 status: "about two battalions", with air attack; version 2 told e of
     # neither (no enemy next to it at the end, and air named only to defenders).
     sc = tiny(unit("b", "AL", "inf", "0606"), unit("e", "GE", "inf", "0607"))
-    cab = OrderSheet.model_validate({"team": "AL", "side": "allied", "turn": 1, "lines": [],
+    cab = OrderSheet.parse({"team": "AL", "side": "allied", "turn": 1, "lines": [],
                                      "air_orders": [{"mission": "cab-rank", "squadrons": 4}]})
     attack = sheet("GE", {"units": ["e"], "intention": "attack", "objective": "0606"}, turn=2)
     for rules in (V3, V2):

@@ -93,17 +93,17 @@ def test_11_a_dump_back_where_its_counters_lie_has_them_again() -> None:
 def test_11_parked_counters_in_a_hex_the_enemy_holds_are_lost_and_a_lost_transport_loses_its_load() -> None:
     sc = dumps(unit("r", "AL", "rasc", "0404"))
     st = R.initial_state(sc, {})
-    gone = {**st.units, "r": st.units["r"].model_copy(update={"gone": True})}
-    st = st.model_copy(update={"units": gone, "loads": {"r": 10}, "parked": [
+    gone = {**st.units, "r": st.units["r"].replace(gone=True)}
+    st = st.replace(units=gone, loads={"r": 10}, parked=[
         ParkedSupply(team="AL", hex="0808", points=6, left_by="x"),  # d stands there
-        ParkedSupply(team="AL", hex="0505", points=3, left_by="x")]})  # nobody there: they wait
+        ParkedSupply(team="AL", hex="0505", points=3, left_by="x")])  # nobody there: they wait
     t2, _ = play(sc, st, Dice())
     assert t2.parked == [ParkedSupply(team="AL", hex="0505", points=3, left_by="x")] and t2.loads == {}
 
 
 def test_11_12_states_written_before_these_fields_still_load() -> None:
     sc = dumps()
-    data = R.initial_state(sc, {}).model_dump(mode="json")
+    data = R.initial_state(sc, {}).to_json()
     for k in ("parked", "loads", "air_lost", "night_drops", "stragglers"):
         data.pop(k)
     st = R.load_state(sc, data)

@@ -34,8 +34,8 @@ from systems.megagame.test_megagame_rules import (
 
 
 def _steps(st: MegaState, **steps: int) -> MegaState:
-    return st.model_copy(update={"units": {k: (UnitState(**{**v.model_dump(), "steps": steps[k]}) if k in steps else v)
-                                           for k, v in st.units.items()}})
+    return st.replace(units={k: (UnitState(**{**v.to_json(), "steps": steps[k]}) if k in steps else v)
+                                           for k, v in st.units.items()})
 
 
 def _combat(events: list[Any]) -> dict[str, Any]:
@@ -318,7 +318,7 @@ def test_9_the_sheet_allocates_artillery_to_a_defence_in_text_and_json() -> None
     assert R.validate(sc, st, "AL", R.load_orders(sc, doc)) == []
     assert "c: hold, in the defence of 0302 0303 [9], tactical, whole turn [5]" in R.presenter().describe_orders(sc, doc)
     # an old sheet (no defend) dumps as it always did; the key is written only when used
-    assert "defend" not in OrderLine(units=["a"], intention="hold").model_dump(mode="json")
+    assert "defend" not in OrderLine(units=["a"], intention="hold").to_json()
     bad = [({"units": ["a"], "intention": "hold", "defend": ["0302"]}, "only artillery"),
            ({"units": ["c"], "intention": "hold", "defend": ["0909"]}, "hexes of the map"),
            ({"units": ["c"], "intention": "hold", "defend": ["0302"], "counter_battery": True}, "counter-battery")]

@@ -90,7 +90,7 @@ def test_11_parked_counters_go_only_to_a_transport_of_their_nation() -> None:
     new, _ = play(sc, R.initial_state(sc, {}), Dice(), order)
     assert new.loads == {"rb": 10}
     assert new.parked == [ParkedSupply(team="AL", hex="0101", points=5, left_by="x", nation="british")]
-    assert new.model_dump()["parked"] == [{"team": "AL", "hex": "0101", "points": 5, "left_by": "x",
+    assert new.to_json()["parked"] == [{"team": "AL", "hex": "0101", "points": 5, "left_by": "x",
                                            "nation": "british"}]
     old, _ = play(sc, R2.initial_state(sc, {}), Dice(), order, rules=R2)
     assert (old.loads, old.parked) == ({"rb": 10, "rus": 5}, [])
@@ -103,15 +103,15 @@ def test_11_a_dump_of_another_nation_does_not_take_up_parked_counters() -> None:
     sc = scenario([unit("xus", "AL", "dump", "0101", lift=10, reach_km=5, nation="us"),
                    unit("d", "GE", "weak", "0808")], types=NATION_TYPES)
     parked = ParkedSupply(team="AL", hex="0101", points=6, left_by="x", nation="british")
-    new, _ = play(sc, R.initial_state(sc, {}).model_copy(update={"parked": [parked]}), Dice())
+    new, _ = play(sc, R.initial_state(sc, {}).replace(parked=[parked]), Dice())
     assert (new.units["xus"].stock, new.parked) == (0, [parked])
-    mine = parked.model_copy(update={"nation": "us"})
-    new, _ = play(sc, R.initial_state(sc, {}).model_copy(update={"parked": [mine]}), Dice())
+    mine = parked.replace(nation="us")
+    new, _ = play(sc, R.initial_state(sc, {}).replace(parked=[mine]), Dice())
     assert (new.units["xus"].stock, new.parked) == (6, [])
     old_parked = ParkedSupply(team="AL", hex="0101", points=6, left_by="x")
-    old, _ = play(sc, R2.initial_state(sc, {}).model_copy(update={"parked": [old_parked]}), Dice(), rules=R2)
+    old, _ = play(sc, R2.initial_state(sc, {}).replace(parked=[old_parked]), Dice(), rules=R2)
     assert (old.units["xus"].stock, old.parked) == (6, [])
-    assert "nation" not in old_parked.model_dump()  # version 2's state dumps as it did
+    assert "nation" not in old_parked.to_json()  # version 2's state dumps as it did
 
 
 # -- [12d] recce: supplies stationary in the open -----------------------------------------------------
@@ -128,7 +128,7 @@ def test_12d_recce_can_see_the_enemys_supply_counters_parked_in_the_open() -> No
     parked = [ParkedSupply(team="GE", hex="0606", points=4, nation="german"),
               ParkedSupply(team="GE", hex="0707", points=3, nation="german"),
               ParkedSupply(team="AL", hex="0505", points=2, nation="british")]
-    st = R.initial_state(sc, {}).model_copy(update={"parked": parked})
+    st = R.initial_state(sc, {}).replace(parked=parked)
     heard, looks = [], []
     for die in (6, 5, 4):
         new, events = play_v(R, sc, st, Dice(die), air_sheet(RECCE))
@@ -139,8 +139,8 @@ def test_12d_recce_can_see_the_enemys_supply_counters_parked_in_the_open() -> No
     assert heard == [["air recce over the zone around 0808: enemy spotted: supplies at 0606"],
                      ["air recce over the zone around 0808: enemy spotted at 0606"],
                      ["air recce over the zone around 0808: no report"]]
-    old_parked = [p.model_copy(update={"nation": ""}) for p in parked]
-    old, _ = play_v(R2, sc, R2.initial_state(sc, {}).model_copy(update={"parked": old_parked}), Dice(6),
+    old_parked = [p.replace(nation="") for p in parked]
+    old, _ = play_v(R2, sc, R2.initial_state(sc, {}).replace(parked=old_parked), Dice(6),
                     air_sheet({**RECCE, "target": "0606"}))
     assert old.intel["AL"] == ["air recce over 0606: no enemy seen"]
 

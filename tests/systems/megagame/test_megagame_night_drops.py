@@ -87,7 +87,7 @@ def test_12_night_drop_minus_one_for_the_enemy_on_the_dz_and_enemy_fighters_do_n
     sc = scenario([unit("p", "AL", "inf", "0606", arrives=2, by_air=True), unit("d", "GE", "weak", "0101")],
                   air=[*AIR, jg])
     st = R.initial_state(sc, {})
-    cover = OrderSheet.model_validate({"team": "GE", "side": "german", "turn": 1, "lines": [],
+    cover = OrderSheet.parse({"team": "GE", "side": "german", "turn": 1, "lines": [],
                                        "air_orders": [{"mission": "escort", "squadrons": 1}]})
     _, events = play(sc, st, Dice(3, 6), cover)
     drop = next(e for e in events if e["kind"] == "drop")
@@ -118,10 +118,10 @@ def test_12_movement_after_an_afternoon_night_drop_is_none_after_a_morning_one_h
     assert rules.validate(sc, t3, "AL", sheet("AL", {"units": ["q"], "intention": "move", "route": over[:-1]},
                                              turn=3)) == []
     # the team's own view knows the same
-    view = TeamView.model_validate(team_view(sc, t3, "AL"))
+    view = TeamView.parse(team_view(sc, t3, "AL"))
     assert view.night_drops == ["q"]
     assert rules.validate(sc, view, "AL", sheet("AL", {"units": ["q"], "intention": "move", "route": over}, turn=3))
-    assert TeamView.model_validate(team_view(sc, t3, "GE")).night_drops == []
+    assert TeamView.parse(team_view(sc, t3, "GE")).night_drops == []
 
 
 def test_12_a_night_drop_line_is_checked() -> None:
@@ -234,7 +234,7 @@ def test_12_fighters_on_air_cover_that_hold_the_sky_turn_back_a_serial_a_squadro
                    unit("q", "AL", "inf", "0607", arrives=2, by_air=True), unit("d", "GE", "weak", "0101")],
                   air=[*AIR, jg])
     st = R.initial_state(sc, {})
-    cover = OrderSheet.model_validate({"team": "GE", "side": "german", "turn": 1, "lines": [],
+    cover = OrderSheet.parse({"team": "GE", "side": "german", "turn": 1, "lines": [],
                                        "air_orders": [{"mission": "air-cover", "squadrons": 1}]})
     t2, events = play(sc, st, Dice(6, 6), cover)
     assert {"kind": "turned-back", "unit": "p", "turn": 2} in events
@@ -255,7 +255,7 @@ def test_12_fighters_on_air_cover_turn_back_squadrons_of_an_air_resupply() -> No
     tr = {"id": "38g", "name": "38 Group", "side": "allied", "role": "transport", "squadrons": 4, "region": "england"}
     sc = scenario([unit("a", "AL", "inf", "0605"), unit("d", "GE", "weak", "0101")], air=[*AIR, jg, tr])
     st = R.initial_state(sc, {})
-    cover = OrderSheet.model_validate({"team": "GE", "side": "german", "turn": 1, "lines": [],
+    cover = OrderSheet.parse({"team": "GE", "side": "german", "turn": 1, "lines": [],
                                        "air_orders": [{"mission": "air-cover", "squadrons": 1}]})
     t2, events = play(sc, st, Dice(6), air_sheet({"mission": "transport", "squadrons": 2, "target": "0606"}), cover)
     supply = next(e for e in events if e["kind"] == "resupply")

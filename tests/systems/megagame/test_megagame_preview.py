@@ -42,7 +42,7 @@ def desk() -> MegaScenario:
              unit("b", "AL", "inf", "0104", hq="h"), unit("e", "AL", "inf", "0501"),
              unit("d", "GE", "weak", "0808")]
     data = scenario(units, types=STACK_TYPES, trains={"allied": 25},
-                    terrain={"town": ["0501", "0701"]}).model_dump(mode="json")
+                    terrain={"town": ["0501", "0701"]}).to_json()
     data["map"]["railways"] = RAIL
     return R.load_scenario(data)
 
@@ -62,10 +62,10 @@ def team_preview(rules: Any, sc: MegaScenario, lines: list[dict[str, Any]], st: 
     """The preview ``team``'s pbem shows (``pbem check``, ``submit``), from the team's view of ``st``
     (the first turn's by default)."""
     st = st if st is not None else rules.initial_state(sc, {})
-    view = TeamView.model_validate(team_view(sc, st, team, rules3=rules.since("3")))
+    view = TeamView.parse(team_view(sc, st, team, rules3=rules.since("3")))
     orders = sheet(team, *lines, turn=st.turn)
     assert rules.validate(sc, view, team, orders) == []
-    doc = orders.model_dump(mode="json")
+    doc = orders.to_json()
     p = rules.presenter()
     return orders, Preview(team, st.turn, "orders", doc, p.describe_orders_at(sc, view, doc),
                            p.undone(sc, view, team, doc), p.expected(sc, view, team, doc))

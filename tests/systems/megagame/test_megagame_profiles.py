@@ -31,7 +31,7 @@ def test_annex_a_bundled_book_has_no_problems() -> None:
 
 
 def test_annex_a_loader_reads_the_same_file_as_the_checkout() -> None:
-    assert load_profiles() == ProfileBook.model_validate(_raw())
+    assert load_profiles() == ProfileBook.parse(_raw())
 
 
 @pytest.mark.parametrize(("type_id", "profile", "size", "lift"), [

@@ -26,8 +26,8 @@ RECCE = {"mission": "recce", "squadrons": 1, "target": "0808"}
 
 
 def _prepared(st: MegaState, *uids: str) -> MegaState:
-    return st.model_copy(update={"units": {k: UnitState(**{**v.model_dump(), "prepared": k in uids})
-                                           for k, v in st.units.items()}})
+    return st.replace(units={k: UnitState(**{**v.to_json(), "prepared": k in uids})
+                                           for k, v in st.units.items()})
 
 
 def _combat(events: list[Any]) -> dict[str, Any]:
@@ -100,7 +100,7 @@ def test_9_artillery_that_moved_gives_its_status_reduced_in_proportion() -> None
     assert "g: moved this turn, 14/15 of its effect [9 Supporting Artillery]" in fight["attacker_lines"]
     assert new.supply["AL"] == 5 - 2  # the attack and the guns, a point each
     sc, (st2, orders) = _gun_attack(["0807", "0806", "0805", "0804", "0803"], ["0303"])
-    old, events = play(V2, sc, V2.initial_state(sc, {}).model_copy(update={"units": st2.units}), Dice(1), orders)
+    old, events = play(V2, sc, V2.initial_state(sc, {}).replace(units=st2.units), Dice(1), orders)
     fight = _combat(events)
     assert (fight["artillery"], fight["attacker_score"], fight["band"]) == ([], 6, "confused combat")
 
@@ -219,4 +219,4 @@ def test_10_a_team_s_map_shows_where_its_units_went_and_fought_last_turn() -> No
         ("MoveMark", (Hex.parse("0301"), Hex.parse("0302"), Hex.parse("0303"))), ("CombatMark", (Hex.parse("0304"),))]
     old, _ = play(V2, sc, V2.initial_state(sc, {}), Dice(2), attack)
     assert "moves" not in team_view(sc, old, "AL") and "fights" not in team_view(sc, old, "AL")
-    assert "path" not in old.facts["a"].model_dump() and map_view(sc, team_view(sc, old, "AL"), side="AL").marks == ()
+    assert "path" not in old.facts["a"].to_json() and map_view(sc, team_view(sc, old, "AL"), side="AL").marks == ()

@@ -85,7 +85,7 @@ def test_10_a_unit_brought_to_nothing_is_told_it_is_no_longer_an_effective_fight
     # the last.
     sc = tiny(unit("a", "AL", "inf", "0808"), unit("d", "GE", "weak", "0305"))
     st = V3.initial_state(sc, {})
-    st = st.model_copy(update={"units": {**st.units, "d": UnitState(**{**st.units["d"].model_dump(), "steps": 3})}})
+    st = st.replace(units={**st.units, "d": UnitState(**{**st.units["d"].to_json(), "steps": 3})})
     new = play(V3, sc, st, Dice(6), air_sheet({**BOMB_ROAD, "target": "0305"}))
     assert new.units["d"].steps == 4
     text = report_of(sc, new, "GE", "d")

@@ -61,7 +61,7 @@ def unit(uid: str, team: str, type_: str, hex_: str, **more: Any) -> dict[str, A
 
 
 def sheet(team: str, *lines: dict[str, Any], turn: int = 1) -> OrderSheet:
-    return OrderSheet.model_validate({"team": team, "side": "allied" if team == "AL" else "german",
+    return OrderSheet.parse({"team": team, "side": "allied" if team == "AL" else "german",
                                       "turn": turn, "lines": list(lines)})
 
 
@@ -76,9 +76,9 @@ class Dice:
 
 
 def prepared(st: MegaState, *uids: str) -> MegaState:
-    units = {k: (UnitState(**{**v.model_dump(), "prepared": True}) if k in uids else v)
+    units = {k: (UnitState(**{**v.to_json(), "prepared": True}) if k in uids else v)
              for k, v in st.units.items()}
-    return st.model_copy(update={"units": units})
+    return st.replace(units=units)
 
 
 def play(sc: MegaScenario, st: MegaState, dice: Dice, *sheets: OrderSheet,
@@ -226,7 +226,7 @@ def test_7_a_town_with_crowds_passes_its_capacity_twice_a_turn_and_the_rest_wait
 
 def test_7_a_choke_point_off_the_map_is_named() -> None:
     sc = scenario([unit("a", "AL", "inf", "0302"), unit("d", "GE", "weak", "0808")])
-    data = {**sc.model_dump(mode="json"),
+    data = {**sc.to_json(),
             "chokes": [{"hex": "0909", "name": "Nowhere", "what": "main road, single lane", "capacity": 60}]}
     assert "choke point Nowhere: hex 0909 is off the map [7]" in R.scenario_problems(data)
 
@@ -236,7 +236,7 @@ def test_12_air_orders_in_a_scenario_without_air_forces_are_refused() -> None:
     # bombing order passed the check and was never flown)
     sc = scenario([unit("a", "AL", "inf", "0302"), unit("d", "GE", "weak", "0808")])
     st = R.initial_state(sc, {})
-    sh = OrderSheet.model_validate({"team": "AL", "side": "allied", "turn": 1, "lines": [],
+    sh = OrderSheet.parse({"team": "AL", "side": "allied", "turn": 1, "lines": [],
                                     "air_orders": [{"mission": "bombing", "squadrons": 2, "target": "0808"}]})
     assert [(v.rule, "no air forces" in v.message) for v in R.validate(sc, st, "AL", sh)] == [("12", True)]
 
@@ -360,7 +360,7 @@ def test_9_a_spent_unit_is_captured_at_once_version_2() -> None:
     # Rules version 2 captured a spent defender without looking for a way back (0304 is open).
     sc = scenario([unit("a", "AL", "inf", "0302"), unit("d", "GE", "weak", "0303")])
     st = R2.initial_state(sc, {})
-    st = st.model_copy(update={"units": {**st.units, "d": UnitState(hex="0303", steps=4)}})
+    st = st.replace(units={**st.units, "d": UnitState(hex="0303", steps=4)})
     new, events = play(sc, st, Dice(), sheet("AL", {"units": ["a"], "intention": "attack"}), rules=R2)
     assert new.units["d"].gone and new.units["a"].hex == "0303"
     assert any(e["kind"] == "captured" for e in events)
@@ -419,7 +419,7 @@ def test_10_identity_only_after_more_than_one_turn_in_contact() -> None:
 
 def test_scenario_problems_name_each_bad_entry() -> None:
     data = json.loads(json.dumps(scenario([unit("a", "AL", "inf", "0302"),
-                                           unit("d", "GE", "weak", "0303")]).model_dump(mode="json")))
+                                           unit("d", "GE", "weak", "0303")]).to_json()))
     data["units"].append(unit("x", "ZZ", "nope", "0999"))
     data["types"]["bad"] = {"profile": "3-4-0"}
     problems = R.scenario_problems(data)
@@ -445,7 +445,7 @@ def test_9_a_defence_only_unit_cannot_attack_and_is_not_called_worn() -> None:
     assert v[0].rule == "9" and "defence only" in v[0].message
     (own,) = team_view(sc, st, "AL")["units"]
     assert own["state"] == "in good order (it can defend itself, not attack)"
-    hit = st.model_copy(update={"units": {**st.units, "h": UnitState(hex="0302", steps=1)}})
+    hit = st.replace(units={**st.units, "h": UnitState(hex="0302", steps=1)})
     assert team_view(sc, hit, "AL")["units"][0]["state"].startswith("shaken")
 
 
@@ -458,7 +458,7 @@ AIR = [{"id": "2tac", "name": "2nd TAF wing", "side": "allied", "role": "fighter
 
 
 def air_sheet(*orders: dict[str, Any], turn: int = 1) -> OrderSheet:
-    return OrderSheet.model_validate({"team": "AL", "side": "allied", "turn": turn, "lines": [],
+    return OrderSheet.parse({"team": "AL", "side": "allied", "turn": turn, "lines": [],
                                       "air_orders": list(orders)})
 
 
@@ -530,7 +530,7 @@ def test_9_game_control_sees_the_proposal_before_ruling() -> None:
     orders = {"AL": sheet("AL", {"units": ["a"], "intention": "attack", "route": ["0302", "0303"]},
                           {"units": ["b"], "intention": "prepare"})}
     assert proposal(sc, st, orders) == [("0304", ["a"], ["d"])]
-    lines = R.presenter().describe_round(sc, st, {k: v.model_dump(mode="json") for k, v in orders.items()})
+    lines = R.presenter().describe_round(sc, st, {k: v.to_json() for k, v in orders.items()})
     assert lines[1] == "  at 0304: a against d"
     _, events = play(sc, st, Dice(2), *orders.values())
     assert [(e["at"], e["attackers"]) for e in events if e["kind"] == "combat"] == [("0304", ["a"])]
@@ -636,7 +636,7 @@ def test_12_fighters_meet_first_and_unbeaten_enemy_fighters_hurt_the_transports(
             "region": "england"}]
     sc = scenario([unit("a", "AL", "inf", "0303"), unit("d", "GE", "weak", "0808")], air=air)
     st = R.initial_state(sc, {})
-    ge = OrderSheet.model_validate({"team": "GE", "side": "german", "turn": 1, "lines": [],
+    ge = OrderSheet.parse({"team": "GE", "side": "german", "turn": 1, "lines": [],
                                     "air_orders": [{"mission": "air-cover", "squadrons": 1}]})
     al = air_sheet({"mission": "escort", "squadrons": 2}, {"mission": "transport", "squadrons": 2, "target": "0306"})
     _, events = play(sc, st, Dice(6, 6), al, ge)
@@ -659,7 +659,7 @@ def test_event_words_for_every_kind_the_adjudication_writes() -> None:
     sc = scenario([unit("a", "AL", "inf", "0302"), unit("d", "GE", "weak", "0303")], air=AIR)
     st = prepared(R.initial_state(sc, {}), "a")
     rulings = {"advantage": [{"at": "0303", "side": "defender", "points": 1, "why": "houses"}]}
-    both = OrderSheet.model_validate({"team": "AL", "side": "allied", "turn": 1,
+    both = OrderSheet.parse({"team": "AL", "side": "allied", "turn": 1,
                                       "lines": [{"units": ["a"], "intention": "attack"}],
                                       "air_orders": [{"mission": "recce", "squadrons": 1, "target": "0808"}]})
     _, events = play(sc, st, Dice(3, 6, 6), both, rulings=rulings)
@@ -842,7 +842,7 @@ RAIL = [{"kind": "railway", "name": "the line", "hexes": ["0101", "0201", "0301"
 def rail_scenario(**extra: Any) -> MegaScenario:
     data = scenario([unit("g", "GE", "weak", "0101"), unit("t", "GE", "tank", "0101"),
                      unit("a", "AL", "inf", "0808")], terrain={"town": ["0101", "0701"]},
-                    trains={"german": 25}, **extra).model_dump(mode="json")
+                    trains={"german": 25}, **extra).to_json()
     data["map"]["railways"] = RAIL
     return R.load_scenario(data)
 
@@ -883,7 +883,7 @@ def test_6_trains_limit_the_unit_points_a_turn_and_the_station_must_be_on_the_li
     both = sheet("GE", {"units": ["g", "t"], "intention": "move", "rail_to": "0701"})
     v = R.validate(sc, st, "GE", both)  # 20 + 20 unit points, trains for 25
     assert any("trains for 25" in x.message for x in v)
-    moved = st.model_copy(update={"units": {**st.units, "g": UnitState(hex="0102")}})
+    moved = st.replace(units={**st.units, "g": UnitState(hex="0102")})
     v = R.validate(sc, moved, "GE", sheet("GE", {"units": ["g"], "intention": "move", "rail_to": "0601"}))
     assert v and "town or village on the railway" in v[0].message
     allied = R.validate(sc, st, "AL", sheet("AL", {"units": ["a"], "intention": "move", "rail_to": "0601"}))
@@ -893,7 +893,7 @@ def test_6_trains_limit_the_unit_points_a_turn_and_the_station_must_be_on_the_li
 def test_6_a_unit_in_contact_cannot_board() -> None:
     sc = rail_scenario()
     st = R.initial_state(sc, {})
-    near = st.model_copy(update={"units": {**st.units, "a": UnitState(hex="0102")}})
+    near = st.replace(units={**st.units, "a": UnitState(hex="0102")})
     v = R.validate(sc, near, "GE", sheet("GE", {"units": ["g"], "intention": "move", "rail_to": "0601"}))
     assert v and "in contact with the enemy" in v[0].message
 
@@ -936,7 +936,7 @@ def test_9_game_control_is_warned_of_rulings_that_will_not_apply_before_signing(
                "advantage": [{"at": "0707", "side": "attacker", "points": 1, "why": "x"}]}
     warnings = ruling_warnings(sc, st, orders, R.load_rulings(sc, st, rulings))
     assert [w.split(" ")[0] for w in warnings] == ["m", "d", "no"]
-    lines = R.presenter().describe_round(sc, st, {k: v.model_dump(mode="json") for k, v in orders.items()},
+    lines = R.presenter().describe_round(sc, st, {k: v.to_json() for k, v in orders.items()},
                                          R.load_rulings(sc, st, rulings))
     assert sum(line.startswith("WARNING:") for line in lines) == 3
 
@@ -948,7 +948,7 @@ def test_5_a_unit_not_yet_arrived_is_said_so_and_the_idle_are_listed() -> None:
     v = R.validate(sc, st, "AL", sheet("AL", {"units": ["late"], "intention": "hold"}))
     assert v[0].rule == "5" and "not on the map now (due on turn 3" in v[0].message
     p = R.presenter()
-    assert p.undone(sc, st, "AL", sheet("AL", {"units": ["a"], "intention": "hold"}).model_dump(mode="json")) == [
+    assert p.undone(sc, st, "AL", sheet("AL", {"units": ["a"], "intention": "hold"}).to_json()) == [
         "no orders for b: they stay where they are [5]"]
     template = p.orders_template(sc, st, "AL")
     assert template is not None and all(line.startswith("#") for line in template.splitlines())
@@ -965,7 +965,7 @@ def test_5_6_towards_an_objective_via_hexes_goes_on_from_the_last_of_them() -> N
                    unit("e", "AL", "inf", "0702"), unit("d", "GE", "weak", "0808")])
     st = R.initial_state(sc, {})
     view = R.load_state(sc, R.view(sc, R.dump_state(sc, st), "AL"))
-    sh = OrderSheet.model_validate({"team": "AL", "side": "allied", "turn": 1, "lines": [
+    sh = OrderSheet.parse({"team": "AL", "side": "allied", "turn": 1, "lines": [
         {"units": ["a"], "intention": "move", "objective": "0308", "route": ["0401"]},
         {"units": ["b"], "intention": "move", "objective": "0603", "route": ["0602", "0603"]},
         {"units": ["c", "e"], "intention": "move", "objective": "0708", "route": ["0703"]}]})
@@ -974,7 +974,7 @@ def test_5_6_towards_an_objective_via_hexes_goes_on_from_the_last_of_them() -> N
     path = ["0301", *lines[0].route]
     assert all(Hex.parse(x).distance(Hex.parse(y)) == 1 for x, y in zip(path, path[1:], strict=False))
     assert Hex.parse(lines[0].route[-1]).distance(Hex.parse("0308")) < Hex.parse("0401").distance(Hex.parse("0308"))
-    assert R.validate(sc, view, "AL", sh.model_copy(update={"lines": lines[:1]})) == []
+    assert R.validate(sc, view, "AL", sh.replace(lines=lines[:1])) == []
     assert lines[1].route == ["0602", "0603"] and lines[2].route == ["0703"]
 
 
@@ -992,12 +992,12 @@ def test_9_12_close_air_support_is_what_flew_and_heavy_bombers_count_on_their_ow
     sc = scenario([unit("a", "AL", "inf", "0302"), unit("b", "AB", "inf", "0602"),
                    unit("d", "GE", "weak", "0303"), unit("e", "GE", "weak", "0603")],
                   air=air, teams=teams)
-    sc = sc.model_copy(update={"supply": {"AL": 5, "AB": 5, "GE": 5}})
+    sc = sc.replace(supply={"AL": 5, "AB": 5, "GE": 5})
     st = prepared(R.initial_state(sc, {}), "a", "b")
-    al = OrderSheet.model_validate({"team": "AL", "side": "allied", "turn": 1, "lines": [
+    al = OrderSheet.parse({"team": "AL", "side": "allied", "turn": 1, "lines": [
         {"units": ["a"], "intention": "attack", "objective": "0303", "air": [{"mission": "cas", "squadrons": 2}]}],
         "air_orders": [{"mission": "cas", "squadrons": 2}]})
-    ab = OrderSheet.model_validate({"team": "AB", "side": "allied", "turn": 1, "lines": [
+    ab = OrderSheet.parse({"team": "AB", "side": "allied", "turn": 1, "lines": [
         {"units": ["b"], "intention": "attack", "objective": "0603",
          "air": [{"mission": "cas", "squadrons": 2}, {"mission": "heavy", "squadrons": 2}]}],
         "air_orders": [{"mission": "cas", "squadrons": 2}, {"mission": "heavy", "squadrons": 2}]})
@@ -1016,7 +1016,7 @@ def test_9_heavy_bombers_support_only_a_prepared_attack() -> None:
             "region": "england"}]
     sc = scenario([unit("a", "AL", "inf", "0302"), unit("d", "GE", "weak", "0303")], air=air)
     st = R.initial_state(sc, {})
-    sh = OrderSheet.model_validate({"team": "AL", "side": "allied", "turn": 1, "lines": [
+    sh = OrderSheet.parse({"team": "AL", "side": "allied", "turn": 1, "lines": [
         {"units": ["a"], "intention": "attack", "objective": "0303", "air": [{"mission": "heavy", "squadrons": 1}]}],
         "air_orders": [{"mission": "heavy", "squadrons": 1}, {"mission": "cab-rank", "squadrons": 1}]})
     assert any(v.rule == "9" and "heavy bombers support only a prepared attack" in v.message
@@ -1032,7 +1032,7 @@ def test_9_a_cab_rank_is_on_call_all_day_for_its_teams_attacks_and_defence() -> 
     sc = scenario([unit("a", "AL", "inf", "0302"), unit("b", "AL", "inf", "0606"),
                    unit("d", "GE", "weak", "0303"), unit("e", "GE", "inf", "0607")], air=AIR)
     st = R.initial_state(sc, {})
-    t1 = OrderSheet.model_validate({"team": "AL", "side": "allied", "turn": 1, "lines": [
+    t1 = OrderSheet.parse({"team": "AL", "side": "allied", "turn": 1, "lines": [
         {"units": ["a"], "intention": "attack", "objective": "0303"}],
         "air_orders": [{"mission": "cab-rank", "squadrons": 4}]})
     t2, events = play(sc, st, Dice(*[3] * 12), t1)
@@ -1040,7 +1040,7 @@ def test_9_a_cab_rank_is_on_call_all_day_for_its_teams_attacks_and_defence() -> 
     assert t2.cab_rank["AL"].until == 2 and team_view(sc, t2, "AL")["cab_rank"] == {"squadrons": 4, "until": 2}
     assert any("cab rank: 4 squadrons on call" in line for line in team_view(sc, t2, "AL")["air"])
     view = R.load_state(sc, R.view(sc, R.dump_state(sc, t2), "AL"))
-    bomb = OrderSheet.model_validate({"team": "AL", "side": "allied", "turn": 2, "lines": [],
+    bomb = OrderSheet.parse({"team": "AL", "side": "allied", "turn": 2, "lines": [],
                                       "air_orders": [{"mission": "bombing", "squadrons": 1, "target": "0608"}]})
     refused = R.validate(sc, view, "AL", bomb)  # the same check on either side, saying why
     assert [v.rule for v in refused] == [v.rule for v in R.validate(sc, t2, "AL", bomb)] == ["12"]
@@ -1067,7 +1067,7 @@ def test_9_a_cab_rank_is_european_and_allied() -> None:
     st = R.initial_state(sc, {})
     v = R.validate(sc, st, "AL", air_sheet({"mission": "cab-rank", "squadrons": 2}))
     assert [x.rule for x in v] == ["9"] and "0 Europe-based" in v[0].message
-    ge = OrderSheet.model_validate({"team": "GE", "side": "german", "turn": 1, "lines": [],
+    ge = OrderSheet.parse({"team": "GE", "side": "german", "turn": 1, "lines": [],
                                     "air_orders": [{"mission": "cab-rank", "squadrons": 2}]})
     assert any("cab rank is for the Allies" in x.message for x in R.validate(sc, st, "GE", ge))
 
@@ -1078,8 +1078,8 @@ def test_5_a_unit_resting_four_turns_out_of_contact_gets_a_step_back() -> None:
     sc = scenario([unit("a", "AL", "inf", "0101"), unit("b", "AL", "inf", "0505"), unit("d", "GE", "weak", "0506")],
                   turns=6)
     st = R.initial_state(sc, {})
-    st = st.model_copy(update={"units": {**st.units, "a": st.units["a"].model_copy(update={"steps": 2}),
-                                         "b": st.units["b"].model_copy(update={"steps": 1})}})
+    st = st.replace(units={**st.units, "a": st.units["a"].replace(steps=2),
+                                         "b": st.units["b"].replace(steps=1)})
     rest = [{"units": ["a"], "intention": "hold", "posture": "rest"},
             {"units": ["b"], "intention": "hold", "posture": "rest"}]
     for turn in (1, 2, 3):

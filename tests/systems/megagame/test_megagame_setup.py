@@ -21,7 +21,7 @@ R = MegagameRules()
 
 
 def _data(sc: MegaScenario) -> dict[str, Any]:
-    return sc.model_dump(mode="json")
+    return sc.to_json()
 
 
 def _view(sc: MegaScenario, team: str) -> Any:
@@ -97,7 +97,7 @@ def test_p10_a_genesis_that_commits_to_another_initial_state_is_refused(tmp_path
         uid = next((u.id for u in sc.units if u.team == "SS9" and u.arrives <= 1), None)
         if uid is None:  # a copy without SS9's units
             return st
-        return st.model_copy(update={"units": {**st.units, uid: st.units[uid].model_copy(update={"hex": "0101"})}})
+        return st.replace(units={**st.units, uid: st.units[uid].replace(hex="0101")})
 
     with env(PBEM_HOME=str(home), PBEM_PASSPHRASE=""):
         monkeypatch.setattr(MegagameRules, "initial_state", doctored)

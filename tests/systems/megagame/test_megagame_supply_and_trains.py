@@ -101,10 +101,10 @@ def test_11_a_transport_unloads_only_at_its_nations_hq_and_only_what_it_can_carr
     sc = stacks(unit("r", "AL", "rasc", "0305"), unit("hus", "AL", "hq6", "0305", nation="us"),
                 unit("hb", "AL", "hq3", "0305", stock=1), unit("d", "GE", "weak", "0808"))
     st = R.initial_state(sc, {})
-    new, _ = play(sc, st.model_copy(update={"loads": {"r": 5}}), Dice())
+    new, _ = play(sc, st.replace(loads={"r": 5}), Dice())
     assert (new.units["hb"].stock, new.units["hus"].stock, new.loads) == (3, 0, {"r": 3})
     assert "kept 3 supply points loaded: hb can carry no more" in new.facts["r"].events
-    old, _ = play(sc, R2.initial_state(sc, {}).model_copy(update={"loads": {"r": 5}}), Dice(), rules=R2)
+    old, _ = play(sc, R2.initial_state(sc, {}).replace(loads={"r": 5}), Dice(), rules=R2)
     assert (old.supply["AL"], old.loads) == (5 + 5, {})
 
 
@@ -125,7 +125,7 @@ def test_11_supplies_dropped_by_air_go_to_the_hq_stacks_in_reach() -> None:
 
 def test_11_the_scenario_gives_each_hq_no_more_than_its_lift_and_units_an_hq_of_their_nation() -> None:
     data = stacks(unit("a", "AL", "inf", "0302", hq="h"), unit("h", "AL", "hq3", "0301", stock=3),
-                  unit("d", "GE", "weak", "0808")).model_dump(mode="json")
+                  unit("d", "GE", "weak", "0808")).to_json()
     assert R.scenario_problems(data) == []  # 3 of 3, both British by default
     data["units"][0]["nation"], data["units"][1]["stock"] = "us", 4
     problems = R.scenario_problems(data)
@@ -169,7 +169,7 @@ RAIL = [{"kind": "railway", "name": "the line", "hexes": ["0101", "0201", "0301"
 
 def rail() -> MegaScenario:
     data = scenario([unit("g", "GE", "weak", "0101"), unit("a", "AL", "inf", "0105")],
-                    terrain={"town": ["0101", "0701"]}, trains={"german": 25}).model_dump(mode="json")
+                    terrain={"town": ["0101", "0701"]}, trains={"german": 25}).to_json()
     data["map"]["railways"] = RAIL
     return R.load_scenario(data)
 
@@ -215,7 +215,7 @@ def test_9_attaching_a_battalion_to_another_division_takes_the_turn() -> None:
     assert next(e for e in events if e["kind"] == "combat")["attacker_score"] == 11
     assert new.attached == {"b": "1 Div"}
     assert "is attached to 1 Div: it fights with it from the next turn" in new.facts["b"].events
-    later, events = play(sc, st.model_copy(update={"attached": {"b": "1 Div"}}), Dice(1, 1, 1, 1),
+    later, events = play(sc, st.replace(attached={"b": "1 Div"}), Dice(1, 1, 1, 1),
                          sheet("AL", {"units": ["a", "b"], "intention": "attack"}))
     assert next(e for e in events if e["kind"] == "combat")["attacker_score"] == 12
     assert later.attached == {"b": "1 Div"}

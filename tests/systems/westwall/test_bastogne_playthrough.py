@@ -129,8 +129,8 @@ def play(tmp_path: Path, scenario: str, seed: int, *, illegal_every: int = 3) ->
 
     def observe(game: Game, rp: Any) -> None:
         sc = game.scenario
-        before = State.model_validate(rp.records[-2].turn["state"])
-        after = State.model_validate(rp.records[-1].turn["state"])
+        before = State.parse(rp.records[-2].turn["state"])
+        after = State.parse(rp.records[-1].turn["state"])
         check_step(sc, before, after, rp.records[-1].turn["events"])
         seen["steps"] += 1
         if not rp.current.pending or seen["steps"] % illegal_every:
@@ -138,7 +138,7 @@ def play(tmp_path: Path, scenario: str, seed: int, *, illegal_every: int = 3) ->
         decision = rp.current.pending[0]
         if decision.kind != "player-turn":
             return
-        good = choose_orders(sc, after.model_dump(mode="json"), decision.side, seed=seed)
+        good = choose_orders(sc, after.to_json(), decision.side, seed=seed)
         for orders, rule in _illegal_variants(sc, after, decision.side, good):
             bad = game.ruleset.validate(sc, rp.current.state, decision.side, orders)
             assert bad, f"illegal orders accepted (expected [{rule}…])"

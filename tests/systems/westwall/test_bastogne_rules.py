@@ -101,8 +101,8 @@ def vp_scenario(**victory: Any) -> Scenario:
 def with_units(st: State, **units: dict[str, Any]) -> State:
     new = dict(st.units)
     for uid, fields in units.items():
-        new[uid] = UnitState.model_validate(fields)
-    return st.model_copy(update={"units": new})
+        new[uid] = UnitState.parse(fields)
+    return st.replace(**{"units": new})
 
 
 EXITED_W5 = {"status": "exited", "exit_edge": "west", "exit_turn": 5}
@@ -142,7 +142,7 @@ def test_equal_points_is_a_draw_and_unfinished_is_no_outcome() -> None:
     sc = vp_scenario(exit_units=["p1", "p2"], fail_vp=5)
     st = state_with(sc, {}, game_turn=7, control={"0404": "DE", "0505": "DE"})
     assert RULES.outcome(sc, st) is None
-    st = st.model_copy(update={"finished": True})
+    st = st.replace(**{"finished": True})
     assert RULES.score(sc, st) == {"DE": 10, "US": 10}
     out = RULES.outcome(sc, st)
     assert out is not None and out.winner is None

@@ -29,17 +29,17 @@ REPO = ROOT
 
 @pytest.fixture(scope="module")
 def spearhead() -> Scenario:
-    return Scenario.model_validate(load_data("bastogne-spearhead"))
+    return Scenario.parse(load_data("bastogne-spearhead"))
 
 
 @pytest.fixture(scope="module")
 def relief() -> Scenario:
-    return Scenario.model_validate(load_data("bastogne-relief"))
+    return Scenario.parse(load_data("bastogne-relief"))
 
 
 @pytest.fixture(scope="module")
 def campaign() -> Scenario:
-    return Scenario.model_validate(load_data("bastogne-campaign"))
+    return Scenario.parse(load_data("bastogne-campaign"))
 
 
 def _n(regiments: tuple[int, ...], battalions: int, values: str) -> list[tuple[str, str]]:

@@ -41,7 +41,7 @@ def _held_back(game_turn: int, phasing: str = "US") -> tuple[Any, State]:
                  "exit_east": ["2001", "2020"], "reenter_east": ["2001", "2005"]})
     note = seal_note(SECRET, DropZoneNote(division="1", hex="0816", turn=2))
     st = state_with(sc, {"g": "0202"}, phasing=phasing, game_turn=game_turn,
-                    exclusive={"dz": {"101": "1312"}, "dz_commitments": {"1": note.model_dump(mode="json")},
+                    exclusive={"dz": {"101": "1312"}, "dz_commitments": {"1": note.to_json()},
                                "weather": "good", "weather_log": ["good"] * game_turn})
     return sc, st
 
@@ -198,8 +198,7 @@ def test_27_drawing_3_heads_the_legend_with_the_games_own_case_and_older_drawing
 def test_27_15_42_an_exited_german_unit_is_told_it_may_come_back_on_a_later_turn() -> None:
     sc = citations_scenario("arnhem", "15.41")
     de = state_with(sc, {"u": "0505", "g": "0102", "h": "0303"}, phasing="DE", game_turn=2, exited=["e"])
-    de = de.model_copy(update={"units": {**de.units, "e": de.units["e"].model_copy(
-        update={"exit_edge": "west", "exit_turn": 2})}})
+    de = de.replace(**{"units": {**de.units, "e": de.units["e"].replace(**{"exit_edge": "west", "exit_turn": 2})}})
     orders = PlayerTurnOrders(side="DE", game_turn=2, moves=[MoveOrder(unit="e", path=["0101"])])
     assert [str(v) for v in R.validate(sc, de, "DE", orders)] == [
         "e left the map on Game-Turn 2: it may come back by the west edge from Game-Turn 3 on, not in the "

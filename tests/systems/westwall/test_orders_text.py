@@ -16,7 +16,7 @@ from pbem.systems.westwall.orders_text import parse_text_orders
 
 @pytest.fixture(scope="module")
 def spearhead() -> Scenario:
-    return Scenario.model_validate(load_data("bastogne-spearhead"))
+    return Scenario.parse(load_data("bastogne-spearhead"))
 
 
 def turn_skeleton(side: str = "DE") -> dict:

@@ -38,7 +38,7 @@ def test_17_4_the_outcome_of_a_game_by_version(german: int, allied: int, v3: str
     """The points kept at the ends of game-turns, nobody eliminated (no end-of-game points)."""
     sc = tiny_scenario(game="arnhem", units=[unit("g", "DE"), unit("u", "US")])
     st = state_with(sc, {"g": "0101", "u": "0808"}, exclusive={"points": {"DE": german, "US": allied}})
-    st = st.model_copy(update={"phase": "over", "finished": True})
+    st = st.replace(**{"phase": "over", "finished": True})
     for rules, level in ((WestWallRules(), v3), (WestWallRules().at_version("2"), v2)):
         result = Arnhem(Readings.of(rules.since)).outcome(sc, st)
         assert result is not None and result.summary.startswith(f"{level}:"), rules.rules_id

@@ -66,7 +66,7 @@ def test_15_36_a_commitment_opens_only_with_the_authors_secret() -> None:
     assert back is not None and (back.hex, back.turn) == (DZ, 1)
     assert note_hash(back) == c.hash
     assert open_note(bytes(32), "101", c) is None  # someone else's secret
-    assert DZ not in c.model_dump_json()  # neither the hash nor the sealed copy shows the hex
+    assert DZ not in json.dumps(c.to_json())  # neither the hash nor the sealed copy shows the hex
     # every note seals to the same length: the length says nothing about the hex or the turn
     other = seal_note(SECRET, DropZoneNote(division="101", hex="0101", turn=12))
     assert len(other.sealed) == len(c.sealed)
@@ -127,13 +127,13 @@ def test_15_39_a_delayed_drop_zone_is_revealed_on_its_turn_and_its_division_wait
 
     drop = PlayerTurnOrders(side="US", game_turn=1, moves=[MoveOrder(unit="p1", path=["1010"])])
     assert "15.39" in [v.rule for v in R.validate(sc, st, "US", drop)]  # no DZ yet [15.39]
-    t2 = st.model_copy(update={"game_turn": 2, "exclusive": {**st.exclusive, "weather": "fair",
+    t2 = st.replace(**{"game_turn": 2, "exclusive": {**st.exclusive, "weather": "fair",
                                                              "weather_log": ["good", "fair"]}})
     o2 = R.conceal(sc, t2, "US", PlayerTurnOrders(side="US", game_turn=2, moves=[
         MoveOrder(unit="p1", path=[DZ])]), SECRET)
     assert isinstance(o2, PlayerTurnOrders) and o2.dz_reveal and o2.dz_reveal[0].hex == DZ
     assert R.validate(sc, t2, "US", o2) == []  # revealed, placed, and p1 drops next to it
-    poor = t2.model_copy(update={"exclusive": {**t2.exclusive, "weather": "poor"}})
+    poor = t2.replace(**{"exclusive": {**t2.exclusive, "weather": "poor"}})
     forced = PlayerTurnOrders(side="US", game_turn=2, dz_reveal=o2.dz_reveal)
     assert "15.39" in [v.rule for v in R.validate(sc, poor, "US", forced)]
 
@@ -151,7 +151,7 @@ def test_conceal_needs_the_authors_key() -> None:
 @pytest.fixture
 def pair(tmp_path: Path) -> tuple[Player, Player]:
     scenario = tmp_path / "tiny-dz.json"
-    scenario.write_text(json.dumps(_scenario().model_dump(mode="json")), encoding="utf-8")
+    scenario.write_text(json.dumps(_scenario().to_json()), encoding="utf-8")
     us, de = Player(tmp_path, "ann", "US"), Player(tmp_path, "dirk", "DE")
     us.new_key()
     de.new_key()

@@ -41,7 +41,7 @@ def play(tmp_path: Path, scenario: str, seed: int) -> dict[str, Any]:
 
     def observe(game: Game, rp: Any) -> None:
         sc = game.scenario
-        after = State.model_validate(rp.records[-1].turn["state"])
+        after = State.parse(rp.records[-1].turn["state"])
         board = Board.from_state(sc, after)
         stacked = board.stacked_hexes()
         for h, uids in stacked.items():  # only the engineer's passenger may share a hex [13.24]

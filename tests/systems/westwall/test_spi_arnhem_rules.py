@@ -95,7 +95,7 @@ def test_12_14_failed_demolition_leaves_the_bridge_intact_for_good() -> None:
     assert new.units["tk"].hex == "0305"
     assert [(r["die"], r["outcome"]) for r in _rolls(res)] == [(3, "intact")]
     assert new.exclusive["bridges"] == {"0303/0304": "intact"}
-    later = new.model_copy(update={"phasing": "US", "game_turn": 2})
+    later = new.replace(**{"phasing": "US", "game_turn": 2})
     res2, new2 = _resolve(sc, later, _turn("US", [MoveOrder(unit="tk2", path=[
         "0201", "0302", "0303", "0304"])], game_turn=2), [])
     assert new2.units["tk2"].hex == "0304"
@@ -330,7 +330,7 @@ def test_15_42_exited_units_come_back_on_their_side_later() -> None:
                                 "reenter_east": ["1001", "1003"]},
                        units=[unit("g", "DE"), unit("u", "US")])
     st = state_with(sc, {"u": "0909"}, phasing="DE", game_turn=2)
-    st = st.model_copy(update={"units": {**st.units, "g": st.units["g"].model_copy(update={
+    st = st.replace(**{"units": {**st.units, "g": st.units["g"].replace(**{
         "status": "exited", "exit_edge": "west", "exit_turn": 1})}})
     back = _turn("DE", [MoveOrder(unit="g", path=["0105"])], game_turn=2)
     assert R.validate(sc, st, "DE", back) == []
@@ -377,7 +377,7 @@ def test_13_3_an_eliminated_engineer_returns_at_the_southern_entry() -> None:
 
 def test_rolls_are_narrated_with_their_case() -> None:
     ev = RollEvent(rule="12.13", subject="bridge 0303/0304", die=2, outcome="demolished", unit="tk",
-                   hex="0303").model_dump(mode="json")
+                   hex="0303").to_json()
     sc = _bridges(units=[unit("tk", "US", "armor"), unit("g", "DE")])
     assert R.describe_event(sc, ev) == "bridge 0303/0304 (tk entering 0303): die 2: demolished [12.13]"
 
@@ -703,7 +703,7 @@ def test_27_15_33_the_preview_names_the_airborne_unit_the_rules_will_eliminate()
                          "airborne": True, "entry": [{"within": 0, "of": ["0505"]}]}])
     st = state_with(sc, {"g": "1010"}, phasing="US")
     o = _turn("US", [MoveOrder(unit="p1", path=["0505"])])
-    said = undone(sc, st, "US", o.model_dump(mode="json"))
+    said = undone(sc, st, "US", o.to_json())
     assert said == ["1 unit due that does not land or enter is ELIMINATED at the end of this player-turn: "
                     "p2 [15.33]"]
     res, after = _resolve(sc, st, o, [])

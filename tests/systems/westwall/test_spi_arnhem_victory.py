@@ -432,7 +432,7 @@ def test_28_loc_holders_agrees_with_has_loc_unit_by_unit_on_the_real_map() -> No
         placed = {uid: str(h) for uid, h in zip(units[: len(units) * 2 // 3], rng.sample(hexes, len(units)),
                                                strict=False)}
         st = state_with(sc, placed, phasing=allied)
-        st = st.model_copy(update={"exclusive": {"dz": {d: str(rng.choice(hexes)) for d in divisions}}})
+        st = st.replace(**{"exclusive": {"dz": {d: str(rng.choice(hexes)) for d in divisions}}})
         b = Board.from_state(sc, st)
         expected = {uid for uid in b.units_of(allied) if av.has_loc(sc, b, st, uid)}
         assert av.loc_holders(sc, b, st) == expected, seed

@@ -37,7 +37,7 @@ LINE: dict[str, Any] = {"cols": (1, 10), "rows": (1, 1)}
 
 
 def standing(**kw: Any) -> dict[str, StandingOrders]:
-    return {"US": StandingOrders.model_validate(kw)}
+    return {"US": StandingOrders.parse(kw)}
 
 
 # --------------------------------------------------------------------------------------------------
@@ -243,18 +243,16 @@ def test_8_41_not_after_adverse_result_in_previous_phase() -> None:
     pos = {"de1": "0301", "us1": "0401", "ua": "0601"}
     # This is combat phase 5 (index 4 played); ua suffered a result in phase 4 -> no FPF.
     sc, st_, b = game(FPF_UNITS, pos, combat_phase_index=4, **LINE)
-    st_ = st_.model_copy(
-        update={
-            "units": {**st_.units, "ua": st_.units["ua"].model_copy(update={"adverse_phase": 4})}
+    st_ = st_.replace(**{
+            "units": {**st_.units, "ua": st_.units["ua"].replace(**{"adverse_phase": 4})}
         }
     )
     b = Board.from_state(sc, st_)
     ev = resolve_combat(b, sc, st_, orders("DE", atk(["de1"], ["us1"])), FixedDice([6]))
     assert combats(ev)[0].fpf == []
     # Phase 3 is two phases back: eligible again.
-    st_ = st_.model_copy(
-        update={
-            "units": {**st_.units, "ua": st_.units["ua"].model_copy(update={"adverse_phase": 3})}
+    st_ = st_.replace(**{
+            "units": {**st_.units, "ua": st_.units["ua"].replace(**{"adverse_phase": 3})}
         }
     )
     b = Board.from_state(sc, st_)
@@ -335,8 +333,7 @@ def test_8_46_fpf_once_per_game_turn() -> None:
     assert [c.fpf for c in combats(ev)] == [["ua"], []]
     # Already fired this game-turn (fpf_turn == 1) -> none at all.
     sc, st_, b = game(FPF_UNITS, pos, **LINE)
-    st_ = st_.model_copy(
-        update={"units": {**st_.units, "ua": st_.units["ua"].model_copy(update={"fpf_turn": 1})}}
+    st_ = st_.replace(**{"units": {**st_.units, "ua": st_.units["ua"].replace(**{"fpf_turn": 1})}}
     )
     b = Board.from_state(sc, st_)
     ev = resolve_combat(
@@ -564,7 +561,7 @@ def test_27_the_preview_states_each_attacks_strengths_line_and_column_as_the_res
                                    "de2": "0901"}, **LINE)
     o = orders("DE", atk(["de1"], ["us1"]), atk(["de2"], ["us2"]))
     assert rules.validate(sc, st_, "DE", o) == []
-    said = rules.presenter().expected(sc, st_, "DE", o.model_dump(mode="json"))
+    said = rules.presenter().expected(sc, st_, "DE", o.to_json())
     assert said == ["attack 1: 6 against 6 (with FPF of ua) = +0 on the clear line, column 0 [7.5, 7.6]",
                     "attack 2: 6 against 4 = +2 on the clear line, column +2,3 [7.5, 7.6], unless earlier "
                     "results change it"]

@@ -21,7 +21,7 @@ RULES = WestWallRules()
 
 
 def _valid(sc: Scenario, st: State, side: str, orders: dict[str, Any]) -> None:
-    bad = RULES.validate(sc, st.model_dump(mode="json"), side, orders)
+    bad = RULES.validate(sc, st.to_json(), side, orders)
     assert bad == [], [str(v) for v in bad]
 
 
@@ -58,7 +58,7 @@ def test_every_adjacent_enemy_attacked_and_every_engaged_unit_attacks_once() -> 
     sc = tiny_scenario(units=[unit("a", "DE", attack=4), unit("b", "DE", attack=4),
                               unit("x", "US"), unit("y", "US")])
     st = state_with(sc, {"a": "0303", "b": "0305", "x": "0302", "y": "0304"}, phasing="DE")
-    orders = choose_orders(sc, st.model_dump(mode="json"), "DE")
+    orders = choose_orders(sc, st.to_json(), "DE")
     _valid(sc, st, "DE", orders)
     assert orders["moves"] == []
     # b can only attack y, so a must take x [7.11]
@@ -68,7 +68,7 @@ def test_every_adjacent_enemy_attacked_and_every_engaged_unit_attacks_once() -> 
 def test_one_attacker_against_two_defenders_7_22() -> None:
     sc = tiny_scenario(units=[unit("a", "DE", attack=6), unit("x", "US"), unit("y", "US")])
     st = state_with(sc, {"a": "0303", "x": "0302", "y": "0304"}, phasing="DE")
-    orders = choose_orders(sc, st.model_dump(mode="json"), "DE")
+    orders = choose_orders(sc, st.to_json(), "DE")
     _valid(sc, st, "DE", orders)
     assert _attack_sets(orders) == [(["a"], ["x", "y"])]
 
@@ -77,7 +77,7 @@ def test_no_contact_at_poor_odds_without_an_objective() -> None:
     # a 2-4-7 could walk next to a 6-8 defender; it would then have to attack at -6 [7.12]
     sc = tiny_scenario(units=[unit("a", "DE", attack=2), unit("x", "US", attack=6, defense=8)])
     st = state_with(sc, {"a": "0101", "x": "0404"}, phasing="DE")
-    orders = choose_orders(sc, st.model_dump(mode="json"), "DE")
+    orders = choose_orders(sc, st.to_json(), "DE")
     _valid(sc, st, "DE", orders)
     assert orders["attacks"] == []
     for m in orders["moves"]:
@@ -89,7 +89,7 @@ def test_good_odds_attack_is_planned_and_made() -> None:
     sc = tiny_scenario(units=[unit("a", "DE", "armor", 6, 4, 12), unit("b", "DE", "armor", 6, 4, 12),
                               unit("x", "US", attack=1, defense=1)])
     st = state_with(sc, {"a": "0101", "b": "0102", "x": "0505"}, phasing="DE")
-    orders = choose_orders(sc, st.model_dump(mode="json"), "DE")
+    orders = choose_orders(sc, st.to_json(), "DE")
     _valid(sc, st, "DE", orders)
     assert [a["defenders"] for a in orders["attacks"]] == [["x"]]
     assert sorted(orders["attacks"][0]["attackers"]) == ["a"]  # one unit already gives +5 (EV 23)
@@ -103,7 +103,7 @@ def test_barrage_artillery_added_within_the_artillery_limit_14_0() -> None:
         artillery_limit=True,
     )
     st = state_with(sc, {"a": "0303", "x": "0304", "big": "0101", "small": "0102"}, phasing="DE")
-    orders = choose_orders(sc, st.model_dump(mode="json"), "DE")
+    orders = choose_orders(sc, st.to_json(), "DE")
     _valid(sc, st, "DE", orders)
     (att,) = orders["attacks"]
     assert att["attackers"] == ["a"] and att["defenders"] == ["x"]
@@ -133,7 +133,7 @@ def _exit_scenario() -> Scenario:
 def test_listed_unit_exits_west_along_the_road() -> None:
     sc = _exit_scenario()
     st = state_with(sc, {"a": "0403", "x": "0808"}, phasing="DE")
-    orders = choose_orders(sc, st.model_dump(mode="json"), "DE")
+    orders = choose_orders(sc, st.to_json(), "DE")
     _valid(sc, st, "DE", orders)
     # 3 road hexes at 1/2 MP and the road off the map: 2 MP of 12
     assert orders["moves"] == [{"unit": "a", "path": ["0303", "0203", "0103"], "exit": True}]
@@ -141,11 +141,11 @@ def test_listed_unit_exits_west_along_the_road() -> None:
 
 def test_after_the_deadline_the_unit_no_longer_exits_15_37() -> None:
     sc = _exit_scenario()
-    data = sc.model_dump(mode="json")
+    data = sc.to_json()
     data["special"]["victory"]["exit_by_turn"] = 1
-    sc2 = Scenario.model_validate(data)
+    sc2 = Scenario.parse(data)
     st = state_with(sc2, {"a": "0403", "x": "0808"}, phasing="DE", game_turn=2)
-    orders = choose_orders(sc2, st.model_dump(mode="json"), "DE")
+    orders = choose_orders(sc2, st.to_json(), "DE")
     _valid(sc2, st, "DE", orders)
     assert not any(m["exit"] for m in orders["moves"])
 
@@ -182,7 +182,7 @@ def test_german_relief_setup_blocks_the_line_of_communication_15_27() -> None:
 
 
 def RULES_state(st: Any) -> State:
-    return State.model_validate(st)
+    return st if isinstance(st, State) else State.parse(st)
 
 
 class _NoDice:
@@ -230,7 +230,7 @@ def _random_position(rng: random.Random) -> tuple[Scenario, State]:
         routes=[("road", ["0101", "0201", "0302", "0402", "0503", "0603"])],
         units=units,
         artillery_limit=rng.random() < 0.7,
-        reinforcements=[{"side": "DE", "turn": 1, "units": ["da"], "entry": [area(edge="west").model_dump()],
+        reinforcements=[{"side": "DE", "turn": 1, "units": ["da"], "entry": [area(edge="west").to_json()],
                          "rule": "11.11"}],
         ground_support=[{"side": "DE", "from_turn": 1, "points": rng.randint(0, 4), "rule": "9.0"}],
     )
@@ -245,5 +245,5 @@ def test_zero_violations_over_many_random_positions(batch: int) -> None:
     rng = random.Random(1000 + batch)
     for _ in range(15):
         sc, st = _random_position(rng)
-        orders = choose_orders(sc, st.model_dump(mode="json"), "DE", seed=rng.randrange(100))
+        orders = choose_orders(sc, st.to_json(), "DE", seed=rng.randrange(100))
         _valid(sc, st, "DE", orders)

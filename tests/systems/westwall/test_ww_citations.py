@@ -59,8 +59,7 @@ def _refusals(game: str, exit_rule: str) -> dict[str, list[str]]:
     us = state_with(sc, {"u": "0105", "g": "0707", "h": "0303"}, phasing="US", game_turn=2)
     de = state_with(sc, {"u": "0505", "g": "0102", "h": "0303"}, phasing="DE", game_turn=2,
                     exited=["e"])
-    de = de.model_copy(update={"units": {**de.units, "e": de.units["e"].model_copy(
-        update={"exit_edge": "west", "exit_turn": 2})}})
+    de = de.replace(**{"units": {**de.units, "e": de.units["e"].replace(**{"exit_edge": "west", "exit_turn": 2})}})
     held = state_with(sc, {"u": "0405", "g": "0804", "h": "0303"}, phasing="US", game_turn=2)
     early = state_with(sc, {"u": "0405", "g": "0707", "h": "0303"}, phasing="US", game_turn=1)
     return {

@@ -167,7 +167,7 @@ def test_7_52_strength_is_always_counted_in_full() -> None:
     # Orders cannot state a differential or hold back strength: unknown fields are refused and the
     # resolution counts every listed unit's full strength (5 + 3 = 8 against 4 -> +4).
     with pytest.raises(ValueError):
-        PlayerTurnOrders.model_validate(
+        PlayerTurnOrders.parse(
             {
                 "side": "DE",
                 "game_turn": 1,
@@ -535,7 +535,7 @@ def test_property_combat_phase_ends_unstacked_and_dice_in_order(
 
 
 def _pursuing(hexes: int) -> dict[str, StandingOrders]:
-    return {"US": StandingOrders.model_validate({"pursue": [{"unit": "us1", "hexes": hexes}]})}
+    return {"US": StandingOrders.parse({"pursue": [{"unit": "us1", "hexes": hexes}]})}
 
 
 def test_7_91_defender_follows_a_retreating_attacker_a1() -> None:

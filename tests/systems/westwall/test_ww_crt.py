@@ -142,7 +142,7 @@ def _bundled_crt() -> dict:
 def test_7_61_bundled_crt_json_is_the_table_pbem_plays() -> None:
     from pbem.systems.westwall.model import CrtTable
 
-    table = CrtTable.model_validate(_bundled_crt())
+    table = CrtTable.parse(_bundled_crt())
     assert crt.problems(table) == []
     assert crt.Table.of(table) == crt.DEFAULT
     assert "reconstruction" in table.note
@@ -162,7 +162,7 @@ def test_7_61_a_replacement_crt_decides_the_result() -> None:
     data["results"][0] = ["De"] * 12
     sc, st_, _ = game([unit("de1", "DE", attack=4), unit("us1", "US", defense=4)],
                       {"de1": "0301", "us1": "0401"}, cols=(1, 8), rows=(1, 1))
-    mine = sc.model_copy(update={"crt": CrtTable.model_validate(data)})
+    mine = sc.replace(**{"crt": CrtTable.parse(data)})
     b = Board.from_state(mine, st_)
     c = combats(resolve_combat(b, mine, st_, orders("DE", atk(["de1"], ["us1"])), FixedDice([1])))[0]
     assert (c.differential, c.column, c.result) == (0, "0", "De")

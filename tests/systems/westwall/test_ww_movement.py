@@ -187,7 +187,7 @@ def test_validate_does_not_touch_the_board_and_apply_moves_does() -> None:
     events = apply_moves(b, "DE", 1, [mv("i", "0302", "0303")])
     assert b.unit_hex("i") == H("0303")
     assert b.control == {"0302": "DE"}  # passed through an objective hex
-    assert events[0].model_dump(mode="json") == {
+    assert events[0].to_json() == {
         "type": "moved",
         "unit": "i",
         "path": ["0301", "0302", "0303"],

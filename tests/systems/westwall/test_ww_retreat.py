@@ -104,14 +104,14 @@ def test_7_72_prohibited_hexside() -> None:
     from pbem.systems.westwall.board import default_terrain_key
 
     key = default_terrain_key()
-    data = key.model_dump()
+    data = key.to_json()
     data["hexsides"]["wall"] = {"prohibited": True}
     from pbem.systems.westwall.model import TerrainKey
 
     b = line_board(
         {"de1": "0201", "us1": "0301"},
         lines=[("wall", ["0301/0401"])],
-        terrain_key=TerrainKey.model_validate(data),
+        terrain_key=TerrainKey.parse(data),
     )
     r = retreat(b, NOEX, "us1", 1, combat=1, away_from=[H("0201")])
     assert r.path == [H("0301")] and r.eliminated == "7.74"
@@ -224,7 +224,7 @@ def test_7_7_standing_preference() -> None:
         units=[unit("de1", "DE", "infantry", 4, 4, 7), unit("us1", "US", "infantry", 2, 4, 7)]
     )
     b = Board.from_state(sc, state_with(sc, {"de1": "0302", "us1": "0303"}))
-    prefs = StandingOrders.model_validate({"retreat": {"us1": ["0404"]}})
+    prefs = StandingOrders.parse({"retreat": {"us1": ["0404"]}})
     r = retreat(b, NOEX, "us1", 1, combat=1, prefs=prefs, away_from=[H("0302")])
     # Candidates 0203, 0304, 0403: distances to 0404 are 2, 1, 1 -> 0304/0403 tie, lowest: 0304.
     assert r.path == [H("0303"), H("0304")]

@@ -59,21 +59,21 @@ def test_registry_finds_westwall() -> None:
 
 def test_load_scenario_reports_every_problem_in_one_error() -> None:
     sc = scen()
-    data = sc.model_dump(mode="json")
+    data = sc.to_json()
     data["last_turn"] = "soon"
     data["units"][0]["move"] = -1
     with pytest.raises(InputError) as exc:
         R.load_scenario(data)
     text = str(exc.value)
     assert "last_turn" in text and "units.0.move" in text
-    data = sc.model_dump(mode="json")
+    data = sc.to_json()
     data["map"]["terrain"] = {"swamp": ["0101"]}
     data["deployments"][0]["units"].append("nobody")
     with pytest.raises(InputError) as exc:
         R.load_scenario(data)
     assert "map.terrain.swamp: unknown terrain kind 'swamp'" in str(exc.value)
     assert "deployments.0.units.2: unknown unit id 'nobody'" in str(exc.value)
-    assert R.load_scenario(sc.model_dump(mode="json")) == sc
+    assert R.load_scenario(sc.to_json()) == sc
 
 
 def test_initial_state_and_setup_decision() -> None:
@@ -158,7 +158,7 @@ def test_sequence_of_play_from_setup_to_acknowledge() -> None:
 def test_player_turn_moves_reinforcements_control_and_standing() -> None:
     sc = scen()
     st = state_with(sc, {"u1": "0707", "u2": "0808"}, phasing="DE", game_turn=1)
-    st_json = st.model_dump(mode="json")
+    st_json = st.to_json()
     orders = turn(
         "DE",
         1,
@@ -169,7 +169,7 @@ def test_player_turn_moves_reinforcements_control_and_standing() -> None:
     # g2 enters at 0103 itself: the cheapest path is the one-hex entry path.
     assert normal["moves"][1] == {"unit": "g2", "path": ["0103"], "exit": False}
     res = play(sc, st_json, "DE", normal)
-    new = State.model_validate(res.state)
+    new = State.parse(res.state)
     assert new.units["g1"].hex == "0204" and new.units["g2"].hex == "0103"
     assert new.control == {"0104": "DE"}  # g1 entered through the objective hex
     assert new.standing["DE"].retreat == {"g1": ["0104"]}
@@ -180,7 +180,7 @@ def test_player_turn_moves_reinforcements_control_and_standing() -> None:
 
 def test_validate_refuses_wrong_side_turn_and_kind() -> None:
     sc = scen()
-    st = state_with(sc, {"u1": "0707"}, phasing="DE", game_turn=1).model_dump(mode="json")
+    st = state_with(sc, {"u1": "0707"}, phasing="DE", game_turn=1).to_json()
     assert [v.rule for v in R.validate(sc, st, "US", turn("US", 1))] == ["5.11"]
     assert [v.rule for v in R.validate(sc, st, "DE", turn("DE", 2))] == ["4.1"]
     assert [v.rule for v in R.validate(sc, st, "DE", {"kind": "acknowledge", "side": "DE"})] == [
@@ -199,7 +199,7 @@ def test_validate_refuses_wrong_side_turn_and_kind() -> None:
 
 def test_normalize_unreachable_target_is_input_error() -> None:
     sc = scen()
-    st = state_with(sc, {"u1": "0707"}, phasing="DE", game_turn=1).model_dump(mode="json")
+    st = state_with(sc, {"u1": "0707"}, phasing="DE", game_turn=1).to_json()
     with pytest.raises(InputError):
         R.normalize(sc, st, "DE", turn("DE", 1, [{"unit": "g1", "to": "0808"}]))
 
@@ -214,7 +214,7 @@ def test_ground_support_spent_is_forgotten_at_a_new_game_turn() -> None:
         game_turn=1,
         ground_support_used={"US": 3},
         ground_support_phase={"US": 2},
-    ).model_dump(mode="json")
+    ).to_json()
     new = play(sc, st, "US", turn("US", 1)).state
     assert (
         new["game_turn"] == 2
@@ -242,7 +242,7 @@ def test_exclusive_outcome_ends_the_game_early(monkeypatch: pytest.MonkeyPatch) 
     with pytest.raises(LookupError):  # a name pbem does not know is no longer the standard rules [24]
         get_exclusive("no-such-game")
     sc = scen(game="testend")
-    st = state_with(sc, {"u1": "0707"}, phasing="DE", game_turn=1).model_dump(mode="json")
+    st = state_with(sc, {"u1": "0707"}, phasing="DE", game_turn=1).to_json()
     res = play(sc, st, "DE", turn("DE", 1, [{"unit": "g1", "path": ["0104"]}]))
     assert res.state["phase"] == "over"
     assert res.events[-1]["type"] == "note" and "Game over" in res.events[-1]["text"]
@@ -259,7 +259,7 @@ def test_player_turn_with_combat_draws_one_die_per_attack() -> None:
     sc = tiny_scenario(
         units=[unit("g", "DE", "infantry", 8, 4, 7), unit("u", "US", "infantry", 2, 4, 7)]
     )
-    st = state_with(sc, {"g": "0302", "u": "0303"}, phasing="DE").model_dump(mode="json")
+    st = state_with(sc, {"g": "0302", "u": "0303"}, phasing="DE").to_json()
     orders = turn("DE", 1, attacks=[{"attackers": ["g"], "defenders": ["u"]}])
     assert R.validate(sc, st, "DE", orders) == []
     # Without the attack, combat is mandatory [7.11].

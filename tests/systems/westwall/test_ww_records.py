@@ -1,0 +1,133 @@
+"""WestWall's data as plain records [28]: outside input is read strictly (every problem named by
+its field), and the dumps keep the shapes the archives were signed in."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from helpers.westwall import state_with, tiny_scenario, unit
+
+from pbem.errors import InputError
+from pbem.protocol.record import RecordError
+from pbem.systems.westwall.bastogne import BastogneSpecial
+from pbem.systems.westwall.exclusive import parse_special
+from pbem.systems.westwall.model import (
+    DropZoneReveal,
+    MoveOrder,
+    PlayerTurnOrders,
+    Scenario,
+    StandingOrders,
+    UnitState,
+)
+from pbem.systems.westwall.rules import WestWallRules, parse_orders, parse_state
+
+R = WestWallRules()
+
+
+def _refused(orders: dict[str, Any]) -> str:
+    with pytest.raises(InputError) as err:
+        parse_orders(orders)
+    line = str(err.value)
+    assert "\n" not in line and line.startswith("malformed orders: ")
+    return line
+
+
+def test_orders_with_an_unknown_field_are_refused_naming_it() -> None:
+    line = _refused({"kind": "player-turn", "side": "DE", "game_turn": 1, "moves": [], "hurry": True})
+    assert "hurry: unknown field" in line
+
+
+def test_orders_of_an_unknown_kind_are_refused_naming_kind() -> None:
+    assert "kind: must be one of 'setup', 'player-turn', 'acknowledge'" in _refused({"kind": "pass", "side": "DE"})
+
+
+def test_a_path_hex_that_is_no_hex_number_is_refused_naming_its_place_5_1() -> None:
+    line = _refused({"kind": "player-turn", "side": "DE", "game_turn": 1,
+                     "moves": [{"unit": "u1", "path": ["0707", "7a07"]}]})
+    assert "moves.0.path.1: does not match" in line
+
+
+def test_negative_ground_support_and_a_zero_advance_are_refused_9_0_7_9() -> None:
+    line = _refused({"kind": "player-turn", "side": "DE", "game_turn": 1,
+                     "attacks": [{"defenders": ["us1"], "support": -1,
+                                  "advance": [{"unit": "de1", "hexes": 0}]}]})
+    assert "attacks.0.support: must be 0 <= n, got -1" in line
+    assert "attacks.0.advance.0.hexes: must be 1 <= n, got 0" in line
+
+
+def test_a_game_turn_given_as_text_is_not_taken_for_a_number() -> None:
+    assert "game_turn: expected an integer, got a string" in _refused(
+        {"kind": "player-turn", "side": "DE", "game_turn": "1"})
+
+
+def test_a_revealed_drop_zone_note_needs_its_whole_salt_15_36() -> None:
+    with pytest.raises(RecordError) as err:
+        DropZoneReveal.parse({"division": "1", "hex": "0808", "turn": 1, "salt": "ab" * 31})
+    assert err.value.problems[0][0] == ("salt",)
+
+
+def test_a_state_with_an_unknown_unit_status_is_refused() -> None:
+    sc = tiny_scenario(units=[unit("u1", "DE")])
+    data = R.dump_state(sc, state_with(sc, {"u1": "0707"}))
+    data["units"]["u1"]["status"] = "resting"
+    with pytest.raises(InputError) as err:
+        parse_state(data)
+    assert str(err.value).startswith("malformed state: units.u1.status: must be one of 'waiting'")
+
+
+def test_a_scenario_naming_one_unit_id_twice_is_refused_at_the_second() -> None:
+    data = tiny_scenario(units=[unit("u1", "DE"), unit("u2", "US")]).to_json()
+    data["units"][1]["id"] = "u1"
+    with pytest.raises(RecordError) as err:
+        Scenario.parse(data)
+    assert err.value.problems == [(("units", 1, "id"), "duplicate unit id 'u1'")]
+
+
+def test_bad_special_data_of_bastogne_is_one_line_naming_the_field_15_17() -> None:
+    sc = tiny_scenario(units=[unit("u1", "DE")], game="bastogne",
+                       special={"victory": {"kind": "exit-and-bastogne", "exit_side": "DE",
+                                            "exit_units": ["u1"], "exit_vp": -1}})
+    with pytest.raises(InputError) as err:
+        parse_special(sc, BastogneSpecial)
+    line = str(err.value)
+    assert "\n" not in line and "victory.exit_vp: must be 0 <= n, got -1" in line
+
+
+def test_dump_orders_leaves_out_what_is_none_and_keeps_the_rest() -> None:
+    sc = tiny_scenario(units=[unit("u1", "DE")])
+    o = PlayerTurnOrders(side="DE", game_turn=2, moves=[MoveOrder(unit="u1", path=["0707"], to="0707")])
+    assert R.dump_orders(sc, o) == {
+        "kind": "player-turn", "side": "DE", "game_turn": 2,
+        "moves": [{"unit": "u1", "path": ["0707"], "to": "0707", "exit": False}],
+        "attacks": [],
+        "standing": {"fpf": [], "fpf_support": 0, "retreat": {}, "avoid_displacing": [], "pursue": []},
+    }
+    o = o.replace(moves=[MoveOrder(unit="u1", path=["0707"], if_demolished=[])])
+    assert R.dump_orders(sc, o)["moves"] == [{"unit": "u1", "path": ["0707"], "exit": False, "if_demolished": []}]
+
+
+def test_spare_bridges_are_written_only_once_named_12_12() -> None:
+    assert "spare_bridges" not in StandingOrders().to_json()
+    assert StandingOrders(spare_bridges=["0707/0708"]).to_json()["spare_bridges"] == ["0707/0708"]
+
+
+def test_dump_state_writes_null_hexes_and_no_empty_exclusive() -> None:
+    sc = tiny_scenario(units=[unit("u1", "DE")])
+    st = state_with(sc, {})
+    data = R.dump_state(sc, st)
+    assert "exclusive" not in data
+    assert data["units"]["u1"] == {"hex": None, "status": "waiting", "fpf_turn": None, "adverse_phase": None,
+                                   "exit_edge": None, "exit_turn": None}
+    assert R.dump_state(sc, st.replace(exclusive={"weather": "good"}))["exclusive"] == {"weather": "good"}
+    assert UnitState.parse(data["units"]["u1"]) == UnitState()
+
+
+def test_the_orders_schema_describes_each_kind() -> None:
+    schema = R.orders_schema()
+    assert schema["discriminator"] == {"propertyName": "kind"}
+    assert [r["$ref"] for r in schema["oneOf"]] == [
+        "#/$defs/SetupOrders", "#/$defs/PlayerTurnOrders", "#/$defs/AcknowledgeOrders"]
+    turn = schema["$defs"]["PlayerTurnOrders"]
+    assert turn["required"] == ["side", "game_turn"] and turn["additionalProperties"] is False
+    assert schema["$defs"]["AttackOrder"]["properties"]["support"]["minimum"] == 0
