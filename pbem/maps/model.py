@@ -1,93 +1,80 @@
 """The map document every hex wargame here shares: bounds, terrain per hex, routes (roads,
 trails) drawn as chains of hexes, lines of hexside features (rivers, streams, canals), bridges and
 named places, with the derived lookups the rules ask (:class:`MapData`); the hex number type
-(:data:`HexStr`) and the strict base of every data model (:class:`Strict`). Plain data validated by
-pydantic, system-neutral: WestWall's scenarios use it as it is, Arnhem 1944's extends it with
-railways and entry zones. What the terrain does (movement costs, combat) is each system's own."""
-
-# Annotations are evaluated as written (no ``from __future__ import annotations``): pydantic would
-# otherwise compile and evaluate every field's annotation string as each model class is made, a
-# cost paid by every command at start-up [28 item 4] (tests/cli/test_start_imports.py).
+(:data:`HexStr`, checked by :data:`HEX`). Plain records (:mod:`pbem.protocol.record`), checked by
+hand as they are read, system-neutral: WestWall's scenarios use it as it is, Arnhem 1944's extends
+it with railways and entry zones. What the terrain does (movement costs, combat) is each system's own."""
 
 from functools import cached_property
-from typing import Annotated, Any, Literal
-
-from pydantic import BaseModel, ConfigDict, Field
 
 from pbem.maps.hexmap import Hex, hexside
+from pbem.protocol.record import (
+    Int,
+    ListOf,
+    MapOf,
+    Nested,
+    OneOf,
+    Record,
+    Str,
+    TupleOf,
+    field,
+)
 
-HexStr = Annotated[str, Field(pattern=r"^(\d{4}|\d{6})$")]
-"""``XXYY``; ``XXXYYY`` beyond column or row 99 (see :mod:`pbem.maps.hexmap`)."""
-
-
-# Empty-container factories for ``Field(default_factory=...)``. pydantic asks every factory's
-# signature whether it takes the validated data; for the builtins ``list`` and ``dict`` the answer
-# comes from parsing their text signature with the tokenizer (compiling its regular expression
-# first), a few ms of every process that imports these models (bench/README.md). A plain function
-# answers at once; the defaults are the same.
-def new_list() -> list[Any]:
-    """A new empty list (a default factory)."""
-    return []
-
-
-def new_dict() -> dict[Any, Any]:
-    """A new empty dict (a default factory)."""
-    return {}
-
-
-class Strict(BaseModel):
-    """Base: unknown fields are errors, values immutable after validation."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
+HEX_PATTERN = r"^(\d{4}|\d{6})$"
+"""A hex number: ``XXYY``; ``XXXYYY`` beyond column or row 99 (see :mod:`pbem.maps.hexmap`)."""
+HEX = Str(HEX_PATTERN)
+"""The check of a hex number in a record (:mod:`pbem.protocol.record`)."""
+HexStr = str
+"""A hex number as a record's field holds it (checked by :data:`HEX`)."""
 
 
-class RouteLine(Strict):
+class RouteLine(Record):
     """A road or trail drawn as a chain of adjacent hexes; each consecutive pair is a route hexside."""
 
-    kind: Literal["road", "trail"]
-    name: str = ""
-    hexes: list[HexStr]
-    off_map: list[Literal["start", "end"]] = Field(
-        default_factory=new_list, description="Which ends of the line lead off the map [11.12, 12.0]"
-    )
+    kind: str = field(OneOf("road", "trail"))
+    name: str = field(Str(), default="")
+    hexes: list[str] = field(ListOf(HEX))
+    off_map: list[str] = field(ListOf(OneOf("start", "end")), default_factory=list,
+                               description="Which ends of the line lead off the map [11.12, 12.0]")
 
 
-class HexsideLine(Strict):
+class HexsideLine(Record):
     """A river, stream, canal... drawn as a list of hexsides ``"XXYY/XXYY"``."""
 
-    kind: str
-    name: str = ""
-    hexsides: list[str]
+    kind: str = field(Str())
+    name: str = field(Str(), default="")
+    hexsides: list[str] = field(ListOf(Str()))
 
 
-class Place(Strict):
-    hex: HexStr
-    name: str
+class Place(Record):
+    """A named place on the map."""
+
+    hex: str = field(HEX)
+    name: str = field(Str())
 
 
-class MapData(Strict):
+class MapData(Record, slots=False):  # not slotted: its derived lookups are cached on it
     """A map: bounds, terrain per hex, hexside features, named places."""
 
-    id: str
-    title: str = ""
-    reconstructed: str = Field("", description="How and why the data was reconstructed")
-    north: Literal["up", "right"] = Field(
-        "up", exclude_if=lambda v: v == "up",
+    id: str = field(Str())
+    title: str = field(Str(), default="")
+    reconstructed: str = field(Str(), default="", description="How and why the data was reconstructed")
+    north: str = field(
+        OneOf("up", "right"), default="up", omit=lambda v: v == "up",
         description="Where north lies on the raw grid (columns across, rows down): 'up' for most "
         "maps; 'right' when the first two digits of a hex number run south to north (Arnhem)")
-    cols: tuple[int, int] = Field(description="First and last column, inclusive")
-    rows: tuple[int, int] = Field(description="First and last row, inclusive")
-    default_terrain: str = "clear"
-    terrain: dict[str, list[HexStr]] = Field(
-        default_factory=new_dict, description="terrain kind -> hexes (hexes not listed are default)"
-    )
-    routes: list[RouteLine] = Field(default_factory=new_list)
-    lines: list[HexsideLine] = Field(default_factory=new_list)
-    bridges: list[str] = Field(
-        default_factory=new_list,
-        description="Hexsides where a route crosses a river/stream on a bridge (usually derived)",
-    )
-    places: list[Place] = Field(default_factory=new_list)
+    cols: tuple[int, int] = field(TupleOf(Int(), Int()), description="First and last column, inclusive")
+    rows: tuple[int, int] = field(TupleOf(Int(), Int()), description="First and last row, inclusive")
+    default_terrain: str = field(Str(), default="clear")
+    terrain: dict[str, list[str]] = field(
+        MapOf(Str(), ListOf(HEX)), default_factory=dict,
+        description="terrain kind -> hexes (hexes not listed are default)")
+    routes: list[RouteLine] = field(ListOf(Nested(RouteLine)), default_factory=list)
+    lines: list[HexsideLine] = field(ListOf(Nested(HexsideLine)), default_factory=list)
+    bridges: list[str] = field(
+        ListOf(Str()), default_factory=list,
+        description="Hexsides where a route crosses a river/stream on a bridge (usually derived)")
+    places: list[Place] = field(ListOf(Nested(Place)), default_factory=list)
 
     # Derived lookups (not serialised).
     @cached_property

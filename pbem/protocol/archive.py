@@ -19,7 +19,7 @@ import re
 from collections.abc import Iterator, MutableMapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from pbem.errors import InputError
 from pbem.protocol.names import GENESIS as GENESIS_NAME
@@ -38,9 +38,6 @@ from pbem.protocol.record import (
     Str,
     field,
 )
-
-if TYPE_CHECKING:
-    from pydantic import ValidationError
 
 GENESIS_DS = "pbem/genesis/v2"
 JOIN_DS = "pbem/join/v2"
@@ -484,13 +481,3 @@ def scan(game_dir: Path) -> Listing:
         else:
             other.append(name)
     return Listing(genesis, joins, moves, turns, other)
-
-
-def one_line(exc: "ValidationError") -> str:
-    """A pydantic error (a system's orders, scenario) as one short line (first few problems)."""
-    parts = []
-    for err in exc.errors()[:4]:
-        loc = ".".join(str(p) for p in err["loc"]) or "(top)"
-        parts.append(f"{loc}: {err['msg']}")
-    more = len(exc.errors()) - 4
-    return "; ".join(parts) + (f" (and {more} more)" if more > 0 else "")

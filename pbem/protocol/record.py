@@ -386,7 +386,7 @@ class MapOf(Check):
         problems: list[tuple[Loc, str]] = []
         for k, v in value.items():
             try:
-                out[self.key(k, (*loc, "[key]"))] = self.value(v, (*loc, k))
+                out[self.key(k, (*loc, k, "[key]"))] = self.value(v, (*loc, k))
             except RecordError as exc:
                 _collect(problems, exc)
         if problems:
@@ -420,32 +420,6 @@ class Nested(Check):
             defs[name] = {}  # a record that holds itself refers to its own entry
             defs[name] = _object_schema(self.cls, defs)
         return {"$ref": f"#/$defs/{name}"}
-
-
-class Model(Check):
-    """A pydantic model of ``cls`` (validated by it from its object, an instance kept): the bridge
-    for a record holding data not yet made a record (issue 28, while the systems move over). The
-    record module itself imports no pydantic."""
-
-    def __init__(self, cls: Any) -> None:
-        self.cls = cls
-
-    def __call__(self, value: Any, loc: Loc) -> Any:
-        if isinstance(value, self.cls):
-            return value
-        try:
-            return self.cls.model_validate(value)
-        except ValueError as exc:  # pydantic's ValidationError
-            errors = getattr(exc, "errors", None)
-            if errors is None:
-                raise
-            raise RecordError([((*loc, *e["loc"]), str(e["msg"])) for e in errors()]) from None
-
-    def schema(self, defs: dict[str, Any]) -> dict[str, Any]:
-        out: dict[str, Any] = self.cls.model_json_schema()
-        for name, d in out.pop("$defs", {}).items():
-            defs.setdefault(name, d)
-        return out
 
 
 _CHECK = "pbem.check"
@@ -591,6 +565,14 @@ class Record(metaclass=_RecordType):
         if not self._frozen:
             raise TypeError(f"unhashable record: {type(self).__name__}")
         return hash(tuple(getattr(self, n) for n in self._record_spec.names))  # type: ignore[attr-defined]
+
+    def __getstate__(self) -> dict[str, Any]:
+        """The fields (copy, deepcopy, pickle; derived values cached on a record are left out)."""
+        return {n: getattr(self, n) for n in self._record_spec.names}  # type: ignore[attr-defined]
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        for name, value in state.items():
+            object.__setattr__(self, name, value)
 
     def __repr__(self) -> str:
         inside = ", ".join(f"{n}={getattr(self, n)!r}" for n in self._record_spec.names)  # type: ignore[attr-defined]

@@ -123,7 +123,7 @@ def test_check_area_distance_from_an_unknown_edge(tmp_path: Path, relief: dict[s
     res = run("scenario", "check", _write(tmp_path, relief))
     assert res.exit_code == 2
     (line,) = res.stdout.splitlines()
-    assert line.startswith("mine.json: deployments.0.area.0.min_from_edge.[key]: must be one of ")
+    assert line.startswith("mine.json: deployments.0.area.0.min_from_edge.up.[key]: must be one of ")
     assert "'west', 'east', 'north', 'south'" in line
 
 

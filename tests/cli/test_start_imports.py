@@ -1,14 +1,13 @@
 """What the read-only player commands import, as the console script runs them [28 item 4].
 
-``pbem status`` and ``pbem check`` draw no map and write no email, so neither may import the map
-and mail libraries (svgwrite and jinja2 cost more start-up than the ed25519 floor itself), nor
+``pbem status`` and ``pbem check`` import no pydantic (every system's data are plain records), and
+they draw no map and write no email, so neither may import the map and mail libraries (svgwrite and jinja2 cost more start-up than the ed25519 floor itself), nor
 pbem's own map and mail writers (the game is opened with hooks that import them when they first
 run), nor the parts of :mod:`pbem.engine.play` that ingest, run the umpire's round or start a game
 (its names load when first asked for); a subprocess reads ``sys.modules`` at exit so that a module-top import slipping back in fails
 here."""
 
 from __future__ import annotations
-import __future__
 
 import importlib
 import os
@@ -21,11 +20,9 @@ from helpers.paths import ROOT
 from helpers.protocol import Result, ok
 from helpers.protocol import pbem as run_pbem
 
-from pbem.systems.westwall.model import State
-
 EXAMPLE = ROOT / "examples" / "bastogne-spearhead"
 KEYS = ROOT / "examples" / "keys"
-HEAVY = ("svgwrite", "jinja2", "pbem.render.svg", "pbem.render.outputs", "pbem.mail.compose",
+HEAVY = ("pydantic", "svgwrite", "jinja2", "pbem.render.svg", "pbem.render.outputs", "pbem.mail.compose",
          # what ingesting, the umpire's round and a new game need (pbem.engine.play loads lazily)
          "pbem.engine.play.incoming", "pbem.engine.play.umpire", "pbem.engine.play.setup")
 REPORT = ("import atexit, sys; from pbem.cli import main; sys.argv[0] = 'pbem'; "
@@ -64,21 +61,22 @@ def test_status_and_check_import_no_map_or_mail_library(tmp_path: Path) -> None:
 
 
 MODELS = ("pbem.maps.model", "pbem.protocol.dsse", "pbem.protocol.archive", "pbem.systems.westwall.model",
-          *(f"pbem.systems.{m}" for m in ("westwall.bastogne", "westwall.arnhem", "arnhem1944.tables",
+          *(f"pbem.systems.{m}" for m in ("westwall.rules", "westwall.bastogne", "westwall.arnhem", "arnhem1944.rules",
                                           "arnhem1944.model", "arnhem1944.state", "arnhem1944.orders",
-                                          "megagame.model", "megagame.oob", "megagame.profiles",
-                                          "megagame.orders")))
-"""The modules that define the data models of the archive and of every system's games."""
+                                          "megagame.rules", "megagame.model", "megagame.profiles",
+                                          "megagame.orders", "auction", "toy", "skirmish")))
+"""The modules that define the data of the archive and of every system's games, and the rules."""
 
 
-def test_the_models_every_command_makes_have_their_annotations_evaluated_as_written() -> None:
-    """Under ``from __future__ import annotations`` pydantic compiles and evaluates each field's
-    annotation string whenever a model class is made: ~25% of making WestWall's 36 models, paid by
-    every command. The modules whose models a game's every command makes do without it."""
-    for name in MODELS:
-        module = importlib.import_module(name)
-        assert getattr(module, "annotations", None) is not __future__.annotations, name
-    assert not any(isinstance(a, str) for a in State.__annotations__.values())
+def test_no_system_s_data_or_rules_import_pydantic() -> None:
+    """The archive's bodies and every system's scenarios, states, orders and events are plain
+    records (pbem.protocol.record) [28]: pydantic's import and first model cost a process about
+    150 ms. Only the megagame's order-of-battle tooling (not on a command's path) still uses it."""
+    code = (f"import importlib, sys; [importlib.import_module(m) for m in {MODELS!r}]; "
+            "print(sorted(m for m in sys.modules if m.split('.')[0] == 'pydantic'))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"
 
 
 def test_every_name_of_the_play_package_is_its_submodules_own() -> None:

@@ -98,8 +98,8 @@ def _line(spec: LineSpec) -> HexsideLine:
         return spec
     if isinstance(spec, tuple):
         kind, sides = spec
-        return HexsideLine.model_validate({"kind": kind, "hexsides": list(sides)})
-    return HexsideLine.model_validate(dict(spec))
+        return HexsideLine.parse({"kind": kind, "hexsides": list(sides)})
+    return HexsideLine.parse(dict(spec))
 
 
 def _route(spec: RouteSpec) -> RouteLine:
@@ -109,8 +109,8 @@ def _route(spec: RouteSpec) -> RouteLine:
         data: dict[str, Any] = {"kind": spec[0], "hexes": list(spec[1])}
         if len(spec) > 2:
             data["off_map"] = list(spec[2])  # type: ignore[misc]
-        return RouteLine.model_validate(data)
-    return RouteLine.model_validate(dict(spec))
+        return RouteLine.parse(data)
+    return RouteLine.parse(dict(spec))
 
 
 def area(**fields: Any) -> Area:
@@ -143,15 +143,15 @@ def tiny_scenario(
 ) -> Scenario:
     """A small scenario on a ``cols`` x ``rows`` map (default 0101-0808, all clear)."""
     names = {"DE": "German", "US": "U.S."}
-    map_data = MapData.model_validate(
+    map_data = MapData.parse(
         {
             "id": f"{id}-map",
             "cols": cols,
             "rows": rows,
             "default_terrain": default_terrain,
             "terrain": {k: list(v) for k, v in (terrain or {}).items()},
-            "routes": [_route(r).model_dump() for r in routes],
-            "lines": [_line(x).model_dump() for x in lines],
+            "routes": [_route(r).to_json() for r in routes],
+            "lines": [_line(x).to_json() for x in lines],
             "bridges": list(bridges),
         }
     )
@@ -169,7 +169,7 @@ def tiny_scenario(
             "first_player": first_player,
             "first_turn": first_turn,
             "last_turn": last_turn,
-            "map": map_data.model_dump(),
+            "map": map_data.to_json(),
             "terrain_key": (terrain_key or default_terrain_key()).to_json(),
             "units": [u.to_json() for u in units],
             "deployments": dump(deployments),

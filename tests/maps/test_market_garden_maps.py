@@ -25,7 +25,7 @@ def test_the_checked_in_1km_map_is_the_generators_output() -> None:
 
 
 def test_one_kilometre_a_hex_and_the_rivers_in_the_right_order() -> None:
-    m = MapData.model_validate({k: v for k, v in json.loads(MAP.read_text(encoding="utf-8")).items()
+    m = MapData.parse({k: v for k, v in json.loads(MAP.read_text(encoding="utf-8")).items()
                             if k != "railways"})  # the megagame's rail network, not WestWall's
     at = {p.name: Hex.parse(p.hex) for p in m.places}
     # Nijmegen to Arnhem is 16 km as the crow flies (a hex path is a little longer)

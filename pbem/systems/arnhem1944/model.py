@@ -24,28 +24,22 @@ Hex numbers are ``XXYY`` as the text writes them (its ``305``, ``709``, ``922`` 
 ``0305``, ``0709``, ``0922`` and ``0327``).
 """
 
-# Annotations are evaluated as written (no ``from __future__ import annotations``): pydantic would
-# otherwise compile and evaluate every field's annotation string as each model class is made, a
-# cost paid by every command at start-up [28 item 4] (tests/cli/test_start_imports.py). The map
-# (:class:`A1944Map`, its railways and entry zones) is still pydantic, as the shared map it extends
-# (issue 28: converted with it); everything else is a plain record (:mod:`pbem.protocol.record`).
+# Every class here is a plain record (:mod:`pbem.protocol.record`), the map too [28].
 
 from functools import cached_property
 from typing import Any, Literal
 
-from pydantic import Field, model_validator
-
 from pbem.maps.hexmap import Hex, hexside, hexside_str
-from pbem.maps.model import HexStr, MapData, Strict
+from pbem.maps.model import MapData
 from pbem.protocol.record import (
     Anything,
     Bool,
+    Const,
     Int,
     IntKey,
     ListOf,
     MapOf,
     Maybe,
-    Model,
     Nested,
     OneOf,
     Record,
@@ -87,43 +81,41 @@ ROUTE_KINDS = ("road", "railway")
 # --------------------------------------------------------------------------------------------------
 
 
-class Railway(Strict):
+class Railway(Record):
     """A railway drawn as a chain of adjacent hexes (a route of its own kind)."""
 
-    kind: Literal["railway"] = "railway"
-    name: str = ""
-    hexes: list[HexStr]
-    off_map: list[Literal["start", "end"]] = Field(default_factory=list)
+    kind: str = field(Const("railway"), default="railway")
+    name: str = field(Str(), default="")
+    hexes: list[str] = field(ListOf(HEX))
+    off_map: list[str] = field(ListOf(OneOf("start", "end")), default_factory=list)
 
 
-class EntryZone(Strict):
+class EntryZone(Record):
     """A reinforcement entry zone: a run of edge hexes [15.1, 17.2]."""
 
-    edge: Edge
-    name: str = ""
-    hexes: list[HexStr] = Field(min_length=1)
+    edge: str = field(OneOf("north", "east", "south", "west"))
+    name: str = field(Str(), default="")
+    hexes: list[str] = field(ListOf(HEX, min_length=1))
 
 
 BLOWABLE = frozenset({"rail-bridge", "ferry"})
 """[12.2]: only railway bridges and ferries may be destroyed (not the road bridges)."""
 
 
-class A1944Map(MapData):
+class A1944Map(MapData, slots=False):
     """The shared map document (:class:`pbem.maps.model.MapData`: terrain, roads, water on
     hexsides, bridges, places) with this game's railways and entry zones A-G. Roads are the
     ``routes`` (kind ``road``)."""
 
-    railways: list[Railway] = Field(default_factory=list)
-    entry_zones: dict[ZoneId, EntryZone] = Field(default_factory=dict)
+    railways: list[Railway] = field(ListOf(Nested(Railway)), default_factory=list)
+    entry_zones: dict[ZoneId, EntryZone] = field(MapOf(OneOf(*ZONES), Nested(EntryZone)), default_factory=dict)
 
-    @model_validator(mode="after")
-    def _zones_on_edges(self) -> "A1944Map":
+    def check_fields(self) -> None:
         for z, zone in self.entry_zones.items():
             edge = set(self.edge_hexes(zone.edge))
             for h in zone.hexes:
                 if Hex.parse(h) not in edge:
                     raise ValueError(f"[15.1] entry zone {z}: {h} is not on the {zone.edge} edge")
-        return self
 
     @cached_property
     def blowable(self) -> dict[str, str]:
@@ -435,7 +427,7 @@ class Scenario(Record, slots=False):  # not slotted: its derived tables are cach
     first_player: Side = field(SIDE)
     first_turn: int = field(Int(), default=1)
     last_turn: int = field(Int())
-    map: A1944Map = field(Model(A1944Map))
+    map: A1944Map = field(Nested(A1944Map))
     options: Options = field(Nested(Options))
     constants: Constants = field(Nested(Constants))
     turns: list[Turn] = field(ListOf(Nested(Turn)))

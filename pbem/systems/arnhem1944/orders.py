@@ -25,9 +25,6 @@ Every activation or pass may also replace the side's standing orders (:class:`St
 decide for its units while the other side acts [7.5, 7.6, 8.2].
 """
 
-# Annotations are evaluated as written (no ``from __future__ import annotations``), as in the
-# modules of pydantic models (tests/cli/test_start_imports.py).
-
 from typing import Any, Literal
 
 from pbem.engine.conditions import parse_condition

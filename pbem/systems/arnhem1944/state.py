@@ -11,9 +11,6 @@ floats (movement is counted in half points by the rules and never stored). The r
 (:meth:`State.clone`).
 """
 
-# Annotations are evaluated as written (no ``from __future__ import annotations``), as in the
-# modules of pydantic models (tests/cli/test_start_imports.py).
-
 from typing import Any, Literal
 
 from pbem.protocol.record import (

@@ -30,9 +30,6 @@ per terrain kind, which is what a terrain line of an integrated table amounts to
 green minima to the defender only [7.5]; red minima are allowed on either side.
 """
 
-# Annotations are evaluated as written (no ``from __future__ import annotations``), as in the
-# modules of pydantic models (tests/cli/test_start_imports.py).
-
 import functools
 import json
 import re

@@ -21,7 +21,6 @@ from pbem.protocol.record import (
     ListOf,
     MapOf,
     Maybe,
-    Model,
     Nested,
     OneOf,
     Record,
@@ -270,7 +269,7 @@ class Scenario(Record, slots=False):
     first_player: Side = field(SIDE)
     first_turn: int = field(Int(), default=1)
     last_turn: int = field(Int())
-    map: MapData = field(Model(MapData))
+    map: MapData = field(Nested(MapData))
     terrain_key: TerrainKey = field(Nested(TerrainKey))
     crt: CrtTable | None = field(Maybe(Nested(CrtTable)), default=None,
                                  description="A replacement Combat Results Table (default: pbem's)")
@@ -295,12 +294,6 @@ class Scenario(Record, slots=False):
             seen.add(u.id)
         if problems:
             raise RecordError(problems)
-
-    def to_json(self, *, omit_none: bool = False, omit_defaults: bool = False) -> dict[str, Any]:
-        """As :meth:`Record.to_json`, the map (still a pydantic model) dumped as JSON too."""
-        out = super().to_json(omit_none=omit_none, omit_defaults=omit_defaults)
-        out["map"] = self.map.model_dump(mode="json", exclude_none=omit_none, exclude_defaults=omit_defaults)
-        return out
 
     @cached_property
     def unit(self) -> dict[str, UnitDef]:

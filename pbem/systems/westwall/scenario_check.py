@@ -274,7 +274,7 @@ def _map_or_none(data: Any) -> MapData | None:
     if not isinstance(data, dict):
         return None
     try:
-        return MapData.model_validate(data)
+        return MapData.parse(data)
     except ValueError:
         return None
 

@@ -30,7 +30,7 @@ MAP = ROOT / "pbem" / "scenario_data" / "arnhem1944-map.json"
 
 @pytest.fixture(scope="module")
 def m() -> A1944Map:
-    return A1944Map.model_validate(json.loads(MAP.read_text(encoding="utf-8")))
+    return A1944Map.parse(json.loads(MAP.read_text(encoding="utf-8")))
 
 
 def H(s: str) -> Hex:

@@ -34,7 +34,7 @@ def test_14_2_the_weather_table_is_keyed_by_die_faces() -> None:
     sc = Scenario.parse(data)
     assert sorted(sc.weather_table) == [1, 2, 3, 4, 5, 6]
     assert sc.weather_table[6] == "same"
-    assert "weather_table.[key]: expected an integer, got a string" in _scenario_error(
+    assert "weather_table.six.[key]: expected an integer, got a string" in _scenario_error(
         lambda d: d["weather_table"].__setitem__("six", "clear"))
     assert "[14.2] the weather table has one entry per die face" in _scenario_error(
         lambda d: d["weather_table"].__setitem__("7", "clear"))

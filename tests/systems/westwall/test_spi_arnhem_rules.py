@@ -315,7 +315,7 @@ def test_15_41_germans_exit_only_on_their_stretches() -> None:
                        exits=[{"side": "DE", "edges": ["west", "east"], "rule": "15.41"}],
                        special={"exit_west": ["0101", "0501"], "exit_east": ["0110", "0510"]},
                        units=[unit("g", "DE"), unit("h", "DE"), unit("u", "US")])
-    sc_map_north = sc.map.model_copy()  # the tiny map's compass: west = column 01 by default
+    sc_map_north = sc.map.replace()  # the tiny map's compass: west = column 01 by default
     assert sc_map_north.cols == (1, 10)
     st = state_with(sc, {"g": "0102", "h": "0108", "u": "0505"}, phasing="DE")
     bad = _turn("DE", [MoveOrder(unit="h", path=["0108"], exit=True)])
