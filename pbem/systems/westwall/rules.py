@@ -181,10 +181,9 @@ class WestWallRules(Ruleset[Scenario, State, Orders_]):
         ``pbem scenario check``)."""
         if isinstance(data, Scenario):
             return data
-        problems = scenario_check.scenario_problems(data)
-        if problems:
+        problems, scenario = scenario_check.checked_scenario(data)
+        if problems or scenario is None:
             raise InputError("invalid scenario:\n" + "\n".join(problems))
-        scenario = Scenario.parse(data)
         model = self._exclusive(scenario).special_model
         if model is not None:  # typed once, kept with the scenario (checked sound just above)
             parse_special(scenario, model)

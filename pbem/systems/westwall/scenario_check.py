@@ -28,16 +28,27 @@ from pbem.systems.westwall.movement import area_hexes
 
 def scenario_problems(data: Any) -> list[str]:
     """Every problem of merged WestWall scenario data (empty when sound)."""
+    return checked_scenario(data)[0]
+
+
+def checked_scenario(data: Any) -> tuple[list[str], Scenario | None]:
+    """Every problem of merged WestWall scenario data, and the scenario when there are none (read
+    once: a game's every command opens its scenario, issue 28)."""
     if not isinstance(data, dict):
-        return ["(top level): a scenario must be a JSON object"]
-    problems = _schema_problems(Scenario, data)
+        return ["(top level): a scenario must be a JSON object"], None
+    scenario: Scenario | None = None
+    try:
+        scenario = Scenario.parse(data)
+        problems = []
+    except RecordError as exc:
+        problems = _record_problems(exc)
     unknown = game_problem(data.get("game"))
     if unknown is not None:
         problems.append(unknown)
     problems += _semantic_problems(data)
-    if not problems:
-        problems += _model_problems(Scenario.parse(data))
-    return problems
+    if not problems and scenario is not None:
+        problems += _model_problems(scenario)
+    return problems, (scenario if not problems else None)
 
 
 def scenario_summary(sc: Scenario) -> str:
@@ -55,19 +66,15 @@ def _loc(loc: tuple[int | str, ...]) -> str:
     return ".".join(str(x) for x in loc) or "(top level)"
 
 
-def _schema_problems(model: type[Record], data: Any, prefix: str = "") -> list[str]:
-    try:
-        model.parse(data)
-    except RecordError as exc:
-        out = []
-        for loc, msg in exc.problems:
-            where = _loc(tuple(loc))
-            where = f"{prefix}.{where}" if prefix and where != "(top level)" else (prefix or where)
-            if "duplicate unit id" in msg:
-                continue  # reported with every duplicate by _semantic_problems
-            out.append(f"{where}: {msg}")
-        return out
-    return []
+def _record_problems(exc: RecordError, prefix: str = "") -> list[str]:
+    out = []
+    for loc, msg in exc.problems:
+        where = _loc(tuple(loc))
+        where = f"{prefix}.{where}" if prefix and where != "(top level)" else (prefix or where)
+        if "duplicate unit id" in msg:
+            continue  # reported with every duplicate by _semantic_problems
+        out.append(f"{where}: {msg}")
+    return out
 
 
 def _hex(text: Any) -> Hex | None:
