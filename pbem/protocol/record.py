@@ -32,10 +32,28 @@ class RecordError(ValueError):
         super().__init__(self.line())
 
     def line(self, limit: int = 4) -> str:
-        """The first ``limit`` problems on one line, ``path: what``; ``(top)`` for the record."""
-        parts = [f"{'.'.join(str(p) for p in loc) or '(top)'}: {msg}" for loc, msg in self.problems[:limit]]
+        """The first ``limit`` problems on one line, ``path: what``; ``(top)`` for the record. A
+        path's part that came from outside (a key) is shown escaped and cut when it holds a line
+        break, a control character or more than 80 characters: one line, whatever was sent."""
+        parts = [f"{'.'.join(_part(p) for p in loc) or '(top)'}: {msg}" for loc, msg in self.problems[:limit]]
         more = len(self.problems) - limit
         return "; ".join(parts) + (f" (and {more} more)" if more > 0 else "")
+
+
+def _part(p: str | int) -> str:
+    text = str(p)
+    return text if len(text) <= 80 and text.isprintable() else ascii(text[:80])[1:-1] + ("..." if len(text) > 80 else "")
+
+
+def quoted(value: Any) -> str:
+    """A value from outside as an error message may quote it: a string ``repr``'d and cut to 80
+    characters, escaped; any other value by its kind (a list or an object is never printed whole:
+    it may be huge or nested a thousand deep)."""
+    if isinstance(value, str):
+        return ascii(value[:80]) + ("..." if len(value) > 80 else "")
+    if isinstance(value, bool | int | float) or value is None:
+        return repr(value)[:80]
+    return _kind(value)
 
 
 class Check:

@@ -220,3 +220,16 @@ def test_an_unknown_scenario_suggests_the_close_ids_in_one_whole_line(tmp_path: 
     with pytest.raises(InputError) as unknown:
         load_data("auction")
     assert "did you mean" not in str(unknown.value)
+
+
+def test_check_a_value_of_the_wrong_kind_where_the_cross_checks_look(tmp_path: Path, relief: dict[str, Any]) -> None:
+    """An object where a unit id is due, a list where a side is due: the checks across fields
+    (duplicate ids, sides) read them too; the refusal names the fields, exit 2, no traceback."""
+    relief["units"][1]["id"] = {}
+    relief["units"][2]["side"] = ["DE"]
+    res = run("scenario", "check", _write(tmp_path, relief))
+    assert res.exit_code == 2, res.output
+    out = res.stdout
+    assert "mine.json: units.1.id: expected a string, got an object" in out
+    assert "mine.json: units.2.side: " in out
+    assert "Traceback" not in res.output

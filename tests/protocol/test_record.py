@@ -255,3 +255,22 @@ def test_a_record_class_is_made_without_generated_code_and_behaves_as_a_frozen_d
     with pytest.raises(TypeError, match="declared with record.field"):
         class Bare(Record):
             x: int = 3
+
+
+def test_a_hostile_key_or_value_stays_one_short_line() -> None:
+    """A key sent from outside is part of the path a refusal names: a line break, an escape
+    sequence or ten thousand characters in it must not make the message two lines, paint the
+    terminal or flood it; a value is quoted cut, a list or object by its kind only (a list nested
+    a thousand deep cannot even be printed)."""
+    from pbem.protocol.record import quoted
+
+    evil = "evil\nFAKE: all signatures OK\x1b[2J" + "k" * 10_000
+    line = RecordError([(("sides", evil), "unknown field")]).line()
+    assert "\n" not in line and "\x1b" not in line and len(line) < 200
+    assert line.startswith("sides.evil\\nFAKE: all signatures OK\\x1b[2J") and line.endswith("...: unknown field")
+    assert RecordError([(("units", "Ärger-1"), "x")]).line() == "units.Ärger-1: x"  # printable: as written
+    deep: Any = "0104"
+    for _ in range(2_000):
+        deep = [deep]
+    assert quoted(deep) == "a list" and quoted({"a": deep}) == "an object"
+    assert quoted("x" * 500) == "'" + "x" * 80 + "'..." and quoted("DZ") == "'DZ'" and quoted(None) == "None"

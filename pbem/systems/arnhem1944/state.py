@@ -27,6 +27,7 @@ from pbem.protocol.record import (
     Str,
     field,
     omit_empty,
+    quoted,
 )
 from pbem.systems.arnhem1944.model import WEATHERS, Choices, Weather
 
@@ -47,7 +48,7 @@ class Among(OneOf):
                 return value
         words = [repr(v) for v in self.values]
         allowed = words[0] if len(words) == 1 else f"{', '.join(words[:-1])} or {words[-1]}"
-        raise RecordError([(loc, f"{value!r}: it is {allowed}")])
+        raise RecordError([(loc, f"{quoted(value)}: it is {allowed}")])
 
 
 class HexNumber(Check):
@@ -59,7 +60,7 @@ class HexNumber(Check):
 
     def __call__(self, value: Any, loc: tuple[str | int, ...]) -> Any:
         if not (type(value) is str and len(value) == 4 and value.isascii() and value.isdigit()):
-            raise RecordError([(loc, f"{value!r} is not a hex number XXYY{self.then}")])
+            raise RecordError([(loc, f"{quoted(value)} is not a hex number XXYY{self.then}")])
         return value
 
     def schema(self, defs: dict[str, Any]) -> dict[str, Any]:
@@ -77,7 +78,7 @@ class RetreatOrders(Check):
             raise RecordError([(loc, f"at most 200 entries, got {len(value)}")])
         for k, h in value.items():
             if type(k) is not str:
-                raise RecordError([(loc, f"{k!r} is not a unit, a hex or '*'")])
+                raise RecordError([(loc, f"{quoted(k)} is not a unit, a hex or '*'")])
             HexNumber(" to retreat towards")(h, loc)
         return value
 

@@ -45,7 +45,13 @@ def checked_scenario(data: Any) -> tuple[list[str], Scenario | None]:
     unknown = game_problem(data.get("game"))
     if unknown is not None:
         problems.append(unknown)
-    problems += _semantic_problems(data)
+    try:
+        problems += _semantic_problems(data)
+    except (TypeError, AttributeError, KeyError, ValueError, IndexError):
+        if scenario is not None:
+            raise
+        # values of the wrong kind (a list where an id is due...), already named above: the
+        # checks across fields read well-formed data only
     if not problems and scenario is not None:
         problems += _model_problems(scenario)
     return problems, (scenario if not problems else None)

@@ -119,3 +119,23 @@ def test_orders_dump_by_alias_without_defaults_and_with_kind_and_side() -> None:
                                                "if": {"event": "vacated"}}
     assert Standing().to_json() == {"defence": "retreat", "hold": [], "lose": 0, "keep": 0,
                                     "fire": True, "air": True, "stacking": [], "retreat": {}}
+
+
+def test_a_hex_nested_a_thousand_deep_is_refused_in_one_line() -> None:
+    """A modified client's orders with a list nested ~975 deep where a hex number is due: refused
+    as one line naming the field (printing the value whole raised RecursionError, a traceback in
+    the opponent's ingest and in every later verify)."""
+    from pbem.protocol.record import RecordError
+    from pbem.systems.arnhem1944.state import HexNumber
+
+    deep: Any = "0104"
+    for _ in range(975):
+        deep = [deep]
+    with pytest.raises(RecordError) as info:
+        HexNumber()(deep, ("placements", 0, "hex"))
+    assert info.value.line() == "placements.0.hex: a list is not a hex number XXYY"
+
+
+def test_2_a_turn_track_of_absurd_length_is_refused() -> None:
+    assert "last_turn: must be 0 <= n <= 999, got 9007199254740991" in _scenario_error(
+        lambda d: d.__setitem__("last_turn", 9007199254740991))
