@@ -475,7 +475,7 @@ class _Spec:
     """What a record class's fields are, worked out once per class."""
 
     __slots__ = ("names", "checks", "json_names", "by_json_name", "required", "omit", "defaults",
-                 "factories")
+                 "factories", "dump")
 
     def __init__(self, fields: list[dataclasses.Field[Any]]) -> None:
         self.names = tuple(f.name for f in fields)
@@ -493,6 +493,12 @@ class _Spec:
             elif f.default_factory is not dataclasses.MISSING:
                 self.factories[f.name] = f.default_factory
                 self.defaults[f.name] = f.default_factory()
+        _none = object()
+        self.dump: tuple[tuple[str, str, Omit | None, Any], ...] = tuple(
+            (f.name, f.metadata[_ALIAS] or f.name, f.metadata[_OMIT], self.defaults.get(f.name, _none))
+            for f in fields)
+        """Per field, what :meth:`Record.to_json` needs: name, JSON name, omit test, default
+        (a private sentinel when there is none)."""
 
 
 def _is_classvar(annotation: Any) -> bool:
@@ -662,17 +668,16 @@ class Record(metaclass=_RecordType):
         nested records too; a field is left out where its ``omit`` says, and (through the
         nested records too) while ``None`` with ``omit_none``, while equal to its default with
         ``omit_defaults``."""
-        info = self._info()
         out: dict[str, Any] = {}
-        for (name, key), (_, omit) in zip(info.json_names, info.omit, strict=True):
+        for name, key, omit, default in self._record_spec.dump:  # type: ignore[attr-defined]
             value = getattr(self, name)
             if omit is not None and omit(value):
                 continue
             if omit_none and value is None:
                 continue
-            if omit_defaults and name in info.defaults and value == info.defaults[name]:
+            if omit_defaults and value == default:
                 continue
-            out[key] = _json(value, omit_none, omit_defaults)
+            out[key] = value if type(value) in _PLAIN else _json(value, omit_none, omit_defaults)
         return out
 
     def replace(self, **changes: Any) -> Self:
@@ -684,13 +689,19 @@ class Record(metaclass=_RecordType):
         return new
 
 
+_PLAIN = frozenset({str, int, float, bool, type(None)})
+"""The types a JSON value keeps as it is (checked by ``type(...) in``: the commonest case first)."""
+
+
 def _json(value: Any, omit_none: bool = False, omit_defaults: bool = False) -> Any:
+    if type(value) in _PLAIN:
+        return value
     if isinstance(value, Record):
         return value.to_json(omit_none=omit_none, omit_defaults=omit_defaults)
     if isinstance(value, list | tuple):
-        return [_json(v, omit_none, omit_defaults) for v in value]
+        return [v if type(v) in _PLAIN else _json(v, omit_none, omit_defaults) for v in value]
     if isinstance(value, dict):
-        return {k: _json(v, omit_none, omit_defaults) for k, v in value.items()}
+        return {k: v if type(v) in _PLAIN else _json(v, omit_none, omit_defaults) for k, v in value.items()}
     return value
 
 
