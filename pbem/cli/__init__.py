@@ -1,7 +1,7 @@
 """The ``pbem`` command: a thin click group whose subcommands load lazily.
 
 ``pbem --help`` must start fast (the brief's target is 150 ms), so no subcommand module -- and
-therefore neither pydantic, cryptography, svgwrite nor jinja2 -- is imported until a command runs.
+therefore neither cryptography, svgwrite nor jinja2 -- is imported until a command runs.
 Each entry of :data:`COMMANDS` names the module and attribute that implement it, with its one-line
 help shown by ``pbem --help``.
 
@@ -124,7 +124,7 @@ def main(argv: list[str] | None = None) -> Any:
 
     As the whole process (the console script), the cyclic garbage collector collects the young
     generation every :data:`WHOLE_PROCESS_GC_THRESHOLD` allocations instead of 700: importing
-    pydantic, the archive and the rules' models makes hundreds of thousands of objects that live
+    the engine, the archive and the rules' records makes hundreds of thousands of objects that live
     until the process ends, and collecting every 700 of them traversed that growing heap again and
     again (~10% of a ``pbem status``, bench/README.md). Garbage cycles are still collected, later.
     When the command has succeeded, everything still alive is handed to :func:`gc.freeze`: the

@@ -90,7 +90,7 @@ def _umpire_key(game: Game, local: Any) -> Any:
 @contextmanager
 def _opening() -> Iterator[None]:
     """Around importing the engine and the rules and opening the archive, when ``pbem verify`` is
-    the whole process: what is made then -- the modules, the rules' pydantic models, the scenario,
+    the whole process: what is made then -- the modules, the rules' records, the scenario,
     the parsed genesis and joins -- lives until the process ends, so the cyclic garbage collector
     is paused while it is made and then handed all of it for good (:func:`gc.freeze`). It then no
     longer traverses those objects in each collection during the replay nor in the one at

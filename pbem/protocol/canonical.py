@@ -225,7 +225,7 @@ def canonical_bytes(obj: Any, *, what: str = "value") -> bytes:
 
     ``obj`` is made of ``dict`` (string keys), ``list``/``tuple``, ``str``, ``int``, ``bool`` and
     ``None``. Floats, non-string keys, lone surrogates, unsafe integers and other types raise
-    :class:`InputError` (pydantic models must be dumped by the caller first).
+    :class:`InputError` (records must be dumped by the caller first: ``to_json``).
     """
     # Fastest path: only the types and integer ranges are walked in Python; strings are left to
     # the encoder. An all-ASCII result has no lone surrogate and no key beyond the BMP, so it is

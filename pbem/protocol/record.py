@@ -10,8 +10,8 @@ field at fault by its path (``sides.DE.nonce: ...``); :meth:`RecordError.line` i
 the first few.
 
 This replaces pydantic models on the commands' paths (issue 28: pydantic's import and its first
-model cost a player command about 150 ms, twice the whole floor of ``pbem verify``); pydantic
-remains where players' documents are described and checked at length (the systems' orders).
+model cost a player command about 150 ms, twice the whole floor of ``pbem verify``): the archive,
+the shared map and every system's scenarios, states, orders and events are records.
 """
 
 from __future__ import annotations
@@ -225,12 +225,9 @@ class Tagged(Check):
         self.tag = tag
         self.classes: dict[Any, type[Record]] = {}
         for cls in classes:
-            default = cls.__dataclass_fields__[tag].default  # type: ignore[attr-defined]
             check = cls.__dataclass_fields__[tag].metadata[_CHECK]  # type: ignore[attr-defined]
-            values = check.values if isinstance(check, OneOf) else (check.value,)
-            for v in values:
+            for v in check.values if isinstance(check, OneOf) else (check.value,):
                 self.classes[v] = cls
-            del default
 
     def __call__(self, value: Any, loc: Loc) -> Any:
         if isinstance(value, tuple(self.classes.values())):
@@ -240,8 +237,7 @@ class Tagged(Check):
         tag = value.get(self.tag)
         cls = self.classes.get(tag) if isinstance(tag, str | int) and not isinstance(tag, bool) else None
         if cls is None:
-            return_values = ", ".join(repr(v) for v in self.classes)
-            raise _fail((*loc, self.tag), f"must be one of {return_values}")
+            raise _fail((*loc, self.tag), f"must be one of {', '.join(repr(v) for v in self.classes)}")
         return cls._parse(value, loc)
 
     def schema(self, defs: dict[str, Any]) -> dict[str, Any]:
@@ -474,17 +470,14 @@ def field(check: Check, *, default: Any = dataclasses.MISSING, default_factory: 
 class _Spec:
     """What a record class's fields are, worked out once per class."""
 
-    __slots__ = ("names", "checks", "json_names", "by_json_name", "required", "omit", "defaults",
-                 "factories", "dump")
+    __slots__ = ("names", "checks", "by_json_name", "required", "defaults", "factories", "dump")
 
     def __init__(self, fields: list[dataclasses.Field[Any]]) -> None:
         self.names = tuple(f.name for f in fields)
         self.checks: tuple[tuple[str, Check], ...] = tuple((f.name, f.metadata[_CHECK]) for f in fields)
-        self.json_names = tuple((f.name, f.metadata[_ALIAS] or f.name) for f in fields)
         self.by_json_name = {f.metadata[_ALIAS] or f.name: f.name for f in fields}
         self.required = tuple(f.metadata[_ALIAS] or f.name for f in fields
                               if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING)
-        self.omit: tuple[tuple[str, Omit | None], ...] = tuple((f.name, f.metadata[_OMIT]) for f in fields)
         self.defaults: dict[str, Any] = {}
         self.factories: dict[str, Callable[[], Any]] = {}
         for f in fields:
@@ -534,8 +527,7 @@ class _RecordType(type):
         fields = {**inherited, **own}
         cls.__dataclass_fields__ = fields  # type: ignore[attr-defined]
         cls._record_spec = _Spec(list(fields.values()))  # type: ignore[attr-defined]
-        if ns.get("__module__") != __name__ or name != "Record":
-            cls._frozen = frozen  # type: ignore[attr-defined]
+        cls._frozen = frozen  # type: ignore[attr-defined]
         return cls
 
 

@@ -30,7 +30,7 @@ from functools import cached_property
 from typing import Any, Literal
 
 from pbem.maps.hexmap import Hex, hexside, hexside_str
-from pbem.maps.model import MapData
+from pbem.maps.model import HEX, MapData
 from pbem.protocol.record import (
     Anything,
     Bool,
@@ -64,8 +64,6 @@ ZONES: tuple[ZoneId, ...] = ("A", "B", "C", "D", "E", "F", "G")
 Edge = Literal["north", "east", "south", "west"]
 Weather = Literal["clear", "cloudy", "overcast"]
 
-HEX = Str(r"^(\d{4}|\d{6})$")
-"""A hex number ``XXYY`` (``XXXYYY`` beyond column or row 99), as the map's."""
 SIDE = OneOf("AL", "DE")
 WEATHERS = ("clear", "cloudy", "overcast")
 _ID = r"^[A-Za-z0-9][A-Za-z0-9/_.+-]*$"

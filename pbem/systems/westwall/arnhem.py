@@ -94,8 +94,6 @@ from pbem.systems.westwall.model import (
     Scenario,
     SetupOrders,
     State,
-    new_dict,
-    new_list,
 )
 from pbem.systems.westwall.movement import area_hexes, in_area, reinforcement_entries, walk_moves
 
@@ -142,7 +140,7 @@ def _reenter_east_default() -> list[str]:
 class ArnhemSpecial(Record):
     weather: bool = field(Bool(), default=False, description="[16.0] in force")
     drop_zones: dict[str, str] = field(
-        MapOf(Str(), HEX), default_factory=new_dict, description="division -> fixed drop-zone hex [18.11]"
+        MapOf(Str(), HEX), default_factory=dict, description="division -> fixed drop-zone hex [18.11]"
     )
     dz_free: bool = field(Bool(), default=False,
                           description="drop zones placed by the Allied player [15.36-15.39]")
@@ -160,7 +158,7 @@ class ArnhemSpecial(Record):
     support_range: int = field(Int(), default=3)
     drop_range: int = field(Int(), default=7, description="[16.11] hexes from the drop zone, with weather")
     landing_mp: int = field(Int(), default=3, description="[15.32] Movement Points left on landing")
-    notes: list[str] = field(ListOf(Str()), default_factory=new_list)
+    notes: list[str] = field(ListOf(Str()), default_factory=list)
 
 
 def special_of(scenario: Scenario) -> ArnhemSpecial:

@@ -38,7 +38,7 @@ from pbem.protocol.record import (
 )
 from pbem.systems.westwall.board import Board
 from pbem.systems.westwall.exclusive import Citations, Exclusive, parse_special
-from pbem.systems.westwall.model import EDGE, HEX, Scenario, State, new_dict, new_list
+from pbem.systems.westwall.model import EDGE, HEX, Scenario, State
 
 # --------------------------------------------------------------------------------------------------
 # Scenario parameters (``special``)
@@ -60,11 +60,11 @@ class ExitVictory(Record):
         Maybe(Int()), default=None, description="Exits count only up to the end of this Game-Turn [15.37]"
     )
     control_vp: dict[str, int] = field(
-        MapOf(Str(), Int()), default_factory=new_dict,
+        MapOf(Str(), Int()), default_factory=dict,
         description="side -> points if that side controls Bastogne",
     )
     neither_vp: dict[str, int] = field(
-        MapOf(Str(), Int()), default_factory=new_dict,
+        MapOf(Str(), Int()), default_factory=dict,
         description="side -> points if neither side controls Bastogne",
     )
 
@@ -101,11 +101,11 @@ class BastogneSpecial(Record):
     """The ``special`` object of a Bastogne scenario."""
 
     control_hexes: list[str] = field(
-        ListOf(HEX), default_factory=new_list,
+        ListOf(HEX), default_factory=list,
         description="Bastogne: the engine records last passage here [15.17]",
     )
     initial_control: dict[str, str] = field(
-        MapOf(HEX, Str()), default_factory=new_dict,
+        MapOf(HEX, Str()), default_factory=dict,
         description="Who holds each control hex before anyone has moved",
     )
     victory: Victory | None = field(Maybe(Tagged("kind", ExitVictory, LocVictory)), default=None)

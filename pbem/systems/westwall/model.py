@@ -11,7 +11,7 @@ stays exact in integers: a unit with a Movement Allowance of 12 has 24 half-poin
 from functools import cached_property
 from typing import Any
 
-from pbem.maps.model import MapData
+from pbem.maps.model import HEX, MapData
 from pbem.protocol.record import (
     Anything,
     Bool,
@@ -32,19 +32,9 @@ from pbem.protocol.record import (
 )
 from pbem.systems.westwall.memo import Memo
 
-HEX = Str(r"^(\d{4}|\d{6})$")
-"""A hex's number (the maps' ``HexStr``): ``XXYY`` or ``XXXYYY``."""
 TEXT = Str()
 EDGE = OneOf("west", "east", "north", "south")
 _ANY = Anything()
-
-
-def new_list() -> list[Any]:
-    return []
-
-
-def new_dict() -> dict[Any, Any]:
-    return {}
 
 
 Side = str
@@ -199,13 +189,13 @@ class Area(Record):
     edge: str | None = field(Maybe(EDGE), default=None, description="On this map edge")
     from_hex: str | None = field(Maybe(HEX), default=None, description="With edge: from this hex (inclusive)")
     to_hex: str | None = field(Maybe(HEX), default=None, description="With edge: to this hex (inclusive)")
-    exclude_cols: list[int] = field(ListOf(Int()), default_factory=new_list)
+    exclude_cols: list[int] = field(ListOf(Int()), default_factory=list)
     within: int | None = field(Maybe(Int()), default=None, description="Within this distance of `of` (inclusive)")
     beyond: int | None = field(Maybe(Int()), default=None,
                                description="More than this distance from every hex in `of`")
-    of: list[str] = field(ListOf(HEX), default_factory=new_list)
+    of: list[str] = field(ListOf(HEX), default_factory=list)
     min_from_edge: dict[str, int] = field(
-        MapOf(EDGE, Int()), default_factory=new_dict,
+        MapOf(EDGE, Int()), default_factory=dict,
         description="edge -> more than this many hexes from that edge",
     )
     text: str = field(TEXT, default="", description="The condition in words, with its rule case")
@@ -274,14 +264,14 @@ class Scenario(Record, slots=False):
     crt: CrtTable | None = field(Maybe(Nested(CrtTable)), default=None,
                                  description="A replacement Combat Results Table (default: pbem's)")
     units: list[UnitDef] = field(ListOf(Nested(UnitDef)))
-    deployments: list[Deployment] = field(ListOf(Nested(Deployment)), default_factory=new_list)
-    reinforcements: list[Reinforcement] = field(ListOf(Nested(Reinforcement)), default_factory=new_list)
-    ground_support: list[GroundSupport] = field(ListOf(Nested(GroundSupport)), default_factory=new_list)
-    exits: list[ExitRule] = field(ListOf(Nested(ExitRule)), default_factory=new_list)
+    deployments: list[Deployment] = field(ListOf(Nested(Deployment)), default_factory=list)
+    reinforcements: list[Reinforcement] = field(ListOf(Nested(Reinforcement)), default_factory=list)
+    ground_support: list[GroundSupport] = field(ListOf(Nested(GroundSupport)), default_factory=list)
+    exits: list[ExitRule] = field(ListOf(Nested(ExitRule)), default_factory=list)
     artillery_limit: bool = field(Bool(), default=False,
                                   description="[14.0] artillery + support <= ground strength")
     special: dict[str, object] = field(
-        MapOf(TEXT, _ANY), default_factory=new_dict,
+        MapOf(TEXT, _ANY), default_factory=dict,
         description="Exclusive-rule parameters (exclusion zones, victory)",
     )
 
@@ -324,7 +314,7 @@ class MoveOrder(Record):
     ``normalize`` expands into the cheapest legal path before signing."""
 
     unit: str = field(TEXT)
-    path: list[str] = field(ListOf(HEX), default_factory=new_list)
+    path: list[str] = field(ListOf(HEX), default_factory=list)
     to: str | None = field(Maybe(HEX), default=None)
     exit: bool = field(Bool(), default=False)
     if_demolished: list[str] | None = field(
@@ -350,11 +340,11 @@ class AttackOrder(Record):
     ``artillery`` are barraging units [8.1]; ``support`` Ground Support Points [9.0];
     ``defenders`` the enemy units attacked (all of them in one combat [7.23])."""
 
-    attackers: list[str] = field(ListOf(TEXT), default_factory=new_list)
-    artillery: list[str] = field(ListOf(TEXT), default_factory=new_list)
+    attackers: list[str] = field(ListOf(TEXT), default_factory=list)
+    artillery: list[str] = field(ListOf(TEXT), default_factory=list)
     support: int = field(Int(ge=0), default=0)
     defenders: list[str] = field(ListOf(TEXT))
-    advance: list[AdvanceOrder] = field(ListOf(Nested(AdvanceOrder)), default_factory=new_list)
+    advance: list[AdvanceOrder] = field(ListOf(Nested(AdvanceOrder)), default_factory=list)
 
 
 def _protect_any() -> list[str]:
@@ -383,13 +373,13 @@ class StandingOrders(Record):
       eliminated (A1, A2, Ae) [7.62, 7.91]; by default defenders hold their ground.
     """
 
-    fpf: list[FpfOrder] = field(ListOf(Nested(FpfOrder)), default_factory=new_list)
+    fpf: list[FpfOrder] = field(ListOf(Nested(FpfOrder)), default_factory=list)
     fpf_support: int = field(Int(ge=0), default=0)
-    retreat: dict[str, list[str]] = field(MapOf(TEXT, ListOf(HEX)), default_factory=new_dict)
-    avoid_displacing: list[str] = field(ListOf(TEXT), default_factory=new_list)
-    pursue: list[AdvanceOrder] = field(ListOf(Nested(AdvanceOrder)), default_factory=new_list)
+    retreat: dict[str, list[str]] = field(MapOf(TEXT, ListOf(HEX)), default_factory=dict)
+    avoid_displacing: list[str] = field(ListOf(TEXT), default_factory=list)
+    pursue: list[AdvanceOrder] = field(ListOf(Nested(AdvanceOrder)), default_factory=list)
     spare_bridges: list[str] = field(
-        ListOf(TEXT), default_factory=new_list, omit=_empty,
+        ListOf(TEXT), default_factory=list, omit=_empty,
         description="Arnhem [12.12]: bridge hexsides (XXYY/XXYY) the German player will not try to "
         "demolish; every other wired bridge is tried when the first Allied unit reaches it",
     )
@@ -426,24 +416,24 @@ class State(Record):
     game_turn: int = field(Int())
     phasing: Side = field(SIDE)
     phase: Phase = field(OneOf("setup", "player-turn", "over"))
-    setup_pending: list[Side] = field(ListOf(SIDE), default_factory=new_list)
+    setup_pending: list[Side] = field(ListOf(SIDE), default_factory=list)
     combat_phase_index: int = field(Int(), default=0, description="Counts combat phases played (for [8.41])")
     units: dict[str, UnitState] = field(MapOf(TEXT, Nested(UnitState)))
     control: dict[str, Side] = field(
-        MapOf(HEX, SIDE), default_factory=new_dict,
+        MapOf(HEX, SIDE), default_factory=dict,
         description="Last side to occupy or pass through objective hexes",
     )
     ground_support_used: dict[Side, int] = field(
-        MapOf(SIDE, Int()), default_factory=new_dict, description="Points spent this game-turn [9.14]"
+        MapOf(SIDE, Int()), default_factory=dict, description="Points spent this game-turn [9.14]"
     )
     ground_support_phase: dict[Side, int] = field(
-        MapOf(SIDE, Int()), default_factory=new_dict,
+        MapOf(SIDE, Int()), default_factory=dict,
         description="Player-turn (1 or 2) in which support was used [15.26.4]",
     )
-    standing: dict[Side, StandingOrders] = field(MapOf(SIDE, Nested(StandingOrders)), default_factory=new_dict)
+    standing: dict[Side, StandingOrders] = field(MapOf(SIDE, Nested(StandingOrders)), default_factory=dict)
     finished: bool = field(Bool(), default=False)
     exclusive: dict[str, Any] = field(
-        MapOf(TEXT, _ANY), default_factory=new_dict, omit=_empty,
+        MapOf(TEXT, _ANY), default_factory=dict, omit=_empty,
         description="What a game's exclusive rules keep between player-turns (Arnhem: bridges, "
         "weather, drop zones, victory points); omitted while empty",
     )
@@ -499,8 +489,8 @@ class PlayerTurnOrders(Record):
     kind: str = field(Const("player-turn"), default="player-turn")
     side: Side = field(SIDE)
     game_turn: int = field(Int())
-    moves: list[MoveOrder] = field(ListOf(Nested(MoveOrder)), default_factory=new_list)
-    attacks: list[AttackOrder] = field(ListOf(Nested(AttackOrder)), default_factory=new_list)
+    moves: list[MoveOrder] = field(ListOf(Nested(MoveOrder)), default_factory=list)
+    attacks: list[AttackOrder] = field(ListOf(Nested(AttackOrder)), default_factory=list)
     standing: StandingOrders = field(Nested(StandingOrders), default_factory=_standing)
     dz_reveal: list[DropZoneReveal] | None = field(
         Maybe(ListOf(Nested(DropZoneReveal))), default=None, omit=omit_none,
