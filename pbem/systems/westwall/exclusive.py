@@ -29,7 +29,6 @@ from __future__ import annotations
 import importlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from importlib.metadata import entry_points
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -412,7 +411,10 @@ a subclass of :class:`Exclusive`), as systems are added under ``pbem.systems``
 
 
 def installed_games() -> dict[str, str]:
-    """``game`` -> ``"module:Class"`` of the exclusive rules other installed packages declare."""
+    """``game`` -> ``"module:Class"`` of the exclusive rules other installed packages declare
+    (``importlib.metadata`` imported here: a game of the bundled rules never reads entry points)."""
+    from importlib.metadata import entry_points
+
     return {ep.name: ep.value for ep in entry_points(group=ENTRY_POINT_GROUP)}
 
 
