@@ -10,7 +10,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
+
+from pbem.plain import Plain
 
 
 class PbemError(Exception):
@@ -56,8 +58,7 @@ class ArchiveError(PbemError):
     """The archive cannot take this file (wrong game, wrong step, already there with other bytes)."""
 
 
-@dataclass(frozen=True)
-class RuleViolation:
+class RuleViolation(Plain, frozen=True):
     """One breach of the rules, with the case number that forbids it."""
 
     rule: str
@@ -91,8 +92,7 @@ def _cited_tail(message: str) -> tuple[str, list[str]] | None:
     return head, cases
 
 
-@dataclass
-class IllegalOrders(PbemError):
+class IllegalOrders(PbemError, Plain):
     """Orders that are well formed but break the rules; carries every violation found."""
 
     violations: list[RuleViolation] = field(default_factory=list)

@@ -28,12 +28,12 @@ import email.policy
 import hashlib
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from email.message import EmailMessage, Message
 from pathlib import Path
 from typing import Any
 
 from pbem.errors import InputError
+from pbem.plain import Plain
 from pbem.templates import template_env
 
 MAX_EML_BYTES = 24 * 1024 * 1024
@@ -73,8 +73,7 @@ TEMPLATE_NAMES = ("mail.txt.j2", "mail.html.j2")
 # --------------------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class _Person:
+class _Person(Plain, frozen=True):
     id: str
     name: str
 

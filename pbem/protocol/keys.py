@@ -23,7 +23,6 @@ import hashlib
 import os
 import re
 import struct
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -31,6 +30,7 @@ from cryptography.exceptions import UnsupportedAlgorithm
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
 from pbem.errors import InputError
+from pbem.plain import Plain
 
 if TYPE_CHECKING:  # imported where used: reading public keys and signatures needs neither
     from cryptography.hazmat.primitives import serialization
@@ -284,8 +284,7 @@ def _write_new_file(path: Path, data: bytes, mode: int) -> None:
     _fsync_dir(path.parent)
 
 
-@dataclass(frozen=True)
-class KeyInfo:
+class KeyInfo(Plain, frozen=True):
     """What the store can say about a key without its passphrase."""
 
     name: str

@@ -28,12 +28,12 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from pbem.engine.ruleset import Outcome
 from pbem.errors import InputError, RuleViolation
+from pbem.plain import Plain
 from pbem.protocol.record import Record, RecordError
 from pbem.systems.westwall.memo import memo
 from pbem.systems.westwall.readings import NEWEST, Readings
@@ -54,8 +54,7 @@ if TYPE_CHECKING:
     )
 
 
-@dataclass(frozen=True)
-class Citations:
+class Citations(Plain, frozen=True):
     """The case numbers the standard engine cites when it checks, on behalf of a game's exclusive
     rules, the mechanisms they configure by scenario data: reinforcements and exits
     (:mod:`~pbem.systems.westwall.movement`), a unit forced off the map by combat
