@@ -28,7 +28,8 @@ HEAVY = ("pydantic", "svgwrite", "jinja2", "pbem.render.svg", "pbem.render.outpu
          # the standard library's package metadata and resource readers (with the email, socket,
          # tempfile and zipfile modules they import): bundled data is found from pbem's files,
          # entry points are read only for a system or game pbem does not bundle
-         "importlib.metadata", "importlib.resources", "email", "tempfile", "zipfile")
+         "importlib.metadata", "importlib.resources", "email", "tempfile", "zipfile",
+         "click.shell_completion")  # loaded when the shell asks for a completion
 REPORT = ("import atexit, sys; from pbem.cli import main; sys.argv[0] = 'pbem'; "
           f"atexit.register(lambda: print('LOADED', *[m for m in {HEAVY!r} if m in sys.modules], file=sys.stderr)); "
           "main()")
