@@ -63,7 +63,13 @@ class Check:
     constructor)."""
 
     same: ClassVar[bool] = False
-    """The check keeps a valid value itself (no copy, no conversion): :meth:`kept` is the value."""
+    """The check keeps a valid value itself (no copy, no conversion): :meth:`kept` is the value.
+    Not inherited by a subclass that checks in its own way (its own ``__call__``) unless it says so."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "__call__" in cls.__dict__ and "same" not in cls.__dict__:
+            cls.same = False
 
     def __call__(self, value: Any, loc: Loc) -> Any:
         raise NotImplementedError
