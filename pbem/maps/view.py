@@ -17,13 +17,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from pbem.maps.hexmap import Hex
+from pbem.plain import Plain
 
 
-@dataclass(frozen=True)
-class InkMark:
+class InkMark(Plain, frozen=True):
     """One mark of a terrain pattern, in fractions of the pattern's square tile: a ``circle``
     (``at`` = x, y, r), a ``rect`` (``at`` = x, y, width, height) or a ``path`` (``d``: SVG path
     data whose numbers are tile fractions, drawn with a stroke ``width``)."""
@@ -34,8 +34,7 @@ class InkMark:
     width: float = 0.0
 
 
-@dataclass(frozen=True)
-class TerrainLook:
+class TerrainLook(Plain, frozen=True):
     """How maps draw one terrain kind: a fill colour and, over it, marks in an ink colour, so that
     kinds differ without colour vision (no marks: the plain fill)."""
 
@@ -77,16 +76,14 @@ def terrain_looks(text: str) -> tuple[TerrainLook, ...]:
     return tuple(out)
 
 
-@dataclass(frozen=True)
-class SideView:
+class SideView(Plain, frozen=True):
     id: str
     name: str
     colour: str
     """Counter colour, ``#rrggbb``."""
 
 
-@dataclass(frozen=True)
-class RouteView:
+class RouteView(Plain, frozen=True):
     kind: str
     """``road``, ``trail`` or ``railway``."""
     hexes: tuple[Hex, ...]
@@ -94,14 +91,12 @@ class RouteView:
     """``start`` and/or ``end``: the route leads off the map there."""
 
 
-@dataclass(frozen=True)
-class PlaceView:
+class PlaceView(Plain, frozen=True):
     hex: Hex
     name: str
 
 
-@dataclass(frozen=True)
-class EntryView:
+class EntryView(Plain, frozen=True):
     """One reinforcement entry area of one game-turn (the renderer groups turns sharing hexes)."""
 
     side: str
@@ -111,8 +106,7 @@ class EntryView:
     """The area in words with its rule case, for the legend."""
 
 
-@dataclass(frozen=True)
-class CounterView:
+class CounterView(Plain, frozen=True):
     id: str
     hex: Hex
     side: str
@@ -131,8 +125,7 @@ class CounterView:
     """(text, colour key), e.g. ``("FPF", "marker-fpf")``."""
 
 
-@dataclass(frozen=True)
-class MoveMark:
+class MoveMark(Plain, frozen=True):
     index: int
     unit: str
     path: tuple[Hex, ...]
@@ -140,8 +133,7 @@ class MoveMark:
     exited: bool = False
 
 
-@dataclass(frozen=True)
-class TrailMark:
+class TrailMark(Plain, frozen=True):
     """A retreat, a displacement or an advance after combat: a dashed arrow."""
 
     index: int
@@ -151,8 +143,7 @@ class TrailMark:
     path: tuple[Hex, ...]
 
 
-@dataclass(frozen=True)
-class CombatMark:
+class CombatMark(Plain, frozen=True):
     index: int
     number: int
     defenders: tuple[Hex, ...]
@@ -163,15 +154,13 @@ class CombatMark:
     label: str
 
 
-@dataclass(frozen=True)
-class EliminatedMark:
+class EliminatedMark(Plain, frozen=True):
     index: int
     unit: str
     hex: Hex | None
 
 
-@dataclass(frozen=True)
-class PlacedMark:
+class PlacedMark(Plain, frozen=True):
     index: int
     unit: str
     hex: Hex
@@ -180,8 +169,7 @@ class PlacedMark:
 Mark = MoveMark | TrailMark | CombatMark | EliminatedMark | PlacedMark
 
 
-@dataclass(frozen=True)
-class ObjectiveView:
+class ObjectiveView(Plain, frozen=True):
     """A hex the victory conditions name (e.g. a bridge that must be held), drawn as a ring with a
     short tag; ``holder``: the side the rules count as holding it now, or empty."""
 
@@ -192,8 +180,7 @@ class ObjectiveView:
     holder: str = ""
 
 
-@dataclass(frozen=True)
-class ZoneView:
+class ZoneView(Plain, frozen=True):
     """Hexes the rules give a meaning during play: a drop zone once it is revealed (``kind``
     ``drop-zone``), the area a victory condition counts (``objective-area``); one hex zones carry
     their ``tag`` on the map, every zone its ``text`` in the legend."""
@@ -205,16 +192,14 @@ class ZoneView:
     text: str
 
 
-@dataclass(frozen=True)
-class PanelRow:
+class PanelRow(Plain, frozen=True):
     text: str
     colour: str = ""
     """A colour key of the renderer's palette (``eliminated``, ``muted``) or empty for text."""
     id: str = ""
 
 
-@dataclass(frozen=True)
-class MapView:
+class MapView(Plain, frozen=True):
     """What one map shows."""
 
     scenario_id: str

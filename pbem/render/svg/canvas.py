@@ -10,10 +10,10 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
 
 from pbem.maps.hexmap import Hex
 from pbem.maps.view import MapView
+from pbem.plain import Plain
 from pbem.render.svg.palette import DEFAULT_COLORS
 
 SQRT3 = math.sqrt(3.0)
@@ -166,8 +166,7 @@ def hex_center(h: Hex, hex_size: float = DEFAULT_HEX_SIZE) -> tuple[float, float
     return (1.5 * hex_size * h.col, SQRT3 * hex_size * (h.row + (0.5 if h.col % 2 == 0 else 0.0)))
 
 
-@dataclass(frozen=True)
-class Frame:
+class Frame(Plain, frozen=True):
     """Where the map, header and side panel sit in user units."""
 
     map_x0: float
