@@ -32,11 +32,12 @@ Readings of the text (an English translation, OCR'd):
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from fractions import Fraction
 from typing import Final
 
 from pbem.errors import RuleViolation
+from pbem.plain import Plain
 from pbem.systems.arnhem1944.combat import CombatUnit, HexMap, odds_column
 from pbem.systems.arnhem1944.tables import AttackType, Crt, Result, Tec
 
@@ -44,8 +45,7 @@ ARTILLERY_RATING: Final = 1
 """Errata: artillery units have an armour value of 1."""
 
 
-@dataclass(frozen=True)
-class Affiliation:
+class Affiliation(Plain, frozen=True):
     """Whom a unit belongs to, for [8.1] and [8.4]."""
 
     side: str
@@ -55,8 +55,7 @@ class Affiliation:
     parachute: bool = False
 
 
-@dataclass(frozen=True)
-class Artillery:
+class Artillery(Plain, frozen=True):
     """An artillery unit as combat sees it [1.4]."""
 
     id: str
@@ -221,8 +220,7 @@ def bombardment_problems(arts: Sequence[Artillery], hexmap: HexMap, crt: Crt, ta
     return out
 
 
-@dataclass(frozen=True)
-class Bombardment:
+class Bombardment(Plain, frozen=True):
     """A bombardment's reading of the CRT [8.1]: the defender's part of the result only."""
 
     bv: int

@@ -40,11 +40,12 @@ Readings of the text (an English translation of the French rules, OCR'd):
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from fractions import Fraction
 from typing import Final, Literal, Protocol
 
 from pbem.errors import RuleViolation
+from pbem.plain import Plain
 from pbem.systems.arnhem1944.tables import ATTACK_TYPES, AttackType, Crt, Result, Tec
 
 MP_COST: Final[dict[AttackType, int]] = {"M": 1, "N": 3, "P": 5}
@@ -141,8 +142,7 @@ NAMES: Final[dict[AttackType, str]] = {"M": "mobile assault", "N": "normal attac
 # -- the combatants -------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class CombatUnit:
+class CombatUnit(Plain, frozen=True):
     """A unit in a combat: its combat factor (an artillery unit attacked uses its DF [8.3]),
     its steps, its armour or antitank rating [1.1] and supply [10.2]."""
 
@@ -154,8 +154,7 @@ class CombatUnit:
     in_supply: bool = True
 
 
-@dataclass(frozen=True)
-class Attacker:
+class Attacker(Plain, frozen=True):
     """An attacking unit, the attack type it pays for, and the features of the hexside between it
     and the defender (``{"river", "bridge", "road"}``)."""
 
@@ -164,8 +163,7 @@ class Attacker:
     across: frozenset[str] = frozenset()
 
 
-@dataclass(frozen=True)
-class Attack:
+class Attack(Plain, frozen=True):
     """One combat: the attackers, the defending stack and everything that shifts the column."""
 
     attackers: tuple[Attacker, ...]
@@ -182,8 +180,7 @@ class Attack:
     """The attacker uses one of 1st Airborne's two missions [13]."""
 
 
-@dataclass(frozen=True)
-class Odds:
+class Odds(Plain, frozen=True):
     """How the column was found [7.4], with a line in words per step."""
 
     attack: int
@@ -384,8 +381,7 @@ def result(attack: Attack, die: int, crt: Crt, tec: Tec) -> tuple[Odds, Result]:
 # -- the result's split [7.5] ------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Split:
+class Split(Plain, frozen=True):
     """A side's choice [7.5]: so many step losses, so many hexes of retreat."""
 
     steps: int
@@ -512,8 +508,7 @@ def zone(hexmap: HexMap, tec: Tec, occupied: Iterable[str]) -> frozenset[str]:
     return frozenset(out)
 
 
-@dataclass(frozen=True)
-class Surroundings:
+class Surroundings(Plain, frozen=True):
     """Where the enemy is, for a retreat or an advance: its units' hexes and zone of control, and
     the hexes of the moving side's friends (which negate that zone for a retreat [4.2])."""
 
@@ -564,8 +559,7 @@ def pick_retreat(hexmap: HexMap, choices: Sequence[str], towards: str | None = N
                                        h))
 
 
-@dataclass(frozen=True)
-class Retreat:
+class Retreat(Plain, frozen=True):
     """A retreat as carried out [4.3, 7.6]."""
 
     path: tuple[str, ...]

@@ -10,12 +10,13 @@ The pure combat and artillery rules it applies are :mod:`~pbem.systems.arnhem194
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from typing import cast
 
 from pbem.engine.conditions import Happened, holds, parse_condition
 from pbem.engine.ruleset import Dice
 from pbem.errors import RuleViolation
+from pbem.plain import Plain
 from pbem.systems.arnhem1944 import artillery as art_rules
 from pbem.systems.arnhem1944 import combat as cb
 from pbem.systems.arnhem1944.board import Board
@@ -47,8 +48,7 @@ class Bad(Exception):
         return cls(v.rule, v.message, unit=v.unit, hex=v.hex)
 
 
-@dataclass
-class Tracker:
+class Tracker(Plain):
     mp: int
     moves: int = 0
     moved: bool = False
@@ -59,8 +59,7 @@ class Tracker:
     last_move_zoc: bool = False
 
 
-@dataclass
-class LastCombat:
+class LastCombat(Plain):
     kind: str
     attackers: list[str]
     retreated: set[str]

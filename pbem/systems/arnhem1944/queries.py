@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Iterable
-from dataclasses import dataclass
 from typing import Any, cast
 
 from pbem.engine.ruleset import Ruleset
+from pbem.plain import Plain
 from pbem.systems.arnhem1944 import combat as cb
 from pbem.systems.arnhem1944.board import Board
 from pbem.systems.arnhem1944.model import Counter, Formation, Scenario
@@ -31,8 +31,7 @@ def other(side: str) -> Side:
 # -- the game's values -----------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Values:
+class Values(Plain, frozen=True):
     cf: int
     armour: int
     antitank: int
@@ -47,8 +46,7 @@ def values(c: Counter, steps: int) -> Values:
     return Values(c.cf, c.armour, c.antitank, c.mp)
 
 
-@dataclass(frozen=True)
-class Readings:
+class Readings(Plain, frozen=True):
     """What the rules version a game plays decides, where a later version changed a result (issue
     26): built once from the ruleset (:meth:`of`) and passed down inside :class:`Game`. The
     defaults are the newest version's. Each field names its case; the quotes and the reasons are in

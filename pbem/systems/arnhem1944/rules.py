@@ -120,13 +120,13 @@ Readings of the text, beyond those of ``combat.py`` and ``artillery.py``:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, cast
 
 from pbem.engine.conditions import Happened
 from pbem.engine.ruleset import JSON, Checked, Decision, Dice, Outcome, Resolution, Ruleset
 from pbem.errors import InputError, RuleViolation
 from pbem.maps.hexmap import Hex
+from pbem.plain import Plain
 from pbem.protocol.record import RecordError
 from pbem.systems.arnhem1944.activation import (
     Run,
@@ -155,8 +155,7 @@ from pbem.systems.arnhem1944.state import Side, Standing, State, UnitState
 from pbem.systems.arnhem1944.words import event_text
 
 
-@dataclass
-class _Walked:
+class _Walked(Plain):
     """The checking walk of a legal activation that comes out the same resolved: it moves, enters
     and prepares positions only, under no condition (``if``), and no die would have been rolled in
     it (no demolition [12.2] came up) -- so the resolution's walk, with the dice, would make the

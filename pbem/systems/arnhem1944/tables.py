@@ -34,12 +34,13 @@ import functools
 import json
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from fractions import Fraction
 from pathlib import Path
 from typing import Any, Final, Literal
 
 from pbem.errors import InputError
+from pbem.plain import Plain
 from pbem.protocol.record import (
     Bool,
     Int,
@@ -173,8 +174,7 @@ def parse_ratio(text: str) -> Fraction:
     return Fraction(int(m.group(1)), int(m.group(2)))
 
 
-@dataclass(frozen=True)
-class Result:
+class Result(Plain, frozen=True):
     """One CRT cell [7.5]: each side's result number and the step losses it must take first."""
 
     attacker: int
@@ -201,8 +201,7 @@ class Result:
         return f"{self.attacker}{mark[self.attacker_min]}/{self.defender}{mark[self.defender_min]}"
 
 
-@dataclass(frozen=True)
-class Crt:
+class Crt(Plain, frozen=True):
     """The table a game plays with, parsed: columns as exact ratios, cells as :class:`Result`."""
 
     headings: tuple[str, ...]
@@ -241,8 +240,7 @@ class Crt:
         return self.results[attack_type][die - 1][col]
 
 
-@dataclass(frozen=True)
-class Tec:
+class Tec(Plain, frozen=True):
     """The terrain chart a game plays with."""
 
     data: TecFile

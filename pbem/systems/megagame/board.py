@@ -6,10 +6,11 @@ reach) [2, 3, 9, 11]."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Literal
 
 from pbem.maps.hexmap import Hex
+from pbem.plain import Plain
 from pbem.systems.megagame import combat as cbt
 from pbem.systems.megagame.model import (
     CabRank,
@@ -85,8 +86,7 @@ def team_side(scenario: MegaScenario, team: str) -> Literal["allied", "german"]:
     raise KeyError(team)
 
 
-@dataclass
-class BoardUnit:
+class BoardUnit(Plain):
     """A unit during adjudication (mutable working copy)."""
 
     d: UnitDef

@@ -4,11 +4,11 @@ the routes filled in towards an objective before the sheet is signed (:func:`nor
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, Literal
 
 from pbem.errors import RuleViolation
 from pbem.maps.hexmap import Hex
+from pbem.plain import Plain
 from pbem.systems.megagame.air import (
     MISSION_ROLES,
     air_pools,
@@ -114,8 +114,7 @@ def march_line(scenario: MegaScenario, view: TeamView, team: str, line: OrderLin
     return None
 
 
-@dataclass(frozen=True)
-class Known:
+class Known(Plain, frozen=True):
     """What an order sheet is checked against: the team's own units and supply as it knows them."""
 
     turn: int

@@ -33,9 +33,11 @@ Readings (the text is an OCR scan):
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from fractions import Fraction
 from typing import Literal
+
+from pbem.plain import Plain
 
 Kind = Literal["infantry", "armour", "artillery", "antitank", "recce", "hq", "other"]
 AirLevel = Literal["none", "ordinary", "superior", "overwhelming", "apocalyptic"]
@@ -61,8 +63,7 @@ ARTILLERY_RANGE_KM: dict[str, tuple[int, int | None]] = {
 """Effective and long range in km; at long range an artillery unit counts half its status."""
 
 
-@dataclass(frozen=True)
-class Profile:
+class Profile(Plain, frozen=True):
     """A status profile (the "Patel profiling system"): status levels from undamaged to no longer
     effective, e.g. ``5-3-2-1-0``; a step loss moves one place along it."""
 
@@ -88,8 +89,7 @@ class Profile:
         return cls(tuple(int(x) for x in t.split("-")), 0, support)
 
 
-@dataclass(frozen=True)
-class CombatUnit:
+class CombatUnit(Plain, frozen=True):
     id: str
     profile: Profile
     kind: Kind = "infantry"
@@ -102,8 +102,7 @@ class CombatUnit:
     """Moving non-tactically when the combat happens."""
 
 
-@dataclass(frozen=True)
-class Artillery:
+class Artillery(Plain, frozen=True):
     id: str
     profile: Profile
     type: Literal["field", "medium", "rocket", "infantry-gun"]
@@ -114,8 +113,7 @@ class Artillery:
     the share of its move it used; 1 for a battery that did not move)."""
 
 
-@dataclass(frozen=True)
-class CombatSide:
+class CombatSide(Plain, frozen=True):
     units: tuple[CombatUnit, ...]
     artillery: tuple[Artillery, ...] = ()
     air: AirLevel = "none"
@@ -133,8 +131,7 @@ class CombatSide:
     penalties (reconstructed)."""
 
 
-@dataclass
-class Score:
+class Score(Plain):
     value: int
     lines: list[str] = field(default_factory=list)
 
@@ -259,8 +256,7 @@ def band(result: int) -> Band:
     return "attackers badly beaten"
 
 
-@dataclass
-class Outcome:
+class Outcome(Plain):
     attacker_score: Score
     defender_score: Score
     die: int

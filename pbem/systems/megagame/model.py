@@ -10,12 +10,12 @@ status into words [10].
 
 from collections import deque
 from collections.abc import Callable, Collection
-from dataclasses import dataclass
 from dataclasses import field as data_field
 from functools import cached_property
 from typing import Any, Literal, get_args
 
 from pbem.maps.hexmap import Hex, hexside
+from pbem.plain import Plain
 from pbem.protocol.record import (
     Bool,
     Check,
@@ -131,8 +131,7 @@ CLOSE = frozenset({"mixed", "woods", "town", "city"})
 """Terrain that is built-up, wooded or close country (combat note 4, passing distance [6])."""
 
 
-@dataclass(frozen=True)
-class Crossing:
+class Crossing(Plain, frozen=True):
     water: Literal["none", "canal", "minor river", "major river"]
     bridge: Literal["none", "light", "heavy"]
     bridge_name: str = ""
@@ -141,8 +140,7 @@ class Crossing:
 NO_CROSSING = Crossing("none", "none")
 
 
-@dataclass(frozen=True)
-class Geo:
+class Geo(Plain, frozen=True):
     """Terrain per hex and what lies on each hexside, read from a :class:`MegaMap`."""
 
     hexes: frozenset[Hex]

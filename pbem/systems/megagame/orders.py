@@ -24,12 +24,12 @@ Every refusal names its section in brackets, e.g. ``[6]``.
 """
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from fractions import Fraction
 from typing import Literal
 
 from pbem.errors import RuleViolation
 from pbem.maps.hexmap import Hex
+from pbem.plain import Plain
 from pbem.protocol.record import Bool, Int, ListOf, Nested, OneOf, Record, Str, field, omit_empty
 from pbem.systems.megagame.movement import (
     MAX_MOVE_KM,
@@ -91,14 +91,17 @@ class OrderSheet(Record):
     air_orders: list[AirRequest] = field(ListOf(Nested(AirRequest)), default_factory=list)
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class UnitInfo:
-    """What the team knows of its own unit (the rules' own, never read from outside)."""
+class UnitInfo(Plain, frozen=True):
+    """What the team knows of its own unit (the rules' own, never read from outside). Made by
+    keyword only, as the dataclass it was (``kw_only``): its own constructor says so."""
 
     id: str
     troops: Troops
-    armoured: bool = False
     hex: str
+    armoured: bool = False
+
+    def __init__(self, *, id: str, troops: Troops, hex: str, armoured: bool = False) -> None:  # noqa: A002
+        self.__dict__.update(id=id, troops=troops, armoured=armoured, hex=hex)
 
 
 Crossing = Literal["none", "canal", "minor river", "major river"]

@@ -15,8 +15,9 @@ never a status number. Pure: the umpire's adjudication supplies the facts.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 
+from pbem.plain import Plain
 from pbem.systems.megagame.tables import effectiveness
 
 NUMBER_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
@@ -26,8 +27,7 @@ def _count(n: int) -> str:
     return NUMBER_WORDS[n] if 0 <= n < len(NUMBER_WORDS) else "many"
 
 
-@dataclass(frozen=True)
-class EnemySeen:
+class EnemySeen(Plain, frozen=True):
     status: int
     """The enemy's total status in the fight (for the umpire's count; never reported)."""
     tanks: bool = False
@@ -37,8 +37,7 @@ class EnemySeen:
     turns_in_contact: int = 1
 
 
-@dataclass(frozen=True)
-class UnitFacts:
+class UnitFacts(Plain, frozen=True):
     name: str
     status: int
     location: str

@@ -36,12 +36,12 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Sequence
-from dataclasses import dataclass
 from fractions import Fraction
 from typing import Literal
 
 from pbem.errors import IllegalOrders, RuleViolation
 from pbem.maps.hexmap import Hex
+from pbem.plain import Plain
 from pbem.systems.megagame.combat import Band, CombatUnit
 from pbem.systems.megagame.movement import max_move_km
 from pbem.systems.megagame.tables import air_resupply
@@ -62,8 +62,7 @@ LOSS_PER_UNIT: dict[str, int] = {"total success": 2, "success": 1, "limited succ
 """Supply points a defender loses for each of its units, by result (results table)."""
 
 
-@dataclass(frozen=True)
-class Stock:
+class Stock(Plain, frozen=True):
     """Supply points: ammunition (of the holder's nation) and fuel."""
 
     ammo: int = 0
@@ -87,8 +86,7 @@ class Stock:
         return self.ammo >= other.ammo and self.fuel >= other.fuel
 
 
-@dataclass(frozen=True)
-class HQ:
+class HQ(Plain, frozen=True):
     """A Bde/Regt HQ with its brigade's supply stack; ``lift`` is the most it may hold."""
 
     id: str
@@ -98,8 +96,7 @@ class HQ:
     stock: Stock = Stock()
 
 
-@dataclass(frozen=True)
-class Dump:
+class Dump(Plain, frozen=True):
     """A divisional dump: ``lift`` counters delivered a turn, to HQs within ``reach_km``."""
 
     id: str
@@ -114,8 +111,7 @@ class Dump:
     """Being moved this turn: it delivers nothing."""
 
 
-@dataclass(frozen=True)
-class Transport:
+class Transport(Plain, frozen=True):
     """A supply transport unit (RASC company, Kolonne, ...): carries up to ``capacity`` points."""
 
     id: str
@@ -125,8 +121,7 @@ class Transport:
     load: Stock = Stock()
 
 
-@dataclass(frozen=True)
-class Parked:
+class Parked(Plain, frozen=True):
     """Supply counters parked on the map: not a dump, no delivery of their own [11]."""
 
     nation: Nation
@@ -144,8 +139,7 @@ def hq_in_reach(unit_hex: Hex | str, hq_hex: Hex | str) -> bool:
 
 # -- use -------------------------------------------------------------------------------------------
 
-@dataclass(frozen=True)
-class Activity:
+class Activity(Plain, frozen=True):
     """What one unit does in a turn, as far as supplies go."""
 
     unit: str
@@ -180,8 +174,7 @@ def activity(unit: str, hex: Hex, *, mechanised: bool, intention: str, posture: 
     return Activity(unit, hex, mechanised, attacks, fires, moved and posture != "rest", attacked)
 
 
-@dataclass(frozen=True)
-class UnitSupply:
+class UnitSupply(Plain, frozen=True):
     """What a unit got from its HQ this turn and what follows from it."""
 
     unit: str
@@ -195,8 +188,7 @@ class UnitSupply:
     problems: tuple[RuleViolation, ...] = ()
 
 
-@dataclass(frozen=True)
-class Draw:
+class Draw(Plain, frozen=True):
     hq: HQ
     units: dict[str, UnitSupply]
 

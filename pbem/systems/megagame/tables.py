@@ -21,9 +21,10 @@ Readings of the OCR'd tables (each also said where it is used):
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from fractions import Fraction
 from typing import Literal
+
+from pbem.plain import Plain
 
 # -- interdiction and counter-battery ---------------------------------------------------------------
 
@@ -201,8 +202,7 @@ _FIGHTERS: dict[int, tuple[str, str, str, str, str, str]] = {
 }
 
 
-@dataclass(frozen=True)
-class AirCombat:
+class AirCombat(Plain, frozen=True):
     result: Literal["win", "draw", "lose"]
     attacker_losses: int
     defender_losses: int
