@@ -100,8 +100,8 @@ class UnitInfo(Plain, frozen=True):
     hex: str
     armoured: bool = False
 
-    def __init__(self, *, id: str, troops: Troops, hex: str, armoured: bool = False) -> None:  # noqa: A002
-        self.__dict__.update(id=id, troops=troops, armoured=armoured, hex=hex)
+    def __init__(self, *, id: str, troops: Troops, hex: str, armoured: bool = False) -> None:
+        self.__dict__.update(id=id, troops=troops, hex=hex, armoured=armoured)
 
 
 Crossing = Literal["none", "canal", "minor river", "major river"]
