@@ -134,6 +134,27 @@ class A1944Map(MapData, slots=False):
                 acc.setdefault(hexside(a, b), set()).add("railway")
         return {k: frozenset(v) for k, v in acc.items()}
 
+    @cached_property
+    def zoc_tables(self) -> dict[tuple[int, frozenset[str]], tuple[Any, dict[str, tuple[str, ...]]]]:
+        """(TEC's id, crossings blown) -> (that TEC, hex number -> the hexes its zone of control
+        covers), filled
+        as the rules ask (:meth:`pbem.systems.arnhem1944.board.Board.zone`): this map's own,
+        derived data of immutable inputs."""
+        return {}
+
+    @cached_property
+    def neighbour_table(self) -> dict[str, tuple[str, ...]]:
+        """Every hex number on the map -> :meth:`neighbours_on_map`, made once (the searches for
+        supply and command read it directly)."""
+        return {str(h): self.neighbours_on_map(str(h)) for h in self.all_hexes()}
+
+    @cached_property
+    def road_links(self) -> dict[str, tuple[str, ...]]:
+        """Every hex number on the map -> its neighbours (as :attr:`neighbour_table`) across a
+        hexside a road crosses (no crossing blown takes a road off a hexside [12.2])."""
+        return {h: tuple(n for n in around if "road" in self.features_between(h, n))
+                for h, around in self.neighbour_table.items()}
+
     def landing_hexes(self, dz: Hex, radius: int, terrain: list[str]) -> list[Hex]:
         """The hexes within ``radius`` of ``dz`` whose terrain is listed [15.2]."""
         return [h for h in self.all_hexes()
