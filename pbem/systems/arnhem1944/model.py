@@ -150,10 +150,19 @@ class A1944Map(MapData, slots=False):
 
     @cached_property
     def road_links(self) -> dict[str, tuple[str, ...]]:
-        """Every hex number on the map -> its neighbours (as :attr:`neighbour_table`) across a
-        hexside a road crosses (no crossing blown takes a road off a hexside [12.2])."""
-        return {h: tuple(n for n in around if "road" in self.features_between(h, n))
-                for h, around in self.neighbour_table.items()}
+        """Every hex number of a road on the map -> its neighbours (in the order of
+        :attr:`neighbour_table`) across a hexside the road crosses, as :meth:`features_between`
+        has it: "road" on the hexside of two hexes one after the other along a road (no crossing
+        blown takes a road off a hexside [12.2]). A hex no road leaves is not listed."""
+        joined: set[tuple[str, str]] = set()
+        for route in self.routes:
+            if route.kind == "road":
+                for a, b in zip(route.hexes, route.hexes[1:], strict=False):
+                    joined.add((str(Hex.parse(a)), str(Hex.parse(b))))
+                    joined.add((str(Hex.parse(b)), str(Hex.parse(a))))
+        table = self.neighbour_table
+        return {h: tuple(n for n in table[h] if (h, n) in joined)
+                for h in sorted({a for a, _ in joined}) if h in table}
 
     def landing_hexes(self, dz: Hex, radius: int, terrain: list[str]) -> list[Hex]:
         """The hexes within ``radius`` of ``dz`` whose terrain is listed [15.2]."""
@@ -466,6 +475,13 @@ class Scenario(Record, slots=False):  # not slotted: its derived tables are cach
     tec: dict[str, Any] | None = field(Maybe(Anything("object")), default=None, description=(
         "a Terrain Effects Chart replacing pbem's reconstruction: 'tec': 'FILE.json' beside the "
         "scenario, merged in [6.3]"))
+
+    @cached_property
+    def games(self) -> dict[tuple[type, str], Any]:
+        """(Rules class, rules version) -> the :class:`~pbem.systems.arnhem1944.queries.Game` the rules make of
+        this scenario at that version (:meth:`~pbem.systems.arnhem1944.rules.Arnhem1944Rules.game`:
+        nothing in it changes; every check and resolution asks for it)."""
+        return {}
 
     @cached_property
     def tables(self) -> tuple[Crt, Tec]:
