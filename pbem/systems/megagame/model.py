@@ -8,6 +8,7 @@ Nothing here is ever shown to a team as a number: a team sees :meth:`MegagameRul
 status into words [10].
 """
 
+import marshal
 from collections import deque
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
@@ -44,6 +45,40 @@ HEX = r"^\d{4}$"
 # declared ``slots=False``.
 
 SIDES = OneOf("allied", "german")
+
+_PARSED_LIMIT = 8192
+"""How many parsed records :class:`Reused` keeps at most (then it starts again)."""
+
+
+class Reused(Nested):
+    """:class:`~pbem.protocol.record.Nested` for the big parts of a scenario (its map, unit types
+    and units): a value exactly like one parsed before -- the same ``marshal`` serialisation, which
+    tells apart every type JSON gives (``True`` is not ``1``, a list not a tuple, a subclass is
+    refused) -- gives the record parsed then, unchecked again; anything else is parsed as
+    ``Nested`` parses it, with the same refusals. Verifying a game with a secret set-up loads the
+    whole scenario and every team's copy of it (issue 28): the copies repeat the map, the types and
+    their side's units. The records are frozen, so sharing them shares nothing that changes (a
+    map's cached geography, a type's parsed profile: derived once). Per-process memo of immutable
+    derived data, keyed by the serialised value it is parsed from (per ``Reused``, bounded)."""
+
+    def __init__(self, cls: type[Record]) -> None:
+        super().__init__(cls)
+        self.parsed: dict[bytes, Record] = {}
+
+    def __call__(self, value: Any, loc: Loc) -> Any:
+        if type(value) is not dict:
+            return super().__call__(value, loc)
+        try:
+            key = marshal.dumps(value, 2)
+        except ValueError:  # not marshal's types: parsed every time
+            return super().__call__(value, loc)
+        hit = self.parsed.get(key)
+        if hit is None:
+            hit = super().__call__(value, loc)  # refused: raises, nothing kept
+            if len(self.parsed) >= _PARSED_LIMIT:
+                self.parsed.clear()
+            self.parsed[key] = hit
+        return hit
 
 
 def _of(literal: Any) -> OneOf:
@@ -420,11 +455,11 @@ class MegaScenario(Record, slots=False):
     system: Literal["megagame"] = field(OneOf("megagame"), default="megagame")
     title: str = field(Str(), default="")
     reconstructed: str = field(Str(), default="", description="what of this scenario is reconstructed, and how")
-    map: MegaMap = field(Nested(MegaMap))
+    map: MegaMap = field(Reused(MegaMap))
     umpire: str = field(Str(SIDE_ID), default="GC")
     teams: list[Team] = field(ListOf(Nested(Team), min_length=2, max_length=16))
-    types: dict[str, UnitType] = field(MapOf(Str(), Nested(UnitType)))
-    units: list[UnitDef] = field(ListOf(Nested(UnitDef), min_length=2))
+    types: dict[str, UnitType] = field(MapOf(Str(), Reused(UnitType)))
+    units: list[UnitDef] = field(ListOf(Reused(UnitDef), min_length=2))
     turns: int = field(Int(ge=1, le=40), description="half-day turns [3]")
     first_day: int = field(Int(ge=1, le=31), default=17, description="the date (September 1944) of turn 1")
     first_half: Literal["morning", "afternoon"] = field(OneOf("morning", "afternoon"), default="morning",

@@ -1,0 +1,69 @@
+"""A scenario's big parts (map, unit types, units) parsed once and reused (issue 28: verifying a
+game with a secret set-up loads the whole scenario and every team's copy) read exactly as a fresh
+parse reads them, and refuse exactly what it refuses, every time."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import pytest
+
+from pbem.engine.scenarios import load_data
+from pbem.protocol.record import RecordError
+from pbem.systems.megagame.model import MegaMap, MegaScenario, UnitDef, UnitType
+from pbem.systems.megagame.setup import team_copy
+
+SCENARIOS = ["megagame-arnhem", "megagame-market-garden-duel", "megagame-market-garden"]
+
+
+def _fresh(data: dict[str, Any]) -> dict[str, Any]:
+    """The parts as plain Nested parses them: each record parsed from its own JSON, nothing kept."""
+    return {"map": MegaMap.parse(data["map"]).to_json(),
+            "types": {k: UnitType.parse(v).to_json() for k, v in data["types"].items()},
+            "units": [UnitDef.parse(u).to_json() for u in data["units"]]}
+
+
+def _parts(sc: MegaScenario) -> dict[str, Any]:
+    return {"map": sc.map.to_json(), "types": {k: t.to_json() for k, t in sc.types.items()},
+            "units": [u.to_json() for u in sc.units]}
+
+
+@pytest.mark.parametrize("name", SCENARIOS)
+def test_whole_scenario_and_every_team_copy_read_as_a_fresh_parse(name: str) -> None:
+    data = load_data(name)
+    whole = MegaScenario.parse(data)
+    assert _parts(whole) == _fresh(data)
+    again = MegaScenario.parse(copy.deepcopy(data))  # equal JSON, other objects: the parts reused
+    assert again.map is whole.map and again.units[0] is whole.units[0]
+    assert again.to_json() == whole.to_json()
+    for team in whole.teams:
+        part = team_copy(whole, data, team.id)
+        sc = MegaScenario.parse(part)
+        assert _parts(sc) == _fresh(part)
+        assert sc.to_json() == MegaScenario.parse(copy.deepcopy(part)).to_json()
+        mine = [u for u in sc.units if u.team == team.id]
+        assert mine and all(any(u is w for w in whole.units) for u in mine)
+
+
+def _refusal(data: dict[str, Any]) -> str:
+    with pytest.raises(RecordError) as exc:
+        MegaScenario.parse(data)
+    return exc.value.line()
+
+
+def test_a_value_like_one_parsed_but_of_another_type_is_still_refused() -> None:
+    data = load_data("megagame-arnhem")
+    MegaScenario.parse(data)  # every unit parsed and kept
+    unit = data["units"][0]
+    assert unit.get("by_air", False) is False
+    for bad, words in (({**unit, "by_air": 0}, "expected a boolean"),  # 0 == False, not a boolean
+                       ({**unit, "arrives": True}, ""),  # True == 1, not an integer
+                       ({**unit, "hex": "x"}, "")):
+        broken = {**data, "units": [bad, *data["units"][1:]]}
+        first = _refusal(broken)
+        assert first == _refusal(copy.deepcopy(broken))  # refused alike every time: nothing kept
+        assert "units" in first and words in first
+        with pytest.raises(RecordError):
+            UnitDef.parse(bad)
+    assert MegaScenario.parse(data).units[0].to_json() == UnitDef.parse(unit).to_json()
