@@ -14,6 +14,7 @@ from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from dataclasses import field as data_field
 from functools import cached_property
+from operator import attrgetter
 from typing import Any, Literal, get_args
 
 from pbem.maps.hexmap import Hex, hexside
@@ -607,6 +608,31 @@ class MegaState(Record):
     attached: dict[str, str] = field(MapOf(Str(), Str()), default_factory=dict, omit=omit_empty, description=(
         "unit -> the division it has been attached to, and fights with (note 6), by an order of an earlier "
         "turn [9 timings]"))
+
+
+    def dump(self) -> dict[str, Any]:
+        """:meth:`to_json`, its units made field by field (a replay dumps every state it makes: the
+        generic walk of the 271 units of the Market Garden scenario was most of it, issue 28):
+        the same keys in the same order, every dict and list a new one."""
+        units = {uid: _unit_json(u) for uid, u in self.units.items()}
+        rest = self.replace(units={}).to_json()
+        return {k: units if k == "units" else v for k, v in rest.items()}
+
+
+_UNIT_FIELDS = tuple(name for name, _ in UnitState._spec())
+_unit_values = attrgetter(*_UNIT_FIELDS)
+"""A unit's fields' values in declaration order, as a tuple (read in C)."""
+
+
+def _unit_json(u: UnitState) -> dict[str, Any]:
+    """``u.to_json()``: every field under its name (none renamed, none left out), its railway trip
+    as JSON, its contacts a new dict."""
+    out = dict(zip(_UNIT_FIELDS, _unit_values(u), strict=True))
+    rail = out["rail"]
+    if rail is not None:
+        out["rail"] = rail.to_json()
+    out["contact"] = dict(out["contact"])
+    return out
 
 
 OMIT_EMPTY = ("tested", "safe", "routed", "attached")

@@ -67,3 +67,35 @@ def test_a_value_like_one_parsed_but_of_another_type_is_still_refused() -> None:
         with pytest.raises(RecordError):
             UnitDef.parse(bad)
     assert MegaScenario.parse(data).units[0].to_json() == UnitDef.parse(unit).to_json()
+
+
+def _items(value: Any) -> Any:
+    """``value`` with every dict as its list of items: equal only with the same keys in the same order."""
+    if isinstance(value, dict):
+        return [(k, _items(v)) for k, v in value.items()]
+    if isinstance(value, list):
+        return [_items(v) for v in value]
+    return value
+
+
+@pytest.mark.parametrize("name", SCENARIOS)
+def test_state_dump_is_to_json_key_for_key(name: str) -> None:
+    from pbem.systems.megagame.model import MegaState, RailTrip
+    from pbem.systems.megagame.rules import MegagameRules
+
+    rules = MegagameRules()
+    sc = rules.load_scenario(load_data(name))
+    st = rules.initial_state(sc, {})
+    assert isinstance(st, MegaState)
+    uids = sorted(st.units)
+    busy = {uid: st.units[uid].replace(rail=RailTrip(to="0101", phase="travelling", left=1),
+                                       contact={"x": 2}, hex=None, gone=True, steps=3)
+            for uid in uids[::7]}
+    busier = st.replace(units={**st.units, **busy}, blown=["a"], tested=["b"], attached={uids[0]: "d"})
+    for s in (st, busier):
+        dumped = s.dump()
+        assert _items(dumped) == _items(s.to_json())
+        assert rules.dump_state(sc, s) == dumped
+        first = dumped["units"][uids[0]]
+        assert first is not s.dump()["units"][uids[0]] and first["contact"] is not s.units[uids[0]].contact
+    assert busier.dump()["units"][uids[0]]["rail"] == {"to": "0101", "phase": "travelling", "left": 1}
