@@ -516,6 +516,11 @@ class Scenario(Record, slots=False):  # not slotted: its derived tables are cach
         return {c.id: c for c in self.counters}
 
     @cached_property
+    def allied_infantry(self) -> frozenset[str]:
+        """The Allied infantry units: their steps over the river make the bridgehead [16]."""
+        return frozenset(c.id for c in self.counters if c.side == "AL" and c.is_infantry)
+
+    @cached_property
     def reinforcement_of(self) -> dict[str, Reinforcement]:
         """Unit -> its (first) entry in the reinforcement schedule [15]."""
         out: dict[str, Reinforcement] = {}

@@ -154,8 +154,9 @@ class Game:
 
     def ready(self, st: State, side: str) -> list[str]:
         """[2.2] the side's units still to activate this turn."""
+        counter = self.sc.counter
         return sorted(uid for uid in st.units
-                      if self.c(uid).side == side and self.can_activate(st, uid))
+                      if counter[uid].side == side and self.can_activate(st, uid))
 
     def cheapest_path(self, st: State, side: Side, start: str, dest: str) -> list[str] | None:
         """The cheapest path from ``start`` to ``dest`` by the TEC [6.3], entering no enemy unit
@@ -390,9 +391,9 @@ class Game:
 
     def bridgehead(self, st: State) -> int:
         bank = self.far_bank()
+        infantry = self.sc.allied_infantry
         return sum(u.steps for uid, u in st.units.items()
-                   if u.on_map and u.hex in bank and self.c(uid).side == "AL"
-                   and self.c(uid).is_infantry)
+                   if u.steps > 0 and u.hex in bank and uid in infantry)  # on the map, over the river
 
 
 def mark_bridge(g: Game, st: State) -> None:
