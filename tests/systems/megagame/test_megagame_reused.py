@@ -99,3 +99,17 @@ def test_state_dump_is_to_json_key_for_key(name: str) -> None:
         first = dumped["units"][uids[0]]
         assert first is not s.dump()["units"][uids[0]] and first["contact"] is not s.units[uids[0]].contact
     assert busier.dump()["units"][uids[0]]["rail"] == {"to": "0101", "phase": "travelling", "left": 1}
+
+
+@pytest.mark.parametrize("name", SCENARIOS)
+def test_geo_hexes_and_terrain_are_the_maps(name: str) -> None:
+    from pbem.maps.hexmap import Hex
+    from pbem.systems.megagame.model import Geo
+
+    m = MegaMap.parse(load_data(name)["map"])
+    geo = Geo.of(m)
+    every = {Hex(c, r) for c in range(m.cols[0], m.cols[1] + 1) for r in range(m.rows[0], m.rows[1] + 1)}
+    assert geo.hexes == every and all(type(h) is Hex for h in geo.hexes)
+    listed = {Hex.parse(h): kind for kind, hexes in m.terrain.items() for h in hexes}
+    assert geo.terrain == {h: listed.get(h, m.default_terrain) for h in every}
+    assert set(listed.values()) - {m.default_terrain}
