@@ -47,8 +47,6 @@ HEX = r"^\d{4}$"
 
 SIDES = OneOf("allied", "german")
 
-_PARSED_LIMIT = 8192
-"""How many parsed records :class:`Reused` keeps at most (then it starts again)."""
 
 
 class Reused(Nested):
@@ -62,8 +60,10 @@ class Reused(Nested):
     map's cached geography, a type's parsed profile: derived once). Per-process memo of immutable
     derived data, keyed by the serialised value it is parsed from (per ``Reused``, bounded)."""
 
-    def __init__(self, cls: type[Record]) -> None:
+    def __init__(self, cls: type[Record], limit: int = 8192) -> None:
         super().__init__(cls)
+        self.limit = limit
+        """How many parsed records it keeps at most (then it starts again)."""
         self.parsed: dict[bytes, Record] = {}
 
     def __call__(self, value: Any, loc: Loc) -> Any:
@@ -76,7 +76,7 @@ class Reused(Nested):
         hit = self.parsed.get(key)
         if hit is None:
             hit = super().__call__(value, loc)  # refused: raises, nothing kept
-            if len(self.parsed) >= _PARSED_LIMIT:
+            if len(self.parsed) >= self.limit:
                 self.parsed.clear()
             self.parsed[key] = hit
         return hit
@@ -457,7 +457,7 @@ class MegaScenario(Record, slots=False):
     system: Literal["megagame"] = field(OneOf("megagame"), default="megagame")
     title: str = field(Str(), default="")
     reconstructed: str = field(Str(), default="", description="what of this scenario is reconstructed, and how")
-    map: MegaMap = field(Reused(MegaMap))
+    map: MegaMap = field(Reused(MegaMap, limit=16))  # a map keeps its geography: a few at most
     umpire: str = field(Str(SIDE_ID), default="GC")
     teams: list[Team] = field(ListOf(Nested(Team), min_length=2, max_length=16))
     types: dict[str, UnitType] = field(MapOf(Str(), Reused(UnitType)))
