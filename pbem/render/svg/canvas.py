@@ -237,6 +237,10 @@ class Canvas:
         # above it (-0.64 to -0.88) and a place name below it (+0.52 to +0.82) [readability]
         self.cs = 1.0 * self.s
         self.boxes: list[tuple[float, float, float, float]] | None = None
+        self._corners: list[tuple[float, float]] | None = None
+        self._across: tuple[int, ...] | None = None
+        self.bridge_points: list[tuple[float, float]] | None = None
+        """The middle of every bridge drawn (:func:`pbem.render.svg.board.bridge_points`)."""
         self.heads: dict[tuple[str, ...], str] = {}
         """Drawing 3: the id of each arrowhead marker in the defs (:func:`pbem.render.svg.marks.arrowhead`)."""
         self.faces: dict[tuple[str, ...], str] = {}
@@ -278,6 +282,26 @@ class Canvas:
         tx, ty = a[0] + b[0] - x, a[1] + b[1] - y  # the centre of the hex across this side
         across = min(h.neighbours(), key=lambda n: (self.c(n)[0] - tx) ** 2 + (self.c(n)[1] - ty) ** 2)
         return (a, b), across
+
+    def corner_offsets(self) -> list[tuple[float, float]]:
+        """Corner ``k`` (0-6, the seventh the first again, as :meth:`hex_side` computes it) of any
+        hex drawn, from its centre: the corners of side ``k`` are the centre plus items ``k`` and
+        ``k + 1``, the same numbers :meth:`hex_side` adds."""
+        if self._corners is None:
+            first = 30 if self.turned else 0
+            self._corners = [(self.s * math.cos(math.radians(first + 60 * k)),
+                              self.s * math.sin(math.radians(first + 60 * k))) for k in range(7)]
+        return self._corners
+
+    def side_neighbours(self) -> tuple[int, ...]:
+        """For each side ``k`` of a hex (:meth:`hex_side`), the index in ``Hex.neighbours()`` of
+        the hex across it: the same for every hex of a drawing (the grid is regular; tests hold
+        :func:`pbem.render.svg.board.hex_outline` to :meth:`hex_side` on every bundled board)."""
+        if self._across is None:
+            h = Hex(2, 2)
+            near = h.neighbours()
+            self._across = tuple(near.index(self.hex_side(h, k)[1]) for k in range(6))
+        return self._across
 
     def side_segment(self, a: Hex, b: Hex) -> tuple[tuple[float, float], tuple[float, float]]:
         """End points of the hexside between adjacent hexes ``a`` and ``b``."""
