@@ -251,7 +251,11 @@ class Canvas:
         self.cs = 1.0 * self.s
         self.boxes: list[tuple[float, float, float, float]] | None = None
         self._corners: list[tuple[float, float]] | None = None
+        self._centres: dict[Hex, tuple[float, float]] = {}  # c(h) of each hex asked, once a drawing
         self._across: tuple[int, ...] | None = None
+        self.label_bounds: tuple[float, float, float, float] | None = None
+        """The box around the hexes drawn, half a hex beyond their centres
+        (:func:`pbem.render.svg.marks.label_spot`), found once per drawing."""
         self.bridge_points: list[tuple[float, float]] | None = None
         """The middle of every bridge drawn (:func:`pbem.render.svg.board.bridge_points`)."""
         self.heads: dict[tuple[str, ...], str] = {}
@@ -261,9 +265,13 @@ class Canvas:
         """Counters and combat labels placed so far (:func:`pbem.render.svg.marks.label_spot`)."""
 
     def c(self, h: Hex) -> tuple[float, float]:
+        hit = self._centres.get(h)
+        if hit is not None:
+            return hit
         x, y = hex_center(h, self.s)
         if self.turned:  # north to the right of the raw grid: turn a quarter left, north up
-            return y, self._turn_x - x
+            x, y = y, self._turn_x - x
+        self._centres[h] = (x, y)
         return x, y
 
     def inside(self, x: float, y: float) -> bool:
