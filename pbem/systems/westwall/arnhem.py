@@ -76,6 +76,7 @@ from pbem.protocol.record import (
 )
 from pbem.systems.westwall.board import Board
 from pbem.systems.westwall.exclusive import Citations, Exclusive, parse_special
+from pbem.systems.westwall.memo import memo
 from pbem.systems.westwall.model import (
     AIRBORNE_TYPES,
     HEX,
@@ -389,6 +390,12 @@ def _place(extra: dict[str, Any], reveals: list[DropZoneReveal]) -> dict[str, An
     return extra
 
 
+def _entry_hexes(scenario: Scenario, i: int) -> tuple[Hex, ...]:
+    """The hexes of the entry areas of the scenario's ``i``-th reinforcement, worked out once."""
+    return memo(scenario, "reinforcement-entry-hexes", i,
+                lambda: tuple(area_hexes(scenario, scenario.reinforcements[i].entry)))
+
+
 def _blocked_entry(
     scenario: Scenario, state: State, uid: str, game_turn: int,
     position: Callable[[], Board] | None = None,
@@ -407,7 +414,9 @@ def _blocked_entry(
             return True
         return any(board.side_of(x) == side for x in board.occupants(h)) and board.enemy_zoc(h, side)
 
-    scheduled = area_hexes(scenario, areas)
+    # ``area_hexes(scenario, areas)``: the schedule's rows open by now, each row's hexes worked out once
+    rows = [i for i, r in enumerate(scenario.reinforcements) if uid in r.units and r.turn <= game_turn]
+    scheduled = sorted({h for i in rows for h in _entry_hexes(scenario, i)})
     if not scheduled or not all(blocked(h) for h in scheduled):
         return None
     edges = {e for h in scheduled for e in board.edges_of(h)}
@@ -1303,10 +1312,10 @@ def _arrival_violations(
                 f"most {cap} may")]
         return []
     landed = {Hex.parse(m.path[0]) for m in orders.moves if m.unit in landing and m.path}
-    due = [u for r in scenario.reinforcements if r.airborne and r.turn <= state.game_turn
+    due = [u for i, r in enumerate(scenario.reinforcements) if r.airborne and r.turn <= state.game_turn
            for u in r.units if state.units[u].status == "waiting"
            and any(board.occupant(h) is None and h not in landed
-                   for h in area_hexes(scenario, r.entry))]
+                   for h in _entry_hexes(scenario, i))]
     held = sorted(set(due) - set(landing))  # those with no free hex are lost [15.33]
     if held:
         return [RuleViolation(

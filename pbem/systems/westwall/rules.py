@@ -162,8 +162,13 @@ class WestWallRules(Ruleset[Scenario, State, Orders_]):
 
     @property
     def readings(self) -> Readings:
-        """The readings of the version this instance plays, handed down to the exclusive rules."""
-        return Readings.of(self.since)
+        """The readings of the version this instance plays, handed down to the exclusive rules.
+        Kept on the instance with the version they were made for (a copy made by ``at_version``
+        carries the original's over, and then makes its own)."""
+        kept: tuple[str, Readings] | None = self.__dict__.get("_readings")
+        if kept is None or kept[0] != self.version:
+            kept = self.__dict__["_readings"] = (self.version, Readings.of(self.since))
+        return kept[1]
 
     def _exclusive(self, scenario: Scenario) -> Exclusive:
         """The scenario's exclusive rules playing this version's readings."""
