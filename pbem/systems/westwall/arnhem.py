@@ -231,6 +231,24 @@ def bridge_kind(board: Board, a: Hex, b: Hex) -> str | None:
     return None
 
 
+def wired_beside(board: Board, h: Hex) -> tuple[Hex, ...]:
+    """The on-map neighbours of ``h`` across a canal or rail bridge as printed (:func:`bridge_kind`)
+    [12.0, 12.15], in hex order: ``[n for n in sorted(h.neighbours()) if board.on_map(n) and
+    bridge_kind(board, h, n) in ("canal", "rail")]``, from a table of the map's bridges made once
+    per scenario (a unit's every step asks it, Arnhem [12.11])."""
+    return memo(board.scenario, "wired-beside", None, lambda: _wired_table(board)).get(h, ())
+
+
+def _wired_table(board: Board) -> dict[Hex, tuple[Hex, ...]]:
+    table: dict[Hex, list[Hex]] = {}
+    for a, b in board.scenario.map.hexside_features:
+        if a.is_adjacent(b) and hexside(a, b) == (a, b) and bridge_kind(board, a, b) in ("canal", "rail"):
+            for x, y in ((a, b), (b, a)):
+                if board.on_map(y):
+                    table.setdefault(x, []).append(y)
+    return {h: tuple(sorted(ns)) for h, ns in table.items()}
+
+
 def wired(board: Board, state: State, a: Hex, b: Hex) -> bool:
     """A canal or rail bridge no roll or decision has touched yet [12.0, 12.14, 12.15]."""
     if bridge_kind(board, a, b) not in ("canal", "rail"):
@@ -899,9 +917,7 @@ class Arnhem(Exclusive):
         decided = {**state.exclusive.get("bridges", {}), **board.decided}
         spare = set(state.standing[german].spare_bridges) if german in state.standing else set()
         changed = False
-        for n in sorted(h.neighbours()):
-            if not board.on_map(n) or bridge_kind(board, h, n) not in ("canal", "rail"):
-                continue
+        for n in wired_beside(board, h):
             key = side_str(h, n)
             if key in decided:
                 continue
@@ -939,9 +955,8 @@ class Arnhem(Exclusive):
                 continue
             for x in ev.path if ev.entered else ev.path[1:]:
                 h = Hex.parse(x)
-                for n in h.neighbours():
-                    if board.on_map(n) and bridge_kind(board, h, n) in ("canal", "rail") \
-                            and side_str(h, n) not in decided:
+                for n in wired_beside(board, h):
+                    if side_str(h, n) not in decided:
                         return True
         return False
 
