@@ -266,10 +266,11 @@ _DryIn = dict[Hex, tuple[tuple[Hex, str | None], ...]]
 
 def _dry_steps_in(board: Board) -> _DryIn:
     """Per hex of ``board``'s map, filled as it is asked for: the neighbours from which a step into
-    it crosses no unbridged water [17.34] (:func:`_open`'s test of the hexside) (in :attr:`Geometry.neighbours` order), each with the
-    route of the hexside. It depends on the map and the bridges down alone (what the geometry is
-    made of), so one table serves every search of every turn with those bridges: kept with the
-    scenario (:func:`~pbem.systems.westwall.memo.memo`), per set of demolished bridges."""
+    it crosses no unbridged water [17.34] (:func:`_open`'s test of the hexside), in
+    :attr:`Geometry.neighbours` order, each with the route of the hexside. It depends on the map
+    and the bridges down alone (what the geometry is made of), so one table serves every search
+    of every turn with those bridges: kept with the scenario
+    (:func:`~pbem.systems.westwall.memo.memo`), per set of demolished bridges."""
     geo = board.geo
     return memo(geo.scenario, "loc-dry-steps-in", geo.destroyed, dict, bound=64)
 

@@ -235,7 +235,8 @@ class WestWallRules(Ruleset[Scenario, State, Orders_]):
         still there instead of being made again."""
         st = parse_state(state)
         units = st.units
-        kept: list[dict[int, tuple[UnitState, dict[str, Any]]]] = memo(scenario, "unit-json", None, lambda: [{}])
+        kept: list[dict[int, tuple[UnitState, dict[str, Any]]]] = memo(
+            scenario, "unit-json", None, lambda: [{}])
         before = kept[0]
         now: dict[int, tuple[UnitState, dict[str, Any]]] = {}
         dumped: dict[str, Any] = {}

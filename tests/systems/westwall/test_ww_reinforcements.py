@@ -185,7 +185,7 @@ def test_28_area_hexes_worked_out_once_are_the_areas_read_hex_by_hex() -> None:
         areas += [Area(within=2, of=[middle]), Area(within=3, of=[middle]), Area(beyond=2, of=[middle]),
                   Area(edge="west"), Area(edge="east"), Area(edge="west", exclude_cols=[1])]
         assert len(areas) > 6
-        for area in areas + areas:
-            assert area_hexes(sc, [area]) == [h for h in all_hexes if in_area(sc, area, h)], (name, area)
+        for a in areas + areas:
+            assert area_hexes(sc, [a]) == [h for h in all_hexes if in_area(sc, a, h)], (name, a)
         both = areas[-6:-4]
         assert area_hexes(sc, both) == [h for h in all_hexes if any(in_area(sc, a, h) for a in both)]
