@@ -10,7 +10,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import re
+from dataclasses import field
+
+from pbem.plain import Plain
 
 
 class PbemError(Exception):
@@ -56,8 +59,7 @@ class ArchiveError(PbemError):
     """The archive cannot take this file (wrong game, wrong step, already there with other bytes)."""
 
 
-@dataclass(frozen=True)
-class RuleViolation:
+class RuleViolation(Plain, frozen=True):
     """One breach of the rules, with the case number that forbids it."""
 
     rule: str
@@ -91,8 +93,7 @@ def _cited_tail(message: str) -> tuple[str, list[str]] | None:
     return head, cases
 
 
-@dataclass
-class IllegalOrders(PbemError):
+class IllegalOrders(PbemError, Plain):
     """Orders that are well formed but break the rules; carries every violation found."""
 
     violations: list[RuleViolation] = field(default_factory=list)
@@ -142,10 +143,15 @@ def _unsafe(ch: str) -> bool:
     )
 
 
+_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff\u061c]")
+"""The characters :func:`_unsafe` names, as one character class: a text of many lines (which
+``str.isprintable`` refuses for its line breaks) is searched once instead of a call a character."""
+
+
 def terminal_safe(text: str) -> str:
     """``text`` with every terminal control character (ESC sequences, C1 controls, carriage
     returns, bidirectional overrides) shown as an escape (``\\x1b``) instead of obeyed."""
-    if text.isprintable() or all(not _unsafe(c) for c in text):
+    if text.isprintable() or _UNSAFE.search(text) is None:
         return text
     return "".join(_escape(c) if _unsafe(c) else c for c in text)
 

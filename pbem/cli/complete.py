@@ -9,13 +9,17 @@ offers nothing.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
-from click.shell_completion import CompletionItem
+
+if TYPE_CHECKING:  # imported where a completion runs: a command that only runs never loads it [28]
+    from click.shell_completion import CompletionItem
 
 
 def scenario_ids(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:
+    from click.shell_completion import CompletionItem
+
     try:
         from pbem.engine.scenarios import bundled_ids
 
@@ -36,6 +40,8 @@ def _replay(ctx: click.Context) -> Any:
 
 def unit_ids(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:
     """Units of the side whose decision it is (the ids orders take)."""
+    from click.shell_completion import CompletionItem
+
     try:
         game, rp = _replay(ctx)
         if game is None or not rp.records or not rp.current.pending:
@@ -50,6 +56,8 @@ def unit_ids(ctx: click.Context, param: click.Parameter, incomplete: str) -> lis
 
 def hexes(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:
     """Hexes the unit named before can reach this phase (every hex of the map otherwise)."""
+    from click.shell_completion import CompletionItem
+
     try:
         game, rp = _replay(ctx)
         if game is None or not rp.records:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import field
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -19,11 +19,11 @@ from pbem.engine.gamedir import Game, open_checked, scenario_memo
 from pbem.engine.hooks import NO_HOOKS, Hooks
 from pbem.engine.replay import Replay
 from pbem.errors import InputError
+from pbem.plain import Plain
 from pbem.protocol.localstate import LocalGame, local_seeds, local_sides
 
 
-@dataclass
-class Timings:
+class Timings(Plain):
     """Seconds spent per step (``bench/campaign.py``): the bot, checking its orders
     (:func:`pbem.engine.play.prepare_orders`), and building, signing, resolving and writing the move."""
 

@@ -19,12 +19,13 @@ from __future__ import annotations
 import copy
 import json
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import Any
 
 from pbem.engine.ruleset import JSON, Checked, Ruleset
 from pbem.errors import InputError, PbemError, RuleViolation
+from pbem.plain import Plain
 
 MAX_CASE_BYTES = 2 * 1024 * 1024
 """A case file is refused, before it is read, above this size."""
@@ -56,8 +57,7 @@ _ABSENT = {"absent": True}
 # --------------------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Step:
+class Step(Plain, frozen=True):
     """One decision of a case: one side's orders, or one sealed round (``round``: side -> orders)."""
 
     side: str | None
@@ -72,8 +72,7 @@ class Step:
         return list(self.round) if self.round is not None else [str(self.side)]
 
 
-@dataclass(frozen=True)
-class Case:
+class Case(Plain, frozen=True):
     """A case file, checked."""
 
     path: Path
@@ -414,8 +413,7 @@ def scenario_data(case: Case) -> dict[str, Any]:
     return data
 
 
-@dataclass
-class Prepared:
+class Prepared(Plain):
     """A case's ruleset, scenario model and starting state."""
 
     ruleset: Ruleset[Any, Any, Any]
@@ -491,8 +489,7 @@ class ScriptedDice:
 # --------------------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Point:
+class Point(Plain, frozen=True):
     """One thing a case expects, and whether the engine agrees."""
 
     what: str
@@ -502,8 +499,7 @@ class Point:
     """``expected X, engine Y`` (or what matched)."""
 
 
-@dataclass
-class StepResult:
+class StepResult(Plain):
     """What the engine did at one step, beside what the case expects."""
 
     index: int
@@ -519,8 +515,7 @@ class StepResult:
         return [p for p in self.points if not p.agrees]
 
 
-@dataclass
-class CaseResult:
+class CaseResult(Plain):
     """A case run: each step's result and the verdict."""
 
     case: Case

@@ -15,16 +15,15 @@ fixed clock.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import Any
 
 from pbem.errors import InputError
+from pbem.plain import Plain
 
 _SPEC = re.compile(r"^(\d{1,4})h(?:,(\d{1,2})x(\d{1,4})h)?$")
 
 
-@dataclass(frozen=True)
-class TimeControl:
+class TimeControl(Plain, frozen=True):
     hours: int
     """Hours a side has for each message it owes."""
     extensions: int = 0
@@ -60,8 +59,7 @@ def parse(text: str) -> TimeControl:
     return TimeControl(hours, n, ext)
 
 
-@dataclass(frozen=True)
-class Standing:
+class Standing(Plain, frozen=True):
     """Where the clock of the side that owes a message stands."""
 
     elapsed: int

@@ -28,10 +28,11 @@ fill as they resolve. Evaluation is a pure function of the log, so it replays id
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 from pbem.errors import InputError
+from pbem.plain import Plain
 
 MAX_DEPTH = 6
 """Deepest nesting of ``all``/``any``/``not`` accepted."""
@@ -42,8 +43,7 @@ MAX_TERMS = 32
 _SCALARS = (str, int, bool, type(None))
 
 
-@dataclass(frozen=True)
-class Condition:
+class Condition(Plain, frozen=True):
     """A parsed condition (see the module docstring). Immutable; build with :func:`parse_condition`."""
 
     op: str
@@ -82,8 +82,7 @@ class Condition:
         return "(" + joiner.join(p.describe() for p in self.parts) + ")"
 
 
-@dataclass
-class Happened:
+class Happened(Plain):
     """What has happened so far in one resolution: its events and its dice, in order. The rules
     append to it as they resolve (:meth:`event`, :meth:`roll`) and ask :func:`holds`."""
 

@@ -9,7 +9,7 @@ machine opens the views the umpire's reports sealed to the sides it plays.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 from pbem.engine.gamedir import Game
@@ -17,13 +17,13 @@ from pbem.engine.replay import Replay
 from pbem.engine.sealed import open_view
 from pbem.engine.steps import Bad, StepRecord
 from pbem.errors import ArchiveError
+from pbem.plain import Plain
 from pbem.protocol import names
 from pbem.protocol.archive import Message
 from pbem.protocol.localstate import private_key
 
 
-@dataclass
-class Entry:
+class Entry(Plain):
     """One resolved step."""
 
     record: StepRecord
@@ -44,8 +44,7 @@ class Entry:
         return self.record.move
 
 
-@dataclass
-class History:
+class History(Plain):
     """A replay and what this machine can open of it."""
 
     game: Game

@@ -9,9 +9,10 @@ gives the maps and the email drafts; tests hand their own. Nothing is held betwe
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+from pbem.plain import Plain
 
 if TYPE_CHECKING:  # the hooks' arguments; the engine modules import this one
     from pbem.engine.gamedir import Game
@@ -37,8 +38,7 @@ ReceiptOutput = Callable[["Game", "Replay", str, bytes], list[Path]]
 sends (the receipt's email draft) and returns the paths."""
 
 
-@dataclass(frozen=True)
-class Hooks:
+class Hooks(Plain, frozen=True):
     """The visitors of one opened game (each tuple run in order)."""
 
     checkers: tuple[Checker, ...] = ()

@@ -37,11 +37,12 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import field
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, Protocol, TypeVar
 
 from pbem.errors import InputError, RuleViolation
+from pbem.plain import Plain
 
 if TYPE_CHECKING:
     from pbem.engine.presenter import Presenter
@@ -57,8 +58,7 @@ class Dice(Protocol):
         ...
 
 
-@dataclass(frozen=True)
-class Decision:
+class Decision(Plain, frozen=True):
     """A decision the game is waiting for."""
 
     side: str
@@ -77,8 +77,7 @@ class Decision:
     decision the next one; the engine checks both. Not written to turn files."""
 
 
-@dataclass(frozen=True)
-class Capabilities:
+class Capabilities(Plain, frozen=True):
     """What kind of game a ruleset plays; the engine refuses at load what it cannot run."""
 
     decisions: Literal["sequential", "simultaneous"] = "sequential"
@@ -89,8 +88,7 @@ class Capabilities:
     """Whether an umpire side takes part (its rulings are messages of their own)."""
 
 
-@dataclass
-class Checked:
+class Checked(Plain):
     """What :meth:`Ruleset.check` found: the violations, and (for a legal move) whatever the rules
     worked out while checking that :meth:`Ruleset.resolve` may reuse instead of redoing it (e.g.
     the board after the movement phase). It travels explicitly from ``check`` to ``resolve``; no
@@ -100,8 +98,7 @@ class Checked:
     prepared: Any = None
 
 
-@dataclass(frozen=True)
-class Outcome:
+class Outcome(Plain, frozen=True):
     """The end of a game."""
 
     winner: str | None
@@ -111,8 +108,7 @@ class Outcome:
     breakdown: list[str] = field(default_factory=list)
 
 
-@dataclass
-class Resolution:
+class Resolution(Plain):
     """What resolving one decision produced."""
 
     state: Any

@@ -15,7 +15,6 @@ battle.
 from __future__ import annotations
 
 import hashlib
-import importlib.resources
 import json
 import re
 from pathlib import Path
@@ -26,15 +25,20 @@ from pbem.errors import InputError
 MAX_SCENARIO_BYTES = 4 * 1024 * 1024
 
 
+_BUNDLED_DIR = Path(__file__).resolve().parent.parent / "scenario_data"
+
+
 def bundled_dir() -> Path:
     """The directory holding the bundled scenarios: the data package ``pbem.scenario_data``
-    (``pbem/scenario_data/`` in a checkout, installed with the package)."""
-    return Path(str(importlib.resources.files("pbem.scenario_data")))
+    (``pbem/scenario_data/`` in a checkout, installed with the package as plain files: a wheel and
+    an sdist install them beside the modules, so the path is found from this module's file, without
+    ``importlib.resources`` and the ``tempfile``/``zipfile`` machinery it imports, issue 28)."""
+    return _BUNDLED_DIR
 
 
 def bundled_text(name: str) -> str:
     """Text of a data file shipped in ``pbem.scenario_data`` (the one reader of bundled data)."""
-    return importlib.resources.files("pbem.scenario_data").joinpath(name).read_text(encoding="utf-8")
+    return (_BUNDLED_DIR / name).read_text(encoding="utf-8")
 
 
 def bundled_ids() -> list[str]:

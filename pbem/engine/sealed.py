@@ -35,9 +35,9 @@ from __future__ import annotations
 import hashlib
 import hmac
 import re
-from dataclasses import dataclass
 from typing import Any
 
+from pbem.plain import Plain
 from pbem.protocol import names
 from pbem.protocol.canonical import canonical_bytes
 
@@ -213,8 +213,7 @@ def parse_reveal(orders: Any) -> tuple[Any, bytes] | None:
     return None
 
 
-@dataclass(frozen=True)
-class Round:
+class Round(Plain, frozen=True):
     """Where a sealed round stands after some turn."""
 
     base: int

@@ -3,16 +3,16 @@ and its ``--json`` output (the CLI only prints it)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 from pbem.engine.gamedir import Game
 from pbem.engine.replay import Replay
+from pbem.plain import Plain
 from pbem.protocol import names
 
 
-@dataclass
-class Clock:
+class Clock(Plain):
     """The agreed time control, and who owes a move against it (shown, never hashed or signed)."""
 
     control: dict[str, Any]
@@ -28,8 +28,7 @@ class Clock:
                 "text": self.text}
 
 
-@dataclass
-class GameStatus:
+class GameStatus(Plain):
     """A game as this machine sees it now."""
 
     game: str

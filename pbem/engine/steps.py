@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pbem.engine.ruleset import Decision, Ruleset
 from pbem.errors import InputError
+from pbem.plain import Plain
 from pbem.protocol import archive, names
 from pbem.protocol.archive import Message
 
@@ -81,8 +82,7 @@ def strip_name(text: str, name: str) -> str:
     return text[len(name) + 2 :] if text.startswith(name + ": ") else text
 
 
-@dataclass
-class StepRecord:
+class StepRecord(Plain):
     """One adjudicated step: the move it resolved (None for turn 0) and the turn it produced."""
 
     step: int
@@ -107,8 +107,7 @@ class StepRecord:
         return names.turn_name(self.step)
 
 
-@dataclass
-class VerifySummary:
+class VerifySummary(Plain):
     game: str
     scenario: str
     steps: int

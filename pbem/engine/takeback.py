@@ -10,10 +10,11 @@ link), so any die that value keyed -- the opponent's previous dice -- stays exac
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING
 
 from pbem.errors import PbemError
+from pbem.plain import Plain
 from pbem.protocol import archive, names
 from pbem.protocol.archive import Message
 
@@ -22,8 +23,7 @@ if TYPE_CHECKING:
     from pbem.engine.steps import StepRecord
 
 
-@dataclass
-class StepTakebacks:
+class StepTakebacks(Plain):
     """The take-back files of one step, by name only (nothing parsed)."""
 
     versions: dict[int, str] = field(default_factory=dict)

@@ -28,13 +28,13 @@ import email.policy
 import hashlib
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from email.message import EmailMessage, Message
 from pathlib import Path
 from typing import Any
 
 from pbem.errors import InputError
 from pbem.mail import MAX_EML_BYTES
+from pbem.plain import Plain
 from pbem.templates import template_env
 
 # MAX_EML_BYTES (pbem.mail): the largest email file :func:`extract_attachments` reads (checked
@@ -74,8 +74,7 @@ TEMPLATE_NAMES = ("mail.txt.j2", "mail.html.j2")
 # --------------------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class _Person:
+class _Person(Plain, frozen=True):
     id: str
     name: str
 

@@ -38,11 +38,11 @@ import hashlib
 import shlex
 import subprocess
 from collections.abc import Callable, Collection, Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from pbem.errors import InputError
+from pbem.plain import Plain
 from pbem.protocol import names as filenames
 from pbem.protocol.fsutil import write_new, write_replace
 
@@ -53,8 +53,7 @@ _DEFAULT_PORTS = {("smtp", "starttls"): 587, ("smtp", "tls"): 465, ("smtp", "non
 TIMEOUT = 60
 
 
-@dataclass(frozen=True)
-class Server:
+class Server(Plain, frozen=True):
     kind: str
     """``smtp`` or ``imap``."""
     host: str
@@ -135,8 +134,7 @@ def load_config(home: Path, kind: str, env: dict[str, str] | None = None) -> Ser
 # ------------------------------------------------------------------------------------------------
 
 
-@dataclass
-class Sent:
+class Sent(Plain):
     sent: list[str]
     already: list[str]
 
@@ -266,8 +264,7 @@ def with_inline_map(msg: Any, width: int = 900) -> Any:
 # ------------------------------------------------------------------------------------------------
 
 
-@dataclass
-class Fetched:
+class Fetched(Plain):
     reports: list[str]
     """One line per mail looked at: what happened to it."""
     ingested: int = 0
@@ -376,8 +373,7 @@ def _open_mailbox(server: Server, connect: Callable[[Server], Any] | None) -> An
     return imap
 
 
-@dataclass
-class Invitation:
+class Invitation(Plain):
     game: str
     """The game id its signed genesis names."""
     label: str

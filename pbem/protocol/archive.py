@@ -17,11 +17,11 @@ bytes -- is well defined. This module only parses and names; it checks no signat
 
 import re
 from collections.abc import Iterator, MutableMapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from pbem.errors import InputError
+from pbem.plain import Plain
 from pbem.protocol.names import GENESIS as GENESIS_NAME
 from pbem.protocol.names import JOIN_RE, MOVE_RE, TURN_RE
 from pbem.protocol.record import (
@@ -270,8 +270,7 @@ class TurnFile(Record):
     )
 
 
-@dataclass(frozen=True)
-class Message:
+class Message(Plain, frozen=True):
     """A parsed, not yet verified, signed archive message."""
 
     name: str
@@ -426,8 +425,7 @@ class PathMap(MutableMapping[int, Path]):
         return step in self._names
 
 
-@dataclass
-class Listing:
+class Listing(Plain):
     """The archive files present in a game directory, by kind (nothing parsed yet)."""
 
     genesis: Path | None

@@ -27,13 +27,14 @@ from __future__ import annotations
 import hashlib
 import hmac
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
+from pbem.plain import Plain
 from pbem.protocol.canonical import canonical_bytes
 from pbem.protocol.keys import raw_private_bytes
 
@@ -149,8 +150,7 @@ def derive_d6(key: bytes, i: int) -> tuple[int, int]:
     raise RuntimeError("no acceptable byte found (this cannot happen with SHA-256)")
 
 
-@dataclass(frozen=True)
-class Roll:
+class Roll(Plain, frozen=True):
     """One die as logged: its index in the stream, its label, its face and the counter used."""
 
     index: int
@@ -166,8 +166,7 @@ class Roll:
         return cls(index=data["i"], label=data["label"], value=data["value"], ctr=data["ctr"])
 
 
-@dataclass
-class DiceStream:
+class DiceStream(Plain):
     """The committed dice of one resolution, keyed by its roll key; records every roll."""
 
     key: bytes

@@ -23,7 +23,6 @@ import hashlib
 import os
 import re
 import struct
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -31,6 +30,7 @@ from cryptography.exceptions import UnsupportedAlgorithm
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
 from pbem.errors import InputError
+from pbem.plain import Plain
 
 if TYPE_CHECKING:  # imported where used: reading public keys and signatures needs neither
     from cryptography.hazmat.primitives import serialization
@@ -211,14 +211,41 @@ def private_file_encrypted(path: Path) -> bool:
         raise InputError(f"{path}: {exc}") from None
 
 
-def _load_private(data: bytes, passphrase: bytes | None, what: str) -> Ed25519PrivateKey:
-    from cryptography.hazmat.primitives import serialization
+_PKCS8_ED25519_DER = bytes.fromhex("302e020100300506032b657004220420")
+"""The DER of an unencrypted PKCS#8 Ed25519 private key before its 32-byte seed, in the one form
+RFC 8410 gives it (version 0, the algorithm without parameters, no attributes, no public key):
+what :meth:`KeyStore.new` and ``import`` write for a key without a passphrase."""
 
+
+def _plain_pkcs8_seed(head: bytes) -> bytes | None:
+    """The seed of an unencrypted PKCS#8 Ed25519 key written in that one form between its PEM
+    lines (LF or CRLF line breaks), else ``None``: any other form is read by
+    cryptography's loader. Reading the key a command signs with this way spares every signing
+    command the import of cryptography's serialization package (its OpenSSH reader brings the
+    ciphers, bcrypt, RSA, DSA and EC modules; issue 28)."""
+    lines = [ln[:-1] if ln.endswith(b"\r") else ln for ln in head.strip().split(b"\n")]
+    if len(lines) < 3 or lines[0] != _PKCS8_HEADER or lines[-1] != b"-----END PRIVATE KEY-----":
+        return None
+    try:
+        der = base64.b64decode(b"".join(lines[1:-1]), validate=True)
+    except (binascii.Error, ValueError):
+        return None
+    if len(der) != len(_PKCS8_ED25519_DER) + 32 or not der.startswith(_PKCS8_ED25519_DER):
+        return None
+    return der[len(_PKCS8_ED25519_DER):]
+
+
+def _load_private(data: bytes, passphrase: bytes | None, what: str) -> Ed25519PrivateKey:
     encrypted = private_data_encrypted(data)
     if encrypted and not passphrase:
         raise InputError(f"{what} is protected by a passphrase and none was given")
     password = passphrase if encrypted else None
     head = data.lstrip()
+    seed = None if encrypted else _plain_pkcs8_seed(head)
+    if seed is not None:
+        return Ed25519PrivateKey.from_private_bytes(seed)
+    from cryptography.hazmat.primitives import serialization
+
     key: object
     try:
         if head.startswith(_OPENSSH_PRIVATE_HEADER):
@@ -284,8 +311,7 @@ def _write_new_file(path: Path, data: bytes, mode: int) -> None:
     _fsync_dir(path.parent)
 
 
-@dataclass(frozen=True)
-class KeyInfo:
+class KeyInfo(Plain, frozen=True):
     """What the store can say about a key without its passphrase."""
 
     name: str

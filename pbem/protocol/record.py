@@ -58,10 +58,28 @@ def quoted(value: Any) -> str:
 
 class Check:
     """A rule a value must meet. :meth:`__call__` returns the value to keep (a nested record
-    parsed from its object) or raises :class:`RecordError`; :meth:`schema` describes it."""
+    parsed from its object) or raises :class:`RecordError`; :meth:`schema` describes it;
+    :meth:`kept` is what it keeps of a value the rules made, unchecked (a trusted record's
+    constructor)."""
+
+    same: ClassVar[bool] = False
+    """The check keeps a valid value itself (no copy, no conversion): :meth:`kept` is the value.
+    Not inherited by a subclass that checks in its own way (its own ``__call__``) unless it says so."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "__call__" in cls.__dict__ and "same" not in cls.__dict__:
+            cls.same = False
 
     def __call__(self, value: Any, loc: Loc) -> Any:
         raise NotImplementedError
+
+    def kept(self, value: Any) -> Any:
+        """What :meth:`__call__` keeps of ``value``, without checking it: the same object for a
+        check that keeps a valid value itself, the same copy (a list of the items' values, a nested
+        record parsed from its object) otherwise. For the rules' own values only (a trusted
+        record, :class:`Record`): a value from outside is checked. By default, the check itself."""
+        return self(value, ())
 
     def schema(self, defs: dict[str, Any]) -> dict[str, Any]:
         raise NotImplementedError
@@ -90,6 +108,8 @@ def _kind(value: Any) -> str:
 
 class Str(Check):
     """A string; ``pattern`` (searched, anchor it), ``max_length`` in characters."""
+
+    same = True
 
     def __init__(self, pattern: str | None = None, max_length: int | None = None, min_length: int = 0) -> None:
         self.pattern = pattern
@@ -127,6 +147,8 @@ class Str(Check):
 class Int(Check):
     """An integer (not a boolean, not a float), ``ge <= value <= le`` where given."""
 
+    same = True
+
     def __init__(self, ge: int | None = None, le: int | None = None) -> None:
         self.ge = ge
         self.le = le
@@ -152,6 +174,8 @@ class Int(Check):
 class Bool(Check):
     """``true`` or ``false``."""
 
+    same = True
+
     def __call__(self, value: Any, loc: Loc) -> Any:
         if type(value) is not bool:
             raise _fail(loc, f"expected a boolean, got {_kind(value)}")
@@ -163,6 +187,8 @@ class Bool(Check):
 
 class Const(Check):
     """Exactly this string or integer (a body's ``ds``, a layout number)."""
+
+    same = True
 
     def __init__(self, value: str | int) -> None:
         self.value = value
@@ -178,6 +204,8 @@ class Const(Check):
 
 class OneOf(Check):
     """One of a few strings or integers (a ``Literal`` of several)."""
+
+    same = True
 
     def __init__(self, *values: str | int) -> None:
         self.values = values
@@ -285,6 +313,9 @@ class TupleOf(Check):
             raise RecordError(problems)
         return tuple(out)
 
+    def kept(self, value: Any) -> Any:
+        return tuple(check.kept(v) for check, v in zip(self.items, value, strict=True))
+
     def schema(self, defs: dict[str, Any]) -> dict[str, Any]:
         return {"type": "array", "prefixItems": [c.schema(defs) for c in self.items],
                 "minItems": len(self.items), "maxItems": len(self.items)}
@@ -292,6 +323,8 @@ class TupleOf(Check):
 
 class Num(Check):
     """A number, integer or not (not a boolean), ``ge <= value <= le`` where given."""
+
+    same = True
 
     def __init__(self, ge: float | None = None, le: float | None = None) -> None:
         self.ge = ge
@@ -317,6 +350,8 @@ class Anything(Check):
     """Any value JSON can hold (the strict reader has checked it is JSON); ``kind``: ``object``
     for a JSON object only."""
 
+    same = True
+
     def __init__(self, kind: str | None = None) -> None:
         self.kind = kind
 
@@ -337,6 +372,9 @@ class Maybe(Check):
 
     def __call__(self, value: Any, loc: Loc) -> Any:
         return None if value is None else self.inner(value, loc)
+
+    def kept(self, value: Any) -> Any:
+        return None if value is None else self.inner.kept(value)
 
     def schema(self, defs: dict[str, Any]) -> dict[str, Any]:
         return {"anyOf": [self.inner.schema(defs), {"type": "null"}]}
@@ -374,6 +412,11 @@ class ListOf(Check):
             raise RecordError(problems)
         return tuple(out) if self.as_tuple else out
 
+    def kept(self, value: Any) -> Any:
+        item = self.item
+        out = list(value) if item.same else [item.kept(v) for v in value]
+        return tuple(out) if self.as_tuple else out
+
     def schema(self, defs: dict[str, Any]) -> dict[str, Any]:
         out: dict[str, Any] = {"type": "array", "items": self.item.schema(defs)}
         if self.min_length:
@@ -407,6 +450,12 @@ class MapOf(Check):
             raise RecordError(problems)
         return out
 
+    def kept(self, value: Any) -> Any:
+        key, item = self.key, self.value
+        if key.same and item.same:
+            return dict(value)
+        return {key.kept(k): item.kept(v) for k, v in value.items()}
+
     def schema(self, defs: dict[str, Any]) -> dict[str, Any]:
         out: dict[str, Any] = {"type": "object", "additionalProperties": self.value.schema(defs)}
         key = self.key.schema(defs)
@@ -427,6 +476,9 @@ class Nested(Check):
         if isinstance(value, self.cls):
             return value
         return self.cls._parse(value, loc)
+
+    def kept(self, value: Any) -> Any:
+        return value if isinstance(value, self.cls) else self(value, ())
 
     def schema(self, defs: dict[str, Any]) -> dict[str, Any]:
         name = self.cls.__name__
@@ -470,11 +522,14 @@ def field(check: Check, *, default: Any = dataclasses.MISSING, default_factory: 
 class _Spec:
     """What a record class's fields are, worked out once per class."""
 
-    __slots__ = ("names", "checks", "by_json_name", "required", "defaults", "factories", "dump")
+    __slots__ = ("names", "checks", "converted", "by_json_name", "required", "defaults", "factories", "dump")
 
     def __init__(self, fields: list[dataclasses.Field[Any]]) -> None:
         self.names = tuple(f.name for f in fields)
         self.checks: tuple[tuple[str, Check], ...] = tuple((f.name, f.metadata[_CHECK]) for f in fields)
+        self.converted = tuple((name, check) for name, check in self.checks if not check.same)
+        """The fields whose check keeps a copy or a conversion of a valid value (a list's items, a
+        nested record): what a trusted record's constructor still works out (:meth:`Check.kept`)."""
         self.by_json_name = {f.metadata[_ALIAS] or f.name: f.name for f in fields}
         self.required = tuple(f.metadata[_ALIAS] or f.name for f in fields
                               if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING)
@@ -507,7 +562,7 @@ class _RecordType(type):
     made the same classes, at about a millisecond of every process's start-up per class."""
 
     def __new__(mcs, name: str, bases: tuple[type, ...], ns: dict[str, Any], *, frozen: bool = True,
-                slots: bool = True) -> _RecordType:
+                slots: bool = True, trusted: bool | None = None) -> _RecordType:
         inherited: dict[str, dataclasses.Field[Any]] = {}
         for base in reversed(bases):
             inherited.update(getattr(base, "__dataclass_fields__", {}))
@@ -528,6 +583,8 @@ class _RecordType(type):
         cls.__dataclass_fields__ = fields  # type: ignore[attr-defined]
         cls._record_spec = _Spec(list(fields.values()))  # type: ignore[attr-defined]
         cls._frozen = frozen  # type: ignore[attr-defined]
+        if trusted is not None:
+            cls._trusted = trusted  # type: ignore[attr-defined]  # else as its base
         return cls
 
 
@@ -538,12 +595,32 @@ class Record(metaclass=_RecordType):
     ``cached_property``, ``frozen=False`` for one the rules change in place). Construction
     checks every field (:meth:`__post_init__`); a class adds checks across fields in
     :meth:`check_fields` (raise :class:`ValueError`). ``dataclasses.fields`` lists a record's
-    fields."""
+    fields.
+
+    ``class R(Record, trusted=True)`` (and its subclasses) is a record only the rules make, in
+    their loops (WestWall's events): its constructor does not check, it keeps what the checks
+    would keep of valid values (a copy of a list, :meth:`Check.kept`), and no more; reading one
+    from outside (:meth:`parse`, a nested field of a record being parsed) checks it as any
+    other record. The tests hold every trusted record the rules make in the bundled games to
+    what the checking constructor makes of the same values."""
 
     __slots__ = ()
     _frozen: ClassVar[bool] = True
+    _trusted: ClassVar[bool] = False
 
     def __init__(self, **values: Any) -> None:
+        self._assign(values)
+        if self._trusted:
+            for name, check in self._record_spec.converted:  # type: ignore[attr-defined]
+                value = getattr(self, name)
+                kept = check.kept(value)
+                if kept is not value:
+                    object.__setattr__(self, name, kept)
+        else:
+            self.__post_init__()
+
+    def _assign(self, values: dict[str, Any]) -> None:
+        """Each field from ``values``, its default or its factory; unchecked."""
         info: _Spec = self._record_spec  # type: ignore[attr-defined]
         used = 0
         setter = object.__setattr__
@@ -560,7 +637,6 @@ class Record(metaclass=_RecordType):
         if used != len(values):
             unknown = sorted(set(values) - set(info.names))
             raise TypeError(f"{type(self).__name__}() got unexpected keyword argument(s) {unknown}")
-        self.__post_init__()
 
     def __setattr__(self, name: str, value: Any) -> None:
         if self._frozen:
@@ -642,7 +718,10 @@ class Record(metaclass=_RecordType):
         if problems:
             raise RecordError(problems)
         try:
-            return cls(**{names[k]: v for k, v in value.items()})
+            new = cls.__new__(cls)
+            new._assign({names[k]: v for k, v in value.items()})
+            new.__post_init__()  # checked, whether or not the class is trusted
+            return new
         except RecordError as exc:
             if not loc:
                 raise

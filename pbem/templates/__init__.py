@@ -8,7 +8,6 @@ as in datasette.
 
 from __future__ import annotations
 
-import importlib.resources
 import os
 from pathlib import Path
 from typing import Any
@@ -17,6 +16,7 @@ from pbem.errors import InputError
 
 PACKAGED = ("mail.txt.j2", "mail.html.j2", "site.html.j2")
 """The templates this package ships, each also shipped compiled (:mod:`pbem.templates.precompile`)."""
+_PACKAGED = Path(__file__).resolve().parent
 
 
 def user_template_dir() -> Path:
@@ -29,7 +29,7 @@ def user_template_dir() -> Path:
 def _packaged_template(name: str) -> str | None:
     if "/" in name or "\\" in name or name.startswith("."):
         return None
-    res = importlib.resources.files("pbem.templates").joinpath(name)
+    res = _PACKAGED / name  # installed beside this module as plain files (no importlib.resources)
     try:
         return res.read_text(encoding="utf-8")
     except (FileNotFoundError, IsADirectoryError, NotADirectoryError):

@@ -24,7 +24,12 @@ EXAMPLE = ROOT / "examples" / "bastogne-spearhead"
 KEYS = ROOT / "examples" / "keys"
 HEAVY = ("pydantic", "svgwrite", "jinja2", "pbem.render.svg", "pbem.render.outputs", "pbem.mail.compose",
          # what ingesting, the umpire's round and a new game need (pbem.engine.play loads lazily)
-         "pbem.engine.play.incoming", "pbem.engine.play.umpire", "pbem.engine.play.setup")
+         "pbem.engine.play.incoming", "pbem.engine.play.umpire", "pbem.engine.play.setup",
+         # the standard library's package metadata and resource readers (with the email, socket,
+         # tempfile and zipfile modules they import): bundled data is found from pbem's files,
+         # entry points are read only for a system or game pbem does not bundle
+         "importlib.metadata", "importlib.resources", "email", "tempfile", "zipfile",
+         "click.shell_completion")  # loaded when the shell asks for a completion
 REPORT = ("import atexit, sys; from pbem.cli import main; sys.argv[0] = 'pbem'; "
           f"atexit.register(lambda: print('LOADED', *[m for m in {HEAVY!r} if m in sys.modules], file=sys.stderr)); "
           "main()")

@@ -350,3 +350,36 @@ def test_passphrase_prompt(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("click.prompt", fake_prompt)
     assert passphrase_for("alice", confirm=True) == b"typed"
     assert asked == [("Passphrase for key alice", True, True)]
+
+
+def test_a_plain_pkcs8_key_read_without_cryptography_s_loader_is_the_same_key() -> None:
+    """A key file without a passphrase in the PKCS#8 form pbem writes is read by hand (no import
+    of cryptography's serialization package on a signing command's path [28]); the key is the one
+    cryptography's loader reads, and any other form still goes to that loader."""
+    from pbem.protocol.keys import _load_private, _plain_pkcs8_seed
+
+    for i in range(64):
+        key = Ed25519PrivateKey.from_private_bytes(bytes([i]) * 16 + bytes(range(16)))
+        pem = key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                                serialization.NoEncryption())
+        for text in (pem, pem.replace(b"\n", b"\r\n"), b"\n  " + pem + b"\n\n"):
+            seed = _plain_pkcs8_seed(text.lstrip())
+            assert seed == key.private_bytes_raw()
+            read = serialization.load_pem_private_key(text.strip(), password=None)
+            assert isinstance(read, Ed25519PrivateKey)
+            assert _load_private(text, None, "k").private_bytes_raw() == read.private_bytes_raw()
+    pem = Ed25519PrivateKey.from_private_bytes(bytes(32)).private_bytes(
+        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption())
+    head, body, foot = pem.strip().split(b"\n")
+    other = [head + b" \n" + body + b"\n" + foot,  # not the exact lines
+             head + b"\n" + body + b"\n" + foot + b"\ntrailing",
+             head + b"\n" + body.replace(b"M", b"N", 1) + b"\n" + foot]  # not that DER
+    for text in other:
+        assert _plain_pkcs8_seed(text) is None
+    with pytest.raises(InputError, match="malformed private key"):
+        _load_private(other[2], None, "k")
+    ec_pem = ec.generate_private_key(ec.SECP256R1()).private_bytes(
+        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption())
+    assert _plain_pkcs8_seed(ec_pem) is None
+    with pytest.raises(InputError, match="not an Ed25519 key"):
+        _load_private(ec_pem, None, "k")

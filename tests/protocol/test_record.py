@@ -22,6 +22,7 @@ from pbem.protocol.record import (
     ListOf,
     MapOf,
     Maybe,
+    Nested,
     Num,
     OneOf,
     Record,
@@ -274,3 +275,66 @@ def test_a_hostile_key_or_value_stays_one_short_line() -> None:
         deep = [deep]
     assert quoted(deep) == "a list" and quoted({"a": deep}) == "an object"
     assert quoted("x" * 500) == "'" + "x" * 80 + "'..." and quoted("DZ") == "'DZ'" and quoted(None) == "None"
+
+
+class _Step(Record):
+    to: str = field(Str(r"^[0-9]{4}$"))
+
+
+class _Made(Record, trusted=True):
+    """A record only the rules make (as WestWall's events): its constructor does not check."""
+
+    kind: str = field(Const("made"), default="made")
+    path: list[str] = field(ListOf(Str(r"^[0-9]{4}$")))
+    steps: list[_Step] = field(ListOf(Nested(_Step)), default_factory=list)
+    by_turn: dict[int, list[str]] = field(MapOf(IntKey(), ListOf(Str())), default_factory=dict)
+    pair: tuple[int, str] | None = field(Maybe(TupleOf(Int(), Str())), default=None)
+
+
+class _MadeToo(_Made):
+    extra: int = field(Int(ge=0), default=0)
+
+
+class _Holder(Record):
+    made: list[_Made] = field(ListOf(Tagged("kind", _Made)))
+
+
+def test_a_trusted_record_is_read_from_outside_as_strictly_as_any_other() -> None:
+    """The rules' own records skip their checks when the rules make them; a hostile turn file's
+    copy of one is checked field by field, alone, nested, in a tagged union, in a subclass."""
+    for bad, where in (({"path": ["0101x"]}, "path.0"), ({"path": ["0101"], "hex": "0101"}, "hex"),
+                       ({"path": "0101"}, "path"), ({}, "path"), ({"path": [], "by_turn": {"x": []}}, "by_turn.x"),
+                       ({"path": [], "steps": [{"to": "01"}]}, "steps.0.to"),
+                       ({"path": [], "pair": [1, 2]}, "pair.1")):
+        with pytest.raises(RecordError) as exc:
+            _Made.parse(bad)
+        assert exc.value.problems[0][0][: len(where.split("."))] == tuple(
+            int(p) if p.isdigit() else p for p in where.split(".")), (bad, exc.value.line())
+        with pytest.raises(RecordError):
+            _Holder.parse({"made": [{"kind": "made", **bad}]})
+    with pytest.raises(RecordError, match="extra"):
+        _MadeToo.parse({"path": [], "extra": -1})
+    assert _MadeToo._trusted and not _Holder._trusted and not _Step._trusted
+
+
+def test_a_trusted_record_keeps_what_the_checks_keep_of_valid_values() -> None:
+    path, steps = ["0101", "0102"], [_Step(to="0103")]
+    made = _Made(path=path, steps=steps, by_turn={1: ["a"]}, pair=(1, "x"))
+    read = _Made.parse({"path": path, "steps": [{"to": "0103"}], "by_turn": {"1": ["a"]}, "pair": [1, "x"]})
+    assert made == read and made.to_json() == read.to_json()
+    assert made.path is not path and made.steps is not steps and type(made.pair) is tuple  # copies, as checked
+    assert _Made(path=("0101",)).path == ["0101"]  # a tuple kept as the list the check makes
+    assert _Made(path=["nonsense"]).path == ["nonsense"]  # not checked: the rules' own values
+
+
+@pytest.mark.parametrize(("check", "value"), [
+    (Str(r"^a+$"), "aa"), (Int(ge=0), 3), (Num(), 2.5), (Const("x"), "x"), (OneOf("a", "b"), "b"),
+    (Maybe(Int()), None), (Maybe(ListOf(Str())), ("a",)), (ListOf(Int(), as_tuple=True), [1, 2]),
+    (ListOf(ListOf(Str())), [("a",), ["b"]]), (MapOf(Str(), Int()), {"a": 1}), (MapOf(IntKey(), Str()), {"7": "x"}),
+    (TupleOf(Int(), Str()), [1, "x"]), (Nested(_Step), {"to": "0101"}), (Nested(_Step), _Step(to="0101")),
+    (Either(Int(), Str()), "3"), (Tagged("kind", _Made), {"kind": "made", "path": []}),
+])
+def test_kept_is_what_the_check_returns_for_a_valid_value(check: Any, value: Any) -> None:
+    checked, kept = check(value, ()), check.kept(value)
+    assert kept == checked and type(kept) is type(checked)
+    assert (kept is value) == (checked is value)

@@ -2,18 +2,17 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 
 from pbem.engine.gamedir import Game
 from pbem.engine.replay import Replay
 from pbem.errors import PbemError
+from pbem.plain import Plain
 from pbem.protocol import names
 from pbem.protocol.localstate import LocalGame
 
 
-@dataclass(frozen=True)
-class NextAction:
+class NextAction(Plain, frozen=True):
     """One thing a player should do next, or be told: ``kind`` is ``over``, ``send``, ``publish``,
     a sealed round's phase (``commit``, ``ack``, ``ruling``, ``reveal``, ``report``) or ``waiting``."""
 

@@ -3,7 +3,7 @@ publication, each checked before it is placed; turn files that travelled with th
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 
 from pbem.engine.gamedir import Game
@@ -16,6 +16,7 @@ from pbem.engine.sealed import (
     publication_problem,
 )
 from pbem.errors import ArchiveError, InputError, PbemError
+from pbem.plain import Plain
 from pbem.protocol import archive, names
 from pbem.protocol.archive import Message
 from pbem.protocol.canonical import MAX_MOVE_BYTES, MAX_TURN_BYTES, sha256_hex
@@ -33,8 +34,7 @@ from pbem.protocol.fsutil import transaction, write_new
 from pbem.protocol.localstate import LocalGame, local_seeds, viewer_keys
 
 
-@dataclass
-class Ingested:
+class Ingested(Plain):
     replay: Replay
     written: list[Path] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)

@@ -4,7 +4,7 @@ checked and normalised, the body signed, and the preview of what would be signed
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 # pbem.protocol.seal (cryptography's HPKE: ~100 ms to import, measured with python -X importtime)
@@ -14,6 +14,7 @@ from pbem.engine.gamedir import Game
 from pbem.engine.play.views import view_state
 from pbem.engine.replay import Replay
 from pbem.errors import IllegalOrders, InputError
+from pbem.plain import Plain
 from pbem.protocol import archive
 from pbem.protocol.canonical import canonical_bytes
 from pbem.protocol.dice import reveal
@@ -185,8 +186,7 @@ def sign_move(body: dict[str, Any], private_key: Any) -> bytes:
     return envelope_bytes(sign(canonical_bytes(body), MOVE_TYPE, [private_key]))
 
 
-@dataclass
-class Preview:
+class Preview(Plain):
     """Exactly what would be signed, in the game's words (``pbem check``, ``submit --dry-run``, and
     what ``submit`` shows before it asks)."""
 

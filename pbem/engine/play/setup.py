@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 import tempfile
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +18,7 @@ from pbem.engine.scenarios import SALT_KEY, content_hash, load_data, scenario_sa
 # is imported inside the functions of hidden information, so games without it never load it.
 from pbem.engine.sealed import ROUNDS, hidden_state_hash, state_salt
 from pbem.errors import ArchiveError, InputError
+from pbem.plain import Plain
 from pbem.protocol import archive, names
 from pbem.protocol.canonical import canonical_bytes, sha256_hex
 from pbem.protocol.dice import chain_head, chain_seed
@@ -114,8 +115,7 @@ def _check_new_game(ruleset: Any, model: Any, scenario: str, sides: list[str], o
     return chain_length
 
 
-@dataclass
-class _Keys:
+class _Keys(Plain):
     """The genesis's side entries, and what the sides played here sign and commit with."""
 
     entries: dict[str, dict[str, Any]] = field(default_factory=dict)

@@ -3,7 +3,7 @@ included, and taking back a move never sent (``pbem retract``)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +29,7 @@ from pbem.engine.replay import Replay, run_move_outputs
 # is imported inside the functions of hidden information, so games without it never load it.
 from pbem.engine.sealed import commit_orders, commitment, copy_key, derive_salt, key_hash, seal_copy
 from pbem.errors import ArchiveError, InputError, PbemError
+from pbem.plain import Plain
 from pbem.protocol import archive, names
 from pbem.protocol.archive import Message
 from pbem.protocol.canonical import canonical_bytes, sha256_hex
@@ -37,8 +38,7 @@ from pbem.protocol.keys import KeyStore
 from pbem.protocol.localstate import LocalGame, local_seeds, private_key, seed_for
 
 
-@dataclass
-class Submitted:
+class Submitted(Plain):
     replay: Replay
     written: list[Path] = field(default_factory=list)
     move: Message | None = None

@@ -6,7 +6,7 @@ is undone, and both archives go back to the turn before that move. The rule and 
 from __future__ import annotations
 
 import stat
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +14,7 @@ from pbem.engine.gamedir import Game
 from pbem.engine.replay import Replay
 from pbem.engine.takeback import consent_problem, opponent, request_problem, withdraw_problem
 from pbem.errors import InputError
+from pbem.plain import Plain
 from pbem.protocol import archive, names
 from pbem.protocol.archive import Message
 from pbem.protocol.canonical import canonical_bytes
@@ -23,8 +24,7 @@ from pbem.protocol.keys import KeyStore
 from pbem.protocol.localstate import LocalGame, local_seeds, private_key
 
 
-@dataclass
-class TakebackPreview:
+class TakebackPreview(Plain):
     """Exactly what a consent undoes, in the game's words."""
 
     request: Message
@@ -35,8 +35,7 @@ class TakebackPreview:
         return "\n".join(self.lines)
 
 
-@dataclass
-class TakenBack:
+class TakenBack(Plain):
     written: list[Path] = field(default_factory=list)
     removed: list[str] = field(default_factory=list)
     replay: Replay | None = None

@@ -27,11 +27,12 @@ from __future__ import annotations
 import functools
 import json
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from pbem.errors import InputError, RuleViolation
 from pbem.maps.hexmap import Hex, hexside
+from pbem.plain import Plain
 from pbem.systems.westwall.memo import memo
 from pbem.systems.westwall.model import (
     MECH_TYPES,
@@ -71,8 +72,7 @@ def _bundled_file(name: str) -> str:
 # --------------------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Crossing:
+class Crossing(Plain, frozen=True):
     """What crossing one hexside means, with every feature combined.
 
     ``water`` lists the water kinds whose effects apply (empty when bridged). ``route`` is ``"road"``
@@ -336,8 +336,7 @@ _MISSING: object = object()
 """Journal marker: the entry did not exist before the change."""
 
 
-@dataclass
-class Board:
+class Board(Plain):
     """A mutable working copy of a position.
 
     Several units may share a hex transiently (a unit passing through friends [5.31], a retreat

@@ -41,11 +41,12 @@ from __future__ import annotations
 import heapq
 import random
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 from pbem.errors import RuleViolation
 from pbem.maps.hexmap import Hex
+from pbem.plain import Plain
 from pbem.systems.westwall import crt
 from pbem.systems.westwall.attacks import ground_support_available, player_turn_number
 from pbem.systems.westwall.board import Board, geometry
@@ -105,8 +106,7 @@ def expected_value(line: CrtLine, differential: int, *, solely_artillery: bool =
 # --------------------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class _Plan:
+class _Plan(Plain, frozen=True):
     """What each side is trying to do in a scenario."""
 
     control: tuple[Hex, ...] = ()
@@ -313,8 +313,7 @@ def _line(board: Board, attacker_hexes: list[Hex], defender_hexes: list[Hex]) ->
     return crt.best_line(lines)
 
 
-@dataclass
-class _Combat:
+class _Combat(Plain):
     defenders: list[str]
     attackers: list[str] = field(default_factory=list)
     artillery: list[str] = field(default_factory=list)
@@ -524,8 +523,7 @@ def _setup_block(ctx: _Ctx, groups: list[Any], taken: set[Hex], placements: dict
 # --------------------------------------------------------------------------------------------------
 
 
-@dataclass
-class _Move:
+class _Move(Plain):
     unit: str
     target: Hex
     path: list[Hex]
@@ -659,8 +657,7 @@ def _plan_rest(
         commit(uid, best)
 
 
-@dataclass
-class _Look:
+class _Look(Plain):
     """What a mover's destination is judged by."""
 
     uid: str

@@ -27,10 +27,11 @@ documented defaults are in ``docs/westwall.md`` ("Combat") and repeated on each 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from pbem.engine.ruleset import Dice
 from pbem.maps.hexmap import Hex
+from pbem.plain import Plain
 from pbem.systems.westwall import crt
 from pbem.systems.westwall.attacks import (
     SOLELY_ARTILLERY_RESULTS,
@@ -63,8 +64,7 @@ from pbem.systems.westwall.model import (
 from pbem.systems.westwall.retreat import Enter, Retreat, retreat
 
 
-@dataclass
-class _Phase:
+class _Phase(Plain):
     """Bookkeeping across the combats of one combat phase."""
 
     scenario: Scenario
@@ -237,8 +237,7 @@ def _phase(board: Board, scenario: Scenario, state: State, orders: PlayerTurnOrd
     return ph
 
 
-@dataclass(frozen=True)
-class ExpectedCombat:
+class ExpectedCombat(Plain, frozen=True):
     """One attack as the combat phase starts (:func:`odds_before_dice`)."""
 
     number: int
@@ -422,8 +421,7 @@ def _taking_part(
     return attackers, artillery
 
 
-@dataclass
-class _Odds:
+class _Odds(Plain):
     """The strengths of one combat [7.3]: the defender's FPF [8.4] included."""
 
     fpf: list[str]

@@ -16,9 +16,9 @@ Everything here is pure and integer-only.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 from typing import Final
 
+from pbem.plain import Plain
 from pbem.systems.westwall.model import CrtLine, CrtTable
 
 RESULT_CODES: Final = ("A1", "A2", "Ae", "Br", "D1", "D2", "D3", "D4", "De")
@@ -66,8 +66,7 @@ def best_line(lines: Iterable[CrtLine]) -> CrtLine:
     return best
 
 
-@dataclass(frozen=True)
-class Table:
+class Table(Plain, frozen=True):
     """A Combat Results Table: headings per line, results by die and column."""
 
     lines: dict[str, tuple[_Heading, ...]]

@@ -16,9 +16,10 @@ or fill a hex for the next, so a bot should re-enumerate (or re-check with
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from pbem.maps.hexmap import Hex
+from pbem.plain import Plain
 from pbem.systems.westwall.board import Board
 from pbem.systems.westwall.exclusive import Exclusive, get_exclusive
 from pbem.systems.westwall.model import MoveOrder, Scenario, State
@@ -31,8 +32,7 @@ from pbem.systems.westwall.movement import (
 )
 
 
-@dataclass
-class UnitOptions:
+class UnitOptions(Plain):
     unit: str
     entering: bool
     destinations: dict[Hex, int] = field(default_factory=dict)

@@ -28,13 +28,12 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from importlib.metadata import entry_points
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from pbem.engine.ruleset import Outcome
 from pbem.errors import InputError, RuleViolation
+from pbem.plain import Plain
 from pbem.protocol.record import Record, RecordError
 from pbem.systems.westwall.memo import memo
 from pbem.systems.westwall.readings import NEWEST, Readings
@@ -55,8 +54,7 @@ if TYPE_CHECKING:
     )
 
 
-@dataclass(frozen=True)
-class Citations:
+class Citations(Plain, frozen=True):
     """The case numbers the standard engine cites when it checks, on behalf of a game's exclusive
     rules, the mechanisms they configure by scenario data: reinforcements and exits
     (:mod:`~pbem.systems.westwall.movement`), a unit forced off the map by combat
@@ -412,7 +410,10 @@ a subclass of :class:`Exclusive`), as systems are added under ``pbem.systems``
 
 
 def installed_games() -> dict[str, str]:
-    """``game`` -> ``"module:Class"`` of the exclusive rules other installed packages declare."""
+    """``game`` -> ``"module:Class"`` of the exclusive rules other installed packages declare
+    (``importlib.metadata`` imported here: a game of the bundled rules never reads entry points)."""
+    from importlib.metadata import entry_points
+
     return {ep.name: ep.value for ep in entry_points(group=ENTRY_POINT_GROUP)}
 
 

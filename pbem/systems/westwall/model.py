@@ -515,7 +515,9 @@ ORDERS = Tagged("kind", SetupOrders, PlayerTurnOrders, AcknowledgeOrders)
 # --------------------------------------------------------------------------------------------------
 
 
-class Event(Record):
+# Events are trusted records: the rules make them in their loops without checking each field; a
+# turn file's events are read by ``parse`` and checked (pbem.protocol.record.Record).
+class Event(Record, trusted=True):
     type: str = field(TEXT)
 
 

@@ -27,10 +27,11 @@ from __future__ import annotations
 import heapq
 import json
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING
 
 from pbem.errors import InputError, RuleViolation
+from pbem.plain import Plain
 
 if TYPE_CHECKING:
     from pbem.engine.ruleset import Dice
@@ -209,8 +210,7 @@ def exit_edges(scenario: Scenario, side: str) -> list[str]:
 # --------------------------------------------------------------------------------------------------
 
 
-@dataclass
-class MovePlan:
+class MovePlan(Plain):
     """The outcome of walking a list of moves on a board."""
 
     violations: list[RuleViolation] = field(default_factory=list)
@@ -252,8 +252,7 @@ def walk_moves(
     return walk.plan
 
 
-@dataclass
-class _Leg:
+class _Leg(Plain):
     """One unit's move as it is walked: where it stands (``trail``: its start or entry hex, then
     each hex entered) and the hexes still to enter (``rest``)."""
 

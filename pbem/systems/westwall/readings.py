@@ -11,11 +11,12 @@ Every flag is a correction made in a later rules version; the earlier version ke
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, fields
+from dataclasses import fields
+
+from pbem.plain import Plain
 
 
-@dataclass(frozen=True)
-class Readings:
+class Readings(Plain, frozen=True):
     """The readings of one rules version; the defaults are the newest (westwall/3)."""
 
     city_retreat_minimum: bool = True

@@ -49,10 +49,11 @@ own ``retreat`` preference, farthest from the enemy units of the combat, lowest 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from functools import cache
 
 from pbem.maps.hexmap import Hex
+from pbem.plain import Plain
 from pbem.systems.westwall.board import Board
 from pbem.systems.westwall.exclusive import Exclusive
 from pbem.systems.westwall.model import (
@@ -78,8 +79,7 @@ def _no_orders() -> StandingOrders:
     return StandingOrders()
 
 
-@dataclass
-class Retreat:
+class Retreat(Plain):
     """What one retreat did. ``path`` starts at the combat position and ends where the unit
     stopped (or was eliminated, [7.74]); it is the Path of Retreat for advances [7.91]."""
 
@@ -92,8 +92,7 @@ class Retreat:
     events: list[Event] = field(default_factory=list)
 
 
-@dataclass
-class _Plan:
+class _Plan(Plain):
     path: list[Hex]
     displaced: list[tuple[str, list[Hex], str]]
     complete: bool

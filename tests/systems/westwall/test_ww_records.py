@@ -3,13 +3,17 @@ its field), and the dumps keep the shapes the archives were signed in."""
 
 from __future__ import annotations
 
+import shutil
+from collections import Counter
+from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers.paths import ROOT
 from helpers.westwall import state_with, tiny_scenario, unit
 
 from pbem.errors import InputError
-from pbem.protocol.record import RecordError
+from pbem.protocol.record import Record, RecordError
 from pbem.systems.westwall.bastogne import BastogneSpecial
 from pbem.systems.westwall.exclusive import parse_special
 from pbem.systems.westwall.model import (
@@ -23,6 +27,7 @@ from pbem.systems.westwall.model import (
 from pbem.systems.westwall.rules import WestWallRules, parse_orders, parse_state
 
 R = WestWallRules()
+COMPAT = ROOT / "tests" / "compat"
 
 
 def _refused(orders: dict[str, Any]) -> str:
@@ -163,3 +168,50 @@ def test_28_dump_state_keeps_unchanged_units_and_equals_to_json_step_after_step(
         for unit_json in data["units"].values():
             unit_json["status"] = "changed by a caller"
     assert R.dump_state(sc, states[-1]) == states[-1].to_json()
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Equal values of the same types all the way down (a tuple is not a list here)."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, list | tuple):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
+    if isinstance(a, dict):
+        return list(a) == list(b) and all(_same(a[k], b[k]) for k in a)
+    if isinstance(a, Record):
+        return all(_same(getattr(a, n), getattr(b, n)) for n in a._info().names)
+    return bool(a == b)
+
+
+def test_the_events_the_rules_make_unchecked_are_what_the_checks_make_of_them(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """WestWall's events are trusted records (the rules make them without checking each field,
+    [28]): every one the rules make while replaying finished games of Bastogne and of both SPI
+    Arnhem scenarios and the example passes the checks, and is, field by field and type by type,
+    what the checking constructor makes of the same values (the same objects where a check keeps
+    a value itself, a copy where it copies)."""
+    from pbem.engine.gamedir import Game
+
+    made: Counter[str] = Counter()
+    plain_init = Record.__init__
+
+    def both(self: Record, **values: Any) -> None:
+        plain_init(self, **values)
+        if type(self)._trusted:
+            checked = type(self).__new__(type(self))
+            checked._assign(dict(values))
+            checked.__post_init__()  # raises RecordError if the rules made a value the checks refuse
+            assert _same(self, checked), (self, checked)
+            for name, value in values.items():
+                assert (getattr(self, name) is value) == (getattr(checked, name) is value), name
+            made[type(self).__name__] += 1
+
+    monkeypatch.setattr(Record, "__init__", both)
+    for source in (COMPAT / "bastogne-campaign", COMPAT / "arnhem-historical", COMPAT / "arnhem-alternate",
+                   ROOT / "examples" / "bastogne-spearhead"):
+        game = tmp_path / source.name
+        shutil.copytree(source, game)
+        replay = Game.open(game).replay()
+        assert replay.records and replay.records[-1].state.phase == "over"
+    assert {"MovedEvent", "CombatEvent", "RetreatEvent", "AdvanceEvent", "EliminatedEvent", "NoteEvent",
+            "RollEvent", "PlacedEvent"} <= set(made), made
