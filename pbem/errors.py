@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import field
 
 from pbem.plain import Plain
@@ -142,10 +143,15 @@ def _unsafe(ch: str) -> bool:
     )
 
 
+_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff\u061c]")
+"""The characters :func:`_unsafe` names, as one character class: a text of many lines (which
+``str.isprintable`` refuses for its line breaks) is searched once instead of a call a character."""
+
+
 def terminal_safe(text: str) -> str:
     """``text`` with every terminal control character (ESC sequences, C1 controls, carriage
     returns, bidirectional overrides) shown as an escape (``\\x1b``) instead of obeyed."""
-    if text.isprintable() or all(not _unsafe(c) for c in text):
+    if text.isprintable() or _UNSAFE.search(text) is None:
         return text
     return "".join(_escape(c) if _unsafe(c) else c for c in text)
 

@@ -73,7 +73,7 @@ def read_input(path: Path, max_json_bytes: int) -> list[tuple[str, bytes]]:
     pbem attachments), told apart by content, whatever the file is called (mail clients save
     ``reply.txt``, ``Re: your move``, ``mail-0002.eml.txt``...)."""
     from pbem.engine.play import UTF8_BOM
-    from pbem.mail.draft import MAX_EML_BYTES
+    from pbem.mail import MAX_EML_BYTES
 
     raw = archive.read_limited(path, max(max_json_bytes, MAX_EML_BYTES))
     if raw.removeprefix(UTF8_BOM).lstrip()[:1] == b"{":  # a byte-order mark an editor added [29]

@@ -9,7 +9,7 @@ reports (``pbem report``) and, once the game is over, publishes every sealed ord
 
 ``pbem bot GAME_DIR --side SIDE --key NAME`` asks the system's presenter (for WestWall,
 :func:`pbem.systems.westwall.bot.choose_orders`) for the
-orders (set-up, player-turn or the closing acknowledge) and hands them to ``pbem submit`` itself,
+orders (set-up, player-turn or the closing acknowledge) and hands them to what ``pbem submit`` does (through the game it opened to choose them),
 so they are checked, signed (with the P7 record) and adjudicated exactly like a player's orders;
 the orders file lives in a temporary directory, so nothing but what ``submit`` writes appears in
 GAME_DIR. ``--dry-run`` prints the orders and writes nothing.
@@ -53,7 +53,7 @@ def _bot_for(game: Game) -> Callable[..., dict[str, Any]]:
 def bot(ctx: click.Context, game_dir: Path, side: str, key_name: str, seed: int, dry_run: bool) -> None:
     """Let the sparring bot write SIDE's orders and submit them with your key."""
     from pbem.cli._common import open_with_seeds, pending_decision
-    from pbem.cli.play import submit
+    from pbem.cli.play import sign_orders
     from pbem.protocol.keys import KeyStore
 
     game, local, seeds = open_with_seeds(game_dir)
@@ -122,5 +122,4 @@ def bot(ctx: click.Context, game_dir: Path, side: str, key_name: str, seed: int,
     with tempfile.TemporaryDirectory(prefix="pbem-bot-") as tmp:
         path = Path(tmp) / "orders.json"
         path.write_text(json.dumps(orders, sort_keys=True) + "\n", encoding="utf-8")
-        ctx.invoke(submit, game_dir=game_dir, orders_file=path, key_name=key_name, yes=True,
-                   dry_run=False, defaults=False)
+        sign_orders(game, path, key_name, yes=True)  # the game opened above: not read and checked again

@@ -164,11 +164,7 @@ def submit(game_dir: Path, orders_file: Path | None, key_name: str, yes: bool, d
     Before signing, pbem shows every order in words and what is left undone, and asks (--yes: sign
     without showing or asking, for scripts; --dry-run: show and stop, like 'pbem check').
     """
-    import sys
-
     from pbem.engine.gamedir import open_checked
-    from pbem.engine.play import Preview
-    from pbem.engine.play import submit as play_submit
 
     draft: Path | None = None
     if orders_file is None:  # the draft built with 'pbem draft'
@@ -179,6 +175,18 @@ def submit(game_dir: Path, orders_file: Path | None, key_name: str, yes: bool, d
         echo("dry run: nothing was signed", err=True)
         return
     game = open_checked(game_dir, engine_hooks())
+    sign_orders(game, orders_file, key_name, yes=yes, defaults=defaults, draft=draft)
+
+
+def sign_orders(game: Game, orders_file: Path, key_name: str, *, yes: bool, defaults: bool = False,
+                draft: Path | None = None) -> None:
+    """What ``pbem submit`` does once the game is open: read, show, check, sign and adjudicate the
+    orders in ``orders_file`` (``pbem bot`` hands over the game it opened to choose them)."""
+    import sys
+
+    from pbem.engine.play import Preview
+    from pbem.engine.play import submit as play_submit
+
     orders_for = _orders_reader(game, orders_file, defaults=defaults)
 
     def confirm(shown: Preview) -> bool:

@@ -33,11 +33,12 @@ from pathlib import Path
 from typing import Any
 
 from pbem.errors import InputError
+from pbem.mail import MAX_EML_BYTES
 from pbem.plain import Plain
 from pbem.templates import template_env
 
-MAX_EML_BYTES = 24 * 1024 * 1024
-"""Largest email file :func:`extract_attachments` reads (checked before parsing)."""
+# MAX_EML_BYTES (pbem.mail): the largest email file :func:`extract_attachments` reads (checked
+# before parsing)
 
 MAX_ATTACHMENT_BYTES: dict[str, int] = {
     "move": 256 * 1024,

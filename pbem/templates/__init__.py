@@ -14,6 +14,8 @@ from typing import Any
 
 from pbem.errors import InputError
 
+PACKAGED = ("mail.txt.j2", "mail.html.j2", "site.html.j2")
+"""The templates this package ships, each also shipped compiled (:mod:`pbem.templates.precompile`)."""
 _PACKAGED = Path(__file__).resolve().parent
 
 
@@ -39,6 +41,8 @@ def template_env(template_dir: Path | str | None = None) -> Any:
     reachable as ``default:NAME`` so a user template can extend them."""
     import jinja2
 
+    from pbem.templates.cache import Precompiled
+
     packaged = jinja2.FunctionLoader(_packaged_template)
     loaders: list[jinja2.BaseLoader] = []
     user_dir = Path(template_dir) if template_dir is not None else user_template_dir()
@@ -54,4 +58,5 @@ def template_env(template_dir: Path | str | None = None) -> Any:
                                             default_for_string=False, default=False),
         undefined=jinja2.StrictUndefined,
         keep_trailing_newline=True,
+        bytecode_cache=Precompiled(),  # the packaged templates as compiled beforehand [28]
     )

@@ -22,8 +22,11 @@ from pbem.plain import Plain
 
 def _all_plain() -> list[type]:
     for info in pkgutil.walk_packages(pbem.__path__, "pbem."):
-        if info.name != "pbem.systems.megagame.oob":  # the order-of-battle tooling (pydantic), no plain class
-            importlib.import_module(info.name)
+        if info.name == "pbem.systems.megagame.oob":  # the order-of-battle tooling (pydantic), no plain class
+            continue
+        if info.name.startswith("pbem.templates.precompiled."):  # Jinja2's compiled templates: run by Jinja2 only
+            continue
+        importlib.import_module(info.name)
     out: list[type] = []
     todo = list(Plain.__subclasses__())
     while todo:

@@ -203,3 +203,13 @@ def test_29_a_move_file_with_a_utf8_byte_order_mark_is_ingested(tmp_path: Path) 
     (inbox / "move-0001-A.json").write_bytes(raw[:1] + b"\xef\xbb\xbf" + raw[1:])
     res = b.ingest(inbox / "move-0001-A.json")
     assert res.code == 2 and "Traceback" not in res.err
+
+
+def test_terminal_safe_finds_exactly_the_characters_it_escapes() -> None:
+    """The one search that lets a text through unchanged [28] finds a character exactly when the
+    character-by-character definition calls it unsafe, over the whole of Unicode."""
+    from pbem.errors import _UNSAFE, _unsafe
+
+    found = [c for c in map(chr, range(0x110000)) if _UNSAFE.search(c)]
+    assert found == [c for c in map(chr, range(0x110000)) if _unsafe(c)]
+    assert terminal_safe("ok\n" * 50 + "\u2066x") == "ok\n" * 50 + "\\u2066x"

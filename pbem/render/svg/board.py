@@ -156,8 +156,19 @@ def hex_outline(cv: Canvas, hexes: Iterable[Hex]) -> str:
     the sides join into closed loops that do not touch; filled with ``fill-rule="evenodd"`` they
     cover exactly the set (a hole in it stays empty)."""
     inside = set(hexes)
-    segments = [cv.hex_side(h, k) for h in sorted(inside) for k in range(6)]
-    return chained([seg for seg, across in segments if across not in inside])
+    corners = cv.corner_offsets()  # corner k of a hex: its centre plus corners[k] (k = 0..6)
+    across = cv.side_neighbours()  # side k faces the hex neighbours()[across[k]]
+    c = cv.c
+    segments: list[tuple[tuple[float, float], tuple[float, float]]] = []
+    add = segments.append
+    for h in sorted(inside):  # each side once, in the order of the hexes and their sides
+        near = h.neighbours()
+        x, y = c(h)
+        for k in range(6):
+            if near[across[k]] not in inside:
+                (ax, ay), (bx, by) = corners[k], corners[k + 1]
+                add(((x + ax, y + ay), (x + bx, y + by)))
+    return chained(segments)
 
 
 def grid_pattern(cv: Canvas, dwg: svgwrite.Drawing) -> None:
@@ -519,12 +530,15 @@ def place_dy(cv: Canvas, x: float, y: float, name: str) -> float:
 
 
 def bridge_points(cv: Canvas) -> list[tuple[float, float]]:
-    """The middle of every bridge drawn (:meth:`_bridges`)."""
+    """The middle of every bridge drawn (:meth:`_bridges`), found once per drawing."""
+    if cv.bridge_points is not None:
+        return cv.bridge_points
     out = []
     for a, b in sides_of(cv, ["bridge", "rail-bridge", "destroyed-bridge", "road", "trail"]):
         if is_bridge(cv.v.features(a, b)):
             (ax, ay), (bx, by) = cv.c(a), cv.c(b)
             out.append(((ax + bx) / 2, (ay + by) / 2))
+    cv.bridge_points = out
     return out
 
 

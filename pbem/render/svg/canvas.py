@@ -57,13 +57,26 @@ def _n(v: float) -> str:
 
 
 def _tenths(v: float) -> int:
-    """A coordinate in tenths of a unit, rounded as :func:`_n` writes it."""
+    """A coordinate in tenths of a unit, rounded as :func:`_n` writes it: ``int(f"{v:.1f}"`` without
+    its point``)``, which is the whole number nearest to ``v`` times ten exactly (Python formats a
+    float correctly rounded). Computed as ``round(v * 10)`` where that product is further than 0.49
+    from a half (its rounding error, at most half a unit in its last place, is under 0.0002 below
+    10^12, so the nearest whole number is the same), else from the text
+    (tests/render/test_numbers.py holds both to the text on many values, ties and near-ties)."""
+    r = v * 10.0
+    if -1e12 < r < 1e12:
+        n = round(r)
+        if -0.49 < r - n < 0.49:
+            return n
     return int(f"{v:.1f}".replace(".", ""))
 
 
 def _t(v: int) -> str:
-    """A number of tenths as :func:`_n` would write it."""
-    return _n(v / 10)
+    """A number of tenths as :func:`_n` would write it (``_n(v / 10)``): its whole units, then a
+    point and its tenth unless that is 0."""
+    q, r = divmod(-v if v < 0 else v, 10)
+    text = f"{q}.{r}" if r else str(q)
+    return "-" + text if v < 0 else text
 
 
 def chained(segments: list[tuple[tuple[float, float], tuple[float, float]]]) -> str:
@@ -236,6 +249,14 @@ class Canvas:
         # above it (-0.64 to -0.88) and a place name below it (+0.52 to +0.82) [readability]
         self.cs = 1.0 * self.s
         self.boxes: list[tuple[float, float, float, float]] | None = None
+        self._corners: list[tuple[float, float]] | None = None
+        self._centres: dict[Hex, tuple[float, float]] = {}  # c(h) of each hex asked, once a drawing
+        self._across: tuple[int, ...] | None = None
+        self.label_bounds: tuple[float, float, float, float] | None = None
+        """The box around the hexes drawn, half a hex beyond their centres
+        (:func:`pbem.render.svg.marks.label_spot`), found once per drawing."""
+        self.bridge_points: list[tuple[float, float]] | None = None
+        """The middle of every bridge drawn (:func:`pbem.render.svg.board.bridge_points`)."""
         self.heads: dict[tuple[str, ...], str] = {}
         """Drawing 3: the id of each arrowhead marker in the defs (:func:`pbem.render.svg.marks.arrowhead`)."""
         self.faces: dict[tuple[str, ...], str] = {}
@@ -243,9 +264,13 @@ class Canvas:
         """Counters and combat labels placed so far (:func:`pbem.render.svg.marks.label_spot`)."""
 
     def c(self, h: Hex) -> tuple[float, float]:
+        hit = self._centres.get(h)
+        if hit is not None:
+            return hit
         x, y = hex_center(h, self.s)
         if self.turned:  # north to the right of the raw grid: turn a quarter left, north up
-            return y, self._turn_x - x
+            x, y = y, self._turn_x - x
+        self._centres[h] = (x, y)
         return x, y
 
     def inside(self, x: float, y: float) -> bool:
@@ -277,6 +302,26 @@ class Canvas:
         tx, ty = a[0] + b[0] - x, a[1] + b[1] - y  # the centre of the hex across this side
         across = min(h.neighbours(), key=lambda n: (self.c(n)[0] - tx) ** 2 + (self.c(n)[1] - ty) ** 2)
         return (a, b), across
+
+    def corner_offsets(self) -> list[tuple[float, float]]:
+        """Corner ``k`` (0-6, the seventh the first again, as :meth:`hex_side` computes it) of any
+        hex drawn, from its centre: the corners of side ``k`` are the centre plus items ``k`` and
+        ``k + 1``, the same numbers :meth:`hex_side` adds."""
+        if self._corners is None:
+            first = 30 if self.turned else 0
+            self._corners = [(self.s * math.cos(math.radians(first + 60 * k)),
+                              self.s * math.sin(math.radians(first + 60 * k))) for k in range(7)]
+        return self._corners
+
+    def side_neighbours(self) -> tuple[int, ...]:
+        """For each side ``k`` of a hex (:meth:`hex_side`), the index in ``Hex.neighbours()`` of
+        the hex across it: the same for every hex of a drawing (the grid is regular; tests hold
+        :func:`pbem.render.svg.board.hex_outline` to :meth:`hex_side` on every bundled board)."""
+        if self._across is None:
+            h = Hex(2, 2)
+            near = h.neighbours()
+            self._across = tuple(near.index(self.hex_side(h, k)[1]) for k in range(6))
+        return self._across
 
     def side_segment(self, a: Hex, b: Hex) -> tuple[tuple[float, float], tuple[float, float]]:
         """End points of the hexside between adjacent hexes ``a`` and ``b``."""

@@ -366,9 +366,11 @@ def label_spot(cv: Canvas, tx: float, ty: float, w: float, hgt: float) -> tuple[
         spots += [(0.0, -vy * k), (0.0, vy * k), (-vx * k, 0.0), (vx * k, 0.0),
                   (-vx * k, -vy * k), (vx * k, -vy * k), (-vx * k, vy * k), (vx * k, vy * k)]
 
-    xs = [cv.c(h)[0] for h in cv.visible] or [tx]
-    ys = [cv.c(h)[1] for h in cv.visible] or [ty]
-    bx0, by0, bx1, by1 = min(xs) - 0.5 * s, min(ys) - 0.5 * s, max(xs) + 0.5 * s, max(ys) + 0.5 * s
+    if cv.label_bounds is None or not cv.visible:  # the hexes drawn: the same for every label
+        xs = [cv.c(h)[0] for h in cv.visible] or [tx]
+        ys = [cv.c(h)[1] for h in cv.visible] or [ty]
+        cv.label_bounds = (min(xs) - 0.5 * s, min(ys) - 0.5 * s, max(xs) + 0.5 * s, max(ys) + 0.5 * s)
+    bx0, by0, bx1, by1 = cv.label_bounds
 
     def on_hexes(box: tuple[float, float, float, float]) -> bool:
         """Whether the whole box lies on the hexes drawn (points along its edges a quarter hex

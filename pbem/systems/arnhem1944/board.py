@@ -10,7 +10,7 @@ TEC's ``railway`` route).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from pbem.maps.hexmap import Hex, hexside, hexside_str
 from pbem.systems.arnhem1944.model import A1944Map
@@ -55,6 +55,24 @@ class Board:
         if feats & CROSSINGS and side_key(a, b) in self.blown:
             return feats - CROSSINGS
         return feats
+
+    def zone(self, occupied: Iterable[str]) -> frozenset[str]:
+        """:func:`pbem.systems.arnhem1944.combat.zone` on this board by its TEC, from a table of
+        each hex's own zone (the map's, per TEC and crossings blown: a move asks for the enemy's
+        zone at every step, issue 28)."""
+        key = (id(self.tec), self.blown)
+        hit = self.map.zoc_tables.get(key)
+        if hit is None or hit[0] is not self.tec:  # the entry holds its TEC: its id is not reused
+            hit = self.map.zoc_tables[key] = (self.tec, {})
+        table = hit[1]
+        out: set[str] = set()
+        for h in occupied:
+            covered = table.get(h)
+            if covered is None:
+                blocks, side = self.tec.blocks_zoc, self.side
+                covered = table[h] = tuple(n for n in self.neighbours(h) if not blocks(side(h, n)))
+            out.update(covered)
+        return frozenset(out)
 
     def at_edge(self, hex_id: str) -> bool:
         return len(self.neighbours(hex_id)) < 6

@@ -497,8 +497,7 @@ class Fighting:
         side = g.c(units[0]).side
         board = self.board()
         enemy = frozenset(g.hexes_of(st, other(side)))
-        s = cb.Surroundings(enemy, cb.zone(board, g.tec, g.hexes_of(st, other(side),
-                                                                      zoc_only=True)),
+        s = cb.Surroundings(enemy, board.zone(g.hexes_of(st, other(side), zoc_only=True)),
                             frozenset(g.hexes_of(st, side) - {start}))
         path: list[str] = []
         walked = [start]

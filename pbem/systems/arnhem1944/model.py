@@ -134,6 +134,36 @@ class A1944Map(MapData, slots=False):
                 acc.setdefault(hexside(a, b), set()).add("railway")
         return {k: frozenset(v) for k, v in acc.items()}
 
+    @cached_property
+    def zoc_tables(self) -> dict[tuple[int, frozenset[str]], tuple[Any, dict[str, tuple[str, ...]]]]:
+        """(TEC's id, crossings blown) -> (that TEC, hex number -> the hexes its zone of control
+        covers), filled
+        as the rules ask (:meth:`pbem.systems.arnhem1944.board.Board.zone`): this map's own,
+        derived data of immutable inputs."""
+        return {}
+
+    @cached_property
+    def neighbour_table(self) -> dict[str, tuple[str, ...]]:
+        """Every hex number on the map -> :meth:`neighbours_on_map`, made once (the searches for
+        supply and command read it directly)."""
+        return {str(h): self.neighbours_on_map(str(h)) for h in self.all_hexes()}
+
+    @cached_property
+    def road_links(self) -> dict[str, tuple[str, ...]]:
+        """Every hex number of a road on the map -> its neighbours (in the order of
+        :attr:`neighbour_table`) across a hexside the road crosses, as :meth:`features_between`
+        has it: "road" on the hexside of two hexes one after the other along a road (no crossing
+        blown takes a road off a hexside [12.2]). A hex no road leaves is not listed."""
+        joined: set[tuple[str, str]] = set()
+        for route in self.routes:
+            if route.kind == "road":
+                for a, b in zip(route.hexes, route.hexes[1:], strict=False):
+                    joined.add((str(Hex.parse(a)), str(Hex.parse(b))))
+                    joined.add((str(Hex.parse(b)), str(Hex.parse(a))))
+        table = self.neighbour_table
+        return {h: tuple(n for n in table[h] if (h, n) in joined)
+                for h in sorted({a for a, _ in joined}) if h in table}
+
     def landing_hexes(self, dz: Hex, radius: int, terrain: list[str]) -> list[Hex]:
         """The hexes within ``radius`` of ``dz`` whose terrain is listed [15.2]."""
         return [h for h in self.all_hexes()
@@ -447,6 +477,13 @@ class Scenario(Record, slots=False):  # not slotted: its derived tables are cach
         "scenario, merged in [6.3]"))
 
     @cached_property
+    def games(self) -> dict[tuple[type, str], Any]:
+        """(Rules class, rules version) -> the :class:`~pbem.systems.arnhem1944.queries.Game` the rules make of
+        this scenario at that version (:meth:`~pbem.systems.arnhem1944.rules.Arnhem1944Rules.game`:
+        nothing in it changes; every check and resolution asks for it)."""
+        return {}
+
+    @cached_property
     def tables(self) -> tuple[Crt, Tec]:
         """The CRT and TEC this scenario plays with: its own replacements, else pbem's."""
         crt = Crt.of(CrtFile.parse(self.crt)) if self.crt is not None else default_crt()
@@ -477,6 +514,11 @@ class Scenario(Record, slots=False):  # not slotted: its derived tables are cach
     @cached_property
     def counter(self) -> dict[str, Counter]:
         return {c.id: c for c in self.counters}
+
+    @cached_property
+    def allied_infantry(self) -> frozenset[str]:
+        """The Allied infantry units: their steps over the river make the bridgehead [16]."""
+        return frozenset(c.id for c in self.counters if c.side == "AL" and c.is_infantry)
 
     @cached_property
     def reinforcement_of(self) -> dict[str, Reinforcement]:

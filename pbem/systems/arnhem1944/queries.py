@@ -12,7 +12,6 @@ from typing import Any, cast
 
 from pbem.engine.ruleset import Ruleset
 from pbem.plain import Plain
-from pbem.systems.arnhem1944 import combat as cb
 from pbem.systems.arnhem1944.board import Board
 from pbem.systems.arnhem1944.model import Counter, Formation, Scenario
 from pbem.systems.arnhem1944.state import Side, State
@@ -112,7 +111,7 @@ class Game:
     def enemy_zoc(self, st: State, side: str, board: Board | None = None) -> frozenset[str]:
         """Hexes in the zone of control of ``side``'s enemy [4.2]."""
         b = board or self.board(st)
-        return cb.zone(b, self.tec, self.hexes_of(st, other(side), zoc_only=True))
+        return b.zone(self.hexes_of(st, other(side), zoc_only=True))
 
     def at(self, st: State, h: str, side: str | None = None) -> list[str]:
         counter = self.sc.counter
@@ -153,8 +152,9 @@ class Game:
 
     def ready(self, st: State, side: str) -> list[str]:
         """[2.2] the side's units still to activate this turn."""
+        counter = self.sc.counter
         return sorted(uid for uid in st.units
-                      if self.c(uid).side == side and self.can_activate(st, uid))
+                      if counter[uid].side == side and self.can_activate(st, uid))
 
     def cheapest_path(self, st: State, side: Side, start: str, dest: str) -> list[str] | None:
         """The cheapest path from ``start`` to ``dest`` by the TEC [6.3], entering no enemy unit
@@ -246,24 +246,25 @@ class Game:
         enemy zone [4.2, 9.1, 10.1] (the starts themselves count, distance 0). ``occupied``: each
         side's hexes (:meth:`hexes_of`; no unit moves in the supply and command phase)."""
         enemy = occupied[other(side)]
-        friends = occupied[side]
+        # a hex a path may not enter: an enemy unit's, or in an enemy zone with no friend in it
+        blocked = enemy | (zoc - occupied[side])
+        table = board.map.neighbour_table
         dist: dict[str, int] = {}
         frontier = []
         for s in starts:
             if s not in enemy and s not in dist:
                 dist[s] = 0
                 frontier.append(s)
-        while frontier:
+        d = 0
+        while frontier and d < limit:  # breadth first: every hex of the frontier is at d
+            d += 1
             nxt = []
             for h in frontier:
-                if dist[h] >= limit:
-                    continue
-                for n in board.neighbours(h):
-                    if n in dist or n in enemy:
+                around = table.get(h)
+                for n in around if around is not None else board.neighbours(h):
+                    if n in dist or n in blocked:
                         continue
-                    if n in zoc and n not in friends:
-                        continue
-                    dist[n] = dist[h] + 1
+                    dist[n] = d
                     nxt.append(n)
             frontier = nxt
         return dist
@@ -272,18 +273,18 @@ class Game:
                   zoc: frozenset[str], road: set[str]) -> set[str]:
         """Road hexes (``road``) joined by road to ``terminals`` through hexes free of enemy units
         and unnegated zones [10.1]."""
-        enemy = occupied[other(side)]
-        friends = occupied[side]
-
-        def clear(h: str) -> bool:
-            return h not in enemy and (h not in zoc or h in friends)
-
-        seen = {h for h in terminals if h in road and clear(h)}
+        # a hex is clear when free of enemy units and of unnegated enemy zones
+        open_road = road - occupied[other(side)] - (zoc - occupied[side])
+        links = board.map.road_links  # a road along the hexside (Board.side keeps "road" when blown)
+        seen = {h for h in terminals if h in open_road}
         frontier = list(seen)
         while frontier:
             h = frontier.pop()
-            for n in board.neighbours(h):
-                if n not in seen and n in road and "road" in board.side(h, n) and clear(n):
+            joined = links.get(h)
+            if joined is None:  # not a hex of the map's table
+                joined = tuple(n for n in board.neighbours(h) if "road" in board.side(h, n))
+            for n in joined:
+                if n not in seen and n in open_road:
                     seen.add(n)
                     frontier.append(n)
         return seen
@@ -388,18 +389,22 @@ class Game:
 
     def bridgehead(self, st: State) -> int:
         bank = self.far_bank()
+        infantry = self.sc.allied_infantry
         return sum(u.steps for uid, u in st.units.items()
-                   if u.on_map and u.hex in bank and self.c(uid).side == "AL"
-                   and self.c(uid).is_infantry)
+                   if u.steps > 0 and u.hex in bank and uid in infantry)  # on the map, over the river
 
 
 def mark_bridge(g: Game, st: State) -> None:
     """[16] the side that last had a unit on each hex of the Arnhem bridge holds it."""
-    for h in g.sc.victory.bridge_hexes:
-        here = g.at(st, h)
-        sides = {g.c(x).side for x in here}
-        if len(sides) == 1:
-            st.bridge[h] = cast(Side, sides.pop())
+    bridge = g.sc.victory.bridge_hexes
+    sides: dict[str, set[str]] = {h: set() for h in bridge}
+    counter = g.sc.counter
+    for uid, u in st.units.items():  # one pass over the units (a move asks after every step)
+        if u.hex in sides and u.steps > 0:
+            sides[u.hex].add(counter[uid].side)
+    for h in bridge:
+        if len(sides[h]) == 1:
+            st.bridge[h] = cast(Side, sides[h].pop())
 
 
 def due_drops(sc: Scenario, st: State) -> list[Any]:

@@ -257,7 +257,11 @@ class Arnhem1944Rules(Ruleset[Scenario, State, Orders]):
 
     def game(self, scenario: Scenario) -> Game:
         """The scenario with its tables and the readings of the version this instance plays."""
-        return Game(scenario, *scenario.tables, readings=Readings.of(self))
+        key = (type(self), self.version)
+        hit = scenario.games.get(key)
+        if hit is None:  # made once per scenario object and version (the scenario keeps it)
+            hit = scenario.games[key] = Game(scenario, *scenario.tables, readings=Readings.of(self))
+        return cast(Game, hit)
 
     # -- the start [17] ---------------------------------------------------------------------------
     def initial_state(self, scenario: Scenario, options: JSON) -> State:

@@ -11,6 +11,7 @@ floats (movement is counted in half points by the rules and never stored). The r
 (:meth:`State.clone`).
 """
 
+from operator import attrgetter
 from typing import Any, Literal
 
 from pbem.protocol.record import (
@@ -135,6 +136,8 @@ class UnitState(Record, frozen=False):  # the rules change states in place
 
 
 _UNIT_FIELDS = tuple(name for name, _ in UnitState._spec())
+_unit_values = attrgetter(*_UNIT_FIELDS)
+"""A unit's fields' values in order, as a tuple (read in C: a replay dumps every unit of every state)."""
 
 
 class Standing(Record, frozen=False):
@@ -242,7 +245,7 @@ class State(Record, frozen=False):
         for name in _STATE_FIELDS:
             value = getattr(self, name)
             if name == "units":
-                value = {uid: {n: getattr(u, n) for n in _UNIT_FIELDS} for uid, u in value.items()}
+                value = {uid: dict(zip(_UNIT_FIELDS, _unit_values(u), strict=True)) for uid, u in value.items()}
             elif name == "standing":
                 value = {side: o.to_json() for side, o in value.items()}
             elif name == "options":

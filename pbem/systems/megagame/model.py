@@ -8,10 +8,12 @@ Nothing here is ever shown to a team as a number: a team sees :meth:`MegagameRul
 status into words [10].
 """
 
+import marshal
 from collections import deque
 from collections.abc import Callable, Collection
 from dataclasses import field as data_field
 from functools import cached_property
+from operator import attrgetter
 from typing import Any, Literal, get_args
 
 from pbem.maps.hexmap import Hex, hexside
@@ -44,6 +46,40 @@ HEX = r"^\d{4}$"
 # declared ``slots=False``.
 
 SIDES = OneOf("allied", "german")
+
+
+
+class Reused(Nested):
+    """:class:`~pbem.protocol.record.Nested` for the big parts of a scenario (its map, unit types
+    and units): a value exactly like one parsed before -- the same ``marshal`` serialisation, which
+    tells apart every type JSON gives (``True`` is not ``1``, a list not a tuple, a subclass is
+    refused) -- gives the record parsed then, unchecked again; anything else is parsed as
+    ``Nested`` parses it, with the same refusals. Verifying a game with a secret set-up loads the
+    whole scenario and every team's copy of it (issue 28): the copies repeat the map, the types and
+    their side's units. The records are frozen, so sharing them shares nothing that changes (a
+    map's cached geography, a type's parsed profile: derived once). Per-process memo of immutable
+    derived data, keyed by the serialised value it is parsed from (per ``Reused``, bounded)."""
+
+    def __init__(self, cls: type[Record], limit: int = 8192) -> None:
+        super().__init__(cls)
+        self.limit = limit
+        """How many parsed records it keeps at most (then it starts again)."""
+        self.parsed: dict[bytes, Record] = {}
+
+    def __call__(self, value: Any, loc: Loc) -> Any:
+        if type(value) is not dict:
+            return super().__call__(value, loc)
+        try:
+            key = marshal.dumps(value, 2)
+        except ValueError:  # not marshal's types: parsed every time
+            return super().__call__(value, loc)
+        hit = self.parsed.get(key)
+        if hit is None:
+            hit = super().__call__(value, loc)  # refused: raises, nothing kept
+            if len(self.parsed) >= self.limit:
+                self.parsed.clear()
+            self.parsed[key] = hit
+        return hit
 
 
 def _of(literal: Any) -> OneOf:
@@ -164,9 +200,10 @@ class Geo(Plain, frozen=True):
 
     @classmethod
     def of(cls, m: MegaMap) -> "Geo":
-        hexes = frozenset(Hex(c, r) for c in range(m.cols[0], m.cols[1] + 1)
+        new = tuple.__new__  # Hex(c, r) without NamedTuple's constructor: 4,050 hexes a map
+        hexes = frozenset(new(Hex, (c, r)) for c in range(m.cols[0], m.cols[1] + 1)
                           for r in range(m.rows[0], m.rows[1] + 1))
-        terrain = {h: m.default_terrain for h in hexes}
+        terrain = dict.fromkeys(hexes, m.default_terrain)
         for kind, listed in m.terrain.items():
             for text in listed:
                 terrain[Hex.parse(text)] = kind
@@ -418,11 +455,11 @@ class MegaScenario(Record, slots=False):
     system: Literal["megagame"] = field(OneOf("megagame"), default="megagame")
     title: str = field(Str(), default="")
     reconstructed: str = field(Str(), default="", description="what of this scenario is reconstructed, and how")
-    map: MegaMap = field(Nested(MegaMap))
+    map: MegaMap = field(Reused(MegaMap, limit=16))  # a map keeps its geography: a few at most
     umpire: str = field(Str(SIDE_ID), default="GC")
     teams: list[Team] = field(ListOf(Nested(Team), min_length=2, max_length=16))
-    types: dict[str, UnitType] = field(MapOf(Str(), Nested(UnitType)))
-    units: list[UnitDef] = field(ListOf(Nested(UnitDef), min_length=2))
+    types: dict[str, UnitType] = field(MapOf(Str(), Reused(UnitType)))
+    units: list[UnitDef] = field(ListOf(Reused(UnitDef), min_length=2))
     turns: int = field(Int(ge=1, le=40), description="half-day turns [3]")
     first_day: int = field(Int(ge=1, le=31), default=17, description="the date (September 1944) of turn 1")
     first_half: Literal["morning", "afternoon"] = field(OneOf("morning", "afternoon"), default="morning",
@@ -570,6 +607,31 @@ class MegaState(Record):
     attached: dict[str, str] = field(MapOf(Str(), Str()), default_factory=dict, omit=omit_empty, description=(
         "unit -> the division it has been attached to, and fights with (note 6), by an order of an earlier "
         "turn [9 timings]"))
+
+
+    def dump(self) -> dict[str, Any]:
+        """:meth:`to_json`, its units made field by field (a replay dumps every state it makes: the
+        generic walk of the 271 units of the Market Garden scenario was most of it, issue 28):
+        the same keys in the same order, every dict and list a new one."""
+        units = {uid: _unit_json(u) for uid, u in self.units.items()}
+        rest = self.replace(units={}).to_json()
+        return {k: units if k == "units" else v for k, v in rest.items()}
+
+
+_UNIT_FIELDS = tuple(name for name, _ in UnitState._spec())
+_unit_values = attrgetter(*_UNIT_FIELDS)
+"""A unit's fields' values in declaration order, as a tuple (read in C)."""
+
+
+def _unit_json(u: UnitState) -> dict[str, Any]:
+    """``u.to_json()``: every field under its name (none renamed, none left out), its railway trip
+    as JSON, its contacts a new dict."""
+    out = dict(zip(_UNIT_FIELDS, _unit_values(u), strict=True))
+    rail = out["rail"]
+    if rail is not None:
+        out["rail"] = rail.to_json()
+    out["contact"] = dict(out["contact"])
+    return out
 
 
 OMIT_EMPTY = ("tested", "safe", "routed", "attached")

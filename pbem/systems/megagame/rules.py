@@ -257,7 +257,7 @@ class MegagameRules(Ruleset[MegaScenario, AnyState, OrderSheet]):
             raise InputError(f"megagame state: {exc.line()}") from None
 
     def dump_state(self, scenario: MegaScenario, state: AnyState) -> JSON:
-        return state.to_json()
+        return state.dump() if type(state) is MegaState else state.to_json()
 
     def load_orders(self, scenario: MegaScenario, data: JSON) -> OrderSheet:
         try:

@@ -76,6 +76,7 @@ from pbem.protocol.record import (
 )
 from pbem.systems.westwall.board import Board
 from pbem.systems.westwall.exclusive import Citations, Exclusive, parse_special
+from pbem.systems.westwall.memo import memo
 from pbem.systems.westwall.model import (
     AIRBORNE_TYPES,
     HEX,
@@ -228,6 +229,24 @@ def bridge_kind(board: Board, a: Hex, b: Hex) -> str | None:
     if has_route and feats & {"river", "stream"}:
         return "highway"
     return None
+
+
+def wired_beside(board: Board, h: Hex) -> tuple[Hex, ...]:
+    """The on-map neighbours of ``h`` across a canal or rail bridge as printed (:func:`bridge_kind`)
+    [12.0, 12.15], in hex order: ``[n for n in sorted(h.neighbours()) if board.on_map(n) and
+    bridge_kind(board, h, n) in ("canal", "rail")]``, from a table of the map's bridges made once
+    per scenario (a unit's every step asks it, Arnhem [12.11])."""
+    return memo(board.scenario, "wired-beside", None, lambda: _wired_table(board)).get(h, ())
+
+
+def _wired_table(board: Board) -> dict[Hex, tuple[Hex, ...]]:
+    table: dict[Hex, list[Hex]] = {}
+    for a, b in board.scenario.map.hexside_features:
+        if a.is_adjacent(b) and hexside(a, b) == (a, b) and bridge_kind(board, a, b) in ("canal", "rail"):
+            for x, y in ((a, b), (b, a)):
+                if board.on_map(y):
+                    table.setdefault(x, []).append(y)
+    return {h: tuple(sorted(ns)) for h, ns in table.items()}
 
 
 def wired(board: Board, state: State, a: Hex, b: Hex) -> bool:
@@ -389,6 +408,12 @@ def _place(extra: dict[str, Any], reveals: list[DropZoneReveal]) -> dict[str, An
     return extra
 
 
+def _entry_hexes(scenario: Scenario, i: int) -> tuple[Hex, ...]:
+    """The hexes of the entry areas of the scenario's ``i``-th reinforcement, worked out once."""
+    return memo(scenario, "reinforcement-entry-hexes", i,
+                lambda: tuple(area_hexes(scenario, scenario.reinforcements[i].entry)))
+
+
 def _blocked_entry(
     scenario: Scenario, state: State, uid: str, game_turn: int,
     position: Callable[[], Board] | None = None,
@@ -407,7 +432,9 @@ def _blocked_entry(
             return True
         return any(board.side_of(x) == side for x in board.occupants(h)) and board.enemy_zoc(h, side)
 
-    scheduled = area_hexes(scenario, areas)
+    # ``area_hexes(scenario, areas)``: the schedule's rows open by now, each row's hexes worked out once
+    rows = [i for i, r in enumerate(scenario.reinforcements) if uid in r.units and r.turn <= game_turn]
+    scheduled = sorted({h for i in rows for h in _entry_hexes(scenario, i)})
     if not scheduled or not all(blocked(h) for h in scheduled):
         return None
     edges = {e for h in scheduled for e in board.edges_of(h)}
@@ -890,9 +917,7 @@ class Arnhem(Exclusive):
         decided = {**state.exclusive.get("bridges", {}), **board.decided}
         spare = set(state.standing[german].spare_bridges) if german in state.standing else set()
         changed = False
-        for n in sorted(h.neighbours()):
-            if not board.on_map(n) or bridge_kind(board, h, n) not in ("canal", "rail"):
-                continue
+        for n in wired_beside(board, h):
             key = side_str(h, n)
             if key in decided:
                 continue
@@ -930,9 +955,8 @@ class Arnhem(Exclusive):
                 continue
             for x in ev.path if ev.entered else ev.path[1:]:
                 h = Hex.parse(x)
-                for n in h.neighbours():
-                    if board.on_map(n) and bridge_kind(board, h, n) in ("canal", "rail") \
-                            and side_str(h, n) not in decided:
+                for n in wired_beside(board, h):
+                    if side_str(h, n) not in decided:
                         return True
         return False
 
@@ -1303,10 +1327,10 @@ def _arrival_violations(
                 f"most {cap} may")]
         return []
     landed = {Hex.parse(m.path[0]) for m in orders.moves if m.unit in landing and m.path}
-    due = [u for r in scenario.reinforcements if r.airborne and r.turn <= state.game_turn
+    due = [u for i, r in enumerate(scenario.reinforcements) if r.airborne and r.turn <= state.game_turn
            for u in r.units if state.units[u].status == "waiting"
            and any(board.occupant(h) is None and h not in landed
-                   for h in area_hexes(scenario, r.entry))]
+                   for h in _entry_hexes(scenario, i))]
     held = sorted(set(due) - set(landing))  # those with no free hex are lost [15.33]
     if held:
         return [RuleViolation(

@@ -261,9 +261,31 @@ def _closed_hexes(board: Board, side: str) -> set[Hex]:
     return closed
 
 
-def _wet(board: Board, a: Hex, b: Hex) -> bool:
-    """Unbridged water between ``a`` and ``b`` [17.34] (:func:`_open`'s test of the hexside)."""
-    return bool(WATER & set(board.crossing(a, b).water))
+_DryIn = dict[Hex, tuple[tuple[Hex, str | None], ...]]
+
+
+def _dry_steps_in(board: Board) -> _DryIn:
+    """Per hex of ``board``'s map, filled as it is asked for: the neighbours from which a step into
+    it crosses no unbridged water [17.34] (:func:`_open`'s test of the hexside), in
+    :attr:`Geometry.neighbours` order, each with the route of the hexside. It depends on the map
+    and the bridges down alone (what the geometry is made of), so one table serves every search
+    of every turn with those bridges: kept with the scenario
+    (:func:`~pbem.systems.westwall.memo.memo`), per set of demolished bridges."""
+    geo = board.geo
+    return memo(geo.scenario, "loc-dry-steps-in", geo.destroyed, dict, bound=64)
+
+
+def _dry_in(board: Board, table: _DryIn, here: Hex) -> tuple[tuple[Hex, str | None], ...]:
+    ins = table.get(here)
+    if ins is None:
+        geo = board.geo
+        out = []
+        for p in geo.neighbours[here]:
+            crossing = geo.crossing(p, here)
+            if WATER.isdisjoint(crossing.water):
+                out.append((p, crossing.route))
+        ins = table[here] = tuple(out)
+    return ins
 
 
 def _ground_reaching(board: Board, side: str, exit_hexes: Iterable[str],
@@ -290,18 +312,15 @@ def _ground_reaching(board: Board, side: str, exit_hexes: Iterable[str],
             if (h, m) not in found:
                 found.add((h, m))
                 todo.append((h, m))
-    steps_into: dict[Hex, list[tuple[Hex, str | None]]] = {}  # a hex's dry steps in, per hex
+    steps_into = _dry_steps_in(board)  # a hex's dry steps in, per hex: the same every turn
+    hexes = geo.hexes
     while todo:
         here, mode = todo.popleft()
-        if here not in geo.hexes or here in closed:
+        if here not in hexes or here in closed:
             continue  # no line enters it (an exit hex off the map or closed: reached by no step)
         ins = steps_into.get(here)
-        if ins is None:  # worked out once per hex, not once per mode reached in it
-            ins = steps_into[here] = []
-            for p in geo.neighbours[here]:
-                crossing = board.crossing(p, here)
-                if not WATER & set(crossing.water):
-                    ins.append((p, crossing.route))
+        if ins is None:
+            ins = _dry_in(board, steps_into, here)
         landing = [m for m in (0, 1, 2) if mode_of(here, m) == mode]  # modes at p that land in ``mode``
         for p, route in ins:
             for m in landing:
@@ -363,16 +382,20 @@ def _airborne_reaching(board: Board, side: str, dz_hex: str | None, closed: set[
     goal = Hex.parse(dz_hex)
     if board.enemy_at(goal, side) is not None:
         return set()  # the drop zone is overrun [15.35]
-    geo = board.geo
+    hexes = board.geo.hexes
+    steps_into = _dry_steps_in(board)  # the neighbours a step in from which is not wet [17.34]
     found = {goal: 0}
     todo = deque([goal])
     while todo:
         here = todo.popleft()
         d = found[here]
-        if d == limit or here not in geo.hexes or here in closed:
+        if d == limit or here not in hexes or here in closed:
             continue  # a hex no line enters is reached by no step (the goal: only from itself)
-        for p in geo.neighbours[here]:
-            if p not in found and not _wet(board, p, here):
+        ins = steps_into.get(here)
+        if ins is None:
+            ins = _dry_in(board, steps_into, here)
+        for p, _route in ins:
+            if p not in found:
                 found[p] = d + 1
                 todo.append(p)
     return set(found)

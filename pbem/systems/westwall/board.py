@@ -28,7 +28,7 @@ import functools
 import json
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import field
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from pbem.errors import InputError, RuleViolation
 from pbem.maps.hexmap import Hex, hexside
@@ -45,6 +45,9 @@ from pbem.systems.westwall.model import (
     UnitDef,
     UnitState,
 )
+
+if TYPE_CHECKING:
+    from pbem.systems.westwall.crt import Table
 
 NON_BRIDGE_MARKERS: frozenset[str] = frozenset({"ferry", "destroyed-bridge"})
 """Hexside kinds that stop a route over water from counting as a bridge [6.33]."""
@@ -202,24 +205,15 @@ class Geometry:
         m = scenario.map
         key = scenario.terrain_key
         self.key = key
-        self.hexes: frozenset[Hex] = frozenset(m.all_hexes())
-        fallback = HexTerrain(mp_halves=2, crt="clear")
-        self.terrain_kind: dict[Hex, str] = _HexTable(self.hexes, m.terrain_of)
-        kinds = self.terrain_kind
-        self.terrain: dict[Hex, HexTerrain] = _HexTable(
-            self.hexes, lambda h: key.hexes.get(kinds[h], fallback)
-        )
+        # What the bridges down do not change is made once per scenario and shared by its
+        # geometries (SPI Arnhem makes one per set of demolished bridges [12.13]).
+        (self.hexes, self.terrain_kind, self.terrain, self.side_of, self.crt, self.neighbours,
+         self.hex_at) = memo(scenario, "geometry-shared", None, lambda: _shared_tables(scenario))
         self._crossing_memo: dict[tuple[Hex, Hex], Crossing] = {}
         self._by_features: dict[frozenset[str], Crossing] = {}
-        self.side_of: dict[str, str] = {u.id: u.side for u in scenario.units}
-        from pbem.systems.westwall.crt import Table
-
-        self.crt = Table.of(scenario.crt)
-        """The Combat Results Table this scenario plays with [7.61]."""
         self.road_hexes = m.route_hexes.get("road", frozenset())
         self.trail_hexes = m.route_hexes.get("trail", frozenset())
         hexes = self.hexes
-        self.neighbours: dict[Hex, tuple[Hex, ...]] = _HexTable(hexes, self._neighbours)
         # attack_to[h]: neighbours across whose hexside an attack may be made from h or into it
         # (not a non-bridge river, not closed to all [6.33]): where units engaged with h stand.
         self.attack_to: dict[Hex, tuple[Hex, ...]] = _HexTable(hexes, self._attack_to)
@@ -228,9 +222,6 @@ class Geometry:
         # Cost in half Movement Points of each legal step a -> b met so far, for units that are
         # not / are [5.24] types (index 0 / 1): terrain alone decides it (Board.enter_check).
         self.step_cost: tuple[dict[tuple[Hex, Hex], int], dict[tuple[Hex, Hex], int]] = ({}, {})
-        self.hex_at: dict[str, Hex] = _Parsed()
-        """Hex numbers met in orders -> :class:`Hex` (``hex_at[text]`` is ``Hex.parse(text)``,
-        which it raises for a malformed number)."""
 
     def _attack_to(self, h: Hex) -> tuple[Hex, ...]:
         out = []
@@ -239,18 +230,6 @@ class Geometry:
             if not (c.blocks_attack or c.prohibited):
                 out.append(n)
         return tuple(out)
-
-    def _neighbours(self, h: Hex) -> tuple[Hex, ...]:
-        """The on-map neighbours of ``h`` in :meth:`Hex.neighbours` order (N, NE, SE, S, SW, NW),
-        from the column and row directly: an odd column touches rows ``r-1`` and ``r`` of the
-        columns beside it, an even column rows ``r`` and ``r+1``."""
-        c, r = h
-        if c & 1:
-            around = ((c, r - 1), (c + 1, r - 1), (c + 1, r), (c, r + 1), (c - 1, r), (c - 1, r - 1))
-        else:
-            around = ((c, r - 1), (c + 1, r), (c + 1, r + 1), (c, r + 1), (c - 1, r + 1), (c - 1, r))
-        hexes = self.hexes
-        return tuple(Hex(x, y) for x, y in around if (x, y) in hexes)
 
     def _zoc_from(self, h: Hex) -> tuple[Hex, ...]:
         if self.terrain[h].prohibited:
@@ -290,6 +269,42 @@ class Geometry:
 
     def on_map(self, h: Hex) -> bool:
         return h in self.hexes
+
+
+def _shared_tables(scenario: Scenario) -> tuple[
+    frozenset[Hex], dict[Hex, str], dict[Hex, HexTerrain], dict[str, str], Table,
+    dict[Hex, tuple[Hex, ...]], dict[str, Hex],
+]:
+    """The parts of a :class:`Geometry` that depend on the scenario alone, each table filled on
+    first use: the hexes on the map; terrain kind and terrain per hex; each unit's side; the
+    Combat Results Table the scenario plays with [7.61]; the on-map neighbours per hex; and the
+    hex numbers met in orders -> :class:`Hex` (``hex_at[text]`` is ``Hex.parse(text)``, which it
+    raises for a malformed number)."""
+    from pbem.systems.westwall.crt import Table
+
+    m = scenario.map
+    key = scenario.terrain_key
+    all_hexes = m.all_hexes()
+    hexes = frozenset(all_hexes)
+    on_map: dict[tuple[int, int], Hex] = {h: h for h in all_hexes}
+    fallback = HexTerrain(mp_halves=2, crt="clear")
+    kinds: dict[Hex, str] = _HexTable(hexes, m.terrain_of)
+    terrain: dict[Hex, HexTerrain] = _HexTable(hexes, lambda h: key.hexes.get(kinds[h], fallback))
+
+    def neighbours(h: Hex) -> tuple[Hex, ...]:
+        """The on-map neighbours of ``h`` in :meth:`Hex.neighbours` order (N, NE, SE, S, SW, NW),
+        from the column and row directly: an odd column touches rows ``r-1`` and ``r`` of the
+        columns beside it, an even column rows ``r`` and ``r+1`` (each the map's own hex object)."""
+        c, r = h
+        if c & 1:
+            around = ((c, r - 1), (c + 1, r - 1), (c + 1, r), (c, r + 1), (c - 1, r), (c - 1, r - 1))
+        else:
+            around = ((c, r - 1), (c + 1, r), (c + 1, r + 1), (c, r + 1), (c - 1, r + 1), (c - 1, r))
+        get = on_map.get
+        return tuple(n for n in map(get, around) if n is not None)
+
+    return (hexes, kinds, terrain, {u.id: u.side for u in scenario.units}, Table.of(scenario.crt),
+            _HexTable(hexes, neighbours), _Parsed())
 
 
 def geometry(

@@ -626,6 +626,7 @@ def _plan_rest(
     rest = [u for u in opts if u not in done]
     rest.sort(key=lambda u: (0 if ctx.exiting(u) else 1, ctx.tiebreak[u], u))
     objective = set(goal) | set(ctx.plan.control)
+    contacts: dict[Hex, list[str]] = {}  # only own units move while the plan is made: the enemies stay
     for uid in rest:
         o = opts[uid]
         u = ctx.unit[uid]
@@ -651,7 +652,7 @@ def _plan_rest(
             continue
         if start is not None and (start, 0) not in cands:
             cands.append((start, 0))
-        look = _Look(uid, fld, enemy_hexes, objective, targeted)
+        look = _Look(uid, fld, enemy_hexes, objective, targeted, contacts)
         best, _cost = min(cands, key=lambda x: _dest_score(ctx, board, look, x[0], x[1]))
         commit(uid, best)
 
@@ -664,6 +665,9 @@ class _Look(Plain):
     enemy_hexes: list[Hex]
     objective: set[Hex]
     targeted: set[str]
+    contacts: dict[Hex, list[str]]
+    """:func:`_contact_enemies` of each hex judged so far (the enemy units do not move while the
+    bot plans its moves)."""
 
 
 def _dest_score(ctx: _Ctx, board: Board, look: _Look, h: Hex, cost: int) -> tuple[int, int, int, Hex]:
@@ -672,7 +676,9 @@ def _dest_score(ctx: _Ctx, board: Board, look: _Look, h: Hex, cost: int) -> tupl
     enemies no planned attack takes on (unless the hex is an objective)."""
     u = ctx.unit[look.uid]
     s = look.field.get(h, BIG)
-    contact = _contact_enemies(ctx, board, h)
+    contact = look.contacts.get(h)
+    if contact is None:
+        contact = look.contacts[h] = _contact_enemies(ctx, board, h)
     if u.is_artillery:
         if contact or board.enemy_zoc(h, ctx.side):
             s += BIG * 4

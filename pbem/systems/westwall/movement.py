@@ -25,6 +25,7 @@ exclusive rules in play (:attr:`Exclusive.citations`: Arnhem's [15.0-15.43]).
 from __future__ import annotations
 
 import heapq
+import json
 from collections.abc import Iterable
 from dataclasses import field
 from typing import TYPE_CHECKING
@@ -37,6 +38,7 @@ if TYPE_CHECKING:
 from pbem.maps.hexmap import Hex
 from pbem.systems.westwall.board import Board
 from pbem.systems.westwall.exclusive import Exclusive, get_exclusive
+from pbem.systems.westwall.memo import memo
 from pbem.systems.westwall.model import (
     MECH_TYPES,
     Area,
@@ -154,8 +156,17 @@ def area_hexes(scenario: Scenario, areas: Iterable[Area]) -> list[Hex]:
     rules check placements and entries with :func:`in_area`; the map draws these)."""
     found: set[Hex] = set()
     for area in areas:
-        found.update(h for h in _candidates(scenario, area) if in_area(scenario, area, h))
+        found.update(_hexes_of(scenario, area))
     return sorted(found)
+
+
+def _hexes_of(scenario: Scenario, area: Area) -> frozenset[Hex]:
+    """The on-map hexes of one area, worked out once per scenario and area (by its JSON: areas
+    equal in every field are one): the scenario's check reads every entry area, and SPI Arnhem
+    every waiting unit's at each walk [15.22]."""
+    key = json.dumps(area.to_json(), sort_keys=True, separators=(",", ":"))
+    return memo(scenario, "area-hexes", key, lambda: frozenset(
+        h for h in _candidates(scenario, area) if in_area(scenario, area, h)), bound=1024)
 
 
 def describe_areas(areas: Iterable[Area]) -> str:

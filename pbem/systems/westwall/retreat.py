@@ -132,6 +132,8 @@ class _Memo:
         farther from the start than every hex of the path, so the unit's own trial position
         never changes their verdicts."""
         self.order: dict[tuple[Hex, str], tuple[tuple[int, ...], int]] = {}
+        self.wanted: dict[str, tuple[Hex, ...]] = {}
+        """Per unit, the hexes of its owner's ``retreat`` preference, parsed once."""
         self.met_friend = False
         """Whether a search without displacement met a friend in its way (a step it skipped)."""
         self.onward: dict[Hex, list[Hex]] = {}
@@ -232,16 +234,19 @@ def _order_key(
     away_from: Sequence[Hex],
     memo: _Memo | None = None,
 ) -> tuple[tuple[int, ...], int]:
+    distance = final.distance
     if memo is not None:
         hit = memo.order.get((final, uid))
         if hit is not None:
             return hit
-    wanted = prefs.retreat.get(uid)
-    pref = tuple(final.distance(Hex.parse(w)) for w in wanted) if wanted else ()
-    far = 0
-    if away_from:
-        distance = final.distance
-        far = min([distance(e) for e in away_from])
+        hexes = memo.wanted.get(uid)
+        if hexes is None:
+            hexes = memo.wanted[uid] = tuple(Hex.parse(w) for w in prefs.retreat.get(uid) or ())
+        pref = tuple([distance(w) for w in hexes]) if hexes else ()
+    else:
+        wanted = prefs.retreat.get(uid)
+        pref = tuple(distance(Hex.parse(w)) for w in wanted) if wanted else ()
+    far = min([distance(e) for e in away_from]) if away_from else 0
     out = pref, -far
     if memo is not None:
         memo.order[(final, uid)] = out

@@ -21,6 +21,8 @@ and resolution are in :mod:`pbem.systems.westwall.combat`; movement in :mod:`pbe
 
 from __future__ import annotations
 
+from typing import Any
+
 from pbem.engine.presenter import Presenter
 from pbem.engine.ruleset import JSON, Checked, Decision, Dice, Outcome, Resolution, Ruleset
 from pbem.errors import IllegalOrders, InputError, RuleViolation
@@ -36,6 +38,7 @@ from pbem.systems.westwall.combat import (
     resolve_combat,
 )
 from pbem.systems.westwall.exclusive import Exclusive, get_exclusive, parse_special
+from pbem.systems.westwall.memo import memo
 from pbem.systems.westwall.model import (
     ORDERS,
     AcknowledgeOrders,
@@ -162,8 +165,13 @@ class WestWallRules(Ruleset[Scenario, State, Orders_]):
 
     @property
     def readings(self) -> Readings:
-        """The readings of the version this instance plays, handed down to the exclusive rules."""
-        return Readings.of(self.since)
+        """The readings of the version this instance plays, handed down to the exclusive rules.
+        Kept on the instance with the version they were made for (a copy made by ``at_version``
+        carries the original's over, and then makes its own)."""
+        kept: tuple[str, Readings] | None = self.__dict__.get("_readings")
+        if kept is None or kept[0] != self.version:
+            kept = self.__dict__["_readings"] = (self.version, Readings.of(self.since))
+        return kept[1]
 
     def _exclusive(self, scenario: Scenario) -> Exclusive:
         """The scenario's exclusive rules playing this version's readings."""
@@ -221,7 +229,29 @@ class WestWallRules(Ruleset[Scenario, State, Orders_]):
         return parse_state(data)
 
     def dump_state(self, scenario: Scenario, state: State) -> JSON:
-        return parse_state(state).to_json()
+        """``state.to_json()``. A replay dumps one state after another, most units unchanged (the
+        same :class:`UnitState` objects: frozen, scalar fields): the JSON of each unit of the
+        previous dump is kept with the scenario, by the unit object, and copied for the units
+        still there instead of being made again."""
+        st = parse_state(state)
+        units = st.units
+        kept: list[dict[int, tuple[UnitState, dict[str, Any]]]] = memo(
+            scenario, "unit-json", None, lambda: [{}])
+        before = kept[0]
+        now: dict[int, tuple[UnitState, dict[str, Any]]] = {}
+        dumped: dict[str, Any] = {}
+        for uid, u in units.items():
+            if type(u) is not UnitState:
+                return st.to_json()
+            hit = before.get(id(u))
+            if hit is None or hit[0] is not u:
+                hit = (u, u.to_json())
+            now[id(u)] = hit
+            dumped[uid] = dict(hit[1])
+        kept[0] = now
+        out = st.replace(units={}).to_json()
+        out["units"] = dumped
+        return out
 
     def load_orders(self, scenario: Scenario, data: JSON) -> Orders_:
         return parse_orders(data)

@@ -137,3 +137,23 @@ def test_12_14_an_intact_bridge_lets_the_retreat_go_on_in_both_versions() -> Non
         new, events = _fight(rules, sc, st, orders, [1, 3])
         assert new.units["d"].hex == "0501", rules.rules_id
         assert new.exclusive["bridges"] == {"0401/0501": "intact"}
+
+
+def test_28_the_table_of_wired_bridges_is_the_printed_map_read_hex_by_hex() -> None:
+    """Which neighbours of a hex lie across a canal or rail bridge [12.0, 12.15] -- the bridges a
+    unit entering the hex makes the German player try [12.11, 12.12] -- come from a table of the
+    map made once (issue 28): on the bundled Arnhem map, for every hex, exactly the on-map
+    neighbours in hex order whose hexside :func:`bridge_kind` calls ``canal`` or ``rail``; and
+    there are such bridges of both kinds."""
+    from pbem.engine.scenarios import load_data
+    from pbem.systems.westwall.arnhem import bridge_kind, wired_beside
+
+    sc = WestWallRules().load_scenario(load_data("arnhem-historical"))
+    board = Board.from_state(sc, state_with(sc, {}))
+    kinds: set[str | None] = set()
+    for h in sorted(sc.map.all_hexes()):
+        plain = [n for n in sorted(h.neighbours())
+                 if board.on_map(n) and bridge_kind(board, h, n) in ("canal", "rail")]
+        assert list(wired_beside(board, h)) == plain, h
+        kinds.update(bridge_kind(board, h, n) for n in plain)
+    assert kinds == {"canal", "rail"}

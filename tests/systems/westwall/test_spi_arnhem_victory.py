@@ -440,3 +440,49 @@ def test_28_loc_holders_agrees_with_has_loc_unit_by_unit_on_the_real_map() -> No
             key = (av.needs_loc(sc.unit[uid], allied), uid in expected)
             seen[key] = seen.get(key, 0) + 1
     assert all(seen.get((kind, ok), 0) >= 3 for kind in ("ground", "airborne") for ok in (True, False)), seen
+
+
+def test_28_loc_holders_agrees_with_has_loc_with_bridges_down_and_up_again() -> None:
+    """The steps a line may take into each hex [17.34] are worked out once per set of demolished
+    bridges [12.13] and kept with the scenario: with bridges down, up again, and down in another
+    set, the backward searches still give unit by unit the answer of :func:`has_loc`, which reads
+    the board's own hexsides; and demolishing bridges changes some unit's answer (so the test can
+    tell a table of the wrong set of bridges)."""
+    import random
+
+    from pbem.engine.ruleset import get_ruleset
+    from pbem.engine.scenarios import load_data
+
+    rules = get_ruleset("westwall")
+    sc = rules.load_scenario(load_data("arnhem-historical"))
+    allied = av._sides(sc)[0]
+    hexes = sorted(sc.map.all_hexes())
+    bridges = sorted(side for side in sc.map.hexside_features if Board.from_state(
+        sc, state_with(sc, {}, phasing=allied)).crossing(*side).bridge)
+    assert len(bridges) >= 6
+    divisions = sorted({u.formation for u in sc.units if u.type in av.AIRBORNE and u.formation})
+    changed = 0
+    for seed in range(8):
+        rng = random.Random(seed)
+        units = [u.id for u in sc.units]
+        rng.shuffle(units)
+        placed = {uid: str(h) for uid, h in zip(units[: len(units) * 2 // 3], rng.sample(hexes, len(units)),
+                                               strict=False)}
+        st = state_with(sc, placed, phasing=allied)
+        st = st.replace(**{"exclusive": {"dz": {d: str(rng.choice(hexes)) for d in divisions}}})
+        # every other seed: all bridges down, then some of them up again
+        down = bridges if seed % 2 else rng.sample(bridges, len(bridges) // 2)
+        intact = Board.from_state(sc, st)
+        before = {uid for uid in intact.units_of(allied) if av.has_loc(sc, intact, st, uid)}
+        assert av.loc_holders(sc, intact, st) == before, seed
+        b = Board.from_state(sc, st)
+        for a, c in down:
+            b.demolish(a, c)
+        expected = {uid for uid in b.units_of(allied) if av.has_loc(sc, b, st, uid)}
+        assert av.loc_holders(sc, b, st) == expected, seed
+        changed += expected != before
+        for a, c in down[::2]:
+            b.repair(a, c)
+        expected = {uid for uid in b.units_of(allied) if av.has_loc(sc, b, st, uid)}
+        assert av.loc_holders(sc, b, st) == expected, seed
+    assert changed >= 2

@@ -233,3 +233,30 @@ def test_geometry_is_kept_with_its_scenario_object_and_no_copy_reads_it() -> Non
     for other in (copy.copy(sc), copy.deepcopy(sc), pickle.loads(pickle.dumps(sc))):
         assert geometry(other) is not geo and geometry(other).scenario is other
     assert geometry(sc) is geo
+
+
+def test_28_geometries_of_a_scenario_share_what_bridges_do_not_change() -> None:
+    """Every geometry of a scenario (one per set of demolished bridges, Arnhem [12.13]) shares the
+    tables that depend on the map alone, and those give what the plain definitions give: on the
+    bundled Bastogne and Arnhem maps, each hex's neighbours are :meth:`Hex.neighbours` on the map,
+    in that order; its terrain kind is the map's; while the zones of control [6.33] stay each
+    geometry's own (a demolished bridge leaves the water to block them)."""
+    from pbem.engine.ruleset import get_ruleset
+    from pbem.engine.scenarios import load_data
+
+    rules = get_ruleset("westwall")
+    for name in ("bastogne-campaign", "arnhem-historical"):
+        sc = rules.load_scenario(load_data(name))
+        geo = geometry(sc)
+        hexes = set(sc.map.all_hexes())
+        assert geo.hexes == hexes
+        for h in sorted(hexes):
+            assert geo.neighbours[h] == tuple(n for n in h.neighbours() if n in hexes), (name, h)
+            assert geo.terrain_kind[h] == sc.map.terrain_of(h)
+        bridges = sorted(s for s in sc.map.hexside_features if geo.crossing(*s).bridge)
+        assert bridges, name
+        down = geometry(sc, frozenset(bridges))
+        assert down is not geo and down.neighbours is geo.neighbours and down.terrain is geo.terrain
+        a, b = bridges[0]
+        assert not geo.crossing(a, b).water and down.crossing(a, b).water
+        assert down.zoc_from is not geo.zoc_from

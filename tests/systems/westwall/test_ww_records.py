@@ -138,6 +138,38 @@ def test_the_orders_schema_describes_each_kind() -> None:
     assert schema["$defs"]["AttackOrder"]["properties"]["support"]["minimum"] == 0
 
 
+def test_28_dump_state_keeps_unchanged_units_and_equals_to_json_step_after_step() -> None:
+    """``dump_state`` reuses the JSON of the units the previous dump had (issue 28): over a bot
+    game of Spearhead it is ``State.to_json()`` at every step, dumped in order, out of order and
+    twice; most units carry over from one state to the next (so the reuse is exercised); and a
+    caller changing a dump changes no later one."""
+    import hashlib
+
+    from pbem.engine.scenarios import load_data
+    from pbem.protocol.dice import DiceStream
+    from pbem.systems.westwall.bot import choose_orders
+
+    sc = R.load_scenario(load_data("bastogne-spearhead"))
+    state = R.initial_state(sc, {})
+    states = [state]
+    for step in range(8):
+        side = R.pending(sc, state)[0].side
+        orders = choose_orders(sc, state, side, seed=3)
+        dice = DiceStream(hashlib.sha256(f"dump/{step}".encode()).digest())
+        state = R.resolve(sc, state, side, orders, dice).state
+        states.append(state)
+    carried = sum(1 for a, b in zip(states, states[1:], strict=False)
+                  for uid, u in b.units.items() if a.units.get(uid) is u)
+    assert carried > 8 * len(sc.units) // 2
+    for st in [*states, *reversed(states), states[3], states[3]]:
+        data = R.dump_state(sc, st)
+        assert data == st.to_json()
+        assert list(data) == list(st.to_json())  # the same order of keys
+        for unit_json in data["units"].values():
+            unit_json["status"] = "changed by a caller"
+    assert R.dump_state(sc, states[-1]) == states[-1].to_json()
+
+
 def _same(a: Any, b: Any) -> bool:
     """Equal values of the same types all the way down (a tuple is not a list here)."""
     if type(a) is not type(b):

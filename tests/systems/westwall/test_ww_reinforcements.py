@@ -163,3 +163,29 @@ def test_search_with_equal_cost_entry_and_step_is_deterministic() -> None:
     b = board({}, routes=[("road", ["0804", "0803"], ["start"])])
     assert reachable(b, "r", 2)[H("0803")] == 2
     assert cheapest_path(b, "r", H("0803"), 2) == [H("0803")]
+
+
+def test_28_area_hexes_worked_out_once_are_the_areas_read_hex_by_hex() -> None:
+    """``area_hexes`` keeps each area's hexes with the scenario (issue 28): for every deployment and
+    entry area of every bundled WestWall scenario, and for areas made on the fly that differ from
+    one another in one field only (kept apart), it gives every on-map hex :func:`in_area` accepts,
+    sorted, asked once and again."""
+    from pbem.engine.scenarios import load_data
+    from pbem.systems.westwall.model import Area
+    from pbem.systems.westwall.movement import area_hexes, in_area
+    from pbem.systems.westwall.rules import WestWallRules
+
+    rules = WestWallRules()
+    for name in ("bastogne-spearhead", "bastogne-relief", "bastogne-campaign", "arnhem-historical",
+                 "arnhem-historical-weather", "arnhem-alternate"):
+        sc = rules.load_scenario(load_data(name))
+        all_hexes = sorted(sc.map.all_hexes())
+        areas = [a for d in sc.deployments for a in d.area] + [a for r in sc.reinforcements for a in r.entry]
+        middle = str(all_hexes[len(all_hexes) // 2])
+        areas += [Area(within=2, of=[middle]), Area(within=3, of=[middle]), Area(beyond=2, of=[middle]),
+                  Area(edge="west"), Area(edge="east"), Area(edge="west", exclude_cols=[1])]
+        assert len(areas) > 6
+        for a in areas + areas:
+            assert area_hexes(sc, [a]) == [h for h in all_hexes if in_area(sc, a, h)], (name, a)
+        both = areas[-6:-4]
+        assert area_hexes(sc, both) == [h for h in all_hexes if any(in_area(sc, a, h) for a in both)]
