@@ -70,9 +70,23 @@ def _make_init(cls: type, fields: tuple[dataclasses.Field[Any], ...]) -> Callabl
                       for f in fields if f.default_factory is not _MISSING)
     post_init = hasattr(cls, "__post_init__")
     qualname = cls.__qualname__
+    # every field an argument and none made by a factory when all are given: a call giving every
+    # one, all by position or all by keyword, needs neither the template nor the checks below
+    direct = len(init_names) == len(template) and all(position >= 0 for _name, position, _f in factories)
 
     def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
         n = len(args)
+        if direct:
+            if n == count and not kwargs:
+                self.__dict__.update(zip(init_names, args, strict=False))  # n == count
+                if post_init:
+                    self.__post_init__()
+                return
+            if not n and len(kwargs) == count and kwargs.keys() == accepted:
+                self.__dict__.update([(name, kwargs[name]) for name in init_names])  # the fields' order
+                if post_init:
+                    self.__post_init__()
+                return
         if n > count:
             raise TypeError(f"{qualname}() takes {count} positional arguments but {n} were given")
         values = template.copy()  # updating a key keeps its place: the fields' order
