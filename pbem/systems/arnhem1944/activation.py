@@ -31,12 +31,50 @@ def action_words(a: Action) -> str:
             "prepare": f"position prepared by {units}"}[a.do]
 
 
+SAME_RESOLVED = frozenset({"move", "enter", "prepare"})
+"""Actions a checking walk makes as the resolution would, when under no condition and rolling
+no die: moves, entries and prepared positions (issue 28)."""
+
+
+def _tracker_copy(t: Tracker) -> Tracker:
+    return Tracker(mp=t.mp, moves=t.moves, moved=t.moved, reopened=t.reopened,
+                   attacks=list(t.attacks), stopped=t.stopped,
+                   attacked_since_move=t.attacked_since_move, last_move_zoc=t.last_move_zoc)
+
+
+class Prefix:
+    """A checking walk of a legal activation as it stood before its first action that is not
+    walked alike resolved (an attack, a bombardment, an advance or any action under a condition;
+    :data:`SAME_RESOLVED`), no die rolled before it (issue 28): the action's index, a copy of the
+    working state, of what happened and of each unit's tracker. A resolution with the dice
+    resumes there (:meth:`Run.activation`, ``resume``) instead of walking the moves again: until
+    the first die the checking and the resolving walks are one and the same."""
+
+    __slots__ = ("at", "state", "log", "track")
+
+    def __init__(self, at: int, state: State, log: Happened, track: dict[str, Tracker]) -> None:
+        self.at = at
+        self.state = state
+        self.log = log
+        self.track = track
+
+
 class Run(Fighting):
     """Carries out (``dice`` given) or checks (``dice`` None: no roll goes against the orders)
     the actions of one activation on ``st`` (a working copy)."""
 
     # -- the activation [3] -------------------------------------------------------------------------
-    def activation(self, orders: Activation) -> None:
+    def activation(self, orders: Activation, *, keep: list[Prefix] | None = None,
+                   resume: Prefix | None = None) -> None:
+        """The activation; checking, ``keep`` receives its :class:`Prefix` when it has one (moves
+        first, then a fight or a condition) and no problem was found before it; resolving,
+        ``resume`` is the prefix its check kept, on its own state and log (``st`` and ``log``
+        are the prefix's, the standing orders of the resolution set on it)."""
+        if resume is not None:
+            assert not self.checking and self.st is resume.state and self.log is resume.log
+            self.track = resume.track
+            self._actions(orders, resume.at, None)
+            return
         g, st = self.g, self.st
         units = list(orders.units)
         if len(set(units)) != len(units):
@@ -83,9 +121,25 @@ class Run(Fighting):
                     a.do == "enter" and a.unit == uid for a in orders.actions):
                 self.violations.append(RuleViolation("15.1", f"{uid} is off the map: activate it with an "
                                                              "'enter' action", unit=uid))
+        self._actions(orders, 0, keep)
+
+    def _actions(self, orders: Activation, start: int, keep: list[Prefix] | None) -> None:
+        """The actions from ``start`` on, then the activation's end."""
+        st = self.st
+        units = list(orders.units)
+        cut = -1
+        if keep is not None and self.checking:
+            cut = next((i for i, a in enumerate(orders.actions)
+                        if a.do not in SAME_RESOLVED or a.if_ is not None), -1)
+            cut = -1 if cut == 0 else cut  # nothing walked before it: nothing to keep
         names = [action_words(a) for a in orders.actions]
         after_failed_attack = False
-        for i, action in enumerate(orders.actions):
+        for i in range(start, len(orders.actions)):
+            action = orders.actions[i]
+            if i == cut and keep is not None and not self.violations and not self.unrolled:
+                keep.append(Prefix(i, st.clone(), Happened(events=list(self.log.events),
+                                                           rolls=list(self.log.rolls)),
+                                   {uid: _tracker_copy(t) for uid, t in self.track.items()}))
             where = names[i] + (f" (action {i + 1})" if names.count(names[i]) > 1 else "")
             if self.checking and action.do == "advance" and after_failed_attack:
                 continue  # the attack's own problem is the one to report [7.6]

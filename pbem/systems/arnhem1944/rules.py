@@ -129,6 +129,8 @@ from pbem.maps.hexmap import Hex
 from pbem.plain import Plain
 from pbem.protocol.record import RecordError
 from pbem.systems.arnhem1944.activation import (
+    SAME_RESOLVED,
+    Prefix,
     Run,
     after_segment,
     end_turn,
@@ -171,7 +173,21 @@ class _Walked(Plain):
     taken: bool = False
 
 
-_SAME_RESOLVED = frozenset({"move", "enter", "prepare"})
+class _Resumed:
+    """The :class:`~pbem.systems.arnhem1944.activation.Prefix` the check of a legal activation
+    kept, for :meth:`Arnhem1944Rules.resolve` to resume from with the dice, once, for exactly the
+    state and orders it was checked with (as :class:`_Walked`; issue 28)."""
+
+    __slots__ = ("state", "orders", "prefix", "taken")
+
+    def __init__(self, state: State, orders: Activation, prefix: Prefix) -> None:
+        self.state = state
+        self.orders = orders
+        self.prefix = prefix
+        self.taken = False
+
+
+_SAME_RESOLVED = SAME_RESOLVED
 
 
 class Arnhem1944Rules(Ruleset[Scenario, State, Orders]):
@@ -513,14 +529,15 @@ class Arnhem1944Rules(Ruleset[Scenario, State, Orders]):
         return self._violations(scenario, state, side, orders)
 
     def check(self, scenario: Scenario, state: State, side: str, orders: Orders) -> Checked:
-        """:meth:`validate`, keeping the walk of a legal activation that resolves the same
-        (:class:`_Walked`) for :meth:`resolve`."""
-        kept: list[_Walked] = []
+        """:meth:`validate`, keeping for :meth:`resolve` the walk of a legal activation that
+        resolves the same (:class:`_Walked`), or else the part of it before its first fight or
+        condition (:class:`_Resumed`)."""
+        kept: list[_Walked | _Resumed] = []
         problems = self._violations(scenario, state, side, orders, kept)
         return Checked(problems, kept[0] if kept and not problems else None)
 
     def _violations(self, scenario: Scenario, state: State, side: str, orders: Orders,
-                    kept: list[_Walked] | None = None) -> list[RuleViolation]:
+                    kept: list[_Walked | _Resumed] | None = None) -> list[RuleViolation]:
         pend = self.pending(scenario, state)
         if not pend:
             return [RuleViolation("16", "the game is over")]
@@ -549,10 +566,14 @@ class Arnhem1944Rules(Ruleset[Scenario, State, Orders]):
             st = state.clone()
             log = Happened()
             run = Run(g, st, cast(Side, side), None, log)
-            run.activation(orders)
-            if (kept is not None and not run.violations and not run.unrolled
-                    and all(a.do in _SAME_RESOLVED and a.if_ is None for a in orders.actions)):
-                kept.append(_Walked(state, orders, st, log))
+            prefix: list[Prefix] | None = [] if kept is not None else None
+            run.activation(orders, keep=prefix)
+            if kept is not None and not run.violations:
+                if not run.unrolled and all(a.do in _SAME_RESOLVED and a.if_ is None
+                                            for a in orders.actions):
+                    kept.append(_Walked(state, orders, st, log))
+                elif prefix:
+                    kept.append(_Resumed(state, orders, prefix[0]))
             return run.violations
         return []
 
@@ -613,10 +634,17 @@ class Arnhem1944Rules(Ruleset[Scenario, State, Orders]):
                 checked: Checked | None = None) -> Resolution:
         g = self.game(scenario)
         walked = checked.prepared if checked is not None else None
+        resumed: Prefix | None = None
         if (isinstance(walked, _Walked) and not walked.taken and walked.state is state
                 and walked.orders is orders):
             walked.taken = True  # the check's own copy: taken once
             st, log = walked.walked, walked.log
+        elif (isinstance(walked, _Resumed) and not walked.taken and walked.state is state
+                and walked.orders is orders):
+            walked.taken = True  # as above; the walk goes on from the prefix, with the dice
+            resumed = walked.prefix
+            st, log = resumed.state, resumed.log
+            walked = None
         else:
             walked = None
             # a pass of the standard sequence changes no unit unless the turn ends (then its
@@ -656,7 +684,7 @@ class Arnhem1944Rules(Ruleset[Scenario, State, Orders]):
                 st.standing[me] = orders.standing
             if isinstance(orders, Activation):
                 if walked is None:
-                    Run(g, st, me, dice, log).activation(orders)
+                    Run(g, st, me, dice, log).activation(orders, resume=resumed)
             else:
                 log.event({"kind": "passed", "side": me})
             stacking(g, st, log)  # [5, 18.1] at the end of the combat phase
@@ -684,7 +712,7 @@ class Arnhem1944Rules(Ruleset[Scenario, State, Orders]):
             if orders.standing is not None:
                 st.standing[me] = orders.standing
             if walked is None:
-                Run(g, st, me, dice, log).activation(orders)
+                Run(g, st, me, dice, log).activation(orders, resume=resumed)
             st.passed = None
             after_segment(g, st, me, dice, log)
         if st.phase != "over":

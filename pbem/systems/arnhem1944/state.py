@@ -139,6 +139,25 @@ _UNIT_FIELDS = tuple(name for name, _ in UnitState._spec())
 _unit_values = attrgetter(*_UNIT_FIELDS)
 """A unit's fields' values in order, as a tuple (read in C: a replay dumps every unit of every state)."""
 
+_UNIT_JSON: dict[tuple[Any, ...], dict[str, Any]] = {}
+"""Per-process cache (issue 28) of immutable derived data: a unit's values (:data:`_unit_values`,
+strings, integers, booleans and None) -> its JSON object, never handed out (copied). Most units
+stand still from one state to the next, so a replay meets the same values again and again. The
+field checks keep each field to one type (``Int`` refuses booleans), so no two keys that compare
+equal (``1 == True``) write different JSON. Cleared when it grows past :data:`_UNIT_JSON_MAX`."""
+_UNIT_JSON_MAX = 1 << 16
+
+
+def unit_json(u: UnitState) -> dict[str, Any]:
+    """``u.to_json()``, a new dict: the fields in order (every field is written)."""
+    values = _unit_values(u)
+    out = _UNIT_JSON.get(values)
+    if out is None:
+        if len(_UNIT_JSON) >= _UNIT_JSON_MAX:
+            _UNIT_JSON.clear()
+        out = _UNIT_JSON[values] = dict(zip(_UNIT_FIELDS, values, strict=True))
+    return out.copy()
+
 
 class Standing(Record, frozen=False):
     """A side's standing orders for the other side's activations, given with its own latest
@@ -245,7 +264,7 @@ class State(Record, frozen=False):
         for name in _STATE_FIELDS:
             value = getattr(self, name)
             if name == "units":
-                value = {uid: dict(zip(_UNIT_FIELDS, _unit_values(u), strict=True)) for uid, u in value.items()}
+                value = {uid: unit_json(u) for uid, u in value.items()}
             elif name == "standing":
                 value = {side: o.to_json() for side, o in value.items()}
             elif name == "options":

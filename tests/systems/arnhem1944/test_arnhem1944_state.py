@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import json
+from pathlib import Path
 from typing import Any
 
+from pbem.engine.gamedir import Game
 from pbem.engine.scenarios import load_data
 from pbem.protocol.record import Record
 from pbem.systems.arnhem1944.model import Scenario
@@ -125,3 +128,20 @@ def test_dump_is_to_json_and_shares_nothing() -> None:
     assert st.dump()["landed_in_zoc"] == ["x"]
     original = {id(v) for _, v in _mutable(st)}
     assert [p for p, v in _mutable(st.dump()) if id(v) in original] == []
+
+
+def test_dump_is_to_json_on_every_state_of_the_corpus() -> None:
+    """State.dump writes each unit from a cache of unit values (issue 28): on every state of the
+    frozen Arnhem 1944 game it is still the generic ``to_json`` byte for byte (keys in order,
+    ``true`` never written as ``1``), and no two dumps share a unit's dict."""
+    game = Game.open(Path(__file__).resolve().parents[2] / "compat" / "arnhem1944-historical")
+    rp = game.replay()
+    assert len(rp.records) > 200
+    for rec in rp.records:
+        st = rec.state
+        assert isinstance(st, State)
+        assert json.dumps(st.dump()) == json.dumps(st.to_json())
+        a, b = st.dump(), st.dump()
+        assert all(a["units"][uid] is not b["units"][uid] for uid in a["units"])
+        a["units"][next(iter(a["units"]))]["steps"] = -1  # a caller's change reaches no later dump
+        assert json.dumps(st.dump()) == json.dumps(st.to_json())
