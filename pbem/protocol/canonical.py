@@ -270,10 +270,11 @@ class Reencoder:
     value below them (a unit, a side's standing orders) is a *leaf*, encoded as
     :func:`canonical_bytes` would and, below the top level (whose lists -- a turn's events, rolls,
     reveals -- are new every time), remembered by its place with its ``marshal`` serialisation (format 2: no references, exact
-    types only -- ``True`` is not ``1``, a list not a tuple, a subclass is refused). A leaf equal
-    to the one at its place in the previous call whose serialisation is the one remembered is the
-    same value with the same types, so its text is reused without walking or encoding it again;
-    scalars are written directly. Whenever the
+    types only -- ``True`` is not ``1``, a list not a tuple, a subclass is refused). A leaf whose
+    serialisation is the one remembered at its place in the previous call is the same value with
+    the same types (equal bytes: equal type codes, equal integers, equal code points, in the same
+    order), so its text is reused without walking or encoding it again; scalars are written
+    directly. Whenever the
     quick way cannot vouch for the result (a key that is not a ``str`` or leaves the Basic
     Multilingual Plane, a leaf :func:`canonical_bytes` would refuse, a lone surrogate), the whole
     value goes to :func:`canonical_bytes`: the same bytes and the same refusals, always."""
@@ -282,8 +283,8 @@ class Reencoder:
         self.what = what
         self.depth = depth
         self._seen: dict[str, Any] = {}
-        """The previous value's places: key -> (marshal bytes, ``"key":value`` text, the value) of
-        a leaf, or the same for the keys of a dict written out."""
+        """The previous value's places: key -> (marshal bytes, ``"key":value`` text) of a leaf, or
+        the same for the keys of a dict written out."""
         encoder = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False,
                                    allow_nan=False, check_circular=False)
         make = getattr(json.encoder, "c_make_encoder", None)
@@ -341,33 +342,22 @@ class Reencoder:
                     return None
                 parts.append(encode_basestring(key) + ":" + text)
                 continue
-            hit: Any = before.get(key)
             try:
-                alike = type(hit) is tuple and hit[2] == item
-            except Exception:  # an object of the rules' own (or too deep): the walk decides
-                alike = False
-            if alike:  # equal, as True == 1: the same types too?
-                try:
-                    code: bytes | None = marshal.dumps(item, 2)
-                except ValueError:  # a subclass or too deep: nothing to remember, the walk decides
-                    code = None
-                if code is not None and hit[0] == code:
+                code: bytes | None = marshal.dumps(item, 2)
+            except ValueError:  # a subclass, an object of the rules' own or too deep: the walk decides
+                code = None
+            if code is not None:
+                hit: Any = before.get(key)
+                if type(hit) is tuple and hit[0] == code:  # the same value with the same types
                     seen[key] = hit
                     parts.append(hit[1])
                     continue
-            else:
-                code = None
             text = self._leaf(item)
             if text is None:
                 return None
             entry = encode_basestring(key) + ":" + text
-            if code is None:
-                try:
-                    code = marshal.dumps(item, 2)
-                except ValueError:
-                    code = None
             if code is not None:
-                seen[key] = (code, entry, item)
+                seen[key] = (code, entry)
             parts.append(entry)
         return "{" + ",".join(parts) + "}"
 
