@@ -220,6 +220,29 @@ def _check_text(text: str, what: str, path: _Path) -> None:
         ) from None
 
 
+def _make_encoder() -> Callable[[Any], str]:
+    """``json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False,
+    allow_nan=False, check_circular=False)`` for a value whose types were checked (finite, no
+    float): the same C encoder ``json.dumps`` makes on every call, made once (it keeps no state
+    between calls; per process, immutable)."""
+    encoder = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False,
+                               allow_nan=False, check_circular=False)
+    make = getattr(json.encoder, "c_make_encoder", None)
+    if make is None:  # no C accelerator: json.dumps would run the pure-Python encoder alike
+        return encoder.encode
+    run = make(None, encoder.default, encode_basestring, None, ":", ",", True, False, False)
+
+    def encode(value: Any) -> str:
+        if type(value) is str:  # what JSONEncoder.encode does with a string alone
+            return encode_basestring(value)
+        return "".join(run(value, 0))
+
+    return encode
+
+
+_encode_checked = _make_encoder()
+
+
 def canonical_bytes(obj: Any, *, what: str = "value") -> bytes:
     """The RFC 8785 (JCS) serialisation of a plain JSON value.
 
@@ -237,10 +260,7 @@ def canonical_bytes(obj: Any, *, what: str = "value") -> bytes:
     if typed:
         # _types_ok walked the whole value, so it is finite (a cycle ends in RecursionError there):
         # the encoder need not keep its table of the containers it is inside.
-        text = json.dumps(
-            obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False,
-            check_circular=False,
-        )
+        text = _encode_checked(obj)
         if text.isascii():
             return text.encode("ascii")
     try:
@@ -285,13 +305,7 @@ class Reencoder:
         self._seen: dict[str, Any] = {}
         """The previous value's places: key -> (marshal bytes, ``"key":value`` text) of a leaf, or
         the same for the keys of a dict written out."""
-        encoder = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False,
-                                   allow_nan=False, check_circular=False)
-        make = getattr(json.encoder, "c_make_encoder", None)
-        self._encode: Callable[[Any], str] = encoder.encode
-        if make is not None:  # the same C encoder json.dumps runs, made once (it keeps no state)
-            run = make(None, encoder.default, encode_basestring, None, ":", ",", True, False, False)
-            self._encode = lambda value: "".join(run(value, 0))
+        self._encode: Callable[[Any], str] = _encode_checked
 
     def __call__(self, obj: Any) -> bytes:
         if type(obj) is not dict:
@@ -400,6 +414,18 @@ def _pairs_without_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return result
 
 
+_STRICT_DECODER = json.JSONDecoder(
+    object_pairs_hook=_pairs_without_duplicates,
+    parse_constant=_reject_constant,
+    parse_float=_reject_float,
+    parse_int=_safe_int,
+)
+"""What ``json.loads(text, object_pairs_hook=..., parse_constant=..., parse_float=...,
+parse_int=...)`` makes on every call, made once: its scanner keeps no state between calls (its memo
+of keys is cleared after each document), as ``json.loads`` itself reuses one decoder for the
+plain case (per process, immutable)."""
+
+
 def loads_strict(data: bytes, *, max_bytes: int, what: str) -> Any:
     """Parse untrusted JSON bytes, refusing everything ambiguous; raise one-line :class:`InputError`.
 
@@ -418,13 +444,7 @@ def loads_strict(data: bytes, *, max_bytes: int, what: str) -> Any:
     except UnicodeDecodeError as exc:
         raise InputError(f"{what}: invalid UTF-8 at byte {exc.start}") from None
     try:
-        value = json.loads(
-            text,
-            object_pairs_hook=_pairs_without_duplicates,
-            parse_constant=_reject_constant,
-            parse_float=_reject_float,
-            parse_int=_safe_int,
-        )
+        value = _STRICT_DECODER.decode(text)
     except json.JSONDecodeError as exc:
         raise InputError(
             f"{what}: invalid JSON: {exc.msg} (line {exc.lineno} column {exc.colno})"
