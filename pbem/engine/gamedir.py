@@ -102,6 +102,9 @@ class Game:
         """Steps with take-back files (:mod:`pbem.engine.takeback`)."""
         self.redraw = False
         """Set by ``pbem verify --redraw``: derived-file checkers redraw instead of comparing hashes."""
+        self._public_keys: dict[str, Any] = {}
+        """Each side's key as :func:`pbem.protocol.keys.parse_public` read it from the genesis (which
+        does not change once opened): parsed once per game, not once per message checked."""
 
     # opening ----------------------------------------------------------------------------------
 
@@ -301,9 +304,14 @@ class Game:
         return [s for s in self.sides if self.commitment(s) is None]
 
     def public_key(self, side: str) -> Any:
-        from pbem.protocol.keys import parse_public
+        """``side``'s Ed25519 public key from the genesis (parsed on first use; a malformed key
+        raises then, and again on every later call)."""
+        key = self._public_keys.get(side)
+        if key is None:
+            from pbem.protocol.keys import parse_public
 
-        return parse_public(self.body.sides[side].key)
+            key = self._public_keys[side] = parse_public(self.body.sides[side].key)
+        return key
 
     def side_of_fingerprint(self, fp: str) -> list[str]:
         return [s for s in self.sides if self.body.sides[s].fingerprint == fp]

@@ -220,6 +220,29 @@ def _check_text(text: str, what: str, path: _Path) -> None:
         ) from None
 
 
+def _make_encoder() -> Callable[[Any], str]:
+    """``json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False,
+    allow_nan=False, check_circular=False)`` for a value whose types were checked (finite, no
+    float): the same C encoder ``json.dumps`` makes on every call, made once (it keeps no state
+    between calls; per process, immutable)."""
+    encoder = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False,
+                               allow_nan=False, check_circular=False)
+    make = getattr(json.encoder, "c_make_encoder", None)
+    if make is None:  # no C accelerator: json.dumps would run the pure-Python encoder alike
+        return encoder.encode
+    run = make(None, encoder.default, encode_basestring, None, ":", ",", True, False, False)
+
+    def encode(value: Any) -> str:
+        if type(value) is str:  # what JSONEncoder.encode does with a string alone
+            return encode_basestring(value)
+        return "".join(run(value, 0))
+
+    return encode
+
+
+_encode_checked = _make_encoder()
+
+
 def canonical_bytes(obj: Any, *, what: str = "value") -> bytes:
     """The RFC 8785 (JCS) serialisation of a plain JSON value.
 
@@ -237,10 +260,7 @@ def canonical_bytes(obj: Any, *, what: str = "value") -> bytes:
     if typed:
         # _types_ok walked the whole value, so it is finite (a cycle ends in RecursionError there):
         # the encoder need not keep its table of the containers it is inside.
-        text = json.dumps(
-            obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False,
-            check_circular=False,
-        )
+        text = _encode_checked(obj)
         if text.isascii():
             return text.encode("ascii")
     try:
@@ -270,10 +290,11 @@ class Reencoder:
     value below them (a unit, a side's standing orders) is a *leaf*, encoded as
     :func:`canonical_bytes` would and, below the top level (whose lists -- a turn's events, rolls,
     reveals -- are new every time), remembered by its place with its ``marshal`` serialisation (format 2: no references, exact
-    types only -- ``True`` is not ``1``, a list not a tuple, a subclass is refused). A leaf equal
-    to the one at its place in the previous call whose serialisation is the one remembered is the
-    same value with the same types, so its text is reused without walking or encoding it again;
-    scalars are written directly. Whenever the
+    types only -- ``True`` is not ``1``, a list not a tuple, a subclass is refused). A leaf whose
+    serialisation is the one remembered at its place in the previous call is the same value with
+    the same types (equal bytes: equal type codes, equal integers, equal code points, in the same
+    order), so its text is reused without walking or encoding it again; scalars are written
+    directly. Whenever the
     quick way cannot vouch for the result (a key that is not a ``str`` or leaves the Basic
     Multilingual Plane, a leaf :func:`canonical_bytes` would refuse, a lone surrogate), the whole
     value goes to :func:`canonical_bytes`: the same bytes and the same refusals, always."""
@@ -282,15 +303,9 @@ class Reencoder:
         self.what = what
         self.depth = depth
         self._seen: dict[str, Any] = {}
-        """The previous value's places: key -> (marshal bytes, ``"key":value`` text, the value) of
-        a leaf, or the same for the keys of a dict written out."""
-        encoder = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False,
-                                   allow_nan=False, check_circular=False)
-        make = getattr(json.encoder, "c_make_encoder", None)
-        self._encode: Callable[[Any], str] = encoder.encode
-        if make is not None:  # the same C encoder json.dumps runs, made once (it keeps no state)
-            run = make(None, encoder.default, encode_basestring, None, ":", ",", True, False, False)
-            self._encode = lambda value: "".join(run(value, 0))
+        """The previous value's places: key -> (marshal bytes, ``"key":value`` text) of a leaf, or
+        the same for the keys of a dict written out."""
+        self._encode: Callable[[Any], str] = _encode_checked
 
     def __call__(self, obj: Any) -> bytes:
         if type(obj) is not dict:
@@ -341,33 +356,22 @@ class Reencoder:
                     return None
                 parts.append(encode_basestring(key) + ":" + text)
                 continue
-            hit: Any = before.get(key)
             try:
-                alike = type(hit) is tuple and hit[2] == item
-            except Exception:  # an object of the rules' own (or too deep): the walk decides
-                alike = False
-            if alike:  # equal, as True == 1: the same types too?
-                try:
-                    code: bytes | None = marshal.dumps(item, 2)
-                except ValueError:  # a subclass or too deep: nothing to remember, the walk decides
-                    code = None
-                if code is not None and hit[0] == code:
+                code: bytes | None = marshal.dumps(item, 2)
+            except ValueError:  # a subclass, an object of the rules' own or too deep: the walk decides
+                code = None
+            if code is not None:
+                hit: Any = before.get(key)
+                if type(hit) is tuple and hit[0] == code:  # the same value with the same types
                     seen[key] = hit
                     parts.append(hit[1])
                     continue
-            else:
-                code = None
             text = self._leaf(item)
             if text is None:
                 return None
             entry = encode_basestring(key) + ":" + text
-            if code is None:
-                try:
-                    code = marshal.dumps(item, 2)
-                except ValueError:
-                    code = None
             if code is not None:
-                seen[key] = (code, entry, item)
+                seen[key] = (code, entry)
             parts.append(entry)
         return "{" + ",".join(parts) + "}"
 
@@ -410,6 +414,18 @@ def _pairs_without_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return result
 
 
+_STRICT_DECODER = json.JSONDecoder(
+    object_pairs_hook=_pairs_without_duplicates,
+    parse_constant=_reject_constant,
+    parse_float=_reject_float,
+    parse_int=_safe_int,
+)
+"""What ``json.loads(text, object_pairs_hook=..., parse_constant=..., parse_float=...,
+parse_int=...)`` makes on every call, made once: its scanner keeps no state between calls (its memo
+of keys is cleared after each document), as ``json.loads`` itself reuses one decoder for the
+plain case (per process, immutable)."""
+
+
 def loads_strict(data: bytes, *, max_bytes: int, what: str) -> Any:
     """Parse untrusted JSON bytes, refusing everything ambiguous; raise one-line :class:`InputError`.
 
@@ -428,13 +444,7 @@ def loads_strict(data: bytes, *, max_bytes: int, what: str) -> Any:
     except UnicodeDecodeError as exc:
         raise InputError(f"{what}: invalid UTF-8 at byte {exc.start}") from None
     try:
-        value = json.loads(
-            text,
-            object_pairs_hook=_pairs_without_duplicates,
-            parse_constant=_reject_constant,
-            parse_float=_reject_float,
-            parse_int=_safe_int,
-        )
+        value = _STRICT_DECODER.decode(text)
     except json.JSONDecodeError as exc:
         raise InputError(
             f"{what}: invalid JSON: {exc.msg} (line {exc.lineno} column {exc.colno})"
