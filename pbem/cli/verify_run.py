@@ -1,7 +1,7 @@
-"""The work of ``pbem verify`` (the command itself: :mod:`pbem.cli.verify`), in a module without
-click: the plain ``pbem verify GAME_DIR`` runs it from :func:`pbem.cli.main` without loading click.
-It loads only what checking needs (not the other game commands, their completion helpers and what
-they import)."""
+"""The work of ``pbem verify`` (the command itself, and its arguments: :mod:`pbem.cli.verify`), in
+a module that imports no click: every command, verify too, enters through the one click group
+(:func:`pbem.cli.main`), and this module loads only what checking needs (not the other game
+commands, their completion helpers and what they import)."""
 
 from __future__ import annotations
 
