@@ -25,8 +25,6 @@ from pbem.systems.westwall.exclusive import Exclusive, get_exclusive
 from pbem.systems.westwall.model import MoveOrder, Scenario, State
 from pbem.systems.westwall.movement import (
     _search,
-    edge_distance,
-    exit_edges,
     exit_options,
     reinforcement_entries,
 )
@@ -70,7 +68,7 @@ def unit_options(
     dests = {h: c for h, c in cost.items() if h == start or board.occupant(h) is None}
     # the exits [12.0] are found from the hexes the unit reaches with the rules' own exclusive
     # rules: from this search when it played those (one search a unit instead of two)
-    exits = _exits(board, uid, cost) if _plays_default(board, exclusive) else exit_options(board, uid, game_turn)
+    exits = exit_options(board, uid, game_turn, cost if _plays_default(board, exclusive) else None)
     return UnitOptions(uid, entering, dict(sorted(dests.items())), exits, prev)
 
 
@@ -83,31 +81,6 @@ def _plays_default(board: Board, exclusive: Exclusive | None) -> bool:
     default = get_exclusive(board.scenario.game)
     return (type(exclusive) is type(default) and exclusive.readings == default.readings
             and exclusive.walked is None)
-
-
-_COMPASS = ("west", "east", "north", "south")
-
-
-def _exits(board: Board, uid: str, cost: dict[Hex, int]) -> list[tuple[Hex, int]]:
-    """:func:`~pbem.systems.westwall.movement.exit_options` from the costs of a search already made
-    (the same list: tests/systems/westwall/test_ww_bot_options.py): each hex reached on one of the
-    side's exit edges, not in an enemy zone of control, whose exit cost fits the allowance [12.0]."""
-    scenario = board.scenario
-    u = scenario.unit[uid]
-    edges = exit_edges(scenario, u.side)
-    if not edges:
-        return []
-    on = [e for e in _COMPASS if e in edges]  # Board.edges_of names only the compass edges
-    out: list[tuple[Hex, int]] = []
-    for h, c in sorted(cost.items()):
-        if not any(edge_distance(scenario, h, e) == 0 for e in on):
-            continue
-        if board.enemy_zoc(h, u.side):
-            continue  # pinned [5.14] or stopped on entering [6.0]
-        x, _why = board.exit_check(u, h)
-        if x is not None and c + x <= u.move_halves:
-            out.append((h, c + x))
-    return out
 
 
 def legal_moves(

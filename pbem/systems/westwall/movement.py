@@ -927,15 +927,19 @@ def no_path_reason(
             f"stops in the first enemy zone of control it enters) [5.13, 6.0]{tail}")
 
 
-def exit_options(board: Board, uid: str, game_turn: int = 0) -> list[tuple[Hex, int]]:
-    """Hexes from which ``uid`` can leave the map this phase [12.0] with the total cost."""
+def exit_options(board: Board, uid: str, game_turn: int = 0,
+                 cost: dict[Hex, int] | None = None) -> list[tuple[Hex, int]]:
+    """Hexes from which ``uid`` can leave the map this phase [12.0] with the total cost: each hex it
+    reaches on one of its side's exit edges, not in an enemy zone of control, whose exit cost fits
+    its allowance. ``cost``: the costs of a search already made with the game's exclusive rules at
+    the newest readings (what :func:`reachable` finds), instead of searching again."""
     scenario = board.scenario
     u = scenario.unit[uid]
     edges = exit_edges(scenario, u.side)
     if not edges:
         return []
     out: list[tuple[Hex, int]] = []
-    for h, c in sorted(reachable(board, uid, game_turn).items()):
+    for h, c in sorted((reachable(board, uid, game_turn) if cost is None else cost).items()):
         if not any(e in edges for e in board.edges_of(h)):
             continue
         if board.enemy_zoc(h, u.side):

@@ -15,7 +15,7 @@ from pbem.engine.scenarios import load_data
 from pbem.protocol.dice import DiceStream
 from pbem.systems.westwall.board import Board
 from pbem.systems.westwall.bot import choose_orders
-from pbem.systems.westwall.enumerate import _exits, movers, unit_options
+from pbem.systems.westwall.enumerate import movers, unit_options
 from pbem.systems.westwall.exclusive import get_exclusive
 from pbem.systems.westwall.movement import _search, exit_options
 from pbem.systems.westwall.readings import Readings
@@ -53,7 +53,7 @@ def test_options_from_one_search_equal_those_of_two(scenario_id: str) -> None:
             for uid in movers(board, side, st.game_turn):
                 cost, prev = _search(board, uid, st.game_turn, ex)
                 slow_exits = exit_options(board, uid, st.game_turn)
-                assert _exits(board, uid, cost) == slow_exits, (scenario_id, uid)
+                assert exit_options(board, uid, st.game_turn, cost) == slow_exits, (scenario_id, uid)
                 fast = unit_options(board, uid, st.game_turn, ex)
                 assert fast.exits == slow_exits
                 assert fast._prev == prev
