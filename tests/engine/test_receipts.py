@@ -142,3 +142,15 @@ def test_pbem_receipt_when_none_is_due_says_why(tmp_path: Path) -> None:
     res = b.run("receipt", b.dir, "--key", "bob")
     assert res.code == 2 and "receipt-0003-B.json is already written" in res.err
     assert sorted(p.name for p in b.dir.iterdir()) == after  # the refusal wrote nothing
+
+
+def test_orders_while_the_newest_move_waits_name_its_step(tmp_path: Path) -> None:
+    """A's second roll (step 5) waits for B's reveal: asking for the orders of the next decision
+    names step 5, the move that waits, though the replay has let go of the steps before it (found in
+    the 0.2.0 trial of issue 28: a Bastogne game waiting on step 5 said "step 3 is not resolved")."""
+    a, b = start_remote(tmp_path)
+    play(a, b, 4)
+    ok(a.submit(SCRIPT[4][1]))  # step 5, A's roll: its dice wait for B's next message
+    res = a.run("orders", a.dir, "--side", "A")
+    assert res.code == 2, res.out
+    assert "step 5 is not resolved yet" in res.err, res.err

@@ -31,7 +31,7 @@ def current_decision(rp: Replay) -> Any:
     if not rp.records:
         raise InputError(f"the game has not started: waiting for {rp.waiting}")
     if rp.tail_open:
-        raise InputError(f"step {len(rp.placed)} is not resolved yet: waiting for {rp.waiting}")
+        raise InputError(f"step {rp.placed_count} is not resolved yet: waiting for {rp.waiting}")
     if not rp.current.pending:
         raise InputError("the game is over; the archive is closed")
     return rp.current.pending[0]
