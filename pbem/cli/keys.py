@@ -92,9 +92,12 @@ def show(name: str) -> None:
 def list_() -> None:
     """One line per key: name, fingerprint, and (passphrase) when encrypted."""
     store = KeyStore()
-    infos = store.list()
+    infos, problems = store.survey()
+    for line in problems:  # a damaged pair is named, and the others still listed
+        echo(f"pbem: cannot read {line}", err=True)
     if not infos:
-        echo(f"no keys in {store.dir} (create one with 'pbem key new NAME')", err=True)
+        if not problems:
+            echo(f"no keys in {store.dir} (create one with 'pbem key new NAME')", err=True)
         return
     width = max(len(i.name) for i in infos)
     for i in infos:

@@ -382,14 +382,29 @@ class KeyStore:
         line = next((x.strip() for x in text.splitlines() if x.startswith("ssh-ed25519 ")), None)
         return line
 
-    def list(self) -> list[KeyInfo]:
-        """Every key in the store, sorted by name."""
+    def survey(self) -> tuple[list[KeyInfo], list[str]]:
+        """Every readable key in the store sorted by name, and a line for each one that cannot be
+        read (its public file missing, a damaged file...), so that one bad pair hides no other."""
         if not self.dir.is_dir():
-            return []
+            return [], []
         names = sorted(
             p.stem for p in self.dir.glob("*.key") if p.is_file() and NAME_RE.match(p.stem)
         )
-        return [self.info(n) for n in names]
+        infos: list[KeyInfo] = []
+        problems: list[str] = []
+        for n in names:
+            try:
+                infos.append(self.info(n))
+            except InputError as exc:
+                problems.append(f"key {n}: {exc}")
+        return infos, problems
+
+    def list(self) -> list[KeyInfo]:
+        """Every key in the store, sorted by name (:class:`InputError` at the first unreadable one)."""
+        infos, problems = self.survey()
+        if problems:
+            raise InputError(problems[0])
+        return infos
 
     def public(self, name: str) -> Ed25519PublicKey:
         """The public half of key ``name``."""

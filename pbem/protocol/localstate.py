@@ -220,10 +220,7 @@ def local_sides(game: GameLike, local: LocalGame, *, discover: bool = True) -> d
 
     sides = {s: k for s, k in local.sides().items() if s in game.body.sides}
     if discover:
-        try:
-            infos = KeyStore().list()
-        except InputError:
-            infos = []
+        infos, _unreadable = KeyStore().survey()  # a damaged key pair hides no other key
         by_fp = {i.fingerprint: i.name for i in infos}
         for side in game.sides:
             name = by_fp.get(game.body.sides[side].fingerprint)

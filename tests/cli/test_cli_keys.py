@@ -14,6 +14,7 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from pbem.cli import cli, main
+from pbem.errors import InputError
 from pbem.protocol.keys import KeyStore, fingerprint, raw_private_bytes
 
 SSH_KEYGEN = shutil.which("ssh-keygen")
@@ -100,6 +101,25 @@ def test_show_and_list(home: Path) -> None:
     listed = run(["key", "list"]).stdout.splitlines()
     amy = KeyStore(home).info("amy")
     assert listed == [f"amy  {amy.fingerprint}  (passphrase)", f"zed  {info.fingerprint}"]
+
+
+def test_list_names_an_unreadable_key_and_lists_the_others(home: Path) -> None:
+    """A ``.key`` without its ``.pub`` (a key copied in by hand) and a damaged ``.pub`` are each
+    named on one line; every other key is still listed (the listing stopped at the first)."""
+    for name in ("amy", "bob", "cat"):
+        run(["key", "new", name, "--no-passphrase"])
+    store = KeyStore(home)
+    store.pub_path("amy").unlink()
+    store.pub_path("bob").write_text("not a key\n", encoding="utf-8")
+    result = run(["key", "list"])
+    assert result.exit_code == 0
+    assert result.stdout.splitlines() == [f"cat  {store.info('cat').fingerprint}"]
+    errs = result.stderr.splitlines()
+    assert len(errs) == 2
+    assert errs[0].startswith("pbem: cannot read key amy: ") and "amy.pub" in errs[0]
+    assert errs[1].startswith("pbem: cannot read key bob: ")
+    with pytest.raises(InputError, match="key amy"):
+        store.list()  # the strict listing other commands use still refuses
 
 
 def test_list_when_empty(home: Path) -> None:
@@ -240,3 +260,23 @@ def test_new_without_a_passphrase_at_hand_says_what_to_do(home: Path, monkeypatc
     err = capsys.readouterr().err
     assert exc.value.code == 2 and "--no-passphrase" in err and "PBEM_PASSPHRASE" in err
     assert "Aborted" not in err and not (home / "keys" / "dora.pub").exists()
+
+
+def test_a_damaged_key_pair_hides_no_side_this_machine_plays(home: Path) -> None:
+    """Which sides of a game this machine plays is found from every readable key: a ``.key``
+    left without its ``.pub`` beside the player's key no longer hides the player's side (the
+    whole discovery gave up at the first unreadable key)."""
+    from types import SimpleNamespace
+
+    from pbem.protocol.localstate import LocalGame, local_sides
+
+    run(["key", "new", "alice", "--no-passphrase"])
+    run(["key", "new", "aaron", "--no-passphrase"])  # sorted first: the one that fails
+    store = KeyStore(home)
+    store.pub_path("aaron").unlink()
+    fp = store.info("alice").fingerprint
+    game = SimpleNamespace(body=SimpleNamespace(sides={"DE": SimpleNamespace(fingerprint=fp),
+                                                       "US": SimpleNamespace(fingerprint="SHA256:other")}),
+                           sides=["DE", "US"])
+    local = LocalGame("ab" * 16, "cd" * 32)
+    assert local_sides(game, local) == {"DE": "alice"}  # type: ignore[arg-type]
