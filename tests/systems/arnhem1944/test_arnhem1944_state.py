@@ -14,7 +14,7 @@ from pbem.engine.scenarios import load_data
 from pbem.protocol.record import Record
 from pbem.systems.arnhem1944.model import Scenario
 from pbem.systems.arnhem1944.rules import Arnhem1944Rules
-from pbem.systems.arnhem1944.state import Standing, State
+from pbem.systems.arnhem1944.state import Standing, State, UnitState
 
 
 def _state() -> State:
@@ -83,8 +83,14 @@ def test_a_units_duplicate_is_its_copy() -> None:
         d, c = u.duplicate(), copy.copy(u)
         assert d == c and d is not u and type(d) is type(u)
         assert d.to_json() == c.to_json() == u.to_json()
+        # the fields, and nothing else, in a dict of its own (duplicate copies the __dict__)
+        assert vars(d) is not vars(u) and list(vars(d)) == [n for n, _ in UnitState._spec()]
         d.steps += 1
         assert d.steps == u.steps + 1
+    for light in (st.clone(), st.clone(units=False)):
+        light.own_units()
+        assert all(vars(light.units[uid]) is not vars(u) and light.units[uid] == u
+                   for uid, u in st.units.items())
 
 
 def test_standing_orders_duplicate_is_their_deep_copy() -> None:
