@@ -131,26 +131,20 @@ class UnitState(Record, frozen=False, slots=False):  # the rules change states i
 
 _UNIT_FIELDS = tuple(name for name, _ in UnitState._spec())
 _unit_values = attrgetter(*_UNIT_FIELDS)
-"""A unit's fields' values in order, as a tuple (read in C: a replay dumps every unit of every state)."""
-
-_UNIT_JSON: dict[tuple[Any, ...], dict[str, Any]] = {}
-"""Per-process cache (issue 28) of immutable derived data: a unit's values (:data:`_unit_values`,
-strings, integers, booleans and None) -> its JSON object, never handed out (copied). Most units
-stand still from one state to the next, so a replay meets the same values again and again. The
-field checks keep each field to one type (``Int`` refuses booleans), so no two keys that compare
-equal (``1 == True``) write different JSON. Cleared when it grows past :data:`_UNIT_JSON_MAX`."""
-_UNIT_JSON_MAX = 1 << 16
+"""A unit's fields' values in order, as a tuple."""
 
 
 def unit_json(u: UnitState) -> dict[str, Any]:
-    """``u.to_json()``, a new dict: the fields in order (every field is written)."""
-    values = _unit_values(u)
-    out = _UNIT_JSON.get(values)
-    if out is None:
-        if len(_UNIT_JSON) >= _UNIT_JSON_MAX:
-            _UNIT_JSON.clear()
-        out = _UNIT_JSON[values] = dict(zip(_UNIT_FIELDS, values, strict=True))
-    return out.copy()
+    """``u.to_json()``, a new dict: the fields in order (every field is written, each a string, an
+    integer, a boolean or None, written as it is). A unit's ``__dict__`` is exactly that: every way
+    a unit is made (:meth:`~pbem.protocol.record.Record.parse`, its constructor, ``replace``,
+    :meth:`UnitState.duplicate`) sets the fields in their order and nothing else, and a change of a
+    field keeps its place; so it is copied (a replay dumps every unit of every state, issue 28),
+    field by field only should anything else have been set on the unit."""
+    d = u.__dict__
+    if len(d) == len(_UNIT_FIELDS):
+        return d.copy()
+    return dict(zip(_UNIT_FIELDS, _unit_values(u), strict=True))
 
 
 class Standing(Record, frozen=False):

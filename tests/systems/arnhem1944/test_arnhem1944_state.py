@@ -137,9 +137,11 @@ def test_dump_is_to_json_and_shares_nothing() -> None:
 
 
 def test_dump_is_to_json_on_every_state_of_the_corpus() -> None:
-    """State.dump writes each unit from a cache of unit values (issue 28): on every state of the
-    frozen Arnhem 1944 game it is still the generic ``to_json`` byte for byte (keys in order,
-    ``true`` never written as ``1``), and no two dumps share a unit's dict."""
+    """State.dump writes each unit as a copy of its own ``__dict__`` (issue 28): on every state of
+    the frozen Arnhem 1944 game it is still the generic ``to_json`` byte for byte (keys in order,
+    ``true`` never written as ``1``), no two dumps share a unit's dict, and a change to a dump
+    reaches neither the state nor a later dump. A unit with anything else set on it is written
+    field by field."""
     game = Game.open(Path(__file__).resolve().parents[2] / "compat" / "arnhem1944-historical")
     rp = game.replay()
     assert len(rp.records) > 200
@@ -149,5 +151,11 @@ def test_dump_is_to_json_on_every_state_of_the_corpus() -> None:
         assert json.dumps(st.dump()) == json.dumps(st.to_json())
         a, b = st.dump(), st.dump()
         assert all(a["units"][uid] is not b["units"][uid] for uid in a["units"])
+        assert all(a["units"][uid] is not vars(u) for uid, u in st.units.items())
         a["units"][next(iter(a["units"]))]["steps"] = -1  # a caller's change reaches no later dump
         assert json.dumps(st.dump()) == json.dumps(st.to_json())
+    st = rp.records[-1].state.clone()
+    u = next(iter(st.units.values()))
+    object.__setattr__(u, "note", "not a field")
+    assert json.dumps(st.dump()) == json.dumps(st.to_json())
+    assert "note" not in json.dumps(st.dump())
