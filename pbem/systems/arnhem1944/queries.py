@@ -94,6 +94,15 @@ class Game:
         self._supply_order = tuple(sorted(sc.formations, key=lambda f: (f.supply.xxx_corps_hq, f.id)))
         """The formations in the order of the supply phase: XXX Corps' HQs, which may supply the
         airborne, first [10.1]."""
+        self._ids = frozenset(sc.counter)
+        self._units_of = {s: tuple(c.id for c in sc.counters if c.side == s) for s in SIDES}
+        """Each side's units (the scenario's counters), read instead of every unit's counter when
+        a state holds exactly the scenario's units (:meth:`_members`)."""
+        self._zoc_units_of = {s: tuple(c.id for c in sc.counters if c.side == s and not (
+            c.kind == "engineer" or (c.kind == "artillery" and not self.readings.artillery_zoc)))
+            for s in SIDES}
+        """The same, less those that exert no zone of control [4.2, 12.1] (artillery: see
+        :class:`Readings`)."""
 
     def board(self, st: State) -> Board:
         return Board(self.sc.map, self.tec, st.blown)
@@ -109,7 +118,30 @@ class Game:
     def c(self, uid: str) -> Counter:
         return self.sc.counter[uid]
 
+    def _members(self, st: State, side: str, zoc_only: bool = False) -> tuple[str, ...] | None:
+        """``side``'s units (those that exert a zone of control with ``zoc_only``) when ``st``
+        holds exactly the scenario's units, as every state the rules make does; else None (the
+        callers then ask each unit's counter)."""
+        members = (self._zoc_units_of if zoc_only else self._units_of).get(side)
+        return members if members is not None and st.units.keys() == self._ids else None
+
     def hexes_of(self, st: State, side: str, *, zoc_only: bool = False) -> set[str]:
+        """The hexes of ``side``'s units on the map (only those exerting a zone of control with
+        ``zoc_only`` [4.2])."""
+        members = self._members(st, side, zoc_only)
+        if members is None:
+            return self._hexes_of_each(st, side, zoc_only)
+        units = st.units
+        out = set()
+        for uid in members:  # a move asks at every step: the side's units only, no counters
+            u = units[uid]
+            h = u.hex
+            if h is not None and u.steps > 0:
+                out.add(h)
+        return out
+
+    def _hexes_of_each(self, st: State, side: str, zoc_only: bool) -> set[str]:
+        """:meth:`hexes_of` by each unit's counter."""
         out = set()
         counter = self.sc.counter
         for uid, u in st.units.items():
@@ -129,9 +161,16 @@ class Game:
         return b.zone(self.hexes_of(st, other(side), zoc_only=True))
 
     def at(self, st: State, h: str, side: str | None = None) -> list[str]:
-        counter = self.sc.counter
-        return sorted(uid for uid, u in st.units.items()
-                      if u.hex == h and u.steps > 0 and (side is None or counter[uid].side == side))
+        """The units at ``h`` (``side``'s only, when given), by id."""
+        units = st.units
+        if side is None:
+            return sorted(uid for uid, u in units.items() if u.hex == h and u.steps > 0)
+        members = self._members(st, side)
+        if members is None:
+            counter = self.sc.counter
+            return sorted(uid for uid, u in units.items()
+                          if u.hex == h and u.steps > 0 and counter[uid].side == side)
+        return sorted(uid for uid in members if units[uid].hex == h and units[uid].steps > 0)
 
     def allowance(self, st: State, uid: str) -> int:
         """Movement allowance in half MP [6.1, 9.2, 10.2, 15.1, errata]."""
@@ -166,10 +205,27 @@ class Game:
         return due is not None and due <= st.turn and not u.entered
 
     def ready(self, st: State, side: str) -> list[str]:
-        """[2.2] the side's units still to activate this turn."""
-        counter = self.sc.counter
-        return sorted(uid for uid in st.units
-                      if counter[uid].side == side and self.can_activate(st, uid))
+        """[2.2] the side's units still to activate this turn (:meth:`can_activate`, written out
+        over the side's units: asked after every segment)."""
+        members = self._members(st, side)
+        if members is None:
+            counter = self.sc.counter
+            return sorted(uid for uid in st.units
+                          if counter[uid].side == side and self.can_activate(st, uid))
+        units = st.units
+        out = []
+        for uid in members:
+            u = units[uid]
+            if u.steps <= 0 or u.activated:
+                continue
+            if u.hex is not None:
+                out.append(uid)
+                continue
+            due = self.due_turn(st, uid)
+            if due is not None and due <= st.turn and not u.entered:
+                out.append(uid)
+        out.sort()
+        return out
 
     def cheapest_path(self, st: State, side: Side, start: str, dest: str) -> list[str] | None:
         """The cheapest path from ``start`` to ``dest`` by the TEC [6.3], entering no enemy unit

@@ -190,17 +190,25 @@ def _flags(st: State) -> dict[str, tuple[bool, bool]]:
     return {uid: (u.in_supply, u.in_command) for uid, u in st.units.items()}
 
 
-def test_9_1_10_1_the_phase_equals_its_reference_on_every_state_of_a_game() -> None:
+@pytest.fixture(scope="module")
+def corpus() -> tuple[Arnhem1944Rules, Game, list[State]]:
+    """The rules, their game and every state of the frozen Arnhem 1944 game of the compatibility
+    corpus."""
+    game = GameDir.open(COMPAT)
+    rules = game.ruleset
+    assert isinstance(rules, Arnhem1944Rules)
+    states = [r.state for r in game.replay().records]
+    assert len(states) > 200
+    return rules, rules.game(game.scenario), states
+
+
+def test_9_1_10_1_the_phase_equals_its_reference_on_every_state_of_a_game(
+        corpus: tuple[Arnhem1944Rules, Game, list[State]]) -> None:
     """Every third position of the frozen Arnhem 1944 game of the compatibility corpus, as it
     stands and with every railway bridge and ferry blown [12.2]; and in a few of them the searches
     from a unit's hex answer as the search out from the sources for every hex of the map, every
     formation, ranges 0 to 3 (the supply range is 2)."""
-    game = GameDir.open(COMPAT)
-    rules = game.ruleset
-    assert isinstance(rules, Arnhem1944Rules)
-    g = rules.game(game.scenario)
-    states = [r.state for r in game.replay().records]
-    assert len(states) > 200
+    rules, g, states = corpus
     hexes = sorted(g.sc.map.neighbour_table) + ["9999"]
     differ = searched = 0
     for i, state in enumerate(states[::3]):
@@ -229,3 +237,36 @@ def test_9_1_10_1_the_phase_equals_its_reference_on_every_state_of_a_game() -> N
                         assert {h for h in hexes if h in near} == set(ref), (i, f.id, limit)
                         searched += len(ref)
     assert differ > 0 and searched > 0  # the phase changed flags; the searches found hexes
+
+
+def test_2_2_4_2_units_by_side_equal_asking_each_units_counter(
+        corpus: tuple[Arnhem1944Rules, Game, list[State]]) -> None:
+    """Who stands where, whose zone it is [4.2] and who may still activate [2.2], read from each
+    side's list of units, equal the same questions asked of every unit's counter, on every state
+    of the game, in rules version 3 (artillery exerts a zone) and 4; a state with a unit less or
+    more is asked unit by unit."""
+    rules, g, states = corpus
+    g3 = rules.at_version("3").game(g.sc)
+    g4 = rules.at_version("4").game(g.sc)
+    assert g3.readings.artillery_zoc and not g4.readings.artillery_zoc
+    counter = g4.sc.counter
+    asked = 0
+    for g in (g3, g4):
+        for st in states:
+            for side in SIDES:
+                assert g._members(st, side) is not None
+                for zoc_only in (False, True):
+                    assert g.hexes_of(st, side, zoc_only=zoc_only) == g._hexes_of_each(st, side, zoc_only)
+                assert g.ready(st, side) == sorted(
+                    uid for uid in st.units if counter[uid].side == side and g.can_activate(st, uid))
+                for h in {u.hex for u in st.units.values() if u.hex is not None}:
+                    assert g.at(st, h, side) == sorted(
+                        uid for uid, u in st.units.items()
+                        if u.hex == h and u.steps > 0 and counter[uid].side == side)
+                    asked += 1
+    assert asked > 1000
+    st = states[-1].clone()
+    gone = next(iter(st.units))
+    del st.units[gone]
+    assert g4._members(st, "AL") is None
+    assert g4.hexes_of(st, counter[gone].side) == g4._hexes_of_each(st, counter[gone].side, False)
