@@ -95,10 +95,10 @@ class Game:
         """The formations in the order of the supply phase: XXX Corps' HQs, which may supply the
         airborne, first [10.1]."""
         self._ids = frozenset(sc.counter)
-        self._units_of = {s: tuple(c.id for c in sc.counters if c.side == s) for s in SIDES}
+        self._units_of: dict[str, tuple[str, ...]] = {s: tuple(c.id for c in sc.counters if c.side == s) for s in SIDES}
         """Each side's units (the scenario's counters), read instead of every unit's counter when
         a state holds exactly the scenario's units (:meth:`_members`)."""
-        self._zoc_units_of = {s: tuple(c.id for c in sc.counters if c.side == s and not (
+        self._zoc_units_of: dict[str, tuple[str, ...]] = {s: tuple(c.id for c in sc.counters if c.side == s and not (
             c.kind == "engineer" or (c.kind == "artillery" and not self.readings.artillery_zoc)))
             for s in SIDES}
         """The same, less those that exert no zone of control [4.2, 12.1] (artillery: see
