@@ -14,7 +14,7 @@ from pbem.engine.ruleset import Ruleset
 from pbem.plain import Plain
 from pbem.systems.arnhem1944.board import Board
 from pbem.systems.arnhem1944.model import Counter, Formation, Scenario
-from pbem.systems.arnhem1944.state import Side, State
+from pbem.systems.arnhem1944.state import Side, State, UnitState
 from pbem.systems.arnhem1944.tables import Crt, Tec, default_crt, default_tec
 
 SIDES: tuple[Side, Side] = ("AL", "DE")
@@ -87,14 +87,61 @@ class Game:
         self.crt = crt or default_crt()
         self.tec = tec or default_tec()
         self.readings = readings or Readings()
+        self._edges: dict[tuple[str, ...], frozenset[str]] = {}
+        """Map edges -> their hex numbers (:meth:`edge_ids`): derived from the scenario's map."""
+        self._roads = frozenset(str(h) for h in sc.map.route_hexes.get("road", frozenset()))
+        """The road hexes' numbers [10.1]."""
+        self._supply_order = tuple(sorted(sc.formations, key=lambda f: (f.supply.xxx_corps_hq, f.id)))
+        """The formations in the order of the supply phase: XXX Corps' HQs, which may supply the
+        airborne, first [10.1]."""
+        self._ids = frozenset(sc.counter)
+        self._units_of: dict[str, tuple[str, ...]] = {s: tuple(c.id for c in sc.counters if c.side == s) for s in SIDES}
+        """Each side's units (the scenario's counters), read instead of every unit's counter when
+        a state holds exactly the scenario's units (:meth:`_members`)."""
+        self._zoc_units_of: dict[str, tuple[str, ...]] = {s: tuple(c.id for c in sc.counters if c.side == s and not (
+            c.kind == "engineer" or (c.kind == "artillery" and not self.readings.artillery_zoc)))
+            for s in SIDES}
+        """The same, less those that exert no zone of control [4.2, 12.1] (artillery: see
+        :class:`Readings`)."""
 
     def board(self, st: State) -> Board:
         return Board(self.sc.map, self.tec, st.blown)
 
+    def edge_ids(self, edges: Iterable[str]) -> frozenset[str]:
+        """:meth:`Board.edge_hexes`, worked out once per tuple of edges."""
+        key = tuple(edges)
+        hit = self._edges.get(key)
+        if hit is None:
+            hit = self._edges[key] = frozenset(str(h) for e in key for h in self.sc.map.edge_hexes(e))
+        return hit
+
     def c(self, uid: str) -> Counter:
         return self.sc.counter[uid]
 
+    def _members(self, st: State, side: str, zoc_only: bool = False) -> tuple[str, ...] | None:
+        """``side``'s units (those that exert a zone of control with ``zoc_only``) when ``st``
+        holds exactly the scenario's units, as every state the rules make does; else None (the
+        callers then ask each unit's counter)."""
+        members = (self._zoc_units_of if zoc_only else self._units_of).get(side)
+        return members if members is not None and st.units.keys() == self._ids else None
+
     def hexes_of(self, st: State, side: str, *, zoc_only: bool = False) -> set[str]:
+        """The hexes of ``side``'s units on the map (only those exerting a zone of control with
+        ``zoc_only`` [4.2])."""
+        members = self._members(st, side, zoc_only)
+        if members is None:
+            return self._hexes_of_each(st, side, zoc_only)
+        units = st.units
+        out = set()
+        for uid in members:  # a move asks at every step: the side's units only, no counters
+            u = units[uid]
+            h = u.hex
+            if h is not None and u.steps > 0:
+                out.add(h)
+        return out
+
+    def _hexes_of_each(self, st: State, side: str, zoc_only: bool) -> set[str]:
+        """:meth:`hexes_of` by each unit's counter."""
         out = set()
         counter = self.sc.counter
         for uid, u in st.units.items():
@@ -114,9 +161,16 @@ class Game:
         return b.zone(self.hexes_of(st, other(side), zoc_only=True))
 
     def at(self, st: State, h: str, side: str | None = None) -> list[str]:
-        counter = self.sc.counter
-        return sorted(uid for uid, u in st.units.items()
-                      if u.hex == h and u.steps > 0 and (side is None or counter[uid].side == side))
+        """The units at ``h`` (``side``'s only, when given), by id."""
+        units = st.units
+        if side is None:
+            return sorted(uid for uid, u in units.items() if u.hex == h and u.steps > 0)
+        members = self._members(st, side)
+        if members is None:
+            counter = self.sc.counter
+            return sorted(uid for uid, u in units.items()
+                          if u.hex == h and u.steps > 0 and counter[uid].side == side)
+        return sorted(uid for uid in members if units[uid].hex == h and units[uid].steps > 0)
 
     def allowance(self, st: State, uid: str) -> int:
         """Movement allowance in half MP [6.1, 9.2, 10.2, 15.1, errata]."""
@@ -151,10 +205,27 @@ class Game:
         return due is not None and due <= st.turn and not u.entered
 
     def ready(self, st: State, side: str) -> list[str]:
-        """[2.2] the side's units still to activate this turn."""
-        counter = self.sc.counter
-        return sorted(uid for uid in st.units
-                      if counter[uid].side == side and self.can_activate(st, uid))
+        """[2.2] the side's units still to activate this turn (:meth:`can_activate`, written out
+        over the side's units: asked after every segment)."""
+        members = self._members(st, side)
+        if members is None:
+            counter = self.sc.counter
+            return sorted(uid for uid in st.units
+                          if counter[uid].side == side and self.can_activate(st, uid))
+        units = st.units
+        out = []
+        for uid in members:
+            u = units[uid]
+            if u.steps <= 0 or u.activated:
+                continue
+            if u.hex is not None:
+                out.append(uid)
+                continue
+            due = self.due_turn(st, uid)
+            if due is not None and due <= st.turn and not u.entered:
+                out.append(uid)
+        out.sort()
+        return out
 
     def cheapest_path(self, st: State, side: Side, start: str, dest: str) -> list[str] | None:
         """The cheapest path from ``start`` to ``dest`` by the TEC [6.3], entering no enemy unit
@@ -269,6 +340,21 @@ class Game:
             frontier = nxt
         return dist
 
+    def _near(self, occupied: dict[str, set[str]], board: Board, side: str, starts: set[str],
+              limit: int, zoc: frozenset[str]) -> _Near | dict[str, int]:
+        """What :meth:`_reach` answers about a hex (``h in ...``), found from that hex back towards
+        the starts (:class:`_Near`): the supply phase asks about a few units' hexes within the
+        supply range of a formation's sources, a road net of up to hundreds of hexes [10.1], and
+        searching out from every source was most of the phase (issue 28). :meth:`_reach` itself
+        when a start is not a hex of the map's neighbour table (there its neighbours need not
+        answer back)."""
+        table = board.map.neighbour_table
+        enemy = occupied[other(side)]
+        kept = starts - enemy
+        if not kept <= table.keys():
+            return self._reach(occupied, board, side, kept, limit, zoc)
+        return _Near(table, kept, enemy | (zoc - occupied[side]), limit)
+
     def _road_net(self, occupied: dict[str, set[str]], board: Board, side: str, terminals: set[str],
                   zoc: frozenset[str], road: set[str]) -> set[str]:
         """Road hexes (``road``) joined by road to ``terminals`` through hexes free of enemy units
@@ -296,28 +382,40 @@ class Game:
         board = self.board(st)
         zoc = {s: self.enemy_zoc(st, s, board) for s in SIDES}
         occupied: dict[str, set[str]] = {s: self.hexes_of(st, s) for s in SIDES}  # no unit moves now
-        road = {str(h) for h in self.sc.map.route_hexes.get("road", frozenset())}
+        road = set(self._roads)
         hq_supplied: dict[str, bool] = {}
-        order = sorted(self.sc.formations, key=lambda f: (f.supply.xxx_corps_hq, f.id))
+        order = self._supply_order
         xxx_hqs: list[str] = []
         nets: dict[str, set[str]] = {}
+        made: dict[tuple[str, frozenset[str]], set[str]] = {}  # formations of a side sharing terminals
         for f in order:
-            terminals = set(f.supply.hexes) | board.edge_hexes(f.supply.edges)
-            nets[f.id] = self._road_net(occupied, board, f.side, terminals, zoc[f.side], road)
+            terminals = frozenset(f.supply.hexes) | self.edge_ids(f.supply.edges)
+            net = made.get((f.side, terminals))
+            if net is None:
+                net = made[(f.side, terminals)] = self._road_net(occupied, board, f.side, set(terminals),
+                                                                 zoc[f.side], road)
+            nets[f.id] = net
+        members: dict[str, list[tuple[str, UnitState]]] = {f.id: [] for f in order}
+        counter = self.sc.counter
+        for uid, u in st.units.items():  # each formation's units on the map, in the units' order
+            if u.on_map:
+                of = members.get(counter[uid].formation)
+                if of is not None:
+                    of.append((uid, u))
         for f in order:
-            sources = self._sources(st, board, f, nets[f.id], xxx_hqs)
+            sources = self._sources(st, f, nets[f.id], xxx_hqs)
             self._hq_supply(st, occupied, board, f, sources, zoc[f.side], hq_supplied, xxx_hqs)
         for f in order:
-            sources = self._sources(st, board, f, nets[f.id], xxx_hqs)
-            self._units_supply(st, occupied, board, f, sources, zoc[f.side], hq_supplied.get(f.id))
+            sources = self._sources(st, f, nets[f.id], xxx_hqs)
+            self._units_supply(st, occupied, board, f, sources, zoc[f.side], hq_supplied.get(f.id),
+                               members[f.id])
 
-    def _sources(self, st: State, board: Board, f: Formation, net: set[str],
-                 xxx_hqs: list[str]) -> set[str]:
+    def _sources(self, st: State, f: Formation, net: set[str], xxx_hqs: list[str]) -> set[str]:
         """[10.1] where a formation's supply is traced from: its road net, the map edges for the
         Germans, the drop zones and XXX Corps' supplied HQs for the airborne."""
         sources = set(net)
         if f.side == "DE":
-            sources |= board.edge_hexes(f.supply.edges)
+            sources |= self.edge_ids(f.supply.edges)
         if f.supply.drop_zones:
             sources |= self._drop_zones(st)
             sources |= set(xxx_hqs)
@@ -328,7 +426,7 @@ class Game:
                    xxx_hqs: list[str]) -> None:
         """[10.1] a formation's HQ on the map is in supply within the supply range of a source
         (or on the turn it enters); a supplied XXX Corps HQ becomes a source for the airborne."""
-        reach = self._reach(occupied, board, f.side, sources, self.sc.constants.supply_range, zoc)
+        reach = self._near(occupied, board, f.side, sources, self.sc.constants.supply_range, zoc)
         hq = f.hq
         if hq is not None and st.units[hq].on_map:
             hq_hex = st.units[hq].hex
@@ -339,24 +437,27 @@ class Game:
                 xxx_hqs.append(hq_hex)
 
     def _units_supply(self, st: State, occupied: dict[str, set[str]], board: Board, f: Formation,
-                      sources: set[str], zoc: frozenset[str], hq_supplied: bool | None) -> None:
-        """[9.1, 10.1] a formation's units: in supply within the supply range of a source or of
-        its supplied HQ, in command within the command range of its HQ (the engineer of either
-        XXX Corps HQ [12.1]); units entering this turn (and the Germans on turn 1) are both."""
+                      sources: set[str], zoc: frozenset[str], hq_supplied: bool | None,
+                      members: list[tuple[str, UnitState]]) -> None:
+        """[9.1, 10.1] a formation's units (``members``: those on the map): in supply within the
+        supply range of a source or of its supplied HQ, in command within the command range of
+        its HQ (the engineer of either XXX Corps HQ [12.1]); units entering this turn (and the
+        Germans on turn 1) are both."""
         k = self.sc.constants
         side = f.side
         hq = f.hq
         hq_hex = st.units[hq].hex if hq is not None and st.units[hq].on_map else None
         if hq_hex is not None and hq_supplied:
             sources.add(hq_hex)
-        supply = self._reach(occupied, board, side, sources, k.supply_range, zoc)
+        supply = self._near(occupied, board, side, sources, k.supply_range, zoc)
         command = (self._reach(occupied, board, side, [hq_hex], k.command_range, zoc)
                    if hq_hex is not None else {})
         hqs = [hq_hex] if hq_hex is not None else []
-        for uid, u in st.units.items():
-            c = self.c(uid)
-            if c.formation != f.id or not u.on_map or uid == hq:
+        counter = self.sc.counter
+        for uid, u in members:
+            if uid == hq:
                 continue
+            c = counter[uid]
             fresh = u.entry_turn == st.turn or (st.turn == 1 and side == "DE")
             if c.kind == "engineer":  # [12.1] commanded by both XXX Corps HQs
                 hqs2 = [st.units[g.hq].hex for g in self.sc.formations
@@ -392,6 +493,57 @@ class Game:
         infantry = self.sc.allied_infantry
         return sum(u.steps for uid, u in st.units.items()
                    if u.steps > 0 and u.hex in bank and uid in infantry)  # on the map, over the river
+
+
+class _Near:
+    """Whether a hex is within ``limit`` of ``starts`` by a path entering no ``blocked`` hex (an
+    enemy unit's, or an enemy zone no friend negates) [4.2, 9.1, 10.1]: :meth:`Game._reach`'s
+    answer, searched from the hex asked about back towards the starts, breadth first to ``limit``
+    (a path's hexes after its start are unblocked, the start itself may be blocked), each answer
+    kept. Correct where the neighbours answer back (a hex of ``table`` is a neighbour of each of
+    its neighbours: adjacency on the map) and every start is a hex of ``table``: the caller's
+    (:meth:`Game._near`) to see to. ``starts`` holds no enemy unit's hex."""
+
+    __slots__ = ("table", "starts", "blocked", "limit", "known")
+
+    def __init__(self, table: dict[str, tuple[str, ...]], starts: set[str], blocked: set[str],
+                 limit: int) -> None:
+        self.table = table
+        self.starts = starts
+        self.blocked = blocked
+        self.limit = limit
+        self.known: dict[str, bool] = {}
+
+    def __contains__(self, h: object) -> bool:
+        if not isinstance(h, str):
+            return False
+        hit = self.known.get(h)
+        if hit is None:
+            hit = self.known[h] = self._search(h)
+        return hit
+
+    def _search(self, h: str) -> bool:
+        starts, blocked, table = self.starts, self.blocked, self.table
+        if h in starts:
+            return True  # a start is at distance 0, blocked or not
+        if h in blocked or h not in table:
+            return False  # entered by a step: never a blocked hex; off the table: no path to it
+        seen = {h}
+        frontier = [h]
+        d = 0
+        while frontier and d < self.limit:
+            d += 1
+            nxt = []
+            for x in frontier:
+                for n in table[x]:
+                    if n in starts:
+                        return True  # a start next to a hex d - 1 steps from h
+                    if n in seen or n in blocked:
+                        continue
+                    seen.add(n)
+                    nxt.append(n)
+            frontier = nxt
+        return False
 
 
 def mark_bridge(g: Game, st: State) -> None:

@@ -14,7 +14,7 @@ from pbem.engine.scenarios import load_data
 from pbem.protocol.record import Record
 from pbem.systems.arnhem1944.model import Scenario
 from pbem.systems.arnhem1944.rules import Arnhem1944Rules
-from pbem.systems.arnhem1944.state import Standing, State
+from pbem.systems.arnhem1944.state import Standing, State, UnitState
 
 
 def _state() -> State:
@@ -83,8 +83,14 @@ def test_a_units_duplicate_is_its_copy() -> None:
         d, c = u.duplicate(), copy.copy(u)
         assert d == c and d is not u and type(d) is type(u)
         assert d.to_json() == c.to_json() == u.to_json()
+        # the fields, and nothing else, in a dict of its own (duplicate copies the __dict__)
+        assert vars(d) is not vars(u) and list(vars(d)) == [n for n, _ in UnitState._spec()]
         d.steps += 1
         assert d.steps == u.steps + 1
+    for light in (st.clone(), st.clone(units=False)):
+        light.own_units()
+        assert all(vars(light.units[uid]) is not vars(u) and light.units[uid] == u
+                   for uid, u in st.units.items())
 
 
 def test_standing_orders_duplicate_is_their_deep_copy() -> None:
@@ -131,9 +137,11 @@ def test_dump_is_to_json_and_shares_nothing() -> None:
 
 
 def test_dump_is_to_json_on_every_state_of_the_corpus() -> None:
-    """State.dump writes each unit from a cache of unit values (issue 28): on every state of the
-    frozen Arnhem 1944 game it is still the generic ``to_json`` byte for byte (keys in order,
-    ``true`` never written as ``1``), and no two dumps share a unit's dict."""
+    """State.dump writes each unit as a copy of its own ``__dict__`` (issue 28): on every state of
+    the frozen Arnhem 1944 game it is still the generic ``to_json`` byte for byte (keys in order,
+    ``true`` never written as ``1``), no two dumps share a unit's dict, and a change to a dump
+    reaches neither the state nor a later dump. A unit with anything else set on it is written
+    field by field."""
     game = Game.open(Path(__file__).resolve().parents[2] / "compat" / "arnhem1944-historical")
     rp = game.replay()
     assert len(rp.records) > 200
@@ -143,5 +151,11 @@ def test_dump_is_to_json_on_every_state_of_the_corpus() -> None:
         assert json.dumps(st.dump()) == json.dumps(st.to_json())
         a, b = st.dump(), st.dump()
         assert all(a["units"][uid] is not b["units"][uid] for uid in a["units"])
+        assert all(a["units"][uid] is not vars(u) for uid, u in st.units.items())
         a["units"][next(iter(a["units"]))]["steps"] = -1  # a caller's change reaches no later dump
         assert json.dumps(st.dump()) == json.dumps(st.to_json())
+    st = rp.records[-1].state.clone()
+    u = next(iter(st.units.values()))
+    object.__setattr__(u, "note", "not a field")
+    assert json.dumps(st.dump()) == json.dumps(st.to_json())
+    assert "note" not in json.dumps(st.dump())
