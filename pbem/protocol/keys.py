@@ -23,6 +23,7 @@ import hashlib
 import os
 import re
 import struct
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -525,6 +526,10 @@ def passphrase_for(name: str, *, confirm: bool = False, prompt: str | None = Non
     env = os.environ.get(PASSPHRASE_ENV)
     if env is not None:
         return env.encode("utf-8") if env else None
+    refusal = (f"key {name} needs a passphrase and none was given: type it at a terminal, or set "
+               f"{PASSPHRASE_ENV}" + (", or make the key with --no-passphrase" if confirm else ""))
+    if not _terminal():  # nothing to hide the typing on: what standard input holds, if anything
+        return _piped_passphrase(confirm, refusal)
     import warnings
 
     import click
@@ -539,6 +544,39 @@ def passphrase_for(name: str, *, confirm: bool = False, prompt: str | None = Non
                 err=True,
             )
     except click.exceptions.Abort:  # the input ended: say what to do instead of "Aborted."
-        raise InputError(f"key {name} needs a passphrase and none was given: type it at a terminal, or set "
-                         f"{PASSPHRASE_ENV}" + (", or make the key with --no-passphrase" if confirm else "")) from None
+        raise InputError(refusal) from None
     return text.encode("utf-8") if text else None
+
+
+def _terminal() -> bool:
+    """Whether a passphrase can be typed unseen: standard input is a terminal, or the process has
+    a controlling terminal (``/dev/tty``, where getpass asks when standard input is a pipe)."""
+    stdin = sys.stdin
+    if stdin is not None and stdin.isatty():
+        return True
+    if os.name != "posix":
+        return False
+    try:
+        fd = os.open("/dev/tty", os.O_RDWR | os.O_NOCTTY)
+    except OSError:
+        return False
+    os.close(fd)
+    return True
+
+
+def _piped_passphrase(confirm: bool, refusal: str) -> bytes:
+    """The passphrase from standard input when there is no terminal: its first non-empty line (and
+    the next one, equal to it, for a new passphrase), read without a prompt or getpass's "may be
+    echoed" warning (nobody is there to read them); input that ends first is ``refusal``."""
+
+    def line() -> str:
+        for raw in sys.stdin if sys.stdin is not None else ():
+            text = raw.rstrip("\r\n")
+            if text:
+                return text
+        raise InputError(refusal)
+
+    first = line()
+    if confirm and line() != first:
+        raise InputError("the two passphrases given on standard input differ")
+    return first.encode("utf-8")

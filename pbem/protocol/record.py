@@ -283,12 +283,22 @@ class IntKey(Check):
         self.int = Int(ge, le)
 
     def __call__(self, value: Any, loc: Loc) -> Any:
-        if type(value) is str and re.fullmatch(r"-?[0-9]{1,9}", value):
-            value = int(value)
+        if type(value) is str:
+            if re.fullmatch(_INT_KEY, value):
+                value = int(value)
+            elif re.fullmatch(r"[-+]?[0-9]{1,9}", value):
+                # "01" and "1" (or "-0" and "0") would name the same entry, the later silently
+                # replacing the earlier: only the plain decimal form is read
+                raise _fail(loc, f"write the number in its plain form ({int(value)}), without a sign "
+                                 "or leading zeros")
         return self.int(value, loc)
 
     def schema(self, defs: dict[str, Any]) -> dict[str, Any]:
-        return {"type": "string", "pattern": r"^-?[0-9]{1,9}$"}
+        return {"type": "string", "pattern": f"^(?:{_INT_KEY})$"}
+
+
+_INT_KEY = r"-?[1-9][0-9]{0,8}|0"
+"""An integer key as JSON writes it: decimal, no leading zeros, no plus sign, no "-0"."""
 
 
 class TupleOf(Check):
@@ -443,7 +453,10 @@ class MapOf(Check):
         problems: list[tuple[Loc, str]] = []
         for k, v in value.items():
             try:
-                out[self.key(k, (*loc, k, "[key]"))] = self.value(v, (*loc, k))
+                key = self.key(k, (*loc, k, "[key]"))
+                if key in out:  # two keys read as one: neither is silently dropped
+                    raise _fail((*loc, k, "[key]"), "names the same entry as another key")
+                out[key] = self.value(v, (*loc, k))
             except RecordError as exc:
                 _collect(problems, exc)
         if problems:

@@ -29,6 +29,13 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return path
 
 
+@pytest.fixture
+def terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+    """pbem asks for a passphrase as on a terminal (click's runner then types the input given);
+    without one it reads standard input without asking (see the tests without a terminal)."""
+    monkeypatch.setattr("pbem.protocol.keys._terminal", lambda: True)
+
+
 def run(args: list[str], input: str | None = None, passphrase: str | None = None) -> Result:
     env = {"PBEM_PASSPHRASE": passphrase} if passphrase is not None else {}
     return CliRunner().invoke(cli, args, input=input, env=env, catch_exceptions=False)
@@ -71,7 +78,7 @@ def test_new_names_the_public_file_to_send_and_it_holds_only_the_public_line(hom
     assert result.stdout.count("\n") == 2  # stdout unchanged: the public line and the fingerprint
 
 
-def test_new_prompts_twice_for_a_passphrase(home: Path) -> None:
+def test_new_prompts_twice_for_a_passphrase(home: Path, terminal: None) -> None:
     result = run(["key", "new", "bob"], input="s3cret\ns3cret\n")
     assert result.exit_code == 0, result.output
     assert "s3cret" not in result.output
@@ -128,7 +135,7 @@ def test_list_when_empty(home: Path) -> None:
     assert "no keys" in result.stderr
 
 
-def test_import_encrypted_openssh_key_asks_both_passphrases(home: Path, tmp_path: Path) -> None:
+def test_import_encrypted_openssh_key_asks_both_passphrases(home: Path, tmp_path: Path, terminal: None) -> None:
     key = Ed25519PrivateKey.generate()
     src = tmp_path / "id_ed25519"
     src.write_bytes(key.private_bytes(
@@ -144,7 +151,8 @@ def test_import_encrypted_openssh_key_asks_both_passphrases(home: Path, tmp_path
     assert raw_private_bytes(store.private("id_ed25519", b"new")) == raw_private_bytes(key)
 
 
-def test_import_unencrypted_key_asks_only_the_store_passphrase(home: Path, tmp_path: Path) -> None:
+def test_import_unencrypted_key_asks_only_the_store_passphrase(home: Path, tmp_path: Path,
+                                                               terminal: None) -> None:
     key = Ed25519PrivateKey.generate()
     src = tmp_path / "plain"
     src.write_bytes(key.private_bytes(
@@ -255,6 +263,7 @@ def test_new_without_a_passphrase_at_hand_says_what_to_do(home: Path, monkeypatc
     import io
 
     monkeypatch.setattr("sys.stdin", io.StringIO(""))  # no terminal, and the input ends at once
+    monkeypatch.setattr("pbem.protocol.keys._terminal", lambda: False)
     with pytest.raises(SystemExit) as exc:
         main(["key", "new", "dora"])
     err = capsys.readouterr().err
@@ -280,3 +289,40 @@ def test_a_damaged_key_pair_hides_no_side_this_machine_plays(home: Path) -> None
                            sides=["DE", "US"])
     local = LocalGame("ab" * 16, "cd" * 32)
     assert local_sides(game, local) == {"DE": "alice"}  # type: ignore[arg-type]
+
+
+def _pbem_without_a_terminal(home: Path, *args: str, stdin: str) -> subprocess.CompletedProcess[str]:
+    """The real ``pbem`` in a process of its own session: no controlling terminal, standard input
+    a pipe holding ``stdin`` (a script, a cron job, an editor's build command)."""
+    import os
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if k != "PBEM_PASSPHRASE"}
+    env["PBEM_HOME"] = str(home)
+    return subprocess.run([sys.executable, "-m", "pbem", *args], input=stdin, env=env, capture_output=True,
+                          text=True, timeout=120, start_new_session=True)
+
+
+def test_new_without_a_terminal_refuses_in_one_line_and_no_echo_warning(home: Path) -> None:
+    """With no terminal and nothing on standard input, the refusal is the whole of what is said
+    (getpass's "Password input may be echoed" and the prompt came before it), exit 2."""
+    done = _pbem_without_a_terminal(home, "key", "new", "dora", stdin="")
+    assert done.returncode == 2
+    assert done.stdout == ""
+    assert done.stderr == ("pbem: key dora needs a passphrase and none was given: type it at a terminal, or set "
+                           "PBEM_PASSPHRASE, or make the key with --no-passphrase\n")
+    assert not (home / "keys" / "dora.key").exists()
+
+
+def test_new_without_a_terminal_takes_the_passphrase_piped_to_it_silently(home: Path) -> None:
+    """A passphrase piped in (twice, for a new key) is still taken, without a prompt or warning
+    nobody would read; two that differ are refused and nothing is written."""
+    done = _pbem_without_a_terminal(home, "key", "new", "erin", stdin="s3cret\ns3cret\n")
+    assert done.returncode == 0, done.stderr
+    assert "echoed" not in done.stderr and "passphrase for" not in done.stderr.lower()
+    assert KeyStore(home).info("erin").encrypted
+    KeyStore(home).private("erin", b"s3cret")
+    done = _pbem_without_a_terminal(home, "key", "new", "fay", stdin="one\ntwo\n")
+    assert done.returncode == 2
+    assert done.stderr == "pbem: the two passphrases given on standard input differ\n"
+    assert not (home / "keys" / "fay.key").exists()

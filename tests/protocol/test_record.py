@@ -15,6 +15,7 @@ from pbem.protocol import archive
 from pbem.protocol.archive import GenesisBody, MoveBody, SideEntry, TurnFile
 from pbem.protocol.dsse import parse_envelope
 from pbem.protocol.record import (
+    Check,
     Const,
     Either,
     Int,
@@ -215,6 +216,35 @@ def test_a_tagged_union_picks_its_record_by_the_tag() -> None:
 def test_the_rules_checks_refuse_and_name_the_field(value: dict[str, Any], where: str, fragment: str) -> None:
     found = problems(Plan, value)
     assert found[0][0] == where and fragment in found[0][1], found
+
+
+@pytest.mark.parametrize("key", ["01", "+1", "-0", "007"])
+def test_an_integer_key_in_another_form_than_plain_decimal_is_refused(key: str) -> None:
+    # "01" and "1" would read as the same entry, the later silently replacing the earlier
+    found = problems(Plan, {"table": {"1": "a", key: "b"}})
+    assert found[0][0] == f"table.{key}.[key]" and "plain form" in found[0][1], found
+
+
+def test_two_keys_that_read_as_one_entry_are_refused_by_the_table() -> None:
+    class Loose(Check):  # a key check that, unlike IntKey, reads two spellings as one
+        def __call__(self, value: Any, loc: tuple[Any, ...]) -> Any:
+            return value.lower()
+
+    with pytest.raises(RecordError, match=r"t\.b\.\[key\]: names the same entry as another key"):
+        MapOf(Loose(), Str())({"a": "x", "B": "y", "b": "z"}, ("t",))
+
+
+def test_the_schema_of_an_integer_key_accepts_exactly_what_the_check_accepts() -> None:
+    import re
+
+    pattern = IntKey().schema({})["pattern"]
+    for key in ["0", "1", "-3", "123456789", "01", "+1", "-0", "1234567890", "1a", ""]:
+        try:
+            IntKey()(key, ())
+            accepted = True
+        except RecordError:
+            accepted = False
+        assert (re.search(pattern, key) is not None) == accepted, key
 
 
 def test_replace_copies_unchecked_and_schema_uses_json_names() -> None:

@@ -19,7 +19,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from pbem.engine.presenter import Presenter
-from pbem.errors import InputError, UnreadableOrders
+from pbem.errors import InputError, PbemError, UnreadableOrders
 from pbem.maps.hexmap import Hex
 from pbem.systems.megagame.air import MISSION_ROLES, squadrons_available
 from pbem.systems.megagame.board import AnyState, hq_out_of_reach, team_side, turn_label
@@ -271,39 +271,52 @@ class MegagamePresenter(Presenter[MegaScenario, AnyState]):
             out.append("# Squadrons of your side that can fly today [12]: "
                        + ", ".join(f"{n} {'/'.join(r)}" for r, n in flying))
         out += ["# Examples with your own units and hexes of the map now (remove the '# ' to use one):",
-                *self._examples(scenario, view)]
+                *self._examples(scenario, view, side)]
         return "\n".join(out) + "\n"
 
-    def _examples(self, scenario: MegaScenario, view: Mapping[str, Any]) -> list[str]:
+    def _examples(self, scenario: MegaScenario, view: Mapping[str, Any], side: str) -> list[str]:
         """One line of each kind, written with the team's first unit and real hexes [27]: the
         enemy seen nearest to it to attack, the farthest hex its tactical move reaches (``pbem
-        reach``), an objective to look at, and an enemy beyond the bomb line to bomb [12c]."""
+        reach``), an objective to look at, an enemy beyond the bomb line to bomb [12c], heavy
+        bombers on it [9]. Each is shown as an example only when the sheet of that line alone is
+        accepted now, as written (its note after a '#', which the sheet reads as a comment);
+        else as its form, indented, which no one takes for an order."""
         if not view["units"]:
             return ["#   (none of your units is on the map yet)"]
+        team = TeamView.parse(view)
         first = view["units"][0]
         at = Hex.parse(first["hex"])
         ours = [Hex.parse(u["hex"]) for u in [*view["units"], *view.get("friends", [])]]
         enemy = sorted((Hex.parse(e["hex"]) for e in view.get("enemy", [])), key=lambda h: (at.distance(h), h))
-        reached = [Hex.parse(line.split(":")[0]) for line in self.reach(scenario, TeamView.parse(view),
-                                                                         first["id"]) if ":" in line]
+        reached = [Hex.parse(line.split(":")[0]) for line in self.reach(scenario, team, first["id"]) if ":" in line]
         objective = next((o["hex"] for o in view.get("objectives", [])), None)
-        out = []
+        out: list[tuple[str, str]] = []
         if enemy:
-            out.append(f"# {first['id']}: attack, towards {enemy[0]}        (the way there is filled in)")
+            out.append((f"{first['id']}: attack, towards {enemy[0]}", "the way there is filled in"))
         if reached:
             goal = Hex.parse(objective) if objective is not None else at
             towards = min(reached, key=lambda h: (h.distance(goal), h))
-            out.append(f"# {first['id']}: move, towards {towards}        (a tactical move this turn reaches it: "
-                       "pbem reach)")
-        out.append(f"# {first['id']}: hold, stand fast")
+            out.append((f"{first['id']}: move, towards {towards}", "a tactical move this turn reaches it: pbem reach"))
+        out.append((f"{first['id']}: hold, stand fast", "holds at all costs: more losses rather than pushed back [5]"))
         if objective is not None:
-            out.append(f"# air: recce 1 at {objective}")
+            out.append((f"air: recce 1 at {objective}", "a look at an objective [12]"))
         beyond = [h for h in enemy if all(h.distance(o) >= 2 for o in ours)]
         if beyond:
-            out.append(f"# air: bombing 2 at {beyond[0]}     (at least 2 km from friendly troops: the bomb "
-                       "line [12c])")
-        out.append("# air: heavy 2 at HEX       (heavy bombers on a map square [9]; 'heavy N' on a line: support)")
-        return out
+            out.append((f"air: bombing 2 at {beyond[0]}", "at least 2 km from friendly troops: the bomb line [12c]"))
+        heavy = ("air: heavy 2 at " + (str(beyond[0]) if beyond else "HEX"),
+                 "heavy bombers on a map square [9]; 'heavy N' on a line: support")
+        return [f"# {line:<40} # {why}" if self._accepted(scenario, team, side, line) else
+                f"#   {line:<38} # {why} (not accepted now)" for line, why in [*out, heavy]]
+
+    def _accepted(self, scenario: MegaScenario, team: TeamView, side: str, line: str) -> bool:
+        """Whether a sheet of ``line`` alone is accepted now, as ``pbem check`` would read it [5]."""
+        rules = self.ruleset
+        try:
+            doc = self.parse_text_orders(scenario, rules.skeleton(scenario, team, side), side, line + "\n")
+            orders = rules.normalize(scenario, team, side, rules.load_orders(scenario, doc))
+            return not rules.validate(scenario, team, side, orders)
+        except PbemError:
+            return False
 
     def undone(self, scenario: MegaScenario, state: AnyState, side: str, orders: JSON) -> list[str]:
         """Units the sheet gives no orders: they stay where they are [5]."""

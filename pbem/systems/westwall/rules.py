@@ -21,6 +21,7 @@ and resolution are in :mod:`pbem.systems.westwall.combat`; movement in :mod:`pbe
 
 from __future__ import annotations
 
+import heapq
 from typing import Any
 
 from pbem.engine.presenter import Presenter
@@ -53,6 +54,7 @@ from pbem.systems.westwall.model import (
     SetupOrders,
     StandingOrders,
     State,
+    UnitDef,
     UnitState,
 )
 from pbem.systems.westwall.movement import (
@@ -640,25 +642,59 @@ class WestWallRules(Ruleset[Scenario, State, Orders_]):
 
 
 def default_placements(scenario: Scenario, st: State, side: str) -> dict[str, str]:
-    """A legal set-up for ``side`` (first free hex of each unit's area, in hex order) for skeletons."""
+    """A legal set-up for ``side`` for skeletons (pbem's proposal, never a rules result): each
+    unit in the first free hex of its area, in hex order, from which it has room to move -- on
+    the terrain alone it reaches, in one Movement Phase, at least as many other hexes as the side
+    sets up units, so that its own side can never fill every way out (friendly units are passed
+    through [5.31]) and an armored unit is not proposed where rough or broken terrain all round
+    holds it for the whole game [5.24] -- else, when its area has no such hex free, the first free
+    hex of it."""
     board = Board.from_state(scenario, st)
     taken = {h for _uid, h in board.positions()}
     out: dict[str, str] = {}
     hexes = scenario.map.all_hexes()
-    for d in scenario.deployments:
-        if d.side != side:
-            continue
+    mine = [d for d in scenario.deployments if d.side == side]
+    need = sum(len(d.units) for d in mine)
+    for d in mine:
         for uid in d.units:
+            unit = scenario.unit[uid]
+            first: Hex | None = None
+            roomy: Hex | None = None
             for h in hexes:
-                if (
-                    h not in taken
-                    and not board.geo.terrain[h].prohibited
-                    and in_any_area(scenario, d.area, h)
-                ):
-                    taken.add(h)
-                    out[uid] = str(h)
+                if h in taken or board.geo.terrain[h].prohibited or not in_any_area(scenario, d.area, h):
+                    continue
+                first = h if first is None else first
+                if _room_to_move(board, unit, h, need):
+                    roomy = h
                     break
+            pick = roomy if roomy is not None else first
+            if pick is not None:
+                taken.add(pick)
+                out[uid] = str(pick)
     return out
+
+
+def _room_to_move(board: Board, unit: UnitDef, start: Hex, need: int) -> bool:
+    """Whether ``unit`` at ``start`` reaches at least ``need`` other hexes in one Movement Phase,
+    on the terrain and hexsides alone [5.2] (no unit, no zone of control)."""
+    cost = {start: 0}
+    heap = [(0, start)]
+    seen = 0
+    while heap:
+        c, h = heapq.heappop(heap)
+        if c > cost.get(h, c):
+            continue
+        if h != start:
+            seen += 1
+            if seen >= need:
+                return True
+        for n in board.neighbours(h):
+            step, _why = board.enter_check(unit, h, n)
+            if step is None or c + step > unit.move_halves or c + step >= cost.get(n, c + step + 1):
+                continue
+            cost[n] = c + step
+            heapq.heappush(heap, (c + step, n))
+    return False
 
 
 def setup_violations(scenario: Scenario, st: State, o: SetupOrders) -> list[RuleViolation]:

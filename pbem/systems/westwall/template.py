@@ -10,8 +10,10 @@ acknowledgement is the one exception: it holds a single possible order, written 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
+from pbem.errors import PbemError
 from pbem.maps.hexmap import Hex
 from pbem.systems.westwall.board import Board
 from pbem.systems.westwall.display import cases, side_name
@@ -115,9 +117,21 @@ def _player_turn(rules: Any, sc: Scenario, st: State, side: str, label: str) -> 
     if refused:
         out.append("# Orders that leave these out are refused (the rules' own check of an empty player-turn):")
         out += [f"#   - {v}" for v in refused]
-    out.append("# Examples with your own units (remove the '# ' to use one):")
-    out += _move_examples(board, sc, st, side, ex, [r[0] for r in on_map], sorted(due))
-    out += _attack_example(board, sc, side)
+    out.append("# Examples with your own units (remove the '# ' to use one"
+               + (", with the attacks owed above" if refused else "") + "):")
+    owed = {str(v) for v in refused}
+    presenter = rules.presenter()
+
+    def fits(line: str) -> bool:
+        """Whether ``line`` alone is refused for nothing but the attacks owed [27]."""
+        try:
+            doc = presenter.parse_text_orders(sc, presenter.text_skeleton(sc, st, side), side, line + "\n")
+            return all(str(v) in owed for v in rules.validate(sc, st, side, rules.normalize(sc, st, side, doc)))
+        except PbemError:
+            return False
+
+    out += _move_examples(board, sc, st, side, ex, [r[0] for r in on_map], sorted(due), fits)
+    out += _attack_example(board, sc, side, fits)
     out.append(_example("pass", "no orders at all this player-turn"))
     out += _standing(sc, st, side)
     return out
@@ -136,14 +150,17 @@ def _safe_destination(board: Board, uid: str, st: State, side: str, ex: Any) -> 
 
 
 def _move_examples(board: Board, sc: Scenario, st: State, side: str, ex: Any, on_map: list[str],
-                   due: list[str]) -> list[str]:
+                   due: list[str], fits: Callable[[str], bool]) -> list[str]:
+    """A move [5.0] and an entry or a landing [11.11, 15.31], each by the first unit whose line
+    ``fits`` (is refused for nothing but the attacks owed: a landing the weather forbids
+    [16.12] is no example)."""
     out: list[str] = []
     for uid in on_map:
         if sc.unit[uid].is_artillery:
             continue
         found = _safe_destination(board, uid, st, side, ex)
-        if found is not None:
-            out.append(_example(f"move {uid} to {found[1]}", "the cheapest path is filled in [5.0]"))
+        if found is not None and fits(line := f"move {uid} to {found[1]}"):
+            out.append(_example(line, "the cheapest path is filled in [5.0]"))
             path = move_order(found[0], found[1]).path  # every hex entered, the start hex not among them
             if len(path) > 1:
                 out.append(_example(f"move {uid} via {' '.join(path[:-1])} to {path[-1]}",
@@ -154,28 +171,33 @@ def _move_examples(board: Board, sc: Scenario, st: State, side: str, ex: Any, on
         if found is not None:
             path = move_order(found[0], found[1]).path
             airborne = any(r.airborne and uid in r.units for r in sc.reinforcements)
-            if airborne:
-                out.append(_example(f"land {uid} at {path[0]}", "an airborne unit lands [15.31]"))
-            else:
-                out.append(_example(f"enter {uid} at {path[0]} to {path[-1]}",
-                                    f"a reinforcement enters [{cases(sc).entry}]"))
+            line = f"land {uid} at {path[0]}" if airborne else f"enter {uid} at {path[0]} to {path[-1]}"
+            if not fits(line):
+                continue
+            out.append(_example(line, "an airborne unit lands [15.31]" if airborne else
+                                f"a reinforcement enters [{cases(sc).entry}]"))
             break
     if not out:
         out.append("#   (no unit of yours can move this player-turn)")
     return out
 
 
-def _attack_example(board: Board, sc: Scenario, side: str) -> list[str]:
-    """``attack ENEMY with UNIT`` for the first of your units next to an enemy [7.0]."""
+def _attack_example(board: Board, sc: Scenario, side: str, fits: Callable[[str], bool]) -> list[str]:
+    """``attack ENEMY... with UNIT`` for the first of your units next to an enemy [7.0]: every
+    enemy whose zone it is in, all of which it must attack [7.12, 7.21]."""
+    tries = 0
     for uid, h in sorted(board.positions()):  # artillery next to an enemy attacks too [8.31]
         if board.side_of(uid) != side:
             continue
         sources = board.zoc_sources(h, side) if board.enemy_zoc(h, side) else []
-        if sources:
-            return [_example(f"attack {sources[0]} with {uid} advance {uid} 1",
-                             "combat [7.0]; advance after combat [7.9]")]
-    return ["#   attack ENEMY with UNIT ... advance UNIT 1      # combat [7.0]: none of your units is next to an "
-            "enemy now"]
+        if not sources or tries >= 4:
+            continue
+        tries += 1
+        line = f"attack {' '.join(sources)} with {uid} advance {uid} 1"
+        if fits(line):
+            return [_example(line, "combat [7.0]; advance after combat [7.9]")]
+    why = "no attack of one unit alone is accepted now" if tries else "none of your units is next to an enemy now"
+    return [f"#   attack ENEMY with UNIT ... advance UNIT 1      # combat [7.0]: {why}"]
 
 
 def _standing(sc: Scenario, st: State, side: str) -> list[str]:

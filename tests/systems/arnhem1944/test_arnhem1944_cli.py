@@ -183,8 +183,8 @@ def test_27_the_templates_example_lines_taken_as_they_are_are_signed_as_written(
     a = _hot_seat(tmp_path)
     text = ok(a.run("orders", a.dir, "--side", "AL", "--text")).out
     wanted = ("activate 1AB:", "move 1/1P to", "defend lose 1")
-    lines = [x[2:].split("#")[0].strip() for x in text.splitlines()
-             if x.startswith("# ") and x[2:].startswith(wanted)]
+    lines = [next(x[2:].split("#")[0].strip() for x in text.splitlines() if x.startswith("# " + w))
+             for w in wanted]  # the first of each (a second 'move 1/1P to' leads to an attack)
     assert [line.split(" ")[0] for line in lines] == ["activate", "move", "defend"], lines
     ok(a.run("submit", "--yes", a.dir, _text(a, "\n".join(lines) + "\n"), "--key", "allied"))
     log = ok(a.run("log", a.dir)).out
@@ -202,9 +202,11 @@ def test_2_2_pbem_orders_text_gives_a_template_that_unedited_signs_a_pass(tmp_pa
     assert "#     in command: HQ1AB 1/1P 2/1P 3/1P" in text
     assert "#   82AB (82nd (U.S.) Airborne Division), no HQ: general activations only" in text
     for verb in ("activate 1AB:", "activate:", "move 1/1P to", "move 1/1P via", "attack",
-                 "if vacated", "bombard", "prepare", "defend hold", "defend lose 1",
+                 "if vacated", "prepare", "defend hold", "defend lose 1",
                  "retreat 1/1P towards", "pass"):
         assert f"\n# {verb}" in text, verb
+    # no German unit is next to a unit of 1LtRA's formation [8.4]: the bombardment's form only
+    assert "\n#   bombard HEX with ARTILLERY " in text and "\n# bombard" not in text
     ok(a.run("submit", "--yes", a.dir, _text(a, text), "--key", "allied"))
     assert "Allied passed [2.2]" in ok(a.run("log", a.dir)).out
     # the draft, empty, shows the same list

@@ -54,8 +54,38 @@ def test_15_1_the_text_template_names_the_entry_zone_of_a_reinforcement_due() ->
     st.to_act = "DE"
     text: Any = P.orders_template(sc, st, "DE")
     assert "#     off the map, may enter now [15]: r (zone D)" in text.splitlines()
-    assert _uncomment(text, "enter r to") == "enter r to HEX"
-    assert _uncomment(text, "enter r via") == "enter r via 0401 HEX..."
+    # r activated on its own enters at zone D's first hex, 0401, or goes on from there to the
+    # lowest-numbered of its neighbours, 0301 (0400 is off the map) [15.1]
+    lines = text.splitlines()
+    at = lines.index(next(x for x in lines if x.startswith("# activate: r ")))
+    assert [x[2:].split("#", 1)[0].strip() for x in lines[at:at + 3]] == [
+        "activate: r", "enter r at 0401", "enter r at 0401 to 0301"]
+    for line in ("enter r at 0401", "enter r at 0401 to 0301"):
+        orders = RULES.normalize(sc, st, "DE", RULES.load_orders(sc, _read(sc, "DE", f"activate: r\n{line}\n")))
+        assert RULES.validate(sc, st, "DE", orders) == [], line
+
+
+def test_7_2_8_1_8_4_the_attack_and_bombardment_examples_are_accepted_as_written() -> None:
+    """[7.2, 8.1, 8.2, 8.4, 27] a stands next to g at 0401, the gun art of a's formation within
+    its range of 3: the template attacks g from where a stands, supported by art, and bombards
+    0401 with art (a spotting it), each accepted after the first activation line, which names
+    them; a in g's zone may not prepare a position (the errata to [11.1]): its form only."""
+    from systems.arnhem1944.test_arnhem1944_rules import ART
+
+    sc, st = game([(A, "0302"), (ART, "0201"), (G, "0401")])
+    text: Any = P.orders_template(sc, st, "AL")
+    first = _uncomment(text, "activate ")
+    assert first.startswith("activate 1AB: ") and {"a", "art"} <= set(first.split()[2:])
+    attack = _uncomment(text, "attack ")
+    bombard = _uncomment(text, "bombard ")
+    assert attack == "attack 0401 normal with a support art"
+    assert _uncomment(text, "if vacated") == "if vacated 0401: advance a"
+    assert bombard == "bombard 0401 with art"
+    assert "\n#   prepare UNIT " in text and "\n# prepare" not in text
+    for lines in ([attack, "if vacated 0401: advance a"], [bombard]):
+        doc = _read(sc, "AL", "\n".join([first, *lines]) + "\n")
+        orders = RULES.normalize(sc, st, "AL", RULES.load_orders(sc, doc))
+        assert RULES.validate(sc, st, "AL", orders) == [], lines
 
 
 def _read(sc: Any, side: str, text: str) -> Any:

@@ -473,8 +473,8 @@ def test_27_the_templates_example_lines_are_written_with_real_hexes_and_accepted
     players = start(tmp_path)
     ab1 = players["AB1"]
     template = ok(ab1.run("orders", ab1.dir, "--side", "AB1", "--text")).out
-    examples = [x[2:].split("  (")[0].strip() for x in template.split("# Examples")[1].splitlines()[1:]
-                if x.startswith("# ") and "HEX" not in x]
+    examples = [x[2:] for x in template.split("# Examples")[1].splitlines()[1:]
+                if x.startswith("# ") and not x.startswith("#  ")]  # as they stand, notes and all
     kinds = [x.split(":")[1].split(",")[0].strip().split(" ")[0] for x in examples]
     assert kinds == ["attack", "move", "hold", "recce", "bombing"], examples
     for line in examples[:3]:  # each of the unit's orders, with both air lines

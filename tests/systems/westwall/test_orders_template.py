@@ -56,6 +56,25 @@ def test_27_bastogne_set_up_and_first_player_turn_from_the_template(tmp_path: Pa
     ok(pbem("verify", g, home=home))
 
 
+def test_15_12_5_24_every_unit_of_the_proposed_us_set_up_can_move(tmp_path: Path) -> None:
+    """[15.12, 5.24, 5.31] the U.S. set-up as pbem proposes it, signed unedited: on the first U.S.
+    player-turn every unit has somewhere to go (the proposal put armor 2 at 0102, whose every
+    neighbour is broken or rough terrain it may never enter except along a road, and the other
+    mechanized units in the clear hexes of column 01 beside it, which they could only swap)."""
+    home, g = game(tmp_path, "bastogne-spearhead")
+    template = sign_template(tmp_path, home, g, "US", "bob")
+    placed = re.findall(r"^# place (\S+) at (\d{4})", template, re.M)
+    assert sorted(uid for uid, _h in placed) == ["2", "20", "3", "420", "52", "58", "73", "811", "90"]
+    (tmp_path / "pass.txt").write_text("pass\n")
+    ok(pbem("submit", g, tmp_path / "pass.txt", "--key", "alice", "--yes", home=home))
+    assert "U.S. player-turn" in ok(pbem("status", g, home=home)).out
+    for uid, h in placed:
+        reach = ok(pbem("reach", g, uid, home=home)).out
+        assert f"in {h}:" in reach.splitlines()[0], reach
+        assert "nowhere this phase" not in reach, reach
+        assert re.search(r"^  \d{4}  ", reach, re.M), reach
+
+
 def test_27_the_unedited_template_orders_nothing(tmp_path: Path) -> None:
     home, g = game(tmp_path, "bastogne-spearhead")
     sign_template(tmp_path, home, g, "US", "bob")
