@@ -47,9 +47,12 @@ def scenario_memo() -> Iterator[None]:
         del _MEMOS[next(i for i, m in enumerate(_MEMOS) if m is memo)]
 
 
-def load_scenario(data: dict[str, Any], digest: str) -> tuple[Ruleset, Any]:
+def load_scenario(data: dict[str, Any], digest: str, *, checked: bool = False) -> tuple[Ruleset, Any]:
     """Ruleset and validated scenario model for merged scenario data whose content hash is
-    ``digest`` (reused within a :func:`scenario_memo` block)."""
+    ``digest`` (reused within a :func:`scenario_memo` block). ``checked``: the data was read from
+    files byte for byte those of a bundled scenario pbem's tests check in full
+    (:func:`pbem.engine.scenarios.is_checked`), built without checking it again
+    (:meth:`Ruleset.load_checked_scenario`: the same scenario)."""
     system = data.get("system")
     if not isinstance(system, str):
         raise InputError("scenario has no 'system'")
@@ -58,7 +61,7 @@ def load_scenario(data: dict[str, Any], digest: str) -> tuple[Ruleset, Any]:
     hit = memo.get(key) if memo is not None else None
     if hit is None:
         ruleset = get_ruleset(system)
-        hit = (ruleset, ruleset.load_scenario(data))
+        hit = (ruleset, ruleset.load_checked_scenario(data) if checked else ruleset.load_scenario(data))
         if memo is not None:
             memo[key] = hit
     return hit
@@ -140,7 +143,8 @@ class Game:
             MAX_SCENARIO_BYTES,
             content_hash,
             copy_digest,
-            load_data,
+            is_checked,
+            load_bundled,
             load_game_copy,
             without_salt,
         )
@@ -148,6 +152,7 @@ class Game:
 
         ref = self.body.scenario
         path = self.dir / names.SCENARIO
+        checked = False  # a game directory's copy, a publication's: checked in full
         if path.exists() or path.is_symlink():
             # What another player sent: size-limited, and its hash compared with the signed
             # genesis before a byte of it is parsed. A side's copy of a secret set-up is believed
@@ -164,6 +169,7 @@ class Game:
                         raise InputError(f"content hash {got[:16]}… is neither the whole scenario nor a "
                                          "side's copy the genesis names: the file was changed [secret set-up]")
                 data = load_game_copy(raw, digest)
+                checked = is_checked(content=digest)
             except InputError as exc:
                 raise Bad(path.name, strip_name(str(exc), path.name)) from None
         elif ref.copies is not None:  # no copy here: the whole scenario once published, else nothing
@@ -173,9 +179,10 @@ class Game:
             data, digest = self._published_scenario(), ref.sha256
         else:
             try:
-                data = load_data(self.body.scenario.id)
+                data, files = load_bundled(self.body.scenario.id)
             except InputError as exc:
                 raise InputError(f"scenario of this game: {exc}") from None
+            checked = is_checked(files=files)
             digest = content_hash(data)
             if digest != self.body.scenario.sha256:
                 raise Bad(
@@ -185,8 +192,9 @@ class Game:
         if self.copy_of is not None and (self.dir / names.PUBLICATION).exists():
             # after the game: the whole scenario the umpire published, as the genesis committed to it
             data, digest, self.copy_of = self._published_scenario(), ref.sha256, None
+            checked = False
         self.scenario_data = data
-        self.ruleset, self.scenario = load_scenario(without_salt(data), digest)
+        self.ruleset, self.scenario = load_scenario(without_salt(data), digest, checked=checked)
         if self.body.rules != self.ruleset.rules_id:
             system, _, version = self.body.rules.partition("/")
             if system != self.ruleset.system or version not in self.ruleset.plays:

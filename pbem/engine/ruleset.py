@@ -189,6 +189,15 @@ class Ruleset(ABC, Generic[ScenarioT, StateT, OrdersT]):
         """Validate scenario data (already parsed JSON, with any map merged in) into the system's
         model. Raises :class:`pbem.errors.InputError` listing every problem."""
 
+    def load_checked_scenario(self, data: JSON) -> ScenarioT:
+        """The scenario :meth:`load_scenario` makes of ``data``, for data pbem's own tests check in
+        full: a bundled scenario read from files byte for byte those the manifest lists
+        (:func:`pbem.engine.scenarios.is_checked`; a game opens it at every command). A system may
+        build its records without checking them again (:func:`pbem.engine.scenarios.built`);
+        its tests then hold what it builds equal to what :meth:`load_scenario` makes, for every
+        bundled scenario. By default, checked again."""
+        return self.load_scenario(data)
+
     def scenario_problems(self, data: JSON) -> list[str]:
         """Every problem of merged scenario data, one line each (empty when sound): what ``pbem
         scenario check`` reports. :meth:`load_scenario` must refuse exactly the data this finds

@@ -18,9 +18,12 @@ import hashlib
 import json
 import re
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from pbem.errors import InputError
+from pbem.protocol.record import Check, ListOf, MapOf, Maybe, Nested, Record, Tagged, TupleOf
+
+R = TypeVar("R", bound=Record)
 
 MAX_SCENARIO_BYTES = 4 * 1024 * 1024
 
@@ -58,11 +61,16 @@ _REF_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}\.json$")
 REF_FIELDS = ("map", "terrain_key", "crt", "tec")
 
 
-def _read_json(path: Path, *, follow_symlinks: bool = True) -> Any:
+def _read_json(path: Path, *, follow_symlinks: bool = True, files: Any = None) -> Any:
+    """The JSON file at ``path``; ``files`` (a SHA-256 object), when given, takes in its name and
+    bytes (:func:`load_bundled`)."""
     from pbem.protocol.canonical import loads_strict
     from pbem.protocol.fsutil import read_regular
 
     raw = read_regular(path, MAX_SCENARIO_BYTES, follow_symlinks=follow_symlinks)
+    if files is not None:
+        files.update(f"{path.name}\0{len(raw)}\0".encode())
+        files.update(raw)
     return loads_strict(raw, max_bytes=MAX_SCENARIO_BYTES, what=str(path))
 
 
@@ -99,11 +107,12 @@ def _referenced(path: Path, key: str, value: str) -> Path:
     raise InputError(f"{key}: file {value!r} not found next to the scenario nor bundled")
 
 
-def load_parts(path: Path) -> tuple[dict[str, Any], list[str]]:
+def load_parts(path: Path, *, files: Any = None) -> tuple[dict[str, Any], list[str]]:
     """The scenario file at ``path`` with its ``map``/``terrain_key`` files merged in, and the
     problems met on the way (a reference left as ``None``). A scenario file that cannot be read or
-    is not a JSON object is an :class:`InputError`."""
-    data = _read_json(path)
+    is not a JSON object is an :class:`InputError`. ``files`` (a SHA-256 object), when given,
+    takes in the name and bytes of every file read, in the order read."""
+    data = _read_json(path, files=files)
     if not isinstance(data, dict):
         raise InputError(f"{path}: a scenario must be a JSON object")
     problems: list[str] = []
@@ -111,7 +120,7 @@ def load_parts(path: Path) -> tuple[dict[str, Any], list[str]]:
         value = data.get(key)
         if isinstance(value, str):
             try:
-                data[key] = _read_json(_referenced(path, key, value), follow_symlinks=False)
+                data[key] = _read_json(_referenced(path, key, value), follow_symlinks=False, files=files)
             except InputError as exc:
                 problems.append(str(exc) if str(exc).startswith(f"{key}:") else f"{key}: {exc}")
                 data[key] = None
@@ -127,10 +136,96 @@ def load_data(ref: str) -> dict[str, Any]:
     return data
 
 
+def load_bundled(ref: str) -> tuple[dict[str, Any], str]:
+    """:func:`load_data`, and the digest of the files it read (:func:`files_digest`): whether
+    they are byte for byte a scenario pbem's tests checked (:func:`is_checked`)."""
+    path = resolve_path(ref)
+    files = hashlib.sha256(FILES_DS.encode())
+    data, problems = load_parts(path, files=files)
+    if problems:
+        raise InputError(f"{path.name}: {problems[0]}")
+    return data, files.hexdigest()
+
+
+FILES_DS = "pbem/scenario-files/v1\0"
+"""What a scenario's files digest starts with: then, for each file :func:`load_parts` reads, in
+the order read, its name, its length and its bytes."""
+
+
+def files_digest(ref: str) -> str:
+    """The digest of the files a bundled scenario (or a scenario file) is read from: SHA-256 over
+    :data:`FILES_DS` and each file's name, length and bytes. Not the content hash: two files that
+    differ in a byte differ here even when their merged data is the same JSON."""
+    return load_bundled(ref)[1]
+
+
+def is_checked(*, files: str | None = None, content: str | None = None) -> bool:
+    """Whether a scenario is byte for byte a bundled one pbem's own tests check in full
+    (:mod:`pbem.engine.scenarios_checked`, held up to date by tests/engine/test_scenarios_checked.py):
+    read from files whose digest is ``files`` (:func:`load_bundled`), or from a game directory's
+    ``scenario.json`` whose bytes hash to ``content`` (:func:`load_game_copy`: the canonical JSON
+    the tests checked, so its hash is of exactly those bytes). The rules may then build its
+    records without checking them again (:meth:`pbem.engine.ruleset.Ruleset.load_checked_scenario`).
+    Anything else -- a scenario file of the player's own, a side's copy of a secret set-up, a
+    bundled file changed by a byte -- is checked in full."""
+    from pbem.engine.scenarios_checked import CHECKED
+
+    return any(files == f or content == c for c, f in CHECKED.values())
+
+
+def built(cls: type[R], value: dict[str, Any]) -> R:
+    """The record of class ``cls`` that :meth:`~pbem.protocol.record.Record.parse` makes of
+    ``value``, built without its checks: for scenario data pbem's tests checked in full
+    (:func:`is_checked`), never for anything read from outside. Each field gets what its check
+    keeps of a valid value -- the same value, a copy of a list or a map, a tuple, a nested record
+    built the same way, a table's integer keys -- and a check that converts otherwise (a choice
+    between kinds, a system's own check) is run as :meth:`parse` runs it. tests hold what this
+    builds equal to what :meth:`parse` makes, for every bundled scenario."""
+    info = cls._info()
+    checks = dict(info.checks)
+    names = info.by_json_name
+    given = {names[k]: _kept(checks[names[k]], v) for k, v in value.items()}
+    new = cls.__new__(cls)
+    new._assign(given)
+    for name, check in info.converted:  # defaults and factories, as the checks keep them
+        if name not in given:
+            kept = _kept(check, getattr(new, name))
+            if kept is not getattr(new, name):
+                object.__setattr__(new, name, kept)
+    return new
+
+
+def _kept(check: Check, value: Any) -> Any:
+    """What ``check`` keeps of a valid ``value`` (:func:`built`)."""
+    if check.same:
+        return value
+    kind = type(check)
+    if kind is Nested:
+        return built(check.cls, value) if type(value) is dict else value  # type: ignore[attr-defined]
+    if kind is Maybe:
+        return None if value is None else _kept(check.inner, value)  # type: ignore[attr-defined]
+    if kind is ListOf:
+        item: Check = check.item  # type: ignore[attr-defined]
+        out = list(value) if item.same else [_kept(item, v) for v in value]
+        return tuple(out) if check.as_tuple else out  # type: ignore[attr-defined]
+    if kind is MapOf:
+        key: Check = check.key  # type: ignore[attr-defined]
+        val: Check = check.value  # type: ignore[attr-defined]
+        if key.same and val.same:
+            return dict(value)
+        return {(k if key.same else key(k, ())): _kept(val, v) for k, v in value.items()}
+    if kind is TupleOf:
+        return tuple(_kept(c, v) for c, v in zip(check.items, value, strict=True))  # type: ignore[attr-defined]
+    if kind is Tagged and type(value) is dict:
+        return built(check.classes[value[check.tag]], value)  # type: ignore[attr-defined]
+    return check(value, ())  # a choice between kinds, a system's own check: as parse does
+
+
 def load_game_copy(raw: bytes, expected_sha256: str) -> dict[str, Any]:
     """A game directory's ``scenario.json`` (already read within the size limit), believed only
     after its hash equals the genesis's: it must be the canonical JSON of the merged data and a
-    newline, with no file references left."""
+    newline, with no file references left (bytes that hash to a bundled scenario's checked in full
+    are that: :func:`is_checked`)."""
     from pbem.protocol.canonical import canonical_bytes, loads_strict
 
     body = raw[:-1] if raw.endswith(b"\n") else raw
@@ -140,6 +235,8 @@ def load_game_copy(raw: bytes, expected_sha256: str) -> dict[str, Any]:
             f"content hash {digest[:16]}… differs from the genesis ({expected_sha256[:16]}…)"
         )
     data = loads_strict(body, max_bytes=MAX_SCENARIO_BYTES, what="scenario.json")
+    if is_checked(content=digest):
+        return data  # the tests' own canonical bytes: an object, no file reference
     if not isinstance(data, dict) or canonical_bytes(data) != body:
         raise InputError("not the canonical JSON of a scenario")
     for key in REF_FIELDS:
@@ -201,3 +298,48 @@ def side_copy(ruleset: Any, model: Any, whole: dict[str, Any], side: str) -> dic
         return dict(copy)
     mac = hmac.new(bytes.fromhex(salt), canonical_bytes({"ds": COPY_SALT_DS, "side": side}), hashlib.sha256)
     return {**copy, SALT_KEY: mac.hexdigest()}
+
+
+CHECKED_MODULE = Path(__file__).resolve().parent / "scenarios_checked.py"
+"""The manifest of bundled scenarios checked in full (:func:`is_checked`), written by
+``python -m pbem.engine.scenarios``."""
+
+
+def checked_manifest() -> dict[str, tuple[str, str]]:
+    """Every bundled scenario id -> its content hash (:func:`content_hash`: the SHA-256 of the
+    canonical bytes a game directory's copy holds) and the digest of its files
+    (:func:`files_digest`), each checked in full by its rules
+    (:meth:`~pbem.engine.ruleset.Ruleset.load_scenario`: an unsound one raises) both as the files
+    read it and as the canonical bytes read it: what :data:`CHECKED_MODULE` must hold."""
+    from pbem.engine.ruleset import get_ruleset
+    from pbem.protocol.canonical import canonical_bytes, loads_strict
+
+    out: dict[str, tuple[str, str]] = {}
+    for sid in bundled_ids():
+        data, files = load_bundled(sid)
+        ruleset = get_ruleset(str(data["system"]))
+        ruleset.load_scenario(data)
+        body = canonical_bytes(data)
+        ruleset.load_scenario(loads_strict(body, max_bytes=MAX_SCENARIO_BYTES, what=sid))
+        out[sid] = (hashlib.sha256(body).hexdigest(), files)
+    return out
+
+
+def checked_module_text(manifest: dict[str, tuple[str, str]]) -> str:
+    """The text of :data:`CHECKED_MODULE` holding ``manifest``."""
+    rows = "".join(f'    "{sid}": (\n        "{c}",\n        "{f}",\n    ),\n'
+                   for sid, (c, f) in sorted(manifest.items()))
+    return (
+        '"""The bundled scenarios pbem\'s tests check in full: id -> (content hash, the hash of the\n'
+        "canonical bytes a game directory's copy holds; digest of the files it is read from,\n"
+        ":func:`pbem.engine.scenarios.files_digest`). A game of one whose bytes are these builds its\n"
+        "records without checking them again (:func:`pbem.engine.scenarios.is_checked`).\n"
+        "Written by ``python -m pbem.engine.scenarios`` after a bundled scenario changes (the tests fail\n"
+        'until then, and a changed file is checked in full meanwhile): do not edit."""\n\n'
+        f"CHECKED: dict[str, tuple[str, str]] = {{\n{rows}}}\n"
+    )
+
+
+if __name__ == "__main__":
+    CHECKED_MODULE.write_text(checked_module_text(checked_manifest()), encoding="utf-8")
+    print(CHECKED_MODULE)

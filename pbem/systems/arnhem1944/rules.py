@@ -124,6 +124,7 @@ from typing import Any, cast
 
 from pbem.engine.conditions import Happened
 from pbem.engine.ruleset import JSON, Checked, Decision, Dice, Outcome, Resolution, Ruleset
+from pbem.engine.scenarios import built
 from pbem.errors import InputError, RuleViolation
 from pbem.maps.hexmap import Hex
 from pbem.plain import Plain
@@ -218,6 +219,12 @@ class Arnhem1944Rules(Ruleset[Scenario, State, Orders]):
             return Scenario.parse(data)
         except RecordError as exc:
             raise InputError(f"arnhem1944 scenario: {exc.line()}") from None
+
+    def load_checked_scenario(self, data: JSON) -> Scenario:
+        """A bundled scenario pbem's tests check in full (:func:`pbem.engine.scenarios.is_checked`):
+        built without the checks of :meth:`load_scenario` (tests/engine/test_scenarios_checked.py
+        holds the two equal)."""
+        return built(Scenario, data)
 
     def scenario_summary(self, scenario: Scenario) -> str:
         o = scenario.options
