@@ -197,17 +197,41 @@ class SealedRounds(ReplayState):
                                                            keyed=rnd.acks):
             raise self._bad(name, f"the orders revealed by {body.side} do not match its commitment in "
                             f"{commit_msg.name} [P8]")
-        self._check_orders(name, record.state, body.side, opened[0])
+        self._check_sheet(name, record.state, body.side, opened[0], (msg.body_hash,))
 
     def _opened(self, rnd: Round, side: str, record: StepRecord) -> Any:
         """``side``'s orders of this round on a machine that may read them (the umpire's key, or
         the publication), checked against the commitment and the rules [P8]."""
         commit_msg = self.placed_move(rnd.slot(side, "commit"))
+        ack = self.placed_move(rnd.slot(side, "ack")) if rnd.acks else None
+        carried = (commit_msg.body_hash,) if ack is None else (commit_msg.body_hash, ack.body_hash)
+        done = self._sheet_checked(side, carried, record.state)
+        if done is not None:
+            return done
         orders, where = self._open_commitment(
             commit_msg, to=str(rnd.umpire), noun="orders", case="P8",
             unreadable=f"{side}'s orders sealed to the umpire", mismatch=f"the orders of {side} do not match its",
-            ack=self.placed_move(rnd.slot(side, "ack")) if rnd.acks else None)
-        return self._check_orders(where, record.state, side, orders)
+            ack=ack)
+        return self._check_sheet(where, record.state, side, orders, carried)
+
+    def _sheet_checked(self, side: str, carried: tuple[str, ...], state: Any) -> tuple[Any, Any] | None:
+        """What :meth:`_check_sheet` gave for ``side``'s orders carried by the messages whose body
+        hashes are ``carried`` (the commitment binds the orders), checked against this very
+        ``state``; ``None`` when they were not checked yet."""
+        memo = self._sheets.get(side)
+        if memo is not None and memo[0] == carried and memo[1] is state:
+            return memo[2]
+        return None
+
+    def _check_sheet(self, where: str, state: Any, side: str, orders: Any, carried: tuple[str, ...]) -> tuple[Any, Any]:
+        """:meth:`_check_orders` of a side's sealed orders, kept for the round's resolution: each
+        reveal's orders are checked when the reveal arrives (:meth:`_check_sealed`) and the same
+        orders against the same state are needed again when the round resolves -- parsing and
+        checking them once halves a megagame round's sheet checks (issue 28). The latest per side
+        only: a replay's memory stays flat. Nothing a ruleset returns is changed afterwards."""
+        done = self._check_orders(where, state, side, orders)
+        self._sheets[side] = (carried, state, done)
+        return done
 
     def _open_commitment(self, msg: Message, *, to: str, noun: str, case: str, unreadable: str,
                          mismatch: str, ack: Message | None = None) -> tuple[Any, str]:
@@ -369,8 +393,10 @@ class SealedRounds(ReplayState):
         void = self.voided(rnd)
         for msg in reveals:
             opened = msg.body.orders["orders"]
-            parsed, chk = self._missing(msg.name, record.state, msg.body.side) if msg.body.side in void else \
-                self._check_orders(msg.name, record.state, msg.body.side, opened)
+            side = msg.body.side
+            parsed, chk = self._missing(msg.name, record.state, side) if side in void else \
+                self._sheet_checked(side, (msg.body_hash,), record.state) or \
+                self._check_sheet(msg.name, record.state, side, opened, (msg.body_hash,))
             orders[msg.body.side], checked[msg.body.side] = parsed, chk
         chain_values = [bytes.fromhex(m.body.reveal) for m in keyed]
         bodies = sha256_hex(canonical_bytes([m.body_hash for m in keyed]))

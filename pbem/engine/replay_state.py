@@ -91,6 +91,10 @@ class ReplayState:
         """The latest hidden round's resolution by (step, turn hash before it, hashes of the ruling
         and reveals): worked out once when the umpire writes its report and reused when the report is
         placed (:meth:`SealedRounds.hidden_resolution`)."""
+        self._sheets: dict[str, tuple[tuple[str, ...], Any, tuple[Any, Any]]] = {}
+        """Side -> (hashes of the messages that carry its orders, the state, what checking them
+        gave) for the latest sealed orders checked: a reveal's orders are checked when it arrives
+        and again when the round resolves (:meth:`SealedRounds._check_sheet`)."""
         self._chains: dict[int, dict[str, tuple[int, str, int]]] = {}
         """Step -> each side's (count, last value, step) once the move of that step was placed."""
         self.new_moves: list[Message] = []

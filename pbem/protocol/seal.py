@@ -30,12 +30,6 @@ from typing import Any
 from cryptography.hazmat.primitives import hashes, hpke
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
-from cryptography.hazmat.primitives.serialization import (
-    Encoding,
-    NoEncryption,
-    PrivateFormat,
-    PublicFormat,
-)
 
 from pbem.errors import InputError
 from pbem.protocol.canonical import canonical_bytes
@@ -47,7 +41,7 @@ MAX_SEALED_BYTES = 1 << 20
 
 def x25519_private(ed25519_private: Any, game: str, side: str) -> X25519PrivateKey:
     """The X25519 key ``side`` uses in ``game``, derived from its Ed25519 private key."""
-    raw = ed25519_private.private_bytes(Encoding.Raw, PrivateFormat.Raw, NoEncryption())
+    raw = ed25519_private.private_bytes_raw()
     okm = HKDF(hashes.SHA256(), 32, b"pbem/x25519/v1",
                canonical_bytes({"game": game, "side": side})).derive(raw)
     return X25519PrivateKey.from_private_bytes(okm)
@@ -56,13 +50,13 @@ def x25519_private(ed25519_private: Any, game: str, side: str) -> X25519PrivateK
 def notes_secret(ed25519_private: Any, game: str, side: str) -> bytes:
     """A 32-byte secret only ``side``'s key holder can derive, for the notes it commits to in
     ``game`` and reveals later (salts and the sealed copy it keeps in its own commitment)."""
-    raw = ed25519_private.private_bytes(Encoding.Raw, PrivateFormat.Raw, NoEncryption())
+    raw = ed25519_private.private_bytes_raw()
     return HKDF(hashes.SHA256(), 32, b"pbem/notes/v1",
                 canonical_bytes({"game": game, "side": side})).derive(raw)
 
 
 def public_hex(key: X25519PrivateKey) -> str:
-    return key.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw).hex()
+    return key.public_key().public_bytes_raw().hex()
 
 
 def public_from_hex(value: str) -> X25519PublicKey:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from typing import Any
+from typing import Any, ClassVar, Literal
 
 import pytest
 from helpers.paths import ROOT
@@ -368,3 +368,17 @@ def test_kept_is_what_the_check_returns_for_a_valid_value(check: Any, value: Any
     checked, kept = check(value, ()), check.kept(value)
     assert kept == checked and type(kept) is type(checked)
     assert (kept is value) == (checked is value)
+
+
+@pytest.mark.parametrize(("annotation", "classvar"), [
+    ("ClassVar[int]", True), ("typing.ClassVar[str]", True), ("int", False), ("list[ClassVar]", False),
+    (ClassVar, True), (ClassVar[int], True), (ClassVar[dict[str, int]], True), (int, False), (list[str], False),
+    (Literal["a", "b"], False), (dict[str, list[int]] | None, False), (Any, False),
+])
+def test_a_class_variable_is_told_from_a_field_as_by_its_repr(annotation: Any, classvar: bool) -> None:
+    """A record's class variables are not fields, written as a string (``from __future__ import
+    annotations``) or not; the test once read the annotation's repr."""
+    from pbem.protocol.record import _is_classvar
+
+    text = annotation if isinstance(annotation, str) else repr(annotation)
+    assert _is_classvar(annotation) is classvar is text.startswith(("ClassVar", "typing.ClassVar"))

@@ -256,8 +256,22 @@ class MegagameRules(Ruleset[MegaScenario, AnyState, OrderSheet]):
         except RecordError as exc:
             raise InputError(f"megagame state: {exc.line()}") from None
 
+    _dumped: tuple[AnyState, JSON] | None = None
+    """The state this ruleset dumped last and its dump (:meth:`dump_state`)."""
+
     def dump_state(self, scenario: MegaScenario, state: AnyState) -> JSON:
-        return state.dump() if type(state) is MegaState else state.to_json()
+        """``state``'s JSON (:meth:`MegaState.dump`). The same state object -- states are frozen
+        records, never changed once made -- gives the same JSON object again, which callers only
+        read: a sealed round's commitments, acknowledgements, ruling and reveals carry the state
+        of the turn before them through five or more turn files, and dumping it anew for each was
+        ~60 of ~900 million instructions of verifying megagame-acked (issue 28). One state is
+        kept, on this ruleset (a game's own), keyed by identity while it holds it."""
+        last = self._dumped
+        if last is not None and last[0] is state:
+            return last[1]
+        out = state.dump() if type(state) is MegaState else state.to_json()
+        self._dumped = (state, out)
+        return out
 
     def load_orders(self, scenario: MegaScenario, data: JSON) -> OrderSheet:
         try:
