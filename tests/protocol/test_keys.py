@@ -348,6 +348,7 @@ def test_passphrase_prompt(monkeypatch: pytest.MonkeyPatch) -> None:
         return "typed"
 
     monkeypatch.setattr("click.prompt", fake_prompt)
+    monkeypatch.setattr("pbem.protocol.keys._terminal", lambda: True)  # asked only on a terminal
     assert passphrase_for("alice", confirm=True) == b"typed"
     assert asked == [("Passphrase for key alice", True, True)]
 
