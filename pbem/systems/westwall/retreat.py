@@ -452,7 +452,7 @@ def _search(
     best: list[tuple[bool, int, tuple[int, ...], int] | None] = [None]
 
     again: list[Callable[[list[Hex], list[tuple[str, list[Hex], str]]], None]] = []
-    fixed = memo.fixed if memo is not None and memo.settled else None
+    settled = memo if memo is not None and memo.settled else None
 
     def rec(path: list[Hex], displaced: list[tuple[str, list[Hex], str]]) -> None:
         b = board
@@ -493,11 +493,12 @@ def _search(
             if last and best[0] is not None:
                 if (done, avoided, *_order_key(nb, uid, prefs, away_from, memo)) > best[0]:
                     continue  # cannot beat the best complete plan: not chosen, whatever it finds
-            if fixed is not None:  # :func:`_step_kind` read from the memo at once
+            if settled is not None:  # :func:`_step_kind` read from the memo at once
                 step = (uid, here, nb)
-                verdict = fixed.get(step, _UNSET)
+                verdict = settled.fixed.get(step, _UNSET)
                 if verdict is _UNSET:
-                    verdict = fixed[step] = _settled_kind(b, exclusive, uid, here, nb, memo)
+                    verdict = settled.fixed[step] = _settled_kind(b, exclusive, uid, here, nb,
+                                                                  settled)
                 kind, rule, why = verdict or (_FRIEND if nb in b._at else _OK)
             else:
                 kind, rule, why = _step_kind(b, exclusive, uid, here, nb, memo)
