@@ -289,12 +289,18 @@ def _dry_in(board: Board, table: _DryIn, here: Hex) -> tuple[tuple[Hex, str | No
 
 
 def _ground_reaching(board: Board, side: str, exit_hexes: Iterable[str],
-                     closed: set[Hex]) -> set[tuple[Hex, int]]:
+                     closed: set[Hex], targets: set[tuple[Hex, int]] | None = None,
+                     ) -> set[tuple[Hex, int]]:
     """Every (hex, mode) from which a ground line of ``side`` reaches an exit hex [17.31, 17.33,
     17.34]: :func:`ground_loc`'s search run once backwards from the exits for all units, instead
     of once forwards per unit. A unit at ``h`` has a line exactly when ``(h, mode of h)`` is in
     it (the forward search starts in that state; the steps allowed are the same, reversed).
-    ``closed``: :func:`_closed_hexes` of ``board`` and ``side``."""
+    ``closed``: :func:`_closed_hexes` of ``board`` and ``side``.
+
+    ``targets``: the states asked about, when only they matter; the search then stops as soon as
+    it has reached them all, so the set returned may lack states no one asked about (a target is
+    in it exactly when it is in the whole set)."""
+    left = set(targets) if targets is not None else None
     geo = board.geo
     road, trail = geo.road_hexes, geo.trail_hexes
 
@@ -312,6 +318,10 @@ def _ground_reaching(board: Board, side: str, exit_hexes: Iterable[str],
             if (h, m) not in found:
                 found.add((h, m))
                 todo.append((h, m))
+    if left is not None:
+        left -= found
+        if not left:
+            return found
     steps_into = _dry_steps_in(board)  # a hex's dry steps in, per hex: the same every turn
     hexes = geo.hexes
     while todo:
@@ -330,6 +340,10 @@ def _ground_reaching(board: Board, side: str, exit_hexes: Iterable[str],
                     continue
                 found.add((p, m))
                 todo.append((p, m))
+                if left is not None and (p, m) in left:
+                    left.discard((p, m))
+                    if not left:
+                        return found  # every state asked about is reached
     return found
 
 
@@ -346,6 +360,13 @@ def loc_holders(scenario: Scenario, board: Board, state: State) -> set[str]:
     by_dz: dict[str | None, set[Hex]] = {}
     dzs = state.exclusive.get("dz", {})
     out: set[str] = set()
+    # The states the ground search is asked about: it may stop once it has reached them all.
+    wanted: set[tuple[Hex, int]] = set()
+    for uid in board.units_of(allied):
+        kind = needs_loc(scenario.unit[uid], allied)
+        h = board.unit_hex(uid)
+        if kind is not None and kind != "airborne" and h is not None:
+            wanted.add((h, 2 if h in geo.road_hexes else 1 if h in geo.trail_hexes else 0))
     for uid in board.units_of(allied):
         kind = needs_loc(scenario.unit[uid], allied)
         h = board.unit_hex(uid)
@@ -365,7 +386,8 @@ def loc_holders(scenario: Scenario, board: Board, state: State) -> set[str]:
             if ground is None:
                 if closed is None:
                     closed = _closed_hexes(board, allied)
-                ground = _ground_reaching(board, allied, special_of(scenario).loc_hexes, closed)
+                ground = _ground_reaching(board, allied, special_of(scenario).loc_hexes, closed,
+                                          wanted)
             start_mode = 2 if h in geo.road_hexes else 1 if h in geo.trail_hexes else 0
             if (h, start_mode) in ground:
                 out.add(uid)

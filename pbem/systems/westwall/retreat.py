@@ -118,6 +118,16 @@ class _Memo:
         self.forced_by_hex = kind.forced_entry_by_hex
         """Whether their [15.26.3]-like verdict on a hex is fixed too (see ``Exclusive``)."""
         self.forced: dict[tuple[str, Hex], str | None] = {}
+        self.settled = not self.crossing_hook and (
+            self.forced_by_hex
+            or kind.forced_entry_eliminates is Exclusive.forced_entry_eliminates
+        )
+        """Whether everything :func:`_step_kind` asks besides who stands in the hex entered is
+        fixed for the memo's life (no exclusive hook that looks at where the units stand): its
+        verdict is then kept whole per unit and hexside in :attr:`fixed`."""
+        self.fixed: dict[tuple[str, Hex, Hex], tuple[str, str, str] | None] = {}
+        """Per (unit, hex, neighbour) when :attr:`settled`: the verdict of :func:`_step_kind`
+        when it is not decided by the occupants of the hex entered (``None`` when it is)."""
         self.where_matters = (
             self.crossing_hook
             or kind.retreat_may_end is not Exclusive.retreat_may_end
@@ -197,6 +207,14 @@ def _step_kind(
     Returns ``(kind, rule, why)`` with kind ``ok`` (vacant), ``friend`` (friend to displace),
     ``dies`` (entering eliminates the unit there), ``stop`` (the unit would be eliminated instead
     of crossing) or ``no`` (not allowed)."""
+    if memo is not None and memo.settled:
+        key = (uid, a, b)
+        fixed = memo.fixed.get(key, _UNSET)
+        if fixed is _UNSET:
+            fixed = memo.fixed[key] = _settled_kind(board, exclusive, uid, a, b, memo)
+        if fixed is not None:
+            return fixed
+        return _FRIEND if b in board._at else _OK
     if memo is None:
         fixed = _static_kind(board, uid, a, b)
     else:
@@ -225,6 +243,26 @@ def _step_kind(
     if b in board._at:
         return "friend", "", ""
     return "ok", "", ""
+
+
+_FRIEND = ("friend", "", "")
+_OK = ("ok", "", "")
+
+
+def _settled_kind(
+    board: Board, exclusive: Exclusive, uid: str, a: Hex, b: Hex, memo: _Memo
+) -> tuple[str, str, str] | None:
+    """:func:`_step_kind`'s verdict when the occupants of ``b`` do not decide it, else ``None``:
+    for a memo that is :attr:`~_Memo.settled` (no crossing hook; the forced-entry verdict by hex,
+    if any), in the order :func:`_step_kind` asks."""
+    fixed = _static_kind(board, uid, a, b, memo)
+    if fixed is not None:
+        return fixed
+    if memo.forced_by_hex:
+        rule = exclusive.forced_entry_eliminates(board.scenario, board, uid, b)
+        if rule is not None:
+            return "dies", rule, f"units forced into {b} are eliminated"
+    return None
 
 
 def _order_key(
@@ -268,6 +306,7 @@ def _vacancy_reachable(
     exponentially with its size."""
     neighbours = board.geo.neighbours  # on the map only
     enemy = memo.enemy if memo is not None and memo.side == side else {}
+    at = board._at  # the units in each occupied hex (a hex left empty has no entry)
     seen = {start}
     todo = [start]
     while todo:
@@ -281,10 +320,10 @@ def _vacancy_reachable(
                 verdict = enemy[nb] = _enemy_kind(board, side, nb)
             if verdict is not None:  # an enemy unit or an enemy zone of control [7.71]
                 continue
-            occupants = board.occupants(nb)
+            occupants = at.get(nb)
             if not occupants:
                 return True
-            if not busy.intersection(occupants):
+            if busy.isdisjoint(occupants):
                 todo.append(nb)
     return False
 
@@ -310,18 +349,36 @@ def displace(
         return None
     vacant: list[Hex] = []
     friends: list[Hex] = []
+    at = board._at  # the units in each occupied hex (a hex left empty has no entry)
     # Off the map a displaced unit may not go ([12.12]: it would be eliminated), so only the
     # neighbours on the map are classified.
-    for nb in board.geo.neighbours[start]:
-        kind, _, _ = _step_kind(board, exclusive, uid, start, nb, memo)
-        if kind == "ok":
-            vacant.append(nb)
-        elif kind == "friend" and busy.isdisjoint(board._at[nb]):
-            friends.append(nb)
+    if memo is not None and memo.settled:
+        # :func:`_step_kind` read from the memo at once: its fixed verdict, else the occupants.
+        fixed = memo.fixed
+        for nb in board.geo.neighbours[start]:
+            step = (uid, start, nb)
+            verdict = fixed.get(step, _UNSET)
+            if verdict is _UNSET:
+                verdict = fixed[step] = _settled_kind(board, exclusive, uid, start, nb, memo)
+            if verdict is not None:
+                continue  # neither vacant nor a friend's: closed, or it would die there
+            occupants = at.get(nb)
+            if occupants is None:
+                vacant.append(nb)
+            elif busy.isdisjoint(occupants):
+                friends.append(nb)
+    else:
+        for nb in board.geo.neighbours[start]:
+            kind, _, _ = _step_kind(board, exclusive, uid, start, nb, memo)
+            if kind == "ok":
+                vacant.append(nb)
+            elif kind == "friend" and busy.isdisjoint(at[nb]):
+                friends.append(nb)
+    avoid_set = prefs.avoid_displacing
 
     def key(h: Hex) -> tuple[int, tuple[int, ...], int, str]:
         pref, far = _order_key(h, uid, prefs, away_from, memo)
-        avoid = sum(1 for o in board.occupants(h) if o in prefs.avoid_displacing)
+        avoid = sum(1 for o in at.get(h, ()) if o in avoid_set) if avoid_set else 0
         return avoid, pref, far, str(h)
 
     if vacant:
@@ -395,6 +452,7 @@ def _search(
     best: list[tuple[bool, int, tuple[int, ...], int] | None] = [None]
 
     again: list[Callable[[list[Hex], list[tuple[str, list[Hex], str]]], None]] = []
+    settled = memo if memo is not None and memo.settled else None
 
     def rec(path: list[Hex], displaced: list[tuple[str, list[Hex], str]]) -> None:
         b = board
@@ -435,7 +493,15 @@ def _search(
             if last and best[0] is not None:
                 if (done, avoided, *_order_key(nb, uid, prefs, away_from, memo)) > best[0]:
                     continue  # cannot beat the best complete plan: not chosen, whatever it finds
-            kind, rule, why = _step_kind(b, exclusive, uid, here, nb, memo)
+            if settled is not None:  # :func:`_step_kind` read from the memo at once
+                step = (uid, here, nb)
+                verdict = settled.fixed.get(step, _UNSET)
+                if verdict is _UNSET:
+                    verdict = settled.fixed[step] = _settled_kind(b, exclusive, uid, here, nb,
+                                                                  settled)
+                kind, rule, why = verdict or (_FRIEND if nb in b._at else _OK)
+            else:
+                kind, rule, why = _step_kind(b, exclusive, uid, here, nb, memo)
             if kind == "ok":
                 if moves_free and not displaced:
                     again[0](path + [nb], displaced)

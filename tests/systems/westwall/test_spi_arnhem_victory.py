@@ -486,3 +486,39 @@ def test_28_loc_holders_agrees_with_has_loc_with_bridges_down_and_up_again() -> 
         expected = {uid for uid in b.units_of(allied) if av.has_loc(sc, b, st, uid)}
         assert av.loc_holders(sc, b, st) == expected, seed
     assert changed >= 2
+
+
+def test_28_the_ground_search_stops_once_the_states_asked_about_are_reached() -> None:
+    """The backward ground search may stop when it has reached every state it is asked about:
+    each one asked about is found exactly when the whole search finds it, one at a time (so the
+    search stops early for those it reaches) and all together; on the bundled map with units of
+    both sides scattered at random (a seeded generator)."""
+    import random
+
+    from pbem.engine.ruleset import get_ruleset
+    from pbem.engine.scenarios import load_data
+    from pbem.systems.westwall.arnhem import special_of
+
+    rules = get_ruleset("westwall")
+    sc = rules.load_scenario(load_data("arnhem-historical"))
+    allied = av._sides(sc)[0]
+    hexes = sorted(sc.map.all_hexes())
+    exits = special_of(sc).loc_hexes
+    stopped = 0
+    for seed in range(4):
+        rng = random.Random(seed)
+        units = [u.id for u in sc.units]
+        rng.shuffle(units)
+        placed = {uid: str(h) for uid, h in zip(units[: len(units) // 2], rng.sample(hexes, len(units)),
+                                               strict=False)}
+        b = Board.from_state(sc, state_with(sc, placed, phasing=allied))
+        closed = av._closed_hexes(b, allied)
+        whole = av._ground_reaching(b, allied, exits, closed)
+        asked = {(h, m) for h in rng.sample(hexes, 40) for m in (0, 1, 2)}
+        found = av._ground_reaching(b, allied, exits, closed, set(asked))
+        assert {s for s in asked if s in found} == asked & whole, seed
+        for state in sorted(asked)[:30]:
+            one = av._ground_reaching(b, allied, exits, closed, {state})
+            assert (state in one) == (state in whole), (seed, state)
+            stopped += len(one) < len(whole)
+    assert stopped >= 10  # the early stop is exercised

@@ -329,3 +329,62 @@ def test_property_7_82_pruned_search_chooses_as_the_full_search(
         r2.path, r2.eliminated, r2.displaced, r2.events
     )
     assert dict(pruned.positions()) == dict(full.positions())
+
+
+class _ZoneByHex(Exclusive):
+    """An exclusion zone fixed by hex (as Bastogne's [15.26.3]): a retreat may keep its verdict."""
+
+    forced_entry_by_hex = True
+
+    def forced_entry_eliminates(self, scenario, board, unit_id, hex):  # type: ignore[no-untyped-def]
+        return "15.26.3" if str(hex) in ("0104", "0204") else None
+
+
+@settings(max_examples=120, deadline=None)
+@given(
+    st.lists(st.sampled_from(_HEXES), min_size=15, max_size=15, unique=True),
+    st.integers(1, 3),
+    st.integers(0, 11),
+    st.booleans(),
+)
+def test_property_settled_step_verdicts_are_the_step_kind_definition(
+    hexes: list[str], dist: int, who: int, zone: bool
+) -> None:
+    # Where no exclusive hook looks at where units stand, a retreat keeps each step's verdict in
+    # its memo (retreat._Memo.settled) and displacements read it at once: every verdict, and the
+    # whole retreat, are those of the definition (_step_kind without a memo, each time asked).
+    import pbem.systems.westwall.retreat as retreat_module
+
+    ex = _ZoneByHex() if zone else NOEX
+    positions = {u.id: h for u, h in zip(_CROWD, hexes, strict=True)}
+    board = Board.from_state(_CROWD_SC, state_with(_CROWD_SC, positions))
+    memo = retreat_module._Memo("US", ex)
+    assert memo.settled
+    for uid in board.units_of("US"):
+        here = board.unit_hex(uid)
+        assert here is not None
+        for nb in board.geo.neighbours[here]:
+            for _ in range(2):  # computed, then read from the memo
+                assert retreat_module._step_kind(board, ex, uid, here, nb, memo) == (
+                    retreat_module._step_kind(board, ex, uid, here, nb, None)
+                )
+    uid = f"u{who}"
+    away = [H(positions["d0"])]
+    kept = Board.from_state(_CROWD_SC, state_with(_CROWD_SC, positions))
+    r1 = retreat(kept, ex, uid, dist, combat=1, away_from=away)
+    asked = Board.from_state(_CROWD_SC, state_with(_CROWD_SC, positions))
+    original = retreat_module._Memo.__init__
+
+    def unsettled(self: retreat_module._Memo, side: str, exclusive: Exclusive | None = None) -> None:
+        original(self, side, exclusive)
+        self.settled = False
+
+    retreat_module._Memo.__init__ = unsettled  # type: ignore[method-assign]
+    try:
+        r2 = retreat(asked, ex, uid, dist, combat=1, away_from=away)
+    finally:
+        retreat_module._Memo.__init__ = original  # type: ignore[method-assign]
+    assert (r1.path, r1.eliminated, r1.displaced, r1.events) == (
+        r2.path, r2.eliminated, r2.displaced, r2.events
+    )
+    assert dict(kept.positions()) == dict(asked.positions())
