@@ -129,8 +129,10 @@ def check(ctx: click.Context, file: str) -> None:
     path = resolve_path(file)
     problems, summary = check_scenario(path)
     if problems:
-        for p in problems:
-            echo(f"{path.name}: {p}")
+        from pbem.errors import error_text
+
+        for p in problems:  # each on one line, cut as an error is: a problem may quote the file
+            echo(error_text(f"{path.name}: {p}".replace("\n", " ")))
         echo(f"{len(problems)} problem(s) in {path}", err=True)
         ctx.exit(2)
     echo(summary)

@@ -92,6 +92,18 @@ def test_check_reports_every_problem(tmp_path: Path, relief: dict[str, Any]) -> 
     assert res.stderr.strip().startswith("9 problem(s) in ")
 
 
+def test_check_prints_each_problem_on_one_cut_line_without_control_characters(
+        tmp_path: Path, relief: dict[str, Any]) -> None:
+    from pbem.errors import MAX_ERROR_LINE
+
+    relief["units"][0]["x" * 5000 + "\x1b[2J\n"] = 1  # an unknown field named at length
+    res = run("scenario", "check", _write(tmp_path, relief))
+    assert res.exit_code == 2
+    lines = res.stdout.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("mine.json: units.0.xxx"), lines
+    assert len(lines[0]) <= MAX_ERROR_LINE and "\x1b" not in lines[0] and "more characters" in lines[0]
+
+
 def test_check_special_data_when_schema_holds(tmp_path: Path, relief: dict[str, Any]) -> None:
     relief["special"]["victory"]["to_hexes"] = ["1119", "4444"]
     relief["special"]["exclusion"]["side"] = "FR"
