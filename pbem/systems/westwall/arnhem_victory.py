@@ -243,20 +243,24 @@ def loc_cut_by(scenario: Scenario, board: Board, state: State, uid: str) -> tupl
 def _closed_hexes(board: Board, side: str) -> set[Hex]:
     """The hexes a line of ``side`` may not enter [17.33]: enemy units' hexes, and the hexes in
     enemy zones of control that no friendly unit holds -- :func:`_open`'s test of the hex entered,
-    made once for the whole map (zones reach the adjacent hexes only [6.0], so only enemy hexes
-    and their neighbours can be closed)."""
-    closed: set[Hex] = set()
+    made once for the whole map. Zones reach the adjacent hexes only [6.0], so only enemy hexes
+    and their neighbours can be closed: a neighbour ``h`` of an enemy hex ``e`` is in that
+    enemy's zone exactly when ``e`` is among the hexes a zone reaches ``h`` from
+    (:attr:`Geometry.zoc_from`, what :meth:`Board.enemy_zoc` reads)."""
     geo = board.geo
-    enemy_hexes = {board.unit_hex(u) for s in board.scenario.side_ids() if s != side for u in board.units_of(s)}
-    for e in enemy_hexes:
-        if e is None:
+    side_of = geo.side_of
+    enemy: set[Hex] = set()
+    friendly: set[Hex] = set()
+    for h, there in board._at.items():  # the units in each occupied hex
+        for uid in there:
+            (friendly if side_of[uid] == side else enemy).add(h)
+    closed = set(enemy)
+    neighbours, zoc_from = geo.neighbours, geo.zoc_from
+    for e in enemy:
+        if e not in geo.hexes:
             continue
-        for h in (e, *geo.neighbours.get(e, ())):
-            if h in closed:
-                continue
-            if board.enemy_at(h, side) is not None:
-                closed.add(h)
-            elif not any(board.side_of(x) == side for x in board.occupants(h)) and board.enemy_zoc(h, side):
+        for h in neighbours[e]:
+            if h not in closed and h not in friendly and e in zoc_from[h]:
                 closed.add(h)
     return closed
 
@@ -288,6 +292,39 @@ def _dry_in(board: Board, table: _DryIn, here: Hex) -> tuple[tuple[Hex, str | No
     return ins
 
 
+_GroundIn = dict[tuple[Hex, int], tuple[tuple[Hex, int], ...]]
+
+
+def _ground_steps_in(board: Board) -> _GroundIn:
+    """Per (hex, mode) of a ground line [17.31], filled as it is asked for: the (hex, mode) states
+    from which one step lands in it -- a neighbour whose step in crosses no unbridged water
+    [17.34] (:func:`_dry_in`), in every mode whose route rule the hexside allows and that the hex
+    entered turns into this one. Like :func:`_dry_steps_in` it depends on the map and the bridges
+    down alone: kept with the scenario, per set of demolished bridges, and shared by every search
+    of every turn (only the closed hexes differ from search to search)."""
+    geo = board.geo
+    return memo(geo.scenario, "loc-ground-steps-in", geo.destroyed, dict, bound=64)
+
+
+def _ground_in(board: Board, table: _GroundIn, state: tuple[Hex, int]) -> tuple[tuple[Hex, int], ...]:
+    here, mode = state
+    geo = board.geo
+    if here in geo.road_hexes:
+        landing: tuple[int, ...] = (0, 1, 2) if mode == 2 else ()
+    elif here in geo.trail_hexes:
+        landing = (0, 1) if mode == 1 else (2,) if mode == 2 else ()
+    else:
+        landing = (mode,)  # modes at p that land in ``mode`` (cross-country keeps the mode)
+    out = []
+    for p, route in _dry_in(board, _dry_steps_in(board), here):
+        for m in landing:
+            if (m == 2 and route != "road") or (m == 1 and route not in ("road", "trail")):
+                continue
+            out.append((p, m))
+    ins = table[state] = tuple(out)
+    return ins
+
+
 def _ground_reaching(board: Board, side: str, exit_hexes: Iterable[str],
                      closed: set[Hex], targets: set[tuple[Hex, int]] | None = None,
                      ) -> set[tuple[Hex, int]]:
@@ -295,22 +332,13 @@ def _ground_reaching(board: Board, side: str, exit_hexes: Iterable[str],
     17.34]: :func:`ground_loc`'s search run once backwards from the exits for all units, instead
     of once forwards per unit. A unit at ``h`` has a line exactly when ``(h, mode of h)`` is in
     it (the forward search starts in that state; the steps allowed are the same, reversed).
-    ``closed``: :func:`_closed_hexes` of ``board`` and ``side``.
+    ``closed``: :func:`_closed_hexes` of ``board`` and ``side``. The steps back from each state
+    come from a table per map and bridges down (:func:`_ground_steps_in`).
 
     ``targets``: the states asked about, when only they matter; the search then stops as soon as
     it has reached them all, so the set returned may lack states no one asked about (a target is
     in it exactly when it is in the whole set)."""
     left = set(targets) if targets is not None else None
-    geo = board.geo
-    road, trail = geo.road_hexes, geo.trail_hexes
-
-    def mode_of(h: Hex, mode: int) -> int:
-        if h in road:
-            return 2
-        if h in trail:
-            return max(mode, 1)
-        return mode
-
     found: set[tuple[Hex, int]] = set()
     todo: deque[tuple[Hex, int]] = deque()
     for h in sorted(Hex.parse(x) for x in exit_hexes):
@@ -322,26 +350,23 @@ def _ground_reaching(board: Board, side: str, exit_hexes: Iterable[str],
         left -= found
         if not left:
             return found
-    steps_into = _dry_steps_in(board)  # a hex's dry steps in, per hex: the same every turn
-    hexes = geo.hexes
+    steps_in = _ground_steps_in(board)
+    hexes = board.geo.hexes
+    pop, push, add = todo.popleft, todo.append, found.add
     while todo:
-        here, mode = todo.popleft()
+        state = pop()
+        here = state[0]
         if here not in hexes or here in closed:
             continue  # no line enters it (an exit hex off the map or closed: reached by no step)
-        ins = steps_into.get(here)
+        ins = steps_in.get(state)
         if ins is None:
-            ins = _dry_in(board, steps_into, here)
-        landing = [m for m in (0, 1, 2) if mode_of(here, m) == mode]  # modes at p that land in ``mode``
-        for p, route in ins:
-            for m in landing:
-                if (p, m) in found:
-                    continue
-                if (m == 2 and route != "road") or (m == 1 and route not in ("road", "trail")):
-                    continue
-                found.add((p, m))
-                todo.append((p, m))
-                if left is not None and (p, m) in left:
-                    left.discard((p, m))
+            ins = _ground_in(board, steps_in, state)
+        for q in ins:
+            if q not in found:
+                add(q)
+                push(q)
+                if left is not None and q in left:
+                    left.discard(q)
                     if not left:
                         return found  # every state asked about is reached
     return found
@@ -406,21 +431,24 @@ def _airborne_reaching(board: Board, side: str, dz_hex: str | None, closed: set[
         return set()  # the drop zone is overrun [15.35]
     hexes = board.geo.hexes
     steps_into = _dry_steps_in(board)  # the neighbours a step in from which is not wet [17.34]
-    found = {goal: 0}
-    todo = deque([goal])
-    while todo:
-        here = todo.popleft()
-        d = found[here]
-        if d == limit or here not in hexes or here in closed:
-            continue  # a hex no line enters is reached by no step (the goal: only from itself)
-        ins = steps_into.get(here)
-        if ins is None:
-            ins = _dry_in(board, steps_into, here)
-        for p, _route in ins:
-            if p not in found:
-                found[p] = d + 1
-                todo.append(p)
-    return set(found)
+    found = {goal}
+    layer = [goal]
+    for _d in range(limit):  # the hexes reached in one more hex entered than the layer before
+        nxt: list[Hex] = []
+        for here in layer:
+            if here not in hexes or here in closed:
+                continue  # a hex no line enters is reached by no step (the goal: only from itself)
+            ins = steps_into.get(here)
+            if ins is None:
+                ins = _dry_in(board, steps_into, here)
+            for p, _route in ins:
+                if p not in found:
+                    found.add(p)
+                    nxt.append(p)
+        if not nxt:
+            break
+        layer = nxt
+    return found
 
 
 def loc_failures(scenario: Scenario, board: Board, state: State) -> list[str]:
@@ -439,14 +467,18 @@ def _north(scenario: Scenario, which: str) -> frozenset[Hex]:
     return memo(scenario, "north", which, lambda: north_of(scenario, r.line, r.north_hex, r.south_hex))
 
 
-def _ground_north_with_loc(scenario: Scenario, board: Board, state: State, which: str) -> list[str]:
+def _ground_north_with_loc(scenario: Scenario, board: Board, state: State, which: str,
+                           holders: set[str] | None = None) -> list[str]:
+    """The ground units north of the line ``which`` names that trace their line [17.11];
+    ``holders``: :func:`loc_holders` of this very position when the caller has it already."""
     allied, _german = _sides(scenario)
     area = _north(scenario, which)
     candidates = [uid for uid in sorted(board.units_of(allied))
                   if scenario.unit[uid].type not in AIRBORNE and board.unit_hex(uid) in area]
     if not candidates:
         return []
-    holders = loc_holders(scenario, board, state)
+    if holders is None:
+        holders = loc_holders(scenario, board, state)
     return [uid for uid in candidates if uid in holders]
 
 
@@ -459,7 +491,8 @@ def turn_points(scenario: Scenario, board: Board, state: State,
     allied, german = _sides(scenario)
     sp = special_of(scenario)
     lines: list[str] = []
-    cut = loc_failures(scenario, board, state)
+    holders = loc_holders(scenario, board, state)  # once for both counts: the same position
+    cut = [uid for uid in sorted(board.units_of(allied)) if uid not in holders]  # loc_failures
     german_pts = 3 * len(cut)
     if cut:
         named = cut if name_all else cut[:8]
@@ -468,7 +501,7 @@ def turn_points(scenario: Scenario, board: Board, state: State,
                      f"{german_pts} points to the German player [17.12, 17.35]")
     allied_pts = 0
     if sp.waal is not None:
-        north = _ground_north_with_loc(scenario, board, state, "waal")
+        north = _ground_north_with_loc(scenario, board, state, "waal", holders)
         allied_pts = sp.waal.points * len(north)
         if north:
             lines.append(f"{len(north)} ground unit{'s' if len(north) > 1 else ''} north of the "

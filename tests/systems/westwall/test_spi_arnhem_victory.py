@@ -522,3 +522,33 @@ def test_28_the_ground_search_stops_once_the_states_asked_about_are_reached() ->
             assert (state in one) == (state in whole), (seed, state)
             stopped += len(one) < len(whole)
     assert stopped >= 10  # the early stop is exercised
+
+
+def test_28_closed_hexes_are_the_hexes_the_step_test_refuses_on_the_real_map() -> None:
+    """:func:`_closed_hexes` works from the enemy hexes and the zones they cast; it names exactly
+    the on-map hexes that :func:`_open`'s test of the hex entered refuses [17.33] (an enemy unit
+    in it, or an enemy zone of control and no friendly unit), hex by hex over the whole bundled
+    map, for either side, with units of both sides scattered at random (a seeded generator)."""
+    import random
+
+    from pbem.engine.ruleset import get_ruleset
+    from pbem.engine.scenarios import load_data
+
+    rules = get_ruleset("westwall")
+    sc = rules.load_scenario(load_data("arnhem-historical"))
+    hexes = sorted(sc.map.all_hexes())
+    sizes = set()
+    for seed in range(6):
+        rng = random.Random(seed)
+        units = [u.id for u in sc.units]
+        rng.shuffle(units)
+        placed = {uid: str(h) for uid, h in zip(units[: len(units) * 2 // 3], rng.sample(hexes, len(units)),
+                                               strict=False)}
+        b = Board.from_state(sc, state_with(sc, placed, phasing=av._sides(sc)[0]))
+        for side in sc.side_ids():
+            expected = {h for h in hexes if b.enemy_at(h, side) is not None
+                        or (not any(b.side_of(x) == side for x in b.occupants(h)) and b.enemy_zoc(h, side))}
+            got = av._closed_hexes(b, side)
+            assert got == expected, (seed, side)
+            sizes.add(len(got))
+    assert min(sizes) > 20  # enemies and their zones are on the map in every case
