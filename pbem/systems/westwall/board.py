@@ -271,6 +271,26 @@ class Geometry:
         return h in self.hexes
 
 
+def _control_hexes(scenario: Scenario) -> frozenset[str]:
+    """The scenario's ``special.control_hexes`` as text (:attr:`Board.control_hexes`)."""
+    raw = scenario.special.get("control_hexes", [])
+    if not isinstance(raw, list):
+        return frozenset()
+    return frozenset(str(x) for x in raw)
+
+
+def _control_at(keys: frozenset[str]) -> dict[Hex, str]:
+    out: dict[Hex, str] = {}
+    for key in keys:
+        try:
+            h = Hex.parse(key)
+        except InputError:
+            continue
+        if str(h) == key:
+            out[h] = key
+    return out
+
+
 def _shared_tables(scenario: Scenario) -> tuple[
     frozenset[Hex], dict[Hex, str], dict[Hex, HexTerrain], dict[str, str], Table,
     dict[Hex, tuple[Hex, ...]], dict[str, Hex],
@@ -582,24 +602,15 @@ class Board(Plain):
 
     @functools.cached_property
     def control_hexes(self) -> frozenset[str]:
-        raw = self.scenario.special.get("control_hexes", [])
-        if not isinstance(raw, list):
-            return frozenset()
-        return frozenset(str(x) for x in raw)
+        return memo(self.scenario, "control-hexes", None, lambda: _control_hexes(self.scenario))
 
     @functools.cached_property
     def _control_at(self) -> dict[Hex, str]:
         """:attr:`control_hexes` by hex (only a hex's own number, ``str(hex)``, can match one), so
-        that the hexes a unit passes through need not be turned into text."""
-        out: dict[Hex, str] = {}
-        for key in self.control_hexes:
-            try:
-                h = Hex.parse(key)
-            except InputError:
-                continue
-            if str(h) == key:
-                out[h] = key
-        return out
+        that the hexes a unit passes through need not be turned into text. Made once per scenario
+        (:func:`~pbem.systems.westwall.memo.memo`), not per board: a replay makes a board or two
+        a player-turn and copies them. Read only."""
+        return memo(self.scenario, "control-at", None, lambda: _control_at(self.control_hexes))
 
     def eliminate(self, uid: str) -> None:
         if self._journal is not None:
