@@ -467,12 +467,21 @@ def _north(scenario: Scenario, which: str) -> frozenset[Hex]:
     return memo(scenario, "north", which, lambda: north_of(scenario, r.line, r.north_hex, r.south_hex))
 
 
-def _ground_north_with_loc(scenario: Scenario, board: Board, state: State, which: str,
+def _ground_north_with_loc(scenario: Scenario, board: Board | None, state: State, which: str,
                            holders: set[str] | None = None) -> list[str]:
     """The ground units north of the line ``which`` names that trace their line [17.11];
-    ``holders``: :func:`loc_holders` of this very position when the caller has it already."""
+    ``holders``: :func:`loc_holders` of this very position when the caller has it already.
+    ``board`` None: made from ``state`` only when some Allied ground unit stands north of the line
+    (read from the state's units as :meth:`Board.from_state` places them: on the map, with a hex),
+    since with none there is nothing to trace."""
     allied, _german = _sides(scenario)
     area = _north(scenario, which)
+    if board is None:
+        if not any(us.status == "on-map" and us.hex is not None and Hex.parse(us.hex) in area
+                   and scenario.unit[uid].side == allied and scenario.unit[uid].type not in AIRBORNE
+                   for uid, us in state.units.items()):
+            return []
+        board = Board.from_state(scenario, state)
     candidates = [uid for uid in sorted(board.units_of(allied))
                   if scenario.unit[uid].type not in AIRBORNE and board.unit_hex(uid) in area]
     if not candidates:
@@ -510,11 +519,12 @@ def turn_points(scenario: Scenario, board: Board, state: State,
     return {allied: allied_pts, german: german_pts}, lines
 
 
-def final_points(scenario: Scenario, board: Board, state: State,
+def final_points(scenario: Scenario, board: Board | None, state: State,
                  eliminated: Mapping[str, int] | None = None) -> tuple[dict[str, int], list[str]]:
     """Points scored only at the end of the game [17.11.1, 17.11.3, 17.12.1]. ``eliminated`` is the
     tally of units lost by each side (side id -> count, a unit counted each time it is destroyed:
-    the engineer can come back and fall again [13.3]); by default ``state.exclusive["eliminated"]``."""
+    the engineer can come back and fall again [13.3]); by default ``state.exclusive["eliminated"]``.
+    ``board`` None: the position of ``state``, made only if a line must be traced."""
     from pbem.systems.westwall.arnhem import special_of
 
     allied, german = _sides(scenario)
@@ -537,16 +547,14 @@ def score(scenario: Scenario, state: State) -> dict[str, int]:
     """Points so far (``state.exclusive["points"]``) plus those the end of the game would add now."""
     allied, german = _sides(scenario)
     kept = state.exclusive.get("points", {})
-    board = Board.from_state(scenario, state)
-    end, _lines = final_points(scenario, board, state)
+    end, _lines = final_points(scenario, None, state)  # a board only if a line must be traced
     return {s: int(kept.get(s, 0)) + end.get(s, 0) for s in (allied, german)}
 
 
 def describe(scenario: Scenario, state: State) -> list[str]:
     allied, german = _sides(scenario)
     kept = state.exclusive.get("points", {})
-    board = Board.from_state(scenario, state)
-    _end, lines = final_points(scenario, board, state)
+    _end, lines = final_points(scenario, None, state)
     head = [f"points scored at the ends of game-turns: Allied {kept.get(allied, 0)}, German "
             f"{kept.get(german, 0)} [17.1]"]
     return head + lines

@@ -552,3 +552,36 @@ def test_28_closed_hexes_are_the_hexes_the_step_test_refuses_on_the_real_map() -
             assert got == expected, (seed, side)
             sizes.add(len(got))
     assert min(sizes) > 20  # enemies and their zones are on the map in every case
+
+
+def test_28_final_points_without_a_board_are_those_with_one() -> None:
+    """:func:`score` and :func:`describe` hand :func:`final_points` no board: it makes one only when
+    an Allied ground unit stands north of the Neder Rijn [17.11]. Points and lines equal those
+    worked out on the board of the same state, on the bundled map, with units of both sides
+    scattered at random (a seeded generator): positions with and without such a unit, and some
+    where such a unit scores (traces its line)."""
+    import random
+
+    from pbem.engine.ruleset import get_ruleset
+    from pbem.engine.scenarios import load_data
+
+    rules = get_ruleset("westwall")
+    sc = rules.load_scenario(load_data("arnhem-historical"))
+    allied = av._sides(sc)[0]
+    hexes = sorted(sc.map.all_hexes())
+    north = av._north(sc, "neder_rijn")
+    kinds = {"none north": 0, "north": 0, "scores": 0}
+    for seed in range(30):
+        rng = random.Random(seed)
+        units = [u.id for u in sc.units]
+        rng.shuffle(units)
+        share = rng.choice((8, 3, 1))  # few units (often none north) to most of them
+        placed = {uid: str(h) for uid, h in zip(units[: len(units) // share], rng.sample(hexes, len(units)),
+                                               strict=False)}
+        st = state_with(sc, placed, phasing=allied)
+        b = Board.from_state(sc, st)
+        assert av.final_points(sc, None, st) == av.final_points(sc, b, st), seed
+        ground_north = [u for u in b.units_of(allied) if sc.unit[u].type not in av.AIRBORNE and b.unit_hex(u) in north]
+        kinds["north" if ground_north else "none north"] += 1
+        kinds["scores"] += bool(av._ground_north_with_loc(sc, b, st, "neder_rijn"))
+    assert all(n >= 2 for n in kinds.values()), kinds
