@@ -280,3 +280,14 @@ def test_8_1_a_bombardment_result_is_told_in_words_too() -> None:
           "result": "0/1r", "lines": []}
     assert event_text(ev) == ("Bombardment of 0401 by art: 2:1, die 4 → 0/1r [8.1]: nothing for "
                               "the attacker; the defender 1, a step loss (red) [7.5]")
+
+
+def test_7_6_a_retreat_off_the_map_edge_is_told_and_does_not_stop_the_narration() -> None:
+    # a retreat may leave the map from an edge hex [7.6]: its path ends in "off-map", which
+    # was read as a hex number and stopped 'pbem ingest', 'log' and 'html' with an error
+    from pbem.systems.arnhem1944.words import event_text, narrate
+
+    sc, _st = game([(G, "0201")])
+    ev = {"kind": "retreated", "units": ["g"], "from": "0201", "path": ["0101", "off-map"]}
+    assert event_text(ev, sc) == "g retreated 0201 → 0101 → off the map [7.6]"
+    assert narrate(sc, [ev]) == ["G retreated 0201 → 0101 → off the map [7.6]"]
