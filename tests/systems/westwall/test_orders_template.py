@@ -132,6 +132,31 @@ def test_27_15_31_a_landing_previews_as_a_landing_and_an_entry_as_an_entry(tmp_p
     assert "moves to " + landed.group(3) not in shown
 
 
+def test_27_15_31_the_bots_orders_say_a_landing_as_the_preview_does(tmp_path: Path) -> None:
+    """[15.31, 27] `pbem bot` prints the orders it signs in words: an airborne unit's first hex is
+    where it lands, as `pbem check` says it (it read "3/502 moves to 1801" before)."""
+    import json
+
+    home, g = game(tmp_path, "arnhem-alternate")
+    sign_template(tmp_path, home, g, "AL", "bob")
+    sign_template(tmp_path, home, g, "DE", "alice")
+    ok(pbem("draft", "pass", g, home=home))
+    ok(pbem("submit", g, "--key", "bob", "--yes", home=home))
+    template = ok(pbem("orders", g, "--side", "AL", "--text", home=home)).out
+    airborne = set(re.findall(r"^#   (\S+) .* lands on Game-Turn 1: ", template, re.M))
+    assert airborne
+    res = ok(pbem("bot", g, "--side", "AL", "--key", "bob", "--dry-run", home=home))
+    landings = [(m["unit"], m["path"]) for m in json.loads(res.out)["moves"] if m["unit"] in airborne]
+    assert landings  # the bot lands the airborne units due
+    for uid, path in landings:
+        said = f"  {uid} lands at {path[0]} [15.31]"
+        if len(path) > 1:
+            said += f", then moves to {path[-1]}"
+        assert said in res.err.splitlines() or any(
+            line.startswith(said + " via ") for line in res.err.splitlines()), (uid, path, res.err)
+        assert f"  {uid} moves to " not in res.err
+
+
 def test_27_7_11_8_31_the_template_says_which_attacks_the_rules_demand_and_its_exact_path_starts_next_door() -> None:
     """[7.11, 8.31, 27] a U.S. gun stands next to a German unit: the template of the U.S.
     player-turn lists what an empty player-turn is refused for (the rules' own check) and offers an
