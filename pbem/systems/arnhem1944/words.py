@@ -390,7 +390,12 @@ def action_text(a: JSON, sc: Any = None) -> str:
     cond = f"{_condition(a['if'])}: " if a.get("if") else ""
     do = a["do"]
     if do == "move":
-        where = _path(sc, a["path"]) if a.get("path") else f"to {hex_words(sc, a.get('to'))}"
+        # the path holds the hexes entered, not the one the unit starts in: said "to X via ..." so
+        # that its first hex does not read as the start (the result says "moved START → ...")
+        path = [str(h) for h in a.get("path") or []]
+        where = f"to {hex_words(sc, path[-1] if path else a.get('to'))}"
+        if len(path) > 1:
+            where += f" via {', '.join(path[:-1])}"
         text = f"{a['unit']} moves {where} [6]"
     elif do == "enter":
         zone = f" by zone {a['zone']}" if a.get("zone") else ""

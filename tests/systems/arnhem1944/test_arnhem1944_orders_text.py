@@ -291,3 +291,14 @@ def test_7_6_a_retreat_off_the_map_edge_is_told_and_does_not_stop_the_narration(
     ev = {"kind": "retreated", "units": ["g"], "from": "0201", "path": ["0101", "off-map"]}
     assert event_text(ev, sc) == "g retreated 0201 → 0101 → off the map [7.6]"
     assert narrate(sc, [ev]) == ["G retreated 0201 → 0101 → off the map [7.6]"]
+
+
+def test_6_a_move_in_words_names_where_it_ends_and_the_hexes_on_the_way_not_a_start() -> None:
+    # the path of a move holds the hexes entered [6]: its first hex is not where the unit starts,
+    # so the preview says "to 0505 via 0203, 0304" (it read "moves 0203 → 0304 → 0505", which the
+    # result, "moved 0104 → 0203 → 0304 → 0505", contradicted at first sight)
+    from pbem.systems.arnhem1944.words import action_text
+
+    assert action_text({"do": "move", "unit": "a", "path": ["0203", "0304", "0505"]}) == \
+        "a moves to 0505 via 0203, 0304 [6]"
+    assert action_text({"do": "move", "unit": "a", "path": ["0204"]}) == "a moves to 0204 [6]"
