@@ -710,3 +710,16 @@ def test_27_15_33_the_preview_names_the_airborne_unit_the_rules_will_eliminate()
     gone = [e for e in res.events if e.get("type") == "eliminated"]
     assert [(e["unit"], e["rule"]) for e in gone] == [("p2", "15.33")]
     assert after.units["p2"].status == "eliminated" and after.units["p1"].hex == "0505"
+
+
+def test_17_1_the_map_header_tells_points_scored_so_far_from_the_victory_points() -> None:
+    """[17.1] the map's header shows the victory points (what the game has scored plus what its end
+    would score now) and the points already scored at the ends of game-turns: the second line
+    says which it is (it read "Points so far: DE 357" under "Victory points: German 377")."""
+    from pbem.systems.westwall.arnhem import status_lines
+
+    sc = _bridges()
+    st = state_with(sc, {})
+    st.exclusive["points"] = {"DE": 357}
+    assert status_lines(sc, st)[-1] == ("Points scored at the ends of game-turns: DE 357 (the victory "
+                                        "points add what the end of the game would score now) [17.1]")
