@@ -218,7 +218,12 @@ def side_str(a: Hex, b: Hex) -> str:
 def bridge_kind(board: Board, a: Hex, b: Hex) -> str | None:
     """``canal``, ``rail`` or ``highway`` for a bridge hexside as printed on the map (whatever has
     happened to it since), else ``None`` [12.15]."""
-    feats = board.scenario.map.hexside_features.get(hexside(a, b))
+    return printed_bridge_kind(board.scenario, a, b)
+
+
+def printed_bridge_kind(scenario: Scenario, a: Hex, b: Hex) -> str | None:
+    """:func:`bridge_kind` from the scenario alone (the text orders' reader has no board)."""
+    feats = scenario.map.hexside_features.get(hexside(a, b))
     if not feats:
         return None
     if "rail-bridge" in feats:

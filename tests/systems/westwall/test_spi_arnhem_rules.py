@@ -723,3 +723,31 @@ def test_17_1_the_map_header_tells_points_scored_so_far_from_the_victory_points(
     st.exclusive["points"] = {"DE": 357}
     assert status_lines(sc, st)[-1] == ("Points scored at the ends of game-turns: DE 357 (the victory "
                                         "points add what the end of the game would score now) [17.1]")
+
+
+def test_12_15_spare_bridge_names_a_canal_or_rail_bridge_or_is_refused_by_line() -> None:
+    """[12.12, 12.15] only canal and rail bridges are tried for demolition, so only they can be
+    spared: 'spare bridge' naming a highway bridge over a river, a hexside with no bridge or two
+    hexes not adjacent is refused on its line (it was signed, and did nothing); in Bastogne the
+    order does not exist."""
+    from pbem.errors import InputError
+    from pbem.systems.westwall.orders_text import parse_text_orders
+
+    sc = _bridges(units=[unit("tk", "US", "armor"), unit("g", "DE")])
+    turn = {"kind": "player-turn", "side": "DE", "game_turn": 1, "moves": [], "attacks": [],
+            "standing": {}}
+    # 0203/0204: a canal with a rail bridge on it (the map of _bridges) -- sparable [12.15]
+    assert parse_text_orders(sc, turn, "DE", "spare bridge 0204/0203")["standing"]["spare_bridges"] \
+        == ["0203/0204"]
+    refused = {
+        "spare bridge 0603/0604": "line 1: 0603/0604 is not a canal or rail bridge",  # the road over the river
+        "spare bridge 0101/0102": "line 1: 0101/0102 is not a canal or rail bridge",  # no bridge at all
+        "\nspare bridge 0303/0305": "line 2: 0303/0305 is not a canal or rail bridge",  # not adjacent
+    }
+    for text, said in refused.items():
+        with pytest.raises(InputError) as err:
+            parse_text_orders(sc, turn, "DE", text)
+        assert str(err.value) == said + " on the map: only those are demolished or spared [12.12, 12.15]"
+    bastogne = _bridges(game="bastogne", units=[unit("g", "DE")])
+    with pytest.raises(InputError, match=r"^line 1: 'spare bridge' is an order of the Arnhem rules \[12.12\]"):
+        parse_text_orders(bastogne, turn, "DE", "spare bridge 0303/0304")
