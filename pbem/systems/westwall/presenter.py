@@ -651,13 +651,23 @@ def reach(scenario: Scenario, state: State, unit: str) -> list[str]:
     board = Board.from_state(sc, st)
     opts = unit_options(board, unit, st.game_turn, get_exclusive(sc.game))
     start = board.unit_hex(unit)
-    lines = [f"{unit} ({u.values()}, {fmt_mp(u.move_halves)} MP) "
-             + (f"in {start}" if start is not None else f"entering the map [{cases(sc).entry}]") + ":"]
+    left = get_exclusive(sc.game).landing(sc, st, unit) if start is None else None
+    if left is not None:  # by air: the first hex of a path is where it lands [15.31, 15.32]
+        spent = max(0, u.move_halves - left)
+        head = (f"landing [15.31]: {fmt_mp(left)} MP left once landed, so each cost counts "
+                f"{fmt_mp(spent)} spent on landing [15.32]")
+    else:
+        head = f"in {start}" if start is not None else f"entering the map [{cases(sc).entry}]"
+    lines = [f"{unit} ({u.values()}, {fmt_mp(u.move_halves)} MP) {head}:"]
     for h, cost in opts.destinations.items():
         if h == start:
             continue
         path = opts.path_to(h)
-        via = f" via {' '.join(str(x) for x in path[:-1])}" if len(path) > 1 else ""
+        if left is not None:
+            on = " ".join(str(x) for x in path[1:-1])
+            via = f" landing at {path[0]}" + (f", via {on}" if on else "") if len(path) > 1 else " landing there"
+        else:
+            via = f" via {' '.join(str(x) for x in path[:-1])}" if len(path) > 1 else ""
         lines.append(f"  {h}  {fmt_mp(cost)} MP{via}")
     for h, cost in opts.exits:
         lines.append(f"  off the map from {h}  {fmt_mp(cost)} MP [{cases(sc).exited}]")

@@ -210,3 +210,25 @@ def test_27_pass_beside_other_orders_is_refused_for_what_it_is(tmp_path: Path) -
     both.write_text("enter 1/3 at 2913 to 2812\npass\n")
     res = pbem("check", g, both, "--key", "alice", home=home)
     assert res.code == 2 and "line 2: 'pass' means no orders at all" in res.err
+
+
+def test_15_32_reach_of_an_airborne_unit_says_where_it_lands_and_what_landing_cost(tmp_path: Path) -> None:
+    """[15.31, 15.32] `pbem reach` for an airborne unit due: its paths start where it lands
+    (within one hex of its drop zone, 3719 for the British 1st Airborne [18.13]) and its costs
+    count the Movement Points spent on landing: 1/1, a 2-2-7, has 3 left once landed, so 4 of its
+    7 are spent (it read "entering the map [15.11]" with the landing hex among the "via" hexes)."""
+    from pbem.maps.hexmap import Hex
+
+    home, g = game(tmp_path, "arnhem-historical")
+    sign_template(tmp_path, home, g, "DE", "alice")  # the German set-up: then the first Allied turn
+    out = ok(pbem("reach", g, "1/1", home=home)).out.splitlines()
+    assert out[0] == ("1/1 (2-2-7, 7 MP) landing [15.31]: 3 MP left once landed, so each cost "
+                      "counts 4 spent on landing [15.32]:")
+    drop = Hex.parse("3719")
+    area = {str(h) for h in (drop, *drop.neighbours())}
+    lines = [line.split() for line in out[1:] if line.startswith("  ") and "landing" in line]
+    assert lines and len(lines) == len([line for line in out[1:] if line.startswith("  ")])
+    for words in lines:
+        landed = words[0] if words[-1] == "there" else words[words.index("at") + 1].rstrip(",")
+        assert landed in area, words
+    assert not any("entering the map" in line for line in out)
