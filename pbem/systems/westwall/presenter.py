@@ -344,12 +344,10 @@ def describe_orders(scenario: Any, orders: Any, state: State | None = None) -> l
                 airborne = any(r.airborne and uid in r.units for r in sc.reinforcements)
                 if airborne:
                     arriving[uid] = "lands at {} [15.31]"
-                else:  # the entry case this game cites (Bastogne 11.11, Arnhem its schedule's)
-                    from pbem.systems.westwall.exclusive import get_exclusive
-                    from pbem.systems.westwall.movement import reinforcement_entries
+                else:  # the entry case this game cites, as its result does (Bastogne 11.11, Arnhem 15.11)
+                    from pbem.systems.westwall.display import cases
 
-                    case = get_exclusive(sc.game).entry_case(reinforcement_entries(sc, uid, state.game_turn)[1])
-                    arriving[uid] = "enters at {} [" + case + "]"
+                    arriving[uid] = "enters at {} [" + cases(sc).entry + "]"
     kind = orders.get("kind")
     lines = _placement_lines(orders, kind, name)
     lines += _move_lines(orders, name, arriving)

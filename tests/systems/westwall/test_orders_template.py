@@ -128,8 +128,12 @@ def test_27_15_31_a_landing_previews_as_a_landing_and_an_entry_as_an_entry(tmp_p
     orders.write_text(landed.group(1) + "\nenter 153 at 0105 to 0106\n")
     shown = ok(pbem("check", g, orders, "--key", "bob", home=home)).out
     assert f"  . {landed.group(2)} lands at {landed.group(3)} [15.31]" in shown
-    assert "  . 153 enters at 0105 [18.1], then moves to 0106" in shown  # its schedule [18.1], not Bastogne's 11.11
+    # SPI Arnhem's own entry case [15.11], not Bastogne's 11.11, and the one the result cites
+    assert "  . 153 enters at 0105 [15.11], then moves to 0106" in shown
     assert "moves to " + landed.group(3) not in shown
+    ok(pbem("submit", g, orders, "--key", "bob", "--yes", home=home))
+    log = ok(pbem("log", g, home=home)).out
+    assert re.search(r"153 entered the map at 0105 and moved 0105 → 0106 \([^)]*MP\) \[15\.11\]", log), log
 
 
 def test_27_15_31_the_bots_orders_say_a_landing_as_the_preview_does(tmp_path: Path) -> None:
