@@ -287,3 +287,15 @@ def test_27_an_invitation_says_how_to_accept_and_to_whom_the_join_goes(tmp_path:
     assert "To accept, save this email and run 'pbem join GAME_DIR --key YOUR_KEY --invitation" in text
     assert "To take this turn" not in text and "pbem ingest" not in text
     assert "send the email it writes to every other side" in text
+
+
+def test_a_mail_with_nothing_before_its_orders_does_not_say_the_step_did_nothing() -> None:
+    # the narrative is the turn these orders answer; for a set-up (nothing before it) the mail
+    # said "Nothing happened on the map this step." above the units the step placed
+    msg = email.message_from_bytes(draft(narrative=[], orders=["Set-up: 20 at 1116."]),
+                                   policy=email.policy.default)
+    text = msg.get_body(preferencelist=("plain",)).get_content().replace("\r\n", "\n")  # type: ignore[union-attr]
+    html = msg.get_body(preferencelist=("html",)).get_content()  # type: ignore[union-attr]
+    assert "Before these orders, nothing happened on the map.\n\nGerman's orders:\n  - Set-up: 20 at 1116.\n" in text
+    assert "<p>Before these orders, nothing happened on the map.</p>" in html
+    assert "Nothing happened on the map this step" not in text + html
