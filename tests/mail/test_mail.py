@@ -118,6 +118,16 @@ def test_narrative_places_defender_from_state_when_it_held() -> None:
     assert "attacked 20 (4): +8" in line
 
 
+def test_7_23_a_combat_against_units_in_two_hexes_names_both_hexes() -> None:
+    # one attack on units in two hexes [7.23]: the narrative named only the first one's hex
+    events = [dict(EVENTS[1], result="A1", defenders=["us-20", "105"])]
+    state = {"scenario": "bastogne-spearhead", "game_turn": 1, "phasing": "DE",
+             "phase": "player-turn", "units": {"us-20": {"hex": "1318", "status": "on-map"},
+                                               "105": {"hex": "1317", "status": "on-map"}}}
+    (line,) = narrate(scenario(), events, state=state)
+    assert "attacked 20, 105 (4) in 1318 (woods), Noville (town): +8 on the broken line" in line
+
+
 # -- the draft ------------------------------------------------------------------------------------
 
 def test_eml_parses_with_alternatives_and_three_attachments() -> None:

@@ -226,24 +226,35 @@ def narrate(
     def names(uids: Sequence[str]) -> str:
         return ", ".join(name(u) for u in uids)
 
-    def where(h: Hex | None) -> str:
-        if h is None:
+    def where(hexes: Sequence[Hex]) -> str:
+        """Every hex the defenders stood in, with its terrain: one attack may take on units in
+        several hexes [7.23]."""
+        if not hexes:
             return ""
-        kind = sc.map.terrain_of(h)
-        place = sc.map.place_name(h)
-        return f" in {place} ({kind})" if place else f" in {h} ({kind})"
+        said = []
+        for h in hexes:
+            kind = sc.map.terrain_of(h)
+            place = sc.map.place_name(h)
+            said.append(f"{place} ({kind})" if place else f"{h} ({kind})")
+        return " in " + ", ".join(said)
 
-    def defender_hex(i: int, ev: CombatEvent) -> Hex | None:
-        if before is not None:
-            for u in ev.defenders:
-                if u in before[i]:
-                    return before[i][u]
+    def defender_hex(i: int, ev: CombatEvent, u: str) -> Hex | None:
+        if before is not None and u in before[i]:
+            return before[i][u]
         for later in evs[i + 1:]:
-            if isinstance(later, RetreatEvent) and later.unit in ev.defenders and later.path:
+            if isinstance(later, RetreatEvent) and later.unit == u and later.path:
                 return Hex.parse(later.path[0])
-            if isinstance(later, EliminatedEvent) and later.unit in ev.defenders and later.hex:
+            if isinstance(later, EliminatedEvent) and later.unit == u and later.hex:
                 return Hex.parse(later.hex)
         return None
+
+    def defender_hexes(i: int, ev: CombatEvent) -> list[Hex]:
+        out: list[Hex] = []
+        for u in ev.defenders:
+            h = defender_hex(i, ev, u)
+            if h is not None and h not in out:
+                out.append(h)
+        return out
 
     lines: list[str] = []
     combat_line: dict[int, int] = {}  # combat number -> index in lines
@@ -283,7 +294,7 @@ def narrate(
                     dfn += f" (with final protective fire from {helpers} [8.4])"
                 lines.append(
                     f"{head}{att} ({ev.attack_strength}) attacked {dfn} ({ev.defense_strength})"
-                    f"{where(defender_hex(i, ev))}: {ev.differential:+d} on the {ev.line} line, "
+                    f"{where(defender_hexes(i, ev))}: {ev.differential:+d} on the {ev.line} line, "
                     f"die {ev.die} → {ev.result}"
                 )
             combat_line[ev.number] = len(lines) - 1
