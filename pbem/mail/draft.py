@@ -78,6 +78,11 @@ class _Person(Plain, frozen=True):
     id: str
     name: str
 
+    @property
+    def possessive(self) -> str:
+        """"German's", but "United States'" (a name ending in s takes the apostrophe alone)."""
+        return self.name + ("'" if self.name.endswith("s") else "'s")
+
 
 def _side(scenario: Any, side: str) -> _Person:
     for s in getattr(scenario, "sides", []) or []:

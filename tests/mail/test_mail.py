@@ -309,3 +309,17 @@ def test_a_mail_with_nothing_before_its_orders_does_not_say_the_step_did_nothing
     assert "Before these orders, nothing happened on the map.\n\nGerman's orders:\n  - Set-up: 20 at 1116.\n" in text
     assert "<p>Before these orders, nothing happened on the map.</p>" in html
     assert "Nothing happened on the map this step" not in text + html
+
+
+def test_a_side_whose_name_ends_in_s_has_its_orders_as_english_writes_them() -> None:
+    # "United States's orders:" read oddly in every U.S. email
+    sc = scenario()
+    us = Scenario.parse({**sc.to_json(), "sides": [{"id": "DE", "name": "German"},
+                                                    {"id": "US", "name": "United States"}]})
+    msg = email.message_from_bytes(draft(scenario=us, sender_side="US", recipient_side="DE",
+                                         orders=["Set-up: 20 at 1116."]), policy=email.policy.default)
+    text = msg.get_body(preferencelist=("plain",)).get_content()  # type: ignore[union-attr]
+    html = msg.get_body(preferencelist=("html",)).get_content()  # type: ignore[union-attr]
+    assert "United States' orders:" in text and "United States&#39; orders</h3>" in html
+    german = email.message_from_bytes(draft(orders=["pass"]), policy=email.policy.default)
+    assert "German's orders:" in german.get_body(preferencelist=("plain",)).get_content()  # type: ignore[union-attr]
