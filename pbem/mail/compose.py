@@ -126,6 +126,7 @@ def move_email(game: Game, step: int | None = None, *, template_dir: Path | None
         recipient_address=(", ".join(a for side in sides if side != sender and (a := _address(game, side)))
                            or None) if everyone else _address(game, recipient),
         subject_tail=tail, game_label=sc.id, recipient_name=everyone, subject=subject,
+        sender_name=presenter.side_name(sc, sender),
     )
 
 

@@ -613,3 +613,21 @@ def test_p10_one_home_cannot_join_a_second_team_and_the_refusal_says_what_to_do(
         "pbem: this is SS10's copy of the scenario, and this pbem home already plays SS9 in this game: use "
         "the copy your own invitation carried, or play SS10 from a pbem home of its own (PBEM_HOME)"]
     assert not (tmp_path / "second").exists()
+
+
+def test_a_megagame_email_names_its_sender_as_the_teams_call_it(played: dict[str, Player]) -> None:
+    # the megagame scenario names no 'sides', so its emails said "GC has played step 11" and
+    # "GC's orders"; they name Game Control and each team by the names the game gives them
+    import email
+    import email.policy
+
+    def body(p: Player) -> str:
+        newest = max(p.dir.glob("mail-0*.eml"))
+        msg = email.message_from_bytes(newest.read_bytes(), policy=email.policy.default)
+        return str(msg.get_body(preferencelist=("plain",)).get_content())  # type: ignore[union-attr]
+
+    gc = body(played["GC"])
+    assert "\nGame Control has played step " in gc and "Game Control's orders:" in gc
+    assert "GC has played" not in gc
+    team = body(played["AB1"])
+    assert "\n1st British Airborne Division (allied) has played step " in team
