@@ -80,8 +80,12 @@ class _Person(Plain, frozen=True):
 
     @property
     def possessive(self) -> str:
-        """"German's", but "United States'" (a name ending in s takes the apostrophe alone)."""
-        return self.name + ("'" if self.name.endswith("s") else "'s")
+        return possessive(self.name)
+
+
+def possessive(name: str) -> str:
+    """"German's", but "United States'" (a name ending in s takes the apostrophe alone)."""
+    return name + ("'" if name.endswith("s") else "'s")
 
 
 def _side(scenario: Any, side: str) -> _Person:

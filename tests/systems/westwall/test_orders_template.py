@@ -236,3 +236,17 @@ def test_15_32_reach_of_an_airborne_unit_says_where_it_lands_and_what_landing_co
         landed = words[0] if words[-1] == "there" else words[words.index("at") + 1].rstrip(",")
         assert landed in area, words
     assert not any("entering the map" in line for line in out)
+
+
+def test_the_us_set_up_email_writes_the_possessive_of_united_states_as_english_does(tmp_path: Path) -> None:
+    """The email of a move names its sender's orders and signature: "United States' orders",
+    "United States' signature" (they read "United States's")."""
+    import email
+    import email.policy
+
+    home, g = game(tmp_path, "bastogne-spearhead")
+    sign_template(tmp_path, home, g, "US", "bob")
+    msg = email.message_from_bytes((g / "mail-0001.eml").read_bytes(), policy=email.policy.default)
+    text = msg.get_body(preferencelist=("plain",)).get_content()  # type: ignore[union-attr]
+    assert "United States' orders:" in text and "your pbem checks United States' signature" in text
+    assert "States's" not in text
