@@ -568,6 +568,13 @@ class Arnhem1944Rules(Ruleset[Scenario, State, Orders]):
         if isinstance(orders, Setup):
             return self._setup_problems(scenario, state, orders)
         if isinstance(orders, Activation):
+            for a in orders.actions:
+                if a.to is not None:  # normalize makes it a path before anything is signed
+                    return [RuleViolation(
+                        "15.1" if a.do == "enter" else "6.1",
+                        f"{a.unit}: the destination {a.to} is not spelled out hex by hex: orders are "
+                        "signed with the path the unit takes ('pbem check' shows it), never a bare "
+                        "destination", unit=a.unit, hex=a.to)]
             g = self.game(scenario)
             st = state.clone()
             log = Happened()
