@@ -1305,7 +1305,8 @@ def _artillery_violations(
     """[14.12] at most two artillery units in any combat."""
     out: list[RuleViolation] = []
     for i, att in enumerate(orders.attacks, 1):
-        guns = {a for a in att.attackers if scenario.unit[a].is_artillery} | set(att.artillery)
+        # a unit the scenario does not have is named by the standard checks, not here
+        guns = {a for a in att.attackers if a in scenario.unit and scenario.unit[a].is_artillery} | set(att.artillery)
         if len(guns) > sp.max_artillery_per_combat:
             out.append(RuleViolation(
                 "14.12", f"attack {i} uses {len(guns)} artillery units ({', '.join(sorted(guns))}): "

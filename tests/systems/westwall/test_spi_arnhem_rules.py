@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 from helpers.westwall import artillery, state_with, tiny_scenario, unit
 
+from pbem.errors import InputError
 from pbem.protocol.dice import FixedDice
 from pbem.systems.westwall.arnhem import Arnhem, surrounded
 from pbem.systems.westwall.board import Board
@@ -236,6 +237,17 @@ def test_14_12_at_most_two_artillery_units_in_a_combat() -> None:
     assert [v.rule for v in R.validate(sc, st, "DE", three)] == ["14.12"]
     two = _turn("DE", [], [AttackOrder(attackers=["a"], artillery=["x", "y"], defenders=["d"])])
     assert R.validate(sc, st, "DE", two) == []
+
+
+def test_14_12_an_attack_naming_a_unit_the_game_does_not_have_is_refused_in_one_line() -> None:
+    """A hostile (or mistyped) attack naming a hex as an attacker: the artillery count [14.12] used to
+    look the id up in the scenario first and crash with a KeyError; the standard check names it."""
+    sc = tiny_scenario(game="arnhem", first_player="DE",
+                       units=[unit("a", "DE"), artillery("x", "DE"), unit("d", "US")])
+    st = state_with(sc, {"a": "0403", "x": "0401", "d": "0404"})
+    ghost = _turn("DE", [], [AttackOrder(attackers=["a", "0403"], artillery=["x"], defenders=["d"])])
+    with pytest.raises(InputError, match="unknown unit.*0403"):
+        R.validate(sc, st, "DE", ghost)
 
 
 def test_14_11_support_only_within_three_hexes_of_a_ground_unit() -> None:
