@@ -113,3 +113,24 @@ def test_geo_hexes_and_terrain_are_the_maps(name: str) -> None:
     listed = {Hex.parse(h): kind for kind, hexes in m.terrain.items() for h in hexes}
     assert geo.terrain == {h: listed.get(h, m.default_terrain) for h in every}
     assert set(listed.values()) - {m.default_terrain}
+
+
+@pytest.mark.parametrize("name", SCENARIOS)
+def test_near_worked_out_once_per_hex_says_what_looking_at_every_place_says(name: str) -> None:
+    """:meth:`Geo.near` answers from its memo what :meth:`Geo.place_near` (every place looked at)
+    answers, the first time and again; a place's own hex is named alone, a hex more than 3 km
+    from every place by its number alone (the text's "within 3 km")."""
+    from pbem.maps.hexmap import Hex
+    from pbem.systems.megagame.model import Geo
+
+    m = MegaMap.parse(load_data(name)["map"])
+    geo = Geo.of(m)
+    for h in sorted(geo.hexes):
+        assert geo.near(h) == geo.place_near(h) == geo.near(h)
+    assert len(geo.near_memo) == len(geo.hexes)
+    place = m.places[0]
+    assert geo.near(Hex.parse(place.hex)) in {f"{place.hex} ({p.name})" for p in m.places if p.hex == place.hex}
+    far = [h for h in geo.hexes if all(h.distance(Hex.parse(p.hex)) > 3 for p in m.places)]
+    assert far and all(geo.near(h) == str(h) for h in far)
+    one_km = [h for h in geo.hexes if min(h.distance(Hex.parse(p.hex)) for p in m.places) == 1]
+    assert one_km and all(geo.near(h).endswith(")") and " (1 km from " in geo.near(h) for h in one_km)
