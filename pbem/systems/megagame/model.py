@@ -536,7 +536,7 @@ class CabRank(Record):
         return self.squadrons // 2
 
 
-class UnitState(Record):
+class UnitState(Record, trusted=True):
     hex: str | None = field(Maybe(Str()), default=None, description="None: not yet arrived, or gone")
     steps: int = field(Int(ge=0), default=0, description="steps lost along the status profile")
     scattered: int = field(Int(ge=0), default=0, description="steps lost in a drop that come back at the end of "
@@ -554,7 +554,7 @@ class UnitState(Record):
     gone: bool = field(Bool(), default=False, description="captured or broken up [9]")
 
 
-class UnitFacts(Record):
+class UnitFacts(Record, trusted=True):
     """What one unit's team hears about it after a turn [10] (turned into words by the view).
     ``path`` and ``fights`` (rules version 3's) are left out of a dump while empty: facts of rules
     version 2 dump byte for byte as they did."""
@@ -589,7 +589,7 @@ class ParkedSupply(Record):
             "transport unit of that nation takes them up [11]"))
 
 
-class MegaState(Record):
+class MegaState(Record, trusted=True):
     """The umpire's master state. Rules version 3's keys (:data:`OMIT_EMPTY`) are left out of a dump
     while empty, so that a state of rules version 2 (which never fills them) dumps byte for byte as
     it did [8, 9]."""
