@@ -58,21 +58,25 @@ NAMES = [
     "takeback-0005-DE-1.json", "takeback-0005-DE-0.json", "consent-0005-US-2.json", "consent-0005-US-.json",
     "map-0000.svg", "map-12345.svg", "map-0000-around-1317.svg", "map-0004-DE.svg", "mail-0002.eml",
     "mail-invite-DE.eml", "mail-0002.eml.txt", "derived.sha256", "", "m", "move-", "Move-0004-DE.json",
+    ".turn-0003.json.tmp-4711-0", ".turn-0003.json.tmp-4711-", "x.tmp-1-2", "{\"a\": \"\\ud800\"}", "\\uDC00",
+    "0123456789abcdef" * 4, "0123456789abcdef" * 4 + "\n", "0123456789ABCDEF" * 4,
 ]
 
 
 def test_lazy_patterns_are_found() -> None:
     found = {name for name, _ in LAZY}
-    assert {"pbem.protocol.names.MOVE_RE", "pbem.protocol.names.TURN_RE", "pbem.errors._UNSAFE"} <= found
+    assert {"pbem.protocol.names.MOVE_RE", "pbem.protocol.names.TURN_RE", "pbem.errors._UNSAFE",
+            "pbem.protocol.fsutil.TEMP_RE", "pbem.protocol.canonical._SURROGATE_ESCAPE", "pbem.engine.sealed._HEX64"} <= found
 
 
 @pytest.mark.parametrize(("where", "lazy"), LAZY, ids=[name for name, _ in LAZY])
 def test_a_lazy_pattern_compiles_and_its_prefix_starts_it(where: str, lazy: LazyPattern) -> None:
     assert isinstance(lazy.compiled, re.Pattern)
     if lazy.prefix:
-        # a literal text (no character a pattern reads specially) right after the anchor
-        assert not set(lazy.prefix) & set(".^$*+?{}[]\\|()"), where
-        assert lazy.pattern.startswith("^" + lazy.prefix), where
+        # a literal text right after the anchor: as written (no character a pattern reads
+        # specially) or escaped
+        plain = not set(lazy.prefix) & set(".^$*+?{}[]\\|()") and lazy.pattern.startswith("^" + lazy.prefix)
+        assert plain or lazy.pattern.startswith("^" + re.escape(lazy.prefix)), where
 
 
 def _groups(m: re.Match[str] | None) -> tuple[str | None, ...] | None:
