@@ -213,9 +213,8 @@ class Checkpoints:
         newest = candidates[-1].step
         target = max(candidates[0].step, newest - BEHIND)
         rec = next(r for r in candidates if r.step >= target)
-        if self.restored_from is not None and (rec.step < self.restored_from
-                                               or (rec.step == self.restored_from and not _head_allowed(rp))):
-            return  # (at the same step: written again only to add the head, below)
+        if self.restored_from is not None and rec.step <= self.restored_from:
+            return  # (so a checkpoint of an older pbem gains its head when it next moves on)
         data: dict[str, Any] = {
             "ds": DS,
             "genesis": rp.game.genesis.body_hash,
