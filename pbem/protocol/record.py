@@ -121,7 +121,10 @@ class Str(Check):
         self.pattern = pattern
         self.max_length = max_length
         self.min_length = min_length
-        self._re = re.compile(pattern) if pattern is not None else None
+        self._re: re.Pattern[str] | None = None
+        """``pattern`` compiled, on the first value checked (:meth:`compiled`): most of a command's
+        records never meet a value of most of their patterns, and compiling one costs about half a
+        million instructions (tests/protocol/test_lazy_re.py compiles every record's)."""
         # ``$`` ends the text, as in the JSON Schema's (and pydantic's) regular expressions, not
         # before a final newline as Python's would let it: "DE\n" is no side name
         self._to_end = pattern is not None and pattern.endswith("$") and not pattern.endswith("\\$")
@@ -133,11 +136,18 @@ class Str(Check):
             raise _fail(loc, f"at most {self.max_length} characters")
         if len(value) < self.min_length:
             raise _fail(loc, f"at least {self.min_length} character{'s' if self.min_length > 1 else ''}")
-        if self._re is not None:
-            m = self._re.search(value)
+        if self.pattern is not None:
+            m = (self._re or self.compiled()).search(value)
             if m is None or (self._to_end and m.end() != len(value)):
                 raise _fail(loc, f"does not match {self.pattern}")
         return value
+
+    def compiled(self) -> re.Pattern[str]:
+        """``pattern`` compiled (kept on the check: derived from its fixed pattern)."""
+        if self._re is None:
+            assert self.pattern is not None
+            self._re = re.compile(self.pattern)
+        return self._re
 
     def schema(self, defs: dict[str, Any]) -> dict[str, Any]:
         out: dict[str, Any] = {"type": "string"}
