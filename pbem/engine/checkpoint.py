@@ -16,8 +16,8 @@ that reads only the newest position (``pbem status``: :class:`Checkpoints` with 
 starts there instead of replaying the steps after ``step`` again. It is written, and used, only in
 a game whose position a replay from ``step`` adds nothing to: open (no hidden information), at a
 turn that leaves no sealed round open, with no take-back and no receipt files (they look back at
-earlier turns). It is
-checked exactly as ``step`` is; when it does not hold, the command starts from ``step``.
+earlier turns). It is checked exactly as ``step`` is; when it does not hold, the command starts
+from ``step``.
 
 **Never trusted.** A checkpoint only says where to look; :meth:`Checkpoints.restore` re-checks
 every claim against the archive before using it, and falls back to a replay from the genesis when
@@ -61,10 +61,10 @@ class Checkpoints:
         self.path = local_dir / NAME
         self.restored_from: int | None = None
         self.head = head
-        self.from_head = False
-        """Restored from the head: the file is left as it is (its earlier checkpoint stays)."""
         """Start from the newest checked turn (the file's ``head``) where it holds: for a command
         that reads only the newest position."""
+        self.from_head = False
+        """Restored from the head: the file is left as it is (its earlier checkpoint stays)."""
 
     # reading ------------------------------------------------------------------------------------
 
@@ -246,7 +246,6 @@ class Checkpoints:
 def _head_allowed(rp: Replay) -> bool:
     """Whether the newest checked turn may stand for the steps before it (``head``, which is only
     written for a turn that leaves no sealed round open): an open game with no take-back and no
-    receipt files, whose replay from an earlier
-    checkpoint checks nothing more about the newest position than the head's own checks do."""
+    receipt files, whose replay from an earlier checkpoint checks nothing more about the newest position than the head's own checks do."""
     g = rp.game
     return not g.hidden and not g.takebacks and not rp._receipt_names
