@@ -10,9 +10,9 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import field
 
+from pbem.lazy_re import LazyPattern
 from pbem.plain import Plain
 
 
@@ -143,9 +143,10 @@ def _unsafe(ch: str) -> bool:
     )
 
 
-_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff\u061c]")
+_UNSAFE = LazyPattern("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff\u061c]")
 """The characters :func:`_unsafe` names, as one character class: a text of many lines (which
-``str.isprintable`` refuses for its line breaks) is searched once instead of a call a character."""
+``str.isprintable`` refuses for its line breaks) is searched once instead of a call a character;
+compiled on first use (only text that is not printable needs it: :mod:`pbem.lazy_re`)."""
 
 
 def terminal_safe(text: str) -> str:

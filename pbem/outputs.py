@@ -29,6 +29,11 @@ def engine_hooks() -> Hooks:
 
 
 def _check_maps(game: Game, rp: Replay) -> None:
+    if not game.redraw:  # what check_maps does without --redraw: the hashes alone, the renderer not loaded
+        from pbem.engine import derived
+
+        derived.check(game.dir, list(game.listing.other))
+        return
     from pbem.render.outputs import check_maps
 
     check_maps(game, rp)

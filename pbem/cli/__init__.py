@@ -6,17 +6,18 @@ Each entry of :data:`COMMANDS` names the module and attribute that implement it,
 help shown by ``pbem --help``.
 
 User errors (:class:`pbem.errors.PbemError`) become one line on stderr and the error's exit code
-(2 for bad input, 1 for a failed verification); no traceback, no terminal control characters, and
+(2 for bad input, 1 for a failed verification; a bug in pbem itself, 70); no traceback, no terminal control characters, and
 no more than a few hundred characters of any line (:func:`pbem.errors.error_text`).
 """
 
 from __future__ import annotations
 
 import gc
+import os
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, NoReturn
 
 COMMANDS: dict[str, tuple[str, str]] = {
     # name: ("module:attribute", "short help")
@@ -136,10 +137,41 @@ def main(argv: list[str] | None = None) -> Any:
         WHOLE_PROCESS = True
         _, older, oldest = gc.get_threshold()
         gc.set_threshold(WHOLE_PROCESS_GC_THRESHOLD, older, oldest)
-        result = _run_group(argv)
+        try:
+            result = _run_group(argv)
+        except Exception as exc:  # a bug in pbem: one line, as for every refusal (SystemExit passes)
+            if os.environ.get(TRACEBACK_ENV):
+                raise
+            _internal_error(exc)
         gc.freeze()
         return result
     return _run_group(argv)
+
+
+TRACEBACK_ENV = "PBEM_TRACEBACK"
+"""Set (to anything) in the environment: an internal error shows Python's traceback."""
+
+INTERNAL_ERROR_EXIT = 70
+"""The exit code of a bug in pbem (``EX_SOFTWARE``): not the user's input (2), not a failed
+verification (1)."""
+
+
+def _internal_error(exc: Exception) -> NoReturn:
+    """A bug in pbem met by the console command: one line naming the exception and where it was
+    raised, not a traceback a player cannot act on; the files the command created were already
+    removed (:func:`pbem.protocol.fsutil.transaction`). Exit :data:`INTERNAL_ERROR_EXIT`."""
+    import traceback
+
+    from pbem.errors import error_text
+
+    frames = traceback.extract_tb(exc.__traceback__)
+    where = f" at {os.path.basename(frames[-1].filename)}:{frames[-1].lineno}" if frames else ""
+    detail = error_text(f"{type(exc).__name__}{where}: {exc}".replace("\n", " "))
+    sys.stderr.write(f"pbem: internal error ({detail}). This is a bug in pbem, not in your files; "
+                     f"the files this command had begun to write were removed. Please report it with "
+                     f"the command you ran "
+                     f"({TRACEBACK_ENV}=1 shows the traceback).\n")
+    sys.exit(INTERNAL_ERROR_EXIT)
 
 
 def __getattr__(name: str) -> Any:

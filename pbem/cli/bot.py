@@ -107,9 +107,10 @@ def bot(ctx: click.Context, game_dir: Path, side: str, key_name: str, seed: int,
         check_owner(decision, side=side)
 
     # with hidden information the bot sees what the side sees: its own view, opened with its key
-    orders = _bot_for(game)(game.scenario, state_for(game, rp, side, key_name), side, seed=seed)
-    try:  # what is signed, in words, before it is
-        words = game.ruleset.presenter().describe_orders(game.scenario, orders)
+    state = state_for(game, rp, side, key_name)
+    orders = _bot_for(game)(game.scenario, state, side, seed=seed)
+    try:  # what is signed, in words, before it is, as the preview says it (a landing as a landing)
+        words = game.ruleset.presenter().describe_orders_at(game.scenario, state, orders)
     except InputError:
         words = []
     if words:

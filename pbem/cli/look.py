@@ -30,7 +30,7 @@ def status(game_dir: Path, as_json: bool) -> None:
     from pbem.engine.status import game_status
 
     game, local, seeds = open_with_seeds(game_dir)
-    rp = game.replay(seeds, local=local)
+    rp = game.replay(seeds, local=local, head=True)  # the newest position only
     since = time.strftime("%Y-%m-%d %H:%M", time.localtime(game.newest_mtime()))
     # the one wall-clock read: what the player sees, never hashed or signed
     st = game_status(game, rp, local, seeds, since=since, now=time.time())

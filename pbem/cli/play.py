@@ -107,7 +107,7 @@ def _preview(game_dir: Path, orders_file: Path, key_name: str | None, side: str 
     from pbem.protocol.keys import KeyStore
 
     game, local, seeds = open_with_seeds(game_dir)
-    rp = game.replay(seeds, local=local)
+    rp = game.replay(seeds, local=local, head=True)  # the newest position only: nothing is signed
     decision = current_decision(rp)
     if rp.current.round is not None:  # a sealed round: every side owes at once
         sides = [side] if side is not None else (

@@ -15,7 +15,7 @@ from typing import Any
 import click
 
 from pbem.cli._out import echo
-from pbem.errors import InputError
+from pbem.errors import InputError, error_text
 
 # --------------------------------------------------------------------------------------------------
 # pbem scenarios
@@ -129,8 +129,6 @@ def check(ctx: click.Context, file: str) -> None:
     path = resolve_path(file)
     problems, summary = check_scenario(path)
     if problems:
-        from pbem.errors import error_text
-
         for p in problems:  # each on one line, cut as an error is: a problem may quote the file
             echo(error_text(f"{path.name}: {p}".replace("\n", " ")))
         echo(f"{len(problems)} problem(s) in {path}", err=True)

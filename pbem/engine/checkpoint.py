@@ -8,7 +8,16 @@ again::
 
     {"ds": "pbem/checkpoint/v1", "genesis": <sha256 of the genesis body>, "step": c,
      "turn": <sha256 of turn-c bytes>, "move": <sha256 of move c's body> | null,
-     "chains": {SIDE: [count, <last revealed value>, <step of the move that revealed it>]}}
+     "chains": {SIDE: [count, <last revealed value>, <step of the move that revealed it>]},
+     "head": {"step": h, "turn": ..., "move": ..., "chains": ...}}
+
+``head`` (optional) names the newest turn the same replay checked, in the same words: a command
+that reads only the newest position (``pbem status``: :class:`Checkpoints` with ``head=True``)
+starts there instead of replaying the steps after ``step`` again. It is written, and used, only in
+a game whose position a replay from ``step`` adds nothing to: open (no hidden information), at a
+turn that leaves no sealed round open, with no take-back and no receipt files (they look back at
+earlier turns). It is checked exactly as ``step`` is; when it does not hold, the command starts
+from ``step``.
 
 **Never trusted.** A checkpoint only says where to look; :meth:`Checkpoints.restore` re-checks
 every claim against the archive before using it, and falls back to a replay from the genesis when
@@ -48,9 +57,14 @@ the last few turns and moves (re-submission checks, attached turns to compare)."
 class Checkpoints:
     """The checkpoint file of one game in a player's local state directory."""
 
-    def __init__(self, local_dir: Path) -> None:
+    def __init__(self, local_dir: Path, *, head: bool = False) -> None:
         self.path = local_dir / NAME
         self.restored_from: int | None = None
+        self.head = head
+        """Start from the newest checked turn (the file's ``head``) where it holds: for a command
+        that reads only the newest position."""
+        self.from_head = False
+        """Restored from the head: the file is left as it is (its earlier checkpoint stays)."""
 
     # reading ------------------------------------------------------------------------------------
 
@@ -72,6 +86,11 @@ class Checkpoints:
         if data is None:
             return False
         try:
+            head = data.get("head")
+            if self.head and isinstance(head, dict) and _head_allowed(rp) \
+                    and self._restore(rp, {**data, **head}):
+                self.from_head = True
+                return True
             return self._restore(rp, data)
         except (PbemError, KeyError, ValueError, TypeError, AssertionError):
             return False
@@ -185,7 +204,7 @@ class Checkpoints:
         checkpoint that cannot be written only costs the next command a longer replay)."""
         from pbem.protocol.fsutil import write_replace
 
-        if rp.strict or not rp.records:
+        if rp.strict or not rp.records or self.from_head:
             return
         candidates = [r for r in rp.records if not r.written and r.step in rp._chains
                       and (r.step == 0 or r.move is not None)]
@@ -195,8 +214,8 @@ class Checkpoints:
         target = max(candidates[0].step, newest - BEHIND)
         rec = next(r for r in candidates if r.step >= target)
         if self.restored_from is not None and rec.step <= self.restored_from:
-            return
-        data = {
+            return  # (so a checkpoint of an older pbem gains its head when it next moves on)
+        data: dict[str, Any] = {
             "ds": DS,
             "genesis": rp.game.genesis.body_hash,
             "step": rec.step,
@@ -204,6 +223,15 @@ class Checkpoints:
             "move": rec.move.body_hash if rec.move is not None else None,
             "chains": {s: list(v) for s, v in sorted(rp._chains[rec.step].items())},
         }
+        top = candidates[-1]
+        if top.step > rec.step and _head_allowed(rp) and not rp.tail_open and top is rp.records[-1] \
+                and top.round is None:
+            data["head"] = {
+                "step": top.step,
+                "turn": top.turn_hash,
+                "move": top.move.body_hash if top.move is not None else None,
+                "chains": {s: list(v) for s, v in sorted(rp._chains[top.step].items())},
+            }
         if rp.game.hidden and rp.full and rec.state is not None:  # private: this home only
             data["full_state"] = rp.game.ruleset.dump_state(rp.game.scenario, rec.state)
         text = (json.dumps(data, sort_keys=True, indent=1) + "\n").encode("ascii")
@@ -213,3 +241,11 @@ class Checkpoints:
                 self.restored_from = rec.step
         except OSError:
             pass
+
+
+def _head_allowed(rp: Replay) -> bool:
+    """Whether the newest checked turn may stand for the steps before it (``head``, which is only
+    written for a turn that leaves no sealed round open): an open game with no take-back and no
+    receipt files, whose replay from an earlier checkpoint checks nothing more about the newest position than the head's own checks do."""
+    g = rp.game
+    return not g.hidden and not g.takebacks and not rp._receipt_names

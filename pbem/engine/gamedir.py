@@ -349,20 +349,21 @@ class Game:
     # replay entry points ----------------------------------------------------------------------
 
     def replay(self, local_seeds: dict[str, bytes] | None = None, *, strict: bool = False,
-               local: Any = None, umpire_key: Any = None) -> Replay:
+               local: Any = None, umpire_key: Any = None, head: bool = False) -> Replay:
         """Replay the archive. ``strict`` (verify) replays everything from the genesis and turns
         every problem into a :class:`VerificationError`; otherwise problems are
         :class:`ArchiveError` (exit 2). ``local`` (a :class:`pbem.protocol.localstate.LocalGame`,
         never with ``strict``): start from this machine's checkpoint when it still matches the
         archive, and leave a new one (:mod:`pbem.engine.checkpoint`), so a command costs the same at
-        step 300 as at step 3."""
+        step 300 as at step 3; ``head``: a command that reads only the newest position starts from
+        the newest turn that checkpoint names where it may (:class:`Checkpoints`)."""
         from pbem.engine.replay import Replay  # the replay module imports this one
 
         checkpoints = None
         if local is not None and not strict:
             from pbem.engine.checkpoint import Checkpoints
 
-            checkpoints = Checkpoints(local.dir)
+            checkpoints = Checkpoints(local.dir, head=head)
         if self.hidden:
             if umpire_key is None and local is not None and self.umpire is not None \
                     and self.umpire in local.sides():

@@ -193,7 +193,7 @@ class Ruleset(ABC, Generic[ScenarioT, StateT, OrdersT]):
         """The scenario :meth:`load_scenario` makes of ``data``, for data pbem's own tests check in
         full: a bundled scenario read from files byte for byte those the manifest lists
         (:func:`pbem.engine.scenarios.is_checked`; a game opens it at every command). A system may
-        build its records without checking them again (:func:`pbem.engine.scenarios.built`);
+        build its records without checking them again (:meth:`pbem.protocol.record.Record.built`);
         its tests then hold what it builds equal to what :meth:`load_scenario` makes, for every
         bundled scenario. By default, checked again."""
         return self.load_scenario(data)

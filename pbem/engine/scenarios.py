@@ -18,12 +18,9 @@ import hashlib
 import json
 import re
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 from pbem.errors import InputError
-from pbem.protocol.record import Check, ListOf, MapOf, Maybe, Nested, Record, Tagged, TupleOf
-
-R = TypeVar("R", bound=Record)
 
 MAX_SCENARIO_BYTES = 4 * 1024 * 1024
 
@@ -171,54 +168,6 @@ def is_checked(*, files: str | None = None, content: str | None = None) -> bool:
     from pbem.engine.scenarios_checked import CHECKED
 
     return any(files == f or content == c for c, f in CHECKED.values())
-
-
-def built(cls: type[R], value: dict[str, Any]) -> R:
-    """The record of class ``cls`` that :meth:`~pbem.protocol.record.Record.parse` makes of
-    ``value``, built without its checks: for scenario data pbem's tests checked in full
-    (:func:`is_checked`), never for anything read from outside. Each field gets what its check
-    keeps of a valid value -- the same value, a copy of a list or a map, a tuple, a nested record
-    built the same way, a table's integer keys -- and a check that converts otherwise (a choice
-    between kinds, a system's own check) is run as :meth:`parse` runs it. tests hold what this
-    builds equal to what :meth:`parse` makes, for every bundled scenario."""
-    info = cls._info()
-    checks = dict(info.checks)
-    names = info.by_json_name
-    given = {names[k]: _kept(checks[names[k]], v) for k, v in value.items()}
-    new = cls.__new__(cls)
-    new._assign(given)
-    for name, check in info.converted:  # defaults and factories, as the checks keep them
-        if name not in given:
-            kept = _kept(check, getattr(new, name))
-            if kept is not getattr(new, name):
-                object.__setattr__(new, name, kept)
-    return new
-
-
-def _kept(check: Check, value: Any) -> Any:
-    """What ``check`` keeps of a valid ``value`` (:func:`built`)."""
-    if check.same:
-        return value
-    kind = type(check)
-    if kind is Nested:
-        return built(check.cls, value) if type(value) is dict else value  # type: ignore[attr-defined]
-    if kind is Maybe:
-        return None if value is None else _kept(check.inner, value)  # type: ignore[attr-defined]
-    if kind is ListOf:
-        item: Check = check.item  # type: ignore[attr-defined]
-        out = list(value) if item.same else [_kept(item, v) for v in value]
-        return tuple(out) if check.as_tuple else out  # type: ignore[attr-defined]
-    if kind is MapOf:
-        key: Check = check.key  # type: ignore[attr-defined]
-        val: Check = check.value  # type: ignore[attr-defined]
-        if key.same and val.same:
-            return dict(value)
-        return {(k if key.same else key(k, ())): _kept(val, v) for k, v in value.items()}
-    if kind is TupleOf:
-        return tuple(_kept(c, v) for c, v in zip(check.items, value, strict=True))  # type: ignore[attr-defined]
-    if kind is Tagged and type(value) is dict:
-        return built(check.classes[value[check.tag]], value)  # type: ignore[attr-defined]
-    return check(value, ())  # a choice between kinds, a system's own check: as parse does
 
 
 def load_game_copy(raw: bytes, expected_sha256: str) -> dict[str, Any]:

@@ -34,16 +34,16 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import re
 from typing import Any
 
+from pbem.lazy_re import LazyPattern
 from pbem.plain import Plain
 from pbem.protocol import names
 from pbem.protocol.canonical import canonical_bytes
 
 SEALED_DS = "pbem/sealed/v1"
 SALT_DS = "pbem/sealed-salt/v1"
-_HEX64 = re.compile(r"^[0-9a-f]{64}$")
+_HEX64 = LazyPattern(r"^[0-9a-f]{64}$")  # games with sealed orders only
 
 
 def commitment(orders: Any, salt: bytes) -> str:

@@ -34,7 +34,7 @@ def move_email(game: Game, step: int | None = None, *, template_dir: Path | None
     """The email that carries move ``step`` (default: the newest move) to the other side, with the
     move file, the turn file it answers and that turn's map attached (``drawing``: the map drawn
     an older way, :data:`pbem.render.svg.canvas.DRAWING`, to write again an older pbem's email)."""
-    from pbem.mail.draft import draft_email
+    from pbem.mail.draft import draft_email, possessive
 
     moves = game.moves
     if not moves:
@@ -91,12 +91,12 @@ def move_email(game: Game, step: int | None = None, *, template_dir: Path | None
         narrative += [str(line) for line in outcome.get("breakdown", [])]
     else:
         next_action = (f"ingest this email (pbem ingest GAME_DIR this.eml): your pbem checks "
-                       f"{presenter.side_name(sc, sender)}'s signature and dice, resolves these orders and "
+                       f"{possessive(presenter.side_name(sc, sender))} signature and dice, resolves these orders and "
                        f"shows you the result; then it is your decision (pbem status GAME_DIR)")
         tail = "your move"
         if everyone is not None:
             next_action = (f"ingest this email (pbem ingest GAME_DIR this.eml): your pbem checks "
-                           f"{presenter.side_name(sc, sender)}'s signature and places the message in the "
+                           f"{possessive(presenter.side_name(sc, sender))} signature and places the message in the "
                            "round; 'pbem status GAME_DIR' says what you owe next")
             tail = "sealed round"
     subject = None
@@ -126,6 +126,7 @@ def move_email(game: Game, step: int | None = None, *, template_dir: Path | None
         recipient_address=(", ".join(a for side in sides if side != sender and (a := _address(game, side)))
                            or None) if everyone else _address(game, recipient),
         subject_tail=tail, game_label=sc.id, recipient_name=everyone, subject=subject,
+        sender_name=presenter.side_name(sc, sender),
     )
 
 

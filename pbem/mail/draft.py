@@ -78,6 +78,15 @@ class _Person(Plain, frozen=True):
     id: str
     name: str
 
+    @property
+    def possessive(self) -> str:
+        return possessive(self.name)
+
+
+def possessive(name: str) -> str:
+    """"German's", but "United States'" (a name ending in s takes the apostrophe alone)."""
+    return name + ("'" if name.endswith("s") else "'s")
+
 
 def _side(scenario: Any, side: str) -> _Person:
     for s in getattr(scenario, "sides", []) or []:
@@ -122,6 +131,7 @@ def draft_email(
     recipient_name: str | None = None,
     howto: str = "",
     text_map: bool = False,
+    sender_name: str | None = None,
 ) -> bytes:
     """A complete email (RFC 5322, CRLF line ends) for one step, as bytes.
 
@@ -134,7 +144,9 @@ def draft_email(
     travels as itself (``7bit``) instead of in base64, a third smaller, and a JSON attachment (the
     move and turn files) in quoted-printable (RFC 2045 6.7: printable ASCII as itself, every other
     byte, line ends too, as ``=XX``, lines of at most 76 characters with soft breaks: the same bytes
-    come back) instead of base64, a quarter smaller [28]; emails of older drawings keep base64."""
+    come back) instead of base64, a quarter smaller [28]; emails of older drawings keep base64.
+    ``sender_name``: how the sender is called when the scenario names no sides (the game's
+    presenter says it: "Game Control", a megagame team's name)."""
     if step < 0:
         raise InputError(f"step must be 0 or more, not {step}")
     for att_name, data, mime in attachments:
@@ -143,6 +155,8 @@ def draft_email(
         if not isinstance(data, bytes | bytearray):
             raise InputError(f"attachment {att_name} is not bytes")
     sender = _side(scenario, sender_side)
+    if sender_name and sender.name == sender_side:  # a scenario without named sides (the megagame's teams)
+        sender = _Person(sender_side, sender_name)
     recipient = _side(scenario, recipient_side) if recipient_name is None else _Person(recipient_side, recipient_name)
     if subject is None:
         t = game_turn if game_turn is not None else step

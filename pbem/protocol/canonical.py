@@ -24,7 +24,6 @@ import hashlib
 import json
 import json.encoder
 import marshal
-import re
 from collections.abc import Callable
 from json.encoder import encode_basestring
 from typing import Any
@@ -32,6 +31,7 @@ from typing import Any
 import rfc8785
 
 from pbem.errors import InputError
+from pbem.lazy_re import LazyPattern
 
 MAX_MOVE_BYTES = 1024 * 1024
 """Largest move file (a DSSE envelope) pbem will read. An umpire's report carries a view sealed to
@@ -456,9 +456,9 @@ def loads_strict(data: bytes, *, max_bytes: int, what: str) -> Any:
         raise InputError(f"{what}: invalid JSON: nested too deeply") from None
     # The hooks refused floats, NaN/Infinity, unsafe integers and duplicate keys while parsing;
     # strict UTF-8 decoding leaves only one way to get a lone surrogate: a \uD800-\uDFFF escape.
-    if _SURROGATE_ESCAPE.search(text):
+    if "\\u" in text and _SURROGATE_ESCAPE.search(text):  # no escape, no search (nor compile)
         _check_value(value, what)
     return value
 
 
-_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89abcdefABCDEF]")
+_SURROGATE_ESCAPE = LazyPattern(r"\\u[dD][89abcdefABCDEF]")

@@ -15,16 +15,16 @@ from __future__ import annotations
 import contextlib
 import itertools
 import os
-import re
 import stat
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from pbem.errors import ArchiveError, DiskError, PbemError
+from pbem.lazy_re import LazyPattern
 
 _counter = itertools.count()
 
-TEMP_RE = re.compile(r"^\..+\.tmp-(\d+)-\d+$")
+TEMP_RE = LazyPattern(r"^\..+\.tmp-(\d+)-\d+$", ".")
 """Names of the temporary files :func:`write_new` and :func:`write_replace` write before linking."""
 
 

@@ -71,8 +71,10 @@ class LocalGame:
         if copy_of is not None:
             mine = local.sides()
             if mine and copy_of not in mine:
-                raise InputError(f"{game.dir}/scenario.json is {copy_of}'s copy of the scenario; this machine "
-                                 f"plays {', '.join(sorted(mine))}: use the copy your own invitation carried")
+                # no path: on 'pbem join' the copy sits in a temporary directory the player never named
+                raise InputError(f"this is {copy_of}'s copy of the scenario, and this pbem home already plays "
+                                 f"{', '.join(sorted(mine))} in this game: use the copy your own invitation "
+                                 f"carried, or play {copy_of} from a pbem home of its own (PBEM_HOME)")
         return local
 
     def check_binding(self) -> None:

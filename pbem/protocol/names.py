@@ -4,7 +4,7 @@ email drafts) are rewritten from them and listed in ``derived.sha256``."""
 
 from __future__ import annotations
 
-import re
+from pbem.lazy_re import LazyPattern
 
 # the archive -------------------------------------------------------------------------------------
 GENESIS = "genesis.json"
@@ -12,16 +12,16 @@ SCENARIO = "scenario.json"
 PUBLICATION = "publication.json"
 """Game Control's publication of every sealed order, after a game with hidden information [P10]."""
 
-JOIN_RE = re.compile(r"^join-([A-Za-z0-9_]{1,16})\.json\Z")
-MOVE_RE = re.compile(r"^move-(\d{4})-([A-Za-z0-9_]{1,16})\.json\Z")
-TURN_RE = re.compile(r"^turn-(\d{4})\.json\Z")
-RECEIPT_RE = re.compile(r"^receipt-(\d{4})-([A-Za-z0-9_]{1,16})\.json\Z")
-REDO_RE = re.compile(r"^move-(\d{4})-([A-Za-z0-9_]{1,16})-redo([1-9]\d{0,2})\.json\Z")
+JOIN_RE = LazyPattern(r"^join-([A-Za-z0-9_]{1,16})\.json\Z", "join-")
+MOVE_RE = LazyPattern(r"^move-(\d{4})-([A-Za-z0-9_]{1,16})\.json\Z", "move-")
+TURN_RE = LazyPattern(r"^turn-(\d{4})\.json\Z", "turn-")
+RECEIPT_RE = LazyPattern(r"^receipt-(\d{4})-([A-Za-z0-9_]{1,16})\.json\Z", "receipt-")
+REDO_RE = LazyPattern(r"^move-(\d{4})-([A-Za-z0-9_]{1,16})-redo([1-9]\d{0,2})\.json\Z", "move-")
 """The move that replaces a move taken back by mutual consent (``move-NNNN-S-redoR.json``: the
 R-th take-back of step NNNN); the move it replaces stays in the archive, withdrawn."""
-TAKEBACK_RE = re.compile(r"^takeback-(\d{4})-([A-Za-z0-9_]{1,16})-([1-9]\d{0,2})\.json\Z")
+TAKEBACK_RE = LazyPattern(r"^takeback-(\d{4})-([A-Za-z0-9_]{1,16})-([1-9]\d{0,2})\.json\Z", "takeback-")
 """A request to take back the newest move (signed by its author)."""
-CONSENT_RE = re.compile(r"^consent-(\d{4})-([A-Za-z0-9_]{1,16})-([1-9]\d{0,2})\.json\Z")
+CONSENT_RE = LazyPattern(r"^consent-(\d{4})-([A-Za-z0-9_]{1,16})-([1-9]\d{0,2})\.json\Z", "consent-")
 """The opponent's consent to a take-back (signed by the opponent)."""
 
 
@@ -71,9 +71,9 @@ BOARD = "board.svg"
 """The board of a game (terrain, roads, rivers, hex numbers, places) drawn once, which the maps of
 pbem 0.2 placed from this file (``<image href>``); maps drawn since draw their terrain themselves,
 and a new game has no board file."""
-MAP_RE = re.compile(r"^map-(\d{4,})\.svg\Z")
+MAP_RE = LazyPattern(r"^map-(\d{4,})\.svg\Z", "map-")
 """The map after a step (only the newest step's is kept: older ones are drawn again on demand)."""
-MOVE_MAIL_RE = re.compile(r"^mail-(\d{4,})\.eml\Z")
+MOVE_MAIL_RE = LazyPattern(r"^mail-(\d{4,})\.eml\Z", "mail-")
 """The email of a move signed here (kept until every other side has answered it)."""
 MAIL_GLOB = "mail-*.eml"
 MAIL_PREFIX = "mail-"

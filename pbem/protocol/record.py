@@ -81,6 +81,12 @@ class Check:
         record, :class:`Record`): a value from outside is checked. By default, the check itself."""
         return self(value, ())
 
+    def built(self, value: Any) -> Any:
+        """What :meth:`__call__` keeps of ``value``, a valid JSON value of data pbem's own tests
+        checked in full (a bundled scenario: :meth:`Record.built`), without checking it: as
+        :meth:`kept`, and a nested record's object built unchecked too. Never for input from outside."""
+        return value if self.same else self.kept(value)
+
     def schema(self, defs: dict[str, Any]) -> dict[str, Any]:
         raise NotImplementedError
 
@@ -115,7 +121,10 @@ class Str(Check):
         self.pattern = pattern
         self.max_length = max_length
         self.min_length = min_length
-        self._re = re.compile(pattern) if pattern is not None else None
+        self._re: re.Pattern[str] | None = None
+        """``pattern`` compiled, on the first value checked (:meth:`compiled`): most of a command's
+        records never meet a value of most of their patterns, and compiling one costs about half a
+        million instructions (tests/protocol/test_lazy_re.py compiles every record's)."""
         # ``$`` ends the text, as in the JSON Schema's (and pydantic's) regular expressions, not
         # before a final newline as Python's would let it: "DE\n" is no side name
         self._to_end = pattern is not None and pattern.endswith("$") and not pattern.endswith("\\$")
@@ -127,11 +136,18 @@ class Str(Check):
             raise _fail(loc, f"at most {self.max_length} characters")
         if len(value) < self.min_length:
             raise _fail(loc, f"at least {self.min_length} character{'s' if self.min_length > 1 else ''}")
-        if self._re is not None:
-            m = self._re.search(value)
+        if self.pattern is not None:
+            m = (self._re or self.compiled()).search(value)
             if m is None or (self._to_end and m.end() != len(value)):
                 raise _fail(loc, f"does not match {self.pattern}")
         return value
+
+    def compiled(self) -> re.Pattern[str]:
+        """``pattern`` compiled (kept on the check: derived from its fixed pattern)."""
+        if self._re is None:
+            assert self.pattern is not None
+            self._re = re.compile(self.pattern)
+        return self._re
 
     def schema(self, defs: dict[str, Any]) -> dict[str, Any]:
         out: dict[str, Any] = {"type": "string"}
@@ -268,6 +284,11 @@ class Tagged(Check):
             raise _fail((*loc, self.tag), f"must be one of {', '.join(repr(v) for v in self.classes)}")
         return cls._parse(value, loc)
 
+    def built(self, value: Any) -> Any:
+        if type(value) is dict:
+            return self.classes[value[self.tag]].built(value)
+        return self(value, ())
+
     def schema(self, defs: dict[str, Any]) -> dict[str, Any]:
         refs = []
         for cls in dict.fromkeys(self.classes.values()):
@@ -325,6 +346,9 @@ class TupleOf(Check):
 
     def kept(self, value: Any) -> Any:
         return tuple(check.kept(v) for check, v in zip(self.items, value, strict=True))
+
+    def built(self, value: Any) -> Any:
+        return tuple(check.built(v) for check, v in zip(self.items, value, strict=True))
 
     def schema(self, defs: dict[str, Any]) -> dict[str, Any]:
         return {"type": "array", "prefixItems": [c.schema(defs) for c in self.items],
@@ -386,6 +410,9 @@ class Maybe(Check):
     def kept(self, value: Any) -> Any:
         return None if value is None else self.inner.kept(value)
 
+    def built(self, value: Any) -> Any:
+        return None if value is None else self.inner.built(value)
+
     def schema(self, defs: dict[str, Any]) -> dict[str, Any]:
         return {"anyOf": [self.inner.schema(defs), {"type": "null"}]}
 
@@ -423,8 +450,13 @@ class ListOf(Check):
         return tuple(out) if self.as_tuple else out
 
     def kept(self, value: Any) -> Any:
-        item = self.item
-        out = list(value) if item.same else [item.kept(v) for v in value]
+        return self._keep(value, self.item.kept)
+
+    def built(self, value: Any) -> Any:
+        return self._keep(value, self.item.built)
+
+    def _keep(self, value: Any, keep: Callable[[Any], Any]) -> Any:
+        out = list(value) if self.item.same else [keep(v) for v in value]
         return tuple(out) if self.as_tuple else out
 
     def schema(self, defs: dict[str, Any]) -> dict[str, Any]:
@@ -464,10 +496,15 @@ class MapOf(Check):
         return out
 
     def kept(self, value: Any) -> Any:
-        key, item = self.key, self.value
-        if key.same and item.same:
+        return self._keep(value, self.key.kept, self.value.kept)
+
+    def built(self, value: Any) -> Any:
+        return self._keep(value, self.key.built, self.value.built)
+
+    def _keep(self, value: Any, key: Callable[[Any], Any], item: Callable[[Any], Any]) -> Any:
+        if self.key.same and self.value.same:
             return dict(value)
-        return {key.kept(k): item.kept(v) for k, v in value.items()}
+        return {key(k): item(v) for k, v in value.items()}
 
     def schema(self, defs: dict[str, Any]) -> dict[str, Any]:
         out: dict[str, Any] = {"type": "object", "additionalProperties": self.value.schema(defs)}
@@ -492,6 +529,9 @@ class Nested(Check):
 
     def kept(self, value: Any) -> Any:
         return value if isinstance(value, self.cls) else self(value, ())
+
+    def built(self, value: Any) -> Any:
+        return self.cls.built(value) if type(value) is dict else value
 
     def schema(self, defs: dict[str, Any]) -> dict[str, Any]:
         name = self.cls.__name__
@@ -742,6 +782,29 @@ class Record(metaclass=_RecordType):
             if not loc:
                 raise
             raise RecordError([((*loc, *p), m) for p, m in exc.problems]) from None
+
+    @classmethod
+    def built(cls, value: dict[str, Any]) -> Self:
+        """The record :meth:`parse` makes of ``value``, built without its checks: for data pbem's
+        own tests checked in full (a bundled scenario, :func:`pbem.engine.scenarios.is_checked`),
+        never for anything read from outside. Each field gets what its check keeps of a valid
+        value (:meth:`Check.built`: the same value, a copy of a list or a map, a tuple, a nested
+        record built the same way, a table's integer keys); a check that converts otherwise (a
+        choice between kinds, a system's own check) runs as :meth:`parse` runs it. Tests hold what
+        this builds equal to what :meth:`parse` makes, for every bundled scenario."""
+        info = cls._info()
+        checks = dict(info.checks)
+        names = info.by_json_name
+        given = {names[k]: checks[names[k]].built(v) for k, v in value.items()}
+        new = cls.__new__(cls)
+        new._assign(given)
+        for name, check in info.converted:  # defaults and factories, as the checks keep them
+            if name not in given:
+                default = getattr(new, name)
+                kept = check.built(default)
+                if kept is not default:
+                    object.__setattr__(new, name, kept)
+        return new
 
     @classmethod
     def parse(cls, value: Any) -> Self:

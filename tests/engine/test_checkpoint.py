@@ -71,6 +71,51 @@ def test_status_reads_only_the_newest_moves(long_game: tuple[Path, Path], parses
     assert len(parses) <= 4, parses  # not the 14 moves of the whole history
 
 
+def test_status_and_check_start_from_the_newest_checked_turn(
+    long_game: tuple[Path, Path], parses: list[str], tmp_path: Path
+) -> None:
+    """The checkpoint also names the newest turn a replay checked (``head``); status and check read
+    only the position there (the moves of the two sides' last reveals, 13 and 14, to check their
+    chains) and say exactly what a replay from the genesis says."""
+    home, g = long_game
+    data = json.loads(checkpoint_path(home).read_text())
+    assert data["head"]["step"] == 14 and data["step"] < 14
+    expected = full_status(home, g, tmp_path)
+    parses.clear()
+    assert ok(pbem("status", g, "--json", home=home)).out == expected
+    assert sorted(set(parses)) == ["move-0013-A.json", "move-0014-B.json"]
+    orders = tmp_path / "o.json"
+    orders.write_text(json.dumps(toy_orders("A", 7, "roll")))
+    shown = ok(pbem("check", g, orders, "--key", "alice", home=home)).out
+    assert "roll" in shown
+    saved = checkpoint_path(home).read_bytes()
+    checkpoint_path(home).unlink()
+    try:
+        assert ok(pbem("check", g, orders, "--key", "alice", home=home)).out == shown
+    finally:
+        checkpoint_path(home).write_bytes(saved)
+    assert checkpoint_path(home).read_bytes() == saved  # status and check left the file as it was
+
+
+def test_a_head_that_does_not_match_falls_back_to_the_checkpoint(
+    long_game: tuple[Path, Path], parses: list[str], tmp_path: Path
+) -> None:
+    home, g = long_game
+    expected = full_status(home, g, tmp_path)
+    ckpt = checkpoint_path(home)
+    saved = ckpt.read_bytes()
+    data = json.loads(saved)
+    data["head"]["turn"] = "44" * 32
+    ckpt.write_text(json.dumps(data))
+    try:
+        parses.clear()
+        assert ok(pbem("status", g, "--json", home=home)).out == expected
+        # more than the head's two moves (the steps after the checkpoint replayed), not the history
+        assert {"move-0013-A.json", "move-0014-B.json"} < set(parses) and len(set(parses)) <= 4
+    finally:
+        ckpt.write_bytes(saved)
+
+
 def test_verify_never_uses_the_checkpoint(long_game: tuple[Path, Path], parses: list[str]) -> None:
     home, g = long_game
     ok(pbem("verify", g, home=home))
@@ -100,18 +145,20 @@ def test_a_checkpoint_that_does_not_match_is_ignored(
     ckpt = checkpoint_path(home)
     saved = ckpt.read_bytes()
     data = json.loads(saved)
-    if doctor == "turn hash":
-        data["turn"] = "0" * 64
-    elif doctor == "step beyond the archive":
-        data["step"] = 40
-    elif doctor == "chain count":
-        data["chains"]["A"][0] += 1
-    elif doctor == "chain value":
-        data["chains"]["B"][1] = "11" * 32
-    elif doctor == "other genesis":
-        data["genesis"] = "22" * 32
-    elif doctor == "move hash":
-        data["move"] = "33" * 32
+    assert "head" in data  # the newest turn too (status starts there): doctored the same way
+    for at in (data, data["head"]):
+        if doctor == "turn hash":
+            at["turn"] = "0" * 64
+        elif doctor == "step beyond the archive":
+            at["step"] = 40
+        elif doctor == "chain count":
+            at["chains"]["A"][0] += 1
+        elif doctor == "chain value":
+            at["chains"]["B"][1] = "11" * 32
+        elif doctor == "other genesis":
+            data["genesis"] = "22" * 32
+        elif doctor == "move hash":
+            at["move"] = "33" * 32
     text = "{not json" if doctor == "not json" else json.dumps(data)
     ckpt.write_text(text)
     try:

@@ -1,6 +1,6 @@
 """Bundled scenarios checked once, by these tests, not at every command [28]: a game of a bundled
 scenario whose bytes are those listed in :mod:`pbem.engine.scenarios_checked` builds its records
-without checking them again (:func:`pbem.engine.scenarios.built`). The manifest is held up to date
+without checking them again (:meth:`pbem.protocol.record.Record.built`). The manifest is held up to date
 here (every bundled scenario checked in full, as its files read it and as a game directory's
 canonical copy reads it), what the unchecked build makes is held equal to what the checks make, and
 a scenario changed by one byte is checked in full."""
@@ -108,11 +108,11 @@ def test_the_unchecked_build_keeps_what_each_kind_of_check_keeps() -> None:
     table's strings, nested and tagged records, a default a check turns into a tuple."""
     value = {"name": "oak", "pair": [3, "x"], "by_turn": {"2": [{"kind": "leaf", "n": 1}]},
              "maybe": {"kind": "leaf", "n": 0}, "parts": [{"kind": "other", "names": ["a"]}, {"kind": "leaf", "n": 5}]}
-    built, parsed = scenarios.built(_Tree, value), _Tree.parse(value)
+    built, parsed = _Tree.built(value), _Tree.parse(value)
     assert _same(built, parsed)
     assert built.by_turn == {2: [_Leaf(kind="leaf", n=1)]} and built.pair == (3, "x") and built.tags == ()
     assert type(built.parts[0].names) is tuple
-    assert _same(scenarios.built(_Tree, {"name": "elm", "pair": [1, "y"]}), _Tree.parse({"name": "elm", "pair": [1, "y"]}))
+    assert _same(_Tree.built({"name": "elm", "pair": [1, "y"]}), _Tree.parse({"name": "elm", "pair": [1, "y"]}))
 
 
 def _bundled_copy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, old: bytes, new: bytes) -> Path:

@@ -118,6 +118,16 @@ def test_narrative_places_defender_from_state_when_it_held() -> None:
     assert "attacked 20 (4): +8" in line
 
 
+def test_7_23_a_combat_against_units_in_two_hexes_names_both_hexes() -> None:
+    # one attack on units in two hexes [7.23]: the narrative named only the first one's hex
+    events = [dict(EVENTS[1], result="A1", defenders=["us-20", "105"])]
+    state = {"scenario": "bastogne-spearhead", "game_turn": 1, "phasing": "DE",
+             "phase": "player-turn", "units": {"us-20": {"hex": "1318", "status": "on-map"},
+                                               "105": {"hex": "1317", "status": "on-map"}}}
+    (line,) = narrate(scenario(), events, state=state)
+    assert "attacked 20, 105 (4) in 1318 (woods), Noville (town): +8 on the broken line" in line
+
+
 # -- the draft ------------------------------------------------------------------------------------
 
 def test_eml_parses_with_alternatives_and_three_attachments() -> None:
@@ -287,3 +297,29 @@ def test_27_an_invitation_says_how_to_accept_and_to_whom_the_join_goes(tmp_path:
     assert "To accept, save this email and run 'pbem join GAME_DIR --key YOUR_KEY --invitation" in text
     assert "To take this turn" not in text and "pbem ingest" not in text
     assert "send the email it writes to every other side" in text
+
+
+def test_a_mail_with_nothing_before_its_orders_does_not_say_the_step_did_nothing() -> None:
+    # the narrative is the turn these orders answer; for a set-up (nothing before it) the mail
+    # said "Nothing happened on the map this step." above the units the step placed
+    msg = email.message_from_bytes(draft(narrative=[], orders=["Set-up: 20 at 1116."]),
+                                   policy=email.policy.default)
+    text = msg.get_body(preferencelist=("plain",)).get_content().replace("\r\n", "\n")  # type: ignore[union-attr]
+    html = msg.get_body(preferencelist=("html",)).get_content()  # type: ignore[union-attr]
+    assert "Before these orders, nothing happened on the map.\n\nGerman's orders:\n  - Set-up: 20 at 1116.\n" in text
+    assert "<p>Before these orders, nothing happened on the map.</p>" in html
+    assert "Nothing happened on the map this step" not in text + html
+
+
+def test_a_side_whose_name_ends_in_s_has_its_orders_as_english_writes_them() -> None:
+    # "United States's orders:" read oddly in every U.S. email
+    sc = scenario()
+    us = Scenario.parse({**sc.to_json(), "sides": [{"id": "DE", "name": "German"},
+                                                    {"id": "US", "name": "United States"}]})
+    msg = email.message_from_bytes(draft(scenario=us, sender_side="US", recipient_side="DE",
+                                         orders=["Set-up: 20 at 1116."]), policy=email.policy.default)
+    text = msg.get_body(preferencelist=("plain",)).get_content()  # type: ignore[union-attr]
+    html = msg.get_body(preferencelist=("html",)).get_content()  # type: ignore[union-attr]
+    assert "United States' orders:" in text and "United States&#39; orders</h3>" in html
+    german = email.message_from_bytes(draft(orders=["pass"]), policy=email.policy.default)
+    assert "German's orders:" in german.get_body(preferencelist=("plain",)).get_content()  # type: ignore[union-attr]

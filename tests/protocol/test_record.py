@@ -368,6 +368,9 @@ def test_kept_is_what_the_check_returns_for_a_valid_value(check: Any, value: Any
     checked, kept = check(value, ()), check.kept(value)
     assert kept == checked and type(kept) is type(checked)
     assert (kept is value) == (checked is value)
+    built = check.built(value)  # the unchecked build of data pbem's tests checked (a bundled scenario)
+    assert built == checked and type(built) is type(checked)
+    assert (built is value) == (checked is value)
 
 
 @pytest.mark.parametrize(("annotation", "classvar"), [
@@ -382,3 +385,12 @@ def test_a_class_variable_is_told_from_a_field_as_by_its_repr(annotation: Any, c
 
     text = annotation if isinstance(annotation, str) else repr(annotation)
     assert _is_classvar(annotation) is classvar is text.startswith(("ClassVar", "typing.ClassVar"))
+
+
+def test_built_does_not_check_a_nested_object_where_kept_does() -> None:
+    """``built`` is for data pbem's own tests checked in full (a bundled scenario): a nested
+    record's object is built as it stands; ``kept`` (the rules' own values) parses it."""
+    assert type(Nested(_Step).built({"to": "nonsense"})) is _Step
+    assert ListOf(Nested(_Step)).built([{"to": "nonsense"}])[0].to == "nonsense"
+    with pytest.raises(RecordError):
+        Nested(_Step).kept({"to": "nonsense"})

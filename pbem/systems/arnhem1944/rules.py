@@ -124,7 +124,6 @@ from typing import Any, cast
 
 from pbem.engine.conditions import Happened
 from pbem.engine.ruleset import JSON, Checked, Decision, Dice, Outcome, Resolution, Ruleset
-from pbem.engine.scenarios import built
 from pbem.errors import InputError, RuleViolation
 from pbem.maps.hexmap import Hex
 from pbem.plain import Plain
@@ -224,7 +223,7 @@ class Arnhem1944Rules(Ruleset[Scenario, State, Orders]):
         """A bundled scenario pbem's tests check in full (:func:`pbem.engine.scenarios.is_checked`):
         built without the checks of :meth:`load_scenario` (tests/engine/test_scenarios_checked.py
         holds the two equal)."""
-        return built(Scenario, data)
+        return Scenario.built(data)
 
     def scenario_summary(self, scenario: Scenario) -> str:
         o = scenario.options
@@ -569,6 +568,13 @@ class Arnhem1944Rules(Ruleset[Scenario, State, Orders]):
         if isinstance(orders, Setup):
             return self._setup_problems(scenario, state, orders)
         if isinstance(orders, Activation):
+            for a in orders.actions:
+                if a.to is not None:  # normalize makes it a path before anything is signed
+                    return [RuleViolation(
+                        "15.1" if a.do == "enter" else "6.1",
+                        f"{a.unit}: the destination {a.to} is not spelled out hex by hex: orders are "
+                        "signed with the path the unit takes ('pbem check' shows it), never a bare "
+                        "destination", unit=a.unit, hex=a.to)]
             g = self.game(scenario)
             st = state.clone()
             log = Happened()

@@ -11,6 +11,7 @@ floats (movement is counted in half points by the rules and never stored). The r
 (:meth:`State.clone`).
 """
 
+from itertools import repeat
 from operator import attrgetter
 from typing import Any, Literal
 
@@ -252,7 +253,7 @@ class State(Record, frozen=False):
         for name in _STATE_FIELDS:
             value = getattr(self, name)
             if name == "units":
-                value = {uid: unit_json(u) for uid, u in value.items()}
+                value = _units_json(value)
             elif name == "standing":
                 value = {side: o.to_json() for side, o in value.items()}
             elif name == "options":
@@ -272,14 +273,26 @@ class State(Record, frozen=False):
 
 
 def _copy_units(units: dict[str, UnitState]) -> dict[str, UnitState]:
-    """A new dict of :meth:`UnitState.duplicate` of each unit, in the same order (written out: a
-    replay copies ~18,000 units)."""
-    out: dict[str, UnitState] = {}
-    for uid, u in units.items():
-        m = _new(UnitState)
-        _set(m, "__dict__", u.__dict__.copy())
-        out[uid] = m
-    return out
+    """A new dict of :meth:`UnitState.duplicate` of each unit, in the same order: each unit's
+    ``__dict__`` copied into a new unit, by ``map`` over the units (no Python call per unit: a
+    replay copies ~18,000 units, issue 28)."""
+    made = list(map(_new, repeat(UnitState, len(units))))
+    any(map(_set, made, repeat("__dict__"), map(dict.copy, map(_fields_of, units.values()))))  # each None
+    return dict(zip(units, made, strict=True))
+
+
+def _units_json(units: dict[str, UnitState]) -> dict[str, dict[str, Any]]:
+    """``{uid: unit_json(u)}``: when every unit's ``__dict__`` holds exactly its fields (as every
+    way a unit is made leaves it, see :func:`unit_json`), a copy of each, by ``map`` (no Python
+    call per unit: a replay dumps ~24,000 units); otherwise unit by unit."""
+    dicts = list(map(_fields_of, units.values()))
+    if set(map(len, dicts)) <= _ONLY_FIELDS:
+        return dict(zip(units, map(dict.copy, dicts), strict=True))
+    return {uid: unit_json(u) for uid, u in units.items()}
+
+
+_fields_of = attrgetter("__dict__")
+_ONLY_FIELDS = frozenset({len(_UNIT_FIELDS)})
 
 
 _STATE_FIELDS = tuple(name for name, _ in State._spec())

@@ -11,7 +11,9 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from pbem.engine.conditions import parse_condition
+from pbem.errors import InputError
 from pbem.maps.hexmap import Hex
+from pbem.systems.arnhem1944.combat import OFF_MAP
 from pbem.systems.arnhem1944.queries import Game
 from pbem.systems.arnhem1944.state import State
 from pbem.systems.arnhem1944.tables import Result
@@ -39,13 +41,16 @@ def side_words(sc: Any, side: Any) -> str:
 
 
 def hex_words(sc: Any, h: Any) -> str:
-    """A hex number with the place on it, if the map names one: ``1406 (Arnhem bridge)``."""
+    """A hex number with the place on it, if the map names one: ``1406 (Arnhem bridge)``; the
+    end of a retreat off the map edge [7.6] as "off the map"."""
+    if h == OFF_MAP:
+        return "off the map"
     m = getattr(sc, "map", None)
     if m is None or not isinstance(h, str):
         return str(h)
     try:
         name = m.place_name(Hex.parse(h))
-    except ValueError:
+    except (ValueError, InputError):
         return h
     return f"{h} ({name})" if name else h
 
@@ -385,7 +390,12 @@ def action_text(a: JSON, sc: Any = None) -> str:
     cond = f"{_condition(a['if'])}: " if a.get("if") else ""
     do = a["do"]
     if do == "move":
-        where = _path(sc, a["path"]) if a.get("path") else f"to {hex_words(sc, a.get('to'))}"
+        # the path holds the hexes entered, not the one the unit starts in: said "to X via ..." so
+        # that its first hex does not read as the start (the result says "moved START → ...")
+        path = [str(h) for h in a.get("path") or []]
+        where = f"to {hex_words(sc, path[-1] if path else a.get('to'))}"
+        if len(path) > 1:
+            where += f" via {', '.join(path[:-1])}"
         text = f"{a['unit']} moves {where} [6]"
     elif do == "enter":
         zone = f" by zone {a['zone']}" if a.get("zone") else ""

@@ -380,17 +380,25 @@ def ruling_warnings(scenario: MegaScenario, state: AnyState, orders: dict[str, O
     if rules3:
         hqs_follow(board, _dropped(state))
     _movement(board)
-    fights = {str(h) for h in propose(board)} | {g.at for g in ruled.groupings}
+    proposed = propose(board)
+    fights = {str(h) for h in proposed} | {g.at for g in ruled.groupings}
     out = []
     for g in ruled.groupings:
         at = Hex.parse(g.at)
+        left = 0
         for uid in g.attackers:
             u = board.units[uid]
             if not (may_attack(board, u) and u.hex is not None and u.hex.distance(at) == 1
                     and board.enemy_held(at, u.side)):
+                left += 1
                 out.append(f"{uid} cannot attack {g.at} this turn as the orders stand (no Attack or "
                            "Breakthrough order, not next to an enemy there after moving, or no status left): "
                            "it will be left out [9]")
+        engine = proposed.get(at, [])
+        if left == len(g.attackers) and engine:
+            # a grouping replaces the engine's for its hex: with no attacker left, no combat there
+            out.append(f"the grouping at {g.at} replaces the engine's ({', '.join(engine)}) and leaves no "
+                       "attacker: there will be no combat there [9]")
     for a in ruled.advantage:
         if a.at not in fights:
             out.append(f"no combat is proposed or grouped at {a.at}: the advantage there will not count [9]")

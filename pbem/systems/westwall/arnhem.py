@@ -218,7 +218,12 @@ def side_str(a: Hex, b: Hex) -> str:
 def bridge_kind(board: Board, a: Hex, b: Hex) -> str | None:
     """``canal``, ``rail`` or ``highway`` for a bridge hexside as printed on the map (whatever has
     happened to it since), else ``None`` [12.15]."""
-    feats = board.scenario.map.hexside_features.get(hexside(a, b))
+    return printed_bridge_kind(board.scenario, a, b)
+
+
+def printed_bridge_kind(scenario: Scenario, a: Hex, b: Hex) -> str | None:
+    """:func:`bridge_kind` from the scenario alone (the text orders' reader has no board)."""
+    feats = scenario.map.hexside_features.get(hexside(a, b))
     if not feats:
         return None
     if "rail-bridge" in feats:
@@ -1300,7 +1305,8 @@ def _artillery_violations(
     """[14.12] at most two artillery units in any combat."""
     out: list[RuleViolation] = []
     for i, att in enumerate(orders.attacks, 1):
-        guns = {a for a in att.attackers if scenario.unit[a].is_artillery} | set(att.artillery)
+        # a unit the scenario does not have is named by the standard checks, not here
+        guns = {a for a in att.attackers if a in scenario.unit and scenario.unit[a].is_artillery} | set(att.artillery)
         if len(guns) > sp.max_artillery_per_combat:
             out.append(RuleViolation(
                 "14.12", f"attack {i} uses {len(guns)} artillery units ({', '.join(sorted(guns))}): "
@@ -1387,7 +1393,8 @@ def status_lines(scenario: Scenario, state: State) -> list[str]:
         out.append("Bridges: " + ", ".join(f"{k} {v}" for k, v in sorted(bridges.items()))
                    + " [12.17]")
     pts = ex.get("points", {})
-    if pts:
-        out.append("Points so far: " + ", ".join(f"{k} {v}" for k, v in sorted(pts.items()))
-                   + " [17.1]")
+    if pts:  # not the victory points, which add what the end of the game would score now
+        out.append("Points scored at the ends of game-turns: "
+                   + ", ".join(f"{k} {v}" for k, v in sorted(pts.items()))
+                   + " (the victory points add what the end of the game would score now) [17.1]")
     return out

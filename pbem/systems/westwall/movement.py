@@ -870,7 +870,7 @@ def no_path_reason(
     excl = exclusive if exclusive is not None else get_exclusive(scenario.game)
     cite = excl.citations
     if not board.on_map(target):
-        return f"{target} is not on the map"
+        return f"{target} is not on the map [2.1]"
     origin = board.unit_hex(uid)
     if board.status(uid) == "on-map" and origin is not None:
         if board.enemy_zoc(origin, side):

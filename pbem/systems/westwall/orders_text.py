@@ -44,6 +44,8 @@ import shlex
 from typing import Any
 
 from pbem.errors import InputError
+from pbem.maps.hexmap import Hex
+from pbem.systems.westwall.arnhem import printed_bridge_kind
 from pbem.systems.westwall.model import Scenario
 
 JSON = Any
@@ -80,6 +82,19 @@ def _hex(token: str, where: str) -> str:
     if not token.isdigit() or len(token) not in (4, 6):
         raise InputError(f"{where}: {token!r} is not a hex number (XXYY, e.g. 1418)")
     return token
+
+
+def _sparable(scenario: Scenario, a: str, b: str, where: str) -> None:
+    """A ``spare bridge A/B`` must name a canal or rail bridge printed on the map: only those are
+    tried for demolition, so sparing anything else would be signed and do nothing [12.12]."""
+    if scenario.game != "arnhem":
+        raise InputError(f"{where}: 'spare bridge' is an order of the Arnhem rules [12.12]; this "
+                         f"game plays {scenario.game}")
+    ha, hb = Hex.parse(a), Hex.parse(b)
+    kind = printed_bridge_kind(scenario, ha, hb) if ha.is_adjacent(hb) else None
+    if kind not in ("canal", "rail"):
+        raise InputError(f"{where}: {a}/{b} is not a canal or rail bridge on the map: only those "
+                         "are demolished or spared [12.12, 12.15]")
 
 
 def parse_text_orders(scenario: Scenario, skeleton: JSON, side: str, text: str) -> JSON:
@@ -134,6 +149,7 @@ def parse_text_orders(scenario: Scenario, skeleton: JSON, side: str, text: str) 
             if len(args) != 2 or args[0].lower() != "bridge" or "/" not in args[1]:
                 raise InputError(f"{where}: write 'spare bridge XXYY/XXYY'")
             a, _sep, b = args[1].partition("/")
+            _sparable(scenario, _hex(a, where), _hex(b, where), where)
             if not standing_touched:
                 standing = {"fpf": [], "fpf_support": 0, "retreat": {}, "avoid_displacing": [],
                             "pursue": []}

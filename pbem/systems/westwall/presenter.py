@@ -226,24 +226,35 @@ def narrate(
     def names(uids: Sequence[str]) -> str:
         return ", ".join(name(u) for u in uids)
 
-    def where(h: Hex | None) -> str:
-        if h is None:
+    def where(hexes: Sequence[Hex]) -> str:
+        """Every hex the defenders stood in, with its terrain: one attack may take on units in
+        several hexes [7.23]."""
+        if not hexes:
             return ""
-        kind = sc.map.terrain_of(h)
-        place = sc.map.place_name(h)
-        return f" in {place} ({kind})" if place else f" in {h} ({kind})"
+        said = []
+        for h in hexes:
+            kind = sc.map.terrain_of(h)
+            place = sc.map.place_name(h)
+            said.append(f"{place} ({kind})" if place else f"{h} ({kind})")
+        return " in " + ", ".join(said)
 
-    def defender_hex(i: int, ev: CombatEvent) -> Hex | None:
-        if before is not None:
-            for u in ev.defenders:
-                if u in before[i]:
-                    return before[i][u]
+    def defender_hex(i: int, ev: CombatEvent, u: str) -> Hex | None:
+        if before is not None and u in before[i]:
+            return before[i][u]
         for later in evs[i + 1:]:
-            if isinstance(later, RetreatEvent) and later.unit in ev.defenders and later.path:
+            if isinstance(later, RetreatEvent) and later.unit == u and later.path:
                 return Hex.parse(later.path[0])
-            if isinstance(later, EliminatedEvent) and later.unit in ev.defenders and later.hex:
+            if isinstance(later, EliminatedEvent) and later.unit == u and later.hex:
                 return Hex.parse(later.hex)
         return None
+
+    def defender_hexes(i: int, ev: CombatEvent) -> list[Hex]:
+        out: list[Hex] = []
+        for u in ev.defenders:
+            h = defender_hex(i, ev, u)
+            if h is not None and h not in out:
+                out.append(h)
+        return out
 
     lines: list[str] = []
     combat_line: dict[int, int] = {}  # combat number -> index in lines
@@ -283,7 +294,7 @@ def narrate(
                     dfn += f" (with final protective fire from {helpers} [8.4])"
                 lines.append(
                     f"{head}{att} ({ev.attack_strength}) attacked {dfn} ({ev.defense_strength})"
-                    f"{where(defender_hex(i, ev))}: {ev.differential:+d} on the {ev.line} line, "
+                    f"{where(defender_hexes(i, ev))}: {ev.differential:+d} on the {ev.line} line, "
                     f"die {ev.die} → {ev.result}"
                 )
             combat_line[ev.number] = len(lines) - 1
@@ -344,12 +355,10 @@ def describe_orders(scenario: Any, orders: Any, state: State | None = None) -> l
                 airborne = any(r.airborne and uid in r.units for r in sc.reinforcements)
                 if airborne:
                     arriving[uid] = "lands at {} [15.31]"
-                else:  # the entry case this game cites (Bastogne 11.11, Arnhem its schedule's)
-                    from pbem.systems.westwall.exclusive import get_exclusive
-                    from pbem.systems.westwall.movement import reinforcement_entries
+                else:  # the entry case this game cites, as its result does (Bastogne 11.11, Arnhem 15.11)
+                    from pbem.systems.westwall.display import cases
 
-                    case = get_exclusive(sc.game).entry_case(reinforcement_entries(sc, uid, state.game_turn)[1])
-                    arriving[uid] = "enters at {} [" + case + "]"
+                    arriving[uid] = "enters at {} [" + cases(sc).entry + "]"
     kind = orders.get("kind")
     lines = _placement_lines(orders, kind, name)
     lines += _move_lines(orders, name, arriving)
@@ -651,13 +660,23 @@ def reach(scenario: Scenario, state: State, unit: str) -> list[str]:
     board = Board.from_state(sc, st)
     opts = unit_options(board, unit, st.game_turn, get_exclusive(sc.game))
     start = board.unit_hex(unit)
-    lines = [f"{unit} ({u.values()}, {fmt_mp(u.move_halves)} MP) "
-             + (f"in {start}" if start is not None else f"entering the map [{cases(sc).entry}]") + ":"]
+    left = get_exclusive(sc.game).landing(sc, st, unit) if start is None else None
+    if left is not None:  # by air: the first hex of a path is where it lands [15.31, 15.32]
+        spent = max(0, u.move_halves - left)
+        head = (f"landing [15.31]: {fmt_mp(left)} MP left once landed, so each cost counts "
+                f"{fmt_mp(spent)} spent on landing [15.32]")
+    else:
+        head = f"in {start}" if start is not None else f"entering the map [{cases(sc).entry}]"
+    lines = [f"{unit} ({u.values()}, {fmt_mp(u.move_halves)} MP) {head}:"]
     for h, cost in opts.destinations.items():
         if h == start:
             continue
         path = opts.path_to(h)
-        via = f" via {' '.join(str(x) for x in path[:-1])}" if len(path) > 1 else ""
+        if left is not None:
+            on = " ".join(str(x) for x in path[1:-1])
+            via = f" landing at {path[0]}" + (f", via {on}" if on else "") if len(path) > 1 else " landing there"
+        else:
+            via = f" via {' '.join(str(x) for x in path[:-1])}" if len(path) > 1 else ""
         lines.append(f"  {h}  {fmt_mp(cost)} MP{via}")
     for h, cost in opts.exits:
         lines.append(f"  off the map from {h}  {fmt_mp(cost)} MP [{cases(sc).exited}]")

@@ -26,7 +26,6 @@ from typing import Any
 
 from pbem.engine.presenter import Presenter
 from pbem.engine.ruleset import JSON, Checked, Decision, Dice, Outcome, Resolution, Ruleset
-from pbem.engine.scenarios import built
 from pbem.errors import IllegalOrders, InputError, RuleViolation
 from pbem.maps.hexmap import Hex
 from pbem.protocol.record import RecordError
@@ -206,7 +205,7 @@ class WestWallRules(Ruleset[Scenario, State, Orders_]):
         holds the two equal), its exclusive-rule parameters typed as there."""
         if isinstance(data, Scenario):
             return data
-        scenario = built(Scenario, data)
+        scenario = Scenario.built(data)
         model = self._exclusive(scenario).special_model
         if model is not None:
             parse_special(scenario, model)

@@ -5,8 +5,8 @@ JINJA2 = "3.1.6"
 """The Jinja2 that compiled them."""
 
 CHECKSUMS: dict[str, str] = {
-    "mail.txt.j2": "3360bbef4b0349d12ae4a89415e79fedbce3a7ab",
-    "mail.html.j2": "3309208fd14bdd57aa82bce72065c87da5fa7f99",
+    "mail.txt.j2": "7b654c1af086b0f7f48a1406c635923b6806b3e1",
+    "mail.html.j2": "9d8331c2ffc3e2fa54bd442a4199074d0ffa243a",
     "site.html.j2": "b443a40356f37406488b0737662ee40553539781",
 }
 """Packaged template name -> the SHA-1 of its source (the checksum Jinja2 computes)."""

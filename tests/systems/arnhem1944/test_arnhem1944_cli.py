@@ -49,7 +49,7 @@ def test_2_1_text_orders_through_the_cli_and_verify(tmp_path: Path) -> None:
     # two passes in a row: turn 2 [2.2]; its initiative dice are keyed by the German reveal
     log = ok(a.run("log", a.dir)).out
     # 'to 0303' became the cheapest path (0203 1 MP, 0303 2 more: 3 of 1/1P's MP) [6.3]
-    assert "1. 1/1P moves 0203 → 0303 [6]" in log and "1/1P moved 0104 → 0203 → 0303 [6]" in log
+    assert "1. 1/1P moves to 0303 via 0203 [6]" in log and "1/1P moved 0104 → 0203 → 0303 [6]" in log
     assert "End of turn 1: both sides passed in a row [2.2]" in log
     # the map view drawn after every step, only the newest kept (issue 28)
     newest = max(int(p.name[5:9]) for p in a.dir.glob("turn-*.json"))
@@ -144,9 +144,9 @@ def test_3_pbem_draft_builds_one_activation_line_by_line(tmp_path: Path) -> None
     a = _hot_seat(tmp_path)
     ok(a.run("draft", "order", a.dir, "activate: 1/1P 2/1P"))
     shown = ok(a.run("draft", "move", a.dir, "1/1P", "0303")).out
-    assert "1. 1/1P moves 0203 → 0303 [6]" in shown  # 1 MP + 2 MP [6.3]
+    assert "1. 1/1P moves to 0303 via 0203 [6]" in shown  # 1 MP + 2 MP [6.3]
     shown = ok(a.run("draft", "order", a.dir, "move 2/1P 0204")).out
-    assert "2. 2/1P moves 0204 [6]" in shown and "Still refused" not in shown
+    assert "2. 2/1P moves to 0204 [6]" in shown and "Still refused" not in shown
     # a line the game cannot read is refused and the draft keeps its two lines
     bad = a.run("draft", "order", a.dir, "fly 2/1P to 0204")
     assert bad.code != 0 and "not added to the draft (3 lines kept)" in bad.err

@@ -67,7 +67,7 @@ def test_2_1_two_machines_play_arnhem_1944_by_email(tmp_path: Path) -> None:
     subject, text, atts = read(a / "mail-0002.eml")
     assert subject == "[pbem] arnhem1944-historical T1 AL→DE: your move"
     assert "Allied's orders:\n  - general activation of 1/1P [3.3]\n" \
-           "  - 1. 1/1P moves 0203 → 0303 [6]\n" in text
+           "  - 1. 1/1P moves to 0303 via 0203 [6]\n" in text
     assert "Victory points" not in text and set(atts) == {"move-0002-AL.json", "turn-0001.json"}
     out = ok(de_home, "ingest", b, a / "mail-0002.eml")
     assert "1/1P moved 0104 → 0203 → 0303 [6]" in out  # bob's pbem resolves it with his seed

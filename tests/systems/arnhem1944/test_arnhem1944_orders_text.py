@@ -280,3 +280,25 @@ def test_8_1_a_bombardment_result_is_told_in_words_too() -> None:
           "result": "0/1r", "lines": []}
     assert event_text(ev) == ("Bombardment of 0401 by art: 2:1, die 4 → 0/1r [8.1]: nothing for "
                               "the attacker; the defender 1, a step loss (red) [7.5]")
+
+
+def test_7_6_a_retreat_off_the_map_edge_is_told_and_does_not_stop_the_narration() -> None:
+    # a retreat may leave the map from an edge hex [7.6]: its path ends in "off-map", which
+    # was read as a hex number and stopped 'pbem ingest', 'log' and 'html' with an error
+    from pbem.systems.arnhem1944.words import event_text, narrate
+
+    sc, _st = game([(G, "0201")])
+    ev = {"kind": "retreated", "units": ["g"], "from": "0201", "path": ["0101", "off-map"]}
+    assert event_text(ev, sc) == "g retreated 0201 → 0101 → off the map [7.6]"
+    assert narrate(sc, [ev]) == ["G retreated 0201 → 0101 → off the map [7.6]"]
+
+
+def test_6_a_move_in_words_names_where_it_ends_and_the_hexes_on_the_way_not_a_start() -> None:
+    # the path of a move holds the hexes entered [6]: its first hex is not where the unit starts,
+    # so the preview says "to 0505 via 0203, 0304" (it read "moves 0203 → 0304 → 0505", which the
+    # result, "moved 0104 → 0203 → 0304 → 0505", contradicted at first sight)
+    from pbem.systems.arnhem1944.words import action_text
+
+    assert action_text({"do": "move", "unit": "a", "path": ["0203", "0304", "0505"]}) == \
+        "a moves to 0505 via 0203, 0304 [6]"
+    assert action_text({"do": "move", "unit": "a", "path": ["0204"]}) == "a moves to 0204 [6]"

@@ -881,6 +881,26 @@ def test_7_5_morale_a_holding_defender_tests_each_hex() -> None:
     assert res.state.units["g"].steps == 0
 
 
+def test_15_1_and_6_1_orders_signed_with_a_bare_destination_are_refused() -> None:
+    """A modified client signs ``enter``/``move`` with only a ``to`` (pbem expands it into the path
+    before anything is signed): the entry crashed on its missing first hex, the move went nowhere
+    while the check said nothing. Both are refused, naming the case, the unit and the hex."""
+    r = unit("r", "DE", "9SS", mp=6)
+    sc, st = game([(A, "0106"), (r, None)],
+                  reinforcements=[{"unit": "r", "turn": 1, "zone": "D"}])
+    st.to_act = "DE"
+    enter = act(sc, "DE", ["r"], {"do": "enter", "unit": "r", "to": "0402"})
+    [v] = RULES.validate(sc, st, "DE", enter)
+    assert (v.rule, v.unit, v.hex) == ("15.1", "r", "0402") and "hex by hex" in v.message
+    normalized = RULES.normalize(sc, st, "DE", enter)
+    assert normalized.actions[0].to is None and RULES.validate(sc, st, "DE", normalized) == []
+    g = unit("g", "DE", "9SS", mp=6)
+    sc2, st2 = game([(A, "0106"), (g, "0401")])
+    st2.to_act = "DE"
+    move = act(sc2, "DE", ["g"], {"do": "move", "unit": "g", "to": "0403"})
+    assert [(v.rule, v.hex) for v in RULES.validate(sc2, st2, "DE", move)] == [("6.1", "0403")]
+
+
 def test_15_1_a_zone_in_allied_hands_is_closed() -> None:
     r = unit("r", "DE", "9SS", mp=6)
     sc, st = game([(A, "0501"), (r, None)], reinforcements=[{"unit": "r", "turn": 1,

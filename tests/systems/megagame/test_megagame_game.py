@@ -594,3 +594,40 @@ def test_27_draft_move_and_attack_write_sheet_lines_in_the_megagame(tmp_path: Pa
     assert "1Para: attack, tactical via 3507 towards 3607" in res.out and "2Para: attack" in res.out
     res = ab1.run("draft", "enter", ab1.dir, "3Para", "3509")
     assert res.code == 2 and "pbem draft order GAME_DIR 'UNITS: INTENTION, ...'" in res.err
+
+
+def test_p10_one_home_cannot_join_a_second_team_and_the_refusal_says_what_to_do(tmp_path: Path) -> None:
+    # one player holding the keys of SS9 and SS10 joins SS9, then SS10's invitation with the same
+    # pbem home: refused (a home plays one team of a secret set-up), in words that name no
+    # temporary file of pbem's own and say how to play the second team
+    players = create(tmp_path)
+    gc, ss9, ss10 = players["GC"], players["SS9"], players["SS10"]
+    for s in ("SS9", "SS10"):
+        shutil.copyfile(gc.dir / f"mail-invite-{s}.eml", ss9.work / f"mail-invite-{s}.eml")
+    for suffix in (".key", ".pub"):
+        shutil.copyfile(ss10.home / "keys" / f"ss10{suffix}", ss9.home / "keys" / f"ss10{suffix}")
+    ok(ss9.run("join", ss9.dir, "--key", "ss9", "--invitation", ss9.work / "mail-invite-SS9.eml"))
+    res = ss9.run("join", tmp_path / "second", "--key", "ss10", "--invitation", ss9.work / "mail-invite-SS10.eml")
+    assert res.code == 2
+    assert res.err.strip().splitlines() == [
+        "pbem: this is SS10's copy of the scenario, and this pbem home already plays SS9 in this game: use "
+        "the copy your own invitation carried, or play SS10 from a pbem home of its own (PBEM_HOME)"]
+    assert not (tmp_path / "second").exists()
+
+
+def test_a_megagame_email_names_its_sender_as_the_teams_call_it(played: dict[str, Player]) -> None:
+    # the megagame scenario names no 'sides', so its emails said "GC has played step 11" and
+    # "GC's orders"; they name Game Control and each team by the names the game gives them
+    import email
+    import email.policy
+
+    def body(p: Player) -> str:
+        newest = max(p.dir.glob("mail-0*.eml"))
+        msg = email.message_from_bytes(newest.read_bytes(), policy=email.policy.default)
+        return str(msg.get_body(preferencelist=("plain",)).get_content())  # type: ignore[union-attr]
+
+    gc = body(played["GC"])
+    assert "\nGame Control has played step " in gc and "Game Control's orders:" in gc
+    assert "GC has played" not in gc
+    team = body(played["AB1"])
+    assert "\n1st British Airborne Division (allied) has played step " in team

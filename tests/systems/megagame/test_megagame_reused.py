@@ -113,3 +113,48 @@ def test_geo_hexes_and_terrain_are_the_maps(name: str) -> None:
     listed = {Hex.parse(h): kind for kind, hexes in m.terrain.items() for h in hexes}
     assert geo.terrain == {h: listed.get(h, m.default_terrain) for h in every}
     assert set(listed.values()) - {m.default_terrain}
+
+
+@pytest.mark.parametrize("name", SCENARIOS)
+def test_near_worked_out_once_per_hex_says_what_looking_at_every_place_says(name: str) -> None:
+    """:meth:`Geo.near` answers from its memo what :meth:`Geo.place_near` (every place looked at)
+    answers, the first time and again; a place's own hex is named alone, a hex more than 3 km
+    from every place by its number alone (the text's "within 3 km")."""
+    from pbem.maps.hexmap import Hex
+    from pbem.systems.megagame.model import Geo
+
+    m = MegaMap.parse(load_data(name)["map"])
+    geo = Geo.of(m)
+    for h in sorted(geo.hexes):
+        assert geo.near(h) == geo.place_near(h) == geo.near(h)
+    assert len(geo.near_memo) == len(geo.hexes)
+    place = m.places[0]
+    assert geo.near(Hex.parse(place.hex)) in {f"{place.hex} ({p.name})" for p in m.places if p.hex == place.hex}
+    far = [h for h in geo.hexes if all(h.distance(Hex.parse(p.hex)) > 3 for p in m.places)]
+    assert far and all(geo.near(h) == str(h) for h in far)
+    one_km = [h for h in geo.hexes if min(h.distance(Hex.parse(p.hex)) for p in m.places) == 1]
+    assert one_km and all(geo.near(h).endswith(")") and " (1 km from " in geo.near(h) for h in one_km)
+
+
+@pytest.mark.parametrize("name", SCENARIOS)
+def test_air_pools_are_squadrons_available_for_each_missions_roles(name: str) -> None:
+    """:func:`air_pools` (each air unit counted once, summed per role) is, for every side, turn and
+    loss, :func:`squadrons_available` of each mission of :data:`MISSION_ROLES` [12], keyed by its
+    roles in that order; turns of good, limited and no flying weather among those compared."""
+    from pbem.systems.megagame.air import MISSION_ROLES, air_pools, flying, squadrons_available
+
+    sc = MegaScenario.parse(load_data(name))
+    assert sc.air
+    ids = [a.id for a in sc.air]
+    losses: list[dict[str, int]] = [{}, {ids[0]: 1}, dict.fromkeys(ids, 1), dict.fromkeys(ids, 3), dict.fromkeys(ids, 99)]
+    kinds = set()
+    for turn in range(1, sc.turns + 2):
+        kinds |= {flying(sc, turn, a.region) for a in sc.air}
+        for side in ("allied", "german"):
+            for lost in losses:
+                want: dict[tuple[str, ...], int] = {}
+                for mission, roles in MISSION_ROLES.items():
+                    want[roles] = squadrons_available(sc, side, turn, mission, lost)
+                got = air_pools(sc, side, turn, lost)
+                assert got == want and list(got) == list(want)
+    assert kinds == {"good", "limited", "none"} or name != "megagame-market-garden"

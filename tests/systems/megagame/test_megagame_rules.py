@@ -941,6 +941,24 @@ def test_9_game_control_is_warned_of_rulings_that_will_not_apply_before_signing(
     assert sum(line.startswith("WARNING:") for line in lines) == 3
 
 
+def test_9_a_grouping_with_no_attacker_able_warns_that_it_cancels_the_engines_combat() -> None:
+    # Game Control groups only m (on hold) at 0303, where the engine proposes a's attack: the
+    # grouping replaces the engine's for that hex [9], so nobody attacks there -- said before signing
+    from pbem.systems.megagame.round import ruling_warnings
+
+    sc = scenario([unit("a", "AL", "inf", "0302"), unit("m", "AL", "inf", "0101"), unit("d", "GE", "weak", "0303")])
+    st = prepared(R.initial_state(sc, {}), "a")
+    orders = {"AL": sheet("AL", {"units": ["a"], "intention": "attack"}, {"units": ["m"], "intention": "hold"})}
+    rulings = R.load_rulings(sc, st, {"groupings": [{"at": "0303", "attackers": ["m"]}], "advantage": []})
+    warnings = ruling_warnings(sc, st, orders, rulings)
+    assert warnings[1:] == ["the grouping at 0303 replaces the engine's (a) and leaves no attacker: there will "
+                            "be no combat there [9]"]
+    assert warnings[0].startswith("m cannot attack 0303 this turn")
+    # with a among the attackers the grouping keeps a combat: no such warning
+    kept = R.load_rulings(sc, st, {"groupings": [{"at": "0303", "attackers": ["a", "m"]}], "advantage": []})
+    assert [w.split(" ")[0] for w in ruling_warnings(sc, st, orders, kept)] == ["m"]
+
+
 def test_5_a_unit_not_yet_arrived_is_said_so_and_the_idle_are_listed() -> None:
     sc = scenario([unit("a", "AL", "inf", "0301"), unit("late", "AL", "inf", "0302", arrives=3),
                    unit("b", "AL", "inf", "0401"), unit("d", "GE", "weak", "0808")])

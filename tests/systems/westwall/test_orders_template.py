@@ -128,8 +128,37 @@ def test_27_15_31_a_landing_previews_as_a_landing_and_an_entry_as_an_entry(tmp_p
     orders.write_text(landed.group(1) + "\nenter 153 at 0105 to 0106\n")
     shown = ok(pbem("check", g, orders, "--key", "bob", home=home)).out
     assert f"  . {landed.group(2)} lands at {landed.group(3)} [15.31]" in shown
-    assert "  . 153 enters at 0105 [18.1], then moves to 0106" in shown  # its schedule [18.1], not Bastogne's 11.11
+    # SPI Arnhem's own entry case [15.11], not Bastogne's 11.11, and the one the result cites
+    assert "  . 153 enters at 0105 [15.11], then moves to 0106" in shown
     assert "moves to " + landed.group(3) not in shown
+    ok(pbem("submit", g, orders, "--key", "bob", "--yes", home=home))
+    log = ok(pbem("log", g, home=home)).out
+    assert re.search(r"153 entered the map at 0105 and moved 0105 → 0106 \([^)]*MP\) \[15\.11\]", log), log
+
+
+def test_27_15_31_the_bots_orders_say_a_landing_as_the_preview_does(tmp_path: Path) -> None:
+    """[15.31, 27] `pbem bot` prints the orders it signs in words: an airborne unit's first hex is
+    where it lands, as `pbem check` says it (it read "3/502 moves to 1801" before)."""
+    import json
+
+    home, g = game(tmp_path, "arnhem-alternate")
+    sign_template(tmp_path, home, g, "AL", "bob")
+    sign_template(tmp_path, home, g, "DE", "alice")
+    ok(pbem("draft", "pass", g, home=home))
+    ok(pbem("submit", g, "--key", "bob", "--yes", home=home))
+    template = ok(pbem("orders", g, "--side", "AL", "--text", home=home)).out
+    airborne = set(re.findall(r"^#   (\S+) .* lands on Game-Turn 1: ", template, re.M))
+    assert airborne
+    res = ok(pbem("bot", g, "--side", "AL", "--key", "bob", "--dry-run", home=home))
+    landings = [(m["unit"], m["path"]) for m in json.loads(res.out)["moves"] if m["unit"] in airborne]
+    assert landings  # the bot lands the airborne units due
+    for uid, path in landings:
+        said = f"  {uid} lands at {path[0]} [15.31]"
+        if len(path) > 1:
+            said += f", then moves to {path[-1]}"
+        assert said in res.err.splitlines() or any(
+            line.startswith(said + " via ") for line in res.err.splitlines()), (uid, path, res.err)
+        assert f"  {uid} moves to " not in res.err
 
 
 def test_27_7_11_8_31_the_template_says_which_attacks_the_rules_demand_and_its_exact_path_starts_next_door() -> None:
@@ -185,3 +214,39 @@ def test_27_pass_beside_other_orders_is_refused_for_what_it_is(tmp_path: Path) -
     both.write_text("enter 1/3 at 2913 to 2812\npass\n")
     res = pbem("check", g, both, "--key", "alice", home=home)
     assert res.code == 2 and "line 2: 'pass' means no orders at all" in res.err
+
+
+def test_15_32_reach_of_an_airborne_unit_says_where_it_lands_and_what_landing_cost(tmp_path: Path) -> None:
+    """[15.31, 15.32] `pbem reach` for an airborne unit due: its paths start where it lands
+    (within one hex of its drop zone, 3719 for the British 1st Airborne [18.13]) and its costs
+    count the Movement Points spent on landing: 1/1, a 2-2-7, has 3 left once landed, so 4 of its
+    7 are spent (it read "entering the map [15.11]" with the landing hex among the "via" hexes)."""
+    from pbem.maps.hexmap import Hex
+
+    home, g = game(tmp_path, "arnhem-historical")
+    sign_template(tmp_path, home, g, "DE", "alice")  # the German set-up: then the first Allied turn
+    out = ok(pbem("reach", g, "1/1", home=home)).out.splitlines()
+    assert out[0] == ("1/1 (2-2-7, 7 MP) landing [15.31]: 3 MP left once landed, so each cost "
+                      "counts 4 spent on landing [15.32]:")
+    drop = Hex.parse("3719")
+    area = {str(h) for h in (drop, *drop.neighbours())}
+    lines = [line.split() for line in out[1:] if line.startswith("  ") and "landing" in line]
+    assert lines and len(lines) == len([line for line in out[1:] if line.startswith("  ")])
+    for words in lines:
+        landed = words[0] if words[-1] == "there" else words[words.index("at") + 1].rstrip(",")
+        assert landed in area, words
+    assert not any("entering the map" in line for line in out)
+
+
+def test_the_us_set_up_email_writes_the_possessive_of_united_states_as_english_does(tmp_path: Path) -> None:
+    """The email of a move names its sender's orders and signature: "United States' orders",
+    "United States' signature" (they read "United States's")."""
+    import email
+    import email.policy
+
+    home, g = game(tmp_path, "bastogne-spearhead")
+    sign_template(tmp_path, home, g, "US", "bob")
+    msg = email.message_from_bytes((g / "mail-0001.eml").read_bytes(), policy=email.policy.default)
+    text = msg.get_body(preferencelist=("plain",)).get_content()  # type: ignore[union-attr]
+    assert "United States' orders:" in text and "your pbem checks United States' signature" in text
+    assert "States's" not in text

@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 from helpers.westwall import artillery, state_with, tiny_scenario, unit
 
+from pbem.errors import InputError
 from pbem.protocol.dice import FixedDice
 from pbem.systems.westwall.arnhem import Arnhem, surrounded
 from pbem.systems.westwall.board import Board
@@ -236,6 +237,17 @@ def test_14_12_at_most_two_artillery_units_in_a_combat() -> None:
     assert [v.rule for v in R.validate(sc, st, "DE", three)] == ["14.12"]
     two = _turn("DE", [], [AttackOrder(attackers=["a"], artillery=["x", "y"], defenders=["d"])])
     assert R.validate(sc, st, "DE", two) == []
+
+
+def test_14_12_an_attack_naming_a_unit_the_game_does_not_have_is_refused_in_one_line() -> None:
+    """A hostile (or mistyped) attack naming a hex as an attacker: the artillery count [14.12] used to
+    look the id up in the scenario first and crash with a KeyError; the standard check names it."""
+    sc = tiny_scenario(game="arnhem", first_player="DE",
+                       units=[unit("a", "DE"), artillery("x", "DE"), unit("d", "US")])
+    st = state_with(sc, {"a": "0403", "x": "0401", "d": "0404"})
+    ghost = _turn("DE", [], [AttackOrder(attackers=["a", "0403"], artillery=["x"], defenders=["d"])])
+    with pytest.raises(InputError, match="unknown unit.*0403"):
+        R.validate(sc, st, "DE", ghost)
 
 
 def test_14_11_support_only_within_three_hexes_of_a_ground_unit() -> None:
@@ -710,3 +722,44 @@ def test_27_15_33_the_preview_names_the_airborne_unit_the_rules_will_eliminate()
     gone = [e for e in res.events if e.get("type") == "eliminated"]
     assert [(e["unit"], e["rule"]) for e in gone] == [("p2", "15.33")]
     assert after.units["p2"].status == "eliminated" and after.units["p1"].hex == "0505"
+
+
+def test_17_1_the_map_header_tells_points_scored_so_far_from_the_victory_points() -> None:
+    """[17.1] the map's header shows the victory points (what the game has scored plus what its end
+    would score now) and the points already scored at the ends of game-turns: the second line
+    says which it is (it read "Points so far: DE 357" under "Victory points: German 377")."""
+    from pbem.systems.westwall.arnhem import status_lines
+
+    sc = _bridges()
+    st = state_with(sc, {})
+    st.exclusive["points"] = {"DE": 357}
+    assert status_lines(sc, st)[-1] == ("Points scored at the ends of game-turns: DE 357 (the victory "
+                                        "points add what the end of the game would score now) [17.1]")
+
+
+def test_12_15_spare_bridge_names_a_canal_or_rail_bridge_or_is_refused_by_line() -> None:
+    """[12.12, 12.15] only canal and rail bridges are tried for demolition, so only they can be
+    spared: 'spare bridge' naming a highway bridge over a river, a hexside with no bridge or two
+    hexes not adjacent is refused on its line (it was signed, and did nothing); in Bastogne the
+    order does not exist."""
+    from pbem.errors import InputError
+    from pbem.systems.westwall.orders_text import parse_text_orders
+
+    sc = _bridges(units=[unit("tk", "US", "armor"), unit("g", "DE")])
+    turn = {"kind": "player-turn", "side": "DE", "game_turn": 1, "moves": [], "attacks": [],
+            "standing": {}}
+    # 0203/0204: a canal with a rail bridge on it (the map of _bridges) -- sparable [12.15]
+    assert parse_text_orders(sc, turn, "DE", "spare bridge 0204/0203")["standing"]["spare_bridges"] \
+        == ["0203/0204"]
+    refused = {
+        "spare bridge 0603/0604": "line 1: 0603/0604 is not a canal or rail bridge",  # the road over the river
+        "spare bridge 0101/0102": "line 1: 0101/0102 is not a canal or rail bridge",  # no bridge at all
+        "\nspare bridge 0303/0305": "line 2: 0303/0305 is not a canal or rail bridge",  # not adjacent
+    }
+    for text, said in refused.items():
+        with pytest.raises(InputError) as err:
+            parse_text_orders(sc, turn, "DE", text)
+        assert str(err.value) == said + " on the map: only those are demolished or spared [12.12, 12.15]"
+    bastogne = _bridges(game="bastogne", units=[unit("g", "DE")])
+    with pytest.raises(InputError, match=r"^line 1: 'spare bridge' is an order of the Arnhem rules \[12.12\]"):
+        parse_text_orders(bastogne, turn, "DE", "spare bridge 0303/0304")

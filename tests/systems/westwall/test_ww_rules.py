@@ -204,6 +204,15 @@ def test_normalize_unreachable_target_is_input_error() -> None:
         R.normalize(sc, st, "DE", turn("DE", 1, [{"unit": "g1", "to": "0808"}]))
 
 
+def test_2_1_a_move_to_a_hex_off_the_map_is_refused_naming_the_hex_and_case() -> None:
+    # every refusal names its case; a hex off the grid [2.1] said only "9999 is not on the map"
+    sc = scen()
+    st = state_with(sc, {"u1": "0707", "g1": "0101"}, phasing="DE", game_turn=1).to_json()
+    with pytest.raises(InputError) as err:
+        R.normalize(sc, st, "DE", turn("DE", 1, [{"unit": "g1", "to": "9999"}]))
+    assert str(err.value) == "move of g1: no legal path to 9999 this movement phase: 9999 is not on the map [2.1]"
+
+
 def test_ground_support_spent_is_forgotten_at_a_new_game_turn() -> None:
     """[9.14] nothing carries over: the bookkeeping is cleared when the game-turn advances."""
     sc = scen()
