@@ -1393,8 +1393,7 @@ def status_lines(scenario: Scenario, state: State) -> list[str]:
         out.append("Bridges: " + ", ".join(f"{k} {v}" for k, v in sorted(bridges.items()))
                    + " [12.17]")
     pts = ex.get("points", {})
-    if pts:  # not the victory points, which add what the end of the game would score now
-        out.append("Points scored at the ends of game-turns: "
-                   + ", ".join(f"{k} {v}" for k, v in sorted(pts.items()))
-                   + " (the victory points add what the end of the game would score now) [17.1]")
+    if pts:
+        out.append("Points so far: " + ", ".join(f"{k} {v}" for k, v in sorted(pts.items()))
+                   + " [17.1]")
     return out

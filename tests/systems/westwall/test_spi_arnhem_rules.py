@@ -724,19 +724,6 @@ def test_27_15_33_the_preview_names_the_airborne_unit_the_rules_will_eliminate()
     assert after.units["p2"].status == "eliminated" and after.units["p1"].hex == "0505"
 
 
-def test_17_1_the_map_header_tells_points_scored_so_far_from_the_victory_points() -> None:
-    """[17.1] the map's header shows the victory points (what the game has scored plus what its end
-    would score now) and the points already scored at the ends of game-turns: the second line
-    says which it is (it read "Points so far: DE 357" under "Victory points: German 377")."""
-    from pbem.systems.westwall.arnhem import status_lines
-
-    sc = _bridges()
-    st = state_with(sc, {})
-    st.exclusive["points"] = {"DE": 357}
-    assert status_lines(sc, st)[-1] == ("Points scored at the ends of game-turns: DE 357 (the victory "
-                                        "points add what the end of the game would score now) [17.1]")
-
-
 def test_12_15_spare_bridge_names_a_canal_or_rail_bridge_or_is_refused_by_line() -> None:
     """[12.12, 12.15] only canal and rail bridges are tried for demolition, so only they can be
     spared: 'spare bridge' naming a highway bridge over a river, a hexside with no bridge or two
