@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 from helpers.paths import ROOT
+from helpers.records import same
 
 import pbem.engine.scenarios_checked as manifest
 from pbem.engine import gamedir, scenarios
@@ -41,19 +42,6 @@ from pbem.systems.westwall.rules import WestWallRules
 EXAMPLE = ROOT / "examples" / "bastogne-spearhead"
 
 
-def _same(a: Any, b: Any) -> bool:
-    """Equal values of the same types all the way down (a tuple is not a list here)."""
-    if type(a) is not type(b):
-        return False
-    if isinstance(a, list | tuple):
-        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
-    if isinstance(a, dict):
-        return list(a) == list(b) and all(_same(a[k], b[k]) for k in a)
-    if isinstance(a, Record):
-        return all(_same(getattr(a, n), getattr(b, n)) for n in a._info().names)
-    return bool(a == b)
-
-
 def test_the_manifest_lists_every_bundled_scenario_as_checked_now() -> None:
     """``python -m pbem.engine.scenarios`` rewrites the manifest when this fails (a bundled scenario
     or one of its map files changed): each scenario is checked in full by its rules, from its files
@@ -76,12 +64,12 @@ def test_the_unchecked_build_is_what_the_checks_make(sid: str) -> None:
     ruleset = get_ruleset(data["system"])
     for form in (data, loads_strict(body, max_bytes=scenarios.MAX_SCENARIO_BYTES, what=sid)):
         full, unchecked = ruleset.load_scenario(form), ruleset.load_checked_scenario(form)
-        assert unchecked is not full and _same(unchecked, full)
+        assert unchecked is not full and same(unchecked, full)
         assert unchecked.to_json() == full.to_json()
         if isinstance(ruleset, WestWallRules):
             model = ruleset._exclusive(full).special_model
             if model is not None:
-                assert _same(parse_special(unchecked, model), parse_special(full, model))
+                assert same(parse_special(unchecked, model), parse_special(full, model))
 
 
 class _Leaf(Record):
@@ -109,10 +97,10 @@ def test_the_unchecked_build_keeps_what_each_kind_of_check_keeps() -> None:
     value = {"name": "oak", "pair": [3, "x"], "by_turn": {"2": [{"kind": "leaf", "n": 1}]},
              "maybe": {"kind": "leaf", "n": 0}, "parts": [{"kind": "other", "names": ["a"]}, {"kind": "leaf", "n": 5}]}
     built, parsed = _Tree.built(value), _Tree.parse(value)
-    assert _same(built, parsed)
+    assert same(built, parsed)
     assert built.by_turn == {2: [_Leaf(kind="leaf", n=1)]} and built.pair == (3, "x") and built.tags == ()
     assert type(built.parts[0].names) is tuple
-    assert _same(_Tree.built({"name": "elm", "pair": [1, "y"]}), _Tree.parse({"name": "elm", "pair": [1, "y"]}))
+    assert same(_Tree.built({"name": "elm", "pair": [1, "y"]}), _Tree.parse({"name": "elm", "pair": [1, "y"]}))
 
 
 def _bundled_copy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, old: bytes, new: bytes) -> Path:
@@ -175,7 +163,7 @@ def test_a_game_copy_is_trusted_only_with_the_checked_bytes(tmp_path: Path, monk
     monkeypatch.setattr(manifest, "CHECKED", {})
     with gamedir.scenario_memo():
         again = Game.open(EXAMPLE)
-    assert calls == [1] and _same(game.scenario, again.scenario)
+    assert calls == [1] and same(game.scenario, again.scenario)
 
     copy = tmp_path / "game"
     shutil.copytree(EXAMPLE, copy)

@@ -7,30 +7,16 @@ field by field and type by type, what the checking constructor makes of the same
 from __future__ import annotations
 
 import shutil
-from collections import Counter
 from pathlib import Path
-from typing import Any
 
 import pytest
 from helpers.paths import ROOT
+from helpers.records import hold_trusted_records_to_the_checks
 
-from pbem.protocol.record import Record, RecordError
+from pbem.protocol.record import RecordError
 from pbem.systems.megagame.model import MegaState, UnitFacts, UnitState
 
 COMPAT = ROOT / "tests" / "compat"
-
-
-def _same(a: Any, b: Any) -> bool:
-    """Equal values of the same types all the way down (a tuple is not a list here)."""
-    if type(a) is not type(b):
-        return False
-    if isinstance(a, list | tuple):
-        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
-    if isinstance(a, dict):
-        return list(a) == list(b) and all(_same(a[k], b[k]) for k in a)
-    if isinstance(a, Record):
-        return all(_same(getattr(a, n), getattr(b, n)) for n in a._info().names)
-    return bool(a == b)
 
 
 def test_the_states_the_rules_make_unchecked_are_what_the_checks_make_of_them(
@@ -38,21 +24,7 @@ def test_the_states_the_rules_make_unchecked_are_what_the_checks_make_of_them(
     from pbem.engine.gamedir import Game
 
     assert UnitState._trusted and UnitFacts._trusted and MegaState._trusted
-    made: Counter[str] = Counter()
-    plain_init = Record.__init__
-
-    def both(self: Record, **values: Any) -> None:
-        plain_init(self, **values)
-        if type(self)._trusted:
-            checked = type(self).__new__(type(self))
-            checked._assign(dict(values))
-            checked.__post_init__()  # raises RecordError if the rules made a value the checks refuse
-            assert _same(self, checked), (self, checked)
-            for name, value in values.items():
-                assert (getattr(self, name) is value) == (getattr(checked, name) is value), name
-            made[type(self).__name__] += 1
-
-    monkeypatch.setattr(Record, "__init__", both)
+    made = hold_trusted_records_to_the_checks(monkeypatch)
     for source in (COMPAT / "megagame", COMPAT / "megagame-acked"):
         game = tmp_path / source.name
         shutil.copytree(source, game)

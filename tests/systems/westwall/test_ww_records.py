@@ -4,16 +4,16 @@ its field), and the dumps keep the shapes the archives were signed in."""
 from __future__ import annotations
 
 import shutil
-from collections import Counter
 from pathlib import Path
 from typing import Any
 
 import pytest
 from helpers.paths import ROOT
+from helpers.records import hold_trusted_records_to_the_checks
 from helpers.westwall import state_with, tiny_scenario, unit
 
 from pbem.errors import InputError
-from pbem.protocol.record import Record, RecordError
+from pbem.protocol.record import RecordError
 from pbem.systems.westwall.bastogne import BastogneSpecial
 from pbem.systems.westwall.exclusive import parse_special
 from pbem.systems.westwall.model import (
@@ -170,19 +170,6 @@ def test_28_dump_state_keeps_unchanged_units_and_equals_to_json_step_after_step(
     assert R.dump_state(sc, states[-1]) == states[-1].to_json()
 
 
-def _same(a: Any, b: Any) -> bool:
-    """Equal values of the same types all the way down (a tuple is not a list here)."""
-    if type(a) is not type(b):
-        return False
-    if isinstance(a, list | tuple):
-        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
-    if isinstance(a, dict):
-        return list(a) == list(b) and all(_same(a[k], b[k]) for k in a)
-    if isinstance(a, Record):
-        return all(_same(getattr(a, n), getattr(b, n)) for n in a._info().names)
-    return bool(a == b)
-
-
 def test_the_events_the_rules_make_unchecked_are_what_the_checks_make_of_them(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """WestWall's events are trusted records (the rules make them without checking each field,
@@ -192,21 +179,7 @@ def test_the_events_the_rules_make_unchecked_are_what_the_checks_make_of_them(
     a value itself, a copy where it copies)."""
     from pbem.engine.gamedir import Game
 
-    made: Counter[str] = Counter()
-    plain_init = Record.__init__
-
-    def both(self: Record, **values: Any) -> None:
-        plain_init(self, **values)
-        if type(self)._trusted:
-            checked = type(self).__new__(type(self))
-            checked._assign(dict(values))
-            checked.__post_init__()  # raises RecordError if the rules made a value the checks refuse
-            assert _same(self, checked), (self, checked)
-            for name, value in values.items():
-                assert (getattr(self, name) is value) == (getattr(checked, name) is value), name
-            made[type(self).__name__] += 1
-
-    monkeypatch.setattr(Record, "__init__", both)
+    made = hold_trusted_records_to_the_checks(monkeypatch)
     for source in (COMPAT / "bastogne-campaign", COMPAT / "arnhem-historical", COMPAT / "arnhem-alternate",
                    ROOT / "examples" / "bastogne-spearhead"):
         game = tmp_path / source.name
