@@ -29,14 +29,15 @@ def engine_hooks() -> Hooks:
 
 
 def _check_maps(game: Game, rp: Replay) -> None:
-    if not game.redraw:  # what check_maps does without --redraw: the hashes alone, the renderer not loaded
-        from pbem.engine import derived
+    """Every map and email draft present is the file pbem wrote (its hash in ``derived.sha256``);
+    with ``--redraw`` every map is drawn again too (the renderer loads only then)."""
+    from pbem.engine import derived
 
-        derived.check(game.dir, list(game.listing.other))
-        return
-    from pbem.render.outputs import check_maps
+    derived.check(game.dir, list(game.listing.other))
+    if game.redraw:
+        from pbem.render.outputs import check_redrawn
 
-    check_maps(game, rp)
+        check_redrawn(game, rp)
 
 
 def _output_hook(game: Game, rp: Replay, record: StepRecord) -> list[Path]:

@@ -12,7 +12,7 @@ shape of an engine output hook, for the newest turn only, and it removes the map
 (issue 28: only the newest step's derived files are kept; :func:`as_written` draws any step's map
 again, byte for byte as it was written). Every map draws its terrain itself, so it shows on its own
 (in an HTML ``<img>``, webmail, a forum, cairosvg); the maps of pbem 0.2 placed a ``board.svg``
-drawn once per game (``<image href>``), and are drawn again that way. :func:`check_maps` is a
+drawn once per game (``<image href>``), and are drawn again that way. :func:`check_redrawn` is a
 ``pbem verify`` checker that re-renders every ``map-NNNN.svg`` present and compares the bytes (the
 renderer is deterministic), each the way it says it was drawn (:func:`drawing_of`: a map an older
 pbem wrote is drawn again as that pbem drew it). Mail files are not compared: they depend on the
@@ -221,15 +221,13 @@ def prune_maps(game: Game, newest: int) -> list[str]:
     return removed
 
 
-def check_maps(game: Game, replay: Any) -> None:
-    """``pbem verify`` checker: every map and email draft present must be the file pbem wrote
-    (its hash in ``derived.sha256``); with ``pbem verify --redraw`` every ``map-NNNN.svg`` must also
-    equal a fresh rendering of its turn file. The first that differs is named."""
-    from pbem.engine import derived
+def check_redrawn(game: Game, replay: Any) -> None:
+    """``pbem verify --redraw`` (after the hashes of the derived files, :func:`pbem.outputs.engine_hooks`):
+    every ``map-NNNN.svg`` must equal a fresh rendering of its turn file. The first that differs
+    is named."""
     from pbem.errors import VerificationError
 
-    derived.check(game.dir, list(game.listing.other))
-    if not game.redraw or not game.ruleset.presenter().has_map or game.hidden:
+    if not game.ruleset.presenter().has_map or game.hidden:
         return
     board = game.dir / BOARD_NAME
     board_checked = False
