@@ -154,9 +154,7 @@ def draft_email(
             raise InputError(f"bad attachment {att_name!r} ({mime})")
         if not isinstance(data, bytes | bytearray):
             raise InputError(f"attachment {att_name} is not bytes")
-    sender = _side(scenario, sender_side)
-    if sender_name and sender.name == sender_side:  # a scenario without named sides (the megagame's teams)
-        sender = _Person(sender_side, sender_name)
+    sender = _Person(sender_side, sender_name) if sender_name else _side(scenario, sender_side)
     recipient = _side(scenario, recipient_side) if recipient_name is None else _Person(recipient_side, recipient_name)
     if subject is None:
         t = game_turn if game_turn is not None else step
