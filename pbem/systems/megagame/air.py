@@ -79,20 +79,13 @@ def cab_rank_squadrons(scenario: MegaScenario, side: str, turn: int, lost: Mappi
 def air_pools(scenario: MegaScenario, side: str, turn: int,
               lost: Mapping[str, int] | None = None) -> dict[tuple[str, ...], int]:
     """:func:`squadrons_available` for each mission's roles (in :data:`MISSION_ROLES`' order):
-    each air unit's flying squadrons counted once and summed per role, the weather looked up once
-    per region, not once per unit and mission (issue 28; the tests hold it to
-    :func:`squadrons_available`)."""
+    each air unit's flying squadrons counted once and summed per role, not once per unit and
+    mission (issue 28; the tests hold it to :func:`squadrons_available`)."""
     lost = lost or {}
-    weather: dict[str, str] = {}
     by_role: dict[str, int] = {}
     for a in scenario.air:
-        if a.side != side:
-            continue
-        wx = weather.get(a.region)
-        if wx is None:
-            wx = weather[a.region] = flying(scenario, turn, a.region)
-        left = max(0, a.squadrons - lost.get(a.id, 0))
-        by_role[a.role] = by_role.get(a.role, 0) + (left if wx == "good" else left // 2 if wx == "limited" else 0)
+        if a.side == side:
+            by_role[a.role] = by_role.get(a.role, 0) + _flying_squadrons(scenario, a, turn, lost)
     pools: dict[tuple[str, ...], int] = {}
     for roles in MISSION_ROLES.values():
         if roles not in pools:
