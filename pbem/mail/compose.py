@@ -18,6 +18,7 @@ templates), and ``pbem send`` drafts again an email it still has to send.
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -118,7 +119,8 @@ def move_email(game: Game, step: int | None = None, *, template_dir: Path | None
         attachments.append((names.map_around_name(shown.step, centre), svg.encode("utf-8"),
                             "image/svg+xml"))
     return draft_email(
-        game_id=game.id, scenario=sc, step=step, sender_side=sender, recipient_side=recipient,
+        game_id=game.id, scenario=sc, side_name=partial(presenter.side_name, sc),
+        step=step, sender_side=sender, recipient_side=recipient,
         narrative=narrative, orders=orders, next_action=next_action, attachments=attachments,
         template_dir=template_dir, game_turn=presenter.game_turn(sc, prev.turn["state"]), score=score,
         text_map=drawing is None or drawing >= 3,
@@ -126,7 +128,6 @@ def move_email(game: Game, step: int | None = None, *, template_dir: Path | None
         recipient_address=(", ".join(a for side in sides if side != sender and (a := _address(game, side)))
                            or None) if everyone else _address(game, recipient),
         subject_tail=tail, game_label=sc.id, recipient_name=everyone, subject=subject,
-        sender_name=presenter.side_name(sc, sender),
     )
 
 
@@ -228,7 +229,8 @@ def invitation_email(game: Game, side: str, *, template_dir: Path | None = None)
         (names.SCENARIO, game.scenario_file_for(side), "application/json"),
     ]
     return draft_email(
-        game_id=game.id, scenario=sc, step=0, sender_side=sender, recipient_side=side,
+        game_id=game.id, scenario=sc, side_name=partial(presenter.side_name, sc),
+        step=0, sender_side=sender, recipient_side=side,
         narrative=lines,
         intro=(f"{side_name(sc, sender)} invites you to play {side_name(sc, side)} in {presenter.title(sc)} "
                f"(game {game.id}). Check that the key fingerprints below are the ones you expect."),
@@ -261,7 +263,8 @@ def publication_email(game: Game, raw: bytes, *, template_dir: Path | None = Non
              "With it your pbem opens every commitment, recomputes every state, roll and report from the "
              "start, and names the first that differs from what you were told."]
     return draft_email(
-        game_id=game.id, scenario=sc, step=max(game.moves) if game.moves else 0, sender_side=umpire,
+        game_id=game.id, scenario=sc, side_name=partial(presenter.side_name, sc),
+        step=max(game.moves) if game.moves else 0, sender_side=umpire,
         recipient_side="ALL", recipient_name="every side", narrative=lines,
         next_action=("ingest this email (pbem ingest GAME_DIR this.eml), then run pbem verify GAME_DIR: "
                      "it checks every adjudication of the game"),
@@ -294,7 +297,8 @@ def reminder_email(game: Game, sender: str, recipient: str, clock_text: str, wai
     sc = game.scenario
     presenter = game.ruleset.presenter()
     raw = draft_email(
-        game_id=game.id, scenario=sc, step=step, sender_side=sender, recipient_side=recipient,
+        game_id=game.id, scenario=sc, side_name=partial(presenter.side_name, sc),
+        step=step, sender_side=sender, recipient_side=recipient,
         narrative=[f"The game waits for {waiting}.", f"Clock: {clock_text}.",
                    "pbem only shows the clock the players agreed; it never decides a game on time."],
         intro=(f"A friendly reminder from {presenter.side_name(sc, sender)} in {presenter.title(sc)} "
@@ -331,7 +335,8 @@ def receipt_email(game: Game, sender: str, recipient: str, name: str, raw: bytes
                                            state=turn.turn["state"] if turn.state is None else turn.state))
     step = int(name[8:12])
     out = draft_email(
-        game_id=game.id, scenario=sc, step=step, sender_side=sender, recipient_side=recipient,
+        game_id=game.id, scenario=sc, side_name=partial(presenter.side_name, sc),
+        step=step, sender_side=sender, recipient_side=recipient,
         narrative=narrative,
         intro=(f"{presenter.side_name(sc, sender)} received your move {step} and sends the reveal that "
                "keys its dice at once (a receipt: no decision in it), so you see what happened now."),
@@ -377,7 +382,8 @@ def takeback_email(game: Game, name: str, raw: bytes, lines: list[str], *,
                        f"before move {step}, and you make it again")
         subject = f"[pbem] {sc.id} {game.id[:8]}: move {step} taken back"
     out = draft_email(
-        game_id=game.id, scenario=sc, step=step, sender_side=sender, recipient_side=recipient,
+        game_id=game.id, scenario=sc, side_name=partial(presenter.side_name, sc),
+        step=step, sender_side=sender, recipient_side=recipient,
         narrative=lines, intro=intro, next_action=next_action,
         attachments=[(name, raw, "application/json")], template_dir=template_dir,
         sender_address=_address(game, sender), recipient_address=_address(game, recipient),
@@ -414,7 +420,8 @@ def join_email(game: Game, side: str, *, template_dir: Path | None = None) -> by
     attachments = [(msg.name, msg.raw, "application/json")]
     everyone = len(others) > 1  # every other side needs the join (Game Control and the teams)
     return draft_email(
-        game_id=game.id, scenario=sc, step=0, sender_side=side, recipient_side="ALL" if everyone else others[0],
+        game_id=game.id, scenario=sc, side_name=partial(presenter.side_name, sc),
+        step=0, sender_side=side, recipient_side="ALL" if everyone else others[0],
         recipient_name="every other side" if everyone else None,
         narrative=[f"{side_name(sc, side)} ({side}) accepts with key "
                    f"{game.body.sides[side].fingerprint} and commits to its dice chain."],

@@ -27,7 +27,7 @@ import email
 import email.policy
 import hashlib
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from email.message import EmailMessage, Message
 from pathlib import Path
 from typing import Any
@@ -88,15 +88,6 @@ def possessive(name: str) -> str:
     return name + ("'" if name.endswith("s") else "'s")
 
 
-def _side(scenario: Any, side: str) -> _Person:
-    for s in getattr(scenario, "sides", []) or []:
-        sid = s.id if hasattr(s, "id") else s.get("id")
-        if sid == side:
-            sname = s.name if hasattr(s, "name") else s.get("name", side)
-            return _Person(side, str(sname))
-    return _Person(side, side)
-
-
 def _kind(mime: str) -> str:
     return {"application/json": "JSON", "image/svg+xml": "SVG map"}.get(mime, mime)
 
@@ -131,7 +122,7 @@ def draft_email(
     recipient_name: str | None = None,
     howto: str = "",
     text_map: bool = False,
-    sender_name: str | None = None,
+    side_name: Callable[[str], str] | None = None,
 ) -> bytes:
     """A complete email (RFC 5322, CRLF line ends) for one step, as bytes.
 
@@ -145,8 +136,10 @@ def draft_email(
     move and turn files) in quoted-printable (RFC 2045 6.7: printable ASCII as itself, every other
     byte, line ends too, as ``=XX``, lines of at most 76 characters with soft breaks: the same bytes
     come back) instead of base64, a quarter smaller [28]; emails of older drawings keep base64.
-    ``sender_name``: how the sender is called when the scenario names no sides (the game's
-    presenter says it: "Game Control", a megagame team's name)."""
+    ``side_name``: how a side is called (the game's presenter's
+    :meth:`~pbem.engine.presenter.Presenter.side_name`, which knows "Game Control" and a megagame
+    team's name): the sender, the recipient unless ``recipient_name`` is given, and the score's rows;
+    without it a side is called by its id."""
     if step < 0:
         raise InputError(f"step must be 0 or more, not {step}")
     for att_name, data, mime in attachments:
@@ -154,12 +147,13 @@ def draft_email(
             raise InputError(f"bad attachment {att_name!r} ({mime})")
         if not isinstance(data, bytes | bytearray):
             raise InputError(f"attachment {att_name} is not bytes")
-    sender = _Person(sender_side, sender_name) if sender_name else _side(scenario, sender_side)
-    recipient = _side(scenario, recipient_side) if recipient_name is None else _Person(recipient_side, recipient_name)
+    name = side_name if side_name is not None else str
+    sender = _Person(sender_side, name(sender_side))
+    recipient = _Person(recipient_side, name(recipient_side) if recipient_name is None else recipient_name)
     if subject is None:
         t = game_turn if game_turn is not None else step
         subject = f"[pbem] {game_label or game_id} T{t} {sender.id}→{recipient.id}: {subject_tail}"
-    score_rows = [(_side(scenario, k).name, v) for k, v in sorted((score or {}).items())]
+    score_rows = [(name(k), v) for k, v in sorted((score or {}).items())]
     context = {
         "game_id": game_id,
         "scenario": scenario,

@@ -7,6 +7,7 @@ import email
 import email.policy
 from datetime import UTC, datetime
 from email.message import EmailMessage
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +22,7 @@ from pbem.mail.draft import (
 )
 from pbem.systems.westwall.model import Scenario
 from pbem.systems.westwall.presenter import narrate
+from pbem.systems.westwall.rules import WestWallRules
 
 
 def scenario() -> Scenario:
@@ -73,6 +75,8 @@ def draft(**kw: Any) -> bytes:
         next_action="your player-turn (Game-Turn 2)", attachments=ATTACHMENTS,
     )
     args.update(kw)
+    # each side called as the game's presenter calls it (compose passes the same)
+    args.setdefault("side_name", partial(WestWallRules().presenter().side_name, args["scenario"]))
     return draft_email(**args)
 
 
