@@ -207,6 +207,24 @@ def _address(game: Game, side: str) -> str | None:
     return entry.email if entry is not None else None
 
 
+def _own_message_id(raw: bytes, game: Game, step: int, tag: str) -> bytes:
+    """``raw`` with a Message-ID of its own (``<pbem.GAME.NNNN.TAG@pbem.invalid>``): a mail that is
+    not a step's move (an invitation, a join, the publication) must not take that step's id, which
+    the invitations and joins of a game would all share -- and a mailbox (Gmail's, for one) keeps only
+    the first of several mails with one Message-ID, so the others never arrive (RFC 5322 3.6.4: the
+    id names one message)."""
+    import email
+    import email.policy
+
+    from pbem.mail.draft import message_id
+
+    msg = email.message_from_bytes(raw, policy=email.policy.SMTP)
+    del msg["Message-ID"]
+    msg["Message-ID"] = message_id(game.id, step).replace("@", f".{tag}@")
+    data: bytes = msg.as_bytes(policy=email.policy.SMTP)
+    return data
+
+
 def invitation_email(game: Game, side: str, *, template_dir: Path | None = None) -> bytes:
     """The email that invites ``side`` to a game: the genesis and the scenario attached, every
     player's key fingerprint in the text (to compare by phone), and how to accept."""
@@ -228,7 +246,7 @@ def invitation_email(game: Game, side: str, *, template_dir: Path | None = None)
         (names.GENESIS, game.genesis.raw, "application/json"),
         (names.SCENARIO, game.scenario_file_for(side), "application/json"),
     ]
-    return draft_email(
+    return _own_message_id(draft_email(
         game_id=game.id, scenario=sc, side_name=partial(presenter.side_name, sc),
         step=0, sender_side=sender, recipient_side=side,
         narrative=lines,
@@ -244,7 +262,7 @@ def invitation_email(game: Game, side: str, *, template_dir: Path | None = None)
         attachments=attachments, template_dir=template_dir,
         sender_address=_address(game, sender), recipient_address=_address(game, side),
         subject=f"[pbem] {sc.id} {game.id[:8]}: invitation to play {side_name(sc, side)}",
-    )
+    ), game, 0, f"invite-{side}")
 
 
 def publication_email(game: Game, raw: bytes, *, template_dir: Path | None = None) -> bytes:
@@ -262,9 +280,10 @@ def publication_email(game: Game, raw: bytes, *, template_dir: Path | None = Non
                                       else "") + ", signed.",
              "With it your pbem opens every commitment, recomputes every state, roll and report from the "
              "start, and names the first that differs from what you were told."]
-    return draft_email(
+    step = max(game.moves) if game.moves else 0
+    return _own_message_id(draft_email(
         game_id=game.id, scenario=sc, side_name=partial(presenter.side_name, sc),
-        step=max(game.moves) if game.moves else 0, sender_side=umpire,
+        step=step, sender_side=umpire,
         recipient_side="ALL", recipient_name="every side", narrative=lines,
         next_action=("ingest this email (pbem ingest GAME_DIR this.eml), then run pbem verify GAME_DIR: "
                      "it checks every adjudication of the game"),
@@ -272,7 +291,7 @@ def publication_email(game: Game, raw: bytes, *, template_dir: Path | None = Non
         sender_address=_address(game, umpire),
         recipient_address=", ".join(a for s in others if (a := _address(game, s))) or None,
         subject=f"[pbem] {sc.id} {game.id[:8]}: the publication (every order, checkable)",
-    )
+    ), game, step, "publication")
 
 
 def write_publication_mail(game: Game, raw: bytes) -> list[Path]:
@@ -419,7 +438,7 @@ def join_email(game: Game, side: str, *, template_dir: Path | None = None) -> by
     others = [s for s in game.sides if s != side]
     attachments = [(msg.name, msg.raw, "application/json")]
     everyone = len(others) > 1  # every other side needs the join (Game Control and the teams)
-    return draft_email(
+    return _own_message_id(draft_email(
         game_id=game.id, scenario=sc, side_name=partial(presenter.side_name, sc),
         step=0, sender_side=side, recipient_side="ALL" if everyone else others[0],
         recipient_name="every other side" if everyone else None,
@@ -434,7 +453,7 @@ def join_email(game: Game, side: str, *, template_dir: Path | None = None) -> by
         recipient_address=(", ".join(a for o in others if (a := _address(game, o))) or None) if everyone
         else _address(game, others[0]),
         subject=f"[pbem] {sc.id} {game.id[:8]}: {side_name(sc, side)} joins",
-    )
+    ), game, 0, f"join-{side}")
 
 
 def write_invitation_mails(game: Game) -> list[Path]:

@@ -327,3 +327,20 @@ def test_a_side_whose_name_ends_in_s_has_its_orders_as_english_writes_them() -> 
     assert "United States' orders:" in text and "United States&#39; orders</h3>" in html
     german = email.message_from_bytes(draft(orders=["pass"]), policy=email.policy.default)
     assert "German's orders:" in german.get_body(preferencelist=("plain",)).get_content()  # type: ignore[union-attr]
+
+
+def test_27_every_invitation_and_join_has_a_message_id_of_its_own(tmp_path: Path) -> None:
+    """A trial of the megagame by email: Game Control's three invitations and the three teams' joins
+    all carried the Message-ID of step 0, and a mailbox that keeps one mail per Message-ID (Gmail
+    drops a later one as a duplicate) would have shown Game Control one join of three, or none."""
+    from helpers.protocol import GAME_ID
+    from systems.megagame.test_megagame_game import start
+
+    players = start(tmp_path)
+    mails = sorted(players["GC"].dir.glob("mail-invite-*.eml"))
+    for s in ("AB1", "SS9", "SS10"):
+        mails += sorted(players[s].dir.glob("mail-join-*.eml"))
+    assert len(mails) == 6, mails
+    ids = [email.message_from_bytes(p.read_bytes(), policy=email.policy.default)["Message-ID"] for p in mails]
+    assert len(set(ids)) == len(ids), ids
+    assert message_id(GAME_ID, 0) not in ids  # step 0's id is a move mail's, not theirs

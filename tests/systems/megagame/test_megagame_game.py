@@ -9,6 +9,8 @@ committed orders is caught.
 
 from __future__ import annotations
 
+import email
+import email.policy
 import json
 import shutil
 import xml.etree.ElementTree as ET
@@ -18,8 +20,10 @@ from typing import Any
 import pytest
 from helpers import megagame as helpers_megagame
 from helpers.megagame import TEAMS
-from helpers.protocol import Player, move_body, ok, pbem, written
+from helpers.protocol import GAME_ID, Player, move_body, ok, pbem, written
 from helpers.svgmap import drawn_hexes
+
+from pbem.mail.draft import message_id
 
 TURNS = 2
 
@@ -227,6 +231,9 @@ def test_the_game_ends_and_everyone_verifies_after_publication(played: dict[str,
     assert "send mail-publication.eml to every player" in res.err
     mail = (gc.dir / "mail-publication.eml").read_bytes()
     assert b"X-Pbem-To-Side: ALL" in mail and b"publication.json" in mail
+    # its own Message-ID, not the last move's: a mailbox keeps one mail per id (Gmail drops the other)
+    mid = email.message_from_bytes(mail, policy=email.policy.default)["Message-ID"]
+    assert mid not in {message_id(GAME_ID, n) for n in range(status["step"] + 2)}, mid
     for s in TEAMS:  # the publication travels by email, as every other message
         inbox = played[s].work / "mail"
         inbox.mkdir(exist_ok=True)
