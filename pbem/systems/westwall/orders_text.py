@@ -18,6 +18,7 @@ Player-turn (movement then combat, one line per order, in the order they are car
 Standing orders (reactive decisions for the opponent's next player-turn)::
 
     fpf 755 protects 1/501 2/501            # Final Protective Fire [8.4]; "fpf 755 holds" keeps it back
+    fpf 755 protects                        # ... any unit it can reach [8.4]
     fpf-support 2                           # ground support points usable as FPF [9.0]
     retreat 1/501 toward 1317 1416          # retreat preferences [7.7]
     keep 420                                # avoid displacing it [7.8]

@@ -207,7 +207,7 @@ def _standing(sc: Scenario, st: State, side: str) -> list[str]:
     if s is not None:
         lines += [f"fpf {f.artillery} holds" if not f.protect else
                   f"fpf {f.artillery} protects {' '.join(f.protect)}" if "*" not in f.protect else
-                  f"fpf {f.artillery} protects any unit it can reach (written in JSON orders only)"
+                  f"fpf {f.artillery} protects                # any unit it can reach [8.4]"
                   for f in s.fpf]
         if s.fpf_support:
             lines.append(f"fpf-support {s.fpf_support}")

@@ -250,3 +250,34 @@ def test_the_us_set_up_email_writes_the_possessive_of_united_states_as_english_d
     text = msg.get_body(preferencelist=("plain",)).get_content()  # type: ignore[union-attr]
     assert "United States' orders:" in text and "your pbem checks United States' signature" in text
     assert "States's" not in text
+
+
+def test_27_8_4_the_standing_orders_in_force_are_listed_as_lines_that_give_them_again() -> None:
+    """[8.4, 27] the template lists the standing orders in force as the lines that give them, for a
+    player who writes new ones (any line replaces them all) and wants to keep these: FPF for any unit
+    read 'fpf gun protects any unit it can reach (written in JSON orders only)', which is refused as
+    a line ('any' is no unit), though 'fpf gun protects' gives exactly that order."""
+    from helpers.westwall import artillery, state_with, tiny_scenario, unit
+
+    from pbem.systems.westwall.model import FpfOrder, StandingOrders
+    from pbem.systems.westwall.rules import WestWallRules
+
+    rules = WestWallRules()
+    sc = tiny_scenario(cols=(1, 8), rows=(1, 8), first_player="US",
+                       units=[artillery("gun", "US"), artillery("how", "US"), unit("inf", "US"),
+                              unit("g", "DE")])
+    kept = StandingOrders(fpf=[FpfOrder(artillery="gun", protect=["*"]),
+                               FpfOrder(artillery="how", protect=["inf"])])
+    st = state_with(sc, {"gun": "0303", "how": "0304", "g": "0808", "inf": "0505"}, phasing="US",
+                    standing={"US": kept})
+    p = rules.presenter()
+    text = p.orders_template(sc, st, "US") or ""
+    head = "# replaces all of them; with none, those in force stay:"
+    assert head in text, text
+    listed = text.split(head, 1)[1].splitlines()[1:]
+    lines = [line.removeprefix("#   ") for line in listed if line.startswith("#   fpf ")]
+    assert len(lines) == 2, text
+    doc = p.read_text_orders(sc, rules.skeleton(sc, st, "US"), "US", "\n".join(lines) + "\n")
+    signed = rules.dump_orders(sc, rules.normalize(sc, st, "US", rules.load_orders(sc, doc)))
+    assert signed["standing"]["fpf"] == [{"artillery": "gun", "protect": ["*"]},
+                                         {"artillery": "how", "protect": ["inf"]}]
