@@ -112,6 +112,11 @@ def new(scenario: str, game_dir: Path, players: tuple[str, ...], options: tuple[
         echo(f"note: each team gets only its own copy of the set-up, but {scenario} ships with every pbem: a "
              "team that reads pbem's own files knows it. For a set-up nobody knows, give pbem new a scenario "
              "file of your own (pbem scenario check checks it).", err=True)
+    bare = [s for s, entry in sorted(game.body.sides.items()) if not entry.email]
+    if bare and game.ruleset.presenter().writes_mail:  # the addresses are signed: now or never
+        echo(f"note: no email address for {', '.join(bare)}: the emails pbem drafts carry no From or To for "
+             "them (fill them in when you send); the addresses are signed in the genesis, so only 'pbem new "
+             "--email SIDE=ADDRESS' sets them, and 'pbem send' needs them", err=True)
     for side in invited:
         mail = game_dir / names.invite_mail_name(side)
         what = mail.name if mail.exists() else "genesis.json and scenario.json"

@@ -276,3 +276,23 @@ def test_mails_carry_from_and_to_when_the_genesis_has_addresses(tmp_path: Path) 
     (tmp_path / "us.json").write_text(ok(pbem("orders", b, "--side", "US", home=us_home)).out)
     ok(pbem("submit", "--yes", b, tmp_path / "us.json", "--key", "bob", home=us_home))
     assert headers(b / "mail-0001.eml") == ("bob@example.net", "alice@example.org")
+
+
+def test_new_without_addresses_says_the_emails_will_carry_none(tmp_path: Path) -> None:
+    """A trial from the README: 'pbem new' without --email drafted every mail with no From or To and
+    said nothing; the addresses are signed in the genesis, so 'pbem send' refusing a mail with no To:
+    later is too late to add them. The creator is told at 'pbem new', for the sides without one."""
+    home = tmp_path / "home"
+    ok(pbem("key", "new", "alice", home=home))
+    ok(pbem("key", "new", "bob", home=tmp_path / "bob-home"))
+    pub = tmp_path / "bob-home" / "keys" / "bob.pub"
+    res = ok(pbem("new", "bastogne-spearhead", tmp_path / "a", "--player", "DE=alice", "--player",
+                  f"US={pub}", home=home))
+    note = next(line for line in res.err.splitlines() if line.startswith("note: no email address"))
+    assert note.startswith("note: no email address for DE, US:") and "--email SIDE=ADDRESS" in note
+    res = ok(pbem("new", "bastogne-spearhead", tmp_path / "b", "--player", "DE=alice", "--player",
+                  f"US={pub}", "--email", "US=bob@example.net", home=home))
+    assert "note: no email address for DE:" in res.err
+    res = ok(pbem("new", "bastogne-spearhead", tmp_path / "c", "--player", "DE=alice", "--player",
+                  f"US={pub}", "--email", "DE=alice@example.org", "--email", "US=bob@example.net", home=home))
+    assert "no email address" not in res.err
