@@ -422,6 +422,8 @@ class Arnhem1944Presenter(Presenter[Scenario, State]):
                 out.append(f"{len(stay)} other unit{'s' if len(stay) != 1 else ''} of the set-up "
                            f"{'stay' if len(stay) != 1 else 'stays'} where pbem proposed, signed with these "
                            f"orders: {', '.join(stay)} [17.1]")
+        if orders.get("kind") == "pass":
+            out += self._pass_ends(scenario, state, side)
         if orders.get("kind") != "activation":
             return out
         actions = orders.get("actions", [])
@@ -435,6 +437,24 @@ class Arnhem1944Presenter(Presenter[Scenario, State]):
                 out.append(f"the attack on {a.get('target')} has no advance written: nobody "
                            "advances if it is vacated [7.6]")
         return out
+
+    def _pass_ends(self, scenario: Scenario, state: State, side: str) -> list[str]:
+        """[2.2] whether this pass ends the turn, as the rules resolve a pass: after the other
+        side's pass (both in a row), or when the other side has no unit left to activate; else
+        the turn goes on. A pass owed only to reveal dice, and the simplified sequence, end none."""
+        if not isinstance(state, State) or state.owed == side or state.options.simplified_sequence \
+                or state.phase != "operations":
+            return []
+        them = "DE" if side == "AL" else "AL"
+        name = self.side_name(scenario, them)
+        if state.passed == them:
+            why = f"{name} passed before it, both in a row"
+        elif not self.ruleset.game(scenario).ready(state, them):  # type: ignore[attr-defined]
+            why = f"{name} has no unit left to activate"
+        else:
+            return [f"turn {state.turn} goes on: {name} acts next, and a pass of its own then ends the turn [2.2]"]
+        return [f"this pass ends turn {state.turn} ({why}): your units not yet activated do nothing more "
+                "in it [2.2]"]
 
     def score_meaning(self, scenario: Scenario) -> dict[str, str]:
         """[16] the score is no victory-point total: the Allied side's counts the infantry steps of

@@ -247,16 +247,17 @@ def test_7_5_standing_orders_are_echoed_and_say_what_stays_in_force() -> None:
         "passes [2.2]",
         "standing order from now on: when attacked, take every result as step losses, no "
         "retreat [7.5]"]
-    assert P.undone(sc, st, "AL", hold) == []  # nothing given before
+    goes_on = "turn 1 goes on: German acts next, and a pass of its own then ends the turn [2.2]"  # a pass
+    assert P.undone(sc, st, "AL", hold) == [goes_on]  # no standing orders given before
     st.standing["AL"] = Standing(hold=["0102"])
     assert P.undone(sc, st, "AL", _read(sc, "AL", "pass\n")) == [
         "no new standing orders: those given earlier stay in force (when attacked, retreat "
         "rather than lose steps where the result allows [7.5]; hold (step losses, no retreat) "
-        "at 0102 [7.5])"]
+        "at 0102 [7.5])", goes_on]
     assert P.undone(sc, st, "AL", hold) == [
         "these standing orders replace every one in force until now (when attacked, retreat "
         "rather than lose steps where the result allows [7.5]; hold (step losses, no retreat) "
-        "at 0102 [7.5])"]
+        "at 0102 [7.5])", goes_on]
 
 
 def test_18_1_with_the_simplified_sequence_activate_in_text_is_the_player_turn() -> None:

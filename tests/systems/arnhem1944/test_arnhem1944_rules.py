@@ -623,6 +623,41 @@ def test_2_a_whole_turn_of_alternating_activations_ended_by_two_passes() -> None
     assert [(d.side, d.kind) for d in RULES.pending(sc, st)] == [("DE", "activation")]
 
 
+def test_2_2_a_pass_says_before_it_is_signed_whether_it_ends_the_turn() -> None:
+    """[2.2] a trial by email: the German pass right after an Allied pass ended turn 1 -- every German
+    unit not yet activated lost its turn -- and the preview said only "passes [2.2]". Now it says
+    what the rules will do with it: the turn goes on (the other side acts next), or it ends (both in
+    a row, or the other side has nothing left to activate); a pass owed only to reveal dice, neither."""
+    p = RULES.presenter()
+    sc, st = game([(A, "0102"), (B, "0103"), (G, "0502"), (H, "0503")])
+    assert said(p, sc, st, "AL") == ["turn 1 goes on: German acts next, and a pass of its own then ends the turn [2.2]"]
+    st = _step(sc, st, "AL", pas(sc, "AL"), [])
+    assert said(p, sc, st, "DE") == ["this pass ends turn 1 (Allied passed before it, both in a row): your units not "
+                              "yet activated do nothing more in it [2.2]"]
+    st = _step(sc, st, "DE", pas(sc, "DE"), [2, 5])  # as the preview said: turn 2
+    assert st.turn == 2
+    assert RULES.pending(sc, st)[0].side == "AL" and st.owed == "AL"
+    assert said(p, sc, st, "AL") == []  # the owed pass reveals the dice of the turn's end; it ends nothing
+
+
+def test_2_2_a_pass_ends_the_turn_when_the_other_side_has_nothing_left_to_activate() -> None:
+    p = RULES.presenter()
+    sc, st = game([(A, "0102"), (G, "0502")])
+    st = _step(sc, st, "AL", act(sc, "AL", ["a"]), [])  # its two HQs may still be activated
+    assert said(p, sc, st, "DE") == ["turn 1 goes on: Allied acts next, and a pass of its own then ends the turn [2.2]"]
+    st = _step(sc, st, "DE", act(sc, "DE", ["g"]), [])
+    st = _step(sc, st, "AL", act(sc, "AL", ["HQAL", "HQGA"]), [])  # the Allied side's last units
+    assert said(p, sc, st, "DE") == ["this pass ends turn 1 (Allied has no unit left to activate): your units "
+                                     "not yet activated do nothing more in it [2.2]"]
+    st = _step(sc, st, "DE", pas(sc, "DE"), [2, 5])  # as the preview said: turn 2
+    assert st.turn == 2
+
+
+def said(p: Any, sc: Any, state: State, side: str) -> list[str]:
+    """The lines of a pass's preview that say what it does to the turn [2.2]."""
+    return [line for line in p.undone(sc, state, side, {"kind": "pass", "side": side}) if "[2.2]" in line]
+
+
 # -- the presenter: words and text orders -------------------------------------------------------------------
 
 
