@@ -296,3 +296,31 @@ def test_new_without_addresses_says_the_emails_will_carry_none(tmp_path: Path) -
     res = ok(pbem("new", "bastogne-spearhead", tmp_path / "c", "--player", "DE=alice", "--player",
                   f"US={pub}", "--email", "DE=alice@example.org", "--email", "US=bob@example.net", home=home))
     assert "no email address" not in res.err
+
+
+def test_p3_the_preview_says_when_the_dice_of_the_orders_are_rolled(game: tuple[Path, Path],
+                                                                    tmp_path: Path) -> None:
+    """A trial by email: 'pbem check' of an attack said what would be signed and the odds, and
+    nothing of when its die is rolled -- by the opponent's pbem as it takes the move in, and for the
+    mover only with the opponent's next message [P3]; at the hot seat, at once. The set-up rolls none."""
+    home, g = game  # hot seat: both keys here
+    (tmp_path / "de.txt").write_text("enter 1/3 via 2913 2812 2712\n")
+    res = ok(pbem("check", g, tmp_path / "de.txt", "--key", "alice", home=home))
+    assert ("Once signed:\n  > US is played here too: any die these orders roll is rolled as you sign them "
+            "[P3]") in res.out
+    de_home, us_home = tmp_path / "de-home", tmp_path / "us-home"
+    a, b = tmp_path / "de-game", tmp_path / "us-game"
+    ok(pbem("key", "new", "alice", home=de_home))
+    ok(pbem("key", "new", "bob", home=us_home))
+    ok(pbem("new", "bastogne-spearhead", a, "--player", "DE=alice", "--player",
+            f"US={us_home / 'keys' / 'bob.pub'}", home=de_home))
+    ok(pbem("join", b, "--key", "bob", "--invitation", a / "mail-invite-US.eml", home=us_home))
+    ok(pbem("ingest", a, b / "mail-join-US.eml", home=de_home))
+    (tmp_path / "us.json").write_text(ok(pbem("orders", b, "--side", "US", home=us_home)).out)
+    res = ok(pbem("check", b, tmp_path / "us.json", "--key", "bob", home=us_home))
+    assert "Once signed" not in res.out  # a set-up rolls no die
+    ok(pbem("submit", "--yes", b, tmp_path / "us.json", "--key", "bob", home=us_home))
+    ok(pbem("ingest", a, b / "mail-0001.eml", home=de_home))
+    res = ok(pbem("check", a, tmp_path / "de.txt", "--key", "alice", home=de_home))
+    assert ("Once signed:\n  > any die these orders roll is keyed by US's next reveal: US's pbem rolls it on "
+            "taking in your move, and yours when US's next message (or a receipt) arrives [P3]") in res.out

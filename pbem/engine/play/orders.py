@@ -202,6 +202,8 @@ class Preview(Plain):
     expected: list[str] = field(default_factory=list)
     """What the rules will make of them before any die is rolled (e.g. each attack's strengths,
     table line and column) [27]."""
+    then: list[str] = field(default_factory=list)
+    """What signing them leads to: when their dice are rolled, and who sees the results first [P3]."""
 
     def text(self) -> str:
         out = [f"Step {self.step}: {self.label} -- what would be signed for {self.side}:"]
@@ -212,6 +214,9 @@ class Preview(Plain):
         if self.undone:
             out.append("Left undone:")
             out += [f"  - {line}" for line in self.undone]
+        if self.then:
+            out.append("Once signed:")
+            out += [f"  > {line}" for line in self.then]
         return "\n".join(out)
 
 
@@ -232,8 +237,17 @@ def preview(game: Game, rp: Replay, side: str, document: Any, *, key_name: str |
     # what is left undone, as these orders will find the game: with the notes they reveal (a drop zone
     # placed now, its division due now) [15.39, 27]
     seen = own_state(game, state, side)
+    then = []
+    if rnd is None and decision.random and decision.revealer not in (None, side):
+        # protocol.md, "When a roll becomes known": the co-revealer's next reveal keys these dice
+        co = decision.revealer
+        if rp.local_seeds.get(co) is not None:  # hot seat: its next reveal is known here
+            then.append(f"{co} is played here too: any die these orders roll is rolled as you sign them [P3]")
+        else:
+            then.append(f"any die these orders roll is keyed by {co}'s next reveal: {co}'s pbem rolls it on taking "
+                        f"in your move, and yours when {co}'s next message (or a receipt) arrives [P3]")
     return Preview(side, step, label, orders, lines, presenter.undone(game.scenario, seen, side, orders),
-                   presenter.expected(game.scenario, state, side, orders))
+                   presenter.expected(game.scenario, state, side, orders), then)
 
 
 Confirm = Callable[[Preview], bool]
