@@ -374,6 +374,14 @@ class WestWallRules(Ruleset[Scenario, State, Orders_]):
                                          f"this movement phase: {why}")
                     m = m.replace(path=[str(h) for h in path], to=None)
                 elif m.to is not None:
+                    if len(m.path) == 1 and m.path[0] != m.to and m.unit in st.units \
+                            and st.units[m.unit].status == "on-map":
+                        # 'enter UNIT at HEX to HEX' for a unit on the map: it read "'to' is not the end
+                        # of its path", naming neither the reason nor the case
+                        raise InputError(
+                            f"{m.unit} is on the map already (in {st.units[m.unit].hex}): 'enter ... at HEX' "
+                            f"is for a reinforcement off the map [11.11]; write 'move {m.unit} to {m.to}'"
+                        )
                     if not m.path or m.path[-1] != m.to:
                         raise InputError(
                             f"move of {m.unit}: 'to' {m.to} is not the end of its path"

@@ -281,3 +281,31 @@ def test_27_8_4_the_standing_orders_in_force_are_listed_as_lines_that_give_them_
     signed = rules.dump_orders(sc, rules.normalize(sc, st, "US", rules.load_orders(sc, doc)))
     assert signed["standing"]["fpf"] == [{"artillery": "gun", "protect": ["*"]},
                                          {"artillery": "how", "protect": ["inf"]}]
+
+
+def test_11_11_enter_at_for_a_unit_on_the_map_says_it_is_on_the_map() -> None:
+    """[11.11, 27] a trial: a German player reused last turn's 'enter 2-rcn at 2913 to 1316' once
+    2-rcn was on the map, and read "move of 2-rcn: 'to' 1316 is not the end of its path" -- no case,
+    no reason. It now says the unit is on the map, that 'enter ... at' is for a reinforcement, and
+    what to write instead; the same line for a unit still off the map is an entry, as before."""
+    import pytest
+    from helpers.westwall import state_with, tiny_scenario, unit
+
+    from pbem.errors import InputError
+    from pbem.systems.westwall.rules import WestWallRules
+
+    rules = WestWallRules()
+    sc = tiny_scenario(cols=(1, 8), rows=(1, 8), first_player="US",
+                       units=[unit("inf", "US"), unit("new", "US"), unit("g", "DE")],
+                       reinforcements=[{"side": "US", "turn": 1, "units": ["new"], "rule": "15.15",
+                                        "entry": [{"hexes": ["0101"]}]}])
+    st = state_with(sc, {"inf": "0505", "g": "0808"}, phasing="US", game_turn=1)
+    p = rules.presenter()
+    doc = p.read_text_orders(sc, rules.skeleton(sc, st, "US"), "US", "enter inf at 0101 to 0303\n")
+    with pytest.raises(InputError) as err:
+        rules.normalize(sc, st, "US", rules.load_orders(sc, doc))
+    assert str(err.value) == ("inf is on the map already (in 0505): 'enter ... at HEX' is for a reinforcement "
+                              "off the map [11.11]; write 'move inf to 0303'")
+    doc = p.read_text_orders(sc, rules.skeleton(sc, st, "US"), "US", "enter new at 0101 to 0303\n")
+    moved = rules.dump_orders(sc, rules.normalize(sc, st, "US", rules.load_orders(sc, doc)))
+    assert moved["moves"][0]["path"][0] == "0101" and moved["moves"][0]["path"][-1] == "0303"
