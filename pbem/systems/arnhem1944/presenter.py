@@ -447,9 +447,10 @@ class Arnhem1944Presenter(Presenter[Scenario, State]):
             return []
         them = "DE" if side == "AL" else "AL"
         name = self.side_name(scenario, them)
-        if state.passed == them:
+        ends = self.ruleset.game(scenario).pass_ends_turn(state, side)  # type: ignore[attr-defined]
+        if ends == "both":
             why = f"{name} passed before it, both in a row"
-        elif not self.ruleset.game(scenario).ready(state, them):  # type: ignore[attr-defined]
+        elif ends == "alone":
             why = f"{name} has no unit left to activate"
         else:
             return [f"turn {state.turn} goes on: {name} acts next, and a pass of its own then ends the turn [2.2]"]

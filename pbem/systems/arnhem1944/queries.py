@@ -204,6 +204,18 @@ class Game:
         due = self.due_turn(st, uid)
         return due is not None and due <= st.turn and not u.entered
 
+    def pass_ends_turn(self, st: State, side: str) -> str | None:
+        """[2.2] whether ``side`` passing now ends the turn (the operations phase of the full
+        sequence), and why: ``"both"`` after the other side's pass (two in a row), ``"alone"`` when the
+        other side has no unit left to activate; ``None``: the turn goes on, the other side to act.
+        The rules resolve a pass by it, and the pass's preview says the same."""
+        them = other(side)
+        if st.passed == them:
+            return "both"
+        if not self.ready(st, them):
+            return "alone"
+        return None
+
     def ready(self, st: State, side: str) -> list[str]:
         """[2.2] the side's units still to activate this turn (:meth:`can_activate`, written out
         over the side's units: asked after every segment)."""

@@ -711,10 +711,11 @@ class Arnhem1944Rules(Ruleset[Scenario, State, Orders]):
             if orders.standing is not None:
                 st.standing[me] = orders.standing
             log.event({"kind": "passed", "side": me})
-            if st.passed == other(me) or not g.ready(st, other(me)):
+            ends = g.pass_ends_turn(st, me)
+            if ends is not None:
                 log.event({"kind": "turn-end", "turn": st.turn,
                            "why": "both sides passed in a row [2.2]"
-                           if st.passed == other(me) else "the side still active passed [2.2]"})
+                           if ends == "both" else "the side still active passed [2.2]"})
                 st.own_units()
                 end_turn(g, st, me, dice, log)
             else:
