@@ -308,10 +308,7 @@ def reminder_email(game: Game, sender: str, recipient: str, clock_text: str, wai
                    template_dir: Path | None = None) -> bytes:
     """A polite reminder that ``recipient`` owes a message (``pbem remind``); its own Message-ID,
     threaded under the step's mail."""
-    import email
-    import email.policy
-
-    from pbem.mail.draft import draft_email, message_id
+    from pbem.mail.draft import draft_email
 
     sc = game.scenario
     presenter = game.ruleset.presenter()
@@ -327,22 +324,14 @@ def reminder_email(game: Game, sender: str, recipient: str, clock_text: str, wai
         sender_address=_address(game, sender), recipient_address=_address(game, recipient),
         subject=f"[pbem] {sc.id} {game.id[:8]}: reminder -- {presenter.side_name(sc, recipient)} to move",
     )
-    msg = email.message_from_bytes(raw, policy=email.policy.SMTP)
-    own = message_id(game.id, step).replace("@", f".remind-{recipient}@")
-    del msg["Message-ID"]
-    msg["Message-ID"] = own
-    out: bytes = msg.as_bytes(policy=email.policy.SMTP)
-    return out
+    return _own_message_id(raw, game, step, f"remind-{recipient}")
 
 
 def receipt_email(game: Game, sender: str, recipient: str, name: str, raw: bytes, turn: Any, *,
                   template_dir: Path | None = None) -> bytes:
     """The email carrying a receipt (quick results): the receipt, and the turn it resolves for the
     recipient's pbem to compare byte for byte [P6]; what happened in words."""
-    import email
-    import email.policy
-
-    from pbem.mail.draft import draft_email, message_id
+    from pbem.mail.draft import draft_email
 
     sc = game.scenario
     presenter = game.ruleset.presenter()
@@ -364,11 +353,7 @@ def receipt_email(game: Game, sender: str, recipient: str, name: str, raw: bytes
         sender_address=_address(game, sender), recipient_address=_address(game, recipient),
         subject=f"[pbem] {sc.id} {game.id[:8]}: results of your move {step}",
     )
-    msg = email.message_from_bytes(out, policy=email.policy.SMTP)
-    del msg["Message-ID"]
-    msg["Message-ID"] = message_id(game.id, step).replace("@", ".receipt@")
-    data: bytes = msg.as_bytes(policy=email.policy.SMTP)
-    return data
+    return _own_message_id(out, game, step, "receipt")
 
 
 def takeback_email(game: Game, name: str, raw: bytes, lines: list[str], *,
@@ -376,11 +361,8 @@ def takeback_email(game: Game, name: str, raw: bytes, lines: list[str], *,
     """The email carrying a take-back request (``takeback-NNNN-SIDE-R.json``) or the opponent's
     consent (``consent-...``), ready to send like a receipt: the file attached, what it undoes in
     words (``lines``), and what the reader runs [27]."""
-    import email
-    import email.policy
-
     from pbem.engine.takeback import opponent
-    from pbem.mail.draft import draft_email, message_id
+    from pbem.mail.draft import draft_email
 
     sc = game.scenario
     presenter = game.ruleset.presenter()
@@ -408,12 +390,7 @@ def takeback_email(game: Game, name: str, raw: bytes, lines: list[str], *,
         sender_address=_address(game, sender), recipient_address=_address(game, recipient),
         subject=subject,
     )
-    msg = email.message_from_bytes(out, policy=email.policy.SMTP)
-    del msg["Message-ID"]
-    msg["Message-ID"] = message_id(game.id, step).replace(
-        "@", f".{'takeback' if asking else 'consent'}-{number}@")
-    data: bytes = msg.as_bytes(policy=email.policy.SMTP)
-    return data
+    return _own_message_id(out, game, step, f"{'takeback' if asking else 'consent'}-{number}")
 
 
 def write_takeback_mail(game: Game, path: Path, lines: list[str]) -> list[Path]:
