@@ -83,7 +83,8 @@ def _umpire_key(game: Game, local: Any) -> Any:
     name = local.sides().get(umpire) if umpire is not None else None
     if umpire is None or name is None or not usable_key(name):
         return None
-    from pbem.protocol.seal import x25519_private  # cryptography's HPKE: only for the umpire's own key
+    # cryptography's HPKE: imported only for the umpire's own key
+    from pbem.protocol.seal import x25519_private
 
     return x25519_private(private_key(name), game.id, umpire)
 
