@@ -10,6 +10,8 @@ Ed25519 (RFC 8032) is deterministic, so signing the same body with the same key 
 envelope bytes: resending a move resends the same file (protocol property P7).
 """
 
+from __future__ import annotations
+
 import base64
 import binascii
 
