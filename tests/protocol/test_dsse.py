@@ -20,6 +20,7 @@ from pbem.protocol.dsse import (
     Envelope,
     Signature,
     add_signature,
+    b64decode_strict,
     body_sha256,
     envelope_bytes,
     pae,
@@ -247,3 +248,47 @@ def test_any_changed_byte_is_caught(position: int, xor: int) -> None:
     except (InputError, SignatureError):
         return
     pytest.fail(f"byte {position} ^ {xor} went unnoticed")
+
+
+def _canonical_by_reencoding(text: str) -> bytes | None:
+    """The definition b64decode_strict keeps: strictly decoded, and encoded again it is the text."""
+    try:
+        data = base64.b64decode(text.encode("ascii"), validate=True)
+    except (ValueError, UnicodeEncodeError):
+        return None
+    return data if base64.b64encode(data).decode("ascii") == text else None
+
+
+def _strict_or_none(text: str) -> bytes | None:
+    try:
+        return b64decode_strict(text, "x")
+    except InputError:
+        return None
+
+
+def test_canonical_base64_is_the_whole_reencoding_on_every_short_text() -> None:
+    """Every text of up to 8 characters (two groups) from letters that differ in the bits a padded
+    last character carries beyond its bytes (A=0, Q=16: none set; /=63: all set), padding, and a
+    character outside the alphabet: refused or decoded exactly as when the whole text is encoded
+    again (the check encodes only the final group)."""
+    import itertools
+
+    letters = "AQ/=-"
+    for n in range(9):
+        for chars in itertools.product(letters, repeat=n):
+            text = "".join(chars)
+            assert _strict_or_none(text) == _canonical_by_reencoding(text), text
+
+
+@given(st.binary(max_size=64), st.integers(min_value=0, max_value=63), st.integers(min_value=1, max_value=4))
+@settings(max_examples=300, deadline=None)
+def test_canonical_base64_refuses_any_other_last_character(data: bytes, value: int, back: int) -> None:
+    """Attack: a payload's encoding with one of its last four characters replaced by any letter of
+    the alphabet decodes only when it is the canonical encoding of what it decodes to."""
+    alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+    text = base64.b64encode(data).decode("ascii")
+    if len(text) < back:
+        return
+    forged = text[:-back] + alphabet[value] + text[len(text) - back + 1:]
+    assert _strict_or_none(forged) == _canonical_by_reencoding(forged)
+    assert _strict_or_none(text) == data
