@@ -292,3 +292,28 @@ def test_canonical_base64_refuses_any_other_last_character(data: bytes, value: i
     forged = text[:-back] + alphabet[value] + text[len(text) - back + 1:]
     assert _strict_or_none(forged) == _canonical_by_reencoding(forged)
     assert _strict_or_none(text) == data
+
+
+@pytest.mark.parametrize("payload", ["", "e30=", "a/b+c==", 'a"b', "a\\b", "a\nb", "\x7f", "é", "\u2028", "\ud800"])
+def test_envelope_bytes_is_the_canonical_json_of_the_whole_envelope(payload: str) -> None:
+    """envelope_bytes puts a plain payload in as it is: the bytes are those of the whole envelope
+    encoded (a payload that needs escaping, or cannot be encoded, goes the whole way)."""
+    env = Envelope(payloadType=MOVE_TYPE, payload=payload, signatures=[Signature(keyid="k", sig="AA==")])
+    try:
+        whole = canonical_bytes(env.to_json()) + b"\n"
+    except InputError:
+        with pytest.raises(InputError):
+            envelope_bytes(env)
+        return
+    assert envelope_bytes(env) == whole
+
+
+@given(st.text(max_size=40), st.text(max_size=10))
+@settings(max_examples=200, deadline=None)
+def test_envelope_bytes_of_any_payload_and_keyid(payload: str, keyid: str) -> None:
+    env = Envelope(payloadType=MOVE_TYPE, payload=payload, signatures=[Signature(keyid=keyid, sig="AA==")])
+    try:
+        whole = canonical_bytes(env.to_json()) + b"\n"
+    except InputError:
+        return
+    assert envelope_bytes(env) == whole
