@@ -78,12 +78,14 @@ def _umpire_key(game: Game, local: Any) -> Any:
     so that verify opens every sealed order and recomputes every state, report and roll, as the
     publication will let anyone do after the game [29]. ``None`` elsewhere."""
     from pbem.protocol.localstate import private_key, usable_key
-    from pbem.protocol.seal import x25519_private
 
     umpire = game.umpire
     name = local.sides().get(umpire) if umpire is not None else None
     if umpire is None or name is None or not usable_key(name):
         return None
+    # cryptography's HPKE: imported only for the umpire's own key
+    from pbem.protocol.seal import x25519_private
+
     return x25519_private(private_key(name), game.id, umpire)
 
 

@@ -426,7 +426,7 @@ def _verify_genesis(genesis: Message) -> int:
     if not keys:
         raise Bad(names.GENESIS, "no side signed the genesis")
     try:
-        verify(genesis.envelope, genesis.envelope.payloadType, keys)
+        verify(genesis.envelope, genesis.envelope.payloadType, keys, body=genesis.body_bytes)
     except PbemError as exc:
         raise Bad(names.GENESIS, f"signature: {exc} [P1]") from None
     return len(keys)

@@ -16,11 +16,11 @@ from __future__ import annotations
 
 import hashlib
 import json
-import re
 from pathlib import Path
 from typing import Any
 
 from pbem.errors import InputError
+from pbem.lazy_re import LazyPattern
 
 MAX_SCENARIO_BYTES = 4 * 1024 * 1024
 
@@ -54,7 +54,7 @@ def bundled_ids() -> list[str]:
     return out
 
 
-_REF_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}\.json$")
+_REF_RE = LazyPattern(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}\.json$")  # compiled when a file is named
 REF_FIELDS = ("map", "terrain_key", "crt", "tec")
 
 

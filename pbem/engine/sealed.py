@@ -418,11 +418,10 @@ def parse_publication_full(raw: bytes, game: str, umpire_key: Any, fingerprint: 
 
     from pbem.errors import InputError
     from pbem.protocol.canonical import canonical_bytes, loads_strict
-    from pbem.protocol.dsse import parse_envelope, verify
+    from pbem.protocol.dsse import parse_envelope_body, verify
 
-    env = parse_envelope(raw, max_bytes=MAX_PUBLICATION_BYTES, what=PUBLICATION_NAME)
-    verify(env, PUBLICATION_TYPE, {fingerprint: umpire_key})
-    body = env.body()
+    env, body = parse_envelope_body(raw, max_bytes=MAX_PUBLICATION_BYTES, what=PUBLICATION_NAME)
+    verify(env, PUBLICATION_TYPE, {fingerprint: umpire_key}, body=body)  # the payload decoded once
     value = loads_strict(body, max_bytes=MAX_PUBLICATION_BYTES, what=PUBLICATION_NAME)
     if canonical_bytes(value) != body:
         raise InputError("the publication is not canonical JSON")

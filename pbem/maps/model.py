@@ -5,6 +5,8 @@ named places, with the derived lookups the rules ask (:class:`MapData`); the hex
 hand as they are read, system-neutral: WestWall's scenarios use it as it is, Arnhem 1944's extends
 it with railways and entry zones. What the terrain does (movement costs, combat) is each system's own."""
 
+from __future__ import annotations
+
 from functools import cached_property
 
 from pbem.maps.hexmap import Hex, hexside

@@ -15,6 +15,8 @@ form of its own value, so a message has exactly one byte form and its identity -
 bytes -- is well defined. This module only parses and names; it checks no signature and knows no rules.
 """
 
+from __future__ import annotations
+
 import re
 from collections.abc import Iterator, MutableMapping
 from pathlib import Path

@@ -28,8 +28,6 @@ from collections.abc import Callable
 from json.encoder import encode_basestring
 from typing import Any
 
-import rfc8785
-
 from pbem.errors import InputError
 from pbem.lazy_re import LazyPattern
 
@@ -276,6 +274,8 @@ def canonical_bytes(obj: Any, *, what: str = "value") -> bytes:
         return json.dumps(
             obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
         ).encode("utf-8")
+    import rfc8785  # here: only a key beyond the Basic Multilingual Plane comes this way (its import ~1 ms)
+
     try:
         return rfc8785.dumps(obj)
     except rfc8785.CanonicalizationError as exc:  # defensive: _check_value should catch all

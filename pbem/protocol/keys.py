@@ -21,7 +21,6 @@ import binascii
 import contextlib
 import hashlib
 import os
-import re
 import struct
 import sys
 from pathlib import Path
@@ -31,12 +30,13 @@ from cryptography.exceptions import UnsupportedAlgorithm
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
 from pbem.errors import InputError
+from pbem.lazy_re import LazyPattern
 from pbem.plain import Plain
 
 if TYPE_CHECKING:  # imported where used: reading public keys and signatures needs neither
     from cryptography.hazmat.primitives import serialization
 
-NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
+NAME_RE = LazyPattern(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")  # compiled when a key is named (not by verify)
 """Valid key names: a letter or digit, then up to 63 letters, digits, ``_``, ``.`` or ``-``."""
 
 PASSPHRASE_ENV = "PBEM_PASSPHRASE"

@@ -268,9 +268,8 @@ def viewer_keys(game: GameLike, local: LocalGame, *, ask: bool) -> tuple[dict[st
     """The X25519 keys of the sides this machine plays in a game with an umpire (not the umpire's),
     to open the views its reports seal to them: ``(side -> key, sides skipped)``. Without ``ask``
     a key that needs a passphrase nobody gave (``$PBEM_PASSPHRASE`` unset) is skipped, never asked
-    for: ``pbem ingest`` must not stop at a prompt [29]."""
-    from pbem.protocol.seal import x25519_private
-
+    for: ``pbem ingest`` must not stop at a prompt [29]. cryptography's HPKE (:mod:`pbem.protocol.seal`)
+    is imported only when a key is derived: a stranger's ``pbem verify`` plays no side."""
     keys: dict[str, Any] = {}
     skipped: list[str] = []
     for side, key_name in sorted(local.sides().items()):
@@ -279,6 +278,8 @@ def viewer_keys(game: GameLike, local: LocalGame, *, ask: bool) -> tuple[dict[st
         if not usable_key(key_name, ask=ask):
             skipped.append(side)
             continue
+        from pbem.protocol.seal import x25519_private
+
         keys[side] = x25519_private(private_key(key_name), game.id, side)
     return keys, skipped
 

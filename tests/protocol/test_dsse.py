@@ -20,6 +20,7 @@ from pbem.protocol.dsse import (
     Envelope,
     Signature,
     add_signature,
+    b64decode_strict,
     body_sha256,
     envelope_bytes,
     pae,
@@ -247,3 +248,72 @@ def test_any_changed_byte_is_caught(position: int, xor: int) -> None:
     except (InputError, SignatureError):
         return
     pytest.fail(f"byte {position} ^ {xor} went unnoticed")
+
+
+def _canonical_by_reencoding(text: str) -> bytes | None:
+    """The definition b64decode_strict keeps: strictly decoded, and encoded again it is the text."""
+    try:
+        data = base64.b64decode(text.encode("ascii"), validate=True)
+    except (ValueError, UnicodeEncodeError):
+        return None
+    return data if base64.b64encode(data).decode("ascii") == text else None
+
+
+def _strict_or_none(text: str) -> bytes | None:
+    try:
+        return b64decode_strict(text, "x")
+    except InputError:
+        return None
+
+
+def test_canonical_base64_is_the_whole_reencoding_on_every_short_text() -> None:
+    """Every text of up to 8 characters (two groups) from letters that differ in the bits a padded
+    last character carries beyond its bytes (A=0, Q=16: none set; /=63: all set), padding, and a
+    character outside the alphabet: refused or decoded exactly as when the whole text is encoded
+    again (the check encodes only the final group)."""
+    import itertools
+
+    letters = "AQ/=-"
+    for n in range(9):
+        for chars in itertools.product(letters, repeat=n):
+            text = "".join(chars)
+            assert _strict_or_none(text) == _canonical_by_reencoding(text), text
+
+
+@given(st.binary(max_size=64), st.integers(min_value=0, max_value=63), st.integers(min_value=1, max_value=4))
+@settings(max_examples=300, deadline=None)
+def test_canonical_base64_refuses_any_other_last_character(data: bytes, value: int, back: int) -> None:
+    """Attack: a payload's encoding with one of its last four characters replaced by any letter of
+    the alphabet decodes only when it is the canonical encoding of what it decodes to."""
+    alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+    text = base64.b64encode(data).decode("ascii")
+    if len(text) < back:
+        return
+    forged = text[:-back] + alphabet[value] + text[len(text) - back + 1:]
+    assert _strict_or_none(forged) == _canonical_by_reencoding(forged)
+    assert _strict_or_none(text) == data
+
+
+@pytest.mark.parametrize("payload", ["", "e30=", "a/b+c==", 'a"b', "a\\b", "a\nb", "\x7f", "é", "\u2028", "\ud800"])
+def test_envelope_bytes_is_the_canonical_json_of_the_whole_envelope(payload: str) -> None:
+    """envelope_bytes puts a plain payload in as it is: the bytes are those of the whole envelope
+    encoded (a payload that needs escaping, or cannot be encoded, goes the whole way)."""
+    env = Envelope(payloadType=MOVE_TYPE, payload=payload, signatures=[Signature(keyid="k", sig="AA==")])
+    try:
+        whole = canonical_bytes(env.to_json()) + b"\n"
+    except InputError:
+        with pytest.raises(InputError):
+            envelope_bytes(env)
+        return
+    assert envelope_bytes(env) == whole
+
+
+@given(st.text(max_size=40), st.text(max_size=10))
+@settings(max_examples=200, deadline=None)
+def test_envelope_bytes_of_any_payload_and_keyid(payload: str, keyid: str) -> None:
+    env = Envelope(payloadType=MOVE_TYPE, payload=payload, signatures=[Signature(keyid=keyid, sig="AA==")])
+    try:
+        whole = canonical_bytes(env.to_json()) + b"\n"
+    except InputError:
+        return
+    assert envelope_bytes(env) == whole

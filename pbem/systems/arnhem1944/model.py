@@ -24,8 +24,9 @@ Hex numbers are ``XXYY`` as the text writes them (its ``305``, ``709``, ``922`` 
 ``0305``, ``0709``, ``0922`` and ``0327``).
 """
 
-# Every class here is a plain record (:mod:`pbem.protocol.record`), the map too [28].
+from __future__ import annotations
 
+# Every class here is a plain record (:mod:`pbem.protocol.record`), the map too [28].
 from functools import cached_property
 from typing import Any, Literal
 

@@ -25,6 +25,8 @@ Every activation or pass may also replace the side's standing orders (:class:`St
 decide for its units while the other side acts [7.5, 7.6, 8.2].
 """
 
+from __future__ import annotations
+
 from typing import Any, Literal
 
 from pbem.engine.conditions import parse_condition

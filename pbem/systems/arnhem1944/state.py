@@ -11,6 +11,8 @@ floats (movement is counted in half points by the rules and never stored). The r
 (:meth:`State.clone`).
 """
 
+from __future__ import annotations
+
 from itertools import repeat
 from operator import attrgetter
 from typing import Any, Literal
@@ -113,7 +115,7 @@ class UnitState(Record, frozen=False, slots=False):  # the rules change states i
     df_used: bool = field(Bool(), default=False,
                           description="Artillery: defence factor used this turn [8]")
 
-    def duplicate(self) -> "UnitState":
+    def duplicate(self) -> UnitState:
         """A copy (every field is immutable, so a shallow copy is a full one), unchecked: a replay
         copies a unit per unit per step. The fields are the instance's ``__dict__``, copied whole
         (the record sets nothing else on a unit)."""
@@ -179,7 +181,7 @@ class Standing(Record, frozen=False):
     stacking: list[str] = field(ListOf(Str(), max_length=200), default_factory=list)
     retreat: dict[str, str] = field(RetreatOrders(), default_factory=dict)
 
-    def duplicate(self) -> "Standing":
+    def duplicate(self) -> Standing:
         """A copy sharing nothing mutable (its two lists and its dict are new, holding the same
         strings), unchecked."""
         return self.replace(hold=list(self.hold), stacking=list(self.stacking),
@@ -228,7 +230,7 @@ class State(Record, frozen=False):
     standing: dict[str, Standing] = field(MapOf(Str(), Nested(Standing)), default_factory=dict)
     outcome: str | None = field(Maybe(Str()), default=None)
 
-    def clone(self, *, units: bool = True) -> "State":
+    def clone(self, *, units: bool = True) -> State:
         """A copy that shares nothing the rules change, unchecked and made field by field (a
         generic deep copy was 38% of a replay, issue 28). Every unit and standing order is
         copied, every list and dict is a new one; the strings, numbers and the frozen

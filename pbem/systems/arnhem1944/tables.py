@@ -30,6 +30,8 @@ per terrain kind, which is what a terrain line of an integrated table amounts to
 green minima to the defender only [7.5]; red minima are allowed on either side.
 """
 
+from __future__ import annotations
+
 import functools
 import json
 import re
@@ -183,7 +185,7 @@ class Result(Plain, frozen=True):
     defender_min: int = 0
 
     @classmethod
-    def parse(cls, text: str) -> "Result":
+    def parse(cls, text: str) -> Result:
         """``"1/2g"``: attacker 1, defender 2 with at least two step losses (green)."""
         m = _CELL.match(text)
         if not m:
@@ -214,7 +216,7 @@ class Crt(Plain, frozen=True):
     note: str
 
     @classmethod
-    def of(cls, data: CrtFile) -> "Crt":
+    def of(cls, data: CrtFile) -> Crt:
         """Parse a typed file; raises :class:`InputError` listing every problem."""
         problems = _crt_problems(data)
         if problems:
@@ -249,7 +251,7 @@ class Tec(Plain, frozen=True):
     """Hexside features -> :meth:`blocks_zoc`, filled as asked (a few distinct sets a map)."""
 
     @classmethod
-    def of(cls, data: TecFile) -> "Tec":
+    def of(cls, data: TecFile) -> Tec:
         problems = _tec_problems(data)
         if problems:
             raise InputError("; ".join(problems))

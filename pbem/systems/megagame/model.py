@@ -8,6 +8,8 @@ Nothing here is ever shown to a team as a number: a team sees :meth:`MegagameRul
 status into words [10].
 """
 
+from __future__ import annotations
+
 import marshal
 from collections import deque
 from collections.abc import Callable, Collection
@@ -152,7 +154,7 @@ class MegaMap(Record, slots=False):
         return self.cols[0] <= h.col <= self.cols[1] and self.rows[0] <= h.row <= self.rows[1]
 
     @cached_property
-    def geo(self) -> "Geo":
+    def geo(self) -> Geo:
         """The map as the rules read it (built once per scenario object)."""
         return Geo.of(self)
 
@@ -202,7 +204,7 @@ class Geo(Plain, frozen=True):
         return hit
 
     @classmethod
-    def of(cls, m: MegaMap) -> "Geo":
+    def of(cls, m: MegaMap) -> Geo:
         # the map's 4,050 hexes made in C (Hex(c, r) without NamedTuple's constructor), the
         # terrain filled in bulk, one Crossing shared by the hexsides of one kind: ~42M -> ~32M
         # instructions of every process that checks a megagame sheet (issue 28)

@@ -23,6 +23,8 @@ half of the turn, the whole turn, at night), supply points to use, and air reque
 Every refusal names its section in brackets, e.g. ``[6]``.
 """
 
+from __future__ import annotations
+
 from collections.abc import Callable, Mapping
 from fractions import Fraction
 from typing import Literal

@@ -13,6 +13,8 @@ legible and what is RECONSTRUCTED, and a player who owns the printed game may re
 not fall to 0, a status above 10, an armoured kind that does not move as tanks, ...).
 """
 
+from __future__ import annotations
+
 import json
 import re
 from collections.abc import Mapping

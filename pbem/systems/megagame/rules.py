@@ -11,9 +11,8 @@ a team's sheet is checked by :mod:`pbem.systems.megagame.checks`, its view writt
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from pbem.engine.presenter import Presenter
 from pbem.engine.ruleset import (
     JSON,
     Capabilities,
@@ -41,7 +40,9 @@ from pbem.systems.megagame.orders import OrderSheet
 from pbem.systems.megagame.round import is_transport, resolve_round
 from pbem.systems.megagame.setup import team_copy
 from pbem.systems.megagame.view import team_view
-from pbem.systems.megagame.words import describe_event
+
+if TYPE_CHECKING:
+    from pbem.engine.presenter import Presenter
 
 NO_DROP = ("woods", "town", "city")
 """Map terrain no airborne unit may drop into [12a]: "woods or built up areas"."""
@@ -367,6 +368,9 @@ class MegagameRules(Ruleset[MegaScenario, AnyState, OrderSheet]):
         return f"turn {state.turn} of {scenario.turns}: {turn_label(scenario, state.turn)}"
 
     def describe_event(self, scenario: MegaScenario, event: JSON) -> str:
+        # imported here: the log's words are read by `pbem log` and the drafts, never by a replay
+        from pbem.systems.megagame.words import describe_event
+
         words = describe_event(event)
         return words if words is not None else super().describe_event(scenario, event)
 

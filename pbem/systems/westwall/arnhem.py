@@ -54,6 +54,8 @@ beside the scenario's ``special`` parameters and the sealed drop-zone notes they
 conditions, the longest part, are already their own module (:mod:`arnhem_victory`).
 """
 
+from __future__ import annotations
+
 import hashlib
 import hmac
 from collections.abc import Callable, Sequence

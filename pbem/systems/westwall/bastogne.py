@@ -16,6 +16,8 @@ exit deadline) comes from the scenario's ``special`` object, validated by :class
 nothing here names a hex or a unit.
 """
 
+from __future__ import annotations
+
 from collections import deque
 from functools import cached_property
 

@@ -8,6 +8,8 @@ Movement points are counted in **half-points** (``*_halves`` fields) so that roa
 stays exact in integers: a unit with a Movement Allowance of 12 has 24 half-points.
 """
 
+from __future__ import annotations
+
 from functools import cached_property
 from typing import Any
 
