@@ -165,9 +165,38 @@ def newest(game_dir: Path, wanted: Collection[str]) -> dict[str, str]:
     return out
 
 
+def received(game_dir: Path, name: str, data: bytes) -> bool:
+    """Whether ``name`` (``mail-NNNN.eml``, not in the record) is the email another player's pbem
+    drafted for move NNNN, saved here to be ingested: it carries that step's move file, and the
+    attachment is byte for byte the move in this archive. The record covers only what pbem wrote
+    here; a received email proves nothing beyond its move, which the archive holds and verify checks."""
+    import email
+    import email.policy
+
+    m = re.fullmatch(r"mail-(\d{4,})\.eml", name)
+    if m is None:
+        return False
+    try:
+        msg = email.message_from_bytes(data, policy=email.policy.default)
+        moves = [(part.get_filename(), part.get_payload(decode=True)) for part in msg.walk()
+                 if re.fullmatch(rf"move-{m.group(1)}-[A-Za-z0-9]+\.json", part.get_filename() or "")]
+    except Exception:  # an email the parser cannot read is not a received move
+        return False
+    for filename, payload in moves:
+        path = game_dir / str(filename)
+        try:
+            if isinstance(payload, bytes) and path.is_file() and not path.is_symlink() \
+                    and path.read_bytes() == payload:
+                return True
+        except OSError:
+            continue
+    return False
+
+
 def check(game_dir: Path, names: list[str], *, limit: int = 64 * 1024 * 1024) -> int:
     """Every derived file among ``names`` must hash to its newest recorded line; the first that does
-    not is a :class:`VerificationError` naming it. Returns how many were checked."""
+    not is a :class:`VerificationError` naming it, unless it is an email :func:`received` from
+    another player. Returns how many were checked."""
     from pbem.protocol.fsutil import read_regular
 
     wanted = sorted(n for n in names if DERIVED.fullmatch(n))
@@ -176,10 +205,12 @@ def check(game_dir: Path, names: list[str], *, limit: int = 64 * 1024 * 1024) ->
     recorded = read(game_dir)
     for name in wanted:
         expected = recorded.get(name)
+        data = read_regular(game_dir / name, limit, what=name, follow_symlinks=False)
         if expected is None:
+            if received(game_dir, name, data):
+                continue
             raise VerificationError(name, f"not recorded in {MANIFEST} (not written by pbem, or "
                                           "the record was removed)")
-        data = read_regular(game_dir / name, limit, what=name, follow_symlinks=False)
         if hashlib.sha256(data).hexdigest() != expected:
             raise VerificationError(name, f"differs from the file pbem wrote ({MANIFEST}); "
                                           "'pbem render'/'pbem mail' draw it again")

@@ -161,3 +161,30 @@ def test_newest_reads_the_record_from_its_end_and_agrees_with_read(tmp_path: Pat
     assert got == {n: everything[n] for n in wanted if n in everything}
     assert got["map-0003.svg"] == "0" * 64 and "map-9999.svg" not in got
     assert all(derived.newest(tmp_path, [n]) == {n: everything[n]} for n in everything)
+
+
+def _unrecord(game: Path, name: str) -> None:
+    lines = (game / "derived.sha256").read_text().splitlines()
+    (game / "derived.sha256").write_text("\n".join(x for x in lines if not x.endswith(name)) + "\n")
+
+
+def test_an_email_received_and_saved_in_the_game_directory_verifies(game: Path, tmp_path: Path) -> None:
+    """The opponent's directory: mail-0012.eml was drafted by the other player's pbem, so this
+    record has no line for it, and the player saved it beside the archive to ingest it (the
+    README's 'pbem ingest game/ mail-0002.eml'). Its attached move is the archive's: not an error."""
+    _unrecord(game, "mail-0012.eml")
+    code, out = verify(game, tmp_path)
+    assert code == 0 and out.rstrip().endswith("OK"), out
+
+
+def test_a_received_email_whose_move_is_not_the_archives_is_named(game: Path, tmp_path: Path) -> None:
+    """Attack: an unrecorded email whose attached move differs from the archive's by one byte."""
+    _unrecord(game, "mail-0012.eml")
+    path = game / "mail-0012.eml"
+    raw = path.read_bytes()
+    i = raw.index(b'filename="move-0012-')
+    j = raw.index(b"\n\n", i) if b"\n\n" in raw[i:] else raw.index(b"\r\n\r\n", i)
+    k = raw.index(b'"', j + 10)  # a quote inside the move's JSON, after its headers
+    path.write_bytes(raw[:k] + b"'" + raw[k + 1:])
+    code, out = verify(game, tmp_path)
+    assert code == 1 and out.startswith("pbem: mail-0012.eml: not recorded"), out

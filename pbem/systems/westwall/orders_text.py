@@ -121,12 +121,13 @@ def parse_text_orders(scenario: Scenario, skeleton: JSON, side: str, text: str) 
         except ValueError as exc:
             raise InputError(f"{where}: {exc}") from None
         verb, args = words[0].lower(), words[1:]
+        said = verb
         if verb == "land":  # an airborne unit's entry hex is where it lands [15.31]
             verb = "enter"
         if verb in ("move", "enter", "exit"):
             if kind != "player-turn":
                 raise InputError(f"{where}: '{verb}' needs a player-turn; this decision is {kind}")
-            moves.append(_move(verb, args, own, where))
+            moves.append(_move(verb, args, own, where, said=said, scenario=scenario))
         elif verb == "attack":
             if kind != "player-turn":
                 raise InputError(f"{where}: 'attack' needs a player-turn; this decision is {kind}")
@@ -191,7 +192,8 @@ def parse_text_orders(scenario: Scenario, skeleton: JSON, side: str, text: str) 
     return orders
 
 
-def _move(verb: str, args: list[str], own: Any, where: str) -> dict[str, Any]:
+def _move(verb: str, args: list[str], own: Any, where: str, *, said: str | None = None,
+          scenario: Scenario | None = None) -> dict[str, Any]:
     if not args:
         raise InputError(f"{where}: write '{verb} UNIT ...'")
     unit = own(args[0], where)
@@ -241,6 +243,14 @@ def _move(verb: str, args: list[str], own: Any, where: str) -> dict[str, Any]:
     elif path:
         order["path"] = path
     else:
+        if said == "land":  # 'enter ... to HEX' would be refused: a landing names its hex [15.31]
+            raise InputError(f"{where}: where does {args[0]} land? write 'land {args[0]} at HEX' [15.31]")
+        if verb == "enter":  # and a reinforcement its entry hex first
+            from pbem.systems.westwall.display import cases
+
+            case = f" [{cases(scenario).entry}]" if scenario is not None else ""
+            raise InputError(f"{where}: where does {args[0]} enter? write 'enter {args[0]} at ENTRY-HEX to "
+                             f"HEX'{case}")
         raise InputError(f"{where}: where to? write '{verb} {args[0]} to HEX'")
     return order
 

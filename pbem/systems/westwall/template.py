@@ -117,8 +117,6 @@ def _player_turn(rules: Any, sc: Scenario, st: State, side: str, label: str) -> 
     if refused:
         out.append("# Orders that leave these out are refused (the rules' own check of an empty player-turn):")
         out += [f"#   - {v}" for v in refused]
-    out.append("# Examples with your own units (remove the '# ' to use one"
-               + (", with the attacks owed above" if refused else "") + "):")
     owed = {str(v) for v in refused}
     presenter = rules.presenter()
 
@@ -130,7 +128,15 @@ def _player_turn(rules: Any, sc: Scenario, st: State, side: str, label: str) -> 
         except PbemError:
             return False
 
-    out += _move_examples(board, sc, st, side, ex, [r[0] for r in on_map], sorted(due), fits)
+    landings = _landings(board, sc, st, side, ex, sorted(due - later), fits)
+    if landings:
+        out += ["# Landings pbem proposes, one unit a hex, outside enemy zones of control, accepted together",
+                "# [15.31, 15.33] (remove the '# ' to take them, or write your own hex):"]
+        out += [_example(line, "lands [15.31]") for line in landings]
+    out.append("# Examples with your own units (remove the '# ' to use one"
+               + (", with the attacks owed above" if refused else "") + "):")
+    landed = {line.split()[1] for line in landings}  # listed above: the example is another unit's
+    out += _move_examples(board, sc, st, side, ex, [r[0] for r in on_map], sorted(due - landed), fits)
     out += _attack_example(board, sc, side, fits)
     out.append(_example("pass", "no orders at all this player-turn"))
     out += _standing(sc, st, side)
@@ -147,6 +153,26 @@ def _safe_destination(board: Board, uid: str, st: State, side: str, ex: Any) -> 
         return None
     best = max(c for c, _h in free)
     return opts, min(h for c, h in free if c == best)
+
+
+def _landings(board: Board, sc: Scenario, st: State, side: str, ex: Any, due: list[str],
+              fits: Callable[[str], bool]) -> list[str]:
+    """A ``land UNIT at HEX`` line for every airborne unit due now [15.31]: the first hex by number
+    where it may land, empty and not taken by another line [15.33], outside enemy zones of control
+    when it can be (a landing there owes an attack [7.12]). None unless the lines together are
+    refused for nothing but the attacks owed already (weather that forbids a drop [16.12], say)."""
+    airborne = [uid for uid in due if any(r.airborne and uid in r.units for r in sc.reinforcements)]
+    used: set[Hex] = set()
+    lines: list[str] = []
+    for uid in airborne:
+        opts = unit_options(board, uid, st.game_turn, ex)
+        roots = [h for h in opts.destinations if h not in used and opts.path_to(h) == [h]]
+        free = [h for h in roots if not board.enemy_zoc(h, side)] or roots
+        if not free:
+            return []
+        used.add(free[0])
+        lines.append(f"land {uid} at {free[0]}")
+    return lines if lines and fits("\n".join(lines)) else []
 
 
 def _move_examples(board: Board, sc: Scenario, st: State, side: str, ex: Any, on_map: list[str],

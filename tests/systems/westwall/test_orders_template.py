@@ -309,3 +309,22 @@ def test_11_11_enter_at_for_a_unit_on_the_map_says_it_is_on_the_map() -> None:
     doc = p.read_text_orders(sc, rules.skeleton(sc, st, "US"), "US", "enter new at 0101 to 0303\n")
     moved = rules.dump_orders(sc, rules.normalize(sc, st, "US", rules.load_orders(sc, doc)))
     assert moved["moves"][0]["path"][0] == "0101" and moved["moves"][0]["path"][-1] == "0303"
+
+
+def test_15_31_15_33_the_first_allied_player_turn_lists_a_landing_for_every_airborne_unit(tmp_path: Path) -> None:
+    """[15.31, 15.33, 15.34] SPI Arnhem, Game-Turn 1: every airborne unit due must land, each in an
+    empty hex near its drop hex. The template listed one example landing, so a new player wrote
+    twenty-six lines by hand; it now proposes a landing for each, in hexes of their own, which,
+    uncommented, are signed as written."""
+    home, g = game(tmp_path, "arnhem-historical")
+    sign_template(tmp_path, home, g, "DE", "alice")  # the German set-up as proposed
+    template = ok(pbem("orders", g, "--side", "AL", "--text", home=home)).out
+    due = re.findall(r"^#   (\S+)\s+\S+\s+lands on Game-Turn 1:", template, re.M)
+    landings = re.findall(r"^# land (\S+) at (\d{4})\s+# lands \[15\.31\]", template, re.M)
+    assert len(due) == 26 and sorted(u for u, _h in landings) == sorted(due), template
+    assert len({h for _u, h in landings}) == len(landings)  # one unit a hex [15.33]
+    assert not re.search(r"# an airborne unit lands", template)  # no second line for one of them
+    (tmp_path / "land.txt").write_text("".join(f"land {u} at {h}\n" for u, h in landings))
+    ok(pbem("submit", g, tmp_path / "land.txt", "--key", "bob", "--yes", home=home))
+    log = ok(pbem("log", g, home=home)).out
+    assert all(f"{u} lands at {h}" in log for u, h in landings), log

@@ -81,6 +81,30 @@ def test_bad_text_names_the_line(spearhead: Scenario, text: str, fragment: str) 
         parse_text_orders(spearhead, turn_skeleton(), "DE", text)
 
 
+
+@pytest.mark.parametrize(("scenario", "side", "line", "case", "fill"), [
+    ("bastogne-spearhead", "DE", "enter 1/3", "[11.11]", {"ENTRY-HEX": "2913", "HEX": "2712"}),
+    ("arnhem-historical", "AL", "enter 2IG", "[15.11]", {"ENTRY-HEX": "0105", "HEX": "0306"}),
+    ("arnhem-historical", "AL", "land 1/502", "[15.31]", {"HEX": "1004"}),
+])
+def test_an_order_without_its_hexes_says_what_to_write(scenario: str, side: str, line: str, case: str,
+                                                        fill: dict[str, str]) -> None:
+    """'enter UNIT' or 'land UNIT' alone: the line it suggests, with its hexes filled in,
+    is read (it suggested 'enter UNIT to HEX', which is refused for want of the entry hex, and
+    'land' came back as 'enter'), and it cites the case of the entry or the landing."""
+    sc = Scenario.parse(load_data(scenario))
+    skeleton = {**turn_skeleton(side), "standing": {}}
+    with pytest.raises(InputError) as err:
+        parse_text_orders(sc, skeleton, side, line)
+    message = str(err.value)
+    assert message.startswith("line 1: ") and message.endswith(case), message
+    suggested = message.split("write '", 1)[1].split("'", 1)[0]
+    assert suggested.split()[:2] == line.split()
+    for placeholder, hexes in fill.items():
+        suggested = suggested.replace(placeholder, hexes)
+    assert parse_text_orders(sc, skeleton, side, suggested)["moves"], suggested
+
+
 def pbem(home: Path, *args: str | Path) -> tuple[int, str]:
     r = run_pbem(*args, home=home)
     return r.code, r.err
