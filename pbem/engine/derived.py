@@ -182,13 +182,17 @@ def received(game_dir: Path, name: str, data: bytes) -> bool:
                  if re.fullmatch(rf"move-{m.group(1)}-[A-Za-z0-9]+\.json", part.get_filename() or "")]
     except Exception:  # an email the parser cannot read is not a received move
         return False
+    from pbem.errors import InputError
+    from pbem.protocol.canonical import MAX_MOVE_BYTES
+    from pbem.protocol.fsutil import read_regular
+
     for filename, payload in moves:
-        path = game_dir / str(filename)
-        try:
-            if isinstance(payload, bytes) and path.is_file() and not path.is_symlink() \
-                    and path.read_bytes() == payload:
+        if not isinstance(payload, bytes) or len(payload) > MAX_MOVE_BYTES:
+            continue
+        try:  # the archive's move, read as every move is: a plain file, its size checked first
+            if read_regular(game_dir / str(filename), MAX_MOVE_BYTES, follow_symlinks=False) == payload:
                 return True
-        except OSError:
+        except InputError:
             continue
     return False
 

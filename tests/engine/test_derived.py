@@ -188,3 +188,33 @@ def test_a_received_email_whose_move_is_not_the_archives_is_named(game: Path, tm
     path.write_bytes(raw[:k] + b"'" + raw[k + 1:])
     code, out = verify(game, tmp_path)
     assert code == 1 and out.startswith("pbem: mail-0012.eml: not recorded"), out
+
+
+def test_a_received_email_is_held_to_a_plain_move_file_only(game: Path, tmp_path: Path) -> None:
+    """Attack: the archive's move replaced by a symbolic link to a copy of it elsewhere. The
+    received email's move is compared only with a plain file read as every move is (size checked
+    first, no link followed), so the email is named, not waved through."""
+    from pbem.engine import derived
+
+    _unrecord(game, "mail-0012.eml")
+    move = next(game.glob("move-0012-*.json"))
+    elsewhere = tmp_path / "copy.json"
+    elsewhere.write_bytes(move.read_bytes())
+    assert derived.received(game, "mail-0012.eml", (game / "mail-0012.eml").read_bytes())
+    move.unlink()
+    move.symlink_to(elsewhere)
+    assert not derived.received(game, "mail-0012.eml", (game / "mail-0012.eml").read_bytes())
+
+
+def test_a_received_email_is_compared_within_the_size_limit_of_a_move(game: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """Nothing is read past a move's size limit to vouch for a received email: with the limit below
+    the move's size, the email is not taken as received (the move itself is refused elsewhere)."""
+    from pbem.engine import derived
+    from pbem.protocol import canonical
+
+    _unrecord(game, "mail-0012.eml")
+    data = (game / "mail-0012.eml").read_bytes()
+    assert derived.received(game, "mail-0012.eml", data)
+    monkeypatch.setattr(canonical, "MAX_MOVE_BYTES", 64)
+    assert not derived.received(game, "mail-0012.eml", data)
