@@ -88,8 +88,9 @@ class MegagamePresenter(Presenter[MegaScenario, AnyState]):
         """The team of ``unit``, its view, and the way to every hex ``unit`` could end a tactical
         Move this turn, in the order found (nearest first; its own hex with an empty way)."""
         team = self.unit_side(scenario, unit)
-        if team is None:
-            raise InputError(f"no unit {unit!r} in this game")
+        if team is None:  # a team's copy of the scenario lists only its own side's units [10]
+            raise InputError(f"no unit {unit!r} in this game as this machine knows it: a team's copy "
+                             "of the scenario lists only its own side's units [10]")
         view = state.to_json() if isinstance(state, TeamView) else (
             state if isinstance(state, dict) else team_view(scenario, state, team, rules3=self.ruleset.since("3")))
         known = TeamView.parse(view)

@@ -748,6 +748,18 @@ def test_6_reach_lists_the_hexes_a_unit_may_move_to_by_the_rules_own_checks() ->
     assert p.unit_side(sc, "a") == "AL" and p.unit_side(sc, "zz") is None
 
 
+def test_10_reach_of_a_unit_this_machine_does_not_know_says_why_it_may_not_know_it() -> None:
+    """On a team's machine the enemy's units are not in its copy of the scenario [10]: 'no unit X in
+    this game' read as if the unit did not exist (the trial asked reach of an enemy battlegroup)."""
+    from pbem.errors import InputError
+
+    sc = scenario([unit("a", "AL", "inf", "0302"), unit("d", "GE", "weak", "0304")])
+    st = R.initial_state(sc, {})
+    with pytest.raises(InputError, match=r"no unit 'zz' in this game as this machine knows it: a "
+                                         r"team's copy of the scenario lists only its own side's units \[10\]"):
+        R.presenter().reach(sc, team_view(sc, st, "AL"), "zz")
+
+
 def test_6_reach_map_shades_the_hexes_reach_lists_on_the_team_s_own_map() -> None:
     # pbem reach --map: the hexes of the list, each labelled with its km, on the team's map (its
     # own units and the enemy it sees, never the master map's status numbers) [6, 10].
