@@ -148,11 +148,11 @@ def test_only_its_author_can_retract_a_move(game: tuple[Path, Path], tmp_path: P
 
 
 def remote_spearhead(tmp_path: Path, *, invite_as: str | None = None,
-                     reply_as: str | None = None) -> tuple[Path, Path, Path, Path]:
+                     reply_as: str | None = None, submit: bool = True) -> tuple[Path, Path, Path, Path]:
     """Alice (DE) invites Bob (US) by email; Bob joins and sets up; each has a home and a game
     directory, and only emails travel (saved under ``invite_as`` / ``reply_as`` when given, as a
     mail client might name them). Returns (alice's home, bob's home, alice's game, bob's game);
-    Bob's set-up (move 1) is signed and its email not yet sent."""
+    Bob's set-up (move 1, in ``us.json``) is signed (unless not ``submit``) and its email not yet sent."""
     import shutil
 
     de_home, us_home = tmp_path / "de-home", tmp_path / "us-home"
@@ -170,7 +170,8 @@ def remote_spearhead(tmp_path: Path, *, invite_as: str | None = None,
         reply = Path(shutil.copyfile(reply, tmp_path / reply_as))
     ok(pbem("ingest", a, reply, home=de_home))
     (tmp_path / "us.json").write_text(ok(pbem("orders", b, "--side", "US", home=us_home)).out)
-    ok(pbem("submit", "--yes", b, tmp_path / "us.json", "--key", "bob", home=us_home))
+    if submit:
+        ok(pbem("submit", "--yes", b, tmp_path / "us.json", "--key", "bob", home=us_home))
     return de_home, us_home, a, b
 
 
@@ -308,15 +309,7 @@ def test_p3_the_preview_says_when_the_dice_of_the_orders_are_rolled(game: tuple[
     res = ok(pbem("check", g, tmp_path / "de.txt", "--key", "alice", home=home))
     assert ("Once signed:\n  > US is played here too: any die these orders roll is rolled as you sign them "
             "[P3]") in res.out
-    de_home, us_home = tmp_path / "de-home", tmp_path / "us-home"
-    a, b = tmp_path / "de-game", tmp_path / "us-game"
-    ok(pbem("key", "new", "alice", home=de_home))
-    ok(pbem("key", "new", "bob", home=us_home))
-    ok(pbem("new", "bastogne-spearhead", a, "--player", "DE=alice", "--player",
-            f"US={us_home / 'keys' / 'bob.pub'}", home=de_home))
-    ok(pbem("join", b, "--key", "bob", "--invitation", a / "mail-invite-US.eml", home=us_home))
-    ok(pbem("ingest", a, b / "mail-join-US.eml", home=de_home))
-    (tmp_path / "us.json").write_text(ok(pbem("orders", b, "--side", "US", home=us_home)).out)
+    de_home, us_home, a, b = remote_spearhead(tmp_path, submit=False)  # by email: two homes
     res = ok(pbem("check", b, tmp_path / "us.json", "--key", "bob", home=us_home))
     assert "Once signed" not in res.out  # a set-up rolls no die
     ok(pbem("submit", "--yes", b, tmp_path / "us.json", "--key", "bob", home=us_home))
