@@ -9,12 +9,13 @@ moves, entries [4.2, 6, 12, 15] and prepared positions [11] (its combat steps ar
 from __future__ import annotations
 
 from dataclasses import replace
+from itertools import pairwise
 
 from pbem.engine.conditions import Happened, holds, parse_condition
 from pbem.engine.ruleset import Dice
 from pbem.errors import RuleViolation
 from pbem.systems.arnhem1944 import combat as cb
-from pbem.systems.arnhem1944.board import side_key
+from pbem.systems.arnhem1944.board import Board, side_key
 from pbem.systems.arnhem1944.fighting import Bad, Fighting, Tracker
 from pbem.systems.arnhem1944.model import ZONES
 from pbem.systems.arnhem1944.orders import Action, Activation, Drop
@@ -260,6 +261,7 @@ class Run(Fighting):
         board = self.board()
         zoc = g.enemy_zoc(st, self.side, board)
         enemy = g.hexes_of(st, other(self.side))
+        mp0 = t.mp
         if enter:
             if u.hex is not None:
                 raise Bad("15.1", f"{uid} is already on the map", unit=uid)
@@ -311,6 +313,10 @@ class Run(Fighting):
                                      f"straight into another ({cur} to {h})", unit=uid, hex=h)
                 cost += (g.allowance(st, uid) + 1) // 2
             if t.mp < cost:
+                if self.checking and i < len(rest) - 1:
+                    raise Bad("6.1", self._beyond_reach(uid, rest, i, cost, mp0, board),
+                              unit=uid, hex=h)
+                # the words a resolution records in its 'skipped' event: unchanged [6.1]
                 raise Bad("6.1", f"{uid} lacks the MP to enter {h} "
                                  f"({_mp(cost)} needed, {_mp(t.mp)} left)", unit=uid, hex=h)
             t.mp -= cost
@@ -341,6 +347,28 @@ class Run(Fighting):
         if walked:
             self.log.event({"kind": "moved", "unit": uid, "from": start, "path": walked})
         self._mark_bridge()
+
+    def _beyond_reach(self, uid: str, rest: list[str], i: int, cost: int, mp0: int,
+                      board: Board) -> str:
+        """A checked move whose MP run out before its last hex [6.1]: its destination is out of
+        reach this activation. Says how far the unit gets, the MP it had against the path's cost
+        (when every step of the rest has a TEC cost) and the hex where the MP ran out."""
+        t = self.track[uid]
+        dest, h = rest[-1], rest[i]
+        total: int | None = mp0 - t.mp + cost
+        for a, b in pairwise(rest[i:]):
+            step = board.step_halves(a, b) if board.adjacent(a, b) else None
+            if step is None or total is None:
+                total = None
+                break
+            total += step
+        u = self.st.units[uid]
+        cost_words = (f": the path there costs {_mp_words(total)} MP and {uid} has "
+                      f"{_mp_words(mp0)}" if total is not None else "")
+        far = (f"it gets as far as {u.hex}, then lacks the MP to enter {h}" if i > 0 else
+               f"it lacks the MP to enter even {h}, the path's first hex")
+        return (f"{dest} is out of {uid}'s reach this activation{cost_words}; {far} "
+                f"({_mp_words(cost)} MP needed, {_mp_words(t.mp)} left)")
 
     def _enemy_at(self, h: str) -> bool:
         return bool(self.g.at(self.st, h, other(self.side)))
@@ -446,6 +474,12 @@ class Run(Fighting):
 
 def _mp(halves: int) -> str:
     return str(halves // 2) + ("½" if halves % 2 else "")
+
+
+def _mp_words(halves: int) -> str:
+    """Half MP in words for a checked order's refusal: '½', '1', '3½' (:func:`_mp` stays as
+    the resolution records it in events, '0½' included)."""
+    return "½" if halves == 1 else _mp(halves)
 
 
 # -- the sequence of a game-turn [2] -------------------------------------------------------------

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from pbem.errors import InputError
-from systems.arnhem1944.test_arnhem1944_rules import RULES, A, G, game, unit
+from systems.arnhem1944.test_arnhem1944_rules import RULES, A, FixedDice, G, game, unit
 
 P = RULES.presenter()
 
@@ -303,3 +303,28 @@ def test_6_a_move_in_words_names_where_it_ends_and_the_hexes_on_the_way_not_a_st
     assert action_text({"do": "move", "unit": "a", "path": ["0203", "0304", "0505"]}) == \
         "a moves to 0505 via 0203, 0304 [6]"
     assert action_text({"do": "move", "unit": "a", "path": ["0204"]}) == "a moves to 0204 [6]"
+
+
+def test_6_1_a_move_to_a_hex_beyond_reach_says_so_how_far_and_the_mp_against_the_cost() -> None:
+    """'move s to 0604' with 4 MP: the cheapest path is 0202 town 1, 0303 clear 1, the road 0304
+    0305 ½ each, 0405 1 (4 MP spent), then 0505 and 0604 clear 1 each: 6 MP in all [6.1, 6.3].
+    The refusal names the destination out of reach, the cost against the MP, how far s gets and
+    the hex where its MP run out; the resolution's 'skipped' event keeps its words (no rules
+    version)."""
+    s = unit("s", "AL", "1AB", mp=4)
+    sc, st = game([(s, "0102"), (G, "0606")])
+    doc = _read(sc, "AL", "activate: s\nmove s to 0604\n")
+    orders = RULES.normalize(sc, st, "AL", RULES.load_orders(sc, doc))
+    assert orders.actions[0].path == ["0202", "0303", "0304", "0305", "0405", "0505", "0604"]
+    [v] = RULES.validate(sc, st, "AL", orders)
+    assert (v.rule, v.unit, v.hex) == ("6.1", "s", "0505")
+    assert v.message == ("move of s: 0604 is out of s's reach this activation: the path there "
+                         "costs 6 MP and s has 4; it gets as far as 0405, then lacks the MP to "
+                         "enter 0505 (1 MP needed, 0 left)")
+    res = RULES.resolve(sc, st, "AL", orders, FixedDice([]))
+    assert [e["why"] for e in res.events if e["kind"] == "skipped"] == [
+        "s lacks the MP to enter 0505 (1 needed, 0 left) [6.1]"]
+    # the path's last hex out of reach is told as before: that hex is the destination
+    doc = _read(sc, "AL", "activate: s\nmove s via 0202 0303 0304 0305 0405 0505\n")
+    [v] = RULES.validate(sc, st, "AL", RULES.load_orders(sc, doc))
+    assert v.message == "move of s: s lacks the MP to enter 0505 (1 needed, 0 left)"
