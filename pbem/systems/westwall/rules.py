@@ -103,6 +103,16 @@ def _walked(
     return board, plan
 
 
+def _on_map_not_entry(uid: str, at: str | None, form: str, dest: str, case: str, *,
+                      first: str | None = None) -> str:
+    """The words for an entry ordered for a unit already on the map (``form``: the 'enter ... at
+    HEX to HEX' or the 'enter ... via HEX...' form; ``first``: the path's first hex when it is
+    not next to the unit): what is wrong, the entry's case and what to write."""
+    away = f", and {first}, where its path begins, is not next to it" if first is not None else ""
+    return (f"{uid} is on the map already (in {at}){away}: 'enter ... {form} HEX' is for a "
+            f"reinforcement off the map [{case}]; write 'move {uid} to {dest}'")
+
+
 def side_name(scenario: Scenario, side: str) -> str:
     for s in scenario.sides:
         if s.id == side:
@@ -378,15 +388,24 @@ class WestWallRules(Ruleset[Scenario, State, Orders_]):
                             and st.units[m.unit].status == "on-map":
                         # 'enter UNIT at HEX to HEX' for a unit on the map: it read "'to' is not the end
                         # of its path", naming neither the reason nor the case
-                        raise InputError(
-                            f"{m.unit} is on the map already (in {st.units[m.unit].hex}): 'enter ... at HEX' "
-                            f"is for a reinforcement off the map [11.11]; write 'move {m.unit} to {m.to}'"
-                        )
+                        raise InputError(_on_map_not_entry(m.unit, st.units[m.unit].hex, "at", m.to,
+                                                           self._exclusive(scenario).citations.entry))
                     if not m.path or m.path[-1] != m.to:
                         raise InputError(
                             f"move of {m.unit}: 'to' {m.to} is not the end of its path"
                         )
                     m = m.replace(to=None)
+                elif m.path and not m.exit and m.unit in st.units \
+                        and st.units[m.unit].status == "on-map":
+                    at = st.units[m.unit].hex
+                    first = Hex.parse(m.path[0])
+                    if at is not None and first != Hex.parse(at) and not first.is_adjacent(Hex.parse(at)):
+                        # 'enter UNIT via HEX HEX...' for a unit on the map read as a move from its hex,
+                        # refused by the first hex's problem ("cannot leave 1315 [5.14]"); a path that
+                        # starts away from the unit is refused whatever the verb [5.0]
+                        raise InputError(_on_map_not_entry(
+                            m.unit, at, "via", m.path[-1], self._exclusive(scenario).citations.entry,
+                            first=m.path[0]))
                 moves.append(m)
             o = o.replace(moves=moves)
         return o

@@ -328,3 +328,42 @@ def test_15_31_15_33_the_first_allied_player_turn_lists_a_landing_for_every_airb
     ok(pbem("submit", g, tmp_path / "land.txt", "--key", "bob", "--yes", home=home))
     log = ok(pbem("log", g, home=home)).out
     assert all(f"{u} lands at {h}" in log for u, h in landings), log
+
+
+def test_11_11_enter_via_for_a_unit_on_the_map_says_it_is_on_the_map() -> None:
+    """[11.11, 5.14, 27] a trial: 'enter 2-rcn via 2913 2812' for a unit on the map in an enemy
+    zone of control was read as a move from its hex and refused with "cannot leave 1315 [5.14]".
+    A path that begins away from the unit (not its hex, not next to it) is refused with the words
+    of 'enter ... at HEX to HEX': the unit is on the map, and what to write. A path that begins
+    next to it is a move as before, and the line for a unit still off the map an entry."""
+    import pytest
+    from helpers.westwall import state_with, tiny_scenario, unit
+
+    from pbem.errors import InputError
+    from pbem.systems.westwall.rules import WestWallRules
+
+    rules = WestWallRules()
+    sc = tiny_scenario(cols=(1, 8), rows=(1, 8), first_player="US",
+                       units=[unit("inf", "US"), unit("new", "US"), unit("g", "DE")],
+                       reinforcements=[{"side": "US", "turn": 1, "units": ["new"], "rule": "15.15",
+                                        "entry": [{"hexes": ["0101"]}]}])
+    # g in 0605 holds 0505 in its zone of control [5.14]
+    st = state_with(sc, {"inf": "0505", "g": "0605"}, phasing="US", game_turn=1)
+    p = rules.presenter()
+
+    def checked(text: str) -> tuple[list[str], list[str]]:
+        doc = p.read_text_orders(sc, rules.skeleton(sc, st, "US"), "US", text)
+        orders = rules.normalize(sc, st, "US", rules.load_orders(sc, doc))
+        return orders.moves[0].path, [v.rule for v in rules.validate(sc, st, "US", orders)]
+
+    doc = p.read_text_orders(sc, rules.skeleton(sc, st, "US"), "US", "enter inf via 0101 0102\n")
+    with pytest.raises(InputError) as err:
+        rules.normalize(sc, st, "US", rules.load_orders(sc, doc))
+    assert str(err.value) == ("inf is on the map already (in 0505), and 0101, where its path begins, is "
+                              "not next to it: 'enter ... via HEX' is for a reinforcement off the map "
+                              "[11.11]; write 'move inf to 0102'")
+    # a move next to it: still a move, refused by the zone of control as before [5.14]
+    path, refused = checked("move inf via 0504 0404\n")
+    assert path == ["0504", "0404"] and refused[0] == "5.14"
+    # the reinforcement enters; what is left owed is inf's attack on g, next to it [7.11, 7.12]
+    assert checked("enter new via 0101 0102\n") == (["0101", "0102"], ["7.11", "7.12"])
