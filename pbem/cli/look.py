@@ -42,6 +42,8 @@ def status(game_dir: Path, as_json: bool) -> None:
         echo(f"key       {side:<6} {fp}" + ("  (played here)" if side in seeds else ""))
     moves = f"{st.step} move{'' if st.step == 1 else 's'} archived"
     echo(f"step      {moves}" + (f"; {st.describe}" if st.describe else ""))
+    if st.as_of is not None:
+        echo(f"shown     {st.as_of.text}")
     if st.clock is not None:
         echo(f"clock     {st.clock.text}")
     for side, lines in st.view_lines.items():
@@ -74,7 +76,8 @@ def status(game_dir: Path, as_json: bool) -> None:
         for line in st.cut_off:
             echo(f"          {line}")
     if st.score:
-        echo("score     " + ", ".join(f"{s} {v}" for s, v in st.score.items()))
+        echo("score     " + ", ".join(f"{s} {v}" for s, v in st.score.items())
+             + (f"  (as of step {st.as_of.step})" if st.as_of is not None else ""))
         for side, meaning in st.score_meaning.items():
             echo(f"          {side}: {meaning}")
 

@@ -28,6 +28,23 @@ class Clock(Plain):
                 "text": self.text}
 
 
+class AsOf(Plain):
+    """The state and score shown are not the newest placed step's: the newest resolved step, the
+    newest placed one, who played it and whose reveal its dice wait for (when that is why), in
+    words [P3]. Another machine, holding that side's dice seed, may have resolved it already and
+    show a different score."""
+
+    step: int
+    newest: int
+    mover: str | None
+    revealer: str | None
+    text: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"step": self.step, "newest": self.newest, "mover": self.mover,
+                "revealer": self.revealer, "text": self.text}
+
+
 class GameStatus(Plain):
     """A game as this machine sees it now."""
 
@@ -64,6 +81,10 @@ class GameStatus(Plain):
     hidden: bool = False
     published: bool = False
     """Hidden information: Game Control's publication is in the archive."""
+    as_of: AsOf | None = None
+    """The state, score and pending decisions shown are of an older step than the newest placed
+    (a move whose dice wait for another side's reveal): which, and why. ``None`` when they are
+    the newest step's."""
 
     def to_json(self) -> dict[str, Any]:
         """The ``--json`` document (its keys are a published interface: keep them)."""
@@ -77,6 +98,8 @@ class GameStatus(Plain):
                     score=self.score, outcome=self.outcome)
         if self.clock is not None:
             info["clock"] = self.clock.to_json()
+        if self.as_of is not None:
+            info["as_of"] = self.as_of.to_json()
         return info
 
 
@@ -108,6 +131,8 @@ def game_status(game: Game, rp: Replay, local: Any, seeds: dict[str, bytes], *, 
             if state is None and views:
                 state = game.ruleset.load_state(game.scenario, next(iter(views.values())))
         st.resolved = cur.step
+        if cur.step < rp.placed_count:
+            st.as_of = _as_of(rp, cur.step)
         st.describe = game.ruleset.describe(game.scenario, state) if state is not None else ""
         st.pending = [] if rp.tail_open else cur.turn["pending"]
         st.score = cur.turn["score"]
@@ -136,3 +161,19 @@ def game_status(game: Game, rp: Replay, local: Any, seeds: dict[str, bytes], *, 
                          out_of_time=standing_now.out_of_time,
                          text=f"{control.describe()}: {owing} has {standing_now.describe(control)}")
     return st
+
+
+def _as_of(rp: Replay, shown: int) -> AsOf:
+    """Why the state shown is step ``shown``'s, older than the newest placed step: the newest
+    move's dice wait for a reveal (:attr:`Replay.tail_open`) [P3]."""
+    newest = rp.placed_count
+    mover = rp.placed[-1].body.side if rp.placed else None
+    revealer = rp.revealer_of(newest) if rp.tail_open else None
+    move = f"step {newest} ({mover}'s move)" if mover else f"step {newest}"
+    if revealer is not None:
+        text = (f"as of step {shown}: {move} is archived but not resolved here, its dice wait for "
+                f"{revealer}'s reveal; {revealer}'s pbem, holding {revealer}'s dice seed, resolves it "
+                f"on taking in the move, so {revealer}'s status may show another score")
+    else:
+        text = f"as of step {shown}, the newest resolved here: {move} is archived but not resolved yet"
+    return AsOf(step=shown, newest=newest, mover=mover, revealer=revealer, text=text)
