@@ -363,12 +363,12 @@ class Run(Fighting):
                 break
             total += step
         u = self.st.units[uid]
-        cost_words = (f": the path there costs {_mp_words(total)} MP and {uid} has "
-                      f"{_mp_words(mp0)}" if total is not None else "")
+        cost_words = (f": the path there costs {mp_words(total)} MP and {uid} has "
+                      f"{mp_words(mp0)}" if total is not None else "")
         far = (f"it gets as far as {u.hex}, then lacks the MP to enter {h}" if i > 0 else
                f"it lacks the MP to enter even {h}, the path's first hex")
         return (f"{dest} is out of {uid}'s reach this activation{cost_words}; {far} "
-                f"({_mp_words(cost)} MP needed, {_mp_words(t.mp)} left)")
+                f"({mp_words(cost)} MP needed, {mp_words(t.mp)} left)")
 
     def _enemy_at(self, h: str) -> bool:
         return bool(self.g.at(self.st, h, other(self.side)))
@@ -476,9 +476,9 @@ def _mp(halves: int) -> str:
     return str(halves // 2) + ("½" if halves % 2 else "")
 
 
-def _mp_words(halves: int) -> str:
-    """Half MP in words for a checked order's refusal: '½', '1', '3½' (:func:`_mp` stays as
-    the resolution records it in events, '0½' included)."""
+def mp_words(halves: int) -> str:
+    """Half MP in words for a checked order's refusal and ``pbem reach``: '½', '1', '3½' (:func:`_mp`
+    stays as the resolution records it in events, '0½' included)."""
     return "½" if halves == 1 else _mp(halves)
 
 

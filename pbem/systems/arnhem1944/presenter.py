@@ -55,6 +55,7 @@ from pbem.errors import InputError
 from pbem.maps.hexmap import Hex
 from pbem.maps.view import MapView
 from pbem.protocol.record import RecordError
+from pbem.systems.arnhem1944.activation import mp_words
 from pbem.systems.arnhem1944.bot import bot_orders
 from pbem.systems.arnhem1944.combat import zone
 from pbem.systems.arnhem1944.mapview import counter_values, map_view
@@ -561,7 +562,7 @@ class Arnhem1944Presenter(Presenter[Scenario, State]):
         if u.hex is None:
             return [f"{unit} is not on the map: {arrival(scenario, state, unit)}"]
         found = game.reachable(state, unit)
-        return [f"{h}: {c // 2}{'½' if c % 2 else ''} MP [6.3]"
+        return [f"{h}: {mp_words(c)} MP [6.3]"
                 for h, c in sorted(found.items(), key=lambda x: (x[1], x[0])) if c]
 
     # -- text orders ----------------------------------------------------------------------------------

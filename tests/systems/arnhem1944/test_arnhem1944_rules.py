@@ -1082,6 +1082,9 @@ def test_roster_and_reach() -> None:
     # 0104, across the river below 0103, only by the bridge: 0202 (2), 0303 (2), 0304 by road (1),
     # 0204 (2), 0104 (2): 9 half MP [6.3, 12.1]
     assert "0104: 4½ MP [6.3]" in lines
+    # half an MP alone reads as such, not "0½": 0303 -> 0304 by road is one half MP [6.3]
+    sc, st = game([(A, "0303"), (G, "0606")])
+    assert "0304: ½ MP [6.3]" in p.reach(sc, st, "a")
 
 
 def test_undone_names_idle_units_and_attacks_without_advance() -> None:
