@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 from helpers.protocol import ok, pbem
 
@@ -283,15 +284,11 @@ def test_27_8_4_the_standing_orders_in_force_are_listed_as_lines_that_give_them_
                                          {"artillery": "how", "protect": ["inf"]}]
 
 
-def test_11_11_enter_at_for_a_unit_on_the_map_says_it_is_on_the_map() -> None:
-    """[11.11, 27] a trial: a German player reused last turn's 'enter 2-rcn at 2913 to 1316' once
-    2-rcn was on the map, and read "move of 2-rcn: 'to' 1316 is not the end of its path" -- no case,
-    no reason. It now says the unit is on the map, that 'enter ... at' is for a reinforcement, and
-    what to write instead; the same line for a unit still off the map is an entry, as before."""
-    import pytest
+def _on_map_and_due(g_hex: str) -> tuple[Any, Any, Any, Any]:
+    """A tiny map for the [11.11] cases: US ``inf`` on the map in 0505, US ``new`` due to enter at
+    0101 on Game-Turn 1, German ``g`` in ``g_hex``; the rules, scenario, state and presenter."""
     from helpers.westwall import state_with, tiny_scenario, unit
 
-    from pbem.errors import InputError
     from pbem.systems.westwall.rules import WestWallRules
 
     rules = WestWallRules()
@@ -299,8 +296,20 @@ def test_11_11_enter_at_for_a_unit_on_the_map_says_it_is_on_the_map() -> None:
                        units=[unit("inf", "US"), unit("new", "US"), unit("g", "DE")],
                        reinforcements=[{"side": "US", "turn": 1, "units": ["new"], "rule": "15.15",
                                         "entry": [{"hexes": ["0101"]}]}])
-    st = state_with(sc, {"inf": "0505", "g": "0808"}, phasing="US", game_turn=1)
-    p = rules.presenter()
+    st = state_with(sc, {"inf": "0505", "g": g_hex}, phasing="US", game_turn=1)
+    return rules, sc, st, rules.presenter()
+
+
+def test_11_11_enter_at_for_a_unit_on_the_map_says_it_is_on_the_map() -> None:
+    """[11.11, 27] a trial: a German player reused last turn's 'enter 2-rcn at 2913 to 1316' once
+    2-rcn was on the map, and read "move of 2-rcn: 'to' 1316 is not the end of its path" -- no case,
+    no reason. It now says the unit is on the map, that 'enter ... at' is for a reinforcement, and
+    what to write instead; the same line for a unit still off the map is an entry, as before."""
+    import pytest
+
+    from pbem.errors import InputError
+
+    rules, sc, st, p = _on_map_and_due("0808")
     doc = p.read_text_orders(sc, rules.skeleton(sc, st, "US"), "US", "enter inf at 0101 to 0303\n")
     with pytest.raises(InputError) as err:
         rules.normalize(sc, st, "US", rules.load_orders(sc, doc))
@@ -337,19 +346,11 @@ def test_11_11_enter_via_for_a_unit_on_the_map_says_it_is_on_the_map() -> None:
     of 'enter ... at HEX to HEX': the unit is on the map, and what to write. A path that begins
     next to it is a move as before, and the line for a unit still off the map an entry."""
     import pytest
-    from helpers.westwall import state_with, tiny_scenario, unit
 
     from pbem.errors import InputError
-    from pbem.systems.westwall.rules import WestWallRules
 
-    rules = WestWallRules()
-    sc = tiny_scenario(cols=(1, 8), rows=(1, 8), first_player="US",
-                       units=[unit("inf", "US"), unit("new", "US"), unit("g", "DE")],
-                       reinforcements=[{"side": "US", "turn": 1, "units": ["new"], "rule": "15.15",
-                                        "entry": [{"hexes": ["0101"]}]}])
     # g in 0605 holds 0505 in its zone of control [5.14]
-    st = state_with(sc, {"inf": "0505", "g": "0605"}, phasing="US", game_turn=1)
-    p = rules.presenter()
+    rules, sc, st, p = _on_map_and_due("0605")
 
     def checked(text: str) -> tuple[list[str], list[str]]:
         doc = p.read_text_orders(sc, rules.skeleton(sc, st, "US"), "US", text)
