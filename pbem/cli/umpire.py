@@ -22,13 +22,15 @@ from pbem.protocol import archive
 @click.argument("rulings_file", type=click.Path(dir_okay=False, exists=True, path_type=Path), required=False)
 @click.option("--key", "key_name", required=True, help="The umpire's local key.")
 @click.option("--yes", is_flag=True, help="Sign without asking (for scripts).")
-def rule(game_dir: Path, rulings_file: Path | None, key_name: str, yes: bool) -> None:
+@click.option("--dry-run", is_flag=True, help="Only show the sealed orders and what would be signed.")
+def rule(game_dir: Path, rulings_file: Path | None, key_name: str, yes: bool, dry_run: bool) -> None:
     """Umpire: read every side's sealed orders and sign your rulings for the round.
 
     Once every side has committed, the umpire's pbem opens the orders sealed to it (each checked
     against its side's commitment) and shows them; RULINGS_FILE (JSON; none: no rulings) holds the
     judgements the rules leave to the umpire ('pbem schema rulings --system SYSTEM' shows their form). The ruling is signed before any side reveals, so it
-    cannot depend on the dice, which the reveals key [P9].
+    cannot depend on the dice, which the reveals key [P9]. --dry-run: show the orders, the
+    proposal and any warning about the rulings, and stop.
     """
     from pbem.engine.gamedir import open_checked
     from pbem.engine.play import rule as play_rule
@@ -39,6 +41,14 @@ def rule(game_dir: Path, rulings_file: Path | None, key_name: str, yes: bool) ->
         rulings = loads_strict(archive.read_limited(rulings_file, MAX_MOVE_BYTES), max_bytes=MAX_MOVE_BYTES,
                                what=str(rulings_file))
     game = open_checked(game_dir, engine_hooks())
+    if dry_run:
+        def show(shown: Any) -> bool:
+            echo(shown.text())
+            return False
+
+        play_rule(game, rulings, key_name, confirm=show, dry_run=True)
+        echo("dry run: nothing was signed", err=True)
+        return
     result = play_rule(game, rulings, key_name,
                        confirm=confirmer(yes, "Sign these rulings?", show_always=True))
     echo_files(result.written)

@@ -196,9 +196,11 @@ def sealed_orders_for_umpire(game: Game, rp: Replay, rnd: Any, umpire_key: Any,
     return out
 
 
-def rule(game: Game, rulings: Any, key_name: str, *, confirm: Confirm | None = None) -> Submitted:
+def rule(game: Game, rulings: Any, key_name: str, *, confirm: Confirm | None = None,
+         dry_run: bool = False) -> Submitted:
     """The umpire's ruling on a sealed round: signed after every commitment and before any reveal,
-    so it cannot depend on the dice, which the reveals key [P9]."""
+    so it cannot depend on the dice, which the reveals key [P9]. ``dry_run``: ``confirm`` is shown
+    what would be signed (its answer is not asked for) and nothing is signed."""
     from pbem.protocol.seal import x25519_private
 
     local, rp, rnd, seeds, result = _umpire_phase(game, key_name, "ruling", "[P9]")
@@ -229,6 +231,10 @@ def rule(game: Game, rulings: Any, key_name: str, *, confirm: Confirm | None = N
         except PbemError as exc:
             lines.append(f"  {side}'s orders break the rules: {exc}")
     shown = Preview(game.umpire, step, "Rulings before the reveals [P9]", {"rulings": checked}, lines, [])
+    if dry_run:
+        if confirm is not None:
+            confirm(shown)
+        return result
     if local.signed(step, game.umpire) is None and confirm is not None and not confirm(shown):
         raise InputError("not signed: nothing was written")
     parse_rulings({"rulings": checked})

@@ -383,7 +383,13 @@ def ruling_warnings(scenario: MegaScenario, state: AnyState, orders: dict[str, O
     proposed = propose(board)
     fights = {str(h) for h in proposed} | {g.at for g in ruled.groupings}
     out = []
+    off = sorted({x.at for x in [*ruled.groupings, *ruled.advantage]
+                  if Hex.parse(x.at) not in board.geo.hexes})
+    for h in off:  # a mistyped hex: the ruling there does nothing
+        out.append(f"{h} is not a hex of the map: the grouping or advantage ruled there will do nothing [9]")
     for g in ruled.groupings:
+        if g.at in off:
+            continue
         at = Hex.parse(g.at)
         left = 0
         for uid in g.attackers:
@@ -400,7 +406,7 @@ def ruling_warnings(scenario: MegaScenario, state: AnyState, orders: dict[str, O
             out.append(f"the grouping at {g.at} replaces the engine's ({', '.join(engine)}) and leaves no "
                        "attacker: there will be no combat there [9]")
     for a in ruled.advantage:
-        if a.at not in fights:
+        if a.at not in fights and a.at not in off:
             out.append(f"no combat is proposed or grouped at {a.at}: the advantage there will not count [9]")
     return out
 

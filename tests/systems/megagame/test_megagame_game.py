@@ -401,6 +401,32 @@ def test_p9_rulings_are_sealed_from_the_teams_and_checked_after_publication(tmp_
     assert res.code == 1 and "do not match their commitment" in res.err
 
 
+def test_9_rule_dry_run_shows_the_orders_and_warnings_and_writes_nothing(tmp_path: Path) -> None:
+    # Game Control tries its rulings first: the sealed orders, the proposal and the warnings are
+    # shown, nothing is signed or written (here and in its home), and the real ruling still follows
+    players = start(tmp_path)
+    gc = players["GC"]
+    for s in TEAMS:
+        p = players[s]
+        send_all(players, s, ok(p.run("bot", p.dir, "--side", s, "--key", p.name)))
+    for s in TEAMS:
+        p = players[s]
+        send_all(players, s, ok(p.run("reveal", p.dir, "--key", p.name, "--yes")))  # acknowledgements
+    rulings = gc.work / "rulings.json"
+    rulings.write_text(json.dumps({"groupings": [{"at": "9909", "attackers": ["1Para"]}]}), encoding="utf-8")
+
+    def files() -> dict[Path, bytes]:
+        return {q: q.read_bytes() for root in (gc.dir, gc.home) for q in sorted(root.rglob("*")) if q.is_file()}
+
+    before = files()
+    res = ok(gc.run("rule", gc.dir, rulings, "--key", "control", "--dry-run"))
+    assert "SIGNED: rulings" in res.out and "read, not signed -- the sealed orders" in res.out
+    assert "WARNING: 9909 is not a hex of the map" in res.out
+    assert "dry run: nothing was signed" in res.err
+    assert files() == before
+    send_all(players, "GC", ok(gc.run("rule", gc.dir, "--key", "control", "--yes")))
+
+
 def test_a_turn_played_with_only_the_emails_between_the_four_homes(tmp_path: Path) -> None:
     # every message is drafted as an email to every other side; only those .eml files travel
     players = start(tmp_path)

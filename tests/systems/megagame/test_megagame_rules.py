@@ -971,6 +971,22 @@ def test_9_a_grouping_with_no_attacker_able_warns_that_it_cancels_the_engines_co
     assert [w.split(" ")[0] for w in ruling_warnings(sc, st, orders, kept)] == ["m"]
 
 
+def test_9_a_ruling_at_a_hex_off_the_map_is_named_as_such_before_signing() -> None:
+    # a trial: Game Control mistyped a hex; the warning said each attacker "cannot attack" it (no
+    # Attack order, not next to an enemy...), as if the hex were real. It now names the hex, once,
+    # for the grouping and the advantage there together [9]
+    from pbem.systems.megagame.round import ruling_warnings
+
+    sc = scenario([unit("a", "AL", "inf", "0302"), unit("m", "AL", "inf", "0101"), unit("d", "GE", "weak", "0303")])
+    st = prepared(R.initial_state(sc, {}), "a")
+    orders = {"AL": sheet("AL", {"units": ["a"], "intention": "attack"}, {"units": ["m"], "intention": "hold"})}
+    assert Hex.parse("3309") not in sc.map.geo.hexes
+    rulings = R.load_rulings(sc, st, {"groupings": [{"at": "3309", "attackers": ["a"]}],
+                                      "advantage": [{"at": "3309", "side": "attacker", "points": 1, "why": "x"}]})
+    assert ruling_warnings(sc, st, orders, rulings) == [
+        "3309 is not a hex of the map: the grouping or advantage ruled there will do nothing [9]"]
+
+
 def test_5_a_unit_not_yet_arrived_is_said_so_and_the_idle_are_listed() -> None:
     sc = scenario([unit("a", "AL", "inf", "0301"), unit("late", "AL", "inf", "0302", arrives=3),
                    unit("b", "AL", "inf", "0401"), unit("d", "GE", "weak", "0808")])
