@@ -531,8 +531,9 @@ class Replay(SealedRounds, ReceiptSteps, TakebackSteps):
             last = self.records[-1]
             if last.round is not None:
                 rnd = last.round
-                owed = [s for s in rnd.owed() if rnd.slot(s) not in self.held]
-                got = [s for s in rnd.owed() if rnd.slot(s) in self.held]
+                # sorted, as :meth:`owing` lists them ('owed by' in ingest's output, 'from' here)
+                owed = sorted(s for s in rnd.owed() if rnd.slot(s) not in self.held)
+                got = sorted(s for s in rnd.owed() if rnd.slot(s) in self.held)
                 self.waiting = (f"sealed orders, {rnd.phase} phase: from " + (", ".join(owed) or "nobody")
                                 + f" (the round opened at step {rnd.base}: {rnd.labels[0].split(': ')[0]})"
                                 + (f"; received from {', '.join(got)}, kept until the messages of the steps before them arrive" if got else ""))

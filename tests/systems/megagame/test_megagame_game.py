@@ -427,6 +427,18 @@ def test_9_rule_dry_run_shows_the_orders_and_warnings_and_writes_nothing(tmp_pat
     send_all(players, "GC", ok(gc.run("rule", gc.dir, "--key", "control", "--yes")))
 
 
+def test_29_ingest_and_status_name_the_sides_owed_in_one_order(tmp_path: Path) -> None:
+    # a trial: after one team committed, ingest said "owed by SS10, SS9" and the line under it
+    # "from SS9, SS10": the same sides, two orders, read as two answers. One order now (sorted)
+    players = start(tmp_path)
+    ab1, ss9 = players["AB1"], players["SS9"]
+    res = ok(ab1.send(ss9, [n for n in written(ok(ab1.run("bot", ab1.dir, "--side", "AB1", "--key", ab1.name)))
+                            if n.startswith("move-")]))
+    assert "owed by SS10, SS9" in res.err, res.err
+    assert "from SS10, SS9 " in res.out + res.err, res.out + res.err
+    assert "from SS10, SS9 " in ok(ss9.run("status", ss9.dir)).out
+
+
 def test_a_turn_played_with_only_the_emails_between_the_four_homes(tmp_path: Path) -> None:
     # every message is drafted as an email to every other side; only those .eml files travel
     players = start(tmp_path)
