@@ -97,12 +97,15 @@ class IllegalOrders(PbemError, Plain):
     """Orders that are well formed but break the rules; carries every violation found."""
 
     violations: list[RuleViolation] = field(default_factory=list)
+    note: str = ""
+    """What the player can do about them, said after the list (not a violation)."""
 
     def __post_init__(self) -> None:
         super().__init__(str(self))
 
     def __str__(self) -> str:
-        return problem_list([str(v) for v in self.violations])
+        listed = problem_list([str(v) for v in self.violations])
+        return f"{listed}\n{self.note}" if self.note else listed
 
 
 class VerificationError(PbemError):

@@ -65,15 +65,38 @@ def _draft_of(game_dir: Path, key_name: str) -> Path:
     return path
 
 
-def _orders_reader(game: Game, orders_file: Path, *, defaults: bool) -> Any:
+class _OrdersReader:
     """``(state, side) -> orders document``: JSON as written, or text orders read against the
     decision they answer (a set-up written as text starts from no placement at all unless
-    ``defaults``: units a player did not place are not placed for them silently)."""
+    ``defaults``: units a player did not place are not placed for them silently). ``left``: the
+    units the last text orders read left to ``--defaults`` (none given): the refusal names them
+    and the flag (:meth:`hint`)."""
+
+    def __init__(self, game: Game, orders_file: Path, orders_for: Any) -> None:
+        self.game, self.orders_file, self._orders_for = game, orders_file, orders_for
+        self.left: list[str] = []
+
+    def __call__(self, state: Any, side: str) -> Any:
+        return self._orders_for(self, state, side)
+
+    def hint(self, exc: IllegalOrders) -> IllegalOrders:
+        """``exc`` with a note naming the units left out and ``--defaults``, when there are any."""
+        if not self.left or exc.note:
+            return exc
+        n = len(self.left)
+        return IllegalOrders(exc.violations, note=(
+            f"{n} unit{'s' if n > 1 else ''} of the set-up {'are' if n > 1 else 'is'} not placed: write a line "
+            f"for {'each' if n > 1 else 'it'}, or give --defaults to place what is left out where "
+            "'pbem orders --text' proposes"))
+
+
+def _orders_reader(game: Game, orders_file: Path, *, defaults: bool) -> _OrdersReader:
+    """The reader of ``orders_file`` (see :class:`_OrdersReader`)."""
     from pbem.protocol.canonical import MAX_MOVE_BYTES, loads_strict
 
     raw_orders = archive.read_limited(orders_file, MAX_MOVE_BYTES)
 
-    def orders_for(state: Any, side: str) -> Any:
+    def orders_for(reader: _OrdersReader, state: Any, side: str) -> Any:
         if orders_file.suffix.lower() == ".json" or raw_orders.lstrip()[:1] in (b"{", b"["):
             return loads_strict(raw_orders, max_bytes=MAX_MOVE_BYTES, what=str(orders_file))
         try:
@@ -83,7 +106,9 @@ def _orders_reader(game: Game, orders_file: Path, *, defaults: bool) -> Any:
         presenter = game.ruleset.presenter()
         skeleton = presenter.text_skeleton(game.scenario, state, side, defaults=defaults)
         try:
-            return presenter.read_text_orders(game.scenario, skeleton, side, text)
+            doc = presenter.read_text_orders(game.scenario, skeleton, side, text)
+            reader.left = [] if defaults else presenter.left_to_defaults(game.scenario, state, side, doc)
+            return doc
         except UnreadableOrders as exc:  # every problem at once: the rules' on the lines read too
             broken = list(exc.problems)
             if exc.readable is not None:
@@ -97,7 +122,7 @@ def _orders_reader(game: Game, orders_file: Path, *, defaults: bool) -> Any:
                     pass  # what the readable lines make is no sheet yet: the lines' problems say why
             raise UnreadableOrders(broken) from None
 
-    return orders_for
+    return _OrdersReader(game, orders_file, orders_for)
 
 
 def _preview(game_dir: Path, orders_file: Path, key_name: str | None, side: str | None,
@@ -119,7 +144,10 @@ def _preview(game_dir: Path, orders_file: Path, key_name: str | None, side: str 
     check_owner(decision, side=side)
     orders_for = _orders_reader(game, orders_file, defaults=defaults)
     state = state_for(game, rp, decision.side, key_name)
-    return preview(game, rp, decision.side, orders_for(state, decision.side), key_name=key_name)
+    try:
+        return preview(game, rp, decision.side, orders_for(state, decision.side), key_name=key_name)
+    except IllegalOrders as exc:
+        raise orders_for.hint(exc) from None
 
 
 @click.command()
@@ -198,7 +226,10 @@ def sign_orders(game: Game, orders_file: Path, key_name: str, *, yes: bool, defa
                              "asking (--dry-run only shows what would be signed)")
         return click.confirm("Sign these orders?", default=False, err=True)
 
-    result = play_submit(game, orders_for, key_name, confirm=confirm)
+    try:
+        result = play_submit(game, orders_for, key_name, confirm=confirm)
+    except IllegalOrders as exc:
+        raise orders_for.hint(exc) from None
     if draft is not None and result.move is not None:
         draft.unlink()  # signed: the draft is done
     if result.already:

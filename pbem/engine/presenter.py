@@ -246,6 +246,11 @@ class Presenter(Generic[ScenarioT, StateT]):
         player (override; ``defaults`` keeps them)."""
         return self.ruleset.skeleton(scenario, state, side)
 
+    def left_to_defaults(self, scenario: ScenarioT, state: StateT, side: str, orders: JSON) -> list[str]:
+        """The units text ``orders`` leave out that ``--defaults`` would place where the skeleton
+        does (see :meth:`text_skeleton`): named when the orders are refused, with the flag."""
+        return []
+
     def orders_template(self, scenario: ScenarioT, state: StateT, side: str) -> str | None:
         """A text orders file to start from for ``side``'s pending decision (``pbem orders
         --text``, an empty ``pbem draft``): what may be ordered now and an example of each order,

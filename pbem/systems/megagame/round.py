@@ -383,8 +383,8 @@ def ruling_warnings(scenario: MegaScenario, state: AnyState, orders: dict[str, O
     proposed = propose(board)
     fights = {str(h) for h in proposed} | {g.at for g in ruled.groupings}
     out = []
-    off = sorted({x.at for x in [*ruled.groupings, *ruled.advantage]
-                  if Hex.parse(x.at) not in board.geo.hexes})
+    off = sorted({h for h in [*(g.at for g in ruled.groupings), *(a.at for a in ruled.advantage)]
+                  if Hex.parse(h) not in board.geo.hexes})
     for h in off:  # a mistyped hex: the ruling there does nothing
         out.append(f"{h} is not a hex of the map: the grouping or advantage ruled there will do nothing [9]")
     for g in ruled.groupings:

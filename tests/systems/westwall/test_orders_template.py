@@ -57,6 +57,32 @@ def test_27_bastogne_set_up_and_first_player_turn_from_the_template(tmp_path: Pa
     ok(pbem("verify", g, home=home))
 
 
+def test_3_0_a_text_set_up_that_leaves_units_out_names_defaults(tmp_path: Path) -> None:
+    """[3.0, 15.12] a trial: the set-up template checked as printed (every line a comment) was
+    refused unit by unit ("2 must be set up [15.12]" ...) with no word of --defaults, the flag that
+    places what is left out where the template proposes. The refusal now says it once, after the
+    list; with the flag the same file is legal. A set-up that places every unit but breaks a rule
+    gets no such note."""
+    home, g = game(tmp_path, "bastogne-spearhead")
+    template = ok(pbem("orders", g, "--side", "US", "--text", home=home)).out
+    assert "'pbem submit --defaults' places the units you" in template
+    path = tmp_path / "us.txt"
+    path.write_text(template)
+    for command in ("check", "submit"):
+        res = pbem(command, g, path, "--key", "bob", home=home)
+        assert res.code == 2 and "2 must be set up [15.12]" in res.err, res.err
+        assert res.err.rstrip().endswith("9 units of the set-up are not placed: write a line for each, or give "
+                                         "--defaults to place what is left out where 'pbem orders --text' "
+                                         "proposes"), res.err
+    assert "legal:" in ok(pbem("check", g, path, "--key", "bob", "--defaults", home=home)).err
+    placed = uncomment_examples(template).splitlines()
+    first = next(i for i, line in enumerate(placed) if line.startswith("place "))
+    placed[first] = re.sub(r"at \d{4}", "at 2901", placed[first])  # hexrow 2900: no set-up there [15.12]
+    path.write_text("\n".join(placed) + "\n")
+    res = pbem("check", g, path, "--key", "bob", home=home)
+    assert res.code == 2 and "[15.12]" in res.err and "--defaults" not in res.err, res.err
+
+
 def test_15_12_5_24_every_unit_of_the_proposed_us_set_up_can_move(tmp_path: Path) -> None:
     """[15.12, 5.24, 5.31] the U.S. set-up as pbem proposes it, signed unedited: on the first U.S.
     player-turn every unit has somewhere to go (the proposal put armor 2 at 0102, whose every
