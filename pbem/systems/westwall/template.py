@@ -129,10 +129,16 @@ def _player_turn(rules: Any, sc: Scenario, st: State, side: str, label: str) -> 
         except PbemError:
             return False
 
-    landings = _landings(board, sc, st, side, ex, sorted(due - later), fits)
+    landings, waiting = _landings(board, sc, st, side, ex, sorted(due - later), fits)
     if landings:
         out += ["# Landings pbem proposes, one unit a hex, outside enemy zones of control, accepted together",
                 "# [15.31, 15.33] (remove the '# ' to take them, or write your own hex):"]
+        if waiting:
+            one = len(waiting) == 1
+            out += [f"# (at most {len(landings)} airborne units land this player-turn in this weather [16.12]: "
+                    f"{', '.join(waiting)} wait{'s' if one else ''}",
+                    f"# for a later one; to land {'it' if one else 'one'} now, write {'its' if one else 'a'} line "
+                    "instead of another unit's)"]
         out += [_example(line, "lands [15.31]") for line in landings]
     out.append("# Examples with your own units (remove the '# ' to use one"
                + (", with the attacks owed above" if refused else "") + "):")
@@ -157,23 +163,26 @@ def _safe_destination(board: Board, uid: str, st: State, side: str, ex: Any) -> 
 
 
 def _landings(board: Board, sc: Scenario, st: State, side: str, ex: Any, due: list[str],
-              fits: Callable[[str], bool]) -> list[str]:
-    """A ``land UNIT at HEX`` line for every airborne unit due now [15.31]: the first hex by number
-    where it may land, empty and not taken by another line [15.33], outside enemy zones of control
-    when it can be (a landing there owes an attack [7.12]). None unless the lines together are
-    refused for nothing but the attacks owed already (weather that forbids a drop [16.12], say)."""
+              fits: Callable[[str], bool]) -> tuple[list[str], list[str]]:
+    """A ``land UNIT at HEX`` line for every airborne unit due now [15.31], or for as many as the
+    weather lets land (Arnhem [16.12]: the first by id; the others are returned second, to wait):
+    the first hex by number where it may land, empty and not taken by another line [15.33],
+    outside enemy zones of control when it can be (a landing there owes an attack [7.12]). None
+    unless the lines together are refused for nothing but the attacks owed already."""
     airborne = [uid for uid in due if any(r.airborne and uid in r.units for r in sc.reinforcements)]
+    cap = ex.landing_cap(sc, st)
+    waiting = airborne[cap:] if cap is not None else []
     used: set[Hex] = set()
     lines: list[str] = []
-    for uid in airborne:
+    for uid in airborne[:cap]:
         opts = unit_options(board, uid, st.game_turn, ex)
         roots = [h for h in opts.destinations if h not in used and opts.path_to(h) == [h]]
         free = [h for h in roots if not board.enemy_zoc(h, side)] or roots
         if not free:
-            return []
+            return [], []
         used.add(free[0])
         lines.append(f"land {uid} at {free[0]}")
-    return lines if lines and fits("\n".join(lines)) else []
+    return (lines, waiting) if lines and fits("\n".join(lines)) else ([], [])
 
 
 def _move_examples(board: Board, sc: Scenario, st: State, side: str, ex: Any, on_map: list[str],

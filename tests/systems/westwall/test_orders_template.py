@@ -365,6 +365,25 @@ def test_15_31_15_33_the_first_allied_player_turn_lists_a_landing_for_every_airb
     assert all(f"{u} lands at {h}" in log for u, h in landings), log
 
 
+def test_16_12_in_good_weather_the_template_proposes_the_25_landings_the_weather_allows(tmp_path: Path) -> None:
+    """[16.12, 15.31, 15.33] SPI Arnhem with weather, Game-Turn 1 (good weather): 26 airborne units
+    are due and at most 25 may land. The template proposed all 26 together, which the rules refuse,
+    so it fell back to one example line; it now proposes 25, names the one that waits, and the 25
+    lines uncommented are signed as written."""
+    home, g = game(tmp_path, "arnhem-historical-weather")
+    sign_template(tmp_path, home, g, "DE", "alice")  # the German set-up as proposed
+    template = ok(pbem("orders", g, "--side", "AL", "--text", home=home)).out
+    due = re.findall(r"^#   (\S+)\s+\S+\s+lands on Game-Turn 1:", template, re.M)
+    landings = re.findall(r"^# land (\S+) at (\d{4})\s+# lands \[15\.31\]", template, re.M)
+    assert len(due) == 26 and len(landings) == 25, template
+    waits = sorted(set(due) - {u for u, _h in landings})
+    assert f"in this weather [16.12]: {waits[0]} waits" in template, template
+    (tmp_path / "land.txt").write_text("".join(f"land {u} at {h}\n" for u, h in landings))
+    ok(pbem("submit", g, tmp_path / "land.txt", "--key", "bob", "--yes", home=home))
+    log = ok(pbem("log", g, home=home)).out
+    assert all(f"{u} lands at {h}" in log for u, h in landings), log
+
+
 def test_11_11_enter_via_for_a_unit_on_the_map_says_it_is_on_the_map() -> None:
     """[11.11, 5.14, 27] a trial: 'enter 2-rcn via 2913 2812' for a unit on the map in an enemy
     zone of control was read as a move from its hex and refused with "cannot leave 1315 [5.14]".
