@@ -123,8 +123,11 @@ def test_27_spi_arnhem_drop_zones_the_reveal_and_the_landings_from_the_template(
     ok(pbem("draft", "pass", g, home=home))
     ok(pbem("submit", g, "--key", "bob", "--yes", home=home))  # the reveal, from the draft
     template = sign_template(tmp_path, home, g, "AL", "bob")  # the first Allied player-turn
-    landed = re.search(r"^# land (\S+) at (\d{4})\s+# an airborne unit lands \[15\.31\]", template, re.M)
-    assert landed is not None
+    # the landings the weather allows [16.12], proposed together, signed as written
+    landed = re.findall(r"^# land (\S+) at (\d{4})\s+# lands \[15\.31\]", template, re.M)
+    assert landed, template
+    log = ok(pbem("log", g, home=home)).out
+    assert all(f"{u} lands at {h}" in log for u, h in landed), log
     ok(pbem("verify", g, home=home))
 
 
