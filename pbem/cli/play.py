@@ -86,8 +86,8 @@ class _OrdersReader:
         n = len(self.left)
         return IllegalOrders(exc.violations, note=(
             f"{n} unit{'s' if n > 1 else ''} of the set-up {'are' if n > 1 else 'is'} not placed: write a line "
-            f"for {'each' if n > 1 else 'it'}, or give --defaults to place what is left out where "
-            "'pbem orders --text' proposes"))
+            f"for {'each' if n > 1 else 'it'}, or give --defaults and pbem places what is left out, around "
+            "yours, as 'pbem orders --text' proposes"))
 
 
 def _orders_reader(game: Game, orders_file: Path, *, defaults: bool) -> _OrdersReader:
@@ -104,10 +104,12 @@ def _orders_reader(game: Game, orders_file: Path, *, defaults: bool) -> _OrdersR
         except UnicodeDecodeError as exc:
             raise InputError(f"{orders_file}: invalid UTF-8 at byte {exc.start}") from None
         presenter = game.ruleset.presenter()
-        skeleton = presenter.text_skeleton(game.scenario, state, side, defaults=defaults)
+        skeleton = presenter.text_skeleton(game.scenario, state, side)
         try:
             doc = presenter.read_text_orders(game.scenario, skeleton, side, text)
-            reader.left = [] if defaults else presenter.left_to_defaults(game.scenario, state, side, doc)
+            if defaults:
+                return presenter.with_defaults(game.scenario, state, side, doc)
+            reader.left = presenter.left_to_defaults(game.scenario, state, side, doc)
             return doc
         except UnreadableOrders as exc:  # every problem at once: the rules' on the lines read too
             broken = list(exc.problems)
@@ -155,7 +157,7 @@ def _preview(game_dir: Path, orders_file: Path, key_name: str | None, side: str 
 @click.argument("orders_file", type=click.Path(dir_okay=False, path_type=Path), required=False)
 @click.option("--key", "key_name", default=None, help="Your local key (checks that the decision is yours).")
 @click.option("--side", default=None, help="The side whose orders these are (default: whoever decides now).")
-@click.option("--defaults", is_flag=True, help="Text set-up: put units you did not place where the skeleton does.")
+@click.option("--defaults", is_flag=True, help="Text set-up: place the units you leave out as pbem proposes, around your own.")
 def check(game_dir: Path, orders_file: Path | None, key_name: str | None, side: str | None, defaults: bool) -> None:
     """Check ORDERS_FILE (none: your draft, as 'pbem submit' with no file would sign it) and print
     exactly what would be signed; sign and write nothing.
@@ -182,7 +184,7 @@ def check(game_dir: Path, orders_file: Path | None, key_name: str | None, side: 
 @click.option("--key", "key_name", required=True, help="Your local key.")
 @click.option("--yes", is_flag=True, help="Sign without asking (for scripts).")
 @click.option("--dry-run", is_flag=True, help="Only show what would be signed (as 'pbem check').")
-@click.option("--defaults", is_flag=True, help="Text set-up: put units you did not place where the skeleton does.")
+@click.option("--defaults", is_flag=True, help="Text set-up: place the units you leave out as pbem proposes, around your own.")
 def submit(game_dir: Path, orders_file: Path | None, key_name: str, yes: bool, dry_run: bool,
            defaults: bool) -> None:
     """Check, sign and adjudicate your orders; print every file written.

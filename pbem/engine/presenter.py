@@ -241,10 +241,15 @@ class Presenter(Generic[ScenarioT, StateT]):
         reinforcements that stay off the map, attacks without an advance, and the like."""
         return []
 
-    def text_skeleton(self, scenario: ScenarioT, state: StateT, side: str, *, defaults: bool = False) -> JSON:
+    def text_skeleton(self, scenario: ScenarioT, state: StateT, side: str) -> JSON:
         """What text orders start from: the ruleset's skeleton, less any choice it makes for the
-        player (override; ``defaults`` keeps them)."""
+        player (override; :meth:`with_defaults` makes them for what the orders leave out)."""
         return self.ruleset.skeleton(scenario, state, side)
+
+    def with_defaults(self, scenario: ScenarioT, state: StateT, side: str, orders: JSON) -> JSON:
+        """``--defaults``: text ``orders`` with what they leave out chosen as the skeleton would,
+        around what they say (override with :meth:`text_skeleton`); here unchanged."""
+        return orders
 
     def left_to_defaults(self, scenario: ScenarioT, state: StateT, side: str, orders: JSON) -> list[str]:
         """The units text ``orders`` leave out that ``--defaults`` would place where the skeleton

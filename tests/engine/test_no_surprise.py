@@ -8,6 +8,7 @@ signed as the whole German player-turn with six reinforcements left off the map.
 
 from __future__ import annotations
 
+import base64
 import json
 import os
 import pty
@@ -205,7 +206,9 @@ def test_units_lists_a_sides_forces_with_ids_as_typed_in_orders(game: tuple[Path
     assert "armor" in row and "6-4-12" in row and "enters on Game-Turn 1: hex 2913" in row
     us = ok(pbem("units", g, "--side", "US", home=home)).out
     placed = next(r for r in us.splitlines() if r.startswith("20 "))
-    assert "1116" in placed  # where the set-up put it
+    signed = json.loads((g / "move-0001-US.json").read_bytes())
+    body = json.loads(base64.b64decode(signed["payload"]))
+    assert placed.split()[3] == body["orders"]["placements"]["20"]  # where the signed set-up put it
     assert pbem("units", g, "--side", "FR", home=home).code == 2
 
 
@@ -216,7 +219,10 @@ def test_reach_lists_where_a_unit_can_go_and_refuses_out_of_turn(game: tuple[Pat
     first = next(line for line in out[1:] if line.strip().startswith("2913"))
     assert "MP" in first  # the entry hex itself costs its terrain
     hexes = {line.split()[0] for line in out[1:] if line.startswith("  ")}
-    assert "2812" in hexes and "1022" in hexes
+    from pbem.maps.hexmap import Hex
+
+    # next to the entry hex, and far across the map by the roads (12 MP) [5.0, 11.11]
+    assert "2812" in hexes and max(Hex.parse(h).distance(Hex.parse("2913")) for h in hexes) >= 12, hexes
     res = pbem("reach", g, "20", home=home)  # a U.S. unit in the German player-turn
     assert res.code == 2 and "[4.1]" in res.err
 
@@ -245,7 +251,8 @@ def test_ingest_tells_what_happened_and_never_to_send_the_opponents_move_back(tm
     mail = tmp_path / "from-bob.eml"
     shutil.copyfile(b / "mail-0001.eml", mail)
     res = ok(pbem("ingest", a, mail, home=de_home))
-    assert "step 1: US's move" in res.err and "20 set up in 1116" in res.err
+    body = json.loads(base64.b64decode(json.loads((b / "move-0001-US.json").read_bytes())["payload"]))
+    assert "step 1: US's move" in res.err and f"20 set up in {body['orders']['placements']['20']}" in res.err
     assert "next: DE -- Game-Turn 1, German player-turn" in res.err
     assert "send move-0001-US.json" not in res.err  # bob's own move is not bob's to receive back
 

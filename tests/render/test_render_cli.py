@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import email
 import email.policy
@@ -159,7 +160,8 @@ def test_mail_draft_carries_move_turn_and_map(game: tuple[Path, Path]) -> None:
     text = msg.get_body(preferencelist=("plain",)).get_content()  # type: ignore[union-attr]
     # the move said as its author's preview said it: a reinforcement's entry as an entry [11.11, 27]
     assert "1/3 enters at 2913 [11.11], then moves to 2712 via 2812" in text
-    assert "20 set up in 1116" in text  # the U.S. set-up it answers (turn 1)
+    set_up = json.loads(base64.b64decode(json.loads((g / "move-0001-US.json").read_bytes())["payload"]))
+    assert f"20 set up in {set_up['orders']['placements']['20']}" in text  # the U.S. set-up it answers (turn 1)
     # the same command twice gives the same bytes (nothing from the clock)
     assert run(home, "mail", "draft", g, "--step", "2")[1] == out
     # submit wrote exactly this email

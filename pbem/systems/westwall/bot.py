@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import heapq
 import random
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import field
 from typing import Any
 
@@ -432,11 +432,14 @@ class _Ctx:
 # --------------------------------------------------------------------------------------------------
 
 
-def _setup(ctx: _Ctx) -> SetupOrders:
+def _setup(ctx: _Ctx, fixed: Mapping[str, str] | None = None) -> SetupOrders:
+    """The bot's set-up; ``fixed``: placements already made (a player's own), kept as they are,
+    their hexes taken."""
     sc, st = ctx.scenario, ctx.state
     board = Board.from_state(sc, st)
     taken: set[Hex] = {h for _u, h in board.positions()}
-    placements: dict[str, str] = {}
+    placements: dict[str, str] = dict(fixed or {})
+    taken |= {Hex.parse(h) for h in placements.values()}
     groups = [d for d in sc.deployments if d.side == ctx.side]
     focus = ctx.plan.control or ctx.plan.excluded_of
     if ctx.blocking():
@@ -474,6 +477,15 @@ def _setup(ctx: _Ctx) -> SetupOrders:
                        standing=_standing(ctx, board))
 
 
+def proposed_setup(sc: Scenario, st: State, side: str, fixed: Mapping[str, str] | None = None) -> dict[str, str] | None:
+    """The set-up this bot would sign for ``side`` with seed 0 (pbem's proposal in the orders
+    template and for ``--defaults``: see ``rules.default_placements``) around the ``fixed``
+    placements, or None if it leaves a unit out."""
+    placements = _setup(_Ctx(sc, st, side, 0), fixed).placements
+    due = {uid for d in sc.deployments if d.side == side for uid in d.units}
+    return dict(placements) if set(placements) == due else None
+
+
 def _setup_block(ctx: _Ctx, groups: list[Any], taken: set[Hex], placements: dict[str, str]) -> None:
     """Greedy LOC blocking [15.27]: while the LOC side has a road line, put the strongest unplaced
     unit on the hex of that line (or next to it) closest to its end, inside the deployment area."""
@@ -483,7 +495,7 @@ def _setup_block(ctx: _Ctx, groups: list[Any], taken: set[Hex], placements: dict
     pool: list[tuple[str, Any]] = []
     for d in groups:
         for uid in d.units:
-            if not sc.unit[uid].is_artillery:
+            if not sc.unit[uid].is_artillery and uid not in placements:
                 pool.append((uid, d))
     pool.sort(key=lambda x: (-sc.unit[x[0]].defense, ctx.tiebreak[x[0]], x[0]))
     board = Board.from_state(sc, st)

@@ -97,13 +97,25 @@ class WestWallPresenter(Presenter[Scenario, State]):
                 + " -- sealed: only its commitment is signed, revealed by pbem when due [15.36]"
                 for n in notes or [] if isinstance(n, dict)]
 
-    def text_skeleton(self, scenario: Scenario, state: State, side: str, *, defaults: bool = False) -> JSON:
+    def text_skeleton(self, scenario: Scenario, state: State, side: str) -> JSON:
         """A set-up written as text starts with no unit placed: a unit the player forgets is
-        refused by name [3.0] instead of being put where the skeleton would (``defaults``: it is)."""
+        refused by name [3.0] instead of being put where the skeleton would (unless
+        :meth:`with_defaults`)."""
         skeleton: dict[str, Any] = self.ruleset.skeleton(scenario, state, side)
-        if skeleton.get("kind") == "setup" and not defaults:
+        if skeleton.get("kind") == "setup":
             skeleton = {**skeleton, "placements": {}}
         return skeleton
+
+    def with_defaults(self, scenario: Scenario, state: State, side: str, orders: JSON) -> JSON:
+        """``--defaults``: the units a text set-up leaves out placed as pbem proposes, around the
+        player's own placements (kept, their hexes taken) [3.0, 5.31]."""
+        from pbem.systems.westwall.rules import default_placements
+
+        if not isinstance(orders, dict) or orders.get("kind") != "setup":
+            return orders
+        placed = orders.get("placements")
+        own = {str(u): str(h) for u, h in placed.items()} if isinstance(placed, dict) else {}
+        return {**orders, "placements": default_placements(scenario, state, side, fixed=own)}
 
     def left_to_defaults(self, scenario: Scenario, state: State, side: str, orders: JSON) -> list[str]:
         """The units of the side's set-up the text orders do not place [3.0]."""

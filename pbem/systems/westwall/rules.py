@@ -22,6 +22,7 @@ and resolution are in :mod:`pbem.systems.westwall.combat`; movement in :mod:`pbe
 from __future__ import annotations
 
 import heapq
+from collections.abc import Mapping
 from typing import Any
 
 from pbem.engine.presenter import Presenter
@@ -667,8 +668,29 @@ class WestWallRules(Ruleset[Scenario, State, Orders_]):
 # --------------------------------------------------------------------------------------------------
 
 
-def default_placements(scenario: Scenario, st: State, side: str) -> dict[str, str]:
-    """A legal set-up for ``side`` for skeletons (pbem's proposal, never a rules result): each
+def default_placements(scenario: Scenario, st: State, side: str,
+                       fixed: Mapping[str, str] | None = None) -> dict[str, str]:
+    """pbem's proposed set-up for ``side`` (skeletons, the orders template, ``--defaults``; never a
+    rules result): the sparring bot's (seed 0: the strongest units on the best defensive terrain
+    nearest what the side must hold or block, artillery just behind), when it is legal [5.12,
+    5.31] and every unit it places has room to move (below); else :func:`first_free_placements`.
+    ``fixed``: the placements a player wrote (``--defaults``), kept, the rest placed around them."""
+    from pbem.systems.westwall.bot import proposed_setup
+
+    fixed = dict(fixed or {})
+    board = Board.from_state(scenario, st)
+    need = sum(len(d.units) for d in scenario.deployments if d.side == side)
+    proposal = proposed_setup(scenario, st, side, fixed)
+    if proposal is not None and not setup_violations(scenario, st, SetupOrders(side=side, placements=proposal)) \
+            and all(_room_to_move(board, scenario.unit[uid], Hex.parse(h), need)
+                    for uid, h in proposal.items() if uid not in fixed):
+        return proposal
+    return first_free_placements(scenario, st, side, fixed)
+
+
+def first_free_placements(scenario: Scenario, st: State, side: str,
+                          fixed: Mapping[str, str] | None = None) -> dict[str, str]:
+    """A legal set-up for ``side`` found without judgement (``fixed`` kept, their hexes taken): each
     unit in the first free hex of its area, in hex order, from which it has room to move -- on
     the terrain alone it reaches, in one Movement Phase, at least as many other hexes as the side
     sets up units, so that its own side can never fill every way out (friendly units are passed
@@ -676,13 +698,16 @@ def default_placements(scenario: Scenario, st: State, side: str) -> dict[str, st
     holds it for the whole game [5.24] -- else, when its area has no such hex free, the first free
     hex of it."""
     board = Board.from_state(scenario, st)
-    taken = {h for _uid, h in board.positions()}
     out: dict[str, str] = {}
+    out.update(fixed or {})
+    taken = {h for _uid, h in board.positions()} | {Hex.parse(where) for where in out.values()}
     hexes = scenario.map.all_hexes()
     mine = [d for d in scenario.deployments if d.side == side]
     need = sum(len(d.units) for d in mine)
     for d in mine:
         for uid in d.units:
+            if uid in out:
+                continue
             unit = scenario.unit[uid]
             first: Hex | None = None
             roomy: Hex | None = None

@@ -58,7 +58,7 @@ def _setup(rules: Any, sc: Scenario, st: State, side: str, label: str) -> list[s
         out += [f"# The {side_name(sc, side)} set-up [3.0]: one line per unit, 'place UNIT at HEX'; every unit",
                 "# listed must be placed. Each line below is a legal placement pbem proposes (remove the",
                 "# '# ' to take it, or write your own hex; 'pbem submit --defaults' places the units you",
-                "# leave out where proposed):"]
+                "# leave out, around yours):"]
         out += [_example(f"place {uid} at {proposal[uid]}", where.get(uid, "")) for uid in sorted(proposal)]
     notes = _drop_zone_examples(rules, sc, st, side)
     if notes:

@@ -72,8 +72,8 @@ def test_3_0_a_text_set_up_that_leaves_units_out_names_defaults(tmp_path: Path) 
         res = pbem(command, g, path, "--key", "bob", home=home)
         assert res.code == 2 and "2 must be set up [15.12]" in res.err, res.err
         assert res.err.rstrip().endswith("9 units of the set-up are not placed: write a line for each, or give "
-                                         "--defaults to place what is left out where 'pbem orders --text' "
-                                         "proposes"), res.err
+                                         "--defaults and pbem places what is left out, around yours, as "
+                                         "'pbem orders --text' proposes"), res.err
     assert "legal:" in ok(pbem("check", g, path, "--key", "bob", "--defaults", home=home)).err
     placed = uncomment_examples(template).splitlines()
     first = next(i for i, line in enumerate(placed) if line.startswith("place "))
@@ -92,6 +92,16 @@ def test_15_12_5_24_every_unit_of_the_proposed_us_set_up_can_move(tmp_path: Path
     template = sign_template(tmp_path, home, g, "US", "bob")
     placed = re.findall(r"^# place (\S+) at (\d{4})", template, re.M)
     assert sorted(uid for uid, _h in placed) == ["2", "20", "3", "420", "52", "58", "73", "811", "90"]
+    # the proposal defends Bastogne: every unit within three hexes of one of its two labelled hexes
+    # (the first free hexes by number put five units on the map's west edge, ten hexes away)
+    from pbem.engine.scenarios import load_data
+    from pbem.maps.hexmap import Hex
+    from pbem.systems.westwall.model import Scenario
+
+    town = [Hex.parse(p.hex) for p in Scenario.parse(load_data("bastogne-spearhead")).map.places
+            if p.name == "Bastogne"]
+    assert len(town) == 2
+    assert all(min(Hex.parse(h).distance(t) for t in town) <= 3 for _uid, h in placed), placed
     (tmp_path / "pass.txt").write_text("pass\n")
     ok(pbem("submit", g, tmp_path / "pass.txt", "--key", "alice", "--yes", home=home))
     assert "U.S. player-turn" in ok(pbem("status", g, home=home)).out
