@@ -138,7 +138,7 @@ def test_join_shows_the_clock_its_signature_accepts(tmp_path: Path) -> None:
     invite, bob = _invite_with_clock(tmp_path, {"hours": 48, "extensions": 1, "extension_hours": 12})
     res = ok(pbem("join", tmp_path / "bob-game", "--key", "bob", "--invitation", invite / "genesis.json",
                   home=bob))
-    assert "clock 48 h a move, 1 extension of 12 h each (rules westwall/3, scenario bastogne-spearhead)" in res.err
+    assert "clock 48 h a move, 1 extension of 12 h each (rules westwall/4, scenario bastogne-spearhead)" in res.err
 
 
 def _toy_duel_with_clock(tmp_path: Path) -> tuple[Any, Any]:

@@ -643,7 +643,8 @@ def _retreats(
 ) -> list[Event]:
     """Each of ``units`` still on the map retreats ``hexes`` hexes [7.7], by its side's standing
     retreat preferences, away from ``away_from`` (fewer from a City hex, Arnhem [11.1]); its path
-    goes into ``paths`` and the units it displaced [7.8] into the phase's record."""
+    goes into ``paths`` and the units it displaced [7.8] into the phase's record, which the
+    retreats after it are given (westwall/4 displaces those again only when it must [7.82])."""
     b = ph.board
     prefs = ph.state.standing.get(side)
     events: list[Event] = []
@@ -662,7 +663,7 @@ def _retreats(
             events.append(NoteEvent(rule="11.1", text=f"{u} in a City hex retreats {hits} "
                                     f"hex{'es' if hits != 1 else ''} instead of {hexes}"))
         r: Retreat = retreat(b, ph.exclusive, u, hits, combat=n, prefs=prefs, away_from=away_from,
-                             called_for=hexes, enter=enter)
+                             called_for=hexes, enter=enter, displaced_before=ph.displaced)
         paths[u] = r.path
         events += r.events
         for moved, _ in r.displaced:
@@ -685,9 +686,9 @@ def _declines(
         return False
     goals = [Hex.parse(w) for w in wanted]
     short = retreat(ph.board.copy(), ph.exclusive, uid, reduced, combat=0, prefs=prefs,
-                    away_from=away_from, called_for=full)
+                    away_from=away_from, called_for=full, displaced_before=ph.displaced)
     long = retreat(ph.board.copy(), ph.exclusive, uid, full, combat=0, prefs=prefs,
-                   away_from=away_from, called_for=full)
+                   away_from=away_from, called_for=full, displaced_before=ph.displaced)
     if long.eliminated is not None:
         return False
     if short.eliminated is not None:

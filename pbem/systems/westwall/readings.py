@@ -5,7 +5,7 @@ them, to combat and retreats. Nothing else decides it: no module state, no globa
 
 Every flag is a correction made in a later rules version; the earlier version keeps the old result
 (its games, e.g. the frozen ones of ``tests/compat/``, verify byte for byte). ``docs/westwall.md``
-("Arnhem") gives each case with its reading.
+("Arnhem"; "Combat" for [7.82]) gives each case with its reading.
 """
 
 from __future__ import annotations
@@ -15,9 +15,12 @@ from dataclasses import fields
 
 from pbem.plain import Plain
 
+_SINCE = {"displace_once": "4"}
+"""The rules version each reading came with, when not westwall/3."""
+
 
 class Readings(Plain, frozen=True):
-    """The readings of one rules version; the defaults are the newest (westwall/3)."""
+    """The readings of one rules version; the defaults are the newest (westwall/4)."""
 
     city_retreat_minimum: bool = True
     """[11.1] westwall/3: the reduction applies to the retreat *remaining* when a unit enters a City
@@ -61,13 +64,21 @@ class Readings(Plain, frozen=True):
     """[17.35, 27] westwall/3: the end-of-game-turn note names every Allied unit without a line of
     communication. westwall/2: the first eight, then "...". (Not a reading of the text: the words
     of an event, which turn files sign.)"""
+    displace_once: bool = True
+    """[7.82] westwall/4: a retreat displaces a unit a second time -- one it displaced already, or
+    one displaced earlier in the same Combat Phase -- only when no complete retreat avoids it;
+    a unit pushed out of the retreating unit's way may take another of its hexes (step aside)
+    for that, or so that the retreat can be completed. westwall/3 and earlier: the owner's
+    preference and the distance from the enemy came before how often a unit was displaced, and a
+    pushed unit always took its own first hex, also the one the retreating unit entered next (one
+    unit could be pushed ahead three times, or the retreating unit eliminated when it could not
+    be pushed once more)."""
 
     @classmethod
     def of(cls, since: Callable[[str], bool]) -> Readings:
         """The readings of the rules version ``since`` answers for
         (:meth:`pbem.engine.ruleset.Ruleset.since`)."""
-        v3 = since("3")
-        return cls(**{f.name: v3 for f in fields(cls)})
+        return cls(**{f.name: since(_SINCE.get(f.name, "3")) for f in fields(cls)})
 
 
 NEWEST = Readings()

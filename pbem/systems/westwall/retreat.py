@@ -27,13 +27,17 @@ hex it reached; its path of retreat ends there [7.74].
 Choice among legal paths (the owner's reactive decision; protocol.md "Reactive decisions"):
 
 1. vacant paths before displacing ones [7.73];
-2. fewest displaced units listed in the owner's ``avoid_displacing`` standing order;
-3. the owner's ``retreat`` standing order for the unit: end as close as possible to its first
+2. (westwall/4) fewest repeated displacements: a unit displaced a second time, by this retreat
+   or earlier in the Combat Phase (``displaced_before``), counts once for each time again [7.82];
+3. (westwall/4) fewest pushed units stepping aside (see below);
+4. fewest displaced units listed in the owner's ``avoid_displacing`` standing order;
+5. the owner's ``retreat`` standing order for the unit: end as close as possible to its first
    preferred hex, then the second, ...;
-4. *default*: end as far as possible from the enemy units of the combat (the smallest distance to
+6. *default*: end as far as possible from the enemy units of the combat (the smallest distance to
    any of them, larger is better);
-5. fewer displaced units;
-6. lowest hex numbers along the path (``"0304" < "0403"``), so the choice is always unique.
+7. fewer displaced units;
+8. lowest hex numbers along the path (``"0304" < "0403"``), then (westwall/4) the pushed units'
+   own order of the hexes they took, so the choice is always unique.
 
 Rolls on the way (Arnhem westwall/3: a bridge is tried "immediately, no matter what the Phase" as
 a unit reaches it [12.11], and its demolition "is effective immediately" [12.13]): given an
@@ -44,11 +48,21 @@ able to retreat" [7.74]; [13.25] when a river closed the way).
 
 Displaced units choose their one hex by the same order (vacant first, ``avoid_displacing``, their
 own ``retreat`` preference, farthest from the enemy units of the combat, lowest hex number).
+westwall/4 [7.82]: a unit the retreating unit pushes out of its way may also take any other hex of
+those it chooses from (the vacant ones; when none is, those of friends that can make way) -- to
+step aside rather than into the retreating unit's next hex and be pushed on again (the Bastogne
+trial's "20", pushed ahead three times). By the order above it does so only when that
+spares a repeated displacement (with as few repeats, every unit takes its own first hex, as in
+westwall/3), or when it lets the retreat be completed at all (a complete retreat always comes
+first) or, if none can be, go farther before the unit is eliminated [7.74]. (Searched only when
+every complete retreat with each pushed unit at its own first hex repeats a displacement, or none
+is complete: the same choice, found with fewer trials.) Units further down a chain of
+displacements go where their own order puts them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import field
 from functools import cache
 
@@ -99,6 +113,22 @@ class _Plan(Plain):
     fail_rule: str | None = None
     fail_reason: str = ""
     dies_in_last: bool = False
+    choices: tuple[int, ...] = ()
+    """westwall/4, a search where pushed units may step aside: for each unit the retreating unit
+    pushed, in order, the rank of its hex in its own order (0: where it would go by itself)."""
+
+
+def _repeats(displaced: Sequence[tuple[str, list[Hex], str]], before: frozenset[str]) -> int:
+    """How many of ``displaced`` displace a unit a second time or more [7.82]: one displaced
+    earlier in the list, or in ``before`` (earlier in the Combat Phase)."""
+    if not displaced:
+        return 0
+    return len(displaced) - len({u for u, _, _ in displaced} - before)
+
+
+def _stepped_aside(choices: tuple[int, ...]) -> int:
+    """How many pushed units did not take their own first hex (:attr:`_Plan.choices`)."""
+    return sum(1 for c in choices if c) if choices else 0
 
 
 class _Memo:
@@ -328,24 +358,13 @@ def _vacancy_reachable(
     return False
 
 
-def displace(
-    board: Board,
-    exclusive: Exclusive,
-    uid: str,
-    by: str,
-    prefs: StandingOrders,
-    away_from: Sequence[Hex],
-    busy: frozenset[str],
-    depth: int = 0,
-    memo: _Memo | None = None,
-) -> list[tuple[str, list[Hex], str]] | None:
-    """Move friend ``uid`` one hex out of the way of ``by`` [7.81]; chains allowed [7.82].
-
-    On success moves the units in ``board``'s position tables (:meth:`Board.place`; the caller
-    undoes or repeats the moves) and returns the displacements made (innermost first); returns
-    ``None`` (board untouched) if ``uid`` cannot go anywhere without being eliminated."""
+def _exits(
+    board: Board, exclusive: Exclusive, uid: str, busy: frozenset[str], memo: _Memo | None
+) -> tuple[Hex, list[Hex], list[Hex]] | None:
+    """Where friend ``uid`` may go when displaced: its hex, the vacant hexes and the hexes of
+    friends not in ``busy`` it may enter (each in map order); ``None`` when it is not on the map."""
     start = board.unit_hex(uid)
-    if start is None or depth > _MAX_CHAIN:
+    if start is None:
         return None
     vacant: list[Hex] = []
     friends: list[Hex] = []
@@ -374,6 +393,15 @@ def displace(
                 vacant.append(nb)
             elif kind == "friend" and busy.isdisjoint(at[nb]):
                 friends.append(nb)
+    return start, vacant, friends
+
+
+def _exit_key(
+    board: Board, uid: str, prefs: StandingOrders, away_from: Sequence[Hex], memo: _Memo | None
+) -> Callable[[Hex], tuple[int, tuple[int, ...], int, str]]:
+    """The order in which displaced ``uid`` picks its hex: fewest units its owner would rather not
+    displace there, its ``retreat`` preference, farthest from the enemy, lowest hex number."""
+    at = board._at
     avoid_set = prefs.avoid_displacing
 
     def key(h: Hex) -> tuple[int, tuple[int, ...], int, str]:
@@ -381,32 +409,112 @@ def displace(
         avoid = sum(1 for o in at.get(h, ()) if o in avoid_set) if avoid_set else 0
         return avoid, pref, far, str(h)
 
+    return key
+
+
+def _make_room(
+    board: Board, exclusive: Exclusive, dest: Hex, uid: str, prefs: StandingOrders,
+    away_from: Sequence[Hex], busy: frozenset[str], depth: int, memo: _Memo | None,
+) -> list[tuple[str, list[Hex], str]] | None:
+    """Displace every unit in ``dest`` for ``uid`` (a chain [7.82]), on the board; ``None`` if
+    one of them cannot make way (the caller undoes the moves made)."""
+    chain: list[tuple[str, list[Hex], str]] = []
+    for other in board.occupants(dest):
+        sub = displace(
+            board, exclusive, other, uid, prefs, away_from, busy | {uid}, depth + 1, memo
+        )
+        if sub is None:
+            return None
+        chain += sub
+    return chain
+
+
+def displace(
+    board: Board,
+    exclusive: Exclusive,
+    uid: str,
+    by: str,
+    prefs: StandingOrders,
+    away_from: Sequence[Hex],
+    busy: frozenset[str],
+    depth: int = 0,
+    memo: _Memo | None = None,
+) -> list[tuple[str, list[Hex], str]] | None:
+    """Move friend ``uid`` one hex out of the way of ``by`` [7.81]; chains allowed [7.82].
+
+    On success moves the units in ``board``'s position tables (:meth:`Board.place`; the caller
+    undoes or repeats the moves) and returns the displacements made (innermost first); returns
+    ``None`` (board untouched) if ``uid`` cannot go anywhere without being eliminated."""
+    if depth > _MAX_CHAIN:
+        return None
+    exits = _exits(board, exclusive, uid, busy, memo)
+    if exits is None:
+        return None
+    start, vacant, friends = exits
     if vacant:
-        dest = vacant[0] if len(vacant) == 1 else min(vacant, key=key)
+        dest = (vacant[0] if len(vacant) == 1
+                else min(vacant, key=_exit_key(board, uid, prefs, away_from, memo)))
         board.place(uid, dest)
         return [(uid, [start, dest], by)]
     if friends and not _vacancy_reachable(board, board.geo.side_of[uid], start, busy, memo):
         return None
-    for dest in sorted(friends, key=key) if len(friends) > 1 else friends:
+    if len(friends) > 1:
+        friends = sorted(friends, key=_exit_key(board, uid, prefs, away_from, memo))
+    for dest in friends:
         # A trial on the board itself, undone unless every unit in ``dest`` can make way.
         mark = board.begin()
-        chain: list[tuple[str, list[Hex], str]] = []
-        ok = True
-        for other in board.occupants(dest):
-            sub = displace(
-                board, exclusive, other, uid, prefs, away_from, busy | {uid}, depth + 1, memo
-            )
-            if sub is None:
-                ok = False
-                break
-            chain += sub
-        if not ok:
+        chain = _make_room(board, exclusive, dest, uid, prefs, away_from, busy, depth, memo)
+        if chain is None:
             board.rollback(mark)
             continue
         board.place(uid, dest)
         board.commit(mark)
         return chain + [(uid, [start, dest], by)]
     return None
+
+
+def _ways_aside(
+    board: Board, exclusive: Exclusive, units: Sequence[str], by: str, prefs: StandingOrders,
+    away_from: Sequence[Hex], memo: _Memo | None,
+) -> Iterator[tuple[tuple[int, ...], list[tuple[str, list[Hex], str]]]]:
+    """westwall/4 [7.82]: every way ``units`` (the friends in the hex ``by`` enters) may make way
+    for it, each unit to any hex :func:`displace` may choose from (the vacant ones; only when
+    there is none, those of friends that can make way in turn). Yields the rank of each unit's hex
+    in its own order and the displacements (as :func:`displace` gives them), the units moved on
+    the board meanwhile; the board is as it was once the generator is exhausted (its consumer
+    must exhaust it, and undo its own moves before asking for the next way). The first way is
+    the one :func:`displace` makes."""
+    if not units:
+        yield (), []
+        return
+    uid = units[0]
+    exits = _exits(board, exclusive, uid, frozenset({by}), memo)
+    if exits is None:
+        return
+    start, vacant, friends = exits
+    key = _exit_key(board, uid, prefs, away_from, memo)
+    if vacant:
+        options = sorted(vacant, key=key) if len(vacant) > 1 else vacant
+    elif friends and _vacancy_reachable(board, board.geo.side_of[uid], start, frozenset({by}),
+                                        memo):
+        options = sorted(friends, key=key) if len(friends) > 1 else friends
+    else:
+        return
+    rank = 0  # among the hexes it can take: 0 is the one :func:`displace` takes
+    for dest in options:
+        mark = board.begin()
+        chain: list[tuple[str, list[Hex], str]] | None = []
+        if not vacant:
+            chain = _make_room(board, exclusive, dest, uid, prefs, away_from, frozenset({by}), 0,
+                               memo)
+        if chain is not None:
+            board.place(uid, dest)
+            own = chain + [(uid, [start, dest], by)]
+            for ranks, rest in _ways_aside(board, exclusive, units[1:], by, prefs, away_from,
+                                           memo):
+                yield (rank, *ranks), own + rest
+            rank += 1
+        board.rollback(mark)
 
 
 def _search(
@@ -420,6 +528,8 @@ def _search(
     displacing: bool = True,
     prefix: Sequence[Hex] = (),
     called_for: int = 0,
+    before: frozenset[str] | None = None,
+    aside: bool = False,
 ) -> list[_Plan]:
     """Every path of retreat, depth first in hex order. Each trial step is made on ``board`` and
     undone after its subtree has been explored, so ``board`` is unchanged on return.
@@ -431,7 +541,12 @@ def _search(
     ``prefix``: the hexes of the retreat already made (its combat position first, the unit in the
     last one): only the ways on from there are searched (a retreat judged again after a roll
     changed the terrain, Arnhem [12.13]). ``called_for``: the hexes the combat result called for
-    before any reduction (the exclusive rules' ``retreat_may_end`` reads it)."""
+    before any reduction (the exclusive rules' ``retreat_may_end`` reads it).
+
+    ``before`` (westwall/4 [7.82]): the units displaced earlier in the Combat Phase, for the count
+    of repeated displacements in the choice key (``None``: westwall/3, no such count). ``aside``
+    (westwall/4): a unit pushed out of the retreating unit's way tries every hex it may go to
+    (:func:`_ways_aside`), not only its own first choice."""
     start = prefix[0] if prefix else board.unit_hex(uid)
     assert start is not None
     plans: list[_Plan] = []
@@ -442,34 +557,44 @@ def _search(
     avoid_set = prefs.avoid_displacing
     past_enemy = exclusive.readings.off_map_past_enemy
     off_map_case = exclusive.off_map_case()
-    # The best complete plan so far by the first four elements of the choice key in ``retreat``
-    # (displaces anybody, how many it should avoid displacing, preference, distance from the
-    # enemy). Once there is one, the incomplete plans no longer matter (a complete retreat is
-    # always chosen over them), and a last step into a hex whose key cannot beat it even with
-    # nobody more displaced is not tried at all: whatever it found, ``retreat`` would not
-    # choose it. Which plan is chosen does not depend on the order plans are found in (no two
-    # have the same path, the last element of the key), so the choice is unchanged.
-    best: list[tuple[bool, int, tuple[int, ...], int] | None] = [None]
+    # The best complete plan so far by the first six elements of the choice key in ``_choose``
+    # (displaces anybody, how many displacements repeat one [7.82], how many pushed units step
+    # aside -- both always 0 for westwall/3 --, how many it should avoid displacing, preference,
+    # distance from the enemy). Once there is one, the incomplete plans no longer matter (a
+    # complete retreat is always chosen over them), and a last step into a hex whose key cannot
+    # beat it even with nobody more displaced is not tried at all: whatever it found, ``_choose``
+    # would not choose it (displacing more never lowers the first four elements). Which plan is
+    # chosen does not depend on the order plans are found in (no two have the same path and
+    # pushed units' choices, the last elements of the key), so the choice is unchanged.
+    best: list[tuple[bool, int, int, int, tuple[int, ...], int] | None] = [None]
+    once = before is not None
+    earlier = before or frozenset()
 
-    again: list[Callable[[list[Hex], list[tuple[str, list[Hex], str]]], None]] = []
+    again: list[Callable[[list[Hex], list[tuple[str, list[Hex], str]], tuple[int, ...]], None]] = []
     settled = memo if memo is not None and memo.settled else None
 
-    def rec(path: list[Hex], displaced: list[tuple[str, list[Hex], str]]) -> None:
+    def rec(
+        path: list[Hex], displaced: list[tuple[str, list[Hex], str]], choices: tuple[int, ...]
+    ) -> None:
         b = board
         here = path[-1]
         if len(path) - 1 == hexes or (
                 may_end and len(path) > 1
                 and exclusive.retreat_may_end(b.scenario, b, uid, len(path) - 1, hexes, path,
                                               called_for)):
-            plans.append(_Plan(path, displaced, True))
+            plans.append(_Plan(path, displaced, True, choices=choices))
             avoid = sum(1 for u, _, _ in displaced if u in avoid_set) if avoid_set else 0
-            got = (bool(displaced), avoid, *_order_key(here, uid, prefs, away_from, memo))
+            again_n = _repeats(displaced, earlier) if once else 0
+            got = (bool(displaced), again_n, _stepped_aside(choices), avoid,
+                   *_order_key(here, uid, prefs, away_from, memo))
             if best[0] is None or got < best[0]:
                 best[0] = got
             return
         last = len(path) == hexes  # the next hex ends a full retreat
         if last:
             done = bool(displaced)
+            repeated = _repeats(displaced, earlier) if once else 0
+            aside_n = _stepped_aside(choices)
             avoided = sum(1 for u, _, _ in displaced if u in avoid_set) if avoid_set else 0
         blocked: list[tuple[int, str, str]] = []
         extended = False
@@ -491,7 +616,8 @@ def _search(
         for i in order:
             nb = onward[i]
             if last and best[0] is not None:
-                if (done, avoided, *_order_key(nb, uid, prefs, away_from, memo)) > best[0]:
+                if (done, repeated, aside_n, avoided,
+                        *_order_key(nb, uid, prefs, away_from, memo)) > best[0]:
                     continue  # cannot beat the best complete plan: not chosen, whatever it finds
             if settled is not None:  # :func:`_step_kind` read from the memo at once
                 step = (uid, here, nb)
@@ -504,17 +630,32 @@ def _search(
                 kind, rule, why = _step_kind(b, exclusive, uid, here, nb, memo)
             if kind == "ok":
                 if moves_free and not displaced:
-                    again[0](path + [nb], displaced)
+                    again[0](path + [nb], displaced, choices)
                 else:
                     mark = b.begin()
                     b.place(uid, nb)
-                    again[0](path + [nb], displaced)
+                    again[0](path + [nb], displaced, choices)
                     b.rollback(mark)
                 extended = True
             elif kind == "friend":
                 if not displacing:
                     if memo is not None:
                         memo.met_friend = True
+                    continue
+                if aside:
+                    made = False
+                    for ranks, made_way in _ways_aside(b, exclusive, b.occupants(nb), uid, prefs,
+                                                       away_from, memo):
+                        mark = b.begin()
+                        b.place(uid, nb)
+                        again[0](path + [nb], displaced + made_way, choices + ranks)
+                        b.rollback(mark)
+                        made = True
+                    if made:
+                        extended = True
+                    else:
+                        blocked.append((i, "7.82",
+                                        f"displacing the unit in {nb} would eliminate it"))
                     continue
                 mark = b.begin()
                 moves: list[tuple[str, list[Hex], str]] = []
@@ -529,13 +670,14 @@ def _search(
                     moves += sub
                 if ok:
                     b.place(uid, nb)
-                    again[0](path + [nb], displaced + moves)
+                    again[0](path + [nb], displaced + moves, choices)
                     extended = True
                 else:
                     blocked.append((i, "7.82", f"displacing the unit in {nb} would eliminate it"))
                 b.rollback(mark)
             elif kind == "dies":
-                plans.append(_Plan(path + [nb], displaced, False, rule, why, dies_in_last=True))
+                plans.append(_Plan(path + [nb], displaced, False, rule, why, dies_in_last=True,
+                               choices=choices))
             elif kind in ("stop", "no"):
                 blocked.append((i, rule, why))
         if not extended:
@@ -560,11 +702,11 @@ def _search(
             why = why_of.get(rule, "no hex it may enter")
             if rule == _OFF_MAP:
                 rule = off_map_case
-            plans.append(_Plan(path, displaced, False, rule, why))
+            plans.append(_Plan(path, displaced, False, rule, why, choices=choices))
 
     again.append(rec)
     try:
-        rec(list(prefix) or [start], [])
+        rec(list(prefix) or [start], [], ())
     finally:
         # ``rec`` calls itself through ``again``: a reference cycle that would keep the board and
         # the plans alive until the cyclic collector ran, unless ended here (then freed at once).
@@ -588,6 +730,7 @@ def retreat(
     away_from: Sequence[Hex] = (),
     called_for: int = 0,
     enter: Enter | None = None,
+    displaced_before: Collection[str] = (),
 ) -> Retreat:
     """Retreat ``uid`` ``hexes`` hexes [7.7] on ``board`` (mutated), displacing friends if it must
     [7.8]; eliminates it if it cannot complete the retreat [7.74, 7.82, 5.24, 12.12 (Arnhem
@@ -601,17 +744,21 @@ def retreat(
     (displacements of a step first): when it reports a change of the terrain, the rest of the
     retreat is chosen again from where the unit stands, by the same order, against the terrain as
     it now is -- another way on, a shorter one the rules allow, or elimination where it stands
-    [7.74] (Arnhem [12.11, 12.13]). Its events follow the retreat's movement events."""
+    [7.74] (Arnhem [12.11, 12.13]). Its events follow the retreat's movement events.
+
+    ``displaced_before``: the units displaced earlier in the Combat Phase, which westwall/4
+    displaces again only when no complete retreat avoids it [7.82] (westwall/3 ignores it)."""
     prefs = prefs or _no_orders()
     start = board.unit_hex(uid)
     if start is None:
         raise ValueError(f"{uid} is not on the map")
     if hexes <= 0:
         return Retreat(uid, [start])
-    best = _choose(board, exclusive, uid, hexes, prefs, away_from, called_for, [start])
+    before = frozenset(displaced_before) if exclusive.readings.displace_once else None
+    best = _choose(board, exclusive, uid, hexes, prefs, away_from, called_for, [start], before)
     if enter is not None:
         return _stepwise(board, exclusive, uid, hexes, best, combat, prefs, away_from, called_for,
-                         enter)
+                         enter, before)
     # Apply the chosen plan to the real board: displacements first (in order), then the unit.
     out = Retreat(uid, best.path)
     for moved, path, by in best.displaced:
@@ -635,8 +782,11 @@ def retreat(
 def _choose(
     board: Board, exclusive: Exclusive, uid: str, hexes: int, prefs: StandingOrders,
     away_from: Sequence[Hex], called_for: int, prefix: list[Hex],
+    before: frozenset[str] | None = None,
 ) -> _Plan:
-    """The owner's retreat from ``prefix`` (the unit in its last hex) by the documented order."""
+    """The owner's retreat from ``prefix`` (the unit in its last hex) by the documented order.
+    ``before``: westwall/4, the units displaced earlier in the Combat Phase [7.82]; ``None`` for
+    westwall/3 (no count of repeated displacements, no stepping aside)."""
     memo = _Memo(board.geo.side_of[uid], exclusive)
     # A complete retreat that displaces nobody is always preferred to any that displaces a friend
     # (the first element of ``key`` below) [7.8], so look for those first, without the costly
@@ -648,13 +798,26 @@ def _choose(
                     prefix=prefix, called_for=called_for)
     if not any(p.complete for p in plans) and memo.met_friend:
         plans = _search(board, exclusive, uid, hexes, prefs, away_from, memo, prefix=prefix,
-                        called_for=called_for)
+                        called_for=called_for, before=before)
+        # westwall/4 [7.82]: when every complete retreat found so displaces some unit again (or
+        # none is complete), the units pushed out of the way may step aside instead. The plans
+        # found so are among those found then (each pushed unit's first choice), so the choice
+        # is made among them all. Else the same choice either way: a plan in which some pushed
+        # unit steps aside comes after every one with as few repeats in which none does (the
+        # third element of ``key``), and the best has none here.
+        if before is not None and any(p.displaced for p in plans) and not any(
+                p.complete and not _repeats(p.displaced, before) for p in plans):
+            plans = _search(board, exclusive, uid, hexes, prefs, away_from, memo, prefix=prefix,
+                            called_for=called_for, before=before, aside=True)
+    earlier = before or frozenset()
 
     def key(p: _Plan) -> tuple[object, ...]:
         n_disp = len(p.displaced)
+        again = _repeats(p.displaced, earlier) if before is not None else 0
         avoid = sum(1 for u, _, _ in p.displaced if u in prefs.avoid_displacing)
         pref, far = _order_key(p.path[-1], uid, prefs, away_from, memo)
-        return (n_disp > 0, avoid, pref, far, n_disp, [str(h) for h in p.path])
+        return (n_disp > 0, again, _stepped_aside(p.choices), avoid, pref, far, n_disp,
+                [str(h) for h in p.path], p.choices)
 
     complete = [p for p in plans if p.complete]
     if complete:
@@ -700,6 +863,7 @@ def _step_groups(
 def _stepwise(
     board: Board, exclusive: Exclusive, uid: str, hexes: int, plan: _Plan, combat: int,
     prefs: StandingOrders, away_from: Sequence[Hex], called_for: int, enter: Enter,
+    displaced_before: frozenset[str] | None = None,
 ) -> Retreat:
     """The retreat made one step at a time, ``enter`` called as each unit enters each hex; after
     a change of the terrain the rest is chosen again from where the unit stands (see
@@ -731,7 +895,10 @@ def _stepwise(
         i += 1
         if changed and not (plan.complete and i == len(plan.path)):
             before = [str(x) for x in plan.path]
-            plan = _choose(board, exclusive, uid, hexes, prefs, away_from, called_for, list(walked))
+            if displaced_before is not None:  # westwall/4: and those it displaced so far [7.82]
+                displaced_before = displaced_before | {u for u, _ in out.displaced}
+            plan = _choose(board, exclusive, uid, hexes, prefs, away_from, called_for,
+                           list(walked), displaced_before)
             groups = _step_groups(uid, plan.path, plan.displaced, i)
             if [str(x) for x in plan.path] != before:
                 rest = "-".join(str(x) for x in plan.path[i - 1:])

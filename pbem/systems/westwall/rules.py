@@ -149,8 +149,16 @@ class WestWallRules(Ruleset[Scenario, State, Orders_]):
     bot) every method also accepts their JSON form."""
 
     system = "westwall"
-    version = "3"
-    """3: the SPI Arnhem corrections of issue 26, one :class:`~pbem.systems.westwall.readings.Readings`
+    version = "4"
+    """4: [7.82] a unit is displaced more than once in a Combat Phase only when no complete
+    retreat avoids it: a retreat that displaces a unit again (one it displaced already, or one
+    displaced earlier in the phase) comes after every one that does not, before the owner's
+    preferences, and a unit pushed out of the retreating unit's way steps aside rather than into
+    its next hex when that spares a second displacement or lets the retreat be completed
+    (readings flag ``displace_once``; the Bastogne trial's retreat that pushed one U.S. unit
+    ahead of it three times). Bastogne and Arnhem alike.
+
+    3: the SPI Arnhem corrections of issue 26, one :class:`~pbem.systems.westwall.readings.Readings`
     flag each (westwall/2 keeps the earlier result of each):
 
     * [11.1] a unit entering a City hex has the rest of its retreat cut by two with three or more
@@ -168,10 +176,10 @@ class WestWallRules(Ruleset[Scenario, State, Orders_]):
 
     2: [14.0] counts adjacent artillery against the limit and exempts combats with no ground
     attacker (westwall/1 counted only artillery added to a combat)."""
-    plays = ("2",)
-    """westwall/2 is still played, results exactly as they were (tests/compat's games, the
-    archives of 0.2.0): the version-3 corrections are gated on :meth:`since` through
-    :attr:`readings`."""
+    plays = ("3", "2")
+    """westwall/3 and westwall/2 are still played, results exactly as they were (tests/compat's
+    games, the bundled examples before westwall/4, the archives of 0.2.0): the version-3 and
+    version-4 corrections are gated on :meth:`since` through :attr:`readings`."""
     earlier = {
         "1": "pbem development builds from commit 1c7f7eb to the one before ab49ce4 (no release)",
     }
