@@ -109,8 +109,11 @@ def _on_map_not_entry(uid: str, at: str | None, form: str, dest: str, case: str,
     """The words for an entry ordered for a unit already on the map (``form``: the 'enter ... at
     HEX to HEX' or the 'enter ... via HEX...' form; ``first``: the path's first hex when it is
     not next to the unit): what is wrong, the entry's case and what to write."""
-    away = f", and {first}, where its path begins, is not next to it" if first is not None else ""
-    return (f"{uid} is on the map already (in {at}){away}: 'enter ... {form} HEX' is for a "
+    if first is not None:  # 'move ... via' or 'enter ... via': the same order once read [5.0]
+        return (f"{uid} is on the map already (in {at}), and {first}, where its path begins, is not next "
+                f"to it: a move's path goes hex by hex from the unit [5.0], and 'enter ... {form} HEX' is "
+                f"for a reinforcement off the map [{case}]; write 'move {uid} to {dest}'")
+    return (f"{uid} is on the map already (in {at}): 'enter ... {form} HEX' is for a "
             f"reinforcement off the map [{case}]; write 'move {uid} to {dest}'")
 
 

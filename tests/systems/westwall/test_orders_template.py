@@ -415,12 +415,15 @@ def test_11_11_enter_via_for_a_unit_on_the_map_says_it_is_on_the_map() -> None:
         orders = rules.normalize(sc, st, "US", rules.load_orders(sc, doc))
         return orders.moves[0].path, [v.rule for v in rules.validate(sc, st, "US", orders)]
 
-    doc = p.read_text_orders(sc, rules.skeleton(sc, st, "US"), "US", "enter inf via 0101 0102\n")
-    with pytest.raises(InputError) as err:
-        rules.normalize(sc, st, "US", rules.load_orders(sc, doc))
-    assert str(err.value) == ("inf is on the map already (in 0505), and 0101, where its path begins, is "
-                              "not next to it: 'enter ... via HEX' is for a reinforcement off the map "
-                              "[11.11]; write 'move inf to 0102'")
+    # 'enter ... via' and 'move ... via' read as the same order: the words fit either [5.0, 11.11]
+    for verb in ("enter", "move"):
+        doc = p.read_text_orders(sc, rules.skeleton(sc, st, "US"), "US", f"{verb} inf via 0101 0102\n")
+        with pytest.raises(InputError) as err:
+            rules.normalize(sc, st, "US", rules.load_orders(sc, doc))
+        assert str(err.value) == ("inf is on the map already (in 0505), and 0101, where its path begins, is "
+                                  "not next to it: a move's path goes hex by hex from the unit [5.0], and "
+                                  "'enter ... via HEX' is for a reinforcement off the map [11.11]; write "
+                                  "'move inf to 0102'")
     # a move next to it: still a move, refused by the zone of control as before [5.14]
     path, refused = checked("move inf via 0504 0404\n")
     assert path == ["0504", "0404"] and refused[0] == "5.14"
