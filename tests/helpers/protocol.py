@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from helpers.paths import DATA
+from helpers.paths import DATA, ROOT
 
 TOY = DATA / "toy-duel.json"
 GAME_ID = "00112233445566778899aabbccddeeff"
@@ -36,6 +36,15 @@ SCRIPT: list[tuple[str, dict[str, Any]]] = [
     ("B", {"kind": "roll", "side": "B", "round": 2, "dice": 2}),  # 6
     ("A", {"kind": "acknowledge", "side": "A"}),  # 7 (closes the archive)
 ]
+
+
+def example_keys(home: Path, *names: str) -> None:
+    """Import the two example keys of ``examples/keys/`` into ``home`` as ``names`` (two): with a
+    fixed game id and chain nonce a game then rolls the same dice on every run (the dice chains'
+    seeds are derived from the keys), so a bot's playthrough is the same game each time."""
+    keys = ROOT / "examples" / "keys"
+    for name, key in zip(names, ("example-de.key", "example-us.key"), strict=True):
+        ok(pbem("key", "import", keys / key, "--name", name, "--no-passphrase", home=home))
 
 
 @dataclass

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers.protocol import env, pbem
+from helpers.protocol import env, example_keys, pbem
 
 from pbem.engine.autoplay import autoplay
 from pbem.engine.gamedir import Game
@@ -26,8 +26,7 @@ GAME_ID = "a44e1de5a44e1de5a44e1de5a44e1de5"
 
 def _new_game(tmp_path: Path, scenario: str) -> tuple[Path, Path]:
     home = tmp_path / "home"
-    for name in ("allied", "german"):
-        assert pbem("key", "new", name, "--no-passphrase", home=home).code == 0
+    example_keys(home, "allied", "german")  # fixed keys, id and nonce: the same dice every run
     g = tmp_path / "game"
     res = pbem("new", scenario, g, "--player", "AL=allied", "--player", "DE=german",
                "--game-id", GAME_ID, "--nonce", "a4" * 32, home=home)
