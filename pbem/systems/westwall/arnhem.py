@@ -217,6 +217,37 @@ def side_str(a: Hex, b: Hex) -> str:
     return f"{x}/{y}"
 
 
+def spare_problem(scenario: Scenario, text: str) -> str | None:
+    """Why ``text`` (``XXYY/XXYY``) names no bridge the German player can spare, or None: only the
+    canal and rail bridges printed on the map are tried for demolition [12.12, 12.15], and a
+    spared bridge is matched by its hexside written lower hex first."""
+    a_text, sep, b_text = text.partition("/")
+    try:
+        a, b = Hex.parse(a_text), Hex.parse(b_text)
+    except InputError:
+        return f"{text[:40]!r} is not a hexside: write 'XXYY/XXYY'"
+    kind = printed_bridge_kind(scenario, a, b) if sep and a.is_adjacent(b) else None
+    if kind not in ("canal", "rail"):
+        return f"{a}/{b} is not a canal or rail bridge on the map: only those are demolished or spared"
+    if text != side_str(a, b):
+        return f"write the bridge {text} as {side_str(a, b)}"
+    return None
+
+
+def spare_violations(scenario: Scenario, side: str, spare: list[str]) -> list[RuleViolation]:
+    """A player-turn's standing order sparing bridges [12.12]: the German player's, in an Arnhem
+    game, each a printed canal or rail bridge (:func:`spare_problem`)."""
+    if not spare:
+        return []
+    if scenario.game != "arnhem":
+        return [RuleViolation("12.12", f"sparing a bridge is an order of the Arnhem rules; this game plays "
+                                       f"{scenario.game}")]
+    if side != german_side(scenario):
+        return [RuleViolation("12.12", "only the German player spares bridges: demolishing them is the "
+                                       "German player's decision")]
+    return [RuleViolation("12.12", problem) for b in spare if (problem := spare_problem(scenario, b))]
+
+
 def bridge_kind(board: Board, a: Hex, b: Hex) -> str | None:
     """``canal``, ``rail`` or ``highway`` for a bridge hexside as printed on the map (whatever has
     happened to it since), else ``None`` [12.15]."""

@@ -45,8 +45,7 @@ import shlex
 from typing import Any
 
 from pbem.errors import InputError
-from pbem.maps.hexmap import Hex
-from pbem.systems.westwall.arnhem import printed_bridge_kind
+from pbem.systems.westwall.arnhem import spare_problem
 from pbem.systems.westwall.model import Scenario
 
 JSON = Any
@@ -91,11 +90,9 @@ def _sparable(scenario: Scenario, a: str, b: str, where: str) -> None:
     if scenario.game != "arnhem":
         raise InputError(f"{where}: 'spare bridge' is an order of the Arnhem rules [12.12]; this "
                          f"game plays {scenario.game}")
-    ha, hb = Hex.parse(a), Hex.parse(b)
-    kind = printed_bridge_kind(scenario, ha, hb) if ha.is_adjacent(hb) else None
-    if kind not in ("canal", "rail"):
-        raise InputError(f"{where}: {a}/{b} is not a canal or rail bridge on the map: only those "
-                         "are demolished or spared [12.12, 12.15]")
+    problem = spare_problem(scenario, "/".join(sorted([a, b])))
+    if problem is not None:
+        raise InputError(f"{where}: {problem} [12.12, 12.15]")
 
 
 def parse_text_orders(scenario: Scenario, skeleton: JSON, side: str, text: str) -> JSON:

@@ -15,7 +15,7 @@ from dataclasses import fields
 
 from pbem.plain import Plain
 
-_SINCE = {"displace_once": "4"}
+_SINCE = {"displace_once": "4", "spare_checked": "4"}
 """The rules version each reading came with, when not westwall/3."""
 
 
@@ -73,6 +73,12 @@ class Readings(Plain, frozen=True):
     pushed unit always took its own first hex, also the one the retreating unit entered next (one
     unit could be pushed ahead three times, or the retreating unit eliminated when it could not
     be pushed once more)."""
+
+    spare_checked: bool = True
+    """[12.12, 12.15] westwall/4: a standing order sparing a bridge is refused unless it is the German
+    player's, in an Arnhem game, naming a canal or rail bridge printed on the map as its hexside
+    (``1106/1107``, lower hex first). westwall/3 and earlier: only the text orders' reader checked
+    it; such an order signed as JSON was accepted and did nothing."""
 
     @classmethod
     def of(cls, since: Callable[[str], bool]) -> Readings:

@@ -159,7 +159,10 @@ class WestWallRules(Ruleset[Scenario, State, Orders_]):
     preferences, and a unit pushed out of the retreating unit's way steps aside rather than into
     its next hex when that spares a second displacement or lets the retreat be completed
     (readings flag ``displace_once``; the Bastogne trial's retreat that pushed one U.S. unit
-    ahead of it three times). Bastogne and Arnhem alike.
+    ahead of it three times). Bastogne and Arnhem alike. And [12.12, 12.15] a standing order sparing
+    a bridge is refused unless it is the German player's, in Arnhem, naming a printed canal or rail
+    bridge by its hexside (readings flag ``spare_checked``; only the text reader checked it, and
+    a JSON order sparing anything else was signed and did nothing).
 
     3: the SPI Arnhem corrections of issue 26, one :class:`~pbem.systems.westwall.readings.Readings`
     flag each (westwall/2 keeps the earlier result of each):
@@ -482,6 +485,10 @@ class WestWallRules(Ruleset[Scenario, State, Orders_]):
         walked = _Walked(st, o, board, plan)
         out += plan.violations
         out += standing_violations(scenario, o.side, o.standing)
+        if o.standing.spare_bridges and self.readings.spare_checked:
+            from pbem.systems.westwall.arnhem import spare_violations
+
+            out += spare_violations(scenario, o.side, o.standing.spare_bridges)
         out += validate_attacks(board, scenario, board.to_state(st), o)
         return Checked(out, walked if not out else None)
 

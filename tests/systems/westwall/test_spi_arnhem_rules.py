@@ -115,6 +115,36 @@ def test_12_12_the_german_policy_may_spare_a_bridge() -> None:
     assert [(r["die"], r["outcome"]) for r in _rolls(res)] == [(None, "spared")]
 
 
+def test_12_12_a_signed_spare_order_is_checked_as_the_text_one_is_from_rules_version_4() -> None:
+    """[12.12, 12.15] westwall/4: orders signed as JSON get the checks the text reader makes: only
+    the German player spares, only a canal or rail bridge printed on the map, written as its
+    hexside (lower hex first, the key the demolition looks up). Under westwall/3 such orders were
+    accepted and did nothing (a bridge never matched is still tried), and still are."""
+    sc = _bridges(units=[unit("tk", "US", "armor"), unit("g", "DE")])
+
+    def spare(side: str, *bridges: str) -> PlayerTurnOrders:
+        return PlayerTurnOrders(side=side, game_turn=1, moves=[], attacks=[],
+                                standing=StandingOrders(spare_bridges=list(bridges)))
+
+    german = state_with(sc, {"tk": "0101", "g": "0808"}, phasing="DE")
+    assert R.validate(sc, german, "DE", spare("DE", "0203/0204")) == []
+    refused = {
+        "0603/0604": "0603/0604 is not a canal or rail bridge on the map: only those are demolished or spared",
+        "0204/0203": "write the bridge 0204/0203 as 0203/0204",
+        "0203-0204": "'0203-0204' is not a hexside: write 'XXYY/XXYY'",
+    }
+    for bridge, said in refused.items():
+        assert [(v.rule, v.message) for v in R.validate(sc, german, "DE", spare("DE", bridge))] == [("12.12", said)]
+        assert R.at_version("3").validate(sc, german, "DE", spare("DE", bridge)) == []
+    allied = state_with(sc, {"tk": "0101", "g": "0808"}, phasing="US")
+    assert [v.message for v in R.validate(sc, allied, "US", spare("US", "0203/0204"))] == [
+        "only the German player spares bridges: demolishing them is the German player's decision"]
+    bastogne = _bridges(game="bastogne", units=[unit("tk", "US", "armor"), unit("g", "DE")])
+    st = state_with(bastogne, {"tk": "0101", "g": "0808"}, phasing="DE")
+    assert [v.message for v in R.validate(bastogne, st, "DE", spare("DE", "0203/0204"))] == [
+        "sparing a bridge is an order of the Arnhem rules; this game plays bastogne"]
+
+
 def test_12_13_if_demolished_orders_the_continuation_in_advance() -> None:
     """The move carries its continuation as a condition written before the die: when the bridge goes,
     the tank turns along the bank to 0302 -> 0202 instead."""

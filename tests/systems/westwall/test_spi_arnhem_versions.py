@@ -27,10 +27,11 @@ def test_westwall_4_is_newest_and_3_and_2_are_still_played() -> None:
 
 def test_each_version_hands_its_readings_to_the_exclusive_rules() -> None:
     names = [f.name for f in fields(Readings)]
-    assert len(names) == 11
+    assert len(names) == 12
     v4, v3, v2 = WestWallRules(), WestWallRules().at_version("3"), WestWallRules().at_version("2")
     assert v4.readings == NEWEST == Readings(**dict.fromkeys(names, True))
-    assert v3.readings == Readings(**{**dict.fromkeys(names, True), "displace_once": False})
+    assert v3.readings == Readings(**{**dict.fromkeys(names, True), "displace_once": False,
+                                                  "spare_checked": False})
     assert v2.readings == Readings(**dict.fromkeys(names, False))
     sc = tiny_scenario(game="arnhem")
     assert v2._exclusive(sc).readings == v2.readings and v4._exclusive(sc).readings == NEWEST
