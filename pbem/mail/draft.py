@@ -240,6 +240,10 @@ def _seven_bit_lines(data: bytes) -> bool:
         all(len(line) <= 998 for line in data.split(b"\n"))
 
 
+MAX_MULTIPARTS = 64
+"""Multipart parts an email may declare for :func:`extract_attachments` (pbem writes one or two)."""
+
+
 def extract_attachments(eml: bytes | bytearray | Path | str) -> list[tuple[str, bytes]]:
     """The pbem archive files attached to an email (``.eml`` bytes or a path to one), in the
     order they appear; other attachments (the map, pictures) are ignored. Raises
@@ -258,12 +262,24 @@ def extract_attachments(eml: bytes | bytearray | Path | str) -> list[tuple[str, 
         raise InputError(f"{what}: {len(raw)} bytes is more than the {MAX_EML_BYTES} allowed")
     if not raw.strip():
         raise InputError(f"{what}: empty file, not an email")
-    msg: Message = email.message_from_bytes(raw, policy=email.policy.default)
-    if not msg.keys():
-        raise InputError(f"{what}: no mail headers found; is this an .eml file?")
+    # The standard library's parser and walk recurse once per nested part: a hostile mail of a
+    # thousand nested multiparts exhausts the stack. pbem's mails nest two deep and a forwarded
+    # one a few more; more multipart headers than this are refused before parsing.
+    nested = raw.lower().count(b"multipart/")
+    if nested > MAX_MULTIPARTS:
+        raise InputError(f"{what}: {nested} multipart parts, more than the {MAX_MULTIPARTS} a pbem email "
+                         "can hold; save the attached pbem files and ingest those")
+    try:
+        msg: Message = email.message_from_bytes(raw, policy=email.policy.default)
+        if not msg.keys():
+            raise InputError(f"{what}: no mail headers found; is this an .eml file?")
+        parts = list(msg.walk())
+    except RecursionError:
+        raise InputError(f"{what}: its parts are nested too deeply to read; save the attached pbem files "
+                         "and ingest those") from None
     found: dict[str, bytes] = {}
     order: list[str] = []
-    for part in msg.walk():
+    for part in parts:
         if part.is_multipart():
             continue
         filename = part.get_filename()

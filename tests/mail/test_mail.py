@@ -256,6 +256,24 @@ def test_extract_refuses_oversize_attachment() -> None:
         extract_attachments(_mail_with("move-0001-DE.json", big).as_bytes())
 
 
+def _nested(depth: int) -> bytes:
+    """A mail of ``depth`` multiparts each inside the last, a pbem move at the bottom."""
+    head = b"".join(b"Content-Type: multipart/mixed; boundary=b%d\n\n--b%d\n" % (i, i) for i in range(depth))
+    move = (b'Content-Type: application/json\nContent-Disposition: attachment; filename="move-0001-DE.json"\n'
+            b"\n{}\n")
+    tail = b"".join(b"--b%d--\n" % i for i in reversed(range(depth)))
+    return b"From: a@example.org\nSubject: deep\nMIME-Version: 1.0\n" + head + move + tail
+
+
+def test_extract_refuses_a_mail_nested_a_thousand_deep_in_one_line() -> None:
+    # a hostile mail: a thousand multiparts, each in the last, exhausted the parser's stack (a
+    # RecursionError reported as an internal error, exit 70); refused before parsing
+    with pytest.raises(InputError, match=r"^email: 1000 multipart parts, more than the 64"):
+        extract_attachments(_nested(1000))
+    # nesting a forwarded mail holds is read as before
+    assert extract_attachments(_nested(8)) == [("move-0001-DE.json", b"{}")]
+
+
 def test_extract_refuses_bad_base64() -> None:
     raw = _mail_with("move-0001-DE.json", b'{"a": 1}').as_bytes()
     good = base64.b64encode(b'{"a": 1}')
