@@ -305,6 +305,17 @@ def test_crop_around_hex_keeps_only_the_radius() -> None:
     assert xml_id("unit-", "3/26") in ids
 
 
+def test_a_radius_beyond_the_map_draws_the_same_map_as_one_that_reaches_its_corners() -> None:
+    # a trial: '--radius 100000' listed every hex within it (billions) and ran out of memory; no
+    # hex of a map is farther from another than its columns and rows spanned together, so a larger
+    # radius draws exactly what that one does (the whole map, cropped the same way)
+    sc = tiny_scenario()
+    span = (sc.map.cols[1] - sc.map.cols[0]) + (sc.map.rows[1] - sc.map.rows[0])
+    reaching = render_map(sc, tiny_state(), around="0303", radius=span)
+    assert render_map(sc, tiny_state(), around="0303", radius=10**12) == reaching
+    assert len(drawn_hexes(parse(reaching))) == len(drawn_hexes(parse(render_map(sc, tiny_state()))))
+
+
 def test_side_view_named_in_header() -> None:
     ids = by_id(parse(render_map(tiny_scenario(), tiny_state(), side="US")))
     assert "view of American" in "".join(ids["subtitle"].itertext())

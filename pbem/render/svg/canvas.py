@@ -239,6 +239,9 @@ class Canvas:
             self.cropped = True
         elif around is not None:
             r = 3 if radius is None else radius
+            # no hex of the map is farther from another than its columns and rows spanned together:
+            # a larger radius draws the same hexes (and a huge one listed millions off the map)
+            r = min(r, (view.cols[1] - view.cols[0]) + (view.rows[1] - view.rows[0]))
             self.visible = [h for h in around.within(r) if view.on_map(h)]
             self.cropped = True
         else:
