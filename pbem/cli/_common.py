@@ -51,6 +51,28 @@ def next_steps(game: Game, rp: Any, written: list[Path], *, authored: bool = Tru
         echo(action.text, err=True)
 
 
+def write_output(output: Path, data: bytes, game_dir: Path) -> None:
+    """Write what a command was asked to write to a file (``-o``, ``--map``), atomically; never over
+    a file of the game itself: an archive file, or a map or email pbem wrote there unless ``data``
+    is exactly that file as ``derived.sha256`` records it (a pruned map or email written back)."""
+    import hashlib
+
+    from pbem.protocol import names
+    from pbem.protocol.fsutil import write_replace
+
+    try:
+        inside = output.resolve().parent == game_dir.resolve()
+    except OSError:
+        inside = False
+    if inside and (names.is_archive_name(output.name) or names.is_derived_name(output.name)):
+        from pbem.engine import derived
+
+        recorded = derived.read(game_dir).get(output.name) if names.is_derived_name(output.name) else None
+        if recorded is None or hashlib.sha256(data).hexdigest() != recorded:
+            raise InputError(f"{output}: a file of the game itself; write this elsewhere (nothing was written)")
+    write_replace(output, data, mode=0o644)
+
+
 def confirmer(yes: bool, question: str, *, show_always: bool = False) -> Any:
     """The ``confirm`` callback of a signing command: show what would be signed and ask on a
     terminal (``--yes``: sign without asking; a pipe without ``--yes``: refuse, naming the flag)."""

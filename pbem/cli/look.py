@@ -14,7 +14,7 @@ from typing import Any
 
 import click
 
-from pbem.cli._common import open_with_seeds, pending_decision
+from pbem.cli._common import open_with_seeds, pending_decision, write_output
 from pbem.cli._out import echo
 from pbem.cli._out import progress as _progress
 from pbem.cli.complete import unit_ids
@@ -321,10 +321,9 @@ def reach(game_dir: Path, unit: str, map_file: Path | None) -> None:
         view = presenter.reach_view(game.scenario, state, unit)
         if view is None:
             raise InputError(f"{game.ruleset.system} has no map to shade")
-        from pbem.protocol.fsutil import write_replace
         from pbem.render.svg import draw
 
-        write_replace(map_file, draw(view).encode("utf-8"), mode=0o644)
+        write_output(map_file, draw(view).encode("utf-8"), game_dir)
     for line in lines:
         echo(line)
     if map_file is not None:

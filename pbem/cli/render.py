@@ -11,20 +11,19 @@ from pathlib import Path
 
 import click
 
+from pbem.cli._common import write_output
 from pbem.cli._out import echo
 from pbem.errors import InputError
 from pbem.mail.compose import email_as_written, move_email
 from pbem.render.outputs import StepView, as_written, open_game, private_svg
 
 
-def _emit(data: bytes, output: Path | None) -> None:
+def _emit(data: bytes, output: Path | None, game_dir: Path) -> None:
     if output is None or str(output) == "-":
         sys.stdout.buffer.write(data)
         sys.stdout.buffer.flush()
         return
-    from pbem.protocol.fsutil import write_replace
-
-    write_replace(output, data, mode=0o644)
+    write_output(output, data, game_dir)
     echo(str(output), err=True)
 
 
@@ -58,11 +57,11 @@ def render(game_dir: Path, step: int | None, output: Path | None, side: str | No
         if same is False:
             echo("note: this map differs from the one recorded in derived.sha256 (drawn by another pbem?)",
                  err=True)
-        _emit(data, output)
+        _emit(data, output, game_dir)
         return
     else:
         svg = StepView(game, step).svg(side=side, around=around, radius=radius, zoc=zoc)
-    _emit(svg.encode("utf-8"), output)
+    _emit(svg.encode("utf-8"), output, game_dir)
 
 
 @click.group()
@@ -104,4 +103,4 @@ def draft(game_dir: Path, step: int | None, output: Path | None,
 
         msg = with_inline_map(email.message_from_bytes(eml, policy=email.policy.SMTP))
         eml = msg.as_bytes(policy=email.policy.SMTP)
-    _emit(eml, output)
+    _emit(eml, output, game_dir)

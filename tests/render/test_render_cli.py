@@ -75,6 +75,30 @@ def game(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     return home, g
 
 
+def test_an_output_file_never_replaces_a_file_of_the_game(game: tuple[Path, Path], tmp_path: Path) -> None:
+    # a trial: 'pbem render g -o g/genesis.json' exited 0 and the game was gone; the same with
+    # 'mail draft -o' over a move and 'reach --map' over a turn file. Refused, nothing written;
+    # a pruned map written back as pbem recorded it is allowed (the README's way to restore one)
+    import shutil
+
+    home, g = tmp_path / "home", tmp_path / "g"
+    shutil.copytree(game[0], home)
+    shutil.copytree(game[1], g)
+    before = {p.name: p.read_bytes() for p in g.iterdir()}
+    refused = [("render", g, "-o", g / "genesis.json"),
+               ("mail", "draft", g, "--step", "1", "-o", g / "move-0001-US.json"),
+               ("reach", g, "20", "--map", g / "turn-0001.json"),
+               ("render", g, "--step", "1", "--around", "1317", "-o", g / "map-0001.svg")]  # not as recorded
+    for args in refused:
+        code, _out, err = run(home, *args)
+        assert code == 2 and "a file of the game itself" in err and len(err.splitlines()) == 1, (args, err)
+        assert {p.name: p.read_bytes() for p in g.iterdir()} == before, args
+    assert "map-0001.svg" not in before
+    code, _out, err = run(home, "render", g, "--step", "1", "-o", g / "map-0001.svg")
+    assert code == 0, err
+    assert run(home, "verify", g)[0] == 0  # the map written back is the one derived.sha256 records
+
+
 def test_render_newest_step_to_stdout(game: tuple[Path, Path]) -> None:
     home, g = game
     code, out, err = run(home, "render", g)
