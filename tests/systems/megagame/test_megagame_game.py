@@ -67,6 +67,19 @@ def play_turn(players: dict[str, Player]) -> None:
     send_all(players, "GC", ok(gc.run("report", gc.dir, "--key", "control", "--yes")))
 
 
+def to_the_ruling(root: Path) -> dict[str, Player]:
+    """Started, every team's bot sheet and acknowledgement sent to everyone: Game Control's ruling
+    is due [9, 29]."""
+    players = start(root)
+    for s in TEAMS:
+        p = players[s]
+        send_all(players, s, ok(p.run("bot", p.dir, "--side", s, "--key", p.name)))
+    for s in TEAMS:
+        p = players[s]
+        send_all(players, s, ok(p.run("reveal", p.dir, "--key", p.name, "--yes")))  # acknowledgements
+    return players
+
+
 def holding(p: Player) -> str:
     """Everything a player holds but the public scenario file (its map lists every hex), with the
     long hex and base64 runs of hashes, keys, signatures and sealed blobs taken out (they may hold
@@ -361,14 +374,8 @@ def test_p9_rulings_are_sealed_from_the_teams_and_checked_after_publication(tmp_
     from pbem.protocol.canonical import canonical_bytes
     from pbem.protocol.dsse import envelope_bytes, parse_envelope, sign
 
-    players = start(tmp_path)
+    players = to_the_ruling(tmp_path)
     gc = players["GC"]
-    for s in TEAMS:
-        p = players[s]
-        send_all(players, s, ok(p.run("bot", p.dir, "--side", s, "--key", p.name)))
-    for s in TEAMS:
-        p = players[s]
-        send_all(players, s, ok(p.run("reveal", p.dir, "--key", p.name, "--yes")))  # acknowledgements
     rulings = gc.work / "rulings.json"
     rulings.write_text(json.dumps({"groupings": [{"at": "3607", "attackers": ["1Para", "3Para"]}],
                                    "advantage": [{"at": "3607", "side": "defender", "points": 1,
@@ -404,14 +411,8 @@ def test_p9_rulings_are_sealed_from_the_teams_and_checked_after_publication(tmp_
 def test_9_rule_dry_run_shows_the_orders_and_warnings_and_writes_nothing(tmp_path: Path) -> None:
     # Game Control tries its rulings first: the sealed orders, the proposal and the warnings are
     # shown, nothing is signed or written (here and in its home), and the real ruling still follows
-    players = start(tmp_path)
+    players = to_the_ruling(tmp_path)
     gc = players["GC"]
-    for s in TEAMS:
-        p = players[s]
-        send_all(players, s, ok(p.run("bot", p.dir, "--side", s, "--key", p.name)))
-    for s in TEAMS:
-        p = players[s]
-        send_all(players, s, ok(p.run("reveal", p.dir, "--key", p.name, "--yes")))  # acknowledgements
     rulings = gc.work / "rulings.json"
     rulings.write_text(json.dumps({"groupings": [{"at": "9909", "attackers": ["1Para"]}]}), encoding="utf-8")
 
