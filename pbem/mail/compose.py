@@ -33,8 +33,13 @@ if TYPE_CHECKING:
 def move_email(game: Game, step: int | None = None, *, template_dir: Path | None = None,
                drawing: int | None = None) -> bytes:
     """The email that carries move ``step`` (default: the newest move) to the other side, with the
-    move file, the turn file it answers and that turn's map attached (``drawing``: the map drawn
-    an older way, :data:`pbem.render.svg.canvas.DRAWING`, to write again an older pbem's email)."""
+    move file, the turn file it answers and that turn's map attached (``drawing``: the email
+    drawn an older way, :data:`pbem.render.svg.canvas.DRAWING`, to write again an older pbem's email:
+    its map so drawn, its files in base64 before drawing 3, and before drawing 4 a subject without
+    the game's id, ``[pbem] bastogne-spearhead T1 US→DE: your move``; from drawing 4 the subject
+    names the game as pbem's other emails do, ``[pbem] bastogne-spearhead 1a2b3c4d T1 US→DE: your
+    move``, so two games of one scenario between the same players do not share their subjects,
+    by which a mailbox such as Gmail threads)."""
     from pbem.mail.draft import draft_email, possessive
 
     moves = game.moves
@@ -100,13 +105,15 @@ def move_email(game: Game, step: int | None = None, *, template_dir: Path | None
                            f"{possessive(presenter.side_name(sc, sender))} signature and places the message in the "
                            "round; 'pbem status GAME_DIR' says what you owe next")
             tail = "sealed round"
+    # from drawing 4 (None: the newest) the subject names the game, as every other email does
+    label = f"{sc.id} {game.id[:8]}" if drawing is None or drawing >= 4 else sc.id
     subject = None
     if game.hidden:  # nothing of the state travels: say what the message is, and where to read more
         narrative, next_action, tail, round_label = _hidden_words(game, presenter, sc, msg, prev, step)
         if sender == game.umpire and isinstance(msg.body.orders, dict) and "sealed" in msg.body.orders:
             orders = [f"seals its rulings (commitment {str(msg.body.orders['sealed'])[:16]}…): nobody else can "
                       "read them until the publication after the game [P9, P10]"]
-        subject = f"[pbem] {sc.id} {round_label} {sender}→{recipient}: {tail}"
+        subject = f"[pbem] {label} {round_label} {sender}→{recipient}: {tail}"
     attachments = [
         (msg.name, msg.raw, "application/json"),
         (prev.turn_path.name, prev.turn_bytes, "application/json"),
@@ -127,7 +134,7 @@ def move_email(game: Game, step: int | None = None, *, template_dir: Path | None
         sender_address=_address(game, sender),
         recipient_address=(", ".join(a for side in sides if side != sender and (a := _address(game, side)))
                            or None) if everyone else _address(game, recipient),
-        subject_tail=tail, game_label=sc.id, recipient_name=everyone, subject=subject,
+        subject_tail=tail, game_label=label, recipient_name=everyone, subject=subject,
     )
 
 

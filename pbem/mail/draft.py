@@ -128,10 +128,13 @@ def draft_email(
 
     ``attachments`` are ``(file name, content, MIME type)``, e.g. the move file and the turn file
     (``application/json``) and the map (``image/svg+xml``). The subject reads ``[pbem]
-    bastogne-spearhead T3 DE→US: your move`` where ``T3`` is the game-turn (``game_turn``; the
-    step when it is not given) and ``game_label`` defaults to ``game_id``. ``From``/``To`` are written only when addresses are given;
+    bastogne-spearhead 1a2b3c4d T3 DE→US: your move`` where ``bastogne-spearhead 1a2b3c4d`` is
+    ``game_label`` (default ``game_id``; a move's email passes the scenario id and the game id's
+    first 8 characters, from drawing 4 on, and the scenario id alone before,
+    :func:`pbem.mail.compose.move_email`) and ``T3`` the game-turn (``game_turn``; the step when it
+    is not given). ``From``/``To`` are written only when addresses are given;
     ``Date`` only when ``date_epoch`` is (see the module docstring for why). ``text_map``: an
-    SVG attachment already in short 7-bit lines (drawing 3's, :func:`pbem.render.svg.canvas.seven_bit`)
+    SVG attachment already in short 7-bit lines (drawing 3's and later, :func:`pbem.render.svg.canvas.seven_bit`)
     travels as itself (``7bit``) instead of in base64, a third smaller, and a JSON attachment (the
     move and turn files) in quoted-printable (RFC 2045 6.7: printable ASCII as itself, every other
     byte, line ends too, as ``=XX``, lines of at most 76 characters with soft breaks: the same bytes

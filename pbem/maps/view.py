@@ -236,6 +236,10 @@ class MapView(Plain, frozen=True):
     score: tuple[tuple[str, int], ...] | None = None
     """(side name, points), in the order to show."""
     header_lines: tuple[str, ...] = ()
+    old_header_lines: tuple[str, ...] | None = None
+    """The header lines as drawings 1 to 3 worded them, where that differs from ``header_lines``
+    (SPI Arnhem's "Points so far" [17.1]): maps an older pbem wrote redraw byte for byte; None: the
+    same lines. From drawing 4: ``header_lines``."""
     viewer: str | None = None
     """The side whose view this is (its name), or None."""
     viewer_id: str | None = None

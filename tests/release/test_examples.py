@@ -52,7 +52,7 @@ def test_example_has_a_map_per_turn_and_the_mail_sent_with_each_move() -> None:
             assert 0 < len(drawn_hexes(ET.fromstring(atts[name]))) < whole
         assert atts[move] == (EXAMPLE / move).read_bytes()
         assert atts[answered] == (EXAMPLE / answered).read_bytes()
-        assert msg["Subject"].startswith("[pbem] bastogne-spearhead T")
+        assert msg["Subject"].startswith("[pbem] bastogne-spearhead e8a3b1e0 T")  # the game named (drawing 4)
 
 
 def test_the_last_mail_reports_the_final_result() -> None:

@@ -170,7 +170,7 @@ def test_mail_draft_carries_move_turn_and_map(game: tuple[Path, Path]) -> None:
     code, out, err = run(home, "mail", "draft", g, "--step", "2")
     assert code == 0, err
     msg = email.message_from_bytes(out, policy=email.policy.default)
-    assert msg["Subject"] == "[pbem] bastogne-spearhead T1 DE→US: your move"
+    assert msg["Subject"] == f"[pbem] bastogne-spearhead {GAME_ID[:8]} T1 DE→US: your move"
     atts = {p.get_filename(): p.get_payload(decode=True) for p in msg.iter_attachments()}
     [crop] = [n for n in atts if n.startswith("map-0001-around-")]
     assert set(atts) == {"move-0002-DE.json", "turn-0001.json", crop}
@@ -181,6 +181,8 @@ def test_mail_draft_carries_move_turn_and_map(game: tuple[Path, Path]) -> None:
     assert b'data-type="placed"' in atts[crop]
     assert 0 < len(drawn_hexes(ET.fromstring(atts[crop]))) < len(drawn_hexes(ET.fromstring(whole)))
     assert not (g / "board.svg").exists() and b"<image" not in whole
+    # a new game writes drawing 4: its maps and the email's map say so, the subject names the game
+    assert b'data-drawing="4"' in whole[:400] and b'data-drawing="4"' in atts[crop][:400]
     text = msg.get_body(preferencelist=("plain",)).get_content()  # type: ignore[union-attr]
     # the move said as its author's preview said it: a reinforcement's entry as an entry [11.11, 27]
     assert "1/3 enters at 2913 [11.11], then moves to 2712 via 2812" in text

@@ -21,7 +21,7 @@ SQRT3 = math.sqrt(3.0)
 DEFAULT_HEX_SIZE = 32.0
 """Centre-to-corner distance of a hex, in SVG user units (pixels at 100 %)."""
 
-DRAWING = 3
+DRAWING = 4
 """The newest way of drawing a map. A map written into an archive says which drew it (the root's
 ``data-drawing``; none: drawing 1), and ``pbem verify --redraw`` redraws it the same way, so maps
 an older pbem wrote keep verifying. Drawing 1: the maps of pbem 0.2.0. Drawing 2 adds the
@@ -38,7 +38,11 @@ arrowheads markers, place names written once; hex numbers placed by column; and 
 7-bit lines (:func:`seven_bit`), so an email carries its map as text instead of base64. Whether a
 whole map places the game's
 ``board.svg`` or draws its terrain itself is not a drawing: the map shows it
-(:func:`pbem.render.outputs.places_board`)."""
+(:func:`pbem.render.outputs.places_board`). Drawing 4 draws what drawing 3 draws, in newer words
+where the view has older ones for drawings 1-3 (``MapView.old_header_lines``: SPI Arnhem's header
+names the points scored at the ends of game-turns as such, not "Points so far" under the victory
+points [17.1]); a move's email of drawing 4 also names the game (``game.id[:8]``) in its subject, as
+pbem's other emails do (:func:`pbem.mail.compose.move_email`)."""
 
 
 def xml_id(prefix: str, name: str) -> str:
@@ -231,7 +235,8 @@ class Canvas:
         self.turned = view.north == "right"
         self._turn_x = 1.5 * self.s * (view.cols[1] + view.cols[0])
         self.score = list(view.score) if view.score else None
-        self.header_lines = list(view.header_lines)
+        old = view.old_header_lines  # drawings 1-3 word the header as they did
+        self.header_lines = list(old if old is not None and drawing < 4 else view.header_lines)
         all_hexes = view.all_hexes()
         if box is not None:  # a rectangle of the grid: (first, last column), (first, last row)
             (c0, c1), (r0, r1) = box

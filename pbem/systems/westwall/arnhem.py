@@ -1407,10 +1407,12 @@ def bot_drop_zone_notes(scenario: Scenario, state: State, side: str) -> list[Dro
     return notes
 
 
-def status_lines(scenario: Scenario, state: State) -> list[str]:
+def status_lines(scenario: Scenario, state: State, *, old_words: bool = False) -> list[str]:
     """What the exclusive rules keep, in words, for the map's header and the turn report: weather
     [16.0], drop zones placed [15.35] (and how many are still secret [15.36]), bridges decided
-    [12.17], points scored so far [17.1]."""
+    [12.17], the points scored at the ends of game-turns so far [17.1], named so: the victory
+    points above them add what the end of the game would score now. ``old_words``: as the maps of
+    drawings 1 to 3 word them ("Points so far"), which must redraw byte for byte."""
     ex = state.exclusive
     out: list[str] = []
     if "weather" in ex:
@@ -1427,6 +1429,8 @@ def status_lines(scenario: Scenario, state: State) -> list[str]:
                    + " [12.17]")
     pts = ex.get("points", {})
     if pts:
-        out.append("Points so far: " + ", ".join(f"{k} {v}" for k, v in sorted(pts.items()))
-                   + " [17.1]")
+        scored = ", ".join(f"{k} {v}" for k, v in sorted(pts.items()))
+        out.append(f"Points so far: {scored} [17.1]" if old_words else
+                   f"Points scored at the ends of game-turns: {scored} (the victory points add what the "
+                   "end of the game would score now) [17.1]")
     return out

@@ -111,10 +111,14 @@ def map_view(
     evs = coerce_events(events)
     m = sc.map
     before = positions_before(st, evs)
+    old_header_lines = None
     if sc.game == "arnhem":
         from pbem.systems.westwall.arnhem import status_lines
 
-        header_lines = (*header_lines, *status_lines(sc, st))
+        status, old_status = status_lines(sc, st), status_lines(sc, st, old_words=True)
+        if old_status != status:  # the maps of drawings 1-3 keep their words [17.1]
+            old_header_lines = (*header_lines, *old_status)
+        header_lines = (*header_lines, *status)
     zones, cut = _arnhem_situation(sc, st) if sc.game == "arnhem" else ((), ())
     objectives = _bastogne_objectives(sc, st) if sc.game == "bastogne" else ()
     entries = _entries(sc)
@@ -154,6 +158,7 @@ def map_view(
         score=(tuple((side_name(sc, k), v) for k, v in sorted(score.items()))
                if score else None),
         header_lines=tuple(header_lines),
+        old_header_lines=old_header_lines,
         viewer=side_name(sc, side) if side is not None else None,
         viewer_id=side,
         value_legend=("values: attack-defense-move,", "artillery barrage-FPF-range/defense-move"),

@@ -15,6 +15,8 @@ from pathlib import Path
 
 from helpers.protocol import pbem as run_pbem
 
+from pbem.engine.gamedir import open_checked
+
 
 def ok(home: Path, *args: str | Path) -> str:
     r = run_pbem(*args, home=home)
@@ -50,6 +52,7 @@ def test_2_1_two_machines_play_arnhem_1944_by_email(tmp_path: Path) -> None:
         in text
     ok(de_home, "join", b, "--key", "bob", "--invitation", a / "mail-invite-DE.eml")
     ok(al_home, "ingest", a, b / "mail-join-DE.eml")
+    gid = open_checked(a).id[:8]  # every email's subject names the game (a move's from drawing 4)
 
     def orders(home: Path, game: Path, text: str, key: str) -> None:
         path = game.parent / f"orders-{key}.txt"
@@ -65,7 +68,7 @@ def test_2_1_two_machines_play_arnhem_1944_by_email(tmp_path: Path) -> None:
     # 1 AL: a general activation [3.3]; alice cannot know its dice (bob's reveal keys them)
     orders(al_home, a, "activate: 1/1P\nmove 1/1P to 0303\n", "alice")
     subject, text, atts = read(a / "mail-0002.eml")
-    assert subject == "[pbem] arnhem1944-historical T1 AL→DE: your move"
+    assert subject == f"[pbem] arnhem1944-historical {gid} T1 AL→DE: your move"
     assert "Allied's orders:\n  - general activation of 1/1P [3.3]\n" \
            "  - 1. 1/1P moves to 0303 via 0203 [6]\n" in text
     assert "Victory points" not in text and set(atts) == {"move-0002-AL.json", "turn-0001.json"}
@@ -75,7 +78,7 @@ def test_2_1_two_machines_play_arnhem_1944_by_email(tmp_path: Path) -> None:
     # 2 DE: a pass; the email tells the activation it answers and shows the map round it
     orders(de_home, b, "pass\n", "bob")
     subject, text, atts = read(b / "mail-0003.eml")
-    assert subject == "[pbem] arnhem1944-historical T1 DE→AL: your move"
+    assert subject == f"[pbem] arnhem1944-historical {gid} T1 DE→AL: your move"
     assert "What happened:\n  - Allied general activation: 1/1P [3.3]\n" \
            "  - 1/1P moved 0104 → 0203 → 0303 [6]\n" in text
     assert "German's orders:\n  - passes [2.2]\n" in text
@@ -97,7 +100,7 @@ def test_2_1_two_machines_play_arnhem_1944_by_email(tmp_path: Path) -> None:
     # weather of turn 2 from the track with its effects [14.1, 14.3], and the standing once
     orders(de_home, b, "pass\n", "bob")
     subject, text, atts = read(b / "mail-0005.eml")
-    assert subject == "[pbem] arnhem1944-historical T2 DE→AL: your move"
+    assert subject == f"[pbem] arnhem1944-historical {gid} T2 DE→AL: your move"
     assert "  - End of turn 1: both sides passed in a row [2.2]\n" in text
     assert ("  - Turn 2 weather: cloudy (turn track [14.1]): drops allowed, 1 air mission "
             "[14.3]\n") in text

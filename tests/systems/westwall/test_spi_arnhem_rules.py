@@ -780,3 +780,20 @@ def test_12_15_spare_bridge_names_a_canal_or_rail_bridge_or_is_refused_by_line()
     bastogne = _bridges(game="bastogne", units=[unit("g", "DE")])
     with pytest.raises(InputError, match=r"^line 1: 'spare bridge' is an order of the Arnhem rules \[12.12\]"):
         parse_text_orders(bastogne, turn, "DE", "spare bridge 0303/0304")
+
+
+def test_17_1_the_map_header_tells_points_scored_so_far_from_the_victory_points() -> None:
+    """[17.1] the map's header shows the victory points (what the game has scored plus what its end
+    would score now) and the points already scored at the ends of game-turns: the second line
+    says which it is (it read "Points so far: DE 357" under "Victory points: German 377", the words
+    the maps of drawings 1 to 3 keep)."""
+    from pbem.systems.westwall.arnhem import status_lines
+
+    sc = _bridges()
+    st = state_with(sc, {})
+    st.exclusive["points"] = {"DE": 357}
+    assert status_lines(sc, st)[-1] == ("Points scored at the ends of game-turns: DE 357 (the victory "
+                                        "points add what the end of the game would score now) [17.1]")
+    assert status_lines(sc, st, old_words=True)[-1] == "Points so far: DE 357 [17.1]"
+    st.exclusive["points"] = {}  # nothing scored yet: no line, in either words
+    assert status_lines(sc, st) == status_lines(sc, st, old_words=True) == []
