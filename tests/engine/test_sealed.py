@@ -336,3 +336,30 @@ def test_p8_no_side_can_compute_the_dice_before_the_last_commitment(three: dict[
             if s != viewer:
                 for form in (nxt[s], nxt[s].hex().encode(), base64.b64encode(nxt[s])):
                     assert form not in view, (viewer, s)
+
+
+def test_p1_an_altered_copy_of_a_commitment_waiting_for_earlier_slots_is_refused(three: dict[str, Player],
+                                                                                 tmp_path: Path) -> None:
+    # C commits first: A archives it to wait for A's and B's slots (Replay.held). A copy of it with
+    # other signature bytes is checked before it is called the one waiting [P1].
+    from pbem.protocol.canonical import canonical_bytes
+    from pbem.protocol.dsse import MOVE_TYPE, envelope_bytes, sign
+
+    a, c = three["A"], three["C"]
+    name = commit(c, 2)
+    ok(c.send(a, [name]))
+    genuine = (c.dir / name).read_bytes()
+    env = json.loads(genuine)
+    sig = env["signatures"][0]["sig"]
+    env["signatures"][0]["sig"] = sig[:10] + ("A" if sig[10] != "A" else "B") + sig[11:]
+    copies = {"flipped": canonical_bytes(env) + b"\n",
+              "re-signed": envelope_bytes(sign(canonical_bytes(move_body(c.dir / name)), MOVE_TYPE, [a.private()]))}
+    before = files(a)
+    for what, raw in copies.items():
+        (tmp_path / f"{what}.json").write_bytes(raw)
+        res = a.ingest(tmp_path / f"{what}.json")
+        assert res.code == 2 and len(res.err.strip().splitlines()) == 1, res.err
+        assert f"a copy of {name}" in res.err and "not signed by C's registered key" in res.err, res.err
+        assert files(a) == before
+    res = ok(a.ingest(c.dir / name))
+    assert f"already in the archive: {name} (waiting for earlier slots)" in res.err
