@@ -13,6 +13,8 @@
   to sign a different body for a step it has already signed, and re-sends the same bytes instead.
 * ``signed/<step>-<SIDE>.sealed.json`` -- the orders behind a sealed commitment signed at that step,
   kept private until ``pbem reveal`` publishes them with their salt (:mod:`pbem.engine.sealed`).
+  Written just before the P7 record (never after it), and removed with it when the commitment's
+  move file did not stay written.
 
 Nothing here is ever copied into the game directory, which players zip and mail.
 """
@@ -22,6 +24,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -175,17 +178,31 @@ class LocalGame:
     def _sealed_path(self, step: int, side: str) -> Path:
         return self.dir / "signed" / f"{step:04d}-{side}.sealed.json"
 
-    def save_sealed(self, step: int, side: str, orders: object) -> None:
-        """Keep the orders behind a sealed commitment signed at ``step`` (private until the reveal;
-        never overwritten: a commitment fixes them)."""
+    def save_sealed(self, step: int, side: str, orders: object, *, unsigned: bool = False) -> Callable[[], None]:
+        """Keep the orders behind a sealed commitment of ``step`` (private until the reveal), before
+        its P7 record is written: whenever the commitment may have left, its orders are here to
+        reveal. Never overwritten (a commitment fixes them) unless ``unsigned``: the caller found no
+        P7 record of ``step``, so orders kept here belong to no signature (a process killed between
+        the two writes) and are replaced. Returns what puts the file back as it was, for a
+        commitment whose move file did not stay written (:meth:`forget_unsent`)."""
         from pbem.protocol.canonical import canonical_bytes
 
         self._ensure()
         data = canonical_bytes(orders) + b"\n"
         path = self._sealed_path(step, side)
-        if path.is_file() and path.read_bytes() == data:
-            return
+        before = path.read_bytes() if path.is_file() else None
+        if before == data:
+            return lambda: None
+        if before is not None and unsigned:
+            write_replace(path, data, mode=0o600)
+            return lambda: write_replace(path, before, mode=0o600)
         write_new(path, data, mode=0o600, journal=False)
+
+        def remove() -> None:
+            with contextlib.suppress(FileNotFoundError):
+                path.unlink()
+
+        return remove
 
     def sealed(self, step: int, side: str) -> object | None:
         """The orders committed at ``step`` by ``side`` on this machine, if kept here."""
@@ -204,15 +221,19 @@ class LocalGame:
         with contextlib.suppress(FileNotFoundError):
             self._sealed_path(step, side).unlink()
 
-    def forget_unsent(self, step: int, side: str, move_path: Path, version: int = 0) -> None:
+    def forget_unsent(self, step: int, side: str, move_path: Path, version: int = 0) -> bool:
         """Remove the P7 record of a move whose file did not stay written (a disk fault in the same
         command, whose rollback removes the move file): it never left this machine, so signing other
-        orders for that step later is no equivocation."""
+        orders for that step later is no equivocation. Whether the record is gone (the sealed orders
+        behind a commitment may go with it, never before it)."""
         from pbem.protocol.fsutil import will_be_undone
 
         if not move_path.exists() or will_be_undone(move_path):
+            record = self._record_path(step, side, version)
             with contextlib.suppress(OSError):
-                self._record_path(step, side, version).unlink()
+                record.unlink()
+            return not record.exists()
+        return False
 
 
 def local_sides(game: GameLike, local: LocalGame, *, discover: bool = True) -> dict[str, str]:

@@ -110,6 +110,19 @@ def test_forged_receipts_are_refused(at_roll: tuple[Player, Player]) -> None:
     assert code == 2 and "[P3 chain]" in err
 
 
+def test_a_copy_of_an_archived_receipt_is_checked_before_it_is_called_archived(at_roll: tuple[Player, Player]) -> None:
+    # The receipt's name was the whole check: any bytes under it were "already in the archive".
+    a, b = at_roll
+    ok(b.send(a, ["receipt-0003-B.json"]))
+    body = _receipt_body(b)
+    code, err = _offer(a, _sign(a, body))  # the same body re-signed by A's (registered!) key [P1]
+    assert code == 2 and "not signed by B's registered key" in err and "[P1]" in err, err
+    code, err = _offer(a, _sign(b, {**body, "reveal": "ab" * 32}))  # another body, validly signed
+    assert code == 2 and "another receipt is already archived" in err, err
+    code, err = _offer(a, (b.dir / "receipt-0003-B.json").read_bytes())
+    assert code == 0 and "already in the archive: receipt-0003-B.json" in err
+
+
 def test_a_receipt_in_the_archive_that_disagrees_is_named_by_verify(at_roll: tuple[Player, Player], tmp_path: Path) -> None:
     a, b = at_roll
     ok(b.send(a, ["receipt-0003-B.json"]))

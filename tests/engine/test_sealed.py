@@ -336,3 +336,150 @@ def test_p8_no_side_can_compute_the_dice_before_the_last_commitment(three: dict[
             if s != viewer:
                 for form in (nxt[s], nxt[s].hex().encode(), base64.b64encode(nxt[s])):
                     assert form not in view, (viewer, s)
+
+
+def test_p1_an_altered_copy_of_a_commitment_waiting_for_earlier_slots_is_refused(three: dict[str, Player],
+                                                                                 tmp_path: Path) -> None:
+    # C commits first: A archives it to wait for A's and B's slots (Replay.held). A copy of it with
+    # other signature bytes is checked before it is called the one waiting [P1].
+    from pbem.protocol.canonical import canonical_bytes
+    from pbem.protocol.dsse import MOVE_TYPE, envelope_bytes, sign
+
+    a, c = three["A"], three["C"]
+    name = commit(c, 2)
+    ok(c.send(a, [name]))
+    genuine = (c.dir / name).read_bytes()
+    env = json.loads(genuine)
+    sig = env["signatures"][0]["sig"]
+    env["signatures"][0]["sig"] = sig[:10] + ("A" if sig[10] != "A" else "B") + sig[11:]
+    copies = {"flipped": canonical_bytes(env) + b"\n",
+              "re-signed": envelope_bytes(sign(canonical_bytes(move_body(c.dir / name)), MOVE_TYPE, [a.private()]))}
+    before = files(a)
+    for what, raw in copies.items():
+        (tmp_path / f"{what}.json").write_bytes(raw)
+        res = a.ingest(tmp_path / f"{what}.json")
+        assert res.code == 2 and len(res.err.strip().splitlines()) == 1, res.err
+        assert f"a copy of {name}" in res.err and "not signed by C's registered key" in res.err, res.err
+        assert files(a) == before
+    res = ok(a.ingest(c.dir / name))
+    assert f"already in the archive: {name} (waiting for earlier slots)" in res.err
+
+
+# -- P7 and disk faults: a commitment whose move file was never written ------------------------------
+
+
+def tree(root: Path) -> dict[str, bytes]:
+    """Every file and directory under ``root``, with the bytes of each file."""
+    return {str(q.relative_to(root)): b"(dir)" if q.is_dir() else q.read_bytes() for q in sorted(root.rglob("*"))}
+
+
+def one_line_refusal(res: Any, needle: str) -> None:
+    assert res.code == 2, (res.code, res.err)
+    lines = res.err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("pbem: ") and "Traceback" not in res.err, res.err
+    assert needle in lines[0], lines[0]
+
+
+def fail_link(monkeypatch: pytest.MonkeyPatch, matches: Any) -> None:
+    """The disk is full when a file whose name ``matches`` gets its name (the last step of every write
+    pbem makes, :func:`pbem.protocol.fsutil.write_new`)."""
+    import errno
+    import os
+
+    real = os.link
+
+    def link(src: Any, dst: Any, *args: Any, **kwargs: Any) -> None:
+        if matches(Path(dst)):
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(dst))
+        real(src, dst, *args, **kwargs)
+
+    monkeypatch.setattr(os, "link", link)
+
+
+def committed_to(p: Player, name: str) -> str:
+    sealed: str = move_body(p.dir / name)["orders"]["sealed"]
+    return sealed
+
+
+def test_p7_a_commitment_into_an_immutable_game_directory_fixes_no_orders(three: dict[str, Player],
+                                                                         tmp_path: Path) -> None:
+    # The game directory made immutable (chattr +i, as a hostile trial did): the commitment cannot be
+    # written, so it never left this machine; nothing stays in the home either, and other orders can
+    # be committed afterwards. Once one is written, it fixes the orders [P7].
+    import subprocess
+
+    a = three["A"]
+    spare = tmp_path / "a-spare"
+    shutil.copytree(a.dir, spare)
+    before = (tree(a.dir), tree(a.home))
+    locked = subprocess.run(["chattr", "+i", str(a.dir)], capture_output=True, text=True)
+    if locked.returncode != 0:
+        pytest.skip(f"chattr +i is not available here ({locked.stderr.strip()}): "
+                    "test_p7_a_commitment_refused_by_a_full_disk_fixes_no_orders attacks the same path")
+    try:
+        res = a.submit(bid("A", 1))
+    finally:
+        subprocess.run(["chattr", "-i", str(a.dir)], check=True)
+    one_line_refusal(res, "cannot write move-0001-A.json")
+    assert (tree(a.dir), tree(a.home)) == before
+    name = commit(a, 9)  # other orders than the refused ones
+    assert committed_to(a, name) == commitment(bid("A", 9), derive_salt(a.seed(), GAME_ID, 1, "A"))
+    # the commitment written fixes them: a second copy of the directory cannot commit other orders
+    res = a.run("submit", "--yes", spare, a.write_orders(bid("A", 1)), "--key", "alice")
+    one_line_refusal(res, "a commitment fixes them [P7]")
+    ok(a.run("submit", "--yes", spare, a.write_orders(bid("A", 9)), "--key", "alice"))
+    assert (spare / name).read_bytes() == (a.dir / name).read_bytes()  # the same bytes re-sent
+
+
+def test_p7_a_commitment_refused_by_a_full_disk_fixes_no_orders(three: dict[str, Player],
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    # The disk fills when the move file gets its name (after the orders and the P7 record were kept
+    # in the home): both go again, and the team commits other orders, which then stand [P7].
+    a = three["A"]
+    before = (tree(a.dir), tree(a.home))
+    with monkeypatch.context() as m:
+        fail_link(m, lambda p: p.name == "move-0001-A.json")
+        res = a.submit(bid("A", 1))
+    one_line_refusal(res, "No space left on device")
+    assert (tree(a.dir), tree(a.home)) == before
+    name = commit(a, 2)
+    assert committed_to(a, name) == commitment(bid("A", 2), derive_salt(a.seed(), GAME_ID, 1, "A"))
+    records = sorted(q.name for q in a.home.glob("games/*/signed/*"))
+    assert records == ["0001-A.json", "0001-A.sealed.json"]
+    # the orders behind it are the ones revealed: the round plays out and verifies
+    for s, coins in (("B", 3), ("C", 4)):
+        broadcast(three, s, commit(three[s], coins))
+    broadcast(three, "A", name)
+    acknowledge_all(three, ["A", "B", "C"])
+    for s in ("A", "B", "C"):
+        broadcast(three, s, reveal(three[s]))
+    opened = [move_body(q)["orders"] for q in sorted(a.dir.glob("move-*-A.json"))][-1]
+    assert opened["orders"] == bid("A", 2)
+    assert pbem("verify", a.dir, home=a.work / "stranger").code == 0
+
+
+def test_p7_a_commitment_whose_record_cannot_be_written_leaves_no_orders_behind(
+        three: dict[str, Player], monkeypatch: pytest.MonkeyPatch) -> None:
+    # The home fills between the sealed orders and the P7 record: nothing was signed for keeps, so
+    # the sealed orders go again and the game directory never saw the move.
+    a = three["A"]
+    before = (tree(a.dir), tree(a.home))
+    with monkeypatch.context() as m:
+        fail_link(m, lambda p: p.name == "0001-A.json" and p.parent.name == "signed")
+        res = a.submit(bid("A", 1))
+    one_line_refusal(res, "No space left on device")
+    assert (tree(a.dir), tree(a.home)) == before
+    commit(a, 5)
+
+
+def test_p7_sealed_orders_kept_without_a_record_were_never_signed_and_give_way(three: dict[str, Player]) -> None:
+    # What a process killed between the sealed orders and the P7 record leaves (and what an earlier
+    # pbem left when the move file could not be written): orders in the home, no record, no move.
+    # Nothing was signed, so other orders may be committed; they replace the orders kept.
+    a = three["A"]
+    signed = next(a.home.glob("games/*/signed"))
+    (signed / "0001-A.sealed.json").write_bytes(json.dumps(bid("A", 1), sort_keys=True,
+                                                           separators=(",", ":")).encode() + b"\n")
+    name = commit(a, 7)
+    assert committed_to(a, name) == commitment(bid("A", 7), derive_salt(a.seed(), GAME_ID, 1, "A"))
+    assert json.loads((signed / "0001-A.sealed.json").read_bytes()) == bid("A", 7)

@@ -90,6 +90,52 @@ def test_p1_signature_by_the_other_player_refused(tmp_path: Path) -> None:
     refused(a.run("ingest", a.dir.parent / "game-bob", forged), "[P1]")
 
 
+def altered_copies(raw: bytes, other: Player, payload_type: str) -> dict[str, bytes]:
+    """Two forgeries of a signed file that keep its body: one character of its signature changed
+    (a hostile trial's), and the body re-signed with ``other``'s registered key."""
+    from pbem.protocol.canonical import canonical_bytes
+    from pbem.protocol.dsse import envelope_bytes, parse_envelope, sign
+
+    env = json.loads(raw)
+    sig = env["signatures"][0]["sig"]
+    env["signatures"][0]["sig"] = sig[:10] + ("A" if sig[10] != "A" else "B") + sig[11:]
+    body = parse_envelope(raw, max_bytes=1 << 20, what="copy").body()
+    return {"flipped": canonical_bytes(env) + b"\n",
+            "re-signed": envelope_bytes(sign(body, payload_type, [other.private()]))}
+
+
+def test_p1_an_altered_copy_of_an_archived_move_is_refused_not_called_archived(tmp_path: Path) -> None:
+    # The body of a move is its identity, but a copy that carries other signature bytes is checked
+    # as any move is before it is called the archived one: it exited 0 "already in the archive".
+    from pbem.protocol.dsse import MOVE_TYPE
+
+    a, b, _body = setup_at_step3(tmp_path)
+    ok(a.send(b, ["move-0003-A.json"]))
+    genuine = (a.dir / "move-0003-A.json").read_bytes()
+    before = listing(b.dir)
+    for what, raw in altered_copies(genuine, b, MOVE_TYPE).items():
+        res = b.ingest(drop(tmp_path, f"{what}.json", raw))
+        refused(res, "a copy of move-0003-A.json", "not signed by A's registered key", "[P1]")
+        assert listing(b.dir) == before, what
+    # the file itself, and as mail may end it (CRLF), are the archived move
+    for what, raw in (("same", genuine), ("crlf", genuine.rstrip(b"\n") + b"\r\n")):
+        res = ok(b.ingest(drop(tmp_path, f"{what}.json", raw)))
+        assert "already in the archive: move-0003-A.json" in res.err, what
+    assert listing(b.dir) == before
+
+
+def test_p1_an_altered_copy_of_an_archived_join_is_refused(tmp_path: Path) -> None:
+    from pbem.protocol.dsse import JOIN_TYPE
+
+    a, b = start_remote(tmp_path)
+    genuine = (b.dir / "join-B.json").read_bytes()
+    before = listing(a.dir)
+    for what, raw in altered_copies(genuine, a, JOIN_TYPE).items():
+        refused(a.ingest(drop(tmp_path, f"{what}.json", raw)), "a copy of join-B.json", "[P1]")
+        assert listing(a.dir) == before, what
+    assert "already in the archive: join-B.json" in ok(a.ingest(drop(tmp_path, "same.json", genuine))).err
+
+
 # -- P2 ------------------------------------------------------------------------------------------
 
 

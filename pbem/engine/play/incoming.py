@@ -15,7 +15,7 @@ from pbem.engine.sealed import (
     parse_publication_full,
     publication_problem,
 )
-from pbem.errors import ArchiveError, InputError, PbemError
+from pbem.errors import ArchiveError, InputError, PbemError, SignatureError
 from pbem.plain import Plain
 from pbem.protocol import archive, names
 from pbem.protocol.archive import Message
@@ -43,12 +43,31 @@ class Ingested(Plain):
     """The game opened again, when a take-back agreed here changed which moves stand."""
 
 
+def _check_copy(game: Game, archived: Message, msg: Message, name: str) -> None:
+    """``msg`` carries the body of ``archived``: a copy of the same message. Its identity is the body
+    hash, but a copy whose envelope bytes differ carries other signatures, which must verify as
+    ``archived``'s did before it is called the same message [P1]: else an altered or re-signed copy
+    would pass as already archived."""
+    if msg.raw == archived.raw:  # byte for byte (after what mail in transit changes, _one_final_newline)
+        return
+    side = msg.body.side
+    try:
+        if side not in game.body.sides:
+            raise SignatureError(f"{side} is not a side of this game")
+        verify(msg.envelope, msg.envelope.payloadType,
+               {game.body.sides[side].fingerprint: game.public_key(side)}, body=msg.body_bytes)
+    except PbemError as exc:
+        raise ArchiveError(f"{name}: a copy of {archived.name} with other signature bytes, not signed by "
+                           f"{side}'s registered key: {exc} [P1]; refused") from None
+
+
 def _place_join(game: Game, name: str, raw: bytes, notes: list[str], seeds: dict[str, bytes]) -> Message | None:
     msg = archive.parse_join(raw, name)
     side = msg.body.side
     existing = game.joins.get(side)
     if existing is not None:
         if existing.body_hash == msg.body_hash:
+            _check_copy(game, existing, msg, name)
             notes.append(f"already in the archive: {names.join_name(side)}")
             return None
         raise ArchiveError(f"{name}: a different join for {side} is already archived [P7]")
@@ -65,6 +84,7 @@ def _place_move(game: Game, rp: Replay, name: str, raw: bytes, notes: list[str])
     if body.step < rp.next_step:
         archived = rp.placed_move(body.step)
         if archived.body_hash == msg.body_hash:
+            _check_copy(game, archived, msg, name)
             notes.append(f"already in the archive: {archived.name}")
             return
         if body.side != archived.body.side:
@@ -85,6 +105,7 @@ def _place_move(game: Game, rp: Replay, name: str, raw: bytes, notes: list[str])
         )
     if body.step in rp.held:
         if rp.held[body.step].body_hash == msg.body_hash:
+            _check_copy(game, rp.held[body.step], msg, name)
             notes.append(f"already in the archive: {rp.held[body.step].name} (waiting for earlier slots)")
             return
         raise ArchiveError(f"{name}: another move for step {body.step} is already archived [P7]")
@@ -220,6 +241,10 @@ def _ingest(game: Game, blobs: list[tuple[str, bytes]], seeds: dict[str, bytes])
         if msg.name != names.receipt_name(msg.body.step, msg.body.side):
             raise InputError(f"{msg.name}: a receipt's file name is {names.receipt_name(msg.body.step, msg.body.side)}")
         if msg.name in game.listing.other:
+            archived = archive.parse_receipt(archive.read_limited(game.path(msg.name), MAX_MOVE_BYTES), msg.name)
+            if archived.body_hash != msg.body_hash:
+                raise ArchiveError(f"{msg.name}: another receipt is already archived under this name; refused")
+            _check_copy(game, archived, msg, msg.name)
             notes.append(f"already in the archive: {msg.name}")
             continue
         rp.add_receipt(msg)

@@ -3,6 +3,8 @@ included, and taking back a move never sent (``pbem retract``)."""
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Callable
 from dataclasses import field
 from pathlib import Path
 from typing import Any
@@ -129,8 +131,12 @@ def sign_and_place(game: Game, rp: Replay, local: Any, side: str, orders: Any, s
 
 
 def sign_body(game: Game, rp: Replay, local: Any, result: Submitted, body: dict[str, Any],
-                    key_name: str) -> Submitted:
-    """Sign ``body`` (or re-use the bytes signed for its step before [P7]), place it and write."""
+              key_name: str, *, sealed: Any = None) -> Submitted:
+    """Sign ``body`` (or re-use the bytes signed for its step before [P7]), place it and write.
+    ``sealed``: the orders behind the commitment ``body`` signs, kept on this machine for the
+    reveal -- written after the signature is made (a refused passphrase leaves nothing) and before
+    the P7 record, so a commitment that may have left always has its orders here; removed with the
+    record when the move file does not stay written."""
 
     step, side = body["step"], body["side"]
     version = game.redo_number(step)  # a redo after a take-back agreed by both has its own record
@@ -147,26 +153,41 @@ def sign_body(game: Game, rp: Replay, local: Any, result: Submitted, body: dict[
                 f"{previous.body_hash[:16]}…); pbem never signs two different moves for one step [P7]. "
                 f"Re-send the move you signed: {local._record_path(step, side, version)}"
             )
-        env_bytes = record
-    else:
-        env_bytes = sign_move(body, private_key(key_name))
+        if sealed is not None:  # the same commitment: its orders, should this machine have lost them
+            local.save_sealed(step, side, sealed)
+        return place_signed(game, rp, local, result, record, step, side, fresh=False)
+    env_bytes = sign_move(body, private_key(key_name))
+    # no P7 record of this step: sealed orders kept here belong to no signature (unsigned=True)
+    undo_sealed = local.save_sealed(step, side, sealed, unsigned=True) if sealed is not None else None
+    try:
         local.record_signed(step, side, env_bytes, version)
-    return place_signed(game, rp, local, result, env_bytes, step, side, fresh=record is None)
+    except PbemError:  # nothing was signed for keeps: the sealed orders go again
+        _quietly(undo_sealed)
+        raise
+    return place_signed(game, rp, local, result, env_bytes, step, side, fresh=True, undo=undo_sealed)
+
+
+def _quietly(undo: Callable[[], None] | None) -> None:
+    """Run a clean-up inside an error's handler: a disk that refuses it does not hide that error."""
+    if undo is not None:
+        with contextlib.suppress(OSError, PbemError):
+            undo()
 
 
 def place_signed(game: Game, rp: Replay, local: Any, result: Submitted, env_bytes: bytes, step: int,
-                  side: str, *, fresh: bool) -> Submitted:
+                  side: str, *, fresh: bool, undo: Callable[[], None] | None = None) -> Submitted:
     """Place signed envelope bytes as this machine's move and write (``fresh``: signed by this
-    very call, so its P7 record goes if its file does not stay)."""
-    record = None if fresh else env_bytes
+    very call, so its P7 record goes if its file does not stay, and ``undo`` is run: it removes
+    the sealed orders the call kept for the commitment)."""
     msg = archive.parse_move(env_bytes, game.move_file(step, side))
     result.move = msg
     try:
         rp.add_move(msg, authored=True)
         result.written += rp.write()
     except PbemError:
-        if record is None:  # signed by this very call, and its file is not staying
-            local.forget_unsent(step, side, game.path(msg.name), game.redo_number(step))
+        # signed by this very call, and its file is not staying: it never left this machine
+        if fresh and local.forget_unsent(step, side, game.path(msg.name), game.redo_number(step)):
+            _quietly(undo)
         raise
     return result
 
@@ -210,10 +231,11 @@ def _submit_sealed(game: Game, rp: Replay, rnd: Any, orders: OrdersSource, key_n
         raise InputError("not signed: nothing was written")
     salt = derive_salt(seeds[side], game.id, step, side)
     kept = local.sealed(step, side)
-    if kept is not None and kept != orders_json:
+    recorded = local.signed(step, side)
+    # orders kept without a P7 record were never signed (a process killed between the two writes)
+    if recorded is not None and kept is not None and kept != orders_json:
         raise ArchiveError(f"you already committed other sealed orders for step {step} as {side}; "
                            "a commitment fixes them [P7]")
-    recorded = local.signed(step, side)
     if recorded is not None and kept == orders_json:  # re-send exactly what was signed [P7]
         return place_signed(game, rp, local, result, recorded, step, side, fresh=False)
     for_umpire = None
@@ -235,8 +257,7 @@ def _submit_sealed(game: Game, rp: Replay, rnd: Any, orders: OrdersSource, key_n
                               to=rnd.umpire, what="sealed orders", pad_to=pad)
         signed_orders = commit_orders(commitment(orders_json, salt), for_umpire)
     body = sealed_body(game, rp, side, step, rnd.base_turn, signed_orders, seeds[side])
-    local.save_sealed(step, side, orders_json)
-    return sign_body(game, rp, local, result, body, key_name)
+    return sign_body(game, rp, local, result, body, key_name, sealed=orders_json)
 
 
 def retractable(game: Game) -> Message:

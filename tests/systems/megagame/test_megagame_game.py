@@ -677,3 +677,42 @@ def test_a_megagame_email_names_its_sender_as_the_teams_call_it(played: dict[str
     assert "GC has played" not in gc
     team = body(played["AB1"])
     assert "\n1st British Airborne Division (allied) has played step " in team
+
+
+def test_p7_a_teams_sheet_the_disk_refused_is_not_fixed_and_another_can_be_committed(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A hostile trial: AB1's commitment (its sheet sealed to Game Control) refused because the
+    game directory could not take the move file left the sheet in AB1's home, and every other
+    sheet was refused as a change of a committed one [P7], though nothing had been signed for
+    keeps or sent. Now nothing stays, and the sheet committed next is the one that stands."""
+    import errno
+    import os
+
+    players = start(tmp_path)
+    ab1 = players["AB1"]
+    trees = [{str(q): q.read_bytes() if q.is_file() else b"" for q in sorted(root.rglob("*"))}
+             for root in (ab1.dir, ab1.home)]
+    first, second = ab1.work / "a.txt", ab1.work / "b.txt"
+    first.write_text("1Para: hold, stand fast\n", encoding="utf-8")
+    second.write_text("1Para: hold\n", encoding="utf-8")
+    real = os.link
+
+    def full(src: Any, dst: Any, *args: Any, **kwargs: Any) -> None:
+        if Path(dst).name.startswith("move-"):
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(dst))
+        real(src, dst, *args, **kwargs)
+
+    with monkeypatch.context() as m:
+        m.setattr(os, "link", full)
+        res = ab1.run("submit", "--yes", ab1.dir, first, "--key", "ab1")
+    assert res.code == 2 and len(res.err.strip().splitlines()) == 1 and "No space left" in res.err, res.err
+    assert [{str(q): q.read_bytes() if q.is_file() else b"" for q in sorted(root.rglob("*"))}
+            for root in (ab1.dir, ab1.home)] == trees
+    spare = tmp_path / "ab1-spare"
+    shutil.copytree(ab1.dir, spare)  # a second copy of the directory, as it was before
+    send_all(players, "AB1", ok(ab1.run("submit", "--yes", ab1.dir, second, "--key", "ab1")))
+    kept = next(ab1.home.glob("games/*/signed/*-AB1.sealed.json"))
+    assert "stand fast" not in kept.read_text(encoding="utf-8")
+    # committed and sent, it stands: the first sheet is now a change of it [P7]
+    res = ab1.run("submit", "--yes", spare, first, "--key", "ab1")
+    assert res.code == 2 and "a commitment fixes them [P7]" in res.err, res.err
