@@ -6,6 +6,7 @@ written)."""
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable
 from functools import partial
@@ -133,8 +134,7 @@ def remind(game_dir: Path) -> None:
     shows the clock; it never decides a game on time: no date it could sign would prove anything.
     """
     from pbem.engine.clock import TimeControl, standing
-    from pbem.mail.compose import reminder_email
-    from pbem.protocol.fsutil import write_new
+    from pbem.mail.compose import reminder_email, write_mail
 
     game, local, seeds = open_with_seeds(game_dir)
     rp = game.replay(seeds, local=local)
@@ -156,10 +156,8 @@ def remind(game_dir: Path) -> None:
     for side in owing:
         raw = reminder_email(game, mine[0], side, clock_text, str(rp.waiting), step)
         n = 1
-        while (game.dir / names.remind_mail_name(step, side, n)).exists():
+        while os.path.lexists(game.dir / names.remind_mail_name(step, side, n)):
             n += 1
-        path = game.dir / names.remind_mail_name(step, side, n)
-        write_new(path, raw)
-        written.append(path)
+        written += write_mail(game, game.dir / names.remind_mail_name(step, side, n), raw)
     echo_files(written)
     echo(f"clock: {clock_text}", err=True)

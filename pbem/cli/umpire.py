@@ -87,12 +87,13 @@ def publish(game_dir: Path, key_name: str) -> None:
     """
     from pbem.engine.gamedir import open_checked
     from pbem.engine.play import publish as play_publish
+    from pbem.engine.sealed import MAX_PUBLICATION_BYTES
     from pbem.mail.compose import write_publication_mail
 
     game = open_checked(game_dir)
     path = play_publish(game, key_name)
     echo(str(path))
-    mails = write_publication_mail(game, path.read_bytes())
+    mails = write_publication_mail(game, archive.read_archived(path, MAX_PUBLICATION_BYTES))
     for mail in mails:
         echo(str(mail))
     what = mails[0].name if mails else "publication.json"

@@ -35,6 +35,8 @@ MAX_MANIFEST_BYTES = 16 * 1024 * 1024
 _LINE = re.compile(r"^([0-9a-f]{64})  ([A-Za-z0-9][A-Za-z0-9._-]{0,100})$")
 DERIVED = re.compile(r"^(map-\d{4,}\.svg|mail-\d{4,}\.eml|board\.svg)$")
 """Names of the derived files the record covers."""
+MAX_DERIVED_BYTES = 64 * 1024 * 1024
+"""The most of a derived file pbem reads (the largest map it draws is far smaller)."""
 
 
 def record(game_dir: Path, name: str, data: bytes) -> None:
@@ -83,10 +85,13 @@ def remove(game_dir: Path, name: str, listed: list[str] | None = None,
         raise DiskError(f"cannot remove {name} in {game_dir}: {exc.strerror}") from None
     if not stat.S_ISREG(st.st_mode):  # a link or a directory standing there is never followed
         return False
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise DiskError(f"cannot remove {name} in {game_dir}: {exc.strerror}") from None
+    from pbem.errors import InputError
+    from pbem.protocol.fsutil import read_regular
+
+    try:  # no link followed, even one put there since the lstat above
+        data = read_regular(path, MAX_DERIVED_BYTES, what=name, follow_symlinks=False)
+    except InputError:
+        return False  # not a plain file within the limit: not one pbem wrote, kept
     if hashlib.sha256(data).hexdigest() != (newest(game_dir, [name]) if recorded is None else recorded).get(name):
         return False  # not the file pbem wrote (changed by hand, or never recorded): kept
     try:
@@ -197,7 +202,7 @@ def received(game_dir: Path, name: str, data: bytes) -> bool:
     return False
 
 
-def check(game_dir: Path, names: list[str], *, limit: int = 64 * 1024 * 1024) -> int:
+def check(game_dir: Path, names: list[str], *, limit: int = MAX_DERIVED_BYTES) -> int:
     """Every derived file among ``names`` must hash to its newest recorded line; the first that does
     not is a :class:`VerificationError` naming it, unless it is an email :func:`received` from
     another player. Returns how many were checked."""

@@ -28,6 +28,9 @@ from pbem.protocol.archive import Listing, Message
 if TYPE_CHECKING:
     from pbem.engine.replay import Replay
 
+LINK_REFUSED = "a symbolic link, refused (a game's files are plain files in its own directory: move the link away)"
+"""Why a link at a name pbem reads or writes is refused when a game is opened (never followed)."""
+
 _MEMOS: list[dict[tuple[str, str], tuple[Ruleset, Any]]] = []
 """The open :func:`scenario_memo` blocks, innermost last."""
 
@@ -120,6 +123,8 @@ class Game:
 
         game_dir = Path(game_dir)
         listing = archive.scan(game_dir)
+        if listing.links:  # never followed: a game is the plain files of its own directory
+            raise Bad(listing.links[0], LINK_REFUSED)
         if listing.genesis is None:
             raise InputError(f"{game_dir} has no {names.GENESIS}: not a game directory")
         try:
@@ -284,7 +289,9 @@ class Game:
 
         copies = self.body.scenario.copies
         if copies is None:
-            return (self.dir / names.SCENARIO).read_bytes()
+            from pbem.engine.scenarios import MAX_SCENARIO_BYTES
+
+            return archive.read_archived(self.dir / names.SCENARIO, MAX_SCENARIO_BYTES)
         if side not in copies:
             raise InputError(f"the rules make no copy of this secret set-up for {side}: its invitation would "
                              "carry the whole scenario")
@@ -342,9 +349,9 @@ class Game:
         shows, never hashed. Turn files are not counted: a receipt that resolves a turn does not
         give the side that still owes its move a fresh clock [29]."""
         if self.listing.moves:
-            return self.listing.moves[max(self.listing.moves)].stat().st_mtime
+            return self.listing.moves[max(self.listing.moves)].lstat().st_mtime
         files = [self.dir / names.GENESIS, *self.listing.joins.values()]
-        return max(p.stat().st_mtime for p in files if p.exists())
+        return max(p.lstat().st_mtime for p in files if p.exists())
 
     # replay entry points ----------------------------------------------------------------------
 

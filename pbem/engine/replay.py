@@ -269,7 +269,7 @@ class Replay(SealedRounds, ReceiptSteps, TakebackSteps):
             try:
                 existing = read_file(path, MAX_TURN_BYTES)
             except InputError as exc:
-                raise self._bad(name, str(exc)) from None
+                raise self._bad(name, strip_name(str(exc), name)) from None
             if existing != data:
                 writers = self._writers()
                 raise self._bad(

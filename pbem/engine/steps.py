@@ -75,7 +75,8 @@ if TYPE_CHECKING:
 
 
 def read_file(path: Path, max_bytes: int) -> bytes:
-    return archive.read_limited(path, max_bytes)
+    """A file of the game directory (:func:`pbem.protocol.archive.read_archived`: no link followed)."""
+    return archive.read_archived(path, max_bytes)
 
 
 def strip_name(text: str, name: str) -> str:

@@ -14,6 +14,10 @@ A move's email stays in the game directory until every other side has answered t
 a later step from each of them is archived: :func:`delivered`); then the next email written here
 removes it (issue 28). ``pbem mail draft --step N`` writes it again, byte for byte (the same
 templates), and ``pbem send`` drafts again an email it still has to send.
+
+Every email written into the game directory is first recorded in this machine's state of the game
+(:func:`write_mail`, :meth:`pbem.protocol.localstate.LocalGame.record_draft`): ``pbem send`` sends
+a draft only when its name and bytes are recorded there.
 """
 
 from __future__ import annotations
@@ -24,10 +28,25 @@ from typing import TYPE_CHECKING, Any
 
 from pbem.errors import InputError
 from pbem.protocol import names
+from pbem.protocol.fsutil import plain_file
 from pbem.render.outputs import StepView, action_crop, write_derived
 
 if TYPE_CHECKING:
     from pbem.engine.gamedir import Game
+
+
+def write_mail(game: Game, path: Path, data: bytes, *, derived: bool = False) -> list[Path]:
+    """Write the email draft ``path`` (never overwriting: :func:`pbem.protocol.fsutil.write_new`),
+    its name and bytes recorded first in this machine's state of the game, the record ``pbem send``
+    sends from; ``derived``: a move's email, also listed in ``derived.sha256``
+    (:func:`pbem.render.outputs.write_derived`). Returns ``[path]`` when it was written now."""
+    from pbem.protocol.fsutil import write_new
+    from pbem.protocol.localstate import LocalGame
+
+    LocalGame.of(game).record_draft(path.name, data)
+    if derived:
+        return write_derived(path, data)
+    return [path] if write_new(path, data) else []
 
 
 def move_email(game: Game, step: int | None = None, *, template_dir: Path | None = None,
@@ -181,7 +200,8 @@ def _hidden_words(game: Game, presenter: Any, sc: Any, msg: Any, prev: Any, step
         after = game.listing.turns.get(step)
         outcome = None
         if after is not None:
-            turn = loads_strict(read_regular(after, MAX_TURN_BYTES, what=after.name), max_bytes=MAX_TURN_BYTES,
+            turn = loads_strict(read_regular(after, MAX_TURN_BYTES, what=after.name, follow_symlinks=False),
+                                max_bytes=MAX_TURN_BYTES,
                                 what=after.name)
             outcome = turn.get("outcome") if isinstance(turn, dict) else None
         lines = [f"{who} has adjudicated {round_label}. Each side's report is sealed to it alone: after "
@@ -303,12 +323,9 @@ def publication_email(game: Game, raw: bytes, *, template_dir: Path | None = Non
 
 def write_publication_mail(game: Game, raw: bytes) -> list[Path]:
     """``mail-publication.eml`` (after ``pbem publish``), when the system drafts emails."""
-    from pbem.protocol.fsutil import write_new
-
     if not game.ruleset.presenter().writes_mail:
         return []
-    path = game.dir / names.PUBLICATION_MAIL
-    return [path] if write_new(path, publication_email(game, raw)) else []
+    return write_mail(game, game.dir / names.PUBLICATION_MAIL, publication_email(game, raw))
 
 
 def reminder_email(game: Game, sender: str, recipient: str, clock_text: str, waiting: str, step: int, *,
@@ -403,12 +420,13 @@ def takeback_email(game: Game, name: str, raw: bytes, lines: list[str], *,
 def write_takeback_mail(game: Game, path: Path, lines: list[str]) -> list[Path]:
     """``mail-takeback-NNNN-SIDE-R.eml`` (or ``mail-consent-...``) beside the file signed here, when
     the game has mail [27]."""
-    from pbem.protocol.fsutil import write_new
+    from pbem.protocol.archive import read_archived
+    from pbem.protocol.canonical import MAX_MOVE_BYTES
 
     if not game.ruleset.presenter().writes_mail:
         return []
-    mail = game.path(names.takeback_mail_name(path.name))
-    return [mail] if write_new(mail, takeback_email(game, path.name, path.read_bytes(), lines)) else []
+    raw = read_archived(path, MAX_MOVE_BYTES)
+    return write_mail(game, game.path(names.takeback_mail_name(path.name)), takeback_email(game, path.name, raw, lines))
 
 
 def join_email(game: Game, side: str, *, template_dir: Path | None = None) -> bytes:
@@ -442,26 +460,19 @@ def join_email(game: Game, side: str, *, template_dir: Path | None = None) -> by
 
 def write_invitation_mails(game: Game) -> list[Path]:
     """``mail-invite-SIDE.eml`` for every side still to join (after ``pbem new``)."""
-    from pbem.protocol.fsutil import write_new
-
     if not game.ruleset.presenter().writes_mail:
         return []
     out = []
     for side in game.missing_joins():
-        path = game.dir / names.invite_mail_name(side)
-        if write_new(path, invitation_email(game, side)):
-            out.append(path)
+        out += write_mail(game, game.dir / names.invite_mail_name(side), invitation_email(game, side))
     return out
 
 
 def write_join_mail(game: Game, side: str) -> list[Path]:
     """``mail-join-SIDE.eml`` (after ``pbem join``)."""
-    from pbem.protocol.fsutil import write_new
-
     if not game.ruleset.presenter().writes_mail:
         return []
-    path = game.dir / names.join_mail_name(side)
-    return [path] if write_new(path, join_email(game, side)) else []
+    return write_mail(game, game.dir / names.join_mail_name(side), join_email(game, side))
 
 
 def delivered(game: Game, step: int) -> bool:
@@ -493,7 +504,7 @@ def write_move_outputs(game: Game, msg: Any) -> list[Path]:
     step = msg.body.step
     game.moves.setdefault(step, msg)
     path = game.dir / names.mail_name(step)
-    out = write_derived(path, move_email(game, step))
+    out = write_mail(game, path, move_email(game, step), derived=True)
     if path.name not in game.listing.other:
         game.listing.other.append(path.name)
     answered = [n for n in game.listing.other  # fullmatch: not a name ending in a newline
@@ -518,21 +529,17 @@ def move_output_hook(game: Game, replay: Any, msg: Any) -> list[Path]:
         if name in game.listing.other:
             derived.remove(game.dir, name, game.listing.other)
         return []
-    if (game.dir / name).is_file():
+    if plain_file(game.dir / name):  # a link standing there is no email: write_new refuses it
         return []  # written already (by this or an earlier command)
     return write_move_outputs(game, msg)
 
 
 def receipt_output_hook(game: Game, replay: Any, name: str, raw: bytes) -> list[Path]:
     """The email of a receipt signed here (``mail-receipt-NNNN-SIDE.eml``), where the game has mail."""
-    from pbem.protocol.fsutil import write_new
-
     if not game.ruleset.presenter().writes_mail:
         return []
     m = names.RECEIPT_RE.fullmatch(name)
     assert m is not None, name
     step, side = int(m.group(1)), m.group(2)
-    mail = game.path(names.receipt_mail_name(step, side))
-    if write_new(mail, receipt_email(game, side, replay.placed[-1].body.side, name, raw, replay.record(step))):
-        return [mail]
-    return []
+    return write_mail(game, game.path(names.receipt_mail_name(step, side)),
+                      receipt_email(game, side, replay.placed[-1].body.side, name, raw, replay.record(step)))

@@ -7,7 +7,12 @@ mail program. ``pbem send`` and ``pbem fetch`` do it for them, from cron if they
   machine and was not sent before (the record is ``<pbem home>/games/<id>/sent/``, one file per
   draft: idempotent, and a mail that could not be sent is tried again next time), and the email
   of a move signed here that is no longer on disk but that some side has not answered yet, drafted
-  again (``extra``: only the newest step's derived files are kept, issue 28);
+  again (``extra``: only the newest step's derived files are kept, issue 28). A draft is sent only
+  when it is a plain file of the game directory (no link followed) whose name and bytes pbem
+  recorded when it drafted it on this machine (``<pbem home>/games/<id>/drafted/``,
+  :func:`pbem.protocol.localstate.drafted_here`): a file from this game's sides that pbem did not
+  draft here -- put in the directory by someone else, or edited since -- refuses the whole send in
+  one line naming it, before anything is sent;
 * ``pbem fetch GAME`` searches the mailbox for mails of this game (``X-Pbem-Game``), ingests each
   one it has not handled before, and reports what each did. Mail is never deleted or moved: one
   that cannot be ingested (corrupted, another game's, a forgery) is reported and left where it is;
@@ -149,30 +154,43 @@ def _key(message_id: str) -> str:
     return hashlib.sha256(message_id.encode("utf-8")).hexdigest()[:32]
 
 
-def outgoing(game_dir: Path, my_sides: set[str], sent: Collection[str] = (),
+def outgoing(game_dir: Path, local_dir: Path, my_sides: set[str], sent: Collection[str] = (),
              extra: Mapping[str, Callable[[], bytes]] | None = None) -> list[tuple[Path, Any]]:
     """The drafted mails of this game that come from a side played here and are not in ``sent``
     (names), oldest first; ``extra``: drafts not on disk, by name, each drafted when it is needed.
     A draft sent before is not even read, so the cost of a send does not grow with the number of
-    mails a long game has drafted."""
+    mails a long game has drafted. Each draft on disk is read once, as a plain file (a link is
+    refused, never followed), and what is sent is those bytes; a draft from a side played here
+    must be one pbem drafted on this machine (``local_dir``: its state of the game) with exactly
+    these bytes (:func:`pbem.protocol.localstate.drafted_here`), else :class:`InputError` names it."""
     import email
     import email.policy
+    import os
 
     from pbem.mail.draft import MAX_EML_BYTES
     from pbem.protocol.fsutil import read_regular
+    from pbem.protocol.localstate import drafted_here
 
     out = []
     # invitations and joins first (nothing can be placed before them), then moves by step
-    extra = {n: f for n, f in (extra or {}).items() if not (game_dir / n).exists()}
+    extra = {n: f for n, f in (extra or {}).items() if not os.path.lexists(game_dir / n)}
     paths = sorted([*game_dir.glob(filenames.MAIL_GLOB), *(game_dir / n for n in extra)],
                    key=lambda p: (p.name[5:9].isdigit(), p.name))
     for path in paths:
         if path.name in sent:
             continue
-        raw = extra[path.name]() if path.name in extra else read_regular(path, MAX_EML_BYTES, what=path.name)
+        if path.name in extra:  # drafted now, from the archive, by this pbem
+            raw = extra[path.name]()
+        else:
+            raw = read_regular(path, MAX_EML_BYTES, what=path.name, follow_symlinks=False)
         msg = email.message_from_bytes(raw, policy=email.policy.SMTP)
-        if msg.get("X-Pbem-From-Side") in my_sides:
-            out.append((path, msg))
+        if msg.get("X-Pbem-From-Side") not in my_sides:
+            continue
+        if path.name not in extra and not drafted_here(local_dir, path.name, raw):
+            raise InputError(f"{path.name}: not an email pbem drafted here (its name and bytes are not in "
+                             f"{local_dir / filenames.DRAFTED}): refused, nothing sent; move it away, or "
+                             "send it yourself if you wrote it")
+        out.append((path, msg))
     return out
 
 
@@ -187,7 +205,7 @@ def send(game_dir: Path, local_dir: Path, my_sides: set[str], server: Server,
     drafts = sorted({p.name for p in game_dir.glob(filenames.MAIL_GLOB)} | set(extra or {}))
     already = sorted(n for n in drafts if (record / _key(n)).exists())
     todo = []
-    for path, msg in outgoing(game_dir, my_sides, set(already), extra):
+    for path, msg in outgoing(game_dir, local_dir, my_sides, set(already), extra):
         mid = path.name
         if not msg.get("To"):
             raise InputError(f"{path.name} has no To: address (the genesis has none for "

@@ -17,6 +17,7 @@ bytes -- is well defined. This module only parses and names; it checks no signat
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Iterator, MutableMapping
 from pathlib import Path
@@ -376,21 +377,36 @@ def parse_consent(raw: bytes, name: str) -> Message:
 
 
 def read_limited(path: Path, max_bytes: int) -> bytes:
-    """Read a regular file, refusing it before reading when it is larger than ``max_bytes`` (and
-    refusing FIFOs, devices and directories without blocking: :func:`pbem.protocol.fsutil.read_regular`)."""
+    """Read a regular file the user named, refusing it before reading when it is larger than
+    ``max_bytes`` (and refusing FIFOs, devices and directories without blocking:
+    :func:`pbem.protocol.fsutil.read_regular`). A file of a game directory is read with
+    :func:`read_archived`, which follows no link."""
     from pbem.protocol.fsutil import read_regular
 
     return read_regular(path, max_bytes, what=path.name)
 
 
+def read_archived(path: Path, max_bytes: int) -> bytes:
+    """Read a file of a game directory: a plain file of the directory itself, its size checked
+    before a byte is read; a symbolic link standing at its name is refused, never followed (one
+    line naming the file), wherever it points -- nothing from outside the directory is believed."""
+    from pbem.protocol.fsutil import read_regular
+
+    return read_regular(path, max_bytes, what=path.name, follow_symlinks=False)
+
+
 def same_bytes(path: Path, data: bytes) -> bool:
-    """Whether the regular file ``path`` holds exactly ``data`` (a larger file is not read)."""
+    """Whether the plain file ``path`` (not a link) holds exactly ``data`` (a larger file is not read)."""
+    import os
+    import stat
+
     try:
-        if not path.is_file() or path.stat().st_size != len(data):
-            return False
+        info = os.lstat(path)
     except OSError:
         return False
-    return read_limited(path, len(data)) == data
+    if not stat.S_ISREG(info.st_mode) or info.st_size != len(data):
+        return False
+    return read_archived(path, len(data)) == data
 
 
 class PathMap(MutableMapping[int, Path]):
@@ -436,6 +452,9 @@ class Listing(Plain):
     turns: PathMap
     other: list[str]
     """Names of the other (derived) files."""
+    links: list[str] = dataclasses.field(default_factory=list)
+    """Names pbem reads or writes (:func:`pbem.protocol.names.is_game_file`) at which a symbolic
+    link stands: never followed, and refused when the game is opened."""
 
 
 def scan(game_dir: Path) -> Listing:
@@ -443,8 +462,11 @@ def scan(game_dir: Path) -> Listing:
 
     Names are classified first and sorted as strings; the type of an entry comes from the directory
     listing itself where the system gives it (no ``stat`` per file), so listing a campaign of
-    thousands of files stays cheap."""
+    thousands of files stays cheap. Only plain files are classified: a symbolic link is never
+    followed, and one at a name pbem reads or writes is listed in ``links``."""
     import os
+
+    from pbem.protocol.names import is_game_file
 
     if not game_dir.is_dir():
         raise InputError(f"{game_dir} is not a game directory")
@@ -453,6 +475,7 @@ def scan(game_dir: Path) -> Listing:
     moves = PathMap(game_dir)
     turns = PathMap(game_dir)
     other: list[str] = []
+    links: list[str] = []
     try:
         with os.scandir(game_dir) as it:
             entries = sorted((e for e in it if not e.name.startswith(".")), key=lambda e: e.name)
@@ -461,7 +484,11 @@ def scan(game_dir: Path) -> Listing:
     for entry in entries:
         name = entry.name
         try:
-            if not entry.is_file():
+            if entry.is_symlink():
+                if is_game_file(name):
+                    links.append(name)
+                continue
+            if not entry.is_file(follow_symlinks=False):
                 continue
         except OSError:
             continue
@@ -480,4 +507,4 @@ def scan(game_dir: Path) -> Listing:
             turns.add(int(m.group(1)), name)
         else:
             other.append(name)
-    return Listing(genesis, joins, moves, turns, other)
+    return Listing(genesis, joins, moves, turns, other, links)

@@ -152,6 +152,15 @@ def _existing(path: Path) -> str | None:
                        "refused (move it away and run the command again)")
 
 
+def plain_file(path: Path) -> bool:
+    """Whether a regular file stands at ``path`` itself: a symbolic link is not followed (a link
+    to a file is not one), so a writer that skips a name "written already" never skips a link."""
+    try:
+        return stat.S_ISREG(os.lstat(path).st_mode)
+    except OSError:
+        return False
+
+
 def _same(path: Path, data: bytes) -> bool:
     try:
         return path.stat().st_size == len(data) and read_regular(path, len(data), follow_symlinks=False) == data

@@ -15,6 +15,11 @@
   kept private until ``pbem reveal`` publishes them with their salt (:mod:`pbem.engine.sealed`).
   Written just before the P7 record (never after it), and removed with it when the commitment's
   move file did not stay written.
+* ``drafted/<key>`` -- one line ``<sha256>  <name>`` for each email pbem drafted into the game
+  directory here, written before the email is: ``pbem send`` sends only a draft whose name and
+  bytes are recorded (:func:`drafted_here`). The record is here, not in the game directory, so a
+  file put there by anyone else (and a line added to its ``derived.sha256``) is never sent from
+  this player's account.
 
 Nothing here is ever copied into the game directory, which players zip and mail.
 """
@@ -173,6 +178,22 @@ class LocalGame:
         # journal=False: a command that fails later never removes what was signed (P7)
         write_new(self._record_path(step, side, version), envelope, mode=0o600, journal=False)
 
+    # emails drafted here --------------------------------------------------------------------------
+
+    def record_draft(self, name: str, data: bytes) -> None:
+        """Record that pbem drafts the email ``name`` with bytes ``data`` into the game directory
+        (call before writing it). Only on a machine that plays a side of the game (this directory
+        exists): no other sends the game's mail. Inside a :func:`~pbem.protocol.fsutil.transaction`
+        a command that fails removes the record with the email."""
+        if not self.dir.is_dir():
+            return
+        path, line = _draft_record(self.dir, name, data)
+        try:
+            path.parent.mkdir(mode=0o700, exist_ok=True)
+        except OSError as exc:
+            raise InputError(f"cannot create {path.parent}: {exc.strerror}") from None
+        write_new(path, line, mode=0o600)
+
     # sealed orders -------------------------------------------------------------------------------
 
     def _sealed_path(self, step: int, side: str) -> Path:
@@ -233,6 +254,30 @@ class LocalGame:
             with contextlib.suppress(OSError):
                 record.unlink()
             return not record.exists()
+        return False
+
+
+def _draft_record(local_dir: Path, name: str, data: bytes) -> tuple[Path, bytes]:
+    """The record of one drafted email: its path (keyed by name and hash: a name drafted again
+    with other bytes, a take-back's redo, gets a record of its own) and its one line."""
+    import hashlib
+
+    from pbem.protocol.names import DRAFTED
+
+    digest = hashlib.sha256(data).hexdigest()
+    key = hashlib.sha256(f"{name}\n{digest}".encode()).hexdigest()[:32]
+    return local_dir / DRAFTED / key, f"{digest}  {name}\n".encode()
+
+
+def drafted_here(local_dir: Path, name: str, data: bytes) -> bool:
+    """Whether pbem drafted the email ``name`` with exactly the bytes ``data`` on this machine
+    (:meth:`LocalGame.record_draft`); the record is read as a plain file, no link followed."""
+    from pbem.protocol.fsutil import read_regular
+
+    path, line = _draft_record(local_dir, name, data)
+    try:
+        return read_regular(path, len(line), follow_symlinks=False) == line
+    except InputError:
         return False
 
 

@@ -65,6 +65,19 @@ def is_turn_name(name: str) -> bool:
     return TURN_RE.fullmatch(name) is not None
 
 
+def is_game_file(name: str) -> bool:
+    """Whether ``name`` is one pbem reads or writes in a game directory: an archive file (genesis,
+    scenario, publication, join, move, redo, turn, receipt, take-back, consent) or a derived one
+    (``derived.sha256``, ``board.svg``, a ``map-*.svg``, a ``mail-*.eml``). Such a name must be a
+    plain file of the directory itself: a link standing there is refused, never followed."""
+    if name in (GENESIS, SCENARIO, PUBLICATION, MANIFEST, BOARD):
+        return True
+    if name.startswith(("map-", "mail-")):
+        return name.endswith(".svg" if name.startswith("map-") else ".eml")
+    return any(p.fullmatch(name) is not None
+               for p in (JOIN_RE, MOVE_RE, TURN_RE, RECEIPT_RE, REDO_RE, TAKEBACK_RE, CONSENT_RE))
+
+
 # derived files -----------------------------------------------------------------------------------
 MANIFEST = "derived.sha256"
 BOARD = "board.svg"
@@ -138,3 +151,6 @@ def is_derived_name(name: str) -> bool:
 
 # this machine's state of a game (``<PBEM_HOME>/games/<GAME_ID>/``) ---------------------------------
 CHECKPOINT = "checkpoint.json"
+DRAFTED = "drafted"
+"""One record per email pbem drafted into the game directory on this machine (its name and the
+hash of its bytes): what ``pbem send`` may send (:func:`pbem.protocol.localstate.drafted_here`)."""

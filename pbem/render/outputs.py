@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from pbem.errors import InputError
 from pbem.protocol import names
+from pbem.protocol.fsutil import plain_file
 
 if TYPE_CHECKING:
     from pbem.engine.gamedir import Game
@@ -197,7 +198,7 @@ def output_hook(game: Game, replay: Any, record: Any) -> list[Path]:
         return []
     name = names.map_name(record.step)
     out: list[Path] = []
-    if not (game.dir / name).is_file():  # else drawn already (by this or an earlier command)
+    if not plain_file(game.dir / name):  # else drawn already (by this or an earlier command)
         out = write_step_outputs(game.dir, record.step, game=game, move=record.move)
         if name not in game.listing.other:
             game.listing.other.append(name)
@@ -225,7 +226,9 @@ def check_redrawn(game: Game, replay: Any) -> None:
     """``pbem verify --redraw`` (after the hashes of the derived files, :func:`pbem.outputs.engine_hooks`):
     every ``map-NNNN.svg`` must equal a fresh rendering of its turn file. The first that differs
     is named."""
+    from pbem.engine.derived import MAX_DERIVED_BYTES
     from pbem.errors import VerificationError
+    from pbem.protocol.fsutil import read_regular
 
     if not game.ruleset.presenter().has_map or game.hidden:
         return
@@ -236,10 +239,11 @@ def check_redrawn(game: Game, replay: Any) -> None:
         if not path.is_file():
             continue
         view = StepView(game, step)
-        old = path.read_bytes()
+        old = read_regular(path, MAX_DERIVED_BYTES, what=path.name, follow_symlinks=False)
         placed = places_board(old)
         if placed and not board_checked and board.is_file():
-            if board.read_bytes() != view.board_svg().encode("utf-8"):
+            if read_regular(board, MAX_DERIVED_BYTES, what=BOARD_NAME, follow_symlinks=False) \
+                    != view.board_svg().encode("utf-8"):
                 raise VerificationError(BOARD_NAME, "differs from the board drawn from the scenario")
             board_checked = True
         drawing = drawing_of(old)

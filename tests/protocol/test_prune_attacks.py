@@ -57,8 +57,9 @@ def maps(g: Path) -> list[str]:
 def test_only_the_files_pbem_wrote_are_pruned(game: Path, tmp_path: Path) -> None:
     # Beside the maps pbem wrote: the player's own files named like them (in a subfolder, with
     # another ending, with a trailing newline), a map the player annotated and saved over pbem's,
-    # and a link at a map's name pointing outside the directory. Pruning to step 16 removes the
-    # 14 untouched maps of steps 0-15 but 3 and 4, and nothing else.
+    # and a link at a map's name pointing outside the directory, put there once the game is open
+    # (a game directory holding it is not opened at all). Pruning to step 16 removes the 14
+    # untouched maps of steps 0-15 but 3 and 4, and nothing else.
     (game / "notes").mkdir()
     (game / "notes" / "map-0001.svg").write_text("my own map\n")
     (game / "mail-0001.eml.txt").write_text("what I wrote to him\n")
@@ -67,11 +68,11 @@ def test_only_the_files_pbem_wrote_are_pruned(game: Path, tmp_path: Path) -> Non
     (game / "map-0003.svg").write_bytes(annotated)
     outside = tmp_path / "elsewhere.svg"
     outside.write_text("not in the game directory\n")
-    (game / "map-0004.svg").unlink()
-    (game / "map-0004.svg").symlink_to(outside)
     record = (game / "derived.sha256").read_bytes()
 
     g = Game.open(game, engine_hooks())
+    (game / "map-0004.svg").unlink()
+    (game / "map-0004.svg").symlink_to(outside)
     with transaction():
         removed = prune_maps(g, 16)
     expected = [f"map-{s:04d}.svg" for s in range(16) if s not in (3, 4)]

@@ -125,7 +125,7 @@ def _check_attached_turn(game: Game, rp: Replay, name: str, raw: bytes) -> str:
     if rec is not None:
         ours = rec.turn_bytes
     elif game.path(name).is_file():
-        ours = archive.read_limited(game.path(name), MAX_TURN_BYTES)
+        ours = archive.read_archived(game.path(name), MAX_TURN_BYTES)
     if ours is None:
         return f"note: {name} cannot be checked yet (its dice need a later move)"
     if ours != raw:

@@ -160,8 +160,11 @@ def _roll_back(game: Game, k: int, side: str) -> list[str]:
 def _remove(path: Path) -> None:
     """Unlink ``path``; if the command's transaction fails later (an ingest that refuses a move
     beside the consent), its exact bytes and mode come back: a refusal changes nothing on disk."""
-    data = path.read_bytes()
-    mode = stat.S_IMODE(path.stat().st_mode)
+    from pbem.engine.derived import MAX_DERIVED_BYTES
+    from pbem.protocol.fsutil import read_regular
+
+    data = read_regular(path, MAX_DERIVED_BYTES, what=path.name, follow_symlinks=False)
+    mode = stat.S_IMODE(path.lstat().st_mode)
     path.unlink()
     on_rollback(lambda: write_replace(path, data, mode=mode))
 

@@ -59,7 +59,7 @@ def _round_base(game: Game, rp: Replay, step: int) -> int:
     if path is None:
         raise InputError(f"no turn-{step:04d}.json in {game.dir}")
 
-    turn = json.loads(archive.read_limited(path, MAX_TURN_BYTES))
+    turn = json.loads(archive.read_archived(path, MAX_TURN_BYTES))
     sealed = turn.get("sealed") if isinstance(turn, dict) else None
     if isinstance(sealed, dict):
         try:
