@@ -53,8 +53,9 @@ def next_steps(game: Game, rp: Any, written: list[Path], *, authored: bool = Tru
 
 def write_output(output: Path, data: bytes, game_dir: Path) -> None:
     """Write what a command was asked to write to a file (``-o``, ``--map``), atomically; never over
-    a file of the game itself: an archive file, or a map or email pbem wrote there unless ``data``
-    is exactly that file as ``derived.sha256`` records it (a pruned map or email written back)."""
+    a file of the game itself: an archive file, an email (``pbem send`` sends only the drafts pbem
+    recorded writing), or a map unless ``data`` is exactly that map as ``derived.sha256`` records
+    it (a pruned map written back)."""
     import hashlib
 
     from pbem.protocol import names
@@ -67,7 +68,8 @@ def write_output(output: Path, data: bytes, game_dir: Path) -> None:
     if inside and (names.is_archive_name(output.name) or names.is_derived_name(output.name)):
         from pbem.engine import derived
 
-        recorded = derived.read(game_dir).get(output.name) if names.is_derived_name(output.name) else None
+        restorable = names.is_derived_name(output.name) and not output.name.endswith(".eml")
+        recorded = derived.read(game_dir).get(output.name) if restorable else None
         if recorded is None or hashlib.sha256(data).hexdigest() != recorded:
             raise InputError(f"{output}: a file of the game itself; write this elsewhere (nothing was written)")
     write_replace(output, data, mode=0o644)

@@ -88,7 +88,8 @@ def test_an_output_file_never_replaces_a_file_of_the_game(game: tuple[Path, Path
     refused = [("render", g, "-o", g / "genesis.json"),
                ("mail", "draft", g, "--step", "1", "-o", g / "move-0001-US.json"),
                ("reach", g, "20", "--map", g / "turn-0001.json"),
-               ("render", g, "--step", "1", "--around", "1317", "-o", g / "map-0001.svg")]  # not as recorded
+               ("render", g, "--step", "1", "--around", "1317", "-o", g / "map-0001.svg"),  # not as recorded
+               ("mail", "draft", g, "--step", "1", "-o", g / "mail-0001.eml")]  # send sends only its own
     for args in refused:
         code, _out, err = run(home, *args)
         assert code == 2 and "a file of the game itself" in err and len(err.splitlines()) == 1, (args, err)
