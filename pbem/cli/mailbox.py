@@ -44,7 +44,8 @@ def send(game_dir: Path) -> None:
     if not mine:
         raise InputError("this machine plays no side of this game: nothing of yours to send")
     server = load_config(pbem_home(), "smtp")
-    result = smtp_send(game.dir, local.dir, mine, server, extra=unsent_drafts(game, local, mine))
+    result = smtp_send(game.dir, local.dir, mine, server, extra=unsent_drafts(game, local, mine),
+                       redraft=partial(own_move_email, game, local, mine))
     for name in result.sent:
         echo(f"sent {name}")
     if not result.sent:
@@ -71,6 +72,24 @@ def unsent_drafts(game: Any, local: Any, mine: set[str]) -> dict[str, Callable[[
             continue  # not signed on this machine: not ours to send
         out[name] = partial(move_email, game, step)
     return out
+
+
+def own_move_email(game: Any, local: Any, mine: set[str], name: str) -> list[bytes]:
+    """The email of the move ``name`` (``mail-NNNN.eml``) as pbem drafts it again from the archive,
+    each way of drawing it (the one an earlier pbem used among them), when that move was signed
+    here for a side played here; else none. A draft an earlier pbem wrote before drafts were
+    recorded is sent when it is byte for byte one of these [28]."""
+    from pbem.mail.compose import move_email, move_side
+    from pbem.render.svg import DRAWING
+
+    m = names.MOVE_MAIL_RE.match(name)
+    step = int(m.group(1)) if m else None
+    if step is None or step not in game.listing.moves or not game.ruleset.presenter().writes_mail:
+        return []
+    side = move_side(game.listing.moves.name(step))
+    if side not in mine or local.signed(step, side, game.redo_number(step)) is None:
+        return []
+    return [move_email(game, step, drawing=d) for d in range(DRAWING, 0, -1)]
 
 
 @click.command()

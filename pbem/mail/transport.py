@@ -155,14 +155,17 @@ def _key(message_id: str) -> str:
 
 
 def outgoing(game_dir: Path, local_dir: Path, my_sides: set[str], sent: Collection[str] = (),
-             extra: Mapping[str, Callable[[], bytes]] | None = None) -> list[tuple[Path, Any]]:
+             extra: Mapping[str, Callable[[], bytes]] | None = None,
+             redraft: Callable[[str], Collection[bytes]] | None = None) -> list[tuple[Path, Any]]:
     """The drafted mails of this game that come from a side played here and are not in ``sent``
     (names), oldest first; ``extra``: drafts not on disk, by name, each drafted when it is needed.
     A draft sent before is not even read, so the cost of a send does not grow with the number of
     mails a long game has drafted. Each draft on disk is read once, as a plain file (a link is
     refused, never followed), and what is sent is those bytes; a draft from a side played here
     must be one pbem drafted on this machine (``local_dir``: its state of the game) with exactly
-    these bytes (:func:`pbem.protocol.localstate.drafted_here`), else :class:`InputError` names it."""
+    these bytes (:func:`pbem.protocol.localstate.drafted_here`) -- or, for a draft an earlier pbem
+    wrote without that record, exactly what ``redraft`` (by name) drafts again from the archive, so
+    its own mail -- else :class:`InputError` names it."""
     import email
     import email.policy
     import os
@@ -186,7 +189,8 @@ def outgoing(game_dir: Path, local_dir: Path, my_sides: set[str], sent: Collecti
         msg = email.message_from_bytes(raw, policy=email.policy.SMTP)
         if msg.get("X-Pbem-From-Side") not in my_sides:
             continue
-        if path.name not in extra and not drafted_here(local_dir, path.name, raw):
+        if path.name not in extra and not drafted_here(local_dir, path.name, raw) \
+                and not (redraft is not None and raw in redraft(path.name)):
             raise InputError(f"{path.name}: not an email pbem drafted here (its name and bytes are not in "
                              f"{local_dir / filenames.DRAFTED}): refused, nothing sent; move it away, or "
                              "send it yourself if you wrote it")
@@ -196,7 +200,8 @@ def outgoing(game_dir: Path, local_dir: Path, my_sides: set[str], sent: Collecti
 
 def send(game_dir: Path, local_dir: Path, my_sides: set[str], server: Server,
          connect: Callable[[Server], Any] | None = None,
-         extra: Mapping[str, Callable[[], bytes]] | None = None) -> Sent:
+         extra: Mapping[str, Callable[[], bytes]] | None = None,
+         redraft: Callable[[str], Collection[bytes]] | None = None) -> Sent:
     """Send every outgoing mail not sent before (module docstring)."""
     import smtplib
 
@@ -205,7 +210,7 @@ def send(game_dir: Path, local_dir: Path, my_sides: set[str], server: Server,
     drafts = sorted({p.name for p in game_dir.glob(filenames.MAIL_GLOB)} | set(extra or {}))
     already = sorted(n for n in drafts if (record / _key(n)).exists())
     todo = []
-    for path, msg in outgoing(game_dir, local_dir, my_sides, set(already), extra):
+    for path, msg in outgoing(game_dir, local_dir, my_sides, set(already), extra, redraft):
         mid = path.name
         if not msg.get("To"):
             raise InputError(f"{path.name} has no To: address (the genesis has none for "

@@ -172,3 +172,31 @@ def test_every_email_pbem_drafts_is_sent_and_another_sides_mail_is_left(tmp_path
         str(email.message_from_bytes(raw, policy=email.policy.SMTP)["Message-ID"]) for raw in drafted.values()}
     # sent once: a second send sends nothing
     assert ok(pbem("send", b, home=us)).out == "" and len(smtp.got) == len(drafted)
+
+
+def test_a_move_email_an_earlier_pbem_drafted_unrecorded_is_sent_when_pbem_drafts_the_same_bytes(
+        tmp_path: Path, smtp: Server) -> None:
+    # an earlier pbem recorded no drafts: after an upgrade, the move email it left unsent is sent when
+    # it is byte for byte the email pbem drafts again from the archive for a move signed here; the
+    # same name with other bytes is still refused
+    de, us, a = new_game(tmp_path, smtp)
+    b = tmp_path / "b"
+    shutil.copyfile(a / "mail-invite-US.eml", tmp_path / "invite.eml")
+    ok(pbem("join", b, "--key", "bob", "--invitation", tmp_path / "invite.eml", home=us))
+    ok(pbem("bot", b, "--side", "US", "--key", "bob", home=us))
+    raw = (b / "mail-0001.eml").read_bytes()
+    with env(PBEM_HOME=str(us)):
+        from pbem.engine.gamedir import open_checked
+        from pbem.protocol.localstate import LocalGame
+
+        drafted = LocalGame.of(open_checked(b)).dir / "drafted"
+    assert drafted.is_dir()
+    shutil.rmtree(drafted)  # as an earlier pbem left it: no record of any draft
+    (b / "mail-join-US.eml").unlink()  # (its join email would be refused: not a move's, not redrafted)
+    edited = raw.replace(b"To: de@example.org", b"To: evil@example.org")
+    assert edited != raw
+    (b / "mail-0001.eml").write_bytes(edited)
+    assert "not an email pbem drafted here" in refused(pbem("send", b, home=us), "mail-0001.eml")
+    (b / "mail-0001.eml").write_bytes(raw)
+    assert sent_names(ok(pbem("send", b, home=us))) == ["mail-0001.eml"]
+    assert [m["To"] for m in smtp.got] == ["de@example.org"]
