@@ -79,6 +79,23 @@ def transaction() -> Iterator[list[Path]]:
             del stack[next(i for i, x in enumerate(stack) if x is mine)]
 
 
+@contextlib.contextmanager
+def kept() -> Iterator[None]:
+    """Files written inside the block stay if the surrounding :func:`transaction` fails, and their
+    directories are synced at once: for finishing what an earlier command a crash stopped left
+    undone (the turn files and emails of moves already in the archive), which belongs to the
+    archive as it stands, not to this command's input -- a command refused afterwards must not
+    take it away again."""
+    journals, dirs = _journals[:], _dirs_to_sync[:]
+    _journals.clear()
+    _dirs_to_sync.clear()
+    try:
+        yield
+    finally:
+        _journals[:] = journals
+        _dirs_to_sync[:] = dirs
+
+
 def on_rollback(fn: Callable[[], None]) -> None:
     """Run ``fn`` if the current :func:`transaction` fails (e.g. cut an appended line off again)."""
     for undo in _undos:

@@ -80,3 +80,25 @@ def test_advance_by_ingest_after_crash(tmp_path: Path) -> None:
     shutil.copyfile(g / "move-0001-A.json", saved)
     res = ok(pbem("ingest", g, saved, home=home))
     assert written(res) == ["turn-0001.json"]
+
+
+def test_a_sealed_commitment_killed_before_its_email_is_finished_by_the_refused_rerun(tmp_path: Path) -> None:
+    """[P8] a hostile-input trial: a megagame team's `pbem submit` killed between the move file and
+    its email left no email; running it again is refused (the orders are committed) and the
+    refusal took away what the run had finished of the crash's leftovers, so the email appeared
+    only at the next ingest. The refused rerun now keeps them: the turn file and the email to send."""
+    from helpers import megagame as helpers_megagame
+
+    players = helpers_megagame.start(tmp_path, helpers_megagame.scenario_file(tmp_path, 2))
+    ab1 = players["AB1"]
+    sheet = tmp_path / "sheet.json"
+    sheet.write_text(ok(ab1.run("orders", ab1.dir, "--side", "AB1")).out)
+    env = dict(os.environ, PBEM_HOME=str(ab1.home), PBEM_PASSPHRASE="", PBEM_TEST_CRASH_AFTER="move")
+    proc = subprocess.run([sys.executable, "-c", RUN, "submit", "--yes", str(ab1.dir), str(sheet),
+                           "--key", ab1.name], env=env, capture_output=True, timeout=120)
+    assert proc.returncode == -signal.SIGKILL, proc.stderr
+    assert (ab1.dir / "move-0001-AB1.json").exists() and not (ab1.dir / "mail-0001.eml").exists()
+    res = ab1.run("submit", ab1.dir, sheet, "--key", ab1.name, "--yes")
+    assert res.code == 2 and "committed already" in res.err, res.err
+    assert (ab1.dir / "mail-0001.eml").exists() and (ab1.dir / "turn-0001.json").exists()
+    ok(pbem("verify", ab1.dir, home=ab1.home))

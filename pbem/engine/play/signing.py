@@ -36,6 +36,7 @@ from pbem.protocol import archive, names
 from pbem.protocol.archive import Message
 from pbem.protocol.canonical import canonical_bytes, sha256_hex
 from pbem.protocol.dice import reveal
+from pbem.protocol.fsutil import kept
 from pbem.protocol.keys import KeyStore
 from pbem.protocol.localstate import LocalGame, local_seeds, private_key, seed_for
 
@@ -63,7 +64,9 @@ def open_as(game: Game, key_name: str) -> tuple[list[str], Any, dict[str, bytes]
             seed_for(game, local, side, key_name, derive=True)
     seeds = local_seeds(game, local)
     rp = game.replay(seeds, local=local)
-    return my_sides, local, seeds, rp, Submitted(rp, rp.write())  # finish what a crash left behind
+    with kept():  # finish what a crash left behind, kept even if this command is refused later
+        written = rp.write()
+    return my_sides, local, seeds, rp, Submitted(rp, written)
 
 
 def submit(game: Game, orders: OrdersSource, key_name: str, *, confirm: Confirm | None = None) -> Submitted:

@@ -36,7 +36,7 @@ from pbem.errors import InputError, PbemError
 from pbem.protocol import names
 from pbem.protocol.canonical import MAX_MOVE_BYTES, canonical_bytes
 from pbem.protocol.dsse import envelope_bytes, sign
-from pbem.protocol.fsutil import write_new
+from pbem.protocol.fsutil import kept, write_new
 from pbem.protocol.keys import KeyStore
 from pbem.protocol.localstate import LocalGame, local_seeds, private_key, seed_for
 
@@ -55,7 +55,8 @@ def _umpire_phase(game: Game, key_name: str, phase: str, why: str) -> tuple[Any,
     seed_for(game, local, game.umpire, key_name, derive=True)
     seeds = local_seeds(game, local)
     rp = game.replay(seeds, local=local)
-    result = Submitted(rp, rp.write())
+    with kept():  # finish what a crash left behind, kept even if this command is refused later
+        result = Submitted(rp, rp.write())
     rnd = rp.current.round if rp.records and not rp.tail_open else None
     if rnd is None or rnd.phase != phase:
         raise InputError(f"no {phase} is due now: waiting for {rp.waiting or 'nothing'} {why}".rstrip())
