@@ -57,8 +57,9 @@ def send(game_dir: Path) -> None:
 
 def unsent_drafts(game: Any, local: Any, mine: set[str]) -> dict[str, Callable[[], bytes]]:
     """The emails of moves signed here that are not on disk (only the newest step's derived files
-    are kept) although a side has not answered the move yet: each drafted again when sent."""
-    from pbem.mail.compose import delivered, move_email, move_side
+    are kept) although a side has not answered the move yet: each drafted again when sent, the way
+    ``derived.sha256`` records it was drafted (an earlier pbem's drawing: the email its author saw)."""
+    from pbem.mail.compose import delivered, email_as_written, move_side
 
     if not game.ruleset.presenter().writes_mail:
         return {}
@@ -70,8 +71,12 @@ def unsent_drafts(game: Any, local: Any, mine: set[str]) -> dict[str, Callable[[
             continue
         if local.signed(step, side, game.redo_number(step)) is None:
             continue  # not signed on this machine: not ours to send
-        out[name] = partial(move_email, game, step)
+        out[name] = partial(_as_written, email_as_written, game, step)
     return out
+
+
+def _as_written(redraft: Callable[[Any, int], tuple[bytes, Any]], game: Any, step: int) -> bytes:
+    return redraft(game, step)[0]
 
 
 def own_move_email(game: Any, local: Any, mine: set[str], name: str) -> list[bytes]:

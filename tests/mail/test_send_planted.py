@@ -200,3 +200,28 @@ def test_a_move_email_an_earlier_pbem_drafted_unrecorded_is_sent_when_pbem_draft
     (b / "mail-0001.eml").write_bytes(raw)
     assert sent_names(ok(pbem("send", b, home=us))) == ["mail-0001.eml"]
     assert [m["To"] for m in smtp.got] == ["de@example.org"]
+
+
+def test_an_unsent_email_not_on_disk_is_sent_as_the_drawing_derived_sha256_records(tmp_path: Path,
+                                                                                 smtp: Server) -> None:
+    # an email an earlier pbem drafted (drawing 3: no game id in the subject), pruned from the
+    # directory and never sent: 'pbem send' drafts it again the way derived.sha256 records, the
+    # email its author saw, not the newest drawing
+    from pbem.engine.gamedir import open_checked
+    from pbem.mail.compose import move_email
+
+    de, us, a = new_game(tmp_path, smtp)
+    b = tmp_path / "b"
+    shutil.copyfile(a / "mail-invite-US.eml", tmp_path / "invite.eml")
+    ok(pbem("join", b, "--key", "bob", "--invitation", tmp_path / "invite.eml", home=us))
+    ok(pbem("bot", b, "--side", "US", "--key", "bob", home=us))
+    with env(PBEM_HOME=str(us)):
+        older = move_email(open_checked(b), 1, drawing=3)
+    assert older != (b / "mail-0001.eml").read_bytes()
+    (b / "mail-0001.eml").unlink()
+    with open(b / "derived.sha256", "ab") as fh:  # as the earlier pbem recorded it
+        fh.write(f"{hashlib.sha256(older).hexdigest()}  mail-0001.eml\n".encode())
+    res = ok(pbem("send", b, home=us))
+    assert "mail-0001.eml" in sent_names(res)
+    [sent] = [m for m in smtp.got if "your move" in str(m["Subject"])]
+    assert str(sent["Subject"]) == str(email.message_from_bytes(older, policy=email.policy.SMTP)["Subject"])
