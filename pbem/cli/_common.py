@@ -65,10 +65,10 @@ def write_output(output: Path, data: bytes, game_dir: Path) -> None:
         inside = output.resolve().parent == game_dir.resolve()
     except OSError:
         inside = False
-    if inside and (names.is_archive_name(output.name) or names.is_derived_name(output.name)):
+    if inside and names.is_game_file(output.name):
         from pbem.engine import derived
 
-        restorable = names.is_derived_name(output.name) and not output.name.endswith(".eml")
+        restorable = output.name == names.BOARD or names.MAP_RE.match(output.name) is not None
         recorded = derived.read(game_dir).get(output.name) if restorable else None
         if recorded is None or hashlib.sha256(data).hexdigest() != recorded:
             raise InputError(f"{output}: a file of the game itself; write this elsewhere (nothing was written)")

@@ -55,28 +55,33 @@ def send(game_dir: Path) -> None:
                                       f"{'was' if n == 1 else 'were'} sent before)" if n else ""), err=True)
 
 
+def _signed_here(game: Any, local: Any, mine: set[str], step: int) -> bool:
+    """Whether the move of ``step`` was signed on this machine for a side played here: its email
+    is this player's to send."""
+    from pbem.mail.compose import move_side
+
+    side = move_side(game.listing.moves.name(step))
+    return side in mine and local.signed(step, side, game.redo_number(step)) is not None
+
+
 def unsent_drafts(game: Any, local: Any, mine: set[str]) -> dict[str, Callable[[], bytes]]:
     """The emails of moves signed here that are not on disk (only the newest step's derived files
     are kept) although a side has not answered the move yet: each drafted again when sent, the way
     ``derived.sha256`` records it was drafted (an earlier pbem's drawing: the email its author saw)."""
-    from pbem.mail.compose import delivered, email_as_written, move_side
+    from pbem.mail.compose import delivered, email_as_written
+
+    def as_written(step: int) -> bytes:
+        return email_as_written(game, step)[0]
 
     if not game.ruleset.presenter().writes_mail:
         return {}
     out: dict[str, Callable[[], bytes]] = {}
     for step in sorted(game.listing.moves):
-        side = move_side(game.listing.moves.name(step))
         name = names.mail_name(step)
-        if side not in mine or name in game.listing.other or delivered(game, step):
+        if name in game.listing.other or delivered(game, step) or not _signed_here(game, local, mine, step):
             continue
-        if local.signed(step, side, game.redo_number(step)) is None:
-            continue  # not signed on this machine: not ours to send
-        out[name] = partial(_as_written, email_as_written, game, step)
+        out[name] = partial(as_written, step)
     return out
-
-
-def _as_written(redraft: Callable[[Any, int], tuple[bytes, Any]], game: Any, step: int) -> bytes:
-    return redraft(game, step)[0]
 
 
 def own_move_email(game: Any, local: Any, mine: set[str], name: str) -> list[bytes]:
@@ -84,15 +89,13 @@ def own_move_email(game: Any, local: Any, mine: set[str], name: str) -> list[byt
     each way of drawing it (the one an earlier pbem used among them), when that move was signed
     here for a side played here; else none. A draft an earlier pbem wrote before drafts were
     recorded is sent when it is byte for byte one of these [28]."""
-    from pbem.mail.compose import move_email, move_side
+    from pbem.mail.compose import move_email
     from pbem.render.svg import DRAWING
 
     m = names.MOVE_MAIL_RE.match(name)
     step = int(m.group(1)) if m else None
-    if step is None or step not in game.listing.moves or not game.ruleset.presenter().writes_mail:
-        return []
-    side = move_side(game.listing.moves.name(step))
-    if side not in mine or local.signed(step, side, game.redo_number(step)) is None:
+    if step is None or step not in game.listing.moves or not game.ruleset.presenter().writes_mail \
+            or not _signed_here(game, local, mine, step):
         return []
     return [move_email(game, step, drawing=d) for d in range(DRAWING, 0, -1)]
 

@@ -72,8 +72,8 @@ class _OrdersReader:
     units the last text orders read left to ``--defaults`` (none given): the refusal names them
     and the flag (:meth:`hint`)."""
 
-    def __init__(self, game: Game, orders_file: Path, orders_for: Any) -> None:
-        self.game, self.orders_file, self._orders_for = game, orders_file, orders_for
+    def __init__(self, orders_for: Any) -> None:
+        self._orders_for = orders_for
         self.left: list[str] = []
 
     def __call__(self, state: Any, side: str) -> Any:
@@ -124,7 +124,7 @@ def _orders_reader(game: Game, orders_file: Path, *, defaults: bool) -> _OrdersR
                     pass  # what the readable lines make is no sheet yet: the lines' problems say why
             raise UnreadableOrders(broken) from None
 
-    return _OrdersReader(game, orders_file, orders_for)
+    return _OrdersReader(orders_for)
 
 
 def _preview(game_dir: Path, orders_file: Path, key_name: str | None, side: str | None,

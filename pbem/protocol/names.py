@@ -137,18 +137,6 @@ def remind_mail_name(step: int, side: str, n: int) -> str:
     return f"mail-remind-{step:04d}-{side}-{n}.eml"
 
 
-def is_archive_name(name: str) -> bool:
-    """A name of the game directory's archive (the signed files and the scenario, which nothing but
-    pbem's own protocol steps may ever write)."""
-    return name in (GENESIS, SCENARIO, PUBLICATION, MANIFEST) or any(
-        p.match(name) for p in (JOIN_RE, MOVE_RE, TURN_RE, RECEIPT_RE, REDO_RE, TAKEBACK_RE, CONSENT_RE))
-
-
-def is_derived_name(name: str) -> bool:
-    """A name pbem gives a map or an email it writes into the game directory."""
-    return name == BOARD or bool(MAP_RE.match(name)) or (name.startswith(MAIL_PREFIX) and name.endswith(".eml"))
-
-
 # this machine's state of a game (``<PBEM_HOME>/games/<GAME_ID>/``) ---------------------------------
 CHECKPOINT = "checkpoint.json"
 DRAFTED = "drafted"

@@ -119,11 +119,11 @@ class WestWallPresenter(Presenter[Scenario, State]):
 
     def left_to_defaults(self, scenario: Scenario, state: State, side: str, orders: JSON) -> list[str]:
         """The units of the side's set-up the text orders do not place [3.0]."""
-        skeleton: dict[str, Any] = self.ruleset.skeleton(scenario, state, side)
-        if skeleton.get("kind") != "setup" or not isinstance(orders, dict):
+        if not isinstance(orders, dict) or orders.get("kind") != "setup":
             return []
         placed = orders.get("placements")
-        return sorted(set(skeleton.get("placements") or {}) - set(placed if isinstance(placed, dict) else {}))
+        due = {uid for d in scenario.deployments if d.side == side for uid in d.units}
+        return sorted(due - set(placed if isinstance(placed, dict) else {}))
 
     def cut_off(self, scenario: Scenario, state: State) -> list[str]:
         """[17.35] SPI Arnhem: each Allied unit on the map without a line of communication now, with
